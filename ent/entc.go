@@ -1,0 +1,42 @@
+//go:build ignore
+
+// entc.go generates the ent client and, through entgql, the GraphQL object
+// types of ../ent.graphqls. It is run by `go generate ./ent`.
+package main
+
+import (
+	"log"
+
+	"entgo.io/contrib/entgql"
+	"entgo.io/ent/entc"
+	"entgo.io/ent/entc/gen"
+)
+
+func main() {
+	ex, err := entgql.NewExtension(
+		entgql.WithSchemaGenerator(),
+		entgql.WithSchemaPath("../ent.graphqls"),
+		entgql.WithConfigPath("../gqlgen.yml"),
+		entgql.WithWhereInputs(false),
+		entgql.WithRelaySpec(true),
+		// Bindery paginates with its own keyset cursors (package page), the
+		// same for /v1 and GraphQL, so only the Node interface is generated.
+		entgql.WithTemplates(gen.MustParse(gen.NewTemplate("gql_noder").
+			Funcs(entgql.TemplateFuncs).ParseFiles("template/node.tmpl"))),
+	)
+	if err != nil {
+		log.Fatalf("creating entgql extension: %v", err)
+	}
+	err = entc.Generate("./schema", &gen.Config{
+		Features: []gen.Feature{
+			gen.FeatureUpsert,
+			gen.FeatureLock,
+			gen.FeatureModifier,
+			gen.FeatureExecQuery,
+			gen.FeatureIntercept,
+		},
+	}, entc.Extensions(ex))
+	if err != nil {
+		log.Fatalf("running ent codegen: %v", err)
+	}
+}

@@ -1,0 +1,240 @@
+package schema
+
+import (
+	"entgo.io/contrib/entgql"
+	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
+	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/edge"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+
+	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/internal/id"
+	"github.com/bindery/bindery/internal/validate"
+)
+
+// Collection groups spaces and other collections inside an organization.
+type Collection struct{ ent.Schema }
+
+// Mixin of the Collection.
+func (Collection) Mixin() []ent.Mixin {
+	return []ent.Mixin{IDMixin{Prefix: id.Collection}, TimeMixin{}}
+}
+
+// Fields of the Collection.
+func (Collection) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("organization_id").Annotations(internal()),
+		field.String("parent_id").Optional().Nillable().Annotations(internal()),
+		field.String("title").Default("").Validate(validate.CollectionTitle),
+		field.String("description").Optional().Nillable().Validate(validate.CollectionDescription),
+		// default_level NULL means guest: members get no access by default.
+		field.Enum("default_level").GoType(enum.DefaultLevel("")).Optional().Nillable().
+			Default(string(enum.DefaultLevelInherit)).Annotations(gqlEnum("DefaultLevel")...),
+		// position orders the collection among its siblings (spaces and
+		// collections with the same parent).
+		field.Float("position").Default(0).Annotations(internal()),
+	}
+}
+
+// Edges of the Collection.
+func (Collection) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("organization", Organization.Type).Ref("collections").Field("organization_id").Unique().Required().
+			Annotations(entgql.Skip()),
+		edge.To("children", Collection.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)).
+			From("parent").Field("parent_id").Unique().Annotations(entgql.Skip()),
+		edge.To("spaces", Space.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.SetNull)),
+		edge.To("grants", ContentGrant.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
+	}
+}
+
+// Indexes of the Collection.
+func (Collection) Indexes() []ent.Index {
+	return []ent.Index{
+		index.Fields("organization_id", "created_at"),
+		index.Fields("parent_id", "position"),
+	}
+}
+
+// Space is a container of documentation content. Its content is an immutable
+// revision; the space points at the current one.
+type Space struct{ ent.Schema }
+
+// Mixin of the Space.
+func (Space) Mixin() []ent.Mixin {
+	return []ent.Mixin{IDMixin{Prefix: id.Space}, TimeMixin{}}
+}
+
+// Fields of the Space.
+func (Space) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("organization_id").Annotations(internal()),
+		field.String("parent_id").Optional().Nillable().Annotations(internal()),
+		field.String("title").Default("").Validate(validate.SpaceTitle),
+		field.String("emoji").Default("").Validate(validate.Emoji),
+		field.String("icon_url").Optional().Nillable().Validate(validate.LogoURL).Annotations(internal()),
+		field.Enum("visibility").GoType(enum.Visibility("")).Default(string(enum.VisibilityPrivate)).
+			Annotations(gqlEnum("Visibility")...),
+		// edit_mode NULL means the main content changes only through change
+		// requests.
+		field.Enum("edit_mode").GoType(enum.EditMode("")).Optional().Nillable().
+			Annotations(gqlEnum("EditMode")...),
+		field.Enum("default_level").GoType(enum.DefaultLevel("")).Optional().Nillable().
+			Default(string(enum.DefaultLevelInherit)).Annotations(gqlEnum("DefaultLevel")...),
+		field.Enum("language").GoType(enum.Language("")).Optional().Nillable().
+			Annotations(gqlEnum("Language")...),
+		field.Float("position").Default(0).Annotations(internal()),
+		// revision_id is the current revision. It is NULL only inside the
+		// transaction that creates the space and its first revision.
+		field.String("revision_id").Optional().Nillable().Annotations(internal()),
+		// cr_seq allocates change request numbers: the creating transaction
+		// increments it, and UNIQUE(space, number) backs it up.
+		field.Int("cr_seq").Default(0).Annotations(internal()),
+		field.Time("deleted_at").Annotations(dateTime).Optional().Nillable(),
+	}
+}
+
+// Edges of the Space.
+func (Space) Edges() []ent.Edge {
+	skip := entgql.Skip()
+	return []ent.Edge{
+		edge.From("organization", Organization.Type).Ref("spaces").Field("organization_id").Unique().Required().
+			Annotations(skip),
+		edge.From("parent", Collection.Type).Ref("spaces").Field("parent_id").Unique().Annotations(skip),
+		edge.To("revision", Revision.Type).Field("revision_id").Unique().Annotations(skip),
+		edge.To("revisions", Revision.Type).Annotations(skip, entsql.OnDelete(entsql.Cascade)),
+		edge.To("change_requests", ChangeRequest.Type).Annotations(skip, entsql.OnDelete(entsql.Cascade)),
+		edge.To("comments", Comment.Type).Annotations(skip, entsql.OnDelete(entsql.Cascade)),
+		edge.To("share_links", ShareLink.Type).Annotations(skip, entsql.OnDelete(entsql.Cascade)),
+		edge.To("grants", ContentGrant.Type).Annotations(skip, entsql.OnDelete(entsql.Cascade)),
+		edge.To("site_spaces", SiteSpace.Type).Annotations(skip, entsql.OnDelete(entsql.Cascade)),
+		edge.From("installations", IntegrationInstallation.Type).Ref("spaces").Annotations(skip),
+	}
+}
+
+// Indexes of the Space.
+func (Space) Indexes() []ent.Index {
+	return []ent.Index{
+		index.Fields("organization_id", "created_at"),
+		index.Fields("parent_id", "position"),
+		index.Fields("deleted_at"),
+	}
+}
+
+// Revision is an immutable snapshot of a space's content: its page tree,
+// files and reusable contents, each the hash of a content-addressed object,
+// and the revisions it was made from.
+type Revision struct{ ent.Schema }
+
+// Mixin of the Revision.
+func (Revision) Mixin() []ent.Mixin {
+	return []ent.Mixin{IDMixin{Prefix: id.Revision}, CreatedMixin{}}
+}
+
+// Fields of the Revision.
+func (Revision) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("space_id").Immutable().Annotations(internal()),
+		// change_request_id is set on revisions made inside a change request.
+		field.String("change_request_id").Optional().Nillable().Immutable().Annotations(internal()),
+		field.Enum("type").GoType(enum.RevisionType("")).Immutable().Annotations(gqlEnum("RevisionType")...),
+		// parents lists parent revision IDs in order; the first is the
+		// mainline parent, a merge has two.
+		field.Strings("parents").Default([]string{}).Immutable(),
+		// Roots of the content, as hashes into ContentObject. NULL is empty.
+		field.String("pages_root").Optional().Nillable().Immutable().Annotations(internal()),
+		field.String("files_root").Optional().Nillable().Immutable().Annotations(internal()),
+		field.String("reusable_contents_root").Optional().Nillable().Immutable().Annotations(internal()),
+		field.String("created_by_id").Optional().Nillable().Immutable().Annotations(internal()),
+		field.String("message").Optional().Nillable().Immutable(),
+	}
+}
+
+// Edges of the Revision.
+func (Revision) Edges() []ent.Edge {
+	skip := entgql.Skip()
+	return []ent.Edge{
+		edge.From("space", Space.Type).Ref("revisions").Field("space_id").Unique().Required().Immutable().
+			Annotations(skip),
+		edge.From("change_request", ChangeRequest.Type).Ref("revisions").Field("change_request_id").Unique().Immutable().
+			Annotations(skip),
+		edge.To("created_by", User.Type).Field("created_by_id").Unique().Immutable().
+			Annotations(skip, entsql.OnDelete(entsql.SetNull)),
+	}
+}
+
+// Indexes of the Revision.
+func (Revision) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("space_id", "created_at"), index.Fields("change_request_id")}
+}
+
+// ContentObject is a content-addressed object of the revision store, like a
+// git object: a page document, a tree node of pages, a file, or a list. Its
+// ID is the hash of its kind and data, so equal content is stored once and
+// shared by every revision that contains it.
+type ContentObject struct{ ent.Schema }
+
+// Fields of the ContentObject.
+func (ContentObject) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("id").Immutable().NotEmpty().MaxLen(80),
+		field.Enum("kind").GoType(enum.ObjectKind("")).Immutable(),
+		field.Bytes("data").Immutable(),
+		field.Int64("size").Immutable(),
+		field.Time("created_at").Annotations(dateTime).Immutable().Default(Now),
+	}
+}
+
+// Annotations of the ContentObject.
+func (ContentObject) Annotations() []schema.Annotation { return hidden() }
+
+// ChangeRequest proposes changes to a space. It forks the space's revision
+// and is later updated from the main content and merged.
+type ChangeRequest struct{ ent.Schema }
+
+// Mixin of the ChangeRequest.
+func (ChangeRequest) Mixin() []ent.Mixin {
+	return []ent.Mixin{IDMixin{Prefix: id.ChangeRequest}, TimeMixin{}}
+}
+
+// Fields of the ChangeRequest.
+func (ChangeRequest) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("space_id").Immutable(),
+		field.Int("number").Immutable().Positive(),
+		field.Enum("status").GoType(enum.ChangeRequestStatus("")).Default(string(enum.ChangeRequestStatusOpen)),
+		field.String("subject").Default("").Validate(validate.ChangeRequestSubject),
+		field.String("created_by_id").Optional().Nillable().Immutable(),
+		field.String("revision_id"),
+		field.String("revision_initial_id").Immutable(),
+		field.String("revision_merged_ancestor_id").Optional().Nillable(),
+		field.String("revision_merged_id").Optional().Nillable(),
+		field.Time("merged_at").Annotations(dateTime).Optional().Nillable(),
+	}
+}
+
+// Edges of the ChangeRequest.
+func (ChangeRequest) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("space", Space.Type).Ref("change_requests").Field("space_id").Unique().Required().Immutable(),
+		edge.To("created_by", User.Type).Field("created_by_id").Unique().Immutable().
+			Annotations(entsql.OnDelete(entsql.SetNull)),
+		edge.To("revision", Revision.Type).Field("revision_id").Unique().Required(),
+		edge.To("revision_initial", Revision.Type).Field("revision_initial_id").Unique().Required().Immutable(),
+		edge.To("revision_merged_ancestor", Revision.Type).Field("revision_merged_ancestor_id").Unique(),
+		edge.To("revision_merged", Revision.Type).Field("revision_merged_id").Unique(),
+		edge.To("revisions", Revision.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.To("contributors", User.Type),
+		edge.To("comments", Comment.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+	}
+}
+
+// Indexes of the ChangeRequest.
+func (ChangeRequest) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("space_id", "number").Unique(), index.Fields("space_id", "status")}
+}
+
+// Annotations of the ChangeRequest.
+func (ChangeRequest) Annotations() []schema.Annotation { return hidden() }

@@ -1,0 +1,246 @@
+package schema
+
+import (
+	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
+	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/edge"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+
+	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/internal/id"
+	"github.com/bindery/bindery/internal/validate"
+)
+
+// Site publishes spaces as a documentation site.
+type Site struct{ ent.Schema }
+
+// Mixin of the Site.
+func (Site) Mixin() []ent.Mixin {
+	return []ent.Mixin{IDMixin{Prefix: id.Site}, TimeMixin{}}
+}
+
+// Fields of the Site.
+func (Site) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("organization_id").Immutable(),
+		field.Enum("type").GoType(enum.SiteType("")).Default(string(enum.SiteTypeBasic)),
+		field.String("title").Validate(validate.SiteTitle),
+		field.String("hostname").Optional().Nillable().Unique().Validate(validate.SiteHostname),
+		field.String("basename").Optional().Nillable().Validate(validate.SiteBasename),
+		field.String("proxy_origin").Optional().Nillable().MaxLen(512),
+		field.Enum("visibility").GoType(enum.SiteVisibility("")).Default(string(enum.SiteVisibilityPublic)),
+		field.Bool("published").Default(false),
+		field.Bool("adaptive_content").Default(false),
+		// adaptive_schema is the JSON Schema of adaptive-content visitor claims.
+		field.JSON("adaptive_schema", map[string]any{}).Optional(),
+		field.Time("adaptive_schema_updated_at").Annotations(dateTime).Optional().Nillable(),
+		field.Enum("agents_context").GoType(enum.SiteAgentsContext("")).Default(string(enum.SiteAgentsContextIncluded)),
+		// visitor_auth_private_key signs and checks visitor JWTs when the
+		// visibility is visitor-auth.
+		field.String("visitor_auth_private_key").Optional().Nillable().Sensitive(),
+		field.String("visitor_auth_fallback_url").Optional().Nillable().Validate(validate.URL(2048)),
+	}
+}
+
+// Edges of the Site.
+func (Site) Edges() []ent.Edge {
+	cascade := entsql.OnDelete(entsql.Cascade)
+	return []ent.Edge{
+		edge.From("organization", Organization.Type).Ref("sites").Field("organization_id").Unique().Required().Immutable(),
+		edge.To("sections", SiteSection.Type).Annotations(cascade),
+		edge.To("section_groups", SiteSectionGroup.Type).Annotations(cascade),
+		edge.To("site_spaces", SiteSpace.Type).Annotations(cascade),
+		edge.To("redirects", SiteRedirect.Type).Annotations(cascade),
+		edge.To("share_links", ShareLink.Type).Annotations(cascade),
+		edge.From("installations", IntegrationInstallation.Type).Ref("sites"),
+	}
+}
+
+// Indexes of the Site.
+func (Site) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("organization_id", "created_at")}
+}
+
+// Annotations of the Site.
+func (Site) Annotations() []schema.Annotation { return hidden() }
+
+// SiteSection is a top-level section of a site, holding site-spaces.
+type SiteSection struct{ ent.Schema }
+
+// Mixin of the SiteSection.
+func (SiteSection) Mixin() []ent.Mixin {
+	return []ent.Mixin{IDMixin{Prefix: id.SiteSection}, TimeMixin{}}
+}
+
+// Fields of the SiteSection.
+func (SiteSection) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("site_id").Immutable(),
+		field.String("group_id").Optional().Nillable(),
+		field.String("title").Validate(validate.SectionTitle),
+		field.String("description").Optional().Nillable().Validate(validate.SectionDescription),
+		field.String("icon").Optional().Nillable().Validate(validate.IconName),
+		field.String("path").Validate(validate.SectionPath),
+		field.String("condition").Optional().Nillable().Validate(validate.Condition),
+		field.Bool("is_default").Default(false),
+		field.Float("position").Default(0),
+	}
+}
+
+// Edges of the SiteSection.
+func (SiteSection) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("site", Site.Type).Ref("sections").Field("site_id").Unique().Required().Immutable(),
+		edge.From("group", SiteSectionGroup.Type).Ref("sections").Field("group_id").Unique(),
+		edge.To("site_spaces", SiteSpace.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+	}
+}
+
+// Indexes of the SiteSection.
+func (SiteSection) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("site_id", "position")}
+}
+
+// Annotations of the SiteSection.
+func (SiteSection) Annotations() []schema.Annotation { return hidden() }
+
+// SiteSectionGroup groups sections of a site.
+type SiteSectionGroup struct{ ent.Schema }
+
+// Mixin of the SiteSectionGroup.
+func (SiteSectionGroup) Mixin() []ent.Mixin {
+	return []ent.Mixin{IDMixin{Prefix: id.SiteSectionGroup}, TimeMixin{}}
+}
+
+// Fields of the SiteSectionGroup.
+func (SiteSectionGroup) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("site_id").Immutable(),
+		field.String("title").Validate(validate.SectionGroupTitle),
+		field.String("icon").Optional().Nillable().Validate(validate.IconName),
+		field.Float("position").Default(0),
+	}
+}
+
+// Edges of the SiteSectionGroup.
+func (SiteSectionGroup) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("site", Site.Type).Ref("section_groups").Field("site_id").Unique().Required().Immutable(),
+		edge.To("sections", SiteSection.Type).Annotations(entsql.OnDelete(entsql.SetNull)),
+	}
+}
+
+// Indexes of the SiteSectionGroup.
+func (SiteSectionGroup) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("site_id", "position")}
+}
+
+// Annotations of the SiteSectionGroup.
+func (SiteSectionGroup) Annotations() []schema.Annotation { return hidden() }
+
+// SiteSpace links a space into a site, at the root or in a section.
+type SiteSpace struct{ ent.Schema }
+
+// Mixin of the SiteSpace.
+func (SiteSpace) Mixin() []ent.Mixin {
+	return []ent.Mixin{IDMixin{Prefix: id.SiteSpace}, TimeMixin{}}
+}
+
+// Fields of the SiteSpace.
+func (SiteSpace) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("site_id").Immutable(),
+		field.String("section_id").Optional().Nillable(),
+		field.String("space_id").Immutable(),
+		// title overrides the space's title on the site when set.
+		field.String("title").Optional().Nillable().MaxLen(128),
+		field.String("path").Validate(validate.SiteSpacePath),
+		field.String("condition").Optional().Nillable().Validate(validate.Condition),
+		field.Bool("is_default").Default(false),
+		field.Float("position").Default(0),
+	}
+}
+
+// Edges of the SiteSpace.
+func (SiteSpace) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("site", Site.Type).Ref("site_spaces").Field("site_id").Unique().Required().Immutable(),
+		edge.From("section", SiteSection.Type).Ref("site_spaces").Field("section_id").Unique(),
+		edge.From("space", Space.Type).Ref("site_spaces").Field("space_id").Unique().Required().Immutable(),
+	}
+}
+
+// Indexes of the SiteSpace.
+func (SiteSpace) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("site_id", "section_id", "position"), index.Fields("space_id")}
+}
+
+// Annotations of the SiteSpace.
+func (SiteSpace) Annotations() []schema.Annotation { return hidden() }
+
+// SiteRedirect sends visitors from a path of a site to another destination.
+type SiteRedirect struct{ ent.Schema }
+
+// Mixin of the SiteRedirect.
+func (SiteRedirect) Mixin() []ent.Mixin {
+	return []ent.Mixin{IDMixin{Prefix: id.SiteRedirect}, TimeMixin{}}
+}
+
+// Fields of the SiteRedirect.
+func (SiteRedirect) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("site_id").Immutable(),
+		field.String("source").Validate(validate.RedirectSource),
+		// destination is the official API's SiteRedirectDestination object,
+		// for example {"kind":"site-section","siteSectionId":"sec_..."}.
+		field.JSON("destination", map[string]string{}),
+	}
+}
+
+// Edges of the SiteRedirect.
+func (SiteRedirect) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("site", Site.Type).Ref("redirects").Field("site_id").Unique().Required().Immutable(),
+	}
+}
+
+// Indexes of the SiteRedirect.
+func (SiteRedirect) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("site_id", "source").Unique()}
+}
+
+// Annotations of the SiteRedirect.
+func (SiteRedirect) Annotations() []schema.Annotation { return hidden() }
+
+// ShareLink is a secret key that admits anyone holding it to a share-link
+// site or space. Exactly one of site and space is set.
+type ShareLink struct{ ent.Schema }
+
+// Mixin of the ShareLink.
+func (ShareLink) Mixin() []ent.Mixin {
+	return []ent.Mixin{IDMixin{Prefix: id.ShareLink}, CreatedMixin{}}
+}
+
+// Fields of the ShareLink.
+func (ShareLink) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("site_id").Optional().Nillable().Immutable(),
+		field.String("space_id").Optional().Nillable().Immutable(),
+		field.String("key").Unique().Immutable().NotEmpty(),
+		field.String("name").Optional().Nillable().Validate(validate.ShareLinkName),
+		field.Bool("active").Default(true),
+	}
+}
+
+// Edges of the ShareLink.
+func (ShareLink) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("site", Site.Type).Ref("share_links").Field("site_id").Unique().Immutable(),
+		edge.From("space", Space.Type).Ref("share_links").Field("space_id").Unique().Immutable(),
+	}
+}
+
+// Annotations of the ShareLink.
+func (ShareLink) Annotations() []schema.Annotation { return hidden() }

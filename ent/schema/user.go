@@ -1,0 +1,69 @@
+package schema
+
+import (
+	"entgo.io/contrib/entgql"
+	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
+	"entgo.io/ent/schema/edge"
+	"entgo.io/ent/schema/field"
+
+	"github.com/bindery/bindery/internal/id"
+	"github.com/bindery/bindery/internal/validate"
+)
+
+// User is a person who signs in to Bindery. Users belong to organizations
+// through Member.
+type User struct{ ent.Schema }
+
+// Mixin of the User.
+func (User) Mixin() []ent.Mixin {
+	return []ent.Mixin{IDMixin{Prefix: id.User}, TimeMixin{}}
+}
+
+// Fields of the User.
+func (User) Fields() []ent.Field {
+	return []ent.Field{
+		// Emails are stored lower-cased; the resolver normalizes them.
+		field.String("email").Unique().Validate(validate.Email),
+		field.String("display_name").Validate(validate.DisplayName),
+		field.String("photo_url").Optional().Nillable().Validate(validate.LogoURL),
+	}
+}
+
+// Edges of the User.
+func (User) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.To("memberships", Member.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
+		edge.To("tokens", APIToken.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
+		edge.To("team_memberships", TeamMember.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
+		edge.To("grants", ContentGrant.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
+	}
+}
+
+// APIToken is a personal access token. Only its SHA-256 hash is stored; the
+// token itself is shown once, when it is created.
+type APIToken struct{ ent.Schema }
+
+// Mixin of the APIToken.
+func (APIToken) Mixin() []ent.Mixin {
+	return []ent.Mixin{IDMixin{Prefix: id.APIToken}, CreatedMixin{}}
+}
+
+// Fields of the APIToken.
+func (APIToken) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("label").Validate(validate.APITokenLabel),
+		field.String("token_hash").Unique().Immutable().Sensitive().Annotations(internal()),
+		field.String("user_id").Immutable().Annotations(internal()),
+		field.Time("last_used_at").Annotations(dateTime).Optional().Nillable(),
+		field.Time("expires_at").Annotations(dateTime).Optional().Nillable().Immutable(),
+	}
+}
+
+// Edges of the APIToken.
+func (APIToken) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("user", User.Type).Ref("tokens").Field("user_id").Unique().Required().Immutable().
+			Annotations(entgql.Skip()),
+	}
+}

@@ -1,0 +1,157 @@
+// Package apperr defines the few kinds of error the application returns, and
+// the single translation of each kind into an HTTP status (for /v1) and a
+// GraphQL extensions.code. Domain code returns these errors; transports only
+// translate them.
+package apperr
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/bindery/bindery/ent"
+)
+
+// Kind classifies an error by what the client should do about it.
+type Kind int
+
+// Error kinds. Internal is the zero value: anything unclassified is a server
+// fault.
+const (
+	Internal Kind = iota
+	NotFound
+	InvalidArgument
+	PermissionDenied
+	Unauthenticated
+	Conflict
+	PreconditionFailed
+	RateLimited
+)
+
+var kinds = map[Kind]struct {
+	status int
+	code   string
+}{
+	Internal:           {http.StatusInternalServerError, "INTERNAL_SERVER_ERROR"},
+	NotFound:           {http.StatusNotFound, "NOT_FOUND"},
+	InvalidArgument:    {http.StatusBadRequest, "BAD_USER_INPUT"},
+	PermissionDenied:   {http.StatusForbidden, "FORBIDDEN"},
+	Unauthenticated:    {http.StatusUnauthorized, "UNAUTHENTICATED"},
+	Conflict:           {http.StatusConflict, "CONFLICT"},
+	PreconditionFailed: {http.StatusPreconditionFailed, "PRECONDITION_FAILED"},
+	RateLimited:        {http.StatusTooManyRequests, "RATE_LIMITED"},
+}
+
+// HTTPStatus is the /v1 status of the kind.
+func (k Kind) HTTPStatus() int { return kinds[k].status }
+
+// Code is the GraphQL extensions.code of the kind.
+func (k Kind) Code() string { return kinds[k].code }
+
+// InternalMessage is all a client ever learns about a server fault.
+const InternalMessage = "Internal server error"
+
+// Error is an error the client can act on.
+type Error struct {
+	Kind Kind
+	// Field names the offending input, in the API's spelling, for
+	// InvalidArgument.
+	Field   string
+	Message string
+	cause   error
+}
+
+func (e *Error) Error() string {
+	if e.cause != nil {
+		return e.Message + ": " + e.cause.Error()
+	}
+	return e.Message
+}
+
+// Unwrap returns the underlying cause.
+func (e *Error) Unwrap() error { return e.cause }
+
+// NotFoundf reports a resource that does not exist, or that the caller may
+// not see: both get the same message, so that hidden resources stay hidden.
+func NotFoundf(format string, args ...any) error {
+	return &Error{Kind: NotFound, Message: fmt.Sprintf(format, args...)}
+}
+
+// Invalid reports a bad value of the named input field.
+func Invalid(field, format string, args ...any) error {
+	msg := fmt.Sprintf(format, args...)
+	if field != "" {
+		msg = field + ": " + msg
+	}
+	return &Error{Kind: InvalidArgument, Field: field, Message: msg}
+}
+
+// Forbidden reports a caller who can see a resource but may not do this to it.
+func Forbidden(format string, args ...any) error {
+	return &Error{Kind: PermissionDenied, Message: fmt.Sprintf(format, args...)}
+}
+
+// Unauthenticatedf reports a request without valid credentials.
+func Unauthenticatedf(format string, args ...any) error {
+	return &Error{Kind: Unauthenticated, Message: fmt.Sprintf(format, args...)}
+}
+
+// Conflictf reports a request that conflicts with the current state.
+func Conflictf(format string, args ...any) error {
+	return &Error{Kind: Conflict, Message: fmt.Sprintf(format, args...)}
+}
+
+// Preconditionf reports a request that the resource's state does not allow.
+func Preconditionf(format string, args ...any) error {
+	return &Error{Kind: PreconditionFailed, Message: fmt.Sprintf(format, args...)}
+}
+
+// RateLimitedf reports a caller over its request budget.
+func RateLimitedf(format string, args ...any) error {
+	return &Error{Kind: RateLimited, Message: fmt.Sprintf(format, args...)}
+}
+
+// From classifies any error. Application errors keep their kind; ent's
+// not-found, validation and constraint errors are translated here, at the
+// boundary; anything else is Internal, and its text must not reach a client.
+func From(err error) *Error {
+	var e *Error
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &e):
+		return e
+	case ent.IsNotFound(err):
+		return &Error{Kind: NotFound, Message: "Not found", cause: err}
+	case ent.IsValidationError(err):
+		var ve *ent.ValidationError
+		errors.As(err, &ve)
+		field := JSONName(ve.Name)
+		return &Error{Kind: InvalidArgument, Field: field, Message: field + ": " + errors.Unwrap(ve).Error(), cause: err}
+	case ent.IsConstraintError(err):
+		return &Error{Kind: Conflict, Message: "The request conflicts with an existing resource", cause: err}
+	default:
+		return &Error{Kind: Internal, Message: InternalMessage, cause: err}
+	}
+}
+
+// KindOf returns the kind of err.
+func KindOf(err error) Kind { return From(err).Kind }
+
+// initialisms are upper-cased when they are not the first word of a name.
+var initialisms = map[string]string{"url": "URL", "id": "ID"}
+
+// JSONName turns an ent field name (display_name, sso_url) into its API name
+// (displayName, ssoURL).
+func JSONName(field string) string {
+	parts := strings.Split(field, "_")
+	for i := 1; i < len(parts); i++ {
+		if up, ok := initialisms[parts[i]]; ok {
+			parts[i] = up
+		} else if parts[i] != "" {
+			parts[i] = strings.ToUpper(parts[i][:1]) + parts[i][1:]
+		}
+	}
+	return strings.Join(parts, "")
+}

@@ -1,0 +1,49 @@
+package apperr
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/bindery/bindery/ent"
+)
+
+func TestFromClassifies(t *testing.T) {
+	for _, tc := range []struct {
+		err    error
+		kind   Kind
+		status int
+		code   string
+	}{
+		{NotFoundf("space not found"), NotFound, 404, "NOT_FOUND"},
+		{fmt.Errorf("wrapped: %w", Forbidden("no")), PermissionDenied, 403, "FORBIDDEN"},
+		{Invalid("title", "too long"), InvalidArgument, 400, "BAD_USER_INPUT"},
+		{Unauthenticatedf("no token"), Unauthenticated, 401, "UNAUTHENTICATED"},
+		{Conflictf("taken"), Conflict, 409, "CONFLICT"},
+		{Preconditionf("deleted"), PreconditionFailed, 412, "PRECONDITION_FAILED"},
+		{RateLimitedf("slow down"), RateLimited, 429, "RATE_LIMITED"},
+		{&ent.NotFoundError{}, NotFound, 404, "NOT_FOUND"},
+		{&ent.ConstraintError{}, Conflict, 409, "CONFLICT"},
+		{errors.New("pq: relation does not exist"), Internal, http.StatusInternalServerError, "INTERNAL_SERVER_ERROR"},
+	} {
+		e := From(tc.err)
+		assert.Equal(t, tc.kind, e.Kind, tc.err.Error())
+		assert.Equal(t, tc.status, e.Kind.HTTPStatus())
+		assert.Equal(t, tc.code, e.Kind.Code())
+	}
+}
+
+func TestInternalMessageHidesCause(t *testing.T) {
+	e := From(errors.New("dial tcp 10.0.0.3:5432: secret detail"))
+	assert.Equal(t, InternalMessage, e.Message)
+}
+
+func TestJSONName(t *testing.T) {
+	assert.Equal(t, "displayName", JSONName("display_name"))
+	assert.Equal(t, "ssoURL", JSONName("sso_url"))
+	assert.Equal(t, "entityID", JSONName("entity_id"))
+	assert.Equal(t, "title", JSONName("title"))
+}

@@ -1,0 +1,145 @@
+// Command gen writes internal/enum/values.go from the table below, so that
+// every enumeration has the same small set of methods and none can be
+// forgotten. Run it with `go generate ./internal/enum`.
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"go/format"
+	"log"
+	"os"
+	"strings"
+	"unicode"
+)
+
+type enum struct {
+	name, doc string
+	values    []string
+}
+
+var enums = []enum{
+	{"Role", "Role is a member's or a grant's access level. Roles are ordered: read < comment < edit < review < create < admin.",
+		[]string{"admin", "create", "review", "edit", "comment", "read"}},
+	{"DefaultLevel", "DefaultLevel is the access organization members get on a collection or space by default: a role, or inherit from the parent. Storage and /v1 use null for guest (no default access).",
+		[]string{"inherit", "admin", "create", "review", "edit", "comment", "read"}},
+	{"Visibility", "Visibility says who can see a space without being a member.",
+		[]string{"public", "unlisted", "share-link", "visitor-auth", "in-collection", "private"}},
+	{"EditMode", "EditMode says whether a space's main content is edited directly (live) or not at all (locked).",
+		[]string{"live", "locked"}},
+	{"OrganizationType", "OrganizationType is the kind of organization.",
+		[]string{"business", "community"}},
+	{"OrganizationUseCase", "OrganizationUseCase is what an organization uses Bindery for.",
+		[]string{"internalDocs", "docsSite", "audienceControlledSite", "productDocs", "teamKnowledgeBase", "designSystem", "openSourceDocs", "notes", "other"}},
+	{"OrganizationCommunityType", "OrganizationCommunityType is the kind of community organization.",
+		[]string{"nonProfit", "openSource", "education"}},
+	{"Plan", "Plan is an organization's billing product, as the official API names it.",
+		[]string{"free_2024", "plus_2024", "pro_2024", "enterprise_2024", "community_2024", "free", "plus", "pro", "internal"}},
+	{"Language", "Language is a content language code.",
+		[]string{"en", "fr", "de", "es", "it", "pt", "pt-br", "ru", "ja", "zh", "yue", "ko", "ar", "hi", "nl", "pl", "tr", "sv", "no", "da", "fi", "el", "cs", "hu", "ro", "th", "vi", "id", "ms", "he", "uk", "sk", "bg", "hr", "lt", "lv", "et", "sl"}},
+	{"RevisionType", "RevisionType says how a revision came to be.",
+		[]string{"edits", "merge", "rollback", "update", "computed"}},
+	{"ChangeRequestStatus", "ChangeRequestStatus is the state of a change request. merged is terminal.",
+		[]string{"draft", "open", "archived", "merged"}},
+	{"CommentStatus", "CommentStatus is the state of a comment thread.",
+		[]string{"open", "resolved"}},
+	{"TeamMemberRole", "TeamMemberRole is a user's role inside a team.",
+		[]string{"owner", "member"}},
+	{"SAMLProviderStatus", "SAMLProviderStatus says whether a SAML provider is in use.",
+		[]string{"active", "pending"}},
+	{"SiteType", "SiteType is a site's plan.",
+		[]string{"basic", "premium", "ultimate", "sponsored", "legacy-basic", "legacy-premium"}},
+	{"SiteVisibility", "SiteVisibility says who can see a published site.",
+		[]string{"public", "unlisted", "share-link", "visitor-auth"}},
+	{"SiteAgentsContext", "SiteAgentsContext says whether a site's content is offered to AI agents.",
+		[]string{"excluded", "included"}},
+	{"OpenAPISpecProcessingState", "OpenAPISpecProcessingState is where an OpenAPI spec is in its processing.",
+		[]string{"pending", "progress", "complete"}},
+	{"OpenAPISpecProcessingErrorCode", "OpenAPISpecProcessingErrorCode says why the last processing of a spec failed.",
+		[]string{"FETCH_TIMEOUT", "FETCH_ERROR", "PARSE_ERROR"}},
+	{"OpenAPISpecVisibility", "OpenAPISpecVisibility says who can read an OpenAPI spec.",
+		[]string{"private", "public"}},
+	{"IntegrationTarget", "IntegrationTarget is where an integration can be installed.",
+		[]string{"all", "site", "space", "organization"}},
+	{"IntegrationVisibility", "IntegrationVisibility says who can find an integration.",
+		[]string{"public", "private", "unlisted"}},
+	{"IntegrationScope", "IntegrationScope is a permission granted to an integration.",
+		[]string{"space:content:read", "space:content:write", "space:metadata:read", "space:metadata:write", "space:git:sync", "page:feedback:read", "site:metadata:read", "site:views:read", "site:script:inject", "site:script:cookies", "site:visitor:auth", "site:adaptive:read", "site:adaptive:write", "openapi:read", "openapi:write", "conversations:ingest"}},
+	{"IntegrationCategory", "IntegrationCategory is a marketplace category.",
+		[]string{"analytics", "collaboration", "content", "gitsync", "marketing", "visitor-auth", "other"}},
+	{"InstallationStatus", "InstallationStatus is the state of an integration installation.",
+		[]string{"active", "pending", "paused"}},
+	{"InstallationSelection", "InstallationSelection says whether an installation covers all spaces or sites, or only selected ones.",
+		[]string{"all", "selected"}},
+	{"InviteKind", "InviteKind distinguishes shareable invite links from invitations sent to an email address.",
+		[]string{"link", "email"}},
+	{"ObjectKind", "ObjectKind is the kind of a content-addressed object in the revision store.",
+		[]string{"page", "tree", "file", "files", "reusable-content", "reusable-contents"}},
+}
+
+func constName(typ, v string) string {
+	var b strings.Builder
+	b.WriteString(typ)
+	up := true
+	for _, r := range v {
+		if strings.ContainsRune("-:_. ", r) {
+			up = true
+			continue
+		}
+		if up {
+			r = unicode.ToUpper(r)
+			up = false
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func main() {
+	var b bytes.Buffer
+	b.WriteString("// Code generated by internal/enum/internal/gen; DO NOT EDIT.\n\npackage enum\n\nimport \"io\"\n")
+	for _, e := range enums {
+		list := strings.ToLower(e.name[:1]) + e.name[1:] + "Values"
+		fmt.Fprintf(&b, "\n// %s\ntype %s string\n\n// %s values.\nconst (\n", e.doc, e.name, e.name)
+		var consts []string
+		for _, v := range e.values {
+			c := constName(e.name, v)
+			consts = append(consts, c)
+			fmt.Fprintf(&b, "\t%s %s = %q\n", c, e.name, v)
+		}
+		fmt.Fprintf(&b, ")\n\nvar %s = []%s{%s}\n", list, e.name, strings.Join(consts, ", "))
+		r := strings.NewReplacer("$T", e.name, "$L", list)
+		b.WriteString(r.Replace(`
+// $TValues returns every $T in declaration order.
+func $TValues() []$T { return append([]$T(nil), $L...) }
+
+// Values returns the wire values; ent uses it to declare the column.
+func ($T) Values() []string { return names($L) }
+
+// String returns the wire value.
+func (v $T) String() string { return string(v) }
+
+// Valid reports whether v is one of the declared values.
+func (v $T) Valid() bool { return contains($L, v) }
+
+// Parse$T returns the $T whose wire value is s.
+func Parse$T(s string) ($T, error) { return parse("$T", $L, s) }
+
+// MarshalGQL writes the GraphQL enum value.
+func (v $T) MarshalGQL(w io.Writer) { marshalGQL(w, v) }
+
+// UnmarshalGQL reads a GraphQL enum value.
+func (v *$T) UnmarshalGQL(in any) error { return unmarshalGQL("$T", $L, v, in) }
+
+// UnmarshalJSON reads a wire value and rejects unknown ones.
+func (v *$T) UnmarshalJSON(b []byte) error { return unmarshalJSON("$T", $L, v, b) }
+`))
+	}
+	src, err := format.Source(b.Bytes())
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile("values.go", src, 0o644); err != nil {
+		log.Fatal(err)
+	}
+}

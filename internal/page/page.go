@@ -1,0 +1,297 @@
+// Package page paginates every list of Bindery with one keyset cursor format,
+// shared by /v1 (page, next.page) and GraphQL (after, endCursor): a cursor of
+// one API works in the other.
+//
+// A cursor is the opaque base64url encoding of the list's order name, the
+// item's sort key and its ID. The next page is the items strictly after that
+// (key, id) pair, so the cost of a page does not grow with its depth (there
+// is no OFFSET), and walking the pages visits every item exactly once even
+// when items are added or removed meanwhile.
+package page
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"entgo.io/ent/dialect/sql"
+
+	"github.com/bindery/bindery/internal/apperr"
+)
+
+// Limits of a page.
+const (
+	DefaultLimit = 50
+	MaxLimit     = 1000
+)
+
+// Cursor is the position of an item in an ordered list.
+type Cursor struct {
+	Order string
+	Key   any
+	ID    string
+}
+
+// String encodes the cursor.
+func (c Cursor) String() string {
+	b, _ := json.Marshal([]any{c.Order, c.Key, c.ID})
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// Parse decodes a cursor. The error is an InvalidArgument of the named field.
+func Parse(field, s string) (Cursor, error) {
+	bad := apperr.Invalid(field, "is not a valid page cursor")
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return Cursor{}, bad
+	}
+	var parts []json.RawMessage
+	if err := json.Unmarshal(b, &parts); err != nil || len(parts) != 3 {
+		return Cursor{}, bad
+	}
+	var c Cursor
+	if json.Unmarshal(parts[0], &c.Order) != nil || json.Unmarshal(parts[2], &c.ID) != nil || c.ID == "" {
+		return Cursor{}, bad
+	}
+	if json.Unmarshal(parts[1], &c.Key) != nil {
+		return Cursor{}, bad
+	}
+	return c, nil
+}
+
+// MarshalGQL writes the cursor as a GraphQL string.
+func (c Cursor) MarshalGQL(w io.Writer) { _, _ = io.WriteString(w, strconv.Quote(c.String())) }
+
+// UnmarshalGQL reads a cursor from a GraphQL string.
+func (c *Cursor) UnmarshalGQL(v any) error {
+	s, ok := v.(string)
+	if !ok {
+		return apperr.Invalid("", "a cursor must be a string")
+	}
+	p, err := Parse("", s)
+	if err != nil {
+		return apperr.Invalid("", "is not a valid page cursor")
+	}
+	*c = p
+	return nil
+}
+
+// KeyType is the Go type of an order's sort column.
+type KeyType int
+
+// Sort key types.
+const (
+	KeyTime KeyType = iota
+	KeyFloat
+	KeyString
+)
+
+// Order is a total order of a list: a sort column, ties broken by ID. The
+// type parameters carry the ent predicate and order option types of the
+// queried entity, so that Paginate can be called without naming them.
+type Order[T any, P ~func(*sql.Selector), O ~func(*sql.Selector)] struct {
+	// Name identifies the order inside cursors, so that a cursor of another
+	// list or order is refused instead of misread.
+	Name    string
+	Column  string
+	KeyType KeyType
+	Desc    bool
+	Key     func(T) any
+	ID      func(T) string
+}
+
+// cursor returns the cursor of an item.
+func (o Order[T, P, O]) cursor(item T) Cursor {
+	k := o.Key(item)
+	if t, ok := k.(time.Time); ok {
+		k = t.UTC().Format(time.RFC3339Nano)
+	}
+	return Cursor{Order: o.Name, Key: k, ID: o.ID(item)}
+}
+
+// key decodes a cursor's key into the column's Go type.
+func (o Order[T, P, O]) key(field string, c Cursor) (any, error) {
+	bad := apperr.Invalid(field, "is a cursor of another list")
+	if c.Order != o.Name {
+		return nil, bad
+	}
+	switch o.KeyType {
+	case KeyTime:
+		s, ok := c.Key.(string)
+		if !ok {
+			return nil, bad
+		}
+		t, err := time.Parse(time.RFC3339Nano, s)
+		if err != nil {
+			return nil, bad
+		}
+		return t.UTC(), nil
+	case KeyFloat:
+		f, ok := c.Key.(float64)
+		if !ok {
+			return nil, bad
+		}
+		return f, nil
+	default:
+		s, ok := c.Key.(string)
+		if !ok {
+			return nil, bad
+		}
+		return s, nil
+	}
+}
+
+// beyond selects the rows strictly past c in the direction the order runs,
+// or against it when reverse is set.
+func (o Order[T, P, O]) beyond(key any, id string, reverse bool) func(*sql.Selector) {
+	greater := o.Desc == reverse
+	return func(s *sql.Selector) {
+		col, idc := s.C(o.Column), s.C("id")
+		if greater {
+			s.Where(sql.Or(sql.GT(col, key), sql.And(sql.EQ(col, key), sql.GT(idc, id))))
+		} else {
+			s.Where(sql.Or(sql.LT(col, key), sql.And(sql.EQ(col, key), sql.LT(idc, id))))
+		}
+	}
+}
+
+func (o Order[T, P, O]) orderBy(reverse bool) func(*sql.Selector) {
+	desc := o.Desc != reverse
+	return func(s *sql.Selector) {
+		if desc {
+			s.OrderBy(sql.Desc(s.C(o.Column)), sql.Desc(s.C("id")))
+		} else {
+			s.OrderBy(sql.Asc(s.C(o.Column)), sql.Asc(s.C("id")))
+		}
+	}
+}
+
+// Args select a window of a list, as GraphQL connection arguments do. /v1
+// sets First (its limit) and After (its page).
+type Args struct {
+	First  *int
+	After  *Cursor
+	Last   *int
+	Before *Cursor
+}
+
+// Query is the part of an ent query that pagination uses.
+type Query[Q any, T any, P ~func(*sql.Selector), O ~func(*sql.Selector)] interface {
+	Clone() Q
+	Where(...P) Q
+	Order(...O) Q
+	Limit(int) Q
+	All(context.Context) ([]T, error)
+	Count(context.Context) (int, error)
+}
+
+// Edge is an item with its cursor.
+type Edge[T any] struct {
+	Node   T
+	Cursor Cursor
+}
+
+// Info says where a page sits in its list.
+type Info struct {
+	HasNextPage     bool
+	HasPreviousPage bool
+	StartCursor     *Cursor
+	EndCursor       *Cursor
+}
+
+// Connection is one page of a list.
+type Connection[T any] struct {
+	Edges    []*Edge[T]
+	PageInfo Info
+	count    func(context.Context) (int, error)
+}
+
+// Nodes returns the items of the page.
+func (c *Connection[T]) Nodes() []T {
+	out := make([]T, len(c.Edges))
+	for i, e := range c.Edges {
+		out[i] = e.Node
+	}
+	return out
+}
+
+// TotalCount counts every item of the list that matches its filters. It runs
+// a query, so GraphQL only calls it when the field is selected.
+func (c *Connection[T]) TotalCount(ctx context.Context) (int, error) {
+	if c.count == nil {
+		return len(c.Edges), nil
+	}
+	return c.count(ctx)
+}
+
+// Paginate runs q for the window that a selects, in the order o.
+func Paginate[Q Query[Q, T, P, O], T any, P ~func(*sql.Selector), O ~func(*sql.Selector)](
+	ctx context.Context, q Q, o Order[T, P, O], a Args,
+) (*Connection[T], error) {
+	if a.First != nil && a.Last != nil {
+		return nil, apperr.Invalid("last", "cannot be combined with first")
+	}
+	n, backward := DefaultLimit, a.Last != nil
+	for name, v := range map[string]*int{"first": a.First, "last": a.Last} {
+		if v == nil {
+			continue
+		}
+		if *v < 0 || *v > MaxLimit {
+			return nil, apperr.Invalid(name, "must be between 0 and %d", MaxLimit)
+		}
+		n = *v
+	}
+	base := q.Clone()
+	conn := &Connection[T]{count: func(ctx context.Context) (int, error) { return base.Clone().Count(ctx) }}
+
+	sel := q.Clone()
+	for _, c := range []struct {
+		field   string
+		cur     *Cursor
+		reverse bool
+	}{{"after", a.After, false}, {"before", a.Before, true}} {
+		if c.cur == nil {
+			continue
+		}
+		key, err := o.key(c.field, *c.cur)
+		if err != nil {
+			return nil, err
+		}
+		sel = sel.Where(P(o.beyond(key, c.cur.ID, c.reverse)))
+	}
+	if n == 0 {
+		conn.PageInfo = Info{HasPreviousPage: a.After != nil, HasNextPage: a.Before != nil}
+		return conn, nil
+	}
+	items, err := sel.Order(O(o.orderBy(backward))).Limit(n + 1).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("paginating %s: %w", o.Name, err)
+	}
+	more := len(items) > n
+	if more {
+		items = items[:n]
+	}
+	if backward {
+		for i, j := 0, len(items)-1; i < j; i, j = i+1, j-1 {
+			items[i], items[j] = items[j], items[i]
+		}
+	}
+	conn.Edges = make([]*Edge[T], len(items))
+	for i, it := range items {
+		conn.Edges[i] = &Edge[T]{Node: it, Cursor: o.cursor(it)}
+	}
+	if backward {
+		conn.PageInfo = Info{HasPreviousPage: more, HasNextPage: a.Before != nil}
+	} else {
+		conn.PageInfo = Info{HasNextPage: more, HasPreviousPage: a.After != nil}
+	}
+	if len(items) > 0 {
+		conn.PageInfo.StartCursor = &conn.Edges[0].Cursor
+		conn.PageInfo.EndCursor = &conn.Edges[len(items)-1].Cursor
+	}
+	return conn, nil
+}

@@ -1,0 +1,160 @@
+// Package store opens Bindery's database: SQLite through a pure-Go driver by
+// default, or PostgreSQL through lib/pq when the DSN is a postgres:// URL. It
+// also migrates the schema and runs transactions.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"entgo.io/ent/dialect"
+	entsql "entgo.io/ent/dialect/sql"
+	_ "github.com/lib/pq" // PostgreSQL driver
+	_ "modernc.org/sqlite" // SQLite driver, pure Go
+
+	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/ent/migrate"
+)
+
+// DefaultDSN is the embedded default: a SQLite file in the working directory.
+const DefaultDSN = "bindery.db"
+
+// DB is an open database.
+type DB struct {
+	Client  *ent.Client
+	SQL     *sql.DB
+	Dialect string
+}
+
+// IsPostgres reports whether dsn names a PostgreSQL database.
+func IsPostgres(dsn string) bool {
+	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
+}
+
+// sqliteDSN turns a file path (or a file: URI) into a modernc DSN with the
+// pragmas Bindery relies on: foreign keys on, WAL so readers do not block the
+// writer, a busy timeout so writers queue instead of failing, and IMMEDIATE
+// transactions so a transaction never fails late when it first writes.
+func sqliteDSN(dsn string) string {
+	path, query, _ := strings.Cut(strings.TrimPrefix(dsn, "file:"), "?")
+	params, _ := url.ParseQuery(query)
+	for _, p := range []string{"foreign_keys(1)", "journal_mode(WAL)", "busy_timeout(10000)", "synchronous(NORMAL)"} {
+		params.Add("_pragma", p)
+	}
+	params.Set("_txlock", "immediate")
+	params.Set("_time_format", "sqlite")
+	return "file:" + path + "?" + params.Encode()
+}
+
+// Option configures Open.
+type Option func(*options)
+
+type options struct {
+	wrap func(dialect.Driver) dialect.Driver
+}
+
+// WithDriver wraps the ent driver, for example to count statements in tests.
+func WithDriver(wrap func(dialect.Driver) dialect.Driver) Option {
+	return func(o *options) { o.wrap = wrap }
+}
+
+// Open connects to the database named by dsn. It does not migrate.
+func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if dsn == "" {
+		dsn = DefaultDSN
+	}
+	driverName, dialectName, source := "sqlite", dialect.SQLite, sqliteDSN(dsn)
+	if IsPostgres(dsn) {
+		driverName, dialectName, source = "postgres", dialect.Postgres, dsn
+	}
+	db, err := sql.Open(driverName, source)
+	if err != nil {
+		return nil, fmt.Errorf("opening %s database: %w", dialectName, err)
+	}
+	if dialectName == dialect.Postgres {
+		db.SetMaxOpenConns(20)
+		db.SetMaxIdleConns(10)
+		db.SetConnMaxIdleTime(5 * time.Minute)
+	}
+	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := db.PingContext(pingCtx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("connecting to %s database: %w", dialectName, err)
+	}
+	var drv dialect.Driver = entsql.OpenDB(dialectName, db)
+	if o.wrap != nil {
+		drv = o.wrap(drv)
+	}
+	return &DB{Client: ent.NewClient(ent.Driver(drv)), SQL: db, Dialect: dialectName}, nil
+}
+
+// Close closes the database.
+func (d *DB) Close() error { return d.Client.Close() }
+
+// migrationLock is the PostgreSQL advisory lock key held while migrating, so
+// that replicas starting together migrate one after another.
+const migrationLock = 0x62696e64 // "bind"
+
+// Migrate brings the schema up to date. It is safe to run from several
+// processes at once.
+func (d *DB) Migrate(ctx context.Context) error {
+	if d.Dialect == dialect.Postgres {
+		conn, err := d.SQL.Conn(ctx)
+		if err != nil {
+			return fmt.Errorf("migrating: %w", err)
+		}
+		defer conn.Close()
+		if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", migrationLock); err != nil {
+			return fmt.Errorf("taking the migration lock: %w", err)
+		}
+		defer conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", migrationLock) //nolint:errcheck
+	}
+	if err := d.Client.Schema.Create(ctx, migrate.WithForeignKeys(true)); err != nil {
+		return fmt.Errorf("migrating: %w", err)
+	}
+	return nil
+}
+
+// Ping checks that the database answers.
+func (d *DB) Ping(ctx context.Context) error { return d.SQL.PingContext(ctx) }
+
+// WithTx runs fn in a transaction of client and commits it when fn returns
+// nil. The transaction's client is in the context fn receives, see
+// ent.FromContext. A transaction already in ctx is joined instead, so that
+// nested calls stay atomic.
+func WithTx(ctx context.Context, client *ent.Client, fn func(ctx context.Context, tx *ent.Client) error) (err error) {
+	if tx := ent.TxFromContext(ctx); tx != nil {
+		return fn(ctx, tx.Client())
+	}
+	tx, err := client.Tx(ctx)
+	if err != nil {
+		return fmt.Errorf("starting transaction: %w", err)
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			_ = tx.Rollback()
+			panic(p)
+		}
+	}()
+	txCtx := ent.NewTxContext(ent.NewContext(ctx, tx.Client()), tx)
+	if err := fn(txCtx, tx.Client()); err != nil {
+		if rerr := tx.Rollback(); rerr != nil {
+			return errors.Join(err, fmt.Errorf("rolling back: %w", rerr))
+		}
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("committing transaction: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,117 @@
+// Package validate holds the field checks shared by the ent schema and the
+// resolvers. Lengths count characters (Unicode code points), as JSON Schema's
+// minLength and maxLength do, not bytes: an emoji is one character.
+package validate
+
+import (
+	"fmt"
+	"net/url"
+	"regexp"
+	"unicode/utf8"
+)
+
+// Length returns a check that s has between min and max characters.
+// A max of 0 means no upper bound.
+func Length(min, max int) func(string) error {
+	return func(s string) error {
+		if !utf8.ValidString(s) {
+			return fmt.Errorf("must be valid UTF-8")
+		}
+		n := utf8.RuneCountInString(s)
+		switch {
+		case n < min && min == 1:
+			return fmt.Errorf("must not be empty")
+		case n < min:
+			return fmt.Errorf("must be at least %d characters", min)
+		case max > 0 && n > max:
+			return fmt.Errorf("must be at most %d characters", max)
+		}
+		return nil
+	}
+}
+
+// Pattern returns a check that s matches re; what names the expected shape in
+// the error message.
+func Pattern(re *regexp.Regexp, what string) func(string) error {
+	return func(s string) error {
+		if !re.MatchString(s) {
+			return fmt.Errorf("must be %s", what)
+		}
+		return nil
+	}
+}
+
+// All returns a check that runs every check in order.
+func All(checks ...func(string) error) func(string) error {
+	return func(s string) error {
+		for _, c := range checks {
+			if err := c(s); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// URL returns a check that s is an absolute http or https URL of at most max
+// characters.
+func URL(max int) func(string) error {
+	return All(Length(1, max), func(s string) error {
+		u, err := url.Parse(s)
+		if err != nil || !u.IsAbs() || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("must be an absolute http or https URL")
+		}
+		return nil
+	})
+}
+
+// Limits from part 8 of the API contract. Each is referenced by the ent
+// schema and, where a create operation is stricter, by the resolver.
+var (
+	CollectionTitle       = Length(0, 50)
+	CollectionDescription = Length(0, 100)
+	SpaceTitle            = Length(0, 50)
+	Emoji                 = Length(0, 50)
+	IconName              = Length(0, 50)
+	OrganizationTitle     = Length(2, 255)
+	OrganizationHostname  = All(Length(3, 32), Pattern(regexp.MustCompile(`^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$`),
+		"lowercase letters, digits and inner hyphens"))
+	EmailDomain            = All(Length(3, 255), Pattern(regexp.MustCompile(`^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$`), "a lowercase domain name"))
+	SiteTitle              = Length(2, 128)
+	SiteHostname           = All(Length(0, 512), Pattern(regexp.MustCompile(`^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$`), "a fully qualified lowercase hostname"))
+	SiteBasename           = Length(1, 100)
+	SectionTitle           = Length(2, 128)
+	SectionCreateTitle     = Length(0, 64)
+	SectionPath            = Length(1, 100)
+	SectionDescription     = Length(0, 256)
+	Condition              = Length(1, 1024)
+	SiteSpacePath          = Length(1, 100)
+	SectionGroupTitle      = Length(1, 100)
+	RedirectSource         = All(Length(1, 512), Pattern(regexp.MustCompile(`^/[a-zA-Z0-9-_.\/]+[a-zA-Z0-9-_.]$`), "a path such as /docs/old-page"))
+	ChangeRequestSubject   = Length(0, 100)
+	SearchQuery            = Length(1, 512)
+	TeamTitle              = Length(1, 64)
+	SAMLLabel              = Length(1, 30)
+	SAMLEntityID           = Length(0, 1024)
+	SAMLCertificate        = Length(0, 10000)
+	SAMLSSOURL             = URL(2048)
+	OpenAPISlug            = All(Length(1, 100), Pattern(regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`), "lowercase words joined by hyphens"))
+	OpenAPISourceURL       = URL(2048)
+	TranslationTitle       = Length(1, 100)
+	IntegrationName        = All(Length(1, 100), Pattern(regexp.MustCompile(`^[a-zA-Z0-9-_.]+$`), "letters, digits, '-', '_' and '.'"))
+	IntegrationTitle       = Length(2, 30)
+	IntegrationDescription = Length(0, 100)
+	IntegrationSummary     = Length(0, 2048)
+	ShareLinkName          = Length(0, 50)
+	APITokenLabel          = Length(1, 50)
+	DisplayName            = Length(1, 255)
+	Email                  = All(Length(3, 320), Pattern(regexp.MustCompile(`^[^\s@]+@[^\s@]+\.[^\s@]+$`), "an email address"))
+	LogoURL                = URL(2048)
+)
+
+// Count limits from part 8.
+const (
+	MaxListLimit                = 1000
+	MaxIntegrationPreviewImages = 3
+	MaxIntegrationExternalLinks = 5
+)
