@@ -10,15 +10,21 @@ import (
 	"entgo.io/contrib/entgql"
 	"entgo.io/ent/entc"
 	"entgo.io/ent/entc/gen"
+	"github.com/vektah/gqlparser/v2/ast"
 )
 
 func main() {
 	ex, err := entgql.NewExtension(
 		entgql.WithSchemaGenerator(),
-		entgql.WithSchemaPath("../ent.graphqls"),
+		entgql.WithSchemaPath("../graph/schema/ent.graphqls"),
 		entgql.WithConfigPath("../gqlgen.yml"),
 		entgql.WithWhereInputs(false),
 		entgql.WithRelaySpec(true),
+		// Lists are ordered by fixed orders, not by orderBy arguments.
+		entgql.WithSchemaHook(func(_ *gen.Graph, s *ast.Schema) error {
+			delete(s.Types, "OrderDirection")
+			return nil
+		}),
 		// Bindery paginates with its own keyset cursors (package page), the
 		// same for /v1 and GraphQL, so only the Node interface is generated.
 		entgql.WithTemplates(gen.MustParse(gen.NewTemplate("gql_noder").

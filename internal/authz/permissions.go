@@ -26,8 +26,18 @@ const (
 
 // OrganizationPermissions is the permissions object of an organization.
 type OrganizationPermissions struct {
-	View, Admin, OwnTeam, CreateContent, CreateOpenAPISpec, IngestConversations, ViewBilling,
-	ListMembers, ListTeams, ListIntegrations, ListInstallations, InstallIntegration bool
+	View                bool `json:"view"`
+	Admin               bool `json:"admin"`
+	OwnTeam             bool `json:"ownTeam"`
+	CreateContent       bool `json:"createContent"`
+	CreateOpenAPISpec   bool `json:"createOpenAPISpec"`
+	IngestConversations bool `json:"ingestConversations"`
+	ViewBilling         bool `json:"viewBilling"`
+	ListMembers         bool `json:"listMembers"`
+	ListTeams           bool `json:"listTeams"`
+	ListIntegrations    bool `json:"listIntegrations"`
+	ListInstallations   bool `json:"listInstallations"`
+	InstallIntegration  bool `json:"installIntegration"`
 }
 
 // ForOrganization derives an organization's permissions from the caller's
@@ -53,7 +63,10 @@ func ForOrganization(m Membership) OrganizationPermissions {
 
 // CollectionPermissions is the permissions object of a collection.
 type CollectionPermissions struct {
-	View, Admin, ViewInviteLinks, Create bool
+	View            bool `json:"view"`
+	Admin           bool `json:"admin"`
+	ViewInviteLinks bool `json:"viewInviteLinks"`
+	Create          bool `json:"create"`
 }
 
 // ForCollection derives a collection's permissions from the decision.
@@ -68,7 +81,16 @@ func ForCollection(d Decision) CollectionPermissions {
 
 // SpacePermissions is the permissions object of a space.
 type SpacePermissions struct {
-	View, Access, Admin, ViewInviteLinks, Edit, TriggerGitSync, Comment, Merge, Review, InstallIntegration bool
+	View               bool `json:"view"`
+	Access             bool `json:"access"`
+	Admin              bool `json:"admin"`
+	ViewInviteLinks    bool `json:"viewInviteLinks"`
+	Edit               bool `json:"edit"`
+	TriggerGitSync     bool `json:"triggerGitSync"`
+	Comment            bool `json:"comment"`
+	Merge              bool `json:"merge"`
+	Review             bool `json:"review"`
+	InstallIntegration bool `json:"installIntegration"`
 }
 
 // ForSpace derives a space's permissions from the decision. Access means

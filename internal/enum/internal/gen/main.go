@@ -11,70 +11,74 @@ import (
 	"os"
 	"strings"
 	"unicode"
+
+	"github.com/bindery/bindery/internal/enum/internal/naming"
 )
 
 type enum struct {
 	name, doc string
 	values    []string
+	// gql exposes the enumeration in the GraphQL schema.
+	gql bool
 }
 
 var enums = []enum{
 	{"Role", "Role is a member's or a grant's access level. Roles are ordered: read < comment < edit < review < create < admin.",
-		[]string{"admin", "create", "review", "edit", "comment", "read"}},
+		[]string{"admin", "create", "review", "edit", "comment", "read"}, true},
 	{"DefaultLevel", "DefaultLevel is the access organization members get on a collection or space by default: a role, or inherit from the parent. Storage and /v1 use null for guest (no default access).",
-		[]string{"inherit", "admin", "create", "review", "edit", "comment", "read"}},
+		[]string{"inherit", "admin", "create", "review", "edit", "comment", "read"}, true},
 	{"Visibility", "Visibility says who can see a space without being a member.",
-		[]string{"public", "unlisted", "share-link", "visitor-auth", "in-collection", "private"}},
+		[]string{"public", "unlisted", "share-link", "visitor-auth", "in-collection", "private"}, true},
 	{"EditMode", "EditMode says whether a space's main content is edited directly (live) or not at all (locked).",
-		[]string{"live", "locked"}},
+		[]string{"live", "locked"}, true},
 	{"OrganizationType", "OrganizationType is the kind of organization.",
-		[]string{"business", "community"}},
+		[]string{"business", "community"}, true},
 	{"OrganizationUseCase", "OrganizationUseCase is what an organization uses Bindery for.",
-		[]string{"internalDocs", "docsSite", "audienceControlledSite", "productDocs", "teamKnowledgeBase", "designSystem", "openSourceDocs", "notes", "other"}},
+		[]string{"internalDocs", "docsSite", "audienceControlledSite", "productDocs", "teamKnowledgeBase", "designSystem", "openSourceDocs", "notes", "other"}, true},
 	{"OrganizationCommunityType", "OrganizationCommunityType is the kind of community organization.",
-		[]string{"nonProfit", "openSource", "education"}},
+		[]string{"nonProfit", "openSource", "education"}, true},
 	{"Plan", "Plan is an organization's billing product, as the official API names it.",
-		[]string{"free_2024", "plus_2024", "pro_2024", "enterprise_2024", "community_2024", "free", "plus", "pro", "internal"}},
+		[]string{"free_2024", "plus_2024", "pro_2024", "enterprise_2024", "community_2024", "free", "plus", "pro", "internal"}, true},
 	{"Language", "Language is a content language code.",
-		[]string{"en", "fr", "de", "es", "it", "pt", "pt-br", "ru", "ja", "zh", "yue", "ko", "ar", "hi", "nl", "pl", "tr", "sv", "no", "da", "fi", "el", "cs", "hu", "ro", "th", "vi", "id", "ms", "he", "uk", "sk", "bg", "hr", "lt", "lv", "et", "sl"}},
+		[]string{"en", "fr", "de", "es", "it", "pt", "pt-br", "ru", "ja", "zh", "yue", "ko", "ar", "hi", "nl", "pl", "tr", "sv", "no", "da", "fi", "el", "cs", "hu", "ro", "th", "vi", "id", "ms", "he", "uk", "sk", "bg", "hr", "lt", "lv", "et", "sl"}, true},
 	{"RevisionType", "RevisionType says how a revision came to be.",
-		[]string{"edits", "merge", "rollback", "update", "computed"}},
+		[]string{"edits", "merge", "rollback", "update", "computed"}, true},
 	{"ChangeRequestStatus", "ChangeRequestStatus is the state of a change request. merged is terminal.",
-		[]string{"draft", "open", "archived", "merged"}},
+		[]string{"draft", "open", "archived", "merged"}, false},
 	{"CommentStatus", "CommentStatus is the state of a comment thread.",
-		[]string{"open", "resolved"}},
+		[]string{"open", "resolved"}, false},
 	{"TeamMemberRole", "TeamMemberRole is a user's role inside a team.",
-		[]string{"owner", "member"}},
+		[]string{"owner", "member"}, false},
 	{"SAMLProviderStatus", "SAMLProviderStatus says whether a SAML provider is in use.",
-		[]string{"active", "pending"}},
+		[]string{"active", "pending"}, false},
 	{"SiteType", "SiteType is a site's plan.",
-		[]string{"basic", "premium", "ultimate", "sponsored", "legacy-basic", "legacy-premium"}},
+		[]string{"basic", "premium", "ultimate", "sponsored", "legacy-basic", "legacy-premium"}, false},
 	{"SiteVisibility", "SiteVisibility says who can see a published site.",
-		[]string{"public", "unlisted", "share-link", "visitor-auth"}},
+		[]string{"public", "unlisted", "share-link", "visitor-auth"}, false},
 	{"SiteAgentsContext", "SiteAgentsContext says whether a site's content is offered to AI agents.",
-		[]string{"excluded", "included"}},
+		[]string{"excluded", "included"}, false},
 	{"OpenAPISpecProcessingState", "OpenAPISpecProcessingState is where an OpenAPI spec is in its processing.",
-		[]string{"pending", "progress", "complete"}},
+		[]string{"pending", "progress", "complete"}, false},
 	{"OpenAPISpecProcessingErrorCode", "OpenAPISpecProcessingErrorCode says why the last processing of a spec failed.",
-		[]string{"FETCH_TIMEOUT", "FETCH_ERROR", "PARSE_ERROR"}},
+		[]string{"FETCH_TIMEOUT", "FETCH_ERROR", "PARSE_ERROR"}, false},
 	{"OpenAPISpecVisibility", "OpenAPISpecVisibility says who can read an OpenAPI spec.",
-		[]string{"private", "public"}},
+		[]string{"private", "public"}, false},
 	{"IntegrationTarget", "IntegrationTarget is where an integration can be installed.",
-		[]string{"all", "site", "space", "organization"}},
+		[]string{"all", "site", "space", "organization"}, false},
 	{"IntegrationVisibility", "IntegrationVisibility says who can find an integration.",
-		[]string{"public", "private", "unlisted"}},
+		[]string{"public", "private", "unlisted"}, false},
 	{"IntegrationScope", "IntegrationScope is a permission granted to an integration.",
-		[]string{"space:content:read", "space:content:write", "space:metadata:read", "space:metadata:write", "space:git:sync", "page:feedback:read", "site:metadata:read", "site:views:read", "site:script:inject", "site:script:cookies", "site:visitor:auth", "site:adaptive:read", "site:adaptive:write", "openapi:read", "openapi:write", "conversations:ingest"}},
+		[]string{"space:content:read", "space:content:write", "space:metadata:read", "space:metadata:write", "space:git:sync", "page:feedback:read", "site:metadata:read", "site:views:read", "site:script:inject", "site:script:cookies", "site:visitor:auth", "site:adaptive:read", "site:adaptive:write", "openapi:read", "openapi:write", "conversations:ingest"}, false},
 	{"IntegrationCategory", "IntegrationCategory is a marketplace category.",
-		[]string{"analytics", "collaboration", "content", "gitsync", "marketing", "visitor-auth", "other"}},
+		[]string{"analytics", "collaboration", "content", "gitsync", "marketing", "visitor-auth", "other"}, false},
 	{"InstallationStatus", "InstallationStatus is the state of an integration installation.",
-		[]string{"active", "pending", "paused"}},
+		[]string{"active", "pending", "paused"}, false},
 	{"InstallationSelection", "InstallationSelection says whether an installation covers all spaces or sites, or only selected ones.",
-		[]string{"all", "selected"}},
+		[]string{"all", "selected"}, false},
 	{"InviteKind", "InviteKind distinguishes shareable invite links from invitations sent to an email address.",
-		[]string{"link", "email"}},
+		[]string{"link", "email"}, false},
 	{"ObjectKind", "ObjectKind is the kind of a content-addressed object in the revision store.",
-		[]string{"page", "tree", "file", "files", "reusable-content", "reusable-contents"}},
+		[]string{"page", "tree", "file", "files", "reusable-content", "reusable-contents"}, false},
 }
 
 func constName(typ, v string) string {
@@ -142,4 +146,25 @@ func (v *$T) UnmarshalJSON(b []byte) error { return unmarshalJSON("$T", $L, v, b
 	if err := os.WriteFile("values.go", src, 0o644); err != nil {
 		log.Fatal(err)
 	}
+	if err := os.WriteFile("../../graph/schema/enum.graphqls", graphql(), 0o644); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// graphql returns the GraphQL declarations of the exposed enumerations.
+func graphql() []byte {
+	var b bytes.Buffer
+	b.WriteString("# Code generated by internal/enum/internal/gen; DO NOT EDIT.\n")
+	b.WriteString("# Each value is the upper snake case of the /v1 value, see package enum.\n")
+	for _, e := range enums {
+		if !e.gql {
+			continue
+		}
+		fmt.Fprintf(&b, "\n\"\"\"\n%s\n\"\"\"\nenum %s {\n", e.doc, e.name)
+		for _, v := range e.values {
+			fmt.Fprintf(&b, "  \"/v1: %s\"\n  %s\n", v, naming.GQLName(v))
+		}
+		b.WriteString("}\n")
+	}
+	return b.Bytes()
 }

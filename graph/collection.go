@@ -1,0 +1,333 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/ent/collection"
+	"github.com/bindery/bindery/ent/contentgrant"
+	"github.com/bindery/bindery/ent/space"
+	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/internal/apperr"
+	"github.com/bindery/bindery/internal/authz"
+	"github.com/bindery/bindery/internal/page"
+)
+
+// collection returns a collection the viewer can see.
+func (r *Resolver) collection(ctx context.Context, id string) (*ent.Collection, authz.Decision, error) {
+	c, err := load(ctx, loadersFrom(ctx).collections, id)
+	if ent.IsNotFound(err) {
+		return nil, authz.Decision{}, apperr.NotFoundf("Collection not found")
+	}
+	if err != nil {
+		return nil, authz.Decision{}, err
+	}
+	d, err := r.collectionDecision(ctx, c)
+	if err != nil {
+		return nil, d, err
+	}
+	if err := requireVisible(d, "Collection"); err != nil {
+		return nil, d, err
+	}
+	return c, d, nil
+}
+
+// destination checks that the viewer may put content under parent (a
+// collection ID, or nil for the top level) of the organization, and returns
+// the organization's authorization view.
+func (r *Resolver) destination(ctx context.Context, orgID string, parent *string, field string) (*authz.Org, error) {
+	o, err := r.orgAccess(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	if err := requireVisible(o.Organization(), "Organization"); err != nil {
+		return nil, err
+	}
+	if parent != nil {
+		if !o.Collection(*parent).Visible() {
+			return nil, apperr.Invalid(field, "the collection %q is not in this organization", *parent)
+		}
+	}
+	if !o.ParentAccepts(deref(parent)) {
+		if parent == nil {
+			return nil, apperr.Forbidden("You need the %s role in this organization to add content at its top level", authz.CreateInOrganization)
+		}
+		return nil, apperr.Forbidden("You need the %s role on the collection to add content to it", authz.CreateContent)
+	}
+	return o, nil
+}
+
+func (r *Resolver) createCollection(ctx context.Context, in model.CreateCollectionInput) (*ent.Collection, error) {
+	var c *ent.Collection
+	err := r.tx(ctx, func(ctx context.Context) error {
+		if _, _, err := r.organization(ctx, in.OrganizationID); err != nil {
+			return err
+		}
+		if _, err := r.destination(ctx, in.OrganizationID, in.ParentID, "parent"); err != nil {
+			return err
+		}
+		sibs, err := r.siblings(ctx, in.OrganizationID, in.ParentID, "")
+		if err != nil {
+			return err
+		}
+		pos, err := r.place(ctx, sibs, len(sibs))
+		if err != nil {
+			return err
+		}
+		title := "Untitled"
+		if in.Title != nil && strings.TrimSpace(*in.Title) != "" {
+			title = strings.TrimSpace(*in.Title)
+		}
+		c, err = r.db(ctx).Collection.Create().
+			SetOrganizationID(in.OrganizationID).
+			SetNillableParentID(in.ParentID).
+			SetTitle(title).
+			SetNillableDescription(in.Description).
+			SetPosition(pos).
+			Save(ctx)
+		return err
+	})
+	return c, err
+}
+
+func (r *Resolver) updateCollection(ctx context.Context, in model.UpdateCollectionInput) (*ent.Collection, error) {
+	var c *ent.Collection
+	err := r.tx(ctx, func(ctx context.Context) error {
+		_, d, err := r.collection(ctx, in.ID)
+		if err != nil {
+			return err
+		}
+		if err := require(d, authz.AdministerContent, "collection", "update it"); err != nil {
+			return err
+		}
+		u := r.db(ctx).Collection.UpdateOneID(in.ID)
+		if in.Title != nil {
+			u.SetTitle(strings.TrimSpace(*in.Title))
+		}
+		if v, set := in.Description.ValueOK(); set {
+			u.SetNillableDescription(v)
+			if v == nil {
+				u.ClearDescription()
+			}
+		}
+		if v, set := in.DefaultLevel.ValueOK(); set {
+			u.SetNillableDefaultLevel(v)
+			if v == nil {
+				u.ClearDefaultLevel()
+			}
+		}
+		c, err = u.Save(ctx)
+		return err
+	})
+	return c, err
+}
+
+// descendants returns the collection and every collection under it.
+func descendants(o *authz.Org, root string) []string {
+	children := map[string][]string{}
+	for _, c := range o.Collections {
+		children[c.Parent] = append(children[c.Parent], c.ID)
+	}
+	out := []string{root}
+	for i := 0; i < len(out); i++ {
+		out = append(out, children[out[i]]...)
+	}
+	return out
+}
+
+// deleteCollection deletes a collection and its nested collections, and
+// deletes their spaces (restorable for the retention period).
+func (r *Resolver) deleteCollection(ctx context.Context, in model.DeleteCollectionInput) error {
+	return r.tx(ctx, func(ctx context.Context) error {
+		c, d, err := r.collection(ctx, in.ID)
+		if err != nil {
+			return err
+		}
+		if err := require(d, authz.AdministerContent, "collection", "delete it"); err != nil {
+			return err
+		}
+		o, err := r.orgAccess(ctx, c.OrganizationID)
+		if err != nil {
+			return err
+		}
+		ids := descendants(o, c.ID)
+		if err := r.db(ctx).Space.Update().
+			Where(space.ParentIDIn(ids...), live()).
+			SetDeletedAt(r.clock()).
+			Exec(ctx); err != nil {
+			return fmt.Errorf("deleting the collection's spaces: %w", err)
+		}
+		// Nested collections go with it (ON DELETE CASCADE); deleted spaces
+		// lose their parent (ON DELETE SET NULL) and are restored at the top.
+		return r.db(ctx).Collection.DeleteOneID(c.ID).Exec(ctx)
+	})
+}
+
+// moveCollection moves a collection within its organization.
+func (r *Resolver) moveCollection(ctx context.Context, in model.MoveCollectionInput) (*ent.Collection, error) {
+	var out *ent.Collection
+	err := r.tx(ctx, func(ctx context.Context) error {
+		c, d, err := r.collection(ctx, in.ID)
+		if err != nil {
+			return err
+		}
+		if err := require(d, authz.AdministerContent, "collection", "move it"); err != nil {
+			return err
+		}
+		parent := c.ParentID
+		if v, set := in.ParentID.ValueOK(); set {
+			parent = v
+		}
+		o, err := r.destination(ctx, c.OrganizationID, parent, "parent")
+		if err != nil {
+			return err
+		}
+		if parent != nil {
+			for _, id := range descendants(o, c.ID) {
+				if id == *parent {
+					return apperr.Invalid("parent", "a collection cannot move into itself or into a collection it contains")
+				}
+			}
+		}
+		pos, err := r.reposition(ctx, c.OrganizationID, c.ID, c.ParentID, c.Position, parent, in.Position)
+		if err != nil {
+			return err
+		}
+		u := r.db(ctx).Collection.UpdateOneID(c.ID).SetPosition(pos)
+		if parent == nil {
+			u.ClearParentID()
+		} else {
+			u.SetParentID(*parent)
+		}
+		out, err = u.Save(ctx)
+		return err
+	})
+	return out, err
+}
+
+// reposition returns the new position of an item moving from (oldParent,
+// oldPos) to newParent at the requested position. A move that changes
+// nothing is a Conflict, as in the official API.
+func (r *Resolver) reposition(ctx context.Context, orgID, id string, oldParent *string, oldPos float64,
+	newParent *string, pos *model.ContentPositionInput) (float64, error) {
+	sibs, err := r.siblings(ctx, orgID, newParent, id)
+	if err != nil {
+		return 0, err
+	}
+	k, err := insertionIndex(sibs, pos)
+	if err != nil {
+		return 0, err
+	}
+	if deref(oldParent) == deref(newParent) {
+		cur := currentIndex(sibs, id, oldPos)
+		p1, n1 := neighbours(sibs, cur)
+		p2, n2 := neighbours(sibs, k)
+		if p1 == p2 && n1 == n2 {
+			return 0, apperr.Conflictf("The move would not change anything")
+		}
+	}
+	return r.place(ctx, sibs, k)
+}
+
+// transferCollection moves a collection, with everything in it, to the top
+// level of another organization.
+func (r *Resolver) transferCollection(ctx context.Context, in model.TransferCollectionInput) (*ent.Collection, error) {
+	var out *ent.Collection
+	err := r.tx(ctx, func(ctx context.Context) error {
+		c, d, err := r.collection(ctx, in.ID)
+		if err != nil {
+			return err
+		}
+		if err := require(d, authz.AdministerContent, "collection", "transfer it"); err != nil {
+			return err
+		}
+		if in.OrganizationID == c.OrganizationID {
+			return apperr.Conflictf("The collection already belongs to this organization")
+		}
+		if _, _, err := r.organization(ctx, in.OrganizationID); err != nil {
+			return apperr.Invalid("organization", "the organization %q was not found", in.OrganizationID)
+		}
+		if _, err := r.destination(ctx, in.OrganizationID, nil, "organization"); err != nil {
+			return err
+		}
+		o, err := r.orgAccess(ctx, c.OrganizationID)
+		if err != nil {
+			return err
+		}
+		ids := descendants(o, c.ID)
+		db := r.db(ctx)
+		spaceIDs, err := db.Space.Query().Where(space.ParentIDIn(ids...)).IDs(ctx)
+		if err != nil {
+			return err
+		}
+		if err := r.detachSpaces(ctx, spaceIDs); err != nil {
+			return err
+		}
+		if err := db.Space.Update().Where(space.IDIn(spaceIDs...)).SetOrganizationID(in.OrganizationID).Exec(ctx); err != nil {
+			return err
+		}
+		if _, err := db.ContentGrant.Delete().Where(contentgrant.CollectionIDIn(ids...)).Exec(ctx); err != nil {
+			return err
+		}
+		if err := db.Collection.Update().Where(collection.IDIn(ids...)).SetOrganizationID(in.OrganizationID).Exec(ctx); err != nil {
+			return err
+		}
+		sibs, err := r.siblings(ctx, in.OrganizationID, nil, c.ID)
+		if err != nil {
+			return err
+		}
+		pos, err := r.place(ctx, sibs, len(sibs))
+		if err != nil {
+			return err
+		}
+		out, err = db.Collection.UpdateOneID(c.ID).ClearParentID().SetPosition(pos).Save(ctx)
+		return err
+	})
+	return out, err
+}
+
+func (r *Resolver) collectionURLs(c *ent.Collection) *model.CollectionURLs {
+	return &model.CollectionURLs{
+		Location: r.cfg.PublicURL + "/v1/collections/" + c.ID,
+		App:      r.cfg.AppURL + "/c/" + c.ID,
+	}
+}
+
+func (r *Resolver) collectionPermissions(ctx context.Context, c *ent.Collection) (*authz.CollectionPermissions, error) {
+	d, err := r.collectionDecision(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	p := authz.ForCollection(d)
+	return &p, nil
+}
+
+// collectionSpaces lists the live spaces directly in a collection that the
+// viewer can see, in order.
+func (r *Resolver) collectionSpaces(ctx context.Context, c *ent.Collection, a page.Args) (*page.Connection[*ent.Space], error) {
+	o, err := r.orgAccess(ctx, c.OrganizationID)
+	if err != nil {
+		return nil, err
+	}
+	if err := requireVisible(o.Collection(c.ID), "Collection"); err != nil {
+		return nil, err
+	}
+	q := r.db(ctx).Space.Query().Where(space.ParentID(c.ID), live(), spaceScope(o.SpaceScope()))
+	return page.Paginate(ctx, q, spacesByPosition, a)
+}
+
+// collectionChildren lists the collections directly in a collection that the
+// viewer can see, in order.
+func (r *Resolver) collectionChildren(ctx context.Context, c *ent.Collection, a page.Args) (*page.Connection[*ent.Collection], error) {
+	o, err := r.orgAccess(ctx, c.OrganizationID)
+	if err != nil {
+		return nil, err
+	}
+	if err := requireVisible(o.Collection(c.ID), "Collection"); err != nil {
+		return nil, err
+	}
+	q := r.db(ctx).Collection.Query().Where(collection.ParentID(c.ID), collectionScope(o))
+	return page.Paginate(ctx, q, collectionsByPosition, a)
+}

@@ -1,0 +1,262 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/99designs/gqlgen/graphql"
+
+	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/ent/collection"
+	"github.com/bindery/bindery/ent/member"
+	"github.com/bindery/bindery/ent/organization"
+	"github.com/bindery/bindery/ent/site"
+	"github.com/bindery/bindery/ent/space"
+	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/internal/apperr"
+	"github.com/bindery/bindery/internal/authz"
+	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/internal/page"
+	"github.com/bindery/bindery/internal/validate"
+)
+
+// maxEmailDomains bounds an organization's email domains.
+const maxEmailDomains = 100
+
+// organization returns an organization the viewer can see.
+func (r *Resolver) organization(ctx context.Context, id string) (*ent.Organization, authz.Decision, error) {
+	o, err := load(ctx, loadersFrom(ctx).organizations, id)
+	if ent.IsNotFound(err) {
+		return nil, authz.Decision{}, apperr.NotFoundf("Organization not found")
+	}
+	if err != nil {
+		return nil, authz.Decision{}, err
+	}
+	d, err := r.organizationDecision(ctx, id)
+	if err != nil {
+		return nil, d, err
+	}
+	if err := requireVisible(d, "Organization"); err != nil {
+		return nil, d, err
+	}
+	return o, d, nil
+}
+
+// createOrganization creates an organization with the viewer as its admin.
+func (r *Resolver) createOrganization(ctx context.Context, in model.CreateOrganizationInput) (*ent.Organization, error) {
+	f, err := r.viewerFacts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var o *ent.Organization
+	err = r.tx(ctx, func(ctx context.Context) error {
+		o, err = CreateOrganization(ctx, r.db(ctx), in.Title, f.user.ID)
+		return err
+	})
+	return o, err
+}
+
+// CreateOrganization creates an organization and makes the owner its admin.
+// The command line uses it too.
+func CreateOrganization(ctx context.Context, db *ent.Client, title, ownerID string) (*ent.Organization, error) {
+	o, err := db.Organization.Create().SetTitle(strings.TrimSpace(title)).Save(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Member.Create().SetOrganizationID(o.ID).SetUserID(ownerID).SetRole(enum.RoleAdmin).Exec(ctx); err != nil {
+		return nil, fmt.Errorf("adding the owner: %w", err)
+	}
+	return o, nil
+}
+
+func (r *Resolver) updateOrganization(ctx context.Context, in model.UpdateOrganizationInput) (*ent.Organization, error) {
+	var o *ent.Organization
+	err := r.tx(ctx, func(ctx context.Context) error {
+		_, d, err := r.organization(ctx, in.ID)
+		if err != nil {
+			return err
+		}
+		if err := require(d, authz.AdministerOrganization, "organization", "update it"); err != nil {
+			return err
+		}
+		u := r.db(ctx).Organization.UpdateOneID(in.ID)
+		if in.Title != nil {
+			u.SetTitle(strings.TrimSpace(*in.Title))
+		}
+		if in.EmailDomains != nil {
+			domains, err := normalizeDomains(in.EmailDomains)
+			if err != nil {
+				return err
+			}
+			u.SetEmailDomains(domains)
+		}
+		if v, set := in.Hostname.ValueOK(); set {
+			if err := r.checkHostnameFree(ctx, in.ID, v); err != nil {
+				return err
+			}
+			u.SetNillableHostname(v)
+			if v == nil {
+				u.ClearHostname()
+			}
+		}
+		if v, set := in.DefaultRole.ValueOK(); set {
+			u.SetNillableDefaultRole(v)
+			if v == nil {
+				u.ClearDefaultRole()
+			}
+		}
+		if v, set := in.Logo.ValueOK(); set {
+			u.SetNillableLogoURL(v)
+			if v == nil {
+				u.ClearLogoURL()
+			}
+		}
+		if v, set := in.DefaultSiteID.ValueOK(); set {
+			if v != nil {
+				ok, err := r.db(ctx).Site.Query().Where(site.ID(*v), site.OrganizationID(in.ID)).Exist(ctx)
+				if err != nil {
+					return err
+				}
+				if !ok {
+					return apperr.Invalid("defaultContent", "the site %q is not a site of this organization", *v)
+				}
+			}
+			u.SetNillableDefaultSiteID(v)
+			if v == nil {
+				u.ClearDefaultSiteID()
+			}
+		}
+		if in.Sso != nil {
+			u.SetSSO(*in.Sso)
+		}
+		if in.Ai != nil {
+			u.SetAi(*in.Ai)
+		}
+		if in.InviteLinks != nil {
+			u.SetInviteLinks(*in.InviteLinks)
+		}
+		o, err = u.Save(ctx)
+		return err
+	})
+	return o, err
+}
+
+func (r *Resolver) checkHostnameFree(ctx context.Context, orgID string, hostname *string) error {
+	if hostname == nil {
+		return nil
+	}
+	taken, err := r.db(ctx).Organization.Query().
+		Where(organization.Hostname(*hostname), organization.IDNEQ(orgID)).Exist(ctx)
+	if err != nil {
+		return err
+	}
+	if taken {
+		return apperr.Conflictf("The hostname %q is taken by another organization", *hostname)
+	}
+	return nil
+}
+
+// normalizeDomains lower-cases, checks and de-duplicates email domains.
+func normalizeDomains(in []string) ([]string, error) {
+	if len(in) > maxEmailDomains {
+		return nil, apperr.Invalid("emailDomains", "must hold at most %d domains", maxEmailDomains)
+	}
+	seen := map[string]bool{}
+	out := []string{}
+	for _, d := range in {
+		d = strings.ToLower(strings.TrimSpace(d))
+		if err := validate.EmailDomain(d); err != nil {
+			return nil, apperr.Invalid("emailDomains", "%q %s", d, err)
+		}
+		if !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+
+func (r *Resolver) organizationURLs(o *ent.Organization) *model.OrganizationURLs {
+	return &model.OrganizationURLs{
+		Location: r.cfg.PublicURL + "/v1/orgs/" + o.ID,
+		App:      r.cfg.AppURL + "/o/" + o.ID,
+		Logo:     o.LogoURL,
+	}
+}
+
+func (r *Resolver) organizationPermissions(ctx context.Context, o *ent.Organization) (*authz.OrganizationPermissions, error) {
+	a, err := r.orgAccess(ctx, o.ID)
+	if err != nil {
+		return nil, err
+	}
+	p := authz.ForOrganization(a.Membership)
+	return &p, nil
+}
+
+func (r *Resolver) viewerRole(ctx context.Context, o *ent.Organization) (*enum.Role, error) {
+	a, err := r.orgAccess(ctx, o.ID)
+	if err != nil || a.Membership.Role == "" {
+		return nil, err
+	}
+	role := a.Membership.Role
+	return &role, nil
+}
+
+// organizationsOf lists the organizations of a user; only the viewer's own
+// list is readable.
+func (r *Resolver) organizationsOf(ctx context.Context, u *ent.User, a page.Args) (*page.Connection[*ent.Organization], error) {
+	f, err := r.viewerFacts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if u.ID != f.user.ID {
+		return nil, nil
+	}
+	q := r.db(ctx).Organization.Query().
+		Where(organization.HasMembersWith(member.UserID(u.ID), member.Disabled(false)))
+	return page.Paginate(ctx, q, organizationsByCreation, a)
+}
+
+// organizationCollections lists the collections of an organization that the
+// viewer can see: all of them by creation, or the top-level ones in order.
+func (r *Resolver) organizationCollections(ctx context.Context, o *ent.Organization, a page.Args, nested bool) (*page.Connection[*ent.Collection], error) {
+	access, err := r.orgAccess(ctx, o.ID)
+	if err != nil {
+		return nil, err
+	}
+	if err := requireVisible(access.Organization(), "Organization"); err != nil {
+		return nil, err
+	}
+	q := r.db(ctx).Collection.Query().Where(collection.OrganizationID(o.ID), collectionScope(access))
+	if nested {
+		return page.Paginate(ctx, q, collectionsByCreation, a)
+	}
+	return page.Paginate(ctx, q.Where(collection.ParentIDIsNil()), collectionsByPosition, a)
+}
+
+// organizationSpaces lists the live spaces of an organization that the viewer
+// can see, by creation; with deleted, the restorable deleted spaces instead,
+// which only organization admins may list.
+func (r *Resolver) organizationSpaces(ctx context.Context, o *ent.Organization, a page.Args, deleted bool) (*page.Connection[*ent.Space], error) {
+	access, err := r.orgAccess(ctx, o.ID)
+	if err != nil {
+		return nil, err
+	}
+	q := r.db(ctx).Space.Query().Where(space.OrganizationID(o.ID))
+	if deleted {
+		if err := require(access.Organization(), authz.AdministerOrganization, "organization", "list its deleted spaces"); err != nil {
+			return nil, err
+		}
+		q = q.Where(restorable(r.clock()))
+	} else {
+		if err := requireVisible(access.Organization(), "Organization"); err != nil {
+			return nil, err
+		}
+		q = q.Where(live(), spaceScope(access.SpaceScope()))
+	}
+	return page.Paginate(ctx, q, spacesByCreation, a)
+}
+
+// omittable converts a pointer into a GraphQL omittable value that is set.
+func omittable[T any](v T) graphql.Omittable[T] { return graphql.OmittableOf(v) }

@@ -1,0 +1,85 @@
+// Package graph is Bindery's application layer. Its resolvers are the only
+// place where application rules run: authorization, validation beyond the
+// schema, and state changes. GraphQL calls them through gqlgen; /v1 calls the
+// very same methods (see package rest), so the two APIs cannot disagree.
+package graph
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+
+	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/ent/schema"
+	"github.com/bindery/bindery/graph/generated"
+	"github.com/bindery/bindery/internal/config"
+	"github.com/bindery/bindery/internal/store"
+)
+
+// Resolver holds the application's dependencies.
+type Resolver struct {
+	client *ent.Client
+	cfg    config.Config
+	now    func() time.Time
+	log    *slog.Logger
+}
+
+// Option configures a Resolver.
+type Option func(*Resolver)
+
+// WithClock replaces the clock, for tests.
+func WithClock(now func() time.Time) Option { return func(r *Resolver) { r.now = now } }
+
+// WithLogger sets the logger of background work.
+func WithLogger(l *slog.Logger) Option { return func(r *Resolver) { r.log = l } }
+
+// New returns the application layer over client.
+func New(client *ent.Client, cfg config.Config, opts ...Option) *Resolver {
+	r := &Resolver{client: client, cfg: cfg, now: schema.Now, log: slog.Default()}
+	for _, o := range opts {
+		o(r)
+	}
+	return r
+}
+
+// Schema returns the executable GraphQL schema.
+func (r *Resolver) Schema() graphql.ExecutableSchema {
+	c := generated.Config{Resolvers: r}
+	setComplexity(&c.Complexity)
+	return generated.NewExecutableSchema(c)
+}
+
+// Client returns the ent client the resolver reads and writes.
+func (r *Resolver) Client() *ent.Client { return r.client }
+
+// db returns the client of the transaction in ctx, if any, or the base client.
+func (r *Resolver) db(ctx context.Context) *ent.Client {
+	if c := ent.FromContext(ctx); c != nil {
+		return c
+	}
+	return r.client
+}
+
+// clock returns the current time as stored: UTC, millisecond precision.
+func (r *Resolver) clock() time.Time { return r.now().UTC().Truncate(time.Millisecond) }
+
+// tx runs a mutation in one transaction, for /v1 and GraphQL alike.
+//
+// The transaction lives inside the mutation resolver rather than around the
+// whole request: gqlgen resolves the payload's fields concurrently, and a
+// transaction is one connection that must not be shared between goroutines.
+// So the writes commit when the resolver returns, and the payload is read
+// after, like any later read. Inside the transaction, reads go through fresh
+// loaders bound to it; when it ends, the request's loaders are cleared,
+// because the data they cached may have changed.
+func (r *Resolver) tx(ctx context.Context, fn func(ctx context.Context) error) error {
+	outer := loadersFrom(ctx)
+	err := store.WithTx(ctx, r.client, func(ctx context.Context, _ *ent.Client) error {
+		inner := r.newLoaders(outer.viewerShareKeys())
+		return fn(withLoaders(ctx, inner))
+	})
+	outer.clear()
+	return err
+}

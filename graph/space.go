@@ -1,0 +1,414 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/ent/contentgrant"
+	"github.com/bindery/bindery/ent/integrationinstallation"
+	"github.com/bindery/bindery/ent/sitespace"
+	"github.com/bindery/bindery/ent/space"
+	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/internal/apperr"
+	"github.com/bindery/bindery/internal/authz"
+	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/internal/id"
+)
+
+// SpaceRetention is how long a deleted space can be restored before it is
+// removed for good.
+const SpaceRetention = 7 * 24 * time.Hour
+
+// space returns a space the viewer can see. A deleted space is only seen by
+// those who may restore it, and only during the retention period.
+func (r *Resolver) space(ctx context.Context, id string) (*ent.Space, authz.Decision, error) {
+	s, err := load(ctx, loadersFrom(ctx).spaces, id)
+	if ent.IsNotFound(err) {
+		return nil, authz.Decision{}, apperr.NotFoundf("Space not found")
+	}
+	if err != nil {
+		return nil, authz.Decision{}, err
+	}
+	if s.DeletedAt != nil && !s.DeletedAt.After(r.clock().Add(-SpaceRetention)) {
+		return nil, authz.Decision{}, apperr.NotFoundf("Space not found")
+	}
+	d, err := r.spaceDecision(ctx, s)
+	if err != nil {
+		return nil, d, err
+	}
+	if err := requireVisible(d, "Space"); err != nil {
+		return nil, d, err
+	}
+	return s, d, nil
+}
+
+// liveSpace returns a space the viewer can see and that is not deleted.
+func (r *Resolver) liveSpace(ctx context.Context, id string) (*ent.Space, authz.Decision, error) {
+	s, d, err := r.space(ctx, id)
+	if err == nil && s.DeletedAt != nil {
+		err = apperr.Preconditionf("The space is deleted; restore it first")
+	}
+	return s, d, err
+}
+
+// spaceWithShareKey remembers the share key the request presented for a
+// space, so that every decision about it in the request takes it into account.
+func (r *Resolver) spaceWithShareKey(ctx context.Context, id string, shareKey *string) (*ent.Space, error) {
+	if shareKey != nil && *shareKey != "" {
+		loadersFrom(ctx).setShareKey(id, *shareKey)
+	}
+	s, _, err := r.space(ctx, id)
+	return s, err
+}
+
+// newSpace creates a space with an empty first revision.
+func (r *Resolver) newSpace(ctx context.Context, b *ent.SpaceCreate, authorID string, roots *ent.Revision) (*ent.Space, error) {
+	db := r.db(ctx)
+	s, err := b.Save(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rc := db.Revision.Create().SetSpaceID(s.ID).SetType(enum.RevisionTypeEdits).SetCreatedByID(authorID)
+	if roots != nil {
+		rc.SetNillablePagesRoot(roots.PagesRoot).
+			SetNillableFilesRoot(roots.FilesRoot).
+			SetNillableReusableContentsRoot(roots.ReusableContentsRoot).
+			SetMessage("Duplicated from " + roots.SpaceID)
+	}
+	rev, err := rc.Save(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("creating the first revision: %w", err)
+	}
+	return db.Space.UpdateOneID(s.ID).SetRevisionID(rev.ID).Save(ctx)
+}
+
+func (r *Resolver) createSpace(ctx context.Context, in model.CreateSpaceInput) (*ent.Space, error) {
+	f, err := r.viewerFacts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var s *ent.Space
+	err = r.tx(ctx, func(ctx context.Context) error {
+		if _, _, err := r.organization(ctx, in.OrganizationID); err != nil {
+			return err
+		}
+		if _, err := r.destination(ctx, in.OrganizationID, in.ParentID, "parent"); err != nil {
+			return err
+		}
+		sibs, err := r.siblings(ctx, in.OrganizationID, in.ParentID, "")
+		if err != nil {
+			return err
+		}
+		pos, err := r.place(ctx, sibs, len(sibs))
+		if err != nil {
+			return err
+		}
+		title := "Untitled"
+		if in.Title != nil && strings.TrimSpace(*in.Title) != "" {
+			title = strings.TrimSpace(*in.Title)
+		}
+		b := r.db(ctx).Space.Create().
+			SetOrganizationID(in.OrganizationID).
+			SetNillableParentID(in.ParentID).
+			SetTitle(title).
+			SetNillableEmoji(in.Emoji).
+			SetNillableEditMode(in.EditMode).
+			SetNillableLanguage(in.Language).
+			SetPosition(pos)
+		s, err = r.newSpace(ctx, b, f.user.ID, nil)
+		return err
+	})
+	return s, err
+}
+
+func (r *Resolver) updateSpace(ctx context.Context, in model.UpdateSpaceInput) (*ent.Space, error) {
+	var s *ent.Space
+	err := r.tx(ctx, func(ctx context.Context) error {
+		_, d, err := r.liveSpace(ctx, in.ID)
+		if err != nil {
+			return err
+		}
+		_, setEditMode := in.EditMode.ValueOK()
+		_, setDefault := in.DefaultLevel.ValueOK()
+		min, action := authz.UpdateSpaceDetails, "update its details"
+		if setEditMode || setDefault {
+			min, action = authz.UpdateSpaceAccess, "change its edit mode or default level"
+		}
+		if err := require(d, min, "space", action); err != nil {
+			return err
+		}
+		u := r.db(ctx).Space.UpdateOneID(in.ID)
+		if in.Title != nil {
+			u.SetTitle(strings.TrimSpace(*in.Title))
+		}
+		if v, set := in.Emoji.ValueOK(); set {
+			u.SetEmoji(deref(v))
+		}
+		if v, set := in.Icon.ValueOK(); set {
+			u.SetNillableIconURL(v)
+			if v == nil {
+				u.ClearIconURL()
+			}
+		}
+		if v, set := in.EditMode.ValueOK(); set {
+			u.SetNillableEditMode(v)
+			if v == nil {
+				u.ClearEditMode()
+			}
+		}
+		if v, set := in.DefaultLevel.ValueOK(); set {
+			u.SetNillableDefaultLevel(v)
+			if v == nil {
+				u.ClearDefaultLevel()
+			}
+		}
+		if v, set := in.Language.ValueOK(); set {
+			u.SetNillableLanguage(v)
+			if v == nil {
+				u.ClearLanguage()
+			}
+		}
+		s, err = u.Save(ctx)
+		return err
+	})
+	return s, err
+}
+
+// deleteSpace deletes a space softly: it stays restorable for the retention
+// period, then the purge job removes it. Deleting a deleted space is a no-op.
+func (r *Resolver) deleteSpace(ctx context.Context, in model.DeleteSpaceInput) error {
+	return r.tx(ctx, func(ctx context.Context) error {
+		s, d, err := r.space(ctx, in.ID)
+		if err != nil {
+			return err
+		}
+		if err := require(d, authz.AdministerContent, "space", "delete it"); err != nil {
+			return err
+		}
+		if s.DeletedAt != nil {
+			return nil
+		}
+		return r.db(ctx).Space.UpdateOneID(s.ID).SetDeletedAt(r.clock()).Exec(ctx)
+	})
+}
+
+// restoreSpace brings a deleted space back, last among its siblings.
+func (r *Resolver) restoreSpace(ctx context.Context, in model.RestoreSpaceInput) (*ent.Space, error) {
+	var out *ent.Space
+	err := r.tx(ctx, func(ctx context.Context) error {
+		s, d, err := r.space(ctx, in.ID)
+		if err != nil {
+			return err
+		}
+		if err := require(d, authz.AdministerContent, "space", "restore it"); err != nil {
+			return err
+		}
+		if s.DeletedAt == nil {
+			return apperr.Conflictf("The space is not deleted")
+		}
+		sibs, err := r.siblings(ctx, s.OrganizationID, s.ParentID, s.ID)
+		if err != nil {
+			return err
+		}
+		pos, err := r.place(ctx, sibs, len(sibs))
+		if err != nil {
+			return err
+		}
+		out, err = r.db(ctx).Space.UpdateOneID(s.ID).ClearDeletedAt().SetPosition(pos).Save(ctx)
+		return err
+	})
+	return out, err
+}
+
+// copyTitle names a duplicate, within the title limit.
+func copyTitle(title string) string {
+	const suffix = " (copy)"
+	for utf8.RuneCountInString(title)+utf8.RuneCountInString(suffix) > 50 {
+		_, size := utf8.DecodeLastRuneInString(title)
+		title = title[:len(title)-size]
+	}
+	return title + suffix
+}
+
+// duplicateSpace copies a space and its current content next to it. The copy
+// shares the content objects, which are immutable, so nothing is copied.
+func (r *Resolver) duplicateSpace(ctx context.Context, in model.DuplicateSpaceInput) (*ent.Space, error) {
+	f, err := r.viewerFacts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out *ent.Space
+	err = r.tx(ctx, func(ctx context.Context) error {
+		s, _, err := r.liveSpace(ctx, in.ID)
+		if err != nil {
+			return err
+		}
+		if _, err := r.destination(ctx, s.OrganizationID, s.ParentID, "parent"); err != nil {
+			return err
+		}
+		rev, err := r.db(ctx).Revision.Get(ctx, deref(s.RevisionID))
+		if err != nil {
+			return fmt.Errorf("loading the space's revision: %w", err)
+		}
+		sibs, err := r.siblings(ctx, s.OrganizationID, s.ParentID, "")
+		if err != nil {
+			return err
+		}
+		pos, err := r.place(ctx, sibs, currentIndex(sibs, s.ID, s.Position))
+		if err != nil {
+			return err
+		}
+		b := r.db(ctx).Space.Create().
+			SetOrganizationID(s.OrganizationID).
+			SetNillableParentID(s.ParentID).
+			SetTitle(copyTitle(s.Title)).
+			SetEmoji(s.Emoji).
+			SetNillableIconURL(s.IconURL).
+			SetVisibility(s.Visibility).
+			SetNillableEditMode(s.EditMode).
+			SetNillableDefaultLevel(s.DefaultLevel).
+			SetNillableLanguage(s.Language).
+			SetPosition(pos)
+		out, err = r.newSpace(ctx, b, f.user.ID, rev)
+		if err == nil && s.DefaultLevel == nil {
+			// The column defaults to inherit on insert; copy the guest level.
+			out, err = r.db(ctx).Space.UpdateOne(out).ClearDefaultLevel().Save(ctx)
+		}
+		return err
+	})
+	return out, err
+}
+
+func (r *Resolver) moveSpace(ctx context.Context, in model.MoveSpaceInput) (*ent.Space, error) {
+	var out *ent.Space
+	err := r.tx(ctx, func(ctx context.Context) error {
+		s, d, err := r.liveSpace(ctx, in.ID)
+		if err != nil {
+			return err
+		}
+		if err := require(d, authz.AdministerContent, "space", "move it"); err != nil {
+			return err
+		}
+		parent := s.ParentID
+		if v, set := in.ParentID.ValueOK(); set {
+			parent = v
+		}
+		if _, err := r.destination(ctx, s.OrganizationID, parent, "parent"); err != nil {
+			return err
+		}
+		pos, err := r.reposition(ctx, s.OrganizationID, s.ID, s.ParentID, s.Position, parent, in.Position)
+		if err != nil {
+			return err
+		}
+		u := r.db(ctx).Space.UpdateOneID(s.ID).SetPosition(pos)
+		if parent == nil {
+			u.ClearParentID()
+		} else {
+			u.SetParentID(*parent)
+		}
+		out, err = u.Save(ctx)
+		return err
+	})
+	return out, err
+}
+
+// transferSpace moves a space to another organization.
+func (r *Resolver) transferSpace(ctx context.Context, in model.TransferSpaceInput) (*ent.Space, error) {
+	var out *ent.Space
+	err := r.tx(ctx, func(ctx context.Context) error {
+		s, d, err := r.space(ctx, in.ID)
+		if err != nil {
+			return err
+		}
+		if err := require(d, authz.AdministerContent, "space", "transfer it"); err != nil {
+			return err
+		}
+		if s.DeletedAt != nil {
+			return apperr.Preconditionf("A deleted space cannot be transferred; restore it first")
+		}
+		if in.OrganizationID == s.OrganizationID {
+			return apperr.Conflictf("The space already belongs to this organization")
+		}
+		if _, _, err := r.organization(ctx, in.OrganizationID); err != nil {
+			return apperr.Invalid("organization", "the organization %q was not found", in.OrganizationID)
+		}
+		if _, err := r.destination(ctx, in.OrganizationID, in.ParentID, "parent"); err != nil {
+			return err
+		}
+		if err := r.detachSpaces(ctx, []string{s.ID}); err != nil {
+			return err
+		}
+		sibs, err := r.siblings(ctx, in.OrganizationID, in.ParentID, s.ID)
+		if err != nil {
+			return err
+		}
+		pos, err := r.place(ctx, sibs, len(sibs))
+		if err != nil {
+			return err
+		}
+		u := r.db(ctx).Space.UpdateOneID(s.ID).SetOrganizationID(in.OrganizationID).SetPosition(pos)
+		if in.ParentID == nil {
+			u.ClearParentID()
+		} else {
+			u.SetParentID(*in.ParentID)
+		}
+		out, err = u.Save(ctx)
+		return err
+	})
+	return out, err
+}
+
+// detachSpaces removes what ties spaces to their organization before they
+// leave it: explicit grants, which name its members and teams, links into
+// its sites, and its integrations' installations.
+func (r *Resolver) detachSpaces(ctx context.Context, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	db := r.db(ctx)
+	if _, err := db.ContentGrant.Delete().Where(contentgrant.SpaceIDIn(ids...)).Exec(ctx); err != nil {
+		return fmt.Errorf("removing grants: %w", err)
+	}
+	if _, err := db.SiteSpace.Delete().Where(sitespace.SpaceIDIn(ids...)).Exec(ctx); err != nil {
+		return fmt.Errorf("removing site links: %w", err)
+	}
+	installs, err := db.IntegrationInstallation.Query().
+		Where(integrationinstallation.HasSpacesWith(space.IDIn(ids...))).All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, in := range installs {
+		if err := db.IntegrationInstallation.UpdateOne(in).RemoveSpaceIDs(ids...).Exec(ctx); err != nil {
+			return fmt.Errorf("removing installations: %w", err)
+		}
+	}
+	return nil
+}
+
+func (r *Resolver) spaceURLs(s *ent.Space) *model.SpaceURLs {
+	return &model.SpaceURLs{
+		Location: r.cfg.PublicURL + "/v1/spaces/" + s.ID,
+		App:      r.cfg.AppURL + "/s/" + s.ID,
+		Icon:     s.IconURL,
+	}
+}
+
+func (r *Resolver) spacePermissions(ctx context.Context, s *ent.Space) (*authz.SpacePermissions, error) {
+	d, err := r.spaceDecision(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	p := authz.ForSpace(d)
+	return &p, nil
+}
+
+func (r *Resolver) spaceCounts(ctx context.Context, s *ent.Space) (spaceCounts, error) {
+	return load(ctx, loadersFrom(ctx).spaceCounts, s.ID)
+}
+
+// isSpaceID reports whether s looks like a space ID.
+func isSpaceID(s string) bool { return id.PrefixOf(s) == id.Space }

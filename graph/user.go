@@ -1,0 +1,123 @@
+package graph
+
+import (
+	"time"
+
+	"context"
+	"strings"
+
+	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/ent/apitoken"
+	"github.com/bindery/bindery/ent/member"
+	"github.com/bindery/bindery/ent/user"
+	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/internal/apperr"
+	"github.com/bindery/bindery/internal/auth"
+	"github.com/bindery/bindery/internal/page"
+)
+
+// user returns a user the viewer can see: themselves, or someone who shares
+// an organization with them.
+func (r *Resolver) user(ctx context.Context, id string) (*ent.User, error) {
+	f, err := r.viewerFacts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if id == f.user.ID {
+		return f.user, nil
+	}
+	orgIDs := make([]string, 0, len(f.memberships))
+	for orgID := range f.memberships {
+		orgIDs = append(orgIDs, orgID)
+	}
+	u, err := r.db(ctx).User.Query().
+		Where(user.ID(id), user.HasMembershipsWith(member.OrganizationIDIn(orgIDs...))).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.NotFoundf("User not found")
+	}
+	return u, err
+}
+
+func (r *Resolver) userURLs(u *ent.User) *model.UserURLs {
+	return &model.UserURLs{Location: r.cfg.PublicURL + "/v1/users/" + u.ID}
+}
+
+// apiTokensOf lists a user's tokens; only the viewer's own are readable.
+func (r *Resolver) apiTokensOf(ctx context.Context, u *ent.User, a page.Args) (*page.Connection[*ent.APIToken], error) {
+	v, err := auth.RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if u.ID != v.User.ID {
+		return nil, nil
+	}
+	return page.Paginate(ctx, r.db(ctx).APIToken.Query().Where(apitoken.UserID(u.ID)), tokensByCreation, a)
+}
+
+// createAPIToken issues a token to the viewer. Only its hash is stored.
+func (r *Resolver) createAPIToken(ctx context.Context, in model.CreateAPITokenInput) (*model.CreateAPITokenPayload, error) {
+	v, err := auth.RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if in.ExpiresAt != nil && !in.ExpiresAt.After(r.clock()) {
+		return nil, apperr.Invalid("expiresAt", "must be in the future")
+	}
+	var token string
+	var t *ent.APIToken
+	err = r.tx(ctx, func(ctx context.Context) error {
+		token, t, err = IssueToken(ctx, r.db(ctx), v.User.ID, in.Label, in.ExpiresAt)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &model.CreateAPITokenPayload{APIToken: t, Token: token, ClientMutationID: in.ClientMutationID}, nil
+}
+
+// IssueToken creates an API token for a user and returns it with its record.
+// The command line uses it too.
+func IssueToken(ctx context.Context, db *ent.Client, userID, label string, expiresAt *time.Time) (string, *ent.APIToken, error) {
+	token, hash := auth.NewToken()
+	t, err := db.APIToken.Create().
+		SetUserID(userID).
+		SetLabel(strings.TrimSpace(label)).
+		SetTokenHash(hash).
+		SetNillableExpiresAt(expiresAt).
+		Save(ctx)
+	if err != nil {
+		return "", nil, err
+	}
+	return token, t, nil
+}
+
+// revokeAPIToken deletes one of the viewer's tokens.
+func (r *Resolver) revokeAPIToken(ctx context.Context, in model.RevokeAPITokenInput) (*model.RevokeAPITokenPayload, error) {
+	v, err := auth.RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	err = r.tx(ctx, func(ctx context.Context) error {
+		n, err := r.db(ctx).APIToken.Delete().Where(apitoken.ID(in.ID), apitoken.UserID(v.User.ID)).Exec(ctx)
+		if err == nil && n == 0 {
+			return apperr.NotFoundf("API token not found")
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &model.RevokeAPITokenPayload{RevokedAPITokenID: in.ID, ClientMutationID: in.ClientMutationID}, nil
+}
+
+// EnsureUser returns the user with the email, creating them when missing.
+// The command line and the first start use it.
+func EnsureUser(ctx context.Context, db *ent.Client, email string) (*ent.User, error) {
+	email = strings.ToLower(strings.TrimSpace(email))
+	u, err := db.User.Query().Where(user.Email(email)).Only(ctx)
+	if !ent.IsNotFound(err) {
+		return u, err
+	}
+	name, _, _ := strings.Cut(email, "@")
+	return db.User.Create().SetEmail(email).SetDisplayName(name).Save(ctx)
+}

@@ -1,0 +1,147 @@
+// Package config holds the server's configuration: one struct, filled from
+// flags and environment variables by cmd/bindery and passed down. There are
+// no package-level settings.
+package config
+
+import (
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Config is the configuration of a Bindery server.
+type Config struct {
+	// Addr is the listen address.
+	Addr string
+	// DatabaseURL is a SQLite file path or a postgres:// URL.
+	DatabaseURL string
+	// PublicURL is the base URL clients use to reach this server; it prefixes
+	// the urls.location of resources.
+	PublicURL string
+	// AppURL is the base URL of the dashboard front-end; it prefixes urls.app.
+	AppURL string
+	LogLevel  slog.Level
+	LogFormat string
+	// Introspection enables GraphQL introspection.
+	Introspection bool
+	// ComplexityLimit and DepthLimit bound a GraphQL operation.
+	ComplexityLimit int
+	DepthLimit      int
+	// RateLimit is the number of requests a token may make per minute on one
+	// server; 0 turns rate limiting off.
+	RateLimit int
+	// PurgeInterval is how often deleted spaces past retention are purged.
+	PurgeInterval time.Duration
+	// Seed creates the owner user and demo content on an empty database.
+	Seed bool
+	// ShutdownTimeout bounds graceful shutdown.
+	ShutdownTimeout time.Duration
+}
+
+// Default returns the configuration used when nothing is set.
+func Default() Config {
+	return Config{
+		Addr:            "127.0.0.1:8080",
+		DatabaseURL:     "bindery.db",
+		LogLevel:        slog.LevelInfo,
+		LogFormat:       "json",
+		Introspection:   true,
+		ComplexityLimit: 100000,
+		DepthLimit:      12,
+		RateLimit:       1200,
+		PurgeInterval:   time.Hour,
+		Seed:            true,
+		ShutdownTimeout: 20 * time.Second,
+	}
+}
+
+// Env lists the environment variables read by FromEnv, with their meaning.
+// The README's configuration table is checked against it.
+var Env = []struct{ Name, Flag, Default, Meaning string }{
+	{"BINDERY_ADDR", "--addr", "127.0.0.1:8080", "Address the server listens on."},
+	{"BINDERY_DATABASE_URL", "--db", "bindery.db", "SQLite file path, or a postgres:// or postgresql:// URL."},
+	{"BINDERY_PUBLIC_URL", "", "http://<addr>", "Base URL clients reach the server at; prefixes `urls.location`."},
+	{"BINDERY_APP_URL", "", "the public URL", "Base URL of the dashboard; prefixes `urls.app`."},
+	{"BINDERY_LOG_LEVEL", "", "info", "debug, info, warn or error."},
+	{"BINDERY_LOG_FORMAT", "", "json", "json or text."},
+	{"BINDERY_GRAPHQL_INTROSPECTION", "--no-introspection", "true", "Set to false to turn GraphQL introspection off."},
+	{"BINDERY_GRAPHQL_COMPLEXITY_LIMIT", "", "100000", "Maximum complexity of a GraphQL operation."},
+	{"BINDERY_GRAPHQL_DEPTH_LIMIT", "", "12", "Maximum depth of a GraphQL operation."},
+	{"BINDERY_RATE_LIMIT", "", "1200", "Requests per minute per API token on one server; 0 turns it off."},
+	{"BINDERY_PURGE_INTERVAL", "", "1h", "How often deleted spaces older than 7 days are purged."},
+	{"BINDERY_SEED", "--no-seed", "true", "Set to false to skip creating the owner and demo content on an empty database."},
+}
+
+// FromEnv overlays the environment onto c.
+func (c *Config) FromEnv(getenv func(string) string) error {
+	str := func(name string, dst *string) {
+		if v := getenv(name); v != "" {
+			*dst = v
+		}
+	}
+	str("BINDERY_ADDR", &c.Addr)
+	str("BINDERY_DATABASE_URL", &c.DatabaseURL)
+	str("BINDERY_PUBLIC_URL", &c.PublicURL)
+	str("BINDERY_APP_URL", &c.AppURL)
+	str("BINDERY_LOG_FORMAT", &c.LogFormat)
+	if v := getenv("BINDERY_LOG_LEVEL"); v != "" {
+		if err := c.LogLevel.UnmarshalText([]byte(v)); err != nil {
+			return fmt.Errorf("BINDERY_LOG_LEVEL: %w", err)
+		}
+	}
+	for name, dst := range map[string]*bool{"BINDERY_GRAPHQL_INTROSPECTION": &c.Introspection, "BINDERY_SEED": &c.Seed} {
+		if v := getenv(name); v != "" {
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return fmt.Errorf("%s: %q is not a boolean", name, v)
+			}
+			*dst = b
+		}
+	}
+	for name, dst := range map[string]*int{"BINDERY_GRAPHQL_COMPLEXITY_LIMIT": &c.ComplexityLimit,
+		"BINDERY_GRAPHQL_DEPTH_LIMIT": &c.DepthLimit, "BINDERY_RATE_LIMIT": &c.RateLimit} {
+		if v := getenv(name); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				return fmt.Errorf("%s: %q is not a non-negative integer", name, v)
+			}
+			*dst = n
+		}
+	}
+	if v := getenv("BINDERY_PURGE_INTERVAL"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return fmt.Errorf("BINDERY_PURGE_INTERVAL: %q is not a positive duration", v)
+		}
+		c.PurgeInterval = d
+	}
+	return nil
+}
+
+// Finish fills derived values and checks the whole configuration.
+func (c *Config) Finish() error {
+	if c.PublicURL == "" {
+		c.PublicURL = "http://" + c.Addr
+	}
+	c.PublicURL = strings.TrimRight(c.PublicURL, "/")
+	if c.AppURL == "" {
+		c.AppURL = c.PublicURL
+	}
+	c.AppURL = strings.TrimRight(c.AppURL, "/")
+	for name, v := range map[string]string{"BINDERY_PUBLIC_URL": c.PublicURL, "BINDERY_APP_URL": c.AppURL} {
+		u, err := url.Parse(v)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("%s: %q is not an http(s) URL", name, v)
+		}
+	}
+	if c.LogFormat != "json" && c.LogFormat != "text" {
+		return fmt.Errorf("BINDERY_LOG_FORMAT: %q is neither json nor text", c.LogFormat)
+	}
+	if c.ComplexityLimit < 1 || c.DepthLimit < 1 {
+		return fmt.Errorf("the GraphQL complexity and depth limits must be positive")
+	}
+	return nil
+}

@@ -1,0 +1,64 @@
+// Package purge permanently removes deleted spaces once their retention
+// period is over.
+//
+// Several servers may share one database, so each removal is one conditional
+// DELETE: the replica whose statement removes the row did the work, and a
+// replica that arrives second removes nothing. Nothing is claimed, so a
+// crashed replica leaves nothing behind. The space's revisions, change
+// requests, comments and links go with it through ON DELETE CASCADE.
+package purge
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/ent/space"
+)
+
+// batch bounds how many spaces one pass looks at.
+const batch = 100
+
+// Spaces removes the spaces deleted before cutoff and returns how many this
+// call removed.
+func Spaces(ctx context.Context, client *ent.Client, cutoff time.Time) (int, error) {
+	total := 0
+	for {
+		ids, err := client.Space.Query().Where(space.DeletedAtLT(cutoff)).Limit(batch).IDs(ctx)
+		if err != nil {
+			return total, fmt.Errorf("finding spaces to purge: %w", err)
+		}
+		for _, id := range ids {
+			n, err := client.Space.Delete().Where(space.ID(id), space.DeletedAtLT(cutoff)).Exec(ctx)
+			if err != nil {
+				return total, fmt.Errorf("purging space %s: %w", id, err)
+			}
+			total += n
+		}
+		if len(ids) < batch {
+			return total, nil
+		}
+	}
+}
+
+// Run purges every interval until ctx ends.
+func Run(ctx context.Context, client *ent.Client, interval, retention time.Duration, now func() time.Time, log *slog.Logger) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		n, err := Spaces(ctx, client, now().Add(-retention))
+		switch {
+		case err != nil && ctx.Err() == nil:
+			log.Error("purging deleted spaces", "error", err)
+		case n > 0:
+			log.Info("purged deleted spaces", "count", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}

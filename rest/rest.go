@@ -1,0 +1,187 @@
+// Package rest serves /v1, the compatibility layer that is wire-compatible
+// with GitBook's public API. Every handler decodes and validates the request,
+// calls the resolver method that GraphQL uses, and presents the result in the
+// /v1 shape. No rule lives here: presenters rename and nest, never decide.
+package rest
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"sync"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/bindery/bindery/graph"
+	"github.com/bindery/bindery/internal/apperr"
+	"github.com/bindery/bindery/internal/logctx"
+	"github.com/bindery/bindery/internal/page"
+)
+
+// API is the /v1 API.
+type API struct {
+	r   *graph.Resolver
+	log *slog.Logger
+}
+
+// New returns the /v1 API over the application layer.
+func New(r *graph.Resolver, log *slog.Logger) *API {
+	return &API{r: r, log: log}
+}
+
+// Routes returns the /v1 routes, relative to /v1.
+func (a *API) Routes() chi.Router {
+	m := chi.NewRouter()
+	m.NotFound(func(w http.ResponseWriter, r *http.Request) {
+		a.fail(w, r, apperr.NotFoundf("No route %s %s", r.Method, r.URL.Path))
+	})
+	m.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+		a.fail(w, r, apperr.NotFoundf("No route %s %s", r.Method, r.URL.Path))
+	})
+
+	m.Get("/user", a.handle(a.getViewer))
+	m.Get("/users/{userId}", a.handle(a.getUser))
+
+	m.Get("/orgs", a.handle(a.listOrganizations))
+	m.Get("/orgs/{organizationId}", a.handle(a.getOrganization))
+	m.Patch("/orgs/{organizationId}", a.handle(a.updateOrganization))
+	m.Get("/orgs/{organizationId}/spaces", a.handle(a.listOrganizationSpaces))
+	m.Post("/orgs/{organizationId}/spaces", a.handle(a.createSpace))
+	m.Get("/orgs/{organizationId}/collections", a.handle(a.listOrganizationCollections))
+	m.Post("/orgs/{organizationId}/collections", a.handle(a.createCollection))
+
+	m.Get("/collections/{collectionId}", a.handle(a.getCollection))
+	m.Patch("/collections/{collectionId}", a.handle(a.updateCollection))
+	m.Delete("/collections/{collectionId}", a.handle(a.deleteCollection))
+	m.Get("/collections/{collectionId}/spaces", a.handle(a.listCollectionSpaces))
+	m.Post("/collections/{collectionId}/move", a.handle(a.moveCollection))
+	m.Post("/collections/{collectionId}/transfer", a.handle(a.transferCollection))
+
+	m.Get("/spaces/{spaceId}", a.handle(a.getSpace))
+	m.Patch("/spaces/{spaceId}", a.handle(a.updateSpace))
+	m.Delete("/spaces/{spaceId}", a.handle(a.deleteSpace))
+	m.Post("/spaces/{spaceId}/duplicate", a.handle(a.duplicateSpace))
+	m.Post("/spaces/{spaceId}/restore", a.handle(a.restoreSpace))
+	m.Post("/spaces/{spaceId}/move", a.handle(a.moveSpace))
+	m.Post("/spaces/{spaceId}/transfer", a.handle(a.transferSpace))
+	return m
+}
+
+// response is what a handler produces: a status and a body, or no body.
+type response struct {
+	status   int
+	body     any
+	location string
+}
+
+func ok(body any) response { return response{status: http.StatusOK, body: body} }
+
+func created(body any, location string) response {
+	return response{status: http.StatusCreated, body: body, location: location}
+}
+
+// noContent answers a DELETE. The official spec also documents 205 for
+// "has been deleted"; the API contract says 204, and the contract wins.
+func noContent() response { return response{status: http.StatusNoContent} }
+
+type handlerFunc func(w http.ResponseWriter, r *http.Request) (response, error)
+
+// handle adapts a handler: it writes the response, or the error envelope.
+func (a *API) handle(h handlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		res, err := h(w, r)
+		if err != nil {
+			a.fail(w, r, err)
+			return
+		}
+		if res.location != "" {
+			w.Header().Set("Location", res.location)
+		}
+		if res.body == nil {
+			w.WriteHeader(res.status)
+			return
+		}
+		writeJSON(w, res.status, res.body)
+	}
+}
+
+func writeJSON(w http.ResponseWriter, status int, body any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(body)
+}
+
+// errorBody is the official error envelope.
+type errorBody struct {
+	Error struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// WriteError writes err in the /v1 error envelope. A server fault is logged
+// with the request ID and answered with a generic message.
+func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
+	ae := apperr.From(err)
+	if ae.Kind == apperr.Internal {
+		logctx.From(r.Context(), log).Error("internal error", "error", err.Error())
+	}
+	var b errorBody
+	b.Error.Code = ae.Kind.HTTPStatus()
+	b.Error.Message = ae.Message
+	writeJSON(w, b.Error.Code, b)
+}
+
+func (a *API) fail(w http.ResponseWriter, r *http.Request, err error) { WriteError(w, r, a.log, err) }
+
+// list is the official list envelope.
+type list[T any] struct {
+	Items []T      `json:"items"`
+	Count int      `json:"count"`
+	Next  *nextRef `json:"next,omitempty"`
+}
+
+type nextRef struct {
+	Page string `json:"page"`
+}
+
+// connection is what the resolvers return for a list.
+type connection[N any] interface {
+	TotalCount(context.Context) (int, error)
+}
+
+// presentList presents a page. Items are presented concurrently, as GraphQL
+// resolves sibling fields, so that their nested loads batch.
+func presentList[N, J any](ctx context.Context, nodes []N, info page.Info, count func(context.Context) (int, error),
+	present func(context.Context, N) (J, error)) (list[J], error) {
+	out := list[J]{Items: make([]J, len(nodes))}
+	errs := make([]error, len(nodes))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 32)
+	for i, n := range nodes {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			out.Items[i], errs[i] = present(ctx, n)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return out, err
+		}
+	}
+	total, err := count(ctx)
+	if err != nil {
+		return out, err
+	}
+	out.Count = total
+	if info.HasNextPage && info.EndCursor != nil {
+		out.Next = &nextRef{Page: info.EndCursor.String()}
+	}
+	return out, nil
+}

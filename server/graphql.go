@@ -1,0 +1,143 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"runtime/debug"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/handler"
+	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/99designs/gqlgen/graphql/handler/lru"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/99designs/gqlgen/graphql/playground"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/bindery/bindery/internal/apperr"
+	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/internal/logctx"
+)
+
+// codeDepth is the stable extensions.code of an operation nested too deeply.
+// An operation over the complexity limit gets gqlgen's
+// COMPLEXITY_LIMIT_EXCEEDED.
+const codeDepth = "DEPTH_LIMIT_EXCEEDED"
+
+// graphqlHandler builds the GraphQL endpoint with explicit transports.
+func (s *Server) graphqlHandler() http.Handler {
+	srv := handler.New(s.resolver.Schema())
+	srv.AddTransport(transport.Options{AllowedMethods: []string{http.MethodGet, http.MethodPost, http.MethodOptions}})
+	srv.AddTransport(transport.GET{})
+	srv.AddTransport(transport.POST{})
+	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
+	if s.cfg.Introspection {
+		srv.Use(extension.Introspection{})
+	}
+	srv.Use(depthLimit{max: s.cfg.DepthLimit})
+	srv.Use(&extension.ComplexityLimit{Func: func(context.Context, *graphql.OperationContext) int {
+		return s.cfg.ComplexityLimit
+	}})
+	srv.SetErrorPresenter(s.presentGraphQLError)
+	srv.SetRecoverFunc(func(ctx context.Context, p any) error {
+		logctx.From(ctx, s.log).Error("panic in resolver", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+		return errors.New("panic in resolver")
+	})
+	return srv
+}
+
+// presentGraphQLError gives every error an extensions.code. Application
+// errors carry their kind; errors gqlgen raised about the request itself are
+// client errors; anything else is a server fault, logged with the request ID
+// and reported with a generic message.
+func (s *Server) presentGraphQLError(ctx context.Context, err error) *gqlerror.Error {
+	gerr := graphql.DefaultErrorPresenter(ctx, err)
+	if gerr.Extensions == nil {
+		gerr.Extensions = map[string]any{}
+	}
+	if _, ok := gerr.Extensions["code"]; ok {
+		return gerr
+	}
+	cause := gerr.Unwrap()
+	var enumErr *enum.Error
+	switch {
+	case cause == nil:
+		// Raised by gqlgen while coercing the request: a client error.
+		gerr.Extensions["code"] = apperr.InvalidArgument.Code()
+		return gerr
+	case errors.As(cause, &enumErr):
+		gerr.Extensions["code"] = apperr.InvalidArgument.Code()
+		return gerr
+	}
+	ae := apperr.From(cause)
+	gerr.Extensions["code"] = ae.Kind.Code()
+	if ae.Field != "" {
+		gerr.Extensions["field"] = ae.Field
+	}
+	gerr.Message = ae.Message
+	if ae.Kind == apperr.Internal {
+		logctx.From(ctx, s.log).Error("internal error", "error", cause.Error(), "path", gerr.Path.String())
+	}
+	return gerr
+}
+
+// playgroundHandler serves GraphiQL. Queries need a token: set
+// {"Authorization": "Bearer <token>"} in the headers tab.
+func playgroundHandler() http.Handler {
+	return playground.Handler("Bindery GraphQL", "/graphql")
+}
+
+// depthLimit refuses operations nested deeper than max fields. Introspection
+// fields are not counted, so GraphiQL's schema query always works.
+type depthLimit struct{ max int }
+
+var _ interface {
+	graphql.HandlerExtension
+	graphql.OperationContextMutator
+} = depthLimit{}
+
+func (depthLimit) ExtensionName() string                    { return "DepthLimit" }
+func (depthLimit) Validate(graphql.ExecutableSchema) error { return nil }
+
+func (d depthLimit) MutateOperationContext(ctx context.Context, oc *graphql.OperationContext) *gqlerror.Error {
+	if oc.Operation == nil {
+		return nil
+	}
+	if depth := selectionDepth(oc.Operation.SelectionSet, oc.Doc.Fragments, map[string]bool{}); depth > d.max {
+		err := gqlerror.Errorf("The operation is %d fields deep; the limit is %d", depth, d.max)
+		err.Extensions = map[string]any{"code": codeDepth, "depth": depth, "limit": d.max}
+		return err
+	}
+	return nil
+}
+
+func selectionDepth(set ast.SelectionSet, frags ast.FragmentDefinitionList, visiting map[string]bool) int {
+	max := 0
+	for _, sel := range set {
+		var depth int
+		switch s := sel.(type) {
+		case *ast.Field:
+			if len(s.Name) > 1 && s.Name[:2] == "__" {
+				continue
+			}
+			depth = 1 + selectionDepth(s.SelectionSet, frags, visiting)
+		case *ast.InlineFragment:
+			depth = selectionDepth(s.SelectionSet, frags, visiting)
+		case *ast.FragmentSpread:
+			if visiting[s.Name] {
+				continue
+			}
+			if f := frags.ForName(s.Name); f != nil {
+				visiting[s.Name] = true
+				depth = selectionDepth(f.SelectionSet, frags, visiting)
+				delete(visiting, s.Name)
+			}
+		}
+		if depth > max {
+			max = depth
+		}
+	}
+	return max
+}

@@ -1,0 +1,147 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/bindery/bindery/internal/apperr"
+	"github.com/bindery/bindery/internal/auth"
+	"github.com/bindery/bindery/internal/logctx"
+)
+
+var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,128}$`)
+
+// requestID gives every request an ID: the caller's X-Request-Id when it is
+// sane, otherwise a fresh one. Every log line of the request carries it.
+func requestID(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rid := r.Header.Get("X-Request-Id")
+		if !requestIDPattern.MatchString(rid) {
+			var b [12]byte
+			_, _ = rand.Read(b[:])
+			rid = hex.EncodeToString(b[:])
+		}
+		w.Header().Set("X-Request-Id", rid)
+		ctx := logctx.WithRequestID(r.Context(), rid)
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
+
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+	bytes  int
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	if s.status == 0 {
+		s.status = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusRecorder) Write(b []byte) (int, error) {
+	if s.status == 0 {
+		s.status = http.StatusOK
+	}
+	n, err := s.ResponseWriter.Write(b)
+	s.bytes += n
+	return n, err
+}
+
+// Flush lets streaming handlers flush through the recorder.
+func (s *statusRecorder) Flush() {
+	if f, ok := s.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// accessLog writes one line per request.
+func accessLog(log *slog.Logger) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			start := time.Now()
+			rec := &statusRecorder{ResponseWriter: w}
+			next.ServeHTTP(rec, r)
+			if rec.status == 0 {
+				rec.status = http.StatusOK
+			}
+			level := slog.LevelInfo
+			if rec.status >= 500 {
+				level = slog.LevelError
+			}
+			logctx.From(r.Context(), log).Log(r.Context(), level, "request",
+				"method", r.Method, "path", r.URL.Path, "status", rec.status,
+				"bytes", rec.bytes, "duration_ms", time.Since(start).Milliseconds())
+		})
+	}
+}
+
+// recoverer turns a panic into a generic 500; the stack goes to the log.
+func (s *Server) recoverer(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				logctx.From(r.Context(), s.log).Error("panic", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				s.writeError(w, r, fmt.Errorf("panic: %v", p))
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// authenticate sets the viewer from the bearer token. Every API route needs
+// one: a missing, malformed, unknown or expired token is a 401.
+func (s *Server) authenticate(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := r.Header.Get("Authorization")
+		scheme, token, found := strings.Cut(h, " ")
+		if h == "" {
+			s.writeError(w, r, apperr.Unauthenticatedf("Authentication is required: send an API token as 'Authorization: Bearer <token>'"))
+			return
+		}
+		if !found || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
+			s.writeError(w, r, apperr.Unauthenticatedf("The Authorization header must be 'Bearer <token>'"))
+			return
+		}
+		t, err := auth.Authenticate(r.Context(), s.db.Client, strings.TrimSpace(token), time.Now())
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		s.touch(r.Context(), t.ID, t.LastUsedAt)
+		ctx := auth.WithViewer(r.Context(), &auth.Viewer{User: t.Edges.User, Token: t})
+		ctx = logctx.With(ctx, "user_id", t.UserID)
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
+
+// touch records when a token was last used, at most once a minute, so that
+// reads do not all become writes.
+func (s *Server) touch(ctx context.Context, tokenID string, last *time.Time) {
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	if last != nil && now.Sub(*last) < time.Minute {
+		return
+	}
+	if err := s.db.Client.APIToken.UpdateOneID(tokenID).SetLastUsedAt(now).Exec(ctx); err != nil {
+		logctx.From(ctx, s.log).Warn("recording token use", "error", err)
+	}
+}
+
+// loaders gives each request its own dataloaders.
+func (s *Server) loaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(w, r.WithContext(s.resolver.WithLoaders(r.Context())))
+	})
+}

@@ -1,0 +1,153 @@
+// Package server wires Bindery's HTTP surface: the middleware stack shared by
+// /graphql and /v1, the two APIs, the playground and the health checks.
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/bindery/bindery/graph"
+	"github.com/bindery/bindery/internal/apperr"
+	"github.com/bindery/bindery/internal/config"
+	"github.com/bindery/bindery/internal/logctx"
+	"github.com/bindery/bindery/internal/purge"
+	"github.com/bindery/bindery/internal/store"
+	"github.com/bindery/bindery/rest"
+)
+
+// Server is a Bindery server over one database.
+type Server struct {
+	cfg      config.Config
+	db       *store.DB
+	resolver *graph.Resolver
+	log      *slog.Logger
+	limiter  *rateLimiter
+	router   chi.Router
+}
+
+// New builds the server. opts configure the application layer.
+func New(cfg config.Config, db *store.DB, log *slog.Logger, opts ...graph.Option) *Server {
+	s := &Server{cfg: cfg, db: db, log: log}
+	s.resolver = graph.New(db.Client, cfg, append([]graph.Option{graph.WithLogger(log)}, opts...)...)
+	if cfg.RateLimit > 0 {
+		s.limiter = newRateLimiter(cfg.RateLimit, time.Now)
+	}
+	s.router = s.routes()
+	return s
+}
+
+// Resolver returns the application layer.
+func (s *Server) Resolver() *graph.Resolver { return s.resolver }
+
+// ServeHTTP serves a request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.router.ServeHTTP(w, r) }
+
+func (s *Server) routes() chi.Router {
+	m := chi.NewRouter()
+	m.Use(requestID, accessLog(s.log), s.recoverer)
+	m.Get("/healthz", func(w http.ResponseWriter, _ *http.Request) {
+		writeStatus(w, http.StatusOK, "ok")
+	})
+	m.Get("/readyz", func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		if err := s.db.Ping(ctx); err != nil {
+			logctx.From(r.Context(), s.log).Warn("readiness check failed", "error", err)
+			writeStatus(w, http.StatusServiceUnavailable, "database unavailable")
+			return
+		}
+		writeStatus(w, http.StatusOK, "ok")
+	})
+	m.Handle("/playground", playgroundHandler())
+
+	// The API routes share one stack: viewer, rate limit, loaders.
+	api := m.With(s.authenticate, s.rateLimit, s.loaders)
+	api.Handle("/graphql", s.graphqlHandler())
+	api.Mount("/v1", rest.New(s.resolver, s.log).Routes())
+	return m
+}
+
+// Routes lists the registered /v1 routes as "METHOD PATH".
+func (s *Server) Routes() ([]string, error) {
+	var out []string
+	err := chi.Walk(s.router, func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
+		if strings.HasPrefix(route, "/v1/") {
+			out = append(out, method+" "+strings.TrimSuffix(route, "/"))
+		}
+		return nil
+	})
+	return out, err
+}
+
+func writeStatus(w http.ResponseWriter, code int, status string) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(code)
+	_ = json.NewEncoder(w).Encode(map[string]string{"status": status})
+}
+
+// writeError answers an error raised before a handler ran, in the envelope of
+// the API the request was for.
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	if r.URL.Path != "/graphql" {
+		rest.WriteError(w, r, s.log, err)
+		return
+	}
+	ae := apperr.From(err)
+	if ae.Kind == apperr.Internal {
+		logctx.From(r.Context(), s.log).Error("internal error", "error", err.Error())
+	}
+	gerr := &gqlerror.Error{Message: ae.Message, Extensions: map[string]any{"code": ae.Kind.Code()}}
+	w.Header().Set("Content-Type", "application/graphql-response+json; charset=utf-8")
+	w.WriteHeader(ae.Kind.HTTPStatus())
+	_ = json.NewEncoder(w).Encode(map[string]any{"errors": gqlerror.List{gerr}})
+}
+
+// Run serves on addr until ctx ends, then shuts down gracefully. The purge
+// job runs alongside.
+func (s *Server) Run(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		WriteTimeout:      120 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	jobs, stopJobs := context.WithCancel(ctx)
+	defer stopJobs()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		purge.Run(jobs, s.db.Client, s.cfg.PurgeInterval, graph.SpaceRetention, time.Now, s.log)
+	}()
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		stopJobs()
+		<-done
+		return fmt.Errorf("serving: %w", err)
+	case <-ctx.Done():
+	}
+	s.log.Info("shutting down")
+	stopJobs()
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
+	defer cancel()
+	err := srv.Shutdown(shutdownCtx)
+	<-done
+	if err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("shutting down: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,304 @@
+// Package servertest starts a whole Bindery server in-process for tests, on
+// a fresh database: a SQLite file, or a fresh PostgreSQL schema when
+// BINDERY_TEST_DATABASE_URL is set. Every area's tests use it, so every test
+// runs on both databases without extra code.
+package servertest
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"entgo.io/ent/dialect"
+	"github.com/stretchr/testify/require"
+
+	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/ent/member"
+	"github.com/bindery/bindery/graph"
+	"github.com/bindery/bindery/internal/config"
+	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/internal/store"
+	"github.com/bindery/bindery/server"
+)
+
+// EnvDatabaseURL names the variable that selects PostgreSQL for tests.
+const EnvDatabaseURL = "BINDERY_TEST_DATABASE_URL"
+
+// Env is a running server with its database.
+type Env struct {
+	T      testing.TB
+	Server *server.Server
+	HTTP   *httptest.Server
+	DB     *store.DB
+	Client *ent.Client
+	Config config.Config
+	// Statements counts the SQL statements the server has run.
+	Statements *atomic.Int64
+	Clock      *Clock
+	// Owner is an admin of Org; OwnerToken is theirs.
+	Owner      *ent.User
+	OwnerToken string
+	Org        *ent.Organization
+}
+
+// Option adjusts the configuration of a test server.
+type Option func(*config.Config)
+
+// Clock is a settable clock for the application layer.
+type Clock struct {
+	mu     sync.Mutex
+	offset time.Duration
+}
+
+// Now returns the real time plus the clock's offset.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return time.Now().Add(c.offset)
+}
+
+// Advance moves the clock forward.
+func (c *Clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.offset += d
+}
+
+// New starts a server on a fresh database with one organization and its
+// admin.
+func New(t testing.TB, opts ...Option) *Env {
+	t.Helper()
+	ctx := context.Background()
+	counter := &atomic.Int64{}
+	db, err := store.Open(ctx, freshDSN(t), store.WithDriver(func(d dialect.Driver) dialect.Driver {
+		return &countingDriver{Driver: d, n: counter}
+	}))
+	require.NoError(t, err)
+	t.Cleanup(func() { db.Close() })
+	require.NoError(t, db.Migrate(ctx))
+
+	cfg := config.Default()
+	cfg.RateLimit = 0
+	cfg.PublicURL = "http://bindery.test"
+	for _, o := range opts {
+		o(&cfg)
+	}
+	require.NoError(t, cfg.Finish())
+	clock := &Clock{}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if os.Getenv("BINDERY_TEST_LOG") != "" {
+		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	srv := server.New(cfg, db, log, graph.WithClock(clock.Now))
+	hs := httptest.NewServer(srv)
+	t.Cleanup(hs.Close)
+
+	e := &Env{T: t, Server: srv, HTTP: hs, DB: db, Client: db.Client, Config: cfg, Statements: counter, Clock: clock}
+	e.Owner = e.User("owner@example.com")
+	e.OwnerToken = e.Token(e.Owner)
+	e.Org, err = graph.CreateOrganization(ctx, db.Client, "Acme Docs", e.Owner.ID)
+	require.NoError(t, err)
+	return e
+}
+
+// freshDSN returns the DSN of an empty database for one test.
+func freshDSN(t testing.TB) string {
+	base := os.Getenv(EnvDatabaseURL)
+	if base == "" {
+		return filepath.Join(t.TempDir(), "bindery.db")
+	}
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	schema := "t_" + hex.EncodeToString(b[:])
+	admin, err := sql.Open("postgres", base)
+	require.NoError(t, err)
+	defer admin.Close()
+	_, err = admin.Exec("CREATE SCHEMA " + schema)
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		admin, err := sql.Open("postgres", base)
+		if err == nil {
+			_, _ = admin.Exec("DROP SCHEMA " + schema + " CASCADE")
+			admin.Close()
+		}
+	})
+	u, err := url.Parse(base)
+	require.NoError(t, err)
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// IsPostgres reports whether the tests run on PostgreSQL.
+func IsPostgres() bool { return os.Getenv(EnvDatabaseURL) != "" }
+
+// User returns the user with the email, creating them if needed.
+func (e *Env) User(email string) *ent.User {
+	e.T.Helper()
+	ctx := context.Background()
+	u, err := graph.EnsureUser(ctx, e.Client, email)
+	require.NoError(e.T, err)
+	return u
+}
+
+// Token issues a token to a user.
+func (e *Env) Token(u *ent.User) string {
+	e.T.Helper()
+	tok, _, err := graph.IssueToken(context.Background(), e.Client, u.ID, "test", nil)
+	require.NoError(e.T, err)
+	return tok
+}
+
+// Member makes a new user a member of the organization with the role (empty
+// for a guest) and returns their token.
+func (e *Env) Member(orgID string, role enum.Role, email string) (string, *ent.User) {
+	e.T.Helper()
+	u := e.User(email)
+	c := e.Client.Member.Create().SetOrganizationID(orgID).SetUserID(u.ID)
+	if role != "" {
+		c.SetRole(role)
+	}
+	require.NoError(e.T, c.OnConflictColumns(member.FieldOrganizationID, member.FieldUserID).UpdateRole().Exec(context.Background()))
+	return e.Token(u), u
+}
+
+// Response is an HTTP response read whole.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// JSON decodes the body into a generic value.
+func (r *Response) JSON() map[string]any {
+	var v map[string]any
+	_ = json.Unmarshal(r.Body, &v)
+	return v
+}
+
+// Decode decodes the body into v.
+func (r *Response) Decode(t testing.TB, v any) {
+	t.Helper()
+	require.NoError(t, json.Unmarshal(r.Body, v), string(r.Body))
+}
+
+// Do sends a request to the server. body is JSON-encoded unless it is a
+// string or nil.
+func (e *Env) Do(method, path, token string, body any) *Response {
+	e.T.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	default:
+		raw, err := json.Marshal(b)
+		require.NoError(e.T, err)
+		rd = bytes.NewReader(raw)
+	}
+	req, err := http.NewRequest(method, e.HTTP.URL+path, rd)
+	require.NoError(e.T, err)
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := e.HTTP.Client().Do(req)
+	require.NoError(e.T, err)
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	require.NoError(e.T, err)
+	return &Response{Status: res.StatusCode, Header: res.Header, Body: raw}
+}
+
+// GQLResponse is a GraphQL response.
+type GQLResponse struct {
+	Status int
+	Data   json.RawMessage `json:"data"`
+	Errors []struct {
+		Message    string         `json:"message"`
+		Path       []any          `json:"path"`
+		Extensions map[string]any `json:"extensions"`
+	} `json:"errors"`
+}
+
+// Code returns the extensions.code of the first error, or "".
+func (g *GQLResponse) Code() string {
+	if len(g.Errors) == 0 {
+		return ""
+	}
+	c, _ := g.Errors[0].Extensions["code"].(string)
+	return c
+}
+
+// Into decodes data into v, failing the test on any error.
+func (g *GQLResponse) Into(t testing.TB, v any) {
+	t.Helper()
+	require.Empty(t, g.Errors, "GraphQL errors")
+	require.NoError(t, json.Unmarshal(g.Data, v))
+}
+
+// GraphQL posts an operation to /graphql.
+func (e *Env) GraphQL(token, query string, vars map[string]any) *GQLResponse {
+	e.T.Helper()
+	res := e.Do(http.MethodPost, "/graphql", token, map[string]any{"query": query, "variables": vars})
+	g := &GQLResponse{Status: res.Status}
+	require.NoError(e.T, json.Unmarshal(res.Body, g), string(res.Body))
+	return g
+}
+
+// countingDriver counts the statements run through ent.
+type countingDriver struct {
+	dialect.Driver
+	n *atomic.Int64
+}
+
+func (d *countingDriver) Exec(ctx context.Context, query string, args, v any) error {
+	d.n.Add(1)
+	return d.Driver.Exec(ctx, query, args, v)
+}
+
+func (d *countingDriver) Query(ctx context.Context, query string, args, v any) error {
+	d.n.Add(1)
+	return d.Driver.Query(ctx, query, args, v)
+}
+
+func (d *countingDriver) Tx(ctx context.Context) (dialect.Tx, error) {
+	tx, err := d.Driver.Tx(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &countingTx{Tx: tx, n: d.n}, nil
+}
+
+type countingTx struct {
+	dialect.Tx
+	n *atomic.Int64
+}
+
+func (t *countingTx) Exec(ctx context.Context, query string, args, v any) error {
+	t.n.Add(1)
+	return t.Tx.Exec(ctx, query, args, v)
+}
+
+func (t *countingTx) Query(ctx context.Context, query string, args, v any) error {
+	t.n.Add(1)
+	return t.Tx.Query(ctx, query, args, v)
+}
