@@ -9,6 +9,8 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
+	"sort"
+	"strings"
 	"sync"
 
 	"github.com/go-chi/chi/v5"
@@ -184,4 +186,21 @@ func presentList[N, J any](ctx context.Context, nodes []N, info page.Info, count
 		out.Next = &nextRef{Page: info.EndCursor.String()}
 	}
 	return out, nil
+}
+
+// RouteList returns every /v1 route as "METHOD /v1/path", sorted by path.
+func RouteList() []string {
+	var out []string
+	_ = chi.Walk((&API{}).Routes(), func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
+		out = append(out, method+" /v1"+strings.TrimSuffix(route, "/"))
+		return nil
+	})
+	sort.SliceStable(out, func(i, j int) bool {
+		pi, pj := strings.SplitN(out[i], " ", 2)[1], strings.SplitN(out[j], " ", 2)[1]
+		if pi != pj {
+			return pi < pj
+		}
+		return out[i] < out[j]
+	})
+	return out
 }

@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -75,18 +74,6 @@ func (s *Server) routes() chi.Router {
 	api.Handle("/graphql", s.graphqlHandler())
 	api.Mount("/v1", rest.New(s.resolver, s.log).Routes())
 	return m
-}
-
-// Routes lists the registered /v1 routes as "METHOD PATH".
-func (s *Server) Routes() ([]string, error) {
-	var out []string
-	err := chi.Walk(s.router, func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
-		if strings.HasPrefix(route, "/v1/") {
-			out = append(out, method+" "+strings.TrimSuffix(route, "/"))
-		}
-		return nil
-	})
-	return out, err
 }
 
 func writeStatus(w http.ResponseWriter, code int, status string) {

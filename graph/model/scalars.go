@@ -43,4 +43,3 @@ func UnmarshalDateTime(v any) (time.Time, error) {
 // PageInfo is the pageInfo of every connection.
 type PageInfo = page.Info
 
-//go:generate go run ./internal/gen

@@ -14,7 +14,7 @@ import (
 
 	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
-	_ "github.com/lib/pq" // PostgreSQL driver
+	_ "github.com/lib/pq"  // PostgreSQL driver
 	_ "modernc.org/sqlite" // SQLite driver, pure Go
 
 	"github.com/bindery/bindery/ent"
@@ -155,6 +155,22 @@ func WithTx(ctx context.Context, client *ent.Client, fn func(ctx context.Context
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("committing transaction: %w", err)
+	}
+	return nil
+}
+
+// seedLock is the PostgreSQL advisory lock key held while seeding.
+const seedLock = 0x73656564 // "seed"
+
+// LockSeed serializes first-start seeding between replicas: on PostgreSQL it
+// takes a transaction-scoped advisory lock; SQLite transactions are already
+// serialized (they begin IMMEDIATE).
+func (d *DB) LockSeed(ctx context.Context, tx *ent.Client) error {
+	if d.Dialect != dialect.Postgres {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock($1)", seedLock); err != nil {
+		return fmt.Errorf("taking the seed lock: %w", err)
 	}
 	return nil
 }

@@ -1,8 +1,8 @@
 // Command gen writes graph/model/connections_gen.go: a concrete GraphQL
 // connection and edge type for each paginated ent type. gqlgen cannot bind to
 // instantiations of the generic page.Connection, so each GraphQL connection
-// gets a thin concrete wrapper around it. Run it with `go generate
-// ./graph/model`.
+// gets a thin concrete wrapper around it. Run it with `go generate ./...`
+// from the repository root.
 package main
 
 import (
@@ -66,7 +66,7 @@ import (
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := os.WriteFile("connections_gen.go", src, 0o644); err != nil {
+	if err := os.WriteFile("graph/model/connections_gen.go", src, 0o644); err != nil {
 		log.Fatal(err)
 	}
 }

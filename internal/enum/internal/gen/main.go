@@ -1,6 +1,6 @@
 // Command gen writes internal/enum/values.go from the table below, so that
 // every enumeration has the same small set of methods and none can be
-// forgotten. Run it with `go generate ./internal/enum`.
+// forgotten. Run it with `go generate ./...` from the repository root.
 package main
 
 import (
@@ -143,10 +143,10 @@ func (v *$T) UnmarshalJSON(b []byte) error { return unmarshalJSON("$T", $L, v, b
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := os.WriteFile("values.go", src, 0o644); err != nil {
+	if err := os.WriteFile("internal/enum/values.go", src, 0o644); err != nil {
 		log.Fatal(err)
 	}
-	if err := os.WriteFile("../../graph/schema/enum.graphqls", graphql(), 0o644); err != nil {
+	if err := os.WriteFile("graph/schema/enum.graphqls", graphql(), 0o644); err != nil {
 		log.Fatal(err)
 	}
 }

@@ -1,0 +1,62 @@
+# Bindery. `make run` starts a server with demo content; `make test` runs the
+# whole suite (on SQLite, and on PostgreSQL too when BINDERY_TEST_DATABASE_URL
+# is set).
+
+GO ?= go
+BIN := bin/bindery
+DB ?= bindery.db
+OWNER ?= owner@bindery.local
+
+# Everything `go generate ./...` writes.
+GENERATED := ent graph/generated graph/model/models_gen.go graph/model/connections_gen.go \
+	graph/schema internal/enum/values.go
+
+.PHONY: build run test test-sqlite test-postgres test-race generate check-generate bench e2e clean
+
+build:
+	$(GO) build -o $(BIN) ./cmd/bindery
+
+# On a database that already exists the first-start token was shown before,
+# so a fresh token for the owner is printed instead.
+run: build
+	@if [ -f "$(DB)" ]; then \
+		echo "API token for $(OWNER): $$(./$(BIN) token create --db $(DB) --email $(OWNER))"; \
+	fi
+	BINDERY_LOG_FORMAT=$${BINDERY_LOG_FORMAT:-text} ./$(BIN) serve --db $(DB)
+
+test: check-generate
+	$(GO) vet ./...
+	$(MAKE) test-sqlite
+	@if [ -n "$$BINDERY_TEST_DATABASE_URL" ]; then $(MAKE) test-postgres; \
+	else echo "BINDERY_TEST_DATABASE_URL is not set: skipping the PostgreSQL run"; fi
+
+test-sqlite:
+	@echo "== tests on SQLite"
+	BINDERY_TEST_DATABASE_URL= $(GO) test -count=1 ./...
+
+test-postgres:
+	@echo "== tests on PostgreSQL"
+	$(GO) test -count=1 ./...
+
+test-race:
+	$(GO) test -race -count=1 ./...
+
+generate:
+	$(GO) generate ./...
+
+# Regenerates everything and fails when the committed output was stale.
+check-generate:
+	@find $(GENERATED) -type f | LC_ALL=C sort | xargs sha256sum > .generated.before
+	@$(GO) generate ./...
+	@find $(GENERATED) -type f | LC_ALL=C sort | xargs sha256sum > .generated.after
+	@if ! cmp -s .generated.before .generated.after; then \
+		diff .generated.before .generated.after; rm -f .generated.before .generated.after; \
+		echo "generated code was stale: commit the output of 'go generate ./...'"; exit 1; \
+	fi
+	@rm -f .generated.before .generated.after
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+clean:
+	rm -rf bin

@@ -1,0 +1,247 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"strings"
+
+	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/ent/member"
+	"github.com/bindery/bindery/ent/organization"
+	"github.com/bindery/bindery/graph"
+	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/internal/auth"
+	"github.com/bindery/bindery/internal/config"
+	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/internal/store"
+	"github.com/bindery/bindery/rest"
+	"github.com/bindery/bindery/server"
+)
+
+const usage = `Usage:
+  bindery serve [--addr 127.0.0.1:8080] [--db DSN] [--no-introspection] [--no-seed]
+  bindery migrate [--db DSN]
+  bindery org create [--db DSN] --title TITLE --owner EMAIL
+  bindery token create [--db DSN] --email EMAIL [--org ORGID --role ROLE]
+  bindery routes
+
+DSN is a SQLite file path (default bindery.db) or a postgres:// URL.
+Flags override the environment variables BINDERY_ADDR and BINDERY_DATABASE_URL.`
+
+// errUsage marks a command line that could not be understood.
+var errUsage = errors.New("invalid usage")
+
+// run is the whole program: main only wires the process to it.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg := config.Default()
+	if err := cfg.FromEnv(getenv); err != nil {
+		return err
+	}
+	cmd := strings.Join(head(args[1:], 2), " ")
+	switch {
+	case cmd == "serve" || strings.HasPrefix(cmd, "serve "):
+		return serve(ctx, cfg, args[2:], stderr)
+	case cmd == "migrate" || strings.HasPrefix(cmd, "migrate "):
+		return migrate(ctx, cfg, args[2:], stderr)
+	case cmd == "org create":
+		return createOrg(ctx, cfg, args[3:], stdout, stderr)
+	case cmd == "token create":
+		return createToken(ctx, cfg, args[3:], stdout, stderr)
+	case cmd == "routes":
+		for _, r := range rest.RouteList() {
+			fmt.Fprintln(stdout, r)
+		}
+		return nil
+	case cmd == "help" || cmd == "-h" || cmd == "--help":
+		fmt.Fprintln(stdout, usage)
+		return nil
+	}
+	fmt.Fprintln(stderr, usage)
+	return fmt.Errorf("%w: unknown command %q", errUsage, cmd)
+}
+
+func head(s []string, n int) []string {
+	if len(s) < n {
+		return s
+	}
+	return s[:n]
+}
+
+func newFlags(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
+	if cfg.LogFormat == "text" {
+		return slog.New(slog.NewTextHandler(w, opts))
+	}
+	return slog.New(slog.NewJSONHandler(w, opts))
+}
+
+// openMigrated opens the database and brings its schema up to date.
+func openMigrated(ctx context.Context, dsn string) (*store.DB, error) {
+	db, err := store.Open(ctx, dsn)
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+func serve(ctx context.Context, cfg config.Config, args []string, stderr io.Writer) error {
+	fs := newFlags("serve", stderr)
+	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "listen address")
+	fs.StringVar(&cfg.DatabaseURL, "db", cfg.DatabaseURL, "database: SQLite file path or postgres:// URL")
+	noIntrospection := fs.Bool("no-introspection", false, "turn GraphQL introspection off")
+	noSeed := fs.Bool("no-seed", false, "do not seed an empty database")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if *noIntrospection {
+		cfg.Introspection = false
+	}
+	if *noSeed {
+		cfg.Seed = false
+	}
+	if err := cfg.Finish(); err != nil {
+		return err
+	}
+	log := newLogger(cfg, stderr)
+	db, err := openMigrated(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	srv := server.New(cfg, db, log)
+	if cfg.Seed {
+		seeded, err := srv.Resolver().Seed(ctx, "owner@bindery.local", db.LockSeed)
+		if err != nil {
+			return fmt.Errorf("seeding the empty database: %w", err)
+		}
+		if seeded != nil {
+			log.Info("created the owner, a demo organization and an API token for the owner; keep the token, it is shown only once",
+				"owner", seeded.Owner.Email, "organization", seeded.Organization.ID, "token", seeded.Token)
+		}
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listening: %w", err)
+	}
+	log.Info("bindery is serving", "addr", ln.Addr().String(), "dialect", db.Dialect,
+		"graphql", cfg.PublicURL+"/graphql", "playground", cfg.PublicURL+"/playground", "rest", cfg.PublicURL+"/v1")
+	return srv.Run(ctx, ln)
+}
+
+func migrate(ctx context.Context, cfg config.Config, args []string, stderr io.Writer) error {
+	fs := newFlags("migrate", stderr)
+	fs.StringVar(&cfg.DatabaseURL, "db", cfg.DatabaseURL, "database: SQLite file path or postgres:// URL")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	db, err := openMigrated(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	return db.Close()
+}
+
+func createOrg(ctx context.Context, cfg config.Config, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("org create", stderr)
+	fs.StringVar(&cfg.DatabaseURL, "db", cfg.DatabaseURL, "database: SQLite file path or postgres:// URL")
+	title := fs.String("title", "", "title of the organization (2 to 255 characters)")
+	owner := fs.String("owner", "", "email of the owner, created if missing")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if *title == "" || *owner == "" {
+		return fmt.Errorf("%w: --title and --owner are required", errUsage)
+	}
+	if err := cfg.Finish(); err != nil {
+		return err
+	}
+	db, err := openMigrated(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	r := graph.New(db.Client, cfg)
+	u, err := graph.EnsureUser(ctx, db.Client, *owner)
+	if err != nil {
+		return fmt.Errorf("owner: %w", err)
+	}
+	ctx = r.WithLoaders(auth.WithViewer(ctx, &auth.Viewer{User: u}))
+	p, err := r.Mutation().CreateOrganization(ctx, model.CreateOrganizationInput{Title: *title})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, p.Organization.ID)
+	return nil
+}
+
+func createToken(ctx context.Context, cfg config.Config, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("token create", stderr)
+	fs.StringVar(&cfg.DatabaseURL, "db", cfg.DatabaseURL, "database: SQLite file path or postgres:// URL")
+	email := fs.String("email", "", "email of the user, created if missing")
+	orgID := fs.String("org", "", "organization to make the user a member of")
+	roleName := fs.String("role", "", "role in the organization: "+strings.Join(enum.Role("").Values(), ", "))
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if *email == "" {
+		return fmt.Errorf("%w: --email is required", errUsage)
+	}
+	if (*orgID == "") != (*roleName == "") {
+		return fmt.Errorf("%w: --org and --role go together", errUsage)
+	}
+	var role enum.Role
+	if *roleName != "" {
+		var err error
+		if role, err = enum.ParseRole(*roleName); err != nil {
+			return fmt.Errorf("--role: %w", err)
+		}
+	}
+	db, err := openMigrated(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	var token string
+	err = store.WithTx(ctx, db.Client, func(ctx context.Context, tx *ent.Client) error {
+		u, err := graph.EnsureUser(ctx, tx, *email)
+		if err != nil {
+			return fmt.Errorf("user: %w", err)
+		}
+		if *orgID != "" {
+			exists, err := tx.Organization.Query().Where(organization.ID(*orgID)).Exist(ctx)
+			if err != nil {
+				return err
+			}
+			if !exists {
+				return fmt.Errorf("organization %q not found", *orgID)
+			}
+			err = tx.Member.Create().SetOrganizationID(*orgID).SetUserID(u.ID).SetRole(role).
+				OnConflictColumns(member.FieldOrganizationID, member.FieldUserID).UpdateRole().Exec(ctx)
+			if err != nil {
+				return fmt.Errorf("membership: %w", err)
+			}
+		}
+		token, _, err = graph.IssueToken(ctx, tx, u.ID, "Command line", nil)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, token)
+	return nil
+}

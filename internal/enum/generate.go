@@ -1,3 +1,0 @@
-package enum
-
-//go:generate go run ./internal/gen
