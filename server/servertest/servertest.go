@@ -192,6 +192,8 @@ func (r *Response) JSON() map[string]any {
 	return v
 }
 
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+
 // Decode decodes the body into v.
 func (r *Response) Decode(t testing.TB, v any) {
 	t.Helper()
@@ -225,7 +227,24 @@ func (e *Env) Do(method, path, token string, body any) *Response {
 	defer res.Body.Close()
 	raw, err := io.ReadAll(res.Body)
 	require.NoError(e.T, err)
-	return &Response{Status: res.StatusCode, Header: res.Header, Body: raw}
+	out := &Response{Status: res.StatusCode, Header: res.Header, Body: raw}
+	if strings.HasPrefix(req.URL.Path, "/v1/") && !e.skipSpec(req) {
+		CheckSpec(e.T, req, out)
+	}
+	return out
+}
+
+// skipSpec reports whether a request is outside the official spec: a route
+// that does not exist, answered by the router's 404.
+func (e *Env) skipSpec(req *http.Request) bool {
+	router, _, err := loadSpec()
+	if err != nil {
+		return false
+	}
+	r := req.Clone(context.Background())
+	r.URL.Host, r.URL.Scheme, r.Host = "", "", ""
+	_, _, err = router.FindRoute(r)
+	return err != nil
 }
 
 // GQLResponse is a GraphQL response.

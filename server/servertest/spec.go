@@ -1,0 +1,115 @@
+package servertest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/legacy"
+)
+
+// specFile is the official OpenAPI document of the GitBook API that /v1 must
+// conform to, vendored from the API contract's reference.
+const specFile = "rest/testdata/gitbook-openapi-0.143.2.json"
+
+var (
+	specOnce   sync.Once
+	specRouter routers.Router
+	specDoc    *openapi3.T
+	specErr    error
+)
+
+// RepoPath returns the absolute path of a file of the repository.
+func RepoPath(rel string) string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", rel)
+}
+
+func loadSpec() (routers.Router, *openapi3.T, error) {
+	specOnce.Do(func() {
+		loader := openapi3.NewLoader()
+		doc, err := loader.LoadFromFile(RepoPath(specFile))
+		if err != nil {
+			specErr = fmt.Errorf("loading the official spec: %w", err)
+			return
+		}
+		// Route on paths alone, whatever host the test server has.
+		doc.Servers = openapi3.Servers{{URL: "/v1"}}
+		specDoc = doc
+		specRouter, specErr = legacy.NewRouter(doc)
+	})
+	return specRouter, specDoc, specErr
+}
+
+// CheckSpec validates a /v1 response against the official spec's schema for
+// its operation and status. An error response the operation does not
+// declare is checked against the spec's generic Error envelope.
+func CheckSpec(t testing.TB, req *http.Request, res *Response) {
+	t.Helper()
+	router, doc, err := loadSpec()
+	if err != nil {
+		t.Fatal(err)
+		return
+	}
+	r := req.Clone(context.Background())
+	r.URL.Host, r.URL.Scheme, r.Host = "", "", ""
+	route, params, err := router.FindRoute(r)
+	if err != nil {
+		t.Fatalf("%s %s is not an operation of the official spec: %v", req.Method, req.URL.Path, err)
+		return
+	}
+	if res.Status == http.StatusNoContent {
+		if len(res.Body) != 0 {
+			t.Errorf("%s %s: 204 with a body: %s", req.Method, req.URL.Path, res.Body)
+		}
+		return
+	}
+	declared := route.Operation.Responses.Status(res.Status)
+	if declared == nil && res.Status >= 400 {
+		checkSchema(t, req, res, doc.Components.Schemas["Error"].Value)
+		return
+	}
+	in := &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: &openapi3filter.RequestValidationInput{
+			Request: r, PathParams: params, Route: route,
+			Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true},
+		},
+		Status: res.Status,
+		Header: res.Header,
+		Body:   io.NopCloser(bytes.NewReader(res.Body)),
+		Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true},
+	}
+	if err := openapi3filter.ValidateResponse(context.Background(), in); err != nil {
+		t.Errorf("%s %s -> %d does not match the official spec:\n%s\nbody: %s", req.Method, req.URL.Path,
+			res.Status, trim(err.Error()), trim(string(res.Body)))
+	}
+}
+
+func checkSchema(t testing.TB, req *http.Request, res *Response, schema *openapi3.Schema) {
+	t.Helper()
+	var v any
+	if err := jsonUnmarshal(res.Body, &v); err != nil {
+		t.Errorf("%s %s -> %d: body is not JSON: %s", req.Method, req.URL.Path, res.Status, res.Body)
+		return
+	}
+	if err := schema.VisitJSON(v); err != nil {
+		t.Errorf("%s %s -> %d does not match the spec's Error envelope: %v\nbody: %s", req.Method, req.URL.Path, res.Status, err, res.Body)
+	}
+}
+
+func trim(s string) string {
+	if len(s) > 4000 {
+		return s[:4000] + "…"
+	}
+	return strings.TrimSpace(s)
+}
