@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"entgo.io/ent/dialect"
@@ -105,9 +106,17 @@ func (d *DB) Close() error { return d.Client.Close() }
 // that replicas starting together migrate one after another.
 const migrationLock = 0x62696e64 // "bind"
 
+// migrateMu serializes migrations inside one process: ent's migration
+// mutates its package-level table descriptions, so two concurrent Migrate
+// calls (parallel tests) would race. Across processes, PostgreSQL's advisory
+// lock does the same.
+var migrateMu sync.Mutex
+
 // Migrate brings the schema up to date. It is safe to run from several
 // processes at once.
 func (d *DB) Migrate(ctx context.Context) error {
+	migrateMu.Lock()
+	defer migrateMu.Unlock()
 	if d.Dialect == dialect.Postgres {
 		conn, err := d.SQL.Conn(ctx)
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -59,6 +60,26 @@ type Env struct {
 // Option adjusts the configuration of a test server.
 type Option func(*config.Config)
 
+// testLog is where servers log when a test does not ask for a logger.
+var testLog = func() *slog.Logger {
+	if os.Getenv("BINDERY_TEST_LOG") != "" {
+		return slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	return slog.New(slog.NewTextHandler(io.Discard, nil))
+}()
+
+// loggers maps a configuration marker to the logger a test asked for.
+var loggers sync.Map
+
+// WithLog makes the server log to l.
+func WithLog(l *slog.Logger) Option {
+	return func(c *config.Config) {
+		key := fmt.Sprintf("log-%p", l)
+		loggers.Store(key, l)
+		c.LogFormat = key
+	}
+}
+
 // Clock is a settable clock for the application layer.
 type Clock struct {
 	mu     sync.Mutex
@@ -98,12 +119,13 @@ func New(t testing.TB, opts ...Option) *Env {
 	for _, o := range opts {
 		o(&cfg)
 	}
+	log := testLog
+	if l, ok := loggers.Load(cfg.LogFormat); ok {
+		log = l.(*slog.Logger)
+		cfg.LogFormat = "json"
+	}
 	require.NoError(t, cfg.Finish())
 	clock := &Clock{}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	if os.Getenv("BINDERY_TEST_LOG") != "" {
-		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
-	}
 	srv := server.New(cfg, db, log, graph.WithClock(clock.Now))
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)

@@ -84,9 +84,9 @@ func CheckSpec(t testing.TB, req *http.Request, res *Response) {
 			Request: r, PathParams: params, Route: route,
 			Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true},
 		},
-		Status: res.Status,
-		Header: res.Header,
-		Body:   io.NopCloser(bytes.NewReader(res.Body)),
+		Status:  res.Status,
+		Header:  res.Header,
+		Body:    io.NopCloser(bytes.NewReader(res.Body)),
 		Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true},
 	}
 	if err := openapi3filter.ValidateResponse(context.Background(), in); err != nil {

@@ -12,10 +12,14 @@ type recorder struct {
 	failed []string
 }
 
-func (r *recorder) Helper()                        {}
-func (r *recorder) Errorf(format string, a ...any) { r.failed = append(r.failed, fmt.Sprintf(format, a...)) }
-func (r *recorder) Fatalf(format string, a ...any) { r.failed = append(r.failed, fmt.Sprintf(format, a...)) }
-func (r *recorder) Fatal(a ...any)                 { r.failed = append(r.failed, fmt.Sprint(a...)) }
+func (r *recorder) Helper() {}
+func (r *recorder) Errorf(format string, a ...any) {
+	r.failed = append(r.failed, fmt.Sprintf(format, a...))
+}
+func (r *recorder) Fatalf(format string, a ...any) {
+	r.failed = append(r.failed, fmt.Sprintf(format, a...))
+}
+func (r *recorder) Fatal(a ...any) { r.failed = append(r.failed, fmt.Sprint(a...)) }
 
 // The spec check must be able to fail: a space without its required members,
 // a wrong error envelope and an unknown route are all caught.

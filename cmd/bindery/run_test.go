@@ -1,0 +1,200 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/bindery/bindery/internal/auth"
+	"github.com/bindery/bindery/internal/store"
+	"github.com/bindery/bindery/rest"
+)
+
+// dsn returns a fresh database for one test: a SQLite file, or a PostgreSQL
+// schema when BINDERY_TEST_DATABASE_URL is set.
+func dsn(t *testing.T) string {
+	base := os.Getenv("BINDERY_TEST_DATABASE_URL")
+	if base == "" {
+		return filepath.Join(t.TempDir(), "cli.db")
+	}
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	schema := "cli_" + hex.EncodeToString(b[:])
+	admin, err := sql.Open("postgres", base)
+	require.NoError(t, err)
+	defer admin.Close()
+	_, err = admin.Exec("CREATE SCHEMA " + schema)
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		if a, err := sql.Open("postgres", base); err == nil {
+			_, _ = a.Exec("DROP SCHEMA " + schema + " CASCADE")
+			a.Close()
+		}
+	})
+	u, _ := url.Parse(base)
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+func runCLI(t *testing.T, env map[string]string, args ...string) (string, string, error) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	getenv := func(k string) string { return env[k] }
+	err := run(context.Background(), append([]string{"bindery"}, args...), getenv, &stdout, &stderr)
+	return stdout.String(), stderr.String(), err
+}
+
+var orgID = regexp.MustCompile(`^org_[0-9A-Za-z]{20}\n$`)
+
+func TestOrgAndTokenCreate(t *testing.T) {
+	t.Parallel()
+	db := dsn(t)
+
+	out, _, err := runCLI(t, nil, "org", "create", "--db", db, "--title", "Docs Team", "--owner", "Ada@Example.com")
+	require.NoError(t, err)
+	require.Regexp(t, orgID, out, "only the organization ID on stdout")
+	org := strings.TrimSpace(out)
+
+	tok, _, err := runCLI(t, nil, "token", "create", "--db", db, "--email", "bob@example.com", "--org", org, "--role", "edit")
+	require.NoError(t, err)
+	tok = strings.TrimSpace(tok)
+	assert.True(t, auth.WellFormed(tok), "only a token on stdout: %q", tok)
+
+	// Re-running with another role updates the membership instead of failing.
+	_, _, err = runCLI(t, nil, "token", "create", "--db", db, "--email", "bob@example.com", "--org", org, "--role", "read")
+	require.NoError(t, err)
+
+	s, err := store.Open(context.Background(), db)
+	require.NoError(t, err)
+	defer s.Close()
+	members, err := s.Client.Member.Query().WithUser().All(context.Background())
+	require.NoError(t, err)
+	roles := map[string]string{}
+	for _, m := range members {
+		roles[m.Edges.User.Email] = string(*m.Role)
+	}
+	assert.Equal(t, map[string]string{"ada@example.com": "admin", "bob@example.com": "read"}, roles)
+
+	// A token without --org just creates the user.
+	tok2, _, err := runCLI(t, nil, "token", "create", "--db", db, "--email", "carol@example.com")
+	require.NoError(t, err)
+	assert.True(t, auth.WellFormed(strings.TrimSpace(tok2)))
+}
+
+func TestCommandErrors(t *testing.T) {
+	t.Parallel()
+	db := dsn(t)
+	for name, args := range map[string][]string{
+		"unknown command":      {"frobnicate"},
+		"no command":           {},
+		"org without owner":    {"org", "create", "--db", db, "--title", "X Y"},
+		"org with short title": {"org", "create", "--db", db, "--title", "X", "--owner", "a@example.com"},
+		"token without email":  {"token", "create", "--db", db},
+		"token with bad role":  {"token", "create", "--db", db, "--email", "a@example.com", "--org", "org_x", "--role", "owner"},
+		"token with org only":  {"token", "create", "--db", db, "--email", "a@example.com", "--org", "org_x"},
+		"token in unknown org": {"token", "create", "--db", db, "--email", "a@example.com", "--org", "org_x", "--role", "read"},
+		"token with bad email": {"token", "create", "--db", db, "--email", "not-an-email"},
+		"serve with bad flag":  {"serve", "--bogus"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			out, _, err := runCLI(t, nil, args...)
+			assert.Error(t, err)
+			assert.Empty(t, out, "nothing on stdout on failure")
+		})
+	}
+}
+
+func TestRoutesListsEveryRoute(t *testing.T) {
+	out, _, err := runCLI(t, nil, "routes")
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	assert.Equal(t, rest.RouteList(), lines)
+	for _, want := range []string{"GET /v1/spaces/{spaceId}", "POST /v1/collections/{collectionId}/transfer", "PATCH /v1/orgs/{organizationId}"} {
+		assert.Contains(t, lines, want)
+	}
+}
+
+func TestMigrateIsIdempotent(t *testing.T) {
+	t.Parallel()
+	db := dsn(t)
+	for i := 0; i < 2; i++ {
+		_, _, err := runCLI(t, nil, "migrate", "--db", db)
+		require.NoError(t, err)
+	}
+}
+
+// TestServeSeedsAndShutsDown starts the real server from the environment,
+// reads the first-start token from the log, uses it, and stops the server
+// through its context, as SIGTERM does.
+func TestServeSeedsAndShutsDown(t *testing.T) {
+	t.Parallel()
+	db := dsn(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	ln.Close()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	var stderr syncBuffer
+	done := make(chan error, 1)
+	env := map[string]string{"BINDERY_ADDR": addr, "BINDERY_DATABASE_URL": db, "BINDERY_LOG_FORMAT": "text"}
+	go func() {
+		done <- run(ctx, []string{"bindery", "serve"}, func(k string) string { return env[k] }, &bytes.Buffer{}, &stderr)
+	}()
+
+	var token string
+	require.Eventually(t, func() bool {
+		m := regexp.MustCompile(`token=(bnd_[0-9A-Za-z]+)`).FindStringSubmatch(stderr.String())
+		if m != nil {
+			token = m[1]
+		}
+		res, err := http.Get("http://" + addr + "/readyz")
+		if err == nil {
+			res.Body.Close()
+		}
+		return token != "" && err == nil && res.StatusCode == 200
+	}, 20*time.Second, 50*time.Millisecond, stderr.String())
+
+	req, _ := http.NewRequest(http.MethodGet, "http://"+addr+"/v1/orgs", nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	res.Body.Close()
+	assert.Equal(t, http.StatusOK, res.StatusCode)
+
+	cancel()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("the server did not shut down")
+	}
+	assert.Contains(t, stderr.String(), "shutting down")
+
+	// A second start on the same database does not seed again.
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	var stderr2 syncBuffer
+	go func() {
+		done <- run(ctx2, []string{"bindery", "serve"}, func(k string) string { return env[k] }, &bytes.Buffer{}, &stderr2)
+	}()
+	require.Eventually(t, func() bool { return strings.Contains(stderr2.String(), "bindery is serving") }, 20*time.Second, 50*time.Millisecond)
+	cancel2()
+	require.NoError(t, <-done)
+	assert.NotContains(t, stderr2.String(), "token=")
+}

@@ -1,0 +1,63 @@
+package config
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The README's configuration table must list every variable, with its flag
+// and default.
+func TestREADMEConfigurationTable(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	for _, v := range Env {
+		var row string
+		for _, line := range strings.Split(string(readme), "\n") {
+			if strings.HasPrefix(line, "| `"+v.Name+"` |") {
+				row = line
+			}
+		}
+		require.NotEmpty(t, row, "%s is missing from the README", v.Name)
+		if v.Flag != "" {
+			assert.Contains(t, row, "`"+v.Flag+"`", v.Name)
+		}
+		assert.Contains(t, row, v.Default, v.Name)
+	}
+}
+
+func TestFromEnv(t *testing.T) {
+	env := map[string]string{
+		"BINDERY_ADDR": "0.0.0.0:9000", "BINDERY_DATABASE_URL": "postgres://x/y",
+		"BINDERY_GRAPHQL_INTROSPECTION": "false", "BINDERY_RATE_LIMIT": "0",
+		"BINDERY_PURGE_INTERVAL": "5m", "BINDERY_LOG_LEVEL": "debug", "BINDERY_SEED": "false",
+	}
+	c := Default()
+	require.NoError(t, c.FromEnv(func(k string) string { return env[k] }))
+	require.NoError(t, c.Finish())
+	assert.Equal(t, "0.0.0.0:9000", c.Addr)
+	assert.Equal(t, "http://0.0.0.0:9000", c.PublicURL)
+	assert.Equal(t, c.PublicURL, c.AppURL)
+	assert.False(t, c.Introspection)
+	assert.False(t, c.Seed)
+	assert.Zero(t, c.RateLimit)
+
+	for k, v := range map[string]string{
+		"BINDERY_RATE_LIMIT": "-1", "BINDERY_PURGE_INTERVAL": "soon", "BINDERY_SEED": "maybe",
+		"BINDERY_LOG_LEVEL": "loud",
+	} {
+		c := Default()
+		assert.Error(t, c.FromEnv(func(name string) string {
+			if name == k {
+				return v
+			}
+			return ""
+		}), k)
+	}
+	bad := Default()
+	bad.PublicURL = "ftp://example.com"
+	assert.Error(t, bad.Finish())
+}
