@@ -38,10 +38,10 @@ func (r *Resolver) node(ctx context.Context, nodeID string) (ent.Noder, error) {
 	default:
 		return nil, nil
 	}
-	if apperr.KindOf(err) == apperr.NotFound {
-		return nil, nil
-	}
 	if err != nil {
+		if apperr.KindOf(err) == apperr.NotFound {
+			return nil, nil
+		}
 		return nil, err
 	}
 	return n, nil

@@ -150,24 +150,18 @@ type nextRef struct {
 	Page string `json:"page"`
 }
 
-// connection is what the resolvers return for a list.
-type connection[N any] interface {
-	TotalCount(context.Context) (int, error)
-}
-
 // presentList presents a page. Items are presented concurrently, as GraphQL
-// resolves sibling fields, so that their nested loads batch.
+// resolves sibling fields, so that their nested loads batch: all items wait
+// in the same loader batches. A page holds at most page.MaxLimit items.
 func presentList[N, J any](ctx context.Context, nodes []N, info page.Info, count func(context.Context) (int, error),
 	present func(context.Context, N) (J, error)) (list[J], error) {
 	out := list[J]{Items: make([]J, len(nodes))}
 	errs := make([]error, len(nodes))
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, 32)
 	for i, n := range nodes {
 		wg.Add(1)
-		sem <- struct{}{}
 		go func() {
-			defer func() { <-sem; wg.Done() }()
+			defer wg.Done()
 			out.Items[i], errs[i] = present(ctx, n)
 		}()
 	}

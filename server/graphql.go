@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"runtime/debug"
+	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler"
@@ -70,6 +71,11 @@ func (s *Server) presentGraphQLError(ctx context.Context, err error) *gqlerror.E
 	case errors.As(cause, &enumErr):
 		gerr.Extensions["code"] = apperr.InvalidArgument.Code()
 		return gerr
+	case isIntrospection(gerr.Path) && cause.Error() == "introspection disabled":
+		// gqlgen refuses the __schema and __type fields with a plain error.
+		gerr.Message = "GraphQL introspection is disabled on this server"
+		gerr.Extensions["code"] = "INTROSPECTION_DISABLED"
+		return gerr
 	}
 	ae := apperr.From(cause)
 	gerr.Extensions["code"] = ae.Kind.Code()
@@ -81,6 +87,15 @@ func (s *Server) presentGraphQLError(ctx context.Context, err error) *gqlerror.E
 		logctx.From(ctx, s.log).Error("internal error", "error", cause.Error(), "path", gerr.Path.String())
 	}
 	return gerr
+}
+
+// isIntrospection reports whether a path ends at an introspection field.
+func isIntrospection(p ast.Path) bool {
+	if len(p) == 0 {
+		return false
+	}
+	name, ok := p[len(p)-1].(ast.PathName)
+	return ok && strings.HasPrefix(string(name), "__")
 }
 
 // playgroundHandler serves GraphiQL. Queries need a token: set
@@ -98,7 +113,7 @@ var _ interface {
 	graphql.OperationContextMutator
 } = depthLimit{}
 
-func (depthLimit) ExtensionName() string                    { return "DepthLimit" }
+func (depthLimit) ExtensionName() string                   { return "DepthLimit" }
 func (depthLimit) Validate(graphql.ExecutableSchema) error { return nil }
 
 func (d depthLimit) MutateOperationContext(ctx context.Context, oc *graphql.OperationContext) *gqlerror.Error {

@@ -71,7 +71,7 @@ func (s *Server) routes() chi.Router {
 
 	// The API routes share one stack: viewer, rate limit, loaders.
 	api := m.With(s.authenticate, s.rateLimit, s.loaders)
-	api.Handle("/graphql", s.graphqlHandler())
+	api.Handle("/graphql", graphqlHTTP(s.graphqlHandler()))
 	api.Mount("/v1", rest.New(s.resolver, s.log).Routes())
 	return m
 }
@@ -93,10 +93,11 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if ae.Kind == apperr.Internal {
 		logctx.From(r.Context(), s.log).Error("internal error", "error", err.Error())
 	}
+	// In the media type the client accepts: GraphQL over HTTP ("Accept")
+	// says the server MUST respect the Accept header, so a client that asks
+	// for application/json gets its 401 or 429 in application/json.
 	gerr := &gqlerror.Error{Message: ae.Message, Extensions: map[string]any{"code": ae.Kind.Code()}}
-	w.Header().Set("Content-Type", "application/graphql-response+json; charset=utf-8")
-	w.WriteHeader(ae.Kind.HTTPStatus())
-	_ = json.NewEncoder(w).Encode(map[string]any{"errors": gqlerror.List{gerr}})
+	writeGraphQLError(w, r, ae.Kind.HTTPStatus(), gerr)
 }
 
 // Run serves on addr until ctx ends, then shuts down gracefully. The purge

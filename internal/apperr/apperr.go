@@ -128,7 +128,13 @@ func From(err error) *Error {
 		var ve *ent.ValidationError
 		errors.As(err, &ve)
 		field := JSONName(ve.Name)
-		return &Error{Kind: InvalidArgument, Field: field, Message: field + ": " + errors.Unwrap(ve).Error(), cause: err}
+		// ent wraps the validator's error in its own wording; the client
+		// gets the validator's message alone.
+		inner := error(ve)
+		for next := errors.Unwrap(inner); next != nil; next = errors.Unwrap(inner) {
+			inner = next
+		}
+		return &Error{Kind: InvalidArgument, Field: field, Message: field + ": " + inner.Error(), cause: err}
 	case ent.IsConstraintError(err):
 		return &Error{Kind: Conflict, Message: "The request conflicts with an existing resource", cause: err}
 	default:
@@ -136,8 +142,14 @@ func From(err error) *Error {
 	}
 }
 
-// KindOf returns the kind of err.
-func KindOf(err error) Kind { return From(err).Kind }
+// KindOf returns the kind of err; nil is Internal's zero value too, so
+// callers check err first.
+func KindOf(err error) Kind {
+	if err == nil {
+		return Internal
+	}
+	return From(err).Kind
+}
 
 // initialisms are upper-cased when they are not the first word of a name.
 var initialisms = map[string]string{"url": "URL", "id": "ID"}

@@ -1,14 +1,19 @@
 package apperr
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/internal/store"
 )
 
 func TestFromClassifies(t *testing.T) {
@@ -46,4 +51,19 @@ func TestJSONName(t *testing.T) {
 	assert.Equal(t, "ssoURL", JSONName("sso_url"))
 	assert.Equal(t, "entityID", JSONName("entity_id"))
 	assert.Equal(t, "title", JSONName("title"))
+}
+
+// ent wraps validator errors in its own wording; the client sees only the
+// validator's message, under the API name of the field.
+func TestValidationMessageIsTheValidators(t *testing.T) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "v.db"))
+	require.NoError(t, err)
+	defer db.Close()
+	require.NoError(t, db.Migrate(ctx))
+	_, err = db.Client.User.Create().SetEmail("a@example.com").SetDisplayName(strings.Repeat("é", 256)).Save(ctx)
+	e := From(fmt.Errorf("saving: %w", err))
+	assert.Equal(t, InvalidArgument, e.Kind)
+	assert.Equal(t, "displayName", e.Field)
+	assert.Equal(t, "displayName: must be at most 255 characters", e.Message)
 }
