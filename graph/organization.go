@@ -107,6 +107,13 @@ func (r *Resolver) updateOrganization(ctx context.Context, in model.UpdateOrgani
 			}
 		}
 		if v, set := in.Logo.ValueOK(); set {
+			// The schema checks it too, but would name the column (logoURL),
+			// not the member the caller sent.
+			if v != nil {
+				if err := validate.LogoURL(*v); err != nil {
+					return apperr.Invalid("logo", "%s", err)
+				}
+			}
 			u.SetNillableLogoURL(v)
 			if v == nil {
 				u.ClearLogoURL()

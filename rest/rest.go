@@ -7,6 +7,7 @@ package rest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"net/http"
 	"sort"
@@ -94,7 +95,7 @@ func (a *API) handle(h handlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		res, err := h(w, r)
 		if err != nil {
-			a.fail(w, r, err)
+			a.fail(w, r, listParameter(err))
 			return
 		}
 		if res.location != "" {
@@ -106,6 +107,24 @@ func (a *API) handle(h handlerFunc) http.HandlerFunc {
 		}
 		writeJSON(w, res.status, res.body)
 	}
+}
+
+// listParameters maps the application layer's names of list arguments,
+// which are GraphQL's, to the /v1 query parameters they come from.
+var listParameters = map[string]string{"after": "page", "first": "limit"}
+
+// listParameter renames the argument an InvalidArgument error is about to
+// its /v1 name, so that a bad page cursor is reported as "page".
+func listParameter(err error) error {
+	var ae *apperr.Error
+	if !errors.As(err, &ae) || ae.Kind != apperr.InvalidArgument {
+		return err
+	}
+	name, ok := listParameters[ae.Field]
+	if !ok {
+		return err
+	}
+	return apperr.Invalid(name, "%s", strings.TrimPrefix(ae.Message, ae.Field+": "))
 }
 
 func writeJSON(w http.ResponseWriter, status int, body any) {

@@ -3,13 +3,13 @@
 package model
 
 import (
-	"fmt"
 	"io"
 	"strconv"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 
+	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/page"
 )
 
@@ -31,15 +31,14 @@ func MarshalDateTime(t time.Time) graphql.Marshaler {
 func UnmarshalDateTime(v any) (time.Time, error) {
 	s, ok := v.(string)
 	if !ok {
-		return time.Time{}, fmt.Errorf("a DateTime must be a string")
+		return time.Time{}, apperr.Invalid("", "a DateTime must be a string")
 	}
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
-		return time.Time{}, fmt.Errorf("%q is not an RFC 3339 timestamp", s)
+		return time.Time{}, apperr.Invalid("", "%q is not an RFC 3339 timestamp", s)
 	}
 	return t.UTC(), nil
 }
 
 // PageInfo is the pageInfo of every connection.
 type PageInfo = page.Info
-

@@ -71,8 +71,9 @@ type Decision struct {
 	Member bool
 }
 
-// Visible reports whether the caller can see the resource.
-func (d Decision) Visible() bool { return d.Role != "" }
+// Visible reports whether the caller can see the resource. A guest member
+// sees their organization without a role on it.
+func (d Decision) Visible() bool { return d.Role != "" || d.Member }
 
 // Can reports whether the decision allows an action that needs min.
 func (d Decision) Can(min enum.Role) bool { return d.Role.AtLeast(min) }

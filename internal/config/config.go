@@ -22,7 +22,7 @@ type Config struct {
 	// the urls.location of resources.
 	PublicURL string
 	// AppURL is the base URL of the dashboard front-end; it prefixes urls.app.
-	AppURL string
+	AppURL    string
 	LogLevel  slog.Level
 	LogFormat string
 	// Introspection enables GraphQL introspection.
