@@ -65,6 +65,9 @@ func (r *Resolver) createCollection(ctx context.Context, in model.CreateCollecti
 		if _, _, err := r.organization(ctx, in.OrganizationID); err != nil {
 			return err
 		}
+		if err := r.lockPlacement(ctx, in.OrganizationID); err != nil {
+			return err
+		}
 		if _, err := r.destination(ctx, in.OrganizationID, in.ParentID, "parent"); err != nil {
 			return err
 		}
@@ -169,6 +172,9 @@ func (r *Resolver) deleteCollection(ctx context.Context, in model.DeleteCollecti
 func (r *Resolver) moveCollection(ctx context.Context, in model.MoveCollectionInput) (*ent.Collection, error) {
 	var out *ent.Collection
 	err := r.tx(ctx, func(ctx context.Context) error {
+		if err := r.lockForCollection(ctx, in.ID); err != nil {
+			return err
+		}
 		c, d, err := r.collection(ctx, in.ID)
 		if err != nil {
 			return err
@@ -236,6 +242,9 @@ func (r *Resolver) reposition(ctx context.Context, orgID, id string, oldParent *
 func (r *Resolver) transferCollection(ctx context.Context, in model.TransferCollectionInput) (*ent.Collection, error) {
 	var out *ent.Collection
 	err := r.tx(ctx, func(ctx context.Context) error {
+		if err := r.lockForCollection(ctx, in.ID, in.OrganizationID); err != nil {
+			return err
+		}
 		c, d, err := r.collection(ctx, in.ID)
 		if err != nil {
 			return err
@@ -315,7 +324,7 @@ func (r *Resolver) collectionSpaces(ctx context.Context, c *ent.Collection, a pa
 		return nil, err
 	}
 	q := r.db(ctx).Space.Query().Where(space.ParentID(c.ID), live(), spaceScope(o.SpaceScope()))
-	return page.Paginate(ctx, q, spacesByPosition, a)
+	return r.spacePage(ctx, q, spacesByPosition, a)
 }
 
 // collectionChildren lists the collections directly in a collection that the

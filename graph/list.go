@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"context"
 	"entgo.io/ent/dialect/sql"
 
 	"time"
@@ -123,4 +124,16 @@ func organizationConnection(p *page.Connection[*ent.Organization], err error) (*
 
 func apiTokenConnection(p *page.Connection[*ent.APIToken], err error) (*model.APITokenConnection, error) {
 	return connection(p, err, model.NewAPITokenConnection)
+}
+
+// spacePage paginates spaces and loads what the page's items need in fixed
+// batches (see primeSpaces), so that a page costs the same statements
+// whatever its length.
+func (r *Resolver) spacePage(ctx context.Context, q *ent.SpaceQuery,
+	o page.Order[*ent.Space, predicate.Space, space.OrderOption], a page.Args) (*page.Connection[*ent.Space], error) {
+	conn, err := page.Paginate(ctx, q, o, a)
+	if err != nil {
+		return nil, err
+	}
+	return conn, r.primeSpaces(ctx, conn.Nodes())
 }

@@ -262,7 +262,7 @@ func (r *Resolver) organizationSpaces(ctx context.Context, o *ent.Organization, 
 		}
 		q = q.Where(live(), spaceScope(access.SpaceScope()))
 	}
-	return page.Paginate(ctx, q, spacesByCreation, a)
+	return r.spacePage(ctx, q, spacesByCreation, a)
 }
 
 // omittable converts a pointer into a GraphQL omittable value that is set.

@@ -3,9 +3,14 @@ package graph
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 
+	"entgo.io/ent/dialect"
+	"entgo.io/ent/dialect/sql"
+
 	"github.com/bindery/bindery/ent/collection"
+	"github.com/bindery/bindery/ent/organization"
 	"github.com/bindery/bindery/ent/space"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/internal/apperr"
@@ -143,4 +148,50 @@ func currentIndex(sibs []sibling, id string, pos float64) int {
 	return sort.Search(len(sibs), func(i int) bool {
 		return sibs[i].pos > pos || (sibs[i].pos == pos && sibs[i].id > id)
 	})
+}
+
+// lockPlacement serializes, per organization, the transactions that place
+// content among siblings: they read positions, then write them, so two at
+// once would pick the same place, or renumber the same siblings in different
+// orders and deadlock. On PostgreSQL such a transaction first locks the rows
+// of the organizations it places content in, in ID order; the lock does not
+// conflict with inserts of their content. SQLite runs one writing
+// transaction at a time anyway and has no row locks.
+func (r *Resolver) lockPlacement(ctx context.Context, orgIDs ...string) error {
+	ids := slices.Compact(slices.Sorted(slices.Values(orgIDs)))
+	for _, id := range ids {
+		_, err := r.db(ctx).Organization.Query().Where(organization.ID(id)).Unique(false).
+			Select(organization.FieldID).
+			Modify(func(s *sql.Selector) {
+				if s.Dialect() == dialect.Postgres {
+					s.For(sql.LockNoKeyUpdate)
+				}
+			}).Strings(ctx)
+		if err != nil {
+			return fmt.Errorf("locking the organization: %w", err)
+		}
+	}
+	return nil
+}
+
+// lockForSpace takes the placement lock of the space's organization, and of
+// the other organizations given, before the space itself is read.
+func (r *Resolver) lockForSpace(ctx context.Context, spaceID string, others ...string) error {
+	orgs, err := r.db(ctx).Space.Query().Where(space.ID(spaceID)).Select(space.FieldOrganizationID).Strings(ctx)
+	if err != nil {
+		return fmt.Errorf("finding the space's organization: %w", err)
+	}
+	return r.lockPlacement(ctx, append(orgs, others...)...)
+}
+
+// lockForCollection takes the placement lock of the collection's
+// organization, and of the other organizations given, before the collection
+// itself is read.
+func (r *Resolver) lockForCollection(ctx context.Context, collectionID string, others ...string) error {
+	orgs, err := r.db(ctx).Collection.Query().Where(collection.ID(collectionID)).
+		Select(collection.FieldOrganizationID).Strings(ctx)
+	if err != nil {
+		return fmt.Errorf("finding the collection's organization: %w", err)
+	}
+	return r.lockPlacement(ctx, append(orgs, others...)...)
 }

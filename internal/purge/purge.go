@@ -24,6 +24,10 @@ const batch = 100
 // Spaces removes the spaces deleted before cutoff and returns how many this
 // call removed.
 func Spaces(ctx context.Context, client *ent.Client, cutoff time.Time) (int, error) {
+	// Timestamps are stored in UTC, and SQLite compares them as text: a
+	// cutoff in another zone would compare wrongly, and ahead of UTC it
+	// would remove spaces that can still be restored.
+	cutoff = cutoff.UTC()
 	total := 0
 	for {
 		ids, err := client.Space.Query().Where(space.DeletedAtLT(cutoff)).Limit(batch).IDs(ctx)
