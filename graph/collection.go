@@ -71,11 +71,7 @@ func (r *Resolver) createCollection(ctx context.Context, in model.CreateCollecti
 		if _, err := r.destination(ctx, in.OrganizationID, in.ParentID, "parent"); err != nil {
 			return err
 		}
-		sibs, err := r.siblings(ctx, in.OrganizationID, in.ParentID, "")
-		if err != nil {
-			return err
-		}
-		pos, err := r.place(ctx, sibs, len(sibs))
+		pos, err := r.lastPosition(ctx, in.OrganizationID, in.ParentID, "")
 		if err != nil {
 			return err
 		}
@@ -109,18 +105,8 @@ func (r *Resolver) updateCollection(ctx context.Context, in model.UpdateCollecti
 		if in.Title != nil {
 			u.SetTitle(strings.TrimSpace(*in.Title))
 		}
-		if v, set := in.Description.ValueOK(); set {
-			u.SetNillableDescription(v)
-			if v == nil {
-				u.ClearDescription()
-			}
-		}
-		if v, set := in.DefaultLevel.ValueOK(); set {
-			u.SetNillableDefaultLevel(v)
-			if v == nil {
-				u.ClearDefaultLevel()
-			}
-		}
+		apply(in.Description, u.SetNillableDescription, u.ClearDescription)
+		apply(in.DefaultLevel, u.SetNillableDefaultLevel, u.ClearDefaultLevel)
 		c, err = u.Save(ctx)
 		return err
 	})
@@ -283,11 +269,7 @@ func (r *Resolver) transferCollection(ctx context.Context, in model.TransferColl
 		if err := db.Collection.Update().Where(collection.IDIn(ids...)).SetOrganizationID(in.OrganizationID).Exec(ctx); err != nil {
 			return err
 		}
-		sibs, err := r.siblings(ctx, in.OrganizationID, nil, c.ID)
-		if err != nil {
-			return err
-		}
-		pos, err := r.place(ctx, sibs, len(sibs))
+		pos, err := r.lastPosition(ctx, in.OrganizationID, nil, c.ID)
 		if err != nil {
 			return err
 		}

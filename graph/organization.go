@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/99designs/gqlgen/graphql"
-
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/ent/collection"
 	"github.com/bindery/bindery/ent/member"
@@ -91,49 +89,13 @@ func (r *Resolver) updateOrganization(ctx context.Context, in model.UpdateOrgani
 			}
 			u.SetEmailDomains(domains)
 		}
-		if v, set := in.Hostname.ValueOK(); set {
-			if err := r.checkHostnameFree(ctx, in.ID, v); err != nil {
-				return err
-			}
-			u.SetNillableHostname(v)
-			if v == nil {
-				u.ClearHostname()
-			}
+		if err := r.checkOrganizationInput(ctx, in); err != nil {
+			return err
 		}
-		if v, set := in.DefaultRole.ValueOK(); set {
-			u.SetNillableDefaultRole(v)
-			if v == nil {
-				u.ClearDefaultRole()
-			}
-		}
-		if v, set := in.Logo.ValueOK(); set {
-			// The schema checks it too, but would name the column (logoURL),
-			// not the member the caller sent.
-			if v != nil {
-				if err := validate.LogoURL(*v); err != nil {
-					return apperr.Invalid("logo", "%s", err)
-				}
-			}
-			u.SetNillableLogoURL(v)
-			if v == nil {
-				u.ClearLogoURL()
-			}
-		}
-		if v, set := in.DefaultSiteID.ValueOK(); set {
-			if v != nil {
-				ok, err := r.db(ctx).Site.Query().Where(site.ID(*v), site.OrganizationID(in.ID)).Exist(ctx)
-				if err != nil {
-					return err
-				}
-				if !ok {
-					return apperr.Invalid("defaultContent", "the site %q is not a site of this organization", *v)
-				}
-			}
-			u.SetNillableDefaultSiteID(v)
-			if v == nil {
-				u.ClearDefaultSiteID()
-			}
-		}
+		apply(in.Hostname, u.SetNillableHostname, u.ClearHostname)
+		apply(in.DefaultRole, u.SetNillableDefaultRole, u.ClearDefaultRole)
+		apply(in.Logo, u.SetNillableLogoURL, u.ClearLogoURL)
+		apply(in.DefaultSiteID, u.SetNillableDefaultSiteID, u.ClearDefaultSiteID)
 		if in.Sso != nil {
 			u.SetSSO(*in.Sso)
 		}
@@ -147,6 +109,30 @@ func (r *Resolver) updateOrganization(ctx context.Context, in model.UpdateOrgani
 		return err
 	})
 	return o, err
+}
+
+// checkOrganizationInput checks what the schema cannot: a free hostname, a
+// default site of this organization, and the logo under its input name (the
+// schema would name the column, logoURL).
+func (r *Resolver) checkOrganizationInput(ctx context.Context, in model.UpdateOrganizationInput) error {
+	if err := r.checkHostnameFree(ctx, in.ID, in.Hostname.Value()); err != nil {
+		return err
+	}
+	if v := in.Logo.Value(); v != nil {
+		if err := validate.LogoURL(*v); err != nil {
+			return apperr.Invalid("logo", "%s", err)
+		}
+	}
+	if v := in.DefaultSiteID.Value(); v != nil {
+		ok, err := r.db(ctx).Site.Query().Where(site.ID(*v), site.OrganizationID(in.ID)).Exist(ctx)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return apperr.Invalid("defaultContent", "the site %q is not a site of this organization", *v)
+		}
+	}
+	return nil
 }
 
 func (r *Resolver) checkHostnameFree(ctx context.Context, orgID string, hostname *string) error {
@@ -264,6 +250,3 @@ func (r *Resolver) organizationSpaces(ctx context.Context, o *ent.Organization, 
 	}
 	return r.spacePage(ctx, q, spacesByCreation, a)
 }
-
-// omittable converts a pointer into a GraphQL omittable value that is set.
-func omittable[T any](v T) graphql.Omittable[T] { return graphql.OmittableOf(v) }

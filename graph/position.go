@@ -118,6 +118,16 @@ func (r *Resolver) place(ctx context.Context, sibs []sibling, k int) (float64, e
 	return r.place(ctx, sibs, k)
 }
 
+// lastPosition returns the position after the last of the siblings under
+// parent, the item except left out.
+func (r *Resolver) lastPosition(ctx context.Context, orgID string, parent *string, except string) (float64, error) {
+	sibs, err := r.siblings(ctx, orgID, parent, except)
+	if err != nil {
+		return 0, err
+	}
+	return r.place(ctx, sibs, len(sibs))
+}
+
 func (r *Resolver) setPosition(ctx context.Context, s sibling) error {
 	var err error
 	if s.isSpace {

@@ -83,3 +83,15 @@ func (r *Resolver) tx(ctx context.Context, fn func(ctx context.Context) error) e
 	outer.clear()
 	return err
 }
+
+// apply carries an optional input field into an update: absent leaves the
+// field as it is, null clears it, a value sets it.
+func apply[T, B any](o graphql.Omittable[*T], set func(*T) B, clear func() B) {
+	switch v, ok := o.ValueOK(); {
+	case !ok:
+	case v == nil:
+		clear()
+	default:
+		set(v)
+	}
+}

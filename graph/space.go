@@ -21,7 +21,6 @@ import (
 	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/authz"
 	"github.com/bindery/bindery/internal/enum"
-	"github.com/bindery/bindery/internal/id"
 )
 
 // SpaceRetention is how long a deleted space can be restored before it is
@@ -107,11 +106,7 @@ func (r *Resolver) createSpace(ctx context.Context, in model.CreateSpaceInput) (
 		if _, err := r.destination(ctx, in.OrganizationID, in.ParentID, "parent"); err != nil {
 			return err
 		}
-		sibs, err := r.siblings(ctx, in.OrganizationID, in.ParentID, "")
-		if err != nil {
-			return err
-		}
-		pos, err := r.place(ctx, sibs, len(sibs))
+		pos, err := r.lastPosition(ctx, in.OrganizationID, in.ParentID, "")
 		if err != nil {
 			return err
 		}
@@ -156,30 +151,10 @@ func (r *Resolver) updateSpace(ctx context.Context, in model.UpdateSpaceInput) (
 		if v, set := in.Emoji.ValueOK(); set {
 			u.SetEmoji(deref(v))
 		}
-		if v, set := in.Icon.ValueOK(); set {
-			u.SetNillableIconURL(v)
-			if v == nil {
-				u.ClearIconURL()
-			}
-		}
-		if v, set := in.EditMode.ValueOK(); set {
-			u.SetNillableEditMode(v)
-			if v == nil {
-				u.ClearEditMode()
-			}
-		}
-		if v, set := in.DefaultLevel.ValueOK(); set {
-			u.SetNillableDefaultLevel(v)
-			if v == nil {
-				u.ClearDefaultLevel()
-			}
-		}
-		if v, set := in.Language.ValueOK(); set {
-			u.SetNillableLanguage(v)
-			if v == nil {
-				u.ClearLanguage()
-			}
-		}
+		apply(in.Icon, u.SetNillableIconURL, u.ClearIconURL)
+		apply(in.EditMode, u.SetNillableEditMode, u.ClearEditMode)
+		apply(in.DefaultLevel, u.SetNillableDefaultLevel, u.ClearDefaultLevel)
+		apply(in.Language, u.SetNillableLanguage, u.ClearLanguage)
 		s, err = u.Save(ctx)
 		return err
 	})
@@ -221,11 +196,7 @@ func (r *Resolver) restoreSpace(ctx context.Context, in model.RestoreSpaceInput)
 		if s.DeletedAt == nil {
 			return apperr.Conflictf("The space is not deleted")
 		}
-		sibs, err := r.siblings(ctx, s.OrganizationID, s.ParentID, s.ID)
-		if err != nil {
-			return err
-		}
-		pos, err := r.place(ctx, sibs, len(sibs))
+		pos, err := r.lastPosition(ctx, s.OrganizationID, s.ParentID, s.ID)
 		if err != nil {
 			return err
 		}
@@ -365,11 +336,7 @@ func (r *Resolver) transferSpace(ctx context.Context, in model.TransferSpaceInpu
 		if err := r.detachSpaces(ctx, []string{s.ID}); err != nil {
 			return err
 		}
-		sibs, err := r.siblings(ctx, in.OrganizationID, in.ParentID, s.ID)
-		if err != nil {
-			return err
-		}
-		pos, err := r.place(ctx, sibs, len(sibs))
+		pos, err := r.lastPosition(ctx, in.OrganizationID, in.ParentID, s.ID)
 		if err != nil {
 			return err
 		}
@@ -529,6 +496,3 @@ func spaceListNeeds(ctx context.Context) (counts, revisions, parents bool) {
 	}
 	return counts, revisions, parents
 }
-
-// isSpaceID reports whether s looks like a space ID.
-func isSpaceID(s string) bool { return id.PrefixOf(s) == id.Space }

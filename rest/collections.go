@@ -125,7 +125,7 @@ func (a *API) moveCollection(_ http.ResponseWriter, r *http.Request) (response, 
 
 // transferBody is the body of the transfer operations.
 type transferBody struct {
-	Organization string `json:"organization,required"`
+	Organization string `json:"organization" rest:"required"`
 }
 
 func (a *API) transferCollection(_ http.ResponseWriter, r *http.Request) (response, error) {

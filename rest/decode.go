@@ -76,7 +76,7 @@ func unsupported[T any](name string, o Opt[T]) error {
 }
 
 // decodeBody reads a JSON object into dst, a pointer to a struct whose json
-// tags name the accepted members. A tag option "required" makes a member
+// tags name the accepted members. A tag rest:"required" makes a member
 // required. Unknown members, malformed JSON and values of the wrong type are
 // InvalidArgument errors naming the member.
 func decodeBody(r *http.Request, dst any) error {
@@ -107,14 +107,15 @@ func decodeBody(r *http.Request, dst any) error {
 	v := reflect.ValueOf(dst).Elem()
 	t := v.Type()
 	for i := 0; i < t.NumField(); i++ {
-		name, opts, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		required := t.Field(i).Tag.Get("rest") == "required"
 		if name == "" || name == "-" {
 			continue
 		}
 		raw, present := members[name]
 		delete(members, name)
 		if !present || string(raw) == "null" {
-			if strings.Contains(opts, "required") {
+			if required {
 				return apperr.Invalid(name, "is required")
 			}
 			if !present {

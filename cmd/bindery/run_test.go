@@ -3,14 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"database/sql"
-	"encoding/hex"
 	"net"
 	"net/http"
-	"net/url"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -22,35 +16,11 @@ import (
 	"github.com/bindery/bindery/internal/auth"
 	"github.com/bindery/bindery/internal/store"
 	"github.com/bindery/bindery/rest"
+	"github.com/bindery/bindery/server/servertest"
 )
 
-// dsn returns a fresh database for one test: a SQLite file, or a PostgreSQL
-// schema when BINDERY_TEST_DATABASE_URL is set.
-func dsn(t *testing.T) string {
-	base := os.Getenv("BINDERY_TEST_DATABASE_URL")
-	if base == "" {
-		return filepath.Join(t.TempDir(), "cli.db")
-	}
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	schema := "cli_" + hex.EncodeToString(b[:])
-	admin, err := sql.Open("postgres", base)
-	require.NoError(t, err)
-	defer admin.Close()
-	_, err = admin.Exec("CREATE SCHEMA " + schema)
-	require.NoError(t, err)
-	t.Cleanup(func() {
-		if a, err := sql.Open("postgres", base); err == nil {
-			_, _ = a.Exec("DROP SCHEMA " + schema + " CASCADE")
-			a.Close()
-		}
-	})
-	u, _ := url.Parse(base)
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
-}
+// dsn returns a fresh database for one test.
+func dsn(t *testing.T) string { return servertest.FreshDSN(t) }
 
 func runCLI(t *testing.T, env map[string]string, args ...string) (string, string, error) {
 	t.Helper()

@@ -106,7 +106,7 @@ func New(t testing.TB, opts ...Option) *Env {
 	t.Helper()
 	ctx := context.Background()
 	counter := &atomic.Int64{}
-	db, err := store.Open(ctx, freshDSN(t), store.WithDriver(func(d dialect.Driver) dialect.Driver {
+	db, err := store.Open(ctx, FreshDSN(t), store.WithDriver(func(d dialect.Driver) dialect.Driver {
 		return &countingDriver{Driver: d, n: counter}
 	}))
 	require.NoError(t, err)
@@ -138,8 +138,10 @@ func New(t testing.TB, opts ...Option) *Env {
 	return e
 }
 
-// freshDSN returns the DSN of an empty database for one test.
-func freshDSN(t testing.TB) string {
+// FreshDSN returns the DSN of an empty database for one test: a SQLite file,
+// or a new PostgreSQL schema when BINDERY_TEST_DATABASE_URL is set. It is
+// removed when the test ends.
+func FreshDSN(t testing.TB) string {
 	base := os.Getenv(EnvDatabaseURL)
 	if base == "" {
 		return filepath.Join(t.TempDir(), "bindery.db")
