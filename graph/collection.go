@@ -62,23 +62,11 @@ func (r *Resolver) destination(ctx context.Context, orgID string, parent *string
 func (r *Resolver) createCollection(ctx context.Context, in model.CreateCollectionInput) (*ent.Collection, error) {
 	var c *ent.Collection
 	err := r.tx(ctx, func(ctx context.Context) error {
-		if _, _, err := r.organization(ctx, in.OrganizationID); err != nil {
-			return err
-		}
-		if err := r.lockPlacement(ctx, in.OrganizationID); err != nil {
-			return err
-		}
-		if _, err := r.destination(ctx, in.OrganizationID, in.ParentID, "parent"); err != nil {
-			return err
-		}
-		pos, err := r.lastPosition(ctx, in.OrganizationID, in.ParentID, "")
+		pos, err := r.newPlace(ctx, in.OrganizationID, in.ParentID)
 		if err != nil {
 			return err
 		}
-		title := "Untitled"
-		if in.Title != nil && strings.TrimSpace(*in.Title) != "" {
-			title = strings.TrimSpace(*in.Title)
-		}
+		title := titleOrUntitled(in.Title)
 		c, err = r.db(ctx).Collection.Create().
 			SetOrganizationID(in.OrganizationID).
 			SetNillableParentID(in.ParentID).

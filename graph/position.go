@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
@@ -116,6 +117,31 @@ func (r *Resolver) place(ctx context.Context, sibs []sibling, k int) (float64, e
 		}
 	}
 	return r.place(ctx, sibs, k)
+}
+
+// newPlace checks that the viewer may add content under parent (nil for the
+// top level) of the organization, takes the placement lock, and returns the
+// position of a new last item there.
+func (r *Resolver) newPlace(ctx context.Context, orgID string, parent *string) (float64, error) {
+	if _, _, err := r.organization(ctx, orgID); err != nil {
+		return 0, err
+	}
+	if err := r.lockPlacement(ctx, orgID); err != nil {
+		return 0, err
+	}
+	if _, err := r.destination(ctx, orgID, parent, "parent"); err != nil {
+		return 0, err
+	}
+	return r.lastPosition(ctx, orgID, parent, "")
+}
+
+// titleOrUntitled is the title of new content: the one given, trimmed, or
+// "Untitled" when none is.
+func titleOrUntitled(title *string) string {
+	if title == nil || strings.TrimSpace(*title) == "" {
+		return "Untitled"
+	}
+	return strings.TrimSpace(*title)
 }
 
 // lastPosition returns the position after the last of the siblings under

@@ -97,23 +97,11 @@ func (r *Resolver) createSpace(ctx context.Context, in model.CreateSpaceInput) (
 	}
 	var s *ent.Space
 	err = r.tx(ctx, func(ctx context.Context) error {
-		if _, _, err := r.organization(ctx, in.OrganizationID); err != nil {
-			return err
-		}
-		if err := r.lockPlacement(ctx, in.OrganizationID); err != nil {
-			return err
-		}
-		if _, err := r.destination(ctx, in.OrganizationID, in.ParentID, "parent"); err != nil {
-			return err
-		}
-		pos, err := r.lastPosition(ctx, in.OrganizationID, in.ParentID, "")
+		pos, err := r.newPlace(ctx, in.OrganizationID, in.ParentID)
 		if err != nil {
 			return err
 		}
-		title := "Untitled"
-		if in.Title != nil && strings.TrimSpace(*in.Title) != "" {
-			title = strings.TrimSpace(*in.Title)
-		}
+		title := titleOrUntitled(in.Title)
 		b := r.db(ctx).Space.Create().
 			SetOrganizationID(in.OrganizationID).
 			SetNillableParentID(in.ParentID).
