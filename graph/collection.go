@@ -156,10 +156,7 @@ func (r *Resolver) moveCollection(ctx context.Context, in model.MoveCollectionIn
 		if err := require(d, authz.AdministerContent, "collection", "move it"); err != nil {
 			return err
 		}
-		parent := c.ParentID
-		if v, set := in.ParentID.ValueOK(); set {
-			parent = v
-		}
+		parent := movedParent(c.ParentID, in.ParentID)
 		o, err := r.destination(ctx, c.OrganizationID, parent, "parent")
 		if err != nil {
 			return err

@@ -9,6 +9,7 @@ import (
 
 	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
+	"github.com/99designs/gqlgen/graphql"
 
 	"github.com/bindery/bindery/ent/collection"
 	"github.com/bindery/bindery/ent/organization"
@@ -142,6 +143,15 @@ func titleOrUntitled(title *string) string {
 		return "Untitled"
 	}
 	return strings.TrimSpace(*title)
+}
+
+// movedParent is the parent after a move: the requested one when the input
+// names one (null for the top level), the current one otherwise.
+func movedParent(current *string, requested graphql.Omittable[*string]) *string {
+	if v, set := requested.ValueOK(); set {
+		return v
+	}
+	return current
 }
 
 // lastPosition returns the position after the last of the siblings under

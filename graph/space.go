@@ -269,10 +269,7 @@ func (r *Resolver) moveSpace(ctx context.Context, in model.MoveSpaceInput) (*ent
 		if err := require(d, authz.AdministerContent, "space", "move it"); err != nil {
 			return err
 		}
-		parent := s.ParentID
-		if v, set := in.ParentID.ValueOK(); set {
-			parent = v
-		}
+		parent := movedParent(s.ParentID, in.ParentID)
 		if _, err := r.destination(ctx, s.OrganizationID, parent, "parent"); err != nil {
 			return err
 		}
