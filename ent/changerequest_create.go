@@ -545,10 +545,10 @@ func (_c *ChangeRequestCreate) createSpec() (*ChangeRequest, *sqlgraph.CreateSpe
 	}
 	if nodes := _c.mutation.ContributorsIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
+			Rel:     sqlgraph.M2M,
 			Inverse: false,
 			Table:   changerequest.ContributorsTable,
-			Columns: []string{changerequest.ContributorsColumn},
+			Columns: changerequest.ContributorsPrimaryKey,
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeString),

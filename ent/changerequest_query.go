@@ -245,7 +245,7 @@ func (_q *ChangeRequestQuery) QueryContributors() *UserQuery {
 		step := sqlgraph.NewStep(
 			sqlgraph.From(changerequest.Table, changerequest.FieldID, selector),
 			sqlgraph.To(user.Table, user.FieldID),
-			sqlgraph.Edge(sqlgraph.O2M, false, changerequest.ContributorsTable, changerequest.ContributorsColumn),
+			sqlgraph.Edge(sqlgraph.M2M, false, changerequest.ContributorsTable, changerequest.ContributorsPrimaryKey...),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -991,33 +991,63 @@ func (_q *ChangeRequestQuery) loadRevisions(ctx context.Context, query *Revision
 	return nil
 }
 func (_q *ChangeRequestQuery) loadContributors(ctx context.Context, query *UserQuery, nodes []*ChangeRequest, init func(*ChangeRequest), assign func(*ChangeRequest, *User)) error {
-	fks := make([]driver.Value, 0, len(nodes))
-	nodeids := make(map[string]*ChangeRequest)
-	for i := range nodes {
-		fks = append(fks, nodes[i].ID)
-		nodeids[nodes[i].ID] = nodes[i]
+	edgeIDs := make([]driver.Value, len(nodes))
+	byID := make(map[string]*ChangeRequest)
+	nids := make(map[string]map[*ChangeRequest]struct{})
+	for i, node := range nodes {
+		edgeIDs[i] = node.ID
+		byID[node.ID] = node
 		if init != nil {
-			init(nodes[i])
+			init(node)
 		}
 	}
-	query.withFKs = true
-	query.Where(predicate.User(func(s *sql.Selector) {
-		s.Where(sql.InValues(s.C(changerequest.ContributorsColumn), fks...))
-	}))
-	neighbors, err := query.All(ctx)
+	query.Where(func(s *sql.Selector) {
+		joinT := sql.Table(changerequest.ContributorsTable)
+		s.Join(joinT).On(s.C(user.FieldID), joinT.C(changerequest.ContributorsPrimaryKey[1]))
+		s.Where(sql.InValues(joinT.C(changerequest.ContributorsPrimaryKey[0]), edgeIDs...))
+		columns := s.SelectedColumns()
+		s.Select(joinT.C(changerequest.ContributorsPrimaryKey[0]))
+		s.AppendSelect(columns...)
+		s.SetDistinct(false)
+	})
+	if err := query.prepareQuery(ctx); err != nil {
+		return err
+	}
+	qr := QuerierFunc(func(ctx context.Context, q Query) (Value, error) {
+		return query.sqlAll(ctx, func(_ context.Context, spec *sqlgraph.QuerySpec) {
+			assign := spec.Assign
+			values := spec.ScanValues
+			spec.ScanValues = func(columns []string) ([]any, error) {
+				values, err := values(columns[1:])
+				if err != nil {
+					return nil, err
+				}
+				return append([]any{new(sql.NullString)}, values...), nil
+			}
+			spec.Assign = func(columns []string, values []any) error {
+				outValue := values[0].(*sql.NullString).String
+				inValue := values[1].(*sql.NullString).String
+				if nids[inValue] == nil {
+					nids[inValue] = map[*ChangeRequest]struct{}{byID[outValue]: {}}
+					return assign(columns[1:], values[1:])
+				}
+				nids[inValue][byID[outValue]] = struct{}{}
+				return nil
+			}
+		})
+	})
+	neighbors, err := withInterceptors[[]*User](ctx, query, qr, query.inters)
 	if err != nil {
 		return err
 	}
 	for _, n := range neighbors {
-		fk := n.change_request_contributors
-		if fk == nil {
-			return fmt.Errorf(`foreign-key "change_request_contributors" is nil for node %v`, n.ID)
-		}
-		node, ok := nodeids[*fk]
+		nodes, ok := nids[n.ID]
 		if !ok {
-			return fmt.Errorf(`unexpected referenced foreign-key "change_request_contributors" returned %v for node %v`, *fk, n.ID)
+			return fmt.Errorf(`unexpected "contributors" node returned %v`, n.ID)
 		}
-		assign(node, n)
+		for kn := range nodes {
+			assign(kn, n)
+		}
 	}
 	return nil
 }

@@ -514,10 +514,10 @@ func (_u *ChangeRequestUpdate) sqlSave(ctx context.Context) (_node int, err erro
 	}
 	if _u.mutation.ContributorsCleared() {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
+			Rel:     sqlgraph.M2M,
 			Inverse: false,
 			Table:   changerequest.ContributorsTable,
-			Columns: []string{changerequest.ContributorsColumn},
+			Columns: changerequest.ContributorsPrimaryKey,
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeString),
@@ -527,10 +527,10 @@ func (_u *ChangeRequestUpdate) sqlSave(ctx context.Context) (_node int, err erro
 	}
 	if nodes := _u.mutation.RemovedContributorsIDs(); len(nodes) > 0 && !_u.mutation.ContributorsCleared() {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
+			Rel:     sqlgraph.M2M,
 			Inverse: false,
 			Table:   changerequest.ContributorsTable,
-			Columns: []string{changerequest.ContributorsColumn},
+			Columns: changerequest.ContributorsPrimaryKey,
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeString),
@@ -543,10 +543,10 @@ func (_u *ChangeRequestUpdate) sqlSave(ctx context.Context) (_node int, err erro
 	}
 	if nodes := _u.mutation.ContributorsIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
+			Rel:     sqlgraph.M2M,
 			Inverse: false,
 			Table:   changerequest.ContributorsTable,
-			Columns: []string{changerequest.ContributorsColumn},
+			Columns: changerequest.ContributorsPrimaryKey,
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeString),
@@ -1135,10 +1135,10 @@ func (_u *ChangeRequestUpdateOne) sqlSave(ctx context.Context) (_node *ChangeReq
 	}
 	if _u.mutation.ContributorsCleared() {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
+			Rel:     sqlgraph.M2M,
 			Inverse: false,
 			Table:   changerequest.ContributorsTable,
-			Columns: []string{changerequest.ContributorsColumn},
+			Columns: changerequest.ContributorsPrimaryKey,
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeString),
@@ -1148,10 +1148,10 @@ func (_u *ChangeRequestUpdateOne) sqlSave(ctx context.Context) (_node *ChangeReq
 	}
 	if nodes := _u.mutation.RemovedContributorsIDs(); len(nodes) > 0 && !_u.mutation.ContributorsCleared() {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
+			Rel:     sqlgraph.M2M,
 			Inverse: false,
 			Table:   changerequest.ContributorsTable,
-			Columns: []string{changerequest.ContributorsColumn},
+			Columns: changerequest.ContributorsPrimaryKey,
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeString),
@@ -1164,10 +1164,10 @@ func (_u *ChangeRequestUpdateOne) sqlSave(ctx context.Context) (_node *ChangeReq
 	}
 	if nodes := _u.mutation.ContributorsIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
+			Rel:     sqlgraph.M2M,
 			Inverse: false,
 			Table:   changerequest.ContributorsTable,
-			Columns: []string{changerequest.ContributorsColumn},
+			Columns: changerequest.ContributorsPrimaryKey,
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeString),

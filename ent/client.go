@@ -810,7 +810,7 @@ func (c *ChangeRequestClient) QueryContributors(_m *ChangeRequest) *UserQuery {
 		step := sqlgraph.NewStep(
 			sqlgraph.From(changerequest.Table, changerequest.FieldID, id),
 			sqlgraph.To(user.Table, user.FieldID),
-			sqlgraph.Edge(sqlgraph.O2M, false, changerequest.ContributorsTable, changerequest.ContributorsColumn),
+			sqlgraph.Edge(sqlgraph.M2M, false, changerequest.ContributorsTable, changerequest.ContributorsPrimaryKey...),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil
@@ -5773,6 +5773,22 @@ func (c *UserClient) QueryGrants(_m *User) *ContentGrantQuery {
 			sqlgraph.From(user.Table, user.FieldID, id),
 			sqlgraph.To(contentgrant.Table, contentgrant.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, user.GrantsTable, user.GrantsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryContributedChangeRequests queries the contributed_change_requests edge of a User.
+func (c *UserClient) QueryContributedChangeRequests(_m *User) *ChangeRequestQuery {
+	query := (&ChangeRequestClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(user.Table, user.FieldID, id),
+			sqlgraph.To(changerequest.Table, changerequest.FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, user.ContributedChangeRequestsTable, user.ContributedChangeRequestsPrimaryKey...),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil

@@ -12,6 +12,9 @@ type Noder interface {
 func (*APIToken) IsNode() {}
 
 // IsNode implements the GraphQL Node interface.
+func (*ChangeRequest) IsNode() {}
+
+// IsNode implements the GraphQL Node interface.
 func (*Collection) IsNode() {}
 
 // IsNode implements the GraphQL Node interface.

@@ -29053,30 +29053,33 @@ func (m *TranslationSettingsMutation) ResetEdge(name string) error {
 // UserMutation represents an operation that mutates the User nodes in the graph.
 type UserMutation struct {
 	config
-	op                      Op
-	typ                     string
-	id                      *string
-	created_at              *time.Time
-	updated_at              *time.Time
-	email                   *string
-	display_name            *string
-	photo_url               *string
-	clearedFields           map[string]struct{}
-	memberships             map[string]struct{}
-	removedmemberships      map[string]struct{}
-	clearedmemberships      bool
-	tokens                  map[string]struct{}
-	removedtokens           map[string]struct{}
-	clearedtokens           bool
-	team_memberships        map[string]struct{}
-	removedteam_memberships map[string]struct{}
-	clearedteam_memberships bool
-	grants                  map[string]struct{}
-	removedgrants           map[string]struct{}
-	clearedgrants           bool
-	done                    bool
-	oldValue                func(context.Context) (*User, error)
-	predicates              []predicate.User
+	op                                 Op
+	typ                                string
+	id                                 *string
+	created_at                         *time.Time
+	updated_at                         *time.Time
+	email                              *string
+	display_name                       *string
+	photo_url                          *string
+	clearedFields                      map[string]struct{}
+	memberships                        map[string]struct{}
+	removedmemberships                 map[string]struct{}
+	clearedmemberships                 bool
+	tokens                             map[string]struct{}
+	removedtokens                      map[string]struct{}
+	clearedtokens                      bool
+	team_memberships                   map[string]struct{}
+	removedteam_memberships            map[string]struct{}
+	clearedteam_memberships            bool
+	grants                             map[string]struct{}
+	removedgrants                      map[string]struct{}
+	clearedgrants                      bool
+	contributed_change_requests        map[string]struct{}
+	removedcontributed_change_requests map[string]struct{}
+	clearedcontributed_change_requests bool
+	done                               bool
+	oldValue                           func(context.Context) (*User, error)
+	predicates                         []predicate.User
 }
 
 var _ ent.Mutation = (*UserMutation)(nil)
@@ -29592,6 +29595,60 @@ func (m *UserMutation) ResetGrants() {
 	m.removedgrants = nil
 }
 
+// AddContributedChangeRequestIDs adds the "contributed_change_requests" edge to the ChangeRequest entity by ids.
+func (m *UserMutation) AddContributedChangeRequestIDs(ids ...string) {
+	if m.contributed_change_requests == nil {
+		m.contributed_change_requests = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.contributed_change_requests[ids[i]] = struct{}{}
+	}
+}
+
+// ClearContributedChangeRequests clears the "contributed_change_requests" edge to the ChangeRequest entity.
+func (m *UserMutation) ClearContributedChangeRequests() {
+	m.clearedcontributed_change_requests = true
+}
+
+// ContributedChangeRequestsCleared reports if the "contributed_change_requests" edge to the ChangeRequest entity was cleared.
+func (m *UserMutation) ContributedChangeRequestsCleared() bool {
+	return m.clearedcontributed_change_requests
+}
+
+// RemoveContributedChangeRequestIDs removes the "contributed_change_requests" edge to the ChangeRequest entity by IDs.
+func (m *UserMutation) RemoveContributedChangeRequestIDs(ids ...string) {
+	if m.removedcontributed_change_requests == nil {
+		m.removedcontributed_change_requests = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.contributed_change_requests, ids[i])
+		m.removedcontributed_change_requests[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedContributedChangeRequests returns the removed IDs of the "contributed_change_requests" edge to the ChangeRequest entity.
+func (m *UserMutation) RemovedContributedChangeRequestsIDs() (ids []string) {
+	for id := range m.removedcontributed_change_requests {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ContributedChangeRequestsIDs returns the "contributed_change_requests" edge IDs in the mutation.
+func (m *UserMutation) ContributedChangeRequestsIDs() (ids []string) {
+	for id := range m.contributed_change_requests {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetContributedChangeRequests resets all changes to the "contributed_change_requests" edge.
+func (m *UserMutation) ResetContributedChangeRequests() {
+	m.contributed_change_requests = nil
+	m.clearedcontributed_change_requests = false
+	m.removedcontributed_change_requests = nil
+}
+
 // Where appends a list predicates to the UserMutation builder.
 func (m *UserMutation) Where(ps ...predicate.User) {
 	m.predicates = append(m.predicates, ps...)
@@ -29802,7 +29859,7 @@ func (m *UserMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *UserMutation) AddedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	if m.memberships != nil {
 		edges = append(edges, user.EdgeMemberships)
 	}
@@ -29814,6 +29871,9 @@ func (m *UserMutation) AddedEdges() []string {
 	}
 	if m.grants != nil {
 		edges = append(edges, user.EdgeGrants)
+	}
+	if m.contributed_change_requests != nil {
+		edges = append(edges, user.EdgeContributedChangeRequests)
 	}
 	return edges
 }
@@ -29846,13 +29906,19 @@ func (m *UserMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case user.EdgeContributedChangeRequests:
+		ids := make([]ent.Value, 0, len(m.contributed_change_requests))
+		for id := range m.contributed_change_requests {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *UserMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	if m.removedmemberships != nil {
 		edges = append(edges, user.EdgeMemberships)
 	}
@@ -29864,6 +29930,9 @@ func (m *UserMutation) RemovedEdges() []string {
 	}
 	if m.removedgrants != nil {
 		edges = append(edges, user.EdgeGrants)
+	}
+	if m.removedcontributed_change_requests != nil {
+		edges = append(edges, user.EdgeContributedChangeRequests)
 	}
 	return edges
 }
@@ -29896,13 +29965,19 @@ func (m *UserMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case user.EdgeContributedChangeRequests:
+		ids := make([]ent.Value, 0, len(m.removedcontributed_change_requests))
+		for id := range m.removedcontributed_change_requests {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *UserMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	if m.clearedmemberships {
 		edges = append(edges, user.EdgeMemberships)
 	}
@@ -29914,6 +29989,9 @@ func (m *UserMutation) ClearedEdges() []string {
 	}
 	if m.clearedgrants {
 		edges = append(edges, user.EdgeGrants)
+	}
+	if m.clearedcontributed_change_requests {
+		edges = append(edges, user.EdgeContributedChangeRequests)
 	}
 	return edges
 }
@@ -29930,6 +30008,8 @@ func (m *UserMutation) EdgeCleared(name string) bool {
 		return m.clearedteam_memberships
 	case user.EdgeGrants:
 		return m.clearedgrants
+	case user.EdgeContributedChangeRequests:
+		return m.clearedcontributed_change_requests
 	}
 	return false
 }
@@ -29957,6 +30037,9 @@ func (m *UserMutation) ResetEdge(name string) error {
 		return nil
 	case user.EdgeGrants:
 		m.ResetGrants()
+		return nil
+	case user.EdgeContributedChangeRequests:
+		m.ResetContributedChangeRequests()
 		return nil
 	}
 	return fmt.Errorf("unknown User edge %s", name)

@@ -29,9 +29,8 @@ type User struct {
 	PhotoURL *string `json:"photo_url,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the UserQuery when eager-loading is set.
-	Edges                       UserEdges `json:"edges"`
-	change_request_contributors *string
-	selectValues                sql.SelectValues
+	Edges        UserEdges `json:"edges"`
+	selectValues sql.SelectValues
 }
 
 // UserEdges holds the relations/edges for other nodes in the graph.
@@ -44,13 +43,16 @@ type UserEdges struct {
 	TeamMemberships []*TeamMember `json:"team_memberships,omitempty"`
 	// Grants holds the value of the grants edge.
 	Grants []*ContentGrant `json:"grants,omitempty"`
+	// ContributedChangeRequests holds the value of the contributed_change_requests edge.
+	ContributedChangeRequests []*ChangeRequest `json:"contributed_change_requests,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes          [4]bool
-	namedMemberships     map[string][]*Member
-	namedTokens          map[string][]*APIToken
-	namedTeamMemberships map[string][]*TeamMember
-	namedGrants          map[string][]*ContentGrant
+	loadedTypes                    [5]bool
+	namedMemberships               map[string][]*Member
+	namedTokens                    map[string][]*APIToken
+	namedTeamMemberships           map[string][]*TeamMember
+	namedGrants                    map[string][]*ContentGrant
+	namedContributedChangeRequests map[string][]*ChangeRequest
 }
 
 // MembershipsOrErr returns the Memberships value or an error if the edge
@@ -89,6 +91,15 @@ func (e UserEdges) GrantsOrErr() ([]*ContentGrant, error) {
 	return nil, &NotLoadedError{edge: "grants"}
 }
 
+// ContributedChangeRequestsOrErr returns the ContributedChangeRequests value or an error if the edge
+// was not loaded in eager-loading.
+func (e UserEdges) ContributedChangeRequestsOrErr() ([]*ChangeRequest, error) {
+	if e.loadedTypes[4] {
+		return e.ContributedChangeRequests, nil
+	}
+	return nil, &NotLoadedError{edge: "contributed_change_requests"}
+}
+
 // scanValues returns the types for scanning values from sql.Rows.
 func (*User) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
@@ -98,8 +109,6 @@ func (*User) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullString)
 		case user.FieldCreatedAt, user.FieldUpdatedAt:
 			values[i] = new(sql.NullTime)
-		case user.ForeignKeys[0]: // change_request_contributors
-			values[i] = new(sql.NullString)
 		default:
 			values[i] = new(sql.UnknownType)
 		}
@@ -152,13 +161,6 @@ func (_m *User) assignValues(columns []string, values []any) error {
 				_m.PhotoURL = new(string)
 				*_m.PhotoURL = value.String
 			}
-		case user.ForeignKeys[0]:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field change_request_contributors", values[i])
-			} else if value.Valid {
-				_m.change_request_contributors = new(string)
-				*_m.change_request_contributors = value.String
-			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -190,6 +192,11 @@ func (_m *User) QueryTeamMemberships() *TeamMemberQuery {
 // QueryGrants queries the "grants" edge of the User entity.
 func (_m *User) QueryGrants() *ContentGrantQuery {
 	return NewUserClient(_m.config).QueryGrants(_m)
+}
+
+// QueryContributedChangeRequests queries the "contributed_change_requests" edge of the User entity.
+func (_m *User) QueryContributedChangeRequests() *ChangeRequestQuery {
+	return NewUserClient(_m.config).QueryContributedChangeRequests(_m)
 }
 
 // Update returns a builder for updating this User.
@@ -328,6 +335,30 @@ func (_m *User) appendNamedGrants(name string, edges ...*ContentGrant) {
 		_m.Edges.namedGrants[name] = []*ContentGrant{}
 	} else {
 		_m.Edges.namedGrants[name] = append(_m.Edges.namedGrants[name], edges...)
+	}
+}
+
+// NamedContributedChangeRequests returns the ContributedChangeRequests named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *User) NamedContributedChangeRequests(name string) ([]*ChangeRequest, error) {
+	if _m.Edges.namedContributedChangeRequests == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedContributedChangeRequests[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *User) appendNamedContributedChangeRequests(name string, edges ...*ChangeRequest) {
+	if _m.Edges.namedContributedChangeRequests == nil {
+		_m.Edges.namedContributedChangeRequests = make(map[string][]*ChangeRequest)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedContributedChangeRequests[name] = []*ChangeRequest{}
+	} else {
+		_m.Edges.namedContributedChangeRequests[name] = append(_m.Edges.namedContributedChangeRequests[name], edges...)
 	}
 }
 

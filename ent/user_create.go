@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/bindery/bindery/ent/apitoken"
+	"github.com/bindery/bindery/ent/changerequest"
 	"github.com/bindery/bindery/ent/contentgrant"
 	"github.com/bindery/bindery/ent/member"
 	"github.com/bindery/bindery/ent/teammember"
@@ -153,6 +154,21 @@ func (_c *UserCreate) AddGrants(v ...*ContentGrant) *UserCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddGrantIDs(ids...)
+}
+
+// AddContributedChangeRequestIDs adds the "contributed_change_requests" edge to the ChangeRequest entity by IDs.
+func (_c *UserCreate) AddContributedChangeRequestIDs(ids ...string) *UserCreate {
+	_c.mutation.AddContributedChangeRequestIDs(ids...)
+	return _c
+}
+
+// AddContributedChangeRequests adds the "contributed_change_requests" edges to the ChangeRequest entity.
+func (_c *UserCreate) AddContributedChangeRequests(v ...*ChangeRequest) *UserCreate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddContributedChangeRequestIDs(ids...)
 }
 
 // Mutation returns the UserMutation object of the builder.
@@ -351,6 +367,22 @@ func (_c *UserCreate) createSpec() (*User, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(contentgrant.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.ContributedChangeRequestsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.ContributedChangeRequestsTable,
+			Columns: user.ContributedChangeRequestsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequest.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

@@ -14,6 +14,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/bindery/bindery/ent/apitoken"
+	"github.com/bindery/bindery/ent/changerequest"
 	"github.com/bindery/bindery/ent/contentgrant"
 	"github.com/bindery/bindery/ent/member"
 	"github.com/bindery/bindery/ent/predicate"
@@ -24,20 +25,21 @@ import (
 // UserQuery is the builder for querying User entities.
 type UserQuery struct {
 	config
-	ctx                      *QueryContext
-	order                    []user.OrderOption
-	inters                   []Interceptor
-	predicates               []predicate.User
-	withMemberships          *MemberQuery
-	withTokens               *APITokenQuery
-	withTeamMemberships      *TeamMemberQuery
-	withGrants               *ContentGrantQuery
-	withFKs                  bool
-	modifiers                []func(*sql.Selector)
-	withNamedMemberships     map[string]*MemberQuery
-	withNamedTokens          map[string]*APITokenQuery
-	withNamedTeamMemberships map[string]*TeamMemberQuery
-	withNamedGrants          map[string]*ContentGrantQuery
+	ctx                                *QueryContext
+	order                              []user.OrderOption
+	inters                             []Interceptor
+	predicates                         []predicate.User
+	withMemberships                    *MemberQuery
+	withTokens                         *APITokenQuery
+	withTeamMemberships                *TeamMemberQuery
+	withGrants                         *ContentGrantQuery
+	withContributedChangeRequests      *ChangeRequestQuery
+	modifiers                          []func(*sql.Selector)
+	withNamedMemberships               map[string]*MemberQuery
+	withNamedTokens                    map[string]*APITokenQuery
+	withNamedTeamMemberships           map[string]*TeamMemberQuery
+	withNamedGrants                    map[string]*ContentGrantQuery
+	withNamedContributedChangeRequests map[string]*ChangeRequestQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -155,6 +157,28 @@ func (_q *UserQuery) QueryGrants() *ContentGrantQuery {
 			sqlgraph.From(user.Table, user.FieldID, selector),
 			sqlgraph.To(contentgrant.Table, contentgrant.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, user.GrantsTable, user.GrantsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryContributedChangeRequests chains the current query on the "contributed_change_requests" edge.
+func (_q *UserQuery) QueryContributedChangeRequests() *ChangeRequestQuery {
+	query := (&ChangeRequestClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(user.Table, user.FieldID, selector),
+			sqlgraph.To(changerequest.Table, changerequest.FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, user.ContributedChangeRequestsTable, user.ContributedChangeRequestsPrimaryKey...),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -349,15 +373,16 @@ func (_q *UserQuery) Clone() *UserQuery {
 		return nil
 	}
 	return &UserQuery{
-		config:              _q.config,
-		ctx:                 _q.ctx.Clone(),
-		order:               append([]user.OrderOption{}, _q.order...),
-		inters:              append([]Interceptor{}, _q.inters...),
-		predicates:          append([]predicate.User{}, _q.predicates...),
-		withMemberships:     _q.withMemberships.Clone(),
-		withTokens:          _q.withTokens.Clone(),
-		withTeamMemberships: _q.withTeamMemberships.Clone(),
-		withGrants:          _q.withGrants.Clone(),
+		config:                        _q.config,
+		ctx:                           _q.ctx.Clone(),
+		order:                         append([]user.OrderOption{}, _q.order...),
+		inters:                        append([]Interceptor{}, _q.inters...),
+		predicates:                    append([]predicate.User{}, _q.predicates...),
+		withMemberships:               _q.withMemberships.Clone(),
+		withTokens:                    _q.withTokens.Clone(),
+		withTeamMemberships:           _q.withTeamMemberships.Clone(),
+		withGrants:                    _q.withGrants.Clone(),
+		withContributedChangeRequests: _q.withContributedChangeRequests.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -406,6 +431,17 @@ func (_q *UserQuery) WithGrants(opts ...func(*ContentGrantQuery)) *UserQuery {
 		opt(query)
 	}
 	_q.withGrants = query
+	return _q
+}
+
+// WithContributedChangeRequests tells the query-builder to eager-load the nodes that are connected to
+// the "contributed_change_requests" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *UserQuery) WithContributedChangeRequests(opts ...func(*ChangeRequestQuery)) *UserQuery {
+	query := (&ChangeRequestClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withContributedChangeRequests = query
 	return _q
 }
 
@@ -486,18 +522,15 @@ func (_q *UserQuery) prepareQuery(ctx context.Context) error {
 func (_q *UserQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*User, error) {
 	var (
 		nodes       = []*User{}
-		withFKs     = _q.withFKs
 		_spec       = _q.querySpec()
-		loadedTypes = [4]bool{
+		loadedTypes = [5]bool{
 			_q.withMemberships != nil,
 			_q.withTokens != nil,
 			_q.withTeamMemberships != nil,
 			_q.withGrants != nil,
+			_q.withContributedChangeRequests != nil,
 		}
 	)
-	if withFKs {
-		_spec.Node.Columns = append(_spec.Node.Columns, user.ForeignKeys...)
-	}
 	_spec.ScanValues = func(columns []string) ([]any, error) {
 		return (*User).scanValues(nil, columns)
 	}
@@ -547,6 +580,15 @@ func (_q *UserQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*User, e
 			return nil, err
 		}
 	}
+	if query := _q.withContributedChangeRequests; query != nil {
+		if err := _q.loadContributedChangeRequests(ctx, query, nodes,
+			func(n *User) { n.Edges.ContributedChangeRequests = []*ChangeRequest{} },
+			func(n *User, e *ChangeRequest) {
+				n.Edges.ContributedChangeRequests = append(n.Edges.ContributedChangeRequests, e)
+			}); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedMemberships {
 		if err := _q.loadMemberships(ctx, query, nodes,
 			func(n *User) { n.appendNamedMemberships(name) },
@@ -572,6 +614,13 @@ func (_q *UserQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*User, e
 		if err := _q.loadGrants(ctx, query, nodes,
 			func(n *User) { n.appendNamedGrants(name) },
 			func(n *User, e *ContentGrant) { n.appendNamedGrants(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedContributedChangeRequests {
+		if err := _q.loadContributedChangeRequests(ctx, query, nodes,
+			func(n *User) { n.appendNamedContributedChangeRequests(name) },
+			func(n *User, e *ChangeRequest) { n.appendNamedContributedChangeRequests(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -698,6 +747,67 @@ func (_q *UserQuery) loadGrants(ctx context.Context, query *ContentGrantQuery, n
 			return fmt.Errorf(`unexpected referenced foreign-key "user_id" returned %v for node %v`, *fk, n.ID)
 		}
 		assign(node, n)
+	}
+	return nil
+}
+func (_q *UserQuery) loadContributedChangeRequests(ctx context.Context, query *ChangeRequestQuery, nodes []*User, init func(*User), assign func(*User, *ChangeRequest)) error {
+	edgeIDs := make([]driver.Value, len(nodes))
+	byID := make(map[string]*User)
+	nids := make(map[string]map[*User]struct{})
+	for i, node := range nodes {
+		edgeIDs[i] = node.ID
+		byID[node.ID] = node
+		if init != nil {
+			init(node)
+		}
+	}
+	query.Where(func(s *sql.Selector) {
+		joinT := sql.Table(user.ContributedChangeRequestsTable)
+		s.Join(joinT).On(s.C(changerequest.FieldID), joinT.C(user.ContributedChangeRequestsPrimaryKey[0]))
+		s.Where(sql.InValues(joinT.C(user.ContributedChangeRequestsPrimaryKey[1]), edgeIDs...))
+		columns := s.SelectedColumns()
+		s.Select(joinT.C(user.ContributedChangeRequestsPrimaryKey[1]))
+		s.AppendSelect(columns...)
+		s.SetDistinct(false)
+	})
+	if err := query.prepareQuery(ctx); err != nil {
+		return err
+	}
+	qr := QuerierFunc(func(ctx context.Context, q Query) (Value, error) {
+		return query.sqlAll(ctx, func(_ context.Context, spec *sqlgraph.QuerySpec) {
+			assign := spec.Assign
+			values := spec.ScanValues
+			spec.ScanValues = func(columns []string) ([]any, error) {
+				values, err := values(columns[1:])
+				if err != nil {
+					return nil, err
+				}
+				return append([]any{new(sql.NullString)}, values...), nil
+			}
+			spec.Assign = func(columns []string, values []any) error {
+				outValue := values[0].(*sql.NullString).String
+				inValue := values[1].(*sql.NullString).String
+				if nids[inValue] == nil {
+					nids[inValue] = map[*User]struct{}{byID[outValue]: {}}
+					return assign(columns[1:], values[1:])
+				}
+				nids[inValue][byID[outValue]] = struct{}{}
+				return nil
+			}
+		})
+	})
+	neighbors, err := withInterceptors[[]*ChangeRequest](ctx, query, qr, query.inters)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected "contributed_change_requests" node returned %v`, n.ID)
+		}
+		for kn := range nodes {
+			assign(kn, n)
+		}
 	}
 	return nil
 }
@@ -874,6 +984,20 @@ func (_q *UserQuery) WithNamedGrants(name string, opts ...func(*ContentGrantQuer
 		_q.withNamedGrants = make(map[string]*ContentGrantQuery)
 	}
 	_q.withNamedGrants[name] = query
+	return _q
+}
+
+// WithNamedContributedChangeRequests tells the query-builder to eager-load the nodes that are connected to the "contributed_change_requests"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *UserQuery) WithNamedContributedChangeRequests(name string, opts ...func(*ChangeRequestQuery)) *UserQuery {
+	query := (&ChangeRequestClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedContributedChangeRequests == nil {
+		_q.withNamedContributedChangeRequests = make(map[string]*ChangeRequestQuery)
+	}
+	_q.withNamedContributedChangeRequests[name] = query
 	return _q
 }
 

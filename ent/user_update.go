@@ -12,6 +12,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/bindery/bindery/ent/apitoken"
+	"github.com/bindery/bindery/ent/changerequest"
 	"github.com/bindery/bindery/ent/contentgrant"
 	"github.com/bindery/bindery/ent/member"
 	"github.com/bindery/bindery/ent/predicate"
@@ -147,6 +148,21 @@ func (_u *UserUpdate) AddGrants(v ...*ContentGrant) *UserUpdate {
 	return _u.AddGrantIDs(ids...)
 }
 
+// AddContributedChangeRequestIDs adds the "contributed_change_requests" edge to the ChangeRequest entity by IDs.
+func (_u *UserUpdate) AddContributedChangeRequestIDs(ids ...string) *UserUpdate {
+	_u.mutation.AddContributedChangeRequestIDs(ids...)
+	return _u
+}
+
+// AddContributedChangeRequests adds the "contributed_change_requests" edges to the ChangeRequest entity.
+func (_u *UserUpdate) AddContributedChangeRequests(v ...*ChangeRequest) *UserUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddContributedChangeRequestIDs(ids...)
+}
+
 // Mutation returns the UserMutation object of the builder.
 func (_u *UserUpdate) Mutation() *UserMutation {
 	return _u.mutation
@@ -234,6 +250,27 @@ func (_u *UserUpdate) RemoveGrants(v ...*ContentGrant) *UserUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveGrantIDs(ids...)
+}
+
+// ClearContributedChangeRequests clears all "contributed_change_requests" edges to the ChangeRequest entity.
+func (_u *UserUpdate) ClearContributedChangeRequests() *UserUpdate {
+	_u.mutation.ClearContributedChangeRequests()
+	return _u
+}
+
+// RemoveContributedChangeRequestIDs removes the "contributed_change_requests" edge to ChangeRequest entities by IDs.
+func (_u *UserUpdate) RemoveContributedChangeRequestIDs(ids ...string) *UserUpdate {
+	_u.mutation.RemoveContributedChangeRequestIDs(ids...)
+	return _u
+}
+
+// RemoveContributedChangeRequests removes "contributed_change_requests" edges to ChangeRequest entities.
+func (_u *UserUpdate) RemoveContributedChangeRequests(v ...*ChangeRequest) *UserUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveContributedChangeRequestIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -505,6 +542,51 @@ func (_u *UserUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.ContributedChangeRequestsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.ContributedChangeRequestsTable,
+			Columns: user.ContributedChangeRequestsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequest.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedContributedChangeRequestsIDs(); len(nodes) > 0 && !_u.mutation.ContributedChangeRequestsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.ContributedChangeRequestsTable,
+			Columns: user.ContributedChangeRequestsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequest.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ContributedChangeRequestsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.ContributedChangeRequestsTable,
+			Columns: user.ContributedChangeRequestsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequest.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -641,6 +723,21 @@ func (_u *UserUpdateOne) AddGrants(v ...*ContentGrant) *UserUpdateOne {
 	return _u.AddGrantIDs(ids...)
 }
 
+// AddContributedChangeRequestIDs adds the "contributed_change_requests" edge to the ChangeRequest entity by IDs.
+func (_u *UserUpdateOne) AddContributedChangeRequestIDs(ids ...string) *UserUpdateOne {
+	_u.mutation.AddContributedChangeRequestIDs(ids...)
+	return _u
+}
+
+// AddContributedChangeRequests adds the "contributed_change_requests" edges to the ChangeRequest entity.
+func (_u *UserUpdateOne) AddContributedChangeRequests(v ...*ChangeRequest) *UserUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddContributedChangeRequestIDs(ids...)
+}
+
 // Mutation returns the UserMutation object of the builder.
 func (_u *UserUpdateOne) Mutation() *UserMutation {
 	return _u.mutation
@@ -728,6 +825,27 @@ func (_u *UserUpdateOne) RemoveGrants(v ...*ContentGrant) *UserUpdateOne {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveGrantIDs(ids...)
+}
+
+// ClearContributedChangeRequests clears all "contributed_change_requests" edges to the ChangeRequest entity.
+func (_u *UserUpdateOne) ClearContributedChangeRequests() *UserUpdateOne {
+	_u.mutation.ClearContributedChangeRequests()
+	return _u
+}
+
+// RemoveContributedChangeRequestIDs removes the "contributed_change_requests" edge to ChangeRequest entities by IDs.
+func (_u *UserUpdateOne) RemoveContributedChangeRequestIDs(ids ...string) *UserUpdateOne {
+	_u.mutation.RemoveContributedChangeRequestIDs(ids...)
+	return _u
+}
+
+// RemoveContributedChangeRequests removes "contributed_change_requests" edges to ChangeRequest entities.
+func (_u *UserUpdateOne) RemoveContributedChangeRequests(v ...*ChangeRequest) *UserUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveContributedChangeRequestIDs(ids...)
 }
 
 // Where appends a list predicates to the UserUpdate builder.
@@ -1022,6 +1140,51 @@ func (_u *UserUpdateOne) sqlSave(ctx context.Context) (_node *User, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(contentgrant.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ContributedChangeRequestsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.ContributedChangeRequestsTable,
+			Columns: user.ContributedChangeRequestsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequest.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedContributedChangeRequestsIDs(); len(nodes) > 0 && !_u.mutation.ContributedChangeRequestsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.ContributedChangeRequestsTable,
+			Columns: user.ContributedChangeRequestsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequest.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ContributedChangeRequestsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.ContributedChangeRequestsTable,
+			Columns: user.ContributedChangeRequestsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequest.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"github.com/bindery/bindery/graph/generated"
+	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/page"
 )
 
@@ -33,6 +34,9 @@ func setComplexity(c *generated.ComplexityRoot) {
 		return connectionCost(child, first, last)
 	}
 	c.Collection.Collections = func(child int, first *int, _ *page.Cursor, last *int, _ *page.Cursor) int {
+		return connectionCost(child, first, last)
+	}
+	c.Space.ChangeRequests = func(child int, first *int, _ *page.Cursor, last *int, _ *page.Cursor, _ *enum.ChangeRequestStatus, _ *string) int {
 		return connectionCost(child, first, last)
 	}
 	c.User.Organizations = func(child int, first *int, _ *page.Cursor, last *int, _ *page.Cursor) int {

@@ -20,6 +20,8 @@ func (r *queryResolver) Nodes(ctx context.Context, ids []string) ([]ent.Noder, e
 	return r.nodes(ctx, ids)
 }
 
+func (r *Resolver) ChangeRequest() generated.ChangeRequestResolver { return &changeRequestResolver{r} }
+
 func (r *Resolver) Collection() generated.CollectionResolver { return &collectionResolver{r} }
 
 func (r *Resolver) Organization() generated.OrganizationResolver { return &organizationResolver{r} }
@@ -33,10 +35,11 @@ func (r *Resolver) Space() generated.SpaceResolver { return &spaceResolver{r} }
 func (r *Resolver) User() generated.UserResolver { return &userResolver{r} }
 
 type (
-	collectionResolver   struct{ *Resolver }
-	organizationResolver struct{ *Resolver }
-	queryResolver        struct{ *Resolver }
-	revisionResolver     struct{ *Resolver }
-	spaceResolver        struct{ *Resolver }
-	userResolver         struct{ *Resolver }
+	changeRequestResolver struct{ *Resolver }
+	collectionResolver    struct{ *Resolver }
+	organizationResolver  struct{ *Resolver }
+	queryResolver         struct{ *Resolver }
+	revisionResolver      struct{ *Resolver }
+	spaceResolver         struct{ *Resolver }
+	userResolver          struct{ *Resolver }
 )

@@ -137,3 +137,7 @@ func (r *Resolver) spacePage(ctx context.Context, q *ent.SpaceQuery,
 	}
 	return conn, r.primeSpaces(ctx, conn.Nodes())
 }
+
+func changeRequestConnection(p *page.Connection[*ent.ChangeRequest], err error) (*model.ChangeRequestConnection, error) {
+	return connection(p, err, model.NewChangeRequestConnection)
+}

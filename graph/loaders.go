@@ -17,6 +17,7 @@ import (
 	"github.com/bindery/bindery/ent/space"
 	"github.com/bindery/bindery/ent/user"
 	"github.com/bindery/bindery/internal/authz"
+	"github.com/bindery/bindery/internal/content"
 	"github.com/bindery/bindery/internal/enum"
 )
 
@@ -37,9 +38,12 @@ type loaders struct {
 	// for the viewer.
 	orgAccess *dataloader.Loader[string, *authz.Org]
 
+	changeRequests *dataloader.Loader[string, *ent.ChangeRequest]
+
 	mu        sync.Mutex
-	facts     *viewerFacts      // loaded on first use, see Resolver.viewerFacts
-	shareKeys map[string]string // space ID to the share key the request presented
+	facts     *viewerFacts               // loaded on first use, see Resolver.viewerFacts
+	contents  map[string]*content.Loaded // by revision ID, see Resolver.contentOf
+	shareKeys map[string]string          // space ID to the share key the request presented
 }
 
 type loadersKey struct{}
@@ -63,7 +67,7 @@ func loadersFrom(ctx context.Context) *loaders {
 }
 
 func (r *Resolver) newLoaders(shareKeys map[string]string) *loaders {
-	l := &loaders{shareKeys: map[string]string{}}
+	l := &loaders{shareKeys: map[string]string{}, contents: map[string]*content.Loaded{}}
 	for k, v := range shareKeys {
 		l.shareKeys[k] = v
 	}
@@ -82,6 +86,9 @@ func (r *Resolver) newLoaders(shareKeys map[string]string) *loaders {
 	l.revisions = newLoader(func(ctx context.Context, ids []string) ([]*ent.Revision, error) {
 		return r.db(ctx).Revision.Query().Where(revision.IDIn(ids...)).All(ctx)
 	}, func(v *ent.Revision) string { return v.ID })
+	l.changeRequests = newLoader(func(ctx context.Context, ids []string) ([]*ent.ChangeRequest, error) {
+		return r.db(ctx).ChangeRequest.Query().Where(changerequest.IDIn(ids...)).All(ctx)
+	}, func(c *ent.ChangeRequest) string { return c.ID })
 	l.spaceCounts = dataloader.NewBatchedLoader(func(ctx context.Context, ids []string) []*dataloader.Result[spaceCounts] {
 		counts, err := r.loadSpaceCounts(ctx, ids)
 		return results(ids, counts, err, true)
@@ -133,10 +140,12 @@ func (l *loaders) clear() {
 	l.collections.ClearAll()
 	l.spaces.ClearAll()
 	l.revisions.ClearAll()
+	l.changeRequests.ClearAll()
 	l.spaceCounts.ClearAll()
 	l.orgAccess.ClearAll()
 	l.mu.Lock()
 	l.facts = nil
+	l.contents = map[string]*content.Loaded{}
 	l.mu.Unlock()
 }
 

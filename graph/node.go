@@ -33,6 +33,8 @@ func (r *Resolver) node(ctx context.Context, nodeID string) (ent.Noder, error) {
 		n, _, err = r.space(ctx, nodeID)
 	case id.Revision:
 		n, err = r.revision(ctx, nodeID)
+	case id.ChangeRequest:
+		n, _, _, err = r.changeRequest(ctx, nodeID)
 	case id.APIToken:
 		n, err = r.ownToken(ctx, nodeID)
 	default:

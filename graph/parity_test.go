@@ -23,7 +23,8 @@ const (
 	ocParitySpace = `id title emoji visibility createdAt updatedAt deletedAt editMode defaultLevel language
 	  organization { id } parent { id } revision { id } urls { location app published public icon }
 	  permissions { view access admin viewInviteLinks edit triggerGitSync comment merge review installIntegration }
-	  comments changeRequests changeRequestsOpen changeRequestsDraft`
+	  comments: commentCount changeRequests: changeRequestCount
+	  changeRequestsOpen: openChangeRequestCount changeRequestsDraft: draftChangeRequestCount`
 )
 
 // ocRESTOnly are the /v1 members GraphQL has no field for, by object.

@@ -6,6 +6,8 @@ package graph
 
 import (
 	"context"
+	"crypto/rand"
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -15,6 +17,7 @@ import (
 	"github.com/bindery/bindery/ent/schema"
 	"github.com/bindery/bindery/graph/generated"
 	"github.com/bindery/bindery/internal/config"
+	"github.com/bindery/bindery/internal/signedurl"
 	"github.com/bindery/bindery/internal/store"
 )
 
@@ -24,6 +27,10 @@ type Resolver struct {
 	cfg    config.Config
 	now    func() time.Time
 	log    *slog.Logger
+	// signer signs the expiring URLs of files and PDFs.
+	signer *signedurl.Signer
+	// objectCache holds content objects across requests; they are immutable.
+	objectCache *objectCache
 }
 
 // Option configures a Resolver.
@@ -37,10 +44,20 @@ func WithLogger(l *slog.Logger) Option { return func(r *Resolver) { r.log = l } 
 
 // New returns the application layer over client.
 func New(client *ent.Client, cfg config.Config, opts ...Option) *Resolver {
-	r := &Resolver{client: client, cfg: cfg, now: schema.Now, log: slog.Default()}
+	r := &Resolver{client: client, cfg: cfg, now: schema.Now, log: slog.Default(),
+		objectCache: newObjectCache(objectCacheBytes)}
 	for _, o := range opts {
 		o(r)
 	}
+	secret := []byte(cfg.SigningSecret)
+	if len(secret) == 0 {
+		secret = make([]byte, 32)
+		if _, err := rand.Read(secret); err != nil {
+			panic(fmt.Sprintf("graph: no randomness for a signing secret: %v", err))
+		}
+		r.log.Warn("BINDERY_SIGNING_SECRET is not set: file and PDF URLs work only on this process until it restarts")
+	}
+	r.signer = signedurl.New(secret)
 	return r
 }
 
@@ -50,6 +67,9 @@ func (r *Resolver) Schema() graphql.ExecutableSchema {
 	setComplexity(&c.Complexity)
 	return generated.NewExecutableSchema(c)
 }
+
+// Signer returns the signer of expiring URLs, which the server checks.
+func (r *Resolver) Signer() *signedurl.Signer { return r.signer }
 
 // Client returns the ent client the resolver reads and writes.
 func (r *Resolver) Client() *ent.Client { return r.client }
@@ -61,6 +81,9 @@ func (r *Resolver) db(ctx context.Context) *ent.Client {
 	}
 	return r.client
 }
+
+// Now is the resolver's clock, for checks outside the application layer.
+func (r *Resolver) Now() time.Time { return r.clock() }
 
 // clock returns the current time as stored: UTC, millisecond precision.
 func (r *Resolver) clock() time.Time { return r.now().UTC().Truncate(time.Millisecond) }

@@ -12,9 +12,73 @@ import (
 	"github.com/bindery/bindery/graph/generated"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/internal/authz"
+	"github.com/bindery/bindery/internal/content"
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/page"
 )
+
+func (r *changeRequestResolver) Space(ctx context.Context, obj *ent.ChangeRequest) (*ent.Space, error) {
+	s, _, err := r.space(ctx, obj.SpaceID)
+	return s, err
+}
+
+func (r *changeRequestResolver) CreatedBy(ctx context.Context, obj *ent.ChangeRequest) (*ent.User, error) {
+	return r.visibleUser(ctx, obj.CreatedByID)
+}
+
+func (r *changeRequestResolver) Revision(ctx context.Context, obj *ent.ChangeRequest) (*ent.Revision, error) {
+	return r.revisionByID(ctx, obj.RevisionID)
+}
+
+func (r *changeRequestResolver) RevisionInitial(ctx context.Context, obj *ent.ChangeRequest) (*ent.Revision, error) {
+	return r.revisionByID(ctx, obj.RevisionInitialID)
+}
+
+func (r *changeRequestResolver) RevisionMergedAncestor(ctx context.Context, obj *ent.ChangeRequest) (*ent.Revision, error) {
+	if obj.RevisionMergedAncestorID == nil {
+		return nil, nil
+	}
+	return r.revisionByID(ctx, *obj.RevisionMergedAncestorID)
+}
+
+func (r *changeRequestResolver) RevisionMerged(ctx context.Context, obj *ent.ChangeRequest) (*ent.Revision, error) {
+	if obj.RevisionMergedID == nil {
+		return nil, nil
+	}
+	return r.revisionByID(ctx, *obj.RevisionMergedID)
+}
+
+func (r *changeRequestResolver) Outdated(ctx context.Context, obj *ent.ChangeRequest) (bool, error) {
+	s, _, err := r.space(ctx, obj.SpaceID)
+	if err != nil {
+		return false, err
+	}
+	return outdated(obj, s), nil
+}
+
+func (r *changeRequestResolver) CommentCount(ctx context.Context, obj *ent.ChangeRequest) (int, error) {
+	return r.changeRequestComments(ctx, obj)
+}
+
+func (r *changeRequestResolver) Contributors(ctx context.Context, obj *ent.ChangeRequest) ([]*ent.User, error) {
+	return r.changeRequestContributors(ctx, obj)
+}
+
+func (r *changeRequestResolver) Urls(ctx context.Context, obj *ent.ChangeRequest) (*model.ChangeRequestURLs, error) {
+	return r.changeRequestURLs(obj), nil
+}
+
+func (r *changeRequestResolver) Conflicts(ctx context.Context, obj *ent.ChangeRequest) ([]*model.MergeConflict, error) {
+	c, err := r.changeRequestConflicts(ctx, obj)
+	if err != nil {
+		return nil, err
+	}
+	return r.conflictModels(ctx, obj, c)
+}
+
+func (r *changeRequestResolver) PDFURL(ctx context.Context, obj *ent.ChangeRequest, pageID *string, only *bool) (string, error) {
+	return r.changeRequestPDFURL(ctx, obj, pageID, deref(only))
+}
 
 func (r *collectionResolver) Organization(ctx context.Context, obj *ent.Collection) (*ent.Organization, error) {
 	return r.visibleOrganization(ctx, obj.OrganizationID)
@@ -150,6 +214,113 @@ func (r *mutationResolver) TransferSpace(ctx context.Context, input model.Transf
 	return &model.TransferSpacePayload{Space: s, ClientMutationID: input.ClientMutationID}, nil
 }
 
+func (r *mutationResolver) CreateChangeRequest(ctx context.Context, input model.CreateChangeRequestInput) (*model.CreateChangeRequestPayload, error) {
+	cr, err := r.createChangeRequest(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	return &model.CreateChangeRequestPayload{ChangeRequest: cr, ClientMutationID: input.ClientMutationID}, nil
+}
+
+func (r *mutationResolver) UpdateChangeRequest(ctx context.Context, input model.UpdateChangeRequestInput) (*model.UpdateChangeRequestPayload, error) {
+	cr, err := r.updateChangeRequest(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	return &model.UpdateChangeRequestPayload{ChangeRequest: cr, ClientMutationID: input.ClientMutationID}, nil
+}
+
+func (r *mutationResolver) SyncChangeRequest(ctx context.Context, input model.SyncChangeRequestInput) (*model.SyncChangeRequestPayload, error) {
+	res, err := r.syncChangeRequest(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	conflicts, err := r.conflictModels(ctx, res.ChangeRequest, res.Conflicts)
+	if err != nil {
+		return nil, err
+	}
+	return &model.SyncChangeRequestPayload{Result: res.Result, Revision: res.Revision, ChangeRequest: res.ChangeRequest,
+		Conflicts: conflicts, ClientMutationID: input.ClientMutationID}, nil
+}
+
+func (r *mutationResolver) MergeChangeRequest(ctx context.Context, input model.MergeChangeRequestInput) (*model.MergeChangeRequestPayload, error) {
+	res, err := r.mergeChangeRequest(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	conflicts, err := r.conflictModels(ctx, res.ChangeRequest, res.Conflicts)
+	if err != nil {
+		return nil, err
+	}
+	return &model.MergeChangeRequestPayload{Result: res.Result, Revision: res.Revision, ChangeRequest: res.ChangeRequest,
+		Conflicts: conflicts, ClientMutationID: input.ClientMutationID}, nil
+}
+
+func (r *mutationResolver) CreatePage(ctx context.Context, input model.CreatePageInput) (*model.CreatePagePayload, error) {
+	rev, p, err := r.createPage(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	return &model.CreatePagePayload{Revision: rev, Page: p, ClientMutationID: input.ClientMutationID}, nil
+}
+
+func (r *mutationResolver) UpdatePage(ctx context.Context, input model.UpdatePageInput) (*model.UpdatePagePayload, error) {
+	rev, p, err := r.updatePage(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	return &model.UpdatePagePayload{Revision: rev, Page: p, ClientMutationID: input.ClientMutationID}, nil
+}
+
+func (r *mutationResolver) MovePage(ctx context.Context, input model.MovePageInput) (*model.MovePagePayload, error) {
+	rev, p, err := r.movePage(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	return &model.MovePagePayload{Revision: rev, Page: p, ClientMutationID: input.ClientMutationID}, nil
+}
+
+func (r *mutationResolver) DeletePage(ctx context.Context, input model.DeletePageInput) (*model.DeletePagePayload, error) {
+	rev, err := r.deletePage(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	return &model.DeletePagePayload{Revision: rev, DeletedPageID: input.PageID, ClientMutationID: input.ClientMutationID}, nil
+}
+
+func (r *mutationResolver) SetPageMarkdown(ctx context.Context, input model.SetPageMarkdownInput) (*model.SetPageMarkdownPayload, error) {
+	rev, p, err := r.setPageMarkdown(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	return &model.SetPageMarkdownPayload{Revision: rev, Page: p, ClientMutationID: input.ClientMutationID}, nil
+}
+
+func (r *mutationResolver) UploadFile(ctx context.Context, input model.UploadFileInput) (*model.UploadFilePayload, error) {
+	rev, f, err := r.uploadFile(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	return &model.UploadFilePayload{Revision: rev, File: f, ClientMutationID: input.ClientMutationID}, nil
+}
+
+func (r *mutationResolver) DeleteFile(ctx context.Context, input model.DeleteFileInput) (*model.DeleteFilePayload, error) {
+	rev, err := r.deleteFile(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	return &model.DeleteFilePayload{Revision: rev, DeletedFileID: input.FileID, ClientMutationID: input.ClientMutationID}, nil
+}
+
+func (r *mutationResolver) ImportContent(ctx context.Context, input model.ImportContentInput) (*model.ImportContentPayload, error) {
+	res, err := r.importContent(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	return &model.ImportContentPayload{Revision: res.Revision, ImportedResources: res.Imported, TotalResources: res.Total,
+		ClientMutationID: input.ClientMutationID}, nil
+}
+
 func (r *mutationResolver) CreateAPIToken(ctx context.Context, input model.CreateAPITokenInput) (*model.CreateAPITokenPayload, error) {
 	return r.createAPIToken(ctx, input)
 }
@@ -204,6 +375,55 @@ func (r *revisionResolver) Parents(ctx context.Context, obj *ent.Revision) ([]*e
 	return r.revisionParents(ctx, obj)
 }
 
+func (r *revisionResolver) Space(ctx context.Context, obj *ent.Revision) (*ent.Space, error) {
+	s, _, err := r.space(ctx, obj.SpaceID)
+	return s, err
+}
+
+func (r *revisionResolver) ChangeRequest(ctx context.Context, obj *ent.Revision) (*ent.ChangeRequest, error) {
+	if obj.ChangeRequestID == nil {
+		return nil, nil
+	}
+	cr, _, _, err := r.changeRequest(ctx, *obj.ChangeRequestID)
+	return cr, err
+}
+
+func (r *revisionResolver) CreatedBy(ctx context.Context, obj *ent.Revision) (*ent.User, error) {
+	return r.visibleUser(ctx, obj.CreatedByID)
+}
+
+func (r *revisionResolver) Pages(ctx context.Context, obj *ent.Revision) ([]*model.RevisionPage, error) {
+	return r.revisionPages(ctx, obj)
+}
+
+func (r *revisionResolver) Page(ctx context.Context, obj *ent.Revision, id string) (*model.RevisionPage, error) {
+	return r.revisionPage(ctx, obj, id)
+}
+
+func (r *revisionResolver) PageByPath(ctx context.Context, obj *ent.Revision, path string) (*model.RevisionPage, error) {
+	return r.revisionPageByPath(ctx, obj, path)
+}
+
+func (r *revisionResolver) Files(ctx context.Context, obj *ent.Revision) ([]*model.RevisionFile, error) {
+	return r.revisionFiles(ctx, obj)
+}
+
+func (r *revisionResolver) File(ctx context.Context, obj *ent.Revision, id string) (*model.RevisionFile, error) {
+	return r.revisionFile(ctx, obj, id)
+}
+
+func (r *revisionResolver) ReusableContents(ctx context.Context, obj *ent.Revision) ([]*content.Reusable, error) {
+	c, err := r.contentOf(ctx, obj)
+	if err != nil {
+		return nil, err
+	}
+	return c.Reusable, nil
+}
+
+func (r *revisionResolver) Urls(ctx context.Context, obj *ent.Revision) (*model.RevisionURLs, error) {
+	return r.revisionURLs(obj), nil
+}
+
 func (r *spaceResolver) Organization(ctx context.Context, obj *ent.Space) (*ent.Organization, error) {
 	return r.visibleOrganization(ctx, obj.OrganizationID)
 }
@@ -224,24 +444,32 @@ func (r *spaceResolver) Permissions(ctx context.Context, obj *ent.Space) (*authz
 	return r.spacePermissions(ctx, obj)
 }
 
-func (r *spaceResolver) Comments(ctx context.Context, obj *ent.Space) (int, error) {
+func (r *spaceResolver) CommentCount(ctx context.Context, obj *ent.Space) (int, error) {
 	c, err := r.spaceCounts(ctx, obj)
 	return c.Comments, err
 }
 
-func (r *spaceResolver) ChangeRequests(ctx context.Context, obj *ent.Space) (int, error) {
+func (r *spaceResolver) ChangeRequestCount(ctx context.Context, obj *ent.Space) (int, error) {
 	c, err := r.spaceCounts(ctx, obj)
 	return c.ChangeRequests, err
 }
 
-func (r *spaceResolver) ChangeRequestsOpen(ctx context.Context, obj *ent.Space) (int, error) {
+func (r *spaceResolver) OpenChangeRequestCount(ctx context.Context, obj *ent.Space) (int, error) {
 	c, err := r.spaceCounts(ctx, obj)
 	return c.Open, err
 }
 
-func (r *spaceResolver) ChangeRequestsDraft(ctx context.Context, obj *ent.Space) (int, error) {
+func (r *spaceResolver) DraftChangeRequestCount(ctx context.Context, obj *ent.Space) (int, error) {
 	c, err := r.spaceCounts(ctx, obj)
 	return c.Draft, err
+}
+
+func (r *spaceResolver) ChangeRequests(ctx context.Context, obj *ent.Space, first *int, after *page.Cursor, last *int, before *page.Cursor, status *enum.ChangeRequestStatus, contributorID *string) (*model.ChangeRequestConnection, error) {
+	return changeRequestConnection(r.changeRequestsOf(ctx, obj, status, contributorID, args(first, after, last, before)))
+}
+
+func (r *spaceResolver) ChangeRequest(ctx context.Context, obj *ent.Space, number int) (*ent.ChangeRequest, error) {
+	return r.changeRequestByNumber(ctx, obj, number)
 }
 
 func (r *userResolver) Urls(ctx context.Context, obj *ent.User) (*model.UserURLs, error) {

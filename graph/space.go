@@ -470,7 +470,7 @@ func spaceListNeeds(ctx context.Context) (counts, revisions, parents bool) {
 	for _, it := range items {
 		for _, f := range graphql.CollectFields(oc, it.Selections, []string{"Space"}) {
 			switch f.Name {
-			case "comments", "changeRequests", "changeRequestsOpen", "changeRequestsDraft":
+			case "commentCount", "changeRequestCount", "openChangeRequestCount", "draftChangeRequestCount":
 				counts = true
 			case "revision":
 				revisions = true

@@ -34,16 +34,16 @@ type spGQL struct {
 	}
 	Urls                struct{ Location, App string }
 	Permissions         map[string]any
-	Comments            int
-	ChangeRequests      int
-	ChangeRequestsOpen  int
-	ChangeRequestsDraft int
+	CommentCount            int
+	ChangeRequestCount      int
+	OpenChangeRequestCount  int
+	DraftChangeRequestCount int
 }
 
 const spFields = `id title emoji visibility editMode defaultLevel language deletedAt
   organization { id title } parent { id } revision { id message } urls { location app }
   permissions { ` + spPermissionFields + ` }
-  comments changeRequests changeRequestsOpen changeRequestsDraft`
+  commentCount changeRequestCount openChangeRequestCount draftChangeRequestCount`
 
 // spQuery reads a space through GraphQL.
 func spQuery(t *testing.T, e *servertest.Env, tok, id string, shareKey *string) (*spGQL, *servertest.GQLResponse) {
@@ -131,17 +131,17 @@ func TestGraphQLSpaceFields(t *testing.T) {
 		assert.Equal(t, *stored.RevisionID, s.Revision.ID)
 		assert.Equal(t, "http://bindery.test/v1/spaces/"+id, s.Urls.Location)
 		assert.Equal(t, true, s.Permissions["admin"])
-		assert.Equal(t, 2, s.Comments)
-		assert.Equal(t, 5, s.ChangeRequests)
-		assert.Equal(t, 2, s.ChangeRequestsOpen)
-		assert.Equal(t, 1, s.ChangeRequestsDraft)
+		assert.Equal(t, 2, s.CommentCount)
+		assert.Equal(t, 5, s.ChangeRequestCount)
+		assert.Equal(t, 2, s.OpenChangeRequestCount)
+		assert.Equal(t, 1, s.DraftChangeRequestCount)
 
 		r, g := spQuery(t, e, e.OwnerToken, root, nil)
 		require.Empty(t, g.Errors)
 		assert.Nil(t, r.Parent)
-		assert.Equal(t, 1, r.ChangeRequests)
-		assert.Equal(t, 1, r.ChangeRequestsDraft)
-		assert.Zero(t, r.Comments)
+		assert.Equal(t, 1, r.ChangeRequestCount)
+		assert.Equal(t, 1, r.DraftChangeRequestCount)
+		assert.Zero(t, r.CommentCount)
 	})
 	t.Run("the same values as /v1", func(t *testing.T) {
 		s, _ := spQuery(t, e, e.OwnerToken, id, nil)
@@ -150,8 +150,8 @@ func TestGraphQLSpaceFields(t *testing.T) {
 		assert.Equal(t, body["parent"], s.Parent.ID)
 		assert.Equal(t, body["organization"], s.Organization.ID)
 		assert.Equal(t, body["permissions"], s.Permissions)
-		for k, v := range map[string]int{"comments": s.Comments, "changeRequests": s.ChangeRequests,
-			"changeRequestsOpen": s.ChangeRequestsOpen, "changeRequestsDraft": s.ChangeRequestsDraft} {
+		for k, v := range map[string]int{"comments": s.CommentCount, "changeRequests": s.ChangeRequestCount,
+			"changeRequestsOpen": s.OpenChangeRequestCount, "changeRequestsDraft": s.DraftChangeRequestCount} {
 			assert.EqualValues(t, body[k], v, k)
 		}
 	})

@@ -20,7 +20,7 @@ const spItemFields = `id title
   parent { id }
   revision { id }
   permissions { edit }
-  comments changeRequests changeRequestsOpen changeRequestsDraft`
+  commentCount changeRequestCount openChangeRequestCount draftChangeRequestCount`
 
 // spListCost is what listing n spaces cost, in SQL statements, through each
 // list of each API.
@@ -37,11 +37,11 @@ func spStatements(e *servertest.Env, fn func()) int64 {
 
 // spListed is a listed space as the statement test reads it back.
 type spListed struct {
-	ID             string
-	Organization   *struct{ ID string }
-	Parent         *struct{ ID string }
-	Revision       struct{ ID string }
-	ChangeRequests int
+	ID                 string
+	Organization       *struct{ ID string }
+	Parent             *struct{ ID string }
+	Revision           struct{ ID string }
+	ChangeRequestCount int
 }
 
 // spListStatements creates n spaces spread over the top level and four
@@ -81,7 +81,7 @@ func spListStatements(t *testing.T, n int) spListCost {
 		for _, s := range nodes {
 			require.NotNil(t, s.Organization)
 			require.NotEmpty(t, s.Revision.ID)
-			crs += s.ChangeRequests
+			crs += s.ChangeRequestCount
 		}
 		require.NotZero(t, crs, "the counts must be loaded")
 	}

@@ -170,16 +170,16 @@ func (a *API) presentSpace(ctx context.Context, s *ent.Space) (spaceJSON, error)
 	if j.Permissions, err = res.Permissions(ctx, s); err != nil {
 		return j, err
 	}
-	if j.Comments, err = res.Comments(ctx, s); err != nil {
+	if j.Comments, err = res.CommentCount(ctx, s); err != nil {
 		return j, err
 	}
-	if j.ChangeRequests, err = res.ChangeRequests(ctx, s); err != nil {
+	if j.ChangeRequests, err = res.ChangeRequestCount(ctx, s); err != nil {
 		return j, err
 	}
-	if j.ChangeRequestsOpen, err = res.ChangeRequestsOpen(ctx, s); err != nil {
+	if j.ChangeRequestsOpen, err = res.OpenChangeRequestCount(ctx, s); err != nil {
 		return j, err
 	}
-	if j.ChangeRequestsDraft, err = res.ChangeRequestsDraft(ctx, s); err != nil {
+	if j.ChangeRequestsDraft, err = res.DraftChangeRequestCount(ctx, s); err != nil {
 		return j, err
 	}
 	return j, nil

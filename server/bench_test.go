@@ -53,7 +53,7 @@ func BenchmarkListSpacesGraphQL(b *testing.B) {
 	e := benchEnv(b, 100)
 	q := `query($id: ID!) { organization(id: $id) { spaces(first: 100) { totalCount nodes {
 		id title emoji createdAt organization { id } revision { id } permissions { edit admin }
-		comments changeRequests changeRequestsOpen changeRequestsDraft } } } }`
+		commentCount changeRequestCount openChangeRequestCount draftChangeRequestCount } } } }`
 	vars := map[string]any{"id": e.Org.ID}
 	b.ResetTimer()
 	for b.Loop() {

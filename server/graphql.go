@@ -33,6 +33,9 @@ func (s *Server) graphqlHandler() http.Handler {
 	srv.AddTransport(transport.Options{AllowedMethods: []string{http.MethodGet, http.MethodPost, http.MethodOptions}})
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
+	// GraphQL multipart requests carry uploads. The body may exceed the file
+	// limit by the operations and map parts; the resolver checks the file.
+	srv.AddTransport(transport.MultipartForm{MaxUploadSize: s.cfg.MaxUploadBytes + 1<<20, MaxMemory: 8 << 20})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	if s.cfg.Introspection {
 		srv.Use(extension.Introspection{})

@@ -66,10 +66,12 @@ func writeGraphQLError(w http.ResponseWriter, r *http.Request, status int, gerr 
 // text/plain for the first two, 406 Not Acceptable for the third.
 //   - A method other than GET, POST and OPTIONS: 405 with Allow (RFC 9110,
 //     15.5.6). The spec requires POST and allows GET.
-//   - A POST whose body is not application/json: 415 Unsupported Media Type.
-//     The spec ("POST"): a POST without a Content-Type SHOULD be rejected
-//     with the appropriate 4xx code, and application/json is the type every
-//     server MUST accept and the only one Bindery serves.
+//   - A POST whose body is neither application/json nor a GraphQL multipart
+//     request (multipart/form-data, for uploads): 415 Unsupported Media
+//     Type. The spec ("POST"): a POST without a Content-Type SHOULD be
+//     rejected with the appropriate 4xx code, and application/json is the
+//     type every server MUST accept. Multipart needs no CSRF guard here:
+//     requests authenticate with a bearer token, never a cookie.
 //   - A GET whose operation is a mutation (or subscription): 405 with
 //     Allow: POST. The spec ("GET"): GET MUST NOT be used for mutations; the
 //     server MUST respond with 405 Method Not Allowed and halt execution.
@@ -79,9 +81,9 @@ func graphqlHTTP(next http.Handler) http.Handler {
 		case http.MethodOptions:
 		case http.MethodPost:
 			mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-			if err != nil || mt != mediaJSON {
+			if err != nil || (mt != mediaJSON && mt != "multipart/form-data") {
 				writeGraphQLError(w, r, http.StatusUnsupportedMediaType, badRequest(
-					"The request body must be JSON: send Content-Type: application/json"))
+					"The request body must be JSON: send Content-Type: application/json, or multipart/form-data for uploads"))
 				return
 			}
 		case http.MethodGet:

@@ -68,6 +68,9 @@ func (s *Server) routes() chi.Router {
 		writeStatus(w, http.StatusOK, "ok")
 	})
 	m.Handle("/playground", playgroundHandler())
+	// Signed URLs carry their own authorization (see signed.go).
+	m.Get("/files/{spaceId}/{blob}/{name}", s.serveFile)
+	m.Get("/pdf/{spaceId}/{revisionId}", s.servePDF)
 
 	// The API routes share one stack: viewer, rate limit, loaders.
 	api := m.With(s.authenticate, s.rateLimit, s.loaders)

@@ -109,13 +109,11 @@ const (
 	RevisionsInverseTable = "revisions"
 	// RevisionsColumn is the table column denoting the revisions relation/edge.
 	RevisionsColumn = "change_request_id"
-	// ContributorsTable is the table that holds the contributors relation/edge.
-	ContributorsTable = "users"
+	// ContributorsTable is the table that holds the contributors relation/edge. The primary key declared below.
+	ContributorsTable = "change_request_contributors"
 	// ContributorsInverseTable is the table name for the User entity.
 	// It exists in this package in order to avoid circular dependency with the "user" package.
 	ContributorsInverseTable = "users"
-	// ContributorsColumn is the table column denoting the contributors relation/edge.
-	ContributorsColumn = "change_request_contributors"
 	// CommentsTable is the table that holds the comments relation/edge.
 	CommentsTable = "comments"
 	// CommentsInverseTable is the table name for the Comment entity.
@@ -141,6 +139,12 @@ var Columns = []string{
 	FieldRevisionMergedID,
 	FieldMergedAt,
 }
+
+var (
+	// ContributorsPrimaryKey and ContributorsColumn2 are the table columns denoting the
+	// primary key for the contributors relation (M2M).
+	ContributorsPrimaryKey = []string{"change_request_id", "user_id"}
+)
 
 // ValidColumn reports if the column name is valid (part of the table columns).
 func ValidColumn(column string) bool {
@@ -387,7 +391,7 @@ func newContributorsStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(ContributorsInverseTable, FieldID),
-		sqlgraph.Edge(sqlgraph.O2M, false, ContributorsTable, ContributorsColumn),
+		sqlgraph.Edge(sqlgraph.M2M, false, ContributorsTable, ContributorsPrimaryKey...),
 	)
 }
 func newCommentsStep() *sqlgraph.Step {

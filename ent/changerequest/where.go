@@ -972,7 +972,7 @@ func HasContributors() predicate.ChangeRequest {
 	return predicate.ChangeRequest(func(s *sql.Selector) {
 		step := sqlgraph.NewStep(
 			sqlgraph.From(Table, FieldID),
-			sqlgraph.Edge(sqlgraph.O2M, false, ContributorsTable, ContributorsColumn),
+			sqlgraph.Edge(sqlgraph.M2M, false, ContributorsTable, ContributorsPrimaryKey...),
 		)
 		sqlgraph.HasNeighbors(s, step)
 	})

@@ -1121,19 +1121,35 @@ var (
 		{Name: "email", Type: field.TypeString, Unique: true},
 		{Name: "display_name", Type: field.TypeString},
 		{Name: "photo_url", Type: field.TypeString, Nullable: true},
-		{Name: "change_request_contributors", Type: field.TypeString, Nullable: true, Size: 64},
 	}
 	// UsersTable holds the schema information for the "users" table.
 	UsersTable = &schema.Table{
 		Name:       "users",
 		Columns:    UsersColumns,
 		PrimaryKey: []*schema.Column{UsersColumns[0]},
+	}
+	// ChangeRequestContributorsColumns holds the columns for the "change_request_contributors" table.
+	ChangeRequestContributorsColumns = []*schema.Column{
+		{Name: "change_request_id", Type: field.TypeString, Size: 64},
+		{Name: "user_id", Type: field.TypeString, Size: 64},
+	}
+	// ChangeRequestContributorsTable holds the schema information for the "change_request_contributors" table.
+	ChangeRequestContributorsTable = &schema.Table{
+		Name:       "change_request_contributors",
+		Columns:    ChangeRequestContributorsColumns,
+		PrimaryKey: []*schema.Column{ChangeRequestContributorsColumns[0], ChangeRequestContributorsColumns[1]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "users_change_requests_contributors",
-				Columns:    []*schema.Column{UsersColumns[6]},
+				Symbol:     "change_request_contributors_change_request_id",
+				Columns:    []*schema.Column{ChangeRequestContributorsColumns[0]},
 				RefColumns: []*schema.Column{ChangeRequestsColumns[0]},
-				OnDelete:   schema.SetNull,
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "change_request_contributors_user_id",
+				Columns:    []*schema.Column{ChangeRequestContributorsColumns[1]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.Cascade,
 			},
 		},
 	}
@@ -1217,6 +1233,7 @@ var (
 		TeamMembersTable,
 		TranslationSettingsTable,
 		UsersTable,
+		ChangeRequestContributorsTable,
 		IntegrationInstallationSpacesTable,
 		IntegrationInstallationSitesTable,
 	}
@@ -1281,7 +1298,8 @@ func init() {
 	TeamMembersTable.ForeignKeys[0].RefTable = TeamsTable
 	TeamMembersTable.ForeignKeys[1].RefTable = UsersTable
 	TranslationSettingsTable.ForeignKeys[0].RefTable = OrganizationsTable
-	UsersTable.ForeignKeys[0].RefTable = ChangeRequestsTable
+	ChangeRequestContributorsTable.ForeignKeys[0].RefTable = ChangeRequestsTable
+	ChangeRequestContributorsTable.ForeignKeys[1].RefTable = UsersTable
 	IntegrationInstallationSpacesTable.ForeignKeys[0].RefTable = IntegrationInstallationsTable
 	IntegrationInstallationSpacesTable.ForeignKeys[1].RefTable = SpacesTable
 	IntegrationInstallationSitesTable.ForeignKeys[0].RefTable = IntegrationInstallationsTable

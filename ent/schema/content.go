@@ -202,32 +202,40 @@ func (ChangeRequest) Mixin() []ent.Mixin {
 // Fields of the ChangeRequest.
 func (ChangeRequest) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("space_id").Immutable(),
+		field.String("space_id").Immutable().Annotations(internal()),
 		field.Int("number").Immutable().Positive(),
-		field.Enum("status").GoType(enum.ChangeRequestStatus("")).Default(string(enum.ChangeRequestStatusOpen)),
+		field.Enum("status").GoType(enum.ChangeRequestStatus("")).Default(string(enum.ChangeRequestStatusOpen)).
+			Annotations(gqlEnum("ChangeRequestStatus")...),
 		field.String("subject").Default("").Validate(validate.ChangeRequestSubject),
-		field.String("created_by_id").Optional().Nillable().Immutable(),
-		field.String("revision_id"),
-		field.String("revision_initial_id").Immutable(),
-		field.String("revision_merged_ancestor_id").Optional().Nillable(),
-		field.String("revision_merged_id").Optional().Nillable(),
+		field.String("created_by_id").Optional().Nillable().Immutable().Annotations(internal()),
+		// revision_id is the change request's current revision.
+		field.String("revision_id").Annotations(internal()),
+		// revision_initial_id is the space's revision it was forked from.
+		field.String("revision_initial_id").Immutable().Annotations(internal()),
+		// revision_merged_ancestor_id is the space's revision it was last
+		// updated from; NULL until the first update.
+		field.String("revision_merged_ancestor_id").Optional().Nillable().Annotations(internal()),
+		// revision_merged_id is the space's revision the merge made.
+		field.String("revision_merged_id").Optional().Nillable().Annotations(internal()),
 		field.Time("merged_at").Annotations(dateTime).Optional().Nillable(),
 	}
 }
 
 // Edges of the ChangeRequest.
 func (ChangeRequest) Edges() []ent.Edge {
+	skip := entgql.Skip()
 	return []ent.Edge{
-		edge.From("space", Space.Type).Ref("change_requests").Field("space_id").Unique().Required().Immutable(),
+		edge.From("space", Space.Type).Ref("change_requests").Field("space_id").Unique().Required().Immutable().
+			Annotations(skip),
 		edge.To("created_by", User.Type).Field("created_by_id").Unique().Immutable().
-			Annotations(entsql.OnDelete(entsql.SetNull)),
-		edge.To("revision", Revision.Type).Field("revision_id").Unique().Required(),
-		edge.To("revision_initial", Revision.Type).Field("revision_initial_id").Unique().Required().Immutable(),
-		edge.To("revision_merged_ancestor", Revision.Type).Field("revision_merged_ancestor_id").Unique(),
-		edge.To("revision_merged", Revision.Type).Field("revision_merged_id").Unique(),
-		edge.To("revisions", Revision.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
-		edge.To("contributors", User.Type),
-		edge.To("comments", Comment.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+			Annotations(skip, entsql.OnDelete(entsql.SetNull)),
+		edge.To("revision", Revision.Type).Field("revision_id").Unique().Required().Annotations(skip),
+		edge.To("revision_initial", Revision.Type).Field("revision_initial_id").Unique().Required().Immutable().Annotations(skip),
+		edge.To("revision_merged_ancestor", Revision.Type).Field("revision_merged_ancestor_id").Unique().Annotations(skip),
+		edge.To("revision_merged", Revision.Type).Field("revision_merged_id").Unique().Annotations(skip),
+		edge.To("revisions", Revision.Type).Annotations(skip, entsql.OnDelete(entsql.Cascade)),
+		edge.To("contributors", User.Type).Annotations(skip),
+		edge.To("comments", Comment.Type).Annotations(skip, entsql.OnDelete(entsql.Cascade)),
 	}
 }
 
@@ -236,5 +244,3 @@ func (ChangeRequest) Indexes() []ent.Index {
 	return []ent.Index{index.Fields("space_id", "number").Unique(), index.Fields("space_id", "status")}
 }
 
-// Annotations of the ChangeRequest.
-func (ChangeRequest) Annotations() []schema.Annotation { return hidden() }

@@ -37,6 +37,9 @@ func (User) Edges() []ent.Edge {
 		edge.To("tokens", APIToken.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 		edge.To("team_memberships", TeamMember.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 		edge.To("grants", ContentGrant.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
+		// The inverse makes contributors many-to-many: a user contributes to
+		// many change requests.
+		edge.From("contributed_change_requests", ChangeRequest.Type).Ref("contributors").Annotations(entgql.Skip()),
 	}
 }
 

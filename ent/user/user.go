@@ -32,6 +32,8 @@ const (
 	EdgeTeamMemberships = "team_memberships"
 	// EdgeGrants holds the string denoting the grants edge name in mutations.
 	EdgeGrants = "grants"
+	// EdgeContributedChangeRequests holds the string denoting the contributed_change_requests edge name in mutations.
+	EdgeContributedChangeRequests = "contributed_change_requests"
 	// Table holds the table name of the user in the database.
 	Table = "users"
 	// MembershipsTable is the table that holds the memberships relation/edge.
@@ -62,6 +64,11 @@ const (
 	GrantsInverseTable = "content_grants"
 	// GrantsColumn is the table column denoting the grants relation/edge.
 	GrantsColumn = "user_id"
+	// ContributedChangeRequestsTable is the table that holds the contributed_change_requests relation/edge. The primary key declared below.
+	ContributedChangeRequestsTable = "change_request_contributors"
+	// ContributedChangeRequestsInverseTable is the table name for the ChangeRequest entity.
+	// It exists in this package in order to avoid circular dependency with the "changerequest" package.
+	ContributedChangeRequestsInverseTable = "change_requests"
 )
 
 // Columns holds all SQL columns for user fields.
@@ -74,21 +81,16 @@ var Columns = []string{
 	FieldPhotoURL,
 }
 
-// ForeignKeys holds the SQL foreign-keys that are owned by the "users"
-// table and are not defined as standalone fields in the schema.
-var ForeignKeys = []string{
-	"change_request_contributors",
-}
+var (
+	// ContributedChangeRequestsPrimaryKey and ContributedChangeRequestsColumn2 are the table columns denoting the
+	// primary key for the contributed_change_requests relation (M2M).
+	ContributedChangeRequestsPrimaryKey = []string{"change_request_id", "user_id"}
+)
 
 // ValidColumn reports if the column name is valid (part of the table columns).
 func ValidColumn(column string) bool {
 	for i := range Columns {
 		if column == Columns[i] {
-			return true
-		}
-	}
-	for i := range ForeignKeys {
-		if column == ForeignKeys[i] {
 			return true
 		}
 	}
@@ -202,6 +204,20 @@ func ByGrants(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newGrantsStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByContributedChangeRequestsCount orders the results by contributed_change_requests count.
+func ByContributedChangeRequestsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newContributedChangeRequestsStep(), opts...)
+	}
+}
+
+// ByContributedChangeRequests orders the results by contributed_change_requests terms.
+func ByContributedChangeRequests(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newContributedChangeRequestsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newMembershipsStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -228,5 +244,12 @@ func newGrantsStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(GrantsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, GrantsTable, GrantsColumn),
+	)
+}
+func newContributedChangeRequestsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(ContributedChangeRequestsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2M, true, ContributedChangeRequestsTable, ContributedChangeRequestsPrimaryKey...),
 	)
 }

@@ -467,6 +467,29 @@ func HasGrantsWith(preds ...predicate.ContentGrant) predicate.User {
 	})
 }
 
+// HasContributedChangeRequests applies the HasEdge predicate on the "contributed_change_requests" edge.
+func HasContributedChangeRequests() predicate.User {
+	return predicate.User(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, ContributedChangeRequestsTable, ContributedChangeRequestsPrimaryKey...),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasContributedChangeRequestsWith applies the HasEdge predicate on the "contributed_change_requests" edge with a given conditions (other predicates).
+func HasContributedChangeRequestsWith(preds ...predicate.ChangeRequest) predicate.User {
+	return predicate.User(func(s *sql.Selector) {
+		step := newContributedChangeRequestsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.User) predicate.User {
 	return predicate.User(sql.AndPredicates(predicates...))

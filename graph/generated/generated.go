@@ -17,6 +17,7 @@ import (
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/internal/authz"
+	"github.com/bindery/bindery/internal/content"
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/page"
 	gqlparser "github.com/vektah/gqlparser/v2"
@@ -33,6 +34,7 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	ChangeRequest() ChangeRequestResolver
 	Collection() CollectionResolver
 	Mutation() MutationResolver
 	Organization() OrganizationResolver
@@ -64,6 +66,45 @@ type ComplexityRoot struct {
 	APITokenEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	ChangeRequest struct {
+		CommentCount           func(childComplexity int) int
+		Conflicts              func(childComplexity int) int
+		Contributors           func(childComplexity int) int
+		CreatedAt              func(childComplexity int) int
+		CreatedBy              func(childComplexity int) int
+		ID                     func(childComplexity int) int
+		MergedAt               func(childComplexity int) int
+		Number                 func(childComplexity int) int
+		Outdated               func(childComplexity int) int
+		PDFURL                 func(childComplexity int, pageID *string, only *bool) int
+		Revision               func(childComplexity int) int
+		RevisionInitial        func(childComplexity int) int
+		RevisionMerged         func(childComplexity int) int
+		RevisionMergedAncestor func(childComplexity int) int
+		Space                  func(childComplexity int) int
+		Status                 func(childComplexity int) int
+		Subject                func(childComplexity int) int
+		UpdatedAt              func(childComplexity int) int
+		Urls                   func(childComplexity int) int
+	}
+
+	ChangeRequestConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	ChangeRequestEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	ChangeRequestURLs struct {
+		App      func(childComplexity int) int
+		Location func(childComplexity int) int
 	}
 
 	Collection struct {
@@ -111,6 +152,11 @@ type ComplexityRoot struct {
 		Token            func(childComplexity int) int
 	}
 
+	CreateChangeRequestPayload struct {
+		ChangeRequest    func(childComplexity int) int
+		ClientMutationID func(childComplexity int) int
+	}
+
 	CreateCollectionPayload struct {
 		ClientMutationID func(childComplexity int) int
 		Collection       func(childComplexity int) int
@@ -119,6 +165,12 @@ type ComplexityRoot struct {
 	CreateOrganizationPayload struct {
 		ClientMutationID func(childComplexity int) int
 		Organization     func(childComplexity int) int
+	}
+
+	CreatePagePayload struct {
+		ClientMutationID func(childComplexity int) int
+		Page             func(childComplexity int) int
+		Revision         func(childComplexity int) int
 	}
 
 	CreateSpacePayload struct {
@@ -131,6 +183,18 @@ type ComplexityRoot struct {
 		DeletedCollectionID func(childComplexity int) int
 	}
 
+	DeleteFilePayload struct {
+		ClientMutationID func(childComplexity int) int
+		DeletedFileID    func(childComplexity int) int
+		Revision         func(childComplexity int) int
+	}
+
+	DeletePagePayload struct {
+		ClientMutationID func(childComplexity int) int
+		DeletedPageID    func(childComplexity int) int
+		Revision         func(childComplexity int) int
+	}
+
 	DeleteSpacePayload struct {
 		ClientMutationID func(childComplexity int) int
 		DeletedSpaceID   func(childComplexity int) int
@@ -141,9 +205,42 @@ type ComplexityRoot struct {
 		Space            func(childComplexity int) int
 	}
 
+	ImportContentPayload struct {
+		ClientMutationID  func(childComplexity int) int
+		ImportedResources func(childComplexity int) int
+		Revision          func(childComplexity int) int
+		TotalResources    func(childComplexity int) int
+	}
+
+	MergeChangeRequestPayload struct {
+		ChangeRequest    func(childComplexity int) int
+		ClientMutationID func(childComplexity int) int
+		Conflicts        func(childComplexity int) int
+		Result           func(childComplexity int) int
+		Revision         func(childComplexity int) int
+	}
+
+	MergeConflict struct {
+		Base   func(childComplexity int) int
+		Field  func(childComplexity int) int
+		FileID func(childComplexity int) int
+		Key    func(childComplexity int) int
+		Kind   func(childComplexity int) int
+		Ours   func(childComplexity int) int
+		Page   func(childComplexity int) int
+		PageID func(childComplexity int) int
+		Theirs func(childComplexity int) int
+	}
+
 	MoveCollectionPayload struct {
 		ClientMutationID func(childComplexity int) int
 		Collection       func(childComplexity int) int
+	}
+
+	MovePagePayload struct {
+		ClientMutationID func(childComplexity int) int
+		Page             func(childComplexity int) int
+		Revision         func(childComplexity int) int
 	}
 
 	MoveSpacePayload struct {
@@ -152,22 +249,34 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		CreateAPIToken     func(childComplexity int, input model.CreateAPITokenInput) int
-		CreateCollection   func(childComplexity int, input model.CreateCollectionInput) int
-		CreateOrganization func(childComplexity int, input model.CreateOrganizationInput) int
-		CreateSpace        func(childComplexity int, input model.CreateSpaceInput) int
-		DeleteCollection   func(childComplexity int, input model.DeleteCollectionInput) int
-		DeleteSpace        func(childComplexity int, input model.DeleteSpaceInput) int
-		DuplicateSpace     func(childComplexity int, input model.DuplicateSpaceInput) int
-		MoveCollection     func(childComplexity int, input model.MoveCollectionInput) int
-		MoveSpace          func(childComplexity int, input model.MoveSpaceInput) int
-		RestoreSpace       func(childComplexity int, input model.RestoreSpaceInput) int
-		RevokeAPIToken     func(childComplexity int, input model.RevokeAPITokenInput) int
-		TransferCollection func(childComplexity int, input model.TransferCollectionInput) int
-		TransferSpace      func(childComplexity int, input model.TransferSpaceInput) int
-		UpdateCollection   func(childComplexity int, input model.UpdateCollectionInput) int
-		UpdateOrganization func(childComplexity int, input model.UpdateOrganizationInput) int
-		UpdateSpace        func(childComplexity int, input model.UpdateSpaceInput) int
+		CreateAPIToken      func(childComplexity int, input model.CreateAPITokenInput) int
+		CreateChangeRequest func(childComplexity int, input model.CreateChangeRequestInput) int
+		CreateCollection    func(childComplexity int, input model.CreateCollectionInput) int
+		CreateOrganization  func(childComplexity int, input model.CreateOrganizationInput) int
+		CreatePage          func(childComplexity int, input model.CreatePageInput) int
+		CreateSpace         func(childComplexity int, input model.CreateSpaceInput) int
+		DeleteCollection    func(childComplexity int, input model.DeleteCollectionInput) int
+		DeleteFile          func(childComplexity int, input model.DeleteFileInput) int
+		DeletePage          func(childComplexity int, input model.DeletePageInput) int
+		DeleteSpace         func(childComplexity int, input model.DeleteSpaceInput) int
+		DuplicateSpace      func(childComplexity int, input model.DuplicateSpaceInput) int
+		ImportContent       func(childComplexity int, input model.ImportContentInput) int
+		MergeChangeRequest  func(childComplexity int, input model.MergeChangeRequestInput) int
+		MoveCollection      func(childComplexity int, input model.MoveCollectionInput) int
+		MovePage            func(childComplexity int, input model.MovePageInput) int
+		MoveSpace           func(childComplexity int, input model.MoveSpaceInput) int
+		RestoreSpace        func(childComplexity int, input model.RestoreSpaceInput) int
+		RevokeAPIToken      func(childComplexity int, input model.RevokeAPITokenInput) int
+		SetPageMarkdown     func(childComplexity int, input model.SetPageMarkdownInput) int
+		SyncChangeRequest   func(childComplexity int, input model.SyncChangeRequestInput) int
+		TransferCollection  func(childComplexity int, input model.TransferCollectionInput) int
+		TransferSpace       func(childComplexity int, input model.TransferSpaceInput) int
+		UpdateChangeRequest func(childComplexity int, input model.UpdateChangeRequestInput) int
+		UpdateCollection    func(childComplexity int, input model.UpdateCollectionInput) int
+		UpdateOrganization  func(childComplexity int, input model.UpdateOrganizationInput) int
+		UpdatePage          func(childComplexity int, input model.UpdatePageInput) int
+		UpdateSpace         func(childComplexity int, input model.UpdateSpaceInput) int
+		UploadFile          func(childComplexity int, input model.UploadFileInput) int
 	}
 
 	Organization struct {
@@ -226,11 +335,29 @@ type ComplexityRoot struct {
 		Logo     func(childComplexity int) int
 	}
 
+	PageCover struct {
+		FileID func(childComplexity int) int
+		URL    func(childComplexity int) int
+		YPos   func(childComplexity int) int
+	}
+
 	PageInfo struct {
 		EndCursor       func(childComplexity int) int
 		HasNextPage     func(childComplexity int) int
 		HasPreviousPage func(childComplexity int) int
 		StartCursor     func(childComplexity int) int
+	}
+
+	PageLayout struct {
+		Cover           func(childComplexity int) int
+		CoverSize       func(childComplexity int) int
+		Description     func(childComplexity int) int
+		Metadata        func(childComplexity int) int
+		Outline         func(childComplexity int) int
+		Pagination      func(childComplexity int) int
+		TableOfContents func(childComplexity int) int
+		Title           func(childComplexity int) int
+		Width           func(childComplexity int) int
 	}
 
 	Query struct {
@@ -248,11 +375,64 @@ type ComplexityRoot struct {
 	}
 
 	Revision struct {
-		CreatedAt func(childComplexity int) int
-		ID        func(childComplexity int) int
-		Message   func(childComplexity int) int
-		Parents   func(childComplexity int) int
-		Type      func(childComplexity int) int
+		ChangeRequest    func(childComplexity int) int
+		CreatedAt        func(childComplexity int) int
+		CreatedBy        func(childComplexity int) int
+		File             func(childComplexity int, id string) int
+		Files            func(childComplexity int) int
+		ID               func(childComplexity int) int
+		Message          func(childComplexity int) int
+		Page             func(childComplexity int, id string) int
+		PageByPath       func(childComplexity int, path string) int
+		Pages            func(childComplexity int) int
+		Parents          func(childComplexity int) int
+		ReusableContents func(childComplexity int) int
+		Space            func(childComplexity int) int
+		Type             func(childComplexity int) int
+		Urls             func(childComplexity int) int
+	}
+
+	RevisionFile struct {
+		ContentType func(childComplexity int) int
+		DownloadURL func(childComplexity int) int
+		Height      func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Name        func(childComplexity int) int
+		Size        func(childComplexity int) int
+		Width       func(childComplexity int) int
+	}
+
+	RevisionPage struct {
+		Cover         func(childComplexity int) int
+		CreatedAt     func(childComplexity int) int
+		Description   func(childComplexity int) int
+		Emoji         func(childComplexity int) int
+		Hidden        func(childComplexity int) int
+		Href          func(childComplexity int) int
+		ID            func(childComplexity int) int
+		Icon          func(childComplexity int) int
+		Layout        func(childComplexity int) int
+		Markdown      func(childComplexity int) int
+		NoIndex       func(childComplexity int) int
+		NoRobotsIndex func(childComplexity int) int
+		Pages         func(childComplexity int) int
+		Path          func(childComplexity int) int
+		Slug          func(childComplexity int) int
+		TargetPageID  func(childComplexity int) int
+		Title         func(childComplexity int) int
+		Type          func(childComplexity int) int
+		UpdatedAt     func(childComplexity int) int
+	}
+
+	RevisionReusableContent struct {
+		ID       func(childComplexity int) int
+		Markdown func(childComplexity int) int
+		Title    func(childComplexity int) int
+	}
+
+	RevisionURLs struct {
+		App      func(childComplexity int) int
+		Location func(childComplexity int) int
 	}
 
 	RevokeAPITokenPayload struct {
@@ -260,26 +440,34 @@ type ComplexityRoot struct {
 		RevokedAPITokenID func(childComplexity int) int
 	}
 
+	SetPageMarkdownPayload struct {
+		ClientMutationID func(childComplexity int) int
+		Page             func(childComplexity int) int
+		Revision         func(childComplexity int) int
+	}
+
 	Space struct {
-		ChangeRequests      func(childComplexity int) int
-		ChangeRequestsDraft func(childComplexity int) int
-		ChangeRequestsOpen  func(childComplexity int) int
-		Comments            func(childComplexity int) int
-		CreatedAt           func(childComplexity int) int
-		DefaultLevel        func(childComplexity int) int
-		DeletedAt           func(childComplexity int) int
-		EditMode            func(childComplexity int) int
-		Emoji               func(childComplexity int) int
-		ID                  func(childComplexity int) int
-		Language            func(childComplexity int) int
-		Organization        func(childComplexity int) int
-		Parent              func(childComplexity int) int
-		Permissions         func(childComplexity int) int
-		Revision            func(childComplexity int) int
-		Title               func(childComplexity int) int
-		UpdatedAt           func(childComplexity int) int
-		Urls                func(childComplexity int) int
-		Visibility          func(childComplexity int) int
+		ChangeRequest           func(childComplexity int, number int) int
+		ChangeRequestCount      func(childComplexity int) int
+		ChangeRequests          func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor, status *enum.ChangeRequestStatus, contributorID *string) int
+		CommentCount            func(childComplexity int) int
+		CreatedAt               func(childComplexity int) int
+		DefaultLevel            func(childComplexity int) int
+		DeletedAt               func(childComplexity int) int
+		DraftChangeRequestCount func(childComplexity int) int
+		EditMode                func(childComplexity int) int
+		Emoji                   func(childComplexity int) int
+		ID                      func(childComplexity int) int
+		Language                func(childComplexity int) int
+		OpenChangeRequestCount  func(childComplexity int) int
+		Organization            func(childComplexity int) int
+		Parent                  func(childComplexity int) int
+		Permissions             func(childComplexity int) int
+		Revision                func(childComplexity int) int
+		Title                   func(childComplexity int) int
+		UpdatedAt               func(childComplexity int) int
+		Urls                    func(childComplexity int) int
+		Visibility              func(childComplexity int) int
 	}
 
 	SpaceConnection struct {
@@ -315,6 +503,14 @@ type ComplexityRoot struct {
 		Published func(childComplexity int) int
 	}
 
+	SyncChangeRequestPayload struct {
+		ChangeRequest    func(childComplexity int) int
+		ClientMutationID func(childComplexity int) int
+		Conflicts        func(childComplexity int) int
+		Result           func(childComplexity int) int
+		Revision         func(childComplexity int) int
+	}
+
 	TransferCollectionPayload struct {
 		ClientMutationID func(childComplexity int) int
 		Collection       func(childComplexity int) int
@@ -323,6 +519,11 @@ type ComplexityRoot struct {
 	TransferSpacePayload struct {
 		ClientMutationID func(childComplexity int) int
 		Space            func(childComplexity int) int
+	}
+
+	UpdateChangeRequestPayload struct {
+		ChangeRequest    func(childComplexity int) int
+		ClientMutationID func(childComplexity int) int
 	}
 
 	UpdateCollectionPayload struct {
@@ -335,9 +536,21 @@ type ComplexityRoot struct {
 		Organization     func(childComplexity int) int
 	}
 
+	UpdatePagePayload struct {
+		ClientMutationID func(childComplexity int) int
+		Page             func(childComplexity int) int
+		Revision         func(childComplexity int) int
+	}
+
 	UpdateSpacePayload struct {
 		ClientMutationID func(childComplexity int) int
 		Space            func(childComplexity int) int
+	}
+
+	UploadFilePayload struct {
+		ClientMutationID func(childComplexity int) int
+		File             func(childComplexity int) int
+		Revision         func(childComplexity int) int
 	}
 
 	User struct {
@@ -361,6 +574,20 @@ type ComplexityRoot struct {
 
 // region    ************************** generated!.gotpl **************************
 
+type ChangeRequestResolver interface {
+	Space(ctx context.Context, obj *ent.ChangeRequest) (*ent.Space, error)
+	CreatedBy(ctx context.Context, obj *ent.ChangeRequest) (*ent.User, error)
+	Revision(ctx context.Context, obj *ent.ChangeRequest) (*ent.Revision, error)
+	RevisionInitial(ctx context.Context, obj *ent.ChangeRequest) (*ent.Revision, error)
+	RevisionMergedAncestor(ctx context.Context, obj *ent.ChangeRequest) (*ent.Revision, error)
+	RevisionMerged(ctx context.Context, obj *ent.ChangeRequest) (*ent.Revision, error)
+	Outdated(ctx context.Context, obj *ent.ChangeRequest) (bool, error)
+	CommentCount(ctx context.Context, obj *ent.ChangeRequest) (int, error)
+	Contributors(ctx context.Context, obj *ent.ChangeRequest) ([]*ent.User, error)
+	Urls(ctx context.Context, obj *ent.ChangeRequest) (*model.ChangeRequestURLs, error)
+	Conflicts(ctx context.Context, obj *ent.ChangeRequest) ([]*model.MergeConflict, error)
+	PDFURL(ctx context.Context, obj *ent.ChangeRequest, pageID *string, only *bool) (string, error)
+}
 type CollectionResolver interface {
 	Organization(ctx context.Context, obj *ent.Collection) (*ent.Organization, error)
 	Parent(ctx context.Context, obj *ent.Collection) (*ent.Collection, error)
@@ -384,6 +611,18 @@ type MutationResolver interface {
 	DuplicateSpace(ctx context.Context, input model.DuplicateSpaceInput) (*model.DuplicateSpacePayload, error)
 	MoveSpace(ctx context.Context, input model.MoveSpaceInput) (*model.MoveSpacePayload, error)
 	TransferSpace(ctx context.Context, input model.TransferSpaceInput) (*model.TransferSpacePayload, error)
+	CreateChangeRequest(ctx context.Context, input model.CreateChangeRequestInput) (*model.CreateChangeRequestPayload, error)
+	UpdateChangeRequest(ctx context.Context, input model.UpdateChangeRequestInput) (*model.UpdateChangeRequestPayload, error)
+	SyncChangeRequest(ctx context.Context, input model.SyncChangeRequestInput) (*model.SyncChangeRequestPayload, error)
+	MergeChangeRequest(ctx context.Context, input model.MergeChangeRequestInput) (*model.MergeChangeRequestPayload, error)
+	CreatePage(ctx context.Context, input model.CreatePageInput) (*model.CreatePagePayload, error)
+	UpdatePage(ctx context.Context, input model.UpdatePageInput) (*model.UpdatePagePayload, error)
+	MovePage(ctx context.Context, input model.MovePageInput) (*model.MovePagePayload, error)
+	DeletePage(ctx context.Context, input model.DeletePageInput) (*model.DeletePagePayload, error)
+	SetPageMarkdown(ctx context.Context, input model.SetPageMarkdownInput) (*model.SetPageMarkdownPayload, error)
+	UploadFile(ctx context.Context, input model.UploadFileInput) (*model.UploadFilePayload, error)
+	DeleteFile(ctx context.Context, input model.DeleteFileInput) (*model.DeleteFilePayload, error)
+	ImportContent(ctx context.Context, input model.ImportContentInput) (*model.ImportContentPayload, error)
 	CreateAPIToken(ctx context.Context, input model.CreateAPITokenInput) (*model.CreateAPITokenPayload, error)
 	RevokeAPIToken(ctx context.Context, input model.RevokeAPITokenInput) (*model.RevokeAPITokenPayload, error)
 }
@@ -404,6 +643,16 @@ type QueryResolver interface {
 }
 type RevisionResolver interface {
 	Parents(ctx context.Context, obj *ent.Revision) ([]*ent.Revision, error)
+	Space(ctx context.Context, obj *ent.Revision) (*ent.Space, error)
+	ChangeRequest(ctx context.Context, obj *ent.Revision) (*ent.ChangeRequest, error)
+	CreatedBy(ctx context.Context, obj *ent.Revision) (*ent.User, error)
+	Pages(ctx context.Context, obj *ent.Revision) ([]*model.RevisionPage, error)
+	Page(ctx context.Context, obj *ent.Revision, id string) (*model.RevisionPage, error)
+	PageByPath(ctx context.Context, obj *ent.Revision, path string) (*model.RevisionPage, error)
+	Files(ctx context.Context, obj *ent.Revision) ([]*model.RevisionFile, error)
+	File(ctx context.Context, obj *ent.Revision, id string) (*model.RevisionFile, error)
+	ReusableContents(ctx context.Context, obj *ent.Revision) ([]*content.Reusable, error)
+	Urls(ctx context.Context, obj *ent.Revision) (*model.RevisionURLs, error)
 }
 type SpaceResolver interface {
 	Organization(ctx context.Context, obj *ent.Space) (*ent.Organization, error)
@@ -411,10 +660,12 @@ type SpaceResolver interface {
 	Revision(ctx context.Context, obj *ent.Space) (*ent.Revision, error)
 	Urls(ctx context.Context, obj *ent.Space) (*model.SpaceURLs, error)
 	Permissions(ctx context.Context, obj *ent.Space) (*authz.SpacePermissions, error)
-	Comments(ctx context.Context, obj *ent.Space) (int, error)
-	ChangeRequests(ctx context.Context, obj *ent.Space) (int, error)
-	ChangeRequestsOpen(ctx context.Context, obj *ent.Space) (int, error)
-	ChangeRequestsDraft(ctx context.Context, obj *ent.Space) (int, error)
+	CommentCount(ctx context.Context, obj *ent.Space) (int, error)
+	ChangeRequestCount(ctx context.Context, obj *ent.Space) (int, error)
+	OpenChangeRequestCount(ctx context.Context, obj *ent.Space) (int, error)
+	DraftChangeRequestCount(ctx context.Context, obj *ent.Space) (int, error)
+	ChangeRequests(ctx context.Context, obj *ent.Space, first *int, after *page.Cursor, last *int, before *page.Cursor, status *enum.ChangeRequestStatus, contributorID *string) (*model.ChangeRequestConnection, error)
+	ChangeRequest(ctx context.Context, obj *ent.Space, number int) (*ent.ChangeRequest, error)
 }
 type UserResolver interface {
 	Urls(ctx context.Context, obj *ent.User) (*model.UserURLs, error)
@@ -508,6 +759,177 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.APITokenEdge.Node(childComplexity), true
+
+	case "ChangeRequest.commentCount":
+		if e.ComplexityRoot.ChangeRequest.CommentCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.CommentCount(childComplexity), true
+	case "ChangeRequest.conflicts":
+		if e.ComplexityRoot.ChangeRequest.Conflicts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Conflicts(childComplexity), true
+	case "ChangeRequest.contributors":
+		if e.ComplexityRoot.ChangeRequest.Contributors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Contributors(childComplexity), true
+	case "ChangeRequest.createdAt":
+		if e.ComplexityRoot.ChangeRequest.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.CreatedAt(childComplexity), true
+	case "ChangeRequest.createdBy":
+		if e.ComplexityRoot.ChangeRequest.CreatedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.CreatedBy(childComplexity), true
+	case "ChangeRequest.id":
+		if e.ComplexityRoot.ChangeRequest.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.ID(childComplexity), true
+	case "ChangeRequest.mergedAt":
+		if e.ComplexityRoot.ChangeRequest.MergedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.MergedAt(childComplexity), true
+	case "ChangeRequest.number":
+		if e.ComplexityRoot.ChangeRequest.Number == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Number(childComplexity), true
+	case "ChangeRequest.outdated":
+		if e.ComplexityRoot.ChangeRequest.Outdated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Outdated(childComplexity), true
+	case "ChangeRequest.pdfURL":
+		if e.ComplexityRoot.ChangeRequest.PDFURL == nil {
+			break
+		}
+
+		args, err := ec.field_ChangeRequest_pdfURL_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.ChangeRequest.PDFURL(childComplexity, args["pageId"].(*string), args["only"].(*bool)), true
+	case "ChangeRequest.revision":
+		if e.ComplexityRoot.ChangeRequest.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Revision(childComplexity), true
+	case "ChangeRequest.revisionInitial":
+		if e.ComplexityRoot.ChangeRequest.RevisionInitial == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.RevisionInitial(childComplexity), true
+	case "ChangeRequest.revisionMerged":
+		if e.ComplexityRoot.ChangeRequest.RevisionMerged == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.RevisionMerged(childComplexity), true
+	case "ChangeRequest.revisionMergedAncestor":
+		if e.ComplexityRoot.ChangeRequest.RevisionMergedAncestor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.RevisionMergedAncestor(childComplexity), true
+	case "ChangeRequest.space":
+		if e.ComplexityRoot.ChangeRequest.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Space(childComplexity), true
+	case "ChangeRequest.status":
+		if e.ComplexityRoot.ChangeRequest.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Status(childComplexity), true
+	case "ChangeRequest.subject":
+		if e.ComplexityRoot.ChangeRequest.Subject == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Subject(childComplexity), true
+	case "ChangeRequest.updatedAt":
+		if e.ComplexityRoot.ChangeRequest.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.UpdatedAt(childComplexity), true
+	case "ChangeRequest.urls":
+		if e.ComplexityRoot.ChangeRequest.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Urls(childComplexity), true
+
+	case "ChangeRequestConnection.edges":
+		if e.ComplexityRoot.ChangeRequestConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestConnection.Edges(childComplexity), true
+	case "ChangeRequestConnection.nodes":
+		if e.ComplexityRoot.ChangeRequestConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestConnection.Nodes(childComplexity), true
+	case "ChangeRequestConnection.pageInfo":
+		if e.ComplexityRoot.ChangeRequestConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestConnection.PageInfo(childComplexity), true
+	case "ChangeRequestConnection.totalCount":
+		if e.ComplexityRoot.ChangeRequestConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestConnection.TotalCount(childComplexity), true
+
+	case "ChangeRequestEdge.cursor":
+		if e.ComplexityRoot.ChangeRequestEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestEdge.Cursor(childComplexity), true
+	case "ChangeRequestEdge.node":
+		if e.ComplexityRoot.ChangeRequestEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestEdge.Node(childComplexity), true
+
+	case "ChangeRequestURLs.app":
+		if e.ComplexityRoot.ChangeRequestURLs.App == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestURLs.App(childComplexity), true
+	case "ChangeRequestURLs.location":
+		if e.ComplexityRoot.ChangeRequestURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestURLs.Location(childComplexity), true
 
 	case "Collection.collections":
 		if e.ComplexityRoot.Collection.Collections == nil {
@@ -687,6 +1109,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CreateAPITokenPayload.Token(childComplexity), true
 
+	case "CreateChangeRequestPayload.changeRequest":
+		if e.ComplexityRoot.CreateChangeRequestPayload.ChangeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateChangeRequestPayload.ChangeRequest(childComplexity), true
+	case "CreateChangeRequestPayload.clientMutationId":
+		if e.ComplexityRoot.CreateChangeRequestPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateChangeRequestPayload.ClientMutationID(childComplexity), true
+
 	case "CreateCollectionPayload.clientMutationId":
 		if e.ComplexityRoot.CreateCollectionPayload.ClientMutationID == nil {
 			break
@@ -712,6 +1147,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CreateOrganizationPayload.Organization(childComplexity), true
+
+	case "CreatePagePayload.clientMutationId":
+		if e.ComplexityRoot.CreatePagePayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreatePagePayload.ClientMutationID(childComplexity), true
+	case "CreatePagePayload.page":
+		if e.ComplexityRoot.CreatePagePayload.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreatePagePayload.Page(childComplexity), true
+	case "CreatePagePayload.revision":
+		if e.ComplexityRoot.CreatePagePayload.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreatePagePayload.Revision(childComplexity), true
 
 	case "CreateSpacePayload.clientMutationId":
 		if e.ComplexityRoot.CreateSpacePayload.ClientMutationID == nil {
@@ -739,6 +1193,44 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.DeleteCollectionPayload.DeletedCollectionID(childComplexity), true
 
+	case "DeleteFilePayload.clientMutationId":
+		if e.ComplexityRoot.DeleteFilePayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteFilePayload.ClientMutationID(childComplexity), true
+	case "DeleteFilePayload.deletedFileId":
+		if e.ComplexityRoot.DeleteFilePayload.DeletedFileID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteFilePayload.DeletedFileID(childComplexity), true
+	case "DeleteFilePayload.revision":
+		if e.ComplexityRoot.DeleteFilePayload.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteFilePayload.Revision(childComplexity), true
+
+	case "DeletePagePayload.clientMutationId":
+		if e.ComplexityRoot.DeletePagePayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeletePagePayload.ClientMutationID(childComplexity), true
+	case "DeletePagePayload.deletedPageId":
+		if e.ComplexityRoot.DeletePagePayload.DeletedPageID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeletePagePayload.DeletedPageID(childComplexity), true
+	case "DeletePagePayload.revision":
+		if e.ComplexityRoot.DeletePagePayload.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeletePagePayload.Revision(childComplexity), true
+
 	case "DeleteSpacePayload.clientMutationId":
 		if e.ComplexityRoot.DeleteSpacePayload.ClientMutationID == nil {
 			break
@@ -765,6 +1257,117 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.DuplicateSpacePayload.Space(childComplexity), true
 
+	case "ImportContentPayload.clientMutationId":
+		if e.ComplexityRoot.ImportContentPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ImportContentPayload.ClientMutationID(childComplexity), true
+	case "ImportContentPayload.importedResources":
+		if e.ComplexityRoot.ImportContentPayload.ImportedResources == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ImportContentPayload.ImportedResources(childComplexity), true
+	case "ImportContentPayload.revision":
+		if e.ComplexityRoot.ImportContentPayload.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ImportContentPayload.Revision(childComplexity), true
+	case "ImportContentPayload.totalResources":
+		if e.ComplexityRoot.ImportContentPayload.TotalResources == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ImportContentPayload.TotalResources(childComplexity), true
+
+	case "MergeChangeRequestPayload.changeRequest":
+		if e.ComplexityRoot.MergeChangeRequestPayload.ChangeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeChangeRequestPayload.ChangeRequest(childComplexity), true
+	case "MergeChangeRequestPayload.clientMutationId":
+		if e.ComplexityRoot.MergeChangeRequestPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeChangeRequestPayload.ClientMutationID(childComplexity), true
+	case "MergeChangeRequestPayload.conflicts":
+		if e.ComplexityRoot.MergeChangeRequestPayload.Conflicts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeChangeRequestPayload.Conflicts(childComplexity), true
+	case "MergeChangeRequestPayload.result":
+		if e.ComplexityRoot.MergeChangeRequestPayload.Result == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeChangeRequestPayload.Result(childComplexity), true
+	case "MergeChangeRequestPayload.revision":
+		if e.ComplexityRoot.MergeChangeRequestPayload.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeChangeRequestPayload.Revision(childComplexity), true
+
+	case "MergeConflict.base":
+		if e.ComplexityRoot.MergeConflict.Base == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeConflict.Base(childComplexity), true
+	case "MergeConflict.field":
+		if e.ComplexityRoot.MergeConflict.Field == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeConflict.Field(childComplexity), true
+	case "MergeConflict.fileId":
+		if e.ComplexityRoot.MergeConflict.FileID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeConflict.FileID(childComplexity), true
+	case "MergeConflict.key":
+		if e.ComplexityRoot.MergeConflict.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeConflict.Key(childComplexity), true
+	case "MergeConflict.kind":
+		if e.ComplexityRoot.MergeConflict.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeConflict.Kind(childComplexity), true
+	case "MergeConflict.ours":
+		if e.ComplexityRoot.MergeConflict.Ours == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeConflict.Ours(childComplexity), true
+	case "MergeConflict.page":
+		if e.ComplexityRoot.MergeConflict.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeConflict.Page(childComplexity), true
+	case "MergeConflict.pageId":
+		if e.ComplexityRoot.MergeConflict.PageID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeConflict.PageID(childComplexity), true
+	case "MergeConflict.theirs":
+		if e.ComplexityRoot.MergeConflict.Theirs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeConflict.Theirs(childComplexity), true
+
 	case "MoveCollectionPayload.clientMutationId":
 		if e.ComplexityRoot.MoveCollectionPayload.ClientMutationID == nil {
 			break
@@ -777,6 +1380,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MoveCollectionPayload.Collection(childComplexity), true
+
+	case "MovePagePayload.clientMutationId":
+		if e.ComplexityRoot.MovePagePayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MovePagePayload.ClientMutationID(childComplexity), true
+	case "MovePagePayload.page":
+		if e.ComplexityRoot.MovePagePayload.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MovePagePayload.Page(childComplexity), true
+	case "MovePagePayload.revision":
+		if e.ComplexityRoot.MovePagePayload.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MovePagePayload.Revision(childComplexity), true
 
 	case "MoveSpacePayload.clientMutationId":
 		if e.ComplexityRoot.MoveSpacePayload.ClientMutationID == nil {
@@ -802,6 +1424,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateAPIToken(childComplexity, args["input"].(model.CreateAPITokenInput)), true
+	case "Mutation.createChangeRequest":
+		if e.ComplexityRoot.Mutation.CreateChangeRequest == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createChangeRequest_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateChangeRequest(childComplexity, args["input"].(model.CreateChangeRequestInput)), true
 	case "Mutation.createCollection":
 		if e.ComplexityRoot.Mutation.CreateCollection == nil {
 			break
@@ -824,6 +1457,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateOrganization(childComplexity, args["input"].(model.CreateOrganizationInput)), true
+	case "Mutation.createPage":
+		if e.ComplexityRoot.Mutation.CreatePage == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createPage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreatePage(childComplexity, args["input"].(model.CreatePageInput)), true
 	case "Mutation.createSpace":
 		if e.ComplexityRoot.Mutation.CreateSpace == nil {
 			break
@@ -846,6 +1490,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteCollection(childComplexity, args["input"].(model.DeleteCollectionInput)), true
+	case "Mutation.deleteFile":
+		if e.ComplexityRoot.Mutation.DeleteFile == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteFile_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteFile(childComplexity, args["input"].(model.DeleteFileInput)), true
+	case "Mutation.deletePage":
+		if e.ComplexityRoot.Mutation.DeletePage == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deletePage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeletePage(childComplexity, args["input"].(model.DeletePageInput)), true
 	case "Mutation.deleteSpace":
 		if e.ComplexityRoot.Mutation.DeleteSpace == nil {
 			break
@@ -868,6 +1534,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DuplicateSpace(childComplexity, args["input"].(model.DuplicateSpaceInput)), true
+	case "Mutation.importContent":
+		if e.ComplexityRoot.Mutation.ImportContent == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_importContent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ImportContent(childComplexity, args["input"].(model.ImportContentInput)), true
+	case "Mutation.mergeChangeRequest":
+		if e.ComplexityRoot.Mutation.MergeChangeRequest == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_mergeChangeRequest_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.MergeChangeRequest(childComplexity, args["input"].(model.MergeChangeRequestInput)), true
 	case "Mutation.moveCollection":
 		if e.ComplexityRoot.Mutation.MoveCollection == nil {
 			break
@@ -879,6 +1567,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.MoveCollection(childComplexity, args["input"].(model.MoveCollectionInput)), true
+	case "Mutation.movePage":
+		if e.ComplexityRoot.Mutation.MovePage == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_movePage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.MovePage(childComplexity, args["input"].(model.MovePageInput)), true
 	case "Mutation.moveSpace":
 		if e.ComplexityRoot.Mutation.MoveSpace == nil {
 			break
@@ -912,6 +1611,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RevokeAPIToken(childComplexity, args["input"].(model.RevokeAPITokenInput)), true
+	case "Mutation.setPageMarkdown":
+		if e.ComplexityRoot.Mutation.SetPageMarkdown == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setPageMarkdown_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetPageMarkdown(childComplexity, args["input"].(model.SetPageMarkdownInput)), true
+	case "Mutation.syncChangeRequest":
+		if e.ComplexityRoot.Mutation.SyncChangeRequest == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_syncChangeRequest_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SyncChangeRequest(childComplexity, args["input"].(model.SyncChangeRequestInput)), true
 	case "Mutation.transferCollection":
 		if e.ComplexityRoot.Mutation.TransferCollection == nil {
 			break
@@ -934,6 +1655,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.TransferSpace(childComplexity, args["input"].(model.TransferSpaceInput)), true
+	case "Mutation.updateChangeRequest":
+		if e.ComplexityRoot.Mutation.UpdateChangeRequest == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateChangeRequest_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateChangeRequest(childComplexity, args["input"].(model.UpdateChangeRequestInput)), true
 	case "Mutation.updateCollection":
 		if e.ComplexityRoot.Mutation.UpdateCollection == nil {
 			break
@@ -956,6 +1688,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateOrganization(childComplexity, args["input"].(model.UpdateOrganizationInput)), true
+	case "Mutation.updatePage":
+		if e.ComplexityRoot.Mutation.UpdatePage == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updatePage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdatePage(childComplexity, args["input"].(model.UpdatePageInput)), true
 	case "Mutation.updateSpace":
 		if e.ComplexityRoot.Mutation.UpdateSpace == nil {
 			break
@@ -967,6 +1710,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateSpace(childComplexity, args["input"].(model.UpdateSpaceInput)), true
+	case "Mutation.uploadFile":
+		if e.ComplexityRoot.Mutation.UploadFile == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_uploadFile_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UploadFile(childComplexity, args["input"].(model.UploadFileInput)), true
 
 	case "Organization.ai":
 		if e.ComplexityRoot.Organization.Ai == nil {
@@ -1229,6 +1983,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.OrganizationURLs.Logo(childComplexity), true
 
+	case "PageCover.fileId":
+		if e.ComplexityRoot.PageCover.FileID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageCover.FileID(childComplexity), true
+	case "PageCover.url":
+		if e.ComplexityRoot.PageCover.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageCover.URL(childComplexity), true
+	case "PageCover.yPos":
+		if e.ComplexityRoot.PageCover.YPos == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageCover.YPos(childComplexity), true
+
 	case "PageInfo.endCursor":
 		if e.ComplexityRoot.PageInfo.EndCursor == nil {
 			break
@@ -1253,6 +2026,61 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PageInfo.StartCursor(childComplexity), true
+
+	case "PageLayout.cover":
+		if e.ComplexityRoot.PageLayout.Cover == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageLayout.Cover(childComplexity), true
+	case "PageLayout.coverSize":
+		if e.ComplexityRoot.PageLayout.CoverSize == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageLayout.CoverSize(childComplexity), true
+	case "PageLayout.description":
+		if e.ComplexityRoot.PageLayout.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageLayout.Description(childComplexity), true
+	case "PageLayout.metadata":
+		if e.ComplexityRoot.PageLayout.Metadata == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageLayout.Metadata(childComplexity), true
+	case "PageLayout.outline":
+		if e.ComplexityRoot.PageLayout.Outline == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageLayout.Outline(childComplexity), true
+	case "PageLayout.pagination":
+		if e.ComplexityRoot.PageLayout.Pagination == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageLayout.Pagination(childComplexity), true
+	case "PageLayout.tableOfContents":
+		if e.ComplexityRoot.PageLayout.TableOfContents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageLayout.TableOfContents(childComplexity), true
+	case "PageLayout.title":
+		if e.ComplexityRoot.PageLayout.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageLayout.Title(childComplexity), true
+	case "PageLayout.width":
+		if e.ComplexityRoot.PageLayout.Width == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageLayout.Width(childComplexity), true
 
 	case "Query.collection":
 		if e.ComplexityRoot.Query.Collection == nil {
@@ -1330,12 +2158,41 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RestoreSpacePayload.Space(childComplexity), true
 
+	case "Revision.changeRequest":
+		if e.ComplexityRoot.Revision.ChangeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Revision.ChangeRequest(childComplexity), true
 	case "Revision.createdAt":
 		if e.ComplexityRoot.Revision.CreatedAt == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Revision.CreatedAt(childComplexity), true
+	case "Revision.createdBy":
+		if e.ComplexityRoot.Revision.CreatedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Revision.CreatedBy(childComplexity), true
+	case "Revision.file":
+		if e.ComplexityRoot.Revision.File == nil {
+			break
+		}
+
+		args, err := ec.field_Revision_file_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Revision.File(childComplexity, args["id"].(string)), true
+	case "Revision.files":
+		if e.ComplexityRoot.Revision.Files == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Revision.Files(childComplexity), true
 	case "Revision.id":
 		if e.ComplexityRoot.Revision.ID == nil {
 			break
@@ -1348,18 +2205,254 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Revision.Message(childComplexity), true
+	case "Revision.page":
+		if e.ComplexityRoot.Revision.Page == nil {
+			break
+		}
+
+		args, err := ec.field_Revision_page_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Revision.Page(childComplexity, args["id"].(string)), true
+	case "Revision.pageByPath":
+		if e.ComplexityRoot.Revision.PageByPath == nil {
+			break
+		}
+
+		args, err := ec.field_Revision_pageByPath_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Revision.PageByPath(childComplexity, args["path"].(string)), true
+	case "Revision.pages":
+		if e.ComplexityRoot.Revision.Pages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Revision.Pages(childComplexity), true
 	case "Revision.parents":
 		if e.ComplexityRoot.Revision.Parents == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Revision.Parents(childComplexity), true
+	case "Revision.reusableContents":
+		if e.ComplexityRoot.Revision.ReusableContents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Revision.ReusableContents(childComplexity), true
+	case "Revision.space":
+		if e.ComplexityRoot.Revision.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Revision.Space(childComplexity), true
 	case "Revision.type":
 		if e.ComplexityRoot.Revision.Type == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Revision.Type(childComplexity), true
+	case "Revision.urls":
+		if e.ComplexityRoot.Revision.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Revision.Urls(childComplexity), true
+
+	case "RevisionFile.contentType":
+		if e.ComplexityRoot.RevisionFile.ContentType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionFile.ContentType(childComplexity), true
+	case "RevisionFile.downloadURL":
+		if e.ComplexityRoot.RevisionFile.DownloadURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionFile.DownloadURL(childComplexity), true
+	case "RevisionFile.height":
+		if e.ComplexityRoot.RevisionFile.Height == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionFile.Height(childComplexity), true
+	case "RevisionFile.id":
+		if e.ComplexityRoot.RevisionFile.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionFile.ID(childComplexity), true
+	case "RevisionFile.name":
+		if e.ComplexityRoot.RevisionFile.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionFile.Name(childComplexity), true
+	case "RevisionFile.size":
+		if e.ComplexityRoot.RevisionFile.Size == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionFile.Size(childComplexity), true
+	case "RevisionFile.width":
+		if e.ComplexityRoot.RevisionFile.Width == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionFile.Width(childComplexity), true
+
+	case "RevisionPage.cover":
+		if e.ComplexityRoot.RevisionPage.Cover == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.Cover(childComplexity), true
+	case "RevisionPage.createdAt":
+		if e.ComplexityRoot.RevisionPage.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.CreatedAt(childComplexity), true
+	case "RevisionPage.description":
+		if e.ComplexityRoot.RevisionPage.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.Description(childComplexity), true
+	case "RevisionPage.emoji":
+		if e.ComplexityRoot.RevisionPage.Emoji == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.Emoji(childComplexity), true
+	case "RevisionPage.hidden":
+		if e.ComplexityRoot.RevisionPage.Hidden == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.Hidden(childComplexity), true
+	case "RevisionPage.href":
+		if e.ComplexityRoot.RevisionPage.Href == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.Href(childComplexity), true
+	case "RevisionPage.id":
+		if e.ComplexityRoot.RevisionPage.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.ID(childComplexity), true
+	case "RevisionPage.icon":
+		if e.ComplexityRoot.RevisionPage.Icon == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.Icon(childComplexity), true
+	case "RevisionPage.layout":
+		if e.ComplexityRoot.RevisionPage.Layout == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.Layout(childComplexity), true
+	case "RevisionPage.markdown":
+		if e.ComplexityRoot.RevisionPage.Markdown == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.Markdown(childComplexity), true
+	case "RevisionPage.noIndex":
+		if e.ComplexityRoot.RevisionPage.NoIndex == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.NoIndex(childComplexity), true
+	case "RevisionPage.noRobotsIndex":
+		if e.ComplexityRoot.RevisionPage.NoRobotsIndex == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.NoRobotsIndex(childComplexity), true
+	case "RevisionPage.pages":
+		if e.ComplexityRoot.RevisionPage.Pages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.Pages(childComplexity), true
+	case "RevisionPage.path":
+		if e.ComplexityRoot.RevisionPage.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.Path(childComplexity), true
+	case "RevisionPage.slug":
+		if e.ComplexityRoot.RevisionPage.Slug == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.Slug(childComplexity), true
+	case "RevisionPage.targetPageId":
+		if e.ComplexityRoot.RevisionPage.TargetPageID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.TargetPageID(childComplexity), true
+	case "RevisionPage.title":
+		if e.ComplexityRoot.RevisionPage.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.Title(childComplexity), true
+	case "RevisionPage.type":
+		if e.ComplexityRoot.RevisionPage.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.Type(childComplexity), true
+	case "RevisionPage.updatedAt":
+		if e.ComplexityRoot.RevisionPage.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.UpdatedAt(childComplexity), true
+
+	case "RevisionReusableContent.id":
+		if e.ComplexityRoot.RevisionReusableContent.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionReusableContent.ID(childComplexity), true
+	case "RevisionReusableContent.markdown":
+		if e.ComplexityRoot.RevisionReusableContent.Markdown == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionReusableContent.Markdown(childComplexity), true
+	case "RevisionReusableContent.title":
+		if e.ComplexityRoot.RevisionReusableContent.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionReusableContent.Title(childComplexity), true
+
+	case "RevisionURLs.app":
+		if e.ComplexityRoot.RevisionURLs.App == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionURLs.App(childComplexity), true
+	case "RevisionURLs.location":
+		if e.ComplexityRoot.RevisionURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionURLs.Location(childComplexity), true
 
 	case "RevokeAPITokenPayload.clientMutationId":
 		if e.ComplexityRoot.RevokeAPITokenPayload.ClientMutationID == nil {
@@ -1374,30 +2467,59 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RevokeAPITokenPayload.RevokedAPITokenID(childComplexity), true
 
+	case "SetPageMarkdownPayload.clientMutationId":
+		if e.ComplexityRoot.SetPageMarkdownPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetPageMarkdownPayload.ClientMutationID(childComplexity), true
+	case "SetPageMarkdownPayload.page":
+		if e.ComplexityRoot.SetPageMarkdownPayload.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetPageMarkdownPayload.Page(childComplexity), true
+	case "SetPageMarkdownPayload.revision":
+		if e.ComplexityRoot.SetPageMarkdownPayload.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetPageMarkdownPayload.Revision(childComplexity), true
+
+	case "Space.changeRequest":
+		if e.ComplexityRoot.Space.ChangeRequest == nil {
+			break
+		}
+
+		args, err := ec.field_Space_changeRequest_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.ChangeRequest(childComplexity, args["number"].(int)), true
+	case "Space.changeRequestCount":
+		if e.ComplexityRoot.Space.ChangeRequestCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.ChangeRequestCount(childComplexity), true
 	case "Space.changeRequests":
 		if e.ComplexityRoot.Space.ChangeRequests == nil {
 			break
 		}
 
-		return e.ComplexityRoot.Space.ChangeRequests(childComplexity), true
-	case "Space.changeRequestsDraft":
-		if e.ComplexityRoot.Space.ChangeRequestsDraft == nil {
+		args, err := ec.field_Space_changeRequests_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.ChangeRequests(childComplexity, args["first"].(*int), args["after"].(*page.Cursor), args["last"].(*int), args["before"].(*page.Cursor), args["status"].(*enum.ChangeRequestStatus), args["contributorId"].(*string)), true
+	case "Space.commentCount":
+		if e.ComplexityRoot.Space.CommentCount == nil {
 			break
 		}
 
-		return e.ComplexityRoot.Space.ChangeRequestsDraft(childComplexity), true
-	case "Space.changeRequestsOpen":
-		if e.ComplexityRoot.Space.ChangeRequestsOpen == nil {
-			break
-		}
-
-		return e.ComplexityRoot.Space.ChangeRequestsOpen(childComplexity), true
-	case "Space.comments":
-		if e.ComplexityRoot.Space.Comments == nil {
-			break
-		}
-
-		return e.ComplexityRoot.Space.Comments(childComplexity), true
+		return e.ComplexityRoot.Space.CommentCount(childComplexity), true
 	case "Space.createdAt":
 		if e.ComplexityRoot.Space.CreatedAt == nil {
 			break
@@ -1416,6 +2538,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.DeletedAt(childComplexity), true
+	case "Space.draftChangeRequestCount":
+		if e.ComplexityRoot.Space.DraftChangeRequestCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.DraftChangeRequestCount(childComplexity), true
 	case "Space.editMode":
 		if e.ComplexityRoot.Space.EditMode == nil {
 			break
@@ -1440,6 +2568,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.Language(childComplexity), true
+	case "Space.openChangeRequestCount":
+		if e.ComplexityRoot.Space.OpenChangeRequestCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.OpenChangeRequestCount(childComplexity), true
 	case "Space.organization":
 		if e.ComplexityRoot.Space.Organization == nil {
 			break
@@ -1619,6 +2753,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SpaceURLs.Published(childComplexity), true
 
+	case "SyncChangeRequestPayload.changeRequest":
+		if e.ComplexityRoot.SyncChangeRequestPayload.ChangeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SyncChangeRequestPayload.ChangeRequest(childComplexity), true
+	case "SyncChangeRequestPayload.clientMutationId":
+		if e.ComplexityRoot.SyncChangeRequestPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SyncChangeRequestPayload.ClientMutationID(childComplexity), true
+	case "SyncChangeRequestPayload.conflicts":
+		if e.ComplexityRoot.SyncChangeRequestPayload.Conflicts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SyncChangeRequestPayload.Conflicts(childComplexity), true
+	case "SyncChangeRequestPayload.result":
+		if e.ComplexityRoot.SyncChangeRequestPayload.Result == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SyncChangeRequestPayload.Result(childComplexity), true
+	case "SyncChangeRequestPayload.revision":
+		if e.ComplexityRoot.SyncChangeRequestPayload.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SyncChangeRequestPayload.Revision(childComplexity), true
+
 	case "TransferCollectionPayload.clientMutationId":
 		if e.ComplexityRoot.TransferCollectionPayload.ClientMutationID == nil {
 			break
@@ -1644,6 +2809,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.TransferSpacePayload.Space(childComplexity), true
+
+	case "UpdateChangeRequestPayload.changeRequest":
+		if e.ComplexityRoot.UpdateChangeRequestPayload.ChangeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateChangeRequestPayload.ChangeRequest(childComplexity), true
+	case "UpdateChangeRequestPayload.clientMutationId":
+		if e.ComplexityRoot.UpdateChangeRequestPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateChangeRequestPayload.ClientMutationID(childComplexity), true
 
 	case "UpdateCollectionPayload.clientMutationId":
 		if e.ComplexityRoot.UpdateCollectionPayload.ClientMutationID == nil {
@@ -1671,6 +2849,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.UpdateOrganizationPayload.Organization(childComplexity), true
 
+	case "UpdatePagePayload.clientMutationId":
+		if e.ComplexityRoot.UpdatePagePayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdatePagePayload.ClientMutationID(childComplexity), true
+	case "UpdatePagePayload.page":
+		if e.ComplexityRoot.UpdatePagePayload.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdatePagePayload.Page(childComplexity), true
+	case "UpdatePagePayload.revision":
+		if e.ComplexityRoot.UpdatePagePayload.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdatePagePayload.Revision(childComplexity), true
+
 	case "UpdateSpacePayload.clientMutationId":
 		if e.ComplexityRoot.UpdateSpacePayload.ClientMutationID == nil {
 			break
@@ -1683,6 +2880,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.UpdateSpacePayload.Space(childComplexity), true
+
+	case "UploadFilePayload.clientMutationId":
+		if e.ComplexityRoot.UploadFilePayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UploadFilePayload.ClientMutationID(childComplexity), true
+	case "UploadFilePayload.file":
+		if e.ComplexityRoot.UploadFilePayload.File == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UploadFilePayload.File(childComplexity), true
+	case "UploadFilePayload.revision":
+		if e.ComplexityRoot.UploadFilePayload.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UploadFilePayload.Revision(childComplexity), true
 
 	case "User.apiTokens":
 		if e.ComplexityRoot.User.APITokens == nil {
@@ -1766,21 +2982,37 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
 		ec.unmarshalInputContentPositionInput,
 		ec.unmarshalInputCreateAPITokenInput,
+		ec.unmarshalInputCreateChangeRequestInput,
 		ec.unmarshalInputCreateCollectionInput,
 		ec.unmarshalInputCreateOrganizationInput,
+		ec.unmarshalInputCreatePageInput,
 		ec.unmarshalInputCreateSpaceInput,
 		ec.unmarshalInputDeleteCollectionInput,
+		ec.unmarshalInputDeleteFileInput,
+		ec.unmarshalInputDeletePageInput,
 		ec.unmarshalInputDeleteSpaceInput,
 		ec.unmarshalInputDuplicateSpaceInput,
+		ec.unmarshalInputImportContentInput,
+		ec.unmarshalInputMergeChangeRequestInput,
+		ec.unmarshalInputMergeResolutionInput,
 		ec.unmarshalInputMoveCollectionInput,
+		ec.unmarshalInputMovePageInput,
 		ec.unmarshalInputMoveSpaceInput,
+		ec.unmarshalInputPageCoverInput,
+		ec.unmarshalInputPageLayoutInput,
+		ec.unmarshalInputPagePositionInput,
 		ec.unmarshalInputRestoreSpaceInput,
 		ec.unmarshalInputRevokeAPITokenInput,
+		ec.unmarshalInputSetPageMarkdownInput,
+		ec.unmarshalInputSyncChangeRequestInput,
 		ec.unmarshalInputTransferCollectionInput,
 		ec.unmarshalInputTransferSpaceInput,
+		ec.unmarshalInputUpdateChangeRequestInput,
 		ec.unmarshalInputUpdateCollectionInput,
 		ec.unmarshalInputUpdateOrganizationInput,
+		ec.unmarshalInputUpdatePageInput,
 		ec.unmarshalInputUpdateSpaceInput,
+		ec.unmarshalInputUploadFileInput,
 	)
 	first := true
 
@@ -1864,6 +3096,15 @@ type APIToken implements Node {
   label: String!
   lastUsedAt: DateTime
   expiresAt: DateTime
+}
+type ChangeRequest implements Node {
+  id: ID!
+  createdAt: DateTime!
+  updatedAt: DateTime!
+  number: Int!
+  status: ChangeRequestStatus!
+  subject: String!
+  mergedAt: DateTime
 }
 type Collection implements Node {
   id: ID!
@@ -2210,6 +3451,88 @@ enum RevisionType {
   "/v1: computed"
   COMPUTED
 }
+
+"""
+ChangeRequestStatus is the state of a change request. merged is terminal.
+"""
+enum ChangeRequestStatus {
+  "/v1: draft"
+  DRAFT
+  "/v1: open"
+  OPEN
+  "/v1: archived"
+  ARCHIVED
+  "/v1: merged"
+  MERGED
+}
+
+"""
+PageType is the kind of a page in a revision's tree: a document with markdown, a group of pages, or a link.
+"""
+enum PageType {
+  "/v1: document"
+  DOCUMENT
+  "/v1: group"
+  GROUP
+  "/v1: link"
+  LINK
+}
+
+"""
+ImportSource is where content imported from a URL comes from, as the official API names it. Bindery imports website, html, markdown and zip.
+"""
+enum ImportSource {
+  "/v1: website"
+  WEBSITE
+  "/v1: docx"
+  DOCX
+  "/v1: markdown"
+  MARKDOWN
+  "/v1: html"
+  HTML
+  "/v1: zip"
+  ZIP
+  "/v1: confluence"
+  CONFLUENCE
+  "/v1: github-wiki"
+  GITHUB_WIKI
+  "/v1: notion"
+  NOTION
+  "/v1: google-docs"
+  GOOGLE_DOCS
+}
+
+"""
+MergeResult is the outcome of updating or merging a change request.
+"""
+enum MergeResult {
+  "/v1: merge"
+  MERGE
+  "/v1: update"
+  UPDATE
+  "/v1: conflicts"
+  CONFLICTS
+}
+
+"""
+LayoutWidth is the width of a page.
+"""
+enum LayoutWidth {
+  "/v1: default"
+  DEFAULT
+  "/v1: wide"
+  WIDE
+}
+
+"""
+CoverSize is the size of a page's cover image.
+"""
+enum CoverSize {
+  "/v1: hero"
+  HERO
+  "/v1: full"
+  FULL
+}
 `, BuiltIn: false},
 	{Name: "../../schema.graphqls", Input: `# Bindery's GraphQL API.
 #
@@ -2376,13 +3699,21 @@ extend type Space {
   urls: SpaceURLs!
   permissions: SpacePermissions!
   "The number of open comments."
-  comments: Int!
-  "The number of change requests."
-  changeRequests: Int!
+  commentCount: Int!
+  "The number of change requests, whatever their status."
+  changeRequestCount: Int!
   "The number of open change requests."
-  changeRequestsOpen: Int!
+  openChangeRequestCount: Int!
   "The number of draft change requests."
-  changeRequestsDraft: Int!
+  draftChangeRequestCount: Int!
+  """
+  The space's change requests, newest first. status filters by status (open
+  by default; null lists all); contributorId keeps those the user edited.
+  """
+  changeRequests(first: Int, after: Cursor, last: Int, before: Cursor,
+    status: ChangeRequestStatus = OPEN, contributorId: ID): ChangeRequestConnection!
+  "A change request of the space by its number."
+  changeRequest(number: Int!): ChangeRequest
 }
 
 type SpaceURLs {
@@ -2425,6 +3756,195 @@ type SpaceEdge {
 extend type Revision {
   "The revisions this one was made from; a merge has two."
   parents: [Revision!]!
+  space: Space!
+  "The change request the revision was made in; null for the main content."
+  changeRequest: ChangeRequest
+  "Who made the revision; null when unknown or deleted."
+  createdBy: User
+  "The top-level pages, each with its nested pages."
+  pages: [RevisionPage!]!
+  "A page of the revision by its ID."
+  page(id: ID!): RevisionPage
+  "A page of the revision by its path, the slugs from the top joined by slashes."
+  pageByPath(path: String!): RevisionPage
+  files: [RevisionFile!]!
+  file(id: ID!): RevisionFile
+  reusableContents: [RevisionReusableContent!]!
+  urls: RevisionURLs!
+}
+
+type RevisionURLs {
+  location: String!
+  app: String!
+}
+
+"""
+A page of a revision. Pages are immutable like their revision; their IDs are
+stable across revisions, so the same page can be followed from one to the next.
+"""
+type RevisionPage {
+  id: ID!
+  type: PageType!
+  title: String!
+  emoji: String
+  icon: String
+  "The page's name in its parent's URL."
+  slug: String!
+  "The slugs from the top of the tree to this page, joined by slashes."
+  path: String!
+  description: String
+  "The page's content; null for groups and links."
+  markdown: String
+  hidden: Boolean!
+  noIndex: Boolean!
+  noRobotsIndex: Boolean!
+  "Display options; null for groups and links."
+  layout: PageLayout
+  cover: PageCover
+  "Where a link page points: a URL, or a page of the space."
+  href: String
+  targetPageId: ID
+  createdAt: DateTime!
+  updatedAt: DateTime!
+  "The nested pages, in order."
+  pages: [RevisionPage!]!
+}
+
+type PageLayout {
+  width: LayoutWidth!
+  cover: Boolean!
+  coverSize: CoverSize!
+  title: Boolean!
+  description: Boolean!
+  tableOfContents: Boolean!
+  outline: Boolean!
+  pagination: Boolean!
+  metadata: Boolean!
+}
+
+type PageCover {
+  "A file of the revision, or null when the cover is an external image."
+  fileId: ID
+  "An external image URL, or null when the cover is a file."
+  url: String
+  yPos: Float!
+}
+
+type RevisionFile {
+  id: ID!
+  name: String!
+  contentType: String!
+  size: Int!
+  width: Int
+  height: Int
+  "A signed URL that serves the file for one hour."
+  downloadURL: String!
+}
+
+type RevisionReusableContent {
+  id: ID!
+  title: String!
+  markdown: String
+}
+
+extend type ChangeRequest {
+  space: Space!
+  "Who opened it; null when the account was deleted."
+  createdBy: User
+  "The change request's current revision."
+  revision: Revision!
+  "The space's revision it was forked from."
+  revisionInitial: Revision!
+  "The space's revision it was last updated from; null before the first update."
+  revisionMergedAncestor: Revision
+  "The space's revision its merge made; null until merged."
+  revisionMerged: Revision
+  "True when the main content has changed since the change request last synced with it."
+  outdated: Boolean!
+  "The number of open comments."
+  commentCount: Int!
+  "The users who edited its content."
+  contributors: [User!]!
+  urls: ChangeRequestURLs!
+  """
+  What stands between the change request and a clean merge: its conflicts with
+  the current main content. Empty when it merges cleanly. In each conflict,
+  ours is the change request and theirs the main content.
+  """
+  conflicts: [MergeConflict!]!
+  """
+  A signed URL, valid for one hour, that serves the change request's content as
+  a PDF: every page, or with pageId the page and its nested pages, or with
+  only the page alone.
+  """
+  pdfURL(pageId: ID, only: Boolean = false): String!
+}
+
+type ChangeRequestURLs {
+  location: String!
+  app: String!
+}
+
+type ChangeRequestConnection {
+  edges: [ChangeRequestEdge!]!
+  nodes: [ChangeRequest!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type ChangeRequestEdge {
+  node: ChangeRequest!
+  cursor: Cursor!
+}
+
+"""
+A change that both sides of a merge made differently. Ours is the change
+request, theirs the main content, base their common ancestor.
+"""
+type MergeConflict {
+  "Names the conflict in a MergeResolutionInput."
+  key: String!
+  kind: MergeConflictKind!
+  "The page in conflict, as the change request has it, or as the main content has it when the change request deleted it."
+  page: RevisionPage
+  pageId: ID
+  fileId: ID
+  "The field in conflict: markdown, title, slug, ..., parent for a move; null for a deletion."
+  field: String
+  base: String
+  ours: String
+  theirs: String
+}
+
+enum MergeConflictKind {
+  "Both sides changed the same lines of a page's markdown."
+  TEXT
+  "Both sides set a page field to different values."
+  FIELD
+  "One side deleted a page or file the other changed."
+  DELETE
+  "Both sides moved a page to different places."
+  MOVE
+  "Both sides changed a file differently."
+  FILE
+}
+
+"Which side of a conflict wins."
+enum MergeSide {
+  "The change request."
+  OURS
+  "The main content."
+  THEIRS
+}
+
+"""
+Resolves one conflict: take a side, or give the resolved text of a TEXT or
+FIELD conflict.
+"""
+input MergeResolutionInput {
+  key: String!
+  take: MergeSide
+  text: String
 }
 
 # ---------------------------------------------------------------------------
@@ -2457,6 +3977,42 @@ type Mutation {
   moveSpace(input: MoveSpaceInput!): MoveSpacePayload!
   "Moves a space to another organization, at its top level or into one of its collections."
   transferSpace(input: TransferSpaceInput!): TransferSpacePayload!
+
+  "Opens a change request that forks the space's current content."
+  createChangeRequest(input: CreateChangeRequestInput!): CreateChangeRequestPayload!
+  "Changes a change request's subject or status. A merged change request stays merged."
+  updateChangeRequest(input: UpdateChangeRequestInput!): UpdateChangeRequestPayload!
+  """
+  Brings the main content's changes into a change request with a three-way
+  merge. On conflicts nothing changes and they are returned; call again with
+  resolutions for them.
+  """
+  syncChangeRequest(input: SyncChangeRequestInput!): SyncChangeRequestPayload!
+  """
+  Merges a change request into the main content with a three-way merge. On
+  conflicts nothing changes and they are returned; call again with
+  resolutions, or sync first.
+  """
+  mergeChangeRequest(input: MergeChangeRequestInput!): MergeChangeRequestPayload!
+
+  """
+  Content edits apply to a change request (changeRequestId) or to the main
+  content of a space whose editMode is LIVE (spaceId). Each makes a new
+  revision whose parent is the previous one. expectedRevisionId, when given,
+  must be the current revision, or the edit is refused with CONFLICT.
+  """
+  createPage(input: CreatePageInput!): CreatePagePayload!
+  updatePage(input: UpdatePageInput!): UpdatePagePayload!
+  "Moves a page, with its nested pages, to another parent or position."
+  movePage(input: MovePageInput!): MovePagePayload!
+  "Deletes a page and its nested pages."
+  deletePage(input: DeletePageInput!): DeletePagePayload!
+  setPageMarkdown(input: SetPageMarkdownInput!): SetPageMarkdownPayload!
+  "Uploads a file (GraphQL multipart request)."
+  uploadFile(input: UploadFileInput!): UploadFilePayload!
+  deleteFile(input: DeleteFileInput!): DeleteFilePayload!
+  "Imports content from a URL into a new revision."
+  importContent(input: ImportContentInput!): ImportContentPayload!
 
   "Creates an API token for the viewer. The token is in the payload only."
   createAPIToken(input: CreateAPITokenInput!): CreateAPITokenPayload!
@@ -2691,6 +4247,252 @@ type RevokeAPITokenPayload {
   revokedAPITokenId: ID!
   clientMutationId: String
 }
+
+input CreateChangeRequestInput {
+  spaceId: ID!
+  "Up to 100 characters."
+  subject: String
+  clientMutationId: String
+}
+
+type CreateChangeRequestPayload {
+  changeRequest: ChangeRequest!
+  clientMutationId: String
+}
+
+input UpdateChangeRequestInput {
+  id: ID!
+  "Up to 100 characters."
+  subject: String
+  "DRAFT, OPEN or ARCHIVED. MERGED is reached only by merging."
+  status: ChangeRequestStatus
+  clientMutationId: String
+}
+
+type UpdateChangeRequestPayload {
+  changeRequest: ChangeRequest!
+  clientMutationId: String
+}
+
+input SyncChangeRequestInput {
+  id: ID!
+  resolutions: [MergeResolutionInput!]
+  clientMutationId: String
+}
+
+type SyncChangeRequestPayload {
+  "UPDATE, or CONFLICTS when nothing changed."
+  result: MergeResult!
+  "The change request's revision after the update; null on conflicts."
+  revision: Revision
+  changeRequest: ChangeRequest!
+  conflicts: [MergeConflict!]!
+  clientMutationId: String
+}
+
+input MergeChangeRequestInput {
+  id: ID!
+  resolutions: [MergeResolutionInput!]
+  clientMutationId: String
+}
+
+type MergeChangeRequestPayload {
+  "MERGE, or CONFLICTS when nothing changed."
+  result: MergeResult!
+  "The space's new revision; null on conflicts."
+  revision: Revision
+  changeRequest: ChangeRequest!
+  conflicts: [MergeConflict!]!
+  clientMutationId: String
+}
+
+"""
+Where to put a page among its siblings: before or after a sibling page. Without
+a position the page goes last.
+"""
+input PagePositionInput {
+  before: ID
+  after: ID
+}
+
+input PageLayoutInput {
+  width: LayoutWidth
+  cover: Boolean
+  coverSize: CoverSize
+  title: Boolean
+  description: Boolean
+  tableOfContents: Boolean
+  outline: Boolean
+  pagination: Boolean
+  metadata: Boolean
+}
+
+input PageCoverInput {
+  "A file of the revision; give fileId or url."
+  fileId: ID
+  url: String
+  yPos: Float
+}
+
+input CreatePageInput {
+  spaceId: ID
+  changeRequestId: ID
+  expectedRevisionId: ID
+  "The parent page; absent for the top level."
+  parentPageId: ID
+  position: PagePositionInput
+  type: PageType = DOCUMENT
+  "1 to 100 characters."
+  title: String!
+  "Derived from the title when absent; made unique among the siblings."
+  slug: String
+  emoji: String
+  icon: String
+  description: String
+  markdown: String
+  hidden: Boolean
+  noIndex: Boolean
+  noRobotsIndex: Boolean
+  "For a link page: an http(s) or mailto URL. Give href or targetPageId."
+  href: String
+  "For a link page: a page of the same content."
+  targetPageId: ID
+  clientMutationId: String
+}
+
+type CreatePagePayload {
+  revision: Revision!
+  page: RevisionPage!
+  clientMutationId: String
+}
+
+input UpdatePageInput {
+  spaceId: ID
+  changeRequestId: ID
+  expectedRevisionId: ID
+  pageId: ID!
+  "1 to 100 characters."
+  title: String
+  slug: String
+  "null removes it."
+  emoji: String @goField(omittable: true)
+  "null removes it."
+  icon: String @goField(omittable: true)
+  "null removes it."
+  description: String @goField(omittable: true)
+  hidden: Boolean
+  noIndex: Boolean
+  noRobotsIndex: Boolean
+  "Changes the given options; null returns to the default layout."
+  layout: PageLayoutInput @goField(omittable: true)
+  "null removes it."
+  cover: PageCoverInput @goField(omittable: true)
+  href: String
+  targetPageId: ID
+  clientMutationId: String
+}
+
+type UpdatePagePayload {
+  revision: Revision!
+  page: RevisionPage!
+  clientMutationId: String
+}
+
+input MovePageInput {
+  spaceId: ID
+  changeRequestId: ID
+  expectedRevisionId: ID
+  pageId: ID!
+  "The new parent page; null moves to the top level, absent keeps the parent."
+  parentPageId: ID @goField(omittable: true)
+  position: PagePositionInput
+  clientMutationId: String
+}
+
+type MovePagePayload {
+  revision: Revision!
+  page: RevisionPage!
+  clientMutationId: String
+}
+
+input DeletePageInput {
+  spaceId: ID
+  changeRequestId: ID
+  expectedRevisionId: ID
+  pageId: ID!
+  clientMutationId: String
+}
+
+type DeletePagePayload {
+  revision: Revision!
+  deletedPageId: ID!
+  clientMutationId: String
+}
+
+input SetPageMarkdownInput {
+  spaceId: ID
+  changeRequestId: ID
+  expectedRevisionId: ID
+  pageId: ID!
+  markdown: String!
+  clientMutationId: String
+}
+
+type SetPageMarkdownPayload {
+  revision: Revision!
+  page: RevisionPage!
+  clientMutationId: String
+}
+
+"A file upload, sent as a GraphQL multipart request."
+scalar Upload
+
+input UploadFileInput {
+  spaceId: ID
+  changeRequestId: ID
+  expectedRevisionId: ID
+  file: Upload!
+  "The file's name; the uploaded file name when absent."
+  name: String
+  clientMutationId: String
+}
+
+type UploadFilePayload {
+  revision: Revision!
+  file: RevisionFile!
+  clientMutationId: String
+}
+
+input DeleteFileInput {
+  spaceId: ID
+  changeRequestId: ID
+  expectedRevisionId: ID
+  fileId: ID!
+  clientMutationId: String
+}
+
+type DeleteFilePayload {
+  revision: Revision!
+  deletedFileId: ID!
+  clientMutationId: String
+}
+
+input ImportContentInput {
+  spaceId: ID
+  changeRequestId: ID
+  "An http(s) URL."
+  url: String!
+  "WEBSITE, HTML, MARKDOWN or ZIP; the other sources are not supported."
+  source: ImportSource!
+  clientMutationId: String
+}
+
+type ImportContentPayload {
+  revision: Revision!
+  importedResources: Int!
+  totalResources: Int!
+  clientMutationId: String
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -2737,6 +4539,84 @@ func (ec *executionContext) childFields_APITokenEdge(ctx context.Context, field 
 		return ec.fieldContext_APITokenEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type APITokenEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeRequest(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ChangeRequest_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_ChangeRequest_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_ChangeRequest_updatedAt(ctx, field)
+	case "number":
+		return ec.fieldContext_ChangeRequest_number(ctx, field)
+	case "status":
+		return ec.fieldContext_ChangeRequest_status(ctx, field)
+	case "subject":
+		return ec.fieldContext_ChangeRequest_subject(ctx, field)
+	case "mergedAt":
+		return ec.fieldContext_ChangeRequest_mergedAt(ctx, field)
+	case "space":
+		return ec.fieldContext_ChangeRequest_space(ctx, field)
+	case "createdBy":
+		return ec.fieldContext_ChangeRequest_createdBy(ctx, field)
+	case "revision":
+		return ec.fieldContext_ChangeRequest_revision(ctx, field)
+	case "revisionInitial":
+		return ec.fieldContext_ChangeRequest_revisionInitial(ctx, field)
+	case "revisionMergedAncestor":
+		return ec.fieldContext_ChangeRequest_revisionMergedAncestor(ctx, field)
+	case "revisionMerged":
+		return ec.fieldContext_ChangeRequest_revisionMerged(ctx, field)
+	case "outdated":
+		return ec.fieldContext_ChangeRequest_outdated(ctx, field)
+	case "commentCount":
+		return ec.fieldContext_ChangeRequest_commentCount(ctx, field)
+	case "contributors":
+		return ec.fieldContext_ChangeRequest_contributors(ctx, field)
+	case "urls":
+		return ec.fieldContext_ChangeRequest_urls(ctx, field)
+	case "conflicts":
+		return ec.fieldContext_ChangeRequest_conflicts(ctx, field)
+	case "pdfURL":
+		return ec.fieldContext_ChangeRequest_pdfURL(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequest", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeRequestConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_ChangeRequestConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_ChangeRequestConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_ChangeRequestConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_ChangeRequestConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeRequestEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_ChangeRequestEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_ChangeRequestEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeRequestURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_ChangeRequestURLs_location(ctx, field)
+	case "app":
+		return ec.fieldContext_ChangeRequestURLs_app(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestURLs", field.Name)
 }
 
 func (ec *executionContext) childFields_Collection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2829,6 +4709,16 @@ func (ec *executionContext) childFields_CreateAPITokenPayload(ctx context.Contex
 	return nil, fmt.Errorf("no field named %q was found under type CreateAPITokenPayload", field.Name)
 }
 
+func (ec *executionContext) childFields_CreateChangeRequestPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "changeRequest":
+		return ec.fieldContext_CreateChangeRequestPayload_changeRequest(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_CreateChangeRequestPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreateChangeRequestPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_CreateCollectionPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "collection":
@@ -2847,6 +4737,18 @@ func (ec *executionContext) childFields_CreateOrganizationPayload(ctx context.Co
 		return ec.fieldContext_CreateOrganizationPayload_clientMutationId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CreateOrganizationPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_CreatePagePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "revision":
+		return ec.fieldContext_CreatePagePayload_revision(ctx, field)
+	case "page":
+		return ec.fieldContext_CreatePagePayload_page(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_CreatePagePayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreatePagePayload", field.Name)
 }
 
 func (ec *executionContext) childFields_CreateSpacePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2869,6 +4771,30 @@ func (ec *executionContext) childFields_DeleteCollectionPayload(ctx context.Cont
 	return nil, fmt.Errorf("no field named %q was found under type DeleteCollectionPayload", field.Name)
 }
 
+func (ec *executionContext) childFields_DeleteFilePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "revision":
+		return ec.fieldContext_DeleteFilePayload_revision(ctx, field)
+	case "deletedFileId":
+		return ec.fieldContext_DeleteFilePayload_deletedFileId(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_DeleteFilePayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeleteFilePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_DeletePagePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "revision":
+		return ec.fieldContext_DeletePagePayload_revision(ctx, field)
+	case "deletedPageId":
+		return ec.fieldContext_DeletePagePayload_deletedPageId(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_DeletePagePayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeletePagePayload", field.Name)
+}
+
 func (ec *executionContext) childFields_DeleteSpacePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "deletedSpaceId":
@@ -2889,6 +4815,60 @@ func (ec *executionContext) childFields_DuplicateSpacePayload(ctx context.Contex
 	return nil, fmt.Errorf("no field named %q was found under type DuplicateSpacePayload", field.Name)
 }
 
+func (ec *executionContext) childFields_ImportContentPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "revision":
+		return ec.fieldContext_ImportContentPayload_revision(ctx, field)
+	case "importedResources":
+		return ec.fieldContext_ImportContentPayload_importedResources(ctx, field)
+	case "totalResources":
+		return ec.fieldContext_ImportContentPayload_totalResources(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_ImportContentPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ImportContentPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_MergeChangeRequestPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "result":
+		return ec.fieldContext_MergeChangeRequestPayload_result(ctx, field)
+	case "revision":
+		return ec.fieldContext_MergeChangeRequestPayload_revision(ctx, field)
+	case "changeRequest":
+		return ec.fieldContext_MergeChangeRequestPayload_changeRequest(ctx, field)
+	case "conflicts":
+		return ec.fieldContext_MergeChangeRequestPayload_conflicts(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_MergeChangeRequestPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MergeChangeRequestPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_MergeConflict(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "key":
+		return ec.fieldContext_MergeConflict_key(ctx, field)
+	case "kind":
+		return ec.fieldContext_MergeConflict_kind(ctx, field)
+	case "page":
+		return ec.fieldContext_MergeConflict_page(ctx, field)
+	case "pageId":
+		return ec.fieldContext_MergeConflict_pageId(ctx, field)
+	case "fileId":
+		return ec.fieldContext_MergeConflict_fileId(ctx, field)
+	case "field":
+		return ec.fieldContext_MergeConflict_field(ctx, field)
+	case "base":
+		return ec.fieldContext_MergeConflict_base(ctx, field)
+	case "ours":
+		return ec.fieldContext_MergeConflict_ours(ctx, field)
+	case "theirs":
+		return ec.fieldContext_MergeConflict_theirs(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MergeConflict", field.Name)
+}
+
 func (ec *executionContext) childFields_MoveCollectionPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "collection":
@@ -2897,6 +4877,18 @@ func (ec *executionContext) childFields_MoveCollectionPayload(ctx context.Contex
 		return ec.fieldContext_MoveCollectionPayload_clientMutationId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type MoveCollectionPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_MovePagePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "revision":
+		return ec.fieldContext_MovePagePayload_revision(ctx, field)
+	case "page":
+		return ec.fieldContext_MovePagePayload_page(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_MovePagePayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MovePagePayload", field.Name)
 }
 
 func (ec *executionContext) childFields_MoveSpacePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3021,6 +5013,18 @@ func (ec *executionContext) childFields_OrganizationURLs(ctx context.Context, fi
 	return nil, fmt.Errorf("no field named %q was found under type OrganizationURLs", field.Name)
 }
 
+func (ec *executionContext) childFields_PageCover(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "fileId":
+		return ec.fieldContext_PageCover_fileId(ctx, field)
+	case "url":
+		return ec.fieldContext_PageCover_url(ctx, field)
+	case "yPos":
+		return ec.fieldContext_PageCover_yPos(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PageCover", field.Name)
+}
+
 func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "hasNextPage":
@@ -3033,6 +5037,30 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 		return ec.fieldContext_PageInfo_endCursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PageInfo", field.Name)
+}
+
+func (ec *executionContext) childFields_PageLayout(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "width":
+		return ec.fieldContext_PageLayout_width(ctx, field)
+	case "cover":
+		return ec.fieldContext_PageLayout_cover(ctx, field)
+	case "coverSize":
+		return ec.fieldContext_PageLayout_coverSize(ctx, field)
+	case "title":
+		return ec.fieldContext_PageLayout_title(ctx, field)
+	case "description":
+		return ec.fieldContext_PageLayout_description(ctx, field)
+	case "tableOfContents":
+		return ec.fieldContext_PageLayout_tableOfContents(ctx, field)
+	case "outline":
+		return ec.fieldContext_PageLayout_outline(ctx, field)
+	case "pagination":
+		return ec.fieldContext_PageLayout_pagination(ctx, field)
+	case "metadata":
+		return ec.fieldContext_PageLayout_metadata(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PageLayout", field.Name)
 }
 
 func (ec *executionContext) childFields_RestoreSpacePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3057,8 +5085,114 @@ func (ec *executionContext) childFields_Revision(ctx context.Context, field grap
 		return ec.fieldContext_Revision_message(ctx, field)
 	case "parents":
 		return ec.fieldContext_Revision_parents(ctx, field)
+	case "space":
+		return ec.fieldContext_Revision_space(ctx, field)
+	case "changeRequest":
+		return ec.fieldContext_Revision_changeRequest(ctx, field)
+	case "createdBy":
+		return ec.fieldContext_Revision_createdBy(ctx, field)
+	case "pages":
+		return ec.fieldContext_Revision_pages(ctx, field)
+	case "page":
+		return ec.fieldContext_Revision_page(ctx, field)
+	case "pageByPath":
+		return ec.fieldContext_Revision_pageByPath(ctx, field)
+	case "files":
+		return ec.fieldContext_Revision_files(ctx, field)
+	case "file":
+		return ec.fieldContext_Revision_file(ctx, field)
+	case "reusableContents":
+		return ec.fieldContext_Revision_reusableContents(ctx, field)
+	case "urls":
+		return ec.fieldContext_Revision_urls(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Revision", field.Name)
+}
+
+func (ec *executionContext) childFields_RevisionFile(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_RevisionFile_id(ctx, field)
+	case "name":
+		return ec.fieldContext_RevisionFile_name(ctx, field)
+	case "contentType":
+		return ec.fieldContext_RevisionFile_contentType(ctx, field)
+	case "size":
+		return ec.fieldContext_RevisionFile_size(ctx, field)
+	case "width":
+		return ec.fieldContext_RevisionFile_width(ctx, field)
+	case "height":
+		return ec.fieldContext_RevisionFile_height(ctx, field)
+	case "downloadURL":
+		return ec.fieldContext_RevisionFile_downloadURL(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RevisionFile", field.Name)
+}
+
+func (ec *executionContext) childFields_RevisionPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_RevisionPage_id(ctx, field)
+	case "type":
+		return ec.fieldContext_RevisionPage_type(ctx, field)
+	case "title":
+		return ec.fieldContext_RevisionPage_title(ctx, field)
+	case "emoji":
+		return ec.fieldContext_RevisionPage_emoji(ctx, field)
+	case "icon":
+		return ec.fieldContext_RevisionPage_icon(ctx, field)
+	case "slug":
+		return ec.fieldContext_RevisionPage_slug(ctx, field)
+	case "path":
+		return ec.fieldContext_RevisionPage_path(ctx, field)
+	case "description":
+		return ec.fieldContext_RevisionPage_description(ctx, field)
+	case "markdown":
+		return ec.fieldContext_RevisionPage_markdown(ctx, field)
+	case "hidden":
+		return ec.fieldContext_RevisionPage_hidden(ctx, field)
+	case "noIndex":
+		return ec.fieldContext_RevisionPage_noIndex(ctx, field)
+	case "noRobotsIndex":
+		return ec.fieldContext_RevisionPage_noRobotsIndex(ctx, field)
+	case "layout":
+		return ec.fieldContext_RevisionPage_layout(ctx, field)
+	case "cover":
+		return ec.fieldContext_RevisionPage_cover(ctx, field)
+	case "href":
+		return ec.fieldContext_RevisionPage_href(ctx, field)
+	case "targetPageId":
+		return ec.fieldContext_RevisionPage_targetPageId(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_RevisionPage_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_RevisionPage_updatedAt(ctx, field)
+	case "pages":
+		return ec.fieldContext_RevisionPage_pages(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RevisionPage", field.Name)
+}
+
+func (ec *executionContext) childFields_RevisionReusableContent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_RevisionReusableContent_id(ctx, field)
+	case "title":
+		return ec.fieldContext_RevisionReusableContent_title(ctx, field)
+	case "markdown":
+		return ec.fieldContext_RevisionReusableContent_markdown(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RevisionReusableContent", field.Name)
+}
+
+func (ec *executionContext) childFields_RevisionURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_RevisionURLs_location(ctx, field)
+	case "app":
+		return ec.fieldContext_RevisionURLs_app(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RevisionURLs", field.Name)
 }
 
 func (ec *executionContext) childFields_RevokeAPITokenPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3069,6 +5203,18 @@ func (ec *executionContext) childFields_RevokeAPITokenPayload(ctx context.Contex
 		return ec.fieldContext_RevokeAPITokenPayload_clientMutationId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RevokeAPITokenPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_SetPageMarkdownPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "revision":
+		return ec.fieldContext_SetPageMarkdownPayload_revision(ctx, field)
+	case "page":
+		return ec.fieldContext_SetPageMarkdownPayload_page(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_SetPageMarkdownPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SetPageMarkdownPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_Space(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3103,14 +5249,18 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_urls(ctx, field)
 	case "permissions":
 		return ec.fieldContext_Space_permissions(ctx, field)
-	case "comments":
-		return ec.fieldContext_Space_comments(ctx, field)
+	case "commentCount":
+		return ec.fieldContext_Space_commentCount(ctx, field)
+	case "changeRequestCount":
+		return ec.fieldContext_Space_changeRequestCount(ctx, field)
+	case "openChangeRequestCount":
+		return ec.fieldContext_Space_openChangeRequestCount(ctx, field)
+	case "draftChangeRequestCount":
+		return ec.fieldContext_Space_draftChangeRequestCount(ctx, field)
 	case "changeRequests":
 		return ec.fieldContext_Space_changeRequests(ctx, field)
-	case "changeRequestsOpen":
-		return ec.fieldContext_Space_changeRequestsOpen(ctx, field)
-	case "changeRequestsDraft":
-		return ec.fieldContext_Space_changeRequestsDraft(ctx, field)
+	case "changeRequest":
+		return ec.fieldContext_Space_changeRequest(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Space", field.Name)
 }
@@ -3181,6 +5331,22 @@ func (ec *executionContext) childFields_SpaceURLs(ctx context.Context, field gra
 	return nil, fmt.Errorf("no field named %q was found under type SpaceURLs", field.Name)
 }
 
+func (ec *executionContext) childFields_SyncChangeRequestPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "result":
+		return ec.fieldContext_SyncChangeRequestPayload_result(ctx, field)
+	case "revision":
+		return ec.fieldContext_SyncChangeRequestPayload_revision(ctx, field)
+	case "changeRequest":
+		return ec.fieldContext_SyncChangeRequestPayload_changeRequest(ctx, field)
+	case "conflicts":
+		return ec.fieldContext_SyncChangeRequestPayload_conflicts(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_SyncChangeRequestPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SyncChangeRequestPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_TransferCollectionPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "collection":
@@ -3199,6 +5365,16 @@ func (ec *executionContext) childFields_TransferSpacePayload(ctx context.Context
 		return ec.fieldContext_TransferSpacePayload_clientMutationId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type TransferSpacePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_UpdateChangeRequestPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "changeRequest":
+		return ec.fieldContext_UpdateChangeRequestPayload_changeRequest(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_UpdateChangeRequestPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UpdateChangeRequestPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_UpdateCollectionPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3221,6 +5397,18 @@ func (ec *executionContext) childFields_UpdateOrganizationPayload(ctx context.Co
 	return nil, fmt.Errorf("no field named %q was found under type UpdateOrganizationPayload", field.Name)
 }
 
+func (ec *executionContext) childFields_UpdatePagePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "revision":
+		return ec.fieldContext_UpdatePagePayload_revision(ctx, field)
+	case "page":
+		return ec.fieldContext_UpdatePagePayload_page(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_UpdatePagePayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UpdatePagePayload", field.Name)
+}
+
 func (ec *executionContext) childFields_UpdateSpacePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "space":
@@ -3229,6 +5417,18 @@ func (ec *executionContext) childFields_UpdateSpacePayload(ctx context.Context, 
 		return ec.fieldContext_UpdateSpacePayload_clientMutationId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type UpdateSpacePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_UploadFilePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "revision":
+		return ec.fieldContext_UploadFilePayload_revision(ctx, field)
+	case "file":
+		return ec.fieldContext_UploadFilePayload_file(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_UploadFilePayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UploadFilePayload", field.Name)
 }
 
 func (ec *executionContext) childFields_User(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3379,6 +5579,28 @@ func (ec *executionContext) childFields___Type(ctx context.Context, field graphq
 
 // region    ***************************** args.gotpl *****************************
 
+func (ec *executionContext) field_ChangeRequest_pdfURL_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "pageId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "only",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["only"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Collection_collections_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3469,6 +5691,20 @@ func (ec *executionContext) field_Mutation_createAPIToken_args(ctx context.Conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createChangeRequest_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateChangeRequestInput, error) {
+			return ec.unmarshalNCreateChangeRequestInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateChangeRequestInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createCollection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3489,6 +5725,20 @@ func (ec *executionContext) field_Mutation_createOrganization_args(ctx context.C
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.CreateOrganizationInput, error) {
 			return ec.unmarshalNCreateOrganizationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateOrganizationInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createPage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreatePageInput, error) {
+			return ec.unmarshalNCreatePageInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreatePageInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -3525,6 +5775,34 @@ func (ec *executionContext) field_Mutation_deleteCollection_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteFile_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.DeleteFileInput, error) {
+			return ec.unmarshalNDeleteFileInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteFileInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deletePage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.DeletePageInput, error) {
+			return ec.unmarshalNDeletePageInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeletePageInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteSpace_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3553,12 +5831,54 @@ func (ec *executionContext) field_Mutation_duplicateSpace_args(ctx context.Conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_importContent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.ImportContentInput, error) {
+			return ec.unmarshalNImportContentInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐImportContentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_mergeChangeRequest_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.MergeChangeRequestInput, error) {
+			return ec.unmarshalNMergeChangeRequestInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeChangeRequestInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_moveCollection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.MoveCollectionInput, error) {
 			return ec.unmarshalNMoveCollectionInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMoveCollectionInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_movePage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.MovePageInput, error) {
+			return ec.unmarshalNMovePageInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMovePageInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -3609,6 +5929,34 @@ func (ec *executionContext) field_Mutation_revokeAPIToken_args(ctx context.Conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_setPageMarkdown_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SetPageMarkdownInput, error) {
+			return ec.unmarshalNSetPageMarkdownInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSetPageMarkdownInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_syncChangeRequest_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SyncChangeRequestInput, error) {
+			return ec.unmarshalNSyncChangeRequestInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSyncChangeRequestInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_transferCollection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3629,6 +5977,20 @@ func (ec *executionContext) field_Mutation_transferSpace_args(ctx context.Contex
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.TransferSpaceInput, error) {
 			return ec.unmarshalNTransferSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTransferSpaceInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateChangeRequest_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateChangeRequestInput, error) {
+			return ec.unmarshalNUpdateChangeRequestInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateChangeRequestInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -3665,12 +6027,40 @@ func (ec *executionContext) field_Mutation_updateOrganization_args(ctx context.C
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updatePage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdatePageInput, error) {
+			return ec.unmarshalNUpdatePageInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdatePageInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateSpace_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateSpaceInput, error) {
 			return ec.unmarshalNUpdateSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSpaceInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_uploadFile_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UploadFileInput, error) {
+			return ec.unmarshalNUploadFileInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUploadFileInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -3860,6 +6250,116 @@ func (ec *executionContext) field_Query_space_args(ctx context.Context, rawArgs 
 		return nil, err
 	}
 	args["shareKey"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Revision_file_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Revision_pageByPath_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "path",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["path"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Revision_page_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Space_changeRequest_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "number",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNInt2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["number"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Space_changeRequests_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "status",
+		func(ctx context.Context, v any) (*enum.ChangeRequestStatus, error) {
+			return ec.unmarshalOChangeRequestStatus2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐChangeRequestStatus(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["status"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "contributorId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["contributorId"] = arg5
 	return args, nil
 }
 
@@ -4286,6 +6786,765 @@ func (ec *executionContext) _APITokenEdge_cursor(ctx context.Context, field grap
 }
 func (ec *executionContext) fieldContext_APITokenEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("APITokenEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _ChangeRequest_id(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequest", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _ChangeRequest_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequest", field, false, false, errors.New("field of type DateTime does not have child fields"))
+}
+
+func (ec *executionContext) _ChangeRequest_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequest", field, false, false, errors.New("field of type DateTime does not have child fields"))
+}
+
+func (ec *executionContext) _ChangeRequest_number(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_number(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Number, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_number(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequest", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ChangeRequest_status(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v enum.ChangeRequestStatus) graphql.Marshaler {
+			return ec.marshalNChangeRequestStatus2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐChangeRequestStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequest", field, false, false, errors.New("field of type ChangeRequestStatus does not have child fields"))
+}
+
+func (ec *executionContext) _ChangeRequest_subject(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_subject(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Subject, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_subject(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequest", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ChangeRequest_mergedAt(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_mergedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MergedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_mergedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequest", field, false, false, errors.New("field of type DateTime does not have child fields"))
+}
+
+func (ec *executionContext) _ChangeRequest_space(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_space(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequest().Space(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
+			return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSpace(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_space(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Space(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequest_createdBy(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_createdBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequest().CreatedBy(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_createdBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequest_revision(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequest().Revision(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
+			return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐRevision(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Revision(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequest_revisionInitial(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_revisionInitial(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequest().RevisionInitial(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
+			return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐRevision(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_revisionInitial(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Revision(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequest_revisionMergedAncestor(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_revisionMergedAncestor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequest().RevisionMergedAncestor(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
+			return ec.marshalORevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐRevision(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_revisionMergedAncestor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Revision(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequest_revisionMerged(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_revisionMerged(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequest().RevisionMerged(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
+			return ec.marshalORevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐRevision(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_revisionMerged(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Revision(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequest_outdated(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_outdated(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequest().Outdated(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_outdated(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequest", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _ChangeRequest_commentCount(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_commentCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequest().CommentCount(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_commentCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequest", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ChangeRequest_contributors(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_contributors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequest().Contributors(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.User) graphql.Marshaler {
+			return ec.marshalNUser2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐUserᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_contributors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequest_urls(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequest().Urls(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangeRequestURLs) graphql.Marshaler {
+			return ec.marshalNChangeRequestURLs2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐChangeRequestURLs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequestURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequest_conflicts(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_conflicts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequest().Conflicts(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.MergeConflict) graphql.Marshaler {
+			return ec.marshalNMergeConflict2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeConflictᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_conflicts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeConflict(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequest_pdfURL(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_pdfURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.ChangeRequest().PDFURL(ctx, obj, fc.Args["pageId"].(*string), fc.Args["only"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_pdfURL(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_ChangeRequest_pdfURL_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequestConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.ChangeRequestEdge) graphql.Marshaler {
+			return ec.marshalNChangeRequestEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐChangeRequestEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequestConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequestEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequestConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.ChangeRequest) graphql.Marshaler {
+			return ec.marshalNChangeRequest2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐChangeRequestᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequestConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequestConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v page.Info) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequestConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequestConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestConnection", field, true, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ChangeRequestEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
+			return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐChangeRequest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequestEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequestEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v page.Cursor) graphql.Marshaler {
+			return ec.marshalNCursor2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _ChangeRequestURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestURLs_location(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Location, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestURLs_location(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ChangeRequestURLs_app(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestURLs_app(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.App, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestURLs_app(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestURLs", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Collection_id(ctx context.Context, field graphql.CollectedField, obj *ent.Collection) (ret graphql.Marshaler) {
@@ -5032,6 +8291,61 @@ func (ec *executionContext) fieldContext_CreateAPITokenPayload_clientMutationId(
 	return graphql.NewScalarFieldContext("CreateAPITokenPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _CreateChangeRequestPayload_changeRequest(ctx context.Context, field graphql.CollectedField, obj *model.CreateChangeRequestPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateChangeRequestPayload_changeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ChangeRequest, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
+			return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐChangeRequest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreateChangeRequestPayload_changeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateChangeRequestPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateChangeRequestPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.CreateChangeRequestPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateChangeRequestPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreateChangeRequestPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreateChangeRequestPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _CreateCollectionPayload_collection(ctx context.Context, field graphql.CollectedField, obj *model.CreateCollectionPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5142,6 +8456,93 @@ func (ec *executionContext) fieldContext_CreateOrganizationPayload_clientMutatio
 	return graphql.NewScalarFieldContext("CreateOrganizationPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _CreatePagePayload_revision(ctx context.Context, field graphql.CollectedField, obj *model.CreatePagePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreatePagePayload_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Revision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
+			return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐRevision(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreatePagePayload_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreatePagePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Revision(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreatePagePayload_page(ctx context.Context, field graphql.CollectedField, obj *model.CreatePagePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreatePagePayload_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionPage) graphql.Marshaler {
+			return ec.marshalNRevisionPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreatePagePayload_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreatePagePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionPage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreatePagePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.CreatePagePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreatePagePayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreatePagePayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreatePagePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _CreateSpacePayload_space(ctx context.Context, field graphql.CollectedField, obj *model.CreateSpacePayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5241,6 +8642,162 @@ func (ec *executionContext) _DeleteCollectionPayload_clientMutationId(ctx contex
 }
 func (ec *executionContext) fieldContext_DeleteCollectionPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DeleteCollectionPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DeleteFilePayload_revision(ctx context.Context, field graphql.CollectedField, obj *model.DeleteFilePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteFilePayload_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Revision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
+			return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐRevision(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteFilePayload_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DeleteFilePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Revision(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DeleteFilePayload_deletedFileId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteFilePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteFilePayload_deletedFileId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeletedFileID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteFilePayload_deletedFileId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteFilePayload", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _DeleteFilePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteFilePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteFilePayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteFilePayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteFilePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DeletePagePayload_revision(ctx context.Context, field graphql.CollectedField, obj *model.DeletePagePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeletePagePayload_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Revision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
+			return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐRevision(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeletePagePayload_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DeletePagePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Revision(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DeletePagePayload_deletedPageId(ctx context.Context, field graphql.CollectedField, obj *model.DeletePagePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeletePagePayload_deletedPageId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeletedPageID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeletePagePayload_deletedPageId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeletePagePayload", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _DeletePagePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.DeletePagePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeletePagePayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DeletePagePayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeletePagePayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _DeleteSpacePayload_deletedSpaceId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteSpacePayload) (ret graphql.Marshaler) {
@@ -5344,6 +8901,465 @@ func (ec *executionContext) fieldContext_DuplicateSpacePayload_clientMutationId(
 	return graphql.NewScalarFieldContext("DuplicateSpacePayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _ImportContentPayload_revision(ctx context.Context, field graphql.CollectedField, obj *model.ImportContentPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ImportContentPayload_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Revision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
+			return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐRevision(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ImportContentPayload_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ImportContentPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Revision(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ImportContentPayload_importedResources(ctx context.Context, field graphql.CollectedField, obj *model.ImportContentPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ImportContentPayload_importedResources(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ImportedResources, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ImportContentPayload_importedResources(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ImportContentPayload", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ImportContentPayload_totalResources(ctx context.Context, field graphql.CollectedField, obj *model.ImportContentPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ImportContentPayload_totalResources(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalResources, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ImportContentPayload_totalResources(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ImportContentPayload", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ImportContentPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.ImportContentPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ImportContentPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ImportContentPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ImportContentPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeChangeRequestPayload_result(ctx context.Context, field graphql.CollectedField, obj *model.MergeChangeRequestPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeChangeRequestPayload_result(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Result, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v enum.MergeResult) graphql.Marshaler {
+			return ec.marshalNMergeResult2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐMergeResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeChangeRequestPayload_result(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeChangeRequestPayload", field, false, false, errors.New("field of type MergeResult does not have child fields"))
+}
+
+func (ec *executionContext) _MergeChangeRequestPayload_revision(ctx context.Context, field graphql.CollectedField, obj *model.MergeChangeRequestPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeChangeRequestPayload_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Revision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
+			return ec.marshalORevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐRevision(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeChangeRequestPayload_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MergeChangeRequestPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Revision(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MergeChangeRequestPayload_changeRequest(ctx context.Context, field graphql.CollectedField, obj *model.MergeChangeRequestPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeChangeRequestPayload_changeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ChangeRequest, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
+			return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐChangeRequest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeChangeRequestPayload_changeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MergeChangeRequestPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MergeChangeRequestPayload_conflicts(ctx context.Context, field graphql.CollectedField, obj *model.MergeChangeRequestPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeChangeRequestPayload_conflicts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Conflicts, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.MergeConflict) graphql.Marshaler {
+			return ec.marshalNMergeConflict2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeConflictᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeChangeRequestPayload_conflicts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MergeChangeRequestPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeConflict(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MergeChangeRequestPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.MergeChangeRequestPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeChangeRequestPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeChangeRequestPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeChangeRequestPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeConflict_key(ctx context.Context, field graphql.CollectedField, obj *model.MergeConflict) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeConflict_key(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Key, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeConflict_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeConflict", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeConflict_kind(ctx context.Context, field graphql.CollectedField, obj *model.MergeConflict) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeConflict_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.MergeConflictKind) graphql.Marshaler {
+			return ec.marshalNMergeConflictKind2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeConflictKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeConflict_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeConflict", field, false, false, errors.New("field of type MergeConflictKind does not have child fields"))
+}
+
+func (ec *executionContext) _MergeConflict_page(ctx context.Context, field graphql.CollectedField, obj *model.MergeConflict) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeConflict_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionPage) graphql.Marshaler {
+			return ec.marshalORevisionPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeConflict_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MergeConflict",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionPage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MergeConflict_pageId(ctx context.Context, field graphql.CollectedField, obj *model.MergeConflict) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeConflict_pageId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeConflict_pageId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeConflict", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _MergeConflict_fileId(ctx context.Context, field graphql.CollectedField, obj *model.MergeConflict) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeConflict_fileId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FileID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeConflict_fileId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeConflict", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _MergeConflict_field(ctx context.Context, field graphql.CollectedField, obj *model.MergeConflict) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeConflict_field(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Field, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeConflict_field(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeConflict", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeConflict_base(ctx context.Context, field graphql.CollectedField, obj *model.MergeConflict) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeConflict_base(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Base, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeConflict_base(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeConflict", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeConflict_ours(ctx context.Context, field graphql.CollectedField, obj *model.MergeConflict) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeConflict_ours(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Ours, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeConflict_ours(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeConflict", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeConflict_theirs(ctx context.Context, field graphql.CollectedField, obj *model.MergeConflict) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeConflict_theirs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Theirs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeConflict_theirs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeConflict", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _MoveCollectionPayload_collection(ctx context.Context, field graphql.CollectedField, obj *model.MoveCollectionPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5397,6 +9413,93 @@ func (ec *executionContext) _MoveCollectionPayload_clientMutationId(ctx context.
 }
 func (ec *executionContext) fieldContext_MoveCollectionPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MoveCollectionPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MovePagePayload_revision(ctx context.Context, field graphql.CollectedField, obj *model.MovePagePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MovePagePayload_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Revision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
+			return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐRevision(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MovePagePayload_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MovePagePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Revision(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MovePagePayload_page(ctx context.Context, field graphql.CollectedField, obj *model.MovePagePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MovePagePayload_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionPage) graphql.Marshaler {
+			return ec.marshalNRevisionPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MovePagePayload_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MovePagePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionPage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MovePagePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.MovePagePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MovePagePayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MovePagePayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MovePagePayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MoveSpacePayload_space(ctx context.Context, field graphql.CollectedField, obj *model.MoveSpacePayload) (ret graphql.Marshaler) {
@@ -6064,6 +10167,534 @@ func (ec *executionContext) fieldContext_Mutation_transferSpace(ctx context.Cont
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_transferSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createChangeRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createChangeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateChangeRequest(ctx, fc.Args["input"].(model.CreateChangeRequestInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateChangeRequestPayload) graphql.Marshaler {
+			return ec.marshalNCreateChangeRequestPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateChangeRequestPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createChangeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreateChangeRequestPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createChangeRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateChangeRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateChangeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateChangeRequest(ctx, fc.Args["input"].(model.UpdateChangeRequestInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UpdateChangeRequestPayload) graphql.Marshaler {
+			return ec.marshalNUpdateChangeRequestPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateChangeRequestPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateChangeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UpdateChangeRequestPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateChangeRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_syncChangeRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_syncChangeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SyncChangeRequest(ctx, fc.Args["input"].(model.SyncChangeRequestInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SyncChangeRequestPayload) graphql.Marshaler {
+			return ec.marshalNSyncChangeRequestPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSyncChangeRequestPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_syncChangeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SyncChangeRequestPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_syncChangeRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_mergeChangeRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_mergeChangeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().MergeChangeRequest(ctx, fc.Args["input"].(model.MergeChangeRequestInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MergeChangeRequestPayload) graphql.Marshaler {
+			return ec.marshalNMergeChangeRequestPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeChangeRequestPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_mergeChangeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeChangeRequestPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_mergeChangeRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createPage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreatePage(ctx, fc.Args["input"].(model.CreatePageInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreatePagePayload) graphql.Marshaler {
+			return ec.marshalNCreatePagePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreatePagePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createPage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreatePagePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createPage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updatePage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updatePage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdatePage(ctx, fc.Args["input"].(model.UpdatePageInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UpdatePagePayload) graphql.Marshaler {
+			return ec.marshalNUpdatePagePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdatePagePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updatePage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UpdatePagePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updatePage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_movePage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_movePage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().MovePage(ctx, fc.Args["input"].(model.MovePageInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MovePagePayload) graphql.Marshaler {
+			return ec.marshalNMovePagePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMovePagePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_movePage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MovePagePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_movePage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deletePage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deletePage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeletePage(ctx, fc.Args["input"].(model.DeletePageInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DeletePagePayload) graphql.Marshaler {
+			return ec.marshalNDeletePagePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeletePagePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deletePage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DeletePagePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deletePage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setPageMarkdown(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setPageMarkdown(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetPageMarkdown(ctx, fc.Args["input"].(model.SetPageMarkdownInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SetPageMarkdownPayload) graphql.Marshaler {
+			return ec.marshalNSetPageMarkdownPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSetPageMarkdownPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setPageMarkdown(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SetPageMarkdownPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setPageMarkdown_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_uploadFile(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_uploadFile(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UploadFile(ctx, fc.Args["input"].(model.UploadFileInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UploadFilePayload) graphql.Marshaler {
+			return ec.marshalNUploadFilePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUploadFilePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_uploadFile(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UploadFilePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_uploadFile_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteFile(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteFile(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteFile(ctx, fc.Args["input"].(model.DeleteFileInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DeleteFilePayload) graphql.Marshaler {
+			return ec.marshalNDeleteFilePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteFilePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteFile(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DeleteFilePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteFile_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_importContent(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_importContent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ImportContent(ctx, fc.Args["input"].(model.ImportContentInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ImportContentPayload) graphql.Marshaler {
+			return ec.marshalNImportContentPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐImportContentPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_importContent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ImportContentPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_importContent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -7197,6 +11828,75 @@ func (ec *executionContext) fieldContext_OrganizationURLs_logo(_ context.Context
 	return graphql.NewScalarFieldContext("OrganizationURLs", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _PageCover_fileId(ctx context.Context, field graphql.CollectedField, obj *model.PageCover) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageCover_fileId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FileID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PageCover_fileId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageCover", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PageCover_url(ctx context.Context, field graphql.CollectedField, obj *model.PageCover) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageCover_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PageCover_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageCover", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PageCover_yPos(ctx context.Context, field graphql.CollectedField, obj *model.PageCover) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageCover_yPos(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.YPos, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageCover_yPos(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageCover", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
 func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *page.Info) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -7287,6 +11987,213 @@ func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_PageInfo_endCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _PageLayout_width(ctx context.Context, field graphql.CollectedField, obj *content.Layout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageLayout_width(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Width, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v enum.LayoutWidth) graphql.Marshaler {
+			return ec.marshalNLayoutWidth2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLayoutWidth(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageLayout_width(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageLayout", field, false, false, errors.New("field of type LayoutWidth does not have child fields"))
+}
+
+func (ec *executionContext) _PageLayout_cover(ctx context.Context, field graphql.CollectedField, obj *content.Layout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageLayout_cover(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cover, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageLayout_cover(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageLayout", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PageLayout_coverSize(ctx context.Context, field graphql.CollectedField, obj *content.Layout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageLayout_coverSize(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CoverSize, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v enum.CoverSize) graphql.Marshaler {
+			return ec.marshalNCoverSize2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐCoverSize(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageLayout_coverSize(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageLayout", field, false, false, errors.New("field of type CoverSize does not have child fields"))
+}
+
+func (ec *executionContext) _PageLayout_title(ctx context.Context, field graphql.CollectedField, obj *content.Layout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageLayout_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageLayout_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageLayout", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PageLayout_description(ctx context.Context, field graphql.CollectedField, obj *content.Layout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageLayout_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageLayout_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageLayout", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PageLayout_tableOfContents(ctx context.Context, field graphql.CollectedField, obj *content.Layout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageLayout_tableOfContents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TableOfContents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageLayout_tableOfContents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageLayout", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PageLayout_outline(ctx context.Context, field graphql.CollectedField, obj *content.Layout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageLayout_outline(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Outline, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageLayout_outline(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageLayout", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PageLayout_pagination(ctx context.Context, field graphql.CollectedField, obj *content.Layout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageLayout_pagination(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Pagination, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageLayout_pagination(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageLayout", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PageLayout_metadata(ctx context.Context, field graphql.CollectedField, obj *content.Layout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageLayout_metadata(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Metadata, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageLayout_metadata(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageLayout", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _Query_node(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -7796,6 +12703,1102 @@ func (ec *executionContext) fieldContext_Revision_parents(_ context.Context, fie
 	return fc, nil
 }
 
+func (ec *executionContext) _Revision_space(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_space(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Revision().Space(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
+			return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSpace(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_space(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Revision",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Space(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Revision_changeRequest(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_changeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Revision().ChangeRequest(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
+			return ec.marshalOChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐChangeRequest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_changeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Revision",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Revision_createdBy(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_createdBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Revision().CreatedBy(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_createdBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Revision",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Revision_pages(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_pages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Revision().Pages(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.RevisionPage) graphql.Marshaler {
+			return ec.marshalNRevisionPage2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPageᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_pages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Revision",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionPage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Revision_page(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Revision().Page(ctx, obj, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionPage) graphql.Marshaler {
+			return ec.marshalORevisionPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_page(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Revision",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Revision_page_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Revision_pageByPath(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_pageByPath(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Revision().PageByPath(ctx, obj, fc.Args["path"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionPage) graphql.Marshaler {
+			return ec.marshalORevisionPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_pageByPath(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Revision",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Revision_pageByPath_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Revision_files(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_files(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Revision().Files(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.RevisionFile) graphql.Marshaler {
+			return ec.marshalNRevisionFile2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionFileᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_files(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Revision",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionFile(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Revision_file(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_file(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Revision().File(ctx, obj, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionFile) graphql.Marshaler {
+			return ec.marshalORevisionFile2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionFile(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_file(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Revision",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionFile(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Revision_file_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Revision_reusableContents(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_reusableContents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Revision().ReusableContents(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*content.Reusable) graphql.Marshaler {
+			return ec.marshalNRevisionReusableContent2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋcontentᚐReusableᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_reusableContents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Revision",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionReusableContent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Revision_urls(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Revision().Urls(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionURLs) graphql.Marshaler {
+			return ec.marshalNRevisionURLs2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionURLs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Revision",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionFile_id(ctx context.Context, field graphql.CollectedField, obj *model.RevisionFile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionFile_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionFile_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionFile", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _RevisionFile_name(ctx context.Context, field graphql.CollectedField, obj *model.RevisionFile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionFile_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionFile_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionFile", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RevisionFile_contentType(ctx context.Context, field graphql.CollectedField, obj *model.RevisionFile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionFile_contentType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ContentType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionFile_contentType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionFile", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RevisionFile_size(ctx context.Context, field graphql.CollectedField, obj *model.RevisionFile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionFile_size(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Size, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionFile_size(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionFile", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _RevisionFile_width(ctx context.Context, field graphql.CollectedField, obj *model.RevisionFile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionFile_width(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Width, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionFile_width(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionFile", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _RevisionFile_height(ctx context.Context, field graphql.CollectedField, obj *model.RevisionFile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionFile_height(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Height, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionFile_height(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionFile", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _RevisionFile_downloadURL(ctx context.Context, field graphql.CollectedField, obj *model.RevisionFile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionFile_downloadURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DownloadURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionFile_downloadURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionFile", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RevisionPage_id(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionPage_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionPage_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionPage", field, true, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _RevisionPage_type(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionPage_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v enum.PageType) graphql.Marshaler {
+			return ec.marshalNPageType2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐPageType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionPage_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionPage", field, true, false, errors.New("field of type PageType does not have child fields"))
+}
+
+func (ec *executionContext) _RevisionPage_title(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionPage_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionPage_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionPage", field, true, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RevisionPage_emoji(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionPage_emoji(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Emoji(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionPage_emoji(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionPage", field, true, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RevisionPage_icon(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionPage_icon(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Icon(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionPage_icon(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionPage", field, true, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RevisionPage_slug(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionPage_slug(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Slug(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionPage_slug(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionPage", field, true, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RevisionPage_path(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionPage_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionPage_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionPage", field, true, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RevisionPage_description(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionPage_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionPage_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionPage", field, true, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RevisionPage_markdown(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionPage_markdown(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Markdown(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionPage_markdown(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionPage", field, true, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RevisionPage_hidden(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionPage_hidden(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Hidden(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionPage_hidden(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionPage", field, true, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _RevisionPage_noIndex(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionPage_noIndex(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NoIndex(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionPage_noIndex(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionPage", field, true, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _RevisionPage_noRobotsIndex(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionPage_noRobotsIndex(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NoRobotsIndex(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionPage_noRobotsIndex(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionPage", field, true, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _RevisionPage_layout(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionPage_layout(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Layout(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *content.Layout) graphql.Marshaler {
+			return ec.marshalOPageLayout2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋcontentᚐLayout(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionPage_layout(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionPage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageLayout(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionPage_cover(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionPage_cover(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cover(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageCover) graphql.Marshaler {
+			return ec.marshalOPageCover2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageCover(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionPage_cover(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionPage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageCover(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionPage_href(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionPage_href(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Href(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionPage_href(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionPage", field, true, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RevisionPage_targetPageId(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionPage_targetPageId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TargetPageID(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionPage_targetPageId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionPage", field, true, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _RevisionPage_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionPage_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionPage_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionPage", field, true, false, errors.New("field of type DateTime does not have child fields"))
+}
+
+func (ec *executionContext) _RevisionPage_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionPage_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionPage_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionPage", field, true, false, errors.New("field of type DateTime does not have child fields"))
+}
+
+func (ec *executionContext) _RevisionPage_pages(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionPage_pages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Pages(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.RevisionPage) graphql.Marshaler {
+			return ec.marshalNRevisionPage2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPageᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionPage_pages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionPage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionPage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionReusableContent_id(ctx context.Context, field graphql.CollectedField, obj *content.Reusable) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionReusableContent_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionReusableContent_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionReusableContent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _RevisionReusableContent_title(ctx context.Context, field graphql.CollectedField, obj *content.Reusable) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionReusableContent_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionReusableContent_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionReusableContent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RevisionReusableContent_markdown(ctx context.Context, field graphql.CollectedField, obj *content.Reusable) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionReusableContent_markdown(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Markdown, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionReusableContent_markdown(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionReusableContent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RevisionURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.RevisionURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionURLs_location(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Location, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionURLs_location(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RevisionURLs_app(ctx context.Context, field graphql.CollectedField, obj *model.RevisionURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionURLs_app(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.App, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionURLs_app(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _RevokeAPITokenPayload_revokedAPITokenId(ctx context.Context, field graphql.CollectedField, obj *model.RevokeAPITokenPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -7840,6 +13843,93 @@ func (ec *executionContext) _RevokeAPITokenPayload_clientMutationId(ctx context.
 }
 func (ec *executionContext) fieldContext_RevokeAPITokenPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RevokeAPITokenPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SetPageMarkdownPayload_revision(ctx context.Context, field graphql.CollectedField, obj *model.SetPageMarkdownPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetPageMarkdownPayload_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Revision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
+			return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐRevision(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SetPageMarkdownPayload_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SetPageMarkdownPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Revision(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SetPageMarkdownPayload_page(ctx context.Context, field graphql.CollectedField, obj *model.SetPageMarkdownPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetPageMarkdownPayload_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionPage) graphql.Marshaler {
+			return ec.marshalNRevisionPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SetPageMarkdownPayload_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SetPageMarkdownPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionPage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SetPageMarkdownPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.SetPageMarkdownPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetPageMarkdownPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SetPageMarkdownPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SetPageMarkdownPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Space_id(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
@@ -8232,16 +14322,16 @@ func (ec *executionContext) fieldContext_Space_permissions(_ context.Context, fi
 	return fc, nil
 }
 
-func (ec *executionContext) _Space_comments(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
+func (ec *executionContext) _Space_commentCount(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Space_comments(ctx, field)
+			return ec.fieldContext_Space_commentCount(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Space().Comments(ctx, obj)
+			return ec.Resolvers.Space().CommentCount(ctx, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
@@ -8251,7 +14341,76 @@ func (ec *executionContext) _Space_comments(ctx context.Context, field graphql.C
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Space_comments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Space_commentCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Space", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Space_changeRequestCount(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_changeRequestCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Space().ChangeRequestCount(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Space_changeRequestCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Space", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Space_openChangeRequestCount(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_openChangeRequestCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Space().OpenChangeRequestCount(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Space_openChangeRequestCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Space", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Space_draftChangeRequestCount(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_draftChangeRequestCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Space().DraftChangeRequestCount(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Space_draftChangeRequestCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Space", field, true, true, errors.New("field of type Int does not have child fields"))
 }
 
@@ -8264,64 +14423,83 @@ func (ec *executionContext) _Space_changeRequests(ctx context.Context, field gra
 			return ec.fieldContext_Space_changeRequests(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Space().ChangeRequests(ctx, obj)
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Space().ChangeRequests(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*page.Cursor), fc.Args["last"].(*int), fc.Args["before"].(*page.Cursor), fc.Args["status"].(*enum.ChangeRequestStatus), fc.Args["contributorId"].(*string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangeRequestConnection) graphql.Marshaler {
+			return ec.marshalNChangeRequestConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐChangeRequestConnection(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Space_changeRequests(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Space", field, true, true, errors.New("field of type Int does not have child fields"))
+func (ec *executionContext) fieldContext_Space_changeRequests(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequestConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Space_changeRequests_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
 }
 
-func (ec *executionContext) _Space_changeRequestsOpen(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
+func (ec *executionContext) _Space_changeRequest(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Space_changeRequestsOpen(ctx, field)
+			return ec.fieldContext_Space_changeRequest(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Space().ChangeRequestsOpen(ctx, obj)
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Space().ChangeRequest(ctx, obj, fc.Args["number"].(int))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
+			return ec.marshalOChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐChangeRequest(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
-func (ec *executionContext) fieldContext_Space_changeRequestsOpen(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Space", field, true, true, errors.New("field of type Int does not have child fields"))
-}
-
-func (ec *executionContext) _Space_changeRequestsDraft(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Space_changeRequestsDraft(ctx, field)
+func (ec *executionContext) fieldContext_Space_changeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequest(ctx, field)
 		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Space().ChangeRequestsDraft(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Space_changeRequestsDraft(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Space", field, true, true, errors.New("field of type Int does not have child fields"))
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Space_changeRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _SpaceConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.SpaceConnection) (ret graphql.Marshaler) {
@@ -8843,6 +15021,148 @@ func (ec *executionContext) fieldContext_SpaceURLs_icon(_ context.Context, field
 	return graphql.NewScalarFieldContext("SpaceURLs", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _SyncChangeRequestPayload_result(ctx context.Context, field graphql.CollectedField, obj *model.SyncChangeRequestPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SyncChangeRequestPayload_result(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Result, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v enum.MergeResult) graphql.Marshaler {
+			return ec.marshalNMergeResult2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐMergeResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SyncChangeRequestPayload_result(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SyncChangeRequestPayload", field, false, false, errors.New("field of type MergeResult does not have child fields"))
+}
+
+func (ec *executionContext) _SyncChangeRequestPayload_revision(ctx context.Context, field graphql.CollectedField, obj *model.SyncChangeRequestPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SyncChangeRequestPayload_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Revision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
+			return ec.marshalORevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐRevision(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SyncChangeRequestPayload_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SyncChangeRequestPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Revision(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SyncChangeRequestPayload_changeRequest(ctx context.Context, field graphql.CollectedField, obj *model.SyncChangeRequestPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SyncChangeRequestPayload_changeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ChangeRequest, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
+			return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐChangeRequest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SyncChangeRequestPayload_changeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SyncChangeRequestPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SyncChangeRequestPayload_conflicts(ctx context.Context, field graphql.CollectedField, obj *model.SyncChangeRequestPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SyncChangeRequestPayload_conflicts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Conflicts, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.MergeConflict) graphql.Marshaler {
+			return ec.marshalNMergeConflict2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeConflictᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SyncChangeRequestPayload_conflicts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SyncChangeRequestPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeConflict(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SyncChangeRequestPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.SyncChangeRequestPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SyncChangeRequestPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SyncChangeRequestPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SyncChangeRequestPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _TransferCollectionPayload_collection(ctx context.Context, field graphql.CollectedField, obj *model.TransferCollectionPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8951,6 +15271,61 @@ func (ec *executionContext) _TransferSpacePayload_clientMutationId(ctx context.C
 }
 func (ec *executionContext) fieldContext_TransferSpacePayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TransferSpacePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UpdateChangeRequestPayload_changeRequest(ctx context.Context, field graphql.CollectedField, obj *model.UpdateChangeRequestPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateChangeRequestPayload_changeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ChangeRequest, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
+			return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐChangeRequest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateChangeRequestPayload_changeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateChangeRequestPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateChangeRequestPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateChangeRequestPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateChangeRequestPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateChangeRequestPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UpdateChangeRequestPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UpdateCollectionPayload_collection(ctx context.Context, field graphql.CollectedField, obj *model.UpdateCollectionPayload) (ret graphql.Marshaler) {
@@ -9063,6 +15438,93 @@ func (ec *executionContext) fieldContext_UpdateOrganizationPayload_clientMutatio
 	return graphql.NewScalarFieldContext("UpdateOrganizationPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _UpdatePagePayload_revision(ctx context.Context, field graphql.CollectedField, obj *model.UpdatePagePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdatePagePayload_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Revision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
+			return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐRevision(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UpdatePagePayload_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdatePagePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Revision(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdatePagePayload_page(ctx context.Context, field graphql.CollectedField, obj *model.UpdatePagePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdatePagePayload_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionPage) graphql.Marshaler {
+			return ec.marshalNRevisionPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UpdatePagePayload_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdatePagePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionPage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdatePagePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdatePagePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdatePagePayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UpdatePagePayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UpdatePagePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _UpdateSpacePayload_space(ctx context.Context, field graphql.CollectedField, obj *model.UpdateSpacePayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -9116,6 +15578,93 @@ func (ec *executionContext) _UpdateSpacePayload_clientMutationId(ctx context.Con
 }
 func (ec *executionContext) fieldContext_UpdateSpacePayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UpdateSpacePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UploadFilePayload_revision(ctx context.Context, field graphql.CollectedField, obj *model.UploadFilePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UploadFilePayload_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Revision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
+			return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐRevision(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UploadFilePayload_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UploadFilePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Revision(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UploadFilePayload_file(ctx context.Context, field graphql.CollectedField, obj *model.UploadFilePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UploadFilePayload_file(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.File, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionFile) graphql.Marshaler {
+			return ec.marshalNRevisionFile2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionFile(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UploadFilePayload_file(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UploadFilePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionFile(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UploadFilePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UploadFilePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UploadFilePayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UploadFilePayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UploadFilePayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _User_id(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
@@ -10539,6 +17088,50 @@ func (ec *executionContext) unmarshalInputCreateAPITokenInput(ctx context.Contex
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputCreateChangeRequestInput(ctx context.Context, obj any) (model.CreateChangeRequestInput, error) {
+	var it model.CreateChangeRequestInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"spaceId", "subject", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "spaceId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spaceId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SpaceID = data
+		case "subject":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subject"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Subject = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputCreateCollectionInput(ctx context.Context, obj any) (model.CreateCollectionInput, error) {
 	var it model.CreateCollectionInput
 	if obj == nil {
@@ -10622,6 +17215,159 @@ func (ec *executionContext) unmarshalInputCreateOrganizationInput(ctx context.Co
 				return it, err
 			}
 			it.Title = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCreatePageInput(ctx context.Context, obj any) (model.CreatePageInput, error) {
+	var it model.CreatePageInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["type"]; !present {
+		asMap["type"] = "DOCUMENT"
+	}
+
+	fieldsInOrder := [...]string{"spaceId", "changeRequestId", "expectedRevisionId", "parentPageId", "position", "type", "title", "slug", "emoji", "icon", "description", "markdown", "hidden", "noIndex", "noRobotsIndex", "href", "targetPageId", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "spaceId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spaceId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SpaceID = data
+		case "changeRequestId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("changeRequestId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ChangeRequestID = data
+		case "expectedRevisionId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expectedRevisionId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpectedRevisionID = data
+		case "parentPageId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("parentPageId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ParentPageID = data
+		case "position":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("position"))
+			data, err := ec.unmarshalOPagePositionInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPagePositionInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Position = data
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalOPageType2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐPageType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "slug":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("slug"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Slug = data
+		case "emoji":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("emoji"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Emoji = data
+		case "icon":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("icon"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Icon = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "markdown":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("markdown"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Markdown = data
+		case "hidden":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hidden"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Hidden = data
+		case "noIndex":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("noIndex"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NoIndex = data
+		case "noRobotsIndex":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("noRobotsIndex"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NoRobotsIndex = data
+		case "href":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("href"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Href = data
+		case "targetPageId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("targetPageId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TargetPageID = data
 		case "clientMutationId":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -10743,6 +17489,122 @@ func (ec *executionContext) unmarshalInputDeleteCollectionInput(ctx context.Cont
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputDeleteFileInput(ctx context.Context, obj any) (model.DeleteFileInput, error) {
+	var it model.DeleteFileInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"spaceId", "changeRequestId", "expectedRevisionId", "fileId", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "spaceId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spaceId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SpaceID = data
+		case "changeRequestId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("changeRequestId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ChangeRequestID = data
+		case "expectedRevisionId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expectedRevisionId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpectedRevisionID = data
+		case "fileId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fileId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FileID = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputDeletePageInput(ctx context.Context, obj any) (model.DeletePageInput, error) {
+	var it model.DeletePageInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"spaceId", "changeRequestId", "expectedRevisionId", "pageId", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "spaceId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spaceId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SpaceID = data
+		case "changeRequestId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("changeRequestId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ChangeRequestID = data
+		case "expectedRevisionId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expectedRevisionId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpectedRevisionID = data
+		case "pageId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pageId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PageID = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputDeleteSpaceInput(ctx context.Context, obj any) (model.DeleteSpaceInput, error) {
 	var it model.DeleteSpaceInput
 	if obj == nil {
@@ -10817,6 +17679,152 @@ func (ec *executionContext) unmarshalInputDuplicateSpaceInput(ctx context.Contex
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputImportContentInput(ctx context.Context, obj any) (model.ImportContentInput, error) {
+	var it model.ImportContentInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"spaceId", "changeRequestId", "url", "source", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "spaceId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spaceId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SpaceID = data
+		case "changeRequestId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("changeRequestId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ChangeRequestID = data
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = data
+		case "source":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("source"))
+			data, err := ec.unmarshalNImportSource2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐImportSource(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Source = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputMergeChangeRequestInput(ctx context.Context, obj any) (model.MergeChangeRequestInput, error) {
+	var it model.MergeChangeRequestInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "resolutions", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "resolutions":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("resolutions"))
+			data, err := ec.unmarshalOMergeResolutionInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeResolutionInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Resolutions = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputMergeResolutionInput(ctx context.Context, obj any) (model.MergeResolutionInput, error) {
+	var it model.MergeResolutionInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"key", "take", "text"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "key":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("key"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Key = data
+		case "take":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("take"))
+			data, err := ec.unmarshalOMergeSide2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeSide(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Take = data
+		case "text":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("text"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Text = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputMoveCollectionInput(ctx context.Context, obj any) (model.MoveCollectionInput, error) {
 	var it model.MoveCollectionInput
 	if obj == nil {
@@ -10852,6 +17860,78 @@ func (ec *executionContext) unmarshalInputMoveCollectionInput(ctx context.Contex
 		case "position":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("position"))
 			data, err := ec.unmarshalOContentPositionInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentPositionInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Position = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputMovePageInput(ctx context.Context, obj any) (model.MovePageInput, error) {
+	var it model.MovePageInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"spaceId", "changeRequestId", "expectedRevisionId", "pageId", "parentPageId", "position", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "spaceId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spaceId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SpaceID = data
+		case "changeRequestId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("changeRequestId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ChangeRequestID = data
+		case "expectedRevisionId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expectedRevisionId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpectedRevisionID = data
+		case "pageId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pageId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PageID = data
+		case "parentPageId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("parentPageId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ParentPageID = graphql.OmittableOf(data)
+		case "position":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("position"))
+			data, err := ec.unmarshalOPagePositionInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPagePositionInput(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -10919,6 +17999,173 @@ func (ec *executionContext) unmarshalInputMoveSpaceInput(ctx context.Context, ob
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputPageCoverInput(ctx context.Context, obj any) (model.PageCoverInput, error) {
+	var it model.PageCoverInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"fileId", "url", "yPos"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "fileId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fileId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FileID = data
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = data
+		case "yPos":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("yPos"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.YPos = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputPageLayoutInput(ctx context.Context, obj any) (model.PageLayoutInput, error) {
+	var it model.PageLayoutInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"width", "cover", "coverSize", "title", "description", "tableOfContents", "outline", "pagination", "metadata"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "width":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("width"))
+			data, err := ec.unmarshalOLayoutWidth2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLayoutWidth(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Width = data
+		case "cover":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cover"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Cover = data
+		case "coverSize":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("coverSize"))
+			data, err := ec.unmarshalOCoverSize2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐCoverSize(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CoverSize = data
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "tableOfContents":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tableOfContents"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TableOfContents = data
+		case "outline":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("outline"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Outline = data
+		case "pagination":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pagination"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Pagination = data
+		case "metadata":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadata"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Metadata = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputPagePositionInput(ctx context.Context, obj any) (model.PagePositionInput, error) {
+	var it model.PagePositionInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"before", "after"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "before":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("before"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Before = data
+		case "after":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("after"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.After = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputRestoreSpaceInput(ctx context.Context, obj any) (model.RestoreSpaceInput, error) {
 	var it model.RestoreSpaceInput
 	if obj == nil {
@@ -10981,6 +18228,115 @@ func (ec *executionContext) unmarshalInputRevokeAPITokenInput(ctx context.Contex
 				return it, err
 			}
 			it.ID = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputSetPageMarkdownInput(ctx context.Context, obj any) (model.SetPageMarkdownInput, error) {
+	var it model.SetPageMarkdownInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"spaceId", "changeRequestId", "expectedRevisionId", "pageId", "markdown", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "spaceId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spaceId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SpaceID = data
+		case "changeRequestId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("changeRequestId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ChangeRequestID = data
+		case "expectedRevisionId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expectedRevisionId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpectedRevisionID = data
+		case "pageId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pageId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PageID = data
+		case "markdown":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("markdown"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Markdown = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputSyncChangeRequestInput(ctx context.Context, obj any) (model.SyncChangeRequestInput, error) {
+	var it model.SyncChangeRequestInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "resolutions", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "resolutions":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("resolutions"))
+			data, err := ec.unmarshalOMergeResolutionInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeResolutionInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Resolutions = data
 		case "clientMutationId":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -11076,6 +18432,57 @@ func (ec *executionContext) unmarshalInputTransferSpaceInput(ctx context.Context
 				return it, err
 			}
 			it.ParentID = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateChangeRequestInput(ctx context.Context, obj any) (model.UpdateChangeRequestInput, error) {
+	var it model.UpdateChangeRequestInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "subject", "status", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "subject":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subject"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Subject = data
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalOChangeRequestStatus2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐChangeRequestStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
 		case "clientMutationId":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -11246,6 +18653,148 @@ func (ec *executionContext) unmarshalInputUpdateOrganizationInput(ctx context.Co
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputUpdatePageInput(ctx context.Context, obj any) (model.UpdatePageInput, error) {
+	var it model.UpdatePageInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"spaceId", "changeRequestId", "expectedRevisionId", "pageId", "title", "slug", "emoji", "icon", "description", "hidden", "noIndex", "noRobotsIndex", "layout", "cover", "href", "targetPageId", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "spaceId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spaceId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SpaceID = data
+		case "changeRequestId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("changeRequestId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ChangeRequestID = data
+		case "expectedRevisionId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expectedRevisionId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpectedRevisionID = data
+		case "pageId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pageId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PageID = data
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "slug":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("slug"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Slug = data
+		case "emoji":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("emoji"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Emoji = graphql.OmittableOf(data)
+		case "icon":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("icon"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Icon = graphql.OmittableOf(data)
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = graphql.OmittableOf(data)
+		case "hidden":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hidden"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Hidden = data
+		case "noIndex":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("noIndex"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NoIndex = data
+		case "noRobotsIndex":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("noRobotsIndex"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NoRobotsIndex = data
+		case "layout":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("layout"))
+			data, err := ec.unmarshalOPageLayoutInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageLayoutInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Layout = graphql.OmittableOf(data)
+		case "cover":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cover"))
+			data, err := ec.unmarshalOPageCoverInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageCoverInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Cover = graphql.OmittableOf(data)
+		case "href":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("href"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Href = data
+		case "targetPageId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("targetPageId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TargetPageID = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputUpdateSpaceInput(ctx context.Context, obj any) (model.UpdateSpaceInput, error) {
 	var it model.UpdateSpaceInput
 	if obj == nil {
@@ -11325,6 +18874,71 @@ func (ec *executionContext) unmarshalInputUpdateSpaceInput(ctx context.Context, 
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputUploadFileInput(ctx context.Context, obj any) (model.UploadFileInput, error) {
+	var it model.UploadFileInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"spaceId", "changeRequestId", "expectedRevisionId", "file", "name", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "spaceId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spaceId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SpaceID = data
+		case "changeRequestId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("changeRequestId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ChangeRequestID = data
+		case "expectedRevisionId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expectedRevisionId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpectedRevisionID = data
+		case "file":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("file"))
+			data, err := ec.unmarshalNUpload2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚐUpload(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.File = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
 // endregion **************************** input.gotpl *****************************
 
 // region    ************************** interface.gotpl ***************************
@@ -11358,6 +18972,11 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Collection(ctx, sel, obj)
+	case *ent.ChangeRequest:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._ChangeRequest(ctx, sel, obj)
 	case *ent.APIToken:
 		if obj == nil {
 			return graphql.Null
@@ -11539,6 +19158,702 @@ func (ec *executionContext) _APITokenEdge(ctx context.Context, sel ast.Selection
 			}
 		case "cursor":
 			out.Values[i] = ec._APITokenEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var changeRequestImplementors = []string{"ChangeRequest", "Node"}
+
+func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.SelectionSet, obj *ent.ChangeRequest) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changeRequestImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangeRequest")
+		case "id":
+			out.Values[i] = ec._ChangeRequest_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._ChangeRequest_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._ChangeRequest_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "number":
+			out.Values[i] = ec._ChangeRequest_number(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._ChangeRequest_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "subject":
+			out.Values[i] = ec._ChangeRequest_subject(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "mergedAt":
+			out.Values[i] = ec._ChangeRequest_mergedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "space":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ChangeRequest_space(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "createdBy":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ChangeRequest_createdBy(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "revision":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ChangeRequest_revision(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "revisionInitial":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ChangeRequest_revisionInitial(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "revisionMergedAncestor":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ChangeRequest_revisionMergedAncestor(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "revisionMerged":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ChangeRequest_revisionMerged(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "outdated":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ChangeRequest_outdated(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "commentCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ChangeRequest_commentCount(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "contributors":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ChangeRequest_contributors(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "urls":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ChangeRequest_urls(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "conflicts":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ChangeRequest_conflicts(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "pdfURL":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ChangeRequest_pdfURL(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var changeRequestConnectionImplementors = []string{"ChangeRequestConnection"}
+
+func (ec *executionContext) _ChangeRequestConnection(ctx context.Context, sel ast.SelectionSet, obj *model.ChangeRequestConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changeRequestConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangeRequestConnection")
+		case "edges":
+			out.Values[i] = ec._ChangeRequestConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "nodes":
+			out.Values[i] = ec._ChangeRequestConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pageInfo":
+			out.Values[i] = ec._ChangeRequestConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "totalCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ChangeRequestConnection_totalCount(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var changeRequestEdgeImplementors = []string{"ChangeRequestEdge"}
+
+func (ec *executionContext) _ChangeRequestEdge(ctx context.Context, sel ast.SelectionSet, obj *model.ChangeRequestEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changeRequestEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangeRequestEdge")
+		case "node":
+			out.Values[i] = ec._ChangeRequestEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._ChangeRequestEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var changeRequestURLsImplementors = []string{"ChangeRequestURLs"}
+
+func (ec *executionContext) _ChangeRequestURLs(ctx context.Context, sel ast.SelectionSet, obj *model.ChangeRequestURLs) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changeRequestURLsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangeRequestURLs")
+		case "location":
+			out.Values[i] = ec._ChangeRequestURLs_location(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "app":
+			out.Values[i] = ec._ChangeRequestURLs_app(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -12127,6 +20442,49 @@ func (ec *executionContext) _CreateAPITokenPayload(ctx context.Context, sel ast.
 	return out
 }
 
+var createChangeRequestPayloadImplementors = []string{"CreateChangeRequestPayload"}
+
+func (ec *executionContext) _CreateChangeRequestPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateChangeRequestPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createChangeRequestPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreateChangeRequestPayload")
+		case "changeRequest":
+			out.Values[i] = ec._CreateChangeRequestPayload_changeRequest(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._CreateChangeRequestPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var createCollectionPayloadImplementors = []string{"CreateCollectionPayload"}
 
 func (ec *executionContext) _CreateCollectionPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateCollectionPayload) graphql.Marshaler {
@@ -12189,6 +20547,54 @@ func (ec *executionContext) _CreateOrganizationPayload(ctx context.Context, sel 
 			}
 		case "clientMutationId":
 			out.Values[i] = ec._CreateOrganizationPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var createPagePayloadImplementors = []string{"CreatePagePayload"}
+
+func (ec *executionContext) _CreatePagePayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreatePagePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createPagePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreatePagePayload")
+		case "revision":
+			out.Values[i] = ec._CreatePagePayload_revision(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._CreatePagePayload_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._CreatePagePayload_clientMutationId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -12299,6 +20705,102 @@ func (ec *executionContext) _DeleteCollectionPayload(ctx context.Context, sel as
 	return out
 }
 
+var deleteFilePayloadImplementors = []string{"DeleteFilePayload"}
+
+func (ec *executionContext) _DeleteFilePayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteFilePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, deleteFilePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DeleteFilePayload")
+		case "revision":
+			out.Values[i] = ec._DeleteFilePayload_revision(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deletedFileId":
+			out.Values[i] = ec._DeleteFilePayload_deletedFileId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._DeleteFilePayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var deletePagePayloadImplementors = []string{"DeletePagePayload"}
+
+func (ec *executionContext) _DeletePagePayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeletePagePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, deletePagePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DeletePagePayload")
+		case "revision":
+			out.Values[i] = ec._DeletePagePayload_revision(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deletedPageId":
+			out.Values[i] = ec._DeletePagePayload_deletedPageId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._DeletePagePayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var deleteSpacePayloadImplementors = []string{"DeleteSpacePayload"}
 
 func (ec *executionContext) _DeleteSpacePayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteSpacePayload) graphql.Marshaler {
@@ -12385,6 +20887,195 @@ func (ec *executionContext) _DuplicateSpacePayload(ctx context.Context, sel ast.
 	return out
 }
 
+var importContentPayloadImplementors = []string{"ImportContentPayload"}
+
+func (ec *executionContext) _ImportContentPayload(ctx context.Context, sel ast.SelectionSet, obj *model.ImportContentPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, importContentPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ImportContentPayload")
+		case "revision":
+			out.Values[i] = ec._ImportContentPayload_revision(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "importedResources":
+			out.Values[i] = ec._ImportContentPayload_importedResources(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalResources":
+			out.Values[i] = ec._ImportContentPayload_totalResources(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._ImportContentPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var mergeChangeRequestPayloadImplementors = []string{"MergeChangeRequestPayload"}
+
+func (ec *executionContext) _MergeChangeRequestPayload(ctx context.Context, sel ast.SelectionSet, obj *model.MergeChangeRequestPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, mergeChangeRequestPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MergeChangeRequestPayload")
+		case "result":
+			out.Values[i] = ec._MergeChangeRequestPayload_result(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revision":
+			out.Values[i] = ec._MergeChangeRequestPayload_revision(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "changeRequest":
+			out.Values[i] = ec._MergeChangeRequestPayload_changeRequest(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "conflicts":
+			out.Values[i] = ec._MergeChangeRequestPayload_conflicts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._MergeChangeRequestPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var mergeConflictImplementors = []string{"MergeConflict"}
+
+func (ec *executionContext) _MergeConflict(ctx context.Context, sel ast.SelectionSet, obj *model.MergeConflict) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, mergeConflictImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MergeConflict")
+		case "key":
+			out.Values[i] = ec._MergeConflict_key(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "kind":
+			out.Values[i] = ec._MergeConflict_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._MergeConflict_page(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageId":
+			out.Values[i] = ec._MergeConflict_pageId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "fileId":
+			out.Values[i] = ec._MergeConflict_fileId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "field":
+			out.Values[i] = ec._MergeConflict_field(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "base":
+			out.Values[i] = ec._MergeConflict_base(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "ours":
+			out.Values[i] = ec._MergeConflict_ours(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "theirs":
+			out.Values[i] = ec._MergeConflict_theirs(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var moveCollectionPayloadImplementors = []string{"MoveCollectionPayload"}
 
 func (ec *executionContext) _MoveCollectionPayload(ctx context.Context, sel ast.SelectionSet, obj *model.MoveCollectionPayload) graphql.Marshaler {
@@ -12404,6 +21095,54 @@ func (ec *executionContext) _MoveCollectionPayload(ctx context.Context, sel ast.
 			}
 		case "clientMutationId":
 			out.Values[i] = ec._MoveCollectionPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var movePagePayloadImplementors = []string{"MovePagePayload"}
+
+func (ec *executionContext) _MovePagePayload(ctx context.Context, sel ast.SelectionSet, obj *model.MovePagePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, movePagePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MovePagePayload")
+		case "revision":
+			out.Values[i] = ec._MovePagePayload_revision(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._MovePagePayload_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._MovePagePayload_clientMutationId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -12585,6 +21324,90 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "transferSpace":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_transferSpace(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createChangeRequest":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createChangeRequest(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateChangeRequest":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateChangeRequest(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "syncChangeRequest":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_syncChangeRequest(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "mergeChangeRequest":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_mergeChangeRequest(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createPage":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createPage(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatePage":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updatePage(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "movePage":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_movePage(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deletePage":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deletePage(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setPageMarkdown":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setPageMarkdown(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "uploadFile":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_uploadFile(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteFile":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteFile(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "importContent":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_importContent(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -13192,6 +22015,54 @@ func (ec *executionContext) _OrganizationURLs(ctx context.Context, sel ast.Selec
 	return out
 }
 
+var pageCoverImplementors = []string{"PageCover"}
+
+func (ec *executionContext) _PageCover(ctx context.Context, sel ast.SelectionSet, obj *model.PageCover) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, pageCoverImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PageCover")
+		case "fileId":
+			out.Values[i] = ec._PageCover_fileId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._PageCover_url(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "yPos":
+			out.Values[i] = ec._PageCover_yPos(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var pageInfoImplementors = []string{"PageInfo"}
 
 func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet, obj *page.Info) graphql.Marshaler {
@@ -13222,6 +22093,84 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 		case "endCursor":
 			out.Values[i] = ec._PageInfo_endCursor(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var pageLayoutImplementors = []string{"PageLayout"}
+
+func (ec *executionContext) _PageLayout(ctx context.Context, sel ast.SelectionSet, obj *content.Layout) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, pageLayoutImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PageLayout")
+		case "width":
+			out.Values[i] = ec._PageLayout_width(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cover":
+			out.Values[i] = ec._PageLayout_cover(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "coverSize":
+			out.Values[i] = ec._PageLayout_coverSize(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._PageLayout_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._PageLayout_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "tableOfContents":
+			out.Values[i] = ec._PageLayout_tableOfContents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "outline":
+			out.Values[i] = ec._PageLayout_outline(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pagination":
+			out.Values[i] = ec._PageLayout_pagination(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "metadata":
+			out.Values[i] = ec._PageLayout_metadata(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -13545,6 +22494,673 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "space":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Revision_space(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "changeRequest":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Revision_changeRequest(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "createdBy":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Revision_createdBy(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "pages":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Revision_pages(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "page":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Revision_page(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "pageByPath":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Revision_pageByPath(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "files":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Revision_files(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "file":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Revision_file(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "reusableContents":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Revision_reusableContents(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "urls":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Revision_urls(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var revisionFileImplementors = []string{"RevisionFile"}
+
+func (ec *executionContext) _RevisionFile(ctx context.Context, sel ast.SelectionSet, obj *model.RevisionFile) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, revisionFileImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RevisionFile")
+		case "id":
+			out.Values[i] = ec._RevisionFile_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._RevisionFile_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "contentType":
+			out.Values[i] = ec._RevisionFile_contentType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "size":
+			out.Values[i] = ec._RevisionFile_size(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "width":
+			out.Values[i] = ec._RevisionFile_width(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "height":
+			out.Values[i] = ec._RevisionFile_height(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "downloadURL":
+			out.Values[i] = ec._RevisionFile_downloadURL(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var revisionPageImplementors = []string{"RevisionPage"}
+
+func (ec *executionContext) _RevisionPage(ctx context.Context, sel ast.SelectionSet, obj *model.RevisionPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, revisionPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RevisionPage")
+		case "id":
+			out.Values[i] = ec._RevisionPage_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "type":
+			out.Values[i] = ec._RevisionPage_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._RevisionPage_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "emoji":
+			out.Values[i] = ec._RevisionPage_emoji(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "icon":
+			out.Values[i] = ec._RevisionPage_icon(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "slug":
+			out.Values[i] = ec._RevisionPage_slug(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "path":
+			out.Values[i] = ec._RevisionPage_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._RevisionPage_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "markdown":
+			out.Values[i] = ec._RevisionPage_markdown(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "hidden":
+			out.Values[i] = ec._RevisionPage_hidden(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "noIndex":
+			out.Values[i] = ec._RevisionPage_noIndex(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "noRobotsIndex":
+			out.Values[i] = ec._RevisionPage_noRobotsIndex(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "layout":
+			out.Values[i] = ec._RevisionPage_layout(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cover":
+			out.Values[i] = ec._RevisionPage_cover(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "href":
+			out.Values[i] = ec._RevisionPage_href(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "targetPageId":
+			out.Values[i] = ec._RevisionPage_targetPageId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._RevisionPage_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._RevisionPage_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pages":
+			out.Values[i] = ec._RevisionPage_pages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var revisionReusableContentImplementors = []string{"RevisionReusableContent"}
+
+func (ec *executionContext) _RevisionReusableContent(ctx context.Context, sel ast.SelectionSet, obj *content.Reusable) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, revisionReusableContentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RevisionReusableContent")
+		case "id":
+			out.Values[i] = ec._RevisionReusableContent_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._RevisionReusableContent_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "markdown":
+			out.Values[i] = ec._RevisionReusableContent_markdown(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var revisionURLsImplementors = []string{"RevisionURLs"}
+
+func (ec *executionContext) _RevisionURLs(ctx context.Context, sel ast.SelectionSet, obj *model.RevisionURLs) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, revisionURLsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RevisionURLs")
+		case "location":
+			out.Values[i] = ec._RevisionURLs_location(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "app":
+			out.Values[i] = ec._RevisionURLs_app(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -13585,6 +23201,54 @@ func (ec *executionContext) _RevokeAPITokenPayload(ctx context.Context, sel ast.
 			}
 		case "clientMutationId":
 			out.Values[i] = ec._RevokeAPITokenPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var setPageMarkdownPayloadImplementors = []string{"SetPageMarkdownPayload"}
+
+func (ec *executionContext) _SetPageMarkdownPayload(ctx context.Context, sel ast.SelectionSet, obj *model.SetPageMarkdownPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, setPageMarkdownPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SetPageMarkdownPayload")
+		case "revision":
+			out.Values[i] = ec._SetPageMarkdownPayload_revision(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._SetPageMarkdownPayload_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._SetPageMarkdownPayload_clientMutationId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -13861,7 +23525,7 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-		case "comments":
+		case "commentCount":
 			field := field
 
 			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
@@ -13870,7 +23534,121 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 						ec.Error(ctx, ec.Recover(ctx, r))
 					}
 				}()
-				res = ec._Space_comments(ctx, field, obj)
+				res = ec._Space_commentCount(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "changeRequestCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Space_changeRequestCount(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "openChangeRequestCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Space_openChangeRequestCount(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "draftChangeRequestCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Space_draftChangeRequestCount(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -13937,7 +23715,7 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-		case "changeRequestsOpen":
+		case "changeRequest":
 			field := field
 
 			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
@@ -13946,46 +23724,8 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 						ec.Error(ctx, ec.Recover(ctx, r))
 					}
 				}()
-				res = ec._Space_changeRequestsOpen(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-		case "changeRequestsDraft":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Space_changeRequestsDraft(ctx, field, obj)
-				if res == graphql.Null {
+				res = ec._Space_changeRequest(ctx, field, obj)
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -14304,6 +24044,64 @@ func (ec *executionContext) _SpaceURLs(ctx context.Context, sel ast.SelectionSet
 	return out
 }
 
+var syncChangeRequestPayloadImplementors = []string{"SyncChangeRequestPayload"}
+
+func (ec *executionContext) _SyncChangeRequestPayload(ctx context.Context, sel ast.SelectionSet, obj *model.SyncChangeRequestPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, syncChangeRequestPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SyncChangeRequestPayload")
+		case "result":
+			out.Values[i] = ec._SyncChangeRequestPayload_result(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revision":
+			out.Values[i] = ec._SyncChangeRequestPayload_revision(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "changeRequest":
+			out.Values[i] = ec._SyncChangeRequestPayload_changeRequest(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "conflicts":
+			out.Values[i] = ec._SyncChangeRequestPayload_conflicts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._SyncChangeRequestPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var transferCollectionPayloadImplementors = []string{"TransferCollectionPayload"}
 
 func (ec *executionContext) _TransferCollectionPayload(ctx context.Context, sel ast.SelectionSet, obj *model.TransferCollectionPayload) graphql.Marshaler {
@@ -14366,6 +24164,49 @@ func (ec *executionContext) _TransferSpacePayload(ctx context.Context, sel ast.S
 			}
 		case "clientMutationId":
 			out.Values[i] = ec._TransferSpacePayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var updateChangeRequestPayloadImplementors = []string{"UpdateChangeRequestPayload"}
+
+func (ec *executionContext) _UpdateChangeRequestPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateChangeRequestPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, updateChangeRequestPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UpdateChangeRequestPayload")
+		case "changeRequest":
+			out.Values[i] = ec._UpdateChangeRequestPayload_changeRequest(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._UpdateChangeRequestPayload_clientMutationId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -14476,6 +24317,54 @@ func (ec *executionContext) _UpdateOrganizationPayload(ctx context.Context, sel 
 	return out
 }
 
+var updatePagePayloadImplementors = []string{"UpdatePagePayload"}
+
+func (ec *executionContext) _UpdatePagePayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdatePagePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, updatePagePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UpdatePagePayload")
+		case "revision":
+			out.Values[i] = ec._UpdatePagePayload_revision(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._UpdatePagePayload_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._UpdatePagePayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var updateSpacePayloadImplementors = []string{"UpdateSpacePayload"}
 
 func (ec *executionContext) _UpdateSpacePayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateSpacePayload) graphql.Marshaler {
@@ -14495,6 +24384,54 @@ func (ec *executionContext) _UpdateSpacePayload(ctx context.Context, sel ast.Sel
 			}
 		case "clientMutationId":
 			out.Values[i] = ec._UpdateSpacePayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var uploadFilePayloadImplementors = []string{"UploadFilePayload"}
+
+func (ec *executionContext) _UploadFilePayload(ctx context.Context, sel ast.SelectionSet, obj *model.UploadFilePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, uploadFilePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UploadFilePayload")
+		case "revision":
+			out.Values[i] = ec._UploadFilePayload_revision(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "file":
+			out.Values[i] = ec._UploadFilePayload_file(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._UploadFilePayload_clientMutationId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -15194,6 +25131,88 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 	return res
 }
 
+func (ec *executionContext) marshalNChangeRequest2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐChangeRequestᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.ChangeRequest) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐChangeRequest(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐChangeRequest(ctx context.Context, sel ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ChangeRequest(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNChangeRequestConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐChangeRequestConnection(ctx context.Context, sel ast.SelectionSet, v *model.ChangeRequestConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ChangeRequestConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNChangeRequestEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐChangeRequestEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ChangeRequestEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNChangeRequestEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐChangeRequestEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNChangeRequestEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐChangeRequestEdge(ctx context.Context, sel ast.SelectionSet, v *model.ChangeRequestEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ChangeRequestEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNChangeRequestStatus2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐChangeRequestStatus(ctx context.Context, v any) (enum.ChangeRequestStatus, error) {
+	var res enum.ChangeRequestStatus
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNChangeRequestStatus2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐChangeRequestStatus(ctx context.Context, sel ast.SelectionSet, v enum.ChangeRequestStatus) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNChangeRequestURLs2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐChangeRequestURLs(ctx context.Context, sel ast.SelectionSet, v *model.ChangeRequestURLs) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ChangeRequestURLs(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNCollection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐCollectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Collection) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -15276,6 +25295,16 @@ func (ec *executionContext) marshalNCollectionURLs2ᚖgithubᚗcomᚋbinderyᚋb
 	return ec._CollectionURLs(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNCoverSize2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐCoverSize(ctx context.Context, v any) (enum.CoverSize, error) {
+	var res enum.CoverSize
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCoverSize2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐCoverSize(ctx context.Context, sel ast.SelectionSet, v enum.CoverSize) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) unmarshalNCreateAPITokenInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateAPITokenInput(ctx context.Context, v any) (model.CreateAPITokenInput, error) {
 	res, err := ec.unmarshalInputCreateAPITokenInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -15289,6 +25318,21 @@ func (ec *executionContext) marshalNCreateAPITokenPayload2ᚖgithubᚗcomᚋbind
 		return graphql.Null
 	}
 	return ec._CreateAPITokenPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNCreateChangeRequestInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateChangeRequestInput(ctx context.Context, v any) (model.CreateChangeRequestInput, error) {
+	res, err := ec.unmarshalInputCreateChangeRequestInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCreateChangeRequestPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateChangeRequestPayload(ctx context.Context, sel ast.SelectionSet, v *model.CreateChangeRequestPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CreateChangeRequestPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNCreateCollectionInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateCollectionInput(ctx context.Context, v any) (model.CreateCollectionInput, error) {
@@ -15319,6 +25363,21 @@ func (ec *executionContext) marshalNCreateOrganizationPayload2ᚖgithubᚗcomᚋ
 		return graphql.Null
 	}
 	return ec._CreateOrganizationPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNCreatePageInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreatePageInput(ctx context.Context, v any) (model.CreatePageInput, error) {
+	res, err := ec.unmarshalInputCreatePageInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCreatePagePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreatePagePayload(ctx context.Context, sel ast.SelectionSet, v *model.CreatePagePayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CreatePagePayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNCreateSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateSpaceInput(ctx context.Context, v any) (model.CreateSpaceInput, error) {
@@ -15377,6 +25436,36 @@ func (ec *executionContext) marshalNDeleteCollectionPayload2ᚖgithubᚗcomᚋbi
 	return ec._DeleteCollectionPayload(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNDeleteFileInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteFileInput(ctx context.Context, v any) (model.DeleteFileInput, error) {
+	res, err := ec.unmarshalInputDeleteFileInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDeleteFilePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteFilePayload(ctx context.Context, sel ast.SelectionSet, v *model.DeleteFilePayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DeleteFilePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNDeletePageInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeletePageInput(ctx context.Context, v any) (model.DeletePageInput, error) {
+	res, err := ec.unmarshalInputDeletePageInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDeletePagePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeletePagePayload(ctx context.Context, sel ast.SelectionSet, v *model.DeletePagePayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DeletePagePayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNDeleteSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteSpaceInput(ctx context.Context, v any) (model.DeleteSpaceInput, error) {
 	res, err := ec.unmarshalInputDeleteSpaceInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -15405,6 +25494,22 @@ func (ec *executionContext) marshalNDuplicateSpacePayload2ᚖgithubᚗcomᚋbind
 		return graphql.Null
 	}
 	return ec._DuplicateSpacePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNFloat2float64(ctx context.Context, v any) (float64, error) {
+	res, err := graphql.UnmarshalFloatContext(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNFloat2float64(ctx context.Context, sel ast.SelectionSet, v float64) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalFloatContext(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return graphql.WrapContextMarshaler(ctx, res)
 }
 
 func (ec *executionContext) unmarshalNID2string(ctx context.Context, v any) (string, error) {
@@ -15452,6 +25557,31 @@ func (ec *executionContext) marshalNID2ᚕstringᚄ(ctx context.Context, sel ast
 	return ret
 }
 
+func (ec *executionContext) unmarshalNImportContentInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐImportContentInput(ctx context.Context, v any) (model.ImportContentInput, error) {
+	res, err := ec.unmarshalInputImportContentInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNImportContentPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐImportContentPayload(ctx context.Context, sel ast.SelectionSet, v *model.ImportContentPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ImportContentPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNImportSource2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐImportSource(ctx context.Context, v any) (enum.ImportSource, error) {
+	var res enum.ImportSource
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNImportSource2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐImportSource(ctx context.Context, sel ast.SelectionSet, v enum.ImportSource) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) unmarshalNInt2int(ctx context.Context, v any) (int, error) {
 	res, err := graphql.UnmarshalInt(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -15468,6 +25598,98 @@ func (ec *executionContext) marshalNInt2int(ctx context.Context, sel ast.Selecti
 	return res
 }
 
+func (ec *executionContext) unmarshalNInt2int64(ctx context.Context, v any) (int64, error) {
+	res, err := graphql.UnmarshalInt64(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNInt2int64(ctx context.Context, sel ast.SelectionSet, v int64) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalInt64(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+func (ec *executionContext) unmarshalNLayoutWidth2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLayoutWidth(ctx context.Context, v any) (enum.LayoutWidth, error) {
+	var res enum.LayoutWidth
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNLayoutWidth2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLayoutWidth(ctx context.Context, sel ast.SelectionSet, v enum.LayoutWidth) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNMergeChangeRequestInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeChangeRequestInput(ctx context.Context, v any) (model.MergeChangeRequestInput, error) {
+	res, err := ec.unmarshalInputMergeChangeRequestInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMergeChangeRequestPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeChangeRequestPayload(ctx context.Context, sel ast.SelectionSet, v *model.MergeChangeRequestPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._MergeChangeRequestPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNMergeConflict2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeConflictᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.MergeConflict) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNMergeConflict2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeConflict(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNMergeConflict2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeConflict(ctx context.Context, sel ast.SelectionSet, v *model.MergeConflict) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._MergeConflict(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNMergeConflictKind2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeConflictKind(ctx context.Context, v any) (model.MergeConflictKind, error) {
+	var res model.MergeConflictKind
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMergeConflictKind2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeConflictKind(ctx context.Context, sel ast.SelectionSet, v model.MergeConflictKind) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNMergeResolutionInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeResolutionInput(ctx context.Context, v any) (*model.MergeResolutionInput, error) {
+	res, err := ec.unmarshalInputMergeResolutionInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNMergeResult2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐMergeResult(ctx context.Context, v any) (enum.MergeResult, error) {
+	var res enum.MergeResult
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMergeResult2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐMergeResult(ctx context.Context, sel ast.SelectionSet, v enum.MergeResult) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) unmarshalNMoveCollectionInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMoveCollectionInput(ctx context.Context, v any) (model.MoveCollectionInput, error) {
 	res, err := ec.unmarshalInputMoveCollectionInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -15481,6 +25703,21 @@ func (ec *executionContext) marshalNMoveCollectionPayload2ᚖgithubᚗcomᚋbind
 		return graphql.Null
 	}
 	return ec._MoveCollectionPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNMovePageInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMovePageInput(ctx context.Context, v any) (model.MovePageInput, error) {
+	res, err := ec.unmarshalInputMovePageInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMovePagePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMovePagePayload(ctx context.Context, sel ast.SelectionSet, v *model.MovePagePayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._MovePagePayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNMoveSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMoveSpaceInput(ctx context.Context, v any) (model.MoveSpaceInput, error) {
@@ -15594,6 +25831,16 @@ func (ec *executionContext) marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋ
 	return ec._PageInfo(ctx, sel, &v)
 }
 
+func (ec *executionContext) unmarshalNPageType2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐPageType(ctx context.Context, v any) (enum.PageType, error) {
+	var res enum.PageType
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPageType2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐPageType(ctx context.Context, sel ast.SelectionSet, v enum.PageType) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) unmarshalNPlan2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐPlan(ctx context.Context, v any) (enum.Plan, error) {
 	var res enum.Plan
 	err := res.UnmarshalGQL(v)
@@ -15645,6 +25892,84 @@ func (ec *executionContext) marshalNRevision2ᚖgithubᚗcomᚋbinderyᚋbindery
 	return ec._Revision(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNRevisionFile2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionFileᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.RevisionFile) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRevisionFile2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionFile(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNRevisionFile2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionFile(ctx context.Context, sel ast.SelectionSet, v *model.RevisionFile) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._RevisionFile(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNRevisionPage2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPageᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.RevisionPage) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRevisionPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPage(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNRevisionPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPage(ctx context.Context, sel ast.SelectionSet, v *model.RevisionPage) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._RevisionPage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNRevisionReusableContent2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋcontentᚐReusableᚄ(ctx context.Context, sel ast.SelectionSet, v []*content.Reusable) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRevisionReusableContent2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋcontentᚐReusable(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNRevisionReusableContent2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋcontentᚐReusable(ctx context.Context, sel ast.SelectionSet, v *content.Reusable) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._RevisionReusableContent(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNRevisionType2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐRevisionType(ctx context.Context, v any) (enum.RevisionType, error) {
 	var res enum.RevisionType
 	err := res.UnmarshalGQL(v)
@@ -15653,6 +25978,16 @@ func (ec *executionContext) unmarshalNRevisionType2githubᚗcomᚋbinderyᚋbind
 
 func (ec *executionContext) marshalNRevisionType2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐRevisionType(ctx context.Context, sel ast.SelectionSet, v enum.RevisionType) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) marshalNRevisionURLs2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionURLs(ctx context.Context, sel ast.SelectionSet, v *model.RevisionURLs) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._RevisionURLs(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNRevokeAPITokenInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevokeAPITokenInput(ctx context.Context, v any) (model.RevokeAPITokenInput, error) {
@@ -15668,6 +26003,21 @@ func (ec *executionContext) marshalNRevokeAPITokenPayload2ᚖgithubᚗcomᚋbind
 		return graphql.Null
 	}
 	return ec._RevokeAPITokenPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSetPageMarkdownInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSetPageMarkdownInput(ctx context.Context, v any) (model.SetPageMarkdownInput, error) {
+	res, err := ec.unmarshalInputSetPageMarkdownInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSetPageMarkdownPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSetPageMarkdownPayload(ctx context.Context, sel ast.SelectionSet, v *model.SetPageMarkdownPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SetPageMarkdownPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNSpace2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSpaceᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Space) graphql.Marshaler {
@@ -15797,6 +26147,21 @@ func (ec *executionContext) marshalNString2ᚕstringᚄ(ctx context.Context, sel
 	return ret
 }
 
+func (ec *executionContext) unmarshalNSyncChangeRequestInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSyncChangeRequestInput(ctx context.Context, v any) (model.SyncChangeRequestInput, error) {
+	res, err := ec.unmarshalInputSyncChangeRequestInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSyncChangeRequestPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSyncChangeRequestPayload(ctx context.Context, sel ast.SelectionSet, v *model.SyncChangeRequestPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SyncChangeRequestPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNTransferCollectionInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTransferCollectionInput(ctx context.Context, v any) (model.TransferCollectionInput, error) {
 	res, err := ec.unmarshalInputTransferCollectionInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -15825,6 +26190,21 @@ func (ec *executionContext) marshalNTransferSpacePayload2ᚖgithubᚗcomᚋbinde
 		return graphql.Null
 	}
 	return ec._TransferSpacePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNUpdateChangeRequestInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateChangeRequestInput(ctx context.Context, v any) (model.UpdateChangeRequestInput, error) {
+	res, err := ec.unmarshalInputUpdateChangeRequestInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNUpdateChangeRequestPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateChangeRequestPayload(ctx context.Context, sel ast.SelectionSet, v *model.UpdateChangeRequestPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._UpdateChangeRequestPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNUpdateCollectionInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateCollectionInput(ctx context.Context, v any) (model.UpdateCollectionInput, error) {
@@ -15857,6 +26237,21 @@ func (ec *executionContext) marshalNUpdateOrganizationPayload2ᚖgithubᚗcomᚋ
 	return ec._UpdateOrganizationPayload(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNUpdatePageInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdatePageInput(ctx context.Context, v any) (model.UpdatePageInput, error) {
+	res, err := ec.unmarshalInputUpdatePageInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNUpdatePagePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdatePagePayload(ctx context.Context, sel ast.SelectionSet, v *model.UpdatePagePayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._UpdatePagePayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNUpdateSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSpaceInput(ctx context.Context, v any) (model.UpdateSpaceInput, error) {
 	res, err := ec.unmarshalInputUpdateSpaceInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -15870,6 +26265,53 @@ func (ec *executionContext) marshalNUpdateSpacePayload2ᚖgithubᚗcomᚋbindery
 		return graphql.Null
 	}
 	return ec._UpdateSpacePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNUpload2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚐUpload(ctx context.Context, v any) (graphql.Upload, error) {
+	res, err := graphql.UnmarshalUpload(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNUpload2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚐUpload(ctx context.Context, sel ast.SelectionSet, v graphql.Upload) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalUpload(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+func (ec *executionContext) unmarshalNUploadFileInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUploadFileInput(ctx context.Context, v any) (model.UploadFileInput, error) {
+	res, err := ec.unmarshalInputUploadFileInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNUploadFilePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUploadFilePayload(ctx context.Context, sel ast.SelectionSet, v *model.UploadFilePayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._UploadFilePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNUser2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐUserᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.User) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐUser(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐUser(ctx context.Context, sel ast.SelectionSet, v *ent.User) graphql.Marshaler {
@@ -16079,6 +26521,29 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	return res
 }
 
+func (ec *executionContext) marshalOChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐChangeRequest(ctx context.Context, sel ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ChangeRequest(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOChangeRequestStatus2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐChangeRequestStatus(ctx context.Context, v any) (*enum.ChangeRequestStatus, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(enum.ChangeRequestStatus)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOChangeRequestStatus2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐChangeRequestStatus(ctx context.Context, sel ast.SelectionSet, v *enum.ChangeRequestStatus) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
 func (ec *executionContext) marshalOCollection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐCollection(ctx context.Context, sel ast.SelectionSet, v *ent.Collection) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -16092,6 +26557,22 @@ func (ec *executionContext) unmarshalOContentPositionInput2ᚖgithubᚗcomᚋbin
 	}
 	res, err := ec.unmarshalInputContentPositionInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOCoverSize2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐCoverSize(ctx context.Context, v any) (*enum.CoverSize, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(enum.CoverSize)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOCoverSize2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐCoverSize(ctx context.Context, sel ast.SelectionSet, v *enum.CoverSize) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx context.Context, v any) (*page.Cursor, error) {
@@ -16160,6 +26641,23 @@ func (ec *executionContext) marshalOEditMode2ᚖgithubᚗcomᚋbinderyᚋbindery
 	return v
 }
 
+func (ec *executionContext) unmarshalOFloat2ᚖfloat64(ctx context.Context, v any) (*float64, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalFloatContext(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOFloat2ᚖfloat64(ctx context.Context, sel ast.SelectionSet, v *float64) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	res := graphql.MarshalFloatContext(*v)
+	return graphql.WrapContextMarshaler(ctx, res)
+}
+
 func (ec *executionContext) unmarshalOID2ᚖstring(ctx context.Context, v any) (*string, error) {
 	if v == nil {
 		return nil, nil
@@ -16206,6 +26704,55 @@ func (ec *executionContext) unmarshalOLanguage2ᚖgithubᚗcomᚋbinderyᚋbinde
 }
 
 func (ec *executionContext) marshalOLanguage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLanguage(ctx context.Context, sel ast.SelectionSet, v *enum.Language) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOLayoutWidth2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLayoutWidth(ctx context.Context, v any) (*enum.LayoutWidth, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(enum.LayoutWidth)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOLayoutWidth2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLayoutWidth(ctx context.Context, sel ast.SelectionSet, v *enum.LayoutWidth) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOMergeResolutionInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeResolutionInputᚄ(ctx context.Context, v any) ([]*model.MergeResolutionInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.MergeResolutionInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNMergeResolutionInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeResolutionInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOMergeSide2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeSide(ctx context.Context, v any) (*model.MergeSide, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.MergeSide)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOMergeSide2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeSide(ctx context.Context, sel ast.SelectionSet, v *model.MergeSide) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
@@ -16265,6 +26812,81 @@ func (ec *executionContext) marshalOOrganizationUseCase2ᚖgithubᚗcomᚋbinder
 	return v
 }
 
+func (ec *executionContext) marshalOPageCover2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageCover(ctx context.Context, sel ast.SelectionSet, v *model.PageCover) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PageCover(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOPageCoverInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageCoverInput(ctx context.Context, v any) (*model.PageCoverInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputPageCoverInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOPageLayout2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋcontentᚐLayout(ctx context.Context, sel ast.SelectionSet, v *content.Layout) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PageLayout(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOPageLayoutInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageLayoutInput(ctx context.Context, v any) (*model.PageLayoutInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputPageLayoutInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOPagePositionInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPagePositionInput(ctx context.Context, v any) (*model.PagePositionInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputPagePositionInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOPageType2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐPageType(ctx context.Context, v any) (*enum.PageType, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(enum.PageType)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOPageType2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐPageType(ctx context.Context, sel ast.SelectionSet, v *enum.PageType) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) marshalORevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐRevision(ctx context.Context, sel ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Revision(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalORevisionFile2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionFile(ctx context.Context, sel ast.SelectionSet, v *model.RevisionFile) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._RevisionFile(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalORevisionPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPage(ctx context.Context, sel ast.SelectionSet, v *model.RevisionPage) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._RevisionPage(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalORole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐRole(ctx context.Context, v any) (*enum.Role, error) {
 	if v == nil {
 		return nil, nil
@@ -16286,6 +26908,18 @@ func (ec *executionContext) marshalOSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋ
 		return graphql.Null
 	}
 	return ec._Space(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOString2string(ctx context.Context, v any) (string, error) {
+	res, err := graphql.UnmarshalString(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOString2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(v)
+	return res
 }
 
 func (ec *executionContext) unmarshalOString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
@@ -16339,6 +26973,13 @@ func (ec *executionContext) marshalOString2ᚖstring(ctx context.Context, sel as
 	_ = ctx
 	res := graphql.MarshalString(*v)
 	return res
+}
+
+func (ec *executionContext) marshalOUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐUser(ctx context.Context, sel ast.SelectionSet, v *ent.User) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._User(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValueᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.EnumValue) graphql.Marshaler {

@@ -39,6 +39,36 @@ func (c *APITokenConnection) TotalCount(ctx context.Context) (int, error) {
 	return c.page.TotalCount(ctx)
 }
 
+// ChangeRequestConnection is a page of ChangeRequest, with the GraphQL connection shape.
+type ChangeRequestConnection struct {
+	Edges    []*ChangeRequestEdge
+	PageInfo page.Info
+	page     *page.Connection[*ent.ChangeRequest]
+}
+
+// ChangeRequestEdge is a ChangeRequest with its cursor.
+type ChangeRequestEdge struct {
+	Node   *ent.ChangeRequest
+	Cursor page.Cursor
+}
+
+// NewChangeRequestConnection wraps a page of ChangeRequest.
+func NewChangeRequestConnection(p *page.Connection[*ent.ChangeRequest]) *ChangeRequestConnection {
+	c := &ChangeRequestConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*ChangeRequestEdge, len(p.Edges))}
+	for i, e := range p.Edges {
+		c.Edges[i] = &ChangeRequestEdge{Node: e.Node, Cursor: e.Cursor}
+	}
+	return c
+}
+
+// Nodes returns the items of the page.
+func (c *ChangeRequestConnection) Nodes() []*ent.ChangeRequest { return c.page.Nodes() }
+
+// TotalCount counts the items of the whole list.
+func (c *ChangeRequestConnection) TotalCount(ctx context.Context) (int, error) {
+	return c.page.TotalCount(ctx)
+}
+
 // CollectionConnection is a page of Collection, with the GraphQL connection shape.
 type CollectionConnection struct {
 	Edges    []*CollectionEdge

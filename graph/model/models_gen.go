@@ -3,12 +3,21 @@
 package model
 
 import (
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/internal/enum"
 )
+
+type ChangeRequestURLs struct {
+	Location string `json:"location"`
+	App      string `json:"app"`
+}
 
 type CollectionURLs struct {
 	Location string `json:"location"`
@@ -37,6 +46,18 @@ type CreateAPITokenPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+type CreateChangeRequestInput struct {
+	SpaceID string `json:"spaceId"`
+	// Up to 100 characters.
+	Subject          *string `json:"subject,omitempty"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type CreateChangeRequestPayload struct {
+	ChangeRequest    *ent.ChangeRequest `json:"changeRequest"`
+	ClientMutationID *string            `json:"clientMutationId,omitempty"`
+}
+
 type CreateCollectionInput struct {
 	OrganizationID string `json:"organizationId"`
 	// Up to 50 characters.
@@ -61,6 +82,38 @@ type CreateOrganizationInput struct {
 type CreateOrganizationPayload struct {
 	Organization     *ent.Organization `json:"organization"`
 	ClientMutationID *string           `json:"clientMutationId,omitempty"`
+}
+
+type CreatePageInput struct {
+	SpaceID            *string `json:"spaceId,omitempty"`
+	ChangeRequestID    *string `json:"changeRequestId,omitempty"`
+	ExpectedRevisionID *string `json:"expectedRevisionId,omitempty"`
+	// The parent page; absent for the top level.
+	ParentPageID *string            `json:"parentPageId,omitempty"`
+	Position     *PagePositionInput `json:"position,omitempty"`
+	Type         *enum.PageType     `json:"type,omitempty"`
+	// 1 to 100 characters.
+	Title string `json:"title"`
+	// Derived from the title when absent; made unique among the siblings.
+	Slug          *string `json:"slug,omitempty"`
+	Emoji         *string `json:"emoji,omitempty"`
+	Icon          *string `json:"icon,omitempty"`
+	Description   *string `json:"description,omitempty"`
+	Markdown      *string `json:"markdown,omitempty"`
+	Hidden        *bool   `json:"hidden,omitempty"`
+	NoIndex       *bool   `json:"noIndex,omitempty"`
+	NoRobotsIndex *bool   `json:"noRobotsIndex,omitempty"`
+	// For a link page: an http(s) or mailto URL. Give href or targetPageId.
+	Href *string `json:"href,omitempty"`
+	// For a link page: a page of the same content.
+	TargetPageID     *string `json:"targetPageId,omitempty"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type CreatePagePayload struct {
+	Revision         *ent.Revision `json:"revision"`
+	Page             *RevisionPage `json:"page"`
+	ClientMutationID *string       `json:"clientMutationId,omitempty"`
 }
 
 type CreateSpaceInput struct {
@@ -90,6 +143,34 @@ type DeleteCollectionPayload struct {
 	ClientMutationID    *string `json:"clientMutationId,omitempty"`
 }
 
+type DeleteFileInput struct {
+	SpaceID            *string `json:"spaceId,omitempty"`
+	ChangeRequestID    *string `json:"changeRequestId,omitempty"`
+	ExpectedRevisionID *string `json:"expectedRevisionId,omitempty"`
+	FileID             string  `json:"fileId"`
+	ClientMutationID   *string `json:"clientMutationId,omitempty"`
+}
+
+type DeleteFilePayload struct {
+	Revision         *ent.Revision `json:"revision"`
+	DeletedFileID    string        `json:"deletedFileId"`
+	ClientMutationID *string       `json:"clientMutationId,omitempty"`
+}
+
+type DeletePageInput struct {
+	SpaceID            *string `json:"spaceId,omitempty"`
+	ChangeRequestID    *string `json:"changeRequestId,omitempty"`
+	ExpectedRevisionID *string `json:"expectedRevisionId,omitempty"`
+	PageID             string  `json:"pageId"`
+	ClientMutationID   *string `json:"clientMutationId,omitempty"`
+}
+
+type DeletePagePayload struct {
+	Revision         *ent.Revision `json:"revision"`
+	DeletedPageID    string        `json:"deletedPageId"`
+	ClientMutationID *string       `json:"clientMutationId,omitempty"`
+}
+
 type DeleteSpaceInput struct {
 	ID               string  `json:"id"`
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -110,6 +191,64 @@ type DuplicateSpacePayload struct {
 	ClientMutationID *string    `json:"clientMutationId,omitempty"`
 }
 
+type ImportContentInput struct {
+	SpaceID         *string `json:"spaceId,omitempty"`
+	ChangeRequestID *string `json:"changeRequestId,omitempty"`
+	// An http(s) URL.
+	URL string `json:"url"`
+	// WEBSITE, HTML, MARKDOWN or ZIP; the other sources are not supported.
+	Source           enum.ImportSource `json:"source"`
+	ClientMutationID *string           `json:"clientMutationId,omitempty"`
+}
+
+type ImportContentPayload struct {
+	Revision          *ent.Revision `json:"revision"`
+	ImportedResources int           `json:"importedResources"`
+	TotalResources    int           `json:"totalResources"`
+	ClientMutationID  *string       `json:"clientMutationId,omitempty"`
+}
+
+type MergeChangeRequestInput struct {
+	ID               string                  `json:"id"`
+	Resolutions      []*MergeResolutionInput `json:"resolutions,omitempty"`
+	ClientMutationID *string                 `json:"clientMutationId,omitempty"`
+}
+
+type MergeChangeRequestPayload struct {
+	// MERGE, or CONFLICTS when nothing changed.
+	Result enum.MergeResult `json:"result"`
+	// The space's new revision; null on conflicts.
+	Revision         *ent.Revision      `json:"revision,omitempty"`
+	ChangeRequest    *ent.ChangeRequest `json:"changeRequest"`
+	Conflicts        []*MergeConflict   `json:"conflicts"`
+	ClientMutationID *string            `json:"clientMutationId,omitempty"`
+}
+
+// A change that both sides of a merge made differently. Ours is the change
+// request, theirs the main content, base their common ancestor.
+type MergeConflict struct {
+	// Names the conflict in a MergeResolutionInput.
+	Key  string            `json:"key"`
+	Kind MergeConflictKind `json:"kind"`
+	// The page in conflict, as the change request has it, or as the main content has it when the change request deleted it.
+	Page   *RevisionPage `json:"page,omitempty"`
+	PageID *string       `json:"pageId,omitempty"`
+	FileID *string       `json:"fileId,omitempty"`
+	// The field in conflict: markdown, title, slug, ..., parent for a move; null for a deletion.
+	Field  *string `json:"field,omitempty"`
+	Base   *string `json:"base,omitempty"`
+	Ours   *string `json:"ours,omitempty"`
+	Theirs *string `json:"theirs,omitempty"`
+}
+
+// Resolves one conflict: take a side, or give the resolved text of a TEXT or
+// FIELD conflict.
+type MergeResolutionInput struct {
+	Key  string     `json:"key"`
+	Take *MergeSide `json:"take,omitempty"`
+	Text *string    `json:"text,omitempty"`
+}
+
 type MoveCollectionInput struct {
 	ID string `json:"id"`
 	// The new parent collection; null moves to the top level, absent keeps the parent.
@@ -121,6 +260,23 @@ type MoveCollectionInput struct {
 type MoveCollectionPayload struct {
 	Collection       *ent.Collection `json:"collection"`
 	ClientMutationID *string         `json:"clientMutationId,omitempty"`
+}
+
+type MovePageInput struct {
+	SpaceID            *string `json:"spaceId,omitempty"`
+	ChangeRequestID    *string `json:"changeRequestId,omitempty"`
+	ExpectedRevisionID *string `json:"expectedRevisionId,omitempty"`
+	PageID             string  `json:"pageId"`
+	// The new parent page; null moves to the top level, absent keeps the parent.
+	ParentPageID     graphql.Omittable[*string] `json:"parentPageId,omitempty"`
+	Position         *PagePositionInput         `json:"position,omitempty"`
+	ClientMutationID *string                    `json:"clientMutationId,omitempty"`
+}
+
+type MovePagePayload struct {
+	Revision         *ent.Revision `json:"revision"`
+	Page             *RevisionPage `json:"page"`
+	ClientMutationID *string       `json:"clientMutationId,omitempty"`
 }
 
 type MoveSpaceInput struct {
@@ -142,6 +298,40 @@ type OrganizationURLs struct {
 	Logo     *string `json:"logo,omitempty"`
 }
 
+type PageCover struct {
+	// A file of the revision, or null when the cover is an external image.
+	FileID *string `json:"fileId,omitempty"`
+	// An external image URL, or null when the cover is a file.
+	URL  *string `json:"url,omitempty"`
+	YPos float64 `json:"yPos"`
+}
+
+type PageCoverInput struct {
+	// A file of the revision; give fileId or url.
+	FileID *string  `json:"fileId,omitempty"`
+	URL    *string  `json:"url,omitempty"`
+	YPos   *float64 `json:"yPos,omitempty"`
+}
+
+type PageLayoutInput struct {
+	Width           *enum.LayoutWidth `json:"width,omitempty"`
+	Cover           *bool             `json:"cover,omitempty"`
+	CoverSize       *enum.CoverSize   `json:"coverSize,omitempty"`
+	Title           *bool             `json:"title,omitempty"`
+	Description     *bool             `json:"description,omitempty"`
+	TableOfContents *bool             `json:"tableOfContents,omitempty"`
+	Outline         *bool             `json:"outline,omitempty"`
+	Pagination      *bool             `json:"pagination,omitempty"`
+	Metadata        *bool             `json:"metadata,omitempty"`
+}
+
+// Where to put a page among its siblings: before or after a sibling page. Without
+// a position the page goes last.
+type PagePositionInput struct {
+	Before *string `json:"before,omitempty"`
+	After  *string `json:"after,omitempty"`
+}
+
 type RestoreSpaceInput struct {
 	ID               string  `json:"id"`
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -150,6 +340,11 @@ type RestoreSpaceInput struct {
 type RestoreSpacePayload struct {
 	Space            *ent.Space `json:"space"`
 	ClientMutationID *string    `json:"clientMutationId,omitempty"`
+}
+
+type RevisionURLs struct {
+	Location string `json:"location"`
+	App      string `json:"app"`
 }
 
 type RevokeAPITokenInput struct {
@@ -162,12 +357,43 @@ type RevokeAPITokenPayload struct {
 	ClientMutationID  *string `json:"clientMutationId,omitempty"`
 }
 
+type SetPageMarkdownInput struct {
+	SpaceID            *string `json:"spaceId,omitempty"`
+	ChangeRequestID    *string `json:"changeRequestId,omitempty"`
+	ExpectedRevisionID *string `json:"expectedRevisionId,omitempty"`
+	PageID             string  `json:"pageId"`
+	Markdown           string  `json:"markdown"`
+	ClientMutationID   *string `json:"clientMutationId,omitempty"`
+}
+
+type SetPageMarkdownPayload struct {
+	Revision         *ent.Revision `json:"revision"`
+	Page             *RevisionPage `json:"page"`
+	ClientMutationID *string       `json:"clientMutationId,omitempty"`
+}
+
 type SpaceURLs struct {
 	Location  string  `json:"location"`
 	App       string  `json:"app"`
 	Published *string `json:"published,omitempty"`
 	Public    *string `json:"public,omitempty"`
 	Icon      *string `json:"icon,omitempty"`
+}
+
+type SyncChangeRequestInput struct {
+	ID               string                  `json:"id"`
+	Resolutions      []*MergeResolutionInput `json:"resolutions,omitempty"`
+	ClientMutationID *string                 `json:"clientMutationId,omitempty"`
+}
+
+type SyncChangeRequestPayload struct {
+	// UPDATE, or CONFLICTS when nothing changed.
+	Result enum.MergeResult `json:"result"`
+	// The change request's revision after the update; null on conflicts.
+	Revision         *ent.Revision      `json:"revision,omitempty"`
+	ChangeRequest    *ent.ChangeRequest `json:"changeRequest"`
+	Conflicts        []*MergeConflict   `json:"conflicts"`
+	ClientMutationID *string            `json:"clientMutationId,omitempty"`
 }
 
 type TransferCollectionInput struct {
@@ -192,6 +418,20 @@ type TransferSpaceInput struct {
 type TransferSpacePayload struct {
 	Space            *ent.Space `json:"space"`
 	ClientMutationID *string    `json:"clientMutationId,omitempty"`
+}
+
+type UpdateChangeRequestInput struct {
+	ID string `json:"id"`
+	// Up to 100 characters.
+	Subject *string `json:"subject,omitempty"`
+	// DRAFT, OPEN or ARCHIVED. MERGED is reached only by merging.
+	Status           *enum.ChangeRequestStatus `json:"status,omitempty"`
+	ClientMutationID *string                   `json:"clientMutationId,omitempty"`
+}
+
+type UpdateChangeRequestPayload struct {
+	ChangeRequest    *ent.ChangeRequest `json:"changeRequest"`
+	ClientMutationID *string            `json:"clientMutationId,omitempty"`
 }
 
 type UpdateCollectionInput struct {
@@ -234,6 +474,38 @@ type UpdateOrganizationPayload struct {
 	ClientMutationID *string           `json:"clientMutationId,omitempty"`
 }
 
+type UpdatePageInput struct {
+	SpaceID            *string `json:"spaceId,omitempty"`
+	ChangeRequestID    *string `json:"changeRequestId,omitempty"`
+	ExpectedRevisionID *string `json:"expectedRevisionId,omitempty"`
+	PageID             string  `json:"pageId"`
+	// 1 to 100 characters.
+	Title *string `json:"title,omitempty"`
+	Slug  *string `json:"slug,omitempty"`
+	// null removes it.
+	Emoji graphql.Omittable[*string] `json:"emoji,omitempty"`
+	// null removes it.
+	Icon graphql.Omittable[*string] `json:"icon,omitempty"`
+	// null removes it.
+	Description   graphql.Omittable[*string] `json:"description,omitempty"`
+	Hidden        *bool                      `json:"hidden,omitempty"`
+	NoIndex       *bool                      `json:"noIndex,omitempty"`
+	NoRobotsIndex *bool                      `json:"noRobotsIndex,omitempty"`
+	// Changes the given options; null returns to the default layout.
+	Layout graphql.Omittable[*PageLayoutInput] `json:"layout,omitempty"`
+	// null removes it.
+	Cover            graphql.Omittable[*PageCoverInput] `json:"cover,omitempty"`
+	Href             *string                            `json:"href,omitempty"`
+	TargetPageID     *string                            `json:"targetPageId,omitempty"`
+	ClientMutationID *string                            `json:"clientMutationId,omitempty"`
+}
+
+type UpdatePagePayload struct {
+	Revision         *ent.Revision `json:"revision"`
+	Page             *RevisionPage `json:"page"`
+	ClientMutationID *string       `json:"clientMutationId,omitempty"`
+}
+
 type UpdateSpaceInput struct {
 	ID string `json:"id"`
 	// Up to 50 characters.
@@ -255,6 +527,146 @@ type UpdateSpacePayload struct {
 	ClientMutationID *string    `json:"clientMutationId,omitempty"`
 }
 
+type UploadFileInput struct {
+	SpaceID            *string        `json:"spaceId,omitempty"`
+	ChangeRequestID    *string        `json:"changeRequestId,omitempty"`
+	ExpectedRevisionID *string        `json:"expectedRevisionId,omitempty"`
+	File               graphql.Upload `json:"file"`
+	// The file's name; the uploaded file name when absent.
+	Name             *string `json:"name,omitempty"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type UploadFilePayload struct {
+	Revision         *ent.Revision `json:"revision"`
+	File             *RevisionFile `json:"file"`
+	ClientMutationID *string       `json:"clientMutationId,omitempty"`
+}
+
 type UserURLs struct {
 	Location string `json:"location"`
+}
+
+type MergeConflictKind string
+
+const (
+	// Both sides changed the same lines of a page's markdown.
+	MergeConflictKindText MergeConflictKind = "TEXT"
+	// Both sides set a page field to different values.
+	MergeConflictKindField MergeConflictKind = "FIELD"
+	// One side deleted a page or file the other changed.
+	MergeConflictKindDelete MergeConflictKind = "DELETE"
+	// Both sides moved a page to different places.
+	MergeConflictKindMove MergeConflictKind = "MOVE"
+	// Both sides changed a file differently.
+	MergeConflictKindFile MergeConflictKind = "FILE"
+)
+
+var AllMergeConflictKind = []MergeConflictKind{
+	MergeConflictKindText,
+	MergeConflictKindField,
+	MergeConflictKindDelete,
+	MergeConflictKindMove,
+	MergeConflictKindFile,
+}
+
+func (e MergeConflictKind) IsValid() bool {
+	switch e {
+	case MergeConflictKindText, MergeConflictKindField, MergeConflictKindDelete, MergeConflictKindMove, MergeConflictKindFile:
+		return true
+	}
+	return false
+}
+
+func (e MergeConflictKind) String() string {
+	return string(e)
+}
+
+func (e *MergeConflictKind) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = MergeConflictKind(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid MergeConflictKind", str)
+	}
+	return nil
+}
+
+func (e MergeConflictKind) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *MergeConflictKind) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e MergeConflictKind) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Which side of a conflict wins.
+type MergeSide string
+
+const (
+	// The change request.
+	MergeSideOurs MergeSide = "OURS"
+	// The main content.
+	MergeSideTheirs MergeSide = "THEIRS"
+)
+
+var AllMergeSide = []MergeSide{
+	MergeSideOurs,
+	MergeSideTheirs,
+}
+
+func (e MergeSide) IsValid() bool {
+	switch e {
+	case MergeSideOurs, MergeSideTheirs:
+		return true
+	}
+	return false
+}
+
+func (e MergeSide) String() string {
+	return string(e)
+}
+
+func (e *MergeSide) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = MergeSide(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid MergeSide", str)
+	}
+	return nil
+}
+
+func (e MergeSide) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *MergeSide) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e MergeSide) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
 }

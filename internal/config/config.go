@@ -39,6 +39,14 @@ type Config struct {
 	Seed bool
 	// ShutdownTimeout bounds graceful shutdown.
 	ShutdownTimeout time.Duration
+	// SigningSecret signs the expiring URLs of files and PDFs. Every replica
+	// needs the same one; empty means a random secret for this process.
+	SigningSecret string
+	// MaxUploadBytes bounds an uploaded file.
+	MaxUploadBytes int64
+	// ImportAllowPrivate lets imports fetch from loopback, private and other
+	// special-purpose addresses. For local testing only.
+	ImportAllowPrivate bool
 }
 
 // Default returns the configuration used when nothing is set.
@@ -55,6 +63,7 @@ func Default() Config {
 		PurgeInterval:   time.Hour,
 		Seed:            true,
 		ShutdownTimeout: 20 * time.Second,
+		MaxUploadBytes:  25 << 20,
 	}
 }
 
@@ -73,6 +82,9 @@ var Env = []struct{ Name, Flag, Default, Meaning string }{
 	{"BINDERY_RATE_LIMIT", "", "1200", "Requests per minute per API token on one server; 0 turns it off."},
 	{"BINDERY_PURGE_INTERVAL", "", "1h", "How often deleted spaces older than 7 days are purged."},
 	{"BINDERY_SEED", "--no-seed", "true", "Set to false to skip creating the owner and demo content on an empty database."},
+	{"BINDERY_SIGNING_SECRET", "", "random per process", "At least 32 characters; signs the one-hour URLs of files and PDFs. Set the same value on every replica, or URLs break across replicas and restarts."},
+	{"BINDERY_MAX_UPLOAD_BYTES", "", "26214400", "Largest file an upload may carry (25 MiB)."},
+	{"BINDERY_IMPORT_ALLOW_PRIVATE", "", "false", "For local testing only: set to 1 to let imports fetch from loopback, private and link-local addresses. Never set it in production: it opens server-side request forgery."},
 }
 
 // FromEnv overlays the environment onto c.
@@ -87,12 +99,14 @@ func (c *Config) FromEnv(getenv func(string) string) error {
 	str("BINDERY_PUBLIC_URL", &c.PublicURL)
 	str("BINDERY_APP_URL", &c.AppURL)
 	str("BINDERY_LOG_FORMAT", &c.LogFormat)
+	str("BINDERY_SIGNING_SECRET", &c.SigningSecret)
 	if v := getenv("BINDERY_LOG_LEVEL"); v != "" {
 		if err := c.LogLevel.UnmarshalText([]byte(v)); err != nil {
 			return fmt.Errorf("BINDERY_LOG_LEVEL: %w", err)
 		}
 	}
-	for name, dst := range map[string]*bool{"BINDERY_GRAPHQL_INTROSPECTION": &c.Introspection, "BINDERY_SEED": &c.Seed} {
+	for name, dst := range map[string]*bool{"BINDERY_GRAPHQL_INTROSPECTION": &c.Introspection, "BINDERY_SEED": &c.Seed,
+		"BINDERY_IMPORT_ALLOW_PRIVATE": &c.ImportAllowPrivate} {
 		if v := getenv(name); v != "" {
 			b, err := strconv.ParseBool(v)
 			if err != nil {
@@ -110,6 +124,13 @@ func (c *Config) FromEnv(getenv func(string) string) error {
 			}
 			*dst = n
 		}
+	}
+	if v := getenv("BINDERY_MAX_UPLOAD_BYTES"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 1 {
+			return fmt.Errorf("BINDERY_MAX_UPLOAD_BYTES: %q is not a positive integer", v)
+		}
+		c.MaxUploadBytes = n
 	}
 	if v := getenv("BINDERY_PURGE_INTERVAL"); v != "" {
 		d, err := time.ParseDuration(v)
@@ -139,6 +160,9 @@ func (c *Config) Finish() error {
 	}
 	if c.LogFormat != "json" && c.LogFormat != "text" {
 		return fmt.Errorf("BINDERY_LOG_FORMAT: %q is neither json nor text", c.LogFormat)
+	}
+	if c.SigningSecret != "" && len(c.SigningSecret) < 32 {
+		return fmt.Errorf("BINDERY_SIGNING_SECRET: must be at least 32 characters")
 	}
 	if c.ComplexityLimit < 1 || c.DepthLimit < 1 {
 		return fmt.Errorf("the GraphQL complexity and depth limits must be positive")

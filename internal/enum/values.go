@@ -1267,3 +1267,211 @@ func (v *ObjectKind) UnmarshalGQL(in any) error {
 func (v *ObjectKind) UnmarshalJSON(b []byte) error {
 	return unmarshalJSON("ObjectKind", objectKindValues, v, b)
 }
+
+// PageType is the kind of a page in a revision's tree: a document with markdown, a group of pages, or a link.
+type PageType string
+
+// PageType values.
+const (
+	PageTypeDocument PageType = "document"
+	PageTypeGroup    PageType = "group"
+	PageTypeLink     PageType = "link"
+)
+
+var pageTypeValues = []PageType{PageTypeDocument, PageTypeGroup, PageTypeLink}
+
+// PageTypeValues returns every PageType in declaration order.
+func PageTypeValues() []PageType { return append([]PageType(nil), pageTypeValues...) }
+
+// Values returns the wire values; ent uses it to declare the column.
+func (PageType) Values() []string { return names(pageTypeValues) }
+
+// String returns the wire value.
+func (v PageType) String() string { return string(v) }
+
+// Valid reports whether v is one of the declared values.
+func (v PageType) Valid() bool { return contains(pageTypeValues, v) }
+
+// ParsePageType returns the PageType whose wire value is s.
+func ParsePageType(s string) (PageType, error) { return parse("PageType", pageTypeValues, s) }
+
+// MarshalGQL writes the GraphQL enum value.
+func (v PageType) MarshalGQL(w io.Writer) { marshalGQL(w, v) }
+
+// UnmarshalGQL reads a GraphQL enum value.
+func (v *PageType) UnmarshalGQL(in any) error { return unmarshalGQL("PageType", pageTypeValues, v, in) }
+
+// UnmarshalJSON reads a wire value and rejects unknown ones.
+func (v *PageType) UnmarshalJSON(b []byte) error {
+	return unmarshalJSON("PageType", pageTypeValues, v, b)
+}
+
+// ImportSource is where content imported from a URL comes from, as the official API names it. Bindery imports website, html, markdown and zip.
+type ImportSource string
+
+// ImportSource values.
+const (
+	ImportSourceWebsite    ImportSource = "website"
+	ImportSourceDocx       ImportSource = "docx"
+	ImportSourceMarkdown   ImportSource = "markdown"
+	ImportSourceHtml       ImportSource = "html"
+	ImportSourceZip        ImportSource = "zip"
+	ImportSourceConfluence ImportSource = "confluence"
+	ImportSourceGithubWiki ImportSource = "github-wiki"
+	ImportSourceNotion     ImportSource = "notion"
+	ImportSourceGoogleDocs ImportSource = "google-docs"
+)
+
+var importSourceValues = []ImportSource{ImportSourceWebsite, ImportSourceDocx, ImportSourceMarkdown, ImportSourceHtml, ImportSourceZip, ImportSourceConfluence, ImportSourceGithubWiki, ImportSourceNotion, ImportSourceGoogleDocs}
+
+// ImportSourceValues returns every ImportSource in declaration order.
+func ImportSourceValues() []ImportSource { return append([]ImportSource(nil), importSourceValues...) }
+
+// Values returns the wire values; ent uses it to declare the column.
+func (ImportSource) Values() []string { return names(importSourceValues) }
+
+// String returns the wire value.
+func (v ImportSource) String() string { return string(v) }
+
+// Valid reports whether v is one of the declared values.
+func (v ImportSource) Valid() bool { return contains(importSourceValues, v) }
+
+// ParseImportSource returns the ImportSource whose wire value is s.
+func ParseImportSource(s string) (ImportSource, error) {
+	return parse("ImportSource", importSourceValues, s)
+}
+
+// MarshalGQL writes the GraphQL enum value.
+func (v ImportSource) MarshalGQL(w io.Writer) { marshalGQL(w, v) }
+
+// UnmarshalGQL reads a GraphQL enum value.
+func (v *ImportSource) UnmarshalGQL(in any) error {
+	return unmarshalGQL("ImportSource", importSourceValues, v, in)
+}
+
+// UnmarshalJSON reads a wire value and rejects unknown ones.
+func (v *ImportSource) UnmarshalJSON(b []byte) error {
+	return unmarshalJSON("ImportSource", importSourceValues, v, b)
+}
+
+// MergeResult is the outcome of updating or merging a change request.
+type MergeResult string
+
+// MergeResult values.
+const (
+	MergeResultMerge     MergeResult = "merge"
+	MergeResultUpdate    MergeResult = "update"
+	MergeResultConflicts MergeResult = "conflicts"
+)
+
+var mergeResultValues = []MergeResult{MergeResultMerge, MergeResultUpdate, MergeResultConflicts}
+
+// MergeResultValues returns every MergeResult in declaration order.
+func MergeResultValues() []MergeResult { return append([]MergeResult(nil), mergeResultValues...) }
+
+// Values returns the wire values; ent uses it to declare the column.
+func (MergeResult) Values() []string { return names(mergeResultValues) }
+
+// String returns the wire value.
+func (v MergeResult) String() string { return string(v) }
+
+// Valid reports whether v is one of the declared values.
+func (v MergeResult) Valid() bool { return contains(mergeResultValues, v) }
+
+// ParseMergeResult returns the MergeResult whose wire value is s.
+func ParseMergeResult(s string) (MergeResult, error) {
+	return parse("MergeResult", mergeResultValues, s)
+}
+
+// MarshalGQL writes the GraphQL enum value.
+func (v MergeResult) MarshalGQL(w io.Writer) { marshalGQL(w, v) }
+
+// UnmarshalGQL reads a GraphQL enum value.
+func (v *MergeResult) UnmarshalGQL(in any) error {
+	return unmarshalGQL("MergeResult", mergeResultValues, v, in)
+}
+
+// UnmarshalJSON reads a wire value and rejects unknown ones.
+func (v *MergeResult) UnmarshalJSON(b []byte) error {
+	return unmarshalJSON("MergeResult", mergeResultValues, v, b)
+}
+
+// LayoutWidth is the width of a page.
+type LayoutWidth string
+
+// LayoutWidth values.
+const (
+	LayoutWidthDefault LayoutWidth = "default"
+	LayoutWidthWide    LayoutWidth = "wide"
+)
+
+var layoutWidthValues = []LayoutWidth{LayoutWidthDefault, LayoutWidthWide}
+
+// LayoutWidthValues returns every LayoutWidth in declaration order.
+func LayoutWidthValues() []LayoutWidth { return append([]LayoutWidth(nil), layoutWidthValues...) }
+
+// Values returns the wire values; ent uses it to declare the column.
+func (LayoutWidth) Values() []string { return names(layoutWidthValues) }
+
+// String returns the wire value.
+func (v LayoutWidth) String() string { return string(v) }
+
+// Valid reports whether v is one of the declared values.
+func (v LayoutWidth) Valid() bool { return contains(layoutWidthValues, v) }
+
+// ParseLayoutWidth returns the LayoutWidth whose wire value is s.
+func ParseLayoutWidth(s string) (LayoutWidth, error) {
+	return parse("LayoutWidth", layoutWidthValues, s)
+}
+
+// MarshalGQL writes the GraphQL enum value.
+func (v LayoutWidth) MarshalGQL(w io.Writer) { marshalGQL(w, v) }
+
+// UnmarshalGQL reads a GraphQL enum value.
+func (v *LayoutWidth) UnmarshalGQL(in any) error {
+	return unmarshalGQL("LayoutWidth", layoutWidthValues, v, in)
+}
+
+// UnmarshalJSON reads a wire value and rejects unknown ones.
+func (v *LayoutWidth) UnmarshalJSON(b []byte) error {
+	return unmarshalJSON("LayoutWidth", layoutWidthValues, v, b)
+}
+
+// CoverSize is the size of a page's cover image.
+type CoverSize string
+
+// CoverSize values.
+const (
+	CoverSizeHero CoverSize = "hero"
+	CoverSizeFull CoverSize = "full"
+)
+
+var coverSizeValues = []CoverSize{CoverSizeHero, CoverSizeFull}
+
+// CoverSizeValues returns every CoverSize in declaration order.
+func CoverSizeValues() []CoverSize { return append([]CoverSize(nil), coverSizeValues...) }
+
+// Values returns the wire values; ent uses it to declare the column.
+func (CoverSize) Values() []string { return names(coverSizeValues) }
+
+// String returns the wire value.
+func (v CoverSize) String() string { return string(v) }
+
+// Valid reports whether v is one of the declared values.
+func (v CoverSize) Valid() bool { return contains(coverSizeValues, v) }
+
+// ParseCoverSize returns the CoverSize whose wire value is s.
+func ParseCoverSize(s string) (CoverSize, error) { return parse("CoverSize", coverSizeValues, s) }
+
+// MarshalGQL writes the GraphQL enum value.
+func (v CoverSize) MarshalGQL(w io.Writer) { marshalGQL(w, v) }
+
+// UnmarshalGQL reads a GraphQL enum value.
+func (v *CoverSize) UnmarshalGQL(in any) error {
+	return unmarshalGQL("CoverSize", coverSizeValues, v, in)
+}
+
+// UnmarshalJSON reads a wire value and rejects unknown ones.
+func (v *CoverSize) UnmarshalJSON(b []byte) error {
+	return unmarshalJSON("CoverSize", coverSizeValues, v, b)
+}

@@ -109,6 +109,18 @@ var (
 	LogoURL                = URL(2048)
 )
 
+// Limits of page content. The contract does not give them; they keep one
+// page within what a reader and the revision store handle well.
+var (
+	PageTitle       = Length(1, 100)
+	PageSlug        = All(Length(1, 100), Pattern(regexp.MustCompile(`^[\p{Ll}\p{Lo}\p{N}_.~-]+$`), "lowercase letters, digits, '-', '_', '.' and '~'"))
+	PageDescription = Length(0, 1000)
+	FileName        = All(Length(1, 255), Pattern(regexp.MustCompile(`^[^/\\\x00-\x1f]+$`), "a file name without slashes or control characters"))
+)
+
+// MaxMarkdownBytes bounds the markdown of one page.
+const MaxMarkdownBytes = 1 << 20
+
 // Count limits from part 8.
 const (
 	MaxListLimit                = 1000

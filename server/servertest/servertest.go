@@ -14,8 +14,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
+	"net/textproto"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -116,6 +118,7 @@ func New(t testing.TB, opts ...Option) *Env {
 	cfg := config.Default()
 	cfg.RateLimit = 0
 	cfg.PublicURL = "http://bindery.test"
+	cfg.SigningSecret = "servertest-signing-secret-0123456789"
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -136,6 +139,18 @@ func New(t testing.TB, opts ...Option) *Env {
 	e.Org, err = graph.CreateOrganization(ctx, db.Client, "Acme Docs", e.Owner.ID)
 	require.NoError(t, err)
 	return e
+}
+
+// Reuse starts a second server on e's database, with empty caches: what a
+// restarted server, or another replica, sees.
+func Reuse(t testing.TB, e *Env) *Env {
+	t.Helper()
+	srv := server.New(e.Config, e.DB, testLog, graph.WithClock(e.Clock.Now))
+	hs := httptest.NewServer(srv)
+	t.Cleanup(hs.Close)
+	out := *e
+	out.T, out.Server, out.HTTP = t, srv, hs
+	return &out
 }
 
 // FreshDSN returns the DSN of an empty database for one test: a SQLite file,
@@ -305,6 +320,51 @@ func (e *Env) GraphQL(token, query string, vars map[string]any) *GQLResponse {
 	g := &GQLResponse{Status: res.Status}
 	require.NoError(e.T, json.Unmarshal(res.Body, g), string(res.Body))
 	return g
+}
+
+// Upload posts a GraphQL multipart request (the GraphQL multipart request
+// spec) whose variable fileVar is a file with the given name, type and bytes.
+func (e *Env) Upload(token, query string, vars map[string]any, fileVar, name, contentType string, data []byte) *GQLResponse {
+	e.T.Helper()
+	ops, err := json.Marshal(map[string]any{"query": query, "variables": vars})
+	require.NoError(e.T, err)
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	require.NoError(e.T, mw.WriteField("operations", string(ops)))
+	require.NoError(e.T, mw.WriteField("map", `{"0":["variables.`+fileVar+`"]}`))
+	h := textproto.MIMEHeader{}
+	h.Set("Content-Disposition", fmt.Sprintf(`form-data; name="0"; filename=%q`, name))
+	h.Set("Content-Type", contentType)
+	part, err := mw.CreatePart(h)
+	require.NoError(e.T, err)
+	_, err = part.Write(data)
+	require.NoError(e.T, err)
+	require.NoError(e.T, mw.Close())
+	req, err := http.NewRequest(http.MethodPost, e.HTTP.URL+"/graphql", &body)
+	require.NoError(e.T, err)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.Header.Set("Authorization", "Bearer "+token)
+	res, err := e.HTTP.Client().Do(req)
+	require.NoError(e.T, err)
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	require.NoError(e.T, err)
+	g := &GQLResponse{Status: res.StatusCode}
+	require.NoError(e.T, json.Unmarshal(raw, g), string(raw))
+	return g
+}
+
+// Get fetches an absolute URL the server handed out, such as a signed
+// download URL, from the test server.
+func (e *Env) Get(rawURL string) *Response {
+	e.T.Helper()
+	u := strings.Replace(rawURL, e.Config.PublicURL, e.HTTP.URL, 1)
+	res, err := e.HTTP.Client().Get(u)
+	require.NoError(e.T, err)
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	require.NoError(e.T, err)
+	return &Response{Status: res.StatusCode, Header: res.Header, Body: raw}
 }
 
 // countingDriver counts the statements run through ent.

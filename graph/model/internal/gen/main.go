@@ -14,7 +14,7 @@ import (
 )
 
 // types lists the ent types that have a GraphQL connection.
-var types = []string{"APIToken", "Collection", "Organization", "Space"}
+var types = []string{"APIToken", "ChangeRequest", "Collection", "Organization", "Space"}
 
 const tmpl = `
 // $TConnection is a page of $T, with the GraphQL connection shape.

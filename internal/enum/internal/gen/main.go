@@ -44,7 +44,7 @@ var enums = []enum{
 	{"RevisionType", "RevisionType says how a revision came to be.",
 		[]string{"edits", "merge", "rollback", "update", "computed"}, true},
 	{"ChangeRequestStatus", "ChangeRequestStatus is the state of a change request. merged is terminal.",
-		[]string{"draft", "open", "archived", "merged"}, false},
+		[]string{"draft", "open", "archived", "merged"}, true},
 	{"CommentStatus", "CommentStatus is the state of a comment thread.",
 		[]string{"open", "resolved"}, false},
 	{"TeamMemberRole", "TeamMemberRole is a user's role inside a team.",
@@ -79,6 +79,16 @@ var enums = []enum{
 		[]string{"link", "email"}, false},
 	{"ObjectKind", "ObjectKind is the kind of a content-addressed object in the revision store.",
 		[]string{"page", "tree", "file", "files", "reusable-content", "reusable-contents"}, false},
+	{"PageType", "PageType is the kind of a page in a revision's tree: a document with markdown, a group of pages, or a link.",
+		[]string{"document", "group", "link"}, true},
+	{"ImportSource", "ImportSource is where content imported from a URL comes from, as the official API names it. Bindery imports website, html, markdown and zip.",
+		[]string{"website", "docx", "markdown", "html", "zip", "confluence", "github-wiki", "notion", "google-docs"}, true},
+	{"MergeResult", "MergeResult is the outcome of updating or merging a change request.",
+		[]string{"merge", "update", "conflicts"}, true},
+	{"LayoutWidth", "LayoutWidth is the width of a page.",
+		[]string{"default", "wide"}, true},
+	{"CoverSize", "CoverSize is the size of a page's cover image.",
+		[]string{"hero", "full"}, true},
 }
 
 func constName(typ, v string) string {

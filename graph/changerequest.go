@@ -1,0 +1,510 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"entgo.io/ent/dialect"
+	"entgo.io/ent/dialect/sql"
+
+	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/ent/changerequest"
+	"github.com/bindery/bindery/ent/comment"
+	"github.com/bindery/bindery/ent/predicate"
+	"github.com/bindery/bindery/ent/space"
+	"github.com/bindery/bindery/ent/user"
+	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/internal/apperr"
+	"github.com/bindery/bindery/internal/authz"
+	"github.com/bindery/bindery/internal/content"
+	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/internal/merge"
+	"github.com/bindery/bindery/internal/page"
+)
+
+// changeRequestsByNumber lists change requests newest first.
+var changeRequestsByNumber = page.Order[*ent.ChangeRequest, predicate.ChangeRequest, changerequest.OrderOption]{
+	Name: "change-requests", Column: changerequest.FieldNumber, KeyType: page.KeyFloat, Desc: true,
+	Key: func(c *ent.ChangeRequest) any { return float64(c.Number) }, ID: func(c *ent.ChangeRequest) string { return c.ID },
+}
+
+// changeRequest returns a change request the viewer can see: one of a space
+// they can see.
+func (r *Resolver) changeRequest(ctx context.Context, crID string) (*ent.ChangeRequest, *ent.Space, authz.Decision, error) {
+	cr, err := load(ctx, loadersFrom(ctx).changeRequests, crID)
+	if ent.IsNotFound(err) {
+		return nil, nil, authz.Decision{}, apperr.NotFoundf("Change request not found")
+	}
+	if err != nil {
+		return nil, nil, authz.Decision{}, err
+	}
+	s, d, err := r.space(ctx, cr.SpaceID)
+	if apperr.KindOf(err) == apperr.NotFound {
+		return nil, nil, d, apperr.NotFoundf("Change request not found")
+	}
+	return cr, s, d, err
+}
+
+// ChangeRequestInSpace resolves a /v1 change request reference, its ID or its
+// number, inside a space.
+func (r *Resolver) ChangeRequestInSpace(ctx context.Context, spaceID, ref string) (*ent.ChangeRequest, error) {
+	s, _, err := r.space(ctx, spaceID)
+	if err != nil {
+		return nil, err
+	}
+	if n, ok := changeRequestNumber(ref); ok {
+		cr, err := r.changeRequestByNumber(ctx, s, n)
+		if err == nil && cr == nil {
+			err = apperr.NotFoundf("Change request not found")
+		}
+		return cr, err
+	}
+	cr, _, _, err := r.changeRequest(ctx, ref)
+	if err == nil && cr.SpaceID != s.ID {
+		return nil, apperr.NotFoundf("Change request not found")
+	}
+	return cr, err
+}
+
+func (r *Resolver) changeRequestByNumber(ctx context.Context, s *ent.Space, number int) (*ent.ChangeRequest, error) {
+	cr, err := r.db(ctx).ChangeRequest.Query().
+		Where(changerequest.SpaceID(s.ID), changerequest.Number(number)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, nil
+	}
+	return cr, err
+}
+
+// changeRequestsOf lists a space's change requests.
+func (r *Resolver) changeRequestsOf(ctx context.Context, s *ent.Space, status *enum.ChangeRequestStatus,
+	contributor *string, a page.Args) (*page.Connection[*ent.ChangeRequest], error) {
+	q := r.db(ctx).ChangeRequest.Query().Where(changerequest.SpaceID(s.ID))
+	if status != nil {
+		q.Where(changerequest.StatusEQ(*status))
+	}
+	if contributor != nil {
+		q.Where(changerequest.HasContributorsWith(user.ID(*contributor)))
+	}
+	conn, err := page.Paginate(ctx, q, changeRequestsByNumber, a)
+	if err != nil {
+		return nil, err
+	}
+	for _, cr := range conn.Nodes() {
+		loadersFrom(ctx).changeRequests.Prime(ctx, cr.ID, cr)
+	}
+	return conn, nil
+}
+
+// lockSpaceContent serializes the content changes of a space, of its main
+// content and its change requests, on PostgreSQL. SQLite serializes every
+// write transaction already.
+func (r *Resolver) lockSpaceContent(ctx context.Context, spaceID string) error {
+	_, err := r.db(ctx).Space.Query().Where(space.ID(spaceID)).Select(space.FieldID).
+		Modify(func(s *sql.Selector) {
+			if s.Dialect() == dialect.Postgres {
+				s.For(sql.LockNoKeyUpdate)
+			}
+		}).Strings(ctx)
+	if err != nil {
+		return fmt.Errorf("locking the space's content: %w", err)
+	}
+	return nil
+}
+
+// requireEditable refuses content changes to a locked space.
+func requireEditable(s *ent.Space) error {
+	if s.EditMode != nil && *s.EditMode == enum.EditModeLocked {
+		return apperr.Preconditionf("The space is locked: its content cannot change until its editMode is changed")
+	}
+	return nil
+}
+
+// requireActive refuses changes to a change request that is merged or
+// archived.
+func requireActive(cr *ent.ChangeRequest) error {
+	switch cr.Status {
+	case enum.ChangeRequestStatusMerged:
+		return apperr.Preconditionf("Change request #%d is merged; its content cannot change", cr.Number)
+	case enum.ChangeRequestStatusArchived:
+		return apperr.Preconditionf("Change request #%d is archived; reopen it first", cr.Number)
+	}
+	return nil
+}
+
+func (r *Resolver) createChangeRequest(ctx context.Context, in model.CreateChangeRequestInput) (*ent.ChangeRequest, error) {
+	f, err := r.viewerFacts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out *ent.ChangeRequest
+	err = r.tx(ctx, func(ctx context.Context) error {
+		s, d, err := r.liveSpace(ctx, in.SpaceID)
+		if err != nil {
+			return err
+		}
+		if err := require(d, authz.EditContent, "space", "open a change request"); err != nil {
+			return err
+		}
+		if err := requireEditable(s); err != nil {
+			return err
+		}
+		// The increment takes the row's lock, so concurrent creators get
+		// consecutive numbers; UNIQUE(space, number) backs it up.
+		s, err = r.db(ctx).Space.UpdateOneID(s.ID).AddCrSeq(1).Save(ctx)
+		if err != nil {
+			return fmt.Errorf("allocating a change request number: %w", err)
+		}
+		out, err = r.db(ctx).ChangeRequest.Create().
+			SetSpaceID(s.ID).
+			SetNumber(s.CrSeq).
+			SetSubject(strings.TrimSpace(deref(in.Subject))).
+			SetCreatedByID(f.user.ID).
+			SetRevisionID(deref(s.RevisionID)).
+			SetRevisionInitialID(deref(s.RevisionID)).
+			Save(ctx)
+		return err
+	})
+	return out, err
+}
+
+func (r *Resolver) updateChangeRequest(ctx context.Context, in model.UpdateChangeRequestInput) (*ent.ChangeRequest, error) {
+	var out *ent.ChangeRequest
+	err := r.tx(ctx, func(ctx context.Context) error {
+		cr, s, d, err := r.changeRequest(ctx, in.ID)
+		if err != nil {
+			return err
+		}
+		if err := require(d, authz.EditContent, "space", "change its change requests"); err != nil {
+			return err
+		}
+		if s.DeletedAt != nil {
+			return apperr.Preconditionf("The space is deleted; restore it first")
+		}
+		u := r.db(ctx).ChangeRequest.UpdateOne(cr)
+		if in.Subject != nil {
+			u.SetSubject(strings.TrimSpace(*in.Subject))
+		}
+		if in.Status != nil && *in.Status != cr.Status {
+			if cr.Status == enum.ChangeRequestStatusMerged {
+				return apperr.Invalid("status", "change request #%d is merged, and merged is final", cr.Number)
+			}
+			if *in.Status == enum.ChangeRequestStatusMerged {
+				return apperr.Invalid("status", "a change request becomes merged only by merging it")
+			}
+			u.SetStatus(*in.Status)
+		}
+		out, err = u.Save(ctx)
+		return err
+	})
+	return out, err
+}
+
+// mergeBase is the main content's revision the change request last synced
+// with: where it was forked, or its last update.
+func mergeBase(cr *ent.ChangeRequest) string {
+	if cr.RevisionMergedAncestorID != nil {
+		return *cr.RevisionMergedAncestorID
+	}
+	return cr.RevisionInitialID
+}
+
+// outdated reports whether the main content moved on since the change
+// request last synced with it.
+func outdated(cr *ent.ChangeRequest, s *ent.Space) bool {
+	return cr.Status != enum.ChangeRequestStatusMerged && deref(s.RevisionID) != mergeBase(cr)
+}
+
+// threeWay loads the three sides of a change request's merge with the main
+// content and merges them: base is the last sync, ours the change request,
+// theirs the main content.
+type threeWay struct {
+	base, ours, theirs       *ent.Revision
+	oursContent              *content.Loaded
+	result                   *content.Content
+	conflicts                []merge.Conflict
+	theirsContent            *content.Loaded
+	baseContent              *content.Loaded
+}
+
+func (r *Resolver) mergeWithMain(ctx context.Context, cr *ent.ChangeRequest, s *ent.Space,
+	res []*model.MergeResolutionInput) (*threeWay, error) {
+	w := &threeWay{}
+	var err error
+	if w.base, err = r.revisionByID(ctx, mergeBase(cr)); err != nil {
+		return nil, err
+	}
+	if w.ours, err = r.revisionByID(ctx, cr.RevisionID); err != nil {
+		return nil, err
+	}
+	if w.theirs, err = r.revisionByID(ctx, deref(s.RevisionID)); err != nil {
+		return nil, err
+	}
+	if w.baseContent, err = r.contentOf(ctx, w.base); err != nil {
+		return nil, err
+	}
+	if w.oursContent, err = r.contentOf(ctx, w.ours); err != nil {
+		return nil, err
+	}
+	if w.theirsContent, err = r.contentOf(ctx, w.theirs); err != nil {
+		return nil, err
+	}
+	opt, err := resolutions(res)
+	if err != nil {
+		return nil, err
+	}
+	w.result, w.conflicts = merge.Merge(w.baseContent.Content, w.oursContent.Content, w.theirsContent.Content, opt)
+	return w, nil
+}
+
+func resolutions(in []*model.MergeResolutionInput) (merge.Options, error) {
+	opt := merge.Options{Resolutions: map[string]merge.Resolution{}}
+	for i, res := range in {
+		field := fmt.Sprintf("resolutions[%d]", i)
+		if (res.Take == nil) == (res.Text == nil) {
+			return opt, apperr.Invalid(field, "give either take or text")
+		}
+		var rs merge.Resolution
+		if res.Take != nil {
+			rs.Take = merge.Ours
+			if *res.Take == model.MergeSideTheirs {
+				rs.Take = merge.Theirs
+			}
+		}
+		rs.Text = res.Text
+		opt.Resolutions[res.Key] = rs
+	}
+	return opt, nil
+}
+
+// revisionByID loads a revision without an authorization check: callers
+// reach it through a space they were authorized on.
+func (r *Resolver) revisionByID(ctx context.Context, revID string) (*ent.Revision, error) {
+	return load(ctx, loadersFrom(ctx).revisions, revID)
+}
+
+// SyncResult is the outcome of updating or merging a change request.
+type SyncResult struct {
+	Result        enum.MergeResult
+	Revision      *ent.Revision
+	ChangeRequest *ent.ChangeRequest
+	Conflicts     []merge.Conflict
+}
+
+// syncChangeRequest brings the main content's changes into a change request.
+func (r *Resolver) syncChangeRequest(ctx context.Context, in model.SyncChangeRequestInput) (*SyncResult, error) {
+	f, err := r.viewerFacts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := &SyncResult{Result: enum.MergeResultUpdate}
+	err = r.tx(ctx, func(ctx context.Context) error {
+		cr, s, err := r.activeChangeRequest(ctx, in.ID, "update it")
+		if err != nil {
+			return err
+		}
+		out.ChangeRequest = cr
+		if !outdated(cr, s) {
+			out.Revision, err = r.revisionByID(ctx, cr.RevisionID)
+			return err
+		}
+		w, err := r.mergeWithMain(ctx, cr, s, in.Resolutions)
+		if err != nil {
+			return err
+		}
+		if len(w.conflicts) > 0 {
+			out.Result, out.Conflicts = enum.MergeResultConflicts, w.conflicts
+			return nil
+		}
+		rev, err := r.commit(ctx, commit{
+			space: s, changeRequest: cr, content: w.result, from: w.oursContent, author: f.user.ID,
+			typ: enum.RevisionTypeUpdate, parents: []string{w.ours.ID, w.theirs.ID},
+			message: "Update from the main content",
+		})
+		if err != nil {
+			return err
+		}
+		out.Revision = rev
+		out.ChangeRequest, err = r.db(ctx).ChangeRequest.UpdateOne(cr).
+			SetRevisionID(rev.ID).SetRevisionMergedAncestorID(w.theirs.ID).Save(ctx)
+		return err
+	})
+	return out, err
+}
+
+// activeChangeRequest loads a change request for a change to its content:
+// the viewer may edit the space, the space is not locked or deleted, and the
+// change request is open or draft. The space's content lock is held.
+func (r *Resolver) activeChangeRequest(ctx context.Context, crID, action string) (*ent.ChangeRequest, *ent.Space, error) {
+	cr, _, _, err := r.changeRequest(ctx, crID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := r.lockSpaceContent(ctx, cr.SpaceID); err != nil {
+		return nil, nil, err
+	}
+	loadersFrom(ctx).clear()
+	cr, s, d, err := r.changeRequest(ctx, crID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := require(d, authz.EditContent, "space", action); err != nil {
+		return nil, nil, err
+	}
+	if s.DeletedAt != nil {
+		return nil, nil, apperr.Preconditionf("The space is deleted; restore it first")
+	}
+	if err := requireEditable(s); err != nil {
+		return nil, nil, err
+	}
+	if err := requireActive(cr); err != nil {
+		return nil, nil, err
+	}
+	return cr, s, nil
+}
+
+// mergeChangeRequest applies a change request to the main content.
+func (r *Resolver) mergeChangeRequest(ctx context.Context, in model.MergeChangeRequestInput) (*SyncResult, error) {
+	f, err := r.viewerFacts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := &SyncResult{Result: enum.MergeResultMerge}
+	err = r.tx(ctx, func(ctx context.Context) error {
+		cr, s, err := r.activeChangeRequest(ctx, in.ID, "merge its change requests")
+		if err != nil {
+			return err
+		}
+		out.ChangeRequest = cr
+		w, err := r.mergeWithMain(ctx, cr, s, in.Resolutions)
+		if err != nil {
+			return err
+		}
+		if len(w.conflicts) > 0 {
+			out.Result, out.Conflicts = enum.MergeResultConflicts, w.conflicts
+			return nil
+		}
+		subject := cr.Subject
+		if subject == "" {
+			subject = "Untitled"
+		}
+		rev, err := r.commit(ctx, commit{
+			space: s, content: w.result, from: w.theirsContent, author: f.user.ID,
+			typ: enum.RevisionTypeMerge, parents: []string{w.theirs.ID, w.ours.ID},
+			message: fmt.Sprintf("Merge change request #%d: %s", cr.Number, subject),
+		})
+		if err != nil {
+			return err
+		}
+		out.Revision = rev
+		out.ChangeRequest, err = r.db(ctx).ChangeRequest.UpdateOne(cr).
+			SetStatus(enum.ChangeRequestStatusMerged).
+			SetRevisionMergedID(rev.ID).
+			SetRevisionMergedAncestorID(w.theirs.ID).
+			SetMergedAt(r.clock()).
+			Save(ctx)
+		return err
+	})
+	return out, err
+}
+
+// changeRequestConflicts are the conflicts a merge would meet now.
+func (r *Resolver) changeRequestConflicts(ctx context.Context, cr *ent.ChangeRequest) ([]merge.Conflict, error) {
+	if cr.Status == enum.ChangeRequestStatusMerged {
+		return nil, nil
+	}
+	s, _, err := r.space(ctx, cr.SpaceID)
+	if err != nil {
+		return nil, err
+	}
+	if !outdated(cr, s) {
+		return nil, nil
+	}
+	w, err := r.mergeWithMain(ctx, cr, s, nil)
+	if err != nil {
+		return nil, err
+	}
+	return w.conflicts, nil
+}
+
+// conflictModels presents conflicts, each with its page as the change
+// request has it, or as the main content has it when the change request
+// deleted it.
+func (r *Resolver) conflictModels(ctx context.Context, cr *ent.ChangeRequest, conflicts []merge.Conflict) ([]*model.MergeConflict, error) {
+	if len(conflicts) == 0 {
+		return []*model.MergeConflict{}, nil
+	}
+	ours, err := r.revisionByID(ctx, cr.RevisionID)
+	if err != nil {
+		return nil, err
+	}
+	oc, err := r.contentOf(ctx, ours)
+	if err != nil {
+		return nil, err
+	}
+	s, _, err := r.space(ctx, cr.SpaceID)
+	if err != nil {
+		return nil, err
+	}
+	main, err := r.revisionByID(ctx, deref(s.RevisionID))
+	if err != nil {
+		return nil, err
+	}
+	mc, err := r.contentOf(ctx, main)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*model.MergeConflict, len(conflicts))
+	for i, c := range conflicts {
+		m := &model.MergeConflict{
+			Key: c.Key(), Kind: model.MergeConflictKind(strings.ToUpper(string(c.Kind))),
+			PageID: nonEmptyPtr(c.PageID), FileID: nonEmptyPtr(c.FileID), Field: nonEmptyPtr(c.Field),
+			Base: &conflicts[i].Base, Ours: &conflicts[i].Ours, Theirs: &conflicts[i].Theirs,
+		}
+		if c.PageID != "" {
+			m.Page = pageOf(oc.Content, c.PageID)
+			if m.Page == nil {
+				m.Page = pageOf(mc.Content, c.PageID)
+			}
+		}
+		out[i] = m
+	}
+	return out, nil
+}
+
+func nonEmptyPtr(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// changeRequestComments counts a change request's open comments.
+func (r *Resolver) changeRequestComments(ctx context.Context, cr *ent.ChangeRequest) (int, error) {
+	return r.db(ctx).Comment.Query().
+		Where(comment.ChangeRequestID(cr.ID), comment.StatusEQ(enum.CommentStatusOpen)).Count(ctx)
+}
+
+func (r *Resolver) changeRequestURLs(cr *ent.ChangeRequest) *model.ChangeRequestURLs {
+	return &model.ChangeRequestURLs{
+		Location: r.cfg.PublicURL + "/v1/spaces/" + cr.SpaceID + "/change-requests/" + cr.ID,
+		App:      fmt.Sprintf("%s/s/%s/~/changes/%d", r.cfg.AppURL, cr.SpaceID, cr.Number),
+	}
+}
+
+func (r *Resolver) changeRequestContributors(ctx context.Context, cr *ent.ChangeRequest) ([]*ent.User, error) {
+	return r.db(ctx).ChangeRequest.QueryContributors(cr).Order(user.ByID()).All(ctx)
+}
+
+// visibleUser resolves the author of content the viewer can read: null when
+// there is none or the account is gone.
+func (r *Resolver) visibleUser(ctx context.Context, userID *string) (*ent.User, error) {
+	if userID == nil {
+		return nil, nil
+	}
+	u, err := load(ctx, loadersFrom(ctx).users, *userID)
+	if ent.IsNotFound(err) {
+		return nil, nil
+	}
+	return u, err
+}

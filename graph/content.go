@@ -1,0 +1,186 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/internal/apperr"
+	"github.com/bindery/bindery/internal/content"
+)
+
+// roots are the content roots a revision points at.
+func roots(rev *ent.Revision) content.Roots {
+	return content.Roots{Pages: deref(rev.PagesRoot), Files: deref(rev.FilesRoot), Reusable: deref(rev.ReusableContentsRoot)}
+}
+
+// contentOf returns a revision's content. It is read once per request and
+// must not be changed: edits work on a Clone.
+func (r *Resolver) contentOf(ctx context.Context, rev *ent.Revision) (*content.Loaded, error) {
+	l := loadersFrom(ctx)
+	l.mu.Lock()
+	c, ok := l.contents[rev.ID]
+	l.mu.Unlock()
+	if ok {
+		return c, nil
+	}
+	c, err := content.Load(ctx, r.objects(), roots(rev))
+	if err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	l.contents[rev.ID] = c
+	l.mu.Unlock()
+	return c, nil
+}
+
+// RevisionContent returns the content of a revision the viewer can see, for
+// /v1, which presents revisions whole.
+func (r *Resolver) RevisionContent(ctx context.Context, rev *ent.Revision) (*content.Content, error) {
+	c, err := r.contentOf(ctx, rev)
+	if err != nil {
+		return nil, err
+	}
+	return c.Content, nil
+}
+
+// contentError turns an error of package content into an application error.
+func contentError(err error, what string) error {
+	var inv *content.InvalidError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &inv):
+		return apperr.Invalid(inv.Field, "%s", inv.Msg)
+	case errors.Is(err, content.ErrNotFound):
+		return apperr.NotFoundf("%s not found", what)
+	}
+	return err
+}
+
+func (r *Resolver) revisionPages(ctx context.Context, rev *ent.Revision) ([]*model.RevisionPage, error) {
+	c, err := r.contentOf(ctx, rev)
+	if err != nil {
+		return nil, err
+	}
+	return model.RevisionPages(c.Pages, ""), nil
+}
+
+// revisionPage returns a page by ID, or nil when the revision has none.
+func (r *Resolver) revisionPage(ctx context.Context, rev *ent.Revision, pageID string) (*model.RevisionPage, error) {
+	c, err := r.contentOf(ctx, rev)
+	if err != nil {
+		return nil, err
+	}
+	return pageOf(c.Content, pageID), nil
+}
+
+// pageOf wraps the page with the given ID, or returns nil.
+func pageOf(c *content.Content, pageID string) *model.RevisionPage {
+	n, _, _, err := c.Find(pageID)
+	if err != nil {
+		return nil
+	}
+	path, _ := c.Path(pageID)
+	return model.NewRevisionPage(n, path)
+}
+
+func (r *Resolver) revisionPageByPath(ctx context.Context, rev *ent.Revision, path string) (*model.RevisionPage, error) {
+	c, err := r.contentOf(ctx, rev)
+	if err != nil {
+		return nil, err
+	}
+	n, err := c.ByPath(path)
+	if err != nil {
+		return nil, nil
+	}
+	return pageOf(c.Content, n.Page.ID), nil
+}
+
+func (r *Resolver) revisionFiles(ctx context.Context, rev *ent.Revision) ([]*model.RevisionFile, error) {
+	c, err := r.contentOf(ctx, rev)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*model.RevisionFile, len(c.Files))
+	for i, f := range c.Files {
+		out[i] = r.fileModel(rev.SpaceID, f)
+	}
+	return out, nil
+}
+
+func (r *Resolver) revisionFile(ctx context.Context, rev *ent.Revision, fileID string) (*model.RevisionFile, error) {
+	c, err := r.contentOf(ctx, rev)
+	if err != nil {
+		return nil, err
+	}
+	f, err := c.File(fileID)
+	if err != nil {
+		return nil, nil
+	}
+	return r.fileModel(rev.SpaceID, f), nil
+}
+
+// fileModel presents a file with a download URL signed for an hour.
+func (r *Resolver) fileModel(spaceID string, f *content.File) *model.RevisionFile {
+	out := &model.RevisionFile{
+		ID: f.ID, Name: f.Name, ContentType: f.ContentType, Size: f.Size,
+		DownloadURL: r.FileURL(spaceID, f),
+	}
+	if f.Width > 0 && f.Height > 0 {
+		w, h := f.Width, f.Height
+		out.Width, out.Height = &w, &h
+	}
+	return out
+}
+
+// SignedURLTTL is how long a signed file or PDF URL works.
+const SignedURLTTL = time.Hour
+
+// FileURL is the signed URL that serves a file's bytes (see server's files
+// route): the capability to read it, handed only to those who can read the
+// revision.
+func (r *Resolver) FileURL(spaceID string, f *content.File) string {
+	path := "/files/" + spaceID + "/" + f.Blob + "/" + url.PathEscape(f.Name)
+	q := r.signer.Sign(path, url.Values{"type": {f.ContentType}}, r.clock().Add(SignedURLTTL))
+	return r.cfg.PublicURL + path + "?" + q.Encode()
+}
+
+func (r *Resolver) revisionURLs(rev *ent.Revision) *model.RevisionURLs {
+	return &model.RevisionURLs{
+		Location: r.cfg.PublicURL + "/v1/spaces/" + rev.SpaceID + "/revisions/" + rev.ID,
+		App:      r.cfg.AppURL + "/s/" + rev.SpaceID + "/~/revisions/" + rev.ID,
+	}
+}
+
+// changeRequestNumber reads a /v1 change request reference: an ID, or the
+// number of the change request in its space.
+func changeRequestNumber(ref string) (int, bool) {
+	n, err := strconv.Atoi(ref)
+	return n, err == nil && n > 0
+}
+
+// RevisionInSpace returns a revision of a space the viewer can see.
+func (r *Resolver) RevisionInSpace(ctx context.Context, spaceID, revID string) (*ent.Revision, error) {
+	if _, _, err := r.space(ctx, spaceID); err != nil {
+		return nil, err
+	}
+	rev, err := r.revision(ctx, revID)
+	if err == nil && rev.SpaceID != spaceID {
+		return nil, apperr.NotFoundf("Revision not found")
+	}
+	return rev, err
+}
+
+// SpaceRevision returns the current revision of a space the viewer can see.
+func (r *Resolver) SpaceRevision(ctx context.Context, spaceID string) (*ent.Revision, error) {
+	s, _, err := r.space(ctx, spaceID)
+	if err != nil {
+		return nil, err
+	}
+	return r.revisionByID(ctx, deref(s.RevisionID))
+}

@@ -1,0 +1,198 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/ent/changerequest"
+	"github.com/bindery/bindery/ent/space"
+	"github.com/bindery/bindery/ent/user"
+	"github.com/bindery/bindery/internal/apperr"
+	"github.com/bindery/bindery/internal/authz"
+	"github.com/bindery/bindery/internal/content"
+	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/internal/id"
+)
+
+// commit is a new revision to record: its content, and the ref it moves, the
+// space's main content or a change request.
+type commit struct {
+	space         *ent.Space
+	changeRequest *ent.ChangeRequest // nil for the main content
+	content       *content.Content
+	// from is the content the new one was derived from; its objects are not
+	// written again.
+	from    *content.Loaded
+	author  string
+	typ     enum.RevisionType
+	parents []string
+	message string
+}
+
+// commit stores the content and records the revision. For the main content
+// it also moves the space's ref; a change request's ref is moved by the
+// caller, which knows what else changes with it.
+func (r *Resolver) commit(ctx context.Context, c commit) (*ent.Revision, error) {
+	rt, err := content.Save(ctx, r.objects(), c.content, c.from)
+	if err != nil {
+		return nil, fmt.Errorf("storing content: %w", err)
+	}
+	b := r.db(ctx).Revision.Create().
+		SetSpaceID(c.space.ID).
+		SetType(c.typ).
+		SetParents(c.parents).
+		SetCreatedByID(c.author).
+		SetMessage(c.message)
+	if rt.Pages != "" {
+		b.SetPagesRoot(rt.Pages)
+	}
+	if rt.Files != "" {
+		b.SetFilesRoot(rt.Files)
+	}
+	if rt.Reusable != "" {
+		b.SetReusableContentsRoot(rt.Reusable)
+	}
+	if c.changeRequest != nil {
+		b.SetChangeRequestID(c.changeRequest.ID)
+	}
+	rev, err := b.Save(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("recording the revision: %w", err)
+	}
+	if c.changeRequest == nil {
+		// Compare-and-set: the content lock makes a lost race impossible,
+		// and this check makes it visible if that ever changes.
+		n, err := r.db(ctx).Space.Update().
+			Where(space.ID(c.space.ID), space.RevisionID(deref(c.space.RevisionID))).
+			SetRevisionID(rev.ID).Save(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if n != 1 {
+			return nil, apperr.Conflictf("The content changed while this change was made; retry")
+		}
+	}
+	return rev, nil
+}
+
+// editTarget is what a content edit applies to: a change request, or the
+// main content of a live space, with its current revision and content.
+type editTarget struct {
+	space         *ent.Space
+	changeRequest *ent.ChangeRequest
+	revision      *ent.Revision
+	content       *content.Loaded
+}
+
+// targetInput are the fields every content edit takes.
+type targetInput struct {
+	SpaceID, ChangeRequestID, ExpectedRevisionID *string
+}
+
+// target resolves and authorizes the target of an edit. It holds the space's
+// content lock, so the revision it returns stays current until the
+// transaction ends.
+func (r *Resolver) target(ctx context.Context, in targetInput) (*editTarget, error) {
+	t := &editTarget{}
+	var err error
+	switch {
+	case (in.SpaceID == nil) == (in.ChangeRequestID == nil):
+		return nil, apperr.Invalid("spaceId", "give either spaceId, to edit a live space's main content, or changeRequestId")
+	case in.ChangeRequestID != nil:
+		if t.changeRequest, t.space, err = r.activeChangeRequest(ctx, *in.ChangeRequestID, "edit its content"); err != nil {
+			return nil, err
+		}
+		t.revision, err = r.revisionByID(ctx, t.changeRequest.RevisionID)
+	default:
+		if err := r.lockSpaceContent(ctx, *in.SpaceID); err != nil {
+			return nil, err
+		}
+		s, d, err := r.liveSpace(ctx, *in.SpaceID)
+		if err != nil {
+			return nil, err
+		}
+		if err := require(d, authz.EditContent, "space", "edit its content"); err != nil {
+			return nil, err
+		}
+		if err := requireEditable(s); err != nil {
+			return nil, err
+		}
+		if s.EditMode == nil {
+			return nil, apperr.Preconditionf("The space's content changes through change requests: open one, or set the space's editMode to LIVE")
+		}
+		t.space = s
+		t.revision, err = r.revisionByID(ctx, deref(s.RevisionID))
+		if err != nil {
+			return nil, err
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if in.ExpectedRevisionID != nil && *in.ExpectedRevisionID != t.revision.ID {
+		return nil, apperr.Conflictf("The content is at revision %s, not %s: reload it and retry", t.revision.ID, *in.ExpectedRevisionID)
+	}
+	t.content, err = r.contentOf(ctx, t.revision)
+	return t, err
+}
+
+// edit runs one content edit: it resolves the target, lets change alter a
+// copy of its content, and records the result as a revision of type edits
+// whose parent is the target's current revision.
+func (r *Resolver) edit(ctx context.Context, in targetInput, message string,
+	change func(ctx context.Context, t *editTarget, c *content.Content) error) (*ent.Revision, *content.Content, error) {
+	f, err := r.viewerFacts(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	var rev *ent.Revision
+	var edited *content.Content
+	err = r.tx(ctx, func(ctx context.Context) error {
+		t, err := r.target(ctx, in)
+		if err != nil {
+			return err
+		}
+		edited = t.content.Clone()
+		if err := change(ctx, t, edited); err != nil {
+			return err
+		}
+		rev, err = r.record(ctx, t, edited, f.user.ID, enum.RevisionTypeEdits, message)
+		return err
+	})
+	return rev, edited, err
+}
+
+// record commits content edited from a target's revision and moves the
+// target's ref to it. In a change request, the author becomes a contributor.
+func (r *Resolver) record(ctx context.Context, t *editTarget, c *content.Content, author string,
+	typ enum.RevisionType, message string) (*ent.Revision, error) {
+	rev, err := r.commit(ctx, commit{
+		space: t.space, changeRequest: t.changeRequest, content: c, from: t.content,
+		author: author, typ: typ, parents: []string{t.revision.ID}, message: message,
+	})
+	if err != nil || t.changeRequest == nil {
+		return rev, err
+	}
+	n, err := r.db(ctx).ChangeRequest.Update().
+		Where(changerequest.ID(t.changeRequest.ID), changerequest.RevisionID(t.changeRequest.RevisionID)).
+		SetRevisionID(rev.ID).Save(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if n != 1 {
+		return nil, apperr.Conflictf("The change request changed while this change was made; retry")
+	}
+	has, err := r.db(ctx).ChangeRequest.Query().
+		Where(changerequest.ID(t.changeRequest.ID), changerequest.HasContributorsWith(user.ID(author))).Exist(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if !has {
+		err = r.db(ctx).ChangeRequest.UpdateOneID(t.changeRequest.ID).AddContributorIDs(author).Exec(ctx)
+	}
+	return rev, err
+}
+
+// newPageID returns an ID for a new page.
+func newPageID() string { return id.New(id.Page) }

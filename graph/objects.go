@@ -1,0 +1,127 @@
+package graph
+
+import (
+	"container/list"
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/ent/contentobject"
+	"github.com/bindery/bindery/internal/content"
+)
+
+// objectBatch bounds the hashes of one query, well under the bind parameter
+// limits of SQLite and PostgreSQL.
+const objectBatch = 500
+
+// objectCacheBytes bounds the memory the object cache holds.
+const objectCacheBytes = 64 << 20
+
+// objectStore is the content store on the content_objects table. Objects are
+// immutable and named by their hash, so the cache in front of it is right on
+// every replica without invalidation.
+type objectStore struct {
+	r     *Resolver
+	cache *objectCache
+}
+
+// objects returns the content store for the transaction in ctx, if any.
+func (r *Resolver) objects() *objectStore {
+	return &objectStore{r: r, cache: r.objectCache}
+}
+
+// Get implements content.Store: the cached objects, and the others in
+// batches of objectBatch.
+func (s *objectStore) Get(ctx context.Context, hashes []string) (map[string]content.Object, error) {
+	out := make(map[string]content.Object, len(hashes))
+	var missing []string
+	for _, h := range hashes {
+		if o, ok := s.cache.get(h); ok {
+			out[h] = o
+		} else {
+			missing = append(missing, h)
+		}
+	}
+	for len(missing) > 0 {
+		n := min(len(missing), objectBatch)
+		rows, err := s.r.db(ctx).ContentObject.Query().Where(contentobject.IDIn(missing[:n]...)).All(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("loading content objects: %w", err)
+		}
+		for _, row := range rows {
+			o := content.Object{Hash: row.ID, Kind: row.Kind, Data: row.Data}
+			out[row.ID] = o
+			s.cache.put(o)
+		}
+		missing = missing[n:]
+	}
+	return out, nil
+}
+
+// Put implements content.Store. Objects already stored are left as they are:
+// equal hashes mean equal bytes.
+func (s *objectStore) Put(ctx context.Context, objs []content.Object) error {
+	for len(objs) > 0 {
+		n := min(len(objs), objectBatch/5)
+		builders := make([]*ent.ContentObjectCreate, n)
+		for i, o := range objs[:n] {
+			builders[i] = s.r.db(ctx).ContentObject.Create().
+				SetID(o.Hash).SetKind(o.Kind).SetData(o.Data).SetSize(int64(len(o.Data)))
+		}
+		err := s.r.db(ctx).ContentObject.CreateBulk(builders...).
+			OnConflictColumns(contentobject.FieldID).DoNothing().Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("storing content objects: %w", err)
+		}
+		objs = objs[n:]
+	}
+	return nil
+}
+
+// objectCache is a least-recently-used cache of objects, bounded in bytes.
+// Objects written by a transaction that then rolls back may stay cached:
+// that is harmless, because nothing points at them and their hash still
+// names exactly their bytes.
+type objectCache struct {
+	mu    sync.Mutex
+	max   int
+	size  int
+	order *list.List // front is most recent; values are content.Object
+	byKey map[string]*list.Element
+}
+
+func newObjectCache(maxBytes int) *objectCache {
+	return &objectCache{max: maxBytes, order: list.New(), byKey: map[string]*list.Element{}}
+}
+
+func (c *objectCache) get(hash string) (content.Object, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.byKey[hash]
+	if !ok {
+		return content.Object{}, false
+	}
+	c.order.MoveToFront(e)
+	return e.Value.(content.Object), true
+}
+
+func (c *objectCache) put(o content.Object) {
+	if len(o.Data) > c.max/16 {
+		return // large files would flush everything else
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.byKey[o.Hash]; ok {
+		return
+	}
+	c.byKey[o.Hash] = c.order.PushFront(o)
+	c.size += len(o.Data)
+	for c.size > c.max {
+		last := c.order.Back()
+		old := last.Value.(content.Object)
+		c.order.Remove(last)
+		delete(c.byKey, old.Hash)
+		c.size -= len(old.Data)
+	}
+}

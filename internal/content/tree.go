@@ -1,0 +1,328 @@
+package content
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/bindery/bindery/internal/enum"
+)
+
+// ErrNotFound is returned when a page or file is not in the content.
+var ErrNotFound = errors.New("not found")
+
+// InvalidError is an edit that would break the tree's rules.
+type InvalidError struct {
+	Field string
+	Msg   string
+}
+
+func (e *InvalidError) Error() string { return e.Msg }
+
+func invalid(field, format string, args ...any) error {
+	return &InvalidError{Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Clone returns a deep copy of c: editing the copy never changes c, whose
+// pages may be shared with a cache.
+func (c *Content) Clone() *Content {
+	out := &Content{Pages: cloneNodes(c.Pages)}
+	for _, f := range c.Files {
+		cp := *f
+		out.Files = append(out.Files, &cp)
+	}
+	for _, r := range c.Reusable {
+		cp := *r
+		out.Reusable = append(out.Reusable, &cp)
+	}
+	return out
+}
+
+func cloneNodes(nodes []*Node) []*Node {
+	if nodes == nil {
+		return nil
+	}
+	out := make([]*Node, len(nodes))
+	for i, n := range nodes {
+		p := *n.Page
+		if n.Page.Layout != nil {
+			l := *n.Page.Layout
+			p.Layout = &l
+		}
+		if n.Page.Cover != nil {
+			cv := *n.Page.Cover
+			p.Cover = &cv
+		}
+		if n.Page.Target != nil {
+			t := *n.Page.Target
+			p.Target = &t
+		}
+		out[i] = &Node{Page: &p, Children: cloneNodes(n.Children)}
+	}
+	return out
+}
+
+// Walk calls fn for every page, parents before children, in tree order.
+// parent is nil for top-level pages; path is the page's derived path.
+func (c *Content) Walk(fn func(n, parent *Node, path string)) {
+	var walk func(nodes []*Node, parent *Node, prefix string)
+	walk = func(nodes []*Node, parent *Node, prefix string) {
+		for _, n := range nodes {
+			path := n.Page.Slug
+			if prefix != "" {
+				path = prefix + "/" + path
+			}
+			fn(n, parent, path)
+			walk(n.Children, n, path)
+		}
+	}
+	walk(c.Pages, nil, "")
+}
+
+// Count returns the number of pages.
+func (c *Content) Count() int {
+	n := 0
+	c.Walk(func(*Node, *Node, string) { n++ })
+	return n
+}
+
+// Find returns the page with the given ID, its parent (nil at the top) and its
+// index among its siblings.
+func (c *Content) Find(id string) (n, parent *Node, index int, err error) {
+	var found bool
+	var search func(nodes []*Node, p *Node) bool
+	search = func(nodes []*Node, p *Node) bool {
+		for i, x := range nodes {
+			if x.Page.ID == id {
+				n, parent, index, found = x, p, i, true
+				return true
+			}
+			if search(x.Children, x) {
+				return true
+			}
+		}
+		return false
+	}
+	search(c.Pages, nil)
+	if !found {
+		return nil, nil, 0, fmt.Errorf("page %q: %w", id, ErrNotFound)
+	}
+	return n, parent, index, nil
+}
+
+// Path returns the derived path of the page with the given ID.
+func (c *Content) Path(id string) (string, error) {
+	var out string
+	found := false
+	c.Walk(func(n, _ *Node, path string) {
+		if !found && n.Page.ID == id {
+			out, found = path, true
+		}
+	})
+	if !found {
+		return "", fmt.Errorf("page %q: %w", id, ErrNotFound)
+	}
+	return out, nil
+}
+
+// ByPath returns the page whose derived path is path. Leading and trailing
+// slashes are ignored.
+func (c *Content) ByPath(path string) (*Node, error) {
+	path = strings.Trim(path, "/")
+	var out *Node
+	c.Walk(func(n, _ *Node, p string) {
+		if out == nil && p == path {
+			out = n
+		}
+	})
+	if out == nil {
+		return nil, fmt.Errorf("page at path %q: %w", path, ErrNotFound)
+	}
+	return out, nil
+}
+
+// siblings returns the slice holding the children of parentID ("" for the
+// top level), for reading and for replacing.
+func (c *Content) siblings(parentID string) (*[]*Node, *Node, error) {
+	if parentID == "" {
+		return &c.Pages, nil, nil
+	}
+	p, _, _, err := c.Find(parentID)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &p.Children, p, nil
+}
+
+// Insert places n at index among the children of parentID ("" for the top
+// level). index -1 appends. The page's slug is made unique among its new
+// siblings.
+func (c *Content) Insert(parentID string, index int, n *Node) error {
+	sibs, parent, err := c.siblings(parentID)
+	if err != nil {
+		return err
+	}
+	if err := canHold(parent, n); err != nil {
+		return err
+	}
+	if index == -1 {
+		index = len(*sibs)
+	}
+	if index < 0 || index > len(*sibs) {
+		return invalid("position", "position %d is out of range: the parent has %d pages", index, len(*sibs))
+	}
+	n.Page.Slug = UniqueSlug(*sibs, n.Page.Slug, n.Page.ID)
+	s := append(*sibs, nil)
+	copy(s[index+1:], s[index:])
+	s[index] = n
+	*sibs = s
+	return nil
+}
+
+// canHold says whether parent (nil for the top level) may hold n: groups only
+// sit at the top level, and only documents and groups have children.
+func canHold(parent, n *Node) error {
+	if parent == nil {
+		return nil
+	}
+	if n.Page.Type == enum.PageTypeGroup {
+		return invalid("parent", "a group page can only be at the top level")
+	}
+	if parent.Page.Type == enum.PageTypeLink {
+		return invalid("parent", "a link page cannot have child pages")
+	}
+	return nil
+}
+
+// Remove takes the page with the given ID, and its children, out of the tree.
+func (c *Content) Remove(id string) (*Node, error) {
+	n, parent, index, err := c.Find(id)
+	if err != nil {
+		return nil, err
+	}
+	sibs := &c.Pages
+	if parent != nil {
+		sibs = &parent.Children
+	}
+	*sibs = append((*sibs)[:index:index], (*sibs)[index+1:]...)
+	return n, nil
+}
+
+// Move puts the page at index among the children of parentID ("" for the top
+// level); index -1 appends. A page cannot move into itself or its
+// descendants. index counts the new siblings without the moved page.
+func (c *Content) Move(id, parentID string, index int) error {
+	n, _, _, err := c.Find(id)
+	if err != nil {
+		return err
+	}
+	if parentID != "" {
+		if parentID == id {
+			return invalid("parent", "a page cannot be its own parent")
+		}
+		inside := &Content{Pages: n.Children}
+		if _, _, _, err := inside.Find(parentID); err == nil {
+			return invalid("parent", "a page cannot move under one of its own descendants")
+		}
+	}
+	saved := c.Clone()
+	if _, err := c.Remove(id); err != nil {
+		return err
+	}
+	if err := c.Insert(parentID, index, n); err != nil {
+		*c = *saved
+		return err
+	}
+	return nil
+}
+
+// UniqueSlug returns slug, or slug with the first free numeric suffix ("-2",
+// "-3", ...) when another sibling than the page except already has it. An
+// empty slug becomes "page".
+func UniqueSlug(siblings []*Node, slug, except string) string {
+	if slug == "" {
+		slug = "page"
+	}
+	taken := make(map[string]bool, len(siblings))
+	for _, s := range siblings {
+		if s.Page.ID != except {
+			taken[s.Page.Slug] = true
+		}
+	}
+	if !taken[slug] {
+		return slug
+	}
+	for i := 2; ; i++ {
+		if cand := slug + "-" + strconv.Itoa(i); !taken[cand] {
+			return cand
+		}
+	}
+}
+
+// Slugify makes a URL slug of a title: lower-case letters and digits joined by
+// single dashes, accents removed. It returns "page" when nothing is left.
+func Slugify(title string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range norm.NFKD.String(title) {
+		switch {
+		case unicode.Is(unicode.Mn, r):
+			continue
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(unicode.ToLower(r))
+		default:
+			dash = true
+		}
+	}
+	if b.Len() == 0 {
+		return "page"
+	}
+	s := b.String()
+	if len(s) > 100 {
+		s = strings.TrimRight(s[:100], "-")
+	}
+	return s
+}
+
+// File returns the file with the given ID.
+func (c *Content) File(id string) (*File, error) {
+	for _, f := range c.Files {
+		if f.ID == id {
+			return f, nil
+		}
+	}
+	return nil, fmt.Errorf("file %q: %w", id, ErrNotFound)
+}
+
+// PutFile adds f, or replaces the file with the same ID, keeping Files
+// ordered by ID.
+func (c *Content) PutFile(f *File) {
+	for i, x := range c.Files {
+		if x.ID == f.ID {
+			c.Files[i] = f
+			return
+		}
+	}
+	c.Files = append(c.Files, f)
+	sort.Slice(c.Files, func(i, j int) bool { return c.Files[i].ID < c.Files[j].ID })
+}
+
+// RemoveFile takes the file with the given ID out of the content.
+func (c *Content) RemoveFile(id string) error {
+	for i, x := range c.Files {
+		if x.ID == id {
+			c.Files = append(c.Files[:i:i], c.Files[i+1:]...)
+			return nil
+		}
+	}
+	return fmt.Errorf("file %q: %w", id, ErrNotFound)
+}
