@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"entgo.io/ent/dialect"
-	"entgo.io/ent/dialect/sql"
-
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/ent/changerequest"
 	"github.com/bindery/bindery/ent/comment"
@@ -101,11 +98,7 @@ func (r *Resolver) changeRequestsOf(ctx context.Context, s *ent.Space, status *e
 // write transaction already.
 func (r *Resolver) lockSpaceContent(ctx context.Context, spaceID string) error {
 	_, err := r.db(ctx).Space.Query().Where(space.ID(spaceID)).Select(space.FieldID).
-		Modify(func(s *sql.Selector) {
-			if s.Dialect() == dialect.Postgres {
-				s.For(sql.LockNoKeyUpdate)
-			}
-		}).Strings(ctx)
+		Modify(forNoKeyUpdate).Strings(ctx)
 	if err != nil {
 		return fmt.Errorf("locking the space's content: %w", err)
 	}
@@ -219,12 +212,10 @@ func outdated(cr *ent.ChangeRequest, s *ent.Space) bool {
 // content and merges them: base is the last sync, ours the change request,
 // theirs the main content.
 type threeWay struct {
-	base, ours, theirs       *ent.Revision
-	oursContent              *content.Loaded
-	result                   *content.Content
-	conflicts                []merge.Conflict
-	theirsContent            *content.Loaded
-	baseContent              *content.Loaded
+	base, ours, theirs                      *ent.Revision
+	baseContent, oursContent, theirsContent *content.Loaded
+	result                                  *content.Content
+	conflicts                               []merge.Conflict
 }
 
 func (r *Resolver) mergeWithMain(ctx context.Context, cr *ent.ChangeRequest, s *ent.Space,
@@ -291,24 +282,30 @@ type SyncResult struct {
 	Conflicts     []merge.Conflict
 }
 
-// syncChangeRequest brings the main content's changes into a change request.
-func (r *Resolver) syncChangeRequest(ctx context.Context, in model.SyncChangeRequestInput) (*SyncResult, error) {
+// settle runs an update or a merge of a change request with the main
+// content: in one transaction it takes the change request for a content
+// change, three-way merges it with the main content, and on a clean result
+// lets apply record it. On conflicts nothing changes and they are returned.
+// skip, when it returns true, ends the step early with nothing to do.
+func (r *Resolver) settle(ctx context.Context, crID string, res []*model.MergeResolutionInput, result enum.MergeResult,
+	action string, skip func(cr *ent.ChangeRequest, s *ent.Space) bool,
+	apply func(ctx context.Context, w *threeWay, cr *ent.ChangeRequest, s *ent.Space, author string, out *SyncResult) error) (*SyncResult, error) {
 	f, err := r.viewerFacts(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := &SyncResult{Result: enum.MergeResultUpdate}
+	out := &SyncResult{Result: result}
 	err = r.tx(ctx, func(ctx context.Context) error {
-		cr, s, err := r.activeChangeRequest(ctx, in.ID, "update it")
+		cr, s, err := r.activeChangeRequest(ctx, crID, action)
 		if err != nil {
 			return err
 		}
 		out.ChangeRequest = cr
-		if !outdated(cr, s) {
+		if skip(cr, s) {
 			out.Revision, err = r.revisionByID(ctx, cr.RevisionID)
 			return err
 		}
-		w, err := r.mergeWithMain(ctx, cr, s, in.Resolutions)
+		w, err := r.mergeWithMain(ctx, cr, s, res)
 		if err != nil {
 			return err
 		}
@@ -316,96 +313,58 @@ func (r *Resolver) syncChangeRequest(ctx context.Context, in model.SyncChangeReq
 			out.Result, out.Conflicts = enum.MergeResultConflicts, w.conflicts
 			return nil
 		}
-		rev, err := r.commit(ctx, commit{
-			space: s, changeRequest: cr, content: w.result, from: w.oursContent, author: f.user.ID,
-			typ: enum.RevisionTypeUpdate, parents: []string{w.ours.ID, w.theirs.ID},
-			message: "Update from the main content",
-		})
-		if err != nil {
-			return err
-		}
-		out.Revision = rev
-		out.ChangeRequest, err = r.db(ctx).ChangeRequest.UpdateOne(cr).
-			SetRevisionID(rev.ID).SetRevisionMergedAncestorID(w.theirs.ID).Save(ctx)
-		return err
+		return apply(ctx, w, cr, s, f.user.ID, out)
 	})
 	return out, err
 }
 
-// activeChangeRequest loads a change request for a change to its content:
-// the viewer may edit the space, the space is not locked or deleted, and the
-// change request is open or draft. The space's content lock is held.
-func (r *Resolver) activeChangeRequest(ctx context.Context, crID, action string) (*ent.ChangeRequest, *ent.Space, error) {
-	cr, _, _, err := r.changeRequest(ctx, crID)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := r.lockSpaceContent(ctx, cr.SpaceID); err != nil {
-		return nil, nil, err
-	}
-	loadersFrom(ctx).clear()
-	cr, s, d, err := r.changeRequest(ctx, crID)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := require(d, authz.EditContent, "space", action); err != nil {
-		return nil, nil, err
-	}
-	if s.DeletedAt != nil {
-		return nil, nil, apperr.Preconditionf("The space is deleted; restore it first")
-	}
-	if err := requireEditable(s); err != nil {
-		return nil, nil, err
-	}
-	if err := requireActive(cr); err != nil {
-		return nil, nil, err
-	}
-	return cr, s, nil
+// syncChangeRequest brings the main content's changes into a change request.
+// A change request that is up to date keeps its revision.
+func (r *Resolver) syncChangeRequest(ctx context.Context, in model.SyncChangeRequestInput) (*SyncResult, error) {
+	upToDate := func(cr *ent.ChangeRequest, s *ent.Space) bool { return !outdated(cr, s) }
+	return r.settle(ctx, in.ID, in.Resolutions, enum.MergeResultUpdate, "update it", upToDate,
+		func(ctx context.Context, w *threeWay, cr *ent.ChangeRequest, s *ent.Space, author string, out *SyncResult) error {
+			rev, err := r.commit(ctx, commit{
+				space: s, changeRequest: cr, content: w.result, from: w.oursContent, author: author,
+				typ: enum.RevisionTypeUpdate, parents: []string{w.ours.ID, w.theirs.ID},
+				message: "Update from the main content",
+			})
+			if err != nil {
+				return err
+			}
+			out.Revision = rev
+			out.ChangeRequest, err = r.db(ctx).ChangeRequest.UpdateOne(cr).
+				SetRevisionID(rev.ID).SetRevisionMergedAncestorID(w.theirs.ID).Save(ctx)
+			return err
+		})
 }
 
 // mergeChangeRequest applies a change request to the main content.
 func (r *Resolver) mergeChangeRequest(ctx context.Context, in model.MergeChangeRequestInput) (*SyncResult, error) {
-	f, err := r.viewerFacts(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := &SyncResult{Result: enum.MergeResultMerge}
-	err = r.tx(ctx, func(ctx context.Context) error {
-		cr, s, err := r.activeChangeRequest(ctx, in.ID, "merge its change requests")
-		if err != nil {
+	never := func(*ent.ChangeRequest, *ent.Space) bool { return false }
+	return r.settle(ctx, in.ID, in.Resolutions, enum.MergeResultMerge, "merge its change requests", never,
+		func(ctx context.Context, w *threeWay, cr *ent.ChangeRequest, s *ent.Space, author string, out *SyncResult) error {
+			subject := cr.Subject
+			if subject == "" {
+				subject = "Untitled"
+			}
+			rev, err := r.commit(ctx, commit{
+				space: s, content: w.result, from: w.theirsContent, author: author,
+				typ: enum.RevisionTypeMerge, parents: []string{w.theirs.ID, w.ours.ID},
+				message: fmt.Sprintf("Merge change request #%d: %s", cr.Number, subject),
+			})
+			if err != nil {
+				return err
+			}
+			out.Revision = rev
+			out.ChangeRequest, err = r.db(ctx).ChangeRequest.UpdateOne(cr).
+				SetStatus(enum.ChangeRequestStatusMerged).
+				SetRevisionMergedID(rev.ID).
+				SetRevisionMergedAncestorID(w.theirs.ID).
+				SetMergedAt(r.clock()).
+				Save(ctx)
 			return err
-		}
-		out.ChangeRequest = cr
-		w, err := r.mergeWithMain(ctx, cr, s, in.Resolutions)
-		if err != nil {
-			return err
-		}
-		if len(w.conflicts) > 0 {
-			out.Result, out.Conflicts = enum.MergeResultConflicts, w.conflicts
-			return nil
-		}
-		subject := cr.Subject
-		if subject == "" {
-			subject = "Untitled"
-		}
-		rev, err := r.commit(ctx, commit{
-			space: s, content: w.result, from: w.theirsContent, author: f.user.ID,
-			typ: enum.RevisionTypeMerge, parents: []string{w.theirs.ID, w.ours.ID},
-			message: fmt.Sprintf("Merge change request #%d: %s", cr.Number, subject),
 		})
-		if err != nil {
-			return err
-		}
-		out.Revision = rev
-		out.ChangeRequest, err = r.db(ctx).ChangeRequest.UpdateOne(cr).
-			SetStatus(enum.ChangeRequestStatusMerged).
-			SetRevisionMergedID(rev.ID).
-			SetRevisionMergedAncestorID(w.theirs.ID).
-			SetMergedAt(r.clock()).
-			Save(ctx)
-		return err
-	})
-	return out, err
 }
 
 // changeRequestConflicts are the conflicts a merge would meet now.
@@ -507,4 +466,36 @@ func (r *Resolver) visibleUser(ctx context.Context, userID *string) (*ent.User, 
 		return nil, nil
 	}
 	return u, err
+}
+
+// activeChangeRequest loads a change request for a change to its content:
+// the viewer may edit the space, the space is not locked or deleted, and the
+// change request is open or draft. The space's content lock is held.
+func (r *Resolver) activeChangeRequest(ctx context.Context, crID, action string) (*ent.ChangeRequest, *ent.Space, error) {
+	cr, _, _, err := r.changeRequest(ctx, crID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := r.lockSpaceContent(ctx, cr.SpaceID); err != nil {
+		return nil, nil, err
+	}
+	// Read again under the lock.
+	loadersFrom(ctx).clear()
+	cr, s, d, err := r.changeRequest(ctx, crID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := require(d, authz.EditContent, "space", action); err != nil {
+		return nil, nil, err
+	}
+	if s.DeletedAt != nil {
+		return nil, nil, apperr.Preconditionf("The space is deleted; restore it first")
+	}
+	if err := requireEditable(s); err != nil {
+		return nil, nil, err
+	}
+	if err := requireActive(cr); err != nil {
+		return nil, nil, err
+	}
+	return cr, s, nil
 }

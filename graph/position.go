@@ -208,11 +208,7 @@ func (r *Resolver) lockPlacement(ctx context.Context, orgIDs ...string) error {
 	for _, id := range ids {
 		_, err := r.db(ctx).Organization.Query().Where(organization.ID(id)).Unique(false).
 			Select(organization.FieldID).
-			Modify(func(s *sql.Selector) {
-				if s.Dialect() == dialect.Postgres {
-					s.For(sql.LockNoKeyUpdate)
-				}
-			}).Strings(ctx)
+			Modify(forNoKeyUpdate).Strings(ctx)
 		if err != nil {
 			return fmt.Errorf("locking the organization: %w", err)
 		}
@@ -240,4 +236,12 @@ func (r *Resolver) lockForCollection(ctx context.Context, collectionID string, o
 		return fmt.Errorf("finding the collection's organization: %w", err)
 	}
 	return r.lockPlacement(ctx, append(orgs, others...)...)
+}
+
+// forNoKeyUpdate locks the selected rows until the transaction ends, on
+// PostgreSQL. SQLite serializes write transactions already.
+func forNoKeyUpdate(s *sql.Selector) {
+	if s.Dialect() == dialect.Postgres {
+		s.For(sql.LockNoKeyUpdate)
+	}
 }

@@ -32,8 +32,8 @@ type spGQL struct {
 		ID      string
 		Message *string
 	}
-	Urls                struct{ Location, App string }
-	Permissions         map[string]any
+	Urls                    struct{ Location, App string }
+	Permissions             map[string]any
 	CommentCount            int
 	ChangeRequestCount      int
 	OpenChangeRequestCount  int

@@ -24,8 +24,7 @@ func page(title string, links ...string) http.HandlerFunc {
 // crawl must not follow or fetch twice.
 func docsSite(t *testing.T) (*site, *site) {
 	external := newSite(t, map[string]http.HandlerFunc{"/": page("External")})
-	var srv *site
-	srv = newSite(t, map[string]http.HandlerFunc{
+	srv := newSite(t, map[string]http.HandlerFunc{
 		"/docs/": page("Docs",
 			"guide/", "guide", "guide/#part", "/docs/guide/?", // one page, four spellings
 			"guide/install", "api.html", "data", "logo.png",

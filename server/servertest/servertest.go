@@ -261,12 +261,7 @@ func (e *Env) Do(method, path, token string, body any) *Response {
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
-	res, err := e.HTTP.Client().Do(req)
-	require.NoError(e.T, err)
-	defer res.Body.Close()
-	raw, err := io.ReadAll(res.Body)
-	require.NoError(e.T, err)
-	out := &Response{Status: res.StatusCode, Header: res.Header, Body: raw}
+	out := e.send(req)
 	if strings.HasPrefix(req.URL.Path, "/v1/") && !e.skipSpec(req) {
 		CheckSpec(e.T, req, out)
 	}
@@ -344,13 +339,9 @@ func (e *Env) Upload(token, query string, vars map[string]any, fileVar, name, co
 	require.NoError(e.T, err)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	req.Header.Set("Authorization", "Bearer "+token)
-	res, err := e.HTTP.Client().Do(req)
-	require.NoError(e.T, err)
-	defer res.Body.Close()
-	raw, err := io.ReadAll(res.Body)
-	require.NoError(e.T, err)
-	g := &GQLResponse{Status: res.StatusCode}
-	require.NoError(e.T, json.Unmarshal(raw, g), string(raw))
+	res := e.send(req)
+	g := &GQLResponse{Status: res.Status}
+	require.NoError(e.T, json.Unmarshal(res.Body, g), string(res.Body))
 	return g
 }
 
@@ -358,8 +349,15 @@ func (e *Env) Upload(token, query string, vars map[string]any, fileVar, name, co
 // download URL, from the test server.
 func (e *Env) Get(rawURL string) *Response {
 	e.T.Helper()
-	u := strings.Replace(rawURL, e.Config.PublicURL, e.HTTP.URL, 1)
-	res, err := e.HTTP.Client().Get(u)
+	req, err := http.NewRequest(http.MethodGet, strings.Replace(rawURL, e.Config.PublicURL, e.HTTP.URL, 1), nil)
+	require.NoError(e.T, err)
+	return e.send(req)
+}
+
+// send runs a request against the server and reads the whole response.
+func (e *Env) send(req *http.Request) *Response {
+	e.T.Helper()
+	res, err := e.HTTP.Client().Do(req)
 	require.NoError(e.T, err)
 	defer res.Body.Close()
 	raw, err := io.ReadAll(res.Body)
