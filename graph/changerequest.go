@@ -7,7 +7,6 @@ import (
 
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/ent/changerequest"
-	"github.com/bindery/bindery/ent/comment"
 	"github.com/bindery/bindery/ent/predicate"
 	"github.com/bindery/bindery/ent/space"
 	"github.com/bindery/bindery/ent/user"
@@ -440,8 +439,7 @@ func nonEmptyPtr(s string) *string {
 
 // changeRequestComments counts a change request's open comments.
 func (r *Resolver) changeRequestComments(ctx context.Context, cr *ent.ChangeRequest) (int, error) {
-	return r.db(ctx).Comment.Query().
-		Where(comment.ChangeRequestID(cr.ID), comment.StatusEQ(enum.CommentStatusOpen)).Count(ctx)
+	return load(ctx, loadersFrom(ctx).crComments, cr.ID)
 }
 
 func (r *Resolver) changeRequestURLs(cr *ent.ChangeRequest) *model.ChangeRequestURLs {

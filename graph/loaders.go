@@ -39,6 +39,8 @@ type loaders struct {
 	orgAccess *dataloader.Loader[string, *authz.Org]
 
 	changeRequests *dataloader.Loader[string, *ent.ChangeRequest]
+	// crComments counts the open comments of change requests.
+	crComments *dataloader.Loader[string, int]
 
 	mu        sync.Mutex
 	facts     *viewerFacts               // loaded on first use, see Resolver.viewerFacts
@@ -89,6 +91,10 @@ func (r *Resolver) newLoaders(shareKeys map[string]string) *loaders {
 	l.changeRequests = newLoader(func(ctx context.Context, ids []string) ([]*ent.ChangeRequest, error) {
 		return r.db(ctx).ChangeRequest.Query().Where(changerequest.IDIn(ids...)).All(ctx)
 	}, func(c *ent.ChangeRequest) string { return c.ID })
+	l.crComments = dataloader.NewBatchedLoader(func(ctx context.Context, ids []string) []*dataloader.Result[int] {
+		counts, err := r.loadChangeRequestComments(ctx, ids)
+		return results(ids, counts, err, true)
+	}, dataloader.WithWait[string, int](batchWait))
 	l.spaceCounts = dataloader.NewBatchedLoader(func(ctx context.Context, ids []string) []*dataloader.Result[spaceCounts] {
 		counts, err := r.loadSpaceCounts(ctx, ids)
 		return results(ids, counts, err, true)
@@ -141,6 +147,7 @@ func (l *loaders) clear() {
 	l.spaces.ClearAll()
 	l.revisions.ClearAll()
 	l.changeRequests.ClearAll()
+	l.crComments.ClearAll()
 	l.spaceCounts.ClearAll()
 	l.orgAccess.ClearAll()
 	l.mu.Lock()
@@ -221,6 +228,25 @@ func (r *Resolver) loadSpaceCounts(ctx context.Context, ids []string) (map[strin
 		sc := out[c.SpaceID]
 		sc.Comments = c.Count
 		out[c.SpaceID] = sc
+	}
+	return out, nil
+}
+
+// loadChangeRequestComments counts the open comments of change requests.
+func (r *Resolver) loadChangeRequestComments(ctx context.Context, ids []string) (map[string]int, error) {
+	var rows []struct {
+		ChangeRequestID string `json:"change_request_id"`
+		Count           int    `json:"count"`
+	}
+	err := r.db(ctx).Comment.Query().
+		Where(comment.ChangeRequestIDIn(ids...), comment.StatusEQ(enum.CommentStatusOpen)).
+		GroupBy(comment.FieldChangeRequestID).Aggregate(ent.Count()).Scan(ctx, &rows)
+	if err != nil {
+		return nil, fmt.Errorf("counting change request comments: %w", err)
+	}
+	out := make(map[string]int, len(rows))
+	for _, row := range rows {
+		out[row.ChangeRequestID] = row.Count
 	}
 	return out, nil
 }
