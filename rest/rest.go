@@ -68,6 +68,22 @@ func (a *API) Routes() chi.Router {
 	m.Post("/spaces/{spaceId}/restore", a.handle(a.restoreSpace))
 	m.Post("/spaces/{spaceId}/move", a.handle(a.moveSpace))
 	m.Post("/spaces/{spaceId}/transfer", a.handle(a.transferSpace))
+
+	m.Post("/spaces/{spaceId}/content/import", a.handle(a.importContent(a.spaceImport)))
+	a.contentRoutes(m, "/spaces/{spaceId}/content", a.spaceContent)
+	a.contentRoutes(m, "/spaces/{spaceId}/revisions/{revisionId}", a.givenRevision)
+
+	m.Get("/spaces/{spaceId}/change-requests", a.handle(a.listChangeRequests))
+	m.Post("/spaces/{spaceId}/change-requests", a.handle(a.createChangeRequest))
+	m.Get("/spaces/{spaceId}/change-requests/{changeRequestId}", a.handle(a.getChangeRequest))
+	m.Patch("/spaces/{spaceId}/change-requests/{changeRequestId}", a.handle(a.updateChangeRequest))
+	m.Post("/spaces/{spaceId}/change-requests/{changeRequestId}/merge", a.handle(a.syncChangeRequest(a.mergeChangeRequest)))
+	m.Post("/spaces/{spaceId}/change-requests/{changeRequestId}/update",
+		a.handle(a.syncChangeRequest(a.updateChangeRequestContent)))
+	m.Get("/spaces/{spaceId}/change-requests/{changeRequestId}/pdf", a.handle(a.getChangeRequestPDF))
+	m.Post("/spaces/{spaceId}/change-requests/{changeRequestId}/content/import",
+		a.handle(a.importContent(a.changeRequestImport)))
+	a.contentRoutes(m, "/spaces/{spaceId}/change-requests/{changeRequestId}/content", a.changeRequestContent)
 	return m
 }
 

@@ -280,6 +280,13 @@ func Paginate[Q Query[Q, T, P, O], T any, P ~func(*sql.Selector), O ~func(*sql.S
 			items[i], items[j] = items[j], items[i]
 		}
 	}
+	o.fill(conn, items, a, backward, more)
+	return conn, nil
+}
+
+// fill sets a connection's edges and page info from the items of its page,
+// in order. more says whether items lie beyond the page in its direction.
+func (o Order[T, P, O]) fill(conn *Connection[T], items []T, a Args, backward, more bool) {
 	conn.Edges = make([]*Edge[T], len(items))
 	for i, it := range items {
 		conn.Edges[i] = &Edge[T]{Node: it, Cursor: o.cursor(it)}
@@ -293,5 +300,4 @@ func Paginate[Q Query[Q, T, P, O], T any, P ~func(*sql.Selector), O ~func(*sql.S
 		conn.PageInfo.StartCursor = &conn.Edges[0].Cursor
 		conn.PageInfo.EndCursor = &conn.Edges[len(items)-1].Cursor
 	}
-	return conn, nil
 }

@@ -1,0 +1,324 @@
+package rest
+
+import (
+	"context"
+	"strings"
+
+	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/internal/content"
+	"github.com/bindery/bindery/internal/document"
+	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/internal/page"
+)
+
+// The /v1 shapes of content: revisions, their pages and their files.
+
+// gitBlob is the official GitSyncBlob: where an object would sit in a Git
+// tree. Bindery has no Git sync; oid is the hash of the stored object, which
+// names its content as a Git blob ID does, and path is where a Git export
+// puts it.
+type gitBlob struct {
+	OID  string `json:"oid"`
+	Path string `json:"path"`
+}
+
+// assetPrefix is where markdown finds the files of a revision.
+const assetPrefix = ".gitbook/assets/"
+
+type dimensions struct {
+	Width  int `json:"width"`
+	Height int `json:"height"`
+}
+
+type fileJSON struct {
+	ID          string      `json:"id"`
+	Name        string      `json:"name"`
+	ContentType string      `json:"contentType"`
+	DownloadURL string      `json:"downloadURL"`
+	Size        int64       `json:"size"`
+	Dimensions  *dimensions `json:"dimensions,omitempty"`
+	Git         *gitBlob    `json:"git,omitempty"`
+}
+
+// filesByID is the order of a revision's file list.
+var filesByID = page.SliceOrder[*content.File]{
+	Name: "files", KeyType: page.KeyString,
+	Key: func(f *content.File) any { return f.ID }, ID: func(f *content.File) string { return f.ID },
+}
+
+func (a *API) presentFile(spaceID string, f *content.File, o contentOptions) fileJSON {
+	j := fileJSON{
+		ID: f.ID, Name: f.Name, ContentType: f.ContentType, Size: f.Size,
+		DownloadURL: a.r.FileURL(spaceID, f),
+	}
+	if f.Width > 0 && f.Height > 0 {
+		j.Dimensions = &dimensions{Width: f.Width, Height: f.Height}
+	}
+	if o.metadata {
+		j.Git = &gitBlob{OID: f.Blob, Path: assetPrefix + f.Name}
+	}
+	return j
+}
+
+type pageURLs struct {
+	App string `json:"app"`
+}
+
+// pageJSON is a page of any type; the members of each type are those of the
+// official RevisionPageDocument, RevisionPageGroup and RevisionPageLink.
+type pageJSON struct {
+	ID    string        `json:"id"`
+	Title string        `json:"title"`
+	Type  enum.PageType `json:"type"`
+	// Kind is the deprecated name of the type, which the spec still
+	// requires: "sheet" for a document.
+	Kind          string             `json:"kind"`
+	Emoji         *string            `json:"emoji,omitempty"`
+	Icon          *string            `json:"icon,omitempty"`
+	CreatedAt     string             `json:"createdAt,omitempty"`
+	UpdatedAt     string             `json:"updatedAt,omitempty"`
+	URLs          *pageURLs          `json:"urls,omitempty"`
+	Slug          string             `json:"slug"`
+	Path          string             `json:"path"`
+	Description   *string            `json:"description,omitempty"`
+	Markdown      *string            `json:"markdown,omitempty"`
+	Document      *document.Document `json:"document,omitempty"`
+	Layout        *content.Layout    `json:"layout,omitempty"`
+	Cover         *content.Cover     `json:"cover,omitempty"`
+	Target        *content.Ref       `json:"target,omitempty"`
+	Href          *string            `json:"href,omitempty"`
+	Hidden        bool               `json:"hidden"`
+	NoIndex       bool               `json:"noIndex"`
+	NoRobotsIndex bool               `json:"noRobotsIndex"`
+	// Pages is absent from links, which have no nested pages.
+	Pages *[]pageJSON `json:"pages,omitempty"`
+	Git   *gitBlob    `json:"git,omitempty"`
+}
+
+var pageKinds = map[enum.PageType]string{
+	enum.PageTypeDocument: "sheet", enum.PageTypeGroup: "group", enum.PageTypeLink: "link",
+}
+
+// pagePresenter presents the pages of one space's revision.
+type pagePresenter struct {
+	// app is the space's app URL, which a page's path extends.
+	app      string
+	metadata bool
+}
+
+func (a *API) pagePresenter(ctx context.Context, rev *ent.Revision, o contentOptions) (pagePresenter, error) {
+	s, err := a.r.Revision().Space(ctx, rev)
+	if err != nil {
+		return pagePresenter{}, err
+	}
+	urls, err := a.r.Space().Urls(ctx, s)
+	if err != nil {
+		return pagePresenter{}, err
+	}
+	return pagePresenter{app: urls.App, metadata: o.metadata}, nil
+}
+
+// tree presents pages with their nested pages. A document carries its
+// markdown: the spec's Document is one of markdown or a JSON document, and
+// markdown is what a tree can afford.
+func (pp pagePresenter) tree(pages []*model.RevisionPage) []pageJSON {
+	out := make([]pageJSON, len(pages))
+	for i, p := range pages {
+		out[i] = pp.page(p)
+	}
+	return out
+}
+
+func (pp pagePresenter) page(p *model.RevisionPage) pageJSON {
+	n := p.Node.Page
+	j := pageJSON{
+		ID: p.ID(), Title: p.Title(), Type: p.Type(), Kind: pageKinds[p.Type()], Emoji: p.Emoji(), Icon: p.Icon(),
+		Slug: p.Slug(), Path: p.Path(), Description: p.Description(), Markdown: p.Markdown(), Layout: p.Layout(),
+		Hidden: p.Hidden(), NoIndex: p.NoIndex(), NoRobotsIndex: p.NoRobotsIndex(),
+	}
+	if !n.CreatedAt.IsZero() {
+		j.CreatedAt = model.FormatTime(n.CreatedAt)
+	}
+	if !n.UpdatedAt.IsZero() {
+		j.UpdatedAt = model.FormatTime(n.UpdatedAt)
+	}
+	switch n.Type {
+	case enum.PageTypeDocument:
+		j.URLs = &pageURLs{App: pp.app + "/" + p.Path()}
+		j.Cover = n.Cover
+		if pp.metadata {
+			j.Git = &gitBlob{OID: content.PageHash(n), Path: p.Path() + ".md"}
+		}
+	case enum.PageTypeLink:
+		j.Target = n.Target
+		j.Href = p.Href()
+	}
+	if n.Type != enum.PageTypeLink {
+		children := pp.tree(p.Pages())
+		j.Pages = &children
+	}
+	return j
+}
+
+// single presents a page requested alone: a document carries its JSON
+// document, or its markdown when asked for. The document's images and links
+// to ".gitbook/assets/<name>" refer to the revision's file of that name.
+func (pp pagePresenter) single(p *model.RevisionPage, c *content.Content, markdown bool) (pageJSON, error) {
+	j := pp.page(p)
+	if p.Type() != enum.PageTypeDocument || markdown {
+		return j, nil
+	}
+	doc, err := document.FromMarkdown(p.Node.Page.Markdown, document.Options{File: assetFile(c)})
+	if err != nil {
+		return j, err
+	}
+	j.Markdown, j.Document = nil, doc
+	return j, nil
+}
+
+// assetFile resolves an image or link source of markdown to a file of c:
+// ".gitbook/assets/<name>", possibly after "/" or relative "./" and "../"
+// segments, is the file named name.
+func assetFile(c *content.Content) func(string) (string, bool) {
+	byName := make(map[string]string, len(c.Files))
+	for _, f := range c.Files {
+		if _, dup := byName[f.Name]; !dup {
+			byName[f.Name] = f.ID
+		}
+	}
+	return func(src string) (string, bool) {
+		i := strings.Index(src, assetPrefix)
+		if i < 0 || strings.Trim(src[:i], "./") != "" {
+			return "", false
+		}
+		id, ok := byName[src[i+len(assetPrefix):]]
+		return id, ok
+	}
+}
+
+// reusableJSON is the official RevisionReusableContent. Bindery stores a
+// reusable content's markdown, not a document with an ID, so document is
+// absent, as the spec allows for an empty one.
+type reusableJSON struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+}
+
+// revisionJSON is the official Revision.
+//
+// git is always absent: it describes a Git commit of the revision
+// (GitSyncCommit requires oid, message and createdByGitBook), and Bindery
+// has no Git sync, so there is no commit to describe.
+type revisionJSON struct {
+	Object           string             `json:"object"`
+	ID               string             `json:"id"`
+	Parents          []string           `json:"parents"`
+	Pages            []pageJSON         `json:"pages"`
+	Files            []fileJSON         `json:"files"`
+	ReusableContents []reusableJSON     `json:"reusableContents"`
+	CreatedAt        string             `json:"createdAt"`
+	Type             enum.RevisionType  `json:"type"`
+	MergedFrom       *changeRequestJSON `json:"mergedFrom,omitempty"`
+	// URLs has app, as the spec says, and location, the revision's /v1
+	// address (the Location of an import), which the spec does not list
+	// but allows.
+	URLs *model.RevisionURLs `json:"urls"`
+}
+
+func (a *API) presentRevision(ctx context.Context, rev *ent.Revision, o contentOptions) (revisionJSON, error) {
+	res := a.r.Revision()
+	j := revisionJSON{
+		Object: "revision", ID: rev.ID, Parents: rev.Parents, CreatedAt: model.FormatTime(rev.CreatedAt), Type: rev.Type,
+	}
+	if j.Parents == nil {
+		j.Parents = []string{}
+	}
+	pp, err := a.pagePresenter(ctx, rev, o)
+	if err != nil {
+		return j, err
+	}
+	pages, err := res.Pages(ctx, rev)
+	if err != nil {
+		return j, err
+	}
+	j.Pages = pp.tree(pages)
+	c, err := a.r.RevisionContent(ctx, rev)
+	if err != nil {
+		return j, err
+	}
+	j.Files = make([]fileJSON, len(c.Files))
+	for i, f := range c.Files {
+		j.Files[i] = a.presentFile(rev.SpaceID, f, o)
+	}
+	reusables, err := res.ReusableContents(ctx, rev)
+	if err != nil {
+		return j, err
+	}
+	j.ReusableContents = make([]reusableJSON, len(reusables))
+	for i, rc := range reusables {
+		j.ReusableContents[i] = reusableJSON{ID: rc.ID, Title: rc.Title}
+	}
+	if j.URLs, err = res.Urls(ctx, rev); err != nil {
+		return j, err
+	}
+	if rev.Type == enum.RevisionTypeMerge {
+		j.MergedFrom, err = a.presentMergedFrom(ctx, rev)
+	}
+	return j, err
+}
+
+// presentMergedFrom presents the change request that a merge revision
+// merged, which the spec requires of a merge. Of a merge's two parents, the
+// main content's and the change request's, the latter names its change
+// request. A change request merged without any edit has no revision of its
+// own, though: its parent is a revision of the main content, and the space's
+// merged change requests are searched instead.
+func (a *API) presentMergedFrom(ctx context.Context, rev *ent.Revision) (*changeRequestJSON, error) {
+	parents, err := a.r.Revision().Parents(ctx, rev)
+	if err != nil {
+		return nil, err
+	}
+	var cr *ent.ChangeRequest
+	for _, p := range parents {
+		if p.ChangeRequestID != nil {
+			if cr, err = a.r.Revision().ChangeRequest(ctx, p); err != nil {
+				return nil, err
+			}
+			break
+		}
+	}
+	if cr == nil {
+		if cr, err = a.mergedChangeRequest(ctx, rev); err != nil || cr == nil {
+			return nil, err
+		}
+	}
+	j, err := a.presentChangeRequest(ctx, cr)
+	return &j, err
+}
+
+// mergedChangeRequest searches a space's merged change requests for the one
+// whose merge made rev; nil when there is none.
+func (a *API) mergedChangeRequest(ctx context.Context, rev *ent.Revision) (*ent.ChangeRequest, error) {
+	s, err := a.r.Revision().Space(ctx, rev)
+	if err != nil {
+		return nil, err
+	}
+	merged, limit := enum.ChangeRequestStatusMerged, page.MaxLimit
+	var after *page.Cursor
+	for {
+		conn, err := a.r.Space().ChangeRequests(ctx, s, &limit, after, nil, nil, &merged, nil)
+		if err != nil {
+			return nil, err
+		}
+		for _, cr := range conn.Nodes() {
+			if cr.RevisionMergedID != nil && *cr.RevisionMergedID == rev.ID {
+				return cr, nil
+			}
+		}
+		if !conn.PageInfo.HasNextPage {
+			return nil, nil
+		}
+		after = conn.PageInfo.EndCursor
+	}
+}
