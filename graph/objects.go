@@ -26,7 +26,8 @@ type objectStore struct {
 	cache *objectCache
 }
 
-// objects returns the content store for the transaction in ctx, if any.
+// objects returns the content store. Its reads and writes go through the
+// transaction in their context, if any.
 func (r *Resolver) objects() *objectStore {
 	return &objectStore{r: r, cache: r.objectCache}
 }
@@ -80,9 +81,9 @@ func (s *objectStore) Put(ctx context.Context, objs []content.Object) error {
 }
 
 // objectCache is a least-recently-used cache of objects, bounded in bytes.
-// Objects written by a transaction that then rolls back may stay cached:
-// that is harmless, because nothing points at them and their hash still
-// names exactly their bytes.
+// An object read inside a transaction that then rolls back may stay cached:
+// that is harmless, because no committed revision points at it and its hash
+// still names exactly its bytes.
 type objectCache struct {
 	mu    sync.Mutex
 	max   int
