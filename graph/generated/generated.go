@@ -597,24 +597,17 @@ type CollectionResolver interface {
 	Collections(ctx context.Context, obj *ent.Collection, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.CollectionConnection, error)
 }
 type MutationResolver interface {
-	CreateOrganization(ctx context.Context, input model.CreateOrganizationInput) (*model.CreateOrganizationPayload, error)
-	UpdateOrganization(ctx context.Context, input model.UpdateOrganizationInput) (*model.UpdateOrganizationPayload, error)
+	CreateAPIToken(ctx context.Context, input model.CreateAPITokenInput) (*model.CreateAPITokenPayload, error)
+	RevokeAPIToken(ctx context.Context, input model.RevokeAPITokenInput) (*model.RevokeAPITokenPayload, error)
+	CreateChangeRequest(ctx context.Context, input model.CreateChangeRequestInput) (*model.CreateChangeRequestPayload, error)
+	UpdateChangeRequest(ctx context.Context, input model.UpdateChangeRequestInput) (*model.UpdateChangeRequestPayload, error)
+	SyncChangeRequest(ctx context.Context, input model.SyncChangeRequestInput) (*model.SyncChangeRequestPayload, error)
+	MergeChangeRequest(ctx context.Context, input model.MergeChangeRequestInput) (*model.MergeChangeRequestPayload, error)
 	CreateCollection(ctx context.Context, input model.CreateCollectionInput) (*model.CreateCollectionPayload, error)
 	UpdateCollection(ctx context.Context, input model.UpdateCollectionInput) (*model.UpdateCollectionPayload, error)
 	DeleteCollection(ctx context.Context, input model.DeleteCollectionInput) (*model.DeleteCollectionPayload, error)
 	MoveCollection(ctx context.Context, input model.MoveCollectionInput) (*model.MoveCollectionPayload, error)
 	TransferCollection(ctx context.Context, input model.TransferCollectionInput) (*model.TransferCollectionPayload, error)
-	CreateSpace(ctx context.Context, input model.CreateSpaceInput) (*model.CreateSpacePayload, error)
-	UpdateSpace(ctx context.Context, input model.UpdateSpaceInput) (*model.UpdateSpacePayload, error)
-	DeleteSpace(ctx context.Context, input model.DeleteSpaceInput) (*model.DeleteSpacePayload, error)
-	RestoreSpace(ctx context.Context, input model.RestoreSpaceInput) (*model.RestoreSpacePayload, error)
-	DuplicateSpace(ctx context.Context, input model.DuplicateSpaceInput) (*model.DuplicateSpacePayload, error)
-	MoveSpace(ctx context.Context, input model.MoveSpaceInput) (*model.MoveSpacePayload, error)
-	TransferSpace(ctx context.Context, input model.TransferSpaceInput) (*model.TransferSpacePayload, error)
-	CreateChangeRequest(ctx context.Context, input model.CreateChangeRequestInput) (*model.CreateChangeRequestPayload, error)
-	UpdateChangeRequest(ctx context.Context, input model.UpdateChangeRequestInput) (*model.UpdateChangeRequestPayload, error)
-	SyncChangeRequest(ctx context.Context, input model.SyncChangeRequestInput) (*model.SyncChangeRequestPayload, error)
-	MergeChangeRequest(ctx context.Context, input model.MergeChangeRequestInput) (*model.MergeChangeRequestPayload, error)
 	CreatePage(ctx context.Context, input model.CreatePageInput) (*model.CreatePagePayload, error)
 	UpdatePage(ctx context.Context, input model.UpdatePageInput) (*model.UpdatePagePayload, error)
 	MovePage(ctx context.Context, input model.MovePageInput) (*model.MovePagePayload, error)
@@ -623,8 +616,15 @@ type MutationResolver interface {
 	UploadFile(ctx context.Context, input model.UploadFileInput) (*model.UploadFilePayload, error)
 	DeleteFile(ctx context.Context, input model.DeleteFileInput) (*model.DeleteFilePayload, error)
 	ImportContent(ctx context.Context, input model.ImportContentInput) (*model.ImportContentPayload, error)
-	CreateAPIToken(ctx context.Context, input model.CreateAPITokenInput) (*model.CreateAPITokenPayload, error)
-	RevokeAPIToken(ctx context.Context, input model.RevokeAPITokenInput) (*model.RevokeAPITokenPayload, error)
+	CreateOrganization(ctx context.Context, input model.CreateOrganizationInput) (*model.CreateOrganizationPayload, error)
+	UpdateOrganization(ctx context.Context, input model.UpdateOrganizationInput) (*model.UpdateOrganizationPayload, error)
+	CreateSpace(ctx context.Context, input model.CreateSpaceInput) (*model.CreateSpacePayload, error)
+	UpdateSpace(ctx context.Context, input model.UpdateSpaceInput) (*model.UpdateSpacePayload, error)
+	DeleteSpace(ctx context.Context, input model.DeleteSpaceInput) (*model.DeleteSpacePayload, error)
+	RestoreSpace(ctx context.Context, input model.RestoreSpaceInput) (*model.RestoreSpacePayload, error)
+	DuplicateSpace(ctx context.Context, input model.DuplicateSpaceInput) (*model.DuplicateSpacePayload, error)
+	MoveSpace(ctx context.Context, input model.MoveSpaceInput) (*model.MoveSpacePayload, error)
+	TransferSpace(ctx context.Context, input model.TransferSpaceInput) (*model.TransferSpacePayload, error)
 }
 type OrganizationResolver interface {
 	Urls(ctx context.Context, obj *ent.Organization) (*model.OrganizationURLs, error)
@@ -637,8 +637,8 @@ type QueryResolver interface {
 	Node(ctx context.Context, id string) (ent.Noder, error)
 	Nodes(ctx context.Context, ids []string) ([]ent.Noder, error)
 	Viewer(ctx context.Context) (*ent.User, error)
-	Organization(ctx context.Context, id string) (*ent.Organization, error)
 	Collection(ctx context.Context, id string) (*ent.Collection, error)
+	Organization(ctx context.Context, id string) (*ent.Organization, error)
 	Space(ctx context.Context, id string, shareKey *string) (*ent.Space, error)
 }
 type RevisionResolver interface {
@@ -3088,6 +3088,738 @@ func newExecutionContext(
 }
 
 var sources = []*ast.Source{
+	{Name: "../../schema.graphqls", Input: `# Bindery's GraphQL API: the entry of the schema.
+#
+# The schema is split by domain. This file holds what every domain shares
+# (scalars, the viewer, API tokens, the Mutation root); each domain's types,
+# queries and mutations live in graph/schema/<domain>.graphqls, beside which
+# gqlgen writes graph/<domain>.resolvers.go. Object types grow from the ent
+# schema (graph/schema/ent.graphqls, generated) and are extended there with
+# computed fields, relations and connections. Enum types are generated from
+# package enum (graph/schema/enum.graphqls).
+#
+# Naming follows /v1: a scalar field has the name and the value of the /v1
+# JSON member; where /v1 holds another resource's ID (organization, parent,
+# revision), GraphQL holds the object under the same name, null when the
+# viewer cannot see it.
+#
+# Mutations each take one input and return a payload, and each runs in one
+# transaction.
+
+"""
+A timestamp: ISO 8601, UTC, millisecond precision, for example
+"2024-05-01T12:00:00.000Z". It is the same string /v1 returns.
+"""
+scalar DateTime
+
+extend type Query {
+  "The authenticated user."
+  viewer: User!
+}
+
+extend type User {
+  urls: UserURLs!
+  "The organizations the user is a member of. Only readable for the viewer."
+  organizations(first: Int, after: Cursor, last: Int, before: Cursor): OrganizationConnection
+  "The user's API tokens. Only readable for the viewer."
+  apiTokens(first: Int, after: Cursor, last: Int, before: Cursor): APITokenConnection
+}
+
+type UserURLs {
+  location: String!
+}
+
+type Mutation {
+  "Creates an API token for the viewer. The token is in the payload only."
+  createAPIToken(input: CreateAPITokenInput!): CreateAPITokenPayload!
+  "Revokes one of the viewer's API tokens."
+  revokeAPIToken(input: RevokeAPITokenInput!): RevokeAPITokenPayload!
+}
+
+"""
+Where to put a moved item among its new siblings: before or after a sibling
+space or collection. Without a position the item goes last.
+"""
+input ContentPositionInput {
+  before: ID
+  after: ID
+}
+
+input CreateAPITokenInput {
+  "Up to 50 characters."
+  label: String!
+  "When the token stops working; absent means never."
+  expiresAt: DateTime
+  clientMutationId: String
+}
+
+type CreateAPITokenPayload {
+  apiToken: APIToken!
+  "The token. It is shown only here: store it now."
+  token: String!
+  clientMutationId: String
+}
+
+input RevokeAPITokenInput {
+  id: ID!
+  clientMutationId: String
+}
+
+type RevokeAPITokenPayload {
+  revokedAPITokenId: ID!
+  clientMutationId: String
+}
+
+"A file upload, sent as a GraphQL multipart request."
+scalar Upload
+`, BuiltIn: false},
+	{Name: "../schema/changerequest.graphqls", Input: `extend type ChangeRequest {
+  space: Space!
+  "Who opened it; null when the account was deleted."
+  createdBy: User
+  "The change request's current revision."
+  revision: Revision!
+  "The space's revision it was forked from."
+  revisionInitial: Revision!
+  "The space's revision it was last updated from; null before the first update."
+  revisionMergedAncestor: Revision
+  "The space's revision its merge made; null until merged."
+  revisionMerged: Revision
+  "True when the main content has changed since the change request last synced with it."
+  outdated: Boolean!
+  "The number of open comments."
+  commentCount: Int!
+  "The users who edited its content."
+  contributors: [User!]!
+  urls: ChangeRequestURLs!
+  """
+  What stands between the change request and a clean merge: its conflicts with
+  the current main content. Empty when it merges cleanly. In each conflict,
+  ours is the change request and theirs the main content.
+  """
+  conflicts: [MergeConflict!]!
+  """
+  A signed URL, valid for one hour, that serves the change request's content as
+  a PDF: every page, or with pageId the page and its nested pages, or with
+  only the page alone.
+  """
+  pdfURL(pageId: ID, only: Boolean = false): String!
+}
+
+type ChangeRequestURLs {
+  location: String!
+  app: String!
+}
+
+"""
+A change that both sides of a merge made differently. Ours is the change
+request, theirs the main content, base their common ancestor.
+"""
+type MergeConflict {
+  "Names the conflict in a MergeResolutionInput."
+  key: String!
+  kind: MergeConflictKind!
+  "The page in conflict, as the change request has it, or as the main content has it when the change request deleted it."
+  page: RevisionPage
+  pageId: ID
+  fileId: ID
+  "The field in conflict: markdown, title, slug, ..., parent for a move; null for a deletion."
+  field: String
+  base: String
+  ours: String
+  theirs: String
+}
+
+enum MergeConflictKind {
+  "Both sides changed the same lines of a page's markdown."
+  TEXT
+  "Both sides set a page field to different values."
+  FIELD
+  "One side deleted a page or file the other changed."
+  DELETE
+  "Both sides moved a page to different places."
+  MOVE
+  "Both sides changed a file differently."
+  FILE
+}
+
+"Which side of a conflict wins."
+enum MergeSide {
+  "The change request."
+  OURS
+  "The main content."
+  THEIRS
+}
+
+"""
+Resolves one conflict: take a side, or give the resolved text of a TEXT or
+FIELD conflict.
+"""
+input MergeResolutionInput {
+  key: String!
+  take: MergeSide
+  text: String
+}
+
+extend type Mutation {
+  "Opens a change request that forks the space's current content."
+  createChangeRequest(input: CreateChangeRequestInput!): CreateChangeRequestPayload!
+  "Changes a change request's subject or status. A merged change request stays merged."
+  updateChangeRequest(input: UpdateChangeRequestInput!): UpdateChangeRequestPayload!
+  """
+  Brings the main content's changes into a change request with a three-way
+  merge. On conflicts nothing changes and they are returned; call again with
+  resolutions for them.
+  """
+  syncChangeRequest(input: SyncChangeRequestInput!): SyncChangeRequestPayload!
+  """
+  Merges a change request into the main content with a three-way merge. On
+  conflicts nothing changes and they are returned; call again with
+  resolutions, or sync first.
+  """
+  mergeChangeRequest(input: MergeChangeRequestInput!): MergeChangeRequestPayload!
+}
+
+input CreateChangeRequestInput {
+  spaceId: ID!
+  "Up to 100 characters."
+  subject: String
+  clientMutationId: String
+}
+
+type CreateChangeRequestPayload {
+  changeRequest: ChangeRequest!
+  clientMutationId: String
+}
+
+input UpdateChangeRequestInput {
+  id: ID!
+  "Up to 100 characters."
+  subject: String
+  "DRAFT, OPEN or ARCHIVED. MERGED is reached only by merging."
+  status: ChangeRequestStatus
+  clientMutationId: String
+}
+
+type UpdateChangeRequestPayload {
+  changeRequest: ChangeRequest!
+  clientMutationId: String
+}
+
+input SyncChangeRequestInput {
+  id: ID!
+  resolutions: [MergeResolutionInput!]
+  clientMutationId: String
+}
+
+type SyncChangeRequestPayload {
+  "UPDATE, or CONFLICTS when nothing changed."
+  result: MergeResult!
+  "The change request's revision after the update; null on conflicts."
+  revision: Revision
+  changeRequest: ChangeRequest!
+  conflicts: [MergeConflict!]!
+  clientMutationId: String
+}
+
+input MergeChangeRequestInput {
+  id: ID!
+  resolutions: [MergeResolutionInput!]
+  clientMutationId: String
+}
+
+type MergeChangeRequestPayload {
+  "MERGE, or CONFLICTS when nothing changed."
+  result: MergeResult!
+  "The space's new revision; null on conflicts."
+  revision: Revision
+  changeRequest: ChangeRequest!
+  conflicts: [MergeConflict!]!
+  clientMutationId: String
+}
+`, BuiltIn: false},
+	{Name: "../schema/collection.graphqls", Input: `extend type Query {
+  "A collection the viewer can see."
+  collection(id: ID!): Collection
+}
+
+extend type Collection {
+  "The owning organization; null when the viewer cannot see it."
+  organization: Organization
+  "The parent collection; null at the top level or when the viewer cannot see it."
+  parent: Collection
+  urls: CollectionURLs!
+  permissions: CollectionPermissions!
+  "The spaces directly in this collection that the viewer can see, in order."
+  spaces(first: Int, after: Cursor, last: Int, before: Cursor): SpaceConnection!
+  "The collections directly in this collection that the viewer can see, in order."
+  collections(first: Int, after: Cursor, last: Int, before: Cursor): CollectionConnection!
+}
+
+type CollectionURLs {
+  location: String!
+  app: String!
+}
+
+"What the viewer may do with a collection."
+type CollectionPermissions {
+  view: Boolean!
+  admin: Boolean!
+  viewInviteLinks: Boolean!
+  create: Boolean!
+}
+
+extend type Mutation {
+  createCollection(input: CreateCollectionInput!): CreateCollectionPayload!
+  updateCollection(input: UpdateCollectionInput!): UpdateCollectionPayload!
+  """
+  Deletes a collection and its nested collections. Their spaces are deleted
+  too and stay restorable for 7 days; a restored space returns to the
+  organization's top level.
+  """
+  deleteCollection(input: DeleteCollectionInput!): DeleteCollectionPayload!
+  moveCollection(input: MoveCollectionInput!): MoveCollectionPayload!
+  "Moves a collection with all its content to the top level of another organization."
+  transferCollection(input: TransferCollectionInput!): TransferCollectionPayload!
+}
+
+input CreateCollectionInput {
+  organizationId: ID!
+  "Up to 50 characters."
+  title: String
+  "Up to 100 characters."
+  description: String
+  parentId: ID
+  clientMutationId: String
+}
+
+type CreateCollectionPayload {
+  collection: Collection!
+  clientMutationId: String
+}
+
+input UpdateCollectionInput {
+  id: ID!
+  "Up to 50 characters."
+  title: String
+  "Up to 100 characters; null removes it."
+  description: String @goField(omittable: true)
+  "null gives members no access by default (guest level)."
+  defaultLevel: DefaultLevel @goField(omittable: true)
+  clientMutationId: String
+}
+
+type UpdateCollectionPayload {
+  collection: Collection!
+  clientMutationId: String
+}
+
+input DeleteCollectionInput {
+  id: ID!
+  clientMutationId: String
+}
+
+type DeleteCollectionPayload {
+  deletedCollectionId: ID!
+  clientMutationId: String
+}
+
+input MoveCollectionInput {
+  id: ID!
+  "The new parent collection; null moves to the top level, absent keeps the parent."
+  parentId: ID @goField(omittable: true)
+  position: ContentPositionInput
+  clientMutationId: String
+}
+
+type MoveCollectionPayload {
+  collection: Collection!
+  clientMutationId: String
+}
+
+input TransferCollectionInput {
+  id: ID!
+  organizationId: ID!
+  clientMutationId: String
+}
+
+type TransferCollectionPayload {
+  collection: Collection!
+  clientMutationId: String
+}
+`, BuiltIn: false},
+	{Name: "../schema/connections.graphqls", Input: `# Code generated by graph/model/internal/gen; DO NOT EDIT.
+
+"A page of APIToken, as a Relay connection."
+type APITokenConnection {
+  edges: [APITokenEdge!]!
+  nodes: [APIToken!]!
+  pageInfo: PageInfo!
+  "The number of items in the whole list, not only this page."
+  totalCount: Int!
+}
+
+type APITokenEdge {
+  node: APIToken!
+  cursor: Cursor!
+}
+
+"A page of ChangeRequest, as a Relay connection."
+type ChangeRequestConnection {
+  edges: [ChangeRequestEdge!]!
+  nodes: [ChangeRequest!]!
+  pageInfo: PageInfo!
+  "The number of items in the whole list, not only this page."
+  totalCount: Int!
+}
+
+type ChangeRequestEdge {
+  node: ChangeRequest!
+  cursor: Cursor!
+}
+
+"A page of Collection, as a Relay connection."
+type CollectionConnection {
+  edges: [CollectionEdge!]!
+  nodes: [Collection!]!
+  pageInfo: PageInfo!
+  "The number of items in the whole list, not only this page."
+  totalCount: Int!
+}
+
+type CollectionEdge {
+  node: Collection!
+  cursor: Cursor!
+}
+
+"A page of Organization, as a Relay connection."
+type OrganizationConnection {
+  edges: [OrganizationEdge!]!
+  nodes: [Organization!]!
+  pageInfo: PageInfo!
+  "The number of items in the whole list, not only this page."
+  totalCount: Int!
+}
+
+type OrganizationEdge {
+  node: Organization!
+  cursor: Cursor!
+}
+
+"A page of Space, as a Relay connection."
+type SpaceConnection {
+  edges: [SpaceEdge!]!
+  nodes: [Space!]!
+  pageInfo: PageInfo!
+  "The number of items in the whole list, not only this page."
+  totalCount: Int!
+}
+
+type SpaceEdge {
+  node: Space!
+  cursor: Cursor!
+}
+`, BuiltIn: false},
+	{Name: "../schema/content.graphqls", Input: `extend type Revision {
+  "The revisions this one was made from; a merge has two."
+  parents: [Revision!]!
+  space: Space!
+  "The change request the revision was made in; null for the main content."
+  changeRequest: ChangeRequest
+  "Who made the revision; null when unknown or deleted."
+  createdBy: User
+  "The top-level pages, each with its nested pages."
+  pages: [RevisionPage!]!
+  "A page of the revision by its ID."
+  page(id: ID!): RevisionPage
+  "A page of the revision by its path, the slugs from the top joined by slashes."
+  pageByPath(path: String!): RevisionPage
+  files: [RevisionFile!]!
+  file(id: ID!): RevisionFile
+  reusableContents: [RevisionReusableContent!]!
+  urls: RevisionURLs!
+}
+
+type RevisionURLs {
+  location: String!
+  app: String!
+}
+
+"""
+A page of a revision. Pages are immutable like their revision; their IDs are
+stable across revisions, so the same page can be followed from one to the next.
+"""
+type RevisionPage {
+  id: ID!
+  type: PageType!
+  title: String!
+  emoji: String
+  icon: String
+  "The page's name in its parent's URL."
+  slug: String!
+  "The slugs from the top of the tree to this page, joined by slashes."
+  path: String!
+  description: String
+  "The page's content; null for groups and links."
+  markdown: String
+  hidden: Boolean!
+  noIndex: Boolean!
+  noRobotsIndex: Boolean!
+  "Display options; null for groups and links."
+  layout: PageLayout
+  cover: PageCover
+  "Where a link page points: a URL, or a page of the space."
+  href: String
+  targetPageId: ID
+  createdAt: DateTime!
+  updatedAt: DateTime!
+  "The nested pages, in order."
+  pages: [RevisionPage!]!
+}
+
+type PageLayout {
+  width: LayoutWidth!
+  cover: Boolean!
+  coverSize: CoverSize!
+  title: Boolean!
+  description: Boolean!
+  tableOfContents: Boolean!
+  outline: Boolean!
+  pagination: Boolean!
+  metadata: Boolean!
+}
+
+type PageCover {
+  "A file of the revision, or null when the cover is an external image."
+  fileId: ID
+  "An external image URL, or null when the cover is a file."
+  url: String
+  yPos: Float!
+}
+
+type RevisionFile {
+  id: ID!
+  name: String!
+  contentType: String!
+  size: Int!
+  width: Int
+  height: Int
+  "A signed URL that serves the file for one hour."
+  downloadURL: String!
+}
+
+type RevisionReusableContent {
+  id: ID!
+  title: String!
+  markdown: String
+}
+
+extend type Mutation {
+  """
+  Content edits apply to a change request (changeRequestId) or to the main
+  content of a space whose editMode is LIVE (spaceId). Each makes a new
+  revision whose parent is the previous one. expectedRevisionId, when given,
+  must be the current revision, or the edit is refused with CONFLICT.
+  """
+  createPage(input: CreatePageInput!): CreatePagePayload!
+  updatePage(input: UpdatePageInput!): UpdatePagePayload!
+  "Moves a page, with its nested pages, to another parent or position."
+  movePage(input: MovePageInput!): MovePagePayload!
+  "Deletes a page and its nested pages."
+  deletePage(input: DeletePageInput!): DeletePagePayload!
+  setPageMarkdown(input: SetPageMarkdownInput!): SetPageMarkdownPayload!
+  "Uploads a file (GraphQL multipart request)."
+  uploadFile(input: UploadFileInput!): UploadFilePayload!
+  deleteFile(input: DeleteFileInput!): DeleteFilePayload!
+  "Imports content from a URL into a new revision."
+  importContent(input: ImportContentInput!): ImportContentPayload!
+}
+
+"""
+Where to put a page among its siblings: before or after a sibling page. Without
+a position the page goes last.
+"""
+input PagePositionInput {
+  before: ID
+  after: ID
+}
+
+input PageLayoutInput {
+  width: LayoutWidth
+  cover: Boolean
+  coverSize: CoverSize
+  title: Boolean
+  description: Boolean
+  tableOfContents: Boolean
+  outline: Boolean
+  pagination: Boolean
+  metadata: Boolean
+}
+
+input PageCoverInput {
+  "A file of the revision; give fileId or url."
+  fileId: ID
+  url: String
+  yPos: Float
+}
+
+input CreatePageInput {
+  spaceId: ID
+  changeRequestId: ID
+  expectedRevisionId: ID
+  "The parent page; absent for the top level."
+  parentPageId: ID
+  position: PagePositionInput
+  type: PageType = DOCUMENT
+  "1 to 100 characters."
+  title: String!
+  "Derived from the title when absent; made unique among the siblings."
+  slug: String
+  emoji: String
+  icon: String
+  description: String
+  markdown: String
+  hidden: Boolean
+  noIndex: Boolean
+  noRobotsIndex: Boolean
+  "For a link page: an http(s) or mailto URL. Give href or targetPageId."
+  href: String
+  "For a link page: a page of the same content."
+  targetPageId: ID
+  clientMutationId: String
+}
+
+type CreatePagePayload {
+  revision: Revision!
+  page: RevisionPage!
+  clientMutationId: String
+}
+
+input UpdatePageInput {
+  spaceId: ID
+  changeRequestId: ID
+  expectedRevisionId: ID
+  pageId: ID!
+  "1 to 100 characters."
+  title: String
+  slug: String
+  "null removes it."
+  emoji: String @goField(omittable: true)
+  "null removes it."
+  icon: String @goField(omittable: true)
+  "null removes it."
+  description: String @goField(omittable: true)
+  hidden: Boolean
+  noIndex: Boolean
+  noRobotsIndex: Boolean
+  "Changes the given options; null returns to the default layout."
+  layout: PageLayoutInput @goField(omittable: true)
+  "null removes it."
+  cover: PageCoverInput @goField(omittable: true)
+  href: String
+  targetPageId: ID
+  clientMutationId: String
+}
+
+type UpdatePagePayload {
+  revision: Revision!
+  page: RevisionPage!
+  clientMutationId: String
+}
+
+input MovePageInput {
+  spaceId: ID
+  changeRequestId: ID
+  expectedRevisionId: ID
+  pageId: ID!
+  "The new parent page; null moves to the top level, absent keeps the parent."
+  parentPageId: ID @goField(omittable: true)
+  position: PagePositionInput
+  clientMutationId: String
+}
+
+type MovePagePayload {
+  revision: Revision!
+  page: RevisionPage!
+  clientMutationId: String
+}
+
+input DeletePageInput {
+  spaceId: ID
+  changeRequestId: ID
+  expectedRevisionId: ID
+  pageId: ID!
+  clientMutationId: String
+}
+
+type DeletePagePayload {
+  revision: Revision!
+  deletedPageId: ID!
+  clientMutationId: String
+}
+
+input SetPageMarkdownInput {
+  spaceId: ID
+  changeRequestId: ID
+  expectedRevisionId: ID
+  pageId: ID!
+  markdown: String!
+  clientMutationId: String
+}
+
+type SetPageMarkdownPayload {
+  revision: Revision!
+  page: RevisionPage!
+  clientMutationId: String
+}
+
+input UploadFileInput {
+  spaceId: ID
+  changeRequestId: ID
+  expectedRevisionId: ID
+  file: Upload!
+  "The file's name; the uploaded file name when absent."
+  name: String
+  clientMutationId: String
+}
+
+type UploadFilePayload {
+  revision: Revision!
+  file: RevisionFile!
+  clientMutationId: String
+}
+
+input DeleteFileInput {
+  spaceId: ID
+  changeRequestId: ID
+  expectedRevisionId: ID
+  fileId: ID!
+  clientMutationId: String
+}
+
+type DeleteFilePayload {
+  revision: Revision!
+  deletedFileId: ID!
+  clientMutationId: String
+}
+
+input ImportContentInput {
+  spaceId: ID
+  changeRequestId: ID
+  "An http(s) URL."
+  url: String!
+  "WEBSITE, HTML, MARKDOWN or ZIP; the other sources are not supported."
+  source: ImportSource!
+  clientMutationId: String
+}
+
+type ImportContentPayload {
+  revision: Revision!
+  importedResources: Int!
+  totalResources: Int!
+  clientMutationId: String
+}
+`, BuiltIn: false},
 	{Name: "../schema/ent.graphqls", Input: `directive @goField(forceResolver: Boolean, name: String, omittable: Boolean) on FIELD_DEFINITION | INPUT_FIELD_DEFINITION
 directive @goModel(model: String, models: [String!], forceGenerate: Boolean) on OBJECT | INPUT_OBJECT | SCALAR | ENUM | INTERFACE | UNION
 type APIToken implements Node {
@@ -3534,65 +4266,10 @@ enum CoverSize {
   FULL
 }
 `, BuiltIn: false},
-	{Name: "../../schema.graphqls", Input: `# Bindery's GraphQL API.
-#
-# Object types grow from the ent schema (graph/schema/ent.graphqls, generated)
-# and are extended here with computed fields, relations and connections. Enum
-# types are generated from package enum (graph/schema/enum.graphqls).
-#
-# Naming follows /v1: a scalar field has the name and the value of the /v1
-# JSON member; where /v1 holds another resource's ID (organization, parent,
-# revision), GraphQL holds the object under the same name.
-
-"""
-A timestamp: ISO 8601, UTC, millisecond precision, for example
-"2024-05-01T12:00:00.000Z". It is the same string /v1 returns.
-"""
-scalar DateTime
-
-extend type Query {
-  "The authenticated user."
-  viewer: User!
+	{Name: "../schema/organization.graphqls", Input: `extend type Query {
   "An organization the viewer is a member of."
   organization(id: ID!): Organization
-  "A collection the viewer can see."
-  collection(id: ID!): Collection
-  """
-  A space the viewer can see. shareKey opens a share-link space to anyone
-  holding it.
-  """
-  space(id: ID!, shareKey: String): Space
 }
-
-# ---------------------------------------------------------------------------
-# Users and tokens
-
-extend type User {
-  urls: UserURLs!
-  "The organizations the user is a member of. Only readable for the viewer."
-  organizations(first: Int, after: Cursor, last: Int, before: Cursor): OrganizationConnection
-  "The user's API tokens. Only readable for the viewer."
-  apiTokens(first: Int, after: Cursor, last: Int, before: Cursor): APITokenConnection
-}
-
-type UserURLs {
-  location: String!
-}
-
-type APITokenConnection {
-  edges: [APITokenEdge!]!
-  nodes: [APIToken!]!
-  pageInfo: PageInfo!
-  totalCount: Int!
-}
-
-type APITokenEdge {
-  node: APIToken!
-  cursor: Cursor!
-}
-
-# ---------------------------------------------------------------------------
-# Organizations
 
 extend type Organization {
   urls: OrganizationURLs!
@@ -3633,61 +4310,53 @@ type OrganizationPermissions {
   installIntegration: Boolean!
 }
 
-type OrganizationConnection {
-  edges: [OrganizationEdge!]!
-  nodes: [Organization!]!
-  pageInfo: PageInfo!
-  totalCount: Int!
+extend type Mutation {
+  createOrganization(input: CreateOrganizationInput!): CreateOrganizationPayload!
+  updateOrganization(input: UpdateOrganizationInput!): UpdateOrganizationPayload!
 }
 
-type OrganizationEdge {
-  node: Organization!
-  cursor: Cursor!
+input CreateOrganizationInput {
+  "2 to 255 characters."
+  title: String!
+  clientMutationId: String
 }
 
-# ---------------------------------------------------------------------------
-# Collections
-
-extend type Collection {
-  "The owning organization; null when the viewer cannot see it."
-  organization: Organization
-  "The parent collection; null at the top level or when the viewer cannot see it."
-  parent: Collection
-  urls: CollectionURLs!
-  permissions: CollectionPermissions!
-  "The spaces directly in this collection that the viewer can see, in order."
-  spaces(first: Int, after: Cursor, last: Int, before: Cursor): SpaceConnection!
-  "The collections directly in this collection that the viewer can see, in order."
-  collections(first: Int, after: Cursor, last: Int, before: Cursor): CollectionConnection!
+type CreateOrganizationPayload {
+  organization: Organization!
+  clientMutationId: String
 }
 
-type CollectionURLs {
-  location: String!
-  app: String!
+input UpdateOrganizationInput {
+  id: ID!
+  "2 to 255 characters."
+  title: String
+  emailDomains: [String!]
+  "3 to 32 characters; null removes it."
+  hostname: String @goField(omittable: true)
+  "null makes new members guests."
+  defaultRole: Role @goField(omittable: true)
+  "An http(s) URL of the logo; null removes it."
+  logo: String @goField(omittable: true)
+  "A site of the organization that visitors see by default; null removes it."
+  defaultSiteId: ID @goField(omittable: true)
+  sso: Boolean
+  ai: Boolean
+  inviteLinks: Boolean
+  clientMutationId: String
 }
 
-"What the viewer may do with a collection."
-type CollectionPermissions {
-  view: Boolean!
-  admin: Boolean!
-  viewInviteLinks: Boolean!
-  create: Boolean!
+type UpdateOrganizationPayload {
+  organization: Organization!
+  clientMutationId: String
 }
-
-type CollectionConnection {
-  edges: [CollectionEdge!]!
-  nodes: [Collection!]!
-  pageInfo: PageInfo!
-  totalCount: Int!
+`, BuiltIn: false},
+	{Name: "../schema/space.graphqls", Input: `extend type Query {
+  """
+  A space the viewer can see. shareKey opens a share-link space to anyone
+  holding it.
+  """
+  space(id: ID!, shareKey: String): Space
 }
-
-type CollectionEdge {
-  node: Collection!
-  cursor: Cursor!
-}
-
-# ---------------------------------------------------------------------------
-# Spaces
 
 extend type Space {
   "The owning organization; null when the viewer cannot see it."
@@ -3738,235 +4407,7 @@ type SpacePermissions {
   installIntegration: Boolean!
 }
 
-type SpaceConnection {
-  edges: [SpaceEdge!]!
-  nodes: [Space!]!
-  pageInfo: PageInfo!
-  totalCount: Int!
-}
-
-type SpaceEdge {
-  node: Space!
-  cursor: Cursor!
-}
-
-# ---------------------------------------------------------------------------
-# Revisions
-
-extend type Revision {
-  "The revisions this one was made from; a merge has two."
-  parents: [Revision!]!
-  space: Space!
-  "The change request the revision was made in; null for the main content."
-  changeRequest: ChangeRequest
-  "Who made the revision; null when unknown or deleted."
-  createdBy: User
-  "The top-level pages, each with its nested pages."
-  pages: [RevisionPage!]!
-  "A page of the revision by its ID."
-  page(id: ID!): RevisionPage
-  "A page of the revision by its path, the slugs from the top joined by slashes."
-  pageByPath(path: String!): RevisionPage
-  files: [RevisionFile!]!
-  file(id: ID!): RevisionFile
-  reusableContents: [RevisionReusableContent!]!
-  urls: RevisionURLs!
-}
-
-type RevisionURLs {
-  location: String!
-  app: String!
-}
-
-"""
-A page of a revision. Pages are immutable like their revision; their IDs are
-stable across revisions, so the same page can be followed from one to the next.
-"""
-type RevisionPage {
-  id: ID!
-  type: PageType!
-  title: String!
-  emoji: String
-  icon: String
-  "The page's name in its parent's URL."
-  slug: String!
-  "The slugs from the top of the tree to this page, joined by slashes."
-  path: String!
-  description: String
-  "The page's content; null for groups and links."
-  markdown: String
-  hidden: Boolean!
-  noIndex: Boolean!
-  noRobotsIndex: Boolean!
-  "Display options; null for groups and links."
-  layout: PageLayout
-  cover: PageCover
-  "Where a link page points: a URL, or a page of the space."
-  href: String
-  targetPageId: ID
-  createdAt: DateTime!
-  updatedAt: DateTime!
-  "The nested pages, in order."
-  pages: [RevisionPage!]!
-}
-
-type PageLayout {
-  width: LayoutWidth!
-  cover: Boolean!
-  coverSize: CoverSize!
-  title: Boolean!
-  description: Boolean!
-  tableOfContents: Boolean!
-  outline: Boolean!
-  pagination: Boolean!
-  metadata: Boolean!
-}
-
-type PageCover {
-  "A file of the revision, or null when the cover is an external image."
-  fileId: ID
-  "An external image URL, or null when the cover is a file."
-  url: String
-  yPos: Float!
-}
-
-type RevisionFile {
-  id: ID!
-  name: String!
-  contentType: String!
-  size: Int!
-  width: Int
-  height: Int
-  "A signed URL that serves the file for one hour."
-  downloadURL: String!
-}
-
-type RevisionReusableContent {
-  id: ID!
-  title: String!
-  markdown: String
-}
-
-extend type ChangeRequest {
-  space: Space!
-  "Who opened it; null when the account was deleted."
-  createdBy: User
-  "The change request's current revision."
-  revision: Revision!
-  "The space's revision it was forked from."
-  revisionInitial: Revision!
-  "The space's revision it was last updated from; null before the first update."
-  revisionMergedAncestor: Revision
-  "The space's revision its merge made; null until merged."
-  revisionMerged: Revision
-  "True when the main content has changed since the change request last synced with it."
-  outdated: Boolean!
-  "The number of open comments."
-  commentCount: Int!
-  "The users who edited its content."
-  contributors: [User!]!
-  urls: ChangeRequestURLs!
-  """
-  What stands between the change request and a clean merge: its conflicts with
-  the current main content. Empty when it merges cleanly. In each conflict,
-  ours is the change request and theirs the main content.
-  """
-  conflicts: [MergeConflict!]!
-  """
-  A signed URL, valid for one hour, that serves the change request's content as
-  a PDF: every page, or with pageId the page and its nested pages, or with
-  only the page alone.
-  """
-  pdfURL(pageId: ID, only: Boolean = false): String!
-}
-
-type ChangeRequestURLs {
-  location: String!
-  app: String!
-}
-
-type ChangeRequestConnection {
-  edges: [ChangeRequestEdge!]!
-  nodes: [ChangeRequest!]!
-  pageInfo: PageInfo!
-  totalCount: Int!
-}
-
-type ChangeRequestEdge {
-  node: ChangeRequest!
-  cursor: Cursor!
-}
-
-"""
-A change that both sides of a merge made differently. Ours is the change
-request, theirs the main content, base their common ancestor.
-"""
-type MergeConflict {
-  "Names the conflict in a MergeResolutionInput."
-  key: String!
-  kind: MergeConflictKind!
-  "The page in conflict, as the change request has it, or as the main content has it when the change request deleted it."
-  page: RevisionPage
-  pageId: ID
-  fileId: ID
-  "The field in conflict: markdown, title, slug, ..., parent for a move; null for a deletion."
-  field: String
-  base: String
-  ours: String
-  theirs: String
-}
-
-enum MergeConflictKind {
-  "Both sides changed the same lines of a page's markdown."
-  TEXT
-  "Both sides set a page field to different values."
-  FIELD
-  "One side deleted a page or file the other changed."
-  DELETE
-  "Both sides moved a page to different places."
-  MOVE
-  "Both sides changed a file differently."
-  FILE
-}
-
-"Which side of a conflict wins."
-enum MergeSide {
-  "The change request."
-  OURS
-  "The main content."
-  THEIRS
-}
-
-"""
-Resolves one conflict: take a side, or give the resolved text of a TEXT or
-FIELD conflict.
-"""
-input MergeResolutionInput {
-  key: String!
-  take: MergeSide
-  text: String
-}
-
-# ---------------------------------------------------------------------------
-# Mutations. Each takes one input and returns a payload, and runs in one
-# transaction.
-
-type Mutation {
-  createOrganization(input: CreateOrganizationInput!): CreateOrganizationPayload!
-  updateOrganization(input: UpdateOrganizationInput!): UpdateOrganizationPayload!
-
-  createCollection(input: CreateCollectionInput!): CreateCollectionPayload!
-  updateCollection(input: UpdateCollectionInput!): UpdateCollectionPayload!
-  """
-  Deletes a collection and its nested collections. Their spaces are deleted
-  too and stay restorable for 7 days; a restored space returns to the
-  organization's top level.
-  """
-  deleteCollection(input: DeleteCollectionInput!): DeleteCollectionPayload!
-  moveCollection(input: MoveCollectionInput!): MoveCollectionPayload!
-  "Moves a collection with all its content to the top level of another organization."
-  transferCollection(input: TransferCollectionInput!): TransferCollectionPayload!
-
+extend type Mutation {
   createSpace(input: CreateSpaceInput!): CreateSpacePayload!
   updateSpace(input: UpdateSpaceInput!): UpdateSpacePayload!
   "Deletes a space. It can be restored for 7 days, then it is removed for good."
@@ -3977,156 +4418,6 @@ type Mutation {
   moveSpace(input: MoveSpaceInput!): MoveSpacePayload!
   "Moves a space to another organization, at its top level or into one of its collections."
   transferSpace(input: TransferSpaceInput!): TransferSpacePayload!
-
-  "Opens a change request that forks the space's current content."
-  createChangeRequest(input: CreateChangeRequestInput!): CreateChangeRequestPayload!
-  "Changes a change request's subject or status. A merged change request stays merged."
-  updateChangeRequest(input: UpdateChangeRequestInput!): UpdateChangeRequestPayload!
-  """
-  Brings the main content's changes into a change request with a three-way
-  merge. On conflicts nothing changes and they are returned; call again with
-  resolutions for them.
-  """
-  syncChangeRequest(input: SyncChangeRequestInput!): SyncChangeRequestPayload!
-  """
-  Merges a change request into the main content with a three-way merge. On
-  conflicts nothing changes and they are returned; call again with
-  resolutions, or sync first.
-  """
-  mergeChangeRequest(input: MergeChangeRequestInput!): MergeChangeRequestPayload!
-
-  """
-  Content edits apply to a change request (changeRequestId) or to the main
-  content of a space whose editMode is LIVE (spaceId). Each makes a new
-  revision whose parent is the previous one. expectedRevisionId, when given,
-  must be the current revision, or the edit is refused with CONFLICT.
-  """
-  createPage(input: CreatePageInput!): CreatePagePayload!
-  updatePage(input: UpdatePageInput!): UpdatePagePayload!
-  "Moves a page, with its nested pages, to another parent or position."
-  movePage(input: MovePageInput!): MovePagePayload!
-  "Deletes a page and its nested pages."
-  deletePage(input: DeletePageInput!): DeletePagePayload!
-  setPageMarkdown(input: SetPageMarkdownInput!): SetPageMarkdownPayload!
-  "Uploads a file (GraphQL multipart request)."
-  uploadFile(input: UploadFileInput!): UploadFilePayload!
-  deleteFile(input: DeleteFileInput!): DeleteFilePayload!
-  "Imports content from a URL into a new revision."
-  importContent(input: ImportContentInput!): ImportContentPayload!
-
-  "Creates an API token for the viewer. The token is in the payload only."
-  createAPIToken(input: CreateAPITokenInput!): CreateAPITokenPayload!
-  "Revokes one of the viewer's API tokens."
-  revokeAPIToken(input: RevokeAPITokenInput!): RevokeAPITokenPayload!
-}
-
-"""
-Where to put a moved item among its new siblings: before or after a sibling
-space or collection. Without a position the item goes last.
-"""
-input ContentPositionInput {
-  before: ID
-  after: ID
-}
-
-input CreateOrganizationInput {
-  "2 to 255 characters."
-  title: String!
-  clientMutationId: String
-}
-
-type CreateOrganizationPayload {
-  organization: Organization!
-  clientMutationId: String
-}
-
-input UpdateOrganizationInput {
-  id: ID!
-  "2 to 255 characters."
-  title: String
-  emailDomains: [String!]
-  "3 to 32 characters; null removes it."
-  hostname: String @goField(omittable: true)
-  "null makes new members guests."
-  defaultRole: Role @goField(omittable: true)
-  "An http(s) URL of the logo; null removes it."
-  logo: String @goField(omittable: true)
-  "A site of the organization that visitors see by default; null removes it."
-  defaultSiteId: ID @goField(omittable: true)
-  sso: Boolean
-  ai: Boolean
-  inviteLinks: Boolean
-  clientMutationId: String
-}
-
-type UpdateOrganizationPayload {
-  organization: Organization!
-  clientMutationId: String
-}
-
-input CreateCollectionInput {
-  organizationId: ID!
-  "Up to 50 characters."
-  title: String
-  "Up to 100 characters."
-  description: String
-  parentId: ID
-  clientMutationId: String
-}
-
-type CreateCollectionPayload {
-  collection: Collection!
-  clientMutationId: String
-}
-
-input UpdateCollectionInput {
-  id: ID!
-  "Up to 50 characters."
-  title: String
-  "Up to 100 characters; null removes it."
-  description: String @goField(omittable: true)
-  "null gives members no access by default (guest level)."
-  defaultLevel: DefaultLevel @goField(omittable: true)
-  clientMutationId: String
-}
-
-type UpdateCollectionPayload {
-  collection: Collection!
-  clientMutationId: String
-}
-
-input DeleteCollectionInput {
-  id: ID!
-  clientMutationId: String
-}
-
-type DeleteCollectionPayload {
-  deletedCollectionId: ID!
-  clientMutationId: String
-}
-
-input MoveCollectionInput {
-  id: ID!
-  "The new parent collection; null moves to the top level, absent keeps the parent."
-  parentId: ID @goField(omittable: true)
-  position: ContentPositionInput
-  clientMutationId: String
-}
-
-type MoveCollectionPayload {
-  collection: Collection!
-  clientMutationId: String
-}
-
-input TransferCollectionInput {
-  id: ID!
-  organizationId: ID!
-  clientMutationId: String
-}
-
-type TransferCollectionPayload {
-  collection: Collection!
-  clientMutationId: String
 }
 
 input CreateSpaceInput {
@@ -4220,277 +4511,6 @@ input TransferSpaceInput {
 
 type TransferSpacePayload {
   space: Space!
-  clientMutationId: String
-}
-
-input CreateAPITokenInput {
-  "Up to 50 characters."
-  label: String!
-  "When the token stops working; absent means never."
-  expiresAt: DateTime
-  clientMutationId: String
-}
-
-type CreateAPITokenPayload {
-  apiToken: APIToken!
-  "The token. It is shown only here: store it now."
-  token: String!
-  clientMutationId: String
-}
-
-input RevokeAPITokenInput {
-  id: ID!
-  clientMutationId: String
-}
-
-type RevokeAPITokenPayload {
-  revokedAPITokenId: ID!
-  clientMutationId: String
-}
-
-input CreateChangeRequestInput {
-  spaceId: ID!
-  "Up to 100 characters."
-  subject: String
-  clientMutationId: String
-}
-
-type CreateChangeRequestPayload {
-  changeRequest: ChangeRequest!
-  clientMutationId: String
-}
-
-input UpdateChangeRequestInput {
-  id: ID!
-  "Up to 100 characters."
-  subject: String
-  "DRAFT, OPEN or ARCHIVED. MERGED is reached only by merging."
-  status: ChangeRequestStatus
-  clientMutationId: String
-}
-
-type UpdateChangeRequestPayload {
-  changeRequest: ChangeRequest!
-  clientMutationId: String
-}
-
-input SyncChangeRequestInput {
-  id: ID!
-  resolutions: [MergeResolutionInput!]
-  clientMutationId: String
-}
-
-type SyncChangeRequestPayload {
-  "UPDATE, or CONFLICTS when nothing changed."
-  result: MergeResult!
-  "The change request's revision after the update; null on conflicts."
-  revision: Revision
-  changeRequest: ChangeRequest!
-  conflicts: [MergeConflict!]!
-  clientMutationId: String
-}
-
-input MergeChangeRequestInput {
-  id: ID!
-  resolutions: [MergeResolutionInput!]
-  clientMutationId: String
-}
-
-type MergeChangeRequestPayload {
-  "MERGE, or CONFLICTS when nothing changed."
-  result: MergeResult!
-  "The space's new revision; null on conflicts."
-  revision: Revision
-  changeRequest: ChangeRequest!
-  conflicts: [MergeConflict!]!
-  clientMutationId: String
-}
-
-"""
-Where to put a page among its siblings: before or after a sibling page. Without
-a position the page goes last.
-"""
-input PagePositionInput {
-  before: ID
-  after: ID
-}
-
-input PageLayoutInput {
-  width: LayoutWidth
-  cover: Boolean
-  coverSize: CoverSize
-  title: Boolean
-  description: Boolean
-  tableOfContents: Boolean
-  outline: Boolean
-  pagination: Boolean
-  metadata: Boolean
-}
-
-input PageCoverInput {
-  "A file of the revision; give fileId or url."
-  fileId: ID
-  url: String
-  yPos: Float
-}
-
-input CreatePageInput {
-  spaceId: ID
-  changeRequestId: ID
-  expectedRevisionId: ID
-  "The parent page; absent for the top level."
-  parentPageId: ID
-  position: PagePositionInput
-  type: PageType = DOCUMENT
-  "1 to 100 characters."
-  title: String!
-  "Derived from the title when absent; made unique among the siblings."
-  slug: String
-  emoji: String
-  icon: String
-  description: String
-  markdown: String
-  hidden: Boolean
-  noIndex: Boolean
-  noRobotsIndex: Boolean
-  "For a link page: an http(s) or mailto URL. Give href or targetPageId."
-  href: String
-  "For a link page: a page of the same content."
-  targetPageId: ID
-  clientMutationId: String
-}
-
-type CreatePagePayload {
-  revision: Revision!
-  page: RevisionPage!
-  clientMutationId: String
-}
-
-input UpdatePageInput {
-  spaceId: ID
-  changeRequestId: ID
-  expectedRevisionId: ID
-  pageId: ID!
-  "1 to 100 characters."
-  title: String
-  slug: String
-  "null removes it."
-  emoji: String @goField(omittable: true)
-  "null removes it."
-  icon: String @goField(omittable: true)
-  "null removes it."
-  description: String @goField(omittable: true)
-  hidden: Boolean
-  noIndex: Boolean
-  noRobotsIndex: Boolean
-  "Changes the given options; null returns to the default layout."
-  layout: PageLayoutInput @goField(omittable: true)
-  "null removes it."
-  cover: PageCoverInput @goField(omittable: true)
-  href: String
-  targetPageId: ID
-  clientMutationId: String
-}
-
-type UpdatePagePayload {
-  revision: Revision!
-  page: RevisionPage!
-  clientMutationId: String
-}
-
-input MovePageInput {
-  spaceId: ID
-  changeRequestId: ID
-  expectedRevisionId: ID
-  pageId: ID!
-  "The new parent page; null moves to the top level, absent keeps the parent."
-  parentPageId: ID @goField(omittable: true)
-  position: PagePositionInput
-  clientMutationId: String
-}
-
-type MovePagePayload {
-  revision: Revision!
-  page: RevisionPage!
-  clientMutationId: String
-}
-
-input DeletePageInput {
-  spaceId: ID
-  changeRequestId: ID
-  expectedRevisionId: ID
-  pageId: ID!
-  clientMutationId: String
-}
-
-type DeletePagePayload {
-  revision: Revision!
-  deletedPageId: ID!
-  clientMutationId: String
-}
-
-input SetPageMarkdownInput {
-  spaceId: ID
-  changeRequestId: ID
-  expectedRevisionId: ID
-  pageId: ID!
-  markdown: String!
-  clientMutationId: String
-}
-
-type SetPageMarkdownPayload {
-  revision: Revision!
-  page: RevisionPage!
-  clientMutationId: String
-}
-
-"A file upload, sent as a GraphQL multipart request."
-scalar Upload
-
-input UploadFileInput {
-  spaceId: ID
-  changeRequestId: ID
-  expectedRevisionId: ID
-  file: Upload!
-  "The file's name; the uploaded file name when absent."
-  name: String
-  clientMutationId: String
-}
-
-type UploadFilePayload {
-  revision: Revision!
-  file: RevisionFile!
-  clientMutationId: String
-}
-
-input DeleteFileInput {
-  spaceId: ID
-  changeRequestId: ID
-  expectedRevisionId: ID
-  fileId: ID!
-  clientMutationId: String
-}
-
-type DeleteFilePayload {
-  revision: Revision!
-  deletedFileId: ID!
-  clientMutationId: String
-}
-
-input ImportContentInput {
-  spaceId: ID
-  changeRequestId: ID
-  "An http(s) URL."
-  url: String!
-  "WEBSITE, HTML, MARKDOWN or ZIP; the other sources are not supported."
-  source: ImportSource!
-  clientMutationId: String
-}
-
-type ImportContentPayload {
-  revision: Revision!
-  importedResources: Int!
-  totalResources: Int!
   clientMutationId: String
 }
 `, BuiltIn: false},
@@ -9557,34 +9577,34 @@ func (ec *executionContext) fieldContext_MoveSpacePayload_clientMutationId(_ con
 	return graphql.NewScalarFieldContext("MoveSpacePayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Mutation_createOrganization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Mutation_createAPIToken(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_createOrganization(ctx, field)
+			return ec.fieldContext_Mutation_createAPIToken(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreateOrganization(ctx, fc.Args["input"].(model.CreateOrganizationInput))
+			return ec.Resolvers.Mutation().CreateAPIToken(ctx, fc.Args["input"].(model.CreateAPITokenInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateOrganizationPayload) graphql.Marshaler {
-			return ec.marshalNCreateOrganizationPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateOrganizationPayload(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateAPITokenPayload) graphql.Marshaler {
+			return ec.marshalNCreateAPITokenPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateAPITokenPayload(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Mutation_createOrganization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Mutation_createAPIToken(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CreateOrganizationPayload(ctx, field)
+			return ec.childFields_CreateAPITokenPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -9594,41 +9614,41 @@ func (ec *executionContext) fieldContext_Mutation_createOrganization(ctx context
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_createOrganization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Mutation_createAPIToken_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
 	return fc, nil
 }
 
-func (ec *executionContext) _Mutation_updateOrganization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Mutation_revokeAPIToken(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_updateOrganization(ctx, field)
+			return ec.fieldContext_Mutation_revokeAPIToken(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().UpdateOrganization(ctx, fc.Args["input"].(model.UpdateOrganizationInput))
+			return ec.Resolvers.Mutation().RevokeAPIToken(ctx, fc.Args["input"].(model.RevokeAPITokenInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.UpdateOrganizationPayload) graphql.Marshaler {
-			return ec.marshalNUpdateOrganizationPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateOrganizationPayload(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevokeAPITokenPayload) graphql.Marshaler {
+			return ec.marshalNRevokeAPITokenPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevokeAPITokenPayload(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Mutation_updateOrganization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Mutation_revokeAPIToken(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_UpdateOrganizationPayload(ctx, field)
+			return ec.childFields_RevokeAPITokenPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -9638,7 +9658,183 @@ func (ec *executionContext) fieldContext_Mutation_updateOrganization(ctx context
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_updateOrganization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Mutation_revokeAPIToken_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createChangeRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createChangeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateChangeRequest(ctx, fc.Args["input"].(model.CreateChangeRequestInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateChangeRequestPayload) graphql.Marshaler {
+			return ec.marshalNCreateChangeRequestPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateChangeRequestPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createChangeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreateChangeRequestPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createChangeRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateChangeRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateChangeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateChangeRequest(ctx, fc.Args["input"].(model.UpdateChangeRequestInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UpdateChangeRequestPayload) graphql.Marshaler {
+			return ec.marshalNUpdateChangeRequestPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateChangeRequestPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateChangeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UpdateChangeRequestPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateChangeRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_syncChangeRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_syncChangeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SyncChangeRequest(ctx, fc.Args["input"].(model.SyncChangeRequestInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SyncChangeRequestPayload) graphql.Marshaler {
+			return ec.marshalNSyncChangeRequestPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSyncChangeRequestPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_syncChangeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SyncChangeRequestPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_syncChangeRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_mergeChangeRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_mergeChangeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().MergeChangeRequest(ctx, fc.Args["input"].(model.MergeChangeRequestInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MergeChangeRequestPayload) graphql.Marshaler {
+			return ec.marshalNMergeChangeRequestPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeChangeRequestPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_mergeChangeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeChangeRequestPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_mergeChangeRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -9859,490 +10055,6 @@ func (ec *executionContext) fieldContext_Mutation_transferCollection(ctx context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_transferCollection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_createSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_createSpace(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreateSpace(ctx, fc.Args["input"].(model.CreateSpaceInput))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateSpacePayload) graphql.Marshaler {
-			return ec.marshalNCreateSpacePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateSpacePayload(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_createSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CreateSpacePayload(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_createSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_updateSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_updateSpace(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().UpdateSpace(ctx, fc.Args["input"].(model.UpdateSpaceInput))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.UpdateSpacePayload) graphql.Marshaler {
-			return ec.marshalNUpdateSpacePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSpacePayload(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_updateSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_UpdateSpacePayload(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_updateSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_deleteSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_deleteSpace(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().DeleteSpace(ctx, fc.Args["input"].(model.DeleteSpaceInput))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.DeleteSpacePayload) graphql.Marshaler {
-			return ec.marshalNDeleteSpacePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteSpacePayload(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_deleteSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_DeleteSpacePayload(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_deleteSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_restoreSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_restoreSpace(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().RestoreSpace(ctx, fc.Args["input"].(model.RestoreSpaceInput))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.RestoreSpacePayload) graphql.Marshaler {
-			return ec.marshalNRestoreSpacePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRestoreSpacePayload(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_restoreSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_RestoreSpacePayload(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_restoreSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_duplicateSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_duplicateSpace(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().DuplicateSpace(ctx, fc.Args["input"].(model.DuplicateSpaceInput))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.DuplicateSpacePayload) graphql.Marshaler {
-			return ec.marshalNDuplicateSpacePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDuplicateSpacePayload(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_duplicateSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_DuplicateSpacePayload(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_duplicateSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_moveSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_moveSpace(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().MoveSpace(ctx, fc.Args["input"].(model.MoveSpaceInput))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.MoveSpacePayload) graphql.Marshaler {
-			return ec.marshalNMoveSpacePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMoveSpacePayload(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_moveSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_MoveSpacePayload(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_moveSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_transferSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_transferSpace(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().TransferSpace(ctx, fc.Args["input"].(model.TransferSpaceInput))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.TransferSpacePayload) graphql.Marshaler {
-			return ec.marshalNTransferSpacePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTransferSpacePayload(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_transferSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_TransferSpacePayload(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_transferSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_createChangeRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_createChangeRequest(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreateChangeRequest(ctx, fc.Args["input"].(model.CreateChangeRequestInput))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateChangeRequestPayload) graphql.Marshaler {
-			return ec.marshalNCreateChangeRequestPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateChangeRequestPayload(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_createChangeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CreateChangeRequestPayload(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_createChangeRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_updateChangeRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_updateChangeRequest(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().UpdateChangeRequest(ctx, fc.Args["input"].(model.UpdateChangeRequestInput))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.UpdateChangeRequestPayload) graphql.Marshaler {
-			return ec.marshalNUpdateChangeRequestPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateChangeRequestPayload(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_updateChangeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_UpdateChangeRequestPayload(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_updateChangeRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_syncChangeRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_syncChangeRequest(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().SyncChangeRequest(ctx, fc.Args["input"].(model.SyncChangeRequestInput))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.SyncChangeRequestPayload) graphql.Marshaler {
-			return ec.marshalNSyncChangeRequestPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSyncChangeRequestPayload(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_syncChangeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SyncChangeRequestPayload(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_syncChangeRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_mergeChangeRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_mergeChangeRequest(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().MergeChangeRequest(ctx, fc.Args["input"].(model.MergeChangeRequestInput))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.MergeChangeRequestPayload) graphql.Marshaler {
-			return ec.marshalNMergeChangeRequestPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeChangeRequestPayload(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_mergeChangeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_MergeChangeRequestPayload(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_mergeChangeRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -10701,34 +10413,34 @@ func (ec *executionContext) fieldContext_Mutation_importContent(ctx context.Cont
 	return fc, nil
 }
 
-func (ec *executionContext) _Mutation_createAPIToken(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Mutation_createOrganization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_createAPIToken(ctx, field)
+			return ec.fieldContext_Mutation_createOrganization(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreateAPIToken(ctx, fc.Args["input"].(model.CreateAPITokenInput))
+			return ec.Resolvers.Mutation().CreateOrganization(ctx, fc.Args["input"].(model.CreateOrganizationInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateAPITokenPayload) graphql.Marshaler {
-			return ec.marshalNCreateAPITokenPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateAPITokenPayload(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateOrganizationPayload) graphql.Marshaler {
+			return ec.marshalNCreateOrganizationPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateOrganizationPayload(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Mutation_createAPIToken(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Mutation_createOrganization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CreateAPITokenPayload(ctx, field)
+			return ec.childFields_CreateOrganizationPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -10738,41 +10450,41 @@ func (ec *executionContext) fieldContext_Mutation_createAPIToken(ctx context.Con
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_createAPIToken_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Mutation_createOrganization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
 	return fc, nil
 }
 
-func (ec *executionContext) _Mutation_revokeAPIToken(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Mutation_updateOrganization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_revokeAPIToken(ctx, field)
+			return ec.fieldContext_Mutation_updateOrganization(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().RevokeAPIToken(ctx, fc.Args["input"].(model.RevokeAPITokenInput))
+			return ec.Resolvers.Mutation().UpdateOrganization(ctx, fc.Args["input"].(model.UpdateOrganizationInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.RevokeAPITokenPayload) graphql.Marshaler {
-			return ec.marshalNRevokeAPITokenPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevokeAPITokenPayload(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UpdateOrganizationPayload) graphql.Marshaler {
+			return ec.marshalNUpdateOrganizationPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateOrganizationPayload(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Mutation_revokeAPIToken(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Mutation_updateOrganization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_RevokeAPITokenPayload(ctx, field)
+			return ec.childFields_UpdateOrganizationPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -10782,7 +10494,315 @@ func (ec *executionContext) fieldContext_Mutation_revokeAPIToken(ctx context.Con
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_revokeAPIToken_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Mutation_updateOrganization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createSpace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateSpace(ctx, fc.Args["input"].(model.CreateSpaceInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateSpacePayload) graphql.Marshaler {
+			return ec.marshalNCreateSpacePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateSpacePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreateSpacePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSpace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSpace(ctx, fc.Args["input"].(model.UpdateSpaceInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UpdateSpacePayload) graphql.Marshaler {
+			return ec.marshalNUpdateSpacePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSpacePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UpdateSpacePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteSpace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteSpace(ctx, fc.Args["input"].(model.DeleteSpaceInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DeleteSpacePayload) graphql.Marshaler {
+			return ec.marshalNDeleteSpacePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteSpacePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DeleteSpacePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_restoreSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_restoreSpace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RestoreSpace(ctx, fc.Args["input"].(model.RestoreSpaceInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RestoreSpacePayload) graphql.Marshaler {
+			return ec.marshalNRestoreSpacePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRestoreSpacePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_restoreSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RestoreSpacePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_restoreSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_duplicateSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_duplicateSpace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DuplicateSpace(ctx, fc.Args["input"].(model.DuplicateSpaceInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DuplicateSpacePayload) graphql.Marshaler {
+			return ec.marshalNDuplicateSpacePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDuplicateSpacePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_duplicateSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DuplicateSpacePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_duplicateSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_moveSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_moveSpace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().MoveSpace(ctx, fc.Args["input"].(model.MoveSpaceInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MoveSpacePayload) graphql.Marshaler {
+			return ec.marshalNMoveSpacePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMoveSpacePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_moveSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MoveSpacePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_moveSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_transferSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_transferSpace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().TransferSpace(ctx, fc.Args["input"].(model.TransferSpaceInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TransferSpacePayload) graphql.Marshaler {
+			return ec.marshalNTransferSpacePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTransferSpacePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_transferSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TransferSpacePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_transferSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -12316,50 +12336,6 @@ func (ec *executionContext) fieldContext_Query_viewer(_ context.Context, field g
 	return fc, nil
 }
 
-func (ec *executionContext) _Query_organization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_organization(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Organization(ctx, fc.Args["id"].(string))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Organization) graphql.Marshaler {
-			return ec.marshalOOrganization2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐOrganization(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_Query_organization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Organization(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_organization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
 func (ec *executionContext) _Query_collection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12398,6 +12374,50 @@ func (ec *executionContext) fieldContext_Query_collection(ctx context.Context, f
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_collection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_organization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_organization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Organization(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Organization) graphql.Marshaler {
+			return ec.marshalOOrganization2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐOrganization(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_organization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Organization(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_organization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -21230,16 +21250,44 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("Mutation")
-		case "createOrganization":
+		case "createAPIToken":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_createOrganization(ctx, field)
+				return ec._Mutation_createAPIToken(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "updateOrganization":
+		case "revokeAPIToken":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_updateOrganization(ctx, field)
+				return ec._Mutation_revokeAPIToken(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createChangeRequest":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createChangeRequest(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateChangeRequest":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateChangeRequest(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "syncChangeRequest":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_syncChangeRequest(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "mergeChangeRequest":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_mergeChangeRequest(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -21275,83 +21323,6 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "transferCollection":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_transferCollection(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "createSpace":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_createSpace(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "updateSpace":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_updateSpace(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "deleteSpace":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_deleteSpace(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "restoreSpace":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_restoreSpace(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "duplicateSpace":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_duplicateSpace(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "moveSpace":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_moveSpace(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "transferSpace":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_transferSpace(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "createChangeRequest":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_createChangeRequest(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "updateChangeRequest":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_updateChangeRequest(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "syncChangeRequest":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_syncChangeRequest(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "mergeChangeRequest":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_mergeChangeRequest(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -21412,16 +21383,65 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "createAPIToken":
+		case "createOrganization":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_createAPIToken(ctx, field)
+				return ec._Mutation_createOrganization(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "revokeAPIToken":
+		case "updateOrganization":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_revokeAPIToken(ctx, field)
+				return ec._Mutation_updateOrganization(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createSpace":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createSpace(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSpace":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSpace(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteSpace":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteSpace(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "restoreSpace":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_restoreSpace(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "duplicateSpace":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_duplicateSpace(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "moveSpace":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_moveSpace(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "transferSpace":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_transferSpace(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -22280,7 +22300,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
-		case "organization":
+		case "collection":
 			field := field
 
 			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
@@ -22289,7 +22309,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 						ec.Error(ctx, ec.Recover(ctx, r))
 					}
 				}()
-				res = ec._Query_organization(ctx, field)
+				res = ec._Query_collection(ctx, field)
 				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -22302,7 +22322,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
-		case "collection":
+		case "organization":
 			field := field
 
 			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
@@ -22311,7 +22331,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 						ec.Error(ctx, ec.Recover(ctx, r))
 					}
 				}()
-				res = ec._Query_collection(ctx, field)
+				res = ec._Query_organization(ctx, field)
 				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
