@@ -39,6 +39,9 @@ type loaders struct {
 	orgAccess *dataloader.Loader[string, *authz.Org]
 
 	changeRequests *dataloader.Loader[string, *ent.ChangeRequest]
+	// sharedUsers tells, per user, whether they share an organization with
+	// the viewer.
+	sharedUsers *dataloader.Loader[string, bool]
 	// crComments counts the open comments of change requests.
 	crComments *dataloader.Loader[string, int]
 
@@ -95,6 +98,10 @@ func (r *Resolver) newLoaders(shareKeys map[string]string) *loaders {
 		counts, err := r.loadChangeRequestComments(ctx, ids)
 		return results(ids, counts, err, true)
 	}, dataloader.WithWait[string, int](batchWait))
+	l.sharedUsers = dataloader.NewBatchedLoader(func(ctx context.Context, ids []string) []*dataloader.Result[bool] {
+		shared, err := r.loadSharedUsers(ctx, ids)
+		return results(ids, shared, err, true)
+	}, dataloader.WithWait[string, bool](batchWait))
 	l.spaceCounts = dataloader.NewBatchedLoader(func(ctx context.Context, ids []string) []*dataloader.Result[spaceCounts] {
 		counts, err := r.loadSpaceCounts(ctx, ids)
 		return results(ids, counts, err, true)
@@ -148,6 +155,7 @@ func (l *loaders) clear() {
 	l.revisions.ClearAll()
 	l.changeRequests.ClearAll()
 	l.crComments.ClearAll()
+	l.sharedUsers.ClearAll()
 	l.spaceCounts.ClearAll()
 	l.orgAccess.ClearAll()
 	l.mu.Lock()

@@ -30,6 +30,10 @@ func (r *queryResolver) Viewer(ctx context.Context) (*ent.User, error) {
 	return f.user, nil
 }
 
+func (r *userResolver) Email(ctx context.Context, obj *ent.User) (*string, error) {
+	return r.userEmail(ctx, obj)
+}
+
 func (r *userResolver) Urls(ctx context.Context, obj *ent.User) (*model.UserURLs, error) {
 	return r.userURLs(obj), nil
 }

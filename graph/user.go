@@ -1,10 +1,10 @@
 package graph
 
 import (
-	"time"
-
 	"context"
+	"fmt"
 	"strings"
+	"time"
 
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/ent/apitoken"
@@ -16,8 +16,8 @@ import (
 	"github.com/bindery/bindery/internal/page"
 )
 
-// user returns a user the viewer can see: themselves, or someone who shares
-// an organization with them.
+// user returns a user the viewer can look up by ID: themselves, or someone
+// who shares an organization with them (see sharesOrganization).
 func (r *Resolver) user(ctx context.Context, id string) (*ent.User, error) {
 	f, err := r.viewerFacts(ctx)
 	if err != nil {
@@ -26,16 +26,69 @@ func (r *Resolver) user(ctx context.Context, id string) (*ent.User, error) {
 	if id == f.user.ID {
 		return f.user, nil
 	}
-	orgIDs := make([]string, 0, len(f.memberships))
-	for orgID := range f.memberships {
-		orgIDs = append(orgIDs, orgID)
+	shared, err := r.sharesOrganization(ctx, id)
+	if err != nil {
+		return nil, err
 	}
-	u, err := r.db(ctx).User.Query().
-		Where(user.ID(id), user.HasMembershipsWith(member.OrganizationIDIn(orgIDs...))).Only(ctx)
+	if !shared {
+		return nil, apperr.NotFoundf("User not found")
+	}
+	u, err := load(ctx, loadersFrom(ctx).users, id)
 	if ent.IsNotFound(err) {
 		return nil, apperr.NotFoundf("User not found")
 	}
 	return u, err
+}
+
+// sharesOrganization reports whether a user is an active member of an
+// organization the viewer is an active member of. It is the one rule behind
+// looking a user up and seeing their email.
+func (r *Resolver) sharesOrganization(ctx context.Context, userID string) (bool, error) {
+	return load(ctx, loadersFrom(ctx).sharedUsers, userID)
+}
+
+func (r *Resolver) loadSharedUsers(ctx context.Context, ids []string) (map[string]bool, error) {
+	f, err := r.viewerFacts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]bool, len(ids))
+	if len(f.memberships) == 0 {
+		return out, nil
+	}
+	orgIDs := make([]string, 0, len(f.memberships))
+	for orgID := range f.memberships {
+		orgIDs = append(orgIDs, orgID)
+	}
+	shared, err := r.db(ctx).Member.Query().
+		Where(member.UserIDIn(ids...), member.OrganizationIDIn(orgIDs...), member.Disabled(false)).
+		Select(member.FieldUserID).Strings(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("loading shared organizations: %w", err)
+	}
+	for _, id := range shared {
+		out[id] = true
+	}
+	return out, nil
+}
+
+// userEmail applies the rule of who sees a user's email: the user, and
+// members of an organization they share. Anyone who can see an object that
+// names the user sees the rest (id, displayName, photoURL). Both APIs present
+// users through it.
+func (r *Resolver) userEmail(ctx context.Context, u *ent.User) (*string, error) {
+	f, err := r.viewerFacts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if u.ID != f.user.ID {
+		shared, err := r.sharesOrganization(ctx, u.ID)
+		if err != nil || !shared {
+			return nil, err
+		}
+	}
+	email := u.Email
+	return &email, nil
 }
 
 func (r *Resolver) userURLs(u *ent.User) *model.UserURLs {

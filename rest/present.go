@@ -16,17 +16,22 @@ type userJSON struct {
 	Object      string          `json:"object"`
 	ID          string          `json:"id"`
 	DisplayName string          `json:"displayName"`
-	Email       string          `json:"email,omitempty"`
+	Email       *string         `json:"email,omitempty"`
 	PhotoURL    *string         `json:"photoURL,omitempty"`
 	URLs        *model.UserURLs `json:"urls"`
 }
 
 func (a *API) presentUser(ctx context.Context, u *ent.User) (userJSON, error) {
-	urls, err := a.r.User().Urls(ctx, u)
+	res := a.r.User()
+	urls, err := res.Urls(ctx, u)
 	if err != nil {
 		return userJSON{}, err
 	}
-	return userJSON{Object: "user", ID: u.ID, DisplayName: u.DisplayName, Email: u.Email, PhotoURL: u.PhotoURL, URLs: urls}, nil
+	email, err := res.Email(ctx, u)
+	if err != nil {
+		return userJSON{}, err
+	}
+	return userJSON{Object: "user", ID: u.ID, DisplayName: u.DisplayName, Email: email, PhotoURL: u.PhotoURL, URLs: urls}, nil
 }
 
 // mergeRules is the official mergeRules member. Bindery enforces no merge

@@ -24,7 +24,9 @@ func (User) Mixin() []ent.Mixin {
 func (User) Fields() []ent.Field {
 	return []ent.Field{
 		// Emails are stored lower-cased; the resolver normalizes them.
-		field.String("email").Unique().Validate(validate.Email),
+		// GraphQL resolves email through the rule of who may see it
+		// (graph.Resolver.userEmail), so it is no plain field there.
+		field.String("email").Unique().Validate(validate.Email).Annotations(entgql.Skip()),
 		field.String("display_name").Validate(validate.DisplayName),
 		field.String("photo_url").Optional().Nillable().Validate(validate.LogoURL),
 	}
