@@ -11,8 +11,8 @@ import (
 	"github.com/bindery/bindery/ent/sharelink"
 	"github.com/bindery/bindery/ent/site"
 	"github.com/bindery/bindery/ent/sitespace"
+	"github.com/bindery/bindery/ent/space"
 	"github.com/bindery/bindery/ent/teammember"
-	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/auth"
 	"github.com/bindery/bindery/internal/authz"
 	"github.com/bindery/bindery/internal/enum"
@@ -39,6 +39,7 @@ func (r *Resolver) viewerFacts(ctx context.Context) (*viewerFacts, error) {
 		return l.facts, nil
 	}
 	db := r.db(ctx)
+	ctx = internal(ctx, "the viewer's own memberships and grants")
 	f := &viewerFacts{user: v.User, memberships: map[string]*ent.Member{}, grants: map[string]enum.Role{}}
 	members, err := db.Member.Query().Where(member.UserID(v.User.ID), member.Disabled(false)).All(ctx)
 	if err != nil {
@@ -95,6 +96,7 @@ func (r *Resolver) loadOrgAccess(ctx context.Context, orgIDs []string) (map[stri
 	for _, id := range orgIDs {
 		out[id] = &authz.Org{Membership: f.membership(id), Collections: map[string]authz.Collection{}, Grants: f.grants}
 	}
+	ctx = internal(ctx, "what authorization decides from")
 	cols, err := r.db(ctx).Collection.Query().Where(collection.OrganizationIDIn(orgIDs...)).
 		Select(collection.FieldID, collection.FieldOrganizationID, collection.FieldParentID, collection.FieldDefaultLevel).
 		All(ctx)
@@ -104,6 +106,26 @@ func (r *Resolver) loadOrgAccess(ctx context.Context, orgIDs []string) (map[stri
 	for _, c := range cols {
 		out[c.OrganizationID].Collections[c.ID] = authz.Collection{ID: c.ID, Parent: deref(c.ParentID), Default: c.DefaultLevel}
 	}
+	// A stranger sees an organization when they can see some of its content;
+	// without a share key, that is a public or unlisted space.
+	var strangers []string
+	for _, id := range orgIDs {
+		if !out[id].Membership.Member {
+			strangers = append(strangers, id)
+		}
+	}
+	if len(strangers) > 0 {
+		open, err := r.db(ctx).Space.Query().
+			Where(space.OrganizationIDIn(strangers...), live(),
+				space.VisibilityIn(enum.VisibilityPublic, enum.VisibilityUnlisted)).
+			Unique(true).Select(space.FieldOrganizationID).Strings(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("loading public content: %w", err)
+		}
+		for _, id := range open {
+			out[id].SeesContent = true
+		}
+	}
 	return out, nil
 }
 
@@ -112,12 +134,18 @@ func (r *Resolver) orgAccess(ctx context.Context, orgID string) (*authz.Org, err
 	return load(ctx, loadersFrom(ctx).orgAccess, orgID)
 }
 
+// organizationDecision decides about an organization. A stranger who opened
+// one of its share-link spaces with its key sees it too.
 func (r *Resolver) organizationDecision(ctx context.Context, orgID string) (authz.Decision, error) {
 	o, err := r.orgAccess(ctx, orgID)
 	if err != nil {
 		return authz.Decision{}, err
 	}
-	return o.Organization(), nil
+	d := o.Organization()
+	if !d.Visible() && loadersFrom(ctx).orgOpened(orgID) {
+		d.Observer = true
+	}
+	return d, nil
 }
 
 func (r *Resolver) collectionDecision(ctx context.Context, c *ent.Collection) (authz.Decision, error) {
@@ -129,8 +157,11 @@ func (r *Resolver) collectionDecision(ctx context.Context, c *ent.Collection) (a
 }
 
 // spaceDecision decides about a space. A deleted space is visible only to
-// those who may restore it.
+// those who may restore it, and only during the retention period.
 func (r *Resolver) spaceDecision(ctx context.Context, s *ent.Space) (authz.Decision, error) {
+	if s.DeletedAt != nil && !s.DeletedAt.After(r.clock().Add(-SpaceRetention)) {
+		return authz.Decision{}, nil
+	}
 	o, err := r.orgAccess(ctx, s.OrganizationID)
 	if err != nil {
 		return authz.Decision{}, err
@@ -140,7 +171,7 @@ func (r *Resolver) spaceDecision(ctx context.Context, s *ent.Space) (authz.Decis
 		return authz.Decision{}, err
 	}
 	d := o.Space(authzSpace(s), shareKey)
-	if s.DeletedAt != nil && !d.Can(authz.AdministerContent) {
+	if s.DeletedAt != nil && !authz.Spaces.Allows(d, authz.Restore, false) {
 		return authz.Decision{}, nil
 	}
 	return d, nil
@@ -168,27 +199,10 @@ func (r *Resolver) shareKeyValid(ctx context.Context, s *ent.Space) (bool, error
 	if err != nil {
 		return false, fmt.Errorf("checking share key: %w", err)
 	}
+	if ok {
+		loadersFrom(ctx).openOrg(s.OrganizationID)
+	}
 	return ok, nil
-}
-
-// Requirements. Each returns NotFound when the viewer cannot see the resource
-// and PermissionDenied when they see it but lack the role.
-
-func requireVisible(d authz.Decision, what string) error {
-	if !d.Visible() {
-		return apperr.NotFoundf("%s not found", what)
-	}
-	return nil
-}
-
-func require(d authz.Decision, min enum.Role, what, action string) error {
-	if err := requireVisible(d, what); err != nil {
-		return err
-	}
-	if !d.Can(min) {
-		return apperr.Forbidden("You need the %s role on this %s to %s", min, what, action)
-	}
-	return nil
 }
 
 func deref[T any](p *T) T {

@@ -137,7 +137,9 @@ func (o *spOrg) check(t *testing.T, tok string, names map[string]string, want ma
 			assert.JSONEq(t, `{"space": null}`, string(g.Data), "GraphQL space %s", name)
 			continue
 		}
-		visible = append(visible, id)
+		if want["organization"] != "observer" || name != "unlisted" {
+			visible = append(visible, id) // unlisted spaces are not listed to non-members
+		}
 		if assert.Equal(t, http.StatusOK, res.Status, "GET %s: %s", name, res.Body) {
 			assert.Equal(t, a.permissions(), res.JSON()["permissions"], "permissions of %s over /v1", name)
 		}
@@ -268,8 +270,10 @@ func TestSpaceAccessTable(t *testing.T) {
 			"rootInherit": "r", "rootRead": "r", "rootAdmin": "a", "inhInh": "r", "readInh": "v", "readEdit": "e",
 			"guestInh": "k", "guestReview": "k", "nestedInh": "k", "nestedComment": "k", "inColRead": "r*",
 			"inColGuest": "k", "public": "r*", "unlisted": "k", "visitorAuth": "r"},
-		"disabled": {"public": "r*", "unlisted": "r*"},
-		"stranger": {"public": "r*", "unlisted": "r*"},
+		// Whoever sees some of an organization's content sees the
+		// organization; its lists show them the public spaces only.
+		"disabled": {"organization": "observer", "public": "r*", "unlisted": "r*"},
+		"stranger": {"organization": "observer", "public": "r*", "unlisted": "r*"},
 		"admin":    {"organization": "x"},
 	}
 	for name := range names {

@@ -25,27 +25,21 @@ var changeRequestsByNumber = page.Order[*ent.ChangeRequest, predicate.ChangeRequ
 	Key: func(c *ent.ChangeRequest) any { return float64(c.Number) }, ID: func(c *ent.ChangeRequest) string { return c.ID },
 }
 
-// changeRequest returns a change request the viewer can see: one of a space
-// they can see.
+// changeRequest returns a change request the viewer can see, with its space
+// and the decision about it.
 func (r *Resolver) changeRequest(ctx context.Context, crID string) (*ent.ChangeRequest, *ent.Space, authz.Decision, error) {
-	cr, err := load(ctx, loadersFrom(ctx).changeRequests, crID)
-	if ent.IsNotFound(err) {
-		return nil, nil, authz.Decision{}, apperr.NotFoundf("Change request not found")
-	}
+	cr, d, err := r.changeRequests.get(ctx, crID)
 	if err != nil {
-		return nil, nil, authz.Decision{}, err
+		return nil, nil, d, err
 	}
-	s, d, err := r.space(ctx, cr.SpaceID)
-	if apperr.KindOf(err) == apperr.NotFound {
-		return nil, nil, d, apperr.NotFoundf("Change request not found")
-	}
+	s, _, err := r.spaces.get(ctx, cr.SpaceID)
 	return cr, s, d, err
 }
 
 // ChangeRequestInSpace resolves a /v1 change request reference, its ID or its
 // number, inside a space.
 func (r *Resolver) ChangeRequestInSpace(ctx context.Context, spaceID, ref string) (*ent.ChangeRequest, error) {
-	s, _, err := r.space(ctx, spaceID)
+	s, _, err := r.spaces.get(ctx, spaceID)
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +59,7 @@ func (r *Resolver) ChangeRequestInSpace(ctx context.Context, spaceID, ref string
 
 func (r *Resolver) changeRequestByNumber(ctx context.Context, s *ent.Space, number int) (*ent.ChangeRequest, error) {
 	cr, err := r.db(ctx).ChangeRequest.Query().
-		Where(changerequest.SpaceID(s.ID), changerequest.Number(number)).Only(ctx)
+		Where(changerequest.SpaceID(s.ID), changerequest.Number(number)).Only(within(ctx))
 	if ent.IsNotFound(err) {
 		return nil, nil
 	}
@@ -82,12 +76,13 @@ func (r *Resolver) changeRequestsOf(ctx context.Context, s *ent.Space, status *e
 	if contributor != nil {
 		q.Where(changerequest.HasContributorsWith(user.ID(*contributor)))
 	}
-	conn, err := page.Paginate(ctx, q, changeRequestsByNumber, a)
+	conn, err := page.Paginate(within(ctx), q, changeRequestsByNumber, a)
 	if err != nil {
 		return nil, err
 	}
+	l := r.changeRequests.loader(ctx)
 	for _, cr := range conn.Nodes() {
-		loadersFrom(ctx).changeRequests.Prime(ctx, cr.ID, cr)
+		l.Prime(ctx, cr.ID, cr)
 	}
 	return conn, nil
 }
@@ -97,7 +92,7 @@ func (r *Resolver) changeRequestsOf(ctx context.Context, s *ent.Space, status *e
 // write transaction already.
 func (r *Resolver) lockSpaceContent(ctx context.Context, spaceID string) error {
 	_, err := r.db(ctx).Space.Query().Where(space.ID(spaceID)).Select(space.FieldID).
-		Modify(forNoKeyUpdate).Strings(ctx)
+		Modify(forNoKeyUpdate).Strings(internal(ctx, "a lock"))
 	if err != nil {
 		return fmt.Errorf("locking the space's content: %w", err)
 	}
@@ -131,11 +126,8 @@ func (r *Resolver) createChangeRequest(ctx context.Context, in model.CreateChang
 	}
 	var out *ent.ChangeRequest
 	err = r.tx(ctx, func(ctx context.Context) error {
-		s, d, err := r.liveSpace(ctx, in.SpaceID)
+		s, _, err := r.liveSpace(ctx, in.SpaceID, authz.OpenChange)
 		if err != nil {
-			return err
-		}
-		if err := require(d, authz.EditContent, "space", "open a change request"); err != nil {
 			return err
 		}
 		if err := requireEditable(s); err != nil {
@@ -167,7 +159,7 @@ func (r *Resolver) updateChangeRequest(ctx context.Context, in model.UpdateChang
 		if err != nil {
 			return err
 		}
-		if err := require(d, authz.EditContent, "space", "change its change requests"); err != nil {
+		if err := r.changeRequests.require(ctx, cr, d, authz.Update); err != nil {
 			return err
 		}
 		if s.DeletedAt != nil {
@@ -267,10 +259,11 @@ func resolutions(in []*model.MergeResolutionInput) (merge.Options, error) {
 	return opt, nil
 }
 
-// revisionByID loads a revision without an authorization check: callers
-// reach it through a space they were authorized on.
+// revisionByID returns a revision the viewer can see: one of a space they
+// can see.
 func (r *Resolver) revisionByID(ctx context.Context, revID string) (*ent.Revision, error) {
-	return load(ctx, loadersFrom(ctx).revisions, revID)
+	rev, _, err := r.revisions.get(ctx, revID)
+	return rev, err
 }
 
 // SyncResult is the outcome of updating or merging a change request.
@@ -287,7 +280,7 @@ type SyncResult struct {
 // lets apply record it. On conflicts nothing changes and they are returned.
 // skip, when it returns true, ends the step early with nothing to do.
 func (r *Resolver) settle(ctx context.Context, crID string, res []*model.MergeResolutionInput, result enum.MergeResult,
-	action string, skip func(cr *ent.ChangeRequest, s *ent.Space) bool,
+	action authz.Action, skip func(cr *ent.ChangeRequest, s *ent.Space) bool,
 	apply func(ctx context.Context, w *threeWay, cr *ent.ChangeRequest, s *ent.Space, author string, out *SyncResult) error) (*SyncResult, error) {
 	f, err := r.viewerFacts(ctx)
 	if err != nil {
@@ -321,7 +314,7 @@ func (r *Resolver) settle(ctx context.Context, crID string, res []*model.MergeRe
 // A change request that is up to date keeps its revision.
 func (r *Resolver) syncChangeRequest(ctx context.Context, in model.SyncChangeRequestInput) (*SyncResult, error) {
 	upToDate := func(cr *ent.ChangeRequest, s *ent.Space) bool { return !outdated(cr, s) }
-	return r.settle(ctx, in.ID, in.Resolutions, enum.MergeResultUpdate, "update it", upToDate,
+	return r.settle(ctx, in.ID, in.Resolutions, enum.MergeResultUpdate, authz.Sync, upToDate,
 		func(ctx context.Context, w *threeWay, cr *ent.ChangeRequest, s *ent.Space, author string, out *SyncResult) error {
 			rev, err := r.commit(ctx, commit{
 				space: s, changeRequest: cr, content: w.result, from: w.oursContent, author: author,
@@ -341,7 +334,7 @@ func (r *Resolver) syncChangeRequest(ctx context.Context, in model.SyncChangeReq
 // mergeChangeRequest applies a change request to the main content.
 func (r *Resolver) mergeChangeRequest(ctx context.Context, in model.MergeChangeRequestInput) (*SyncResult, error) {
 	never := func(*ent.ChangeRequest, *ent.Space) bool { return false }
-	return r.settle(ctx, in.ID, in.Resolutions, enum.MergeResultMerge, "merge its change requests", never,
+	return r.settle(ctx, in.ID, in.Resolutions, enum.MergeResultMerge, authz.Merge, never,
 		func(ctx context.Context, w *threeWay, cr *ent.ChangeRequest, s *ent.Space, author string, out *SyncResult) error {
 			subject := cr.Subject
 			if subject == "" {
@@ -371,7 +364,7 @@ func (r *Resolver) changeRequestConflicts(ctx context.Context, cr *ent.ChangeReq
 	if cr.Status == enum.ChangeRequestStatusMerged {
 		return nil, nil
 	}
-	s, _, err := r.space(ctx, cr.SpaceID)
+	s, _, err := r.spaces.get(ctx, cr.SpaceID)
 	if err != nil {
 		return nil, err
 	}
@@ -400,7 +393,7 @@ func (r *Resolver) conflictModels(ctx context.Context, cr *ent.ChangeRequest, co
 	if err != nil {
 		return nil, err
 	}
-	s, _, err := r.space(ctx, cr.SpaceID)
+	s, _, err := r.spaces.get(ctx, cr.SpaceID)
 	if err != nil {
 		return nil, err
 	}
@@ -449,17 +442,20 @@ func (r *Resolver) changeRequestURLs(cr *ent.ChangeRequest) *model.ChangeRequest
 	}
 }
 
+// changeRequestContributors lists the users who edited a change request's
+// content: anyone who sees the change request sees them (see userEmail).
 func (r *Resolver) changeRequestContributors(ctx context.Context, cr *ent.ChangeRequest) ([]*ent.User, error) {
-	return r.db(ctx).ChangeRequest.QueryContributors(cr).Order(user.ByID()).All(ctx)
+	return load(ctx, loadersFrom(ctx).crContributors, cr.ID)
 }
 
 // visibleUser resolves the author of content the viewer can read: null when
-// there is none or the account is gone.
+// there is none or the account is gone. Whoever sees the content sees its
+// author; userEmail decides about the email.
 func (r *Resolver) visibleUser(ctx context.Context, userID *string) (*ent.User, error) {
 	if userID == nil {
 		return nil, nil
 	}
-	u, err := load(ctx, loadersFrom(ctx).users, *userID)
+	u, err := load(ctx, r.users.loader(ctx), *userID)
 	if ent.IsNotFound(err) {
 		return nil, nil
 	}
@@ -469,7 +465,7 @@ func (r *Resolver) visibleUser(ctx context.Context, userID *string) (*ent.User, 
 // activeChangeRequest loads a change request for a change to its content:
 // the viewer may edit the space, the space is not locked or deleted, and the
 // change request is open or draft. The space's content lock is held.
-func (r *Resolver) activeChangeRequest(ctx context.Context, crID, action string) (*ent.ChangeRequest, *ent.Space, error) {
+func (r *Resolver) activeChangeRequest(ctx context.Context, crID string, action authz.Action) (*ent.ChangeRequest, *ent.Space, error) {
 	cr, _, _, err := r.changeRequest(ctx, crID)
 	if err != nil {
 		return nil, nil, err
@@ -483,7 +479,7 @@ func (r *Resolver) activeChangeRequest(ctx context.Context, crID, action string)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := require(d, authz.EditContent, "space", action); err != nil {
+	if err := r.changeRequests.require(ctx, cr, d, action); err != nil {
 		return nil, nil, err
 	}
 	if s.DeletedAt != nil {

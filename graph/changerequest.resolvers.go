@@ -13,7 +13,7 @@ import (
 )
 
 func (r *changeRequestResolver) Space(ctx context.Context, obj *ent.ChangeRequest) (*ent.Space, error) {
-	s, _, err := r.space(ctx, obj.SpaceID)
+	s, _, err := r.spaces.get(ctx, obj.SpaceID)
 	return s, err
 }
 
@@ -44,7 +44,7 @@ func (r *changeRequestResolver) RevisionMerged(ctx context.Context, obj *ent.Cha
 }
 
 func (r *changeRequestResolver) Outdated(ctx context.Context, obj *ent.ChangeRequest) (bool, error) {
-	s, _, err := r.space(ctx, obj.SpaceID)
+	s, _, err := r.spaces.get(ctx, obj.SpaceID)
 	if err != nil {
 		return false, err
 	}

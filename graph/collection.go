@@ -15,34 +15,15 @@ import (
 	"github.com/bindery/bindery/internal/page"
 )
 
-// collection returns a collection the viewer can see.
-func (r *Resolver) collection(ctx context.Context, id string) (*ent.Collection, authz.Decision, error) {
-	c, err := load(ctx, loadersFrom(ctx).collections, id)
-	if ent.IsNotFound(err) {
-		return nil, authz.Decision{}, apperr.NotFoundf("Collection not found")
-	}
-	if err != nil {
-		return nil, authz.Decision{}, err
-	}
-	d, err := r.collectionDecision(ctx, c)
-	if err != nil {
-		return nil, d, err
-	}
-	if err := requireVisible(d, "Collection"); err != nil {
-		return nil, d, err
-	}
-	return c, d, nil
-}
-
 // destination checks that the viewer may put content under parent (a
 // collection ID, or nil for the top level) of the organization, and returns
 // the organization's authorization view.
 func (r *Resolver) destination(ctx context.Context, orgID string, parent *string, field string) (*authz.Org, error) {
-	o, err := r.orgAccess(ctx, orgID)
-	if err != nil {
+	if _, _, err := r.orgs.get(ctx, orgID); err != nil {
 		return nil, err
 	}
-	if err := requireVisible(o.Organization(), "Organization"); err != nil {
+	o, err := r.orgAccess(ctx, orgID)
+	if err != nil {
 		return nil, err
 	}
 	if parent != nil {
@@ -52,9 +33,11 @@ func (r *Resolver) destination(ctx context.Context, orgID string, parent *string
 	}
 	if !o.ParentAccepts(deref(parent)) {
 		if parent == nil {
-			return nil, apperr.Forbidden("You need the %s role in this organization to add content at its top level", authz.CreateInOrganization)
+			return nil, apperr.Forbidden("You need the %s role in this organization to add content at its top level",
+				authz.Organizations.Min(authz.CreateContent))
 		}
-		return nil, apperr.Forbidden("You need the %s role on the collection to add content to it", authz.CreateContent)
+		return nil, apperr.Forbidden("You need the %s role on the collection to add content to it",
+			authz.Collections.Min(authz.CreateContent))
 	}
 	return o, nil
 }
@@ -82,13 +65,10 @@ func (r *Resolver) createCollection(ctx context.Context, in model.CreateCollecti
 func (r *Resolver) updateCollection(ctx context.Context, in model.UpdateCollectionInput) (*ent.Collection, error) {
 	var c *ent.Collection
 	err := r.tx(ctx, func(ctx context.Context) error {
-		_, d, err := r.collection(ctx, in.ID)
-		if err != nil {
+		if _, _, err := r.collections.authorize(ctx, in.ID, authz.Update); err != nil {
 			return err
 		}
-		if err := require(d, authz.AdministerContent, "collection", "update it"); err != nil {
-			return err
-		}
+		var err error
 		u := r.db(ctx).Collection.UpdateOneID(in.ID)
 		if in.Title != nil {
 			u.SetTitle(strings.TrimSpace(*in.Title))
@@ -118,11 +98,8 @@ func descendants(o *authz.Org, root string) []string {
 // deletes their spaces (restorable for the retention period).
 func (r *Resolver) deleteCollection(ctx context.Context, in model.DeleteCollectionInput) error {
 	return r.tx(ctx, func(ctx context.Context) error {
-		c, d, err := r.collection(ctx, in.ID)
+		c, _, err := r.collections.authorize(ctx, in.ID, authz.Delete)
 		if err != nil {
-			return err
-		}
-		if err := require(d, authz.AdministerContent, "collection", "delete it"); err != nil {
 			return err
 		}
 		o, err := r.orgAccess(ctx, c.OrganizationID)
@@ -149,11 +126,8 @@ func (r *Resolver) moveCollection(ctx context.Context, in model.MoveCollectionIn
 		if err := r.lockForCollection(ctx, in.ID); err != nil {
 			return err
 		}
-		c, d, err := r.collection(ctx, in.ID)
+		c, _, err := r.collections.authorize(ctx, in.ID, authz.Move)
 		if err != nil {
-			return err
-		}
-		if err := require(d, authz.AdministerContent, "collection", "move it"); err != nil {
 			return err
 		}
 		parent := movedParent(c.ParentID, in.ParentID)
@@ -216,17 +190,14 @@ func (r *Resolver) transferCollection(ctx context.Context, in model.TransferColl
 		if err := r.lockForCollection(ctx, in.ID, in.OrganizationID); err != nil {
 			return err
 		}
-		c, d, err := r.collection(ctx, in.ID)
+		c, _, err := r.collections.authorize(ctx, in.ID, authz.Transfer)
 		if err != nil {
-			return err
-		}
-		if err := require(d, authz.AdministerContent, "collection", "transfer it"); err != nil {
 			return err
 		}
 		if in.OrganizationID == c.OrganizationID {
 			return apperr.Conflictf("The collection already belongs to this organization")
 		}
-		if _, _, err := r.organization(ctx, in.OrganizationID); err != nil {
+		if _, _, err := r.orgs.get(ctx, in.OrganizationID); err != nil {
 			return apperr.Invalid("organization", "the organization %q was not found", in.OrganizationID)
 		}
 		if _, err := r.destination(ctx, in.OrganizationID, nil, "organization"); err != nil {
@@ -238,7 +209,8 @@ func (r *Resolver) transferCollection(ctx context.Context, in model.TransferColl
 		}
 		ids := descendants(o, c.ID)
 		db := r.db(ctx)
-		spaceIDs, err := db.Space.Query().Where(space.ParentIDIn(ids...)).IDs(ctx)
+		spaceIDs, err := db.Space.Query().Where(space.ParentIDIn(ids...)).
+			IDs(internal(ctx, "the spaces of a collection the viewer administers"))
 		if err != nil {
 			return err
 		}
@@ -283,27 +255,29 @@ func (r *Resolver) collectionPermissions(ctx context.Context, c *ent.Collection)
 // collectionSpaces lists the live spaces directly in a collection that the
 // viewer can see, in order.
 func (r *Resolver) collectionSpaces(ctx context.Context, c *ent.Collection, a page.Args) (*page.Connection[*ent.Space], error) {
+	if _, _, err := r.collections.get(ctx, c.ID); err != nil {
+		return nil, err
+	}
 	o, err := r.orgAccess(ctx, c.OrganizationID)
 	if err != nil {
 		return nil, err
 	}
-	if err := requireVisible(o.Collection(c.ID), "Collection"); err != nil {
-		return nil, err
-	}
-	q := r.db(ctx).Space.Query().Where(space.ParentID(c.ID), live(), spaceScope(o.SpaceScope()))
+	ctx, scope := r.spaces.scoped(ctx, o)
+	q := r.db(ctx).Space.Query().Where(space.ParentID(c.ID), live(), scope)
 	return r.spacePage(ctx, q, spacesByPosition, a)
 }
 
 // collectionChildren lists the collections directly in a collection that the
 // viewer can see, in order.
 func (r *Resolver) collectionChildren(ctx context.Context, c *ent.Collection, a page.Args) (*page.Connection[*ent.Collection], error) {
+	if _, _, err := r.collections.get(ctx, c.ID); err != nil {
+		return nil, err
+	}
 	o, err := r.orgAccess(ctx, c.OrganizationID)
 	if err != nil {
 		return nil, err
 	}
-	if err := requireVisible(o.Collection(c.ID), "Collection"); err != nil {
-		return nil, err
-	}
-	q := r.db(ctx).Collection.Query().Where(collection.ParentID(c.ID), collectionScope(o))
+	ctx, scope := r.collections.scoped(ctx, o)
+	q := r.db(ctx).Collection.Query().Where(collection.ParentID(c.ID), scope)
 	return page.Paginate(ctx, q, collectionsByPosition, a)
 }

@@ -78,6 +78,6 @@ func (r *mutationResolver) TransferCollection(ctx context.Context, input model.T
 }
 
 func (r *queryResolver) Collection(ctx context.Context, id string) (*ent.Collection, error) {
-	c, _, err := r.collection(ctx, id)
+	c, _, err := r.collections.get(ctx, id)
 	return c, err
 }

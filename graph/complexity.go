@@ -1,13 +1,65 @@
 package graph
 
 import (
-	"github.com/bindery/bindery/graph/generated"
-	"github.com/bindery/bindery/internal/enum"
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/99designs/gqlgen/graphql"
+
 	"github.com/bindery/bindery/internal/page"
 )
 
+// weighted is the executable schema with the cost of every connection field
+// derived from the schema itself: a field whose type is a connection costs 1
+// plus its items' cost times the number of items it may return (first or
+// last, else the default page). So no connection can be added without a
+// weight, and the complexity limit bounds the rows a query may load.
+type weighted struct {
+	graphql.ExecutableSchema
+}
+
+// Complexity weighs connection fields and leaves the rest to gqlgen.
+func (w weighted) Complexity(ctx context.Context, typeName, field string, child int, args map[string]any) (int, bool) {
+	if def := w.Schema().Types[typeName]; def != nil {
+		if f := def.Fields.ForName(field); f != nil && isConnection(f.Type.Name()) {
+			return connectionCost(child, intArg(args, "first"), intArg(args, "last")), true
+		}
+	}
+	return w.ExecutableSchema.Complexity(ctx, typeName, field, child, args)
+}
+
+// isConnection reports whether a type name is a Relay connection's.
+func isConnection(typeName string) bool { return strings.HasSuffix(typeName, "Connection") }
+
+// intArg reads an integer argument as gqlgen passes raw arguments: an
+// int64 literal, or a variable's JSON number.
+func intArg(args map[string]any, name string) *int {
+	var n int64
+	switch v := args[name].(type) {
+	case int:
+		n = int64(v)
+	case int64:
+		n = v
+	case float64:
+		n = int64(v)
+	case json.Number:
+		i, err := v.Int64()
+		if err != nil {
+			return nil
+		}
+		n = i
+	default:
+		return nil
+	}
+	// Larger values fail the argument's own validation; the cost only needs
+	// to be large.
+	m := int(min(max(n, 0), 1<<20))
+	return &m
+}
+
 // connectionCost weighs a connection field by the number of items it can
-// return, so that the complexity limit bounds the rows a query may load.
+// return.
 func connectionCost(child int, first, last *int) int {
 	n := page.DefaultLimit
 	switch {
@@ -20,29 +72,4 @@ func connectionCost(child int, first, last *int) int {
 		n = 1
 	}
 	return 1 + child*n
-}
-
-// setComplexity sets the cost of every connection field.
-func setComplexity(c *generated.ComplexityRoot) {
-	c.Organization.Collections = func(child int, first *int, _ *page.Cursor, last *int, _ *page.Cursor, _ *bool) int {
-		return connectionCost(child, first, last)
-	}
-	c.Organization.Spaces = func(child int, first *int, _ *page.Cursor, last *int, _ *page.Cursor, _ *bool) int {
-		return connectionCost(child, first, last)
-	}
-	c.Collection.Spaces = func(child int, first *int, _ *page.Cursor, last *int, _ *page.Cursor) int {
-		return connectionCost(child, first, last)
-	}
-	c.Collection.Collections = func(child int, first *int, _ *page.Cursor, last *int, _ *page.Cursor) int {
-		return connectionCost(child, first, last)
-	}
-	c.Space.ChangeRequests = func(child int, first *int, _ *page.Cursor, last *int, _ *page.Cursor, _ *enum.ChangeRequestStatus, _ *string) int {
-		return connectionCost(child, first, last)
-	}
-	c.User.Organizations = func(child int, first *int, _ *page.Cursor, last *int, _ *page.Cursor) int {
-		return connectionCost(child, first, last)
-	}
-	c.User.APITokens = func(child int, first *int, _ *page.Cursor, last *int, _ *page.Cursor) int {
-		return connectionCost(child, first, last)
-	}
 }

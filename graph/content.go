@@ -166,10 +166,10 @@ func changeRequestNumber(ref string) (int, bool) {
 
 // RevisionInSpace returns a revision of a space the viewer can see.
 func (r *Resolver) RevisionInSpace(ctx context.Context, spaceID, revID string) (*ent.Revision, error) {
-	if _, _, err := r.space(ctx, spaceID); err != nil {
+	if _, _, err := r.spaces.get(ctx, spaceID); err != nil {
 		return nil, err
 	}
-	rev, err := r.revision(ctx, revID)
+	rev, err := r.revisionByID(ctx, revID)
 	if err == nil && rev.SpaceID != spaceID {
 		return nil, apperr.NotFoundf("Revision not found")
 	}
@@ -178,7 +178,7 @@ func (r *Resolver) RevisionInSpace(ctx context.Context, spaceID, revID string) (
 
 // SpaceRevision returns the current revision of a space the viewer can see.
 func (r *Resolver) SpaceRevision(ctx context.Context, spaceID string) (*ent.Revision, error) {
-	s, _, err := r.space(ctx, spaceID)
+	s, _, err := r.spaces.get(ctx, spaceID)
 	if err != nil {
 		return nil, err
 	}

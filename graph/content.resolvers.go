@@ -83,7 +83,7 @@ func (r *revisionResolver) Parents(ctx context.Context, obj *ent.Revision) ([]*e
 }
 
 func (r *revisionResolver) Space(ctx context.Context, obj *ent.Revision) (*ent.Space, error) {
-	s, _, err := r.space(ctx, obj.SpaceID)
+	s, _, err := r.spaces.get(ctx, obj.SpaceID)
 	return s, err
 }
 

@@ -100,7 +100,7 @@ func (r *Resolver) target(ctx context.Context, in targetInput) (*editTarget, err
 	case (in.SpaceID == nil) == (in.ChangeRequestID == nil):
 		return nil, apperr.Invalid("spaceId", "give either spaceId, to edit a live space's main content, or changeRequestId")
 	case in.ChangeRequestID != nil:
-		if t.changeRequest, t.space, err = r.activeChangeRequest(ctx, *in.ChangeRequestID, "edit its content"); err != nil {
+		if t.changeRequest, t.space, err = r.activeChangeRequest(ctx, *in.ChangeRequestID, authz.EditContent); err != nil {
 			return nil, err
 		}
 		t.revision, err = r.revisionByID(ctx, t.changeRequest.RevisionID)
@@ -108,11 +108,8 @@ func (r *Resolver) target(ctx context.Context, in targetInput) (*editTarget, err
 		if err := r.lockSpaceContent(ctx, *in.SpaceID); err != nil {
 			return nil, err
 		}
-		s, d, err := r.liveSpace(ctx, *in.SpaceID)
+		s, _, err := r.liveSpace(ctx, *in.SpaceID, authz.EditContent)
 		if err != nil {
-			return nil, err
-		}
-		if err := require(d, authz.EditContent, "space", "edit its content"); err != nil {
 			return nil, err
 		}
 		if err := requireEditable(s); err != nil {
@@ -184,7 +181,7 @@ func (r *Resolver) record(ctx context.Context, t *editTarget, c *content.Content
 		return nil, apperr.Conflictf("The change request changed while this change was made; retry")
 	}
 	has, err := r.db(ctx).ChangeRequest.Query().
-		Where(changerequest.ID(t.changeRequest.ID), changerequest.HasContributorsWith(user.ID(author))).Exist(ctx)
+		Where(changerequest.ID(t.changeRequest.ID), changerequest.HasContributorsWith(user.ID(author))).Exist(internal(ctx, "whether the author contributed already"))
 	if err != nil {
 		return nil, err
 	}

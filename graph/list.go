@@ -57,7 +57,10 @@ func spaceScope(sc authz.SpaceScope) predicate.Space {
 	if sc.All {
 		return func(*sql.Selector) {}
 	}
-	ors := []predicate.Space{space.VisibilityIn(enum.VisibilityPublic, enum.VisibilityUnlisted)}
+	ors := []predicate.Space{space.VisibilityEQ(enum.VisibilityPublic)}
+	if sc.Unlisted {
+		ors = append(ors, space.VisibilityEQ(enum.VisibilityUnlisted))
+	}
 	if sc.RoleDefaults {
 		ors = append(ors, space.And(space.DefaultLevelNotNil(), space.DefaultLevelNEQ(enum.DefaultLevelInherit)))
 	}

@@ -10,11 +10,7 @@ import (
 
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/ent/changerequest"
-	"github.com/bindery/bindery/ent/collection"
 	"github.com/bindery/bindery/ent/comment"
-	"github.com/bindery/bindery/ent/organization"
-	"github.com/bindery/bindery/ent/revision"
-	"github.com/bindery/bindery/ent/space"
 	"github.com/bindery/bindery/ent/user"
 	"github.com/bindery/bindery/internal/authz"
 	"github.com/bindery/bindery/internal/content"
@@ -27,28 +23,33 @@ const batchWait = time.Millisecond
 
 // loaders are the per-request dataloaders: every nested field loads through
 // them, so a list of N items costs a bounded number of queries, not N.
+//
+// The loaders of resources by ID come from the policies (see policy), one per
+// type; the others are declared in newLoaders. Every loader is registered with
+// its clearing as it is made, so none can be forgotten by clear.
 type loaders struct {
-	users         *dataloader.Loader[string, *ent.User]
-	organizations *dataloader.Loader[string, *ent.Organization]
-	collections   *dataloader.Loader[string, *ent.Collection]
-	spaces        *dataloader.Loader[string, *ent.Space]
-	revisions     *dataloader.Loader[string, *ent.Revision]
-	spaceCounts   *dataloader.Loader[string, spaceCounts]
+	// entities holds the loader of each resource type, by type name.
+	entities map[string]any
+	// spaceCounts holds the counters of spaces.
+	spaceCounts *dataloader.Loader[string, spaceCounts]
 	// orgAccess holds, per organization, what authorization needs to decide
 	// for the viewer.
 	orgAccess *dataloader.Loader[string, *authz.Org]
-
-	changeRequests *dataloader.Loader[string, *ent.ChangeRequest]
 	// sharedUsers tells, per user, whether they share an organization with
 	// the viewer.
 	sharedUsers *dataloader.Loader[string, bool]
 	// crComments counts the open comments of change requests.
 	crComments *dataloader.Loader[string, int]
+	// crContributors lists the contributors of change requests.
+	crContributors *dataloader.Loader[string, []*ent.User]
+
+	clears []func()
 
 	mu        sync.Mutex
 	facts     *viewerFacts               // loaded on first use, see Resolver.viewerFacts
 	contents  map[string]*content.Loaded // by revision ID, see Resolver.contentOf
 	shareKeys map[string]string          // space ID to the share key the request presented
+	keyOrgs   map[string]bool            // organizations a valid share key opened a space of
 }
 
 type loadersKey struct{}
@@ -71,45 +72,37 @@ func loadersFrom(ctx context.Context) *loaders {
 	return l
 }
 
+// register keeps a loader's clearing for clear, and returns the loader.
+func register[K comparable, V any](l *loaders, ld *dataloader.Loader[K, V]) *dataloader.Loader[K, V] {
+	l.clears = append(l.clears, func() { ld.ClearAll() })
+	return ld
+}
+
+// batched is a loader whose batch function returns values by key; a missing
+// key loads as the zero value.
+func batched[V any](l *loaders, fetch func(context.Context, []string) (map[string]V, error)) *dataloader.Loader[string, V] {
+	return register(l, dataloader.NewBatchedLoader(func(ctx context.Context, ids []string) []*dataloader.Result[V] {
+		byID, err := fetch(ctx, ids)
+		return results(ids, byID, err, true)
+	}, dataloader.WithWait[string, V](batchWait)))
+}
+
 func (r *Resolver) newLoaders(shareKeys map[string]string) *loaders {
-	l := &loaders{shareKeys: map[string]string{}, contents: map[string]*content.Loaded{}}
+	l := &loaders{entities: map[string]any{}, shareKeys: map[string]string{}, keyOrgs: map[string]bool{},
+		contents: map[string]*content.Loaded{}}
 	for k, v := range shareKeys {
 		l.shareKeys[k] = v
 	}
-	l.users = newLoader(func(ctx context.Context, ids []string) ([]*ent.User, error) {
-		return r.db(ctx).User.Query().Where(user.IDIn(ids...)).All(ctx)
-	}, func(u *ent.User) string { return u.ID })
-	l.organizations = newLoader(func(ctx context.Context, ids []string) ([]*ent.Organization, error) {
-		return r.db(ctx).Organization.Query().Where(organization.IDIn(ids...)).All(ctx)
-	}, func(o *ent.Organization) string { return o.ID })
-	l.collections = newLoader(func(ctx context.Context, ids []string) ([]*ent.Collection, error) {
-		return r.db(ctx).Collection.Query().Where(collection.IDIn(ids...)).All(ctx)
-	}, func(c *ent.Collection) string { return c.ID })
-	l.spaces = newLoader(func(ctx context.Context, ids []string) ([]*ent.Space, error) {
-		return r.db(ctx).Space.Query().Where(space.IDIn(ids...)).All(ctx)
-	}, func(s *ent.Space) string { return s.ID })
-	l.revisions = newLoader(func(ctx context.Context, ids []string) ([]*ent.Revision, error) {
-		return r.db(ctx).Revision.Query().Where(revision.IDIn(ids...)).All(ctx)
-	}, func(v *ent.Revision) string { return v.ID })
-	l.changeRequests = newLoader(func(ctx context.Context, ids []string) ([]*ent.ChangeRequest, error) {
-		return r.db(ctx).ChangeRequest.Query().Where(changerequest.IDIn(ids...)).All(ctx)
-	}, func(c *ent.ChangeRequest) string { return c.ID })
-	l.crComments = dataloader.NewBatchedLoader(func(ctx context.Context, ids []string) []*dataloader.Result[int] {
-		counts, err := r.loadChangeRequestComments(ctx, ids)
-		return results(ids, counts, err, true)
-	}, dataloader.WithWait[string, int](batchWait))
-	l.sharedUsers = dataloader.NewBatchedLoader(func(ctx context.Context, ids []string) []*dataloader.Result[bool] {
-		shared, err := r.loadSharedUsers(ctx, ids)
-		return results(ids, shared, err, true)
-	}, dataloader.WithWait[string, bool](batchWait))
-	l.spaceCounts = dataloader.NewBatchedLoader(func(ctx context.Context, ids []string) []*dataloader.Result[spaceCounts] {
-		counts, err := r.loadSpaceCounts(ctx, ids)
-		return results(ids, counts, err, true)
-	}, dataloader.WithWait[string, spaceCounts](batchWait))
-	l.orgAccess = dataloader.NewBatchedLoader(func(ctx context.Context, ids []string) []*dataloader.Result[*authz.Org] {
-		orgs, err := r.loadOrgAccess(ctx, ids)
-		return results(ids, orgs, err, true)
-	}, dataloader.WithWait[string, *authz.Org](batchWait))
+	for _, p := range r.policies {
+		ld, clear := p.newLoader(r)
+		l.entities[p.name()] = ld
+		l.clears = append(l.clears, clear)
+	}
+	l.crComments = batched(l, r.loadChangeRequestComments)
+	l.crContributors = batched(l, r.loadChangeRequestContributors)
+	l.sharedUsers = batched(l, r.loadSharedUsers)
+	l.spaceCounts = batched(l, r.loadSpaceCounts)
+	l.orgAccess = batched(l, r.loadOrgAccess)
 	return l
 }
 
@@ -148,19 +141,13 @@ func (l *loaders) clear() {
 	if l == nil {
 		return
 	}
-	l.users.ClearAll()
-	l.organizations.ClearAll()
-	l.collections.ClearAll()
-	l.spaces.ClearAll()
-	l.revisions.ClearAll()
-	l.changeRequests.ClearAll()
-	l.crComments.ClearAll()
-	l.sharedUsers.ClearAll()
-	l.spaceCounts.ClearAll()
-	l.orgAccess.ClearAll()
+	for _, c := range l.clears {
+		c()
+	}
 	l.mu.Lock()
 	l.facts = nil
 	l.contents = map[string]*content.Loaded{}
+	l.keyOrgs = map[string]bool{}
 	l.mu.Unlock()
 }
 
@@ -183,6 +170,20 @@ func (l *loaders) setShareKey(spaceID, key string) {
 	l.shareKeys[spaceID] = key
 }
 
+// openOrg records that a valid share key opened a space of the organization,
+// which makes the organization visible to the viewer (see authz.Org).
+func (l *loaders) openOrg(orgID string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.keyOrgs[orgID] = true
+}
+
+func (l *loaders) orgOpened(orgID string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.keyOrgs[orgID]
+}
+
 func (l *loaders) shareKey(spaceID string) string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -200,6 +201,7 @@ type spaceCounts struct {
 }
 
 func (r *Resolver) loadSpaceCounts(ctx context.Context, ids []string) (map[string]spaceCounts, error) {
+	ctx = internal(ctx, "counts of spaces the viewer sees")
 	var crs []struct {
 		SpaceID string                   `json:"space_id"`
 		Status  enum.ChangeRequestStatus `json:"status"`
@@ -242,6 +244,7 @@ func (r *Resolver) loadSpaceCounts(ctx context.Context, ids []string) (map[strin
 
 // loadChangeRequestComments counts the open comments of change requests.
 func (r *Resolver) loadChangeRequestComments(ctx context.Context, ids []string) (map[string]int, error) {
+	ctx = internal(ctx, "counts of change requests the viewer sees")
 	var rows []struct {
 		ChangeRequestID string `json:"change_request_id"`
 		Count           int    `json:"count"`
@@ -255,6 +258,25 @@ func (r *Resolver) loadChangeRequestComments(ctx context.Context, ids []string) 
 	out := make(map[string]int, len(rows))
 	for _, row := range rows {
 		out[row.ChangeRequestID] = row.Count
+	}
+	return out, nil
+}
+
+// loadChangeRequestContributors lists the contributors of change requests,
+// in ID order: two statements for any number of change requests.
+func (r *Resolver) loadChangeRequestContributors(ctx context.Context, ids []string) (map[string][]*ent.User, error) {
+	crs, err := r.db(ctx).ChangeRequest.Query().Where(changerequest.IDIn(ids...)).
+		WithContributors(func(q *ent.UserQuery) { q.Order(user.ByID()) }).
+		All(internal(ctx, "contributors of change requests the viewer sees"))
+	if err != nil {
+		return nil, fmt.Errorf("loading contributors: %w", err)
+	}
+	out := make(map[string][]*ent.User, len(crs))
+	for _, cr := range crs {
+		out[cr.ID] = cr.Edges.Contributors
+		if out[cr.ID] == nil {
+			out[cr.ID] = []*ent.User{}
+		}
 	}
 	return out, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/bindery/bindery/ent/collection"
 	"github.com/bindery/bindery/ent/member"
 	"github.com/bindery/bindery/ent/organization"
+	"github.com/bindery/bindery/ent/predicate"
 	"github.com/bindery/bindery/ent/site"
 	"github.com/bindery/bindery/ent/space"
 	"github.com/bindery/bindery/graph/model"
@@ -21,25 +22,6 @@ import (
 
 // maxEmailDomains bounds an organization's email domains.
 const maxEmailDomains = 100
-
-// organization returns an organization the viewer can see.
-func (r *Resolver) organization(ctx context.Context, id string) (*ent.Organization, authz.Decision, error) {
-	o, err := load(ctx, loadersFrom(ctx).organizations, id)
-	if ent.IsNotFound(err) {
-		return nil, authz.Decision{}, apperr.NotFoundf("Organization not found")
-	}
-	if err != nil {
-		return nil, authz.Decision{}, err
-	}
-	d, err := r.organizationDecision(ctx, id)
-	if err != nil {
-		return nil, d, err
-	}
-	if err := requireVisible(d, "Organization"); err != nil {
-		return nil, d, err
-	}
-	return o, d, nil
-}
 
 // createOrganization creates an organization with the viewer as its admin.
 func (r *Resolver) createOrganization(ctx context.Context, in model.CreateOrganizationInput) (*ent.Organization, error) {
@@ -71,13 +53,10 @@ func CreateOrganization(ctx context.Context, db *ent.Client, title, ownerID stri
 func (r *Resolver) updateOrganization(ctx context.Context, in model.UpdateOrganizationInput) (*ent.Organization, error) {
 	var o *ent.Organization
 	err := r.tx(ctx, func(ctx context.Context) error {
-		_, d, err := r.organization(ctx, in.ID)
-		if err != nil {
+		if _, _, err := r.orgs.authorize(ctx, in.ID, authz.Update); err != nil {
 			return err
 		}
-		if err := require(d, authz.AdministerOrganization, "organization", "update it"); err != nil {
-			return err
-		}
+		var err error
 		u := r.db(ctx).Organization.UpdateOneID(in.ID)
 		if in.Title != nil {
 			u.SetTitle(strings.TrimSpace(*in.Title))
@@ -140,7 +119,8 @@ func (r *Resolver) checkHostnameFree(ctx context.Context, orgID string, hostname
 		return nil
 	}
 	taken, err := r.db(ctx).Organization.Query().
-		Where(organization.Hostname(*hostname), organization.IDNEQ(orgID)).Exist(ctx)
+		Where(organization.Hostname(*hostname), organization.IDNEQ(orgID)).
+		Exist(internal(ctx, "a uniqueness check that shows only a conflict"))
 	if err != nil {
 		return err
 	}
@@ -179,11 +159,11 @@ func (r *Resolver) organizationURLs(o *ent.Organization) *model.OrganizationURLs
 }
 
 func (r *Resolver) organizationPermissions(ctx context.Context, o *ent.Organization) (*authz.OrganizationPermissions, error) {
-	a, err := r.orgAccess(ctx, o.ID)
+	d, err := r.organizationDecision(ctx, o.ID)
 	if err != nil {
 		return nil, err
 	}
-	p := authz.ForOrganization(a.Membership)
+	p := authz.ForOrganization(d)
 	return &p, nil
 }
 
@@ -206,22 +186,24 @@ func (r *Resolver) organizationsOf(ctx context.Context, u *ent.User, a page.Args
 	if u.ID != f.user.ID {
 		return nil, nil
 	}
+	// The viewer's own memberships: each is visible to them.
 	q := r.db(ctx).Organization.Query().
 		Where(organization.HasMembersWith(member.UserID(u.ID), member.Disabled(false)))
-	return page.Paginate(ctx, q, organizationsByCreation, a)
+	return page.Paginate(within(ctx), q, organizationsByCreation, a)
 }
 
 // organizationCollections lists the collections of an organization that the
 // viewer can see: all of them by creation, or the top-level ones in order.
 func (r *Resolver) organizationCollections(ctx context.Context, o *ent.Organization, a page.Args, nested bool) (*page.Connection[*ent.Collection], error) {
+	if _, _, err := r.orgs.get(ctx, o.ID); err != nil {
+		return nil, err
+	}
 	access, err := r.orgAccess(ctx, o.ID)
 	if err != nil {
 		return nil, err
 	}
-	if err := requireVisible(access.Organization(), "Organization"); err != nil {
-		return nil, err
-	}
-	q := r.db(ctx).Collection.Query().Where(collection.OrganizationID(o.ID), collectionScope(access))
+	ctx, scope := r.collections.scoped(ctx, access)
+	q := r.db(ctx).Collection.Query().Where(collection.OrganizationID(o.ID), scope)
 	if nested {
 		return page.Paginate(ctx, q, collectionsByCreation, a)
 	}
@@ -232,21 +214,25 @@ func (r *Resolver) organizationCollections(ctx context.Context, o *ent.Organizat
 // can see, by creation; with deleted, the restorable deleted spaces instead,
 // which only organization admins may list.
 func (r *Resolver) organizationSpaces(ctx context.Context, o *ent.Organization, a page.Args, deleted bool) (*page.Connection[*ent.Space], error) {
-	access, err := r.orgAccess(ctx, o.ID)
-	if err != nil {
-		return nil, err
-	}
 	q := r.db(ctx).Space.Query().Where(space.OrganizationID(o.ID))
 	if deleted {
-		if err := require(access.Organization(), authz.AdministerOrganization, "organization", "list its deleted spaces"); err != nil {
+		if _, _, err := r.orgs.authorize(ctx, o.ID, authz.ListDeleted); err != nil {
 			return nil, err
 		}
+		// Admins of the organization see every space in it.
+		ctx = within(ctx)
 		q = q.Where(restorable(r.clock()))
 	} else {
-		if err := requireVisible(access.Organization(), "Organization"); err != nil {
+		if _, _, err := r.orgs.get(ctx, o.ID); err != nil {
 			return nil, err
 		}
-		q = q.Where(live(), spaceScope(access.SpaceScope()))
+		access, err := r.orgAccess(ctx, o.ID)
+		if err != nil {
+			return nil, err
+		}
+		var scope predicate.Space
+		ctx, scope = r.spaces.scoped(ctx, access)
+		q = q.Where(live(), scope)
 	}
 	return r.spacePage(ctx, q, spacesByCreation, a)
 }

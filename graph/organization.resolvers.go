@@ -52,6 +52,6 @@ func (r *organizationResolver) Spaces(ctx context.Context, obj *ent.Organization
 }
 
 func (r *queryResolver) Organization(ctx context.Context, id string) (*ent.Organization, error) {
-	o, _, err := r.organization(ctx, id)
+	o, _, err := r.orgs.get(ctx, id)
 	return o, err
 }

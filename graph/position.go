@@ -35,6 +35,7 @@ type sibling struct {
 // siblings returns the live spaces and collections under parent (nil for the
 // organization root), in order, without the item except.
 func (r *Resolver) siblings(ctx context.Context, orgID string, parent *string, except string) ([]sibling, error) {
+	ctx = internal(ctx, "positions, which are not shown")
 	db := r.db(ctx)
 	cq := db.Collection.Query().Where(collection.OrganizationID(orgID), collection.IDNEQ(except))
 	sq := db.Space.Query().Where(space.OrganizationID(orgID), space.IDNEQ(except), live())
@@ -124,7 +125,7 @@ func (r *Resolver) place(ctx context.Context, sibs []sibling, k int) (float64, e
 // top level) of the organization, takes the placement lock, and returns the
 // position of a new last item there.
 func (r *Resolver) newPlace(ctx context.Context, orgID string, parent *string) (float64, error) {
-	if _, _, err := r.organization(ctx, orgID); err != nil {
+	if _, _, err := r.orgs.get(ctx, orgID); err != nil {
 		return 0, err
 	}
 	if err := r.lockPlacement(ctx, orgID); err != nil {
@@ -204,6 +205,7 @@ func currentIndex(sibs []sibling, id string, pos float64) int {
 // conflict with inserts of their content. SQLite runs one writing
 // transaction at a time anyway and has no row locks.
 func (r *Resolver) lockPlacement(ctx context.Context, orgIDs ...string) error {
+	ctx = internal(ctx, "a lock")
 	ids := slices.Compact(slices.Sorted(slices.Values(orgIDs)))
 	for _, id := range ids {
 		_, err := r.db(ctx).Organization.Query().Where(organization.ID(id)).Unique(false).
@@ -219,7 +221,8 @@ func (r *Resolver) lockPlacement(ctx context.Context, orgIDs ...string) error {
 // lockForSpace takes the placement lock of the space's organization, and of
 // the other organizations given, before the space itself is read.
 func (r *Resolver) lockForSpace(ctx context.Context, spaceID string, others ...string) error {
-	orgs, err := r.db(ctx).Space.Query().Where(space.ID(spaceID)).Select(space.FieldOrganizationID).Strings(ctx)
+	orgs, err := r.db(ctx).Space.Query().Where(space.ID(spaceID)).Select(space.FieldOrganizationID).
+		Strings(internal(ctx, "a lock, taken before the space is read and decided"))
 	if err != nil {
 		return fmt.Errorf("finding the space's organization: %w", err)
 	}
@@ -231,7 +234,7 @@ func (r *Resolver) lockForSpace(ctx context.Context, spaceID string, others ...s
 // itself is read.
 func (r *Resolver) lockForCollection(ctx context.Context, collectionID string, others ...string) error {
 	orgs, err := r.db(ctx).Collection.Query().Where(collection.ID(collectionID)).
-		Select(collection.FieldOrganizationID).Strings(ctx)
+		Select(collection.FieldOrganizationID).Strings(internal(ctx, "a lock, taken before the collection is read and decided"))
 	if err != nil {
 		return fmt.Errorf("finding the collection's organization: %w", err)
 	}

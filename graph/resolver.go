@@ -23,6 +23,7 @@ import (
 
 // Resolver holds the application's dependencies.
 type Resolver struct {
+	policySet
 	client *ent.Client
 	cfg    config.Config
 	now    func() time.Time
@@ -49,6 +50,9 @@ func New(client *ent.Client, cfg config.Config, opts ...Option) *Resolver {
 	for _, o := range opts {
 		o(r)
 	}
+	r.declarePolicies()
+	// A read of a protected type that no policy accounts for fails.
+	client.Intercept(store.FailClosed(r.protectedTypes()...))
 	secret := []byte(cfg.SigningSecret)
 	if len(secret) == 0 {
 		secret = make([]byte, 32)
@@ -63,9 +67,7 @@ func New(client *ent.Client, cfg config.Config, opts ...Option) *Resolver {
 
 // Schema returns the executable GraphQL schema.
 func (r *Resolver) Schema() graphql.ExecutableSchema {
-	c := generated.Config{Resolvers: r}
-	setComplexity(&c.Complexity)
-	return generated.NewExecutableSchema(c)
+	return weighted{generated.NewExecutableSchema(generated.Config{Resolvers: r})}
 }
 
 // Signer returns the signer of expiring URLs, which the server checks.

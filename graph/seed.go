@@ -32,7 +32,7 @@ func (r *Resolver) Seed(ctx context.Context, ownerEmail string, lock func(contex
 		if err := lock(ctx, db); err != nil {
 			return err
 		}
-		n, err := db.User.Query().Count(ctx)
+		n, err := db.User.Query().Count(internal(ctx, "whether the database is empty"))
 		if err != nil || n > 0 {
 			return err
 		}

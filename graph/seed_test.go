@@ -33,6 +33,7 @@ func TestSeedCreatesDemoContent(t *testing.T) {
 	require.NoError(t, err)
 	require.NotNil(t, seeded)
 
+	db.Client = db.NewClient() // inspect behind the application's read guard
 	cr, err := db.Client.ChangeRequest.Query().Where(changerequest.StatusEQ(enum.ChangeRequestStatusOpen)).Only(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, "Add a troubleshooting section", cr.Subject)

@@ -27,32 +27,10 @@ import (
 // removed for good.
 const SpaceRetention = 7 * 24 * time.Hour
 
-// space returns a space the viewer can see. A deleted space is only seen by
-// those who may restore it, and only during the retention period.
-func (r *Resolver) space(ctx context.Context, id string) (*ent.Space, authz.Decision, error) {
-	s, err := load(ctx, loadersFrom(ctx).spaces, id)
-	if ent.IsNotFound(err) {
-		return nil, authz.Decision{}, apperr.NotFoundf("Space not found")
-	}
-	if err != nil {
-		return nil, authz.Decision{}, err
-	}
-	if s.DeletedAt != nil && !s.DeletedAt.After(r.clock().Add(-SpaceRetention)) {
-		return nil, authz.Decision{}, apperr.NotFoundf("Space not found")
-	}
-	d, err := r.spaceDecision(ctx, s)
-	if err != nil {
-		return nil, d, err
-	}
-	if err := requireVisible(d, "Space"); err != nil {
-		return nil, d, err
-	}
-	return s, d, nil
-}
-
-// liveSpace returns a space the viewer can see and that is not deleted.
-func (r *Resolver) liveSpace(ctx context.Context, id string) (*ent.Space, authz.Decision, error) {
-	s, d, err := r.space(ctx, id)
+// liveSpace returns a space the viewer can see and that is not deleted,
+// with the action required on it.
+func (r *Resolver) liveSpace(ctx context.Context, id string, a authz.Action) (*ent.Space, authz.Decision, error) {
+	s, d, err := r.spaces.authorize(ctx, id, a)
 	if err == nil && s.DeletedAt != nil {
 		err = apperr.Preconditionf("The space is deleted; restore it first")
 	}
@@ -65,7 +43,7 @@ func (r *Resolver) spaceWithShareKey(ctx context.Context, id string, shareKey *s
 	if shareKey != nil && *shareKey != "" {
 		loadersFrom(ctx).setShareKey(id, *shareKey)
 	}
-	s, _, err := r.space(ctx, id)
+	s, _, err := r.spaces.get(ctx, id)
 	return s, err
 }
 
@@ -119,19 +97,16 @@ func (r *Resolver) createSpace(ctx context.Context, in model.CreateSpaceInput) (
 func (r *Resolver) updateSpace(ctx context.Context, in model.UpdateSpaceInput) (*ent.Space, error) {
 	var s *ent.Space
 	err := r.tx(ctx, func(ctx context.Context) error {
-		_, d, err := r.liveSpace(ctx, in.ID)
-		if err != nil {
-			return err
-		}
 		_, setEditMode := in.EditMode.ValueOK()
 		_, setDefault := in.DefaultLevel.ValueOK()
-		min, action := authz.UpdateSpaceDetails, "update its details"
+		action := authz.UpdateDetails
 		if setEditMode || setDefault {
-			min, action = authz.UpdateSpaceAccess, "change its edit mode or default level"
+			action = authz.UpdateAccess
 		}
-		if err := require(d, min, "space", action); err != nil {
+		if _, _, err := r.liveSpace(ctx, in.ID, action); err != nil {
 			return err
 		}
+		var err error
 		u := r.db(ctx).Space.UpdateOneID(in.ID)
 		if in.Title != nil {
 			u.SetTitle(strings.TrimSpace(*in.Title))
@@ -153,11 +128,8 @@ func (r *Resolver) updateSpace(ctx context.Context, in model.UpdateSpaceInput) (
 // period, then the purge job removes it. Deleting a deleted space is a no-op.
 func (r *Resolver) deleteSpace(ctx context.Context, in model.DeleteSpaceInput) error {
 	return r.tx(ctx, func(ctx context.Context) error {
-		s, d, err := r.space(ctx, in.ID)
+		s, _, err := r.spaces.authorize(ctx, in.ID, authz.Delete)
 		if err != nil {
-			return err
-		}
-		if err := require(d, authz.AdministerContent, "space", "delete it"); err != nil {
 			return err
 		}
 		if s.DeletedAt != nil {
@@ -174,11 +146,8 @@ func (r *Resolver) restoreSpace(ctx context.Context, in model.RestoreSpaceInput)
 		if err := r.lockForSpace(ctx, in.ID); err != nil {
 			return err
 		}
-		s, d, err := r.space(ctx, in.ID)
+		s, _, err := r.spaces.authorize(ctx, in.ID, authz.Restore)
 		if err != nil {
-			return err
-		}
-		if err := require(d, authz.AdministerContent, "space", "restore it"); err != nil {
 			return err
 		}
 		if s.DeletedAt == nil {
@@ -216,14 +185,14 @@ func (r *Resolver) duplicateSpace(ctx context.Context, in model.DuplicateSpaceIn
 		if err := r.lockForSpace(ctx, in.ID); err != nil {
 			return err
 		}
-		s, _, err := r.liveSpace(ctx, in.ID)
+		s, _, err := r.liveSpace(ctx, in.ID, authz.Duplicate)
 		if err != nil {
 			return err
 		}
 		if _, err := r.destination(ctx, s.OrganizationID, s.ParentID, "parent"); err != nil {
 			return err
 		}
-		rev, err := r.db(ctx).Revision.Get(ctx, deref(s.RevisionID))
+		rev, err := r.db(ctx).Revision.Get(internal(ctx, "the revision of a space the viewer reads"), deref(s.RevisionID))
 		if err != nil {
 			return fmt.Errorf("loading the space's revision: %w", err)
 		}
@@ -262,11 +231,8 @@ func (r *Resolver) moveSpace(ctx context.Context, in model.MoveSpaceInput) (*ent
 		if err := r.lockForSpace(ctx, in.ID); err != nil {
 			return err
 		}
-		s, d, err := r.liveSpace(ctx, in.ID)
+		s, _, err := r.liveSpace(ctx, in.ID, authz.Move)
 		if err != nil {
-			return err
-		}
-		if err := require(d, authz.AdministerContent, "space", "move it"); err != nil {
 			return err
 		}
 		parent := movedParent(s.ParentID, in.ParentID)
@@ -296,11 +262,8 @@ func (r *Resolver) transferSpace(ctx context.Context, in model.TransferSpaceInpu
 		if err := r.lockForSpace(ctx, in.ID, in.OrganizationID); err != nil {
 			return err
 		}
-		s, d, err := r.space(ctx, in.ID)
+		s, _, err := r.spaces.authorize(ctx, in.ID, authz.Transfer)
 		if err != nil {
-			return err
-		}
-		if err := require(d, authz.AdministerContent, "space", "transfer it"); err != nil {
 			return err
 		}
 		if s.DeletedAt != nil {
@@ -309,7 +272,7 @@ func (r *Resolver) transferSpace(ctx context.Context, in model.TransferSpaceInpu
 		if in.OrganizationID == s.OrganizationID {
 			return apperr.Conflictf("The space already belongs to this organization")
 		}
-		if _, _, err := r.organization(ctx, in.OrganizationID); err != nil {
+		if _, _, err := r.orgs.get(ctx, in.OrganizationID); err != nil {
 			if apperr.KindOf(err) != apperr.NotFound {
 				return err
 			}
@@ -352,7 +315,8 @@ func (r *Resolver) detachSpaces(ctx context.Context, ids []string) error {
 		return fmt.Errorf("removing site links: %w", err)
 	}
 	installs, err := db.IntegrationInstallation.Query().
-		Where(integrationinstallation.HasSpacesWith(space.IDIn(ids...))).All(ctx)
+		Where(integrationinstallation.HasSpacesWith(space.IDIn(ids...))).
+		All(internal(ctx, "installations of spaces the viewer administers"))
 	if err != nil {
 		return err
 	}
@@ -399,12 +363,13 @@ func (r *Resolver) primeSpaces(ctx context.Context, spaces []*ent.Space) error {
 		return nil
 	}
 	l := loadersFrom(ctx)
+	spaceLoader, revLoader, colLoader := r.spaces.loader(ctx), r.revisions.loader(ctx), r.collections.loader(ctx)
 	counts, revisions, parents := spaceListNeeds(ctx)
 	ids := make([]string, len(spaces))
 	var revIDs, parentIDs []string
 	seen := map[string]bool{}
 	for i, s := range spaces {
-		l.spaces.Prime(ctx, s.ID, s)
+		spaceLoader.Prime(ctx, s.ID, s)
 		ids[i] = s.ID
 		if s.RevisionID != nil {
 			revIDs = append(revIDs, *s.RevisionID)
@@ -414,6 +379,8 @@ func (r *Resolver) primeSpaces(ctx context.Context, spaces []*ent.Space) error {
 			parentIDs = append(parentIDs, *s.ParentID)
 		}
 	}
+	// Primed rows are decided when they are read, as with the loaders.
+	ctx = internal(ctx, "priming the loaders of a listed page")
 	db := r.db(ctx)
 	if counts {
 		c, err := r.loadSpaceCounts(ctx, ids)
@@ -430,7 +397,7 @@ func (r *Resolver) primeSpaces(ctx context.Context, spaces []*ent.Space) error {
 			return fmt.Errorf("loading revisions: %w", err)
 		}
 		for _, rev := range revs {
-			l.revisions.Prime(ctx, rev.ID, rev)
+			revLoader.Prime(ctx, rev.ID, rev)
 		}
 	}
 	if parents && len(parentIDs) > 0 {
@@ -439,7 +406,7 @@ func (r *Resolver) primeSpaces(ctx context.Context, spaces []*ent.Space) error {
 			return fmt.Errorf("loading parent collections: %w", err)
 		}
 		for _, c := range cols {
-			l.collections.Prime(ctx, c.ID, c)
+			colLoader.Prime(ctx, c.ID, c)
 		}
 	}
 	return nil

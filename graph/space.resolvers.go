@@ -83,7 +83,7 @@ func (r *spaceResolver) Parent(ctx context.Context, obj *ent.Space) (*ent.Collec
 }
 
 func (r *spaceResolver) Revision(ctx context.Context, obj *ent.Space) (*ent.Revision, error) {
-	return load(ctx, loadersFrom(ctx).revisions, deref(obj.RevisionID))
+	return r.revisionByID(ctx, deref(obj.RevisionID))
 }
 
 func (r *spaceResolver) Urls(ctx context.Context, obj *ent.Space) (*model.SpaceURLs, error) {

@@ -16,27 +16,9 @@ import (
 	"github.com/bindery/bindery/internal/page"
 )
 
-// user returns a user the viewer can look up by ID: themselves, or someone
-// who shares an organization with them (see sharesOrganization).
+// user returns a user the viewer can look up by ID (see userDecision).
 func (r *Resolver) user(ctx context.Context, id string) (*ent.User, error) {
-	f, err := r.viewerFacts(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if id == f.user.ID {
-		return f.user, nil
-	}
-	shared, err := r.sharesOrganization(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	if !shared {
-		return nil, apperr.NotFoundf("User not found")
-	}
-	u, err := load(ctx, loadersFrom(ctx).users, id)
-	if ent.IsNotFound(err) {
-		return nil, apperr.NotFoundf("User not found")
-	}
+	u, _, err := r.users.get(ctx, id)
 	return u, err
 }
 
@@ -60,7 +42,7 @@ func (r *Resolver) loadSharedUsers(ctx context.Context, ids []string) (map[strin
 	for orgID := range f.memberships {
 		orgIDs = append(orgIDs, orgID)
 	}
-	shared, err := r.db(ctx).Member.Query().
+	shared, err := r.db(internal(ctx, "which users share an organization with the viewer")).Member.Query().
 		Where(member.UserIDIn(ids...), member.OrganizationIDIn(orgIDs...), member.Disabled(false)).
 		Select(member.FieldUserID).Strings(ctx)
 	if err != nil {
@@ -104,7 +86,8 @@ func (r *Resolver) apiTokensOf(ctx context.Context, u *ent.User, a page.Args) (*
 	if u.ID != v.User.ID {
 		return nil, nil
 	}
-	return page.Paginate(ctx, r.db(ctx).APIToken.Query().Where(apitoken.UserID(u.ID)), tokensByCreation, a)
+	// The viewer's own tokens: each is visible to its owner.
+	return page.Paginate(within(ctx), r.db(ctx).APIToken.Query().Where(apitoken.UserID(u.ID)), tokensByCreation, a)
 }
 
 // createAPIToken issues a token to the viewer. Only its hash is stored.
@@ -167,7 +150,7 @@ func (r *Resolver) revokeAPIToken(ctx context.Context, in model.RevokeAPITokenIn
 // The command line and the first start use it.
 func EnsureUser(ctx context.Context, db *ent.Client, email string) (*ent.User, error) {
 	email = strings.ToLower(strings.TrimSpace(email))
-	u, err := db.User.Query().Where(user.Email(email)).Only(ctx)
+	u, err := db.User.Query().Where(user.Email(email)).Only(internal(ctx, "the command line and first start"))
 	if !ent.IsNotFound(err) {
 		return u, err
 	}

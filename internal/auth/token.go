@@ -18,6 +18,7 @@ import (
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/ent/apitoken"
 	"github.com/bindery/bindery/internal/apperr"
+	"github.com/bindery/bindery/internal/store"
 	"github.com/bindery/bindery/internal/id"
 )
 
@@ -73,7 +74,8 @@ func Authenticate(ctx context.Context, client *ent.Client, token string, now tim
 	if !WellFormed(token) {
 		return nil, apperr.Unauthenticatedf("The API token is malformed")
 	}
-	t, err := client.APIToken.Query().Where(apitoken.TokenHash(HashToken(token))).WithUser().Only(ctx)
+	t, err := client.APIToken.Query().Where(apitoken.TokenHash(HashToken(token))).WithUser().
+		Only(store.InternalRead(ctx, "the token check, which finds the viewer"))
 	if ent.IsNotFound(err) {
 		return nil, apperr.Unauthenticatedf("The API token is invalid or has been revoked")
 	}

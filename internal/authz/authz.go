@@ -69,11 +69,15 @@ type Decision struct {
 	// Member is true when the role comes from membership or grants rather
 	// than from the content's visibility alone.
 	Member bool
+	// Observer is true for an organization the caller is no member of but
+	// sees because they can see some of its content: whoever can see a space
+	// can see who owns it.
+	Observer bool
 }
 
 // Visible reports whether the caller can see the resource. A guest member
-// sees their organization without a role on it.
-func (d Decision) Visible() bool { return d.Role != "" || d.Member }
+// sees their organization without a role on it, and so does an observer.
+func (d Decision) Visible() bool { return d.Role != "" || d.Member || d.Observer }
 
 // Can reports whether the decision allows an action that needs min.
 func (d Decision) Can(min enum.Role) bool { return d.Role.AtLeast(min) }

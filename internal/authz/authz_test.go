@@ -82,12 +82,37 @@ func TestPermissionsTable(t *testing.T) {
 	c := ForCollection(Decision{Role: enum.RoleCreate, Member: true})
 	assert.Equal(t, CollectionPermissions{View: true, Create: true}, c)
 
-	o := ForOrganization(Membership{Member: true, Role: enum.RoleCreate})
+	o := ForOrganization(Org{Membership: Membership{Member: true, Role: enum.RoleCreate}}.Organization())
 	assert.True(t, o.View && o.CreateContent && o.ListMembers)
 	assert.False(t, o.Admin || o.ViewBilling)
-	g := ForOrganization(Membership{Member: true})
+	g := ForOrganization(Org{Membership: Membership{Member: true}}.Organization())
 	assert.True(t, g.View)
 	assert.False(t, g.ListMembers || g.CreateContent)
+	observer := Org{SeesContent: true}.Organization()
+	assert.Equal(t, OrganizationPermissions{View: true}, ForOrganization(observer),
+		"a stranger who sees some content sees the organization, and may do nothing")
+	assert.False(t, Org{}.Organization().Visible(), "a stranger who sees no content does not see the organization")
+}
+
+// TestTablesAllow checks the rule mechanics every table shares: a minimum
+// role, the owner's exception, and view-only-when-visible for an empty role.
+func TestTablesAllow(t *testing.T) {
+	tbl := Table{Name: "thing", Rules: map[Action]Rule{
+		View:   {Min: ""},
+		Update: {Min: enum.RoleEdit, Owner: true},
+		Delete: {Min: enum.RoleAdmin},
+	}}
+	reader := Decision{Role: enum.RoleRead, Member: true}
+	assert.True(t, tbl.Allows(reader, View, false))
+	assert.False(t, tbl.Allows(Decision{}, View, false))
+	assert.False(t, tbl.Allows(reader, Update, false))
+	assert.True(t, tbl.Allows(reader, Update, true), "the owner may update their own")
+	assert.False(t, tbl.Allows(Decision{}, Update, true), "an owner who cannot see it any more may not")
+	assert.False(t, tbl.Allows(reader, Delete, true), "ownership counts only where the rule says so")
+	assert.Panics(t, func() { tbl.Allows(reader, Merge, false) }, "an action the table lacks is a bug")
+	for _, table := range AllTables() {
+		assert.Contains(t, table.Rules, View, "%s: every resource type has a view rule", table.Name)
+	}
 }
 
 // TestSpaceScopeMatchesDecide holds the list form to the single-item form
@@ -137,7 +162,11 @@ func TestSpaceScopeMatchesDecide(t *testing.T) {
 				o.Grants[s.ID] = roles[1+pick(len(roles)-1)]
 				sc = o.SpaceScope()
 			}
-			require.Equal(t, o.Space(s, false).Visible(), sc.Includes(s), "trial %d space %+v membership %+v", trial, s, o.Membership)
+			want := o.Space(s, false).Visible()
+			if !o.Membership.Member && s.Visibility == enum.VisibilityUnlisted {
+				want = false // reachable by ID, never listed to a non-member
+			}
+			require.Equal(t, want, sc.Includes(s), "trial %d space %+v membership %+v", trial, s, o.Membership)
 		}
 		visible, all := o.VisibleCollections()
 		assert.Equal(t, len(visible) == len(o.Collections), all)

@@ -29,6 +29,10 @@ type Org struct {
 	// Grants maps a collection or space ID to the strongest role granted to
 	// the caller or their teams on it.
 	Grants map[string]enum.Role
+	// SeesContent is true when the caller, a non-member, can see some of the
+	// organization's content: a public or unlisted space, or a share-link
+	// space whose key they presented.
+	SeesContent bool
 }
 
 // maxDepth bounds walks up the collection tree, so that a corrupt cycle
@@ -53,7 +57,7 @@ func (o Org) path(collectionID string) []Level {
 func (o Org) Organization() Decision {
 	role, visible := o.Membership.OrgRole()
 	if !visible {
-		return Decision{}
+		return Decision{Observer: o.SeesContent}
 	}
 	return Decision{Role: role, Member: true}
 }
@@ -76,9 +80,9 @@ func (o Org) Space(s Space, shareKey bool) Decision {
 // the parent (a collection ID, or empty for the organization root).
 func (o Org) ParentAccepts(parent string) bool {
 	if parent == "" {
-		return o.Organization().Can(CreateInOrganization)
+		return Organizations.Allows(o.Organization(), CreateContent, false)
 	}
-	return o.Collection(parent).Can(CreateContent)
+	return Collections.Allows(o.Collection(parent), CreateContent, false)
 }
 
 // VisibleCollections returns the IDs of the collections the caller can see,
@@ -98,8 +102,8 @@ func (o Org) VisibleCollections() (ids []string, all bool) {
 
 // SpaceScope is the list form of Space: the set of spaces the caller can see,
 // described so that it translates into one SQL predicate. A space is in the
-// scope exactly when Space(space, false) is visible; the tests hold the two to
-// that.
+// scope exactly when Space(space, false) is visible, except that unlisted
+// spaces are listed to members only; the tests hold the two to that.
 type SpaceScope struct {
 	// All is true when the caller sees every space.
 	All bool
@@ -115,6 +119,10 @@ type SpaceScope struct {
 	GrantedParents []string
 	// InCollectionParents admits in-collection spaces under these collections.
 	InCollectionParents []string
+	// Unlisted admits unlisted spaces. Only members see them in lists: to
+	// anyone else an unlisted space is reachable by its ID but not listed,
+	// which is what unlisted means.
+	Unlisted bool
 }
 
 // SpaceScope returns the scope of the organization's spaces for the caller.
@@ -124,7 +132,7 @@ func (o Org) SpaceScope() SpaceScope {
 		return SpaceScope{All: true}
 	}
 	nonGuest := m.Member && m.Role != ""
-	sc := SpaceScope{RoleDefaults: nonGuest, InheritRoot: nonGuest}
+	sc := SpaceScope{RoleDefaults: nonGuest, InheritRoot: nonGuest, Unlisted: m.Member}
 	inherit := enum.DefaultLevelInherit
 	for id := range o.Collections {
 		if nonGuest && memberRole(Membership{Member: true, Role: m.Role}, append([]Level{{Default: &inherit}}, stripGrants(o.path(id))...)) != "" {
@@ -171,7 +179,7 @@ func (sc SpaceScope) Includes(s Space) bool {
 		return true
 	case in(sc.GrantedSpaces, s.ID) || (s.Parent != "" && in(sc.GrantedParents, s.Parent)):
 		return true
-	case s.Visibility == enum.VisibilityPublic || s.Visibility == enum.VisibilityUnlisted:
+	case s.Visibility == enum.VisibilityPublic || (s.Visibility == enum.VisibilityUnlisted && sc.Unlisted):
 		return true
 	case s.Visibility == enum.VisibilityInCollection && s.Parent != "" && in(sc.InCollectionParents, s.Parent):
 		return true

@@ -1,29 +1,5 @@
 package authz
 
-import "github.com/bindery/bindery/internal/enum"
-
-// The minimum role of each action. Resolvers ask for these, never for a role
-// literal, and the permissions objects of responses are derived from them, so
-// that what a response says the caller may do is what the caller may do.
-const (
-	ViewContent       = enum.RoleRead
-	CommentContent    = enum.RoleComment
-	EditContent       = enum.RoleEdit
-	MergeContent      = enum.RoleEdit
-	ReviewContent     = enum.RoleReview
-	CreateContent     = enum.RoleCreate
-	AdministerContent = enum.RoleAdmin
-
-	// UpdateSpaceDetails covers a space's title, emoji, icon and language.
-	UpdateSpaceDetails = enum.RoleEdit
-	// UpdateSpaceAccess covers a space's default level and edit mode.
-	UpdateSpaceAccess = enum.RoleAdmin
-
-	AdministerOrganization = enum.RoleAdmin
-	CreateInOrganization   = enum.RoleCreate
-	ListOrganizationPeople = enum.RoleRead
-)
-
 // OrganizationPermissions is the permissions object of an organization.
 type OrganizationPermissions struct {
 	View                bool `json:"view"`
@@ -40,22 +16,22 @@ type OrganizationPermissions struct {
 	InstallIntegration  bool `json:"installIntegration"`
 }
 
-// ForOrganization derives an organization's permissions from the caller's
-// membership.
-func ForOrganization(m Membership) OrganizationPermissions {
-	role, visible := m.OrgRole()
-	admin := role.AtLeast(AdministerOrganization)
+// ForOrganization derives an organization's permissions from the decision
+// about it, through the Organizations table.
+func ForOrganization(d Decision) OrganizationPermissions {
+	can := func(a Action) bool { return Organizations.Allows(d, a, false) }
+	admin := can(Administer)
 	return OrganizationPermissions{
-		View:                visible,
-		Admin:               admin,
-		OwnTeam:             role.AtLeast(CreateInOrganization),
-		CreateContent:       role.AtLeast(CreateInOrganization),
-		CreateOpenAPISpec:   role.AtLeast(CreateInOrganization),
+		View:                can(View),
+		Admin:               can(Update),
+		OwnTeam:             can(CreateContent),
+		CreateContent:       can(CreateContent),
+		CreateOpenAPISpec:   can(CreateContent),
 		IngestConversations: admin,
 		ViewBilling:         admin,
-		ListMembers:         role.AtLeast(ListOrganizationPeople),
-		ListTeams:           role.AtLeast(ListOrganizationPeople),
-		ListIntegrations:    role.AtLeast(ListOrganizationPeople),
+		ListMembers:         can(ListPeople),
+		ListTeams:           can(ListPeople),
+		ListIntegrations:    can(ListPeople),
 		ListInstallations:   admin,
 		InstallIntegration:  admin,
 	}
@@ -71,11 +47,12 @@ type CollectionPermissions struct {
 
 // ForCollection derives a collection's permissions from the decision.
 func ForCollection(d Decision) CollectionPermissions {
+	can := func(a Action) bool { return Collections.Allows(d, a, false) }
 	return CollectionPermissions{
-		View:            d.Can(ViewContent),
-		Admin:           d.Can(AdministerContent),
-		ViewInviteLinks: d.Can(AdministerContent),
-		Create:          d.Can(CreateContent),
+		View:            can(View),
+		Admin:           can(Update),
+		ViewInviteLinks: can(Administer),
+		Create:          can(CreateContent),
 	}
 }
 
@@ -96,16 +73,17 @@ type SpacePermissions struct {
 // ForSpace derives a space's permissions from the decision. Access means
 // access as a member, beyond what the space's visibility gives everyone.
 func ForSpace(d Decision) SpacePermissions {
+	can := func(a Action) bool { return Spaces.Allows(d, a, false) }
 	return SpacePermissions{
-		View:               d.Can(ViewContent),
-		Access:             d.Member && d.Can(ViewContent),
-		Admin:              d.Can(AdministerContent),
-		ViewInviteLinks:    d.Can(AdministerContent),
-		Edit:               d.Member && d.Can(EditContent),
-		TriggerGitSync:     d.Member && d.Can(EditContent),
-		Comment:            d.Member && d.Can(CommentContent),
-		Merge:              d.Member && d.Can(MergeContent),
-		Review:             d.Member && d.Can(ReviewContent),
-		InstallIntegration: d.Can(AdministerContent),
+		View:               can(View),
+		Access:             d.Member && can(View),
+		Admin:              can(Administer),
+		ViewInviteLinks:    can(Administer),
+		Edit:               d.Member && can(EditContent),
+		TriggerGitSync:     d.Member && can(TriggerGitSync),
+		Comment:            d.Member && can(Comment),
+		Merge:              d.Member && can(Merge),
+		Review:             d.Member && can(Review),
+		InstallIntegration: can(Administer),
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 
 	"github.com/bindery/bindery/internal/apperr"
+	"github.com/bindery/bindery/internal/store"
 )
 
 // Limits of a page.
@@ -246,7 +247,12 @@ func Paginate[Q Query[Q, T, P, O], T any, P ~func(*sql.Selector), O ~func(*sql.S
 		n = *v
 	}
 	base := q.Clone()
-	conn := &Connection[T]{count: func(ctx context.Context) (int, error) { return base.Clone().Count(ctx) }}
+	// The count runs later, when a field asks for it, on the query this page
+	// ran: it reads what the page's scope allowed, and so is marked alike.
+	mark := store.ReadMarkOf(ctx)
+	conn := &Connection[T]{count: func(ctx context.Context) (int, error) {
+		return base.Clone().Count(store.WithReadMark(ctx, mark))
+	}}
 
 	sel := q.Clone()
 	for _, c := range []struct {

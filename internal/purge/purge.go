@@ -16,6 +16,7 @@ import (
 
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/ent/space"
+	"github.com/bindery/bindery/internal/store"
 )
 
 // batch bounds how many spaces one pass looks at.
@@ -30,7 +31,8 @@ func Spaces(ctx context.Context, client *ent.Client, cutoff time.Time) (int, err
 	cutoff = cutoff.UTC()
 	total := 0
 	for {
-		ids, err := client.Space.Query().Where(space.DeletedAtLT(cutoff)).Limit(batch).IDs(ctx)
+		ids, err := client.Space.Query().Where(space.DeletedAtLT(cutoff)).Limit(batch).
+			IDs(store.InternalRead(ctx, "a background job"))
 		if err != nil {
 			return total, fmt.Errorf("finding spaces to purge: %w", err)
 		}

@@ -30,7 +30,13 @@ type DB struct {
 	Client  *ent.Client
 	SQL     *sql.DB
 	Dialect string
+	driver  dialect.Driver
 }
+
+// NewClient returns another ent client over the same connections, with none
+// of the hooks or interceptors installed on Client: for tests, which set up
+// and inspect data behind the application's back.
+func (d *DB) NewClient() *ent.Client { return ent.NewClient(ent.Driver(d.driver)) }
 
 // IsPostgres reports whether dsn names a PostgreSQL database.
 func IsPostgres(dsn string) bool {
@@ -96,7 +102,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 	if o.wrap != nil {
 		drv = o.wrap(drv)
 	}
-	return &DB{Client: ent.NewClient(ent.Driver(drv)), SQL: db, Dialect: dialectName}, nil
+	return &DB{Client: ent.NewClient(ent.Driver(drv)), SQL: db, Dialect: dialectName, driver: drv}, nil
 }
 
 // Close closes the database.

@@ -1,0 +1,143 @@
+package graph
+
+import (
+	"context"
+
+	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/ent/apitoken"
+	"github.com/bindery/bindery/ent/changerequest"
+	"github.com/bindery/bindery/ent/collection"
+	"github.com/bindery/bindery/ent/organization"
+	"github.com/bindery/bindery/ent/predicate"
+	"github.com/bindery/bindery/ent/revision"
+	"github.com/bindery/bindery/ent/space"
+	"github.com/bindery/bindery/ent/user"
+	"github.com/bindery/bindery/internal/apperr"
+	"github.com/bindery/bindery/internal/auth"
+	"github.com/bindery/bindery/internal/authz"
+	"github.com/bindery/bindery/internal/id"
+)
+
+// policies are the resource types of the application layer, one policy each
+// (see policy). Adding a resource type means adding its policy here; its
+// loader, its node(id:) lookup and its place in the read guard follow.
+type policySet struct {
+	orgs           *policy[*ent.Organization, predicate.Organization]
+	collections    *policy[*ent.Collection, predicate.Collection]
+	spaces         *policy[*ent.Space, predicate.Space]
+	changeRequests *policy[*ent.ChangeRequest, predicate.ChangeRequest]
+	revisions      *policy[*ent.Revision, predicate.Revision]
+	users          *policy[*ent.User, predicate.User]
+	tokens         *policy[*ent.APIToken, predicate.APIToken]
+
+	// policies lists them all, for what every type gets.
+	policies []anyPolicy
+}
+
+// protectedTypes are the ent types the read guard (store.FailClosed) protects:
+// every type a policy declares.
+func (p *policySet) protectedTypes() []string {
+	out := make([]string, len(p.policies))
+	for i, x := range p.policies {
+		out[i] = x.name()
+	}
+	return out
+}
+
+func (r *Resolver) declarePolicies() {
+	r.orgs = &policy[*ent.Organization, predicate.Organization]{
+		typeName: "Organization", prefix: id.Organization, table: authz.Organizations,
+		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.Organization, error) {
+			return db.Organization.Query().Where(organization.IDIn(ids...)).All(ctx)
+		},
+		idOf: func(o *ent.Organization) string { return o.ID },
+		decide: func(ctx context.Context, o *ent.Organization) (authz.Decision, error) {
+			return r.organizationDecision(ctx, o.ID)
+		},
+	}
+	r.collections = &policy[*ent.Collection, predicate.Collection]{
+		typeName: "Collection", prefix: id.Collection, table: authz.Collections,
+		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.Collection, error) {
+			return db.Collection.Query().Where(collection.IDIn(ids...)).All(ctx)
+		},
+		idOf:   func(c *ent.Collection) string { return c.ID },
+		decide: r.collectionDecision,
+		scope:  collectionScope,
+	}
+	r.spaces = &policy[*ent.Space, predicate.Space]{
+		typeName: "Space", prefix: id.Space, table: authz.Spaces,
+		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.Space, error) {
+			return db.Space.Query().Where(space.IDIn(ids...)).All(ctx)
+		},
+		idOf:   func(s *ent.Space) string { return s.ID },
+		decide: r.spaceDecision,
+		scope:  func(o *authz.Org) predicate.Space { return spaceScope(o.SpaceScope()) },
+	}
+	r.changeRequests = &policy[*ent.ChangeRequest, predicate.ChangeRequest]{
+		typeName: "ChangeRequest", prefix: id.ChangeRequest, table: authz.ChangeRequests,
+		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.ChangeRequest, error) {
+			return db.ChangeRequest.Query().Where(changerequest.IDIn(ids...)).All(ctx)
+		},
+		idOf: func(c *ent.ChangeRequest) string { return c.ID },
+		decide: func(ctx context.Context, cr *ent.ChangeRequest) (authz.Decision, error) {
+			return r.inSpace(ctx, cr.SpaceID)
+		},
+	}
+	r.revisions = &policy[*ent.Revision, predicate.Revision]{
+		typeName: "Revision", prefix: id.Revision, table: authz.Revisions,
+		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.Revision, error) {
+			return db.Revision.Query().Where(revision.IDIn(ids...)).All(ctx)
+		},
+		idOf:   func(v *ent.Revision) string { return v.ID },
+		decide: func(ctx context.Context, v *ent.Revision) (authz.Decision, error) { return r.inSpace(ctx, v.SpaceID) },
+	}
+	r.users = &policy[*ent.User, predicate.User]{
+		typeName: "User", prefix: id.User, table: authz.Users,
+		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.User, error) {
+			return db.User.Query().Where(user.IDIn(ids...)).All(ctx)
+		},
+		idOf:   func(u *ent.User) string { return u.ID },
+		decide: r.userDecision,
+	}
+	r.tokens = &policy[*ent.APIToken, predicate.APIToken]{
+		typeName: "APIToken", prefix: id.APIToken, table: authz.APITokens,
+		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.APIToken, error) {
+			return db.APIToken.Query().Where(apitoken.IDIn(ids...)).All(ctx)
+		},
+		idOf:  func(t *ent.APIToken) string { return t.ID },
+		owner: func(t *ent.APIToken) *string { return &t.UserID },
+		decide: func(ctx context.Context, t *ent.APIToken) (authz.Decision, error) {
+			v, err := auth.RequireViewer(ctx)
+			if err != nil {
+				return authz.Decision{}, err
+			}
+			return authz.Decision{Member: t.UserID == v.User.ID}, nil
+		},
+	}
+	r.policies = []anyPolicy{r.orgs, r.collections, r.spaces, r.changeRequests, r.revisions, r.users, r.tokens}
+}
+
+// inSpace decides about what lives in a space (its change requests and
+// revisions): whoever sees the space sees it, with the same role.
+func (r *Resolver) inSpace(ctx context.Context, spaceID string) (authz.Decision, error) {
+	_, d, err := r.spaces.get(ctx, spaceID)
+	if apperr.KindOf(err) == apperr.NotFound {
+		return authz.Decision{}, nil
+	}
+	return d, err
+}
+
+// userDecision decides who may look a user up by ID: the user, and members
+// of an organization they share. Anyone who sees an object naming a user sees
+// them through that object (see userEmail for what they see).
+func (r *Resolver) userDecision(ctx context.Context, u *ent.User) (authz.Decision, error) {
+	f, err := r.viewerFacts(ctx)
+	if err != nil {
+		return authz.Decision{}, err
+	}
+	if u.ID == f.user.ID {
+		return authz.Decision{Member: true}, nil
+	}
+	shared, err := r.sharesOrganization(ctx, u.ID)
+	return authz.Decision{Member: shared}, err
+}

@@ -1,0 +1,172 @@
+package authz
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/bindery/bindery/internal/enum"
+)
+
+// Action is something a caller does to a resource. Each resource type has a
+// Table of its actions: the resolvers ask for an action, never for a role,
+// the permissions objects of responses are derived from the same tables, and
+// the README's role table is generated from them (see Markdown).
+type Action string
+
+// Actions. Not every resource type has every action; a table lists those its
+// type has.
+const (
+	View           Action = "view"
+	Update         Action = "update"
+	UpdateDetails  Action = "updateDetails"
+	UpdateAccess   Action = "updateAccess"
+	Delete         Action = "delete"
+	Restore        Action = "restore"
+	Move           Action = "move"
+	Transfer       Action = "transfer"
+	Duplicate      Action = "duplicate"
+	CreateContent  Action = "createContent"
+	ListDeleted    Action = "listDeleted"
+	ListPeople     Action = "listPeople"
+	Comment        Action = "comment"
+	EditContent    Action = "editContent"
+	Merge          Action = "merge"
+	Review         Action = "review"
+	TriggerGitSync Action = "triggerGitSync"
+	Administer     Action = "administer"
+	OpenChange     Action = "openChangeRequest"
+	Sync           Action = "sync"
+)
+
+// Rule is how an action is allowed: with at least Min, or, when Owner is
+// set, to the resource's owner (its author) with any role that sees it.
+type Rule struct {
+	Min   enum.Role
+	Owner bool
+	// Doc says what the action covers, for the README's table.
+	Doc string
+}
+
+// Table is the rules of one resource type's actions.
+type Table struct {
+	// Name is the resource type as messages and the README name it.
+	Name  string
+	Rules map[Action]Rule
+}
+
+// Min returns the minimum role of an action. An action the table does not
+// list is a programming error.
+func (t Table) Min(a Action) enum.Role {
+	r, ok := t.Rules[a]
+	if !ok {
+		panic(fmt.Sprintf("authz: %s has no action %q", t.Name, a))
+	}
+	return r.Min
+}
+
+// Allows reports whether the decision allows the action; owner is true when
+// the caller owns the resource.
+func (t Table) Allows(d Decision, a Action, owner bool) bool {
+	r := t.Min(a)
+	switch {
+	case r == "":
+		return d.Visible()
+	case t.Rules[a].Owner && owner && d.Visible():
+		return true
+	}
+	return d.Can(r)
+}
+
+// The tables. Organization roles apply to the organization itself; the
+// content tables apply to the caller's effective role on the content (see
+// Decide).
+var (
+	Organizations = Table{Name: "organization", Rules: map[Action]Rule{
+		View:          {Min: "", Doc: "Read it (members, guests, and anyone who can see some of its content)"},
+		Update:        {Min: enum.RoleAdmin, Doc: "Update it"},
+		CreateContent: {Min: enum.RoleCreate, Doc: "Create a collection or space at its top level"},
+		ListDeleted:   {Min: enum.RoleAdmin, Doc: "List its deleted spaces"},
+		ListPeople:    {Min: enum.RoleRead, Doc: "List its members, teams and integrations"},
+		Administer:    {Min: enum.RoleAdmin, Doc: "Billing, installations, conversations"},
+	}}
+	Collections = Table{Name: "collection", Rules: map[Action]Rule{
+		View:          {Min: enum.RoleRead, Doc: "Read it"},
+		Update:        {Min: enum.RoleAdmin, Doc: "Update it"},
+		Delete:        {Min: enum.RoleAdmin, Doc: "Delete it"},
+		Move:          {Min: enum.RoleAdmin, Doc: "Move it (and `create` where it goes)"},
+		Transfer:      {Min: enum.RoleAdmin, Doc: "Transfer it (and `create` where it goes)"},
+		CreateContent: {Min: enum.RoleCreate, Doc: "Create a collection or space in it"},
+		Administer:    {Min: enum.RoleAdmin, Doc: "See its invite links"},
+	}}
+	Spaces = Table{Name: "space", Rules: map[Action]Rule{
+		View:           {Min: enum.RoleRead, Doc: "Read it and its content"},
+		UpdateDetails:  {Min: enum.RoleEdit, Doc: "Update its title, emoji, icon, language"},
+		UpdateAccess:   {Min: enum.RoleAdmin, Doc: "Update its edit mode or default level"},
+		Delete:         {Min: enum.RoleAdmin, Doc: "Delete it"},
+		Restore:        {Min: enum.RoleAdmin, Doc: "Restore it, and read it while deleted"},
+		Move:           {Min: enum.RoleAdmin, Doc: "Move it (and `create` where it goes)"},
+		Transfer:       {Min: enum.RoleAdmin, Doc: "Transfer it (and `create` where it goes)"},
+		Duplicate:      {Min: enum.RoleRead, Doc: "Duplicate it (and `create` on its parent)"},
+		Comment:        {Min: enum.RoleComment, Doc: "Comment on it (permission `comment`)"},
+		EditContent:    {Min: enum.RoleEdit, Doc: "Edit or import its content (permission `edit`)"},
+		OpenChange:     {Min: enum.RoleEdit, Doc: "Open a change request"},
+		Merge:          {Min: enum.RoleEdit, Doc: "Merge a change request (permission `merge`)"},
+		TriggerGitSync: {Min: enum.RoleEdit, Doc: "Trigger a Git sync (permission `triggerGitSync`)"},
+		Review:         {Min: enum.RoleReview, Doc: "Review change requests (permission `review`)"},
+		Administer:     {Min: enum.RoleAdmin, Doc: "See invite links, install integrations"},
+	}}
+	ChangeRequests = Table{Name: "change request", Rules: map[Action]Rule{
+		View:        {Min: enum.RoleRead, Doc: "Read it, its content and its PDF"},
+		Update:      {Min: enum.RoleEdit, Doc: "Change its subject or status"},
+		EditContent: {Min: enum.RoleEdit, Doc: "Edit or import its content"},
+		Sync:        {Min: enum.RoleEdit, Doc: "Update it from the main content"},
+		Merge:       {Min: enum.RoleEdit, Doc: "Merge it"},
+	}}
+
+	Revisions = Table{Name: "revision", Rules: map[Action]Rule{
+		View: {Min: enum.RoleRead, Doc: "Read it and its content (whoever can read its space)"},
+	}}
+	Users = Table{Name: "user", Rules: map[Action]Rule{
+		View: {Min: "", Doc: "Look them up by ID: themselves, or someone who shares an organization with them"},
+	}}
+	APITokens = Table{Name: "API token", Rules: map[Action]Rule{
+		View: {Min: "", Doc: "Read or revoke it: its owner only"},
+	}}
+)
+
+// AllTables lists every table, in the README's order.
+func AllTables() []Table {
+	return []Table{Organizations, Collections, Spaces, ChangeRequests, Revisions, Users, APITokens}
+}
+
+// Markdown renders the tables as the README's role table.
+func Markdown() string {
+	var b strings.Builder
+	b.WriteString("| Resource | Action | Minimum role |\n|---|---|---|\n")
+	for _, t := range AllTables() {
+		actions := make([]Action, 0, len(t.Rules))
+		for a := range t.Rules {
+			actions = append(actions, a)
+		}
+		sort.Slice(actions, func(i, j int) bool {
+			ri, rj := t.Rules[actions[i]].Min.Rank(), t.Rules[actions[j]].Min.Rank()
+			if ri != rj {
+				return ri < rj
+			}
+			return actions[i] < actions[j]
+		})
+		for _, a := range actions {
+			r := t.Rules[a]
+			role := "`" + string(r.Min) + "`"
+			if r.Min == "" {
+				role = "none (guest)"
+			}
+			if r.Owner {
+				role += ", or its author"
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", t.Name, r.Doc, role)
+		}
+	}
+	return b.String()
+}
