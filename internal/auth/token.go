@@ -18,8 +18,8 @@ import (
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/ent/apitoken"
 	"github.com/bindery/bindery/internal/apperr"
-	"github.com/bindery/bindery/internal/store"
 	"github.com/bindery/bindery/internal/id"
+	"github.com/bindery/bindery/internal/store"
 )
 
 // TokenPrefix starts every Bindery API token.
