@@ -13782,7 +13782,7 @@ type OrganizationMutation struct {
 	plan                        *enum.Plan
 	email_domains               *[]string
 	appendemail_domains         []string
-	logo_url                    *string
+	logo                        *string
 	custom_hostname             *string
 	clearedFields               map[string]struct{}
 	members                     map[string]struct{}
@@ -14464,53 +14464,53 @@ func (m *OrganizationMutation) ResetEmailDomains() {
 	m.appendemail_domains = nil
 }
 
-// SetLogoURL sets the "logo_url" field.
-func (m *OrganizationMutation) SetLogoURL(s string) {
-	m.logo_url = &s
+// SetLogo sets the "logo" field.
+func (m *OrganizationMutation) SetLogo(s string) {
+	m.logo = &s
 }
 
-// LogoURL returns the value of the "logo_url" field in the mutation.
-func (m *OrganizationMutation) LogoURL() (r string, exists bool) {
-	v := m.logo_url
+// Logo returns the value of the "logo" field in the mutation.
+func (m *OrganizationMutation) Logo() (r string, exists bool) {
+	v := m.logo
 	if v == nil {
 		return
 	}
 	return *v, true
 }
 
-// OldLogoURL returns the old "logo_url" field's value of the Organization entity.
+// OldLogo returns the old "logo" field's value of the Organization entity.
 // If the Organization object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *OrganizationMutation) OldLogoURL(ctx context.Context) (v *string, err error) {
+func (m *OrganizationMutation) OldLogo(ctx context.Context) (v *string, err error) {
 	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldLogoURL is only allowed on UpdateOne operations")
+		return v, errors.New("OldLogo is only allowed on UpdateOne operations")
 	}
 	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldLogoURL requires an ID field in the mutation")
+		return v, errors.New("OldLogo requires an ID field in the mutation")
 	}
 	oldValue, err := m.oldValue(ctx)
 	if err != nil {
-		return v, fmt.Errorf("querying old value for OldLogoURL: %w", err)
+		return v, fmt.Errorf("querying old value for OldLogo: %w", err)
 	}
-	return oldValue.LogoURL, nil
+	return oldValue.Logo, nil
 }
 
-// ClearLogoURL clears the value of the "logo_url" field.
-func (m *OrganizationMutation) ClearLogoURL() {
-	m.logo_url = nil
-	m.clearedFields[organization.FieldLogoURL] = struct{}{}
+// ClearLogo clears the value of the "logo" field.
+func (m *OrganizationMutation) ClearLogo() {
+	m.logo = nil
+	m.clearedFields[organization.FieldLogo] = struct{}{}
 }
 
-// LogoURLCleared returns if the "logo_url" field was cleared in this mutation.
-func (m *OrganizationMutation) LogoURLCleared() bool {
-	_, ok := m.clearedFields[organization.FieldLogoURL]
+// LogoCleared returns if the "logo" field was cleared in this mutation.
+func (m *OrganizationMutation) LogoCleared() bool {
+	_, ok := m.clearedFields[organization.FieldLogo]
 	return ok
 }
 
-// ResetLogoURL resets all changes to the "logo_url" field.
-func (m *OrganizationMutation) ResetLogoURL() {
-	m.logo_url = nil
-	delete(m.clearedFields, organization.FieldLogoURL)
+// ResetLogo resets all changes to the "logo" field.
+func (m *OrganizationMutation) ResetLogo() {
+	m.logo = nil
+	delete(m.clearedFields, organization.FieldLogo)
 }
 
 // SetCustomHostname sets the "custom_hostname" field.
@@ -15306,8 +15306,8 @@ func (m *OrganizationMutation) Fields() []string {
 	if m.email_domains != nil {
 		fields = append(fields, organization.FieldEmailDomains)
 	}
-	if m.logo_url != nil {
-		fields = append(fields, organization.FieldLogoURL)
+	if m.logo != nil {
+		fields = append(fields, organization.FieldLogo)
 	}
 	if m.custom_hostname != nil {
 		fields = append(fields, organization.FieldCustomHostname)
@@ -15349,8 +15349,8 @@ func (m *OrganizationMutation) Field(name string) (ent.Value, bool) {
 		return m.Plan()
 	case organization.FieldEmailDomains:
 		return m.EmailDomains()
-	case organization.FieldLogoURL:
-		return m.LogoURL()
+	case organization.FieldLogo:
+		return m.Logo()
 	case organization.FieldCustomHostname:
 		return m.CustomHostname()
 	case organization.FieldDefaultSiteID:
@@ -15390,8 +15390,8 @@ func (m *OrganizationMutation) OldField(ctx context.Context, name string) (ent.V
 		return m.OldPlan(ctx)
 	case organization.FieldEmailDomains:
 		return m.OldEmailDomains(ctx)
-	case organization.FieldLogoURL:
-		return m.OldLogoURL(ctx)
+	case organization.FieldLogo:
+		return m.OldLogo(ctx)
 	case organization.FieldCustomHostname:
 		return m.OldCustomHostname(ctx)
 	case organization.FieldDefaultSiteID:
@@ -15496,12 +15496,12 @@ func (m *OrganizationMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetEmailDomains(v)
 		return nil
-	case organization.FieldLogoURL:
+	case organization.FieldLogo:
 		v, ok := value.(string)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
-		m.SetLogoURL(v)
+		m.SetLogo(v)
 		return nil
 	case organization.FieldCustomHostname:
 		v, ok := value.(string)
@@ -15559,8 +15559,8 @@ func (m *OrganizationMutation) ClearedFields() []string {
 	if m.FieldCleared(organization.FieldDefaultRole) {
 		fields = append(fields, organization.FieldDefaultRole)
 	}
-	if m.FieldCleared(organization.FieldLogoURL) {
-		fields = append(fields, organization.FieldLogoURL)
+	if m.FieldCleared(organization.FieldLogo) {
+		fields = append(fields, organization.FieldLogo)
 	}
 	if m.FieldCleared(organization.FieldCustomHostname) {
 		fields = append(fields, organization.FieldCustomHostname)
@@ -15594,8 +15594,8 @@ func (m *OrganizationMutation) ClearField(name string) error {
 	case organization.FieldDefaultRole:
 		m.ClearDefaultRole()
 		return nil
-	case organization.FieldLogoURL:
-		m.ClearLogoURL()
+	case organization.FieldLogo:
+		m.ClearLogo()
 		return nil
 	case organization.FieldCustomHostname:
 		m.ClearCustomHostname()
@@ -15650,8 +15650,8 @@ func (m *OrganizationMutation) ResetField(name string) error {
 	case organization.FieldEmailDomains:
 		m.ResetEmailDomains()
 		return nil
-	case organization.FieldLogoURL:
-		m.ResetLogoURL()
+	case organization.FieldLogo:
+		m.ResetLogo()
 		return nil
 	case organization.FieldCustomHostname:
 		m.ResetCustomHostname()
@@ -25110,7 +25110,7 @@ type SpaceMutation struct {
 	updated_at             *time.Time
 	title                  *string
 	emoji                  *string
-	icon_url               *string
+	icon                   *string
 	visibility             *enum.Visibility
 	edit_mode              *enum.EditMode
 	default_level          *enum.DefaultLevel
@@ -25486,53 +25486,53 @@ func (m *SpaceMutation) ResetEmoji() {
 	m.emoji = nil
 }
 
-// SetIconURL sets the "icon_url" field.
-func (m *SpaceMutation) SetIconURL(s string) {
-	m.icon_url = &s
+// SetIcon sets the "icon" field.
+func (m *SpaceMutation) SetIcon(s string) {
+	m.icon = &s
 }
 
-// IconURL returns the value of the "icon_url" field in the mutation.
-func (m *SpaceMutation) IconURL() (r string, exists bool) {
-	v := m.icon_url
+// Icon returns the value of the "icon" field in the mutation.
+func (m *SpaceMutation) Icon() (r string, exists bool) {
+	v := m.icon
 	if v == nil {
 		return
 	}
 	return *v, true
 }
 
-// OldIconURL returns the old "icon_url" field's value of the Space entity.
+// OldIcon returns the old "icon" field's value of the Space entity.
 // If the Space object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SpaceMutation) OldIconURL(ctx context.Context) (v *string, err error) {
+func (m *SpaceMutation) OldIcon(ctx context.Context) (v *string, err error) {
 	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldIconURL is only allowed on UpdateOne operations")
+		return v, errors.New("OldIcon is only allowed on UpdateOne operations")
 	}
 	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldIconURL requires an ID field in the mutation")
+		return v, errors.New("OldIcon requires an ID field in the mutation")
 	}
 	oldValue, err := m.oldValue(ctx)
 	if err != nil {
-		return v, fmt.Errorf("querying old value for OldIconURL: %w", err)
+		return v, fmt.Errorf("querying old value for OldIcon: %w", err)
 	}
-	return oldValue.IconURL, nil
+	return oldValue.Icon, nil
 }
 
-// ClearIconURL clears the value of the "icon_url" field.
-func (m *SpaceMutation) ClearIconURL() {
-	m.icon_url = nil
-	m.clearedFields[space.FieldIconURL] = struct{}{}
+// ClearIcon clears the value of the "icon" field.
+func (m *SpaceMutation) ClearIcon() {
+	m.icon = nil
+	m.clearedFields[space.FieldIcon] = struct{}{}
 }
 
-// IconURLCleared returns if the "icon_url" field was cleared in this mutation.
-func (m *SpaceMutation) IconURLCleared() bool {
-	_, ok := m.clearedFields[space.FieldIconURL]
+// IconCleared returns if the "icon" field was cleared in this mutation.
+func (m *SpaceMutation) IconCleared() bool {
+	_, ok := m.clearedFields[space.FieldIcon]
 	return ok
 }
 
-// ResetIconURL resets all changes to the "icon_url" field.
-func (m *SpaceMutation) ResetIconURL() {
-	m.icon_url = nil
-	delete(m.clearedFields, space.FieldIconURL)
+// ResetIcon resets all changes to the "icon" field.
+func (m *SpaceMutation) ResetIcon() {
+	m.icon = nil
+	delete(m.clearedFields, space.FieldIcon)
 }
 
 // SetVisibility sets the "visibility" field.
@@ -26440,8 +26440,8 @@ func (m *SpaceMutation) Fields() []string {
 	if m.emoji != nil {
 		fields = append(fields, space.FieldEmoji)
 	}
-	if m.icon_url != nil {
-		fields = append(fields, space.FieldIconURL)
+	if m.icon != nil {
+		fields = append(fields, space.FieldIcon)
 	}
 	if m.visibility != nil {
 		fields = append(fields, space.FieldVisibility)
@@ -26487,8 +26487,8 @@ func (m *SpaceMutation) Field(name string) (ent.Value, bool) {
 		return m.Title()
 	case space.FieldEmoji:
 		return m.Emoji()
-	case space.FieldIconURL:
-		return m.IconURL()
+	case space.FieldIcon:
+		return m.Icon()
 	case space.FieldVisibility:
 		return m.Visibility()
 	case space.FieldEditMode:
@@ -26526,8 +26526,8 @@ func (m *SpaceMutation) OldField(ctx context.Context, name string) (ent.Value, e
 		return m.OldTitle(ctx)
 	case space.FieldEmoji:
 		return m.OldEmoji(ctx)
-	case space.FieldIconURL:
-		return m.OldIconURL(ctx)
+	case space.FieldIcon:
+		return m.OldIcon(ctx)
 	case space.FieldVisibility:
 		return m.OldVisibility(ctx)
 	case space.FieldEditMode:
@@ -26595,12 +26595,12 @@ func (m *SpaceMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetEmoji(v)
 		return nil
-	case space.FieldIconURL:
+	case space.FieldIcon:
 		v, ok := value.(string)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
-		m.SetIconURL(v)
+		m.SetIcon(v)
 		return nil
 	case space.FieldVisibility:
 		v, ok := value.(enum.Visibility)
@@ -26718,8 +26718,8 @@ func (m *SpaceMutation) ClearedFields() []string {
 	if m.FieldCleared(space.FieldParentID) {
 		fields = append(fields, space.FieldParentID)
 	}
-	if m.FieldCleared(space.FieldIconURL) {
-		fields = append(fields, space.FieldIconURL)
+	if m.FieldCleared(space.FieldIcon) {
+		fields = append(fields, space.FieldIcon)
 	}
 	if m.FieldCleared(space.FieldEditMode) {
 		fields = append(fields, space.FieldEditMode)
@@ -26753,8 +26753,8 @@ func (m *SpaceMutation) ClearField(name string) error {
 	case space.FieldParentID:
 		m.ClearParentID()
 		return nil
-	case space.FieldIconURL:
-		m.ClearIconURL()
+	case space.FieldIcon:
+		m.ClearIcon()
 		return nil
 	case space.FieldEditMode:
 		m.ClearEditMode()
@@ -26797,8 +26797,8 @@ func (m *SpaceMutation) ResetField(name string) error {
 	case space.FieldEmoji:
 		m.ResetEmoji()
 		return nil
-	case space.FieldIconURL:
-		m.ResetIconURL()
+	case space.FieldIcon:
+		m.ResetIcon()
 		return nil
 	case space.FieldVisibility:
 		m.ResetVisibility()

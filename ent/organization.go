@@ -46,8 +46,8 @@ type Organization struct {
 	Plan enum.Plan `json:"plan,omitempty"`
 	// EmailDomains holds the value of the "email_domains" field.
 	EmailDomains []string `json:"email_domains,omitempty"`
-	// LogoURL holds the value of the "logo_url" field.
-	LogoURL *string `json:"logo_url,omitempty"`
+	// Logo holds the value of the "logo" field.
+	Logo *string `json:"logo,omitempty"`
 	// CustomHostname holds the value of the "custom_hostname" field.
 	CustomHostname *string `json:"custom_hostname,omitempty"`
 	// DefaultSiteID holds the value of the "default_site_id" field.
@@ -219,7 +219,7 @@ func (*Organization) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case organization.FieldSSO, organization.FieldAi, organization.FieldInviteLinks:
 			values[i] = new(sql.NullBool)
-		case organization.FieldID, organization.FieldTitle, organization.FieldHostname, organization.FieldType, organization.FieldUseCase, organization.FieldCommunityType, organization.FieldDefaultRole, organization.FieldPlan, organization.FieldLogoURL, organization.FieldCustomHostname, organization.FieldDefaultSiteID:
+		case organization.FieldID, organization.FieldTitle, organization.FieldHostname, organization.FieldType, organization.FieldUseCase, organization.FieldCommunityType, organization.FieldDefaultRole, organization.FieldPlan, organization.FieldLogo, organization.FieldCustomHostname, organization.FieldDefaultSiteID:
 			values[i] = new(sql.NullString)
 		case organization.FieldCreatedAt, organization.FieldUpdatedAt:
 			values[i] = new(sql.NullTime)
@@ -328,12 +328,12 @@ func (_m *Organization) assignValues(columns []string, values []any) error {
 					return fmt.Errorf("unmarshal field email_domains: %w", err)
 				}
 			}
-		case organization.FieldLogoURL:
+		case organization.FieldLogo:
 			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field logo_url", values[i])
+				return fmt.Errorf("unexpected type %T for field logo", values[i])
 			} else if value.Valid {
-				_m.LogoURL = new(string)
-				*_m.LogoURL = value.String
+				_m.Logo = new(string)
+				*_m.Logo = value.String
 			}
 		case organization.FieldCustomHostname:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -492,8 +492,8 @@ func (_m *Organization) String() string {
 	builder.WriteString("email_domains=")
 	builder.WriteString(fmt.Sprintf("%v", _m.EmailDomains))
 	builder.WriteString(", ")
-	if v := _m.LogoURL; v != nil {
-		builder.WriteString("logo_url=")
+	if v := _m.Logo; v != nil {
+		builder.WriteString("logo=")
 		builder.WriteString(*v)
 	}
 	builder.WriteString(", ")

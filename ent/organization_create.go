@@ -201,16 +201,16 @@ func (_c *OrganizationCreate) SetEmailDomains(v []string) *OrganizationCreate {
 	return _c
 }
 
-// SetLogoURL sets the "logo_url" field.
-func (_c *OrganizationCreate) SetLogoURL(v string) *OrganizationCreate {
-	_c.mutation.SetLogoURL(v)
+// SetLogo sets the "logo" field.
+func (_c *OrganizationCreate) SetLogo(v string) *OrganizationCreate {
+	_c.mutation.SetLogo(v)
 	return _c
 }
 
-// SetNillableLogoURL sets the "logo_url" field if the given value is not nil.
-func (_c *OrganizationCreate) SetNillableLogoURL(v *string) *OrganizationCreate {
+// SetNillableLogo sets the "logo" field if the given value is not nil.
+func (_c *OrganizationCreate) SetNillableLogo(v *string) *OrganizationCreate {
 	if v != nil {
-		_c.SetLogoURL(*v)
+		_c.SetLogo(*v)
 	}
 	return _c
 }
@@ -564,9 +564,9 @@ func (_c *OrganizationCreate) check() error {
 	if _, ok := _c.mutation.EmailDomains(); !ok {
 		return &ValidationError{Name: "email_domains", err: errors.New(`ent: missing required field "Organization.email_domains"`)}
 	}
-	if v, ok := _c.mutation.LogoURL(); ok {
-		if err := organization.LogoURLValidator(v); err != nil {
-			return &ValidationError{Name: "logo_url", err: fmt.Errorf(`ent: validator failed for field "Organization.logo_url": %w`, err)}
+	if v, ok := _c.mutation.Logo(); ok {
+		if err := organization.LogoValidator(v); err != nil {
+			return &ValidationError{Name: "logo", err: fmt.Errorf(`ent: validator failed for field "Organization.logo": %w`, err)}
 		}
 	}
 	if v, ok := _c.mutation.CustomHostname(); ok {
@@ -667,9 +667,9 @@ func (_c *OrganizationCreate) createSpec() (*Organization, *sqlgraph.CreateSpec)
 		_spec.SetField(organization.FieldEmailDomains, field.TypeJSON, value)
 		_node.EmailDomains = value
 	}
-	if value, ok := _c.mutation.LogoURL(); ok {
-		_spec.SetField(organization.FieldLogoURL, field.TypeString, value)
-		_node.LogoURL = &value
+	if value, ok := _c.mutation.Logo(); ok {
+		_spec.SetField(organization.FieldLogo, field.TypeString, value)
+		_node.Logo = &value
 	}
 	if value, ok := _c.mutation.CustomHostname(); ok {
 		_spec.SetField(organization.FieldCustomHostname, field.TypeString, value)
@@ -1088,21 +1088,21 @@ func (u *OrganizationUpsert) UpdateEmailDomains() *OrganizationUpsert {
 	return u
 }
 
-// SetLogoURL sets the "logo_url" field.
-func (u *OrganizationUpsert) SetLogoURL(v string) *OrganizationUpsert {
-	u.Set(organization.FieldLogoURL, v)
+// SetLogo sets the "logo" field.
+func (u *OrganizationUpsert) SetLogo(v string) *OrganizationUpsert {
+	u.Set(organization.FieldLogo, v)
 	return u
 }
 
-// UpdateLogoURL sets the "logo_url" field to the value that was provided on create.
-func (u *OrganizationUpsert) UpdateLogoURL() *OrganizationUpsert {
-	u.SetExcluded(organization.FieldLogoURL)
+// UpdateLogo sets the "logo" field to the value that was provided on create.
+func (u *OrganizationUpsert) UpdateLogo() *OrganizationUpsert {
+	u.SetExcluded(organization.FieldLogo)
 	return u
 }
 
-// ClearLogoURL clears the value of the "logo_url" field.
-func (u *OrganizationUpsert) ClearLogoURL() *OrganizationUpsert {
-	u.SetNull(organization.FieldLogoURL)
+// ClearLogo clears the value of the "logo" field.
+func (u *OrganizationUpsert) ClearLogo() *OrganizationUpsert {
+	u.SetNull(organization.FieldLogo)
 	return u
 }
 
@@ -1389,24 +1389,24 @@ func (u *OrganizationUpsertOne) UpdateEmailDomains() *OrganizationUpsertOne {
 	})
 }
 
-// SetLogoURL sets the "logo_url" field.
-func (u *OrganizationUpsertOne) SetLogoURL(v string) *OrganizationUpsertOne {
+// SetLogo sets the "logo" field.
+func (u *OrganizationUpsertOne) SetLogo(v string) *OrganizationUpsertOne {
 	return u.Update(func(s *OrganizationUpsert) {
-		s.SetLogoURL(v)
+		s.SetLogo(v)
 	})
 }
 
-// UpdateLogoURL sets the "logo_url" field to the value that was provided on create.
-func (u *OrganizationUpsertOne) UpdateLogoURL() *OrganizationUpsertOne {
+// UpdateLogo sets the "logo" field to the value that was provided on create.
+func (u *OrganizationUpsertOne) UpdateLogo() *OrganizationUpsertOne {
 	return u.Update(func(s *OrganizationUpsert) {
-		s.UpdateLogoURL()
+		s.UpdateLogo()
 	})
 }
 
-// ClearLogoURL clears the value of the "logo_url" field.
-func (u *OrganizationUpsertOne) ClearLogoURL() *OrganizationUpsertOne {
+// ClearLogo clears the value of the "logo" field.
+func (u *OrganizationUpsertOne) ClearLogo() *OrganizationUpsertOne {
 	return u.Update(func(s *OrganizationUpsert) {
-		s.ClearLogoURL()
+		s.ClearLogo()
 	})
 }
 
@@ -1866,24 +1866,24 @@ func (u *OrganizationUpsertBulk) UpdateEmailDomains() *OrganizationUpsertBulk {
 	})
 }
 
-// SetLogoURL sets the "logo_url" field.
-func (u *OrganizationUpsertBulk) SetLogoURL(v string) *OrganizationUpsertBulk {
+// SetLogo sets the "logo" field.
+func (u *OrganizationUpsertBulk) SetLogo(v string) *OrganizationUpsertBulk {
 	return u.Update(func(s *OrganizationUpsert) {
-		s.SetLogoURL(v)
+		s.SetLogo(v)
 	})
 }
 
-// UpdateLogoURL sets the "logo_url" field to the value that was provided on create.
-func (u *OrganizationUpsertBulk) UpdateLogoURL() *OrganizationUpsertBulk {
+// UpdateLogo sets the "logo" field to the value that was provided on create.
+func (u *OrganizationUpsertBulk) UpdateLogo() *OrganizationUpsertBulk {
 	return u.Update(func(s *OrganizationUpsert) {
-		s.UpdateLogoURL()
+		s.UpdateLogo()
 	})
 }
 
-// ClearLogoURL clears the value of the "logo_url" field.
-func (u *OrganizationUpsertBulk) ClearLogoURL() *OrganizationUpsertBulk {
+// ClearLogo clears the value of the "logo" field.
+func (u *OrganizationUpsertBulk) ClearLogo() *OrganizationUpsertBulk {
 	return u.Update(func(s *OrganizationUpsert) {
-		s.ClearLogoURL()
+		s.ClearLogo()
 	})
 }
 

@@ -224,23 +224,23 @@ func (_u *OrganizationUpdate) AppendEmailDomains(v []string) *OrganizationUpdate
 	return _u
 }
 
-// SetLogoURL sets the "logo_url" field.
-func (_u *OrganizationUpdate) SetLogoURL(v string) *OrganizationUpdate {
-	_u.mutation.SetLogoURL(v)
+// SetLogo sets the "logo" field.
+func (_u *OrganizationUpdate) SetLogo(v string) *OrganizationUpdate {
+	_u.mutation.SetLogo(v)
 	return _u
 }
 
-// SetNillableLogoURL sets the "logo_url" field if the given value is not nil.
-func (_u *OrganizationUpdate) SetNillableLogoURL(v *string) *OrganizationUpdate {
+// SetNillableLogo sets the "logo" field if the given value is not nil.
+func (_u *OrganizationUpdate) SetNillableLogo(v *string) *OrganizationUpdate {
 	if v != nil {
-		_u.SetLogoURL(*v)
+		_u.SetLogo(*v)
 	}
 	return _u
 }
 
-// ClearLogoURL clears the value of the "logo_url" field.
-func (_u *OrganizationUpdate) ClearLogoURL() *OrganizationUpdate {
-	_u.mutation.ClearLogoURL()
+// ClearLogo clears the value of the "logo" field.
+func (_u *OrganizationUpdate) ClearLogo() *OrganizationUpdate {
+	_u.mutation.ClearLogo()
 	return _u
 }
 
@@ -769,9 +769,9 @@ func (_u *OrganizationUpdate) check() error {
 			return &ValidationError{Name: "plan", err: fmt.Errorf(`ent: validator failed for field "Organization.plan": %w`, err)}
 		}
 	}
-	if v, ok := _u.mutation.LogoURL(); ok {
-		if err := organization.LogoURLValidator(v); err != nil {
-			return &ValidationError{Name: "logo_url", err: fmt.Errorf(`ent: validator failed for field "Organization.logo_url": %w`, err)}
+	if v, ok := _u.mutation.Logo(); ok {
+		if err := organization.LogoValidator(v); err != nil {
+			return &ValidationError{Name: "logo", err: fmt.Errorf(`ent: validator failed for field "Organization.logo": %w`, err)}
 		}
 	}
 	if v, ok := _u.mutation.CustomHostname(); ok {
@@ -853,11 +853,11 @@ func (_u *OrganizationUpdate) sqlSave(ctx context.Context) (_node int, err error
 			sqljson.Append(u, organization.FieldEmailDomains, value)
 		})
 	}
-	if value, ok := _u.mutation.LogoURL(); ok {
-		_spec.SetField(organization.FieldLogoURL, field.TypeString, value)
+	if value, ok := _u.mutation.Logo(); ok {
+		_spec.SetField(organization.FieldLogo, field.TypeString, value)
 	}
-	if _u.mutation.LogoURLCleared() {
-		_spec.ClearField(organization.FieldLogoURL, field.TypeString)
+	if _u.mutation.LogoCleared() {
+		_spec.ClearField(organization.FieldLogo, field.TypeString)
 	}
 	if value, ok := _u.mutation.CustomHostname(); ok {
 		_spec.SetField(organization.FieldCustomHostname, field.TypeString, value)
@@ -1593,23 +1593,23 @@ func (_u *OrganizationUpdateOne) AppendEmailDomains(v []string) *OrganizationUpd
 	return _u
 }
 
-// SetLogoURL sets the "logo_url" field.
-func (_u *OrganizationUpdateOne) SetLogoURL(v string) *OrganizationUpdateOne {
-	_u.mutation.SetLogoURL(v)
+// SetLogo sets the "logo" field.
+func (_u *OrganizationUpdateOne) SetLogo(v string) *OrganizationUpdateOne {
+	_u.mutation.SetLogo(v)
 	return _u
 }
 
-// SetNillableLogoURL sets the "logo_url" field if the given value is not nil.
-func (_u *OrganizationUpdateOne) SetNillableLogoURL(v *string) *OrganizationUpdateOne {
+// SetNillableLogo sets the "logo" field if the given value is not nil.
+func (_u *OrganizationUpdateOne) SetNillableLogo(v *string) *OrganizationUpdateOne {
 	if v != nil {
-		_u.SetLogoURL(*v)
+		_u.SetLogo(*v)
 	}
 	return _u
 }
 
-// ClearLogoURL clears the value of the "logo_url" field.
-func (_u *OrganizationUpdateOne) ClearLogoURL() *OrganizationUpdateOne {
-	_u.mutation.ClearLogoURL()
+// ClearLogo clears the value of the "logo" field.
+func (_u *OrganizationUpdateOne) ClearLogo() *OrganizationUpdateOne {
+	_u.mutation.ClearLogo()
 	return _u
 }
 
@@ -2151,9 +2151,9 @@ func (_u *OrganizationUpdateOne) check() error {
 			return &ValidationError{Name: "plan", err: fmt.Errorf(`ent: validator failed for field "Organization.plan": %w`, err)}
 		}
 	}
-	if v, ok := _u.mutation.LogoURL(); ok {
-		if err := organization.LogoURLValidator(v); err != nil {
-			return &ValidationError{Name: "logo_url", err: fmt.Errorf(`ent: validator failed for field "Organization.logo_url": %w`, err)}
+	if v, ok := _u.mutation.Logo(); ok {
+		if err := organization.LogoValidator(v); err != nil {
+			return &ValidationError{Name: "logo", err: fmt.Errorf(`ent: validator failed for field "Organization.logo": %w`, err)}
 		}
 	}
 	if v, ok := _u.mutation.CustomHostname(); ok {
@@ -2252,11 +2252,11 @@ func (_u *OrganizationUpdateOne) sqlSave(ctx context.Context) (_node *Organizati
 			sqljson.Append(u, organization.FieldEmailDomains, value)
 		})
 	}
-	if value, ok := _u.mutation.LogoURL(); ok {
-		_spec.SetField(organization.FieldLogoURL, field.TypeString, value)
+	if value, ok := _u.mutation.Logo(); ok {
+		_spec.SetField(organization.FieldLogo, field.TypeString, value)
 	}
-	if _u.mutation.LogoURLCleared() {
-		_spec.ClearField(organization.FieldLogoURL, field.TypeString)
+	if _u.mutation.LogoCleared() {
+		_spec.ClearField(organization.FieldLogo, field.TypeString)
 	}
 	if value, ok := _u.mutation.CustomHostname(); ok {
 		_spec.SetField(organization.FieldCustomHostname, field.TypeString, value)

@@ -606,10 +606,10 @@ func init() {
 	organizationDescEmailDomains := organizationFields[10].Descriptor()
 	// organization.DefaultEmailDomains holds the default value on creation for the email_domains field.
 	organization.DefaultEmailDomains = organizationDescEmailDomains.Default.([]string)
-	// organizationDescLogoURL is the schema descriptor for logo_url field.
-	organizationDescLogoURL := organizationFields[11].Descriptor()
-	// organization.LogoURLValidator is a validator for the "logo_url" field. It is called by the builders before save.
-	organization.LogoURLValidator = organizationDescLogoURL.Validators[0].(func(string) error)
+	// organizationDescLogo is the schema descriptor for logo field.
+	organizationDescLogo := organizationFields[11].Descriptor()
+	// organization.LogoValidator is a validator for the "logo" field. It is called by the builders before save.
+	organization.LogoValidator = organizationDescLogo.Validators[0].(func(string) error)
 	// organizationDescCustomHostname is the schema descriptor for custom_hostname field.
 	organizationDescCustomHostname := organizationFields[12].Descriptor()
 	// organization.CustomHostnameValidator is a validator for the "custom_hostname" field. It is called by the builders before save.
@@ -1120,10 +1120,10 @@ func init() {
 	space.DefaultEmoji = spaceDescEmoji.Default.(string)
 	// space.EmojiValidator is a validator for the "emoji" field. It is called by the builders before save.
 	space.EmojiValidator = spaceDescEmoji.Validators[0].(func(string) error)
-	// spaceDescIconURL is the schema descriptor for icon_url field.
-	spaceDescIconURL := spaceFields[4].Descriptor()
-	// space.IconURLValidator is a validator for the "icon_url" field. It is called by the builders before save.
-	space.IconURLValidator = spaceDescIconURL.Validators[0].(func(string) error)
+	// spaceDescIcon is the schema descriptor for icon field.
+	spaceDescIcon := spaceFields[4].Descriptor()
+	// space.IconValidator is a validator for the "icon" field. It is called by the builders before save.
+	space.IconValidator = spaceDescIcon.Validators[0].(func(string) error)
 	// spaceDescPosition is the schema descriptor for position field.
 	spaceDescPosition := spaceFields[9].Descriptor()
 	// space.DefaultPosition holds the default value on creation for the position field.

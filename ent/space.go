@@ -33,8 +33,8 @@ type Space struct {
 	Title string `json:"title,omitempty"`
 	// Emoji holds the value of the "emoji" field.
 	Emoji string `json:"emoji,omitempty"`
-	// IconURL holds the value of the "icon_url" field.
-	IconURL *string `json:"icon_url,omitempty"`
+	// Icon holds the value of the "icon" field.
+	Icon *string `json:"icon,omitempty"`
 	// Visibility holds the value of the "visibility" field.
 	Visibility enum.Visibility `json:"visibility,omitempty"`
 	// EditMode holds the value of the "edit_mode" field.
@@ -196,7 +196,7 @@ func (*Space) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullFloat64)
 		case space.FieldCrSeq:
 			values[i] = new(sql.NullInt64)
-		case space.FieldID, space.FieldOrganizationID, space.FieldParentID, space.FieldTitle, space.FieldEmoji, space.FieldIconURL, space.FieldVisibility, space.FieldEditMode, space.FieldDefaultLevel, space.FieldLanguage, space.FieldRevisionID:
+		case space.FieldID, space.FieldOrganizationID, space.FieldParentID, space.FieldTitle, space.FieldEmoji, space.FieldIcon, space.FieldVisibility, space.FieldEditMode, space.FieldDefaultLevel, space.FieldLanguage, space.FieldRevisionID:
 			values[i] = new(sql.NullString)
 		case space.FieldCreatedAt, space.FieldUpdatedAt, space.FieldDeletedAt:
 			values[i] = new(sql.NullTime)
@@ -258,12 +258,12 @@ func (_m *Space) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.Emoji = value.String
 			}
-		case space.FieldIconURL:
+		case space.FieldIcon:
 			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field icon_url", values[i])
+				return fmt.Errorf("unexpected type %T for field icon", values[i])
 			} else if value.Valid {
-				_m.IconURL = new(string)
-				*_m.IconURL = value.String
+				_m.Icon = new(string)
+				*_m.Icon = value.String
 			}
 		case space.FieldVisibility:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -424,8 +424,8 @@ func (_m *Space) String() string {
 	builder.WriteString("emoji=")
 	builder.WriteString(_m.Emoji)
 	builder.WriteString(", ")
-	if v := _m.IconURL; v != nil {
-		builder.WriteString("icon_url=")
+	if v := _m.Icon; v != nil {
+		builder.WriteString("icon=")
 		builder.WriteString(*v)
 	}
 	builder.WriteString(", ")

@@ -109,16 +109,16 @@ func (_c *SpaceCreate) SetNillableEmoji(v *string) *SpaceCreate {
 	return _c
 }
 
-// SetIconURL sets the "icon_url" field.
-func (_c *SpaceCreate) SetIconURL(v string) *SpaceCreate {
-	_c.mutation.SetIconURL(v)
+// SetIcon sets the "icon" field.
+func (_c *SpaceCreate) SetIcon(v string) *SpaceCreate {
+	_c.mutation.SetIcon(v)
 	return _c
 }
 
-// SetNillableIconURL sets the "icon_url" field if the given value is not nil.
-func (_c *SpaceCreate) SetNillableIconURL(v *string) *SpaceCreate {
+// SetNillableIcon sets the "icon" field if the given value is not nil.
+func (_c *SpaceCreate) SetNillableIcon(v *string) *SpaceCreate {
 	if v != nil {
-		_c.SetIconURL(*v)
+		_c.SetIcon(*v)
 	}
 	return _c
 }
@@ -469,9 +469,9 @@ func (_c *SpaceCreate) check() error {
 			return &ValidationError{Name: "emoji", err: fmt.Errorf(`ent: validator failed for field "Space.emoji": %w`, err)}
 		}
 	}
-	if v, ok := _c.mutation.IconURL(); ok {
-		if err := space.IconURLValidator(v); err != nil {
-			return &ValidationError{Name: "icon_url", err: fmt.Errorf(`ent: validator failed for field "Space.icon_url": %w`, err)}
+	if v, ok := _c.mutation.Icon(); ok {
+		if err := space.IconValidator(v); err != nil {
+			return &ValidationError{Name: "icon", err: fmt.Errorf(`ent: validator failed for field "Space.icon": %w`, err)}
 		}
 	}
 	if _, ok := _c.mutation.Visibility(); !ok {
@@ -563,9 +563,9 @@ func (_c *SpaceCreate) createSpec() (*Space, *sqlgraph.CreateSpec) {
 		_spec.SetField(space.FieldEmoji, field.TypeString, value)
 		_node.Emoji = value
 	}
-	if value, ok := _c.mutation.IconURL(); ok {
-		_spec.SetField(space.FieldIconURL, field.TypeString, value)
-		_node.IconURL = &value
+	if value, ok := _c.mutation.Icon(); ok {
+		_spec.SetField(space.FieldIcon, field.TypeString, value)
+		_node.Icon = &value
 	}
 	if value, ok := _c.mutation.Visibility(); ok {
 		_spec.SetField(space.FieldVisibility, field.TypeEnum, value)
@@ -876,21 +876,21 @@ func (u *SpaceUpsert) UpdateEmoji() *SpaceUpsert {
 	return u
 }
 
-// SetIconURL sets the "icon_url" field.
-func (u *SpaceUpsert) SetIconURL(v string) *SpaceUpsert {
-	u.Set(space.FieldIconURL, v)
+// SetIcon sets the "icon" field.
+func (u *SpaceUpsert) SetIcon(v string) *SpaceUpsert {
+	u.Set(space.FieldIcon, v)
 	return u
 }
 
-// UpdateIconURL sets the "icon_url" field to the value that was provided on create.
-func (u *SpaceUpsert) UpdateIconURL() *SpaceUpsert {
-	u.SetExcluded(space.FieldIconURL)
+// UpdateIcon sets the "icon" field to the value that was provided on create.
+func (u *SpaceUpsert) UpdateIcon() *SpaceUpsert {
+	u.SetExcluded(space.FieldIcon)
 	return u
 }
 
-// ClearIconURL clears the value of the "icon_url" field.
-func (u *SpaceUpsert) ClearIconURL() *SpaceUpsert {
-	u.SetNull(space.FieldIconURL)
+// ClearIcon clears the value of the "icon" field.
+func (u *SpaceUpsert) ClearIcon() *SpaceUpsert {
+	u.SetNull(space.FieldIcon)
 	return u
 }
 
@@ -1160,24 +1160,24 @@ func (u *SpaceUpsertOne) UpdateEmoji() *SpaceUpsertOne {
 	})
 }
 
-// SetIconURL sets the "icon_url" field.
-func (u *SpaceUpsertOne) SetIconURL(v string) *SpaceUpsertOne {
+// SetIcon sets the "icon" field.
+func (u *SpaceUpsertOne) SetIcon(v string) *SpaceUpsertOne {
 	return u.Update(func(s *SpaceUpsert) {
-		s.SetIconURL(v)
+		s.SetIcon(v)
 	})
 }
 
-// UpdateIconURL sets the "icon_url" field to the value that was provided on create.
-func (u *SpaceUpsertOne) UpdateIconURL() *SpaceUpsertOne {
+// UpdateIcon sets the "icon" field to the value that was provided on create.
+func (u *SpaceUpsertOne) UpdateIcon() *SpaceUpsertOne {
 	return u.Update(func(s *SpaceUpsert) {
-		s.UpdateIconURL()
+		s.UpdateIcon()
 	})
 }
 
-// ClearIconURL clears the value of the "icon_url" field.
-func (u *SpaceUpsertOne) ClearIconURL() *SpaceUpsertOne {
+// ClearIcon clears the value of the "icon" field.
+func (u *SpaceUpsertOne) ClearIcon() *SpaceUpsertOne {
 	return u.Update(func(s *SpaceUpsert) {
-		s.ClearIconURL()
+		s.ClearIcon()
 	})
 }
 
@@ -1637,24 +1637,24 @@ func (u *SpaceUpsertBulk) UpdateEmoji() *SpaceUpsertBulk {
 	})
 }
 
-// SetIconURL sets the "icon_url" field.
-func (u *SpaceUpsertBulk) SetIconURL(v string) *SpaceUpsertBulk {
+// SetIcon sets the "icon" field.
+func (u *SpaceUpsertBulk) SetIcon(v string) *SpaceUpsertBulk {
 	return u.Update(func(s *SpaceUpsert) {
-		s.SetIconURL(v)
+		s.SetIcon(v)
 	})
 }
 
-// UpdateIconURL sets the "icon_url" field to the value that was provided on create.
-func (u *SpaceUpsertBulk) UpdateIconURL() *SpaceUpsertBulk {
+// UpdateIcon sets the "icon" field to the value that was provided on create.
+func (u *SpaceUpsertBulk) UpdateIcon() *SpaceUpsertBulk {
 	return u.Update(func(s *SpaceUpsert) {
-		s.UpdateIconURL()
+		s.UpdateIcon()
 	})
 }
 
-// ClearIconURL clears the value of the "icon_url" field.
-func (u *SpaceUpsertBulk) ClearIconURL() *SpaceUpsertBulk {
+// ClearIcon clears the value of the "icon" field.
+func (u *SpaceUpsertBulk) ClearIcon() *SpaceUpsertBulk {
 	return u.Update(func(s *SpaceUpsert) {
-		s.ClearIconURL()
+		s.ClearIcon()
 	})
 }
 

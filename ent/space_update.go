@@ -107,23 +107,23 @@ func (_u *SpaceUpdate) SetNillableEmoji(v *string) *SpaceUpdate {
 	return _u
 }
 
-// SetIconURL sets the "icon_url" field.
-func (_u *SpaceUpdate) SetIconURL(v string) *SpaceUpdate {
-	_u.mutation.SetIconURL(v)
+// SetIcon sets the "icon" field.
+func (_u *SpaceUpdate) SetIcon(v string) *SpaceUpdate {
+	_u.mutation.SetIcon(v)
 	return _u
 }
 
-// SetNillableIconURL sets the "icon_url" field if the given value is not nil.
-func (_u *SpaceUpdate) SetNillableIconURL(v *string) *SpaceUpdate {
+// SetNillableIcon sets the "icon" field if the given value is not nil.
+func (_u *SpaceUpdate) SetNillableIcon(v *string) *SpaceUpdate {
 	if v != nil {
-		_u.SetIconURL(*v)
+		_u.SetIcon(*v)
 	}
 	return _u
 }
 
-// ClearIconURL clears the value of the "icon_url" field.
-func (_u *SpaceUpdate) ClearIconURL() *SpaceUpdate {
-	_u.mutation.ClearIconURL()
+// ClearIcon clears the value of the "icon" field.
+func (_u *SpaceUpdate) ClearIcon() *SpaceUpdate {
+	_u.mutation.ClearIcon()
 	return _u
 }
 
@@ -621,9 +621,9 @@ func (_u *SpaceUpdate) check() error {
 			return &ValidationError{Name: "emoji", err: fmt.Errorf(`ent: validator failed for field "Space.emoji": %w`, err)}
 		}
 	}
-	if v, ok := _u.mutation.IconURL(); ok {
-		if err := space.IconURLValidator(v); err != nil {
-			return &ValidationError{Name: "icon_url", err: fmt.Errorf(`ent: validator failed for field "Space.icon_url": %w`, err)}
+	if v, ok := _u.mutation.Icon(); ok {
+		if err := space.IconValidator(v); err != nil {
+			return &ValidationError{Name: "icon", err: fmt.Errorf(`ent: validator failed for field "Space.icon": %w`, err)}
 		}
 	}
 	if v, ok := _u.mutation.Visibility(); ok {
@@ -679,11 +679,11 @@ func (_u *SpaceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.Emoji(); ok {
 		_spec.SetField(space.FieldEmoji, field.TypeString, value)
 	}
-	if value, ok := _u.mutation.IconURL(); ok {
-		_spec.SetField(space.FieldIconURL, field.TypeString, value)
+	if value, ok := _u.mutation.Icon(); ok {
+		_spec.SetField(space.FieldIcon, field.TypeString, value)
 	}
-	if _u.mutation.IconURLCleared() {
-		_spec.ClearField(space.FieldIconURL, field.TypeString)
+	if _u.mutation.IconCleared() {
+		_spec.ClearField(space.FieldIcon, field.TypeString)
 	}
 	if value, ok := _u.mutation.Visibility(); ok {
 		_spec.SetField(space.FieldVisibility, field.TypeEnum, value)
@@ -1216,23 +1216,23 @@ func (_u *SpaceUpdateOne) SetNillableEmoji(v *string) *SpaceUpdateOne {
 	return _u
 }
 
-// SetIconURL sets the "icon_url" field.
-func (_u *SpaceUpdateOne) SetIconURL(v string) *SpaceUpdateOne {
-	_u.mutation.SetIconURL(v)
+// SetIcon sets the "icon" field.
+func (_u *SpaceUpdateOne) SetIcon(v string) *SpaceUpdateOne {
+	_u.mutation.SetIcon(v)
 	return _u
 }
 
-// SetNillableIconURL sets the "icon_url" field if the given value is not nil.
-func (_u *SpaceUpdateOne) SetNillableIconURL(v *string) *SpaceUpdateOne {
+// SetNillableIcon sets the "icon" field if the given value is not nil.
+func (_u *SpaceUpdateOne) SetNillableIcon(v *string) *SpaceUpdateOne {
 	if v != nil {
-		_u.SetIconURL(*v)
+		_u.SetIcon(*v)
 	}
 	return _u
 }
 
-// ClearIconURL clears the value of the "icon_url" field.
-func (_u *SpaceUpdateOne) ClearIconURL() *SpaceUpdateOne {
-	_u.mutation.ClearIconURL()
+// ClearIcon clears the value of the "icon" field.
+func (_u *SpaceUpdateOne) ClearIcon() *SpaceUpdateOne {
+	_u.mutation.ClearIcon()
 	return _u
 }
 
@@ -1743,9 +1743,9 @@ func (_u *SpaceUpdateOne) check() error {
 			return &ValidationError{Name: "emoji", err: fmt.Errorf(`ent: validator failed for field "Space.emoji": %w`, err)}
 		}
 	}
-	if v, ok := _u.mutation.IconURL(); ok {
-		if err := space.IconURLValidator(v); err != nil {
-			return &ValidationError{Name: "icon_url", err: fmt.Errorf(`ent: validator failed for field "Space.icon_url": %w`, err)}
+	if v, ok := _u.mutation.Icon(); ok {
+		if err := space.IconValidator(v); err != nil {
+			return &ValidationError{Name: "icon", err: fmt.Errorf(`ent: validator failed for field "Space.icon": %w`, err)}
 		}
 	}
 	if v, ok := _u.mutation.Visibility(); ok {
@@ -1818,11 +1818,11 @@ func (_u *SpaceUpdateOne) sqlSave(ctx context.Context) (_node *Space, err error)
 	if value, ok := _u.mutation.Emoji(); ok {
 		_spec.SetField(space.FieldEmoji, field.TypeString, value)
 	}
-	if value, ok := _u.mutation.IconURL(); ok {
-		_spec.SetField(space.FieldIconURL, field.TypeString, value)
+	if value, ok := _u.mutation.Icon(); ok {
+		_spec.SetField(space.FieldIcon, field.TypeString, value)
 	}
-	if _u.mutation.IconURLCleared() {
-		_spec.ClearField(space.FieldIconURL, field.TypeString)
+	if _u.mutation.IconCleared() {
+		_spec.ClearField(space.FieldIcon, field.TypeString)
 	}
 	if value, ok := _u.mutation.Visibility(); ok {
 		_spec.SetField(space.FieldVisibility, field.TypeEnum, value)

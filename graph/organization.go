@@ -73,7 +73,7 @@ func (r *Resolver) updateOrganization(ctx context.Context, in model.UpdateOrgani
 		}
 		apply(in.Hostname, u.SetNillableHostname, u.ClearHostname)
 		apply(in.DefaultRole, u.SetNillableDefaultRole, u.ClearDefaultRole)
-		apply(in.Logo, u.SetNillableLogoURL, u.ClearLogoURL)
+		apply(in.Logo, u.SetNillableLogo, u.ClearLogo)
 		apply(in.DefaultSiteID, u.SetNillableDefaultSiteID, u.ClearDefaultSiteID)
 		if in.Sso != nil {
 			u.SetSSO(*in.Sso)
@@ -90,17 +90,11 @@ func (r *Resolver) updateOrganization(ctx context.Context, in model.UpdateOrgani
 	return o, err
 }
 
-// checkOrganizationInput checks what the schema cannot: a free hostname, a
-// default site of this organization, and the logo under its input name (the
-// schema would name the column, logoURL).
+// checkOrganizationInput checks what the schema cannot: a free hostname and
+// a default site of this organization.
 func (r *Resolver) checkOrganizationInput(ctx context.Context, in model.UpdateOrganizationInput) error {
 	if err := r.checkHostnameFree(ctx, in.ID, in.Hostname.Value()); err != nil {
 		return err
-	}
-	if v := in.Logo.Value(); v != nil {
-		if err := validate.LogoURL(*v); err != nil {
-			return apperr.Invalid("logo", "%s", err)
-		}
 	}
 	if v := in.DefaultSiteID.Value(); v != nil {
 		ok, err := r.db(ctx).Site.Query().Where(site.ID(*v), site.OrganizationID(in.ID)).Exist(ctx)
@@ -154,7 +148,7 @@ func (r *Resolver) organizationURLs(o *ent.Organization) *model.OrganizationURLs
 	return &model.OrganizationURLs{
 		Location: r.cfg.PublicURL + "/v1/orgs/" + o.ID,
 		App:      r.cfg.AppURL + "/o/" + o.ID,
-		Logo:     o.LogoURL,
+		Logo:     o.Logo,
 	}
 }
 

@@ -114,7 +114,7 @@ func (r *Resolver) updateSpace(ctx context.Context, in model.UpdateSpaceInput) (
 		if v, set := in.Emoji.ValueOK(); set {
 			u.SetEmoji(deref(v))
 		}
-		apply(in.Icon, u.SetNillableIconURL, u.ClearIconURL)
+		apply(in.Icon, u.SetNillableIcon, u.ClearIcon)
 		apply(in.EditMode, u.SetNillableEditMode, u.ClearEditMode)
 		apply(in.DefaultLevel, u.SetNillableDefaultLevel, u.ClearDefaultLevel)
 		apply(in.Language, u.SetNillableLanguage, u.ClearLanguage)
@@ -209,7 +209,7 @@ func (r *Resolver) duplicateSpace(ctx context.Context, in model.DuplicateSpaceIn
 			SetNillableParentID(s.ParentID).
 			SetTitle(copyTitle(s.Title)).
 			SetEmoji(s.Emoji).
-			SetNillableIconURL(s.IconURL).
+			SetNillableIcon(s.Icon).
 			SetVisibility(s.Visibility).
 			SetNillableEditMode(s.EditMode).
 			SetNillableDefaultLevel(s.DefaultLevel).
@@ -332,7 +332,7 @@ func (r *Resolver) spaceURLs(s *ent.Space) *model.SpaceURLs {
 	return &model.SpaceURLs{
 		Location: r.cfg.PublicURL + "/v1/spaces/" + s.ID,
 		App:      r.cfg.AppURL + "/s/" + s.ID,
-		Icon:     s.IconURL,
+		Icon:     s.Icon,
 	}
 }
 

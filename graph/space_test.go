@@ -455,3 +455,29 @@ func TestGraphQLSpaceCursorFromREST(t *testing.T) {
 		map[string]any{"org": e.Org.ID})
 	spWantCode(t, g, "BAD_USER_INPUT")
 }
+
+// TestErrorsNameAPIFields holds validation errors to the names clients send:
+// a bad space icon or organization logo fails as icon or logo in both APIs,
+// never as the column behind it.
+func TestErrorsNameAPIFields(t *testing.T) {
+	t.Parallel()
+	e := servertest.New(t)
+	spc := spCreate(t, e, e.OwnerToken, "Icons", nil)
+	bad := "not a url"
+	res := e.Do(http.MethodPatch, "/v1/spaces/"+spc, e.OwnerToken, map[string]any{"icon": bad})
+	assert.Equal(t, http.StatusBadRequest, res.Status)
+	assert.Contains(t, res.JSON()["error"].(map[string]any)["message"], "icon:")
+	g := e.GraphQL(e.OwnerToken, `mutation($id: ID!, $icon: String) { updateSpace(input: {id: $id, icon: $icon}) { space { id } } }`,
+		map[string]any{"id": spc, "icon": bad})
+	require.NotEmpty(t, g.Errors)
+	assert.Equal(t, "BAD_USER_INPUT", g.Code())
+	assert.Equal(t, "icon", g.Errors[0].Extensions["field"])
+
+	res = e.Do(http.MethodPatch, "/v1/orgs/"+e.Org.ID, e.OwnerToken, map[string]any{"logo": bad})
+	assert.Equal(t, http.StatusBadRequest, res.Status)
+	assert.Contains(t, res.JSON()["error"].(map[string]any)["message"], "logo:")
+	g = e.GraphQL(e.OwnerToken, `mutation($id: ID!, $logo: String) { updateOrganization(input: {id: $id, logo: $logo}) { organization { id } } }`,
+		map[string]any{"id": e.Org.ID, "logo": bad})
+	require.NotEmpty(t, g.Errors)
+	assert.Equal(t, "logo", g.Errors[0].Extensions["field"])
+}

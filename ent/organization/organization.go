@@ -42,8 +42,8 @@ const (
 	FieldPlan = "plan"
 	// FieldEmailDomains holds the string denoting the email_domains field in the database.
 	FieldEmailDomains = "email_domains"
-	// FieldLogoURL holds the string denoting the logo_url field in the database.
-	FieldLogoURL = "logo_url"
+	// FieldLogo holds the string denoting the logo field in the database.
+	FieldLogo = "logo_url"
 	// FieldCustomHostname holds the string denoting the custom_hostname field in the database.
 	FieldCustomHostname = "custom_hostname"
 	// FieldDefaultSiteID holds the string denoting the default_site_id field in the database.
@@ -176,7 +176,7 @@ var Columns = []string{
 	FieldInviteLinks,
 	FieldPlan,
 	FieldEmailDomains,
-	FieldLogoURL,
+	FieldLogo,
 	FieldCustomHostname,
 	FieldDefaultSiteID,
 }
@@ -210,8 +210,8 @@ var (
 	DefaultInviteLinks bool
 	// DefaultEmailDomains holds the default value on creation for the "email_domains" field.
 	DefaultEmailDomains []string
-	// LogoURLValidator is a validator for the "logo_url" field. It is called by the builders before save.
-	LogoURLValidator func(string) error
+	// LogoValidator is a validator for the "logo" field. It is called by the builders before save.
+	LogoValidator func(string) error
 	// CustomHostnameValidator is a validator for the "custom_hostname" field. It is called by the builders before save.
 	CustomHostnameValidator func(string) error
 	// DefaultID holds the default value on creation for the "id" field.
@@ -342,9 +342,9 @@ func ByPlan(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPlan, opts...).ToFunc()
 }
 
-// ByLogoURL orders the results by the logo_url field.
-func ByLogoURL(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldLogoURL, opts...).ToFunc()
+// ByLogo orders the results by the logo field.
+func ByLogo(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldLogo, opts...).ToFunc()
 }
 
 // ByCustomHostname orders the results by the custom_hostname field.

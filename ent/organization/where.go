@@ -101,9 +101,9 @@ func InviteLinks(v bool) predicate.Organization {
 	return predicate.Organization(sql.FieldEQ(FieldInviteLinks, v))
 }
 
-// LogoURL applies equality check predicate on the "logo_url" field. It's identical to LogoURLEQ.
-func LogoURL(v string) predicate.Organization {
-	return predicate.Organization(sql.FieldEQ(FieldLogoURL, v))
+// Logo applies equality check predicate on the "logo" field. It's identical to LogoEQ.
+func Logo(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldEQ(FieldLogo, v))
 }
 
 // CustomHostname applies equality check predicate on the "custom_hostname" field. It's identical to CustomHostnameEQ.
@@ -546,79 +546,79 @@ func PlanNotIn(vs ...enum.Plan) predicate.Organization {
 	return predicate.Organization(sql.FieldNotIn(FieldPlan, v...))
 }
 
-// LogoURLEQ applies the EQ predicate on the "logo_url" field.
-func LogoURLEQ(v string) predicate.Organization {
-	return predicate.Organization(sql.FieldEQ(FieldLogoURL, v))
+// LogoEQ applies the EQ predicate on the "logo" field.
+func LogoEQ(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldEQ(FieldLogo, v))
 }
 
-// LogoURLNEQ applies the NEQ predicate on the "logo_url" field.
-func LogoURLNEQ(v string) predicate.Organization {
-	return predicate.Organization(sql.FieldNEQ(FieldLogoURL, v))
+// LogoNEQ applies the NEQ predicate on the "logo" field.
+func LogoNEQ(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldNEQ(FieldLogo, v))
 }
 
-// LogoURLIn applies the In predicate on the "logo_url" field.
-func LogoURLIn(vs ...string) predicate.Organization {
-	return predicate.Organization(sql.FieldIn(FieldLogoURL, vs...))
+// LogoIn applies the In predicate on the "logo" field.
+func LogoIn(vs ...string) predicate.Organization {
+	return predicate.Organization(sql.FieldIn(FieldLogo, vs...))
 }
 
-// LogoURLNotIn applies the NotIn predicate on the "logo_url" field.
-func LogoURLNotIn(vs ...string) predicate.Organization {
-	return predicate.Organization(sql.FieldNotIn(FieldLogoURL, vs...))
+// LogoNotIn applies the NotIn predicate on the "logo" field.
+func LogoNotIn(vs ...string) predicate.Organization {
+	return predicate.Organization(sql.FieldNotIn(FieldLogo, vs...))
 }
 
-// LogoURLGT applies the GT predicate on the "logo_url" field.
-func LogoURLGT(v string) predicate.Organization {
-	return predicate.Organization(sql.FieldGT(FieldLogoURL, v))
+// LogoGT applies the GT predicate on the "logo" field.
+func LogoGT(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldGT(FieldLogo, v))
 }
 
-// LogoURLGTE applies the GTE predicate on the "logo_url" field.
-func LogoURLGTE(v string) predicate.Organization {
-	return predicate.Organization(sql.FieldGTE(FieldLogoURL, v))
+// LogoGTE applies the GTE predicate on the "logo" field.
+func LogoGTE(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldGTE(FieldLogo, v))
 }
 
-// LogoURLLT applies the LT predicate on the "logo_url" field.
-func LogoURLLT(v string) predicate.Organization {
-	return predicate.Organization(sql.FieldLT(FieldLogoURL, v))
+// LogoLT applies the LT predicate on the "logo" field.
+func LogoLT(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldLT(FieldLogo, v))
 }
 
-// LogoURLLTE applies the LTE predicate on the "logo_url" field.
-func LogoURLLTE(v string) predicate.Organization {
-	return predicate.Organization(sql.FieldLTE(FieldLogoURL, v))
+// LogoLTE applies the LTE predicate on the "logo" field.
+func LogoLTE(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldLTE(FieldLogo, v))
 }
 
-// LogoURLContains applies the Contains predicate on the "logo_url" field.
-func LogoURLContains(v string) predicate.Organization {
-	return predicate.Organization(sql.FieldContains(FieldLogoURL, v))
+// LogoContains applies the Contains predicate on the "logo" field.
+func LogoContains(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldContains(FieldLogo, v))
 }
 
-// LogoURLHasPrefix applies the HasPrefix predicate on the "logo_url" field.
-func LogoURLHasPrefix(v string) predicate.Organization {
-	return predicate.Organization(sql.FieldHasPrefix(FieldLogoURL, v))
+// LogoHasPrefix applies the HasPrefix predicate on the "logo" field.
+func LogoHasPrefix(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldHasPrefix(FieldLogo, v))
 }
 
-// LogoURLHasSuffix applies the HasSuffix predicate on the "logo_url" field.
-func LogoURLHasSuffix(v string) predicate.Organization {
-	return predicate.Organization(sql.FieldHasSuffix(FieldLogoURL, v))
+// LogoHasSuffix applies the HasSuffix predicate on the "logo" field.
+func LogoHasSuffix(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldHasSuffix(FieldLogo, v))
 }
 
-// LogoURLIsNil applies the IsNil predicate on the "logo_url" field.
-func LogoURLIsNil() predicate.Organization {
-	return predicate.Organization(sql.FieldIsNull(FieldLogoURL))
+// LogoIsNil applies the IsNil predicate on the "logo" field.
+func LogoIsNil() predicate.Organization {
+	return predicate.Organization(sql.FieldIsNull(FieldLogo))
 }
 
-// LogoURLNotNil applies the NotNil predicate on the "logo_url" field.
-func LogoURLNotNil() predicate.Organization {
-	return predicate.Organization(sql.FieldNotNull(FieldLogoURL))
+// LogoNotNil applies the NotNil predicate on the "logo" field.
+func LogoNotNil() predicate.Organization {
+	return predicate.Organization(sql.FieldNotNull(FieldLogo))
 }
 
-// LogoURLEqualFold applies the EqualFold predicate on the "logo_url" field.
-func LogoURLEqualFold(v string) predicate.Organization {
-	return predicate.Organization(sql.FieldEqualFold(FieldLogoURL, v))
+// LogoEqualFold applies the EqualFold predicate on the "logo" field.
+func LogoEqualFold(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldEqualFold(FieldLogo, v))
 }
 
-// LogoURLContainsFold applies the ContainsFold predicate on the "logo_url" field.
-func LogoURLContainsFold(v string) predicate.Organization {
-	return predicate.Organization(sql.FieldContainsFold(FieldLogoURL, v))
+// LogoContainsFold applies the ContainsFold predicate on the "logo" field.
+func LogoContainsFold(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldContainsFold(FieldLogo, v))
 }
 
 // CustomHostnameEQ applies the EQ predicate on the "custom_hostname" field.

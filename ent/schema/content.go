@@ -74,7 +74,7 @@ func (Space) Fields() []ent.Field {
 		field.String("parent_id").Optional().Nillable().Annotations(internal()),
 		field.String("title").Default("").Validate(validate.SpaceTitle),
 		field.String("emoji").Default("").Validate(validate.Emoji),
-		field.String("icon_url").Optional().Nillable().Validate(validate.LogoURL).Annotations(internal()),
+		field.String("icon").StorageKey("icon_url").Optional().Nillable().Validate(validate.LogoURL).Annotations(internal()),
 		field.Enum("visibility").GoType(enum.Visibility("")).Default(string(enum.VisibilityPrivate)).
 			Annotations(gqlEnum("Visibility")...),
 		// edit_mode NULL means the main content changes only through change

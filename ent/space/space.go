@@ -28,8 +28,8 @@ const (
 	FieldTitle = "title"
 	// FieldEmoji holds the string denoting the emoji field in the database.
 	FieldEmoji = "emoji"
-	// FieldIconURL holds the string denoting the icon_url field in the database.
-	FieldIconURL = "icon_url"
+	// FieldIcon holds the string denoting the icon field in the database.
+	FieldIcon = "icon_url"
 	// FieldVisibility holds the string denoting the visibility field in the database.
 	FieldVisibility = "visibility"
 	// FieldEditMode holds the string denoting the edit_mode field in the database.
@@ -147,7 +147,7 @@ var Columns = []string{
 	FieldParentID,
 	FieldTitle,
 	FieldEmoji,
-	FieldIconURL,
+	FieldIcon,
 	FieldVisibility,
 	FieldEditMode,
 	FieldDefaultLevel,
@@ -189,8 +189,8 @@ var (
 	DefaultEmoji string
 	// EmojiValidator is a validator for the "emoji" field. It is called by the builders before save.
 	EmojiValidator func(string) error
-	// IconURLValidator is a validator for the "icon_url" field. It is called by the builders before save.
-	IconURLValidator func(string) error
+	// IconValidator is a validator for the "icon" field. It is called by the builders before save.
+	IconValidator func(string) error
 	// DefaultPosition holds the default value on creation for the "position" field.
 	DefaultPosition float64
 	// DefaultCrSeq holds the default value on creation for the "cr_seq" field.
@@ -283,9 +283,9 @@ func ByEmoji(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldEmoji, opts...).ToFunc()
 }
 
-// ByIconURL orders the results by the icon_url field.
-func ByIconURL(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldIconURL, opts...).ToFunc()
+// ByIcon orders the results by the icon field.
+func ByIcon(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldIcon, opts...).ToFunc()
 }
 
 // ByVisibility orders the results by the visibility field.

@@ -96,9 +96,9 @@ func Emoji(v string) predicate.Space {
 	return predicate.Space(sql.FieldEQ(FieldEmoji, v))
 }
 
-// IconURL applies equality check predicate on the "icon_url" field. It's identical to IconURLEQ.
-func IconURL(v string) predicate.Space {
-	return predicate.Space(sql.FieldEQ(FieldIconURL, v))
+// Icon applies equality check predicate on the "icon" field. It's identical to IconEQ.
+func Icon(v string) predicate.Space {
+	return predicate.Space(sql.FieldEQ(FieldIcon, v))
 }
 
 // Position applies equality check predicate on the "position" field. It's identical to PositionEQ.
@@ -471,79 +471,79 @@ func EmojiContainsFold(v string) predicate.Space {
 	return predicate.Space(sql.FieldContainsFold(FieldEmoji, v))
 }
 
-// IconURLEQ applies the EQ predicate on the "icon_url" field.
-func IconURLEQ(v string) predicate.Space {
-	return predicate.Space(sql.FieldEQ(FieldIconURL, v))
+// IconEQ applies the EQ predicate on the "icon" field.
+func IconEQ(v string) predicate.Space {
+	return predicate.Space(sql.FieldEQ(FieldIcon, v))
 }
 
-// IconURLNEQ applies the NEQ predicate on the "icon_url" field.
-func IconURLNEQ(v string) predicate.Space {
-	return predicate.Space(sql.FieldNEQ(FieldIconURL, v))
+// IconNEQ applies the NEQ predicate on the "icon" field.
+func IconNEQ(v string) predicate.Space {
+	return predicate.Space(sql.FieldNEQ(FieldIcon, v))
 }
 
-// IconURLIn applies the In predicate on the "icon_url" field.
-func IconURLIn(vs ...string) predicate.Space {
-	return predicate.Space(sql.FieldIn(FieldIconURL, vs...))
+// IconIn applies the In predicate on the "icon" field.
+func IconIn(vs ...string) predicate.Space {
+	return predicate.Space(sql.FieldIn(FieldIcon, vs...))
 }
 
-// IconURLNotIn applies the NotIn predicate on the "icon_url" field.
-func IconURLNotIn(vs ...string) predicate.Space {
-	return predicate.Space(sql.FieldNotIn(FieldIconURL, vs...))
+// IconNotIn applies the NotIn predicate on the "icon" field.
+func IconNotIn(vs ...string) predicate.Space {
+	return predicate.Space(sql.FieldNotIn(FieldIcon, vs...))
 }
 
-// IconURLGT applies the GT predicate on the "icon_url" field.
-func IconURLGT(v string) predicate.Space {
-	return predicate.Space(sql.FieldGT(FieldIconURL, v))
+// IconGT applies the GT predicate on the "icon" field.
+func IconGT(v string) predicate.Space {
+	return predicate.Space(sql.FieldGT(FieldIcon, v))
 }
 
-// IconURLGTE applies the GTE predicate on the "icon_url" field.
-func IconURLGTE(v string) predicate.Space {
-	return predicate.Space(sql.FieldGTE(FieldIconURL, v))
+// IconGTE applies the GTE predicate on the "icon" field.
+func IconGTE(v string) predicate.Space {
+	return predicate.Space(sql.FieldGTE(FieldIcon, v))
 }
 
-// IconURLLT applies the LT predicate on the "icon_url" field.
-func IconURLLT(v string) predicate.Space {
-	return predicate.Space(sql.FieldLT(FieldIconURL, v))
+// IconLT applies the LT predicate on the "icon" field.
+func IconLT(v string) predicate.Space {
+	return predicate.Space(sql.FieldLT(FieldIcon, v))
 }
 
-// IconURLLTE applies the LTE predicate on the "icon_url" field.
-func IconURLLTE(v string) predicate.Space {
-	return predicate.Space(sql.FieldLTE(FieldIconURL, v))
+// IconLTE applies the LTE predicate on the "icon" field.
+func IconLTE(v string) predicate.Space {
+	return predicate.Space(sql.FieldLTE(FieldIcon, v))
 }
 
-// IconURLContains applies the Contains predicate on the "icon_url" field.
-func IconURLContains(v string) predicate.Space {
-	return predicate.Space(sql.FieldContains(FieldIconURL, v))
+// IconContains applies the Contains predicate on the "icon" field.
+func IconContains(v string) predicate.Space {
+	return predicate.Space(sql.FieldContains(FieldIcon, v))
 }
 
-// IconURLHasPrefix applies the HasPrefix predicate on the "icon_url" field.
-func IconURLHasPrefix(v string) predicate.Space {
-	return predicate.Space(sql.FieldHasPrefix(FieldIconURL, v))
+// IconHasPrefix applies the HasPrefix predicate on the "icon" field.
+func IconHasPrefix(v string) predicate.Space {
+	return predicate.Space(sql.FieldHasPrefix(FieldIcon, v))
 }
 
-// IconURLHasSuffix applies the HasSuffix predicate on the "icon_url" field.
-func IconURLHasSuffix(v string) predicate.Space {
-	return predicate.Space(sql.FieldHasSuffix(FieldIconURL, v))
+// IconHasSuffix applies the HasSuffix predicate on the "icon" field.
+func IconHasSuffix(v string) predicate.Space {
+	return predicate.Space(sql.FieldHasSuffix(FieldIcon, v))
 }
 
-// IconURLIsNil applies the IsNil predicate on the "icon_url" field.
-func IconURLIsNil() predicate.Space {
-	return predicate.Space(sql.FieldIsNull(FieldIconURL))
+// IconIsNil applies the IsNil predicate on the "icon" field.
+func IconIsNil() predicate.Space {
+	return predicate.Space(sql.FieldIsNull(FieldIcon))
 }
 
-// IconURLNotNil applies the NotNil predicate on the "icon_url" field.
-func IconURLNotNil() predicate.Space {
-	return predicate.Space(sql.FieldNotNull(FieldIconURL))
+// IconNotNil applies the NotNil predicate on the "icon" field.
+func IconNotNil() predicate.Space {
+	return predicate.Space(sql.FieldNotNull(FieldIcon))
 }
 
-// IconURLEqualFold applies the EqualFold predicate on the "icon_url" field.
-func IconURLEqualFold(v string) predicate.Space {
-	return predicate.Space(sql.FieldEqualFold(FieldIconURL, v))
+// IconEqualFold applies the EqualFold predicate on the "icon" field.
+func IconEqualFold(v string) predicate.Space {
+	return predicate.Space(sql.FieldEqualFold(FieldIcon, v))
 }
 
-// IconURLContainsFold applies the ContainsFold predicate on the "icon_url" field.
-func IconURLContainsFold(v string) predicate.Space {
-	return predicate.Space(sql.FieldContainsFold(FieldIconURL, v))
+// IconContainsFold applies the ContainsFold predicate on the "icon" field.
+func IconContainsFold(v string) predicate.Space {
+	return predicate.Space(sql.FieldContainsFold(FieldIcon, v))
 }
 
 // VisibilityEQ applies the EQ predicate on the "visibility" field.
