@@ -448,7 +448,7 @@ func TestUpdateSpace(t *testing.T) {
 	sp := s.load(id)
 	assert.Equal(t, spTitle50, sp.Title)
 	assert.Equal(t, "", sp.Emoji)
-	assert.Nil(t, sp.IconURL)
+	assert.Nil(t, sp.Icon)
 	assert.Equal(t, enum.LanguageDe, *sp.Language)
 	assert.Nil(t, sp.DefaultLevel)
 }
