@@ -515,7 +515,7 @@ func TestDuplicateSpace(t *testing.T) {
 		SetPagesRoot("pages-root").SetFilesRoot("files-root").SetReusableContentsRoot("reusable-root").Save(ctx)
 	require.NoError(t, err)
 	s.update(orig, func(u *ent.SpaceUpdateOne) {
-		u.SetRevisionID(rev.ID).ClearDefaultLevel().SetVisibility(enum.VisibilityUnlisted).SetIconURL("https://example.com/i.png")
+		u.SetRevisionID(rev.ID).ClearDefaultLevel().SetVisibility(enum.VisibilityUnlisted).SetIcon("https://example.com/i.png")
 	})
 	long := s.createID(strings.Repeat("é", 48)+"xy", "")
 	spaced := s.createID(strings.Repeat("a", 42)+" bcdefg", "")
