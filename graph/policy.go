@@ -129,8 +129,9 @@ func (p *policy[T, P]) require(ctx context.Context, v T, d authz.Decision, a aut
 		return nil
 	}
 	rule := p.table.Rules[a]
+	doc, _, _ := strings.Cut(rule.Doc, " (") // the README's notes are not for the message
 	return apperr.Forbidden("You need the %s role on this %s to %s", rule.Min, p.table.Name,
-		strings.ToLower(rule.Doc[:1])+rule.Doc[1:])
+		strings.ToLower(doc[:1])+doc[1:])
 }
 
 // can reports whether the viewer may take an action, for fields that show

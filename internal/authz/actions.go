@@ -111,7 +111,6 @@ var (
 		Comment:        {Min: enum.RoleComment, Doc: "Comment on it (permission `comment`)"},
 		EditContent:    {Min: enum.RoleEdit, Doc: "Edit or import its content (permission `edit`)"},
 		OpenChange:     {Min: enum.RoleEdit, Doc: "Open a change request"},
-		Merge:          {Min: enum.RoleEdit, Doc: "Merge a change request (permission `merge`)"},
 		TriggerGitSync: {Min: enum.RoleEdit, Doc: "Trigger a Git sync (permission `triggerGitSync`)"},
 		Review:         {Min: enum.RoleReview, Doc: "Review change requests (permission `review`)"},
 		Administer:     {Min: enum.RoleAdmin, Doc: "See invite links, install integrations"},
@@ -121,7 +120,7 @@ var (
 		Update:      {Min: enum.RoleEdit, Doc: "Change its subject or status"},
 		EditContent: {Min: enum.RoleEdit, Doc: "Edit or import its content"},
 		Sync:        {Min: enum.RoleEdit, Doc: "Update it from the main content"},
-		Merge:       {Min: enum.RoleEdit, Doc: "Merge it"},
+		Merge:       {Min: enum.RoleEdit, Doc: "Merge it (a space's permission `merge`)"},
 	}}
 
 	Revisions = Table{Name: "revision", Rules: map[Action]Rule{
@@ -140,7 +139,8 @@ func AllTables() []Table {
 	return []Table{Organizations, Collections, Spaces, ChangeRequests, Revisions, Users, APITokens}
 }
 
-// Markdown renders the tables as the README's role table.
+// Markdown renders the tables as the README's role table; a test holds the
+// README to it.
 func Markdown() string {
 	var b strings.Builder
 	b.WriteString("| Resource | Action | Minimum role |\n|---|---|---|\n")
@@ -160,7 +160,7 @@ func Markdown() string {
 			r := t.Rules[a]
 			role := "`" + string(r.Min) + "`"
 			if r.Min == "" {
-				role = "none (guest)"
+				role = "none: seeing it is enough"
 			}
 			if r.Owner {
 				role += ", or its author"

@@ -82,7 +82,7 @@ func ForSpace(d Decision) SpacePermissions {
 		Edit:               d.Member && can(EditContent),
 		TriggerGitSync:     d.Member && can(TriggerGitSync),
 		Comment:            d.Member && can(Comment),
-		Merge:              d.Member && can(Merge),
+		Merge:              d.Member && ChangeRequests.Allows(d, Merge, false),
 		Review:             d.Member && can(Review),
 		InstallIntegration: can(Administer),
 	}
