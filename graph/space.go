@@ -356,8 +356,7 @@ func (r *Resolver) spaceCounts(ctx context.Context, s *ent.Space) (spaceCounts, 
 // page, or a busy machine, splits into batches and the cost grows with the
 // page. Primed, a page costs the same statements whatever its length.
 //
-// /v1 presents counts but names revisions and parents by ID; GraphQL loads
-// only what its items select.
+// /v1 presents every space whole; GraphQL loads only what its items select.
 func (r *Resolver) primeSpaces(ctx context.Context, spaces []*ent.Space) error {
 	if len(spaces) == 0 {
 		return nil
@@ -418,7 +417,9 @@ func (r *Resolver) primeSpaces(ctx context.Context, spaces []*ent.Space) error {
 func spaceListNeeds(ctx context.Context) (counts, revisions, parents bool) {
 	fc := graphql.GetFieldContext(ctx)
 	if fc == nil || !graphql.HasOperationContext(ctx) {
-		return true, false, false
+		// /v1 presents every space whole; parents come primed with the
+		// organization's collections (see loadOrgAccess).
+		return true, true, false
 	}
 	oc := graphql.GetOperationContext(ctx)
 	var items []graphql.CollectedField

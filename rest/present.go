@@ -122,9 +122,17 @@ func (a *API) presentCollection(ctx context.Context, c *ent.Collection) (collect
 	if err != nil {
 		return collectionJSON{}, err
 	}
+	org, err := res.Organization(ctx, c)
+	if err != nil {
+		return collectionJSON{}, err
+	}
+	parent, err := res.Parent(ctx, c)
+	if err != nil {
+		return collectionJSON{}, err
+	}
 	return collectionJSON{
 		Object: "collection", ID: c.ID, Title: c.Title, Description: c.Description,
-		Organization: c.OrganizationID, Parent: c.ParentID, DefaultLevel: c.DefaultLevel,
+		Organization: orgRef(org), Parent: collectionRef(parent), DefaultLevel: c.DefaultLevel,
 		URLs: urls, Permissions: perms,
 	}, nil
 }
@@ -158,17 +166,30 @@ func (a *API) presentSpace(ctx context.Context, s *ent.Space) (spaceJSON, error)
 	j := spaceJSON{
 		Object: "space", ID: s.ID, Title: s.Title, Emoji: s.Emoji, Visibility: s.Visibility,
 		CreatedAt: model.FormatTime(s.CreatedAt), UpdatedAt: model.FormatTime(s.UpdatedAt),
-		EditMode: s.EditMode, MergeRules: mergeRules{Type: "inherit"}, Organization: s.OrganizationID,
-		Parent: s.ParentID, Language: s.Language, DefaultLevel: s.DefaultLevel,
+		EditMode: s.EditMode, MergeRules: mergeRules{Type: "inherit"},
+		Language: s.Language, DefaultLevel: s.DefaultLevel,
 	}
 	if s.DeletedAt != nil {
 		d := model.FormatTime(*s.DeletedAt)
 		j.DeletedAt = &d
 	}
-	if s.RevisionID != nil {
-		j.Revision = *s.RevisionID
+	org, err := res.Organization(ctx, s)
+	if err != nil {
+		return j, err
 	}
-	var err error
+	j.Organization = orgRef(org)
+	parent, err := res.Parent(ctx, s)
+	if err != nil {
+		return j, err
+	}
+	j.Parent = collectionRef(parent)
+	rev, err := res.Revision(ctx, s)
+	if err != nil {
+		return j, err
+	}
+	if rev != nil {
+		j.Revision = rev.ID
+	}
 	if j.URLs, err = res.Urls(ctx, s); err != nil {
 		return j, err
 	}
@@ -188,4 +209,22 @@ func (a *API) presentSpace(ctx context.Context, s *ent.Space) (spaceJSON, error)
 		return j, err
 	}
 	return j, nil
+}
+
+
+// orgRef and collectionRef present a related resource, as the resolver that
+// GraphQL uses returned it, by its ID: empty or nil when the viewer cannot
+// see it.
+func orgRef(o *ent.Organization) string {
+	if o == nil {
+		return ""
+	}
+	return o.ID
+}
+
+func collectionRef(c *ent.Collection) *string {
+	if c == nil {
+		return nil
+	}
+	return &c.ID
 }
