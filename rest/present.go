@@ -211,7 +211,6 @@ func (a *API) presentSpace(ctx context.Context, s *ent.Space) (spaceJSON, error)
 	return j, nil
 }
 
-
 // orgRef and collectionRef present a related resource, as the resolver that
 // GraphQL uses returned it, by its ID: empty or nil when the viewer cannot
 // see it.
