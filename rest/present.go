@@ -189,3 +189,7 @@ func (a *API) presentSpace(ctx context.Context, s *ent.Space) (spaceJSON, error)
 	}
 	return j, nil
 }
+
+func (j collectionJSON) location() string { return j.URLs.Location }
+
+func (j spaceJSON) location() string { return j.URLs.Location }
