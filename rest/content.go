@@ -159,8 +159,12 @@ func revisionFiles(p params, src revisionSource) (*content.Content, string, erro
 	if err != nil {
 		return nil, "", err
 	}
+	s, err := p.a.r.Revision().Space(p.ctx(), rev)
+	if err != nil {
+		return nil, "", err
+	}
 	c, err := p.a.r.RevisionContent(p.ctx(), rev)
-	return c, rev.SpaceID, err
+	return c, idOf(s), err
 }
 
 // pageFinder finds the page a route names in a revision; nil when there is

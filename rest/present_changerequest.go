@@ -21,11 +21,11 @@ type changeRequestJSON struct {
 	CreatedBy              *userJSON                `json:"createdBy,omitempty"`
 	CreatedAt              string                   `json:"createdAt"`
 	UpdatedAt              string                   `json:"updatedAt"`
-	Space                  string                   `json:"space"`
-	Revision               string                   `json:"revision"`
-	RevisionInitial        string                   `json:"revisionInitial"`
-	RevisionMergedAncestor *string                  `json:"revisionMergedAncestor,omitempty"`
-	RevisionMerged         *string                  `json:"revisionMerged,omitempty"`
+	Space                  string                   `json:"space,omitempty"`
+	Revision               string                   `json:"revision,omitempty"`
+	RevisionInitial        string                   `json:"revisionInitial,omitempty"`
+	RevisionMergedAncestor string                   `json:"revisionMergedAncestor,omitempty"`
+	RevisionMerged         string                   `json:"revisionMerged,omitempty"`
 	Comments               int                      `json:"comments"`
 	Outdated               bool                     `json:"outdated"`
 	URLs                   *model.ChangeRequestURLs `json:"urls"`
@@ -37,9 +37,25 @@ func (a *API) presentChangeRequest(ctx context.Context, cr *ent.ChangeRequest) (
 	res := a.r.ChangeRequest()
 	j := changeRequestJSON{
 		Object: "change-request", ID: cr.ID, Number: cr.Number, Status: cr.Status, Subject: cr.Subject,
-		CreatedAt: model.FormatTime(cr.CreatedAt), UpdatedAt: model.FormatTime(cr.UpdatedAt), Space: cr.SpaceID,
-		Revision: cr.RevisionID, RevisionInitial: cr.RevisionInitialID,
-		RevisionMergedAncestor: cr.RevisionMergedAncestorID, RevisionMerged: cr.RevisionMergedID,
+		CreatedAt: model.FormatTime(cr.CreatedAt), UpdatedAt: model.FormatTime(cr.UpdatedAt),
+	}
+	s, err := res.Space(ctx, cr)
+	if err != nil {
+		return j, err
+	}
+	j.Space = idOf(s)
+	for _, rel := range []struct {
+		id      *string
+		resolve func(context.Context, *ent.ChangeRequest) (*ent.Revision, error)
+	}{
+		{&j.Revision, res.Revision}, {&j.RevisionInitial, res.RevisionInitial},
+		{&j.RevisionMergedAncestor, res.RevisionMergedAncestor}, {&j.RevisionMerged, res.RevisionMerged},
+	} {
+		rev, err := rel.resolve(ctx, cr)
+		if err != nil {
+			return j, err
+		}
+		*rel.id = idOf(rev)
 	}
 	u, err := res.CreatedBy(ctx, cr)
 	if err != nil {
@@ -81,12 +97,14 @@ func (a *API) presentSync(ctx context.Context, p *model.SyncChangeRequestPayload
 // {"result": "conflicts"} alone, but the official spec requires revision,
 // so revision is the change request's current revision, which is what the
 // change request still holds.
-func (a *API) presentSyncResult(_ context.Context, result enum.MergeResult, rev *ent.Revision, cr *ent.ChangeRequest) (syncJSON, error) {
-	j := syncJSON{Result: result, Revision: cr.RevisionID}
-	if rev != nil {
-		j.Revision = rev.ID
+func (a *API) presentSyncResult(ctx context.Context, result enum.MergeResult, rev *ent.Revision, cr *ent.ChangeRequest) (syncJSON, error) {
+	if rev == nil {
+		var err error
+		if rev, err = a.r.ChangeRequest().Revision(ctx, cr); err != nil {
+			return syncJSON{}, err
+		}
 	}
-	return j, nil
+	return syncJSON{Result: result, Revision: idOf(rev)}, nil
 }
 
 type pdfJSON struct {
