@@ -4,26 +4,25 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
 	"reflect"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
 
 	"github.com/bindery/bindery/internal/apperr"
-	"github.com/bindery/bindery/internal/page"
-	"github.com/bindery/bindery/internal/validate"
 )
 
 // maxBodyBytes bounds a request body.
 const maxBodyBytes = 1 << 20
 
 // Opt is a body member that may be absent, null or set, which /v1 tells
-// apart: absent leaves a value unchanged, null removes it.
+// apart: absent leaves a value unchanged, null removes it. A member that
+// may be absent but not null is a pointer tagged rest:"nonnull" instead.
 type Opt[T any] struct {
 	Set   bool
 	Null  bool
@@ -58,72 +57,98 @@ func (o Opt[T]) Omittable() graphql.Omittable[*T] {
 	return graphql.OmittableOf(o.Ptr())
 }
 
-// nonNull returns the value of a member that may be absent but not null.
-func nonNull[T any](name string, o Opt[T]) (*T, error) {
-	if o.Set && o.Null {
-		return nil, apperr.Invalid(name, "must not be null")
-	}
-	return o.Ptr(), nil
+// A body struct declares the members it accepts with json tags, and what
+// /v1 requires of them with rest tags, which the decoder applies so that no
+// handler repeats them:
+//
+//	rest:"required"     the member must be present and not null;
+//	rest:"nonnull"      the member may be absent but not null (a pointer);
+//	rest:"unsupported"  the member is in the official API but Bindery does
+//	                    not implement it, and says so rather than ignore it.
+//
+// Checks run in this order, so that a client learns of the most basic fault
+// first: malformed JSON, a missing required member or one of the wrong
+// type (in the order of the struct); an unknown member; an unsupported one;
+// a null one.
+type rule int
+
+const (
+	optional rule = iota
+	required
+	nonNull
+	unsupported
+)
+
+var rules = map[string]rule{"": optional, "required": required, "nonnull": nonNull, "unsupported": unsupported}
+
+// member is a field of a body struct and its /v1 name.
+type member struct {
+	index int
+	name  string
+	rule  rule
 }
 
-// unsupported refuses a member of the official API that Bindery does not
-// implement, rather than ignoring it silently.
-func unsupported[T any](name string, o Opt[T]) error {
-	if o.Set {
-		return apperr.Invalid(name, "is not supported by this server")
-	}
-	return nil
+// bodyDecoder decodes the body of one operation into its body struct.
+type bodyDecoder struct {
+	members []member
 }
 
-// decodeBody reads a JSON object into dst, a pointer to a struct whose json
-// tags name the accepted members. A tag rest:"required" makes a member
-// required. Unknown members, malformed JSON and values of the wrong type are
-// InvalidArgument errors naming the member.
-func decodeBody(r *http.Request, dst any) error {
-	if ct := r.Header.Get("Content-Type"); ct != "" {
-		mt, _, err := mime.ParseMediaType(ct)
-		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
-			return apperr.Invalid("", "the request body must be JSON (Content-Type: application/json)")
-		}
+// decoderFor reads the tags of the body struct B. It panics on a tag it does
+// not know, which the route table meets when it is built, so that a typo
+// fails every test rather than one request.
+func decoderFor[B any]() bodyDecoder {
+	t := reflect.TypeFor[B]()
+	if t.Kind() != reflect.Struct {
+		panic(fmt.Sprintf("rest: body %s is not a struct", t))
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, maxBodyBytes))
-	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			return apperr.Invalid("", "the request body exceeds %d bytes", maxBodyBytes)
-		}
-		return apperr.Invalid("", "the request body could not be read")
-	}
-	members := map[string]json.RawMessage{}
-	if len(bytes.TrimSpace(body)) > 0 {
-		if err := json.Unmarshal(body, &members); err != nil {
-			var syntax *json.SyntaxError
-			if errors.As(err, &syntax) {
-				return apperr.Invalid("", "malformed JSON at byte %d: %s", syntax.Offset, syntax.Error())
-			}
-			return apperr.Invalid("", "the request body must be a JSON object")
-		}
-	}
-	v := reflect.ValueOf(dst).Elem()
-	t := v.Type()
+	var d bodyDecoder
 	for i := 0; i < t.NumField(); i++ {
-		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		required := t.Field(i).Tag.Get("rest") == "required"
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 		if name == "" || name == "-" {
 			continue
 		}
-		raw, present := members[name]
-		delete(members, name)
-		if !present || string(raw) == "null" {
-			if required {
-				return apperr.Invalid(name, "is required")
-			}
-			if !present {
-				continue
-			}
+		r, ok := rules[f.Tag.Get("rest")]
+		if !ok {
+			panic(fmt.Sprintf("rest: body %s.%s has an unknown rest tag %q", t, f.Name, f.Tag.Get("rest")))
 		}
-		if err := strictUnmarshal(raw, v.Field(i).Addr().Interface()); err != nil {
-			return memberError(name, err)
+		if r == nonNull && f.Type.Kind() != reflect.Pointer {
+			panic(fmt.Sprintf("rest: body %s.%s is nonnull but not a pointer: absent would read as a zero value", t, f.Name))
+		}
+		d.members = append(d.members, member{index: i, name: name, rule: r})
+	}
+	return d
+}
+
+// decode reads a JSON object into dst, a pointer to the body struct.
+// Unknown members, malformed JSON and values of the wrong type are
+// InvalidArgument errors naming the member.
+func (d bodyDecoder) decode(r *http.Request, dst any) error {
+	members, err := readObject(r)
+	if err != nil {
+		return err
+	}
+	v := reflect.ValueOf(dst).Elem()
+	var refused []member
+	var nulls []member
+	for _, m := range d.members {
+		raw, present := members[m.name]
+		delete(members, m.name)
+		null := present && string(raw) == "null"
+		switch {
+		case m.rule == required && (!present || null):
+			return apperr.Invalid(m.name, "is required")
+		case !present:
+			continue
+		case m.rule == unsupported:
+			refused = append(refused, m)
+			continue
+		case m.rule == nonNull && null:
+			nulls = append(nulls, m)
+			continue
+		}
+		if err := strictUnmarshal(raw, v.Field(m.index).Addr().Interface()); err != nil {
+			return memberError(m.name, err)
 		}
 	}
 	if len(members) > 0 {
@@ -134,7 +159,43 @@ func decodeBody(r *http.Request, dst any) error {
 		sort.Strings(names)
 		return apperr.Invalid(names[0], "is not a known member of this request body")
 	}
+	if len(refused) > 0 {
+		return apperr.Invalid(refused[0].name, "is not supported by this server")
+	}
+	if len(nulls) > 0 {
+		return apperr.Invalid(nulls[0].name, "must not be null")
+	}
 	return nil
+}
+
+// readObject reads the request body as a JSON object, its members left
+// undecoded. An empty body is an empty object.
+func readObject(r *http.Request) (map[string]json.RawMessage, error) {
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
+			return nil, apperr.Invalid("", "the request body must be JSON (Content-Type: application/json)")
+		}
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, maxBodyBytes))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return nil, apperr.Invalid("", "the request body exceeds %d bytes", maxBodyBytes)
+		}
+		return nil, apperr.Invalid("", "the request body could not be read")
+	}
+	members := map[string]json.RawMessage{}
+	if len(bytes.TrimSpace(body)) > 0 {
+		if err := json.Unmarshal(body, &members); err != nil {
+			var syntax *json.SyntaxError
+			if errors.As(err, &syntax) {
+				return nil, apperr.Invalid("", "malformed JSON at byte %d: %s", syntax.Offset, syntax.Error())
+			}
+			return nil, apperr.Invalid("", "the request body must be a JSON object")
+		}
+	}
+	return members, nil
 }
 
 // strictUnmarshal decodes one value, refusing unknown members of objects.
@@ -179,60 +240,4 @@ func jsonKind(t reflect.Type) string {
 		return "an object"
 	}
 	return "of another type"
-}
-
-// Query parameters.
-
-// listArgs reads the page and limit parameters of a list.
-func listArgs(r *http.Request) (page.Args, error) {
-	q := r.URL.Query()
-	a := page.Args{}
-	limit := page.DefaultLimit
-	if s := q.Get("limit"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 0 || n > validate.MaxListLimit {
-			return a, apperr.Invalid("limit", "must be an integer from 0 to %d", validate.MaxListLimit)
-		}
-		limit = n
-	}
-	a.First = &limit
-	if s := q.Get("page"); s != "" {
-		c, err := page.Parse("page", s)
-		if err != nil {
-			return a, err
-		}
-		a.After = &c
-	}
-	return a, nil
-}
-
-// boolParam reads an optional boolean query parameter.
-func boolParam(r *http.Request, name string, def bool) (bool, error) {
-	s := r.URL.Query().Get(name)
-	if s == "" {
-		return def, nil
-	}
-	b, err := strconv.ParseBool(s)
-	if err != nil {
-		return false, apperr.Invalid(name, "must be true or false")
-	}
-	return b, nil
-}
-
-// stringParam reads an optional string query parameter.
-func stringParam(r *http.Request, name string) *string {
-	if s := r.URL.Query().Get(name); s != "" {
-		return &s
-	}
-	return nil
-}
-
-// firstError returns the first non-nil error.
-func firstError(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -2,120 +2,84 @@ package rest
 
 import (
 	"encoding/json"
-	"net/http"
 
 	"github.com/99designs/gqlgen/graphql"
-	"github.com/go-chi/chi/v5"
 
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/internal/page"
 )
 
-func (a *API) getViewer(_ http.ResponseWriter, r *http.Request) (response, error) {
-	u, err := a.r.Query().Viewer(r.Context())
-	if err != nil {
-		return response{}, err
-	}
-	j, err := a.presentUser(r.Context(), u)
-	return ok(j), err
+// organization is the organization the path names.
+func (p params) organization() (*ent.Organization, error) {
+	return p.a.r.Query().Organization(p.ctx(), p.path("organizationId"))
 }
 
-func (a *API) getUser(_ http.ResponseWriter, r *http.Request) (response, error) {
-	n, err := a.r.Query().Node(r.Context(), chi.URLParam(r, "userId"))
+// organizations lists the viewer's organizations.
+func (p params) organizations(args page.Args) (*model.OrganizationConnection, error) {
+	viewer, err := p.viewer()
 	if err != nil {
-		return response{}, err
+		return nil, err
 	}
-	u, isUser := n.(*ent.User)
-	if !isUser || u == nil {
-		return response{}, apperr.NotFoundf("User not found")
-	}
-	j, err := a.presentUser(r.Context(), u)
-	return ok(j), err
+	return p.a.r.User().Organizations(p.ctx(), viewer, args.First, args.After, nil, nil)
 }
 
-func (a *API) listOrganizations(_ http.ResponseWriter, r *http.Request) (response, error) {
-	ctx := r.Context()
-	args, err := listArgs(r)
+// organizationSpaces lists the spaces of the path's organization.
+func (p params) organizationSpaces(args page.Args) (*model.SpaceConnection, error) {
+	o, err := p.organization()
 	if err != nil {
-		return response{}, err
+		return nil, err
 	}
-	viewer, err := a.r.Query().Viewer(ctx)
-	if err != nil {
-		return response{}, err
-	}
-	conn, err := a.r.User().Organizations(ctx, viewer, args.First, args.After, nil, nil)
-	if err != nil {
-		return response{}, err
-	}
-	l, err := presentList(ctx, conn.Nodes(), conn.PageInfo, conn.TotalCount, a.presentOrganization)
-	return ok(l), err
+	return p.a.r.Organization().Spaces(p.ctx(), o, args.First, args.After, nil, nil, nil)
 }
 
-func (a *API) getOrganization(_ http.ResponseWriter, r *http.Request) (response, error) {
-	o, err := a.r.Query().Organization(r.Context(), chi.URLParam(r, "organizationId"))
+// organizationCollections lists the collections of the path's
+// organization: all of them, or with nested=false the top level only.
+func (p params) organizationCollections(args page.Args) (*model.CollectionConnection, error) {
+	nested, err := p.bool("nested", true)
 	if err != nil {
-		return response{}, err
+		return nil, err
 	}
-	j, err := a.presentOrganization(r.Context(), o)
-	return ok(j), err
+	o, err := p.organization()
+	if err != nil {
+		return nil, err
+	}
+	return p.a.r.Organization().Collections(p.ctx(), o, args.First, args.After, nil, nil, &nested)
 }
 
-func (a *API) updateOrganization(_ http.ResponseWriter, r *http.Request) (response, error) {
-	var body struct {
-		Title          Opt[string]          `json:"title"`
-		EmailDomains   Opt[[]string]        `json:"emailDomains"`
-		Hostname       Opt[string]          `json:"hostname"`
-		DefaultRole    Opt[enum.Role]       `json:"defaultRole"`
-		DefaultContent Opt[sitePointerBody] `json:"defaultContent"`
-		Logo           Opt[string]          `json:"logo"`
-		SSO            Opt[bool]            `json:"sso"`
-		AI             Opt[bool]            `json:"ai"`
-		InviteLinks    Opt[bool]            `json:"inviteLinks"`
-		MergeRules     Opt[json.RawMessage] `json:"mergeRules"`
-	}
-	if err := decodeBody(r, &body); err != nil {
-		return response{}, err
-	}
-	if err := unsupported("mergeRules", body.MergeRules); err != nil {
-		return response{}, err
-	}
+type updateOrganizationBody struct {
+	Title          *string              `json:"title" rest:"nonnull"`
+	EmailDomains   *[]string            `json:"emailDomains" rest:"nonnull"`
+	Hostname       Opt[string]          `json:"hostname"`
+	DefaultRole    Opt[enum.Role]       `json:"defaultRole"`
+	DefaultContent Opt[sitePointerBody] `json:"defaultContent"`
+	Logo           Opt[string]          `json:"logo"`
+	SSO            *bool                `json:"sso" rest:"nonnull"`
+	AI             *bool                `json:"ai" rest:"nonnull"`
+	InviteLinks    *bool                `json:"inviteLinks" rest:"nonnull"`
+	MergeRules     json.RawMessage      `json:"mergeRules" rest:"unsupported"`
+}
+
+func (b *updateOrganizationBody) input(p params) (model.UpdateOrganizationInput, error) {
 	in := model.UpdateOrganizationInput{
-		ID:          chi.URLParam(r, "organizationId"),
-		Hostname:    body.Hostname.Omittable(),
-		DefaultRole: body.DefaultRole.Omittable(),
-		Logo:        body.Logo.Omittable(),
+		ID: p.path("organizationId"), Title: b.Title, Hostname: b.Hostname.Omittable(), DefaultRole: b.DefaultRole.Omittable(),
+		Logo: b.Logo.Omittable(), Sso: b.SSO, Ai: b.AI, InviteLinks: b.InviteLinks,
 	}
-	var domains *[]string
-	errs := make([]error, 5)
-	in.Title, errs[0] = nonNull("title", body.Title)
-	domains, errs[1] = nonNull("emailDomains", body.EmailDomains)
-	in.Sso, errs[2] = nonNull("sso", body.SSO)
-	in.Ai, errs[3] = nonNull("ai", body.AI)
-	in.InviteLinks, errs[4] = nonNull("inviteLinks", body.InviteLinks)
-	if err := firstError(errs...); err != nil {
-		return response{}, err
+	// A nil list leaves the domains unchanged; [] decodes to an empty,
+	// non-nil one, which removes them.
+	if b.EmailDomains != nil {
+		in.EmailDomains = *b.EmailDomains
 	}
-	if domains != nil {
-		in.EmailDomains = *domains
-		if in.EmailDomains == nil {
-			in.EmailDomains = []string{}
-		}
-	}
-	if body.DefaultContent.Set {
+	if b.DefaultContent.Set {
 		var site *string
-		if p := body.DefaultContent.Ptr(); p != nil {
+		if p := b.DefaultContent.Ptr(); p != nil {
 			site = &p.Site
 		}
 		in.DefaultSiteID = graphql.OmittableOf(site)
 	}
-	p, err := a.r.Mutation().UpdateOrganization(r.Context(), in)
-	if err != nil {
-		return response{}, err
-	}
-	j, err := a.presentOrganization(r.Context(), p.Organization)
-	return ok(j), err
+	return in, nil
 }
 
 // sitePointerBody is the official SitePointer: {"type": "site", "site": ID}.
@@ -136,44 +100,4 @@ func (p *sitePointerBody) UnmarshalJSON(b []byte) error {
 	}
 	*p = sitePointerBody(v)
 	return nil
-}
-
-func (a *API) listOrganizationSpaces(_ http.ResponseWriter, r *http.Request) (response, error) {
-	ctx := r.Context()
-	args, err := listArgs(r)
-	if err != nil {
-		return response{}, err
-	}
-	o, err := a.r.Query().Organization(ctx, chi.URLParam(r, "organizationId"))
-	if err != nil {
-		return response{}, err
-	}
-	conn, err := a.r.Organization().Spaces(ctx, o, args.First, args.After, nil, nil, nil)
-	if err != nil {
-		return response{}, err
-	}
-	l, err := presentList(ctx, conn.Nodes(), conn.PageInfo, conn.TotalCount, a.presentSpace)
-	return ok(l), err
-}
-
-func (a *API) listOrganizationCollections(_ http.ResponseWriter, r *http.Request) (response, error) {
-	ctx := r.Context()
-	args, err := listArgs(r)
-	if err != nil {
-		return response{}, err
-	}
-	nested, err := boolParam(r, "nested", true)
-	if err != nil {
-		return response{}, err
-	}
-	o, err := a.r.Query().Organization(ctx, chi.URLParam(r, "organizationId"))
-	if err != nil {
-		return response{}, err
-	}
-	conn, err := a.r.Organization().Collections(ctx, o, args.First, args.After, nil, nil, &nested)
-	if err != nil {
-		return response{}, err
-	}
-	l, err := presentList(ctx, conn.Nodes(), conn.PageInfo, conn.TotalCount, a.presentCollection)
-	return ok(l), err
 }

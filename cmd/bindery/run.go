@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -28,7 +29,7 @@ const usage = `Usage:
   bindery migrate [--db DSN]
   bindery org create [--db DSN] --title TITLE --owner EMAIL
   bindery token create [--db DSN] --email EMAIL [--org ORGID --role ROLE]
-  bindery routes
+  bindery routes [--json]
 
 DSN is a SQLite file path (default bindery.db) or a postgres:// URL.
 Flags override the environment variables BINDERY_ADDR and BINDERY_DATABASE_URL.`
@@ -52,11 +53,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return createOrg(ctx, cfg, args[3:], stdout, stderr)
 	case cmd == "token create":
 		return createToken(ctx, cfg, args[3:], stdout, stderr)
-	case cmd == "routes":
-		for _, r := range rest.RouteList() {
-			fmt.Fprintln(stdout, r)
-		}
-		return nil
+	case cmd == "routes" || strings.HasPrefix(cmd, "routes "):
+		return routes(args[2:], stdout, stderr)
 	case cmd == "help" || cmd == "-h" || cmd == "--help":
 		fmt.Fprintln(stdout, usage)
 		return nil
@@ -141,6 +139,28 @@ func serve(ctx context.Context, cfg config.Config, args []string, stderr io.Writ
 	log.Info("bindery is serving", "addr", ln.Addr().String(), "dialect", db.Dialect,
 		"graphql", cfg.PublicURL+"/graphql", "playground", cfg.PublicURL+"/playground", "rest", cfg.PublicURL+"/v1")
 	return srv.Run(ctx, ln)
+}
+
+// routes describes /v1 from its route table: a line per operation, or with
+// --json an array of {method, path, operationId, status} for tools.
+func routes(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("routes", stderr)
+	asJSON := fs.Bool("json", false, "print a JSON array of {method, path, operationId, status}")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: routes takes no arguments", errUsage)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rest.Operations())
+	}
+	for _, r := range rest.RouteList() {
+		fmt.Fprintln(stdout, r)
+	}
+	return nil
 }
 
 func migrate(ctx context.Context, cfg config.Config, args []string, stderr io.Writer) error {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net"
 	"net/http"
 	"regexp"
@@ -95,9 +96,32 @@ func TestRoutesListsEveryRoute(t *testing.T) {
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	assert.Equal(t, rest.RouteList(), lines)
-	for _, want := range []string{"GET /v1/spaces/{spaceId}", "POST /v1/collections/{collectionId}/transfer", "PATCH /v1/orgs/{organizationId}"} {
+	for _, want := range []string{"GET /v1/spaces/{spaceId}", "POST /v1/collections/{collectionId}/transfer", "PATCH /v1/orgs/{organizationId}",
+		"GET /v1/spaces/{spaceId}/content/path/{pagePath}"} {
 		assert.Contains(t, lines, want)
 	}
+}
+
+// The machine-readable description comes from the same table as the text.
+func TestRoutesAsJSON(t *testing.T) {
+	out, _, err := runCLI(t, nil, "routes", "--json")
+	require.NoError(t, err)
+	var ops []rest.Operation
+	require.NoError(t, json.Unmarshal([]byte(out), &ops), out)
+	assert.Equal(t, rest.Operations(), ops)
+	require.Len(t, ops, len(rest.RouteList()))
+	for i, op := range ops {
+		assert.Equal(t, rest.RouteList()[i], op.Method+" "+op.Path)
+	}
+	var raw []map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &raw))
+	assert.Contains(t, raw, map[string]any{"method": "DELETE", "path": "/v1/spaces/{spaceId}", "operationId": "deleteSpaceById", "status": 204.0})
+	assert.Contains(t, raw, map[string]any{"method": "POST", "path": "/v1/orgs/{organizationId}/spaces", "operationId": "createSpace", "status": 201.0})
+
+	_, _, err = runCLI(t, nil, "routes", "--yaml")
+	assert.ErrorIs(t, err, errUsage)
+	_, _, err = runCLI(t, nil, "routes", "extra")
+	assert.ErrorIs(t, err, errUsage)
 }
 
 func TestMigrateIsIdempotent(t *testing.T) {

@@ -1,0 +1,140 @@
+package rest
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+)
+
+// route is one /v1 operation: a row of the route table.
+type route struct {
+	method string
+	// path is relative to /v1 and written as the official spec writes it.
+	path string
+	// status is the status of success. A DELETE answers 204, as the API
+	// contract says; the official spec also lists 205 ("has been deleted")
+	// and gives 204 as "did not exist", and the contract wins.
+	status int
+	// operationID is the official spec's name of the operation.
+	operationID string
+	serve       adapter
+}
+
+// table is /v1. Each row is one operation; the adapter says how the request
+// becomes the resolver's input (a body struct's input method, or a params
+// method that resolves the path), which resolver it calls, and the
+// presenter. Content reads are the same six rows for each of the three
+// sources of a revision, which contentRoutes makes.
+func table() []route {
+	return slices.Concat([]route{
+		{"GET", "/user", http.StatusOK, "getAuthenticatedUser", get(params.viewer, (*API).presentUser)},
+		{"GET", "/users/{userId}", http.StatusOK, "getUserById", get(params.user, (*API).presentUser)},
+
+		{"GET", "/orgs", http.StatusOK, "listOrganizationsForAuthenticatedUser", list(params.organizations, (*API).presentOrganization)},
+		{"GET", "/orgs/{organizationId}", http.StatusOK, "getOrganizationById", get(params.organization, (*API).presentOrganization)},
+		{"PATCH", "/orgs/{organizationId}", http.StatusOK, "updateOrganizationById",
+			mutate((*updateOrganizationBody).input, mutation.UpdateOrganization, (*API).presentOrganization)},
+		{"GET", "/orgs/{organizationId}/spaces", http.StatusOK, "listSpacesInOrganizationById", list(params.organizationSpaces, (*API).presentSpace)},
+		{"POST", "/orgs/{organizationId}/spaces", http.StatusCreated, "createSpace",
+			mutate((*createSpaceBody).input, mutation.CreateSpace, (*API).presentSpace)},
+		{"GET", "/orgs/{organizationId}/collections", http.StatusOK, "listCollectionsInOrganizationById",
+			list(params.organizationCollections, (*API).presentCollection)},
+		{"POST", "/orgs/{organizationId}/collections", http.StatusCreated, "createCollection",
+			mutate((*createCollectionBody).input, mutation.CreateCollection, (*API).presentCollection)},
+
+		{"GET", "/collections/{collectionId}", http.StatusOK, "getCollectionById", get(params.collection, (*API).presentCollection)},
+		{"PATCH", "/collections/{collectionId}", http.StatusOK, "updateCollectionById",
+			mutate((*updateCollectionBody).input, mutation.UpdateCollection, (*API).presentCollection)},
+		{"DELETE", "/collections/{collectionId}", http.StatusNoContent, "deleteCollectionById",
+			remove(params.deleteCollection, mutation.DeleteCollection)},
+		{"GET", "/collections/{collectionId}/spaces", http.StatusOK, "listSpacesInCollectionById", list(params.collectionSpaces, (*API).presentSpace)},
+		{"POST", "/collections/{collectionId}/move", http.StatusOK, "moveCollection",
+			mutate((*moveBody).collectionInput, mutation.MoveCollection, (*API).presentCollection)},
+		{"POST", "/collections/{collectionId}/transfer", http.StatusOK, "transferCollection",
+			mutate((*transferBody).collectionInput, mutation.TransferCollection, (*API).presentCollection)},
+
+		{"GET", "/spaces/{spaceId}", http.StatusOK, "getSpaceById", get(params.space, (*API).presentSpace)},
+		{"PATCH", "/spaces/{spaceId}", http.StatusOK, "updateSpaceById",
+			mutate((*updateSpaceBody).input, mutation.UpdateSpace, (*API).presentSpace)},
+		{"DELETE", "/spaces/{spaceId}", http.StatusNoContent, "deleteSpaceById", remove(params.deleteSpace, mutation.DeleteSpace)},
+		{"POST", "/spaces/{spaceId}/duplicate", http.StatusCreated, "duplicateSpace",
+			mutate(fromPath(params.duplicateSpace), mutation.DuplicateSpace, (*API).presentSpace)},
+		{"POST", "/spaces/{spaceId}/restore", http.StatusOK, "restoreSpace",
+			mutate(fromPath(params.restoreSpace), mutation.RestoreSpace, (*API).presentSpace)},
+		{"POST", "/spaces/{spaceId}/move", http.StatusOK, "moveSpace", mutate((*moveBody).spaceInput, mutation.MoveSpace, (*API).presentSpace)},
+		{"POST", "/spaces/{spaceId}/transfer", http.StatusOK, "transferSpace",
+			mutate((*transferBody).spaceInput, mutation.TransferSpace, (*API).presentSpace)},
+
+		{"POST", "/spaces/{spaceId}/content/import", http.StatusCreated, "importContent",
+			mutate((*importBody).spaceInput, mutation.ImportContent, (*API).presentImport)},
+
+		{"GET", "/spaces/{spaceId}/change-requests", http.StatusOK, "listChangeRequestsForSpace",
+			list(params.changeRequests, (*API).presentChangeRequest)},
+		{"POST", "/spaces/{spaceId}/change-requests", http.StatusCreated, "createChangeRequest",
+			mutate((*createChangeRequestBody).input, mutation.CreateChangeRequest, (*API).presentChangeRequest)},
+		{"GET", "/spaces/{spaceId}/change-requests/{changeRequestId}", http.StatusOK, "getChangeRequestById",
+			get(params.changeRequest, (*API).presentChangeRequest)},
+		{"PATCH", "/spaces/{spaceId}/change-requests/{changeRequestId}", http.StatusOK, "updateChangeRequestById",
+			mutate((*updateChangeRequestBody).input, mutation.UpdateChangeRequest, (*API).presentChangeRequest)},
+		{"POST", "/spaces/{spaceId}/change-requests/{changeRequestId}/merge", http.StatusOK, "mergeChangeRequest",
+			mutate(fromPath(params.mergeChangeRequest), mutation.MergeChangeRequest, (*API).presentMerge)},
+		{"POST", "/spaces/{spaceId}/change-requests/{changeRequestId}/update", http.StatusOK, "updateChangeRequest",
+			mutate(fromPath(params.syncChangeRequest), mutation.SyncChangeRequest, (*API).presentSync)},
+		{"GET", "/spaces/{spaceId}/change-requests/{changeRequestId}/pdf", http.StatusOK, "getChangeRequestPDF",
+			get(params.changeRequestPDF, (*API).presentPDF)},
+		{"POST", "/spaces/{spaceId}/change-requests/{changeRequestId}/content/import", http.StatusCreated, "importContentInChangeRequest",
+			mutate((*importBody).changeRequestInput, mutation.ImportContent, (*API).presentImport)},
+	},
+		contentRoutes("/spaces/{spaceId}/content", params.spaceContent, contentOps{
+			revision: "getCurrentRevision", pages: "listPages", files: "listFiles", file: "getFileById",
+			pageByID: "getPageById", pageByPath: "getPageByPath",
+		}),
+		contentRoutes("/spaces/{spaceId}/revisions/{revisionId}", params.givenRevision, contentOps{
+			revision: "getRevisionById", pages: "listPagesInRevisionById", files: "listFilesInRevisionById",
+			file: "getFileInRevisionById", pageByID: "getPageInRevisionById", pageByPath: "getPageInRevisionByPath",
+		}),
+		contentRoutes("/spaces/{spaceId}/change-requests/{changeRequestId}/content", params.changeRequestContent, contentOps{
+			revision: "getRevisionOfChangeRequestById", pages: "listPagesInChangeRequest",
+			files: "listFilesInChangeRequestById", file: "getFileInChangeRequestById",
+			pageByID: "getPageInChangeRequestById", pageByPath: "getPageInChangeRequestByPath",
+		}),
+	)
+}
+
+// Operation describes a /v1 operation for tools: what `bindery routes
+// --json` prints.
+type Operation struct {
+	Method string `json:"method"`
+	// Path starts with /v1 and names its parameters as the official spec
+	// does.
+	Path        string `json:"path"`
+	OperationID string `json:"operationId"`
+	Status      int    `json:"status"`
+}
+
+// Operations returns every /v1 operation, sorted by path, then method.
+func Operations() []Operation {
+	rows := table()
+	out := make([]Operation, len(rows))
+	for i, rt := range rows {
+		out[i] = Operation{Method: rt.method, Path: "/v1" + rt.path, OperationID: rt.operationID, Status: rt.status}
+	}
+	slices.SortStableFunc(out, func(a, b Operation) int {
+		if c := strings.Compare(a.Path, b.Path); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Method, b.Method)
+	})
+	return out
+}
+
+// RouteList returns every /v1 operation as "METHOD /v1/path", sorted by
+// path, then method.
+func RouteList() []string {
+	ops := Operations()
+	out := make([]string, len(ops))
+	for i, op := range ops {
+		out[i] = op.Method + " " + op.Path
+	}
+	return out
+}
