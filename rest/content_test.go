@@ -611,6 +611,8 @@ func TestImportContent(t *testing.T) {
 	locked := c.newSpace("Locked", false)
 	c.MustDo(http.MethodPatch, "/v1/spaces/"+locked, c.admin, map[string]any{"editMode": "locked"}, http.StatusOK)
 	viaCR := c.newSpace("Via change requests", false)
+	reviewed := c.newSpace("Reviewed", false)
+	reviewedBefore := c.spaceRevision(reviewed)
 	before := c.spaceRevision(c.space)
 	path := "/v1/spaces/" + c.space + "/content/import"
 	post := func(name, p, tok string, body any, status int, wantError string) servertest.Scenario {
@@ -639,8 +641,13 @@ func TestImportContent(t *testing.T) {
 		post("stranger", path, c.stranger, good, http.StatusNotFound, ""),
 		post("unknown space", "/v1/spaces/spc_doesnotexist/content/import", c.editor, good, http.StatusNotFound, ""),
 		post("locked space", "/v1/spaces/"+locked+"/content/import", c.admin, good, http.StatusPreconditionFailed, ""),
-		post("a space edited through change requests", "/v1/spaces/"+viaCR+"/content/import", c.admin, good,
-			http.StatusPreconditionFailed, ""),
+		{Name: "a space edited through change requests takes an import", Method: http.MethodPost,
+			Path: "/v1/spaces/" + reviewed + "/content/import", Token: c.editor, Body: good, WantStatus: http.StatusCreated,
+			Check: func(t *testing.T, res *servertest.Response) {
+				rev := ctDecode(t, res)["revision"].(string)
+				assert.NotEqual(t, reviewedBefore, rev)
+				assert.Equal(t, rev, c.spaceRevision(reviewed), "the import moved the main content")
+			}},
 	}
 	c.Run(t, append(scenarios, c.refusedRoles(http.MethodPost, path, good)...))
 	require.NotEmpty(t, imported)
@@ -675,6 +682,59 @@ func TestImportContent(t *testing.T) {
 		post("bad body into a change request", ctCRPath+"/content/import", c.editor, map[string]any{"url": src},
 			http.StatusBadRequest, "source"),
 	}...))
+}
+
+// TestImportFillsANewSpace is how a /v1 client fills a space it has just
+// created: the space changes through change requests, as a new space does,
+// and the import writes its main content all the same.
+func TestImportFillsANewSpace(t *testing.T) {
+	t.Parallel()
+	c := newCtEnv(t, func(cfg *config.Config) { cfg.ImportAllowPrivate = true })
+	src := ctImportServer(t)
+	space := c.MustDo(http.MethodPost, "/v1/orgs/"+c.Org.ID+"/spaces", c.admin, map[string]any{"title": "Fresh"},
+		http.StatusCreated)
+	id := space["id"].(string)
+	require.NotContains(t, space, "editMode", "a new space changes through change requests")
+	empty := space["revision"].(string)
+
+	out := c.MustDo(http.MethodPost, "/v1/spaces/"+id+"/content/import", c.editor,
+		map[string]any{"url": src.URL + "/doc.md", "source": "markdown"}, http.StatusCreated)
+	imported := out["revision"].(string)
+	assert.NotEqual(t, empty, imported)
+	assert.EqualValues(t, 2, out["importedResources"], "the document and its image")
+
+	assert.Equal(t, imported, c.MustDo(http.MethodGet, "/v1/spaces/"+id, c.reader, nil, http.StatusOK)["revision"],
+		"the space's revision is the imported one")
+	rev := c.MustDo(http.MethodGet, "/v1/spaces/"+id+"/revisions/"+imported, c.reader, nil, http.StatusOK)
+	assert.Equal(t, []any{empty}, rev["parents"], "the import's parent is the space's first revision")
+
+	pages := c.MustDo(http.MethodGet, "/v1/spaces/"+id+"/content/pages", c.reader, nil, http.StatusOK)["pages"]
+	require.Len(t, pages, 1)
+	servertest.AssertContains(t, map[string]any{"title": "Imported", "path": "imported", "type": "document"}, ctAt(pages, 0))
+	pageID := ctAt(pages, 0, "id").(string)
+
+	files := c.MustDo(http.MethodGet, "/v1/spaces/"+id+"/content/files", c.reader, nil, http.StatusOK)
+	require.EqualValues(t, 1, files["count"])
+	fileID := ctAt(files, "items", 0, "id").(string)
+	name := ctAt(files, "items", 0, "name").(string)
+
+	page := c.MustDo(http.MethodGet, "/v1/spaces/"+id+"/content/page/"+pageID+"?format=markdown", c.reader, nil, http.StatusOK)
+	assert.Equal(t, pageID, page["id"])
+	assert.NotContains(t, page, "document")
+	assert.Contains(t, page["markdown"], "Hello from afar.")
+	assert.Contains(t, page["markdown"], "](.gitbook/assets/"+name+")", "the image is the imported file")
+
+	file := c.MustDo(http.MethodGet, "/v1/spaces/"+id+"/content/files/"+fileID, c.reader, nil, http.StatusOK)
+	servertest.AssertContains(t, map[string]any{"id": fileID, "name": name, "contentType": "image/png",
+		"dimensions": map[string]any{"width": 2, "height": 2}}, file)
+	status, b := c.fetch(file["downloadURL"].(string))
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, ctPNG(t, 2, 2), b, "the image's bytes are the ones served")
+
+	// Interactive edits of the same space still go through change requests.
+	g := c.GraphQL(c.editor, `mutation($in: CreatePageInput!) { createPage(input: $in) { page { id } } }`,
+		map[string]any{"in": map[string]any{"spaceId": id, "title": "Direct"}})
+	assert.Equal(t, "PRECONDITION_FAILED", g.Code())
 }
 
 // ctPaths returns the path members of a JSON array of pages.

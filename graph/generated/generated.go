@@ -3637,7 +3637,12 @@ extend type Mutation {
   "Uploads a file (GraphQL multipart request)."
   uploadFile(input: UploadFileInput!): UploadFilePayload!
   deleteFile(input: DeleteFileInput!): DeleteFilePayload!
-  "Imports content from a URL into a new revision."
+  """
+  Imports content from a URL into a new revision, after the existing pages.
+  Unlike the other edits, an import writes a space's main content (spaceId)
+  in any editMode but LOCKED: it is how API clients fill a space. To have an
+  import reviewed, import into a change request (changeRequestId).
+  """
   importContent(input: ImportContentInput!): ImportContentPayload!
 }
 
