@@ -8,9 +8,11 @@ import (
 	"time"
 
 	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/ent/changerequest"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/content"
+	"github.com/bindery/bindery/internal/enum"
 )
 
 // roots are the content roots a revision points at.
@@ -162,6 +164,30 @@ func (r *Resolver) revisionURLs(rev *ent.Revision) *model.RevisionURLs {
 func changeRequestNumber(ref string) (int, bool) {
 	n, err := strconv.Atoi(ref)
 	return n, err == nil && n > 0
+}
+
+// revisionMergedFrom returns the change request whose merge made rev, or nil
+// when rev is not a merge: one query, on the indexed revision_merged_id.
+// A merge's parents cannot always tell: a change request merged without an
+// edit of its own has no revision of its own, so both parents belong to the
+// main content.
+func (r *Resolver) revisionMergedFrom(ctx context.Context, rev *ent.Revision) (*ent.ChangeRequest, error) {
+	if rev.Type != enum.RevisionTypeMerge {
+		return nil, nil
+	}
+	// The caller read rev, so its space, which is the change request's.
+	cr, err := r.db(ctx).ChangeRequest.Query().Where(changerequest.RevisionMergedID(rev.ID)).Only(within(ctx))
+	if ent.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	// Shown through its policy all the same, which the primed row and the
+	// space loaded already make free of statements.
+	r.changeRequests.loader(ctx).Prime(ctx, cr.ID, cr)
+	cr, _, err = r.changeRequests.get(ctx, cr.ID)
+	return cr, err
 }
 
 // RevisionInSpace returns a revision of a space the viewer can see.

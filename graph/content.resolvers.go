@@ -95,6 +95,10 @@ func (r *revisionResolver) ChangeRequest(ctx context.Context, obj *ent.Revision)
 	return cr, err
 }
 
+func (r *revisionResolver) MergedFrom(ctx context.Context, obj *ent.Revision) (*ent.ChangeRequest, error) {
+	return r.revisionMergedFrom(ctx, obj)
+}
+
 func (r *revisionResolver) CreatedBy(ctx context.Context, obj *ent.Revision) (*ent.User, error) {
 	return r.visibleUser(ctx, obj.CreatedByID)
 }

@@ -424,6 +424,27 @@ func TestChangeRequestCleanMergeAndStatus(t *testing.T) {
 	require.Equal(t, "MERGE", e.merge(t, a.ID, nil).Result)
 	require.Equal(t, "MERGE", e.merge(t, b.ID, nil).Result, "edits of different paragraphs merge cleanly")
 	assert.Equal(t, "One, edited.\n\nTwo.\n\nThree, edited.\n", e.markdownOf(t, sp, pg))
+	var merged struct {
+		Space struct {
+			Revision struct {
+				MergedFrom *struct{ ID string }
+				Parents    []struct {
+					Type       string
+					MergedFrom *struct{ ID string }
+				}
+			}
+		}
+	}
+	e.must(t, e.OwnerToken, `query($id: ID!) { space(id: $id) { revision { mergedFrom { id }
+	  parents { type mergedFrom { id } } } } }`, map[string]any{"id": sp}, &merged)
+	rev := merged.Space.Revision
+	require.NotNil(t, rev.MergedFrom)
+	assert.Equal(t, b.ID, rev.MergedFrom.ID, "a merge names the change request it merged")
+	require.Len(t, rev.Parents, 2)
+	require.NotNil(t, rev.Parents[0].MergedFrom)
+	assert.Equal(t, a.ID, rev.Parents[0].MergedFrom.ID)
+	assert.Equal(t, "EDITS", rev.Parents[1].Type)
+	assert.Nil(t, rev.Parents[1].MergedFrom, "only a merge was merged from a change request")
 
 	c := e.openCR(t, e.OwnerToken, sp, "")
 	for _, st := range []string{"DRAFT", "ARCHIVED", "OPEN"} {

@@ -745,3 +745,45 @@ func ctPaths(v any) []string {
 	}
 	return out
 }
+
+// TestReadingARevisionTakesBoundedStatements reads merge revisions of a space
+// with 3 and with 30 merged change requests, some merged without an edit of
+// their own: finding the change request a merge came from is one query,
+// whatever the space holds.
+func TestReadingARevisionTakesBoundedStatements(t *testing.T) {
+	t.Parallel()
+	cost := func(n int) int64 {
+		c := newCtEnv(t)
+		space := c.newSpace("Reviewed", false)
+		var merges []string
+		for i := range n {
+			cr := c.MustDo(http.MethodPost, "/v1/spaces/"+space+"/change-requests", c.editor, nil, http.StatusCreated)
+			if i%2 == 1 {
+				c.createPage(c.editor, ctInCR(cr["id"].(string)), map[string]any{"title": fmt.Sprint("Page ", i)})
+			}
+			out := c.MustDo(http.MethodPost, "/v1/spaces/"+space+"/change-requests/"+cr["id"].(string)+"/merge",
+				c.editor, nil, http.StatusOK)
+			merges = append(merges, out["revision"].(string))
+		}
+		// A fresh server: nothing cached. Its first request records the
+		// token's use; measure the ones after it.
+		fresh := servertest.Reuse(t, c.Env)
+		fresh.MustDo(http.MethodGet, "/v1/user", c.reader, nil, http.StatusOK)
+		var most int64
+		for _, rev := range []string{merges[0], merges[1], merges[n-1]} {
+			before := fresh.Statements.Load()
+			body := fresh.MustDo(http.MethodGet, "/v1/spaces/"+space+"/revisions/"+rev, c.reader, nil, http.StatusOK)
+			most = max(most, fresh.Statements.Load()-before)
+			require.NotNil(t, body["mergedFrom"], "a merge names its change request")
+		}
+		return most
+	}
+	small, large := cost(3), cost(30)
+	t.Logf("statements to read a merge revision: 3 merged change requests %d, 30 %d", small, large)
+	assert.Equal(t, small, large, "reading a merge costs the same however many change requests were merged")
+	// The token and its user, the space, the viewer's memberships, teams
+	// and grants, the organization's collections, the revision, the change
+	// request it was merged from, and the change request's author, their
+	// visibility and its comment count.
+	assert.LessOrEqual(t, large, int64(14))
+}

@@ -262,63 +262,12 @@ func (a *API) presentRevision(ctx context.Context, rev *ent.Revision, o contentO
 	if j.URLs, err = res.Urls(ctx, rev); err != nil {
 		return j, err
 	}
-	if rev.Type == enum.RevisionTypeMerge {
-		j.MergedFrom, err = a.presentMergedFrom(ctx, rev)
+	// The spec requires mergedFrom of a merge.
+	cr, err := res.MergedFrom(ctx, rev)
+	if err != nil || cr == nil {
+		return j, err
 	}
+	crj, err := a.presentChangeRequest(ctx, cr)
+	j.MergedFrom = &crj
 	return j, err
-}
-
-// presentMergedFrom presents the change request that a merge revision
-// merged, which the spec requires of a merge. Of a merge's two parents, the
-// main content's and the change request's, the latter names its change
-// request. A change request merged without any edit has no revision of its
-// own, though: its parent is a revision of the main content, and the space's
-// merged change requests are searched instead.
-func (a *API) presentMergedFrom(ctx context.Context, rev *ent.Revision) (*changeRequestJSON, error) {
-	parents, err := a.r.Revision().Parents(ctx, rev)
-	if err != nil {
-		return nil, err
-	}
-	var cr *ent.ChangeRequest
-	for _, p := range parents {
-		if p.ChangeRequestID != nil {
-			if cr, err = a.r.Revision().ChangeRequest(ctx, p); err != nil {
-				return nil, err
-			}
-			break
-		}
-	}
-	if cr == nil {
-		if cr, err = a.mergedChangeRequest(ctx, rev); err != nil || cr == nil {
-			return nil, err
-		}
-	}
-	j, err := a.presentChangeRequest(ctx, cr)
-	return &j, err
-}
-
-// mergedChangeRequest searches a space's merged change requests for the one
-// whose merge made rev; nil when there is none.
-func (a *API) mergedChangeRequest(ctx context.Context, rev *ent.Revision) (*ent.ChangeRequest, error) {
-	s, err := a.r.Revision().Space(ctx, rev)
-	if err != nil {
-		return nil, err
-	}
-	merged, limit := enum.ChangeRequestStatusMerged, page.MaxLimit
-	var after *page.Cursor
-	for {
-		conn, err := a.r.Space().ChangeRequests(ctx, s, &limit, after, nil, nil, &merged, nil)
-		if err != nil {
-			return nil, err
-		}
-		for _, cr := range conn.Nodes() {
-			if cr.RevisionMergedID != nil && *cr.RevisionMergedID == rev.ID {
-				return cr, nil
-			}
-		}
-		if !conn.PageInfo.HasNextPage {
-			return nil, nil
-		}
-		after = conn.PageInfo.EndCursor
-	}
 }

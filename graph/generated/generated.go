@@ -381,6 +381,7 @@ type ComplexityRoot struct {
 		File             func(childComplexity int, id string) int
 		Files            func(childComplexity int) int
 		ID               func(childComplexity int) int
+		MergedFrom       func(childComplexity int) int
 		Message          func(childComplexity int) int
 		Page             func(childComplexity int, id string) int
 		PageByPath       func(childComplexity int, path string) int
@@ -645,6 +646,7 @@ type RevisionResolver interface {
 	Parents(ctx context.Context, obj *ent.Revision) ([]*ent.Revision, error)
 	Space(ctx context.Context, obj *ent.Revision) (*ent.Space, error)
 	ChangeRequest(ctx context.Context, obj *ent.Revision) (*ent.ChangeRequest, error)
+	MergedFrom(ctx context.Context, obj *ent.Revision) (*ent.ChangeRequest, error)
 	CreatedBy(ctx context.Context, obj *ent.Revision) (*ent.User, error)
 	Pages(ctx context.Context, obj *ent.Revision) ([]*model.RevisionPage, error)
 	Page(ctx context.Context, obj *ent.Revision, id string) (*model.RevisionPage, error)
@@ -2200,6 +2202,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Revision.ID(childComplexity), true
+	case "Revision.mergedFrom":
+		if e.ComplexityRoot.Revision.MergedFrom == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Revision.MergedFrom(childComplexity), true
 	case "Revision.message":
 		if e.ComplexityRoot.Revision.Message == nil {
 			break
@@ -3532,6 +3540,8 @@ type SpaceEdge {
   space: Space!
   "The change request the revision was made in; null for the main content."
   changeRequest: ChangeRequest
+  "The change request whose merge made the revision; null unless its type is MERGE."
+  mergedFrom: ChangeRequest
   "Who made the revision; null when unknown or deleted."
   createdBy: User
   "The top-level pages, each with its nested pages."
@@ -5119,6 +5129,8 @@ func (ec *executionContext) childFields_Revision(ctx context.Context, field grap
 		return ec.fieldContext_Revision_space(ctx, field)
 	case "changeRequest":
 		return ec.fieldContext_Revision_changeRequest(ctx, field)
+	case "mergedFrom":
+		return ec.fieldContext_Revision_mergedFrom(ctx, field)
 	case "createdBy":
 		return ec.fieldContext_Revision_createdBy(ctx, field)
 	case "pages":
@@ -12785,6 +12797,38 @@ func (ec *executionContext) _Revision_changeRequest(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_Revision_changeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Revision",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Revision_mergedFrom(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_mergedFrom(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Revision().MergedFrom(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
+			return ec.marshalOChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐChangeRequest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_mergedFrom(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Revision",
 		Field:      field,
@@ -22572,6 +22616,44 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 					}
 				}()
 				res = ec._Revision_changeRequest(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "mergedFrom":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Revision_mergedFrom(ctx, field, obj)
 				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
