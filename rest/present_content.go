@@ -2,7 +2,6 @@ package rest
 
 import (
 	"context"
-	"strings"
 
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/graph/model"
@@ -22,9 +21,6 @@ type gitBlob struct {
 	OID  string `json:"oid"`
 	Path string `json:"path"`
 }
-
-// assetPrefix is where markdown finds the files of a revision.
-const assetPrefix = ".gitbook/assets/"
 
 type dimensions struct {
 	Width  int `json:"width"`
@@ -56,7 +52,7 @@ func (a *API) presentFile(spaceID string, f *content.File, o contentOptions) fil
 		j.Dimensions = &dimensions{Width: f.Width, Height: f.Height}
 	}
 	if o.metadata {
-		j.Git = &gitBlob{OID: f.Blob, Path: assetPrefix + f.Name}
+		j.Git = &gitBlob{OID: f.Blob, Path: document.AssetPath(f.Name)}
 	}
 	return j
 }
@@ -162,39 +158,18 @@ func (pp pagePresenter) page(p *model.RevisionPage) pageJSON {
 }
 
 // single presents a page requested alone: a document carries its JSON
-// document, or its markdown when asked for. The document's images and links
-// to ".gitbook/assets/<name>" refer to the revision's file of that name.
+// document, or its markdown when asked for.
 func (pp pagePresenter) single(p *model.RevisionPage, c *content.Content, markdown bool) (pageJSON, error) {
 	j := pp.page(p)
-	if p.Type() != enum.PageTypeDocument || markdown {
+	if markdown {
 		return j, nil
 	}
-	doc, err := document.FromMarkdown(p.Node.Page.Markdown, document.Options{File: assetFile(c)})
-	if err != nil {
+	doc, err := document.FromPage(c, p.Node.Page)
+	if err != nil || doc == nil {
 		return j, err
 	}
 	j.Markdown, j.Document = nil, doc
 	return j, nil
-}
-
-// assetFile resolves an image or link source of markdown to a file of c:
-// ".gitbook/assets/<name>", possibly after "/" or relative "./" and "../"
-// segments, is the file named name.
-func assetFile(c *content.Content) func(string) (string, bool) {
-	byName := make(map[string]string, len(c.Files))
-	for _, f := range c.Files {
-		if _, dup := byName[f.Name]; !dup {
-			byName[f.Name] = f.ID
-		}
-	}
-	return func(src string) (string, bool) {
-		i := strings.Index(src, assetPrefix)
-		if i < 0 || strings.Trim(src[:i], "./") != "" {
-			return "", false
-		}
-		id, ok := byName[src[i+len(assetPrefix):]]
-		return id, ok
-	}
 }
 
 // reusableJSON is the official RevisionReusableContent. Bindery stores a
