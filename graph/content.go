@@ -12,6 +12,7 @@ import (
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/content"
+	"github.com/bindery/bindery/internal/document"
 	"github.com/bindery/bindery/internal/enum"
 )
 
@@ -69,7 +70,7 @@ func (r *Resolver) revisionPages(ctx context.Context, rev *ent.Revision) ([]*mod
 	if err != nil {
 		return nil, err
 	}
-	return model.RevisionPages(c.Pages, ""), nil
+	return model.RevisionPages(c.Content, c.Pages, ""), nil
 }
 
 // revisionPage returns a page by ID, or nil when the revision has none.
@@ -88,7 +89,17 @@ func pageOf(c *content.Content, pageID string) *model.RevisionPage {
 		return nil
 	}
 	path, _ := c.Path(pageID)
-	return model.NewRevisionPage(n, path)
+	return model.NewRevisionPage(c, n, path)
+}
+
+// pageDocument is a page's JSON document, the one /v1 gives for
+// format=document; nil for groups and links.
+func pageDocument(p *model.RevisionPage) (model.JSON, error) {
+	d, err := document.FromPage(p.In(), p.Node.Page)
+	if err != nil || d == nil {
+		return nil, err
+	}
+	return model.NewJSON(d)
 }
 
 func (r *Resolver) revisionPageByPath(ctx context.Context, rev *ent.Revision, path string) (*model.RevisionPage, error) {

@@ -429,6 +429,50 @@ func TestContentPage(t *testing.T) {
 	c.Run(t, scenarios)
 }
 
+// TestPageDocumentIsTheSameInBothAPIs reads each page's JSON document over
+// /v1 (format=document) and GraphQL (RevisionPage.document): they are equal,
+// asset links to the revision's files included.
+func TestPageDocumentIsTheSameInBothAPIs(t *testing.T) {
+	t.Parallel()
+	c := newCtEnv(t)
+	tr := c.tree(ctInSpace(c.space))
+	c.setMarkdown(c.admin, ctInSpace(c.space), tr.install,
+		"# Install\n\nStep 1: ![one](../.gitbook/assets/logo.png)\n\n"+
+			"Get [the logo](./.gitbook/assets/logo.png) or [a missing one](.gitbook/assets/missing.png).\n")
+	const q = `query($s: ID!, $p: ID!) { space(id: $s) { revision { page(id: $p) { id document } } } }`
+	for _, tc := range []struct {
+		name, page string
+		refs       int
+	}{
+		{"an image", tr.guide, 1}, {"relative asset links", tr.install, 2}, {"an empty document", tr.linux, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v1 := c.MustDo(http.MethodGet, "/v1/spaces/"+c.space+"/content/page/"+tc.page+"?format=document",
+				c.reader, nil, http.StatusOK)["document"]
+			require.NotNil(t, v1)
+			gql := ctAt(c.gql(c.reader, q, map[string]any{"s": c.space, "p": tc.page}), "space", "revision", "page", "document")
+			assert.Equal(t, v1, gql, "GraphQL gives the /v1 document")
+			var files int
+			for _, ref := range ctDocumentRefs(gql) {
+				if ref["kind"] == "file" {
+					assert.Equal(t, tr.logo, ref["file"])
+					files++
+				}
+			}
+			assert.Equal(t, tc.refs, files, "references to the revision's file")
+		})
+	}
+	t.Run("groups and links have none", func(t *testing.T) {
+		for _, id := range []string{tr.reference, tr.example} {
+			page := ctAt(c.gql(c.reader, q, map[string]any{"s": c.space, "p": id}), "space", "revision", "page").(map[string]any)
+			assert.Contains(t, page, "document")
+			assert.Nil(t, page["document"])
+			assert.NotContains(t, c.MustDo(http.MethodGet, "/v1/spaces/"+c.space+"/content/page/"+id, c.reader, nil,
+				http.StatusOK), "document")
+		}
+	})
+}
+
 func TestContentPath(t *testing.T) {
 	t.Parallel()
 	c := newCtEnv(t)
