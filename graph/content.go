@@ -8,9 +8,12 @@ import (
 	"time"
 
 	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/ent/changerequest"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/content"
+	"github.com/bindery/bindery/internal/document"
+	"github.com/bindery/bindery/internal/enum"
 )
 
 // roots are the content roots a revision points at.
@@ -67,7 +70,7 @@ func (r *Resolver) revisionPages(ctx context.Context, rev *ent.Revision) ([]*mod
 	if err != nil {
 		return nil, err
 	}
-	return model.RevisionPages(c.Pages, ""), nil
+	return model.RevisionPages(c.Content, c.Pages, ""), nil
 }
 
 // revisionPage returns a page by ID, or nil when the revision has none.
@@ -86,7 +89,17 @@ func pageOf(c *content.Content, pageID string) *model.RevisionPage {
 		return nil
 	}
 	path, _ := c.Path(pageID)
-	return model.NewRevisionPage(n, path)
+	return model.NewRevisionPage(c, n, path)
+}
+
+// pageDocument is a page's JSON document, the one /v1 gives for
+// format=document; nil for groups and links.
+func pageDocument(p *model.RevisionPage) (model.JSON, error) {
+	d, err := document.FromPage(p.In(), p.Node.Page)
+	if err != nil || d == nil {
+		return nil, err
+	}
+	return model.NewJSON(d)
 }
 
 func (r *Resolver) revisionPageByPath(ctx context.Context, rev *ent.Revision, path string) (*model.RevisionPage, error) {
@@ -162,6 +175,30 @@ func (r *Resolver) revisionURLs(rev *ent.Revision) *model.RevisionURLs {
 func changeRequestNumber(ref string) (int, bool) {
 	n, err := strconv.Atoi(ref)
 	return n, err == nil && n > 0
+}
+
+// revisionMergedFrom returns the change request whose merge made rev, or nil
+// when rev is not a merge: one query, on the indexed revision_merged_id.
+// A merge's parents cannot always tell: a change request merged without an
+// edit of its own has no revision of its own, so both parents belong to the
+// main content.
+func (r *Resolver) revisionMergedFrom(ctx context.Context, rev *ent.Revision) (*ent.ChangeRequest, error) {
+	if rev.Type != enum.RevisionTypeMerge {
+		return nil, nil
+	}
+	// The caller read rev, so its space, which is the change request's.
+	cr, err := r.db(ctx).ChangeRequest.Query().Where(changerequest.RevisionMergedID(rev.ID)).Only(within(ctx))
+	if ent.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	// Shown through its policy all the same, which the primed row and the
+	// space loaded already make free of statements.
+	r.changeRequests.loader(ctx).Prime(ctx, cr.ID, cr)
+	cr, _, err = r.changeRequests.get(ctx, cr.ID)
+	return cr, err
 }
 
 // RevisionInSpace returns a revision of a space the viewer can see.

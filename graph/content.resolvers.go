@@ -9,6 +9,7 @@ import (
 	"context"
 
 	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/graph/generated"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/internal/content"
 )
@@ -95,6 +96,10 @@ func (r *revisionResolver) ChangeRequest(ctx context.Context, obj *ent.Revision)
 	return cr, err
 }
 
+func (r *revisionResolver) MergedFrom(ctx context.Context, obj *ent.Revision) (*ent.ChangeRequest, error) {
+	return r.revisionMergedFrom(ctx, obj)
+}
+
 func (r *revisionResolver) CreatedBy(ctx context.Context, obj *ent.Revision) (*ent.User, error) {
 	return r.visibleUser(ctx, obj.CreatedByID)
 }
@@ -130,3 +135,11 @@ func (r *revisionResolver) ReusableContents(ctx context.Context, obj *ent.Revisi
 func (r *revisionResolver) Urls(ctx context.Context, obj *ent.Revision) (*model.RevisionURLs, error) {
 	return r.revisionURLs(obj), nil
 }
+
+func (r *revisionPageResolver) Document(ctx context.Context, obj *model.RevisionPage) (model.JSON, error) {
+	return pageDocument(obj)
+}
+
+func (r *Resolver) RevisionPage() generated.RevisionPageResolver { return &revisionPageResolver{r} }
+
+type revisionPageResolver struct{ *Resolver }

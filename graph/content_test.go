@@ -424,6 +424,27 @@ func TestChangeRequestCleanMergeAndStatus(t *testing.T) {
 	require.Equal(t, "MERGE", e.merge(t, a.ID, nil).Result)
 	require.Equal(t, "MERGE", e.merge(t, b.ID, nil).Result, "edits of different paragraphs merge cleanly")
 	assert.Equal(t, "One, edited.\n\nTwo.\n\nThree, edited.\n", e.markdownOf(t, sp, pg))
+	var merged struct {
+		Space struct {
+			Revision struct {
+				MergedFrom *struct{ ID string }
+				Parents    []struct {
+					Type       string
+					MergedFrom *struct{ ID string }
+				}
+			}
+		}
+	}
+	e.must(t, e.OwnerToken, `query($id: ID!) { space(id: $id) { revision { mergedFrom { id }
+	  parents { type mergedFrom { id } } } } }`, map[string]any{"id": sp}, &merged)
+	rev := merged.Space.Revision
+	require.NotNil(t, rev.MergedFrom)
+	assert.Equal(t, b.ID, rev.MergedFrom.ID, "a merge names the change request it merged")
+	require.Len(t, rev.Parents, 2)
+	require.NotNil(t, rev.Parents[0].MergedFrom)
+	assert.Equal(t, a.ID, rev.Parents[0].MergedFrom.ID)
+	assert.Equal(t, "EDITS", rev.Parents[1].Type)
+	assert.Nil(t, rev.Parents[1].MergedFrom, "only a merge was merged from a change request")
 
 	c := e.openCR(t, e.OwnerToken, sp, "")
 	for _, st := range []string{"DRAFT", "ARCHIVED", "OPEN"} {
@@ -528,6 +549,36 @@ func (e ctEnv) importZip(t *testing.T, spaceID, url string) {
 }
 
 func allowPrivate(c *config.Config) { c.ImportAllowPrivate = true }
+
+// TestImportIntoAnyEditModeButLocked: importContent writes a space's main
+// content whether it is edited live or through change requests, and a
+// locked space refuses it, as it refuses every edit.
+func TestImportIntoAnyEditModeButLocked(t *testing.T) {
+	t.Parallel()
+	e := ctEnv{servertest.New(t, allowPrivate)}
+	src := bigZip(t, 1, 2)
+	tok, _ := e.Member(e.Org.ID, enum.RoleEdit, "editor@example.com")
+	const q = `mutation($in: ImportContentInput!) { importContent(input: $in) { revision { id parents { id } } } }`
+	for _, mode := range []string{"", "LIVE"} {
+		sp := e.space(t, mode)
+		before, _ := e.spaceRevision(t, sp)
+		var out struct {
+			ImportContent struct{ Revision ctRevision }
+		}
+		e.must(t, tok, q, map[string]any{"in": map[string]any{"spaceId": sp, "url": src, "source": "ZIP"}}, &out)
+		rev, pages := e.spaceRevision(t, sp)
+		assert.Equal(t, out.ImportContent.Revision.ID, rev, "editMode %q: the import moved the main content", mode)
+		require.Len(t, out.ImportContent.Revision.Parents, 1)
+		assert.Equal(t, before, out.ImportContent.Revision.Parents[0].ID)
+		assert.Len(t, pages, 2, "editMode %q: both pages of the zip", mode)
+	}
+	locked := e.space(t, "LOCKED")
+	assert.Equal(t, "PRECONDITION_FAILED", e.code(t, tok, q,
+		map[string]any{"in": map[string]any{"spaceId": locked, "url": src, "source": "ZIP"}}))
+	reader, _ := e.Member(e.Org.ID, enum.RoleRead, "reader@example.com")
+	assert.Equal(t, "FORBIDDEN", e.code(t, reader, q,
+		map[string]any{"in": map[string]any{"spaceId": e.space(t, ""), "url": src, "source": "ZIP"}}))
+}
 
 // TestEditWritesOnlyThePathToTheRoot shows that a space of 1,000 pages does
 // not copy its pages on an edit: the edit stores the changed page and the

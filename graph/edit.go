@@ -88,6 +88,9 @@ type editTarget struct {
 // targetInput are the fields every content edit takes.
 type targetInput struct {
 	SpaceID, ChangeRequestID, ExpectedRevisionID *string
+	// importing marks an import, which may write a space's main content
+	// in any editMode but LOCKED (see target).
+	importing bool
 }
 
 // target resolves and authorizes the target of an edit. It holds the space's
@@ -115,7 +118,16 @@ func (r *Resolver) target(ctx context.Context, in targetInput) (*editTarget, err
 		if err := requireEditable(s); err != nil {
 			return nil, err
 		}
-		if s.EditMode == nil {
+		// A space's editMode is how its owners chose to let its published
+		// content change. Without LIVE, changes go through change requests,
+		// so that they are reviewed before readers see them, and an
+		// interactive edit (a page created, retitled, moved or rewritten)
+		// is exactly such a change: it needs LIVE, or a change request.
+		// An import is how API clients fill a space, in the official API
+		// too, usually one just created, which is not LIVE: it writes a
+		// new revision in any editMode but LOCKED. A client that wants its
+		// import reviewed imports into a change request.
+		if s.EditMode == nil && !in.importing {
 			return nil, apperr.Preconditionf("The space's content changes through change requests: open one, or set the space's editMode to LIVE")
 		}
 		t.space = s

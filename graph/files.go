@@ -105,10 +105,13 @@ type ImportResult struct {
 }
 
 // importContent fetches content from a URL and adds it, after the existing
-// pages, in a new revision of the space or the change request. The fetch
-// happens before the transaction, which is not held open on the network.
+// pages, in a new revision of the space or the change request. A space's
+// main content takes an import in any editMode but LOCKED (see target). The
+// fetch happens before the transaction, which is not held open on the
+// network.
 func (r *Resolver) importContent(ctx context.Context, in model.ImportContentInput) (*ImportResult, error) {
 	t := targetOf(in.SpaceID, in.ChangeRequestID, nil)
+	t.importing = true
 	// Authorize first, so that nobody makes the server fetch on their behalf
 	// without the right to edit.
 	if err := r.tx(ctx, func(ctx context.Context) error { _, err := r.target(ctx, t); return err }); err != nil {

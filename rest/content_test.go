@@ -429,6 +429,50 @@ func TestContentPage(t *testing.T) {
 	c.Run(t, scenarios)
 }
 
+// TestPageDocumentIsTheSameInBothAPIs reads each page's JSON document over
+// /v1 (format=document) and GraphQL (RevisionPage.document): they are equal,
+// asset links to the revision's files included.
+func TestPageDocumentIsTheSameInBothAPIs(t *testing.T) {
+	t.Parallel()
+	c := newCtEnv(t)
+	tr := c.tree(ctInSpace(c.space))
+	c.setMarkdown(c.admin, ctInSpace(c.space), tr.install,
+		"# Install\n\nStep 1: ![one](../.gitbook/assets/logo.png)\n\n"+
+			"Get [the logo](./.gitbook/assets/logo.png) or [a missing one](.gitbook/assets/missing.png).\n")
+	const q = `query($s: ID!, $p: ID!) { space(id: $s) { revision { page(id: $p) { id document } } } }`
+	for _, tc := range []struct {
+		name, page string
+		refs       int
+	}{
+		{"an image", tr.guide, 1}, {"relative asset links", tr.install, 2}, {"an empty document", tr.linux, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v1 := c.MustDo(http.MethodGet, "/v1/spaces/"+c.space+"/content/page/"+tc.page+"?format=document",
+				c.reader, nil, http.StatusOK)["document"]
+			require.NotNil(t, v1)
+			gql := ctAt(c.gql(c.reader, q, map[string]any{"s": c.space, "p": tc.page}), "space", "revision", "page", "document")
+			assert.Equal(t, v1, gql, "GraphQL gives the /v1 document")
+			var files int
+			for _, ref := range ctDocumentRefs(gql) {
+				if ref["kind"] == "file" {
+					assert.Equal(t, tr.logo, ref["file"])
+					files++
+				}
+			}
+			assert.Equal(t, tc.refs, files, "references to the revision's file")
+		})
+	}
+	t.Run("groups and links have none", func(t *testing.T) {
+		for _, id := range []string{tr.reference, tr.example} {
+			page := ctAt(c.gql(c.reader, q, map[string]any{"s": c.space, "p": id}), "space", "revision", "page").(map[string]any)
+			assert.Contains(t, page, "document")
+			assert.Nil(t, page["document"])
+			assert.NotContains(t, c.MustDo(http.MethodGet, "/v1/spaces/"+c.space+"/content/page/"+id, c.reader, nil,
+				http.StatusOK), "document")
+		}
+	})
+}
+
 func TestContentPath(t *testing.T) {
 	t.Parallel()
 	c := newCtEnv(t)
@@ -611,6 +655,8 @@ func TestImportContent(t *testing.T) {
 	locked := c.newSpace("Locked", false)
 	c.MustDo(http.MethodPatch, "/v1/spaces/"+locked, c.admin, map[string]any{"editMode": "locked"}, http.StatusOK)
 	viaCR := c.newSpace("Via change requests", false)
+	reviewed := c.newSpace("Reviewed", false)
+	reviewedBefore := c.spaceRevision(reviewed)
 	before := c.spaceRevision(c.space)
 	path := "/v1/spaces/" + c.space + "/content/import"
 	post := func(name, p, tok string, body any, status int, wantError string) servertest.Scenario {
@@ -639,8 +685,13 @@ func TestImportContent(t *testing.T) {
 		post("stranger", path, c.stranger, good, http.StatusNotFound, ""),
 		post("unknown space", "/v1/spaces/spc_doesnotexist/content/import", c.editor, good, http.StatusNotFound, ""),
 		post("locked space", "/v1/spaces/"+locked+"/content/import", c.admin, good, http.StatusPreconditionFailed, ""),
-		post("a space edited through change requests", "/v1/spaces/"+viaCR+"/content/import", c.admin, good,
-			http.StatusPreconditionFailed, ""),
+		{Name: "a space edited through change requests takes an import", Method: http.MethodPost,
+			Path: "/v1/spaces/" + reviewed + "/content/import", Token: c.editor, Body: good, WantStatus: http.StatusCreated,
+			Check: func(t *testing.T, res *servertest.Response) {
+				rev := ctDecode(t, res)["revision"].(string)
+				assert.NotEqual(t, reviewedBefore, rev)
+				assert.Equal(t, rev, c.spaceRevision(reviewed), "the import moved the main content")
+			}},
 	}
 	c.Run(t, append(scenarios, c.refusedRoles(http.MethodPost, path, good)...))
 	require.NotEmpty(t, imported)
@@ -677,6 +728,59 @@ func TestImportContent(t *testing.T) {
 	}...))
 }
 
+// TestImportFillsANewSpace is how a /v1 client fills a space it has just
+// created: the space changes through change requests, as a new space does,
+// and the import writes its main content all the same.
+func TestImportFillsANewSpace(t *testing.T) {
+	t.Parallel()
+	c := newCtEnv(t, func(cfg *config.Config) { cfg.ImportAllowPrivate = true })
+	src := ctImportServer(t)
+	space := c.MustDo(http.MethodPost, "/v1/orgs/"+c.Org.ID+"/spaces", c.admin, map[string]any{"title": "Fresh"},
+		http.StatusCreated)
+	id := space["id"].(string)
+	require.NotContains(t, space, "editMode", "a new space changes through change requests")
+	empty := space["revision"].(string)
+
+	out := c.MustDo(http.MethodPost, "/v1/spaces/"+id+"/content/import", c.editor,
+		map[string]any{"url": src.URL + "/doc.md", "source": "markdown"}, http.StatusCreated)
+	imported := out["revision"].(string)
+	assert.NotEqual(t, empty, imported)
+	assert.EqualValues(t, 2, out["importedResources"], "the document and its image")
+
+	assert.Equal(t, imported, c.MustDo(http.MethodGet, "/v1/spaces/"+id, c.reader, nil, http.StatusOK)["revision"],
+		"the space's revision is the imported one")
+	rev := c.MustDo(http.MethodGet, "/v1/spaces/"+id+"/revisions/"+imported, c.reader, nil, http.StatusOK)
+	assert.Equal(t, []any{empty}, rev["parents"], "the import's parent is the space's first revision")
+
+	pages := c.MustDo(http.MethodGet, "/v1/spaces/"+id+"/content/pages", c.reader, nil, http.StatusOK)["pages"]
+	require.Len(t, pages, 1)
+	servertest.AssertContains(t, map[string]any{"title": "Imported", "path": "imported", "type": "document"}, ctAt(pages, 0))
+	pageID := ctAt(pages, 0, "id").(string)
+
+	files := c.MustDo(http.MethodGet, "/v1/spaces/"+id+"/content/files", c.reader, nil, http.StatusOK)
+	require.EqualValues(t, 1, files["count"])
+	fileID := ctAt(files, "items", 0, "id").(string)
+	name := ctAt(files, "items", 0, "name").(string)
+
+	page := c.MustDo(http.MethodGet, "/v1/spaces/"+id+"/content/page/"+pageID+"?format=markdown", c.reader, nil, http.StatusOK)
+	assert.Equal(t, pageID, page["id"])
+	assert.NotContains(t, page, "document")
+	assert.Contains(t, page["markdown"], "Hello from afar.")
+	assert.Contains(t, page["markdown"], "](.gitbook/assets/"+name+")", "the image is the imported file")
+
+	file := c.MustDo(http.MethodGet, "/v1/spaces/"+id+"/content/files/"+fileID, c.reader, nil, http.StatusOK)
+	servertest.AssertContains(t, map[string]any{"id": fileID, "name": name, "contentType": "image/png",
+		"dimensions": map[string]any{"width": 2, "height": 2}}, file)
+	status, b := c.fetch(file["downloadURL"].(string))
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, ctPNG(t, 2, 2), b, "the image's bytes are the ones served")
+
+	// Interactive edits of the same space still go through change requests.
+	g := c.GraphQL(c.editor, `mutation($in: CreatePageInput!) { createPage(input: $in) { page { id } } }`,
+		map[string]any{"in": map[string]any{"spaceId": id, "title": "Direct"}})
+	assert.Equal(t, "PRECONDITION_FAILED", g.Code())
+}
+
 // ctPaths returns the path members of a JSON array of pages.
 func ctPaths(v any) []string {
 	var out []string
@@ -684,4 +788,46 @@ func ctPaths(v any) []string {
 		out = append(out, it.(map[string]any)["path"].(string))
 	}
 	return out
+}
+
+// TestReadingARevisionTakesBoundedStatements reads merge revisions of a space
+// with 3 and with 30 merged change requests, some merged without an edit of
+// their own: finding the change request a merge came from is one query,
+// whatever the space holds.
+func TestReadingARevisionTakesBoundedStatements(t *testing.T) {
+	t.Parallel()
+	cost := func(n int) int64 {
+		c := newCtEnv(t)
+		space := c.newSpace("Reviewed", false)
+		var merges []string
+		for i := range n {
+			cr := c.MustDo(http.MethodPost, "/v1/spaces/"+space+"/change-requests", c.editor, nil, http.StatusCreated)
+			if i%2 == 1 {
+				c.createPage(c.editor, ctInCR(cr["id"].(string)), map[string]any{"title": fmt.Sprint("Page ", i)})
+			}
+			out := c.MustDo(http.MethodPost, "/v1/spaces/"+space+"/change-requests/"+cr["id"].(string)+"/merge",
+				c.editor, nil, http.StatusOK)
+			merges = append(merges, out["revision"].(string))
+		}
+		// A fresh server: nothing cached. Its first request records the
+		// token's use; measure the ones after it.
+		fresh := servertest.Reuse(t, c.Env)
+		fresh.MustDo(http.MethodGet, "/v1/user", c.reader, nil, http.StatusOK)
+		var most int64
+		for _, rev := range []string{merges[0], merges[1], merges[n-1]} {
+			before := fresh.Statements.Load()
+			body := fresh.MustDo(http.MethodGet, "/v1/spaces/"+space+"/revisions/"+rev, c.reader, nil, http.StatusOK)
+			most = max(most, fresh.Statements.Load()-before)
+			require.NotNil(t, body["mergedFrom"], "a merge names its change request")
+		}
+		return most
+	}
+	small, large := cost(3), cost(30)
+	t.Logf("statements to read a merge revision: 3 merged change requests %d, 30 %d", small, large)
+	assert.Equal(t, small, large, "reading a merge costs the same however many change requests were merged")
+	// The token and its user, the space, the viewer's memberships, teams
+	// and grants, the organization's collections, the revision, the change
+	// request it was merged from, and the change request's author, their
+	// visibility and its comment count.
+	assert.LessOrEqual(t, large, int64(14))
 }

@@ -2,7 +2,6 @@ package rest
 
 import (
 	"context"
-	"strings"
 
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/graph/model"
@@ -22,9 +21,6 @@ type gitBlob struct {
 	OID  string `json:"oid"`
 	Path string `json:"path"`
 }
-
-// assetPrefix is where markdown finds the files of a revision.
-const assetPrefix = ".gitbook/assets/"
 
 type dimensions struct {
 	Width  int `json:"width"`
@@ -56,7 +52,7 @@ func (a *API) presentFile(spaceID string, f *content.File, o contentOptions) fil
 		j.Dimensions = &dimensions{Width: f.Width, Height: f.Height}
 	}
 	if o.metadata {
-		j.Git = &gitBlob{OID: f.Blob, Path: assetPrefix + f.Name}
+		j.Git = &gitBlob{OID: f.Blob, Path: document.AssetPath(f.Name)}
 	}
 	return j
 }
@@ -162,39 +158,18 @@ func (pp pagePresenter) page(p *model.RevisionPage) pageJSON {
 }
 
 // single presents a page requested alone: a document carries its JSON
-// document, or its markdown when asked for. The document's images and links
-// to ".gitbook/assets/<name>" refer to the revision's file of that name.
+// document, or its markdown when asked for.
 func (pp pagePresenter) single(p *model.RevisionPage, c *content.Content, markdown bool) (pageJSON, error) {
 	j := pp.page(p)
-	if p.Type() != enum.PageTypeDocument || markdown {
+	if markdown {
 		return j, nil
 	}
-	doc, err := document.FromMarkdown(p.Node.Page.Markdown, document.Options{File: assetFile(c)})
-	if err != nil {
+	doc, err := document.FromPage(c, p.Node.Page)
+	if err != nil || doc == nil {
 		return j, err
 	}
 	j.Markdown, j.Document = nil, doc
 	return j, nil
-}
-
-// assetFile resolves an image or link source of markdown to a file of c:
-// ".gitbook/assets/<name>", possibly after "/" or relative "./" and "../"
-// segments, is the file named name.
-func assetFile(c *content.Content) func(string) (string, bool) {
-	byName := make(map[string]string, len(c.Files))
-	for _, f := range c.Files {
-		if _, dup := byName[f.Name]; !dup {
-			byName[f.Name] = f.ID
-		}
-	}
-	return func(src string) (string, bool) {
-		i := strings.Index(src, assetPrefix)
-		if i < 0 || strings.Trim(src[:i], "./") != "" {
-			return "", false
-		}
-		id, ok := byName[src[i+len(assetPrefix):]]
-		return id, ok
-	}
 }
 
 // reusableJSON is the official RevisionReusableContent. Bindery stores a
@@ -262,63 +237,12 @@ func (a *API) presentRevision(ctx context.Context, rev *ent.Revision, o contentO
 	if j.URLs, err = res.Urls(ctx, rev); err != nil {
 		return j, err
 	}
-	if rev.Type == enum.RevisionTypeMerge {
-		j.MergedFrom, err = a.presentMergedFrom(ctx, rev)
+	// The spec requires mergedFrom of a merge.
+	cr, err := res.MergedFrom(ctx, rev)
+	if err != nil || cr == nil {
+		return j, err
 	}
+	crj, err := a.presentChangeRequest(ctx, cr)
+	j.MergedFrom = &crj
 	return j, err
-}
-
-// presentMergedFrom presents the change request that a merge revision
-// merged, which the spec requires of a merge. Of a merge's two parents, the
-// main content's and the change request's, the latter names its change
-// request. A change request merged without any edit has no revision of its
-// own, though: its parent is a revision of the main content, and the space's
-// merged change requests are searched instead.
-func (a *API) presentMergedFrom(ctx context.Context, rev *ent.Revision) (*changeRequestJSON, error) {
-	parents, err := a.r.Revision().Parents(ctx, rev)
-	if err != nil {
-		return nil, err
-	}
-	var cr *ent.ChangeRequest
-	for _, p := range parents {
-		if p.ChangeRequestID != nil {
-			if cr, err = a.r.Revision().ChangeRequest(ctx, p); err != nil {
-				return nil, err
-			}
-			break
-		}
-	}
-	if cr == nil {
-		if cr, err = a.mergedChangeRequest(ctx, rev); err != nil || cr == nil {
-			return nil, err
-		}
-	}
-	j, err := a.presentChangeRequest(ctx, cr)
-	return &j, err
-}
-
-// mergedChangeRequest searches a space's merged change requests for the one
-// whose merge made rev; nil when there is none.
-func (a *API) mergedChangeRequest(ctx context.Context, rev *ent.Revision) (*ent.ChangeRequest, error) {
-	s, err := a.r.Revision().Space(ctx, rev)
-	if err != nil {
-		return nil, err
-	}
-	merged, limit := enum.ChangeRequestStatusMerged, page.MaxLimit
-	var after *page.Cursor
-	for {
-		conn, err := a.r.Space().ChangeRequests(ctx, s, &limit, after, nil, nil, &merged, nil)
-		if err != nil {
-			return nil, err
-		}
-		for _, cr := range conn.Nodes() {
-			if cr.RevisionMergedID != nil && *cr.RevisionMergedID == rev.ID {
-				return cr, nil
-			}
-		}
-		if !conn.PageInfo.HasNextPage {
-			return nil, nil
-		}
-		after = conn.PageInfo.EndCursor
-	}
 }

@@ -103,6 +103,11 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{ChangeRequestsColumns[12], ChangeRequestsColumns[4]},
 			},
+			{
+				Name:    "changerequest_revision_merged_id",
+				Unique:  true,
+				Columns: []*schema.Column{ChangeRequestsColumns[11]},
+			},
 		},
 	}
 	// CollectionsColumns holds the columns for the "collections" table.

@@ -241,6 +241,11 @@ func (ChangeRequest) Edges() []ent.Edge {
 
 // Indexes of the ChangeRequest.
 func (ChangeRequest) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("space_id", "number").Unique(), index.Fields("space_id", "status")}
+	return []ent.Index{
+		index.Fields("space_id", "number").Unique(), index.Fields("space_id", "status"),
+		// A merge revision names the change request it merged through
+		// this column: one merge makes one revision.
+		index.Fields("revision_merged_id").Unique(),
+	}
 }
 

@@ -40,6 +40,7 @@ type ResolverRoot interface {
 	Organization() OrganizationResolver
 	Query() QueryResolver
 	Revision() RevisionResolver
+	RevisionPage() RevisionPageResolver
 	Space() SpaceResolver
 	User() UserResolver
 }
@@ -381,6 +382,7 @@ type ComplexityRoot struct {
 		File             func(childComplexity int, id string) int
 		Files            func(childComplexity int) int
 		ID               func(childComplexity int) int
+		MergedFrom       func(childComplexity int) int
 		Message          func(childComplexity int) int
 		Page             func(childComplexity int, id string) int
 		PageByPath       func(childComplexity int, path string) int
@@ -406,6 +408,7 @@ type ComplexityRoot struct {
 		Cover         func(childComplexity int) int
 		CreatedAt     func(childComplexity int) int
 		Description   func(childComplexity int) int
+		Document      func(childComplexity int) int
 		Emoji         func(childComplexity int) int
 		Hidden        func(childComplexity int) int
 		Href          func(childComplexity int) int
@@ -645,6 +648,7 @@ type RevisionResolver interface {
 	Parents(ctx context.Context, obj *ent.Revision) ([]*ent.Revision, error)
 	Space(ctx context.Context, obj *ent.Revision) (*ent.Space, error)
 	ChangeRequest(ctx context.Context, obj *ent.Revision) (*ent.ChangeRequest, error)
+	MergedFrom(ctx context.Context, obj *ent.Revision) (*ent.ChangeRequest, error)
 	CreatedBy(ctx context.Context, obj *ent.Revision) (*ent.User, error)
 	Pages(ctx context.Context, obj *ent.Revision) ([]*model.RevisionPage, error)
 	Page(ctx context.Context, obj *ent.Revision, id string) (*model.RevisionPage, error)
@@ -653,6 +657,9 @@ type RevisionResolver interface {
 	File(ctx context.Context, obj *ent.Revision, id string) (*model.RevisionFile, error)
 	ReusableContents(ctx context.Context, obj *ent.Revision) ([]*content.Reusable, error)
 	Urls(ctx context.Context, obj *ent.Revision) (*model.RevisionURLs, error)
+}
+type RevisionPageResolver interface {
+	Document(ctx context.Context, obj *model.RevisionPage) (model.JSON, error)
 }
 type SpaceResolver interface {
 	Organization(ctx context.Context, obj *ent.Space) (*ent.Organization, error)
@@ -2200,6 +2207,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Revision.ID(childComplexity), true
+	case "Revision.mergedFrom":
+		if e.ComplexityRoot.Revision.MergedFrom == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Revision.MergedFrom(childComplexity), true
 	case "Revision.message":
 		if e.ComplexityRoot.Revision.Message == nil {
 			break
@@ -2326,6 +2339,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RevisionPage.Description(childComplexity), true
+	case "RevisionPage.document":
+		if e.ComplexityRoot.RevisionPage.Document == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.Document(childComplexity), true
 	case "RevisionPage.emoji":
 		if e.ComplexityRoot.RevisionPage.Emoji == nil {
 			break
@@ -3532,6 +3551,8 @@ type SpaceEdge {
   space: Space!
   "The change request the revision was made in; null for the main content."
   changeRequest: ChangeRequest
+  "The change request whose merge made the revision; null unless its type is MERGE."
+  mergedFrom: ChangeRequest
   "Who made the revision; null when unknown or deleted."
   createdBy: User
   "The top-level pages, each with its nested pages."
@@ -3552,6 +3573,13 @@ type RevisionURLs {
 }
 
 """
+A JSON value whose shape the schema does not spell out, written as the value
+itself (an object stays an object, not a string). A page's document is one:
+the official API's JSONDocument.
+"""
+scalar JSON
+
+"""
 A page of a revision. Pages are immutable like their revision; their IDs are
 stable across revisions, so the same page can be followed from one to the next.
 """
@@ -3568,6 +3596,14 @@ type RevisionPage {
   description: String
   "The page's content; null for groups and links."
   markdown: String
+  """
+  The page's content as a GitBook JSON document (the official API's
+  JSONDocument), the same as /v1 returns for the page with format=document:
+  images and links to .gitbook/assets/<name> refer to the revision's file of
+  that name. Null for groups and links. It is converted from the markdown on
+  every read: ask for it where it is needed, not across a whole tree.
+  """
+  document: JSON
   hidden: Boolean!
   noIndex: Boolean!
   noRobotsIndex: Boolean!
@@ -3637,7 +3673,12 @@ extend type Mutation {
   "Uploads a file (GraphQL multipart request)."
   uploadFile(input: UploadFileInput!): UploadFilePayload!
   deleteFile(input: DeleteFileInput!): DeleteFilePayload!
-  "Imports content from a URL into a new revision."
+  """
+  Imports content from a URL into a new revision, after the existing pages.
+  Unlike the other edits, an import writes a space's main content (spaceId)
+  in any editMode but LOCKED: it is how API clients fill a space. To have an
+  import reviewed, import into a change request (changeRequestId).
+  """
   importContent(input: ImportContentInput!): ImportContentPayload!
 }
 
@@ -5114,6 +5155,8 @@ func (ec *executionContext) childFields_Revision(ctx context.Context, field grap
 		return ec.fieldContext_Revision_space(ctx, field)
 	case "changeRequest":
 		return ec.fieldContext_Revision_changeRequest(ctx, field)
+	case "mergedFrom":
+		return ec.fieldContext_Revision_mergedFrom(ctx, field)
 	case "createdBy":
 		return ec.fieldContext_Revision_createdBy(ctx, field)
 	case "pages":
@@ -5174,6 +5217,8 @@ func (ec *executionContext) childFields_RevisionPage(ctx context.Context, field 
 		return ec.fieldContext_RevisionPage_description(ctx, field)
 	case "markdown":
 		return ec.fieldContext_RevisionPage_markdown(ctx, field)
+	case "document":
+		return ec.fieldContext_RevisionPage_document(ctx, field)
 	case "hidden":
 		return ec.fieldContext_RevisionPage_hidden(ctx, field)
 	case "noIndex":
@@ -12792,6 +12837,38 @@ func (ec *executionContext) fieldContext_Revision_changeRequest(_ context.Contex
 	return fc, nil
 }
 
+func (ec *executionContext) _Revision_mergedFrom(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_mergedFrom(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Revision().MergedFrom(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
+			return ec.marshalOChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐChangeRequest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_mergedFrom(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Revision",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Revision_createdBy(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -13450,6 +13527,29 @@ func (ec *executionContext) _RevisionPage_markdown(ctx context.Context, field gr
 }
 func (ec *executionContext) fieldContext_RevisionPage_markdown(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RevisionPage", field, true, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RevisionPage_document(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionPage_document(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RevisionPage().Document(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionPage_document(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionPage", field, true, true, errors.New("field of type JSON does not have child fields"))
 }
 
 func (ec *executionContext) _RevisionPage_hidden(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
@@ -22595,6 +22695,44 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "mergedFrom":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Revision_mergedFrom(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "createdBy":
 			field := field
 
@@ -23003,97 +23141,135 @@ func (ec *executionContext) _RevisionPage(ctx context.Context, sel ast.Selection
 		case "id":
 			out.Values[i] = ec._RevisionPage_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "type":
 			out.Values[i] = ec._RevisionPage_type(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "title":
 			out.Values[i] = ec._RevisionPage_title(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "emoji":
 			out.Values[i] = ec._RevisionPage_emoji(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "icon":
 			out.Values[i] = ec._RevisionPage_icon(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "slug":
 			out.Values[i] = ec._RevisionPage_slug(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "path":
 			out.Values[i] = ec._RevisionPage_path(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "description":
 			out.Values[i] = ec._RevisionPage_description(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "markdown":
 			out.Values[i] = ec._RevisionPage_markdown(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "document":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._RevisionPage_document(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "hidden":
 			out.Values[i] = ec._RevisionPage_hidden(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "noIndex":
 			out.Values[i] = ec._RevisionPage_noIndex(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "noRobotsIndex":
 			out.Values[i] = ec._RevisionPage_noRobotsIndex(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "layout":
 			out.Values[i] = ec._RevisionPage_layout(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "cover":
 			out.Values[i] = ec._RevisionPage_cover(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "href":
 			out.Values[i] = ec._RevisionPage_href(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "targetPageId":
 			out.Values[i] = ec._RevisionPage_targetPageId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "createdAt":
 			out.Values[i] = ec._RevisionPage_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "updatedAt":
 			out.Values[i] = ec._RevisionPage_updatedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "pages":
 			out.Values[i] = ec._RevisionPage_pages(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -26750,6 +26926,22 @@ func (ec *executionContext) marshalOInt2ᚖint(ctx context.Context, sel ast.Sele
 	_ = ctx
 	res := graphql.MarshalInt(*v)
 	return res
+}
+
+func (ec *executionContext) unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx context.Context, v any) (model.JSON, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res model.JSON
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx context.Context, sel ast.SelectionSet, v model.JSON) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) unmarshalOLanguage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLanguage(ctx context.Context, v any) (*enum.Language, error) {

@@ -12,25 +12,31 @@ import (
 type RevisionPage struct {
 	Node *content.Node
 	path string
+	// in is the content the page is part of, whose files its document
+	// refers to.
+	in *content.Content
 }
 
-// NewRevisionPage wraps a page found at path.
-func NewRevisionPage(n *content.Node, path string) *RevisionPage {
-	return &RevisionPage{Node: n, path: path}
+// NewRevisionPage wraps a page of c found at path.
+func NewRevisionPage(c *content.Content, n *content.Node, path string) *RevisionPage {
+	return &RevisionPage{Node: n, path: path, in: c}
 }
 
-// RevisionPages wraps the pages of a tree level under the parent path.
-func RevisionPages(nodes []*content.Node, parentPath string) []*RevisionPage {
+// RevisionPages wraps the pages of a tree level of c under the parent path.
+func RevisionPages(c *content.Content, nodes []*content.Node, parentPath string) []*RevisionPage {
 	out := make([]*RevisionPage, len(nodes))
 	for i, n := range nodes {
 		p := n.Page.Slug
 		if parentPath != "" {
 			p = parentPath + "/" + p
 		}
-		out[i] = NewRevisionPage(n, p)
+		out[i] = NewRevisionPage(c, n, p)
 	}
 	return out
 }
+
+// In is the content the page is part of.
+func (p *RevisionPage) In() *content.Content { return p.in }
 
 func (p *RevisionPage) ID() string           { return p.Node.Page.ID }
 func (p *RevisionPage) Type() enum.PageType  { return p.Node.Page.Type }
@@ -47,7 +53,7 @@ func (p *RevisionPage) CreatedAt() time.Time { return p.Node.Page.CreatedAt }
 func (p *RevisionPage) UpdatedAt() time.Time { return p.Node.Page.UpdatedAt }
 
 // Pages are the nested pages, in order.
-func (p *RevisionPage) Pages() []*RevisionPage { return RevisionPages(p.Node.Children, p.path) }
+func (p *RevisionPage) Pages() []*RevisionPage { return RevisionPages(p.in, p.Node.Children, p.path) }
 
 // Markdown is the content of a document page; null for groups and links.
 func (p *RevisionPage) Markdown() *string {
