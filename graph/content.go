@@ -142,7 +142,7 @@ func (r *Resolver) revisionFile(ctx context.Context, rev *ent.Revision, fileID s
 func (r *Resolver) fileModel(spaceID string, f *content.File) *model.RevisionFile {
 	out := &model.RevisionFile{
 		ID: f.ID, Name: f.Name, ContentType: f.ContentType, Size: f.Size,
-		DownloadURL: r.FileURL(spaceID, f),
+		DownloadURL: r.FileURL(spaceID, f), Blob: f.Blob,
 	}
 	if f.Width > 0 && f.Height > 0 {
 		w, h := f.Width, f.Height

@@ -7,7 +7,6 @@ import (
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/internal/apperr"
-	"github.com/bindery/bindery/internal/content"
 	"github.com/bindery/bindery/internal/page"
 )
 
@@ -126,45 +125,37 @@ func listFiles(p params, src revisionSource, o contentOptions) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, spaceID, err := revisionFiles(p, src)
+	rev, err := src(p)
 	if err != nil {
 		return nil, err
 	}
-	conn, err := page.PaginateSlice(c.Files, filesByID, args)
+	files, err := p.a.r.Revision().Files(p.ctx(), rev)
+	if err != nil {
+		return nil, err
+	}
+	conn, err := page.PaginateSlice(files, filesByID, args)
 	if err != nil {
 		return nil, err
 	}
 	return presentList(p.ctx(), conn.Nodes(), conn.PageInfo, conn.TotalCount,
-		func(_ context.Context, f *content.File) (fileJSON, error) {
-			return p.a.presentFile(spaceID, f, o), nil
+		func(_ context.Context, f *model.RevisionFile) (fileJSON, error) {
+			return p.a.presentFile(f, o), nil
 		})
 }
 
 func getFile(p params, src revisionSource, o contentOptions) (any, error) {
-	c, spaceID, err := revisionFiles(p, src)
+	rev, err := src(p)
 	if err != nil {
 		return nil, err
 	}
-	f, err := c.File(p.path("fileId"))
+	f, err := p.a.r.Revision().File(p.ctx(), rev, p.path("fileId"))
 	if err != nil {
+		return nil, err
+	}
+	if f == nil {
 		return nil, apperr.NotFoundf("File not found")
 	}
-	return p.a.presentFile(spaceID, f, o), nil
-}
-
-// revisionFiles resolves the content of a file read, and the ID of its
-// space, which a file's download URL names.
-func revisionFiles(p params, src revisionSource) (*content.Content, string, error) {
-	rev, err := src(p)
-	if err != nil {
-		return nil, "", err
-	}
-	s, err := p.a.r.Revision().Space(p.ctx(), rev)
-	if err != nil {
-		return nil, "", err
-	}
-	c, err := p.a.r.RevisionContent(p.ctx(), rev)
-	return c, idOf(s), err
+	return p.a.presentFile(f, o), nil
 }
 
 // pageFinder finds the page a route names in a revision; nil when there is

@@ -24,20 +24,13 @@ type nextRef struct {
 func presentList[N, J any](ctx context.Context, nodes []N, info page.Info, count func(context.Context) (int, error),
 	present func(context.Context, N) (J, error)) (listJSON[J], error) {
 	out := listJSON[J]{Items: make([]J, len(nodes))}
-	errs := make([]error, len(nodes))
-	var wg sync.WaitGroup
-	for i, n := range nodes {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			out.Items[i], errs[i] = present(ctx, n)
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return out, err
-		}
+	err := concurrently(len(nodes), func(i int) error {
+		var err error
+		out.Items[i], err = present(ctx, nodes[i])
+		return err
+	})
+	if err != nil {
+		return out, err
 	}
 	total, err := count(ctx)
 	if err != nil {
@@ -48,4 +41,26 @@ func presentList[N, J any](ctx context.Context, nodes []N, info page.Info, count
 		out.Next = &nextRef{Page: info.EndCursor.String()}
 	}
 	return out, nil
+}
+
+// concurrently runs fn for 0..n-1 at once, as gqlgen resolves sibling fields,
+// so that what they load waits in the same loader batches, and returns the
+// first error by index.
+func concurrently(n int, fn func(i int) error) error {
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = fn(i)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -44,18 +44,22 @@ func (a *API) presentChangeRequest(ctx context.Context, cr *ent.ChangeRequest) (
 		return j, err
 	}
 	j.Space = idOf(s)
-	for _, rel := range []struct {
+	// The revisions resolve together, as GraphQL resolves sibling fields,
+	// so that their loads batch into one query.
+	rels := []struct {
 		id      *string
 		resolve func(context.Context, *ent.ChangeRequest) (*ent.Revision, error)
 	}{
 		{&j.Revision, res.Revision}, {&j.RevisionInitial, res.RevisionInitial},
 		{&j.RevisionMergedAncestor, res.RevisionMergedAncestor}, {&j.RevisionMerged, res.RevisionMerged},
-	} {
-		rev, err := rel.resolve(ctx, cr)
-		if err != nil {
-			return j, err
-		}
-		*rel.id = idOf(rev)
+	}
+	err = concurrently(len(rels), func(i int) error {
+		rev, err := rels[i].resolve(ctx, cr)
+		*rels[i].id = idOf(rev)
+		return err
+	})
+	if err != nil {
+		return j, err
 	}
 	u, err := res.CreatedBy(ctx, cr)
 	if err != nil {

@@ -38,18 +38,20 @@ type fileJSON struct {
 }
 
 // filesByID is the order of a revision's file list.
-var filesByID = page.SliceOrder[*content.File]{
+var filesByID = page.SliceOrder[*model.RevisionFile]{
 	Name: "files", KeyType: page.KeyString,
-	Key: func(f *content.File) any { return f.ID }, ID: func(f *content.File) string { return f.ID },
+	Key: func(f *model.RevisionFile) any { return f.ID }, ID: func(f *model.RevisionFile) string { return f.ID },
 }
 
-func (a *API) presentFile(spaceID string, f *content.File, o contentOptions) fileJSON {
+// presentFile presents a file as the resolver GraphQL uses returned it, with
+// its signed download URL.
+func (a *API) presentFile(f *model.RevisionFile, o contentOptions) fileJSON {
 	j := fileJSON{
 		ID: f.ID, Name: f.Name, ContentType: f.ContentType, Size: f.Size,
-		DownloadURL: a.r.FileURL(spaceID, f),
+		DownloadURL: f.DownloadURL,
 	}
-	if f.Width > 0 && f.Height > 0 {
-		j.Dimensions = &dimensions{Width: f.Width, Height: f.Height}
+	if f.Width != nil && f.Height != nil {
+		j.Dimensions = &dimensions{Width: *f.Width, Height: *f.Height}
 	}
 	if o.metadata {
 		j.Git = &gitBlob{OID: f.Blob, Path: document.AssetPath(f.Name)}
@@ -204,10 +206,14 @@ type revisionJSON struct {
 func (a *API) presentRevision(ctx context.Context, rev *ent.Revision, o contentOptions) (revisionJSON, error) {
 	res := a.r.Revision()
 	j := revisionJSON{
-		Object: "revision", ID: rev.ID, Parents: rev.Parents, CreatedAt: model.FormatTime(rev.CreatedAt), Type: rev.Type,
+		Object: "revision", ID: rev.ID, Parents: []string{}, CreatedAt: model.FormatTime(rev.CreatedAt), Type: rev.Type,
 	}
-	if j.Parents == nil {
-		j.Parents = []string{}
+	parents, err := res.Parents(ctx, rev)
+	if err != nil {
+		return j, err
+	}
+	for _, p := range parents {
+		j.Parents = append(j.Parents, p.ID)
 	}
 	pp, err := a.pagePresenter(ctx, rev, o)
 	if err != nil {
@@ -218,13 +224,13 @@ func (a *API) presentRevision(ctx context.Context, rev *ent.Revision, o contentO
 		return j, err
 	}
 	j.Pages = pp.tree(pages)
-	c, err := a.r.RevisionContent(ctx, rev)
+	files, err := res.Files(ctx, rev)
 	if err != nil {
 		return j, err
 	}
-	j.Files = make([]fileJSON, len(c.Files))
-	for i, f := range c.Files {
-		j.Files[i] = a.presentFile(rev.SpaceID, f, o)
+	j.Files = make([]fileJSON, len(files))
+	for i, f := range files {
+		j.Files[i] = a.presentFile(f, o)
 	}
 	reusables, err := res.ReusableContents(ctx, rev)
 	if err != nil {

@@ -111,6 +111,8 @@ type RevisionFile struct {
 	Width       *int
 	Height      *int
 	DownloadURL string
+	// Blob is the hash of the file's bytes, which /v1 shows as its git oid.
+	Blob string
 }
 
 func nonEmpty(s string) *string {
