@@ -14,13 +14,17 @@ import (
 // derived from the schema itself: a field whose type is a connection costs 1
 // plus its items' cost times the number of items it may return (first or
 // last, else the default page). So no connection can be added without a
-// weight, and the complexity limit bounds the rows a query may load.
+// weight, and the complexity limit bounds the rows a query may load. A few
+// fields that compute much on each call cost more (costly).
 type weighted struct {
 	graphql.ExecutableSchema
 }
 
 // Complexity weighs connection fields and leaves the rest to gqlgen.
 func (w weighted) Complexity(ctx context.Context, typeName, field string, child int, args map[string]any) (int, bool) {
+	if c, ok := costly[typeName+"."+field]; ok {
+		return c + child, true
+	}
 	if def := w.Schema().Types[typeName]; def != nil {
 		if f := def.Fields.ForName(field); f != nil && isConnection(f.Type.Name()) {
 			return connectionCost(child, intArg(args, "first"), intArg(args, "last")), true
@@ -28,6 +32,10 @@ func (w weighted) Complexity(ctx context.Context, typeName, field string, child 
 	}
 	return w.ExecutableSchema.Complexity(ctx, typeName, field, child, args)
 }
+
+// costly are fields that compute much on each call, with their cost: a
+// page's document converts up to 1 MiB of markdown.
+var costly = map[string]int{"RevisionPage.document": 50}
 
 // isConnection reports whether a type name is a Relay connection's.
 func isConnection(typeName string) bool { return strings.HasSuffix(typeName, "Connection") }

@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/url"
 	"strconv"
 	"time"
@@ -186,19 +187,32 @@ func (r *Resolver) revisionMergedFrom(ctx context.Context, rev *ent.Revision) (*
 	if rev.Type != enum.RevisionTypeMerge {
 		return nil, nil
 	}
-	// The caller read rev, so its space, which is the change request's.
-	cr, err := r.db(ctx).ChangeRequest.Query().Where(changerequest.RevisionMergedID(rev.ID)).Only(within(ctx))
-	if ent.IsNotFound(err) {
-		return nil, nil
-	}
-	if err != nil {
+	cr, err := load(ctx, loadersFrom(ctx).mergedFrom, rev.ID)
+	if err != nil || cr == nil {
 		return nil, err
 	}
 	// Shown through its policy all the same, which the primed row and the
 	// space loaded already make free of statements.
-	r.changeRequests.loader(ctx).Prime(ctx, cr.ID, cr)
 	cr, _, err = r.changeRequests.get(ctx, cr.ID)
 	return cr, err
+}
+
+// loadMergedFrom finds the change requests whose merges made revisions: one
+// indexed query for any number of revisions.
+func (r *Resolver) loadMergedFrom(ctx context.Context, revIDs []string) (map[string]*ent.ChangeRequest, error) {
+	// The callers read the revisions, so their spaces, which are the change
+	// requests'.
+	crs, err := r.db(ctx).ChangeRequest.Query().Where(changerequest.RevisionMergedIDIn(revIDs...)).All(within(ctx))
+	if err != nil {
+		return nil, fmt.Errorf("finding merged change requests: %w", err)
+	}
+	l := r.changeRequests.loader(ctx)
+	out := make(map[string]*ent.ChangeRequest, len(crs))
+	for _, cr := range crs {
+		l.Prime(ctx, cr.ID, cr)
+		out[*cr.RevisionMergedID] = cr
+	}
+	return out, nil
 }
 
 // RevisionInSpace returns a revision of a space the viewer can see.

@@ -42,6 +42,8 @@ type loaders struct {
 	crComments *dataloader.Loader[string, int]
 	// crContributors lists the contributors of change requests.
 	crContributors *dataloader.Loader[string, []*ent.User]
+	// mergedFrom finds, by revision, the change request whose merge made it.
+	mergedFrom *dataloader.Loader[string, *ent.ChangeRequest]
 
 	clears []func()
 
@@ -100,6 +102,7 @@ func (r *Resolver) newLoaders(shareKeys map[string]string) *loaders {
 	}
 	l.crComments = batched(l, r.loadChangeRequestComments)
 	l.crContributors = batched(l, r.loadChangeRequestContributors)
+	l.mergedFrom = batched(l, r.loadMergedFrom)
 	l.sharedUsers = batched(l, r.loadSharedUsers)
 	l.spaceCounts = batched(l, r.loadSpaceCounts)
 	l.orgAccess = batched(l, r.loadOrgAccess)
