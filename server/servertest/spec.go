@@ -51,6 +51,17 @@ func loadSpec() (routers.Router, *openapi3.T, error) {
 	return specRouter, specDoc, specErr
 }
 
+// Spec returns the official OpenAPI document of the GitBook API, for tests
+// that walk its operations rather than validate one response.
+func Spec(t testing.TB) *openapi3.T {
+	t.Helper()
+	_, doc, err := loadSpec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
 // CheckSpec validates a /v1 response against the official spec's schema for
 // its operation and status. An error response the operation does not
 // declare is checked against the spec's generic Error envelope.
