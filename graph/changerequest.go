@@ -84,7 +84,69 @@ func (r *Resolver) changeRequestsOf(ctx context.Context, s *ent.Space, status *e
 	for _, cr := range conn.Nodes() {
 		l.Prime(ctx, cr.ID, cr)
 	}
-	return conn, nil
+	return conn, r.primeChangeRequests(ctx, conn.Nodes())
+}
+
+// primeChangeRequests loads, for a page of change requests, the people its
+// items will show, each in one batch: the authors, the contributors, and
+// whether each shares an organization with the viewer (for their email).
+// Left to the loaders, the contributors' check would come in a second wave,
+// and the page's cost would depend on timing.
+func (r *Resolver) primeChangeRequests(ctx context.Context, crs []*ent.ChangeRequest) error {
+	sel, inGraphQL := itemSelection(ctx, "ChangeRequestConnection", "ChangeRequestEdge", "ChangeRequest")
+	authors, contributors := !inGraphQL || sel["createdBy"], inGraphQL && sel["contributors"]
+	if len(crs) == 0 || (!authors && !contributors) {
+		return nil
+	}
+	l := loadersFrom(ctx)
+	people := map[string]bool{}
+	if contributors {
+		ids := make([]string, len(crs))
+		for i, cr := range crs {
+			ids[i] = cr.ID
+		}
+		byCR, err := r.loadChangeRequestContributors(ctx, ids)
+		if err != nil {
+			return err
+		}
+		for id, users := range byCR {
+			l.crContributors.Prime(ctx, id, users)
+			for _, u := range users {
+				people[u.ID] = true
+			}
+		}
+	}
+	if authors {
+		var ids []string
+		for _, cr := range crs {
+			if cr.CreatedByID != nil && !people[*cr.CreatedByID] {
+				ids = append(ids, *cr.CreatedByID)
+			}
+		}
+		users, errs := r.users.loader(ctx).LoadMany(ctx, ids)()
+		for _, err := range errs {
+			if err != nil && !ent.IsNotFound(err) {
+				return err // a deleted author is no author
+			}
+		}
+		for _, u := range users {
+			if u != nil {
+				people[u.ID] = true
+			}
+		}
+	}
+	ids := make([]string, 0, len(people))
+	for id := range people {
+		ids = append(ids, id)
+	}
+	shared, err := r.loadSharedUsers(ctx, ids)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		l.sharedUsers.Prime(ctx, id, shared[id])
+	}
+	return nil
 }
 
 // lockSpaceContent serializes the content changes of a space, of its main

@@ -50,6 +50,8 @@ type anyPolicy interface {
 	// newLoader returns the type's per-request loader and its clearing.
 	newLoader(r *Resolver) (any, func())
 	node(ctx context.Context, id string) (ent.Noder, error)
+	// prefetch loads rows of the type in one batch, without deciding.
+	prefetch(ctx context.Context, ids []string)
 }
 
 func (p *policy[T, P]) name() string       { return p.typeName }
@@ -70,6 +72,10 @@ func (p *policy[T, P]) node(ctx context.Context, id string) (ent.Noder, error) {
 		return nil, err
 	}
 	return v, nil
+}
+
+func (p *policy[T, P]) prefetch(ctx context.Context, ids []string) {
+	p.loader(ctx).LoadMany(ctx, ids)()
 }
 
 // loader returns the request's loader of the type.

@@ -413,39 +413,44 @@ func (r *Resolver) primeSpaces(ctx context.Context, spaces []*ent.Space) error {
 
 // spaceListNeeds reports what the items of a list of spaces need loaded: in
 // GraphQL, what the list's nodes or edges select; in /v1, which presents every
-// space whole, the counts.
+// space whole, the counts and revisions (parents come primed with the
+// organization's collections, see loadOrgAccess).
 func spaceListNeeds(ctx context.Context) (counts, revisions, parents bool) {
+	sel, ok := itemSelection(ctx, "SpaceConnection", "SpaceEdge", "Space")
+	if !ok {
+		return true, true, false
+	}
+	return sel["commentCount"] || sel["changeRequestCount"] || sel["openChangeRequestCount"] || sel["draftChangeRequestCount"],
+		sel["revision"], sel["parent"]
+}
+
+// itemSelection returns the fields a GraphQL connection's items select,
+// through nodes or edges; ok is false outside GraphQL (in /v1), where items
+// are presented whole.
+func itemSelection(ctx context.Context, connection, edge, item string) (fields map[string]bool, ok bool) {
 	fc := graphql.GetFieldContext(ctx)
 	if fc == nil || !graphql.HasOperationContext(ctx) {
-		// /v1 presents every space whole; parents come primed with the
-		// organization's collections (see loadOrgAccess).
-		return true, true, false
+		return nil, false
 	}
 	oc := graphql.GetOperationContext(ctx)
 	var items []graphql.CollectedField
-	for _, f := range graphql.CollectFields(oc, fc.Field.Selections, []string{"SpaceConnection"}) {
+	for _, f := range graphql.CollectFields(oc, fc.Field.Selections, []string{connection}) {
 		switch f.Name {
 		case "nodes":
 			items = append(items, f)
 		case "edges":
-			for _, e := range graphql.CollectFields(oc, f.Selections, []string{"SpaceEdge"}) {
+			for _, e := range graphql.CollectFields(oc, f.Selections, []string{edge}) {
 				if e.Name == "node" {
 					items = append(items, e)
 				}
 			}
 		}
 	}
+	fields = map[string]bool{}
 	for _, it := range items {
-		for _, f := range graphql.CollectFields(oc, it.Selections, []string{"Space"}) {
-			switch f.Name {
-			case "commentCount", "changeRequestCount", "openChangeRequestCount", "draftChangeRequestCount":
-				counts = true
-			case "revision":
-				revisions = true
-			case "parent":
-				parents = true
-			}
+		for _, f := range graphql.CollectFields(oc, it.Selections, []string{item}) {
+			fields[f.Name] = true
 		}
 	}
-	return counts, revisions, parents
+	return fields, true
 }

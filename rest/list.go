@@ -2,7 +2,8 @@ package rest
 
 import (
 	"context"
-	"sync"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/bindery/bindery/internal/page"
 )
@@ -44,23 +45,11 @@ func presentList[N, J any](ctx context.Context, nodes []N, info page.Info, count
 }
 
 // concurrently runs fn for 0..n-1 at once, as gqlgen resolves sibling fields,
-// so that what they load waits in the same loader batches, and returns the
-// first error by index.
+// so that what they load waits in the same loader batches.
 func concurrently(n int, fn func(i int) error) error {
-	errs := make([]error, n)
-	var wg sync.WaitGroup
+	var g errgroup.Group
 	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = fn(i)
-		}()
+		g.Go(func() error { return fn(i) })
 	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return g.Wait()
 }
