@@ -14,7 +14,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
+	pngenc "image/png"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,6 +30,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/bindery/bindery/graph"
+	"github.com/bindery/bindery/internal/config"
+	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/server/servertest"
 )
 
@@ -45,6 +51,56 @@ func TestGitBookClient(t *testing.T) {
 		"BINDERY_TOKEN="+e.OwnerToken,
 		"BINDERY_ORG="+e.Org.ID,
 		"BINDERY_ORG2="+org2.ID,
+	)
+}
+
+// TestGitBookClientFlows runs, with the official client, the flows a new user
+// tries first: filling a new space by import and reading its pages and files,
+// and reading a public space of another organization as a stranger, with /v1
+// and GraphQL showing the same organization, parent and authors, and no email.
+func TestGitBookClientFlows(t *testing.T) {
+	dir := prepare(t)
+	e := servertest.New(t, func(c *config.Config) { c.ImportAllowPrivate = true })
+	ctx := context.Background()
+
+	// The document to import, with its image, served from this machine.
+	img := image.NewRGBA(image.Rect(0, 0, 2, 2))
+	var png bytes.Buffer
+	require.NoError(t, pngenc.Encode(&png, img))
+	mux := http.NewServeMux()
+	mux.HandleFunc("/doc.md", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/markdown")
+		_, _ = io.WriteString(w, "# Getting started\n\nHello from the import.\n\n![diagram](diagram.png)\n")
+	})
+	mux.HandleFunc("/diagram.png", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "image/png")
+		_, _ = w.Write(png.Bytes())
+	})
+	src := httptest.NewServer(mux)
+	t.Cleanup(src.Close)
+
+	// Another organization with a public space in a collection its members
+	// see only at the guest level, and a change request by its owner.
+	other := e.User("other-owner@else.example")
+	otherOrg, err := graph.CreateOrganization(ctx, e.Client, "Other Org", other.ID)
+	require.NoError(t, err)
+	otherTok := e.Token(other)
+	col := e.MustDo(http.MethodPost, "/v1/orgs/"+otherOrg.ID+"/collections", otherTok, map[string]any{"title": "Hidden"},
+		http.StatusCreated)["id"].(string)
+	e.MustDo(http.MethodPatch, "/v1/collections/"+col, otherTok, map[string]any{"defaultLevel": nil}, http.StatusOK)
+	public := e.MustDo(http.MethodPost, "/v1/orgs/"+otherOrg.ID+"/spaces", otherTok,
+		map[string]any{"title": "Public docs", "parent": col}, http.StatusCreated)["id"].(string)
+	require.NoError(t, e.Client.Space.UpdateOneID(public).SetVisibility(enum.VisibilityPublic).Exec(ctx))
+	e.MustDo(http.MethodPost, "/v1/spaces/"+public+"/change-requests", otherTok, map[string]any{"subject": "Typos"},
+		http.StatusCreated)
+
+	runNode(t, dir, "gitbook-flows.mjs",
+		"BINDERY_URL="+e.HTTP.URL,
+		"BINDERY_TOKEN="+e.OwnerToken,
+		"BINDERY_ORG="+e.Org.ID,
+		"BINDERY_IMPORT="+src.URL+"/doc.md",
+		"BINDERY_PUBLIC="+public,
+		"BINDERY_STRANGER="+e.Token(e.User("stranger@nowhere.example")),
 	)
 }
 

@@ -1,0 +1,143 @@
+// Drives two flows a new user of GitBook's official client, @gitbook/api,
+// tries first, against Bindery's /v1, and compares what a stranger sees with
+// GraphQL:
+//
+//   1. Fill a new space: create it, import a markdown document with an image,
+//      read the space (its revision is the imported one), its pages, a page
+//      as markdown, its files and the image by ID.
+//   2. Read a public space of another organization as a stranger: /v1 and
+//      GraphQL show the same organization, parent and change request
+//      authors, and no email.
+//
+// Environment:
+//   BINDERY_URL       base URL of a running server (the client appends /v1)
+//   BINDERY_TOKEN     an API token of an admin of BINDERY_ORG
+//   BINDERY_ORG       the organization to create the space in
+//   BINDERY_IMPORT    URL of a markdown document that embeds an image
+//   BINDERY_PUBLIC    a public space of another organization, inside a
+//                     collection the stranger cannot see, with change requests
+//   BINDERY_STRANGER  an API token of a user of no organization
+//
+// Prints one line per step and exits 1 if any failed. Run by e2e/e2e_test.go.
+
+import assert from 'node:assert/strict';
+import { GitBookAPI, GitBookAPIError } from '@gitbook/api';
+
+const env = process.env;
+for (const k of ['BINDERY_URL', 'BINDERY_TOKEN', 'BINDERY_ORG', 'BINDERY_IMPORT', 'BINDERY_PUBLIC', 'BINDERY_STRANGER']) {
+  if (!env[k]) {
+    console.error(`gitbook-flows: set ${k}`);
+    process.exit(2);
+  }
+}
+const endpoint = env.BINDERY_URL;
+const admin = new GitBookAPI({ endpoint, authToken: env.BINDERY_TOKEN });
+const stranger = new GitBookAPI({ endpoint, authToken: env.BINDERY_STRANGER });
+
+const failed = [];
+async function step(name, fn) {
+  try {
+    const detail = await fn();
+    console.log(`ok   ${name}${detail ? ` -> ${detail}` : ''}`);
+  } catch (err) {
+    failed.push(name);
+    console.log(`FAIL ${name}`);
+    if (err instanceof GitBookAPIError) {
+      console.log(`  GitBookAPIError code=${err.code} message=${JSON.stringify(err.errorMessage)}`);
+    } else {
+      console.log(`  ${err?.stack ?? err}`);
+    }
+  }
+}
+
+// graphql runs a query as a token's user and returns its data.
+async function graphql(token, query, variables) {
+  const res = await fetch(`${endpoint}/graphql`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = await res.json();
+  assert.equal(body.errors, undefined, JSON.stringify(body.errors));
+  return body.data;
+}
+
+// --- 1. Fill a new space ---------------------------------------------------
+
+let space, imported, pageId, fileId;
+await step('orgs.createSpace(org, {title})', async () => {
+  ({ data: space } = await admin.orgs.createSpace(env.BINDERY_ORG, { title: 'Imported docs' }));
+  return space.id;
+});
+await step('spaces.importContent(space, {source: markdown, url})', async () => {
+  const { data } = await admin.spaces.importContent(space.id, { source: 'markdown', url: env.BINDERY_IMPORT });
+  imported = data.revision;
+  assert.equal(data.importedResources, 2, 'the document and its image');
+  return `revision ${imported}`;
+});
+await step('spaces.getSpaceById(space): its revision is the imported one', async () => {
+  const { data } = await admin.spaces.getSpaceById(space.id);
+  assert.equal(data.revision, imported);
+});
+await step('spaces.getCurrentRevision(space)', async () => {
+  const { data } = await admin.spaces.getCurrentRevision(space.id);
+  assert.equal(data.id, imported);
+  assert.equal(data.pages.length, 1);
+  assert.equal(data.files.length, 1);
+});
+await step('spaces.listPages(space)', async () => {
+  const { data } = await admin.spaces.listPages(space.id);
+  assert.equal(data.pages.length, 1);
+  pageId = data.pages[0].id;
+  return data.pages.map((p) => p.title).join(', ');
+});
+await step('spaces.getPageById(space, page, {format: markdown})', async () => {
+  const { data } = await admin.spaces.getPageById(space.id, pageId, { format: 'markdown' });
+  assert.match(data.markdown, /Hello from the import/);
+  assert.match(data.markdown, /\.gitbook\/assets\//, 'the image points at the imported file');
+});
+await step('spaces.listFiles(space)', async () => {
+  const { data } = await admin.spaces.listFiles(space.id);
+  assert.equal(data.items.length, 1);
+  fileId = data.items[0].id;
+  return data.items[0].name;
+});
+await step('spaces.getFileById(space, file) and its download URL', async () => {
+  const { data } = await admin.spaces.getFileById(space.id, fileId);
+  assert.equal(data.contentType, 'image/png');
+  // The test server's public URL is a made-up host: fetch the same path
+  // from where it listens.
+  const u = new URL(data.downloadURL);
+  const res = await fetch(endpoint + u.pathname + u.search);
+  assert.equal(res.status, 200);
+  assert.ok((await res.arrayBuffer()).byteLength > 0);
+});
+
+// --- 2. A stranger reads a public space of another organization -------------
+
+const spaceFields = `id organization { id } parent { id }
+  changeRequests(first: 100) { nodes { id createdBy { id displayName email } } }`;
+await step('a stranger sees the same public space in /v1 and GraphQL, and no email', async () => {
+  const { data: rest } = await stranger.spaces.getSpaceById(env.BINDERY_PUBLIC);
+  const { data: crs } = await stranger.spaces.listChangeRequestsForSpace(env.BINDERY_PUBLIC, { status: 'open' });
+  const { space: gql } = await graphql(env.BINDERY_STRANGER,
+    `query($id: ID!) { space(id: $id) { ${spaceFields} } }`, { id: env.BINDERY_PUBLIC });
+  assert.ok(rest.organization, 'whoever sees a space sees who owns it');
+  assert.equal(gql.organization?.id, rest.organization);
+  assert.equal(rest.parent, undefined, 'the collection is hidden from the stranger');
+  assert.equal(gql.parent, null);
+  assert.ok(crs.items.length > 0, 'the space has change requests');
+  assert.deepEqual(
+    crs.items.map((cr) => [cr.id, cr.createdBy?.id, cr.createdBy?.displayName]),
+    gql.changeRequests.nodes.map((cr) => [cr.id, cr.createdBy?.id, cr.createdBy?.displayName]),
+  );
+  for (const cr of crs.items) assert.equal(cr.createdBy?.email, undefined, 'no email in /v1');
+  for (const cr of gql.changeRequests.nodes) assert.equal(cr.createdBy?.email, null, 'no email in GraphQL');
+  return `organization ${rest.organization}, ${crs.items.length} change requests`;
+});
+
+if (failed.length > 0) {
+  console.log(`${failed.length} failed: ${failed.join(', ')}`);
+  process.exit(1);
+}
+console.log('all flows passed');
