@@ -46,13 +46,13 @@ func get[E, J any](load func(params) (E, error), present presenter[E, J]) adapte
 // connection is a page of a list as the application layer returns it.
 type connection[N any] interface {
 	Nodes() []N
+	Info() page.Info
 	TotalCount(ctx context.Context) (int, error)
 }
 
 // list serves a list: fetch resolves the page that the request's page and
 // limit select.
 func list[C connection[N], N, J any](fetch func(params, page.Args) (C, error), present presenter[N, J]) adapter {
-	info := pageInfoOf[C]()
 	return func(a *API, status int) handlerFunc {
 		return func(r *http.Request) (response, error) {
 			p := params{a: a, r: r}
@@ -64,7 +64,7 @@ func list[C connection[N], N, J any](fetch func(params, page.Args) (C, error), p
 			if err != nil {
 				return response{}, err
 			}
-			l, err := presentList(p.ctx(), c.Nodes(), info(c), c.TotalCount,
+			l, err := presentList(p.ctx(), c.Nodes(), c.Info(), c.TotalCount,
 				func(ctx context.Context, n N) (J, error) { return present(a, ctx, n) })
 			return response{status: status, body: l}, err
 		}
@@ -173,20 +173,4 @@ func resultOf[P, E any]() func(P) E {
 		panic(fmt.Sprintf("rest: payload %s has not exactly one member of type %s", pt, et))
 	}
 	return func(p P) E { return reflect.ValueOf(p).Elem().FieldByIndex(index).Interface().(E) }
-}
-
-// pageInfoOf returns how to read where a page sits in its list. Every
-// connection type holds it as its PageInfo member, which a type parameter
-// cannot name, so it is found once, when the table is built.
-func pageInfoOf[C any]() func(C) page.Info {
-	ct := reflect.TypeFor[C]()
-	var f reflect.StructField
-	ok := ct.Kind() == reflect.Pointer && ct.Elem().Kind() == reflect.Struct
-	if ok {
-		f, ok = ct.Elem().FieldByName("PageInfo")
-	}
-	if !ok || f.Type != reflect.TypeFor[page.Info]() {
-		panic(fmt.Sprintf("rest: connection %s has no PageInfo member", ct))
-	}
-	return func(c C) page.Info { return reflect.ValueOf(c).Elem().FieldByIndex(f.Index).Interface().(page.Info) }
 }

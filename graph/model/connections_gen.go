@@ -34,6 +34,9 @@ func NewAPITokenConnection(p *page.Connection[*ent.APIToken]) *APITokenConnectio
 // Nodes returns the items of the page.
 func (c *APITokenConnection) Nodes() []*ent.APIToken { return c.page.Nodes() }
 
+// Info returns where the page sits in its list.
+func (c *APITokenConnection) Info() page.Info { return c.PageInfo }
+
 // TotalCount counts the items of the whole list.
 func (c *APITokenConnection) TotalCount(ctx context.Context) (int, error) {
 	return c.page.TotalCount(ctx)
@@ -63,6 +66,9 @@ func NewChangeRequestConnection(p *page.Connection[*ent.ChangeRequest]) *ChangeR
 
 // Nodes returns the items of the page.
 func (c *ChangeRequestConnection) Nodes() []*ent.ChangeRequest { return c.page.Nodes() }
+
+// Info returns where the page sits in its list.
+func (c *ChangeRequestConnection) Info() page.Info { return c.PageInfo }
 
 // TotalCount counts the items of the whole list.
 func (c *ChangeRequestConnection) TotalCount(ctx context.Context) (int, error) {
@@ -94,6 +100,9 @@ func NewCollectionConnection(p *page.Connection[*ent.Collection]) *CollectionCon
 // Nodes returns the items of the page.
 func (c *CollectionConnection) Nodes() []*ent.Collection { return c.page.Nodes() }
 
+// Info returns where the page sits in its list.
+func (c *CollectionConnection) Info() page.Info { return c.PageInfo }
+
 // TotalCount counts the items of the whole list.
 func (c *CollectionConnection) TotalCount(ctx context.Context) (int, error) {
 	return c.page.TotalCount(ctx)
@@ -124,6 +133,9 @@ func NewOrganizationConnection(p *page.Connection[*ent.Organization]) *Organizat
 // Nodes returns the items of the page.
 func (c *OrganizationConnection) Nodes() []*ent.Organization { return c.page.Nodes() }
 
+// Info returns where the page sits in its list.
+func (c *OrganizationConnection) Info() page.Info { return c.PageInfo }
+
 // TotalCount counts the items of the whole list.
 func (c *OrganizationConnection) TotalCount(ctx context.Context) (int, error) {
 	return c.page.TotalCount(ctx)
@@ -153,6 +165,9 @@ func NewSpaceConnection(p *page.Connection[*ent.Space]) *SpaceConnection {
 
 // Nodes returns the items of the page.
 func (c *SpaceConnection) Nodes() []*ent.Space { return c.page.Nodes() }
+
+// Info returns where the page sits in its list.
+func (c *SpaceConnection) Info() page.Info { return c.PageInfo }
 
 // TotalCount counts the items of the whole list.
 func (c *SpaceConnection) TotalCount(ctx context.Context) (int, error) { return c.page.TotalCount(ctx) }

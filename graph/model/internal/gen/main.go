@@ -45,6 +45,9 @@ func New$TConnection(p *page.Connection[*ent.$T]) *$TConnection {
 // Nodes returns the items of the page.
 func (c *$TConnection) Nodes() []*ent.$T { return c.page.Nodes() }
 
+// Info returns where the page sits in its list.
+func (c *$TConnection) Info() page.Info { return c.PageInfo }
+
 // TotalCount counts the items of the whole list.
 func (c *$TConnection) TotalCount(ctx context.Context) (int, error) { return c.page.TotalCount(ctx) }
 `
