@@ -243,4 +243,3 @@ func (ChangeRequest) Edges() []ent.Edge {
 func (ChangeRequest) Indexes() []ent.Index {
 	return []ent.Index{index.Fields("space_id", "number").Unique(), index.Fields("space_id", "status")}
 }
-
