@@ -8,6 +8,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"strings"
 	"sync"
@@ -15,6 +16,7 @@ import (
 
 	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
+	"entgo.io/ent/dialect/sql/schema"
 	_ "github.com/lib/pq"  // PostgreSQL driver
 	_ "modernc.org/sqlite" // SQLite driver, pure Go
 
@@ -112,6 +114,9 @@ const migrationLock = 0x62696e64 // "bind"
 // lock does the same.
 var migrateMu sync.Mutex
 
+// migrateOptions are the options of every migration.
+var migrateOptions = []schema.MigrateOption{migrate.WithForeignKeys(true)}
+
 // Migrate brings the schema up to date. It is safe to run from several
 // processes at once.
 func (d *DB) Migrate(ctx context.Context) error {
@@ -128,8 +133,20 @@ func (d *DB) Migrate(ctx context.Context) error {
 		}
 		defer conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", migrationLock) //nolint:errcheck
 	}
-	if err := d.Client.Schema.Create(ctx, migrate.WithForeignKeys(true)); err != nil {
+	if err := d.Client.Schema.Create(ctx, migrateOptions...); err != nil {
 		return fmt.Errorf("migrating: %w", err)
+	}
+	return nil
+}
+
+// WriteMigration writes the statements Migrate would run, without running
+// them. On an empty database they are the whole schema, which is how tests
+// tell whether a template database they migrated earlier is still current.
+func (d *DB) WriteMigration(ctx context.Context, w io.Writer) error {
+	migrateMu.Lock()
+	defer migrateMu.Unlock()
+	if err := d.Client.Schema.WriteTo(ctx, w, migrateOptions...); err != nil {
+		return fmt.Errorf("planning the migration: %w", err)
 	}
 	return nil
 }

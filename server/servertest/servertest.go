@@ -1,15 +1,12 @@
 // Package servertest starts a whole Bindery server in-process for tests, on
-// a fresh database: a SQLite file, or a fresh PostgreSQL schema when
-// BINDERY_TEST_DATABASE_URL is set. Every area's tests use it, so every test
-// runs on both databases without extra code.
+// a fresh, migrated database: a SQLite file, or a PostgreSQL database when
+// BINDERY_TEST_DATABASE_URL is set (see database.go). Every area's tests use
+// it, so every test runs on both databases without extra code.
 package servertest
 
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"database/sql"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -18,9 +15,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/textproto"
-	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -108,12 +103,11 @@ func New(t testing.TB, opts ...Option) *Env {
 	t.Helper()
 	ctx := context.Background()
 	counter := &atomic.Int64{}
-	db, err := store.Open(ctx, FreshDSN(t), store.WithDriver(func(d dialect.Driver) dialect.Driver {
+	db, err := store.Open(ctx, MigratedDSN(t), store.WithDriver(func(d dialect.Driver) dialect.Driver {
 		return &countingDriver{Driver: d, n: counter}
 	}))
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
-	require.NoError(t, db.Migrate(ctx))
 
 	cfg := config.Default()
 	cfg.RateLimit = 0
@@ -151,37 +145,6 @@ func Reuse(t testing.TB, e *Env) *Env {
 	out := *e
 	out.T, out.Server, out.HTTP = t, srv, hs
 	return &out
-}
-
-// FreshDSN returns the DSN of an empty database for one test: a SQLite file,
-// or a new PostgreSQL schema when BINDERY_TEST_DATABASE_URL is set. It is
-// removed when the test ends.
-func FreshDSN(t testing.TB) string {
-	base := os.Getenv(EnvDatabaseURL)
-	if base == "" {
-		return filepath.Join(t.TempDir(), "bindery.db")
-	}
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	schema := "t_" + hex.EncodeToString(b[:])
-	admin, err := sql.Open("postgres", base)
-	require.NoError(t, err)
-	defer admin.Close()
-	_, err = admin.Exec("CREATE SCHEMA " + schema)
-	require.NoError(t, err)
-	t.Cleanup(func() {
-		admin, err := sql.Open("postgres", base)
-		if err == nil {
-			_, _ = admin.Exec("DROP SCHEMA " + schema + " CASCADE")
-			admin.Close()
-		}
-	})
-	u, err := url.Parse(base)
-	require.NoError(t, err)
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
 }
 
 // IsPostgres reports whether the tests run on PostgreSQL.
