@@ -185,6 +185,44 @@ func WithTx(ctx context.Context, client *ent.Client, fn func(ctx context.Context
 	return nil
 }
 
+// outsideTxKey marks a context whose writes run outside a transaction on
+// purpose.
+type outsideTxKey struct{}
+
+// OutsideTx marks ctx for writes that run outside a transaction on purpose:
+// a statement whose effect stands alone, such as recording when a token was
+// last used, or a job whose every statement is its own unit. Every other
+// write belongs in a transaction (WithTx). Tests install RequireTx, which
+// fails the writes that are in neither.
+func OutsideTx(ctx context.Context) context.Context {
+	return context.WithValue(ctx, outsideTxKey{}, true)
+}
+
+// RequireTx returns an ent hook that fails every mutation run outside a
+// transaction, unless its context is marked with OutsideTx. report, when not
+// nil, receives the error too, so that a caller which only logs a failed
+// write cannot hide it from a test.
+func RequireTx(report func(error)) ent.Hook {
+	return func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if outside, _ := ctx.Value(outsideTxKey{}).(bool); !outside {
+				// Generated mutations know their transaction; Tx fails
+				// when they run on a client outside one.
+				if txm, ok := m.(interface{ Tx() (*ent.Tx, error) }); ok {
+					if _, err := txm.Tx(); err != nil {
+						err := fmt.Errorf("%s of %s outside a transaction: run it in store.WithTx, or mark its context with store.OutsideTx", m.Op(), m.Type())
+						if report != nil {
+							report(err)
+						}
+						return nil, err
+					}
+				}
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+}
+
 // seedLock is the PostgreSQL advisory lock key held while seeding.
 const seedLock = 0x73656564 // "seed"
 

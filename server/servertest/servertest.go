@@ -16,6 +16,8 @@ import (
 	"net/http/httptest"
 	"net/textproto"
 	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -42,7 +44,11 @@ type Env struct {
 	T      testing.TB
 	Server *server.Server
 	HTTP   *httptest.Server
-	DB     *store.DB
+	// DB is the server's database. Its client fails a write outside a
+	// transaction (store.RequireTx).
+	DB *store.DB
+	// Client writes a test's fixtures: the same database, without that
+	// check.
 	Client *ent.Client
 	Config config.Config
 	// Statements counts the SQL statements the server has run.
@@ -103,11 +109,19 @@ func New(t testing.TB, opts ...Option) *Env {
 	t.Helper()
 	ctx := context.Background()
 	counter := &atomic.Int64{}
+	var drv dialect.Driver
 	db, err := store.Open(ctx, MigratedDSN(t), store.WithDriver(func(d dialect.Driver) dialect.Driver {
-		return &countingDriver{Driver: d, n: counter}
+		drv = &countingDriver{Driver: d, n: counter}
+		return drv
 	}))
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
+	// The server's writes belong in the resolvers' transactions: one that
+	// escapes fails, and fails the test even where the error is only logged.
+	// A test's own fixtures are written outside any transaction, through a
+	// client of their own on the same connections.
+	db.Client.Use(store.RequireTx(func(err error) { t.Errorf("%s: %v", writer(), err) }))
+	fixtures := ent.NewClient(ent.Driver(drv))
 
 	cfg := config.Default()
 	cfg.RateLimit = 0
@@ -127,12 +141,32 @@ func New(t testing.TB, opts ...Option) *Env {
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
 
-	e := &Env{T: t, Server: srv, HTTP: hs, DB: db, Client: db.Client, Config: cfg, Statements: counter, Clock: clock}
+	e := &Env{T: t, Server: srv, HTTP: hs, DB: db, Client: fixtures, Config: cfg, Statements: counter, Clock: clock}
 	e.Owner = e.User("owner@example.com")
 	e.OwnerToken = e.Token(e.Owner)
-	e.Org, err = graph.CreateOrganization(ctx, db.Client, "Acme Docs", e.Owner.ID)
+	e.Org, err = graph.CreateOrganization(ctx, fixtures, "Acme Docs", e.Owner.ID)
 	require.NoError(t, err)
 	return e
+}
+
+// writer returns where Bindery's code called the write that a hook runs
+// for: the first caller outside ent, the store and this package.
+func writer() string {
+	pcs := make([]uintptr, 64)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
+	for {
+		f, more := frames.Next()
+		fn := f.Function
+		ours := strings.HasPrefix(fn, "github.com/bindery/bindery/") &&
+			!strings.HasPrefix(fn, "github.com/bindery/bindery/ent") &&
+			!strings.HasPrefix(fn, "github.com/bindery/bindery/internal/store.")
+		if ours && (!strings.HasPrefix(fn, "github.com/bindery/bindery/server/servertest.") || strings.HasSuffix(f.File, "_test.go")) {
+			return fmt.Sprintf("%s:%d (%s)", filepath.Base(f.File), f.Line, fn)
+		}
+		if !more {
+			return "an unknown caller"
+		}
+	}
 }
 
 // Reuse starts a second server on e's database, with empty caches: what a
