@@ -140,16 +140,6 @@ func (p *policy[T, P]) require(ctx context.Context, v T, d authz.Decision, a aut
 		strings.ToLower(doc[:1])+doc[1:])
 }
 
-// can reports whether the viewer may take an action, for fields that show
-// what the viewer may do.
-func (p *policy[T, P]) can(ctx context.Context, v T, d authz.Decision, a authz.Action) (bool, error) {
-	err := p.require(ctx, v, d, a)
-	if apperr.KindOf(err) == apperr.PermissionDenied {
-		return false, nil
-	}
-	return err == nil, err
-}
-
 // visible resolves a relation to a resource: nil when there is none or the
 // viewer cannot see it. Both APIs show such a relation the same way: GraphQL
 // as null, /v1 by leaving the member out.

@@ -16,12 +16,6 @@ import (
 	"github.com/bindery/bindery/internal/page"
 )
 
-// user returns a user the viewer can look up by ID (see userDecision).
-func (r *Resolver) user(ctx context.Context, id string) (*ent.User, error) {
-	u, _, err := r.users.get(ctx, id)
-	return u, err
-}
-
 // sharesOrganization reports whether a user is an active member of an
 // organization the viewer is an active member of. It is the one rule behind
 // looking a user up and seeing their email.

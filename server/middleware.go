@@ -15,6 +15,7 @@ import (
 	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/auth"
 	"github.com/bindery/bindery/internal/logctx"
+	"github.com/bindery/bindery/internal/store"
 )
 
 var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,128}$`)
@@ -134,7 +135,9 @@ func (s *Server) touch(ctx context.Context, tokenID string, last *time.Time) {
 	if last != nil && now.Sub(*last) < time.Minute {
 		return
 	}
-	if err := s.db.Client.APIToken.UpdateOneID(tokenID).SetLastUsedAt(now).Exec(ctx); err != nil {
+	// One statement on its own: the request's transaction, if it has one,
+	// comes later, and a rollback must not forget the use.
+	if err := s.db.Client.APIToken.UpdateOneID(tokenID).SetLastUsedAt(now).Exec(store.OutsideTx(ctx)); err != nil {
 		logctx.From(ctx, s.log).Warn("recording token use", "error", err)
 	}
 }

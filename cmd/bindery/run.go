@@ -196,16 +196,26 @@ func createOrg(ctx context.Context, cfg config.Config, args []string, stdout, st
 	}
 	defer db.Close()
 	r := graph.New(db.Client, cfg)
-	u, err := graph.EnsureUser(ctx, db.Client, *owner)
-	if err != nil {
-		return fmt.Errorf("owner: %w", err)
-	}
-	ctx = r.WithLoaders(auth.WithViewer(ctx, &auth.Viewer{User: u}))
-	p, err := r.Mutation().CreateOrganization(ctx, model.CreateOrganizationInput{Title: *title})
+	// One transaction, which the mutation joins: an organization that
+	// cannot be created leaves no owner behind.
+	var orgID string
+	err = store.WithTx(ctx, db.Client, func(ctx context.Context, tx *ent.Client) error {
+		u, err := graph.EnsureUser(ctx, tx, *owner)
+		if err != nil {
+			return fmt.Errorf("owner: %w", err)
+		}
+		ctx = r.WithLoaders(auth.WithViewer(ctx, &auth.Viewer{User: u}))
+		p, err := r.Mutation().CreateOrganization(ctx, model.CreateOrganizationInput{Title: *title})
+		if err != nil {
+			return err
+		}
+		orgID = p.Organization.ID
+		return nil
+	})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(stdout, p.Organization.ID)
+	fmt.Fprintln(stdout, orgID)
 	return nil
 }
 

@@ -91,6 +91,22 @@ func TestCommandErrors(t *testing.T) {
 	}
 }
 
+// A failed org create leaves nothing behind: the owner is created in the
+// organization's transaction.
+func TestOrgCreateIsAtomic(t *testing.T) {
+	t.Parallel()
+	db := dsn(t)
+	_, _, err := runCLI(t, nil, "org", "create", "--db", db, "--title", "X", "--owner", "ada@example.com")
+	require.Error(t, err, "the title is too short")
+
+	s, err := store.Open(context.Background(), db)
+	require.NoError(t, err)
+	defer s.Close()
+	n, err := s.Client.User.Query().Count(context.Background())
+	require.NoError(t, err)
+	assert.Zero(t, n, "no owner without an organization")
+}
+
 func TestRoutesListsEveryRoute(t *testing.T) {
 	out, _, err := runCLI(t, nil, "routes")
 	require.NoError(t, err)

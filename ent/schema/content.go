@@ -248,4 +248,3 @@ func (ChangeRequest) Indexes() []ent.Index {
 		index.Fields("revision_merged_id").Unique(),
 	}
 }
-

@@ -29,6 +29,8 @@ func Spaces(ctx context.Context, client *ent.Client, cutoff time.Time) (int, err
 	// cutoff in another zone would compare wrongly, and ahead of UTC it
 	// would remove spaces that can still be restored.
 	cutoff = cutoff.UTC()
+	// Each DELETE stands alone (see the package comment): no transaction.
+	ctx = store.OutsideTx(ctx)
 	total := 0
 	for {
 		ids, err := client.Space.Query().Where(space.DeletedAtLT(cutoff)).Limit(batch).

@@ -102,7 +102,7 @@ func TestSpacesRemovesExpiredSpaces(t *testing.T) {
 	deletedAt(t, e, young, now.Add(-24*time.Hour))
 	deletedAt(t, e, justYoung, cutoff.Add(time.Second))
 
-	n, err := purge.Spaces(ctx, e.Client, cutoff)
+	n, err := purge.Spaces(ctx, e.DB.Client, cutoff)
 	require.NoError(t, err)
 	assert.Equal(t, 2, n)
 	for _, id := range []string{old, justOld} {
@@ -116,7 +116,7 @@ func TestSpacesRemovesExpiredSpaces(t *testing.T) {
 	e.MustDo(http.MethodGet, "/v1/spaces/"+old, e.OwnerToken, nil, http.StatusNotFound)
 	e.MustDo(http.MethodPost, "/v1/spaces/"+young+"/restore", e.OwnerToken, nil, http.StatusOK)
 
-	n, err = purge.Spaces(ctx, e.Client, cutoff)
+	n, err = purge.Spaces(ctx, e.DB.Client, cutoff)
 	require.NoError(t, err)
 	assert.Zero(t, n, "a second pass finds nothing")
 }
@@ -134,10 +134,10 @@ func TestSpacesCutoffTimeZone(t *testing.T) {
 	deletedAt(t, e, younger, cutoff.Add(3*time.Hour))
 
 	ahead, behind := time.FixedZone("UTC+10", 10*3600), time.FixedZone("UTC-10", -10*3600)
-	n, err := purge.Spaces(ctx, e.Client, cutoff.In(ahead))
+	n, err := purge.Spaces(ctx, e.DB.Client, cutoff.In(ahead))
 	require.NoError(t, err)
 	assert.Equal(t, 1, n, "a cutoff ahead of UTC")
-	n, err = purge.Spaces(ctx, e.Client, cutoff.In(behind))
+	n, err = purge.Spaces(ctx, e.DB.Client, cutoff.In(behind))
 	require.NoError(t, err)
 	assert.Zero(t, n, "a cutoff behind UTC")
 	assert.Equal(t, gone, leftovers(t, e.Client, older))
@@ -187,7 +187,7 @@ func TestSpacesConcurrently(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			<-start
-			n, err := purge.Spaces(ctx, e.Client, cutoff)
+			n, err := purge.Spaces(ctx, e.DB.Client, cutoff)
 			mu.Lock()
 			defer mu.Unlock()
 			total += n
@@ -233,7 +233,7 @@ func TestRun(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		purge.Run(ctx, e.Client, 10*time.Millisecond, graph.SpaceRetention, tick, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		purge.Run(ctx, e.DB.Client, 10*time.Millisecond, graph.SpaceRetention, tick, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	}()
 	exists := func(id string) bool {
 		ok, err := e.Client.Space.Query().Where(space.ID(id)).Exist(context.Background())

@@ -8,6 +8,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"strings"
 	"sync"
@@ -15,6 +16,7 @@ import (
 
 	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
+	"entgo.io/ent/dialect/sql/schema"
 	_ "github.com/lib/pq"  // PostgreSQL driver
 	_ "modernc.org/sqlite" // SQLite driver, pure Go
 
@@ -118,6 +120,9 @@ const migrationLock = 0x62696e64 // "bind"
 // lock does the same.
 var migrateMu sync.Mutex
 
+// migrateOptions are the options of every migration.
+var migrateOptions = []schema.MigrateOption{migrate.WithForeignKeys(true)}
+
 // Migrate brings the schema up to date. It is safe to run from several
 // processes at once.
 func (d *DB) Migrate(ctx context.Context) error {
@@ -134,8 +139,20 @@ func (d *DB) Migrate(ctx context.Context) error {
 		}
 		defer conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", migrationLock) //nolint:errcheck
 	}
-	if err := d.Client.Schema.Create(ctx, migrate.WithForeignKeys(true)); err != nil {
+	if err := d.Client.Schema.Create(ctx, migrateOptions...); err != nil {
 		return fmt.Errorf("migrating: %w", err)
+	}
+	return nil
+}
+
+// WriteMigration writes the statements Migrate would run, without running
+// them. On an empty database they are the whole schema, which is how tests
+// tell whether a template database they migrated earlier is still current.
+func (d *DB) WriteMigration(ctx context.Context, w io.Writer) error {
+	migrateMu.Lock()
+	defer migrateMu.Unlock()
+	if err := d.Client.Schema.WriteTo(ctx, w, migrateOptions...); err != nil {
+		return fmt.Errorf("planning the migration: %w", err)
 	}
 	return nil
 }
@@ -172,6 +189,44 @@ func WithTx(ctx context.Context, client *ent.Client, fn func(ctx context.Context
 		return fmt.Errorf("committing transaction: %w", err)
 	}
 	return nil
+}
+
+// outsideTxKey marks a context whose writes run outside a transaction on
+// purpose.
+type outsideTxKey struct{}
+
+// OutsideTx marks ctx for writes that run outside a transaction on purpose:
+// a statement whose effect stands alone, such as recording when a token was
+// last used, or a job whose every statement is its own unit. Every other
+// write belongs in a transaction (WithTx). Tests install RequireTx, which
+// fails the writes that are in neither.
+func OutsideTx(ctx context.Context) context.Context {
+	return context.WithValue(ctx, outsideTxKey{}, true)
+}
+
+// RequireTx returns an ent hook that fails every mutation run outside a
+// transaction, unless its context is marked with OutsideTx. report, when not
+// nil, receives the error too, so that a caller which only logs a failed
+// write cannot hide it from a test.
+func RequireTx(report func(error)) ent.Hook {
+	return func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if outside, _ := ctx.Value(outsideTxKey{}).(bool); !outside {
+				// Generated mutations know their transaction; Tx fails
+				// when they run on a client outside one.
+				if txm, ok := m.(interface{ Tx() (*ent.Tx, error) }); ok {
+					if _, err := txm.Tx(); err != nil {
+						err := fmt.Errorf("%s of %s outside a transaction: run it in store.WithTx, or mark its context with store.OutsideTx", m.Op(), m.Type())
+						if report != nil {
+							report(err)
+						}
+						return nil, err
+					}
+				}
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
 }
 
 // seedLock is the PostgreSQL advisory lock key held while seeding.

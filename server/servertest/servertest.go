@@ -1,15 +1,12 @@
 // Package servertest starts a whole Bindery server in-process for tests, on
-// a fresh database: a SQLite file, or a fresh PostgreSQL schema when
-// BINDERY_TEST_DATABASE_URL is set. Every area's tests use it, so every test
-// runs on both databases without extra code.
+// a fresh, migrated database: a SQLite file, or a PostgreSQL database when
+// BINDERY_TEST_DATABASE_URL is set (see database.go). Every area's tests use
+// it, so every test runs on both databases without extra code.
 package servertest
 
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"database/sql"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -18,9 +15,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/textproto"
-	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -47,7 +44,11 @@ type Env struct {
 	T      testing.TB
 	Server *server.Server
 	HTTP   *httptest.Server
-	DB     *store.DB
+	// DB is the server's database. Its client fails a write outside a
+	// transaction (store.RequireTx).
+	DB *store.DB
+	// Client writes and inspects a test's fixtures: the same database,
+	// without that check or the read guard.
 	Client *ent.Client
 	Config config.Config
 	// Statements counts the SQL statements the server has run.
@@ -108,12 +109,18 @@ func New(t testing.TB, opts ...Option) *Env {
 	t.Helper()
 	ctx := context.Background()
 	counter := &atomic.Int64{}
-	db, err := store.Open(ctx, FreshDSN(t), store.WithDriver(func(d dialect.Driver) dialect.Driver {
+	db, err := store.Open(ctx, MigratedDSN(t), store.WithDriver(func(d dialect.Driver) dialect.Driver {
 		return &countingDriver{Driver: d, n: counter}
 	}))
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
-	require.NoError(t, db.Migrate(ctx))
+	// The server's writes belong in the resolvers' transactions: one that
+	// escapes fails, and fails the test even where the error is only logged.
+	// A test's own fixtures are written outside any transaction, and read
+	// behind the read guard that refuses reads no policy accounts for,
+	// through a client of their own on the same connections.
+	db.Client.Use(store.RequireTx(func(err error) { t.Errorf("%s: %v", writer(), err) }))
+	fixtures := db.NewClient()
 
 	cfg := config.Default()
 	cfg.RateLimit = 0
@@ -133,15 +140,32 @@ func New(t testing.TB, opts ...Option) *Env {
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
 
-	// The server reads through db.Client, whose read guard refuses reads no
-	// policy accounts for; tests set up and inspect data with a client of
-	// their own, as an operator would.
-	e := &Env{T: t, Server: srv, HTTP: hs, DB: db, Client: db.NewClient(), Config: cfg, Statements: counter, Clock: clock}
+	e := &Env{T: t, Server: srv, HTTP: hs, DB: db, Client: fixtures, Config: cfg, Statements: counter, Clock: clock}
 	e.Owner = e.User("owner@example.com")
 	e.OwnerToken = e.Token(e.Owner)
-	e.Org, err = graph.CreateOrganization(ctx, e.Client, "Acme Docs", e.Owner.ID)
+	e.Org, err = graph.CreateOrganization(ctx, fixtures, "Acme Docs", e.Owner.ID)
 	require.NoError(t, err)
 	return e
+}
+
+// writer returns where Bindery's code called the write that a hook runs
+// for: the first caller outside ent, the store and this package.
+func writer() string {
+	pcs := make([]uintptr, 64)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
+	for {
+		f, more := frames.Next()
+		fn := f.Function
+		ours := strings.HasPrefix(fn, "github.com/bindery/bindery/") &&
+			!strings.HasPrefix(fn, "github.com/bindery/bindery/ent") &&
+			!strings.HasPrefix(fn, "github.com/bindery/bindery/internal/store.")
+		if ours && (!strings.HasPrefix(fn, "github.com/bindery/bindery/server/servertest.") || strings.HasSuffix(f.File, "_test.go")) {
+			return fmt.Sprintf("%s:%d (%s)", filepath.Base(f.File), f.Line, fn)
+		}
+		if !more {
+			return "an unknown caller"
+		}
+	}
 }
 
 // Reuse starts a second server on e's database, with empty caches: what a
@@ -154,37 +178,6 @@ func Reuse(t testing.TB, e *Env) *Env {
 	out := *e
 	out.T, out.Server, out.HTTP = t, srv, hs
 	return &out
-}
-
-// FreshDSN returns the DSN of an empty database for one test: a SQLite file,
-// or a new PostgreSQL schema when BINDERY_TEST_DATABASE_URL is set. It is
-// removed when the test ends.
-func FreshDSN(t testing.TB) string {
-	base := os.Getenv(EnvDatabaseURL)
-	if base == "" {
-		return filepath.Join(t.TempDir(), "bindery.db")
-	}
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	schema := "t_" + hex.EncodeToString(b[:])
-	admin, err := sql.Open("postgres", base)
-	require.NoError(t, err)
-	defer admin.Close()
-	_, err = admin.Exec("CREATE SCHEMA " + schema)
-	require.NoError(t, err)
-	t.Cleanup(func() {
-		admin, err := sql.Open("postgres", base)
-		if err == nil {
-			_, _ = admin.Exec("DROP SCHEMA " + schema + " CASCADE")
-			admin.Close()
-		}
-	})
-	u, err := url.Parse(base)
-	require.NoError(t, err)
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
 }
 
 // IsPostgres reports whether the tests run on PostgreSQL.

@@ -1,0 +1,203 @@
+package servertest
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/bindery/bindery/internal/store"
+)
+
+// Every test gets a database of its own, and migrating one costs more than
+// most tests do: ent inspects the database, plans and runs about a hundred
+// statements. So each test process does the work once and each test gets
+// the result:
+//
+//   - SQLite: a migrated database is read into memory once; each test writes
+//     those bytes to a file of its own. The pragmas (foreign keys, WAL) are
+//     per connection and set by store.Open, as for any file.
+//   - PostgreSQL: ent plans the migration of an empty schema once; each test
+//     gets a schema of its own made by those statements, in one round trip.
+//     A template database (CREATE DATABASE ... TEMPLATE per test) was
+//     measured too and was slower than migrating: DROP DATABASE forces a
+//     checkpoint, which writes out the other tests' fresh copies (8 MB each,
+//     mostly system catalogs), and the drops queue behind one another.
+
+// FreshDSN returns the DSN of an empty database for one test: a SQLite file,
+// or a new PostgreSQL schema when BINDERY_TEST_DATABASE_URL is set. It is
+// removed when the test ends.
+func FreshDSN(t testing.TB) string {
+	base := os.Getenv(EnvDatabaseURL)
+	if base == "" {
+		return filepath.Join(t.TempDir(), "bindery.db")
+	}
+	schema := "t_" + randomHex()
+	admin, err := sql.Open("postgres", base)
+	require.NoError(t, err)
+	defer admin.Close()
+	_, err = admin.Exec("CREATE SCHEMA " + schema)
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		admin, err := sql.Open("postgres", base)
+		if err == nil {
+			_, _ = admin.Exec("DROP SCHEMA " + schema + " CASCADE")
+			admin.Close()
+		}
+	})
+	dsn, err := withParam(base, "search_path", schema)
+	require.NoError(t, err)
+	return dsn
+}
+
+// MigratedDSN returns the DSN of a database for one test whose schema is
+// already migrated: a copy of a template. It is removed when the test ends.
+func MigratedDSN(t testing.TB) string {
+	t.Helper()
+	if base := os.Getenv(EnvDatabaseURL); base != "" {
+		return postgresSchema(t, base)
+	}
+	data, err := sqliteTemplate()
+	require.NoError(t, err, "migrating the SQLite template")
+	path := filepath.Join(t.TempDir(), "bindery.db")
+	require.NoError(t, os.WriteFile(path, data, 0o600))
+	return path
+}
+
+var sqliteTpl struct {
+	once sync.Once
+	data []byte
+	err  error
+}
+
+// sqliteTemplate returns a migrated SQLite database file, made once per
+// process.
+func sqliteTemplate() ([]byte, error) {
+	sqliteTpl.once.Do(func() { sqliteTpl.data, sqliteTpl.err = migrateSQLiteTemplate() })
+	return sqliteTpl.data, sqliteTpl.err
+}
+
+func migrateSQLiteTemplate() ([]byte, error) {
+	ctx := context.Background()
+	dir, err := os.MkdirTemp("", "bindery-template-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	db, err := store.Open(ctx, filepath.Join(dir, "migrate.db"))
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	if err := db.Migrate(ctx); err != nil {
+		return nil, err
+	}
+	// VACUUM INTO writes one self-contained file, with nothing left behind
+	// in a WAL file.
+	out := filepath.Join(dir, "template.db")
+	if _, err := db.SQL.ExecContext(ctx, "VACUUM INTO ?", out); err != nil {
+		return nil, fmt.Errorf("copying the template: %w", err)
+	}
+	return os.ReadFile(out)
+}
+
+var pgPlan struct {
+	once  sync.Once
+	admin *sql.DB // on the database of BINDERY_TEST_DATABASE_URL
+	ddl   string
+	err   error
+}
+
+// postgresSchema creates a schema for one test with the tables of the
+// migration plan, in one transaction, and drops it when the test ends.
+func postgresSchema(t testing.TB, base string) string {
+	t.Helper()
+	ctx := context.Background()
+	pgPlan.once.Do(func() { pgPlan.admin, pgPlan.ddl, pgPlan.err = planPostgres(ctx, base) })
+	require.NoError(t, pgPlan.err, "planning the PostgreSQL schema")
+	schema := "t_" + randomHex()
+	tx, err := pgPlan.admin.BeginTx(ctx, nil)
+	require.NoError(t, err)
+	_, err = tx.ExecContext(ctx, "CREATE SCHEMA "+schema+"; SET LOCAL search_path TO "+schema+"; "+pgPlan.ddl)
+	if err != nil {
+		_ = tx.Rollback()
+	} else {
+		err = tx.Commit()
+	}
+	require.NoError(t, err, "creating the test schema")
+	t.Cleanup(func() {
+		if _, err := pgPlan.admin.Exec("DROP SCHEMA " + schema + " CASCADE"); err != nil {
+			t.Logf("dropping the test schema %s: %v", schema, err)
+		}
+	})
+	dsn, err := withParam(base, "search_path", schema)
+	require.NoError(t, err)
+	return dsn
+}
+
+// planPostgres returns a connection to the database of base and the
+// statements that migrate an empty schema, planned by ent in a scratch
+// schema. Each test process plans for itself, from its own code, so no
+// plan is ever stale and test processes running together share nothing.
+func planPostgres(ctx context.Context, base string) (_ *sql.DB, _ string, err error) {
+	admin, err := sql.Open("postgres", base)
+	if err != nil {
+		return nil, "", err
+	}
+	defer func() {
+		if err != nil {
+			admin.Close()
+		}
+	}()
+	empty := "bindery_plan_" + randomHex()
+	if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+empty); err != nil {
+		return nil, "", err
+	}
+	defer func() {
+		_, derr := admin.ExecContext(ctx, "DROP SCHEMA "+empty+" CASCADE")
+		err = errors.Join(err, derr)
+	}()
+	dsn, err := withParam(base, "search_path", empty)
+	if err != nil {
+		return nil, "", err
+	}
+	db, err := store.Open(ctx, dsn)
+	if err != nil {
+		return nil, "", err
+	}
+	defer db.Close()
+	var ddl strings.Builder
+	if err := db.WriteMigration(ctx, &ddl); err != nil {
+		return nil, "", err
+	}
+	return admin, ddl.String(), nil
+}
+
+// withParam returns dsn with a query parameter set.
+func withParam(dsn, key, value string) (string, error) {
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return "", err
+	}
+	q := u.Query()
+	q.Set(key, value)
+	u.RawQuery = q.Encode()
+	return u.String(), nil
+}
+
+// randomHex returns 12 random hex digits, for names of databases and schemas.
+func randomHex() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
