@@ -18,6 +18,7 @@
 
 import assert from 'node:assert/strict';
 import { GitBookAPI, GitBookAPIError } from '@gitbook/api';
+import { steps } from './steps.mjs';
 
 const { BINDERY_URL: endpoint, BINDERY_TOKEN: token, BINDERY_ORG: org, BINDERY_ORG2: org2 } = process.env;
 if (!endpoint || !token || !org || !org2) {
@@ -25,66 +26,8 @@ if (!endpoint || !token || !org || !org2) {
   process.exit(2);
 }
 
-// The client calls the global fetch. Record the last exchange, passing
-// everything through untouched, so that a failure can say what was sent and
-// what came back.
-let last = null;
-const realFetch = globalThis.fetch;
-globalThis.fetch = async (input, init = {}) => {
-  last = { method: init.method ?? 'GET', url: String(input), body: init.body ?? null, status: null, response: null };
-  const res = await realFetch(input, init);
-  last.status = res.status;
-  try {
-    last.response = (await res.clone().text()).trim().slice(0, 2000);
-  } catch {
-    // The body is not needed to proceed.
-  }
-  return res;
-};
-
 const client = new GitBookAPI({ endpoint, authToken: token });
-
-let steps = 0;
-const failed = [];
-
-/**
- * step runs one operation and prints one line for it. fn returns the
- * detail to print; it throws on a failed call or assertion. A failed step
- * is reported and the run goes on, so that one run lists every
- * incompatibility, unless later steps need its result (fatal).
- */
-async function step(name, fn, { fatal = false } = {}) {
-  steps++;
-  last = null;
-  try {
-    const detail = await fn();
-    console.log(`ok   ${name}${detail ? ` -> ${detail}` : ''}`);
-  } catch (err) {
-    failed.push(name);
-    console.log(`FAIL ${name}`);
-    if (err instanceof GitBookAPIError) {
-      console.log(`  GitBookAPIError code=${err.code} message=${JSON.stringify(err.errorMessage)}`);
-    } else {
-      console.log(`  ${err?.stack ?? err}`);
-    }
-    if (last) {
-      console.log(`  last request: ${last.method} ${last.url}${last.body ? ` body=${last.body}` : ''}`);
-      console.log(`  answered: ${last.status} ${last.response ?? ''}`);
-    }
-    if (fatal) finish();
-  }
-}
-
-/** finish prints the outcome and exits, non-zero if any step failed. */
-function finish() {
-  if (failed.length > 0) {
-    console.error(`gitbook-client: ${failed.length} of ${steps} operations failed:`);
-    for (const name of failed) console.error(`- ${name}`);
-    process.exit(1);
-  }
-  console.log(`\n${steps} operations passed with @gitbook/api against ${endpoint}`);
-  process.exit(0);
-}
+const { step, finish } = steps('gitbook-client', endpoint);
 
 /**
  * expectError runs a call that must fail and checks that the client surfaces

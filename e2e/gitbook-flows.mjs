@@ -21,7 +21,8 @@
 // Prints one line per step and exits 1 if any failed. Run by e2e/e2e_test.go.
 
 import assert from 'node:assert/strict';
-import { GitBookAPI, GitBookAPIError } from '@gitbook/api';
+import { GitBookAPI } from '@gitbook/api';
+import { steps } from './steps.mjs';
 
 const env = process.env;
 for (const k of ['BINDERY_URL', 'BINDERY_TOKEN', 'BINDERY_ORG', 'BINDERY_IMPORT', 'BINDERY_PUBLIC', 'BINDERY_STRANGER']) {
@@ -34,21 +35,7 @@ const endpoint = env.BINDERY_URL;
 const admin = new GitBookAPI({ endpoint, authToken: env.BINDERY_TOKEN });
 const stranger = new GitBookAPI({ endpoint, authToken: env.BINDERY_STRANGER });
 
-const failed = [];
-async function step(name, fn) {
-  try {
-    const detail = await fn();
-    console.log(`ok   ${name}${detail ? ` -> ${detail}` : ''}`);
-  } catch (err) {
-    failed.push(name);
-    console.log(`FAIL ${name}`);
-    if (err instanceof GitBookAPIError) {
-      console.log(`  GitBookAPIError code=${err.code} message=${JSON.stringify(err.errorMessage)}`);
-    } else {
-      console.log(`  ${err?.stack ?? err}`);
-    }
-  }
-}
+const { step, finish } = steps('gitbook-flows', endpoint);
 
 // graphql runs a query as a token's user and returns its data.
 async function graphql(token, query, variables) {
@@ -136,8 +123,4 @@ await step('a stranger sees the same public space in /v1 and GraphQL, and no ema
   return `organization ${rest.organization}, ${crs.items.length} change requests`;
 });
 
-if (failed.length > 0) {
-  console.log(`${failed.length} failed: ${failed.join(', ')}`);
-  process.exit(1);
-}
-console.log('all flows passed');
+finish();
