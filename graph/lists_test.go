@@ -410,7 +410,7 @@ func lsCases() []lsCase {
 			},
 		},
 		{
-			list: "Space.changeRequests", max: 17,
+			list: "Space.changeRequests", max: 15,
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
 				sp := lsChangeRequests(t, e, n)
 				return func(e *servertest.Env) {
