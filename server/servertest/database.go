@@ -6,7 +6,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"errors"
-	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -25,8 +25,8 @@ import (
 // the result:
 //
 //   - SQLite: a migrated database is read into memory once; each test writes
-//     those bytes to a file of its own. The pragmas (foreign keys, WAL) are
-//     per connection and set by store.Open, as for any file.
+//     those bytes to a file of its own. The file is in WAL mode already;
+//     store.Open sets the per-connection pragmas (foreign keys), as always.
 //   - PostgreSQL: ent plans the migration of an empty schema once; each test
 //     gets a schema of its own made by those statements, in one round trip.
 //     A template database (CREATE DATABASE ... TEMPLATE per test) was
@@ -94,21 +94,27 @@ func migrateSQLiteTemplate() ([]byte, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	db, err := store.Open(ctx, filepath.Join(dir, "migrate.db"))
+	path := filepath.Join(dir, "template.db")
+	db, err := store.Open(ctx, path)
 	if err != nil {
 		return nil, err
 	}
-	defer db.Close()
-	if err := db.Migrate(ctx); err != nil {
+	err = db.Migrate(ctx)
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		return nil, err
 	}
-	// VACUUM INTO writes one self-contained file, with nothing left behind
-	// in a WAL file.
-	out := filepath.Join(dir, "template.db")
-	if _, err := db.SQL.ExecContext(ctx, "VACUUM INTO ?", out); err != nil {
-		return nil, fmt.Errorf("copying the template: %w", err)
+	// Closing the last connection checkpoints the WAL into the file and
+	// removes it, so the file alone is the database, already in WAL mode.
+	switch _, err := os.Stat(path + "-wal"); {
+	case err == nil:
+		return nil, errors.New("the template's WAL file outlived its connections")
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, err
 	}
-	return os.ReadFile(out)
+	return os.ReadFile(path)
 }
 
 var pgPlan struct {
