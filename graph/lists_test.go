@@ -410,12 +410,7 @@ func lsCases() []lsCase {
 			},
 		},
 		{
-			list: "Space.changeRequests", max: 17,
-			grows: "not an N+1, but batches that can split: the page primes its authors and contributors, but " +
-				"each revision's createdBy, and whether that user shares an organization with the viewer, load " +
-				"in later waves through loaders that wait 1 ms for keys; on a busy machine a wave can split in " +
-				"two (15 statements quiet, up to 17 under load). Loaders that dispatch without a timer are " +
-				"the request-path issue's work",
+			list: "Space.changeRequests", max: 15,
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
 				sp := lsChangeRequests(t, e, n)
 				return func(e *servertest.Env) {
