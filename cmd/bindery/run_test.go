@@ -179,7 +179,7 @@ func TestServeSeedsAndShutsDown(t *testing.T) {
 			res.Body.Close()
 		}
 		return token != "" && err == nil && res.StatusCode == 200
-	}, 20*time.Second, 50*time.Millisecond, stderr.String())
+	}, 90*time.Second, 50*time.Millisecond, stderr.String())
 
 	req, _ := http.NewRequest(http.MethodGet, "http://"+addr+"/v1/orgs", nil)
 	req.Header.Set("Authorization", "Bearer "+token)
@@ -192,7 +192,7 @@ func TestServeSeedsAndShutsDown(t *testing.T) {
 	select {
 	case err := <-done:
 		require.NoError(t, err)
-	case <-time.After(30 * time.Second):
+	case <-time.After(90 * time.Second):
 		t.Fatal("the server did not shut down")
 	}
 	assert.Contains(t, stderr.String(), "shutting down")
@@ -203,7 +203,7 @@ func TestServeSeedsAndShutsDown(t *testing.T) {
 	go func() {
 		done <- run(ctx2, []string{"bindery", "serve"}, func(k string) string { return env[k] }, &bytes.Buffer{}, &stderr2)
 	}()
-	require.Eventually(t, func() bool { return strings.Contains(stderr2.String(), "bindery is serving") }, 20*time.Second, 50*time.Millisecond)
+	require.Eventually(t, func() bool { return strings.Contains(stderr2.String(), "bindery is serving") }, 90*time.Second, 50*time.Millisecond)
 	cancel2()
 	require.NoError(t, <-done)
 	assert.NotContains(t, stderr2.String(), "token=")

@@ -111,7 +111,10 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 func (d *DB) Close() error { return d.Client.Close() }
 
 // migrationLock is the PostgreSQL advisory lock key held while migrating, so
-// that replicas starting together migrate one after another.
+// that replicas starting together migrate one after another. The lock is
+// taken with the schema's hash as its second key: replicas share a schema,
+// while databases in other schemas of the same server (tests) need not wait
+// for each other.
 const migrationLock = 0x62696e64 // "bind"
 
 // migrateMu serializes migrations inside one process: ent's migration
@@ -134,10 +137,11 @@ func (d *DB) Migrate(ctx context.Context) error {
 			return fmt.Errorf("migrating: %w", err)
 		}
 		defer conn.Close()
-		if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", migrationLock); err != nil {
+		if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1, hashtext(current_schema()))", migrationLock); err != nil {
 			return fmt.Errorf("taking the migration lock: %w", err)
 		}
-		defer conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", migrationLock) //nolint:errcheck
+		defer conn.ExecContext(context.WithoutCancel(ctx), //nolint:errcheck
+			"SELECT pg_advisory_unlock($1, hashtext(current_schema()))", migrationLock)
 	}
 	if err := d.Client.Schema.Create(ctx, migrateOptions...); err != nil {
 		return fmt.Errorf("migrating: %w", err)
