@@ -87,24 +87,63 @@ func (r *Resolver) changeRequestsOf(ctx context.Context, s *ent.Space, status *e
 	return conn, r.primeChangeRequests(ctx, conn.Nodes())
 }
 
-// primeChangeRequests loads, for a page of change requests, the people its
-// items will show, each in one batch: the authors, the contributors, and
+// primeChangeRequests loads, for a page of change requests, what its items
+// will show, each in one batch: their comment counts, their revisions, and
+// the people they name (authors, contributors, the revisions' authors) with
 // whether each shares an organization with the viewer (for their email).
-// Left to the loaders, the contributors' check would come in a second wave,
-// and the page's cost would depend on timing.
+// Left to the loaders, these would come in waves whose batches a busy
+// machine can split, and the page's cost would depend on timing.
 func (r *Resolver) primeChangeRequests(ctx context.Context, crs []*ent.ChangeRequest) error {
-	sel, inGraphQL := itemSelection(ctx, "ChangeRequestConnection", "ChangeRequestEdge", "ChangeRequest")
-	authors, contributors := !inGraphQL || sel["createdBy"], inGraphQL && sel["contributors"]
-	if len(crs) == 0 || (!authors && !contributors) {
+	if len(crs) == 0 {
 		return nil
 	}
+	sel, inGraphQL := itemSelection(ctx, "ChangeRequestConnection", "ChangeRequestEdge", "ChangeRequest")
+	want := func(field string) bool { return !inGraphQL || sel[field] }
 	l := loadersFrom(ctx)
-	people := map[string]bool{}
-	if contributors {
-		ids := make([]string, len(crs))
-		for i, cr := range crs {
-			ids[i] = cr.ID
+	ids := make([]string, len(crs))
+	var authorIDs, revIDs []string
+	for i, cr := range crs {
+		ids[i] = cr.ID
+		if cr.CreatedByID != nil && want("createdBy") {
+			authorIDs = append(authorIDs, *cr.CreatedByID)
 		}
+		if want("revision") {
+			revIDs = append(revIDs, cr.RevisionID)
+		}
+		if want("revisionInitial") {
+			revIDs = append(revIDs, cr.RevisionInitialID)
+		}
+		if cr.RevisionMergedAncestorID != nil && want("revisionMergedAncestor") {
+			revIDs = append(revIDs, *cr.RevisionMergedAncestorID)
+		}
+		if cr.RevisionMergedID != nil && want("revisionMerged") {
+			revIDs = append(revIDs, *cr.RevisionMergedID)
+		}
+	}
+	if want("commentCount") {
+		counts, err := r.loadChangeRequestComments(ctx, ids)
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			l.crComments.Prime(ctx, id, counts[id])
+		}
+	}
+	if len(revIDs) > 0 {
+		revs, errs := r.revisions.loader(ctx).LoadMany(ctx, revIDs)()
+		if err := firstFound(errs); err != nil {
+			return err
+		}
+		// A GraphQL query may ask for a revision's author; /v1 names
+		// revisions by ID only.
+		for _, rev := range revs {
+			if inGraphQL && rev != nil && rev.CreatedByID != nil {
+				authorIDs = append(authorIDs, *rev.CreatedByID)
+			}
+		}
+	}
+	people := map[string]bool{}
+	if inGraphQL && sel["contributors"] {
 		byCR, err := r.loadChangeRequestContributors(ctx, ids)
 		if err != nil {
 			return err
@@ -116,18 +155,10 @@ func (r *Resolver) primeChangeRequests(ctx context.Context, crs []*ent.ChangeReq
 			}
 		}
 	}
-	if authors {
-		var ids []string
-		for _, cr := range crs {
-			if cr.CreatedByID != nil && !people[*cr.CreatedByID] {
-				ids = append(ids, *cr.CreatedByID)
-			}
-		}
-		users, errs := r.users.loader(ctx).LoadMany(ctx, ids)()
-		for _, err := range errs {
-			if err != nil && !ent.IsNotFound(err) {
-				return err // a deleted author is no author
-			}
+	if len(authorIDs) > 0 {
+		users, errs := r.users.loader(ctx).LoadMany(ctx, authorIDs)()
+		if err := firstFound(errs); err != nil {
+			return err
 		}
 		for _, u := range users {
 			if u != nil {
@@ -135,16 +166,30 @@ func (r *Resolver) primeChangeRequests(ctx context.Context, crs []*ent.ChangeReq
 			}
 		}
 	}
-	ids := make([]string, 0, len(people))
-	for id := range people {
-		ids = append(ids, id)
+	if len(people) == 0 {
+		return nil
 	}
-	shared, err := r.loadSharedUsers(ctx, ids)
+	userIDs := make([]string, 0, len(people))
+	for id := range people {
+		userIDs = append(userIDs, id)
+	}
+	shared, err := r.loadSharedUsers(ctx, userIDs)
 	if err != nil {
 		return err
 	}
-	for _, id := range ids {
+	for _, id := range userIDs {
 		l.sharedUsers.Prime(ctx, id, shared[id])
+	}
+	return nil
+}
+
+// firstFound returns the first error of a batch load that is not a missing
+// row: a deleted author is no author.
+func firstFound(errs []error) error {
+	for _, err := range errs {
+		if err != nil && !ent.IsNotFound(err) {
+			return err
+		}
 	}
 	return nil
 }
