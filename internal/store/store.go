@@ -33,6 +33,9 @@ type DB struct {
 	SQL     *sql.DB
 	Dialect string
 	driver  dialect.Driver
+	// migrateSource is where migrations connect on PostgreSQL (see
+	// migrator).
+	migrateSource string
 }
 
 // NewClient returns another ent client over the same connections, with none
@@ -81,9 +84,13 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 	if dsn == "" {
 		dsn = DefaultDSN
 	}
-	driverName, dialectName, source := "sqlite", dialect.SQLite, sqliteDSN(dsn)
+	driverName, dialectName, source, migrateSource := "sqlite", dialect.SQLite, sqliteDSN(dsn), ""
 	if IsPostgres(dsn) {
 		driverName, dialectName, source = "postgres", dialect.Postgres, dsn
+		var err error
+		if migrateSource, err = withoutJIT(dsn); err != nil {
+			return nil, fmt.Errorf("parsing the PostgreSQL URL: %w", err)
+		}
 	}
 	db, err := sql.Open(driverName, source)
 	if err != nil {
@@ -104,7 +111,22 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 	if o.wrap != nil {
 		drv = o.wrap(drv)
 	}
-	return &DB{Client: ent.NewClient(ent.Driver(drv)), SQL: db, Dialect: dialectName, driver: drv}, nil
+	return &DB{Client: ent.NewClient(ent.Driver(drv)), SQL: db, Dialect: dialectName, driver: drv, migrateSource: migrateSource}, nil
+}
+
+// withoutJIT returns a PostgreSQL URL whose sessions run with JIT compilation
+// off, unless the URL sets it. lib/pq sends unknown parameters as settings.
+func withoutJIT(dsn string) (string, error) {
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return "", err
+	}
+	q := u.Query()
+	if q.Get("jit") == "" {
+		q.Set("jit", "off")
+	}
+	u.RawQuery = q.Encode()
+	return u.String(), nil
 }
 
 // Close closes the database.
@@ -143,10 +165,31 @@ func (d *DB) Migrate(ctx context.Context) error {
 		defer conn.ExecContext(context.WithoutCancel(ctx), //nolint:errcheck
 			"SELECT pg_advisory_unlock($1, hashtext(current_schema()))", migrationLock)
 	}
-	if err := d.Client.Schema.Create(ctx, migrateOptions...); err != nil {
+	client, done, err := d.migrator()
+	if err != nil {
+		return fmt.Errorf("migrating: %w", err)
+	}
+	defer done()
+	if err := client.Schema.Create(ctx, migrateOptions...); err != nil {
 		return fmt.Errorf("migrating: %w", err)
 	}
 	return nil
+}
+
+// migrator returns the client a migration runs on, and what to call when it
+// is over. On PostgreSQL that is a connection of its own with JIT off: ent
+// inspects the schema with catalog queries that the JIT compiler makes
+// seconds slower (7 s instead of 1.4 s to find an up-to-date schema has
+// nothing to do, on PostgreSQL 15), at every start of a server.
+func (d *DB) migrator() (*ent.Client, func(), error) {
+	if d.Dialect != dialect.Postgres {
+		return d.Client, func() {}, nil
+	}
+	db, err := sql.Open("postgres", d.migrateSource)
+	if err != nil {
+		return nil, nil, err
+	}
+	return ent.NewClient(ent.Driver(entsql.OpenDB(dialect.Postgres, db))), func() { db.Close() }, nil
 }
 
 // WriteMigration writes the statements Migrate would run, without running
@@ -155,7 +198,12 @@ func (d *DB) Migrate(ctx context.Context) error {
 func (d *DB) WriteMigration(ctx context.Context, w io.Writer) error {
 	migrateMu.Lock()
 	defer migrateMu.Unlock()
-	if err := d.Client.Schema.WriteTo(ctx, w, migrateOptions...); err != nil {
+	client, done, err := d.migrator()
+	if err != nil {
+		return fmt.Errorf("planning the migration: %w", err)
+	}
+	defer done()
+	if err := client.Schema.WriteTo(ctx, w, migrateOptions...); err != nil {
 		return fmt.Errorf("planning the migration: %w", err)
 	}
 	return nil
