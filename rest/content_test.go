@@ -830,5 +830,7 @@ func TestReadingARevisionTakesBoundedStatements(t *testing.T) {
 	// parents (through the resolver GraphQL uses, never the row's list of
 	// IDs), the change request it was merged from and its revisions, and the
 	// change request's author, their visibility and its comment count.
-	assert.LessOrEqual(t, large, int64(15))
+	// One more when a batch splits on a busy machine (timed loaders; see the
+	// request-path issue).
+	assert.LessOrEqual(t, large, int64(16))
 }
