@@ -530,12 +530,7 @@ func bigZip(t *testing.T, folders, perFolder int) string {
 		}
 	}
 	require.NoError(t, zw.Close())
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "application/zip")
-		_, _ = w.Write(buf.Bytes())
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL + "/docs.zip"
+	return serveZip(t, buf.Bytes())
 }
 
 func (e ctEnv) importZip(t *testing.T, spaceID, url string) {
@@ -642,3 +637,14 @@ func TestReadingATreeTakesBoundedStatements(t *testing.T) {
 }
 
 func jsonInto(g *servertest.GQLResponse, v any) error { return json.Unmarshal(g.Data, v) }
+
+// serveZip serves a zip archive for an import to fetch and returns its URL.
+func serveZip(t *testing.T, data []byte) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/zip")
+		_, _ = w.Write(data)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/docs.zip"
+}

@@ -9,7 +9,6 @@ import (
 	"image/color"
 	"image/png"
 	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"sort"
 	"strings"
@@ -955,12 +954,7 @@ func lsZip(t *testing.T, n int) string {
 		add(fmt.Sprintf("guide/img-%03d.png", i), b.Bytes())
 	}
 	require.NoError(t, zw.Close())
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "application/zip")
-		_, _ = w.Write(buf.Bytes())
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL + "/docs.zip"
+	return serveZip(t, buf.Bytes())
 }
 
 // lsStore is the content store on the content_objects table, through the
