@@ -142,7 +142,7 @@ func (Revision) Fields() []ent.Field {
 		field.Enum("type").GoType(enum.RevisionType("")).Immutable().Annotations(gqlEnum("RevisionType")...),
 		// parents lists parent revision IDs in order; the first is the
 		// mainline parent, a merge has two.
-		field.Strings("parents").Default([]string{}).Immutable().Annotations(internal()),
+		field.Strings("parents").Default([]string{}).Immutable().Annotations(internal()).SchemaType(jsonColumn),
 		// Roots of the content, as hashes into ContentObject. NULL is empty.
 		field.String("pages_root").Optional().Nillable().Immutable().Annotations(internal()),
 		field.String("files_root").Optional().Nillable().Immutable().Annotations(internal()),
