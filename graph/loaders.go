@@ -203,48 +203,6 @@ type spaceCounts struct {
 	Comments, ChangeRequests, Open, Draft int
 }
 
-func (r *Resolver) loadSpaceCounts(ctx context.Context, ids []string) (map[string]spaceCounts, error) {
-	ctx = internal(ctx, "counts of spaces the viewer sees")
-	var crs []struct {
-		SpaceID string                   `json:"space_id"`
-		Status  enum.ChangeRequestStatus `json:"status"`
-		Count   int                      `json:"count"`
-	}
-	err := r.db(ctx).ChangeRequest.Query().Where(changerequest.SpaceIDIn(ids...)).
-		GroupBy(changerequest.FieldSpaceID, changerequest.FieldStatus).Aggregate(ent.Count()).Scan(ctx, &crs)
-	if err != nil {
-		return nil, fmt.Errorf("counting change requests: %w", err)
-	}
-	var comments []struct {
-		SpaceID string `json:"space_id"`
-		Count   int    `json:"count"`
-	}
-	err = r.db(ctx).Comment.Query().
-		Where(comment.SpaceIDIn(ids...), comment.ChangeRequestIDIsNil(), comment.StatusEQ(enum.CommentStatusOpen)).
-		GroupBy(comment.FieldSpaceID).Aggregate(ent.Count()).Scan(ctx, &comments)
-	if err != nil {
-		return nil, fmt.Errorf("counting comments: %w", err)
-	}
-	out := make(map[string]spaceCounts, len(ids))
-	for _, c := range crs {
-		sc := out[c.SpaceID]
-		sc.ChangeRequests += c.Count
-		switch c.Status {
-		case enum.ChangeRequestStatusOpen:
-			sc.Open += c.Count
-		case enum.ChangeRequestStatusDraft:
-			sc.Draft += c.Count
-		}
-		out[c.SpaceID] = sc
-	}
-	for _, c := range comments {
-		sc := out[c.SpaceID]
-		sc.Comments = c.Count
-		out[c.SpaceID] = sc
-	}
-	return out, nil
-}
-
 // loadChangeRequestComments counts the open comments of change requests.
 func (r *Resolver) loadChangeRequestComments(ctx context.Context, ids []string) (map[string]int, error) {
 	ctx = internal(ctx, "counts of change requests the viewer sees")

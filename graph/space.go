@@ -382,12 +382,23 @@ func (r *Resolver) primeSpaces(ctx context.Context, spaces []*ent.Space) error {
 	ctx = internal(ctx, "priming the loaders of a listed page")
 	db := r.db(ctx)
 	if counts {
-		c, err := r.loadSpaceCounts(ctx, ids)
-		if err != nil {
-			return err
+		// Read with the page (see spacePage), or counted here for spaces
+		// listed otherwise.
+		primeCounts(ctx, spaces)
+		var missing []string
+		for _, s := range spaces {
+			if _, ok := countsOf(s); !ok {
+				missing = append(missing, s.ID)
+			}
 		}
-		for _, id := range ids {
-			l.spaceCounts.Prime(ctx, id, c[id])
+		if len(missing) > 0 {
+			c, err := r.loadSpaceCounts(ctx, missing)
+			if err != nil {
+				return err
+			}
+			for _, id := range missing {
+				l.spaceCounts.Prime(ctx, id, c[id])
+			}
 		}
 	}
 	if revisions && len(revIDs) > 0 {
@@ -413,12 +424,12 @@ func (r *Resolver) primeSpaces(ctx context.Context, spaces []*ent.Space) error {
 
 // spaceListNeeds reports what the items of a list of spaces need loaded: in
 // GraphQL, what the list's nodes or edges select; in /v1, which presents every
-// space whole, the counts and revisions (parents come primed with the
-// organization's collections, see loadOrgAccess).
+// space whole, the counts (it names revisions and parents by ID, see
+// VisibleRevisionID).
 func spaceListNeeds(ctx context.Context) (counts, revisions, parents bool) {
 	sel, ok := itemSelection(ctx, "SpaceConnection", "SpaceEdge", "Space")
 	if !ok {
-		return true, true, false
+		return true, false, false
 	}
 	return sel["commentCount"] || sel["changeRequestCount"] || sel["openChangeRequestCount"] || sel["draftChangeRequestCount"],
 		sel["revision"], sel["parent"]

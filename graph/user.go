@@ -24,7 +24,7 @@ func (r *Resolver) sharesOrganization(ctx context.Context, userID string) (bool,
 }
 
 func (r *Resolver) loadSharedUsers(ctx context.Context, ids []string) (map[string]bool, error) {
-	f, err := r.viewerFacts(ctx)
+	f, err := r.memberships(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -178,6 +178,9 @@ type Args struct {
 	After  *Cursor
 	Last   *int
 	Before *Cursor
+	// Columns, when set, adds columns to the rows of the page (not to its
+	// count): what its items show beyond their own row, read with it.
+	Columns func(*sql.Selector)
 }
 
 // Query is the part of an ent query that pagination uses.
@@ -272,6 +275,11 @@ func Paginate[Q Query[Q, T, P, O], T any, P ~func(*sql.Selector), O ~func(*sql.S
 	if n == 0 {
 		conn.PageInfo = Info{HasPreviousPage: a.After != nil, HasNextPage: a.Before != nil}
 		return conn, nil
+	}
+	if a.Columns != nil {
+		// Added as a predicate, the one hook the query offers: it runs on
+		// the page's selector, after its columns are set.
+		sel = sel.Where(P(a.Columns))
 	}
 	items, err := sel.Order(O(o.orderBy(backward))).Limit(n + 1).All(ctx)
 	if err != nil {
