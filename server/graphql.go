@@ -44,6 +44,7 @@ func (s *Server) graphqlHandler() http.Handler {
 	srv.Use(&extension.ComplexityLimit{Func: func(context.Context, *graphql.OperationContext) int {
 		return s.cfg.ComplexityLimit
 	}})
+	srv.Use(&graphqlCharge{}) // the rate limit's charge, after the complexity is known (ratelimit.go)
 	srv.SetErrorPresenter(s.presentGraphQLError)
 	srv.SetRecoverFunc(func(ctx context.Context, p any) error {
 		logctx.From(ctx, s.log).Error("panic in resolver", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))

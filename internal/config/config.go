@@ -30,8 +30,11 @@ type Config struct {
 	// ComplexityLimit and DepthLimit bound a GraphQL operation.
 	ComplexityLimit int
 	DepthLimit      int
-	// RateLimit is the number of requests a token may make per minute on one
-	// server; 0 turns rate limiting off.
+	// RateLimit is the number of requests a user, with all their tokens, may
+	// make per minute on one server, and the burst: a user's token bucket
+	// holds that many points and refills at that many a minute. A GraphQL
+	// operation spends 1 point plus 1 per 100 of complexity. 0 turns rate
+	// limiting off.
 	RateLimit int
 	// PurgeInterval is how often deleted spaces past retention are purged.
 	PurgeInterval time.Duration
@@ -79,7 +82,7 @@ var Env = []struct{ Name, Flag, Default, Meaning string }{
 	{"BINDERY_GRAPHQL_INTROSPECTION", "--no-introspection", "true", "Set to false to turn GraphQL introspection off."},
 	{"BINDERY_GRAPHQL_COMPLEXITY_LIMIT", "", "100000", "Maximum complexity of a GraphQL operation."},
 	{"BINDERY_GRAPHQL_DEPTH_LIMIT", "", "12", "Maximum depth of a GraphQL operation."},
-	{"BINDERY_RATE_LIMIT", "", "1200", "Requests per minute per API token on one server; 0 turns it off."},
+	{"BINDERY_RATE_LIMIT", "", "1200", "Requests per minute per user (all their tokens) on one server, and the burst a full budget allows; a GraphQL operation costs 1 + complexity/100. 0 turns it off."},
 	{"BINDERY_PURGE_INTERVAL", "", "1h", "How often deleted spaces older than 7 days are purged."},
 	{"BINDERY_SEED", "--no-seed", "true", "Set to false to skip creating the owner and demo content on an empty database."},
 	{"BINDERY_SIGNING_SECRET", "", "random per process", "At least 32 characters; signs the one-hour URLs of files and PDFs. Set the same value on every replica, or URLs break across replicas and restarts."},
