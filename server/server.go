@@ -53,7 +53,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.router.Se
 
 func (s *Server) routes() chi.Router {
 	m := chi.NewRouter()
-	m.Use(requestID, accessLog(s.log), s.recoverer)
+	m.Use(noSniff, requestID, accessLog(s.log), s.recoverer)
+	// Before authentication: a browser's preflight carries no token.
+	if c := s.cors(); c != nil {
+		m.Use(c)
+	}
 	m.Get("/healthz", func(w http.ResponseWriter, _ *http.Request) {
 		writeStatus(w, http.StatusOK, "ok")
 	})
