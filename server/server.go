@@ -22,6 +22,7 @@ import (
 	"github.com/bindery/bindery/internal/purge"
 	"github.com/bindery/bindery/internal/store"
 	"github.com/bindery/bindery/rest"
+	"github.com/bindery/bindery/server/playground"
 )
 
 // Server is a Bindery server over one database.
@@ -71,7 +72,9 @@ func (s *Server) routes() chi.Router {
 		}
 		writeStatus(w, http.StatusOK, "ok")
 	})
-	m.Handle("/playground", playgroundHandler())
+	pg := playground.New("graphql")
+	m.Get("/playground", pg.ServePage)
+	m.Get(playground.AssetRoute, pg.ServeAsset)
 	// Signed URLs carry their own authorization (see signed.go).
 	m.Get("/files/{spaceId}/{blob}/{name}", s.serveFile)
 	m.Get("/pdf/{spaceId}/{revisionId}", s.servePDF)
