@@ -11,7 +11,7 @@ OWNER ?= owner@bindery.local
 GENERATED := ent graph/generated graph/model/models_gen.go graph/model/connections_gen.go \
 	graph/schema internal/enum/values.go
 
-.PHONY: build run test lint test-sqlite test-postgres test-race generate check-generate bench e2e clean
+.PHONY: build run test lint test-sqlite test-postgres test-race generate check-generate bench e2e clean playground-assets
 
 build:
 	$(GO) build -o $(BIN) ./cmd/bindery
@@ -69,6 +69,13 @@ check-generate:
 		echo "generated code was stale: commit the output of 'go generate ./...'"; exit 1; \
 	fi
 	@rm -f .generated.before .generated.after
+
+# Re-fetches the playground's GraphiQL, React and ReactDOM from npm at the
+# versions pinned in server/playground/assets.mjs, and rewrites
+# server/playground/vendor with its manifest. Needs Node.js and npm; the
+# result is committed, so building and running need neither.
+playground-assets:
+	node server/playground/assets.mjs
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -50,6 +50,10 @@ type Config struct {
 	// ImportAllowPrivate lets imports fetch from loopback, private and other
 	// special-purpose addresses. For local testing only.
 	ImportAllowPrivate bool
+	// CORSOrigins are the origins whose pages may call the APIs from a
+	// browser (normalized, see ParseOrigins); "*" allows any. Empty means no
+	// CORS headers at all.
+	CORSOrigins []string
 }
 
 // Default returns the configuration used when nothing is set.
@@ -88,6 +92,7 @@ var Env = []struct{ Name, Flag, Default, Meaning string }{
 	{"BINDERY_SIGNING_SECRET", "", "random per process", "At least 32 characters; signs the one-hour URLs of files and PDFs. Set the same value on every replica, or URLs break across replicas and restarts."},
 	{"BINDERY_MAX_UPLOAD_BYTES", "", "26214400", "Largest file an upload may carry (25 MiB)."},
 	{"BINDERY_IMPORT_ALLOW_PRIVATE", "", "false", "For local testing only: set to 1 to let imports fetch from loopback, private and link-local addresses. Never set it in production: it opens server-side request forgery."},
+	{"BINDERY_CORS_ORIGINS", "", "none", "Comma-separated origins (`https://app.example.com`) whose pages may call the APIs from a browser, or `*` for any; see the README, Browsers and CORS."},
 }
 
 // FromEnv overlays the environment onto c.
@@ -127,6 +132,13 @@ func (c *Config) FromEnv(getenv func(string) string) error {
 			}
 			*dst = n
 		}
+	}
+	if v := getenv("BINDERY_CORS_ORIGINS"); v != "" {
+		origins, err := ParseOrigins(v)
+		if err != nil {
+			return fmt.Errorf("BINDERY_CORS_ORIGINS: %w", err)
+		}
+		c.CORSOrigins = origins
 	}
 	if v := getenv("BINDERY_MAX_UPLOAD_BYTES"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
@@ -171,4 +183,34 @@ func (c *Config) Finish() error {
 		return fmt.Errorf("the GraphQL complexity and depth limits must be positive")
 	}
 	return nil
+}
+
+// ParseOrigins reads a comma-separated list of origins: "*", or a scheme
+// (http or https), a host and an optional port, as a browser sends them in
+// its Origin header. Scheme and host are lowercased, a trailing slash and a
+// default port are dropped; anything else, a path for one, is an error,
+// since no browser would ever send it.
+func ParseOrigins(list string) ([]string, error) {
+	var out []string
+	for _, raw := range strings.Split(list, ",") {
+		o := strings.TrimSpace(raw)
+		if o == "" {
+			continue
+		}
+		if o == "*" {
+			out = append(out, o)
+			continue
+		}
+		u, err := url.Parse(strings.TrimSuffix(o, "/"))
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" ||
+			u.User != nil || u.Path != "" || u.RawQuery != "" || u.Fragment != "" || u.Opaque != "" {
+			return nil, fmt.Errorf("%q is not an origin such as https://app.example.com", o)
+		}
+		host := strings.ToLower(u.Host)
+		if port := u.Port(); (u.Scheme == "http" && port == "80") || (u.Scheme == "https" && port == "443") {
+			host = strings.TrimSuffix(host, ":"+port)
+		}
+		out = append(out, strings.ToLower(u.Scheme)+"://"+host)
+	}
+	return out, nil
 }
