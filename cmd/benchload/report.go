@@ -41,7 +41,7 @@ func writeTable(w io.Writer, rows []row) {
 		}
 		ratio := "n/a"
 		if base > 0 {
-			ratio = fmt.Sprintf("%.2f×", r.sum.RPS/base)
+			ratio = times(r.sum.RPS / base)
 		}
 		fmt.Fprintf(w, "| %s | %s | %.0f | %s | %s | %s | %s | %s | %s |\n", r.target, r.workload, r.sum.RPS,
 			millis(r.sum.P50), millis(r.sum.P99), errs, r.statements, mebibytes(r.peakRSS, r.processes), ratio)
@@ -50,6 +50,15 @@ func writeTable(w io.Writer, rows []row) {
 		fmt.Fprintf(w, "\n**WARNING: %s %s had %d errors in %d requests; its figures are not valid.** First: %s\n",
 			r.target, r.workload, r.sum.Errors, r.sum.Requests, r.sum.FirstError)
 	}
+}
+
+// times shows a ratio with two decimals, or two significant digits below
+// 0.1.
+func times(x float64) string {
+	if x < 0.1 {
+		return fmt.Sprintf("%.2g×", x)
+	}
+	return fmt.Sprintf("%.2f×", x)
 }
 
 func millis(d time.Duration) string {

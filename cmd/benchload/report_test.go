@@ -23,7 +23,7 @@ func TestWriteTable(t *testing.T) {
 |---|---|--:|--:|--:|--:|--:|--:|--:|
 | baseline | REST `+"`GET /v1/spaces/{id}`"+` | 4000 | 1.50 ms | 12.00 ms | 0 | 2 | 40 MiB | 1.00× |
 | Bindery | GraphQL `+"`node(id:)`"+` of a space | 1000 | 6.00 ms | 56.79 ms | 0 | 7 (1 tx) | 55 MiB | 0.25× |
-| PostGraphile | GraphQL `+"`spaceById(id:)`"+` | 30 | 0.00 ms | 0.00 ms | **3 of 300** | n/a | 300 MiB (3 processes) | 0.01× |
+| PostGraphile | GraphQL `+"`spaceById(id:)`"+` | 30 | 0.00 ms | 0.00 ms | **3 of 300** | n/a | 300 MiB (3 processes) | 0.0075× |
 
 **WARNING: PostGraphile GraphQL `+"`spaceById(id:)`"+` had 3 errors in 300 requests; its figures are not valid.** First: HTTP 502: bad gateway
 `, b.String())
