@@ -14,31 +14,51 @@ import (
 	"github.com/bindery/bindery/server"
 )
 
-// statements is the number of SQL statements one request sent.
+// statements is the number of SQL statements one request sent: n, or
+// from n to max when repeated requests differed (a dataloader's batch can
+// split when its wait window passes before every key has arrived); tx of
+// them are transactions' BEGIN and COMMIT or ROLLBACK pairs.
 type statements struct {
-	n, tx int64
+	n, max, tx int64
 }
 
 // String shows the count, with the transactions it includes.
 func (s statements) String() string {
-	switch {
-	case s.n < 0:
+	if s.n < 0 {
 		return "n/a"
-	case s.tx == 0:
-		return fmt.Sprint(s.n)
 	}
-	return fmt.Sprintf("%d (%d tx)", s.n, s.tx)
+	out := fmt.Sprint(s.n)
+	if s.max > s.n {
+		out += fmt.Sprintf("–%d", s.max)
+	}
+	if s.tx > 0 {
+		out += fmt.Sprintf(" (%d tx)", s.tx)
+	}
+	return out
+}
+
+// add accounts for one more counted request.
+func (s statements) add(n, tx int64, first bool) statements {
+	if first || n < s.n {
+		s.n, s.tx = n, tx
+	}
+	s.max = max(s.max, n)
+	return s
 }
 
 // unknownStatements is shown where nothing was counted.
 var unknownStatements = statements{n: -1}
 
-// countStatements counts, deterministically, the statements one request of
-// each workload costs: it serves the workload's first request with an
-// in-process Bindery (server.New, the code bindery serve runs) over the
-// same database, its ent driver wrapped in a store.Counter, once to warm up
-// (a token's first use in a minute records it) and once counted. BEGIN,
-// COMMIT and ROLLBACK count as statements.
+// countedRequests is how many requests of a workload are counted, after
+// one to warm up.
+const countedRequests = 3
+
+// countStatements counts the statements one request of each workload costs,
+// deterministically, not under load: it serves the workload's first request
+// with an in-process Bindery (server.New, the code bindery serve runs) over
+// the same database, its ent driver wrapped in a store.Counter, once to warm
+// up (a token's first use in a minute is recorded) and then countedRequests
+// times. BEGIN, COMMIT and ROLLBACK count as statements.
 func countStatements(ctx context.Context, dsn string, ws []workload) ([]statements, error) {
 	var c store.Counter
 	db, err := store.Open(ctx, dsn, store.WithDriver(c.Wrap))
@@ -52,16 +72,15 @@ func countStatements(ctx context.Context, dsn string, ws []workload) ([]statemen
 	}
 	out := make([]statements, len(ws))
 	for i := range ws {
-		for warm := true; ; warm = false {
+		for k := 0; k <= countedRequests; k++ {
 			c.Reset()
 			if err := serveOnce(ctx, srv, &ws[i]); err != nil {
 				return nil, err
 			}
-			if !warm {
-				break
+			if k > 0 {
+				out[i] = out[i].add(c.Statements(), c.Transactions(), k == 1)
 			}
 		}
-		out[i] = statements{n: c.Statements(), tx: c.Transactions()}
 	}
 	return out, nil
 }
@@ -89,7 +108,7 @@ func countBaselineStatements(ctx context.Context, dsn string, w *workload) (stat
 	if err := serveOnce(ctx, b.handler(), w); err != nil {
 		return unknownStatements, err
 	}
-	return statements{n: b.statements.Load()}, nil
+	return statements{}.add(b.statements.Load(), 0, true), nil
 }
 
 // serveOnce serves the workload's first request in-process.

@@ -147,8 +147,8 @@ func checkPostGraphileNested(data []byte, s shape) error {
 }
 
 // countPostGraphileStatements starts a single PostGraphile process that
-// connects through a counting proxy, and counts the statements of one
-// request of each workload, after one to warm up.
+// connects through a counting proxy, and counts the statements of a request
+// of each workload as countStatements does.
 func countPostGraphileStatements(ctx context.Context, dir string, db database, ws func(base string) []workload, log io.Writer) ([]statements, error) {
 	upstream, err := hostOf(db.postgres)
 	if err != nil {
@@ -172,15 +172,17 @@ func countPostGraphileStatements(ctx context.Context, dir string, db database, w
 	var out []statements
 	for _, w := range ws(base) {
 		var buf bytes.Buffer
-		for _, counted := range []bool{false, true} {
+		var st statements
+		for k := 0; k <= countedRequests; k++ {
 			proxy.statements.Store(0)
 			if p := send(ctx, client, &w, w.requests[0], &buf); p != "" {
 				return nil, fmt.Errorf("counting the statements of %s %s: %s", w.target, w.name, p)
 			}
-			if counted {
-				out = append(out, statements{n: proxy.statements.Load()})
+			if k > 0 {
+				st = st.add(proxy.statements.Load(), 0, k == 1)
 			}
 		}
+		out = append(out, st)
 	}
 	return out, nil
 }

@@ -34,3 +34,14 @@ func TestWriteTableWithoutBaseline(t *testing.T) {
 	writeTable(&b, []row{{target: "Bindery", workload: "w", sum: summary{RPS: 10}}})
 	assert.Contains(t, b.String(), "| Bindery | w | 10 | 0.00 ms | 0.00 ms | 0 | 0 | n/a | n/a |")
 }
+
+func TestStatements(t *testing.T) {
+	var s statements
+	s = s.add(110, 0, true)
+	s = s.add(109, 0, false)
+	s = s.add(110, 0, false)
+	assert.Equal(t, "109–110", s.String(), "a range when a dataloader batch split")
+	assert.Equal(t, "5 (1 tx)", statements{}.add(5, 1, true).String())
+	assert.Equal(t, "7", statements{}.add(7, 0, true).add(7, 0, false).String())
+	assert.Equal(t, "n/a", unknownStatements.String())
+}
