@@ -113,7 +113,7 @@ func serveBaseline(ctx context.Context, args []string, stderr io.Writer) error {
 	dsn := fs.String("db", "", "database: SQLite file path or postgres:// URL, already migrated")
 	addr := fs.String("addr", "127.0.0.1:8081", "listen address")
 	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	if *dsn == "" {
 		return fmt.Errorf("%w: --db is required", errUsage)

@@ -34,21 +34,25 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if len(args) > 1 {
 		cmd = args[1]
 	}
+	var err error
 	switch cmd {
 	case "run":
-		o, err := parseOptions(args[2:], getenv, stderr)
-		if err != nil {
-			return err
+		var o options
+		if o, err = parseOptions(args[2:], getenv, stderr); err == nil {
+			err = benchmark(ctx, o, stdout, stderr)
 		}
-		return benchmark(ctx, o, stdout, stderr)
 	case "baseline":
-		return serveBaseline(ctx, args[2:], stderr)
+		err = serveBaseline(ctx, args[2:], stderr)
 	case "help", "-h", "--help":
 		fmt.Fprintln(stdout, usage)
+	default:
+		fmt.Fprintln(stderr, usage)
+		err = fmt.Errorf("%w: unknown command %q", errUsage, cmd)
+	}
+	if errors.Is(err, flag.ErrHelp) {
 		return nil
 	}
-	fmt.Fprintln(stderr, usage)
-	return fmt.Errorf("%w: unknown command %q", errUsage, cmd)
+	return err
 }
 
 // options are the settings of a benchmark run.
@@ -103,7 +107,7 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	fs.IntVar(&o.shape.SpacesB, "org-b-spaces", o.shape.SpacesB, "spaces of organization B")
 	fs.IntVar(&o.shape.ChangeRequests, "change-requests", o.shape.ChangeRequests, "open change requests per space of organization B")
 	if err := fs.Parse(args); err != nil {
-		return o, fmt.Errorf("%w: %v", errUsage, err)
+		return o, fmt.Errorf("%w: %w", errUsage, err)
 	}
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("%w: unexpected arguments %s", errUsage, strings.Join(fs.Args(), " "))

@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"strings"
 	"testing"
 	"time"
 
@@ -57,6 +58,12 @@ func TestParseOptionsErrors(t *testing.T) {
 			assert.Contains(t, err.Error(), c.want)
 		})
 	}
+}
+
+func TestHelp(t *testing.T) {
+	var out strings.Builder
+	require.NoError(t, run(t.Context(), []string{"benchload", "run", "--help"}, env(nil), io.Discard, &out))
+	assert.Contains(t, out.String(), "-concurrency")
 }
 
 func TestUnknownCommand(t *testing.T) {
