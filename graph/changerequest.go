@@ -130,7 +130,7 @@ func (r *Resolver) primeChangeRequests(ctx context.Context, crs []*ent.ChangeReq
 		}
 	}
 	if len(revIDs) > 0 {
-		revs, errs := r.revisions.loader(ctx).LoadMany(ctx, revIDs)()
+		revs, errs := loadMany(ctx, r.revisions.loader(ctx), revIDs)
 		if err := firstFound(errs); err != nil {
 			return err
 		}
@@ -156,7 +156,7 @@ func (r *Resolver) primeChangeRequests(ctx context.Context, crs []*ent.ChangeReq
 		}
 	}
 	if len(authorIDs) > 0 {
-		users, errs := r.users.loader(ctx).LoadMany(ctx, authorIDs)()
+		users, errs := loadMany(ctx, r.users.loader(ctx), authorIDs)
 		if err := firstFound(errs); err != nil {
 			return err
 		}

@@ -66,8 +66,7 @@ func (r *Resolver) nodes(ctx context.Context, ids []string) ([]ent.Noder, error)
 }
 
 func (r *Resolver) revisionParents(ctx context.Context, rev *ent.Revision) ([]*ent.Revision, error) {
-	thunk := r.revisions.loader(ctx).LoadMany(ctx, rev.Parents)
-	parents, errs := thunk()
+	parents, errs := loadMany(ctx, r.revisions.loader(ctx), rev.Parents)
 	for _, err := range errs {
 		if err != nil {
 			return nil, err
