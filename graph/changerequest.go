@@ -12,6 +12,7 @@ import (
 	"github.com/bindery/bindery/ent/user"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/internal/apperr"
+	"github.com/bindery/bindery/internal/auth"
 	"github.com/bindery/bindery/internal/authz"
 	"github.com/bindery/bindery/internal/content"
 	"github.com/bindery/bindery/internal/enum"
@@ -226,12 +227,15 @@ func requireActive(cr *ent.ChangeRequest) error {
 	return nil
 }
 
+// createChangeRequest opens a change request on a space's current revision,
+// numbered next in the space.
 func (r *Resolver) createChangeRequest(ctx context.Context, in model.CreateChangeRequestInput) (*ent.ChangeRequest, error) {
-	f, err := r.viewerFacts(ctx)
+	v, err := auth.RequireViewer(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var out *ent.ChangeRequest
+	var c created
 	err = r.tx(ctx, func(ctx context.Context) error {
 		s, _, err := r.liveSpace(ctx, in.SpaceID, authz.OpenChange)
 		if err != nil {
@@ -240,23 +244,68 @@ func (r *Resolver) createChangeRequest(ctx context.Context, in model.CreateChang
 		if err := requireEditable(s); err != nil {
 			return err
 		}
-		// The increment takes the row's lock, so concurrent creators get
-		// consecutive numbers; UNIQUE(space, number) backs it up.
-		s, err = r.db(ctx).Space.UpdateOneID(s.ID).AddCrSeq(1).Save(ctx)
+		c.orgID = s.OrganizationID
+		if c.access, err = r.orgAccess(ctx, s.OrganizationID); err != nil {
+			return err
+		}
+		number, err := r.nextChangeRequestNumber(ctx, s)
 		if err != nil {
-			return fmt.Errorf("allocating a change request number: %w", err)
+			return err
 		}
 		out, err = r.db(ctx).ChangeRequest.Create().
 			SetSpaceID(s.ID).
-			SetNumber(s.CrSeq).
+			SetNumber(number).
 			SetSubject(strings.TrimSpace(deref(in.Subject))).
-			SetCreatedByID(f.user.ID).
+			SetCreatedByID(v.User.ID).
 			SetRevisionID(deref(s.RevisionID)).
 			SetRevisionInitialID(deref(s.RevisionID)).
 			Save(ctx)
-		return err
+		if err != nil {
+			return err
+		}
+		s.CrSeq = number
+		c.space = s
+		return nil
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	r.prime(ctx, c)
+	r.users.loader(ctx).Prime(ctx, v.User.ID, v.User)
+	loadersFrom(ctx).crComments.Prime(ctx, out.ID, 0)
+	return out, nil
+}
+
+// nextChangeRequestNumber allocates the next change request number of a
+// space: one UPDATE of its counter, conditional on the value read when the
+// space was loaded in this transaction, so the number is known without
+// reading the row back. The increment takes the row's lock until the
+// transaction ends, so concurrent creators get consecutive numbers, and
+// UNIQUE(space, number) backs it up. When another transaction took a number
+// since the space was read (on PostgreSQL, which runs them at once), the
+// counter is incremented unconditionally and read back, under that lock.
+//
+// The space's updatedAt stays: a number is bookkeeping, not a change of the
+// space.
+func (r *Resolver) nextChangeRequestNumber(ctx context.Context, s *ent.Space) (int, error) {
+	db := r.db(ctx)
+	n, err := db.Space.Update().Where(space.ID(s.ID), space.CrSeq(s.CrSeq)).
+		AddCrSeq(1).SetUpdatedAt(s.UpdatedAt).Save(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("allocating a change request number: %w", err)
+	}
+	if n == 1 {
+		return s.CrSeq + 1, nil
+	}
+	if err := db.Space.Update().Where(space.ID(s.ID)).AddCrSeq(1).SetUpdatedAt(s.UpdatedAt).Exec(ctx); err != nil {
+		return 0, fmt.Errorf("allocating a change request number: %w", err)
+	}
+	seq, err := db.Space.Query().Where(space.ID(s.ID)).Select(space.FieldCrSeq).
+		Int(internal(ctx, "the counter of a space the viewer may open a change request in"))
+	if err != nil {
+		return 0, fmt.Errorf("reading the change request number: %w", err)
+	}
+	return seq, nil
 }
 
 func (r *Resolver) updateChangeRequest(ctx context.Context, in model.UpdateChangeRequestInput) (*ent.ChangeRequest, error) {

@@ -152,6 +152,14 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{CollectionsColumns[7], CollectionsColumns[6]},
 			},
+			{
+				Name:    "collection_organization_id_position",
+				Unique:  false,
+				Columns: []*schema.Column{CollectionsColumns[8], CollectionsColumns[6]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "parent_id IS NULL",
+				},
+			},
 		},
 	}
 	// CommentsColumns holds the columns for the "comments" table.
@@ -1025,6 +1033,14 @@ var (
 				Name:    "space_parent_id_position",
 				Unique:  false,
 				Columns: []*schema.Column{SpacesColumns[13], SpacesColumns[10]},
+			},
+			{
+				Name:    "space_organization_id_position",
+				Unique:  false,
+				Columns: []*schema.Column{SpacesColumns[14], SpacesColumns[10]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "parent_id IS NULL",
+				},
 			},
 			{
 				Name:    "space_deleted_at",
