@@ -38,11 +38,10 @@ import (
 // (Exec and Query), inside a transaction or not. Starting and ending a
 // transaction are not statements it sees, so BEGIN and COMMIT never count.
 //
-// The bounds are what the creates cost today. Most of each is what every
-// request pays before it creates anything: the token and its user (2), and
-// the viewer's access facts (memberships, teams, grants: 3, then the
-// organization's collections: 1), which the read path will load in fewer
-// statements; tighten the bounds then.
+// The bounds are what the creates cost. Every request pays the token with
+// its user (1 statement) and, once it decides about content, the viewer's
+// access: memberships, grants and the organization's collections in one
+// statement (see loadOrgAccess).
 
 // wrFew and wrMany are the two numbers of siblings every create is measured
 // after.
@@ -170,12 +169,11 @@ const (
 func wrCases() []wrCase {
 	return []wrCase{
 		{
-			// Token and user 2; the organization and the viewer's access
-			// (facts 3, collections 1) 5; the place 1 (afterLast); the space,
-			// its first revision, and the space's pointer to it 3. The
-			// response reads nothing more: the loaders are primed with what
-			// the transaction read and wrote.
-			create: "POST /v1/orgs/{organizationId}/spaces", max: 11,
+			// Token 1; the organization 1; access 1; the place 1
+			// (afterLast); the space, its first revision, and the space's
+			// pointer to it 3. The response reads nothing more: the loaders
+			// are primed with what the transaction read and wrote.
+			create: "POST /v1/orgs/{organizationId}/spaces", max: 7,
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
 				wrSiblings(t, e, n, nil)
 				return func(e *servertest.Env) {
@@ -185,8 +183,9 @@ func wrCases() []wrCase {
 			},
 		},
 		{
-			// As POST /v1/orgs/{organizationId}/spaces, in a collection.
-			create: "Mutation.createSpace", max: 11,
+			// As POST /v1/orgs/{organizationId}/spaces, in a collection,
+			// whose row the payload reads 1.
+			create: "Mutation.createSpace", max: 8,
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
 				col := spCollection(t, e, e.OwnerToken, nil)
 				wrSiblings(t, e, n, &col)
@@ -198,13 +197,12 @@ func wrCases() []wrCase {
 			},
 		},
 		{
-			// Token and user 2; the organization and the viewer's access
-			// (facts 3, collections 1) 5; the place 1; the collection 1. The
-			// response then reads the viewer's access again (facts 3,
-			// collections 1) and the organization 1, to decide about the new
-			// collection: the end of the transaction cleared the loaders,
-			// and the new collection is not in the access view it read.
-			create: "POST /v1/orgs/{organizationId}/collections", max: 14,
+			// Token 1; the organization 1; access 1; the place 1; the
+			// collection 1. The response decides about the new collection
+			// with the access read again 1: the end of the transaction
+			// cleared the loaders, and the new collection is not in the
+			// access view it read.
+			create: "POST /v1/orgs/{organizationId}/collections", max: 6,
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
 				wrSiblings(t, e, n, nil)
 				return func(e *servertest.Env) {
@@ -215,8 +213,9 @@ func wrCases() []wrCase {
 		},
 		{
 			// As POST /v1/orgs/{organizationId}/collections, in a
-			// collection, whose row the response reads too 1.
-			create: "Mutation.createCollection", max: 15,
+			// collection, whose row the response reads too, with the
+			// organization's 2.
+			create: "Mutation.createCollection", max: 8,
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
 				col := spCollection(t, e, e.OwnerToken, nil)
 				wrSiblings(t, e, n, &col)
@@ -228,12 +227,10 @@ func wrCases() []wrCase {
 			},
 		},
 		{
-			// Token and user 2; the space and the viewer's access 5; the
-			// number 1 (one conditional UPDATE of the space's counter); the
-			// change request 1. The response reads the revision 1, and the
-			// viewer's facts again 3, to decide that the viewer sees
-			// themselves as the author.
-			create: "POST /v1/spaces/{spaceId}/change-requests", max: 13,
+			// Token 1; the space 1; access 1; the number 1 (one conditional
+			// UPDATE of the space's counter); the change request 1. The
+			// revision is presented by ID, unread.
+			create: "POST /v1/spaces/{spaceId}/change-requests", max: 5,
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
 				sp := wrChangeRequests(t, e, n)
 				return func(e *servertest.Env) {
@@ -243,8 +240,9 @@ func wrCases() []wrCase {
 			},
 		},
 		{
-			// As POST /v1/spaces/{spaceId}/change-requests.
-			create: "Mutation.createChangeRequest", max: 13,
+			// As POST /v1/spaces/{spaceId}/change-requests, and the
+			// revision the payload selects 1.
+			create: "Mutation.createChangeRequest", max: 6,
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
 				sp := wrChangeRequests(t, e, n)
 				return func(e *servertest.Env) {
@@ -255,14 +253,14 @@ func wrCases() []wrCase {
 			},
 		},
 		{
-			// Token and user 2; the placement lock (the space's
-			// organization, then its row) 2; the space, the viewer's access
-			// and the organization 6; the space's revision 1; the siblings 2
+			// Token 1; the placement lock (the space's organization, then
+			// its row) 2; the space, the viewer's access and the
+			// organization 3; the space's revision 1; the siblings 2
 			// (the copy goes right after the original, so duplicating reads
 			// them all, under the lock, in case they need renumbering); the
 			// space, its first revision and the pointer 3. The response
 			// reads nothing more.
-			create: "POST /v1/spaces/{spaceId}/duplicate", max: 16,
+			create: "POST /v1/spaces/{spaceId}/duplicate", max: 12,
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
 				sp := wrSiblings(t, e, n, nil)
 				return func(e *servertest.Env) {
@@ -273,7 +271,7 @@ func wrCases() []wrCase {
 		},
 		{
 			// As POST /v1/spaces/{spaceId}/duplicate, in a collection.
-			create: "Mutation.duplicateSpace", max: 16,
+			create: "Mutation.duplicateSpace", max: 13,
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
 				col := spCollection(t, e, e.OwnerToken, nil)
 				sp := wrSiblings(t, e, n, &col)
@@ -285,10 +283,9 @@ func wrCases() []wrCase {
 			},
 		},
 		{
-			// Token and user 2; the organization and its admin 2. The
-			// response reads the viewer's access to it (facts 3,
-			// collections 1) for viewerRole and permissions.
-			create: "Mutation.createOrganization", max: 8,
+			// Token 1; the organization and its admin 2. The response reads
+			// the viewer's access to it 1 for viewerRole and permissions.
+			create: "Mutation.createOrganization", max: 4,
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
 				lsOrganizations(t, e, v, n)
 				return func(e *servertest.Env) {
@@ -299,8 +296,8 @@ func wrCases() []wrCase {
 			},
 		},
 		{
-			// Token and user 2; the token 1.
-			create: "Mutation.createAPIToken", max: 3,
+			// Token 1; the token 1.
+			create: "Mutation.createAPIToken", max: 2,
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
 				for i := 1; i < n; i++ {
 					_, _, err := graph.IssueToken(context.Background(), e.Client, v.user.ID, fmt.Sprintf("Token %d", i), nil)
@@ -313,12 +310,11 @@ func wrCases() []wrCase {
 			},
 		},
 		{
-			// Token and user 2; the viewer's facts, for the author, before
-			// the transaction 3; the space's content lock 1; the space and
-			// the viewer's access 5; the revision 1; the content objects on
+			// Token 1; the space's content lock 1; the space and the
+			// viewer's access 2; the revision 1; the content objects on
 			// the path to the root, read 2 and written 1; the revision 1; the
 			// space's pointer 1. The response reads the revision again 1.
-			create: "Mutation.createPage", max: 18,
+			create: "Mutation.createPage", max: 11,
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
 				sp := wrContent(t, e, n)
 				return func(e *servertest.Env) {
@@ -330,7 +326,7 @@ func wrCases() []wrCase {
 		},
 		{
 			// As Mutation.createPage, with the file's objects.
-			create: "Mutation.uploadFile", max: 18,
+			create: "Mutation.uploadFile", max: 11,
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
 				sp := wrContent(t, e, n)
 				return func(e *servertest.Env) {
@@ -344,14 +340,13 @@ func wrCases() []wrCase {
 			},
 		},
 		{
-			// Token and user 2; two transactions, the first to decide before
-			// the archive is fetched, the second to write: each takes the
+			// Token 1; two transactions, the first to decide before the
+			// archive is fetched, the second to write: each takes the
 			// space's content lock and reads the space, the viewer's access
-			// and the revision (7), with the viewer's facts once more between
-			// them 3; then the content objects, read and written in batches
+			// and the revision (4); then the content objects, read and written in batches
 			// whose number depends on the archive, not on the pages already
 			// there, the revision and the space's pointer.
-			create: "Mutation.importContent", max: 26,
+			create: "Mutation.importContent", max: 16,
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
 				sp := wrContent(t, e, n)
 				archive := wrZip(t, 2, "import")
@@ -364,7 +359,7 @@ func wrCases() []wrCase {
 		},
 		{
 			// As Mutation.importContent.
-			create: "POST /v1/spaces/{spaceId}/content/import", max: 26,
+			create: "POST /v1/spaces/{spaceId}/content/import", max: 16,
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
 				sp := wrContent(t, e, n)
 				archive := wrZip(t, 2, "import")
@@ -382,7 +377,7 @@ func wrCases() []wrCase {
 			// decides about the change request before and after the content
 			// lock; the second records the viewer as a contributor and reads
 			// the change request back.
-			create: "POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/import", max: 47,
+			create: "POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/import", max: 28,
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
 				sp := wrContent(t, e, n)
 				cr := e.MustDo(http.MethodPost, "/v1/spaces/"+sp+"/change-requests", e.OwnerToken, map[string]any{}, http.StatusCreated)["id"].(string)
