@@ -200,8 +200,6 @@ func (l *loaders) shareKey(spaceID string) string {
 	return l.shareKeys[spaceID]
 }
 
-
-
 // spaceCounts are the counters of a space.
 type spaceCounts struct {
 	Comments, ChangeRequests, Open, Draft int
