@@ -13,7 +13,6 @@ import (
 	"github.com/bindery/bindery/ent/predicate"
 	"github.com/bindery/bindery/ent/revision"
 	"github.com/bindery/bindery/ent/space"
-	"github.com/bindery/bindery/ent/user"
 	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/auth"
 	"github.com/bindery/bindery/internal/authz"
@@ -103,9 +102,7 @@ func (r *Resolver) declarePolicies() {
 	}
 	r.users = &policy[*ent.User, predicate.User]{
 		typeName: "User", prefix: id.User, table: authz.Users,
-		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.User, error) {
-			return db.User.Query().Where(user.IDIn(ids...)).All(ctx)
-		},
+		fetch:  r.fetchUsers,
 		idOf:   func(u *ent.User) string { return u.ID },
 		decide: r.userDecision,
 	}
