@@ -136,18 +136,27 @@ func TestNestedChangeRequestStatements(t *testing.T) {
 
 // TestNestedChangeRequestsInOneStatement lists the statements of the nested
 // query (go test -v shows them) and requires the change requests of all
-// the spaces to be read in one, and their authors in one.
+// the spaces to be read in one, and their authors in one. As lsMeasure
+// does, it keeps the least of lsAttempts measurements, each on a server
+// with empty caches: under load, a loader's batch can split.
 func TestNestedChangeRequestsInOneStatement(t *testing.T) {
 	t.Parallel()
 	for _, n := range []int{lsFew, lsMany} {
 		e := servertest.New(t)
 		tok, viewer := e.Member(e.Org.ID, enum.RoleEdit, "viewer@example.com")
 		spaces := nsSpaces(t, e, viewer, n, nsPerSpace(n))
-		rec, stmts := nsRecording(t, e)
-		rec.MustDo("GET", "/v1/user", tok, nil, 200)
-		stmts()
-		nsCheck(t, lsGQL(t, rec, tok, nsQuery, map[string]any{"org": e.Org.ID}), spaces, nsPerSpace(n))
-		all := stmts()
+		var all []string
+		lsMeasuring.Lock()
+		for range lsAttempts {
+			rec, stmts := nsRecording(t, e)
+			rec.MustDo("GET", "/v1/user", tok, nil, 200)
+			stmts()
+			nsCheck(t, lsGQL(t, rec, tok, nsQuery, map[string]any{"org": e.Org.ID}), spaces, nsPerSpace(n))
+			if got := stmts(); all == nil || len(got) < len(all) {
+				all = got
+			}
+		}
+		lsMeasuring.Unlock()
 		t.Logf("%d spaces × %d change requests: %d statements", n, nsPerSpace(n), len(all))
 		for i, s := range all {
 			t.Logf("  %2d. %s", i+1, s)
