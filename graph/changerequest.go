@@ -12,7 +12,6 @@ import (
 	"github.com/bindery/bindery/ent/comment"
 	"github.com/bindery/bindery/ent/predicate"
 	"github.com/bindery/bindery/ent/space"
-	"github.com/bindery/bindery/ent/user"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/auth"
@@ -70,16 +69,14 @@ func (r *Resolver) changeRequestByNumber(ctx context.Context, s *ent.Space, numb
 	return cr, err
 }
 
-// changeRequestsOf lists a space's change requests.
+// changeRequestsOf lists a space's change requests. A listed page of spaces
+// pages them for all its spaces at once (see primeSpaceChangeRequests).
 func (r *Resolver) changeRequestsOf(ctx context.Context, s *ent.Space, status *enum.ChangeRequestStatus,
 	contributor *string, a page.Args) (*page.Connection[*ent.ChangeRequest], error) {
-	q := r.db(ctx).ChangeRequest.Query().Where(changerequest.SpaceID(s.ID))
-	if status != nil {
-		q.Where(changerequest.StatusEQ(*status))
+	if conn, ok := primedChangeRequests(ctx, s.ID, status, contributor, a); ok {
+		return conn, nil
 	}
-	if contributor != nil {
-		q.Where(changerequest.HasContributorsWith(user.ID(*contributor)))
-	}
+	q := r.changeRequestList(ctx, status, contributor).Where(changerequest.SpaceID(s.ID))
 	if sel, ok := itemSelection(ctx, "ChangeRequestConnection", "ChangeRequestEdge", "ChangeRequest"); !ok || sel["commentCount"] {
 		a.Columns = withCommentCount
 	}

@@ -47,6 +47,8 @@ type loaders struct {
 	crContributors *dataloader.Loader[string, []*ent.User]
 	// mergedFrom finds, by revision, the change request whose merge made it.
 	mergedFrom *dataloader.Loader[string, *ent.ChangeRequest]
+	// nested holds the pages of nested lists primed by a listed page.
+	nested *nestedPages
 
 	clears []func()
 
@@ -113,6 +115,7 @@ func (r *Resolver) newLoaders(shareKeys map[string]string) *loaders {
 	l.sharedUsers = batched(l, r.loadSharedUsers)
 	l.spaceCounts = batched(l, r.loadSpaceCounts)
 	l.orgAccess = batched(l, r.loadOrgAccess)
+	l.nested = newNestedPages(l)
 	return l
 }
 

@@ -8,8 +8,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/99designs/gqlgen/graphql"
-
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/ent/collection"
 	"github.com/bindery/bindery/ent/contentgrant"
@@ -470,6 +468,9 @@ func (r *Resolver) primeSpaces(ctx context.Context, spaces []*ent.Space) error {
 			parentIDs = append(parentIDs, *s.ParentID)
 		}
 	}
+	if err := r.primeSpaceChangeRequests(ctx, spaces); err != nil {
+		return err
+	}
 	// Primed rows are decided when they are read, as with the loaders.
 	ctx = internal(ctx, "priming the loaders of a listed page")
 	db := r.db(ctx)
@@ -531,29 +532,13 @@ func spaceListNeeds(ctx context.Context) (counts, revisions, parents bool) {
 // through nodes or edges; ok is false outside GraphQL (in /v1), where items
 // are presented whole.
 func itemSelection(ctx context.Context, connection, edge, item string) (fields map[string]bool, ok bool) {
-	fc := graphql.GetFieldContext(ctx)
-	if fc == nil || !graphql.HasOperationContext(ctx) {
+	collected, ok := itemFields(ctx, connection, edge, item)
+	if !ok {
 		return nil, false
 	}
-	oc := graphql.GetOperationContext(ctx)
-	var items []graphql.CollectedField
-	for _, f := range graphql.CollectFields(oc, fc.Field.Selections, []string{connection}) {
-		switch f.Name {
-		case "nodes":
-			items = append(items, f)
-		case "edges":
-			for _, e := range graphql.CollectFields(oc, f.Selections, []string{edge}) {
-				if e.Name == "node" {
-					items = append(items, e)
-				}
-			}
-		}
-	}
 	fields = map[string]bool{}
-	for _, it := range items {
-		for _, f := range graphql.CollectFields(oc, it.Selections, []string{item}) {
-			fields[f.Name] = true
-		}
+	for _, f := range collected {
+		fields[f.Name] = true
 	}
 	return fields, true
 }
