@@ -1,7 +1,6 @@
 package graph_test
 
 import (
-	"fmt"
 	"net/http"
 	"testing"
 
@@ -12,7 +11,8 @@ import (
 	"github.com/bindery/bindery/server/servertest"
 )
 
-// The workloads of make bench-load, each bounded in statements: what every
+// The point reads of make bench-load, each bounded in statements (its nested
+// read is nsCase, its list a case of TestListStatements): what every
 // request pays is the token with its user (one statement) and what
 // authorization decides from (one, see loadOrgAccess); the rest is what the
 // request reads. Statement counts are deterministic, so the bounds are exact
@@ -59,56 +59,4 @@ func TestPointReadsTakeThreeStatements(t *testing.T) {
 		})
 		assert.LessOrEqual(t, got, int64(3), "node(id:) of a space (parent %v)", parent)
 	}
-}
-
-// TestNestedReadIsBoundedWhateverItsBreadth reads an organization's spaces,
-// each with its change requests and their authors: the query of make
-// bench-load, at two breadths.
-func TestNestedReadIsBoundedWhateverItsBreadth(t *testing.T) {
-	t.Parallel()
-	const query = `query($org: ID!) { organization(id: $org) { spaces(first: 50) { nodes { id title
-	  changeRequests(first: 10) { nodes { id number createdBy { id displayName } } } } } } }`
-	measure := func(spaces, crs int) int64 {
-		e := servertest.New(t)
-		tok, u := e.Member(e.Org.ID, enum.RoleEdit, "viewer@example.com")
-		for i := range spaces {
-			sp := e.MustDo(http.MethodPost, "/v1/orgs/"+e.Org.ID+"/spaces", e.OwnerToken, map[string]any{"title": fmt.Sprint("Space ", i)}, http.StatusCreated)
-			for j := range crs {
-				author := e.OwnerToken
-				if j%2 == 1 {
-					author = e.Token(u)
-				}
-				e.MustDo(http.MethodPost, "/v1/spaces/"+sp["id"].(string)+"/change-requests", author, map[string]any{"subject": fmt.Sprint("CR ", j)}, http.StatusCreated)
-			}
-		}
-		return rpMeasure(t, e, tok, func(e *servertest.Env) {
-			var d struct {
-				Organization struct {
-					Spaces struct {
-						Nodes []struct {
-							ChangeRequests struct {
-								Nodes []struct {
-									CreatedBy *struct{ ID string }
-								}
-							}
-						}
-					}
-				}
-			}
-			r := e.GraphQL(tok, query, map[string]any{"org": e.Org.ID})
-			require.Empty(t, r.Errors)
-			r.Into(t, &d)
-			require.Len(t, d.Organization.Spaces.Nodes, spaces)
-			for _, s := range d.Organization.Spaces.Nodes {
-				require.Len(t, s.ChangeRequests.Nodes, min(crs, 10))
-				for _, cr := range s.ChangeRequests.Nodes {
-					require.NotNil(t, cr.CreatedBy)
-				}
-			}
-		})
-	}
-	few, many := measure(3, 3), measure(20, 12)
-	t.Logf("organization → spaces → change requests → createdBy: %d statements at 3×3, %d at 20×12", few, many)
-	assert.Equal(t, few, many, "the nested read grows with its breadth")
-	assert.LessOrEqual(t, many, int64(6))
 }
