@@ -11,9 +11,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"hash/crc32"
 	"strings"
-	"fmt"
 	"time"
 
 	"entgo.io/ent/dialect/sql"

@@ -320,7 +320,9 @@ const totalColumn = "page_total"
 
 // totalOf reads the list's total from a row of its page.
 func totalOf(item any) (int, bool) {
-	row, ok := item.(interface{ Value(string) (ent.Value, error) })
+	row, ok := item.(interface {
+		Value(string) (ent.Value, error)
+	})
 	if !ok {
 		return 0, false
 	}
