@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"runtime/pprof"
 	"testing"
 
 	"github.com/bindery/bindery/graph"
@@ -99,6 +101,14 @@ func BenchmarkNestedGraphQL(b *testing.B) {
 		changeRequests(first: 10) { nodes { id number createdBy { id displayName } } } } } } }`
 	vars := map[string]any{"id": e.Org.ID}
 	e.Statements.Store(0)
+	if path := os.Getenv("BINDERY_BENCH_PROFILE"); path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_ = pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
+	}
 	b.ResetTimer()
 	for b.Loop() {
 		if g := e.GraphQL(e.OwnerToken, q, vars); len(g.Errors) > 0 {
