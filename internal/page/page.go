@@ -142,10 +142,10 @@ func (o Order[T, P, O]) cursor(item T) Cursor {
 
 // key decodes a cursor's key into the column's Go type.
 func (o Order[T, P, O]) key(field string, c Cursor) (any, error) {
-	bad := apperr.Invalid(field, "is a cursor of another list")
 	if c.Order != o.Name {
-		return nil, bad
+		return nil, apperr.Invalid(field, "is a cursor of another list")
 	}
+	bad := apperr.Invalid(field, "is not a valid page cursor of this list")
 	switch o.KeyType {
 	case KeyTime:
 		s, ok := c.Key.(string)

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"maps"
+	"net/url"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -38,6 +41,27 @@ func Text(s string) error {
 	return nil
 }
 
+// Values checks the names and values of a query string: it returns the
+// problem, and the name of the parameter whose value has it ("" when a
+// name itself is at fault). Names are checked in order, so the answer does
+// not depend on map order.
+func Values(v url.Values) (name string, err error) {
+	names := slices.Sorted(maps.Keys(v))
+	for _, n := range names {
+		if err := Text(n); err != nil {
+			return "", err
+		}
+	}
+	for _, n := range names {
+		for _, s := range v[n] {
+			if err := Text(s); err != nil {
+				return n, err
+			}
+		}
+	}
+	return "", nil
+}
+
 // TextError is a text problem at a place in a JSON document.
 type TextError struct {
 	// Path names the member whose value is wrong, as "input.tags[2]", or
@@ -49,14 +73,19 @@ type TextError struct {
 }
 
 func (e *TextError) Error() string {
-	what := e.Err.Error()
-	if e.InName {
-		what = "a member name " + what
-	}
 	if e.Path == "" {
-		return what
+		return e.Problem()
 	}
-	return e.Path + ": " + what
+	return e.Path + ": " + e.Problem()
+}
+
+// Problem says what is wrong, without the path: "must be valid UTF-8", or
+// "a member name must be valid UTF-8".
+func (e *TextError) Problem() string {
+	if e.InName {
+		return "a member name " + e.Err.Error()
+	}
+	return e.Err.Error()
 }
 
 func (e *TextError) Unwrap() error { return e.Err }
@@ -125,6 +154,22 @@ func firstInvalidUTF8(b []byte) int {
 		i += w
 	}
 	return -1
+}
+
+// EscapesSurrogate reports whether a string literal, as written in JSON or
+// GraphQL source, holds a \u escape of a UTF-16 surrogate. An escaped
+// backslash does not start an escape.
+func EscapesSurrogate(literal string) bool {
+	for i := 0; i < len(literal)-1; i++ {
+		if literal[i] != '\\' {
+			continue
+		}
+		if surrogateEscape([]byte(literal[i:min(i+6, len(literal))])) {
+			return true
+		}
+		i++
+	}
+	return false
 }
 
 // surrogateEscape reports whether b starts with an escape from \uD800 to

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"errors"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -15,6 +16,25 @@ func TestText(t *testing.T) {
 	assert.ErrorIs(t, Text("a\x00b"), ErrNUL)
 	assert.ErrorIs(t, Text("a\xffb"), ErrInvalidUTF8)
 	assert.ErrorIs(t, Text("\xed\xa0\x80"), ErrInvalidUTF8, "a surrogate encoded in UTF-8 is not UTF-8")
+}
+
+func TestValues(t *testing.T) {
+	name, err := Values(url.Values{"limit": {"1"}, "page": {"ok", "a\x00"}})
+	assert.Equal(t, "page", name)
+	assert.ErrorIs(t, err, ErrNUL)
+	name, err = Values(url.Values{"a\xff": {"x"}, "page": {"\xff"}})
+	assert.Equal(t, "", name, "a bad name is reported first, as no name")
+	assert.ErrorIs(t, err, ErrInvalidUTF8)
+	_, err = Values(url.Values{"q": {"héllo"}})
+	assert.NoError(t, err)
+}
+
+func TestEscapesSurrogate(t *testing.T) {
+	assert.True(t, EscapesSurrogate(`"\ud83d\udc4d"`))
+	assert.True(t, EscapesSurrogate(`"a\uDFFF"`))
+	assert.False(t, EscapesSurrogate(`"\u00e9 \uE000 \uD7FF"`))
+	assert.False(t, EscapesSurrogate(`"\\ud800"`), "an escaped backslash, then text")
+	assert.True(t, EscapesSurrogate(`"\\\ud800"`), "an escaped backslash, then an escape")
 }
 
 func TestJSON(t *testing.T) {
@@ -39,6 +59,7 @@ func TestJSON(t *testing.T) {
 		{"a UTF-8 encoded surrogate", "{\"a\":\"\xed\xa0\x80\"}", "a", false, ErrInvalidUTF8},
 		{"an escaped lone surrogate", `{"a":[{"b":"\ud800"}]}`, "a[0].b", false, ErrSurrogate},
 		{"an escaped low surrogate alone", `{"a":"x\uDC00"}`, "a", false, ErrSurrogate},
+		{"a high surrogate before another escape", `{"a":"\ud800\u0041"}`, "a", false, ErrSurrogate},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := JSON([]byte(tc.doc))
