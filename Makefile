@@ -11,7 +11,7 @@ OWNER ?= owner@bindery.local
 GENERATED := ent graph/generated graph/model/models_gen.go graph/model/connections_gen.go \
 	graph/schema internal/enum/values.go
 
-.PHONY: build run test lint test-sqlite test-postgres test-race generate check-generate bench e2e clean
+.PHONY: build run test lint test-sqlite test-postgres test-race generate check-generate bench bench-load e2e clean playground-assets
 
 build:
 	$(GO) build -o $(BIN) ./cmd/bindery
@@ -70,8 +70,28 @@ check-generate:
 	fi
 	@rm -f .generated.before .generated.after
 
+# Re-fetches the playground's GraphiQL, React and ReactDOM from npm at the
+# versions pinned in server/playground/assets.mjs, and rewrites
+# server/playground/vendor with its manifest. Needs Node.js and npm; the
+# result is committed, so building and running need neither.
+playground-assets:
+	node server/playground/assets.mjs
+
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# The load benchmark (README, "Performance"): bin/bindery as a separate
+# process on a fresh database (SQLite, or a schema on the PostgreSQL server
+# of BINDERY_TEST_DATABASE_URL), seeded through the API, against a minimal
+# net/http + database/sql baseline; POSTGRAPHILE=1 adds PostGraphile 4
+# (PostgreSQL only, needs npx). Prints a markdown table.
+BENCH_DURATION ?= 10s
+BENCH_CONCURRENCY ?= 8
+POSTGRAPHILE ?=
+bench-load: build
+	$(GO) build -o bin/benchload ./cmd/benchload
+	./bin/benchload run --bindery $(BIN) --duration $(BENCH_DURATION) --concurrency $(BENCH_CONCURRENCY) \
+		--postgraphile=$(if $(filter 1 true yes,$(POSTGRAPHILE)),true,false)
 
 clean:
 	rm -rf bin

@@ -1,7 +1,8 @@
-// Package e2e runs Bindery against third-party clients written in
-// JavaScript: GitBook's official API client @gitbook/api, which must work
-// against /v1 unchanged, and graphql-http's GraphQL-over-HTTP audit suite,
-// which checks /graphql.
+// Package e2e runs Bindery against third-party clients: GitBook's official
+// JavaScript API client @gitbook/api, which must work against /v1
+// unchanged; graphql-http's GraphQL-over-HTTP audit suite, which checks
+// /graphql; and headless Chromium, which drives the playground and calls
+// the APIs across origins (browser_test.go).
 //
 // The Node.js dependencies are pinned in package.json and package-lock.json
 // next to this file and installed with `npm ci` on first use. The tests skip
@@ -222,9 +223,16 @@ func lockDir(path string, stale time.Duration) (unlock func(), err error) {
 // logging its output line by line, and fails the test if it exits non-zero.
 func runNode(t *testing.T, dir, script string, env ...string) {
 	t.Helper()
+	runNodeArgs(t, dir, []string{script}, env...)
+}
+
+// runNodeArgs is runNode with arguments after the script.
+func runNodeArgs(t *testing.T, dir string, args []string, env ...string) {
+	t.Helper()
+	script := args[0]
 	ctx, cancel := context.WithTimeout(context.Background(), scriptTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", script)
+	cmd := exec.CommandContext(ctx, "node", args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	cmd.WaitDelay = 5 * time.Second

@@ -4,10 +4,13 @@ import (
 	"context"
 	"fmt"
 
+	"entgo.io/ent/dialect/sql"
+
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/ent/collection"
 	"github.com/bindery/bindery/ent/contentgrant"
 	"github.com/bindery/bindery/ent/member"
+	"github.com/bindery/bindery/ent/organization"
 	"github.com/bindery/bindery/ent/sharelink"
 	"github.com/bindery/bindery/ent/site"
 	"github.com/bindery/bindery/ent/sitespace"
@@ -16,18 +19,22 @@ import (
 	"github.com/bindery/bindery/internal/auth"
 	"github.com/bindery/bindery/internal/authz"
 	"github.com/bindery/bindery/internal/enum"
-	"github.com/bindery/bindery/internal/store"
 )
 
 // viewerFacts is what authorization needs to know about the viewer across
-// organizations. It is loaded once per request (and once per transaction).
+// organizations: who they are, known without a query, and their memberships
+// and grants, loaded once per request (and once per transaction) together
+// with the first organizations decided about (see loadOrgAccess).
 type viewerFacts struct {
-	user        *ent.User
-	memberships map[string]*ent.Member // by organization ID
-	grants      map[string]enum.Role   // by collection or space ID
+	user *ent.User
+	// loaded says whether memberships and grants are.
+	loaded      bool
+	memberships map[string]authz.Membership // by organization ID
+	grants      map[string]enum.Role        // by collection or space ID
 }
 
-// viewerFacts returns the viewer and their memberships and grants.
+// viewerFacts returns the viewer. Their memberships and grants come with
+// memberships (or with the first access decision).
 func (r *Resolver) viewerFacts(ctx context.Context) (*viewerFacts, error) {
 	v, err := auth.RequireViewer(ctx)
 	if err != nil {
@@ -36,101 +43,190 @@ func (r *Resolver) viewerFacts(ctx context.Context) (*viewerFacts, error) {
 	l := loadersFrom(ctx)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.facts != nil {
-		return l.facts, nil
+	if l.facts == nil {
+		l.facts = &viewerFacts{user: v.User}
 	}
-	db := r.db(ctx)
-	ctx = internal(ctx, "the viewer's own memberships and grants")
-	f := &viewerFacts{user: v.User, memberships: map[string]*ent.Member{}, grants: map[string]enum.Role{}}
-	members, err := db.Member.Query().Where(member.UserID(v.User.ID), member.Disabled(false)).All(ctx)
+	return l.facts, nil
+}
+
+// memberships returns the viewer's facts with their memberships and grants
+// loaded.
+func (r *Resolver) memberships(ctx context.Context) (*viewerFacts, error) {
+	f, err := r.viewerFacts(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("loading memberships: %w", err)
+		return nil, err
 	}
-	for _, m := range members {
-		f.memberships[m.OrganizationID] = m
+	l := loadersFrom(ctx)
+	l.mu.Lock()
+	loaded := f.loaded
+	l.mu.Unlock()
+	if loaded {
+		return f, nil
 	}
-	teamIDs, err := db.TeamMember.Query().Where(teammember.UserID(v.User.ID)).
-		Select(teammember.FieldTeamID).Strings(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("loading teams: %w", err)
+	if _, err := r.loadOrgAccess(ctx, nil); err != nil {
+		return nil, err
 	}
-	grants, err := db.ContentGrant.Query().
-		Where(contentgrant.Or(contentgrant.UserID(v.User.ID), contentgrant.TeamIDIn(teamIDs...))).All(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("loading grants: %w", err)
-	}
-	for _, g := range grants {
-		target := g.CollectionID
-		if target == nil {
-			target = g.SpaceID
-		}
-		if target != nil {
-			f.grants[*target] = enum.MaxRole(f.grants[*target], g.Role)
-		}
-	}
-	l.facts = f
 	return f, nil
 }
 
 // membership returns the viewer's membership of an organization in the form
 // authorization takes.
 func (f *viewerFacts) membership(orgID string) authz.Membership {
-	m, ok := f.memberships[orgID]
-	if !ok {
-		return authz.Membership{}
-	}
-	ms := authz.Membership{Member: true}
-	if m.Role != nil {
-		ms.Role = *m.Role
-	}
-	return ms
+	return f.memberships[orgID]
+}
+
+// Kinds of the rows of the access statement.
+const (
+	accessMember     = "m" // a: organization, b: role (null for a guest)
+	accessGrant      = "g" // a: collection or space, b: role
+	accessCollection = "c" // a: collection, b: parent, c: default level, d: organization
+	accessOpen       = "o" // a: an organization with public or unlisted content
+)
+
+// accessRow is a row of the access statement; its columns mean what its kind
+// says.
+type accessRow struct {
+	Kind string  `json:"kind"`
+	A    string  `json:"a"`
+	B    *string `json:"b"`
+	C    *string `json:"c"`
+	D    *string `json:"d"`
 }
 
 // loadOrgAccess builds the authorization view of organizations for the
-// viewer: one query for all their collections.
+// viewer, in one statement per request: the viewer's memberships and grants
+// (the first time), the organizations' collections, and, for those the viewer
+// is not a member of, whether they have public or unlisted content. The
+// collection rows prime the collection loader's decisions; the collections
+// themselves load by ID when a field asks for one.
 func (r *Resolver) loadOrgAccess(ctx context.Context, orgIDs []string) (map[string]*authz.Org, error) {
 	f, err := r.viewerFacts(ctx)
 	if err != nil {
 		return nil, err
 	}
+	l := loadersFrom(ctx)
+	l.mu.Lock()
+	withFacts := !f.loaded
+	l.mu.Unlock()
+	rows, err := r.accessRows(ctx, f.user.ID, withFacts, orgIDs)
+	if err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if withFacts && !f.loaded {
+		f.memberships, f.grants = map[string]authz.Membership{}, map[string]enum.Role{}
+		for _, row := range rows {
+			switch row.Kind {
+			case accessMember:
+				m := authz.Membership{Member: true}
+				if row.B != nil {
+					m.Role = enum.Role(*row.B)
+				}
+				f.memberships[row.A] = m
+			case accessGrant:
+				f.grants[row.A] = enum.MaxRole(f.grants[row.A], enum.Role(deref(row.B)))
+			}
+		}
+		f.loaded = true
+	}
 	out := make(map[string]*authz.Org, len(orgIDs))
 	for _, id := range orgIDs {
 		out[id] = &authz.Org{Membership: f.membership(id), Collections: map[string]authz.Collection{}, Grants: f.grants}
 	}
-	// The whole rows, so that the collection loader is primed with them:
-	// the parent of any listed space or collection then costs nothing more.
-	cols, err := r.db(ctx).Collection.Query().Where(collection.OrganizationIDIn(orgIDs...)).
-		All(store.ScopedRead(ctx))
-	if err != nil {
-		return nil, fmt.Errorf("loading collections: %w", err)
-	}
-	colLoader := r.collections.loader(ctx)
-	for _, c := range cols {
-		out[c.OrganizationID].Collections[c.ID] = authz.Collection{ID: c.ID, Parent: deref(c.ParentID), Default: c.DefaultLevel}
-		colLoader.Prime(ctx, c.ID, c)
-	}
-	ctx = internal(ctx, "what authorization decides from")
-	// A stranger sees an organization when they can see some of its content;
-	// without a share key, that is a public or unlisted space.
-	var strangers []string
-	for _, id := range orgIDs {
-		if !out[id].Membership.Member {
-			strangers = append(strangers, id)
-		}
-	}
-	if len(strangers) > 0 {
-		open, err := r.db(ctx).Space.Query().
-			Where(space.OrganizationIDIn(strangers...), live(),
-				space.VisibilityIn(enum.VisibilityPublic, enum.VisibilityUnlisted)).
-			Unique(true).Select(space.FieldOrganizationID).Strings(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("loading public content: %w", err)
-		}
-		for _, id := range open {
-			out[id].SeesContent = true
+	for _, row := range rows {
+		switch row.Kind {
+		case accessCollection:
+			c := authz.Collection{ID: row.A, Parent: deref(row.B)}
+			if row.C != nil {
+				d := enum.DefaultLevel(*row.C)
+				c.Default = &d
+			}
+			if o := out[deref(row.D)]; o != nil {
+				o.Collections[c.ID] = c
+			}
+		case accessOpen:
+			if o := out[row.A]; o != nil && !o.Membership.Member {
+				o.SeesContent = true
+			}
 		}
 	}
 	return out, nil
+}
+
+// accessRows runs the access statement: a union of the rows loadOrgAccess
+// reads, so that deciding about a request's content costs one round trip.
+func (r *Resolver) accessRows(ctx context.Context, userID string, withFacts bool, orgIDs []string) ([]accessRow, error) {
+	// Every branch names its columns alike: kind, a, b, c, d.
+	row := func(t *sql.SelectTable, k string, cols ...string) *sql.Selector {
+		s := sql.Select().From(t).AppendSelectExprAs(sql.Expr("'"+k+"'"), "kind")
+		for i, name := range []string{"a", "b", "c", "d"} {
+			col := "NULL"
+			if i < len(cols) {
+				col = cols[i]
+			}
+			s.AppendSelectExprAs(sql.Expr(col), name)
+		}
+		return s
+	}
+	var branches []*sql.Selector
+	if withFacts {
+		branches = append(branches,
+			row(sql.Table(member.Table), accessMember, member.FieldOrganizationID, member.FieldRole).
+				Where(sql.And(sql.EQ(member.FieldUserID, userID), sql.EQ(member.FieldDisabled, false))),
+			row(sql.Table(contentgrant.Table), accessGrant,
+				"COALESCE("+contentgrant.FieldCollectionID+", "+contentgrant.FieldSpaceID+")", contentgrant.FieldRole).
+				Where(sql.Or(
+					sql.EQ(contentgrant.FieldUserID, userID),
+					sql.In(contentgrant.FieldTeamID, sql.Select(teammember.FieldTeamID).From(sql.Table(teammember.Table)).
+						Where(sql.EQ(teammember.FieldUserID, userID))),
+				)))
+	}
+	if len(orgIDs) > 0 {
+		ids := make([]any, len(orgIDs))
+		for i, id := range orgIDs {
+			ids[i] = id
+		}
+		spaces, members := sql.Table(space.Table).As("s"), sql.Table(member.Table).As("m")
+		orgs := sql.Table(organization.Table)
+		branches = append(branches,
+			row(sql.Table(collection.Table), accessCollection, collection.FieldID, collection.FieldParentID,
+				collection.FieldDefaultLevel, collection.FieldOrganizationID).
+				Where(sql.In(collection.FieldOrganizationID, ids...)),
+			// A stranger sees an organization when they can see some of its
+			// content; without a share key, that is a public or unlisted
+			// space.
+			row(orgs, accessOpen, organization.Table+"."+organization.FieldID).
+				Where(sql.And(
+					sql.In(orgs.C(organization.FieldID), ids...),
+					sql.Exists(sql.Select(spaces.C(space.FieldID)).From(spaces).Where(sql.And(
+						sql.ColumnsEQ(spaces.C(space.FieldOrganizationID), orgs.C(organization.FieldID)),
+						sql.IsNull(spaces.C(space.FieldDeletedAt)),
+						sql.In(spaces.C(space.FieldVisibility), string(enum.VisibilityPublic), string(enum.VisibilityUnlisted)),
+					))),
+					sql.Not(sql.Exists(sql.Select(members.C(member.FieldID)).From(members).Where(sql.And(
+						sql.ColumnsEQ(members.C(member.FieldOrganizationID), orgs.C(organization.FieldID)),
+						sql.EQ(members.C(member.FieldUserID), userID),
+						sql.EQ(members.C(member.FieldDisabled), false),
+					)))),
+				)))
+	}
+	if len(branches) == 0 {
+		return nil, nil
+	}
+	for _, b := range branches[1:] {
+		branches[0].UnionAll(b)
+	}
+	// The union is the derived table of a query that ent runs, so that it
+	// goes through the request's driver and transaction like every other.
+	var rows []accessRow
+	err := r.db(ctx).Member.Query().Modify(func(s *sql.Selector) {
+		s.From(branches[0].As("access")).Select("kind", "a", "b", "c", "d")
+	}).Scan(internal(ctx, "what authorization decides from"), &rows)
+	if err != nil {
+		return nil, fmt.Errorf("loading what authorization decides from: %w", err)
+	}
+	return rows, nil
 }
 
 // orgAccess returns the authorization view of one organization.

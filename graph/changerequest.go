@@ -5,13 +5,16 @@ import (
 	"fmt"
 	"strings"
 
+	"entgo.io/ent/dialect/sql"
+
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/ent/changerequest"
+	"github.com/bindery/bindery/ent/comment"
 	"github.com/bindery/bindery/ent/predicate"
 	"github.com/bindery/bindery/ent/space"
-	"github.com/bindery/bindery/ent/user"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/internal/apperr"
+	"github.com/bindery/bindery/internal/auth"
 	"github.com/bindery/bindery/internal/authz"
 	"github.com/bindery/bindery/internal/content"
 	"github.com/bindery/bindery/internal/enum"
@@ -66,15 +69,16 @@ func (r *Resolver) changeRequestByNumber(ctx context.Context, s *ent.Space, numb
 	return cr, err
 }
 
-// changeRequestsOf lists a space's change requests.
+// changeRequestsOf lists a space's change requests. A listed page of spaces
+// pages them for all its spaces at once (see primeSpaceChangeRequests).
 func (r *Resolver) changeRequestsOf(ctx context.Context, s *ent.Space, status *enum.ChangeRequestStatus,
 	contributor *string, a page.Args) (*page.Connection[*ent.ChangeRequest], error) {
-	q := r.db(ctx).ChangeRequest.Query().Where(changerequest.SpaceID(s.ID))
-	if status != nil {
-		q.Where(changerequest.StatusEQ(*status))
+	if conn, ok := primedChangeRequests(ctx, s.ID, status, contributor, a); ok {
+		return conn, nil
 	}
-	if contributor != nil {
-		q.Where(changerequest.HasContributorsWith(user.ID(*contributor)))
+	q := r.changeRequestList(ctx, status, contributor).Where(changerequest.SpaceID(s.ID))
+	if sel, ok := itemSelection(ctx, "ChangeRequestConnection", "ChangeRequestEdge", "ChangeRequest"); !ok || sel["commentCount"] {
+		a.Columns = withCommentCount
 	}
 	conn, err := page.Paginate(within(ctx), q, changeRequestsByNumber, a)
 	if err != nil {
@@ -99,6 +103,8 @@ func (r *Resolver) primeChangeRequests(ctx context.Context, crs []*ent.ChangeReq
 	}
 	sel, inGraphQL := itemSelection(ctx, "ChangeRequestConnection", "ChangeRequestEdge", "ChangeRequest")
 	want := func(field string) bool { return !inGraphQL || sel[field] }
+	// /v1 names revisions by ID (see VisibleRevisionID).
+	wantRevision := func(field string) bool { return inGraphQL && sel[field] }
 	l := loadersFrom(ctx)
 	ids := make([]string, len(crs))
 	var authorIDs, revIDs []string
@@ -107,30 +113,43 @@ func (r *Resolver) primeChangeRequests(ctx context.Context, crs []*ent.ChangeReq
 		if cr.CreatedByID != nil && want("createdBy") {
 			authorIDs = append(authorIDs, *cr.CreatedByID)
 		}
-		if want("revision") {
+		if wantRevision("revision") {
 			revIDs = append(revIDs, cr.RevisionID)
 		}
-		if want("revisionInitial") {
+		if wantRevision("revisionInitial") {
 			revIDs = append(revIDs, cr.RevisionInitialID)
 		}
-		if cr.RevisionMergedAncestorID != nil && want("revisionMergedAncestor") {
+		if cr.RevisionMergedAncestorID != nil && wantRevision("revisionMergedAncestor") {
 			revIDs = append(revIDs, *cr.RevisionMergedAncestorID)
 		}
-		if cr.RevisionMergedID != nil && want("revisionMerged") {
+		if cr.RevisionMergedID != nil && wantRevision("revisionMerged") {
 			revIDs = append(revIDs, *cr.RevisionMergedID)
 		}
 	}
 	if want("commentCount") {
-		counts, err := r.loadChangeRequestComments(ctx, ids)
-		if err != nil {
-			return err
+		// Read with the page (see changeRequestsOf), or counted here.
+		var missing []string
+		for _, cr := range crs {
+			if n, err := cr.Value(commentCountColumn); err == nil {
+				if n, ok := n.(int64); ok {
+					l.crComments.Prime(ctx, cr.ID, int(n))
+					continue
+				}
+			}
+			missing = append(missing, cr.ID)
 		}
-		for _, id := range ids {
-			l.crComments.Prime(ctx, id, counts[id])
+		if len(missing) > 0 {
+			counts, err := r.loadChangeRequestComments(ctx, missing)
+			if err != nil {
+				return err
+			}
+			for _, id := range missing {
+				l.crComments.Prime(ctx, id, counts[id])
+			}
 		}
 	}
 	if len(revIDs) > 0 {
-		revs, errs := r.revisions.loader(ctx).LoadMany(ctx, revIDs)()
+		revs, errs := loadMany(ctx, r.revisions.loader(ctx), revIDs)
 		if err := firstFound(errs); err != nil {
 			return err
 		}
@@ -156,14 +175,10 @@ func (r *Resolver) primeChangeRequests(ctx context.Context, crs []*ent.ChangeReq
 		}
 	}
 	if len(authorIDs) > 0 {
-		users, errs := r.users.loader(ctx).LoadMany(ctx, authorIDs)()
-		if err := firstFound(errs); err != nil {
-			return err
-		}
-		for _, u := range users {
-			if u != nil {
-				people[u.ID] = true
-			}
+		// Read with whether each shares an organization with the viewer
+		// (see fetchUsers).
+		if _, errs := loadMany(ctx, r.users.loader(ctx), authorIDs); firstFound(errs) != nil {
+			return firstFound(errs)
 		}
 	}
 	if len(people) == 0 {
@@ -181,6 +196,19 @@ func (r *Resolver) primeChangeRequests(ctx context.Context, crs []*ent.ChangeReq
 		l.sharedUsers.Prime(ctx, id, shared[id])
 	}
 	return nil
+}
+
+// commentCountColumn is a column of change requests read withCommentCount.
+const commentCountColumn = "count_open_comments"
+
+// withCommentCount adds the count of a change request's open comments to a
+// query of change requests: a correlated count over an index.
+func withCommentCount(s *sql.Selector) {
+	t := sql.Table(comment.Table).As("n")
+	s.AppendSelectExprAs(sql.Select(sql.Count("*")).From(t).Where(sql.And(
+		sql.ColumnsEQ(t.C(comment.FieldChangeRequestID), s.C(changerequest.FieldID)),
+		sql.EQ(t.C(comment.FieldStatus), string(enum.CommentStatusOpen)),
+	)), commentCountColumn)
 }
 
 // firstFound returns the first error of a batch load that is not a missing
@@ -226,12 +254,15 @@ func requireActive(cr *ent.ChangeRequest) error {
 	return nil
 }
 
+// createChangeRequest opens a change request on a space's current revision,
+// numbered next in the space.
 func (r *Resolver) createChangeRequest(ctx context.Context, in model.CreateChangeRequestInput) (*ent.ChangeRequest, error) {
-	f, err := r.viewerFacts(ctx)
+	v, err := auth.RequireViewer(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var out *ent.ChangeRequest
+	var c created
 	err = r.tx(ctx, func(ctx context.Context) error {
 		s, _, err := r.liveSpace(ctx, in.SpaceID, authz.OpenChange)
 		if err != nil {
@@ -240,23 +271,68 @@ func (r *Resolver) createChangeRequest(ctx context.Context, in model.CreateChang
 		if err := requireEditable(s); err != nil {
 			return err
 		}
-		// The increment takes the row's lock, so concurrent creators get
-		// consecutive numbers; UNIQUE(space, number) backs it up.
-		s, err = r.db(ctx).Space.UpdateOneID(s.ID).AddCrSeq(1).Save(ctx)
+		c.orgID = s.OrganizationID
+		if c.access, err = r.orgAccess(ctx, s.OrganizationID); err != nil {
+			return err
+		}
+		number, err := r.nextChangeRequestNumber(ctx, s)
 		if err != nil {
-			return fmt.Errorf("allocating a change request number: %w", err)
+			return err
 		}
 		out, err = r.db(ctx).ChangeRequest.Create().
 			SetSpaceID(s.ID).
-			SetNumber(s.CrSeq).
+			SetNumber(number).
 			SetSubject(strings.TrimSpace(deref(in.Subject))).
-			SetCreatedByID(f.user.ID).
+			SetCreatedByID(v.User.ID).
 			SetRevisionID(deref(s.RevisionID)).
 			SetRevisionInitialID(deref(s.RevisionID)).
 			Save(ctx)
-		return err
+		if err != nil {
+			return err
+		}
+		s.CrSeq = number
+		c.space = s
+		return nil
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	r.prime(ctx, c)
+	r.users.loader(ctx).Prime(ctx, v.User.ID, v.User)
+	loadersFrom(ctx).crComments.Prime(ctx, out.ID, 0)
+	return out, nil
+}
+
+// nextChangeRequestNumber allocates the next change request number of a
+// space: one UPDATE of its counter, conditional on the value read when the
+// space was loaded in this transaction, so the number is known without
+// reading the row back. The increment takes the row's lock until the
+// transaction ends, so concurrent creators get consecutive numbers, and
+// UNIQUE(space, number) backs it up. When another transaction took a number
+// since the space was read (on PostgreSQL, which runs them at once), the
+// counter is incremented unconditionally and read back, under that lock.
+//
+// The space's updatedAt stays: a number is bookkeeping, not a change of the
+// space.
+func (r *Resolver) nextChangeRequestNumber(ctx context.Context, s *ent.Space) (int, error) {
+	db := r.db(ctx)
+	n, err := db.Space.Update().Where(space.ID(s.ID), space.CrSeq(s.CrSeq)).
+		AddCrSeq(1).SetUpdatedAt(s.UpdatedAt).Save(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("allocating a change request number: %w", err)
+	}
+	if n == 1 {
+		return s.CrSeq + 1, nil
+	}
+	if err := db.Space.Update().Where(space.ID(s.ID)).AddCrSeq(1).SetUpdatedAt(s.UpdatedAt).Exec(ctx); err != nil {
+		return 0, fmt.Errorf("allocating a change request number: %w", err)
+	}
+	seq, err := db.Space.Query().Where(space.ID(s.ID)).Select(space.FieldCrSeq).
+		Int(internal(ctx, "the counter of a space the viewer may open a change request in"))
+	if err != nil {
+		return 0, fmt.Errorf("reading the change request number: %w", err)
+	}
+	return seq, nil
 }
 
 func (r *Resolver) updateChangeRequest(ctx context.Context, in model.UpdateChangeRequestInput) (*ent.ChangeRequest, error) {

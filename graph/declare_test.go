@@ -56,11 +56,12 @@ func TestEveryNodeHasAPolicy(t *testing.T) {
 	assert.GreaterOrEqual(t, nodes, 7)
 	ld := r.newLoaders(nil)
 	assert.Len(t, ld.entities, len(r.policies), "every policy gets a loader")
-	// Every loader field of the struct is registered for clearing.
+	// Every loader field of the struct, and the cache of nested pages, is
+	// registered for clearing.
 	fields := 0
 	lt, lv := reflect.TypeOf(ld).Elem(), reflect.ValueOf(ld).Elem()
 	for i := range lt.NumField() {
-		if strings.HasPrefix(lt.Field(i).Type.String(), "*dataloader.Loader[") {
+		if typ := lt.Field(i).Type.String(); strings.HasPrefix(typ, "*dataloader.Loader[") || typ == "*graph.nestedPages" {
 			fields++
 			assert.False(t, lv.Field(i).IsNil(), "loader %s is not made", lt.Field(i).Name)
 		}

@@ -30,6 +30,9 @@ const batchWait = time.Millisecond
 type loaders struct {
 	// entities holds the loader of each resource type, by type name.
 	entities map[string]any
+	// direct holds, by loader, the *directLoader that runs its batch
+	// function at once (see load).
+	direct map[any]any
 	// spaceCounts holds the counters of spaces.
 	spaceCounts *dataloader.Loader[string, spaceCounts]
 	// orgAccess holds, per organization, what authorization needs to decide
@@ -44,6 +47,8 @@ type loaders struct {
 	crContributors *dataloader.Loader[string, []*ent.User]
 	// mergedFrom finds, by revision, the change request whose merge made it.
 	mergedFrom *dataloader.Loader[string, *ent.ChangeRequest]
+	// nested holds the pages of nested lists primed by a listed page.
+	nested *nestedPages
 
 	clears []func()
 
@@ -74,8 +79,14 @@ func loadersFrom(ctx context.Context) *loaders {
 	return l
 }
 
-// register keeps a loader's clearing for clear, and returns the loader.
-func register[K comparable, V any](l *loaders, ld *dataloader.Loader[K, V]) *dataloader.Loader[K, V] {
+// newBatchLoader makes a loader of the request from its batch function, and
+// registers its clearing for clear and its batch function for loads that
+// nothing can batch with (see load).
+func newBatchLoader[V any](l *loaders, fn dataloader.BatchFunc[string, V]) *dataloader.Loader[string, V] {
+	cache := dataloader.NewCache[string, V]()
+	ld := dataloader.NewBatchedLoader(fn, dataloader.WithWait[string, V](batchWait),
+		dataloader.WithCache[string, V](cache))
+	l.direct[ld] = &directLoader[V]{cache: cache, fetch: fn}
 	l.clears = append(l.clears, func() { ld.ClearAll() })
 	return ld
 }
@@ -83,22 +94,20 @@ func register[K comparable, V any](l *loaders, ld *dataloader.Loader[K, V]) *dat
 // batched is a loader whose batch function returns values by key; a missing
 // key loads as the zero value.
 func batched[V any](l *loaders, fetch func(context.Context, []string) (map[string]V, error)) *dataloader.Loader[string, V] {
-	return register(l, dataloader.NewBatchedLoader(func(ctx context.Context, ids []string) []*dataloader.Result[V] {
+	return newBatchLoader(l, func(ctx context.Context, ids []string) []*dataloader.Result[V] {
 		byID, err := fetch(ctx, ids)
 		return results(ids, byID, err, true)
-	}, dataloader.WithWait[string, V](batchWait)))
+	})
 }
 
 func (r *Resolver) newLoaders(shareKeys map[string]string) *loaders {
-	l := &loaders{entities: map[string]any{}, shareKeys: map[string]string{}, keyOrgs: map[string]bool{},
-		contents: map[string]*content.Loaded{}}
+	l := &loaders{entities: map[string]any{}, direct: map[any]any{}, shareKeys: map[string]string{},
+		keyOrgs: map[string]bool{}, contents: map[string]*content.Loaded{}}
 	for k, v := range shareKeys {
 		l.shareKeys[k] = v
 	}
 	for _, p := range r.policies {
-		ld, clear := p.newLoader(r)
-		l.entities[p.name()] = ld
-		l.clears = append(l.clears, clear)
+		l.entities[p.name()] = p.newLoader(r, l)
 	}
 	l.crComments = batched(l, r.loadChangeRequestComments)
 	l.crContributors = batched(l, r.loadChangeRequestContributors)
@@ -106,20 +115,21 @@ func (r *Resolver) newLoaders(shareKeys map[string]string) *loaders {
 	l.sharedUsers = batched(l, r.loadSharedUsers)
 	l.spaceCounts = batched(l, r.loadSpaceCounts)
 	l.orgAccess = batched(l, r.loadOrgAccess)
+	l.nested = newNestedPages(l)
 	return l
 }
 
 // newLoader returns a loader of entities by ID. A missing ID loads as an ent
 // not-found error.
-func newLoader[T any](fetch func(context.Context, []string) ([]T, error), idOf func(T) string) *dataloader.Loader[string, T] {
-	return dataloader.NewBatchedLoader(func(ctx context.Context, ids []string) []*dataloader.Result[T] {
+func newLoader[T any](l *loaders, fetch func(context.Context, []string) ([]T, error), idOf func(T) string) *dataloader.Loader[string, T] {
+	return newBatchLoader(l, func(ctx context.Context, ids []string) []*dataloader.Result[T] {
 		items, err := fetch(ctx, ids)
 		byID := make(map[string]T, len(items))
 		for _, it := range items {
 			byID[idOf(it)] = it
 		}
 		return results(ids, byID, err, false)
-	}, dataloader.WithWait[string, T](batchWait))
+	})
 }
 
 // results orders batch results by key. Missing keys are not-found errors, or
@@ -193,56 +203,9 @@ func (l *loaders) shareKey(spaceID string) string {
 	return l.shareKeys[spaceID]
 }
 
-// load fetches one entity through a loader.
-func load[T any](ctx context.Context, l *dataloader.Loader[string, T], id string) (T, error) {
-	return l.Load(ctx, id)()
-}
-
 // spaceCounts are the counters of a space.
 type spaceCounts struct {
 	Comments, ChangeRequests, Open, Draft int
-}
-
-func (r *Resolver) loadSpaceCounts(ctx context.Context, ids []string) (map[string]spaceCounts, error) {
-	ctx = internal(ctx, "counts of spaces the viewer sees")
-	var crs []struct {
-		SpaceID string                   `json:"space_id"`
-		Status  enum.ChangeRequestStatus `json:"status"`
-		Count   int                      `json:"count"`
-	}
-	err := r.db(ctx).ChangeRequest.Query().Where(changerequest.SpaceIDIn(ids...)).
-		GroupBy(changerequest.FieldSpaceID, changerequest.FieldStatus).Aggregate(ent.Count()).Scan(ctx, &crs)
-	if err != nil {
-		return nil, fmt.Errorf("counting change requests: %w", err)
-	}
-	var comments []struct {
-		SpaceID string `json:"space_id"`
-		Count   int    `json:"count"`
-	}
-	err = r.db(ctx).Comment.Query().
-		Where(comment.SpaceIDIn(ids...), comment.ChangeRequestIDIsNil(), comment.StatusEQ(enum.CommentStatusOpen)).
-		GroupBy(comment.FieldSpaceID).Aggregate(ent.Count()).Scan(ctx, &comments)
-	if err != nil {
-		return nil, fmt.Errorf("counting comments: %w", err)
-	}
-	out := make(map[string]spaceCounts, len(ids))
-	for _, c := range crs {
-		sc := out[c.SpaceID]
-		sc.ChangeRequests += c.Count
-		switch c.Status {
-		case enum.ChangeRequestStatusOpen:
-			sc.Open += c.Count
-		case enum.ChangeRequestStatusDraft:
-			sc.Draft += c.Count
-		}
-		out[c.SpaceID] = sc
-	}
-	for _, c := range comments {
-		sc := out[c.SpaceID]
-		sc.Comments = c.Count
-		out[c.SpaceID] = sc
-	}
-	return out, nil
 }
 
 // loadChangeRequestComments counts the open comments of change requests.

@@ -66,8 +66,7 @@ func (r *Resolver) nodes(ctx context.Context, ids []string) ([]ent.Noder, error)
 }
 
 func (r *Resolver) revisionParents(ctx context.Context, rev *ent.Revision) ([]*ent.Revision, error) {
-	thunk := r.revisions.loader(ctx).LoadMany(ctx, rev.Parents)
-	parents, errs := thunk()
+	parents, errs := loadMany(ctx, r.revisions.loader(ctx), rev.Parents)
 	for _, err := range errs {
 		if err != nil {
 			return nil, err
@@ -86,4 +85,43 @@ func (r *Resolver) visibleOrganization(ctx context.Context, orgID string) (*ent.
 // none or the viewer cannot see it.
 func (r *Resolver) visibleCollection(ctx context.Context, colID *string) (*ent.Collection, error) {
 	return r.collections.visible(ctx, colID)
+}
+
+// The relations of an object as /v1 presents them: by ID, under the rule of
+// the resolvers above, decided without loading the related row when the
+// decision needs none. Each answers "" where its resolver answers null.
+
+// VisibleOrganizationID is the ID of visibleOrganization.
+func (r *Resolver) VisibleOrganizationID(ctx context.Context, orgID string) (string, error) {
+	d, err := r.organizationDecision(ctx, orgID)
+	if err != nil || !d.Visible() {
+		return "", err
+	}
+	return orgID, nil
+}
+
+// VisibleCollectionID is the ID of visibleCollection, for a collection of
+// the organization.
+func (r *Resolver) VisibleCollectionID(ctx context.Context, orgID string, colID *string) (string, error) {
+	if colID == nil {
+		return "", nil
+	}
+	o, err := r.orgAccess(ctx, orgID)
+	if err != nil || !o.Collection(*colID).Visible() {
+		return "", err
+	}
+	return *colID, nil
+}
+
+// VisibleRevisionID is the ID of a relation to a revision of the space:
+// whoever sees the space sees its revisions (see inSpace).
+func (r *Resolver) VisibleRevisionID(ctx context.Context, spaceID string, revID *string) (string, error) {
+	if revID == nil {
+		return "", nil
+	}
+	d, err := r.inSpace(ctx, spaceID)
+	if err != nil || !d.Visible() {
+		return "", err
+	}
+	return *revID, nil
 }

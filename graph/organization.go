@@ -14,6 +14,7 @@ import (
 	"github.com/bindery/bindery/ent/space"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/internal/apperr"
+	"github.com/bindery/bindery/internal/auth"
 	"github.com/bindery/bindery/internal/authz"
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/page"
@@ -25,13 +26,13 @@ const maxEmailDomains = 100
 
 // createOrganization creates an organization with the viewer as its admin.
 func (r *Resolver) createOrganization(ctx context.Context, in model.CreateOrganizationInput) (*ent.Organization, error) {
-	f, err := r.viewerFacts(ctx)
+	v, err := auth.RequireViewer(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var o *ent.Organization
 	err = r.tx(ctx, func(ctx context.Context) error {
-		o, err = CreateOrganization(ctx, r.db(ctx), in.Title, f.user.ID)
+		o, err = CreateOrganization(ctx, r.db(ctx), in.Title, v.User.ID)
 		return err
 	})
 	return o, err

@@ -3,6 +3,8 @@ package graph
 import (
 	"context"
 
+	"github.com/99designs/gqlgen/graphql"
+
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/ent/apitoken"
 	"github.com/bindery/bindery/ent/changerequest"
@@ -11,7 +13,6 @@ import (
 	"github.com/bindery/bindery/ent/predicate"
 	"github.com/bindery/bindery/ent/revision"
 	"github.com/bindery/bindery/ent/space"
-	"github.com/bindery/bindery/ent/user"
 	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/auth"
 	"github.com/bindery/bindery/internal/authz"
@@ -66,8 +67,16 @@ func (r *Resolver) declarePolicies() {
 	}
 	r.spaces = &policy[*ent.Space, predicate.Space]{
 		typeName: "Space", prefix: id.Space, table: authz.Spaces,
+		// /v1 presents a space whole, counters included: they come with
+		// its row.
 		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.Space, error) {
-			return db.Space.Query().Where(space.IDIn(ids...)).All(ctx)
+			q := db.Space.Query().Where(space.IDIn(ids...))
+			if graphql.HasOperationContext(ctx) {
+				return q.All(ctx)
+			}
+			spaces, err := q.Modify(withCounts).All(ctx)
+			primeCounts(ctx, spaces)
+			return spaces, err
 		},
 		idOf:   func(s *ent.Space) string { return s.ID },
 		decide: r.spaceDecision,
@@ -93,9 +102,7 @@ func (r *Resolver) declarePolicies() {
 	}
 	r.users = &policy[*ent.User, predicate.User]{
 		typeName: "User", prefix: id.User, table: authz.Users,
-		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.User, error) {
-			return db.User.Query().Where(user.IDIn(ids...)).All(ctx)
-		},
+		fetch:  r.fetchUsers,
 		idOf:   func(u *ent.User) string { return u.ID },
 		decide: r.userDecision,
 	}

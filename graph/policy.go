@@ -47,8 +47,9 @@ type anyPolicy interface {
 	name() string
 	idPrefix() string
 	rules() authz.Table
-	// newLoader returns the type's per-request loader and its clearing.
-	newLoader(r *Resolver) (any, func())
+	// newLoader returns the type's per-request loader, registered with the
+	// request's loaders.
+	newLoader(r *Resolver, l *loaders) any
 	node(ctx context.Context, id string) (ent.Noder, error)
 	// prefetch loads rows of the type in one batch, without deciding.
 	prefetch(ctx context.Context, ids []string)
@@ -58,12 +59,11 @@ func (p *policy[T, P]) name() string       { return p.typeName }
 func (p *policy[T, P]) idPrefix() string   { return p.prefix }
 func (p *policy[T, P]) rules() authz.Table { return p.table }
 
-func (p *policy[T, P]) newLoader(r *Resolver) (any, func()) {
-	ld := newLoader(func(ctx context.Context, ids []string) ([]T, error) {
+func (p *policy[T, P]) newLoader(r *Resolver, l *loaders) any {
+	return newLoader(l, func(ctx context.Context, ids []string) ([]T, error) {
 		// Every row read here is decided before it is shown (see get).
 		return p.fetch(store.ScopedRead(ctx), r.db(ctx), ids)
 	}, p.idOf)
-	return ld, func() { ld.ClearAll() }
 }
 
 func (p *policy[T, P]) node(ctx context.Context, id string) (ent.Noder, error) {
@@ -75,7 +75,7 @@ func (p *policy[T, P]) node(ctx context.Context, id string) (ent.Noder, error) {
 }
 
 func (p *policy[T, P]) prefetch(ctx context.Context, ids []string) {
-	p.loader(ctx).LoadMany(ctx, ids)()
+	_, _ = loadMany(ctx, p.loader(ctx), ids)
 }
 
 // loader returns the request's loader of the type.

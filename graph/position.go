@@ -96,7 +96,13 @@ func insertionIndex(sibs []sibling, pos *model.ContentPositionInput) (int, error
 }
 
 // place returns the position for an item inserted at index k of sibs,
-// renumbering the siblings first when there is no room left between them.
+// renumbering siblings first when there is no room left between them.
+//
+// A renumbering lowers positions and never raises one: it moves the siblings
+// before index k down, one step apart, below the sibling at k, and leaves
+// the others alone. So the highest position among siblings never drops, and
+// an item that afterLast placed above it, without the placement lock, stays
+// last whatever a concurrent move renumbers.
 func (r *Resolver) place(ctx context.Context, sibs []sibling, k int) (float64, error) {
 	lo, hi := 0.0, 0.0
 	switch {
@@ -112,6 +118,23 @@ func (r *Resolver) place(ctx context.Context, sibs []sibling, k int) (float64, e
 	if mid := lo + (hi-lo)/2; lo < mid && mid < hi {
 		return mid, nil
 	}
+	if k > 0 {
+		head := make([]float64, k)
+		for i := range head {
+			head[i] = hi - float64(k-i)*positionStep
+		}
+		if lo, mid := head[k-1], hi-positionStep/2; lo < mid && mid < hi {
+			for i := range head {
+				sibs[i].pos = head[i]
+				if err := r.setPosition(ctx, sibs[i]); err != nil {
+					return 0, err
+				}
+			}
+			return mid, nil
+		}
+	}
+	// Only positions this far from zero leave no room a step below them,
+	// and reaching them takes billions of moves: start over from small ones.
 	for i := range sibs {
 		sibs[i].pos = float64(i+1) * positionStep
 		if err := r.setPosition(ctx, sibs[i]); err != nil {
@@ -122,19 +145,59 @@ func (r *Resolver) place(ctx context.Context, sibs []sibling, k int) (float64, e
 }
 
 // newPlace checks that the viewer may add content under parent (nil for the
-// top level) of the organization, takes the placement lock, and returns the
-// position of a new last item there.
+// top level) of the organization, and returns the position of a new last
+// item there. It takes no lock: see afterLast.
 func (r *Resolver) newPlace(ctx context.Context, orgID string, parent *string) (float64, error) {
-	if _, _, err := r.orgs.get(ctx, orgID); err != nil {
-		return 0, err
-	}
-	if err := r.lockPlacement(ctx, orgID); err != nil {
-		return 0, err
-	}
 	if _, err := r.destination(ctx, orgID, parent, "parent"); err != nil {
 		return 0, err
 	}
-	return r.lastPosition(ctx, orgID, parent, "")
+	return r.afterLast(ctx, orgID, parent)
+}
+
+// afterLast returns a position after every item under parent (nil for the
+// top level) of the organization, in one statement whatever their number:
+// the highest position in each table, which an index answers without
+// reading the siblings: (parent_id, position), or at the top level the
+// partial (organization_id, position) WHERE parent_id IS NULL. Deleted spaces
+// count too, so that no filter stands between the index and the answer; a
+// deleted space goes last again when it is restored (restoreSpace).
+//
+// It takes no lock. Two items created at once may get the same position:
+// siblings at equal positions are ordered by ID, and a move between them
+// renumbers (see place). Nothing a concurrent move does puts an item above
+// the new one: a move to the end takes the highest live position plus a
+// step, at most the same, and renumbering never raises a position. On
+// SQLite, write transactions run one at a time anyway.
+func (r *Resolver) afterLast(ctx context.Context, orgID string, parent *string) (float64, error) {
+	ctx = internal(ctx, "positions, which are not shown")
+	// Spaces and collections name these columns alike.
+	highest := func(t *sql.SelectTable, s *sql.Selector) {
+		s.Select(sql.As("COALESCE(MAX("+t.C(space.FieldPosition)+"), 0)", "highest"))
+		s.Where(sql.EQ(t.C(space.FieldOrganizationID), orgID))
+		if parent == nil {
+			s.Where(sql.IsNull(t.C(space.FieldParentID)))
+		} else {
+			s.Where(sql.EQ(t.C(space.FieldParentID), *parent))
+		}
+	}
+	tops, err := r.db(ctx).Space.Query().Modify(func(s *sql.Selector) {
+		highest(s.Table(), s)
+		b := sql.Dialect(s.Dialect())
+		t := b.Table(collection.Table)
+		cs := b.Select().From(t)
+		highest(t, cs)
+		s.UnionAll(cs)
+	}).Float64s(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("finding the last position: %w", err)
+	}
+	// Without siblings (or with only negative positions, after moves to the
+	// front) the first item goes at positionStep, as place puts it.
+	top := 0.0
+	for _, p := range tops {
+		top = max(top, p)
+	}
+	return top + positionStep, nil
 }
 
 // titleOrUntitled is the title of new content: the one given, trimmed, or
@@ -197,13 +260,16 @@ func currentIndex(sibs []sibling, id string, pos float64) int {
 	})
 }
 
-// lockPlacement serializes, per organization, the transactions that place
+// lockPlacement serializes, per organization, the transactions that move
 // content among siblings: they read positions, then write them, so two at
 // once would pick the same place, or renumber the same siblings in different
 // orders and deadlock. On PostgreSQL such a transaction first locks the rows
 // of the organizations it places content in, in ID order; the lock does not
 // conflict with inserts of their content. SQLite runs one writing
 // transaction at a time anyway and has no row locks.
+//
+// Creating content does not take it: a new item goes last, and afterLast
+// finds that place without reading the siblings or writing theirs.
 func (r *Resolver) lockPlacement(ctx context.Context, orgIDs ...string) error {
 	ctx = internal(ctx, "a lock")
 	ids := slices.Compact(slices.Sorted(slices.Values(orgIDs)))

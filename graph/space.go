@@ -8,8 +8,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/99designs/gqlgen/graphql"
-
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/ent/collection"
 	"github.com/bindery/bindery/ent/contentgrant"
@@ -19,6 +17,7 @@ import (
 	"github.com/bindery/bindery/ent/space"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/internal/apperr"
+	"github.com/bindery/bindery/internal/auth"
 	"github.com/bindery/bindery/internal/authz"
 	"github.com/bindery/bindery/internal/enum"
 )
@@ -47,12 +46,16 @@ func (r *Resolver) spaceWithShareKey(ctx context.Context, id string, shareKey *s
 	return s, err
 }
 
-// newSpace creates a space with an empty first revision.
-func (r *Resolver) newSpace(ctx context.Context, b *ent.SpaceCreate, authorID string, roots *ent.Revision) (*ent.Space, error) {
+// newSpace creates a space with its first revision, empty or with the
+// content of roots, and returns both as stored. guestDefault stores a null
+// default level (the guest level), which the insert cannot: the column
+// defaults to inherit.
+func (r *Resolver) newSpace(ctx context.Context, b *ent.SpaceCreate, authorID string, roots *ent.Revision,
+	guestDefault bool) (*ent.Space, *ent.Revision, error) {
 	db := r.db(ctx)
 	s, err := b.Save(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	rc := db.Revision.Create().SetSpaceID(s.ID).SetType(enum.RevisionTypeEdits).SetCreatedByID(authorID)
 	if roots != nil {
@@ -63,20 +66,98 @@ func (r *Resolver) newSpace(ctx context.Context, b *ent.SpaceCreate, authorID st
 	}
 	rev, err := rc.Save(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("creating the first revision: %w", err)
+		return nil, nil, fmt.Errorf("creating the first revision: %w", err)
 	}
-	return db.Space.UpdateOneID(s.ID).SetRevisionID(rev.ID).Save(ctx)
+	// The space and its revision point at each other, so the space learns
+	// its revision once that exists. One UPDATE, which keeps updatedAt as the
+	// insert set it: UpdateOne would read the whole row back, and the row in
+	// hand is the one stored but for these fields.
+	u := db.Space.Update().Where(space.ID(s.ID)).SetRevisionID(rev.ID).SetUpdatedAt(s.UpdatedAt)
+	if guestDefault {
+		u.ClearDefaultLevel()
+		s.DefaultLevel = nil
+	}
+	if err := u.Exec(ctx); err != nil {
+		return nil, nil, fmt.Errorf("pointing the space at its first revision: %w", err)
+	}
+	s.RevisionID = &rev.ID
+	return s, rev, nil
 }
 
+// created is what a transaction that created content read and wrote, and
+// what the request then shows of it: the request's loaders, which the end of
+// the transaction cleared, are primed with it (see prime), so that the
+// payload, a /v1 response especially, reads none of it again.
+type created struct {
+	org *ent.Organization
+	// access is the viewer's access in the organization orgID, which a
+	// creation does not change.
+	orgID    string
+	access   *authz.Org
+	parent   *ent.Collection
+	space    *ent.Space
+	revision *ent.Revision
+	// newSpace marks a space created with the transaction: its counts are 0.
+	newSpace bool
+}
+
+// placed records the organization a creation went into, and the parent
+// collection, as the transaction's loaders hold them already.
+func (r *Resolver) placed(ctx context.Context, orgID string, parent *string) (created, error) {
+	c := created{orgID: orgID}
+	var err error
+	if c.org, _, err = r.orgs.get(ctx, orgID); err != nil {
+		return c, err
+	}
+	if c.access, err = r.orgAccess(ctx, orgID); err != nil {
+		return c, err
+	}
+	if parent != nil {
+		c.parent, _, err = r.collections.get(ctx, *parent)
+	}
+	return c, err
+}
+
+// prime primes the request's loaders with what the committed transaction
+// read and wrote. Every primed row is decided when it is read, as loaded
+// rows are.
+func (r *Resolver) prime(ctx context.Context, c created) {
+	l := loadersFrom(ctx)
+	if c.org != nil {
+		r.orgs.loader(ctx).Prime(ctx, c.org.ID, c.org)
+	}
+	if c.access != nil {
+		l.orgAccess.Prime(ctx, c.orgID, c.access)
+	}
+	if c.parent != nil {
+		r.collections.loader(ctx).Prime(ctx, c.parent.ID, c.parent)
+	}
+	if c.space != nil {
+		r.spaces.loader(ctx).Prime(ctx, c.space.ID, c.space)
+		if c.newSpace {
+			l.spaceCounts.Prime(ctx, c.space.ID, spaceCounts{})
+		}
+	}
+	if c.revision != nil {
+		r.revisions.loader(ctx).Prime(ctx, c.revision.ID, c.revision)
+	}
+}
+
+// createSpace creates a space last among its siblings. Its cost does not
+// depend on the organization's size: the place comes from one indexed
+// statement, and no lock is taken (see afterLast).
 func (r *Resolver) createSpace(ctx context.Context, in model.CreateSpaceInput) (*ent.Space, error) {
-	f, err := r.viewerFacts(ctx)
+	v, err := auth.RequireViewer(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var s *ent.Space
+	var c created
 	err = r.tx(ctx, func(ctx context.Context) error {
 		pos, err := r.newPlace(ctx, in.OrganizationID, in.ParentID)
 		if err != nil {
+			return err
+		}
+		if c, err = r.placed(ctx, in.OrganizationID, in.ParentID); err != nil {
 			return err
 		}
 		title := titleOrUntitled(in.Title)
@@ -88,10 +169,15 @@ func (r *Resolver) createSpace(ctx context.Context, in model.CreateSpaceInput) (
 			SetNillableEditMode(in.EditMode).
 			SetNillableLanguage(in.Language).
 			SetPosition(pos)
-		s, err = r.newSpace(ctx, b, f.user.ID, nil)
+		c.space, c.revision, err = r.newSpace(ctx, b, v.User.ID, nil, false)
+		c.newSpace = true
 		return err
 	})
-	return s, err
+	if err != nil {
+		return nil, err
+	}
+	r.prime(ctx, c)
+	return c.space, nil
 }
 
 func (r *Resolver) updateSpace(ctx context.Context, in model.UpdateSpaceInput) (*ent.Space, error) {
@@ -176,11 +262,11 @@ func copyTitle(title string) string {
 // duplicateSpace copies a space and its current content next to it. The copy
 // shares the content objects, which are immutable, so nothing is copied.
 func (r *Resolver) duplicateSpace(ctx context.Context, in model.DuplicateSpaceInput) (*ent.Space, error) {
-	f, err := r.viewerFacts(ctx)
+	v, err := auth.RequireViewer(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var out *ent.Space
+	var c created
 	err = r.tx(ctx, func(ctx context.Context) error {
 		if err := r.lockForSpace(ctx, in.ID); err != nil {
 			return err
@@ -190,6 +276,9 @@ func (r *Resolver) duplicateSpace(ctx context.Context, in model.DuplicateSpaceIn
 			return err
 		}
 		if _, err := r.destination(ctx, s.OrganizationID, s.ParentID, "parent"); err != nil {
+			return err
+		}
+		if c, err = r.placed(ctx, s.OrganizationID, s.ParentID); err != nil {
 			return err
 		}
 		rev, err := r.db(ctx).Revision.Get(internal(ctx, "the revision of a space the viewer reads"), deref(s.RevisionID))
@@ -215,14 +304,15 @@ func (r *Resolver) duplicateSpace(ctx context.Context, in model.DuplicateSpaceIn
 			SetNillableDefaultLevel(s.DefaultLevel).
 			SetNillableLanguage(s.Language).
 			SetPosition(pos)
-		out, err = r.newSpace(ctx, b, f.user.ID, rev)
-		if err == nil && s.DefaultLevel == nil {
-			// The column defaults to inherit on insert; copy the guest level.
-			out, err = r.db(ctx).Space.UpdateOne(out).ClearDefaultLevel().Save(ctx)
-		}
+		c.space, c.revision, err = r.newSpace(ctx, b, v.User.ID, rev, s.DefaultLevel == nil)
+		c.newSpace = true
 		return err
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	r.prime(ctx, c)
+	return c.space, nil
 }
 
 func (r *Resolver) moveSpace(ctx context.Context, in model.MoveSpaceInput) (*ent.Space, error) {
@@ -378,16 +468,30 @@ func (r *Resolver) primeSpaces(ctx context.Context, spaces []*ent.Space) error {
 			parentIDs = append(parentIDs, *s.ParentID)
 		}
 	}
+	if err := r.primeSpaceChangeRequests(ctx, spaces); err != nil {
+		return err
+	}
 	// Primed rows are decided when they are read, as with the loaders.
 	ctx = internal(ctx, "priming the loaders of a listed page")
 	db := r.db(ctx)
 	if counts {
-		c, err := r.loadSpaceCounts(ctx, ids)
-		if err != nil {
-			return err
+		// Read with the page (see spacePage), or counted here for spaces
+		// listed otherwise.
+		primeCounts(ctx, spaces)
+		var missing []string
+		for _, s := range spaces {
+			if _, ok := countsOf(s); !ok {
+				missing = append(missing, s.ID)
+			}
 		}
-		for _, id := range ids {
-			l.spaceCounts.Prime(ctx, id, c[id])
+		if len(missing) > 0 {
+			c, err := r.loadSpaceCounts(ctx, missing)
+			if err != nil {
+				return err
+			}
+			for _, id := range missing {
+				l.spaceCounts.Prime(ctx, id, c[id])
+			}
 		}
 	}
 	if revisions && len(revIDs) > 0 {
@@ -413,12 +517,12 @@ func (r *Resolver) primeSpaces(ctx context.Context, spaces []*ent.Space) error {
 
 // spaceListNeeds reports what the items of a list of spaces need loaded: in
 // GraphQL, what the list's nodes or edges select; in /v1, which presents every
-// space whole, the counts and revisions (parents come primed with the
-// organization's collections, see loadOrgAccess).
+// space whole, the counts (it names revisions and parents by ID, see
+// VisibleRevisionID).
 func spaceListNeeds(ctx context.Context) (counts, revisions, parents bool) {
 	sel, ok := itemSelection(ctx, "SpaceConnection", "SpaceEdge", "Space")
 	if !ok {
-		return true, true, false
+		return true, false, false
 	}
 	return sel["commentCount"] || sel["changeRequestCount"] || sel["openChangeRequestCount"] || sel["draftChangeRequestCount"],
 		sel["revision"], sel["parent"]
@@ -428,29 +532,13 @@ func spaceListNeeds(ctx context.Context) (counts, revisions, parents bool) {
 // through nodes or edges; ok is false outside GraphQL (in /v1), where items
 // are presented whole.
 func itemSelection(ctx context.Context, connection, edge, item string) (fields map[string]bool, ok bool) {
-	fc := graphql.GetFieldContext(ctx)
-	if fc == nil || !graphql.HasOperationContext(ctx) {
+	collected, ok := itemFields(ctx, connection, edge, item)
+	if !ok {
 		return nil, false
 	}
-	oc := graphql.GetOperationContext(ctx)
-	var items []graphql.CollectedField
-	for _, f := range graphql.CollectFields(oc, fc.Field.Selections, []string{connection}) {
-		switch f.Name {
-		case "nodes":
-			items = append(items, f)
-		case "edges":
-			for _, e := range graphql.CollectFields(oc, f.Selections, []string{edge}) {
-				if e.Name == "node" {
-					items = append(items, e)
-				}
-			}
-		}
-	}
 	fields = map[string]bool{}
-	for _, it := range items {
-		for _, f := range graphql.CollectFields(oc, it.Selections, []string{item}) {
-			fields[f.Name] = true
-		}
+	for _, f := range collected {
+		fields[f.Name] = true
 	}
 	return fields, true
 }

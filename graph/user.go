@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"entgo.io/ent/dialect/sql"
+
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/ent/apitoken"
 	"github.com/bindery/bindery/ent/member"
@@ -24,7 +26,7 @@ func (r *Resolver) sharesOrganization(ctx context.Context, userID string) (bool,
 }
 
 func (r *Resolver) loadSharedUsers(ctx context.Context, ids []string) (map[string]bool, error) {
-	f, err := r.viewerFacts(ctx)
+	f, err := r.memberships(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -150,4 +152,58 @@ func EnsureUser(ctx context.Context, db *ent.Client, email string) (*ent.User, e
 	}
 	name, _, _ := strings.Cut(email, "@")
 	return db.User.Create().SetEmail(email).SetDisplayName(name).Save(ctx)
+}
+
+// sharedColumn is a column of users read with it: whether the user shares an
+// organization with the viewer, so that a user and the rule of their email
+// cost one statement.
+const sharedColumn = "shares_organization"
+
+// withShared adds sharedColumn to a query of users, for the viewer.
+func withShared(viewerID string) func(*sql.Selector) {
+	return func(s *sql.Selector) {
+		theirs, mine := sql.Table(member.Table).As("theirs"), sql.Table(member.Table).As("mine")
+		s.AppendSelectExprAs(sql.Exists(sql.Select(theirs.C(member.FieldID)).From(theirs).
+			Join(mine).On(theirs.C(member.FieldOrganizationID), mine.C(member.FieldOrganizationID)).
+			Where(sql.And(
+				sql.ColumnsEQ(theirs.C(member.FieldUserID), s.C(user.FieldID)),
+				sql.EQ(theirs.C(member.FieldDisabled), false),
+				sql.EQ(mine.C(member.FieldUserID), viewerID),
+				sql.EQ(mine.C(member.FieldDisabled), false),
+			))), sharedColumn)
+	}
+}
+
+// fetchUsers reads users with whether each shares an organization with the
+// viewer, and primes the sharedUsers loader with it.
+func (r *Resolver) fetchUsers(ctx context.Context, db *ent.Client, ids []string) ([]*ent.User, error) {
+	v, err := auth.RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	users, err := db.User.Query().Where(user.IDIn(ids...)).Modify(withShared(v.User.ID)).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	l := loadersFrom(ctx)
+	for _, u := range users {
+		if shared, ok := boolValue(u.Value(sharedColumn)); ok {
+			l.sharedUsers.Prime(ctx, u.ID, shared)
+		}
+	}
+	return users, nil
+}
+
+// boolValue reads a boolean column, which SQLite answers as an integer.
+func boolValue(v ent.Value, err error) (bool, bool) {
+	if err != nil {
+		return false, false
+	}
+	switch b := v.(type) {
+	case bool:
+		return b, true
+	case int64:
+		return b != 0, true
+	}
+	return false, false
 }

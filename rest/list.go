@@ -5,6 +5,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/internal/page"
 )
 
@@ -25,9 +26,10 @@ type nextRef struct {
 func presentList[N, J any](ctx context.Context, nodes []N, info page.Info, count func(context.Context) (int, error),
 	present func(context.Context, N) (J, error)) (listJSON[J], error) {
 	out := listJSON[J]{Items: make([]J, len(nodes))}
+	items := graph.FanOut(ctx)
 	err := concurrently(len(nodes), func(i int) error {
 		var err error
-		out.Items[i], err = present(ctx, nodes[i])
+		out.Items[i], err = present(items, nodes[i])
 		return err
 	})
 	if err != nil {

@@ -153,17 +153,17 @@ func (a *API) presentCollection(ctx context.Context, c *ent.Collection) (collect
 	if err != nil {
 		return collectionJSON{}, err
 	}
-	org, err := res.Organization(ctx, c)
+	org, err := a.r.VisibleOrganizationID(ctx, c.OrganizationID)
 	if err != nil {
 		return collectionJSON{}, err
 	}
-	parent, err := res.Parent(ctx, c)
+	parent, err := a.r.VisibleCollectionID(ctx, c.OrganizationID, c.ParentID)
 	if err != nil {
 		return collectionJSON{}, err
 	}
 	return collectionJSON{
 		Object: "collection", ID: c.ID, Title: c.Title, Description: c.Description,
-		Organization: idOf(org), Parent: idOf(parent), DefaultLevel: c.DefaultLevel,
+		Organization: org, Parent: parent, DefaultLevel: c.DefaultLevel,
 		URLs: urls, Permissions: perms,
 	}, nil
 }
@@ -205,19 +205,16 @@ func (a *API) presentSpace(ctx context.Context, s *ent.Space) (spaceJSON, error)
 		d := model.FormatTime(*s.DeletedAt)
 		j.DeletedAt = &d
 	}
-	org, err := res.Organization(ctx, s)
-	if err != nil {
+	var err error
+	if j.Organization, err = a.r.VisibleOrganizationID(ctx, s.OrganizationID); err != nil {
 		return j, err
 	}
-	parent, err := res.Parent(ctx, s)
-	if err != nil {
+	if j.Parent, err = a.r.VisibleCollectionID(ctx, s.OrganizationID, s.ParentID); err != nil {
 		return j, err
 	}
-	rev, err := res.Revision(ctx, s)
-	if err != nil {
+	if j.Revision, err = a.r.VisibleRevisionID(ctx, s.ID, s.RevisionID); err != nil {
 		return j, err
 	}
-	j.Organization, j.Parent, j.Revision = idOf(org), idOf(parent), idOf(rev)
 	if j.URLs, err = res.Urls(ctx, s); err != nil {
 		return j, err
 	}

@@ -44,22 +44,18 @@ func (a *API) presentChangeRequest(ctx context.Context, cr *ent.ChangeRequest) (
 		return j, err
 	}
 	j.Space = idOf(s)
-	// The revisions resolve together, as GraphQL resolves sibling fields,
-	// so that their loads batch into one query.
-	rels := []struct {
-		id      *string
-		resolve func(context.Context, *ent.ChangeRequest) (*ent.Revision, error)
+	// Whoever sees the change request sees its revisions: they are
+	// presented by ID without loading them.
+	for _, rel := range []struct {
+		id  *string
+		rev *string
 	}{
-		{&j.Revision, res.Revision}, {&j.RevisionInitial, res.RevisionInitial},
-		{&j.RevisionMergedAncestor, res.RevisionMergedAncestor}, {&j.RevisionMerged, res.RevisionMerged},
-	}
-	err = concurrently(len(rels), func(i int) error {
-		rev, err := rels[i].resolve(ctx, cr)
-		*rels[i].id = idOf(rev)
-		return err
-	})
-	if err != nil {
-		return j, err
+		{&j.Revision, &cr.RevisionID}, {&j.RevisionInitial, &cr.RevisionInitialID},
+		{&j.RevisionMergedAncestor, cr.RevisionMergedAncestorID}, {&j.RevisionMerged, cr.RevisionMergedID},
+	} {
+		if *rel.id, err = a.r.VisibleRevisionID(ctx, cr.SpaceID, rel.rev); err != nil {
+			return j, err
+		}
 	}
 	u, err := res.CreatedBy(ctx, cr)
 	if err != nil {

@@ -13,7 +13,6 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
-	"github.com/99designs/gqlgen/graphql/playground"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
@@ -51,6 +50,7 @@ func (s *Server) graphqlHandler() http.Handler {
 	srv.Use(&extension.ComplexityLimit{Func: func(context.Context, *graphql.OperationContext) int {
 		return s.cfg.ComplexityLimit
 	}})
+	srv.Use(&graphqlCharge{}) // the rate limit's charge, after the complexity is known (ratelimit.go)
 	srv.AroundOperations(s.operationDeadline)
 	srv.AroundFields(stopWhenDone)
 	srv.AroundResponses(s.oneEndError)
@@ -125,12 +125,6 @@ func isIntrospection(p ast.Path) bool {
 	}
 	name, ok := p[len(p)-1].(ast.PathName)
 	return ok && strings.HasPrefix(string(name), "__")
-}
-
-// playgroundHandler serves GraphiQL. Queries need a token: set
-// {"Authorization": "Bearer <token>"} in the headers tab.
-func playgroundHandler() http.Handler {
-	return playground.Handler("Bindery GraphQL", "/graphql")
 }
 
 // depthLimit refuses operations nested deeper than max fields. Introspection

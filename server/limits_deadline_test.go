@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/99designs/gqlgen/graphql"
+	gqlgen "github.com/99designs/gqlgen/graphql"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -93,7 +93,7 @@ func TestCanceledQueryStopsResolving(t *testing.T) {
 	var after []string
 	e.DB.Client.Intercept(ent.InterceptFunc(func(next ent.Querier) ent.Querier {
 		return ent.QuerierFunc(func(ctx context.Context, q ent.Query) (ent.Value, error) {
-			fc := graphql.GetFieldContext(ctx)
+			fc := gqlgen.GetFieldContext(ctx)
 			if left.Load() && fc != nil && fc.Field.Name != "spaces" {
 				mu.Lock()
 				after = append(after, fc.Path().String())

@@ -18,6 +18,16 @@ import (
 	"github.com/bindery/bindery/internal/store"
 )
 
+// noSniff tells browsers to trust the Content-Type of every response, errors
+// included, rather than guess one from the body: a JSON error or an uploaded
+// file is then never run as a script or rendered as HTML.
+func noSniff(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		next.ServeHTTP(w, r)
+	})
+}
+
 var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,128}$`)
 
 // requestID gives every request an ID: the caller's X-Request-Id when it is

@@ -22,6 +22,7 @@ import (
 	"github.com/bindery/bindery/internal/purge"
 	"github.com/bindery/bindery/internal/store"
 	"github.com/bindery/bindery/rest"
+	"github.com/bindery/bindery/server/playground"
 )
 
 // Server is a Bindery server over one database.
@@ -53,7 +54,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.router.Se
 
 func (s *Server) routes() chi.Router {
 	m := chi.NewRouter()
-	m.Use(requestID, accessLog(s.log), s.recoverer)
+	m.Use(noSniff, requestID, accessLog(s.log), s.recoverer)
+	// Before authentication: a browser's preflight carries no token.
+	if c := s.cors(); c != nil {
+		m.Use(c)
+	}
 	m.Get("/healthz", func(w http.ResponseWriter, _ *http.Request) {
 		writeStatus(w, http.StatusOK, "ok")
 	})
@@ -67,7 +72,9 @@ func (s *Server) routes() chi.Router {
 		}
 		writeStatus(w, http.StatusOK, "ok")
 	})
-	m.Handle("/playground", playgroundHandler())
+	pg := playground.New("graphql")
+	m.Get("/playground", pg.ServePage)
+	m.Get(playground.AssetRoute, pg.ServeAsset)
 	// Signed URLs carry their own authorization (see signed.go).
 	m.Get("/files/{spaceId}/{blob}/{name}", s.serveFile)
 	m.Get("/pdf/{spaceId}/{revisionId}", s.servePDF)

@@ -131,28 +131,6 @@ func TestIntrospectionCanBeTurnedOff(t *testing.T) {
 	assert.Empty(t, ok.Errors)
 }
 
-func TestRateLimit(t *testing.T) {
-	t.Parallel()
-	e := servertest.New(t, func(c *config.Config) { c.RateLimit = 3 })
-	for i := 0; i < 3; i++ {
-		res := e.Do(http.MethodGet, "/v1/user", e.OwnerToken, nil)
-		require.Equal(t, http.StatusOK, res.Status)
-		assert.Equal(t, "3", res.Header.Get("X-RateLimit-Limit"))
-	}
-	res := e.Do(http.MethodGet, "/v1/user", e.OwnerToken, nil)
-	assert.Equal(t, http.StatusTooManyRequests, res.Status)
-	assert.NotEmpty(t, res.Header.Get("Retry-After"))
-	assert.Equal(t, "0", res.Header.Get("X-RateLimit-Remaining"))
-	assert.EqualValues(t, 429, res.JSON()["error"].(map[string]any)["code"])
-
-	g := e.GraphQL(e.OwnerToken, `{ viewer { id } }`, nil)
-	assert.Equal(t, http.StatusTooManyRequests, g.Status)
-	assert.Equal(t, "RATE_LIMITED", g.Code())
-
-	// Another token has its own budget.
-	assert.Equal(t, http.StatusOK, e.Do(http.MethodGet, "/v1/user", e.Token(e.Owner), nil).Status)
-}
-
 // A server fault is a 500 with a generic message; the detail goes to the log
 // with the request ID.
 func TestServerFaultIsGeneric(t *testing.T) {

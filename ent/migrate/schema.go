@@ -152,6 +152,14 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{CollectionsColumns[7], CollectionsColumns[6]},
 			},
+			{
+				Name:    "collection_organization_id_position",
+				Unique:  false,
+				Columns: []*schema.Column{CollectionsColumns[8], CollectionsColumns[6]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "parent_id IS NULL",
+				},
+			},
 		},
 	}
 	// CommentsColumns holds the columns for the "comments" table.
@@ -347,17 +355,17 @@ var (
 		{Name: "target", Type: field.TypeEnum, Enums: []string{"all", "site", "space", "organization"}, Default: "all"},
 		{Name: "visibility", Type: field.TypeEnum, Enums: []string{"public", "private", "unlisted"}, Default: "private"},
 		{Name: "verified", Type: field.TypeBool, Default: false},
-		{Name: "scopes", Type: field.TypeJSON},
-		{Name: "categories", Type: field.TypeJSON},
+		{Name: "scopes", Type: field.TypeJSON, SchemaType: map[string]string{"postgres": "json"}},
+		{Name: "categories", Type: field.TypeJSON, SchemaType: map[string]string{"postgres": "json"}},
 		{Name: "icon", Type: field.TypeString, Nullable: true, Size: 2147483647},
-		{Name: "preview_images", Type: field.TypeJSON},
+		{Name: "preview_images", Type: field.TypeJSON, SchemaType: map[string]string{"postgres": "json"}},
 		{Name: "script", Type: field.TypeString, Size: 2147483647},
-		{Name: "secrets", Type: field.TypeJSON},
-		{Name: "blocks", Type: field.TypeJSON, Nullable: true},
-		{Name: "content_sources", Type: field.TypeJSON, Nullable: true},
-		{Name: "configurations", Type: field.TypeJSON, Nullable: true},
-		{Name: "external_links", Type: field.TypeJSON, Nullable: true},
-		{Name: "content_security_policy", Type: field.TypeJSON, Nullable: true},
+		{Name: "secrets", Type: field.TypeJSON, SchemaType: map[string]string{"postgres": "json"}},
+		{Name: "blocks", Type: field.TypeJSON, Nullable: true, SchemaType: map[string]string{"postgres": "json"}},
+		{Name: "content_sources", Type: field.TypeJSON, Nullable: true, SchemaType: map[string]string{"postgres": "json"}},
+		{Name: "configurations", Type: field.TypeJSON, Nullable: true, SchemaType: map[string]string{"postgres": "json"}},
+		{Name: "external_links", Type: field.TypeJSON, Nullable: true, SchemaType: map[string]string{"postgres": "json"}},
+		{Name: "content_security_policy", Type: field.TypeJSON, Nullable: true, SchemaType: map[string]string{"postgres": "json"}},
 		{Name: "organization_id", Type: field.TypeString, Size: 64},
 	}
 	// IntegrationsTable holds the schema information for the "integrations" table.
@@ -382,8 +390,8 @@ var (
 		{Name: "status", Type: field.TypeEnum, Enums: []string{"active", "pending", "paused"}, Default: "active"},
 		{Name: "space_selection", Type: field.TypeEnum, Enums: []string{"all", "selected"}, Default: "all"},
 		{Name: "site_selection", Type: field.TypeEnum, Enums: []string{"all", "selected"}, Default: "all"},
-		{Name: "configuration", Type: field.TypeJSON},
-		{Name: "external_ids", Type: field.TypeJSON},
+		{Name: "configuration", Type: field.TypeJSON, SchemaType: map[string]string{"postgres": "json"}},
+		{Name: "external_ids", Type: field.TypeJSON, SchemaType: map[string]string{"postgres": "json"}},
 		{Name: "integration_id", Type: field.TypeString, Size: 64},
 		{Name: "organization_id", Type: field.TypeString, Size: 64},
 	}
@@ -587,7 +595,7 @@ var (
 		{Name: "ai", Type: field.TypeBool, Default: false},
 		{Name: "invite_links", Type: field.TypeBool, Default: true},
 		{Name: "plan", Type: field.TypeEnum, Enums: []string{"free_2024", "plus_2024", "pro_2024", "enterprise_2024", "community_2024", "free", "plus", "pro", "internal"}, Default: "enterprise_2024"},
-		{Name: "email_domains", Type: field.TypeJSON},
+		{Name: "email_domains", Type: field.TypeJSON, SchemaType: map[string]string{"postgres": "json"}},
 		{Name: "logo_url", Type: field.TypeString, Nullable: true},
 		{Name: "custom_hostname", Type: field.TypeString, Unique: true, Nullable: true},
 		{Name: "default_site_id", Type: field.TypeString, Nullable: true, Size: 64},
@@ -664,7 +672,7 @@ var (
 		{Name: "id", Type: field.TypeString, Size: 64},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "type", Type: field.TypeEnum, Enums: []string{"edits", "merge", "rollback", "update", "computed"}},
-		{Name: "parents", Type: field.TypeJSON},
+		{Name: "parents", Type: field.TypeJSON, SchemaType: map[string]string{"postgres": "json"}},
 		{Name: "pages_root", Type: field.TypeString, Nullable: true},
 		{Name: "files_root", Type: field.TypeString, Nullable: true},
 		{Name: "reusable_contents_root", Type: field.TypeString, Nullable: true},
@@ -788,7 +796,7 @@ var (
 		{Name: "visibility", Type: field.TypeEnum, Enums: []string{"public", "unlisted", "share-link", "visitor-auth"}, Default: "public"},
 		{Name: "published", Type: field.TypeBool, Default: false},
 		{Name: "adaptive_content", Type: field.TypeBool, Default: false},
-		{Name: "adaptive_schema", Type: field.TypeJSON, Nullable: true},
+		{Name: "adaptive_schema", Type: field.TypeJSON, Nullable: true, SchemaType: map[string]string{"postgres": "json"}},
 		{Name: "adaptive_schema_updated_at", Type: field.TypeTime, Nullable: true},
 		{Name: "agents_context", Type: field.TypeEnum, Enums: []string{"excluded", "included"}, Default: "included"},
 		{Name: "visitor_auth_private_key", Type: field.TypeString, Nullable: true},
@@ -822,7 +830,7 @@ var (
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
 		{Name: "source", Type: field.TypeString},
-		{Name: "destination", Type: field.TypeJSON},
+		{Name: "destination", Type: field.TypeJSON, SchemaType: map[string]string{"postgres": "json"}},
 		{Name: "site_id", Type: field.TypeString, Size: 64},
 	}
 	// SiteRedirectsTable holds the schema information for the "site_redirects" table.
@@ -1027,6 +1035,14 @@ var (
 				Columns: []*schema.Column{SpacesColumns[13], SpacesColumns[10]},
 			},
 			{
+				Name:    "space_organization_id_position",
+				Unique:  false,
+				Columns: []*schema.Column{SpacesColumns[14], SpacesColumns[10]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "parent_id IS NULL",
+				},
+			},
+			{
 				Name:    "space_deleted_at",
 				Unique:  false,
 				Columns: []*schema.Column{SpacesColumns[12]},
@@ -1101,7 +1117,7 @@ var (
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
 		{Name: "title", Type: field.TypeString},
-		{Name: "languages", Type: field.TypeJSON},
+		{Name: "languages", Type: field.TypeJSON, SchemaType: map[string]string{"postgres": "json"}},
 		{Name: "organization_id", Type: field.TypeString, Size: 64},
 	}
 	// TranslationSettingsTable holds the schema information for the "translation_settings" table.

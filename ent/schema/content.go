@@ -55,6 +55,11 @@ func (Collection) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("organization_id", "created_at"),
 		index.Fields("parent_id", "position"),
+		// The highest position at the top level, where a new item goes
+		// (graph afterLast); (parent_id, position) serves the nested ones.
+		// PostgreSQL orders by an index only after equalities, so the top
+		// level (parent_id IS NULL) needs an index of its own.
+		index.Fields("organization_id", "position").Annotations(entsql.IndexWhere("parent_id IS NULL")),
 	}
 }
 
@@ -119,6 +124,11 @@ func (Space) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("organization_id", "created_at"),
 		index.Fields("parent_id", "position"),
+		// The highest position at the top level, where a new item goes
+		// (graph afterLast); (parent_id, position) serves the nested ones.
+		// PostgreSQL orders by an index only after equalities, so the top
+		// level (parent_id IS NULL) needs an index of its own.
+		index.Fields("organization_id", "position").Annotations(entsql.IndexWhere("parent_id IS NULL")),
 		index.Fields("deleted_at"),
 	}
 }
@@ -142,7 +152,7 @@ func (Revision) Fields() []ent.Field {
 		field.Enum("type").GoType(enum.RevisionType("")).Immutable().Annotations(gqlEnum("RevisionType")...),
 		// parents lists parent revision IDs in order; the first is the
 		// mainline parent, a merge has two.
-		field.Strings("parents").Default([]string{}).Immutable().Annotations(internal()),
+		field.Strings("parents").Default([]string{}).Immutable().Annotations(internal()).SchemaType(jsonColumn),
 		// Roots of the content, as hashes into ContentObject. NULL is empty.
 		field.String("pages_root").Optional().Nillable().Immutable().Annotations(internal()),
 		field.String("files_root").Optional().Nillable().Immutable().Annotations(internal()),

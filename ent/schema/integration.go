@@ -99,7 +99,7 @@ func (TranslationSettings) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("organization_id").Immutable(),
 		field.String("title").Validate(validate.TranslationTitle),
-		field.JSON("languages", []enum.Language{}).Default([]enum.Language{}),
+		field.JSON("languages", []enum.Language{}).Default([]enum.Language{}).SchemaType(jsonColumn),
 	}
 }
 
@@ -134,19 +134,19 @@ func (Integration) Fields() []ent.Field {
 		field.Enum("target").GoType(enum.IntegrationTarget("")).Default(string(enum.IntegrationTargetAll)),
 		field.Enum("visibility").GoType(enum.IntegrationVisibility("")).Default(string(enum.IntegrationVisibilityPrivate)),
 		field.Bool("verified").Default(false),
-		field.JSON("scopes", []enum.IntegrationScope{}).Default([]enum.IntegrationScope{}),
-		field.JSON("categories", []enum.IntegrationCategory{}).Default([]enum.IntegrationCategory{}),
+		field.JSON("scopes", []enum.IntegrationScope{}).Default([]enum.IntegrationScope{}).SchemaType(jsonColumn),
+		field.JSON("categories", []enum.IntegrationCategory{}).Default([]enum.IntegrationCategory{}).SchemaType(jsonColumn),
 		// Images are stored as the base64 data the publisher sent.
 		field.Text("icon").Optional().Nillable(),
-		field.JSON("preview_images", []string{}).Default([]string{}),
+		field.JSON("preview_images", []string{}).Default([]string{}).SchemaType(jsonColumn),
 		field.Text("script"),
-		field.JSON("secrets", map[string]string{}).Default(map[string]string{}).Sensitive(),
+		field.JSON("secrets", map[string]string{}).Default(map[string]string{}).Sensitive().SchemaType(jsonColumn),
 		// The remaining members are the official API's objects, kept whole.
-		field.JSON("blocks", []map[string]any{}).Optional(),
-		field.JSON("content_sources", []map[string]any{}).Optional(),
-		field.JSON("configurations", map[string]any{}).Optional(),
-		field.JSON("external_links", []map[string]any{}).Optional(),
-		field.JSON("content_security_policy", map[string]any{}).Optional(),
+		field.JSON("blocks", []map[string]any{}).Optional().SchemaType(jsonColumn),
+		field.JSON("content_sources", []map[string]any{}).Optional().SchemaType(jsonColumn),
+		field.JSON("configurations", map[string]any{}).Optional().SchemaType(jsonColumn),
+		field.JSON("external_links", []map[string]any{}).Optional().SchemaType(jsonColumn),
+		field.JSON("content_security_policy", map[string]any{}).Optional().SchemaType(jsonColumn),
 	}
 }
 
@@ -178,8 +178,8 @@ func (IntegrationInstallation) Fields() []ent.Field {
 		field.Enum("status").GoType(enum.InstallationStatus("")).Default(string(enum.InstallationStatusActive)),
 		field.Enum("space_selection").GoType(enum.InstallationSelection("")).Default(string(enum.InstallationSelectionAll)),
 		field.Enum("site_selection").GoType(enum.InstallationSelection("")).Default(string(enum.InstallationSelectionAll)),
-		field.JSON("configuration", map[string]any{}).Default(map[string]any{}),
-		field.Strings("external_ids").Default([]string{}),
+		field.JSON("configuration", map[string]any{}).Default(map[string]any{}).SchemaType(jsonColumn),
+		field.Strings("external_ids").Default([]string{}).SchemaType(jsonColumn),
 	}
 }
 

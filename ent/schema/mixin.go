@@ -9,6 +9,7 @@ import (
 
 	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
+	"entgo.io/ent/dialect"
 	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/mixin"
@@ -78,3 +79,10 @@ func hidden() []schema.Annotation {
 // dateTime maps a time field to the DateTime scalar, which prints exactly as
 // /v1 does (see graph/model.DateTime).
 var dateTime = entgql.Type("DateTime")
+
+// jsonColumn stores a JSON field as json, not jsonb, on PostgreSQL. Bindery
+// connects with binary_parameters=yes (see store.Open), and lib/pq then
+// sends the field's encoded []byte in binary format, which json reads as the
+// text it is and jsonb refuses (it expects a version byte first). No query
+// looks inside these values, so jsonb's indexing would buy nothing.
+var jsonColumn = map[string]string{dialect.Postgres: "json"}

@@ -45,7 +45,7 @@ func (Organization) Fields() []ent.Field {
 		// exists because clients of the official API read it.
 		field.Enum("plan").GoType(enum.Plan("")).Default(string(enum.PlanEnterprise2024)).
 			Annotations(gqlEnum("Plan")...),
-		field.Strings("email_domains").Default([]string{}),
+		field.Strings("email_domains").Default([]string{}).SchemaType(jsonColumn),
 		field.String("logo").StorageKey("logo_url").Optional().Nillable().Validate(validate.LogoURL).Annotations(internal()),
 		field.String("custom_hostname").Optional().Nillable().Unique().Validate(validate.SiteHostname),
 		field.String("default_site_id").Optional().Nillable().Annotations(internal()),

@@ -34,7 +34,7 @@ func (Site) Fields() []ent.Field {
 		field.Bool("published").Default(false),
 		field.Bool("adaptive_content").Default(false),
 		// adaptive_schema is the JSON Schema of adaptive-content visitor claims.
-		field.JSON("adaptive_schema", map[string]any{}).Optional(),
+		field.JSON("adaptive_schema", map[string]any{}).Optional().SchemaType(jsonColumn),
 		field.Time("adaptive_schema_updated_at").Annotations(dateTime).Optional().Nillable(),
 		field.Enum("agents_context").GoType(enum.SiteAgentsContext("")).Default(string(enum.SiteAgentsContextIncluded)),
 		// visitor_auth_private_key signs and checks visitor JWTs when the
@@ -195,7 +195,7 @@ func (SiteRedirect) Fields() []ent.Field {
 		field.String("source").Validate(validate.RedirectSource),
 		// destination is the official API's SiteRedirectDestination object,
 		// for example {"kind":"site-section","siteSectionId":"sec_..."}.
-		field.JSON("destination", map[string]string{}),
+		field.JSON("destination", map[string]string{}).SchemaType(jsonColumn),
 	}
 }
 

@@ -42,8 +42,11 @@ type Config struct {
 	GraphQLMutationLimit int
 	// RequestTimeout bounds the work of one /graphql or /v1 request.
 	RequestTimeout time.Duration
-	// RateLimit is the number of requests a token may make per minute on one
-	// server; 0 turns rate limiting off.
+	// RateLimit is the number of requests a user, with all their tokens, may
+	// make per minute on one server, and the burst: a user's token bucket
+	// holds that many points and refills at that many a minute. A GraphQL
+	// operation spends 1 point plus 1 per 100 of complexity. 0 turns rate
+	// limiting off.
 	RateLimit int
 	// PurgeInterval is how often deleted spaces past retention are purged.
 	PurgeInterval time.Duration
@@ -59,6 +62,10 @@ type Config struct {
 	// ImportAllowPrivate lets imports fetch from loopback, private and other
 	// special-purpose addresses. For local testing only.
 	ImportAllowPrivate bool
+	// CORSOrigins are the origins whose pages may call the APIs from a
+	// browser (normalized, see ParseOrigins); "*" allows any. Empty means no
+	// CORS headers at all.
+	CORSOrigins []string
 }
 
 // Default returns the configuration used when nothing is set.
@@ -105,12 +112,13 @@ var Env = []struct{ Name, Flag, Default, Meaning string }{
 	{"BINDERY_GRAPHQL_ALIAS_LIMIT", "", "100", "Most aliased fields a GraphQL document may write."},
 	{"BINDERY_GRAPHQL_MUTATION_LIMIT", "", "10", "Most root mutation fields one GraphQL operation may run."},
 	{"BINDERY_REQUEST_TIMEOUT", "", "30s", "How long a /graphql or /v1 request may work; an import gets 60s more. Past it: 504."},
-	{"BINDERY_RATE_LIMIT", "", "1200", "Requests per minute per API token on one server; 0 turns it off."},
+	{"BINDERY_RATE_LIMIT", "", "1200", "Requests per minute per user (all their tokens) on one server, and the burst a full budget allows; a GraphQL operation costs 1 + complexity/100. 0 turns it off."},
 	{"BINDERY_PURGE_INTERVAL", "", "1h", "How often deleted spaces older than 7 days are purged."},
 	{"BINDERY_SEED", "--no-seed", "true", "Set to false to skip creating the owner and demo content on an empty database."},
 	{"BINDERY_SIGNING_SECRET", "", "random per process", "At least 32 characters; signs the one-hour URLs of files and PDFs. Set the same value on every replica, or URLs break across replicas and restarts."},
 	{"BINDERY_MAX_UPLOAD_BYTES", "", "26214400", "Largest file an upload may carry (25 MiB)."},
 	{"BINDERY_IMPORT_ALLOW_PRIVATE", "", "false", "For local testing only: set to 1 to let imports fetch from loopback, private and link-local addresses. Never set it in production: it opens server-side request forgery."},
+	{"BINDERY_CORS_ORIGINS", "", "none", "Comma-separated origins (`https://app.example.com`) whose pages may call the APIs from a browser, or `*` for any; see the README, Browsers and CORS."},
 }
 
 // FromEnv overlays the environment onto c.
@@ -152,6 +160,13 @@ func (c *Config) FromEnv(getenv func(string) string) error {
 			}
 			*dst = n
 		}
+	}
+	if v := getenv("BINDERY_CORS_ORIGINS"); v != "" {
+		origins, err := ParseOrigins(v)
+		if err != nil {
+			return fmt.Errorf("BINDERY_CORS_ORIGINS: %w", err)
+		}
+		c.CORSOrigins = origins
 	}
 	for name, dst := range map[string]*int64{"BINDERY_MAX_UPLOAD_BYTES": &c.MaxUploadBytes,
 		"BINDERY_GRAPHQL_MAX_BODY_BYTES": &c.GraphQLMaxBodyBytes} {
@@ -206,4 +221,34 @@ func (c *Config) Finish() error {
 		return fmt.Errorf("the GraphQL body, token, field and mutation limits and the request timeout must be positive")
 	}
 	return nil
+}
+
+// ParseOrigins reads a comma-separated list of origins: "*", or a scheme
+// (http or https), a host and an optional port, as a browser sends them in
+// its Origin header. Scheme and host are lowercased, a trailing slash and a
+// default port are dropped; anything else, a path for one, is an error,
+// since no browser would ever send it.
+func ParseOrigins(list string) ([]string, error) {
+	var out []string
+	for _, raw := range strings.Split(list, ",") {
+		o := strings.TrimSpace(raw)
+		if o == "" {
+			continue
+		}
+		if o == "*" {
+			out = append(out, o)
+			continue
+		}
+		u, err := url.Parse(strings.TrimSuffix(o, "/"))
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" ||
+			u.User != nil || u.Path != "" || u.RawQuery != "" || u.Fragment != "" || u.Opaque != "" {
+			return nil, fmt.Errorf("%q is not an origin such as https://app.example.com", o)
+		}
+		host := strings.ToLower(u.Host)
+		if port := u.Port(); (u.Scheme == "http" && port == "80") || (u.Scheme == "https" && port == "443") {
+			host = strings.TrimSuffix(host, ":"+port)
+		}
+		out = append(out, strings.ToLower(u.Scheme)+"://"+host)
+	}
+	return out, nil
 }

@@ -74,3 +74,31 @@ func TestFromEnv(t *testing.T) {
 	noMutations.GraphQLMutationLimit = 0
 	assert.Error(t, noMutations.Finish(), "an operation must be able to run a mutation")
 }
+
+func TestParseOrigins(t *testing.T) {
+	got, err := ParseOrigins(" https://App.Example.com/ , http://localhost:3000,,https://docs.example.com:443, http://x.example:80")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"https://app.example.com", "http://localhost:3000", "https://docs.example.com", "http://x.example"}, got)
+
+	got, err = ParseOrigins("*")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"*"}, got)
+
+	for _, bad := range []string{
+		"app.example.com", "https://app.example.com/path", "ftp://app.example.com", "https://",
+		"https://user@app.example.com", "https://app.example.com?x=1", "https://app.example.com:port", "null",
+	} {
+		_, err := ParseOrigins(bad)
+		assert.Error(t, err, bad)
+	}
+
+	c := Default()
+	require.NoError(t, c.FromEnv(func(k string) string {
+		return map[string]string{"BINDERY_CORS_ORIGINS": "https://a.example,https://b.example"}[k]
+	}))
+	assert.Equal(t, []string{"https://a.example", "https://b.example"}, c.CORSOrigins)
+	assert.Empty(t, Default().CORSOrigins, "no origin is allowed by default")
+	assert.ErrorContains(t, c.FromEnv(func(k string) string {
+		return map[string]string{"BINDERY_CORS_ORIGINS": "https://a.example/app"}[k]
+	}), "BINDERY_CORS_ORIGINS")
+}

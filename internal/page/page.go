@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"time"
 
+	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 
 	"github.com/bindery/bindery/internal/apperr"
@@ -228,6 +229,9 @@ type Args struct {
 	After  *Cursor
 	Last   *int
 	Before *Cursor
+	// Columns, when set, adds columns to the rows of the page (not to its
+	// count): what its items show beyond their own row, read with it.
+	Columns func(*sql.Selector)
 }
 
 // Query is the part of an ent query that pagination uses.
@@ -304,7 +308,22 @@ func Paginate[Q Query[Q, T, P, O], T any, P ~func(*sql.Selector), O ~func(*sql.S
 		return base.Clone().Count(store.WithReadMark(ctx, mark))
 	}}
 
-	sel := q.Clone()
+	// The page's rows carry the list's total, counted by a subquery over
+	// the list's own filters (the page's selector before its cursor), so
+	// that a page and its count are one statement; and the columns the
+	// caller adds. Both are added as a predicate, the one hook the query
+	// offers: it runs on the page's selector after its columns are set and
+	// the list's filters applied.
+	sel := q.Clone().Where(P(func(s *sql.Selector) {
+		total := sql.Select(sql.Count("*")).From(sql.Table(s.TableName()))
+		if p := s.P(); p != nil {
+			total.Where(p)
+		}
+		s.AppendSelectExprAs(total, totalColumn)
+		if a.Columns != nil {
+			a.Columns(s)
+		}
+	}))
 	for _, c := range []struct {
 		field   string
 		cur     *Cursor
@@ -323,6 +342,7 @@ func Paginate[Q Query[Q, T, P, O], T any, P ~func(*sql.Selector), O ~func(*sql.S
 		conn.PageInfo = Info{HasPreviousPage: a.After != nil, HasNextPage: a.Before != nil}
 		return conn, nil
 	}
+
 	items, err := sel.Order(O(o.orderBy(backward))).Limit(n + 1).All(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("paginating %s: %w", o.Name, err)
@@ -337,7 +357,31 @@ func Paginate[Q Query[Q, T, P, O], T any, P ~func(*sql.Selector), O ~func(*sql.S
 		}
 	}
 	o.fill(conn, items, a, backward, more)
+	if len(items) > 0 {
+		if n, ok := totalOf(items[0]); ok {
+			conn.count = func(context.Context) (int, error) { return n, nil }
+		}
+	}
 	return conn, nil
+}
+
+// totalColumn is the column of a page's rows that holds the list's total.
+const totalColumn = "page_total"
+
+// totalOf reads the list's total from a row of its page.
+func totalOf(item any) (int, bool) {
+	row, ok := item.(interface {
+		Value(string) (ent.Value, error)
+	})
+	if !ok {
+		return 0, false
+	}
+	v, err := row.Value(totalColumn)
+	if err != nil {
+		return 0, false
+	}
+	n, ok := v.(int64)
+	return int(n), ok
 }
 
 // fill sets a connection's edges and page info from the items of its page,

@@ -86,9 +86,12 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 	}
 	driverName, dialectName, source, migrateSource := "sqlite", dialect.SQLite, sqliteDSN(dsn), ""
 	if IsPostgres(dsn) {
-		driverName, dialectName, source = "postgres", dialect.Postgres, dsn
+		driverName, dialectName = "postgres", dialect.Postgres
 		var err error
-		if migrateSource, err = withoutJIT(dsn); err != nil {
+		if source, err = withDefaults(dsn, map[string]string{"binary_parameters": "yes"}); err != nil {
+			return nil, fmt.Errorf("parsing the PostgreSQL URL: %w", err)
+		}
+		if migrateSource, err = withDefaults(source, map[string]string{"jit": "off"}); err != nil {
 			return nil, fmt.Errorf("parsing the PostgreSQL URL: %w", err)
 		}
 	}
@@ -97,8 +100,11 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 		return nil, fmt.Errorf("opening %s database: %w", dialectName, err)
 	}
 	if dialectName == dialect.Postgres {
-		db.SetMaxOpenConns(20)
-		db.SetMaxIdleConns(10)
+		// Every open connection may stay idle: a request fans out over
+		// several at once, and a pool that closes them opens new PostgreSQL
+		// backends under load.
+		db.SetMaxOpenConns(poolSize)
+		db.SetMaxIdleConns(poolSize)
 		db.SetConnMaxIdleTime(5 * time.Minute)
 	}
 	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
@@ -114,16 +120,27 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 	return &DB{Client: ent.NewClient(ent.Driver(drv)), SQL: db, Dialect: dialectName, driver: drv, migrateSource: migrateSource}, nil
 }
 
-// withoutJIT returns a PostgreSQL URL whose sessions run with JIT compilation
-// off, unless the URL sets it. lib/pq sends unknown parameters as settings.
-func withoutJIT(dsn string) (string, error) {
+// poolSize bounds the PostgreSQL connections of one server.
+const poolSize = 20
+
+// withDefaults returns a PostgreSQL URL with the given parameters, except
+// those the URL sets itself. lib/pq sends unknown parameters as settings.
+//
+// Requests connect with binary_parameters=yes: lib/pq then sends a
+// parameterised statement in one round trip, where by default it prepares
+// it in one and executes it in another, and PostgreSQL parses it once.
+// Migrations run with jit=off: their catalog queries are slow to compile
+// and fast to run.
+func withDefaults(dsn string, params map[string]string) (string, error) {
 	u, err := url.Parse(dsn)
 	if err != nil {
 		return "", err
 	}
 	q := u.Query()
-	if q.Get("jit") == "" {
-		q.Set("jit", "off")
+	for k, v := range params {
+		if q.Get(k) == "" {
+			q.Set(k, v)
+		}
 	}
 	u.RawQuery = q.Encode()
 	return u.String(), nil

@@ -367,13 +367,24 @@ type countingDriver struct {
 	n *atomic.Int64
 }
 
+// logSQL prints every statement when BINDERY_TEST_LOG_SQL is set, to see
+// what a statement bound counts.
+var logSQL = os.Getenv("BINDERY_TEST_LOG_SQL") != ""
+
+func count(n *atomic.Int64, query string) {
+	n.Add(1)
+	if logSQL {
+		fmt.Fprintf(os.Stderr, "SQL %d: %s\n", n.Load(), query)
+	}
+}
+
 func (d *countingDriver) Exec(ctx context.Context, query string, args, v any) error {
-	d.n.Add(1)
+	count(d.n, query)
 	return d.Driver.Exec(ctx, query, args, v)
 }
 
 func (d *countingDriver) Query(ctx context.Context, query string, args, v any) error {
-	d.n.Add(1)
+	count(d.n, query)
 	return d.Driver.Query(ctx, query, args, v)
 }
 
@@ -391,11 +402,11 @@ type countingTx struct {
 }
 
 func (t *countingTx) Exec(ctx context.Context, query string, args, v any) error {
-	t.n.Add(1)
+	count(t.n, query)
 	return t.Tx.Exec(ctx, query, args, v)
 }
 
 func (t *countingTx) Query(ctx context.Context, query string, args, v any) error {
-	t.n.Add(1)
+	count(t.n, query)
 	return t.Tx.Query(ctx, query, args, v)
 }

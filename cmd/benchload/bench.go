@@ -1,0 +1,187 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+const (
+	ownerEmail  = "bench-owner@bindery.local"
+	memberEmail = "bench-member@bindery.local"
+)
+
+// runner runs the workloads of a benchmark and collects their rows.
+type runner struct {
+	o      options
+	client *http.Client
+	stderr io.Writer
+	rows   []row
+	// cleanups run in reverse order when the benchmark ends.
+	cleanups []func()
+}
+
+func (r *runner) logf(format string, args ...any) {
+	fmt.Fprintf(r.stderr, "benchload: "+format+"\n", args...)
+}
+
+// benchmark is the run subcommand. Everything it starts or creates is
+// stopped and removed when it returns, on failure and on Ctrl-C too.
+func benchmark(ctx context.Context, o options, stdout, stderr io.Writer) error {
+	r := &runner{o: o, client: newHTTPClient(o.concurrency), stderr: stderr}
+	defer func() {
+		for i := len(r.cleanups) - 1; i >= 0; i-- {
+			r.cleanups[i]()
+		}
+	}()
+	dir, err := os.MkdirTemp("", "benchload-")
+	if err != nil {
+		return err
+	}
+	r.cleanups = append(r.cleanups, func() { os.RemoveAll(dir) })
+	db, drop, err := freshDatabase(ctx, o.postgres, dir)
+	if err != nil {
+		return err
+	}
+	r.cleanups = append(r.cleanups, func() {
+		if err := drop(); err != nil {
+			r.logf("%v", err)
+		}
+	})
+	r.logf("fresh %s database; migrating it and making the owner's token", db.dialect())
+
+	// The CLI makes the owner's token (and migrates), as an administrator
+	// would on a server started without seeding.
+	token, err := binderyCLI(ctx, o.bindery, "token", "create", "--db", db.dsn, "--email", ownerEmail)
+	if err != nil {
+		return err
+	}
+	bindery, base, err := startBindery(ctx, o.bindery, db.dsn, dir, stderr)
+	if err != nil {
+		return err
+	}
+	r.cleanups = append(r.cleanups, bindery.stop)
+
+	owner := &apiClient{base: base, token: token, http: r.client}
+	addMember := func(ctx context.Context, org string) (string, error) {
+		return binderyCLI(ctx, o.bindery, "token", "create", "--db", db.dsn, "--email", memberEmail, "--org", org, "--role", "edit")
+	}
+	r.logf("seeding through the API: %d + %d spaces, %d change requests", o.shape.SpacesA, o.shape.SpacesB, o.shape.SpacesB*o.shape.ChangeRequests)
+	t0 := time.Now()
+	d, err := seed(ctx, owner, addMember, o.shape, o.concurrency)
+	if err != nil {
+		return fmt.Errorf("seeding: %w", err)
+	}
+	seeding := time.Since(t0)
+	r.logf("seeded in %s", seeding.Round(time.Millisecond))
+
+	if err := r.runBaseline(ctx, db, dir, token, d); err != nil {
+		return err
+	}
+	ws := binderyWorkloads(base, token, d, o.shape)
+	counts, err := countStatements(ctx, db.dsn, ws)
+	if err != nil {
+		return err
+	}
+	for i := range ws {
+		if err := r.measure(ctx, &ws[i], []int{bindery.pid()}, counts[i], false); err != nil {
+			return err
+		}
+	}
+	if o.postgraphile {
+		if err := r.runPostGraphile(ctx, db, filepath.Join(dir, "postgraphile"), d); err != nil {
+			return err
+		}
+	}
+
+	header{date: time.Now(), machine: machine(), database: databaseLabel(ctx, db), shape: o.shape, duration: o.duration,
+		warmup: o.warmup, concurrency: o.concurrency, seeding: seeding}.write(stdout)
+	fmt.Fprintln(stdout)
+	writeTable(stdout, r.rows)
+	var failed []string
+	for _, row := range r.rows {
+		if row.sum.Errors > 0 {
+			failed = append(failed, row.target+" "+row.workload)
+		}
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("workloads with errors: %s", strings.Join(failed, "; "))
+	}
+	return nil
+}
+
+// runBaseline starts the baseline on the database and measures it.
+func (r *runner) runBaseline(ctx context.Context, db database, dir, token string, d dataset) error {
+	bl, base, err := startBaseline(ctx, db.dsn, dir, r.stderr)
+	if err != nil {
+		return err
+	}
+	r.cleanups = append(r.cleanups, bl.stop)
+	w := baselineWorkload(base, token, d)
+	count, err := countBaselineStatements(ctx, db.dsn, &w)
+	if err != nil {
+		return err
+	}
+	return r.measure(ctx, &w, []int{bl.pid()}, count, true)
+}
+
+// runPostGraphile counts PostGraphile's statements, then starts it with 2
+// cluster workers on the database and measures it.
+func (r *runner) runPostGraphile(ctx context.Context, db database, dir string, d dataset) error {
+	ws := func(base string) []workload { return postgraphileWorkloads(base, d, r.o.shape) }
+	r.logf("starting PostGraphile %s through a counting proxy to count its statements", postgraphileVersion)
+	counts, err := countPostGraphileStatements(ctx, dir, db, ws, r.stderr)
+	if err != nil {
+		return err
+	}
+	r.logf("starting PostGraphile %s with 2 cluster workers", postgraphileVersion)
+	pg, base, err := startPostGraphile(ctx, dir, db.postgres, db.schema, 2, r.stderr)
+	if err != nil {
+		return err
+	}
+	r.cleanups = append(r.cleanups, pg.stop)
+	pids, err := postgraphilePIDs(pg)
+	if err != nil {
+		return err
+	}
+	pws := ws(base)
+	for i := range pws {
+		if err := r.measure(ctx, &pws[i], pids, counts[i], false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// measure checks a workload's answer, warms up, and runs it for the
+// duration, with the server's peak memory (pids) reset before.
+func (r *runner) measure(ctx context.Context, w *workload, pids []int, st statements, baseline bool) error {
+	if err := checkOnce(ctx, r.client, w); err != nil {
+		return err
+	}
+	r.logf("%s %s: %s at %d in flight", w.target, w.name, r.o.duration, r.o.concurrency)
+	if _, err := drive(ctx, r.client, w, r.o.concurrency, r.o.warmup); err != nil {
+		return err
+	}
+	if err := resetPeakRSS(pids); err != nil {
+		return err
+	}
+	res, err := drive(ctx, r.client, w, r.o.concurrency, r.o.duration)
+	if err != nil {
+		return err
+	}
+	rss, err := peakRSS(pids)
+	if err != nil {
+		return err
+	}
+	s := summarize(res)
+	r.rows = append(r.rows, row{target: w.target, workload: w.name, sum: s, statements: st, peakRSS: rss,
+		processes: len(pids), baseline: baseline})
+	r.logf("  %.0f req/s, p50 %s, p99 %s, %d errors", s.RPS, millis(s.P50), millis(s.P99), s.Errors)
+	return nil
+}

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// row is a workload's line of the report.
+type row struct {
+	target, workload string
+	sum              summary
+	statements       statements
+	// peakRSS is the server's peak resident set size in bytes, summed over
+	// processes processes; 0 when unknown.
+	peakRSS   int64
+	processes int
+	// baseline marks the row the others are compared with.
+	baseline bool
+}
+
+// writeTable writes the rows as a markdown table, each with its ratio of
+// requests per second to the baseline row's. A row with errors is marked in
+// bold, and its first error is listed below the table.
+func writeTable(w io.Writer, rows []row) {
+	var base float64
+	for _, r := range rows {
+		if r.baseline {
+			base = r.sum.RPS
+		}
+	}
+	fmt.Fprintln(w, "| Server | Workload | req/s | p50 | p99 | errors | SQL/req | peak RSS | req/s vs baseline |")
+	fmt.Fprintln(w, "|---|---|--:|--:|--:|--:|--:|--:|--:|")
+	var failed []row
+	for _, r := range rows {
+		errs := "0"
+		if r.sum.Errors > 0 {
+			errs = fmt.Sprintf("**%d of %d**", r.sum.Errors, r.sum.Requests)
+			failed = append(failed, r)
+		}
+		ratio := "n/a"
+		if base > 0 {
+			ratio = times(r.sum.RPS / base)
+		}
+		fmt.Fprintf(w, "| %s | %s | %.0f | %s | %s | %s | %s | %s | %s |\n", r.target, r.workload, r.sum.RPS,
+			millis(r.sum.P50), millis(r.sum.P99), errs, r.statements, mebibytes(r.peakRSS, r.processes), ratio)
+	}
+	for _, r := range failed {
+		fmt.Fprintf(w, "\n**WARNING: %s %s had %d errors in %d requests; its figures are not valid.** First: %s\n",
+			r.target, r.workload, r.sum.Errors, r.sum.Requests, r.sum.FirstError)
+	}
+}
+
+// times shows a ratio with two decimals, or two significant digits below
+// 0.1.
+func times(x float64) string {
+	if x < 0.1 {
+		return fmt.Sprintf("%.2g×", x)
+	}
+	return fmt.Sprintf("%.2f×", x)
+}
+
+func millis(d time.Duration) string {
+	return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond))
+}
+
+func mebibytes(n int64, processes int) string {
+	if n <= 0 {
+		return "n/a"
+	}
+	s := fmt.Sprintf("%.0f MiB", float64(n)/(1<<20))
+	if processes > 1 {
+		s += fmt.Sprintf(" (%d processes)", processes)
+	}
+	return s
+}
+
+// header describes a run, as a paragraph above its table.
+type header struct {
+	date        time.Time
+	machine     string
+	database    string
+	shape       shape
+	duration    time.Duration
+	warmup      time.Duration
+	concurrency int
+	seeding     time.Duration
+}
+
+func (h header) write(w io.Writer) {
+	lines := []string{
+		fmt.Sprintf("Run on %s, %s.", h.date.Format("2006-01-02"), h.machine),
+		fmt.Sprintf("Database: %s. Dataset: organization A with %d spaces; organization B with %d spaces of %d open change requests each, seeded through the API in %s.",
+			h.database, h.shape.SpacesA, h.shape.SpacesB, h.shape.ChangeRequests, h.seeding.Round(100*time.Millisecond)),
+		fmt.Sprintf("Each workload: %s at %d requests in flight, after a %s warm-up; the load generator runs on the same machine.",
+			h.duration, h.concurrency, h.warmup),
+	}
+	fmt.Fprintln(w, strings.Join(lines, "\n"))
+}

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestWriteTable(t *testing.T) {
+	rows := []row{
+		{target: "baseline", workload: "REST `GET /v1/spaces/{id}`", baseline: true, statements: statements{n: 2},
+			sum: summary{Requests: 40000, RPS: 4000, P50: 1500 * time.Microsecond, P99: 12 * time.Millisecond}, peakRSS: 40 << 20, processes: 1},
+		{target: "Bindery", workload: "GraphQL `node(id:)` of a space", statements: statements{n: 7, tx: 1},
+			sum: summary{Requests: 10000, RPS: 1000, P50: 6 * time.Millisecond, P99: 56789 * time.Microsecond}, peakRSS: 55 << 20, processes: 1},
+		{target: "PostGraphile", workload: "GraphQL `spaceById(id:)`", statements: unknownStatements,
+			sum: summary{Requests: 300, Errors: 3, RPS: 30, FirstError: "HTTP 502: bad gateway"}, peakRSS: 300 << 20, processes: 3},
+	}
+	var b strings.Builder
+	writeTable(&b, rows)
+	assert.Equal(t, `| Server | Workload | req/s | p50 | p99 | errors | SQL/req | peak RSS | req/s vs baseline |
+|---|---|--:|--:|--:|--:|--:|--:|--:|
+| baseline | REST `+"`GET /v1/spaces/{id}`"+` | 4000 | 1.50 ms | 12.00 ms | 0 | 2 | 40 MiB | 1.00× |
+| Bindery | GraphQL `+"`node(id:)`"+` of a space | 1000 | 6.00 ms | 56.79 ms | 0 | 7 (1 tx) | 55 MiB | 0.25× |
+| PostGraphile | GraphQL `+"`spaceById(id:)`"+` | 30 | 0.00 ms | 0.00 ms | **3 of 300** | n/a | 300 MiB (3 processes) | 0.0075× |
+
+**WARNING: PostGraphile GraphQL `+"`spaceById(id:)`"+` had 3 errors in 300 requests; its figures are not valid.** First: HTTP 502: bad gateway
+`, b.String())
+}
+
+func TestWriteTableWithoutBaseline(t *testing.T) {
+	var b strings.Builder
+	writeTable(&b, []row{{target: "Bindery", workload: "w", sum: summary{RPS: 10}}})
+	assert.Contains(t, b.String(), "| Bindery | w | 10 | 0.00 ms | 0.00 ms | 0 | 0 | n/a | n/a |")
+}
+
+func TestStatements(t *testing.T) {
+	var s statements
+	s = s.add(110, 0, true)
+	s = s.add(109, 0, false)
+	s = s.add(110, 0, false)
+	assert.Equal(t, "109–110", s.String(), "a range when a dataloader batch split")
+	assert.Equal(t, "5 (1 tx)", statements{}.add(5, 1, true).String())
+	assert.Equal(t, "7", statements{}.add(7, 0, true).add(7, 0, false).String())
+	assert.Equal(t, "n/a", unknownStatements.String())
+}

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+func TestParseOptions(t *testing.T) {
+	o, err := parseOptions(nil, env(nil), io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, options{bindery: "bin/bindery", duration: 10 * time.Second, warmup: time.Second, concurrency: 8,
+		shape: shape{SpacesA: 1000, SpacesB: 50, ChangeRequests: 10}}, o)
+
+	pg := "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
+	o, err = parseOptions(nil, env(map[string]string{"BENCH_DURATION": "3s", "BENCH_CONCURRENCY": "4",
+		"BINDERY_TEST_DATABASE_URL": pg, "POSTGRAPHILE": "yes"}), io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, 3*time.Second, o.duration)
+	assert.Equal(t, 4, o.concurrency)
+	assert.Equal(t, pg, o.postgres)
+	assert.True(t, o.postgraphile)
+
+	o, err = parseOptions([]string{"--duration", "1s", "--concurrency", "2", "--pg", "", "--postgraphile=false",
+		"--org-a-spaces", "5", "--org-b-spaces", "2", "--change-requests", "3", "--bindery", "/x/bindery"},
+		env(map[string]string{"BENCH_DURATION": "3s", "BINDERY_TEST_DATABASE_URL": pg, "POSTGRAPHILE": "1"}), io.Discard)
+	require.NoError(t, err, "flags override the environment")
+	assert.Equal(t, options{bindery: "/x/bindery", duration: time.Second, warmup: time.Second, concurrency: 2,
+		shape: shape{SpacesA: 5, SpacesB: 2, ChangeRequests: 3}}, o)
+}
+
+func TestParseOptionsErrors(t *testing.T) {
+	for name, c := range map[string]struct {
+		args []string
+		env  map[string]string
+		want string
+	}{
+		"bad duration":              {env: map[string]string{"BENCH_DURATION": "10"}, want: "BENCH_DURATION"},
+		"bad concurrency":           {env: map[string]string{"BENCH_CONCURRENCY": "many"}, want: "BENCH_CONCURRENCY"},
+		"bad POSTGRAPHILE":          {env: map[string]string{"POSTGRAPHILE": "maybe"}, want: "POSTGRAPHILE"},
+		"zero duration":             {args: []string{"--duration", "0s"}, want: "duration"},
+		"no concurrency":            {args: []string{"--concurrency", "0"}, want: "concurrency"},
+		"PostGraphile on SQLite":    {env: map[string]string{"POSTGRAPHILE": "true"}, want: "PostGraphile needs PostgreSQL"},
+		"too many spaces in a page": {args: []string{"--org-b-spaces", "51"}, want: "at most 50"},
+		"no spaces":                 {args: []string{"--org-a-spaces", "0"}, want: "at least one space"},
+		"stray argument":            {args: []string{"now"}, want: "unexpected arguments now"},
+		"unknown flag":              {args: []string{"--fast"}, want: "invalid usage"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := parseOptions(c.args, env(c.env), io.Discard)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), c.want)
+		})
+	}
+}
+
+func TestHelp(t *testing.T) {
+	var out strings.Builder
+	require.NoError(t, run(t.Context(), []string{"benchload", "run", "--help"}, env(nil), io.Discard, &out))
+	assert.Contains(t, out.String(), "-concurrency")
+}
+
+func TestUnknownCommand(t *testing.T) {
+	err := run(t.Context(), []string{"benchload", "frobnicate"}, env(nil), io.Discard, io.Discard)
+	require.ErrorIs(t, err, errUsage)
+}

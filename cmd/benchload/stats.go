@@ -1,0 +1,40 @@
+package main
+
+import (
+	"math"
+	"slices"
+	"time"
+)
+
+// summary is a run's figures.
+type summary struct {
+	Requests, Errors int
+	// RPS is requests completed per second, errors included.
+	RPS      float64
+	P50, P99 time.Duration
+	// FirstError describes the first error, if any.
+	FirstError string
+}
+
+func summarize(r result) summary {
+	s := summary{Requests: len(r.latencies), Errors: r.errors, FirstError: r.firstError}
+	if r.elapsed > 0 {
+		s.RPS = float64(len(r.latencies)) / r.elapsed.Seconds()
+	}
+	sorted := slices.Clone(r.latencies)
+	slices.Sort(sorted)
+	s.P50 = percentile(sorted, 50)
+	s.P99 = percentile(sorted, 99)
+	return s
+}
+
+// percentile returns the nearest-rank p-th percentile of sorted latencies:
+// the smallest one that at least p percent of them do not exceed. It is 0
+// for no latencies.
+func percentile(sorted []time.Duration, p float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	rank := int(math.Ceil(p * float64(len(sorted)) / 100))
+	return sorted[min(max(rank, 1), len(sorted))-1]
+}

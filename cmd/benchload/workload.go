@@ -1,0 +1,226 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+)
+
+// request is one prepared request of a workload.
+type request struct {
+	method, url string
+	body        []byte
+}
+
+// workload is a request mix run against one server. Its requests are sent
+// in turn, so a point read rotates over many rows.
+type workload struct {
+	// target names the server: Bindery, baseline or PostGraphile.
+	target string
+	// name says what is read.
+	name string
+	// token is sent as a bearer token when not empty.
+	token string
+	// graphql marks a GraphQL workload: a 200 answer with errors counts as
+	// an error too.
+	graphql  bool
+	requests []request
+	// check validates the answer to the first request before the run, so
+	// that a workload measures what its name says.
+	check func(body []byte) error
+}
+
+// header sets the headers of a request of the workload.
+func (w *workload) header(h http.Header, r request) {
+	if w.token != "" {
+		h.Set("Authorization", "Bearer "+w.token)
+	}
+	if r.body != nil {
+		h.Set("Content-Type", "application/json")
+	}
+}
+
+// nodeQuery is a point read through the Relay node field.
+const nodeQuery = `query($id: ID!) { node(id: $id) { ... on Space { id title } } }`
+
+// nestedQuery reads an organization's spaces, their open change requests
+// (the default filter), and who opened each.
+const nestedQuery = `query($id: ID!, $spaces: Int!, $changeRequests: Int!) {
+  organization(id: $id) { id title
+    spaces(first: $spaces) { nodes { id title
+      changeRequests(first: $changeRequests) { nodes { id number subject createdBy { id displayName } } } } } } }`
+
+// binderyWorkloads are the workloads run against Bindery.
+func binderyWorkloads(base, token string, d dataset, s shape) []workload {
+	pageSize := min(maxPage, len(d.SpacesA))
+	return []workload{
+		{target: "Bindery", name: "REST `GET /v1/spaces/{id}`", token: token,
+			requests: gets(base+"/v1/spaces/", d.SpacesA), check: checkRESTSpace},
+		{target: "Bindery", name: "GraphQL `node(id:)` of a space", token: token, graphql: true,
+			requests: graphqlPosts(base+"/graphql", nodeQuery, d.SpacesA, nil),
+			check:    checkGraphQL(func(b []byte) error { return checkSpace(b, "node") })},
+		{target: "Bindery", name: fmt.Sprintf("GraphQL organization → %d spaces → %d change requests → createdBy", s.SpacesB, s.ChangeRequests),
+			token: token, graphql: true,
+			requests: graphqlPosts(base+"/graphql", nestedQuery, []string{d.OrgB},
+				map[string]any{"spaces": s.SpacesB, "changeRequests": s.ChangeRequests}),
+			check: checkGraphQL(func(b []byte) error { return checkBinderyNested(b, s) })},
+		{target: "Bindery", name: fmt.Sprintf("REST `GET /v1/orgs/{id}/spaces?limit=%d`", pageSize), token: token,
+			requests: []request{{method: http.MethodGet, url: base + "/v1/orgs/" + d.OrgA + "/spaces?limit=" + strconv.Itoa(pageSize)}},
+			check:    func(b []byte) error { return checkRESTList(b, pageSize) }},
+	}
+}
+
+// baselineWorkload is Bindery's first workload against the baseline.
+func baselineWorkload(base, token string, d dataset) workload {
+	return workload{target: "baseline", name: "REST `GET /v1/spaces/{id}`", token: token,
+		requests: gets(base+"/v1/spaces/", d.SpacesA), check: checkRESTSpace}
+}
+
+func gets(prefix string, ids []string) []request {
+	rs := make([]request, len(ids))
+	for i, id := range ids {
+		rs[i] = request{method: http.MethodGet, url: prefix + id}
+	}
+	return rs
+}
+
+// graphqlPosts prepares one POST per id, with the id as $id beside vars.
+func graphqlPosts(url, query string, ids []string, vars map[string]any) []request {
+	rs := make([]request, len(ids))
+	for i, id := range ids {
+		v := map[string]any{"id": id}
+		for k, x := range vars {
+			v[k] = x
+		}
+		b, err := json.Marshal(map[string]any{"query": query, "variables": v})
+		if err != nil {
+			panic(err) // strings and ints always marshal
+		}
+		rs[i] = request{method: http.MethodPost, url: url, body: b}
+	}
+	return rs
+}
+
+func checkRESTSpace(b []byte) error {
+	var sp struct {
+		Object string `json:"object"`
+		ID     string `json:"id"`
+		Title  string `json:"title"`
+	}
+	if err := json.Unmarshal(b, &sp); err != nil {
+		return err
+	}
+	if sp.ID == "" || sp.Title == "" {
+		return fmt.Errorf("no space in %s", snippet(b))
+	}
+	return nil
+}
+
+func checkRESTList(b []byte, n int) error {
+	var l struct {
+		Items []struct {
+			ID string `json:"id"`
+		} `json:"items"`
+	}
+	if err := json.Unmarshal(b, &l); err != nil {
+		return err
+	}
+	if len(l.Items) != n {
+		return fmt.Errorf("%d spaces listed, want %d", len(l.Items), n)
+	}
+	return nil
+}
+
+// checkGraphQL checks that an answer has no errors, then checks its data.
+func checkGraphQL(data func([]byte) error) func([]byte) error {
+	return func(b []byte) error {
+		var res struct {
+			Data   json.RawMessage   `json:"data"`
+			Errors []json.RawMessage `json:"errors"`
+		}
+		if err := json.Unmarshal(b, &res); err != nil {
+			return err
+		}
+		if len(res.Errors) > 0 {
+			return fmt.Errorf("GraphQL errors: %s", snippet(b))
+		}
+		return data(res.Data)
+	}
+}
+
+// checkSpace checks that data has a space with an id and a title under
+// field.
+func checkSpace(data []byte, field string) error {
+	var d map[string]*struct {
+		ID    string `json:"id"`
+		Title string `json:"title"`
+	}
+	if err := json.Unmarshal(data, &d); err != nil {
+		return err
+	}
+	if sp := d[field]; sp == nil || sp.ID == "" || sp.Title == "" {
+		return fmt.Errorf("no space in %s", snippet(data))
+	}
+	return nil
+}
+
+// author is who opened a change request.
+type author struct {
+	ID          string `json:"id"`
+	DisplayName string `json:"displayName"`
+}
+
+// tree is the nested read's answer, whatever the server's field names:
+// the authors of the change requests of each space.
+type tree [][]*author
+
+// check checks that the tree has every space and change request of the
+// shape, each with its author.
+func (t tree) check(s shape) error {
+	if len(t) != s.SpacesB {
+		return fmt.Errorf("%d spaces, want %d", len(t), s.SpacesB)
+	}
+	for i, crs := range t {
+		if len(crs) != s.ChangeRequests {
+			return fmt.Errorf("space %d has %d change requests, want %d", i+1, len(crs), s.ChangeRequests)
+		}
+		for _, u := range crs {
+			if u == nil || u.ID == "" || u.DisplayName == "" {
+				return fmt.Errorf("a change request of space %d has no author", i+1)
+			}
+		}
+	}
+	return nil
+}
+
+func checkBinderyNested(data []byte, s shape) error {
+	var d struct {
+		Organization *struct {
+			Spaces struct {
+				Nodes []struct {
+					ChangeRequests struct {
+						Nodes []struct {
+							CreatedBy *author `json:"createdBy"`
+						} `json:"nodes"`
+					} `json:"changeRequests"`
+				} `json:"nodes"`
+			} `json:"spaces"`
+		} `json:"organization"`
+	}
+	if err := json.Unmarshal(data, &d); err != nil {
+		return err
+	}
+	if d.Organization == nil {
+		return fmt.Errorf("no organization in %s", snippet(data))
+	}
+	var t tree
+	for _, sp := range d.Organization.Spaces.Nodes {
+		var users []*author
+		for _, cr := range sp.ChangeRequests.Nodes {
+			users = append(users, cr.CreatedBy)
+		}
+		t = append(t, users)
+	}
+	return t.check(s)
+}

@@ -1,0 +1,62 @@
+package graph_test
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/server/servertest"
+)
+
+// The point reads of make bench-load, each bounded in statements (its nested
+// read is nsCase, its list a case of TestListStatements): what every
+// request pays is the token with its user (one statement) and what
+// authorization decides from (one, see loadOrgAccess); the rest is what the
+// request reads. Statement counts are deterministic, so the bounds are exact
+// tests; how fast the statements run is the benchmark's business.
+
+// rpMeasure returns the statements of request on a server with empty caches,
+// after a request that records the token's use.
+func rpMeasure(t *testing.T, e *servertest.Env, token string, request func(e *servertest.Env)) int64 {
+	t.Helper()
+	fresh := servertest.Reuse(t, e)
+	fresh.MustDo(http.MethodGet, "/v1/user", token, nil, http.StatusOK)
+	return lsStatements(fresh, func() { request(fresh) })
+}
+
+func TestPointReadsTakeThreeStatements(t *testing.T) {
+	t.Parallel()
+	e := servertest.New(t)
+	tok, _ := e.Member(e.Org.ID, enum.RoleEdit, "viewer@example.com")
+	col := e.MustDo(http.MethodPost, "/v1/orgs/"+e.Org.ID+"/collections", e.OwnerToken, map[string]any{"title": "Guides"}, http.StatusCreated)
+	for _, parent := range []any{nil, col["id"]} {
+		body := map[string]any{"title": "Handbook"}
+		if parent != nil {
+			body["parent"] = parent
+		}
+		sp := e.MustDo(http.MethodPost, "/v1/orgs/"+e.Org.ID+"/spaces", e.OwnerToken, body, http.StatusCreated)
+		id := sp["id"].(string)
+		e.MustDo(http.MethodPost, "/v1/spaces/"+id+"/change-requests", e.OwnerToken, map[string]any{"subject": "Draft"}, http.StatusCreated)
+
+		got := rpMeasure(t, e, tok, func(e *servertest.Env) {
+			s := e.MustDo(http.MethodGet, "/v1/spaces/"+id, tok, nil, http.StatusOK)
+			assert.Equal(t, e.Org.ID, s["organization"])
+			assert.EqualValues(t, 1, s["changeRequests"])
+			assert.NotEmpty(t, s["revision"])
+			if parent != nil {
+				assert.Equal(t, parent, s["parent"])
+			}
+		})
+		assert.LessOrEqual(t, got, int64(3), "GET /v1/spaces/{id} (parent %v)", parent)
+
+		got = rpMeasure(t, e, tok, func(e *servertest.Env) {
+			r := e.GraphQL(tok, `query($id: ID!) { node(id: $id) { ... on Space { id title } } }`, map[string]any{"id": id})
+			require.Empty(t, r.Errors)
+			assert.Contains(t, string(r.Data), id)
+		})
+		assert.LessOrEqual(t, got, int64(3), "node(id:) of a space (parent %v)", parent)
+	}
+}

@@ -1,0 +1,153 @@
+// The playground's own code: a token form above GraphiQL.
+//
+// Every request to Bindery needs an API token. The token lives in this
+// page's memory and reaches the server through the fetcher's Authorization
+// header, so it never enters GraphiQL's header editor and GraphiQL cannot
+// store it (shouldPersistHeaders stays false for what the user types there).
+// It is written to localStorage only when "Remember on this browser" is
+// ticked, and "Forget" removes it.
+(() => {
+  'use strict';
+
+  const storageKey = 'bindery.playground.token';
+  const defaultQuery = `# Bindery's GraphQL API. Set an API token above
+# (make run prints one), then run the query with
+# Ctrl-Enter. The docs and autocompletion follow
+# the schema once the token is set.
+{
+  viewer {
+    displayName
+    organizations(first: 5) {
+      nodes {
+        title
+      }
+    }
+  }
+}
+`;
+
+  const mount = document.getElementById('graphiql');
+  const endpoint = mount.dataset.endpoint;
+  const form = document.getElementById('token-form');
+  const input = document.getElementById('token');
+  const remember = document.getElementById('remember');
+  const forget = document.getElementById('forget');
+  const status = document.getElementById('token-status');
+  const root = ReactDOM.createRoot(mount);
+
+  let token = '';
+  let generation = 0;
+
+  // localStorage may be unavailable (storage disabled): then nothing is
+  // remembered.
+  const saved = {
+    get() {
+      try {
+        return localStorage.getItem(storageKey) || '';
+      } catch {
+        return '';
+      }
+    },
+    set(value) {
+      try {
+        localStorage.setItem(storageKey, value);
+      } catch {
+        say('This browser does not let the page remember the token.', true);
+      }
+    },
+    clear() {
+      try {
+        localStorage.removeItem(storageKey);
+      } catch {
+        // Nothing was stored.
+      }
+    },
+  };
+
+  function say(text, isError = false) {
+    status.textContent = text;
+    status.classList.toggle('error', isError);
+  }
+
+  function fetcher() {
+    if (!token) {
+      return () =>
+        Promise.resolve({ errors: [{ message: 'Enter an API token above: every request to Bindery needs one.' }] });
+    }
+    return GraphiQL.createFetcher({ url: endpoint, headers: { Authorization: `Bearer ${token}` } });
+  }
+
+  // A new key mounts a new GraphiQL, which loads the schema with the new
+  // token. The editors keep their content: GraphiQL stores the query itself.
+  function render() {
+    generation += 1;
+    root.render(
+      React.createElement(GraphiQL, {
+        key: generation,
+        fetcher: fetcher(),
+        defaultQuery,
+        shouldPersistHeaders: false,
+      }),
+    );
+  }
+
+  // Says whose token it is, or why the server refused it.
+  async function check() {
+    const mine = generation;
+    say('Checking the token…');
+    let text;
+    let isError = true;
+    try {
+      const res = await fetch(endpoint, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify({ query: '{ viewer { displayName } }' }),
+      });
+      const body = await res.json();
+      if (body.errors?.length) {
+        text = `The server refused the token: ${body.errors[0].message}`;
+      } else {
+        text = `Signed in as ${body.data?.viewer?.displayName ?? 'an unnamed user'}.`;
+        isError = false;
+      }
+    } catch (err) {
+      text = `Could not reach the server: ${err.message}`;
+    }
+    if (mine === generation) say(text, isError);
+  }
+
+  function use(value) {
+    token = value;
+    if (token && remember.checked) saved.set(token);
+    else saved.clear();
+    render();
+    if (token) check();
+    else say('No token yet: the schema loads once one is set.');
+  }
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const value = input.value.trim();
+    if (!value) {
+      say('Enter a token first.', true);
+      return;
+    }
+    use(value);
+  });
+  remember.addEventListener('change', () => {
+    if (remember.checked && token) saved.set(token);
+    if (!remember.checked) saved.clear();
+  });
+  forget.addEventListener('click', () => {
+    input.value = '';
+    remember.checked = false;
+    use('');
+  });
+
+  const remembered = saved.get();
+  if (remembered) {
+    input.value = remembered;
+    remember.checked = true;
+  }
+  use(remembered);
+})();
