@@ -62,3 +62,48 @@ func BenchmarkListSpacesGraphQL(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkGetSpaceREST measures the point read of make bench-load.
+func BenchmarkGetSpaceREST(b *testing.B) {
+	e := benchEnv(b, 1)
+	sp := e.MustDo(http.MethodPost, "/v1/orgs/"+e.Org.ID+"/spaces", e.OwnerToken, map[string]any{"title": "Point"}, http.StatusCreated)
+	req, _ := http.NewRequest(http.MethodGet, e.HTTP.URL+"/v1/spaces/"+sp["id"].(string), nil)
+	req.Header.Set("Authorization", "Bearer "+e.OwnerToken)
+	e.Statements.Store(0)
+	b.SetParallelism(4)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			res, err := e.HTTP.Client().Do(req)
+			if err != nil || res.StatusCode != http.StatusOK {
+				b.Fatal(err, res.StatusCode)
+			}
+			_, _ = io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+		}
+	})
+	b.ReportMetric(float64(e.Statements.Load())/float64(b.N), "stmts/op")
+}
+
+// BenchmarkNestedGraphQL measures the nested read of make bench-load:
+// an organization's 50 spaces, 10 change requests each, and their authors.
+func BenchmarkNestedGraphQL(b *testing.B) {
+	e := benchEnv(b, 50)
+	spaces := e.Walk(b, "/v1/orgs/"+e.Org.ID+"/spaces", e.OwnerToken, 100)
+	for _, sp := range spaces {
+		for j := range 10 {
+			e.MustDo(http.MethodPost, "/v1/spaces/"+sp+"/change-requests", e.OwnerToken, map[string]any{"subject": fmt.Sprint("CR ", j)}, http.StatusCreated)
+		}
+	}
+	q := `query($id: ID!) { organization(id: $id) { spaces(first: 50) { nodes { id title
+		changeRequests(first: 10) { nodes { id number createdBy { id displayName } } } } } } }`
+	vars := map[string]any{"id": e.Org.ID}
+	e.Statements.Store(0)
+	b.ResetTimer()
+	for b.Loop() {
+		if g := e.GraphQL(e.OwnerToken, q, vars); len(g.Errors) > 0 {
+			b.Fatal(g.Errors)
+		}
+	}
+	b.ReportMetric(float64(e.Statements.Load())/float64(b.N), "stmts/op")
+}

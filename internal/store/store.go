@@ -17,7 +17,7 @@ import (
 	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/schema"
-	_ "github.com/lib/pq"  // PostgreSQL driver
+	"github.com/lib/pq"
 	_ "modernc.org/sqlite" // SQLite driver, pure Go
 
 	"github.com/bindery/bindery/ent"
@@ -95,9 +95,18 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 			return nil, fmt.Errorf("parsing the PostgreSQL URL: %w", err)
 		}
 	}
-	db, err := sql.Open(driverName, source)
-	if err != nil {
-		return nil, fmt.Errorf("opening %s database: %w", dialectName, err)
+	var db *sql.DB
+	if dialectName == dialect.Postgres {
+		connector, err := pq.NewConnector(source)
+		if err != nil {
+			return nil, fmt.Errorf("opening %s database: %w", dialectName, err)
+		}
+		db = sql.OpenDB(cachingConnector{connector})
+	} else {
+		var err error
+		if db, err = sql.Open(driverName, source); err != nil {
+			return nil, fmt.Errorf("opening %s database: %w", dialectName, err)
+		}
 	}
 	if dialectName == dialect.Postgres {
 		// Every open connection may stay idle: a request fans out over
@@ -126,9 +135,9 @@ const poolSize = 20
 // withDefaults returns a PostgreSQL URL with the given parameters, except
 // those the URL sets itself. lib/pq sends unknown parameters as settings.
 //
-// Requests connect with binary_parameters=yes: lib/pq then sends a
-// parameterised statement in one round trip, where by default it prepares
-// it in one and executes it in another, and PostgreSQL parses it once.
+// Requests connect with binary_parameters=yes, so that a statement lib/pq
+// does not prepare is one round trip, not two; most are prepared once per
+// connection and kept (see cachingConnector).
 // Migrations run with jit=off: their catalog queries are slow to compile
 // and fast to run.
 func withDefaults(dsn string, params map[string]string) (string, error) {
