@@ -24,8 +24,8 @@ import (
 
 // changeRequestsByNumber lists change requests newest first.
 var changeRequestsByNumber = page.Order[*ent.ChangeRequest, predicate.ChangeRequest, changerequest.OrderOption]{
-	Name: "change-requests", Column: changerequest.FieldNumber, KeyType: page.KeyFloat, Desc: true,
-	Key: func(c *ent.ChangeRequest) any { return float64(c.Number) }, ID: func(c *ent.ChangeRequest) string { return c.ID },
+	Name: "change-requests", Column: changerequest.FieldNumber, KeyType: page.KeyInt, Desc: true,
+	Key: func(c *ent.ChangeRequest) any { return c.Number }, ID: func(c *ent.ChangeRequest) string { return c.ID },
 }
 
 // changeRequest returns a change request the viewer can see, with its space

@@ -15,9 +15,11 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 
 	"github.com/bindery/bindery/internal/apperr"
+	"github.com/bindery/bindery/internal/validate"
 )
 
-// maxBodyBytes bounds a request body.
+// maxBodyBytes bounds a request body: 413 over it. /v1 bodies are small
+// (titles, settings, a URL to import from); 1 MiB leaves room for any.
 const maxBodyBytes = 1 << 20
 
 // Opt is a body member that may be absent, null or set, which /v1 tells
@@ -181,9 +183,14 @@ func readObject(r *http.Request) (map[string]json.RawMessage, error) {
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			return nil, apperr.Invalid("", "the request body exceeds %d bytes", maxBodyBytes)
+			return nil, apperr.TooLargef("The request body is larger than %d bytes", maxBodyBytes)
 		}
 		return nil, apperr.Invalid("", "the request body could not be read")
+	}
+	// Before decoding, which would turn invalid UTF-8 into U+FFFD: every
+	// string of the body, at any depth, must be text.
+	if err := validate.JSON(body); err != nil {
+		return nil, textError(err)
 	}
 	members := map[string]json.RawMessage{}
 	if len(bytes.TrimSpace(body)) > 0 {
@@ -196,6 +203,18 @@ func readObject(r *http.Request) (map[string]json.RawMessage, error) {
 		}
 	}
 	return members, nil
+}
+
+// textError names the member a text problem of the body is in.
+func textError(err error) error {
+	var te *validate.TextError
+	if !errors.As(err, &te) {
+		return err
+	}
+	if te.Path == "" {
+		return apperr.Invalid("", "the request body: %s", te.Problem())
+	}
+	return apperr.Invalid(te.Path, "%s", te.Problem())
 }
 
 // strictUnmarshal decodes one value, refusing unknown members of objects.

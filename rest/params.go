@@ -40,6 +40,43 @@ func (p params) path(name string) string {
 	return chi.URLParam(p.r, name)
 }
 
+// checkText checks that every path and query parameter of a request is text
+// (validate.Text), before any reaches the application layer: an ID of
+// "%00" or "%FF" is a 400 naming the parameter on both databases, rather
+// than a 500 from PostgreSQL or a silent miss on SQLite. The query string
+// must also parse: a malformed one would otherwise lose parameters
+// silently.
+func checkText(r *http.Request) error {
+	if rctx := chi.RouteContext(r.Context()); rctx != nil {
+		// Named parameters first: the wildcard of the /v1 mount holds them
+		// all, and the last wildcard is the page path.
+		ps := rctx.URLParams
+		for i, key := range ps.Keys {
+			if key == "*" {
+				continue
+			}
+			if err := validate.Text(ps.Values[i]); err != nil {
+				return apperr.Invalid(key, "%s", err.Error())
+			}
+		}
+		if err := validate.Text((params{r: r}).path(pathRest)); err != nil {
+			return apperr.Invalid(pathRest, "%s", err.Error())
+		}
+	}
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		return apperr.Invalid("", "The query string is malformed")
+	}
+	switch name, err := validate.Values(q); {
+	case err == nil:
+		return nil
+	case name == "":
+		return apperr.Invalid("", "A query parameter name %s", err.Error())
+	default:
+		return apperr.Invalid(name, "%s", err.Error())
+	}
+}
+
 // query reads an optional string query parameter.
 func (p params) query(name string) *string {
 	if s := p.r.URL.Query().Get(name); s != "" {

@@ -41,8 +41,14 @@ type response struct {
 type handlerFunc func(r *http.Request) (response, error)
 
 // handle adapts a handler: it writes the response, or the error envelope.
+// The text of the path and query parameters is checked first, for every
+// operation (see checkText).
 func (a *API) handle(h handlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		if err := checkText(r); err != nil {
+			a.fail(w, r, err)
+			return
+		}
 		res, err := h(r)
 		if err != nil {
 			a.fail(w, r, listParameter(err))
@@ -96,7 +102,7 @@ type errorBody struct {
 // WriteError writes err in the /v1 error envelope. A server fault is logged
 // with the request ID and answered with a generic message.
 func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
-	ae := apperr.From(err)
+	ae := apperr.FromContext(r.Context(), err)
 	if ae.Kind == apperr.Internal {
 		logctx.From(r.Context(), log).Error("internal error", "error", err.Error())
 	}

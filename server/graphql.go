@@ -35,15 +35,25 @@ func (s *Server) graphqlHandler() http.Handler {
 	// GraphQL multipart requests carry uploads. The body may exceed the file
 	// limit by the operations and map parts; the resolver checks the file.
 	srv.AddTransport(transport.MultipartForm{MaxUploadSize: s.cfg.MaxUploadBytes + 1<<20, MaxMemory: 8 << 20})
-	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
+	validated := lru.New[*ast.QueryDocument](1000)
+	srv.SetQueryCache(validated)
+	// The document limits run before gqlgen parses and validates (see
+	// limits_graphql.go); gqlgen's parser gets the same token limit.
+	srv.SetParserTokenLimit(s.cfg.GraphQLTokenLimit)
+	srv.Use(documentLimits{tokens: s.cfg.GraphQLTokenLimit, fields: s.cfg.GraphQLFieldLimit,
+		aliases: s.cfg.GraphQLAliasLimit, validated: validated})
 	if s.cfg.Introspection {
 		srv.Use(extension.Introspection{})
 	}
+	srv.Use(mutationLimit{max: s.cfg.GraphQLMutationLimit})
 	srv.Use(depthLimit{max: s.cfg.DepthLimit})
 	srv.Use(&extension.ComplexityLimit{Func: func(context.Context, *graphql.OperationContext) int {
 		return s.cfg.ComplexityLimit
 	}})
 	srv.Use(&graphqlCharge{}) // the rate limit's charge, after the complexity is known (ratelimit.go)
+	srv.AroundOperations(s.operationDeadline)
+	srv.AroundFields(stopWhenDone)
+	srv.AroundResponses(s.oneEndError)
 	srv.SetErrorPresenter(s.presentGraphQLError)
 	srv.SetRecoverFunc(func(ctx context.Context, p any) error {
 		logctx.From(ctx, s.log).Error("panic in resolver", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
@@ -80,7 +90,7 @@ func (s *Server) presentGraphQLError(ctx context.Context, err error) *gqlerror.E
 		gerr.Extensions["code"] = "INTROSPECTION_DISABLED"
 		return gerr
 	}
-	ae := apperr.From(cause)
+	ae := argumentError(ctx, gerr.Path, apperr.FromContext(ctx, cause))
 	gerr.Extensions["code"] = ae.Kind.Code()
 	if ae.Field != "" {
 		gerr.Extensions["field"] = ae.Field
@@ -90,6 +100,22 @@ func (s *Server) presentGraphQLError(ctx context.Context, err error) *gqlerror.E
 		logctx.From(ctx, s.log).Error("internal error", "error", cause.Error(), "path", gerr.Path.String())
 	}
 	return gerr
+}
+
+// argumentError names the argument an InvalidArgument without a field is
+// about, when gqlgen raised it while reading the argument: a scalar's
+// UnmarshalGQL (a page cursor's) does not know the argument's name, but the
+// error's path ends with it, one step past the field.
+func argumentError(ctx context.Context, path ast.Path, ae *apperr.Error) *apperr.Error {
+	fc := graphql.GetFieldContext(ctx)
+	if ae.Kind != apperr.InvalidArgument || ae.Field != "" || fc == nil || fc.Field.Field == nil || len(path) == 0 {
+		return ae
+	}
+	name, ok := path[len(path)-1].(ast.PathName)
+	if !ok || string(name) == fc.Field.Alias {
+		return ae
+	}
+	return apperr.From(apperr.Invalid(string(name), "%s", ae.Message))
 }
 
 // isIntrospection reports whether a path ends at an introspection field.

@@ -11,6 +11,7 @@ import (
 	"github.com/vektah/gqlparser/v2/parser"
 
 	"github.com/bindery/bindery/internal/apperr"
+	"github.com/bindery/bindery/internal/logctx"
 )
 
 // This file holds the GraphQL-over-HTTP rules (https://graphql.github.io/graphql-over-http/draft/)
@@ -75,7 +76,11 @@ func writeGraphQLError(w http.ResponseWriter, r *http.Request, status int, gerr 
 //   - A GET whose operation is a mutation (or subscription): 405 with
 //     Allow: POST. The spec ("GET"): GET MUST NOT be used for mutations; the
 //     server MUST respond with 405 Method Not Allowed and halt execution.
-func graphqlHTTP(next http.Handler) http.Handler {
+//
+// It also checks the request itself, which gqlgen decodes leniently (see
+// checkGraphQLParams): its size, the text of every string it carries, and
+// the shape of its parameters.
+func (s *Server) graphqlHTTP(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.Method {
 		case http.MethodOptions:
@@ -86,8 +91,20 @@ func graphqlHTTP(next http.Handler) http.Handler {
 					"The request body must be JSON: send Content-Type: application/json, or multipart/form-data for uploads"))
 				return
 			}
+			check := s.checkGraphQLBody
+			if mt != mediaJSON {
+				check = s.checkGraphQLOperations
+			}
+			if err := check(w, r); err != nil {
+				s.writeGraphQLAppError(w, r, err)
+				return
+			}
 		case http.MethodGet:
-			if op := getOperation(r); op != "" && op != ast.Query {
+			if err := s.checkGraphQLQueryString(r); err != nil {
+				s.writeGraphQLAppError(w, r, err)
+				return
+			}
+			if op := getOperation(r, s.cfg.GraphQLTokenLimit); op != "" && op != ast.Query {
 				w.Header().Set("Allow", http.MethodPost)
 				writeGraphQLError(w, r, http.StatusMethodNotAllowed, badRequest(
 					"GET requests can only run queries; send a "+string(op)+" with POST"))
@@ -109,7 +126,8 @@ func graphqlHTTP(next http.Handler) http.Handler {
 // executing it, which it does with 422 or 400 and "data": null whatever the
 // media type:
 //   - A GraphQL request error (a document that does not parse or validate,
-//     variables that do not coerce; its errors carry locations or a path):
+//     variables that do not coerce; its errors carry locations or a path;
+//     or a document over a limit, see documentLimitCodes):
 //     in application/json the spec ("application/json") says the server
 //     SHOULD answer 200, as for any well-formed GraphQL response; in
 //     application/graphql-response+json it SHOULD answer 400.
@@ -147,14 +165,17 @@ func (w *requestErrorWriter) finish() {
 	}
 	var resp struct {
 		Errors []struct {
-			Locations json.RawMessage `json:"locations"`
-			Path      json.RawMessage `json:"path"`
+			Locations  json.RawMessage `json:"locations"`
+			Path       json.RawMessage `json:"path"`
+			Extensions struct {
+				Code string `json:"code"`
+			} `json:"extensions"`
 		} `json:"errors"`
 	}
 	_ = json.Unmarshal(w.buf, &resp)
 	requestError := false
 	for _, e := range resp.Errors {
-		requestError = requestError || len(e.Locations) > 0 || len(e.Path) > 0
+		requestError = requestError || len(e.Locations) > 0 || len(e.Path) > 0 || documentLimitCodes[e.Extensions.Code]
 	}
 	mt, _, _ := mime.ParseMediaType(w.Header().Get("Content-Type"))
 	status, body := http.StatusBadRequest, w.buf
@@ -176,11 +197,11 @@ func (w *requestErrorWriter) finish() {
 }
 
 // getOperation returns the type of the operation a GET request selects, or ""
-// when the document does not parse or does not select one: gqlgen then
-// reports the problem as a GraphQL request error.
-func getOperation(r *http.Request) ast.Operation {
+// when the document does not parse, is over the token limit, or does not
+// select one: gqlgen then reports the problem as a GraphQL request error.
+func getOperation(r *http.Request, tokenLimit int) ast.Operation {
 	q := r.URL.Query()
-	doc, err := parser.ParseQuery(&ast.Source{Input: q.Get("query")})
+	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: q.Get("query")}, tokenLimit)
 	if err != nil {
 		return ""
 	}
@@ -200,4 +221,26 @@ func getOperation(r *http.Request) ast.Operation {
 // badRequest is a request error with the code of an invalid argument.
 func badRequest(msg string) *gqlerror.Error {
 	return &gqlerror.Error{Message: msg, Extensions: map[string]any{"code": apperr.InvalidArgument.Code()}}
+}
+
+// appGraphQLError is an application error as a GraphQL error: its kind's
+// code, and the field it is about.
+func appGraphQLError(err error) *gqlerror.Error {
+	ae := apperr.From(err)
+	gerr := &gqlerror.Error{Message: ae.Message, Extensions: map[string]any{"code": ae.Kind.Code()}}
+	if ae.Field != "" {
+		gerr.Extensions["field"] = ae.Field
+	}
+	return gerr
+}
+
+// writeGraphQLAppError answers a /graphql request refused before gqlgen ran
+// with an application error, with its kind's status. A server fault is
+// logged with the request ID.
+func (s *Server) writeGraphQLAppError(w http.ResponseWriter, r *http.Request, err error) {
+	ae := apperr.FromContext(r.Context(), err)
+	if ae.Kind == apperr.Internal {
+		logctx.From(r.Context(), s.log).Error("internal error", "error", err.Error())
+	}
+	writeGraphQLError(w, r, ae.Kind.HTTPStatus(), appGraphQLError(ae))
 }

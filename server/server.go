@@ -79,9 +79,9 @@ func (s *Server) routes() chi.Router {
 	m.Get("/files/{spaceId}/{blob}/{name}", s.serveFile)
 	m.Get("/pdf/{spaceId}/{revisionId}", s.servePDF)
 
-	// The API routes share one stack: viewer, rate limit, loaders.
-	api := m.With(s.authenticate, s.rateLimit, s.loaders)
-	api.Handle("/graphql", graphqlHTTP(s.graphqlHandler()))
+	// The API routes share one stack: deadline, viewer, rate limit, loaders.
+	api := m.With(s.deadline, s.authenticate, s.rateLimit, s.loaders)
+	api.Handle("/graphql", s.graphqlHTTP(s.graphqlHandler()))
 	api.Mount("/v1", rest.New(s.resolver, s.log).Routes())
 	return m
 }
@@ -117,7 +117,7 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 		Handler:           s,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       60 * time.Second,
-		WriteTimeout:      120 * time.Second,
+		WriteTimeout:      max(120*time.Second, s.cfg.RequestTimeout+importAllowance+30*time.Second),
 		IdleTimeout:       120 * time.Second,
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}

@@ -5,6 +5,7 @@
 package apperr
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -27,6 +28,13 @@ const (
 	Conflict
 	PreconditionFailed
 	RateLimited
+	// TooLarge is a request over a size limit of the server.
+	TooLarge
+	// Timeout is a request that ran past its deadline.
+	Timeout
+	// Canceled is a request whose client went away before the answer. Its
+	// status, nginx's 499, is never seen by the client, only in the log.
+	Canceled
 )
 
 var kinds = map[Kind]struct {
@@ -41,6 +49,9 @@ var kinds = map[Kind]struct {
 	Conflict:           {http.StatusConflict, "CONFLICT"},
 	PreconditionFailed: {http.StatusPreconditionFailed, "PRECONDITION_FAILED"},
 	RateLimited:        {http.StatusTooManyRequests, "RATE_LIMITED"},
+	TooLarge:           {http.StatusRequestEntityTooLarge, "REQUEST_TOO_LARGE"},
+	Timeout:            {http.StatusGatewayTimeout, "TIMEOUT"},
+	Canceled:           {499, "CLIENT_CLOSED_REQUEST"},
 }
 
 // HTTPStatus is the /v1 status of the kind.
@@ -112,6 +123,32 @@ func RateLimitedf(format string, args ...any) error {
 	return &Error{Kind: RateLimited, Message: fmt.Sprintf(format, args...)}
 }
 
+// TooLargef reports a request over a size limit.
+func TooLargef(format string, args ...any) error {
+	return &Error{Kind: TooLarge, Message: fmt.Sprintf(format, args...)}
+}
+
+// TimeoutMessage is what a client learns of a request past its deadline.
+const TimeoutMessage = "The request took longer than the server allows; try a smaller request"
+
+// FromContext classifies err as From does, except that a failure of a
+// request whose context has ended is a Timeout or Canceled, whatever the
+// driver made of the cancellation (lib/pq reports "canceling statement due
+// to user request", not the context's error).
+func FromContext(ctx context.Context, err error) *Error {
+	e := From(err)
+	if e == nil || e.Kind != Internal {
+		return e
+	}
+	switch ctx.Err() {
+	case context.DeadlineExceeded:
+		return &Error{Kind: Timeout, Message: TimeoutMessage, cause: err}
+	case context.Canceled:
+		return &Error{Kind: Canceled, Message: "The client closed the request", cause: err}
+	}
+	return e
+}
+
 // From classifies any error. Application errors keep their kind; ent's
 // not-found, validation and constraint errors are translated here, at the
 // boundary; anything else is Internal, and its text must not reach a client.
@@ -135,6 +172,10 @@ func From(err error) *Error {
 			inner = next
 		}
 		return &Error{Kind: InvalidArgument, Field: field, Message: field + ": " + inner.Error(), cause: err}
+	case errors.Is(err, context.DeadlineExceeded):
+		return &Error{Kind: Timeout, Message: TimeoutMessage, cause: err}
+	case errors.Is(err, context.Canceled):
+		return &Error{Kind: Canceled, Message: "The client closed the request", cause: err}
 	case ent.IsConstraintError(err):
 		return &Error{Kind: Conflict, Message: "The request conflicts with an existing resource", cause: err}
 	default:

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -30,6 +31,9 @@ func TestFromClassifies(t *testing.T) {
 		{Conflictf("taken"), Conflict, 409, "CONFLICT"},
 		{Preconditionf("deleted"), PreconditionFailed, 412, "PRECONDITION_FAILED"},
 		{RateLimitedf("slow down"), RateLimited, 429, "RATE_LIMITED"},
+		{TooLargef("big"), TooLarge, 413, "REQUEST_TOO_LARGE"},
+		{fmt.Errorf("query: %w", context.DeadlineExceeded), Timeout, 504, "TIMEOUT"},
+		{fmt.Errorf("query: %w", context.Canceled), Canceled, 499, "CLIENT_CLOSED_REQUEST"},
 		{&ent.NotFoundError{}, NotFound, 404, "NOT_FOUND"},
 		{&ent.ConstraintError{}, Conflict, 409, "CONFLICT"},
 		{errors.New("pq: relation does not exist"), Internal, http.StatusInternalServerError, "INTERNAL_SERVER_ERROR"},
@@ -39,6 +43,20 @@ func TestFromClassifies(t *testing.T) {
 		assert.Equal(t, tc.status, e.Kind.HTTPStatus())
 		assert.Equal(t, tc.code, e.Kind.Code())
 	}
+}
+
+// A driver reports a cancelled statement in its own words; the request's
+// context says what happened.
+func TestFromContextNamesTheEndOfTheRequest(t *testing.T) {
+	driver := errors.New("pq: canceling statement due to user request")
+	assert.Equal(t, Internal, FromContext(context.Background(), driver).Kind)
+	expired, cancel := context.WithDeadline(context.Background(), time.Unix(0, 0))
+	defer cancel()
+	assert.Equal(t, Timeout, FromContext(expired, driver).Kind)
+	gone, leave := context.WithCancel(context.Background())
+	leave()
+	assert.Equal(t, Canceled, FromContext(gone, driver).Kind)
+	assert.Equal(t, NotFound, FromContext(gone, NotFoundf("x")).Kind, "an error the application chose keeps its kind")
 }
 
 func TestInternalMessageHidesCause(t *testing.T) {

@@ -30,6 +30,18 @@ type Config struct {
 	// ComplexityLimit and DepthLimit bound a GraphQL operation.
 	ComplexityLimit int
 	DepthLimit      int
+	// GraphQLMaxBodyBytes bounds a /graphql JSON body, and the document of
+	// a GET. Multipart uploads have MaxUploadBytes instead.
+	GraphQLMaxBodyBytes int64
+	// GraphQLTokenLimit, GraphQLFieldLimit and GraphQLAliasLimit bound a
+	// GraphQL document before it is validated; see server/limits_graphql.go.
+	GraphQLTokenLimit int
+	GraphQLFieldLimit int
+	GraphQLAliasLimit int
+	// GraphQLMutationLimit bounds the root mutation fields of an operation.
+	GraphQLMutationLimit int
+	// RequestTimeout bounds the work of one /graphql or /v1 request.
+	RequestTimeout time.Duration
 	// RateLimit is the number of requests a user, with all their tokens, may
 	// make per minute on one server, and the burst: a user's token bucket
 	// holds that many points and refills at that many a minute. A GraphQL
@@ -66,11 +78,19 @@ func Default() Config {
 		Introspection:   true,
 		ComplexityLimit: 100000,
 		DepthLimit:      12,
-		RateLimit:       1200,
-		PurgeInterval:   time.Hour,
-		Seed:            true,
-		ShutdownTimeout: 20 * time.Second,
-		MaxUploadBytes:  25 << 20,
+		// A page's markdown may be 1 MiB (validate.MaxMarkdownBytes), and
+		// must fit, JSON-escaped, in one setPageMarkdown request.
+		GraphQLMaxBodyBytes:  2 << 20,
+		GraphQLTokenLimit:    15000,
+		GraphQLFieldLimit:    1000,
+		GraphQLAliasLimit:    100,
+		GraphQLMutationLimit: 10,
+		RequestTimeout:       30 * time.Second,
+		RateLimit:            1200,
+		PurgeInterval:        time.Hour,
+		Seed:                 true,
+		ShutdownTimeout:      20 * time.Second,
+		MaxUploadBytes:       25 << 20,
 	}
 }
 
@@ -86,6 +106,12 @@ var Env = []struct{ Name, Flag, Default, Meaning string }{
 	{"BINDERY_GRAPHQL_INTROSPECTION", "--no-introspection", "true", "Set to false to turn GraphQL introspection off."},
 	{"BINDERY_GRAPHQL_COMPLEXITY_LIMIT", "", "100000", "Maximum complexity of a GraphQL operation."},
 	{"BINDERY_GRAPHQL_DEPTH_LIMIT", "", "12", "Maximum depth of a GraphQL operation."},
+	{"BINDERY_GRAPHQL_MAX_BODY_BYTES", "", "2097152", "Largest /graphql JSON body, and GraphQL document of a GET (2 MiB: a page's 1 MiB of markdown fits, escaped). Over it: 413."},
+	{"BINDERY_GRAPHQL_TOKEN_LIMIT", "", "15000", "Most tokens (names, punctuation, values) the parser reads of a GraphQL document."},
+	{"BINDERY_GRAPHQL_FIELD_LIMIT", "", "1000", "Most fields a GraphQL document may write, counted before validation."},
+	{"BINDERY_GRAPHQL_ALIAS_LIMIT", "", "100", "Most aliased fields a GraphQL document may write."},
+	{"BINDERY_GRAPHQL_MUTATION_LIMIT", "", "10", "Most root mutation fields one GraphQL operation may run."},
+	{"BINDERY_REQUEST_TIMEOUT", "", "30s", "How long a /graphql or /v1 request may work; an import gets 60s more. Past it: 504."},
 	{"BINDERY_RATE_LIMIT", "", "1200", "Requests per minute per user (all their tokens) on one server, and the burst a full budget allows; a GraphQL operation costs 1 + complexity/100. 0 turns it off."},
 	{"BINDERY_PURGE_INTERVAL", "", "1h", "How often deleted spaces older than 7 days are purged."},
 	{"BINDERY_SEED", "--no-seed", "true", "Set to false to skip creating the owner and demo content on an empty database."},
@@ -124,7 +150,9 @@ func (c *Config) FromEnv(getenv func(string) string) error {
 		}
 	}
 	for name, dst := range map[string]*int{"BINDERY_GRAPHQL_COMPLEXITY_LIMIT": &c.ComplexityLimit,
-		"BINDERY_GRAPHQL_DEPTH_LIMIT": &c.DepthLimit, "BINDERY_RATE_LIMIT": &c.RateLimit} {
+		"BINDERY_GRAPHQL_DEPTH_LIMIT": &c.DepthLimit, "BINDERY_RATE_LIMIT": &c.RateLimit,
+		"BINDERY_GRAPHQL_TOKEN_LIMIT": &c.GraphQLTokenLimit, "BINDERY_GRAPHQL_FIELD_LIMIT": &c.GraphQLFieldLimit,
+		"BINDERY_GRAPHQL_ALIAS_LIMIT": &c.GraphQLAliasLimit, "BINDERY_GRAPHQL_MUTATION_LIMIT": &c.GraphQLMutationLimit} {
 		if v := getenv(name); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 0 {
@@ -140,19 +168,25 @@ func (c *Config) FromEnv(getenv func(string) string) error {
 		}
 		c.CORSOrigins = origins
 	}
-	if v := getenv("BINDERY_MAX_UPLOAD_BYTES"); v != "" {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || n < 1 {
-			return fmt.Errorf("BINDERY_MAX_UPLOAD_BYTES: %q is not a positive integer", v)
+	for name, dst := range map[string]*int64{"BINDERY_MAX_UPLOAD_BYTES": &c.MaxUploadBytes,
+		"BINDERY_GRAPHQL_MAX_BODY_BYTES": &c.GraphQLMaxBodyBytes} {
+		if v := getenv(name); v != "" {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || n < 1 {
+				return fmt.Errorf("%s: %q is not a positive integer", name, v)
+			}
+			*dst = n
 		}
-		c.MaxUploadBytes = n
 	}
-	if v := getenv("BINDERY_PURGE_INTERVAL"); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d <= 0 {
-			return fmt.Errorf("BINDERY_PURGE_INTERVAL: %q is not a positive duration", v)
+	for name, dst := range map[string]*time.Duration{"BINDERY_PURGE_INTERVAL": &c.PurgeInterval,
+		"BINDERY_REQUEST_TIMEOUT": &c.RequestTimeout} {
+		if v := getenv(name); v != "" {
+			d, err := time.ParseDuration(v)
+			if err != nil || d <= 0 {
+				return fmt.Errorf("%s: %q is not a positive duration", name, v)
+			}
+			*dst = d
 		}
-		c.PurgeInterval = d
 	}
 	return nil
 }
@@ -181,6 +215,10 @@ func (c *Config) Finish() error {
 	}
 	if c.ComplexityLimit < 1 || c.DepthLimit < 1 {
 		return fmt.Errorf("the GraphQL complexity and depth limits must be positive")
+	}
+	if c.GraphQLMaxBodyBytes < 1 || c.GraphQLTokenLimit < 1 || c.GraphQLFieldLimit < 1 || c.GraphQLAliasLimit < 0 ||
+		c.GraphQLMutationLimit < 1 || c.RequestTimeout <= 0 {
+		return fmt.Errorf("the GraphQL body, token, field and mutation limits and the request timeout must be positive")
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -34,6 +35,8 @@ func TestFromEnv(t *testing.T) {
 		"BINDERY_ADDR": "0.0.0.0:9000", "BINDERY_DATABASE_URL": "postgres://x/y",
 		"BINDERY_GRAPHQL_INTROSPECTION": "false", "BINDERY_RATE_LIMIT": "0",
 		"BINDERY_PURGE_INTERVAL": "5m", "BINDERY_LOG_LEVEL": "debug", "BINDERY_SEED": "false",
+		"BINDERY_REQUEST_TIMEOUT": "45s", "BINDERY_GRAPHQL_MAX_BODY_BYTES": "1048576", "BINDERY_GRAPHQL_MUTATION_LIMIT": "5",
+		"BINDERY_GRAPHQL_TOKEN_LIMIT": "5000", "BINDERY_GRAPHQL_FIELD_LIMIT": "500", "BINDERY_GRAPHQL_ALIAS_LIMIT": "0",
 	}
 	c := Default()
 	require.NoError(t, c.FromEnv(func(k string) string { return env[k] }))
@@ -44,10 +47,17 @@ func TestFromEnv(t *testing.T) {
 	assert.False(t, c.Introspection)
 	assert.False(t, c.Seed)
 	assert.Zero(t, c.RateLimit)
+	assert.Equal(t, 45*time.Second, c.RequestTimeout)
+	assert.Equal(t, int64(1<<20), c.GraphQLMaxBodyBytes)
+	assert.Equal(t, 5, c.GraphQLMutationLimit)
+	assert.Equal(t, 5000, c.GraphQLTokenLimit)
+	assert.Equal(t, 500, c.GraphQLFieldLimit)
+	assert.Zero(t, c.GraphQLAliasLimit, "no aliases at all is a choice")
 
 	for k, v := range map[string]string{
 		"BINDERY_RATE_LIMIT": "-1", "BINDERY_PURGE_INTERVAL": "soon", "BINDERY_SEED": "maybe",
-		"BINDERY_LOG_LEVEL": "loud",
+		"BINDERY_LOG_LEVEL": "loud", "BINDERY_REQUEST_TIMEOUT": "0s", "BINDERY_GRAPHQL_MAX_BODY_BYTES": "0",
+		"BINDERY_GRAPHQL_FIELD_LIMIT": "-1", "BINDERY_GRAPHQL_MUTATION_LIMIT": "many",
 	} {
 		c := Default()
 		assert.Error(t, c.FromEnv(func(name string) string {
@@ -60,6 +70,9 @@ func TestFromEnv(t *testing.T) {
 	bad := Default()
 	bad.PublicURL = "ftp://example.com"
 	assert.Error(t, bad.Finish())
+	noMutations := Default()
+	noMutations.GraphQLMutationLimit = 0
+	assert.Error(t, noMutations.Finish(), "an operation must be able to run a mutation")
 }
 
 func TestParseOrigins(t *testing.T) {

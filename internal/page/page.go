@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"time"
 
@@ -23,6 +24,7 @@ import (
 
 	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/store"
+	"github.com/bindery/bindery/internal/validate"
 )
 
 // Limits of a page.
@@ -44,11 +46,23 @@ func (c Cursor) String() string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
+// maxCursorLength bounds the text of a cursor. Bindery's cursors are a few
+// dozen characters; anything much longer was not made by Bindery.
+const maxCursorLength = 1024
+
 // Parse decodes a cursor. The error is an InvalidArgument of the named field.
+// A cursor comes back from the client, so it is checked as any input is:
+// its JSON must be text (valid UTF-8, no NUL) and of the shape Bindery
+// writes, an order name, a key that is a string or a number, and an ID. The
+// key's type and range are checked against the list it is used with (see
+// Order.key), so that no forged key reaches the database.
 func Parse(field, s string) (Cursor, error) {
 	bad := apperr.Invalid(field, "is not a valid page cursor")
+	if len(s) > maxCursorLength {
+		return Cursor{}, bad
+	}
 	b, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil {
+	if err != nil || validate.JSON(b) != nil {
 		return Cursor{}, bad
 	}
 	var parts []json.RawMessage
@@ -56,14 +70,23 @@ func Parse(field, s string) (Cursor, error) {
 		return Cursor{}, bad
 	}
 	var c Cursor
-	if json.Unmarshal(parts[0], &c.Order) != nil || json.Unmarshal(parts[2], &c.ID) != nil || c.ID == "" {
+	if json.Unmarshal(parts[0], &c.Order) != nil || json.Unmarshal(parts[2], &c.ID) != nil || c.ID == "" ||
+		len(c.ID) > maxIDLength {
 		return Cursor{}, bad
 	}
 	if json.Unmarshal(parts[1], &c.Key) != nil {
 		return Cursor{}, bad
 	}
+	switch c.Key.(type) {
+	case string, float64:
+	default:
+		return Cursor{}, bad
+	}
 	return c, nil
 }
+
+// maxIDLength bounds the ID of a cursor: every ID Bindery makes is shorter.
+const maxIDLength = 255
 
 // MarshalGQL writes the cursor as a GraphQL string.
 func (c Cursor) MarshalGQL(w io.Writer) { _, _ = io.WriteString(w, strconv.Quote(c.String())) }
@@ -90,6 +113,9 @@ const (
 	KeyTime KeyType = iota
 	KeyFloat
 	KeyString
+	// KeyInt is an integer column: a cursor's key must be a whole number
+	// that fits in 64 bits, or PostgreSQL refuses the comparison.
+	KeyInt
 )
 
 // Order is a total order of a list: a sort column, ties broken by ID. The
@@ -117,10 +143,10 @@ func (o Order[T, P, O]) cursor(item T) Cursor {
 
 // key decodes a cursor's key into the column's Go type.
 func (o Order[T, P, O]) key(field string, c Cursor) (any, error) {
-	bad := apperr.Invalid(field, "is a cursor of another list")
 	if c.Order != o.Name {
-		return nil, bad
+		return nil, apperr.Invalid(field, "is a cursor of another list")
 	}
+	bad := apperr.Invalid(field, "is not a valid page cursor of this list")
 	switch o.KeyType {
 	case KeyTime:
 		s, ok := c.Key.(string)
@@ -138,6 +164,12 @@ func (o Order[T, P, O]) key(field string, c Cursor) (any, error) {
 			return nil, bad
 		}
 		return f, nil
+	case KeyInt:
+		n, ok := wholeNumber(c.Key)
+		if !ok {
+			return nil, bad
+		}
+		return n, nil
 	default:
 		s, ok := c.Key.(string)
 		if !ok {
@@ -145,6 +177,24 @@ func (o Order[T, P, O]) key(field string, c Cursor) (any, error) {
 		}
 		return s, nil
 	}
+}
+
+// wholeNumber returns a key as an int64 when it is a whole number in range:
+// a parsed cursor holds a float64, an unparsed one the Key function's value.
+func wholeNumber(k any) (int64, bool) {
+	switch v := k.(type) {
+	case int:
+		return int64(v), true
+	case int64:
+		return v, true
+	case float64:
+		// 2^63 is the first float64 past the int64 range.
+		if v != math.Trunc(v) || v < -(1<<63) || v >= 1<<63 {
+			return 0, false
+		}
+		return int64(v), true
+	}
+	return 0, false
 }
 
 // beyond selects the rows strictly past c in the direction the order runs,

@@ -2,7 +2,9 @@ package page_test
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -177,4 +179,91 @@ func TestCursorEncoding(t *testing.T) {
 		_, err := page.Parse("page", bad)
 		assert.Equal(t, apperr.InvalidArgument, apperr.KindOf(err), bad)
 	}
+}
+
+// A cursor comes back from the client, who may forge one: every forgery is
+// the client's error, refused before it reaches the database.
+func TestForgedCursors(t *testing.T) {
+	t.Parallel()
+	encode := func(json string) string { return base64.RawURLEncoding.EncodeToString([]byte(json)) }
+	for _, tc := range []struct{ name, cursor string }{
+		{"not base64", "%%%"},
+		{"base64 of garbage", encode("\x01\x02garbage")},
+		{"not an array", encode(`{"order":"spaces"}`)},
+		{"four parts", encode(`["spaces","2024-01-01T00:00:00Z","spc_1","x"]`)},
+		{"a number for the order", encode(`[1,"2024-01-01T00:00:00Z","spc_1"]`)},
+		{"an empty ID", encode(`["spaces","2024-01-01T00:00:00Z",""]`)},
+		{"a number for the ID", encode(`["spaces","2024-01-01T00:00:00Z",7]`)},
+		{"an object for the key", encode(`["spaces",{"a":1},"spc_1"]`)},
+		{"null for the key", encode(`["spaces",null,"spc_1"]`)},
+		{"a key out of the float64 range", encode(`["test-position",1e999,"col_1"]`)},
+		{"NUL in the ID", encode(`["spaces","2024-01-01T00:00:00Z","spc_\u0000"]`)},
+		{"invalid UTF-8 in the ID", encode("[\"spaces\",\"2024-01-01T00:00:00Z\",\"spc_\xff\"]")},
+		{"a lone surrogate in the key", encode(`["test-title","\ud800","col_1"]`)},
+		{"an ID longer than any", encode(`["spaces","2024-01-01T00:00:00Z","` + strings.Repeat("x", 300) + `"]`)},
+		{"a cursor longer than any", strings.Repeat("A", 2000)},
+	} {
+		_, err := page.Parse("page", tc.cursor)
+		requireField(t, err, "page", tc.name)
+	}
+}
+
+// A well-formed cursor whose key does not fit the list's column is refused
+// by Paginate, on both databases, rather than failing in SQL.
+func TestCursorKeysOutOfRange(t *testing.T) {
+	t.Parallel()
+	e := servertest.New(t)
+	seed(t, e, 3)
+	ctx := context.Background()
+	q := e.Client.Collection.Query().Where(collection.OrganizationID(e.Org.ID))
+	byPositionInt := page.Order[*ent.Collection, predicate.Collection, collection.OrderOption]{
+		Name: "test-position-int", Column: collection.FieldPosition, KeyType: page.KeyInt,
+		Key: func(c *ent.Collection) any { return int(c.Position) }, ID: func(c *ent.Collection) string { return c.ID },
+	}
+	type order = page.Order[*ent.Collection, predicate.Collection, collection.OrderOption]
+	for _, tc := range []struct {
+		name string
+		o    order
+		key  any
+	}{
+		{"a string for a number", byPosition, "1"},
+		{"a number for a time", byCreationDesc, 1.0},
+		{"a time that is not RFC 3339", byCreationDesc, "yesterday"},
+		{"a number for a string", byTitle, 1.0},
+		{"a fraction for an integer", byPositionInt, 1.5},
+		{"an integer past int64", byPositionInt, 1e19},
+		{"an integer below int64", byPositionInt, -1e19},
+		{"the largest float for an integer", byPositionInt, 1e308},
+	} {
+		c := page.Cursor{Order: tc.o.Name, Key: tc.key, ID: "col_1"}
+		parsed, err := page.Parse("page", c.String())
+		require.NoError(t, err, tc.name)
+		_, err = page.Paginate(ctx, q, tc.o, page.Args{After: &parsed})
+		requireField(t, err, "after", tc.name)
+	}
+	// Extreme keys in range are valid: they select everything or nothing.
+	for _, tc := range []struct {
+		o    order
+		key  any
+		want int
+	}{
+		{byPosition, 1e308, 0}, {byPosition, -1e308, 3}, {byPositionInt, 9.2e18, 0}, {byPositionInt, -9.2e18, 3},
+		{byCreationDesc, "9999-12-31T23:59:59.999999999Z", 3}, {byCreationDesc, "0001-01-01T00:00:00Z", 0},
+	} {
+		c := page.Cursor{Order: tc.o.Name, Key: tc.key, ID: "col_1"}
+		parsed, err := page.Parse("page", c.String())
+		require.NoError(t, err)
+		conn, err := page.Paginate(ctx, q, tc.o, page.Args{After: &parsed})
+		require.NoError(t, err, "%s after %v", tc.o.Name, tc.key)
+		assert.Len(t, conn.Edges, tc.want, "%s after %v", tc.o.Name, tc.key)
+	}
+}
+
+func requireField(t *testing.T, err error, field, name string) {
+	t.Helper()
+	require.Error(t, err, name)
+	var ae *apperr.Error
+	require.ErrorAs(t, err, &ae, name)
+	assert.Equal(t, apperr.InvalidArgument, ae.Kind, name)
+	assert.Equal(t, field, ae.Field, name)
 }

@@ -21,8 +21,8 @@ type SliceOrder[T any] struct {
 	Name    string
 	KeyType KeyType
 	Desc    bool
-	// Key returns the item's sort key: a time.Time, a float64 or a string,
-	// as KeyType says.
+	// Key returns the item's sort key: a time.Time, a float64, an int or a
+	// string, as KeyType says.
 	Key func(T) any
 	ID  func(T) string
 }
@@ -50,6 +50,8 @@ func (o SliceOrder[T]) compare(ak any, aid string, bk any, bid string) int {
 		c = ak.(time.Time).Compare(bk.(time.Time))
 	case KeyFloat:
 		c = cmp.Compare(ak.(float64), bk.(float64))
+	case KeyInt:
+		c = cmp.Compare(ak.(int64), bk.(int64))
 	default:
 		c = strings.Compare(ak.(string), bk.(string))
 	}
