@@ -116,18 +116,27 @@ func TestListStatements(t *testing.T) {
 }
 
 // lsMeasure sets a case up with n items on a fresh server and returns the
-// statements its request costs, as a member with role edit. Each attempt
-// runs on another server over the same database, whose caches are empty,
-// after one request that records the token's use.
+// statements its request costs, as a member with role edit.
 func lsMeasure(t *testing.T, c lsCase, n int) int64 {
 	t.Helper()
+	return measure(t, enum.RoleEdit, "viewer@example.com", lsAttempts, func(e *servertest.Env, v lsViewer) lsRequest {
+		return c.setup(t, e, v, n)
+	})
+}
+
+// measure sets a request up on a fresh server, for a member with the role,
+// and returns the least statements it costs over attempts: each attempt
+// runs on another server over the same database, whose caches are empty,
+// after one request that records the token's use.
+func measure(t *testing.T, role enum.Role, email string, attempts int, setup func(*servertest.Env, lsViewer) lsRequest) int64 {
+	t.Helper()
 	e := servertest.New(t, allowPrivate)
-	tok, u := e.Member(e.Org.ID, enum.RoleEdit, "viewer@example.com")
-	request := c.setup(t, e, lsViewer{token: tok, user: u}, n)
+	tok, u := e.Member(e.Org.ID, role, email)
+	request := setup(e, lsViewer{token: tok, user: u})
 	lsMeasuring.Lock()
 	defer lsMeasuring.Unlock()
 	least := int64(-1)
-	for range lsAttempts {
+	for range attempts {
 		fresh := servertest.Reuse(t, e)
 		fresh.MustDo(http.MethodGet, "/v1/user", tok, nil, http.StatusOK)
 		if got := lsStatements(fresh, func() { request(fresh) }); least < 0 || got < least {

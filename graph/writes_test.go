@@ -89,25 +89,12 @@ func TestCreateStatements(t *testing.T) {
 }
 
 // wrMeasure sets a case up with n siblings on a fresh server and returns the
-// statements its request costs, as a member with the role create. Each
-// attempt runs on another server over the same database, whose caches are
-// empty, after one request that records the token's use.
+// statements its request costs, as a member with the role create.
 func wrMeasure(t *testing.T, c wrCase, n int) int64 {
 	t.Helper()
-	e := servertest.New(t, allowPrivate)
-	tok, u := e.Member(e.Org.ID, enum.RoleCreate, "creator@example.com")
-	request := c.setup(t, e, lsViewer{token: tok, user: u}, n)
-	lsMeasuring.Lock()
-	defer lsMeasuring.Unlock()
-	least := int64(-1)
-	for range wrAttempts {
-		fresh := servertest.Reuse(t, e)
-		fresh.MustDo(http.MethodGet, "/v1/user", tok, nil, http.StatusOK)
-		if got := lsStatements(fresh, func() { request(fresh) }); least < 0 || got < least {
-			least = got
-		}
-	}
-	return least
+	return measure(t, enum.RoleCreate, "creator@example.com", wrAttempts, func(e *servertest.Env, v lsViewer) lsRequest {
+		return lsRequest(c.setup(t, e, v, n))
+	})
 }
 
 // TestCreateCasesCoverEveryCreate fails, naming the create, when a create of
