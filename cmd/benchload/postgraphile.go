@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -116,34 +115,7 @@ func postgraphileWorkloads(base string, d dataset, s shape) []workload {
 }
 
 func checkPostGraphileNested(data []byte, s shape) error {
-	var d struct {
-		Organization *struct {
-			Spaces struct {
-				Nodes []struct {
-					ChangeRequests struct {
-						Nodes []struct {
-							CreatedBy *author `json:"userByCreatedById"`
-						} `json:"nodes"`
-					} `json:"changeRequestsBySpaceId"`
-				} `json:"nodes"`
-			} `json:"spacesByOrganizationId"`
-		} `json:"organizationById"`
-	}
-	if err := json.Unmarshal(data, &d); err != nil {
-		return err
-	}
-	if d.Organization == nil {
-		return fmt.Errorf("no organization in %s", snippet(data))
-	}
-	var t tree
-	for _, sp := range d.Organization.Spaces.Nodes {
-		var users []*author
-		for _, cr := range sp.ChangeRequests.Nodes {
-			users = append(users, cr.CreatedBy)
-		}
-		t = append(t, users)
-	}
-	return t.check(s)
+	return checkNested(data, s, nestedNames{"organizationById", "spacesByOrganizationId", "changeRequestsBySpaceId", "userByCreatedById"})
 }
 
 // countPostGraphileStatements starts a single PostGraphile process that

@@ -195,30 +195,48 @@ func (t tree) check(s shape) error {
 }
 
 func checkBinderyNested(data []byte, s shape) error {
-	var d struct {
-		Organization *struct {
-			Spaces struct {
-				Nodes []struct {
-					ChangeRequests struct {
-						Nodes []struct {
-							CreatedBy *author `json:"createdBy"`
-						} `json:"nodes"`
-					} `json:"changeRequests"`
-				} `json:"nodes"`
-			} `json:"spaces"`
-		} `json:"organization"`
-	}
+	return checkNested(data, s, nestedNames{"organization", "spaces", "changeRequests", "createdBy"})
+}
+
+// nestedNames are a server's names of the nested read's fields.
+type nestedNames struct{ organization, spaces, changeRequests, createdBy string }
+
+// checkNested reads the nested read's answer by the server's names into a
+// tree, and checks it against the shape.
+func checkNested(data []byte, s shape, n nestedNames) error {
+	type node = map[string]json.RawMessage
+	var d node
 	if err := json.Unmarshal(data, &d); err != nil {
 		return err
 	}
-	if d.Organization == nil {
+	var o node
+	if err := json.Unmarshal(d[n.organization], &o); err != nil || o == nil {
 		return fmt.Errorf("no organization in %s", snippet(data))
 	}
+	nodes := func(raw json.RawMessage) ([]node, error) {
+		var c struct {
+			Nodes []node `json:"nodes"`
+		}
+		err := json.Unmarshal(raw, &c)
+		return c.Nodes, err
+	}
+	spaces, err := nodes(o[n.spaces])
+	if err != nil {
+		return err
+	}
 	var t tree
-	for _, sp := range d.Organization.Spaces.Nodes {
+	for _, sp := range spaces {
+		crs, err := nodes(sp[n.changeRequests])
+		if err != nil {
+			return err
+		}
 		var users []*author
-		for _, cr := range sp.ChangeRequests.Nodes {
-			users = append(users, cr.CreatedBy)
+		for _, cr := range crs {
+			var u *author
+			if err := json.Unmarshal(cr[n.createdBy], &u); err != nil {
+				return err
+			}
+			users = append(users, u)
 		}
 		t = append(t, users)
 	}
