@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	_ "github.com/lib/pq" // PostgreSQL driver, as Bindery's
+
+	"github.com/bindery/bindery/internal/store"
 )
 
 // database is the fresh database of a run.
@@ -39,7 +41,7 @@ func freshDatabase(ctx context.Context, postgres, dir string) (d database, drop 
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	d = database{postgres: postgres, schema: "bench_" + hex.EncodeToString(b[:])}
-	if d.dsn, err = withParam(postgres, "search_path", d.schema); err != nil {
+	if d.dsn, err = store.InSchema(postgres, d.schema); err != nil {
 		return d, nil, fmt.Errorf("parsing the PostgreSQL URL: %w", err)
 	}
 	admin, err := sql.Open("postgres", postgres)
@@ -58,18 +60,6 @@ func freshDatabase(ctx context.Context, postgres, dir string) (d database, drop 
 		return nil
 	}
 	return d, drop, nil
-}
-
-// withParam returns a URL with a query parameter set.
-func withParam(rawURL, key, value string) (string, error) {
-	u, err := url.Parse(rawURL)
-	if err != nil {
-		return "", err
-	}
-	q := u.Query()
-	q.Set(key, value)
-	u.RawQuery = q.Encode()
-	return u.String(), nil
 }
 
 // withHost returns a URL pointing at another host:port.

@@ -129,6 +129,19 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 	return &DB{Client: ent.NewClient(ent.Driver(drv)), SQL: db, Dialect: dialectName, driver: drv, migrateSource: migrateSource}, nil
 }
 
+// InSchema returns a PostgreSQL URL whose sessions work in the schema: for
+// tests and benchmarks, which each make a schema of their own.
+func InSchema(dsn, schema string) (string, error) {
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return "", err
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String(), nil
+}
+
 // poolSize bounds the PostgreSQL connections of one server.
 const poolSize = 20
 

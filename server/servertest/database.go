@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"io/fs"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -57,7 +56,7 @@ func FreshDSN(t testing.TB) string {
 			admin.Close()
 		}
 	})
-	dsn, err := withParam(base, "search_path", schema)
+	dsn, err := store.InSchema(base, schema)
 	require.NoError(t, err)
 	return dsn
 }
@@ -148,7 +147,7 @@ func postgresSchema(t testing.TB, base string) string {
 			t.Logf("dropping the test schema %s: %v", schema, err)
 		}
 	})
-	dsn, err := withParam(base, "search_path", schema)
+	dsn, err := store.InSchema(base, schema)
 	require.NoError(t, err)
 	return dsn
 }
@@ -175,7 +174,7 @@ func planPostgres(ctx context.Context, base string) (_ *sql.DB, _ string, err er
 		_, derr := admin.ExecContext(ctx, "DROP SCHEMA "+empty+" CASCADE")
 		err = errors.Join(err, derr)
 	}()
-	dsn, err := withParam(base, "search_path", empty)
+	dsn, err := store.InSchema(base, empty)
 	if err != nil {
 		return nil, "", err
 	}
@@ -189,18 +188,6 @@ func planPostgres(ctx context.Context, base string) (_ *sql.DB, _ string, err er
 		return nil, "", err
 	}
 	return admin, ddl.String(), nil
-}
-
-// withParam returns dsn with a query parameter set.
-func withParam(dsn, key, value string) (string, error) {
-	u, err := url.Parse(dsn)
-	if err != nil {
-		return "", err
-	}
-	q := u.Query()
-	q.Set(key, value)
-	u.RawQuery = q.Encode()
-	return u.String(), nil
 }
 
 // randomHex returns 12 random hex digits, for names of databases and schemas.
