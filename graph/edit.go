@@ -34,7 +34,7 @@ type commit struct {
 // it also moves the space's ref; a change request's ref is moved by the
 // caller, which knows what else changes with it.
 func (r *Resolver) commit(ctx context.Context, c commit) (*ent.Revision, error) {
-	rt, err := content.Save(ctx, r.objects(), c.content, c.from)
+	rt, hashes, err := content.Save(ctx, r.objects(), c.content, c.from)
 	if err != nil {
 		return nil, fmt.Errorf("storing content: %w", err)
 	}
@@ -71,6 +71,9 @@ func (r *Resolver) commit(ctx context.Context, c commit) (*ent.Revision, error) 
 		}
 		if n != 1 {
 			return nil, apperr.Conflictf("The content changed while this change was made; retry")
+		}
+		if err := r.indexSpace(ctx, c.space, c.from, c.content, hashes); err != nil {
+			return nil, err
 		}
 	}
 	return rev, nil

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -515,7 +516,7 @@ func lsCases() []lsCase {
 		lsRevisionCase("RevisionPage.pages", `pageByPath(path: "guide") { pages { `+lsPageFields+` } }`,
 			"pageByPath.pages", "path", "markdown"),
 	}
-	return append(cases, lsContentCases()...)
+	return slices.Concat(cases, lsContentCases(), lsSearchCases())
 }
 
 // spLoaded are the loaded fields of spItemFields that some listed space has.
@@ -1014,7 +1015,7 @@ func lsCommit(t *testing.T, e *servertest.Env, fromID, changeRequestID string, e
 	require.NoError(t, err)
 	c := loaded.Clone()
 	edit(c)
-	roots, err := content.Save(ctx, st, c, loaded)
+	roots, _, err := content.Save(ctx, st, c, loaded)
 	require.NoError(t, err)
 	b := e.Client.Revision.Create().SetSpaceID(from.SpaceID).SetType(enum.RevisionTypeEdits).
 		SetParents([]string{from.ID}).SetCreatedByID(e.Owner.ID)

@@ -17,6 +17,7 @@ import (
 	"github.com/bindery/bindery/ent/schema"
 	"github.com/bindery/bindery/graph/generated"
 	"github.com/bindery/bindery/internal/config"
+	"github.com/bindery/bindery/internal/search"
 	"github.com/bindery/bindery/internal/signedurl"
 	"github.com/bindery/bindery/internal/store"
 )
@@ -32,6 +33,8 @@ type Resolver struct {
 	signer *signedurl.Signer
 	// objectCache holds content objects across requests; they are immutable.
 	objectCache *objectCache
+	// search is the full-text index of the spaces' current content.
+	search *search.Index
 }
 
 // Option configures a Resolver.
@@ -47,6 +50,9 @@ func WithLogger(l *slog.Logger) Option { return func(r *Resolver) { r.log = l } 
 func New(client *ent.Client, cfg config.Config, opts ...Option) *Resolver {
 	r := &Resolver{client: client, cfg: cfg, now: schema.Now, log: slog.Default(),
 		objectCache: newObjectCache(objectCacheBytes)}
+	if drv := client.Driver(); drv != nil {
+		r.search = search.New(drv.Dialect())
+	}
 	for _, o := range opts {
 		o(r)
 	}

@@ -306,7 +306,11 @@ func (r *Resolver) duplicateSpace(ctx context.Context, in model.DuplicateSpaceIn
 			SetPosition(pos)
 		c.space, c.revision, err = r.newSpace(ctx, b, v.User.ID, rev, s.DefaultLevel == nil)
 		c.newSpace = true
-		return err
+		if err != nil {
+			return err
+		}
+		// The copy has the same content, so it is found by the same words.
+		return r.search.Copy(ctx, r.db(ctx).Driver(), s.ID, c.space.ID, s.OrganizationID)
 	})
 	if err != nil {
 		return nil, err
@@ -384,8 +388,10 @@ func (r *Resolver) transferSpace(ctx context.Context, in model.TransferSpaceInpu
 		} else {
 			u.SetParentID(*in.ParentID)
 		}
-		out, err = u.Save(ctx)
-		return err
+		if out, err = u.Save(ctx); err != nil {
+			return err
+		}
+		return r.search.Move(ctx, r.db(ctx).Driver(), s.ID, in.OrganizationID)
 	})
 	return out, err
 }

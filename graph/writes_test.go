@@ -247,7 +247,7 @@ func wrCases() []wrCase {
 			// them all, under the lock, in case they need renumbering); the
 			// space, its first revision and the pointer 3. The response
 			// reads nothing more.
-			create: "POST /v1/spaces/{spaceId}/duplicate", max: 12,
+			create: "POST /v1/spaces/{spaceId}/duplicate", max: 13, // 12, and the copy of its search index
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
 				sp := wrSiblings(t, e, n, nil)
 				return func(e *servertest.Env) {
@@ -258,7 +258,7 @@ func wrCases() []wrCase {
 		},
 		{
 			// As POST /v1/spaces/{spaceId}/duplicate, in a collection.
-			create: "Mutation.duplicateSpace", max: 13,
+			create: "Mutation.duplicateSpace", max: 14, // 13, and the copy of its search index
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
 				col := spCollection(t, e, e.OwnerToken, nil)
 				sp := wrSiblings(t, e, n, &col)
@@ -301,7 +301,7 @@ func wrCases() []wrCase {
 			// viewer's access 2; the revision 1; the content objects on
 			// the path to the root, read 2 and written 1; the revision 1; the
 			// space's pointer 1. The response reads the revision again 1.
-			create: "Mutation.createPage", max: 11,
+			create: "Mutation.createPage", max: 12, // 11, and the new page in the search index
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
 				sp := wrContent(t, e, n)
 				return func(e *servertest.Env) {
@@ -333,7 +333,7 @@ func wrCases() []wrCase {
 			// and the revision (4); then the content objects, read and written in batches
 			// whose number depends on the archive, not on the pages already
 			// there, the revision and the space's pointer.
-			create: "Mutation.importContent", max: 16,
+			create: "Mutation.importContent", max: 17, // 16, and the pages in the search index
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
 				sp := wrContent(t, e, n)
 				archive := wrZip(t, 2, "import")
@@ -346,7 +346,7 @@ func wrCases() []wrCase {
 		},
 		{
 			// As Mutation.importContent.
-			create: "POST /v1/spaces/{spaceId}/content/import", max: 16,
+			create: "POST /v1/spaces/{spaceId}/content/import", max: 17, // 16, and the pages in the search index
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
 				sp := wrContent(t, e, n)
 				archive := wrZip(t, 2, "import")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/internal/page"
+	"github.com/bindery/bindery/internal/search"
 )
 
 // APITokenConnection is a page of APIToken, with the GraphQL connection shape.
@@ -171,3 +172,69 @@ func (c *SpaceConnection) Info() page.Info { return c.PageInfo }
 
 // TotalCount counts the items of the whole list.
 func (c *SpaceConnection) TotalCount(ctx context.Context) (int, error) { return c.page.TotalCount(ctx) }
+
+// SearchPageResultConnection is a page of SearchPageResult, with the GraphQL connection shape.
+type SearchPageResultConnection struct {
+	Edges    []*SearchPageResultEdge
+	PageInfo page.Info
+	page     *page.Connection[*search.PageHit]
+}
+
+// SearchPageResultEdge is a SearchPageResult with its cursor.
+type SearchPageResultEdge struct {
+	Node   *search.PageHit
+	Cursor page.Cursor
+}
+
+// NewSearchPageResultConnection wraps a page of SearchPageResult.
+func NewSearchPageResultConnection(p *page.Connection[*search.PageHit]) *SearchPageResultConnection {
+	c := &SearchPageResultConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*SearchPageResultEdge, len(p.Edges))}
+	for i, e := range p.Edges {
+		c.Edges[i] = &SearchPageResultEdge{Node: e.Node, Cursor: e.Cursor}
+	}
+	return c
+}
+
+// Nodes returns the items of the page.
+func (c *SearchPageResultConnection) Nodes() []*search.PageHit { return c.page.Nodes() }
+
+// Info returns where the page sits in its list.
+func (c *SearchPageResultConnection) Info() page.Info { return c.PageInfo }
+
+// TotalCount counts the items of the whole list.
+func (c *SearchPageResultConnection) TotalCount(ctx context.Context) (int, error) {
+	return c.page.TotalCount(ctx)
+}
+
+// SearchSpaceResultConnection is a page of SearchSpaceResult, with the GraphQL connection shape.
+type SearchSpaceResultConnection struct {
+	Edges    []*SearchSpaceResultEdge
+	PageInfo page.Info
+	page     *page.Connection[*search.SpaceHit]
+}
+
+// SearchSpaceResultEdge is a SearchSpaceResult with its cursor.
+type SearchSpaceResultEdge struct {
+	Node   *search.SpaceHit
+	Cursor page.Cursor
+}
+
+// NewSearchSpaceResultConnection wraps a page of SearchSpaceResult.
+func NewSearchSpaceResultConnection(p *page.Connection[*search.SpaceHit]) *SearchSpaceResultConnection {
+	c := &SearchSpaceResultConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*SearchSpaceResultEdge, len(p.Edges))}
+	for i, e := range p.Edges {
+		c.Edges[i] = &SearchSpaceResultEdge{Node: e.Node, Cursor: e.Cursor}
+	}
+	return c
+}
+
+// Nodes returns the items of the page.
+func (c *SearchSpaceResultConnection) Nodes() []*search.SpaceHit { return c.page.Nodes() }
+
+// Info returns where the page sits in its list.
+func (c *SearchSpaceResultConnection) Info() page.Info { return c.PageInfo }
+
+// TotalCount counts the items of the whole list.
+func (c *SearchSpaceResultConnection) TotalCount(ctx context.Context) (int, error) {
+	return c.page.TotalCount(ctx)
+}

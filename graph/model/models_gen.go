@@ -357,6 +357,22 @@ type RevokeAPITokenPayload struct {
 	ClientMutationID  *string `json:"clientMutationId,omitempty"`
 }
 
+// A part of a page, from a heading to the next, that matches a search.
+type SearchSectionResult struct {
+	// The section's anchor, or the page's ID for the text before the page's first heading.
+	ID string `json:"id"`
+	// The heading's anchor; null for the text before the page's first heading.
+	Anchor *string `json:"anchor,omitempty"`
+	// The heading; the page's title for the text before its first heading.
+	Title string `json:"title"`
+	// The page's path, with the anchor.
+	Path string `json:"path"`
+	// About 200 characters of the section's text around the first word that matches.
+	Body string `json:"body"`
+	// The section in the dashboard.
+	AppURL string `json:"appURL"`
+}
+
 type SetPageMarkdownInput struct {
 	SpaceID            *string `json:"spaceId,omitempty"`
 	ChangeRequestID    *string `json:"changeRequestId,omitempty"`

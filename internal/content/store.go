@@ -52,12 +52,18 @@ type treeEntry struct {
 type Loaded struct {
 	*Content
 	known map[string]bool
+	// hashes are the hashes the pages were read from.
+	hashes PageHashes
 }
+
+// PageHashes returns the hashes of the objects the pages were read from,
+// by page ID. An edited copy of the content does not change them.
+func (l *Loaded) PageHashes() PageHashes { return l.hashes }
 
 // Load reads the content under roots. The page tree is read level by level:
 // one Get per depth level, whatever the number of pages.
 func Load(ctx context.Context, s Store, roots Roots) (*Loaded, error) {
-	out := &Loaded{Content: &Content{}, known: map[string]bool{}}
+	out := &Loaded{Content: &Content{}, known: map[string]bool{}, hashes: PageHashes{}}
 	first := []string{}
 	for _, h := range []string{roots.Pages, roots.Files, roots.Reusable} {
 		if h != "" {
@@ -123,6 +129,7 @@ func Load(ctx context.Context, s Store, roots Roots) (*Loaded, error) {
 					return nil, fmt.Errorf("decode page %s: %w", e.Page, err)
 				}
 				nodes[j] = &Node{Page: page}
+				out.hashes[e.ID] = e.Page
 				if e.Children != "" {
 					next = append(next, slot{e.Children, &nodes[j].Children})
 				}
@@ -167,11 +174,17 @@ func dedupe(hashes []string) []string {
 	return out
 }
 
-// Encode turns c into objects and returns its roots. Objects come children
-// first, so a store never holds a tree whose children it lacks.
-func Encode(c *Content) (Roots, []Object, error) {
+// PageHashes maps the ID of each page of a content to the hash of the
+// object that stores it.
+type PageHashes map[string]string
+
+// Encode turns c into objects and returns its roots and its pages' hashes.
+// Objects come children first, so a store never holds a tree whose
+// children it lacks.
+func Encode(c *Content) (Roots, []Object, PageHashes, error) {
 	var objs []Object
 	var roots Roots
+	hashes := PageHashes{}
 	var encodeTree func(nodes []*Node) (string, error)
 	encodeTree = func(nodes []*Node) (string, error) {
 		if len(nodes) == 0 {
@@ -189,6 +202,7 @@ func Encode(c *Content) (Roots, []Object, error) {
 			}
 			o := NewObject(enum.ObjectKindPage, data)
 			objs = append(objs, o)
+			hashes[n.Page.ID] = o.Hash
 			entries[i] = treeEntry{ID: n.Page.ID, Page: o.Hash, Children: children}
 		}
 		data, err := json.Marshal(entries)
@@ -201,12 +215,12 @@ func Encode(c *Content) (Roots, []Object, error) {
 	}
 	var err error
 	if roots.Pages, err = encodeTree(c.Pages); err != nil {
-		return Roots{}, nil, err
+		return Roots{}, nil, nil, err
 	}
 	if len(c.Files) > 0 {
 		data, err := json.Marshal(c.Files)
 		if err != nil {
-			return Roots{}, nil, err
+			return Roots{}, nil, nil, err
 		}
 		o := NewObject(enum.ObjectKindFiles, data)
 		objs = append(objs, o)
@@ -215,23 +229,23 @@ func Encode(c *Content) (Roots, []Object, error) {
 	if len(c.Reusable) > 0 {
 		data, err := json.Marshal(c.Reusable)
 		if err != nil {
-			return Roots{}, nil, err
+			return Roots{}, nil, nil, err
 		}
 		o := NewObject(enum.ObjectKindReusableContents, data)
 		objs = append(objs, o)
 		roots.Reusable = o.Hash
 	}
-	return roots, objs, nil
+	return roots, objs, hashes, nil
 }
 
-// Save stores c and returns its roots. Objects that c was loaded from (when
+// Save stores c and returns its roots and its pages' hashes. Objects that c was loaded from (when
 // it is the Content of a Loaded, or a clone of one passed with from) are not
 // written again: an edit to one page of a large tree writes that page and
 // the tree objects on its path to the root.
-func Save(ctx context.Context, s Store, c *Content, from *Loaded) (Roots, error) {
-	roots, objs, err := Encode(c)
+func Save(ctx context.Context, s Store, c *Content, from *Loaded) (Roots, PageHashes, error) {
+	roots, objs, hashes, err := Encode(c)
 	if err != nil {
-		return Roots{}, err
+		return Roots{}, nil, err
 	}
 	var fresh []Object
 	seen := map[string]bool{}
@@ -244,10 +258,10 @@ func Save(ctx context.Context, s Store, c *Content, from *Loaded) (Roots, error)
 	}
 	if len(fresh) > 0 {
 		if err := s.Put(ctx, fresh); err != nil {
-			return Roots{}, err
+			return Roots{}, nil, err
 		}
 	}
-	return roots, nil
+	return roots, hashes, nil
 }
 
 // PageHash is the hash of the object that stores p, as a git blob ID names

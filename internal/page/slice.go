@@ -145,3 +145,16 @@ func PaginateSlice[T any](items []T, o SliceOrder[T], a Args) (*Connection[T], e
 	ord.fill(conn, nodes, a, backward, more)
 	return conn, nil
 }
+
+// Map returns a page of f applied to the items of c: the same cursors, page
+// info and count. A list ranked by one query and presented from another
+// (search) pages through its keys and maps them to what it shows.
+func Map[T, U any](c *Connection[T], f func(T) (U, bool)) *Connection[U] {
+	out := &Connection[U]{PageInfo: c.PageInfo, count: c.count}
+	for _, e := range c.Edges {
+		if u, ok := f(e.Node); ok {
+			out.Edges = append(out.Edges, &Edge[U]{Node: u, Cursor: e.Cursor})
+		}
+	}
+	return out
+}

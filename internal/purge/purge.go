@@ -2,7 +2,7 @@
 // period is over.
 //
 // Several servers may share one database, so each removal is one conditional
-// DELETE: the replica whose statement removes the row did the work, and a
+// DELETE, in a transaction of its own with the removal of its search index: the replica whose statement removes the row did the work, and a
 // replica that arrives second removes nothing. Nothing is claimed, so a
 // crashed replica leaves nothing behind. The space's revisions, change
 // requests, comments and links go with it through ON DELETE CASCADE.
@@ -16,6 +16,7 @@ import (
 
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/ent/space"
+	"github.com/bindery/bindery/internal/search"
 	"github.com/bindery/bindery/internal/store"
 )
 
@@ -29,8 +30,7 @@ func Spaces(ctx context.Context, client *ent.Client, cutoff time.Time) (int, err
 	// cutoff in another zone would compare wrongly, and ahead of UTC it
 	// would remove spaces that can still be restored.
 	cutoff = cutoff.UTC()
-	// Each DELETE stands alone (see the package comment): no transaction.
-	ctx = store.OutsideTx(ctx)
+	// Each space is removed on its own (see the package comment).
 	total := 0
 	for {
 		ids, err := client.Space.Query().Where(space.DeletedAtLT(cutoff)).Limit(batch).
@@ -39,7 +39,7 @@ func Spaces(ctx context.Context, client *ent.Client, cutoff time.Time) (int, err
 			return total, fmt.Errorf("finding spaces to purge: %w", err)
 		}
 		for _, id := range ids {
-			n, err := client.Space.Delete().Where(space.ID(id), space.DeletedAtLT(cutoff)).Exec(ctx)
+			n, err := purgeSpace(ctx, client, id, cutoff)
 			if err != nil {
 				return total, fmt.Errorf("purging space %s: %w", id, err)
 			}
@@ -49,6 +49,19 @@ func Spaces(ctx context.Context, client *ent.Client, cutoff time.Time) (int, err
 			return total, nil
 		}
 	}
+}
+
+// purgeSpace removes a space if it is still deleted before cutoff, and its
+// search index with it: the index is the dialect's own table, which no
+// foreign key ties to the space.
+func purgeSpace(ctx context.Context, client *ent.Client, id string, cutoff time.Time) (n int, err error) {
+	err = store.WithTx(ctx, client, func(ctx context.Context, tx *ent.Client) error {
+		if n, err = tx.Space.Delete().Where(space.ID(id), space.DeletedAtLT(cutoff)).Exec(ctx); err != nil || n == 0 {
+			return err
+		}
+		return search.New(tx.Driver().Dialect()).Drop(ctx, tx.Driver(), []string{id})
+	})
+	return n, err
 }
 
 // Run purges every interval until ctx ends.

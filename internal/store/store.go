@@ -22,6 +22,7 @@ import (
 
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/ent/migrate"
+	"github.com/bindery/bindery/internal/search"
 )
 
 // DefaultDSN is the embedded default: a SQLite file in the working directory.
@@ -212,6 +213,13 @@ func (d *DB) Migrate(ctx context.Context) error {
 	if err := client.Schema.Create(ctx, migrateOptions...); err != nil {
 		return fmt.Errorf("migrating: %w", err)
 	}
+	// The search index's tables are the dialect's own (an FTS5 table, a
+	// tsvector under a GIN index), which ent's schema cannot describe.
+	for _, stmt := range search.New(d.Dialect).Schema() {
+		if err := client.Driver().Exec(ctx, stmt, []any{}, nil); err != nil {
+			return fmt.Errorf("migrating the search index: %w", err)
+		}
+	}
 	return nil
 }
 
@@ -244,6 +252,11 @@ func (d *DB) WriteMigration(ctx context.Context, w io.Writer) error {
 	defer done()
 	if err := client.Schema.WriteTo(ctx, w, migrateOptions...); err != nil {
 		return fmt.Errorf("planning the migration: %w", err)
+	}
+	for _, stmt := range search.New(d.Dialect).Schema() {
+		if _, err := fmt.Fprintf(w, "%s;\n", stmt); err != nil {
+			return err
+		}
 	}
 	return nil
 }

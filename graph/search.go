@@ -1,0 +1,174 @@
+package graph
+
+import (
+	"context"
+	"net/url"
+
+	"entgo.io/ent/dialect/sql"
+
+	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/ent/space"
+	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/internal/content"
+	"github.com/bindery/bindery/internal/page"
+	"github.com/bindery/bindery/internal/search"
+)
+
+// indexSpace brings the search index of space s from its previous content
+// from to its new current content c, whose pages' object hashes are hashes.
+// It runs in the transaction that moves the space's revision, so the index
+// never shows content the space does not have; and the index holds the
+// previous content, so only the pages whose content or path changed are
+// indexed again, and nothing is read. Without from, the index is compared
+// with c instead, at the cost of one read.
+func (r *Resolver) indexSpace(ctx context.Context, s *ent.Space, from *content.Loaded, c *content.Content, hashes content.PageHashes) error {
+	docs := searchDocs(c, hashes)
+	drv := r.db(ctx).Driver()
+	if from == nil {
+		return r.search.Sync(ctx, drv, s.ID, s.OrganizationID, docs)
+	}
+	before := map[string]string{}
+	for _, d := range searchDocs(from.Content, from.PageHashes()) {
+		before[d.PageID] = d.Version
+	}
+	var removed []string
+	var changed []search.Doc
+	for _, d := range docs {
+		v, ok := before[d.PageID]
+		delete(before, d.PageID)
+		if ok && v == d.Version {
+			continue
+		}
+		if ok {
+			removed = append(removed, d.PageID)
+		}
+		changed = append(changed, d)
+	}
+	for id := range before {
+		removed = append(removed, id)
+	}
+	return r.search.Apply(ctx, drv, s.ID, s.OrganizationID, removed, changed)
+}
+
+// searchDocs returns the indexable pages of c, whose pages' object hashes
+// are hashes.
+func searchDocs(c *content.Content, hashes content.PageHashes) []search.Doc {
+	var docs []search.Doc
+	c.Walk(func(n, _ *content.Node, path string) {
+		if search.Indexable(n.Page) {
+			docs = append(docs, search.NewDoc(n.Page, hashes[n.Page.ID], path))
+		}
+	})
+	return docs
+}
+
+// Orders of search results: by rank, best first; ties by ID.
+var (
+	searchPagesOrder = page.SliceOrder[search.Ranked]{Name: "search-pages", KeyType: page.KeyFloat, Desc: true,
+		Key: func(h search.Ranked) any { return h.Rank }, ID: func(h search.Ranked) string { return h.PageID }}
+	searchSpacesOrder = page.SliceOrder[search.Ranked]{Name: "search-spaces", KeyType: page.KeyFloat, Desc: true,
+		Key: func(h search.Ranked) any { return h.Rank }, ID: func(h search.Ranked) string { return h.SpaceID }}
+)
+
+// searchSpace returns the pages of a space's current content that match
+// text. s was loaded through its policy: whoever sees a space reads its
+// content.
+func (r *Resolver) searchSpace(ctx context.Context, s *ent.Space, text string, a page.Args) (*page.Connection[*search.PageHit], error) {
+	q, err := search.ParseQuery("query", text)
+	if err != nil {
+		return nil, err
+	}
+	drv := r.db(ctx).Driver()
+	ranked, err := r.search.RankPages(ctx, drv, s.ID, q)
+	if err != nil {
+		return nil, err
+	}
+	window, err := page.PaginateSlice(ranked, searchPagesOrder, a)
+	if err != nil {
+		return nil, err
+	}
+	hits, err := r.search.Pages(ctx, drv, q, window.Nodes())
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]*search.PageHit, len(hits))
+	for i := range hits {
+		byID[hits[i].PageID] = &hits[i]
+	}
+	return page.Map(window, func(h search.Ranked) (*search.PageHit, bool) {
+		p, ok := byID[h.PageID]
+		return p, ok
+	}), nil
+}
+
+// searchOrganization returns the live spaces of an organization that the
+// viewer can see and whose current content matches text, each with its best
+// pages.
+func (r *Resolver) searchOrganization(ctx context.Context, o *ent.Organization, text string, a page.Args) (*page.Connection[*search.SpaceHit], error) {
+	q, err := search.ParseQuery("query", text)
+	if err != nil {
+		return nil, err
+	}
+	access, err := r.orgAccess(ctx, o.ID)
+	if err != nil {
+		return nil, err
+	}
+	ctx, scope := r.spaces.scoped(ctx, access)
+	admitted := search.Spaces{Table: space.Table, ID: space.FieldID, Where: []func(*sql.Selector){
+		space.OrganizationID(o.ID), live(), scope,
+	}}
+	drv := r.db(ctx).Driver()
+	ranked, err := r.search.RankSpaces(ctx, drv, o.ID, q, admitted)
+	if err != nil {
+		return nil, err
+	}
+	window, err := page.PaginateSlice(ranked, searchSpacesOrder, a)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(window.Edges))
+	for i, e := range window.Edges {
+		ids[i] = e.Node.SpaceID
+	}
+	// The spaces' rows, which results show, load in one batch.
+	r.spaces.prefetch(ctx, ids)
+	best, err := r.search.BestPages(ctx, drv, o.ID, q, ids)
+	if err != nil {
+		return nil, err
+	}
+	return page.Map(window, func(h search.Ranked) (*search.SpaceHit, bool) {
+		return &search.SpaceHit{SpaceID: h.SpaceID, Rank: h.Rank, Pages: best[h.SpaceID]}, true
+	}), nil
+}
+
+// pageAppURL is the dashboard's URL of the page at path in a space.
+func (r *Resolver) pageAppURL(spaceID, path string) string {
+	return r.cfg.AppURL + "/s/" + spaceID + "/" + path
+}
+
+// searchSections presents the matching sections of a page hit.
+func (r *Resolver) searchSections(h *search.PageHit) []*model.SearchSectionResult {
+	out := make([]*model.SearchSectionResult, len(h.Sections))
+	for i, s := range h.Sections {
+		sec := &model.SearchSectionResult{ID: h.PageID, Title: s.Title, Path: h.Path, Body: s.Excerpt,
+			AppURL: r.pageAppURL(h.SpaceID, h.Path)}
+		if s.Anchor != "" {
+			anchor := s.Anchor
+			sec.ID, sec.Anchor = anchor, &anchor
+			fragment := "#" + (&url.URL{Fragment: anchor}).EscapedFragment()
+			sec.Path += fragment
+			sec.AppURL += fragment
+		}
+		out[i] = sec
+	}
+	return out
+}
+
+// searchSpaceHitPages returns a space hit's pages as pointers.
+func searchSpaceHitPages(h *search.SpaceHit) []*search.PageHit {
+	out := make([]*search.PageHit, len(h.Pages))
+	for i := range h.Pages {
+		out[i] = &h.Pages[i]
+	}
+	return out
+}

@@ -1,0 +1,406 @@
+// Package search is Bindery's full-text search: the index of every space's
+// current content, and ranked queries over a space or the spaces of an
+// organization that a viewer can read.
+//
+// Text is analysed once, in Go (Words, ParseQuery): folded to lower case
+// without accents and split into words of letters and digits. Each database
+// indexes the words it is given with its own engine, SQLite's FTS5 or
+// PostgreSQL's tsvector with a GIN index, behind the dialect interface, so
+// both find the same pages. Ranking (see rankDoc) is the same formula on
+// both; only its last tie-breaker, the engines' own relevance score, is
+// dialect-specific.
+//
+// The package knows nothing about HTTP or authorization: the caller passes
+// the predicates that restrict which spaces a viewer may see.
+package search
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+
+	"entgo.io/ent/dialect"
+	entsql "entgo.io/ent/dialect/sql"
+
+	"github.com/bindery/bindery/internal/document"
+)
+
+// Index is the search index. Its statements run on the driver they are
+// given, so that updates join the transaction that moves a space's content.
+type Index struct {
+	d sqlDialect
+}
+
+// New returns the index for a database of the given ent dialect.
+func New(dialectName string) *Index {
+	if dialectName == dialect.Postgres {
+		return &Index{d: postgres{}}
+	}
+	return &Index{d: sqlite{}}
+}
+
+// Schema returns the statements that create the index's tables, each safe
+// to run again.
+func (x *Index) Schema() []string { return x.d.schema() }
+
+// batch is the number of pages one statement inserts or deletes, well
+// under both databases' limits on parameters.
+const batch = 400
+
+// Sync makes the index of a space hold exactly docs, the indexable pages of
+// its current content, in organization org. Pages whose Version is already
+// indexed are left alone: an edit of one page re-indexes that page. It
+// costs one statement to read what is indexed, and one per batch of pages
+// to delete or insert.
+func (x *Index) Sync(ctx context.Context, drv dialect.Driver, spaceID, orgID string, docs []Doc) error {
+	var rows entsql.Rows
+	q, args := x.d.versions(spaceID)
+	if err := drv.Query(ctx, q, args, &rows); err != nil {
+		return fmt.Errorf("reading the search index of %s: %w", spaceID, err)
+	}
+	indexed := map[string]indexedPage{}
+	for rows.Next() {
+		var p indexedPage
+		var space string
+		if err := rows.Scan(&p.key, &space, &p.pageID, &p.version); err != nil {
+			rows.Close()
+			return err
+		}
+		if space == spaceID {
+			indexed[p.pageID] = p
+		}
+	}
+	if err := closeRows(&rows); err != nil {
+		return err
+	}
+	var stale []any
+	var fresh []Doc
+	want := make(map[string]bool, len(docs))
+	for _, d := range docs {
+		want[d.PageID] = true
+		p, ok := indexed[d.PageID]
+		if ok && p.version == d.Version {
+			continue
+		}
+		if ok {
+			stale = append(stale, p.key)
+		}
+		fresh = append(fresh, d)
+	}
+	for id, p := range indexed {
+		if !want[id] {
+			stale = append(stale, p.key)
+		}
+	}
+	for i := 0; i < len(stale); i += batch {
+		q, args := x.d.delete(spaceID, stale[i:min(i+batch, len(stale))])
+		if err := drv.Exec(ctx, q, args, nil); err != nil {
+			return fmt.Errorf("updating the search index of %s: %w", spaceID, err)
+		}
+	}
+	return x.insert(ctx, drv, spaceID, orgID, fresh)
+}
+
+// Apply changes the index of a space from one content to the next: it
+// removes the pages of removed (page IDs) and indexes docs, whose earlier
+// versions it removes too. The caller knows both contents, so nothing is
+// read: one statement per batch of pages to delete or insert.
+func (x *Index) Apply(ctx context.Context, drv dialect.Driver, spaceID, orgID string, removed []string, docs []Doc) error {
+	for i := 0; i < len(removed); i += batch {
+		q, args := x.d.deletePages(spaceID, removed[i:min(i+batch, len(removed))])
+		if err := drv.Exec(ctx, q, args, nil); err != nil {
+			return fmt.Errorf("updating the search index of %s: %w", spaceID, err)
+		}
+	}
+	return x.insert(ctx, drv, spaceID, orgID, docs)
+}
+
+// insert indexes docs, which are not in the index.
+func (x *Index) insert(ctx context.Context, drv dialect.Driver, spaceID, orgID string, docs []Doc) error {
+	for i := 0; i < len(docs); i += batch {
+		rows := make([]docRow, 0, batch)
+		for _, d := range docs[i:min(i+batch, len(docs))] {
+			sections := document.Sections(d.Markdown)
+			data, err := d.stored(sections)
+			if err != nil {
+				return err
+			}
+			title, headings, body := d.columns(sections)
+			rows = append(rows, docRow{doc: d, title: pad(title), headings: pad(headings), body: pad(body), stored: string(data)})
+		}
+		q, args := x.d.insert(spaceID, orgID, rows)
+		if err := drv.Exec(ctx, q, args, nil); err != nil {
+			return fmt.Errorf("updating the search index of %s: %w", spaceID, err)
+		}
+	}
+	return nil
+}
+
+// Copy indexes space to as a copy of space from, in organization org,
+// without analysing its pages again: a duplicated space's content is the
+// same objects.
+func (x *Index) Copy(ctx context.Context, drv dialect.Driver, from, to, orgID string) error {
+	q, args := x.d.copy(from, to, orgID)
+	if err := drv.Exec(ctx, q, args, nil); err != nil {
+		return fmt.Errorf("copying the search index of %s: %w", from, err)
+	}
+	return nil
+}
+
+// Move records that a space now belongs to organization org.
+func (x *Index) Move(ctx context.Context, drv dialect.Driver, spaceID, orgID string) error {
+	q, args := x.d.move(spaceID, orgID)
+	if err := drv.Exec(ctx, q, args, nil); err != nil {
+		return fmt.Errorf("moving the search index of %s: %w", spaceID, err)
+	}
+	return nil
+}
+
+// Drop removes the index of spaces that are gone for good.
+func (x *Index) Drop(ctx context.Context, drv dialect.Driver, spaceIDs []string) error {
+	for _, id := range spaceIDs {
+		q, args := x.d.drop(id)
+		if err := drv.Exec(ctx, q, args, nil); err != nil {
+			return fmt.Errorf("dropping the search index of %s: %w", id, err)
+		}
+	}
+	return nil
+}
+
+// Ranked is a hit's key and rank, before its page is read.
+type Ranked struct {
+	SpaceID, PageID string
+	Rank            float64
+}
+
+// RankPages returns every page of a space that matches q, with its rank, in
+// no particular order: the caller pages through them (a page of results is
+// then read with Pages). One statement.
+func (x *Index) RankPages(ctx context.Context, drv dialect.Driver, spaceID string, q Query) ([]Ranked, error) {
+	sq, args := x.d.rankSpace(spaceID, q)
+	return scanRanked(ctx, drv, sq, args, spaceID)
+}
+
+// RankSpaces returns the spaces of organization org that match q and that
+// the predicates on the spaces table admit (the viewer's scope, live
+// spaces), each with the rank of its best page. One statement.
+func (x *Index) RankSpaces(ctx context.Context, drv dialect.Driver, orgID string, q Query, spaces Spaces) ([]Ranked, error) {
+	sq, args := x.d.rankOrg(orgID, q, spaces)
+	return scanRanked(ctx, drv, sq, args, "")
+}
+
+// Spaces selects the spaces a query may find: the predicates apply to a
+// SELECT of the spaces table, as ent's predicates of the Space type do.
+type Spaces struct {
+	Table, ID string
+	Where     []func(*entsql.Selector)
+}
+
+// subquery returns the SELECT of the admitted spaces' IDs, its placeholders
+// numbered after the n arguments that precede it.
+func (s Spaces) subquery(d string, n int) (string, []any) {
+	t := entsql.Table(s.Table)
+	sel := entsql.Dialect(d).Select(t.C(s.ID)).From(t)
+	for _, p := range s.Where {
+		p(sel)
+	}
+	sel.SetTotal(n)
+	return sel.Query()
+}
+
+func scanRanked(ctx context.Context, drv dialect.Driver, q string, args []any, spaceID string) ([]Ranked, error) {
+	var rows entsql.Rows
+	if err := drv.Query(ctx, q, args, &rows); err != nil {
+		return nil, fmt.Errorf("searching: %w", err)
+	}
+	var out []Ranked
+	for rows.Next() {
+		var r Ranked
+		if err := rows.Scan(&r.SpaceID, &r.PageID, &r.Rank); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if spaceID != "" && r.SpaceID != spaceID {
+			continue // an FTS5 scope token shared by two spaces
+		}
+		out = append(out, r)
+	}
+	return out, closeRows(&rows)
+}
+
+// Pages reads the pages of hits and presents them for q, in the order of
+// hits. One statement.
+func (x *Index) Pages(ctx context.Context, drv dialect.Driver, q Query, hits []Ranked) ([]PageHit, error) {
+	if len(hits) == 0 {
+		return nil, nil
+	}
+	sq, args := x.d.stored(hits)
+	data, err := scanStored(ctx, drv, sq, args)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]PageHit, 0, len(hits))
+	for _, h := range hits {
+		d, ok := data[[2]string{h.SpaceID, h.PageID}]
+		if !ok {
+			continue
+		}
+		p, err := q.hit(h.SpaceID, h.PageID, h.Rank, d.data)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// BestPages returns, for each of spaceIDs, its best pages for q (at most
+// MaxPagesPerSpace, best first). One statement.
+func (x *Index) BestPages(ctx context.Context, drv dialect.Driver, orgID string, q Query, spaceIDs []string) (map[string][]PageHit, error) {
+	if len(spaceIDs) == 0 {
+		return nil, nil
+	}
+	sq, args := x.d.best(orgID, q, spaceIDs)
+	var rows entsql.Rows
+	if err := drv.Query(ctx, sq, args, &rows); err != nil {
+		return nil, fmt.Errorf("searching: %w", err)
+	}
+	want := make(map[string]bool, len(spaceIDs))
+	for _, id := range spaceIDs {
+		want[id] = true
+	}
+	out := map[string][]PageHit{}
+	for rows.Next() {
+		var space, page string
+		var rank float64
+		var data []byte
+		if err := rows.Scan(&space, &page, &rank, &data); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if !want[space] {
+			continue
+		}
+		p, err := q.hit(space, page, rank, data)
+		if err != nil {
+			rows.Close()
+			return nil, err
+		}
+		out[space] = append(out[space], p)
+	}
+	return out, closeRows(&rows)
+}
+
+type storedRow struct{ data []byte }
+
+func scanStored(ctx context.Context, drv dialect.Driver, q string, args []any) (map[[2]string]storedRow, error) {
+	var rows entsql.Rows
+	if err := drv.Query(ctx, q, args, &rows); err != nil {
+		return nil, fmt.Errorf("reading search results: %w", err)
+	}
+	out := map[[2]string]storedRow{}
+	for rows.Next() {
+		var space, page string
+		var data []byte
+		if err := rows.Scan(&space, &page, &data); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		out[[2]string{space, page}] = storedRow{data: data}
+	}
+	return out, closeRows(&rows)
+}
+
+func closeRows(rows *entsql.Rows) error {
+	err := rows.Err()
+	if cerr := rows.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// indexedPage is a page as the index has it.
+type indexedPage struct {
+	key             any
+	pageID, version string
+}
+
+// docRow is a page ready to be inserted: the indexed columns padded with
+// spaces, so that " word" finds a word that starts with "word" (see rank).
+type docRow struct {
+	doc                           Doc
+	title, headings, body, stored string
+}
+
+func pad(words string) string { return " " + words + " " }
+
+// Ranking. A page's rank is
+//
+//	64 × (terms of the query the page has)
+//	 + 2 × (terms its title has)
+//	 + the engine's relevance score of the page, scaled into [0, 1)
+//
+// so pages with more of the query's words come first; among those, pages
+// with more of them in the title; then the engine's score (BM25 with the
+// title weighted 10, headings and description 4, body 1 on SQLite;
+// ts_rank with weights 1, 0.4 and 0.1 on PostgreSQL). A term counts when a
+// word starts with it, or equals it for a short term that is not the last
+// (see ParseQuery). With at most MaxTerms terms, the second part never
+// reaches the first's step.
+const (
+	termWeight  = 64
+	titleWeight = 2
+)
+
+// rankDoc returns the SQL expression of a row's rank, given the columns of
+// its padded title, headings and body, the SQL of the engine's score x ≥ 0,
+// and a function that returns the SQL of "text has the word w" (w given as
+// an argument of the statement).
+func rankDoc(q Query, title, headings, body, score string, has func(col string, arg int) string, args *[]any) string {
+	var terms, titled []string
+	for _, t := range q.Terms {
+		needle := " " + t.Word
+		if !t.Prefix {
+			needle += " "
+		}
+		*args = append(*args, needle)
+		n := len(*args)
+		terms = append(terms, fmt.Sprintf("(CASE WHEN %s OR %s OR %s THEN 1 ELSE 0 END)",
+			has(title, n), has(headings, n), has(body, n)))
+		titled = append(titled, fmt.Sprintf("(CASE WHEN %s THEN 1 ELSE 0 END)", has(title, n)))
+	}
+	return fmt.Sprintf("(%d * (%s) + %d * (%s) + (%s) / ((%s) + 1.0))", termWeight, strings.Join(terms, " + "),
+		titleWeight, strings.Join(titled, " + "), score, score)
+}
+
+// scopeToken is the word a space or an organization is found by in SQLite's
+// index: IDs are case-sensitive, FTS5 words are not, so the token is a
+// hash of the ID in hexadecimal. Rows are checked against the ID itself.
+func scopeToken(kind byte, id string) string {
+	sum := sha256.Sum256([]byte(id))
+	return string(kind) + hex.EncodeToString(sum[:10])
+}
+
+// sqlDialect writes the statements of one database.
+type sqlDialect interface {
+	schema() []string
+	// versions selects key, space_id, page_id, version of a space's rows.
+	versions(spaceID string) (string, []any)
+	delete(spaceID string, keys []any) (string, []any)
+	deletePages(spaceID string, pageIDs []string) (string, []any)
+	insert(spaceID, orgID string, rows []docRow) (string, []any)
+	move(spaceID, orgID string) (string, []any)
+	copy(from, to, orgID string) (string, []any)
+	drop(spaceID string) (string, []any)
+	// rankSpace and rankOrg select space_id, page_id, rank; rankOrg's
+	// page_id is the best page's, its rank the best rank of the space.
+	rankSpace(spaceID string, q Query) (string, []any)
+	rankOrg(orgID string, q Query, spaces Spaces) (string, []any)
+	// stored selects space_id, page_id, stored of hits.
+	stored(hits []Ranked) (string, []any)
+	// best selects space_id, page_id, rank, stored of the best pages of
+	// each space.
+	best(orgID string, q Query, spaceIDs []string) (string, []any)
+}
