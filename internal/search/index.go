@@ -19,7 +19,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"strings"
 
 	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
@@ -122,13 +121,13 @@ func (x *Index) insert(ctx context.Context, drv dialect.Driver, spaceID, orgID s
 	for i := 0; i < len(docs); i += batch {
 		rows := make([]docRow, 0, batch)
 		for _, d := range docs[i:min(i+batch, len(docs))] {
-			sections := document.Sections(d.Markdown)
+			sections := sectionsOf(d)
 			data, err := d.stored(sections)
 			if err != nil {
 				return err
 			}
 			title, headings, body := d.columns(sections)
-			rows = append(rows, docRow{doc: d, title: pad(title), headings: pad(headings), body: pad(body), stored: string(data)})
+			rows = append(rows, docRow{doc: d, title: title, headings: headings, body: body, stored: string(data)})
 		}
 		q, args := x.d.insert(spaceID, orgID, rows)
 		if err := drv.Exec(ctx, q, args, nil); err != nil {
@@ -137,6 +136,9 @@ func (x *Index) insert(ctx context.Context, drv dialect.Driver, spaceID, orgID s
 	}
 	return nil
 }
+
+// sectionsOf splits a page into its sections.
+func sectionsOf(d Doc) []document.Section { return document.Sections(d.Markdown) }
 
 // Copy indexes space to as a copy of space from, in organization org,
 // without analysing its pages again: a duplicated space's content is the
@@ -346,33 +348,20 @@ func pad(words string) string { return " " + words + " " }
 // with more of them in the title; then the engine's score (BM25 with the
 // title weighted 10, headings and description 4, body 1 on SQLite;
 // ts_rank with weights 1, 0.4 and 0.1 on PostgreSQL). A term counts when a
-// word starts with it, or equals it for a short term that is not the last
-// (see ParseQuery). With at most MaxTerms terms, the second part never
-// reaches the first's step.
+// word of the page starts with it, or equals it for a short term that is
+// not the last (see ParseQuery); both are answered by the full-text index,
+// without reading the pages' text. With at most MaxTerms terms, the second
+// part never reaches the first's step.
 const (
 	termWeight  = 64
 	titleWeight = 2
 )
 
-// rankDoc returns the SQL expression of a row's rank, given the columns of
-// its padded title, headings and body, the SQL of the engine's score x ≥ 0,
-// and a function that returns the SQL of "text has the word w" (w given as
-// an argument of the statement).
-func rankDoc(q Query, title, headings, body, score string, has func(col string, arg int) string, args *[]any) string {
-	var terms, titled []string
-	for _, t := range q.Terms {
-		needle := " " + t.Word
-		if !t.Prefix {
-			needle += " "
-		}
-		*args = append(*args, needle)
-		n := len(*args)
-		terms = append(terms, fmt.Sprintf("(CASE WHEN %s OR %s OR %s THEN 1 ELSE 0 END)",
-			has(title, n), has(headings, n), has(body, n)))
-		titled = append(titled, fmt.Sprintf("(CASE WHEN %s THEN 1 ELSE 0 END)", has(title, n)))
-	}
-	return fmt.Sprintf("(%d * (%s) + %d * (%s) + (%s) / ((%s) + 1.0))", termWeight, strings.Join(terms, " + "),
-		titleWeight, strings.Join(titled, " + "), score, score)
+// rankOf returns the SQL of a rank from the SQL of its parts: the number
+// of terms a page has, the number its title has, and the engine's score
+// x ≥ 0, which is scaled into [0, 1) as x / (x + 1).
+func rankOf(terms, titled, score string) string {
+	return fmt.Sprintf("(%d * (%s) + %d * (%s) + (%s) / ((%s) + 1.0))", termWeight, terms, titleWeight, titled, score, score)
 }
 
 // scopeToken is the word a space or an organization is found by in SQLite's

@@ -10,7 +10,8 @@ import (
 // postgres indexes pages in a table with a tsvector column under a GIN
 // index: the title with weight A, the description and headings B, the
 // body D. The text is already folded and split into words (Words), so the
-// "simple" configuration only has to take the words as they are.
+// "simple" configuration only has to take the words as they are. Queries
+// match and rank on the tsvector alone.
 type postgres struct{}
 
 func (postgres) schema() []string {
@@ -20,9 +21,6 @@ func (postgres) schema() []string {
 	page_id text NOT NULL,
 	organization_id text NOT NULL,
 	version text NOT NULL,
-	title text NOT NULL,
-	headings text NOT NULL,
-	body text NOT NULL,
 	stored text NOT NULL,
 	doc tsvector NOT NULL,
 	PRIMARY KEY (space_id, page_id))`,
@@ -33,16 +31,15 @@ func (postgres) schema() []string {
 
 func dollar(n int) string { return fmt.Sprintf("$%d", n) }
 
-// tsquery is the text of q as a tsquery: its terms, any of them.
-func tsquery(q Query) string {
-	parts := make([]string, len(q.Terms))
-	for i, t := range q.Terms {
-		parts[i] = t.Word
-		if t.Prefix {
-			parts[i] += ":*"
-		}
+// lexeme is a term as a tsquery; weight "A" restricts it to the title.
+func lexeme(t Term, weight string) string {
+	if t.Prefix {
+		return t.Word + ":*" + weight
 	}
-	return strings.Join(parts, " | ")
+	if weight != "" {
+		return t.Word + ":" + weight
+	}
+	return t.Word
 }
 
 func (postgres) versions(spaceID string) (string, []any) {
@@ -54,9 +51,17 @@ func (postgres) delete(spaceID string, keys []any) (string, []any) {
 		append([]any{spaceID}, keys...)
 }
 
+func (d postgres) deletePages(spaceID string, pageIDs []string) (string, []any) {
+	keys := make([]any, len(pageIDs))
+	for i, id := range pageIDs {
+		keys[i] = id
+	}
+	return d.delete(spaceID, keys)
+}
+
 func (postgres) insert(spaceID, orgID string, rows []docRow) (string, []any) {
 	var b strings.Builder
-	b.WriteString(`INSERT INTO search_pages (space_id, page_id, organization_id, version, title, headings, body, stored, doc) VALUES `)
+	b.WriteString(`INSERT INTO search_pages (space_id, page_id, organization_id, version, stored, doc) VALUES `)
 	args := make([]any, 0, 8*len(rows))
 	for i, r := range rows {
 		if i > 0 {
@@ -64,8 +69,8 @@ func (postgres) insert(spaceID, orgID string, rows []docRow) (string, []any) {
 		}
 		n := len(args)
 		fmt.Fprintf(&b, `(%s, setweight(to_tsvector('simple', $%d), 'A') || setweight(to_tsvector('simple', $%d), 'B') || setweight(to_tsvector('simple', $%d), 'D'))`,
-			placeholders(n+1, 8, dollar), n+5, n+6, n+7)
-		args = append(args, spaceID, r.doc.PageID, orgID, r.doc.Version, r.title, r.headings, r.body, r.stored)
+			placeholders(n+1, 5, dollar), n+6, n+7, n+8)
+		args = append(args, spaceID, r.doc.PageID, orgID, r.doc.Version, r.stored, r.title, r.headings, r.body)
 	}
 	return b.String(), args
 }
@@ -74,30 +79,47 @@ func (postgres) move(spaceID, orgID string) (string, []any) {
 	return `UPDATE search_pages SET organization_id = $1 WHERE space_id = $2`, []any{orgID, spaceID}
 }
 
+func (postgres) copy(from, to, orgID string) (string, []any) {
+	return `INSERT INTO search_pages (space_id, page_id, organization_id, version, stored, doc)
+	SELECT $1, page_id, $2, version, stored, doc FROM search_pages WHERE space_id = $3`,
+		[]any{to, orgID, from}
+}
+
 func (postgres) drop(spaceID string) (string, []any) {
 	return `DELETE FROM search_pages WHERE space_id = $1`, []any{spaceID}
 }
 
-// rank is the rank of a row of search_pages (see rankDoc) for the tsquery
-// in argument tsq; its arguments are appended to args.
-func (postgres) rank(q Query, tsq int, args *[]any) string {
-	return rankDoc(q, "title", "headings", "body",
-		fmt.Sprintf("ts_rank('{0.1, 0.2, 0.4, 1.0}', doc, to_tsquery('simple', $%d))", tsq),
-		func(col string, n int) string { return fmt.Sprintf("strpos(%s, $%d) > 0", col, n) }, args)
+// matches is the SQL of a derived table of the pages that match q and the
+// condition where (on search_pages), with columns space_id, page_id,
+// stored and r, their rank. Its arguments are appended to args.
+func (postgres) matches(q Query, where string, args *[]any) string {
+	arg := func(v string) string {
+		*args = append(*args, v)
+		return fmt.Sprintf("to_tsquery('simple', $%d)", len(*args))
+	}
+	var terms, titled, all []string
+	for _, t := range q.Terms {
+		all = append(all, lexeme(t, ""))
+		terms = append(terms, "(doc @@ "+arg(lexeme(t, ""))+")::int")
+		titled = append(titled, "(doc @@ "+arg(lexeme(t, "A"))+")::int")
+	}
+	query := arg(strings.Join(all, " | "))
+	return fmt.Sprintf(`(SELECT space_id, page_id, stored, %s AS r FROM (
+	SELECT space_id, page_id, stored, %s AS t, %s AS ti, ts_rank('{0.1, 0.2, 0.4, 1.0}', doc, %s) AS s
+	FROM search_pages WHERE doc @@ %s AND %s) AS m) AS ranked`,
+		rankOf("t", "ti", "s"), strings.Join(terms, " + "), strings.Join(titled, " + "), query, query, where)
 }
 
 func (d postgres) rankSpace(spaceID string, q Query) (string, []any) {
-	args := []any{spaceID, tsquery(q)}
-	rank := d.rank(q, 2, &args)
-	return fmt.Sprintf(`SELECT space_id, page_id, %s FROM search_pages WHERE space_id = $1 AND doc @@ to_tsquery('simple', $2)`, rank), args
+	args := []any{spaceID}
+	return `SELECT space_id, page_id, r FROM ` + d.matches(q, "space_id = $1", &args), args
 }
 
 func (d postgres) rankOrg(orgID string, q Query, spaces Spaces) (string, []any) {
-	args := []any{orgID, tsquery(q)}
-	rank := d.rank(q, 2, &args)
+	args := []any{orgID}
+	from := d.matches(q, "organization_id = $1", &args)
 	visible, vargs := spaces.subquery(dialect.Postgres, len(args))
-	return fmt.Sprintf(`SELECT space_id, '', MAX(r) FROM (SELECT space_id, %s AS r FROM search_pages
-	WHERE organization_id = $1 AND doc @@ to_tsquery('simple', $2) AND space_id IN (%s)) AS m GROUP BY space_id`, rank, visible),
+	return fmt.Sprintf(`SELECT space_id, '', MAX(r) FROM %s WHERE space_id IN (%s) GROUP BY space_id`, from, visible),
 		append(args, vargs...)
 }
 
@@ -111,29 +133,12 @@ func (postgres) stored(hits []Ranked) (string, []any) {
 }
 
 func (d postgres) best(orgID string, q Query, spaceIDs []string) (string, []any) {
-	args := []any{orgID, tsquery(q)}
-	rank := d.rank(q, 2, &args)
-	n := len(args)
+	args := []any{orgID}
 	for _, id := range spaceIDs {
 		args = append(args, id)
 	}
+	from := d.matches(q, "organization_id = $1 AND space_id IN ("+placeholders(2, len(spaceIDs), dollar)+")", &args)
 	return fmt.Sprintf(`SELECT space_id, page_id, r, stored FROM (
-	SELECT space_id, page_id, r, stored, ROW_NUMBER() OVER (PARTITION BY space_id ORDER BY r DESC, page_id) AS n
-	FROM (SELECT space_id, page_id, stored, %s AS r FROM search_pages
-		WHERE organization_id = $1 AND doc @@ to_tsquery('simple', $2) AND space_id IN (%s)) AS m) AS b
-	WHERE n <= %d ORDER BY space_id, n`, rank, placeholders(n+1, len(spaceIDs), dollar), MaxPagesPerSpace), args
-}
-
-func (postgres) copy(from, to, orgID string) (string, []any) {
-	return `INSERT INTO search_pages (space_id, page_id, organization_id, version, title, headings, body, stored, doc)
-	SELECT $1, page_id, $2, version, title, headings, body, stored, doc FROM search_pages WHERE space_id = $3`,
-		[]any{to, orgID, from}
-}
-
-func (postgres) deletePages(spaceID string, pageIDs []string) (string, []any) {
-	args := []any{spaceID}
-	for _, id := range pageIDs {
-		args = append(args, id)
-	}
-	return `DELETE FROM search_pages WHERE space_id = $1 AND page_id IN (` + placeholders(2, len(pageIDs), dollar) + `)`, args
+	SELECT space_id, page_id, r, stored, ROW_NUMBER() OVER (PARTITION BY space_id ORDER BY r DESC, page_id) AS n FROM %s) AS b
+	WHERE n <= %d ORDER BY space_id, n`, from, MaxPagesPerSpace), args
 }

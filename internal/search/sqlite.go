@@ -7,34 +7,63 @@ import (
 	"entgo.io/ent/dialect"
 )
 
-// sqlite indexes pages in an FTS5 table: the indexed columns (scope, which
-// holds the space's and the organization's tokens, then title, headings and
-// body), and unindexed ones that hold what results show.
+// sqlite keeps pages in a table, search_pages, and indexes them with FTS5
+// as the table's external content: triggers keep the index in step with
+// the table, and queries read the index alone to match and rank, then the
+// table for the pages they show. The indexed columns are scope (the tokens
+// of the page's space and organization), title, headings and body.
 type sqlite struct{}
 
 func (sqlite) schema() []string {
-	return []string{`CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(
-	scope, title, headings, body,
-	space_id UNINDEXED, page_id UNINDEXED, version UNINDEXED, stored UNINDEXED,
-	tokenize = 'unicode61', prefix = '2 3')`}
-}
-
-// matchScope is the FTS5 query of the rows of one space or organization.
-func matchScope(kind byte, id string) string {
-	return fmt.Sprintf(`scope : "%s"`, scopeToken(kind, id))
-}
-
-// matchText is the FTS5 query of q's terms in the text columns. Words are
-// letters and digits only (ParseQuery), so quoting them is enough.
-func matchText(q Query) string {
-	parts := make([]string, len(q.Terms))
-	for i, t := range q.Terms {
-		parts[i] = `"` + t.Word + `"`
-		if t.Prefix {
-			parts[i] += "*"
-		}
+	const cols = "scope, title, headings, body"
+	insert := func(from string) string {
+		return fmt.Sprintf("INSERT INTO search_fts(rowid, %s) VALUES (%s.id, %s.scope, %s.title, %s.headings, %s.body);",
+			cols, from, from, from, from, from)
 	}
-	return "{title headings body} : (" + strings.Join(parts, " OR ") + ")"
+	remove := "INSERT INTO search_fts(search_fts, rowid, " + cols + ") VALUES ('delete', old.id, old.scope, old.title, old.headings, old.body);"
+	return []string{
+		`CREATE TABLE IF NOT EXISTS search_pages (
+	id INTEGER PRIMARY KEY,
+	space_id TEXT NOT NULL,
+	page_id TEXT NOT NULL,
+	organization_id TEXT NOT NULL,
+	version TEXT NOT NULL,
+	scope TEXT NOT NULL,
+	title TEXT NOT NULL,
+	headings TEXT NOT NULL,
+	body TEXT NOT NULL,
+	stored TEXT NOT NULL,
+	UNIQUE (space_id, page_id))`,
+		`CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(` + cols + `,
+	content = 'search_pages', content_rowid = 'id', tokenize = 'unicode61', prefix = '2 3')`,
+		`CREATE TRIGGER IF NOT EXISTS search_pages_insert AFTER INSERT ON search_pages BEGIN ` + insert("new") + ` END`,
+		`CREATE TRIGGER IF NOT EXISTS search_pages_delete AFTER DELETE ON search_pages BEGIN ` + remove + ` END`,
+		`CREATE TRIGGER IF NOT EXISTS search_pages_update AFTER UPDATE ON search_pages BEGIN ` + remove + " " + insert("new") + ` END`,
+	}
+}
+
+// scopes is the scope column of a page of a space in an organization.
+func scopes(spaceID, orgID string) string {
+	return scopeToken('s', spaceID) + " " + scopeToken('o', orgID)
+}
+
+// matchScope is the FTS5 query of the pages of one space or organization,
+// or of any of several.
+func matchScope(kind byte, ids ...string) string {
+	tokens := make([]string, len(ids))
+	for i, id := range ids {
+		tokens[i] = `"` + scopeToken(kind, id) + `"`
+	}
+	return "scope : (" + strings.Join(tokens, " OR ") + ")"
+}
+
+// ftsTerm is a term in FTS5's syntax. Words are letters and digits only
+// (ParseQuery), so quoting them is enough.
+func ftsTerm(t Term) string {
+	if t.Prefix {
+		return `"` + t.Word + `"*`
+	}
+	return `"` + t.Word + `"`
 }
 
 func numbered(n int) string { return fmt.Sprintf("?%d", n) }
@@ -48,99 +77,107 @@ func placeholders(from, n int, mark func(int) string) string {
 }
 
 func (sqlite) versions(spaceID string) (string, []any) {
-	return `SELECT rowid, space_id, page_id, version FROM search_fts WHERE search_fts MATCH ?`,
-		[]any{matchScope('s', spaceID)}
+	return `SELECT id, space_id, page_id, version FROM search_pages WHERE space_id = ?1`, []any{spaceID}
 }
 
 func (sqlite) delete(_ string, keys []any) (string, []any) {
-	return `DELETE FROM search_fts WHERE rowid IN (` + placeholders(1, len(keys), numbered) + `)`, keys
+	return `DELETE FROM search_pages WHERE id IN (` + placeholders(1, len(keys), numbered) + `)`, keys
+}
+
+func (sqlite) deletePages(spaceID string, pageIDs []string) (string, []any) {
+	args := []any{spaceID}
+	for _, id := range pageIDs {
+		args = append(args, id)
+	}
+	return `DELETE FROM search_pages WHERE space_id = ?1 AND page_id IN (` + placeholders(2, len(pageIDs), numbered) + `)`, args
 }
 
 func (sqlite) insert(spaceID, orgID string, rows []docRow) (string, []any) {
-	scope := scopeToken('s', spaceID) + " " + scopeToken('o', orgID)
 	var b strings.Builder
-	b.WriteString(`INSERT INTO search_fts (scope, title, headings, body, space_id, page_id, version, stored) VALUES `)
-	args := make([]any, 0, 8*len(rows))
+	b.WriteString(`INSERT INTO search_pages (space_id, page_id, organization_id, version, scope, title, headings, body, stored) VALUES `)
+	args := make([]any, 0, 9*len(rows))
 	for i, r := range rows {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString("(" + placeholders(len(args)+1, 8, numbered) + ")")
-		args = append(args, scope, r.title, r.headings, r.body, spaceID, r.doc.PageID, r.doc.Version, r.stored)
+		b.WriteString("(" + placeholders(len(args)+1, 9, numbered) + ")")
+		args = append(args, spaceID, r.doc.PageID, orgID, r.doc.Version, scopes(spaceID, orgID), r.title, r.headings, r.body, r.stored)
 	}
 	return b.String(), args
 }
 
 func (sqlite) move(spaceID, orgID string) (string, []any) {
-	return `UPDATE search_fts SET scope = ?1 WHERE rowid IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ?2 AND space_id = ?3)`,
-		[]any{scopeToken('s', spaceID) + " " + scopeToken('o', orgID), matchScope('s', spaceID), spaceID}
+	return `UPDATE search_pages SET organization_id = ?1, scope = ?2 WHERE space_id = ?3`,
+		[]any{orgID, scopes(spaceID, orgID), spaceID}
+}
+
+func (sqlite) copy(from, to, orgID string) (string, []any) {
+	return `INSERT INTO search_pages (space_id, page_id, organization_id, version, scope, title, headings, body, stored)
+	SELECT ?1, page_id, ?2, version, ?3, title, headings, body, stored FROM search_pages WHERE space_id = ?4`,
+		[]any{to, orgID, scopes(to, orgID), from}
 }
 
 func (sqlite) drop(spaceID string) (string, []any) {
-	return `DELETE FROM search_fts WHERE rowid IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ?1 AND space_id = ?2)`,
-		[]any{matchScope('s', spaceID), spaceID}
+	return `DELETE FROM search_pages WHERE space_id = ?1`, []any{spaceID}
 }
 
-// rank is the rank of a row of search_fts (see rankDoc); its arguments are
-// appended to args.
-func (sqlite) rank(q Query, args *[]any) string {
-	return rankDoc(q, "title", "headings", "body", "max(0.0, -bm25(search_fts, 0.0, 10.0, 4.0, 1.0))",
-		func(col string, n int) string { return fmt.Sprintf("instr(%s, ?%d) > 0", col, n) }, args)
+// ranked is the SQL of the common table expressions m, the matches of q
+// within scope (an FTS5 query), one row per page and term it has, per term
+// its title has, and one with its BM25 score; and r, the rank of each page
+// (key k). Their arguments are appended to args.
+func (sqlite) ranked(q Query, scope string, args *[]any) string {
+	match := func(query string) string {
+		*args = append(*args, scope+" AND "+query)
+		return fmt.Sprintf("search_fts MATCH ?%d", len(*args))
+	}
+	var parts, all []string
+	for _, t := range q.Terms {
+		all = append(all, ftsTerm(t))
+		parts = append(parts,
+			"SELECT rowid AS k, 1 AS t, 0 AS ti, 0.0 AS s FROM search_fts WHERE "+match("{title headings body} : "+ftsTerm(t)),
+			"SELECT rowid, 0, 1, 0.0 FROM search_fts WHERE "+match("title : "+ftsTerm(t)))
+	}
+	parts = append(parts, "SELECT rowid, 0, 0, max(0.0, -bm25(search_fts, 0.0, 10.0, 4.0, 1.0)) FROM search_fts WHERE "+
+		match("{title headings body} : ("+strings.Join(all, " OR ")+")"))
+	// Materialized: FTS5's functions work only in the query of their
+	// match, which SQLite would otherwise merge into the aggregate.
+	return "WITH m AS MATERIALIZED (" + strings.Join(parts, "\n\tUNION ALL ") + "),\n" +
+		"r AS (SELECT k, " + rankOf("SUM(t)", "SUM(ti)", "SUM(s)") + " AS r FROM m GROUP BY k)\n"
 }
 
 func (d sqlite) rankSpace(spaceID string, q Query) (string, []any) {
 	var args []any
-	rank := d.rank(q, &args)
-	args = append(args, matchScope('s', spaceID)+" AND "+matchText(q))
-	return fmt.Sprintf(`SELECT space_id, page_id, %s FROM search_fts WHERE search_fts MATCH ?%d`, rank, len(args)), args
+	with := d.ranked(q, matchScope('s', spaceID), &args)
+	args = append(args, spaceID)
+	return with + fmt.Sprintf(`SELECT p.space_id, p.page_id, r.r FROM r JOIN search_pages p ON p.id = r.k WHERE p.space_id = ?%d`, len(args)), args
 }
 
 func (d sqlite) rankOrg(orgID string, q Query, spaces Spaces) (string, []any) {
 	var args []any
-	rank := d.rank(q, &args)
-	args = append(args, matchScope('o', orgID)+" AND "+matchText(q))
+	with := d.ranked(q, matchScope('o', orgID), &args)
 	visible, vargs := spaces.subquery(dialect.SQLite, len(args))
-	// FTS5's functions work only in the query of the full-text match:
-	// materializing it keeps SQLite from merging it into the aggregate.
-	return fmt.Sprintf(`WITH m AS MATERIALIZED (SELECT space_id, %s AS r FROM search_fts
-	WHERE search_fts MATCH ?%d AND space_id IN (%s)) SELECT space_id, '', MAX(r) FROM m GROUP BY space_id`, rank, len(args), visible),
-		append(args, vargs...)
+	return with + fmt.Sprintf(`SELECT p.space_id, '', MAX(r.r) FROM r JOIN search_pages p ON p.id = r.k
+	WHERE p.space_id IN (%s) GROUP BY p.space_id`, visible), append(args, vargs...)
 }
 
 func (sqlite) stored(hits []Ranked) (string, []any) {
-	args := []any{matchScope('s', hits[0].SpaceID), hits[0].SpaceID}
+	args := []any{hits[0].SpaceID}
 	for _, h := range hits {
 		args = append(args, h.PageID)
 	}
-	return `SELECT space_id, page_id, stored FROM search_fts WHERE search_fts MATCH ?1 AND space_id = ?2 AND page_id IN (` +
-		placeholders(3, len(hits), numbered) + `)`, args
+	return `SELECT space_id, page_id, stored FROM search_pages WHERE space_id = ?1 AND page_id IN (` +
+		placeholders(2, len(hits), numbered) + `)`, args
 }
 
 func (d sqlite) best(_ string, q Query, spaceIDs []string) (string, []any) {
 	var args []any
-	rank := d.rank(q, &args)
-	tokens := make([]string, len(spaceIDs))
-	for i, id := range spaceIDs {
-		tokens[i] = `"` + scopeToken('s', id) + `"`
-	}
-	args = append(args, "scope : ("+strings.Join(tokens, " OR ")+") AND "+matchText(q))
-	return fmt.Sprintf(`WITH m AS MATERIALIZED (SELECT space_id, page_id, stored, %s AS r FROM search_fts WHERE search_fts MATCH ?%d)
-	SELECT space_id, page_id, r, stored FROM (
-	SELECT space_id, page_id, r, stored, ROW_NUMBER() OVER (PARTITION BY space_id ORDER BY r DESC, page_id) AS n FROM m)
-	WHERE n <= %d ORDER BY space_id, n`, rank, len(args), MaxPagesPerSpace), args
-}
-
-func (sqlite) copy(from, to, orgID string) (string, []any) {
-	return `INSERT INTO search_fts (scope, title, headings, body, space_id, page_id, version, stored)
-	SELECT ?1, title, headings, body, ?2, page_id, version, stored FROM search_fts WHERE search_fts MATCH ?3 AND space_id = ?4`,
-		[]any{scopeToken('s', to) + " " + scopeToken('o', orgID), to, matchScope('s', from), from}
-}
-
-func (sqlite) deletePages(spaceID string, pageIDs []string) (string, []any) {
-	args := []any{matchScope('s', spaceID), spaceID}
-	for _, id := range pageIDs {
+	with := d.ranked(q, matchScope('s', spaceIDs...), &args)
+	n := len(args)
+	for _, id := range spaceIDs {
 		args = append(args, id)
 	}
-	return `DELETE FROM search_fts WHERE rowid IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ?1 AND space_id = ?2 AND page_id IN (` +
-		placeholders(3, len(pageIDs), numbered) + `))`, args
+	return with + fmt.Sprintf(`SELECT space_id, page_id, r, stored FROM (
+	SELECT p.space_id, p.page_id, r.r, p.stored, ROW_NUMBER() OVER (PARTITION BY p.space_id ORDER BY r.r DESC, p.page_id) AS n
+	FROM r JOIN search_pages p ON p.id = r.k WHERE p.space_id IN (%s))
+	WHERE n <= %d ORDER BY space_id, n`, placeholders(n+1, len(spaceIDs), numbered), MaxPagesPerSpace), args
 }
