@@ -40,15 +40,18 @@ func (p params) givenRevision() (*ent.Revision, error) {
 }
 
 // contentOps are the official names of one source's content reads, which
-// the spec names differently for each source.
+// the spec names differently for each source. The link analysis of a page
+// and the backlinks of a file, which the spec has for some sources only,
+// are left out where their names are "".
 type contentOps struct {
 	revision, pages, files, file, pageByID, pageByPath string
+	pageLinks, fileBacklinks                           string
 }
 
 // contentRoutes are the rows of the reads of a source's content under
 // prefix.
 func contentRoutes(prefix string, src revisionSource, ops contentOps) []route {
-	return []route{
+	rows := []route{
 		{"GET", prefix, http.StatusOK, ops.revision, read(src, getRevision)},
 		{"GET", prefix + "/pages", http.StatusOK, ops.pages, read(src, listPages)},
 		{"GET", prefix + "/files", http.StatusOK, ops.files, read(src, listFiles)},
@@ -56,6 +59,13 @@ func contentRoutes(prefix string, src revisionSource, ops contentOps) []route {
 		{"GET", prefix + "/page/{pageId}", http.StatusOK, ops.pageByID, read(src, getPage(pageByID))},
 		{"GET", prefix + "/path/{" + pathRest + "}", http.StatusOK, ops.pageByPath, read(src, getPage(pageByPath))},
 	}
+	if ops.pageLinks != "" {
+		rows = append(rows, route{"GET", prefix + "/page/{pageId}/links", http.StatusOK, ops.pageLinks, read(src, linkList(true))})
+	}
+	if ops.fileBacklinks != "" {
+		rows = append(rows, route{"GET", prefix + "/files/{fileId}/backlinks", http.StatusOK, ops.fileBacklinks, read(src, fileBacklinks)})
+	}
+	return rows
 }
 
 // contentOptions are the query parameters every content read takes.

@@ -145,3 +145,14 @@ func PaginateSlice[T any](items []T, o SliceOrder[T], a Args) (*Connection[T], e
 	ord.fill(conn, nodes, a, backward, more)
 	return conn, nil
 }
+
+// Map returns the page c with each item replaced by what fn makes of it:
+// the same cursors, page info and total. A list can so be paged by light
+// items and present only its window's.
+func Map[T, U any](c *Connection[T], fn func(T) U) *Connection[U] {
+	out := &Connection[U]{Edges: make([]*Edge[U], len(c.Edges)), PageInfo: c.PageInfo, count: c.count}
+	for i, e := range c.Edges {
+		out.Edges[i] = &Edge[U]{Node: fn(e.Node), Cursor: e.Cursor}
+	}
+	return out
+}
