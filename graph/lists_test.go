@@ -1196,7 +1196,9 @@ func lsLinkCases() []lsCase {
 			func(c lsLinkedIDs) string { return space(c) + "/content/page/" + c.guide + "/links?limit=100" },
 			"targetReference.page.path", "locationReferences"),
 		rest("/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links", 15,
-			func(c lsLinkedIDs) string { return inCR(c) + "/content/page/" + c.changeRequestGuide + "/links?limit=100" },
+			func(c lsLinkedIDs) string {
+				return inCR(c) + "/content/page/" + c.changeRequestGuide + "/links?limit=100"
+			},
 			"targetReference.page.path", "locationReferences", "targetReference.versionContext.changeRequest.id"),
 		rest("/v1/spaces/{spaceId}/content/files/{fileId}/backlinks", 8,
 			func(c lsLinkedIDs) string { return space(c) + "/content/files/" + c.logo + "/backlinks?limit=100" },
