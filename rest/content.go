@@ -130,12 +130,19 @@ func listPages(p params, src revisionSource, o contentOptions) (any, error) {
 	return pagesJSON{Pages: pp.tree(pages)}, nil
 }
 
-func listFiles(p params, src revisionSource, o contentOptions) (any, error) {
+// listed reads the page and limit of a list of a revision's content, then
+// resolves the revision, so that bad parameters are refused first.
+func (p params) listed(src revisionSource) (page.Args, *ent.Revision, error) {
 	args, err := p.page()
 	if err != nil {
-		return nil, err
+		return args, nil, err
 	}
 	rev, err := src(p)
+	return args, rev, err
+}
+
+func listFiles(p params, src revisionSource, o contentOptions) (any, error) {
+	args, rev, err := p.listed(src)
 	if err != nil {
 		return nil, err
 	}
@@ -158,14 +165,28 @@ func getFile(p params, src revisionSource, o contentOptions) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := p.a.r.Revision().File(p.ctx(), rev, p.path("fileId"))
+	f, err := found(fileByID(p, rev))("File")
 	if err != nil {
 		return nil, err
 	}
-	if f == nil {
-		return nil, apperr.NotFoundf("File not found")
-	}
 	return p.a.presentFile(f, o), nil
+}
+
+// fileByID finds the file the path names in a revision; nil when there is
+// none.
+func fileByID(p params, rev *ent.Revision) (*model.RevisionFile, error) {
+	return p.a.r.Revision().File(p.ctx(), rev, p.path("fileId"))
+}
+
+// found turns a lookup that finds nothing into a not-found error about
+// what: found(find(...))("Page").
+func found[T any](v *T, err error) func(what string) (*T, error) {
+	return func(what string) (*T, error) {
+		if err == nil && v == nil {
+			err = apperr.NotFoundf("%s not found", what)
+		}
+		return v, err
+	}
 }
 
 // pageFinder finds the page a route names in a revision; nil when there is
@@ -201,12 +222,9 @@ func getPage(find pageFinder) contentRead {
 		if err != nil {
 			return nil, err
 		}
-		pg, err := find(p, rev)
+		pg, err := found(find(p, rev))("Page")
 		if err != nil {
 			return nil, err
-		}
-		if pg == nil {
-			return nil, apperr.NotFoundf("Page not found")
 		}
 		pp, err := p.a.pagePresenter(p.ctx(), rev, o)
 		if err != nil {

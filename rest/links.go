@@ -13,22 +13,13 @@ import (
 // file, through the field resolvers of GraphQL's Revision.links,
 // RevisionPage.links and RevisionFile.backlinks.
 
-// linksJSON is the official list of ContentReferenceUsage with its stats.
+// linksJSON is the official list of ContentReferenceUsage with its stats
+// (ContentReferencesStats, which GraphQL's stats are member for member).
 // count is the number of targets of the status asked for (all without
 // one); stats count every target of the list's scope whatever the status.
 type linksJSON struct {
 	listJSON[usageJSON]
-	Stats statsJSON `json:"stats"`
-}
-
-type statsJSON struct {
-	Total  int             `json:"total"`
-	Broken brokenStatsJSON `json:"broken"`
-}
-
-type brokenStatsJSON struct {
-	Total         int  `json:"total"`
-	ChangeRequest *int `json:"changeRequest,omitempty"`
+	Stats *model.ContentReferencesStats `json:"stats"`
 }
 
 // usageJSON is the official ContentReferenceUsage.
@@ -193,27 +184,20 @@ func (p params) linkStatus() (*enum.ContentReferenceStatus, error) {
 // pages, or of the page the path names (byPage).
 func linkList(byPage bool) contentRead {
 	return func(p params, src revisionSource, o contentOptions) (any, error) {
-		args, err := p.page()
-		if err != nil {
-			return nil, err
-		}
 		status, err := p.linkStatus()
 		if err != nil {
 			return nil, err
 		}
-		rev, err := src(p)
+		args, rev, err := p.listed(src)
 		if err != nil {
 			return nil, err
 		}
 		ctx := p.ctx()
 		var conn *model.ContentReferenceUsageConnection
 		if byPage {
-			pg, err := p.a.r.Revision().Page(ctx, rev, p.path("pageId"))
+			pg, err := found(pageByID(p, rev))("Page")
 			if err != nil {
 				return nil, err
-			}
-			if pg == nil {
-				return nil, apperr.NotFoundf("Page not found")
 			}
 			conn, err = p.a.r.RevisionPage().Links(ctx, pg, status, args.First, args.After)
 			if err != nil {
@@ -234,29 +218,21 @@ func linkList(byPage bool) contentRead {
 		if err != nil {
 			return nil, err
 		}
-		return linksJSON{listJSON: l, Stats: statsJSON{Total: stats.Total,
-			Broken: brokenStatsJSON{Total: stats.Broken.Total, ChangeRequest: stats.Broken.ChangeRequest}}}, nil
+		return linksJSON{listJSON: l, Stats: stats}, nil
 	}
 }
 
 // fileBacklinks lists the pages of the revision that src resolves that use
 // the file the path names.
 func fileBacklinks(p params, src revisionSource, o contentOptions) (any, error) {
-	args, err := p.page()
-	if err != nil {
-		return nil, err
-	}
-	rev, err := src(p)
+	args, rev, err := p.listed(src)
 	if err != nil {
 		return nil, err
 	}
 	ctx := p.ctx()
-	f, err := p.a.r.Revision().File(ctx, rev, p.path("fileId"))
+	f, err := found(fileByID(p, rev))("File")
 	if err != nil {
 		return nil, err
-	}
-	if f == nil {
-		return nil, apperr.NotFoundf("File not found")
 	}
 	conn, err := p.a.r.RevisionFile().Backlinks(ctx, f, args.First, args.After)
 	if err != nil {
