@@ -7,6 +7,7 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
 )
 
@@ -29,35 +30,47 @@ type Link struct {
 // Links returns the links and images of markdown in document order: the
 // destinations that FromMarkdown turns into link and image references. A
 // link inside a link's text is text (CommonMark allows none), an image there
-// is kept.
+// is kept. Outside quotes, a table's header row has neither: it is the
+// plain titles of the table's columns.
 //
 // Link analysis reads pages through it, so that what it counts is what the
 // document of the page shows.
 func Links(markdown string) []Link {
 	source := []byte(markdown)
 	var out []Link
-	var walk func(n ast.Node, inLink bool)
-	walk = func(n ast.Node, inLink bool) {
+	// quote is set where a table is paragraphs (see converter.block), so
+	// that its header row is text like the others; elsewhere a header row
+	// is the columns' plain titles, and its links are not links.
+	var walk func(n ast.Node, inLink, quote bool)
+	walk = func(n ast.Node, inLink, quote bool) {
 		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 			switch c := c.(type) {
 			case *ast.Link:
 				if !inLink {
 					out = append(out, Link{Destination: string(unescape(c.Destination))})
 				}
-				walk(c, true)
+				walk(c, true, quote)
 			case *ast.AutoLink:
 				if !inLink {
 					out = append(out, Link{Destination: autoLinkURL(c, source)})
 				}
 			case *ast.Image:
 				out = append(out, Link{Destination: string(unescape(c.Destination)), Image: true})
-				walk(c, inLink)
+				walk(c, inLink, quote)
+			case *east.TableHeader:
+				if quote {
+					walk(c, inLink, quote)
+				}
+			case *ast.Blockquote:
+				walk(c, inLink, true)
+			case *ast.ListItem:
+				walk(c, inLink, false)
 			default:
-				walk(c, inLink)
+				walk(c, inLink, quote)
 			}
 		}
 	}
-	walk(parse(source), false)
+	walk(parse(source), false, false)
 	return out
 }
 
