@@ -11,6 +11,7 @@
 package e2e
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"errors"
@@ -56,9 +57,11 @@ func TestGitBookClient(t *testing.T) {
 }
 
 // TestGitBookClientFlows runs, with the official client, the flows a new user
-// tries first: filling a new space by import and reading its pages and files,
-// and reading a public space of another organization as a stranger, with /v1
-// and GraphQL showing the same organization, parent and authors, and no email.
+// tries first: filling a new space by import and reading its pages and files;
+// reading a public space of another organization as a stranger, with /v1
+// and GraphQL showing the same organization, parent and authors, and no
+// email; and finding a broken link, fixing it in a change request and
+// merging it.
 func TestGitBookClientFlows(t *testing.T) {
 	dir := prepare(t)
 	e := servertest.New(t, func(c *config.Config) { c.ImportAllowPrivate = true })
@@ -76,6 +79,23 @@ func TestGitBookClientFlows(t *testing.T) {
 	mux.HandleFunc("/diagram.png", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "image/png")
 		_, _ = w.Write(png.Bytes())
+	})
+	// Markdown documents that link to each other, one to a missing page.
+	var archive bytes.Buffer
+	zw := zip.NewWriter(&archive)
+	for name, md := range map[string]string{
+		"getting-started.md": "# Getting started\n\nRead [the setup](setup.md#steps) and [the FAQ](faq.md).\n",
+		"setup.md":           "# Setup\n\n## Steps\n\nFirst read [Getting started](getting-started.md).\n",
+	} {
+		w, err := zw.Create(name)
+		require.NoError(t, err)
+		_, err = io.WriteString(w, md)
+		require.NoError(t, err)
+	}
+	require.NoError(t, zw.Close())
+	mux.HandleFunc("/docs.zip", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/zip")
+		_, _ = w.Write(archive.Bytes())
 	})
 	src := httptest.NewServer(mux)
 	t.Cleanup(src.Close)
@@ -102,6 +122,7 @@ func TestGitBookClientFlows(t *testing.T) {
 		"BINDERY_IMPORT="+src.URL+"/doc.md",
 		"BINDERY_PUBLIC="+public,
 		"BINDERY_STRANGER="+e.Token(e.User("stranger@nowhere.example")),
+		"BINDERY_IMPORT_LINKS="+src.URL+"/docs.zip",
 	)
 }
 

@@ -8,6 +8,11 @@
 //   2. Read a public space of another organization as a stranger: /v1 and
 //      GraphQL show the same organization, parent and change request
 //      authors, and no email.
+//   3. Find and fix a broken link: import markdown documents that link to
+//      each other, one of them to a page that is not there; list the
+//      space's links and see it broken; add the page in a change request
+//      (GraphQL createPage with changeRequestId), where the link is no
+//      longer broken while it still is in the space; merge; see it ok.
 //
 // Environment:
 //   BINDERY_URL       base URL of a running server (the client appends /v1)
@@ -17,6 +22,8 @@
 //   BINDERY_PUBLIC    a public space of another organization, inside a
 //                     collection the stranger cannot see, with change requests
 //   BINDERY_STRANGER  an API token of a user of no organization
+//   BINDERY_IMPORT_LINKS  URL of a zip of markdown documents: getting-started.md
+//                     links to setup.md#steps and to faq.md, which is missing
 //
 // Prints one line per step and exits 1 if any failed. Run by e2e/e2e_test.go.
 
@@ -25,7 +32,8 @@ import { GitBookAPI } from '@gitbook/api';
 import { steps } from './steps.mjs';
 
 const env = process.env;
-for (const k of ['BINDERY_URL', 'BINDERY_TOKEN', 'BINDERY_ORG', 'BINDERY_IMPORT', 'BINDERY_PUBLIC', 'BINDERY_STRANGER']) {
+for (const k of ['BINDERY_URL', 'BINDERY_TOKEN', 'BINDERY_ORG', 'BINDERY_IMPORT', 'BINDERY_PUBLIC', 'BINDERY_STRANGER',
+  'BINDERY_IMPORT_LINKS']) {
   if (!env[k]) {
     console.error(`gitbook-flows: set ${k}`);
     process.exit(2);
@@ -121,6 +129,46 @@ await step('a stranger sees the same public space in /v1 and GraphQL, and no ema
   for (const cr of crs.items) assert.equal(cr.createdBy?.email, undefined, 'no email in /v1');
   for (const cr of gql.changeRequests.nodes) assert.equal(cr.createdBy?.email, null, 'no email in GraphQL');
   return `organization ${rest.organization}, ${crs.items.length} change requests`;
+});
+
+// --- 3. Find and fix a broken link -----------------------------------------
+
+let docs, startPage, cr;
+const brief = (items) => items.map((u) => `${u.status} ${u.targetReference?.kind}:` +
+  (u.targetReference?.page?.title ?? u.targetReference?.url ?? '') +
+  (u.targetReference?.internalLocation ? `#${u.targetReference.internalLocation.anchor}` : ''));
+await step('spaces.importContent(space, {source: zip}) of documents that link to each other', async () => {
+  ({ data: docs } = await admin.orgs.createSpace(env.BINDERY_ORG, { title: 'Linked docs' }));
+  const { data } = await admin.spaces.importContent(docs.id, { source: 'zip', url: env.BINDERY_IMPORT_LINKS });
+  assert.equal(data.importedResources, 2);
+  const { data: pages } = await admin.spaces.listPages(docs.id);
+  startPage = pages.pages.find((p) => p.title === 'Getting started');
+  assert.ok(startPage, 'the page Getting started');
+});
+await step('spaces.listSpaceLinks(space): one link is broken', async () => {
+  const { data } = await admin.spaces.listSpaceLinks(docs.id);
+  assert.deepEqual(brief(data.items), ['ok page:Setup#steps', 'broken url:faq.md', 'ok page:Getting started']);
+  assert.deepEqual(data.stats, { total: 3, broken: { total: 1 } });
+  const { data: broken } = await admin.spaces.listSpaceLinks(docs.id, { status: 'broken' });
+  assert.equal(broken.count, 1);
+  assert.equal(broken.items[0].locationReferences[0].page.id, startPage.id, 'where the broken link is');
+  return brief(broken.items).join(', ');
+});
+await step('add the missing page in a change request: the link is ok there, still broken in the space', async () => {
+  ({ data: cr } = await admin.spaces.createChangeRequest(docs.id, { subject: 'Add the FAQ' }));
+  await graphql(env.BINDERY_TOKEN, `mutation($in: CreatePageInput!) { createPage(input: $in) { page { id } } }`,
+    { in: { changeRequestId: cr.id, title: 'FAQ', markdown: 'Questions.' } });
+  const { data: inCR } = await admin.spaces.listPageLinksInChangeRequest(docs.id, cr.id, startPage.id);
+  assert.deepEqual(brief(inCR.items), ['ok page:Setup#steps', 'ok page:FAQ']);
+  assert.deepEqual(inCR.stats, { total: 2, broken: { total: 0, changeRequest: 0 } });
+  const { data: inSpace } = await admin.spaces.listPageLinksInSpace(docs.id, startPage.id);
+  assert.equal(inSpace.stats.broken.total, 1);
+});
+await step('spaces.mergeChangeRequest(space, cr): no broken link left', async () => {
+  await admin.spaces.mergeChangeRequest(docs.id, cr.id);
+  const { data } = await admin.spaces.listSpaceLinks(docs.id);
+  assert.deepEqual(data.stats, { total: 3, broken: { total: 0 } });
+  assert.deepEqual(brief(data.items), ['ok page:Setup#steps', 'ok page:FAQ', 'ok page:Getting started']);
 });
 
 finish();

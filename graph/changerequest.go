@@ -596,9 +596,9 @@ func (r *Resolver) conflictModels(ctx context.Context, cr *ent.ChangeRequest, co
 			Base: &conflicts[i].Base, Ours: &conflicts[i].Ours, Theirs: &conflicts[i].Theirs,
 		}
 		if c.PageID != "" {
-			m.Page = pageOf(oc.Content, c.PageID)
+			m.Page = pageOf(ours, oc.Content, c.PageID)
 			if m.Page == nil {
-				m.Page = pageOf(mc.Content, c.PageID)
+				m.Page = pageOf(main, mc.Content, c.PageID)
 			}
 		}
 		out[i] = m

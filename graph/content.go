@@ -71,7 +71,7 @@ func (r *Resolver) revisionPages(ctx context.Context, rev *ent.Revision) ([]*mod
 	if err != nil {
 		return nil, err
 	}
-	return model.RevisionPages(c.Content, c.Pages, ""), nil
+	return model.RevisionPages(rev, c.Content, c.Pages, ""), nil
 }
 
 // revisionPage returns a page by ID, or nil when the revision has none.
@@ -80,17 +80,18 @@ func (r *Resolver) revisionPage(ctx context.Context, rev *ent.Revision, pageID s
 	if err != nil {
 		return nil, err
 	}
-	return pageOf(c.Content, pageID), nil
+	return pageOf(rev, c.Content, pageID), nil
 }
 
-// pageOf wraps the page with the given ID, or returns nil.
-func pageOf(c *content.Content, pageID string) *model.RevisionPage {
+// pageOf wraps the page with the given ID of c, the content of rev, or
+// returns nil.
+func pageOf(rev *ent.Revision, c *content.Content, pageID string) *model.RevisionPage {
 	n, _, _, err := c.Find(pageID)
 	if err != nil {
 		return nil
 	}
 	path, _ := c.Path(pageID)
-	return model.NewRevisionPage(c, n, path)
+	return model.NewRevisionPage(rev, c, n, path)
 }
 
 // pageDocument is a page's JSON document, the one /v1 gives for
@@ -112,7 +113,7 @@ func (r *Resolver) revisionPageByPath(ctx context.Context, rev *ent.Revision, pa
 	if err != nil {
 		return nil, nil
 	}
-	return pageOf(c.Content, n.Page.ID), nil
+	return pageOf(rev, c.Content, n.Page.ID), nil
 }
 
 func (r *Resolver) revisionFiles(ctx context.Context, rev *ent.Revision) ([]*model.RevisionFile, error) {
@@ -122,7 +123,7 @@ func (r *Resolver) revisionFiles(ctx context.Context, rev *ent.Revision) ([]*mod
 	}
 	out := make([]*model.RevisionFile, len(c.Files))
 	for i, f := range c.Files {
-		out[i] = r.fileModel(rev.SpaceID, f)
+		out[i] = r.fileModel(rev, f)
 	}
 	return out, nil
 }
@@ -136,14 +137,14 @@ func (r *Resolver) revisionFile(ctx context.Context, rev *ent.Revision, fileID s
 	if err != nil {
 		return nil, nil
 	}
-	return r.fileModel(rev.SpaceID, f), nil
+	return r.fileModel(rev, f), nil
 }
 
-// fileModel presents a file with a download URL signed for an hour.
-func (r *Resolver) fileModel(spaceID string, f *content.File) *model.RevisionFile {
+// fileModel presents a file of rev with a download URL signed for an hour.
+func (r *Resolver) fileModel(rev *ent.Revision, f *content.File) *model.RevisionFile {
 	out := &model.RevisionFile{
 		ID: f.ID, Name: f.Name, ContentType: f.ContentType, Size: f.Size,
-		DownloadURL: r.FileURL(spaceID, f), Blob: f.Blob,
+		DownloadURL: r.FileURL(rev.SpaceID, f), Blob: f.Blob, Revision: rev,
 	}
 	if f.Width > 0 && f.Height > 0 {
 		w, h := f.Width, f.Height

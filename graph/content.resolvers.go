@@ -140,6 +140,11 @@ func (r *revisionPageResolver) Document(ctx context.Context, obj *model.Revision
 	return pageDocument(obj)
 }
 
+func (r *Resolver) RevisionFile() generated.RevisionFileResolver { return &revisionFileResolver{r} }
+
 func (r *Resolver) RevisionPage() generated.RevisionPageResolver { return &revisionPageResolver{r} }
 
-type revisionPageResolver struct{ *Resolver }
+type (
+	revisionFileResolver struct{ *Resolver }
+	revisionPageResolver struct{ *Resolver }
+)

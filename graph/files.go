@@ -83,7 +83,7 @@ func (r *Resolver) uploadFile(ctx context.Context, in model.UploadFileInput) (*e
 	if err != nil {
 		return nil, nil, err
 	}
-	return rev, r.fileModel(rev.SpaceID, f), nil
+	return rev, r.fileModel(rev, f), nil
 }
 
 func (r *Resolver) deleteFile(ctx context.Context, in model.DeleteFileInput) (*ent.Revision, error) {

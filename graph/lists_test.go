@@ -516,7 +516,7 @@ func lsCases() []lsCase {
 		lsRevisionCase("RevisionPage.pages", `pageByPath(path: "guide") { pages { `+lsPageFields+` } }`,
 			"pageByPath.pages", "path", "markdown"),
 	}
-	return slices.Concat(cases, lsContentCases(), lsSearchCases())
+	return slices.Concat(cases, lsContentCases(), lsLinkCases(), lsSearchCases())
 }
 
 // spLoaded are the loaded fields of spItemFields that some listed space has.
@@ -1079,4 +1079,134 @@ func spAddComment(t testing.TB, e *servertest.Env, spaceID string, status enum.C
 	t.Helper()
 	require.NoError(t, e.Client.Comment.Create().SetSpaceID(spaceID).SetBody("A comment").SetStatus(status).
 		Exec(context.Background()))
+}
+
+// lsLinkedIDs names what lsLinked made.
+type lsLinkedIDs struct {
+	lsContentIDs
+	// logo and changeRequestLogo are the file img-000.png, which every
+	// section shows, in the main content and in the change request's.
+	logo, changeRequestLogo string
+}
+
+// lsLinked is lsContent whose pages link, in the main content and in the
+// change request's: the page "guide" links to an anchor that is not there
+// on each of its n sections, and each section links back to guide (as
+// README.md) and shows the image img-000.png.
+func lsLinked(t *testing.T, e *servertest.Env, n int) lsLinkedIDs {
+	t.Helper()
+	ctx := context.Background()
+	ids := lsLinkedIDs{lsContentIDs: lsContent(t, e, n)}
+	link := func(logo *string) func(*content.Content) {
+		return func(c *content.Content) {
+			guide := lsGuide(t, c)
+			var md strings.Builder
+			for _, s := range guide.Children {
+				fmt.Fprintf(&md, "[%s](%s.md#nowhere)\n\n", s.Page.Title, s.Page.Slug)
+				s.Page.Markdown = "[Up](README.md)\n\n" + s.Page.Markdown + "\n\n![Logo](.gitbook/assets/img-000.png)\n"
+			}
+			guide.Page.Markdown = md.String()
+			for _, f := range c.Files {
+				if f.Name == "img-000.png" {
+					*logo = f.ID
+				}
+			}
+		}
+	}
+	cr, err := e.Client.ChangeRequest.Get(ctx, ids.changeRequest)
+	require.NoError(t, err)
+	lsCommit(t, e, cr.RevisionID, ids.changeRequest, link(&ids.changeRequestLogo))
+	s, err := e.Client.Space.Get(ctx, ids.space)
+	require.NoError(t, err)
+	lsCommit(t, e, *s.RevisionID, "", link(&ids.logo))
+	require.NotEmpty(t, ids.logo)
+	return ids
+}
+
+// lsLinkCases are the lists of link analysis: links of a revision and of a
+// page, backlinks of a page and of a file, in both APIs. Their content is
+// read as the other content lists read it, and analysed without a
+// statement.
+func lsLinkCases() []lsCase {
+	gql := func(list, selection string, check func(t *testing.T, rev any, n int)) lsCase {
+		return lsCase{
+			// As lsRevisionCase.
+			list: list, max: 7,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				c := lsLinked(t, e, n)
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, v.token, `query($s: ID!) { space(id: $s) { revision { id `+selection+` } } }`,
+						map[string]any{"s": c.space})
+					check(t, lsAt(d, "space.revision"), n)
+				}
+			},
+		}
+	}
+	const usage = `totalCount stats { total broken { total changeRequest } }
+	  nodes { status relation kind anchor href page { id path } file { id downloadURL } locations { id path } }`
+	rest := func(list string, max int64, path func(c lsLinkedIDs) string, loaded ...string) lsCase {
+		return lsCase{
+			list: "GET " + list, max: max,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				c := lsLinked(t, e, n)
+				return func(e *servertest.Env) {
+					body := e.MustDo(http.MethodGet, path(c), v.token, nil, http.StatusOK)
+					lsCheck(t, body, "", n, loaded...)
+				}
+			},
+		}
+	}
+	// The /v1 lists read the content as the content reads do (7, 8 in a
+	// change request), and present the space with its organization once
+	// for all locations (1 more); in a change request, its change request
+	// as their versionContext (3 more: its author, whether it is outdated
+	// and its comments), and its page links' stats read
+	// the main content's to compare (4 more: the space's revision and the
+	// content objects, one statement per level).
+	space := func(c lsLinkedIDs) string { return "/v1/spaces/" + c.space }
+	inCR := func(c lsLinkedIDs) string { return space(c) + "/change-requests/" + c.changeRequest }
+	return []lsCase{
+		gql("Revision.links", `links(status: BROKEN, first: 100) { `+usage+` }`, func(t *testing.T, rev any, n int) {
+			lsCheck(t, rev, "links", n, "page.path", "locations", "href")
+		}),
+		gql("ContentReferenceUsage.locations", `links(status: OK, first: 1) { nodes { locations { id path title } } }`,
+			func(t *testing.T, rev any, n int) {
+				lsCheck(t, lsItems(t, rev, "links")[0], "locations", n, "path")
+			}),
+		gql("RevisionPage.links", `pageByPath(path: "guide") { links(first: 100) { `+usage+` } }`, func(t *testing.T, rev any, n int) {
+			lsCheck(t, rev, "pageByPath.links", n, "page.path", "locations")
+		}),
+		gql("RevisionPage.backlinks", `pageByPath(path: "guide") { backlinks(first: 100) { totalCount nodes { id path markdown } } }`,
+			func(t *testing.T, rev any, n int) {
+				lsCheck(t, rev, "pageByPath.backlinks", n, "path", "markdown")
+			}),
+		gql("RevisionFile.backlinks", `files { name backlinks(first: 100) { totalCount nodes { id path } } }`,
+			func(t *testing.T, rev any, n int) {
+				for _, f := range lsItems(t, rev, "files") {
+					if lsAt(f, "name") == "img-000.png" {
+						lsCheck(t, f, "backlinks", n, "path")
+						return
+					}
+				}
+				t.Fatal("no file img-000.png")
+			}),
+		rest("/v1/spaces/{spaceId}/links", 8, func(c lsLinkedIDs) string { return space(c) + "/links?status=broken&limit=100" },
+			"targetReference.page.path", "locationReferences", "status"),
+		rest("/v1/spaces/{spaceId}/content/page/{pageId}/links", 8,
+			func(c lsLinkedIDs) string { return space(c) + "/content/page/" + c.guide + "/links?limit=100" },
+			"targetReference.page.path", "locationReferences"),
+		rest("/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links", 15,
+			func(c lsLinkedIDs) string {
+				return inCR(c) + "/content/page/" + c.changeRequestGuide + "/links?limit=100"
+			},
+			"targetReference.page.path", "locationReferences", "targetReference.versionContext.changeRequest.id"),
+		rest("/v1/spaces/{spaceId}/content/files/{fileId}/backlinks", 8,
+			func(c lsLinkedIDs) string { return space(c) + "/content/files/" + c.logo + "/backlinks?limit=100" },
+			"page.path", "space.id", "organization.id"),
+		rest("/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks", 11,
+			func(c lsLinkedIDs) string {
+				return inCR(c) + "/content/files/" + c.changeRequestLogo + "/backlinks?limit=100"
+			},
+			"page.path", "versionContext.changeRequest.id"),
+	}
 }

@@ -159,7 +159,7 @@ func (r *Resolver) createPage(ctx context.Context, in model.CreatePageInput) (*e
 	if err != nil {
 		return nil, nil, err
 	}
-	return rev, pageOf(c, p.ID), nil
+	return rev, pageOf(rev, c, p.ID), nil
 }
 
 func targetOf(spaceID, crID, expected *string) targetInput {
@@ -233,7 +233,7 @@ func (r *Resolver) updatePage(ctx context.Context, in model.UpdatePageInput) (*e
 	if err != nil {
 		return nil, nil, err
 	}
-	return rev, pageOf(c, in.PageID), nil
+	return rev, pageOf(rev, c, in.PageID), nil
 }
 
 func setString(o graphql.Omittable[*string], dst *string) {
@@ -337,7 +337,7 @@ func (r *Resolver) movePage(ctx context.Context, in model.MovePageInput) (*ent.R
 	if err != nil {
 		return nil, nil, err
 	}
-	return rev, pageOf(c, in.PageID), nil
+	return rev, pageOf(rev, c, in.PageID), nil
 }
 
 func (r *Resolver) deletePage(ctx context.Context, in model.DeletePageInput) (*ent.Revision, error) {
@@ -372,5 +372,5 @@ func (r *Resolver) setPageMarkdown(ctx context.Context, in model.SetPageMarkdown
 	if err != nil {
 		return nil, nil, err
 	}
-	return rev, pageOf(c, in.PageID), nil
+	return rev, pageOf(rev, c, in.PageID), nil
 }

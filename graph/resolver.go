@@ -17,6 +17,7 @@ import (
 	"github.com/bindery/bindery/ent/schema"
 	"github.com/bindery/bindery/graph/generated"
 	"github.com/bindery/bindery/internal/config"
+	"github.com/bindery/bindery/internal/links"
 	"github.com/bindery/bindery/internal/search"
 	"github.com/bindery/bindery/internal/signedurl"
 	"github.com/bindery/bindery/internal/store"
@@ -33,6 +34,8 @@ type Resolver struct {
 	signer *signedurl.Signer
 	// objectCache holds content objects across requests; they are immutable.
 	objectCache *objectCache
+	// linkCache holds the link analyses of recently read revisions.
+	linkCache *links.Cache
 	// search is the full-text index of the spaces' current content.
 	search *search.Index
 }
@@ -56,6 +59,7 @@ func New(client *ent.Client, cfg config.Config, opts ...Option) *Resolver {
 	for _, o := range opts {
 		o(r)
 	}
+	r.linkCache = links.NewCache(linkCacheEntries, links.Options{InApp: []string{cfg.AppURL, cfg.PublicURL}})
 	r.declarePolicies()
 	// A read of a protected type that no policy accounts for fails.
 	client.Intercept(store.FailClosed(r.protectedTypes()...))

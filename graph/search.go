@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"slices"
 	"net/url"
 
 	"entgo.io/ent/dialect/sql"
@@ -95,10 +96,10 @@ func (r *Resolver) searchSpace(ctx context.Context, s *ent.Space, text string, a
 	for i := range hits {
 		byID[hits[i].PageID] = &hits[i]
 	}
-	return page.Map(window, func(h search.Ranked) (*search.PageHit, bool) {
-		p, ok := byID[h.PageID]
-		return p, ok
-	}), nil
+	conn := page.Map(window, func(h search.Ranked) *search.PageHit { return byID[h.PageID] })
+	// A page that an edit removed between the two statements is left out.
+	conn.Edges = slices.DeleteFunc(conn.Edges, func(e *page.Edge[*search.PageHit]) bool { return e.Node == nil })
+	return conn, nil
 }
 
 // searchOrganization returns the live spaces of an organization that the
@@ -136,8 +137,8 @@ func (r *Resolver) searchOrganization(ctx context.Context, o *ent.Organization, 
 	if err != nil {
 		return nil, err
 	}
-	return page.Map(window, func(h search.Ranked) (*search.SpaceHit, bool) {
-		return &search.SpaceHit{SpaceID: h.SpaceID, Rank: h.Rank, Pages: best[h.SpaceID]}, true
+	return page.Map(window, func(h search.Ranked) *search.SpaceHit {
+		return &search.SpaceHit{SpaceID: h.SpaceID, Rank: h.Rank, Pages: best[h.SpaceID]}
 	}), nil
 }
 

@@ -40,15 +40,18 @@ func (p params) givenRevision() (*ent.Revision, error) {
 }
 
 // contentOps are the official names of one source's content reads, which
-// the spec names differently for each source.
+// the spec names differently for each source. The link analysis of a page
+// and the backlinks of a file, which the spec has for some sources only,
+// are left out where their names are "".
 type contentOps struct {
 	revision, pages, files, file, pageByID, pageByPath string
+	pageLinks, fileBacklinks                           string
 }
 
 // contentRoutes are the rows of the reads of a source's content under
 // prefix.
 func contentRoutes(prefix string, src revisionSource, ops contentOps) []route {
-	return []route{
+	rows := []route{
 		{"GET", prefix, http.StatusOK, ops.revision, read(src, getRevision)},
 		{"GET", prefix + "/pages", http.StatusOK, ops.pages, read(src, listPages)},
 		{"GET", prefix + "/files", http.StatusOK, ops.files, read(src, listFiles)},
@@ -56,6 +59,13 @@ func contentRoutes(prefix string, src revisionSource, ops contentOps) []route {
 		{"GET", prefix + "/page/{pageId}", http.StatusOK, ops.pageByID, read(src, getPage(pageByID))},
 		{"GET", prefix + "/path/{" + pathRest + "}", http.StatusOK, ops.pageByPath, read(src, getPage(pageByPath))},
 	}
+	if ops.pageLinks != "" {
+		rows = append(rows, route{"GET", prefix + "/page/{pageId}/links", http.StatusOK, ops.pageLinks, read(src, linkList(true))})
+	}
+	if ops.fileBacklinks != "" {
+		rows = append(rows, route{"GET", prefix + "/files/{fileId}/backlinks", http.StatusOK, ops.fileBacklinks, read(src, fileBacklinks)})
+	}
+	return rows
 }
 
 // contentOptions are the query parameters every content read takes.
@@ -120,12 +130,19 @@ func listPages(p params, src revisionSource, o contentOptions) (any, error) {
 	return pagesJSON{Pages: pp.tree(pages)}, nil
 }
 
-func listFiles(p params, src revisionSource, o contentOptions) (any, error) {
+// listed reads the page and limit of a list of a revision's content, then
+// resolves the revision, so that bad parameters are refused first.
+func (p params) listed(src revisionSource) (page.Args, *ent.Revision, error) {
 	args, err := p.page()
 	if err != nil {
-		return nil, err
+		return args, nil, err
 	}
 	rev, err := src(p)
+	return args, rev, err
+}
+
+func listFiles(p params, src revisionSource, o contentOptions) (any, error) {
+	args, rev, err := p.listed(src)
 	if err != nil {
 		return nil, err
 	}
@@ -148,14 +165,28 @@ func getFile(p params, src revisionSource, o contentOptions) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := p.a.r.Revision().File(p.ctx(), rev, p.path("fileId"))
+	f, err := found(fileByID(p, rev))("File")
 	if err != nil {
 		return nil, err
 	}
-	if f == nil {
-		return nil, apperr.NotFoundf("File not found")
-	}
 	return p.a.presentFile(f, o), nil
+}
+
+// fileByID finds the file the path names in a revision; nil when there is
+// none.
+func fileByID(p params, rev *ent.Revision) (*model.RevisionFile, error) {
+	return p.a.r.Revision().File(p.ctx(), rev, p.path("fileId"))
+}
+
+// found turns a lookup that finds nothing into a not-found error about
+// what: found(find(...))("Page").
+func found[T any](v *T, err error) func(what string) (*T, error) {
+	return func(what string) (*T, error) {
+		if err == nil && v == nil {
+			err = apperr.NotFoundf("%s not found", what)
+		}
+		return v, err
+	}
 }
 
 // pageFinder finds the page a route names in a revision; nil when there is
@@ -191,12 +222,9 @@ func getPage(find pageFinder) contentRead {
 		if err != nil {
 			return nil, err
 		}
-		pg, err := find(p, rev)
+		pg, err := found(find(p, rev))("Page")
 		if err != nil {
 			return nil, err
-		}
-		if pg == nil {
-			return nil, apperr.NotFoundf("Page not found")
 		}
 		pp, err := p.a.pagePresenter(p.ctx(), rev, o)
 		if err != nil {

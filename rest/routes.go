@@ -24,7 +24,8 @@ type route struct {
 // becomes the resolver's input (a body struct's input method, or a params
 // method that resolves the path), which resolver it calls, and the
 // presenter. Content reads are the same six rows for each of the three
-// sources of a revision, which contentRoutes makes.
+// sources of a revision, which contentRoutes makes, with the link analysis
+// of a page and a file's backlinks where the spec has them.
 func table() []route {
 	return slices.Concat([]route{
 		{"GET", "/user", http.StatusOK, "getAuthenticatedUser", get(params.viewer, (*API).presentUser)},
@@ -70,6 +71,7 @@ func table() []route {
 
 		{"POST", "/spaces/{spaceId}/content/import", http.StatusCreated, "importContent",
 			mutate((*importBody).spaceInput, mutation.ImportContent, (*API).presentImport)},
+		{"GET", "/spaces/{spaceId}/links", http.StatusOK, "listSpaceLinks", read(params.spaceContent, linkList(false))},
 
 		{"GET", "/spaces/{spaceId}/change-requests", http.StatusOK, "listChangeRequestsForSpace",
 			list(params.changeRequests, (*API).presentChangeRequest)},
@@ -91,6 +93,7 @@ func table() []route {
 		contentRoutes("/spaces/{spaceId}/content", params.spaceContent, contentOps{
 			revision: "getCurrentRevision", pages: "listPages", files: "listFiles", file: "getFileById",
 			pageByID: "getPageById", pageByPath: "getPageByPath",
+			pageLinks: "listPageLinksInSpace", fileBacklinks: "listSpaceFileBacklinks",
 		}),
 		contentRoutes("/spaces/{spaceId}/revisions/{revisionId}", params.givenRevision, contentOps{
 			revision: "getRevisionById", pages: "listPagesInRevisionById", files: "listFilesInRevisionById",
@@ -100,6 +103,7 @@ func table() []route {
 			revision: "getRevisionOfChangeRequestById", pages: "listPagesInChangeRequest",
 			files: "listFilesInChangeRequestById", file: "getFileInChangeRequestById",
 			pageByID: "getPageInChangeRequestById", pageByPath: "getPageInChangeRequestByPath",
+			pageLinks: "listPageLinksInChangeRequest", fileBacklinks: "listChangeRequestFileBacklinks",
 		}),
 	)
 }

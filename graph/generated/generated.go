@@ -37,10 +37,13 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 type ResolverRoot interface {
 	ChangeRequest() ChangeRequestResolver
 	Collection() CollectionResolver
+	ContentReferenceUsage() ContentReferenceUsageResolver
+	ContentReferenceUsageConnection() ContentReferenceUsageConnectionResolver
 	Mutation() MutationResolver
 	Organization() OrganizationResolver
 	Query() QueryResolver
 	Revision() RevisionResolver
+	RevisionFile() RevisionFileResolver
 	RevisionPage() RevisionPageResolver
 	SearchPageResult() SearchPageResultResolver
 	SearchSpaceResult() SearchSpaceResultResolver
@@ -148,6 +151,41 @@ type ComplexityRoot struct {
 	CollectionURLs struct {
 		App      func(childComplexity int) int
 		Location func(childComplexity int) int
+	}
+
+	ContentReferenceUsage struct {
+		Anchor    func(childComplexity int) int
+		File      func(childComplexity int) int
+		Href      func(childComplexity int) int
+		Kind      func(childComplexity int) int
+		Locations func(childComplexity int) int
+		Page      func(childComplexity int) int
+		Relation  func(childComplexity int) int
+		Status    func(childComplexity int) int
+		URL       func(childComplexity int) int
+	}
+
+	ContentReferenceUsageConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		Stats      func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	ContentReferenceUsageEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	ContentReferencesBrokenStats struct {
+		ChangeRequest func(childComplexity int) int
+		Total         func(childComplexity int) int
+	}
+
+	ContentReferencesStats struct {
+		Broken func(childComplexity int) int
+		Total  func(childComplexity int) int
 	}
 
 	CreateAPITokenPayload struct {
@@ -386,6 +424,7 @@ type ComplexityRoot struct {
 		File             func(childComplexity int, id string) int
 		Files            func(childComplexity int) int
 		ID               func(childComplexity int) int
+		Links            func(childComplexity int, status *enum.ContentReferenceStatus, first *int, after *page.Cursor) int
 		MergedFrom       func(childComplexity int) int
 		Message          func(childComplexity int) int
 		Page             func(childComplexity int, id string) int
@@ -399,6 +438,7 @@ type ComplexityRoot struct {
 	}
 
 	RevisionFile struct {
+		Backlinks   func(childComplexity int, first *int, after *page.Cursor) int
 		ContentType func(childComplexity int) int
 		DownloadURL func(childComplexity int) int
 		Height      func(childComplexity int) int
@@ -409,6 +449,7 @@ type ComplexityRoot struct {
 	}
 
 	RevisionPage struct {
+		Backlinks     func(childComplexity int, first *int, after *page.Cursor) int
 		Cover         func(childComplexity int) int
 		CreatedAt     func(childComplexity int) int
 		Description   func(childComplexity int) int
@@ -419,6 +460,7 @@ type ComplexityRoot struct {
 		ID            func(childComplexity int) int
 		Icon          func(childComplexity int) int
 		Layout        func(childComplexity int) int
+		Links         func(childComplexity int, status *enum.ContentReferenceStatus, first *int, after *page.Cursor) int
 		Markdown      func(childComplexity int) int
 		NoIndex       func(childComplexity int) int
 		NoRobotsIndex func(childComplexity int) int
@@ -429,6 +471,18 @@ type ComplexityRoot struct {
 		Title         func(childComplexity int) int
 		Type          func(childComplexity int) int
 		UpdatedAt     func(childComplexity int) int
+	}
+
+	RevisionPageConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	RevisionPageEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	RevisionReusableContent struct {
@@ -652,6 +706,15 @@ type CollectionResolver interface {
 	Spaces(ctx context.Context, obj *ent.Collection, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.SpaceConnection, error)
 	Collections(ctx context.Context, obj *ent.Collection, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.CollectionConnection, error)
 }
+type ContentReferenceUsageResolver interface {
+	Page(ctx context.Context, obj *model.ContentReferenceUsage) (*model.RevisionPage, error)
+	File(ctx context.Context, obj *model.ContentReferenceUsage) (*model.RevisionFile, error)
+
+	Locations(ctx context.Context, obj *model.ContentReferenceUsage) ([]*model.RevisionPage, error)
+}
+type ContentReferenceUsageConnectionResolver interface {
+	Stats(ctx context.Context, obj *model.ContentReferenceUsageConnection) (*model.ContentReferencesStats, error)
+}
 type MutationResolver interface {
 	CreateAPIToken(ctx context.Context, input model.CreateAPITokenInput) (*model.CreateAPITokenPayload, error)
 	RevokeAPIToken(ctx context.Context, input model.RevokeAPITokenInput) (*model.RevokeAPITokenPayload, error)
@@ -711,9 +774,16 @@ type RevisionResolver interface {
 	File(ctx context.Context, obj *ent.Revision, id string) (*model.RevisionFile, error)
 	ReusableContents(ctx context.Context, obj *ent.Revision) ([]*content.Reusable, error)
 	Urls(ctx context.Context, obj *ent.Revision) (*model.RevisionURLs, error)
+	Links(ctx context.Context, obj *ent.Revision, status *enum.ContentReferenceStatus, first *int, after *page.Cursor) (*model.ContentReferenceUsageConnection, error)
+}
+type RevisionFileResolver interface {
+	Backlinks(ctx context.Context, obj *model.RevisionFile, first *int, after *page.Cursor) (*model.RevisionPageConnection, error)
 }
 type RevisionPageResolver interface {
 	Document(ctx context.Context, obj *model.RevisionPage) (model.JSON, error)
+
+	Links(ctx context.Context, obj *model.RevisionPage, status *enum.ContentReferenceStatus, first *int, after *page.Cursor) (*model.ContentReferenceUsageConnection, error)
+	Backlinks(ctx context.Context, obj *model.RevisionPage, first *int, after *page.Cursor) (*model.RevisionPageConnection, error)
 }
 type SearchPageResultResolver interface {
 	Sections(ctx context.Context, obj *search.PageHit) ([]*model.SearchSectionResult, error)
@@ -1159,6 +1229,131 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CollectionURLs.Location(childComplexity), true
+
+	case "ContentReferenceUsage.anchor":
+		if e.ComplexityRoot.ContentReferenceUsage.Anchor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentReferenceUsage.Anchor(childComplexity), true
+	case "ContentReferenceUsage.file":
+		if e.ComplexityRoot.ContentReferenceUsage.File == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentReferenceUsage.File(childComplexity), true
+	case "ContentReferenceUsage.href":
+		if e.ComplexityRoot.ContentReferenceUsage.Href == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentReferenceUsage.Href(childComplexity), true
+	case "ContentReferenceUsage.kind":
+		if e.ComplexityRoot.ContentReferenceUsage.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentReferenceUsage.Kind(childComplexity), true
+	case "ContentReferenceUsage.locations":
+		if e.ComplexityRoot.ContentReferenceUsage.Locations == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentReferenceUsage.Locations(childComplexity), true
+	case "ContentReferenceUsage.page":
+		if e.ComplexityRoot.ContentReferenceUsage.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentReferenceUsage.Page(childComplexity), true
+	case "ContentReferenceUsage.relation":
+		if e.ComplexityRoot.ContentReferenceUsage.Relation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentReferenceUsage.Relation(childComplexity), true
+	case "ContentReferenceUsage.status":
+		if e.ComplexityRoot.ContentReferenceUsage.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentReferenceUsage.Status(childComplexity), true
+	case "ContentReferenceUsage.url":
+		if e.ComplexityRoot.ContentReferenceUsage.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentReferenceUsage.URL(childComplexity), true
+
+	case "ContentReferenceUsageConnection.edges":
+		if e.ComplexityRoot.ContentReferenceUsageConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentReferenceUsageConnection.Edges(childComplexity), true
+	case "ContentReferenceUsageConnection.nodes":
+		if e.ComplexityRoot.ContentReferenceUsageConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentReferenceUsageConnection.Nodes(childComplexity), true
+	case "ContentReferenceUsageConnection.pageInfo":
+		if e.ComplexityRoot.ContentReferenceUsageConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentReferenceUsageConnection.PageInfo(childComplexity), true
+	case "ContentReferenceUsageConnection.stats":
+		if e.ComplexityRoot.ContentReferenceUsageConnection.Stats == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentReferenceUsageConnection.Stats(childComplexity), true
+	case "ContentReferenceUsageConnection.totalCount":
+		if e.ComplexityRoot.ContentReferenceUsageConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentReferenceUsageConnection.TotalCount(childComplexity), true
+
+	case "ContentReferenceUsageEdge.cursor":
+		if e.ComplexityRoot.ContentReferenceUsageEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentReferenceUsageEdge.Cursor(childComplexity), true
+	case "ContentReferenceUsageEdge.node":
+		if e.ComplexityRoot.ContentReferenceUsageEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentReferenceUsageEdge.Node(childComplexity), true
+
+	case "ContentReferencesBrokenStats.changeRequest":
+		if e.ComplexityRoot.ContentReferencesBrokenStats.ChangeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentReferencesBrokenStats.ChangeRequest(childComplexity), true
+	case "ContentReferencesBrokenStats.total":
+		if e.ComplexityRoot.ContentReferencesBrokenStats.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentReferencesBrokenStats.Total(childComplexity), true
+
+	case "ContentReferencesStats.broken":
+		if e.ComplexityRoot.ContentReferencesStats.Broken == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentReferencesStats.Broken(childComplexity), true
+	case "ContentReferencesStats.total":
+		if e.ComplexityRoot.ContentReferencesStats.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentReferencesStats.Total(childComplexity), true
 
 	case "CreateAPITokenPayload.apiToken":
 		if e.ComplexityRoot.CreateAPITokenPayload.APIToken == nil {
@@ -2280,6 +2475,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Revision.ID(childComplexity), true
+	case "Revision.links":
+		if e.ComplexityRoot.Revision.Links == nil {
+			break
+		}
+
+		args, err := ec.field_Revision_links_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Revision.Links(childComplexity, args["status"].(*enum.ContentReferenceStatus), args["first"].(*int), args["after"].(*page.Cursor)), true
 	case "Revision.mergedFrom":
 		if e.ComplexityRoot.Revision.MergedFrom == nil {
 			break
@@ -2351,6 +2557,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Revision.Urls(childComplexity), true
 
+	case "RevisionFile.backlinks":
+		if e.ComplexityRoot.RevisionFile.Backlinks == nil {
+			break
+		}
+
+		args, err := ec.field_RevisionFile_backlinks_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.RevisionFile.Backlinks(childComplexity, args["first"].(*int), args["after"].(*page.Cursor)), true
 	case "RevisionFile.contentType":
 		if e.ComplexityRoot.RevisionFile.ContentType == nil {
 			break
@@ -2394,6 +2611,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RevisionFile.Width(childComplexity), true
 
+	case "RevisionPage.backlinks":
+		if e.ComplexityRoot.RevisionPage.Backlinks == nil {
+			break
+		}
+
+		args, err := ec.field_RevisionPage_backlinks_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.RevisionPage.Backlinks(childComplexity, args["first"].(*int), args["after"].(*page.Cursor)), true
 	case "RevisionPage.cover":
 		if e.ComplexityRoot.RevisionPage.Cover == nil {
 			break
@@ -2454,6 +2682,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RevisionPage.Layout(childComplexity), true
+	case "RevisionPage.links":
+		if e.ComplexityRoot.RevisionPage.Links == nil {
+			break
+		}
+
+		args, err := ec.field_RevisionPage_links_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.RevisionPage.Links(childComplexity, args["status"].(*enum.ContentReferenceStatus), args["first"].(*int), args["after"].(*page.Cursor)), true
 	case "RevisionPage.markdown":
 		if e.ComplexityRoot.RevisionPage.Markdown == nil {
 			break
@@ -2514,6 +2753,44 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RevisionPage.UpdatedAt(childComplexity), true
+
+	case "RevisionPageConnection.edges":
+		if e.ComplexityRoot.RevisionPageConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPageConnection.Edges(childComplexity), true
+	case "RevisionPageConnection.nodes":
+		if e.ComplexityRoot.RevisionPageConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPageConnection.Nodes(childComplexity), true
+	case "RevisionPageConnection.pageInfo":
+		if e.ComplexityRoot.RevisionPageConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPageConnection.PageInfo(childComplexity), true
+	case "RevisionPageConnection.totalCount":
+		if e.ComplexityRoot.RevisionPageConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPageConnection.TotalCount(childComplexity), true
+
+	case "RevisionPageEdge.cursor":
+		if e.ComplexityRoot.RevisionPageEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPageEdge.Cursor(childComplexity), true
+	case "RevisionPageEdge.node":
+		if e.ComplexityRoot.RevisionPageEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPageEdge.Node(childComplexity), true
 
 	case "RevisionReusableContent.id":
 		if e.ComplexityRoot.RevisionReusableContent.ID == nil {
@@ -3798,6 +4075,36 @@ type SpaceEdge {
   cursor: Cursor!
 }
 
+"A page of ContentReferenceUsage, as a Relay connection."
+type ContentReferenceUsageConnection {
+  edges: [ContentReferenceUsageEdge!]!
+  nodes: [ContentReferenceUsage!]!
+  pageInfo: PageInfo!
+  "The number of items in the whole list, not only this page."
+  totalCount: Int!
+  "Counts over the whole list in its scope, whatever its status filter."
+  stats: ContentReferencesStats!
+}
+
+type ContentReferenceUsageEdge {
+  node: ContentReferenceUsage!
+  cursor: Cursor!
+}
+
+"A page of RevisionPage, as a Relay connection."
+type RevisionPageConnection {
+  edges: [RevisionPageEdge!]!
+  nodes: [RevisionPage!]!
+  pageInfo: PageInfo!
+  "The number of items in the whole list, not only this page."
+  totalCount: Int!
+}
+
+type RevisionPageEdge {
+  node: RevisionPage!
+  cursor: Cursor!
+}
+
 "A page of SearchPageResult, as a Relay connection."
 type SearchPageResultConnection {
   edges: [SearchPageResultEdge!]!
@@ -4592,6 +4899,114 @@ enum CoverSize {
   "/v1: full"
   FULL
 }
+
+"""
+ContentReferenceStatus is the state of a link's target: ok; broken when the page, file or anchor is not in the revision; in-app when a URL points at Bindery's own app or API.
+"""
+enum ContentReferenceStatus {
+  "/v1: ok"
+  OK
+  "/v1: broken"
+  BROKEN
+  "/v1: in-app"
+  IN_APP
+}
+
+"""
+ContentReferenceRelation is how content uses a link's target: it embeds it (dependsOn: an image, a cover) or refers to it (reference).
+"""
+enum ContentReferenceRelation {
+  "/v1: reference"
+  REFERENCE
+  "/v1: dependsOn"
+  DEPENDS_ON
+}
+
+"""
+ContentReferenceKind is what a link points at: a page, a file, an anchor of a page, or a URL.
+"""
+enum ContentReferenceKind {
+  "/v1: page"
+  PAGE
+  "/v1: file"
+  FILE
+  "/v1: anchor"
+  ANCHOR
+  "/v1: url"
+  URL
+}
+`, BuiltIn: false},
+	{Name: "../schema/links.graphqls", Input: `# Link analysis: the links of a revision's pages, their targets, and the
+# pages that link to a page or use a file. See README "Link analysis".
+
+extend type Revision {
+  """
+  The links of the revision's pages, one item per distinct target (a page,
+  an anchor of a page, a file or a URL) with the pages that use it, in the
+  order the targets are first used in the page tree. status keeps the
+  targets of that status; stats count the whole revision whatever it is.
+  The /v1 twin is GET /v1/spaces/{spaceId}/links.
+  """
+  links(status: ContentReferenceStatus, first: Int, after: Cursor): ContentReferenceUsageConnection!
+}
+
+extend type RevisionPage {
+  """
+  The links of this page, one item per distinct target, with this page as
+  their one location. status keeps the targets of that status; stats count
+  the page's links whatever it is.
+  """
+  links(status: ContentReferenceStatus, first: Int, after: Cursor): ContentReferenceUsageConnection!
+  "The other pages of the revision that link to this page or to one of its anchors, in tree order."
+  backlinks(first: Int, after: Cursor): RevisionPageConnection!
+}
+
+extend type RevisionFile {
+  "The pages of the revision that use this file (a link, an image, a cover), in tree order."
+  backlinks(first: Int, after: Cursor): RevisionPageConnection!
+}
+
+"""
+A target of links and the pages that use it: the official API's
+ContentReferenceUsage.
+"""
+type ContentReferenceUsage {
+  "BROKEN when the page, file or anchor is not in the revision; IN_APP for a URL of Bindery's own app or API; OK otherwise. URLs are never fetched."
+  status: ContentReferenceStatus!
+  "DEPENDS_ON when a page embeds the target (an image, a cover), REFERENCE otherwise."
+  relation: ContentReferenceRelation!
+  kind: ContentReferenceKind!
+  "The page a PAGE target is, or an ANCHOR target is on; null when it is not in the revision, or for other kinds."
+  page: RevisionPage
+  "The file of a FILE target; null when it is not in the revision, or for other kinds."
+  file: RevisionFile
+  "The anchor of an ANCHOR target, decoded."
+  anchor: String
+  "The URL of a URL target."
+  url: String
+  "The destination as the markdown first writes it; null for a link page's target or a cover."
+  href: String
+  "The pages that use the target, in tree order."
+  locations: [RevisionPage!]!
+}
+
+"Counts of a list of link targets."
+type ContentReferencesStats {
+  "The distinct targets."
+  total: Int!
+  broken: ContentReferencesBrokenStats!
+}
+
+type ContentReferencesBrokenStats {
+  "The distinct targets that are broken."
+  total: Int!
+  """
+  Of a change request's revision: the broken targets that are not broken in
+  the space's current content, which the change request would break. Null
+  for the main content's revisions.
+  """
+  changeRequest: Int
+}
 `, BuiltIn: false},
 	{Name: "../schema/organization.graphqls", Input: `extend type Query {
   "An organization the viewer is a member of."
@@ -5105,6 +5520,76 @@ func (ec *executionContext) childFields_CollectionURLs(ctx context.Context, fiel
 	return nil, fmt.Errorf("no field named %q was found under type CollectionURLs", field.Name)
 }
 
+func (ec *executionContext) childFields_ContentReferenceUsage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "status":
+		return ec.fieldContext_ContentReferenceUsage_status(ctx, field)
+	case "relation":
+		return ec.fieldContext_ContentReferenceUsage_relation(ctx, field)
+	case "kind":
+		return ec.fieldContext_ContentReferenceUsage_kind(ctx, field)
+	case "page":
+		return ec.fieldContext_ContentReferenceUsage_page(ctx, field)
+	case "file":
+		return ec.fieldContext_ContentReferenceUsage_file(ctx, field)
+	case "anchor":
+		return ec.fieldContext_ContentReferenceUsage_anchor(ctx, field)
+	case "url":
+		return ec.fieldContext_ContentReferenceUsage_url(ctx, field)
+	case "href":
+		return ec.fieldContext_ContentReferenceUsage_href(ctx, field)
+	case "locations":
+		return ec.fieldContext_ContentReferenceUsage_locations(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ContentReferenceUsage", field.Name)
+}
+
+func (ec *executionContext) childFields_ContentReferenceUsageConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_ContentReferenceUsageConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_ContentReferenceUsageConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_ContentReferenceUsageConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_ContentReferenceUsageConnection_totalCount(ctx, field)
+	case "stats":
+		return ec.fieldContext_ContentReferenceUsageConnection_stats(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ContentReferenceUsageConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_ContentReferenceUsageEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_ContentReferenceUsageEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_ContentReferenceUsageEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ContentReferenceUsageEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_ContentReferencesBrokenStats(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "total":
+		return ec.fieldContext_ContentReferencesBrokenStats_total(ctx, field)
+	case "changeRequest":
+		return ec.fieldContext_ContentReferencesBrokenStats_changeRequest(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ContentReferencesBrokenStats", field.Name)
+}
+
+func (ec *executionContext) childFields_ContentReferencesStats(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "total":
+		return ec.fieldContext_ContentReferencesStats_total(ctx, field)
+	case "broken":
+		return ec.fieldContext_ContentReferencesStats_broken(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ContentReferencesStats", field.Name)
+}
+
 func (ec *executionContext) childFields_CreateAPITokenPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "apiToken":
@@ -5517,6 +6002,8 @@ func (ec *executionContext) childFields_Revision(ctx context.Context, field grap
 		return ec.fieldContext_Revision_reusableContents(ctx, field)
 	case "urls":
 		return ec.fieldContext_Revision_urls(ctx, field)
+	case "links":
+		return ec.fieldContext_Revision_links(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Revision", field.Name)
 }
@@ -5537,6 +6024,8 @@ func (ec *executionContext) childFields_RevisionFile(ctx context.Context, field 
 		return ec.fieldContext_RevisionFile_height(ctx, field)
 	case "downloadURL":
 		return ec.fieldContext_RevisionFile_downloadURL(ctx, field)
+	case "backlinks":
+		return ec.fieldContext_RevisionFile_backlinks(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RevisionFile", field.Name)
 }
@@ -5583,8 +6072,36 @@ func (ec *executionContext) childFields_RevisionPage(ctx context.Context, field 
 		return ec.fieldContext_RevisionPage_updatedAt(ctx, field)
 	case "pages":
 		return ec.fieldContext_RevisionPage_pages(ctx, field)
+	case "links":
+		return ec.fieldContext_RevisionPage_links(ctx, field)
+	case "backlinks":
+		return ec.fieldContext_RevisionPage_backlinks(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RevisionPage", field.Name)
+}
+
+func (ec *executionContext) childFields_RevisionPageConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_RevisionPageConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_RevisionPageConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_RevisionPageConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_RevisionPageConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RevisionPageConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_RevisionPageEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_RevisionPageEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_RevisionPageEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RevisionPageEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_RevisionReusableContent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -6811,6 +7328,80 @@ func (ec *executionContext) field_Query_space_args(ctx context.Context, rawArgs 
 	return args, nil
 }
 
+func (ec *executionContext) field_RevisionFile_backlinks_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_RevisionPage_backlinks_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_RevisionPage_links_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "status",
+		func(ctx context.Context, v any) (*enum.ContentReferenceStatus, error) {
+			return ec.unmarshalOContentReferenceStatus2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐContentReferenceStatus(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["status"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Revision_file_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -6822,6 +7413,36 @@ func (ec *executionContext) field_Revision_file_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Revision_links_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "status",
+		func(ctx context.Context, v any) (*enum.ContentReferenceStatus, error) {
+			return ec.unmarshalOContentReferenceStatus2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐContentReferenceStatus(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["status"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
 	return args, nil
 }
 
@@ -8815,6 +9436,547 @@ func (ec *executionContext) _CollectionURLs_app(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_CollectionURLs_app(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ContentReferenceUsage_status(ctx context.Context, field graphql.CollectedField, obj *model.ContentReferenceUsage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentReferenceUsage_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v enum.ContentReferenceStatus) graphql.Marshaler {
+			return ec.marshalNContentReferenceStatus2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐContentReferenceStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContentReferenceUsage_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentReferenceUsage", field, true, false, errors.New("field of type ContentReferenceStatus does not have child fields"))
+}
+
+func (ec *executionContext) _ContentReferenceUsage_relation(ctx context.Context, field graphql.CollectedField, obj *model.ContentReferenceUsage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentReferenceUsage_relation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Relation(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v enum.ContentReferenceRelation) graphql.Marshaler {
+			return ec.marshalNContentReferenceRelation2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐContentReferenceRelation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContentReferenceUsage_relation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentReferenceUsage", field, true, false, errors.New("field of type ContentReferenceRelation does not have child fields"))
+}
+
+func (ec *executionContext) _ContentReferenceUsage_kind(ctx context.Context, field graphql.CollectedField, obj *model.ContentReferenceUsage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentReferenceUsage_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v enum.ContentReferenceKind) graphql.Marshaler {
+			return ec.marshalNContentReferenceKind2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐContentReferenceKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContentReferenceUsage_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentReferenceUsage", field, true, false, errors.New("field of type ContentReferenceKind does not have child fields"))
+}
+
+func (ec *executionContext) _ContentReferenceUsage_page(ctx context.Context, field graphql.CollectedField, obj *model.ContentReferenceUsage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentReferenceUsage_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ContentReferenceUsage().Page(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionPage) graphql.Marshaler {
+			return ec.marshalORevisionPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ContentReferenceUsage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ContentReferenceUsage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionPage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ContentReferenceUsage_file(ctx context.Context, field graphql.CollectedField, obj *model.ContentReferenceUsage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentReferenceUsage_file(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ContentReferenceUsage().File(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionFile) graphql.Marshaler {
+			return ec.marshalORevisionFile2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionFile(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ContentReferenceUsage_file(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ContentReferenceUsage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionFile(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ContentReferenceUsage_anchor(ctx context.Context, field graphql.CollectedField, obj *model.ContentReferenceUsage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentReferenceUsage_anchor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Anchor(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ContentReferenceUsage_anchor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentReferenceUsage", field, true, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ContentReferenceUsage_url(ctx context.Context, field graphql.CollectedField, obj *model.ContentReferenceUsage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentReferenceUsage_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ContentReferenceUsage_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentReferenceUsage", field, true, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ContentReferenceUsage_href(ctx context.Context, field graphql.CollectedField, obj *model.ContentReferenceUsage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentReferenceUsage_href(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Href(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ContentReferenceUsage_href(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentReferenceUsage", field, true, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ContentReferenceUsage_locations(ctx context.Context, field graphql.CollectedField, obj *model.ContentReferenceUsage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentReferenceUsage_locations(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ContentReferenceUsage().Locations(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.RevisionPage) graphql.Marshaler {
+			return ec.marshalNRevisionPage2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPageᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContentReferenceUsage_locations(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ContentReferenceUsage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionPage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ContentReferenceUsageConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.ContentReferenceUsageConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentReferenceUsageConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.ContentReferenceUsageEdge) graphql.Marshaler {
+			return ec.marshalNContentReferenceUsageEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentReferenceUsageEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContentReferenceUsageConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ContentReferenceUsageConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ContentReferenceUsageEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ContentReferenceUsageConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.ContentReferenceUsageConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentReferenceUsageConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.ContentReferenceUsage) graphql.Marshaler {
+			return ec.marshalNContentReferenceUsage2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentReferenceUsageᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContentReferenceUsageConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ContentReferenceUsageConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ContentReferenceUsage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ContentReferenceUsageConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.ContentReferenceUsageConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentReferenceUsageConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v page.Info) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContentReferenceUsageConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ContentReferenceUsageConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ContentReferenceUsageConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.ContentReferenceUsageConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentReferenceUsageConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContentReferenceUsageConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentReferenceUsageConnection", field, true, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ContentReferenceUsageConnection_stats(ctx context.Context, field graphql.CollectedField, obj *model.ContentReferenceUsageConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentReferenceUsageConnection_stats(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ContentReferenceUsageConnection().Stats(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ContentReferencesStats) graphql.Marshaler {
+			return ec.marshalNContentReferencesStats2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentReferencesStats(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContentReferenceUsageConnection_stats(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ContentReferenceUsageConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ContentReferencesStats(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ContentReferenceUsageEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.ContentReferenceUsageEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentReferenceUsageEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ContentReferenceUsage) graphql.Marshaler {
+			return ec.marshalNContentReferenceUsage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentReferenceUsage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContentReferenceUsageEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ContentReferenceUsageEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ContentReferenceUsage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ContentReferenceUsageEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.ContentReferenceUsageEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentReferenceUsageEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v page.Cursor) graphql.Marshaler {
+			return ec.marshalNCursor2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContentReferenceUsageEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentReferenceUsageEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _ContentReferencesBrokenStats_total(ctx context.Context, field graphql.CollectedField, obj *model.ContentReferencesBrokenStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentReferencesBrokenStats_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContentReferencesBrokenStats_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentReferencesBrokenStats", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ContentReferencesBrokenStats_changeRequest(ctx context.Context, field graphql.CollectedField, obj *model.ContentReferencesBrokenStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentReferencesBrokenStats_changeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ChangeRequest, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ContentReferencesBrokenStats_changeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentReferencesBrokenStats", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ContentReferencesStats_total(ctx context.Context, field graphql.CollectedField, obj *model.ContentReferencesStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentReferencesStats_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContentReferencesStats_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentReferencesStats", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ContentReferencesStats_broken(ctx context.Context, field graphql.CollectedField, obj *model.ContentReferencesStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentReferencesStats_broken(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Broken, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ContentReferencesBrokenStats) graphql.Marshaler {
+			return ec.marshalNContentReferencesBrokenStats2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentReferencesBrokenStats(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContentReferencesStats_broken(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ContentReferencesStats",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ContentReferencesBrokenStats(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _CreateAPITokenPayload_apiToken(ctx context.Context, field graphql.CollectedField, obj *model.CreateAPITokenPayload) (ret graphql.Marshaler) {
@@ -13739,6 +14901,50 @@ func (ec *executionContext) fieldContext_Revision_urls(_ context.Context, field 
 	return fc, nil
 }
 
+func (ec *executionContext) _Revision_links(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_links(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Revision().Links(ctx, obj, fc.Args["status"].(*enum.ContentReferenceStatus), fc.Args["first"].(*int), fc.Args["after"].(*page.Cursor))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ContentReferenceUsageConnection) graphql.Marshaler {
+			return ec.marshalNContentReferenceUsageConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentReferenceUsageConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_links(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Revision",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ContentReferenceUsageConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Revision_links_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _RevisionFile_id(ctx context.Context, field graphql.CollectedField, obj *model.RevisionFile) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -13898,6 +15104,50 @@ func (ec *executionContext) _RevisionFile_downloadURL(ctx context.Context, field
 }
 func (ec *executionContext) fieldContext_RevisionFile_downloadURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RevisionFile", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RevisionFile_backlinks(ctx context.Context, field graphql.CollectedField, obj *model.RevisionFile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionFile_backlinks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.RevisionFile().Backlinks(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*page.Cursor))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionPageConnection) graphql.Marshaler {
+			return ec.marshalNRevisionPageConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPageConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionFile_backlinks(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionFile",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionPageConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_RevisionFile_backlinks_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _RevisionPage_id(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
@@ -14385,6 +15635,268 @@ func (ec *executionContext) fieldContext_RevisionPage_pages(_ context.Context, f
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _RevisionPage_links(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionPage_links(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.RevisionPage().Links(ctx, obj, fc.Args["status"].(*enum.ContentReferenceStatus), fc.Args["first"].(*int), fc.Args["after"].(*page.Cursor))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ContentReferenceUsageConnection) graphql.Marshaler {
+			return ec.marshalNContentReferenceUsageConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentReferenceUsageConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionPage_links(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionPage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ContentReferenceUsageConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_RevisionPage_links_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionPage_backlinks(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionPage_backlinks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.RevisionPage().Backlinks(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*page.Cursor))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionPageConnection) graphql.Marshaler {
+			return ec.marshalNRevisionPageConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPageConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionPage_backlinks(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionPage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionPageConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_RevisionPage_backlinks_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionPageConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPageConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionPageConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.RevisionPageEdge) graphql.Marshaler {
+			return ec.marshalNRevisionPageEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPageEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionPageConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionPageConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionPageEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionPageConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPageConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionPageConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.RevisionPage) graphql.Marshaler {
+			return ec.marshalNRevisionPage2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPageᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionPageConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionPageConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionPage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionPageConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPageConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionPageConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v page.Info) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionPageConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionPageConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionPageConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPageConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionPageConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionPageConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionPageConnection", field, true, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _RevisionPageEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPageEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionPageEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionPage) graphql.Marshaler {
+			return ec.marshalNRevisionPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionPageEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionPageEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionPage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionPageEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPageEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionPageEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v page.Cursor) graphql.Marshaler {
+			return ec.marshalNCursor2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionPageEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionPageEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
 }
 
 func (ec *executionContext) _RevisionReusableContent_id(ctx context.Context, field graphql.CollectedField, obj *content.Reusable) (ret graphql.Marshaler) {
@@ -21861,6 +23373,436 @@ func (ec *executionContext) _CollectionURLs(ctx context.Context, sel ast.Selecti
 	return out
 }
 
+var contentReferenceUsageImplementors = []string{"ContentReferenceUsage"}
+
+func (ec *executionContext) _ContentReferenceUsage(ctx context.Context, sel ast.SelectionSet, obj *model.ContentReferenceUsage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, contentReferenceUsageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ContentReferenceUsage")
+		case "status":
+			out.Values[i] = ec._ContentReferenceUsage_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "relation":
+			out.Values[i] = ec._ContentReferenceUsage_relation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "kind":
+			out.Values[i] = ec._ContentReferenceUsage_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "page":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ContentReferenceUsage_page(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "file":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ContentReferenceUsage_file(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "anchor":
+			out.Values[i] = ec._ContentReferenceUsage_anchor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "url":
+			out.Values[i] = ec._ContentReferenceUsage_url(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "href":
+			out.Values[i] = ec._ContentReferenceUsage_href(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "locations":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ContentReferenceUsage_locations(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var contentReferenceUsageConnectionImplementors = []string{"ContentReferenceUsageConnection"}
+
+func (ec *executionContext) _ContentReferenceUsageConnection(ctx context.Context, sel ast.SelectionSet, obj *model.ContentReferenceUsageConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, contentReferenceUsageConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ContentReferenceUsageConnection")
+		case "edges":
+			out.Values[i] = ec._ContentReferenceUsageConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "nodes":
+			out.Values[i] = ec._ContentReferenceUsageConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pageInfo":
+			out.Values[i] = ec._ContentReferenceUsageConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "totalCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ContentReferenceUsageConnection_totalCount(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "stats":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ContentReferenceUsageConnection_stats(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var contentReferenceUsageEdgeImplementors = []string{"ContentReferenceUsageEdge"}
+
+func (ec *executionContext) _ContentReferenceUsageEdge(ctx context.Context, sel ast.SelectionSet, obj *model.ContentReferenceUsageEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, contentReferenceUsageEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ContentReferenceUsageEdge")
+		case "node":
+			out.Values[i] = ec._ContentReferenceUsageEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._ContentReferenceUsageEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var contentReferencesBrokenStatsImplementors = []string{"ContentReferencesBrokenStats"}
+
+func (ec *executionContext) _ContentReferencesBrokenStats(ctx context.Context, sel ast.SelectionSet, obj *model.ContentReferencesBrokenStats) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, contentReferencesBrokenStatsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ContentReferencesBrokenStats")
+		case "total":
+			out.Values[i] = ec._ContentReferencesBrokenStats_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "changeRequest":
+			out.Values[i] = ec._ContentReferencesBrokenStats_changeRequest(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var contentReferencesStatsImplementors = []string{"ContentReferencesStats"}
+
+func (ec *executionContext) _ContentReferencesStats(ctx context.Context, sel ast.SelectionSet, obj *model.ContentReferencesStats) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, contentReferencesStatsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ContentReferencesStats")
+		case "total":
+			out.Values[i] = ec._ContentReferencesStats_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "broken":
+			out.Values[i] = ec._ContentReferencesStats_broken(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var createAPITokenPayloadImplementors = []string{"CreateAPITokenPayload"}
 
 func (ec *executionContext) _CreateAPITokenPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateAPITokenPayload) graphql.Marshaler {
@@ -24417,6 +26359,44 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "links":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Revision_links(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -24453,38 +26433,76 @@ func (ec *executionContext) _RevisionFile(ctx context.Context, sel ast.Selection
 		case "id":
 			out.Values[i] = ec._RevisionFile_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "name":
 			out.Values[i] = ec._RevisionFile_name(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "contentType":
 			out.Values[i] = ec._RevisionFile_contentType(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "size":
 			out.Values[i] = ec._RevisionFile_size(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "width":
 			out.Values[i] = ec._RevisionFile_width(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "height":
 			out.Values[i] = ec._RevisionFile_height(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "downloadURL":
 			out.Values[i] = ec._RevisionFile_downloadURL(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "backlinks":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._RevisionFile_backlinks(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -24650,6 +26668,211 @@ func (ec *executionContext) _RevisionPage(ctx context.Context, sel ast.Selection
 			out.Values[i] = ec._RevisionPage_pages(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "links":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._RevisionPage_links(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "backlinks":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._RevisionPage_backlinks(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var revisionPageConnectionImplementors = []string{"RevisionPageConnection"}
+
+func (ec *executionContext) _RevisionPageConnection(ctx context.Context, sel ast.SelectionSet, obj *model.RevisionPageConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, revisionPageConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RevisionPageConnection")
+		case "edges":
+			out.Values[i] = ec._RevisionPageConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "nodes":
+			out.Values[i] = ec._RevisionPageConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pageInfo":
+			out.Values[i] = ec._RevisionPageConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "totalCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._RevisionPageConnection_totalCount(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var revisionPageEdgeImplementors = []string{"RevisionPageEdge"}
+
+func (ec *executionContext) _RevisionPageEdge(ctx context.Context, sel ast.SelectionSet, obj *model.RevisionPageEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, revisionPageEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RevisionPageEdge")
+		case "node":
+			out.Values[i] = ec._RevisionPageEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._RevisionPageEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -27478,6 +29701,118 @@ func (ec *executionContext) marshalNCollectionURLs2ᚖgithubᚗcomᚋbinderyᚋb
 	return ec._CollectionURLs(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNContentReferenceKind2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐContentReferenceKind(ctx context.Context, v any) (enum.ContentReferenceKind, error) {
+	var res enum.ContentReferenceKind
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNContentReferenceKind2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐContentReferenceKind(ctx context.Context, sel ast.SelectionSet, v enum.ContentReferenceKind) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNContentReferenceRelation2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐContentReferenceRelation(ctx context.Context, v any) (enum.ContentReferenceRelation, error) {
+	var res enum.ContentReferenceRelation
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNContentReferenceRelation2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐContentReferenceRelation(ctx context.Context, sel ast.SelectionSet, v enum.ContentReferenceRelation) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNContentReferenceStatus2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐContentReferenceStatus(ctx context.Context, v any) (enum.ContentReferenceStatus, error) {
+	var res enum.ContentReferenceStatus
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNContentReferenceStatus2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐContentReferenceStatus(ctx context.Context, sel ast.SelectionSet, v enum.ContentReferenceStatus) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNContentReferenceUsage2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentReferenceUsageᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ContentReferenceUsage) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNContentReferenceUsage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentReferenceUsage(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNContentReferenceUsage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentReferenceUsage(ctx context.Context, sel ast.SelectionSet, v *model.ContentReferenceUsage) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ContentReferenceUsage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNContentReferenceUsageConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentReferenceUsageConnection(ctx context.Context, sel ast.SelectionSet, v *model.ContentReferenceUsageConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ContentReferenceUsageConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNContentReferenceUsageEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentReferenceUsageEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ContentReferenceUsageEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNContentReferenceUsageEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentReferenceUsageEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNContentReferenceUsageEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentReferenceUsageEdge(ctx context.Context, sel ast.SelectionSet, v *model.ContentReferenceUsageEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ContentReferenceUsageEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNContentReferencesBrokenStats2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentReferencesBrokenStats(ctx context.Context, sel ast.SelectionSet, v *model.ContentReferencesBrokenStats) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ContentReferencesBrokenStats(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNContentReferencesStats2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentReferencesStats(ctx context.Context, sel ast.SelectionSet, v *model.ContentReferencesStats) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ContentReferencesStats(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNCoverSize2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐCoverSize(ctx context.Context, v any) (enum.CoverSize, error) {
 	var res enum.CoverSize
 	err := res.UnmarshalGQL(v)
@@ -28125,6 +30460,42 @@ func (ec *executionContext) marshalNRevisionPage2ᚖgithubᚗcomᚋbinderyᚋbin
 		return graphql.Null
 	}
 	return ec._RevisionPage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNRevisionPageConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPageConnection(ctx context.Context, sel ast.SelectionSet, v *model.RevisionPageConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._RevisionPageConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNRevisionPageEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPageEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.RevisionPageEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRevisionPageEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPageEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNRevisionPageEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPageEdge(ctx context.Context, sel ast.SelectionSet, v *model.RevisionPageEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._RevisionPageEdge(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNRevisionReusableContent2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋcontentᚐReusableᚄ(ctx context.Context, sel ast.SelectionSet, v []*content.Reusable) graphql.Marshaler {
@@ -28910,6 +31281,22 @@ func (ec *executionContext) unmarshalOContentPositionInput2ᚖgithubᚗcomᚋbin
 	}
 	res, err := ec.unmarshalInputContentPositionInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOContentReferenceStatus2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐContentReferenceStatus(ctx context.Context, v any) (*enum.ContentReferenceStatus, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(enum.ContentReferenceStatus)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOContentReferenceStatus2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐContentReferenceStatus(ctx context.Context, sel ast.SelectionSet, v *enum.ContentReferenceStatus) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) unmarshalOCoverSize2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐCoverSize(ctx context.Context, v any) (*enum.CoverSize, error) {

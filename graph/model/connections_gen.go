@@ -173,6 +173,74 @@ func (c *SpaceConnection) Info() page.Info { return c.PageInfo }
 // TotalCount counts the items of the whole list.
 func (c *SpaceConnection) TotalCount(ctx context.Context) (int, error) { return c.page.TotalCount(ctx) }
 
+// ContentReferenceUsageConnection is a page of ContentReferenceUsage, with the GraphQL connection shape.
+type ContentReferenceUsageConnection struct {
+	Edges    []*ContentReferenceUsageEdge
+	PageInfo page.Info
+	page     *page.Connection[*ContentReferenceUsage]
+	// Scope is what the list is of, for its stats.
+	Scope *LinkScope
+}
+
+// ContentReferenceUsageEdge is a ContentReferenceUsage with its cursor.
+type ContentReferenceUsageEdge struct {
+	Node   *ContentReferenceUsage
+	Cursor page.Cursor
+}
+
+// NewContentReferenceUsageConnection wraps a page of ContentReferenceUsage.
+func NewContentReferenceUsageConnection(p *page.Connection[*ContentReferenceUsage]) *ContentReferenceUsageConnection {
+	c := &ContentReferenceUsageConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*ContentReferenceUsageEdge, len(p.Edges))}
+	for i, e := range p.Edges {
+		c.Edges[i] = &ContentReferenceUsageEdge{Node: e.Node, Cursor: e.Cursor}
+	}
+	return c
+}
+
+// Nodes returns the items of the page.
+func (c *ContentReferenceUsageConnection) Nodes() []*ContentReferenceUsage { return c.page.Nodes() }
+
+// Info returns where the page sits in its list.
+func (c *ContentReferenceUsageConnection) Info() page.Info { return c.PageInfo }
+
+// TotalCount counts the items of the whole list.
+func (c *ContentReferenceUsageConnection) TotalCount(ctx context.Context) (int, error) {
+	return c.page.TotalCount(ctx)
+}
+
+// RevisionPageConnection is a page of RevisionPage, with the GraphQL connection shape.
+type RevisionPageConnection struct {
+	Edges    []*RevisionPageEdge
+	PageInfo page.Info
+	page     *page.Connection[*RevisionPage]
+}
+
+// RevisionPageEdge is a RevisionPage with its cursor.
+type RevisionPageEdge struct {
+	Node   *RevisionPage
+	Cursor page.Cursor
+}
+
+// NewRevisionPageConnection wraps a page of RevisionPage.
+func NewRevisionPageConnection(p *page.Connection[*RevisionPage]) *RevisionPageConnection {
+	c := &RevisionPageConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*RevisionPageEdge, len(p.Edges))}
+	for i, e := range p.Edges {
+		c.Edges[i] = &RevisionPageEdge{Node: e.Node, Cursor: e.Cursor}
+	}
+	return c
+}
+
+// Nodes returns the items of the page.
+func (c *RevisionPageConnection) Nodes() []*RevisionPage { return c.page.Nodes() }
+
+// Info returns where the page sits in its list.
+func (c *RevisionPageConnection) Info() page.Info { return c.PageInfo }
+
+// TotalCount counts the items of the whole list.
+func (c *RevisionPageConnection) TotalCount(ctx context.Context) (int, error) {
+	return c.page.TotalCount(ctx)
+}
+
 // SearchPageResultConnection is a page of SearchPageResult, with the GraphQL connection shape.
 type SearchPageResultConnection struct {
 	Edges    []*SearchPageResultEdge

@@ -3,6 +3,7 @@ package model
 import (
 	"time"
 
+	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/internal/content"
 	"github.com/bindery/bindery/internal/enum"
 )
@@ -11,26 +12,29 @@ import (
 // derived path, and its nested pages.
 type RevisionPage struct {
 	Node *content.Node
-	path string
+	// Revision is the revision whose content the page is part of.
+	Revision *ent.Revision
+	path     string
 	// in is the content the page is part of, whose files its document
 	// refers to.
 	in *content.Content
 }
 
-// NewRevisionPage wraps a page of c found at path.
-func NewRevisionPage(c *content.Content, n *content.Node, path string) *RevisionPage {
-	return &RevisionPage{Node: n, path: path, in: c}
+// NewRevisionPage wraps a page of c, the content of rev, found at path.
+func NewRevisionPage(rev *ent.Revision, c *content.Content, n *content.Node, path string) *RevisionPage {
+	return &RevisionPage{Node: n, Revision: rev, path: path, in: c}
 }
 
-// RevisionPages wraps the pages of a tree level of c under the parent path.
-func RevisionPages(c *content.Content, nodes []*content.Node, parentPath string) []*RevisionPage {
+// RevisionPages wraps the pages of a tree level of c, the content of rev,
+// under the parent path.
+func RevisionPages(rev *ent.Revision, c *content.Content, nodes []*content.Node, parentPath string) []*RevisionPage {
 	out := make([]*RevisionPage, len(nodes))
 	for i, n := range nodes {
 		p := n.Page.Slug
 		if parentPath != "" {
 			p = parentPath + "/" + p
 		}
-		out[i] = NewRevisionPage(c, n, p)
+		out[i] = NewRevisionPage(rev, c, n, p)
 	}
 	return out
 }
@@ -53,7 +57,9 @@ func (p *RevisionPage) CreatedAt() time.Time { return p.Node.Page.CreatedAt }
 func (p *RevisionPage) UpdatedAt() time.Time { return p.Node.Page.UpdatedAt }
 
 // Pages are the nested pages, in order.
-func (p *RevisionPage) Pages() []*RevisionPage { return RevisionPages(p.in, p.Node.Children, p.path) }
+func (p *RevisionPage) Pages() []*RevisionPage {
+	return RevisionPages(p.Revision, p.in, p.Node.Children, p.path)
+}
 
 // Markdown is the content of a document page; null for groups and links.
 func (p *RevisionPage) Markdown() *string {
@@ -113,6 +119,8 @@ type RevisionFile struct {
 	DownloadURL string
 	// Blob is the hash of the file's bytes, which /v1 shows as its git oid.
 	Blob string
+	// Revision is the revision whose content the file is part of.
+	Revision *ent.Revision
 }
 
 func nonEmpty(s string) *string {

@@ -31,6 +31,22 @@ type ContentPositionInput struct {
 	After  *string `json:"after,omitempty"`
 }
 
+type ContentReferencesBrokenStats struct {
+	// The distinct targets that are broken.
+	Total int `json:"total"`
+	// Of a change request's revision: the broken targets that are not broken in
+	// the space's current content, which the change request would break. Null
+	// for the main content's revisions.
+	ChangeRequest *int `json:"changeRequest,omitempty"`
+}
+
+// Counts of a list of link targets.
+type ContentReferencesStats struct {
+	// The distinct targets.
+	Total  int                           `json:"total"`
+	Broken *ContentReferencesBrokenStats `json:"broken"`
+}
+
 type CreateAPITokenInput struct {
 	// Up to 50 characters.
 	Label string `json:"label"`

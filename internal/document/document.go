@@ -7,12 +7,6 @@
 // random keys would make every conversion differ.
 package document
 
-import (
-	"github.com/yuin/goldmark"
-	"github.com/yuin/goldmark/extension"
-	"github.com/yuin/goldmark/text"
-)
-
 // Document is a GitBook JSON document. It marshals to the spec's shape:
 // {"object":"document","data":{},"nodes":[...]}.
 type Document struct {
@@ -72,10 +66,7 @@ type Options struct {
 // that limits can be added without changing callers.
 func FromMarkdown(markdown string, opt Options) (*Document, error) {
 	source := []byte(markdown)
-	md := goldmark.New(goldmark.WithExtensions(
-		extension.Table, extension.Strikethrough, extension.TaskList,
-	))
-	root := md.Parser().Parse(text.NewReader(source))
+	root := parse(source)
 	c := &converter{source: source, opt: opt}
 	nodes := c.blocks(root, scopeTop)
 	if nodes == nil {

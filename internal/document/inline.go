@@ -2,7 +2,6 @@ package document
 
 import (
 	"bytes"
-	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -71,12 +70,8 @@ func (c *converter) collect(parent ast.Node, marks []*Mark, inLink bool, out *[]
 				leaf(label, marks)
 				continue
 			}
-			dest := string(n.URL(c.source))
-			if n.AutoLinkType == ast.AutoLinkEmail && !strings.HasPrefix(strings.ToLower(dest), "mailto:") {
-				dest = "mailto:" + dest
-			}
 			ps := []piece{{leaf: newLeaf(label, marks)}}
-			*out = append(*out, piece{inline: link(c.linkRef(dest), assemble(ps))})
+			*out = append(*out, piece{inline: link(c.linkRef(autoLinkURL(n, c.source)), assemble(ps))})
 		case *ast.Image:
 			*out = append(*out, piece{inline: &Node{
 				Object: "inline", Type: "inline-image", IsVoid: new(true), Data: c.imageData(n),
@@ -244,18 +239,7 @@ func (c *converter) imageRef(src string) map[string]any {
 	return map[string]any{"kind": "url", "url": src}
 }
 
-func (c *converter) file(src string) (string, bool) {
-	if c.opt.File == nil || src == "" {
-		return "", false
-	}
-	if id, ok := c.opt.File(src); ok {
-		return id, true
-	}
-	if dec, err := url.PathUnescape(src); err == nil && dec != src {
-		return c.opt.File(dec)
-	}
-	return "", false
-}
+func (c *converter) file(src string) (string, bool) { return c.opt.FileID(src) }
 
 // unescape resolves backslash escapes and character references, as a
 // markdown renderer does for text and link destinations.

@@ -1,8 +1,6 @@
 package document
 
 import (
-	"strings"
-
 	"github.com/bindery/bindery/internal/content"
 	"github.com/bindery/bindery/internal/enum"
 )
@@ -40,11 +38,11 @@ func Assets(files []*content.File) func(src string) (fileID string, ok bool) {
 		}
 	}
 	return func(src string) (string, bool) {
-		i := strings.Index(src, AssetPrefix)
-		if i < 0 || strings.Trim(src[:i], "./") != "" {
+		name, ok := AssetName(src)
+		if !ok {
 			return "", false
 		}
-		id, ok := byName[src[i+len(AssetPrefix):]]
+		id, ok := byName[name]
 		return id, ok
 	}
 }

@@ -5,11 +5,8 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
-	"github.com/yuin/goldmark/text"
 )
 
 // Section is a heading-delimited part of a page: the text before the first
@@ -36,8 +33,7 @@ type Section struct {
 // what a page's anchors are.
 func Sections(markdown string) []Section {
 	source := []byte(markdown)
-	md := goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList))
-	root := md.Parser().Parse(text.NewReader(source))
+	root := parse(source)
 	seen := map[string]int{}
 	var out []Section
 	cur := Section{}

@@ -1475,3 +1475,135 @@ func (v *CoverSize) UnmarshalGQL(in any) error {
 func (v *CoverSize) UnmarshalJSON(b []byte) error {
 	return unmarshalJSON("CoverSize", coverSizeValues, v, b)
 }
+
+// ContentReferenceStatus is the state of a link's target: ok; broken when the page, file or anchor is not in the revision; in-app when a URL points at Bindery's own app or API.
+type ContentReferenceStatus string
+
+// ContentReferenceStatus values.
+const (
+	ContentReferenceStatusOk     ContentReferenceStatus = "ok"
+	ContentReferenceStatusBroken ContentReferenceStatus = "broken"
+	ContentReferenceStatusInApp  ContentReferenceStatus = "in-app"
+)
+
+var contentReferenceStatusValues = []ContentReferenceStatus{ContentReferenceStatusOk, ContentReferenceStatusBroken, ContentReferenceStatusInApp}
+
+// ContentReferenceStatusValues returns every ContentReferenceStatus in declaration order.
+func ContentReferenceStatusValues() []ContentReferenceStatus {
+	return append([]ContentReferenceStatus(nil), contentReferenceStatusValues...)
+}
+
+// Values returns the wire values; ent uses it to declare the column.
+func (ContentReferenceStatus) Values() []string { return names(contentReferenceStatusValues) }
+
+// String returns the wire value.
+func (v ContentReferenceStatus) String() string { return string(v) }
+
+// Valid reports whether v is one of the declared values.
+func (v ContentReferenceStatus) Valid() bool { return contains(contentReferenceStatusValues, v) }
+
+// ParseContentReferenceStatus returns the ContentReferenceStatus whose wire value is s.
+func ParseContentReferenceStatus(s string) (ContentReferenceStatus, error) {
+	return parse("ContentReferenceStatus", contentReferenceStatusValues, s)
+}
+
+// MarshalGQL writes the GraphQL enum value.
+func (v ContentReferenceStatus) MarshalGQL(w io.Writer) { marshalGQL(w, v) }
+
+// UnmarshalGQL reads a GraphQL enum value.
+func (v *ContentReferenceStatus) UnmarshalGQL(in any) error {
+	return unmarshalGQL("ContentReferenceStatus", contentReferenceStatusValues, v, in)
+}
+
+// UnmarshalJSON reads a wire value and rejects unknown ones.
+func (v *ContentReferenceStatus) UnmarshalJSON(b []byte) error {
+	return unmarshalJSON("ContentReferenceStatus", contentReferenceStatusValues, v, b)
+}
+
+// ContentReferenceRelation is how content uses a link's target: it embeds it (dependsOn: an image, a cover) or refers to it (reference).
+type ContentReferenceRelation string
+
+// ContentReferenceRelation values.
+const (
+	ContentReferenceRelationReference ContentReferenceRelation = "reference"
+	ContentReferenceRelationDependsOn ContentReferenceRelation = "dependsOn"
+)
+
+var contentReferenceRelationValues = []ContentReferenceRelation{ContentReferenceRelationReference, ContentReferenceRelationDependsOn}
+
+// ContentReferenceRelationValues returns every ContentReferenceRelation in declaration order.
+func ContentReferenceRelationValues() []ContentReferenceRelation {
+	return append([]ContentReferenceRelation(nil), contentReferenceRelationValues...)
+}
+
+// Values returns the wire values; ent uses it to declare the column.
+func (ContentReferenceRelation) Values() []string { return names(contentReferenceRelationValues) }
+
+// String returns the wire value.
+func (v ContentReferenceRelation) String() string { return string(v) }
+
+// Valid reports whether v is one of the declared values.
+func (v ContentReferenceRelation) Valid() bool { return contains(contentReferenceRelationValues, v) }
+
+// ParseContentReferenceRelation returns the ContentReferenceRelation whose wire value is s.
+func ParseContentReferenceRelation(s string) (ContentReferenceRelation, error) {
+	return parse("ContentReferenceRelation", contentReferenceRelationValues, s)
+}
+
+// MarshalGQL writes the GraphQL enum value.
+func (v ContentReferenceRelation) MarshalGQL(w io.Writer) { marshalGQL(w, v) }
+
+// UnmarshalGQL reads a GraphQL enum value.
+func (v *ContentReferenceRelation) UnmarshalGQL(in any) error {
+	return unmarshalGQL("ContentReferenceRelation", contentReferenceRelationValues, v, in)
+}
+
+// UnmarshalJSON reads a wire value and rejects unknown ones.
+func (v *ContentReferenceRelation) UnmarshalJSON(b []byte) error {
+	return unmarshalJSON("ContentReferenceRelation", contentReferenceRelationValues, v, b)
+}
+
+// ContentReferenceKind is what a link points at: a page, a file, an anchor of a page, or a URL.
+type ContentReferenceKind string
+
+// ContentReferenceKind values.
+const (
+	ContentReferenceKindPage   ContentReferenceKind = "page"
+	ContentReferenceKindFile   ContentReferenceKind = "file"
+	ContentReferenceKindAnchor ContentReferenceKind = "anchor"
+	ContentReferenceKindUrl    ContentReferenceKind = "url"
+)
+
+var contentReferenceKindValues = []ContentReferenceKind{ContentReferenceKindPage, ContentReferenceKindFile, ContentReferenceKindAnchor, ContentReferenceKindUrl}
+
+// ContentReferenceKindValues returns every ContentReferenceKind in declaration order.
+func ContentReferenceKindValues() []ContentReferenceKind {
+	return append([]ContentReferenceKind(nil), contentReferenceKindValues...)
+}
+
+// Values returns the wire values; ent uses it to declare the column.
+func (ContentReferenceKind) Values() []string { return names(contentReferenceKindValues) }
+
+// String returns the wire value.
+func (v ContentReferenceKind) String() string { return string(v) }
+
+// Valid reports whether v is one of the declared values.
+func (v ContentReferenceKind) Valid() bool { return contains(contentReferenceKindValues, v) }
+
+// ParseContentReferenceKind returns the ContentReferenceKind whose wire value is s.
+func ParseContentReferenceKind(s string) (ContentReferenceKind, error) {
+	return parse("ContentReferenceKind", contentReferenceKindValues, s)
+}
+
+// MarshalGQL writes the GraphQL enum value.
+func (v ContentReferenceKind) MarshalGQL(w io.Writer) { marshalGQL(w, v) }
+
+// UnmarshalGQL reads a GraphQL enum value.
+func (v *ContentReferenceKind) UnmarshalGQL(in any) error {
+	return unmarshalGQL("ContentReferenceKind", contentReferenceKindValues, v, in)
+}
+
+// UnmarshalJSON reads a wire value and rejects unknown ones.
+func (v *ContentReferenceKind) UnmarshalJSON(b []byte) error {
+	return unmarshalJSON("ContentReferenceKind", contentReferenceKindValues, v, b)
+}

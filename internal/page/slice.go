@@ -146,15 +146,13 @@ func PaginateSlice[T any](items []T, o SliceOrder[T], a Args) (*Connection[T], e
 	return conn, nil
 }
 
-// Map returns a page of f applied to the items of c: the same cursors, page
-// info and count. A list ranked by one query and presented from another
-// (search) pages through its keys and maps them to what it shows.
-func Map[T, U any](c *Connection[T], f func(T) (U, bool)) *Connection[U] {
-	out := &Connection[U]{PageInfo: c.PageInfo, count: c.count}
-	for _, e := range c.Edges {
-		if u, ok := f(e.Node); ok {
-			out.Edges = append(out.Edges, &Edge[U]{Node: u, Cursor: e.Cursor})
-		}
+// Map returns the page c with each item replaced by what fn makes of it:
+// the same cursors, page info and total. A list can so be paged by light
+// items and present only its window's.
+func Map[T, U any](c *Connection[T], fn func(T) U) *Connection[U] {
+	out := &Connection[U]{Edges: make([]*Edge[U], len(c.Edges)), PageInfo: c.PageInfo, count: c.count}
+	for i, e := range c.Edges {
+		out.Edges[i] = &Edge[U]{Node: fn(e.Node), Cursor: e.Cursor}
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package page_test
 
 import (
+	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -254,3 +255,23 @@ func requireInvalid(t *testing.T, err error, field, name string) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+func TestMapKeepsTheWindow(t *testing.T) {
+	items := []string{"a", "b", "c", "d"}
+	first := 2
+	conn, err := page.PaginateSlice(items, page.SliceOrder[string]{Name: "letters", KeyType: page.KeyString,
+		Key: func(s string) any { return s }, ID: func(s string) string { return s }}, page.Args{First: &first})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := page.Map(conn, func(s string) int { return int(s[0]) })
+	if got := m.Nodes(); len(got) != 2 || got[0] != 'a' || got[1] != 'b' {
+		t.Fatalf("nodes %v", got)
+	}
+	if m.PageInfo != conn.PageInfo || m.Edges[1].Cursor != conn.Edges[1].Cursor {
+		t.Fatal("the window changed")
+	}
+	if n, _ := m.TotalCount(context.Background()); n != 4 {
+		t.Fatalf("total %d", n)
+	}
+}

@@ -44,6 +44,23 @@ func New(dialectName string) *Index {
 // to run again.
 func (x *Index) Schema() []string { return x.d.schema() }
 
+// Installed reports whether the index's tables exist, for a migration
+// plan that lists only what it would change.
+func (x *Index) Installed(ctx context.Context, drv dialect.Driver) (bool, error) {
+	var rows entsql.Rows
+	if err := drv.Query(ctx, x.d.installed(), []any{}, &rows); err != nil {
+		return false, err
+	}
+	var n int
+	for rows.Next() {
+		if err := rows.Scan(&n); err != nil {
+			rows.Close()
+			return false, err
+		}
+	}
+	return n > 0, closeRows(&rows)
+}
+
 // batch is the number of pages one statement inserts or deletes, well
 // under both databases' limits on parameters.
 const batch = 400
@@ -375,6 +392,8 @@ func scopeToken(kind byte, id string) string {
 // sqlDialect writes the statements of one database.
 type sqlDialect interface {
 	schema() []string
+	// installed counts the index's tables.
+	installed() string
 	// versions selects key, space_id, page_id, version of a space's rows.
 	versions(spaceID string) (string, []any)
 	delete(spaceID string, keys []any) (string, []any)

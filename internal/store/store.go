@@ -253,7 +253,12 @@ func (d *DB) WriteMigration(ctx context.Context, w io.Writer) error {
 	if err := client.Schema.WriteTo(ctx, w, migrateOptions...); err != nil {
 		return fmt.Errorf("planning the migration: %w", err)
 	}
-	for _, stmt := range search.New(d.Dialect).Schema() {
+	idx := search.New(d.Dialect)
+	installed, err := idx.Installed(ctx, client.Driver())
+	if err != nil || installed {
+		return err
+	}
+	for _, stmt := range idx.Schema() {
 		if _, err := fmt.Fprintf(w, "%s;\n", stmt); err != nil {
 			return err
 		}

@@ -89,6 +89,12 @@ var enums = []enum{
 		[]string{"default", "wide"}, true},
 	{"CoverSize", "CoverSize is the size of a page's cover image.",
 		[]string{"hero", "full"}, true},
+	{"ContentReferenceStatus", "ContentReferenceStatus is the state of a link's target: ok; broken when the page, file or anchor is not in the revision; in-app when a URL points at Bindery's own app or API.",
+		[]string{"ok", "broken", "in-app"}, true},
+	{"ContentReferenceRelation", "ContentReferenceRelation is how content uses a link's target: it embeds it (dependsOn: an image, a cover) or refers to it (reference).",
+		[]string{"reference", "dependsOn"}, true},
+	{"ContentReferenceKind", "ContentReferenceKind is what a link points at: a page, a file, an anchor of a page, or a URL.",
+		[]string{"page", "file", "anchor", "url"}, true},
 }
 
 func constName(typ, v string) string {
