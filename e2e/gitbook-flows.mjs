@@ -13,6 +13,8 @@
 //      space's links and see it broken; add the page in a change request
 //      (GraphQL createPage with changeRequestId), where the link is no
 //      longer broken while it still is in the space; merge; see it ok.
+//      Search finds the imported pages, and the merged page once merged, in
+//      the space and in the organization.
 //
 // Environment:
 //   BINDERY_URL       base URL of a running server (the client appends /v1)
@@ -145,6 +147,14 @@ await step('spaces.importContent(space, {source: zip}) of documents that link to
   startPage = pages.pages.find((p) => p.title === 'Getting started');
   assert.ok(startPage, 'the page Getting started');
 });
+await step('spaces.searchSpaceContent(space, {query}): the imported pages, ranked', async () => {
+  const { data } = await admin.spaces.searchSpaceContent(docs.id, { query: 'setup' });
+  assert.deepEqual(data.items.map((p) => p.title), ['Setup', 'Getting started'], 'the title match first');
+  assert.ok(data.items[1].sections.some((s) => s.body.includes('the setup')), 'the matching section, with its text');
+  const { data: none } = await admin.spaces.searchSpaceContent(docs.id, { query: 'questions' });
+  assert.equal(none.items.length, 0);
+  return data.items.map((p) => `${p.title} (${p.sections.map((s) => s.id).join(', ')})`).join('; ');
+});
 await step('spaces.listSpaceLinks(space): one link is broken', async () => {
   const { data } = await admin.spaces.listSpaceLinks(docs.id);
   assert.deepEqual(brief(data.items), ['ok page:Setup#steps', 'broken url:faq.md', 'ok page:Getting started']);
@@ -169,6 +179,12 @@ await step('spaces.mergeChangeRequest(space, cr): no broken link left', async ()
   const { data } = await admin.spaces.listSpaceLinks(docs.id);
   assert.deepEqual(data.stats, { total: 3, broken: { total: 0 } });
   assert.deepEqual(brief(data.items), ['ok page:Setup#steps', 'ok page:FAQ', 'ok page:Getting started']);
+});
+await step('orgs.searchOrganizationContent(org, {query}): the merged page is found', async () => {
+  const { data } = await admin.orgs.searchOrganizationContent(env.BINDERY_ORG, { query: 'questions' });
+  const hit = data.items.find((sp) => sp.id === docs.id);
+  assert.ok(hit, 'the space is found');
+  assert.deepEqual(hit.pages.map((p) => p.title), ['FAQ']);
 });
 
 finish();

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"net/url"
 
@@ -172,4 +173,48 @@ func searchSpaceHitPages(h *search.SpaceHit) []*search.PageHit {
 		out[i] = &h.Pages[i]
 	}
 	return out
+}
+
+// ReindexSearch rebuilds the search index of every space from its current
+// content and returns the number of spaces. Each space is its own
+// transaction, under the space's content lock, so it can run while servers
+// serve. It is for an index that lacks content: a database from before
+// search (`bindery search reindex`). Pages already indexed as they are
+// cost nothing but their comparison.
+func (r *Resolver) ReindexSearch(ctx context.Context, done func(spaceID string)) (int, error) {
+	ctx = r.WithLoaders(ctx)
+	ids, err := r.client.Space.Query().Order(ent.Asc(space.FieldID)).IDs(internal(ctx, "reindexing"))
+	if err != nil {
+		return 0, err
+	}
+	for _, id := range ids {
+		err := r.tx(ctx, func(ctx context.Context) error {
+			if err := r.lockSpaceContent(ctx, id); err != nil {
+				return err
+			}
+			read := internal(ctx, "reindexing")
+			s, err := r.db(ctx).Space.Get(read, id)
+			if err != nil {
+				return err
+			}
+			rev, err := r.db(ctx).Revision.Get(read, deref(s.RevisionID))
+			if err != nil {
+				return err
+			}
+			c, err := content.Load(ctx, r.objects(), roots(rev))
+			if err != nil {
+				return err
+			}
+			return r.indexSpace(ctx, s, nil, c.Content, c.PageHashes())
+		})
+		switch {
+		case ent.IsNotFound(err):
+			// Purged since the list was read.
+		case err != nil:
+			return 0, fmt.Errorf("reindexing space %s: %w", id, err)
+		default:
+			done(id)
+		}
+	}
+	return len(ids), nil
 }

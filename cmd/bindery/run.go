@@ -30,6 +30,7 @@ const usage = `Usage:
   bindery org create [--db DSN] --title TITLE --owner EMAIL
   bindery token create [--db DSN] --email EMAIL [--org ORGID --role ROLE]
   bindery routes [--json]
+  bindery search reindex [--db DSN]
 
 DSN is a SQLite file path (default bindery.db) or a postgres:// URL.
 Flags override the environment variables BINDERY_ADDR and BINDERY_DATABASE_URL.`
@@ -55,6 +56,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return createToken(ctx, cfg, args[3:], stdout, stderr)
 	case cmd == "routes" || strings.HasPrefix(cmd, "routes "):
 		return routes(args[2:], stdout, stderr)
+	case cmd == "search reindex":
+		return reindex(ctx, cfg, args[3:], stdout, stderr)
 	case cmd == "help" || cmd == "-h" || cmd == "--help":
 		fmt.Fprintln(stdout, usage)
 		return nil
@@ -174,6 +177,30 @@ func migrate(ctx context.Context, cfg config.Config, args []string, stderr io.Wr
 		return err
 	}
 	return db.Close()
+}
+
+// reindex rebuilds the search index of every space from its current
+// content, for a database from before search; servers may keep serving.
+func reindex(ctx context.Context, cfg config.Config, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("search reindex", stderr)
+	fs.StringVar(&cfg.DatabaseURL, "db", cfg.DatabaseURL, "database: SQLite file path or postgres:// URL")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if err := cfg.Finish(); err != nil {
+		return err
+	}
+	db, err := openMigrated(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	n := 0
+	if _, err := graph.New(db.Client, cfg).ReindexSearch(ctx, func(string) { n++ }); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, n)
+	return nil
 }
 
 func createOrg(ctx context.Context, cfg config.Config, args []string, stdout, stderr io.Writer) error {

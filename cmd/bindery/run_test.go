@@ -14,7 +14,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/bindery/bindery/graph"
+	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/internal/auth"
+	"github.com/bindery/bindery/internal/config"
+	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/store"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/server/servertest"
@@ -207,4 +211,47 @@ func TestServeSeedsAndShutsDown(t *testing.T) {
 	cancel2()
 	require.NoError(t, <-done)
 	assert.NotContains(t, stderr2.String(), "token=")
+}
+
+// TestSearchReindex indexes the content of a database whose index lacks it,
+// as one from before search does.
+func TestSearchReindex(t *testing.T) {
+	t.Parallel()
+	db := dsn(t)
+	out, _, err := runCLI(t, nil, "org", "create", "--db", db, "--title", "Docs Team", "--owner", "ada@example.com")
+	require.NoError(t, err)
+	org := strings.TrimSpace(out)
+	ctx := context.Background()
+	s, err := store.Open(ctx, db)
+	require.NoError(t, err)
+	defer s.Close()
+	cfg := config.Default()
+	require.NoError(t, cfg.Finish())
+	owner := s.Client.User.Query().OnlyX(ctx)
+	r := graph.New(s.Client, cfg)
+	vctx := r.WithLoaders(auth.WithViewer(ctx, &auth.Viewer{User: owner}))
+	title, live := "Handbook", enum.EditModeLive
+	sp, err := r.Mutation().CreateSpace(vctx, model.CreateSpaceInput{OrganizationID: org, Title: &title, EditMode: &live})
+	require.NoError(t, err)
+	md := "Bread needs flour."
+	_, err = r.Mutation().CreatePage(vctx, model.CreatePageInput{SpaceID: &sp.Space.ID, Title: "Baking", Markdown: &md})
+	require.NoError(t, err)
+	found := func() int {
+		c, err := r.Space().Search(r.WithLoaders(auth.WithViewer(ctx, &auth.Viewer{User: owner})), sp.Space, "flour", nil, nil, nil, nil)
+		require.NoError(t, err)
+		return len(c.Edges)
+	}
+	require.Equal(t, 1, found())
+	_, err = s.SQL.ExecContext(ctx, "DELETE FROM search_pages")
+	require.NoError(t, err)
+	require.Equal(t, 0, found(), "an index from before search")
+
+	out, _, err = runCLI(t, nil, "search", "reindex", "--db", db)
+	require.NoError(t, err)
+	assert.Equal(t, "1\n", out, "the number of spaces")
+	assert.Equal(t, 1, found())
+	out, _, err = runCLI(t, nil, "search", "reindex", "--db", db)
+	require.NoError(t, err, "again, with nothing to do")
+	assert.Equal(t, "1\n", out)
+	assert.Equal(t, 1, found())
 }

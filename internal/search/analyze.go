@@ -134,6 +134,20 @@ func ParseQuery(field, text string) (Query, error) {
 	if len(words) == 0 {
 		return Query{}, apperr.Invalid(field, "must contain a letter or a digit")
 	}
+	// Common English words match nearly every page, so they say nothing
+	// and cost the most; they are left out, but for the last word, which
+	// may be the start of another as it is typed, and a query of nothing
+	// else.
+	content := words[:0:0]
+	for i, w := range words {
+		if !stopWords[w] || i == len(words)-1 {
+			content = append(content, w)
+		}
+	}
+	if len(content) == 1 && stopWords[content[0]] && len(words) > 1 {
+		content = words
+	}
+	words = content
 	var q Query
 	seen := map[string]int{}
 	for i, w := range words {
@@ -151,3 +165,17 @@ func ParseQuery(field, text string) (Query, error) {
 	}
 	return q, nil
 }
+
+// stopWords are the common English words a query leaves out (see
+// ParseQuery): articles, pronouns, prepositions, conjunctions and the forms
+// of be, have and do.
+var stopWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a an the and or but nor if then else so than that this these those
+		i me my we our you your he him his she her it its they them their what which who whom
+		am is are was were be been being have has had do does did
+		of at by for with about to from in on into onto over under as not no`) {
+		m[w] = true
+	}
+	return m
+}()

@@ -13,9 +13,9 @@ import (
 func TestWords(t *testing.T) {
 	for in, want := range map[string]string{
 		"Café crème, s'il vous plaît!": "cafe creme s il vous plait",
-		"  GO-1.26 \t naïve_ﬁle ":       "go 1 26 naive file",
-		"Ελληνικά Ünïcödé":              "ελληνικα unicode",
-		"?!":                            "",
+		"  GO-1.26 \t naïve_ﬁle ":      "go 1 26 naive file",
+		"Ελληνικά Ünïcödé":             "ελληνικα unicode",
+		"?!":                           "",
 	} {
 		assert.Equal(t, want, Words(in), in)
 	}
@@ -25,15 +25,20 @@ func TestParseQuery(t *testing.T) {
 	q, err := ParseQuery("query", "Install the Go CLI go inst")
 	require.NoError(t, err)
 	assert.Equal(t, []Term{
-		{Word: "install", Prefix: true}, {Word: "the", Prefix: true},
-		// "go" appears twice: short, so whole words only.
-		{Word: "go"}, {Word: "cli", Prefix: true},
+		// "the" says nothing; "go" appears twice: short, so whole words only.
+		{Word: "install", Prefix: true}, {Word: "go"}, {Word: "cli", Prefix: true},
 		{Word: "inst", Prefix: true},
 	}, q.Terms)
 
-	q, err = ParseQuery("query", "to a")
+	q, err = ParseQuery("query", "Go to the")
 	require.NoError(t, err)
-	assert.Equal(t, []Term{{Word: "to"}, {Word: "a", Prefix: true}}, q.Terms, "the last word is a prefix, as it is typed")
+	assert.Equal(t, []Term{{Word: "go"}, {Word: "the", Prefix: true}}, q.Terms,
+		"the last word is kept, and matches as a prefix: it may be \"theme\" being typed")
+
+	q, err = ParseQuery("query", "to be or not to be")
+	require.NoError(t, err)
+	assert.Equal(t, []Term{{Word: "to"}, {Word: "be", Prefix: true}, {Word: "or"}, {Word: "not", Prefix: true}}, q.Terms,
+		"a query of common words only keeps them")
 
 	q, err = ParseQuery("query", strings.Repeat("w ", 10)+"a b c d e f g h i j k l m n o p q r")
 	require.NoError(t, err)

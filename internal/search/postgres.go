@@ -101,11 +101,18 @@ func (postgres) matches(q Query, where string, args *[]any) string {
 		*args = append(*args, v)
 		return fmt.Sprintf("to_tsquery('simple', $%d)", len(*args))
 	}
+	// Each use of doc reads it again: with one term, every page found has
+	// it, and that is not asked.
 	var terms, titled, all []string
 	for _, t := range q.Terms {
 		all = append(all, lexeme(t, ""))
-		terms = append(terms, "(doc @@ "+arg(lexeme(t, ""))+")::int")
+		if len(q.Terms) > 1 {
+			terms = append(terms, "(doc @@ "+arg(lexeme(t, ""))+")::int")
+		}
 		titled = append(titled, "(doc @@ "+arg(lexeme(t, "A"))+")::int")
+	}
+	if len(terms) == 0 {
+		terms = []string{"1"}
 	}
 	query := arg(strings.Join(all, " | "))
 	return fmt.Sprintf(`(SELECT space_id, page_id, stored, %s AS r FROM (

@@ -72,6 +72,11 @@ func ftsTerm(t Term) string {
 
 func numbered(n int) string { return fmt.Sprintf("?%d", n) }
 
+// plain is a parameter numbered by its place, after the highest number
+// before it. Lists of many parameters use it: the driver looks a numbered
+// parameter's name up in a list, which makes thousands of them quadratic.
+func plain(int) string { return "?" }
+
 func placeholders(from, n int, mark func(int) string) string {
 	p := make([]string, n)
 	for i := range p {
@@ -85,7 +90,7 @@ func (sqlite) versions(spaceID string) (string, []any) {
 }
 
 func (sqlite) delete(_ string, keys []any) (string, []any) {
-	return `DELETE FROM search_pages WHERE id IN (` + placeholders(1, len(keys), numbered) + `)`, keys
+	return `DELETE FROM search_pages WHERE id IN (` + placeholders(1, len(keys), plain) + `)`, keys
 }
 
 func (sqlite) deletePages(spaceID string, pageIDs []string) (string, []any) {
@@ -93,7 +98,7 @@ func (sqlite) deletePages(spaceID string, pageIDs []string) (string, []any) {
 	for _, id := range pageIDs {
 		args = append(args, id)
 	}
-	return `DELETE FROM search_pages WHERE space_id = ?1 AND page_id IN (` + placeholders(2, len(pageIDs), numbered) + `)`, args
+	return `DELETE FROM search_pages WHERE space_id = ?1 AND page_id IN (` + placeholders(2, len(pageIDs), plain) + `)`, args
 }
 
 func (sqlite) insert(spaceID, orgID string, rows []docRow) (string, []any) {
@@ -104,7 +109,7 @@ func (sqlite) insert(spaceID, orgID string, rows []docRow) (string, []any) {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString("(" + placeholders(len(args)+1, 9, numbered) + ")")
+		b.WriteString("(" + placeholders(0, 9, plain) + ")")
 		args = append(args, spaceID, r.doc.PageID, orgID, r.doc.Version, scopes(spaceID, orgID), r.title, r.headings, r.body, r.stored)
 	}
 	return b.String(), args
@@ -134,15 +139,24 @@ func (sqlite) ranked(q Query, scope string, args *[]any) string {
 		*args = append(*args, scope+" AND "+query)
 		return fmt.Sprintf("search_fts MATCH ?%d", len(*args))
 	}
-	var parts, all []string
-	for _, t := range q.Terms {
-		all = append(all, ftsTerm(t))
-		parts = append(parts,
-			"SELECT rowid AS k, 1 AS t, 0 AS ti, 0.0 AS s FROM search_fts WHERE "+match("{title headings body} : "+ftsTerm(t)),
-			"SELECT rowid, 0, 1, 0.0 FROM search_fts WHERE "+match("title : "+ftsTerm(t)))
+	// Every page the query matches has its score; with one term, that
+	// is also the page's one term.
+	one := 0
+	if len(q.Terms) == 1 {
+		one = 1
 	}
-	parts = append(parts, "SELECT rowid, 0, 0, max(0.0, -bm25(search_fts, 0.0, 10.0, 4.0, 1.0)) FROM search_fts WHERE "+
-		match("{title headings body} : ("+strings.Join(all, " OR ")+")"))
+	all := make([]string, len(q.Terms))
+	for i, t := range q.Terms {
+		all[i] = ftsTerm(t)
+	}
+	parts := []string{fmt.Sprintf("SELECT rowid AS k, %d AS t, 0 AS ti, max(0.0, -bm25(search_fts, 0.0, 10.0, 4.0, 1.0)) AS s FROM search_fts WHERE ", one) +
+		match("{title headings body} : ("+strings.Join(all, " OR ")+")")}
+	for _, t := range q.Terms {
+		if one == 0 {
+			parts = append(parts, "SELECT rowid, 1, 0, 0.0 FROM search_fts WHERE "+match("{title headings body} : "+ftsTerm(t)))
+		}
+		parts = append(parts, "SELECT rowid, 0, 1, 0.0 FROM search_fts WHERE "+match("title : "+ftsTerm(t)))
+	}
 	// Materialized: FTS5's functions work only in the query of their
 	// match, which SQLite would otherwise merge into the aggregate.
 	return "WITH m AS MATERIALIZED (" + strings.Join(parts, "\n\tUNION ALL ") + "),\n" +
@@ -170,7 +184,7 @@ func (sqlite) stored(hits []Ranked) (string, []any) {
 		args = append(args, h.PageID)
 	}
 	return `SELECT space_id, page_id, stored FROM search_pages WHERE space_id = ?1 AND page_id IN (` +
-		placeholders(2, len(hits), numbered) + `)`, args
+		placeholders(2, len(hits), plain) + `)`, args
 }
 
 func (d sqlite) best(_ string, q Query, spaceIDs []string) (string, []any) {
@@ -183,5 +197,5 @@ func (d sqlite) best(_ string, q Query, spaceIDs []string) (string, []any) {
 	return with + fmt.Sprintf(`SELECT space_id, page_id, r, stored FROM (
 	SELECT p.space_id, p.page_id, r.r, p.stored, ROW_NUMBER() OVER (PARTITION BY p.space_id ORDER BY r.r DESC, p.page_id) AS n
 	FROM r JOIN search_pages p ON p.id = r.k WHERE p.space_id IN (%s))
-	WHERE n <= %d ORDER BY space_id, n`, placeholders(n+1, len(spaceIDs), numbered), MaxPagesPerSpace), args
+	WHERE n <= %d ORDER BY space_id, n`, placeholders(n+1, len(spaceIDs), plain), MaxPagesPerSpace), args
 }
