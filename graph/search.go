@@ -3,8 +3,8 @@ package graph
 import (
 	"context"
 	"fmt"
-	"slices"
 	"net/url"
+	"slices"
 
 	"entgo.io/ent/dialect/sql"
 
@@ -166,26 +166,17 @@ func (r *Resolver) searchSections(h *search.PageHit) []*model.SearchSectionResul
 	return out
 }
 
-// searchSpaceHitPages returns a space hit's pages as pointers.
-func searchSpaceHitPages(h *search.SpaceHit) []*search.PageHit {
-	out := make([]*search.PageHit, len(h.Pages))
-	for i := range h.Pages {
-		out[i] = &h.Pages[i]
-	}
-	return out
-}
-
 // ReindexSearch rebuilds the search index of every space from its current
-// content and returns the number of spaces. Each space is its own
+// content, and calls done after each space. Each space is its own
 // transaction, under the space's content lock, so it can run while servers
 // serve. It is for an index that lacks content: a database from before
 // search (`bindery search reindex`). Pages already indexed as they are
 // cost nothing but their comparison.
-func (r *Resolver) ReindexSearch(ctx context.Context, done func(spaceID string)) (int, error) {
+func (r *Resolver) ReindexSearch(ctx context.Context, done func(spaceID string)) error {
 	ctx = r.WithLoaders(ctx)
 	ids, err := r.client.Space.Query().Order(ent.Asc(space.FieldID)).IDs(internal(ctx, "reindexing"))
 	if err != nil {
-		return 0, err
+		return err
 	}
 	for _, id := range ids {
 		err := r.tx(ctx, func(ctx context.Context) error {
@@ -211,10 +202,10 @@ func (r *Resolver) ReindexSearch(ctx context.Context, done func(spaceID string))
 		case ent.IsNotFound(err):
 			// Purged since the list was read.
 		case err != nil:
-			return 0, fmt.Errorf("reindexing space %s: %w", id, err)
+			return fmt.Errorf("reindexing space %s: %w", id, err)
 		default:
 			done(id)
 		}
 	}
-	return len(ids), nil
+	return nil
 }

@@ -88,6 +88,15 @@ func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
 }
 
 // openMigrated opens the database and brings its schema up to date.
+// openConfigured completes cfg and opens its database, migrated: what every
+// command that works on a database does first.
+func openConfigured(ctx context.Context, cfg *config.Config) (*store.DB, error) {
+	if err := cfg.Finish(); err != nil {
+		return nil, err
+	}
+	return openMigrated(ctx, cfg.DatabaseURL)
+}
+
 func openMigrated(ctx context.Context, dsn string) (*store.DB, error) {
 	db, err := store.Open(ctx, dsn)
 	if err != nil {
@@ -187,16 +196,13 @@ func reindex(ctx context.Context, cfg config.Config, args []string, stdout, stde
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	if err := cfg.Finish(); err != nil {
-		return err
-	}
-	db, err := openMigrated(ctx, cfg.DatabaseURL)
+	db, err := openConfigured(ctx, &cfg)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
 	n := 0
-	if _, err := graph.New(db.Client, cfg).ReindexSearch(ctx, func(string) { n++ }); err != nil {
+	if err := graph.New(db.Client, cfg).ReindexSearch(ctx, func(string) { n++ }); err != nil {
 		return err
 	}
 	fmt.Fprintln(stdout, n)
@@ -214,10 +220,7 @@ func createOrg(ctx context.Context, cfg config.Config, args []string, stdout, st
 	if *title == "" || *owner == "" {
 		return fmt.Errorf("%w: --title and --owner are required", errUsage)
 	}
-	if err := cfg.Finish(); err != nil {
-		return err
-	}
-	db, err := openMigrated(ctx, cfg.DatabaseURL)
+	db, err := openConfigured(ctx, &cfg)
 	if err != nil {
 		return err
 	}

@@ -346,14 +346,12 @@ type indexedPage struct {
 	pageID, version string
 }
 
-// docRow is a page ready to be inserted: the indexed columns padded with
-// spaces, so that " word" finds a word that starts with "word" (see rank).
+// docRow is a page ready to be inserted: its indexed columns, in folded
+// words, and what results show of it.
 type docRow struct {
 	doc                           Doc
 	title, headings, body, stored string
 }
-
-func pad(words string) string { return " " + words + " " }
 
 // Ranking. A page's rank is
 //

@@ -70,11 +70,10 @@ func ftsTerm(t Term) string {
 	return `"` + t.Word + `"`
 }
 
-func numbered(n int) string { return fmt.Sprintf("?%d", n) }
-
 // plain is a parameter numbered by its place, after the highest number
-// before it. Lists of many parameters use it: the driver looks a numbered
-// parameter's name up in a list, which makes thousands of them quadratic.
+// before it (statements number the few others, "?1", to use them twice).
+// Lists of many parameters use it: the driver looks a numbered parameter's
+// name up in a list, which makes thousands of them quadratic.
 func plain(int) string { return "?" }
 
 func placeholders(from, n int, mark func(int) string) string {
