@@ -17,6 +17,7 @@ import (
 	"github.com/bindery/bindery/ent/schema"
 	"github.com/bindery/bindery/graph/generated"
 	"github.com/bindery/bindery/internal/config"
+	"github.com/bindery/bindery/internal/events"
 	"github.com/bindery/bindery/internal/links"
 	"github.com/bindery/bindery/internal/search"
 	"github.com/bindery/bindery/internal/signedurl"
@@ -38,6 +39,8 @@ type Resolver struct {
 	linkCache *links.Cache
 	// search is the full-text index of the spaces' current content.
 	search *search.Index
+	// bus carries events to subscribers.
+	bus events.Bus
 }
 
 // Option configures a Resolver.
@@ -52,7 +55,7 @@ func WithLogger(l *slog.Logger) Option { return func(r *Resolver) { r.log = l } 
 // New returns the application layer over client.
 func New(client *ent.Client, cfg config.Config, opts ...Option) *Resolver {
 	r := &Resolver{client: client, cfg: cfg, now: schema.Now, log: slog.Default(),
-		objectCache: newObjectCache(objectCacheBytes)}
+		objectCache: newObjectCache(objectCacheBytes), bus: events.NewMemory()}
 	if drv := client.Driver(); drv != nil {
 		r.search = search.New(drv.Dialect())
 	}
@@ -109,9 +112,26 @@ func (r *Resolver) clock() time.Time { return r.now().UTC().Truncate(time.Millis
 // after, like any later read. Inside the transaction, reads go through fresh
 // loaders bound to it; when it ends, the request's loaders are cleared,
 // because the data they cached may have changed.
+//
+// Events emitted inside (see emit) are published once the outermost
+// transaction commits, and never when it rolls back.
 func (r *Resolver) tx(ctx context.Context, fn func(ctx context.Context) error) error {
 	outer := loadersFrom(ctx)
+	ctx, p, first := withPending(ctx)
 	err := store.WithTx(ctx, r.client, func(ctx context.Context, _ *ent.Client) error {
+		if tx := ent.TxFromContext(ctx); first && tx != nil {
+			// The transaction may be a caller's that this one joined:
+			// its commit is the one that counts.
+			tx.OnCommit(func(next ent.Committer) ent.Committer {
+				return ent.CommitFunc(func(ctx context.Context, tx *ent.Tx) error {
+					err := next.Commit(ctx, tx)
+					if err == nil {
+						r.publish(ctx, p.events)
+					}
+					return err
+				})
+			})
+		}
 		inner := r.newLoaders(outer.viewerShareKeys())
 		return fn(withLoaders(ctx, inner))
 	})

@@ -1,0 +1,90 @@
+// Package events is what Bindery tells subscribers: an event names what
+// happened and to what, by ID, on a topic; a bus carries it to the
+// subscribers of the topic on every server.
+//
+// Events carry IDs only. A subscriber loads the object and decides, for its
+// own viewer, whether to show it, so an event never shows anything its
+// subscriber may not see, and it fits in any bus's message.
+//
+// The package knows nothing about GraphQL or the database.
+package events
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"time"
+)
+
+// Kind is what happened.
+type Kind string
+
+// Kinds of events.
+const (
+	CommentPosted    Kind = "comment.posted"
+	CommentEdited    Kind = "comment.edited"
+	CommentResolved  Kind = "comment.resolved"
+	CommentReopened  Kind = "comment.reopened"
+	CommentDeleted   Kind = "comment.deleted"
+	CommentReactions Kind = "comment.reactions"
+	ReplyPosted      Kind = "reply.posted"
+	ReplyEdited      Kind = "reply.edited"
+	ReplyDeleted     Kind = "reply.deleted"
+	ReplyReactions   Kind = "reply.reactions"
+
+	ChangeRequestCreated Kind = "change-request.created"
+	ChangeRequestUpdated Kind = "change-request.updated"
+	ChangeRequestContent Kind = "change-request.content"
+	ChangeRequestSynced  Kind = "change-request.synced"
+	ChangeRequestMerged  Kind = "change-request.merged"
+
+	SpaceContent Kind = "space.content"
+)
+
+// Event is something that happened.
+type Event struct {
+	// ID is unique to the event.
+	ID    string `json:"id"`
+	Topic string `json:"topic"`
+	Kind  Kind   `json:"kind"`
+	// Subject is the ID of what the event is about: a comment (of a reply
+	// too), a change request, or the space's new revision.
+	Subject string `json:"subject"`
+	// Reply is the reply's ID, for reply events.
+	Reply string    `json:"reply,omitempty"`
+	At    time.Time `json:"at"`
+}
+
+// New returns an event of kind about subject on topic, now.
+func New(topic string, kind Kind, subject string) Event {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return Event{ID: "evt_" + hex.EncodeToString(b[:]), Topic: topic, Kind: kind, Subject: subject,
+		At: time.Now().UTC().Truncate(time.Millisecond)}
+}
+
+// Topics. Subscribers of a topic receive its events in the order a server
+// published them.
+
+// CommentsTopic is the topic of the comments of a space (changeRequestID
+// "") or of one of its change requests.
+func CommentsTopic(spaceID, changeRequestID string) string {
+	return "comments:" + spaceID + "/" + changeRequestID
+}
+
+// ChangeRequestsTopic is the topic of a space's change requests.
+func ChangeRequestsTopic(spaceID string) string { return "change-requests:" + spaceID }
+
+// SpaceContentTopic is the topic of a space's main content.
+func SpaceContentTopic(spaceID string) string { return "space-content:" + spaceID }
+
+// Bus carries events to subscribers.
+type Bus interface {
+	// Publish sends events to the subscribers of their topics, on every
+	// server that shares the bus.
+	Publish(ctx context.Context, evs ...Event) error
+	// Subscribe returns the events of topic from now on. The channel is
+	// closed when ctx ends, when the bus closes, or when the subscriber
+	// falls too far behind: a closed channel means events may be missing.
+	Subscribe(ctx context.Context, topic string) (<-chan Event, error)
+}
