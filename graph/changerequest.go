@@ -18,6 +18,7 @@ import (
 	"github.com/bindery/bindery/internal/authz"
 	"github.com/bindery/bindery/internal/content"
 	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/internal/events"
 	"github.com/bindery/bindery/internal/merge"
 	"github.com/bindery/bindery/internal/page"
 )
@@ -290,6 +291,7 @@ func (r *Resolver) createChangeRequest(ctx context.Context, in model.CreateChang
 		if err != nil {
 			return err
 		}
+		r.emit(ctx, events.New(events.ChangeRequestsTopic(s.ID), events.ChangeRequestCreated, out.ID))
 		s.CrSeq = number
 		c.space = s
 		return nil
@@ -361,8 +363,11 @@ func (r *Resolver) updateChangeRequest(ctx context.Context, in model.UpdateChang
 			}
 			u.SetStatus(*in.Status)
 		}
-		out, err = u.Save(ctx)
-		return err
+		if out, err = u.Save(ctx); err != nil {
+			return err
+		}
+		r.emit(ctx, events.New(events.ChangeRequestsTopic(out.SpaceID), events.ChangeRequestUpdated, out.ID))
+		return nil
 	})
 	return out, err
 }
@@ -510,6 +515,9 @@ func (r *Resolver) syncChangeRequest(ctx context.Context, in model.SyncChangeReq
 			out.Revision = rev
 			out.ChangeRequest, err = r.db(ctx).ChangeRequest.UpdateOne(cr).
 				SetRevisionID(rev.ID).SetRevisionMergedAncestorID(w.theirs.ID).Save(ctx)
+			if err == nil {
+				r.emit(ctx, events.New(events.ChangeRequestsTopic(cr.SpaceID), events.ChangeRequestSynced, cr.ID))
+			}
 			return err
 		})
 }
@@ -538,6 +546,9 @@ func (r *Resolver) mergeChangeRequest(ctx context.Context, in model.MergeChangeR
 				SetRevisionMergedAncestorID(w.theirs.ID).
 				SetMergedAt(r.clock()).
 				Save(ctx)
+			if err == nil {
+				r.emit(ctx, events.New(events.ChangeRequestsTopic(cr.SpaceID), events.ChangeRequestMerged, cr.ID))
+			}
 			return err
 		})
 }

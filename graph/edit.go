@@ -12,6 +12,7 @@ import (
 	"github.com/bindery/bindery/internal/authz"
 	"github.com/bindery/bindery/internal/content"
 	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/internal/events"
 	"github.com/bindery/bindery/internal/id"
 )
 
@@ -75,6 +76,7 @@ func (r *Resolver) commit(ctx context.Context, c commit) (*ent.Revision, error) 
 		if err := r.indexSpace(ctx, c.space, c.from, c.content, hashes); err != nil {
 			return nil, err
 		}
+		r.emit(ctx, events.New(events.SpaceContentTopic(c.space.ID), events.SpaceContent, rev.ID))
 	}
 	return rev, nil
 }
@@ -195,6 +197,7 @@ func (r *Resolver) record(ctx context.Context, t *editTarget, c *content.Content
 	if n != 1 {
 		return nil, apperr.Conflictf("The change request changed while this change was made; retry")
 	}
+	r.emit(ctx, events.New(events.ChangeRequestsTopic(t.space.ID), events.ChangeRequestContent, t.changeRequest.ID))
 	has, err := r.db(ctx).ChangeRequest.Query().
 		Where(changerequest.ID(t.changeRequest.ID), changerequest.HasContributorsWith(user.ID(author))).Exist(internal(ctx, "whether the author contributed already"))
 	if err != nil {

@@ -20,7 +20,6 @@ import (
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/internal/enum"
-	"github.com/bindery/bindery/internal/store"
 	"github.com/bindery/bindery/server"
 	"github.com/bindery/bindery/server/servertest"
 )
@@ -268,10 +267,10 @@ func TestNestedChangeRequestsEqualTheSpacesOwn(t *testing.T) {
 func nsRecording(t *testing.T, e *servertest.Env) (rec *servertest.Env, stmts func() []string) {
 	t.Helper()
 	r := &nsRecorder{Driver: entsql.OpenDB(e.DB.Dialect, e.DB.SQL), log: &nsLog{}}
-	db := &store.DB{Client: ent.NewClient(ent.Driver(r)), SQL: e.DB.SQL, Dialect: e.DB.Dialect}
-	srv := server.New(e.Config, db, slog.New(slog.NewTextHandler(io.Discard, nil)), graph.WithClock(e.Clock.Now))
+	srv, err := server.New(e.Config, e.DB.Using(r), slog.New(slog.NewTextHandler(io.Discard, nil)), graph.WithClock(e.Clock.Now))
+	require.NoError(t, err)
 	hs := httptest.NewServer(srv)
-	t.Cleanup(hs.Close)
+	t.Cleanup(func() { srv.Close(); hs.Close() })
 	out := *e
 	out.T, out.Server, out.HTTP = t, srv, hs
 	return &out, r.log.take

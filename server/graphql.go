@@ -29,6 +29,11 @@ const codeDepth = "DEPTH_LIMIT_EXCEEDED"
 // graphqlHandler builds the GraphQL endpoint with explicit transports.
 func (s *Server) graphqlHandler() http.Handler {
 	srv := handler.New(s.resolver.Schema())
+	// Subscriptions first: gqlgen serves a request with the first transport
+	// that takes it, and a WebSocket's upgrade is a GET, an event stream a
+	// POST (see subscriptions.go).
+	srv.AddTransport(s.websocketTransport())
+	srv.AddTransport(transport.SSE{KeepAlivePingInterval: s.cfg.SubscriptionKeepAlive})
 	srv.AddTransport(transport.Options{AllowedMethods: []string{http.MethodGet, http.MethodPost, http.MethodOptions}})
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})

@@ -116,6 +116,11 @@ func (s *Server) graphqlHTTP(next http.Handler) http.Handler {
 				"Method "+r.Method+" is not allowed: use POST, or GET for queries"))
 			return
 		}
+		if isSubscription(r) {
+			// A stream, which the rewriting of errors must not buffer.
+			next.ServeHTTP(w, r)
+			return
+		}
 		rw := &requestErrorWriter{ResponseWriter: w}
 		next.ServeHTTP(rw, r)
 		rw.finish()

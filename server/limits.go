@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/bindery/bindery/internal/apperr"
@@ -33,6 +34,10 @@ const importAllowance = importer.DefaultTimeout
 // deadline bounds the context of an API request.
 func (s *Server) deadline(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if isSubscription(r) {
+			next.ServeHTTP(w, r)
+			return
+		}
 		budget := s.cfg.RequestTimeout
 		if r.URL.Path == "/graphql" || isV1Import(r) {
 			budget += importAllowance
@@ -53,9 +58,15 @@ func isV1Import(r *http.Request) bool {
 // operationDeadline gives a GraphQL operation its deadline, counted from
 // when it starts: the request timeout, or more for an import. The context
 // ends when the response is made, as gqlgen runs the operation only then.
+//
+// A subscription has no deadline: it lasts until its client, its access or
+// the server ends it.
 func (s *Server) operationDeadline(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 	budget := s.cfg.RequestTimeout
 	if oc := graphql.GetOperationContext(ctx); oc.Operation != nil {
+		if oc.Operation.Operation == ast.Subscription {
+			return next(ctx)
+		}
 		// One allowance, however many imports: the request's own deadline
 		// has only one (see deadline).
 		if slices.Contains(rootFields(oc), "importContent") {

@@ -118,6 +118,12 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := r.Header.Get("Authorization")
 		scheme, token, found := strings.Cut(h, " ")
+		if h == "" && isWebSocket(r) {
+			// A browser cannot send the header: the WebSocket authenticates
+			// in its connection_init (see subscriptions.go).
+			next.ServeHTTP(w, r)
+			return
+		}
 		if h == "" {
 			s.writeError(w, r, apperr.Unauthenticatedf("Authentication is required: send an API token as 'Authorization: Bearer <token>'"))
 			return

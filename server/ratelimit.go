@@ -162,7 +162,8 @@ func (s *Server) rateLimit(next http.Handler) http.Handler {
 			s.writeError(w, r, apperr.RateLimitedf("Rate limit of %d requests per minute exceeded; retry in %d seconds", q.limit, retry))
 			return
 		}
-		if r.URL.Path != "/graphql" {
+		// A subscription costs its one point when it starts.
+		if r.URL.Path != "/graphql" || isSubscription(r) {
 			next.ServeHTTP(w, r)
 			return
 		}

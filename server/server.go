@@ -10,14 +10,17 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
+	"entgo.io/ent/dialect"
 	"github.com/go-chi/chi/v5"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/config"
+	"github.com/bindery/bindery/internal/events"
 	"github.com/bindery/bindery/internal/logctx"
 	"github.com/bindery/bindery/internal/purge"
 	"github.com/bindery/bindery/internal/store"
@@ -33,17 +36,45 @@ type Server struct {
 	log      *slog.Logger
 	limiter  *rateLimiter
 	router   chi.Router
+	bus      interface {
+		events.Bus
+		Close() error
+	}
+	// conns counts each token's subscription connections; stopping closes
+	// when the server shuts down, which ends them.
+	conns    connections
+	stopping chan struct{}
+	stopOnce sync.Once
 }
 
-// New builds the server. opts configure the application layer.
-func New(cfg config.Config, db *store.DB, log *slog.Logger, opts ...graph.Option) *Server {
-	s := &Server{cfg: cfg, db: db, log: log}
-	s.resolver = graph.New(db.Client, cfg, append([]graph.Option{graph.WithLogger(log)}, opts...)...)
+// New builds the server. opts configure the application layer. Close
+// releases what it holds.
+func New(cfg config.Config, db *store.DB, log *slog.Logger, opts ...graph.Option) (*Server, error) {
+	s := &Server{cfg: cfg, db: db, log: log, stopping: make(chan struct{})}
+	// Events reach the subscribers of every server on one PostgreSQL; on
+	// SQLite, one server's.
+	if db.Dialect == dialect.Postgres {
+		bus, err := events.NewPostgres(context.Background(), db.Source(), db.SQL, log)
+		if err != nil {
+			return nil, err
+		}
+		s.bus = bus
+	} else {
+		s.bus = events.NewMemory()
+	}
+	opts = append([]graph.Option{graph.WithLogger(log), graph.WithBus(s.bus)}, opts...)
+	s.resolver = graph.New(db.Client, cfg, opts...)
 	if cfg.RateLimit > 0 {
 		s.limiter = newRateLimiter(cfg.RateLimit, time.Now)
 	}
 	s.router = s.routes()
-	return s
+	return s, nil
+}
+
+// Close ends the server's subscriptions and stops listening for events.
+func (s *Server) Close() error {
+	s.stopOnce.Do(func() { close(s.stopping) })
+	return s.bus.Close()
 }
 
 // Resolver returns the application layer.
@@ -80,7 +111,7 @@ func (s *Server) routes() chi.Router {
 	m.Get("/pdf/{spaceId}/{revisionId}", s.servePDF)
 
 	// The API routes share one stack: deadline, viewer, rate limit, loaders.
-	api := m.With(s.deadline, s.authenticate, s.rateLimit, s.loaders)
+	api := m.With(s.deadline, s.authenticate, s.rateLimit, s.loaders, s.eventStreams)
 	api.Handle("/graphql", s.graphqlHTTP(s.graphqlHandler()))
 	api.Mount("/v1", rest.New(s.resolver, s.log).Routes())
 	return m
@@ -140,6 +171,9 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 	}
 	s.log.Info("shutting down")
 	stopJobs()
+	// Subscriptions end first: Shutdown waits for event streams, and does
+	// not see WebSockets, which are no longer HTTP.
+	s.stopOnce.Do(func() { close(s.stopping) })
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
 	defer cancel()
 	err := srv.Shutdown(shutdownCtx)

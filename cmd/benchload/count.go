@@ -70,6 +70,7 @@ func countStatements(ctx context.Context, dsn string, ws []workload) ([]statemen
 	if err != nil {
 		return nil, err
 	}
+	defer srv.Close()
 	out := make([]statements, len(ws))
 	for i := range ws {
 		for k := 0; k <= countedRequests; k++ {
@@ -93,7 +94,7 @@ func inProcessServer(db *store.DB) (*server.Server, error) {
 	if err := cfg.Finish(); err != nil {
 		return nil, err
 	}
-	return server.New(cfg, db, slog.New(slog.NewTextHandler(io.Discard, nil))), nil
+	return server.New(cfg, db, slog.New(slog.NewTextHandler(io.Discard, nil)))
 }
 
 // countBaselineStatements counts the statements of the baseline's request

@@ -133,7 +133,11 @@ func serve(ctx context.Context, cfg config.Config, args []string, stderr io.Writ
 		return err
 	}
 	defer db.Close()
-	srv := server.New(cfg, db, log)
+	srv, err := server.New(cfg, db, log)
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
 	if cfg.Seed {
 		seeded, err := srv.Resolver().Seed(ctx, "owner@bindery.local", db.LockSeed)
 		if err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/bindery/bindery/internal/authz"
 	"github.com/bindery/bindery/internal/content"
 	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/internal/events"
 	"github.com/bindery/bindery/internal/page"
 	"github.com/bindery/bindery/internal/search"
 	gqlparser "github.com/vektah/gqlparser/v2"
@@ -36,7 +37,9 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
 	ChangeRequest() ChangeRequestResolver
+	ChangeRequestEvent() ChangeRequestEventResolver
 	Collection() CollectionResolver
+	CommentEvent() CommentEventResolver
 	ContentReferenceUsage() ContentReferenceUsageResolver
 	ContentReferenceUsageConnection() ContentReferenceUsageConnectionResolver
 	Mutation() MutationResolver
@@ -48,6 +51,8 @@ type ResolverRoot interface {
 	SearchPageResult() SearchPageResultResolver
 	SearchSpaceResult() SearchSpaceResultResolver
 	Space() SpaceResolver
+	SpaceContentEvent() SpaceContentEventResolver
+	Subscription() SubscriptionResolver
 	User() UserResolver
 }
 
@@ -109,6 +114,14 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	ChangeRequestEvent struct {
+		At            func(childComplexity int) int
+		ChangeRequest func(childComplexity int) int
+		ID            func(childComplexity int) int
+		Kind          func(childComplexity int) int
+		Subject       func(childComplexity int) int
+	}
+
 	ChangeRequestURLs struct {
 		App      func(childComplexity int) int
 		Location func(childComplexity int) int
@@ -151,6 +164,14 @@ type ComplexityRoot struct {
 	CollectionURLs struct {
 		App      func(childComplexity int) int
 		Location func(childComplexity int) int
+	}
+
+	CommentEvent struct {
+		At      func(childComplexity int) int
+		ID      func(childComplexity int) int
+		Kind    func(childComplexity int) int
+		ReplyID func(childComplexity int) int
+		Subject func(childComplexity int) int
 	}
 
 	ContentReferenceUsage struct {
@@ -587,6 +608,14 @@ type ComplexityRoot struct {
 		TotalCount func(childComplexity int) int
 	}
 
+	SpaceContentEvent struct {
+		At       func(childComplexity int) int
+		ID       func(childComplexity int) int
+		Kind     func(childComplexity int) int
+		Revision func(childComplexity int) int
+		Subject  func(childComplexity int) int
+	}
+
 	SpaceEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
@@ -611,6 +640,12 @@ type ComplexityRoot struct {
 		Location  func(childComplexity int) int
 		Public    func(childComplexity int) int
 		Published func(childComplexity int) int
+	}
+
+	Subscription struct {
+		ChangeRequestEvents func(childComplexity int, spaceID string) int
+		CommentEvents       func(childComplexity int, spaceID string, changeRequestID *string) int
+		SpaceContentEvents  func(childComplexity int, spaceID string) int
 	}
 
 	SyncChangeRequestPayload struct {
@@ -698,6 +733,9 @@ type ChangeRequestResolver interface {
 	Conflicts(ctx context.Context, obj *ent.ChangeRequest) ([]*model.MergeConflict, error)
 	PDFURL(ctx context.Context, obj *ent.ChangeRequest, pageID *string, only *bool) (string, error)
 }
+type ChangeRequestEventResolver interface {
+	ChangeRequest(ctx context.Context, obj *events.Event) (*ent.ChangeRequest, error)
+}
 type CollectionResolver interface {
 	Organization(ctx context.Context, obj *ent.Collection) (*ent.Organization, error)
 	Parent(ctx context.Context, obj *ent.Collection) (*ent.Collection, error)
@@ -705,6 +743,9 @@ type CollectionResolver interface {
 	Permissions(ctx context.Context, obj *ent.Collection) (*authz.CollectionPermissions, error)
 	Spaces(ctx context.Context, obj *ent.Collection, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.SpaceConnection, error)
 	Collections(ctx context.Context, obj *ent.Collection, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.CollectionConnection, error)
+}
+type CommentEventResolver interface {
+	ReplyID(ctx context.Context, obj *events.Event) (*string, error)
 }
 type ContentReferenceUsageResolver interface {
 	Page(ctx context.Context, obj *model.ContentReferenceUsage) (*model.RevisionPage, error)
@@ -805,6 +846,14 @@ type SpaceResolver interface {
 	DraftChangeRequestCount(ctx context.Context, obj *ent.Space) (int, error)
 	ChangeRequests(ctx context.Context, obj *ent.Space, first *int, after *page.Cursor, last *int, before *page.Cursor, status *enum.ChangeRequestStatus, contributorID *string) (*model.ChangeRequestConnection, error)
 	ChangeRequest(ctx context.Context, obj *ent.Space, number int) (*ent.ChangeRequest, error)
+}
+type SpaceContentEventResolver interface {
+	Revision(ctx context.Context, obj *events.Event) (*ent.Revision, error)
+}
+type SubscriptionResolver interface {
+	CommentEvents(ctx context.Context, spaceID string, changeRequestID *string) (<-chan *events.Event, error)
+	ChangeRequestEvents(ctx context.Context, spaceID string) (<-chan *events.Event, error)
+	SpaceContentEvents(ctx context.Context, spaceID string) (<-chan *events.Event, error)
 }
 type UserResolver interface {
 	Email(ctx context.Context, obj *ent.User) (*string, error)
@@ -1058,6 +1107,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ChangeRequestEdge.Node(childComplexity), true
 
+	case "ChangeRequestEvent.at":
+		if e.ComplexityRoot.ChangeRequestEvent.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestEvent.At(childComplexity), true
+	case "ChangeRequestEvent.changeRequest":
+		if e.ComplexityRoot.ChangeRequestEvent.ChangeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestEvent.ChangeRequest(childComplexity), true
+	case "ChangeRequestEvent.id":
+		if e.ComplexityRoot.ChangeRequestEvent.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestEvent.ID(childComplexity), true
+	case "ChangeRequestEvent.type":
+		if e.ComplexityRoot.ChangeRequestEvent.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestEvent.Kind(childComplexity), true
+	case "ChangeRequestEvent.changeRequestId":
+		if e.ComplexityRoot.ChangeRequestEvent.Subject == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestEvent.Subject(childComplexity), true
+
 	case "ChangeRequestURLs.app":
 		if e.ComplexityRoot.ChangeRequestURLs.App == nil {
 			break
@@ -1229,6 +1309,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CollectionURLs.Location(childComplexity), true
+
+	case "CommentEvent.at":
+		if e.ComplexityRoot.CommentEvent.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentEvent.At(childComplexity), true
+	case "CommentEvent.id":
+		if e.ComplexityRoot.CommentEvent.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentEvent.ID(childComplexity), true
+	case "CommentEvent.type":
+		if e.ComplexityRoot.CommentEvent.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentEvent.Kind(childComplexity), true
+	case "CommentEvent.replyId":
+		if e.ComplexityRoot.CommentEvent.ReplyID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentEvent.ReplyID(childComplexity), true
+	case "CommentEvent.commentId":
+		if e.ComplexityRoot.CommentEvent.Subject == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentEvent.Subject(childComplexity), true
 
 	case "ContentReferenceUsage.anchor":
 		if e.ComplexityRoot.ContentReferenceUsage.Anchor == nil {
@@ -3198,6 +3309,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SpaceConnection.TotalCount(childComplexity), true
 
+	case "SpaceContentEvent.at":
+		if e.ComplexityRoot.SpaceContentEvent.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpaceContentEvent.At(childComplexity), true
+	case "SpaceContentEvent.id":
+		if e.ComplexityRoot.SpaceContentEvent.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpaceContentEvent.ID(childComplexity), true
+	case "SpaceContentEvent.type":
+		if e.ComplexityRoot.SpaceContentEvent.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpaceContentEvent.Kind(childComplexity), true
+	case "SpaceContentEvent.revision":
+		if e.ComplexityRoot.SpaceContentEvent.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpaceContentEvent.Revision(childComplexity), true
+	case "SpaceContentEvent.revisionId":
+		if e.ComplexityRoot.SpaceContentEvent.Subject == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpaceContentEvent.Subject(childComplexity), true
+
 	case "SpaceEdge.cursor":
 		if e.ComplexityRoot.SpaceEdge.Cursor == nil {
 			break
@@ -3302,6 +3444,40 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SpaceURLs.Published(childComplexity), true
+
+	case "Subscription.changeRequestEvents":
+		if e.ComplexityRoot.Subscription.ChangeRequestEvents == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_changeRequestEvents_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.ChangeRequestEvents(childComplexity, args["spaceId"].(string)), true
+	case "Subscription.commentEvents":
+		if e.ComplexityRoot.Subscription.CommentEvents == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_commentEvents_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.CommentEvents(childComplexity, args["spaceId"].(string), args["changeRequestId"].(*string)), true
+	case "Subscription.spaceContentEvents":
+		if e.ComplexityRoot.Subscription.SpaceContentEvents == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_spaceContentEvents_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.SpaceContentEvents(childComplexity, args["spaceId"].(string)), true
 
 	case "SyncChangeRequestPayload.changeRequest":
 		if e.ComplexityRoot.SyncChangeRequestPayload.ChangeRequest == nil {
@@ -3606,6 +3782,23 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			ctx = graphql.WithUnmarshalerMap(ctx, inputUnmarshalMap)
 			data := ec._Mutation(ctx, opCtx.Operation.SelectionSet)
 			var buf bytes.Buffer
+			data.MarshalGQL(&buf)
+
+			return &graphql.Response{
+				Data: buf.Bytes(),
+			}
+		}
+	case ast.Subscription:
+		next := ec._Subscription(ctx, opCtx.Operation.SelectionSet)
+
+		var buf bytes.Buffer
+		return func(ctx context.Context) *graphql.Response {
+			buf.Reset()
+			data := next(ctx)
+
+			if data == nil {
+				return nil
+			}
 			data.MarshalGQL(&buf)
 
 			return &graphql.Response{
@@ -4935,6 +5128,44 @@ enum ContentReferenceKind {
   "/v1: url"
   URL
 }
+
+"""
+EventType is what an event of a GraphQL subscription reports: a comment or a reply posted, edited, deleted or reacted to, a comment resolved or reopened; a change request created, updated (subject, status), its content changed, synced with the main content or merged; the space's main content moved to a new revision.
+"""
+enum EventType {
+  "/v1: comment.posted"
+  COMMENT_POSTED
+  "/v1: comment.edited"
+  COMMENT_EDITED
+  "/v1: comment.resolved"
+  COMMENT_RESOLVED
+  "/v1: comment.reopened"
+  COMMENT_REOPENED
+  "/v1: comment.deleted"
+  COMMENT_DELETED
+  "/v1: comment.reactions"
+  COMMENT_REACTIONS
+  "/v1: reply.posted"
+  REPLY_POSTED
+  "/v1: reply.edited"
+  REPLY_EDITED
+  "/v1: reply.deleted"
+  REPLY_DELETED
+  "/v1: reply.reactions"
+  REPLY_REACTIONS
+  "/v1: change-request.created"
+  CHANGE_REQUEST_CREATED
+  "/v1: change-request.updated"
+  CHANGE_REQUEST_UPDATED
+  "/v1: change-request.content"
+  CHANGE_REQUEST_CONTENT
+  "/v1: change-request.synced"
+  CHANGE_REQUEST_SYNCED
+  "/v1: change-request.merged"
+  CHANGE_REQUEST_MERGED
+  "/v1: space.content"
+  SPACE_CONTENT
+}
 `, BuiltIn: false},
 	{Name: "../schema/links.graphqls", Input: `# Link analysis: the links of a revision's pages, their targets, and the
 # pages that link to a page or use a file. See README "Link analysis".
@@ -5317,6 +5548,70 @@ type TransferSpacePayload {
   clientMutationId: String
 }
 `, BuiltIn: false},
+	{Name: "../schema/subscription.graphqls", Input: `"""
+Live events, over WebSocket (the graphql-transport-ws protocol) or
+Server-Sent Events, both on /graphql (see the README's "Subscriptions").
+Each subscription is authorized when it starts and again for every event: it
+ends when its viewer can no longer see what it watches. Events name what
+changed by ID and are published once the change is committed; on
+PostgreSQL they reach the subscribers of every server that shares the
+database.
+"""
+type Subscription {
+  """
+  The comments of a space (without changeRequestId) or of one of its change
+  requests: posted, edited, resolved, reopened, deleted, reacted to, and
+  their replies posted, edited, deleted and reacted to.
+  """
+  commentEvents(spaceId: ID!, changeRequestId: ID): CommentEvent!
+  "The change requests of a space: created, updated (subject, status), their content changed, synced with the main content, merged."
+  changeRequestEvents(spaceId: ID!): ChangeRequestEvent!
+  "The space's main content: each new revision, made by an edit, an import or a merge."
+  spaceContentEvents(spaceId: ID!): SpaceContentEvent!
+}
+
+"An event of the comments of a space or a change request."
+type CommentEvent {
+  "The event's ID, unique."
+  id: ID!
+  "What happened: a COMMENT_ or REPLY_ type."
+  type: EventType!
+  "The comment's ID (the reply's comment for REPLY_ types); after COMMENT_DELETED, of a comment that is gone."
+  commentId: ID!
+  "The reply's ID, for REPLY_ types."
+  replyId: ID
+  "When it happened."
+  at: DateTime!
+}
+
+"An event of the change requests of a space."
+type ChangeRequestEvent {
+  "The event's ID, unique."
+  id: ID!
+  "What happened: a CHANGE_REQUEST_ type."
+  type: EventType!
+  "The change request's ID."
+  changeRequestId: ID!
+  "The change request as it is when the event is delivered."
+  changeRequest: ChangeRequest
+  "When it happened."
+  at: DateTime!
+}
+
+"An event of the main content of a space."
+type SpaceContentEvent {
+  "The event's ID, unique."
+  id: ID!
+  "What happened: SPACE_CONTENT."
+  type: EventType!
+  "The space's new revision's ID."
+  revisionId: ID!
+  "The space's new revision."
+  revision: Revision
+  "When it happened."
+  at: DateTime!
+}
+`, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
 
@@ -5432,6 +5727,22 @@ func (ec *executionContext) childFields_ChangeRequestEdge(ctx context.Context, f
 	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_ChangeRequestEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ChangeRequestEvent_id(ctx, field)
+	case "type":
+		return ec.fieldContext_ChangeRequestEvent_type(ctx, field)
+	case "changeRequestId":
+		return ec.fieldContext_ChangeRequestEvent_changeRequestId(ctx, field)
+	case "changeRequest":
+		return ec.fieldContext_ChangeRequestEvent_changeRequest(ctx, field)
+	case "at":
+		return ec.fieldContext_ChangeRequestEvent_at(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestEvent", field.Name)
+}
+
 func (ec *executionContext) childFields_ChangeRequestURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "location":
@@ -5518,6 +5829,22 @@ func (ec *executionContext) childFields_CollectionURLs(ctx context.Context, fiel
 		return ec.fieldContext_CollectionURLs_app(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CollectionURLs", field.Name)
+}
+
+func (ec *executionContext) childFields_CommentEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_CommentEvent_id(ctx, field)
+	case "type":
+		return ec.fieldContext_CommentEvent_type(ctx, field)
+	case "commentId":
+		return ec.fieldContext_CommentEvent_commentId(ctx, field)
+	case "replyId":
+		return ec.fieldContext_CommentEvent_replyId(ctx, field)
+	case "at":
+		return ec.fieldContext_CommentEvent_at(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommentEvent", field.Name)
 }
 
 func (ec *executionContext) childFields_ContentReferenceUsage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -6306,6 +6633,22 @@ func (ec *executionContext) childFields_SpaceConnection(ctx context.Context, fie
 		return ec.fieldContext_SpaceConnection_totalCount(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SpaceConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SpaceContentEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SpaceContentEvent_id(ctx, field)
+	case "type":
+		return ec.fieldContext_SpaceContentEvent_type(ctx, field)
+	case "revisionId":
+		return ec.fieldContext_SpaceContentEvent_revisionId(ctx, field)
+	case "revision":
+		return ec.fieldContext_SpaceContentEvent_revision(ctx, field)
+	case "at":
+		return ec.fieldContext_SpaceContentEvent_at(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SpaceContentEvent", field.Name)
 }
 
 func (ec *executionContext) childFields_SpaceEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -7588,6 +7931,56 @@ func (ec *executionContext) field_Space_search_args(ctx context.Context, rawArgs
 	return args, nil
 }
 
+func (ec *executionContext) field_Subscription_changeRequestEvents_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_commentEvents_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "changeRequestId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["changeRequestId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_spaceContentEvents_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_User_apiTokens_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -8726,6 +9119,130 @@ func (ec *executionContext) fieldContext_ChangeRequestEdge_cursor(_ context.Cont
 	return graphql.NewScalarFieldContext("ChangeRequestEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
 }
 
+func (ec *executionContext) _ChangeRequestEvent_id(ctx context.Context, field graphql.CollectedField, obj *events.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestEvent_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestEvent_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestEvent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _ChangeRequestEvent_type(ctx context.Context, field graphql.CollectedField, obj *events.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestEvent_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v enum.EventType) graphql.Marshaler {
+			return ec.marshalNEventType2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐEventType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestEvent_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestEvent", field, false, false, errors.New("field of type EventType does not have child fields"))
+}
+
+func (ec *executionContext) _ChangeRequestEvent_changeRequestId(ctx context.Context, field graphql.CollectedField, obj *events.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestEvent_changeRequestId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Subject, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestEvent_changeRequestId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestEvent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _ChangeRequestEvent_changeRequest(ctx context.Context, field graphql.CollectedField, obj *events.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestEvent_changeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequestEvent().ChangeRequest(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
+			return ec.marshalOChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐChangeRequest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestEvent_changeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequestEvent",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequestEvent_at(ctx context.Context, field graphql.CollectedField, obj *events.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestEvent_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestEvent_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestEvent", field, false, false, errors.New("field of type DateTime does not have child fields"))
+}
+
 func (ec *executionContext) _ChangeRequestURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestURLs) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -9436,6 +9953,121 @@ func (ec *executionContext) _CollectionURLs_app(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_CollectionURLs_app(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CommentEvent_id(ctx context.Context, field graphql.CollectedField, obj *events.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentEvent_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommentEvent_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CommentEvent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _CommentEvent_type(ctx context.Context, field graphql.CollectedField, obj *events.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentEvent_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v enum.EventType) graphql.Marshaler {
+			return ec.marshalNEventType2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐEventType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommentEvent_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CommentEvent", field, false, false, errors.New("field of type EventType does not have child fields"))
+}
+
+func (ec *executionContext) _CommentEvent_commentId(ctx context.Context, field graphql.CollectedField, obj *events.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentEvent_commentId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Subject, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommentEvent_commentId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CommentEvent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _CommentEvent_replyId(ctx context.Context, field graphql.CollectedField, obj *events.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentEvent_replyId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CommentEvent().ReplyID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CommentEvent_replyId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CommentEvent", field, true, true, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _CommentEvent_at(ctx context.Context, field graphql.CollectedField, obj *events.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentEvent_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommentEvent_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CommentEvent", field, false, false, errors.New("field of type DateTime does not have child fields"))
 }
 
 func (ec *executionContext) _ContentReferenceUsage_status(ctx context.Context, field graphql.CollectedField, obj *model.ContentReferenceUsage) (ret graphql.Marshaler) {
@@ -17600,6 +18232,130 @@ func (ec *executionContext) fieldContext_SpaceConnection_totalCount(_ context.Co
 	return graphql.NewScalarFieldContext("SpaceConnection", field, true, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _SpaceContentEvent_id(ctx context.Context, field graphql.CollectedField, obj *events.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SpaceContentEvent_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SpaceContentEvent_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SpaceContentEvent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SpaceContentEvent_type(ctx context.Context, field graphql.CollectedField, obj *events.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SpaceContentEvent_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v enum.EventType) graphql.Marshaler {
+			return ec.marshalNEventType2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐEventType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SpaceContentEvent_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SpaceContentEvent", field, false, false, errors.New("field of type EventType does not have child fields"))
+}
+
+func (ec *executionContext) _SpaceContentEvent_revisionId(ctx context.Context, field graphql.CollectedField, obj *events.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SpaceContentEvent_revisionId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Subject, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SpaceContentEvent_revisionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SpaceContentEvent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SpaceContentEvent_revision(ctx context.Context, field graphql.CollectedField, obj *events.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SpaceContentEvent_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SpaceContentEvent().Revision(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
+			return ec.marshalORevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐRevision(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SpaceContentEvent_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SpaceContentEvent",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Revision(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SpaceContentEvent_at(ctx context.Context, field graphql.CollectedField, obj *events.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SpaceContentEvent_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SpaceContentEvent_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SpaceContentEvent", field, false, false, errors.New("field of type DateTime does not have child fields"))
+}
+
 func (ec *executionContext) _SpaceEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.SpaceEdge) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -17998,6 +18754,138 @@ func (ec *executionContext) _SpaceURLs_icon(ctx context.Context, field graphql.C
 }
 func (ec *executionContext) fieldContext_SpaceURLs_icon(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SpaceURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Subscription_commentEvents(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_commentEvents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().CommentEvents(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequestId"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *events.Event) graphql.Marshaler {
+			return ec.marshalNCommentEvent2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋeventsᚐEvent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_commentEvents(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CommentEvent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_commentEvents_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Subscription_changeRequestEvents(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_changeRequestEvents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().ChangeRequestEvents(ctx, fc.Args["spaceId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *events.Event) graphql.Marshaler {
+			return ec.marshalNChangeRequestEvent2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋeventsᚐEvent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_changeRequestEvents(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequestEvent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_changeRequestEvents_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Subscription_spaceContentEvents(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_spaceContentEvents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().SpaceContentEvents(ctx, fc.Args["spaceId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *events.Event) graphql.Marshaler {
+			return ec.marshalNSpaceContentEvent2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋeventsᚐEvent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_spaceContentEvents(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SpaceContentEvent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_spaceContentEvents_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _SyncChangeRequestPayload_result(ctx context.Context, field graphql.CollectedField, obj *model.SyncChangeRequestPayload) (ret graphql.Marshaler) {
@@ -22814,6 +23702,97 @@ func (ec *executionContext) _ChangeRequestEdge(ctx context.Context, sel ast.Sele
 	return out
 }
 
+var changeRequestEventImplementors = []string{"ChangeRequestEvent"}
+
+func (ec *executionContext) _ChangeRequestEvent(ctx context.Context, sel ast.SelectionSet, obj *events.Event) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changeRequestEventImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangeRequestEvent")
+		case "id":
+			out.Values[i] = ec._ChangeRequestEvent_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "type":
+			out.Values[i] = ec._ChangeRequestEvent_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "changeRequestId":
+			out.Values[i] = ec._ChangeRequestEvent_changeRequestId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "changeRequest":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ChangeRequestEvent_changeRequest(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "at":
+			out.Values[i] = ec._ChangeRequestEvent_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var changeRequestURLsImplementors = []string{"ChangeRequestURLs"}
 
 func (ec *executionContext) _ChangeRequestURLs(ctx context.Context, sel ast.SelectionSet, obj *model.ChangeRequestURLs) graphql.Marshaler {
@@ -23351,6 +24330,97 @@ func (ec *executionContext) _CollectionURLs(ctx context.Context, sel ast.Selecti
 			out.Values[i] = ec._CollectionURLs_app(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var commentEventImplementors = []string{"CommentEvent"}
+
+func (ec *executionContext) _CommentEvent(ctx context.Context, sel ast.SelectionSet, obj *events.Event) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, commentEventImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CommentEvent")
+		case "id":
+			out.Values[i] = ec._CommentEvent_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "type":
+			out.Values[i] = ec._CommentEvent_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "commentId":
+			out.Values[i] = ec._CommentEvent_commentId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "replyId":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._CommentEvent_replyId(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "at":
+			out.Values[i] = ec._CommentEvent_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -28233,6 +29303,97 @@ func (ec *executionContext) _SpaceConnection(ctx context.Context, sel ast.Select
 	return out
 }
 
+var spaceContentEventImplementors = []string{"SpaceContentEvent"}
+
+func (ec *executionContext) _SpaceContentEvent(ctx context.Context, sel ast.SelectionSet, obj *events.Event) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, spaceContentEventImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SpaceContentEvent")
+		case "id":
+			out.Values[i] = ec._SpaceContentEvent_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "type":
+			out.Values[i] = ec._SpaceContentEvent_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "revisionId":
+			out.Values[i] = ec._SpaceContentEvent_revisionId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "revision":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._SpaceContentEvent_revision(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "at":
+			out.Values[i] = ec._SpaceContentEvent_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var spaceEdgeImplementors = []string{"SpaceEdge"}
 
 func (ec *executionContext) _SpaceEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SpaceEdge) graphql.Marshaler {
@@ -28415,6 +29576,30 @@ func (ec *executionContext) _SpaceURLs(ctx context.Context, sel ast.SelectionSet
 	})
 
 	return out
+}
+
+var subscriptionImplementors = []string{"Subscription"}
+
+func (ec *executionContext) _Subscription(ctx context.Context, sel ast.SelectionSet) func(ctx context.Context) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, subscriptionImplementors)
+	ctx = graphql.WithFieldContext(ctx, &graphql.FieldContext{
+		Object: "Subscription",
+	})
+	if len(fields) != 1 {
+		graphql.AddErrorf(ctx, "must subscribe to exactly one stream")
+		return nil
+	}
+
+	switch fields[0].Name {
+	case "commentEvents":
+		return ec._Subscription_commentEvents(ctx, fields[0])
+	case "changeRequestEvents":
+		return ec._Subscription_changeRequestEvents(ctx, fields[0])
+	case "spaceContentEvents":
+		return ec._Subscription_spaceContentEvents(ctx, fields[0])
+	default:
+		panic("unknown field " + strconv.Quote(fields[0].Name))
+	}
 }
 
 var syncChangeRequestPayloadImplementors = []string{"SyncChangeRequestPayload"}
@@ -29599,6 +30784,16 @@ func (ec *executionContext) marshalNChangeRequestEdge2ᚖgithubᚗcomᚋbindery�
 	return ec._ChangeRequestEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNChangeRequestEvent2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋeventsᚐEvent(ctx context.Context, sel ast.SelectionSet, v *events.Event) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ChangeRequestEvent(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNChangeRequestStatus2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐChangeRequestStatus(ctx context.Context, v any) (enum.ChangeRequestStatus, error) {
 	var res enum.ChangeRequestStatus
 	err := res.UnmarshalGQL(v)
@@ -29699,6 +30894,16 @@ func (ec *executionContext) marshalNCollectionURLs2ᚖgithubᚗcomᚋbinderyᚋb
 		return graphql.Null
 	}
 	return ec._CollectionURLs(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCommentEvent2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋeventsᚐEvent(ctx context.Context, sel ast.SelectionSet, v *events.Event) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CommentEvent(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNContentReferenceKind2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐContentReferenceKind(ctx context.Context, v any) (enum.ContentReferenceKind, error) {
@@ -30012,6 +31217,16 @@ func (ec *executionContext) marshalNDuplicateSpacePayload2ᚖgithubᚗcomᚋbind
 		return graphql.Null
 	}
 	return ec._DuplicateSpacePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNEventType2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐEventType(ctx context.Context, v any) (enum.EventType, error) {
+	var res enum.EventType
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNEventType2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐEventType(ctx context.Context, sel ast.SelectionSet, v enum.EventType) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) unmarshalNFloat2float64(ctx context.Context, v any) (float64, error) {
@@ -30778,6 +31993,16 @@ func (ec *executionContext) marshalNSpaceConnection2ᚖgithubᚗcomᚋbinderyᚋ
 		return graphql.Null
 	}
 	return ec._SpaceConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSpaceContentEvent2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋeventsᚐEvent(ctx context.Context, sel ast.SelectionSet, v *events.Event) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SpaceContentEvent(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNSpaceEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpaceEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SpaceEdge) graphql.Marshaler {

@@ -412,6 +412,16 @@ type SpaceURLs struct {
 	Icon      *string `json:"icon,omitempty"`
 }
 
+// Live events, over WebSocket (the graphql-transport-ws protocol) or
+// Server-Sent Events, both on /graphql (see the README's "Subscriptions").
+// Each subscription is authorized when it starts and again for every event: it
+// ends when its viewer can no longer see what it watches. Events name what
+// changed by ID and are published once the change is committed; on
+// PostgreSQL they reach the subscribers of every server that shares the
+// database.
+type Subscription struct {
+}
+
 type SyncChangeRequestInput struct {
 	ID               string                  `json:"id"`
 	Resolutions      []*MergeResolutionInput `json:"resolutions,omitempty"`
@@ -577,6 +587,106 @@ type UploadFilePayload struct {
 
 type UserURLs struct {
 	Location string `json:"location"`
+}
+
+// EventType is what an event of a GraphQL subscription reports: a comment or a reply posted, edited, deleted or reacted to, a comment resolved or reopened; a change request created, updated (subject, status), its content changed, synced with the main content or merged; the space's main content moved to a new revision.
+type EventType string
+
+const (
+	// /v1: comment.posted
+	EventTypeCommentPosted EventType = "COMMENT_POSTED"
+	// /v1: comment.edited
+	EventTypeCommentEdited EventType = "COMMENT_EDITED"
+	// /v1: comment.resolved
+	EventTypeCommentResolved EventType = "COMMENT_RESOLVED"
+	// /v1: comment.reopened
+	EventTypeCommentReopened EventType = "COMMENT_REOPENED"
+	// /v1: comment.deleted
+	EventTypeCommentDeleted EventType = "COMMENT_DELETED"
+	// /v1: comment.reactions
+	EventTypeCommentReactions EventType = "COMMENT_REACTIONS"
+	// /v1: reply.posted
+	EventTypeReplyPosted EventType = "REPLY_POSTED"
+	// /v1: reply.edited
+	EventTypeReplyEdited EventType = "REPLY_EDITED"
+	// /v1: reply.deleted
+	EventTypeReplyDeleted EventType = "REPLY_DELETED"
+	// /v1: reply.reactions
+	EventTypeReplyReactions EventType = "REPLY_REACTIONS"
+	// /v1: change-request.created
+	EventTypeChangeRequestCreated EventType = "CHANGE_REQUEST_CREATED"
+	// /v1: change-request.updated
+	EventTypeChangeRequestUpdated EventType = "CHANGE_REQUEST_UPDATED"
+	// /v1: change-request.content
+	EventTypeChangeRequestContent EventType = "CHANGE_REQUEST_CONTENT"
+	// /v1: change-request.synced
+	EventTypeChangeRequestSynced EventType = "CHANGE_REQUEST_SYNCED"
+	// /v1: change-request.merged
+	EventTypeChangeRequestMerged EventType = "CHANGE_REQUEST_MERGED"
+	// /v1: space.content
+	EventTypeSpaceContent EventType = "SPACE_CONTENT"
+)
+
+var AllEventType = []EventType{
+	EventTypeCommentPosted,
+	EventTypeCommentEdited,
+	EventTypeCommentResolved,
+	EventTypeCommentReopened,
+	EventTypeCommentDeleted,
+	EventTypeCommentReactions,
+	EventTypeReplyPosted,
+	EventTypeReplyEdited,
+	EventTypeReplyDeleted,
+	EventTypeReplyReactions,
+	EventTypeChangeRequestCreated,
+	EventTypeChangeRequestUpdated,
+	EventTypeChangeRequestContent,
+	EventTypeChangeRequestSynced,
+	EventTypeChangeRequestMerged,
+	EventTypeSpaceContent,
+}
+
+func (e EventType) IsValid() bool {
+	switch e {
+	case EventTypeCommentPosted, EventTypeCommentEdited, EventTypeCommentResolved, EventTypeCommentReopened, EventTypeCommentDeleted, EventTypeCommentReactions, EventTypeReplyPosted, EventTypeReplyEdited, EventTypeReplyDeleted, EventTypeReplyReactions, EventTypeChangeRequestCreated, EventTypeChangeRequestUpdated, EventTypeChangeRequestContent, EventTypeChangeRequestSynced, EventTypeChangeRequestMerged, EventTypeSpaceContent:
+		return true
+	}
+	return false
+}
+
+func (e EventType) String() string {
+	return string(e)
+}
+
+func (e *EventType) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = EventType(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid EventType", str)
+	}
+	return nil
+}
+
+func (e EventType) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *EventType) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e EventType) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
 }
 
 type MergeConflictKind string

@@ -42,6 +42,13 @@ type Config struct {
 	GraphQLMutationLimit int
 	// RequestTimeout bounds the work of one /graphql or /v1 request.
 	RequestTimeout time.Duration
+	// SubscriptionsPerConnection bounds the GraphQL subscriptions one
+	// WebSocket runs at once; SubscriptionConnections, the WebSockets and
+	// event streams of one API token; SubscriptionKeepAlive is how often
+	// an idle one is pinged.
+	SubscriptionsPerConnection int
+	SubscriptionConnections    int
+	SubscriptionKeepAlive      time.Duration
 	// RateLimit is the number of requests a user, with all their tokens, may
 	// make per minute on one server, and the burst: a user's token bucket
 	// holds that many points and refills at that many a minute. A GraphQL
@@ -80,17 +87,20 @@ func Default() Config {
 		DepthLimit:      12,
 		// A page's markdown may be 1 MiB (validate.MaxMarkdownBytes), and
 		// must fit, JSON-escaped, in one setPageMarkdown request.
-		GraphQLMaxBodyBytes:  2 << 20,
-		GraphQLTokenLimit:    15000,
-		GraphQLFieldLimit:    1000,
-		GraphQLAliasLimit:    100,
-		GraphQLMutationLimit: 10,
-		RequestTimeout:       30 * time.Second,
-		RateLimit:            1200,
-		PurgeInterval:        time.Hour,
-		Seed:                 true,
-		ShutdownTimeout:      20 * time.Second,
-		MaxUploadBytes:       25 << 20,
+		GraphQLMaxBodyBytes:        2 << 20,
+		GraphQLTokenLimit:          15000,
+		GraphQLFieldLimit:          1000,
+		GraphQLAliasLimit:          100,
+		GraphQLMutationLimit:       10,
+		RequestTimeout:             30 * time.Second,
+		SubscriptionsPerConnection: 20,
+		SubscriptionConnections:    10,
+		SubscriptionKeepAlive:      25 * time.Second,
+		RateLimit:                  1200,
+		PurgeInterval:              time.Hour,
+		Seed:                       true,
+		ShutdownTimeout:            20 * time.Second,
+		MaxUploadBytes:             25 << 20,
 	}
 }
 
@@ -112,6 +122,9 @@ var Env = []struct{ Name, Flag, Default, Meaning string }{
 	{"BINDERY_GRAPHQL_ALIAS_LIMIT", "", "100", "Most aliased fields a GraphQL document may write."},
 	{"BINDERY_GRAPHQL_MUTATION_LIMIT", "", "10", "Most root mutation fields one GraphQL operation may run."},
 	{"BINDERY_REQUEST_TIMEOUT", "", "30s", "How long a /graphql or /v1 request may work; an import gets 60s more. Past it: 504."},
+	{"BINDERY_SUBSCRIPTIONS_PER_CONNECTION", "", "20", "Most GraphQL subscriptions one WebSocket may run at once."},
+	{"BINDERY_SUBSCRIPTION_CONNECTIONS", "", "10", "Most subscription WebSockets and event streams one API token may hold open on one server."},
+	{"BINDERY_SUBSCRIPTION_KEEPALIVE", "", "25s", "How often an open subscription is pinged (a graphql-transport-ws ping, an SSE comment) to keep proxies from closing it."},
 	{"BINDERY_RATE_LIMIT", "", "1200", "Requests per minute per user (all their tokens) on one server, and the burst a full budget allows; a GraphQL operation costs 1 + complexity/100. 0 turns it off."},
 	{"BINDERY_PURGE_INTERVAL", "", "1h", "How often deleted spaces older than 7 days are purged."},
 	{"BINDERY_SEED", "--no-seed", "true", "Set to false to skip creating the owner and demo content on an empty database."},
@@ -152,7 +165,9 @@ func (c *Config) FromEnv(getenv func(string) string) error {
 	for name, dst := range map[string]*int{"BINDERY_GRAPHQL_COMPLEXITY_LIMIT": &c.ComplexityLimit,
 		"BINDERY_GRAPHQL_DEPTH_LIMIT": &c.DepthLimit, "BINDERY_RATE_LIMIT": &c.RateLimit,
 		"BINDERY_GRAPHQL_TOKEN_LIMIT": &c.GraphQLTokenLimit, "BINDERY_GRAPHQL_FIELD_LIMIT": &c.GraphQLFieldLimit,
-		"BINDERY_GRAPHQL_ALIAS_LIMIT": &c.GraphQLAliasLimit, "BINDERY_GRAPHQL_MUTATION_LIMIT": &c.GraphQLMutationLimit} {
+		"BINDERY_GRAPHQL_ALIAS_LIMIT": &c.GraphQLAliasLimit, "BINDERY_GRAPHQL_MUTATION_LIMIT": &c.GraphQLMutationLimit,
+		"BINDERY_SUBSCRIPTIONS_PER_CONNECTION": &c.SubscriptionsPerConnection,
+		"BINDERY_SUBSCRIPTION_CONNECTIONS":     &c.SubscriptionConnections} {
 		if v := getenv(name); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 0 {
@@ -179,7 +194,7 @@ func (c *Config) FromEnv(getenv func(string) string) error {
 		}
 	}
 	for name, dst := range map[string]*time.Duration{"BINDERY_PURGE_INTERVAL": &c.PurgeInterval,
-		"BINDERY_REQUEST_TIMEOUT": &c.RequestTimeout} {
+		"BINDERY_REQUEST_TIMEOUT": &c.RequestTimeout, "BINDERY_SUBSCRIPTION_KEEPALIVE": &c.SubscriptionKeepAlive} {
 		if v := getenv(name); v != "" {
 			d, err := time.ParseDuration(v)
 			if err != nil || d <= 0 {
@@ -219,6 +234,9 @@ func (c *Config) Finish() error {
 	if c.GraphQLMaxBodyBytes < 1 || c.GraphQLTokenLimit < 1 || c.GraphQLFieldLimit < 1 || c.GraphQLAliasLimit < 0 ||
 		c.GraphQLMutationLimit < 1 || c.RequestTimeout <= 0 {
 		return fmt.Errorf("the GraphQL body, token, field and mutation limits and the request timeout must be positive")
+	}
+	if c.SubscriptionsPerConnection < 1 || c.SubscriptionConnections < 1 {
+		return fmt.Errorf("BINDERY_SUBSCRIPTIONS_PER_CONNECTION and BINDERY_SUBSCRIPTION_CONNECTIONS must be positive")
 	}
 	return nil
 }

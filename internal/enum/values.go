@@ -1607,3 +1607,56 @@ func (v *ContentReferenceKind) UnmarshalGQL(in any) error {
 func (v *ContentReferenceKind) UnmarshalJSON(b []byte) error {
 	return unmarshalJSON("ContentReferenceKind", contentReferenceKindValues, v, b)
 }
+
+// EventType is what an event of a GraphQL subscription reports: a comment or a reply posted, edited, deleted or reacted to, a comment resolved or reopened; a change request created, updated (subject, status), its content changed, synced with the main content or merged; the space's main content moved to a new revision.
+type EventType string
+
+// EventType values.
+const (
+	EventTypeCommentPosted        EventType = "comment.posted"
+	EventTypeCommentEdited        EventType = "comment.edited"
+	EventTypeCommentResolved      EventType = "comment.resolved"
+	EventTypeCommentReopened      EventType = "comment.reopened"
+	EventTypeCommentDeleted       EventType = "comment.deleted"
+	EventTypeCommentReactions     EventType = "comment.reactions"
+	EventTypeReplyPosted          EventType = "reply.posted"
+	EventTypeReplyEdited          EventType = "reply.edited"
+	EventTypeReplyDeleted         EventType = "reply.deleted"
+	EventTypeReplyReactions       EventType = "reply.reactions"
+	EventTypeChangeRequestCreated EventType = "change-request.created"
+	EventTypeChangeRequestUpdated EventType = "change-request.updated"
+	EventTypeChangeRequestContent EventType = "change-request.content"
+	EventTypeChangeRequestSynced  EventType = "change-request.synced"
+	EventTypeChangeRequestMerged  EventType = "change-request.merged"
+	EventTypeSpaceContent         EventType = "space.content"
+)
+
+var eventTypeValues = []EventType{EventTypeCommentPosted, EventTypeCommentEdited, EventTypeCommentResolved, EventTypeCommentReopened, EventTypeCommentDeleted, EventTypeCommentReactions, EventTypeReplyPosted, EventTypeReplyEdited, EventTypeReplyDeleted, EventTypeReplyReactions, EventTypeChangeRequestCreated, EventTypeChangeRequestUpdated, EventTypeChangeRequestContent, EventTypeChangeRequestSynced, EventTypeChangeRequestMerged, EventTypeSpaceContent}
+
+// EventTypeValues returns every EventType in declaration order.
+func EventTypeValues() []EventType { return append([]EventType(nil), eventTypeValues...) }
+
+// Values returns the wire values; ent uses it to declare the column.
+func (EventType) Values() []string { return names(eventTypeValues) }
+
+// String returns the wire value.
+func (v EventType) String() string { return string(v) }
+
+// Valid reports whether v is one of the declared values.
+func (v EventType) Valid() bool { return contains(eventTypeValues, v) }
+
+// ParseEventType returns the EventType whose wire value is s.
+func ParseEventType(s string) (EventType, error) { return parse("EventType", eventTypeValues, s) }
+
+// MarshalGQL writes the GraphQL enum value.
+func (v EventType) MarshalGQL(w io.Writer) { marshalGQL(w, v) }
+
+// UnmarshalGQL reads a GraphQL enum value.
+func (v *EventType) UnmarshalGQL(in any) error {
+	return unmarshalGQL("EventType", eventTypeValues, v, in)
+}
+
+// UnmarshalJSON reads a wire value and rejects unknown ones.
+func (v *EventType) UnmarshalJSON(b []byte) error {
+	return unmarshalJSON("EventType", eventTypeValues, v, b)
+}

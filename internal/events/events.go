@@ -14,31 +14,33 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"time"
+
+	"github.com/bindery/bindery/internal/enum"
 )
 
-// Kind is what happened.
-type Kind string
+// Kind is what happened: the GraphQL EventType.
+type Kind = enum.EventType
 
 // Kinds of events.
 const (
-	CommentPosted    Kind = "comment.posted"
-	CommentEdited    Kind = "comment.edited"
-	CommentResolved  Kind = "comment.resolved"
-	CommentReopened  Kind = "comment.reopened"
-	CommentDeleted   Kind = "comment.deleted"
-	CommentReactions Kind = "comment.reactions"
-	ReplyPosted      Kind = "reply.posted"
-	ReplyEdited      Kind = "reply.edited"
-	ReplyDeleted     Kind = "reply.deleted"
-	ReplyReactions   Kind = "reply.reactions"
+	CommentPosted    = enum.EventTypeCommentPosted
+	CommentEdited    = enum.EventTypeCommentEdited
+	CommentResolved  = enum.EventTypeCommentResolved
+	CommentReopened  = enum.EventTypeCommentReopened
+	CommentDeleted   = enum.EventTypeCommentDeleted
+	CommentReactions = enum.EventTypeCommentReactions
+	ReplyPosted      = enum.EventTypeReplyPosted
+	ReplyEdited      = enum.EventTypeReplyEdited
+	ReplyDeleted     = enum.EventTypeReplyDeleted
+	ReplyReactions   = enum.EventTypeReplyReactions
 
-	ChangeRequestCreated Kind = "change-request.created"
-	ChangeRequestUpdated Kind = "change-request.updated"
-	ChangeRequestContent Kind = "change-request.content"
-	ChangeRequestSynced  Kind = "change-request.synced"
-	ChangeRequestMerged  Kind = "change-request.merged"
+	ChangeRequestCreated = enum.EventTypeChangeRequestCreated
+	ChangeRequestUpdated = enum.EventTypeChangeRequestUpdated
+	ChangeRequestContent = enum.EventTypeChangeRequestContent
+	ChangeRequestSynced  = enum.EventTypeChangeRequestSynced
+	ChangeRequestMerged  = enum.EventTypeChangeRequestMerged
 
-	SpaceContent Kind = "space.content"
+	SpaceContent = enum.EventTypeSpaceContent
 )
 
 // Event is something that happened.

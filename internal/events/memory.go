@@ -81,11 +81,23 @@ func (m *Memory) Subscribers(topic string) int {
 	return len(m.subs[topic])
 }
 
-// Close ends every subscription.
-func (m *Memory) Close() {
+// Close ends every subscription, and any made after.
+func (m *Memory) Close() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.closed = true
+	m.endAll()
+	return nil
+}
+
+// Reset ends every subscription; later ones work.
+func (m *Memory) Reset() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.endAll()
+}
+
+func (m *Memory) endAll() {
 	for topic, subs := range m.subs {
 		for s := range subs {
 			s.close()

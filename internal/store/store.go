@@ -34,6 +34,7 @@ type DB struct {
 	SQL     *sql.DB
 	Dialect string
 	driver  dialect.Driver
+	source  string
 	// migrateSource is where migrations connect on PostgreSQL (see
 	// migrator).
 	migrateSource string
@@ -127,8 +128,21 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 	if o.wrap != nil {
 		drv = o.wrap(drv)
 	}
-	return &DB{Client: ent.NewClient(ent.Driver(drv)), SQL: db, Dialect: dialectName, driver: drv, migrateSource: migrateSource}, nil
+	return &DB{Client: ent.NewClient(ent.Driver(drv)), SQL: db, Dialect: dialectName, driver: drv,
+		source: source, migrateSource: migrateSource}, nil
 }
+
+// Using returns d with its ent client on another driver over the same
+// connections: a test's driver that records statements.
+func (d *DB) Using(drv dialect.Driver) *DB {
+	out := *d
+	out.Client, out.driver = ent.NewClient(ent.Driver(drv)), drv
+	return &out
+}
+
+// Source returns what the database was opened with: for PostgreSQL, the
+// URL a connection of its own (a LISTEN) takes.
+func (d *DB) Source() string { return d.source }
 
 // InSchema returns a PostgreSQL URL whose sessions work in the schema: for
 // tests and benchmarks, which each make a schema of their own.

@@ -136,9 +136,10 @@ func New(t testing.TB, opts ...Option) *Env {
 	}
 	require.NoError(t, cfg.Finish())
 	clock := &Clock{}
-	srv := server.New(cfg, db, log, graph.WithClock(clock.Now))
+	srv, err := server.New(cfg, db, log, graph.WithClock(clock.Now))
+	require.NoError(t, err)
 	hs := httptest.NewServer(srv)
-	t.Cleanup(hs.Close)
+	t.Cleanup(func() { srv.Close(); hs.Close() })
 
 	e := &Env{T: t, Server: srv, HTTP: hs, DB: db, Client: fixtures, Config: cfg, Statements: counter, Clock: clock}
 	e.Owner = e.User("owner@example.com")
@@ -172,9 +173,10 @@ func writer() string {
 // restarted server, or another replica, sees.
 func Reuse(t testing.TB, e *Env) *Env {
 	t.Helper()
-	srv := server.New(e.Config, e.DB, testLog, graph.WithClock(e.Clock.Now))
+	srv, err := server.New(e.Config, e.DB, testLog, graph.WithClock(e.Clock.Now))
+	require.NoError(t, err)
 	hs := httptest.NewServer(srv)
-	t.Cleanup(hs.Close)
+	t.Cleanup(func() { srv.Close(); hs.Close() })
 	out := *e
 	out.T, out.Server, out.HTTP = t, srv, hs
 	return &out

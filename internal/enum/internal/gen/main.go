@@ -95,6 +95,11 @@ var enums = []enum{
 		[]string{"reference", "dependsOn"}, true},
 	{"ContentReferenceKind", "ContentReferenceKind is what a link points at: a page, a file, an anchor of a page, or a URL.",
 		[]string{"page", "file", "anchor", "url"}, true},
+	{"EventType", "EventType is what an event of a GraphQL subscription reports: a comment or a reply posted, edited, deleted or reacted to, a comment resolved or reopened; a change request created, updated (subject, status), its content changed, synced with the main content or merged; the space's main content moved to a new revision.",
+		[]string{"comment.posted", "comment.edited", "comment.resolved", "comment.reopened", "comment.deleted", "comment.reactions",
+			"reply.posted", "reply.edited", "reply.deleted", "reply.reactions",
+			"change-request.created", "change-request.updated", "change-request.content", "change-request.synced", "change-request.merged",
+			"space.content"}, true},
 }
 
 func constName(typ, v string) string {

@@ -1,0 +1,16 @@
+package graph
+
+import (
+	"context"
+
+	"github.com/bindery/bindery/internal/events"
+)
+
+// InTx runs fn in a transaction of the application layer, as a mutation
+// does, for tests of what transactions do.
+func (r *Resolver) InTx(ctx context.Context, fn func(ctx context.Context) error) error {
+	return r.tx(ctx, fn)
+}
+
+// Emit emits an event as a mutation does.
+func (r *Resolver) Emit(ctx context.Context, e events.Event) { r.emit(ctx, e) }
