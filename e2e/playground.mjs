@@ -2,7 +2,8 @@
 // the page renders from Bindery alone (every request goes to its origin, no
 // script error, no content security policy violation), takes a token, loads
 // the schema for the docs pane and autocompletion, runs the README's GraphQL
-// example and shows the data. The token is not stored unless "Remember on
+// example and shows the data, and shows a subscription's events as they
+// happen. The token is not stored unless "Remember on
 // this browser" is ticked, which a restarted browser then shows.
 //
 // Environment:
@@ -134,6 +135,59 @@ await step("the README's query runs and shows data", async () => {
   assert.ok(space, `the space ${spaceTitle} is listed`);
   assert.equal(space.permissions.edit, true);
   return `${org.title}: ${org.spaces.totalCount} spaces`;
+});
+
+await step('a subscription shows events as they happen', async () => {
+  const gql = async (query) => {
+    const res = await fetch(`${origin}/graphql`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ query }),
+    });
+    return (await res.json()).data;
+  };
+  const data = await gql('{ viewer { organizations(first: 1) { nodes { spaces(first: 100) { nodes { id title } } } } } }');
+  const space = data.viewer.organizations.nodes[0].spaces.nodes.find((s) => s.title === spaceTitle);
+  const subscription = `subscription { changeRequestEvents(spaceId: "${space.id}") { type changeRequest { subject } } }`;
+  await page.click('.graphiql-query-editor .CodeMirror');
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.insertText(subscription);
+  await page.click('.graphiql-execute-button');
+  // Until the server has the subscription, a change request's event is
+  // not for it: open one every half second until one shows.
+  const shown = page.locator('.graphiql-response', { hasText: 'CHANGE_REQUEST_CREATED' }).waitFor({ timeout: 20000 });
+  let opened = 0;
+  const timer = setInterval(() => {
+    opened += 1;
+    fetch(`${origin}/v1/spaces/${space.id}/change-requests`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ subject: `Live ${opened}` }),
+    }).catch(() => {});
+  }, 500);
+  try {
+    await shown;
+  } finally {
+    clearInterval(timer);
+  }
+  const result = JSON.parse(await editor(page, '.graphiql-response'));
+  assert.equal(result.data.changeRequestEvents.type, 'CHANGE_REQUEST_CREATED');
+  assert.match(result.data.changeRequestEvents.changeRequest.subject, /^Live \d+$/);
+  // The execute button stops a running subscription.
+  await page.click('.graphiql-execute-button');
+  // The editor keeps the README's query for the steps that follow.
+  await page.click('.graphiql-query-editor .CodeMirror');
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.insertText(readmeQuery);
+  await page.waitForFunction((q) => {
+    try {
+      const tabs = JSON.parse(localStorage.getItem('graphiql:tabState'));
+      return tabs.tabs[tabs.activeTabIndex].query === q;
+    } catch {
+      return false;
+    }
+  }, readmeQuery);
+  return result.data.changeRequestEvents.changeRequest.subject;
 });
 
 await step('the token is kept in memory only', async () => {

@@ -74,7 +74,50 @@
       return () =>
         Promise.resolve({ errors: [{ message: 'Enter an API token above: every request to Bindery needs one.' }] });
     }
-    return GraphiQL.createFetcher({ url: endpoint, headers: { Authorization: `Bearer ${token}` } });
+    const http = GraphiQL.createFetcher({ url: endpoint, headers: { Authorization: `Bearer ${token}` } });
+    return (params, options) => (isSubscription(params) ? events(params) : http(params, options));
+  }
+
+  // isSubscription tells whether the operation that runs is a
+  // subscription: the one named, or the document's first.
+  function isSubscription(params) {
+    const source = params.query.replace(/"""[\s\S]*?"""|"(?:[^"\\\n]|\\.)*"|#[^\n]*/g, '');
+    const ops = [...source.matchAll(/(?:^|[\s}])(query|mutation|subscription)\b\s*([_A-Za-z][_0-9A-Za-z]*)?/g)];
+    const op = params.operationName ? ops.find((m) => m[2] === params.operationName) : ops[0];
+    return op?.[1] === 'subscription';
+  }
+
+  // events runs a subscription as Server-Sent Events, which fetch can send
+  // the Authorization header with, and yields each event's result.
+  async function* events(params) {
+    const res = await fetch(endpoint, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'text/event-stream' },
+      body: JSON.stringify(params),
+    });
+    if (!res.ok || !res.body || !res.headers.get('Content-Type')?.includes('text/event-stream')) {
+      yield await res.json();
+      return;
+    }
+    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        buffer += value;
+        let end;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const frame = buffer.slice(0, end).split('\n');
+          buffer = buffer.slice(end + 2);
+          if (frame.includes('event: complete')) return;
+          const data = frame.filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
+          if (data) yield JSON.parse(data);
+        }
+      }
+    } finally {
+      reader.cancel().catch(() => {});
+    }
   }
 
   // A new key mounts a new GraphiQL, which loads the schema with the new
