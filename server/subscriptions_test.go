@@ -98,6 +98,17 @@ func subscribed(t *testing.T, e *servertest.Env, topic string, n int) {
 const crEvents = `subscription($s: ID!) { changeRequestEvents(spaceId: $s) {
   id type changeRequestId at changeRequest { subject status } } }`
 
+// watchChangeRequests opens a WebSocket on e as tok and subscribes to the
+// change request events of space, once the server has the subscription.
+func watchChangeRequests(t *testing.T, e *servertest.Env, tok, space string) *wsClient {
+	t.Helper()
+	c := dialWS(t, e, map[string]any{"Authorization": "Bearer " + tok})
+	c.expect("connection_ack")
+	c.subscribe("1", crEvents, map[string]any{"s": space})
+	subscribed(t, e, events.ChangeRequestsTopic(space), 1)
+	return c
+}
+
 func newSpace(t *testing.T, e *servertest.Env, tok string) string {
 	t.Helper()
 	return e.MustDo(http.MethodPost, "/v1/orgs/"+e.Org.ID+"/spaces", tok, map[string]any{"title": "Live"}, http.StatusCreated)["id"].(string)
@@ -106,10 +117,7 @@ func newSpace(t *testing.T, e *servertest.Env, tok string) string {
 func TestSubscriptionOverWebSocket(t *testing.T) {
 	e := servertest.New(t)
 	space := newSpace(t, e, e.OwnerToken)
-	c := dialWS(t, e, map[string]any{"Authorization": "Bearer " + e.OwnerToken})
-	c.expect("connection_ack")
-	c.subscribe("1", crEvents, map[string]any{"s": space})
-	subscribed(t, e, events.ChangeRequestsTopic(space), 1)
+	c := watchChangeRequests(t, e, e.OwnerToken, space)
 
 	cr := e.MustDo(http.MethodPost, "/v1/spaces/"+space+"/change-requests", e.OwnerToken,
 		map[string]any{"subject": "Fix the typo"}, http.StatusCreated)["id"].(string)
@@ -219,10 +227,7 @@ func TestSubscriptionEndsWithAccess(t *testing.T) {
 	e := servertest.New(t)
 	space := newSpace(t, e, e.OwnerToken)
 	reader, u := e.Member(e.Org.ID, enum.RoleRead, "reader@example.com")
-	c := dialWS(t, e, map[string]any{"Authorization": "Bearer " + reader})
-	c.expect("connection_ack")
-	c.subscribe("1", crEvents, map[string]any{"s": space})
-	subscribed(t, e, events.ChangeRequestsTopic(space), 1)
+	c := watchChangeRequests(t, e, reader, space)
 	e.MustDo(http.MethodPost, "/v1/spaces/"+space+"/change-requests", e.OwnerToken, map[string]any{}, http.StatusCreated)
 	c.expect("next")
 
@@ -292,10 +297,7 @@ func TestSubscriptionAcrossServers(t *testing.T) {
 	e := servertest.New(t)
 	other := servertest.Reuse(t, e)
 	space := newSpace(t, e, e.OwnerToken)
-	c := dialWS(t, other, map[string]any{"Authorization": "Bearer " + e.OwnerToken})
-	c.expect("connection_ack")
-	c.subscribe("1", crEvents, map[string]any{"s": space})
-	subscribed(t, other, events.ChangeRequestsTopic(space), 1)
+	c := watchChangeRequests(t, other, e.OwnerToken, space)
 	cr := e.MustDo(http.MethodPost, "/v1/spaces/"+space+"/change-requests", e.OwnerToken,
 		map[string]any{"subject": "From the other server"}, http.StatusCreated)["id"].(string)
 	m := c.expect("next")
