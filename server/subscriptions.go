@@ -131,7 +131,12 @@ func (s *Server) eventStreams(next http.Handler) http.Handler {
 			return
 		}
 		defer endConnection(ctx)
-		_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
+		// The server's read and write timeouts bound requests; a stream
+		// outlives them. A read deadline that passes would cancel the
+		// request as if its client had left.
+		rc := http.NewResponseController(w)
+		_ = rc.SetReadDeadline(time.Time{})
+		_ = rc.SetWriteDeadline(time.Time{})
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }

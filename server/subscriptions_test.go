@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -240,23 +241,30 @@ func TestSubscriptionEndsWithAccess(t *testing.T) {
 
 func TestSubscriptionOverServerSentEvents(t *testing.T) {
 	e := servertest.New(t)
+	// A server whose read and write timeouts, as Run sets them, pass while
+	// the stream is open.
+	timed := httptest.NewUnstartedServer(e.Server)
+	timed.Config.ReadTimeout, timed.Config.WriteTimeout = 300*time.Millisecond, 300*time.Millisecond
+	timed.Start()
+	t.Cleanup(timed.Close)
 	space := newSpace(t, e, e.OwnerToken)
 	body, err := json.Marshal(map[string]any{"query": `subscription($s: ID!) { spaceContentEvents(spaceId: $s) {
 	  type revisionId revision { id } } }`, "variables": map[string]any{"s": space}})
 	require.NoError(t, err)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.HTTP.URL+"/graphql", strings.NewReader(string(body)))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, timed.URL+"/graphql", strings.NewReader(string(body)))
 	require.NoError(t, err)
 	req.Header.Set("Authorization", "Bearer "+e.OwnerToken)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "text/event-stream")
-	res, err := e.HTTP.Client().Do(req)
+	res, err := timed.Client().Do(req)
 	require.NoError(t, err)
 	defer res.Body.Close()
 	require.Equal(t, http.StatusOK, res.StatusCode)
 	assert.Contains(t, res.Header.Get("Content-Type"), "text/event-stream")
 	subscribed(t, e, events.SpaceContentTopic(space), 1)
+	time.Sleep(time.Second) // past both timeouts
 
 	e.MustDo(http.MethodPatch, "/v1/spaces/"+space, e.OwnerToken, map[string]any{"editMode": "live"}, http.StatusOK)
 	var page struct {
