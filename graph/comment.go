@@ -647,6 +647,7 @@ func (r *Resolver) postComment(ctx context.Context, in model.PostCommentInput) (
 	if err != nil {
 		return nil, err
 	}
+	r.comments.loader(ctx).Prime(ctx, out.ID, out)
 	l := loadersFrom(ctx)
 	l.replyCounts.Prime(ctx, out.ID, 0)
 	l.reactions.Prime(ctx, out.ID, []*ent.Reaction{})
@@ -901,6 +902,7 @@ func (r *Resolver) postCommentReply(ctx context.Context, in model.PostCommentRep
 	if err != nil {
 		return nil, err
 	}
+	r.commentReplies.loader(ctx).Prime(ctx, out.ID, out)
 	loadersFrom(ctx).reactions.Prime(ctx, out.ID, []*ent.Reaction{})
 	r.users.loader(ctx).Prime(ctx, v.User.ID, v.User)
 	return out, nil
