@@ -135,9 +135,9 @@ func lsCommentCases() []lsCase {
 		{
 			gqlList: "Space.comments", gqlPath: "space.comments",
 			v1List: "GET /v1/spaces/{spaceId}/comments", v1Replies: "GET /v1/spaces/{spaceId}/comments/{commentId}/replies",
-			query: `query($id: ID!) { space(id: $id) { comments(first: 100) { totalCount nodes { ` + lsCommentFields + ` } } } }`,
-			root:  func(ids lsTalkIDs) string { return ids.space },
-			rest:  func(ids lsTalkIDs) string { return "/v1/spaces/" + ids.space + "/comments" },
+			query:  `query($id: ID!) { space(id: $id) { comments(first: 100) { totalCount nodes { ` + lsCommentFields + ` } } } }`,
+			root:   func(ids lsTalkIDs) string { return ids.space },
+			rest:   func(ids lsTalkIDs) string { return "/v1/spaces/" + ids.space + "/comments" },
 			thread: func(ids lsTalkIDs) string { return ids.thread },
 			// GraphQL: the token with its user 1; the space 1; access 1;
 			// the page of comments with their reply counts and total 1;
@@ -157,8 +157,10 @@ func lsCommentCases() []lsCase {
 			v1Replies: "GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies",
 			query:     `query($id: ID!) { node(id: $id) { ... on ChangeRequest { comments(first: 100) { totalCount nodes { ` + lsCommentFields + ` } } } } }`,
 			root:      func(ids lsTalkIDs) string { return ids.cr },
-			rest:      func(ids lsTalkIDs) string { return "/v1/spaces/" + ids.space + "/change-requests/" + ids.cr + "/comments" },
-			thread:    func(ids lsTalkIDs) string { return ids.crThread },
+			rest: func(ids lsTalkIDs) string {
+				return "/v1/spaces/" + ids.space + "/change-requests/" + ids.cr + "/comments"
+			},
+			thread: func(ids lsTalkIDs) string { return ids.crThread },
 			// As the space's, and the change request 1.
 			max: 12, v1Max: 10, repliesMax: 8,
 		},
@@ -255,7 +257,9 @@ func wrCommentCases() []wrCase {
 		// before the transaction with its space and access (3) and once
 		// more in it and for the response (2).
 		post("POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments", 11,
-			func(ids lsTalkIDs) string { return "/v1/spaces/" + ids.space + "/change-requests/" + ids.cr + "/comments" }),
+			func(ids lsTalkIDs) string {
+				return "/v1/spaces/" + ids.space + "/change-requests/" + ids.cr + "/comments"
+			}),
 		// Token 1; the path's space, access and comment 3; in the
 		// transaction the comment, its space and access 3, the reply 1;
 		// the response: the comment (for the reply's address), its space
