@@ -266,8 +266,14 @@ func (r *Resolver) loadReactions(ctx context.Context, ids []string) (map[string]
 	return out, nil
 }
 
-// loadMentions lists the users comments and replies mention, by their ID.
+// loadMentions lists the users comments and replies mention, by their ID,
+// each read with whether they share an organization with the viewer (see
+// fetchUsers), which their email needs.
 func (r *Resolver) loadMentions(ctx context.Context, ids []string) (map[string][]*ent.User, error) {
+	v, err := auth.RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
 	ctx = internal(ctx, "mentions of comments the viewer sees")
 	out := make(map[string][]*ent.User, len(ids))
 	var comments, replies []string
@@ -279,7 +285,7 @@ func (r *Resolver) loadMentions(ctx context.Context, ids []string) (map[string][
 			comments = append(comments, x)
 		}
 	}
-	byID := func(q *ent.UserQuery) { q.Order(user.ByID()) }
+	byID := func(q *ent.UserQuery) { q.Order(user.ByID()).Modify(withShared(v.User.ID)) }
 	if len(comments) > 0 {
 		cs, err := r.db(ctx).Comment.Query().Where(comment.IDIn(comments...)).WithMentions(byID).All(ctx)
 		if err != nil {
@@ -298,6 +304,14 @@ func (r *Resolver) loadMentions(ctx context.Context, ids []string) (map[string][
 			out[rp.ID] = append(out[rp.ID], rp.Edges.Mentions...)
 		}
 	}
+	l := loadersFrom(ctx)
+	for _, users := range out {
+		for _, u := range users {
+			if shared, ok := boolValue(u.Value(sharedColumn)); ok {
+				l.sharedUsers.Prime(ctx, u.ID, shared)
+			}
+		}
+	}
 	return out, nil
 }
 
@@ -310,6 +324,7 @@ func (r *Resolver) commentReactions(ctx context.Context, subjectID string) ([]*m
 	}
 	out := []*model.EmojiReaction{}
 	byEmoji := map[string]*model.EmojiReaction{}
+	var users []string
 	for _, x := range rows {
 		e := byEmoji[x.Emoji]
 		if e == nil {
@@ -319,6 +334,14 @@ func (r *Resolver) commentReactions(ctx context.Context, subjectID string) ([]*m
 		}
 		e.Count++
 		e.Users = append(e.Users, &model.EmojiReactionUser{UserID: x.UserID, ReactedAt: x.CreatedAt})
+		users = append(users, x.UserID)
+	}
+	// The users who reacted, in one batch rather than as each asks (a
+	// listed page has them already, see primeDiscussion).
+	if len(users) > 0 {
+		if _, errs := loadMany(ctx, r.users.loader(ctx), users); firstFound(errs) != nil {
+			return nil, firstFound(errs)
+		}
 	}
 	return out, nil
 }

@@ -218,11 +218,11 @@ func lsCommentCases() []lsCase {
 			}
 		}},
 		node("Comment.mentions", `... on Comment { mentions { id email displayName } }`,
-			"node.mentions", func(ids lsTalkIDs) string { return ids.busy }, 7, "email"),
+			"node.mentions", func(ids lsTalkIDs) string { return ids.busy }, 6, "email"),
 		node("CommentReply.reactions", `... on CommentReply { reactions { emoji count users { user { id email } reactedAt } } }`,
 			"node.reactions", func(ids lsTalkIDs) string { return ids.busyReply }, 7, "users"),
 		node("CommentReply.mentions", `... on CommentReply { mentions { id email displayName } }`,
-			"node.mentions", func(ids lsTalkIDs) string { return ids.busyReply }, 8, "email"),
+			"node.mentions", func(ids lsTalkIDs) string { return ids.busyReply }, 7, "email"),
 	)
 }
 
