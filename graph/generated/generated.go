@@ -4965,11 +4965,14 @@ type CommentTarget {
 
 "The page a comment is on, as its content has it now."
 type CommentTargetPage {
+  "The page's ID, stable across revisions."
   id: ID!
   title: String!
   emoji: String
   icon: String
+  "When the page was created; null when unknown."
   createdAt: DateTime
+  "When the page was last edited; null when unknown."
   updatedAt: DateTime
   "The slugs from the top of the tree to the page, joined by slashes."
   path: String!
@@ -4989,6 +4992,7 @@ type CommentTargetNode {
 
 "The users who reacted to a comment or a reply with one emoji."
 type EmojiReaction {
+  "The emoji, or a short code such as :+1:."
   emoji: String!
   "The number of users who reacted with it."
   count: Int!
@@ -5000,9 +5004,11 @@ type EmojiReaction {
 type EmojiReactionUser {
   "Null when the account was deleted."
   user: User
+  "When they reacted."
   reactedAt: DateTime!
 }
 
+"The addresses of a comment or a reply."
 type CommentURLs {
   "The comment's or reply's address in /v1."
   location: String!
@@ -5010,6 +5016,7 @@ type CommentURLs {
 
 "What the viewer may do with a comment or a reply."
 type CommentPermissions {
+  "See it: whoever reads its space."
   view: Boolean!
   "Edit its body: its author, or an admin of the space."
   edit: Boolean!
@@ -5052,6 +5059,7 @@ extend type Mutation {
   removeReaction(input: RemoveReactionInput!): RemoveReactionPayload!
 }
 
+"A comment to post."
 input PostCommentInput {
   "The space whose main content it is on; or give changeRequestId."
   spaceId: ID
@@ -5066,11 +5074,13 @@ input PostCommentInput {
   clientMutationId: String
 }
 
+"The comment posted."
 type PostCommentPayload {
   comment: Comment!
   clientMutationId: String
 }
 
+"A change to a comment; absent members change nothing."
 input UpdateCommentInput {
   id: ID!
   "The new markdown, up to 64 KiB: its author, or an admin."
@@ -5084,11 +5094,13 @@ input UpdateCommentInput {
   clientMutationId: String
 }
 
+"The comment as changed."
 type UpdateCommentPayload {
   comment: Comment!
   clientMutationId: String
 }
 
+"Resolves or reopens a comment."
 input ResolveCommentInput {
   id: ID!
   "False reopens it."
@@ -5096,21 +5108,25 @@ input ResolveCommentInput {
   clientMutationId: String
 }
 
+"The comment as resolved or reopened."
 type ResolveCommentPayload {
   comment: Comment!
   clientMutationId: String
 }
 
+"The comment to delete."
 input DeleteCommentInput {
   id: ID!
   clientMutationId: String
 }
 
+"The ID of the comment deleted."
 type DeleteCommentPayload {
   deletedCommentId: ID!
   clientMutationId: String
 }
 
+"A reply to post in a comment's thread."
 input PostCommentReplyInput {
   commentId: ID!
   "Markdown, up to 64 KiB."
@@ -5118,11 +5134,13 @@ input PostCommentReplyInput {
   clientMutationId: String
 }
 
+"The reply posted."
 type PostCommentReplyPayload {
   reply: CommentReply!
   clientMutationId: String
 }
 
+"A change to a reply; absent members change nothing."
 input UpdateCommentReplyInput {
   id: ID!
   "The new markdown, up to 64 KiB: its author, or an admin."
@@ -5136,21 +5154,25 @@ input UpdateCommentReplyInput {
   clientMutationId: String
 }
 
+"The reply as changed."
 type UpdateCommentReplyPayload {
   reply: CommentReply!
   clientMutationId: String
 }
 
+"The reply to delete."
 input DeleteCommentReplyInput {
   id: ID!
   clientMutationId: String
 }
 
+"The ID of the reply deleted."
 type DeleteCommentReplyPayload {
   deletedCommentReplyId: ID!
   clientMutationId: String
 }
 
+"A reaction to add."
 input AddReactionInput {
   "A comment or a reply."
   subjectId: ID!
@@ -5159,6 +5181,7 @@ input AddReactionInput {
   clientMutationId: String
 }
 
+"What was reacted to."
 type AddReactionPayload {
   "The comment reacted to, or the reply's comment."
   comment: Comment!
@@ -5167,6 +5190,7 @@ type AddReactionPayload {
   clientMutationId: String
 }
 
+"A reaction to take back."
 input RemoveReactionInput {
   "A comment or a reply."
   subjectId: ID!
@@ -5174,6 +5198,7 @@ input RemoveReactionInput {
   clientMutationId: String
 }
 
+"What the reaction was to."
 type RemoveReactionPayload {
   "The comment, or the reply's comment."
   comment: Comment!

@@ -14,6 +14,7 @@ import (
 	"github.com/bindery/bindery/internal/enum"
 )
 
+// A reaction to add.
 type AddReactionInput struct {
 	// A comment or a reply.
 	SubjectID string `json:"subjectId"`
@@ -22,6 +23,7 @@ type AddReactionInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// What was reacted to.
 type AddReactionPayload struct {
 	// The comment reacted to, or the reply's comment.
 	Comment *ent.Comment `json:"comment"`
@@ -46,6 +48,7 @@ type CommentTargetNode struct {
 	ID string `json:"id"`
 }
 
+// The addresses of a comment or a reply.
 type CommentURLs struct {
 	// The comment's or reply's address in /v1.
 	Location string `json:"location"`
@@ -186,21 +189,25 @@ type DeleteCollectionPayload struct {
 	ClientMutationID    *string `json:"clientMutationId,omitempty"`
 }
 
+// The comment to delete.
 type DeleteCommentInput struct {
 	ID               string  `json:"id"`
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The ID of the comment deleted.
 type DeleteCommentPayload struct {
 	DeletedCommentID string  `json:"deletedCommentId"`
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The reply to delete.
 type DeleteCommentReplyInput struct {
 	ID               string  `json:"id"`
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The ID of the reply deleted.
 type DeleteCommentReplyPayload struct {
 	DeletedCommentReplyID string  `json:"deletedCommentReplyId"`
 	ClientMutationID      *string `json:"clientMutationId,omitempty"`
@@ -395,6 +402,7 @@ type PagePositionInput struct {
 	After  *string `json:"after,omitempty"`
 }
 
+// A comment to post.
 type PostCommentInput struct {
 	// The space whose main content it is on; or give changeRequestId.
 	SpaceID *string `json:"spaceId,omitempty"`
@@ -409,11 +417,13 @@ type PostCommentInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The comment posted.
 type PostCommentPayload struct {
 	Comment          *ent.Comment `json:"comment"`
 	ClientMutationID *string      `json:"clientMutationId,omitempty"`
 }
 
+// A reply to post in a comment's thread.
 type PostCommentReplyInput struct {
 	CommentID string `json:"commentId"`
 	// Markdown, up to 64 KiB.
@@ -421,11 +431,13 @@ type PostCommentReplyInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The reply posted.
 type PostCommentReplyPayload struct {
 	Reply            *ent.CommentReply `json:"reply"`
 	ClientMutationID *string           `json:"clientMutationId,omitempty"`
 }
 
+// A reaction to take back.
 type RemoveReactionInput struct {
 	// A comment or a reply.
 	SubjectID        string  `json:"subjectId"`
@@ -433,6 +445,7 @@ type RemoveReactionInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// What the reaction was to.
 type RemoveReactionPayload struct {
 	// The comment, or the reply's comment.
 	Comment *ent.Comment `json:"comment"`
@@ -441,6 +454,7 @@ type RemoveReactionPayload struct {
 	ClientMutationID *string           `json:"clientMutationId,omitempty"`
 }
 
+// Resolves or reopens a comment.
 type ResolveCommentInput struct {
 	ID string `json:"id"`
 	// False reopens it.
@@ -448,6 +462,7 @@ type ResolveCommentInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The comment as resolved or reopened.
 type ResolveCommentPayload struct {
 	Comment          *ent.Comment `json:"comment"`
 	ClientMutationID *string      `json:"clientMutationId,omitempty"`
@@ -587,6 +602,7 @@ type UpdateCollectionPayload struct {
 	ClientMutationID *string         `json:"clientMutationId,omitempty"`
 }
 
+// A change to a comment; absent members change nothing.
 type UpdateCommentInput struct {
 	ID string `json:"id"`
 	// The new markdown, up to 64 KiB: its author, or an admin.
@@ -600,11 +616,13 @@ type UpdateCommentInput struct {
 	ClientMutationID *string  `json:"clientMutationId,omitempty"`
 }
 
+// The comment as changed.
 type UpdateCommentPayload struct {
 	Comment          *ent.Comment `json:"comment"`
 	ClientMutationID *string      `json:"clientMutationId,omitempty"`
 }
 
+// A change to a reply; absent members change nothing.
 type UpdateCommentReplyInput struct {
 	ID string `json:"id"`
 	// The new markdown, up to 64 KiB: its author, or an admin.
@@ -618,6 +636,7 @@ type UpdateCommentReplyInput struct {
 	ClientMutationID *string  `json:"clientMutationId,omitempty"`
 }
 
+// The reply as changed.
 type UpdateCommentReplyPayload struct {
 	Reply            *ent.CommentReply `json:"reply"`
 	ClientMutationID *string           `json:"clientMutationId,omitempty"`
