@@ -247,16 +247,25 @@ func formatted(inner adapter) adapter {
 	return func(a *API, status int) handlerFunc {
 		h := inner(a, status)
 		return func(r *http.Request) (response, error) {
-			markdown := false
-			switch f := r.URL.Query().Get("format"); f {
-			case "", "document":
-			case "markdown":
-				markdown = true
-			default:
-				return response{}, apperr.Invalid("format", "must be document or markdown, not %q", f)
+			markdown, err := markdownFormat(r)
+			if err != nil {
+				return response{}, err
 			}
 			return h(r.WithContext(context.WithValue(r.Context(), formatKey{}, markdown)))
 		}
+	}
+}
+
+// markdownFormat reads the format query parameter of a read that gives
+// documents: document (the default) or markdown, which it reports.
+func markdownFormat(r *http.Request) (bool, error) {
+	switch f := r.URL.Query().Get("format"); f {
+	case "", "document":
+		return false, nil
+	case "markdown":
+		return true, nil
+	default:
+		return false, apperr.Invalid("format", "must be document or markdown, not %q", f)
 	}
 }
 
