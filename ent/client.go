@@ -1292,6 +1292,22 @@ func (c *CommentClient) QueryReactions(_m *Comment) *ReactionQuery {
 	return query
 }
 
+// QueryMentions queries the mentions edge of a Comment.
+func (c *CommentClient) QueryMentions(_m *Comment) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(comment.Table, comment.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, false, comment.MentionsTable, comment.MentionsPrimaryKey...),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *CommentClient) Hooks() []Hook {
 	return c.hooks.Comment
@@ -1466,6 +1482,22 @@ func (c *CommentReplyClient) QueryReactions(_m *CommentReply) *ReactionQuery {
 			sqlgraph.From(commentreply.Table, commentreply.FieldID, id),
 			sqlgraph.To(reaction.Table, reaction.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, commentreply.ReactionsTable, commentreply.ReactionsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryMentions queries the mentions edge of a CommentReply.
+func (c *CommentReplyClient) QueryMentions(_m *CommentReply) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(commentreply.Table, commentreply.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, false, commentreply.MentionsTable, commentreply.MentionsPrimaryKey...),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil
@@ -5789,6 +5821,38 @@ func (c *UserClient) QueryContributedChangeRequests(_m *User) *ChangeRequestQuer
 			sqlgraph.From(user.Table, user.FieldID, id),
 			sqlgraph.To(changerequest.Table, changerequest.FieldID),
 			sqlgraph.Edge(sqlgraph.M2M, true, user.ContributedChangeRequestsTable, user.ContributedChangeRequestsPrimaryKey...),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryMentionedInComments queries the mentioned_in_comments edge of a User.
+func (c *UserClient) QueryMentionedInComments(_m *User) *CommentQuery {
+	query := (&CommentClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(user.Table, user.FieldID, id),
+			sqlgraph.To(comment.Table, comment.FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, user.MentionedInCommentsTable, user.MentionedInCommentsPrimaryKey...),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryMentionedInReplies queries the mentioned_in_replies edge of a User.
+func (c *UserClient) QueryMentionedInReplies(_m *User) *CommentReplyQuery {
+	query := (&CommentReplyClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(user.Table, user.FieldID, id),
+			sqlgraph.To(commentreply.Table, commentreply.FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, user.MentionedInRepliesTable, user.MentionedInRepliesPrimaryKey...),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil

@@ -17,7 +17,7 @@ import (
 	"github.com/bindery/bindery/internal/enum"
 )
 
-// Comment is the model entity for the Comment schema.
+// A comment opens a discussion thread on a space's main content or on a change request, optionally on a page of it and a node inside the page.
 type Comment struct {
 	config `json:"-"`
 	// ID of the ent.
@@ -30,19 +30,21 @@ type Comment struct {
 	RevisionID *string `json:"revision_id,omitempty"`
 	// PageID holds the value of the "page_id" field.
 	PageID *string `json:"page_id,omitempty"`
+	// PageHash holds the value of the "page_hash" field.
+	PageHash *string `json:"page_hash,omitempty"`
 	// NodeID holds the value of the "node_id" field.
 	NodeID *string `json:"node_id,omitempty"`
 	// Body holds the value of the "body" field.
 	Body string `json:"body,omitempty"`
-	// Status holds the value of the "status" field.
+	// OPEN, or RESOLVED once someone resolved the thread.
 	Status enum.CommentStatus `json:"status,omitempty"`
 	// PostedByID holds the value of the "posted_by_id" field.
 	PostedByID *string `json:"posted_by_id,omitempty"`
-	// PostedAt holds the value of the "posted_at" field.
+	// When it was posted.
 	PostedAt time.Time `json:"posted_at,omitempty"`
-	// EditedAt holds the value of the "edited_at" field.
+	// When its body was last edited; null when never.
 	EditedAt *time.Time `json:"edited_at,omitempty"`
-	// ResolvedAt holds the value of the "resolved_at" field.
+	// When it was resolved; null while it is open.
 	ResolvedAt *time.Time `json:"resolved_at,omitempty"`
 	// ResolvedByID holds the value of the "resolved_by_id" field.
 	ResolvedByID *string `json:"resolved_by_id,omitempty"`
@@ -68,11 +70,14 @@ type CommentEdges struct {
 	Replies []*CommentReply `json:"replies,omitempty"`
 	// Reactions holds the value of the reactions edge.
 	Reactions []*Reaction `json:"reactions,omitempty"`
+	// Mentions holds the value of the mentions edge.
+	Mentions []*User `json:"mentions,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes    [7]bool
+	loadedTypes    [8]bool
 	namedReplies   map[string][]*CommentReply
 	namedReactions map[string][]*Reaction
+	namedMentions  map[string][]*User
 }
 
 // SpaceOrErr returns the Space value or an error if the edge
@@ -148,12 +153,21 @@ func (e CommentEdges) ReactionsOrErr() ([]*Reaction, error) {
 	return nil, &NotLoadedError{edge: "reactions"}
 }
 
+// MentionsOrErr returns the Mentions value or an error if the edge
+// was not loaded in eager-loading.
+func (e CommentEdges) MentionsOrErr() ([]*User, error) {
+	if e.loadedTypes[7] {
+		return e.Mentions, nil
+	}
+	return nil, &NotLoadedError{edge: "mentions"}
+}
+
 // scanValues returns the types for scanning values from sql.Rows.
 func (*Comment) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case comment.FieldID, comment.FieldSpaceID, comment.FieldChangeRequestID, comment.FieldRevisionID, comment.FieldPageID, comment.FieldNodeID, comment.FieldBody, comment.FieldStatus, comment.FieldPostedByID, comment.FieldResolvedByID:
+		case comment.FieldID, comment.FieldSpaceID, comment.FieldChangeRequestID, comment.FieldRevisionID, comment.FieldPageID, comment.FieldPageHash, comment.FieldNodeID, comment.FieldBody, comment.FieldStatus, comment.FieldPostedByID, comment.FieldResolvedByID:
 			values[i] = new(sql.NullString)
 		case comment.FieldPostedAt, comment.FieldEditedAt, comment.FieldResolvedAt:
 			values[i] = new(sql.NullTime)
@@ -204,6 +218,13 @@ func (_m *Comment) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.PageID = new(string)
 				*_m.PageID = value.String
+			}
+		case comment.FieldPageHash:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field page_hash", values[i])
+			} else if value.Valid {
+				_m.PageHash = new(string)
+				*_m.PageHash = value.String
 			}
 		case comment.FieldNodeID:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -306,6 +327,11 @@ func (_m *Comment) QueryReactions() *ReactionQuery {
 	return NewCommentClient(_m.config).QueryReactions(_m)
 }
 
+// QueryMentions queries the "mentions" edge of the Comment entity.
+func (_m *Comment) QueryMentions() *UserQuery {
+	return NewCommentClient(_m.config).QueryMentions(_m)
+}
+
 // Update returns a builder for updating this Comment.
 // Note that you need to call Comment.Unwrap() before calling this method if this Comment
 // was returned from a transaction, and the transaction was committed or rolled back.
@@ -344,6 +370,11 @@ func (_m *Comment) String() string {
 	builder.WriteString(", ")
 	if v := _m.PageID; v != nil {
 		builder.WriteString("page_id=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.PageHash; v != nil {
+		builder.WriteString("page_hash=")
 		builder.WriteString(*v)
 	}
 	builder.WriteString(", ")
@@ -429,6 +460,30 @@ func (_m *Comment) appendNamedReactions(name string, edges ...*Reaction) {
 		_m.Edges.namedReactions[name] = []*Reaction{}
 	} else {
 		_m.Edges.namedReactions[name] = append(_m.Edges.namedReactions[name], edges...)
+	}
+}
+
+// NamedMentions returns the Mentions named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Comment) NamedMentions(name string) ([]*User, error) {
+	if _m.Edges.namedMentions == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedMentions[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Comment) appendNamedMentions(name string, edges ...*User) {
+	if _m.Edges.namedMentions == nil {
+		_m.Edges.namedMentions = make(map[string][]*User)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedMentions[name] = []*User{}
+	} else {
+		_m.Edges.namedMentions[name] = append(_m.Edges.namedMentions[name], edges...)
 	}
 }
 

@@ -78,6 +78,20 @@ func (_c *CommentCreate) SetNillablePageID(v *string) *CommentCreate {
 	return _c
 }
 
+// SetPageHash sets the "page_hash" field.
+func (_c *CommentCreate) SetPageHash(v string) *CommentCreate {
+	_c.mutation.SetPageHash(v)
+	return _c
+}
+
+// SetNillablePageHash sets the "page_hash" field if the given value is not nil.
+func (_c *CommentCreate) SetNillablePageHash(v *string) *CommentCreate {
+	if v != nil {
+		_c.SetPageHash(*v)
+	}
+	return _c
+}
+
 // SetNodeID sets the "node_id" field.
 func (_c *CommentCreate) SetNodeID(v string) *CommentCreate {
 	_c.mutation.SetNodeID(v)
@@ -251,6 +265,21 @@ func (_c *CommentCreate) AddReactions(v ...*Reaction) *CommentCreate {
 	return _c.AddReactionIDs(ids...)
 }
 
+// AddMentionIDs adds the "mentions" edge to the User entity by IDs.
+func (_c *CommentCreate) AddMentionIDs(ids ...string) *CommentCreate {
+	_c.mutation.AddMentionIDs(ids...)
+	return _c
+}
+
+// AddMentions adds the "mentions" edges to the User entity.
+func (_c *CommentCreate) AddMentions(v ...*User) *CommentCreate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddMentionIDs(ids...)
+}
+
 // Mutation returns the CommentMutation object of the builder.
 func (_c *CommentCreate) Mutation() *CommentMutation {
 	return _c.mutation
@@ -305,8 +334,18 @@ func (_c *CommentCreate) check() error {
 	if _, ok := _c.mutation.SpaceID(); !ok {
 		return &ValidationError{Name: "space_id", err: errors.New(`ent: missing required field "Comment.space_id"`)}
 	}
+	if v, ok := _c.mutation.NodeID(); ok {
+		if err := comment.NodeIDValidator(v); err != nil {
+			return &ValidationError{Name: "node_id", err: fmt.Errorf(`ent: validator failed for field "Comment.node_id": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.Body(); !ok {
 		return &ValidationError{Name: "body", err: errors.New(`ent: missing required field "Comment.body"`)}
+	}
+	if v, ok := _c.mutation.Body(); ok {
+		if err := comment.BodyValidator(v); err != nil {
+			return &ValidationError{Name: "body", err: fmt.Errorf(`ent: validator failed for field "Comment.body": %w`, err)}
+		}
 	}
 	if _, ok := _c.mutation.Status(); !ok {
 		return &ValidationError{Name: "status", err: errors.New(`ent: missing required field "Comment.status"`)}
@@ -366,6 +405,10 @@ func (_c *CommentCreate) createSpec() (*Comment, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.PageID(); ok {
 		_spec.SetField(comment.FieldPageID, field.TypeString, value)
 		_node.PageID = &value
+	}
+	if value, ok := _c.mutation.PageHash(); ok {
+		_spec.SetField(comment.FieldPageHash, field.TypeString, value)
+		_node.PageHash = &value
 	}
 	if value, ok := _c.mutation.NodeID(); ok {
 		_spec.SetField(comment.FieldNodeID, field.TypeString, value)
@@ -501,6 +544,22 @@ func (_c *CommentCreate) createSpec() (*Comment, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(reaction.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.MentionsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   comment.MentionsTable,
+			Columns: comment.MentionsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {
@@ -666,6 +725,9 @@ func (u *CommentUpsertOne) UpdateNewValues() *CommentUpsertOne {
 		}
 		if _, exists := u.create.mutation.PageID(); exists {
 			s.SetIgnore(comment.FieldPageID)
+		}
+		if _, exists := u.create.mutation.PageHash(); exists {
+			s.SetIgnore(comment.FieldPageHash)
 		}
 		if _, exists := u.create.mutation.NodeID(); exists {
 			s.SetIgnore(comment.FieldNodeID)
@@ -992,6 +1054,9 @@ func (u *CommentUpsertBulk) UpdateNewValues() *CommentUpsertBulk {
 			}
 			if _, exists := b.mutation.PageID(); exists {
 				s.SetIgnore(comment.FieldPageID)
+			}
+			if _, exists := b.mutation.PageHash(); exists {
+				s.SetIgnore(comment.FieldPageHash)
 			}
 			if _, exists := b.mutation.NodeID(); exists {
 				s.SetIgnore(comment.FieldNodeID)

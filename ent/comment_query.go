@@ -37,9 +37,11 @@ type CommentQuery struct {
 	withResolvedBy     *UserQuery
 	withReplies        *CommentReplyQuery
 	withReactions      *ReactionQuery
+	withMentions       *UserQuery
 	modifiers          []func(*sql.Selector)
 	withNamedReplies   map[string]*CommentReplyQuery
 	withNamedReactions map[string]*ReactionQuery
+	withNamedMentions  map[string]*UserQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -223,6 +225,28 @@ func (_q *CommentQuery) QueryReactions() *ReactionQuery {
 			sqlgraph.From(comment.Table, comment.FieldID, selector),
 			sqlgraph.To(reaction.Table, reaction.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, comment.ReactionsTable, comment.ReactionsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryMentions chains the current query on the "mentions" edge.
+func (_q *CommentQuery) QueryMentions() *UserQuery {
+	query := (&UserClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(comment.Table, comment.FieldID, selector),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, false, comment.MentionsTable, comment.MentionsPrimaryKey...),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -429,6 +453,7 @@ func (_q *CommentQuery) Clone() *CommentQuery {
 		withResolvedBy:    _q.withResolvedBy.Clone(),
 		withReplies:       _q.withReplies.Clone(),
 		withReactions:     _q.withReactions.Clone(),
+		withMentions:      _q.withMentions.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -513,6 +538,17 @@ func (_q *CommentQuery) WithReactions(opts ...func(*ReactionQuery)) *CommentQuer
 	return _q
 }
 
+// WithMentions tells the query-builder to eager-load the nodes that are connected to
+// the "mentions" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *CommentQuery) WithMentions(opts ...func(*UserQuery)) *CommentQuery {
+	query := (&UserClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withMentions = query
+	return _q
+}
+
 // GroupBy is used to group vertices by one or more fields/columns.
 // It is often used with aggregate functions, like: count, max, mean, min, sum.
 //
@@ -591,7 +627,7 @@ func (_q *CommentQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Comm
 	var (
 		nodes       = []*Comment{}
 		_spec       = _q.querySpec()
-		loadedTypes = [7]bool{
+		loadedTypes = [8]bool{
 			_q.withSpace != nil,
 			_q.withChangeRequest != nil,
 			_q.withRevision != nil,
@@ -599,6 +635,7 @@ func (_q *CommentQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Comm
 			_q.withResolvedBy != nil,
 			_q.withReplies != nil,
 			_q.withReactions != nil,
+			_q.withMentions != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -666,6 +703,13 @@ func (_q *CommentQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Comm
 			return nil, err
 		}
 	}
+	if query := _q.withMentions; query != nil {
+		if err := _q.loadMentions(ctx, query, nodes,
+			func(n *Comment) { n.Edges.Mentions = []*User{} },
+			func(n *Comment, e *User) { n.Edges.Mentions = append(n.Edges.Mentions, e) }); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedReplies {
 		if err := _q.loadReplies(ctx, query, nodes,
 			func(n *Comment) { n.appendNamedReplies(name) },
@@ -677,6 +721,13 @@ func (_q *CommentQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Comm
 		if err := _q.loadReactions(ctx, query, nodes,
 			func(n *Comment) { n.appendNamedReactions(name) },
 			func(n *Comment, e *Reaction) { n.appendNamedReactions(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedMentions {
+		if err := _q.loadMentions(ctx, query, nodes,
+			func(n *Comment) { n.appendNamedMentions(name) },
+			func(n *Comment, e *User) { n.appendNamedMentions(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -903,6 +954,67 @@ func (_q *CommentQuery) loadReactions(ctx context.Context, query *ReactionQuery,
 	}
 	return nil
 }
+func (_q *CommentQuery) loadMentions(ctx context.Context, query *UserQuery, nodes []*Comment, init func(*Comment), assign func(*Comment, *User)) error {
+	edgeIDs := make([]driver.Value, len(nodes))
+	byID := make(map[string]*Comment)
+	nids := make(map[string]map[*Comment]struct{})
+	for i, node := range nodes {
+		edgeIDs[i] = node.ID
+		byID[node.ID] = node
+		if init != nil {
+			init(node)
+		}
+	}
+	query.Where(func(s *sql.Selector) {
+		joinT := sql.Table(comment.MentionsTable)
+		s.Join(joinT).On(s.C(user.FieldID), joinT.C(comment.MentionsPrimaryKey[1]))
+		s.Where(sql.InValues(joinT.C(comment.MentionsPrimaryKey[0]), edgeIDs...))
+		columns := s.SelectedColumns()
+		s.Select(joinT.C(comment.MentionsPrimaryKey[0]))
+		s.AppendSelect(columns...)
+		s.SetDistinct(false)
+	})
+	if err := query.prepareQuery(ctx); err != nil {
+		return err
+	}
+	qr := QuerierFunc(func(ctx context.Context, q Query) (Value, error) {
+		return query.sqlAll(ctx, func(_ context.Context, spec *sqlgraph.QuerySpec) {
+			assign := spec.Assign
+			values := spec.ScanValues
+			spec.ScanValues = func(columns []string) ([]any, error) {
+				values, err := values(columns[1:])
+				if err != nil {
+					return nil, err
+				}
+				return append([]any{new(sql.NullString)}, values...), nil
+			}
+			spec.Assign = func(columns []string, values []any) error {
+				outValue := values[0].(*sql.NullString).String
+				inValue := values[1].(*sql.NullString).String
+				if nids[inValue] == nil {
+					nids[inValue] = map[*Comment]struct{}{byID[outValue]: {}}
+					return assign(columns[1:], values[1:])
+				}
+				nids[inValue][byID[outValue]] = struct{}{}
+				return nil
+			}
+		})
+	})
+	neighbors, err := withInterceptors[[]*User](ctx, query, qr, query.inters)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected "mentions" node returned %v`, n.ID)
+		}
+		for kn := range nodes {
+			assign(kn, n)
+		}
+	}
+	return nil
+}
 
 func (_q *CommentQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
@@ -1063,6 +1175,20 @@ func (_q *CommentQuery) WithNamedReactions(name string, opts ...func(*ReactionQu
 		_q.withNamedReactions = make(map[string]*ReactionQuery)
 	}
 	_q.withNamedReactions[name] = query
+	return _q
+}
+
+// WithNamedMentions tells the query-builder to eager-load the nodes that are connected to the "mentions"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *CommentQuery) WithNamedMentions(name string, opts ...func(*UserQuery)) *CommentQuery {
+	query := (&UserClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedMentions == nil {
+		_q.withNamedMentions = make(map[string]*UserQuery)
+	}
+	_q.withNamedMentions[name] = query
 	return _q
 }
 

@@ -156,6 +156,21 @@ func (_u *CommentUpdate) AddReactions(v ...*Reaction) *CommentUpdate {
 	return _u.AddReactionIDs(ids...)
 }
 
+// AddMentionIDs adds the "mentions" edge to the User entity by IDs.
+func (_u *CommentUpdate) AddMentionIDs(ids ...string) *CommentUpdate {
+	_u.mutation.AddMentionIDs(ids...)
+	return _u
+}
+
+// AddMentions adds the "mentions" edges to the User entity.
+func (_u *CommentUpdate) AddMentions(v ...*User) *CommentUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddMentionIDs(ids...)
+}
+
 // Mutation returns the CommentMutation object of the builder.
 func (_u *CommentUpdate) Mutation() *CommentMutation {
 	return _u.mutation
@@ -209,6 +224,27 @@ func (_u *CommentUpdate) RemoveReactions(v ...*Reaction) *CommentUpdate {
 	return _u.RemoveReactionIDs(ids...)
 }
 
+// ClearMentions clears all "mentions" edges to the User entity.
+func (_u *CommentUpdate) ClearMentions() *CommentUpdate {
+	_u.mutation.ClearMentions()
+	return _u
+}
+
+// RemoveMentionIDs removes the "mentions" edge to User entities by IDs.
+func (_u *CommentUpdate) RemoveMentionIDs(ids ...string) *CommentUpdate {
+	_u.mutation.RemoveMentionIDs(ids...)
+	return _u
+}
+
+// RemoveMentions removes "mentions" edges to User entities.
+func (_u *CommentUpdate) RemoveMentions(v ...*User) *CommentUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveMentionIDs(ids...)
+}
+
 // Save executes the query and returns the number of nodes affected by the update operation.
 func (_u *CommentUpdate) Save(ctx context.Context) (int, error) {
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
@@ -238,6 +274,11 @@ func (_u *CommentUpdate) ExecX(ctx context.Context) {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *CommentUpdate) check() error {
+	if v, ok := _u.mutation.Body(); ok {
+		if err := comment.BodyValidator(v); err != nil {
+			return &ValidationError{Name: "body", err: fmt.Errorf(`ent: validator failed for field "Comment.body": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Status(); ok {
 		if err := comment.StatusValidator(v); err != nil {
 			return &ValidationError{Name: "status", err: fmt.Errorf(`ent: validator failed for field "Comment.status": %w`, err)}
@@ -269,6 +310,9 @@ func (_u *CommentUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.PageIDCleared() {
 		_spec.ClearField(comment.FieldPageID, field.TypeString)
+	}
+	if _u.mutation.PageHashCleared() {
+		_spec.ClearField(comment.FieldPageHash, field.TypeString)
 	}
 	if _u.mutation.NodeIDCleared() {
 		_spec.ClearField(comment.FieldNodeID, field.TypeString)
@@ -403,6 +447,51 @@ func (_u *CommentUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(reaction.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.MentionsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   comment.MentionsTable,
+			Columns: comment.MentionsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedMentionsIDs(); len(nodes) > 0 && !_u.mutation.MentionsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   comment.MentionsTable,
+			Columns: comment.MentionsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.MentionsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   comment.MentionsTable,
+			Columns: comment.MentionsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {
@@ -555,6 +644,21 @@ func (_u *CommentUpdateOne) AddReactions(v ...*Reaction) *CommentUpdateOne {
 	return _u.AddReactionIDs(ids...)
 }
 
+// AddMentionIDs adds the "mentions" edge to the User entity by IDs.
+func (_u *CommentUpdateOne) AddMentionIDs(ids ...string) *CommentUpdateOne {
+	_u.mutation.AddMentionIDs(ids...)
+	return _u
+}
+
+// AddMentions adds the "mentions" edges to the User entity.
+func (_u *CommentUpdateOne) AddMentions(v ...*User) *CommentUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddMentionIDs(ids...)
+}
+
 // Mutation returns the CommentMutation object of the builder.
 func (_u *CommentUpdateOne) Mutation() *CommentMutation {
 	return _u.mutation
@@ -608,6 +712,27 @@ func (_u *CommentUpdateOne) RemoveReactions(v ...*Reaction) *CommentUpdateOne {
 	return _u.RemoveReactionIDs(ids...)
 }
 
+// ClearMentions clears all "mentions" edges to the User entity.
+func (_u *CommentUpdateOne) ClearMentions() *CommentUpdateOne {
+	_u.mutation.ClearMentions()
+	return _u
+}
+
+// RemoveMentionIDs removes the "mentions" edge to User entities by IDs.
+func (_u *CommentUpdateOne) RemoveMentionIDs(ids ...string) *CommentUpdateOne {
+	_u.mutation.RemoveMentionIDs(ids...)
+	return _u
+}
+
+// RemoveMentions removes "mentions" edges to User entities.
+func (_u *CommentUpdateOne) RemoveMentions(v ...*User) *CommentUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveMentionIDs(ids...)
+}
+
 // Where appends a list predicates to the CommentUpdate builder.
 func (_u *CommentUpdateOne) Where(ps ...predicate.Comment) *CommentUpdateOne {
 	_u.mutation.Where(ps...)
@@ -650,6 +775,11 @@ func (_u *CommentUpdateOne) ExecX(ctx context.Context) {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *CommentUpdateOne) check() error {
+	if v, ok := _u.mutation.Body(); ok {
+		if err := comment.BodyValidator(v); err != nil {
+			return &ValidationError{Name: "body", err: fmt.Errorf(`ent: validator failed for field "Comment.body": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Status(); ok {
 		if err := comment.StatusValidator(v); err != nil {
 			return &ValidationError{Name: "status", err: fmt.Errorf(`ent: validator failed for field "Comment.status": %w`, err)}
@@ -698,6 +828,9 @@ func (_u *CommentUpdateOne) sqlSave(ctx context.Context) (_node *Comment, err er
 	}
 	if _u.mutation.PageIDCleared() {
 		_spec.ClearField(comment.FieldPageID, field.TypeString)
+	}
+	if _u.mutation.PageHashCleared() {
+		_spec.ClearField(comment.FieldPageHash, field.TypeString)
 	}
 	if _u.mutation.NodeIDCleared() {
 		_spec.ClearField(comment.FieldNodeID, field.TypeString)
@@ -832,6 +965,51 @@ func (_u *CommentUpdateOne) sqlSave(ctx context.Context) (_node *Comment, err er
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(reaction.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.MentionsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   comment.MentionsTable,
+			Columns: comment.MentionsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedMentionsIDs(); len(nodes) > 0 && !_u.mutation.MentionsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   comment.MentionsTable,
+			Columns: comment.MentionsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.MentionsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   comment.MentionsTable,
+			Columns: comment.MentionsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

@@ -14,7 +14,7 @@ import (
 	"github.com/bindery/bindery/ent/user"
 )
 
-// CommentReply is the model entity for the CommentReply schema.
+// A reply in a comment's thread.
 type CommentReply struct {
 	config `json:"-"`
 	// ID of the ent.
@@ -25,9 +25,9 @@ type CommentReply struct {
 	Body string `json:"body,omitempty"`
 	// PostedByID holds the value of the "posted_by_id" field.
 	PostedByID *string `json:"posted_by_id,omitempty"`
-	// PostedAt holds the value of the "posted_at" field.
+	// When it was posted.
 	PostedAt time.Time `json:"posted_at,omitempty"`
-	// EditedAt holds the value of the "edited_at" field.
+	// When its body was last edited; null when never.
 	EditedAt *time.Time `json:"edited_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the CommentReplyQuery when eager-loading is set.
@@ -43,10 +43,13 @@ type CommentReplyEdges struct {
 	PostedBy *User `json:"posted_by,omitempty"`
 	// Reactions holds the value of the reactions edge.
 	Reactions []*Reaction `json:"reactions,omitempty"`
+	// Mentions holds the value of the mentions edge.
+	Mentions []*User `json:"mentions,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes    [3]bool
+	loadedTypes    [4]bool
 	namedReactions map[string][]*Reaction
+	namedMentions  map[string][]*User
 }
 
 // CommentOrErr returns the Comment value or an error if the edge
@@ -78,6 +81,15 @@ func (e CommentReplyEdges) ReactionsOrErr() ([]*Reaction, error) {
 		return e.Reactions, nil
 	}
 	return nil, &NotLoadedError{edge: "reactions"}
+}
+
+// MentionsOrErr returns the Mentions value or an error if the edge
+// was not loaded in eager-loading.
+func (e CommentReplyEdges) MentionsOrErr() ([]*User, error) {
+	if e.loadedTypes[3] {
+		return e.Mentions, nil
+	}
+	return nil, &NotLoadedError{edge: "mentions"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -170,6 +182,11 @@ func (_m *CommentReply) QueryReactions() *ReactionQuery {
 	return NewCommentReplyClient(_m.config).QueryReactions(_m)
 }
 
+// QueryMentions queries the "mentions" edge of the CommentReply entity.
+func (_m *CommentReply) QueryMentions() *UserQuery {
+	return NewCommentReplyClient(_m.config).QueryMentions(_m)
+}
+
 // Update returns a builder for updating this CommentReply.
 // Note that you need to call CommentReply.Unwrap() before calling this method if this CommentReply
 // was returned from a transaction, and the transaction was committed or rolled back.
@@ -236,6 +253,30 @@ func (_m *CommentReply) appendNamedReactions(name string, edges ...*Reaction) {
 		_m.Edges.namedReactions[name] = []*Reaction{}
 	} else {
 		_m.Edges.namedReactions[name] = append(_m.Edges.namedReactions[name], edges...)
+	}
+}
+
+// NamedMentions returns the Mentions named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *CommentReply) NamedMentions(name string) ([]*User, error) {
+	if _m.Edges.namedMentions == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedMentions[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *CommentReply) appendNamedMentions(name string, edges ...*User) {
+	if _m.Edges.namedMentions == nil {
+		_m.Edges.namedMentions = make(map[string][]*User)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedMentions[name] = []*User{}
+	} else {
+		_m.Edges.namedMentions[name] = append(_m.Edges.namedMentions[name], edges...)
 	}
 }
 

@@ -119,6 +119,21 @@ func (_c *CommentReplyCreate) AddReactions(v ...*Reaction) *CommentReplyCreate {
 	return _c.AddReactionIDs(ids...)
 }
 
+// AddMentionIDs adds the "mentions" edge to the User entity by IDs.
+func (_c *CommentReplyCreate) AddMentionIDs(ids ...string) *CommentReplyCreate {
+	_c.mutation.AddMentionIDs(ids...)
+	return _c
+}
+
+// AddMentions adds the "mentions" edges to the User entity.
+func (_c *CommentReplyCreate) AddMentions(v ...*User) *CommentReplyCreate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddMentionIDs(ids...)
+}
+
 // Mutation returns the CommentReplyMutation object of the builder.
 func (_c *CommentReplyCreate) Mutation() *CommentReplyMutation {
 	return _c.mutation
@@ -171,6 +186,11 @@ func (_c *CommentReplyCreate) check() error {
 	}
 	if _, ok := _c.mutation.Body(); !ok {
 		return &ValidationError{Name: "body", err: errors.New(`ent: missing required field "CommentReply.body"`)}
+	}
+	if v, ok := _c.mutation.Body(); ok {
+		if err := commentreply.BodyValidator(v); err != nil {
+			return &ValidationError{Name: "body", err: fmt.Errorf(`ent: validator failed for field "CommentReply.body": %w`, err)}
+		}
 	}
 	if _, ok := _c.mutation.PostedAt(); !ok {
 		return &ValidationError{Name: "posted_at", err: errors.New(`ent: missing required field "CommentReply.posted_at"`)}
@@ -274,6 +294,22 @@ func (_c *CommentReplyCreate) createSpec() (*CommentReply, *sqlgraph.CreateSpec)
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(reaction.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.MentionsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   commentreply.MentionsTable,
+			Columns: commentreply.MentionsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

@@ -30,8 +30,10 @@ type CommentReplyQuery struct {
 	withComment        *CommentQuery
 	withPostedBy       *UserQuery
 	withReactions      *ReactionQuery
+	withMentions       *UserQuery
 	modifiers          []func(*sql.Selector)
 	withNamedReactions map[string]*ReactionQuery
+	withNamedMentions  map[string]*UserQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -127,6 +129,28 @@ func (_q *CommentReplyQuery) QueryReactions() *ReactionQuery {
 			sqlgraph.From(commentreply.Table, commentreply.FieldID, selector),
 			sqlgraph.To(reaction.Table, reaction.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, commentreply.ReactionsTable, commentreply.ReactionsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryMentions chains the current query on the "mentions" edge.
+func (_q *CommentReplyQuery) QueryMentions() *UserQuery {
+	query := (&UserClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(commentreply.Table, commentreply.FieldID, selector),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, false, commentreply.MentionsTable, commentreply.MentionsPrimaryKey...),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -329,6 +353,7 @@ func (_q *CommentReplyQuery) Clone() *CommentReplyQuery {
 		withComment:   _q.withComment.Clone(),
 		withPostedBy:  _q.withPostedBy.Clone(),
 		withReactions: _q.withReactions.Clone(),
+		withMentions:  _q.withMentions.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -366,6 +391,17 @@ func (_q *CommentReplyQuery) WithReactions(opts ...func(*ReactionQuery)) *Commen
 		opt(query)
 	}
 	_q.withReactions = query
+	return _q
+}
+
+// WithMentions tells the query-builder to eager-load the nodes that are connected to
+// the "mentions" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *CommentReplyQuery) WithMentions(opts ...func(*UserQuery)) *CommentReplyQuery {
+	query := (&UserClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withMentions = query
 	return _q
 }
 
@@ -447,10 +483,11 @@ func (_q *CommentReplyQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]
 	var (
 		nodes       = []*CommentReply{}
 		_spec       = _q.querySpec()
-		loadedTypes = [3]bool{
+		loadedTypes = [4]bool{
 			_q.withComment != nil,
 			_q.withPostedBy != nil,
 			_q.withReactions != nil,
+			_q.withMentions != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -493,10 +530,24 @@ func (_q *CommentReplyQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]
 			return nil, err
 		}
 	}
+	if query := _q.withMentions; query != nil {
+		if err := _q.loadMentions(ctx, query, nodes,
+			func(n *CommentReply) { n.Edges.Mentions = []*User{} },
+			func(n *CommentReply, e *User) { n.Edges.Mentions = append(n.Edges.Mentions, e) }); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedReactions {
 		if err := _q.loadReactions(ctx, query, nodes,
 			func(n *CommentReply) { n.appendNamedReactions(name) },
 			func(n *CommentReply, e *Reaction) { n.appendNamedReactions(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedMentions {
+		if err := _q.loadMentions(ctx, query, nodes,
+			func(n *CommentReply) { n.appendNamedMentions(name) },
+			func(n *CommentReply, e *User) { n.appendNamedMentions(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -594,6 +645,67 @@ func (_q *CommentReplyQuery) loadReactions(ctx context.Context, query *ReactionQ
 			return fmt.Errorf(`unexpected referenced foreign-key "reply_id" returned %v for node %v`, *fk, n.ID)
 		}
 		assign(node, n)
+	}
+	return nil
+}
+func (_q *CommentReplyQuery) loadMentions(ctx context.Context, query *UserQuery, nodes []*CommentReply, init func(*CommentReply), assign func(*CommentReply, *User)) error {
+	edgeIDs := make([]driver.Value, len(nodes))
+	byID := make(map[string]*CommentReply)
+	nids := make(map[string]map[*CommentReply]struct{})
+	for i, node := range nodes {
+		edgeIDs[i] = node.ID
+		byID[node.ID] = node
+		if init != nil {
+			init(node)
+		}
+	}
+	query.Where(func(s *sql.Selector) {
+		joinT := sql.Table(commentreply.MentionsTable)
+		s.Join(joinT).On(s.C(user.FieldID), joinT.C(commentreply.MentionsPrimaryKey[1]))
+		s.Where(sql.InValues(joinT.C(commentreply.MentionsPrimaryKey[0]), edgeIDs...))
+		columns := s.SelectedColumns()
+		s.Select(joinT.C(commentreply.MentionsPrimaryKey[0]))
+		s.AppendSelect(columns...)
+		s.SetDistinct(false)
+	})
+	if err := query.prepareQuery(ctx); err != nil {
+		return err
+	}
+	qr := QuerierFunc(func(ctx context.Context, q Query) (Value, error) {
+		return query.sqlAll(ctx, func(_ context.Context, spec *sqlgraph.QuerySpec) {
+			assign := spec.Assign
+			values := spec.ScanValues
+			spec.ScanValues = func(columns []string) ([]any, error) {
+				values, err := values(columns[1:])
+				if err != nil {
+					return nil, err
+				}
+				return append([]any{new(sql.NullString)}, values...), nil
+			}
+			spec.Assign = func(columns []string, values []any) error {
+				outValue := values[0].(*sql.NullString).String
+				inValue := values[1].(*sql.NullString).String
+				if nids[inValue] == nil {
+					nids[inValue] = map[*CommentReply]struct{}{byID[outValue]: {}}
+					return assign(columns[1:], values[1:])
+				}
+				nids[inValue][byID[outValue]] = struct{}{}
+				return nil
+			}
+		})
+	})
+	neighbors, err := withInterceptors[[]*User](ctx, query, qr, query.inters)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected "mentions" node returned %v`, n.ID)
+		}
+		for kn := range nodes {
+			assign(kn, n)
+		}
 	}
 	return nil
 }
@@ -734,6 +846,20 @@ func (_q *CommentReplyQuery) WithNamedReactions(name string, opts ...func(*React
 		_q.withNamedReactions = make(map[string]*ReactionQuery)
 	}
 	_q.withNamedReactions[name] = query
+	return _q
+}
+
+// WithNamedMentions tells the query-builder to eager-load the nodes that are connected to the "mentions"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *CommentReplyQuery) WithNamedMentions(name string, opts ...func(*UserQuery)) *CommentReplyQuery {
+	query := (&UserClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedMentions == nil {
+		_q.withNamedMentions = make(map[string]*UserQuery)
+	}
+	_q.withNamedMentions[name] = query
 	return _q
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/bindery/bindery/ent/commentreply"
 	"github.com/bindery/bindery/ent/predicate"
 	"github.com/bindery/bindery/ent/reaction"
+	"github.com/bindery/bindery/ent/user"
 )
 
 // CommentReplyUpdate is the builder for updating CommentReply entities.
@@ -79,6 +80,21 @@ func (_u *CommentReplyUpdate) AddReactions(v ...*Reaction) *CommentReplyUpdate {
 	return _u.AddReactionIDs(ids...)
 }
 
+// AddMentionIDs adds the "mentions" edge to the User entity by IDs.
+func (_u *CommentReplyUpdate) AddMentionIDs(ids ...string) *CommentReplyUpdate {
+	_u.mutation.AddMentionIDs(ids...)
+	return _u
+}
+
+// AddMentions adds the "mentions" edges to the User entity.
+func (_u *CommentReplyUpdate) AddMentions(v ...*User) *CommentReplyUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddMentionIDs(ids...)
+}
+
 // Mutation returns the CommentReplyMutation object of the builder.
 func (_u *CommentReplyUpdate) Mutation() *CommentReplyMutation {
 	return _u.mutation
@@ -103,6 +119,27 @@ func (_u *CommentReplyUpdate) RemoveReactions(v ...*Reaction) *CommentReplyUpdat
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveReactionIDs(ids...)
+}
+
+// ClearMentions clears all "mentions" edges to the User entity.
+func (_u *CommentReplyUpdate) ClearMentions() *CommentReplyUpdate {
+	_u.mutation.ClearMentions()
+	return _u
+}
+
+// RemoveMentionIDs removes the "mentions" edge to User entities by IDs.
+func (_u *CommentReplyUpdate) RemoveMentionIDs(ids ...string) *CommentReplyUpdate {
+	_u.mutation.RemoveMentionIDs(ids...)
+	return _u
+}
+
+// RemoveMentions removes "mentions" edges to User entities.
+func (_u *CommentReplyUpdate) RemoveMentions(v ...*User) *CommentReplyUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveMentionIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -134,6 +171,11 @@ func (_u *CommentReplyUpdate) ExecX(ctx context.Context) {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *CommentReplyUpdate) check() error {
+	if v, ok := _u.mutation.Body(); ok {
+		if err := commentreply.BodyValidator(v); err != nil {
+			return &ValidationError{Name: "body", err: fmt.Errorf(`ent: validator failed for field "CommentReply.body": %w`, err)}
+		}
+	}
 	if _u.mutation.CommentCleared() && len(_u.mutation.CommentIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "CommentReply.comment"`)
 	}
@@ -212,6 +254,51 @@ func (_u *CommentReplyUpdate) sqlSave(ctx context.Context) (_node int, err error
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.MentionsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   commentreply.MentionsTable,
+			Columns: commentreply.MentionsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedMentionsIDs(); len(nodes) > 0 && !_u.mutation.MentionsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   commentreply.MentionsTable,
+			Columns: commentreply.MentionsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.MentionsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   commentreply.MentionsTable,
+			Columns: commentreply.MentionsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -283,6 +370,21 @@ func (_u *CommentReplyUpdateOne) AddReactions(v ...*Reaction) *CommentReplyUpdat
 	return _u.AddReactionIDs(ids...)
 }
 
+// AddMentionIDs adds the "mentions" edge to the User entity by IDs.
+func (_u *CommentReplyUpdateOne) AddMentionIDs(ids ...string) *CommentReplyUpdateOne {
+	_u.mutation.AddMentionIDs(ids...)
+	return _u
+}
+
+// AddMentions adds the "mentions" edges to the User entity.
+func (_u *CommentReplyUpdateOne) AddMentions(v ...*User) *CommentReplyUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddMentionIDs(ids...)
+}
+
 // Mutation returns the CommentReplyMutation object of the builder.
 func (_u *CommentReplyUpdateOne) Mutation() *CommentReplyMutation {
 	return _u.mutation
@@ -307,6 +409,27 @@ func (_u *CommentReplyUpdateOne) RemoveReactions(v ...*Reaction) *CommentReplyUp
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveReactionIDs(ids...)
+}
+
+// ClearMentions clears all "mentions" edges to the User entity.
+func (_u *CommentReplyUpdateOne) ClearMentions() *CommentReplyUpdateOne {
+	_u.mutation.ClearMentions()
+	return _u
+}
+
+// RemoveMentionIDs removes the "mentions" edge to User entities by IDs.
+func (_u *CommentReplyUpdateOne) RemoveMentionIDs(ids ...string) *CommentReplyUpdateOne {
+	_u.mutation.RemoveMentionIDs(ids...)
+	return _u
+}
+
+// RemoveMentions removes "mentions" edges to User entities.
+func (_u *CommentReplyUpdateOne) RemoveMentions(v ...*User) *CommentReplyUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveMentionIDs(ids...)
 }
 
 // Where appends a list predicates to the CommentReplyUpdate builder.
@@ -351,6 +474,11 @@ func (_u *CommentReplyUpdateOne) ExecX(ctx context.Context) {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *CommentReplyUpdateOne) check() error {
+	if v, ok := _u.mutation.Body(); ok {
+		if err := commentreply.BodyValidator(v); err != nil {
+			return &ValidationError{Name: "body", err: fmt.Errorf(`ent: validator failed for field "CommentReply.body": %w`, err)}
+		}
+	}
 	if _u.mutation.CommentCleared() && len(_u.mutation.CommentIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "CommentReply.comment"`)
 	}
@@ -439,6 +567,51 @@ func (_u *CommentReplyUpdateOne) sqlSave(ctx context.Context) (_node *CommentRep
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(reaction.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.MentionsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   commentreply.MentionsTable,
+			Columns: commentreply.MentionsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedMentionsIDs(); len(nodes) > 0 && !_u.mutation.MentionsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   commentreply.MentionsTable,
+			Columns: commentreply.MentionsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.MentionsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   commentreply.MentionsTable,
+			Columns: commentreply.MentionsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

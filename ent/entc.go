@@ -10,6 +10,7 @@ import (
 	"entgo.io/contrib/entgql"
 	"entgo.io/ent/entc"
 	"entgo.io/ent/entc/gen"
+	entschema "entgo.io/ent/schema"
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
@@ -23,6 +24,17 @@ func main() {
 		// Lists are ordered by fixed orders, not by orderBy arguments.
 		entgql.WithSchemaHook(func(_ *gen.Graph, s *ast.Schema) error {
 			delete(s.Types, "OrderDirection")
+			return nil
+		}),
+		// A type's schema.Comment annotation describes its GraphQL type.
+		entgql.WithSchemaHook(func(g *gen.Graph, s *ast.Schema) error {
+			name := (&entschema.CommentAnnotation{}).Name()
+			for _, n := range g.Nodes {
+				ant, _ := n.Annotations[name].(map[string]any)
+				if text, ok := ant["Text"].(string); ok && s.Types[n.Name] != nil {
+					s.Types[n.Name].Description = text
+				}
+			}
 			return nil
 		}),
 		// Bindery paginates with its own keyset cursors (package page), the

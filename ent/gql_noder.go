@@ -18,6 +18,12 @@ func (*ChangeRequest) IsNode() {}
 func (*Collection) IsNode() {}
 
 // IsNode implements the GraphQL Node interface.
+func (*Comment) IsNode() {}
+
+// IsNode implements the GraphQL Node interface.
+func (*CommentReply) IsNode() {}
+
+// IsNode implements the GraphQL Node interface.
 func (*Organization) IsNode() {}
 
 // IsNode implements the GraphQL Node interface.

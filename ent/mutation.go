@@ -3519,6 +3519,7 @@ type CommentMutation struct {
 	typ                   string
 	id                    *string
 	page_id               *string
+	page_hash             *string
 	node_id               *string
 	body                  *string
 	status                *enum.CommentStatus
@@ -3542,6 +3543,9 @@ type CommentMutation struct {
 	reactions             map[string]struct{}
 	removedreactions      map[string]struct{}
 	clearedreactions      bool
+	mentions              map[string]struct{}
+	removedmentions       map[string]struct{}
+	clearedmentions       bool
 	done                  bool
 	oldValue              func(context.Context) (*Comment, error)
 	predicates            []predicate.Comment
@@ -3832,6 +3836,55 @@ func (m *CommentMutation) PageIDCleared() bool {
 func (m *CommentMutation) ResetPageID() {
 	m.page_id = nil
 	delete(m.clearedFields, comment.FieldPageID)
+}
+
+// SetPageHash sets the "page_hash" field.
+func (m *CommentMutation) SetPageHash(s string) {
+	m.page_hash = &s
+}
+
+// PageHash returns the value of the "page_hash" field in the mutation.
+func (m *CommentMutation) PageHash() (r string, exists bool) {
+	v := m.page_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPageHash returns the old "page_hash" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldPageHash(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPageHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPageHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPageHash: %w", err)
+	}
+	return oldValue.PageHash, nil
+}
+
+// ClearPageHash clears the value of the "page_hash" field.
+func (m *CommentMutation) ClearPageHash() {
+	m.page_hash = nil
+	m.clearedFields[comment.FieldPageHash] = struct{}{}
+}
+
+// PageHashCleared returns if the "page_hash" field was cleared in this mutation.
+func (m *CommentMutation) PageHashCleared() bool {
+	_, ok := m.clearedFields[comment.FieldPageHash]
+	return ok
+}
+
+// ResetPageHash resets all changes to the "page_hash" field.
+func (m *CommentMutation) ResetPageHash() {
+	m.page_hash = nil
+	delete(m.clearedFields, comment.FieldPageHash)
 }
 
 // SetNodeID sets the "node_id" field.
@@ -4430,6 +4483,60 @@ func (m *CommentMutation) ResetReactions() {
 	m.removedreactions = nil
 }
 
+// AddMentionIDs adds the "mentions" edge to the User entity by ids.
+func (m *CommentMutation) AddMentionIDs(ids ...string) {
+	if m.mentions == nil {
+		m.mentions = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.mentions[ids[i]] = struct{}{}
+	}
+}
+
+// ClearMentions clears the "mentions" edge to the User entity.
+func (m *CommentMutation) ClearMentions() {
+	m.clearedmentions = true
+}
+
+// MentionsCleared reports if the "mentions" edge to the User entity was cleared.
+func (m *CommentMutation) MentionsCleared() bool {
+	return m.clearedmentions
+}
+
+// RemoveMentionIDs removes the "mentions" edge to the User entity by IDs.
+func (m *CommentMutation) RemoveMentionIDs(ids ...string) {
+	if m.removedmentions == nil {
+		m.removedmentions = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.mentions, ids[i])
+		m.removedmentions[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedMentions returns the removed IDs of the "mentions" edge to the User entity.
+func (m *CommentMutation) RemovedMentionsIDs() (ids []string) {
+	for id := range m.removedmentions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// MentionsIDs returns the "mentions" edge IDs in the mutation.
+func (m *CommentMutation) MentionsIDs() (ids []string) {
+	for id := range m.mentions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetMentions resets all changes to the "mentions" edge.
+func (m *CommentMutation) ResetMentions() {
+	m.mentions = nil
+	m.clearedmentions = false
+	m.removedmentions = nil
+}
+
 // Where appends a list predicates to the CommentMutation builder.
 func (m *CommentMutation) Where(ps ...predicate.Comment) {
 	m.predicates = append(m.predicates, ps...)
@@ -4464,7 +4571,7 @@ func (m *CommentMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *CommentMutation) Fields() []string {
-	fields := make([]string, 0, 12)
+	fields := make([]string, 0, 13)
 	if m.space != nil {
 		fields = append(fields, comment.FieldSpaceID)
 	}
@@ -4476,6 +4583,9 @@ func (m *CommentMutation) Fields() []string {
 	}
 	if m.page_id != nil {
 		fields = append(fields, comment.FieldPageID)
+	}
+	if m.page_hash != nil {
+		fields = append(fields, comment.FieldPageHash)
 	}
 	if m.node_id != nil {
 		fields = append(fields, comment.FieldNodeID)
@@ -4517,6 +4627,8 @@ func (m *CommentMutation) Field(name string) (ent.Value, bool) {
 		return m.RevisionID()
 	case comment.FieldPageID:
 		return m.PageID()
+	case comment.FieldPageHash:
+		return m.PageHash()
 	case comment.FieldNodeID:
 		return m.NodeID()
 	case comment.FieldBody:
@@ -4550,6 +4662,8 @@ func (m *CommentMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldRevisionID(ctx)
 	case comment.FieldPageID:
 		return m.OldPageID(ctx)
+	case comment.FieldPageHash:
+		return m.OldPageHash(ctx)
 	case comment.FieldNodeID:
 		return m.OldNodeID(ctx)
 	case comment.FieldBody:
@@ -4602,6 +4716,13 @@ func (m *CommentMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetPageID(v)
+		return nil
+	case comment.FieldPageHash:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPageHash(v)
 		return nil
 	case comment.FieldNodeID:
 		v, ok := value.(string)
@@ -4698,6 +4819,9 @@ func (m *CommentMutation) ClearedFields() []string {
 	if m.FieldCleared(comment.FieldPageID) {
 		fields = append(fields, comment.FieldPageID)
 	}
+	if m.FieldCleared(comment.FieldPageHash) {
+		fields = append(fields, comment.FieldPageHash)
+	}
 	if m.FieldCleared(comment.FieldNodeID) {
 		fields = append(fields, comment.FieldNodeID)
 	}
@@ -4736,6 +4860,9 @@ func (m *CommentMutation) ClearField(name string) error {
 	case comment.FieldPageID:
 		m.ClearPageID()
 		return nil
+	case comment.FieldPageHash:
+		m.ClearPageHash()
+		return nil
 	case comment.FieldNodeID:
 		m.ClearNodeID()
 		return nil
@@ -4771,6 +4898,9 @@ func (m *CommentMutation) ResetField(name string) error {
 	case comment.FieldPageID:
 		m.ResetPageID()
 		return nil
+	case comment.FieldPageHash:
+		m.ResetPageHash()
+		return nil
 	case comment.FieldNodeID:
 		m.ResetNodeID()
 		return nil
@@ -4801,7 +4931,7 @@ func (m *CommentMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *CommentMutation) AddedEdges() []string {
-	edges := make([]string, 0, 7)
+	edges := make([]string, 0, 8)
 	if m.space != nil {
 		edges = append(edges, comment.EdgeSpace)
 	}
@@ -4822,6 +4952,9 @@ func (m *CommentMutation) AddedEdges() []string {
 	}
 	if m.reactions != nil {
 		edges = append(edges, comment.EdgeReactions)
+	}
+	if m.mentions != nil {
+		edges = append(edges, comment.EdgeMentions)
 	}
 	return edges
 }
@@ -4862,18 +4995,27 @@ func (m *CommentMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case comment.EdgeMentions:
+		ids := make([]ent.Value, 0, len(m.mentions))
+		for id := range m.mentions {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *CommentMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 7)
+	edges := make([]string, 0, 8)
 	if m.removedreplies != nil {
 		edges = append(edges, comment.EdgeReplies)
 	}
 	if m.removedreactions != nil {
 		edges = append(edges, comment.EdgeReactions)
+	}
+	if m.removedmentions != nil {
+		edges = append(edges, comment.EdgeMentions)
 	}
 	return edges
 }
@@ -4894,13 +5036,19 @@ func (m *CommentMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case comment.EdgeMentions:
+		ids := make([]ent.Value, 0, len(m.removedmentions))
+		for id := range m.removedmentions {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *CommentMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 7)
+	edges := make([]string, 0, 8)
 	if m.clearedspace {
 		edges = append(edges, comment.EdgeSpace)
 	}
@@ -4921,6 +5069,9 @@ func (m *CommentMutation) ClearedEdges() []string {
 	}
 	if m.clearedreactions {
 		edges = append(edges, comment.EdgeReactions)
+	}
+	if m.clearedmentions {
+		edges = append(edges, comment.EdgeMentions)
 	}
 	return edges
 }
@@ -4943,6 +5094,8 @@ func (m *CommentMutation) EdgeCleared(name string) bool {
 		return m.clearedreplies
 	case comment.EdgeReactions:
 		return m.clearedreactions
+	case comment.EdgeMentions:
+		return m.clearedmentions
 	}
 	return false
 }
@@ -4995,6 +5148,9 @@ func (m *CommentMutation) ResetEdge(name string) error {
 	case comment.EdgeReactions:
 		m.ResetReactions()
 		return nil
+	case comment.EdgeMentions:
+		m.ResetMentions()
+		return nil
 	}
 	return fmt.Errorf("unknown Comment edge %s", name)
 }
@@ -5016,6 +5172,9 @@ type CommentReplyMutation struct {
 	reactions        map[string]struct{}
 	removedreactions map[string]struct{}
 	clearedreactions bool
+	mentions         map[string]struct{}
+	removedmentions  map[string]struct{}
+	clearedmentions  bool
 	done             bool
 	oldValue         func(context.Context) (*CommentReply, error)
 	predicates       []predicate.CommentReply
@@ -5439,6 +5598,60 @@ func (m *CommentReplyMutation) ResetReactions() {
 	m.removedreactions = nil
 }
 
+// AddMentionIDs adds the "mentions" edge to the User entity by ids.
+func (m *CommentReplyMutation) AddMentionIDs(ids ...string) {
+	if m.mentions == nil {
+		m.mentions = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.mentions[ids[i]] = struct{}{}
+	}
+}
+
+// ClearMentions clears the "mentions" edge to the User entity.
+func (m *CommentReplyMutation) ClearMentions() {
+	m.clearedmentions = true
+}
+
+// MentionsCleared reports if the "mentions" edge to the User entity was cleared.
+func (m *CommentReplyMutation) MentionsCleared() bool {
+	return m.clearedmentions
+}
+
+// RemoveMentionIDs removes the "mentions" edge to the User entity by IDs.
+func (m *CommentReplyMutation) RemoveMentionIDs(ids ...string) {
+	if m.removedmentions == nil {
+		m.removedmentions = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.mentions, ids[i])
+		m.removedmentions[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedMentions returns the removed IDs of the "mentions" edge to the User entity.
+func (m *CommentReplyMutation) RemovedMentionsIDs() (ids []string) {
+	for id := range m.removedmentions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// MentionsIDs returns the "mentions" edge IDs in the mutation.
+func (m *CommentReplyMutation) MentionsIDs() (ids []string) {
+	for id := range m.mentions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetMentions resets all changes to the "mentions" edge.
+func (m *CommentReplyMutation) ResetMentions() {
+	m.mentions = nil
+	m.clearedmentions = false
+	m.removedmentions = nil
+}
+
 // Where appends a list predicates to the CommentReplyMutation builder.
 func (m *CommentReplyMutation) Where(ps ...predicate.CommentReply) {
 	m.predicates = append(m.predicates, ps...)
@@ -5655,7 +5868,7 @@ func (m *CommentReplyMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *CommentReplyMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.comment != nil {
 		edges = append(edges, commentreply.EdgeComment)
 	}
@@ -5664,6 +5877,9 @@ func (m *CommentReplyMutation) AddedEdges() []string {
 	}
 	if m.reactions != nil {
 		edges = append(edges, commentreply.EdgeReactions)
+	}
+	if m.mentions != nil {
+		edges = append(edges, commentreply.EdgeMentions)
 	}
 	return edges
 }
@@ -5686,15 +5902,24 @@ func (m *CommentReplyMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case commentreply.EdgeMentions:
+		ids := make([]ent.Value, 0, len(m.mentions))
+		for id := range m.mentions {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *CommentReplyMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.removedreactions != nil {
 		edges = append(edges, commentreply.EdgeReactions)
+	}
+	if m.removedmentions != nil {
+		edges = append(edges, commentreply.EdgeMentions)
 	}
 	return edges
 }
@@ -5709,13 +5934,19 @@ func (m *CommentReplyMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case commentreply.EdgeMentions:
+		ids := make([]ent.Value, 0, len(m.removedmentions))
+		for id := range m.removedmentions {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *CommentReplyMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.clearedcomment {
 		edges = append(edges, commentreply.EdgeComment)
 	}
@@ -5724,6 +5955,9 @@ func (m *CommentReplyMutation) ClearedEdges() []string {
 	}
 	if m.clearedreactions {
 		edges = append(edges, commentreply.EdgeReactions)
+	}
+	if m.clearedmentions {
+		edges = append(edges, commentreply.EdgeMentions)
 	}
 	return edges
 }
@@ -5738,6 +5972,8 @@ func (m *CommentReplyMutation) EdgeCleared(name string) bool {
 		return m.clearedposted_by
 	case commentreply.EdgeReactions:
 		return m.clearedreactions
+	case commentreply.EdgeMentions:
+		return m.clearedmentions
 	}
 	return false
 }
@@ -5768,6 +6004,9 @@ func (m *CommentReplyMutation) ResetEdge(name string) error {
 		return nil
 	case commentreply.EdgeReactions:
 		m.ResetReactions()
+		return nil
+	case commentreply.EdgeMentions:
+		m.ResetMentions()
 		return nil
 	}
 	return fmt.Errorf("unknown CommentReply edge %s", name)
@@ -29077,6 +29316,12 @@ type UserMutation struct {
 	contributed_change_requests        map[string]struct{}
 	removedcontributed_change_requests map[string]struct{}
 	clearedcontributed_change_requests bool
+	mentioned_in_comments              map[string]struct{}
+	removedmentioned_in_comments       map[string]struct{}
+	clearedmentioned_in_comments       bool
+	mentioned_in_replies               map[string]struct{}
+	removedmentioned_in_replies        map[string]struct{}
+	clearedmentioned_in_replies        bool
 	done                               bool
 	oldValue                           func(context.Context) (*User, error)
 	predicates                         []predicate.User
@@ -29649,6 +29894,114 @@ func (m *UserMutation) ResetContributedChangeRequests() {
 	m.removedcontributed_change_requests = nil
 }
 
+// AddMentionedInCommentIDs adds the "mentioned_in_comments" edge to the Comment entity by ids.
+func (m *UserMutation) AddMentionedInCommentIDs(ids ...string) {
+	if m.mentioned_in_comments == nil {
+		m.mentioned_in_comments = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.mentioned_in_comments[ids[i]] = struct{}{}
+	}
+}
+
+// ClearMentionedInComments clears the "mentioned_in_comments" edge to the Comment entity.
+func (m *UserMutation) ClearMentionedInComments() {
+	m.clearedmentioned_in_comments = true
+}
+
+// MentionedInCommentsCleared reports if the "mentioned_in_comments" edge to the Comment entity was cleared.
+func (m *UserMutation) MentionedInCommentsCleared() bool {
+	return m.clearedmentioned_in_comments
+}
+
+// RemoveMentionedInCommentIDs removes the "mentioned_in_comments" edge to the Comment entity by IDs.
+func (m *UserMutation) RemoveMentionedInCommentIDs(ids ...string) {
+	if m.removedmentioned_in_comments == nil {
+		m.removedmentioned_in_comments = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.mentioned_in_comments, ids[i])
+		m.removedmentioned_in_comments[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedMentionedInComments returns the removed IDs of the "mentioned_in_comments" edge to the Comment entity.
+func (m *UserMutation) RemovedMentionedInCommentsIDs() (ids []string) {
+	for id := range m.removedmentioned_in_comments {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// MentionedInCommentsIDs returns the "mentioned_in_comments" edge IDs in the mutation.
+func (m *UserMutation) MentionedInCommentsIDs() (ids []string) {
+	for id := range m.mentioned_in_comments {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetMentionedInComments resets all changes to the "mentioned_in_comments" edge.
+func (m *UserMutation) ResetMentionedInComments() {
+	m.mentioned_in_comments = nil
+	m.clearedmentioned_in_comments = false
+	m.removedmentioned_in_comments = nil
+}
+
+// AddMentionedInReplyIDs adds the "mentioned_in_replies" edge to the CommentReply entity by ids.
+func (m *UserMutation) AddMentionedInReplyIDs(ids ...string) {
+	if m.mentioned_in_replies == nil {
+		m.mentioned_in_replies = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.mentioned_in_replies[ids[i]] = struct{}{}
+	}
+}
+
+// ClearMentionedInReplies clears the "mentioned_in_replies" edge to the CommentReply entity.
+func (m *UserMutation) ClearMentionedInReplies() {
+	m.clearedmentioned_in_replies = true
+}
+
+// MentionedInRepliesCleared reports if the "mentioned_in_replies" edge to the CommentReply entity was cleared.
+func (m *UserMutation) MentionedInRepliesCleared() bool {
+	return m.clearedmentioned_in_replies
+}
+
+// RemoveMentionedInReplyIDs removes the "mentioned_in_replies" edge to the CommentReply entity by IDs.
+func (m *UserMutation) RemoveMentionedInReplyIDs(ids ...string) {
+	if m.removedmentioned_in_replies == nil {
+		m.removedmentioned_in_replies = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.mentioned_in_replies, ids[i])
+		m.removedmentioned_in_replies[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedMentionedInReplies returns the removed IDs of the "mentioned_in_replies" edge to the CommentReply entity.
+func (m *UserMutation) RemovedMentionedInRepliesIDs() (ids []string) {
+	for id := range m.removedmentioned_in_replies {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// MentionedInRepliesIDs returns the "mentioned_in_replies" edge IDs in the mutation.
+func (m *UserMutation) MentionedInRepliesIDs() (ids []string) {
+	for id := range m.mentioned_in_replies {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetMentionedInReplies resets all changes to the "mentioned_in_replies" edge.
+func (m *UserMutation) ResetMentionedInReplies() {
+	m.mentioned_in_replies = nil
+	m.clearedmentioned_in_replies = false
+	m.removedmentioned_in_replies = nil
+}
+
 // Where appends a list predicates to the UserMutation builder.
 func (m *UserMutation) Where(ps ...predicate.User) {
 	m.predicates = append(m.predicates, ps...)
@@ -29859,7 +30212,7 @@ func (m *UserMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *UserMutation) AddedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 7)
 	if m.memberships != nil {
 		edges = append(edges, user.EdgeMemberships)
 	}
@@ -29874,6 +30227,12 @@ func (m *UserMutation) AddedEdges() []string {
 	}
 	if m.contributed_change_requests != nil {
 		edges = append(edges, user.EdgeContributedChangeRequests)
+	}
+	if m.mentioned_in_comments != nil {
+		edges = append(edges, user.EdgeMentionedInComments)
+	}
+	if m.mentioned_in_replies != nil {
+		edges = append(edges, user.EdgeMentionedInReplies)
 	}
 	return edges
 }
@@ -29912,13 +30271,25 @@ func (m *UserMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case user.EdgeMentionedInComments:
+		ids := make([]ent.Value, 0, len(m.mentioned_in_comments))
+		for id := range m.mentioned_in_comments {
+			ids = append(ids, id)
+		}
+		return ids
+	case user.EdgeMentionedInReplies:
+		ids := make([]ent.Value, 0, len(m.mentioned_in_replies))
+		for id := range m.mentioned_in_replies {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *UserMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 7)
 	if m.removedmemberships != nil {
 		edges = append(edges, user.EdgeMemberships)
 	}
@@ -29933,6 +30304,12 @@ func (m *UserMutation) RemovedEdges() []string {
 	}
 	if m.removedcontributed_change_requests != nil {
 		edges = append(edges, user.EdgeContributedChangeRequests)
+	}
+	if m.removedmentioned_in_comments != nil {
+		edges = append(edges, user.EdgeMentionedInComments)
+	}
+	if m.removedmentioned_in_replies != nil {
+		edges = append(edges, user.EdgeMentionedInReplies)
 	}
 	return edges
 }
@@ -29971,13 +30348,25 @@ func (m *UserMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case user.EdgeMentionedInComments:
+		ids := make([]ent.Value, 0, len(m.removedmentioned_in_comments))
+		for id := range m.removedmentioned_in_comments {
+			ids = append(ids, id)
+		}
+		return ids
+	case user.EdgeMentionedInReplies:
+		ids := make([]ent.Value, 0, len(m.removedmentioned_in_replies))
+		for id := range m.removedmentioned_in_replies {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *UserMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 7)
 	if m.clearedmemberships {
 		edges = append(edges, user.EdgeMemberships)
 	}
@@ -29992,6 +30381,12 @@ func (m *UserMutation) ClearedEdges() []string {
 	}
 	if m.clearedcontributed_change_requests {
 		edges = append(edges, user.EdgeContributedChangeRequests)
+	}
+	if m.clearedmentioned_in_comments {
+		edges = append(edges, user.EdgeMentionedInComments)
+	}
+	if m.clearedmentioned_in_replies {
+		edges = append(edges, user.EdgeMentionedInReplies)
 	}
 	return edges
 }
@@ -30010,6 +30405,10 @@ func (m *UserMutation) EdgeCleared(name string) bool {
 		return m.clearedgrants
 	case user.EdgeContributedChangeRequests:
 		return m.clearedcontributed_change_requests
+	case user.EdgeMentionedInComments:
+		return m.clearedmentioned_in_comments
+	case user.EdgeMentionedInReplies:
+		return m.clearedmentioned_in_replies
 	}
 	return false
 }
@@ -30040,6 +30439,12 @@ func (m *UserMutation) ResetEdge(name string) error {
 		return nil
 	case user.EdgeContributedChangeRequests:
 		m.ResetContributedChangeRequests()
+		return nil
+	case user.EdgeMentionedInComments:
+		m.ResetMentionedInComments()
+		return nil
+	case user.EdgeMentionedInReplies:
+		m.ResetMentionedInReplies()
 		return nil
 	}
 	return fmt.Errorf("unknown User edge %s", name)

@@ -179,8 +179,16 @@ func init() {
 	_ = commentMixinFields0
 	commentFields := schema.Comment{}.Fields()
 	_ = commentFields
+	// commentDescNodeID is the schema descriptor for node_id field.
+	commentDescNodeID := commentFields[5].Descriptor()
+	// comment.NodeIDValidator is a validator for the "node_id" field. It is called by the builders before save.
+	comment.NodeIDValidator = commentDescNodeID.Validators[0].(func(string) error)
+	// commentDescBody is the schema descriptor for body field.
+	commentDescBody := commentFields[6].Descriptor()
+	// comment.BodyValidator is a validator for the "body" field. It is called by the builders before save.
+	comment.BodyValidator = commentDescBody.Validators[0].(func(string) error)
 	// commentDescPostedAt is the schema descriptor for posted_at field.
-	commentDescPostedAt := commentFields[8].Descriptor()
+	commentDescPostedAt := commentFields[9].Descriptor()
 	// comment.DefaultPostedAt holds the default value on creation for the posted_at field.
 	comment.DefaultPostedAt = commentDescPostedAt.Default.(func() time.Time)
 	// commentDescID is the schema descriptor for id field.
@@ -208,6 +216,10 @@ func init() {
 	_ = commentreplyMixinFields0
 	commentreplyFields := schema.CommentReply{}.Fields()
 	_ = commentreplyFields
+	// commentreplyDescBody is the schema descriptor for body field.
+	commentreplyDescBody := commentreplyFields[1].Descriptor()
+	// commentreply.BodyValidator is a validator for the "body" field. It is called by the builders before save.
+	commentreply.BodyValidator = commentreplyDescBody.Validators[0].(func(string) error)
 	// commentreplyDescPostedAt is the schema descriptor for posted_at field.
 	commentreplyDescPostedAt := commentreplyFields[3].Descriptor()
 	// commentreply.DefaultPostedAt holds the default value on creation for the posted_at field.

@@ -45,14 +45,20 @@ type UserEdges struct {
 	Grants []*ContentGrant `json:"grants,omitempty"`
 	// ContributedChangeRequests holds the value of the contributed_change_requests edge.
 	ContributedChangeRequests []*ChangeRequest `json:"contributed_change_requests,omitempty"`
+	// MentionedInComments holds the value of the mentioned_in_comments edge.
+	MentionedInComments []*Comment `json:"mentioned_in_comments,omitempty"`
+	// MentionedInReplies holds the value of the mentioned_in_replies edge.
+	MentionedInReplies []*CommentReply `json:"mentioned_in_replies,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes                    [5]bool
+	loadedTypes                    [7]bool
 	namedMemberships               map[string][]*Member
 	namedTokens                    map[string][]*APIToken
 	namedTeamMemberships           map[string][]*TeamMember
 	namedGrants                    map[string][]*ContentGrant
 	namedContributedChangeRequests map[string][]*ChangeRequest
+	namedMentionedInComments       map[string][]*Comment
+	namedMentionedInReplies        map[string][]*CommentReply
 }
 
 // MembershipsOrErr returns the Memberships value or an error if the edge
@@ -98,6 +104,24 @@ func (e UserEdges) ContributedChangeRequestsOrErr() ([]*ChangeRequest, error) {
 		return e.ContributedChangeRequests, nil
 	}
 	return nil, &NotLoadedError{edge: "contributed_change_requests"}
+}
+
+// MentionedInCommentsOrErr returns the MentionedInComments value or an error if the edge
+// was not loaded in eager-loading.
+func (e UserEdges) MentionedInCommentsOrErr() ([]*Comment, error) {
+	if e.loadedTypes[5] {
+		return e.MentionedInComments, nil
+	}
+	return nil, &NotLoadedError{edge: "mentioned_in_comments"}
+}
+
+// MentionedInRepliesOrErr returns the MentionedInReplies value or an error if the edge
+// was not loaded in eager-loading.
+func (e UserEdges) MentionedInRepliesOrErr() ([]*CommentReply, error) {
+	if e.loadedTypes[6] {
+		return e.MentionedInReplies, nil
+	}
+	return nil, &NotLoadedError{edge: "mentioned_in_replies"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -197,6 +221,16 @@ func (_m *User) QueryGrants() *ContentGrantQuery {
 // QueryContributedChangeRequests queries the "contributed_change_requests" edge of the User entity.
 func (_m *User) QueryContributedChangeRequests() *ChangeRequestQuery {
 	return NewUserClient(_m.config).QueryContributedChangeRequests(_m)
+}
+
+// QueryMentionedInComments queries the "mentioned_in_comments" edge of the User entity.
+func (_m *User) QueryMentionedInComments() *CommentQuery {
+	return NewUserClient(_m.config).QueryMentionedInComments(_m)
+}
+
+// QueryMentionedInReplies queries the "mentioned_in_replies" edge of the User entity.
+func (_m *User) QueryMentionedInReplies() *CommentReplyQuery {
+	return NewUserClient(_m.config).QueryMentionedInReplies(_m)
 }
 
 // Update returns a builder for updating this User.
@@ -359,6 +393,54 @@ func (_m *User) appendNamedContributedChangeRequests(name string, edges ...*Chan
 		_m.Edges.namedContributedChangeRequests[name] = []*ChangeRequest{}
 	} else {
 		_m.Edges.namedContributedChangeRequests[name] = append(_m.Edges.namedContributedChangeRequests[name], edges...)
+	}
+}
+
+// NamedMentionedInComments returns the MentionedInComments named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *User) NamedMentionedInComments(name string) ([]*Comment, error) {
+	if _m.Edges.namedMentionedInComments == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedMentionedInComments[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *User) appendNamedMentionedInComments(name string, edges ...*Comment) {
+	if _m.Edges.namedMentionedInComments == nil {
+		_m.Edges.namedMentionedInComments = make(map[string][]*Comment)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedMentionedInComments[name] = []*Comment{}
+	} else {
+		_m.Edges.namedMentionedInComments[name] = append(_m.Edges.namedMentionedInComments[name], edges...)
+	}
+}
+
+// NamedMentionedInReplies returns the MentionedInReplies named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *User) NamedMentionedInReplies(name string) ([]*CommentReply, error) {
+	if _m.Edges.namedMentionedInReplies == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedMentionedInReplies[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *User) appendNamedMentionedInReplies(name string, edges ...*CommentReply) {
+	if _m.Edges.namedMentionedInReplies == nil {
+		_m.Edges.namedMentionedInReplies = make(map[string][]*CommentReply)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedMentionedInReplies[name] = []*CommentReply{}
+	} else {
+		_m.Edges.namedMentionedInReplies[name] = append(_m.Edges.namedMentionedInReplies[name], edges...)
 	}
 }
 

@@ -14,6 +14,8 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/bindery/bindery/ent/apitoken"
 	"github.com/bindery/bindery/ent/changerequest"
+	"github.com/bindery/bindery/ent/comment"
+	"github.com/bindery/bindery/ent/commentreply"
 	"github.com/bindery/bindery/ent/contentgrant"
 	"github.com/bindery/bindery/ent/member"
 	"github.com/bindery/bindery/ent/teammember"
@@ -169,6 +171,36 @@ func (_c *UserCreate) AddContributedChangeRequests(v ...*ChangeRequest) *UserCre
 		ids[i] = v[i].ID
 	}
 	return _c.AddContributedChangeRequestIDs(ids...)
+}
+
+// AddMentionedInCommentIDs adds the "mentioned_in_comments" edge to the Comment entity by IDs.
+func (_c *UserCreate) AddMentionedInCommentIDs(ids ...string) *UserCreate {
+	_c.mutation.AddMentionedInCommentIDs(ids...)
+	return _c
+}
+
+// AddMentionedInComments adds the "mentioned_in_comments" edges to the Comment entity.
+func (_c *UserCreate) AddMentionedInComments(v ...*Comment) *UserCreate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddMentionedInCommentIDs(ids...)
+}
+
+// AddMentionedInReplyIDs adds the "mentioned_in_replies" edge to the CommentReply entity by IDs.
+func (_c *UserCreate) AddMentionedInReplyIDs(ids ...string) *UserCreate {
+	_c.mutation.AddMentionedInReplyIDs(ids...)
+	return _c
+}
+
+// AddMentionedInReplies adds the "mentioned_in_replies" edges to the CommentReply entity.
+func (_c *UserCreate) AddMentionedInReplies(v ...*CommentReply) *UserCreate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddMentionedInReplyIDs(ids...)
 }
 
 // Mutation returns the UserMutation object of the builder.
@@ -383,6 +415,38 @@ func (_c *UserCreate) createSpec() (*User, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(changerequest.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.MentionedInCommentsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.MentionedInCommentsTable,
+			Columns: user.MentionedInCommentsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(comment.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.MentionedInRepliesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.MentionedInRepliesTable,
+			Columns: user.MentionedInRepliesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(commentreply.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

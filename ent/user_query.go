@@ -15,6 +15,8 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/bindery/bindery/ent/apitoken"
 	"github.com/bindery/bindery/ent/changerequest"
+	"github.com/bindery/bindery/ent/comment"
+	"github.com/bindery/bindery/ent/commentreply"
 	"github.com/bindery/bindery/ent/contentgrant"
 	"github.com/bindery/bindery/ent/member"
 	"github.com/bindery/bindery/ent/predicate"
@@ -34,12 +36,16 @@ type UserQuery struct {
 	withTeamMemberships                *TeamMemberQuery
 	withGrants                         *ContentGrantQuery
 	withContributedChangeRequests      *ChangeRequestQuery
+	withMentionedInComments            *CommentQuery
+	withMentionedInReplies             *CommentReplyQuery
 	modifiers                          []func(*sql.Selector)
 	withNamedMemberships               map[string]*MemberQuery
 	withNamedTokens                    map[string]*APITokenQuery
 	withNamedTeamMemberships           map[string]*TeamMemberQuery
 	withNamedGrants                    map[string]*ContentGrantQuery
 	withNamedContributedChangeRequests map[string]*ChangeRequestQuery
+	withNamedMentionedInComments       map[string]*CommentQuery
+	withNamedMentionedInReplies        map[string]*CommentReplyQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -179,6 +185,50 @@ func (_q *UserQuery) QueryContributedChangeRequests() *ChangeRequestQuery {
 			sqlgraph.From(user.Table, user.FieldID, selector),
 			sqlgraph.To(changerequest.Table, changerequest.FieldID),
 			sqlgraph.Edge(sqlgraph.M2M, true, user.ContributedChangeRequestsTable, user.ContributedChangeRequestsPrimaryKey...),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryMentionedInComments chains the current query on the "mentioned_in_comments" edge.
+func (_q *UserQuery) QueryMentionedInComments() *CommentQuery {
+	query := (&CommentClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(user.Table, user.FieldID, selector),
+			sqlgraph.To(comment.Table, comment.FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, user.MentionedInCommentsTable, user.MentionedInCommentsPrimaryKey...),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryMentionedInReplies chains the current query on the "mentioned_in_replies" edge.
+func (_q *UserQuery) QueryMentionedInReplies() *CommentReplyQuery {
+	query := (&CommentReplyClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(user.Table, user.FieldID, selector),
+			sqlgraph.To(commentreply.Table, commentreply.FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, user.MentionedInRepliesTable, user.MentionedInRepliesPrimaryKey...),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -383,6 +433,8 @@ func (_q *UserQuery) Clone() *UserQuery {
 		withTeamMemberships:           _q.withTeamMemberships.Clone(),
 		withGrants:                    _q.withGrants.Clone(),
 		withContributedChangeRequests: _q.withContributedChangeRequests.Clone(),
+		withMentionedInComments:       _q.withMentionedInComments.Clone(),
+		withMentionedInReplies:        _q.withMentionedInReplies.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -442,6 +494,28 @@ func (_q *UserQuery) WithContributedChangeRequests(opts ...func(*ChangeRequestQu
 		opt(query)
 	}
 	_q.withContributedChangeRequests = query
+	return _q
+}
+
+// WithMentionedInComments tells the query-builder to eager-load the nodes that are connected to
+// the "mentioned_in_comments" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *UserQuery) WithMentionedInComments(opts ...func(*CommentQuery)) *UserQuery {
+	query := (&CommentClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withMentionedInComments = query
+	return _q
+}
+
+// WithMentionedInReplies tells the query-builder to eager-load the nodes that are connected to
+// the "mentioned_in_replies" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *UserQuery) WithMentionedInReplies(opts ...func(*CommentReplyQuery)) *UserQuery {
+	query := (&CommentReplyClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withMentionedInReplies = query
 	return _q
 }
 
@@ -523,12 +597,14 @@ func (_q *UserQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*User, e
 	var (
 		nodes       = []*User{}
 		_spec       = _q.querySpec()
-		loadedTypes = [5]bool{
+		loadedTypes = [7]bool{
 			_q.withMemberships != nil,
 			_q.withTokens != nil,
 			_q.withTeamMemberships != nil,
 			_q.withGrants != nil,
 			_q.withContributedChangeRequests != nil,
+			_q.withMentionedInComments != nil,
+			_q.withMentionedInReplies != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -589,6 +665,20 @@ func (_q *UserQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*User, e
 			return nil, err
 		}
 	}
+	if query := _q.withMentionedInComments; query != nil {
+		if err := _q.loadMentionedInComments(ctx, query, nodes,
+			func(n *User) { n.Edges.MentionedInComments = []*Comment{} },
+			func(n *User, e *Comment) { n.Edges.MentionedInComments = append(n.Edges.MentionedInComments, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withMentionedInReplies; query != nil {
+		if err := _q.loadMentionedInReplies(ctx, query, nodes,
+			func(n *User) { n.Edges.MentionedInReplies = []*CommentReply{} },
+			func(n *User, e *CommentReply) { n.Edges.MentionedInReplies = append(n.Edges.MentionedInReplies, e) }); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedMemberships {
 		if err := _q.loadMemberships(ctx, query, nodes,
 			func(n *User) { n.appendNamedMemberships(name) },
@@ -621,6 +711,20 @@ func (_q *UserQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*User, e
 		if err := _q.loadContributedChangeRequests(ctx, query, nodes,
 			func(n *User) { n.appendNamedContributedChangeRequests(name) },
 			func(n *User, e *ChangeRequest) { n.appendNamedContributedChangeRequests(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedMentionedInComments {
+		if err := _q.loadMentionedInComments(ctx, query, nodes,
+			func(n *User) { n.appendNamedMentionedInComments(name) },
+			func(n *User, e *Comment) { n.appendNamedMentionedInComments(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedMentionedInReplies {
+		if err := _q.loadMentionedInReplies(ctx, query, nodes,
+			func(n *User) { n.appendNamedMentionedInReplies(name) },
+			func(n *User, e *CommentReply) { n.appendNamedMentionedInReplies(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -804,6 +908,128 @@ func (_q *UserQuery) loadContributedChangeRequests(ctx context.Context, query *C
 		nodes, ok := nids[n.ID]
 		if !ok {
 			return fmt.Errorf(`unexpected "contributed_change_requests" node returned %v`, n.ID)
+		}
+		for kn := range nodes {
+			assign(kn, n)
+		}
+	}
+	return nil
+}
+func (_q *UserQuery) loadMentionedInComments(ctx context.Context, query *CommentQuery, nodes []*User, init func(*User), assign func(*User, *Comment)) error {
+	edgeIDs := make([]driver.Value, len(nodes))
+	byID := make(map[string]*User)
+	nids := make(map[string]map[*User]struct{})
+	for i, node := range nodes {
+		edgeIDs[i] = node.ID
+		byID[node.ID] = node
+		if init != nil {
+			init(node)
+		}
+	}
+	query.Where(func(s *sql.Selector) {
+		joinT := sql.Table(user.MentionedInCommentsTable)
+		s.Join(joinT).On(s.C(comment.FieldID), joinT.C(user.MentionedInCommentsPrimaryKey[0]))
+		s.Where(sql.InValues(joinT.C(user.MentionedInCommentsPrimaryKey[1]), edgeIDs...))
+		columns := s.SelectedColumns()
+		s.Select(joinT.C(user.MentionedInCommentsPrimaryKey[1]))
+		s.AppendSelect(columns...)
+		s.SetDistinct(false)
+	})
+	if err := query.prepareQuery(ctx); err != nil {
+		return err
+	}
+	qr := QuerierFunc(func(ctx context.Context, q Query) (Value, error) {
+		return query.sqlAll(ctx, func(_ context.Context, spec *sqlgraph.QuerySpec) {
+			assign := spec.Assign
+			values := spec.ScanValues
+			spec.ScanValues = func(columns []string) ([]any, error) {
+				values, err := values(columns[1:])
+				if err != nil {
+					return nil, err
+				}
+				return append([]any{new(sql.NullString)}, values...), nil
+			}
+			spec.Assign = func(columns []string, values []any) error {
+				outValue := values[0].(*sql.NullString).String
+				inValue := values[1].(*sql.NullString).String
+				if nids[inValue] == nil {
+					nids[inValue] = map[*User]struct{}{byID[outValue]: {}}
+					return assign(columns[1:], values[1:])
+				}
+				nids[inValue][byID[outValue]] = struct{}{}
+				return nil
+			}
+		})
+	})
+	neighbors, err := withInterceptors[[]*Comment](ctx, query, qr, query.inters)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected "mentioned_in_comments" node returned %v`, n.ID)
+		}
+		for kn := range nodes {
+			assign(kn, n)
+		}
+	}
+	return nil
+}
+func (_q *UserQuery) loadMentionedInReplies(ctx context.Context, query *CommentReplyQuery, nodes []*User, init func(*User), assign func(*User, *CommentReply)) error {
+	edgeIDs := make([]driver.Value, len(nodes))
+	byID := make(map[string]*User)
+	nids := make(map[string]map[*User]struct{})
+	for i, node := range nodes {
+		edgeIDs[i] = node.ID
+		byID[node.ID] = node
+		if init != nil {
+			init(node)
+		}
+	}
+	query.Where(func(s *sql.Selector) {
+		joinT := sql.Table(user.MentionedInRepliesTable)
+		s.Join(joinT).On(s.C(commentreply.FieldID), joinT.C(user.MentionedInRepliesPrimaryKey[0]))
+		s.Where(sql.InValues(joinT.C(user.MentionedInRepliesPrimaryKey[1]), edgeIDs...))
+		columns := s.SelectedColumns()
+		s.Select(joinT.C(user.MentionedInRepliesPrimaryKey[1]))
+		s.AppendSelect(columns...)
+		s.SetDistinct(false)
+	})
+	if err := query.prepareQuery(ctx); err != nil {
+		return err
+	}
+	qr := QuerierFunc(func(ctx context.Context, q Query) (Value, error) {
+		return query.sqlAll(ctx, func(_ context.Context, spec *sqlgraph.QuerySpec) {
+			assign := spec.Assign
+			values := spec.ScanValues
+			spec.ScanValues = func(columns []string) ([]any, error) {
+				values, err := values(columns[1:])
+				if err != nil {
+					return nil, err
+				}
+				return append([]any{new(sql.NullString)}, values...), nil
+			}
+			spec.Assign = func(columns []string, values []any) error {
+				outValue := values[0].(*sql.NullString).String
+				inValue := values[1].(*sql.NullString).String
+				if nids[inValue] == nil {
+					nids[inValue] = map[*User]struct{}{byID[outValue]: {}}
+					return assign(columns[1:], values[1:])
+				}
+				nids[inValue][byID[outValue]] = struct{}{}
+				return nil
+			}
+		})
+	})
+	neighbors, err := withInterceptors[[]*CommentReply](ctx, query, qr, query.inters)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected "mentioned_in_replies" node returned %v`, n.ID)
 		}
 		for kn := range nodes {
 			assign(kn, n)
@@ -998,6 +1224,34 @@ func (_q *UserQuery) WithNamedContributedChangeRequests(name string, opts ...fun
 		_q.withNamedContributedChangeRequests = make(map[string]*ChangeRequestQuery)
 	}
 	_q.withNamedContributedChangeRequests[name] = query
+	return _q
+}
+
+// WithNamedMentionedInComments tells the query-builder to eager-load the nodes that are connected to the "mentioned_in_comments"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *UserQuery) WithNamedMentionedInComments(name string, opts ...func(*CommentQuery)) *UserQuery {
+	query := (&CommentClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedMentionedInComments == nil {
+		_q.withNamedMentionedInComments = make(map[string]*CommentQuery)
+	}
+	_q.withNamedMentionedInComments[name] = query
+	return _q
+}
+
+// WithNamedMentionedInReplies tells the query-builder to eager-load the nodes that are connected to the "mentioned_in_replies"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *UserQuery) WithNamedMentionedInReplies(name string, opts ...func(*CommentReplyQuery)) *UserQuery {
+	query := (&CommentReplyClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedMentionedInReplies == nil {
+		_q.withNamedMentionedInReplies = make(map[string]*CommentReplyQuery)
+	}
+	_q.withNamedMentionedInReplies[name] = query
 	return _q
 }
 

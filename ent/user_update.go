@@ -13,6 +13,8 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/bindery/bindery/ent/apitoken"
 	"github.com/bindery/bindery/ent/changerequest"
+	"github.com/bindery/bindery/ent/comment"
+	"github.com/bindery/bindery/ent/commentreply"
 	"github.com/bindery/bindery/ent/contentgrant"
 	"github.com/bindery/bindery/ent/member"
 	"github.com/bindery/bindery/ent/predicate"
@@ -163,6 +165,36 @@ func (_u *UserUpdate) AddContributedChangeRequests(v ...*ChangeRequest) *UserUpd
 	return _u.AddContributedChangeRequestIDs(ids...)
 }
 
+// AddMentionedInCommentIDs adds the "mentioned_in_comments" edge to the Comment entity by IDs.
+func (_u *UserUpdate) AddMentionedInCommentIDs(ids ...string) *UserUpdate {
+	_u.mutation.AddMentionedInCommentIDs(ids...)
+	return _u
+}
+
+// AddMentionedInComments adds the "mentioned_in_comments" edges to the Comment entity.
+func (_u *UserUpdate) AddMentionedInComments(v ...*Comment) *UserUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddMentionedInCommentIDs(ids...)
+}
+
+// AddMentionedInReplyIDs adds the "mentioned_in_replies" edge to the CommentReply entity by IDs.
+func (_u *UserUpdate) AddMentionedInReplyIDs(ids ...string) *UserUpdate {
+	_u.mutation.AddMentionedInReplyIDs(ids...)
+	return _u
+}
+
+// AddMentionedInReplies adds the "mentioned_in_replies" edges to the CommentReply entity.
+func (_u *UserUpdate) AddMentionedInReplies(v ...*CommentReply) *UserUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddMentionedInReplyIDs(ids...)
+}
+
 // Mutation returns the UserMutation object of the builder.
 func (_u *UserUpdate) Mutation() *UserMutation {
 	return _u.mutation
@@ -271,6 +303,48 @@ func (_u *UserUpdate) RemoveContributedChangeRequests(v ...*ChangeRequest) *User
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveContributedChangeRequestIDs(ids...)
+}
+
+// ClearMentionedInComments clears all "mentioned_in_comments" edges to the Comment entity.
+func (_u *UserUpdate) ClearMentionedInComments() *UserUpdate {
+	_u.mutation.ClearMentionedInComments()
+	return _u
+}
+
+// RemoveMentionedInCommentIDs removes the "mentioned_in_comments" edge to Comment entities by IDs.
+func (_u *UserUpdate) RemoveMentionedInCommentIDs(ids ...string) *UserUpdate {
+	_u.mutation.RemoveMentionedInCommentIDs(ids...)
+	return _u
+}
+
+// RemoveMentionedInComments removes "mentioned_in_comments" edges to Comment entities.
+func (_u *UserUpdate) RemoveMentionedInComments(v ...*Comment) *UserUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveMentionedInCommentIDs(ids...)
+}
+
+// ClearMentionedInReplies clears all "mentioned_in_replies" edges to the CommentReply entity.
+func (_u *UserUpdate) ClearMentionedInReplies() *UserUpdate {
+	_u.mutation.ClearMentionedInReplies()
+	return _u
+}
+
+// RemoveMentionedInReplyIDs removes the "mentioned_in_replies" edge to CommentReply entities by IDs.
+func (_u *UserUpdate) RemoveMentionedInReplyIDs(ids ...string) *UserUpdate {
+	_u.mutation.RemoveMentionedInReplyIDs(ids...)
+	return _u
+}
+
+// RemoveMentionedInReplies removes "mentioned_in_replies" edges to CommentReply entities.
+func (_u *UserUpdate) RemoveMentionedInReplies(v ...*CommentReply) *UserUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveMentionedInReplyIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -587,6 +661,96 @@ func (_u *UserUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.MentionedInCommentsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.MentionedInCommentsTable,
+			Columns: user.MentionedInCommentsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(comment.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedMentionedInCommentsIDs(); len(nodes) > 0 && !_u.mutation.MentionedInCommentsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.MentionedInCommentsTable,
+			Columns: user.MentionedInCommentsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(comment.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.MentionedInCommentsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.MentionedInCommentsTable,
+			Columns: user.MentionedInCommentsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(comment.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.MentionedInRepliesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.MentionedInRepliesTable,
+			Columns: user.MentionedInRepliesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(commentreply.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedMentionedInRepliesIDs(); len(nodes) > 0 && !_u.mutation.MentionedInRepliesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.MentionedInRepliesTable,
+			Columns: user.MentionedInRepliesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(commentreply.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.MentionedInRepliesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.MentionedInRepliesTable,
+			Columns: user.MentionedInRepliesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(commentreply.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -738,6 +902,36 @@ func (_u *UserUpdateOne) AddContributedChangeRequests(v ...*ChangeRequest) *User
 	return _u.AddContributedChangeRequestIDs(ids...)
 }
 
+// AddMentionedInCommentIDs adds the "mentioned_in_comments" edge to the Comment entity by IDs.
+func (_u *UserUpdateOne) AddMentionedInCommentIDs(ids ...string) *UserUpdateOne {
+	_u.mutation.AddMentionedInCommentIDs(ids...)
+	return _u
+}
+
+// AddMentionedInComments adds the "mentioned_in_comments" edges to the Comment entity.
+func (_u *UserUpdateOne) AddMentionedInComments(v ...*Comment) *UserUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddMentionedInCommentIDs(ids...)
+}
+
+// AddMentionedInReplyIDs adds the "mentioned_in_replies" edge to the CommentReply entity by IDs.
+func (_u *UserUpdateOne) AddMentionedInReplyIDs(ids ...string) *UserUpdateOne {
+	_u.mutation.AddMentionedInReplyIDs(ids...)
+	return _u
+}
+
+// AddMentionedInReplies adds the "mentioned_in_replies" edges to the CommentReply entity.
+func (_u *UserUpdateOne) AddMentionedInReplies(v ...*CommentReply) *UserUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddMentionedInReplyIDs(ids...)
+}
+
 // Mutation returns the UserMutation object of the builder.
 func (_u *UserUpdateOne) Mutation() *UserMutation {
 	return _u.mutation
@@ -846,6 +1040,48 @@ func (_u *UserUpdateOne) RemoveContributedChangeRequests(v ...*ChangeRequest) *U
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveContributedChangeRequestIDs(ids...)
+}
+
+// ClearMentionedInComments clears all "mentioned_in_comments" edges to the Comment entity.
+func (_u *UserUpdateOne) ClearMentionedInComments() *UserUpdateOne {
+	_u.mutation.ClearMentionedInComments()
+	return _u
+}
+
+// RemoveMentionedInCommentIDs removes the "mentioned_in_comments" edge to Comment entities by IDs.
+func (_u *UserUpdateOne) RemoveMentionedInCommentIDs(ids ...string) *UserUpdateOne {
+	_u.mutation.RemoveMentionedInCommentIDs(ids...)
+	return _u
+}
+
+// RemoveMentionedInComments removes "mentioned_in_comments" edges to Comment entities.
+func (_u *UserUpdateOne) RemoveMentionedInComments(v ...*Comment) *UserUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveMentionedInCommentIDs(ids...)
+}
+
+// ClearMentionedInReplies clears all "mentioned_in_replies" edges to the CommentReply entity.
+func (_u *UserUpdateOne) ClearMentionedInReplies() *UserUpdateOne {
+	_u.mutation.ClearMentionedInReplies()
+	return _u
+}
+
+// RemoveMentionedInReplyIDs removes the "mentioned_in_replies" edge to CommentReply entities by IDs.
+func (_u *UserUpdateOne) RemoveMentionedInReplyIDs(ids ...string) *UserUpdateOne {
+	_u.mutation.RemoveMentionedInReplyIDs(ids...)
+	return _u
+}
+
+// RemoveMentionedInReplies removes "mentioned_in_replies" edges to CommentReply entities.
+func (_u *UserUpdateOne) RemoveMentionedInReplies(v ...*CommentReply) *UserUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveMentionedInReplyIDs(ids...)
 }
 
 // Where appends a list predicates to the UserUpdate builder.
@@ -1185,6 +1421,96 @@ func (_u *UserUpdateOne) sqlSave(ctx context.Context) (_node *User, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(changerequest.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.MentionedInCommentsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.MentionedInCommentsTable,
+			Columns: user.MentionedInCommentsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(comment.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedMentionedInCommentsIDs(); len(nodes) > 0 && !_u.mutation.MentionedInCommentsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.MentionedInCommentsTable,
+			Columns: user.MentionedInCommentsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(comment.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.MentionedInCommentsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.MentionedInCommentsTable,
+			Columns: user.MentionedInCommentsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(comment.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.MentionedInRepliesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.MentionedInRepliesTable,
+			Columns: user.MentionedInRepliesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(commentreply.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedMentionedInRepliesIDs(); len(nodes) > 0 && !_u.mutation.MentionedInRepliesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.MentionedInRepliesTable,
+			Columns: user.MentionedInRepliesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(commentreply.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.MentionedInRepliesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.MentionedInRepliesTable,
+			Columns: user.MentionedInRepliesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(commentreply.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

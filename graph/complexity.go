@@ -34,8 +34,8 @@ func (w weighted) Complexity(ctx context.Context, typeName, field string, child 
 }
 
 // costly are fields that compute much on each call, with their cost: a
-// page's document converts up to 1 MiB of markdown.
-var costly = map[string]int{"RevisionPage.document": 50}
+// page's document converts up to 1 MiB of markdown, a comment's up to 64 KiB.
+var costly = map[string]int{"RevisionPage.document": 50, "CommentBody.document": 4}
 
 // isConnection reports whether a type name is a Relay connection's.
 func isConnection(typeName string) bool { return strings.HasSuffix(typeName, "Connection") }

@@ -24,6 +24,10 @@ func (r *Resolver) ChangeRequest() generated.ChangeRequestResolver { return &cha
 
 func (r *Resolver) Collection() generated.CollectionResolver { return &collectionResolver{r} }
 
+func (r *Resolver) Comment() generated.CommentResolver { return &commentResolver{r} }
+
+func (r *Resolver) CommentReply() generated.CommentReplyResolver { return &commentReplyResolver{r} }
+
 func (r *Resolver) Organization() generated.OrganizationResolver { return &organizationResolver{r} }
 
 func (r *Resolver) Query() generated.QueryResolver { return &queryResolver{r} }
@@ -37,6 +41,8 @@ func (r *Resolver) User() generated.UserResolver { return &userResolver{r} }
 type (
 	changeRequestResolver struct{ *Resolver }
 	collectionResolver    struct{ *Resolver }
+	commentResolver       struct{ *Resolver }
+	commentReplyResolver  struct{ *Resolver }
 	organizationResolver  struct{ *Resolver }
 	queryResolver         struct{ *Resolver }
 	revisionResolver      struct{ *Resolver }

@@ -516,7 +516,7 @@ func lsCases() []lsCase {
 		lsRevisionCase("RevisionPage.pages", `pageByPath(path: "guide") { pages { `+lsPageFields+` } }`,
 			"pageByPath.pages", "path", "markdown"),
 	}
-	return slices.Concat(cases, lsContentCases(), lsLinkCases(), lsSearchCases())
+	return slices.Concat(cases, lsContentCases(), lsLinkCases(), lsSearchCases(), lsCommentCases())
 }
 
 // spLoaded are the loaded fields of spItemFields that some listed space has.

@@ -45,6 +45,12 @@ type loaders struct {
 	crComments *dataloader.Loader[string, int]
 	// crContributors lists the contributors of change requests.
 	crContributors *dataloader.Loader[string, []*ent.User]
+	// replyCounts counts the replies of comments.
+	replyCounts *dataloader.Loader[string, int]
+	// reactions lists the reactions to comments and replies, by their ID.
+	reactions *dataloader.Loader[string, []*ent.Reaction]
+	// mentions lists the users comments and replies mention, by their ID.
+	mentions *dataloader.Loader[string, []*ent.User]
 	// mergedFrom finds, by revision, the change request whose merge made it.
 	mergedFrom *dataloader.Loader[string, *ent.ChangeRequest]
 	// nested holds the pages of nested lists primed by a listed page.
@@ -112,6 +118,9 @@ func (r *Resolver) newLoaders(shareKeys map[string]string) *loaders {
 	l.crComments = batched(l, r.loadChangeRequestComments)
 	l.crContributors = batched(l, r.loadChangeRequestContributors)
 	l.mergedFrom = batched(l, r.loadMergedFrom)
+	l.replyCounts = batched(l, r.loadReplyCounts)
+	l.reactions = batched(l, r.loadReactions)
+	l.mentions = batched(l, r.loadMentions)
 	l.sharedUsers = batched(l, r.loadSharedUsers)
 	l.spaceCounts = batched(l, r.loadSpaceCounts)
 	l.orgAccess = batched(l, r.loadOrgAccess)

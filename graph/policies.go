@@ -9,6 +9,8 @@ import (
 	"github.com/bindery/bindery/ent/apitoken"
 	"github.com/bindery/bindery/ent/changerequest"
 	"github.com/bindery/bindery/ent/collection"
+	"github.com/bindery/bindery/ent/comment"
+	"github.com/bindery/bindery/ent/commentreply"
 	"github.com/bindery/bindery/ent/organization"
 	"github.com/bindery/bindery/ent/predicate"
 	"github.com/bindery/bindery/ent/revision"
@@ -27,6 +29,8 @@ type policySet struct {
 	collections    *policy[*ent.Collection, predicate.Collection]
 	spaces         *policy[*ent.Space, predicate.Space]
 	changeRequests *policy[*ent.ChangeRequest, predicate.ChangeRequest]
+	comments       *policy[*ent.Comment, predicate.Comment]
+	commentReplies *policy[*ent.CommentReply, predicate.CommentReply]
 	revisions      *policy[*ent.Revision, predicate.Revision]
 	users          *policy[*ent.User, predicate.User]
 	tokens         *policy[*ent.APIToken, predicate.APIToken]
@@ -92,6 +96,32 @@ func (r *Resolver) declarePolicies() {
 			return r.inSpace(ctx, cr.SpaceID)
 		},
 	}
+	// A comment is seen by whoever sees its space, with the same role, and
+	// a reply by whoever sees its comment; their authors own them.
+	r.comments = &policy[*ent.Comment, predicate.Comment]{
+		typeName: "Comment", prefix: id.Comment, table: authz.Comments,
+		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.Comment, error) {
+			return db.Comment.Query().Where(comment.IDIn(ids...)).All(ctx)
+		},
+		idOf:   func(c *ent.Comment) string { return c.ID },
+		owner:  func(c *ent.Comment) *string { return c.PostedByID },
+		decide: func(ctx context.Context, c *ent.Comment) (authz.Decision, error) { return r.inSpace(ctx, c.SpaceID) },
+	}
+	r.commentReplies = &policy[*ent.CommentReply, predicate.CommentReply]{
+		typeName: "CommentReply", prefix: id.CommentReply, table: authz.CommentReplies,
+		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.CommentReply, error) {
+			return db.CommentReply.Query().Where(commentreply.IDIn(ids...)).All(ctx)
+		},
+		idOf:  func(c *ent.CommentReply) string { return c.ID },
+		owner: func(c *ent.CommentReply) *string { return c.PostedByID },
+		decide: func(ctx context.Context, c *ent.CommentReply) (authz.Decision, error) {
+			_, d, err := r.comments.get(ctx, c.CommentID)
+			if apperr.KindOf(err) == apperr.NotFound {
+				return authz.Decision{}, nil
+			}
+			return d, err
+		},
+	}
 	r.revisions = &policy[*ent.Revision, predicate.Revision]{
 		typeName: "Revision", prefix: id.Revision, table: authz.Revisions,
 		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.Revision, error) {
@@ -121,7 +151,8 @@ func (r *Resolver) declarePolicies() {
 			return authz.Decision{Member: t.UserID == v.User.ID}, nil
 		},
 	}
-	r.policies = []anyPolicy{r.orgs, r.collections, r.spaces, r.changeRequests, r.revisions, r.users, r.tokens}
+	r.policies = []anyPolicy{r.orgs, r.collections, r.spaces, r.changeRequests, r.comments, r.commentReplies,
+		r.revisions, r.users, r.tokens}
 }
 
 // inSpace decides about what lives in a space (its change requests and

@@ -24,6 +24,17 @@ func (r *commentEventResolver) ReplyID(ctx context.Context, obj *events.Event) (
 	return &obj.Reply, nil
 }
 
+func (r *commentEventResolver) Comment(ctx context.Context, obj *events.Event) (*ent.Comment, error) {
+	return r.comments.visible(ctx, &obj.Subject)
+}
+
+func (r *commentEventResolver) Reply(ctx context.Context, obj *events.Event) (*ent.CommentReply, error) {
+	if obj.Reply == "" {
+		return nil, nil
+	}
+	return r.commentReplies.visible(ctx, &obj.Reply)
+}
+
 func (r *spaceContentEventResolver) Revision(ctx context.Context, obj *events.Event) (*ent.Revision, error) {
 	return r.revisions.visible(ctx, &obj.Subject)
 }

@@ -210,13 +210,9 @@ func pageByPath(p params, rev *ent.Revision) (*model.RevisionPage, error) {
 // getPage reads one page. format is document (the default) or markdown.
 func getPage(find pageFinder) contentRead {
 	return func(p params, src revisionSource, o contentOptions) (any, error) {
-		markdown := false
-		switch format := p.r.URL.Query().Get("format"); format {
-		case "", "document":
-		case "markdown":
-			markdown = true
-		default:
-			return nil, apperr.Invalid("format", "must be document or markdown, not %q", format)
+		markdown, err := markdownFormat(p.r)
+		if err != nil {
+			return nil, err
 		}
 		rev, err := src(p)
 		if err != nil {

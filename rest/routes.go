@@ -25,7 +25,8 @@ type route struct {
 // method that resolves the path), which resolver it calls, and the
 // presenter. Content reads are the same six rows for each of the three
 // sources of a revision, which contentRoutes makes, with the link analysis
-// of a page and a file's backlinks where the spec has them.
+// of a page and a file's backlinks where the spec has them; comments are
+// the same ten rows on a space and on a change request (commentRoutes).
 func table() []route {
 	return slices.Concat([]route{
 		{"GET", "/user", http.StatusOK, "getAuthenticatedUser", get(params.viewer, (*API).presentUser)},
@@ -90,6 +91,21 @@ func table() []route {
 		{"POST", "/spaces/{spaceId}/change-requests/{changeRequestId}/content/import", http.StatusCreated, "importContentInChangeRequest",
 			mutate((*importBody).changeRequestInput, mutation.ImportContent, (*API).presentImport)},
 	},
+		commentRoutes("/spaces/{spaceId}/comments", commentOps{
+			list: "listCommentsInSpace", post: "postCommentInSpace", get: "getCommentInSpace",
+			update: "updateCommentInSpace", remove: "deleteCommentInSpace", listReplies: "listCommentRepliesInSpace",
+			postReply: "postCommentReplyInSpace", getReply: "getCommentReplyInSpace",
+			updateReply: "updateCommentReplyInSpace", removeReply: "deleteCommentReplyInSpace",
+		}),
+		// Deleting a change request comment's reply is not in the API
+		// contract; the official spec has it, as the space form does.
+		commentRoutes("/spaces/{spaceId}/change-requests/{changeRequestId}/comments", commentOps{
+			list: "listCommentsInChangeRequest", post: "postCommentInChangeRequest", get: "getCommentInChangeRequest",
+			update: "updateCommentInChangeRequest", remove: "deleteCommentInChangeRequest",
+			listReplies: "listCommentRepliesInChangeRequest", postReply: "postCommentReplyInChangeRequest",
+			getReply: "getCommentReplyInChangeRequest", updateReply: "updateCommentReplyInChangeRequest",
+			removeReply: "deleteCommentReplyInChangeRequest",
+		}),
 		contentRoutes("/spaces/{spaceId}/content", params.spaceContent, contentOps{
 			revision: "getCurrentRevision", pages: "listPages", files: "listFiles", file: "getFileById",
 			pageByID: "getPageById", pageByPath: "getPageByPath",

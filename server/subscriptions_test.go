@@ -96,6 +96,40 @@ func subscribed(t *testing.T, e *servertest.Env, topic string, n int) {
 		"subscriptions of %s", topic)
 }
 
+// openStream starts a subscription as Server-Sent Events on the server at
+// base, as tok.
+func openStream(t *testing.T, base, tok, query string, vars map[string]any) *http.Response {
+	t.Helper()
+	body, err := json.Marshal(map[string]any{"query": query, "variables": vars})
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	t.Cleanup(cancel)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/graphql", strings.NewReader(string(body)))
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+tok)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "text/event-stream")
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	t.Cleanup(func() { res.Body.Close() })
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	assert.Contains(t, res.Header.Get("Content-Type"), "text/event-stream")
+	return res
+}
+
+// streamData returns the data of the stream's next event about field.
+func streamData(t *testing.T, res *http.Response, field string) string {
+	t.Helper()
+	lines := bufio.NewScanner(res.Body)
+	for lines.Scan() {
+		if d, ok := strings.CutPrefix(lines.Text(), "data: "); ok && strings.Contains(d, field) {
+			return d
+		}
+	}
+	require.FailNow(t, "no event", "%v", lines.Err())
+	return ""
+}
+
 const crEvents = `subscription($s: ID!) { changeRequestEvents(spaceId: $s) {
   id type changeRequestId at changeRequest { subject status } } }`
 
@@ -248,21 +282,8 @@ func TestSubscriptionOverServerSentEvents(t *testing.T) {
 	timed.Start()
 	t.Cleanup(timed.Close)
 	space := newSpace(t, e, e.OwnerToken)
-	body, err := json.Marshal(map[string]any{"query": `subscription($s: ID!) { spaceContentEvents(spaceId: $s) {
-	  type revisionId revision { id } } }`, "variables": map[string]any{"s": space}})
-	require.NoError(t, err)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, timed.URL+"/graphql", strings.NewReader(string(body)))
-	require.NoError(t, err)
-	req.Header.Set("Authorization", "Bearer "+e.OwnerToken)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "text/event-stream")
-	res, err := timed.Client().Do(req)
-	require.NoError(t, err)
-	defer res.Body.Close()
-	require.Equal(t, http.StatusOK, res.StatusCode)
-	assert.Contains(t, res.Header.Get("Content-Type"), "text/event-stream")
+	res := openStream(t, timed.URL, e.OwnerToken, `subscription($s: ID!) { spaceContentEvents(spaceId: $s) {
+	  type revisionId revision { id } } }`, map[string]any{"s": space})
 	subscribed(t, e, events.SpaceContentTopic(space), 1)
 	time.Sleep(time.Second) // past both timeouts
 
@@ -273,15 +294,7 @@ func TestSubscriptionOverServerSentEvents(t *testing.T) {
 	e.GraphQL(e.OwnerToken, `mutation($s: ID!) { createPage(input: {spaceId: $s, title: "Live"}) { revision { id } } }`,
 		map[string]any{"s": space}).Into(t, &page)
 
-	lines := bufio.NewScanner(res.Body)
-	var data string
-	for lines.Scan() {
-		if d, ok := strings.CutPrefix(lines.Text(), "data: "); ok && strings.Contains(d, "spaceContentEvents") {
-			data = d
-			break
-		}
-	}
-	require.NotEmpty(t, data, "an event: %v", lines.Err())
+	data := streamData(t, res, "spaceContentEvents")
 	var got struct {
 		Data struct {
 			SpaceContentEvents struct {
@@ -311,4 +324,74 @@ func TestSubscriptionAcrossServers(t *testing.T) {
 	m := c.expect("next")
 	assert.Contains(t, string(m.Payload), cr)
 	assert.Contains(t, string(m.Payload), "From the other server")
+}
+
+const commentEvents = `subscription($s: ID!, $cr: ID) { commentEvents(spaceId: $s, changeRequestId: $cr) {
+  type commentId replyId comment { id body { markdown } } reply { id } } }`
+
+// TestCommentEventsOverWebSocket: a comment posted through /v1 on a change
+// request, and a reply to it, reach a WebSocket subscriber of the change
+// request's comments, and not one of the space's own.
+func TestCommentEventsOverWebSocket(t *testing.T) {
+	e := servertest.New(t)
+	space := newSpace(t, e, e.OwnerToken)
+	cr := e.MustDo(http.MethodPost, "/v1/spaces/"+space+"/change-requests", e.OwnerToken, map[string]any{}, http.StatusCreated)["id"].(string)
+	c := dialWS(t, e, map[string]any{"Authorization": "Bearer " + e.OwnerToken})
+	c.expect("connection_ack")
+	c.subscribe("cr", commentEvents, map[string]any{"s": space, "cr": cr})
+	c.subscribe("space", commentEvents, map[string]any{"s": space})
+	subscribed(t, e, events.CommentsTopic(space, cr), 1)
+	subscribed(t, e, events.CommentsTopic(space, ""), 1)
+
+	base := "/v1/spaces/" + space + "/change-requests/" + cr + "/comments"
+	comment := e.MustDo(http.MethodPost, base, e.OwnerToken, map[string]any{"body": map[string]any{"markdown": "Looks good"}},
+		http.StatusOK)["id"].(string)
+	reply := e.MustDo(http.MethodPost, base+"/"+comment+"/replies", e.OwnerToken,
+		map[string]any{"body": map[string]any{"markdown": "Thanks"}}, http.StatusOK)["id"].(string)
+	type payload struct {
+		Data struct {
+			CommentEvents struct {
+				Type, CommentID string
+				ReplyID         *string
+				Comment         struct {
+					ID   string
+					Body struct{ Markdown string }
+				}
+				Reply *struct{ ID string }
+			}
+		}
+	}
+	var got []payload
+	for len(got) < 2 {
+		m := c.expect("next")
+		require.Equal(t, "cr", m.ID, "the space's own comments heard nothing: %s", m.Payload)
+		var p payload
+		require.NoError(t, json.Unmarshal(m.Payload, &p), string(m.Payload))
+		got = append(got, p)
+	}
+	posted, replied := got[0].Data.CommentEvents, got[1].Data.CommentEvents
+	assert.Equal(t, "COMMENT_POSTED", posted.Type)
+	assert.Equal(t, comment, posted.CommentID)
+	assert.Equal(t, "Looks good", posted.Comment.Body.Markdown)
+	assert.Nil(t, posted.ReplyID)
+	assert.Equal(t, "REPLY_POSTED", replied.Type)
+	assert.Equal(t, comment, replied.CommentID)
+	require.NotNil(t, replied.ReplyID)
+	assert.Equal(t, reply, *replied.ReplyID)
+	require.NotNil(t, replied.Reply)
+	assert.Equal(t, reply, replied.Reply.ID)
+}
+
+// TestCommentEventsOverServerSentEvents: the same comment reaches an event
+// stream.
+func TestCommentEventsOverServerSentEvents(t *testing.T) {
+	e := servertest.New(t)
+	space := newSpace(t, e, e.OwnerToken)
+	res := openStream(t, e.HTTP.URL, e.OwnerToken, commentEvents, map[string]any{"s": space})
+	subscribed(t, e, events.CommentsTopic(space, ""), 1)
+	comment := e.MustDo(http.MethodPost, "/v1/spaces/"+space+"/comments", e.OwnerToken,
+		map[string]any{"body": map[string]any{"markdown": "Hello"}}, http.StatusOK)["id"].(string)
+	d := streamData(t, res, "commentEvents")
+	assert.Contains(t, d, `"type":"COMMENT_POSTED"`)
+	assert.Contains(t, d, comment)
 }

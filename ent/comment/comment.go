@@ -24,6 +24,8 @@ const (
 	FieldRevisionID = "revision_id"
 	// FieldPageID holds the string denoting the page_id field in the database.
 	FieldPageID = "page_id"
+	// FieldPageHash holds the string denoting the page_hash field in the database.
+	FieldPageHash = "page_hash"
 	// FieldNodeID holds the string denoting the node_id field in the database.
 	FieldNodeID = "node_id"
 	// FieldBody holds the string denoting the body field in the database.
@@ -54,6 +56,8 @@ const (
 	EdgeReplies = "replies"
 	// EdgeReactions holds the string denoting the reactions edge name in mutations.
 	EdgeReactions = "reactions"
+	// EdgeMentions holds the string denoting the mentions edge name in mutations.
+	EdgeMentions = "mentions"
 	// Table holds the table name of the comment in the database.
 	Table = "comments"
 	// SpaceTable is the table that holds the space relation/edge.
@@ -105,6 +109,11 @@ const (
 	ReactionsInverseTable = "reactions"
 	// ReactionsColumn is the table column denoting the reactions relation/edge.
 	ReactionsColumn = "comment_id"
+	// MentionsTable is the table that holds the mentions relation/edge. The primary key declared below.
+	MentionsTable = "comment_mentions"
+	// MentionsInverseTable is the table name for the User entity.
+	// It exists in this package in order to avoid circular dependency with the "user" package.
+	MentionsInverseTable = "users"
 )
 
 // Columns holds all SQL columns for comment fields.
@@ -114,6 +123,7 @@ var Columns = []string{
 	FieldChangeRequestID,
 	FieldRevisionID,
 	FieldPageID,
+	FieldPageHash,
 	FieldNodeID,
 	FieldBody,
 	FieldStatus,
@@ -123,6 +133,12 @@ var Columns = []string{
 	FieldResolvedAt,
 	FieldResolvedByID,
 }
+
+var (
+	// MentionsPrimaryKey and MentionsColumn2 are the table columns denoting the
+	// primary key for the mentions relation (M2M).
+	MentionsPrimaryKey = []string{"comment_id", "user_id"}
+)
 
 // ValidColumn reports if the column name is valid (part of the table columns).
 func ValidColumn(column string) bool {
@@ -135,6 +151,10 @@ func ValidColumn(column string) bool {
 }
 
 var (
+	// NodeIDValidator is a validator for the "node_id" field. It is called by the builders before save.
+	NodeIDValidator func(string) error
+	// BodyValidator is a validator for the "body" field. It is called by the builders before save.
+	BodyValidator func(string) error
 	// DefaultPostedAt holds the default value on creation for the "posted_at" field.
 	DefaultPostedAt func() time.Time
 	// DefaultID holds the default value on creation for the "id" field.
@@ -181,6 +201,11 @@ func ByRevisionID(opts ...sql.OrderTermOption) OrderOption {
 // ByPageID orders the results by the page_id field.
 func ByPageID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPageID, opts...).ToFunc()
+}
+
+// ByPageHash orders the results by the page_hash field.
+func ByPageHash(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPageHash, opts...).ToFunc()
 }
 
 // ByNodeID orders the results by the node_id field.
@@ -285,6 +310,20 @@ func ByReactions(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newReactionsStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByMentionsCount orders the results by mentions count.
+func ByMentionsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newMentionsStep(), opts...)
+	}
+}
+
+// ByMentions orders the results by mentions terms.
+func ByMentions(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newMentionsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newSpaceStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -332,5 +371,12 @@ func newReactionsStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(ReactionsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, ReactionsTable, ReactionsColumn),
+	)
+}
+func newMentionsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(MentionsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2M, false, MentionsTable, MentionsPrimaryKey...),
 	)
 }

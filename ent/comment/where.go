@@ -86,6 +86,11 @@ func PageID(v string) predicate.Comment {
 	return predicate.Comment(sql.FieldEQ(FieldPageID, v))
 }
 
+// PageHash applies equality check predicate on the "page_hash" field. It's identical to PageHashEQ.
+func PageHash(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldEQ(FieldPageHash, v))
+}
+
 // NodeID applies equality check predicate on the "node_id" field. It's identical to NodeIDEQ.
 func NodeID(v string) predicate.Comment {
 	return predicate.Comment(sql.FieldEQ(FieldNodeID, v))
@@ -409,6 +414,81 @@ func PageIDEqualFold(v string) predicate.Comment {
 // PageIDContainsFold applies the ContainsFold predicate on the "page_id" field.
 func PageIDContainsFold(v string) predicate.Comment {
 	return predicate.Comment(sql.FieldContainsFold(FieldPageID, v))
+}
+
+// PageHashEQ applies the EQ predicate on the "page_hash" field.
+func PageHashEQ(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldEQ(FieldPageHash, v))
+}
+
+// PageHashNEQ applies the NEQ predicate on the "page_hash" field.
+func PageHashNEQ(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldNEQ(FieldPageHash, v))
+}
+
+// PageHashIn applies the In predicate on the "page_hash" field.
+func PageHashIn(vs ...string) predicate.Comment {
+	return predicate.Comment(sql.FieldIn(FieldPageHash, vs...))
+}
+
+// PageHashNotIn applies the NotIn predicate on the "page_hash" field.
+func PageHashNotIn(vs ...string) predicate.Comment {
+	return predicate.Comment(sql.FieldNotIn(FieldPageHash, vs...))
+}
+
+// PageHashGT applies the GT predicate on the "page_hash" field.
+func PageHashGT(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldGT(FieldPageHash, v))
+}
+
+// PageHashGTE applies the GTE predicate on the "page_hash" field.
+func PageHashGTE(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldGTE(FieldPageHash, v))
+}
+
+// PageHashLT applies the LT predicate on the "page_hash" field.
+func PageHashLT(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldLT(FieldPageHash, v))
+}
+
+// PageHashLTE applies the LTE predicate on the "page_hash" field.
+func PageHashLTE(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldLTE(FieldPageHash, v))
+}
+
+// PageHashContains applies the Contains predicate on the "page_hash" field.
+func PageHashContains(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldContains(FieldPageHash, v))
+}
+
+// PageHashHasPrefix applies the HasPrefix predicate on the "page_hash" field.
+func PageHashHasPrefix(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldHasPrefix(FieldPageHash, v))
+}
+
+// PageHashHasSuffix applies the HasSuffix predicate on the "page_hash" field.
+func PageHashHasSuffix(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldHasSuffix(FieldPageHash, v))
+}
+
+// PageHashIsNil applies the IsNil predicate on the "page_hash" field.
+func PageHashIsNil() predicate.Comment {
+	return predicate.Comment(sql.FieldIsNull(FieldPageHash))
+}
+
+// PageHashNotNil applies the NotNil predicate on the "page_hash" field.
+func PageHashNotNil() predicate.Comment {
+	return predicate.Comment(sql.FieldNotNull(FieldPageHash))
+}
+
+// PageHashEqualFold applies the EqualFold predicate on the "page_hash" field.
+func PageHashEqualFold(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldEqualFold(FieldPageHash, v))
+}
+
+// PageHashContainsFold applies the ContainsFold predicate on the "page_hash" field.
+func PageHashContainsFold(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldContainsFold(FieldPageHash, v))
 }
 
 // NodeIDEQ applies the EQ predicate on the "node_id" field.
@@ -1024,6 +1104,29 @@ func HasReactions() predicate.Comment {
 func HasReactionsWith(preds ...predicate.Reaction) predicate.Comment {
 	return predicate.Comment(func(s *sql.Selector) {
 		step := newReactionsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasMentions applies the HasEdge predicate on the "mentions" edge.
+func HasMentions() predicate.Comment {
+	return predicate.Comment(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, false, MentionsTable, MentionsPrimaryKey...),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasMentionsWith applies the HasEdge predicate on the "mentions" edge with a given conditions (other predicates).
+func HasMentionsWith(preds ...predicate.User) predicate.Comment {
+	return predicate.Comment(func(s *sql.Selector) {
+		step := newMentionsStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

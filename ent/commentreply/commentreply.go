@@ -30,6 +30,8 @@ const (
 	EdgePostedBy = "posted_by"
 	// EdgeReactions holds the string denoting the reactions edge name in mutations.
 	EdgeReactions = "reactions"
+	// EdgeMentions holds the string denoting the mentions edge name in mutations.
+	EdgeMentions = "mentions"
 	// Table holds the table name of the commentreply in the database.
 	Table = "comment_replies"
 	// CommentTable is the table that holds the comment relation/edge.
@@ -53,6 +55,11 @@ const (
 	ReactionsInverseTable = "reactions"
 	// ReactionsColumn is the table column denoting the reactions relation/edge.
 	ReactionsColumn = "reply_id"
+	// MentionsTable is the table that holds the mentions relation/edge. The primary key declared below.
+	MentionsTable = "comment_reply_mentions"
+	// MentionsInverseTable is the table name for the User entity.
+	// It exists in this package in order to avoid circular dependency with the "user" package.
+	MentionsInverseTable = "users"
 )
 
 // Columns holds all SQL columns for commentreply fields.
@@ -65,6 +72,12 @@ var Columns = []string{
 	FieldEditedAt,
 }
 
+var (
+	// MentionsPrimaryKey and MentionsColumn2 are the table columns denoting the
+	// primary key for the mentions relation (M2M).
+	MentionsPrimaryKey = []string{"comment_reply_id", "user_id"}
+)
+
 // ValidColumn reports if the column name is valid (part of the table columns).
 func ValidColumn(column string) bool {
 	for i := range Columns {
@@ -76,6 +89,8 @@ func ValidColumn(column string) bool {
 }
 
 var (
+	// BodyValidator is a validator for the "body" field. It is called by the builders before save.
+	BodyValidator func(string) error
 	// DefaultPostedAt holds the default value on creation for the "posted_at" field.
 	DefaultPostedAt func() time.Time
 	// DefaultID holds the default value on creation for the "id" field.
@@ -144,6 +159,20 @@ func ByReactions(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newReactionsStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByMentionsCount orders the results by mentions count.
+func ByMentionsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newMentionsStep(), opts...)
+	}
+}
+
+// ByMentions orders the results by mentions terms.
+func ByMentions(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newMentionsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newCommentStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -163,5 +192,12 @@ func newReactionsStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(ReactionsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, ReactionsTable, ReactionsColumn),
+	)
+}
+func newMentionsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(MentionsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2M, false, MentionsTable, MentionsPrimaryKey...),
 	)
 }

@@ -166,7 +166,8 @@ var (
 	CommentsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
 		{Name: "page_id", Type: field.TypeString, Nullable: true},
-		{Name: "node_id", Type: field.TypeString, Nullable: true},
+		{Name: "page_hash", Type: field.TypeString, Nullable: true},
+		{Name: "node_id", Type: field.TypeString, Nullable: true, Size: 255},
 		{Name: "body", Type: field.TypeString, Size: 2147483647},
 		{Name: "status", Type: field.TypeEnum, Enums: []string{"open", "resolved"}, Default: "open"},
 		{Name: "posted_at", Type: field.TypeTime},
@@ -186,31 +187,31 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "comments_change_requests_comments",
-				Columns:    []*schema.Column{CommentsColumns[8]},
+				Columns:    []*schema.Column{CommentsColumns[9]},
 				RefColumns: []*schema.Column{ChangeRequestsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "comments_revisions_revision",
-				Columns:    []*schema.Column{CommentsColumns[9]},
+				Columns:    []*schema.Column{CommentsColumns[10]},
 				RefColumns: []*schema.Column{RevisionsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "comments_users_posted_by",
-				Columns:    []*schema.Column{CommentsColumns[10]},
-				RefColumns: []*schema.Column{UsersColumns[0]},
-				OnDelete:   schema.SetNull,
-			},
-			{
-				Symbol:     "comments_users_resolved_by",
 				Columns:    []*schema.Column{CommentsColumns[11]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
-				Symbol:     "comments_spaces_comments",
+				Symbol:     "comments_users_resolved_by",
 				Columns:    []*schema.Column{CommentsColumns[12]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "comments_spaces_comments",
+				Columns:    []*schema.Column{CommentsColumns[13]},
 				RefColumns: []*schema.Column{SpacesColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -219,12 +220,12 @@ var (
 			{
 				Name:    "comment_space_id_change_request_id_posted_at",
 				Unique:  false,
-				Columns: []*schema.Column{CommentsColumns[12], CommentsColumns[8], CommentsColumns[5]},
+				Columns: []*schema.Column{CommentsColumns[13], CommentsColumns[9], CommentsColumns[6]},
 			},
 			{
 				Name:    "comment_change_request_id_posted_at",
 				Unique:  false,
-				Columns: []*schema.Column{CommentsColumns[8], CommentsColumns[5]},
+				Columns: []*schema.Column{CommentsColumns[9], CommentsColumns[6]},
 			},
 		},
 	}
@@ -1174,6 +1175,56 @@ var (
 			},
 		},
 	}
+	// CommentMentionsColumns holds the columns for the "comment_mentions" table.
+	CommentMentionsColumns = []*schema.Column{
+		{Name: "comment_id", Type: field.TypeString, Size: 64},
+		{Name: "user_id", Type: field.TypeString, Size: 64},
+	}
+	// CommentMentionsTable holds the schema information for the "comment_mentions" table.
+	CommentMentionsTable = &schema.Table{
+		Name:       "comment_mentions",
+		Columns:    CommentMentionsColumns,
+		PrimaryKey: []*schema.Column{CommentMentionsColumns[0], CommentMentionsColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "comment_mentions_comment_id",
+				Columns:    []*schema.Column{CommentMentionsColumns[0]},
+				RefColumns: []*schema.Column{CommentsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "comment_mentions_user_id",
+				Columns:    []*schema.Column{CommentMentionsColumns[1]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
+	// CommentReplyMentionsColumns holds the columns for the "comment_reply_mentions" table.
+	CommentReplyMentionsColumns = []*schema.Column{
+		{Name: "comment_reply_id", Type: field.TypeString, Size: 64},
+		{Name: "user_id", Type: field.TypeString, Size: 64},
+	}
+	// CommentReplyMentionsTable holds the schema information for the "comment_reply_mentions" table.
+	CommentReplyMentionsTable = &schema.Table{
+		Name:       "comment_reply_mentions",
+		Columns:    CommentReplyMentionsColumns,
+		PrimaryKey: []*schema.Column{CommentReplyMentionsColumns[0], CommentReplyMentionsColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "comment_reply_mentions_comment_reply_id",
+				Columns:    []*schema.Column{CommentReplyMentionsColumns[0]},
+				RefColumns: []*schema.Column{CommentRepliesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "comment_reply_mentions_user_id",
+				Columns:    []*schema.Column{CommentReplyMentionsColumns[1]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
 	// IntegrationInstallationSpacesColumns holds the columns for the "integration_installation_spaces" table.
 	IntegrationInstallationSpacesColumns = []*schema.Column{
 		{Name: "integration_installation_id", Type: field.TypeString, Size: 64},
@@ -1255,6 +1306,8 @@ var (
 		TranslationSettingsTable,
 		UsersTable,
 		ChangeRequestContributorsTable,
+		CommentMentionsTable,
+		CommentReplyMentionsTable,
 		IntegrationInstallationSpacesTable,
 		IntegrationInstallationSitesTable,
 	}
@@ -1321,6 +1374,10 @@ func init() {
 	TranslationSettingsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	ChangeRequestContributorsTable.ForeignKeys[0].RefTable = ChangeRequestsTable
 	ChangeRequestContributorsTable.ForeignKeys[1].RefTable = UsersTable
+	CommentMentionsTable.ForeignKeys[0].RefTable = CommentsTable
+	CommentMentionsTable.ForeignKeys[1].RefTable = UsersTable
+	CommentReplyMentionsTable.ForeignKeys[0].RefTable = CommentRepliesTable
+	CommentReplyMentionsTable.ForeignKeys[1].RefTable = UsersTable
 	IntegrationInstallationSpacesTable.ForeignKeys[0].RefTable = IntegrationInstallationsTable
 	IntegrationInstallationSpacesTable.ForeignKeys[1].RefTable = SpacesTable
 	IntegrationInstallationSitesTable.ForeignKeys[0].RefTable = IntegrationInstallationsTable

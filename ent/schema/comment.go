@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/id"
+	"github.com/bindery/bindery/internal/validate"
 )
 
 // Comment opens a discussion thread on a space or a change request,
@@ -24,35 +26,49 @@ func (Comment) Mixin() []ent.Mixin {
 // Fields of the Comment.
 func (Comment) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("space_id").Immutable(),
-		field.String("change_request_id").Optional().Nillable().Immutable(),
-		// revision_id is the revision in which the target was found.
-		field.String("revision_id").Optional().Nillable().Immutable(),
-		field.String("page_id").Optional().Nillable().Immutable(),
-		field.String("node_id").Optional().Nillable().Immutable(),
-		field.Text("body"),
-		field.Enum("status").GoType(enum.CommentStatus("")).Default(string(enum.CommentStatusOpen)),
-		field.String("posted_by_id").Optional().Nillable().Immutable(),
-		field.Time("posted_at").Annotations(dateTime).Immutable().Default(Now),
-		field.Time("edited_at").Annotations(dateTime).Optional().Nillable(),
-		field.Time("resolved_at").Annotations(dateTime).Optional().Nillable(),
-		field.String("resolved_by_id").Optional().Nillable(),
+		field.String("space_id").Immutable().Annotations(internal()),
+		field.String("change_request_id").Optional().Nillable().Immutable().Annotations(internal()),
+		// revision_id is the revision in which the target was found: the
+		// space's or the change request's revision when it was posted.
+		field.String("revision_id").Optional().Nillable().Immutable().Annotations(internal()),
+		field.String("page_id").Optional().Nillable().Immutable().Annotations(internal()),
+		// page_hash is the hash of the target page's object when the comment
+		// was posted: the page is outdated when its object differs now.
+		field.String("page_hash").Optional().Nillable().Immutable().Annotations(internal()),
+		field.String("node_id").Optional().Nillable().Immutable().MaxLen(255).Annotations(internal()),
+		// body is the comment's markdown; GraphQL shows it as a CommentBody.
+		field.Text("body").Validate(validate.CommentMarkdown).Annotations(internal()),
+		field.Enum("status").GoType(enum.CommentStatus("")).Default(string(enum.CommentStatusOpen)).
+			Comment("OPEN, or RESOLVED once someone resolved the thread.").
+			Annotations(gqlEnum("CommentStatus")...),
+		field.String("posted_by_id").Optional().Nillable().Immutable().Annotations(internal()),
+		field.Time("posted_at").Annotations(dateTime).Immutable().Default(Now).Comment("When it was posted."),
+		field.Time("edited_at").Annotations(dateTime).Optional().Nillable().
+			Comment("When its body was last edited; null when never."),
+		field.Time("resolved_at").Annotations(dateTime).Optional().Nillable().
+			Comment("When it was resolved; null while it is open."),
+		field.String("resolved_by_id").Optional().Nillable().Annotations(internal()),
 	}
 }
 
 // Edges of the Comment.
 func (Comment) Edges() []ent.Edge {
+	skip := entgql.Skip()
 	return []ent.Edge{
-		edge.From("space", Space.Type).Ref("comments").Field("space_id").Unique().Required().Immutable(),
-		edge.From("change_request", ChangeRequest.Type).Ref("comments").Field("change_request_id").Unique().Immutable(),
+		edge.From("space", Space.Type).Ref("comments").Field("space_id").Unique().Required().Immutable().Annotations(skip),
+		edge.From("change_request", ChangeRequest.Type).Ref("comments").Field("change_request_id").Unique().Immutable().
+			Annotations(skip),
 		edge.To("revision", Revision.Type).Field("revision_id").Unique().Immutable().
-			Annotations(entsql.OnDelete(entsql.SetNull)),
+			Annotations(skip, entsql.OnDelete(entsql.SetNull)),
 		edge.To("posted_by", User.Type).Field("posted_by_id").Unique().Immutable().
-			Annotations(entsql.OnDelete(entsql.SetNull)),
+			Annotations(skip, entsql.OnDelete(entsql.SetNull)),
 		edge.To("resolved_by", User.Type).Field("resolved_by_id").Unique().
-			Annotations(entsql.OnDelete(entsql.SetNull)),
-		edge.To("replies", CommentReply.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
-		edge.To("reactions", Reaction.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+			Annotations(skip, entsql.OnDelete(entsql.SetNull)),
+		edge.To("replies", CommentReply.Type).Annotations(skip, entsql.OnDelete(entsql.Cascade)),
+		edge.To("reactions", Reaction.Type).Annotations(skip, entsql.OnDelete(entsql.Cascade)),
+		// mentions are the users its markdown mentions, stored so that
+		// notifications can come later.
+		edge.To("mentions", User.Type).Annotations(skip),
 	}
 }
 
@@ -65,7 +81,10 @@ func (Comment) Indexes() []ent.Index {
 }
 
 // Annotations of the Comment.
-func (Comment) Annotations() []schema.Annotation { return hidden() }
+func (Comment) Annotations() []schema.Annotation {
+	return []schema.Annotation{schema.Comment("A comment opens a discussion thread on a space's main content or on a change request, " +
+		"optionally on a page of it and a node inside the page.")}
+}
 
 // CommentReply is a reply in a comment thread.
 type CommentReply struct{ ent.Schema }
@@ -78,21 +97,25 @@ func (CommentReply) Mixin() []ent.Mixin {
 // Fields of the CommentReply.
 func (CommentReply) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("comment_id").Immutable(),
-		field.Text("body"),
-		field.String("posted_by_id").Optional().Nillable().Immutable(),
-		field.Time("posted_at").Annotations(dateTime).Immutable().Default(Now),
-		field.Time("edited_at").Annotations(dateTime).Optional().Nillable(),
+		field.String("comment_id").Immutable().Annotations(internal()),
+		// body is the reply's markdown; GraphQL shows it as a CommentBody.
+		field.Text("body").Validate(validate.CommentMarkdown).Annotations(internal()),
+		field.String("posted_by_id").Optional().Nillable().Immutable().Annotations(internal()),
+		field.Time("posted_at").Annotations(dateTime).Immutable().Default(Now).Comment("When it was posted."),
+		field.Time("edited_at").Annotations(dateTime).Optional().Nillable().
+			Comment("When its body was last edited; null when never."),
 	}
 }
 
 // Edges of the CommentReply.
 func (CommentReply) Edges() []ent.Edge {
+	skip := entgql.Skip()
 	return []ent.Edge{
-		edge.From("comment", Comment.Type).Ref("replies").Field("comment_id").Unique().Required().Immutable(),
+		edge.From("comment", Comment.Type).Ref("replies").Field("comment_id").Unique().Required().Immutable().Annotations(skip),
 		edge.To("posted_by", User.Type).Field("posted_by_id").Unique().Immutable().
-			Annotations(entsql.OnDelete(entsql.SetNull)),
-		edge.To("reactions", Reaction.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+			Annotations(skip, entsql.OnDelete(entsql.SetNull)),
+		edge.To("reactions", Reaction.Type).Annotations(skip, entsql.OnDelete(entsql.Cascade)),
+		edge.To("mentions", User.Type).Annotations(skip),
 	}
 }
 
@@ -102,7 +125,9 @@ func (CommentReply) Indexes() []ent.Index {
 }
 
 // Annotations of the CommentReply.
-func (CommentReply) Annotations() []schema.Annotation { return hidden() }
+func (CommentReply) Annotations() []schema.Annotation {
+	return []schema.Annotation{schema.Comment("A reply in a comment's thread.")}
+}
 
 // Reaction is one user's emoji reaction to a comment or to a reply. Exactly
 // one of comment and reply is set.

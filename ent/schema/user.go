@@ -42,6 +42,9 @@ func (User) Edges() []ent.Edge {
 		// The inverse makes contributors many-to-many: a user contributes to
 		// many change requests.
 		edge.From("contributed_change_requests", ChangeRequest.Type).Ref("contributors").Annotations(entgql.Skip()),
+		// So are mentions: a user is mentioned in many comments and replies.
+		edge.From("mentioned_in_comments", Comment.Type).Ref("mentions").Annotations(entgql.Skip()),
+		edge.From("mentioned_in_replies", CommentReply.Type).Ref("mentions").Annotations(entgql.Skip()),
 	}
 }
 

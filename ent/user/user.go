@@ -34,6 +34,10 @@ const (
 	EdgeGrants = "grants"
 	// EdgeContributedChangeRequests holds the string denoting the contributed_change_requests edge name in mutations.
 	EdgeContributedChangeRequests = "contributed_change_requests"
+	// EdgeMentionedInComments holds the string denoting the mentioned_in_comments edge name in mutations.
+	EdgeMentionedInComments = "mentioned_in_comments"
+	// EdgeMentionedInReplies holds the string denoting the mentioned_in_replies edge name in mutations.
+	EdgeMentionedInReplies = "mentioned_in_replies"
 	// Table holds the table name of the user in the database.
 	Table = "users"
 	// MembershipsTable is the table that holds the memberships relation/edge.
@@ -69,6 +73,16 @@ const (
 	// ContributedChangeRequestsInverseTable is the table name for the ChangeRequest entity.
 	// It exists in this package in order to avoid circular dependency with the "changerequest" package.
 	ContributedChangeRequestsInverseTable = "change_requests"
+	// MentionedInCommentsTable is the table that holds the mentioned_in_comments relation/edge. The primary key declared below.
+	MentionedInCommentsTable = "comment_mentions"
+	// MentionedInCommentsInverseTable is the table name for the Comment entity.
+	// It exists in this package in order to avoid circular dependency with the "comment" package.
+	MentionedInCommentsInverseTable = "comments"
+	// MentionedInRepliesTable is the table that holds the mentioned_in_replies relation/edge. The primary key declared below.
+	MentionedInRepliesTable = "comment_reply_mentions"
+	// MentionedInRepliesInverseTable is the table name for the CommentReply entity.
+	// It exists in this package in order to avoid circular dependency with the "commentreply" package.
+	MentionedInRepliesInverseTable = "comment_replies"
 )
 
 // Columns holds all SQL columns for user fields.
@@ -85,6 +99,12 @@ var (
 	// ContributedChangeRequestsPrimaryKey and ContributedChangeRequestsColumn2 are the table columns denoting the
 	// primary key for the contributed_change_requests relation (M2M).
 	ContributedChangeRequestsPrimaryKey = []string{"change_request_id", "user_id"}
+	// MentionedInCommentsPrimaryKey and MentionedInCommentsColumn2 are the table columns denoting the
+	// primary key for the mentioned_in_comments relation (M2M).
+	MentionedInCommentsPrimaryKey = []string{"comment_id", "user_id"}
+	// MentionedInRepliesPrimaryKey and MentionedInRepliesColumn2 are the table columns denoting the
+	// primary key for the mentioned_in_replies relation (M2M).
+	MentionedInRepliesPrimaryKey = []string{"comment_reply_id", "user_id"}
 )
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -218,6 +238,34 @@ func ByContributedChangeRequests(term sql.OrderTerm, terms ...sql.OrderTerm) Ord
 		sqlgraph.OrderByNeighborTerms(s, newContributedChangeRequestsStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByMentionedInCommentsCount orders the results by mentioned_in_comments count.
+func ByMentionedInCommentsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newMentionedInCommentsStep(), opts...)
+	}
+}
+
+// ByMentionedInComments orders the results by mentioned_in_comments terms.
+func ByMentionedInComments(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newMentionedInCommentsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
+// ByMentionedInRepliesCount orders the results by mentioned_in_replies count.
+func ByMentionedInRepliesCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newMentionedInRepliesStep(), opts...)
+	}
+}
+
+// ByMentionedInReplies orders the results by mentioned_in_replies terms.
+func ByMentionedInReplies(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newMentionedInRepliesStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newMembershipsStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -251,5 +299,19 @@ func newContributedChangeRequestsStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(ContributedChangeRequestsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2M, true, ContributedChangeRequestsTable, ContributedChangeRequestsPrimaryKey...),
+	)
+}
+func newMentionedInCommentsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(MentionedInCommentsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2M, true, MentionedInCommentsTable, MentionedInCommentsPrimaryKey...),
+	)
+}
+func newMentionedInRepliesStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(MentionedInRepliesInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2M, true, MentionedInRepliesTable, MentionedInRepliesPrimaryKey...),
 	)
 }

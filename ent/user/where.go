@@ -490,6 +490,52 @@ func HasContributedChangeRequestsWith(preds ...predicate.ChangeRequest) predicat
 	})
 }
 
+// HasMentionedInComments applies the HasEdge predicate on the "mentioned_in_comments" edge.
+func HasMentionedInComments() predicate.User {
+	return predicate.User(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, MentionedInCommentsTable, MentionedInCommentsPrimaryKey...),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasMentionedInCommentsWith applies the HasEdge predicate on the "mentioned_in_comments" edge with a given conditions (other predicates).
+func HasMentionedInCommentsWith(preds ...predicate.Comment) predicate.User {
+	return predicate.User(func(s *sql.Selector) {
+		step := newMentionedInCommentsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasMentionedInReplies applies the HasEdge predicate on the "mentioned_in_replies" edge.
+func HasMentionedInReplies() predicate.User {
+	return predicate.User(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, MentionedInRepliesTable, MentionedInRepliesPrimaryKey...),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasMentionedInRepliesWith applies the HasEdge predicate on the "mentioned_in_replies" edge with a given conditions (other predicates).
+func HasMentionedInRepliesWith(preds ...predicate.CommentReply) predicate.User {
+	return predicate.User(func(s *sql.Selector) {
+		step := newMentionedInRepliesStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.User) predicate.User {
 	return predicate.User(sql.AndPredicates(predicates...))

@@ -76,6 +76,72 @@ func (c *ChangeRequestConnection) TotalCount(ctx context.Context) (int, error) {
 	return c.page.TotalCount(ctx)
 }
 
+// CommentConnection is a page of Comment, with the GraphQL connection shape.
+type CommentConnection struct {
+	Edges    []*CommentEdge
+	PageInfo page.Info
+	page     *page.Connection[*ent.Comment]
+}
+
+// CommentEdge is a Comment with its cursor.
+type CommentEdge struct {
+	Node   *ent.Comment
+	Cursor page.Cursor
+}
+
+// NewCommentConnection wraps a page of Comment.
+func NewCommentConnection(p *page.Connection[*ent.Comment]) *CommentConnection {
+	c := &CommentConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*CommentEdge, len(p.Edges))}
+	for i, e := range p.Edges {
+		c.Edges[i] = &CommentEdge{Node: e.Node, Cursor: e.Cursor}
+	}
+	return c
+}
+
+// Nodes returns the items of the page.
+func (c *CommentConnection) Nodes() []*ent.Comment { return c.page.Nodes() }
+
+// Info returns where the page sits in its list.
+func (c *CommentConnection) Info() page.Info { return c.PageInfo }
+
+// TotalCount counts the items of the whole list.
+func (c *CommentConnection) TotalCount(ctx context.Context) (int, error) {
+	return c.page.TotalCount(ctx)
+}
+
+// CommentReplyConnection is a page of CommentReply, with the GraphQL connection shape.
+type CommentReplyConnection struct {
+	Edges    []*CommentReplyEdge
+	PageInfo page.Info
+	page     *page.Connection[*ent.CommentReply]
+}
+
+// CommentReplyEdge is a CommentReply with its cursor.
+type CommentReplyEdge struct {
+	Node   *ent.CommentReply
+	Cursor page.Cursor
+}
+
+// NewCommentReplyConnection wraps a page of CommentReply.
+func NewCommentReplyConnection(p *page.Connection[*ent.CommentReply]) *CommentReplyConnection {
+	c := &CommentReplyConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*CommentReplyEdge, len(p.Edges))}
+	for i, e := range p.Edges {
+		c.Edges[i] = &CommentReplyEdge{Node: e.Node, Cursor: e.Cursor}
+	}
+	return c
+}
+
+// Nodes returns the items of the page.
+func (c *CommentReplyConnection) Nodes() []*ent.CommentReply { return c.page.Nodes() }
+
+// Info returns where the page sits in its list.
+func (c *CommentReplyConnection) Info() page.Info { return c.PageInfo }
+
+// TotalCount counts the items of the whole list.
+func (c *CommentReplyConnection) TotalCount(ctx context.Context) (int, error) {
+	return c.page.TotalCount(ctx)
+}
+
 // CollectionConnection is a page of Collection, with the GraphQL connection shape.
 type CollectionConnection struct {
 	Edges    []*CollectionEdge

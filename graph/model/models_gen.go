@@ -14,6 +14,24 @@ import (
 	"github.com/bindery/bindery/internal/enum"
 )
 
+// A reaction to add.
+type AddReactionInput struct {
+	// A comment or a reply.
+	SubjectID string `json:"subjectId"`
+	// Up to 16 characters, without spaces.
+	Emoji            string  `json:"emoji"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// What was reacted to.
+type AddReactionPayload struct {
+	// The comment reacted to, or the reply's comment.
+	Comment *ent.Comment `json:"comment"`
+	// The reply reacted to; null when the reaction is to the comment.
+	Reply            *ent.CommentReply `json:"reply,omitempty"`
+	ClientMutationID *string           `json:"clientMutationId,omitempty"`
+}
+
 type ChangeRequestURLs struct {
 	Location string `json:"location"`
 	App      string `json:"app"`
@@ -22,6 +40,18 @@ type ChangeRequestURLs struct {
 type CollectionURLs struct {
 	Location string `json:"location"`
 	App      string `json:"app"`
+}
+
+// The node of a page a comment is on.
+type CommentTargetNode struct {
+	// The node's key in the page's document.
+	ID string `json:"id"`
+}
+
+// The addresses of a comment or a reply.
+type CommentURLs struct {
+	// The comment's or reply's address in /v1.
+	Location string `json:"location"`
 }
 
 // Where to put a moved item among its new siblings: before or after a sibling
@@ -157,6 +187,30 @@ type DeleteCollectionInput struct {
 type DeleteCollectionPayload struct {
 	DeletedCollectionID string  `json:"deletedCollectionId"`
 	ClientMutationID    *string `json:"clientMutationId,omitempty"`
+}
+
+// The comment to delete.
+type DeleteCommentInput struct {
+	ID               string  `json:"id"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The ID of the comment deleted.
+type DeleteCommentPayload struct {
+	DeletedCommentID string  `json:"deletedCommentId"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The reply to delete.
+type DeleteCommentReplyInput struct {
+	ID               string  `json:"id"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The ID of the reply deleted.
+type DeleteCommentReplyPayload struct {
+	DeletedCommentReplyID string  `json:"deletedCommentReplyId"`
+	ClientMutationID      *string `json:"clientMutationId,omitempty"`
 }
 
 type DeleteFileInput struct {
@@ -348,6 +402,72 @@ type PagePositionInput struct {
 	After  *string `json:"after,omitempty"`
 }
 
+// A comment to post.
+type PostCommentInput struct {
+	// The space whose main content it is on; or give changeRequestId.
+	SpaceID *string `json:"spaceId,omitempty"`
+	// The change request it is on; or give spaceId.
+	ChangeRequestID *string `json:"changeRequestId,omitempty"`
+	// A page of that content.
+	PageID *string `json:"pageId,omitempty"`
+	// A node inside the page, by its key; needs pageId.
+	NodeID *string `json:"nodeId,omitempty"`
+	// Markdown, up to 64 KiB.
+	Markdown         string  `json:"markdown"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The comment posted.
+type PostCommentPayload struct {
+	Comment          *ent.Comment `json:"comment"`
+	ClientMutationID *string      `json:"clientMutationId,omitempty"`
+}
+
+// A reply to post in a comment's thread.
+type PostCommentReplyInput struct {
+	CommentID string `json:"commentId"`
+	// Markdown, up to 64 KiB.
+	Markdown         string  `json:"markdown"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The reply posted.
+type PostCommentReplyPayload struct {
+	Reply            *ent.CommentReply `json:"reply"`
+	ClientMutationID *string           `json:"clientMutationId,omitempty"`
+}
+
+// A reaction to take back.
+type RemoveReactionInput struct {
+	// A comment or a reply.
+	SubjectID        string  `json:"subjectId"`
+	Emoji            string  `json:"emoji"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// What the reaction was to.
+type RemoveReactionPayload struct {
+	// The comment, or the reply's comment.
+	Comment *ent.Comment `json:"comment"`
+	// The reply; null when the reaction was to the comment.
+	Reply            *ent.CommentReply `json:"reply,omitempty"`
+	ClientMutationID *string           `json:"clientMutationId,omitempty"`
+}
+
+// Resolves or reopens a comment.
+type ResolveCommentInput struct {
+	ID string `json:"id"`
+	// False reopens it.
+	Resolved         bool    `json:"resolved"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The comment as resolved or reopened.
+type ResolveCommentPayload struct {
+	Comment          *ent.Comment `json:"comment"`
+	ClientMutationID *string      `json:"clientMutationId,omitempty"`
+}
+
 type RestoreSpaceInput struct {
 	ID               string  `json:"id"`
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -492,6 +612,46 @@ type UpdateCollectionPayload struct {
 	ClientMutationID *string         `json:"clientMutationId,omitempty"`
 }
 
+// A change to a comment; absent members change nothing.
+type UpdateCommentInput struct {
+	ID string `json:"id"`
+	// The new markdown, up to 64 KiB: its author, or an admin.
+	Markdown *string `json:"markdown,omitempty"`
+	// True resolves the thread, false reopens it.
+	Resolved *bool `json:"resolved,omitempty"`
+	// Emoji the viewer reacts with.
+	AddedReactions []string `json:"addedReactions,omitempty"`
+	// Emoji whose reaction the viewer takes back.
+	RemovedReactions []string `json:"removedReactions,omitempty"`
+	ClientMutationID *string  `json:"clientMutationId,omitempty"`
+}
+
+// The comment as changed.
+type UpdateCommentPayload struct {
+	Comment          *ent.Comment `json:"comment"`
+	ClientMutationID *string      `json:"clientMutationId,omitempty"`
+}
+
+// A change to a reply; absent members change nothing.
+type UpdateCommentReplyInput struct {
+	ID string `json:"id"`
+	// The new markdown, up to 64 KiB: its author, or an admin.
+	Markdown *string `json:"markdown,omitempty"`
+	// Resolves (true) or reopens (false) the thread of a change request's comment.
+	Resolved *bool `json:"resolved,omitempty"`
+	// Emoji the viewer reacts with.
+	AddedReactions []string `json:"addedReactions,omitempty"`
+	// Emoji whose reaction the viewer takes back.
+	RemovedReactions []string `json:"removedReactions,omitempty"`
+	ClientMutationID *string  `json:"clientMutationId,omitempty"`
+}
+
+// The reply as changed.
+type UpdateCommentReplyPayload struct {
+	Reply            *ent.CommentReply `json:"reply"`
+	ClientMutationID *string           `json:"clientMutationId,omitempty"`
+}
+
 type UpdateOrganizationInput struct {
 	ID string `json:"id"`
 	// 2 to 255 characters.
@@ -587,6 +747,64 @@ type UploadFilePayload struct {
 
 type UserURLs struct {
 	Location string `json:"location"`
+}
+
+// The order of a list of comments by posting time.
+type CommentOrder string
+
+const (
+	// Oldest first.
+	CommentOrderAsc CommentOrder = "ASC"
+	// Newest first.
+	CommentOrderDesc CommentOrder = "DESC"
+)
+
+var AllCommentOrder = []CommentOrder{
+	CommentOrderAsc,
+	CommentOrderDesc,
+}
+
+func (e CommentOrder) IsValid() bool {
+	switch e {
+	case CommentOrderAsc, CommentOrderDesc:
+		return true
+	}
+	return false
+}
+
+func (e CommentOrder) String() string {
+	return string(e)
+}
+
+func (e *CommentOrder) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = CommentOrder(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid CommentOrder", str)
+	}
+	return nil
+}
+
+func (e CommentOrder) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *CommentOrder) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e CommentOrder) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
 }
 
 // EventType is what an event of a GraphQL subscription reports: a comment or a reply posted, edited, deleted or reacted to, a comment resolved or reopened; a change request created, updated (subject, status), its content changed, synced with the main content or merged; the space's main content moved to a new revision.

@@ -37,6 +37,7 @@ const (
 	Administer     Action = "administer"
 	OpenChange     Action = "openChangeRequest"
 	Sync           Action = "sync"
+	Resolve        Action = "resolve"
 )
 
 // Rule is how an action is allowed: with at least Min, or, when Owner is
@@ -121,6 +122,23 @@ var (
 		EditContent: {Min: enum.RoleEdit, Doc: "Edit or import its content"},
 		Sync:        {Min: enum.RoleEdit, Doc: "Update it from the main content"},
 		Merge:       {Min: enum.RoleEdit, Doc: "Merge it (a space's permission `merge`)"},
+		Comment:     {Min: enum.RoleComment, Doc: "Comment on it"},
+	}}
+	// Comments and their replies: the role is the caller's on the space
+	// they are in. Their author may edit and delete them with any role that
+	// reads the space.
+	Comments = Table{Name: "comment", Rules: map[Action]Rule{
+		View:    {Min: enum.RoleRead, Doc: "Read it and its replies"},
+		Comment: {Min: enum.RoleComment, Doc: "Reply to it, react to it"},
+		Resolve: {Min: enum.RoleComment, Doc: "Resolve or reopen it"},
+		Update:  {Min: enum.RoleAdmin, Owner: true, Doc: "Edit its body"},
+		Delete:  {Min: enum.RoleAdmin, Owner: true, Doc: "Delete it, with its replies and reactions"},
+	}}
+	CommentReplies = Table{Name: "comment reply", Rules: map[Action]Rule{
+		View:    {Min: enum.RoleRead, Doc: "Read it"},
+		Comment: {Min: enum.RoleComment, Doc: "React to it"},
+		Update:  {Min: enum.RoleAdmin, Owner: true, Doc: "Edit its body"},
+		Delete:  {Min: enum.RoleAdmin, Owner: true, Doc: "Delete it, with its reactions"},
 	}}
 
 	Revisions = Table{Name: "revision", Rules: map[Action]Rule{
@@ -136,7 +154,7 @@ var (
 
 // AllTables lists every table, in the README's order.
 func AllTables() []Table {
-	return []Table{Organizations, Collections, Spaces, ChangeRequests, Revisions, Users, APITokens}
+	return []Table{Organizations, Collections, Spaces, ChangeRequests, Comments, CommentReplies, Revisions, Users, APITokens}
 }
 
 // Markdown renders the tables as the README's role table; a test holds the

@@ -87,3 +87,19 @@ func ForSpace(d Decision) SpacePermissions {
 		InstallIntegration: can(Administer),
 	}
 }
+
+// CommentPermissions is the permissions object of a comment or a reply.
+type CommentPermissions struct {
+	View   bool `json:"view"`
+	Edit   bool `json:"edit"`
+	Reply  bool `json:"reply"`
+	Delete bool `json:"delete"`
+}
+
+// ForComment derives the permissions of a comment (t is Comments) or a
+// reply (CommentReplies) from the decision about it and whether the caller
+// is its author. reply is replying to a comment, or reacting to a reply.
+func ForComment(t Table, d Decision, author bool) CommentPermissions {
+	can := func(a Action) bool { return t.Allows(d, a, author) }
+	return CommentPermissions{View: can(View), Edit: can(Update), Reply: can(Comment), Delete: can(Delete)}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -109,6 +110,10 @@ var (
 	LogoURL                = URL(2048)
 )
 
+// Reaction checks an emoji reaction: a few characters without spaces (an
+// emoji, or a short code such as ":+1:").
+var Reaction = All(Length(1, 16), Pattern(regexp.MustCompile(`^\S+$`), "an emoji, without spaces"))
+
 // Limits of page content. The contract does not give them; they keep one
 // page within what a reader and the revision store handle well.
 var (
@@ -120,6 +125,22 @@ var (
 
 // MaxMarkdownBytes bounds the markdown of one page.
 const MaxMarkdownBytes = 1 << 20
+
+// MaxCommentBytes bounds the markdown of a comment or a reply: a discussion
+// is not a page, and 64 KiB holds a long one with code.
+const MaxCommentBytes = 64 << 10
+
+// CommentMarkdown checks the body of a comment or a reply: some text, at
+// most MaxCommentBytes bytes of it.
+func CommentMarkdown(s string) error {
+	switch {
+	case strings.TrimSpace(s) == "":
+		return fmt.Errorf("must not be empty")
+	case len(s) > MaxCommentBytes:
+		return fmt.Errorf("must be at most %d bytes (64 KiB), not %d", MaxCommentBytes, len(s))
+	}
+	return nil
+}
 
 // Count limits from part 8.
 const (

@@ -34,6 +34,8 @@ type connection struct {
 var connections = []connection{
 	{name: "APIToken", node: "ent.APIToken"},
 	{name: "ChangeRequest", node: "ent.ChangeRequest"},
+	{name: "Comment", node: "ent.Comment"},
+	{name: "CommentReply", node: "ent.CommentReply"},
 	{name: "Collection", node: "ent.Collection"},
 	{name: "Organization", node: "ent.Organization"},
 	{name: "Space", node: "ent.Space"},

@@ -46,7 +46,7 @@ var enums = []enum{
 	{"ChangeRequestStatus", "ChangeRequestStatus is the state of a change request. merged is terminal.",
 		[]string{"draft", "open", "archived", "merged"}, true},
 	{"CommentStatus", "CommentStatus is the state of a comment thread.",
-		[]string{"open", "resolved"}, false},
+		[]string{"open", "resolved"}, true},
 	{"TeamMemberRole", "TeamMemberRole is a user's role inside a team.",
 		[]string{"owner", "member"}, false},
 	{"SAMLProviderStatus", "SAMLProviderStatus says whether a SAML provider is in use.",
