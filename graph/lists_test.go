@@ -86,8 +86,9 @@ var lsExempt = map[string]string{}
 // lsAttempts is how many times each request is measured, each time on a
 // server with empty caches; the least count is its cost. The loaders batch
 // the keys that arrive within a millisecond, so under load a batch can split
-// and a request cost a statement more; an N+1 costs more every time.
-const lsAttempts = 3
+// and a request cost a statement more (seen on a 2-core machine running two
+// test processes at once); an N+1 costs more every time.
+const lsAttempts = 5
 
 // lsMeasuring serializes the measurements of parallel cases, which then
 // compete for the CPU only with the setup of others.
