@@ -46,6 +46,18 @@ func table() []route {
 		{"POST", "/orgs/{organizationId}/collections", http.StatusCreated, "createCollection",
 			mutate((*createCollectionBody).input, mutation.CreateCollection, (*API).presentCollection)},
 
+		{"GET", "/orgs/{organizationId}/members", http.StatusOK, "listMembersInOrganizationById", list(params.members, (*API).presentMember)},
+		{"GET", "/orgs/{organizationId}/members/{userId}", http.StatusOK, "getMemberInOrganizationById",
+			get(params.member, (*API).presentMember)},
+		{"PATCH", "/orgs/{organizationId}/members/{userId}", http.StatusOK, "updateMemberInOrganizationById",
+			mutate((*updateMemberBody).input, mutation.UpdateMember, (*API).presentMember)},
+		{"DELETE", "/orgs/{organizationId}/members/{userId}", http.StatusNoContent, "removeMemberFromOrganizationById",
+			remove(params.removeMember, mutation.RemoveMember)},
+		{"POST", "/orgs/{organizationId}/members/{userId}/sso", http.StatusOK, "setUserAsSSOMemberForOrganization",
+			mutate(fromPath(params.setMemberSSO), mutation.SetMemberSso, (*API).presentMember)},
+		{"POST", "/orgs/{organizationId}/ping", http.StatusOK, "updateOrganizationMemberLastSeenAt",
+			mutate(fromPath(params.ping), mutation.PingOrganization, (*API).presentPing)},
+
 		{"GET", "/collections/{collectionId}", http.StatusOK, "getCollectionById", get(params.collection, (*API).presentCollection)},
 		{"PATCH", "/collections/{collectionId}", http.StatusOK, "updateCollectionById",
 			mutate((*updateCollectionBody).input, mutation.UpdateCollection, (*API).presentCollection)},

@@ -47,6 +47,7 @@ type ResolverRoot interface {
 	ContentReferenceUsage() ContentReferenceUsageResolver
 	ContentReferenceUsageConnection() ContentReferenceUsageConnectionResolver
 	EmojiReactionUser() EmojiReactionUserResolver
+	Member() MemberResolver
 	Mutation() MutationResolver
 	Organization() OrganizationResolver
 	Query() QueryResolver
@@ -404,6 +405,30 @@ type ComplexityRoot struct {
 		TotalResources    func(childComplexity int) int
 	}
 
+	Member struct {
+		Disabled   func(childComplexity int) int
+		ID         func(childComplexity int) int
+		JoinedAt   func(childComplexity int) int
+		LastSeenAt func(childComplexity int) int
+		Role       func(childComplexity int) int
+		SSO        func(childComplexity int) int
+		Spaces     func(childComplexity int) int
+		Teams      func(childComplexity int) int
+		User       func(childComplexity int) int
+	}
+
+	MemberConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	MemberEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	MergeChangeRequestPayload struct {
 		ChangeRequest    func(childComplexity int) int
 		ClientMutationID func(childComplexity int) int
@@ -460,12 +485,15 @@ type ComplexityRoot struct {
 		MoveCollection      func(childComplexity int, input model.MoveCollectionInput) int
 		MovePage            func(childComplexity int, input model.MovePageInput) int
 		MoveSpace           func(childComplexity int, input model.MoveSpaceInput) int
+		PingOrganization    func(childComplexity int, input model.PingOrganizationInput) int
 		PostComment         func(childComplexity int, input model.PostCommentInput) int
 		PostCommentReply    func(childComplexity int, input model.PostCommentReplyInput) int
+		RemoveMember        func(childComplexity int, input model.RemoveMemberInput) int
 		RemoveReaction      func(childComplexity int, input model.RemoveReactionInput) int
 		ResolveComment      func(childComplexity int, input model.ResolveCommentInput) int
 		RestoreSpace        func(childComplexity int, input model.RestoreSpaceInput) int
 		RevokeAPIToken      func(childComplexity int, input model.RevokeAPITokenInput) int
+		SetMemberSso        func(childComplexity int, input model.SetMemberSSOInput) int
 		SetPageMarkdown     func(childComplexity int, input model.SetPageMarkdownInput) int
 		SyncChangeRequest   func(childComplexity int, input model.SyncChangeRequestInput) int
 		TransferCollection  func(childComplexity int, input model.TransferCollectionInput) int
@@ -474,6 +502,7 @@ type ComplexityRoot struct {
 		UpdateCollection    func(childComplexity int, input model.UpdateCollectionInput) int
 		UpdateComment       func(childComplexity int, input model.UpdateCommentInput) int
 		UpdateCommentReply  func(childComplexity int, input model.UpdateCommentReplyInput) int
+		UpdateMember        func(childComplexity int, input model.UpdateMemberInput) int
 		UpdateOrganization  func(childComplexity int, input model.UpdateOrganizationInput) int
 		UpdatePage          func(childComplexity int, input model.UpdatePageInput) int
 		UpdateSpace         func(childComplexity int, input model.UpdateSpaceInput) int
@@ -491,6 +520,8 @@ type ComplexityRoot struct {
 		Hostname       func(childComplexity int) int
 		ID             func(childComplexity int) int
 		InviteLinks    func(childComplexity int) int
+		Member         func(childComplexity int, id string) int
+		Members        func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor, role *model.MemberRoleFilter, search *string, sort *model.MemberSort, order *model.ListOrder) int
 		Permissions    func(childComplexity int) int
 		Plan           func(childComplexity int) int
 		SSO            func(childComplexity int) int
@@ -562,6 +593,12 @@ type ComplexityRoot struct {
 		Width           func(childComplexity int) int
 	}
 
+	PingOrganizationPayload struct {
+		ClientMutationID     func(childComplexity int) int
+		Member               func(childComplexity int) int
+		ServiceVisitorClaims func(childComplexity int) int
+	}
+
 	PostCommentPayload struct {
 		ClientMutationID func(childComplexity int) int
 		Comment          func(childComplexity int) int
@@ -579,6 +616,11 @@ type ComplexityRoot struct {
 		Organization func(childComplexity int, id string) int
 		Space        func(childComplexity int, id string, shareKey *string) int
 		Viewer       func(childComplexity int) int
+	}
+
+	RemoveMemberPayload struct {
+		ClientMutationID func(childComplexity int) int
+		RemovedUserID    func(childComplexity int) int
 	}
 
 	RemoveReactionPayload struct {
@@ -729,6 +771,11 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	SetMemberSSOPayload struct {
+		ClientMutationID func(childComplexity int) int
+		Member           func(childComplexity int) int
+	}
+
 	SetPageMarkdownPayload struct {
 		ClientMutationID func(childComplexity int) int
 		Page             func(childComplexity int) int
@@ -846,6 +893,11 @@ type ComplexityRoot struct {
 		Reply            func(childComplexity int) int
 	}
 
+	UpdateMemberPayload struct {
+		ClientMutationID func(childComplexity int) int
+		Member           func(childComplexity int) int
+	}
+
 	UpdateOrganizationPayload struct {
 		ClientMutationID func(childComplexity int) int
 		Organization     func(childComplexity int) int
@@ -961,6 +1013,14 @@ type ContentReferenceUsageConnectionResolver interface {
 type EmojiReactionUserResolver interface {
 	User(ctx context.Context, obj *model.EmojiReactionUser) (*ent.User, error)
 }
+type MemberResolver interface {
+	ID(ctx context.Context, obj *ent.Member) (string, error)
+
+	User(ctx context.Context, obj *ent.Member) (*ent.User, error)
+
+	Spaces(ctx context.Context, obj *ent.Member) (int, error)
+	Teams(ctx context.Context, obj *ent.Member) (int, error)
+}
 type MutationResolver interface {
 	CreateAPIToken(ctx context.Context, input model.CreateAPITokenInput) (*model.CreateAPITokenPayload, error)
 	RevokeAPIToken(ctx context.Context, input model.RevokeAPITokenInput) (*model.RevokeAPITokenPayload, error)
@@ -990,6 +1050,10 @@ type MutationResolver interface {
 	UploadFile(ctx context.Context, input model.UploadFileInput) (*model.UploadFilePayload, error)
 	DeleteFile(ctx context.Context, input model.DeleteFileInput) (*model.DeleteFilePayload, error)
 	ImportContent(ctx context.Context, input model.ImportContentInput) (*model.ImportContentPayload, error)
+	UpdateMember(ctx context.Context, input model.UpdateMemberInput) (*model.UpdateMemberPayload, error)
+	RemoveMember(ctx context.Context, input model.RemoveMemberInput) (*model.RemoveMemberPayload, error)
+	SetMemberSso(ctx context.Context, input model.SetMemberSSOInput) (*model.SetMemberSSOPayload, error)
+	PingOrganization(ctx context.Context, input model.PingOrganizationInput) (*model.PingOrganizationPayload, error)
 	CreateOrganization(ctx context.Context, input model.CreateOrganizationInput) (*model.CreateOrganizationPayload, error)
 	UpdateOrganization(ctx context.Context, input model.UpdateOrganizationInput) (*model.UpdateOrganizationPayload, error)
 	CreateSpace(ctx context.Context, input model.CreateSpaceInput) (*model.CreateSpacePayload, error)
@@ -1001,6 +1065,8 @@ type MutationResolver interface {
 	TransferSpace(ctx context.Context, input model.TransferSpaceInput) (*model.TransferSpacePayload, error)
 }
 type OrganizationResolver interface {
+	Members(ctx context.Context, obj *ent.Organization, first *int, after *page.Cursor, last *int, before *page.Cursor, role *model.MemberRoleFilter, search *string, sort *model.MemberSort, order *model.ListOrder) (*model.MemberConnection, error)
+	Member(ctx context.Context, obj *ent.Organization, id string) (*ent.Member, error)
 	Urls(ctx context.Context, obj *ent.Organization) (*model.OrganizationURLs, error)
 	Permissions(ctx context.Context, obj *ent.Organization) (*authz.OrganizationPermissions, error)
 	ViewerRole(ctx context.Context, obj *ent.Organization) (*enum.Role, error)
@@ -2338,6 +2404,99 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ImportContentPayload.TotalResources(childComplexity), true
 
+	case "Member.disabled":
+		if e.ComplexityRoot.Member.Disabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Member.Disabled(childComplexity), true
+	case "Member.id":
+		if e.ComplexityRoot.Member.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Member.ID(childComplexity), true
+	case "Member.joinedAt":
+		if e.ComplexityRoot.Member.JoinedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Member.JoinedAt(childComplexity), true
+	case "Member.lastSeenAt":
+		if e.ComplexityRoot.Member.LastSeenAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Member.LastSeenAt(childComplexity), true
+	case "Member.role":
+		if e.ComplexityRoot.Member.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Member.Role(childComplexity), true
+	case "Member.sso":
+		if e.ComplexityRoot.Member.SSO == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Member.SSO(childComplexity), true
+	case "Member.spaces":
+		if e.ComplexityRoot.Member.Spaces == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Member.Spaces(childComplexity), true
+	case "Member.teams":
+		if e.ComplexityRoot.Member.Teams == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Member.Teams(childComplexity), true
+	case "Member.user":
+		if e.ComplexityRoot.Member.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Member.User(childComplexity), true
+
+	case "MemberConnection.edges":
+		if e.ComplexityRoot.MemberConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemberConnection.Edges(childComplexity), true
+	case "MemberConnection.nodes":
+		if e.ComplexityRoot.MemberConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemberConnection.Nodes(childComplexity), true
+	case "MemberConnection.pageInfo":
+		if e.ComplexityRoot.MemberConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemberConnection.PageInfo(childComplexity), true
+	case "MemberConnection.totalCount":
+		if e.ComplexityRoot.MemberConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemberConnection.TotalCount(childComplexity), true
+
+	case "MemberEdge.cursor":
+		if e.ComplexityRoot.MemberEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemberEdge.Cursor(childComplexity), true
+	case "MemberEdge.node":
+		if e.ComplexityRoot.MemberEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemberEdge.Node(childComplexity), true
+
 	case "MergeChangeRequestPayload.changeRequest":
 		if e.ComplexityRoot.MergeChangeRequestPayload.ChangeRequest == nil {
 			break
@@ -2678,6 +2837,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.MoveSpace(childComplexity, args["input"].(model.MoveSpaceInput)), true
+	case "Mutation.pingOrganization":
+		if e.ComplexityRoot.Mutation.PingOrganization == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_pingOrganization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PingOrganization(childComplexity, args["input"].(model.PingOrganizationInput)), true
 	case "Mutation.postComment":
 		if e.ComplexityRoot.Mutation.PostComment == nil {
 			break
@@ -2700,6 +2870,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PostCommentReply(childComplexity, args["input"].(model.PostCommentReplyInput)), true
+	case "Mutation.removeMember":
+		if e.ComplexityRoot.Mutation.RemoveMember == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeMember_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveMember(childComplexity, args["input"].(model.RemoveMemberInput)), true
 	case "Mutation.removeReaction":
 		if e.ComplexityRoot.Mutation.RemoveReaction == nil {
 			break
@@ -2744,6 +2925,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RevokeAPIToken(childComplexity, args["input"].(model.RevokeAPITokenInput)), true
+	case "Mutation.setMemberSSO":
+		if e.ComplexityRoot.Mutation.SetMemberSso == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setMemberSSO_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetMemberSso(childComplexity, args["input"].(model.SetMemberSSOInput)), true
 	case "Mutation.setPageMarkdown":
 		if e.ComplexityRoot.Mutation.SetPageMarkdown == nil {
 			break
@@ -2832,6 +3024,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateCommentReply(childComplexity, args["input"].(model.UpdateCommentReplyInput)), true
+	case "Mutation.updateMember":
+		if e.ComplexityRoot.Mutation.UpdateMember == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateMember_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateMember(childComplexity, args["input"].(model.UpdateMemberInput)), true
 	case "Mutation.updateOrganization":
 		if e.ComplexityRoot.Mutation.UpdateOrganization == nil {
 			break
@@ -2942,6 +3145,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.InviteLinks(childComplexity), true
+	case "Organization.member":
+		if e.ComplexityRoot.Organization.Member == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_member_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.Member(childComplexity, args["id"].(string)), true
+	case "Organization.members":
+		if e.ComplexityRoot.Organization.Members == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_members_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.Members(childComplexity, args["first"].(*int), args["after"].(*page.Cursor), args["last"].(*int), args["before"].(*page.Cursor), args["role"].(*model.MemberRoleFilter), args["search"].(*string), args["sort"].(*model.MemberSort), args["order"].(*model.ListOrder)), true
 	case "Organization.permissions":
 		if e.ComplexityRoot.Organization.Permissions == nil {
 			break
@@ -3248,6 +3473,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PageLayout.Width(childComplexity), true
 
+	case "PingOrganizationPayload.clientMutationId":
+		if e.ComplexityRoot.PingOrganizationPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PingOrganizationPayload.ClientMutationID(childComplexity), true
+	case "PingOrganizationPayload.member":
+		if e.ComplexityRoot.PingOrganizationPayload.Member == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PingOrganizationPayload.Member(childComplexity), true
+	case "PingOrganizationPayload.serviceVisitorClaims":
+		if e.ComplexityRoot.PingOrganizationPayload.ServiceVisitorClaims == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PingOrganizationPayload.ServiceVisitorClaims(childComplexity), true
+
 	case "PostCommentPayload.clientMutationId":
 		if e.ComplexityRoot.PostCommentPayload.ClientMutationID == nil {
 			break
@@ -3336,6 +3580,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Viewer(childComplexity), true
+
+	case "RemoveMemberPayload.clientMutationId":
+		if e.ComplexityRoot.RemoveMemberPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RemoveMemberPayload.ClientMutationID(childComplexity), true
+	case "RemoveMemberPayload.removedUserId":
+		if e.ComplexityRoot.RemoveMemberPayload.RemovedUserID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RemoveMemberPayload.RemovedUserID(childComplexity), true
 
 	case "RemoveReactionPayload.clientMutationId":
 		if e.ComplexityRoot.RemoveReactionPayload.ClientMutationID == nil {
@@ -3954,6 +4211,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SearchSpaceResultEdge.Node(childComplexity), true
 
+	case "SetMemberSSOPayload.clientMutationId":
+		if e.ComplexityRoot.SetMemberSSOPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetMemberSSOPayload.ClientMutationID(childComplexity), true
+	case "SetMemberSSOPayload.member":
+		if e.ComplexityRoot.SetMemberSSOPayload.Member == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetMemberSSOPayload.Member(childComplexity), true
+
 	case "SetPageMarkdownPayload.clientMutationId":
 		if e.ComplexityRoot.SetPageMarkdownPayload.ClientMutationID == nil {
 			break
@@ -4436,6 +4706,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.UpdateCommentReplyPayload.Reply(childComplexity), true
 
+	case "UpdateMemberPayload.clientMutationId":
+		if e.ComplexityRoot.UpdateMemberPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateMemberPayload.ClientMutationID(childComplexity), true
+	case "UpdateMemberPayload.member":
+		if e.ComplexityRoot.UpdateMemberPayload.Member == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateMemberPayload.Member(childComplexity), true
+
 	case "UpdateOrganizationPayload.clientMutationId":
 		if e.ComplexityRoot.UpdateOrganizationPayload.ClientMutationID == nil {
 			break
@@ -4604,12 +4887,15 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputPageCoverInput,
 		ec.unmarshalInputPageLayoutInput,
 		ec.unmarshalInputPagePositionInput,
+		ec.unmarshalInputPingOrganizationInput,
 		ec.unmarshalInputPostCommentInput,
 		ec.unmarshalInputPostCommentReplyInput,
+		ec.unmarshalInputRemoveMemberInput,
 		ec.unmarshalInputRemoveReactionInput,
 		ec.unmarshalInputResolveCommentInput,
 		ec.unmarshalInputRestoreSpaceInput,
 		ec.unmarshalInputRevokeAPITokenInput,
+		ec.unmarshalInputSetMemberSSOInput,
 		ec.unmarshalInputSetPageMarkdownInput,
 		ec.unmarshalInputSyncChangeRequestInput,
 		ec.unmarshalInputTransferCollectionInput,
@@ -4618,6 +4904,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputUpdateCollectionInput,
 		ec.unmarshalInputUpdateCommentInput,
 		ec.unmarshalInputUpdateCommentReplyInput,
+		ec.unmarshalInputUpdateMemberInput,
 		ec.unmarshalInputUpdateOrganizationInput,
 		ec.unmarshalInputUpdatePageInput,
 		ec.unmarshalInputUpdateSpaceInput,
@@ -5485,6 +5772,20 @@ type CollectionConnection {
 
 type CollectionEdge {
   node: Collection!
+  cursor: Cursor!
+}
+
+"A page of Member, as a Relay connection."
+type MemberConnection {
+  edges: [MemberEdge!]!
+  nodes: [Member!]!
+  pageInfo: PageInfo!
+  "The number of items in the whole list, not only this page."
+  totalCount: Int!
+}
+
+type MemberEdge {
+  node: Member!
   cursor: Cursor!
 }
 
@@ -6531,6 +6832,135 @@ type ContentReferencesBrokenStats {
   for the main content's revisions.
   """
   changeRequest: Int
+}
+`, BuiltIn: false},
+	{Name: "../schema/member.graphqls", Input: `"""
+A user's membership of an organization. Its id is the user's ID: /v1 names a
+member by user ID, and so does GraphQL.
+"""
+type Member {
+  "The user's ID."
+  id: ID! @goField(forceResolver: true)
+  "The member's role; null for a guest, who sees only what is shared with them."
+  role: Role
+  user: User!
+  disabled: Boolean!
+  sso: Boolean!
+  joinedAt: DateTime!
+  "When the member last pinged the organization; null if never."
+  lastSeenAt: DateTime
+  "The spaces of the organization the member holds a grant on, directly or through a team."
+  spaces: Int!
+  "The teams of the organization the member belongs to."
+  teams: Int!
+}
+
+"A filter of members by role; GUEST selects members without a role."
+enum MemberRoleFilter {
+  ADMIN
+  CREATE
+  REVIEW
+  EDIT
+  COMMENT
+  READ
+  GUEST
+}
+
+"""
+The sort of a list of members: by when they joined, or by when they were last
+seen (members never seen are then left out).
+"""
+enum MemberSort {
+  JOINED_AT
+  LAST_SEEN_AT
+}
+
+"The direction of a list."
+enum ListOrder {
+  ASC
+  DESC
+}
+
+extend type Organization {
+  """
+  The organization's members, for members with a role. Sorted by sort
+  (JOINED_AT by default) in order (DESC by default, most recent first);
+  search matches a case-insensitive part of the display name or email.
+  """
+  members(first: Int, after: Cursor, last: Int, before: Cursor, role: MemberRoleFilter, search: String,
+    sort: MemberSort = JOINED_AT, order: ListOrder = DESC): MemberConnection!
+  "One member, by user ID."
+  member(id: ID!): Member!
+}
+
+extend type Mutation {
+  """
+  Changes a member's role; null makes them a guest. Needs the admin role. The
+  organization keeps at least one admin.
+  """
+  updateMember(input: UpdateMemberInput!): UpdateMemberPayload!
+  """
+  Removes a member from the organization: an admin, or the member themselves
+  (leaving). The organization keeps at least one admin.
+  """
+  removeMember(input: RemoveMemberInput!): RemoveMemberPayload!
+  "Marks a member as able to sign in with SSO. Needs the admin role."
+  setMemberSSO(input: SetMemberSSOInput!): SetMemberSSOPayload!
+  "Records that the viewer is active in the organization now."
+  pingOrganization(input: PingOrganizationInput!): PingOrganizationPayload!
+}
+
+input UpdateMemberInput {
+  organizationId: ID!
+  "The member's user ID."
+  userId: ID!
+  "null makes the member a guest."
+  role: Role @goField(omittable: true)
+  clientMutationId: String
+}
+
+type UpdateMemberPayload {
+  member: Member!
+  clientMutationId: String
+}
+
+input RemoveMemberInput {
+  organizationId: ID!
+  userId: ID!
+  clientMutationId: String
+}
+
+type RemoveMemberPayload {
+  "The removed member's user ID."
+  removedUserId: ID!
+  clientMutationId: String
+}
+
+input SetMemberSSOInput {
+  organizationId: ID!
+  userId: ID!
+  clientMutationId: String
+}
+
+type SetMemberSSOPayload {
+  member: Member!
+  clientMutationId: String
+}
+
+input PingOrganizationInput {
+  organizationId: ID!
+  clientMutationId: String
+}
+
+type PingOrganizationPayload {
+  member: Member!
+  """
+  A token of claims to attach to the member for visitor authentication of
+  the organization's sites; null, since Bindery has no visitor
+  authentication.
+  """
+  serviceVisitorClaims: String
+  clientMutationId: String
 }
 `, BuiltIn: false},
 	{Name: "../schema/organization.graphqls", Input: `extend type Query {
@@ -7595,6 +8025,54 @@ func (ec *executionContext) childFields_ImportContentPayload(ctx context.Context
 	return nil, fmt.Errorf("no field named %q was found under type ImportContentPayload", field.Name)
 }
 
+func (ec *executionContext) childFields_Member(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Member_id(ctx, field)
+	case "role":
+		return ec.fieldContext_Member_role(ctx, field)
+	case "user":
+		return ec.fieldContext_Member_user(ctx, field)
+	case "disabled":
+		return ec.fieldContext_Member_disabled(ctx, field)
+	case "sso":
+		return ec.fieldContext_Member_sso(ctx, field)
+	case "joinedAt":
+		return ec.fieldContext_Member_joinedAt(ctx, field)
+	case "lastSeenAt":
+		return ec.fieldContext_Member_lastSeenAt(ctx, field)
+	case "spaces":
+		return ec.fieldContext_Member_spaces(ctx, field)
+	case "teams":
+		return ec.fieldContext_Member_teams(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Member", field.Name)
+}
+
+func (ec *executionContext) childFields_MemberConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_MemberConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_MemberConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_MemberConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_MemberConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MemberConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_MemberEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_MemberEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_MemberEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MemberEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_MergeChangeRequestPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "result":
@@ -7699,6 +8177,10 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_emailDomains(ctx, field)
 	case "customHostname":
 		return ec.fieldContext_Organization_customHostname(ctx, field)
+	case "members":
+		return ec.fieldContext_Organization_members(ctx, field)
+	case "member":
+		return ec.fieldContext_Organization_member(ctx, field)
 	case "urls":
 		return ec.fieldContext_Organization_urls(ctx, field)
 	case "permissions":
@@ -7831,6 +8313,18 @@ func (ec *executionContext) childFields_PageLayout(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type PageLayout", field.Name)
 }
 
+func (ec *executionContext) childFields_PingOrganizationPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "member":
+		return ec.fieldContext_PingOrganizationPayload_member(ctx, field)
+	case "serviceVisitorClaims":
+		return ec.fieldContext_PingOrganizationPayload_serviceVisitorClaims(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_PingOrganizationPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PingOrganizationPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_PostCommentPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "comment":
@@ -7849,6 +8343,16 @@ func (ec *executionContext) childFields_PostCommentReplyPayload(ctx context.Cont
 		return ec.fieldContext_PostCommentReplyPayload_clientMutationId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PostCommentReplyPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_RemoveMemberPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "removedUserId":
+		return ec.fieldContext_RemoveMemberPayload_removedUserId(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_RemoveMemberPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RemoveMemberPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_RemoveReactionPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -8147,6 +8651,16 @@ func (ec *executionContext) childFields_SearchSpaceResultEdge(ctx context.Contex
 	return nil, fmt.Errorf("no field named %q was found under type SearchSpaceResultEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_SetMemberSSOPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "member":
+		return ec.fieldContext_SetMemberSSOPayload_member(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_SetMemberSSOPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SetMemberSSOPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_SetPageMarkdownPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "revision":
@@ -8367,6 +8881,16 @@ func (ec *executionContext) childFields_UpdateCommentReplyPayload(ctx context.Co
 		return ec.fieldContext_UpdateCommentReplyPayload_clientMutationId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type UpdateCommentReplyPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_UpdateMemberPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "member":
+		return ec.fieldContext_UpdateMemberPayload_member(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_UpdateMemberPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UpdateMemberPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_UpdateOrganizationPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -9025,6 +9549,20 @@ func (ec *executionContext) field_Mutation_moveSpace_args(ctx context.Context, r
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_pingOrganization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.PingOrganizationInput, error) {
+			return ec.unmarshalNPingOrganizationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPingOrganizationInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_postCommentReply_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -9045,6 +9583,20 @@ func (ec *executionContext) field_Mutation_postComment_args(ctx context.Context,
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.PostCommentInput, error) {
 			return ec.unmarshalNPostCommentInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPostCommentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_removeMember_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RemoveMemberInput, error) {
+			return ec.unmarshalNRemoveMemberInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRemoveMemberInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -9101,6 +9653,20 @@ func (ec *executionContext) field_Mutation_revokeAPIToken_args(ctx context.Conte
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.RevokeAPITokenInput, error) {
 			return ec.unmarshalNRevokeAPITokenInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevokeAPITokenInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setMemberSSO_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SetMemberSSOInput, error) {
+			return ec.unmarshalNSetMemberSSOInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSetMemberSSOInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -9221,6 +9787,20 @@ func (ec *executionContext) field_Mutation_updateComment_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateMember_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateMemberInput, error) {
+			return ec.unmarshalNUpdateMemberInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateMemberInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateOrganization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -9320,6 +9900,90 @@ func (ec *executionContext) field_Organization_collections_args(ctx context.Cont
 		return nil, err
 	}
 	args["nested"] = arg4
+	return args, nil
+}
+
+func (ec *executionContext) field_Organization_member_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Organization_members_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "role",
+		func(ctx context.Context, v any) (*model.MemberRoleFilter, error) {
+			return ec.unmarshalOMemberRoleFilter2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberRoleFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["role"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "search",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["search"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "sort",
+		func(ctx context.Context, v any) (*model.MemberSort, error) {
+			return ec.unmarshalOMemberSort2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberSort(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sort"] = arg6
+	arg7, err := graphql.ProcessArgField(ctx, rawArgs, "order",
+		func(ctx context.Context, v any) (*model.ListOrder, error) {
+			return ec.unmarshalOListOrder2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐListOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["order"] = arg7
 	return args, nil
 }
 
@@ -15325,6 +15989,396 @@ func (ec *executionContext) fieldContext_ImportContentPayload_clientMutationId(_
 	return graphql.NewScalarFieldContext("ImportContentPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _Member_id(ctx context.Context, field graphql.CollectedField, obj *ent.Member) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Member_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Member().ID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Member_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Member", field, true, true, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Member_role(ctx context.Context, field graphql.CollectedField, obj *ent.Member) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Member_role(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Role, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *enum.Role) graphql.Marshaler {
+			return ec.marshalORole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐRole(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Member_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Member", field, false, false, errors.New("field of type Role does not have child fields"))
+}
+
+func (ec *executionContext) _Member_user(ctx context.Context, field graphql.CollectedField, obj *ent.Member) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Member_user(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Member().User(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Member_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Member",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Member_disabled(ctx context.Context, field graphql.CollectedField, obj *ent.Member) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Member_disabled(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Disabled, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Member_disabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Member", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Member_sso(ctx context.Context, field graphql.CollectedField, obj *ent.Member) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Member_sso(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SSO, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Member_sso(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Member", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Member_joinedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Member) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Member_joinedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.JoinedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Member_joinedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Member", field, false, false, errors.New("field of type DateTime does not have child fields"))
+}
+
+func (ec *executionContext) _Member_lastSeenAt(ctx context.Context, field graphql.CollectedField, obj *ent.Member) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Member_lastSeenAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastSeenAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Member_lastSeenAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Member", field, false, false, errors.New("field of type DateTime does not have child fields"))
+}
+
+func (ec *executionContext) _Member_spaces(ctx context.Context, field graphql.CollectedField, obj *ent.Member) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Member_spaces(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Member().Spaces(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Member_spaces(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Member", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Member_teams(ctx context.Context, field graphql.CollectedField, obj *ent.Member) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Member_teams(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Member().Teams(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Member_teams(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Member", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _MemberConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.MemberConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemberConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.MemberEdge) graphql.Marshaler {
+			return ec.marshalNMemberEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemberConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MemberConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemberEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MemberConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.MemberConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemberConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Member) graphql.Marshaler {
+			return ec.marshalNMember2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐMemberᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemberConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MemberConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Member(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MemberConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.MemberConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemberConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v page.Info) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemberConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MemberConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MemberConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.MemberConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemberConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemberConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemberConnection", field, true, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _MemberEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.MemberEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemberEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Member) graphql.Marshaler {
+			return ec.marshalNMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐMember(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemberEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MemberEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Member(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MemberEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.MemberEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemberEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v page.Cursor) graphql.Marshaler {
+			return ec.marshalNCursor2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemberEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemberEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
 func (ec *executionContext) _MergeChangeRequestPayload_result(ctx context.Context, field graphql.CollectedField, obj *model.MergeChangeRequestPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -17112,6 +18166,182 @@ func (ec *executionContext) fieldContext_Mutation_importContent(ctx context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_updateMember(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateMember(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateMember(ctx, fc.Args["input"].(model.UpdateMemberInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UpdateMemberPayload) graphql.Marshaler {
+			return ec.marshalNUpdateMemberPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateMemberPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateMember(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UpdateMemberPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateMember_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeMember(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeMember(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveMember(ctx, fc.Args["input"].(model.RemoveMemberInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RemoveMemberPayload) graphql.Marshaler {
+			return ec.marshalNRemoveMemberPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRemoveMemberPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeMember(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RemoveMemberPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeMember_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setMemberSSO(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setMemberSSO(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetMemberSso(ctx, fc.Args["input"].(model.SetMemberSSOInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SetMemberSSOPayload) graphql.Marshaler {
+			return ec.marshalNSetMemberSSOPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSetMemberSSOPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setMemberSSO(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SetMemberSSOPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setMemberSSO_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_pingOrganization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_pingOrganization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PingOrganization(ctx, fc.Args["input"].(model.PingOrganizationInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PingOrganizationPayload) graphql.Marshaler {
+			return ec.marshalNPingOrganizationPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPingOrganizationPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_pingOrganization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PingOrganizationPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_pingOrganization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createOrganization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -17851,6 +19081,94 @@ func (ec *executionContext) _Organization_customHostname(ctx context.Context, fi
 }
 func (ec *executionContext) fieldContext_Organization_customHostname(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Organization", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Organization_members(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_members(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().Members(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*page.Cursor), fc.Args["last"].(*int), fc.Args["before"].(*page.Cursor), fc.Args["role"].(*model.MemberRoleFilter), fc.Args["search"].(*string), fc.Args["sort"].(*model.MemberSort), fc.Args["order"].(*model.ListOrder))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MemberConnection) graphql.Marshaler {
+			return ec.marshalNMemberConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_members(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemberConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_members_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_member(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_member(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().Member(ctx, obj, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Member) graphql.Marshaler {
+			return ec.marshalNMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐMember(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_member(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Member(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_member_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Organization_urls(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
@@ -18959,6 +20277,84 @@ func (ec *executionContext) fieldContext_PageLayout_metadata(_ context.Context, 
 	return graphql.NewScalarFieldContext("PageLayout", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
+func (ec *executionContext) _PingOrganizationPayload_member(ctx context.Context, field graphql.CollectedField, obj *model.PingOrganizationPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PingOrganizationPayload_member(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Member, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Member) graphql.Marshaler {
+			return ec.marshalNMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐMember(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PingOrganizationPayload_member(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PingOrganizationPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Member(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PingOrganizationPayload_serviceVisitorClaims(ctx context.Context, field graphql.CollectedField, obj *model.PingOrganizationPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PingOrganizationPayload_serviceVisitorClaims(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ServiceVisitorClaims, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PingOrganizationPayload_serviceVisitorClaims(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PingOrganizationPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PingOrganizationPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.PingOrganizationPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PingOrganizationPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PingOrganizationPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PingOrganizationPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _PostCommentPayload_comment(ctx context.Context, field graphql.CollectedField, obj *model.PostCommentPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -19395,6 +20791,52 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _RemoveMemberPayload_removedUserId(ctx context.Context, field graphql.CollectedField, obj *model.RemoveMemberPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RemoveMemberPayload_removedUserId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RemovedUserID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RemoveMemberPayload_removedUserId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RemoveMemberPayload", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _RemoveMemberPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.RemoveMemberPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RemoveMemberPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RemoveMemberPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RemoveMemberPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _RemoveReactionPayload_comment(ctx context.Context, field graphql.CollectedField, obj *model.RemoveReactionPayload) (ret graphql.Marshaler) {
@@ -21985,6 +23427,61 @@ func (ec *executionContext) fieldContext_SearchSpaceResultEdge_cursor(_ context.
 	return graphql.NewScalarFieldContext("SearchSpaceResultEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
 }
 
+func (ec *executionContext) _SetMemberSSOPayload_member(ctx context.Context, field graphql.CollectedField, obj *model.SetMemberSSOPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetMemberSSOPayload_member(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Member, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Member) graphql.Marshaler {
+			return ec.marshalNMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐMember(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SetMemberSSOPayload_member(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SetMemberSSOPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Member(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SetMemberSSOPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.SetMemberSSOPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetMemberSSOPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SetMemberSSOPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SetMemberSSOPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _SetPageMarkdownPayload_revision(ctx context.Context, field graphql.CollectedField, obj *model.SetPageMarkdownPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -23975,6 +25472,61 @@ func (ec *executionContext) _UpdateCommentReplyPayload_clientMutationId(ctx cont
 }
 func (ec *executionContext) fieldContext_UpdateCommentReplyPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UpdateCommentReplyPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UpdateMemberPayload_member(ctx context.Context, field graphql.CollectedField, obj *model.UpdateMemberPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateMemberPayload_member(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Member, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Member) graphql.Marshaler {
+			return ec.marshalNMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐMember(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateMemberPayload_member(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateMemberPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Member(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateMemberPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateMemberPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateMemberPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateMemberPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UpdateMemberPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UpdateOrganizationPayload_organization(ctx context.Context, field graphql.CollectedField, obj *model.UpdateOrganizationPayload) (ret graphql.Marshaler) {
@@ -26878,6 +28430,43 @@ func (ec *executionContext) unmarshalInputPagePositionInput(ctx context.Context,
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputPingOrganizationInput(ctx context.Context, obj any) (model.PingOrganizationInput, error) {
+	var it model.PingOrganizationInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"organizationId", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "organizationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("organizationId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrganizationID = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputPostCommentInput(ctx context.Context, obj any) (model.PostCommentInput, error) {
 	var it model.PostCommentInput
 	if obj == nil {
@@ -26975,6 +28564,50 @@ func (ec *executionContext) unmarshalInputPostCommentReplyInput(ctx context.Cont
 				return it, err
 			}
 			it.Markdown = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputRemoveMemberInput(ctx context.Context, obj any) (model.RemoveMemberInput, error) {
+	var it model.RemoveMemberInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"organizationId", "userId", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "organizationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("organizationId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrganizationID = data
+		case "userId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserID = data
 		case "clientMutationId":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -27141,6 +28774,50 @@ func (ec *executionContext) unmarshalInputRevokeAPITokenInput(ctx context.Contex
 				return it, err
 			}
 			it.ID = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputSetMemberSSOInput(ctx context.Context, obj any) (model.SetMemberSSOInput, error) {
+	var it model.SetMemberSSOInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"organizationId", "userId", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "organizationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("organizationId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrganizationID = data
+		case "userId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserID = data
 		case "clientMutationId":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -27584,6 +29261,57 @@ func (ec *executionContext) unmarshalInputUpdateCommentReplyInput(ctx context.Co
 				return it, err
 			}
 			it.RemovedReactions = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateMemberInput(ctx context.Context, obj any) (model.UpdateMemberInput, error) {
+	var it model.UpdateMemberInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"organizationId", "userId", "role", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "organizationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("organizationId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrganizationID = data
+		case "userId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserID = data
+		case "role":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("role"))
+			data, err := ec.unmarshalORole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐRole(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Role = graphql.OmittableOf(data)
 		case "clientMutationId":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -32422,6 +34150,345 @@ func (ec *executionContext) _ImportContentPayload(ctx context.Context, sel ast.S
 	return out
 }
 
+var memberImplementors = []string{"Member"}
+
+func (ec *executionContext) _Member(ctx context.Context, sel ast.SelectionSet, obj *ent.Member) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, memberImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Member")
+		case "id":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Member_id(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "role":
+			out.Values[i] = ec._Member_role(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "user":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Member_user(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "disabled":
+			out.Values[i] = ec._Member_disabled(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "sso":
+			out.Values[i] = ec._Member_sso(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "joinedAt":
+			out.Values[i] = ec._Member_joinedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "lastSeenAt":
+			out.Values[i] = ec._Member_lastSeenAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "spaces":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Member_spaces(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "teams":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Member_teams(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var memberConnectionImplementors = []string{"MemberConnection"}
+
+func (ec *executionContext) _MemberConnection(ctx context.Context, sel ast.SelectionSet, obj *model.MemberConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, memberConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MemberConnection")
+		case "edges":
+			out.Values[i] = ec._MemberConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "nodes":
+			out.Values[i] = ec._MemberConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pageInfo":
+			out.Values[i] = ec._MemberConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "totalCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MemberConnection_totalCount(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var memberEdgeImplementors = []string{"MemberEdge"}
+
+func (ec *executionContext) _MemberEdge(ctx context.Context, sel ast.SelectionSet, obj *model.MemberEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, memberEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MemberEdge")
+		case "node":
+			out.Values[i] = ec._MemberEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._MemberEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var mergeChangeRequestPayloadImplementors = []string{"MergeChangeRequestPayload"}
 
 func (ec *executionContext) _MergeChangeRequestPayload(ctx context.Context, sel ast.SelectionSet, obj *model.MergeChangeRequestPayload) graphql.Marshaler {
@@ -32908,6 +34975,34 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "updateMember":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateMember(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "removeMember":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeMember(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setMemberSSO":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setMemberSSO(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pingOrganization":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_pingOrganization(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createOrganization":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createOrganization(ctx, field)
@@ -33079,6 +35174,82 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "members":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_members(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "member":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_member(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "urls":
 			field := field
 
@@ -33777,6 +35948,54 @@ func (ec *executionContext) _PageLayout(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
+var pingOrganizationPayloadImplementors = []string{"PingOrganizationPayload"}
+
+func (ec *executionContext) _PingOrganizationPayload(ctx context.Context, sel ast.SelectionSet, obj *model.PingOrganizationPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, pingOrganizationPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PingOrganizationPayload")
+		case "member":
+			out.Values[i] = ec._PingOrganizationPayload_member(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "serviceVisitorClaims":
+			out.Values[i] = ec._PingOrganizationPayload_serviceVisitorClaims(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._PingOrganizationPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var postCommentPayloadImplementors = []string{"PostCommentPayload"}
 
 func (ec *executionContext) _PostCommentPayload(ctx context.Context, sel ast.SelectionSet, obj *model.PostCommentPayload) graphql.Marshaler {
@@ -34028,6 +36247,49 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			})
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var removeMemberPayloadImplementors = []string{"RemoveMemberPayload"}
+
+func (ec *executionContext) _RemoveMemberPayload(ctx context.Context, sel ast.SelectionSet, obj *model.RemoveMemberPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, removeMemberPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RemoveMemberPayload")
+		case "removedUserId":
+			out.Values[i] = ec._RemoveMemberPayload_removedUserId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._RemoveMemberPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -35873,6 +38135,49 @@ func (ec *executionContext) _SearchSpaceResultEdge(ctx context.Context, sel ast.
 	return out
 }
 
+var setMemberSSOPayloadImplementors = []string{"SetMemberSSOPayload"}
+
+func (ec *executionContext) _SetMemberSSOPayload(ctx context.Context, sel ast.SelectionSet, obj *model.SetMemberSSOPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, setMemberSSOPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SetMemberSSOPayload")
+		case "member":
+			out.Values[i] = ec._SetMemberSSOPayload_member(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._SetMemberSSOPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var setPageMarkdownPayloadImplementors = []string{"SetPageMarkdownPayload"}
 
 func (ec *executionContext) _SetPageMarkdownPayload(ctx context.Context, sel ast.SelectionSet, obj *model.SetPageMarkdownPayload) graphql.Marshaler {
@@ -37175,6 +39480,49 @@ func (ec *executionContext) _UpdateCommentReplyPayload(ctx context.Context, sel 
 			}
 		case "clientMutationId":
 			out.Values[i] = ec._UpdateCommentReplyPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var updateMemberPayloadImplementors = []string{"UpdateMemberPayload"}
+
+func (ec *executionContext) _UpdateMemberPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateMemberPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, updateMemberPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UpdateMemberPayload")
+		case "member":
+			out.Values[i] = ec._UpdateMemberPayload_member(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._UpdateMemberPayload_clientMutationId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -39011,6 +41359,68 @@ func (ec *executionContext) marshalNLayoutWidth2githubᚗcomᚋbinderyᚋbindery
 	return v
 }
 
+func (ec *executionContext) marshalNMember2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐMemberᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Member) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐMember(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐMember(ctx context.Context, sel ast.SelectionSet, v *ent.Member) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Member(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNMemberConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberConnection(ctx context.Context, sel ast.SelectionSet, v *model.MemberConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._MemberConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNMemberEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.MemberEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNMemberEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNMemberEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberEdge(ctx context.Context, sel ast.SelectionSet, v *model.MemberEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._MemberEdge(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNMergeChangeRequestInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeChangeRequestInput(ctx context.Context, v any) (model.MergeChangeRequestInput, error) {
 	res, err := ec.unmarshalInputMergeChangeRequestInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -39228,6 +41638,21 @@ func (ec *executionContext) marshalNPageType2githubᚗcomᚋbinderyᚋbinderyᚋ
 	return v
 }
 
+func (ec *executionContext) unmarshalNPingOrganizationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPingOrganizationInput(ctx context.Context, v any) (model.PingOrganizationInput, error) {
+	res, err := ec.unmarshalInputPingOrganizationInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPingOrganizationPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPingOrganizationPayload(ctx context.Context, sel ast.SelectionSet, v *model.PingOrganizationPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PingOrganizationPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNPlan2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐPlan(ctx context.Context, v any) (enum.Plan, error) {
 	var res enum.Plan
 	err := res.UnmarshalGQL(v)
@@ -39266,6 +41691,21 @@ func (ec *executionContext) marshalNPostCommentReplyPayload2ᚖgithubᚗcomᚋbi
 		return graphql.Null
 	}
 	return ec._PostCommentReplyPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNRemoveMemberInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRemoveMemberInput(ctx context.Context, v any) (model.RemoveMemberInput, error) {
+	res, err := ec.unmarshalInputRemoveMemberInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRemoveMemberPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRemoveMemberPayload(ctx context.Context, sel ast.SelectionSet, v *model.RemoveMemberPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._RemoveMemberPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNRemoveReactionInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRemoveReactionInput(ctx context.Context, v any) (model.RemoveReactionInput, error) {
@@ -39658,6 +42098,21 @@ func (ec *executionContext) marshalNSearchSpaceResultEdge2ᚖgithubᚗcomᚋbind
 	return ec._SearchSpaceResultEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNSetMemberSSOInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSetMemberSSOInput(ctx context.Context, v any) (model.SetMemberSSOInput, error) {
+	res, err := ec.unmarshalInputSetMemberSSOInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSetMemberSSOPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSetMemberSSOPayload(ctx context.Context, sel ast.SelectionSet, v *model.SetMemberSSOPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SetMemberSSOPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNSetPageMarkdownInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSetPageMarkdownInput(ctx context.Context, v any) (model.SetPageMarkdownInput, error) {
 	res, err := ec.unmarshalInputSetPageMarkdownInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -39913,6 +42368,21 @@ func (ec *executionContext) marshalNUpdateCommentReplyPayload2ᚖgithubᚗcomᚋ
 		return graphql.Null
 	}
 	return ec._UpdateCommentReplyPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNUpdateMemberInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateMemberInput(ctx context.Context, v any) (model.UpdateMemberInput, error) {
+	res, err := ec.unmarshalInputUpdateMemberInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNUpdateMemberPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateMemberPayload(ctx context.Context, sel ast.SelectionSet, v *model.UpdateMemberPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._UpdateMemberPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNUpdateOrganizationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateOrganizationInput(ctx context.Context, v any) (model.UpdateOrganizationInput, error) {
@@ -40505,6 +42975,54 @@ func (ec *executionContext) unmarshalOLayoutWidth2ᚖgithubᚗcomᚋbinderyᚋbi
 }
 
 func (ec *executionContext) marshalOLayoutWidth2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLayoutWidth(ctx context.Context, sel ast.SelectionSet, v *enum.LayoutWidth) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOListOrder2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐListOrder(ctx context.Context, v any) (*model.ListOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.ListOrder)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOListOrder2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐListOrder(ctx context.Context, sel ast.SelectionSet, v *model.ListOrder) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOMemberRoleFilter2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberRoleFilter(ctx context.Context, v any) (*model.MemberRoleFilter, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.MemberRoleFilter)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOMemberRoleFilter2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberRoleFilter(ctx context.Context, sel ast.SelectionSet, v *model.MemberRoleFilter) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOMemberSort2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberSort(ctx context.Context, v any) (*model.MemberSort, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.MemberSort)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOMemberSort2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberSort(ctx context.Context, sel ast.SelectionSet, v *model.MemberSort) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}

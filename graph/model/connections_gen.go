@@ -175,6 +175,39 @@ func (c *CollectionConnection) TotalCount(ctx context.Context) (int, error) {
 	return c.page.TotalCount(ctx)
 }
 
+// MemberConnection is a page of Member, with the GraphQL connection shape.
+type MemberConnection struct {
+	Edges    []*MemberEdge
+	PageInfo page.Info
+	page     *page.Connection[*ent.Member]
+}
+
+// MemberEdge is a Member with its cursor.
+type MemberEdge struct {
+	Node   *ent.Member
+	Cursor page.Cursor
+}
+
+// NewMemberConnection wraps a page of Member.
+func NewMemberConnection(p *page.Connection[*ent.Member]) *MemberConnection {
+	c := &MemberConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*MemberEdge, len(p.Edges))}
+	for i, e := range p.Edges {
+		c.Edges[i] = &MemberEdge{Node: e.Node, Cursor: e.Cursor}
+	}
+	return c
+}
+
+// Nodes returns the items of the page.
+func (c *MemberConnection) Nodes() []*ent.Member { return c.page.Nodes() }
+
+// Info returns where the page sits in its list.
+func (c *MemberConnection) Info() page.Info { return c.PageInfo }
+
+// TotalCount counts the items of the whole list.
+func (c *MemberConnection) TotalCount(ctx context.Context) (int, error) {
+	return c.page.TotalCount(ctx)
+}
+
 // OrganizationConnection is a page of Organization, with the GraphQL connection shape.
 type OrganizationConnection struct {
 	Edges    []*OrganizationEdge

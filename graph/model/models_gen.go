@@ -402,6 +402,20 @@ type PagePositionInput struct {
 	After  *string `json:"after,omitempty"`
 }
 
+type PingOrganizationInput struct {
+	OrganizationID   string  `json:"organizationId"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type PingOrganizationPayload struct {
+	Member *ent.Member `json:"member"`
+	// A token of claims to attach to the member for visitor authentication of
+	// the organization's sites; null, since Bindery has no visitor
+	// authentication.
+	ServiceVisitorClaims *string `json:"serviceVisitorClaims,omitempty"`
+	ClientMutationID     *string `json:"clientMutationId,omitempty"`
+}
+
 // A comment to post.
 type PostCommentInput struct {
 	// The space whose main content it is on; or give changeRequestId.
@@ -435,6 +449,18 @@ type PostCommentReplyInput struct {
 type PostCommentReplyPayload struct {
 	Reply            *ent.CommentReply `json:"reply"`
 	ClientMutationID *string           `json:"clientMutationId,omitempty"`
+}
+
+type RemoveMemberInput struct {
+	OrganizationID   string  `json:"organizationId"`
+	UserID           string  `json:"userId"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type RemoveMemberPayload struct {
+	// The removed member's user ID.
+	RemovedUserID    string  `json:"removedUserId"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 // A reaction to take back.
@@ -507,6 +533,17 @@ type SearchSectionResult struct {
 	Body string `json:"body"`
 	// The section in the dashboard.
 	AppURL string `json:"appURL"`
+}
+
+type SetMemberSSOInput struct {
+	OrganizationID   string  `json:"organizationId"`
+	UserID           string  `json:"userId"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type SetMemberSSOPayload struct {
+	Member           *ent.Member `json:"member"`
+	ClientMutationID *string     `json:"clientMutationId,omitempty"`
 }
 
 type SetPageMarkdownInput struct {
@@ -650,6 +687,20 @@ type UpdateCommentReplyInput struct {
 type UpdateCommentReplyPayload struct {
 	Reply            *ent.CommentReply `json:"reply"`
 	ClientMutationID *string           `json:"clientMutationId,omitempty"`
+}
+
+type UpdateMemberInput struct {
+	OrganizationID string `json:"organizationId"`
+	// The member's user ID.
+	UserID string `json:"userId"`
+	// null makes the member a guest.
+	Role             graphql.Omittable[*enum.Role] `json:"role,omitempty"`
+	ClientMutationID *string                       `json:"clientMutationId,omitempty"`
+}
+
+type UpdateMemberPayload struct {
+	Member           *ent.Member `json:"member"`
+	ClientMutationID *string     `json:"clientMutationId,omitempty"`
 }
 
 type UpdateOrganizationInput struct {
@@ -902,6 +953,185 @@ func (e *EventType) UnmarshalJSON(b []byte) error {
 }
 
 func (e EventType) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// The direction of a list.
+type ListOrder string
+
+const (
+	ListOrderAsc  ListOrder = "ASC"
+	ListOrderDesc ListOrder = "DESC"
+)
+
+var AllListOrder = []ListOrder{
+	ListOrderAsc,
+	ListOrderDesc,
+}
+
+func (e ListOrder) IsValid() bool {
+	switch e {
+	case ListOrderAsc, ListOrderDesc:
+		return true
+	}
+	return false
+}
+
+func (e ListOrder) String() string {
+	return string(e)
+}
+
+func (e *ListOrder) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = ListOrder(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid ListOrder", str)
+	}
+	return nil
+}
+
+func (e ListOrder) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *ListOrder) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e ListOrder) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// A filter of members by role; GUEST selects members without a role.
+type MemberRoleFilter string
+
+const (
+	MemberRoleFilterAdmin   MemberRoleFilter = "ADMIN"
+	MemberRoleFilterCreate  MemberRoleFilter = "CREATE"
+	MemberRoleFilterReview  MemberRoleFilter = "REVIEW"
+	MemberRoleFilterEdit    MemberRoleFilter = "EDIT"
+	MemberRoleFilterComment MemberRoleFilter = "COMMENT"
+	MemberRoleFilterRead    MemberRoleFilter = "READ"
+	MemberRoleFilterGuest   MemberRoleFilter = "GUEST"
+)
+
+var AllMemberRoleFilter = []MemberRoleFilter{
+	MemberRoleFilterAdmin,
+	MemberRoleFilterCreate,
+	MemberRoleFilterReview,
+	MemberRoleFilterEdit,
+	MemberRoleFilterComment,
+	MemberRoleFilterRead,
+	MemberRoleFilterGuest,
+}
+
+func (e MemberRoleFilter) IsValid() bool {
+	switch e {
+	case MemberRoleFilterAdmin, MemberRoleFilterCreate, MemberRoleFilterReview, MemberRoleFilterEdit, MemberRoleFilterComment, MemberRoleFilterRead, MemberRoleFilterGuest:
+		return true
+	}
+	return false
+}
+
+func (e MemberRoleFilter) String() string {
+	return string(e)
+}
+
+func (e *MemberRoleFilter) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = MemberRoleFilter(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid MemberRoleFilter", str)
+	}
+	return nil
+}
+
+func (e MemberRoleFilter) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *MemberRoleFilter) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e MemberRoleFilter) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// The sort of a list of members: by when they joined, or by when they were last
+// seen (members never seen are then left out).
+type MemberSort string
+
+const (
+	MemberSortJoinedAt   MemberSort = "JOINED_AT"
+	MemberSortLastSeenAt MemberSort = "LAST_SEEN_AT"
+)
+
+var AllMemberSort = []MemberSort{
+	MemberSortJoinedAt,
+	MemberSortLastSeenAt,
+}
+
+func (e MemberSort) IsValid() bool {
+	switch e {
+	case MemberSortJoinedAt, MemberSortLastSeenAt:
+		return true
+	}
+	return false
+}
+
+func (e MemberSort) String() string {
+	return string(e)
+}
+
+func (e *MemberSort) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = MemberSort(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid MemberSort", str)
+	}
+	return nil
+}
+
+func (e MemberSort) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *MemberSort) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e MemberSort) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -38,6 +38,7 @@ const (
 	OpenChange     Action = "openChangeRequest"
 	Sync           Action = "sync"
 	Resolve        Action = "resolve"
+	ManageMembers  Action = "manageMembers"
 )
 
 // Rule is how an action is allowed: with at least Min, or, when Owner is
@@ -90,6 +91,7 @@ var (
 		ListDeleted:   {Min: enum.RoleAdmin, Doc: "List its deleted spaces"},
 		ListPeople:    {Min: enum.RoleRead, Doc: "List its members, teams and integrations"},
 		Administer:    {Min: enum.RoleAdmin, Doc: "Billing, installations, conversations"},
+		ManageMembers: {Min: enum.RoleAdmin, Doc: "Change a member's role, mark them as SSO members, remove them (a member may leave)"},
 	}}
 	Collections = Table{Name: "collection", Rules: map[Action]Rule{
 		View:          {Min: enum.RoleRead, Doc: "Read it"},

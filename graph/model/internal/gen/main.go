@@ -37,6 +37,7 @@ var connections = []connection{
 	{name: "Comment", node: "ent.Comment"},
 	{name: "CommentReply", node: "ent.CommentReply"},
 	{name: "Collection", node: "ent.Collection"},
+	{name: "Member", node: "ent.Member"},
 	{name: "Organization", node: "ent.Organization"},
 	{name: "Space", node: "ent.Space"},
 	{name: "ContentReferenceUsage", node: "ContentReferenceUsage",
