@@ -351,6 +351,28 @@ func lsCases() []lsCase {
 			},
 		},
 		{
+			list: "Organization.members", max: 6,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				lsMembers(t, e, n)
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, v.token, `query($org: ID!) { organization(id: $org) { members(first: 100) {
+					  totalCount nodes { id role joinedAt spaces teams user { id displayName email } } } } }`,
+						map[string]any{"org": e.Org.ID})
+					lsCheck(t, d, "organization.members", n, "id", "spaces", "teams", "user.email")
+				}
+			},
+		},
+		{
+			list: "GET /v1/orgs/{organizationId}/members", max: 6,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				lsMembers(t, e, n)
+				return func(e *servertest.Env) {
+					lsCheck(t, e.MustDo(http.MethodGet, "/v1/orgs/"+e.Org.ID+"/members?limit=100", v.token, nil, http.StatusOK),
+						"", n, "id", "spaces", "teams", "user.email")
+				}
+			},
+		},
+		{
 			list: "Organization.spaces", max: 6,
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
 				lsSpaces(t, e, n, false)
@@ -782,7 +804,23 @@ func lsOrganizations(t *testing.T, e *servertest.Env, v lsViewer, n int) {
 	}
 }
 
-// lsNodes creates n objects of three types and returns their IDs.
+// lsMembers makes the organization n members (the owner and the viewer are
+// two), each other one in a team with a grant on a space and with a grant of
+// their own.
+func lsMembers(t *testing.T, e *servertest.Env, n int) {
+	t.Helper()
+	ctx := context.Background()
+	sp := e.MustDo(http.MethodPost, "/v1/orgs/"+e.Org.ID+"/spaces", e.OwnerToken, map[string]any{"title": "Shared"}, http.StatusCreated)["id"].(string)
+	tm := e.Client.Team.Create().SetOrganizationID(e.Org.ID).SetTitle("Everyone").SaveX(ctx)
+	e.Client.ContentGrant.Create().SetTeamID(tm.ID).SetSpaceID(sp).SetRole(enum.RoleEdit).ExecX(ctx)
+	for i := 2; i < n; i++ {
+		_, u := e.Member(e.Org.ID, enum.RoleRead, fmt.Sprintf("member%d@example.com", i))
+		e.Client.TeamMember.Create().SetTeamID(tm.ID).SetUserID(u.ID).ExecX(ctx)
+		e.Client.ContentGrant.Create().SetUserID(u.ID).SetSpaceID(sp).SetRole(enum.RoleRead).ExecX(ctx)
+	}
+}
+
+// lsNodes creates n objects of three types and returns their IDs.// lsNodes creates n objects of three types and returns their IDs.
 func lsNodes(t *testing.T, e *servertest.Env, n int) []string {
 	t.Helper()
 	col := spCollection(t, e, e.OwnerToken, nil)

@@ -255,53 +255,39 @@ func (r *Resolver) memberCounts(ctx context.Context, m *ent.Member) (memberCount
 }
 
 // loadMemberCounts counts, per member, the teams of its organization it
-// belongs to and the spaces of its organization it holds a grant on,
-// directly or through a team: two grouped statements.
+// belongs to and the live spaces of its organization it holds a grant on,
+// directly or through a team: one statement, two correlated counts.
 func (r *Resolver) loadMemberCounts(ctx context.Context, ids []string) (map[string]memberCounts, error) {
 	ctx = internal(ctx, "counts of members the viewer sees")
-	tt, tm, cg, st := sql.Table(team.Table).As("t"), sql.Table(teammember.Table).As("tm"),
-		sql.Table(contentgrant.Table).As("g"), sql.Table(space.Table).As("s")
-	var teams []struct {
-		ID    string `json:"id"`
-		Count int    `json:"count"`
+	var rows []struct {
+		ID     string `json:"id"`
+		Spaces int    `json:"spaces"`
+		Teams  int    `json:"teams"`
 	}
 	err := r.db(ctx).Member.Query().Where(member.IDIn(ids...)).Modify(func(s *sql.Selector) {
-		s.Select(s.C(member.FieldID), sql.As(sql.Count("*"), "count")).
-			Join(tm).On(tm.C(teammember.FieldUserID), s.C(member.FieldUserID)).
-			Join(tt).On(tt.C(team.FieldID), tm.C(teammember.FieldTeamID)).
-			Where(sql.ColumnsEQ(tt.C(team.FieldOrganizationID), s.C(member.FieldOrganizationID))).
-			GroupBy(s.C(member.FieldID))
-	}).Scan(ctx, &teams)
-	if err != nil {
-		return nil, fmt.Errorf("counting teams of members: %w", err)
-	}
-	var spaces []struct {
-		ID    string `json:"id"`
-		Count int    `json:"count"`
-	}
-	err = r.db(ctx).Member.Query().Where(member.IDIn(ids...)).Modify(func(s *sql.Selector) {
-		teamsOf := sql.Select(tm.C(teammember.FieldTeamID)).From(tm).Where(sql.ColumnsEQ(tm.C(teammember.FieldUserID), s.C(member.FieldUserID)))
-		s.Select(s.C(member.FieldID), sql.As(sql.Count(sql.Distinct(st.C(space.FieldID))), "count")).
-			Join(st).On(st.C(space.FieldOrganizationID), s.C(member.FieldOrganizationID)).
+		tt, tm := sql.Table(team.Table).As("t"), sql.Table(teammember.Table).As("tm")
+		teams := sql.Select(sql.Count("*")).From(tm).Join(tt).On(tt.C(team.FieldID), tm.C(teammember.FieldTeamID)).
+			Where(sql.And(sql.ColumnsEQ(tm.C(teammember.FieldUserID), s.C(member.FieldUserID)),
+				sql.ColumnsEQ(tt.C(team.FieldOrganizationID), s.C(member.FieldOrganizationID))))
+		st, cg, mine := sql.Table(space.Table).As("s"), sql.Table(contentgrant.Table).As("g"), sql.Table(teammember.Table).As("mt")
+		myTeams := sql.Select(mine.C(teammember.FieldTeamID)).From(mine).
+			Where(sql.ColumnsEQ(mine.C(teammember.FieldUserID), s.C(member.FieldUserID)))
+		spaces := sql.Select(sql.Count(sql.Distinct(st.C(space.FieldID)))).From(st).
 			Join(cg).On(cg.C(contentgrant.FieldSpaceID), st.C(space.FieldID)).
-			Where(sql.And(sql.IsNull(st.C(space.FieldDeletedAt)),
+			Where(sql.And(sql.ColumnsEQ(st.C(space.FieldOrganizationID), s.C(member.FieldOrganizationID)),
+				sql.IsNull(st.C(space.FieldDeletedAt)),
 				sql.Or(sql.ColumnsEQ(cg.C(contentgrant.FieldUserID), s.C(member.FieldUserID)),
-					sql.In(cg.C(contentgrant.FieldTeamID), teamsOf)))).
-			GroupBy(s.C(member.FieldID))
-	}).Scan(ctx, &spaces)
+					sql.In(cg.C(contentgrant.FieldTeamID), myTeams))))
+		s.Select(s.C(member.FieldID))
+		s.AppendSelectExprAs(teams, "teams")
+		s.AppendSelectExprAs(spaces, "spaces")
+	}).Scan(ctx, &rows)
 	if err != nil {
-		return nil, fmt.Errorf("counting spaces of members: %w", err)
+		return nil, fmt.Errorf("counting the spaces and teams of members: %w", err)
 	}
-	out := make(map[string]memberCounts, len(ids))
-	for _, row := range teams {
-		c := out[row.ID]
-		c.teams = row.Count
-		out[row.ID] = c
-	}
-	for _, row := range spaces {
-		c := out[row.ID]
-		c.spaces = row.Count
-		out[row.ID] = c
+	out := make(map[string]memberCounts, len(rows))
+	for _, row := range rows {
+		out[row.ID] = memberCounts{spaces: row.Spaces, teams: row.Teams}
 	}
 	return out, nil
 }
