@@ -373,6 +373,28 @@ func lsCases() []lsCase {
 			},
 		},
 		{
+			list: "Member.spaceAccess", max: 9,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				lsSpaces(t, e, n, false)
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, e.OwnerToken, `query($org: ID!, $user: ID!) { organization(id: $org) { member(id: $user) {
+					  spaceAccess(first: 100) { totalCount nodes { permission space { `+spItemFields+` } } } } } }`,
+						map[string]any{"org": e.Org.ID, "user": v.user.ID})
+					lsCheck(t, d, "organization.member.spaceAccess", n, "permission", "space.id")
+				}
+			},
+		},
+		{
+			list: "GET /v1/orgs/{organizationId}/members/{userId}/spaces", max: 6,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				lsSpaces(t, e, n, false)
+				return func(e *servertest.Env) {
+					lsCheck(t, e.MustDo(http.MethodGet, "/v1/orgs/"+e.Org.ID+"/members/"+v.user.ID+"/spaces?limit=100", e.OwnerToken,
+						nil, http.StatusOK), "", n, "permission", "space.id", "space.permissions.edit")
+				}
+			},
+		},
+		{
 			list: "Organization.spaces", max: 6,
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
 				lsSpaces(t, e, n, false)

@@ -240,6 +240,39 @@ func (r *Resolver) ping(ctx context.Context, in model.PingOrganizationInput) (*e
 	return m, err
 }
 
+// memberSpaces lists the live spaces of its organization a member can
+// access, with their role on each, as authorization decides it for them
+// (their organization role, the content's default levels, their grants and
+// their teams'). Only the member and the organization's admins may read it:
+// it names spaces the viewer might not see otherwise.
+func (r *Resolver) memberSpaces(ctx context.Context, m *ent.Member, order *model.ListOrder, a page.Args) (*model.MemberSpaceConnection, error) {
+	v, err := auth.RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if m.UserID != v.User.ID {
+		if _, _, err := r.orgs.authorize(ctx, m.OrganizationID, authz.ManageMembers); err != nil {
+			return nil, err
+		}
+	}
+	access, err := r.accessOf(ctx, m.UserID, m.OrganizationID)
+	if err != nil {
+		return nil, err
+	}
+	o := spacesNewestFirst
+	if order != nil && *order == model.ListOrderAsc {
+		o = spacesByCreation
+	}
+	q := r.db(ctx).Space.Query().Where(space.OrganizationID(m.OrganizationID), live(), spaceScope(access.SpaceScope()))
+	conn, err := r.spacePage(within(ctx), q, o, a)
+	if err != nil {
+		return nil, err
+	}
+	return model.NewMemberSpaceConnection(page.Map(conn, func(s *ent.Space) *model.MemberSpace {
+		return &model.MemberSpace{Space: s, Permission: access.Space(authzSpace(s), false).Role}
+	})), nil
+}
+
 // memberUser is a member's user: whoever may list an organization's people
 // sees them, as a content's reader sees its authors; userEmail decides about
 // the email.

@@ -32,6 +32,10 @@ func (r *memberResolver) Teams(ctx context.Context, obj *ent.Member) (int, error
 	return c.teams, err
 }
 
+func (r *memberResolver) SpaceAccess(ctx context.Context, obj *ent.Member, first *int, after *page.Cursor, last *int, before *page.Cursor, order *model.ListOrder) (*model.MemberSpaceConnection, error) {
+	return r.memberSpaces(ctx, obj, order, args(first, after, last, before))
+}
+
 func (r *mutationResolver) UpdateMember(ctx context.Context, input model.UpdateMemberInput) (*model.UpdateMemberPayload, error) {
 	m, err := r.updateMember(ctx, input)
 	if err != nil {

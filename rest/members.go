@@ -67,6 +67,19 @@ func (p params) member() (*ent.Member, error) {
 	return p.a.r.Organization().Member(p.ctx(), o, p.path("userId"))
 }
 
+// memberSpaces lists the spaces the path's member can access, with order.
+func (p params) memberSpaces(args page.Args) (*model.MemberSpaceConnection, error) {
+	order, err := p.order()
+	if err != nil {
+		return nil, err
+	}
+	m, err := p.member()
+	if err != nil {
+		return nil, err
+	}
+	return p.a.r.Member().SpaceAccess(p.ctx(), m, args.First, args.After, nil, nil, &order)
+}
+
 func (p params) removeMember() (model.RemoveMemberInput, error) {
 	return model.RemoveMemberInput{OrganizationID: p.path("organizationId"), UserID: p.path("userId")}, nil
 }
@@ -129,6 +142,16 @@ func (a *API) presentMember(ctx context.Context, m *ent.Member) (memberJSON, err
 		j.LastSeenAt = model.FormatTime(*m.LastSeenAt)
 	}
 	return j, nil
+}
+
+type memberSpaceJSON struct {
+	Permission enum.Role `json:"permission"`
+	Space      spaceJSON `json:"space"`
+}
+
+func (a *API) presentMemberSpace(ctx context.Context, ms *model.MemberSpace) (memberSpaceJSON, error) {
+	s, err := a.presentSpace(ctx, ms.Space)
+	return memberSpaceJSON{Permission: ms.Permission, Space: s}, err
 }
 
 // pingJSON is the answer of a ping: the official member's name is

@@ -254,3 +254,56 @@ func TestMemberCounts(t *testing.T) {
 	servertest.AssertContains(t, map[string]any{"permissions": map[string]any{"edit": true}},
 		e.MustDo(http.MethodGet, "/v1/spaces/"+private, e.guestTok, nil, http.StatusOK))
 }
+
+// A member's spaces are what authorization gives them, their teams' grants
+// included.
+func TestMemberSpaces(t *testing.T) {
+	t.Parallel()
+	e := newMbEnv(t)
+	ctx := context.Background()
+	open := e.space("Open", "")
+	time.Sleep(2 * time.Millisecond) // creation times are in milliseconds: one order on both databases
+	private := e.space("Private", "")
+	e.MustDo(http.MethodPatch, "/v1/spaces/"+private, e.OwnerToken, map[string]any{"defaultLevel": nil}, http.StatusOK)
+	e.MustDo(http.MethodGet, "/v1/spaces/"+private, e.readTok, nil, http.StatusNotFound)
+	tm := e.Client.Team.Create().SetOrganizationID(e.Org.ID).SetTitle("Writers").SaveX(ctx)
+	e.Client.TeamMember.Create().SetTeamID(tm.ID).SetUserID(e.reader).ExecX(ctx)
+	e.Client.ContentGrant.Create().SetTeamID(tm.ID).SetSpaceID(private).SetRole(enum.RoleEdit).ExecX(ctx)
+
+	perms := func(userID, token string) map[string]string {
+		t.Helper()
+		res := e.MustDo(http.MethodGet, e.base+"/"+userID+"/spaces?order=asc", token, nil, http.StatusOK)
+		out := map[string]string{}
+		for _, it := range res["items"].([]any) {
+			m := it.(map[string]any)
+			out[m["space"].(map[string]any)["id"].(string)] = m["permission"].(string)
+		}
+		assert.EqualValues(t, len(out), res["count"])
+		return out
+	}
+	assert.Equal(t, map[string]string{open: "read", private: "edit"}, perms(e.reader, e.OwnerToken), "the team's grant raises the reader")
+	assert.Equal(t, map[string]string{open: "read", private: "edit"}, perms(e.reader, e.readTok), "a member reads their own")
+	assert.Equal(t, map[string]string{open: "edit"}, perms(e.editor, e.OwnerToken))
+	assert.Equal(t, map[string]string{open: "admin", private: "admin"}, perms(e.Owner.ID, e.OwnerToken))
+	assert.Empty(t, perms(e.guest, e.OwnerToken), "a guest sees only what is shared with them")
+	servertest.AssertContains(t, map[string]any{"id": private, "permissions": map[string]any{"edit": true, "admin": false}},
+		e.MustDo(http.MethodGet, "/v1/spaces/"+private, e.readTok, nil, http.StatusOK))
+
+	res := e.MustDo(http.MethodGet, e.base+"/"+e.reader+"/spaces?limit=1", e.OwnerToken, nil, http.StatusOK)
+	assert.Equal(t, private, res["items"].([]any)[0].(map[string]any)["space"].(map[string]any)["id"], "newest first")
+	next := res["next"].(map[string]any)["page"].(string)
+	res = e.MustDo(http.MethodGet, e.base+"/"+e.reader+"/spaces?limit=1&page="+next, e.OwnerToken, nil, http.StatusOK)
+	assert.Equal(t, open, res["items"].([]any)[0].(map[string]any)["space"].(map[string]any)["id"])
+	assert.NotContains(t, res, "next")
+
+	path := e.base + "/" + e.editor + "/spaces"
+	e.Run(t, []servertest.Scenario{
+		{Name: "another member's, as a reader", Method: http.MethodGet, Path: path, Token: e.readTok, WantStatus: http.StatusForbidden},
+		{Name: "an outsider", Method: http.MethodGet, Path: path, Token: e.otherTok, WantStatus: http.StatusNotFound},
+		{Name: "an unknown member", Method: http.MethodGet, Path: e.base + "/" + e.otherUser + "/spaces", Token: e.OwnerToken, WantStatus: http.StatusNotFound},
+		{Name: "without a token", Method: http.MethodGet, Path: path, WantStatus: http.StatusUnauthorized},
+		{Name: "a bad order", Method: http.MethodGet, Path: path + "?order=new", Token: e.OwnerToken, WantStatus: http.StatusBadRequest},
+		{Name: "limit 1000", Method: http.MethodGet, Path: path + "?limit=1000", Token: e.OwnerToken, WantStatus: http.StatusOK},
+		{Name: "limit 1001", Method: http.MethodGet, Path: path + "?limit=1001", Token: e.OwnerToken, WantStatus: http.StatusBadRequest},
+	})
+}

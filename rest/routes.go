@@ -53,6 +53,8 @@ func table() []route {
 			mutate((*updateMemberBody).input, mutation.UpdateMember, (*API).presentMember)},
 		{"DELETE", "/orgs/{organizationId}/members/{userId}", http.StatusNoContent, "removeMemberFromOrganizationById",
 			remove(params.removeMember, mutation.RemoveMember)},
+		{"GET", "/orgs/{organizationId}/members/{userId}/spaces", http.StatusOK, "listSpacesForOrganizationMember",
+			list(params.memberSpaces, (*API).presentMemberSpace)},
 		{"POST", "/orgs/{organizationId}/members/{userId}/sso", http.StatusOK, "setUserAsSSOMemberForOrganization",
 			mutate(fromPath(params.setMemberSSO), mutation.SetMemberSso, (*API).presentMember)},
 		{"POST", "/orgs/{organizationId}/ping", http.StatusOK, "updateOrganizationMemberLastSeenAt",

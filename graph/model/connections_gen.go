@@ -208,6 +208,39 @@ func (c *MemberConnection) TotalCount(ctx context.Context) (int, error) {
 	return c.page.TotalCount(ctx)
 }
 
+// MemberSpaceConnection is a page of MemberSpace, with the GraphQL connection shape.
+type MemberSpaceConnection struct {
+	Edges    []*MemberSpaceEdge
+	PageInfo page.Info
+	page     *page.Connection[*MemberSpace]
+}
+
+// MemberSpaceEdge is a MemberSpace with its cursor.
+type MemberSpaceEdge struct {
+	Node   *MemberSpace
+	Cursor page.Cursor
+}
+
+// NewMemberSpaceConnection wraps a page of MemberSpace.
+func NewMemberSpaceConnection(p *page.Connection[*MemberSpace]) *MemberSpaceConnection {
+	c := &MemberSpaceConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*MemberSpaceEdge, len(p.Edges))}
+	for i, e := range p.Edges {
+		c.Edges[i] = &MemberSpaceEdge{Node: e.Node, Cursor: e.Cursor}
+	}
+	return c
+}
+
+// Nodes returns the items of the page.
+func (c *MemberSpaceConnection) Nodes() []*MemberSpace { return c.page.Nodes() }
+
+// Info returns where the page sits in its list.
+func (c *MemberSpaceConnection) Info() page.Info { return c.PageInfo }
+
+// TotalCount counts the items of the whole list.
+func (c *MemberSpaceConnection) TotalCount(ctx context.Context) (int, error) {
+	return c.page.TotalCount(ctx)
+}
+
 // OrganizationConnection is a page of Organization, with the GraphQL connection shape.
 type OrganizationConnection struct {
 	Edges    []*OrganizationEdge

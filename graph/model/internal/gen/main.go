@@ -38,6 +38,7 @@ var connections = []connection{
 	{name: "CommentReply", node: "ent.CommentReply"},
 	{name: "Collection", node: "ent.Collection"},
 	{name: "Member", node: "ent.Member"},
+	{name: "MemberSpace", node: "MemberSpace"},
 	{name: "Organization", node: "ent.Organization"},
 	{name: "Space", node: "ent.Space"},
 	{name: "ContentReferenceUsage", node: "ContentReferenceUsage",
