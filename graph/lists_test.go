@@ -395,6 +395,50 @@ func lsCases() []lsCase {
 			},
 		},
 		{
+			list: "Organization.teams", max: 5,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				lsTeams(t, e, v, n)
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, v.token, `query($org: ID!) { organization(id: $org) { teams(first: 100) {
+					  totalCount nodes { id title createdAt memberCount spaceCount permissions { admin view } urls { location } } } } }`,
+						map[string]any{"org": e.Org.ID})
+					lsCheck(t, d, "organization.teams", n, "memberCount", "spaceCount", "permissions.view")
+				}
+			},
+		},
+		{
+			list: "GET /v1/orgs/{organizationId}/teams", max: 5,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				lsTeams(t, e, v, n)
+				return func(e *servertest.Env) {
+					lsCheck(t, e.MustDo(http.MethodGet, "/v1/orgs/"+e.Org.ID+"/teams?limit=100", v.token, nil, http.StatusOK),
+						"", n, "members", "spaces", "permissions.view")
+				}
+			},
+		},
+		{
+			list: "Member.teamMemberships", max: 7,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				lsTeams(t, e, v, n)
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, v.token, `query($org: ID!, $user: ID!) { organization(id: $org) { member(id: $user) {
+					  teamMemberships(first: 100) { totalCount nodes { role team { id title memberCount spaceCount } } } } } }`,
+						map[string]any{"org": e.Org.ID, "user": v.user.ID})
+					lsCheck(t, d, "organization.member.teamMemberships", n, "role", "team.memberCount", "team.spaceCount")
+				}
+			},
+		},
+		{
+			list: "GET /v1/orgs/{organizationId}/members/{userId}/teams", max: 7,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				lsTeams(t, e, v, n)
+				return func(e *servertest.Env) {
+					lsCheck(t, e.MustDo(http.MethodGet, "/v1/orgs/"+e.Org.ID+"/members/"+v.user.ID+"/teams?limit=100", v.token,
+						nil, http.StatusOK), "", n, "member.role", "team.members", "team.spaces")
+				}
+			},
+		},
+		{
 			list: "Organization.spaces", max: 6,
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
 				lsSpaces(t, e, n, false)
@@ -839,6 +883,20 @@ func lsMembers(t *testing.T, e *servertest.Env, n int) {
 		_, u := e.Member(e.Org.ID, enum.RoleRead, fmt.Sprintf("member%d@example.com", i))
 		e.Client.TeamMember.Create().SetTeamID(tm.ID).SetUserID(u.ID).ExecX(ctx)
 		e.Client.ContentGrant.Create().SetUserID(u.ID).SetSpaceID(sp).SetRole(enum.RoleRead).ExecX(ctx)
+	}
+}
+
+// lsTeams makes the organization n teams, each with the owner and the viewer
+// as members and a grant on a space.
+func lsTeams(t *testing.T, e *servertest.Env, v lsViewer, n int) {
+	t.Helper()
+	ctx := context.Background()
+	sp := e.MustDo(http.MethodPost, "/v1/orgs/"+e.Org.ID+"/spaces", e.OwnerToken, map[string]any{"title": "Shared"}, http.StatusCreated)["id"].(string)
+	for i := range n {
+		tm := e.Client.Team.Create().SetOrganizationID(e.Org.ID).SetTitle(fmt.Sprintf("Team %d", i)).SaveX(ctx)
+		e.Client.TeamMember.Create().SetTeamID(tm.ID).SetUserID(v.user.ID).ExecX(ctx)
+		e.Client.TeamMember.Create().SetTeamID(tm.ID).SetUserID(e.Owner.ID).ExecX(ctx)
+		e.Client.ContentGrant.Create().SetTeamID(tm.ID).SetSpaceID(sp).SetRole(enum.RoleEdit).ExecX(ctx)
 	}
 }
 

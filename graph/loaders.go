@@ -53,6 +53,8 @@ type loaders struct {
 	mentions *dataloader.Loader[string, []*ent.User]
 	// memberCounts counts the spaces and teams of members.
 	memberCounts *dataloader.Loader[string, memberCounts]
+	// teamCounts counts the members and spaces of teams.
+	teamCounts *dataloader.Loader[string, teamCounts]
 	// mergedFrom finds, by revision, the change request whose merge made it.
 	mergedFrom *dataloader.Loader[string, *ent.ChangeRequest]
 	// nested holds the pages of nested lists primed by a listed page.
@@ -122,6 +124,7 @@ func (r *Resolver) newLoaders(shareKeys map[string]string) *loaders {
 	l.mergedFrom = batched(l, r.loadMergedFrom)
 	l.replyCounts = batched(l, r.loadReplyCounts)
 	l.memberCounts = batched(l, r.loadMemberCounts)
+	l.teamCounts = batched(l, r.loadTeamCounts)
 	l.reactions = batched(l, r.loadReactions)
 	l.mentions = batched(l, r.loadMentions)
 	l.sharedUsers = batched(l, r.loadSharedUsers)

@@ -274,6 +274,70 @@ func (c *OrganizationConnection) TotalCount(ctx context.Context) (int, error) {
 	return c.page.TotalCount(ctx)
 }
 
+// TeamConnection is a page of Team, with the GraphQL connection shape.
+type TeamConnection struct {
+	Edges    []*TeamEdge
+	PageInfo page.Info
+	page     *page.Connection[*ent.Team]
+}
+
+// TeamEdge is a Team with its cursor.
+type TeamEdge struct {
+	Node   *ent.Team
+	Cursor page.Cursor
+}
+
+// NewTeamConnection wraps a page of Team.
+func NewTeamConnection(p *page.Connection[*ent.Team]) *TeamConnection {
+	c := &TeamConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*TeamEdge, len(p.Edges))}
+	for i, e := range p.Edges {
+		c.Edges[i] = &TeamEdge{Node: e.Node, Cursor: e.Cursor}
+	}
+	return c
+}
+
+// Nodes returns the items of the page.
+func (c *TeamConnection) Nodes() []*ent.Team { return c.page.Nodes() }
+
+// Info returns where the page sits in its list.
+func (c *TeamConnection) Info() page.Info { return c.PageInfo }
+
+// TotalCount counts the items of the whole list.
+func (c *TeamConnection) TotalCount(ctx context.Context) (int, error) { return c.page.TotalCount(ctx) }
+
+// TeamMembershipConnection is a page of TeamMembership, with the GraphQL connection shape.
+type TeamMembershipConnection struct {
+	Edges    []*TeamMembershipEdge
+	PageInfo page.Info
+	page     *page.Connection[*TeamMembership]
+}
+
+// TeamMembershipEdge is a TeamMembership with its cursor.
+type TeamMembershipEdge struct {
+	Node   *TeamMembership
+	Cursor page.Cursor
+}
+
+// NewTeamMembershipConnection wraps a page of TeamMembership.
+func NewTeamMembershipConnection(p *page.Connection[*TeamMembership]) *TeamMembershipConnection {
+	c := &TeamMembershipConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*TeamMembershipEdge, len(p.Edges))}
+	for i, e := range p.Edges {
+		c.Edges[i] = &TeamMembershipEdge{Node: e.Node, Cursor: e.Cursor}
+	}
+	return c
+}
+
+// Nodes returns the items of the page.
+func (c *TeamMembershipConnection) Nodes() []*TeamMembership { return c.page.Nodes() }
+
+// Info returns where the page sits in its list.
+func (c *TeamMembershipConnection) Info() page.Info { return c.PageInfo }
+
+// TotalCount counts the items of the whole list.
+func (c *TeamMembershipConnection) TotalCount(ctx context.Context) (int, error) {
+	return c.page.TotalCount(ctx)
+}
+
 // SpaceConnection is a page of Space, with the GraphQL connection shape.
 type SpaceConnection struct {
 	Edges    []*SpaceEdge

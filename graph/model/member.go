@@ -11,3 +11,9 @@ type MemberSpace struct {
 	Space      *ent.Space
 	Permission enum.Role
 }
+
+// TeamMembership is a member's membership of a team.
+type TeamMembership struct {
+	Team *ent.Team
+	Role enum.TeamMemberRole
+}

@@ -32,6 +32,19 @@ type AddReactionPayload struct {
 	ClientMutationID *string           `json:"clientMutationId,omitempty"`
 }
 
+type AddTeamMemberInput struct {
+	TeamID string `json:"teamId"`
+	UserID string `json:"userId"`
+	// MEMBER by default.
+	Role             *enum.TeamMemberRole `json:"role,omitempty"`
+	ClientMutationID *string              `json:"clientMutationId,omitempty"`
+}
+
+type AddTeamMemberPayload struct {
+	Team             *ent.Team `json:"team"`
+	ClientMutationID *string   `json:"clientMutationId,omitempty"`
+}
+
 type ChangeRequestURLs struct {
 	Location string `json:"location"`
 	App      string `json:"app"`
@@ -179,6 +192,20 @@ type CreateSpacePayload struct {
 	ClientMutationID *string    `json:"clientMutationId,omitempty"`
 }
 
+type CreateTeamInput struct {
+	OrganizationID string `json:"organizationId"`
+	// 1 to 64 characters.
+	Title string `json:"title"`
+	// User IDs of members of the organization.
+	Members          []string `json:"members,omitempty"`
+	ClientMutationID *string  `json:"clientMutationId,omitempty"`
+}
+
+type CreateTeamPayload struct {
+	Team             *ent.Team `json:"team"`
+	ClientMutationID *string   `json:"clientMutationId,omitempty"`
+}
+
 type DeleteCollectionInput struct {
 	ID               string  `json:"id"`
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -248,6 +275,16 @@ type DeleteSpaceInput struct {
 
 type DeleteSpacePayload struct {
 	DeletedSpaceID   string  `json:"deletedSpaceId"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type DeleteTeamInput struct {
+	ID               string  `json:"id"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type DeleteTeamPayload struct {
+	DeletedTeamID    string  `json:"deletedTeamId"`
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
@@ -480,6 +517,17 @@ type RemoveReactionPayload struct {
 	ClientMutationID *string           `json:"clientMutationId,omitempty"`
 }
 
+type RemoveTeamMemberInput struct {
+	TeamID           string  `json:"teamId"`
+	UserID           string  `json:"userId"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type RemoveTeamMemberPayload struct {
+	Team             *ent.Team `json:"team"`
+	ClientMutationID *string   `json:"clientMutationId,omitempty"`
+}
+
 // Resolves or reopens a comment.
 type ResolveCommentInput struct {
 	ID string `json:"id"`
@@ -561,6 +609,20 @@ type SetPageMarkdownPayload struct {
 	ClientMutationID *string       `json:"clientMutationId,omitempty"`
 }
 
+type SetTeamContentRoleInput struct {
+	TeamID string `json:"teamId"`
+	// A space or a collection of the team's organization.
+	ContentID string `json:"contentId"`
+	// null takes the team's role away.
+	Role             *enum.Role `json:"role,omitempty"`
+	ClientMutationID *string    `json:"clientMutationId,omitempty"`
+}
+
+type SetTeamContentRolePayload struct {
+	Team             *ent.Team `json:"team"`
+	ClientMutationID *string   `json:"clientMutationId,omitempty"`
+}
+
 type SpaceURLs struct {
 	Location  string  `json:"location"`
 	App       string  `json:"app"`
@@ -593,6 +655,11 @@ type SyncChangeRequestPayload struct {
 	ChangeRequest    *ent.ChangeRequest `json:"changeRequest"`
 	Conflicts        []*MergeConflict   `json:"conflicts"`
 	ClientMutationID *string            `json:"clientMutationId,omitempty"`
+}
+
+type TeamURLs struct {
+	// The team's address in /v1.
+	Location string `json:"location"`
 }
 
 type TransferCollectionInput struct {
@@ -778,6 +845,18 @@ type UpdateSpaceInput struct {
 type UpdateSpacePayload struct {
 	Space            *ent.Space `json:"space"`
 	ClientMutationID *string    `json:"clientMutationId,omitempty"`
+}
+
+type UpdateTeamInput struct {
+	ID string `json:"id"`
+	// 1 to 64 characters.
+	Title            string  `json:"title"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type UpdateTeamPayload struct {
+	Team             *ent.Team `json:"team"`
+	ClientMutationID *string   `json:"clientMutationId,omitempty"`
 }
 
 type UploadFileInput struct {

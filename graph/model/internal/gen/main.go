@@ -40,6 +40,8 @@ var connections = []connection{
 	{name: "Member", node: "ent.Member"},
 	{name: "MemberSpace", node: "MemberSpace"},
 	{name: "Organization", node: "ent.Organization"},
+	{name: "Team", node: "ent.Team"},
+	{name: "TeamMembership", node: "TeamMembership"},
 	{name: "Space", node: "ent.Space"},
 	{name: "ContentReferenceUsage", node: "ContentReferenceUsage",
 		goFields: "\t// Scope is what the list is of, for its stats.\n\tScope *LinkScope\n",
