@@ -52,9 +52,9 @@ type loaders struct {
 	// mentions lists the users comments and replies mention, by their ID.
 	mentions *dataloader.Loader[string, []*ent.User]
 	// memberCounts counts the spaces and teams of members.
-	memberCounts *dataloader.Loader[string, memberCounts]
+	memberCounts *dataloader.Loader[string, countPair]
 	// teamCounts counts the members and spaces of teams.
-	teamCounts *dataloader.Loader[string, teamCounts]
+	teamCounts *dataloader.Loader[string, countPair]
 	// mergedFrom finds, by revision, the change request whose merge made it.
 	mergedFrom *dataloader.Loader[string, *ent.ChangeRequest]
 	// nested holds the pages of nested lists primed by a listed page.

@@ -281,23 +281,16 @@ func (r *Resolver) memberUser(ctx context.Context, m *ent.Member) (*ent.User, er
 }
 
 // memberCounts are the counts a member shows.
-type memberCounts struct{ spaces, teams int }
-
-func (r *Resolver) memberCounts(ctx context.Context, m *ent.Member) (memberCounts, error) {
+func (r *Resolver) memberCounts(ctx context.Context, m *ent.Member) (countPair, error) {
 	return load(ctx, loadersFrom(ctx).memberCounts, m.ID)
 }
 
-// loadMemberCounts counts, per member, the teams of its organization it
-// belongs to and the live spaces of its organization it holds a grant on,
-// directly or through a team: one statement, two correlated counts.
-func (r *Resolver) loadMemberCounts(ctx context.Context, ids []string) (map[string]memberCounts, error) {
+// loadMemberCounts counts, per member, the live spaces of its organization
+// it holds a grant on, directly or through a team (a), and the teams of its
+// organization it belongs to (b): one statement, two correlated counts.
+func (r *Resolver) loadMemberCounts(ctx context.Context, ids []string) (map[string]countPair, error) {
 	ctx = internal(ctx, "counts of members the viewer sees")
-	var rows []struct {
-		ID     string `json:"id"`
-		Spaces int    `json:"spaces"`
-		Teams  int    `json:"teams"`
-	}
-	err := r.db(ctx).Member.Query().Where(member.IDIn(ids...)).Modify(func(s *sql.Selector) {
+	return scanCountPairs(ctx, r.db(ctx).Member.Query().Where(member.IDIn(ids...)).Modify(func(s *sql.Selector) {
 		tt, tm := sql.Table(team.Table).As("t"), sql.Table(teammember.Table).As("tm")
 		teams := sql.Select(sql.Count("*")).From(tm).Join(tt).On(tt.C(team.FieldID), tm.C(teammember.FieldTeamID)).
 			Where(sql.And(sql.ColumnsEQ(tm.C(teammember.FieldUserID), s.C(member.FieldUserID)),
@@ -311,16 +304,37 @@ func (r *Resolver) loadMemberCounts(ctx context.Context, ids []string) (map[stri
 				sql.IsNull(st.C(space.FieldDeletedAt)),
 				sql.Or(sql.ColumnsEQ(cg.C(contentgrant.FieldUserID), s.C(member.FieldUserID)),
 					sql.In(cg.C(contentgrant.FieldTeamID), myTeams))))
-		s.Select(s.C(member.FieldID))
-		s.AppendSelectExprAs(teams, "teams")
-		s.AppendSelectExprAs(spaces, "spaces")
-	}).Scan(ctx, &rows)
-	if err != nil {
-		return nil, fmt.Errorf("counting the spaces and teams of members: %w", err)
+		selectCountPair(s, spaces, teams)
+	}))
+}
+
+// countPair is two counts of one row, read as correlated subqueries
+// (selectCountPair): a member's spaces and teams, a team's members and
+// spaces.
+type countPair struct {
+	ID string `json:"id"`
+	A  int    `json:"a"`
+	B  int    `json:"b"`
+}
+
+// selectCountPair selects a row's ID with the counts a and b.
+func selectCountPair(s *sql.Selector, a, b *sql.Selector) {
+	s.Select(s.C("id"))
+	s.AppendSelectExprAs(a, "a")
+	s.AppendSelectExprAs(b, "b")
+}
+
+// scanCountPairs reads the rows of selectCountPair by ID.
+func scanCountPairs(ctx context.Context, q interface {
+	Scan(context.Context, any) error
+}) (map[string]countPair, error) {
+	var rows []countPair
+	if err := q.Scan(ctx, &rows); err != nil {
+		return nil, fmt.Errorf("counting: %w", err)
 	}
-	out := make(map[string]memberCounts, len(rows))
+	out := make(map[string]countPair, len(rows))
 	for _, row := range rows {
-		out[row.ID] = memberCounts{spaces: row.Spaces, teams: row.Teams}
+		out[row.ID] = row
 	}
 	return out, nil
 }

@@ -24,12 +24,12 @@ func (r *memberResolver) User(ctx context.Context, obj *ent.Member) (*ent.User, 
 
 func (r *memberResolver) Spaces(ctx context.Context, obj *ent.Member) (int, error) {
 	c, err := r.memberCounts(ctx, obj)
-	return c.spaces, err
+	return c.A, err
 }
 
 func (r *memberResolver) Teams(ctx context.Context, obj *ent.Member) (int, error) {
 	c, err := r.memberCounts(ctx, obj)
-	return c.teams, err
+	return c.B, err
 }
 
 func (r *memberResolver) SpaceAccess(ctx context.Context, obj *ent.Member, first *int, after *page.Cursor, last *int, before *page.Cursor, order *model.ListOrder) (*model.MemberSpaceConnection, error) {

@@ -276,37 +276,20 @@ func (r *Resolver) teamPermissions(ctx context.Context, t *ent.Team) (*authz.Tea
 }
 
 // teamCounts are the counts a team shows.
-type teamCounts struct{ members, spaces int }
-
-func (r *Resolver) teamCounts(ctx context.Context, t *ent.Team) (teamCounts, error) {
+func (r *Resolver) teamCounts(ctx context.Context, t *ent.Team) (countPair, error) {
 	return load(ctx, loadersFrom(ctx).teamCounts, t.ID)
 }
 
-// loadTeamCounts counts, per team, its members and the live spaces it
-// holds a grant on: one statement, two correlated counts.
-func (r *Resolver) loadTeamCounts(ctx context.Context, ids []string) (map[string]teamCounts, error) {
+// loadTeamCounts counts, per team, its members (a) and the live spaces it
+// holds a grant on (b): one statement, two correlated counts.
+func (r *Resolver) loadTeamCounts(ctx context.Context, ids []string) (map[string]countPair, error) {
 	ctx = internal(ctx, "counts of teams the viewer sees")
-	var rows []struct {
-		ID      string `json:"id"`
-		Members int    `json:"members"`
-		Spaces  int    `json:"spaces"`
-	}
-	err := r.db(ctx).Team.Query().Where(team.IDIn(ids...)).Modify(func(s *sql.Selector) {
+	return scanCountPairs(ctx, r.db(ctx).Team.Query().Where(team.IDIn(ids...)).Modify(func(s *sql.Selector) {
 		tm, cg, st := sql.Table(teammember.Table).As("tm"), sql.Table(contentgrant.Table).As("g"), sql.Table(space.Table).As("s")
 		members := sql.Select(sql.Count("*")).From(tm).Where(sql.ColumnsEQ(tm.C(teammember.FieldTeamID), s.C(team.FieldID)))
 		spaces := sql.Select(sql.Count(sql.Distinct(st.C(space.FieldID)))).From(st).
 			Join(cg).On(cg.C(contentgrant.FieldSpaceID), st.C(space.FieldID)).
 			Where(sql.And(sql.ColumnsEQ(cg.C(contentgrant.FieldTeamID), s.C(team.FieldID)), sql.IsNull(st.C(space.FieldDeletedAt))))
-		s.Select(s.C(team.FieldID))
-		s.AppendSelectExprAs(members, "members")
-		s.AppendSelectExprAs(spaces, "spaces")
-	}).Scan(ctx, &rows)
-	if err != nil {
-		return nil, fmt.Errorf("counting the members and spaces of teams: %w", err)
-	}
-	out := make(map[string]teamCounts, len(rows))
-	for _, row := range rows {
-		out[row.ID] = teamCounts{members: row.Members, spaces: row.Spaces}
-	}
-	return out, nil
+		selectCountPair(s, members, spaces)
+	}))
 }

@@ -75,12 +75,12 @@ func (r *organizationResolver) Team(ctx context.Context, obj *ent.Organization, 
 
 func (r *teamResolver) MemberCount(ctx context.Context, obj *ent.Team) (int, error) {
 	c, err := r.teamCounts(ctx, obj)
-	return c.members, err
+	return c.A, err
 }
 
 func (r *teamResolver) SpaceCount(ctx context.Context, obj *ent.Team) (int, error) {
 	c, err := r.teamCounts(ctx, obj)
-	return c.spaces, err
+	return c.B, err
 }
 
 func (r *teamResolver) Permissions(ctx context.Context, obj *ent.Team) (*authz.TeamPermissions, error) {
