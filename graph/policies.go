@@ -124,8 +124,8 @@ func (r *Resolver) declarePolicies() {
 			return d, err
 		},
 	}
-	// A team is seen by whoever sees its organization, with their
-	// organization role.
+	// A team is seen by the members of its organization who have a role
+	// (not guests, who see only what is shared with them), with that role.
 	r.teams = &policy[*ent.Team, predicate.Team]{
 		typeName: "Team", prefix: id.Team, table: authz.Teams,
 		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.Team, error) {
@@ -133,7 +133,11 @@ func (r *Resolver) declarePolicies() {
 		},
 		idOf: func(t *ent.Team) string { return t.ID },
 		decide: func(ctx context.Context, t *ent.Team) (authz.Decision, error) {
-			return r.organizationDecision(ctx, t.OrganizationID)
+			d, err := r.organizationDecision(ctx, t.OrganizationID)
+			if d.Role == "" {
+				return authz.Decision{}, err
+			}
+			return d, err
 		},
 	}
 	r.revisions = &policy[*ent.Revision, predicate.Revision]{
