@@ -32,7 +32,9 @@ func TestMembersAndTeamsInGraphQL(t *testing.T) {
 	assert.Equal(t, "FORBIDDEN", res.Code())
 	res = e.GraphQL(e.OwnerToken, update, map[string]any{"in": map[string]any{"organizationId": e.Org.ID, "userId": reader.ID, "role": nil}})
 	require.Empty(t, res.Errors)
-	var u struct{ UpdateMember struct{ Member struct{ Role *string } } }
+	var u struct {
+		UpdateMember struct{ Member struct{ Role *string } }
+	}
 	res.Into(t, &u)
 	assert.Nil(t, u.UpdateMember.Member.Role, "null makes a guest")
 
