@@ -373,7 +373,11 @@ func lsCases() []lsCase {
 			},
 		},
 		{
-			list: "Member.spaceAccess", max: 9,
+			// 9, as Organization.spaces plus the member and their access;
+			// the spaces' counters load through a loader below
+			// MemberSpace.space, whose batch has been seen to split once
+			// under the whole suite on PostgreSQL: 10.
+			list: "Member.spaceAccess", max: 10,
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
 				lsSpaces(t, e, n, false)
 				return func(e *servertest.Env) {
