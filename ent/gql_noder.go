@@ -33,4 +33,7 @@ func (*Revision) IsNode() {}
 func (*Space) IsNode() {}
 
 // IsNode implements the GraphQL Node interface.
+func (*Team) IsNode() {}
+
+// IsNode implements the GraphQL Node interface.
 func (*User) IsNode() {}

@@ -13,7 +13,7 @@ import (
 	"github.com/bindery/bindery/ent/team"
 )
 
-// Team is the model entity for the Team schema.
+// A named group of an organization's members; its grants on content raise its members' roles.
 type Team struct {
 	config `json:"-"`
 	// ID of the ent.

@@ -69,12 +69,6 @@ func (r *Resolver) memberships(ctx context.Context) (*viewerFacts, error) {
 	return f, nil
 }
 
-// membership returns the viewer's membership of an organization in the form
-// authorization takes.
-func (f *viewerFacts) membership(orgID string) authz.Membership {
-	return f.memberships[orgID]
-}
-
 // Kinds of the rows of the access statement.
 const (
 	accessMember     = "m" // a: organization, b: role (null for a guest)
@@ -115,24 +109,49 @@ func (r *Resolver) loadOrgAccess(ctx context.Context, orgIDs []string) (map[stri
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if withFacts && !f.loaded {
-		f.memberships, f.grants = map[string]authz.Membership{}, map[string]enum.Role{}
-		for _, row := range rows {
-			switch row.Kind {
-			case accessMember:
-				m := authz.Membership{Member: true}
-				if row.B != nil {
-					m.Role = enum.Role(*row.B)
-				}
-				f.memberships[row.A] = m
-			case accessGrant:
-				f.grants[row.A] = enum.MaxRole(f.grants[row.A], enum.Role(deref(row.B)))
-			}
-		}
+		f.memberships, f.grants = accessFacts(rows)
 		f.loaded = true
 	}
+	return accessOrgs(rows, orgIDs, f.memberships, f.grants), nil
+}
+
+// accessOf returns the authorization view of one organization for a user
+// other than the viewer, such as a member whose access an admin reads: one
+// access statement.
+func (r *Resolver) accessOf(ctx context.Context, userID, orgID string) (*authz.Org, error) {
+	rows, err := r.accessRows(ctx, userID, true, []string{orgID})
+	if err != nil {
+		return nil, err
+	}
+	memberships, grants := accessFacts(rows)
+	return accessOrgs(rows, []string{orgID}, memberships, grants)[orgID], nil
+}
+
+// accessFacts reads a user's memberships and grants from access rows.
+func accessFacts(rows []accessRow) (map[string]authz.Membership, map[string]enum.Role) {
+	memberships, grants := map[string]authz.Membership{}, map[string]enum.Role{}
+	for _, row := range rows {
+		switch row.Kind {
+		case accessMember:
+			m := authz.Membership{Member: true}
+			if row.B != nil {
+				m.Role = enum.Role(*row.B)
+			}
+			memberships[row.A] = m
+		case accessGrant:
+			grants[row.A] = enum.MaxRole(grants[row.A], enum.Role(deref(row.B)))
+		}
+	}
+	return memberships, grants
+}
+
+// accessOrgs builds the authorization view of organizations from access
+// rows and the user's memberships and grants.
+func accessOrgs(rows []accessRow, orgIDs []string, memberships map[string]authz.Membership,
+	grants map[string]enum.Role) map[string]*authz.Org {
 	out := make(map[string]*authz.Org, len(orgIDs))
 	for _, id := range orgIDs {
-		out[id] = &authz.Org{Membership: f.membership(id), Collections: map[string]authz.Collection{}, Grants: f.grants}
+		out[id] = &authz.Org{Membership: memberships[id], Collections: map[string]authz.Collection{}, Grants: grants}
 	}
 	for _, row := range rows {
 		switch row.Kind {
@@ -151,7 +170,7 @@ func (r *Resolver) loadOrgAccess(ctx context.Context, orgIDs []string) (map[stri
 			}
 		}
 	}
-	return out, nil
+	return out
 }
 
 // accessRows runs the access statement: a union of the rows loadOrgAccess

@@ -36,6 +36,8 @@ func (r *Resolver) Revision() generated.RevisionResolver { return &revisionResol
 
 func (r *Resolver) Space() generated.SpaceResolver { return &spaceResolver{r} }
 
+func (r *Resolver) Team() generated.TeamResolver { return &teamResolver{r} }
+
 func (r *Resolver) User() generated.UserResolver { return &userResolver{r} }
 
 type (
@@ -47,5 +49,6 @@ type (
 	queryResolver         struct{ *Resolver }
 	revisionResolver      struct{ *Resolver }
 	spaceResolver         struct{ *Resolver }
+	teamResolver          struct{ *Resolver }
 	userResolver          struct{ *Resolver }
 )

@@ -36,6 +36,10 @@ var (
 		Name: "spaces", Column: space.FieldCreatedAt, KeyType: page.KeyTime,
 		Key: func(s *ent.Space) any { return s.CreatedAt }, ID: func(s *ent.Space) string { return s.ID },
 	}
+	spacesNewestFirst = page.Order[*ent.Space, predicate.Space, space.OrderOption]{
+		Name: "spaces-desc", Column: space.FieldCreatedAt, KeyType: page.KeyTime, Desc: true,
+		Key: func(s *ent.Space) any { return s.CreatedAt }, ID: func(s *ent.Space) string { return s.ID },
+	}
 	spacesByPosition = page.Order[*ent.Space, predicate.Space, space.OrderOption]{
 		Name: "spaces-by-position", Column: space.FieldPosition, KeyType: page.KeyFloat,
 		Key: func(s *ent.Space) any { return s.Position }, ID: func(s *ent.Space) string { return s.ID },

@@ -352,6 +352,97 @@ func lsCases() []lsCase {
 			},
 		},
 		{
+			list: "Organization.members", max: 6,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				lsMembers(t, e, n)
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, v.token, `query($org: ID!) { organization(id: $org) { members(first: 100) {
+					  totalCount nodes { id role joinedAt spaces teams user { id displayName email } } } } }`,
+						map[string]any{"org": e.Org.ID})
+					lsCheck(t, d, "organization.members", n, "id", "spaces", "teams", "user.email")
+				}
+			},
+		},
+		{
+			list: "GET /v1/orgs/{organizationId}/members", max: 6,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				lsMembers(t, e, n)
+				return func(e *servertest.Env) {
+					lsCheck(t, e.MustDo(http.MethodGet, "/v1/orgs/"+e.Org.ID+"/members?limit=100", v.token, nil, http.StatusOK),
+						"", n, "id", "spaces", "teams", "user.email")
+				}
+			},
+		},
+		{
+			// 9: Organization.spaces plus the member and their access.
+			list: "Member.spaceAccess", max: 11,
+			grows: "the spaces sit below MemberSpace.space, where spacePage cannot see their selection, so some of " +
+				"their fields load through loader batches, which split under load (9, at times 10 or 11)",
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				lsSpaces(t, e, n, false)
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, e.OwnerToken, `query($org: ID!, $user: ID!) { organization(id: $org) { member(id: $user) {
+					  spaceAccess(first: 100) { totalCount nodes { permission space { `+spItemFields+` } } } } } }`,
+						map[string]any{"org": e.Org.ID, "user": v.user.ID})
+					lsCheck(t, d, "organization.member.spaceAccess", n, "permission", "space.id")
+				}
+			},
+		},
+		{
+			list: "GET /v1/orgs/{organizationId}/members/{userId}/spaces", max: 6,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				lsSpaces(t, e, n, false)
+				return func(e *servertest.Env) {
+					lsCheck(t, e.MustDo(http.MethodGet, "/v1/orgs/"+e.Org.ID+"/members/"+v.user.ID+"/spaces?limit=100", e.OwnerToken,
+						nil, http.StatusOK), "", n, "permission", "space.id", "space.permissions.edit")
+				}
+			},
+		},
+		{
+			list: "Organization.teams", max: 5,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				lsTeams(t, e, v, n)
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, v.token, `query($org: ID!) { organization(id: $org) { teams(first: 100) {
+					  totalCount nodes { id title createdAt memberCount spaceCount permissions { admin view } urls { location } } } } }`,
+						map[string]any{"org": e.Org.ID})
+					lsCheck(t, d, "organization.teams", n, "memberCount", "spaceCount", "permissions.view")
+				}
+			},
+		},
+		{
+			list: "GET /v1/orgs/{organizationId}/teams", max: 5,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				lsTeams(t, e, v, n)
+				return func(e *servertest.Env) {
+					lsCheck(t, e.MustDo(http.MethodGet, "/v1/orgs/"+e.Org.ID+"/teams?limit=100", v.token, nil, http.StatusOK),
+						"", n, "members", "spaces", "permissions.view")
+				}
+			},
+		},
+		{
+			list: "Member.teamMemberships", max: 7,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				lsTeams(t, e, v, n)
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, v.token, `query($org: ID!, $user: ID!) { organization(id: $org) { member(id: $user) {
+					  teamMemberships(first: 100) { totalCount nodes { role team { id title memberCount spaceCount } } } } } }`,
+						map[string]any{"org": e.Org.ID, "user": v.user.ID})
+					lsCheck(t, d, "organization.member.teamMemberships", n, "role", "team.memberCount", "team.spaceCount")
+				}
+			},
+		},
+		{
+			list: "GET /v1/orgs/{organizationId}/members/{userId}/teams", max: 7,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				lsTeams(t, e, v, n)
+				return func(e *servertest.Env) {
+					lsCheck(t, e.MustDo(http.MethodGet, "/v1/orgs/"+e.Org.ID+"/members/"+v.user.ID+"/teams?limit=100", v.token,
+						nil, http.StatusOK), "", n, "member.role", "team.members", "team.spaces")
+				}
+			},
+		},
+		{
 			list: "Organization.spaces", max: 6,
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
 				lsSpaces(t, e, n, false)
@@ -783,7 +874,37 @@ func lsOrganizations(t *testing.T, e *servertest.Env, v lsViewer, n int) {
 	}
 }
 
-// lsNodes creates n objects of three types and returns their IDs.
+// lsMembers makes the organization n members (the owner and the viewer are
+// two), each other one in a team with a grant on a space and with a grant of
+// their own.
+func lsMembers(t *testing.T, e *servertest.Env, n int) {
+	t.Helper()
+	ctx := context.Background()
+	sp := e.MustDo(http.MethodPost, "/v1/orgs/"+e.Org.ID+"/spaces", e.OwnerToken, map[string]any{"title": "Shared"}, http.StatusCreated)["id"].(string)
+	tm := e.Client.Team.Create().SetOrganizationID(e.Org.ID).SetTitle("Everyone").SaveX(ctx)
+	e.Client.ContentGrant.Create().SetTeamID(tm.ID).SetSpaceID(sp).SetRole(enum.RoleEdit).ExecX(ctx)
+	for i := 2; i < n; i++ {
+		_, u := e.Member(e.Org.ID, enum.RoleRead, fmt.Sprintf("member%d@example.com", i))
+		e.Client.TeamMember.Create().SetTeamID(tm.ID).SetUserID(u.ID).ExecX(ctx)
+		e.Client.ContentGrant.Create().SetUserID(u.ID).SetSpaceID(sp).SetRole(enum.RoleRead).ExecX(ctx)
+	}
+}
+
+// lsTeams makes the organization n teams, each with the owner and the viewer
+// as members and a grant on a space.
+func lsTeams(t *testing.T, e *servertest.Env, v lsViewer, n int) {
+	t.Helper()
+	ctx := context.Background()
+	sp := e.MustDo(http.MethodPost, "/v1/orgs/"+e.Org.ID+"/spaces", e.OwnerToken, map[string]any{"title": "Shared"}, http.StatusCreated)["id"].(string)
+	for i := range n {
+		tm := e.Client.Team.Create().SetOrganizationID(e.Org.ID).SetTitle(fmt.Sprintf("Team %d", i)).SaveX(ctx)
+		e.Client.TeamMember.Create().SetTeamID(tm.ID).SetUserID(v.user.ID).ExecX(ctx)
+		e.Client.TeamMember.Create().SetTeamID(tm.ID).SetUserID(e.Owner.ID).ExecX(ctx)
+		e.Client.ContentGrant.Create().SetTeamID(tm.ID).SetSpaceID(sp).SetRole(enum.RoleEdit).ExecX(ctx)
+	}
+}
+
+// lsNodes creates n objects of three types and returns their IDs.// lsNodes creates n objects of three types and returns their IDs.
 func lsNodes(t *testing.T, e *servertest.Env, n int) []string {
 	t.Helper()
 	col := spCollection(t, e, e.OwnerToken, nil)

@@ -51,6 +51,10 @@ type loaders struct {
 	reactions *dataloader.Loader[string, []*ent.Reaction]
 	// mentions lists the users comments and replies mention, by their ID.
 	mentions *dataloader.Loader[string, []*ent.User]
+	// memberCounts counts the spaces and teams of members.
+	memberCounts *dataloader.Loader[string, countPair]
+	// teamCounts counts the members and spaces of teams.
+	teamCounts *dataloader.Loader[string, countPair]
 	// mergedFrom finds, by revision, the change request whose merge made it.
 	mergedFrom *dataloader.Loader[string, *ent.ChangeRequest]
 	// nested holds the pages of nested lists primed by a listed page.
@@ -119,6 +123,8 @@ func (r *Resolver) newLoaders(shareKeys map[string]string) *loaders {
 	l.crContributors = batched(l, r.loadChangeRequestContributors)
 	l.mergedFrom = batched(l, r.loadMergedFrom)
 	l.replyCounts = batched(l, r.loadReplyCounts)
+	l.memberCounts = batched(l, r.loadMemberCounts)
+	l.teamCounts = batched(l, r.loadTeamCounts)
 	l.reactions = batched(l, r.loadReactions)
 	l.mentions = batched(l, r.loadMentions)
 	l.sharedUsers = batched(l, r.loadSharedUsers)

@@ -15,6 +15,7 @@ import (
 	"github.com/bindery/bindery/ent/predicate"
 	"github.com/bindery/bindery/ent/revision"
 	"github.com/bindery/bindery/ent/space"
+	"github.com/bindery/bindery/ent/team"
 	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/auth"
 	"github.com/bindery/bindery/internal/authz"
@@ -31,6 +32,7 @@ type policySet struct {
 	changeRequests *policy[*ent.ChangeRequest, predicate.ChangeRequest]
 	comments       *policy[*ent.Comment, predicate.Comment]
 	commentReplies *policy[*ent.CommentReply, predicate.CommentReply]
+	teams          *policy[*ent.Team, predicate.Team]
 	revisions      *policy[*ent.Revision, predicate.Revision]
 	users          *policy[*ent.User, predicate.User]
 	tokens         *policy[*ent.APIToken, predicate.APIToken]
@@ -122,6 +124,22 @@ func (r *Resolver) declarePolicies() {
 			return d, err
 		},
 	}
+	// A team is seen by the members of its organization who have a role
+	// (not guests, who see only what is shared with them), with that role.
+	r.teams = &policy[*ent.Team, predicate.Team]{
+		typeName: "Team", prefix: id.Team, table: authz.Teams,
+		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.Team, error) {
+			return db.Team.Query().Where(team.IDIn(ids...)).All(ctx)
+		},
+		idOf: func(t *ent.Team) string { return t.ID },
+		decide: func(ctx context.Context, t *ent.Team) (authz.Decision, error) {
+			d, err := r.organizationDecision(ctx, t.OrganizationID)
+			if d.Role == "" {
+				return authz.Decision{}, err
+			}
+			return d, err
+		},
+	}
 	r.revisions = &policy[*ent.Revision, predicate.Revision]{
 		typeName: "Revision", prefix: id.Revision, table: authz.Revisions,
 		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.Revision, error) {
@@ -152,7 +170,7 @@ func (r *Resolver) declarePolicies() {
 		},
 	}
 	r.policies = []anyPolicy{r.orgs, r.collections, r.spaces, r.changeRequests, r.comments, r.commentReplies,
-		r.revisions, r.users, r.tokens}
+		r.teams, r.revisions, r.users, r.tokens}
 }
 
 // inSpace decides about what lives in a space (its change requests and

@@ -157,6 +157,30 @@ const (
 func wrCases() []wrCase {
 	return append(wrCommentCases(), []wrCase{
 		{
+			// As the owner, beside n teams, with two members.
+			create: "PUT /v1/orgs/{organizationId}/teams", max: 8,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
+				lsTeams(t, e, v, n)
+				return func(e *servertest.Env) {
+					got := e.MustDo(http.MethodPut, "/v1/orgs/"+e.Org.ID+"/teams", e.OwnerToken,
+						map[string]any{"title": "New", "members": []string{e.Owner.ID, v.user.ID}}, http.StatusCreated)
+					wrCheck(t, got, "members", "permissions.admin")
+				}
+			},
+		},
+		{
+			create: "Mutation.createTeam", max: 8,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
+				lsTeams(t, e, v, n)
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, e.OwnerToken, `mutation($org: ID!, $m: [ID!]) { createTeam(input: {organizationId: $org,
+					  title: "New", members: $m}) { team { id memberCount spaceCount permissions { admin } } } }`,
+						map[string]any{"org": e.Org.ID, "m": []string{e.Owner.ID, v.user.ID}})
+					wrCheck(t, lsAt(d, "createTeam.team"), "memberCount", "permissions.admin")
+				}
+			},
+		},
+		{
 			// Token 1; the organization 1; access 1; the place 1
 			// (afterLast); the space, its first revision, and the space's
 			// pointer to it 3. The response reads nothing more: the loaders

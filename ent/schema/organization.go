@@ -122,22 +122,26 @@ func (Team) Mixin() []ent.Mixin {
 // Fields of the Team.
 func (Team) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("organization_id").Immutable(),
+		field.String("organization_id").Immutable().Annotations(internal()),
 		field.String("title").Validate(validate.TeamTitle),
 	}
 }
 
 // Edges of the Team.
 func (Team) Edges() []ent.Edge {
+	skip := entgql.Skip()
 	return []ent.Edge{
-		edge.From("organization", Organization.Type).Ref("teams").Field("organization_id").Unique().Required().Immutable(),
-		edge.To("members", TeamMember.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
-		edge.To("grants", ContentGrant.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.From("organization", Organization.Type).Ref("teams").Field("organization_id").Unique().Required().Immutable().
+			Annotations(skip),
+		edge.To("members", TeamMember.Type).Annotations(skip, entsql.OnDelete(entsql.Cascade)),
+		edge.To("grants", ContentGrant.Type).Annotations(skip, entsql.OnDelete(entsql.Cascade)),
 	}
 }
 
 // Annotations of the Team.
-func (Team) Annotations() []schema.Annotation { return hidden() }
+func (Team) Annotations() []schema.Annotation {
+	return []schema.Annotation{schema.Comment("A named group of an organization's members; its grants on content raise its members' roles.")}
+}
 
 // TeamMember is a user's membership of a team.
 type TeamMember struct{ ent.Schema }

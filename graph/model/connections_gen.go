@@ -175,6 +175,72 @@ func (c *CollectionConnection) TotalCount(ctx context.Context) (int, error) {
 	return c.page.TotalCount(ctx)
 }
 
+// MemberConnection is a page of Member, with the GraphQL connection shape.
+type MemberConnection struct {
+	Edges    []*MemberEdge
+	PageInfo page.Info
+	page     *page.Connection[*ent.Member]
+}
+
+// MemberEdge is a Member with its cursor.
+type MemberEdge struct {
+	Node   *ent.Member
+	Cursor page.Cursor
+}
+
+// NewMemberConnection wraps a page of Member.
+func NewMemberConnection(p *page.Connection[*ent.Member]) *MemberConnection {
+	c := &MemberConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*MemberEdge, len(p.Edges))}
+	for i, e := range p.Edges {
+		c.Edges[i] = &MemberEdge{Node: e.Node, Cursor: e.Cursor}
+	}
+	return c
+}
+
+// Nodes returns the items of the page.
+func (c *MemberConnection) Nodes() []*ent.Member { return c.page.Nodes() }
+
+// Info returns where the page sits in its list.
+func (c *MemberConnection) Info() page.Info { return c.PageInfo }
+
+// TotalCount counts the items of the whole list.
+func (c *MemberConnection) TotalCount(ctx context.Context) (int, error) {
+	return c.page.TotalCount(ctx)
+}
+
+// MemberSpaceConnection is a page of MemberSpace, with the GraphQL connection shape.
+type MemberSpaceConnection struct {
+	Edges    []*MemberSpaceEdge
+	PageInfo page.Info
+	page     *page.Connection[*MemberSpace]
+}
+
+// MemberSpaceEdge is a MemberSpace with its cursor.
+type MemberSpaceEdge struct {
+	Node   *MemberSpace
+	Cursor page.Cursor
+}
+
+// NewMemberSpaceConnection wraps a page of MemberSpace.
+func NewMemberSpaceConnection(p *page.Connection[*MemberSpace]) *MemberSpaceConnection {
+	c := &MemberSpaceConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*MemberSpaceEdge, len(p.Edges))}
+	for i, e := range p.Edges {
+		c.Edges[i] = &MemberSpaceEdge{Node: e.Node, Cursor: e.Cursor}
+	}
+	return c
+}
+
+// Nodes returns the items of the page.
+func (c *MemberSpaceConnection) Nodes() []*MemberSpace { return c.page.Nodes() }
+
+// Info returns where the page sits in its list.
+func (c *MemberSpaceConnection) Info() page.Info { return c.PageInfo }
+
+// TotalCount counts the items of the whole list.
+func (c *MemberSpaceConnection) TotalCount(ctx context.Context) (int, error) {
+	return c.page.TotalCount(ctx)
+}
+
 // OrganizationConnection is a page of Organization, with the GraphQL connection shape.
 type OrganizationConnection struct {
 	Edges    []*OrganizationEdge
@@ -205,6 +271,70 @@ func (c *OrganizationConnection) Info() page.Info { return c.PageInfo }
 
 // TotalCount counts the items of the whole list.
 func (c *OrganizationConnection) TotalCount(ctx context.Context) (int, error) {
+	return c.page.TotalCount(ctx)
+}
+
+// TeamConnection is a page of Team, with the GraphQL connection shape.
+type TeamConnection struct {
+	Edges    []*TeamEdge
+	PageInfo page.Info
+	page     *page.Connection[*ent.Team]
+}
+
+// TeamEdge is a Team with its cursor.
+type TeamEdge struct {
+	Node   *ent.Team
+	Cursor page.Cursor
+}
+
+// NewTeamConnection wraps a page of Team.
+func NewTeamConnection(p *page.Connection[*ent.Team]) *TeamConnection {
+	c := &TeamConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*TeamEdge, len(p.Edges))}
+	for i, e := range p.Edges {
+		c.Edges[i] = &TeamEdge{Node: e.Node, Cursor: e.Cursor}
+	}
+	return c
+}
+
+// Nodes returns the items of the page.
+func (c *TeamConnection) Nodes() []*ent.Team { return c.page.Nodes() }
+
+// Info returns where the page sits in its list.
+func (c *TeamConnection) Info() page.Info { return c.PageInfo }
+
+// TotalCount counts the items of the whole list.
+func (c *TeamConnection) TotalCount(ctx context.Context) (int, error) { return c.page.TotalCount(ctx) }
+
+// TeamMembershipConnection is a page of TeamMembership, with the GraphQL connection shape.
+type TeamMembershipConnection struct {
+	Edges    []*TeamMembershipEdge
+	PageInfo page.Info
+	page     *page.Connection[*TeamMembership]
+}
+
+// TeamMembershipEdge is a TeamMembership with its cursor.
+type TeamMembershipEdge struct {
+	Node   *TeamMembership
+	Cursor page.Cursor
+}
+
+// NewTeamMembershipConnection wraps a page of TeamMembership.
+func NewTeamMembershipConnection(p *page.Connection[*TeamMembership]) *TeamMembershipConnection {
+	c := &TeamMembershipConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*TeamMembershipEdge, len(p.Edges))}
+	for i, e := range p.Edges {
+		c.Edges[i] = &TeamMembershipEdge{Node: e.Node, Cursor: e.Cursor}
+	}
+	return c
+}
+
+// Nodes returns the items of the page.
+func (c *TeamMembershipConnection) Nodes() []*TeamMembership { return c.page.Nodes() }
+
+// Info returns where the page sits in its list.
+func (c *TeamMembershipConnection) Info() page.Info { return c.PageInfo }
+
+// TotalCount counts the items of the whole list.
+func (c *TeamMembershipConnection) TotalCount(ctx context.Context) (int, error) {
 	return c.page.TotalCount(ctx)
 }
 

@@ -32,6 +32,19 @@ type AddReactionPayload struct {
 	ClientMutationID *string           `json:"clientMutationId,omitempty"`
 }
 
+type AddTeamMemberInput struct {
+	TeamID string `json:"teamId"`
+	UserID string `json:"userId"`
+	// MEMBER by default.
+	Role             *enum.TeamMemberRole `json:"role,omitempty"`
+	ClientMutationID *string              `json:"clientMutationId,omitempty"`
+}
+
+type AddTeamMemberPayload struct {
+	Team             *ent.Team `json:"team"`
+	ClientMutationID *string   `json:"clientMutationId,omitempty"`
+}
+
 type ChangeRequestURLs struct {
 	Location string `json:"location"`
 	App      string `json:"app"`
@@ -179,6 +192,20 @@ type CreateSpacePayload struct {
 	ClientMutationID *string    `json:"clientMutationId,omitempty"`
 }
 
+type CreateTeamInput struct {
+	OrganizationID string `json:"organizationId"`
+	// 1 to 64 characters.
+	Title string `json:"title"`
+	// User IDs of members of the organization.
+	Members          []string `json:"members,omitempty"`
+	ClientMutationID *string  `json:"clientMutationId,omitempty"`
+}
+
+type CreateTeamPayload struct {
+	Team             *ent.Team `json:"team"`
+	ClientMutationID *string   `json:"clientMutationId,omitempty"`
+}
+
 type DeleteCollectionInput struct {
 	ID               string  `json:"id"`
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -248,6 +275,16 @@ type DeleteSpaceInput struct {
 
 type DeleteSpacePayload struct {
 	DeletedSpaceID   string  `json:"deletedSpaceId"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type DeleteTeamInput struct {
+	ID               string  `json:"id"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type DeleteTeamPayload struct {
+	DeletedTeamID    string  `json:"deletedTeamId"`
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
@@ -402,6 +439,20 @@ type PagePositionInput struct {
 	After  *string `json:"after,omitempty"`
 }
 
+type PingOrganizationInput struct {
+	OrganizationID   string  `json:"organizationId"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type PingOrganizationPayload struct {
+	Member *ent.Member `json:"member"`
+	// A token of claims to attach to the member for visitor authentication of
+	// the organization's sites; null, since Bindery has no visitor
+	// authentication.
+	ServiceVisitorClaims *string `json:"serviceVisitorClaims,omitempty"`
+	ClientMutationID     *string `json:"clientMutationId,omitempty"`
+}
+
 // A comment to post.
 type PostCommentInput struct {
 	// The space whose main content it is on; or give changeRequestId.
@@ -437,6 +488,18 @@ type PostCommentReplyPayload struct {
 	ClientMutationID *string           `json:"clientMutationId,omitempty"`
 }
 
+type RemoveMemberInput struct {
+	OrganizationID   string  `json:"organizationId"`
+	UserID           string  `json:"userId"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type RemoveMemberPayload struct {
+	// The removed member's user ID.
+	RemovedUserID    string  `json:"removedUserId"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
 // A reaction to take back.
 type RemoveReactionInput struct {
 	// A comment or a reply.
@@ -452,6 +515,17 @@ type RemoveReactionPayload struct {
 	// The reply; null when the reaction was to the comment.
 	Reply            *ent.CommentReply `json:"reply,omitempty"`
 	ClientMutationID *string           `json:"clientMutationId,omitempty"`
+}
+
+type RemoveTeamMemberInput struct {
+	TeamID           string  `json:"teamId"`
+	UserID           string  `json:"userId"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type RemoveTeamMemberPayload struct {
+	Team             *ent.Team `json:"team"`
+	ClientMutationID *string   `json:"clientMutationId,omitempty"`
 }
 
 // Resolves or reopens a comment.
@@ -509,6 +583,17 @@ type SearchSectionResult struct {
 	AppURL string `json:"appURL"`
 }
 
+type SetMemberSSOInput struct {
+	OrganizationID   string  `json:"organizationId"`
+	UserID           string  `json:"userId"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type SetMemberSSOPayload struct {
+	Member           *ent.Member `json:"member"`
+	ClientMutationID *string     `json:"clientMutationId,omitempty"`
+}
+
 type SetPageMarkdownInput struct {
 	SpaceID            *string `json:"spaceId,omitempty"`
 	ChangeRequestID    *string `json:"changeRequestId,omitempty"`
@@ -522,6 +607,20 @@ type SetPageMarkdownPayload struct {
 	Revision         *ent.Revision `json:"revision"`
 	Page             *RevisionPage `json:"page"`
 	ClientMutationID *string       `json:"clientMutationId,omitempty"`
+}
+
+type SetTeamContentRoleInput struct {
+	TeamID string `json:"teamId"`
+	// A space or a collection of the team's organization.
+	ContentID string `json:"contentId"`
+	// null takes the team's role away.
+	Role             *enum.Role `json:"role,omitempty"`
+	ClientMutationID *string    `json:"clientMutationId,omitempty"`
+}
+
+type SetTeamContentRolePayload struct {
+	Team             *ent.Team `json:"team"`
+	ClientMutationID *string   `json:"clientMutationId,omitempty"`
 }
 
 type SpaceURLs struct {
@@ -556,6 +655,11 @@ type SyncChangeRequestPayload struct {
 	ChangeRequest    *ent.ChangeRequest `json:"changeRequest"`
 	Conflicts        []*MergeConflict   `json:"conflicts"`
 	ClientMutationID *string            `json:"clientMutationId,omitempty"`
+}
+
+type TeamURLs struct {
+	// The team's address in /v1.
+	Location string `json:"location"`
 }
 
 type TransferCollectionInput struct {
@@ -652,6 +756,20 @@ type UpdateCommentReplyPayload struct {
 	ClientMutationID *string           `json:"clientMutationId,omitempty"`
 }
 
+type UpdateMemberInput struct {
+	OrganizationID string `json:"organizationId"`
+	// The member's user ID.
+	UserID string `json:"userId"`
+	// null makes the member a guest.
+	Role             graphql.Omittable[*enum.Role] `json:"role,omitempty"`
+	ClientMutationID *string                       `json:"clientMutationId,omitempty"`
+}
+
+type UpdateMemberPayload struct {
+	Member           *ent.Member `json:"member"`
+	ClientMutationID *string     `json:"clientMutationId,omitempty"`
+}
+
 type UpdateOrganizationInput struct {
 	ID string `json:"id"`
 	// 2 to 255 characters.
@@ -727,6 +845,18 @@ type UpdateSpaceInput struct {
 type UpdateSpacePayload struct {
 	Space            *ent.Space `json:"space"`
 	ClientMutationID *string    `json:"clientMutationId,omitempty"`
+}
+
+type UpdateTeamInput struct {
+	ID string `json:"id"`
+	// 1 to 64 characters.
+	Title            string  `json:"title"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type UpdateTeamPayload struct {
+	Team             *ent.Team `json:"team"`
+	ClientMutationID *string   `json:"clientMutationId,omitempty"`
 }
 
 type UploadFileInput struct {
@@ -902,6 +1032,185 @@ func (e *EventType) UnmarshalJSON(b []byte) error {
 }
 
 func (e EventType) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// The direction of a list.
+type ListOrder string
+
+const (
+	ListOrderAsc  ListOrder = "ASC"
+	ListOrderDesc ListOrder = "DESC"
+)
+
+var AllListOrder = []ListOrder{
+	ListOrderAsc,
+	ListOrderDesc,
+}
+
+func (e ListOrder) IsValid() bool {
+	switch e {
+	case ListOrderAsc, ListOrderDesc:
+		return true
+	}
+	return false
+}
+
+func (e ListOrder) String() string {
+	return string(e)
+}
+
+func (e *ListOrder) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = ListOrder(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid ListOrder", str)
+	}
+	return nil
+}
+
+func (e ListOrder) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *ListOrder) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e ListOrder) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// A filter of members by role; GUEST selects members without a role.
+type MemberRoleFilter string
+
+const (
+	MemberRoleFilterAdmin   MemberRoleFilter = "ADMIN"
+	MemberRoleFilterCreate  MemberRoleFilter = "CREATE"
+	MemberRoleFilterReview  MemberRoleFilter = "REVIEW"
+	MemberRoleFilterEdit    MemberRoleFilter = "EDIT"
+	MemberRoleFilterComment MemberRoleFilter = "COMMENT"
+	MemberRoleFilterRead    MemberRoleFilter = "READ"
+	MemberRoleFilterGuest   MemberRoleFilter = "GUEST"
+)
+
+var AllMemberRoleFilter = []MemberRoleFilter{
+	MemberRoleFilterAdmin,
+	MemberRoleFilterCreate,
+	MemberRoleFilterReview,
+	MemberRoleFilterEdit,
+	MemberRoleFilterComment,
+	MemberRoleFilterRead,
+	MemberRoleFilterGuest,
+}
+
+func (e MemberRoleFilter) IsValid() bool {
+	switch e {
+	case MemberRoleFilterAdmin, MemberRoleFilterCreate, MemberRoleFilterReview, MemberRoleFilterEdit, MemberRoleFilterComment, MemberRoleFilterRead, MemberRoleFilterGuest:
+		return true
+	}
+	return false
+}
+
+func (e MemberRoleFilter) String() string {
+	return string(e)
+}
+
+func (e *MemberRoleFilter) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = MemberRoleFilter(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid MemberRoleFilter", str)
+	}
+	return nil
+}
+
+func (e MemberRoleFilter) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *MemberRoleFilter) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e MemberRoleFilter) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// The sort of a list of members: by when they joined, or by when they were last
+// seen (members never seen are then left out).
+type MemberSort string
+
+const (
+	MemberSortJoinedAt   MemberSort = "JOINED_AT"
+	MemberSortLastSeenAt MemberSort = "LAST_SEEN_AT"
+)
+
+var AllMemberSort = []MemberSort{
+	MemberSortJoinedAt,
+	MemberSortLastSeenAt,
+}
+
+func (e MemberSort) IsValid() bool {
+	switch e {
+	case MemberSortJoinedAt, MemberSortLastSeenAt:
+		return true
+	}
+	return false
+}
+
+func (e MemberSort) String() string {
+	return string(e)
+}
+
+func (e *MemberSort) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = MemberSort(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid MemberSort", str)
+	}
+	return nil
+}
+
+func (e MemberSort) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *MemberSort) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e MemberSort) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -38,6 +38,8 @@ const (
 	OpenChange     Action = "openChangeRequest"
 	Sync           Action = "sync"
 	Resolve        Action = "resolve"
+	ManageMembers  Action = "manageMembers"
+	ManageTeams    Action = "manageTeams"
 )
 
 // Rule is how an action is allowed: with at least Min, or, when Owner is
@@ -90,6 +92,8 @@ var (
 		ListDeleted:   {Min: enum.RoleAdmin, Doc: "List its deleted spaces"},
 		ListPeople:    {Min: enum.RoleRead, Doc: "List its members, teams and integrations"},
 		Administer:    {Min: enum.RoleAdmin, Doc: "Billing, installations, conversations"},
+		ManageMembers: {Min: enum.RoleAdmin, Doc: "Change a member's role, mark them as SSO members, remove them (a member may leave)"},
+		ManageTeams:   {Min: enum.RoleAdmin, Doc: "Create a team"},
 	}}
 	Collections = Table{Name: "collection", Rules: map[Action]Rule{
 		View:          {Min: enum.RoleRead, Doc: "Read it"},
@@ -141,6 +145,14 @@ var (
 		Delete:  {Min: enum.RoleAdmin, Owner: true, Doc: "Delete it, with its reactions"},
 	}}
 
+	// Teams: their organization's members read them, its admins manage
+	// them.
+	Teams = Table{Name: "team", Rules: map[Action]Rule{
+		View:   {Min: enum.RoleRead, Doc: "Read it and its members"},
+		Update: {Min: enum.RoleAdmin, Doc: "Rename it, add or remove members, give it a role on content"},
+		Delete: {Min: enum.RoleAdmin, Doc: "Delete it"},
+	}}
+
 	Revisions = Table{Name: "revision", Rules: map[Action]Rule{
 		View: {Min: enum.RoleRead, Doc: "Read it and its content (whoever can read its space)"},
 	}}
@@ -154,7 +166,7 @@ var (
 
 // AllTables lists every table, in the README's order.
 func AllTables() []Table {
-	return []Table{Organizations, Collections, Spaces, ChangeRequests, Comments, CommentReplies, Revisions, Users, APITokens}
+	return []Table{Organizations, Collections, Spaces, ChangeRequests, Comments, CommentReplies, Teams, Revisions, Users, APITokens}
 }
 
 // Markdown renders the tables as the README's role table; a test holds the

@@ -103,3 +103,15 @@ func ForComment(t Table, d Decision, author bool) CommentPermissions {
 	can := func(a Action) bool { return t.Allows(d, a, author) }
 	return CommentPermissions{View: can(View), Edit: can(Update), Reply: can(Comment), Delete: can(Delete)}
 }
+
+// TeamPermissions is the permissions object of a team.
+type TeamPermissions struct {
+	Admin bool `json:"admin"`
+	View  bool `json:"view"`
+}
+
+// ForTeam derives a team's permissions from the decision about it.
+func ForTeam(d Decision) TeamPermissions {
+	can := func(a Action) bool { return Teams.Allows(d, a, false) }
+	return TeamPermissions{Admin: can(Update), View: can(View)}
+}

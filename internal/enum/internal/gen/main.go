@@ -48,7 +48,7 @@ var enums = []enum{
 	{"CommentStatus", "CommentStatus is the state of a comment thread.",
 		[]string{"open", "resolved"}, true},
 	{"TeamMemberRole", "TeamMemberRole is a user's role inside a team.",
-		[]string{"owner", "member"}, false},
+		[]string{"owner", "member"}, true},
 	{"SAMLProviderStatus", "SAMLProviderStatus says whether a SAML provider is in use.",
 		[]string{"active", "pending"}, false},
 	{"SiteType", "SiteType is a site's plan.",

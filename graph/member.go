@@ -1,0 +1,340 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"entgo.io/ent/dialect/sql"
+
+	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/ent/collection"
+	"github.com/bindery/bindery/ent/contentgrant"
+	"github.com/bindery/bindery/ent/member"
+	"github.com/bindery/bindery/ent/predicate"
+	"github.com/bindery/bindery/ent/space"
+	"github.com/bindery/bindery/ent/team"
+	"github.com/bindery/bindery/ent/teammember"
+	"github.com/bindery/bindery/ent/user"
+	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/internal/apperr"
+	"github.com/bindery/bindery/internal/auth"
+	"github.com/bindery/bindery/internal/authz"
+	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/internal/page"
+)
+
+// Members are not a resource type of their own: a member is named by its
+// organization and its user's ID, so the organization's policy decides about
+// them (its actions listPeople and manageMembers), and a member's ID in both
+// APIs is the user's ID, which node(id:) resolves to the user.
+
+// Orders of the lists of members, one per sort and direction. Each name is
+// part of its cursors.
+var (
+	membersJoinedFirst = memberOrder("members-joined", member.FieldJoinedAt, false,
+		func(m *ent.Member) any { return m.JoinedAt })
+	membersJoinedLast = memberOrder("members-joined-desc", member.FieldJoinedAt, true,
+		func(m *ent.Member) any { return m.JoinedAt })
+	membersSeenFirst = memberOrder("members-seen", member.FieldLastSeenAt, false,
+		func(m *ent.Member) any { return *m.LastSeenAt })
+	membersSeenLast = memberOrder("members-seen-desc", member.FieldLastSeenAt, true,
+		func(m *ent.Member) any { return *m.LastSeenAt })
+)
+
+func memberOrder(name, column string, desc bool, key func(*ent.Member) any) page.Order[*ent.Member, predicate.Member, member.OrderOption] {
+	return page.Order[*ent.Member, predicate.Member, member.OrderOption]{
+		Name: name, Column: column, KeyType: page.KeyTime, Desc: desc, Key: key,
+		ID: func(m *ent.Member) string { return m.ID },
+	}
+}
+
+// MemberFilter selects and orders a list of members.
+type MemberFilter struct {
+	Role   *model.MemberRoleFilter
+	Search *string
+	Sort   *model.MemberSort
+	Order  *model.ListOrder
+}
+
+// organizationMembers lists an organization's members for a viewer who may
+// list its people.
+func (r *Resolver) organizationMembers(ctx context.Context, o *ent.Organization, f MemberFilter, a page.Args) (*model.MemberConnection, error) {
+	if _, _, err := r.orgs.authorize(ctx, o.ID, authz.ListPeople); err != nil {
+		return nil, err
+	}
+	q := r.db(ctx).Member.Query().Where(member.OrganizationID(o.ID))
+	if f.Role != nil {
+		if *f.Role == model.MemberRoleFilterGuest {
+			q.Where(member.RoleIsNil())
+		} else {
+			q.Where(member.RoleEQ(enum.Role(strings.ToLower(string(*f.Role)))))
+		}
+	}
+	if f.Search != nil && *f.Search != "" {
+		q.Where(member.HasUserWith(user.Or(user.DisplayNameContainsFold(*f.Search), user.EmailContainsFold(*f.Search))))
+	}
+	asc := f.Order != nil && *f.Order == model.ListOrderAsc
+	o2 := membersJoinedLast
+	if asc {
+		o2 = membersJoinedFirst
+	}
+	if f.Sort != nil && *f.Sort == model.MemberSortLastSeenAt {
+		q.Where(member.LastSeenAtNotNil())
+		o2 = membersSeenLast
+		if asc {
+			o2 = membersSeenFirst
+		}
+	}
+	conn, err := page.Paginate(within(ctx), q, o2, a)
+	if err != nil {
+		return nil, err
+	}
+	users := make([]string, 0, len(conn.Edges))
+	for _, m := range conn.Nodes() {
+		users = append(users, m.UserID)
+	}
+	r.users.prefetch(ctx, users)
+	return model.NewMemberConnection(conn), nil
+}
+
+// memberOf returns the member of an organization that a user is, for a
+// viewer who may list the organization's people.
+func (r *Resolver) memberOf(ctx context.Context, orgID, userID string) (*ent.Member, error) {
+	if _, _, err := r.orgs.authorize(ctx, orgID, authz.ListPeople); err != nil {
+		return nil, err
+	}
+	return r.findMember(within(ctx), orgID, userID)
+}
+
+func (r *Resolver) findMember(ctx context.Context, orgID, userID string) (*ent.Member, error) {
+	m, err := r.db(ctx).Member.Query().Where(member.OrganizationID(orgID), member.UserID(userID)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.NotFoundf("Member not found")
+	}
+	return m, err
+}
+
+// manageMember loads a member for a change: an admin's, or, with self, the
+// member's own.
+func (r *Resolver) manageMember(ctx context.Context, orgID, userID string, self bool) (*ent.Member, error) {
+	v, err := auth.RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	_, d, err := r.orgs.get(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	if !(self && userID == v.User.ID) {
+		if err := r.orgs.require(ctx, nil, d, authz.ManageMembers); err != nil {
+			return nil, err
+		}
+	}
+	return r.findMember(within(ctx), orgID, userID)
+}
+
+func (r *Resolver) updateMember(ctx context.Context, in model.UpdateMemberInput) (*ent.Member, error) {
+	var m *ent.Member
+	err := r.tx(ctx, func(ctx context.Context) error {
+		var err error
+		if m, err = r.manageMember(ctx, in.OrganizationID, in.UserID, false); err != nil {
+			return err
+		}
+		role, set := in.Role.ValueOK()
+		if !set {
+			return nil
+		}
+		if role == nil || *role != enum.RoleAdmin {
+			if err := r.keepAnAdmin(ctx, m, "demote"); err != nil {
+				return err
+			}
+		}
+		u := m.Update()
+		apply(in.Role, u.SetNillableRole, u.ClearRole)
+		m, err = u.Save(ctx)
+		return err
+	})
+	return m, err
+}
+
+func (r *Resolver) removeMember(ctx context.Context, in model.RemoveMemberInput) error {
+	return r.tx(ctx, func(ctx context.Context) error {
+		m, err := r.manageMember(ctx, in.OrganizationID, in.UserID, true)
+		if err != nil {
+			return err
+		}
+		if err := r.keepAnAdmin(ctx, m, "remove"); err != nil {
+			return err
+		}
+		// Team memberships and personal grants in the organization go with
+		// the membership.
+		db := r.db(ctx)
+		if _, err := db.TeamMember.Delete().Where(teammember.UserID(m.UserID),
+			teammember.HasTeamWith(team.OrganizationID(m.OrganizationID))).Exec(ctx); err != nil {
+			return fmt.Errorf("removing team memberships: %w", err)
+		}
+		if _, err := db.ContentGrant.Delete().Where(contentgrant.UserID(m.UserID),
+			contentgrant.Or(contentgrant.HasSpaceWith(space.OrganizationID(m.OrganizationID)),
+				contentgrant.HasCollectionWith(collection.OrganizationID(m.OrganizationID)))).Exec(ctx); err != nil {
+			return fmt.Errorf("removing grants: %w", err)
+		}
+		return db.Member.DeleteOne(m).Exec(ctx)
+	})
+}
+
+// keepAnAdmin refuses to take the admin role from the last admin of an
+// organization. The other admins are locked until the transaction ends, so
+// that two admins demoting each other at once cannot both succeed.
+func (r *Resolver) keepAnAdmin(ctx context.Context, m *ent.Member, verb string) error {
+	if m.Role == nil || *m.Role != enum.RoleAdmin {
+		return nil
+	}
+	others, err := r.db(ctx).Member.Query().
+		Where(member.OrganizationID(m.OrganizationID), member.RoleEQ(enum.RoleAdmin), member.Disabled(false), member.IDNEQ(m.ID)).
+		Modify(forNoKeyUpdate).IDs(internal(ctx, "a count of admins that shows only a conflict"))
+	if err != nil {
+		return fmt.Errorf("counting admins: %w", err)
+	}
+	if len(others) == 0 {
+		return apperr.Conflictf("Cannot %s the last admin of the organization: make another member an admin first", verb)
+	}
+	return nil
+}
+
+func (r *Resolver) setMemberSSO(ctx context.Context, in model.SetMemberSSOInput) (*ent.Member, error) {
+	var m *ent.Member
+	err := r.tx(ctx, func(ctx context.Context) error {
+		var err error
+		if m, err = r.manageMember(ctx, in.OrganizationID, in.UserID, false); err != nil {
+			return err
+		}
+		m, err = m.Update().SetSSO(true).Save(ctx)
+		return err
+	})
+	return m, err
+}
+
+// ping records that the viewer is active in an organization they are a
+// member of.
+func (r *Resolver) ping(ctx context.Context, in model.PingOrganizationInput) (*ent.Member, error) {
+	v, err := auth.RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var m *ent.Member
+	err = r.tx(ctx, func(ctx context.Context) error {
+		if _, _, err := r.orgs.get(ctx, in.OrganizationID); err != nil {
+			return err
+		}
+		m, err = r.findMember(within(ctx), in.OrganizationID, v.User.ID)
+		if apperr.KindOf(err) == apperr.NotFound {
+			return apperr.Forbidden("Only members of the organization can ping it")
+		}
+		if err != nil {
+			return err
+		}
+		m, err = m.Update().SetLastSeenAt(r.clock()).Save(ctx)
+		return err
+	})
+	return m, err
+}
+
+// memberSpaces lists the live spaces of its organization a member can
+// access, with their role on each, as authorization decides it for them
+// (their organization role, the content's default levels, their grants and
+// their teams'). Only the member and the organization's admins may read it:
+// it names spaces the viewer might not see otherwise.
+func (r *Resolver) memberSpaces(ctx context.Context, m *ent.Member, order *model.ListOrder, a page.Args) (*model.MemberSpaceConnection, error) {
+	v, err := auth.RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if m.UserID != v.User.ID {
+		if _, _, err := r.orgs.authorize(ctx, m.OrganizationID, authz.ManageMembers); err != nil {
+			return nil, err
+		}
+	}
+	access, err := r.accessOf(ctx, m.UserID, m.OrganizationID)
+	if err != nil {
+		return nil, err
+	}
+	o := spacesNewestFirst
+	if order != nil && *order == model.ListOrderAsc {
+		o = spacesByCreation
+	}
+	q := r.db(ctx).Space.Query().Where(space.OrganizationID(m.OrganizationID), live(), spaceScope(access.SpaceScope()))
+	conn, err := r.spacePage(within(ctx), q, o, a)
+	if err != nil {
+		return nil, err
+	}
+	return model.NewMemberSpaceConnection(page.Map(conn, func(s *ent.Space) *model.MemberSpace {
+		return &model.MemberSpace{Space: s, Permission: access.Space(authzSpace(s), false).Role}
+	})), nil
+}
+
+// memberUser is a member's user: whoever may list an organization's people
+// sees them, as a content's reader sees its authors; userEmail decides about
+// the email.
+func (r *Resolver) memberUser(ctx context.Context, m *ent.Member) (*ent.User, error) {
+	return load(ctx, r.users.loader(ctx), m.UserID)
+}
+
+// memberCounts are the counts a member shows.
+func (r *Resolver) memberCounts(ctx context.Context, m *ent.Member) (countPair, error) {
+	return load(ctx, loadersFrom(ctx).memberCounts, m.ID)
+}
+
+// loadMemberCounts counts, per member, the live spaces of its organization
+// it holds a grant on, directly or through a team (a), and the teams of its
+// organization it belongs to (b): one statement, two correlated counts.
+func (r *Resolver) loadMemberCounts(ctx context.Context, ids []string) (map[string]countPair, error) {
+	ctx = internal(ctx, "counts of members the viewer sees")
+	return scanCountPairs(ctx, r.db(ctx).Member.Query().Where(member.IDIn(ids...)).Modify(func(s *sql.Selector) {
+		tt, tm := sql.Table(team.Table).As("t"), sql.Table(teammember.Table).As("tm")
+		teams := sql.Select(sql.Count("*")).From(tm).Join(tt).On(tt.C(team.FieldID), tm.C(teammember.FieldTeamID)).
+			Where(sql.And(sql.ColumnsEQ(tm.C(teammember.FieldUserID), s.C(member.FieldUserID)),
+				sql.ColumnsEQ(tt.C(team.FieldOrganizationID), s.C(member.FieldOrganizationID))))
+		st, cg, mine := sql.Table(space.Table).As("s"), sql.Table(contentgrant.Table).As("g"), sql.Table(teammember.Table).As("mt")
+		myTeams := sql.Select(mine.C(teammember.FieldTeamID)).From(mine).
+			Where(sql.ColumnsEQ(mine.C(teammember.FieldUserID), s.C(member.FieldUserID)))
+		spaces := sql.Select(sql.Count(sql.Distinct(st.C(space.FieldID)))).From(st).
+			Join(cg).On(cg.C(contentgrant.FieldSpaceID), st.C(space.FieldID)).
+			Where(sql.And(sql.ColumnsEQ(st.C(space.FieldOrganizationID), s.C(member.FieldOrganizationID)),
+				sql.IsNull(st.C(space.FieldDeletedAt)),
+				sql.Or(sql.ColumnsEQ(cg.C(contentgrant.FieldUserID), s.C(member.FieldUserID)),
+					sql.In(cg.C(contentgrant.FieldTeamID), myTeams))))
+		selectCountPair(s, spaces, teams)
+	}))
+}
+
+// countPair is two counts of one row, read as correlated subqueries
+// (selectCountPair): a member's spaces and teams, a team's members and
+// spaces.
+type countPair struct {
+	ID string `json:"id"`
+	A  int    `json:"a"`
+	B  int    `json:"b"`
+}
+
+// selectCountPair selects a row's ID with the counts a and b.
+func selectCountPair(s *sql.Selector, a, b *sql.Selector) {
+	s.Select(s.C("id"))
+	s.AppendSelectExprAs(a, "a")
+	s.AppendSelectExprAs(b, "b")
+}
+
+// scanCountPairs reads the rows of selectCountPair by ID.
+func scanCountPairs(ctx context.Context, q interface {
+	Scan(context.Context, any) error
+}) (map[string]countPair, error) {
+	var rows []countPair
+	if err := q.Scan(ctx, &rows); err != nil {
+		return nil, fmt.Errorf("counting: %w", err)
+	}
+	out := make(map[string]countPair, len(rows))
+	for _, row := range rows {
+		out[row.ID] = row
+	}
+	return out, nil
+}

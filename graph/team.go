@@ -1,0 +1,295 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"entgo.io/ent/dialect/sql"
+
+	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/ent/contentgrant"
+	"github.com/bindery/bindery/ent/member"
+	"github.com/bindery/bindery/ent/predicate"
+	"github.com/bindery/bindery/ent/space"
+	"github.com/bindery/bindery/ent/team"
+	"github.com/bindery/bindery/ent/teammember"
+	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/internal/apperr"
+	"github.com/bindery/bindery/internal/authz"
+	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/internal/id"
+	"github.com/bindery/bindery/internal/page"
+)
+
+// maxTeamMembers bounds the members a team is created with.
+const maxTeamMembers = 1000
+
+// teamsByCreation orders lists of teams, oldest first.
+var teamsByCreation = page.Order[*ent.Team, predicate.Team, team.OrderOption]{
+	Name: "teams", Column: team.FieldCreatedAt, KeyType: page.KeyTime,
+	Key: func(t *ent.Team) any { return t.CreatedAt }, ID: func(t *ent.Team) string { return t.ID },
+}
+
+// titleContains keeps the teams whose title contains s, ignoring case.
+func titleContains(s *string) predicate.Team {
+	if s == nil || *s == "" {
+		return func(*sql.Selector) {}
+	}
+	return team.TitleContainsFold(*s)
+}
+
+// organizationTeams lists an organization's teams: with owner, those the
+// member owns; with title, those whose title contains it.
+func (r *Resolver) organizationTeams(ctx context.Context, o *ent.Organization, owner, title *string, a page.Args) (*model.TeamConnection, error) {
+	if _, _, err := r.orgs.authorize(ctx, o.ID, authz.ListPeople); err != nil {
+		return nil, err
+	}
+	q := r.db(ctx).Team.Query().Where(team.OrganizationID(o.ID), titleContains(title))
+	if owner != nil {
+		q.Where(team.HasMembersWith(teammember.UserID(*owner), teammember.RoleEQ(enum.TeamMemberRoleOwner)))
+	}
+	conn, err := page.Paginate(within(ctx), q, teamsByCreation, a)
+	if err != nil {
+		return nil, err
+	}
+	r.primeTeams(ctx, conn.Nodes())
+	return model.NewTeamConnection(conn), nil
+}
+
+func (r *Resolver) primeTeams(ctx context.Context, teams []*ent.Team) {
+	l := r.teams.loader(ctx)
+	for _, t := range teams {
+		l.Prime(ctx, t.ID, t)
+	}
+}
+
+// memberTeams lists the teams a member belongs to, with their role in each.
+func (r *Resolver) memberTeams(ctx context.Context, m *ent.Member, title *string, a page.Args) (*model.TeamMembershipConnection, error) {
+	q := r.db(ctx).Team.Query().Where(team.OrganizationID(m.OrganizationID), titleContains(title),
+		team.HasMembersWith(teammember.UserID(m.UserID)))
+	conn, err := page.Paginate(within(ctx), q, teamsByCreation, a)
+	if err != nil {
+		return nil, err
+	}
+	r.primeTeams(ctx, conn.Nodes())
+	ids := make([]string, 0, len(conn.Edges))
+	for _, t := range conn.Nodes() {
+		ids = append(ids, t.ID)
+	}
+	rows, err := r.db(ctx).TeamMember.Query().Where(teammember.TeamIDIn(ids...), teammember.UserID(m.UserID)).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("loading team roles: %w", err)
+	}
+	roles := make(map[string]enum.TeamMemberRole, len(rows))
+	for _, tm := range rows {
+		roles[tm.TeamID] = tm.Role
+	}
+	return model.NewTeamMembershipConnection(page.Map(conn, func(t *ent.Team) *model.TeamMembership {
+		return &model.TeamMembership{Team: t, Role: roles[t.ID]}
+	})), nil
+}
+
+// teamOf loads a team of an organization: not found when it is another
+// organization's.
+func (r *Resolver) teamOf(ctx context.Context, orgID, teamID string, a authz.Action) (*ent.Team, error) {
+	t, _, err := r.teams.authorize(ctx, teamID, a)
+	if err != nil {
+		return nil, err
+	}
+	if t.OrganizationID != orgID {
+		return nil, r.teams.notFound()
+	}
+	return t, nil
+}
+
+func (r *Resolver) createTeam(ctx context.Context, in model.CreateTeamInput) (*ent.Team, error) {
+	if len(in.Members) > maxTeamMembers {
+		return nil, apperr.Invalid("members", "must hold at most %d members", maxTeamMembers)
+	}
+	var t *ent.Team
+	err := r.tx(ctx, func(ctx context.Context) error {
+		if _, _, err := r.orgs.authorize(ctx, in.OrganizationID, authz.ManageTeams); err != nil {
+			return err
+		}
+		users, err := r.checkMembers(ctx, in.OrganizationID, in.Members)
+		if err != nil {
+			return err
+		}
+		t, err = r.db(ctx).Team.Create().SetOrganizationID(in.OrganizationID).SetTitle(strings.TrimSpace(in.Title)).Save(ctx)
+		if err != nil {
+			return err
+		}
+		creates := make([]*ent.TeamMemberCreate, len(users))
+		for i, u := range users {
+			creates[i] = r.db(ctx).TeamMember.Create().SetTeamID(t.ID).SetUserID(u)
+		}
+		return r.db(ctx).TeamMember.CreateBulk(creates...).Exec(ctx)
+	})
+	return t, err
+}
+
+// checkMembers checks that every ID is a member of the organization and
+// returns them without repeats, in order.
+func (r *Resolver) checkMembers(ctx context.Context, orgID string, ids []string) ([]string, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	found, err := r.db(ctx).Member.Query().Where(member.OrganizationID(orgID), member.UserIDIn(ids...)).
+		Select(member.FieldUserID).Strings(within(ctx))
+	if err != nil {
+		return nil, err
+	}
+	known := map[string]bool{}
+	for _, u := range found {
+		known[u] = true
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, u := range ids {
+		if !known[u] {
+			return nil, apperr.Invalid("members", "%q is not a member of the organization", u)
+		}
+		if !seen[u] {
+			seen[u] = true
+			out = append(out, u)
+		}
+	}
+	return out, nil
+}
+
+func (r *Resolver) updateTeam(ctx context.Context, in model.UpdateTeamInput) (*ent.Team, error) {
+	var t *ent.Team
+	err := r.tx(ctx, func(ctx context.Context) error {
+		var err error
+		if t, _, err = r.teams.authorize(ctx, in.ID, authz.Update); err != nil {
+			return err
+		}
+		t, err = t.Update().SetTitle(strings.TrimSpace(in.Title)).Save(ctx)
+		return err
+	})
+	return t, err
+}
+
+func (r *Resolver) deleteTeam(ctx context.Context, in model.DeleteTeamInput) error {
+	return r.tx(ctx, func(ctx context.Context) error {
+		t, _, err := r.teams.authorize(ctx, in.ID, authz.Delete)
+		if err != nil {
+			return err
+		}
+		return r.db(ctx).Team.DeleteOne(t).Exec(ctx)
+	})
+}
+
+func (r *Resolver) addTeamMember(ctx context.Context, in model.AddTeamMemberInput) (*ent.Team, error) {
+	var t *ent.Team
+	err := r.tx(ctx, func(ctx context.Context) error {
+		var err error
+		if t, _, err = r.teams.authorize(ctx, in.TeamID, authz.Update); err != nil {
+			return err
+		}
+		if _, err := r.checkMembers(ctx, t.OrganizationID, []string{in.UserID}); err != nil {
+			return err
+		}
+		role := enum.TeamMemberRoleMember
+		if in.Role != nil {
+			role = *in.Role
+		}
+		return r.db(ctx).TeamMember.Create().SetTeamID(t.ID).SetUserID(in.UserID).SetRole(role).
+			OnConflictColumns(teammember.FieldTeamID, teammember.FieldUserID).UpdateRole().Exec(ctx)
+	})
+	return t, err
+}
+
+func (r *Resolver) removeTeamMember(ctx context.Context, in model.RemoveTeamMemberInput) (*ent.Team, error) {
+	var t *ent.Team
+	err := r.tx(ctx, func(ctx context.Context) error {
+		var err error
+		if t, _, err = r.teams.authorize(ctx, in.TeamID, authz.Update); err != nil {
+			return err
+		}
+		n, err := r.db(ctx).TeamMember.Delete().Where(teammember.TeamID(t.ID), teammember.UserID(in.UserID)).Exec(ctx)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return apperr.NotFoundf("Team member not found")
+		}
+		return nil
+	})
+	return t, err
+}
+
+// setTeamContentRole gives a team a role on a space or a collection, or
+// takes it away. The caller administers the team and the content.
+func (r *Resolver) setTeamContentRole(ctx context.Context, in model.SetTeamContentRoleInput) (*ent.Team, error) {
+	var t *ent.Team
+	err := r.tx(ctx, func(ctx context.Context) error {
+		var err error
+		if t, _, err = r.teams.authorize(ctx, in.TeamID, authz.Update); err != nil {
+			return err
+		}
+		var orgID string
+		del := r.db(ctx).ContentGrant.Delete().Where(contentgrant.TeamID(t.ID))
+		create := r.db(ctx).ContentGrant.Create().SetTeamID(t.ID)
+		switch id.PrefixOf(in.ContentID) {
+		case id.Space:
+			s, _, err := r.spaces.authorize(ctx, in.ContentID, authz.UpdateAccess)
+			if err != nil {
+				return err
+			}
+			orgID = s.OrganizationID
+			del.Where(contentgrant.SpaceID(s.ID))
+			create.SetSpaceID(s.ID)
+		case id.Collection:
+			c, _, err := r.collections.authorize(ctx, in.ContentID, authz.Update)
+			if err != nil {
+				return err
+			}
+			orgID = c.OrganizationID
+			del.Where(contentgrant.CollectionID(c.ID))
+			create.SetCollectionID(c.ID)
+		default:
+			return apperr.Invalid("contentId", "must be the ID of a space or a collection")
+		}
+		if orgID != t.OrganizationID {
+			return apperr.Invalid("contentId", "is not content of the team's organization")
+		}
+		if _, err := del.Exec(ctx); err != nil {
+			return err
+		}
+		if in.Role == nil {
+			return nil
+		}
+		return create.SetRole(*in.Role).Exec(ctx)
+	})
+	return t, err
+}
+
+func (r *Resolver) teamPermissions(ctx context.Context, t *ent.Team) (*authz.TeamPermissions, error) {
+	d, err := r.organizationDecision(ctx, t.OrganizationID)
+	if err != nil {
+		return nil, err
+	}
+	p := authz.ForTeam(d)
+	return &p, nil
+}
+
+// teamCounts are the counts a team shows.
+func (r *Resolver) teamCounts(ctx context.Context, t *ent.Team) (countPair, error) {
+	return load(ctx, loadersFrom(ctx).teamCounts, t.ID)
+}
+
+// loadTeamCounts counts, per team, its members (a) and the live spaces it
+// holds a grant on (b): one statement, two correlated counts.
+func (r *Resolver) loadTeamCounts(ctx context.Context, ids []string) (map[string]countPair, error) {
+	ctx = internal(ctx, "counts of teams the viewer sees")
+	return scanCountPairs(ctx, r.db(ctx).Team.Query().Where(team.IDIn(ids...)).Modify(func(s *sql.Selector) {
+		tm, cg, st := sql.Table(teammember.Table).As("tm"), sql.Table(contentgrant.Table).As("g"), sql.Table(space.Table).As("s")
+		members := sql.Select(sql.Count("*")).From(tm).Where(sql.ColumnsEQ(tm.C(teammember.FieldTeamID), s.C(team.FieldID)))
+		spaces := sql.Select(sql.Count(sql.Distinct(st.C(space.FieldID)))).From(st).
+			Join(cg).On(cg.C(contentgrant.FieldSpaceID), st.C(space.FieldID)).
+			Where(sql.And(sql.ColumnsEQ(cg.C(contentgrant.FieldTeamID), s.C(team.FieldID)), sql.IsNull(st.C(space.FieldDeletedAt))))
+		selectCountPair(s, members, spaces)
+	}))
+}
