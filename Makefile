@@ -84,14 +84,16 @@ bench:
 # process on a fresh database (SQLite, or a schema on the PostgreSQL server
 # of BINDERY_TEST_DATABASE_URL), seeded through the API, against a minimal
 # net/http + database/sql baseline; POSTGRAPHILE=1 adds PostGraphile 4
-# (PostgreSQL only, needs npx). Prints a markdown table.
+# (PostgreSQL only, needs npx); PROFILE=dir writes a CPU profile of Bindery
+# per workload into dir. Prints a markdown table.
 BENCH_DURATION ?= 10s
 BENCH_CONCURRENCY ?= 8
 POSTGRAPHILE ?=
+PROFILE ?=
 bench-load: build
 	$(GO) build -o bin/benchload ./cmd/benchload
 	./bin/benchload run --bindery $(BIN) --duration $(BENCH_DURATION) --concurrency $(BENCH_CONCURRENCY) \
-		--postgraphile=$(if $(filter 1 true yes,$(POSTGRAPHILE)),true,false)
+		--postgraphile=$(if $(filter 1 true yes,$(POSTGRAPHILE)),true,false) $(if $(PROFILE),--profile $(PROFILE))
 
 clean:
 	rm -rf bin

@@ -53,7 +53,7 @@ func main() {
 			gen.FeatureExecQuery,
 			gen.FeatureIntercept,
 		},
-	}, entc.Extensions(ex))
+	}, entc.Extensions(ex), entc.TemplateFiles("template/scan.tmpl"))
 	if err != nil {
 		log.Fatalf("running ent codegen: %v", err)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/bindery/bindery/internal/auth"
 	"github.com/bindery/bindery/internal/authz"
 	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/internal/store"
 )
 
 // viewerFacts is what authorization needs to know about the viewer across
@@ -175,10 +176,61 @@ func accessOrgs(rows []accessRow, orgIDs []string, memberships map[string]authz.
 
 // accessRows runs the access statement: a union of the rows loadOrgAccess
 // reads, so that deciding about a request's content costs one round trip.
+// It is built once per shape (with or without the user's facts, and the
+// number of organizations padded to a power of two; see store.Statements).
 func (r *Resolver) accessRows(ctx context.Context, userID string, withFacts bool, orgIDs []string) ([]accessRow, error) {
+	if !withFacts && len(orgIDs) == 0 {
+		return nil, nil
+	}
+	var padded []string
+	if len(orgIDs) > 0 {
+		padded = store.PadIDs(orgIDs)
+	}
+	args := make([]any, 0, 1+len(padded))
+	args = append(args, userID)
+	for _, id := range padded {
+		args = append(args, id)
+	}
+	key := fmt.Sprintf("access facts=%t orgs=%d", withFacts, len(padded))
+	rows, err := r.statements.Query(ctx, r.db(ctx).Driver(), key, store.Selector(func(d string) sql.Querier {
+		params := store.Params(len(args))
+		return accessStatement(d, params[0], withFacts, params[1:])
+	}), args...)
+	if err != nil {
+		return nil, fmt.Errorf("loading what authorization decides from: %w", err)
+	}
+	defer rows.Close()
+	var out []accessRow
+	for rows.Next() {
+		var row accessRow
+		var a, b, c, d sql.NullString
+		if err := rows.Scan(&row.Kind, &a, &b, &c, &d); err != nil {
+			return nil, fmt.Errorf("loading what authorization decides from: %w", err)
+		}
+		row.A = a.String
+		row.B, row.C, row.D = nullable(b), nullable(c), nullable(d)
+		out = append(out, row)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("loading what authorization decides from: %w", err)
+	}
+	return out, nil
+}
+
+func nullable(s sql.NullString) *string {
+	if !s.Valid {
+		return nil
+	}
+	return &s.String
+}
+
+// accessStatement builds the access statement for a dialect: the user's
+// memberships and grants (withFacts), and the organizations' collections
+// and whether they show a stranger some content.
+func accessStatement(d, userID string, withFacts bool, orgIDs []string) sql.Querier {
 	// Every branch names its columns alike: kind, a, b, c, d.
 	row := func(t *sql.SelectTable, k string, cols ...string) *sql.Selector {
-		s := sql.Select().From(t).AppendSelectExprAs(sql.Expr("'"+k+"'"), "kind")
+		s := sql.Dialect(d).Select().From(t).AppendSelectExprAs(sql.Expr("'"+k+"'"), "kind")
 		for i, name := range []string{"a", "b", "c", "d"} {
 			col := "NULL"
 			if i < len(cols) {
@@ -214,14 +266,20 @@ func (r *Resolver) accessRows(ctx context.Context, userID string, withFacts bool
 				Where(sql.In(collection.FieldOrganizationID, ids...)),
 			// A stranger sees an organization when they can see some of its
 			// content; without a share key, that is a public or unlisted
-			// space.
+			// space (found through the space_open_organization_id index).
 			row(orgs, accessOpen, organization.Table+"."+organization.FieldID).
 				Where(sql.And(
 					sql.In(orgs.C(organization.FieldID), ids...),
 					sql.Exists(sql.Select(spaces.C(space.FieldID)).From(spaces).Where(sql.And(
 						sql.ColumnsEQ(spaces.C(space.FieldOrganizationID), orgs.C(organization.FieldID)),
 						sql.IsNull(spaces.C(space.FieldDeletedAt)),
-						sql.In(spaces.C(space.FieldVisibility), string(enum.VisibilityPublic), string(enum.VisibilityUnlisted)),
+						// Literals, not arguments: a prepared statement's
+						// generic plan can use the partial index only when
+						// its predicate is written in the statement.
+						sql.P(func(b *sql.Builder) {
+							b.WriteString(spaces.C(space.FieldVisibility)).WriteString(" IN ('" + string(enum.VisibilityPublic) +
+								"', '" + string(enum.VisibilityUnlisted) + "')")
+						}),
 					))),
 					sql.Not(sql.Exists(sql.Select(members.C(member.FieldID)).From(members).Where(sql.And(
 						sql.ColumnsEQ(members.C(member.FieldOrganizationID), orgs.C(organization.FieldID)),
@@ -230,22 +288,10 @@ func (r *Resolver) accessRows(ctx context.Context, userID string, withFacts bool
 					)))),
 				)))
 	}
-	if len(branches) == 0 {
-		return nil, nil
-	}
 	for _, b := range branches[1:] {
 		branches[0].UnionAll(b)
 	}
-	// The union is the derived table of a query that ent runs, so that it
-	// goes through the request's driver and transaction like every other.
-	var rows []accessRow
-	err := r.db(ctx).Member.Query().Modify(func(s *sql.Selector) {
-		s.From(branches[0].As("access")).Select("kind", "a", "b", "c", "d")
-	}).Scan(internal(ctx, "what authorization decides from"), &rows)
-	if err != nil {
-		return nil, fmt.Errorf("loading what authorization decides from: %w", err)
-	}
-	return rows, nil
+	return sql.Dialect(d).Select("kind", "a", "b", "c", "d").From(branches[0].As("access"))
 }
 
 // orgAccess returns the authorization view of one organization.

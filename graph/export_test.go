@@ -14,3 +14,8 @@ func (r *Resolver) InTx(ctx context.Context, fn func(ctx context.Context) error)
 
 // Emit emits an event as a mutation does.
 func (r *Resolver) Emit(ctx context.Context, e events.Event) { r.emit(ctx, e) }
+
+// AccessStatement builds the access statement, for tests of its plan.
+func AccessStatement(d, userID string, withFacts bool, orgIDs []string) (string, []any) {
+	return accessStatement(d, userID, withFacts, orgIDs).Query()
+}

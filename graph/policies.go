@@ -55,7 +55,10 @@ func (r *Resolver) declarePolicies() {
 	r.orgs = &policy[*ent.Organization, predicate.Organization]{
 		typeName: "Organization", prefix: id.Organization, table: authz.Organizations,
 		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.Organization, error) {
-			return db.Organization.Query().Where(organization.IDIn(ids...)).All(ctx)
+			return byID(ctx, r, db, "Organization", ids, func(ctx context.Context, c *ent.Client, ids, _ []string) error {
+				_, err := c.Organization.Query().Where(organization.IDIn(ids...)).All(ctx)
+				return err
+			}, db.Organization.ScanRows)
 		},
 		idOf: func(o *ent.Organization) string { return o.ID },
 		decide: func(ctx context.Context, o *ent.Organization) (authz.Decision, error) {
@@ -65,7 +68,10 @@ func (r *Resolver) declarePolicies() {
 	r.collections = &policy[*ent.Collection, predicate.Collection]{
 		typeName: "Collection", prefix: id.Collection, table: authz.Collections,
 		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.Collection, error) {
-			return db.Collection.Query().Where(collection.IDIn(ids...)).All(ctx)
+			return byID(ctx, r, db, "Collection", ids, func(ctx context.Context, c *ent.Client, ids, _ []string) error {
+				_, err := c.Collection.Query().Where(collection.IDIn(ids...)).All(ctx)
+				return err
+			}, db.Collection.ScanRows)
 		},
 		idOf:   func(c *ent.Collection) string { return c.ID },
 		decide: r.collectionDecision,
@@ -76,12 +82,23 @@ func (r *Resolver) declarePolicies() {
 		// /v1 presents a space whole, counters included: they come with
 		// its row.
 		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.Space, error) {
-			q := db.Space.Query().Where(space.IDIn(ids...))
-			if graphql.HasOperationContext(ctx) {
-				return q.All(ctx)
+			counts := !graphql.HasOperationContext(ctx)
+			key := "Space"
+			if counts {
+				key = "Space with counts"
 			}
-			spaces, err := q.Modify(withCounts).All(ctx)
-			primeCounts(ctx, spaces)
+			spaces, err := byID(ctx, r, db, key, ids, func(ctx context.Context, c *ent.Client, ids, _ []string) error {
+				q := c.Space.Query().Where(space.IDIn(ids...))
+				if counts {
+					_, err := q.Modify(withCounts).All(ctx)
+					return err
+				}
+				_, err := q.All(ctx)
+				return err
+			}, db.Space.ScanRows)
+			if counts {
+				primeCounts(ctx, spaces)
+			}
 			return spaces, err
 		},
 		idOf:   func(s *ent.Space) string { return s.ID },
@@ -91,7 +108,10 @@ func (r *Resolver) declarePolicies() {
 	r.changeRequests = &policy[*ent.ChangeRequest, predicate.ChangeRequest]{
 		typeName: "ChangeRequest", prefix: id.ChangeRequest, table: authz.ChangeRequests,
 		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.ChangeRequest, error) {
-			return db.ChangeRequest.Query().Where(changerequest.IDIn(ids...)).All(ctx)
+			return byID(ctx, r, db, "ChangeRequest", ids, func(ctx context.Context, c *ent.Client, ids, _ []string) error {
+				_, err := c.ChangeRequest.Query().Where(changerequest.IDIn(ids...)).All(ctx)
+				return err
+			}, db.ChangeRequest.ScanRows)
 		},
 		idOf: func(c *ent.ChangeRequest) string { return c.ID },
 		decide: func(ctx context.Context, cr *ent.ChangeRequest) (authz.Decision, error) {

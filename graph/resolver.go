@@ -41,6 +41,9 @@ type Resolver struct {
 	search *search.Index
 	// bus carries events to subscribers.
 	bus events.Bus
+	// statements holds the SQL of the statements every request runs, built
+	// once (see store.Statements).
+	statements *store.Statements
 }
 
 // Option configures a Resolver.
@@ -55,7 +58,7 @@ func WithLogger(l *slog.Logger) Option { return func(r *Resolver) { r.log = l } 
 // New returns the application layer over client.
 func New(client *ent.Client, cfg config.Config, opts ...Option) *Resolver {
 	r := &Resolver{client: client, cfg: cfg, now: schema.Now, log: slog.Default(),
-		objectCache: newObjectCache(objectCacheBytes), bus: events.NewMemory()}
+		objectCache: newObjectCache(objectCacheBytes), bus: events.NewMemory(), statements: store.NewStatements()}
 	if drv := client.Driver(); drv != nil {
 		r.search = search.New(drv.Dialect())
 	}
@@ -82,6 +85,10 @@ func New(client *ent.Client, cfg config.Config, opts ...Option) *Resolver {
 func (r *Resolver) Schema() graphql.ExecutableSchema {
 	return weighted{generated.NewExecutableSchema(generated.Config{Resolvers: r})}
 }
+
+// Statements returns the cache of built statements, which the server's
+// token check shares.
+func (r *Resolver) Statements() *store.Statements { return r.statements }
 
 // Signer returns the signer of expiring URLs, which the server checks.
 func (r *Resolver) Signer() *signedurl.Signer { return r.signer }

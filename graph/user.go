@@ -181,7 +181,10 @@ func (r *Resolver) fetchUsers(ctx context.Context, db *ent.Client, ids []string)
 	if err != nil {
 		return nil, err
 	}
-	users, err := db.User.Query().Where(user.IDIn(ids...)).Modify(withShared(v.User.ID)).All(ctx)
+	users, err := byID(ctx, r, db, "User with shared", ids, func(ctx context.Context, c *ent.Client, ids, viewer []string) error {
+		_, err := c.User.Query().Where(user.IDIn(ids...)).Modify(withShared(viewer[0])).All(ctx)
+		return err
+	}, db.User.ScanRows, v.User.ID)
 	if err != nil {
 		return nil, err
 	}

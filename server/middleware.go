@@ -132,7 +132,7 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			s.writeError(w, r, apperr.Unauthenticatedf("The Authorization header must be 'Bearer <token>'"))
 			return
 		}
-		t, err := auth.Authenticate(r.Context(), s.db.Client, strings.TrimSpace(token), time.Now())
+		t, err := auth.Authenticate(r.Context(), s.db.Client, s.resolver.Statements(), strings.TrimSpace(token), time.Now())
 		if err != nil {
 			s.writeError(w, r, err)
 			return

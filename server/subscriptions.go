@@ -69,7 +69,7 @@ func (s *Server) initConnection(ctx context.Context, p transport.InitPayload) (c
 		if !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
 			return ctx, nil, errors.New(`authentication is required: send {"Authorization": "Bearer <token>"} in connection_init's payload`)
 		}
-		t, err := auth.Authenticate(ctx, s.db.Client, strings.TrimSpace(token), time.Now())
+		t, err := auth.Authenticate(ctx, s.db.Client, s.resolver.Statements(), strings.TrimSpace(token), time.Now())
 		if err != nil {
 			return ctx, nil, errors.New(apperr.From(err).Message)
 		}

@@ -61,7 +61,7 @@ func benchmark(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	bindery, base, err := startBindery(ctx, o.bindery, db.dsn, dir, stderr)
+	bindery, base, debug, err := startBindery(ctx, o.bindery, db.dsn, dir, o.profile != "", stderr)
 	if err != nil {
 		return err
 	}
@@ -89,7 +89,7 @@ func benchmark(ctx context.Context, o options, stdout, stderr io.Writer) error {
 		return err
 	}
 	for i := range ws {
-		if err := r.measure(ctx, &ws[i], []int{bindery.pid()}, counts[i], false); err != nil {
+		if err := r.measure(ctx, &ws[i], []int{bindery.pid()}, counts[i], false, debug); err != nil {
 			return err
 		}
 	}
@@ -127,7 +127,7 @@ func (r *runner) runBaseline(ctx context.Context, db database, dir, token string
 	if err != nil {
 		return err
 	}
-	return r.measure(ctx, &w, []int{bl.pid()}, count, true)
+	return r.measure(ctx, &w, []int{bl.pid()}, count, true, "")
 }
 
 // runPostGraphile counts PostGraphile's statements, then starts it with 2
@@ -151,7 +151,7 @@ func (r *runner) runPostGraphile(ctx context.Context, db database, dir string, d
 	}
 	pws := ws(base)
 	for i := range pws {
-		if err := r.measure(ctx, &pws[i], pids, counts[i], false); err != nil {
+		if err := r.measure(ctx, &pws[i], pids, counts[i], false, ""); err != nil {
 			return err
 		}
 	}
@@ -159,8 +159,11 @@ func (r *runner) runPostGraphile(ctx context.Context, db database, dir string, d
 }
 
 // measure checks a workload's answer, warms up, and runs it for the
-// duration, with the server's peak memory (pids) reset before.
-func (r *runner) measure(ctx context.Context, w *workload, pids []int, st statements, baseline bool) error {
+// duration, with the server's peak memory (pids) reset before, and the CPU
+// time of the server and of the database measured. With debug, the address
+// of the server's profiler, the run's CPU profile is written to the profile
+// folder.
+func (r *runner) measure(ctx context.Context, w *workload, pids []int, st statements, baseline bool, debug string) error {
 	if err := checkOnce(ctx, r.client, w); err != nil {
 		return err
 	}
@@ -171,8 +174,14 @@ func (r *runner) measure(ctx context.Context, w *workload, pids []int, st statem
 	if err := resetPeakRSS(pids); err != nil {
 		return err
 	}
+	profiled := r.profile(ctx, debug, w)
+	cpu := startCPUMeter(pids, r.o.postgres != "")
 	res, err := drive(ctx, r.client, w, r.o.concurrency, r.o.duration)
 	if err != nil {
+		return err
+	}
+	serverCPU, databaseCPU := cpu.stop(len(res.latencies))
+	if err := <-profiled; err != nil {
 		return err
 	}
 	rss, err := peakRSS(pids)
@@ -181,7 +190,7 @@ func (r *runner) measure(ctx context.Context, w *workload, pids []int, st statem
 	}
 	s := summarize(res)
 	r.rows = append(r.rows, row{target: w.target, workload: w.name, sum: s, statements: st, peakRSS: rss,
-		processes: len(pids), baseline: baseline})
+		processes: len(pids), baseline: baseline, serverCPU: serverCPU, databaseCPU: databaseCPU})
 	r.logf("  %.0f req/s, p50 %s, p99 %s, %d errors", s.RPS, millis(s.P50), millis(s.P99), s.Errors)
 	return nil
 }

@@ -16,6 +16,9 @@ type row struct {
 	// processes processes; 0 when unknown.
 	peakRSS   int64
 	processes int
+	// serverCPU and databaseCPU are the CPU time the server's and the
+	// database's processes spent per request; 0 when unknown.
+	serverCPU, databaseCPU time.Duration
 	// baseline marks the row the others are compared with.
 	baseline bool
 }
@@ -30,8 +33,8 @@ func writeTable(w io.Writer, rows []row) {
 			base = r.sum.RPS
 		}
 	}
-	fmt.Fprintln(w, "| Server | Workload | req/s | p50 | p99 | errors | SQL/req | peak RSS | req/s vs baseline |")
-	fmt.Fprintln(w, "|---|---|--:|--:|--:|--:|--:|--:|--:|")
+	fmt.Fprintln(w, "| Server | Workload | req/s | p50 | p99 | errors | SQL/req | server CPU/req | DB CPU/req | peak RSS | req/s vs baseline |")
+	fmt.Fprintln(w, "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
 	var failed []row
 	for _, r := range rows {
 		errs := "0"
@@ -43,8 +46,9 @@ func writeTable(w io.Writer, rows []row) {
 		if base > 0 {
 			ratio = times(r.sum.RPS / base)
 		}
-		fmt.Fprintf(w, "| %s | %s | %.0f | %s | %s | %s | %s | %s | %s |\n", r.target, r.workload, r.sum.RPS,
-			millis(r.sum.P50), millis(r.sum.P99), errs, r.statements, mebibytes(r.peakRSS, r.processes), ratio)
+		fmt.Fprintf(w, "| %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.target, r.workload, r.sum.RPS,
+			millis(r.sum.P50), millis(r.sum.P99), errs, r.statements, micros(r.serverCPU), micros(r.databaseCPU),
+			mebibytes(r.peakRSS, r.processes), ratio)
 	}
 	for _, r := range failed {
 		fmt.Fprintf(w, "\n**WARNING: %s %s had %d errors in %d requests; its figures are not valid.** First: %s\n",
@@ -63,6 +67,15 @@ func times(x float64) string {
 
 func millis(d time.Duration) string {
 	return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond))
+}
+
+// micros shows a CPU time per request in microseconds, or n/a when
+// unknown.
+func micros(d time.Duration) string {
+	if d <= 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.0f µs", float64(d)/float64(time.Microsecond))
 }
 
 func mebibytes(n int64, processes int) string {

@@ -11,7 +11,8 @@ import (
 func TestWriteTable(t *testing.T) {
 	rows := []row{
 		{target: "baseline", workload: "REST `GET /v1/spaces/{id}`", baseline: true, statements: statements{n: 2},
-			sum: summary{Requests: 40000, RPS: 4000, P50: 1500 * time.Microsecond, P99: 12 * time.Millisecond}, peakRSS: 40 << 20, processes: 1},
+			sum: summary{Requests: 40000, RPS: 4000, P50: 1500 * time.Microsecond, P99: 12 * time.Millisecond}, peakRSS: 40 << 20, processes: 1,
+			serverCPU: 120 * time.Microsecond, databaseCPU: 95400 * time.Nanosecond},
 		{target: "Bindery", workload: "GraphQL `node(id:)` of a space", statements: statements{n: 7, tx: 1},
 			sum: summary{Requests: 10000, RPS: 1000, P50: 6 * time.Millisecond, P99: 56789 * time.Microsecond}, peakRSS: 55 << 20, processes: 1},
 		{target: "PostGraphile", workload: "GraphQL `spaceById(id:)`", statements: unknownStatements,
@@ -19,11 +20,11 @@ func TestWriteTable(t *testing.T) {
 	}
 	var b strings.Builder
 	writeTable(&b, rows)
-	assert.Equal(t, `| Server | Workload | req/s | p50 | p99 | errors | SQL/req | peak RSS | req/s vs baseline |
-|---|---|--:|--:|--:|--:|--:|--:|--:|
-| baseline | REST `+"`GET /v1/spaces/{id}`"+` | 4000 | 1.50 ms | 12.00 ms | 0 | 2 | 40 MiB | 1.00× |
-| Bindery | GraphQL `+"`node(id:)`"+` of a space | 1000 | 6.00 ms | 56.79 ms | 0 | 7 (1 tx) | 55 MiB | 0.25× |
-| PostGraphile | GraphQL `+"`spaceById(id:)`"+` | 30 | 0.00 ms | 0.00 ms | **3 of 300** | n/a | 300 MiB (3 processes) | 0.0075× |
+	assert.Equal(t, `| Server | Workload | req/s | p50 | p99 | errors | SQL/req | server CPU/req | DB CPU/req | peak RSS | req/s vs baseline |
+|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|
+| baseline | REST `+"`GET /v1/spaces/{id}`"+` | 4000 | 1.50 ms | 12.00 ms | 0 | 2 | 120 µs | 95 µs | 40 MiB | 1.00× |
+| Bindery | GraphQL `+"`node(id:)`"+` of a space | 1000 | 6.00 ms | 56.79 ms | 0 | 7 (1 tx) | n/a | n/a | 55 MiB | 0.25× |
+| PostGraphile | GraphQL `+"`spaceById(id:)`"+` | 30 | 0.00 ms | 0.00 ms | **3 of 300** | n/a | n/a | n/a | 300 MiB (3 processes) | 0.0075× |
 
 **WARNING: PostGraphile GraphQL `+"`spaceById(id:)`"+` had 3 errors in 300 requests; its figures are not valid.** First: HTTP 502: bad gateway
 `, b.String())
@@ -32,7 +33,7 @@ func TestWriteTable(t *testing.T) {
 func TestWriteTableWithoutBaseline(t *testing.T) {
 	var b strings.Builder
 	writeTable(&b, []row{{target: "Bindery", workload: "w", sum: summary{RPS: 10}}})
-	assert.Contains(t, b.String(), "| Bindery | w | 10 | 0.00 ms | 0.00 ms | 0 | 0 | n/a | n/a |")
+	assert.Contains(t, b.String(), "| Bindery | w | 10 | 0.00 ms | 0.00 ms | 0 | 0 | n/a | n/a | n/a | n/a |")
 }
 
 func TestStatements(t *testing.T) {
@@ -44,4 +45,16 @@ func TestStatements(t *testing.T) {
 	assert.Equal(t, "5 (1 tx)", statements{}.add(5, 1, true).String())
 	assert.Equal(t, "7", statements{}.add(7, 0, true).add(7, 0, false).String())
 	assert.Equal(t, "n/a", unknownStatements.String())
+}
+
+func TestStatTicks(t *testing.T) {
+	n, ok := statTicks([]byte("4243 (a) (b c) R 17 4243 4243 0 -1 4194560 100 0 0 0 250 31 0 0 20 0 1 0"))
+	assert.True(t, ok, "a command name with spaces and parentheses")
+	assert.EqualValues(t, 281, n)
+	_, ok = statTicks([]byte("4243 (a) R 17"))
+	assert.False(t, ok)
+}
+
+func TestSlug(t *testing.T) {
+	assert.Equal(t, "bindery-rest-get-v1-spaces-id", slug("Bindery REST `GET /v1/spaces/{id}`"))
 }

@@ -13,14 +13,15 @@ import (
 
 const usage = `Usage:
   benchload run [--bindery bin/bindery] [--duration 10s] [--concurrency 8] [--warmup 1s]
-                [--pg URL] [--postgraphile] [--org-a-spaces 1000] [--org-b-spaces 50] [--change-requests 10]
+                [--pg URL] [--postgraphile] [--profile DIR] [--org-a-spaces 1000] [--org-b-spaces 50] [--change-requests 10]
   benchload baseline --db DSN --addr HOST:PORT
 
 run benchmarks bin/bindery on a fresh database: a SQLite file, or a schema
 created on the PostgreSQL server of --pg (default $BINDERY_TEST_DATABASE_URL)
 and dropped at the end. The markdown table goes to stdout, progress to
 stderr. Defaults come from BENCH_DURATION, BENCH_CONCURRENCY and
-POSTGRAPHILE=1 when set.
+POSTGRAPHILE=1 when set. --profile writes a CPU profile of Bindery during
+each of its workloads into DIR, for go tool pprof.
 
 baseline serves GET /v1/spaces/{id} with net/http and database/sql alone:
 the floor that run compares Bindery with.`
@@ -68,7 +69,10 @@ type options struct {
 	postgres string
 	// postgraphile adds PostGraphile's rows (PostgreSQL only).
 	postgraphile bool
-	shape        shape
+	// profile is a folder for CPU profiles of Bindery's workloads; empty
+	// for none.
+	profile string
+	shape   shape
 }
 
 func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (options, error) {
@@ -103,6 +107,7 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	fs.IntVar(&o.concurrency, "concurrency", o.concurrency, "requests in flight")
 	fs.StringVar(&o.postgres, "pg", o.postgres, "PostgreSQL server URL to create a fresh schema on; empty for SQLite")
 	fs.BoolVar(&o.postgraphile, "postgraphile", o.postgraphile, "run the GraphQL workloads against PostGraphile too (PostgreSQL only)")
+	fs.StringVar(&o.profile, "profile", getenv("BENCH_PROFILE"), "folder to write a CPU profile of Bindery per workload into")
 	fs.IntVar(&o.shape.SpacesA, "org-a-spaces", o.shape.SpacesA, "spaces of organization A")
 	fs.IntVar(&o.shape.SpacesB, "org-b-spaces", o.shape.SpacesB, "spaces of organization B")
 	fs.IntVar(&o.shape.ChangeRequests, "change-requests", o.shape.ChangeRequests, "open change requests per space of organization B")

@@ -26,29 +26,38 @@ func binderyCLI(ctx context.Context, bin string, args ...string) (string, error)
 }
 
 // startBindery starts bindery serve on the database, without seeding, rate
-// limits or request logs.
-func startBindery(ctx context.Context, bin, dsn, dir string, log io.Writer) (*child, string, error) {
+// limits or request logs. With profiler, it serves Go's profiler too, at
+// the base URL debug.
+func startBindery(ctx context.Context, bin, dsn, dir string, profiler bool, log io.Writer) (c *child, base, debug string, err error) {
 	addr, err := freeAddr()
 	if err != nil {
-		return nil, "", err
+		return nil, "", "", err
 	}
 	env := []string{"BINDERY_DATABASE_URL=" + dsn, "BINDERY_ADDR=" + addr, "BINDERY_SEED=false",
 		"BINDERY_RATE_LIMIT=0", "BINDERY_LOG_LEVEL=warn", "BINDERY_LOG_FORMAT=text",
 		"BINDERY_SIGNING_SECRET=" + rand.Text() + rand.Text()}
+	if profiler {
+		debugAddr, err := freeAddr()
+		if err != nil {
+			return nil, "", "", err
+		}
+		env = append(env, "BINDERY_DEBUG_ADDR="+debugAddr)
+		debug = "http://" + debugAddr
+	}
 	abs, err := filepath.Abs(bin)
 	if err != nil {
-		return nil, "", err
+		return nil, "", "", err
 	}
-	c, err := start("bindery", dir, env, log, false, abs, "serve")
+	c, err = start("bindery", dir, env, log, false, abs, "serve")
 	if err != nil {
-		return nil, "", err
+		return nil, "", "", err
 	}
-	base := "http://" + addr
+	base = "http://" + addr
 	if err := c.waitReady(ctx, time.Minute, probeGET(base+"/readyz")); err != nil {
 		c.stop()
-		return nil, "", err
+		return nil, "", "", err
 	}
-	return c, base, nil
+	return c, base, debug, nil
 }
 
 // startBaseline starts this program's baseline subcommand on the database.

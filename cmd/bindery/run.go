@@ -152,6 +152,18 @@ func serve(ctx context.Context, cfg config.Config, args []string, stderr io.Writ
 	if err != nil {
 		return fmt.Errorf("listening: %w", err)
 	}
+	if cfg.DebugAddr != "" {
+		dl, err := net.Listen("tcp", cfg.DebugAddr)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("listening on BINDERY_DEBUG_ADDR: %w", err)
+		}
+		go func() {
+			if err := server.ServeDebug(ctx, dl, log); err != nil {
+				log.Error("serving the profiler", "error", err)
+			}
+		}()
+	}
 	log.Info("bindery is serving", "addr", ln.Addr().String(), "dialect", db.Dialect,
 		"graphql", cfg.PublicURL+"/graphql", "playground", cfg.PublicURL+"/playground", "rest", cfg.PublicURL+"/v1")
 	return srv.Run(ctx, ln)

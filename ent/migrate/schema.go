@@ -1048,6 +1048,14 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{SpacesColumns[12]},
 			},
+			{
+				Name:    "space_open_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{SpacesColumns[14]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "deleted_at IS NULL AND visibility IN ('public', 'unlisted')",
+				},
+			},
 		},
 	}
 	// TeamsColumns holds the columns for the "teams" table.

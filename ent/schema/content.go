@@ -130,6 +130,12 @@ func (Space) Indexes() []ent.Index {
 		// level (parent_id IS NULL) needs an index of its own.
 		index.Fields("organization_id", "position").Annotations(entsql.IndexWhere("parent_id IS NULL")),
 		index.Fields("deleted_at"),
+		// Whether a stranger sees an organization: does it have a live
+		// public or unlisted space (graph.accessRows, on every request that
+		// decides about content). Without it the check reads every space
+		// of the organization: 1,000 rows, a millisecond, for each request.
+		index.Fields("organization_id").StorageKey("space_open_organization_id").
+			Annotations(entsql.IndexWhere("deleted_at IS NULL AND visibility IN ('public', 'unlisted')")),
 	}
 }
 

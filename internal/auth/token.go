@@ -73,51 +73,61 @@ func WellFormed(s string) bool {
 }
 
 // Authenticate returns the token and, in its user edge, the user of a bearer
-// token, read in one statement: the token joined to its user. A malformed,
-// unknown or expired token is Unauthenticated; the three read alike to the
-// client.
-func Authenticate(ctx context.Context, client *ent.Client, token string, now time.Time) (*ent.APIToken, error) {
+// token, read in one statement: the token joined to its user, built once
+// (see store.Statements). A malformed, unknown or expired token is
+// Unauthenticated; the three read alike to the client.
+func Authenticate(ctx context.Context, client *ent.Client, statements *store.Statements, token string, now time.Time) (*ent.APIToken, error) {
 	if !WellFormed(token) {
 		return nil, apperr.Unauthenticatedf("The API token is malformed")
 	}
-	var rows []struct {
-		ID            string     `json:"id"`
-		CreatedAt     time.Time  `json:"created_at"`
-		Label         string     `json:"label"`
-		UserID        string     `json:"user_id"`
-		LastUsedAt    *time.Time `json:"last_used_at"`
-		ExpiresAt     *time.Time `json:"expires_at"`
-		UserCreatedAt time.Time  `json:"user_created_at"`
-		UserUpdatedAt time.Time  `json:"user_updated_at"`
-		Email         string     `json:"email"`
-		DisplayName   string     `json:"display_name"`
-		PhotoURL      *string    `json:"photo_url"`
-	}
-	err := client.APIToken.Query().Where(apitoken.TokenHash(HashToken(token))).
-		Modify(func(s *sql.Selector) {
-			u := sql.Table(user.Table)
-			s.Join(u).On(s.C(apitoken.FieldUserID), u.C(user.FieldID))
-			s.Select(s.C(apitoken.FieldID), s.C(apitoken.FieldCreatedAt), s.C(apitoken.FieldLabel),
-				s.C(apitoken.FieldUserID), s.C(apitoken.FieldLastUsedAt), s.C(apitoken.FieldExpiresAt),
-				sql.As(u.C(user.FieldCreatedAt), "user_created_at"), sql.As(u.C(user.FieldUpdatedAt), "user_updated_at"),
-				u.C(user.FieldEmail), u.C(user.FieldDisplayName), u.C(user.FieldPhotoURL))
-		}).
-		Scan(store.InternalRead(ctx, "the token check, which finds the viewer"), &rows)
+	rows, err := statements.Query(ctx, client.Driver(), "token check", store.Selector(tokenStatement), HashToken(token))
 	if err != nil {
 		return nil, fmt.Errorf("checking the API token: %w", err)
 	}
-	if len(rows) == 0 {
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("checking the API token: %w", err)
+		}
 		return nil, apperr.Unauthenticatedf("The API token is invalid or has been revoked")
 	}
-	r := rows[0]
-	if r.ExpiresAt != nil && !r.ExpiresAt.After(now) {
-		return nil, apperr.Unauthenticatedf("The API token has expired")
+	t := &ent.APIToken{}
+	u := &ent.User{}
+	var lastUsed, expires sql.NullTime
+	var photo sql.NullString
+	if err := rows.Scan(&t.ID, &t.CreatedAt, &t.Label, &t.UserID, &lastUsed, &expires,
+		&u.CreatedAt, &u.UpdatedAt, &u.Email, &u.DisplayName, &photo); err != nil {
+		return nil, fmt.Errorf("checking the API token: %w", err)
 	}
-	t := &ent.APIToken{ID: r.ID, CreatedAt: r.CreatedAt, Label: r.Label, UserID: r.UserID,
-		LastUsedAt: r.LastUsedAt, ExpiresAt: r.ExpiresAt}
-	t.Edges.User = &ent.User{ID: r.UserID, CreatedAt: r.UserCreatedAt, UpdatedAt: r.UserUpdatedAt,
-		Email: r.Email, DisplayName: r.DisplayName, PhotoURL: r.PhotoURL}
+	if err := rows.Close(); err != nil {
+		return nil, fmt.Errorf("checking the API token: %w", err)
+	}
+	if expires.Valid {
+		t.ExpiresAt = &expires.Time
+		if !expires.Time.After(now) {
+			return nil, apperr.Unauthenticatedf("The API token has expired")
+		}
+	}
+	if lastUsed.Valid {
+		t.LastUsedAt = &lastUsed.Time
+	}
+	if photo.Valid {
+		u.PhotoURL = &photo.String
+	}
+	u.ID = t.UserID
+	t.Edges.User = u
 	return t, nil
+}
+
+// tokenStatement selects a token by its hash, joined to its user.
+func tokenStatement(d string) sql.Querier {
+	t, u := sql.Dialect(d).Table(apitoken.Table), sql.Dialect(d).Table(user.Table).As("u")
+	return sql.Dialect(d).Select(t.C(apitoken.FieldID), t.C(apitoken.FieldCreatedAt), t.C(apitoken.FieldLabel),
+		t.C(apitoken.FieldUserID), t.C(apitoken.FieldLastUsedAt), t.C(apitoken.FieldExpiresAt),
+		u.C(user.FieldCreatedAt), u.C(user.FieldUpdatedAt), u.C(user.FieldEmail), u.C(user.FieldDisplayName),
+		u.C(user.FieldPhotoURL)).
+		From(t).Join(u).On(t.C(apitoken.FieldUserID), u.C(user.FieldID)).
+		Where(sql.EQ(t.C(apitoken.FieldTokenHash), store.Param(0)))
 }
 
 type viewerKey struct{}

@@ -73,6 +73,9 @@ type Config struct {
 	// browser (normalized, see ParseOrigins); "*" allows any. Empty means no
 	// CORS headers at all.
 	CORSOrigins []string
+	// DebugAddr is the address of a listener serving Go's profiler; empty
+	// serves none.
+	DebugAddr string
 }
 
 // Default returns the configuration used when nothing is set.
@@ -131,6 +134,7 @@ var Env = []struct{ Name, Flag, Default, Meaning string }{
 	{"BINDERY_SIGNING_SECRET", "", "random per process", "At least 32 characters; signs the one-hour URLs of files and PDFs. Set the same value on every replica, or URLs break across replicas and restarts."},
 	{"BINDERY_MAX_UPLOAD_BYTES", "", "26214400", "Largest file an upload may carry (25 MiB)."},
 	{"BINDERY_IMPORT_ALLOW_PRIVATE", "", "false", "For local testing only: set to 1 to let imports fetch from loopback, private and link-local addresses. Never set it in production: it opens server-side request forgery."},
+	{"BINDERY_DEBUG_ADDR", "", "none", "Address (`127.0.0.1:6060`) of a separate listener serving Go's profiler at `/debug/pprof/`, unauthenticated: keep it private."},
 	{"BINDERY_CORS_ORIGINS", "", "none", "Comma-separated origins (`https://app.example.com`) whose pages may call the APIs from a browser, or `*` for any; see the README, Browsers and CORS."},
 }
 
@@ -147,6 +151,7 @@ func (c *Config) FromEnv(getenv func(string) string) error {
 	str("BINDERY_APP_URL", &c.AppURL)
 	str("BINDERY_LOG_FORMAT", &c.LogFormat)
 	str("BINDERY_SIGNING_SECRET", &c.SigningSecret)
+	str("BINDERY_DEBUG_ADDR", &c.DebugAddr)
 	if v := getenv("BINDERY_LOG_LEVEL"); v != "" {
 		if err := c.LogLevel.UnmarshalText([]byte(v)); err != nil {
 			return fmt.Errorf("BINDERY_LOG_LEVEL: %w", err)
