@@ -224,34 +224,50 @@ func nullable(s sql.NullString) *string {
 	return &s.String
 }
 
+// accessColumns are the columns of the access statement's rows, after kind.
+var accessColumns = []string{"a", "b", "c", "d"}
+
+// accessBranch selects rows of one kind from t: kind, then the columns
+// names, each the expression of cols at its place, NULL past them.
+func accessBranch(d string, t sql.TableView, kind string, names []string, cols ...string) *sql.Selector {
+	s := sql.Dialect(d).Select().From(t).AppendSelectExprAs(sql.Expr("'"+kind+"'"), "kind")
+	for i, name := range names {
+		col := "NULL"
+		if i < len(cols) {
+			col = cols[i]
+		}
+		s.AppendSelectExprAs(sql.Expr(col), name)
+	}
+	return s
+}
+
+// factBranches select a user's facts, their memberships and grants, as
+// access rows with the columns names; userIs says which user a user_id
+// column must hold.
+func factBranches(d string, names []string, userIs func(column string) *sql.Predicate) []*sql.Selector {
+	return []*sql.Selector{
+		accessBranch(d, sql.Table(member.Table), accessMember, names, member.FieldOrganizationID, member.FieldRole).
+			Where(sql.And(userIs(member.FieldUserID), sql.EQ(member.FieldDisabled, false))),
+		accessBranch(d, sql.Table(contentgrant.Table), accessGrant, names,
+			"COALESCE("+contentgrant.FieldCollectionID+", "+contentgrant.FieldSpaceID+")", contentgrant.FieldRole).
+			Where(sql.Or(
+				userIs(contentgrant.FieldUserID),
+				sql.In(contentgrant.FieldTeamID, sql.Select(teammember.FieldTeamID).From(sql.Table(teammember.Table)).
+					Where(userIs(teammember.FieldUserID))),
+			)),
+	}
+}
+
 // accessStatement builds the access statement for a dialect: the user's
 // memberships and grants (withFacts), and the organizations' collections
 // and whether they show a stranger some content.
 func accessStatement(d, userID string, withFacts bool, orgIDs []string) sql.Querier {
-	// Every branch names its columns alike: kind, a, b, c, d.
-	row := func(t *sql.SelectTable, k string, cols ...string) *sql.Selector {
-		s := sql.Dialect(d).Select().From(t).AppendSelectExprAs(sql.Expr("'"+k+"'"), "kind")
-		for i, name := range []string{"a", "b", "c", "d"} {
-			col := "NULL"
-			if i < len(cols) {
-				col = cols[i]
-			}
-			s.AppendSelectExprAs(sql.Expr(col), name)
-		}
-		return s
+	row := func(t sql.TableView, k string, cols ...string) *sql.Selector {
+		return accessBranch(d, t, k, accessColumns, cols...)
 	}
 	var branches []*sql.Selector
 	if withFacts {
-		branches = append(branches,
-			row(sql.Table(member.Table), accessMember, member.FieldOrganizationID, member.FieldRole).
-				Where(sql.And(sql.EQ(member.FieldUserID, userID), sql.EQ(member.FieldDisabled, false))),
-			row(sql.Table(contentgrant.Table), accessGrant,
-				"COALESCE("+contentgrant.FieldCollectionID+", "+contentgrant.FieldSpaceID+")", contentgrant.FieldRole).
-				Where(sql.Or(
-					sql.EQ(contentgrant.FieldUserID, userID),
-					sql.In(contentgrant.FieldTeamID, sql.Select(teammember.FieldTeamID).From(sql.Table(teammember.Table)).
-						Where(sql.EQ(teammember.FieldUserID, userID))),
-				)))
+		branches = factBranches(d, accessColumns, func(column string) *sql.Predicate { return sql.EQ(column, userID) })
 	}
 	if len(orgIDs) > 0 {
 		ids := make([]any, len(orgIDs))
@@ -302,9 +318,16 @@ func (r *Resolver) orgAccess(ctx context.Context, orgID string) (*authz.Org, err
 // organizationDecision decides about an organization. A stranger who opened
 // one of its share-link spaces with its key sees it too.
 func (r *Resolver) organizationDecision(ctx context.Context, orgID string) (authz.Decision, error) {
-	o, err := r.orgAccess(ctx, orgID)
+	// A member's decision is their membership, known from their facts; a
+	// stranger's depends on the organization's content.
+	o, err := r.orgFacts(ctx, orgID)
 	if err != nil {
 		return authz.Decision{}, err
+	}
+	if !o.Membership.Member {
+		if o, err = r.orgAccess(ctx, orgID); err != nil {
+			return authz.Decision{}, err
+		}
 	}
 	d := o.Organization()
 	if !d.Visible() && loadersFrom(ctx).orgOpened(orgID) {
@@ -327,7 +350,7 @@ func (r *Resolver) spaceDecision(ctx context.Context, s *ent.Space) (authz.Decis
 	if s.DeletedAt != nil && !s.DeletedAt.After(r.clock().Add(-SpaceRetention)) {
 		return authz.Decision{}, nil
 	}
-	o, err := r.orgAccess(ctx, s.OrganizationID)
+	o, err := r.spaceOrg(ctx, s)
 	if err != nil {
 		return authz.Decision{}, err
 	}
@@ -340,6 +363,40 @@ func (r *Resolver) spaceDecision(ctx context.Context, s *ent.Space) (authz.Decis
 		return authz.Decision{}, nil
 	}
 	return d, nil
+}
+
+// spaceOrg returns what deciding about a space needs of its organization.
+// For a space at the organization's root, no collection is on its path, so
+// the viewer's membership and grants decide, known from the viewer's facts
+// (read with the token) without a statement; a space in a collection needs
+// the organization's collection tree (orgAccess).
+func (r *Resolver) spaceOrg(ctx context.Context, s *ent.Space) (*authz.Org, error) {
+	if s.ParentID != nil {
+		return r.orgAccess(ctx, s.OrganizationID)
+	}
+	return r.orgFacts(ctx, s.OrganizationID)
+}
+
+// orgFacts returns the viewer's membership of an organization and their
+// grants, without its collections or whether it shows a stranger some
+// content: enough to decide about the organization for a member, and about
+// a space at its root for anyone.
+// When the facts are not loaded yet (a transaction's loaders start without
+// them), the organization's access is read with them in one statement, as
+// orgAccess does.
+func (r *Resolver) orgFacts(ctx context.Context, orgID string) (*authz.Org, error) {
+	f, err := r.viewerFacts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	l := loadersFrom(ctx)
+	l.mu.Lock()
+	loaded := f.loaded
+	l.mu.Unlock()
+	if !loaded {
+		return r.orgAccess(ctx, orgID)
+	}
+	return &authz.Org{Membership: f.memberships[orgID], Grants: f.grants}, nil
 }
 
 func authzSpace(s *ent.Space) authz.Space {

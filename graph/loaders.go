@@ -12,6 +12,7 @@ import (
 	"github.com/bindery/bindery/ent/changerequest"
 	"github.com/bindery/bindery/ent/comment"
 	"github.com/bindery/bindery/ent/user"
+	"github.com/bindery/bindery/internal/auth"
 	"github.com/bindery/bindery/internal/authz"
 	"github.com/bindery/bindery/internal/content"
 	"github.com/bindery/bindery/internal/enum"
@@ -72,9 +73,15 @@ type loaders struct {
 type loadersKey struct{}
 
 // WithLoaders returns a context with fresh per-request loaders. Both
-// transports call it once per request.
+// transports call it once per request. When the viewer's facts were read
+// with their token (Authenticate), the loaders start from them; once a
+// mutation clears the loaders, they are read again.
 func (r *Resolver) WithLoaders(ctx context.Context) context.Context {
-	return withLoaders(ctx, r.newLoaders(nil))
+	l := r.newLoaders(nil)
+	if v := auth.ViewerFrom(ctx); v != nil && v.User != nil && v.Facts != nil {
+		l.facts = &viewerFacts{user: v.User, loaded: true, memberships: v.Facts.Memberships, grants: v.Facts.Grants}
+	}
+	return withLoaders(ctx, l)
 }
 
 func withLoaders(ctx context.Context, l *loaders) context.Context {

@@ -13,9 +13,11 @@ import (
 
 // The point reads of make bench-load, each bounded in statements (its nested
 // read is nsCase, its list a case of TestListStatements): what every
-// request pays is the token with its user (one statement) and what
-// authorization decides from (one, see loadOrgAccess); the rest is what the
-// request reads. Statement counts are deterministic, so the bounds are exact
+// request pays is the token with its user and the user's memberships and
+// grants (one statement, see Authenticate); deciding about content in a
+// collection reads the organization's collection tree (one, see
+// loadOrgAccess), and content at the organization's root needs nothing
+// more; the rest is what the request reads. Statement counts are deterministic, so the bounds are exact
 // tests; how fast the statements run is the benchmark's business.
 
 // rpMeasure returns the statements of request on a server with empty caches,
@@ -27,12 +29,18 @@ func rpMeasure(t *testing.T, e *servertest.Env, token string, request func(e *se
 	return lsStatements(fresh, func() { request(fresh) })
 }
 
-func TestPointReadsTakeThreeStatements(t *testing.T) {
+func TestPointReadsTakeTwoOrThreeStatements(t *testing.T) {
 	t.Parallel()
 	e := servertest.New(t)
 	tok, _ := e.Member(e.Org.ID, enum.RoleEdit, "viewer@example.com")
 	col := e.MustDo(http.MethodPost, "/v1/orgs/"+e.Org.ID+"/collections", e.OwnerToken, map[string]any{"title": "Guides"}, http.StatusCreated)
 	for _, parent := range []any{nil, col["id"]} {
+		// The space's row, the viewer's, and for a space in a collection,
+		// the collection tree.
+		bound := int64(2)
+		if parent != nil {
+			bound = 3
+		}
 		body := map[string]any{"title": "Handbook"}
 		if parent != nil {
 			body["parent"] = parent
@@ -50,13 +58,13 @@ func TestPointReadsTakeThreeStatements(t *testing.T) {
 				assert.Equal(t, parent, s["parent"])
 			}
 		})
-		assert.LessOrEqual(t, got, int64(3), "GET /v1/spaces/{id} (parent %v)", parent)
+		assert.LessOrEqual(t, got, bound, "GET /v1/spaces/{id} (parent %v)", parent)
 
 		got = rpMeasure(t, e, tok, func(e *servertest.Env) {
 			r := e.GraphQL(tok, `query($id: ID!) { node(id: $id) { ... on Space { id title } } }`, map[string]any{"id": id})
 			require.Empty(t, r.Errors)
 			assert.Contains(t, string(r.Data), id)
 		})
-		assert.LessOrEqual(t, got, int64(3), "node(id:) of a space (parent %v)", parent)
+		assert.LessOrEqual(t, got, bound, "node(id:) of a space (parent %v)", parent)
 	}
 }

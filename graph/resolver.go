@@ -86,10 +86,6 @@ func (r *Resolver) Schema() graphql.ExecutableSchema {
 	return weighted{generated.NewExecutableSchema(generated.Config{Resolvers: r})}
 }
 
-// Statements returns the cache of built statements, which the server's
-// token check shares.
-func (r *Resolver) Statements() *store.Statements { return r.statements }
-
 // Signer returns the signer of expiring URLs, which the server checks.
 func (r *Resolver) Signer() *signedurl.Signer { return r.signer }
 

@@ -132,14 +132,14 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			s.writeError(w, r, apperr.Unauthenticatedf("The Authorization header must be 'Bearer <token>'"))
 			return
 		}
-		t, err := auth.Authenticate(r.Context(), s.db.Client, s.resolver.Statements(), strings.TrimSpace(token), time.Now())
+		v, err := s.resolver.Authenticate(r.Context(), strings.TrimSpace(token), time.Now())
 		if err != nil {
 			s.writeError(w, r, err)
 			return
 		}
-		s.touch(r.Context(), t.ID, t.LastUsedAt)
-		ctx := auth.WithViewer(r.Context(), &auth.Viewer{User: t.Edges.User, Token: t})
-		ctx = logctx.With(ctx, "user_id", t.UserID)
+		s.touch(r.Context(), v.Token.ID, v.Token.LastUsedAt)
+		ctx := auth.WithViewer(r.Context(), v)
+		ctx = logctx.With(ctx, "user_id", v.User.ID)
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }

@@ -69,11 +69,10 @@ func (s *Server) initConnection(ctx context.Context, p transport.InitPayload) (c
 		if !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
 			return ctx, nil, errors.New(`authentication is required: send {"Authorization": "Bearer <token>"} in connection_init's payload`)
 		}
-		t, err := auth.Authenticate(ctx, s.db.Client, s.resolver.Statements(), strings.TrimSpace(token), time.Now())
-		if err != nil {
+		var err error
+		if v, err = s.resolver.Authenticate(ctx, strings.TrimSpace(token), time.Now()); err != nil {
 			return ctx, nil, errors.New(apperr.From(err).Message)
 		}
-		v = &auth.Viewer{User: t.Edges.User, Token: t}
 		ctx = auth.WithViewer(ctx, v)
 	}
 	ctx, err := s.openConnection(ctx, v)

@@ -11,19 +11,13 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"hash/crc32"
 	"strings"
-	"time"
-
-	"entgo.io/ent/dialect/sql"
 
 	"github.com/bindery/bindery/ent"
-	"github.com/bindery/bindery/ent/apitoken"
-	"github.com/bindery/bindery/ent/user"
 	"github.com/bindery/bindery/internal/apperr"
+	"github.com/bindery/bindery/internal/authz"
 	"github.com/bindery/bindery/internal/id"
-	"github.com/bindery/bindery/internal/store"
 )
 
 // TokenPrefix starts every Bindery API token.
@@ -72,70 +66,16 @@ func WellFormed(s string) bool {
 	return checksum(body[:secretLength]) == body[secretLength:]
 }
 
-// Authenticate returns the token and, in its user edge, the user of a bearer
-// token, read in one statement: the token joined to its user, built once
-// (see store.Statements). A malformed, unknown or expired token is
-// Unauthenticated; the three read alike to the client.
-func Authenticate(ctx context.Context, client *ent.Client, statements *store.Statements, token string, now time.Time) (*ent.APIToken, error) {
-	if !WellFormed(token) {
-		return nil, apperr.Unauthenticatedf("The API token is malformed")
-	}
-	rows, err := statements.Query(ctx, client.Driver(), "token check", store.Selector(tokenStatement), HashToken(token))
-	if err != nil {
-		return nil, fmt.Errorf("checking the API token: %w", err)
-	}
-	defer rows.Close()
-	if !rows.Next() {
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("checking the API token: %w", err)
-		}
-		return nil, apperr.Unauthenticatedf("The API token is invalid or has been revoked")
-	}
-	t := &ent.APIToken{}
-	u := &ent.User{}
-	var lastUsed, expires sql.NullTime
-	var photo sql.NullString
-	if err := rows.Scan(&t.ID, &t.CreatedAt, &t.Label, &t.UserID, &lastUsed, &expires,
-		&u.CreatedAt, &u.UpdatedAt, &u.Email, &u.DisplayName, &photo); err != nil {
-		return nil, fmt.Errorf("checking the API token: %w", err)
-	}
-	if err := rows.Close(); err != nil {
-		return nil, fmt.Errorf("checking the API token: %w", err)
-	}
-	if expires.Valid {
-		t.ExpiresAt = &expires.Time
-		if !expires.Time.After(now) {
-			return nil, apperr.Unauthenticatedf("The API token has expired")
-		}
-	}
-	if lastUsed.Valid {
-		t.LastUsedAt = &lastUsed.Time
-	}
-	if photo.Valid {
-		u.PhotoURL = &photo.String
-	}
-	u.ID = t.UserID
-	t.Edges.User = u
-	return t, nil
-}
-
-// tokenStatement selects a token by its hash, joined to its user.
-func tokenStatement(d string) sql.Querier {
-	t, u := sql.Dialect(d).Table(apitoken.Table), sql.Dialect(d).Table(user.Table).As("u")
-	return sql.Dialect(d).Select(t.C(apitoken.FieldID), t.C(apitoken.FieldCreatedAt), t.C(apitoken.FieldLabel),
-		t.C(apitoken.FieldUserID), t.C(apitoken.FieldLastUsedAt), t.C(apitoken.FieldExpiresAt),
-		u.C(user.FieldCreatedAt), u.C(user.FieldUpdatedAt), u.C(user.FieldEmail), u.C(user.FieldDisplayName),
-		u.C(user.FieldPhotoURL)).
-		From(t).Join(u).On(t.C(apitoken.FieldUserID), u.C(user.FieldID)).
-		Where(sql.EQ(t.C(apitoken.FieldTokenHash), store.Param(0)))
-}
-
 type viewerKey struct{}
 
 // Viewer is the authenticated caller of a request.
 type Viewer struct {
 	User  *ent.User
 	Token *ent.APIToken
+	// Facts, when set, are what authorization knows about the user, read
+	// with the token (graph.Resolver.Authenticate); the request's loaders
+	// start from them instead of reading them again.
+	Facts *authz.Facts
 }
 
 // WithViewer returns a context carrying the viewer.

@@ -6,6 +6,14 @@ import (
 	"github.com/bindery/bindery/internal/enum"
 )
 
+// Facts is what authorization knows about a caller across organizations:
+// their memberships, by organization ID, and the strongest role granted to
+// them or their teams on each collection or space, by its ID.
+type Facts struct {
+	Memberships map[string]Membership
+	Grants      map[string]enum.Role
+}
+
 // Collection is a collection as the organization view needs it.
 type Collection struct {
 	ID      string
