@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"mime"
 	"net"
+	netmail "net/mail"
 	"net/smtp"
 	"net/url"
 	"strings"
@@ -50,20 +51,26 @@ type SMTP struct {
 	addr, host string
 	implicitTLS bool
 	user        *url.Userinfo
-	from        string
+	// from is the sender as the From header shows it; envelope is its
+	// bare address, which MAIL FROM takes.
+	from, envelope string
 	// tls is the TLS configuration of the connection; tests trust their
 	// own server with it.
 	tls *tls.Config
 }
 
 // NewSMTP returns a sender through the relay at rawURL (see ParseURL),
-// from the address from.
+// from the address from ("docs@example.com" or "Docs <docs@example.com>").
 func NewSMTP(rawURL, from string) (*SMTP, error) {
 	u, err := ParseURL(rawURL)
 	if err != nil {
 		return nil, err
 	}
-	s := &SMTP{host: u.Hostname(), implicitTLS: u.Scheme == "smtps", user: u.User, from: from}
+	sender, err := netmail.ParseAddress(from)
+	if err != nil {
+		return nil, fmt.Errorf("the sender %q is not an email address", from)
+	}
+	s := &SMTP{host: u.Hostname(), implicitTLS: u.Scheme == "smtps", user: u.User, from: sender.String(), envelope: sender.Address}
 	port := u.Port()
 	if port == "" {
 		port = "25"
@@ -114,7 +121,7 @@ func (s *SMTP) Send(ctx context.Context, m Message) error {
 			return err
 		}
 	}
-	if err := c.Mail(s.from); err != nil {
+	if err := c.Mail(s.envelope); err != nil {
 		return err
 	}
 	if err := c.Rcpt(m.To); err != nil {
