@@ -129,7 +129,7 @@ func TestSAMLProviders(t *testing.T) {
 		{Name: "update: without a certificate it is pending", Method: http.MethodPatch, Path: saml + "/" + p, Token: e.OwnerToken,
 			Body: map[string]any{"label": "Okta 2", "certificate": nil, "defaultTeam": nil, "defaultRole": nil}, WantStatus: http.StatusOK,
 			WantJSON: map[string]any{"label": "Okta 2", "status": "pending", "certificate": "", "defaultRole": nil},
-			Check: func(t *testing.T, res *servertest.Response) { assert.NotContains(t, res.JSON(), "defaultTeam") }},
+			Check:    func(t *testing.T, res *servertest.Response) { assert.NotContains(t, res.JSON(), "defaultTeam") }},
 		{Name: "update: with it, active again", Method: http.MethodPatch, Path: saml + "/" + p, Token: e.OwnerToken,
 			Body: map[string]any{"certificate": cert, "defaultTeam": team}, WantStatus: http.StatusOK,
 			WantJSON: map[string]any{"status": "active", "defaultTeam": map[string]any{"id": team}}},

@@ -48,7 +48,7 @@ func ParseURL(raw string) (*url.URL, error) {
 
 // SMTP sends through an SMTP relay.
 type SMTP struct {
-	addr, host string
+	addr, host  string
 	implicitTLS bool
 	user        *url.Userinfo
 	// from is the sender as the From header shows it; envelope is its
