@@ -87,7 +87,7 @@ func TestOrganizationAccessInGraphQL(t *testing.T) {
 	sso := `query($org: ID!) { organization(id: $org) { ssoProviders { id label startURL } } }`
 	assert.Empty(t, lsAt(lsGQL(t, e, readTok, sso, org), "organization.ssoProviders"), "a pending provider is no way in")
 	update := `mutation($in: UpdateSAMLProviderInput!) { updateSAMLProvider(input: $in) { samlProvider { status certificate } } }`
-	d = lsGQL(t, e, e.OwnerToken, update, map[string]any{"in": map[string]any{"id": p, "certificate": lsCertificate(t)}})
+	d = lsGQL(t, e, e.OwnerToken, update, map[string]any{"in": map[string]any{"id": p, "certificate": servertest.Certificate(t)}})
 	assert.Equal(t, "ACTIVE", lsAt(d, "updateSAMLProvider.samlProvider.status"))
 	assert.Equal(t, "NOT_FOUND", e.GraphQL(readTok, update, map[string]any{"in": map[string]any{"id": p, "label": "Mine"}}).Code())
 	logins := lsAt(lsGQL(t, e, readTok, sso, org), "organization.ssoProviders").([]any)

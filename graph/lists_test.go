@@ -4,17 +4,10 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
 	"fmt"
 	"image"
 	"image/color"
 	"image/png"
-	"math/big"
 	"net/http"
 	"os"
 	"regexp"
@@ -23,7 +16,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/stretchr/testify/assert"
@@ -998,25 +990,13 @@ func lsInvites(t *testing.T, e *servertest.Env, n int) {
 func lsSAMLProviders(t *testing.T, e *servertest.Env, n int) {
 	t.Helper()
 	ctx := context.Background()
-	cert := lsCertificate(t)
+	cert := servertest.Certificate(t)
 	for i := range n {
 		tm := e.Client.Team.Create().SetOrganizationID(e.Org.ID).SetTitle(fmt.Sprintf("Team %d", i)).SaveX(ctx)
 		e.Client.SAMLProvider.Create().SetOrganizationID(e.Org.ID).SetLabel(fmt.Sprintf("IdP %d", i)).
 			SetSSOURL("https://idp.example.com/sso").SetEntityID("https://idp.example.com").SetCertificate(cert).
 			SetDefaultTeamID(tm.ID).SetDefaultRole(enum.RoleEdit).SetStatus(enum.SAMLProviderStatusActive).ExecX(ctx)
 	}
-}
-
-// lsCertificate is a self-signed certificate in PEM.
-func lsCertificate(t *testing.T) string {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	require.NoError(t, err)
-	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "idp.example.com"},
-		NotBefore: time.Now(), NotAfter: time.Now().Add(time.Hour)}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	require.NoError(t, err)
-	return string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}))
 }
 
 // lsDomainOrganizations makes n organizations of the email domain

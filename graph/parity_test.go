@@ -284,7 +284,7 @@ func TestParity(t *testing.T) {
 		objects = append(objects, "/v1/orgs/"+org+"/link-invites/"+inv)
 	}
 	saml := e.MustDo(http.MethodPost, "/v1/orgs/"+org+"/saml", e.OwnerToken, map[string]any{"label": "Okta",
-		"ssoURL": "https://idp.example.com/sso", "entityID": "https://idp.example.com", "certificate": lsCertificate(t),
+		"ssoURL": "https://idp.example.com/sso", "entityID": "https://idp.example.com", "certificate": servertest.Certificate(t),
 		"defaultTeam": team, "defaultRole": "edit"}, http.StatusCreated)["id"].(string)
 	objects = append(objects, "/v1/orgs/"+org+"/saml/"+saml)
 	lists = append(lists, pyList{"/v1/orgs/" + org + "/link-invites", org, "Organization", "invites(first: 1000)"},

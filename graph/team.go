@@ -309,10 +309,6 @@ func (r *Resolver) teamMembers(ctx context.Context, t *ent.Team, a page.Args) (*
 	if err != nil {
 		return nil, err
 	}
-	users := make([]string, 0, len(conn.Edges))
-	for _, m := range conn.Nodes() {
-		users = append(users, m.UserID)
-	}
-	r.users.prefetch(ctx, users)
+	prefetchUsersOf(ctx, r, conn.Nodes(), func(m *ent.TeamMember) string { return m.UserID })
 	return model.NewTeamMemberConnection(conn), nil
 }

@@ -237,9 +237,7 @@ func wrCases() []wrCase {
 		{
 			create: "POST /v1/orgs/{organizationId}/saml", max: 8,
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
-				lsSAMLProviders(t, e, n)
-				team := e.Client.Team.Create().SetOrganizationID(e.Org.ID).SetTitle("Default").SaveX(context.Background()).ID
-				cert := lsCertificate(t)
+				team, cert := wrSAMLSiblings(t, e, n)
 				return func(e *servertest.Env) {
 					got := e.MustDo(http.MethodPost, "/v1/orgs/"+e.Org.ID+"/saml", e.OwnerToken, map[string]any{"label": "New",
 						"ssoURL": "https://idp.example.com/sso", "entityID": "https://idp.example.com", "certificate": cert,
@@ -251,9 +249,7 @@ func wrCases() []wrCase {
 		{
 			create: "Mutation.createSAMLProvider", max: 7,
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
-				lsSAMLProviders(t, e, n)
-				team := e.Client.Team.Create().SetOrganizationID(e.Org.ID).SetTitle("Default").SaveX(context.Background()).ID
-				cert := lsCertificate(t)
+				team, cert := wrSAMLSiblings(t, e, n)
 				return func(e *servertest.Env) {
 					d := lsGQL(t, e, e.OwnerToken, `mutation($org: ID!, $team: ID!, $cert: String!) { createSAMLProvider(input: {
 					  organizationId: $org, label: "New", ssoURL: "https://idp.example.com/sso", entityID: "https://idp.example.com",
@@ -514,6 +510,15 @@ func wrCheck(t *testing.T, v any, fields ...string) {
 
 // Fixtures. They run as the owner, through /v1 where that is short, and
 // with the unguarded client otherwise.
+
+// wrSAMLSiblings makes n SAML providers, and returns a team for the new
+// one's default and a certificate.
+func wrSAMLSiblings(t *testing.T, e *servertest.Env, n int) (team, cert string) {
+	t.Helper()
+	lsSAMLProviders(t, e, n)
+	return e.Client.Team.Create().SetOrganizationID(e.Org.ID).SetTitle("Default").SaveX(context.Background()).ID,
+		servertest.Certificate(t)
+}
 
 // wrSiblings makes n items under parent (nil for the top level), spaces and
 // collections by turns, and returns one of the spaces.

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/base64"
-	"log/slog"
 	"net"
 	"net/http"
 	"strings"
@@ -136,24 +135,6 @@ func (s *smtpServer) received() []smtpMail {
 	return append([]smtpMail(nil), s.mails...)
 }
 
-// logLines collects a server's log records.
-type logLines struct {
-	mu  sync.Mutex
-	buf strings.Builder
-}
-
-func (l *logLines) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *logLines) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
-
 // waitForMail waits for a server's deliveries to end.
 func waitForMail(t *testing.T, e *servertest.Env) {
 	t.Helper()
@@ -162,15 +143,20 @@ func waitForMail(t *testing.T, e *servertest.Env) {
 	require.True(t, e.Server.Resolver().WaitForMail(ctx), "deliveries still under way")
 }
 
+// relayEnv starts a server that sends invitations through relay, logging
+// to log.
+func relayEnv(t *testing.T, relay *smtpServer, from string, log *servertest.Log) *servertest.Env {
+	return servertest.New(t, func(c *config.Config) { c.SMTPURL, c.SMTPFrom = relay.url(), from },
+		servertest.WithLog(log.Logger()))
+}
+
 // Invitations go out through the relay once the members are made, one per
 // new member, after a relay that is busy at first.
 func TestInvitationEmail(t *testing.T) {
 	t.Parallel()
 	relay := startSMTP(t, 1)
-	var logs logLines
-	e := servertest.New(t, func(c *config.Config) {
-		c.SMTPURL, c.SMTPFrom = relay.url(), "Bindery <docs@bindery.test>"
-	}, servertest.WithLog(slog.New(slog.NewTextHandler(&logs, nil))))
+	var logs servertest.Log
+	e := relayEnv(t, relay, "Bindery <docs@bindery.test>", &logs)
 	reader := e.User("reader@example.com")
 	_, err := e.Client.Member.Create().SetOrganizationID(e.Org.ID).SetUserID(reader.ID).Save(context.Background())
 	require.NoError(t, err)
@@ -198,10 +184,8 @@ func TestInvitationEmail(t *testing.T) {
 func TestInvitationEmailFails(t *testing.T) {
 	t.Parallel()
 	relay := startSMTP(t, 100)
-	var logs logLines
-	e := servertest.New(t, func(c *config.Config) {
-		c.SMTPURL, c.SMTPFrom = relay.url(), "docs@bindery.test"
-	}, servertest.WithLog(slog.New(slog.NewTextHandler(&logs, nil))))
+	var logs servertest.Log
+	e := relayEnv(t, relay, "docs@bindery.test", &logs)
 	res := e.MustDo(http.MethodPost, "/v1/orgs/"+e.Org.ID+"/invites", e.OwnerToken,
 		map[string]any{"emails": []string{"ann@example.com"}}, http.StatusOK)
 	waitForMail(t, e)
@@ -215,8 +199,8 @@ func TestInvitationEmailFails(t *testing.T) {
 // nothing.
 func TestInvitationLogged(t *testing.T) {
 	t.Parallel()
-	var logs logLines
-	e := servertest.New(t, servertest.WithLog(slog.New(slog.NewTextHandler(&logs, nil))))
+	var logs servertest.Log
+	e := servertest.New(t, servertest.WithLog(logs.Logger()))
 	e.MustDo(http.MethodPost, "/v1/orgs/"+e.Org.ID+"/invites", e.OwnerToken,
 		map[string]any{"emails": []string{"ann@example.com", "bad address"}}, http.StatusBadRequest)
 	e.MustDo(http.MethodPost, "/v1/orgs/"+e.Org.ID+"/invites", e.OwnerToken,

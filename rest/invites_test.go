@@ -127,7 +127,7 @@ func TestInviteSSO(t *testing.T) {
 	res = e.MustDo(http.MethodPost, invites, e.OwnerToken, map[string]any{"emails": []string{"c@example.com"}, "sso": true}, http.StatusOK)
 	assert.Equal(t, []any{"c@example.com"}, res["failedSSOEmails"])
 
-	e.MustDo(http.MethodPatch, saml+"/"+p, e.OwnerToken, map[string]any{"certificate": testCertificate(t)}, http.StatusOK)
+	e.MustDo(http.MethodPatch, saml+"/"+p, e.OwnerToken, map[string]any{"certificate": servertest.Certificate(t)}, http.StatusOK)
 	res = e.MustDo(http.MethodPost, invites, e.OwnerToken, map[string]any{"emails": []string{"c@example.com", "reader@example.com"},
 		"sso": true}, http.StatusOK)
 	assert.Equal(t, []any{}, res["failedSSOEmails"])

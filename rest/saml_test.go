@@ -1,36 +1,15 @@
 package rest_test
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
-	"math/big"
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/bindery/bindery/server/servertest"
 )
-
-// testCertificate returns a fresh self-signed certificate in PEM, as an
-// identity provider hands it out.
-func testCertificate(t *testing.T) string {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	require.NoError(t, err)
-	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "idp.example.com"},
-		NotBefore: time.Now(), NotAfter: time.Now().Add(time.Hour)}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	require.NoError(t, err)
-	return string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}))
-}
 
 // padded is s padded with trailing newlines to n characters.
 func padded(s string, n int) string { return s + strings.Repeat("\n", n-len(s)) }
@@ -39,7 +18,7 @@ func TestSAMLProviders(t *testing.T) {
 	t.Parallel()
 	e := newMbEnv(t)
 	saml := "/v1/orgs/" + e.Org.ID + "/saml"
-	cert := testCertificate(t)
+	cert := servertest.Certificate(t)
 	team := e.createTeam("Engineering")["id"].(string)
 	otherTeam := e.MustDo(http.MethodPut, "/v1/orgs/"+e.otherOrg+"/teams", e.otherTok, map[string]any{"title": "Theirs"},
 		http.StatusCreated)["id"].(string)
