@@ -87,11 +87,11 @@ func (r *Resolver) inviteMembers(ctx context.Context, in model.InviteMembersInpu
 	if err != nil {
 		return nil, err
 	}
-	if len(in.Invitees) == 0 || len(in.Invitees) > maxInvitees {
+	if len(in.Emails) == 0 || len(in.Emails) > maxInvitees {
 		return nil, apperr.Invalid("emails", "must hold 1 to %d addresses", maxInvitees)
 	}
-	emails := make([]string, len(in.Invitees))
-	for i, x := range in.Invitees {
+	emails := make([]string, len(in.Emails))
+	for i, x := range in.Emails {
 		if emails[i], err = normalizeEmail(x.Email); err != nil {
 			return nil, err
 		}
@@ -114,7 +114,7 @@ func (r *Resolver) inviteMembers(ctx context.Context, in model.InviteMembersInpu
 		for i, e := range emails {
 			u := users[e]
 			out.UserIds[i] = u.ID
-			role := roleOr(in.Invitees[i].Role, def)
+			role := roleOr(in.Emails[i].Role, def)
 			if prev, seen := want[u.ID]; !seen {
 				order = append(order, u.ID)
 				want[u.ID] = role

@@ -25,7 +25,7 @@ func TestOrganizationAccessInGraphQL(t *testing.T) {
 		if invitees == nil {
 			invitees = []map[string]any{}
 		}
-		return map[string]any{"in": map[string]any{"organizationId": e.Org.ID, "invitees": invitees, "role": "EDIT", "sso": true}}
+		return map[string]any{"in": map[string]any{"organizationId": e.Org.ID, "emails": invitees, "role": "EDIT", "sso": true}}
 	}
 	assert.Equal(t, "FORBIDDEN", e.GraphQL(readTok, invite, in(map[string]any{"email": "x@example.com"})).Code())
 	res := e.GraphQL(e.OwnerToken, invite, in(map[string]any{"email": "x@example.com"}, map[string]any{"email": "x@"}))

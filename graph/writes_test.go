@@ -270,7 +270,7 @@ func wrCases() []wrCase {
 					role := []string{"COMMENT", "EDIT", "REVIEW", "CREATE", "ADMIN"}[next]
 					next++
 					d := lsGQL(t, e, e.OwnerToken, `mutation($org: ID!, $emails: [InviteeInput!]!, $role: Role) { inviteMembers(input: {
-					  organizationId: $org, invitees: $emails, role: $role}) { userIds invited failedSSOEmails } }`,
+					  organizationId: $org, emails: $emails, role: $role}) { userIds invited failedSSOEmails } }`,
 						map[string]any{"org": e.Org.ID, "role": role, "emails": []map[string]any{{"email": fmt.Sprintf("new%d@example.com", next)},
 							{"email": "member2@example.com"}}})
 					wrCheck(t, lsAt(d, "inviteMembers"), "userIds", "invited")

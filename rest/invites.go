@@ -79,9 +79,9 @@ type inviteBody struct {
 
 func (b *inviteBody) input(p params) (model.InviteMembersInput, error) {
 	in := model.InviteMembersInput{OrganizationID: p.path("organizationId"), Role: b.Role.Omittable(), Sso: b.SSO,
-		Invitees: make([]*model.InviteeInput, len(b.Emails))}
+		Emails: make([]*model.InviteeInput, len(b.Emails))}
 	for i := range b.Emails {
-		in.Invitees[i] = &b.Emails[i].InviteeInput
+		in.Emails[i] = &b.Emails[i].InviteeInput
 	}
 	return in, nil
 }

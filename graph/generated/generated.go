@@ -8225,8 +8225,8 @@ input InviteeInput {
 
 input InviteMembersInput {
   organizationId: ID!
-  "1 to 100 people."
-  invitees: [InviteeInput!]!
+  "1 to 100 people, as /v1 names them."
+  emails: [InviteeInput!]!
   "The role of invitees without their own, null for a guest; absent, the organization's default role, else READ."
   role: Role @goField(omittable: true)
   "Marks them as SSO members, when the organization has an active SAML provider."
@@ -35093,7 +35093,7 @@ func (ec *executionContext) unmarshalInputInviteMembersInput(ctx context.Context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"organizationId", "invitees", "role", "sso", "clientMutationId"}
+	fieldsInOrder := [...]string{"organizationId", "emails", "role", "sso", "clientMutationId"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -35107,13 +35107,13 @@ func (ec *executionContext) unmarshalInputInviteMembersInput(ctx context.Context
 				return it, err
 			}
 			it.OrganizationID = data
-		case "invitees":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("invitees"))
+		case "emails":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("emails"))
 			data, err := ec.unmarshalNInviteeInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInviteeInputᚄ(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Invitees = data
+			it.Emails = data
 		case "role":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("role"))
 			data, err := ec.unmarshalORole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐRole(ctx, v)

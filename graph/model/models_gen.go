@@ -371,8 +371,8 @@ type ImportContentPayload struct {
 
 type InviteMembersInput struct {
 	OrganizationID string `json:"organizationId"`
-	// 1 to 100 people.
-	Invitees []*InviteeInput `json:"invitees"`
+	// 1 to 100 people, as /v1 names them.
+	Emails []*InviteeInput `json:"emails"`
 	// The role of invitees without their own, null for a guest; absent, the organization's default role, else READ.
 	Role graphql.Omittable[*enum.Role] `json:"role,omitempty"`
 	// Marks them as SSO members, when the organization has an active SAML provider.
