@@ -60,8 +60,9 @@ func TestGitBookClient(t *testing.T) {
 // tries first: filling a new space by import and reading its pages and files;
 // reading a public space of another organization as a stranger, with /v1
 // and GraphQL showing the same organization, parent and authors, and no
-// email; and finding a broken link, fixing it in a change request and
-// merging it.
+// email; finding a broken link, fixing it in a change request and merging
+// it; and administering the organization: invites by email and by link, a
+// team's access, the last admin.
 func TestGitBookClientFlows(t *testing.T) {
 	dir := prepare(t)
 	e := servertest.New(t, func(c *config.Config) { c.ImportAllowPrivate = true })
@@ -123,6 +124,12 @@ func TestGitBookClientFlows(t *testing.T) {
 		"BINDERY_PUBLIC="+public,
 		"BINDERY_STRANGER="+e.Token(e.User("stranger@nowhere.example")),
 		"BINDERY_IMPORT_LINKS="+src.URL+"/docs.zip",
+		// The people the flow invites, and their tokens: users invited by
+		// email have none, so the test issues them, as `bindery token
+		// create` would.
+		"BINDERY_INVITEES=ann@acme.example,bob@acme.example",
+		"BINDERY_INVITEE_TOKENS="+e.Token(e.User("ann@acme.example"))+","+e.Token(e.User("bob@acme.example")),
+		"BINDERY_JOINER="+e.Token(e.User("carol@else.example")),
 	)
 }
 

@@ -15,6 +15,11 @@
 //      longer broken while it still is in the space; merge; see it ok.
 //      Search finds the imported pages, and the merged page once merged, in
 //      the space and in the organization.
+//   4. Administer the organization: invite two people by email, put one in
+//      a team with access to a private space, see the space among that
+//      member's spaces and read it with their token (not with the other's);
+//      create a link invite and join with a third person's token; demoting
+//      the last admin is a conflict.
 //
 // Environment:
 //   BINDERY_URL       base URL of a running server (the client appends /v1)
@@ -26,6 +31,11 @@
 //   BINDERY_STRANGER  an API token of a user of no organization
 //   BINDERY_IMPORT_LINKS  URL of a zip of markdown documents: getting-started.md
 //                     links to setup.md#steps and to faq.md, which is missing
+//   BINDERY_INVITEES  two emails, comma-separated, of people of no organization
+//   BINDERY_INVITEE_TOKENS  their API tokens, in the same order (users invited by
+//                     email get no token; the test issues them, as
+//                     `bindery token create` does)
+//   BINDERY_JOINER    an API token of a third person of no organization
 //
 // Prints one line per step and exits 1 if any failed. Run by e2e/e2e_test.go.
 
@@ -35,7 +45,7 @@ import { steps } from './steps.mjs';
 
 const env = process.env;
 for (const k of ['BINDERY_URL', 'BINDERY_TOKEN', 'BINDERY_ORG', 'BINDERY_IMPORT', 'BINDERY_PUBLIC', 'BINDERY_STRANGER',
-  'BINDERY_IMPORT_LINKS']) {
+  'BINDERY_IMPORT_LINKS', 'BINDERY_INVITEES', 'BINDERY_INVITEE_TOKENS', 'BINDERY_JOINER']) {
   if (!env[k]) {
     console.error(`gitbook-flows: set ${k}`);
     process.exit(2);
@@ -185,6 +195,72 @@ await step('orgs.searchOrganizationContent(org, {query}): the merged page is fou
   const hit = data.items.find((sp) => sp.id === docs.id);
   assert.ok(hit, 'the space is found');
   assert.deepEqual(hit.pages.map((p) => p.title), ['FAQ']);
+});
+
+// --- 4. Administer the organization ----------------------------------------
+
+const org = env.BINDERY_ORG;
+const invitees = env.BINDERY_INVITEES.split(',');
+const [annToken, bobToken] = env.BINDERY_INVITEE_TOKENS.split(',');
+const ann = new GitBookAPI({ endpoint, authToken: annToken });
+const bob = new GitBookAPI({ endpoint, authToken: bobToken });
+const joiner = new GitBookAPI({ endpoint, authToken: env.BINDERY_JOINER });
+let annId, bobId, privateSpace, team, invite;
+await step('orgs.inviteUsersToOrganization(org, {emails, role}): two people by email', async () => {
+  const { data } = await admin.orgs.inviteUsersToOrganization(org, { emails: invitees, role: 'read' });
+  assert.equal(data.users.length, 2);
+  assert.equal(data.invited, 2);
+  [annId, bobId] = data.users;
+  const { data: member } = await admin.orgs.getMemberInOrganizationById(org, annId);
+  assert.equal(member.role, 'read');
+  return data.users.join(', ');
+}, { fatal: true });
+await step('a private space, a team with access to it, the first invitee in the team', async () => {
+  ({ data: privateSpace } = await admin.orgs.createSpace(org, { title: 'Private plans' }));
+  await admin.spaces.updateSpaceById(privateSpace.id, { defaultLevel: null });
+  ({ data: team } = await admin.orgs.createOrganizationTeam(org, { title: 'Planners' }));
+  await admin.orgs.addMemberToOrganizationTeamById(org, team.id, annId, { role: 'member' });
+  await graphql(env.BINDERY_TOKEN, `mutation($t: ID!, $s: ID!) { setTeamContentRole(input: {teamId: $t, contentId: $s, role: EDIT}) {
+    team { id } } }`, { t: team.id, s: privateSpace.id });
+  const { data } = await admin.orgs.getTeamInOrganizationById(org, team.id);
+  assert.equal(data.members, 1);
+  assert.equal(data.spaces, 1);
+});
+await step("orgs.listSpacesForOrganizationMember(org, invitee): the private space, through the team", async () => {
+  const { data } = await admin.orgs.listSpacesForOrganizationMember(org, annId);
+  const item = data.items.find((it) => it.space.id === privateSpace.id);
+  assert.ok(item, 'the private space is among their spaces');
+  assert.equal(item.permission, 'edit');
+  const { data: bobs } = await admin.orgs.listSpacesForOrganizationMember(org, bobId);
+  assert.equal(bobs.items.find((it) => it.space.id === privateSpace.id), undefined, 'not among the other invitee\'s');
+  return `${data.items.length} spaces`;
+});
+await step("spaces.getSpaceById(private) with the invitees' tokens: the team member reads it", async () => {
+  const { data } = await ann.spaces.getSpaceById(privateSpace.id);
+  assert.equal(data.title, 'Private plans');
+  assert.equal(data.permissions.edit, true);
+  await assert.rejects(bob.spaces.getSpaceById(privateSpace.id), (err) => err.code === 404);
+});
+await step('orgs.createOrganizationInvite(org, {role}) and joinOrganizationWithInvite with a third token', async () => {
+  ({ data: invite } = await admin.orgs.createOrganizationInvite(org, { role: 'comment' }));
+  assert.equal(invite.role, 'comment');
+  await assert.rejects(joiner.orgs.getOrganizationById(org), (err) => err.code === 404);
+  await joiner.orgs.joinOrganizationWithInvite(org, invite.id);
+  const { data: me } = await joiner.user.getAuthenticatedUser();
+  const { data: member } = await admin.orgs.getMemberInOrganizationById(org, me.id);
+  assert.equal(member.role, 'comment');
+  const { data: seen } = await joiner.orgs.getOrganizationById(org);
+  assert.equal(seen.id, org);
+  const { data: links } = await admin.orgs.listOrganizationInviteLinks(org);
+  assert.deepEqual(links.items.map((i) => i.id), [invite.id]);
+  await assert.rejects(joiner.orgs.listOrganizationInviteLinks(org), (err) => err.code === 403);
+});
+await step('orgs.updateMemberInOrganizationById(org, last admin, {role: read}): 409', async () => {
+  const { data: me } = await admin.user.getAuthenticatedUser();
+  await assert.rejects(admin.orgs.updateMemberInOrganizationById(org, me.id, { role: 'read' }),
+    (err) => err.code === 409 && /last admin/.test(err.errorMessage));
+  const { data: member } = await admin.orgs.getMemberInOrganizationById(org, me.id);
+  assert.equal(member.role, 'admin');
 });
 
 finish();

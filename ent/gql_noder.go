@@ -24,10 +24,16 @@ func (*Comment) IsNode() {}
 func (*CommentReply) IsNode() {}
 
 // IsNode implements the GraphQL Node interface.
+func (*Invite) IsNode() {}
+
+// IsNode implements the GraphQL Node interface.
 func (*Organization) IsNode() {}
 
 // IsNode implements the GraphQL Node interface.
 func (*Revision) IsNode() {}
+
+// IsNode implements the GraphQL Node interface.
+func (*SAMLProvider) IsNode() {}
 
 // IsNode implements the GraphQL Node interface.
 func (*Space) IsNode() {}

@@ -17,7 +17,7 @@ import (
 	"github.com/bindery/bindery/internal/enum"
 )
 
-// Invite is the model entity for the Invite schema.
+// An invite link to an organization: its ID is the link's secret, and whoever holds it joins with its role.
 type Invite struct {
 	config `json:"-"`
 	// ID of the ent.

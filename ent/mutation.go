@@ -18385,7 +18385,7 @@ func (m *SAMLProviderMutation) SSOURL() (r string, exists bool) {
 // OldSSOURL returns the old "sso_url" field's value of the SAMLProvider entity.
 // If the SAMLProvider object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SAMLProviderMutation) OldSSOURL(ctx context.Context) (v string, err error) {
+func (m *SAMLProviderMutation) OldSSOURL(ctx context.Context) (v *string, err error) {
 	if !m.op.Is(OpUpdateOne) {
 		return v, errors.New("OldSSOURL is only allowed on UpdateOne operations")
 	}
@@ -18434,7 +18434,7 @@ func (m *SAMLProviderMutation) EntityID() (r string, exists bool) {
 // OldEntityID returns the old "entity_id" field's value of the SAMLProvider entity.
 // If the SAMLProvider object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SAMLProviderMutation) OldEntityID(ctx context.Context) (v string, err error) {
+func (m *SAMLProviderMutation) OldEntityID(ctx context.Context) (v *string, err error) {
 	if !m.op.Is(OpUpdateOne) {
 		return v, errors.New("OldEntityID is only allowed on UpdateOne operations")
 	}
@@ -18483,7 +18483,7 @@ func (m *SAMLProviderMutation) Certificate() (r string, exists bool) {
 // OldCertificate returns the old "certificate" field's value of the SAMLProvider entity.
 // If the SAMLProvider object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SAMLProviderMutation) OldCertificate(ctx context.Context) (v string, err error) {
+func (m *SAMLProviderMutation) OldCertificate(ctx context.Context) (v *string, err error) {
 	if !m.op.Is(OpUpdateOne) {
 		return v, errors.New("OldCertificate is only allowed on UpdateOne operations")
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/bindery/bindery/internal/enum"
 )
 
-// SAMLProvider is the model entity for the SAMLProvider schema.
+// A SAML identity provider members of the organization sign in with.
 type SAMLProvider struct {
 	config `json:"-"`
 	// ID of the ent.
@@ -29,11 +29,11 @@ type SAMLProvider struct {
 	// Label holds the value of the "label" field.
 	Label string `json:"label,omitempty"`
 	// SSOURL holds the value of the "sso_url" field.
-	SSOURL string `json:"sso_url,omitempty"`
+	SSOURL *string `json:"sso_url,omitempty"`
 	// EntityID holds the value of the "entity_id" field.
-	EntityID string `json:"entity_id,omitempty"`
+	EntityID *string `json:"entity_id,omitempty"`
 	// Certificate holds the value of the "certificate" field.
-	Certificate string `json:"certificate,omitempty"`
+	Certificate *string `json:"certificate,omitempty"`
 	// DefaultTeamID holds the value of the "default_team_id" field.
 	DefaultTeamID *string `json:"default_team_id,omitempty"`
 	// DefaultRole holds the value of the "default_role" field.
@@ -137,19 +137,22 @@ func (_m *SAMLProvider) assignValues(columns []string, values []any) error {
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field sso_url", values[i])
 			} else if value.Valid {
-				_m.SSOURL = value.String
+				_m.SSOURL = new(string)
+				*_m.SSOURL = value.String
 			}
 		case samlprovider.FieldEntityID:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field entity_id", values[i])
 			} else if value.Valid {
-				_m.EntityID = value.String
+				_m.EntityID = new(string)
+				*_m.EntityID = value.String
 			}
 		case samlprovider.FieldCertificate:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field certificate", values[i])
 			} else if value.Valid {
-				_m.Certificate = value.String
+				_m.Certificate = new(string)
+				*_m.Certificate = value.String
 			}
 		case samlprovider.FieldDefaultTeamID:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -229,14 +232,20 @@ func (_m *SAMLProvider) String() string {
 	builder.WriteString("label=")
 	builder.WriteString(_m.Label)
 	builder.WriteString(", ")
-	builder.WriteString("sso_url=")
-	builder.WriteString(_m.SSOURL)
+	if v := _m.SSOURL; v != nil {
+		builder.WriteString("sso_url=")
+		builder.WriteString(*v)
+	}
 	builder.WriteString(", ")
-	builder.WriteString("entity_id=")
-	builder.WriteString(_m.EntityID)
+	if v := _m.EntityID; v != nil {
+		builder.WriteString("entity_id=")
+		builder.WriteString(*v)
+	}
 	builder.WriteString(", ")
-	builder.WriteString("certificate=")
-	builder.WriteString(_m.Certificate)
+	if v := _m.Certificate; v != nil {
+		builder.WriteString("certificate=")
+		builder.WriteString(*v)
+	}
 	builder.WriteString(", ")
 	if v := _m.DefaultTeamID; v != nil {
 		builder.WriteString("default_team_id=")

@@ -332,15 +332,15 @@ func (_c *SAMLProviderCreate) createSpec() (*SAMLProvider, *sqlgraph.CreateSpec)
 	}
 	if value, ok := _c.mutation.SSOURL(); ok {
 		_spec.SetField(samlprovider.FieldSSOURL, field.TypeString, value)
-		_node.SSOURL = value
+		_node.SSOURL = &value
 	}
 	if value, ok := _c.mutation.EntityID(); ok {
 		_spec.SetField(samlprovider.FieldEntityID, field.TypeString, value)
-		_node.EntityID = value
+		_node.EntityID = &value
 	}
 	if value, ok := _c.mutation.Certificate(); ok {
 		_spec.SetField(samlprovider.FieldCertificate, field.TypeString, value)
-		_node.Certificate = value
+		_node.Certificate = &value
 	}
 	if value, ok := _c.mutation.DefaultRole(); ok {
 		_spec.SetField(samlprovider.FieldDefaultRole, field.TypeEnum, value)

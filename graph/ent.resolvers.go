@@ -28,11 +28,15 @@ func (r *Resolver) Comment() generated.CommentResolver { return &commentResolver
 
 func (r *Resolver) CommentReply() generated.CommentReplyResolver { return &commentReplyResolver{r} }
 
+func (r *Resolver) Invite() generated.InviteResolver { return &inviteResolver{r} }
+
 func (r *Resolver) Organization() generated.OrganizationResolver { return &organizationResolver{r} }
 
 func (r *Resolver) Query() generated.QueryResolver { return &queryResolver{r} }
 
 func (r *Resolver) Revision() generated.RevisionResolver { return &revisionResolver{r} }
+
+func (r *Resolver) SAMLProvider() generated.SAMLProviderResolver { return &sAMLProviderResolver{r} }
 
 func (r *Resolver) Space() generated.SpaceResolver { return &spaceResolver{r} }
 
@@ -45,9 +49,11 @@ type (
 	collectionResolver    struct{ *Resolver }
 	commentResolver       struct{ *Resolver }
 	commentReplyResolver  struct{ *Resolver }
+	inviteResolver        struct{ *Resolver }
 	organizationResolver  struct{ *Resolver }
 	queryResolver         struct{ *Resolver }
 	revisionResolver      struct{ *Resolver }
+	sAMLProviderResolver  struct{ *Resolver }
 	spaceResolver         struct{ *Resolver }
 	teamResolver          struct{ *Resolver }
 	userResolver          struct{ *Resolver }

@@ -16,8 +16,24 @@ func (r *Resolver) Bus() events.Bus { return r.bus }
 // pendingKey holds the events of the transaction in a context.
 type pendingKey struct{}
 
-// pending is what a transaction will publish once it commits.
-type pending struct{ events []events.Event }
+// pending is what a transaction will publish, and the work it will start,
+// once it commits.
+type pending struct {
+	events []events.Event
+	after  []func()
+}
+
+// afterCommit runs fn once the transaction of ctx commits, and never if it
+// rolls back; outside a transaction, at once. It is for work outside the
+// database that reports a change, such as sending email: the change must
+// be made before anyone hears of it.
+func (r *Resolver) afterCommit(ctx context.Context, fn func()) {
+	if p, ok := ctx.Value(pendingKey{}).(*pending); ok {
+		p.after = append(p.after, fn)
+		return
+	}
+	fn()
+}
 
 // emit publishes an event once the transaction of ctx commits, and never if
 // it rolls back; outside a transaction, at once. A failure to publish is

@@ -443,6 +443,91 @@ func lsCases() []lsCase {
 			},
 		},
 		{
+			list: "Team.members", max: 5,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				team := lsTeamMembers(t, e, n)
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, v.token, `query($id: ID!) { node(id: $id) { ... on Team { members(first: 100) {
+					  totalCount nodes { role createdAt user { id displayName email } } } } } }`, map[string]any{"id": team})
+					lsCheck(t, d, "node.members", n, "role", "user.email")
+				}
+			},
+		},
+		{
+			list: "Organization.invites", max: 4,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				lsInvites(t, e, n)
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, e.OwnerToken, `query($org: ID!) { organization(id: $org) { invites(first: 100) {
+					  totalCount nodes { id createdAt role redundant urls { location } } } } }`, map[string]any{"org": e.Org.ID})
+					lsCheck(t, d, "organization.invites", n, "role", "redundant", "urls.location")
+				}
+			},
+		},
+		{
+			list: "GET /v1/orgs/{organizationId}/link-invites", max: 4,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				lsInvites(t, e, n)
+				return func(e *servertest.Env) {
+					lsCheck(t, e.MustDo(http.MethodGet, "/v1/orgs/"+e.Org.ID+"/link-invites?limit=100", e.OwnerToken, nil, http.StatusOK),
+						"", n, "role", "redundant")
+				}
+			},
+		},
+		{
+			list: "Organization.samlProviders", max: 5,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				lsSAMLProviders(t, e, n)
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, e.OwnerToken, `query($org: ID!) { organization(id: $org) { samlProviders(first: 100) {
+					  totalCount nodes { id label status certificate defaultRole service { acsURL startURL entityID } urls { location }
+					  defaultTeam { id title permissions { admin } } } } } }`, map[string]any{"org": e.Org.ID})
+					lsCheck(t, d, "organization.samlProviders", n, "certificate", "defaultTeam.title", "defaultTeam.permissions.admin")
+				}
+			},
+		},
+		{
+			list: "GET /v1/orgs/{organizationId}/saml", max: 6,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				lsSAMLProviders(t, e, n)
+				return func(e *servertest.Env) {
+					lsCheck(t, e.MustDo(http.MethodGet, "/v1/orgs/"+e.Org.ID+"/saml?limit=100", e.OwnerToken, nil, http.StatusOK),
+						"", n, "certificate", "defaultTeam.title", "defaultTeam.permissions.admin", "service.acsURL")
+				}
+			},
+		},
+		{
+			list: "Organization.ssoProviders", max: 4,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				lsSAMLProviders(t, e, n)
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, v.token, `query($org: ID!) { organization(id: $org) { ssoProviders { id label startURL } } }`,
+						map[string]any{"org": e.Org.ID})
+					lsCheck(t, lsAt(d, "organization.ssoProviders"), "", n, "label", "startURL")
+				}
+			},
+		},
+		{
+			list: "GET /v1/orgs/{organizationId}/sso", max: 4,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				lsSAMLProviders(t, e, n)
+				return func(e *servertest.Env) {
+					lsCheck(t, e.MustDo(http.MethodGet, "/v1/orgs/"+e.Org.ID+"/sso", v.token, nil, http.StatusOK), "", n, "label", "startURL")
+				}
+			},
+		},
+		{
+			list: "Query.emailDomainOrganizations", max: 3,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				lsDomainOrganizations(t, e, n)
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, v.token, `{ emailDomainOrganizations(emailDomain: "example.com") {
+					  id title emailDomains viewerRole permissions { view admin listMembers } urls { location app } } }`, nil)
+					lsCheck(t, lsAt(d, "emailDomainOrganizations"), "", n, "title", "permissions.view", "urls.app")
+				}
+			},
+		},
+		{
 			list: "Organization.spaces", max: 6,
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
 				lsSpaces(t, e, n, false)
@@ -871,6 +956,59 @@ func lsOrganizations(t *testing.T, e *servertest.Env, v lsViewer, n int) {
 			role = enum.RoleAdmin
 		}
 		e.Member(o.ID, role, v.user.Email)
+	}
+}
+
+// lsTeamMembers makes a team of n members of the organization and returns
+// its ID.
+func lsTeamMembers(t *testing.T, e *servertest.Env, n int) string {
+	t.Helper()
+	ctx := context.Background()
+	tm := e.Client.Team.Create().SetOrganizationID(e.Org.ID).SetTitle("Everyone").SaveX(ctx)
+	for i := range n {
+		_, u := e.Member(e.Org.ID, enum.RoleRead, fmt.Sprintf("member%d@example.com", i))
+		role := enum.TeamMemberRoleMember
+		if i%2 == 0 {
+			role = enum.TeamMemberRoleOwner
+		}
+		e.Client.TeamMember.Create().SetTeamID(tm.ID).SetUserID(u.ID).SetRole(role).ExecX(ctx)
+	}
+	return tm.ID
+}
+
+// lsInvites makes the organization n invite links.
+func lsInvites(t *testing.T, e *servertest.Env, n int) {
+	t.Helper()
+	for i := range n {
+		role := enum.RoleValues()[i%len(enum.RoleValues())]
+		e.Client.Invite.Create().SetOrganizationID(e.Org.ID).SetKind(enum.InviteKindLink).SetRole(role).ExecX(context.Background())
+	}
+}
+
+// lsSAMLProviders makes the organization n active SAML providers, each
+// with a default team.
+func lsSAMLProviders(t *testing.T, e *servertest.Env, n int) {
+	t.Helper()
+	ctx := context.Background()
+	cert := servertest.Certificate(t)
+	for i := range n {
+		tm := e.Client.Team.Create().SetOrganizationID(e.Org.ID).SetTitle(fmt.Sprintf("Team %d", i)).SaveX(ctx)
+		e.Client.SAMLProvider.Create().SetOrganizationID(e.Org.ID).SetLabel(fmt.Sprintf("IdP %d", i)).
+			SetSSOURL("https://idp.example.com/sso").SetEntityID("https://idp.example.com").SetCertificate(cert).
+			SetDefaultTeamID(tm.ID).SetDefaultRole(enum.RoleEdit).SetStatus(enum.SAMLProviderStatusActive).ExecX(ctx)
+	}
+}
+
+// lsDomainOrganizations makes n organizations of the email domain
+// example.com, the viewer's, owned by someone else, each with a space.
+func lsDomainOrganizations(t *testing.T, e *servertest.Env, n int) {
+	t.Helper()
+	ctx := context.Background()
+	owner := e.User("founder@else.example")
+	for i := range n {
+		o, err := graph.CreateOrganization(ctx, e.Client, fmt.Sprintf("Org %d", i), owner.ID)
+		require.NoError(t, err)
+		e.Client.Organization.UpdateOne(o).SetEmailDomains([]string{"example.com"}).ExecX(ctx)
 	}
 }
 

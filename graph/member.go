@@ -90,12 +90,17 @@ func (r *Resolver) organizationMembers(ctx context.Context, o *ent.Organization,
 	if err != nil {
 		return nil, err
 	}
-	users := make([]string, 0, len(conn.Edges))
-	for _, m := range conn.Nodes() {
-		users = append(users, m.UserID)
+	prefetchUsersOf(ctx, r, conn.Nodes(), func(m *ent.Member) string { return m.UserID })
+	return model.NewMemberConnection(conn), nil
+}
+
+// prefetchUsersOf loads the users of a page's items in one batch.
+func prefetchUsersOf[T any](ctx context.Context, r *Resolver, items []T, userID func(T) string) {
+	users := make([]string, len(items))
+	for i, it := range items {
+		users[i] = userID(it)
 	}
 	r.users.prefetch(ctx, users)
-	return model.NewMemberConnection(conn), nil
 }
 
 // memberOf returns the member of an organization that a user is, for a

@@ -11,14 +11,17 @@ import (
 	"github.com/bindery/bindery/ent/collection"
 	"github.com/bindery/bindery/ent/comment"
 	"github.com/bindery/bindery/ent/commentreply"
+	"github.com/bindery/bindery/ent/invite"
 	"github.com/bindery/bindery/ent/organization"
 	"github.com/bindery/bindery/ent/predicate"
 	"github.com/bindery/bindery/ent/revision"
+	"github.com/bindery/bindery/ent/samlprovider"
 	"github.com/bindery/bindery/ent/space"
 	"github.com/bindery/bindery/ent/team"
 	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/auth"
 	"github.com/bindery/bindery/internal/authz"
+	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/id"
 )
 
@@ -33,6 +36,8 @@ type policySet struct {
 	comments       *policy[*ent.Comment, predicate.Comment]
 	commentReplies *policy[*ent.CommentReply, predicate.CommentReply]
 	teams          *policy[*ent.Team, predicate.Team]
+	invites        *policy[*ent.Invite, predicate.Invite]
+	samlProviders  *policy[*ent.SAMLProvider, predicate.SAMLProvider]
 	revisions      *policy[*ent.Revision, predicate.Revision]
 	users          *policy[*ent.User, predicate.User]
 	tokens         *policy[*ent.APIToken, predicate.APIToken]
@@ -160,6 +165,28 @@ func (r *Resolver) declarePolicies() {
 			return d, err
 		},
 	}
+	// Invite links and SAML providers are seen by their organization's
+	// admins only: to anyone else they do not exist (see authz.Invites).
+	r.invites = &policy[*ent.Invite, predicate.Invite]{
+		typeName: "Invite", prefix: id.Invite, table: authz.Invites,
+		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.Invite, error) {
+			return db.Invite.Query().Where(invite.IDIn(ids...), invite.KindEQ(enum.InviteKindLink)).All(ctx)
+		},
+		idOf: func(i *ent.Invite) string { return i.ID },
+		decide: func(ctx context.Context, i *ent.Invite) (authz.Decision, error) {
+			return r.adminsOnly(ctx, i.OrganizationID)
+		},
+	}
+	r.samlProviders = &policy[*ent.SAMLProvider, predicate.SAMLProvider]{
+		typeName: "SAMLProvider", prefix: id.SAMLProvider, table: authz.SAMLProviders,
+		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.SAMLProvider, error) {
+			return db.SAMLProvider.Query().Where(samlprovider.IDIn(ids...)).All(ctx)
+		},
+		idOf: func(p *ent.SAMLProvider) string { return p.ID },
+		decide: func(ctx context.Context, p *ent.SAMLProvider) (authz.Decision, error) {
+			return r.adminsOnly(ctx, p.OrganizationID)
+		},
+	}
 	r.revisions = &policy[*ent.Revision, predicate.Revision]{
 		typeName: "Revision", prefix: id.Revision, table: authz.Revisions,
 		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.Revision, error) {
@@ -190,7 +217,17 @@ func (r *Resolver) declarePolicies() {
 		},
 	}
 	r.policies = []anyPolicy{r.orgs, r.collections, r.spaces, r.changeRequests, r.comments, r.commentReplies,
-		r.teams, r.revisions, r.users, r.tokens}
+		r.teams, r.invites, r.samlProviders, r.revisions, r.users, r.tokens}
+}
+
+// adminsOnly decides about what only an organization's admins see: their
+// decision about the organization, and nothing for anyone else.
+func (r *Resolver) adminsOnly(ctx context.Context, orgID string) (authz.Decision, error) {
+	d, err := r.organizationDecision(ctx, orgID)
+	if err != nil || !d.Can(enum.RoleAdmin) {
+		return authz.Decision{}, err
+	}
+	return d, nil
 }
 
 // inSpace decides about what lives in a space (its change requests and

@@ -9,6 +9,7 @@ import (
 	"crypto/rand"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -19,6 +20,7 @@ import (
 	"github.com/bindery/bindery/internal/config"
 	"github.com/bindery/bindery/internal/events"
 	"github.com/bindery/bindery/internal/links"
+	"github.com/bindery/bindery/internal/mail"
 	"github.com/bindery/bindery/internal/search"
 	"github.com/bindery/bindery/internal/signedurl"
 	"github.com/bindery/bindery/internal/store"
@@ -44,6 +46,11 @@ type Resolver struct {
 	// statements holds the SQL of the statements every request runs, built
 	// once (see store.Statements).
 	statements *store.Statements
+	// mailer sends invitations, retrying after mailBackoff, then twice
+	// that, and so on; mailing counts the deliveries under way.
+	mailer      mail.Sender
+	mailBackoff time.Duration
+	mailing     sync.WaitGroup
 }
 
 // Option configures a Resolver.
@@ -66,6 +73,15 @@ func New(client *ent.Client, cfg config.Config, opts ...Option) *Resolver {
 		o(r)
 	}
 	r.linkCache = links.NewCache(linkCacheEntries, links.Options{InApp: []string{cfg.AppURL, cfg.PublicURL}})
+	r.mailer, r.mailBackoff = mail.Log{Logger: r.log}, time.Second
+	if cfg.SMTPURL != "" {
+		s, err := mail.NewSMTP(cfg.SMTPURL, cfg.SMTPFrom)
+		if err != nil {
+			// config.Finish checked the URL: this is a programming error.
+			panic(fmt.Sprintf("graph: BINDERY_SMTP_URL: %v", err))
+		}
+		r.mailer = s
+	}
 	r.declarePolicies()
 	// A read of a protected type that no policy accounts for fails.
 	client.Intercept(store.FailClosed(r.protectedTypes()...))
@@ -79,6 +95,22 @@ func New(client *ent.Client, cfg config.Config, opts ...Option) *Resolver {
 	}
 	r.signer = signedurl.New(secret)
 	return r
+}
+
+// WaitForMail waits for the email deliveries under way, as a server that
+// shuts down should, until ctx ends; it reports whether they all ended.
+func (r *Resolver) WaitForMail(ctx context.Context) bool {
+	done := make(chan struct{})
+	go func() {
+		r.mailing.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // Schema returns the executable GraphQL schema.
@@ -130,6 +162,9 @@ func (r *Resolver) tx(ctx context.Context, fn func(ctx context.Context) error) e
 					err := next.Commit(ctx, tx)
 					if err == nil {
 						r.publish(ctx, p.events)
+						for _, fn := range p.after {
+							fn()
+						}
 					}
 					return err
 				})

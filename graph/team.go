@@ -293,3 +293,22 @@ func (r *Resolver) loadTeamCounts(ctx context.Context, ids []string) (map[string
 		selectCountPair(s, members, spaces)
 	}))
 }
+
+// teamMembersByJoining orders a team's members, first joined first.
+var teamMembersByJoining = page.Order[*ent.TeamMember, predicate.TeamMember, teammember.OrderOption]{
+	Name: "team-members", Column: teammember.FieldCreatedAt, KeyType: page.KeyTime,
+	Key: func(m *ent.TeamMember) any { return m.CreatedAt }, ID: func(m *ent.TeamMember) string { return m.ID },
+}
+
+// teamMembers lists a team's members, for whoever reads the team.
+func (r *Resolver) teamMembers(ctx context.Context, t *ent.Team, a page.Args) (*model.TeamMemberConnection, error) {
+	if _, _, err := r.teams.authorize(ctx, t.ID, authz.View); err != nil {
+		return nil, err
+	}
+	conn, err := page.Paginate(within(ctx), r.db(ctx).TeamMember.Query().Where(teammember.TeamID(t.ID)), teamMembersByJoining, a)
+	if err != nil {
+		return nil, err
+	}
+	prefetchUsersOf(ctx, r, conn.Nodes(), func(m *ent.TeamMember) string { return m.UserID })
+	return model.NewTeamMemberConnection(conn), nil
+}

@@ -9,6 +9,7 @@ import (
 	"context"
 
 	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/graph/generated"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/internal/authz"
 	"github.com/bindery/bindery/internal/page"
@@ -90,3 +91,15 @@ func (r *teamResolver) Permissions(ctx context.Context, obj *ent.Team) (*authz.T
 func (r *teamResolver) Urls(ctx context.Context, obj *ent.Team) (*model.TeamURLs, error) {
 	return &model.TeamURLs{Location: r.cfg.PublicURL + "/v1/orgs/" + obj.OrganizationID + "/teams/" + obj.ID}, nil
 }
+
+func (r *teamResolver) Members(ctx context.Context, obj *ent.Team, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.TeamMemberConnection, error) {
+	return r.teamMembers(ctx, obj, args(first, after, last, before))
+}
+
+func (r *teamMemberResolver) User(ctx context.Context, obj *ent.TeamMember) (*ent.User, error) {
+	return load(ctx, r.users.loader(ctx), obj.UserID)
+}
+
+func (r *Resolver) TeamMember() generated.TeamMemberResolver { return &teamMemberResolver{r} }
+
+type teamMemberResolver struct{ *Resolver }

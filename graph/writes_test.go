@@ -127,7 +127,7 @@ func wrCreates() []string {
 	var out []string
 	s := generated.NewExecutableSchema(generated.Config{}).Schema()
 	for _, f := range s.Mutation.Fields {
-		for _, verb := range []string{"create", "duplicate", "upload", "import", "post"} {
+		for _, verb := range []string{"create", "duplicate", "upload", "import", "post", "invite"} {
 			if strings.HasPrefix(f.Name, verb) {
 				out = append(out, "Mutation."+f.Name)
 			}
@@ -153,6 +153,38 @@ const (
   revision { id } revisionInitial { id } space { id } urls { location }`
 )
 
+// TestInviteStatements holds inviting people by email to a cost that does
+// not grow with their number: 3 or 30 people, half of them new and half
+// members raised to a role, cost the same.
+func TestInviteStatements(t *testing.T) {
+	t.Parallel()
+	count := func(n int) int64 {
+		return measure(t, enum.RoleCreate, "creator@example.com", wrAttempts, func(e *servertest.Env, v lsViewer) lsRequest {
+			lsMembers(t, e, n+2)
+			attempt := 0
+			return func(e *servertest.Env) {
+				role := []string{"comment", "edit", "review", "create", "admin"}[attempt]
+				attempt++
+				var emails []string
+				for i := range n {
+					if i%2 == 0 {
+						emails = append(emails, fmt.Sprintf("member%d@example.com", 2+i))
+					} else {
+						emails = append(emails, fmt.Sprintf("new%d.%d@example.com", attempt, i))
+					}
+				}
+				got := e.MustDo(http.MethodPost, "/v1/orgs/"+e.Org.ID+"/invites", e.OwnerToken,
+					map[string]any{"emails": emails, "role": role}, http.StatusOK)
+				require.Len(t, got["users"], n)
+			}
+		})
+	}
+	few, many := count(3), count(30)
+	t.Logf("inviting 3 people: %d statements; 30: %d", few, many)
+	assert.Equal(t, few, many)
+	assert.LessOrEqual(t, many, int64(8))
+}
+
 // wrCases are the cases of every create of both APIs.
 func wrCases() []wrCase {
 	return append(wrCommentCases(), []wrCase{
@@ -177,6 +209,71 @@ func wrCases() []wrCase {
 					  title: "New", members: $m}) { team { id memberCount spaceCount permissions { admin } } } }`,
 						map[string]any{"org": e.Org.ID, "m": []string{e.Owner.ID, v.user.ID}})
 					wrCheck(t, lsAt(d, "createTeam.team"), "memberCount", "permissions.admin")
+				}
+			},
+		},
+		{
+			create: "POST /v1/orgs/{organizationId}/link-invites", max: 5,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
+				lsInvites(t, e, n)
+				return func(e *servertest.Env) {
+					got := e.MustDo(http.MethodPost, "/v1/orgs/"+e.Org.ID+"/link-invites", e.OwnerToken, map[string]any{"role": "edit"},
+						http.StatusCreated)
+					wrCheck(t, got, "id", "role", "redundant")
+				}
+			},
+		},
+		{
+			create: "Mutation.createLinkInvite", max: 5,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
+				lsInvites(t, e, n)
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, e.OwnerToken, `mutation($org: ID!) { createLinkInvite(input: {organizationId: $org, role: EDIT}) {
+					  invite { id role redundant urls { location } } } }`, map[string]any{"org": e.Org.ID})
+					wrCheck(t, lsAt(d, "createLinkInvite.invite"), "id", "role", "redundant")
+				}
+			},
+		},
+		{
+			create: "POST /v1/orgs/{organizationId}/saml", max: 8,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
+				team, cert := wrSAMLSiblings(t, e, n)
+				return func(e *servertest.Env) {
+					got := e.MustDo(http.MethodPost, "/v1/orgs/"+e.Org.ID+"/saml", e.OwnerToken, map[string]any{"label": "New",
+						"ssoURL": "https://idp.example.com/sso", "entityID": "https://idp.example.com", "certificate": cert,
+						"defaultTeam": team, "defaultRole": "read"}, http.StatusCreated)
+					wrCheck(t, got, "id", "status", "defaultTeam.title", "defaultTeam.permissions.admin")
+				}
+			},
+		},
+		{
+			create: "Mutation.createSAMLProvider", max: 7,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
+				team, cert := wrSAMLSiblings(t, e, n)
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, e.OwnerToken, `mutation($org: ID!, $team: ID!, $cert: String!) { createSAMLProvider(input: {
+					  organizationId: $org, label: "New", ssoURL: "https://idp.example.com/sso", entityID: "https://idp.example.com",
+					  certificate: $cert, defaultTeamId: $team, defaultRole: READ}) { samlProvider { id status service { acsURL }
+					  defaultTeam { id title permissions { admin } } } } }`, map[string]any{"org": e.Org.ID, "team": team, "cert": cert})
+					wrCheck(t, lsAt(d, "createSAMLProvider.samlProvider"), "id", "status", "defaultTeam.title")
+				}
+			},
+		},
+		{
+			// Beside n members: a new person, and a member raised (a
+			// higher role at each attempt).
+			create: "Mutation.inviteMembers", max: 8,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
+				lsMembers(t, e, n)
+				next := 0
+				return func(e *servertest.Env) {
+					role := []string{"COMMENT", "EDIT", "REVIEW", "CREATE", "ADMIN"}[next]
+					next++
+					d := lsGQL(t, e, e.OwnerToken, `mutation($org: ID!, $emails: [InviteeInput!]!, $role: Role) { inviteMembers(input: {
+					  organizationId: $org, emails: $emails, role: $role}) { userIds invited failedSSOEmails } }`,
+						map[string]any{"org": e.Org.ID, "role": role, "emails": []map[string]any{{"email": fmt.Sprintf("new%d@example.com", next)},
+							{"email": "member2@example.com"}}})
+					wrCheck(t, lsAt(d, "inviteMembers"), "userIds", "invited")
 				}
 			},
 		},
@@ -413,6 +510,15 @@ func wrCheck(t *testing.T, v any, fields ...string) {
 
 // Fixtures. They run as the owner, through /v1 where that is short, and
 // with the unguarded client otherwise.
+
+// wrSAMLSiblings makes n SAML providers, and returns a team for the new
+// one's default and a certificate.
+func wrSAMLSiblings(t *testing.T, e *servertest.Env, n int) (team, cert string) {
+	t.Helper()
+	lsSAMLProviders(t, e, n)
+	return e.Client.Team.Create().SetOrganizationID(e.Org.ID).SetTitle("Default").SaveX(context.Background()).ID,
+		servertest.Certificate(t)
+}
 
 // wrSiblings makes n items under parent (nil for the top level), spaces and
 // collections by turns, and returns one of the spaces.

@@ -126,3 +126,20 @@ func (a *API) presentTeamMembership(ctx context.Context, tm *model.TeamMembershi
 	j.Team, j.Member.Role = t, tm.Role
 	return j, err
 }
+
+// addTeamMemberBody is the official body of adding a team member: its
+// role in the team, member by default.
+type addTeamMemberBody struct {
+	Role *enum.TeamMemberRole `json:"role" rest:"nonnull"`
+}
+
+func (b *addTeamMemberBody) input(p params) (model.AddTeamMemberInput, error) {
+	t, err := p.team()
+	if err != nil {
+		return model.AddTeamMemberInput{}, err
+	}
+	return model.AddTeamMemberInput{TeamID: t.ID, UserID: p.path("userId"), Role: b.Role}, nil
+}
+
+// presentNothing answers an operation whose success has no body (a 204).
+func (a *API) presentNothing(context.Context, *ent.Team) (any, error) { return nil, nil }

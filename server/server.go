@@ -178,6 +178,9 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 	defer cancel()
 	err := srv.Shutdown(shutdownCtx)
 	<-done
+	if !s.resolver.WaitForMail(shutdownCtx) {
+		s.log.Warn("shut down with invitations still being sent")
+	}
 	if err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("shutting down: %w", err)
 	}

@@ -468,6 +468,13 @@ var (
 				OnDelete:   schema.Cascade,
 			},
 		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "invite_organization_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{InvitesColumns[10], InvitesColumns[1]},
+			},
+		},
 	}
 	// MembersColumns holds the columns for the "members" table.
 	MembersColumns = []*schema.Column{
@@ -751,6 +758,13 @@ var (
 				Columns:    []*schema.Column{SamlProvidersColumns[10]},
 				RefColumns: []*schema.Column{TeamsColumns[0]},
 				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "samlprovider_organization_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{SamlProvidersColumns[9], SamlProvidersColumns[1]},
 			},
 		},
 	}

@@ -22,17 +22,23 @@ import (
 type IDMixin struct {
 	mixin.Schema
 	Prefix string
+	// Secret makes the ID a bearer secret (see id.NewSecret): whoever holds
+	// it may act on the resource, as with an invite link.
+	Secret bool
 }
 
 // Fields of the IDMixin.
 func (m IDMixin) Fields() []ent.Field {
-	prefix := m.Prefix
+	prefix, newID := m.Prefix, id.New
+	if m.Secret {
+		newID = id.NewSecret
+	}
 	return []ent.Field{
 		field.String("id").
 			Immutable().
 			NotEmpty().
 			MaxLen(64).
-			DefaultFunc(func() string { return id.New(prefix) }),
+			DefaultFunc(func() string { return newID(prefix) }),
 	}
 }
 

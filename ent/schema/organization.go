@@ -177,43 +177,56 @@ func (TeamMember) Indexes() []ent.Index {
 func (TeamMember) Annotations() []schema.Annotation { return hidden() }
 
 // Invite invites people into an organization, or into one of its spaces or
-// collections: either as a shareable link or sent to an email address.
+// collections: either as a shareable link or sent to an email address. A
+// link invite's ID is the secret of the link (IDMixin.Secret): whoever holds
+// it may join.
 type Invite struct{ ent.Schema }
 
 // Mixin of the Invite.
 func (Invite) Mixin() []ent.Mixin {
-	return []ent.Mixin{IDMixin{Prefix: id.Invite}, CreatedMixin{}}
+	return []ent.Mixin{IDMixin{Prefix: id.Invite, Secret: true}, CreatedMixin{}}
 }
 
 // Fields of the Invite.
 func (Invite) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("organization_id").Immutable(),
-		field.Enum("kind").GoType(enum.InviteKind("")).Immutable(),
+		field.String("organization_id").Immutable().Annotations(internal()),
+		field.Enum("kind").GoType(enum.InviteKind("")).Immutable().Annotations(internal()),
 		// role is the organization role, or the level on the space or
 		// collection for a content invite; NULL invites a guest.
-		field.Enum("role").GoType(enum.Role("")).Optional().Nillable(),
-		field.String("space_id").Optional().Nillable().Immutable(),
-		field.String("collection_id").Optional().Nillable().Immutable(),
-		field.String("email").Optional().Nillable().Immutable().Validate(validate.Email),
-		field.Bool("sso").Default(false).Immutable(),
-		field.String("created_by_id").Optional().Nillable().Immutable(),
-		field.Time("accepted_at").Annotations(dateTime).Optional().Nillable(),
+		field.Enum("role").GoType(enum.Role("")).Optional().Nillable().Annotations(gqlEnum("Role")...),
+		field.String("space_id").Optional().Nillable().Immutable().Annotations(internal()),
+		field.String("collection_id").Optional().Nillable().Immutable().Annotations(internal()),
+		field.String("email").Optional().Nillable().Immutable().Validate(validate.Email).Annotations(internal()),
+		field.Bool("sso").Default(false).Immutable().Annotations(internal()),
+		field.String("created_by_id").Optional().Nillable().Immutable().Annotations(internal()),
+		field.Time("accepted_at").Annotations(dateTime, internal()).Optional().Nillable(),
 	}
 }
 
 // Edges of the Invite.
 func (Invite) Edges() []ent.Edge {
+	skip := entgql.Skip()
 	return []ent.Edge{
-		edge.From("organization", Organization.Type).Ref("invites").Field("organization_id").Unique().Required().Immutable(),
-		edge.To("space", Space.Type).Field("space_id").Unique().Immutable().Annotations(entsql.OnDelete(entsql.Cascade)),
-		edge.To("collection", Collection.Type).Field("collection_id").Unique().Immutable().Annotations(entsql.OnDelete(entsql.Cascade)),
-		edge.To("created_by", User.Type).Field("created_by_id").Unique().Immutable().Annotations(entsql.OnDelete(entsql.SetNull)),
+		edge.From("organization", Organization.Type).Ref("invites").Field("organization_id").Unique().Required().Immutable().
+			Annotations(skip),
+		edge.To("space", Space.Type).Field("space_id").Unique().Immutable().Annotations(skip, entsql.OnDelete(entsql.Cascade)),
+		edge.To("collection", Collection.Type).Field("collection_id").Unique().Immutable().
+			Annotations(skip, entsql.OnDelete(entsql.Cascade)),
+		edge.To("created_by", User.Type).Field("created_by_id").Unique().Immutable().
+			Annotations(skip, entsql.OnDelete(entsql.SetNull)),
 	}
 }
 
+// Indexes of the Invite.
+func (Invite) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("organization_id", "created_at")}
+}
+
 // Annotations of the Invite.
-func (Invite) Annotations() []schema.Annotation { return hidden() }
+func (Invite) Annotations() []schema.Annotation {
+	return []schema.Annotation{schema.Comment("An invite link to an organization: its ID is the link's secret, and whoever holds it joins with its role.")}
+}
 
 // SAMLProvider is a SAML single sign-on provider of an organization.
 type SAMLProvider struct{ ent.Schema }
@@ -223,30 +236,41 @@ func (SAMLProvider) Mixin() []ent.Mixin {
 	return []ent.Mixin{IDMixin{Prefix: id.SAMLProvider}, TimeMixin{}}
 }
 
-// Fields of the SAMLProvider.
+// Fields of the SAMLProvider. The identity provider's settings are NULL until
+// set; the provider is active once all three are.
 func (SAMLProvider) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("organization_id").Immutable(),
+		field.String("organization_id").Immutable().Annotations(internal()),
 		field.String("label").Validate(validate.SAMLLabel),
-		field.String("sso_url").Optional().Validate(validate.SAMLSSOURL),
-		field.String("entity_id").Optional().Validate(validate.SAMLEntityID),
-		field.Text("certificate").Optional().Validate(validate.SAMLCertificate),
-		field.String("default_team_id").Optional().Nillable(),
-		field.Enum("default_role").GoType(enum.Role("")).Optional().Nillable(),
-		field.Enum("status").GoType(enum.SAMLProviderStatus("")).Default(string(enum.SAMLProviderStatusPending)),
+		field.String("sso_url").Optional().Nillable().Validate(validate.SAMLSSOURL),
+		field.String("entity_id").Optional().Nillable().Validate(validate.SAMLEntityID),
+		field.Text("certificate").Optional().Nillable().Validate(validate.SAMLCertificate),
+		field.String("default_team_id").Optional().Nillable().Annotations(internal()),
+		field.Enum("default_role").GoType(enum.Role("")).Optional().Nillable().Annotations(gqlEnum("Role")...),
+		field.Enum("status").GoType(enum.SAMLProviderStatus("")).Default(string(enum.SAMLProviderStatusPending)).
+			Annotations(gqlEnum("SAMLProviderStatus")...),
 	}
 }
 
 // Edges of the SAMLProvider.
 func (SAMLProvider) Edges() []ent.Edge {
+	skip := entgql.Skip()
 	return []ent.Edge{
-		edge.From("organization", Organization.Type).Ref("saml_providers").Field("organization_id").Unique().Required().Immutable(),
-		edge.To("default_team", Team.Type).Field("default_team_id").Unique().Annotations(entsql.OnDelete(entsql.SetNull)),
+		edge.From("organization", Organization.Type).Ref("saml_providers").Field("organization_id").Unique().Required().Immutable().
+			Annotations(skip),
+		edge.To("default_team", Team.Type).Field("default_team_id").Unique().Annotations(skip, entsql.OnDelete(entsql.SetNull)),
 	}
 }
 
+// Indexes of the SAMLProvider.
+func (SAMLProvider) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("organization_id", "created_at")}
+}
+
 // Annotations of the SAMLProvider.
-func (SAMLProvider) Annotations() []schema.Annotation { return hidden() }
+func (SAMLProvider) Annotations() []schema.Annotation {
+	return []schema.Annotation{schema.Comment("A SAML identity provider members of the organization sign in with.")}
+}
 
 // ContentGrant gives a user or a team a role on a collection or a space,
 // beyond what their organization role and the content's default level give.

@@ -305,6 +305,72 @@ func (c *TeamConnection) Info() page.Info { return c.PageInfo }
 // TotalCount counts the items of the whole list.
 func (c *TeamConnection) TotalCount(ctx context.Context) (int, error) { return c.page.TotalCount(ctx) }
 
+// InviteConnection is a page of Invite, with the GraphQL connection shape.
+type InviteConnection struct {
+	Edges    []*InviteEdge
+	PageInfo page.Info
+	page     *page.Connection[*ent.Invite]
+}
+
+// InviteEdge is a Invite with its cursor.
+type InviteEdge struct {
+	Node   *ent.Invite
+	Cursor page.Cursor
+}
+
+// NewInviteConnection wraps a page of Invite.
+func NewInviteConnection(p *page.Connection[*ent.Invite]) *InviteConnection {
+	c := &InviteConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*InviteEdge, len(p.Edges))}
+	for i, e := range p.Edges {
+		c.Edges[i] = &InviteEdge{Node: e.Node, Cursor: e.Cursor}
+	}
+	return c
+}
+
+// Nodes returns the items of the page.
+func (c *InviteConnection) Nodes() []*ent.Invite { return c.page.Nodes() }
+
+// Info returns where the page sits in its list.
+func (c *InviteConnection) Info() page.Info { return c.PageInfo }
+
+// TotalCount counts the items of the whole list.
+func (c *InviteConnection) TotalCount(ctx context.Context) (int, error) {
+	return c.page.TotalCount(ctx)
+}
+
+// SAMLProviderConnection is a page of SAMLProvider, with the GraphQL connection shape.
+type SAMLProviderConnection struct {
+	Edges    []*SAMLProviderEdge
+	PageInfo page.Info
+	page     *page.Connection[*ent.SAMLProvider]
+}
+
+// SAMLProviderEdge is a SAMLProvider with its cursor.
+type SAMLProviderEdge struct {
+	Node   *ent.SAMLProvider
+	Cursor page.Cursor
+}
+
+// NewSAMLProviderConnection wraps a page of SAMLProvider.
+func NewSAMLProviderConnection(p *page.Connection[*ent.SAMLProvider]) *SAMLProviderConnection {
+	c := &SAMLProviderConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*SAMLProviderEdge, len(p.Edges))}
+	for i, e := range p.Edges {
+		c.Edges[i] = &SAMLProviderEdge{Node: e.Node, Cursor: e.Cursor}
+	}
+	return c
+}
+
+// Nodes returns the items of the page.
+func (c *SAMLProviderConnection) Nodes() []*ent.SAMLProvider { return c.page.Nodes() }
+
+// Info returns where the page sits in its list.
+func (c *SAMLProviderConnection) Info() page.Info { return c.PageInfo }
+
+// TotalCount counts the items of the whole list.
+func (c *SAMLProviderConnection) TotalCount(ctx context.Context) (int, error) {
+	return c.page.TotalCount(ctx)
+}
+
 // TeamMembershipConnection is a page of TeamMembership, with the GraphQL connection shape.
 type TeamMembershipConnection struct {
 	Edges    []*TeamMembershipEdge
@@ -335,6 +401,39 @@ func (c *TeamMembershipConnection) Info() page.Info { return c.PageInfo }
 
 // TotalCount counts the items of the whole list.
 func (c *TeamMembershipConnection) TotalCount(ctx context.Context) (int, error) {
+	return c.page.TotalCount(ctx)
+}
+
+// TeamMemberConnection is a page of TeamMember, with the GraphQL connection shape.
+type TeamMemberConnection struct {
+	Edges    []*TeamMemberEdge
+	PageInfo page.Info
+	page     *page.Connection[*ent.TeamMember]
+}
+
+// TeamMemberEdge is a TeamMember with its cursor.
+type TeamMemberEdge struct {
+	Node   *ent.TeamMember
+	Cursor page.Cursor
+}
+
+// NewTeamMemberConnection wraps a page of TeamMember.
+func NewTeamMemberConnection(p *page.Connection[*ent.TeamMember]) *TeamMemberConnection {
+	c := &TeamMemberConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*TeamMemberEdge, len(p.Edges))}
+	for i, e := range p.Edges {
+		c.Edges[i] = &TeamMemberEdge{Node: e.Node, Cursor: e.Cursor}
+	}
+	return c
+}
+
+// Nodes returns the items of the page.
+func (c *TeamMemberConnection) Nodes() []*ent.TeamMember { return c.page.Nodes() }
+
+// Info returns where the page sits in its list.
+func (c *TeamMemberConnection) Info() page.Info { return c.PageInfo }
+
+// TotalCount counts the items of the whole list.
+func (c *TeamMemberConnection) TotalCount(ctx context.Context) (int, error) {
 	return c.page.TotalCount(ctx)
 }
 

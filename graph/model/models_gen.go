@@ -132,6 +132,18 @@ type CreateCollectionPayload struct {
 	ClientMutationID *string         `json:"clientMutationId,omitempty"`
 }
 
+type CreateLinkInviteInput struct {
+	OrganizationID string `json:"organizationId"`
+	// The role it gives, null for a guest; absent, the organization's default role, else READ.
+	Role             graphql.Omittable[*enum.Role] `json:"role,omitempty"`
+	ClientMutationID *string                       `json:"clientMutationId,omitempty"`
+}
+
+type CreateLinkInvitePayload struct {
+	Invite           *ent.Invite `json:"invite"`
+	ClientMutationID *string     `json:"clientMutationId,omitempty"`
+}
+
 type CreateOrganizationInput struct {
 	// 2 to 255 characters.
 	Title            string  `json:"title"`
@@ -173,6 +185,28 @@ type CreatePagePayload struct {
 	Revision         *ent.Revision `json:"revision"`
 	Page             *RevisionPage `json:"page"`
 	ClientMutationID *string       `json:"clientMutationId,omitempty"`
+}
+
+type CreateSAMLProviderInput struct {
+	OrganizationID string `json:"organizationId"`
+	// 1 to 30 characters.
+	Label string `json:"label"`
+	// The identity provider's sign-in URL: an absolute http(s) URL of at most 2048 characters.
+	SsoURL *string `json:"ssoURL,omitempty"`
+	// The identity provider's entity ID, at most 1024 characters.
+	EntityID *string `json:"entityID,omitempty"`
+	// The identity provider's PEM-encoded X.509 certificate, at most 10000 characters.
+	Certificate *string `json:"certificate,omitempty"`
+	// A team of the organization that members signing in through it join.
+	DefaultTeamID *string `json:"defaultTeamId,omitempty"`
+	// Their role, null for a guest.
+	DefaultRole      *enum.Role `json:"defaultRole,omitempty"`
+	ClientMutationID *string    `json:"clientMutationId,omitempty"`
+}
+
+type CreateSAMLProviderPayload struct {
+	SamlProvider     *ent.SAMLProvider `json:"samlProvider"`
+	ClientMutationID *string           `json:"clientMutationId,omitempty"`
 }
 
 type CreateSpaceInput struct {
@@ -254,6 +288,16 @@ type DeleteFilePayload struct {
 	ClientMutationID *string       `json:"clientMutationId,omitempty"`
 }
 
+type DeleteLinkInviteInput struct {
+	ID               string  `json:"id"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type DeleteLinkInvitePayload struct {
+	DeletedInviteID  string  `json:"deletedInviteId"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
 type DeletePageInput struct {
 	SpaceID            *string `json:"spaceId,omitempty"`
 	ChangeRequestID    *string `json:"changeRequestId,omitempty"`
@@ -266,6 +310,16 @@ type DeletePagePayload struct {
 	Revision         *ent.Revision `json:"revision"`
 	DeletedPageID    string        `json:"deletedPageId"`
 	ClientMutationID *string       `json:"clientMutationId,omitempty"`
+}
+
+type DeleteSAMLProviderInput struct {
+	ID               string  `json:"id"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type DeleteSAMLProviderPayload struct {
+	DeletedSAMLProviderID string  `json:"deletedSAMLProviderId"`
+	ClientMutationID      *string `json:"clientMutationId,omitempty"`
 }
 
 type DeleteSpaceInput struct {
@@ -313,6 +367,50 @@ type ImportContentPayload struct {
 	ImportedResources int           `json:"importedResources"`
 	TotalResources    int           `json:"totalResources"`
 	ClientMutationID  *string       `json:"clientMutationId,omitempty"`
+}
+
+type InviteMembersInput struct {
+	OrganizationID string `json:"organizationId"`
+	// 1 to 100 people, as /v1 names them.
+	Emails []*InviteeInput `json:"emails"`
+	// The role of invitees without their own, null for a guest; absent, the organization's default role, else READ.
+	Role graphql.Omittable[*enum.Role] `json:"role,omitempty"`
+	// Marks them as SSO members, when the organization has an active SAML provider.
+	Sso              *bool   `json:"sso,omitempty"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type InviteMembersPayload struct {
+	// The invitees' user IDs, one per email, in order.
+	UserIds []string `json:"userIds"`
+	// How many became members.
+	Invited int `json:"invited"`
+	// The emails sso could not apply to: the organization has no active SAML provider.
+	FailedSSOEmails  []string `json:"failedSSOEmails"`
+	ClientMutationID *string  `json:"clientMutationId,omitempty"`
+}
+
+type InviteURLs struct {
+	// The invite link's address in /v1.
+	Location string `json:"location"`
+}
+
+type InviteeInput struct {
+	Email string `json:"email"`
+	// This invitee's role, null for a guest; absent, the input's role.
+	Role graphql.Omittable[*enum.Role] `json:"role,omitempty"`
+}
+
+type JoinOrganizationInput struct {
+	// The invite link's organization.
+	OrganizationID   string  `json:"organizationId"`
+	InviteID         string  `json:"inviteId"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type JoinOrganizationPayload struct {
+	Member           *ent.Member `json:"member"`
+	ClientMutationID *string     `json:"clientMutationId,omitempty"`
 }
 
 type MergeChangeRequestInput struct {
@@ -567,6 +665,28 @@ type RevokeAPITokenPayload struct {
 	ClientMutationID  *string `json:"clientMutationId,omitempty"`
 }
 
+type SAMLProviderURLs struct {
+	// The provider's address in /v1.
+	Location string `json:"location"`
+}
+
+// Bindery as a SAML service provider of one identity provider.
+type SAMLServiceProvider struct {
+	// Assertion Consumer Service URL.
+	AcsURL string `json:"acsURL"`
+	// The URL that starts a sign-in with the identity provider.
+	StartURL string `json:"startURL"`
+	// Bindery's entity ID.
+	EntityID string `json:"entityID"`
+}
+
+// A way to sign in to an organization: one of its active SAML providers.
+type SSOProviderLogin struct {
+	ID       string `json:"id"`
+	Label    string `json:"label"`
+	StartURL string `json:"startURL"`
+}
+
 // A part of a page, from a heading to the next, that matches a search.
 type SearchSectionResult struct {
 	// The section's anchor, or the page's ID for the text before the page's first heading.
@@ -756,6 +876,18 @@ type UpdateCommentReplyPayload struct {
 	ClientMutationID *string           `json:"clientMutationId,omitempty"`
 }
 
+type UpdateLinkInviteInput struct {
+	ID string `json:"id"`
+	// null for a guest.
+	Role             graphql.Omittable[*enum.Role] `json:"role,omitempty"`
+	ClientMutationID *string                       `json:"clientMutationId,omitempty"`
+}
+
+type UpdateLinkInvitePayload struct {
+	Invite           *ent.Invite `json:"invite"`
+	ClientMutationID *string     `json:"clientMutationId,omitempty"`
+}
+
 type UpdateMemberInput struct {
 	OrganizationID string `json:"organizationId"`
 	// The member's user ID.
@@ -824,6 +956,22 @@ type UpdatePagePayload struct {
 	Revision         *ent.Revision `json:"revision"`
 	Page             *RevisionPage `json:"page"`
 	ClientMutationID *string       `json:"clientMutationId,omitempty"`
+}
+
+type UpdateSAMLProviderInput struct {
+	ID               string                        `json:"id"`
+	Label            *string                       `json:"label,omitempty"`
+	SsoURL           graphql.Omittable[*string]    `json:"ssoURL,omitempty"`
+	EntityID         graphql.Omittable[*string]    `json:"entityID,omitempty"`
+	Certificate      graphql.Omittable[*string]    `json:"certificate,omitempty"`
+	DefaultTeamID    graphql.Omittable[*string]    `json:"defaultTeamId,omitempty"`
+	DefaultRole      graphql.Omittable[*enum.Role] `json:"defaultRole,omitempty"`
+	ClientMutationID *string                       `json:"clientMutationId,omitempty"`
+}
+
+type UpdateSAMLProviderPayload struct {
+	SamlProvider     *ent.SAMLProvider `json:"samlProvider"`
+	ClientMutationID *string           `json:"clientMutationId,omitempty"`
 }
 
 type UpdateSpaceInput struct {

@@ -40,6 +40,8 @@ const (
 	Resolve        Action = "resolve"
 	ManageMembers  Action = "manageMembers"
 	ManageTeams    Action = "manageTeams"
+	ManageAccess   Action = "manageAccess"
+	Join           Action = "join"
 )
 
 // Rule is how an action is allowed: with at least Min, or, when Owner is
@@ -94,6 +96,7 @@ var (
 		Administer:    {Min: enum.RoleAdmin, Doc: "Billing, installations, conversations"},
 		ManageMembers: {Min: enum.RoleAdmin, Doc: "Change a member's role, mark them as SSO members, remove them (a member may leave)"},
 		ManageTeams:   {Min: enum.RoleAdmin, Doc: "Create a team"},
+		ManageAccess:  {Min: enum.RoleAdmin, Doc: "Invite people by email, list and create invite links, list and create SAML providers"},
 	}}
 	Collections = Table{Name: "collection", Rules: map[Action]Rule{
 		View:          {Min: enum.RoleRead, Doc: "Read it"},
@@ -153,6 +156,22 @@ var (
 		Delete: {Min: enum.RoleAdmin, Doc: "Delete it"},
 	}}
 
+	// Invite links and SAML providers are seen by their organization's
+	// admins only (anyone else gets a 404): a link's ID is its secret, a
+	// provider holds the identity provider's certificate. Whoever holds a
+	// link's ID may join with it, without seeing it.
+	Invites = Table{Name: "invite link", Rules: map[Action]Rule{
+		View:   {Min: enum.RoleAdmin, Doc: "Read it"},
+		Update: {Min: enum.RoleAdmin, Doc: "Change its role"},
+		Delete: {Min: enum.RoleAdmin, Doc: "Delete it"},
+		Join:   {Min: "", Doc: "Join its organization with its role (whoever holds its ID, which is the link's secret)"},
+	}}
+	SAMLProviders = Table{Name: "SAML provider", Rules: map[Action]Rule{
+		View:   {Min: enum.RoleAdmin, Doc: "Read it, its certificate included"},
+		Update: {Min: enum.RoleAdmin, Doc: "Update it"},
+		Delete: {Min: enum.RoleAdmin, Doc: "Delete it"},
+	}}
+
 	Revisions = Table{Name: "revision", Rules: map[Action]Rule{
 		View: {Min: enum.RoleRead, Doc: "Read it and its content (whoever can read its space)"},
 	}}
@@ -166,7 +185,8 @@ var (
 
 // AllTables lists every table, in the README's order.
 func AllTables() []Table {
-	return []Table{Organizations, Collections, Spaces, ChangeRequests, Comments, CommentReplies, Teams, Revisions, Users, APITokens}
+	return []Table{Organizations, Collections, Spaces, ChangeRequests, Comments, CommentReplies, Teams, Invites, SAMLProviders,
+		Revisions, Users, APITokens}
 }
 
 // Markdown renders the tables as the README's role table; a test holds the

@@ -6,10 +6,13 @@ package config
 import (
 	"fmt"
 	"log/slog"
+	netmail "net/mail"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/bindery/bindery/internal/mail"
 )
 
 // Config is the configuration of a Bindery server.
@@ -76,6 +79,11 @@ type Config struct {
 	// DebugAddr is the address of a listener serving Go's profiler; empty
 	// serves none.
 	DebugAddr string
+	// SMTPURL is the relay invitations are sent through
+	// (smtp[s]://[user:password@]host[:port]); empty means they are only
+	// logged. SMTPFrom is their sender address, required with a relay.
+	SMTPURL  string
+	SMTPFrom string
 }
 
 // Default returns the configuration used when nothing is set.
@@ -135,6 +143,8 @@ var Env = []struct{ Name, Flag, Default, Meaning string }{
 	{"BINDERY_MAX_UPLOAD_BYTES", "", "26214400", "Largest file an upload may carry (25 MiB)."},
 	{"BINDERY_IMPORT_ALLOW_PRIVATE", "", "false", "For local testing only: set to 1 to let imports fetch from loopback, private and link-local addresses. Never set it in production: it opens server-side request forgery."},
 	{"BINDERY_DEBUG_ADDR", "", "none", "Address (`127.0.0.1:6060`) of a separate listener serving Go's profiler at `/debug/pprof/`, unauthenticated: keep it private."},
+	{"BINDERY_SMTP_URL", "", "none", "SMTP relay that sends invitations: `smtp://` (STARTTLS when offered) or `smtps://`, with optional `user:password@`. Unset: invitations are logged, not sent."},
+	{"BINDERY_SMTP_FROM", "", "none", "Sender address of invitations; required with `BINDERY_SMTP_URL`."},
 	{"BINDERY_CORS_ORIGINS", "", "none", "Comma-separated origins (`https://app.example.com`) whose pages may call the APIs from a browser, or `*` for any; see the README, Browsers and CORS."},
 }
 
@@ -152,6 +162,8 @@ func (c *Config) FromEnv(getenv func(string) string) error {
 	str("BINDERY_LOG_FORMAT", &c.LogFormat)
 	str("BINDERY_SIGNING_SECRET", &c.SigningSecret)
 	str("BINDERY_DEBUG_ADDR", &c.DebugAddr)
+	str("BINDERY_SMTP_URL", &c.SMTPURL)
+	str("BINDERY_SMTP_FROM", &c.SMTPFrom)
 	if v := getenv("BINDERY_LOG_LEVEL"); v != "" {
 		if err := c.LogLevel.UnmarshalText([]byte(v)); err != nil {
 			return fmt.Errorf("BINDERY_LOG_LEVEL: %w", err)
@@ -242,6 +254,15 @@ func (c *Config) Finish() error {
 	}
 	if c.SubscriptionsPerConnection < 1 || c.SubscriptionConnections < 1 {
 		return fmt.Errorf("BINDERY_SUBSCRIPTIONS_PER_CONNECTION and BINDERY_SUBSCRIPTION_CONNECTIONS must be positive")
+	}
+	if c.SMTPURL != "" {
+		if _, err := mail.ParseURL(c.SMTPURL); err != nil {
+			// The URL may hold a password: the message does not repeat it.
+			return fmt.Errorf("BINDERY_SMTP_URL: %w", err)
+		}
+		if _, err := netmail.ParseAddress(c.SMTPFrom); err != nil {
+			return fmt.Errorf("BINDERY_SMTP_FROM: %q is not an email address (required with BINDERY_SMTP_URL)", c.SMTPFrom)
+		}
 	}
 	return nil
 }

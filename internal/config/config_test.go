@@ -102,3 +102,29 @@ func TestParseOrigins(t *testing.T) {
 		return map[string]string{"BINDERY_CORS_ORIGINS": "https://a.example/app"}[k]
 	}), "BINDERY_CORS_ORIGINS")
 }
+
+func TestSMTP(t *testing.T) {
+	finish := func(env map[string]string) (Config, error) {
+		c := Default()
+		require.NoError(t, c.FromEnv(func(k string) string { return env[k] }))
+		return c, c.Finish()
+	}
+	c, err := finish(map[string]string{"BINDERY_SMTP_URL": "smtps://bot:s3cret@mail.example.com:465", "BINDERY_SMTP_FROM": "Docs <docs@example.com>"})
+	require.NoError(t, err)
+	assert.Equal(t, "smtps://bot:s3cret@mail.example.com:465", c.SMTPURL)
+	assert.Equal(t, "Docs <docs@example.com>", c.SMTPFrom)
+	_, err = finish(nil)
+	assert.NoError(t, err, "no relay: invitations are logged")
+	for _, bad := range []map[string]string{
+		{"BINDERY_SMTP_URL": "smtp://mail.example.com"},
+		{"BINDERY_SMTP_URL": "smtp://mail.example.com", "BINDERY_SMTP_FROM": "nobody"},
+		{"BINDERY_SMTP_URL": "http://mail.example.com", "BINDERY_SMTP_FROM": "a@example.com"},
+		{"BINDERY_SMTP_URL": "smtp://user:hunter2@/", "BINDERY_SMTP_FROM": "a@example.com"},
+		{"BINDERY_SMTP_URL": "smtp://mail.example.com/path", "BINDERY_SMTP_FROM": "a@example.com"},
+	} {
+		_, err := finish(bad)
+		if assert.Error(t, err, bad) {
+			assert.NotContains(t, err.Error(), "hunter2", "the password stays out of messages")
+		}
+	}
+}

@@ -55,6 +55,17 @@ func New(prefix string) string {
 	return prefix + "_" + Random(BodyLength)
 }
 
+// SecretBodyLength is the number of base62 characters of a secret ID's
+// body: 256 bits of randomness.
+const SecretBodyLength = 43
+
+// NewSecret returns a fresh random ID that is a bearer secret, such as an
+// invite link's: its body is long enough that holding the ID proves it was
+// given.
+func NewSecret(prefix string) string {
+	return prefix + "_" + Random(SecretBodyLength)
+}
+
 // Random returns n random base62 characters from a cryptographic source.
 func Random(n int) string {
 	// Rejection sampling keeps every character uniformly likely:

@@ -4,6 +4,8 @@
 package validate
 
 import (
+	"crypto/x509"
+	"encoding/pem"
 	"fmt"
 	"net/url"
 	"regexp"
@@ -66,6 +68,20 @@ func URL(max int) func(string) error {
 	})
 }
 
+// PEMCertificate checks that s holds a PEM-encoded X.509 certificate (one
+// CERTIFICATE block, and nothing else but space around it).
+func PEMCertificate(s string) error {
+	block, rest := pem.Decode([]byte(s))
+	if block == nil || block.Type != "CERTIFICATE" || !strings.HasPrefix(strings.TrimSpace(s), "-----BEGIN") ||
+		strings.TrimSpace(string(rest)) != "" {
+		return fmt.Errorf("must be one PEM-encoded X.509 certificate (-----BEGIN CERTIFICATE-----)")
+	}
+	if _, err := x509.ParseCertificate(block.Bytes); err != nil {
+		return fmt.Errorf("must be a valid X.509 certificate: %v", err)
+	}
+	return nil
+}
+
 // Limits from part 8 of the API contract. Each is referenced by the ent
 // schema and, where a create operation is stricter, by the resolver.
 var (
@@ -94,7 +110,7 @@ var (
 	TeamTitle              = Length(1, 64)
 	SAMLLabel              = Length(1, 30)
 	SAMLEntityID           = Length(0, 1024)
-	SAMLCertificate        = Length(0, 10000)
+	SAMLCertificate        = All(Length(1, 10000), PEMCertificate)
 	SAMLSSOURL             = URL(2048)
 	OpenAPISlug            = All(Length(1, 100), Pattern(regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`), "lowercase words joined by hyphens"))
 	OpenAPISourceURL       = URL(2048)

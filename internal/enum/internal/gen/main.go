@@ -50,7 +50,7 @@ var enums = []enum{
 	{"TeamMemberRole", "TeamMemberRole is a user's role inside a team.",
 		[]string{"owner", "member"}, true},
 	{"SAMLProviderStatus", "SAMLProviderStatus says whether a SAML provider is in use.",
-		[]string{"active", "pending"}, false},
+		[]string{"active", "pending"}, true},
 	{"SiteType", "SiteType is a site's plan.",
 		[]string{"basic", "premium", "ultimate", "sponsored", "legacy-basic", "legacy-premium"}, false},
 	{"SiteVisibility", "SiteVisibility says who can see a published site.",
