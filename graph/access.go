@@ -50,19 +50,25 @@ func (r *Resolver) viewerFacts(ctx context.Context) (*viewerFacts, error) {
 	return l.facts, nil
 }
 
-// memberships returns the viewer's facts with their memberships and grants
-// loaded.
-func (r *Resolver) memberships(ctx context.Context) (*viewerFacts, error) {
+// factsLoaded returns the viewer's facts and whether their memberships and
+// grants are loaded.
+func (r *Resolver) factsLoaded(ctx context.Context) (*viewerFacts, bool, error) {
 	f, err := r.viewerFacts(ctx)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	l := loadersFrom(ctx)
 	l.mu.Lock()
-	loaded := f.loaded
-	l.mu.Unlock()
-	if loaded {
-		return f, nil
+	defer l.mu.Unlock()
+	return f, f.loaded, nil
+}
+
+// memberships returns the viewer's facts with their memberships and grants
+// loaded.
+func (r *Resolver) memberships(ctx context.Context) (*viewerFacts, error) {
+	f, loaded, err := r.factsLoaded(ctx)
+	if err != nil || loaded {
+		return f, err
 	}
 	if _, err := r.loadOrgAccess(ctx, nil); err != nil {
 		return nil, err
@@ -282,7 +288,7 @@ func accessStatement(d, userID string, withFacts bool, orgIDs []string) sql.Quer
 				Where(sql.In(collection.FieldOrganizationID, ids...)),
 			// A stranger sees an organization when they can see some of its
 			// content; without a share key, that is a public or unlisted
-			// space (found through the space_open_organization_id index).
+			// space (found through the space_organization_id_visibility index).
 			row(orgs, accessOpen, organization.Table+"."+organization.FieldID).
 				Where(sql.And(
 					sql.In(orgs.C(organization.FieldID), ids...),
@@ -290,8 +296,9 @@ func accessStatement(d, userID string, withFacts bool, orgIDs []string) sql.Quer
 						sql.ColumnsEQ(spaces.C(space.FieldOrganizationID), orgs.C(organization.FieldID)),
 						sql.IsNull(spaces.C(space.FieldDeletedAt)),
 						// Literals, not arguments: a prepared statement's
-						// generic plan can use the partial index only when
-						// its predicate is written in the statement.
+						// generic plan knows nothing of its arguments, and
+						// with them read every space of the organization
+						// instead of probing the index for the two values.
 						sql.P(func(b *sql.Builder) {
 							b.WriteString(spaces.C(space.FieldVisibility)).WriteString(" IN ('" + string(enum.VisibilityPublic) +
 								"', '" + string(enum.VisibilityUnlisted) + "')")
@@ -385,14 +392,10 @@ func (r *Resolver) spaceOrg(ctx context.Context, s *ent.Space) (*authz.Org, erro
 // them), the organization's access is read with them in one statement, as
 // orgAccess does.
 func (r *Resolver) orgFacts(ctx context.Context, orgID string) (*authz.Org, error) {
-	f, err := r.viewerFacts(ctx)
+	f, loaded, err := r.factsLoaded(ctx)
 	if err != nil {
 		return nil, err
 	}
-	l := loadersFrom(ctx)
-	l.mu.Lock()
-	loaded := f.loaded
-	l.mu.Unlock()
 	if !loaded {
 		return r.orgAccess(ctx, orgID)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -42,11 +41,7 @@ func cpuTime(pids []int) time.Duration {
 // (fields 14 and 15; the command name, field 2, may hold spaces and
 // parentheses).
 func statTicks(stat []byte) (int64, bool) {
-	i := bytes.LastIndexByte(stat, ')')
-	if i < 0 {
-		return 0, false
-	}
-	f := strings.Fields(string(stat[i+1:]))
+	f := statFields(stat)
 	// f[0] is field 3 (state), so utime and stime are f[11] and f[12].
 	if len(f) < 13 {
 		return 0, false

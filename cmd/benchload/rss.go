@@ -98,14 +98,21 @@ func descendants(root int, keep func(argv []string) bool) ([]int, error) {
 // parentOf reads the parent's pid from the text of /proc/<pid>/stat. The
 // command name, in parentheses, may hold spaces and parentheses itself.
 func parentOf(stat []byte) (int, bool) {
-	i := bytes.LastIndexByte(stat, ')')
-	if i < 0 {
-		return 0, false
-	}
-	f := strings.Fields(string(stat[i+1:]))
+	f := statFields(stat)
 	if len(f) < 2 {
 		return 0, false
 	}
 	ppid, err := strconv.Atoi(f[1])
 	return ppid, err == nil
+}
+
+// statFields returns the fields of the text of /proc/<pid>/stat that follow
+// the command name, from field 3 (the state) on; none when it is
+// malformed.
+func statFields(stat []byte) []string {
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return nil
+	}
+	return strings.Fields(string(stat[i+1:]))
 }

@@ -1063,12 +1063,9 @@ var (
 				Columns: []*schema.Column{SpacesColumns[12]},
 			},
 			{
-				Name:    "space_open_organization_id",
+				Name:    "space_organization_id_visibility",
 				Unique:  false,
-				Columns: []*schema.Column{SpacesColumns[14]},
-				Annotation: &entsql.IndexAnnotation{
-					Where: "deleted_at IS NULL AND visibility IN ('public', 'unlisted')",
-				},
+				Columns: []*schema.Column{SpacesColumns[14], SpacesColumns[6]},
 			},
 		},
 	}
