@@ -9,7 +9,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"runtime/debug"
 	"strings"
 
 	"github.com/bindery/bindery/ent"
@@ -48,9 +47,6 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	cmd := strings.Join(head(args[1:], 2), " ")
 	switch {
 	case cmd == "serve" || strings.HasPrefix(cmd, "serve "):
-		if getenv("GOGC") == "" {
-			debug.SetGCPercent(serveGCPercent)
-		}
 		return serve(ctx, cfg, args[2:], stderr)
 	case cmd == "migrate" || strings.HasPrefix(cmd, "migrate "):
 		return migrate(ctx, cfg, args[2:], stderr)
@@ -112,16 +108,6 @@ func openMigrated(ctx context.Context, dsn string) (*store.DB, error) {
 	}
 	return db, nil
 }
-
-// serveGCPercent is the garbage collector's target heap growth of a server
-// when GOGC does not set one. A request allocates many short-lived objects
-// (a GraphQL field's context and marshaller, a row's values), and at Go's
-// default of 100 the collector and its assists took a sixth of the CPU of
-// the nested read of make bench-load. At 200 a server collects half as
-// often for a larger heap: measured on PostgreSQL, 28% less CPU per nested
-// read and 35% less per GET, with a peak RSS of 107 MiB instead of 86 MiB
-// under the nested load (README, Performance).
-const serveGCPercent = 200
 
 func serve(ctx context.Context, cfg config.Config, args []string, stderr io.Writer) error {
 	fs := newFlags("serve", stderr)
