@@ -319,7 +319,7 @@ func accessStatement(d, userID string, withFacts bool, orgIDs []string) sql.Quer
 
 // orgAccess returns the authorization view of one organization.
 func (r *Resolver) orgAccess(ctx context.Context, orgID string) (*authz.Org, error) {
-	return load(ctx, loadersFrom(ctx).orgAccess, orgID)
+	return load(ctx, loadersFrom(ctx).orgAccess(), orgID)
 }
 
 // organizationDecision decides about an organization. A stranger who opened

@@ -133,7 +133,7 @@ func (r *Resolver) primeChangeRequests(ctx context.Context, crs []*ent.ChangeReq
 		for _, cr := range crs {
 			if n, err := cr.Value(commentCountColumn); err == nil {
 				if n, ok := n.(int64); ok {
-					l.crComments.Prime(ctx, cr.ID, int(n))
+					l.crComments().Prime(ctx, cr.ID, int(n))
 					continue
 				}
 			}
@@ -145,7 +145,7 @@ func (r *Resolver) primeChangeRequests(ctx context.Context, crs []*ent.ChangeReq
 				return err
 			}
 			for _, id := range missing {
-				l.crComments.Prime(ctx, id, counts[id])
+				l.crComments().Prime(ctx, id, counts[id])
 			}
 		}
 	}
@@ -169,7 +169,7 @@ func (r *Resolver) primeChangeRequests(ctx context.Context, crs []*ent.ChangeReq
 			return err
 		}
 		for id, users := range byCR {
-			l.crContributors.Prime(ctx, id, users)
+			l.crContributors().Prime(ctx, id, users)
 			for _, u := range users {
 				people[u.ID] = true
 			}
@@ -194,7 +194,7 @@ func (r *Resolver) primeChangeRequests(ctx context.Context, crs []*ent.ChangeReq
 		return err
 	}
 	for _, id := range userIDs {
-		l.sharedUsers.Prime(ctx, id, shared[id])
+		l.sharedUsers().Prime(ctx, id, shared[id])
 	}
 	return nil
 }
@@ -301,7 +301,7 @@ func (r *Resolver) createChangeRequest(ctx context.Context, in model.CreateChang
 	}
 	r.prime(ctx, c)
 	r.users.loader(ctx).Prime(ctx, v.User.ID, v.User)
-	loadersFrom(ctx).crComments.Prime(ctx, out.ID, 0)
+	loadersFrom(ctx).crComments().Prime(ctx, out.ID, 0)
 	return out, nil
 }
 
@@ -626,7 +626,7 @@ func nonEmptyPtr(s string) *string {
 
 // changeRequestComments counts a change request's open comments.
 func (r *Resolver) changeRequestComments(ctx context.Context, cr *ent.ChangeRequest) (int, error) {
-	return load(ctx, loadersFrom(ctx).crComments, cr.ID)
+	return load(ctx, loadersFrom(ctx).crComments(), cr.ID)
 }
 
 func (r *Resolver) changeRequestURLs(cr *ent.ChangeRequest) *model.ChangeRequestURLs {
@@ -639,7 +639,7 @@ func (r *Resolver) changeRequestURLs(cr *ent.ChangeRequest) *model.ChangeRequest
 // changeRequestContributors lists the users who edited a change request's
 // content: anyone who sees the change request sees them (see userEmail).
 func (r *Resolver) changeRequestContributors(ctx context.Context, cr *ent.ChangeRequest) ([]*ent.User, error) {
-	return load(ctx, loadersFrom(ctx).crContributors, cr.ID)
+	return load(ctx, loadersFrom(ctx).crContributors(), cr.ID)
 }
 
 // visibleUser resolves the author of content the viewer can read: null when

@@ -134,7 +134,7 @@ func (r *Resolver) primeComments(ctx context.Context, cs []*ent.Comment) error {
 	for i, c := range cs {
 		ids[i] = c.ID
 		if n, ok := intColumn(c.Value(replyCountColumn)); ok {
-			l.replyCounts.Prime(ctx, c.ID, n)
+			l.replyCounts().Prime(ctx, c.ID, n)
 		}
 		if c.PostedByID != nil && want("postedBy") {
 			people = append(people, *c.PostedByID)
@@ -185,7 +185,7 @@ func (r *Resolver) primeDiscussion(ctx context.Context, ids, people []string, re
 			return err
 		}
 		for _, id := range ids {
-			l.reactions.Prime(ctx, id, byID[id])
+			l.reactions().Prime(ctx, id, byID[id])
 			for _, x := range byID[id] {
 				people = append(people, x.UserID)
 			}
@@ -197,7 +197,7 @@ func (r *Resolver) primeDiscussion(ctx context.Context, ids, people []string, re
 			return err
 		}
 		for _, id := range ids {
-			l.mentions.Prime(ctx, id, byID[id])
+			l.mentions().Prime(ctx, id, byID[id])
 		}
 	}
 	if len(people) == 0 {
@@ -307,7 +307,7 @@ func (r *Resolver) loadMentions(ctx context.Context, ids []string) (map[string][
 	for _, users := range out {
 		for _, u := range users {
 			if shared, ok := boolValue(u.Value(sharedColumn)); ok {
-				l.sharedUsers.Prime(ctx, u.ID, shared)
+				l.sharedUsers().Prime(ctx, u.ID, shared)
 			}
 		}
 	}
@@ -317,7 +317,7 @@ func (r *Resolver) loadMentions(ctx context.Context, ids []string) (map[string][
 // commentReactions groups the reactions to a comment or a reply by emoji,
 // in the order each emoji was first used.
 func (r *Resolver) commentReactions(ctx context.Context, subjectID string) ([]*model.EmojiReaction, error) {
-	rows, err := load(ctx, loadersFrom(ctx).reactions, subjectID)
+	rows, err := load(ctx, loadersFrom(ctx).reactions(), subjectID)
 	if err != nil {
 		return nil, err
 	}
@@ -348,7 +348,7 @@ func (r *Resolver) commentReactions(ctx context.Context, subjectID string) ([]*m
 // commentMentions lists the users a comment or a reply mentions. Whoever
 // sees it sees them, as they see its author (see userEmail).
 func (r *Resolver) commentMentions(ctx context.Context, subjectID string) ([]*ent.User, error) {
-	return load(ctx, loadersFrom(ctx).mentions, subjectID)
+	return load(ctx, loadersFrom(ctx).mentions(), subjectID)
 }
 
 // commentDocument converts the markdown of a comment or a reply into a

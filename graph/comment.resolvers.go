@@ -42,7 +42,7 @@ func (r *commentResolver) Reactions(ctx context.Context, obj *ent.Comment) ([]*m
 }
 
 func (r *commentResolver) ReplyCount(ctx context.Context, obj *ent.Comment) (int, error) {
-	return load(ctx, loadersFrom(ctx).replyCounts, obj.ID)
+	return load(ctx, loadersFrom(ctx).replyCounts(), obj.ID)
 }
 
 func (r *commentResolver) Replies(ctx context.Context, obj *ent.Comment, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.CommentReplyConnection, error) {

@@ -127,8 +127,8 @@ func (r *Resolver) postComment(ctx context.Context, in model.PostCommentInput) (
 	}
 	r.comments.loader(ctx).Prime(ctx, out.ID, out)
 	l := loadersFrom(ctx)
-	l.replyCounts.Prime(ctx, out.ID, 0)
-	l.reactions.Prime(ctx, out.ID, []*ent.Reaction{})
+	l.replyCounts().Prime(ctx, out.ID, 0)
+	l.reactions().Prime(ctx, out.ID, []*ent.Reaction{})
 	r.users.loader(ctx).Prime(ctx, v.User.ID, v.User)
 	return out, nil
 }
@@ -371,7 +371,7 @@ func (r *Resolver) postCommentReply(ctx context.Context, in model.PostCommentRep
 		return nil, err
 	}
 	r.commentReplies.loader(ctx).Prime(ctx, out.ID, out)
-	loadersFrom(ctx).reactions.Prime(ctx, out.ID, []*ent.Reaction{})
+	loadersFrom(ctx).reactions().Prime(ctx, out.ID, []*ent.Reaction{})
 	r.users.loader(ctx).Prime(ctx, v.User.ID, v.User)
 	return out, nil
 }

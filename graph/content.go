@@ -188,7 +188,7 @@ func (r *Resolver) revisionMergedFrom(ctx context.Context, rev *ent.Revision) (*
 	if rev.Type != enum.RevisionTypeMerge {
 		return nil, nil
 	}
-	cr, err := load(ctx, loadersFrom(ctx).mergedFrom, rev.ID)
+	cr, err := load(ctx, loadersFrom(ctx).mergedFrom(), rev.ID)
 	if err != nil || cr == nil {
 		return nil, err
 	}

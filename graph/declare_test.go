@@ -3,7 +3,6 @@ package graph
 import (
 	"context"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -55,18 +54,34 @@ func TestEveryNodeHasAPolicy(t *testing.T) {
 	}
 	assert.GreaterOrEqual(t, nodes, 7)
 	ld := r.newLoaders(nil)
-	assert.Len(t, ld.entities, len(r.policies), "every policy gets a loader")
-	// Every loader field of the struct, and the cache of nested pages, is
-	// registered for clearing.
-	fields := 0
-	lt, lv := reflect.TypeOf(ld).Elem(), reflect.ValueOf(ld).Elem()
-	for i := range lt.NumField() {
-		if typ := lt.Field(i).Type.String(); strings.HasPrefix(typ, "*dataloader.Loader[") || typ == "*graph.nestedPages" {
-			fields++
-			assert.False(t, lv.Field(i).IsNil(), "loader %s is not made", lt.Field(i).Name)
-		}
+	assert.Empty(t, ld.entities, "loaders are made on first use")
+	for _, p := range r.policies {
+		assert.Same(t, ld.entity(p), ld.entity(p), "%s: one loader per request", p.name())
 	}
-	assert.Len(t, ld.clears, len(r.policies)+fields, "every loader is cleared after a mutation")
+	assert.Len(t, ld.entities, len(r.policies), "every policy gets a loader")
+	// Each lazy loader is made by its method, once per request; a lazy
+	// field that none of these makes fails below.
+	makers := map[string]func() any{
+		"spaceCounts": func() any { return ld.spaceCounts() }, "orgAccess": func() any { return ld.orgAccess() },
+		"sharedUsers": func() any { return ld.sharedUsers() }, "crComments": func() any { return ld.crComments() },
+		"crContributors": func() any { return ld.crContributors() }, "replyCounts": func() any { return ld.replyCounts() },
+		"reactions": func() any { return ld.reactions() }, "mentions": func() any { return ld.mentions() },
+		"memberCounts": func() any { return ld.memberCounts() }, "teamCounts": func() any { return ld.teamCounts() },
+		"mergedFrom": func() any { return ld.mergedFrom() },
+	}
+	made := 0
+	for name, mk := range makers {
+		assert.Equal(t, reflect.ValueOf(mk()).Pointer(), reflect.ValueOf(mk()).Pointer(), "%s: one loader per request", name)
+		made++
+	}
+	fields := reflect.ValueOf(ld.lazy)
+	assert.Equal(t, fields.NumField(), made, "every lazy loader has its method")
+	for i := range fields.NumField() {
+		assert.False(t, fields.Field(i).IsNil(), "loader %s is not made", fields.Type().Field(i).Name)
+	}
+	// Each loader, and the cache of nested pages, is cleared after a
+	// mutation.
+	assert.Len(t, ld.clears, len(r.policies)+made+1, "every loader is cleared after a mutation")
 }
 
 func implements(def *ast.Definition, iface string) bool {

@@ -50,9 +50,9 @@ func fannedOut(ctx context.Context) bool {
 
 // load fetches one value through a loader: batched with its siblings when it
 // has some, at once otherwise.
-func load[T any](ctx context.Context, ld *dataloader.Loader[string, T], id string) (T, error) {
-	if d, ok := loadersFrom(ctx).direct[ld].(*directLoader[T]); ok && !fannedOut(ctx) {
-		vs, errs := d.load(ctx, []string{id})
+func load[T any](ctx context.Context, ld *batchLoader[T], id string) (T, error) {
+	if !fannedOut(ctx) {
+		vs, errs := ld.direct.load(ctx, []string{id})
 		return vs[0], errs[0]
 	}
 	return ld.Load(ctx, id)()
@@ -60,9 +60,9 @@ func load[T any](ctx context.Context, ld *dataloader.Loader[string, T], id strin
 
 // loadMany fetches values through a loader: batched with its siblings' when
 // it has some, otherwise the keys it does not hold in one batch, at once.
-func loadMany[T any](ctx context.Context, ld *dataloader.Loader[string, T], ids []string) ([]T, []error) {
-	if d, ok := loadersFrom(ctx).direct[ld].(*directLoader[T]); ok && !fannedOut(ctx) {
-		return d.load(ctx, ids)
+func loadMany[T any](ctx context.Context, ld *batchLoader[T], ids []string) ([]T, []error) {
+	if !fannedOut(ctx) {
+		return ld.direct.load(ctx, ids)
 	}
 	return ld.LoadMany(ctx, ids)()
 }

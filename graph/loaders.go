@@ -29,35 +29,40 @@ const batchWait = time.Millisecond
 // type; the others are declared in newLoaders. Every loader is registered with
 // its clearing as it is made, so none can be forgotten by clear.
 type loaders struct {
+	r *Resolver
+	// making guards the loaders made on first use, entities and lazy, and
+	// clears: a request uses few of its loaders, and making every one of
+	// them up front cost 6% of the CPU of a point read.
+	making sync.Mutex
 	// entities holds the loader of each resource type, by type name.
 	entities map[string]any
-	// direct holds, by loader, the *directLoader that runs its batch
-	// function at once (see load).
-	direct map[any]any
-	// spaceCounts holds the counters of spaces.
-	spaceCounts *dataloader.Loader[string, spaceCounts]
-	// orgAccess holds, per organization, what authorization needs to decide
-	// for the viewer.
-	orgAccess *dataloader.Loader[string, *authz.Org]
-	// sharedUsers tells, per user, whether they share an organization with
-	// the viewer.
-	sharedUsers *dataloader.Loader[string, bool]
-	// crComments counts the open comments of change requests.
-	crComments *dataloader.Loader[string, int]
-	// crContributors lists the contributors of change requests.
-	crContributors *dataloader.Loader[string, []*ent.User]
-	// replyCounts counts the replies of comments.
-	replyCounts *dataloader.Loader[string, int]
-	// reactions lists the reactions to comments and replies, by their ID.
-	reactions *dataloader.Loader[string, []*ent.Reaction]
-	// mentions lists the users comments and replies mention, by their ID.
-	mentions *dataloader.Loader[string, []*ent.User]
-	// memberCounts counts the spaces and teams of members.
-	memberCounts *dataloader.Loader[string, countPair]
-	// teamCounts counts the members and spaces of teams.
-	teamCounts *dataloader.Loader[string, countPair]
-	// mergedFrom finds, by revision, the change request whose merge made it.
-	mergedFrom *dataloader.Loader[string, *ent.ChangeRequest]
+	lazy     struct {
+		// spaceCounts holds the counters of spaces.
+		spaceCounts *batchLoader[spaceCounts]
+		// orgAccess holds, per organization, what authorization needs to
+		// decide for the viewer.
+		orgAccess *batchLoader[*authz.Org]
+		// sharedUsers tells, per user, whether they share an organization
+		// with the viewer.
+		sharedUsers *batchLoader[bool]
+		// crComments counts the open comments of change requests.
+		crComments *batchLoader[int]
+		// crContributors lists the contributors of change requests.
+		crContributors *batchLoader[[]*ent.User]
+		// replyCounts counts the replies of comments.
+		replyCounts *batchLoader[int]
+		// reactions lists the reactions to comments and replies, by ID.
+		reactions *batchLoader[[]*ent.Reaction]
+		// mentions lists the users comments and replies mention, by ID.
+		mentions *batchLoader[[]*ent.User]
+		// memberCounts counts the spaces and teams of members.
+		memberCounts *batchLoader[countPair]
+		// teamCounts counts the members and spaces of teams.
+		teamCounts *batchLoader[countPair]
+		// mergedFrom finds, by revision, the change request whose merge
+		// made it.
+		mergedFrom *batchLoader[*ent.ChangeRequest]
+	}
 	// nested holds the pages of nested lists primed by a listed page.
 	nested *nestedPages
 
@@ -96,54 +101,112 @@ func loadersFrom(ctx context.Context) *loaders {
 	return l
 }
 
+// batchLoader is a loader of the request: the dataloader that batches the
+// keys of siblings, and the way to its batch function at once for a load
+// that has none (see load).
+type batchLoader[V any] struct {
+	*dataloader.Loader[string, V]
+	direct *directLoader[V]
+}
+
 // newBatchLoader makes a loader of the request from its batch function, and
-// registers its clearing for clear and its batch function for loads that
-// nothing can batch with (see load).
-func newBatchLoader[V any](l *loaders, fn dataloader.BatchFunc[string, V]) *dataloader.Loader[string, V] {
+// registers its clearing for clear. The caller holds l.making.
+func newBatchLoader[V any](l *loaders, fn dataloader.BatchFunc[string, V]) *batchLoader[V] {
 	cache := dataloader.NewCache[string, V]()
 	ld := dataloader.NewBatchedLoader(fn, dataloader.WithWait[string, V](batchWait),
 		dataloader.WithCache[string, V](cache))
-	l.direct[ld] = &directLoader[V]{cache: cache, fetch: fn}
 	l.clears = append(l.clears, func() { ld.ClearAll() })
-	return ld
+	return &batchLoader[V]{Loader: ld, direct: &directLoader[V]{cache: cache, fetch: fn}}
 }
 
 // batched is a loader whose batch function returns values by key; a missing
-// key loads as the zero value.
-func batched[V any](l *loaders, fetch func(context.Context, []string) (map[string]V, error)) *dataloader.Loader[string, V] {
+// key loads as the zero value. The caller holds l.making.
+func batched[V any](l *loaders, fetch func(context.Context, []string) (map[string]V, error)) *batchLoader[V] {
 	return newBatchLoader(l, func(ctx context.Context, ids []string) []*dataloader.Result[V] {
 		byID, err := fetch(ctx, ids)
 		return results(ids, byID, err, true)
 	})
 }
 
+// made returns the loader in slot, making it from fetch on first use.
+func made[V any](l *loaders, slot **batchLoader[V], fetch func(*Resolver, context.Context, []string) (map[string]V, error)) *batchLoader[V] {
+	l.making.Lock()
+	defer l.making.Unlock()
+	if *slot == nil {
+		*slot = batched(l, func(ctx context.Context, ids []string) (map[string]V, error) { return fetch(l.r, ctx, ids) })
+	}
+	return *slot
+}
+
+func (l *loaders) spaceCounts() *batchLoader[spaceCounts] {
+	return made(l, &l.lazy.spaceCounts, (*Resolver).loadSpaceCounts)
+}
+
+func (l *loaders) orgAccess() *batchLoader[*authz.Org] {
+	return made(l, &l.lazy.orgAccess, (*Resolver).loadOrgAccess)
+}
+
+func (l *loaders) sharedUsers() *batchLoader[bool] {
+	return made(l, &l.lazy.sharedUsers, (*Resolver).loadSharedUsers)
+}
+
+func (l *loaders) crComments() *batchLoader[int] {
+	return made(l, &l.lazy.crComments, (*Resolver).loadChangeRequestComments)
+}
+
+func (l *loaders) crContributors() *batchLoader[[]*ent.User] {
+	return made(l, &l.lazy.crContributors, (*Resolver).loadChangeRequestContributors)
+}
+
+func (l *loaders) replyCounts() *batchLoader[int] {
+	return made(l, &l.lazy.replyCounts, (*Resolver).loadReplyCounts)
+}
+
+func (l *loaders) reactions() *batchLoader[[]*ent.Reaction] {
+	return made(l, &l.lazy.reactions, (*Resolver).loadReactions)
+}
+
+func (l *loaders) mentions() *batchLoader[[]*ent.User] {
+	return made(l, &l.lazy.mentions, (*Resolver).loadMentions)
+}
+
+func (l *loaders) memberCounts() *batchLoader[countPair] {
+	return made(l, &l.lazy.memberCounts, (*Resolver).loadMemberCounts)
+}
+
+func (l *loaders) teamCounts() *batchLoader[countPair] {
+	return made(l, &l.lazy.teamCounts, (*Resolver).loadTeamCounts)
+}
+
+func (l *loaders) mergedFrom() *batchLoader[*ent.ChangeRequest] {
+	return made(l, &l.lazy.mergedFrom, (*Resolver).loadMergedFrom)
+}
+
+// entity returns the loader of a resource type, making it on first use.
+func (l *loaders) entity(p anyPolicy) any {
+	l.making.Lock()
+	defer l.making.Unlock()
+	ld, ok := l.entities[p.name()]
+	if !ok {
+		ld = p.newLoader(l.r, l)
+		l.entities[p.name()] = ld
+	}
+	return ld
+}
+
 func (r *Resolver) newLoaders(shareKeys map[string]string) *loaders {
-	l := &loaders{entities: map[string]any{}, direct: map[any]any{}, shareKeys: map[string]string{},
+	l := &loaders{r: r, entities: map[string]any{}, shareKeys: map[string]string{},
 		keyOrgs: map[string]bool{}, contents: map[string]*content.Loaded{}}
 	for k, v := range shareKeys {
 		l.shareKeys[k] = v
 	}
-	for _, p := range r.policies {
-		l.entities[p.name()] = p.newLoader(r, l)
-	}
-	l.crComments = batched(l, r.loadChangeRequestComments)
-	l.crContributors = batched(l, r.loadChangeRequestContributors)
-	l.mergedFrom = batched(l, r.loadMergedFrom)
-	l.replyCounts = batched(l, r.loadReplyCounts)
-	l.memberCounts = batched(l, r.loadMemberCounts)
-	l.teamCounts = batched(l, r.loadTeamCounts)
-	l.reactions = batched(l, r.loadReactions)
-	l.mentions = batched(l, r.loadMentions)
-	l.sharedUsers = batched(l, r.loadSharedUsers)
-	l.spaceCounts = batched(l, r.loadSpaceCounts)
-	l.orgAccess = batched(l, r.loadOrgAccess)
 	l.nested = newNestedPages(l)
 	return l
 }
 
 // newLoader returns a loader of entities by ID. A missing ID loads as an ent
 // not-found error.
-func newLoader[T any](l *loaders, fetch func(context.Context, []string) ([]T, error), idOf func(T) string) *dataloader.Loader[string, T] {
+func newLoader[T any](l *loaders, fetch func(context.Context, []string) ([]T, error), idOf func(T) string) *batchLoader[T] {
 	return newBatchLoader(l, func(ctx context.Context, ids []string) []*dataloader.Result[T] {
 		items, err := fetch(ctx, ids)
 		byID := make(map[string]T, len(items))
@@ -176,7 +239,10 @@ func (l *loaders) clear() {
 	if l == nil {
 		return
 	}
-	for _, c := range l.clears {
+	l.making.Lock()
+	clears := l.clears
+	l.making.Unlock()
+	for _, c := range clears {
 		c()
 	}
 	l.mu.Lock()

@@ -287,7 +287,7 @@ func (r *Resolver) memberUser(ctx context.Context, m *ent.Member) (*ent.User, er
 
 // memberCounts are the counts a member shows.
 func (r *Resolver) memberCounts(ctx context.Context, m *ent.Member) (countPair, error) {
-	return load(ctx, loadersFrom(ctx).memberCounts, m.ID)
+	return load(ctx, loadersFrom(ctx).memberCounts(), m.ID)
 }
 
 // loadMemberCounts counts, per member, the live spaces of its organization

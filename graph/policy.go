@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"entgo.io/ent/dialect/sql"
-	"github.com/graph-gophers/dataloader/v7"
 
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/internal/apperr"
@@ -79,8 +78,8 @@ func (p *policy[T, P]) prefetch(ctx context.Context, ids []string) {
 }
 
 // loader returns the request's loader of the type.
-func (p *policy[T, P]) loader(ctx context.Context) *dataloader.Loader[string, T] {
-	return loadersFrom(ctx).entities[p.typeName].(*dataloader.Loader[string, T])
+func (p *policy[T, P]) loader(ctx context.Context) *batchLoader[T] {
+	return loadersFrom(ctx).entity(p).(*batchLoader[T])
 }
 
 // notFound is the error of an ID the viewer cannot see, the same as for one

@@ -127,7 +127,7 @@ func (r *Resolver) prime(ctx context.Context, c created) {
 		r.orgs.loader(ctx).Prime(ctx, c.org.ID, c.org)
 	}
 	if c.access != nil {
-		l.orgAccess.Prime(ctx, c.orgID, c.access)
+		l.orgAccess().Prime(ctx, c.orgID, c.access)
 	}
 	if c.parent != nil {
 		r.collections.loader(ctx).Prime(ctx, c.parent.ID, c.parent)
@@ -135,7 +135,7 @@ func (r *Resolver) prime(ctx context.Context, c created) {
 	if c.space != nil {
 		r.spaces.loader(ctx).Prime(ctx, c.space.ID, c.space)
 		if c.newSpace {
-			l.spaceCounts.Prime(ctx, c.space.ID, spaceCounts{})
+			l.spaceCounts().Prime(ctx, c.space.ID, spaceCounts{})
 		}
 	}
 	if c.revision != nil {
@@ -442,7 +442,7 @@ func (r *Resolver) spacePermissions(ctx context.Context, s *ent.Space) (*authz.S
 }
 
 func (r *Resolver) spaceCounts(ctx context.Context, s *ent.Space) (spaceCounts, error) {
-	return load(ctx, loadersFrom(ctx).spaceCounts, s.ID)
+	return load(ctx, loadersFrom(ctx).spaceCounts(), s.ID)
 }
 
 // primeSpaces loads, for a page of spaces, what its items will ask for: their
@@ -496,7 +496,7 @@ func (r *Resolver) primeSpaces(ctx context.Context, spaces []*ent.Space) error {
 				return err
 			}
 			for _, id := range missing {
-				l.spaceCounts.Prime(ctx, id, c[id])
+				l.spaceCounts().Prime(ctx, id, c[id])
 			}
 		}
 	}

@@ -70,7 +70,7 @@ func primeCounts(ctx context.Context, spaces []*ent.Space) {
 	l := loadersFrom(ctx)
 	for _, s := range spaces {
 		if c, ok := countsOf(s); ok {
-			l.spaceCounts.Prime(ctx, s.ID, c)
+			l.spaceCounts().Prime(ctx, s.ID, c)
 		}
 	}
 }

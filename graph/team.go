@@ -277,7 +277,7 @@ func (r *Resolver) teamPermissions(ctx context.Context, t *ent.Team) (*authz.Tea
 
 // teamCounts are the counts a team shows.
 func (r *Resolver) teamCounts(ctx context.Context, t *ent.Team) (countPair, error) {
-	return load(ctx, loadersFrom(ctx).teamCounts, t.ID)
+	return load(ctx, loadersFrom(ctx).teamCounts(), t.ID)
 }
 
 // loadTeamCounts counts, per team, its members (a) and the live spaces it

@@ -22,7 +22,7 @@ import (
 // organization the viewer is an active member of. It is the one rule behind
 // looking a user up and seeing their email.
 func (r *Resolver) sharesOrganization(ctx context.Context, userID string) (bool, error) {
-	return load(ctx, loadersFrom(ctx).sharedUsers, userID)
+	return load(ctx, loadersFrom(ctx).sharedUsers(), userID)
 }
 
 func (r *Resolver) loadSharedUsers(ctx context.Context, ids []string) (map[string]bool, error) {
@@ -191,7 +191,7 @@ func (r *Resolver) fetchUsers(ctx context.Context, db *ent.Client, ids []string)
 	l := loadersFrom(ctx)
 	for _, u := range users {
 		if shared, ok := boolValue(u.Value(sharedColumn)); ok {
-			l.sharedUsers.Prime(ctx, u.ID, shared)
+			l.sharedUsers().Prime(ctx, u.ID, shared)
 		}
 	}
 	return users, nil
