@@ -87,11 +87,11 @@ const (
 // accessRow is a row of the access statement; its columns mean what its kind
 // says.
 type accessRow struct {
-	Kind string  `json:"kind"`
-	A    string  `json:"a"`
-	B    *string `json:"b"`
-	C    *string `json:"c"`
-	D    *string `json:"d"`
+	Kind string
+	A    string
+	B    *string
+	C    *string
+	D    *string
 }
 
 // loadOrgAccess builds the authorization view of organizations for the
@@ -214,7 +214,7 @@ func (r *Resolver) accessRows(ctx context.Context, userID string, withFacts bool
 			return nil, fmt.Errorf("loading what authorization decides from: %w", err)
 		}
 		row.A = a.String
-		row.B, row.C, row.D = nullable(b), nullable(c), nullable(d)
+		row.B, row.C, row.D = nullable(b.String, b.Valid), nullable(c.String, c.Valid), nullable(d.String, d.Valid)
 		out = append(out, row)
 	}
 	if err := rows.Err(); err != nil {
@@ -223,11 +223,12 @@ func (r *Resolver) accessRows(ctx context.Context, userID string, withFacts bool
 	return out, nil
 }
 
-func nullable(s sql.NullString) *string {
-	if !s.Valid {
+// nullable returns v when a nullable column held it, else nil.
+func nullable[T any](v T, valid bool) *T {
+	if !valid {
 		return nil
 	}
-	return &s.String
+	return &v
 }
 
 // accessColumns are the columns of the access statement's rows, after kind.

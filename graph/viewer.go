@@ -41,12 +41,12 @@ func (r *Resolver) Authenticate(ctx context.Context, token string, now time.Time
 			return nil, fmt.Errorf("checking the API token: %w", err)
 		}
 		if kind != viewerToken {
-			facts = append(facts, accessRow{Kind: kind, A: a.String, B: nullable(b)})
+			facts = append(facts, accessRow{Kind: kind, A: a.String, B: nullable(b.String, b.Valid)})
 			continue
 		}
 		t := &ent.APIToken{ID: a.String, Label: b.String, UserID: c.String, CreatedAt: created.Time,
-			LastUsedAt: nullableTime(lastUsed), ExpiresAt: nullableTime(expires)}
-		t.Edges.User = &ent.User{ID: c.String, Email: d.String, DisplayName: e.String, PhotoURL: nullable(f),
+			LastUsedAt: nullable(lastUsed.Time, lastUsed.Valid), ExpiresAt: nullable(expires.Time, expires.Valid)}
+		t.Edges.User = &ent.User{ID: c.String, Email: d.String, DisplayName: e.String, PhotoURL: nullable(f.String, f.Valid),
 			CreatedAt: userCreated.Time, UpdatedAt: userUpdated.Time}
 		v = &auth.Viewer{User: t.Edges.User, Token: t}
 	}
@@ -89,11 +89,4 @@ func viewerStatement(d string) sql.Querier {
 	// Not wrapped in an outer SELECT: SQLite gives a column its declared
 	// type, which its driver needs to read a timestamp, only from a table.
 	return token
-}
-
-func nullableTime(t sql.NullTime) *time.Time {
-	if !t.Valid {
-		return nil
-	}
-	return &t.Time
 }

@@ -34,12 +34,15 @@ import (
 // must name every such choice of the build function.
 type Statements struct {
 	mu    sync.RWMutex
-	built map[string]*builtStatement
+	built map[shape]*builtStatement
 }
+
+// shape names a built statement: its key, for one dialect.
+type shape struct{ dialect, key string }
 
 // NewStatements returns an empty cache of statements.
 func NewStatements() *Statements {
-	return &Statements{built: map[string]*builtStatement{}}
+	return &Statements{built: map[shape]*builtStatement{}}
 }
 
 // maxShapes bounds the cache: past it, a statement is built for each run,
@@ -126,7 +129,7 @@ func Query(run func(ctx context.Context, c *ent.Client) error) Build {
 // Query runs the statement of key on drv with args, building it on first
 // use. The caller closes the rows (ScanRows does).
 func (s *Statements) Query(ctx context.Context, drv dialect.Driver, key string, build Build, args ...any) (*sql.Rows, error) {
-	b, err := s.statement(drv.Dialect()+" "+key, drv.Dialect(), build)
+	b, err := s.statement(shape{drv.Dialect(), key}, build)
 	if err != nil {
 		return nil, err
 	}
@@ -147,14 +150,14 @@ func (s *Statements) Query(ctx context.Context, drv dialect.Driver, key string, 
 	return rows, nil
 }
 
-func (s *Statements) statement(key, dialectName string, build Build) (*builtStatement, error) {
+func (s *Statements) statement(key shape, build Build) (*builtStatement, error) {
 	s.mu.RLock()
 	b := s.built[key]
 	s.mu.RUnlock()
 	if b != nil {
 		return b, nil
 	}
-	query, args, err := build(dialectName)
+	query, args, err := build(key.dialect)
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +167,7 @@ func (s *Statements) statement(key, dialectName string, build Build) (*builtStat
 		if p, ok := a.(string); ok && strings.HasPrefix(p, paramPrefix) {
 			n, err := strconv.Atoi(p[len(paramPrefix):])
 			if err != nil {
-				return nil, fmt.Errorf("statement %q: malformed param %q", key, p)
+				return nil, fmt.Errorf("statement %q: malformed param %q", key.key, p)
 			}
 			b.slots[i], b.args[i] = n, nil
 		}
