@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"runtime/pprof"
+	"strings"
 	"testing"
 
 	"github.com/bindery/bindery/graph"
@@ -95,14 +96,7 @@ func BenchmarkNestedGraphQL(b *testing.B) {
 		changeRequests(first: 10) { nodes { id number createdBy { id displayName } } } } } } }`
 	vars := map[string]any{"id": e.Org.ID}
 	e.Statements.Store(0)
-	if path := os.Getenv("BINDERY_BENCH_PROFILE"); path != "" {
-		f, err := os.Create(path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		_ = pprof.StartCPUProfile(f)
-		defer pprof.StopCPUProfile()
-	}
+	profile(b)
 	b.ResetTimer()
 	for b.Loop() {
 		if g := e.GraphQL(e.OwnerToken, q, vars); len(g.Errors) > 0 {
@@ -110,4 +104,45 @@ func BenchmarkNestedGraphQL(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(e.Statements.Load())/float64(b.N), "stmts/op")
+}
+
+// BenchmarkNodeGraphQL measures the point read through node(id:) of make
+// bench-load, with 4 requests in flight per core.
+func BenchmarkNodeGraphQL(b *testing.B) {
+	e := benchEnv(b, 1)
+	sp := e.MustDo(http.MethodPost, "/v1/orgs/"+e.Org.ID+"/spaces", e.OwnerToken, map[string]any{"title": "Point"}, http.StatusCreated)
+	body := fmt.Sprintf(`{"query":"query($id: ID!) { node(id: $id) { ... on Space { id title } } }","variables":{"id":%q}}`, sp["id"])
+	e.Statements.Store(0)
+	profile(b)
+	b.SetParallelism(4)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			req, _ := http.NewRequest(http.MethodPost, e.HTTP.URL+"/graphql", strings.NewReader(body))
+			req.Header.Set("Authorization", "Bearer "+e.OwnerToken)
+			req.Header.Set("Content-Type", "application/json")
+			res, err := e.HTTP.Client().Do(req)
+			if err != nil || res.StatusCode != http.StatusOK {
+				b.Fatal(err, res.StatusCode)
+			}
+			_, _ = io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+		}
+	})
+	b.ReportMetric(float64(e.Statements.Load())/float64(b.N), "stmts/op")
+}
+
+// profile writes a CPU profile of the rest of the benchmark to the file
+// BINDERY_BENCH_PROFILE names, when set.
+func profile(b *testing.B) {
+	path := os.Getenv("BINDERY_BENCH_PROFILE")
+	if path == "" {
+		return
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	_ = pprof.StartCPUProfile(f)
+	b.Cleanup(func() { pprof.StopCPUProfile(); f.Close() })
 }
