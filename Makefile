@@ -11,20 +11,32 @@ OWNER ?= owner@bindery.local
 GENERATED := ent graph/generated graph/model/models_gen.go graph/model/connections_gen.go \
 	graph/schema internal/enum/values.go
 
-.PHONY: build run test lint test-sqlite test-postgres test-race generate check-generate bench bench-load e2e clean playground-assets
+.PHONY: build release check-release run test lint test-sqlite test-postgres test-race generate check-generate bench bench-load e2e clean playground-assets
+
+# The release, when the checkout is at a tag; `bindery version` shows it with
+# the commit (from the build information: -buildvcs).
+VERSION ?= $(shell git describe --tags --exact-match 2>/dev/null)
+# The commit, for builds without the .git directory (a container build
+# passes it as a build argument); a checkout's build information has it too.
+COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null)
+BUILD_FLAGS = -buildvcs=auto -ldflags "-X main.version=$(VERSION) -X main.commit=$(COMMIT)"
 
 build:
-	$(GO) build -o $(BIN) ./cmd/bindery
+	$(GO) build $(BUILD_FLAGS) -o $(BIN) ./cmd/bindery
 
-# On a database that already exists the first-start token was shown before,
-# so a fresh token for the owner is printed instead.
+# The binary of the container image (Dockerfile): static, without cgo, and
+# without the paths of the machine that built it.
+release:
+	CGO_ENABLED=0 $(GO) build -trimpath $(BUILD_FLAGS) -o $(BIN) ./cmd/bindery
+
+# The owner's API token is kept beside the database ($(DB).token, mode 0600)
+# and shown at every start; a new one, valid for TOKEN_TTL (0: forever), is
+# minted only when the kept one stops working.
+TOKEN_TTL ?= 720h
 run: build
-	@if [ -f "$(DB)" ]; then \
-		echo "API token for $(OWNER): $$(./$(BIN) token create --db $(DB) --email $(OWNER))"; \
-	fi
-	BINDERY_LOG_FORMAT=$${BINDERY_LOG_FORMAT:-text} ./$(BIN) serve --db $(DB)
+	BINDERY_LOG_FORMAT=$${BINDERY_LOG_FORMAT:-text} ./$(BIN) serve --db $(DB) --token-file $(DB).token --token-ttl $(TOKEN_TTL)
 
-test: check-generate lint
+test: check-generate lint check-release
 	$(MAKE) test-sqlite
 	@if [ -n "$$BINDERY_TEST_DATABASE_URL" ]; then $(MAKE) test-postgres; \
 	else echo "BINDERY_TEST_DATABASE_URL is not set: skipping the PostgreSQL run"; fi
@@ -60,6 +72,15 @@ generate:
 	$(GO) generate ./...
 
 # Regenerates everything and fails when the committed output was stale.
+# Builds the binary as the Dockerfile does and checks it: CGO-free, and
+# `bindery version` names its commit. No Docker daemon needed.
+check-release:
+	@echo "== release build"
+	@$(MAKE) --no-print-directory release BIN=.release/bindery
+	@$(GO) version -m .release/bindery | grep -q 'CGO_ENABLED=0' || { echo "the release binary is not CGO-free"; exit 1; }
+	@./.release/bindery version | grep -q '^commit [0-9a-f]\{40\}' || { echo "bindery version names no commit:"; ./.release/bindery version; exit 1; }
+	@rm -rf .release
+
 check-generate:
 	@find $(GENERATED) -type f | LC_ALL=C sort | xargs sha256sum > .generated.before
 	@$(GO) generate ./...

@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 
@@ -22,11 +23,11 @@ type Seeded struct {
 
 // Seed fills an empty database with an owner, an organization and a little
 // demo content, all created through the same mutations the APIs use, and
-// issues a token for the owner. On a database that has users it does
-// nothing and returns nil. It is atomic: a failed seed leaves nothing behind.
+// issues a token for the owner that expires at tokenExpiry (nil: never). On
+// a database that has users it does nothing and returns nil. It is atomic: a failed seed leaves nothing behind.
 // lock serializes seeding between replicas starting together (see
 // store.DB.LockSeed).
-func (r *Resolver) Seed(ctx context.Context, ownerEmail string, lock func(context.Context, *ent.Client) error) (*Seeded, error) {
+func (r *Resolver) Seed(ctx context.Context, ownerEmail string, tokenExpiry *time.Time, lock func(context.Context, *ent.Client) error) (*Seeded, error) {
 	var out *Seeded
 	err := store.WithTx(ctx, r.client, func(ctx context.Context, db *ent.Client) error {
 		if err := lock(ctx, db); err != nil {
@@ -65,7 +66,7 @@ func (r *Resolver) Seed(ctx context.Context, ownerEmail string, lock func(contex
 		if _, err := m.CreateSpace(ctx, model.CreateSpaceInput{OrganizationID: orgID, Title: ptr("API reference"), Emoji: ptr("📘")}); err != nil {
 			return err
 		}
-		token, _, err := IssueToken(ctx, db, owner.ID, "First start", nil)
+		token, _, err := IssueToken(ctx, db, owner.ID, "First start", tokenExpiry)
 		if err != nil {
 			return err
 		}

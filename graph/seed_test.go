@@ -29,7 +29,7 @@ func TestSeedCreatesDemoContent(t *testing.T) {
 	cfg.SigningSecret = "seed-test-signing-secret-0123456789"
 	require.NoError(t, cfg.Finish())
 	r := graph.New(db.Client, cfg)
-	seeded, err := r.Seed(ctx, "owner@example.com", func(context.Context, *ent.Client) error { return nil })
+	seeded, err := r.Seed(ctx, "owner@example.com", nil, func(context.Context, *ent.Client) error { return nil })
 	require.NoError(t, err)
 	require.NotNil(t, seeded)
 

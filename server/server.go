@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"entgo.io/ent/dialect"
@@ -44,6 +45,8 @@ type Server struct {
 	// when the server shuts down, which ends them.
 	conns    connections
 	stopping chan struct{}
+	// draining is set when shutdown starts: /readyz answers 503.
+	draining atomic.Bool
 	stopOnce sync.Once
 }
 
@@ -94,6 +97,12 @@ func (s *Server) routes() chi.Router {
 		writeStatus(w, http.StatusOK, "ok")
 	})
 	m.Get("/readyz", func(w http.ResponseWriter, r *http.Request) {
+		// Draining: a load balancer stops sending new requests while the
+		// ones in flight finish.
+		if s.draining.Load() {
+			writeStatus(w, http.StatusServiceUnavailable, "draining")
+			return
+		}
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 		defer cancel()
 		if err := s.db.Ping(ctx); err != nil {
@@ -169,7 +178,13 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 		return fmt.Errorf("serving: %w", err)
 	case <-ctx.Done():
 	}
-	s.log.Info("shutting down")
+	s.draining.Store(true)
+	s.log.Info("shutting down", "drain_delay", s.cfg.DrainDelay.String())
+	// /readyz answers 503 from here; the listener stays open for the drain
+	// delay so that load balancers see it before connections are refused.
+	if s.cfg.DrainDelay > 0 {
+		time.Sleep(s.cfg.DrainDelay)
+	}
 	stopJobs()
 	// Subscriptions end first: Shutdown waits for event streams, and does
 	// not see WebSockets, which are no longer HTTP.

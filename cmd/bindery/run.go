@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"strings"
+	"time"
 
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/ent/member"
@@ -26,11 +27,13 @@ import (
 
 const usage = `Usage:
   bindery serve [--addr 127.0.0.1:8080] [--db DSN] [--no-introspection] [--no-seed]
+                [--token-file FILE] [--token-ttl 720h]
   bindery migrate [--db DSN]
   bindery org create [--db DSN] --title TITLE --owner EMAIL
   bindery token create [--db DSN] --email EMAIL [--org ORGID --role ROLE]
   bindery routes [--json]
   bindery search reindex [--db DSN]
+  bindery version
 
 DSN is a SQLite file path (default bindery.db) or a postgres:// URL.
 Flags override the environment variables BINDERY_ADDR and BINDERY_DATABASE_URL.`
@@ -38,8 +41,8 @@ Flags override the environment variables BINDERY_ADDR and BINDERY_DATABASE_URL.`
 // errUsage marks a command line that could not be understood.
 var errUsage = errors.New("invalid usage")
 
-// run is the whole program: main only wires the process to it.
-func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+// dispatch is the whole program: main only wires the process to it.
+func dispatch(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	cfg := config.Default()
 	if err := cfg.FromEnv(getenv); err != nil {
 		return err
@@ -58,12 +61,34 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return routes(args[2:], stdout, stderr)
 	case cmd == "search reindex":
 		return reindex(ctx, cfg, args[3:], stdout, stderr)
+	case cmd == "version":
+		return printVersion(stdout)
 	case cmd == "help" || cmd == "-h" || cmd == "--help":
 		fmt.Fprintln(stdout, usage)
 		return nil
 	}
 	fmt.Fprintln(stderr, usage)
 	return fmt.Errorf("%w: unknown command %q", errUsage, cmd)
+}
+
+// run dispatches a command line; a command's --help is not an error.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	err := dispatch(ctx, args, getenv, stdout, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	return err
+}
+
+// parseFlags parses a command's flags: --help is flag.ErrHelp (the flag
+// package has printed the command's flags), anything else not understood
+// is a usage error.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	err := fs.Parse(args)
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	return fmt.Errorf("%w: %v", errUsage, err)
 }
 
 func head(s []string, n int) []string {
@@ -115,8 +140,10 @@ func serve(ctx context.Context, cfg config.Config, args []string, stderr io.Writ
 	fs.StringVar(&cfg.DatabaseURL, "db", cfg.DatabaseURL, "database: SQLite file path or postgres:// URL")
 	noIntrospection := fs.Bool("no-introspection", false, "turn GraphQL introspection off")
 	noSeed := fs.Bool("no-seed", false, "do not seed an empty database")
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+	tokenFile := fs.String("token-file", "", "keep the owner's API token in this file (mode 0600) and show it at every start, minting a new one only when it no longer works")
+	tokenTTL := fs.Duration("token-ttl", 30*24*time.Hour, "lifetime of the owner token the first start (or --token-file) creates; 0 for a token that never expires")
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	if *noIntrospection {
 		cfg.Introspection = false
@@ -124,42 +151,51 @@ func serve(ctx context.Context, cfg config.Config, args []string, stderr io.Writ
 	if *noSeed {
 		cfg.Seed = false
 	}
+	if *tokenTTL < 0 {
+		return fmt.Errorf("%w: --token-ttl must not be negative", errUsage)
+	}
 	if err := cfg.Finish(); err != nil {
 		return err
 	}
 	log := newLogger(cfg, stderr)
+	// The ports first: a port that is taken fails the start before the
+	// database is touched or a token minted.
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listening: %w", err)
+	}
+	var debug net.Listener
+	if cfg.DebugAddr != "" {
+		if debug, err = net.Listen("tcp", cfg.DebugAddr); err != nil {
+			ln.Close()
+			return fmt.Errorf("listening on BINDERY_DEBUG_ADDR: %w", err)
+		}
+	}
+	closeListeners := func() {
+		ln.Close()
+		if debug != nil {
+			debug.Close()
+		}
+	}
 	db, err := openMigrated(ctx, cfg.DatabaseURL)
 	if err != nil {
+		closeListeners()
 		return err
 	}
 	defer db.Close()
 	srv, err := server.New(cfg, db, log)
 	if err != nil {
+		closeListeners()
 		return err
 	}
 	defer srv.Close()
-	if cfg.Seed {
-		seeded, err := srv.Resolver().Seed(ctx, "owner@bindery.local", db.LockSeed)
-		if err != nil {
-			return fmt.Errorf("seeding the empty database: %w", err)
-		}
-		if seeded != nil {
-			log.Info("created the owner, a demo organization and an API token for the owner; keep the token, it is shown only once",
-				"owner", seeded.Owner.Email, "organization", seeded.Organization.ID, "token", seeded.Token)
-		}
+	if err := ownerToken(ctx, srv.Resolver(), db, cfg.Seed, *tokenFile, *tokenTTL, log); err != nil {
+		closeListeners()
+		return err
 	}
-	ln, err := net.Listen("tcp", cfg.Addr)
-	if err != nil {
-		return fmt.Errorf("listening: %w", err)
-	}
-	if cfg.DebugAddr != "" {
-		dl, err := net.Listen("tcp", cfg.DebugAddr)
-		if err != nil {
-			ln.Close()
-			return fmt.Errorf("listening on BINDERY_DEBUG_ADDR: %w", err)
-		}
+	if debug != nil {
 		go func() {
-			if err := server.ServeDebug(ctx, dl, log); err != nil {
+			if err := server.ServeDebug(ctx, debug, log); err != nil {
 				log.Error("serving the profiler", "error", err)
 			}
 		}()
@@ -174,8 +210,8 @@ func serve(ctx context.Context, cfg config.Config, args []string, stderr io.Writ
 func routes(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("routes", stderr)
 	asJSON := fs.Bool("json", false, "print a JSON array of {method, path, operationId, status}")
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: routes takes no arguments", errUsage)
@@ -194,8 +230,8 @@ func routes(args []string, stdout, stderr io.Writer) error {
 func migrate(ctx context.Context, cfg config.Config, args []string, stderr io.Writer) error {
 	fs := newFlags("migrate", stderr)
 	fs.StringVar(&cfg.DatabaseURL, "db", cfg.DatabaseURL, "database: SQLite file path or postgres:// URL")
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	db, err := openMigrated(ctx, cfg.DatabaseURL)
 	if err != nil {
@@ -209,8 +245,8 @@ func migrate(ctx context.Context, cfg config.Config, args []string, stderr io.Wr
 func reindex(ctx context.Context, cfg config.Config, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("search reindex", stderr)
 	fs.StringVar(&cfg.DatabaseURL, "db", cfg.DatabaseURL, "database: SQLite file path or postgres:// URL")
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	db, err := openConfigured(ctx, &cfg)
 	if err != nil {
@@ -230,8 +266,8 @@ func createOrg(ctx context.Context, cfg config.Config, args []string, stdout, st
 	fs.StringVar(&cfg.DatabaseURL, "db", cfg.DatabaseURL, "database: SQLite file path or postgres:// URL")
 	title := fs.String("title", "", "title of the organization (2 to 255 characters)")
 	owner := fs.String("owner", "", "email of the owner, created if missing")
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	if *title == "" || *owner == "" {
 		return fmt.Errorf("%w: --title and --owner are required", errUsage)
@@ -271,8 +307,8 @@ func createToken(ctx context.Context, cfg config.Config, args []string, stdout, 
 	email := fs.String("email", "", "email of the user, created if missing")
 	orgID := fs.String("org", "", "organization to make the user a member of")
 	roleName := fs.String("role", "", "role in the organization: "+strings.Join(enum.Role("").Values(), ", "))
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	if *email == "" {
 		return fmt.Errorf("%w: --email is required", errUsage)

@@ -6,7 +6,10 @@ import (
 	"encoding/json"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -167,9 +170,11 @@ func TestServeSeedsAndShutsDown(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var stderr syncBuffer
 	done := make(chan error, 1)
-	env := map[string]string{"BINDERY_ADDR": addr, "BINDERY_DATABASE_URL": db, "BINDERY_LOG_FORMAT": "text"}
+	env := map[string]string{"BINDERY_ADDR": addr, "BINDERY_DATABASE_URL": db, "BINDERY_LOG_FORMAT": "text",
+		"BINDERY_DRAIN_DELAY": "1s"}
+	tokenFile := filepath.Join(t.TempDir(), "bindery.db.token")
 	go func() {
-		done <- run(ctx, []string{"bindery", "serve"}, func(k string) string { return env[k] }, &bytes.Buffer{}, &stderr)
+		done <- run(ctx, []string{"bindery", "serve", "--token-file", tokenFile}, func(k string) string { return env[k] }, &bytes.Buffer{}, &stderr)
 	}()
 
 	var token string
@@ -192,7 +197,24 @@ func TestServeSeedsAndShutsDown(t *testing.T) {
 	res.Body.Close()
 	assert.Equal(t, http.StatusOK, res.StatusCode)
 
+	// The first start's token is kept in the token file, for its owner only.
+	kept, err := os.ReadFile(tokenFile)
+	require.NoError(t, err)
+	assert.Equal(t, token+"\n", string(kept))
+	info, err := os.Stat(tokenFile)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o600), info.Mode().Perm())
+
+	// Draining: /readyz answers 503 while the listener is still open.
 	cancel()
+	require.Eventually(t, func() bool {
+		res, err := http.Get("http://" + addr + "/readyz")
+		if err != nil {
+			return false
+		}
+		defer res.Body.Close()
+		return res.StatusCode == http.StatusServiceUnavailable
+	}, 900*time.Millisecond, 10*time.Millisecond, "/readyz turns 503 as soon as shutdown starts")
 	select {
 	case err := <-done:
 		require.NoError(t, err)
@@ -201,16 +223,46 @@ func TestServeSeedsAndShutsDown(t *testing.T) {
 	}
 	assert.Contains(t, stderr.String(), "shutting down")
 
-	// A second start on the same database does not seed again.
+	// A second start on the same database does not seed again, and shows
+	// the kept token instead of minting another.
 	ctx2, cancel2 := context.WithCancel(context.Background())
 	var stderr2 syncBuffer
+	delete(env, "BINDERY_DRAIN_DELAY")
 	go func() {
-		done <- run(ctx2, []string{"bindery", "serve"}, func(k string) string { return env[k] }, &bytes.Buffer{}, &stderr2)
+		done <- run(ctx2, []string{"bindery", "serve", "--token-file", tokenFile}, func(k string) string { return env[k] }, &bytes.Buffer{}, &stderr2)
 	}()
 	require.Eventually(t, func() bool { return strings.Contains(stderr2.String(), "bindery is serving") }, 90*time.Second, 50*time.Millisecond)
 	cancel2()
 	require.NoError(t, <-done)
-	assert.NotContains(t, stderr2.String(), "token=")
+	assert.NotContains(t, stderr2.String(), "demo organization")
+	assert.Contains(t, stderr2.String(), "from the token file")
+	assert.Contains(t, stderr2.String(), "token="+token)
+}
+
+// A start on a port that is taken fails before it opens the database or
+// mints a token.
+func TestServeFailsFirstOnATakenPort(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	db := filepath.Join(t.TempDir(), "bindery.db")
+	_, stderr, err := runCLI(t, map[string]string{"BINDERY_ADDR": ln.Addr().String(), "BINDERY_DATABASE_URL": db}, "serve")
+	require.ErrorContains(t, err, "listening")
+	assert.NoFileExists(t, db)
+	assert.NotContains(t, stderr, "token=")
+}
+
+func TestHelpAndVersion(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{{"serve", "--help"}, {"migrate", "-h"}, {"token", "create", "--help"}, {"help"}} {
+		_, _, err := runCLI(t, nil, args...)
+		assert.NoError(t, err, "%v exits 0", args)
+	}
+	out, _, err := runCLI(t, nil, "version")
+	require.NoError(t, err)
+	assert.Regexp(t, `^bindery \S+\ncommit \S+`, out)
+	assert.Contains(t, out, "go "+runtime.Version())
 }
 
 // TestSearchReindex indexes the content of a database whose index lacks it,
@@ -254,4 +306,41 @@ func TestSearchReindex(t *testing.T) {
 	require.NoError(t, err, "again, with nothing to do")
 	assert.Equal(t, "1\n", out)
 	assert.Equal(t, 1, found())
+}
+
+// A kept token that no longer signs the owner in is replaced by a new one,
+// which expires after the token TTL.
+func TestOwnerTokenIsMintedAgainWhenTheKeptOneFails(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, err := openMigrated(ctx, dsn(t))
+	require.NoError(t, err)
+	defer db.Close()
+	cfg := config.Default()
+	require.NoError(t, cfg.Finish())
+	r := graph.New(db.Client, cfg)
+	file := filepath.Join(t.TempDir(), "bindery.db.token")
+	require.NoError(t, os.WriteFile(file, []byte("bnd_revokedorneverissued0000000000000000\n"), 0o644))
+	var logs bytes.Buffer
+	require.NoError(t, ownerToken(ctx, r, db, false, file, 48*time.Hour, newLogger(cfg, &logs)))
+
+	kept, err := os.ReadFile(file)
+	require.NoError(t, err)
+	token := strings.TrimSpace(string(kept))
+	assert.Contains(t, logs.String(), token)
+	v, err := r.Authenticate(ctx, token, time.Now())
+	require.NoError(t, err)
+	assert.Equal(t, ownerEmail, v.User.Email)
+	_, err = r.Authenticate(ctx, token, time.Now().Add(49*time.Hour))
+	assert.Error(t, err, "the new token expires after the TTL")
+	info, err := os.Stat(file)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o600), info.Mode().Perm())
+
+	// Kept and working: shown again, not replaced.
+	logs.Reset()
+	require.NoError(t, ownerToken(ctx, r, db, false, file, 48*time.Hour, newLogger(cfg, &logs)))
+	again, _ := os.ReadFile(file)
+	assert.Equal(t, string(kept), string(again))
+	assert.Contains(t, logs.String(), "from the token file")
 }

@@ -64,6 +64,9 @@ type Config struct {
 	Seed bool
 	// ShutdownTimeout bounds graceful shutdown.
 	ShutdownTimeout time.Duration
+	// DrainDelay is how long a stopping server keeps serving, with /readyz
+	// answering 503, before it stops accepting connections.
+	DrainDelay time.Duration
 	// SigningSecret signs the expiring URLs of files and PDFs. Every replica
 	// needs the same one; empty means a random secret for this process.
 	SigningSecret string
@@ -145,6 +148,7 @@ var Env = []struct{ Name, Flag, Default, Meaning string }{
 	{"BINDERY_DEBUG_ADDR", "", "none", "Address (`127.0.0.1:6060`) of a separate listener serving Go's profiler at `/debug/pprof/`, unauthenticated: keep it private."},
 	{"BINDERY_SMTP_URL", "", "none", "SMTP relay that sends invitations: `smtp://` (STARTTLS when offered) or `smtps://`, with optional `user:password@`. Unset: invitations are logged, not sent."},
 	{"BINDERY_SMTP_FROM", "", "none", "Sender address of invitations; required with `BINDERY_SMTP_URL`."},
+	{"BINDERY_DRAIN_DELAY", "", "0s", "How long a stopping server keeps serving with `/readyz` answering 503 before it refuses connections; behind a load balancer, set it above the health check's interval (`10s`)."},
 	{"BINDERY_CORS_ORIGINS", "", "none", "Comma-separated origins (`https://app.example.com`) whose pages may call the APIs from a browser, or `*` for any; see the README, Browsers and CORS."},
 }
 
@@ -209,6 +213,13 @@ func (c *Config) FromEnv(getenv func(string) string) error {
 			}
 			*dst = n
 		}
+	}
+	if v := getenv("BINDERY_DRAIN_DELAY"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 {
+			return fmt.Errorf("BINDERY_DRAIN_DELAY: %q is not a duration of 0 or more", v)
+		}
+		c.DrainDelay = d
 	}
 	for name, dst := range map[string]*time.Duration{"BINDERY_PURGE_INTERVAL": &c.PurgeInterval,
 		"BINDERY_REQUEST_TIMEOUT": &c.RequestTimeout, "BINDERY_SUBSCRIPTION_KEEPALIVE": &c.SubscriptionKeepAlive} {
