@@ -33,6 +33,8 @@ const usage = `Usage:
   bindery token create [--db DSN] --email EMAIL [--org ORGID --role ROLE]
   bindery routes [--json]
   bindery search reindex [--db DSN]
+  bindery backup [--db DSN] --out FILE
+  bindery restore --from FILE [--db FILE] [--force]
   bindery version
 
 DSN is a SQLite file path (default bindery.db) or a postgres:// URL.
@@ -61,6 +63,10 @@ func dispatch(ctx context.Context, args []string, getenv func(string) string, st
 		return routes(args[2:], stdout, stderr)
 	case cmd == "search reindex":
 		return reindex(ctx, cfg, args[3:], stdout, stderr)
+	case cmd == "backup" || strings.HasPrefix(cmd, "backup "):
+		return backup(ctx, cfg, args[2:], stdout, stderr)
+	case cmd == "restore" || strings.HasPrefix(cmd, "restore "):
+		return restore(ctx, cfg, args[2:], stdout, stderr)
 	case cmd == "version":
 		return printVersion(stdout)
 	case cmd == "help" || cmd == "-h" || cmd == "--help":
