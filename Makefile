@@ -8,7 +8,7 @@ DB ?= bindery.db
 OWNER ?= owner@bindery.local
 
 # Everything `go generate ./...` writes.
-GENERATED := ent graph/generated graph/model/models_gen.go graph/model/connections_gen.go \
+GENERATED := ent graph/generated graph/model/models_gen.go graph/model/connections_gen.go rest/openapi.json \
 	graph/schema internal/enum/values.go
 
 .PHONY: build release check-release run test lint test-sqlite test-postgres test-race generate check-generate bench bench-load e2e clean playground-assets

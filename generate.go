@@ -11,3 +11,4 @@ package bindery
 //go:generate go -C ent run -mod=mod entc.go
 //go:generate go run ./graph/model/internal/gen
 //go:generate go tool gqlgen generate
+//go:generate go run ./rest/internal/openapigen

@@ -119,6 +119,10 @@ func (s *Server) routes() chi.Router {
 	m.Get("/files/{spaceId}/{blob}/{name}", s.serveFile)
 	m.Get("/pdf/{spaceId}/{revisionId}", s.servePDF)
 
+	// The description of /v1 needs no token (see rest.ServeOpenAPI).
+	m.Get("/v1/openapi.json", rest.ServeOpenAPI)
+	m.Head("/v1/openapi.json", rest.ServeOpenAPI)
+
 	// The API routes share one stack: deadline, viewer, rate limit, loaders.
 	api := m.With(s.deadline, s.authenticate, s.rateLimit, s.loaders, s.eventStreams)
 	api.Handle("/graphql", s.graphqlHTTP(s.graphqlHandler()))

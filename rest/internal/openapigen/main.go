@@ -1,0 +1,201 @@
+// Command openapigen writes rest/openapi.json, Bindery's own OpenAPI
+// document of /v1, which the server serves at GET /v1/openapi.json.
+//
+// It is derived from the route table: one operation per row, each taken
+// from the official GitBook spec the row names (rest/testdata; the route
+// table's test checks that every row is in it) with its parameters, body
+// and response schemas, and the components they reference. Where Bindery
+// differs, the row wins: its success status is the one documented (a
+// DELETE answers 204, as the API contract says), security is the bearer
+// token Bindery takes, and every operation lists the error envelope as its
+// default response. Rows outside the contract's scope
+// (rest/testdata/operations.tsv) are marked x-bindery-beyond-contract.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/bindery/bindery/rest"
+)
+
+const (
+	specFile  = "rest/testdata/gitbook-openapi-0.143.2.json"
+	scopeFile = "rest/testdata/operations.tsv"
+	outFile   = "rest/openapi.json"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "openapigen:", err)
+		os.Exit(1)
+	}
+}
+
+type object = map[string]any
+
+func run() error {
+	raw, err := os.ReadFile(specFile)
+	if err != nil {
+		return err
+	}
+	var spec object
+	if err := json.Unmarshal(raw, &spec); err != nil {
+		return err
+	}
+	scope, err := readScope()
+	if err != nil {
+		return err
+	}
+	paths := object{}
+	for _, op := range rest.Operations() {
+		path := strings.TrimPrefix(op.Path, "/v1")
+		official, ok := lookup(spec, "paths", path, strings.ToLower(op.Method)).(object)
+		if !ok {
+			return fmt.Errorf("%s %s is not in the official spec", op.Method, op.Path)
+		}
+		item, _ := paths[path].(object)
+		if item == nil {
+			item = object{}
+			paths[path] = item
+		}
+		item[strings.ToLower(op.Method)] = operation(official, op, !scope[op.Method+" "+op.Path])
+	}
+	doc := object{
+		"openapi": spec["openapi"],
+		"info": object{
+			"title":   "Bindery /v1",
+			"version": "0.143.2",
+			"description": "Bindery's REST API, wire-compatible with the GitBook API 0.143.2. " +
+				"Generated from Bindery's route table (bindery routes): every operation Bindery serves, " +
+				"with the official definitions of its parameters, bodies and responses and Bindery's own success status. " +
+				"Errors use the envelope {\"error\":{\"code\":<status>,\"message\":\"...\"}}.",
+		},
+		"servers":  []any{object{"url": "/v1"}},
+		"security": []any{object{"user": []any{}}},
+		"paths":    paths,
+	}
+	// The components the operations reference, and those they reference.
+	components := object{"securitySchemes": object{"user": lookup(spec, "components", "securitySchemes", "user")}}
+	pending := refs(paths)
+	pending = append(pending, "#/components/responses/UnexpectedError")
+	seen := map[string]bool{}
+	for len(pending) > 0 {
+		ref := pending[len(pending)-1]
+		pending = pending[:len(pending)-1]
+		if seen[ref] {
+			continue
+		}
+		seen[ref] = true
+		parts := strings.Split(strings.TrimPrefix(ref, "#/"), "/")
+		if len(parts) != 3 || parts[0] != "components" {
+			return fmt.Errorf("unexpected reference %s", ref)
+		}
+		def := lookup(spec, parts...)
+		if def == nil {
+			return fmt.Errorf("%s is not in the official spec", ref)
+		}
+		kind, _ := components[parts[1]].(object)
+		if kind == nil {
+			kind = object{}
+			components[parts[1]] = kind
+		}
+		kind[parts[2]] = def
+		pending = append(pending, refs(def)...)
+	}
+	doc["components"] = components
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(doc); err != nil {
+		return err
+	}
+	return os.WriteFile(outFile, out.Bytes(), 0o644)
+}
+
+// operation is the official operation as Bindery serves it.
+func operation(official object, op rest.Operation, beyond bool) object {
+	out := object{}
+	for k, v := range official {
+		out[k] = v
+	}
+	out["security"] = []any{object{"user": []any{}}}
+	responses := object{}
+	officialResponses, _ := official["responses"].(object)
+	for code, r := range officialResponses {
+		n, err := strconv.Atoi(code)
+		if err == nil && n < 300 {
+			continue // the row's status replaces the official successes
+		}
+		responses[code] = r
+	}
+	status := strconv.Itoa(op.Status)
+	success, ok := officialResponses[status].(object)
+	if !ok || op.Status == http.StatusNoContent {
+		success = object{"description": http.StatusText(op.Status)}
+	}
+	responses[status] = success
+	responses["default"] = object{"$ref": "#/components/responses/UnexpectedError"}
+	out["responses"] = responses
+	if beyond {
+		out["x-bindery-beyond-contract"] = true
+	}
+	return out
+}
+
+// lookup walks v along keys.
+func lookup(v any, keys ...string) any {
+	for _, k := range keys {
+		o, ok := v.(object)
+		if !ok {
+			return nil
+		}
+		v = o[k]
+	}
+	return v
+}
+
+// refs lists the $ref values under v.
+func refs(v any) []string {
+	var out []string
+	switch v := v.(type) {
+	case object:
+		for k, x := range v {
+			if s, ok := x.(string); ok && k == "$ref" {
+				out = append(out, s)
+			} else {
+				out = append(out, refs(x)...)
+			}
+		}
+	case []any:
+		for _, x := range v {
+			out = append(out, refs(x)...)
+		}
+	}
+	return out
+}
+
+// readScope reads the contract's operations: "METHOD /v1/path" lines.
+func readScope() (map[string]bool, error) {
+	f, err := os.Open(scopeFile)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	scope := map[string]bool{}
+	s := bufio.NewScanner(f)
+	for s.Scan() {
+		cols := strings.Split(s.Text(), "\t")
+		if len(cols) == 3 {
+			scope[cols[1]+" "+cols[2]] = true
+		}
+	}
+	return scope, s.Err()
+}
