@@ -54,6 +54,15 @@ var kinds = map[Kind]struct {
 	Canceled:           {499, "CLIENT_CLOSED_REQUEST"},
 }
 
+// Kinds lists every kind, in no particular order.
+func Kinds() []Kind {
+	out := make([]Kind, 0, len(kinds))
+	for k := range kinds {
+		out = append(out, k)
+	}
+	return out
+}
+
 // HTTPStatus is the /v1 status of the kind.
 func (k Kind) HTTPStatus() int { return kinds[k].status }
 
