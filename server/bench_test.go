@@ -38,16 +38,26 @@ func BenchmarkListSpacesREST(b *testing.B) {
 }
 
 // benchGet measures GETs of path by the owner, parallelism requests in
-// flight per core, and reports the statements each costs. It uses the raw
-// client: e.Do would also validate against the spec.
+// flight per core, and reports the statements each costs.
 func benchGet(b *testing.B, e *servertest.Env, path string, parallelism int) {
-	req, _ := http.NewRequest(http.MethodGet, e.HTTP.URL+path, nil)
-	req.Header.Set("Authorization", "Bearer "+e.OwnerToken)
+	benchRequests(b, e, parallelism, func() *http.Request {
+		req, _ := http.NewRequest(http.MethodGet, e.HTTP.URL+path, nil)
+		return req
+	})
+}
+
+// benchRequests measures the owner's requests that next makes, parallelism
+// in flight per core, and reports the statements each costs. It uses the
+// raw client: e.Do would also validate against the spec.
+func benchRequests(b *testing.B, e *servertest.Env, parallelism int, next func() *http.Request) {
 	e.Statements.Store(0)
+	profile(b)
 	b.SetParallelism(parallelism)
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
+			req := next()
+			req.Header.Set("Authorization", "Bearer "+e.OwnerToken)
 			res, err := e.HTTP.Client().Do(req)
 			if err != nil || res.StatusCode != http.StatusOK {
 				b.Fatal(err, res.StatusCode)
@@ -112,24 +122,11 @@ func BenchmarkNodeGraphQL(b *testing.B) {
 	e := benchEnv(b, 1)
 	sp := e.MustDo(http.MethodPost, "/v1/orgs/"+e.Org.ID+"/spaces", e.OwnerToken, map[string]any{"title": "Point"}, http.StatusCreated)
 	body := fmt.Sprintf(`{"query":"query($id: ID!) { node(id: $id) { ... on Space { id title } } }","variables":{"id":%q}}`, sp["id"])
-	e.Statements.Store(0)
-	profile(b)
-	b.SetParallelism(4)
-	b.ResetTimer()
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			req, _ := http.NewRequest(http.MethodPost, e.HTTP.URL+"/graphql", strings.NewReader(body))
-			req.Header.Set("Authorization", "Bearer "+e.OwnerToken)
-			req.Header.Set("Content-Type", "application/json")
-			res, err := e.HTTP.Client().Do(req)
-			if err != nil || res.StatusCode != http.StatusOK {
-				b.Fatal(err, res.StatusCode)
-			}
-			_, _ = io.Copy(io.Discard, res.Body)
-			res.Body.Close()
-		}
+	benchRequests(b, e, 4, func() *http.Request {
+		req, _ := http.NewRequest(http.MethodPost, e.HTTP.URL+"/graphql", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		return req
 	})
-	b.ReportMetric(float64(e.Statements.Load())/float64(b.N), "stmts/op")
 }
 
 // profile writes a CPU profile of the rest of the benchmark to the file
