@@ -25,7 +25,6 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/bindery/bindery/internal/config"
-	"github.com/bindery/bindery/server"
 	"github.com/bindery/bindery/server/servertest"
 )
 
@@ -345,8 +344,6 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
-
-var _ = server.ServeMetrics
 
 // Subscriptions and their connections are gauges; background jobs count
 // their outcomes (here, invitations delivered by the logging mailer).
