@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -239,7 +240,9 @@ func TestTracing(t *testing.T) {
 	col := &collector{}
 	otlp := httptest.NewServer(col)
 	t.Cleanup(otlp.Close)
-	e := servertest.New(t, func(c *config.Config) { c.OTLPEndpoint = otlp.URL })
+	var logs syncBuffer
+	e := servertest.New(t, func(c *config.Config) { c.OTLPEndpoint = otlp.URL },
+		servertest.WithLog(slog.New(slog.NewJSONHandler(&logs, nil))))
 
 	res := e.GraphQL(e.OwnerToken, `query MyOrgs { viewer { organizations(first: 5) { nodes { id } } } }`, nil)
 	require.Empty(t, res.Errors)
@@ -277,6 +280,8 @@ func TestTracing(t *testing.T) {
 	assert.Contains(t, strings.ToUpper(query), "SELECT")
 	// The trivial fields (id) have no span.
 	assert.NotContains(t, byName, "Organization.id")
+	// The access log names the trace.
+	assert.Contains(t, logs.String(), `"trace_id":"`+hex.EncodeToString(httpSpan.TraceId)+`"`)
 }
 
 // isUnder reports whether s descends from ancestor.
@@ -369,4 +374,15 @@ func TestMetricsSubscriptionsAndJobs(t *testing.T) {
 	got, ok := value(scrape(t, e.HTTP.URL+"/metrics"), "bindery_background_jobs_total", map[string]string{"job": "mail", "outcome": "ok"})
 	assert.True(t, ok)
 	assert.Equal(t, 2.0, got)
+}
+
+// /metrics needs no token and is not rate limited: a scraper is no user.
+func TestMetricsUnauthenticatedAndUnlimited(t *testing.T) {
+	t.Parallel()
+	e := servertest.New(t, func(c *config.Config) { c.RateLimit = 1 })
+	for range 5 {
+		res := e.Do(http.MethodGet, "/metrics", "", nil)
+		require.Equal(t, http.StatusOK, res.Status)
+		assert.Contains(t, res.Header.Get("Content-Type"), "text/plain")
+	}
 }
