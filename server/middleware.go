@@ -109,13 +109,12 @@ func accessLog(log *slog.Logger, o *observer) func(http.Handler) http.Handler {
 			args := make([]any, 0, 16)
 			args = append(args, "method", r.Method, "path", r.URL.Path, "status", rec.status,
 				"bytes", rec.bytes, "duration_ms", elapsed.Milliseconds())
-			if userID, op := rec.info.get(); userID != "" || op != "" {
-				if userID != "" {
-					args = append(args, "user_id", userID)
-				}
-				if op != "" {
-					args = append(args, "operation", op)
-				}
+			userID, op := rec.info.get()
+			if userID != "" {
+				args = append(args, "user_id", userID)
+			}
+			if op != "" {
+				args = append(args, "operation", op)
 			}
 			if span != nil {
 				args = append(args, "trace_id", span.SpanContext().TraceID().String())
