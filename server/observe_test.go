@@ -386,3 +386,18 @@ func TestMetricsUnauthenticatedAndUnlimited(t *testing.T) {
 		assert.Contains(t, res.Header.Get("Content-Type"), "text/plain")
 	}
 }
+
+// BenchmarkGetSpaceRESTTraced is BenchmarkGetSpaceREST with every request
+// traced and exported to an in-process collector that drops the spans
+// unread: what tracing costs (with the collector's HTTP, amortized over the
+// batches).
+func BenchmarkGetSpaceRESTTraced(b *testing.B) {
+	otlp := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/x-protobuf")
+	}))
+	b.Cleanup(otlp.Close)
+	e := servertest.New(b, func(c *config.Config) { c.OTLPEndpoint = otlp.URL })
+	sp := e.MustDo(http.MethodPost, "/v1/orgs/"+e.Org.ID+"/spaces", e.OwnerToken, map[string]any{"title": "Point"}, http.StatusCreated)
+	benchGet(b, e, "/v1/spaces/"+sp["id"].(string), 4)
+}
