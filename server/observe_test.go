@@ -183,6 +183,12 @@ func TestMetricsAddr(t *testing.T) {
 	res.Body.Close()
 	assert.Equal(t, http.StatusOK, res.StatusCode)
 	assert.Contains(t, string(body), "bindery_http_requests_total")
+	// Run's purge job made its first pass, and counted it.
+	require.Eventually(t, func() bool {
+		n, _ := value(scrape(t, "http://"+addr+"/metrics"), "bindery_background_jobs_total",
+			map[string]string{"job": "purge", "outcome": "ok"})
+		return n >= 1
+	}, 10*time.Second, 10*time.Millisecond)
 	// The main listener of Run does not serve it either.
 	res, err = http.Get("http://" + ln.Addr().String() + "/metrics")
 	require.NoError(t, err)
