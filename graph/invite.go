@@ -24,6 +24,7 @@ import (
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/mail"
 	"github.com/bindery/bindery/internal/page"
+	"github.com/bindery/bindery/internal/telemetry"
 	"github.com/bindery/bindery/internal/validate"
 )
 
@@ -260,6 +261,10 @@ func (r *Resolver) invitation(from *ent.User, o *ent.Organization, to string, ro
 // that cannot be delivered is logged; the change it announces stays made.
 const mailAttempts = 4
 
+// mailJob is the job label of invitation deliveries in
+// bindery_background_jobs_total.
+const mailJob = "mail"
+
 // deliver sends messages once the transaction of ctx commits.
 func (r *Resolver) deliver(ctx context.Context, msgs []mail.Message) {
 	if len(msgs) == 0 {
@@ -283,13 +288,16 @@ func (r *Resolver) send(ctx context.Context, m mail.Message) {
 	for attempt := 1; ; attempt++ {
 		err := r.mailer.Send(ctx, m)
 		if err == nil {
+			r.jobs.Record(mailJob, telemetry.OK)
 			r.log.InfoContext(ctx, "invitation sent", "to", m.To, "attempts", attempt)
 			return
 		}
 		if attempt == mailAttempts {
+			r.jobs.Record(mailJob, telemetry.Failed)
 			r.log.ErrorContext(ctx, "invitation not delivered", "to", m.To, "attempts", attempt, "error", err)
 			return
 		}
+		r.jobs.Record(mailJob, telemetry.Retry)
 		r.log.WarnContext(ctx, "invitation not sent, retrying", "to", m.To, "attempt", attempt, "retryIn", pause, "error", err)
 		time.Sleep(pause)
 		pause *= 2

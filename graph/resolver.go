@@ -24,6 +24,7 @@ import (
 	"github.com/bindery/bindery/internal/search"
 	"github.com/bindery/bindery/internal/signedurl"
 	"github.com/bindery/bindery/internal/store"
+	"github.com/bindery/bindery/internal/telemetry"
 )
 
 // Resolver holds the application's dependencies.
@@ -51,7 +52,24 @@ type Resolver struct {
 	mailer      mail.Sender
 	mailBackoff time.Duration
 	mailing     sync.WaitGroup
+	// jobs counts the outcomes of background work; subscriptions, the
+	// subscriptions running. Both may be nil.
+	jobs          *telemetry.Jobs
+	subscriptions Gauge
 }
+
+// Gauge is a number that goes up and down: a Prometheus gauge.
+type Gauge interface {
+	Inc()
+	Dec()
+}
+
+// WithJobs counts the outcomes of background work (invitation delivery)
+// into j.
+func WithJobs(j *telemetry.Jobs) Option { return func(r *Resolver) { r.jobs = j } }
+
+// WithSubscriptionGauge keeps g at the number of subscriptions running.
+func WithSubscriptionGauge(g Gauge) Option { return func(r *Resolver) { r.subscriptions = g } }
 
 // Option configures a Resolver.
 type Option func(*Resolver)

@@ -55,6 +55,12 @@ func (r *Resolver) watch(ctx context.Context, topic string, allowed func(ctx con
 		return nil, err
 	}
 	out := make(chan *events.Event)
+	if r.subscriptions != nil {
+		r.subscriptions.Inc()
+		release = func(release func()) func() {
+			return func() { r.subscriptions.Dec(); release() }
+		}(release)
+	}
 	go func() {
 		defer close(out)
 		defer release()

@@ -56,6 +56,12 @@ func (s *Server) graphqlHandler() http.Handler {
 		return s.cfg.ComplexityLimit
 	}})
 	srv.Use(&graphqlCharge{}) // the rate limit's charge, after the complexity is known (ratelimit.go)
+	// Metrics, the access log's operation name, and spans when tracing:
+	// outside the deadline, so that they see the operations it ends.
+	srv.Use(graphqlObserver{s.obs})
+	if s.obs.tracer != nil {
+		srv.Use(graphqlTracer{s.obs})
+	}
 	srv.AroundOperations(s.operationDeadline)
 	srv.AroundFields(stopWhenDone)
 	srv.AroundResponses(s.oneEndError)

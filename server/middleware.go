@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/auth"
 	"github.com/bindery/bindery/internal/logctx"
@@ -50,6 +52,8 @@ type statusRecorder struct {
 	http.ResponseWriter
 	status int
 	bytes  int
+	// info is what the access log learns from inner layers.
+	info requestInfo
 }
 
 func (s *statusRecorder) WriteHeader(code int) {
@@ -75,23 +79,47 @@ func (s *statusRecorder) Flush() {
 	}
 }
 
-// accessLog writes one line per request.
-func accessLog(log *slog.Logger) func(http.Handler) http.Handler {
+// accessLog writes one line per request, with the user and the GraphQL
+// operation the inner layers found (see requestInfo), and counts it in o's
+// metrics. When tracing, the request's span starts and ends here.
+func accessLog(log *slog.Logger, o *observer) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			start := time.Now()
 			rec := &statusRecorder{ResponseWriter: w}
+			ctx := context.WithValue(r.Context(), requestInfoKey{}, &rec.info)
+			var span trace.Span
+			if o.tracer != nil {
+				ctx, span = o.startHTTP(ctx, r)
+			}
+			r = r.WithContext(ctx)
 			next.ServeHTTP(rec, r)
 			if rec.status == 0 {
 				rec.status = http.StatusOK
+			}
+			elapsed := time.Since(start)
+			o.observeHTTP(r, rec.status, elapsed)
+			if span != nil {
+				endHTTP(span, r, rec.status)
 			}
 			level := slog.LevelInfo
 			if rec.status >= 500 {
 				level = slog.LevelError
 			}
-			logctx.From(r.Context(), log).Log(r.Context(), level, "request",
-				"method", r.Method, "path", r.URL.Path, "status", rec.status,
-				"bytes", rec.bytes, "duration_ms", time.Since(start).Milliseconds())
+			args := make([]any, 0, 16)
+			args = append(args, "method", r.Method, "path", r.URL.Path, "status", rec.status,
+				"bytes", rec.bytes, "duration_ms", elapsed.Milliseconds())
+			userID, op := rec.info.get()
+			if userID != "" {
+				args = append(args, "user_id", userID)
+			}
+			if op != "" {
+				args = append(args, "operation", op)
+			}
+			if span != nil {
+				args = append(args, "trace_id", span.SpanContext().TraceID().String())
+			}
+			logctx.From(r.Context(), log).Log(r.Context(), level, "request", args...)
 		})
 	}
 }
@@ -138,6 +166,7 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			return
 		}
 		s.touch(r.Context(), v.Token.ID, v.Token.LastUsedAt)
+		setUser(r.Context(), v.User.ID)
 		ctx := auth.WithViewer(r.Context(), v)
 		ctx = logctx.With(ctx, "user_id", v.User.ID)
 		next.ServeHTTP(w, r.WithContext(ctx))

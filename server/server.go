@@ -47,7 +47,12 @@ type Server struct {
 	stopping chan struct{}
 	// draining is set when shutdown starts: /readyz answers 503.
 	draining atomic.Bool
-	stopOnce sync.Once
+	// metricsLn is the bound listener of BINDERY_METRICS_ADDR, if the
+	// caller bound it (UseMetricsListener).
+	metricsLn net.Listener
+	stopOnce  sync.Once
+	// obs holds the server's metrics and tracer (observe.go).
+	obs *observer
 }
 
 // New builds the server. opts configure the application layer. Close
@@ -65,6 +70,13 @@ func New(cfg config.Config, db *store.DB, log *slog.Logger, opts ...graph.Option
 	} else {
 		s.bus = events.NewMemory()
 	}
+	obs, err := newObserver(cfg, db)
+	if err != nil {
+		s.bus.Close()
+		return nil, fmt.Errorf("starting tracing: %w", err)
+	}
+	s.obs = obs
+	opts = append([]graph.Option{graph.WithJobs(obs.jobs), graph.WithSubscriptionGauge(obs.subscriptions)}, opts...)
 	opts = append([]graph.Option{graph.WithLogger(log), graph.WithBus(s.bus)}, opts...)
 	s.resolver = graph.New(db.Client, cfg, opts...)
 	if cfg.RateLimit > 0 {
@@ -77,6 +89,12 @@ func New(cfg config.Config, db *store.DB, log *slog.Logger, opts ...graph.Option
 // Close ends the server's subscriptions and stops listening for events.
 func (s *Server) Close() error {
 	s.stopOnce.Do(func() { close(s.stopping) })
+	// The spans still buffered are exported, for a few seconds at most.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := s.obs.shutdown(ctx); err != nil {
+		s.log.Warn("exporting the last spans", "error", err)
+	}
 	return s.bus.Close()
 }
 
@@ -88,7 +106,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.router.Se
 
 func (s *Server) routes() chi.Router {
 	m := chi.NewRouter()
-	m.Use(noSniff, requestID, accessLog(s.log), s.recoverer)
+	m.Use(noSniff, requestID, accessLog(s.log, s.obs), s.recoverer)
 	// Before authentication: a browser's preflight carries no token.
 	if c := s.cors(); c != nil {
 		m.Use(c)
@@ -112,6 +130,11 @@ func (s *Server) routes() chi.Router {
 		}
 		writeStatus(w, http.StatusOK, "ok")
 	})
+	// /metrics, unauthenticated and not rate limited, unless it has an
+	// address of its own (BINDERY_METRICS_ADDR, see observe.go).
+	if s.cfg.MetricsAddr == "" {
+		m.Method(http.MethodGet, "/metrics", s.MetricsHandler())
+	}
 	pg := playground.New("graphql")
 	m.Get("/playground", pg.ServePage)
 	m.Get(playground.AssetRoute, pg.ServeAsset)
@@ -167,10 +190,13 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 	}
 	jobs, stopJobs := context.WithCancel(ctx)
 	defer stopJobs()
+	if err := s.listenMetrics(jobs); err != nil {
+		return err
+	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		purge.Run(jobs, s.db.Client, s.cfg.PurgeInterval, graph.SpaceRetention, time.Now, s.log)
+		purge.Run(jobs, s.db.Client, s.cfg.PurgeInterval, graph.SpaceRetention, time.Now, s.log, s.obs.jobs)
 	}()
 
 	errc := make(chan error, 1)

@@ -74,6 +74,7 @@ func (s *Server) initConnection(ctx context.Context, p transport.InitPayload) (c
 			return ctx, nil, errors.New(apperr.From(err).Message)
 		}
 		ctx = auth.WithViewer(ctx, v)
+		setUser(ctx, v.User.ID)
 	}
 	ctx, err := s.openConnection(ctx, v)
 	if err != nil {
@@ -91,8 +92,9 @@ func (s *Server) openConnection(ctx context.Context, v *auth.Viewer) (context.Co
 		return ctx, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
+	s.obs.connections.Inc()
 	var once sync.Once
-	end := func() { once.Do(func() { cancel(); release() }) }
+	end := func() { once.Do(func() { cancel(); release(); s.obs.connections.Dec() }) }
 	go func() {
 		select {
 		case <-s.stopping:

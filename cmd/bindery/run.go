@@ -170,17 +170,24 @@ func serve(ctx context.Context, cfg config.Config, args []string, stderr io.Writ
 	if err != nil {
 		return fmt.Errorf("listening: %w", err)
 	}
-	var debug net.Listener
+	var debug, metrics net.Listener
+	closeListeners := func() {
+		for _, l := range []net.Listener{ln, debug, metrics} {
+			if l != nil {
+				l.Close()
+			}
+		}
+	}
 	if cfg.DebugAddr != "" {
 		if debug, err = net.Listen("tcp", cfg.DebugAddr); err != nil {
-			ln.Close()
+			closeListeners()
 			return fmt.Errorf("listening on BINDERY_DEBUG_ADDR: %w", err)
 		}
 	}
-	closeListeners := func() {
-		ln.Close()
-		if debug != nil {
-			debug.Close()
+	if cfg.MetricsAddr != "" {
+		if metrics, err = net.Listen("tcp", cfg.MetricsAddr); err != nil {
+			closeListeners()
+			return fmt.Errorf("listening on BINDERY_METRICS_ADDR: %w", err)
 		}
 	}
 	db, err := openMigrated(ctx, cfg.DatabaseURL)
@@ -195,6 +202,9 @@ func serve(ctx context.Context, cfg config.Config, args []string, stderr io.Writ
 		return err
 	}
 	defer srv.Close()
+	if metrics != nil {
+		srv.UseMetricsListener(metrics)
+	}
 	if err := ownerToken(ctx, srv.Resolver(), db, cfg.Seed, *tokenFile, *tokenTTL, log); err != nil {
 		closeListeners()
 		return err

@@ -87,6 +87,12 @@ type Config struct {
 	// logged. SMTPFrom is their sender address, required with a relay.
 	SMTPURL  string
 	SMTPFrom string
+	// MetricsAddr is the address of a listener serving /metrics alone;
+	// empty serves /metrics on Addr with the APIs.
+	MetricsAddr string
+	// OTLPEndpoint is the base URL of an OpenTelemetry collector taking
+	// OTLP over HTTP; traces go to its /v1/traces. Empty turns tracing off.
+	OTLPEndpoint string
 }
 
 // Default returns the configuration used when nothing is set.
@@ -150,6 +156,8 @@ var Env = []struct{ Name, Flag, Default, Meaning string }{
 	{"BINDERY_SMTP_FROM", "", "none", "Sender address of invitations; required with `BINDERY_SMTP_URL`."},
 	{"BINDERY_DRAIN_DELAY", "", "0s", "How long a stopping server keeps serving with `/readyz` answering 503 before it refuses connections; behind a load balancer, set it above the health check's interval (`10s`)."},
 	{"BINDERY_CORS_ORIGINS", "", "none", "Comma-separated origins (`https://app.example.com`) whose pages may call the APIs from a browser, or `*` for any; see the README, Browsers and CORS."},
+	{"BINDERY_METRICS_ADDR", "", "the main address", "Address (`127.0.0.1:9090`) of a separate listener serving Prometheus metrics at `/metrics`; set, `/metrics` is no longer served on the main address. Unauthenticated: keep it private."},
+	{"OTEL_EXPORTER_OTLP_ENDPOINT", "", "none", "Base URL (`http://127.0.0.1:4318`) of an OpenTelemetry collector taking OTLP over HTTP; traces are sent to its `/v1/traces`. Unset: no tracing."},
 }
 
 // FromEnv overlays the environment onto c.
@@ -168,6 +176,8 @@ func (c *Config) FromEnv(getenv func(string) string) error {
 	str("BINDERY_DEBUG_ADDR", &c.DebugAddr)
 	str("BINDERY_SMTP_URL", &c.SMTPURL)
 	str("BINDERY_SMTP_FROM", &c.SMTPFrom)
+	str("BINDERY_METRICS_ADDR", &c.MetricsAddr)
+	str("OTEL_EXPORTER_OTLP_ENDPOINT", &c.OTLPEndpoint)
 	if v := getenv("BINDERY_LOG_LEVEL"); v != "" {
 		if err := c.LogLevel.UnmarshalText([]byte(v)); err != nil {
 			return fmt.Errorf("BINDERY_LOG_LEVEL: %w", err)
@@ -265,6 +275,12 @@ func (c *Config) Finish() error {
 	}
 	if c.SubscriptionsPerConnection < 1 || c.SubscriptionConnections < 1 {
 		return fmt.Errorf("BINDERY_SUBSCRIPTIONS_PER_CONNECTION and BINDERY_SUBSCRIPTION_CONNECTIONS must be positive")
+	}
+	if c.OTLPEndpoint != "" {
+		u, err := url.Parse(c.OTLPEndpoint)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("OTEL_EXPORTER_OTLP_ENDPOINT: %q is not an http(s) URL", c.OTLPEndpoint)
+		}
 	}
 	if c.SMTPURL != "" {
 		if _, err := mail.ParseURL(c.SMTPURL); err != nil {

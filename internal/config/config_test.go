@@ -128,3 +128,18 @@ func TestSMTP(t *testing.T) {
 		}
 	}
 }
+
+// The observability settings: a metrics address, and the OTLP endpoint
+// under OpenTelemetry's own name.
+func TestObservabilityFromEnv(t *testing.T) {
+	env := map[string]string{"BINDERY_METRICS_ADDR": "127.0.0.1:9090", "OTEL_EXPORTER_OTLP_ENDPOINT": "http://collector:4318"}
+	c := Default()
+	require.NoError(t, c.FromEnv(func(k string) string { return env[k] }))
+	require.NoError(t, c.Finish())
+	assert.Equal(t, "127.0.0.1:9090", c.MetricsAddr)
+	assert.Equal(t, "http://collector:4318", c.OTLPEndpoint)
+
+	bad := Default()
+	bad.OTLPEndpoint = "collector:4318"
+	assert.Error(t, bad.Finish(), "an endpoint needs a scheme")
+}

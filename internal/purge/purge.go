@@ -18,6 +18,7 @@ import (
 	"github.com/bindery/bindery/ent/space"
 	"github.com/bindery/bindery/internal/search"
 	"github.com/bindery/bindery/internal/store"
+	"github.com/bindery/bindery/internal/telemetry"
 )
 
 // batch bounds how many spaces one pass looks at.
@@ -64,12 +65,16 @@ func purgeSpace(ctx context.Context, client *ent.Client, id string, cutoff time.
 	return n, err
 }
 
-// Run purges every interval until ctx ends.
-func Run(ctx context.Context, client *ent.Client, interval, retention time.Duration, now func() time.Time, log *slog.Logger) {
+// Run purges every interval until ctx ends. Each pass counts as a run of
+// the "purge" job in outcomes (which may be nil).
+func Run(ctx context.Context, client *ent.Client, interval, retention time.Duration, now func() time.Time, log *slog.Logger, outcomes *telemetry.Jobs) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
 		n, err := Spaces(ctx, client, now().Add(-retention))
+		if ctx.Err() == nil {
+			outcomes.Result("purge", err)
+		}
 		switch {
 		case err != nil && ctx.Err() == nil:
 			log.Error("purging deleted spaces", "error", err)

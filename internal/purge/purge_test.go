@@ -233,7 +233,7 @@ func TestRun(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		purge.Run(ctx, e.DB.Client, 10*time.Millisecond, graph.SpaceRetention, tick, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		purge.Run(ctx, e.DB.Client, 10*time.Millisecond, graph.SpaceRetention, tick, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
 	}()
 	exists := func(id string) bool {
 		ok, err := e.Client.Space.Query().Where(space.ID(id)).Exist(context.Background())

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"entgo.io/ent/dialect"
@@ -35,6 +36,8 @@ type DB struct {
 	Dialect string
 	driver  dialect.Driver
 	source  string
+	// tracer makes spans of statements once set (see TraceWith).
+	tracer *atomic.Pointer[tracer]
 	// migrateSource is where migrations connect on PostgreSQL (see
 	// migrator).
 	migrateSource string
@@ -124,12 +127,13 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("connecting to %s database: %w", dialectName, err)
 	}
-	var drv dialect.Driver = entsql.OpenDB(dialectName, db)
+	tr := &atomic.Pointer[tracer]{}
+	var drv dialect.Driver = &tracing{Driver: entsql.OpenDB(dialectName, db), system: dbSystem(dialectName), tracer: tr}
 	if o.wrap != nil {
 		drv = o.wrap(drv)
 	}
 	return &DB{Client: ent.NewClient(ent.Driver(drv)), SQL: db, Dialect: dialectName, driver: drv,
-		source: source, migrateSource: migrateSource}, nil
+		source: source, migrateSource: migrateSource, tracer: tr}, nil
 }
 
 // Using returns d with its ent client on another driver over the same
