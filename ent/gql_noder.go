@@ -42,4 +42,7 @@ func (*Space) IsNode() {}
 func (*Team) IsNode() {}
 
 // IsNode implements the GraphQL Node interface.
+func (*TranslationSettings) IsNode() {}
+
+// IsNode implements the GraphQL Node interface.
 func (*User) IsNode() {}

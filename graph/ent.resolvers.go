@@ -42,19 +42,24 @@ func (r *Resolver) Space() generated.SpaceResolver { return &spaceResolver{r} }
 
 func (r *Resolver) Team() generated.TeamResolver { return &teamResolver{r} }
 
+func (r *Resolver) TranslationSettings() generated.TranslationSettingsResolver {
+	return &translationSettingsResolver{r}
+}
+
 func (r *Resolver) User() generated.UserResolver { return &userResolver{r} }
 
 type (
-	changeRequestResolver struct{ *Resolver }
-	collectionResolver    struct{ *Resolver }
-	commentResolver       struct{ *Resolver }
-	commentReplyResolver  struct{ *Resolver }
-	inviteResolver        struct{ *Resolver }
-	organizationResolver  struct{ *Resolver }
-	queryResolver         struct{ *Resolver }
-	revisionResolver      struct{ *Resolver }
-	sAMLProviderResolver  struct{ *Resolver }
-	spaceResolver         struct{ *Resolver }
-	teamResolver          struct{ *Resolver }
-	userResolver          struct{ *Resolver }
+	changeRequestResolver       struct{ *Resolver }
+	collectionResolver          struct{ *Resolver }
+	commentResolver             struct{ *Resolver }
+	commentReplyResolver        struct{ *Resolver }
+	inviteResolver              struct{ *Resolver }
+	organizationResolver        struct{ *Resolver }
+	queryResolver               struct{ *Resolver }
+	revisionResolver            struct{ *Resolver }
+	sAMLProviderResolver        struct{ *Resolver }
+	spaceResolver               struct{ *Resolver }
+	teamResolver                struct{ *Resolver }
+	translationSettingsResolver struct{ *Resolver }
+	userResolver                struct{ *Resolver }
 )

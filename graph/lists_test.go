@@ -497,6 +497,28 @@ func lsCases() []lsCase {
 			},
 		},
 		{
+			list: "Organization.translationSettings", max: 3,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				lsTranslationSettings(t, e, n)
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, v.token, `query($org: ID!) { organization(id: $org) { translationSettings(first: 100) {
+					  totalCount nodes { id title languages createdAt updatedAt permissions { view edit } urls { location } } } } }`,
+						map[string]any{"org": e.Org.ID})
+					lsCheck(t, d, "organization.translationSettings", n, "title", "languages", "permissions.view", "urls.location")
+				}
+			},
+		},
+		{
+			list: "GET /v1/orgs/{organizationId}/translations", max: 3,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				lsTranslationSettings(t, e, n)
+				return func(e *servertest.Env) {
+					lsCheck(t, e.MustDo(http.MethodGet, "/v1/orgs/"+e.Org.ID+"/translations?limit=100", v.token, nil, http.StatusOK),
+						"", n, "title", "languages", "permissions.view", "urls.location")
+				}
+			},
+		},
+		{
 			list: "Organization.ssoProviders", max: 4,
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
 				lsSAMLProviders(t, e, n)
@@ -996,6 +1018,15 @@ func lsSAMLProviders(t *testing.T, e *servertest.Env, n int) {
 		e.Client.SAMLProvider.Create().SetOrganizationID(e.Org.ID).SetLabel(fmt.Sprintf("IdP %d", i)).
 			SetSSOURL("https://idp.example.com/sso").SetEntityID("https://idp.example.com").SetCertificate(cert).
 			SetDefaultTeamID(tm.ID).SetDefaultRole(enum.RoleEdit).SetStatus(enum.SAMLProviderStatusActive).ExecX(ctx)
+	}
+}
+
+// lsTranslationSettings makes the organization n translation settings.
+func lsTranslationSettings(t *testing.T, e *servertest.Env, n int) {
+	t.Helper()
+	for i := range n {
+		e.Client.TranslationSettings.Create().SetOrganizationID(e.Org.ID).SetTitle(fmt.Sprintf("Settings %d", i)).
+			SetLanguages([]enum.Language{enum.LanguageValues()[i%len(enum.LanguageValues())]}).ExecX(context.Background())
 	}
 }
 

@@ -51,7 +51,8 @@ var pyRESTOnly = map[string][]string{
 	"invite":        {"object"},
 	// /v1 shows a provider's unset settings as empty strings, GraphQL as
 	// null; they are set in the fixture.
-	"saml-provider": {"object"},
+	"saml-provider":        {"object"},
+	"translation-settings": {"object"},
 }
 
 // pySelection builds the selection of a GraphQL type: its scalars and enums,
@@ -137,6 +138,14 @@ func pyCompare(t *testing.T, path string, gql, rest map[string]any, enums map[st
 			}
 			if len(ids) == len(gv) && len(gv) > 0 {
 				assert.Equal(t, ids, r, p)
+			} else if rl, ok := r.([]any); ok && enums[k] {
+				// A list of enum values, compared in their /v1 spelling.
+				names := make([]any, len(rl))
+				for i, x := range rl {
+					xs, _ := x.(string)
+					names[i] = enum.GQLName(xs)
+				}
+				assert.Equal(t, g, names, p)
 			} else {
 				assert.Equal(t, g, r, p)
 			}
@@ -289,6 +298,13 @@ func TestParity(t *testing.T) {
 	objects = append(objects, "/v1/orgs/"+org+"/saml/"+saml)
 	lists = append(lists, pyList{"/v1/orgs/" + org + "/link-invites", org, "Organization", "invites(first: 1000)"},
 		pyList{"/v1/orgs/" + org + "/saml", org, "Organization", "samlProviders(first: 1000)"})
+	// Translation settings: members with a role see them, admins edit them.
+	for _, title := range []string{"Docs", "Blog"} {
+		tr := e.MustDo(http.MethodPost, "/v1/orgs/"+org+"/translations", e.OwnerToken,
+			map[string]any{"title": title, "languages": []string{"fr", "pt-br"}}, http.StatusCreated)["id"].(string)
+		objects = append(objects, "/v1/orgs/"+org+"/translations/"+tr)
+	}
+	lists = append(lists, pyList{"/v1/orgs/" + org + "/translations", org, "Organization", "translationSettings(first: 1000)"})
 	for _, s := range []string{handbook, top, public, shared, gone} {
 		objects = append(objects, "/v1/spaces/"+s, "/v1/spaces/"+s+"/content")
 		lists = append(lists, pyList{"/v1/spaces/" + s + "/change-requests", s, "Space", "changeRequests(first: 1000)"})
@@ -430,7 +446,8 @@ func (p *pyParity) fetch(id, typeName string) map[string]any {
 // pyTypes maps /v1 object names to GraphQL types.
 var pyTypes = map[string]string{"organization": "Organization", "collection": "Collection", "space": "Space",
 	"change-request": "ChangeRequest", "revision": "Revision", "user": "User",
-	"comment": "Comment", "comment-reply": "CommentReply", "team": "Team", "invite": "Invite", "saml-provider": "SAMLProvider"}
+	"comment": "Comment", "comment-reply": "CommentReply", "team": "Team", "invite": "Invite", "saml-provider": "SAMLProvider",
+	"translation-settings": "TranslationSettings"}
 
 // object compares what /v1 returns at path with the same object in GraphQL.
 func (p *pyParity) object(path string) {

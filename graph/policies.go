@@ -18,6 +18,7 @@ import (
 	"github.com/bindery/bindery/ent/samlprovider"
 	"github.com/bindery/bindery/ent/space"
 	"github.com/bindery/bindery/ent/team"
+	"github.com/bindery/bindery/ent/translationsettings"
 	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/auth"
 	"github.com/bindery/bindery/internal/authz"
@@ -41,6 +42,7 @@ type policySet struct {
 	revisions      *policy[*ent.Revision, predicate.Revision]
 	users          *policy[*ent.User, predicate.User]
 	tokens         *policy[*ent.APIToken, predicate.APIToken]
+	translations   *policy[*ent.TranslationSettings, predicate.TranslationSettings]
 
 	// policies lists them all, for what every type gets.
 	policies []anyPolicy
@@ -216,8 +218,31 @@ func (r *Resolver) declarePolicies() {
 			return authz.Decision{Member: t.UserID == v.User.ID}, nil
 		},
 	}
+	// Translation settings are seen by the members of their organization
+	// who have a role (not guests), with that role.
+	r.translations = &policy[*ent.TranslationSettings, predicate.TranslationSettings]{
+		typeName: "TranslationSettings", prefix: id.TranslationSettings, table: authz.TranslationSettings,
+		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.TranslationSettings, error) {
+			return db.TranslationSettings.Query().Where(translationsettings.IDIn(ids...)).All(ctx)
+		},
+		idOf: func(t *ent.TranslationSettings) string { return t.ID },
+		decide: func(ctx context.Context, t *ent.TranslationSettings) (authz.Decision, error) {
+			return r.membersWithARole(ctx, t.OrganizationID)
+		},
+	}
 	r.policies = []anyPolicy{r.orgs, r.collections, r.spaces, r.changeRequests, r.comments, r.commentReplies,
-		r.teams, r.invites, r.samlProviders, r.revisions, r.users, r.tokens}
+		r.teams, r.invites, r.samlProviders, r.revisions, r.users, r.tokens, r.translations}
+}
+
+// membersWithARole decides about what the members of an organization who
+// have a role see: their decision about the organization, and nothing for
+// guests and anyone else.
+func (r *Resolver) membersWithARole(ctx context.Context, orgID string) (authz.Decision, error) {
+	d, err := r.organizationDecision(ctx, orgID)
+	if err != nil || d.Role == "" {
+		return authz.Decision{}, err
+	}
+	return d, nil
 }
 
 // adminsOnly decides about what only an organization's admins see: their

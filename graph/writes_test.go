@@ -235,6 +235,29 @@ func wrCases() []wrCase {
 			},
 		},
 		{
+			create: "POST /v1/orgs/{organizationId}/translations", max: 5,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
+				lsTranslationSettings(t, e, n)
+				return func(e *servertest.Env) {
+					got := e.MustDo(http.MethodPost, "/v1/orgs/"+e.Org.ID+"/translations", e.OwnerToken,
+						map[string]any{"title": "New", "languages": []string{"fr", "de"}}, http.StatusCreated)
+					wrCheck(t, got, "id", "title", "languages", "permissions.edit", "urls.location")
+				}
+			},
+		},
+		{
+			create: "Mutation.createTranslationSettings", max: 5,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
+				lsTranslationSettings(t, e, n)
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, e.OwnerToken, `mutation($org: ID!) { createTranslationSettings(input: {organizationId: $org,
+					  title: "New", languages: [FR, PT_BR]}) { translationSettings { id title languages permissions { edit } urls { location } } } }`,
+						map[string]any{"org": e.Org.ID})
+					wrCheck(t, lsAt(d, "createTranslationSettings.translationSettings"), "id", "title", "languages", "permissions.edit")
+				}
+			},
+		},
+		{
 			create: "POST /v1/orgs/{organizationId}/saml", max: 8,
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
 				team, cert := wrSAMLSiblings(t, e, n)

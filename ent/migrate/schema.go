@@ -1153,6 +1153,13 @@ var (
 				OnDelete:   schema.Cascade,
 			},
 		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "translationsettings_organization_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{TranslationSettingsColumns[5], TranslationSettingsColumns[1]},
+			},
+		},
 	}
 	// UsersColumns holds the columns for the "users" table.
 	UsersColumns = []*schema.Column{

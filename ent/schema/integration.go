@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
@@ -94,24 +95,37 @@ func (TranslationSettings) Mixin() []ent.Mixin {
 	return []ent.Mixin{IDMixin{Prefix: id.TranslationSettings}, TimeMixin{}}
 }
 
-// Fields of the TranslationSettings.
+// Fields of the TranslationSettings. The API contract (part 2.20) gives
+// translation settings a title and a list of languages; the official spec's
+// Translation (a source space and one language) differs, and the contract
+// wins.
 func (TranslationSettings) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("organization_id").Immutable(),
+		field.String("organization_id").Immutable().Annotations(internal()),
 		field.String("title").Validate(validate.TranslationTitle),
-		field.JSON("languages", []enum.Language{}).Default([]enum.Language{}).SchemaType(jsonColumn),
+		// languages are official TranslationLanguage codes, without
+		// repeats; GraphQL declares the field itself (a list of enums).
+		field.JSON("languages", []enum.Language{}).Default([]enum.Language{}).SchemaType(jsonColumn).Annotations(internal()),
 	}
 }
 
 // Edges of the TranslationSettings.
 func (TranslationSettings) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.From("organization", Organization.Type).Ref("translation_settings").Field("organization_id").Unique().Required().Immutable(),
+		edge.From("organization", Organization.Type).Ref("translation_settings").Field("organization_id").Unique().Required().Immutable().
+			Annotations(entgql.Skip()),
 	}
 }
 
+// Indexes of the TranslationSettings.
+func (TranslationSettings) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("organization_id", "created_at")}
+}
+
 // Annotations of the TranslationSettings.
-func (TranslationSettings) Annotations() []schema.Annotation { return hidden() }
+func (TranslationSettings) Annotations() []schema.Annotation {
+	return []schema.Annotation{schema.Comment("The languages an organization translates its content into.")}
+}
 
 // Integration is an integration published by an organization, identified by
 // its unique name.

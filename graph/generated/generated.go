@@ -63,6 +63,7 @@ type ResolverRoot interface {
 	Subscription() SubscriptionResolver
 	Team() TeamResolver
 	TeamMember() TeamMemberResolver
+	TranslationSettings() TranslationSettingsResolver
 	User() UserResolver
 }
 
@@ -374,6 +375,11 @@ type ComplexityRoot struct {
 		Team             func(childComplexity int) int
 	}
 
+	CreateTranslationSettingsPayload struct {
+		ClientMutationID    func(childComplexity int) int
+		TranslationSettings func(childComplexity int) int
+	}
+
 	DeleteCollectionPayload struct {
 		ClientMutationID    func(childComplexity int) int
 		DeletedCollectionID func(childComplexity int) int
@@ -421,9 +427,19 @@ type ComplexityRoot struct {
 		DeletedTeamID    func(childComplexity int) int
 	}
 
+	DeleteTranslationSettingsPayload struct {
+		ClientMutationID             func(childComplexity int) int
+		DeletedTranslationSettingsID func(childComplexity int) int
+	}
+
 	DuplicateSpacePayload struct {
 		ClientMutationID func(childComplexity int) int
 		Space            func(childComplexity int) int
+	}
+
+	EditPermissions struct {
+		Edit func(childComplexity int) int
+		View func(childComplexity int) int
 	}
 
 	EmojiReaction struct {
@@ -560,94 +576,99 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		AddReaction         func(childComplexity int, input model.AddReactionInput) int
-		AddTeamMember       func(childComplexity int, input model.AddTeamMemberInput) int
-		CreateAPIToken      func(childComplexity int, input model.CreateAPITokenInput) int
-		CreateChangeRequest func(childComplexity int, input model.CreateChangeRequestInput) int
-		CreateCollection    func(childComplexity int, input model.CreateCollectionInput) int
-		CreateLinkInvite    func(childComplexity int, input model.CreateLinkInviteInput) int
-		CreateOrganization  func(childComplexity int, input model.CreateOrganizationInput) int
-		CreatePage          func(childComplexity int, input model.CreatePageInput) int
-		CreateSAMLProvider  func(childComplexity int, input model.CreateSAMLProviderInput) int
-		CreateSpace         func(childComplexity int, input model.CreateSpaceInput) int
-		CreateTeam          func(childComplexity int, input model.CreateTeamInput) int
-		DeleteCollection    func(childComplexity int, input model.DeleteCollectionInput) int
-		DeleteComment       func(childComplexity int, input model.DeleteCommentInput) int
-		DeleteCommentReply  func(childComplexity int, input model.DeleteCommentReplyInput) int
-		DeleteFile          func(childComplexity int, input model.DeleteFileInput) int
-		DeleteLinkInvite    func(childComplexity int, input model.DeleteLinkInviteInput) int
-		DeletePage          func(childComplexity int, input model.DeletePageInput) int
-		DeleteSAMLProvider  func(childComplexity int, input model.DeleteSAMLProviderInput) int
-		DeleteSpace         func(childComplexity int, input model.DeleteSpaceInput) int
-		DeleteTeam          func(childComplexity int, input model.DeleteTeamInput) int
-		DuplicateSpace      func(childComplexity int, input model.DuplicateSpaceInput) int
-		ImportContent       func(childComplexity int, input model.ImportContentInput) int
-		InviteMembers       func(childComplexity int, input model.InviteMembersInput) int
-		JoinOrganization    func(childComplexity int, input model.JoinOrganizationInput) int
-		MergeChangeRequest  func(childComplexity int, input model.MergeChangeRequestInput) int
-		MoveCollection      func(childComplexity int, input model.MoveCollectionInput) int
-		MovePage            func(childComplexity int, input model.MovePageInput) int
-		MoveSpace           func(childComplexity int, input model.MoveSpaceInput) int
-		PingOrganization    func(childComplexity int, input model.PingOrganizationInput) int
-		PostComment         func(childComplexity int, input model.PostCommentInput) int
-		PostCommentReply    func(childComplexity int, input model.PostCommentReplyInput) int
-		RemoveMember        func(childComplexity int, input model.RemoveMemberInput) int
-		RemoveReaction      func(childComplexity int, input model.RemoveReactionInput) int
-		RemoveTeamMember    func(childComplexity int, input model.RemoveTeamMemberInput) int
-		ResolveComment      func(childComplexity int, input model.ResolveCommentInput) int
-		RestoreSpace        func(childComplexity int, input model.RestoreSpaceInput) int
-		RevokeAPIToken      func(childComplexity int, input model.RevokeAPITokenInput) int
-		SetMemberSso        func(childComplexity int, input model.SetMemberSSOInput) int
-		SetPageMarkdown     func(childComplexity int, input model.SetPageMarkdownInput) int
-		SetTeamContentRole  func(childComplexity int, input model.SetTeamContentRoleInput) int
-		SyncChangeRequest   func(childComplexity int, input model.SyncChangeRequestInput) int
-		TransferCollection  func(childComplexity int, input model.TransferCollectionInput) int
-		TransferSpace       func(childComplexity int, input model.TransferSpaceInput) int
-		UpdateChangeRequest func(childComplexity int, input model.UpdateChangeRequestInput) int
-		UpdateCollection    func(childComplexity int, input model.UpdateCollectionInput) int
-		UpdateComment       func(childComplexity int, input model.UpdateCommentInput) int
-		UpdateCommentReply  func(childComplexity int, input model.UpdateCommentReplyInput) int
-		UpdateLinkInvite    func(childComplexity int, input model.UpdateLinkInviteInput) int
-		UpdateMember        func(childComplexity int, input model.UpdateMemberInput) int
-		UpdateOrganization  func(childComplexity int, input model.UpdateOrganizationInput) int
-		UpdatePage          func(childComplexity int, input model.UpdatePageInput) int
-		UpdateSAMLProvider  func(childComplexity int, input model.UpdateSAMLProviderInput) int
-		UpdateSpace         func(childComplexity int, input model.UpdateSpaceInput) int
-		UpdateTeam          func(childComplexity int, input model.UpdateTeamInput) int
-		UploadFile          func(childComplexity int, input model.UploadFileInput) int
+		AddReaction               func(childComplexity int, input model.AddReactionInput) int
+		AddTeamMember             func(childComplexity int, input model.AddTeamMemberInput) int
+		CreateAPIToken            func(childComplexity int, input model.CreateAPITokenInput) int
+		CreateChangeRequest       func(childComplexity int, input model.CreateChangeRequestInput) int
+		CreateCollection          func(childComplexity int, input model.CreateCollectionInput) int
+		CreateLinkInvite          func(childComplexity int, input model.CreateLinkInviteInput) int
+		CreateOrganization        func(childComplexity int, input model.CreateOrganizationInput) int
+		CreatePage                func(childComplexity int, input model.CreatePageInput) int
+		CreateSAMLProvider        func(childComplexity int, input model.CreateSAMLProviderInput) int
+		CreateSpace               func(childComplexity int, input model.CreateSpaceInput) int
+		CreateTeam                func(childComplexity int, input model.CreateTeamInput) int
+		CreateTranslationSettings func(childComplexity int, input model.CreateTranslationSettingsInput) int
+		DeleteCollection          func(childComplexity int, input model.DeleteCollectionInput) int
+		DeleteComment             func(childComplexity int, input model.DeleteCommentInput) int
+		DeleteCommentReply        func(childComplexity int, input model.DeleteCommentReplyInput) int
+		DeleteFile                func(childComplexity int, input model.DeleteFileInput) int
+		DeleteLinkInvite          func(childComplexity int, input model.DeleteLinkInviteInput) int
+		DeletePage                func(childComplexity int, input model.DeletePageInput) int
+		DeleteSAMLProvider        func(childComplexity int, input model.DeleteSAMLProviderInput) int
+		DeleteSpace               func(childComplexity int, input model.DeleteSpaceInput) int
+		DeleteTeam                func(childComplexity int, input model.DeleteTeamInput) int
+		DeleteTranslationSettings func(childComplexity int, input model.DeleteTranslationSettingsInput) int
+		DuplicateSpace            func(childComplexity int, input model.DuplicateSpaceInput) int
+		ImportContent             func(childComplexity int, input model.ImportContentInput) int
+		InviteMembers             func(childComplexity int, input model.InviteMembersInput) int
+		JoinOrganization          func(childComplexity int, input model.JoinOrganizationInput) int
+		MergeChangeRequest        func(childComplexity int, input model.MergeChangeRequestInput) int
+		MoveCollection            func(childComplexity int, input model.MoveCollectionInput) int
+		MovePage                  func(childComplexity int, input model.MovePageInput) int
+		MoveSpace                 func(childComplexity int, input model.MoveSpaceInput) int
+		PingOrganization          func(childComplexity int, input model.PingOrganizationInput) int
+		PostComment               func(childComplexity int, input model.PostCommentInput) int
+		PostCommentReply          func(childComplexity int, input model.PostCommentReplyInput) int
+		RemoveMember              func(childComplexity int, input model.RemoveMemberInput) int
+		RemoveReaction            func(childComplexity int, input model.RemoveReactionInput) int
+		RemoveTeamMember          func(childComplexity int, input model.RemoveTeamMemberInput) int
+		ResolveComment            func(childComplexity int, input model.ResolveCommentInput) int
+		RestoreSpace              func(childComplexity int, input model.RestoreSpaceInput) int
+		RevokeAPIToken            func(childComplexity int, input model.RevokeAPITokenInput) int
+		SetMemberSso              func(childComplexity int, input model.SetMemberSSOInput) int
+		SetPageMarkdown           func(childComplexity int, input model.SetPageMarkdownInput) int
+		SetTeamContentRole        func(childComplexity int, input model.SetTeamContentRoleInput) int
+		SyncChangeRequest         func(childComplexity int, input model.SyncChangeRequestInput) int
+		TransferCollection        func(childComplexity int, input model.TransferCollectionInput) int
+		TransferSpace             func(childComplexity int, input model.TransferSpaceInput) int
+		UpdateChangeRequest       func(childComplexity int, input model.UpdateChangeRequestInput) int
+		UpdateCollection          func(childComplexity int, input model.UpdateCollectionInput) int
+		UpdateComment             func(childComplexity int, input model.UpdateCommentInput) int
+		UpdateCommentReply        func(childComplexity int, input model.UpdateCommentReplyInput) int
+		UpdateLinkInvite          func(childComplexity int, input model.UpdateLinkInviteInput) int
+		UpdateMember              func(childComplexity int, input model.UpdateMemberInput) int
+		UpdateOrganization        func(childComplexity int, input model.UpdateOrganizationInput) int
+		UpdatePage                func(childComplexity int, input model.UpdatePageInput) int
+		UpdateSAMLProvider        func(childComplexity int, input model.UpdateSAMLProviderInput) int
+		UpdateSpace               func(childComplexity int, input model.UpdateSpaceInput) int
+		UpdateTeam                func(childComplexity int, input model.UpdateTeamInput) int
+		UpdateTranslationSettings func(childComplexity int, input model.UpdateTranslationSettingsInput) int
+		UploadFile                func(childComplexity int, input model.UploadFileInput) int
 	}
 
 	Organization struct {
-		Ai             func(childComplexity int) int
-		Collections    func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor, nested *bool) int
-		CommunityType  func(childComplexity int) int
-		CreatedAt      func(childComplexity int) int
-		CustomHostname func(childComplexity int) int
-		DefaultRole    func(childComplexity int) int
-		EmailDomains   func(childComplexity int) int
-		Hostname       func(childComplexity int) int
-		ID             func(childComplexity int) int
-		Invite         func(childComplexity int, id string) int
-		InviteLinks    func(childComplexity int) int
-		Invites        func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
-		Member         func(childComplexity int, id string) int
-		Members        func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor, role *model.MemberRoleFilter, search *string, sort *model.MemberSort, order *model.ListOrder) int
-		Permissions    func(childComplexity int) int
-		Plan           func(childComplexity int) int
-		SSO            func(childComplexity int) int
-		SamlProvider   func(childComplexity int, id string) int
-		SamlProviders  func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
-		Search         func(childComplexity int, query string, first *int, after *page.Cursor, last *int, before *page.Cursor) int
-		Spaces         func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor, deleted *bool) int
-		SsoProviders   func(childComplexity int) int
-		Team           func(childComplexity int, id string) int
-		Teams          func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor, owner *string, title *string) int
-		Title          func(childComplexity int) int
-		Type           func(childComplexity int) int
-		UpdatedAt      func(childComplexity int) int
-		Urls           func(childComplexity int) int
-		UseCase        func(childComplexity int) int
-		ViewerRole     func(childComplexity int) int
+		Ai                  func(childComplexity int) int
+		Collections         func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor, nested *bool) int
+		CommunityType       func(childComplexity int) int
+		CreatedAt           func(childComplexity int) int
+		CustomHostname      func(childComplexity int) int
+		DefaultRole         func(childComplexity int) int
+		EmailDomains        func(childComplexity int) int
+		Hostname            func(childComplexity int) int
+		ID                  func(childComplexity int) int
+		Invite              func(childComplexity int, id string) int
+		InviteLinks         func(childComplexity int) int
+		Invites             func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
+		Member              func(childComplexity int, id string) int
+		Members             func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor, role *model.MemberRoleFilter, search *string, sort *model.MemberSort, order *model.ListOrder) int
+		Permissions         func(childComplexity int) int
+		Plan                func(childComplexity int) int
+		SSO                 func(childComplexity int) int
+		SamlProvider        func(childComplexity int, id string) int
+		SamlProviders       func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
+		Search              func(childComplexity int, query string, first *int, after *page.Cursor, last *int, before *page.Cursor) int
+		Spaces              func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor, deleted *bool) int
+		SsoProviders        func(childComplexity int) int
+		Team                func(childComplexity int, id string) int
+		Teams               func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor, owner *string, title *string) int
+		Title               func(childComplexity int) int
+		TranslationSetting  func(childComplexity int, id string) int
+		TranslationSettings func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
+		Type                func(childComplexity int) int
+		UpdatedAt           func(childComplexity int) int
+		Urls                func(childComplexity int) int
+		UseCase             func(childComplexity int) int
+		ViewerRole          func(childComplexity int) int
 	}
 
 	OrganizationConnection struct {
@@ -1110,6 +1131,32 @@ type ComplexityRoot struct {
 		Space            func(childComplexity int) int
 	}
 
+	TranslationSettings struct {
+		CreatedAt   func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Languages   func(childComplexity int) int
+		Permissions func(childComplexity int) int
+		Title       func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
+		Urls        func(childComplexity int) int
+	}
+
+	TranslationSettingsConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	TranslationSettingsEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	TranslationSettingsURLs struct {
+		Location func(childComplexity int) int
+	}
+
 	UpdateChangeRequestPayload struct {
 		ChangeRequest    func(childComplexity int) int
 		ClientMutationID func(childComplexity int) int
@@ -1164,6 +1211,11 @@ type ComplexityRoot struct {
 	UpdateTeamPayload struct {
 		ClientMutationID func(childComplexity int) int
 		Team             func(childComplexity int) int
+	}
+
+	UpdateTranslationSettingsPayload struct {
+		ClientMutationID    func(childComplexity int) int
+		TranslationSettings func(childComplexity int) int
 	}
 
 	UploadFilePayload struct {
@@ -1335,6 +1387,9 @@ type MutationResolver interface {
 	AddTeamMember(ctx context.Context, input model.AddTeamMemberInput) (*model.AddTeamMemberPayload, error)
 	RemoveTeamMember(ctx context.Context, input model.RemoveTeamMemberInput) (*model.RemoveTeamMemberPayload, error)
 	SetTeamContentRole(ctx context.Context, input model.SetTeamContentRoleInput) (*model.SetTeamContentRolePayload, error)
+	CreateTranslationSettings(ctx context.Context, input model.CreateTranslationSettingsInput) (*model.CreateTranslationSettingsPayload, error)
+	UpdateTranslationSettings(ctx context.Context, input model.UpdateTranslationSettingsInput) (*model.UpdateTranslationSettingsPayload, error)
+	DeleteTranslationSettings(ctx context.Context, input model.DeleteTranslationSettingsInput) (*model.DeleteTranslationSettingsPayload, error)
 }
 type OrganizationResolver interface {
 	Invites(ctx context.Context, obj *ent.Organization, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.InviteConnection, error)
@@ -1352,6 +1407,8 @@ type OrganizationResolver interface {
 	Search(ctx context.Context, obj *ent.Organization, query string, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.SearchSpaceResultConnection, error)
 	Teams(ctx context.Context, obj *ent.Organization, first *int, after *page.Cursor, last *int, before *page.Cursor, owner *string, title *string) (*model.TeamConnection, error)
 	Team(ctx context.Context, obj *ent.Organization, id string) (*ent.Team, error)
+	TranslationSettings(ctx context.Context, obj *ent.Organization, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.TranslationSettingsConnection, error)
+	TranslationSetting(ctx context.Context, obj *ent.Organization, id string) (*ent.TranslationSettings, error)
 }
 type QueryResolver interface {
 	Node(ctx context.Context, id string) (ent.Noder, error)
@@ -1430,6 +1487,10 @@ type TeamResolver interface {
 }
 type TeamMemberResolver interface {
 	User(ctx context.Context, obj *ent.TeamMember) (*ent.User, error)
+}
+type TranslationSettingsResolver interface {
+	Permissions(ctx context.Context, obj *ent.TranslationSettings) (*authz.EditPermissions, error)
+	Urls(ctx context.Context, obj *ent.TranslationSettings) (*model.TranslationSettingsURLs, error)
 }
 type UserResolver interface {
 	Email(ctx context.Context, obj *ent.User) (*string, error)
@@ -2591,6 +2652,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CreateTeamPayload.Team(childComplexity), true
 
+	case "CreateTranslationSettingsPayload.clientMutationId":
+		if e.ComplexityRoot.CreateTranslationSettingsPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateTranslationSettingsPayload.ClientMutationID(childComplexity), true
+	case "CreateTranslationSettingsPayload.translationSettings":
+		if e.ComplexityRoot.CreateTranslationSettingsPayload.TranslationSettings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateTranslationSettingsPayload.TranslationSettings(childComplexity), true
+
 	case "DeleteCollectionPayload.clientMutationId":
 		if e.ComplexityRoot.DeleteCollectionPayload.ClientMutationID == nil {
 			break
@@ -2720,6 +2794,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.DeleteTeamPayload.DeletedTeamID(childComplexity), true
 
+	case "DeleteTranslationSettingsPayload.clientMutationId":
+		if e.ComplexityRoot.DeleteTranslationSettingsPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteTranslationSettingsPayload.ClientMutationID(childComplexity), true
+	case "DeleteTranslationSettingsPayload.deletedTranslationSettingsId":
+		if e.ComplexityRoot.DeleteTranslationSettingsPayload.DeletedTranslationSettingsID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteTranslationSettingsPayload.DeletedTranslationSettingsID(childComplexity), true
+
 	case "DuplicateSpacePayload.clientMutationId":
 		if e.ComplexityRoot.DuplicateSpacePayload.ClientMutationID == nil {
 			break
@@ -2732,6 +2819,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DuplicateSpacePayload.Space(childComplexity), true
+
+	case "EditPermissions.edit":
+		if e.ComplexityRoot.EditPermissions.Edit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EditPermissions.Edit(childComplexity), true
+	case "EditPermissions.view":
+		if e.ComplexityRoot.EditPermissions.View == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EditPermissions.View(childComplexity), true
 
 	case "EmojiReaction.count":
 		if e.ComplexityRoot.EmojiReaction.Count == nil {
@@ -3322,6 +3422,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateTeam(childComplexity, args["input"].(model.CreateTeamInput)), true
+	case "Mutation.createTranslationSettings":
+		if e.ComplexityRoot.Mutation.CreateTranslationSettings == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createTranslationSettings_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateTranslationSettings(childComplexity, args["input"].(model.CreateTranslationSettingsInput)), true
 	case "Mutation.deleteCollection":
 		if e.ComplexityRoot.Mutation.DeleteCollection == nil {
 			break
@@ -3421,6 +3532,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteTeam(childComplexity, args["input"].(model.DeleteTeamInput)), true
+	case "Mutation.deleteTranslationSettings":
+		if e.ComplexityRoot.Mutation.DeleteTranslationSettings == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteTranslationSettings_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteTranslationSettings(childComplexity, args["input"].(model.DeleteTranslationSettingsInput)), true
 	case "Mutation.duplicateSpace":
 		if e.ComplexityRoot.Mutation.DuplicateSpace == nil {
 			break
@@ -3795,6 +3917,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateTeam(childComplexity, args["input"].(model.UpdateTeamInput)), true
+	case "Mutation.updateTranslationSettings":
+		if e.ComplexityRoot.Mutation.UpdateTranslationSettings == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateTranslationSettings_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateTranslationSettings(childComplexity, args["input"].(model.UpdateTranslationSettingsInput)), true
 	case "Mutation.uploadFile":
 		if e.ComplexityRoot.Mutation.UploadFile == nil {
 			break
@@ -4012,6 +4145,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.Title(childComplexity), true
+	case "Organization.translationSetting":
+		if e.ComplexityRoot.Organization.TranslationSetting == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_translationSetting_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.TranslationSetting(childComplexity, args["id"].(string)), true
+	case "Organization.translationSettings":
+		if e.ComplexityRoot.Organization.TranslationSettings == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_translationSettings_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.TranslationSettings(childComplexity, args["first"].(*int), args["after"].(*page.Cursor), args["last"].(*int), args["before"].(*page.Cursor)), true
 	case "Organization.type":
 		if e.ComplexityRoot.Organization.Type == nil {
 			break
@@ -5872,6 +6027,94 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.TransferSpacePayload.Space(childComplexity), true
 
+	case "TranslationSettings.createdAt":
+		if e.ComplexityRoot.TranslationSettings.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettings.CreatedAt(childComplexity), true
+	case "TranslationSettings.id":
+		if e.ComplexityRoot.TranslationSettings.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettings.ID(childComplexity), true
+	case "TranslationSettings.languages":
+		if e.ComplexityRoot.TranslationSettings.Languages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettings.Languages(childComplexity), true
+	case "TranslationSettings.permissions":
+		if e.ComplexityRoot.TranslationSettings.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettings.Permissions(childComplexity), true
+	case "TranslationSettings.title":
+		if e.ComplexityRoot.TranslationSettings.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettings.Title(childComplexity), true
+	case "TranslationSettings.updatedAt":
+		if e.ComplexityRoot.TranslationSettings.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettings.UpdatedAt(childComplexity), true
+	case "TranslationSettings.urls":
+		if e.ComplexityRoot.TranslationSettings.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettings.Urls(childComplexity), true
+
+	case "TranslationSettingsConnection.edges":
+		if e.ComplexityRoot.TranslationSettingsConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettingsConnection.Edges(childComplexity), true
+	case "TranslationSettingsConnection.nodes":
+		if e.ComplexityRoot.TranslationSettingsConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettingsConnection.Nodes(childComplexity), true
+	case "TranslationSettingsConnection.pageInfo":
+		if e.ComplexityRoot.TranslationSettingsConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettingsConnection.PageInfo(childComplexity), true
+	case "TranslationSettingsConnection.totalCount":
+		if e.ComplexityRoot.TranslationSettingsConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettingsConnection.TotalCount(childComplexity), true
+
+	case "TranslationSettingsEdge.cursor":
+		if e.ComplexityRoot.TranslationSettingsEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettingsEdge.Cursor(childComplexity), true
+	case "TranslationSettingsEdge.node":
+		if e.ComplexityRoot.TranslationSettingsEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettingsEdge.Node(childComplexity), true
+
+	case "TranslationSettingsURLs.location":
+		if e.ComplexityRoot.TranslationSettingsURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettingsURLs.Location(childComplexity), true
+
 	case "UpdateChangeRequestPayload.changeRequest":
 		if e.ComplexityRoot.UpdateChangeRequestPayload.ChangeRequest == nil {
 			break
@@ -6021,6 +6264,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.UpdateTeamPayload.Team(childComplexity), true
 
+	case "UpdateTranslationSettingsPayload.clientMutationId":
+		if e.ComplexityRoot.UpdateTranslationSettingsPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateTranslationSettingsPayload.ClientMutationID(childComplexity), true
+	case "UpdateTranslationSettingsPayload.translationSettings":
+		if e.ComplexityRoot.UpdateTranslationSettingsPayload.TranslationSettings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateTranslationSettingsPayload.TranslationSettings(childComplexity), true
+
 	case "UploadFilePayload.clientMutationId":
 		if e.ComplexityRoot.UploadFilePayload.ClientMutationID == nil {
 			break
@@ -6132,6 +6388,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateSAMLProviderInput,
 		ec.unmarshalInputCreateSpaceInput,
 		ec.unmarshalInputCreateTeamInput,
+		ec.unmarshalInputCreateTranslationSettingsInput,
 		ec.unmarshalInputDeleteCollectionInput,
 		ec.unmarshalInputDeleteCommentInput,
 		ec.unmarshalInputDeleteCommentReplyInput,
@@ -6141,6 +6398,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputDeleteSAMLProviderInput,
 		ec.unmarshalInputDeleteSpaceInput,
 		ec.unmarshalInputDeleteTeamInput,
+		ec.unmarshalInputDeleteTranslationSettingsInput,
 		ec.unmarshalInputDuplicateSpaceInput,
 		ec.unmarshalInputImportContentInput,
 		ec.unmarshalInputInviteMembersInput,
@@ -6180,6 +6438,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputUpdateSAMLProviderInput,
 		ec.unmarshalInputUpdateSpaceInput,
 		ec.unmarshalInputUpdateTeamInput,
+		ec.unmarshalInputUpdateTranslationSettingsInput,
 		ec.unmarshalInputUploadFileInput,
 	)
 	first := true
@@ -7230,6 +7489,20 @@ type SearchSpaceResultEdge {
   node: SearchSpaceResult!
   cursor: Cursor!
 }
+
+"A page of TranslationSettings, as a Relay connection."
+type TranslationSettingsConnection {
+  edges: [TranslationSettingsEdge!]!
+  nodes: [TranslationSettings!]!
+  pageInfo: PageInfo!
+  "The number of items in the whole list, not only this page."
+  totalCount: Int!
+}
+
+type TranslationSettingsEdge {
+  node: TranslationSettings!
+  cursor: Cursor!
+}
 `, BuiltIn: false},
 	{Name: "../schema/content.graphqls", Input: `extend type Revision {
   "The revisions this one was made from; a merge has two."
@@ -7733,6 +8006,15 @@ type Space implements Node {
 A named group of an organization's members; its grants on content raise its members' roles.
 """
 type Team implements Node {
+  id: ID!
+  createdAt: DateTime!
+  updatedAt: DateTime!
+  title: String!
+}
+"""
+The languages an organization translates its content into.
+"""
+type TranslationSettings implements Node {
   id: ID!
   createdAt: DateTime!
   updatedAt: DateTime!
@@ -9125,6 +9407,84 @@ type SetTeamContentRolePayload {
   clientMutationId: String
 }
 `, BuiltIn: false},
+	{Name: "../schema/translation.graphqls", Input: `# Translation settings follow the API contract (part 2.20: a title and a
+# list of languages), not the official spec's Translation (a source space and
+# one language): the contract wins.
+
+extend type TranslationSettings {
+  "The languages content is translated into: official TranslationLanguage codes, without repeats."
+  languages: [Language!]!
+  permissions: EditPermissions!
+  urls: TranslationSettingsURLs!
+}
+
+type TranslationSettingsURLs {
+  "The translation settings' address in /v1."
+  location: String!
+}
+
+"What the viewer may do with an organization's settings object (translation settings, an OpenAPI spec)."
+type EditPermissions {
+  "Read it."
+  view: Boolean!
+  "Change or delete it."
+  edit: Boolean!
+}
+
+extend type Organization {
+  "The organization's translation settings, oldest first. Needs a role in the organization."
+  translationSettings(first: Int, after: Cursor, last: Int, before: Cursor): TranslationSettingsConnection!
+  "One translation settings object of the organization. Needs a role in the organization."
+  translationSetting(id: ID!): TranslationSettings!
+}
+
+extend type Mutation {
+  "Creates translation settings. Needs the admin role."
+  createTranslationSettings(input: CreateTranslationSettingsInput!): CreateTranslationSettingsPayload!
+  "Replaces the title and languages of translation settings. Needs the admin role."
+  updateTranslationSettings(input: UpdateTranslationSettingsInput!): UpdateTranslationSettingsPayload!
+  "Deletes translation settings. Needs the admin role."
+  deleteTranslationSettings(input: DeleteTranslationSettingsInput!): DeleteTranslationSettingsPayload!
+}
+
+input CreateTranslationSettingsInput {
+  organizationId: ID!
+  "1 to 100 characters."
+  title: String!
+  "Official TranslationLanguage codes, without repeats; none when absent."
+  languages: [Language!]
+  clientMutationId: String
+}
+
+type CreateTranslationSettingsPayload {
+  translationSettings: TranslationSettings!
+  clientMutationId: String
+}
+
+input UpdateTranslationSettingsInput {
+  id: ID!
+  "1 to 100 characters."
+  title: String!
+  "The new languages; unchanged when absent."
+  languages: [Language!]
+  clientMutationId: String
+}
+
+type UpdateTranslationSettingsPayload {
+  translationSettings: TranslationSettings!
+  clientMutationId: String
+}
+
+input DeleteTranslationSettingsInput {
+  id: ID!
+  clientMutationId: String
+}
+
+type DeleteTranslationSettingsPayload {
+  deletedTranslationSettingsId: ID!
+  clientMutationId: String
+}
+`, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
 
@@ -9740,6 +10100,16 @@ func (ec *executionContext) childFields_CreateTeamPayload(ctx context.Context, f
 	return nil, fmt.Errorf("no field named %q was found under type CreateTeamPayload", field.Name)
 }
 
+func (ec *executionContext) childFields_CreateTranslationSettingsPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "translationSettings":
+		return ec.fieldContext_CreateTranslationSettingsPayload_translationSettings(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_CreateTranslationSettingsPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreateTranslationSettingsPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_DeleteCollectionPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "deletedCollectionId":
@@ -9834,6 +10204,16 @@ func (ec *executionContext) childFields_DeleteTeamPayload(ctx context.Context, f
 	return nil, fmt.Errorf("no field named %q was found under type DeleteTeamPayload", field.Name)
 }
 
+func (ec *executionContext) childFields_DeleteTranslationSettingsPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "deletedTranslationSettingsId":
+		return ec.fieldContext_DeleteTranslationSettingsPayload_deletedTranslationSettingsId(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_DeleteTranslationSettingsPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeleteTranslationSettingsPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_DuplicateSpacePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "space":
@@ -9842,6 +10222,16 @@ func (ec *executionContext) childFields_DuplicateSpacePayload(ctx context.Contex
 		return ec.fieldContext_DuplicateSpacePayload_clientMutationId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DuplicateSpacePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_EditPermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "view":
+		return ec.fieldContext_EditPermissions_view(ctx, field)
+	case "edit":
+		return ec.fieldContext_EditPermissions_edit(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type EditPermissions", field.Name)
 }
 
 func (ec *executionContext) childFields_EmojiReaction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -10172,6 +10562,10 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_teams(ctx, field)
 	case "team":
 		return ec.fieldContext_Organization_team(ctx, field)
+	case "translationSettings":
+		return ec.fieldContext_Organization_translationSettings(ctx, field)
+	case "translationSetting":
+		return ec.fieldContext_Organization_translationSetting(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Organization", field.Name)
 }
@@ -11064,6 +11458,58 @@ func (ec *executionContext) childFields_TransferSpacePayload(ctx context.Context
 	return nil, fmt.Errorf("no field named %q was found under type TransferSpacePayload", field.Name)
 }
 
+func (ec *executionContext) childFields_TranslationSettings(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_TranslationSettings_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_TranslationSettings_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_TranslationSettings_updatedAt(ctx, field)
+	case "title":
+		return ec.fieldContext_TranslationSettings_title(ctx, field)
+	case "languages":
+		return ec.fieldContext_TranslationSettings_languages(ctx, field)
+	case "permissions":
+		return ec.fieldContext_TranslationSettings_permissions(ctx, field)
+	case "urls":
+		return ec.fieldContext_TranslationSettings_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationSettings", field.Name)
+}
+
+func (ec *executionContext) childFields_TranslationSettingsConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_TranslationSettingsConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_TranslationSettingsConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_TranslationSettingsConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_TranslationSettingsConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationSettingsConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_TranslationSettingsEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_TranslationSettingsEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_TranslationSettingsEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationSettingsEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_TranslationSettingsURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_TranslationSettingsURLs_location(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationSettingsURLs", field.Name)
+}
+
 func (ec *executionContext) childFields_UpdateChangeRequestPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "changeRequest":
@@ -11174,6 +11620,16 @@ func (ec *executionContext) childFields_UpdateTeamPayload(ctx context.Context, f
 		return ec.fieldContext_UpdateTeamPayload_clientMutationId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type UpdateTeamPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_UpdateTranslationSettingsPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "translationSettings":
+		return ec.fieldContext_UpdateTranslationSettingsPayload_translationSettings(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_UpdateTranslationSettingsPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UpdateTranslationSettingsPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_UploadFilePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -11780,6 +12236,20 @@ func (ec *executionContext) field_Mutation_createTeam_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createTranslationSettings_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateTranslationSettingsInput, error) {
+			return ec.unmarshalNCreateTranslationSettingsInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateTranslationSettingsInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteCollection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -11898,6 +12368,20 @@ func (ec *executionContext) field_Mutation_deleteTeam_args(ctx context.Context, 
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.DeleteTeamInput, error) {
 			return ec.unmarshalNDeleteTeamInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteTeamInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteTranslationSettings_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.DeleteTranslationSettingsInput, error) {
+			return ec.unmarshalNDeleteTranslationSettingsInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteTranslationSettingsInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -12382,6 +12866,20 @@ func (ec *executionContext) field_Mutation_updateTeam_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateTranslationSettings_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateTranslationSettingsInput, error) {
+			return ec.unmarshalNUpdateTranslationSettingsInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateTranslationSettingsInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_uploadFile_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -12787,6 +13285,58 @@ func (ec *executionContext) field_Organization_teams_args(ctx context.Context, r
 		return nil, err
 	}
 	args["title"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Organization_translationSetting_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Organization_translationSettings_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
 	return args, nil
 }
 
@@ -18343,6 +18893,61 @@ func (ec *executionContext) fieldContext_CreateTeamPayload_clientMutationId(_ co
 	return graphql.NewScalarFieldContext("CreateTeamPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _CreateTranslationSettingsPayload_translationSettings(ctx context.Context, field graphql.CollectedField, obj *model.CreateTranslationSettingsPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateTranslationSettingsPayload_translationSettings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TranslationSettings, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.TranslationSettings) graphql.Marshaler {
+			return ec.marshalNTranslationSettings2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐTranslationSettings(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreateTranslationSettingsPayload_translationSettings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateTranslationSettingsPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TranslationSettings(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateTranslationSettingsPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.CreateTranslationSettingsPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateTranslationSettingsPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreateTranslationSettingsPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreateTranslationSettingsPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _DeleteCollectionPayload_deletedCollectionId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteCollectionPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -18821,6 +19426,52 @@ func (ec *executionContext) fieldContext_DeleteTeamPayload_clientMutationId(_ co
 	return graphql.NewScalarFieldContext("DeleteTeamPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _DeleteTranslationSettingsPayload_deletedTranslationSettingsId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteTranslationSettingsPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteTranslationSettingsPayload_deletedTranslationSettingsId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeletedTranslationSettingsID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteTranslationSettingsPayload_deletedTranslationSettingsId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteTranslationSettingsPayload", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _DeleteTranslationSettingsPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteTranslationSettingsPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteTranslationSettingsPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteTranslationSettingsPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteTranslationSettingsPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _DuplicateSpacePayload_space(ctx context.Context, field graphql.CollectedField, obj *model.DuplicateSpacePayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -18874,6 +19525,52 @@ func (ec *executionContext) _DuplicateSpacePayload_clientMutationId(ctx context.
 }
 func (ec *executionContext) fieldContext_DuplicateSpacePayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DuplicateSpacePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _EditPermissions_view(ctx context.Context, field graphql.CollectedField, obj *authz.EditPermissions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EditPermissions_view(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.View, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EditPermissions_view(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("EditPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _EditPermissions_edit(ctx context.Context, field graphql.CollectedField, obj *authz.EditPermissions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EditPermissions_edit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EditPermissions_edit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("EditPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _EmojiReaction_emoji(ctx context.Context, field graphql.CollectedField, obj *model.EmojiReaction) (ret graphql.Marshaler) {
@@ -23260,6 +23957,138 @@ func (ec *executionContext) fieldContext_Mutation_setTeamContentRole(ctx context
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createTranslationSettings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createTranslationSettings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateTranslationSettings(ctx, fc.Args["input"].(model.CreateTranslationSettingsInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateTranslationSettingsPayload) graphql.Marshaler {
+			return ec.marshalNCreateTranslationSettingsPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateTranslationSettingsPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createTranslationSettings(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreateTranslationSettingsPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createTranslationSettings_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateTranslationSettings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateTranslationSettings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateTranslationSettings(ctx, fc.Args["input"].(model.UpdateTranslationSettingsInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UpdateTranslationSettingsPayload) graphql.Marshaler {
+			return ec.marshalNUpdateTranslationSettingsPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateTranslationSettingsPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateTranslationSettings(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UpdateTranslationSettingsPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateTranslationSettings_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteTranslationSettings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteTranslationSettings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteTranslationSettings(ctx, fc.Args["input"].(model.DeleteTranslationSettingsInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DeleteTranslationSettingsPayload) graphql.Marshaler {
+			return ec.marshalNDeleteTranslationSettingsPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteTranslationSettingsPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteTranslationSettings(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DeleteTranslationSettingsPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteTranslationSettings_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Organization_id(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -24202,6 +25031,94 @@ func (ec *executionContext) fieldContext_Organization_team(ctx context.Context, 
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Organization_team_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_translationSettings(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_translationSettings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().TranslationSettings(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*page.Cursor), fc.Args["last"].(*int), fc.Args["before"].(*page.Cursor))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TranslationSettingsConnection) graphql.Marshaler {
+			return ec.marshalNTranslationSettingsConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationSettingsConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_translationSettings(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TranslationSettingsConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_translationSettings_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_translationSetting(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_translationSetting(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().TranslationSetting(ctx, obj, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.TranslationSettings) graphql.Marshaler {
+			return ec.marshalNTranslationSettings2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐTranslationSettings(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_translationSetting(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TranslationSettings(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_translationSetting_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -31834,6 +32751,382 @@ func (ec *executionContext) fieldContext_TransferSpacePayload_clientMutationId(_
 	return graphql.NewScalarFieldContext("TransferSpacePayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _TranslationSettings_id(ctx context.Context, field graphql.CollectedField, obj *ent.TranslationSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettings_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettings_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationSettings", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationSettings_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.TranslationSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettings_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettings_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationSettings", field, false, false, errors.New("field of type DateTime does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationSettings_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.TranslationSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettings_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettings_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationSettings", field, false, false, errors.New("field of type DateTime does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationSettings_title(ctx context.Context, field graphql.CollectedField, obj *ent.TranslationSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettings_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettings_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationSettings", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationSettings_languages(ctx context.Context, field graphql.CollectedField, obj *ent.TranslationSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettings_languages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Languages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []enum.Language) graphql.Marshaler {
+			return ec.marshalNLanguage2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLanguageᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettings_languages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationSettings", field, false, false, errors.New("field of type Language does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationSettings_permissions(ctx context.Context, field graphql.CollectedField, obj *ent.TranslationSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettings_permissions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.TranslationSettings().Permissions(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *authz.EditPermissions) graphql.Marshaler {
+			return ec.marshalNEditPermissions2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋauthzᚐEditPermissions(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettings_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TranslationSettings",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_EditPermissions(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TranslationSettings_urls(ctx context.Context, field graphql.CollectedField, obj *ent.TranslationSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettings_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.TranslationSettings().Urls(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TranslationSettingsURLs) graphql.Marshaler {
+			return ec.marshalNTranslationSettingsURLs2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationSettingsURLs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettings_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TranslationSettings",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TranslationSettingsURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TranslationSettingsConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.TranslationSettingsConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettingsConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.TranslationSettingsEdge) graphql.Marshaler {
+			return ec.marshalNTranslationSettingsEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationSettingsEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettingsConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TranslationSettingsConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TranslationSettingsEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TranslationSettingsConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.TranslationSettingsConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettingsConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.TranslationSettings) graphql.Marshaler {
+			return ec.marshalNTranslationSettings2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐTranslationSettingsᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettingsConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TranslationSettingsConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TranslationSettings(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TranslationSettingsConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.TranslationSettingsConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettingsConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v page.Info) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettingsConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TranslationSettingsConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TranslationSettingsConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.TranslationSettingsConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettingsConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettingsConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationSettingsConnection", field, true, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationSettingsEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.TranslationSettingsEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettingsEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.TranslationSettings) graphql.Marshaler {
+			return ec.marshalNTranslationSettings2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐTranslationSettings(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettingsEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TranslationSettingsEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TranslationSettings(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TranslationSettingsEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.TranslationSettingsEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettingsEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v page.Cursor) graphql.Marshaler {
+			return ec.marshalNCursor2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettingsEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationSettingsEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationSettingsURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.TranslationSettingsURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettingsURLs_location(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Location, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettingsURLs_location(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationSettingsURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _UpdateChangeRequestPayload_changeRequest(ctx context.Context, field graphql.CollectedField, obj *model.UpdateChangeRequestPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -32469,6 +33762,61 @@ func (ec *executionContext) _UpdateTeamPayload_clientMutationId(ctx context.Cont
 }
 func (ec *executionContext) fieldContext_UpdateTeamPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UpdateTeamPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UpdateTranslationSettingsPayload_translationSettings(ctx context.Context, field graphql.CollectedField, obj *model.UpdateTranslationSettingsPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateTranslationSettingsPayload_translationSettings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TranslationSettings, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.TranslationSettings) graphql.Marshaler {
+			return ec.marshalNTranslationSettings2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐTranslationSettings(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateTranslationSettingsPayload_translationSettings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateTranslationSettingsPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TranslationSettings(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateTranslationSettingsPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateTranslationSettingsPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateTranslationSettingsPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateTranslationSettingsPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UpdateTranslationSettingsPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UploadFilePayload_revision(ctx context.Context, field graphql.CollectedField, obj *model.UploadFilePayload) (ret graphql.Marshaler) {
@@ -34612,6 +35960,57 @@ func (ec *executionContext) unmarshalInputCreateTeamInput(ctx context.Context, o
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputCreateTranslationSettingsInput(ctx context.Context, obj any) (model.CreateTranslationSettingsInput, error) {
+	var it model.CreateTranslationSettingsInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"organizationId", "title", "languages", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "organizationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("organizationId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrganizationID = data
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "languages":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("languages"))
+			data, err := ec.unmarshalOLanguage2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLanguageᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Languages = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputDeleteCollectionInput(ctx context.Context, obj any) (model.DeleteCollectionInput, error) {
 	var it model.DeleteCollectionInput
 	if obj == nil {
@@ -34952,6 +36351,43 @@ func (ec *executionContext) unmarshalInputDeleteSpaceInput(ctx context.Context, 
 
 func (ec *executionContext) unmarshalInputDeleteTeamInput(ctx context.Context, obj any) (model.DeleteTeamInput, error) {
 	var it model.DeleteTeamInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputDeleteTranslationSettingsInput(ctx context.Context, obj any) (model.DeleteTranslationSettingsInput, error) {
+	var it model.DeleteTranslationSettingsInput
 	if obj == nil {
 		return it, nil
 	}
@@ -37127,6 +38563,57 @@ func (ec *executionContext) unmarshalInputUpdateTeamInput(ctx context.Context, o
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputUpdateTranslationSettingsInput(ctx context.Context, obj any) (model.UpdateTranslationSettingsInput, error) {
+	var it model.UpdateTranslationSettingsInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "title", "languages", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "languages":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("languages"))
+			data, err := ec.unmarshalOLanguage2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLanguageᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Languages = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputUploadFileInput(ctx context.Context, obj any) (model.UploadFileInput, error) {
 	var it model.UploadFileInput
 	if obj == nil {
@@ -37205,6 +38692,11 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._User(ctx, sel, obj)
+	case *ent.TranslationSettings:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._TranslationSettings(ctx, sel, obj)
 	case *ent.Team:
 		if obj == nil {
 			return graphql.Null
@@ -41331,6 +42823,49 @@ func (ec *executionContext) _CreateTeamPayload(ctx context.Context, sel ast.Sele
 	return out
 }
 
+var createTranslationSettingsPayloadImplementors = []string{"CreateTranslationSettingsPayload"}
+
+func (ec *executionContext) _CreateTranslationSettingsPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateTranslationSettingsPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createTranslationSettingsPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreateTranslationSettingsPayload")
+		case "translationSettings":
+			out.Values[i] = ec._CreateTranslationSettingsPayload_translationSettings(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._CreateTranslationSettingsPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var deleteCollectionPayloadImplementors = []string{"DeleteCollectionPayload"}
 
 func (ec *executionContext) _DeleteCollectionPayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteCollectionPayload) graphql.Marshaler {
@@ -41728,6 +43263,49 @@ func (ec *executionContext) _DeleteTeamPayload(ctx context.Context, sel ast.Sele
 	return out
 }
 
+var deleteTranslationSettingsPayloadImplementors = []string{"DeleteTranslationSettingsPayload"}
+
+func (ec *executionContext) _DeleteTranslationSettingsPayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteTranslationSettingsPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, deleteTranslationSettingsPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DeleteTranslationSettingsPayload")
+		case "deletedTranslationSettingsId":
+			out.Values[i] = ec._DeleteTranslationSettingsPayload_deletedTranslationSettingsId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._DeleteTranslationSettingsPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var duplicateSpacePayloadImplementors = []string{"DuplicateSpacePayload"}
 
 func (ec *executionContext) _DuplicateSpacePayload(ctx context.Context, sel ast.SelectionSet, obj *model.DuplicateSpacePayload) graphql.Marshaler {
@@ -41748,6 +43326,49 @@ func (ec *executionContext) _DuplicateSpacePayload(ctx context.Context, sel ast.
 		case "clientMutationId":
 			out.Values[i] = ec._DuplicateSpacePayload_clientMutationId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var editPermissionsImplementors = []string{"EditPermissions"}
+
+func (ec *executionContext) _EditPermissions(ctx context.Context, sel ast.SelectionSet, obj *authz.EditPermissions) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, editPermissionsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("EditPermissions")
+		case "view":
+			out.Values[i] = ec._EditPermissions_view(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "edit":
+			out.Values[i] = ec._EditPermissions_edit(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -43597,6 +45218,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createTranslationSettings":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createTranslationSettings(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateTranslationSettings":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateTranslationSettings(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteTranslationSettings":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteTranslationSettings(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -44247,6 +45889,82 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 					}
 				}()
 				res = ec._Organization_team(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "translationSettings":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_translationSettings(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "translationSetting":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_translationSetting(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -49527,6 +51245,307 @@ func (ec *executionContext) _TransferSpacePayload(ctx context.Context, sel ast.S
 	return out
 }
 
+var translationSettingsImplementors = []string{"TranslationSettings", "Node"}
+
+func (ec *executionContext) _TranslationSettings(ctx context.Context, sel ast.SelectionSet, obj *ent.TranslationSettings) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, translationSettingsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TranslationSettings")
+		case "id":
+			out.Values[i] = ec._TranslationSettings_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._TranslationSettings_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._TranslationSettings_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._TranslationSettings_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "languages":
+			out.Values[i] = ec._TranslationSettings_languages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "permissions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._TranslationSettings_permissions(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "urls":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._TranslationSettings_urls(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var translationSettingsConnectionImplementors = []string{"TranslationSettingsConnection"}
+
+func (ec *executionContext) _TranslationSettingsConnection(ctx context.Context, sel ast.SelectionSet, obj *model.TranslationSettingsConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, translationSettingsConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TranslationSettingsConnection")
+		case "edges":
+			out.Values[i] = ec._TranslationSettingsConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "nodes":
+			out.Values[i] = ec._TranslationSettingsConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pageInfo":
+			out.Values[i] = ec._TranslationSettingsConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "totalCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._TranslationSettingsConnection_totalCount(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var translationSettingsEdgeImplementors = []string{"TranslationSettingsEdge"}
+
+func (ec *executionContext) _TranslationSettingsEdge(ctx context.Context, sel ast.SelectionSet, obj *model.TranslationSettingsEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, translationSettingsEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TranslationSettingsEdge")
+		case "node":
+			out.Values[i] = ec._TranslationSettingsEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._TranslationSettingsEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var translationSettingsURLsImplementors = []string{"TranslationSettingsURLs"}
+
+func (ec *executionContext) _TranslationSettingsURLs(ctx context.Context, sel ast.SelectionSet, obj *model.TranslationSettingsURLs) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, translationSettingsURLsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TranslationSettingsURLs")
+		case "location":
+			out.Values[i] = ec._TranslationSettingsURLs_location(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var updateChangeRequestPayloadImplementors = []string{"UpdateChangeRequestPayload"}
 
 func (ec *executionContext) _UpdateChangeRequestPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateChangeRequestPayload) graphql.Marshaler {
@@ -49981,6 +52000,49 @@ func (ec *executionContext) _UpdateTeamPayload(ctx context.Context, sel ast.Sele
 			}
 		case "clientMutationId":
 			out.Values[i] = ec._UpdateTeamPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var updateTranslationSettingsPayloadImplementors = []string{"UpdateTranslationSettingsPayload"}
+
+func (ec *executionContext) _UpdateTranslationSettingsPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateTranslationSettingsPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, updateTranslationSettingsPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UpdateTranslationSettingsPayload")
+		case "translationSettings":
+			out.Values[i] = ec._UpdateTranslationSettingsPayload_translationSettings(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._UpdateTranslationSettingsPayload_clientMutationId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -51406,6 +53468,21 @@ func (ec *executionContext) marshalNCreateTeamPayload2ᚖgithubᚗcomᚋbindery�
 	return ec._CreateTeamPayload(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNCreateTranslationSettingsInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateTranslationSettingsInput(ctx context.Context, v any) (model.CreateTranslationSettingsInput, error) {
+	res, err := ec.unmarshalInputCreateTranslationSettingsInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCreateTranslationSettingsPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateTranslationSettingsPayload(ctx context.Context, sel ast.SelectionSet, v *model.CreateTranslationSettingsPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CreateTranslationSettingsPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNCursor2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx context.Context, v any) (page.Cursor, error) {
 	var res page.Cursor
 	err := res.UnmarshalGQL(v)
@@ -51567,6 +53644,21 @@ func (ec *executionContext) marshalNDeleteTeamPayload2ᚖgithubᚗcomᚋbindery�
 	return ec._DeleteTeamPayload(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNDeleteTranslationSettingsInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteTranslationSettingsInput(ctx context.Context, v any) (model.DeleteTranslationSettingsInput, error) {
+	res, err := ec.unmarshalInputDeleteTranslationSettingsInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDeleteTranslationSettingsPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteTranslationSettingsPayload(ctx context.Context, sel ast.SelectionSet, v *model.DeleteTranslationSettingsPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DeleteTranslationSettingsPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNDuplicateSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDuplicateSpaceInput(ctx context.Context, v any) (model.DuplicateSpaceInput, error) {
 	res, err := ec.unmarshalInputDuplicateSpaceInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -51580,6 +53672,16 @@ func (ec *executionContext) marshalNDuplicateSpacePayload2ᚖgithubᚗcomᚋbind
 		return graphql.Null
 	}
 	return ec._DuplicateSpacePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNEditPermissions2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋauthzᚐEditPermissions(ctx context.Context, sel ast.SelectionSet, v *authz.EditPermissions) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._EditPermissions(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNEmojiReaction2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEmojiReactionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.EmojiReaction) graphql.Marshaler {
@@ -51897,6 +53999,46 @@ func (ec *executionContext) marshalNJoinOrganizationPayload2ᚖgithubᚗcomᚋbi
 		return graphql.Null
 	}
 	return ec._JoinOrganizationPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNLanguage2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLanguage(ctx context.Context, v any) (enum.Language, error) {
+	var res enum.Language
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNLanguage2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLanguage(ctx context.Context, sel ast.SelectionSet, v enum.Language) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNLanguage2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLanguageᚄ(ctx context.Context, v any) ([]enum.Language, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]enum.Language, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNLanguage2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLanguage(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNLanguage2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLanguageᚄ(ctx context.Context, sel ast.SelectionSet, v []enum.Language) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNLanguage2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLanguage(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalNLayoutWidth2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLayoutWidth(ctx context.Context, v any) (enum.LayoutWidth, error) {
@@ -53296,6 +55438,78 @@ func (ec *executionContext) marshalNTransferSpacePayload2ᚖgithubᚗcomᚋbinde
 	return ec._TransferSpacePayload(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNTranslationSettings2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐTranslationSettingsᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.TranslationSettings) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTranslationSettings2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐTranslationSettings(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNTranslationSettings2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐTranslationSettings(ctx context.Context, sel ast.SelectionSet, v *ent.TranslationSettings) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._TranslationSettings(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTranslationSettingsConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationSettingsConnection(ctx context.Context, sel ast.SelectionSet, v *model.TranslationSettingsConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._TranslationSettingsConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTranslationSettingsEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationSettingsEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TranslationSettingsEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTranslationSettingsEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationSettingsEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNTranslationSettingsEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationSettingsEdge(ctx context.Context, sel ast.SelectionSet, v *model.TranslationSettingsEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._TranslationSettingsEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTranslationSettingsURLs2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationSettingsURLs(ctx context.Context, sel ast.SelectionSet, v *model.TranslationSettingsURLs) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._TranslationSettingsURLs(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNUpdateChangeRequestInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateChangeRequestInput(ctx context.Context, v any) (model.UpdateChangeRequestInput, error) {
 	res, err := ec.unmarshalInputUpdateChangeRequestInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -53459,6 +55673,21 @@ func (ec *executionContext) marshalNUpdateTeamPayload2ᚖgithubᚗcomᚋbindery�
 		return graphql.Null
 	}
 	return ec._UpdateTeamPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNUpdateTranslationSettingsInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateTranslationSettingsInput(ctx context.Context, v any) (model.UpdateTranslationSettingsInput, error) {
+	res, err := ec.unmarshalInputUpdateTranslationSettingsInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNUpdateTranslationSettingsPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateTranslationSettingsPayload(ctx context.Context, sel ast.SelectionSet, v *model.UpdateTranslationSettingsPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._UpdateTranslationSettingsPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNUpload2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚐUpload(ctx context.Context, v any) (graphql.Upload, error) {
@@ -54013,6 +56242,42 @@ func (ec *executionContext) marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgrap
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) unmarshalOLanguage2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLanguageᚄ(ctx context.Context, v any) ([]enum.Language, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]enum.Language, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNLanguage2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLanguage(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOLanguage2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLanguageᚄ(ctx context.Context, sel ast.SelectionSet, v []enum.Language) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNLanguage2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLanguage(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalOLanguage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLanguage(ctx context.Context, v any) (*enum.Language, error) {

@@ -601,3 +601,36 @@ func (c *SearchSpaceResultConnection) Info() page.Info { return c.PageInfo }
 func (c *SearchSpaceResultConnection) TotalCount(ctx context.Context) (int, error) {
 	return c.page.TotalCount(ctx)
 }
+
+// TranslationSettingsConnection is a page of TranslationSettings, with the GraphQL connection shape.
+type TranslationSettingsConnection struct {
+	Edges    []*TranslationSettingsEdge
+	PageInfo page.Info
+	page     *page.Connection[*ent.TranslationSettings]
+}
+
+// TranslationSettingsEdge is a TranslationSettings with its cursor.
+type TranslationSettingsEdge struct {
+	Node   *ent.TranslationSettings
+	Cursor page.Cursor
+}
+
+// NewTranslationSettingsConnection wraps a page of TranslationSettings.
+func NewTranslationSettingsConnection(p *page.Connection[*ent.TranslationSettings]) *TranslationSettingsConnection {
+	c := &TranslationSettingsConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*TranslationSettingsEdge, len(p.Edges))}
+	for i, e := range p.Edges {
+		c.Edges[i] = &TranslationSettingsEdge{Node: e.Node, Cursor: e.Cursor}
+	}
+	return c
+}
+
+// Nodes returns the items of the page.
+func (c *TranslationSettingsConnection) Nodes() []*ent.TranslationSettings { return c.page.Nodes() }
+
+// Info returns where the page sits in its list.
+func (c *TranslationSettingsConnection) Info() page.Info { return c.PageInfo }
+
+// TotalCount counts the items of the whole list.
+func (c *TranslationSettingsConnection) TotalCount(ctx context.Context) (int, error) {
+	return c.page.TotalCount(ctx)
+}

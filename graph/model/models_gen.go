@@ -240,6 +240,20 @@ type CreateTeamPayload struct {
 	ClientMutationID *string   `json:"clientMutationId,omitempty"`
 }
 
+type CreateTranslationSettingsInput struct {
+	OrganizationID string `json:"organizationId"`
+	// 1 to 100 characters.
+	Title string `json:"title"`
+	// Official TranslationLanguage codes, without repeats; none when absent.
+	Languages        []enum.Language `json:"languages,omitempty"`
+	ClientMutationID *string         `json:"clientMutationId,omitempty"`
+}
+
+type CreateTranslationSettingsPayload struct {
+	TranslationSettings *ent.TranslationSettings `json:"translationSettings"`
+	ClientMutationID    *string                  `json:"clientMutationId,omitempty"`
+}
+
 type DeleteCollectionInput struct {
 	ID               string  `json:"id"`
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -340,6 +354,16 @@ type DeleteTeamInput struct {
 type DeleteTeamPayload struct {
 	DeletedTeamID    string  `json:"deletedTeamId"`
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type DeleteTranslationSettingsInput struct {
+	ID               string  `json:"id"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type DeleteTranslationSettingsPayload struct {
+	DeletedTranslationSettingsID string  `json:"deletedTranslationSettingsId"`
+	ClientMutationID             *string `json:"clientMutationId,omitempty"`
 }
 
 type DuplicateSpaceInput struct {
@@ -806,6 +830,11 @@ type TransferSpacePayload struct {
 	ClientMutationID *string    `json:"clientMutationId,omitempty"`
 }
 
+type TranslationSettingsURLs struct {
+	// The translation settings' address in /v1.
+	Location string `json:"location"`
+}
+
 type UpdateChangeRequestInput struct {
 	ID string `json:"id"`
 	// Up to 100 characters.
@@ -1005,6 +1034,20 @@ type UpdateTeamInput struct {
 type UpdateTeamPayload struct {
 	Team             *ent.Team `json:"team"`
 	ClientMutationID *string   `json:"clientMutationId,omitempty"`
+}
+
+type UpdateTranslationSettingsInput struct {
+	ID string `json:"id"`
+	// 1 to 100 characters.
+	Title string `json:"title"`
+	// The new languages; unchanged when absent.
+	Languages        []enum.Language `json:"languages,omitempty"`
+	ClientMutationID *string         `json:"clientMutationId,omitempty"`
+}
+
+type UpdateTranslationSettingsPayload struct {
+	TranslationSettings *ent.TranslationSettings `json:"translationSettings"`
+	ClientMutationID    *string                  `json:"clientMutationId,omitempty"`
 }
 
 type UploadFileInput struct {
