@@ -27,6 +27,12 @@ func (*CommentReply) IsNode() {}
 func (*Invite) IsNode() {}
 
 // IsNode implements the GraphQL Node interface.
+func (*OpenAPISpec) IsNode() {}
+
+// IsNode implements the GraphQL Node interface.
+func (*OpenAPISpecVersion) IsNode() {}
+
+// IsNode implements the GraphQL Node interface.
 func (*Organization) IsNode() {}
 
 // IsNode implements the GraphQL Node interface.

@@ -30,6 +30,12 @@ func (r *Resolver) CommentReply() generated.CommentReplyResolver { return &comme
 
 func (r *Resolver) Invite() generated.InviteResolver { return &inviteResolver{r} }
 
+func (r *Resolver) OpenAPISpec() generated.OpenAPISpecResolver { return &openAPISpecResolver{r} }
+
+func (r *Resolver) OpenAPISpecVersion() generated.OpenAPISpecVersionResolver {
+	return &openAPISpecVersionResolver{r}
+}
+
 func (r *Resolver) Organization() generated.OrganizationResolver { return &organizationResolver{r} }
 
 func (r *Resolver) Query() generated.QueryResolver { return &queryResolver{r} }
@@ -54,6 +60,8 @@ type (
 	commentResolver             struct{ *Resolver }
 	commentReplyResolver        struct{ *Resolver }
 	inviteResolver              struct{ *Resolver }
+	openAPISpecResolver         struct{ *Resolver }
+	openAPISpecVersionResolver  struct{ *Resolver }
 	organizationResolver        struct{ *Resolver }
 	queryResolver               struct{ *Resolver }
 	revisionResolver            struct{ *Resolver }

@@ -12,6 +12,8 @@ import (
 	"github.com/bindery/bindery/ent/comment"
 	"github.com/bindery/bindery/ent/commentreply"
 	"github.com/bindery/bindery/ent/invite"
+	"github.com/bindery/bindery/ent/openapispec"
+	"github.com/bindery/bindery/ent/openapispecversion"
 	"github.com/bindery/bindery/ent/organization"
 	"github.com/bindery/bindery/ent/predicate"
 	"github.com/bindery/bindery/ent/revision"
@@ -43,6 +45,8 @@ type policySet struct {
 	users          *policy[*ent.User, predicate.User]
 	tokens         *policy[*ent.APIToken, predicate.APIToken]
 	translations   *policy[*ent.TranslationSettings, predicate.TranslationSettings]
+	openAPISpecs   *policy[*ent.OpenAPISpec, predicate.OpenAPISpec]
+	specVersions   *policy[*ent.OpenAPISpecVersion, predicate.OpenAPISpecVersion]
 
 	// policies lists them all, for what every type gets.
 	policies []anyPolicy
@@ -230,8 +234,34 @@ func (r *Resolver) declarePolicies() {
 			return r.membersWithARole(ctx, t.OrganizationID)
 		},
 	}
+	// OpenAPI specs are seen by the members of their organization who have a
+	// role, and a spec's versions by whoever sees the spec.
+	r.openAPISpecs = &policy[*ent.OpenAPISpec, predicate.OpenAPISpec]{
+		typeName: "OpenAPISpec", prefix: id.OpenAPISpec, table: authz.OpenAPISpecs,
+		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.OpenAPISpec, error) {
+			return db.OpenAPISpec.Query().Where(openapispec.IDIn(ids...)).All(ctx)
+		},
+		idOf: func(s *ent.OpenAPISpec) string { return s.ID },
+		decide: func(ctx context.Context, s *ent.OpenAPISpec) (authz.Decision, error) {
+			return r.membersWithARole(ctx, s.OrganizationID)
+		},
+	}
+	r.specVersions = &policy[*ent.OpenAPISpecVersion, predicate.OpenAPISpecVersion]{
+		typeName: "OpenAPISpecVersion", prefix: id.OpenAPISpecVersion, table: authz.OpenAPISpecVersions,
+		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.OpenAPISpecVersion, error) {
+			return db.OpenAPISpecVersion.Query().Where(openapispecversion.IDIn(ids...)).All(ctx)
+		},
+		idOf: func(v *ent.OpenAPISpecVersion) string { return v.ID },
+		decide: func(ctx context.Context, v *ent.OpenAPISpecVersion) (authz.Decision, error) {
+			_, d, err := r.openAPISpecs.get(ctx, v.SpecID)
+			if apperr.KindOf(err) == apperr.NotFound {
+				return authz.Decision{}, nil
+			}
+			return d, err
+		},
+	}
 	r.policies = []anyPolicy{r.orgs, r.collections, r.spaces, r.changeRequests, r.comments, r.commentReplies,
-		r.teams, r.invites, r.samlProviders, r.revisions, r.users, r.tokens, r.translations}
+		r.teams, r.invites, r.samlProviders, r.revisions, r.users, r.tokens, r.translations, r.openAPISpecs, r.specVersions}
 }
 
 // membersWithARole decides about what the members of an organization who

@@ -22,6 +22,7 @@ import (
 	"github.com/bindery/bindery/internal/config"
 	"github.com/bindery/bindery/internal/events"
 	"github.com/bindery/bindery/internal/logctx"
+	"github.com/bindery/bindery/internal/openapi/worker"
 	"github.com/bindery/bindery/internal/purge"
 	"github.com/bindery/bindery/internal/store"
 	"github.com/bindery/bindery/rest"
@@ -45,6 +46,8 @@ type Server struct {
 	conns    connections
 	stopping chan struct{}
 	stopOnce sync.Once
+	// specs processes OpenAPI specs while the server runs.
+	specs *worker.Worker
 }
 
 // New builds the server. opts configure the application layer. Close
@@ -62,7 +65,9 @@ func New(cfg config.Config, db *store.DB, log *slog.Logger, opts ...graph.Option
 	} else {
 		s.bus = events.NewMemory()
 	}
-	opts = append([]graph.Option{graph.WithLogger(log), graph.WithBus(s.bus)}, opts...)
+	s.specs = worker.New(db.Client, worker.Options{Refetch: cfg.OpenAPIRefetchInterval, Poll: cfg.OpenAPIPollInterval,
+		AllowPrivate: cfg.ImportAllowPrivate, Log: log})
+	opts = append([]graph.Option{graph.WithLogger(log), graph.WithBus(s.bus), graph.WithSpecWorker(s.specs.Wake)}, opts...)
 	s.resolver = graph.New(db.Client, cfg, opts...)
 	if cfg.RateLimit > 0 {
 		s.limiter = newRateLimiter(cfg.RateLimit, time.Now)
@@ -142,7 +147,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 }
 
 // Run serves on addr until ctx ends, then shuts down gracefully. The purge
-// job runs alongside.
+// job and the OpenAPI worker run alongside.
 func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 	srv := &http.Server{
 		Handler:           s,
@@ -159,6 +164,11 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 		defer close(done)
 		purge.Run(jobs, s.db.Client, s.cfg.PurgeInterval, graph.SpaceRetention, time.Now, s.log)
 	}()
+	specsDone := make(chan struct{})
+	go func() {
+		defer close(specsDone)
+		s.specs.Run(jobs)
+	}()
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -166,6 +176,7 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 	case err := <-errc:
 		stopJobs()
 		<-done
+		<-specsDone
 		return fmt.Errorf("serving: %w", err)
 	case <-ctx.Done():
 	}
@@ -178,6 +189,7 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 	defer cancel()
 	err := srv.Shutdown(shutdownCtx)
 	<-done
+	<-specsDone
 	if !s.resolver.WaitForMail(shutdownCtx) {
 		s.log.Warn("shut down with invitations still being sent")
 	}

@@ -186,6 +186,18 @@ var (
 		Delete: {Min: enum.RoleAdmin, Doc: "Delete them"},
 	}}
 
+	// OpenAPI specs are read by the members of their organization who have
+	// a role, and written by those who may create them (the create role:
+	// the organization permission createOpenAPISpec).
+	OpenAPISpecs = Table{Name: "OpenAPI spec", Rules: map[Action]Rule{
+		View:   {Min: enum.RoleRead, Doc: "Read it, its versions and their operations"},
+		Update: {Min: enum.RoleCreate, Doc: "Give it a new source (permission `edit`)"},
+		Delete: {Min: enum.RoleCreate, Doc: "Delete it, with its versions"},
+	}}
+	OpenAPISpecVersions = Table{Name: "OpenAPI spec version", Rules: map[Action]Rule{
+		View: {Min: enum.RoleRead, Doc: "Read it and its operations (whoever reads its spec)"},
+	}}
+
 	Revisions = Table{Name: "revision", Rules: map[Action]Rule{
 		View: {Min: enum.RoleRead, Doc: "Read it and its content (whoever can read its space)"},
 	}}
@@ -200,7 +212,7 @@ var (
 // AllTables lists every table, in the README's order.
 func AllTables() []Table {
 	return []Table{Organizations, Collections, Spaces, ChangeRequests, Comments, CommentReplies, Teams, Invites, SAMLProviders,
-		Revisions, Users, APITokens, TranslationSettings}
+		Revisions, Users, APITokens, TranslationSettings, OpenAPISpecs, OpenAPISpecVersions}
 }
 
 // Markdown renders the tables as the README's role table; a test holds the

@@ -54,6 +54,8 @@ var connections = []connection{
 	{name: "SearchPageResult", node: "search.PageHit"},
 	{name: "SearchSpaceResult", node: "search.SpaceHit"},
 	{name: "TranslationSettings", node: "ent.TranslationSettings"},
+	{name: "OpenAPISpec", node: "ent.OpenAPISpec"},
+	{name: "OpenAPISpecVersion", node: "ent.OpenAPISpecVersion"},
 }
 
 const tmpl = `
