@@ -101,9 +101,10 @@ func (r *Resolver) specIDBySlug(ctx context.Context, orgID, slug string) (string
 	return ids[0], nil
 }
 
-// openAPISpecBySlug loads an organization's spec by slug.
+// openAPISpecBySlug loads an organization's spec by slug: not found, as
+// for a slug without a spec, when the viewer cannot see it.
 func (r *Resolver) openAPISpecBySlug(ctx context.Context, o *ent.Organization, slug string, a authz.Action) (*ent.OpenAPISpec, error) {
-	if _, _, err := r.orgs.authorize(ctx, o.ID, authz.ReadSettings); err != nil {
+	if _, _, err := r.orgs.authorize(ctx, o.ID, authz.View); err != nil {
 		return nil, err
 	}
 	id, err := r.specIDBySlug(ctx, o.ID, slug)
