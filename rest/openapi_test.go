@@ -27,7 +27,7 @@ func TestOpenAPISpecs(t *testing.T) {
 	servertest.AssertContains(t, map[string]any{"object": "openapi-spec", "slug": "pets", "processingState": "pending",
 		"sourceURL": "https://api.example.com/openapi.json", "visibility": "private",
 		"permissions": map[string]any{"view": true, "edit": true},
-		"urls": map[string]any{"location": "http://bindery.test" + base + "/pets", "app": "http://bindery.test/o/" + e.Org.ID + "/openapi/pets"}},
+		"urls":        map[string]any{"location": "http://bindery.test" + base + "/pets", "app": "http://bindery.test/o/" + e.Org.ID + "/openapi/pets"}},
 		created)
 	for _, k := range []string{"lastVersion", "lastProcessedAt", "lastProcessErrorCode"} {
 		assert.NotContains(t, created, k, "not processed yet")
