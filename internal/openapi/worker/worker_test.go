@@ -299,3 +299,27 @@ func TestTwoWorkersProcessEachSpecOnce(t *testing.T) {
 	assert.Equal(t, n, nv)
 	t.Logf("jobs per worker: %v", jobs)
 }
+
+// A URL source goes through the importer's address check: without
+// AllowPrivate, a loopback address is refused before any request reaches
+// it, and the spec ends with FETCH_ERROR.
+func TestURLSourcesCannotReachPrivateAddresses(t *testing.T) {
+	t.Parallel()
+	e := servertest.New(t)
+	var hits atomic.Int32
+	inside := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		_, _ = w.Write([]byte(openapitest.V30))
+	}))
+	t.Cleanup(inside.Close)
+	id := create(t, e, "inside", map[string]any{"url": inside.URL + "/openapi.json"})
+	w := worker.New(e.DB.Client, worker.Options{Now: e.Clock.Now})
+	require.Equal(t, 1, drain(t, w))
+	s := spec(t, e, id)
+	require.NotNil(t, s.LastProcessErrorCode)
+	assert.Equal(t, enum.OpenAPISpecProcessingErrorCodeFETCHERROR, *s.LastProcessErrorCode)
+	require.NotEmpty(t, s.LastProcessedErrors)
+	assert.Contains(t, s.LastProcessedErrors[0].Message, "private")
+	assert.Zero(t, hits.Load(), "no request reached the address")
+	assert.Empty(t, versions(t, e, id))
+}
