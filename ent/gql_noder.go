@@ -27,6 +27,12 @@ func (*CommentReply) IsNode() {}
 func (*Invite) IsNode() {}
 
 // IsNode implements the GraphQL Node interface.
+func (*OpenAPISpec) IsNode() {}
+
+// IsNode implements the GraphQL Node interface.
+func (*OpenAPISpecVersion) IsNode() {}
+
+// IsNode implements the GraphQL Node interface.
 func (*Organization) IsNode() {}
 
 // IsNode implements the GraphQL Node interface.
@@ -40,6 +46,9 @@ func (*Space) IsNode() {}
 
 // IsNode implements the GraphQL Node interface.
 func (*Team) IsNode() {}
+
+// IsNode implements the GraphQL Node interface.
+func (*TranslationSettings) IsNode() {}
 
 // IsNode implements the GraphQL Node interface.
 func (*User) IsNode() {}

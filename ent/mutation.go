@@ -41,6 +41,7 @@ import (
 	"github.com/bindery/bindery/ent/translationsettings"
 	"github.com/bindery/bindery/ent/user"
 	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/internal/openapi"
 )
 
 const (
@@ -12279,29 +12280,36 @@ func (m *MemberMutation) ResetEdge(name string) error {
 // OpenAPISpecMutation represents an operation that mutates the OpenAPISpec nodes in the graph.
 type OpenAPISpecMutation struct {
 	config
-	op                      Op
-	typ                     string
-	id                      *string
-	created_at              *time.Time
-	updated_at              *time.Time
-	slug                    *string
-	source_url              *string
-	visibility              *enum.OpenAPISpecVisibility
-	processing_state        *enum.OpenAPISpecProcessingState
-	last_processed_at       *time.Time
-	last_process_error_code *enum.OpenAPISpecProcessingErrorCode
-	claimed_until           *time.Time
-	clearedFields           map[string]struct{}
-	organization            *string
-	clearedorganization     bool
-	versions                map[string]struct{}
-	removedversions         map[string]struct{}
-	clearedversions         bool
-	last_version            *string
-	clearedlast_version     bool
-	done                    bool
-	oldValue                func(context.Context) (*OpenAPISpec, error)
-	predicates              []predicate.OpenAPISpec
+	op                          Op
+	typ                         string
+	id                          *string
+	created_at                  *time.Time
+	updated_at                  *time.Time
+	slug                        *string
+	source_url                  *string
+	source_text                 *string
+	visibility                  *enum.OpenAPISpecVisibility
+	processing_state            *enum.OpenAPISpecProcessingState
+	progress                    *int
+	addprogress                 *int
+	last_processed_at           *time.Time
+	last_process_error_code     *enum.OpenAPISpecProcessingErrorCode
+	last_processed_errors       *[]openapi.Error
+	appendlast_processed_errors []openapi.Error
+	claimed_until               *time.Time
+	claimed_by                  *string
+	next_fetch_at               *time.Time
+	clearedFields               map[string]struct{}
+	organization                *string
+	clearedorganization         bool
+	versions                    map[string]struct{}
+	removedversions             map[string]struct{}
+	clearedversions             bool
+	last_version                *string
+	clearedlast_version         bool
+	done                        bool
+	oldValue                    func(context.Context) (*OpenAPISpec, error)
+	predicates                  []predicate.OpenAPISpec
 }
 
 var _ ent.Mutation = (*OpenAPISpecMutation)(nil)
@@ -12601,6 +12609,55 @@ func (m *OpenAPISpecMutation) ResetSourceURL() {
 	delete(m.clearedFields, openapispec.FieldSourceURL)
 }
 
+// SetSourceText sets the "source_text" field.
+func (m *OpenAPISpecMutation) SetSourceText(s string) {
+	m.source_text = &s
+}
+
+// SourceText returns the value of the "source_text" field in the mutation.
+func (m *OpenAPISpecMutation) SourceText() (r string, exists bool) {
+	v := m.source_text
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSourceText returns the old "source_text" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldSourceText(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSourceText is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSourceText requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSourceText: %w", err)
+	}
+	return oldValue.SourceText, nil
+}
+
+// ClearSourceText clears the value of the "source_text" field.
+func (m *OpenAPISpecMutation) ClearSourceText() {
+	m.source_text = nil
+	m.clearedFields[openapispec.FieldSourceText] = struct{}{}
+}
+
+// SourceTextCleared returns if the "source_text" field was cleared in this mutation.
+func (m *OpenAPISpecMutation) SourceTextCleared() bool {
+	_, ok := m.clearedFields[openapispec.FieldSourceText]
+	return ok
+}
+
+// ResetSourceText resets all changes to the "source_text" field.
+func (m *OpenAPISpecMutation) ResetSourceText() {
+	m.source_text = nil
+	delete(m.clearedFields, openapispec.FieldSourceText)
+}
+
 // SetVisibility sets the "visibility" field.
 func (m *OpenAPISpecMutation) SetVisibility(easv enum.OpenAPISpecVisibility) {
 	m.visibility = &easv
@@ -12671,6 +12728,62 @@ func (m *OpenAPISpecMutation) OldProcessingState(ctx context.Context) (v enum.Op
 // ResetProcessingState resets all changes to the "processing_state" field.
 func (m *OpenAPISpecMutation) ResetProcessingState() {
 	m.processing_state = nil
+}
+
+// SetProgress sets the "progress" field.
+func (m *OpenAPISpecMutation) SetProgress(i int) {
+	m.progress = &i
+	m.addprogress = nil
+}
+
+// Progress returns the value of the "progress" field in the mutation.
+func (m *OpenAPISpecMutation) Progress() (r int, exists bool) {
+	v := m.progress
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProgress returns the old "progress" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldProgress(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProgress is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProgress requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProgress: %w", err)
+	}
+	return oldValue.Progress, nil
+}
+
+// AddProgress adds i to the "progress" field.
+func (m *OpenAPISpecMutation) AddProgress(i int) {
+	if m.addprogress != nil {
+		*m.addprogress += i
+	} else {
+		m.addprogress = &i
+	}
+}
+
+// AddedProgress returns the value that was added to the "progress" field in this mutation.
+func (m *OpenAPISpecMutation) AddedProgress() (r int, exists bool) {
+	v := m.addprogress
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetProgress resets all changes to the "progress" field.
+func (m *OpenAPISpecMutation) ResetProgress() {
+	m.progress = nil
+	m.addprogress = nil
 }
 
 // SetLastVersionID sets the "last_version_id" field.
@@ -12820,6 +12933,71 @@ func (m *OpenAPISpecMutation) ResetLastProcessErrorCode() {
 	delete(m.clearedFields, openapispec.FieldLastProcessErrorCode)
 }
 
+// SetLastProcessedErrors sets the "last_processed_errors" field.
+func (m *OpenAPISpecMutation) SetLastProcessedErrors(o []openapi.Error) {
+	m.last_processed_errors = &o
+	m.appendlast_processed_errors = nil
+}
+
+// LastProcessedErrors returns the value of the "last_processed_errors" field in the mutation.
+func (m *OpenAPISpecMutation) LastProcessedErrors() (r []openapi.Error, exists bool) {
+	v := m.last_processed_errors
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastProcessedErrors returns the old "last_processed_errors" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldLastProcessedErrors(ctx context.Context) (v []openapi.Error, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastProcessedErrors is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastProcessedErrors requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastProcessedErrors: %w", err)
+	}
+	return oldValue.LastProcessedErrors, nil
+}
+
+// AppendLastProcessedErrors adds o to the "last_processed_errors" field.
+func (m *OpenAPISpecMutation) AppendLastProcessedErrors(o []openapi.Error) {
+	m.appendlast_processed_errors = append(m.appendlast_processed_errors, o...)
+}
+
+// AppendedLastProcessedErrors returns the list of values that were appended to the "last_processed_errors" field in this mutation.
+func (m *OpenAPISpecMutation) AppendedLastProcessedErrors() ([]openapi.Error, bool) {
+	if len(m.appendlast_processed_errors) == 0 {
+		return nil, false
+	}
+	return m.appendlast_processed_errors, true
+}
+
+// ClearLastProcessedErrors clears the value of the "last_processed_errors" field.
+func (m *OpenAPISpecMutation) ClearLastProcessedErrors() {
+	m.last_processed_errors = nil
+	m.appendlast_processed_errors = nil
+	m.clearedFields[openapispec.FieldLastProcessedErrors] = struct{}{}
+}
+
+// LastProcessedErrorsCleared returns if the "last_processed_errors" field was cleared in this mutation.
+func (m *OpenAPISpecMutation) LastProcessedErrorsCleared() bool {
+	_, ok := m.clearedFields[openapispec.FieldLastProcessedErrors]
+	return ok
+}
+
+// ResetLastProcessedErrors resets all changes to the "last_processed_errors" field.
+func (m *OpenAPISpecMutation) ResetLastProcessedErrors() {
+	m.last_processed_errors = nil
+	m.appendlast_processed_errors = nil
+	delete(m.clearedFields, openapispec.FieldLastProcessedErrors)
+}
+
 // SetClaimedUntil sets the "claimed_until" field.
 func (m *OpenAPISpecMutation) SetClaimedUntil(t time.Time) {
 	m.claimed_until = &t
@@ -12867,6 +13045,104 @@ func (m *OpenAPISpecMutation) ClaimedUntilCleared() bool {
 func (m *OpenAPISpecMutation) ResetClaimedUntil() {
 	m.claimed_until = nil
 	delete(m.clearedFields, openapispec.FieldClaimedUntil)
+}
+
+// SetClaimedBy sets the "claimed_by" field.
+func (m *OpenAPISpecMutation) SetClaimedBy(s string) {
+	m.claimed_by = &s
+}
+
+// ClaimedBy returns the value of the "claimed_by" field in the mutation.
+func (m *OpenAPISpecMutation) ClaimedBy() (r string, exists bool) {
+	v := m.claimed_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClaimedBy returns the old "claimed_by" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldClaimedBy(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClaimedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClaimedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClaimedBy: %w", err)
+	}
+	return oldValue.ClaimedBy, nil
+}
+
+// ClearClaimedBy clears the value of the "claimed_by" field.
+func (m *OpenAPISpecMutation) ClearClaimedBy() {
+	m.claimed_by = nil
+	m.clearedFields[openapispec.FieldClaimedBy] = struct{}{}
+}
+
+// ClaimedByCleared returns if the "claimed_by" field was cleared in this mutation.
+func (m *OpenAPISpecMutation) ClaimedByCleared() bool {
+	_, ok := m.clearedFields[openapispec.FieldClaimedBy]
+	return ok
+}
+
+// ResetClaimedBy resets all changes to the "claimed_by" field.
+func (m *OpenAPISpecMutation) ResetClaimedBy() {
+	m.claimed_by = nil
+	delete(m.clearedFields, openapispec.FieldClaimedBy)
+}
+
+// SetNextFetchAt sets the "next_fetch_at" field.
+func (m *OpenAPISpecMutation) SetNextFetchAt(t time.Time) {
+	m.next_fetch_at = &t
+}
+
+// NextFetchAt returns the value of the "next_fetch_at" field in the mutation.
+func (m *OpenAPISpecMutation) NextFetchAt() (r time.Time, exists bool) {
+	v := m.next_fetch_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNextFetchAt returns the old "next_fetch_at" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldNextFetchAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNextFetchAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNextFetchAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNextFetchAt: %w", err)
+	}
+	return oldValue.NextFetchAt, nil
+}
+
+// ClearNextFetchAt clears the value of the "next_fetch_at" field.
+func (m *OpenAPISpecMutation) ClearNextFetchAt() {
+	m.next_fetch_at = nil
+	m.clearedFields[openapispec.FieldNextFetchAt] = struct{}{}
+}
+
+// NextFetchAtCleared returns if the "next_fetch_at" field was cleared in this mutation.
+func (m *OpenAPISpecMutation) NextFetchAtCleared() bool {
+	_, ok := m.clearedFields[openapispec.FieldNextFetchAt]
+	return ok
+}
+
+// ResetNextFetchAt resets all changes to the "next_fetch_at" field.
+func (m *OpenAPISpecMutation) ResetNextFetchAt() {
+	m.next_fetch_at = nil
+	delete(m.clearedFields, openapispec.FieldNextFetchAt)
 }
 
 // ClearOrganization clears the "organization" edge to the Organization entity.
@@ -13011,7 +13287,7 @@ func (m *OpenAPISpecMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *OpenAPISpecMutation) Fields() []string {
-	fields := make([]string, 0, 11)
+	fields := make([]string, 0, 16)
 	if m.created_at != nil {
 		fields = append(fields, openapispec.FieldCreatedAt)
 	}
@@ -13027,11 +13303,17 @@ func (m *OpenAPISpecMutation) Fields() []string {
 	if m.source_url != nil {
 		fields = append(fields, openapispec.FieldSourceURL)
 	}
+	if m.source_text != nil {
+		fields = append(fields, openapispec.FieldSourceText)
+	}
 	if m.visibility != nil {
 		fields = append(fields, openapispec.FieldVisibility)
 	}
 	if m.processing_state != nil {
 		fields = append(fields, openapispec.FieldProcessingState)
+	}
+	if m.progress != nil {
+		fields = append(fields, openapispec.FieldProgress)
 	}
 	if m.last_version != nil {
 		fields = append(fields, openapispec.FieldLastVersionID)
@@ -13042,8 +13324,17 @@ func (m *OpenAPISpecMutation) Fields() []string {
 	if m.last_process_error_code != nil {
 		fields = append(fields, openapispec.FieldLastProcessErrorCode)
 	}
+	if m.last_processed_errors != nil {
+		fields = append(fields, openapispec.FieldLastProcessedErrors)
+	}
 	if m.claimed_until != nil {
 		fields = append(fields, openapispec.FieldClaimedUntil)
+	}
+	if m.claimed_by != nil {
+		fields = append(fields, openapispec.FieldClaimedBy)
+	}
+	if m.next_fetch_at != nil {
+		fields = append(fields, openapispec.FieldNextFetchAt)
 	}
 	return fields
 }
@@ -13063,18 +13354,28 @@ func (m *OpenAPISpecMutation) Field(name string) (ent.Value, bool) {
 		return m.Slug()
 	case openapispec.FieldSourceURL:
 		return m.SourceURL()
+	case openapispec.FieldSourceText:
+		return m.SourceText()
 	case openapispec.FieldVisibility:
 		return m.Visibility()
 	case openapispec.FieldProcessingState:
 		return m.ProcessingState()
+	case openapispec.FieldProgress:
+		return m.Progress()
 	case openapispec.FieldLastVersionID:
 		return m.LastVersionID()
 	case openapispec.FieldLastProcessedAt:
 		return m.LastProcessedAt()
 	case openapispec.FieldLastProcessErrorCode:
 		return m.LastProcessErrorCode()
+	case openapispec.FieldLastProcessedErrors:
+		return m.LastProcessedErrors()
 	case openapispec.FieldClaimedUntil:
 		return m.ClaimedUntil()
+	case openapispec.FieldClaimedBy:
+		return m.ClaimedBy()
+	case openapispec.FieldNextFetchAt:
+		return m.NextFetchAt()
 	}
 	return nil, false
 }
@@ -13094,18 +13395,28 @@ func (m *OpenAPISpecMutation) OldField(ctx context.Context, name string) (ent.Va
 		return m.OldSlug(ctx)
 	case openapispec.FieldSourceURL:
 		return m.OldSourceURL(ctx)
+	case openapispec.FieldSourceText:
+		return m.OldSourceText(ctx)
 	case openapispec.FieldVisibility:
 		return m.OldVisibility(ctx)
 	case openapispec.FieldProcessingState:
 		return m.OldProcessingState(ctx)
+	case openapispec.FieldProgress:
+		return m.OldProgress(ctx)
 	case openapispec.FieldLastVersionID:
 		return m.OldLastVersionID(ctx)
 	case openapispec.FieldLastProcessedAt:
 		return m.OldLastProcessedAt(ctx)
 	case openapispec.FieldLastProcessErrorCode:
 		return m.OldLastProcessErrorCode(ctx)
+	case openapispec.FieldLastProcessedErrors:
+		return m.OldLastProcessedErrors(ctx)
 	case openapispec.FieldClaimedUntil:
 		return m.OldClaimedUntil(ctx)
+	case openapispec.FieldClaimedBy:
+		return m.OldClaimedBy(ctx)
+	case openapispec.FieldNextFetchAt:
+		return m.OldNextFetchAt(ctx)
 	}
 	return nil, fmt.Errorf("unknown OpenAPISpec field %s", name)
 }
@@ -13150,6 +13461,13 @@ func (m *OpenAPISpecMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetSourceURL(v)
 		return nil
+	case openapispec.FieldSourceText:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSourceText(v)
+		return nil
 	case openapispec.FieldVisibility:
 		v, ok := value.(enum.OpenAPISpecVisibility)
 		if !ok {
@@ -13163,6 +13481,13 @@ func (m *OpenAPISpecMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetProcessingState(v)
+		return nil
+	case openapispec.FieldProgress:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProgress(v)
 		return nil
 	case openapispec.FieldLastVersionID:
 		v, ok := value.(string)
@@ -13185,12 +13510,33 @@ func (m *OpenAPISpecMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetLastProcessErrorCode(v)
 		return nil
+	case openapispec.FieldLastProcessedErrors:
+		v, ok := value.([]openapi.Error)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastProcessedErrors(v)
+		return nil
 	case openapispec.FieldClaimedUntil:
 		v, ok := value.(time.Time)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetClaimedUntil(v)
+		return nil
+	case openapispec.FieldClaimedBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClaimedBy(v)
+		return nil
+	case openapispec.FieldNextFetchAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNextFetchAt(v)
 		return nil
 	}
 	return fmt.Errorf("unknown OpenAPISpec field %s", name)
@@ -13199,13 +13545,21 @@ func (m *OpenAPISpecMutation) SetField(name string, value ent.Value) error {
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *OpenAPISpecMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	if m.addprogress != nil {
+		fields = append(fields, openapispec.FieldProgress)
+	}
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *OpenAPISpecMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case openapispec.FieldProgress:
+		return m.AddedProgress()
+	}
 	return nil, false
 }
 
@@ -13214,6 +13568,13 @@ func (m *OpenAPISpecMutation) AddedField(name string) (ent.Value, bool) {
 // type.
 func (m *OpenAPISpecMutation) AddField(name string, value ent.Value) error {
 	switch name {
+	case openapispec.FieldProgress:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddProgress(v)
+		return nil
 	}
 	return fmt.Errorf("unknown OpenAPISpec numeric field %s", name)
 }
@@ -13225,6 +13586,9 @@ func (m *OpenAPISpecMutation) ClearedFields() []string {
 	if m.FieldCleared(openapispec.FieldSourceURL) {
 		fields = append(fields, openapispec.FieldSourceURL)
 	}
+	if m.FieldCleared(openapispec.FieldSourceText) {
+		fields = append(fields, openapispec.FieldSourceText)
+	}
 	if m.FieldCleared(openapispec.FieldLastVersionID) {
 		fields = append(fields, openapispec.FieldLastVersionID)
 	}
@@ -13234,8 +13598,17 @@ func (m *OpenAPISpecMutation) ClearedFields() []string {
 	if m.FieldCleared(openapispec.FieldLastProcessErrorCode) {
 		fields = append(fields, openapispec.FieldLastProcessErrorCode)
 	}
+	if m.FieldCleared(openapispec.FieldLastProcessedErrors) {
+		fields = append(fields, openapispec.FieldLastProcessedErrors)
+	}
 	if m.FieldCleared(openapispec.FieldClaimedUntil) {
 		fields = append(fields, openapispec.FieldClaimedUntil)
+	}
+	if m.FieldCleared(openapispec.FieldClaimedBy) {
+		fields = append(fields, openapispec.FieldClaimedBy)
+	}
+	if m.FieldCleared(openapispec.FieldNextFetchAt) {
+		fields = append(fields, openapispec.FieldNextFetchAt)
 	}
 	return fields
 }
@@ -13254,6 +13627,9 @@ func (m *OpenAPISpecMutation) ClearField(name string) error {
 	case openapispec.FieldSourceURL:
 		m.ClearSourceURL()
 		return nil
+	case openapispec.FieldSourceText:
+		m.ClearSourceText()
+		return nil
 	case openapispec.FieldLastVersionID:
 		m.ClearLastVersionID()
 		return nil
@@ -13263,8 +13639,17 @@ func (m *OpenAPISpecMutation) ClearField(name string) error {
 	case openapispec.FieldLastProcessErrorCode:
 		m.ClearLastProcessErrorCode()
 		return nil
+	case openapispec.FieldLastProcessedErrors:
+		m.ClearLastProcessedErrors()
+		return nil
 	case openapispec.FieldClaimedUntil:
 		m.ClearClaimedUntil()
+		return nil
+	case openapispec.FieldClaimedBy:
+		m.ClearClaimedBy()
+		return nil
+	case openapispec.FieldNextFetchAt:
+		m.ClearNextFetchAt()
 		return nil
 	}
 	return fmt.Errorf("unknown OpenAPISpec nullable field %s", name)
@@ -13289,11 +13674,17 @@ func (m *OpenAPISpecMutation) ResetField(name string) error {
 	case openapispec.FieldSourceURL:
 		m.ResetSourceURL()
 		return nil
+	case openapispec.FieldSourceText:
+		m.ResetSourceText()
+		return nil
 	case openapispec.FieldVisibility:
 		m.ResetVisibility()
 		return nil
 	case openapispec.FieldProcessingState:
 		m.ResetProcessingState()
+		return nil
+	case openapispec.FieldProgress:
+		m.ResetProgress()
 		return nil
 	case openapispec.FieldLastVersionID:
 		m.ResetLastVersionID()
@@ -13304,8 +13695,17 @@ func (m *OpenAPISpecMutation) ResetField(name string) error {
 	case openapispec.FieldLastProcessErrorCode:
 		m.ResetLastProcessErrorCode()
 		return nil
+	case openapispec.FieldLastProcessedErrors:
+		m.ResetLastProcessedErrors()
+		return nil
 	case openapispec.FieldClaimedUntil:
 		m.ResetClaimedUntil()
+		return nil
+	case openapispec.FieldClaimedBy:
+		m.ResetClaimedBy()
+		return nil
+	case openapispec.FieldNextFetchAt:
+		m.ResetNextFetchAt()
 		return nil
 	}
 	return fmt.Errorf("unknown OpenAPISpec field %s", name)
@@ -13434,18 +13834,22 @@ func (m *OpenAPISpecMutation) ResetEdge(name string) error {
 // OpenAPISpecVersionMutation represents an operation that mutates the OpenAPISpecVersion nodes in the graph.
 type OpenAPISpecVersionMutation struct {
 	config
-	op            Op
-	typ           string
-	id            *string
-	created_at    *time.Time
-	source_url    *string
-	content       *string
-	clearedFields map[string]struct{}
-	spec          *string
-	clearedspec   bool
-	done          bool
-	oldValue      func(context.Context) (*OpenAPISpecVersion, error)
-	predicates    []predicate.OpenAPISpecVersion
+	op               Op
+	typ              string
+	id               *string
+	created_at       *time.Time
+	source_url       *string
+	content          *string
+	digest           *string
+	spec_version     *string
+	operations       *[]openapi.Operation
+	appendoperations []openapi.Operation
+	clearedFields    map[string]struct{}
+	spec             *string
+	clearedspec      bool
+	done             bool
+	oldValue         func(context.Context) (*OpenAPISpecVersion, error)
+	predicates       []predicate.OpenAPISpecVersion
 }
 
 var _ ent.Mutation = (*OpenAPISpecVersionMutation)(nil)
@@ -13709,6 +14113,129 @@ func (m *OpenAPISpecVersionMutation) ResetContent() {
 	m.content = nil
 }
 
+// SetDigest sets the "digest" field.
+func (m *OpenAPISpecVersionMutation) SetDigest(s string) {
+	m.digest = &s
+}
+
+// Digest returns the value of the "digest" field in the mutation.
+func (m *OpenAPISpecVersionMutation) Digest() (r string, exists bool) {
+	v := m.digest
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDigest returns the old "digest" field's value of the OpenAPISpecVersion entity.
+// If the OpenAPISpecVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecVersionMutation) OldDigest(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDigest is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDigest requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDigest: %w", err)
+	}
+	return oldValue.Digest, nil
+}
+
+// ResetDigest resets all changes to the "digest" field.
+func (m *OpenAPISpecVersionMutation) ResetDigest() {
+	m.digest = nil
+}
+
+// SetSpecVersion sets the "spec_version" field.
+func (m *OpenAPISpecVersionMutation) SetSpecVersion(s string) {
+	m.spec_version = &s
+}
+
+// SpecVersion returns the value of the "spec_version" field in the mutation.
+func (m *OpenAPISpecVersionMutation) SpecVersion() (r string, exists bool) {
+	v := m.spec_version
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpecVersion returns the old "spec_version" field's value of the OpenAPISpecVersion entity.
+// If the OpenAPISpecVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecVersionMutation) OldSpecVersion(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpecVersion is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpecVersion requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpecVersion: %w", err)
+	}
+	return oldValue.SpecVersion, nil
+}
+
+// ResetSpecVersion resets all changes to the "spec_version" field.
+func (m *OpenAPISpecVersionMutation) ResetSpecVersion() {
+	m.spec_version = nil
+}
+
+// SetOperations sets the "operations" field.
+func (m *OpenAPISpecVersionMutation) SetOperations(o []openapi.Operation) {
+	m.operations = &o
+	m.appendoperations = nil
+}
+
+// Operations returns the value of the "operations" field in the mutation.
+func (m *OpenAPISpecVersionMutation) Operations() (r []openapi.Operation, exists bool) {
+	v := m.operations
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOperations returns the old "operations" field's value of the OpenAPISpecVersion entity.
+// If the OpenAPISpecVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecVersionMutation) OldOperations(ctx context.Context) (v []openapi.Operation, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOperations is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOperations requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOperations: %w", err)
+	}
+	return oldValue.Operations, nil
+}
+
+// AppendOperations adds o to the "operations" field.
+func (m *OpenAPISpecVersionMutation) AppendOperations(o []openapi.Operation) {
+	m.appendoperations = append(m.appendoperations, o...)
+}
+
+// AppendedOperations returns the list of values that were appended to the "operations" field in this mutation.
+func (m *OpenAPISpecVersionMutation) AppendedOperations() ([]openapi.Operation, bool) {
+	if len(m.appendoperations) == 0 {
+		return nil, false
+	}
+	return m.appendoperations, true
+}
+
+// ResetOperations resets all changes to the "operations" field.
+func (m *OpenAPISpecVersionMutation) ResetOperations() {
+	m.operations = nil
+	m.appendoperations = nil
+}
+
 // ClearSpec clears the "spec" edge to the OpenAPISpec entity.
 func (m *OpenAPISpecVersionMutation) ClearSpec() {
 	m.clearedspec = true
@@ -13770,7 +14297,7 @@ func (m *OpenAPISpecVersionMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *OpenAPISpecVersionMutation) Fields() []string {
-	fields := make([]string, 0, 4)
+	fields := make([]string, 0, 7)
 	if m.created_at != nil {
 		fields = append(fields, openapispecversion.FieldCreatedAt)
 	}
@@ -13782,6 +14309,15 @@ func (m *OpenAPISpecVersionMutation) Fields() []string {
 	}
 	if m.content != nil {
 		fields = append(fields, openapispecversion.FieldContent)
+	}
+	if m.digest != nil {
+		fields = append(fields, openapispecversion.FieldDigest)
+	}
+	if m.spec_version != nil {
+		fields = append(fields, openapispecversion.FieldSpecVersion)
+	}
+	if m.operations != nil {
+		fields = append(fields, openapispecversion.FieldOperations)
 	}
 	return fields
 }
@@ -13799,6 +14335,12 @@ func (m *OpenAPISpecVersionMutation) Field(name string) (ent.Value, bool) {
 		return m.SourceURL()
 	case openapispecversion.FieldContent:
 		return m.Content()
+	case openapispecversion.FieldDigest:
+		return m.Digest()
+	case openapispecversion.FieldSpecVersion:
+		return m.SpecVersion()
+	case openapispecversion.FieldOperations:
+		return m.Operations()
 	}
 	return nil, false
 }
@@ -13816,6 +14358,12 @@ func (m *OpenAPISpecVersionMutation) OldField(ctx context.Context, name string) 
 		return m.OldSourceURL(ctx)
 	case openapispecversion.FieldContent:
 		return m.OldContent(ctx)
+	case openapispecversion.FieldDigest:
+		return m.OldDigest(ctx)
+	case openapispecversion.FieldSpecVersion:
+		return m.OldSpecVersion(ctx)
+	case openapispecversion.FieldOperations:
+		return m.OldOperations(ctx)
 	}
 	return nil, fmt.Errorf("unknown OpenAPISpecVersion field %s", name)
 }
@@ -13852,6 +14400,27 @@ func (m *OpenAPISpecVersionMutation) SetField(name string, value ent.Value) erro
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetContent(v)
+		return nil
+	case openapispecversion.FieldDigest:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDigest(v)
+		return nil
+	case openapispecversion.FieldSpecVersion:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpecVersion(v)
+		return nil
+	case openapispecversion.FieldOperations:
+		v, ok := value.([]openapi.Operation)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOperations(v)
 		return nil
 	}
 	return fmt.Errorf("unknown OpenAPISpecVersion field %s", name)
@@ -13922,6 +14491,15 @@ func (m *OpenAPISpecVersionMutation) ResetField(name string) error {
 		return nil
 	case openapispecversion.FieldContent:
 		m.ResetContent()
+		return nil
+	case openapispecversion.FieldDigest:
+		m.ResetDigest()
+		return nil
+	case openapispecversion.FieldSpecVersion:
+		m.ResetSpecVersion()
+		return nil
+	case openapispecversion.FieldOperations:
+		m.ResetOperations()
 		return nil
 	}
 	return fmt.Errorf("unknown OpenAPISpecVersion field %s", name)

@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -13,9 +14,10 @@ import (
 	"github.com/bindery/bindery/ent/openapispecversion"
 	"github.com/bindery/bindery/ent/organization"
 	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/internal/openapi"
 )
 
-// OpenAPISpec is the model entity for the OpenAPISpec schema.
+// An OpenAPI document of an organization, from a URL or a text, processed in the background into versions.
 type OpenAPISpec struct {
 	config `json:"-"`
 	// ID of the ent.
@@ -30,18 +32,28 @@ type OpenAPISpec struct {
 	Slug string `json:"slug,omitempty"`
 	// SourceURL holds the value of the "source_url" field.
 	SourceURL *string `json:"source_url,omitempty"`
+	// SourceText holds the value of the "source_text" field.
+	SourceText *string `json:"source_text,omitempty"`
 	// Visibility holds the value of the "visibility" field.
 	Visibility enum.OpenAPISpecVisibility `json:"visibility,omitempty"`
 	// ProcessingState holds the value of the "processing_state" field.
 	ProcessingState enum.OpenAPISpecProcessingState `json:"processing_state,omitempty"`
+	// Progress holds the value of the "progress" field.
+	Progress int `json:"progress,omitempty"`
 	// LastVersionID holds the value of the "last_version_id" field.
 	LastVersionID *string `json:"last_version_id,omitempty"`
 	// LastProcessedAt holds the value of the "last_processed_at" field.
 	LastProcessedAt *time.Time `json:"last_processed_at,omitempty"`
 	// LastProcessErrorCode holds the value of the "last_process_error_code" field.
 	LastProcessErrorCode *enum.OpenAPISpecProcessingErrorCode `json:"last_process_error_code,omitempty"`
+	// LastProcessedErrors holds the value of the "last_processed_errors" field.
+	LastProcessedErrors []openapi.Error `json:"last_processed_errors,omitempty"`
 	// ClaimedUntil holds the value of the "claimed_until" field.
 	ClaimedUntil *time.Time `json:"claimed_until,omitempty"`
+	// ClaimedBy holds the value of the "claimed_by" field.
+	ClaimedBy *string `json:"claimed_by,omitempty"`
+	// NextFetchAt holds the value of the "next_fetch_at" field.
+	NextFetchAt *time.Time `json:"next_fetch_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the OpenAPISpecQuery when eager-loading is set.
 	Edges        OpenAPISpecEdges `json:"edges"`
@@ -98,9 +110,13 @@ func (*OpenAPISpec) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case openapispec.FieldID, openapispec.FieldOrganizationID, openapispec.FieldSlug, openapispec.FieldSourceURL, openapispec.FieldVisibility, openapispec.FieldProcessingState, openapispec.FieldLastVersionID, openapispec.FieldLastProcessErrorCode:
+		case openapispec.FieldLastProcessedErrors:
+			values[i] = new([]byte)
+		case openapispec.FieldProgress:
+			values[i] = new(sql.NullInt64)
+		case openapispec.FieldID, openapispec.FieldOrganizationID, openapispec.FieldSlug, openapispec.FieldSourceURL, openapispec.FieldSourceText, openapispec.FieldVisibility, openapispec.FieldProcessingState, openapispec.FieldLastVersionID, openapispec.FieldLastProcessErrorCode, openapispec.FieldClaimedBy:
 			values[i] = new(sql.NullString)
-		case openapispec.FieldCreatedAt, openapispec.FieldUpdatedAt, openapispec.FieldLastProcessedAt, openapispec.FieldClaimedUntil:
+		case openapispec.FieldCreatedAt, openapispec.FieldUpdatedAt, openapispec.FieldLastProcessedAt, openapispec.FieldClaimedUntil, openapispec.FieldNextFetchAt:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -154,6 +170,13 @@ func (_m *OpenAPISpec) assignValues(columns []string, values []any) error {
 				_m.SourceURL = new(string)
 				*_m.SourceURL = value.String
 			}
+		case openapispec.FieldSourceText:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field source_text", values[i])
+			} else if value.Valid {
+				_m.SourceText = new(string)
+				*_m.SourceText = value.String
+			}
 		case openapispec.FieldVisibility:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field visibility", values[i])
@@ -165,6 +188,12 @@ func (_m *OpenAPISpec) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field processing_state", values[i])
 			} else if value.Valid {
 				_m.ProcessingState = enum.OpenAPISpecProcessingState(value.String)
+			}
+		case openapispec.FieldProgress:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field progress", values[i])
+			} else if value.Valid {
+				_m.Progress = int(value.Int64)
 			}
 		case openapispec.FieldLastVersionID:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -187,12 +216,34 @@ func (_m *OpenAPISpec) assignValues(columns []string, values []any) error {
 				_m.LastProcessErrorCode = new(enum.OpenAPISpecProcessingErrorCode)
 				*_m.LastProcessErrorCode = enum.OpenAPISpecProcessingErrorCode(value.String)
 			}
+		case openapispec.FieldLastProcessedErrors:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field last_processed_errors", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.LastProcessedErrors); err != nil {
+					return fmt.Errorf("unmarshal field last_processed_errors: %w", err)
+				}
+			}
 		case openapispec.FieldClaimedUntil:
 			if value, ok := values[i].(*sql.NullTime); !ok {
 				return fmt.Errorf("unexpected type %T for field claimed_until", values[i])
 			} else if value.Valid {
 				_m.ClaimedUntil = new(time.Time)
 				*_m.ClaimedUntil = value.Time
+			}
+		case openapispec.FieldClaimedBy:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field claimed_by", values[i])
+			} else if value.Valid {
+				_m.ClaimedBy = new(string)
+				*_m.ClaimedBy = value.String
+			}
+		case openapispec.FieldNextFetchAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field next_fetch_at", values[i])
+			} else if value.Valid {
+				_m.NextFetchAt = new(time.Time)
+				*_m.NextFetchAt = value.Time
 			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
@@ -262,11 +313,19 @@ func (_m *OpenAPISpec) String() string {
 		builder.WriteString(*v)
 	}
 	builder.WriteString(", ")
+	if v := _m.SourceText; v != nil {
+		builder.WriteString("source_text=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
 	builder.WriteString("visibility=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Visibility))
 	builder.WriteString(", ")
 	builder.WriteString("processing_state=")
 	builder.WriteString(fmt.Sprintf("%v", _m.ProcessingState))
+	builder.WriteString(", ")
+	builder.WriteString("progress=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Progress))
 	builder.WriteString(", ")
 	if v := _m.LastVersionID; v != nil {
 		builder.WriteString("last_version_id=")
@@ -283,8 +342,21 @@ func (_m *OpenAPISpec) String() string {
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")
+	builder.WriteString("last_processed_errors=")
+	builder.WriteString(fmt.Sprintf("%v", _m.LastProcessedErrors))
+	builder.WriteString(", ")
 	if v := _m.ClaimedUntil; v != nil {
 		builder.WriteString("claimed_until=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	if v := _m.ClaimedBy; v != nil {
+		builder.WriteString("claimed_by=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.NextFetchAt; v != nil {
+		builder.WriteString("next_fetch_at=")
 		builder.WriteString(v.Format(time.ANSIC))
 	}
 	builder.WriteByte(')')

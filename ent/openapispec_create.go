@@ -16,6 +16,7 @@ import (
 	"github.com/bindery/bindery/ent/openapispecversion"
 	"github.com/bindery/bindery/ent/organization"
 	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/internal/openapi"
 )
 
 // OpenAPISpecCreate is the builder for creating a OpenAPISpec entity.
@@ -80,6 +81,20 @@ func (_c *OpenAPISpecCreate) SetNillableSourceURL(v *string) *OpenAPISpecCreate 
 	return _c
 }
 
+// SetSourceText sets the "source_text" field.
+func (_c *OpenAPISpecCreate) SetSourceText(v string) *OpenAPISpecCreate {
+	_c.mutation.SetSourceText(v)
+	return _c
+}
+
+// SetNillableSourceText sets the "source_text" field if the given value is not nil.
+func (_c *OpenAPISpecCreate) SetNillableSourceText(v *string) *OpenAPISpecCreate {
+	if v != nil {
+		_c.SetSourceText(*v)
+	}
+	return _c
+}
+
 // SetVisibility sets the "visibility" field.
 func (_c *OpenAPISpecCreate) SetVisibility(v enum.OpenAPISpecVisibility) *OpenAPISpecCreate {
 	_c.mutation.SetVisibility(v)
@@ -104,6 +119,20 @@ func (_c *OpenAPISpecCreate) SetProcessingState(v enum.OpenAPISpecProcessingStat
 func (_c *OpenAPISpecCreate) SetNillableProcessingState(v *enum.OpenAPISpecProcessingState) *OpenAPISpecCreate {
 	if v != nil {
 		_c.SetProcessingState(*v)
+	}
+	return _c
+}
+
+// SetProgress sets the "progress" field.
+func (_c *OpenAPISpecCreate) SetProgress(v int) *OpenAPISpecCreate {
+	_c.mutation.SetProgress(v)
+	return _c
+}
+
+// SetNillableProgress sets the "progress" field if the given value is not nil.
+func (_c *OpenAPISpecCreate) SetNillableProgress(v *int) *OpenAPISpecCreate {
+	if v != nil {
+		_c.SetProgress(*v)
 	}
 	return _c
 }
@@ -150,6 +179,12 @@ func (_c *OpenAPISpecCreate) SetNillableLastProcessErrorCode(v *enum.OpenAPISpec
 	return _c
 }
 
+// SetLastProcessedErrors sets the "last_processed_errors" field.
+func (_c *OpenAPISpecCreate) SetLastProcessedErrors(v []openapi.Error) *OpenAPISpecCreate {
+	_c.mutation.SetLastProcessedErrors(v)
+	return _c
+}
+
 // SetClaimedUntil sets the "claimed_until" field.
 func (_c *OpenAPISpecCreate) SetClaimedUntil(v time.Time) *OpenAPISpecCreate {
 	_c.mutation.SetClaimedUntil(v)
@@ -160,6 +195,34 @@ func (_c *OpenAPISpecCreate) SetClaimedUntil(v time.Time) *OpenAPISpecCreate {
 func (_c *OpenAPISpecCreate) SetNillableClaimedUntil(v *time.Time) *OpenAPISpecCreate {
 	if v != nil {
 		_c.SetClaimedUntil(*v)
+	}
+	return _c
+}
+
+// SetClaimedBy sets the "claimed_by" field.
+func (_c *OpenAPISpecCreate) SetClaimedBy(v string) *OpenAPISpecCreate {
+	_c.mutation.SetClaimedBy(v)
+	return _c
+}
+
+// SetNillableClaimedBy sets the "claimed_by" field if the given value is not nil.
+func (_c *OpenAPISpecCreate) SetNillableClaimedBy(v *string) *OpenAPISpecCreate {
+	if v != nil {
+		_c.SetClaimedBy(*v)
+	}
+	return _c
+}
+
+// SetNextFetchAt sets the "next_fetch_at" field.
+func (_c *OpenAPISpecCreate) SetNextFetchAt(v time.Time) *OpenAPISpecCreate {
+	_c.mutation.SetNextFetchAt(v)
+	return _c
+}
+
+// SetNillableNextFetchAt sets the "next_fetch_at" field if the given value is not nil.
+func (_c *OpenAPISpecCreate) SetNillableNextFetchAt(v *time.Time) *OpenAPISpecCreate {
+	if v != nil {
+		_c.SetNextFetchAt(*v)
 	}
 	return _c
 }
@@ -254,6 +317,10 @@ func (_c *OpenAPISpecCreate) defaults() {
 		v := openapispec.DefaultProcessingState
 		_c.mutation.SetProcessingState(v)
 	}
+	if _, ok := _c.mutation.Progress(); !ok {
+		v := openapispec.DefaultProgress
+		_c.mutation.SetProgress(v)
+	}
 	if _, ok := _c.mutation.ID(); !ok {
 		v := openapispec.DefaultID()
 		_c.mutation.SetID(v)
@@ -298,6 +365,14 @@ func (_c *OpenAPISpecCreate) check() error {
 	if v, ok := _c.mutation.ProcessingState(); ok {
 		if err := openapispec.ProcessingStateValidator(v); err != nil {
 			return &ValidationError{Name: "processing_state", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpec.processing_state": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.Progress(); !ok {
+		return &ValidationError{Name: "progress", err: errors.New(`ent: missing required field "OpenAPISpec.progress"`)}
+	}
+	if v, ok := _c.mutation.Progress(); ok {
+		if err := openapispec.ProgressValidator(v); err != nil {
+			return &ValidationError{Name: "progress", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpec.progress": %w`, err)}
 		}
 	}
 	if v, ok := _c.mutation.LastProcessErrorCode(); ok {
@@ -365,6 +440,10 @@ func (_c *OpenAPISpecCreate) createSpec() (*OpenAPISpec, *sqlgraph.CreateSpec) {
 		_spec.SetField(openapispec.FieldSourceURL, field.TypeString, value)
 		_node.SourceURL = &value
 	}
+	if value, ok := _c.mutation.SourceText(); ok {
+		_spec.SetField(openapispec.FieldSourceText, field.TypeString, value)
+		_node.SourceText = &value
+	}
 	if value, ok := _c.mutation.Visibility(); ok {
 		_spec.SetField(openapispec.FieldVisibility, field.TypeEnum, value)
 		_node.Visibility = value
@@ -372,6 +451,10 @@ func (_c *OpenAPISpecCreate) createSpec() (*OpenAPISpec, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.ProcessingState(); ok {
 		_spec.SetField(openapispec.FieldProcessingState, field.TypeEnum, value)
 		_node.ProcessingState = value
+	}
+	if value, ok := _c.mutation.Progress(); ok {
+		_spec.SetField(openapispec.FieldProgress, field.TypeInt, value)
+		_node.Progress = value
 	}
 	if value, ok := _c.mutation.LastProcessedAt(); ok {
 		_spec.SetField(openapispec.FieldLastProcessedAt, field.TypeTime, value)
@@ -381,9 +464,21 @@ func (_c *OpenAPISpecCreate) createSpec() (*OpenAPISpec, *sqlgraph.CreateSpec) {
 		_spec.SetField(openapispec.FieldLastProcessErrorCode, field.TypeEnum, value)
 		_node.LastProcessErrorCode = &value
 	}
+	if value, ok := _c.mutation.LastProcessedErrors(); ok {
+		_spec.SetField(openapispec.FieldLastProcessedErrors, field.TypeJSON, value)
+		_node.LastProcessedErrors = value
+	}
 	if value, ok := _c.mutation.ClaimedUntil(); ok {
 		_spec.SetField(openapispec.FieldClaimedUntil, field.TypeTime, value)
 		_node.ClaimedUntil = &value
+	}
+	if value, ok := _c.mutation.ClaimedBy(); ok {
+		_spec.SetField(openapispec.FieldClaimedBy, field.TypeString, value)
+		_node.ClaimedBy = &value
+	}
+	if value, ok := _c.mutation.NextFetchAt(); ok {
+		_spec.SetField(openapispec.FieldNextFetchAt, field.TypeTime, value)
+		_node.NextFetchAt = &value
 	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -529,6 +624,24 @@ func (u *OpenAPISpecUpsert) ClearSourceURL() *OpenAPISpecUpsert {
 	return u
 }
 
+// SetSourceText sets the "source_text" field.
+func (u *OpenAPISpecUpsert) SetSourceText(v string) *OpenAPISpecUpsert {
+	u.Set(openapispec.FieldSourceText, v)
+	return u
+}
+
+// UpdateSourceText sets the "source_text" field to the value that was provided on create.
+func (u *OpenAPISpecUpsert) UpdateSourceText() *OpenAPISpecUpsert {
+	u.SetExcluded(openapispec.FieldSourceText)
+	return u
+}
+
+// ClearSourceText clears the value of the "source_text" field.
+func (u *OpenAPISpecUpsert) ClearSourceText() *OpenAPISpecUpsert {
+	u.SetNull(openapispec.FieldSourceText)
+	return u
+}
+
 // SetVisibility sets the "visibility" field.
 func (u *OpenAPISpecUpsert) SetVisibility(v enum.OpenAPISpecVisibility) *OpenAPISpecUpsert {
 	u.Set(openapispec.FieldVisibility, v)
@@ -550,6 +663,24 @@ func (u *OpenAPISpecUpsert) SetProcessingState(v enum.OpenAPISpecProcessingState
 // UpdateProcessingState sets the "processing_state" field to the value that was provided on create.
 func (u *OpenAPISpecUpsert) UpdateProcessingState() *OpenAPISpecUpsert {
 	u.SetExcluded(openapispec.FieldProcessingState)
+	return u
+}
+
+// SetProgress sets the "progress" field.
+func (u *OpenAPISpecUpsert) SetProgress(v int) *OpenAPISpecUpsert {
+	u.Set(openapispec.FieldProgress, v)
+	return u
+}
+
+// UpdateProgress sets the "progress" field to the value that was provided on create.
+func (u *OpenAPISpecUpsert) UpdateProgress() *OpenAPISpecUpsert {
+	u.SetExcluded(openapispec.FieldProgress)
+	return u
+}
+
+// AddProgress adds v to the "progress" field.
+func (u *OpenAPISpecUpsert) AddProgress(v int) *OpenAPISpecUpsert {
+	u.Add(openapispec.FieldProgress, v)
 	return u
 }
 
@@ -607,6 +738,24 @@ func (u *OpenAPISpecUpsert) ClearLastProcessErrorCode() *OpenAPISpecUpsert {
 	return u
 }
 
+// SetLastProcessedErrors sets the "last_processed_errors" field.
+func (u *OpenAPISpecUpsert) SetLastProcessedErrors(v []openapi.Error) *OpenAPISpecUpsert {
+	u.Set(openapispec.FieldLastProcessedErrors, v)
+	return u
+}
+
+// UpdateLastProcessedErrors sets the "last_processed_errors" field to the value that was provided on create.
+func (u *OpenAPISpecUpsert) UpdateLastProcessedErrors() *OpenAPISpecUpsert {
+	u.SetExcluded(openapispec.FieldLastProcessedErrors)
+	return u
+}
+
+// ClearLastProcessedErrors clears the value of the "last_processed_errors" field.
+func (u *OpenAPISpecUpsert) ClearLastProcessedErrors() *OpenAPISpecUpsert {
+	u.SetNull(openapispec.FieldLastProcessedErrors)
+	return u
+}
+
 // SetClaimedUntil sets the "claimed_until" field.
 func (u *OpenAPISpecUpsert) SetClaimedUntil(v time.Time) *OpenAPISpecUpsert {
 	u.Set(openapispec.FieldClaimedUntil, v)
@@ -622,6 +771,42 @@ func (u *OpenAPISpecUpsert) UpdateClaimedUntil() *OpenAPISpecUpsert {
 // ClearClaimedUntil clears the value of the "claimed_until" field.
 func (u *OpenAPISpecUpsert) ClearClaimedUntil() *OpenAPISpecUpsert {
 	u.SetNull(openapispec.FieldClaimedUntil)
+	return u
+}
+
+// SetClaimedBy sets the "claimed_by" field.
+func (u *OpenAPISpecUpsert) SetClaimedBy(v string) *OpenAPISpecUpsert {
+	u.Set(openapispec.FieldClaimedBy, v)
+	return u
+}
+
+// UpdateClaimedBy sets the "claimed_by" field to the value that was provided on create.
+func (u *OpenAPISpecUpsert) UpdateClaimedBy() *OpenAPISpecUpsert {
+	u.SetExcluded(openapispec.FieldClaimedBy)
+	return u
+}
+
+// ClearClaimedBy clears the value of the "claimed_by" field.
+func (u *OpenAPISpecUpsert) ClearClaimedBy() *OpenAPISpecUpsert {
+	u.SetNull(openapispec.FieldClaimedBy)
+	return u
+}
+
+// SetNextFetchAt sets the "next_fetch_at" field.
+func (u *OpenAPISpecUpsert) SetNextFetchAt(v time.Time) *OpenAPISpecUpsert {
+	u.Set(openapispec.FieldNextFetchAt, v)
+	return u
+}
+
+// UpdateNextFetchAt sets the "next_fetch_at" field to the value that was provided on create.
+func (u *OpenAPISpecUpsert) UpdateNextFetchAt() *OpenAPISpecUpsert {
+	u.SetExcluded(openapispec.FieldNextFetchAt)
+	return u
+}
+
+// ClearNextFetchAt clears the value of the "next_fetch_at" field.
+func (u *OpenAPISpecUpsert) ClearNextFetchAt() *OpenAPISpecUpsert {
+	u.SetNull(openapispec.FieldNextFetchAt)
 	return u
 }
 
@@ -728,6 +913,27 @@ func (u *OpenAPISpecUpsertOne) ClearSourceURL() *OpenAPISpecUpsertOne {
 	})
 }
 
+// SetSourceText sets the "source_text" field.
+func (u *OpenAPISpecUpsertOne) SetSourceText(v string) *OpenAPISpecUpsertOne {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.SetSourceText(v)
+	})
+}
+
+// UpdateSourceText sets the "source_text" field to the value that was provided on create.
+func (u *OpenAPISpecUpsertOne) UpdateSourceText() *OpenAPISpecUpsertOne {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.UpdateSourceText()
+	})
+}
+
+// ClearSourceText clears the value of the "source_text" field.
+func (u *OpenAPISpecUpsertOne) ClearSourceText() *OpenAPISpecUpsertOne {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.ClearSourceText()
+	})
+}
+
 // SetVisibility sets the "visibility" field.
 func (u *OpenAPISpecUpsertOne) SetVisibility(v enum.OpenAPISpecVisibility) *OpenAPISpecUpsertOne {
 	return u.Update(func(s *OpenAPISpecUpsert) {
@@ -753,6 +959,27 @@ func (u *OpenAPISpecUpsertOne) SetProcessingState(v enum.OpenAPISpecProcessingSt
 func (u *OpenAPISpecUpsertOne) UpdateProcessingState() *OpenAPISpecUpsertOne {
 	return u.Update(func(s *OpenAPISpecUpsert) {
 		s.UpdateProcessingState()
+	})
+}
+
+// SetProgress sets the "progress" field.
+func (u *OpenAPISpecUpsertOne) SetProgress(v int) *OpenAPISpecUpsertOne {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.SetProgress(v)
+	})
+}
+
+// AddProgress adds v to the "progress" field.
+func (u *OpenAPISpecUpsertOne) AddProgress(v int) *OpenAPISpecUpsertOne {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.AddProgress(v)
+	})
+}
+
+// UpdateProgress sets the "progress" field to the value that was provided on create.
+func (u *OpenAPISpecUpsertOne) UpdateProgress() *OpenAPISpecUpsertOne {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.UpdateProgress()
 	})
 }
 
@@ -819,6 +1046,27 @@ func (u *OpenAPISpecUpsertOne) ClearLastProcessErrorCode() *OpenAPISpecUpsertOne
 	})
 }
 
+// SetLastProcessedErrors sets the "last_processed_errors" field.
+func (u *OpenAPISpecUpsertOne) SetLastProcessedErrors(v []openapi.Error) *OpenAPISpecUpsertOne {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.SetLastProcessedErrors(v)
+	})
+}
+
+// UpdateLastProcessedErrors sets the "last_processed_errors" field to the value that was provided on create.
+func (u *OpenAPISpecUpsertOne) UpdateLastProcessedErrors() *OpenAPISpecUpsertOne {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.UpdateLastProcessedErrors()
+	})
+}
+
+// ClearLastProcessedErrors clears the value of the "last_processed_errors" field.
+func (u *OpenAPISpecUpsertOne) ClearLastProcessedErrors() *OpenAPISpecUpsertOne {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.ClearLastProcessedErrors()
+	})
+}
+
 // SetClaimedUntil sets the "claimed_until" field.
 func (u *OpenAPISpecUpsertOne) SetClaimedUntil(v time.Time) *OpenAPISpecUpsertOne {
 	return u.Update(func(s *OpenAPISpecUpsert) {
@@ -837,6 +1085,48 @@ func (u *OpenAPISpecUpsertOne) UpdateClaimedUntil() *OpenAPISpecUpsertOne {
 func (u *OpenAPISpecUpsertOne) ClearClaimedUntil() *OpenAPISpecUpsertOne {
 	return u.Update(func(s *OpenAPISpecUpsert) {
 		s.ClearClaimedUntil()
+	})
+}
+
+// SetClaimedBy sets the "claimed_by" field.
+func (u *OpenAPISpecUpsertOne) SetClaimedBy(v string) *OpenAPISpecUpsertOne {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.SetClaimedBy(v)
+	})
+}
+
+// UpdateClaimedBy sets the "claimed_by" field to the value that was provided on create.
+func (u *OpenAPISpecUpsertOne) UpdateClaimedBy() *OpenAPISpecUpsertOne {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.UpdateClaimedBy()
+	})
+}
+
+// ClearClaimedBy clears the value of the "claimed_by" field.
+func (u *OpenAPISpecUpsertOne) ClearClaimedBy() *OpenAPISpecUpsertOne {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.ClearClaimedBy()
+	})
+}
+
+// SetNextFetchAt sets the "next_fetch_at" field.
+func (u *OpenAPISpecUpsertOne) SetNextFetchAt(v time.Time) *OpenAPISpecUpsertOne {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.SetNextFetchAt(v)
+	})
+}
+
+// UpdateNextFetchAt sets the "next_fetch_at" field to the value that was provided on create.
+func (u *OpenAPISpecUpsertOne) UpdateNextFetchAt() *OpenAPISpecUpsertOne {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.UpdateNextFetchAt()
+	})
+}
+
+// ClearNextFetchAt clears the value of the "next_fetch_at" field.
+func (u *OpenAPISpecUpsertOne) ClearNextFetchAt() *OpenAPISpecUpsertOne {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.ClearNextFetchAt()
 	})
 }
 
@@ -1110,6 +1400,27 @@ func (u *OpenAPISpecUpsertBulk) ClearSourceURL() *OpenAPISpecUpsertBulk {
 	})
 }
 
+// SetSourceText sets the "source_text" field.
+func (u *OpenAPISpecUpsertBulk) SetSourceText(v string) *OpenAPISpecUpsertBulk {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.SetSourceText(v)
+	})
+}
+
+// UpdateSourceText sets the "source_text" field to the value that was provided on create.
+func (u *OpenAPISpecUpsertBulk) UpdateSourceText() *OpenAPISpecUpsertBulk {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.UpdateSourceText()
+	})
+}
+
+// ClearSourceText clears the value of the "source_text" field.
+func (u *OpenAPISpecUpsertBulk) ClearSourceText() *OpenAPISpecUpsertBulk {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.ClearSourceText()
+	})
+}
+
 // SetVisibility sets the "visibility" field.
 func (u *OpenAPISpecUpsertBulk) SetVisibility(v enum.OpenAPISpecVisibility) *OpenAPISpecUpsertBulk {
 	return u.Update(func(s *OpenAPISpecUpsert) {
@@ -1135,6 +1446,27 @@ func (u *OpenAPISpecUpsertBulk) SetProcessingState(v enum.OpenAPISpecProcessingS
 func (u *OpenAPISpecUpsertBulk) UpdateProcessingState() *OpenAPISpecUpsertBulk {
 	return u.Update(func(s *OpenAPISpecUpsert) {
 		s.UpdateProcessingState()
+	})
+}
+
+// SetProgress sets the "progress" field.
+func (u *OpenAPISpecUpsertBulk) SetProgress(v int) *OpenAPISpecUpsertBulk {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.SetProgress(v)
+	})
+}
+
+// AddProgress adds v to the "progress" field.
+func (u *OpenAPISpecUpsertBulk) AddProgress(v int) *OpenAPISpecUpsertBulk {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.AddProgress(v)
+	})
+}
+
+// UpdateProgress sets the "progress" field to the value that was provided on create.
+func (u *OpenAPISpecUpsertBulk) UpdateProgress() *OpenAPISpecUpsertBulk {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.UpdateProgress()
 	})
 }
 
@@ -1201,6 +1533,27 @@ func (u *OpenAPISpecUpsertBulk) ClearLastProcessErrorCode() *OpenAPISpecUpsertBu
 	})
 }
 
+// SetLastProcessedErrors sets the "last_processed_errors" field.
+func (u *OpenAPISpecUpsertBulk) SetLastProcessedErrors(v []openapi.Error) *OpenAPISpecUpsertBulk {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.SetLastProcessedErrors(v)
+	})
+}
+
+// UpdateLastProcessedErrors sets the "last_processed_errors" field to the value that was provided on create.
+func (u *OpenAPISpecUpsertBulk) UpdateLastProcessedErrors() *OpenAPISpecUpsertBulk {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.UpdateLastProcessedErrors()
+	})
+}
+
+// ClearLastProcessedErrors clears the value of the "last_processed_errors" field.
+func (u *OpenAPISpecUpsertBulk) ClearLastProcessedErrors() *OpenAPISpecUpsertBulk {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.ClearLastProcessedErrors()
+	})
+}
+
 // SetClaimedUntil sets the "claimed_until" field.
 func (u *OpenAPISpecUpsertBulk) SetClaimedUntil(v time.Time) *OpenAPISpecUpsertBulk {
 	return u.Update(func(s *OpenAPISpecUpsert) {
@@ -1219,6 +1572,48 @@ func (u *OpenAPISpecUpsertBulk) UpdateClaimedUntil() *OpenAPISpecUpsertBulk {
 func (u *OpenAPISpecUpsertBulk) ClearClaimedUntil() *OpenAPISpecUpsertBulk {
 	return u.Update(func(s *OpenAPISpecUpsert) {
 		s.ClearClaimedUntil()
+	})
+}
+
+// SetClaimedBy sets the "claimed_by" field.
+func (u *OpenAPISpecUpsertBulk) SetClaimedBy(v string) *OpenAPISpecUpsertBulk {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.SetClaimedBy(v)
+	})
+}
+
+// UpdateClaimedBy sets the "claimed_by" field to the value that was provided on create.
+func (u *OpenAPISpecUpsertBulk) UpdateClaimedBy() *OpenAPISpecUpsertBulk {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.UpdateClaimedBy()
+	})
+}
+
+// ClearClaimedBy clears the value of the "claimed_by" field.
+func (u *OpenAPISpecUpsertBulk) ClearClaimedBy() *OpenAPISpecUpsertBulk {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.ClearClaimedBy()
+	})
+}
+
+// SetNextFetchAt sets the "next_fetch_at" field.
+func (u *OpenAPISpecUpsertBulk) SetNextFetchAt(v time.Time) *OpenAPISpecUpsertBulk {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.SetNextFetchAt(v)
+	})
+}
+
+// UpdateNextFetchAt sets the "next_fetch_at" field to the value that was provided on create.
+func (u *OpenAPISpecUpsertBulk) UpdateNextFetchAt() *OpenAPISpecUpsertBulk {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.UpdateNextFetchAt()
+	})
+}
+
+// ClearNextFetchAt clears the value of the "next_fetch_at" field.
+func (u *OpenAPISpecUpsertBulk) ClearNextFetchAt() *OpenAPISpecUpsertBulk {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.ClearNextFetchAt()
 	})
 }
 

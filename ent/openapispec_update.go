@@ -10,11 +10,13 @@ import (
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
 	"github.com/bindery/bindery/ent/openapispec"
 	"github.com/bindery/bindery/ent/openapispecversion"
 	"github.com/bindery/bindery/ent/predicate"
 	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/internal/openapi"
 )
 
 // OpenAPISpecUpdate is the builder for updating OpenAPISpec entities.
@@ -71,6 +73,26 @@ func (_u *OpenAPISpecUpdate) ClearSourceURL() *OpenAPISpecUpdate {
 	return _u
 }
 
+// SetSourceText sets the "source_text" field.
+func (_u *OpenAPISpecUpdate) SetSourceText(v string) *OpenAPISpecUpdate {
+	_u.mutation.SetSourceText(v)
+	return _u
+}
+
+// SetNillableSourceText sets the "source_text" field if the given value is not nil.
+func (_u *OpenAPISpecUpdate) SetNillableSourceText(v *string) *OpenAPISpecUpdate {
+	if v != nil {
+		_u.SetSourceText(*v)
+	}
+	return _u
+}
+
+// ClearSourceText clears the value of the "source_text" field.
+func (_u *OpenAPISpecUpdate) ClearSourceText() *OpenAPISpecUpdate {
+	_u.mutation.ClearSourceText()
+	return _u
+}
+
 // SetVisibility sets the "visibility" field.
 func (_u *OpenAPISpecUpdate) SetVisibility(v enum.OpenAPISpecVisibility) *OpenAPISpecUpdate {
 	_u.mutation.SetVisibility(v)
@@ -96,6 +118,27 @@ func (_u *OpenAPISpecUpdate) SetNillableProcessingState(v *enum.OpenAPISpecProce
 	if v != nil {
 		_u.SetProcessingState(*v)
 	}
+	return _u
+}
+
+// SetProgress sets the "progress" field.
+func (_u *OpenAPISpecUpdate) SetProgress(v int) *OpenAPISpecUpdate {
+	_u.mutation.ResetProgress()
+	_u.mutation.SetProgress(v)
+	return _u
+}
+
+// SetNillableProgress sets the "progress" field if the given value is not nil.
+func (_u *OpenAPISpecUpdate) SetNillableProgress(v *int) *OpenAPISpecUpdate {
+	if v != nil {
+		_u.SetProgress(*v)
+	}
+	return _u
+}
+
+// AddProgress adds value to the "progress" field.
+func (_u *OpenAPISpecUpdate) AddProgress(v int) *OpenAPISpecUpdate {
+	_u.mutation.AddProgress(v)
 	return _u
 }
 
@@ -159,6 +202,24 @@ func (_u *OpenAPISpecUpdate) ClearLastProcessErrorCode() *OpenAPISpecUpdate {
 	return _u
 }
 
+// SetLastProcessedErrors sets the "last_processed_errors" field.
+func (_u *OpenAPISpecUpdate) SetLastProcessedErrors(v []openapi.Error) *OpenAPISpecUpdate {
+	_u.mutation.SetLastProcessedErrors(v)
+	return _u
+}
+
+// AppendLastProcessedErrors appends value to the "last_processed_errors" field.
+func (_u *OpenAPISpecUpdate) AppendLastProcessedErrors(v []openapi.Error) *OpenAPISpecUpdate {
+	_u.mutation.AppendLastProcessedErrors(v)
+	return _u
+}
+
+// ClearLastProcessedErrors clears the value of the "last_processed_errors" field.
+func (_u *OpenAPISpecUpdate) ClearLastProcessedErrors() *OpenAPISpecUpdate {
+	_u.mutation.ClearLastProcessedErrors()
+	return _u
+}
+
 // SetClaimedUntil sets the "claimed_until" field.
 func (_u *OpenAPISpecUpdate) SetClaimedUntil(v time.Time) *OpenAPISpecUpdate {
 	_u.mutation.SetClaimedUntil(v)
@@ -176,6 +237,46 @@ func (_u *OpenAPISpecUpdate) SetNillableClaimedUntil(v *time.Time) *OpenAPISpecU
 // ClearClaimedUntil clears the value of the "claimed_until" field.
 func (_u *OpenAPISpecUpdate) ClearClaimedUntil() *OpenAPISpecUpdate {
 	_u.mutation.ClearClaimedUntil()
+	return _u
+}
+
+// SetClaimedBy sets the "claimed_by" field.
+func (_u *OpenAPISpecUpdate) SetClaimedBy(v string) *OpenAPISpecUpdate {
+	_u.mutation.SetClaimedBy(v)
+	return _u
+}
+
+// SetNillableClaimedBy sets the "claimed_by" field if the given value is not nil.
+func (_u *OpenAPISpecUpdate) SetNillableClaimedBy(v *string) *OpenAPISpecUpdate {
+	if v != nil {
+		_u.SetClaimedBy(*v)
+	}
+	return _u
+}
+
+// ClearClaimedBy clears the value of the "claimed_by" field.
+func (_u *OpenAPISpecUpdate) ClearClaimedBy() *OpenAPISpecUpdate {
+	_u.mutation.ClearClaimedBy()
+	return _u
+}
+
+// SetNextFetchAt sets the "next_fetch_at" field.
+func (_u *OpenAPISpecUpdate) SetNextFetchAt(v time.Time) *OpenAPISpecUpdate {
+	_u.mutation.SetNextFetchAt(v)
+	return _u
+}
+
+// SetNillableNextFetchAt sets the "next_fetch_at" field if the given value is not nil.
+func (_u *OpenAPISpecUpdate) SetNillableNextFetchAt(v *time.Time) *OpenAPISpecUpdate {
+	if v != nil {
+		_u.SetNextFetchAt(*v)
+	}
+	return _u
+}
+
+// ClearNextFetchAt clears the value of the "next_fetch_at" field.
+func (_u *OpenAPISpecUpdate) ClearNextFetchAt() *OpenAPISpecUpdate {
+	_u.mutation.ClearNextFetchAt()
 	return _u
 }
 
@@ -289,6 +390,11 @@ func (_u *OpenAPISpecUpdate) check() error {
 			return &ValidationError{Name: "processing_state", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpec.processing_state": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.Progress(); ok {
+		if err := openapispec.ProgressValidator(v); err != nil {
+			return &ValidationError{Name: "progress", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpec.progress": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.LastProcessErrorCode(); ok {
 		if err := openapispec.LastProcessErrorCodeValidator(v); err != nil {
 			return &ValidationError{Name: "last_process_error_code", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpec.last_process_error_code": %w`, err)}
@@ -330,11 +436,23 @@ func (_u *OpenAPISpecUpdate) sqlSave(ctx context.Context) (_node int, err error)
 	if _u.mutation.SourceURLCleared() {
 		_spec.ClearField(openapispec.FieldSourceURL, field.TypeString)
 	}
+	if value, ok := _u.mutation.SourceText(); ok {
+		_spec.SetField(openapispec.FieldSourceText, field.TypeString, value)
+	}
+	if _u.mutation.SourceTextCleared() {
+		_spec.ClearField(openapispec.FieldSourceText, field.TypeString)
+	}
 	if value, ok := _u.mutation.Visibility(); ok {
 		_spec.SetField(openapispec.FieldVisibility, field.TypeEnum, value)
 	}
 	if value, ok := _u.mutation.ProcessingState(); ok {
 		_spec.SetField(openapispec.FieldProcessingState, field.TypeEnum, value)
+	}
+	if value, ok := _u.mutation.Progress(); ok {
+		_spec.SetField(openapispec.FieldProgress, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedProgress(); ok {
+		_spec.AddField(openapispec.FieldProgress, field.TypeInt, value)
 	}
 	if value, ok := _u.mutation.LastProcessedAt(); ok {
 		_spec.SetField(openapispec.FieldLastProcessedAt, field.TypeTime, value)
@@ -348,11 +466,34 @@ func (_u *OpenAPISpecUpdate) sqlSave(ctx context.Context) (_node int, err error)
 	if _u.mutation.LastProcessErrorCodeCleared() {
 		_spec.ClearField(openapispec.FieldLastProcessErrorCode, field.TypeEnum)
 	}
+	if value, ok := _u.mutation.LastProcessedErrors(); ok {
+		_spec.SetField(openapispec.FieldLastProcessedErrors, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedLastProcessedErrors(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, openapispec.FieldLastProcessedErrors, value)
+		})
+	}
+	if _u.mutation.LastProcessedErrorsCleared() {
+		_spec.ClearField(openapispec.FieldLastProcessedErrors, field.TypeJSON)
+	}
 	if value, ok := _u.mutation.ClaimedUntil(); ok {
 		_spec.SetField(openapispec.FieldClaimedUntil, field.TypeTime, value)
 	}
 	if _u.mutation.ClaimedUntilCleared() {
 		_spec.ClearField(openapispec.FieldClaimedUntil, field.TypeTime)
+	}
+	if value, ok := _u.mutation.ClaimedBy(); ok {
+		_spec.SetField(openapispec.FieldClaimedBy, field.TypeString, value)
+	}
+	if _u.mutation.ClaimedByCleared() {
+		_spec.ClearField(openapispec.FieldClaimedBy, field.TypeString)
+	}
+	if value, ok := _u.mutation.NextFetchAt(); ok {
+		_spec.SetField(openapispec.FieldNextFetchAt, field.TypeTime, value)
+	}
+	if _u.mutation.NextFetchAtCleared() {
+		_spec.ClearField(openapispec.FieldNextFetchAt, field.TypeTime)
 	}
 	if _u.mutation.VersionsCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -490,6 +631,26 @@ func (_u *OpenAPISpecUpdateOne) ClearSourceURL() *OpenAPISpecUpdateOne {
 	return _u
 }
 
+// SetSourceText sets the "source_text" field.
+func (_u *OpenAPISpecUpdateOne) SetSourceText(v string) *OpenAPISpecUpdateOne {
+	_u.mutation.SetSourceText(v)
+	return _u
+}
+
+// SetNillableSourceText sets the "source_text" field if the given value is not nil.
+func (_u *OpenAPISpecUpdateOne) SetNillableSourceText(v *string) *OpenAPISpecUpdateOne {
+	if v != nil {
+		_u.SetSourceText(*v)
+	}
+	return _u
+}
+
+// ClearSourceText clears the value of the "source_text" field.
+func (_u *OpenAPISpecUpdateOne) ClearSourceText() *OpenAPISpecUpdateOne {
+	_u.mutation.ClearSourceText()
+	return _u
+}
+
 // SetVisibility sets the "visibility" field.
 func (_u *OpenAPISpecUpdateOne) SetVisibility(v enum.OpenAPISpecVisibility) *OpenAPISpecUpdateOne {
 	_u.mutation.SetVisibility(v)
@@ -515,6 +676,27 @@ func (_u *OpenAPISpecUpdateOne) SetNillableProcessingState(v *enum.OpenAPISpecPr
 	if v != nil {
 		_u.SetProcessingState(*v)
 	}
+	return _u
+}
+
+// SetProgress sets the "progress" field.
+func (_u *OpenAPISpecUpdateOne) SetProgress(v int) *OpenAPISpecUpdateOne {
+	_u.mutation.ResetProgress()
+	_u.mutation.SetProgress(v)
+	return _u
+}
+
+// SetNillableProgress sets the "progress" field if the given value is not nil.
+func (_u *OpenAPISpecUpdateOne) SetNillableProgress(v *int) *OpenAPISpecUpdateOne {
+	if v != nil {
+		_u.SetProgress(*v)
+	}
+	return _u
+}
+
+// AddProgress adds value to the "progress" field.
+func (_u *OpenAPISpecUpdateOne) AddProgress(v int) *OpenAPISpecUpdateOne {
+	_u.mutation.AddProgress(v)
 	return _u
 }
 
@@ -578,6 +760,24 @@ func (_u *OpenAPISpecUpdateOne) ClearLastProcessErrorCode() *OpenAPISpecUpdateOn
 	return _u
 }
 
+// SetLastProcessedErrors sets the "last_processed_errors" field.
+func (_u *OpenAPISpecUpdateOne) SetLastProcessedErrors(v []openapi.Error) *OpenAPISpecUpdateOne {
+	_u.mutation.SetLastProcessedErrors(v)
+	return _u
+}
+
+// AppendLastProcessedErrors appends value to the "last_processed_errors" field.
+func (_u *OpenAPISpecUpdateOne) AppendLastProcessedErrors(v []openapi.Error) *OpenAPISpecUpdateOne {
+	_u.mutation.AppendLastProcessedErrors(v)
+	return _u
+}
+
+// ClearLastProcessedErrors clears the value of the "last_processed_errors" field.
+func (_u *OpenAPISpecUpdateOne) ClearLastProcessedErrors() *OpenAPISpecUpdateOne {
+	_u.mutation.ClearLastProcessedErrors()
+	return _u
+}
+
 // SetClaimedUntil sets the "claimed_until" field.
 func (_u *OpenAPISpecUpdateOne) SetClaimedUntil(v time.Time) *OpenAPISpecUpdateOne {
 	_u.mutation.SetClaimedUntil(v)
@@ -595,6 +795,46 @@ func (_u *OpenAPISpecUpdateOne) SetNillableClaimedUntil(v *time.Time) *OpenAPISp
 // ClearClaimedUntil clears the value of the "claimed_until" field.
 func (_u *OpenAPISpecUpdateOne) ClearClaimedUntil() *OpenAPISpecUpdateOne {
 	_u.mutation.ClearClaimedUntil()
+	return _u
+}
+
+// SetClaimedBy sets the "claimed_by" field.
+func (_u *OpenAPISpecUpdateOne) SetClaimedBy(v string) *OpenAPISpecUpdateOne {
+	_u.mutation.SetClaimedBy(v)
+	return _u
+}
+
+// SetNillableClaimedBy sets the "claimed_by" field if the given value is not nil.
+func (_u *OpenAPISpecUpdateOne) SetNillableClaimedBy(v *string) *OpenAPISpecUpdateOne {
+	if v != nil {
+		_u.SetClaimedBy(*v)
+	}
+	return _u
+}
+
+// ClearClaimedBy clears the value of the "claimed_by" field.
+func (_u *OpenAPISpecUpdateOne) ClearClaimedBy() *OpenAPISpecUpdateOne {
+	_u.mutation.ClearClaimedBy()
+	return _u
+}
+
+// SetNextFetchAt sets the "next_fetch_at" field.
+func (_u *OpenAPISpecUpdateOne) SetNextFetchAt(v time.Time) *OpenAPISpecUpdateOne {
+	_u.mutation.SetNextFetchAt(v)
+	return _u
+}
+
+// SetNillableNextFetchAt sets the "next_fetch_at" field if the given value is not nil.
+func (_u *OpenAPISpecUpdateOne) SetNillableNextFetchAt(v *time.Time) *OpenAPISpecUpdateOne {
+	if v != nil {
+		_u.SetNextFetchAt(*v)
+	}
+	return _u
+}
+
+// ClearNextFetchAt clears the value of the "next_fetch_at" field.
+func (_u *OpenAPISpecUpdateOne) ClearNextFetchAt() *OpenAPISpecUpdateOne {
+	_u.mutation.ClearNextFetchAt()
 	return _u
 }
 
@@ -721,6 +961,11 @@ func (_u *OpenAPISpecUpdateOne) check() error {
 			return &ValidationError{Name: "processing_state", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpec.processing_state": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.Progress(); ok {
+		if err := openapispec.ProgressValidator(v); err != nil {
+			return &ValidationError{Name: "progress", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpec.progress": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.LastProcessErrorCode(); ok {
 		if err := openapispec.LastProcessErrorCodeValidator(v); err != nil {
 			return &ValidationError{Name: "last_process_error_code", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpec.last_process_error_code": %w`, err)}
@@ -779,11 +1024,23 @@ func (_u *OpenAPISpecUpdateOne) sqlSave(ctx context.Context) (_node *OpenAPISpec
 	if _u.mutation.SourceURLCleared() {
 		_spec.ClearField(openapispec.FieldSourceURL, field.TypeString)
 	}
+	if value, ok := _u.mutation.SourceText(); ok {
+		_spec.SetField(openapispec.FieldSourceText, field.TypeString, value)
+	}
+	if _u.mutation.SourceTextCleared() {
+		_spec.ClearField(openapispec.FieldSourceText, field.TypeString)
+	}
 	if value, ok := _u.mutation.Visibility(); ok {
 		_spec.SetField(openapispec.FieldVisibility, field.TypeEnum, value)
 	}
 	if value, ok := _u.mutation.ProcessingState(); ok {
 		_spec.SetField(openapispec.FieldProcessingState, field.TypeEnum, value)
+	}
+	if value, ok := _u.mutation.Progress(); ok {
+		_spec.SetField(openapispec.FieldProgress, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedProgress(); ok {
+		_spec.AddField(openapispec.FieldProgress, field.TypeInt, value)
 	}
 	if value, ok := _u.mutation.LastProcessedAt(); ok {
 		_spec.SetField(openapispec.FieldLastProcessedAt, field.TypeTime, value)
@@ -797,11 +1054,34 @@ func (_u *OpenAPISpecUpdateOne) sqlSave(ctx context.Context) (_node *OpenAPISpec
 	if _u.mutation.LastProcessErrorCodeCleared() {
 		_spec.ClearField(openapispec.FieldLastProcessErrorCode, field.TypeEnum)
 	}
+	if value, ok := _u.mutation.LastProcessedErrors(); ok {
+		_spec.SetField(openapispec.FieldLastProcessedErrors, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedLastProcessedErrors(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, openapispec.FieldLastProcessedErrors, value)
+		})
+	}
+	if _u.mutation.LastProcessedErrorsCleared() {
+		_spec.ClearField(openapispec.FieldLastProcessedErrors, field.TypeJSON)
+	}
 	if value, ok := _u.mutation.ClaimedUntil(); ok {
 		_spec.SetField(openapispec.FieldClaimedUntil, field.TypeTime, value)
 	}
 	if _u.mutation.ClaimedUntilCleared() {
 		_spec.ClearField(openapispec.FieldClaimedUntil, field.TypeTime)
+	}
+	if value, ok := _u.mutation.ClaimedBy(); ok {
+		_spec.SetField(openapispec.FieldClaimedBy, field.TypeString, value)
+	}
+	if _u.mutation.ClaimedByCleared() {
+		_spec.ClearField(openapispec.FieldClaimedBy, field.TypeString)
+	}
+	if value, ok := _u.mutation.NextFetchAt(); ok {
+		_spec.SetField(openapispec.FieldNextFetchAt, field.TypeTime, value)
+	}
+	if _u.mutation.NextFetchAtCleared() {
+		_spec.ClearField(openapispec.FieldNextFetchAt, field.TypeTime)
 	}
 	if _u.mutation.VersionsCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -11,9 +12,10 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"github.com/bindery/bindery/ent/openapispec"
 	"github.com/bindery/bindery/ent/openapispecversion"
+	"github.com/bindery/bindery/internal/openapi"
 )
 
-// OpenAPISpecVersion is the model entity for the OpenAPISpecVersion schema.
+// A version of an OpenAPI spec: a document that parsed and validated, with its operations.
 type OpenAPISpecVersion struct {
 	config `json:"-"`
 	// ID of the ent.
@@ -26,6 +28,12 @@ type OpenAPISpecVersion struct {
 	SourceURL *string `json:"source_url,omitempty"`
 	// Content holds the value of the "content" field.
 	Content string `json:"content,omitempty"`
+	// Digest holds the value of the "digest" field.
+	Digest string `json:"digest,omitempty"`
+	// SpecVersion holds the value of the "spec_version" field.
+	SpecVersion string `json:"spec_version,omitempty"`
+	// Operations holds the value of the "operations" field.
+	Operations []openapi.Operation `json:"operations,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the OpenAPISpecVersionQuery when eager-loading is set.
 	Edges        OpenAPISpecVersionEdges `json:"edges"`
@@ -57,7 +65,9 @@ func (*OpenAPISpecVersion) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case openapispecversion.FieldID, openapispecversion.FieldSpecID, openapispecversion.FieldSourceURL, openapispecversion.FieldContent:
+		case openapispecversion.FieldOperations:
+			values[i] = new([]byte)
+		case openapispecversion.FieldID, openapispecversion.FieldSpecID, openapispecversion.FieldSourceURL, openapispecversion.FieldContent, openapispecversion.FieldDigest, openapispecversion.FieldSpecVersion:
 			values[i] = new(sql.NullString)
 		case openapispecversion.FieldCreatedAt:
 			values[i] = new(sql.NullTime)
@@ -106,6 +116,26 @@ func (_m *OpenAPISpecVersion) assignValues(columns []string, values []any) error
 				return fmt.Errorf("unexpected type %T for field content", values[i])
 			} else if value.Valid {
 				_m.Content = value.String
+			}
+		case openapispecversion.FieldDigest:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field digest", values[i])
+			} else if value.Valid {
+				_m.Digest = value.String
+			}
+		case openapispecversion.FieldSpecVersion:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field spec_version", values[i])
+			} else if value.Valid {
+				_m.SpecVersion = value.String
+			}
+		case openapispecversion.FieldOperations:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field operations", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.Operations); err != nil {
+					return fmt.Errorf("unmarshal field operations: %w", err)
+				}
 			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
@@ -161,6 +191,15 @@ func (_m *OpenAPISpecVersion) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("content=")
 	builder.WriteString(_m.Content)
+	builder.WriteString(", ")
+	builder.WriteString("digest=")
+	builder.WriteString(_m.Digest)
+	builder.WriteString(", ")
+	builder.WriteString("spec_version=")
+	builder.WriteString(_m.SpecVersion)
+	builder.WriteString(", ")
+	builder.WriteString("operations=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Operations))
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -14,6 +14,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/bindery/bindery/ent/openapispec"
 	"github.com/bindery/bindery/ent/openapispecversion"
+	"github.com/bindery/bindery/internal/openapi"
 )
 
 // OpenAPISpecVersionCreate is the builder for creating a OpenAPISpecVersion entity.
@@ -61,6 +62,24 @@ func (_c *OpenAPISpecVersionCreate) SetNillableSourceURL(v *string) *OpenAPISpec
 // SetContent sets the "content" field.
 func (_c *OpenAPISpecVersionCreate) SetContent(v string) *OpenAPISpecVersionCreate {
 	_c.mutation.SetContent(v)
+	return _c
+}
+
+// SetDigest sets the "digest" field.
+func (_c *OpenAPISpecVersionCreate) SetDigest(v string) *OpenAPISpecVersionCreate {
+	_c.mutation.SetDigest(v)
+	return _c
+}
+
+// SetSpecVersion sets the "spec_version" field.
+func (_c *OpenAPISpecVersionCreate) SetSpecVersion(v string) *OpenAPISpecVersionCreate {
+	_c.mutation.SetSpecVersion(v)
+	return _c
+}
+
+// SetOperations sets the "operations" field.
+func (_c *OpenAPISpecVersionCreate) SetOperations(v []openapi.Operation) *OpenAPISpecVersionCreate {
+	_c.mutation.SetOperations(v)
 	return _c
 }
 
@@ -139,6 +158,15 @@ func (_c *OpenAPISpecVersionCreate) check() error {
 	if _, ok := _c.mutation.Content(); !ok {
 		return &ValidationError{Name: "content", err: errors.New(`ent: missing required field "OpenAPISpecVersion.content"`)}
 	}
+	if _, ok := _c.mutation.Digest(); !ok {
+		return &ValidationError{Name: "digest", err: errors.New(`ent: missing required field "OpenAPISpecVersion.digest"`)}
+	}
+	if _, ok := _c.mutation.SpecVersion(); !ok {
+		return &ValidationError{Name: "spec_version", err: errors.New(`ent: missing required field "OpenAPISpecVersion.spec_version"`)}
+	}
+	if _, ok := _c.mutation.Operations(); !ok {
+		return &ValidationError{Name: "operations", err: errors.New(`ent: missing required field "OpenAPISpecVersion.operations"`)}
+	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := openapispecversion.IDValidator(v); err != nil {
 			return &ValidationError{Name: "id", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpecVersion.id": %w`, err)}
@@ -194,6 +222,18 @@ func (_c *OpenAPISpecVersionCreate) createSpec() (*OpenAPISpecVersion, *sqlgraph
 	if value, ok := _c.mutation.Content(); ok {
 		_spec.SetField(openapispecversion.FieldContent, field.TypeString, value)
 		_node.Content = value
+	}
+	if value, ok := _c.mutation.Digest(); ok {
+		_spec.SetField(openapispecversion.FieldDigest, field.TypeString, value)
+		_node.Digest = value
+	}
+	if value, ok := _c.mutation.SpecVersion(); ok {
+		_spec.SetField(openapispecversion.FieldSpecVersion, field.TypeString, value)
+		_node.SpecVersion = value
+	}
+	if value, ok := _c.mutation.Operations(); ok {
+		_spec.SetField(openapispecversion.FieldOperations, field.TypeJSON, value)
+		_node.Operations = value
 	}
 	if nodes := _c.mutation.SpecIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -292,6 +332,15 @@ func (u *OpenAPISpecVersionUpsertOne) UpdateNewValues() *OpenAPISpecVersionUpser
 		}
 		if _, exists := u.create.mutation.Content(); exists {
 			s.SetIgnore(openapispecversion.FieldContent)
+		}
+		if _, exists := u.create.mutation.Digest(); exists {
+			s.SetIgnore(openapispecversion.FieldDigest)
+		}
+		if _, exists := u.create.mutation.SpecVersion(); exists {
+			s.SetIgnore(openapispecversion.FieldSpecVersion)
+		}
+		if _, exists := u.create.mutation.Operations(); exists {
+			s.SetIgnore(openapispecversion.FieldOperations)
 		}
 	}))
 	return u
@@ -518,6 +567,15 @@ func (u *OpenAPISpecVersionUpsertBulk) UpdateNewValues() *OpenAPISpecVersionUpse
 			}
 			if _, exists := b.mutation.Content(); exists {
 				s.SetIgnore(openapispecversion.FieldContent)
+			}
+			if _, exists := b.mutation.Digest(); exists {
+				s.SetIgnore(openapispecversion.FieldDigest)
+			}
+			if _, exists := b.mutation.SpecVersion(); exists {
+				s.SetIgnore(openapispecversion.FieldSpecVersion)
+			}
+			if _, exists := b.mutation.Operations(); exists {
+				s.SetIgnore(openapispecversion.FieldOperations)
 			}
 		}
 	}))

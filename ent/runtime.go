@@ -526,6 +526,12 @@ func init() {
 	openapispecDescSourceURL := openapispecFields[2].Descriptor()
 	// openapispec.SourceURLValidator is a validator for the "source_url" field. It is called by the builders before save.
 	openapispec.SourceURLValidator = openapispecDescSourceURL.Validators[0].(func(string) error)
+	// openapispecDescProgress is the schema descriptor for progress field.
+	openapispecDescProgress := openapispecFields[6].Descriptor()
+	// openapispec.DefaultProgress holds the default value on creation for the progress field.
+	openapispec.DefaultProgress = openapispecDescProgress.Default.(int)
+	// openapispec.ProgressValidator is a validator for the "progress" field. It is called by the builders before save.
+	openapispec.ProgressValidator = openapispecDescProgress.Validators[0].(func(int) error)
 	// openapispecDescID is the schema descriptor for id field.
 	openapispecDescID := openapispecMixinFields0[0].Descriptor()
 	// openapispec.DefaultID holds the default value on creation for the id field.

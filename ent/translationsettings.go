@@ -15,7 +15,7 @@ import (
 	"github.com/bindery/bindery/internal/enum"
 )
 
-// TranslationSettings is the model entity for the TranslationSettings schema.
+// The languages an organization translates its content into.
 type TranslationSettings struct {
 	config `json:"-"`
 	// ID of the ent.

@@ -30,6 +30,12 @@ func (r *Resolver) CommentReply() generated.CommentReplyResolver { return &comme
 
 func (r *Resolver) Invite() generated.InviteResolver { return &inviteResolver{r} }
 
+func (r *Resolver) OpenAPISpec() generated.OpenAPISpecResolver { return &openAPISpecResolver{r} }
+
+func (r *Resolver) OpenAPISpecVersion() generated.OpenAPISpecVersionResolver {
+	return &openAPISpecVersionResolver{r}
+}
+
 func (r *Resolver) Organization() generated.OrganizationResolver { return &organizationResolver{r} }
 
 func (r *Resolver) Query() generated.QueryResolver { return &queryResolver{r} }
@@ -42,19 +48,26 @@ func (r *Resolver) Space() generated.SpaceResolver { return &spaceResolver{r} }
 
 func (r *Resolver) Team() generated.TeamResolver { return &teamResolver{r} }
 
+func (r *Resolver) TranslationSettings() generated.TranslationSettingsResolver {
+	return &translationSettingsResolver{r}
+}
+
 func (r *Resolver) User() generated.UserResolver { return &userResolver{r} }
 
 type (
-	changeRequestResolver struct{ *Resolver }
-	collectionResolver    struct{ *Resolver }
-	commentResolver       struct{ *Resolver }
-	commentReplyResolver  struct{ *Resolver }
-	inviteResolver        struct{ *Resolver }
-	organizationResolver  struct{ *Resolver }
-	queryResolver         struct{ *Resolver }
-	revisionResolver      struct{ *Resolver }
-	sAMLProviderResolver  struct{ *Resolver }
-	spaceResolver         struct{ *Resolver }
-	teamResolver          struct{ *Resolver }
-	userResolver          struct{ *Resolver }
+	changeRequestResolver       struct{ *Resolver }
+	collectionResolver          struct{ *Resolver }
+	commentResolver             struct{ *Resolver }
+	commentReplyResolver        struct{ *Resolver }
+	inviteResolver              struct{ *Resolver }
+	openAPISpecResolver         struct{ *Resolver }
+	openAPISpecVersionResolver  struct{ *Resolver }
+	organizationResolver        struct{ *Resolver }
+	queryResolver               struct{ *Resolver }
+	revisionResolver            struct{ *Resolver }
+	sAMLProviderResolver        struct{ *Resolver }
+	spaceResolver               struct{ *Resolver }
+	teamResolver                struct{ *Resolver }
+	translationSettingsResolver struct{ *Resolver }
+	userResolver                struct{ *Resolver }
 )

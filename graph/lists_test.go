@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/stretchr/testify/assert"
@@ -28,6 +29,7 @@ import (
 	"github.com/bindery/bindery/graph/generated"
 	"github.com/bindery/bindery/internal/content"
 	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/internal/openapi"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/server/servertest"
 )
@@ -493,6 +495,92 @@ func lsCases() []lsCase {
 				return func(e *servertest.Env) {
 					lsCheck(t, e.MustDo(http.MethodGet, "/v1/orgs/"+e.Org.ID+"/saml?limit=100", e.OwnerToken, nil, http.StatusOK),
 						"", n, "certificate", "defaultTeam.title", "defaultTeam.permissions.admin", "service.acsURL")
+				}
+			},
+		},
+		{
+			list: "Organization.translationSettings", max: 3,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				lsTranslationSettings(t, e, n)
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, v.token, `query($org: ID!) { organization(id: $org) { translationSettings(first: 100) {
+					  totalCount nodes { id title languages createdAt updatedAt permissions { view edit } urls { location } } } } }`,
+						map[string]any{"org": e.Org.ID})
+					lsCheck(t, d, "organization.translationSettings", n, "title", "languages", "permissions.view", "urls.location")
+				}
+			},
+		},
+		{
+			list: "GET /v1/orgs/{organizationId}/translations", max: 3,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				lsTranslationSettings(t, e, n)
+				return func(e *servertest.Env) {
+					lsCheck(t, e.MustDo(http.MethodGet, "/v1/orgs/"+e.Org.ID+"/translations?limit=100", v.token, nil, http.StatusOK),
+						"", n, "title", "languages", "permissions.view", "urls.location")
+				}
+			},
+		},
+		{
+			list: "Organization.openAPISpecs", max: 4,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				lsOpenAPISpecs(t, e, n, 2)
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, v.token, `query($org: ID!) { organization(id: $org) { openAPISpecs(first: 100) {
+					  totalCount nodes { id slug sourceURL processingState progress lastProcessedAt lastProcessErrorCode
+					  lastProcessedErrors { message code } lastVersion { id specVersion operations { method path } }
+					  permissions { view edit } urls { location app } } } } }`, map[string]any{"org": e.Org.ID})
+					lsCheck(t, d, "organization.openAPISpecs", n, "slug", "lastVersion.id", "lastVersion.specVersion",
+						"permissions.view", "urls.app")
+				}
+			},
+		},
+		{
+			list: "GET /v1/orgs/{organizationId}/openapi", max: 4,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				lsOpenAPISpecs(t, e, n, 2)
+				return func(e *servertest.Env) {
+					lsCheck(t, e.MustDo(http.MethodGet, "/v1/orgs/"+e.Org.ID+"/openapi?limit=100", v.token, nil, http.StatusOK),
+						"", n, "slug", "lastVersion", "processingState", "permissions.view", "urls.location")
+				}
+			},
+		},
+		{
+			list: "OpenAPISpec.versions", max: 5,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				slug := lsOpenAPISpecs(t, e, 1, n)[0]
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, v.token, `query($org: ID!, $slug: String!) { organization(id: $org) { openAPISpec(slug: $slug) {
+					  versions(first: 100) { totalCount nodes { id createdAt sourceURL specVersion spec { id slug }
+					  operations { method path operationId summary tags } } } } } }`, map[string]any{"org": e.Org.ID, "slug": slug})
+					lsCheck(t, d, "organization.openAPISpec.versions", n, "specVersion", "spec.slug", "operations")
+				}
+			},
+		},
+		{
+			list: "OpenAPISpecVersion.operations", max: 5,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				slug := lsOpenAPISpecOperations(t, e, n)
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, v.token, `query($org: ID!, $slug: String!) { organization(id: $org) { openAPISpec(slug: $slug) {
+					  lastVersion { operations { method path operationId summary tags } } } } }`, map[string]any{"org": e.Org.ID, "slug": slug})
+					lsCheck(t, lsAt(d, "organization.openAPISpec.lastVersion.operations"), "", n, "method", "path", "operationId")
+				}
+			},
+		},
+		{
+			list: "OpenAPISpec.lastProcessedErrors", max: 4,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				errs := make([]openapi.Error, n)
+				for i := range errs {
+					errs[i] = openapi.Error{Message: fmt.Sprintf("error %d", i), Code: "invalid"}
+				}
+				e.Client.OpenAPISpec.Create().SetOrganizationID(e.Org.ID).SetSlug("broken").SetSourceText("x").
+					SetProcessingState(enum.OpenAPISpecProcessingStateComplete).
+					SetLastProcessErrorCode(enum.OpenAPISpecProcessingErrorCodePARSEERROR).SetLastProcessedErrors(errs).ExecX(context.Background())
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, v.token, `query($org: ID!) { organization(id: $org) { openAPISpec(slug: "broken") {
+					  lastProcessedErrors { message code } } } }`, map[string]any{"org": e.Org.ID})
+					lsCheck(t, lsAt(d, "organization.openAPISpec.lastProcessedErrors"), "", n, "message", "code")
 				}
 			},
 		},
@@ -997,6 +1085,57 @@ func lsSAMLProviders(t *testing.T, e *servertest.Env, n int) {
 			SetSSOURL("https://idp.example.com/sso").SetEntityID("https://idp.example.com").SetCertificate(cert).
 			SetDefaultTeamID(tm.ID).SetDefaultRole(enum.RoleEdit).SetStatus(enum.SAMLProviderStatusActive).ExecX(ctx)
 	}
+}
+
+// lsTranslationSettings makes the organization n translation settings.
+func lsTranslationSettings(t *testing.T, e *servertest.Env, n int) {
+	t.Helper()
+	for i := range n {
+		e.Client.TranslationSettings.Create().SetOrganizationID(e.Org.ID).SetTitle(fmt.Sprintf("Settings %d", i)).
+			SetLanguages([]enum.Language{enum.LanguageValues()[i%len(enum.LanguageValues())]}).ExecX(context.Background())
+	}
+}
+
+// lsOpenAPISpecs makes the organization n processed OpenAPI specs, each
+// with versions versions of n operations, and returns their slugs.
+func lsOpenAPISpecs(t *testing.T, e *servertest.Env, n, versions int) []string {
+	t.Helper()
+	ctx := context.Background()
+	slugs := make([]string, n)
+	for i := range n {
+		slugs[i] = fmt.Sprintf("spec-%d", i)
+		url := fmt.Sprintf("https://api.example.com/%d.json", i)
+		s := e.Client.OpenAPISpec.Create().SetOrganizationID(e.Org.ID).SetSlug(slugs[i]).SetSourceURL(url).
+			SetProcessingState(enum.OpenAPISpecProcessingStateComplete).SetProgress(100).SetLastProcessedAt(time.Now()).SaveX(ctx)
+		var last string
+		for j := range versions {
+			last = e.Client.OpenAPISpecVersion.Create().SetSpecID(s.ID).SetSourceURL(url).SetContent("{}").
+				SetDigest(fmt.Sprintf("%d-%d", i, j)).SetSpecVersion("3.0.3").
+				SetOperations([]openapi.Operation{{Method: "GET", Path: "/pets", OperationID: "listPets", Tags: []string{"pets"}}}).SaveX(ctx).ID
+		}
+		if last != "" {
+			e.Client.OpenAPISpec.UpdateOne(s).SetLastVersionID(last).ExecX(ctx)
+		}
+	}
+	return slugs
+}
+
+// lsOpenAPISpecOperations makes a spec whose last version has n
+// operations, and returns its slug.
+func lsOpenAPISpecOperations(t *testing.T, e *servertest.Env, n int) string {
+	t.Helper()
+	ctx := context.Background()
+	s := e.Client.OpenAPISpec.Create().SetOrganizationID(e.Org.ID).SetSlug("many").SetSourceText("{}").
+		SetProcessingState(enum.OpenAPISpecProcessingStateComplete).SaveX(ctx)
+	ops := make([]openapi.Operation, n)
+	for i := range ops {
+		ops[i] = openapi.Operation{Method: "GET", Path: fmt.Sprintf("/items/%d", i), OperationID: fmt.Sprintf("get%d", i),
+			Summary: "An item", Tags: []string{"items"}}
+	}
+	v := e.Client.OpenAPISpecVersion.Create().SetSpecID(s.ID).SetContent("{}").SetDigest("d").SetSpecVersion("3.1.0").
+		SetOperations(ops).SaveX(ctx)
+	e.Client.OpenAPISpec.UpdateOne(s).SetLastVersionID(v.ID).ExecX(ctx)
+	return "many"
 }
 
 // lsDomainOrganizations makes n organizations of the email domain

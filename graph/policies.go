@@ -12,12 +12,15 @@ import (
 	"github.com/bindery/bindery/ent/comment"
 	"github.com/bindery/bindery/ent/commentreply"
 	"github.com/bindery/bindery/ent/invite"
+	"github.com/bindery/bindery/ent/openapispec"
+	"github.com/bindery/bindery/ent/openapispecversion"
 	"github.com/bindery/bindery/ent/organization"
 	"github.com/bindery/bindery/ent/predicate"
 	"github.com/bindery/bindery/ent/revision"
 	"github.com/bindery/bindery/ent/samlprovider"
 	"github.com/bindery/bindery/ent/space"
 	"github.com/bindery/bindery/ent/team"
+	"github.com/bindery/bindery/ent/translationsettings"
 	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/auth"
 	"github.com/bindery/bindery/internal/authz"
@@ -41,6 +44,9 @@ type policySet struct {
 	revisions      *policy[*ent.Revision, predicate.Revision]
 	users          *policy[*ent.User, predicate.User]
 	tokens         *policy[*ent.APIToken, predicate.APIToken]
+	translations   *policy[*ent.TranslationSettings, predicate.TranslationSettings]
+	openAPISpecs   *policy[*ent.OpenAPISpec, predicate.OpenAPISpec]
+	specVersions   *policy[*ent.OpenAPISpecVersion, predicate.OpenAPISpecVersion]
 
 	// policies lists them all, for what every type gets.
 	policies []anyPolicy
@@ -216,8 +222,57 @@ func (r *Resolver) declarePolicies() {
 			return authz.Decision{Member: t.UserID == v.User.ID}, nil
 		},
 	}
+	// Translation settings are seen by the members of their organization
+	// who have a role (not guests), with that role.
+	r.translations = &policy[*ent.TranslationSettings, predicate.TranslationSettings]{
+		typeName: "TranslationSettings", prefix: id.TranslationSettings, table: authz.TranslationSettings,
+		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.TranslationSettings, error) {
+			return db.TranslationSettings.Query().Where(translationsettings.IDIn(ids...)).All(ctx)
+		},
+		idOf: func(t *ent.TranslationSettings) string { return t.ID },
+		decide: func(ctx context.Context, t *ent.TranslationSettings) (authz.Decision, error) {
+			return r.membersWithARole(ctx, t.OrganizationID)
+		},
+	}
+	// OpenAPI specs are seen by the members of their organization who have a
+	// role, and a spec's versions by whoever sees the spec.
+	r.openAPISpecs = &policy[*ent.OpenAPISpec, predicate.OpenAPISpec]{
+		typeName: "OpenAPISpec", prefix: id.OpenAPISpec, table: authz.OpenAPISpecs,
+		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.OpenAPISpec, error) {
+			return db.OpenAPISpec.Query().Where(openapispec.IDIn(ids...)).All(ctx)
+		},
+		idOf: func(s *ent.OpenAPISpec) string { return s.ID },
+		decide: func(ctx context.Context, s *ent.OpenAPISpec) (authz.Decision, error) {
+			return r.membersWithARole(ctx, s.OrganizationID)
+		},
+	}
+	r.specVersions = &policy[*ent.OpenAPISpecVersion, predicate.OpenAPISpecVersion]{
+		typeName: "OpenAPISpecVersion", prefix: id.OpenAPISpecVersion, table: authz.OpenAPISpecVersions,
+		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.OpenAPISpecVersion, error) {
+			return db.OpenAPISpecVersion.Query().Where(openapispecversion.IDIn(ids...)).All(ctx)
+		},
+		idOf: func(v *ent.OpenAPISpecVersion) string { return v.ID },
+		decide: func(ctx context.Context, v *ent.OpenAPISpecVersion) (authz.Decision, error) {
+			_, d, err := r.openAPISpecs.get(ctx, v.SpecID)
+			if apperr.KindOf(err) == apperr.NotFound {
+				return authz.Decision{}, nil
+			}
+			return d, err
+		},
+	}
 	r.policies = []anyPolicy{r.orgs, r.collections, r.spaces, r.changeRequests, r.comments, r.commentReplies,
-		r.teams, r.invites, r.samlProviders, r.revisions, r.users, r.tokens}
+		r.teams, r.invites, r.samlProviders, r.revisions, r.users, r.tokens, r.translations, r.openAPISpecs, r.specVersions}
+}
+
+// membersWithARole decides about what the members of an organization who
+// have a role see: their decision about the organization, and nothing for
+// guests and anyone else.
+func (r *Resolver) membersWithARole(ctx context.Context, orgID string) (authz.Decision, error) {
+	d, err := r.organizationDecision(ctx, orgID)
+	if err != nil || d.Role == "" {
+		return authz.Decision{}, err
+	}
+	return d, nil
 }
 
 // adminsOnly decides about what only an organization's admins see: their

@@ -56,6 +56,9 @@ type Resolver struct {
 	// subscriptions running. Both may be nil.
 	jobs          *telemetry.Jobs
 	subscriptions Gauge
+	// wakeSpecWorker, when set, wakes this server's OpenAPI worker after a
+	// spec gets a new source.
+	wakeSpecWorker func()
 }
 
 // Gauge is a number that goes up and down: a Prometheus gauge.
@@ -76,6 +79,10 @@ type Option func(*Resolver)
 
 // WithClock replaces the clock, for tests.
 func WithClock(now func() time.Time) Option { return func(r *Resolver) { r.now = now } }
+
+// WithSpecWorker makes the resolver wake the OpenAPI worker after a spec
+// gets a new source.
+func WithSpecWorker(wake func()) Option { return func(r *Resolver) { r.wakeSpecWorker = wake } }
 
 // WithLogger sets the logger of background work.
 func WithLogger(l *slog.Logger) Option { return func(r *Resolver) { r.log = l } }

@@ -235,6 +235,53 @@ func wrCases() []wrCase {
 			},
 		},
 		{
+			create: "POST /v1/orgs/{organizationId}/openapi", max: 6,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
+				lsOpenAPISpecs(t, e, n, 1)
+				return func(e *servertest.Env) {
+					got := e.MustDo(http.MethodPost, "/v1/orgs/"+e.Org.ID+"/openapi", v.token,
+						map[string]any{"slug": "new-" + fmt.Sprint(e.Statements.Load()), "source": map[string]any{"url": "https://api.example.com/new.json"}},
+						http.StatusCreated)
+					wrCheck(t, got, "id", "slug", "processingState", "permissions.edit", "urls.location")
+				}
+			},
+		},
+		{
+			create: "Mutation.createOpenAPISpec", max: 6,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
+				lsOpenAPISpecs(t, e, n, 1)
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, v.token, `mutation($org: ID!, $slug: String!) { createOpenAPISpec(input: {organizationId: $org,
+					  slug: $slug, source: {text: "openapi: 3.0.3"}}) { openAPISpec { id slug processingState lastVersion { id }
+					  permissions { edit } urls { location } } } }`, map[string]any{"org": e.Org.ID, "slug": "new-" + fmt.Sprint(e.Statements.Load())})
+					wrCheck(t, lsAt(d, "createOpenAPISpec.openAPISpec"), "id", "slug", "processingState", "permissions.edit")
+				}
+			},
+		},
+		{
+			create: "POST /v1/orgs/{organizationId}/translations", max: 5,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
+				lsTranslationSettings(t, e, n)
+				return func(e *servertest.Env) {
+					got := e.MustDo(http.MethodPost, "/v1/orgs/"+e.Org.ID+"/translations", e.OwnerToken,
+						map[string]any{"title": "New", "languages": []string{"fr", "de"}}, http.StatusCreated)
+					wrCheck(t, got, "id", "title", "languages", "permissions.edit", "urls.location")
+				}
+			},
+		},
+		{
+			create: "Mutation.createTranslationSettings", max: 5,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
+				lsTranslationSettings(t, e, n)
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, e.OwnerToken, `mutation($org: ID!) { createTranslationSettings(input: {organizationId: $org,
+					  title: "New", languages: [FR, PT_BR]}) { translationSettings { id title languages permissions { edit } urls { location } } } }`,
+						map[string]any{"org": e.Org.ID})
+					wrCheck(t, lsAt(d, "createTranslationSettings.translationSettings"), "id", "title", "languages", "permissions.edit")
+				}
+			},
+		},
+		{
 			create: "POST /v1/orgs/{organizationId}/saml", max: 8,
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
 				team, cert := wrSAMLSiblings(t, e, n)

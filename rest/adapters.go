@@ -174,3 +174,38 @@ func resultOf[P, E any]() func(P) E {
 	}
 	return func(p P) E { return reflect.ValueOf(p).Elem().FieldByIndex(index).Interface().(E) }
 }
+
+// upsert serves a PUT that creates or updates: like mutate, but created
+// tells from the payload whether the resource is new, which answers 201
+// Created with its Location; an update answers the row's status.
+func upsert[B, In, P, E, J any](input func(*B, params) (In, error), call func(mutation, context.Context, In) (P, error),
+	created func(P) bool, present presenter[E, J]) adapter {
+	body := decoderFor[B]()
+	result := resultOf[P, E]()
+	locate := locatorOf[J](http.StatusCreated)
+	return func(a *API, status int) handlerFunc {
+		return func(r *http.Request) (response, error) {
+			p := params{a: a, r: r}
+			var b B
+			if err := body.decode(r, &b); err != nil {
+				return response{}, err
+			}
+			in, err := input(&b, p)
+			if err != nil {
+				return response{}, err
+			}
+			out, err := call(a.r.Mutation(), p.ctx(), in)
+			if err != nil {
+				return response{}, err
+			}
+			j, err := present(a, p.ctx(), result(out))
+			if err != nil {
+				return response{}, err
+			}
+			if created(out) {
+				return response{status: http.StatusCreated, body: j, location: locate(j)}, nil
+			}
+			return response{status: status, body: j}, nil
+		}
+	}
+}

@@ -103,6 +103,29 @@ func table() []route {
 		{"GET", "/orgs/{organizationId}/sso", http.StatusOK, "listSSOProviderLoginsInOrganization",
 			get(params.ssoProviders, (*API).presentSSO)},
 
+		{"GET", "/orgs/{organizationId}/openapi", http.StatusOK, "listOpenAPISpecs", list(params.openAPISpecs, (*API).presentOpenAPISpec)},
+		{"POST", "/orgs/{organizationId}/openapi", http.StatusCreated, "createOpenAPISpec",
+			mutate((*createSpecBody).input, mutation.CreateOpenAPISpec, (*API).presentOpenAPISpec)},
+		{"GET", "/orgs/{organizationId}/openapi/{specSlug}", http.StatusOK, "getOpenAPISpecBySlug",
+			get(params.openAPISpec, (*API).presentOpenAPISpec)},
+		// 201 when the PUT creates the spec, 200 when it updates it.
+		{"PUT", "/orgs/{organizationId}/openapi/{specSlug}", http.StatusOK, "createOrUpdateOpenAPISpecBySlug",
+			upsert((*putSpecBody).input, mutation.PutOpenAPISpec, specCreated, (*API).presentOpenAPISpec)},
+		{"DELETE", "/orgs/{organizationId}/openapi/{specSlug}", http.StatusNoContent, "deleteOpenAPISpecBySlug",
+			remove(params.deleteOpenAPISpec, mutation.DeleteOpenAPISpec)},
+
+		// Translation settings: the contract's shape, see rest/translations.go.
+		{"GET", "/orgs/{organizationId}/translations", http.StatusOK, "listTranslations",
+			list(params.translationSettingsList, (*API).presentTranslationSettings)},
+		{"POST", "/orgs/{organizationId}/translations", http.StatusCreated, "createTranslation",
+			mutate((*createTranslationBody).input, mutation.CreateTranslationSettings, (*API).presentTranslationSettings)},
+		{"GET", "/orgs/{organizationId}/translations/{translationId}", http.StatusOK, "getTranslation",
+			get(params.translationSettings, (*API).presentTranslationSettings)},
+		{"PUT", "/orgs/{organizationId}/translations/{translationId}", http.StatusOK, "updateTranslation",
+			mutate((*updateTranslationBody).input, mutation.UpdateTranslationSettings, (*API).presentTranslationSettings)},
+		{"DELETE", "/orgs/{organizationId}/translations/{translationId}", http.StatusNoContent, "deleteTranslation",
+			remove(params.deleteTranslationSettings, mutation.DeleteTranslationSettings)},
+
 		{"GET", "/collections/{collectionId}", http.StatusOK, "getCollectionById", get(params.collection, (*API).presentCollection)},
 		{"PATCH", "/collections/{collectionId}", http.StatusOK, "updateCollectionById",
 			mutate((*updateCollectionBody).input, mutation.UpdateCollection, (*API).presentCollection)},

@@ -23,6 +23,7 @@ import (
 	"github.com/bindery/bindery/internal/config"
 	"github.com/bindery/bindery/internal/events"
 	"github.com/bindery/bindery/internal/logctx"
+	"github.com/bindery/bindery/internal/openapi/worker"
 	"github.com/bindery/bindery/internal/purge"
 	"github.com/bindery/bindery/internal/store"
 	"github.com/bindery/bindery/rest"
@@ -53,6 +54,8 @@ type Server struct {
 	stopOnce  sync.Once
 	// obs holds the server's metrics and tracer (observe.go).
 	obs *observer
+	// specs processes OpenAPI specs while the server runs.
+	specs *worker.Worker
 }
 
 // New builds the server. opts configure the application layer. Close
@@ -77,7 +80,9 @@ func New(cfg config.Config, db *store.DB, log *slog.Logger, opts ...graph.Option
 	}
 	s.obs = obs
 	opts = append([]graph.Option{graph.WithJobs(obs.jobs), graph.WithSubscriptionGauge(obs.subscriptions)}, opts...)
-	opts = append([]graph.Option{graph.WithLogger(log), graph.WithBus(s.bus)}, opts...)
+	s.specs = worker.New(db.Client, worker.Options{Refetch: cfg.OpenAPIRefetchInterval, Poll: cfg.OpenAPIPollInterval,
+		AllowPrivate: cfg.ImportAllowPrivate, Log: log})
+	opts = append([]graph.Option{graph.WithLogger(log), graph.WithBus(s.bus), graph.WithSpecWorker(s.specs.Wake)}, opts...)
 	s.resolver = graph.New(db.Client, cfg, opts...)
 	if cfg.RateLimit > 0 {
 		s.limiter = newRateLimiter(cfg.RateLimit, time.Now)
@@ -178,7 +183,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 }
 
 // Run serves on addr until ctx ends, then shuts down gracefully. The purge
-// job runs alongside.
+// job and the OpenAPI worker run alongside.
 func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 	srv := &http.Server{
 		Handler:           s,
@@ -198,6 +203,11 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 		defer close(done)
 		purge.Run(jobs, s.db.Client, s.cfg.PurgeInterval, graph.SpaceRetention, time.Now, s.log, s.obs.jobs)
 	}()
+	specsDone := make(chan struct{})
+	go func() {
+		defer close(specsDone)
+		s.specs.Run(jobs)
+	}()
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -205,6 +215,7 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 	case err := <-errc:
 		stopJobs()
 		<-done
+		<-specsDone
 		return fmt.Errorf("serving: %w", err)
 	case <-ctx.Done():
 	}
@@ -223,6 +234,7 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 	defer cancel()
 	err := srv.Shutdown(shutdownCtx)
 	<-done
+	<-specsDone
 	if !s.resolver.WaitForMail(shutdownCtx) {
 		s.log.Warn("shut down with invitations still being sent")
 	}

@@ -526,11 +526,16 @@ var (
 		{Name: "updated_at", Type: field.TypeTime},
 		{Name: "slug", Type: field.TypeString},
 		{Name: "source_url", Type: field.TypeString, Nullable: true},
+		{Name: "source_text", Type: field.TypeString, Nullable: true, Size: 2147483647},
 		{Name: "visibility", Type: field.TypeEnum, Enums: []string{"private", "public"}, Default: "private"},
 		{Name: "processing_state", Type: field.TypeEnum, Enums: []string{"pending", "progress", "complete"}, Default: "pending"},
+		{Name: "progress", Type: field.TypeInt, Default: 0},
 		{Name: "last_processed_at", Type: field.TypeTime, Nullable: true},
 		{Name: "last_process_error_code", Type: field.TypeEnum, Nullable: true, Enums: []string{"FETCH_TIMEOUT", "FETCH_ERROR", "PARSE_ERROR"}},
+		{Name: "last_processed_errors", Type: field.TypeJSON, Nullable: true, SchemaType: map[string]string{"postgres": "json"}},
 		{Name: "claimed_until", Type: field.TypeTime, Nullable: true},
+		{Name: "claimed_by", Type: field.TypeString, Nullable: true},
+		{Name: "next_fetch_at", Type: field.TypeTime, Nullable: true},
 		{Name: "last_version_id", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "organization_id", Type: field.TypeString, Size: 64},
 	}
@@ -542,13 +547,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "open_api_specs_open_api_spec_versions_last_version",
-				Columns:    []*schema.Column{OpenAPISpecsColumns[10]},
+				Columns:    []*schema.Column{OpenAPISpecsColumns[15]},
 				RefColumns: []*schema.Column{OpenAPISpecVersionsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "open_api_specs_organizations_openapi_specs",
-				Columns:    []*schema.Column{OpenAPISpecsColumns[11]},
+				Columns:    []*schema.Column{OpenAPISpecsColumns[16]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -557,12 +562,22 @@ var (
 			{
 				Name:    "openapispec_organization_id_slug",
 				Unique:  true,
-				Columns: []*schema.Column{OpenAPISpecsColumns[11], OpenAPISpecsColumns[3]},
+				Columns: []*schema.Column{OpenAPISpecsColumns[16], OpenAPISpecsColumns[3]},
+			},
+			{
+				Name:    "openapispec_organization_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{OpenAPISpecsColumns[16], OpenAPISpecsColumns[1]},
 			},
 			{
 				Name:    "openapispec_processing_state_claimed_until",
 				Unique:  false,
-				Columns: []*schema.Column{OpenAPISpecsColumns[6], OpenAPISpecsColumns[9]},
+				Columns: []*schema.Column{OpenAPISpecsColumns[7], OpenAPISpecsColumns[12]},
+			},
+			{
+				Name:    "openapispec_next_fetch_at",
+				Unique:  false,
+				Columns: []*schema.Column{OpenAPISpecsColumns[14]},
 			},
 		},
 	}
@@ -572,6 +587,9 @@ var (
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "source_url", Type: field.TypeString, Nullable: true},
 		{Name: "content", Type: field.TypeString, Size: 2147483647},
+		{Name: "digest", Type: field.TypeString},
+		{Name: "spec_version", Type: field.TypeString},
+		{Name: "operations", Type: field.TypeJSON, SchemaType: map[string]string{"postgres": "json"}},
 		{Name: "spec_id", Type: field.TypeString, Size: 64},
 	}
 	// OpenAPISpecVersionsTable holds the schema information for the "open_api_spec_versions" table.
@@ -582,9 +600,16 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "open_api_spec_versions_open_api_specs_versions",
-				Columns:    []*schema.Column{OpenAPISpecVersionsColumns[4]},
+				Columns:    []*schema.Column{OpenAPISpecVersionsColumns[7]},
 				RefColumns: []*schema.Column{OpenAPISpecsColumns[0]},
 				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "openapispecversion_spec_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{OpenAPISpecVersionsColumns[7], OpenAPISpecVersionsColumns[1]},
 			},
 		},
 	}
@@ -1151,6 +1176,13 @@ var (
 				Columns:    []*schema.Column{TranslationSettingsColumns[5]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "translationsettings_organization_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{TranslationSettingsColumns[5], TranslationSettingsColumns[1]},
 			},
 		},
 	}

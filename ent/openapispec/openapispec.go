@@ -26,18 +26,28 @@ const (
 	FieldSlug = "slug"
 	// FieldSourceURL holds the string denoting the source_url field in the database.
 	FieldSourceURL = "source_url"
+	// FieldSourceText holds the string denoting the source_text field in the database.
+	FieldSourceText = "source_text"
 	// FieldVisibility holds the string denoting the visibility field in the database.
 	FieldVisibility = "visibility"
 	// FieldProcessingState holds the string denoting the processing_state field in the database.
 	FieldProcessingState = "processing_state"
+	// FieldProgress holds the string denoting the progress field in the database.
+	FieldProgress = "progress"
 	// FieldLastVersionID holds the string denoting the last_version_id field in the database.
 	FieldLastVersionID = "last_version_id"
 	// FieldLastProcessedAt holds the string denoting the last_processed_at field in the database.
 	FieldLastProcessedAt = "last_processed_at"
 	// FieldLastProcessErrorCode holds the string denoting the last_process_error_code field in the database.
 	FieldLastProcessErrorCode = "last_process_error_code"
+	// FieldLastProcessedErrors holds the string denoting the last_processed_errors field in the database.
+	FieldLastProcessedErrors = "last_processed_errors"
 	// FieldClaimedUntil holds the string denoting the claimed_until field in the database.
 	FieldClaimedUntil = "claimed_until"
+	// FieldClaimedBy holds the string denoting the claimed_by field in the database.
+	FieldClaimedBy = "claimed_by"
+	// FieldNextFetchAt holds the string denoting the next_fetch_at field in the database.
+	FieldNextFetchAt = "next_fetch_at"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeVersions holds the string denoting the versions edge name in mutations.
@@ -77,12 +87,17 @@ var Columns = []string{
 	FieldOrganizationID,
 	FieldSlug,
 	FieldSourceURL,
+	FieldSourceText,
 	FieldVisibility,
 	FieldProcessingState,
+	FieldProgress,
 	FieldLastVersionID,
 	FieldLastProcessedAt,
 	FieldLastProcessErrorCode,
+	FieldLastProcessedErrors,
 	FieldClaimedUntil,
+	FieldClaimedBy,
+	FieldNextFetchAt,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -106,6 +121,10 @@ var (
 	SlugValidator func(string) error
 	// SourceURLValidator is a validator for the "source_url" field. It is called by the builders before save.
 	SourceURLValidator func(string) error
+	// DefaultProgress holds the default value on creation for the "progress" field.
+	DefaultProgress int
+	// ProgressValidator is a validator for the "progress" field. It is called by the builders before save.
+	ProgressValidator func(int) error
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() string
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -179,6 +198,11 @@ func BySourceURL(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldSourceURL, opts...).ToFunc()
 }
 
+// BySourceText orders the results by the source_text field.
+func BySourceText(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldSourceText, opts...).ToFunc()
+}
+
 // ByVisibility orders the results by the visibility field.
 func ByVisibility(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldVisibility, opts...).ToFunc()
@@ -187,6 +211,11 @@ func ByVisibility(opts ...sql.OrderTermOption) OrderOption {
 // ByProcessingState orders the results by the processing_state field.
 func ByProcessingState(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldProcessingState, opts...).ToFunc()
+}
+
+// ByProgress orders the results by the progress field.
+func ByProgress(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldProgress, opts...).ToFunc()
 }
 
 // ByLastVersionID orders the results by the last_version_id field.
@@ -207,6 +236,16 @@ func ByLastProcessErrorCode(opts ...sql.OrderTermOption) OrderOption {
 // ByClaimedUntil orders the results by the claimed_until field.
 func ByClaimedUntil(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldClaimedUntil, opts...).ToFunc()
+}
+
+// ByClaimedBy orders the results by the claimed_by field.
+func ByClaimedBy(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldClaimedBy, opts...).ToFunc()
+}
+
+// ByNextFetchAt orders the results by the next_fetch_at field.
+func ByNextFetchAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldNextFetchAt, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

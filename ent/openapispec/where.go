@@ -91,6 +91,16 @@ func SourceURL(v string) predicate.OpenAPISpec {
 	return predicate.OpenAPISpec(sql.FieldEQ(FieldSourceURL, v))
 }
 
+// SourceText applies equality check predicate on the "source_text" field. It's identical to SourceTextEQ.
+func SourceText(v string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldEQ(FieldSourceText, v))
+}
+
+// Progress applies equality check predicate on the "progress" field. It's identical to ProgressEQ.
+func Progress(v int) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldEQ(FieldProgress, v))
+}
+
 // LastVersionID applies equality check predicate on the "last_version_id" field. It's identical to LastVersionIDEQ.
 func LastVersionID(v string) predicate.OpenAPISpec {
 	return predicate.OpenAPISpec(sql.FieldEQ(FieldLastVersionID, v))
@@ -104,6 +114,16 @@ func LastProcessedAt(v time.Time) predicate.OpenAPISpec {
 // ClaimedUntil applies equality check predicate on the "claimed_until" field. It's identical to ClaimedUntilEQ.
 func ClaimedUntil(v time.Time) predicate.OpenAPISpec {
 	return predicate.OpenAPISpec(sql.FieldEQ(FieldClaimedUntil, v))
+}
+
+// ClaimedBy applies equality check predicate on the "claimed_by" field. It's identical to ClaimedByEQ.
+func ClaimedBy(v string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldEQ(FieldClaimedBy, v))
+}
+
+// NextFetchAt applies equality check predicate on the "next_fetch_at" field. It's identical to NextFetchAtEQ.
+func NextFetchAt(v time.Time) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldEQ(FieldNextFetchAt, v))
 }
 
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
@@ -391,6 +411,81 @@ func SourceURLContainsFold(v string) predicate.OpenAPISpec {
 	return predicate.OpenAPISpec(sql.FieldContainsFold(FieldSourceURL, v))
 }
 
+// SourceTextEQ applies the EQ predicate on the "source_text" field.
+func SourceTextEQ(v string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldEQ(FieldSourceText, v))
+}
+
+// SourceTextNEQ applies the NEQ predicate on the "source_text" field.
+func SourceTextNEQ(v string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldNEQ(FieldSourceText, v))
+}
+
+// SourceTextIn applies the In predicate on the "source_text" field.
+func SourceTextIn(vs ...string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldIn(FieldSourceText, vs...))
+}
+
+// SourceTextNotIn applies the NotIn predicate on the "source_text" field.
+func SourceTextNotIn(vs ...string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldNotIn(FieldSourceText, vs...))
+}
+
+// SourceTextGT applies the GT predicate on the "source_text" field.
+func SourceTextGT(v string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldGT(FieldSourceText, v))
+}
+
+// SourceTextGTE applies the GTE predicate on the "source_text" field.
+func SourceTextGTE(v string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldGTE(FieldSourceText, v))
+}
+
+// SourceTextLT applies the LT predicate on the "source_text" field.
+func SourceTextLT(v string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldLT(FieldSourceText, v))
+}
+
+// SourceTextLTE applies the LTE predicate on the "source_text" field.
+func SourceTextLTE(v string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldLTE(FieldSourceText, v))
+}
+
+// SourceTextContains applies the Contains predicate on the "source_text" field.
+func SourceTextContains(v string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldContains(FieldSourceText, v))
+}
+
+// SourceTextHasPrefix applies the HasPrefix predicate on the "source_text" field.
+func SourceTextHasPrefix(v string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldHasPrefix(FieldSourceText, v))
+}
+
+// SourceTextHasSuffix applies the HasSuffix predicate on the "source_text" field.
+func SourceTextHasSuffix(v string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldHasSuffix(FieldSourceText, v))
+}
+
+// SourceTextIsNil applies the IsNil predicate on the "source_text" field.
+func SourceTextIsNil() predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldIsNull(FieldSourceText))
+}
+
+// SourceTextNotNil applies the NotNil predicate on the "source_text" field.
+func SourceTextNotNil() predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldNotNull(FieldSourceText))
+}
+
+// SourceTextEqualFold applies the EqualFold predicate on the "source_text" field.
+func SourceTextEqualFold(v string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldEqualFold(FieldSourceText, v))
+}
+
+// SourceTextContainsFold applies the ContainsFold predicate on the "source_text" field.
+func SourceTextContainsFold(v string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldContainsFold(FieldSourceText, v))
+}
+
 // VisibilityEQ applies the EQ predicate on the "visibility" field.
 func VisibilityEQ(v enum.OpenAPISpecVisibility) predicate.OpenAPISpec {
 	vc := v
@@ -449,6 +544,46 @@ func ProcessingStateNotIn(vs ...enum.OpenAPISpecProcessingState) predicate.OpenA
 		v[i] = vs[i]
 	}
 	return predicate.OpenAPISpec(sql.FieldNotIn(FieldProcessingState, v...))
+}
+
+// ProgressEQ applies the EQ predicate on the "progress" field.
+func ProgressEQ(v int) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldEQ(FieldProgress, v))
+}
+
+// ProgressNEQ applies the NEQ predicate on the "progress" field.
+func ProgressNEQ(v int) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldNEQ(FieldProgress, v))
+}
+
+// ProgressIn applies the In predicate on the "progress" field.
+func ProgressIn(vs ...int) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldIn(FieldProgress, vs...))
+}
+
+// ProgressNotIn applies the NotIn predicate on the "progress" field.
+func ProgressNotIn(vs ...int) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldNotIn(FieldProgress, vs...))
+}
+
+// ProgressGT applies the GT predicate on the "progress" field.
+func ProgressGT(v int) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldGT(FieldProgress, v))
+}
+
+// ProgressGTE applies the GTE predicate on the "progress" field.
+func ProgressGTE(v int) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldGTE(FieldProgress, v))
+}
+
+// ProgressLT applies the LT predicate on the "progress" field.
+func ProgressLT(v int) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldLT(FieldProgress, v))
+}
+
+// ProgressLTE applies the LTE predicate on the "progress" field.
+func ProgressLTE(v int) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldLTE(FieldProgress, v))
 }
 
 // LastVersionIDEQ applies the EQ predicate on the "last_version_id" field.
@@ -616,6 +751,16 @@ func LastProcessErrorCodeNotNil() predicate.OpenAPISpec {
 	return predicate.OpenAPISpec(sql.FieldNotNull(FieldLastProcessErrorCode))
 }
 
+// LastProcessedErrorsIsNil applies the IsNil predicate on the "last_processed_errors" field.
+func LastProcessedErrorsIsNil() predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldIsNull(FieldLastProcessedErrors))
+}
+
+// LastProcessedErrorsNotNil applies the NotNil predicate on the "last_processed_errors" field.
+func LastProcessedErrorsNotNil() predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldNotNull(FieldLastProcessedErrors))
+}
+
 // ClaimedUntilEQ applies the EQ predicate on the "claimed_until" field.
 func ClaimedUntilEQ(v time.Time) predicate.OpenAPISpec {
 	return predicate.OpenAPISpec(sql.FieldEQ(FieldClaimedUntil, v))
@@ -664,6 +809,131 @@ func ClaimedUntilIsNil() predicate.OpenAPISpec {
 // ClaimedUntilNotNil applies the NotNil predicate on the "claimed_until" field.
 func ClaimedUntilNotNil() predicate.OpenAPISpec {
 	return predicate.OpenAPISpec(sql.FieldNotNull(FieldClaimedUntil))
+}
+
+// ClaimedByEQ applies the EQ predicate on the "claimed_by" field.
+func ClaimedByEQ(v string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldEQ(FieldClaimedBy, v))
+}
+
+// ClaimedByNEQ applies the NEQ predicate on the "claimed_by" field.
+func ClaimedByNEQ(v string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldNEQ(FieldClaimedBy, v))
+}
+
+// ClaimedByIn applies the In predicate on the "claimed_by" field.
+func ClaimedByIn(vs ...string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldIn(FieldClaimedBy, vs...))
+}
+
+// ClaimedByNotIn applies the NotIn predicate on the "claimed_by" field.
+func ClaimedByNotIn(vs ...string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldNotIn(FieldClaimedBy, vs...))
+}
+
+// ClaimedByGT applies the GT predicate on the "claimed_by" field.
+func ClaimedByGT(v string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldGT(FieldClaimedBy, v))
+}
+
+// ClaimedByGTE applies the GTE predicate on the "claimed_by" field.
+func ClaimedByGTE(v string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldGTE(FieldClaimedBy, v))
+}
+
+// ClaimedByLT applies the LT predicate on the "claimed_by" field.
+func ClaimedByLT(v string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldLT(FieldClaimedBy, v))
+}
+
+// ClaimedByLTE applies the LTE predicate on the "claimed_by" field.
+func ClaimedByLTE(v string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldLTE(FieldClaimedBy, v))
+}
+
+// ClaimedByContains applies the Contains predicate on the "claimed_by" field.
+func ClaimedByContains(v string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldContains(FieldClaimedBy, v))
+}
+
+// ClaimedByHasPrefix applies the HasPrefix predicate on the "claimed_by" field.
+func ClaimedByHasPrefix(v string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldHasPrefix(FieldClaimedBy, v))
+}
+
+// ClaimedByHasSuffix applies the HasSuffix predicate on the "claimed_by" field.
+func ClaimedByHasSuffix(v string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldHasSuffix(FieldClaimedBy, v))
+}
+
+// ClaimedByIsNil applies the IsNil predicate on the "claimed_by" field.
+func ClaimedByIsNil() predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldIsNull(FieldClaimedBy))
+}
+
+// ClaimedByNotNil applies the NotNil predicate on the "claimed_by" field.
+func ClaimedByNotNil() predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldNotNull(FieldClaimedBy))
+}
+
+// ClaimedByEqualFold applies the EqualFold predicate on the "claimed_by" field.
+func ClaimedByEqualFold(v string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldEqualFold(FieldClaimedBy, v))
+}
+
+// ClaimedByContainsFold applies the ContainsFold predicate on the "claimed_by" field.
+func ClaimedByContainsFold(v string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldContainsFold(FieldClaimedBy, v))
+}
+
+// NextFetchAtEQ applies the EQ predicate on the "next_fetch_at" field.
+func NextFetchAtEQ(v time.Time) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldEQ(FieldNextFetchAt, v))
+}
+
+// NextFetchAtNEQ applies the NEQ predicate on the "next_fetch_at" field.
+func NextFetchAtNEQ(v time.Time) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldNEQ(FieldNextFetchAt, v))
+}
+
+// NextFetchAtIn applies the In predicate on the "next_fetch_at" field.
+func NextFetchAtIn(vs ...time.Time) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldIn(FieldNextFetchAt, vs...))
+}
+
+// NextFetchAtNotIn applies the NotIn predicate on the "next_fetch_at" field.
+func NextFetchAtNotIn(vs ...time.Time) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldNotIn(FieldNextFetchAt, vs...))
+}
+
+// NextFetchAtGT applies the GT predicate on the "next_fetch_at" field.
+func NextFetchAtGT(v time.Time) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldGT(FieldNextFetchAt, v))
+}
+
+// NextFetchAtGTE applies the GTE predicate on the "next_fetch_at" field.
+func NextFetchAtGTE(v time.Time) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldGTE(FieldNextFetchAt, v))
+}
+
+// NextFetchAtLT applies the LT predicate on the "next_fetch_at" field.
+func NextFetchAtLT(v time.Time) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldLT(FieldNextFetchAt, v))
+}
+
+// NextFetchAtLTE applies the LTE predicate on the "next_fetch_at" field.
+func NextFetchAtLTE(v time.Time) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldLTE(FieldNextFetchAt, v))
+}
+
+// NextFetchAtIsNil applies the IsNil predicate on the "next_fetch_at" field.
+func NextFetchAtIsNil() predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldIsNull(FieldNextFetchAt))
+}
+
+// NextFetchAtNotNil applies the NotNil predicate on the "next_fetch_at" field.
+func NextFetchAtNotNil() predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldNotNull(FieldNextFetchAt))
 }
 
 // HasOrganization applies the HasEdge predicate on the "organization" edge.

@@ -22,6 +22,12 @@ const (
 	FieldSourceURL = "source_url"
 	// FieldContent holds the string denoting the content field in the database.
 	FieldContent = "content"
+	// FieldDigest holds the string denoting the digest field in the database.
+	FieldDigest = "digest"
+	// FieldSpecVersion holds the string denoting the spec_version field in the database.
+	FieldSpecVersion = "spec_version"
+	// FieldOperations holds the string denoting the operations field in the database.
+	FieldOperations = "operations"
 	// EdgeSpec holds the string denoting the spec edge name in mutations.
 	EdgeSpec = "spec"
 	// Table holds the table name of the openapispecversion in the database.
@@ -42,6 +48,9 @@ var Columns = []string{
 	FieldSpecID,
 	FieldSourceURL,
 	FieldContent,
+	FieldDigest,
+	FieldSpecVersion,
+	FieldOperations,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -89,6 +98,16 @@ func BySourceURL(opts ...sql.OrderTermOption) OrderOption {
 // ByContent orders the results by the content field.
 func ByContent(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldContent, opts...).ToFunc()
+}
+
+// ByDigest orders the results by the digest field.
+func ByDigest(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldDigest, opts...).ToFunc()
+}
+
+// BySpecVersion orders the results by the spec_version field.
+func BySpecVersion(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldSpecVersion, opts...).ToFunc()
 }
 
 // BySpecField orders the results by spec field.

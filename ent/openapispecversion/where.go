@@ -85,6 +85,16 @@ func Content(v string) predicate.OpenAPISpecVersion {
 	return predicate.OpenAPISpecVersion(sql.FieldEQ(FieldContent, v))
 }
 
+// Digest applies equality check predicate on the "digest" field. It's identical to DigestEQ.
+func Digest(v string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldEQ(FieldDigest, v))
+}
+
+// SpecVersion applies equality check predicate on the "spec_version" field. It's identical to SpecVersionEQ.
+func SpecVersion(v string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldEQ(FieldSpecVersion, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.OpenAPISpecVersion {
 	return predicate.OpenAPISpecVersion(sql.FieldEQ(FieldCreatedAt, v))
@@ -328,6 +338,136 @@ func ContentEqualFold(v string) predicate.OpenAPISpecVersion {
 // ContentContainsFold applies the ContainsFold predicate on the "content" field.
 func ContentContainsFold(v string) predicate.OpenAPISpecVersion {
 	return predicate.OpenAPISpecVersion(sql.FieldContainsFold(FieldContent, v))
+}
+
+// DigestEQ applies the EQ predicate on the "digest" field.
+func DigestEQ(v string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldEQ(FieldDigest, v))
+}
+
+// DigestNEQ applies the NEQ predicate on the "digest" field.
+func DigestNEQ(v string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldNEQ(FieldDigest, v))
+}
+
+// DigestIn applies the In predicate on the "digest" field.
+func DigestIn(vs ...string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldIn(FieldDigest, vs...))
+}
+
+// DigestNotIn applies the NotIn predicate on the "digest" field.
+func DigestNotIn(vs ...string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldNotIn(FieldDigest, vs...))
+}
+
+// DigestGT applies the GT predicate on the "digest" field.
+func DigestGT(v string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldGT(FieldDigest, v))
+}
+
+// DigestGTE applies the GTE predicate on the "digest" field.
+func DigestGTE(v string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldGTE(FieldDigest, v))
+}
+
+// DigestLT applies the LT predicate on the "digest" field.
+func DigestLT(v string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldLT(FieldDigest, v))
+}
+
+// DigestLTE applies the LTE predicate on the "digest" field.
+func DigestLTE(v string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldLTE(FieldDigest, v))
+}
+
+// DigestContains applies the Contains predicate on the "digest" field.
+func DigestContains(v string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldContains(FieldDigest, v))
+}
+
+// DigestHasPrefix applies the HasPrefix predicate on the "digest" field.
+func DigestHasPrefix(v string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldHasPrefix(FieldDigest, v))
+}
+
+// DigestHasSuffix applies the HasSuffix predicate on the "digest" field.
+func DigestHasSuffix(v string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldHasSuffix(FieldDigest, v))
+}
+
+// DigestEqualFold applies the EqualFold predicate on the "digest" field.
+func DigestEqualFold(v string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldEqualFold(FieldDigest, v))
+}
+
+// DigestContainsFold applies the ContainsFold predicate on the "digest" field.
+func DigestContainsFold(v string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldContainsFold(FieldDigest, v))
+}
+
+// SpecVersionEQ applies the EQ predicate on the "spec_version" field.
+func SpecVersionEQ(v string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldEQ(FieldSpecVersion, v))
+}
+
+// SpecVersionNEQ applies the NEQ predicate on the "spec_version" field.
+func SpecVersionNEQ(v string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldNEQ(FieldSpecVersion, v))
+}
+
+// SpecVersionIn applies the In predicate on the "spec_version" field.
+func SpecVersionIn(vs ...string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldIn(FieldSpecVersion, vs...))
+}
+
+// SpecVersionNotIn applies the NotIn predicate on the "spec_version" field.
+func SpecVersionNotIn(vs ...string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldNotIn(FieldSpecVersion, vs...))
+}
+
+// SpecVersionGT applies the GT predicate on the "spec_version" field.
+func SpecVersionGT(v string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldGT(FieldSpecVersion, v))
+}
+
+// SpecVersionGTE applies the GTE predicate on the "spec_version" field.
+func SpecVersionGTE(v string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldGTE(FieldSpecVersion, v))
+}
+
+// SpecVersionLT applies the LT predicate on the "spec_version" field.
+func SpecVersionLT(v string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldLT(FieldSpecVersion, v))
+}
+
+// SpecVersionLTE applies the LTE predicate on the "spec_version" field.
+func SpecVersionLTE(v string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldLTE(FieldSpecVersion, v))
+}
+
+// SpecVersionContains applies the Contains predicate on the "spec_version" field.
+func SpecVersionContains(v string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldContains(FieldSpecVersion, v))
+}
+
+// SpecVersionHasPrefix applies the HasPrefix predicate on the "spec_version" field.
+func SpecVersionHasPrefix(v string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldHasPrefix(FieldSpecVersion, v))
+}
+
+// SpecVersionHasSuffix applies the HasSuffix predicate on the "spec_version" field.
+func SpecVersionHasSuffix(v string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldHasSuffix(FieldSpecVersion, v))
+}
+
+// SpecVersionEqualFold applies the EqualFold predicate on the "spec_version" field.
+func SpecVersionEqualFold(v string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldEqualFold(FieldSpecVersion, v))
+}
+
+// SpecVersionContainsFold applies the ContainsFold predicate on the "spec_version" field.
+func SpecVersionContainsFold(v string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldContainsFold(FieldSpecVersion, v))
 }
 
 // HasSpec applies the HasEdge predicate on the "spec" edge.

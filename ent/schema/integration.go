@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
@@ -10,11 +11,12 @@ import (
 
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/id"
+	"github.com/bindery/bindery/internal/openapi"
 	"github.com/bindery/bindery/internal/validate"
 )
 
 // OpenAPISpec is an OpenAPI document stored by an organization, processed in
-// the background into versions.
+// the background into versions (see internal/openapi/worker).
 type OpenAPISpec struct{ ent.Schema }
 
 // Mixin of the OpenAPISpec.
@@ -22,43 +24,65 @@ func (OpenAPISpec) Mixin() []ent.Mixin {
 	return []ent.Mixin{IDMixin{Prefix: id.OpenAPISpec}, TimeMixin{}}
 }
 
-// Fields of the OpenAPISpec.
+// Fields of the OpenAPISpec. Its source is a URL (source_url) or the
+// document's text (source_text), never both.
 func (OpenAPISpec) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("organization_id").Immutable(),
+		field.String("organization_id").Immutable().Annotations(internal()),
 		field.String("slug").Validate(validate.OpenAPISlug),
 		field.String("source_url").Optional().Nillable().Validate(validate.OpenAPISourceURL),
-		field.Enum("visibility").GoType(enum.OpenAPISpecVisibility("")).Default(string(enum.OpenAPISpecVisibilityPrivate)),
+		field.Text("source_text").Optional().Nillable().Annotations(internal()),
+		field.Enum("visibility").GoType(enum.OpenAPISpecVisibility("")).Default(string(enum.OpenAPISpecVisibilityPrivate)).
+			Annotations(internal()),
 		field.Enum("processing_state").GoType(enum.OpenAPISpecProcessingState("")).
-			Default(string(enum.OpenAPISpecProcessingStatePending)),
-		field.String("last_version_id").Optional().Nillable(),
+			Default(string(enum.OpenAPISpecProcessingStatePending)).Annotations(gqlEnum("OpenAPISpecProcessingState")...),
+		// progress is how far the processing under way is, 0 to 100.
+		field.Int("progress").Default(0).Range(0, 100),
+		field.String("last_version_id").Optional().Nillable().Annotations(internal()),
 		field.Time("last_processed_at").Annotations(dateTime).Optional().Nillable(),
-		field.Enum("last_process_error_code").GoType(enum.OpenAPISpecProcessingErrorCode("")).Optional().Nillable(),
-		// claimed_until is the lease of the replica processing the spec; a
-		// job is claimed with a conditional UPDATE on it.
-		field.Time("claimed_until").Annotations(dateTime).Optional().Nillable(),
+		field.Enum("last_process_error_code").GoType(enum.OpenAPISpecProcessingErrorCode("")).Optional().Nillable().
+			Annotations(gqlEnum("OpenAPISpecProcessingErrorCode")...),
+		field.JSON("last_processed_errors", []openapi.Error{}).Optional().SchemaType(jsonColumn).Annotations(internal()),
+		// claimed_until is the lease of the worker processing the spec, and
+		// claimed_by that worker's claim; a job is claimed with a
+		// conditional UPDATE (FOR UPDATE SKIP LOCKED on PostgreSQL), and
+		// retaken by another worker once the lease is over.
+		field.Time("claimed_until").Annotations(dateTime, internal()).Optional().Nillable(),
+		field.String("claimed_by").Optional().Nillable().Annotations(internal()),
+		// next_fetch_at is when a URL source is fetched again.
+		field.Time("next_fetch_at").Annotations(dateTime, internal()).Optional().Nillable(),
 	}
 }
 
 // Edges of the OpenAPISpec.
 func (OpenAPISpec) Edges() []ent.Edge {
+	skip := entgql.Skip()
 	return []ent.Edge{
-		edge.From("organization", Organization.Type).Ref("openapi_specs").Field("organization_id").Unique().Required().Immutable(),
-		edge.To("versions", OpenAPISpecVersion.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.From("organization", Organization.Type).Ref("openapi_specs").Field("organization_id").Unique().Required().Immutable().
+			Annotations(skip),
+		edge.To("versions", OpenAPISpecVersion.Type).Annotations(skip, entsql.OnDelete(entsql.Cascade)),
 		edge.To("last_version", OpenAPISpecVersion.Type).Field("last_version_id").Unique().
-			Annotations(entsql.OnDelete(entsql.SetNull)),
+			Annotations(skip, entsql.OnDelete(entsql.SetNull)),
 	}
 }
 
 // Indexes of the OpenAPISpec.
 func (OpenAPISpec) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("organization_id", "slug").Unique(), index.Fields("processing_state", "claimed_until")}
+	return []ent.Index{
+		index.Fields("organization_id", "slug").Unique(),
+		index.Fields("organization_id", "created_at"),
+		index.Fields("processing_state", "claimed_until"),
+		index.Fields("next_fetch_at"),
+	}
 }
 
 // Annotations of the OpenAPISpec.
-func (OpenAPISpec) Annotations() []schema.Annotation { return hidden() }
+func (OpenAPISpec) Annotations() []schema.Annotation {
+	return []schema.Annotation{schema.Comment("An OpenAPI document of an organization, from a URL or a text, processed in the background into versions.")}
+}
 
-// OpenAPISpecVersion is one processed version of an OpenAPI spec.
+// OpenAPISpecVersion is one processed version of an OpenAPI spec: a
+// document that parsed and validated, kept whole, with its operations.
 type OpenAPISpecVersion struct{ ent.Schema }
 
 // Mixin of the OpenAPISpecVersion.
@@ -69,21 +93,35 @@ func (OpenAPISpecVersion) Mixin() []ent.Mixin {
 // Fields of the OpenAPISpecVersion.
 func (OpenAPISpecVersion) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("spec_id").Immutable(),
+		field.String("spec_id").Immutable().Annotations(internal()),
 		field.String("source_url").Optional().Nillable().Immutable(),
-		field.Text("content").Immutable(),
+		field.Text("content").Immutable().Annotations(internal()),
+		// digest is the SHA-256 of content: a new version is stored only
+		// when it differs from the last one's.
+		field.String("digest").Immutable().Annotations(internal()),
+		// spec_version is the document's openapi (or swagger) version.
+		field.String("spec_version").Immutable(),
+		field.JSON("operations", []openapi.Operation{}).Immutable().SchemaType(jsonColumn).Annotations(internal()),
 	}
 }
 
 // Edges of the OpenAPISpecVersion.
 func (OpenAPISpecVersion) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.From("spec", OpenAPISpec.Type).Ref("versions").Field("spec_id").Unique().Required().Immutable(),
+		edge.From("spec", OpenAPISpec.Type).Ref("versions").Field("spec_id").Unique().Required().Immutable().
+			Annotations(entgql.Skip()),
 	}
 }
 
+// Indexes of the OpenAPISpecVersion.
+func (OpenAPISpecVersion) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("spec_id", "created_at")}
+}
+
 // Annotations of the OpenAPISpecVersion.
-func (OpenAPISpecVersion) Annotations() []schema.Annotation { return hidden() }
+func (OpenAPISpecVersion) Annotations() []schema.Annotation {
+	return []schema.Annotation{schema.Comment("A version of an OpenAPI spec: a document that parsed and validated, with its operations.")}
+}
 
 // TranslationSettings configures the languages an organization translates
 // its content into.
@@ -94,24 +132,37 @@ func (TranslationSettings) Mixin() []ent.Mixin {
 	return []ent.Mixin{IDMixin{Prefix: id.TranslationSettings}, TimeMixin{}}
 }
 
-// Fields of the TranslationSettings.
+// Fields of the TranslationSettings. The API contract (part 2.20) gives
+// translation settings a title and a list of languages; the official spec's
+// Translation (a source space and one language) differs, and the contract
+// wins.
 func (TranslationSettings) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("organization_id").Immutable(),
+		field.String("organization_id").Immutable().Annotations(internal()),
 		field.String("title").Validate(validate.TranslationTitle),
-		field.JSON("languages", []enum.Language{}).Default([]enum.Language{}).SchemaType(jsonColumn),
+		// languages are official TranslationLanguage codes, without
+		// repeats; GraphQL declares the field itself (a list of enums).
+		field.JSON("languages", []enum.Language{}).Default([]enum.Language{}).SchemaType(jsonColumn).Annotations(internal()),
 	}
 }
 
 // Edges of the TranslationSettings.
 func (TranslationSettings) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.From("organization", Organization.Type).Ref("translation_settings").Field("organization_id").Unique().Required().Immutable(),
+		edge.From("organization", Organization.Type).Ref("translation_settings").Field("organization_id").Unique().Required().Immutable().
+			Annotations(entgql.Skip()),
 	}
 }
 
+// Indexes of the TranslationSettings.
+func (TranslationSettings) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("organization_id", "created_at")}
+}
+
 // Annotations of the TranslationSettings.
-func (TranslationSettings) Annotations() []schema.Annotation { return hidden() }
+func (TranslationSettings) Annotations() []schema.Annotation {
+	return []schema.Annotation{schema.Comment("The languages an organization translates its content into.")}
+}
 
 // Integration is an integration published by an organization, identified by
 // its unique name.

@@ -20,6 +20,7 @@ import (
 	"github.com/bindery/bindery/internal/content"
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/events"
+	"github.com/bindery/bindery/internal/openapi"
 	"github.com/bindery/bindery/internal/page"
 	"github.com/bindery/bindery/internal/search"
 	gqlparser "github.com/vektah/gqlparser/v2"
@@ -50,6 +51,8 @@ type ResolverRoot interface {
 	Invite() InviteResolver
 	Member() MemberResolver
 	Mutation() MutationResolver
+	OpenAPISpec() OpenAPISpecResolver
+	OpenAPISpecVersion() OpenAPISpecVersionResolver
 	Organization() OrganizationResolver
 	Query() QueryResolver
 	Revision() RevisionResolver
@@ -63,6 +66,7 @@ type ResolverRoot interface {
 	Subscription() SubscriptionResolver
 	Team() TeamResolver
 	TeamMember() TeamMemberResolver
+	TranslationSettings() TranslationSettingsResolver
 	User() UserResolver
 }
 
@@ -348,6 +352,11 @@ type ComplexityRoot struct {
 		Invite           func(childComplexity int) int
 	}
 
+	CreateOpenAPISpecPayload struct {
+		ClientMutationID func(childComplexity int) int
+		OpenAPISpec      func(childComplexity int) int
+	}
+
 	CreateOrganizationPayload struct {
 		ClientMutationID func(childComplexity int) int
 		Organization     func(childComplexity int) int
@@ -372,6 +381,11 @@ type ComplexityRoot struct {
 	CreateTeamPayload struct {
 		ClientMutationID func(childComplexity int) int
 		Team             func(childComplexity int) int
+	}
+
+	CreateTranslationSettingsPayload struct {
+		ClientMutationID    func(childComplexity int) int
+		TranslationSettings func(childComplexity int) int
 	}
 
 	DeleteCollectionPayload struct {
@@ -400,6 +414,11 @@ type ComplexityRoot struct {
 		DeletedInviteID  func(childComplexity int) int
 	}
 
+	DeleteOpenAPISpecPayload struct {
+		ClientMutationID     func(childComplexity int) int
+		DeletedOpenAPISpecID func(childComplexity int) int
+	}
+
 	DeletePagePayload struct {
 		ClientMutationID func(childComplexity int) int
 		DeletedPageID    func(childComplexity int) int
@@ -421,9 +440,19 @@ type ComplexityRoot struct {
 		DeletedTeamID    func(childComplexity int) int
 	}
 
+	DeleteTranslationSettingsPayload struct {
+		ClientMutationID             func(childComplexity int) int
+		DeletedTranslationSettingsID func(childComplexity int) int
+	}
+
 	DuplicateSpacePayload struct {
 		ClientMutationID func(childComplexity int) int
 		Space            func(childComplexity int) int
+	}
+
+	EditPermissions struct {
+		Edit func(childComplexity int) int
+		View func(childComplexity int) int
 	}
 
 	EmojiReaction struct {
@@ -560,94 +589,173 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		AddReaction         func(childComplexity int, input model.AddReactionInput) int
-		AddTeamMember       func(childComplexity int, input model.AddTeamMemberInput) int
-		CreateAPIToken      func(childComplexity int, input model.CreateAPITokenInput) int
-		CreateChangeRequest func(childComplexity int, input model.CreateChangeRequestInput) int
-		CreateCollection    func(childComplexity int, input model.CreateCollectionInput) int
-		CreateLinkInvite    func(childComplexity int, input model.CreateLinkInviteInput) int
-		CreateOrganization  func(childComplexity int, input model.CreateOrganizationInput) int
-		CreatePage          func(childComplexity int, input model.CreatePageInput) int
-		CreateSAMLProvider  func(childComplexity int, input model.CreateSAMLProviderInput) int
-		CreateSpace         func(childComplexity int, input model.CreateSpaceInput) int
-		CreateTeam          func(childComplexity int, input model.CreateTeamInput) int
-		DeleteCollection    func(childComplexity int, input model.DeleteCollectionInput) int
-		DeleteComment       func(childComplexity int, input model.DeleteCommentInput) int
-		DeleteCommentReply  func(childComplexity int, input model.DeleteCommentReplyInput) int
-		DeleteFile          func(childComplexity int, input model.DeleteFileInput) int
-		DeleteLinkInvite    func(childComplexity int, input model.DeleteLinkInviteInput) int
-		DeletePage          func(childComplexity int, input model.DeletePageInput) int
-		DeleteSAMLProvider  func(childComplexity int, input model.DeleteSAMLProviderInput) int
-		DeleteSpace         func(childComplexity int, input model.DeleteSpaceInput) int
-		DeleteTeam          func(childComplexity int, input model.DeleteTeamInput) int
-		DuplicateSpace      func(childComplexity int, input model.DuplicateSpaceInput) int
-		ImportContent       func(childComplexity int, input model.ImportContentInput) int
-		InviteMembers       func(childComplexity int, input model.InviteMembersInput) int
-		JoinOrganization    func(childComplexity int, input model.JoinOrganizationInput) int
-		MergeChangeRequest  func(childComplexity int, input model.MergeChangeRequestInput) int
-		MoveCollection      func(childComplexity int, input model.MoveCollectionInput) int
-		MovePage            func(childComplexity int, input model.MovePageInput) int
-		MoveSpace           func(childComplexity int, input model.MoveSpaceInput) int
-		PingOrganization    func(childComplexity int, input model.PingOrganizationInput) int
-		PostComment         func(childComplexity int, input model.PostCommentInput) int
-		PostCommentReply    func(childComplexity int, input model.PostCommentReplyInput) int
-		RemoveMember        func(childComplexity int, input model.RemoveMemberInput) int
-		RemoveReaction      func(childComplexity int, input model.RemoveReactionInput) int
-		RemoveTeamMember    func(childComplexity int, input model.RemoveTeamMemberInput) int
-		ResolveComment      func(childComplexity int, input model.ResolveCommentInput) int
-		RestoreSpace        func(childComplexity int, input model.RestoreSpaceInput) int
-		RevokeAPIToken      func(childComplexity int, input model.RevokeAPITokenInput) int
-		SetMemberSso        func(childComplexity int, input model.SetMemberSSOInput) int
-		SetPageMarkdown     func(childComplexity int, input model.SetPageMarkdownInput) int
-		SetTeamContentRole  func(childComplexity int, input model.SetTeamContentRoleInput) int
-		SyncChangeRequest   func(childComplexity int, input model.SyncChangeRequestInput) int
-		TransferCollection  func(childComplexity int, input model.TransferCollectionInput) int
-		TransferSpace       func(childComplexity int, input model.TransferSpaceInput) int
-		UpdateChangeRequest func(childComplexity int, input model.UpdateChangeRequestInput) int
-		UpdateCollection    func(childComplexity int, input model.UpdateCollectionInput) int
-		UpdateComment       func(childComplexity int, input model.UpdateCommentInput) int
-		UpdateCommentReply  func(childComplexity int, input model.UpdateCommentReplyInput) int
-		UpdateLinkInvite    func(childComplexity int, input model.UpdateLinkInviteInput) int
-		UpdateMember        func(childComplexity int, input model.UpdateMemberInput) int
-		UpdateOrganization  func(childComplexity int, input model.UpdateOrganizationInput) int
-		UpdatePage          func(childComplexity int, input model.UpdatePageInput) int
-		UpdateSAMLProvider  func(childComplexity int, input model.UpdateSAMLProviderInput) int
-		UpdateSpace         func(childComplexity int, input model.UpdateSpaceInput) int
-		UpdateTeam          func(childComplexity int, input model.UpdateTeamInput) int
-		UploadFile          func(childComplexity int, input model.UploadFileInput) int
+		AddReaction               func(childComplexity int, input model.AddReactionInput) int
+		AddTeamMember             func(childComplexity int, input model.AddTeamMemberInput) int
+		CreateAPIToken            func(childComplexity int, input model.CreateAPITokenInput) int
+		CreateChangeRequest       func(childComplexity int, input model.CreateChangeRequestInput) int
+		CreateCollection          func(childComplexity int, input model.CreateCollectionInput) int
+		CreateLinkInvite          func(childComplexity int, input model.CreateLinkInviteInput) int
+		CreateOpenAPISpec         func(childComplexity int, input model.CreateOpenAPISpecInput) int
+		CreateOrganization        func(childComplexity int, input model.CreateOrganizationInput) int
+		CreatePage                func(childComplexity int, input model.CreatePageInput) int
+		CreateSAMLProvider        func(childComplexity int, input model.CreateSAMLProviderInput) int
+		CreateSpace               func(childComplexity int, input model.CreateSpaceInput) int
+		CreateTeam                func(childComplexity int, input model.CreateTeamInput) int
+		CreateTranslationSettings func(childComplexity int, input model.CreateTranslationSettingsInput) int
+		DeleteCollection          func(childComplexity int, input model.DeleteCollectionInput) int
+		DeleteComment             func(childComplexity int, input model.DeleteCommentInput) int
+		DeleteCommentReply        func(childComplexity int, input model.DeleteCommentReplyInput) int
+		DeleteFile                func(childComplexity int, input model.DeleteFileInput) int
+		DeleteLinkInvite          func(childComplexity int, input model.DeleteLinkInviteInput) int
+		DeleteOpenAPISpec         func(childComplexity int, input model.DeleteOpenAPISpecInput) int
+		DeletePage                func(childComplexity int, input model.DeletePageInput) int
+		DeleteSAMLProvider        func(childComplexity int, input model.DeleteSAMLProviderInput) int
+		DeleteSpace               func(childComplexity int, input model.DeleteSpaceInput) int
+		DeleteTeam                func(childComplexity int, input model.DeleteTeamInput) int
+		DeleteTranslationSettings func(childComplexity int, input model.DeleteTranslationSettingsInput) int
+		DuplicateSpace            func(childComplexity int, input model.DuplicateSpaceInput) int
+		ImportContent             func(childComplexity int, input model.ImportContentInput) int
+		InviteMembers             func(childComplexity int, input model.InviteMembersInput) int
+		JoinOrganization          func(childComplexity int, input model.JoinOrganizationInput) int
+		MergeChangeRequest        func(childComplexity int, input model.MergeChangeRequestInput) int
+		MoveCollection            func(childComplexity int, input model.MoveCollectionInput) int
+		MovePage                  func(childComplexity int, input model.MovePageInput) int
+		MoveSpace                 func(childComplexity int, input model.MoveSpaceInput) int
+		PingOrganization          func(childComplexity int, input model.PingOrganizationInput) int
+		PostComment               func(childComplexity int, input model.PostCommentInput) int
+		PostCommentReply          func(childComplexity int, input model.PostCommentReplyInput) int
+		PutOpenAPISpec            func(childComplexity int, input model.PutOpenAPISpecInput) int
+		RemoveMember              func(childComplexity int, input model.RemoveMemberInput) int
+		RemoveReaction            func(childComplexity int, input model.RemoveReactionInput) int
+		RemoveTeamMember          func(childComplexity int, input model.RemoveTeamMemberInput) int
+		ResolveComment            func(childComplexity int, input model.ResolveCommentInput) int
+		RestoreSpace              func(childComplexity int, input model.RestoreSpaceInput) int
+		RevokeAPIToken            func(childComplexity int, input model.RevokeAPITokenInput) int
+		SetMemberSso              func(childComplexity int, input model.SetMemberSSOInput) int
+		SetPageMarkdown           func(childComplexity int, input model.SetPageMarkdownInput) int
+		SetTeamContentRole        func(childComplexity int, input model.SetTeamContentRoleInput) int
+		SyncChangeRequest         func(childComplexity int, input model.SyncChangeRequestInput) int
+		TransferCollection        func(childComplexity int, input model.TransferCollectionInput) int
+		TransferSpace             func(childComplexity int, input model.TransferSpaceInput) int
+		UpdateChangeRequest       func(childComplexity int, input model.UpdateChangeRequestInput) int
+		UpdateCollection          func(childComplexity int, input model.UpdateCollectionInput) int
+		UpdateComment             func(childComplexity int, input model.UpdateCommentInput) int
+		UpdateCommentReply        func(childComplexity int, input model.UpdateCommentReplyInput) int
+		UpdateLinkInvite          func(childComplexity int, input model.UpdateLinkInviteInput) int
+		UpdateMember              func(childComplexity int, input model.UpdateMemberInput) int
+		UpdateOpenAPISpec         func(childComplexity int, input model.UpdateOpenAPISpecInput) int
+		UpdateOrganization        func(childComplexity int, input model.UpdateOrganizationInput) int
+		UpdatePage                func(childComplexity int, input model.UpdatePageInput) int
+		UpdateSAMLProvider        func(childComplexity int, input model.UpdateSAMLProviderInput) int
+		UpdateSpace               func(childComplexity int, input model.UpdateSpaceInput) int
+		UpdateTeam                func(childComplexity int, input model.UpdateTeamInput) int
+		UpdateTranslationSettings func(childComplexity int, input model.UpdateTranslationSettingsInput) int
+		UploadFile                func(childComplexity int, input model.UploadFileInput) int
+	}
+
+	OpenAPIError struct {
+		Code    func(childComplexity int) int
+		Message func(childComplexity int) int
+	}
+
+	OpenAPIOperation struct {
+		Method      func(childComplexity int) int
+		OperationID func(childComplexity int) int
+		Path        func(childComplexity int) int
+		Summary     func(childComplexity int) int
+		Tags        func(childComplexity int) int
+	}
+
+	OpenAPISpec struct {
+		CreatedAt            func(childComplexity int) int
+		ID                   func(childComplexity int) int
+		LastProcessErrorCode func(childComplexity int) int
+		LastProcessedAt      func(childComplexity int) int
+		LastProcessedErrors  func(childComplexity int) int
+		LastVersion          func(childComplexity int) int
+		Permissions          func(childComplexity int) int
+		ProcessingState      func(childComplexity int) int
+		Progress             func(childComplexity int) int
+		Slug                 func(childComplexity int) int
+		SourceURL            func(childComplexity int) int
+		UpdatedAt            func(childComplexity int) int
+		Urls                 func(childComplexity int) int
+		Versions             func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
+	}
+
+	OpenAPISpecConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	OpenAPISpecEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	OpenAPISpecURLs struct {
+		App      func(childComplexity int) int
+		Location func(childComplexity int) int
+	}
+
+	OpenAPISpecVersion struct {
+		CreatedAt   func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Operations  func(childComplexity int) int
+		SourceURL   func(childComplexity int) int
+		Spec        func(childComplexity int) int
+		SpecVersion func(childComplexity int) int
+	}
+
+	OpenAPISpecVersionConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	OpenAPISpecVersionEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	Organization struct {
-		Ai             func(childComplexity int) int
-		Collections    func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor, nested *bool) int
-		CommunityType  func(childComplexity int) int
-		CreatedAt      func(childComplexity int) int
-		CustomHostname func(childComplexity int) int
-		DefaultRole    func(childComplexity int) int
-		EmailDomains   func(childComplexity int) int
-		Hostname       func(childComplexity int) int
-		ID             func(childComplexity int) int
-		Invite         func(childComplexity int, id string) int
-		InviteLinks    func(childComplexity int) int
-		Invites        func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
-		Member         func(childComplexity int, id string) int
-		Members        func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor, role *model.MemberRoleFilter, search *string, sort *model.MemberSort, order *model.ListOrder) int
-		Permissions    func(childComplexity int) int
-		Plan           func(childComplexity int) int
-		SSO            func(childComplexity int) int
-		SamlProvider   func(childComplexity int, id string) int
-		SamlProviders  func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
-		Search         func(childComplexity int, query string, first *int, after *page.Cursor, last *int, before *page.Cursor) int
-		Spaces         func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor, deleted *bool) int
-		SsoProviders   func(childComplexity int) int
-		Team           func(childComplexity int, id string) int
-		Teams          func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor, owner *string, title *string) int
-		Title          func(childComplexity int) int
-		Type           func(childComplexity int) int
-		UpdatedAt      func(childComplexity int) int
-		Urls           func(childComplexity int) int
-		UseCase        func(childComplexity int) int
-		ViewerRole     func(childComplexity int) int
+		Ai                  func(childComplexity int) int
+		Collections         func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor, nested *bool) int
+		CommunityType       func(childComplexity int) int
+		CreatedAt           func(childComplexity int) int
+		CustomHostname      func(childComplexity int) int
+		DefaultRole         func(childComplexity int) int
+		EmailDomains        func(childComplexity int) int
+		Hostname            func(childComplexity int) int
+		ID                  func(childComplexity int) int
+		Invite              func(childComplexity int, id string) int
+		InviteLinks         func(childComplexity int) int
+		Invites             func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
+		Member              func(childComplexity int, id string) int
+		Members             func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor, role *model.MemberRoleFilter, search *string, sort *model.MemberSort, order *model.ListOrder) int
+		OpenAPISpec         func(childComplexity int, slug string) int
+		OpenAPISpecs        func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
+		Permissions         func(childComplexity int) int
+		Plan                func(childComplexity int) int
+		SSO                 func(childComplexity int) int
+		SamlProvider        func(childComplexity int, id string) int
+		SamlProviders       func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
+		Search              func(childComplexity int, query string, first *int, after *page.Cursor, last *int, before *page.Cursor) int
+		Spaces              func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor, deleted *bool) int
+		SsoProviders        func(childComplexity int) int
+		Team                func(childComplexity int, id string) int
+		Teams               func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor, owner *string, title *string) int
+		Title               func(childComplexity int) int
+		TranslationSetting  func(childComplexity int, id string) int
+		TranslationSettings func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
+		Type                func(childComplexity int) int
+		UpdatedAt           func(childComplexity int) int
+		Urls                func(childComplexity int) int
+		UseCase             func(childComplexity int) int
+		ViewerRole          func(childComplexity int) int
 	}
 
 	OrganizationConnection struct {
@@ -722,6 +830,12 @@ type ComplexityRoot struct {
 	PostCommentReplyPayload struct {
 		ClientMutationID func(childComplexity int) int
 		Reply            func(childComplexity int) int
+	}
+
+	PutOpenAPISpecPayload struct {
+		ClientMutationID func(childComplexity int) int
+		Created          func(childComplexity int) int
+		OpenAPISpec      func(childComplexity int) int
 	}
 
 	Query struct {
@@ -1110,6 +1224,32 @@ type ComplexityRoot struct {
 		Space            func(childComplexity int) int
 	}
 
+	TranslationSettings struct {
+		CreatedAt   func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Languages   func(childComplexity int) int
+		Permissions func(childComplexity int) int
+		Title       func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
+		Urls        func(childComplexity int) int
+	}
+
+	TranslationSettingsConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	TranslationSettingsEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	TranslationSettingsURLs struct {
+		Location func(childComplexity int) int
+	}
+
 	UpdateChangeRequestPayload struct {
 		ChangeRequest    func(childComplexity int) int
 		ClientMutationID func(childComplexity int) int
@@ -1140,6 +1280,11 @@ type ComplexityRoot struct {
 		Member           func(childComplexity int) int
 	}
 
+	UpdateOpenAPISpecPayload struct {
+		ClientMutationID func(childComplexity int) int
+		OpenAPISpec      func(childComplexity int) int
+	}
+
 	UpdateOrganizationPayload struct {
 		ClientMutationID func(childComplexity int) int
 		Organization     func(childComplexity int) int
@@ -1164,6 +1309,11 @@ type ComplexityRoot struct {
 	UpdateTeamPayload struct {
 		ClientMutationID func(childComplexity int) int
 		Team             func(childComplexity int) int
+	}
+
+	UpdateTranslationSettingsPayload struct {
+		ClientMutationID    func(childComplexity int) int
+		TranslationSettings func(childComplexity int) int
 	}
 
 	UploadFilePayload struct {
@@ -1317,6 +1467,10 @@ type MutationResolver interface {
 	RemoveMember(ctx context.Context, input model.RemoveMemberInput) (*model.RemoveMemberPayload, error)
 	SetMemberSso(ctx context.Context, input model.SetMemberSSOInput) (*model.SetMemberSSOPayload, error)
 	PingOrganization(ctx context.Context, input model.PingOrganizationInput) (*model.PingOrganizationPayload, error)
+	CreateOpenAPISpec(ctx context.Context, input model.CreateOpenAPISpecInput) (*model.CreateOpenAPISpecPayload, error)
+	PutOpenAPISpec(ctx context.Context, input model.PutOpenAPISpecInput) (*model.PutOpenAPISpecPayload, error)
+	UpdateOpenAPISpec(ctx context.Context, input model.UpdateOpenAPISpecInput) (*model.UpdateOpenAPISpecPayload, error)
+	DeleteOpenAPISpec(ctx context.Context, input model.DeleteOpenAPISpecInput) (*model.DeleteOpenAPISpecPayload, error)
 	CreateOrganization(ctx context.Context, input model.CreateOrganizationInput) (*model.CreateOrganizationPayload, error)
 	UpdateOrganization(ctx context.Context, input model.UpdateOrganizationInput) (*model.UpdateOrganizationPayload, error)
 	CreateSAMLProvider(ctx context.Context, input model.CreateSAMLProviderInput) (*model.CreateSAMLProviderPayload, error)
@@ -1335,12 +1489,27 @@ type MutationResolver interface {
 	AddTeamMember(ctx context.Context, input model.AddTeamMemberInput) (*model.AddTeamMemberPayload, error)
 	RemoveTeamMember(ctx context.Context, input model.RemoveTeamMemberInput) (*model.RemoveTeamMemberPayload, error)
 	SetTeamContentRole(ctx context.Context, input model.SetTeamContentRoleInput) (*model.SetTeamContentRolePayload, error)
+	CreateTranslationSettings(ctx context.Context, input model.CreateTranslationSettingsInput) (*model.CreateTranslationSettingsPayload, error)
+	UpdateTranslationSettings(ctx context.Context, input model.UpdateTranslationSettingsInput) (*model.UpdateTranslationSettingsPayload, error)
+	DeleteTranslationSettings(ctx context.Context, input model.DeleteTranslationSettingsInput) (*model.DeleteTranslationSettingsPayload, error)
+}
+type OpenAPISpecResolver interface {
+	LastVersion(ctx context.Context, obj *ent.OpenAPISpec) (*ent.OpenAPISpecVersion, error)
+
+	Versions(ctx context.Context, obj *ent.OpenAPISpec, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.OpenAPISpecVersionConnection, error)
+	Permissions(ctx context.Context, obj *ent.OpenAPISpec) (*authz.EditPermissions, error)
+	Urls(ctx context.Context, obj *ent.OpenAPISpec) (*model.OpenAPISpecURLs, error)
+}
+type OpenAPISpecVersionResolver interface {
+	Spec(ctx context.Context, obj *ent.OpenAPISpecVersion) (*ent.OpenAPISpec, error)
 }
 type OrganizationResolver interface {
 	Invites(ctx context.Context, obj *ent.Organization, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.InviteConnection, error)
 	Invite(ctx context.Context, obj *ent.Organization, id string) (*ent.Invite, error)
 	Members(ctx context.Context, obj *ent.Organization, first *int, after *page.Cursor, last *int, before *page.Cursor, role *model.MemberRoleFilter, search *string, sort *model.MemberSort, order *model.ListOrder) (*model.MemberConnection, error)
 	Member(ctx context.Context, obj *ent.Organization, id string) (*ent.Member, error)
+	OpenAPISpecs(ctx context.Context, obj *ent.Organization, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.OpenAPISpecConnection, error)
+	OpenAPISpec(ctx context.Context, obj *ent.Organization, slug string) (*ent.OpenAPISpec, error)
 	Urls(ctx context.Context, obj *ent.Organization) (*model.OrganizationURLs, error)
 	Permissions(ctx context.Context, obj *ent.Organization) (*authz.OrganizationPermissions, error)
 	ViewerRole(ctx context.Context, obj *ent.Organization) (*enum.Role, error)
@@ -1352,6 +1521,8 @@ type OrganizationResolver interface {
 	Search(ctx context.Context, obj *ent.Organization, query string, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.SearchSpaceResultConnection, error)
 	Teams(ctx context.Context, obj *ent.Organization, first *int, after *page.Cursor, last *int, before *page.Cursor, owner *string, title *string) (*model.TeamConnection, error)
 	Team(ctx context.Context, obj *ent.Organization, id string) (*ent.Team, error)
+	TranslationSettings(ctx context.Context, obj *ent.Organization, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.TranslationSettingsConnection, error)
+	TranslationSetting(ctx context.Context, obj *ent.Organization, id string) (*ent.TranslationSettings, error)
 }
 type QueryResolver interface {
 	Node(ctx context.Context, id string) (ent.Noder, error)
@@ -1430,6 +1601,10 @@ type TeamResolver interface {
 }
 type TeamMemberResolver interface {
 	User(ctx context.Context, obj *ent.TeamMember) (*ent.User, error)
+}
+type TranslationSettingsResolver interface {
+	Permissions(ctx context.Context, obj *ent.TranslationSettings) (*authz.EditPermissions, error)
+	Urls(ctx context.Context, obj *ent.TranslationSettings) (*model.TranslationSettingsURLs, error)
 }
 type UserResolver interface {
 	Email(ctx context.Context, obj *ent.User) (*string, error)
@@ -2520,6 +2695,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CreateLinkInvitePayload.Invite(childComplexity), true
 
+	case "CreateOpenAPISpecPayload.clientMutationId":
+		if e.ComplexityRoot.CreateOpenAPISpecPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateOpenAPISpecPayload.ClientMutationID(childComplexity), true
+	case "CreateOpenAPISpecPayload.openAPISpec":
+		if e.ComplexityRoot.CreateOpenAPISpecPayload.OpenAPISpec == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateOpenAPISpecPayload.OpenAPISpec(childComplexity), true
+
 	case "CreateOrganizationPayload.clientMutationId":
 		if e.ComplexityRoot.CreateOrganizationPayload.ClientMutationID == nil {
 			break
@@ -2590,6 +2778,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CreateTeamPayload.Team(childComplexity), true
+
+	case "CreateTranslationSettingsPayload.clientMutationId":
+		if e.ComplexityRoot.CreateTranslationSettingsPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateTranslationSettingsPayload.ClientMutationID(childComplexity), true
+	case "CreateTranslationSettingsPayload.translationSettings":
+		if e.ComplexityRoot.CreateTranslationSettingsPayload.TranslationSettings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateTranslationSettingsPayload.TranslationSettings(childComplexity), true
 
 	case "DeleteCollectionPayload.clientMutationId":
 		if e.ComplexityRoot.DeleteCollectionPayload.ClientMutationID == nil {
@@ -2662,6 +2863,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.DeleteLinkInvitePayload.DeletedInviteID(childComplexity), true
 
+	case "DeleteOpenAPISpecPayload.clientMutationId":
+		if e.ComplexityRoot.DeleteOpenAPISpecPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteOpenAPISpecPayload.ClientMutationID(childComplexity), true
+	case "DeleteOpenAPISpecPayload.deletedOpenAPISpecId":
+		if e.ComplexityRoot.DeleteOpenAPISpecPayload.DeletedOpenAPISpecID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteOpenAPISpecPayload.DeletedOpenAPISpecID(childComplexity), true
+
 	case "DeletePagePayload.clientMutationId":
 		if e.ComplexityRoot.DeletePagePayload.ClientMutationID == nil {
 			break
@@ -2720,6 +2934,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.DeleteTeamPayload.DeletedTeamID(childComplexity), true
 
+	case "DeleteTranslationSettingsPayload.clientMutationId":
+		if e.ComplexityRoot.DeleteTranslationSettingsPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteTranslationSettingsPayload.ClientMutationID(childComplexity), true
+	case "DeleteTranslationSettingsPayload.deletedTranslationSettingsId":
+		if e.ComplexityRoot.DeleteTranslationSettingsPayload.DeletedTranslationSettingsID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteTranslationSettingsPayload.DeletedTranslationSettingsID(childComplexity), true
+
 	case "DuplicateSpacePayload.clientMutationId":
 		if e.ComplexityRoot.DuplicateSpacePayload.ClientMutationID == nil {
 			break
@@ -2732,6 +2959,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DuplicateSpacePayload.Space(childComplexity), true
+
+	case "EditPermissions.edit":
+		if e.ComplexityRoot.EditPermissions.Edit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EditPermissions.Edit(childComplexity), true
+	case "EditPermissions.view":
+		if e.ComplexityRoot.EditPermissions.View == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EditPermissions.View(childComplexity), true
 
 	case "EmojiReaction.count":
 		if e.ComplexityRoot.EmojiReaction.Count == nil {
@@ -3267,6 +3507,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateLinkInvite(childComplexity, args["input"].(model.CreateLinkInviteInput)), true
+	case "Mutation.createOpenAPISpec":
+		if e.ComplexityRoot.Mutation.CreateOpenAPISpec == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createOpenAPISpec_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateOpenAPISpec(childComplexity, args["input"].(model.CreateOpenAPISpecInput)), true
 	case "Mutation.createOrganization":
 		if e.ComplexityRoot.Mutation.CreateOrganization == nil {
 			break
@@ -3322,6 +3573,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateTeam(childComplexity, args["input"].(model.CreateTeamInput)), true
+	case "Mutation.createTranslationSettings":
+		if e.ComplexityRoot.Mutation.CreateTranslationSettings == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createTranslationSettings_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateTranslationSettings(childComplexity, args["input"].(model.CreateTranslationSettingsInput)), true
 	case "Mutation.deleteCollection":
 		if e.ComplexityRoot.Mutation.DeleteCollection == nil {
 			break
@@ -3377,6 +3639,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteLinkInvite(childComplexity, args["input"].(model.DeleteLinkInviteInput)), true
+	case "Mutation.deleteOpenAPISpec":
+		if e.ComplexityRoot.Mutation.DeleteOpenAPISpec == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteOpenAPISpec_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteOpenAPISpec(childComplexity, args["input"].(model.DeleteOpenAPISpecInput)), true
 	case "Mutation.deletePage":
 		if e.ComplexityRoot.Mutation.DeletePage == nil {
 			break
@@ -3421,6 +3694,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteTeam(childComplexity, args["input"].(model.DeleteTeamInput)), true
+	case "Mutation.deleteTranslationSettings":
+		if e.ComplexityRoot.Mutation.DeleteTranslationSettings == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteTranslationSettings_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteTranslationSettings(childComplexity, args["input"].(model.DeleteTranslationSettingsInput)), true
 	case "Mutation.duplicateSpace":
 		if e.ComplexityRoot.Mutation.DuplicateSpace == nil {
 			break
@@ -3542,6 +3826,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PostCommentReply(childComplexity, args["input"].(model.PostCommentReplyInput)), true
+	case "Mutation.putOpenAPISpec":
+		if e.ComplexityRoot.Mutation.PutOpenAPISpec == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_putOpenAPISpec_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PutOpenAPISpec(childComplexity, args["input"].(model.PutOpenAPISpecInput)), true
 	case "Mutation.removeMember":
 		if e.ComplexityRoot.Mutation.RemoveMember == nil {
 			break
@@ -3740,6 +4035,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateMember(childComplexity, args["input"].(model.UpdateMemberInput)), true
+	case "Mutation.updateOpenAPISpec":
+		if e.ComplexityRoot.Mutation.UpdateOpenAPISpec == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateOpenAPISpec_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateOpenAPISpec(childComplexity, args["input"].(model.UpdateOpenAPISpecInput)), true
 	case "Mutation.updateOrganization":
 		if e.ComplexityRoot.Mutation.UpdateOrganization == nil {
 			break
@@ -3795,6 +4101,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateTeam(childComplexity, args["input"].(model.UpdateTeamInput)), true
+	case "Mutation.updateTranslationSettings":
+		if e.ComplexityRoot.Mutation.UpdateTranslationSettings == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateTranslationSettings_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateTranslationSettings(childComplexity, args["input"].(model.UpdateTranslationSettingsInput)), true
 	case "Mutation.uploadFile":
 		if e.ComplexityRoot.Mutation.UploadFile == nil {
 			break
@@ -3806,6 +4123,266 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UploadFile(childComplexity, args["input"].(model.UploadFileInput)), true
+
+	case "OpenAPIError.code":
+		if e.ComplexityRoot.OpenAPIError.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPIError.Code(childComplexity), true
+	case "OpenAPIError.message":
+		if e.ComplexityRoot.OpenAPIError.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPIError.Message(childComplexity), true
+
+	case "OpenAPIOperation.method":
+		if e.ComplexityRoot.OpenAPIOperation.Method == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPIOperation.Method(childComplexity), true
+	case "OpenAPIOperation.operationId":
+		if e.ComplexityRoot.OpenAPIOperation.OperationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPIOperation.OperationID(childComplexity), true
+	case "OpenAPIOperation.path":
+		if e.ComplexityRoot.OpenAPIOperation.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPIOperation.Path(childComplexity), true
+	case "OpenAPIOperation.summary":
+		if e.ComplexityRoot.OpenAPIOperation.Summary == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPIOperation.Summary(childComplexity), true
+	case "OpenAPIOperation.tags":
+		if e.ComplexityRoot.OpenAPIOperation.Tags == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPIOperation.Tags(childComplexity), true
+
+	case "OpenAPISpec.createdAt":
+		if e.ComplexityRoot.OpenAPISpec.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.CreatedAt(childComplexity), true
+	case "OpenAPISpec.id":
+		if e.ComplexityRoot.OpenAPISpec.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.ID(childComplexity), true
+	case "OpenAPISpec.lastProcessErrorCode":
+		if e.ComplexityRoot.OpenAPISpec.LastProcessErrorCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.LastProcessErrorCode(childComplexity), true
+	case "OpenAPISpec.lastProcessedAt":
+		if e.ComplexityRoot.OpenAPISpec.LastProcessedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.LastProcessedAt(childComplexity), true
+	case "OpenAPISpec.lastProcessedErrors":
+		if e.ComplexityRoot.OpenAPISpec.LastProcessedErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.LastProcessedErrors(childComplexity), true
+	case "OpenAPISpec.lastVersion":
+		if e.ComplexityRoot.OpenAPISpec.LastVersion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.LastVersion(childComplexity), true
+	case "OpenAPISpec.permissions":
+		if e.ComplexityRoot.OpenAPISpec.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.Permissions(childComplexity), true
+	case "OpenAPISpec.processingState":
+		if e.ComplexityRoot.OpenAPISpec.ProcessingState == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.ProcessingState(childComplexity), true
+	case "OpenAPISpec.progress":
+		if e.ComplexityRoot.OpenAPISpec.Progress == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.Progress(childComplexity), true
+	case "OpenAPISpec.slug":
+		if e.ComplexityRoot.OpenAPISpec.Slug == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.Slug(childComplexity), true
+	case "OpenAPISpec.sourceURL":
+		if e.ComplexityRoot.OpenAPISpec.SourceURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.SourceURL(childComplexity), true
+	case "OpenAPISpec.updatedAt":
+		if e.ComplexityRoot.OpenAPISpec.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.UpdatedAt(childComplexity), true
+	case "OpenAPISpec.urls":
+		if e.ComplexityRoot.OpenAPISpec.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.Urls(childComplexity), true
+	case "OpenAPISpec.versions":
+		if e.ComplexityRoot.OpenAPISpec.Versions == nil {
+			break
+		}
+
+		args, err := ec.field_OpenAPISpec_versions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.Versions(childComplexity, args["first"].(*int), args["after"].(*page.Cursor), args["last"].(*int), args["before"].(*page.Cursor)), true
+
+	case "OpenAPISpecConnection.edges":
+		if e.ComplexityRoot.OpenAPISpecConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecConnection.Edges(childComplexity), true
+	case "OpenAPISpecConnection.nodes":
+		if e.ComplexityRoot.OpenAPISpecConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecConnection.Nodes(childComplexity), true
+	case "OpenAPISpecConnection.pageInfo":
+		if e.ComplexityRoot.OpenAPISpecConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecConnection.PageInfo(childComplexity), true
+	case "OpenAPISpecConnection.totalCount":
+		if e.ComplexityRoot.OpenAPISpecConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecConnection.TotalCount(childComplexity), true
+
+	case "OpenAPISpecEdge.cursor":
+		if e.ComplexityRoot.OpenAPISpecEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecEdge.Cursor(childComplexity), true
+	case "OpenAPISpecEdge.node":
+		if e.ComplexityRoot.OpenAPISpecEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecEdge.Node(childComplexity), true
+
+	case "OpenAPISpecURLs.app":
+		if e.ComplexityRoot.OpenAPISpecURLs.App == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecURLs.App(childComplexity), true
+	case "OpenAPISpecURLs.location":
+		if e.ComplexityRoot.OpenAPISpecURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecURLs.Location(childComplexity), true
+
+	case "OpenAPISpecVersion.createdAt":
+		if e.ComplexityRoot.OpenAPISpecVersion.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersion.CreatedAt(childComplexity), true
+	case "OpenAPISpecVersion.id":
+		if e.ComplexityRoot.OpenAPISpecVersion.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersion.ID(childComplexity), true
+	case "OpenAPISpecVersion.operations":
+		if e.ComplexityRoot.OpenAPISpecVersion.Operations == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersion.Operations(childComplexity), true
+	case "OpenAPISpecVersion.sourceURL":
+		if e.ComplexityRoot.OpenAPISpecVersion.SourceURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersion.SourceURL(childComplexity), true
+	case "OpenAPISpecVersion.spec":
+		if e.ComplexityRoot.OpenAPISpecVersion.Spec == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersion.Spec(childComplexity), true
+	case "OpenAPISpecVersion.specVersion":
+		if e.ComplexityRoot.OpenAPISpecVersion.SpecVersion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersion.SpecVersion(childComplexity), true
+
+	case "OpenAPISpecVersionConnection.edges":
+		if e.ComplexityRoot.OpenAPISpecVersionConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersionConnection.Edges(childComplexity), true
+	case "OpenAPISpecVersionConnection.nodes":
+		if e.ComplexityRoot.OpenAPISpecVersionConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersionConnection.Nodes(childComplexity), true
+	case "OpenAPISpecVersionConnection.pageInfo":
+		if e.ComplexityRoot.OpenAPISpecVersionConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersionConnection.PageInfo(childComplexity), true
+	case "OpenAPISpecVersionConnection.totalCount":
+		if e.ComplexityRoot.OpenAPISpecVersionConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersionConnection.TotalCount(childComplexity), true
+
+	case "OpenAPISpecVersionEdge.cursor":
+		if e.ComplexityRoot.OpenAPISpecVersionEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersionEdge.Cursor(childComplexity), true
+	case "OpenAPISpecVersionEdge.node":
+		if e.ComplexityRoot.OpenAPISpecVersionEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersionEdge.Node(childComplexity), true
 
 	case "Organization.ai":
 		if e.ComplexityRoot.Organization.Ai == nil {
@@ -3916,6 +4493,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.Members(childComplexity, args["first"].(*int), args["after"].(*page.Cursor), args["last"].(*int), args["before"].(*page.Cursor), args["role"].(*model.MemberRoleFilter), args["search"].(*string), args["sort"].(*model.MemberSort), args["order"].(*model.ListOrder)), true
+	case "Organization.openAPISpec":
+		if e.ComplexityRoot.Organization.OpenAPISpec == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_openAPISpec_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.OpenAPISpec(childComplexity, args["slug"].(string)), true
+	case "Organization.openAPISpecs":
+		if e.ComplexityRoot.Organization.OpenAPISpecs == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_openAPISpecs_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.OpenAPISpecs(childComplexity, args["first"].(*int), args["after"].(*page.Cursor), args["last"].(*int), args["before"].(*page.Cursor)), true
 	case "Organization.permissions":
 		if e.ComplexityRoot.Organization.Permissions == nil {
 			break
@@ -4012,6 +4611,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.Title(childComplexity), true
+	case "Organization.translationSetting":
+		if e.ComplexityRoot.Organization.TranslationSetting == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_translationSetting_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.TranslationSetting(childComplexity, args["id"].(string)), true
+	case "Organization.translationSettings":
+		if e.ComplexityRoot.Organization.TranslationSettings == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_translationSettings_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.TranslationSettings(childComplexity, args["first"].(*int), args["after"].(*page.Cursor), args["last"].(*int), args["before"].(*page.Cursor)), true
 	case "Organization.type":
 		if e.ComplexityRoot.Organization.Type == nil {
 			break
@@ -4316,6 +4937,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PostCommentReplyPayload.Reply(childComplexity), true
+
+	case "PutOpenAPISpecPayload.clientMutationId":
+		if e.ComplexityRoot.PutOpenAPISpecPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PutOpenAPISpecPayload.ClientMutationID(childComplexity), true
+	case "PutOpenAPISpecPayload.created":
+		if e.ComplexityRoot.PutOpenAPISpecPayload.Created == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PutOpenAPISpecPayload.Created(childComplexity), true
+	case "PutOpenAPISpecPayload.openAPISpec":
+		if e.ComplexityRoot.PutOpenAPISpecPayload.OpenAPISpec == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PutOpenAPISpecPayload.OpenAPISpec(childComplexity), true
 
 	case "Query.collection":
 		if e.ComplexityRoot.Query.Collection == nil {
@@ -5872,6 +6512,94 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.TransferSpacePayload.Space(childComplexity), true
 
+	case "TranslationSettings.createdAt":
+		if e.ComplexityRoot.TranslationSettings.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettings.CreatedAt(childComplexity), true
+	case "TranslationSettings.id":
+		if e.ComplexityRoot.TranslationSettings.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettings.ID(childComplexity), true
+	case "TranslationSettings.languages":
+		if e.ComplexityRoot.TranslationSettings.Languages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettings.Languages(childComplexity), true
+	case "TranslationSettings.permissions":
+		if e.ComplexityRoot.TranslationSettings.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettings.Permissions(childComplexity), true
+	case "TranslationSettings.title":
+		if e.ComplexityRoot.TranslationSettings.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettings.Title(childComplexity), true
+	case "TranslationSettings.updatedAt":
+		if e.ComplexityRoot.TranslationSettings.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettings.UpdatedAt(childComplexity), true
+	case "TranslationSettings.urls":
+		if e.ComplexityRoot.TranslationSettings.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettings.Urls(childComplexity), true
+
+	case "TranslationSettingsConnection.edges":
+		if e.ComplexityRoot.TranslationSettingsConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettingsConnection.Edges(childComplexity), true
+	case "TranslationSettingsConnection.nodes":
+		if e.ComplexityRoot.TranslationSettingsConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettingsConnection.Nodes(childComplexity), true
+	case "TranslationSettingsConnection.pageInfo":
+		if e.ComplexityRoot.TranslationSettingsConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettingsConnection.PageInfo(childComplexity), true
+	case "TranslationSettingsConnection.totalCount":
+		if e.ComplexityRoot.TranslationSettingsConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettingsConnection.TotalCount(childComplexity), true
+
+	case "TranslationSettingsEdge.cursor":
+		if e.ComplexityRoot.TranslationSettingsEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettingsEdge.Cursor(childComplexity), true
+	case "TranslationSettingsEdge.node":
+		if e.ComplexityRoot.TranslationSettingsEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettingsEdge.Node(childComplexity), true
+
+	case "TranslationSettingsURLs.location":
+		if e.ComplexityRoot.TranslationSettingsURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettingsURLs.Location(childComplexity), true
+
 	case "UpdateChangeRequestPayload.changeRequest":
 		if e.ComplexityRoot.UpdateChangeRequestPayload.ChangeRequest == nil {
 			break
@@ -5950,6 +6678,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.UpdateMemberPayload.Member(childComplexity), true
 
+	case "UpdateOpenAPISpecPayload.clientMutationId":
+		if e.ComplexityRoot.UpdateOpenAPISpecPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateOpenAPISpecPayload.ClientMutationID(childComplexity), true
+	case "UpdateOpenAPISpecPayload.openAPISpec":
+		if e.ComplexityRoot.UpdateOpenAPISpecPayload.OpenAPISpec == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateOpenAPISpecPayload.OpenAPISpec(childComplexity), true
+
 	case "UpdateOrganizationPayload.clientMutationId":
 		if e.ComplexityRoot.UpdateOrganizationPayload.ClientMutationID == nil {
 			break
@@ -6020,6 +6761,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.UpdateTeamPayload.Team(childComplexity), true
+
+	case "UpdateTranslationSettingsPayload.clientMutationId":
+		if e.ComplexityRoot.UpdateTranslationSettingsPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateTranslationSettingsPayload.ClientMutationID(childComplexity), true
+	case "UpdateTranslationSettingsPayload.translationSettings":
+		if e.ComplexityRoot.UpdateTranslationSettingsPayload.TranslationSettings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateTranslationSettingsPayload.TranslationSettings(childComplexity), true
 
 	case "UploadFilePayload.clientMutationId":
 		if e.ComplexityRoot.UploadFilePayload.ClientMutationID == nil {
@@ -6127,20 +6881,24 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateChangeRequestInput,
 		ec.unmarshalInputCreateCollectionInput,
 		ec.unmarshalInputCreateLinkInviteInput,
+		ec.unmarshalInputCreateOpenAPISpecInput,
 		ec.unmarshalInputCreateOrganizationInput,
 		ec.unmarshalInputCreatePageInput,
 		ec.unmarshalInputCreateSAMLProviderInput,
 		ec.unmarshalInputCreateSpaceInput,
 		ec.unmarshalInputCreateTeamInput,
+		ec.unmarshalInputCreateTranslationSettingsInput,
 		ec.unmarshalInputDeleteCollectionInput,
 		ec.unmarshalInputDeleteCommentInput,
 		ec.unmarshalInputDeleteCommentReplyInput,
 		ec.unmarshalInputDeleteFileInput,
 		ec.unmarshalInputDeleteLinkInviteInput,
+		ec.unmarshalInputDeleteOpenAPISpecInput,
 		ec.unmarshalInputDeletePageInput,
 		ec.unmarshalInputDeleteSAMLProviderInput,
 		ec.unmarshalInputDeleteSpaceInput,
 		ec.unmarshalInputDeleteTeamInput,
+		ec.unmarshalInputDeleteTranslationSettingsInput,
 		ec.unmarshalInputDuplicateSpaceInput,
 		ec.unmarshalInputImportContentInput,
 		ec.unmarshalInputInviteMembersInput,
@@ -6151,12 +6909,14 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputMoveCollectionInput,
 		ec.unmarshalInputMovePageInput,
 		ec.unmarshalInputMoveSpaceInput,
+		ec.unmarshalInputOpenAPISpecSourceInput,
 		ec.unmarshalInputPageCoverInput,
 		ec.unmarshalInputPageLayoutInput,
 		ec.unmarshalInputPagePositionInput,
 		ec.unmarshalInputPingOrganizationInput,
 		ec.unmarshalInputPostCommentInput,
 		ec.unmarshalInputPostCommentReplyInput,
+		ec.unmarshalInputPutOpenAPISpecInput,
 		ec.unmarshalInputRemoveMemberInput,
 		ec.unmarshalInputRemoveReactionInput,
 		ec.unmarshalInputRemoveTeamMemberInput,
@@ -6175,11 +6935,13 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputUpdateCommentReplyInput,
 		ec.unmarshalInputUpdateLinkInviteInput,
 		ec.unmarshalInputUpdateMemberInput,
+		ec.unmarshalInputUpdateOpenAPISpecInput,
 		ec.unmarshalInputUpdateOrganizationInput,
 		ec.unmarshalInputUpdatePageInput,
 		ec.unmarshalInputUpdateSAMLProviderInput,
 		ec.unmarshalInputUpdateSpaceInput,
 		ec.unmarshalInputUpdateTeamInput,
+		ec.unmarshalInputUpdateTranslationSettingsInput,
 		ec.unmarshalInputUploadFileInput,
 	)
 	first := true
@@ -7230,6 +7992,48 @@ type SearchSpaceResultEdge {
   node: SearchSpaceResult!
   cursor: Cursor!
 }
+
+"A page of TranslationSettings, as a Relay connection."
+type TranslationSettingsConnection {
+  edges: [TranslationSettingsEdge!]!
+  nodes: [TranslationSettings!]!
+  pageInfo: PageInfo!
+  "The number of items in the whole list, not only this page."
+  totalCount: Int!
+}
+
+type TranslationSettingsEdge {
+  node: TranslationSettings!
+  cursor: Cursor!
+}
+
+"A page of OpenAPISpec, as a Relay connection."
+type OpenAPISpecConnection {
+  edges: [OpenAPISpecEdge!]!
+  nodes: [OpenAPISpec!]!
+  pageInfo: PageInfo!
+  "The number of items in the whole list, not only this page."
+  totalCount: Int!
+}
+
+type OpenAPISpecEdge {
+  node: OpenAPISpec!
+  cursor: Cursor!
+}
+
+"A page of OpenAPISpecVersion, as a Relay connection."
+type OpenAPISpecVersionConnection {
+  edges: [OpenAPISpecVersionEdge!]!
+  nodes: [OpenAPISpecVersion!]!
+  pageInfo: PageInfo!
+  "The number of items in the whole list, not only this page."
+  totalCount: Int!
+}
+
+type OpenAPISpecVersionEdge {
+  node: OpenAPISpecVersion!
+  cursor: Cursor!
+}
 `, BuiltIn: false},
 	{Name: "../schema/content.graphqls", Input: `extend type Revision {
   "The revisions this one was made from; a merge has two."
@@ -7638,6 +8442,29 @@ interface Node @goModel(model: "github.com/bindery/bindery/ent.Noder") {
   """
   id: ID!
 }
+"""
+An OpenAPI document of an organization, from a URL or a text, processed in the background into versions.
+"""
+type OpenAPISpec implements Node {
+  id: ID!
+  createdAt: DateTime!
+  updatedAt: DateTime!
+  slug: String!
+  sourceURL: String
+  processingState: OpenAPISpecProcessingState!
+  progress: Int!
+  lastProcessedAt: DateTime
+  lastProcessErrorCode: OpenAPISpecProcessingErrorCode
+}
+"""
+A version of an OpenAPI spec: a document that parsed and validated, with its operations.
+"""
+type OpenAPISpecVersion implements Node {
+  id: ID!
+  createdAt: DateTime!
+  sourceURL: String
+  specVersion: String!
+}
 type Organization implements Node {
   id: ID!
   createdAt: DateTime!
@@ -7733,6 +8560,15 @@ type Space implements Node {
 A named group of an organization's members; its grants on content raise its members' roles.
 """
 type Team implements Node {
+  id: ID!
+  createdAt: DateTime!
+  updatedAt: DateTime!
+  title: String!
+}
+"""
+The languages an organization translates its content into.
+"""
+type TranslationSettings implements Node {
   id: ID!
   createdAt: DateTime!
   updatedAt: DateTime!
@@ -8025,6 +8861,30 @@ enum SAMLProviderStatus {
   ACTIVE
   "/v1: pending"
   PENDING
+}
+
+"""
+OpenAPISpecProcessingState is where an OpenAPI spec is in its processing.
+"""
+enum OpenAPISpecProcessingState {
+  "/v1: pending"
+  PENDING
+  "/v1: progress"
+  PROGRESS
+  "/v1: complete"
+  COMPLETE
+}
+
+"""
+OpenAPISpecProcessingErrorCode says why the last processing of a spec failed.
+"""
+enum OpenAPISpecProcessingErrorCode {
+  "/v1: FETCH_TIMEOUT"
+  FETCH_TIMEOUT
+  "/v1: FETCH_ERROR"
+  FETCH_ERROR
+  "/v1: PARSE_ERROR"
+  PARSE_ERROR
 }
 
 """
@@ -8500,6 +9360,121 @@ type PingOrganizationPayload {
   authentication.
   """
   serviceVisitorClaims: String
+  clientMutationId: String
+}
+`, BuiltIn: false},
+	{Name: "../schema/openapi.graphqls", Input: `extend type OpenAPISpec {
+  "The latest version: the last document that parsed and validated; null before the first."
+  lastVersion: OpenAPISpecVersion
+  "What the last processing found wrong in the document; empty when it succeeded."
+  lastProcessedErrors: [OpenAPIError!]!
+  "The spec's versions, newest first."
+  versions(first: Int, after: Cursor, last: Int, before: Cursor): OpenAPISpecVersionConnection!
+  permissions: EditPermissions!
+  urls: OpenAPISpecURLs!
+}
+
+type OpenAPISpecURLs {
+  "The spec's address in /v1."
+  location: String!
+  "The spec's address in the dashboard."
+  app: String!
+}
+
+"A problem found in an OpenAPI document."
+type OpenAPIError {
+  message: String!
+  code: String
+}
+
+extend type OpenAPISpecVersion {
+  "The spec the version belongs to."
+  spec: OpenAPISpec!
+  "The document's operations, by path, then method."
+  operations: [OpenAPIOperation!]!
+}
+
+"An operation of an OpenAPI document."
+type OpenAPIOperation {
+  "GET, POST, ... in upper case."
+  method: String!
+  path: String!
+  operationId: String
+  summary: String
+  tags: [String!]!
+}
+
+extend type Organization {
+  "The organization's OpenAPI specs, oldest first. Needs a role in the organization."
+  openAPISpecs(first: Int, after: Cursor, last: Int, before: Cursor): OpenAPISpecConnection!
+  "One OpenAPI spec of the organization, by slug. Needs a role in the organization."
+  openAPISpec(slug: String!): OpenAPISpec!
+}
+
+"Where an OpenAPI document comes from: exactly one of url and text."
+input OpenAPISpecSourceInput {
+  "An absolute http(s) URL of at most 2048 characters, fetched now and again periodically."
+  url: String
+  "The document itself, JSON or YAML, at most 1 MiB."
+  text: String
+}
+
+extend type Mutation {
+  "Creates an OpenAPI spec, which is processed in the background. Needs the create role (permission createOpenAPISpec)."
+  createOpenAPISpec(input: CreateOpenAPISpecInput!): CreateOpenAPISpecPayload!
+  "Creates the spec of a slug, or gives it a new source. Needs the create role."
+  putOpenAPISpec(input: PutOpenAPISpecInput!): PutOpenAPISpecPayload!
+  "Gives a spec a new source, processed in the background. Needs the create role."
+  updateOpenAPISpec(input: UpdateOpenAPISpecInput!): UpdateOpenAPISpecPayload!
+  "Deletes a spec with its versions. Needs the create role."
+  deleteOpenAPISpec(input: DeleteOpenAPISpecInput!): DeleteOpenAPISpecPayload!
+}
+
+input CreateOpenAPISpecInput {
+  organizationId: ID!
+  "1 to 100 lowercase letters and digits, in words joined by hyphens; unique in the organization."
+  slug: String!
+  source: OpenAPISpecSourceInput!
+  clientMutationId: String
+}
+
+type CreateOpenAPISpecPayload {
+  openAPISpec: OpenAPISpec!
+  clientMutationId: String
+}
+
+input PutOpenAPISpecInput {
+  organizationId: ID!
+  slug: String!
+  source: OpenAPISpecSourceInput!
+  clientMutationId: String
+}
+
+type PutOpenAPISpecPayload {
+  openAPISpec: OpenAPISpec!
+  "Whether the spec was created, rather than updated."
+  created: Boolean!
+  clientMutationId: String
+}
+
+input UpdateOpenAPISpecInput {
+  id: ID!
+  source: OpenAPISpecSourceInput!
+  clientMutationId: String
+}
+
+type UpdateOpenAPISpecPayload {
+  openAPISpec: OpenAPISpec!
+  clientMutationId: String
+}
+
+input DeleteOpenAPISpecInput {
+  id: ID!
+  clientMutationId: String
+}
+
+type DeleteOpenAPISpecPayload {
+  deletedOpenAPISpecId: ID!
   clientMutationId: String
 }
 `, BuiltIn: false},
@@ -9125,6 +10100,84 @@ type SetTeamContentRolePayload {
   clientMutationId: String
 }
 `, BuiltIn: false},
+	{Name: "../schema/translation.graphqls", Input: `# Translation settings follow the API contract (part 2.20: a title and a
+# list of languages), not the official spec's Translation (a source space and
+# one language): the contract wins.
+
+extend type TranslationSettings {
+  "The languages content is translated into: official TranslationLanguage codes, without repeats."
+  languages: [Language!]!
+  permissions: EditPermissions!
+  urls: TranslationSettingsURLs!
+}
+
+type TranslationSettingsURLs {
+  "The translation settings' address in /v1."
+  location: String!
+}
+
+"What the viewer may do with an organization's settings object (translation settings, an OpenAPI spec)."
+type EditPermissions {
+  "Read it."
+  view: Boolean!
+  "Change or delete it."
+  edit: Boolean!
+}
+
+extend type Organization {
+  "The organization's translation settings, oldest first. Needs a role in the organization."
+  translationSettings(first: Int, after: Cursor, last: Int, before: Cursor): TranslationSettingsConnection!
+  "One translation settings object of the organization. Needs a role in the organization."
+  translationSetting(id: ID!): TranslationSettings!
+}
+
+extend type Mutation {
+  "Creates translation settings. Needs the admin role."
+  createTranslationSettings(input: CreateTranslationSettingsInput!): CreateTranslationSettingsPayload!
+  "Replaces the title and languages of translation settings. Needs the admin role."
+  updateTranslationSettings(input: UpdateTranslationSettingsInput!): UpdateTranslationSettingsPayload!
+  "Deletes translation settings. Needs the admin role."
+  deleteTranslationSettings(input: DeleteTranslationSettingsInput!): DeleteTranslationSettingsPayload!
+}
+
+input CreateTranslationSettingsInput {
+  organizationId: ID!
+  "1 to 100 characters."
+  title: String!
+  "Official TranslationLanguage codes, without repeats; none when absent."
+  languages: [Language!]
+  clientMutationId: String
+}
+
+type CreateTranslationSettingsPayload {
+  translationSettings: TranslationSettings!
+  clientMutationId: String
+}
+
+input UpdateTranslationSettingsInput {
+  id: ID!
+  "1 to 100 characters."
+  title: String!
+  "The new languages; unchanged when absent."
+  languages: [Language!]
+  clientMutationId: String
+}
+
+type UpdateTranslationSettingsPayload {
+  translationSettings: TranslationSettings!
+  clientMutationId: String
+}
+
+input DeleteTranslationSettingsInput {
+  id: ID!
+  clientMutationId: String
+}
+
+type DeleteTranslationSettingsPayload {
+  deletedTranslationSettingsId: ID!
+  clientMutationId: String
+}
+`, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
 
@@ -9688,6 +10741,16 @@ func (ec *executionContext) childFields_CreateLinkInvitePayload(ctx context.Cont
 	return nil, fmt.Errorf("no field named %q was found under type CreateLinkInvitePayload", field.Name)
 }
 
+func (ec *executionContext) childFields_CreateOpenAPISpecPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "openAPISpec":
+		return ec.fieldContext_CreateOpenAPISpecPayload_openAPISpec(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_CreateOpenAPISpecPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreateOpenAPISpecPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_CreateOrganizationPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "organization":
@@ -9738,6 +10801,16 @@ func (ec *executionContext) childFields_CreateTeamPayload(ctx context.Context, f
 		return ec.fieldContext_CreateTeamPayload_clientMutationId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CreateTeamPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_CreateTranslationSettingsPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "translationSettings":
+		return ec.fieldContext_CreateTranslationSettingsPayload_translationSettings(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_CreateTranslationSettingsPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreateTranslationSettingsPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_DeleteCollectionPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -9792,6 +10865,16 @@ func (ec *executionContext) childFields_DeleteLinkInvitePayload(ctx context.Cont
 	return nil, fmt.Errorf("no field named %q was found under type DeleteLinkInvitePayload", field.Name)
 }
 
+func (ec *executionContext) childFields_DeleteOpenAPISpecPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "deletedOpenAPISpecId":
+		return ec.fieldContext_DeleteOpenAPISpecPayload_deletedOpenAPISpecId(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_DeleteOpenAPISpecPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeleteOpenAPISpecPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_DeletePagePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "revision":
@@ -9834,6 +10917,16 @@ func (ec *executionContext) childFields_DeleteTeamPayload(ctx context.Context, f
 	return nil, fmt.Errorf("no field named %q was found under type DeleteTeamPayload", field.Name)
 }
 
+func (ec *executionContext) childFields_DeleteTranslationSettingsPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "deletedTranslationSettingsId":
+		return ec.fieldContext_DeleteTranslationSettingsPayload_deletedTranslationSettingsId(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_DeleteTranslationSettingsPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeleteTranslationSettingsPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_DuplicateSpacePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "space":
@@ -9842,6 +10935,16 @@ func (ec *executionContext) childFields_DuplicateSpacePayload(ctx context.Contex
 		return ec.fieldContext_DuplicateSpacePayload_clientMutationId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DuplicateSpacePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_EditPermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "view":
+		return ec.fieldContext_EditPermissions_view(ctx, field)
+	case "edit":
+		return ec.fieldContext_EditPermissions_edit(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type EditPermissions", field.Name)
 }
 
 func (ec *executionContext) childFields_EmojiReaction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -10110,6 +11213,142 @@ func (ec *executionContext) childFields_MoveSpacePayload(ctx context.Context, fi
 	return nil, fmt.Errorf("no field named %q was found under type MoveSpacePayload", field.Name)
 }
 
+func (ec *executionContext) childFields_OpenAPIError(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "message":
+		return ec.fieldContext_OpenAPIError_message(ctx, field)
+	case "code":
+		return ec.fieldContext_OpenAPIError_code(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPIError", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPIOperation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "method":
+		return ec.fieldContext_OpenAPIOperation_method(ctx, field)
+	case "path":
+		return ec.fieldContext_OpenAPIOperation_path(ctx, field)
+	case "operationId":
+		return ec.fieldContext_OpenAPIOperation_operationId(ctx, field)
+	case "summary":
+		return ec.fieldContext_OpenAPIOperation_summary(ctx, field)
+	case "tags":
+		return ec.fieldContext_OpenAPIOperation_tags(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPIOperation", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpec(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_OpenAPISpec_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_OpenAPISpec_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_OpenAPISpec_updatedAt(ctx, field)
+	case "slug":
+		return ec.fieldContext_OpenAPISpec_slug(ctx, field)
+	case "sourceURL":
+		return ec.fieldContext_OpenAPISpec_sourceURL(ctx, field)
+	case "processingState":
+		return ec.fieldContext_OpenAPISpec_processingState(ctx, field)
+	case "progress":
+		return ec.fieldContext_OpenAPISpec_progress(ctx, field)
+	case "lastProcessedAt":
+		return ec.fieldContext_OpenAPISpec_lastProcessedAt(ctx, field)
+	case "lastProcessErrorCode":
+		return ec.fieldContext_OpenAPISpec_lastProcessErrorCode(ctx, field)
+	case "lastVersion":
+		return ec.fieldContext_OpenAPISpec_lastVersion(ctx, field)
+	case "lastProcessedErrors":
+		return ec.fieldContext_OpenAPISpec_lastProcessedErrors(ctx, field)
+	case "versions":
+		return ec.fieldContext_OpenAPISpec_versions(ctx, field)
+	case "permissions":
+		return ec.fieldContext_OpenAPISpec_permissions(ctx, field)
+	case "urls":
+		return ec.fieldContext_OpenAPISpec_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpec", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpecConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_OpenAPISpecConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_OpenAPISpecConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_OpenAPISpecConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_OpenAPISpecConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpecEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_OpenAPISpecEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_OpenAPISpecEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpecURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_OpenAPISpecURLs_location(ctx, field)
+	case "app":
+		return ec.fieldContext_OpenAPISpecURLs_app(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecURLs", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpecVersion(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_OpenAPISpecVersion_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_OpenAPISpecVersion_createdAt(ctx, field)
+	case "sourceURL":
+		return ec.fieldContext_OpenAPISpecVersion_sourceURL(ctx, field)
+	case "specVersion":
+		return ec.fieldContext_OpenAPISpecVersion_specVersion(ctx, field)
+	case "spec":
+		return ec.fieldContext_OpenAPISpecVersion_spec(ctx, field)
+	case "operations":
+		return ec.fieldContext_OpenAPISpecVersion_operations(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecVersion", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpecVersionConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_OpenAPISpecVersionConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_OpenAPISpecVersionConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_OpenAPISpecVersionConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_OpenAPISpecVersionConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecVersionConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpecVersionEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_OpenAPISpecVersionEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_OpenAPISpecVersionEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecVersionEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_Organization(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -10150,6 +11389,10 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_members(ctx, field)
 	case "member":
 		return ec.fieldContext_Organization_member(ctx, field)
+	case "openAPISpecs":
+		return ec.fieldContext_Organization_openAPISpecs(ctx, field)
+	case "openAPISpec":
+		return ec.fieldContext_Organization_openAPISpec(ctx, field)
 	case "urls":
 		return ec.fieldContext_Organization_urls(ctx, field)
 	case "permissions":
@@ -10172,6 +11415,10 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_teams(ctx, field)
 	case "team":
 		return ec.fieldContext_Organization_team(ctx, field)
+	case "translationSettings":
+		return ec.fieldContext_Organization_translationSettings(ctx, field)
+	case "translationSetting":
+		return ec.fieldContext_Organization_translationSetting(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Organization", field.Name)
 }
@@ -10322,6 +11569,18 @@ func (ec *executionContext) childFields_PostCommentReplyPayload(ctx context.Cont
 		return ec.fieldContext_PostCommentReplyPayload_clientMutationId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PostCommentReplyPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_PutOpenAPISpecPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "openAPISpec":
+		return ec.fieldContext_PutOpenAPISpecPayload_openAPISpec(ctx, field)
+	case "created":
+		return ec.fieldContext_PutOpenAPISpecPayload_created(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_PutOpenAPISpecPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PutOpenAPISpecPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_RemoveMemberPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -11064,6 +12323,58 @@ func (ec *executionContext) childFields_TransferSpacePayload(ctx context.Context
 	return nil, fmt.Errorf("no field named %q was found under type TransferSpacePayload", field.Name)
 }
 
+func (ec *executionContext) childFields_TranslationSettings(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_TranslationSettings_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_TranslationSettings_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_TranslationSettings_updatedAt(ctx, field)
+	case "title":
+		return ec.fieldContext_TranslationSettings_title(ctx, field)
+	case "languages":
+		return ec.fieldContext_TranslationSettings_languages(ctx, field)
+	case "permissions":
+		return ec.fieldContext_TranslationSettings_permissions(ctx, field)
+	case "urls":
+		return ec.fieldContext_TranslationSettings_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationSettings", field.Name)
+}
+
+func (ec *executionContext) childFields_TranslationSettingsConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_TranslationSettingsConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_TranslationSettingsConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_TranslationSettingsConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_TranslationSettingsConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationSettingsConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_TranslationSettingsEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_TranslationSettingsEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_TranslationSettingsEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationSettingsEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_TranslationSettingsURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_TranslationSettingsURLs_location(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationSettingsURLs", field.Name)
+}
+
 func (ec *executionContext) childFields_UpdateChangeRequestPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "changeRequest":
@@ -11124,6 +12435,16 @@ func (ec *executionContext) childFields_UpdateMemberPayload(ctx context.Context,
 	return nil, fmt.Errorf("no field named %q was found under type UpdateMemberPayload", field.Name)
 }
 
+func (ec *executionContext) childFields_UpdateOpenAPISpecPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "openAPISpec":
+		return ec.fieldContext_UpdateOpenAPISpecPayload_openAPISpec(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_UpdateOpenAPISpecPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UpdateOpenAPISpecPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_UpdateOrganizationPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "organization":
@@ -11174,6 +12495,16 @@ func (ec *executionContext) childFields_UpdateTeamPayload(ctx context.Context, f
 		return ec.fieldContext_UpdateTeamPayload_clientMutationId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type UpdateTeamPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_UpdateTranslationSettingsPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "translationSettings":
+		return ec.fieldContext_UpdateTranslationSettingsPayload_translationSettings(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_UpdateTranslationSettingsPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UpdateTranslationSettingsPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_UploadFilePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -11710,6 +13041,20 @@ func (ec *executionContext) field_Mutation_createLinkInvite_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createOpenAPISpec_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateOpenAPISpecInput, error) {
+			return ec.unmarshalNCreateOpenAPISpecInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateOpenAPISpecInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createOrganization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -11772,6 +13117,20 @@ func (ec *executionContext) field_Mutation_createTeam_args(ctx context.Context, 
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.CreateTeamInput, error) {
 			return ec.unmarshalNCreateTeamInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateTeamInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createTranslationSettings_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateTranslationSettingsInput, error) {
+			return ec.unmarshalNCreateTranslationSettingsInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateTranslationSettingsInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -11850,6 +13209,20 @@ func (ec *executionContext) field_Mutation_deleteLinkInvite_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteOpenAPISpec_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.DeleteOpenAPISpecInput, error) {
+			return ec.unmarshalNDeleteOpenAPISpecInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteOpenAPISpecInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deletePage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -11898,6 +13271,20 @@ func (ec *executionContext) field_Mutation_deleteTeam_args(ctx context.Context, 
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.DeleteTeamInput, error) {
 			return ec.unmarshalNDeleteTeamInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteTeamInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteTranslationSettings_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.DeleteTranslationSettingsInput, error) {
+			return ec.unmarshalNDeleteTranslationSettingsInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteTranslationSettingsInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -12052,6 +13439,20 @@ func (ec *executionContext) field_Mutation_postComment_args(ctx context.Context,
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.PostCommentInput, error) {
 			return ec.unmarshalNPostCommentInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPostCommentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_putOpenAPISpec_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.PutOpenAPISpecInput, error) {
+			return ec.unmarshalNPutOpenAPISpecInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPutOpenAPISpecInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -12312,6 +13713,20 @@ func (ec *executionContext) field_Mutation_updateMember_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateOpenAPISpec_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateOpenAPISpecInput, error) {
+			return ec.unmarshalNUpdateOpenAPISpecInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateOpenAPISpecInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateOrganization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -12382,6 +13797,20 @@ func (ec *executionContext) field_Mutation_updateTeam_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateTranslationSettings_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateTranslationSettingsInput, error) {
+			return ec.unmarshalNUpdateTranslationSettingsInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateTranslationSettingsInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_uploadFile_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -12393,6 +13822,44 @@ func (ec *executionContext) field_Mutation_uploadFile_args(ctx context.Context, 
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_OpenAPISpec_versions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
 	return args, nil
 }
 
@@ -12575,6 +14042,58 @@ func (ec *executionContext) field_Organization_members_args(ctx context.Context,
 		return nil, err
 	}
 	args["order"] = arg7
+	return args, nil
+}
+
+func (ec *executionContext) field_Organization_openAPISpec_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "slug",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["slug"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Organization_openAPISpecs_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
 	return args, nil
 }
 
@@ -12787,6 +14306,58 @@ func (ec *executionContext) field_Organization_teams_args(ctx context.Context, r
 		return nil, err
 	}
 	args["title"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Organization_translationSetting_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Organization_translationSettings_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
 	return args, nil
 }
 
@@ -18036,6 +19607,61 @@ func (ec *executionContext) fieldContext_CreateLinkInvitePayload_clientMutationI
 	return graphql.NewScalarFieldContext("CreateLinkInvitePayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _CreateOpenAPISpecPayload_openAPISpec(ctx context.Context, field graphql.CollectedField, obj *model.CreateOpenAPISpecPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateOpenAPISpecPayload_openAPISpec(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OpenAPISpec, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.OpenAPISpec) graphql.Marshaler {
+			return ec.marshalNOpenAPISpec2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐOpenAPISpec(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreateOpenAPISpecPayload_openAPISpec(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateOpenAPISpecPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPISpec(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateOpenAPISpecPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.CreateOpenAPISpecPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateOpenAPISpecPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreateOpenAPISpecPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreateOpenAPISpecPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _CreateOrganizationPayload_organization(ctx context.Context, field graphql.CollectedField, obj *model.CreateOrganizationPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -18343,6 +19969,61 @@ func (ec *executionContext) fieldContext_CreateTeamPayload_clientMutationId(_ co
 	return graphql.NewScalarFieldContext("CreateTeamPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _CreateTranslationSettingsPayload_translationSettings(ctx context.Context, field graphql.CollectedField, obj *model.CreateTranslationSettingsPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateTranslationSettingsPayload_translationSettings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TranslationSettings, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.TranslationSettings) graphql.Marshaler {
+			return ec.marshalNTranslationSettings2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐTranslationSettings(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreateTranslationSettingsPayload_translationSettings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateTranslationSettingsPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TranslationSettings(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateTranslationSettingsPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.CreateTranslationSettingsPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateTranslationSettingsPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreateTranslationSettingsPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreateTranslationSettingsPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _DeleteCollectionPayload_deletedCollectionId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteCollectionPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -18605,6 +20286,52 @@ func (ec *executionContext) fieldContext_DeleteLinkInvitePayload_clientMutationI
 	return graphql.NewScalarFieldContext("DeleteLinkInvitePayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _DeleteOpenAPISpecPayload_deletedOpenAPISpecId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteOpenAPISpecPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteOpenAPISpecPayload_deletedOpenAPISpecId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeletedOpenAPISpecID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteOpenAPISpecPayload_deletedOpenAPISpecId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteOpenAPISpecPayload", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _DeleteOpenAPISpecPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteOpenAPISpecPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteOpenAPISpecPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteOpenAPISpecPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteOpenAPISpecPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _DeletePagePayload_revision(ctx context.Context, field graphql.CollectedField, obj *model.DeletePagePayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -18821,6 +20548,52 @@ func (ec *executionContext) fieldContext_DeleteTeamPayload_clientMutationId(_ co
 	return graphql.NewScalarFieldContext("DeleteTeamPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _DeleteTranslationSettingsPayload_deletedTranslationSettingsId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteTranslationSettingsPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteTranslationSettingsPayload_deletedTranslationSettingsId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeletedTranslationSettingsID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteTranslationSettingsPayload_deletedTranslationSettingsId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteTranslationSettingsPayload", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _DeleteTranslationSettingsPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteTranslationSettingsPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteTranslationSettingsPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteTranslationSettingsPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteTranslationSettingsPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _DuplicateSpacePayload_space(ctx context.Context, field graphql.CollectedField, obj *model.DuplicateSpacePayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -18874,6 +20647,52 @@ func (ec *executionContext) _DuplicateSpacePayload_clientMutationId(ctx context.
 }
 func (ec *executionContext) fieldContext_DuplicateSpacePayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DuplicateSpacePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _EditPermissions_view(ctx context.Context, field graphql.CollectedField, obj *authz.EditPermissions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EditPermissions_view(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.View, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EditPermissions_view(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("EditPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _EditPermissions_edit(ctx context.Context, field graphql.CollectedField, obj *authz.EditPermissions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EditPermissions_edit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EditPermissions_edit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("EditPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _EmojiReaction_emoji(ctx context.Context, field graphql.CollectedField, obj *model.EmojiReaction) (ret graphql.Marshaler) {
@@ -22468,6 +24287,182 @@ func (ec *executionContext) fieldContext_Mutation_pingOrganization(ctx context.C
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createOpenAPISpec(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createOpenAPISpec(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateOpenAPISpec(ctx, fc.Args["input"].(model.CreateOpenAPISpecInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateOpenAPISpecPayload) graphql.Marshaler {
+			return ec.marshalNCreateOpenAPISpecPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateOpenAPISpecPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createOpenAPISpec(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreateOpenAPISpecPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createOpenAPISpec_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_putOpenAPISpec(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_putOpenAPISpec(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PutOpenAPISpec(ctx, fc.Args["input"].(model.PutOpenAPISpecInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PutOpenAPISpecPayload) graphql.Marshaler {
+			return ec.marshalNPutOpenAPISpecPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPutOpenAPISpecPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_putOpenAPISpec(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PutOpenAPISpecPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_putOpenAPISpec_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateOpenAPISpec(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateOpenAPISpec(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateOpenAPISpec(ctx, fc.Args["input"].(model.UpdateOpenAPISpecInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UpdateOpenAPISpecPayload) graphql.Marshaler {
+			return ec.marshalNUpdateOpenAPISpecPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateOpenAPISpecPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateOpenAPISpec(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UpdateOpenAPISpecPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateOpenAPISpec_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteOpenAPISpec(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteOpenAPISpec(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteOpenAPISpec(ctx, fc.Args["input"].(model.DeleteOpenAPISpecInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DeleteOpenAPISpecPayload) graphql.Marshaler {
+			return ec.marshalNDeleteOpenAPISpecPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteOpenAPISpecPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteOpenAPISpec(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DeleteOpenAPISpecPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteOpenAPISpec_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createOrganization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -23260,6 +25255,1228 @@ func (ec *executionContext) fieldContext_Mutation_setTeamContentRole(ctx context
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createTranslationSettings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createTranslationSettings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateTranslationSettings(ctx, fc.Args["input"].(model.CreateTranslationSettingsInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateTranslationSettingsPayload) graphql.Marshaler {
+			return ec.marshalNCreateTranslationSettingsPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateTranslationSettingsPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createTranslationSettings(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreateTranslationSettingsPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createTranslationSettings_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateTranslationSettings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateTranslationSettings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateTranslationSettings(ctx, fc.Args["input"].(model.UpdateTranslationSettingsInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UpdateTranslationSettingsPayload) graphql.Marshaler {
+			return ec.marshalNUpdateTranslationSettingsPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateTranslationSettingsPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateTranslationSettings(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UpdateTranslationSettingsPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateTranslationSettings_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteTranslationSettings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteTranslationSettings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteTranslationSettings(ctx, fc.Args["input"].(model.DeleteTranslationSettingsInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DeleteTranslationSettingsPayload) graphql.Marshaler {
+			return ec.marshalNDeleteTranslationSettingsPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteTranslationSettingsPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteTranslationSettings(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DeleteTranslationSettingsPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteTranslationSettings_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OpenAPIError_message(ctx context.Context, field graphql.CollectedField, obj *openapi.Error) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPIError_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Message, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPIError_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPIError", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPIError_code(ctx context.Context, field graphql.CollectedField, obj *openapi.Error) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPIError_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Code, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPIError_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPIError", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPIOperation_method(ctx context.Context, field graphql.CollectedField, obj *openapi.Operation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPIOperation_method(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Method, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPIOperation_method(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPIOperation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPIOperation_path(ctx context.Context, field graphql.CollectedField, obj *openapi.Operation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPIOperation_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPIOperation_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPIOperation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPIOperation_operationId(ctx context.Context, field graphql.CollectedField, obj *openapi.Operation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPIOperation_operationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OperationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPIOperation_operationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPIOperation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPIOperation_summary(ctx context.Context, field graphql.CollectedField, obj *openapi.Operation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPIOperation_summary(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Summary, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPIOperation_summary(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPIOperation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPIOperation_tags(ctx context.Context, field graphql.CollectedField, obj *openapi.Operation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPIOperation_tags(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Tags, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPIOperation_tags(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPIOperation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpec_id(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpec) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpec_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpec_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpec", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpec_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpec) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpec_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpec_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpec", field, false, false, errors.New("field of type DateTime does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpec_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpec) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpec_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpec_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpec", field, false, false, errors.New("field of type DateTime does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpec_slug(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpec) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpec_slug(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Slug, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpec_slug(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpec", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpec_sourceURL(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpec) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpec_sourceURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SourceURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpec_sourceURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpec", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpec_processingState(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpec) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpec_processingState(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProcessingState, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v enum.OpenAPISpecProcessingState) graphql.Marshaler {
+			return ec.marshalNOpenAPISpecProcessingState2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐOpenAPISpecProcessingState(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpec_processingState(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpec", field, false, false, errors.New("field of type OpenAPISpecProcessingState does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpec_progress(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpec) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpec_progress(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Progress, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpec_progress(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpec", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpec_lastProcessedAt(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpec) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpec_lastProcessedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastProcessedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpec_lastProcessedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpec", field, false, false, errors.New("field of type DateTime does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpec_lastProcessErrorCode(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpec) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpec_lastProcessErrorCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastProcessErrorCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *enum.OpenAPISpecProcessingErrorCode) graphql.Marshaler {
+			return ec.marshalOOpenAPISpecProcessingErrorCode2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐOpenAPISpecProcessingErrorCode(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpec_lastProcessErrorCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpec", field, false, false, errors.New("field of type OpenAPISpecProcessingErrorCode does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpec_lastVersion(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpec) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpec_lastVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.OpenAPISpec().LastVersion(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.OpenAPISpecVersion) graphql.Marshaler {
+			return ec.marshalOOpenAPISpecVersion2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐOpenAPISpecVersion(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpec_lastVersion(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OpenAPISpec",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPISpecVersion(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OpenAPISpec_lastProcessedErrors(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpec) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpec_lastProcessedErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastProcessedErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []openapi.Error) graphql.Marshaler {
+			return ec.marshalNOpenAPIError2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋopenapiᚐErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpec_lastProcessedErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OpenAPISpec",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPIError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OpenAPISpec_versions(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpec) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpec_versions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.OpenAPISpec().Versions(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*page.Cursor), fc.Args["last"].(*int), fc.Args["before"].(*page.Cursor))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.OpenAPISpecVersionConnection) graphql.Marshaler {
+			return ec.marshalNOpenAPISpecVersionConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecVersionConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpec_versions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OpenAPISpec",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPISpecVersionConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_OpenAPISpec_versions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OpenAPISpec_permissions(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpec) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpec_permissions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.OpenAPISpec().Permissions(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *authz.EditPermissions) graphql.Marshaler {
+			return ec.marshalNEditPermissions2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋauthzᚐEditPermissions(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpec_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OpenAPISpec",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_EditPermissions(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OpenAPISpec_urls(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpec) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpec_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.OpenAPISpec().Urls(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.OpenAPISpecURLs) graphql.Marshaler {
+			return ec.marshalNOpenAPISpecURLs2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecURLs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpec_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OpenAPISpec",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPISpecURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OpenAPISpecConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.OpenAPISpecEdge) graphql.Marshaler {
+			return ec.marshalNOpenAPISpecEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OpenAPISpecConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPISpecEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OpenAPISpecConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.OpenAPISpec) graphql.Marshaler {
+			return ec.marshalNOpenAPISpec2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐOpenAPISpecᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OpenAPISpecConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPISpec(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OpenAPISpecConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v page.Info) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OpenAPISpecConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OpenAPISpecConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpecConnection", field, true, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpecEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.OpenAPISpec) graphql.Marshaler {
+			return ec.marshalNOpenAPISpec2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐOpenAPISpec(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OpenAPISpecEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPISpec(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OpenAPISpecEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v page.Cursor) graphql.Marshaler {
+			return ec.marshalNCursor2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpecEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpecURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecURLs_location(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Location, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecURLs_location(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpecURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpecURLs_app(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecURLs_app(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.App, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecURLs_app(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpecURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpecVersion_id(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpecVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecVersion_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecVersion_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpecVersion", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpecVersion_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpecVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecVersion_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecVersion_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpecVersion", field, false, false, errors.New("field of type DateTime does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpecVersion_sourceURL(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpecVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecVersion_sourceURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SourceURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecVersion_sourceURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpecVersion", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpecVersion_specVersion(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpecVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecVersion_specVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SpecVersion, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecVersion_specVersion(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpecVersion", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpecVersion_spec(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpecVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecVersion_spec(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.OpenAPISpecVersion().Spec(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.OpenAPISpec) graphql.Marshaler {
+			return ec.marshalNOpenAPISpec2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐOpenAPISpec(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecVersion_spec(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OpenAPISpecVersion",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPISpec(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OpenAPISpecVersion_operations(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpecVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecVersion_operations(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Operations, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []openapi.Operation) graphql.Marshaler {
+			return ec.marshalNOpenAPIOperation2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋopenapiᚐOperationᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecVersion_operations(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OpenAPISpecVersion",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPIOperation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OpenAPISpecVersionConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecVersionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecVersionConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.OpenAPISpecVersionEdge) graphql.Marshaler {
+			return ec.marshalNOpenAPISpecVersionEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecVersionEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecVersionConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OpenAPISpecVersionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPISpecVersionEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OpenAPISpecVersionConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecVersionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecVersionConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.OpenAPISpecVersion) graphql.Marshaler {
+			return ec.marshalNOpenAPISpecVersion2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐOpenAPISpecVersionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecVersionConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OpenAPISpecVersionConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPISpecVersion(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OpenAPISpecVersionConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecVersionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecVersionConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v page.Info) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecVersionConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OpenAPISpecVersionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OpenAPISpecVersionConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecVersionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecVersionConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecVersionConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpecVersionConnection", field, true, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpecVersionEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecVersionEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecVersionEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.OpenAPISpecVersion) graphql.Marshaler {
+			return ec.marshalNOpenAPISpecVersion2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐOpenAPISpecVersion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecVersionEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OpenAPISpecVersionEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPISpecVersion(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OpenAPISpecVersionEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecVersionEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecVersionEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v page.Cursor) graphql.Marshaler {
+			return ec.marshalNCursor2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecVersionEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpecVersionEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
 func (ec *executionContext) _Organization_id(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -23781,6 +26998,94 @@ func (ec *executionContext) fieldContext_Organization_member(ctx context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _Organization_openAPISpecs(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_openAPISpecs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().OpenAPISpecs(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*page.Cursor), fc.Args["last"].(*int), fc.Args["before"].(*page.Cursor))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.OpenAPISpecConnection) graphql.Marshaler {
+			return ec.marshalNOpenAPISpecConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_openAPISpecs(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPISpecConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_openAPISpecs_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_openAPISpec(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_openAPISpec(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().OpenAPISpec(ctx, obj, fc.Args["slug"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.OpenAPISpec) graphql.Marshaler {
+			return ec.marshalNOpenAPISpec2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐOpenAPISpec(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_openAPISpec(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPISpec(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_openAPISpec_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Organization_urls(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -24202,6 +27507,94 @@ func (ec *executionContext) fieldContext_Organization_team(ctx context.Context, 
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Organization_team_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_translationSettings(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_translationSettings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().TranslationSettings(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*page.Cursor), fc.Args["last"].(*int), fc.Args["before"].(*page.Cursor))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TranslationSettingsConnection) graphql.Marshaler {
+			return ec.marshalNTranslationSettingsConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationSettingsConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_translationSettings(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TranslationSettingsConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_translationSettings_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_translationSetting(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_translationSetting(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().TranslationSetting(ctx, obj, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.TranslationSettings) graphql.Marshaler {
+			return ec.marshalNTranslationSettings2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐTranslationSettings(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_translationSetting(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TranslationSettings(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_translationSetting_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -25281,6 +28674,84 @@ func (ec *executionContext) _PostCommentReplyPayload_clientMutationId(ctx contex
 }
 func (ec *executionContext) fieldContext_PostCommentReplyPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PostCommentReplyPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PutOpenAPISpecPayload_openAPISpec(ctx context.Context, field graphql.CollectedField, obj *model.PutOpenAPISpecPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PutOpenAPISpecPayload_openAPISpec(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OpenAPISpec, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.OpenAPISpec) graphql.Marshaler {
+			return ec.marshalNOpenAPISpec2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐOpenAPISpec(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PutOpenAPISpecPayload_openAPISpec(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PutOpenAPISpecPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPISpec(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PutOpenAPISpecPayload_created(ctx context.Context, field graphql.CollectedField, obj *model.PutOpenAPISpecPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PutOpenAPISpecPayload_created(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Created, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PutOpenAPISpecPayload_created(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PutOpenAPISpecPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PutOpenAPISpecPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.PutOpenAPISpecPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PutOpenAPISpecPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PutOpenAPISpecPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PutOpenAPISpecPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Query_node(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -31834,6 +35305,382 @@ func (ec *executionContext) fieldContext_TransferSpacePayload_clientMutationId(_
 	return graphql.NewScalarFieldContext("TransferSpacePayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _TranslationSettings_id(ctx context.Context, field graphql.CollectedField, obj *ent.TranslationSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettings_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettings_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationSettings", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationSettings_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.TranslationSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettings_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettings_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationSettings", field, false, false, errors.New("field of type DateTime does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationSettings_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.TranslationSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettings_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettings_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationSettings", field, false, false, errors.New("field of type DateTime does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationSettings_title(ctx context.Context, field graphql.CollectedField, obj *ent.TranslationSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettings_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettings_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationSettings", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationSettings_languages(ctx context.Context, field graphql.CollectedField, obj *ent.TranslationSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettings_languages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Languages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []enum.Language) graphql.Marshaler {
+			return ec.marshalNLanguage2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLanguageᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettings_languages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationSettings", field, false, false, errors.New("field of type Language does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationSettings_permissions(ctx context.Context, field graphql.CollectedField, obj *ent.TranslationSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettings_permissions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.TranslationSettings().Permissions(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *authz.EditPermissions) graphql.Marshaler {
+			return ec.marshalNEditPermissions2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋauthzᚐEditPermissions(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettings_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TranslationSettings",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_EditPermissions(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TranslationSettings_urls(ctx context.Context, field graphql.CollectedField, obj *ent.TranslationSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettings_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.TranslationSettings().Urls(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TranslationSettingsURLs) graphql.Marshaler {
+			return ec.marshalNTranslationSettingsURLs2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationSettingsURLs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettings_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TranslationSettings",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TranslationSettingsURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TranslationSettingsConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.TranslationSettingsConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettingsConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.TranslationSettingsEdge) graphql.Marshaler {
+			return ec.marshalNTranslationSettingsEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationSettingsEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettingsConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TranslationSettingsConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TranslationSettingsEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TranslationSettingsConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.TranslationSettingsConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettingsConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.TranslationSettings) graphql.Marshaler {
+			return ec.marshalNTranslationSettings2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐTranslationSettingsᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettingsConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TranslationSettingsConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TranslationSettings(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TranslationSettingsConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.TranslationSettingsConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettingsConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v page.Info) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettingsConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TranslationSettingsConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TranslationSettingsConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.TranslationSettingsConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettingsConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettingsConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationSettingsConnection", field, true, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationSettingsEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.TranslationSettingsEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettingsEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.TranslationSettings) graphql.Marshaler {
+			return ec.marshalNTranslationSettings2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐTranslationSettings(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettingsEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TranslationSettingsEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TranslationSettings(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TranslationSettingsEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.TranslationSettingsEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettingsEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v page.Cursor) graphql.Marshaler {
+			return ec.marshalNCursor2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettingsEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationSettingsEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationSettingsURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.TranslationSettingsURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettingsURLs_location(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Location, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettingsURLs_location(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationSettingsURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _UpdateChangeRequestPayload_changeRequest(ctx context.Context, field graphql.CollectedField, obj *model.UpdateChangeRequestPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -32164,6 +36011,61 @@ func (ec *executionContext) fieldContext_UpdateMemberPayload_clientMutationId(_ 
 	return graphql.NewScalarFieldContext("UpdateMemberPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _UpdateOpenAPISpecPayload_openAPISpec(ctx context.Context, field graphql.CollectedField, obj *model.UpdateOpenAPISpecPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateOpenAPISpecPayload_openAPISpec(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OpenAPISpec, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.OpenAPISpec) graphql.Marshaler {
+			return ec.marshalNOpenAPISpec2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐOpenAPISpec(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateOpenAPISpecPayload_openAPISpec(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateOpenAPISpecPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPISpec(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateOpenAPISpecPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateOpenAPISpecPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateOpenAPISpecPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateOpenAPISpecPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UpdateOpenAPISpecPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _UpdateOrganizationPayload_organization(ctx context.Context, field graphql.CollectedField, obj *model.UpdateOrganizationPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -32469,6 +36371,61 @@ func (ec *executionContext) _UpdateTeamPayload_clientMutationId(ctx context.Cont
 }
 func (ec *executionContext) fieldContext_UpdateTeamPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UpdateTeamPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UpdateTranslationSettingsPayload_translationSettings(ctx context.Context, field graphql.CollectedField, obj *model.UpdateTranslationSettingsPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateTranslationSettingsPayload_translationSettings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TranslationSettings, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.TranslationSettings) graphql.Marshaler {
+			return ec.marshalNTranslationSettings2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐTranslationSettings(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateTranslationSettingsPayload_translationSettings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateTranslationSettingsPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TranslationSettings(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateTranslationSettingsPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateTranslationSettingsPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateTranslationSettingsPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateTranslationSettingsPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UpdateTranslationSettingsPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UploadFilePayload_revision(ctx context.Context, field graphql.CollectedField, obj *model.UploadFilePayload) (ret graphql.Marshaler) {
@@ -34220,6 +38177,57 @@ func (ec *executionContext) unmarshalInputCreateLinkInviteInput(ctx context.Cont
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputCreateOpenAPISpecInput(ctx context.Context, obj any) (model.CreateOpenAPISpecInput, error) {
+	var it model.CreateOpenAPISpecInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"organizationId", "slug", "source", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "organizationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("organizationId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrganizationID = data
+		case "slug":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("slug"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Slug = data
+		case "source":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("source"))
+			data, err := ec.unmarshalNOpenAPISpecSourceInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecSourceInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Source = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputCreateOrganizationInput(ctx context.Context, obj any) (model.CreateOrganizationInput, error) {
 	var it model.CreateOrganizationInput
 	if obj == nil {
@@ -34612,6 +38620,57 @@ func (ec *executionContext) unmarshalInputCreateTeamInput(ctx context.Context, o
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputCreateTranslationSettingsInput(ctx context.Context, obj any) (model.CreateTranslationSettingsInput, error) {
+	var it model.CreateTranslationSettingsInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"organizationId", "title", "languages", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "organizationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("organizationId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrganizationID = data
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "languages":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("languages"))
+			data, err := ec.unmarshalOLanguage2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLanguageᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Languages = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputDeleteCollectionInput(ctx context.Context, obj any) (model.DeleteCollectionInput, error) {
 	var it model.DeleteCollectionInput
 	if obj == nil {
@@ -34818,6 +38877,43 @@ func (ec *executionContext) unmarshalInputDeleteLinkInviteInput(ctx context.Cont
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputDeleteOpenAPISpecInput(ctx context.Context, obj any) (model.DeleteOpenAPISpecInput, error) {
+	var it model.DeleteOpenAPISpecInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputDeletePageInput(ctx context.Context, obj any) (model.DeletePageInput, error) {
 	var it model.DeletePageInput
 	if obj == nil {
@@ -34952,6 +39048,43 @@ func (ec *executionContext) unmarshalInputDeleteSpaceInput(ctx context.Context, 
 
 func (ec *executionContext) unmarshalInputDeleteTeamInput(ctx context.Context, obj any) (model.DeleteTeamInput, error) {
 	var it model.DeleteTeamInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputDeleteTranslationSettingsInput(ctx context.Context, obj any) (model.DeleteTranslationSettingsInput, error) {
+	var it model.DeleteTranslationSettingsInput
 	if obj == nil {
 		return it, nil
 	}
@@ -35483,6 +39616,43 @@ func (ec *executionContext) unmarshalInputMoveSpaceInput(ctx context.Context, ob
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputOpenAPISpecSourceInput(ctx context.Context, obj any) (model.OpenAPISpecSourceInput, error) {
+	var it model.OpenAPISpecSourceInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"url", "text"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = data
+		case "text":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("text"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Text = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputPageCoverInput(ctx context.Context, obj any) (model.PageCoverInput, error) {
 	var it model.PageCoverInput
 	if obj == nil {
@@ -35784,6 +39954,57 @@ func (ec *executionContext) unmarshalInputPostCommentReplyInput(ctx context.Cont
 				return it, err
 			}
 			it.Markdown = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputPutOpenAPISpecInput(ctx context.Context, obj any) (model.PutOpenAPISpecInput, error) {
+	var it model.PutOpenAPISpecInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"organizationId", "slug", "source", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "organizationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("organizationId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrganizationID = data
+		case "slug":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("slug"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Slug = data
+		case "source":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("source"))
+			data, err := ec.unmarshalNOpenAPISpecSourceInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecSourceInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Source = data
 		case "clientMutationId":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -36683,6 +40904,50 @@ func (ec *executionContext) unmarshalInputUpdateMemberInput(ctx context.Context,
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputUpdateOpenAPISpecInput(ctx context.Context, obj any) (model.UpdateOpenAPISpecInput, error) {
+	var it model.UpdateOpenAPISpecInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "source", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "source":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("source"))
+			data, err := ec.unmarshalNOpenAPISpecSourceInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecSourceInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Source = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputUpdateOrganizationInput(ctx context.Context, obj any) (model.UpdateOrganizationInput, error) {
 	var it model.UpdateOrganizationInput
 	if obj == nil {
@@ -37127,6 +41392,57 @@ func (ec *executionContext) unmarshalInputUpdateTeamInput(ctx context.Context, o
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputUpdateTranslationSettingsInput(ctx context.Context, obj any) (model.UpdateTranslationSettingsInput, error) {
+	var it model.UpdateTranslationSettingsInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "title", "languages", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "languages":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("languages"))
+			data, err := ec.unmarshalOLanguage2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLanguageᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Languages = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputUploadFileInput(ctx context.Context, obj any) (model.UploadFileInput, error) {
 	var it model.UploadFileInput
 	if obj == nil {
@@ -37205,6 +41521,11 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._User(ctx, sel, obj)
+	case *ent.TranslationSettings:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._TranslationSettings(ctx, sel, obj)
 	case *ent.Team:
 		if obj == nil {
 			return graphql.Null
@@ -37230,6 +41551,16 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Organization(ctx, sel, obj)
+	case *ent.OpenAPISpecVersion:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._OpenAPISpecVersion(ctx, sel, obj)
+	case *ent.OpenAPISpec:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._OpenAPISpec(ctx, sel, obj)
 	case *ent.Invite:
 		if obj == nil {
 			return graphql.Null
@@ -41111,6 +45442,49 @@ func (ec *executionContext) _CreateLinkInvitePayload(ctx context.Context, sel as
 	return out
 }
 
+var createOpenAPISpecPayloadImplementors = []string{"CreateOpenAPISpecPayload"}
+
+func (ec *executionContext) _CreateOpenAPISpecPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateOpenAPISpecPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createOpenAPISpecPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreateOpenAPISpecPayload")
+		case "openAPISpec":
+			out.Values[i] = ec._CreateOpenAPISpecPayload_openAPISpec(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._CreateOpenAPISpecPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var createOrganizationPayloadImplementors = []string{"CreateOrganizationPayload"}
 
 func (ec *executionContext) _CreateOrganizationPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateOrganizationPayload) graphql.Marshaler {
@@ -41307,6 +45681,49 @@ func (ec *executionContext) _CreateTeamPayload(ctx context.Context, sel ast.Sele
 			}
 		case "clientMutationId":
 			out.Values[i] = ec._CreateTeamPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var createTranslationSettingsPayloadImplementors = []string{"CreateTranslationSettingsPayload"}
+
+func (ec *executionContext) _CreateTranslationSettingsPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateTranslationSettingsPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createTranslationSettingsPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreateTranslationSettingsPayload")
+		case "translationSettings":
+			out.Values[i] = ec._CreateTranslationSettingsPayload_translationSettings(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._CreateTranslationSettingsPayload_clientMutationId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -41551,6 +45968,49 @@ func (ec *executionContext) _DeleteLinkInvitePayload(ctx context.Context, sel as
 	return out
 }
 
+var deleteOpenAPISpecPayloadImplementors = []string{"DeleteOpenAPISpecPayload"}
+
+func (ec *executionContext) _DeleteOpenAPISpecPayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteOpenAPISpecPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, deleteOpenAPISpecPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DeleteOpenAPISpecPayload")
+		case "deletedOpenAPISpecId":
+			out.Values[i] = ec._DeleteOpenAPISpecPayload_deletedOpenAPISpecId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._DeleteOpenAPISpecPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var deletePagePayloadImplementors = []string{"DeletePagePayload"}
 
 func (ec *executionContext) _DeletePagePayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeletePagePayload) graphql.Marshaler {
@@ -41728,6 +46188,49 @@ func (ec *executionContext) _DeleteTeamPayload(ctx context.Context, sel ast.Sele
 	return out
 }
 
+var deleteTranslationSettingsPayloadImplementors = []string{"DeleteTranslationSettingsPayload"}
+
+func (ec *executionContext) _DeleteTranslationSettingsPayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteTranslationSettingsPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, deleteTranslationSettingsPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DeleteTranslationSettingsPayload")
+		case "deletedTranslationSettingsId":
+			out.Values[i] = ec._DeleteTranslationSettingsPayload_deletedTranslationSettingsId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._DeleteTranslationSettingsPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var duplicateSpacePayloadImplementors = []string{"DuplicateSpacePayload"}
 
 func (ec *executionContext) _DuplicateSpacePayload(ctx context.Context, sel ast.SelectionSet, obj *model.DuplicateSpacePayload) graphql.Marshaler {
@@ -41748,6 +46251,49 @@ func (ec *executionContext) _DuplicateSpacePayload(ctx context.Context, sel ast.
 		case "clientMutationId":
 			out.Values[i] = ec._DuplicateSpacePayload_clientMutationId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var editPermissionsImplementors = []string{"EditPermissions"}
+
+func (ec *executionContext) _EditPermissions(ctx context.Context, sel ast.SelectionSet, obj *authz.EditPermissions) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, editPermissionsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("EditPermissions")
+		case "view":
+			out.Values[i] = ec._EditPermissions_view(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "edit":
+			out.Values[i] = ec._EditPermissions_edit(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -43471,6 +48017,34 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createOpenAPISpec":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createOpenAPISpec(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "putOpenAPISpec":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_putOpenAPISpec(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateOpenAPISpec":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateOpenAPISpec(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteOpenAPISpec":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteOpenAPISpec(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createOrganization":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createOrganization(ctx, field)
@@ -43594,6 +48168,760 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_setTeamContentRole(ctx, field)
 			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createTranslationSettings":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createTranslationSettings(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateTranslationSettings":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateTranslationSettings(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteTranslationSettings":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteTranslationSettings(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var openAPIErrorImplementors = []string{"OpenAPIError"}
+
+func (ec *executionContext) _OpenAPIError(ctx context.Context, sel ast.SelectionSet, obj *openapi.Error) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, openAPIErrorImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OpenAPIError")
+		case "message":
+			out.Values[i] = ec._OpenAPIError_message(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "code":
+			out.Values[i] = ec._OpenAPIError_code(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var openAPIOperationImplementors = []string{"OpenAPIOperation"}
+
+func (ec *executionContext) _OpenAPIOperation(ctx context.Context, sel ast.SelectionSet, obj *openapi.Operation) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, openAPIOperationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OpenAPIOperation")
+		case "method":
+			out.Values[i] = ec._OpenAPIOperation_method(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "path":
+			out.Values[i] = ec._OpenAPIOperation_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "operationId":
+			out.Values[i] = ec._OpenAPIOperation_operationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "summary":
+			out.Values[i] = ec._OpenAPIOperation_summary(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "tags":
+			out.Values[i] = ec._OpenAPIOperation_tags(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var openAPISpecImplementors = []string{"OpenAPISpec", "Node"}
+
+func (ec *executionContext) _OpenAPISpec(ctx context.Context, sel ast.SelectionSet, obj *ent.OpenAPISpec) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, openAPISpecImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OpenAPISpec")
+		case "id":
+			out.Values[i] = ec._OpenAPISpec_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._OpenAPISpec_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._OpenAPISpec_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "slug":
+			out.Values[i] = ec._OpenAPISpec_slug(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "sourceURL":
+			out.Values[i] = ec._OpenAPISpec_sourceURL(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "processingState":
+			out.Values[i] = ec._OpenAPISpec_processingState(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "progress":
+			out.Values[i] = ec._OpenAPISpec_progress(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "lastProcessedAt":
+			out.Values[i] = ec._OpenAPISpec_lastProcessedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "lastProcessErrorCode":
+			out.Values[i] = ec._OpenAPISpec_lastProcessErrorCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "lastVersion":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._OpenAPISpec_lastVersion(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "lastProcessedErrors":
+			out.Values[i] = ec._OpenAPISpec_lastProcessedErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "versions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._OpenAPISpec_versions(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "permissions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._OpenAPISpec_permissions(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "urls":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._OpenAPISpec_urls(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var openAPISpecConnectionImplementors = []string{"OpenAPISpecConnection"}
+
+func (ec *executionContext) _OpenAPISpecConnection(ctx context.Context, sel ast.SelectionSet, obj *model.OpenAPISpecConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, openAPISpecConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OpenAPISpecConnection")
+		case "edges":
+			out.Values[i] = ec._OpenAPISpecConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "nodes":
+			out.Values[i] = ec._OpenAPISpecConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pageInfo":
+			out.Values[i] = ec._OpenAPISpecConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "totalCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._OpenAPISpecConnection_totalCount(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var openAPISpecEdgeImplementors = []string{"OpenAPISpecEdge"}
+
+func (ec *executionContext) _OpenAPISpecEdge(ctx context.Context, sel ast.SelectionSet, obj *model.OpenAPISpecEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, openAPISpecEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OpenAPISpecEdge")
+		case "node":
+			out.Values[i] = ec._OpenAPISpecEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._OpenAPISpecEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var openAPISpecURLsImplementors = []string{"OpenAPISpecURLs"}
+
+func (ec *executionContext) _OpenAPISpecURLs(ctx context.Context, sel ast.SelectionSet, obj *model.OpenAPISpecURLs) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, openAPISpecURLsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OpenAPISpecURLs")
+		case "location":
+			out.Values[i] = ec._OpenAPISpecURLs_location(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "app":
+			out.Values[i] = ec._OpenAPISpecURLs_app(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var openAPISpecVersionImplementors = []string{"OpenAPISpecVersion", "Node"}
+
+func (ec *executionContext) _OpenAPISpecVersion(ctx context.Context, sel ast.SelectionSet, obj *ent.OpenAPISpecVersion) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, openAPISpecVersionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OpenAPISpecVersion")
+		case "id":
+			out.Values[i] = ec._OpenAPISpecVersion_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._OpenAPISpecVersion_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "sourceURL":
+			out.Values[i] = ec._OpenAPISpecVersion_sourceURL(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "specVersion":
+			out.Values[i] = ec._OpenAPISpecVersion_specVersion(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "spec":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._OpenAPISpecVersion_spec(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "operations":
+			out.Values[i] = ec._OpenAPISpecVersion_operations(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var openAPISpecVersionConnectionImplementors = []string{"OpenAPISpecVersionConnection"}
+
+func (ec *executionContext) _OpenAPISpecVersionConnection(ctx context.Context, sel ast.SelectionSet, obj *model.OpenAPISpecVersionConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, openAPISpecVersionConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OpenAPISpecVersionConnection")
+		case "edges":
+			out.Values[i] = ec._OpenAPISpecVersionConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "nodes":
+			out.Values[i] = ec._OpenAPISpecVersionConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pageInfo":
+			out.Values[i] = ec._OpenAPISpecVersionConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "totalCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._OpenAPISpecVersionConnection_totalCount(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var openAPISpecVersionEdgeImplementors = []string{"OpenAPISpecVersionEdge"}
+
+func (ec *executionContext) _OpenAPISpecVersionEdge(ctx context.Context, sel ast.SelectionSet, obj *model.OpenAPISpecVersionEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, openAPISpecVersionEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OpenAPISpecVersionEdge")
+		case "node":
+			out.Values[i] = ec._OpenAPISpecVersionEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._OpenAPISpecVersionEdge_cursor(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -43829,6 +49157,82 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 					}
 				}()
 				res = ec._Organization_member(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "openAPISpecs":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_openAPISpecs(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "openAPISpec":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_openAPISpec(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -44247,6 +49651,82 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 					}
 				}()
 				res = ec._Organization_team(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "translationSettings":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_translationSettings(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "translationSetting":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_translationSetting(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -44855,6 +50335,54 @@ func (ec *executionContext) _PostCommentReplyPayload(ctx context.Context, sel as
 			}
 		case "clientMutationId":
 			out.Values[i] = ec._PostCommentReplyPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var putOpenAPISpecPayloadImplementors = []string{"PutOpenAPISpecPayload"}
+
+func (ec *executionContext) _PutOpenAPISpecPayload(ctx context.Context, sel ast.SelectionSet, obj *model.PutOpenAPISpecPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, putOpenAPISpecPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PutOpenAPISpecPayload")
+		case "openAPISpec":
+			out.Values[i] = ec._PutOpenAPISpecPayload_openAPISpec(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "created":
+			out.Values[i] = ec._PutOpenAPISpecPayload_created(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._PutOpenAPISpecPayload_clientMutationId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -49527,6 +55055,307 @@ func (ec *executionContext) _TransferSpacePayload(ctx context.Context, sel ast.S
 	return out
 }
 
+var translationSettingsImplementors = []string{"TranslationSettings", "Node"}
+
+func (ec *executionContext) _TranslationSettings(ctx context.Context, sel ast.SelectionSet, obj *ent.TranslationSettings) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, translationSettingsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TranslationSettings")
+		case "id":
+			out.Values[i] = ec._TranslationSettings_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._TranslationSettings_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._TranslationSettings_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._TranslationSettings_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "languages":
+			out.Values[i] = ec._TranslationSettings_languages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "permissions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._TranslationSettings_permissions(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "urls":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._TranslationSettings_urls(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var translationSettingsConnectionImplementors = []string{"TranslationSettingsConnection"}
+
+func (ec *executionContext) _TranslationSettingsConnection(ctx context.Context, sel ast.SelectionSet, obj *model.TranslationSettingsConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, translationSettingsConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TranslationSettingsConnection")
+		case "edges":
+			out.Values[i] = ec._TranslationSettingsConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "nodes":
+			out.Values[i] = ec._TranslationSettingsConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pageInfo":
+			out.Values[i] = ec._TranslationSettingsConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "totalCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._TranslationSettingsConnection_totalCount(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var translationSettingsEdgeImplementors = []string{"TranslationSettingsEdge"}
+
+func (ec *executionContext) _TranslationSettingsEdge(ctx context.Context, sel ast.SelectionSet, obj *model.TranslationSettingsEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, translationSettingsEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TranslationSettingsEdge")
+		case "node":
+			out.Values[i] = ec._TranslationSettingsEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._TranslationSettingsEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var translationSettingsURLsImplementors = []string{"TranslationSettingsURLs"}
+
+func (ec *executionContext) _TranslationSettingsURLs(ctx context.Context, sel ast.SelectionSet, obj *model.TranslationSettingsURLs) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, translationSettingsURLsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TranslationSettingsURLs")
+		case "location":
+			out.Values[i] = ec._TranslationSettingsURLs_location(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var updateChangeRequestPayloadImplementors = []string{"UpdateChangeRequestPayload"}
 
 func (ec *executionContext) _UpdateChangeRequestPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateChangeRequestPayload) graphql.Marshaler {
@@ -49785,6 +55614,49 @@ func (ec *executionContext) _UpdateMemberPayload(ctx context.Context, sel ast.Se
 	return out
 }
 
+var updateOpenAPISpecPayloadImplementors = []string{"UpdateOpenAPISpecPayload"}
+
+func (ec *executionContext) _UpdateOpenAPISpecPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateOpenAPISpecPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, updateOpenAPISpecPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UpdateOpenAPISpecPayload")
+		case "openAPISpec":
+			out.Values[i] = ec._UpdateOpenAPISpecPayload_openAPISpec(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._UpdateOpenAPISpecPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var updateOrganizationPayloadImplementors = []string{"UpdateOrganizationPayload"}
 
 func (ec *executionContext) _UpdateOrganizationPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateOrganizationPayload) graphql.Marshaler {
@@ -49981,6 +55853,49 @@ func (ec *executionContext) _UpdateTeamPayload(ctx context.Context, sel ast.Sele
 			}
 		case "clientMutationId":
 			out.Values[i] = ec._UpdateTeamPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var updateTranslationSettingsPayloadImplementors = []string{"UpdateTranslationSettingsPayload"}
+
+func (ec *executionContext) _UpdateTranslationSettingsPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateTranslationSettingsPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, updateTranslationSettingsPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UpdateTranslationSettingsPayload")
+		case "translationSettings":
+			out.Values[i] = ec._UpdateTranslationSettingsPayload_translationSettings(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._UpdateTranslationSettingsPayload_clientMutationId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -51331,6 +57246,21 @@ func (ec *executionContext) marshalNCreateLinkInvitePayload2ᚖgithubᚗcomᚋbi
 	return ec._CreateLinkInvitePayload(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNCreateOpenAPISpecInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateOpenAPISpecInput(ctx context.Context, v any) (model.CreateOpenAPISpecInput, error) {
+	res, err := ec.unmarshalInputCreateOpenAPISpecInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCreateOpenAPISpecPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateOpenAPISpecPayload(ctx context.Context, sel ast.SelectionSet, v *model.CreateOpenAPISpecPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CreateOpenAPISpecPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNCreateOrganizationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateOrganizationInput(ctx context.Context, v any) (model.CreateOrganizationInput, error) {
 	res, err := ec.unmarshalInputCreateOrganizationInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -51404,6 +57334,21 @@ func (ec *executionContext) marshalNCreateTeamPayload2ᚖgithubᚗcomᚋbindery�
 		return graphql.Null
 	}
 	return ec._CreateTeamPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNCreateTranslationSettingsInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateTranslationSettingsInput(ctx context.Context, v any) (model.CreateTranslationSettingsInput, error) {
+	res, err := ec.unmarshalInputCreateTranslationSettingsInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCreateTranslationSettingsPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateTranslationSettingsPayload(ctx context.Context, sel ast.SelectionSet, v *model.CreateTranslationSettingsPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CreateTranslationSettingsPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNCursor2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx context.Context, v any) (page.Cursor, error) {
@@ -51507,6 +57452,21 @@ func (ec *executionContext) marshalNDeleteLinkInvitePayload2ᚖgithubᚗcomᚋbi
 	return ec._DeleteLinkInvitePayload(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNDeleteOpenAPISpecInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteOpenAPISpecInput(ctx context.Context, v any) (model.DeleteOpenAPISpecInput, error) {
+	res, err := ec.unmarshalInputDeleteOpenAPISpecInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDeleteOpenAPISpecPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteOpenAPISpecPayload(ctx context.Context, sel ast.SelectionSet, v *model.DeleteOpenAPISpecPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DeleteOpenAPISpecPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNDeletePageInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeletePageInput(ctx context.Context, v any) (model.DeletePageInput, error) {
 	res, err := ec.unmarshalInputDeletePageInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -51567,6 +57527,21 @@ func (ec *executionContext) marshalNDeleteTeamPayload2ᚖgithubᚗcomᚋbindery�
 	return ec._DeleteTeamPayload(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNDeleteTranslationSettingsInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteTranslationSettingsInput(ctx context.Context, v any) (model.DeleteTranslationSettingsInput, error) {
+	res, err := ec.unmarshalInputDeleteTranslationSettingsInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDeleteTranslationSettingsPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteTranslationSettingsPayload(ctx context.Context, sel ast.SelectionSet, v *model.DeleteTranslationSettingsPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DeleteTranslationSettingsPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNDuplicateSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDuplicateSpaceInput(ctx context.Context, v any) (model.DuplicateSpaceInput, error) {
 	res, err := ec.unmarshalInputDuplicateSpaceInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -51580,6 +57555,16 @@ func (ec *executionContext) marshalNDuplicateSpacePayload2ᚖgithubᚗcomᚋbind
 		return graphql.Null
 	}
 	return ec._DuplicateSpacePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNEditPermissions2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋauthzᚐEditPermissions(ctx context.Context, sel ast.SelectionSet, v *authz.EditPermissions) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._EditPermissions(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNEmojiReaction2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEmojiReactionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.EmojiReaction) graphql.Marshaler {
@@ -51899,6 +57884,46 @@ func (ec *executionContext) marshalNJoinOrganizationPayload2ᚖgithubᚗcomᚋbi
 	return ec._JoinOrganizationPayload(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNLanguage2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLanguage(ctx context.Context, v any) (enum.Language, error) {
+	var res enum.Language
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNLanguage2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLanguage(ctx context.Context, sel ast.SelectionSet, v enum.Language) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNLanguage2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLanguageᚄ(ctx context.Context, v any) ([]enum.Language, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]enum.Language, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNLanguage2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLanguage(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNLanguage2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLanguageᚄ(ctx context.Context, sel ast.SelectionSet, v []enum.Language) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNLanguage2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLanguage(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) unmarshalNLayoutWidth2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLayoutWidth(ctx context.Context, v any) (enum.LayoutWidth, error) {
 	var res enum.LayoutWidth
 	err := res.UnmarshalGQL(v)
@@ -52154,6 +58179,195 @@ func (ec *executionContext) marshalNNode2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋe
 	return ret
 }
 
+func (ec *executionContext) marshalNOpenAPIError2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋopenapiᚐError(ctx context.Context, sel ast.SelectionSet, v openapi.Error) graphql.Marshaler {
+	return ec._OpenAPIError(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNOpenAPIError2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋopenapiᚐErrorᚄ(ctx context.Context, sel ast.SelectionSet, v []openapi.Error) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNOpenAPIError2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋopenapiᚐError(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNOpenAPIOperation2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋopenapiᚐOperation(ctx context.Context, sel ast.SelectionSet, v openapi.Operation) graphql.Marshaler {
+	return ec._OpenAPIOperation(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNOpenAPIOperation2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋopenapiᚐOperationᚄ(ctx context.Context, sel ast.SelectionSet, v []openapi.Operation) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNOpenAPIOperation2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋopenapiᚐOperation(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNOpenAPISpec2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐOpenAPISpecᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.OpenAPISpec) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNOpenAPISpec2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐOpenAPISpec(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNOpenAPISpec2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐOpenAPISpec(ctx context.Context, sel ast.SelectionSet, v *ent.OpenAPISpec) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._OpenAPISpec(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNOpenAPISpecConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecConnection(ctx context.Context, sel ast.SelectionSet, v *model.OpenAPISpecConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._OpenAPISpecConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNOpenAPISpecEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.OpenAPISpecEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNOpenAPISpecEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNOpenAPISpecEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecEdge(ctx context.Context, sel ast.SelectionSet, v *model.OpenAPISpecEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._OpenAPISpecEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNOpenAPISpecProcessingState2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐOpenAPISpecProcessingState(ctx context.Context, v any) (enum.OpenAPISpecProcessingState, error) {
+	var res enum.OpenAPISpecProcessingState
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNOpenAPISpecProcessingState2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐOpenAPISpecProcessingState(ctx context.Context, sel ast.SelectionSet, v enum.OpenAPISpecProcessingState) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNOpenAPISpecSourceInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecSourceInput(ctx context.Context, v any) (*model.OpenAPISpecSourceInput, error) {
+	res, err := ec.unmarshalInputOpenAPISpecSourceInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNOpenAPISpecURLs2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecURLs(ctx context.Context, sel ast.SelectionSet, v *model.OpenAPISpecURLs) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._OpenAPISpecURLs(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNOpenAPISpecVersion2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐOpenAPISpecVersionᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.OpenAPISpecVersion) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNOpenAPISpecVersion2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐOpenAPISpecVersion(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNOpenAPISpecVersion2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐOpenAPISpecVersion(ctx context.Context, sel ast.SelectionSet, v *ent.OpenAPISpecVersion) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._OpenAPISpecVersion(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNOpenAPISpecVersionConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecVersionConnection(ctx context.Context, sel ast.SelectionSet, v *model.OpenAPISpecVersionConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._OpenAPISpecVersionConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNOpenAPISpecVersionEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecVersionEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.OpenAPISpecVersionEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNOpenAPISpecVersionEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecVersionEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNOpenAPISpecVersionEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecVersionEdge(ctx context.Context, sel ast.SelectionSet, v *model.OpenAPISpecVersionEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._OpenAPISpecVersionEdge(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNOrganization2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐOrganizationᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Organization) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -52303,6 +58517,21 @@ func (ec *executionContext) marshalNPostCommentReplyPayload2ᚖgithubᚗcomᚋbi
 		return graphql.Null
 	}
 	return ec._PostCommentReplyPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNPutOpenAPISpecInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPutOpenAPISpecInput(ctx context.Context, v any) (model.PutOpenAPISpecInput, error) {
+	res, err := ec.unmarshalInputPutOpenAPISpecInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPutOpenAPISpecPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPutOpenAPISpecPayload(ctx context.Context, sel ast.SelectionSet, v *model.PutOpenAPISpecPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PutOpenAPISpecPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNRemoveMemberInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRemoveMemberInput(ctx context.Context, v any) (model.RemoveMemberInput, error) {
@@ -53296,6 +59525,78 @@ func (ec *executionContext) marshalNTransferSpacePayload2ᚖgithubᚗcomᚋbinde
 	return ec._TransferSpacePayload(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNTranslationSettings2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐTranslationSettingsᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.TranslationSettings) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTranslationSettings2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐTranslationSettings(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNTranslationSettings2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐTranslationSettings(ctx context.Context, sel ast.SelectionSet, v *ent.TranslationSettings) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._TranslationSettings(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTranslationSettingsConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationSettingsConnection(ctx context.Context, sel ast.SelectionSet, v *model.TranslationSettingsConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._TranslationSettingsConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTranslationSettingsEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationSettingsEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TranslationSettingsEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTranslationSettingsEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationSettingsEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNTranslationSettingsEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationSettingsEdge(ctx context.Context, sel ast.SelectionSet, v *model.TranslationSettingsEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._TranslationSettingsEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTranslationSettingsURLs2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationSettingsURLs(ctx context.Context, sel ast.SelectionSet, v *model.TranslationSettingsURLs) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._TranslationSettingsURLs(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNUpdateChangeRequestInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateChangeRequestInput(ctx context.Context, v any) (model.UpdateChangeRequestInput, error) {
 	res, err := ec.unmarshalInputUpdateChangeRequestInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -53386,6 +59687,21 @@ func (ec *executionContext) marshalNUpdateMemberPayload2ᚖgithubᚗcomᚋbinder
 	return ec._UpdateMemberPayload(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNUpdateOpenAPISpecInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateOpenAPISpecInput(ctx context.Context, v any) (model.UpdateOpenAPISpecInput, error) {
+	res, err := ec.unmarshalInputUpdateOpenAPISpecInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNUpdateOpenAPISpecPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateOpenAPISpecPayload(ctx context.Context, sel ast.SelectionSet, v *model.UpdateOpenAPISpecPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._UpdateOpenAPISpecPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNUpdateOrganizationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateOrganizationInput(ctx context.Context, v any) (model.UpdateOrganizationInput, error) {
 	res, err := ec.unmarshalInputUpdateOrganizationInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -53459,6 +59775,21 @@ func (ec *executionContext) marshalNUpdateTeamPayload2ᚖgithubᚗcomᚋbindery�
 		return graphql.Null
 	}
 	return ec._UpdateTeamPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNUpdateTranslationSettingsInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateTranslationSettingsInput(ctx context.Context, v any) (model.UpdateTranslationSettingsInput, error) {
+	res, err := ec.unmarshalInputUpdateTranslationSettingsInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNUpdateTranslationSettingsPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateTranslationSettingsPayload(ctx context.Context, sel ast.SelectionSet, v *model.UpdateTranslationSettingsPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._UpdateTranslationSettingsPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNUpload2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚐUpload(ctx context.Context, v any) (graphql.Upload, error) {
@@ -54015,6 +60346,42 @@ func (ec *executionContext) marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgrap
 	return v
 }
 
+func (ec *executionContext) unmarshalOLanguage2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLanguageᚄ(ctx context.Context, v any) ([]enum.Language, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]enum.Language, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNLanguage2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLanguage(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOLanguage2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLanguageᚄ(ctx context.Context, sel ast.SelectionSet, v []enum.Language) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNLanguage2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLanguage(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) unmarshalOLanguage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLanguage(ctx context.Context, v any) (*enum.Language, error) {
 	if v == nil {
 		return nil, nil
@@ -54133,6 +60500,29 @@ func (ec *executionContext) marshalONode2githubᚗcomᚋbinderyᚋbinderyᚋent�
 		return graphql.Null
 	}
 	return ec._Node(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOOpenAPISpecProcessingErrorCode2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐOpenAPISpecProcessingErrorCode(ctx context.Context, v any) (*enum.OpenAPISpecProcessingErrorCode, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(enum.OpenAPISpecProcessingErrorCode)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOOpenAPISpecProcessingErrorCode2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐOpenAPISpecProcessingErrorCode(ctx context.Context, sel ast.SelectionSet, v *enum.OpenAPISpecProcessingErrorCode) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) marshalOOpenAPISpecVersion2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐOpenAPISpecVersion(ctx context.Context, sel ast.SelectionSet, v *ent.OpenAPISpecVersion) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._OpenAPISpecVersion(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOOrganization2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐOrganization(ctx context.Context, sel ast.SelectionSet, v *ent.Organization) graphql.Marshaler {

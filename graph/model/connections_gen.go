@@ -601,3 +601,102 @@ func (c *SearchSpaceResultConnection) Info() page.Info { return c.PageInfo }
 func (c *SearchSpaceResultConnection) TotalCount(ctx context.Context) (int, error) {
 	return c.page.TotalCount(ctx)
 }
+
+// TranslationSettingsConnection is a page of TranslationSettings, with the GraphQL connection shape.
+type TranslationSettingsConnection struct {
+	Edges    []*TranslationSettingsEdge
+	PageInfo page.Info
+	page     *page.Connection[*ent.TranslationSettings]
+}
+
+// TranslationSettingsEdge is a TranslationSettings with its cursor.
+type TranslationSettingsEdge struct {
+	Node   *ent.TranslationSettings
+	Cursor page.Cursor
+}
+
+// NewTranslationSettingsConnection wraps a page of TranslationSettings.
+func NewTranslationSettingsConnection(p *page.Connection[*ent.TranslationSettings]) *TranslationSettingsConnection {
+	c := &TranslationSettingsConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*TranslationSettingsEdge, len(p.Edges))}
+	for i, e := range p.Edges {
+		c.Edges[i] = &TranslationSettingsEdge{Node: e.Node, Cursor: e.Cursor}
+	}
+	return c
+}
+
+// Nodes returns the items of the page.
+func (c *TranslationSettingsConnection) Nodes() []*ent.TranslationSettings { return c.page.Nodes() }
+
+// Info returns where the page sits in its list.
+func (c *TranslationSettingsConnection) Info() page.Info { return c.PageInfo }
+
+// TotalCount counts the items of the whole list.
+func (c *TranslationSettingsConnection) TotalCount(ctx context.Context) (int, error) {
+	return c.page.TotalCount(ctx)
+}
+
+// OpenAPISpecConnection is a page of OpenAPISpec, with the GraphQL connection shape.
+type OpenAPISpecConnection struct {
+	Edges    []*OpenAPISpecEdge
+	PageInfo page.Info
+	page     *page.Connection[*ent.OpenAPISpec]
+}
+
+// OpenAPISpecEdge is a OpenAPISpec with its cursor.
+type OpenAPISpecEdge struct {
+	Node   *ent.OpenAPISpec
+	Cursor page.Cursor
+}
+
+// NewOpenAPISpecConnection wraps a page of OpenAPISpec.
+func NewOpenAPISpecConnection(p *page.Connection[*ent.OpenAPISpec]) *OpenAPISpecConnection {
+	c := &OpenAPISpecConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*OpenAPISpecEdge, len(p.Edges))}
+	for i, e := range p.Edges {
+		c.Edges[i] = &OpenAPISpecEdge{Node: e.Node, Cursor: e.Cursor}
+	}
+	return c
+}
+
+// Nodes returns the items of the page.
+func (c *OpenAPISpecConnection) Nodes() []*ent.OpenAPISpec { return c.page.Nodes() }
+
+// Info returns where the page sits in its list.
+func (c *OpenAPISpecConnection) Info() page.Info { return c.PageInfo }
+
+// TotalCount counts the items of the whole list.
+func (c *OpenAPISpecConnection) TotalCount(ctx context.Context) (int, error) {
+	return c.page.TotalCount(ctx)
+}
+
+// OpenAPISpecVersionConnection is a page of OpenAPISpecVersion, with the GraphQL connection shape.
+type OpenAPISpecVersionConnection struct {
+	Edges    []*OpenAPISpecVersionEdge
+	PageInfo page.Info
+	page     *page.Connection[*ent.OpenAPISpecVersion]
+}
+
+// OpenAPISpecVersionEdge is a OpenAPISpecVersion with its cursor.
+type OpenAPISpecVersionEdge struct {
+	Node   *ent.OpenAPISpecVersion
+	Cursor page.Cursor
+}
+
+// NewOpenAPISpecVersionConnection wraps a page of OpenAPISpecVersion.
+func NewOpenAPISpecVersionConnection(p *page.Connection[*ent.OpenAPISpecVersion]) *OpenAPISpecVersionConnection {
+	c := &OpenAPISpecVersionConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*OpenAPISpecVersionEdge, len(p.Edges))}
+	for i, e := range p.Edges {
+		c.Edges[i] = &OpenAPISpecVersionEdge{Node: e.Node, Cursor: e.Cursor}
+	}
+	return c
+}
+
+// Nodes returns the items of the page.
+func (c *OpenAPISpecVersionConnection) Nodes() []*ent.OpenAPISpecVersion { return c.page.Nodes() }
+
+// Info returns where the page sits in its list.
+func (c *OpenAPISpecVersionConnection) Info() page.Info { return c.PageInfo }
+
+// TotalCount counts the items of the whole list.
+func (c *OpenAPISpecVersionConnection) TotalCount(ctx context.Context) (int, error) {
+	return c.page.TotalCount(ctx)
+}

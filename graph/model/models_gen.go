@@ -144,6 +144,19 @@ type CreateLinkInvitePayload struct {
 	ClientMutationID *string     `json:"clientMutationId,omitempty"`
 }
 
+type CreateOpenAPISpecInput struct {
+	OrganizationID string `json:"organizationId"`
+	// 1 to 100 lowercase letters and digits, in words joined by hyphens; unique in the organization.
+	Slug             string                  `json:"slug"`
+	Source           *OpenAPISpecSourceInput `json:"source"`
+	ClientMutationID *string                 `json:"clientMutationId,omitempty"`
+}
+
+type CreateOpenAPISpecPayload struct {
+	OpenAPISpec      *ent.OpenAPISpec `json:"openAPISpec"`
+	ClientMutationID *string          `json:"clientMutationId,omitempty"`
+}
+
 type CreateOrganizationInput struct {
 	// 2 to 255 characters.
 	Title            string  `json:"title"`
@@ -240,6 +253,20 @@ type CreateTeamPayload struct {
 	ClientMutationID *string   `json:"clientMutationId,omitempty"`
 }
 
+type CreateTranslationSettingsInput struct {
+	OrganizationID string `json:"organizationId"`
+	// 1 to 100 characters.
+	Title string `json:"title"`
+	// Official TranslationLanguage codes, without repeats; none when absent.
+	Languages        []enum.Language `json:"languages,omitempty"`
+	ClientMutationID *string         `json:"clientMutationId,omitempty"`
+}
+
+type CreateTranslationSettingsPayload struct {
+	TranslationSettings *ent.TranslationSettings `json:"translationSettings"`
+	ClientMutationID    *string                  `json:"clientMutationId,omitempty"`
+}
+
 type DeleteCollectionInput struct {
 	ID               string  `json:"id"`
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -298,6 +325,16 @@ type DeleteLinkInvitePayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+type DeleteOpenAPISpecInput struct {
+	ID               string  `json:"id"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type DeleteOpenAPISpecPayload struct {
+	DeletedOpenAPISpecID string  `json:"deletedOpenAPISpecId"`
+	ClientMutationID     *string `json:"clientMutationId,omitempty"`
+}
+
 type DeletePageInput struct {
 	SpaceID            *string `json:"spaceId,omitempty"`
 	ChangeRequestID    *string `json:"changeRequestId,omitempty"`
@@ -340,6 +377,16 @@ type DeleteTeamInput struct {
 type DeleteTeamPayload struct {
 	DeletedTeamID    string  `json:"deletedTeamId"`
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type DeleteTranslationSettingsInput struct {
+	ID               string  `json:"id"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type DeleteTranslationSettingsPayload struct {
+	DeletedTranslationSettingsID string  `json:"deletedTranslationSettingsId"`
+	ClientMutationID             *string `json:"clientMutationId,omitempty"`
 }
 
 type DuplicateSpaceInput struct {
@@ -497,6 +544,21 @@ type MoveSpacePayload struct {
 	ClientMutationID *string    `json:"clientMutationId,omitempty"`
 }
 
+// Where an OpenAPI document comes from: exactly one of url and text.
+type OpenAPISpecSourceInput struct {
+	// An absolute http(s) URL of at most 2048 characters, fetched now and again periodically.
+	URL *string `json:"url,omitempty"`
+	// The document itself, JSON or YAML, at most 1 MiB.
+	Text *string `json:"text,omitempty"`
+}
+
+type OpenAPISpecURLs struct {
+	// The spec's address in /v1.
+	Location string `json:"location"`
+	// The spec's address in the dashboard.
+	App string `json:"app"`
+}
+
 type OrganizationURLs struct {
 	Location string  `json:"location"`
 	App      string  `json:"app"`
@@ -584,6 +646,20 @@ type PostCommentReplyInput struct {
 type PostCommentReplyPayload struct {
 	Reply            *ent.CommentReply `json:"reply"`
 	ClientMutationID *string           `json:"clientMutationId,omitempty"`
+}
+
+type PutOpenAPISpecInput struct {
+	OrganizationID   string                  `json:"organizationId"`
+	Slug             string                  `json:"slug"`
+	Source           *OpenAPISpecSourceInput `json:"source"`
+	ClientMutationID *string                 `json:"clientMutationId,omitempty"`
+}
+
+type PutOpenAPISpecPayload struct {
+	OpenAPISpec *ent.OpenAPISpec `json:"openAPISpec"`
+	// Whether the spec was created, rather than updated.
+	Created          bool    `json:"created"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type RemoveMemberInput struct {
@@ -806,6 +882,11 @@ type TransferSpacePayload struct {
 	ClientMutationID *string    `json:"clientMutationId,omitempty"`
 }
 
+type TranslationSettingsURLs struct {
+	// The translation settings' address in /v1.
+	Location string `json:"location"`
+}
+
 type UpdateChangeRequestInput struct {
 	ID string `json:"id"`
 	// Up to 100 characters.
@@ -900,6 +981,17 @@ type UpdateMemberInput struct {
 type UpdateMemberPayload struct {
 	Member           *ent.Member `json:"member"`
 	ClientMutationID *string     `json:"clientMutationId,omitempty"`
+}
+
+type UpdateOpenAPISpecInput struct {
+	ID               string                  `json:"id"`
+	Source           *OpenAPISpecSourceInput `json:"source"`
+	ClientMutationID *string                 `json:"clientMutationId,omitempty"`
+}
+
+type UpdateOpenAPISpecPayload struct {
+	OpenAPISpec      *ent.OpenAPISpec `json:"openAPISpec"`
+	ClientMutationID *string          `json:"clientMutationId,omitempty"`
 }
 
 type UpdateOrganizationInput struct {
@@ -1005,6 +1097,20 @@ type UpdateTeamInput struct {
 type UpdateTeamPayload struct {
 	Team             *ent.Team `json:"team"`
 	ClientMutationID *string   `json:"clientMutationId,omitempty"`
+}
+
+type UpdateTranslationSettingsInput struct {
+	ID string `json:"id"`
+	// 1 to 100 characters.
+	Title string `json:"title"`
+	// The new languages; unchanged when absent.
+	Languages        []enum.Language `json:"languages,omitempty"`
+	ClientMutationID *string         `json:"clientMutationId,omitempty"`
+}
+
+type UpdateTranslationSettingsPayload struct {
+	TranslationSettings *ent.TranslationSettings `json:"translationSettings"`
+	ClientMutationID    *string                  `json:"clientMutationId,omitempty"`
 }
 
 type UploadFileInput struct {

@@ -42,6 +42,9 @@ const (
 	ManageTeams    Action = "manageTeams"
 	ManageAccess   Action = "manageAccess"
 	Join           Action = "join"
+	ReadSettings   Action = "readSettings"
+	ManageSettings Action = "manageSettings"
+	CreateOpenAPI  Action = "createOpenAPISpec"
 )
 
 // Rule is how an action is allowed: with at least Min, or, when Owner is
@@ -88,15 +91,18 @@ func (t Table) Allows(d Decision, a Action, owner bool) bool {
 // Decide).
 var (
 	Organizations = Table{Name: "organization", Rules: map[Action]Rule{
-		View:          {Min: "", Doc: "Read it (members, guests, and anyone who can see some of its content)"},
-		Update:        {Min: enum.RoleAdmin, Doc: "Update it"},
-		CreateContent: {Min: enum.RoleCreate, Doc: "Create a collection or space at its top level"},
-		ListDeleted:   {Min: enum.RoleAdmin, Doc: "List its deleted spaces"},
-		ListPeople:    {Min: enum.RoleRead, Doc: "List its members, teams and integrations"},
-		Administer:    {Min: enum.RoleAdmin, Doc: "Billing, installations, conversations"},
-		ManageMembers: {Min: enum.RoleAdmin, Doc: "Change a member's role, mark them as SSO members, remove them (a member may leave)"},
-		ManageTeams:   {Min: enum.RoleAdmin, Doc: "Create a team"},
-		ManageAccess:  {Min: enum.RoleAdmin, Doc: "Invite people by email, list and create invite links, list and create SAML providers"},
+		View:           {Min: "", Doc: "Read it (members, guests, and anyone who can see some of its content)"},
+		Update:         {Min: enum.RoleAdmin, Doc: "Update it"},
+		CreateContent:  {Min: enum.RoleCreate, Doc: "Create a collection or space at its top level"},
+		ListDeleted:    {Min: enum.RoleAdmin, Doc: "List its deleted spaces"},
+		ListPeople:     {Min: enum.RoleRead, Doc: "List its members, teams and integrations"},
+		Administer:     {Min: enum.RoleAdmin, Doc: "Billing, installations, conversations"},
+		ManageMembers:  {Min: enum.RoleAdmin, Doc: "Change a member's role, mark them as SSO members, remove them (a member may leave)"},
+		ManageTeams:    {Min: enum.RoleAdmin, Doc: "Create a team"},
+		ManageAccess:   {Min: enum.RoleAdmin, Doc: "Invite people by email, list and create invite links, list and create SAML providers"},
+		ReadSettings:   {Min: enum.RoleRead, Doc: "List its translation settings and OpenAPI specs"},
+		ManageSettings: {Min: enum.RoleAdmin, Doc: "Create translation settings"},
+		CreateOpenAPI:  {Min: enum.RoleCreate, Doc: "Create an OpenAPI spec (permission `createOpenAPISpec`)"},
 	}}
 	Collections = Table{Name: "collection", Rules: map[Action]Rule{
 		View:          {Min: enum.RoleRead, Doc: "Read it"},
@@ -172,6 +178,26 @@ var (
 		Delete: {Min: enum.RoleAdmin, Doc: "Delete it"},
 	}}
 
+	// Translation settings are read by the members of their organization
+	// who have a role, and changed by its admins.
+	TranslationSettings = Table{Name: "translation settings", Rules: map[Action]Rule{
+		View:   {Min: enum.RoleRead, Doc: "Read them"},
+		Update: {Min: enum.RoleAdmin, Doc: "Change their title or languages"},
+		Delete: {Min: enum.RoleAdmin, Doc: "Delete them"},
+	}}
+
+	// OpenAPI specs are read by the members of their organization who have
+	// a role, and written by those who may create them (the create role:
+	// the organization permission createOpenAPISpec).
+	OpenAPISpecs = Table{Name: "OpenAPI spec", Rules: map[Action]Rule{
+		View:   {Min: enum.RoleRead, Doc: "Read it, its versions and their operations"},
+		Update: {Min: enum.RoleCreate, Doc: "Give it a new source (permission `edit`)"},
+		Delete: {Min: enum.RoleCreate, Doc: "Delete it, with its versions"},
+	}}
+	OpenAPISpecVersions = Table{Name: "OpenAPI spec version", Rules: map[Action]Rule{
+		View: {Min: enum.RoleRead, Doc: "Read it and its operations (whoever reads its spec)"},
+	}}
+
 	Revisions = Table{Name: "revision", Rules: map[Action]Rule{
 		View: {Min: enum.RoleRead, Doc: "Read it and its content (whoever can read its space)"},
 	}}
@@ -186,7 +212,7 @@ var (
 // AllTables lists every table, in the README's order.
 func AllTables() []Table {
 	return []Table{Organizations, Collections, Spaces, ChangeRequests, Comments, CommentReplies, Teams, Invites, SAMLProviders,
-		Revisions, Users, APITokens}
+		Revisions, Users, APITokens, TranslationSettings, OpenAPISpecs, OpenAPISpecVersions}
 }
 
 // Markdown renders the tables as the README's role table; a test holds the

@@ -26,7 +26,7 @@ func ForOrganization(d Decision) OrganizationPermissions {
 		Admin:               can(Update),
 		OwnTeam:             can(CreateContent),
 		CreateContent:       can(CreateContent),
-		CreateOpenAPISpec:   can(CreateContent),
+		CreateOpenAPISpec:   can(CreateOpenAPI),
 		IngestConversations: admin,
 		ViewBilling:         admin,
 		ListMembers:         can(ListPeople),
@@ -114,4 +114,17 @@ type TeamPermissions struct {
 func ForTeam(d Decision) TeamPermissions {
 	can := func(a Action) bool { return Teams.Allows(d, a, false) }
 	return TeamPermissions{Admin: can(Update), View: can(View)}
+}
+
+// EditPermissions is the permissions object of organization settings that
+// are read and edited as a whole: translation settings, OpenAPI specs.
+type EditPermissions struct {
+	View bool `json:"view"`
+	Edit bool `json:"edit"`
+}
+
+// ForEdit derives such a permissions object from the decision, through the
+// table of the resource type.
+func ForEdit(t Table, d Decision) EditPermissions {
+	return EditPermissions{View: t.Allows(d, View, false), Edit: t.Allows(d, Update, false)}
 }

@@ -60,6 +60,12 @@ type Config struct {
 	RateLimit int
 	// PurgeInterval is how often deleted spaces past retention are purged.
 	PurgeInterval time.Duration
+	// OpenAPIRefetchInterval is how long after its last processing an
+	// OpenAPI spec with a URL source is fetched again.
+	OpenAPIRefetchInterval time.Duration
+	// OpenAPIPollInterval is how often the OpenAPI worker looks for specs
+	// to process that no request on this server woke it for.
+	OpenAPIPollInterval time.Duration
 	// Seed creates the owner user and demo content on an empty database.
 	Seed bool
 	// ShutdownTimeout bounds graceful shutdown.
@@ -118,6 +124,8 @@ func Default() Config {
 		SubscriptionKeepAlive:      25 * time.Second,
 		RateLimit:                  1200,
 		PurgeInterval:              time.Hour,
+		OpenAPIRefetchInterval:     time.Hour,
+		OpenAPIPollInterval:        10 * time.Second,
 		Seed:                       true,
 		ShutdownTimeout:            20 * time.Second,
 		MaxUploadBytes:             25 << 20,
@@ -151,6 +159,8 @@ var Env = []struct{ Name, Flag, Default, Meaning string }{
 	{"BINDERY_SIGNING_SECRET", "", "random per process", "At least 32 characters; signs the one-hour URLs of files and PDFs. Set the same value on every replica, or URLs break across replicas and restarts."},
 	{"BINDERY_MAX_UPLOAD_BYTES", "", "26214400", "Largest file an upload may carry (25 MiB)."},
 	{"BINDERY_IMPORT_ALLOW_PRIVATE", "", "false", "For local testing only: set to 1 to let imports fetch from loopback, private and link-local addresses. Never set it in production: it opens server-side request forgery."},
+	{"BINDERY_OPENAPI_REFETCH_INTERVAL", "", "1h", "How long after its last processing an OpenAPI spec with a URL source is fetched again; a version is stored only when the document changed."},
+	{"BINDERY_OPENAPI_POLL_INTERVAL", "", "10s", "How often each server's OpenAPI worker looks for specs to process (a spec created or updated on this server is processed at once)."},
 	{"BINDERY_DEBUG_ADDR", "", "none", "Address (`127.0.0.1:6060`) of a separate listener serving Go's profiler at `/debug/pprof/`, unauthenticated: keep it private."},
 	{"BINDERY_SMTP_URL", "", "none", "SMTP relay that sends invitations: `smtp://` (STARTTLS when offered) or `smtps://`, with optional `user:password@`. Unset: invitations are logged, not sent."},
 	{"BINDERY_SMTP_FROM", "", "none", "Sender address of invitations; required with `BINDERY_SMTP_URL`."},
@@ -232,7 +242,8 @@ func (c *Config) FromEnv(getenv func(string) string) error {
 		c.DrainDelay = d
 	}
 	for name, dst := range map[string]*time.Duration{"BINDERY_PURGE_INTERVAL": &c.PurgeInterval,
-		"BINDERY_REQUEST_TIMEOUT": &c.RequestTimeout, "BINDERY_SUBSCRIPTION_KEEPALIVE": &c.SubscriptionKeepAlive} {
+		"BINDERY_REQUEST_TIMEOUT": &c.RequestTimeout, "BINDERY_SUBSCRIPTION_KEEPALIVE": &c.SubscriptionKeepAlive,
+		"BINDERY_OPENAPI_REFETCH_INTERVAL": &c.OpenAPIRefetchInterval, "BINDERY_OPENAPI_POLL_INTERVAL": &c.OpenAPIPollInterval} {
 		if v := getenv(name); v != "" {
 			d, err := time.ParseDuration(v)
 			if err != nil || d <= 0 {

@@ -36,6 +36,8 @@ const (
 type Error struct {
 	Code Code
 	Msg  string
+	// Timeout is set when the remote did not answer in time.
+	Timeout bool
 }
 
 func (e *Error) Error() string { return e.Msg }
@@ -64,19 +66,25 @@ func classify(u *url.URL, err error) *Error {
 			"refused to connect to %q: private, loopback, link-local and other special-purpose addresses cannot be imported from",
 			u.Hostname())
 	case errors.Is(err, context.DeadlineExceeded):
-		return errorf(CodeFetch, "fetching %s timed out", redact(u))
+		return timedOut(u)
 	case errors.Is(err, context.Canceled):
 		return errorf(CodeFetch, "the import was canceled while fetching %s", redact(u))
 	}
 	var nerr net.Error
 	if errors.As(err, &nerr) && nerr.Timeout() {
-		return errorf(CodeFetch, "fetching %s timed out", redact(u))
+		return timedOut(u)
 	}
 	var dnsErr *net.DNSError
 	if errors.As(err, &dnsErr) {
 		return errorf(CodeFetch, "could not resolve host %q", u.Hostname())
 	}
 	return errorf(CodeFetch, "could not fetch %s", redact(u))
+}
+
+func timedOut(u *url.URL) *Error {
+	e := errorf(CodeFetch, "fetching %s timed out", redact(u))
+	e.Timeout = true
+	return e
 }
 
 // redact is u without its password, for messages.

@@ -6,7 +6,9 @@
 // table's test checks that every row is in it) with its parameters, body
 // and response schemas, and the components they reference. Where Bindery
 // differs, the row wins: its success status is the one documented (a
-// DELETE answers 204, as the API contract says), security is the bearer
+// DELETE answers 204, as the API contract says; a PUT that creates answers
+// 201), the contract's shapes replace the spec's where they differ
+// (x-bindery-contract-differs), security is the bearer
 // token Bindery takes, and every operation lists the error envelope as its
 // default response. Rows outside the contract's scope
 // (rest/testdata/operations.tsv) are marked x-bindery-beyond-contract.
@@ -141,6 +143,20 @@ func operation(official object, op rest.Operation, beyond bool) object {
 	if !ok || op.Status == http.StatusNoContent {
 		success = object{"description": http.StatusText(op.Status)}
 	}
+	// A PUT that the official API documents as creating (201) or updating
+	// (200) is an upsert in Bindery too: the row's status is its update's.
+	if _, creates := officialResponses["201"]; creates && op.Method == http.MethodPut && op.Status == http.StatusOK {
+		responses["201"] = officialResponses["201"]
+	}
+	// Where the API contract differs from the official spec, the contract
+	// wins (rest.ContractResponses and ContractRequests).
+	if schema, ok := contract(rest.ContractResponses, op.OperationID); ok {
+		success = object{"description": http.StatusText(op.Status), "content": object{"application/json": object{"schema": schema}}}
+		out["x-bindery-contract-differs"] = true
+	}
+	if schema, ok := contract(rest.ContractRequests, op.OperationID); ok {
+		out["requestBody"] = object{"required": true, "content": object{"application/json": object{"schema": schema}}}
+	}
 	responses[status] = success
 	responses["default"] = object{"$ref": "#/components/responses/UnexpectedError"}
 	out["responses"] = responses
@@ -148,6 +164,19 @@ func operation(official object, op rest.Operation, beyond bool) object {
 		out["x-bindery-beyond-contract"] = true
 	}
 	return out
+}
+
+// contract returns the contract's schema of an operation, if it has one.
+func contract(shapes map[string]string, operationID string) (any, bool) {
+	raw, ok := shapes[operationID]
+	if !ok {
+		return nil, false
+	}
+	var schema any
+	if err := json.Unmarshal([]byte(raw), &schema); err != nil {
+		panic(fmt.Sprintf("openapigen: the contract's schema of %s: %v", operationID, err))
+	}
+	return schema, true
 }
 
 // lookup walks v along keys.

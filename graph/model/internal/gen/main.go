@@ -53,6 +53,9 @@ var connections = []connection{
 	{name: "RevisionPage", node: "RevisionPage"},
 	{name: "SearchPageResult", node: "search.PageHit"},
 	{name: "SearchSpaceResult", node: "search.SpaceHit"},
+	{name: "TranslationSettings", node: "ent.TranslationSettings"},
+	{name: "OpenAPISpec", node: "ent.OpenAPISpec"},
+	{name: "OpenAPISpecVersion", node: "ent.OpenAPISpecVersion"},
 }
 
 const tmpl = `
