@@ -36,6 +36,9 @@ func (*Revision) IsNode() {}
 func (*SAMLProvider) IsNode() {}
 
 // IsNode implements the GraphQL Node interface.
+func (*Site) IsNode() {}
+
+// IsNode implements the GraphQL Node interface.
 func (*Space) IsNode() {}
 
 // IsNode implements the GraphQL Node interface.

@@ -38,6 +38,8 @@ func (r *Resolver) Revision() generated.RevisionResolver { return &revisionResol
 
 func (r *Resolver) SAMLProvider() generated.SAMLProviderResolver { return &sAMLProviderResolver{r} }
 
+func (r *Resolver) Site() generated.SiteResolver { return &siteResolver{r} }
+
 func (r *Resolver) Space() generated.SpaceResolver { return &spaceResolver{r} }
 
 func (r *Resolver) Team() generated.TeamResolver { return &teamResolver{r} }
@@ -54,6 +56,7 @@ type (
 	queryResolver         struct{ *Resolver }
 	revisionResolver      struct{ *Resolver }
 	sAMLProviderResolver  struct{ *Resolver }
+	siteResolver          struct{ *Resolver }
 	spaceResolver         struct{ *Resolver }
 	teamResolver          struct{ *Resolver }
 	userResolver          struct{ *Resolver }

@@ -62,6 +62,8 @@ type loaders struct {
 		// mergedFrom finds, by revision, the change request whose merge
 		// made it.
 		mergedFrom *batchLoader[*ent.ChangeRequest]
+		// siteSpaceCounts counts the site-spaces of sites.
+		siteSpaceCounts *batchLoader[int]
 	}
 	// nested holds the pages of nested lists primed by a listed page.
 	nested *nestedPages
@@ -180,6 +182,10 @@ func (l *loaders) teamCounts() *batchLoader[countPair] {
 
 func (l *loaders) mergedFrom() *batchLoader[*ent.ChangeRequest] {
 	return made(l, &l.lazy.mergedFrom, (*Resolver).loadMergedFrom)
+}
+
+func (l *loaders) siteSpaceCounts() *batchLoader[int] {
+	return made(l, &l.lazy.siteSpaceCounts, (*Resolver).loadSiteSpaceCounts)
 }
 
 // entity returns the loader of a resource type, making it on first use.

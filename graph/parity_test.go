@@ -33,6 +33,7 @@ var pyAliases = map[string]string{
 	"commentCount": "comments", "changeRequestCount": "changeRequests",
 	"openChangeRequestCount": "changeRequestsOpen", "draftChangeRequestCount": "changeRequestsDraft",
 	"replyCount": "replies", "memberCount": "members", "spaceCount": "spaces",
+	"siteSpaceCount": "siteSpaces",
 }
 
 // pyRESTOnly are /v1 members GraphQL has no field for, by object.
@@ -52,6 +53,8 @@ var pyRESTOnly = map[string][]string{
 	// /v1 shows a provider's unset settings as empty strings, GraphQL as
 	// null; they are set in the fixture.
 	"saml-provider": {"object"},
+	// A site's features are always empty: Bindery gates nothing on a plan.
+	"site": {"object", "features"},
 }
 
 // pySelection builds the selection of a GraphQL type: its scalars and enums,
@@ -289,6 +292,17 @@ func TestParity(t *testing.T) {
 	objects = append(objects, "/v1/orgs/"+org+"/saml/"+saml)
 	lists = append(lists, pyList{"/v1/orgs/" + org + "/link-invites", org, "Organization", "invites(first: 1000)"},
 		pyList{"/v1/orgs/" + org + "/saml", org, "Organization", "samlProviders(first: 1000)"})
+	// Sites: a published one with a proxy over two spaces, and an empty
+	// one; members with a role see them, nobody else does.
+	site := e.MustDo(http.MethodPost, "/v1/orgs/"+org+"/sites", e.OwnerToken, map[string]any{"title": "Docs",
+		"spaces": []string{handbook, top}, "visibility": "unlisted"}, http.StatusCreated)["id"].(string)
+	e.MustDo(http.MethodPatch, "/v1/orgs/"+org+"/sites/"+site, e.OwnerToken, map[string]any{"basename": "docs",
+		"proxy": "acme.example/docs", "adaptiveContent": map[string]any{"enabled": true}}, http.StatusOK)
+	e.MustDo(http.MethodPost, "/v1/orgs/"+org+"/sites/"+site+"/publish", e.OwnerToken, nil, http.StatusOK)
+	empty := e.MustDo(http.MethodPost, "/v1/orgs/"+org+"/sites", e.OwnerToken, map[string]any{"type": "premium"},
+		http.StatusCreated)["id"].(string)
+	objects = append(objects, "/v1/orgs/"+org+"/sites/"+site, "/v1/orgs/"+org+"/sites/"+empty)
+	lists = append(lists, pyList{"/v1/orgs/" + org + "/sites", org, "Organization", "sites(first: 1000)"})
 	for _, s := range []string{handbook, top, public, shared, gone} {
 		objects = append(objects, "/v1/spaces/"+s, "/v1/spaces/"+s+"/content")
 		lists = append(lists, pyList{"/v1/spaces/" + s + "/change-requests", s, "Space", "changeRequests(first: 1000)"})
@@ -430,7 +444,8 @@ func (p *pyParity) fetch(id, typeName string) map[string]any {
 // pyTypes maps /v1 object names to GraphQL types.
 var pyTypes = map[string]string{"organization": "Organization", "collection": "Collection", "space": "Space",
 	"change-request": "ChangeRequest", "revision": "Revision", "user": "User",
-	"comment": "Comment", "comment-reply": "CommentReply", "team": "Team", "invite": "Invite", "saml-provider": "SAMLProvider"}
+	"comment": "Comment", "comment-reply": "CommentReply", "team": "Team", "invite": "Invite", "saml-provider": "SAMLProvider",
+	"site": "Site"}
 
 // object compares what /v1 returns at path with the same object in GraphQL.
 func (p *pyParity) object(path string) {

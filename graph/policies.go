@@ -16,6 +16,7 @@ import (
 	"github.com/bindery/bindery/ent/predicate"
 	"github.com/bindery/bindery/ent/revision"
 	"github.com/bindery/bindery/ent/samlprovider"
+	"github.com/bindery/bindery/ent/site"
 	"github.com/bindery/bindery/ent/space"
 	"github.com/bindery/bindery/ent/team"
 	"github.com/bindery/bindery/internal/apperr"
@@ -41,6 +42,7 @@ type policySet struct {
 	revisions      *policy[*ent.Revision, predicate.Revision]
 	users          *policy[*ent.User, predicate.User]
 	tokens         *policy[*ent.APIToken, predicate.APIToken]
+	sites          *policy[*ent.Site, predicate.Site]
 
 	// policies lists them all, for what every type gets.
 	policies []anyPolicy
@@ -216,8 +218,18 @@ func (r *Resolver) declarePolicies() {
 			return authz.Decision{Member: t.UserID == v.User.ID}, nil
 		},
 	}
+	// A site is seen by its organization's members with a role (see
+	// siteDecision); its admins manage it.
+	r.sites = &policy[*ent.Site, predicate.Site]{
+		typeName: "Site", prefix: id.Site, table: authz.Sites,
+		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.Site, error) {
+			return db.Site.Query().Where(site.IDIn(ids...)).All(ctx)
+		},
+		idOf:   func(s *ent.Site) string { return s.ID },
+		decide: r.siteDecision,
+	}
 	r.policies = []anyPolicy{r.orgs, r.collections, r.spaces, r.changeRequests, r.comments, r.commentReplies,
-		r.teams, r.invites, r.samlProviders, r.revisions, r.users, r.tokens}
+		r.teams, r.invites, r.samlProviders, r.revisions, r.users, r.tokens, r.sites}
 }
 
 // adminsOnly decides about what only an organization's admins see: their

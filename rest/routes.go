@@ -103,6 +103,21 @@ func table() []route {
 		{"GET", "/orgs/{organizationId}/sso", http.StatusOK, "listSSOProviderLoginsInOrganization",
 			get(params.ssoProviders, (*API).presentSSO)},
 
+		{"GET", "/orgs/{organizationId}/sites", http.StatusOK, "listSites", list(params.sites, (*API).presentSite)},
+		{"POST", "/orgs/{organizationId}/sites", http.StatusCreated, "createSite",
+			mutate((*createSiteBody).input, mutation.CreateSite, (*API).presentSite)},
+		{"GET", "/orgs/{organizationId}/sites/{siteId}", http.StatusOK, "getSiteById", get(params.site, (*API).presentSite)},
+		{"PATCH", "/orgs/{organizationId}/sites/{siteId}", http.StatusOK, "updateSiteById",
+			mutate((*updateSiteBody).input, mutation.UpdateSite, (*API).presentSite)},
+		{"DELETE", "/orgs/{organizationId}/sites/{siteId}", http.StatusNoContent, "deleteSiteById",
+			remove(params.deleteSite, mutation.DeleteSite)},
+		// Publishing is not in the API contract; the official spec has it,
+		// and it is what makes a site's published state change.
+		{"POST", "/orgs/{organizationId}/sites/{siteId}/publish", http.StatusOK, "publishSite",
+			mutate(fromPath(params.publishSite), mutation.PublishSite, (*API).presentSite)},
+		{"POST", "/orgs/{organizationId}/sites/{siteId}/unpublish", http.StatusOK, "unpublishSite",
+			mutate(fromPath(params.publishSite), mutation.UnpublishSite, (*API).presentSite)},
+
 		{"GET", "/collections/{collectionId}", http.StatusOK, "getCollectionById", get(params.collection, (*API).presentCollection)},
 		{"PATCH", "/collections/{collectionId}", http.StatusOK, "updateCollectionById",
 			mutate((*updateCollectionBody).input, mutation.UpdateCollection, (*API).presentCollection)},

@@ -601,3 +601,34 @@ func (c *SearchSpaceResultConnection) Info() page.Info { return c.PageInfo }
 func (c *SearchSpaceResultConnection) TotalCount(ctx context.Context) (int, error) {
 	return c.page.TotalCount(ctx)
 }
+
+// SiteConnection is a page of Site, with the GraphQL connection shape.
+type SiteConnection struct {
+	Edges    []*SiteEdge
+	PageInfo page.Info
+	page     *page.Connection[*ent.Site]
+}
+
+// SiteEdge is a Site with its cursor.
+type SiteEdge struct {
+	Node   *ent.Site
+	Cursor page.Cursor
+}
+
+// NewSiteConnection wraps a page of Site.
+func NewSiteConnection(p *page.Connection[*ent.Site]) *SiteConnection {
+	c := &SiteConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*SiteEdge, len(p.Edges))}
+	for i, e := range p.Edges {
+		c.Edges[i] = &SiteEdge{Node: e.Node, Cursor: e.Cursor}
+	}
+	return c
+}
+
+// Nodes returns the items of the page.
+func (c *SiteConnection) Nodes() []*ent.Site { return c.page.Nodes() }
+
+// Info returns where the page sits in its list.
+func (c *SiteConnection) Info() page.Info { return c.PageInfo }
+
+// TotalCount counts the items of the whole list.
+func (c *SiteConnection) TotalCount(ctx context.Context) (int, error) { return c.page.TotalCount(ctx) }

@@ -209,6 +209,24 @@ type CreateSAMLProviderPayload struct {
 	ClientMutationID *string           `json:"clientMutationId,omitempty"`
 }
 
+type CreateSiteInput struct {
+	OrganizationID string `json:"organizationId"`
+	// BASIC by default.
+	Type *enum.SiteType `json:"type,omitempty"`
+	// 2 to 128 characters; "Docs" by default.
+	Title *string `json:"title,omitempty"`
+	// PUBLIC by default.
+	Visibility *enum.SiteVisibility `json:"visibility,omitempty"`
+	// Spaces of the organization, each added to the site as a site-space, in order.
+	Spaces           []string `json:"spaces,omitempty"`
+	ClientMutationID *string  `json:"clientMutationId,omitempty"`
+}
+
+type CreateSitePayload struct {
+	Site             *ent.Site `json:"site"`
+	ClientMutationID *string   `json:"clientMutationId,omitempty"`
+}
+
 type CreateSpaceInput struct {
 	OrganizationID string `json:"organizationId"`
 	// Up to 50 characters.
@@ -320,6 +338,16 @@ type DeleteSAMLProviderInput struct {
 type DeleteSAMLProviderPayload struct {
 	DeletedSAMLProviderID string  `json:"deletedSAMLProviderId"`
 	ClientMutationID      *string `json:"clientMutationId,omitempty"`
+}
+
+type DeleteSiteInput struct {
+	ID               string  `json:"id"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type DeleteSitePayload struct {
+	DeletedSiteID    string  `json:"deletedSiteId"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type DeleteSpaceInput struct {
@@ -586,6 +614,16 @@ type PostCommentReplyPayload struct {
 	ClientMutationID *string           `json:"clientMutationId,omitempty"`
 }
 
+type PublishSiteInput struct {
+	ID               string  `json:"id"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type PublishSitePayload struct {
+	Site             *ent.Site `json:"site"`
+	ClientMutationID *string   `json:"clientMutationId,omitempty"`
+}
+
 type RemoveMemberInput struct {
 	OrganizationID   string  `json:"organizationId"`
 	UserID           string  `json:"userId"`
@@ -741,6 +779,27 @@ type SetTeamContentRoleInput struct {
 type SetTeamContentRolePayload struct {
 	Team             *ent.Team `json:"team"`
 	ClientMutationID *string   `json:"clientMutationId,omitempty"`
+}
+
+type SiteAdaptiveContent struct {
+	// Whether the claims of a visitor's JWT decide which sections and site-spaces they see.
+	Enabled bool `json:"enabled"`
+}
+
+type SiteProxy struct {
+	// A host and a path, such as company.com/docs.
+	Origin string `json:"origin"`
+	// The published site's address that requests at origin are proxied to.
+	Target string `json:"target"`
+}
+
+type SiteURLs struct {
+	// The site's address in /v1.
+	Location string `json:"location"`
+	// The site's address in the dashboard.
+	App string `json:"app"`
+	// The published site's address; null while it is not published.
+	Published *string `json:"published,omitempty"`
 }
 
 type SpaceURLs struct {
@@ -972,6 +1031,29 @@ type UpdateSAMLProviderInput struct {
 type UpdateSAMLProviderPayload struct {
 	SamlProvider     *ent.SAMLProvider `json:"samlProvider"`
 	ClientMutationID *string           `json:"clientMutationId,omitempty"`
+}
+
+type UpdateSiteInput struct {
+	ID string `json:"id"`
+	// 2 to 128 characters.
+	Title      *string              `json:"title,omitempty"`
+	Visibility *enum.SiteVisibility `json:"visibility,omitempty"`
+	// 1 to 100 characters.
+	Basename        *string                 `json:"basename,omitempty"`
+	AdaptiveContent *bool                   `json:"adaptiveContent,omitempty"`
+	AgentsContext   *enum.SiteAgentsContext `json:"agentsContext,omitempty"`
+	// A site-space of the site to make the default: at its root, or in its default section when it has sections.
+	DefaultSiteSpace *string `json:"defaultSiteSpace,omitempty"`
+	// A section of the site to make its default section.
+	DefaultSiteSection *string `json:"defaultSiteSection,omitempty"`
+	// A host and a path, such as company.com/docs, at most 512 characters; null removes the proxy.
+	Proxy            graphql.Omittable[*string] `json:"proxy,omitempty"`
+	ClientMutationID *string                    `json:"clientMutationId,omitempty"`
+}
+
+type UpdateSitePayload struct {
+	Site             *ent.Site `json:"site"`
+	ClientMutationID *string   `json:"clientMutationId,omitempty"`
 }
 
 type UpdateSpaceInput struct {

@@ -42,6 +42,8 @@ const (
 	ManageTeams    Action = "manageTeams"
 	ManageAccess   Action = "manageAccess"
 	Join           Action = "join"
+	ManageSites    Action = "manageSites"
+	Publish        Action = "publish"
 )
 
 // Rule is how an action is allowed: with at least Min, or, when Owner is
@@ -97,6 +99,7 @@ var (
 		ManageMembers: {Min: enum.RoleAdmin, Doc: "Change a member's role, mark them as SSO members, remove them (a member may leave)"},
 		ManageTeams:   {Min: enum.RoleAdmin, Doc: "Create a team"},
 		ManageAccess:  {Min: enum.RoleAdmin, Doc: "Invite people by email, list and create invite links, list and create SAML providers"},
+		ManageSites:   {Min: enum.RoleAdmin, Doc: "Create a site"},
 	}}
 	Collections = Table{Name: "collection", Rules: map[Action]Rule{
 		View:          {Min: enum.RoleRead, Doc: "Read it"},
@@ -172,6 +175,16 @@ var (
 		Delete: {Min: enum.RoleAdmin, Doc: "Delete it"},
 	}}
 
+	// Sites: their organization's members with a role read them (guests
+	// do not), its admins manage them. Readers of a published site who are
+	// not members come in through its visibility, not through this table.
+	Sites = Table{Name: "site", Rules: map[Action]Rule{
+		View:    {Min: enum.RoleRead, Doc: "Read it, its sections, section groups, site-spaces and redirects"},
+		Update:  {Min: enum.RoleAdmin, Doc: "Update it and its sections, section groups, site-spaces, redirects, share links and adaptive schema"},
+		Publish: {Min: enum.RoleAdmin, Doc: "Publish or unpublish it"},
+		Delete:  {Min: enum.RoleAdmin, Doc: "Delete it, with its sections, section groups, site-spaces, redirects and share links"},
+	}}
+
 	Revisions = Table{Name: "revision", Rules: map[Action]Rule{
 		View: {Min: enum.RoleRead, Doc: "Read it and its content (whoever can read its space)"},
 	}}
@@ -186,7 +199,7 @@ var (
 // AllTables lists every table, in the README's order.
 func AllTables() []Table {
 	return []Table{Organizations, Collections, Spaces, ChangeRequests, Comments, CommentReplies, Teams, Invites, SAMLProviders,
-		Revisions, Users, APITokens}
+		Revisions, Users, APITokens, Sites}
 }
 
 // Markdown renders the tables as the README's role table; a test holds the

@@ -53,6 +53,7 @@ var connections = []connection{
 	{name: "RevisionPage", node: "RevisionPage"},
 	{name: "SearchPageResult", node: "search.PageHit"},
 	{name: "SearchSpaceResult", node: "search.SpaceHit"},
+	{name: "Site", node: "ent.Site"},
 }
 
 const tmpl = `
