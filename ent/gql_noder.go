@@ -39,6 +39,12 @@ func (*SAMLProvider) IsNode() {}
 func (*Site) IsNode() {}
 
 // IsNode implements the GraphQL Node interface.
+func (*SiteSection) IsNode() {}
+
+// IsNode implements the GraphQL Node interface.
+func (*SiteSpace) IsNode() {}
+
+// IsNode implements the GraphQL Node interface.
 func (*Space) IsNode() {}
 
 // IsNode implements the GraphQL Node interface.

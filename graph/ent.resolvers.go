@@ -40,6 +40,10 @@ func (r *Resolver) SAMLProvider() generated.SAMLProviderResolver { return &sAMLP
 
 func (r *Resolver) Site() generated.SiteResolver { return &siteResolver{r} }
 
+func (r *Resolver) SiteSection() generated.SiteSectionResolver { return &siteSectionResolver{r} }
+
+func (r *Resolver) SiteSpace() generated.SiteSpaceResolver { return &siteSpaceResolver{r} }
+
 func (r *Resolver) Space() generated.SpaceResolver { return &spaceResolver{r} }
 
 func (r *Resolver) Team() generated.TeamResolver { return &teamResolver{r} }
@@ -57,6 +61,8 @@ type (
 	revisionResolver      struct{ *Resolver }
 	sAMLProviderResolver  struct{ *Resolver }
 	siteResolver          struct{ *Resolver }
+	siteSectionResolver   struct{ *Resolver }
+	siteSpaceResolver     struct{ *Resolver }
 	spaceResolver         struct{ *Resolver }
 	teamResolver          struct{ *Resolver }
 	userResolver          struct{ *Resolver }

@@ -64,6 +64,8 @@ type loaders struct {
 		mergedFrom *batchLoader[*ent.ChangeRequest]
 		// siteSpaceCounts counts the site-spaces of sites.
 		siteSpaceCounts *batchLoader[int]
+		// sectionSiteSpaces lists the site-spaces of sections.
+		sectionSiteSpaces *batchLoader[[]*ent.SiteSpace]
 	}
 	// nested holds the pages of nested lists primed by a listed page.
 	nested *nestedPages
@@ -186,6 +188,10 @@ func (l *loaders) mergedFrom() *batchLoader[*ent.ChangeRequest] {
 
 func (l *loaders) siteSpaceCounts() *batchLoader[int] {
 	return made(l, &l.lazy.siteSpaceCounts, (*Resolver).loadSiteSpaceCounts)
+}
+
+func (l *loaders) sectionSiteSpaces() *batchLoader[[]*ent.SiteSpace] {
+	return made(l, &l.lazy.sectionSiteSpaces, (*Resolver).loadSectionSiteSpaces)
 }
 
 // entity returns the loader of a resource type, making it on first use.

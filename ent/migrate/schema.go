@@ -807,7 +807,7 @@ var (
 		{Name: "title", Type: field.TypeString},
 		{Name: "hostname", Type: field.TypeString, Unique: true, Nullable: true},
 		{Name: "basename", Type: field.TypeString, Nullable: true},
-		{Name: "proxy_origin", Type: field.TypeString, Nullable: true},
+		{Name: "proxy_origin", Type: field.TypeString, Nullable: true, Size: 512},
 		{Name: "visibility", Type: field.TypeEnum, Enums: []string{"public", "unlisted", "share-link", "visitor-auth"}, Default: "public"},
 		{Name: "published", Type: field.TypeBool, Default: false},
 		{Name: "adaptive_content", Type: field.TypeBool, Default: false},

@@ -32,7 +32,7 @@ func (Site) Fields() []ent.Field {
 		field.String("hostname").Optional().Nillable().Unique().Validate(validate.SiteHostname),
 		field.String("basename").Optional().Nillable().Validate(validate.SiteBasename),
 		// proxy_origin is shown as the object proxy {origin, target}.
-		field.String("proxy_origin").Optional().Nillable().Validate(validate.SiteProxyOrigin).Annotations(internal()),
+		field.String("proxy_origin").Optional().Nillable().MaxLen(512).Validate(validate.SiteProxyOrigin).Annotations(internal()),
 		field.Enum("visibility").GoType(enum.SiteVisibility("")).Default(string(enum.SiteVisibilityPublic)).
 			Annotations(gqlEnum("SiteVisibility")...),
 		field.Bool("published").Default(false),
@@ -86,24 +86,26 @@ func (SiteSection) Mixin() []ent.Mixin {
 // Fields of the SiteSection.
 func (SiteSection) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("site_id").Immutable(),
-		field.String("group_id").Optional().Nillable(),
+		field.String("site_id").Immutable().Annotations(internal()),
+		field.String("group_id").Optional().Nillable().Annotations(internal()),
 		field.String("title").Validate(validate.SectionTitle),
 		field.String("description").Optional().Nillable().Validate(validate.SectionDescription),
 		field.String("icon").Optional().Nillable().Validate(validate.IconName),
 		field.String("path").Validate(validate.SectionPath),
 		field.String("condition").Optional().Nillable().Validate(validate.Condition),
-		field.Bool("is_default").Default(false),
-		field.Float("position").Default(0),
+		// is_default is shown as default.
+		field.Bool("is_default").Default(false).Annotations(internal()),
+		field.Float("position").Default(0).Annotations(internal()),
 	}
 }
 
 // Edges of the SiteSection.
 func (SiteSection) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.From("site", Site.Type).Ref("sections").Field("site_id").Unique().Required().Immutable(),
-		edge.From("group", SiteSectionGroup.Type).Ref("sections").Field("group_id").Unique(),
-		edge.To("site_spaces", SiteSpace.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.From("site", Site.Type).Ref("sections").Field("site_id").Unique().Required().Immutable().
+			Annotations(entgql.Skip()),
+		edge.From("group", SiteSectionGroup.Type).Ref("sections").Field("group_id").Unique().Annotations(entgql.Skip()),
+		edge.To("site_spaces", SiteSpace.Type).Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip()),
 	}
 }
 
@@ -113,7 +115,9 @@ func (SiteSection) Indexes() []ent.Index {
 }
 
 // Annotations of the SiteSection.
-func (SiteSection) Annotations() []schema.Annotation { return hidden() }
+func (SiteSection) Annotations() []schema.Annotation {
+	return []schema.Annotation{schema.Comment("A top-level section of a site, such as a product, holding site-spaces.")}
+}
 
 // SiteSectionGroup groups sections of a site.
 type SiteSectionGroup struct{ ent.Schema }
@@ -160,24 +164,28 @@ func (SiteSpace) Mixin() []ent.Mixin {
 // Fields of the SiteSpace.
 func (SiteSpace) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("site_id").Immutable(),
-		field.String("section_id").Optional().Nillable(),
-		field.String("space_id").Immutable(),
-		// title overrides the space's title on the site when set.
-		field.String("title").Optional().Nillable().MaxLen(128),
+		field.String("site_id").Immutable().Annotations(internal()),
+		field.String("section_id").Optional().Nillable().Annotations(internal()),
+		field.String("space_id").Immutable().Annotations(internal()),
+		// title overrides the space's title on the site when set; the
+		// resolver shows either.
+		field.String("title").Optional().Nillable().MaxLen(128).Annotations(internal()),
 		field.String("path").Validate(validate.SiteSpacePath),
 		field.String("condition").Optional().Nillable().Validate(validate.Condition),
-		field.Bool("is_default").Default(false),
-		field.Float("position").Default(0),
+		// is_default is shown as default.
+		field.Bool("is_default").Default(false).Annotations(internal()),
+		field.Float("position").Default(0).Annotations(internal()),
 	}
 }
 
 // Edges of the SiteSpace.
 func (SiteSpace) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.From("site", Site.Type).Ref("site_spaces").Field("site_id").Unique().Required().Immutable(),
-		edge.From("section", SiteSection.Type).Ref("site_spaces").Field("section_id").Unique(),
-		edge.From("space", Space.Type).Ref("site_spaces").Field("space_id").Unique().Required().Immutable(),
+		edge.From("site", Site.Type).Ref("site_spaces").Field("site_id").Unique().Required().Immutable().
+			Annotations(entgql.Skip()),
+		edge.From("section", SiteSection.Type).Ref("site_spaces").Field("section_id").Unique().Annotations(entgql.Skip()),
+		edge.From("space", Space.Type).Ref("site_spaces").Field("space_id").Unique().Required().Immutable().
+			Annotations(entgql.Skip()),
 	}
 }
 
@@ -187,7 +195,9 @@ func (SiteSpace) Indexes() []ent.Index {
 }
 
 // Annotations of the SiteSpace.
-func (SiteSpace) Annotations() []schema.Annotation { return hidden() }
+func (SiteSpace) Annotations() []schema.Annotation {
+	return []schema.Annotation{schema.Comment("A space published on a site, at its root or in a section: a version or a language of it.")}
+}
 
 // SiteRedirect sends visitors from a path of a site to another destination.
 type SiteRedirect struct{ ent.Schema }

@@ -227,6 +227,35 @@ type CreateSitePayload struct {
 	ClientMutationID *string   `json:"clientMutationId,omitempty"`
 }
 
+type CreateSiteSectionInput struct {
+	SiteID string `json:"siteId"`
+	// A space of the site's organization, the section's first site-space.
+	SpaceID string `json:"spaceId"`
+	// At most 64 characters (and at least 2); the space's title by default.
+	Title            *string `json:"title,omitempty"`
+	Icon             *string `json:"icon,omitempty"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type CreateSiteSectionPayload struct {
+	SiteSection      *ent.SiteSection `json:"siteSection"`
+	ClientMutationID *string          `json:"clientMutationId,omitempty"`
+}
+
+type CreateSiteSpaceInput struct {
+	SiteID string `json:"siteId"`
+	// A space of the site's organization.
+	SpaceID string `json:"spaceId"`
+	// A section of the site; absent: its default section, or its root when it has no sections.
+	SectionID        *string `json:"sectionId,omitempty"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type CreateSiteSpacePayload struct {
+	SiteSpace        *ent.SiteSpace `json:"siteSpace"`
+	ClientMutationID *string        `json:"clientMutationId,omitempty"`
+}
+
 type CreateSpaceInput struct {
 	OrganizationID string `json:"organizationId"`
 	// Up to 50 characters.
@@ -348,6 +377,26 @@ type DeleteSiteInput struct {
 type DeleteSitePayload struct {
 	DeletedSiteID    string  `json:"deletedSiteId"`
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type DeleteSiteSectionInput struct {
+	ID               string  `json:"id"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type DeleteSiteSectionPayload struct {
+	DeletedSiteSectionID string  `json:"deletedSiteSectionId"`
+	ClientMutationID     *string `json:"clientMutationId,omitempty"`
+}
+
+type DeleteSiteSpaceInput struct {
+	ID               string  `json:"id"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type DeleteSiteSpacePayload struct {
+	DeletedSiteSpaceID string  `json:"deletedSiteSpaceId"`
+	ClientMutationID   *string `json:"clientMutationId,omitempty"`
 }
 
 type DeleteSpaceInput struct {
@@ -510,6 +559,30 @@ type MovePagePayload struct {
 	Revision         *ent.Revision `json:"revision"`
 	Page             *RevisionPage `json:"page"`
 	ClientMutationID *string       `json:"clientMutationId,omitempty"`
+}
+
+type MoveSiteSectionInput struct {
+	ID string `json:"id"`
+	// Sections of the same site; absent puts it last.
+	Position         *SitePositionInput `json:"position,omitempty"`
+	ClientMutationID *string            `json:"clientMutationId,omitempty"`
+}
+
+type MoveSiteSectionPayload struct {
+	SiteSection      *ent.SiteSection `json:"siteSection"`
+	ClientMutationID *string          `json:"clientMutationId,omitempty"`
+}
+
+type MoveSiteSpaceInput struct {
+	ID string `json:"id"`
+	// Site-spaces with the same parent (section or root); absent puts it last.
+	Position         *SitePositionInput `json:"position,omitempty"`
+	ClientMutationID *string            `json:"clientMutationId,omitempty"`
+}
+
+type MoveSiteSpacePayload struct {
+	SiteSpace        *ent.SiteSpace `json:"siteSpace"`
+	ClientMutationID *string        `json:"clientMutationId,omitempty"`
 }
 
 type MoveSpaceInput struct {
@@ -786,11 +859,28 @@ type SiteAdaptiveContent struct {
 	Enabled bool `json:"enabled"`
 }
 
+// Where a site-space or section goes among its siblings: before or after one
+// of them (both: between two adjacent ones); neither puts it last.
+type SitePositionInput struct {
+	Before *string `json:"before,omitempty"`
+	After  *string `json:"after,omitempty"`
+}
+
 type SiteProxy struct {
 	// A host and a path, such as company.com/docs.
 	Origin string `json:"origin"`
 	// The published site's address that requests at origin are proxied to.
 	Target string `json:"target"`
+}
+
+type SiteSectionURLs struct {
+	// The section's published address; null while the site is not published.
+	Published *string `json:"published,omitempty"`
+}
+
+type SiteSpaceURLs struct {
+	// The site-space's published address; null while the site is not published.
+	Published *string `json:"published,omitempty"`
 }
 
 type SiteURLs struct {
@@ -1054,6 +1144,42 @@ type UpdateSiteInput struct {
 type UpdateSitePayload struct {
 	Site             *ent.Site `json:"site"`
 	ClientMutationID *string   `json:"clientMutationId,omitempty"`
+}
+
+type UpdateSiteSectionInput struct {
+	ID string `json:"id"`
+	// 2 to 128 characters.
+	Title *string `json:"title,omitempty"`
+	// 1 to 100 characters, unique within the site.
+	Path *string `json:"path,omitempty"`
+	// A site-space of the section to make its default.
+	DefaultSiteSpace *string `json:"defaultSiteSpace,omitempty"`
+	// An expression over visitor.claims, 1 to 1024 characters; null removes it.
+	Condition graphql.Omittable[*string] `json:"condition,omitempty"`
+	// An icon name, at most 50 characters; null removes it.
+	Icon graphql.Omittable[*string] `json:"icon,omitempty"`
+	// At most 256 characters; null removes it.
+	Description      graphql.Omittable[*string] `json:"description,omitempty"`
+	ClientMutationID *string                    `json:"clientMutationId,omitempty"`
+}
+
+type UpdateSiteSectionPayload struct {
+	SiteSection      *ent.SiteSection `json:"siteSection"`
+	ClientMutationID *string          `json:"clientMutationId,omitempty"`
+}
+
+type UpdateSiteSpaceInput struct {
+	ID string `json:"id"`
+	// 1 to 100 characters, unique among its siblings.
+	Path *string `json:"path,omitempty"`
+	// An expression over visitor.claims, 1 to 1024 characters; null removes it.
+	Condition        graphql.Omittable[*string] `json:"condition,omitempty"`
+	ClientMutationID *string                    `json:"clientMutationId,omitempty"`
+}
+
+type UpdateSiteSpacePayload struct {
+	SiteSpace        *ent.SiteSpace `json:"siteSpace"`
+	ClientMutationID *string        `json:"clientMutationId,omitempty"`
 }
 
 type UpdateSpaceInput struct {

@@ -185,6 +185,19 @@ var (
 		Delete:  {Min: enum.RoleAdmin, Doc: "Delete it, with its sections, section groups, site-spaces, redirects and share links"},
 	}}
 
+	// A site's sections and site-spaces: whoever reads the site reads
+	// them, its admins change them.
+	SiteSections = Table{Name: "site section", Rules: map[Action]Rule{
+		View:   {Min: enum.RoleRead, Doc: "Read it and its site-spaces"},
+		Update: {Min: enum.RoleAdmin, Doc: "Update or move it"},
+		Delete: {Min: enum.RoleAdmin, Doc: "Delete it, with its site-spaces"},
+	}}
+	SiteSpaces = Table{Name: "site-space", Rules: map[Action]Rule{
+		View:   {Min: enum.RoleRead, Doc: "Read it"},
+		Update: {Min: enum.RoleAdmin, Doc: "Update or move it"},
+		Delete: {Min: enum.RoleAdmin, Doc: "Remove it from its site"},
+	}}
+
 	Revisions = Table{Name: "revision", Rules: map[Action]Rule{
 		View: {Min: enum.RoleRead, Doc: "Read it and its content (whoever can read its space)"},
 	}}
@@ -199,7 +212,7 @@ var (
 // AllTables lists every table, in the README's order.
 func AllTables() []Table {
 	return []Table{Organizations, Collections, Spaces, ChangeRequests, Comments, CommentReplies, Teams, Invites, SAMLProviders,
-		Revisions, Users, APITokens, Sites}
+		Revisions, Users, APITokens, Sites, SiteSections, SiteSpaces}
 }
 
 // Markdown renders the tables as the README's role table; a test holds the

@@ -54,6 +54,8 @@ var connections = []connection{
 	{name: "SearchPageResult", node: "search.PageHit"},
 	{name: "SearchSpaceResult", node: "search.SpaceHit"},
 	{name: "Site", node: "ent.Site"},
+	{name: "SiteSection", node: "ent.SiteSection"},
+	{name: "SiteSpace", node: "ent.SiteSpace"},
 }
 
 const tmpl = `
