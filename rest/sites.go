@@ -129,7 +129,7 @@ type siteJSON struct {
 	AgentsContext   enum.SiteAgentsContext     `json:"agentsContext"`
 	// Features lists the premium features of the site: Bindery is
 	// self-hosted and gates nothing on a plan, so there are none to list.
-	Features []struct{} `json:"features"`
+	Features []struct{}   `json:"features"`
 	URLs     siteURLsJSON `json:"urls"`
 }
 

@@ -41,7 +41,7 @@ func TestSites(t *testing.T) {
 				assert.Equal(t, "http://bindery.test"+sites+"/"+res.JSON()["id"].(string), res.Header.Get("Location"))
 			}},
 		{Name: "create: title of 128, premium, share-link", Method: http.MethodPost, Path: sites, Token: e.OwnerToken,
-			Body: map[string]any{"title": strings.Repeat("t", 128), "type": "premium", "visibility": "share-link"},
+			Body:       map[string]any{"title": strings.Repeat("t", 128), "type": "premium", "visibility": "share-link"},
 			WantStatus: http.StatusCreated, WantJSON: map[string]any{"type": "premium", "visibility": "share-link"}},
 		{Name: "create: title of 129", Method: http.MethodPost, Path: sites, Token: e.OwnerToken,
 			Body: map[string]any{"title": strings.Repeat("t", 129)}, WantStatus: http.StatusBadRequest, WantError: "title"},
@@ -94,7 +94,7 @@ func TestSites(t *testing.T) {
 				"agentsContext": "excluded"},
 			WantStatus: http.StatusOK, WantJSON: map[string]any{"title": "Handbook", "visibility": "unlisted",
 				"basename": strings.Repeat("b", 100), "adaptiveContent": map[string]any{"enabled": true},
-				"proxy": map[string]any{"origin": "company.com/" + strings.Repeat("d", 500), "target": "http://bindery.test/sites/" + d},
+				"proxy":         map[string]any{"origin": "company.com/" + strings.Repeat("d", 500), "target": "http://bindery.test/sites/" + d},
 				"agentsContext": "excluded"}},
 		{Name: "update: remove the proxy", Method: http.MethodPatch, Path: site, Token: e.OwnerToken,
 			Body: map[string]any{"proxy": nil}, WantStatus: http.StatusOK,

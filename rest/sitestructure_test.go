@@ -88,7 +88,7 @@ func TestSiteSectionsAndSiteSpaces(t *testing.T) {
 		{Name: "sections: a condition with a syntax error", Method: http.MethodPatch, Path: sections + "/" + blogSec, Token: e.OwnerToken,
 			Body: map[string]any{"condition": `visitor.claims.plan ==`}, WantStatus: http.StatusBadRequest, WantError: "line 1, column"},
 		{Name: "sections: a condition of 1025", Method: http.MethodPatch, Path: sections + "/" + blogSec, Token: e.OwnerToken,
-			Body: map[string]any{"condition": "visitor.claims.a == \"" + strings.Repeat("a", 1025-22) + "\""},
+			Body:       map[string]any{"condition": "visitor.claims.a == \"" + strings.Repeat("a", 1025-22) + "\""},
 			WantStatus: http.StatusBadRequest, WantError: "condition"},
 		{Name: "sections: a condition of 1024", Method: http.MethodPatch, Path: sections + "/" + blogSec, Token: e.OwnerToken,
 			Body: map[string]any{"condition": "visitor.claims.a == \"" + strings.Repeat("a", 1024-22) + "\""}, WantStatus: http.StatusOK},
