@@ -42,6 +42,15 @@ func (*Revision) IsNode() {}
 func (*SAMLProvider) IsNode() {}
 
 // IsNode implements the GraphQL Node interface.
+func (*Site) IsNode() {}
+
+// IsNode implements the GraphQL Node interface.
+func (*SiteSection) IsNode() {}
+
+// IsNode implements the GraphQL Node interface.
+func (*SiteSpace) IsNode() {}
+
+// IsNode implements the GraphQL Node interface.
 func (*Space) IsNode() {}
 
 // IsNode implements the GraphQL Node interface.

@@ -864,7 +864,21 @@ func init() {
 	// siteDescProxyOrigin is the schema descriptor for proxy_origin field.
 	siteDescProxyOrigin := siteFields[5].Descriptor()
 	// site.ProxyOriginValidator is a validator for the "proxy_origin" field. It is called by the builders before save.
-	site.ProxyOriginValidator = siteDescProxyOrigin.Validators[0].(func(string) error)
+	site.ProxyOriginValidator = func() func(string) error {
+		validators := siteDescProxyOrigin.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(proxy_origin string) error {
+			for _, fn := range fns {
+				if err := fn(proxy_origin); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
 	// siteDescPublished is the schema descriptor for published field.
 	siteDescPublished := siteFields[7].Descriptor()
 	// site.DefaultPublished holds the default value on creation for the published field.

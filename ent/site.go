@@ -15,7 +15,7 @@ import (
 	"github.com/bindery/bindery/internal/enum"
 )
 
-// Site is the model entity for the Site schema.
+// A documentation site of an organization, which publishes its spaces.
 type Site struct {
 	config `json:"-"`
 	// ID of the ent.

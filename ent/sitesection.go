@@ -14,7 +14,7 @@ import (
 	"github.com/bindery/bindery/ent/sitesectiongroup"
 )
 
-// SiteSection is the model entity for the SiteSection schema.
+// A top-level section of a site, such as a product, holding site-spaces.
 type SiteSection struct {
 	config `json:"-"`
 	// ID of the ent.

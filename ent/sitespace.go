@@ -15,7 +15,7 @@ import (
 	"github.com/bindery/bindery/ent/space"
 )
 
-// SiteSpace is the model entity for the SiteSpace schema.
+// A space published on a site, at its root or in a section: a version or a language of it.
 type SiteSpace struct {
 	config `json:"-"`
 	// ID of the ent.

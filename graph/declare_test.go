@@ -67,7 +67,9 @@ func TestEveryNodeHasAPolicy(t *testing.T) {
 		"crContributors": func() any { return ld.crContributors() }, "replyCounts": func() any { return ld.replyCounts() },
 		"reactions": func() any { return ld.reactions() }, "mentions": func() any { return ld.mentions() },
 		"memberCounts": func() any { return ld.memberCounts() }, "teamCounts": func() any { return ld.teamCounts() },
-		"mergedFrom": func() any { return ld.mergedFrom() },
+		"mergedFrom":        func() any { return ld.mergedFrom() },
+		"siteSpaceCounts":   func() any { return ld.siteSpaceCounts() },
+		"sectionSiteSpaces": func() any { return ld.sectionSiteSpaces() },
 	}
 	made := 0
 	for name, mk := range makers {

@@ -44,6 +44,12 @@ func (r *Resolver) Revision() generated.RevisionResolver { return &revisionResol
 
 func (r *Resolver) SAMLProvider() generated.SAMLProviderResolver { return &sAMLProviderResolver{r} }
 
+func (r *Resolver) Site() generated.SiteResolver { return &siteResolver{r} }
+
+func (r *Resolver) SiteSection() generated.SiteSectionResolver { return &siteSectionResolver{r} }
+
+func (r *Resolver) SiteSpace() generated.SiteSpaceResolver { return &siteSpaceResolver{r} }
+
 func (r *Resolver) Space() generated.SpaceResolver { return &spaceResolver{r} }
 
 func (r *Resolver) Team() generated.TeamResolver { return &teamResolver{r} }
@@ -66,6 +72,9 @@ type (
 	queryResolver               struct{ *Resolver }
 	revisionResolver            struct{ *Resolver }
 	sAMLProviderResolver        struct{ *Resolver }
+	siteResolver                struct{ *Resolver }
+	siteSectionResolver         struct{ *Resolver }
+	siteSpaceResolver           struct{ *Resolver }
 	spaceResolver               struct{ *Resolver }
 	teamResolver                struct{ *Resolver }
 	translationSettingsResolver struct{ *Resolver }

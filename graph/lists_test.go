@@ -781,7 +781,7 @@ func lsCases() []lsCase {
 		lsRevisionCase("RevisionPage.pages", `pageByPath(path: "guide") { pages { `+lsPageFields+` } }`,
 			"pageByPath.pages", "path", "markdown"),
 	}
-	return slices.Concat(cases, lsContentCases(), lsLinkCases(), lsSearchCases(), lsCommentCases())
+	return slices.Concat(cases, lsContentCases(), lsLinkCases(), lsSearchCases(), lsCommentCases(), lsSiteCases())
 }
 
 // spLoaded are the loaded fields of spItemFields that some listed space has.

@@ -62,6 +62,10 @@ type loaders struct {
 		// mergedFrom finds, by revision, the change request whose merge
 		// made it.
 		mergedFrom *batchLoader[*ent.ChangeRequest]
+		// siteSpaceCounts counts the site-spaces of sites.
+		siteSpaceCounts *batchLoader[int]
+		// sectionSiteSpaces lists the site-spaces of sections.
+		sectionSiteSpaces *batchLoader[[]*ent.SiteSpace]
 	}
 	// nested holds the pages of nested lists primed by a listed page.
 	nested *nestedPages
@@ -180,6 +184,14 @@ func (l *loaders) teamCounts() *batchLoader[countPair] {
 
 func (l *loaders) mergedFrom() *batchLoader[*ent.ChangeRequest] {
 	return made(l, &l.lazy.mergedFrom, (*Resolver).loadMergedFrom)
+}
+
+func (l *loaders) siteSpaceCounts() *batchLoader[int] {
+	return made(l, &l.lazy.siteSpaceCounts, (*Resolver).loadSiteSpaceCounts)
+}
+
+func (l *loaders) sectionSiteSpaces() *batchLoader[[]*ent.SiteSpace] {
+	return made(l, &l.lazy.sectionSiteSpaces, (*Resolver).loadSectionSiteSpaces)
 }
 
 // entity returns the loader of a resource type, making it on first use.

@@ -98,6 +98,9 @@ func (r *Resolver) checkOrganizationInput(ctx context.Context, in model.UpdateOr
 		return err
 	}
 	if v := in.DefaultSiteID.Value(); v != nil {
+		// The caller administers the organization (checked first), and
+		// this read shows nothing but whether the site is one of its own.
+		ctx := internal(ctx, "whether a site is the updated organization's")
 		ok, err := r.db(ctx).Site.Query().Where(site.ID(*v), site.OrganizationID(in.ID)).Exist(ctx)
 		if err != nil {
 			return err

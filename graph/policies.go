@@ -18,6 +18,9 @@ import (
 	"github.com/bindery/bindery/ent/predicate"
 	"github.com/bindery/bindery/ent/revision"
 	"github.com/bindery/bindery/ent/samlprovider"
+	"github.com/bindery/bindery/ent/site"
+	"github.com/bindery/bindery/ent/sitesection"
+	"github.com/bindery/bindery/ent/sitespace"
 	"github.com/bindery/bindery/ent/space"
 	"github.com/bindery/bindery/ent/team"
 	"github.com/bindery/bindery/ent/translationsettings"
@@ -47,6 +50,9 @@ type policySet struct {
 	translations   *policy[*ent.TranslationSettings, predicate.TranslationSettings]
 	openAPISpecs   *policy[*ent.OpenAPISpec, predicate.OpenAPISpec]
 	specVersions   *policy[*ent.OpenAPISpecVersion, predicate.OpenAPISpecVersion]
+	sites          *policy[*ent.Site, predicate.Site]
+	sections       *policy[*ent.SiteSection, predicate.SiteSection]
+	sitespaces     *policy[*ent.SiteSpace, predicate.SiteSpace]
 
 	// policies lists them all, for what every type gets.
 	policies []anyPolicy
@@ -260,8 +266,37 @@ func (r *Resolver) declarePolicies() {
 			return d, err
 		},
 	}
+	// A site is seen by its organization's members with a role (see
+	// siteDecision); its admins manage it.
+	r.sites = &policy[*ent.Site, predicate.Site]{
+		typeName: "Site", prefix: id.Site, table: authz.Sites,
+		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.Site, error) {
+			return db.Site.Query().Where(site.IDIn(ids...)).All(ctx)
+		},
+		idOf:   func(s *ent.Site) string { return s.ID },
+		decide: r.siteDecision,
+	}
+	// A site's sections and site-spaces are seen by whoever sees the site,
+	// with the same role.
+	r.sections = &policy[*ent.SiteSection, predicate.SiteSection]{
+		typeName: "SiteSection", prefix: id.SiteSection, table: authz.SiteSections,
+		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.SiteSection, error) {
+			return db.SiteSection.Query().Where(sitesection.IDIn(ids...)).All(ctx)
+		},
+		idOf:   func(s *ent.SiteSection) string { return s.ID },
+		decide: func(ctx context.Context, s *ent.SiteSection) (authz.Decision, error) { return r.inSite(ctx, s.SiteID) },
+	}
+	r.sitespaces = &policy[*ent.SiteSpace, predicate.SiteSpace]{
+		typeName: "SiteSpace", prefix: id.SiteSpace, table: authz.SiteSpaces,
+		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.SiteSpace, error) {
+			return db.SiteSpace.Query().Where(sitespace.IDIn(ids...)).All(ctx)
+		},
+		idOf:   func(s *ent.SiteSpace) string { return s.ID },
+		decide: func(ctx context.Context, s *ent.SiteSpace) (authz.Decision, error) { return r.inSite(ctx, s.SiteID) },
+	}
 	r.policies = []anyPolicy{r.orgs, r.collections, r.spaces, r.changeRequests, r.comments, r.commentReplies,
-		r.teams, r.invites, r.samlProviders, r.revisions, r.users, r.tokens, r.translations, r.openAPISpecs, r.specVersions}
+		r.teams, r.invites, r.samlProviders, r.revisions, r.users, r.tokens, r.translations, r.openAPISpecs, r.specVersions,
+		r.sites, r.sections, r.sitespaces}
 }
 
 // membersWithARole decides about what the members of an organization who

@@ -104,6 +104,12 @@ func insertionIndex(sibs []sibling, pos *model.ContentPositionInput) (int, error
 // an item that afterLast placed above it, without the placement lock, stays
 // last whatever a concurrent move renumbers.
 func (r *Resolver) place(ctx context.Context, sibs []sibling, k int) (float64, error) {
+	return placeWith(ctx, sibs, k, r.setPosition)
+}
+
+// placeWith is place for siblings of any kind: set writes a sibling's new
+// position when they are renumbered.
+func placeWith(ctx context.Context, sibs []sibling, k int, set func(context.Context, sibling) error) (float64, error) {
 	lo, hi := 0.0, 0.0
 	switch {
 	case len(sibs) == 0:
@@ -126,7 +132,7 @@ func (r *Resolver) place(ctx context.Context, sibs []sibling, k int) (float64, e
 		if lo, mid := head[k-1], hi-positionStep/2; lo < mid && mid < hi {
 			for i := range head {
 				sibs[i].pos = head[i]
-				if err := r.setPosition(ctx, sibs[i]); err != nil {
+				if err := set(ctx, sibs[i]); err != nil {
 					return 0, err
 				}
 			}
@@ -137,11 +143,11 @@ func (r *Resolver) place(ctx context.Context, sibs []sibling, k int) (float64, e
 	// and reaching them takes billions of moves: start over from small ones.
 	for i := range sibs {
 		sibs[i].pos = float64(i+1) * positionStep
-		if err := r.setPosition(ctx, sibs[i]); err != nil {
+		if err := set(ctx, sibs[i]); err != nil {
 			return 0, err
 		}
 	}
-	return r.place(ctx, sibs, k)
+	return placeWith(ctx, sibs, k, set)
 }
 
 // newPlace checks that the viewer may add content under parent (nil for the

@@ -187,7 +187,7 @@ func TestInviteStatements(t *testing.T) {
 
 // wrCases are the cases of every create of both APIs.
 func wrCases() []wrCase {
-	return append(wrCommentCases(), []wrCase{
+	return append(append(wrCommentCases(), []wrCase{
 		{
 			// As the owner, beside n teams, with two members.
 			create: "PUT /v1/orgs/{organizationId}/teams", max: 8,
@@ -545,7 +545,7 @@ func wrCases() []wrCase {
 				}
 			},
 		},
-	}...)
+	}...), wrSiteCases()...)
 }
 
 // wrCheck requires each of the fields to be set in the created object, so

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
@@ -24,37 +25,43 @@ func (Site) Mixin() []ent.Mixin {
 // Fields of the Site.
 func (Site) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("organization_id").Immutable(),
-		field.Enum("type").GoType(enum.SiteType("")).Default(string(enum.SiteTypeBasic)),
+		field.String("organization_id").Immutable().Annotations(internal()),
+		field.Enum("type").GoType(enum.SiteType("")).Default(string(enum.SiteTypeBasic)).
+			Annotations(gqlEnum("SiteType")...),
 		field.String("title").Validate(validate.SiteTitle),
 		field.String("hostname").Optional().Nillable().Unique().Validate(validate.SiteHostname),
 		field.String("basename").Optional().Nillable().Validate(validate.SiteBasename),
-		field.String("proxy_origin").Optional().Nillable().MaxLen(512),
-		field.Enum("visibility").GoType(enum.SiteVisibility("")).Default(string(enum.SiteVisibilityPublic)),
+		// proxy_origin is shown as the object proxy {origin, target}.
+		field.String("proxy_origin").Optional().Nillable().MaxLen(512).Validate(validate.SiteProxyOrigin).Annotations(internal()),
+		field.Enum("visibility").GoType(enum.SiteVisibility("")).Default(string(enum.SiteVisibilityPublic)).
+			Annotations(gqlEnum("SiteVisibility")...),
 		field.Bool("published").Default(false),
-		field.Bool("adaptive_content").Default(false),
+		// adaptive_content is shown as the object adaptiveContent {enabled}.
+		field.Bool("adaptive_content").Default(false).Annotations(internal()),
 		// adaptive_schema is the JSON Schema of adaptive-content visitor claims.
-		field.JSON("adaptive_schema", map[string]any{}).Optional().SchemaType(jsonColumn),
-		field.Time("adaptive_schema_updated_at").Annotations(dateTime).Optional().Nillable(),
-		field.Enum("agents_context").GoType(enum.SiteAgentsContext("")).Default(string(enum.SiteAgentsContextIncluded)),
+		field.JSON("adaptive_schema", map[string]any{}).Optional().SchemaType(jsonColumn).Annotations(internal()),
+		field.Time("adaptive_schema_updated_at").Annotations(dateTime, internal()).Optional().Nillable(),
+		field.Enum("agents_context").GoType(enum.SiteAgentsContext("")).Default(string(enum.SiteAgentsContextIncluded)).
+			Annotations(gqlEnum("SiteAgentsContext")...),
 		// visitor_auth_private_key signs and checks visitor JWTs when the
 		// visibility is visitor-auth.
-		field.String("visitor_auth_private_key").Optional().Nillable().Sensitive(),
-		field.String("visitor_auth_fallback_url").Optional().Nillable().Validate(validate.URL(2048)),
+		field.String("visitor_auth_private_key").Optional().Nillable().Sensitive().Annotations(internal()),
+		field.String("visitor_auth_fallback_url").Optional().Nillable().Validate(validate.URL(2048)).Annotations(internal()),
 	}
 }
 
 // Edges of the Site.
 func (Site) Edges() []ent.Edge {
-	cascade := entsql.OnDelete(entsql.Cascade)
+	cascade, skip := entsql.OnDelete(entsql.Cascade), entgql.Skip()
 	return []ent.Edge{
-		edge.From("organization", Organization.Type).Ref("sites").Field("organization_id").Unique().Required().Immutable(),
-		edge.To("sections", SiteSection.Type).Annotations(cascade),
-		edge.To("section_groups", SiteSectionGroup.Type).Annotations(cascade),
-		edge.To("site_spaces", SiteSpace.Type).Annotations(cascade),
-		edge.To("redirects", SiteRedirect.Type).Annotations(cascade),
-		edge.To("share_links", ShareLink.Type).Annotations(cascade),
-		edge.From("installations", IntegrationInstallation.Type).Ref("sites"),
+		edge.From("organization", Organization.Type).Ref("sites").Field("organization_id").Unique().Required().Immutable().
+			Annotations(skip),
+		edge.To("sections", SiteSection.Type).Annotations(cascade, skip),
+		edge.To("section_groups", SiteSectionGroup.Type).Annotations(cascade, skip),
+		edge.To("site_spaces", SiteSpace.Type).Annotations(cascade, skip),
+		edge.To("redirects", SiteRedirect.Type).Annotations(cascade, skip),
+		edge.To("share_links", ShareLink.Type).Annotations(cascade, skip),
+		edge.From("installations", IntegrationInstallation.Type).Ref("sites").Annotations(skip),
 	}
 }
 
@@ -64,7 +71,9 @@ func (Site) Indexes() []ent.Index {
 }
 
 // Annotations of the Site.
-func (Site) Annotations() []schema.Annotation { return hidden() }
+func (Site) Annotations() []schema.Annotation {
+	return []schema.Annotation{schema.Comment("A documentation site of an organization, which publishes its spaces.")}
+}
 
 // SiteSection is a top-level section of a site, holding site-spaces.
 type SiteSection struct{ ent.Schema }
@@ -77,24 +86,26 @@ func (SiteSection) Mixin() []ent.Mixin {
 // Fields of the SiteSection.
 func (SiteSection) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("site_id").Immutable(),
-		field.String("group_id").Optional().Nillable(),
+		field.String("site_id").Immutable().Annotations(internal()),
+		field.String("group_id").Optional().Nillable().Annotations(internal()),
 		field.String("title").Validate(validate.SectionTitle),
 		field.String("description").Optional().Nillable().Validate(validate.SectionDescription),
 		field.String("icon").Optional().Nillable().Validate(validate.IconName),
 		field.String("path").Validate(validate.SectionPath),
 		field.String("condition").Optional().Nillable().Validate(validate.Condition),
-		field.Bool("is_default").Default(false),
-		field.Float("position").Default(0),
+		// is_default is shown as default.
+		field.Bool("is_default").Default(false).Annotations(internal()),
+		field.Float("position").Default(0).Annotations(internal()),
 	}
 }
 
 // Edges of the SiteSection.
 func (SiteSection) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.From("site", Site.Type).Ref("sections").Field("site_id").Unique().Required().Immutable(),
-		edge.From("group", SiteSectionGroup.Type).Ref("sections").Field("group_id").Unique(),
-		edge.To("site_spaces", SiteSpace.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.From("site", Site.Type).Ref("sections").Field("site_id").Unique().Required().Immutable().
+			Annotations(entgql.Skip()),
+		edge.From("group", SiteSectionGroup.Type).Ref("sections").Field("group_id").Unique().Annotations(entgql.Skip()),
+		edge.To("site_spaces", SiteSpace.Type).Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip()),
 	}
 }
 
@@ -104,7 +115,9 @@ func (SiteSection) Indexes() []ent.Index {
 }
 
 // Annotations of the SiteSection.
-func (SiteSection) Annotations() []schema.Annotation { return hidden() }
+func (SiteSection) Annotations() []schema.Annotation {
+	return []schema.Annotation{schema.Comment("A top-level section of a site, such as a product, holding site-spaces.")}
+}
 
 // SiteSectionGroup groups sections of a site.
 type SiteSectionGroup struct{ ent.Schema }
@@ -151,24 +164,28 @@ func (SiteSpace) Mixin() []ent.Mixin {
 // Fields of the SiteSpace.
 func (SiteSpace) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("site_id").Immutable(),
-		field.String("section_id").Optional().Nillable(),
-		field.String("space_id").Immutable(),
-		// title overrides the space's title on the site when set.
-		field.String("title").Optional().Nillable().MaxLen(128),
+		field.String("site_id").Immutable().Annotations(internal()),
+		field.String("section_id").Optional().Nillable().Annotations(internal()),
+		field.String("space_id").Immutable().Annotations(internal()),
+		// title overrides the space's title on the site when set; the
+		// resolver shows either.
+		field.String("title").Optional().Nillable().MaxLen(128).Annotations(internal()),
 		field.String("path").Validate(validate.SiteSpacePath),
 		field.String("condition").Optional().Nillable().Validate(validate.Condition),
-		field.Bool("is_default").Default(false),
-		field.Float("position").Default(0),
+		// is_default is shown as default.
+		field.Bool("is_default").Default(false).Annotations(internal()),
+		field.Float("position").Default(0).Annotations(internal()),
 	}
 }
 
 // Edges of the SiteSpace.
 func (SiteSpace) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.From("site", Site.Type).Ref("site_spaces").Field("site_id").Unique().Required().Immutable(),
-		edge.From("section", SiteSection.Type).Ref("site_spaces").Field("section_id").Unique(),
-		edge.From("space", Space.Type).Ref("site_spaces").Field("space_id").Unique().Required().Immutable(),
+		edge.From("site", Site.Type).Ref("site_spaces").Field("site_id").Unique().Required().Immutable().
+			Annotations(entgql.Skip()),
+		edge.From("section", SiteSection.Type).Ref("site_spaces").Field("section_id").Unique().Annotations(entgql.Skip()),
+		edge.From("space", Space.Type).Ref("site_spaces").Field("space_id").Unique().Required().Immutable().
+			Annotations(entgql.Skip()),
 	}
 }
 
@@ -178,7 +195,9 @@ func (SiteSpace) Indexes() []ent.Index {
 }
 
 // Annotations of the SiteSpace.
-func (SiteSpace) Annotations() []schema.Annotation { return hidden() }
+func (SiteSpace) Annotations() []schema.Annotation {
+	return []schema.Annotation{schema.Comment("A space published on a site, at its root or in a section: a version or a language of it.")}
+}
 
 // SiteRedirect sends visitors from a path of a site to another destination.
 type SiteRedirect struct{ ent.Schema }

@@ -700,3 +700,100 @@ func (c *OpenAPISpecVersionConnection) Info() page.Info { return c.PageInfo }
 func (c *OpenAPISpecVersionConnection) TotalCount(ctx context.Context) (int, error) {
 	return c.page.TotalCount(ctx)
 }
+
+// SiteConnection is a page of Site, with the GraphQL connection shape.
+type SiteConnection struct {
+	Edges    []*SiteEdge
+	PageInfo page.Info
+	page     *page.Connection[*ent.Site]
+}
+
+// SiteEdge is a Site with its cursor.
+type SiteEdge struct {
+	Node   *ent.Site
+	Cursor page.Cursor
+}
+
+// NewSiteConnection wraps a page of Site.
+func NewSiteConnection(p *page.Connection[*ent.Site]) *SiteConnection {
+	c := &SiteConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*SiteEdge, len(p.Edges))}
+	for i, e := range p.Edges {
+		c.Edges[i] = &SiteEdge{Node: e.Node, Cursor: e.Cursor}
+	}
+	return c
+}
+
+// Nodes returns the items of the page.
+func (c *SiteConnection) Nodes() []*ent.Site { return c.page.Nodes() }
+
+// Info returns where the page sits in its list.
+func (c *SiteConnection) Info() page.Info { return c.PageInfo }
+
+// TotalCount counts the items of the whole list.
+func (c *SiteConnection) TotalCount(ctx context.Context) (int, error) { return c.page.TotalCount(ctx) }
+
+// SiteSectionConnection is a page of SiteSection, with the GraphQL connection shape.
+type SiteSectionConnection struct {
+	Edges    []*SiteSectionEdge
+	PageInfo page.Info
+	page     *page.Connection[*ent.SiteSection]
+}
+
+// SiteSectionEdge is a SiteSection with its cursor.
+type SiteSectionEdge struct {
+	Node   *ent.SiteSection
+	Cursor page.Cursor
+}
+
+// NewSiteSectionConnection wraps a page of SiteSection.
+func NewSiteSectionConnection(p *page.Connection[*ent.SiteSection]) *SiteSectionConnection {
+	c := &SiteSectionConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*SiteSectionEdge, len(p.Edges))}
+	for i, e := range p.Edges {
+		c.Edges[i] = &SiteSectionEdge{Node: e.Node, Cursor: e.Cursor}
+	}
+	return c
+}
+
+// Nodes returns the items of the page.
+func (c *SiteSectionConnection) Nodes() []*ent.SiteSection { return c.page.Nodes() }
+
+// Info returns where the page sits in its list.
+func (c *SiteSectionConnection) Info() page.Info { return c.PageInfo }
+
+// TotalCount counts the items of the whole list.
+func (c *SiteSectionConnection) TotalCount(ctx context.Context) (int, error) {
+	return c.page.TotalCount(ctx)
+}
+
+// SiteSpaceConnection is a page of SiteSpace, with the GraphQL connection shape.
+type SiteSpaceConnection struct {
+	Edges    []*SiteSpaceEdge
+	PageInfo page.Info
+	page     *page.Connection[*ent.SiteSpace]
+}
+
+// SiteSpaceEdge is a SiteSpace with its cursor.
+type SiteSpaceEdge struct {
+	Node   *ent.SiteSpace
+	Cursor page.Cursor
+}
+
+// NewSiteSpaceConnection wraps a page of SiteSpace.
+func NewSiteSpaceConnection(p *page.Connection[*ent.SiteSpace]) *SiteSpaceConnection {
+	c := &SiteSpaceConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*SiteSpaceEdge, len(p.Edges))}
+	for i, e := range p.Edges {
+		c.Edges[i] = &SiteSpaceEdge{Node: e.Node, Cursor: e.Cursor}
+	}
+	return c
+}
+
+// Nodes returns the items of the page.
+func (c *SiteSpaceConnection) Nodes() []*ent.SiteSpace { return c.page.Nodes() }
+
+// Info returns where the page sits in its list.
+func (c *SiteSpaceConnection) Info() page.Info { return c.PageInfo }
+
+// TotalCount counts the items of the whole list.
+func (c *SiteSpaceConnection) TotalCount(ctx context.Context) (int, error) {
+	return c.page.TotalCount(ctx)
+}

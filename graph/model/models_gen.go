@@ -222,6 +222,53 @@ type CreateSAMLProviderPayload struct {
 	ClientMutationID *string           `json:"clientMutationId,omitempty"`
 }
 
+type CreateSiteInput struct {
+	OrganizationID string `json:"organizationId"`
+	// BASIC by default.
+	Type *enum.SiteType `json:"type,omitempty"`
+	// 2 to 128 characters; "Docs" by default.
+	Title *string `json:"title,omitempty"`
+	// PUBLIC by default.
+	Visibility *enum.SiteVisibility `json:"visibility,omitempty"`
+	// Spaces of the organization, each added to the site as a site-space, in order.
+	Spaces           []string `json:"spaces,omitempty"`
+	ClientMutationID *string  `json:"clientMutationId,omitempty"`
+}
+
+type CreateSitePayload struct {
+	Site             *ent.Site `json:"site"`
+	ClientMutationID *string   `json:"clientMutationId,omitempty"`
+}
+
+type CreateSiteSectionInput struct {
+	SiteID string `json:"siteId"`
+	// A space of the site's organization, the section's first site-space.
+	SpaceID string `json:"spaceId"`
+	// At most 64 characters (and at least 2); the space's title by default.
+	Title            *string `json:"title,omitempty"`
+	Icon             *string `json:"icon,omitempty"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type CreateSiteSectionPayload struct {
+	SiteSection      *ent.SiteSection `json:"siteSection"`
+	ClientMutationID *string          `json:"clientMutationId,omitempty"`
+}
+
+type CreateSiteSpaceInput struct {
+	SiteID string `json:"siteId"`
+	// A space of the site's organization.
+	SpaceID string `json:"spaceId"`
+	// A section of the site; absent: its default section, or its root when it has no sections.
+	SectionID        *string `json:"sectionId,omitempty"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type CreateSiteSpacePayload struct {
+	SiteSpace        *ent.SiteSpace `json:"siteSpace"`
+	ClientMutationID *string        `json:"clientMutationId,omitempty"`
+}
+
 type CreateSpaceInput struct {
 	OrganizationID string `json:"organizationId"`
 	// Up to 50 characters.
@@ -357,6 +404,36 @@ type DeleteSAMLProviderInput struct {
 type DeleteSAMLProviderPayload struct {
 	DeletedSAMLProviderID string  `json:"deletedSAMLProviderId"`
 	ClientMutationID      *string `json:"clientMutationId,omitempty"`
+}
+
+type DeleteSiteInput struct {
+	ID               string  `json:"id"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type DeleteSitePayload struct {
+	DeletedSiteID    string  `json:"deletedSiteId"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type DeleteSiteSectionInput struct {
+	ID               string  `json:"id"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type DeleteSiteSectionPayload struct {
+	DeletedSiteSectionID string  `json:"deletedSiteSectionId"`
+	ClientMutationID     *string `json:"clientMutationId,omitempty"`
+}
+
+type DeleteSiteSpaceInput struct {
+	ID               string  `json:"id"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type DeleteSiteSpacePayload struct {
+	DeletedSiteSpaceID string  `json:"deletedSiteSpaceId"`
+	ClientMutationID   *string `json:"clientMutationId,omitempty"`
 }
 
 type DeleteSpaceInput struct {
@@ -531,6 +608,30 @@ type MovePagePayload struct {
 	ClientMutationID *string       `json:"clientMutationId,omitempty"`
 }
 
+type MoveSiteSectionInput struct {
+	ID string `json:"id"`
+	// Sections of the same site; absent puts it last.
+	Position         *SitePositionInput `json:"position,omitempty"`
+	ClientMutationID *string            `json:"clientMutationId,omitempty"`
+}
+
+type MoveSiteSectionPayload struct {
+	SiteSection      *ent.SiteSection `json:"siteSection"`
+	ClientMutationID *string          `json:"clientMutationId,omitempty"`
+}
+
+type MoveSiteSpaceInput struct {
+	ID string `json:"id"`
+	// Site-spaces with the same parent (section or root); absent puts it last.
+	Position         *SitePositionInput `json:"position,omitempty"`
+	ClientMutationID *string            `json:"clientMutationId,omitempty"`
+}
+
+type MoveSiteSpacePayload struct {
+	SiteSpace        *ent.SiteSpace `json:"siteSpace"`
+	ClientMutationID *string        `json:"clientMutationId,omitempty"`
+}
+
 type MoveSpaceInput struct {
 	ID string `json:"id"`
 	// The new parent collection; null moves to the top level, absent keeps the parent.
@@ -646,6 +747,16 @@ type PostCommentReplyInput struct {
 type PostCommentReplyPayload struct {
 	Reply            *ent.CommentReply `json:"reply"`
 	ClientMutationID *string           `json:"clientMutationId,omitempty"`
+}
+
+type PublishSiteInput struct {
+	ID               string  `json:"id"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type PublishSitePayload struct {
+	Site             *ent.Site `json:"site"`
+	ClientMutationID *string   `json:"clientMutationId,omitempty"`
 }
 
 type PutOpenAPISpecInput struct {
@@ -817,6 +928,44 @@ type SetTeamContentRoleInput struct {
 type SetTeamContentRolePayload struct {
 	Team             *ent.Team `json:"team"`
 	ClientMutationID *string   `json:"clientMutationId,omitempty"`
+}
+
+type SiteAdaptiveContent struct {
+	// Whether the claims of a visitor's JWT decide which sections and site-spaces they see.
+	Enabled bool `json:"enabled"`
+}
+
+// Where a site-space or section goes among its siblings: before or after one
+// of them (both: between two adjacent ones); neither puts it last.
+type SitePositionInput struct {
+	Before *string `json:"before,omitempty"`
+	After  *string `json:"after,omitempty"`
+}
+
+type SiteProxy struct {
+	// A host and a path, such as company.com/docs.
+	Origin string `json:"origin"`
+	// The published site's address that requests at origin are proxied to.
+	Target string `json:"target"`
+}
+
+type SiteSectionURLs struct {
+	// The section's published address; null while the site is not published.
+	Published *string `json:"published,omitempty"`
+}
+
+type SiteSpaceURLs struct {
+	// The site-space's published address; null while the site is not published.
+	Published *string `json:"published,omitempty"`
+}
+
+type SiteURLs struct {
+	// The site's address in /v1.
+	Location string `json:"location"`
+	// The site's address in the dashboard.
+	App string `json:"app"`
+	// The published site's address; null while it is not published.
+	Published *string `json:"published,omitempty"`
 }
 
 type SpaceURLs struct {
@@ -1064,6 +1213,65 @@ type UpdateSAMLProviderInput struct {
 type UpdateSAMLProviderPayload struct {
 	SamlProvider     *ent.SAMLProvider `json:"samlProvider"`
 	ClientMutationID *string           `json:"clientMutationId,omitempty"`
+}
+
+type UpdateSiteInput struct {
+	ID string `json:"id"`
+	// 2 to 128 characters.
+	Title      *string              `json:"title,omitempty"`
+	Visibility *enum.SiteVisibility `json:"visibility,omitempty"`
+	// 1 to 100 characters.
+	Basename        *string                 `json:"basename,omitempty"`
+	AdaptiveContent *bool                   `json:"adaptiveContent,omitempty"`
+	AgentsContext   *enum.SiteAgentsContext `json:"agentsContext,omitempty"`
+	// A site-space of the site to make the default: at its root, or in its default section when it has sections.
+	DefaultSiteSpace *string `json:"defaultSiteSpace,omitempty"`
+	// A section of the site to make its default section.
+	DefaultSiteSection *string `json:"defaultSiteSection,omitempty"`
+	// A host and a path, such as company.com/docs, at most 512 characters; null removes the proxy.
+	Proxy            graphql.Omittable[*string] `json:"proxy,omitempty"`
+	ClientMutationID *string                    `json:"clientMutationId,omitempty"`
+}
+
+type UpdateSitePayload struct {
+	Site             *ent.Site `json:"site"`
+	ClientMutationID *string   `json:"clientMutationId,omitempty"`
+}
+
+type UpdateSiteSectionInput struct {
+	ID string `json:"id"`
+	// 2 to 128 characters.
+	Title *string `json:"title,omitempty"`
+	// 1 to 100 characters, unique within the site.
+	Path *string `json:"path,omitempty"`
+	// A site-space of the section to make its default.
+	DefaultSiteSpace *string `json:"defaultSiteSpace,omitempty"`
+	// An expression over visitor.claims, 1 to 1024 characters; null removes it.
+	Condition graphql.Omittable[*string] `json:"condition,omitempty"`
+	// An icon name, at most 50 characters; null removes it.
+	Icon graphql.Omittable[*string] `json:"icon,omitempty"`
+	// At most 256 characters; null removes it.
+	Description      graphql.Omittable[*string] `json:"description,omitempty"`
+	ClientMutationID *string                    `json:"clientMutationId,omitempty"`
+}
+
+type UpdateSiteSectionPayload struct {
+	SiteSection      *ent.SiteSection `json:"siteSection"`
+	ClientMutationID *string          `json:"clientMutationId,omitempty"`
+}
+
+type UpdateSiteSpaceInput struct {
+	ID string `json:"id"`
+	// 1 to 100 characters, unique among its siblings.
+	Path *string `json:"path,omitempty"`
+	// An expression over visitor.claims, 1 to 1024 characters; null removes it.
+	Condition        graphql.Omittable[*string] `json:"condition,omitempty"`
+	ClientMutationID *string                    `json:"clientMutationId,omitempty"`
+}
+
+type UpdateSiteSpacePayload struct {
+	SiteSpace        *ent.SiteSpace `json:"siteSpace"`
+	ClientMutationID *string        `json:"clientMutationId,omitempty"`
 }
 
 type UpdateSpaceInput struct {

@@ -45,6 +45,8 @@ const (
 	ReadSettings   Action = "readSettings"
 	ManageSettings Action = "manageSettings"
 	CreateOpenAPI  Action = "createOpenAPISpec"
+	ManageSites    Action = "manageSites"
+	Publish        Action = "publish"
 )
 
 // Rule is how an action is allowed: with at least Min, or, when Owner is
@@ -103,6 +105,7 @@ var (
 		ReadSettings:   {Min: enum.RoleRead, Doc: "List its translation settings and OpenAPI specs"},
 		ManageSettings: {Min: enum.RoleAdmin, Doc: "Create translation settings"},
 		CreateOpenAPI:  {Min: enum.RoleCreate, Doc: "Create an OpenAPI spec (permission `createOpenAPISpec`)"},
+		ManageSites:    {Min: enum.RoleAdmin, Doc: "Create a site"},
 	}}
 	Collections = Table{Name: "collection", Rules: map[Action]Rule{
 		View:          {Min: enum.RoleRead, Doc: "Read it"},
@@ -198,6 +201,29 @@ var (
 		View: {Min: enum.RoleRead, Doc: "Read it and its operations (whoever reads its spec)"},
 	}}
 
+	// Sites: their organization's members with a role read them (guests
+	// do not), its admins manage them. Readers of a published site who are
+	// not members come in through its visibility, not through this table.
+	Sites = Table{Name: "site", Rules: map[Action]Rule{
+		View:    {Min: enum.RoleRead, Doc: "Read it, its sections, section groups, site-spaces and redirects"},
+		Update:  {Min: enum.RoleAdmin, Doc: "Update it and its sections, section groups, site-spaces, redirects, share links and adaptive schema"},
+		Publish: {Min: enum.RoleAdmin, Doc: "Publish or unpublish it"},
+		Delete:  {Min: enum.RoleAdmin, Doc: "Delete it, with its sections, section groups, site-spaces, redirects and share links"},
+	}}
+
+	// A site's sections and site-spaces: whoever reads the site reads
+	// them, its admins change them.
+	SiteSections = Table{Name: "site section", Rules: map[Action]Rule{
+		View:   {Min: enum.RoleRead, Doc: "Read it and its site-spaces"},
+		Update: {Min: enum.RoleAdmin, Doc: "Update or move it"},
+		Delete: {Min: enum.RoleAdmin, Doc: "Delete it, with its site-spaces"},
+	}}
+	SiteSpaces = Table{Name: "site-space", Rules: map[Action]Rule{
+		View:   {Min: enum.RoleRead, Doc: "Read it"},
+		Update: {Min: enum.RoleAdmin, Doc: "Update or move it"},
+		Delete: {Min: enum.RoleAdmin, Doc: "Remove it from its site"},
+	}}
+
 	Revisions = Table{Name: "revision", Rules: map[Action]Rule{
 		View: {Min: enum.RoleRead, Doc: "Read it and its content (whoever can read its space)"},
 	}}
@@ -212,7 +238,7 @@ var (
 // AllTables lists every table, in the README's order.
 func AllTables() []Table {
 	return []Table{Organizations, Collections, Spaces, ChangeRequests, Comments, CommentReplies, Teams, Invites, SAMLProviders,
-		Revisions, Users, APITokens, TranslationSettings, OpenAPISpecs, OpenAPISpecVersions}
+		Revisions, Users, APITokens, TranslationSettings, OpenAPISpecs, OpenAPISpecVersions, Sites, SiteSections, SiteSpaces}
 }
 
 // Markdown renders the tables as the README's role table; a test holds the

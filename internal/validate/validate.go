@@ -126,6 +126,12 @@ var (
 	LogoURL                = URL(2048)
 )
 
+// SiteProxyOrigin checks a site's proxy: a host and a path, such as
+// company.com/docs, the official spec's SiteProxyOrigin (the contract says "a
+// host-and-path").
+var SiteProxyOrigin = All(Length(1, 512), Pattern(regexp.MustCompile(`^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(/[\w-]+)+$`),
+	"a host and a path, such as company.com/docs"))
+
 // Reaction checks an emoji reaction: a few characters without spaces (an
 // emoji, or a short code such as ":+1:").
 var Reaction = All(Length(1, 16), Pattern(regexp.MustCompile(`^\S+$`), "an emoji, without spaces"))

@@ -56,6 +56,9 @@ var connections = []connection{
 	{name: "TranslationSettings", node: "ent.TranslationSettings"},
 	{name: "OpenAPISpec", node: "ent.OpenAPISpec"},
 	{name: "OpenAPISpecVersion", node: "ent.OpenAPISpecVersion"},
+	{name: "Site", node: "ent.Site"},
+	{name: "SiteSection", node: "ent.SiteSection"},
+	{name: "SiteSpace", node: "ent.SiteSpace"},
 }
 
 const tmpl = `

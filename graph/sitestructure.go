@@ -1,0 +1,595 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"entgo.io/ent/dialect/sql"
+	"github.com/99designs/gqlgen/graphql"
+
+	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/ent/predicate"
+	"github.com/bindery/bindery/ent/sitesection"
+	"github.com/bindery/bindery/ent/sitespace"
+	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/internal/apperr"
+	"github.com/bindery/bindery/internal/authz"
+	"github.com/bindery/bindery/internal/condition"
+	"github.com/bindery/bindery/internal/page"
+	"github.com/bindery/bindery/internal/validate"
+)
+
+// A site's structure: sections (the top bar) holding site-spaces, or, while
+// it has no sections, site-spaces at its root. Within a site, sections are
+// ordered by a float position, and so are the site-spaces of one parent (a
+// section, or the root), as spaces and collections are (see place).
+//
+// The rules:
+//   - A site's first section takes its site-spaces at the root: they move
+//     into a default section, made first, titled as the site.
+//   - Exactly one section is the default while there are sections: the first
+//     one made; when the default is deleted, the first of the others.
+//   - Among the site-spaces of one parent one is the default: the first one
+//     added; when it is removed, the first of the others.
+//   - A section's path is unique within its site, a site-space's among its
+//     siblings: another's path is a 409.
+
+// sitePartsByPosition orders sections and site-spaces, first first.
+var (
+	sectionsByPosition = page.Order[*ent.SiteSection, predicate.SiteSection, sitesection.OrderOption]{
+		Name: "site-sections", Column: sitesection.FieldPosition, KeyType: page.KeyFloat,
+		Key: func(s *ent.SiteSection) any { return s.Position }, ID: func(s *ent.SiteSection) string { return s.ID },
+	}
+	siteSpacesByPosition = page.Order[*ent.SiteSpace, predicate.SiteSpace, sitespace.OrderOption]{
+		Name: "site-spaces", Column: sitespace.FieldPosition, KeyType: page.KeyFloat,
+		Key: func(s *ent.SiteSpace) any { return s.Position }, ID: func(s *ent.SiteSpace) string { return s.ID },
+	}
+)
+
+// inSite decides about a part of a site: whoever sees the site sees it, with
+// the same role.
+func (r *Resolver) inSite(ctx context.Context, siteID string) (authz.Decision, error) {
+	_, d, err := r.sites.get(ctx, siteID)
+	if apperr.KindOf(err) == apperr.NotFound {
+		return authz.Decision{}, nil
+	}
+	return d, err
+}
+
+func (r *Resolver) siteSections(ctx context.Context, s *ent.Site, a page.Args) (*model.SiteSectionConnection, error) {
+	if _, _, err := r.sites.authorize(ctx, s.ID, authz.View); err != nil {
+		return nil, err
+	}
+	conn, err := page.Paginate(within(ctx), r.db(ctx).SiteSection.Query().Where(sitesection.SiteID(s.ID)), sectionsByPosition, a)
+	if err != nil {
+		return nil, err
+	}
+	l := r.sections.loader(ctx)
+	ids := make([]string, 0, len(conn.Edges))
+	for _, sec := range conn.Nodes() {
+		l.Prime(ctx, sec.ID, sec)
+		ids = append(ids, sec.ID)
+	}
+	// Their site-spaces, in one statement for the page.
+	if err := r.primeSectionSiteSpaces(ctx, ids); err != nil {
+		return nil, err
+	}
+	return model.NewSiteSectionConnection(conn), nil
+}
+
+// primeSectionSiteSpaces loads the site-spaces of sections in one statement
+// and primes the request's loaders with them, and their spaces in one more.
+func (r *Resolver) primeSectionSiteSpaces(ctx context.Context, sectionIDs []string) error {
+	if len(sectionIDs) == 0 {
+		return nil
+	}
+	bySection, err := r.loadSectionSiteSpaces(ctx, sectionIDs)
+	if err != nil {
+		return err
+	}
+	ld, ssl := loadersFrom(ctx).sectionSiteSpaces(), r.sitespaces.loader(ctx)
+	var spaces []string
+	for _, sec := range sectionIDs {
+		ld.Prime(ctx, sec, bySection[sec])
+		for _, ss := range bySection[sec] {
+			ssl.Prime(ctx, ss.ID, ss)
+			spaces = append(spaces, ss.SpaceID)
+		}
+	}
+	r.spaces.prefetch(ctx, spaces)
+	return nil
+}
+
+// loadSectionSiteSpaces lists the site-spaces of sections, in order.
+func (r *Resolver) loadSectionSiteSpaces(ctx context.Context, sectionIDs []string) (map[string][]*ent.SiteSpace, error) {
+	ctx = internal(ctx, "the site-spaces of sections the viewer sees")
+	rows, err := r.db(ctx).SiteSpace.Query().Where(sitespace.SectionIDIn(sectionIDs...)).
+		Order(sitespace.ByPosition(), sitespace.ByID()).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("loading the site-spaces of sections: %w", err)
+	}
+	out := make(map[string][]*ent.SiteSpace, len(sectionIDs))
+	for _, ss := range rows {
+		out[*ss.SectionID] = append(out[*ss.SectionID], ss)
+	}
+	return out, nil
+}
+
+func (r *Resolver) sectionSiteSpaces(ctx context.Context, sec *ent.SiteSection) ([]*ent.SiteSpace, error) {
+	return load(ctx, loadersFrom(ctx).sectionSiteSpaces(), sec.ID)
+}
+
+func (r *Resolver) siteSiteSpaces(ctx context.Context, s *ent.Site, isDefault *bool, a page.Args) (*model.SiteSpaceConnection, error) {
+	if _, _, err := r.sites.authorize(ctx, s.ID, authz.View); err != nil {
+		return nil, err
+	}
+	q := r.db(ctx).SiteSpace.Query().Where(sitespace.SiteID(s.ID))
+	if isDefault != nil {
+		q.Where(sitespace.IsDefault(*isDefault))
+	}
+	conn, err := page.Paginate(within(ctx), q, siteSpacesByPosition, a)
+	if err != nil {
+		return nil, err
+	}
+	l := r.sitespaces.loader(ctx)
+	spaces := make([]string, 0, len(conn.Edges))
+	var sections []string
+	for _, ss := range conn.Nodes() {
+		l.Prime(ctx, ss.ID, ss)
+		spaces = append(spaces, ss.SpaceID)
+		if ss.SectionID != nil {
+			sections = append(sections, *ss.SectionID)
+		}
+	}
+	r.spaces.prefetch(ctx, spaces)
+	r.sections.prefetch(ctx, sections)
+	return model.NewSiteSpaceConnection(conn), nil
+}
+
+// SiteSectionOf loads a section of a site, for /v1's paths: not found when
+// it is another site's.
+func (r *Resolver) SiteSectionOf(ctx context.Context, siteID, sectionID string) (*ent.SiteSection, error) {
+	sec, _, err := r.sections.get(ctx, sectionID)
+	if err == nil && sec.SiteID != siteID {
+		return nil, r.sections.notFound()
+	}
+	return sec, err
+}
+
+// SiteSpaceOf loads a site-space of a site, for /v1's paths: not found when
+// it is another site's.
+func (r *Resolver) SiteSpaceOf(ctx context.Context, siteID, siteSpaceID string) (*ent.SiteSpace, error) {
+	ss, _, err := r.sitespaces.get(ctx, siteSpaceID)
+	if err == nil && ss.SiteID != siteID {
+		return nil, r.sitespaces.notFound()
+	}
+	return ss, err
+}
+
+// checkCondition checks a condition being saved: absent leaves it, null
+// removes it.
+func checkCondition(c graphql.Omittable[*string]) error {
+	if v, set := c.ValueOK(); set && v != nil {
+		if err := condition.Check(*v); err != nil {
+			return apperr.Invalid("condition", "%v", err)
+		}
+	}
+	return nil
+}
+
+func (r *Resolver) createSiteSection(ctx context.Context, in model.CreateSiteSectionInput) (*ent.SiteSection, error) {
+	if in.Title != nil {
+		if err := validate.SectionCreateTitle(*in.Title); err != nil {
+			return nil, apperr.Invalid("title", "%v", err)
+		}
+	}
+	var sec *ent.SiteSection
+	var s *ent.Site
+	err := r.tx(ctx, func(ctx context.Context) error {
+		var err error
+		if s, _, err = r.sites.authorize(ctx, in.SiteID, authz.Update); err != nil {
+			return err
+		}
+		spaces, err := r.siteSpacesToAdd(ctx, s.OrganizationID, []string{in.SpaceID})
+		if err != nil {
+			return apperr.Invalid("spaceId", "%q is not a space of the site's organization", in.SpaceID)
+		}
+		sp := spaces[0]
+		ctx = internal(ctx, "the structure of a site its admin changes")
+		db := r.db(ctx)
+		existing, err := db.SiteSection.Query().Where(sitesection.SiteID(s.ID)).
+			Select(sitesection.FieldID, sitesection.FieldPath, sitesection.FieldPosition, sitesection.FieldIsDefault).All(ctx)
+		if err != nil {
+			return err
+		}
+		taken, last, hasDefault := map[string]bool{}, 0.0, false
+		for _, e := range existing {
+			taken[e.Path], last, hasDefault = true, max(last, e.Position), hasDefault || e.IsDefault
+		}
+		if len(existing) == 0 {
+			// The site's first section: its site-spaces at the root move
+			// into a default section first.
+			def, err := r.adoptRootSiteSpaces(ctx, s, taken)
+			if err != nil {
+				return err
+			}
+			if def != nil {
+				last, hasDefault = def.Position, true
+			}
+		}
+		title := sp.Title
+		if in.Title != nil && strings.TrimSpace(*in.Title) != "" {
+			title = strings.TrimSpace(*in.Title)
+		}
+		b := db.SiteSection.Create().SetSiteID(s.ID).SetTitle(title).SetPath(freePath(taken, title)).
+			SetPosition(last + positionStep).SetIsDefault(!hasDefault)
+		if in.Icon != nil {
+			b.SetIcon(*in.Icon)
+		}
+		if sec, err = b.Save(ctx); err != nil {
+			return err
+		}
+		return db.SiteSpace.Create().SetSiteID(s.ID).SetSectionID(sec.ID).SetSpaceID(sp.ID).
+			SetPath(freePath(map[string]bool{}, sp.Title)).SetPosition(positionStep).SetIsDefault(true).Exec(ctx)
+	})
+	if err == nil {
+		// The answer shows them: the mutation cleared the loaders.
+		r.sites.loader(ctx).Prime(ctx, s.ID, s)
+		r.sections.loader(ctx).Prime(ctx, sec.ID, sec)
+	}
+	return sec, err
+}
+
+// adoptRootSiteSpaces moves the site-spaces at a site's root into a new
+// default section, and returns it; nil when there are none.
+func (r *Resolver) adoptRootSiteSpaces(ctx context.Context, s *ent.Site, taken map[string]bool) (*ent.SiteSection, error) {
+	db := r.db(ctx)
+	n, err := db.SiteSpace.Query().Where(sitespace.SiteID(s.ID), sitespace.SectionIDIsNil()).Count(ctx)
+	if err != nil || n == 0 {
+		return nil, err
+	}
+	def, err := db.SiteSection.Create().SetSiteID(s.ID).SetTitle(s.Title).SetPath(freePath(taken, s.Title)).
+		SetPosition(positionStep).SetIsDefault(true).Save(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return def, db.SiteSpace.Update().Where(sitespace.SiteID(s.ID), sitespace.SectionIDIsNil()).SetSectionID(def.ID).Exec(ctx)
+}
+
+func (r *Resolver) updateSiteSection(ctx context.Context, in model.UpdateSiteSectionInput) (*ent.SiteSection, error) {
+	if err := checkCondition(in.Condition); err != nil {
+		return nil, err
+	}
+	var sec *ent.SiteSection
+	err := r.tx(ctx, func(ctx context.Context) error {
+		var err error
+		if sec, _, err = r.sections.authorize(ctx, in.ID, authz.Update); err != nil {
+			return err
+		}
+		ctx = internal(ctx, "the structure of a site its admin changes")
+		db := r.db(ctx)
+		u := sec.Update()
+		if in.Title != nil {
+			u.SetTitle(strings.TrimSpace(*in.Title))
+		}
+		if in.Path != nil {
+			taken, err := db.SiteSection.Query().Where(sitesection.SiteID(sec.SiteID), sitesection.IDNEQ(sec.ID),
+				sitesection.Path(*in.Path)).Exist(ctx)
+			if err != nil {
+				return err
+			}
+			if taken {
+				return apperr.Conflictf("Another section of the site has the path %q", *in.Path)
+			}
+			u.SetPath(*in.Path)
+		}
+		setOmittable(in.Condition, u.SetCondition, u.ClearCondition)
+		setOmittable(in.Icon, u.SetIcon, u.ClearIcon)
+		setOmittable(in.Description, u.SetDescription, u.ClearDescription)
+		if in.DefaultSiteSpace != nil {
+			ss, err := db.SiteSpace.Query().Where(sitespace.ID(*in.DefaultSiteSpace), sitespace.SectionID(sec.ID)).Only(ctx)
+			if ent.IsNotFound(err) {
+				return apperr.Invalid("defaultSiteSpace", "%q is not a site-space of the section", *in.DefaultSiteSpace)
+			}
+			if err != nil {
+				return err
+			}
+			if err := r.markDefaultSiteSpace(ctx, sec.SiteID, ss); err != nil {
+				return err
+			}
+		}
+		sec, err = u.Save(ctx)
+		return err
+	})
+	return sec, err
+}
+
+// setOmittable applies an optional, nullable input: absent leaves the field,
+// null clears it.
+func setOmittable[U any](o graphql.Omittable[*string], set func(string) U, clear func() U) {
+	if v, ok := o.ValueOK(); ok {
+		if v == nil {
+			clear()
+		} else {
+			set(*v)
+		}
+	}
+}
+
+func (r *Resolver) deleteSiteSection(ctx context.Context, in model.DeleteSiteSectionInput) error {
+	return r.tx(ctx, func(ctx context.Context) error {
+		sec, _, err := r.sections.authorize(ctx, in.ID, authz.Delete)
+		if err != nil {
+			return err
+		}
+		ctx = internal(ctx, "the structure of a site its admin changes")
+		db := r.db(ctx)
+		if err := db.SiteSection.DeleteOne(sec).Exec(ctx); err != nil {
+			return err
+		}
+		if !sec.IsDefault {
+			return nil
+		}
+		next, err := db.SiteSection.Query().Where(sitesection.SiteID(sec.SiteID)).
+			Order(sitesection.ByPosition(), sitesection.ByID()).First(ctx)
+		if ent.IsNotFound(err) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		return next.Update().SetIsDefault(true).Exec(ctx)
+	})
+}
+
+func (r *Resolver) moveSiteSection(ctx context.Context, in model.MoveSiteSectionInput) (*ent.SiteSection, error) {
+	var sec *ent.SiteSection
+	err := r.tx(ctx, func(ctx context.Context) error {
+		var err error
+		if sec, _, err = r.sections.authorize(ctx, in.ID, authz.Update); err != nil {
+			return err
+		}
+		ctx = internal(ctx, "positions, which are not shown")
+		rows, err := r.db(ctx).SiteSection.Query().Where(sitesection.SiteID(sec.SiteID), sitesection.IDNEQ(sec.ID)).
+			Select(sitesection.FieldID, sitesection.FieldPosition).All(ctx)
+		if err != nil {
+			return err
+		}
+		sibs := make([]sibling, len(rows))
+		for i, x := range rows {
+			sibs[i] = sibling{id: x.ID, pos: x.Position}
+		}
+		pos, err := r.movedPosition(ctx, sibs, in.Position, func(ctx context.Context, s sibling) error {
+			return r.db(ctx).SiteSection.UpdateOneID(s.id).SetPosition(s.pos).Exec(ctx)
+		})
+		if err != nil {
+			return err
+		}
+		sec, err = sec.Update().SetPosition(pos).Save(ctx)
+		return err
+	})
+	return sec, err
+}
+
+// movedPosition returns the position of an item moved among sibs (which
+// leave it out) to pos, renumbering through set when there is no room.
+func (r *Resolver) movedPosition(ctx context.Context, sibs []sibling, pos *model.SitePositionInput,
+	set func(context.Context, sibling) error) (float64, error) {
+	sort.Slice(sibs, func(i, j int) bool {
+		if sibs[i].pos != sibs[j].pos {
+			return sibs[i].pos < sibs[j].pos
+		}
+		return sibs[i].id < sibs[j].id
+	})
+	var p *model.ContentPositionInput
+	if pos != nil {
+		p = &model.ContentPositionInput{Before: pos.Before, After: pos.After}
+	}
+	k, err := insertionIndex(sibs, p)
+	if err != nil {
+		return 0, err
+	}
+	return placeWith(ctx, sibs, k, set)
+}
+
+// siteSpaceSiblings restricts site-spaces to those of a parent: a section,
+// or the site's root.
+func siteSpaceSiblings(siteID string, sectionID *string) predicate.SiteSpace {
+	if sectionID == nil {
+		return sitespace.And(sitespace.SiteID(siteID), sitespace.SectionIDIsNil())
+	}
+	return sitespace.And(sitespace.SiteID(siteID), sitespace.SectionID(*sectionID))
+}
+
+func (r *Resolver) createSiteSpace(ctx context.Context, in model.CreateSiteSpaceInput) (*ent.SiteSpace, error) {
+	var ss *ent.SiteSpace
+	var s *ent.Site
+	err := r.tx(ctx, func(ctx context.Context) error {
+		var err error
+		if s, _, err = r.sites.authorize(ctx, in.SiteID, authz.Update); err != nil {
+			return err
+		}
+		spaces, err := r.siteSpacesToAdd(ctx, s.OrganizationID, []string{in.SpaceID})
+		if err != nil {
+			return apperr.Invalid("spaceId", "%q is not a space of the site's organization", in.SpaceID)
+		}
+		ctx = internal(ctx, "the structure of a site its admin changes")
+		db := r.db(ctx)
+		// The parent: the named section, else the default section, else
+		// the root.
+		q := db.SiteSection.Query().Where(sitesection.SiteID(s.ID))
+		if in.SectionID != nil {
+			q.Where(sitesection.ID(*in.SectionID))
+		} else {
+			q.Order(sitesection.ByIsDefault(sql.OrderDesc()), sitesection.ByPosition(), sitesection.ByID())
+		}
+		sections, err := q.Limit(1).IDs(ctx)
+		if err != nil {
+			return err
+		}
+		var parent *string
+		switch {
+		case len(sections) == 1:
+			parent = &sections[0]
+		case in.SectionID != nil:
+			return apperr.Invalid("sectionId", "%q is not a section of the site", *in.SectionID)
+		}
+		sibs, err := db.SiteSpace.Query().Where(siteSpaceSiblings(s.ID, parent)).
+			Select(sitespace.FieldPath, sitespace.FieldPosition).All(ctx)
+		if err != nil {
+			return err
+		}
+		taken, last := map[string]bool{}, 0.0
+		for _, x := range sibs {
+			taken[x.Path], last = true, max(last, x.Position)
+		}
+		ss, err = db.SiteSpace.Create().SetSiteID(s.ID).SetNillableSectionID(parent).SetSpaceID(spaces[0].ID).
+			SetPath(freePath(taken, spaces[0].Title)).SetPosition(last + positionStep).SetIsDefault(len(sibs) == 0).Save(ctx)
+		return err
+	})
+	if err == nil {
+		// The answer shows it: the mutation cleared the loaders.
+		r.sites.loader(ctx).Prime(ctx, s.ID, s)
+	}
+	return ss, err
+}
+
+func (r *Resolver) updateSiteSpace(ctx context.Context, in model.UpdateSiteSpaceInput) (*ent.SiteSpace, error) {
+	if err := checkCondition(in.Condition); err != nil {
+		return nil, err
+	}
+	var ss *ent.SiteSpace
+	err := r.tx(ctx, func(ctx context.Context) error {
+		var err error
+		if ss, _, err = r.sitespaces.authorize(ctx, in.ID, authz.Update); err != nil {
+			return err
+		}
+		ctx = internal(ctx, "the structure of a site its admin changes")
+		u := ss.Update()
+		if in.Path != nil {
+			taken, err := r.db(ctx).SiteSpace.Query().Where(siteSpaceSiblings(ss.SiteID, ss.SectionID), sitespace.IDNEQ(ss.ID),
+				sitespace.Path(*in.Path)).Exist(ctx)
+			if err != nil {
+				return err
+			}
+			if taken {
+				return apperr.Conflictf("Another site-space beside it has the path %q", *in.Path)
+			}
+			u.SetPath(*in.Path)
+		}
+		setOmittable(in.Condition, u.SetCondition, u.ClearCondition)
+		ss, err = u.Save(ctx)
+		return err
+	})
+	return ss, err
+}
+
+func (r *Resolver) deleteSiteSpace(ctx context.Context, in model.DeleteSiteSpaceInput) error {
+	return r.tx(ctx, func(ctx context.Context) error {
+		ss, _, err := r.sitespaces.authorize(ctx, in.ID, authz.Delete)
+		if err != nil {
+			return err
+		}
+		ctx = internal(ctx, "the structure of a site its admin changes")
+		db := r.db(ctx)
+		if err := db.SiteSpace.DeleteOne(ss).Exec(ctx); err != nil {
+			return err
+		}
+		if !ss.IsDefault {
+			return nil
+		}
+		next, err := db.SiteSpace.Query().Where(siteSpaceSiblings(ss.SiteID, ss.SectionID)).
+			Order(sitespace.ByPosition(), sitespace.ByID()).First(ctx)
+		if ent.IsNotFound(err) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		return next.Update().SetIsDefault(true).Exec(ctx)
+	})
+}
+
+func (r *Resolver) moveSiteSpace(ctx context.Context, in model.MoveSiteSpaceInput) (*ent.SiteSpace, error) {
+	var ss *ent.SiteSpace
+	err := r.tx(ctx, func(ctx context.Context) error {
+		var err error
+		if ss, _, err = r.sitespaces.authorize(ctx, in.ID, authz.Update); err != nil {
+			return err
+		}
+		ctx = internal(ctx, "positions, which are not shown")
+		rows, err := r.db(ctx).SiteSpace.Query().Where(siteSpaceSiblings(ss.SiteID, ss.SectionID), sitespace.IDNEQ(ss.ID)).
+			Select(sitespace.FieldID, sitespace.FieldPosition).All(ctx)
+		if err != nil {
+			return err
+		}
+		sibs := make([]sibling, len(rows))
+		for i, x := range rows {
+			sibs[i] = sibling{id: x.ID, pos: x.Position}
+		}
+		pos, err := r.movedPosition(ctx, sibs, in.Position, func(ctx context.Context, s sibling) error {
+			return r.db(ctx).SiteSpace.UpdateOneID(s.id).SetPosition(s.pos).Exec(ctx)
+		})
+		if err != nil {
+			return err
+		}
+		ss, err = ss.Update().SetPosition(pos).Save(ctx)
+		return err
+	})
+	return ss, err
+}
+
+// siteSpaceTitle is the title a site-space shows: its own, or its space's.
+func (r *Resolver) siteSpaceTitle(ctx context.Context, ss *ent.SiteSpace) (string, error) {
+	if ss.Title != nil {
+		return *ss.Title, nil
+	}
+	sp, err := r.spaces.visible(ctx, &ss.SpaceID)
+	if err != nil || sp == nil {
+		return ss.Path, err
+	}
+	return sp.Title, nil
+}
+
+// sectionPublishedURL is a section's published address, while its site is
+// published.
+func (r *Resolver) sectionPublishedURL(ctx context.Context, sec *ent.SiteSection) (*string, error) {
+	s, _, err := r.sites.get(ctx, sec.SiteID)
+	if err != nil || !s.Published {
+		return nil, err
+	}
+	u := r.sitePublishedURL(s) + "/" + sec.Path
+	return &u, nil
+}
+
+// siteSpacePublishedURL is a site-space's published address, while its site
+// is published: under its section's.
+func (r *Resolver) siteSpacePublishedURL(ctx context.Context, ss *ent.SiteSpace) (*string, error) {
+	s, _, err := r.sites.get(ctx, ss.SiteID)
+	if err != nil || !s.Published {
+		return nil, err
+	}
+	base := r.sitePublishedURL(s)
+	if ss.SectionID != nil {
+		sec, _, err := r.sections.get(ctx, *ss.SectionID)
+		if err != nil {
+			return nil, err
+		}
+		base += "/" + sec.Path
+	}
+	u := base + "/" + ss.Path
+	return &u, nil
+}
+
+// SitePartLocation is the /v1 address of a section or site-space (kind
+// "sections" or "site-spaces") of a site: what a 201 answers as its
+// Location.
+func (r *Resolver) SitePartLocation(ctx context.Context, siteID, kind, id string) (string, error) {
+	s, _, err := r.sites.get(ctx, siteID)
+	if err != nil {
+		return "", err
+	}
+	return r.siteURLs(s).Location + "/" + kind + "/" + id, nil
+}
