@@ -78,8 +78,20 @@ func list[C connection[N], N, J any](fetch func(params, page.Args) (C, error), p
 // carries the presented object's address as its Location.
 func mutate[B, In, P, E, J any](input func(*B, params) (In, error), call func(mutation, context.Context, In) (P, error),
 	present presenter[E, J]) adapter {
+	return mutating(input, call, nil, present)
+}
+
+// mutating is mutate and upsert: created, when set, tells from the payload
+// that the mutation created the resource, which answers 201 Created with
+// its Location whatever the row's status.
+func mutating[B, In, P, E, J any](input func(*B, params) (In, error), call func(mutation, context.Context, In) (P, error),
+	created func(P) bool, present presenter[E, J]) adapter {
 	body := decoderFor[B]()
 	result := resultOf[P, E]()
+	var locateCreated func(J) string
+	if created != nil {
+		locateCreated = locatorOf[J](http.StatusCreated)
+	}
 	return func(a *API, status int) handlerFunc {
 		locate := locatorOf[J](status)
 		return func(r *http.Request) (response, error) {
@@ -99,6 +111,9 @@ func mutate[B, In, P, E, J any](input func(*B, params) (In, error), call func(mu
 			j, err := present(a, p.ctx(), result(out))
 			if err != nil {
 				return response{}, err
+			}
+			if created != nil && created(out) {
+				return response{status: http.StatusCreated, body: j, location: locateCreated(j)}, nil
 			}
 			return response{status: status, body: j, location: locate(j)}, nil
 		}
@@ -180,32 +195,5 @@ func resultOf[P, E any]() func(P) E {
 // Created with its Location; an update answers the row's status.
 func upsert[B, In, P, E, J any](input func(*B, params) (In, error), call func(mutation, context.Context, In) (P, error),
 	created func(P) bool, present presenter[E, J]) adapter {
-	body := decoderFor[B]()
-	result := resultOf[P, E]()
-	locate := locatorOf[J](http.StatusCreated)
-	return func(a *API, status int) handlerFunc {
-		return func(r *http.Request) (response, error) {
-			p := params{a: a, r: r}
-			var b B
-			if err := body.decode(r, &b); err != nil {
-				return response{}, err
-			}
-			in, err := input(&b, p)
-			if err != nil {
-				return response{}, err
-			}
-			out, err := call(a.r.Mutation(), p.ctx(), in)
-			if err != nil {
-				return response{}, err
-			}
-			j, err := present(a, p.ctx(), result(out))
-			if err != nil {
-				return response{}, err
-			}
-			if created(out) {
-				return response{status: http.StatusCreated, body: j, location: locate(j)}, nil
-			}
-			return response{status: status, body: j}, nil
-		}
-	}
+	return mutating(input, call, created, present)
 }

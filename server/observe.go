@@ -181,18 +181,8 @@ func (s *Server) MetricsHandler() http.Handler {
 func ServeMetrics(ctx context.Context, ln net.Listener, metrics http.Handler, log *slog.Logger) error {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", metrics)
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	go func() {
-		<-ctx.Done()
-		shutdown, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(shutdown)
-	}()
 	log.Info("serving metrics", "addr", ln.Addr().String())
-	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return serveUntilDone(ctx, ln, mux)
 }
 
 // UseMetricsListener makes Run serve the metrics of BINDERY_METRICS_ADDR on

@@ -246,7 +246,7 @@ func TestTracing(t *testing.T) {
 	col := &collector{}
 	otlp := httptest.NewServer(col)
 	t.Cleanup(otlp.Close)
-	var logs syncBuffer
+	var logs servertest.SyncBuffer
 	e := servertest.New(t, func(c *config.Config) { c.OTLPEndpoint = otlp.URL },
 		servertest.WithLog(slog.New(slog.NewJSONHandler(&logs, nil))))
 
@@ -316,7 +316,7 @@ func names(spans []*tracepb.Span) []string {
 // operation, which only inner layers know.
 func TestAccessLogUserAndOperation(t *testing.T) {
 	t.Parallel()
-	var buf syncBuffer
+	var buf servertest.SyncBuffer
 	e := servertest.New(t, servertest.WithLog(slog.New(slog.NewJSONHandler(&buf, nil))))
 	require.Empty(t, e.GraphQL(e.OwnerToken, `query WhoAmI { viewer { id } }`, nil).Errors)
 	require.Equal(t, http.StatusOK, e.Do(http.MethodGet, "/v1/orgs/"+e.Org.ID, e.OwnerToken, nil).Status)
@@ -337,23 +337,6 @@ func TestAccessLogUserAndOperation(t *testing.T) {
 	assert.Equal(t, e.Owner.ID, lines[1]["user_id"])
 	assert.NotContains(t, lines[1], "operation")
 	assert.NotContains(t, lines[2], "user_id", "no token, no user")
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // Subscriptions and their connections are gauges; background jobs count

@@ -168,7 +168,7 @@ func TestServeSeedsAndShutsDown(t *testing.T) {
 	ln.Close()
 
 	ctx, cancel := context.WithCancel(context.Background())
-	var stderr syncBuffer
+	var stderr servertest.SyncBuffer
 	done := make(chan error, 1)
 	env := map[string]string{"BINDERY_ADDR": addr, "BINDERY_DATABASE_URL": db, "BINDERY_LOG_FORMAT": "text",
 		"BINDERY_DRAIN_DELAY": "1s"}
@@ -226,7 +226,7 @@ func TestServeSeedsAndShutsDown(t *testing.T) {
 	// A second start on the same database does not seed again, and shows
 	// the kept token instead of minting another.
 	ctx2, cancel2 := context.WithCancel(context.Background())
-	var stderr2 syncBuffer
+	var stderr2 servertest.SyncBuffer
 	delete(env, "BINDERY_DRAIN_DELAY")
 	go func() {
 		done <- run(ctx2, []string{"bindery", "serve", "--token-file", tokenFile}, func(k string) string { return env[k] }, &bytes.Buffer{}, &stderr2)
