@@ -19,7 +19,8 @@ import (
 )
 
 // batchWait is how long a loader collects keys before it queries. Sibling
-// fields resolve concurrently, so a millisecond gathers a whole list.
+// fields resolve concurrently, so a millisecond gathers a whole list on a
+// server that is not starved of CPU (WithBatchWait changes it).
 const batchWait = time.Millisecond
 
 // loaders are the per-request dataloaders: every nested field loads through
@@ -117,7 +118,7 @@ type batchLoader[V any] struct {
 // registers its clearing for clear. The caller holds l.making.
 func newBatchLoader[V any](l *loaders, fn dataloader.BatchFunc[string, V]) *batchLoader[V] {
 	cache := dataloader.NewCache[string, V]()
-	ld := dataloader.NewBatchedLoader(fn, dataloader.WithWait[string, V](batchWait),
+	ld := dataloader.NewBatchedLoader(fn, dataloader.WithWait[string, V](l.r.batchWait),
 		dataloader.WithCache[string, V](cache))
 	l.clears = append(l.clears, func() { ld.ClearAll() })
 	return &batchLoader[V]{Loader: ld, direct: &directLoader[V]{cache: cache, fetch: fn}}

@@ -34,6 +34,8 @@ type Resolver struct {
 	cfg    config.Config
 	now    func() time.Time
 	log    *slog.Logger
+	// batchWait is how long the per-request loaders collect keys.
+	batchWait time.Duration
 	// signer signs the expiring URLs of files and PDFs.
 	signer *signedurl.Signer
 	// objectCache holds content objects across requests; they are immutable.
@@ -80,6 +82,13 @@ type Option func(*Resolver)
 // WithClock replaces the clock, for tests.
 func WithClock(now func() time.Time) Option { return func(r *Resolver) { r.now = now } }
 
+// WithBatchWait sets how long the per-request loaders collect keys before
+// they query (batchWait by default). The statement-bound tests lengthen it:
+// on a machine whose CPU is taken by other tests, the siblings of a list
+// may take more than a millisecond to reach a loader, which then queries
+// in two batches, and a count that should be deterministic is not.
+func WithBatchWait(d time.Duration) Option { return func(r *Resolver) { r.batchWait = d } }
+
 // WithSpecWorker makes the resolver wake the OpenAPI worker after a spec
 // gets a new source.
 func WithSpecWorker(wake func()) Option { return func(r *Resolver) { r.wakeSpecWorker = wake } }
@@ -89,7 +98,7 @@ func WithLogger(l *slog.Logger) Option { return func(r *Resolver) { r.log = l } 
 
 // New returns the application layer over client.
 func New(client *ent.Client, cfg config.Config, opts ...Option) *Resolver {
-	r := &Resolver{client: client, cfg: cfg, now: schema.Now, log: slog.Default(),
+	r := &Resolver{client: client, cfg: cfg, now: schema.Now, log: slog.Default(), batchWait: batchWait,
 		objectCache: newObjectCache(objectCacheBytes), bus: events.NewMemory(), statements: store.NewStatements()}
 	if drv := client.Driver(); drv != nil {
 		r.search = search.New(drv.Dialect())

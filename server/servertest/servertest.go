@@ -171,9 +171,9 @@ func writer() string {
 
 // Reuse starts a second server on e's database, with empty caches: what a
 // restarted server, or another replica, sees.
-func Reuse(t testing.TB, e *Env) *Env {
+func Reuse(t testing.TB, e *Env, opts ...graph.Option) *Env {
 	t.Helper()
-	srv, err := server.New(e.Config, e.DB, testLog, graph.WithClock(e.Clock.Now))
+	srv, err := server.New(e.Config, e.DB, testLog, append([]graph.Option{graph.WithClock(e.Clock.Now)}, opts...)...)
 	require.NoError(t, err)
 	hs := httptest.NewServer(srv)
 	t.Cleanup(func() { srv.Close(); hs.Close() })
