@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"strconv"
 	"sync"
 
 	"entgo.io/ent/dialect/sql"
@@ -71,15 +72,32 @@ const spaceChangeRequests = "Space.changeRequests"
 // crListArgs are the arguments of Space.changeRequests that a primed page
 // can have: no cursor.
 type crListArgs struct {
-	First       *int                      `json:"first"`
-	Last        *int                      `json:"last"`
-	Status      *enum.ChangeRequestStatus `json:"status"`
-	Contributor *string                   `json:"contributor"`
+	First       *int
+	Last        *int
+	Status      *enum.ChangeRequestStatus
+	Contributor *string
 }
 
-// key is the canonical form of the arguments.
+// key is the canonical form of the arguments: each is "-" when absent, and
+// the contributor, whatever it holds, comes last. It is made for every
+// listed space, so it is built without reflection.
 func (a crListArgs) key() string {
-	b, _ := json.Marshal(a)
+	b := make([]byte, 0, 32)
+	for _, n := range []*int{a.First, a.Last} {
+		if n == nil {
+			b = append(b, '-')
+		} else {
+			b = strconv.AppendInt(b, int64(*n), 10)
+		}
+		b = append(b, '|')
+	}
+	for _, v := range []*string{(*string)(a.Status), a.Contributor} {
+		if v == nil {
+			b = append(b, '-', '|')
+		} else {
+			b = append(append(append(b, '"'), *v...), '"', '|')
+		}
+	}
 	return string(b)
 }
 

@@ -164,6 +164,9 @@ func serve(ctx context.Context, cfg config.Config, args []string, stderr io.Writ
 		return err
 	}
 	log := newLogger(cfg, stderr)
+	if tuneGC() {
+		log.Debug("garbage collector target set", "GOGC", serveGCPercent)
+	}
 	// The ports first: a port that is taken fails the start before the
 	// database is touched or a token minted.
 	ln, err := net.Listen("tcp", cfg.Addr)
