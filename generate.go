@@ -10,5 +10,5 @@ package bindery
 //go:generate go run ./internal/enum/internal/gen
 //go:generate go -C ent run -mod=mod entc.go
 //go:generate go run ./graph/model/internal/gen
-//go:generate go tool gqlgen generate
+//go:generate go run ./graph/internal/gqlgen
 //go:generate go run ./rest/internal/openapigen

@@ -7,6 +7,8 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/graph-gophers/dataloader/v7"
+
+	"github.com/bindery/bindery/graph/gqlexec"
 )
 
 // A dataloader batches the keys that arrive within its wait (batchWait), so
@@ -55,6 +57,7 @@ func load[T any](ctx context.Context, ld *batchLoader[T], id string) (T, error) 
 		vs, errs := ld.direct.load(ctx, []string{id})
 		return vs[0], errs[0]
 	}
+	ld.missed(ctx, id)
 	return ld.Load(ctx, id)()
 }
 
@@ -64,7 +67,20 @@ func loadMany[T any](ctx context.Context, ld *batchLoader[T], ids []string) ([]T
 	if !fannedOut(ctx) {
 		return ld.direct.load(ctx, ids)
 	}
+	ld.missed(ctx, ids...)
 	return ld.LoadMany(ctx, ids)()
+}
+
+// missed starts the siblings of the list elements around ctx that gqlgen
+// marshals one at a time (see gqlexec) when a key is not cached, before the
+// load waits for its batch, so that their loads join the batch.
+func (ld *batchLoader[T]) missed(ctx context.Context, ids ...string) {
+	for _, id := range ids {
+		if _, ok := ld.direct.cache.Get(ctx, id); !ok {
+			gqlexec.Missed(ctx)
+			return
+		}
+	}
 }
 
 // load returns the values of keys, reading those not cached in one call of

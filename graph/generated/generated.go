@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/bindery/bindery/graph/gqlexec"
+
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/introspection"
 	"github.com/bindery/bindery/ent"
@@ -64344,7 +64346,7 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 // region    ***************************** type.gotpl *****************************
 
 func (ec *executionContext) marshalNAPIToken2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐAPITokenᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.APIToken) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNAPIToken2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐAPIToken(ctx, sel, v[i])
@@ -64370,7 +64372,7 @@ func (ec *executionContext) marshalNAPIToken2ᚖgithubᚗcomᚋbinderyᚋbindery
 }
 
 func (ec *executionContext) marshalNAPITokenEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐAPITokenEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.APITokenEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNAPITokenEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐAPITokenEdge(ctx, sel, v[i])
@@ -64442,7 +64444,7 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 }
 
 func (ec *executionContext) marshalNChangeRequest2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐChangeRequestᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.ChangeRequest) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐChangeRequest(ctx, sel, v[i])
@@ -64478,7 +64480,7 @@ func (ec *executionContext) marshalNChangeRequestConnection2ᚖgithubᚗcomᚋbi
 }
 
 func (ec *executionContext) marshalNChangeRequestEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐChangeRequestEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ChangeRequestEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNChangeRequestEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐChangeRequestEdge(ctx, sel, v[i])
@@ -64534,7 +64536,7 @@ func (ec *executionContext) marshalNChangeRequestURLs2ᚖgithubᚗcomᚋbindery�
 }
 
 func (ec *executionContext) marshalNCollection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐCollectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Collection) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNCollection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐCollection(ctx, sel, v[i])
@@ -64570,7 +64572,7 @@ func (ec *executionContext) marshalNCollectionConnection2ᚖgithubᚗcomᚋbinde
 }
 
 func (ec *executionContext) marshalNCollectionEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCollectionEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CollectionEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNCollectionEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCollectionEdge(ctx, sel, v[i])
@@ -64616,7 +64618,7 @@ func (ec *executionContext) marshalNCollectionURLs2ᚖgithubᚗcomᚋbinderyᚋb
 }
 
 func (ec *executionContext) marshalNComment2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐCommentᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Comment) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNComment2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐComment(ctx, sel, v[i])
@@ -64662,7 +64664,7 @@ func (ec *executionContext) marshalNCommentConnection2ᚖgithubᚗcomᚋbindery�
 }
 
 func (ec *executionContext) marshalNCommentEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CommentEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNCommentEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentEdge(ctx, sel, v[i])
@@ -64708,7 +64710,7 @@ func (ec *executionContext) marshalNCommentPermissions2ᚖgithubᚗcomᚋbindery
 }
 
 func (ec *executionContext) marshalNCommentReply2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐCommentReplyᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.CommentReply) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNCommentReply2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐCommentReply(ctx, sel, v[i])
@@ -64744,7 +64746,7 @@ func (ec *executionContext) marshalNCommentReplyConnection2ᚖgithubᚗcomᚋbin
 }
 
 func (ec *executionContext) marshalNCommentReplyEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentReplyEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CommentReplyEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNCommentReplyEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentReplyEdge(ctx, sel, v[i])
@@ -64830,7 +64832,7 @@ func (ec *executionContext) marshalNContentReferenceStatus2githubᚗcomᚋbinder
 }
 
 func (ec *executionContext) marshalNContentReferenceUsage2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentReferenceUsageᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ContentReferenceUsage) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNContentReferenceUsage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentReferenceUsage(ctx, sel, v[i])
@@ -64866,7 +64868,7 @@ func (ec *executionContext) marshalNContentReferenceUsageConnection2ᚖgithubᚗ
 }
 
 func (ec *executionContext) marshalNContentReferenceUsageEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentReferenceUsageEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ContentReferenceUsageEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNContentReferenceUsageEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentReferenceUsageEdge(ctx, sel, v[i])
@@ -65393,7 +65395,7 @@ func (ec *executionContext) marshalNEditPermissions2ᚖgithubᚗcomᚋbinderyᚋ
 }
 
 func (ec *executionContext) marshalNEmojiReaction2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEmojiReactionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.EmojiReaction) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNEmojiReaction2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEmojiReaction(ctx, sel, v[i])
@@ -65419,7 +65421,7 @@ func (ec *executionContext) marshalNEmojiReaction2ᚖgithubᚗcomᚋbinderyᚋbi
 }
 
 func (ec *executionContext) marshalNEmojiReactionUser2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEmojiReactionUserᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.EmojiReactionUser) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNEmojiReactionUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEmojiReactionUser(ctx, sel, v[i])
@@ -65573,7 +65575,7 @@ func (ec *executionContext) marshalNInt2int64(ctx context.Context, sel ast.Selec
 }
 
 func (ec *executionContext) marshalNInvite2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐInviteᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Invite) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNInvite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐInvite(ctx, sel, v[i])
@@ -65609,7 +65611,7 @@ func (ec *executionContext) marshalNInviteConnection2ᚖgithubᚗcomᚋbindery�
 }
 
 func (ec *executionContext) marshalNInviteEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInviteEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.InviteEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNInviteEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInviteEdge(ctx, sel, v[i])
@@ -65734,7 +65736,7 @@ func (ec *executionContext) unmarshalNLanguage2ᚕgithubᚗcomᚋbinderyᚋbinde
 }
 
 func (ec *executionContext) marshalNLanguage2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLanguageᚄ(ctx context.Context, sel ast.SelectionSet, v []enum.Language) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNLanguage2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLanguage(ctx, sel, v[i])
@@ -65760,7 +65762,7 @@ func (ec *executionContext) marshalNLayoutWidth2githubᚗcomᚋbinderyᚋbindery
 }
 
 func (ec *executionContext) marshalNMember2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐMemberᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Member) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐMember(ctx, sel, v[i])
@@ -65796,7 +65798,7 @@ func (ec *executionContext) marshalNMemberConnection2ᚖgithubᚗcomᚋbindery�
 }
 
 func (ec *executionContext) marshalNMemberEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.MemberEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNMemberEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberEdge(ctx, sel, v[i])
@@ -65822,7 +65824,7 @@ func (ec *executionContext) marshalNMemberEdge2ᚖgithubᚗcomᚋbinderyᚋbinde
 }
 
 func (ec *executionContext) marshalNMemberSpace2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberSpaceᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.MemberSpace) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNMemberSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberSpace(ctx, sel, v[i])
@@ -65858,7 +65860,7 @@ func (ec *executionContext) marshalNMemberSpaceConnection2ᚖgithubᚗcomᚋbind
 }
 
 func (ec *executionContext) marshalNMemberSpaceEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberSpaceEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.MemberSpaceEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNMemberSpaceEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberSpaceEdge(ctx, sel, v[i])
@@ -65899,7 +65901,7 @@ func (ec *executionContext) marshalNMergeChangeRequestPayload2ᚖgithubᚗcomᚋ
 }
 
 func (ec *executionContext) marshalNMergeConflict2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeConflictᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.MergeConflict) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNMergeConflict2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeConflict(ctx, sel, v[i])
@@ -66025,7 +66027,7 @@ func (ec *executionContext) marshalNMoveSpacePayload2ᚖgithubᚗcomᚋbindery�
 }
 
 func (ec *executionContext) marshalNNode2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋentᚐNoder(ctx context.Context, sel ast.SelectionSet, v []ent.Noder) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalONode2githubᚗcomᚋbinderyᚋbinderyᚋentᚐNoder(ctx, sel, v[i])
@@ -66039,7 +66041,7 @@ func (ec *executionContext) marshalNOpenAPIError2githubᚗcomᚋbinderyᚋbinder
 }
 
 func (ec *executionContext) marshalNOpenAPIError2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋopenapiᚐErrorᚄ(ctx context.Context, sel ast.SelectionSet, v []openapi.Error) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNOpenAPIError2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋopenapiᚐError(ctx, sel, v[i])
@@ -66059,7 +66061,7 @@ func (ec *executionContext) marshalNOpenAPIOperation2githubᚗcomᚋbinderyᚋbi
 }
 
 func (ec *executionContext) marshalNOpenAPIOperation2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋopenapiᚐOperationᚄ(ctx context.Context, sel ast.SelectionSet, v []openapi.Operation) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNOpenAPIOperation2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋopenapiᚐOperation(ctx, sel, v[i])
@@ -66075,7 +66077,7 @@ func (ec *executionContext) marshalNOpenAPIOperation2ᚕgithubᚗcomᚋbindery�
 }
 
 func (ec *executionContext) marshalNOpenAPISpec2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐOpenAPISpecᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.OpenAPISpec) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNOpenAPISpec2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐOpenAPISpec(ctx, sel, v[i])
@@ -66111,7 +66113,7 @@ func (ec *executionContext) marshalNOpenAPISpecConnection2ᚖgithubᚗcomᚋbind
 }
 
 func (ec *executionContext) marshalNOpenAPISpecEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.OpenAPISpecEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNOpenAPISpecEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecEdge(ctx, sel, v[i])
@@ -66162,7 +66164,7 @@ func (ec *executionContext) marshalNOpenAPISpecURLs2ᚖgithubᚗcomᚋbinderyᚋ
 }
 
 func (ec *executionContext) marshalNOpenAPISpecVersion2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐOpenAPISpecVersionᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.OpenAPISpecVersion) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNOpenAPISpecVersion2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐOpenAPISpecVersion(ctx, sel, v[i])
@@ -66198,7 +66200,7 @@ func (ec *executionContext) marshalNOpenAPISpecVersionConnection2ᚖgithubᚗcom
 }
 
 func (ec *executionContext) marshalNOpenAPISpecVersionEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecVersionEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.OpenAPISpecVersionEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNOpenAPISpecVersionEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecVersionEdge(ctx, sel, v[i])
@@ -66224,7 +66226,7 @@ func (ec *executionContext) marshalNOpenAPISpecVersionEdge2ᚖgithubᚗcomᚋbin
 }
 
 func (ec *executionContext) marshalNOrganization2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐOrganizationᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Organization) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNOrganization2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐOrganization(ctx, sel, v[i])
@@ -66250,7 +66252,7 @@ func (ec *executionContext) marshalNOrganization2ᚖgithubᚗcomᚋbinderyᚋbin
 }
 
 func (ec *executionContext) marshalNOrganizationEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOrganizationEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.OrganizationEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNOrganizationEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOrganizationEdge(ctx, sel, v[i])
@@ -66480,7 +66482,7 @@ func (ec *executionContext) marshalNRestoreSpacePayload2ᚖgithubᚗcomᚋbinder
 }
 
 func (ec *executionContext) marshalNRevision2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐRevisionᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Revision) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐRevision(ctx, sel, v[i])
@@ -66506,7 +66508,7 @@ func (ec *executionContext) marshalNRevision2ᚖgithubᚗcomᚋbinderyᚋbindery
 }
 
 func (ec *executionContext) marshalNRevisionFile2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionFileᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.RevisionFile) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNRevisionFile2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionFile(ctx, sel, v[i])
@@ -66532,7 +66534,7 @@ func (ec *executionContext) marshalNRevisionFile2ᚖgithubᚗcomᚋbinderyᚋbin
 }
 
 func (ec *executionContext) marshalNRevisionPage2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPageᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.RevisionPage) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNRevisionPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPage(ctx, sel, v[i])
@@ -66568,7 +66570,7 @@ func (ec *executionContext) marshalNRevisionPageConnection2ᚖgithubᚗcomᚋbin
 }
 
 func (ec *executionContext) marshalNRevisionPageEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPageEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.RevisionPageEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNRevisionPageEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPageEdge(ctx, sel, v[i])
@@ -66594,7 +66596,7 @@ func (ec *executionContext) marshalNRevisionPageEdge2ᚖgithubᚗcomᚋbindery�
 }
 
 func (ec *executionContext) marshalNRevisionReusableContent2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋcontentᚐReusableᚄ(ctx context.Context, sel ast.SelectionSet, v []*content.Reusable) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNRevisionReusableContent2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋcontentᚐReusable(ctx, sel, v[i])
@@ -66665,7 +66667,7 @@ func (ec *executionContext) marshalNRole2githubᚗcomᚋbinderyᚋbinderyᚋinte
 }
 
 func (ec *executionContext) marshalNSAMLProvider2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSAMLProviderᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.SAMLProvider) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSAMLProvider2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSAMLProvider(ctx, sel, v[i])
@@ -66701,7 +66703,7 @@ func (ec *executionContext) marshalNSAMLProviderConnection2ᚖgithubᚗcomᚋbin
 }
 
 func (ec *executionContext) marshalNSAMLProviderEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSAMLProviderEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SAMLProviderEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSAMLProviderEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSAMLProviderEdge(ctx, sel, v[i])
@@ -66757,7 +66759,7 @@ func (ec *executionContext) marshalNSAMLServiceProvider2ᚖgithubᚗcomᚋbinder
 }
 
 func (ec *executionContext) marshalNSSOProviderLogin2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSSOProviderLoginᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SSOProviderLogin) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSSOProviderLogin2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSSOProviderLogin(ctx, sel, v[i])
@@ -66787,7 +66789,7 @@ func (ec *executionContext) marshalNSearchPageResult2githubᚗcomᚋbinderyᚋbi
 }
 
 func (ec *executionContext) marshalNSearchPageResult2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋsearchᚐPageHitᚄ(ctx context.Context, sel ast.SelectionSet, v []search.PageHit) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSearchPageResult2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋsearchᚐPageHit(ctx, sel, v[i])
@@ -66803,7 +66805,7 @@ func (ec *executionContext) marshalNSearchPageResult2ᚕgithubᚗcomᚋbindery�
 }
 
 func (ec *executionContext) marshalNSearchPageResult2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋsearchᚐPageHitᚄ(ctx context.Context, sel ast.SelectionSet, v []*search.PageHit) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSearchPageResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋsearchᚐPageHit(ctx, sel, v[i])
@@ -66839,7 +66841,7 @@ func (ec *executionContext) marshalNSearchPageResultConnection2ᚖgithubᚗcom�
 }
 
 func (ec *executionContext) marshalNSearchPageResultEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchPageResultEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SearchPageResultEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSearchPageResultEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchPageResultEdge(ctx, sel, v[i])
@@ -66865,7 +66867,7 @@ func (ec *executionContext) marshalNSearchPageResultEdge2ᚖgithubᚗcomᚋbinde
 }
 
 func (ec *executionContext) marshalNSearchSectionResult2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchSectionResultᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SearchSectionResult) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSearchSectionResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchSectionResult(ctx, sel, v[i])
@@ -66891,7 +66893,7 @@ func (ec *executionContext) marshalNSearchSectionResult2ᚖgithubᚗcomᚋbinder
 }
 
 func (ec *executionContext) marshalNSearchSpaceResult2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋsearchᚐSpaceHitᚄ(ctx context.Context, sel ast.SelectionSet, v []*search.SpaceHit) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSearchSpaceResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋsearchᚐSpaceHit(ctx, sel, v[i])
@@ -66927,7 +66929,7 @@ func (ec *executionContext) marshalNSearchSpaceResultConnection2ᚖgithubᚗcom�
 }
 
 func (ec *executionContext) marshalNSearchSpaceResultEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchSpaceResultEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SearchSpaceResultEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSearchSpaceResultEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchSpaceResultEdge(ctx, sel, v[i])
@@ -66998,7 +67000,7 @@ func (ec *executionContext) marshalNSetTeamContentRolePayload2ᚖgithubᚗcomᚋ
 }
 
 func (ec *executionContext) marshalNSite2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Site) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSite(ctx, sel, v[i])
@@ -67054,7 +67056,7 @@ func (ec *executionContext) marshalNSiteConnection2ᚖgithubᚗcomᚋbinderyᚋb
 }
 
 func (ec *executionContext) marshalNSiteEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSiteEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteEdge(ctx, sel, v[i])
@@ -67080,7 +67082,7 @@ func (ec *executionContext) marshalNSiteEdge2ᚖgithubᚗcomᚋbinderyᚋbindery
 }
 
 func (ec *executionContext) marshalNSiteSection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteSectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.SiteSection) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSiteSection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteSection(ctx, sel, v[i])
@@ -67116,7 +67118,7 @@ func (ec *executionContext) marshalNSiteSectionConnection2ᚖgithubᚗcomᚋbind
 }
 
 func (ec *executionContext) marshalNSiteSectionEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSectionEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteSectionEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSiteSectionEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSectionEdge(ctx, sel, v[i])
@@ -67152,7 +67154,7 @@ func (ec *executionContext) marshalNSiteSectionURLs2ᚖgithubᚗcomᚋbinderyᚋ
 }
 
 func (ec *executionContext) marshalNSiteSpace2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteSpaceᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.SiteSpace) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteSpace(ctx, sel, v[i])
@@ -67188,7 +67190,7 @@ func (ec *executionContext) marshalNSiteSpaceConnection2ᚖgithubᚗcomᚋbinder
 }
 
 func (ec *executionContext) marshalNSiteSpaceEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSpaceEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteSpaceEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSiteSpaceEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSpaceEdge(ctx, sel, v[i])
@@ -67254,7 +67256,7 @@ func (ec *executionContext) marshalNSiteVisibility2githubᚗcomᚋbinderyᚋbind
 }
 
 func (ec *executionContext) marshalNSpace2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSpaceᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Space) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSpace(ctx, sel, v[i])
@@ -67300,7 +67302,7 @@ func (ec *executionContext) marshalNSpaceContentEvent2ᚖgithubᚗcomᚋbindery�
 }
 
 func (ec *executionContext) marshalNSpaceEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpaceEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SpaceEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSpaceEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpaceEdge(ctx, sel, v[i])
@@ -67406,7 +67408,7 @@ func (ec *executionContext) marshalNSyncChangeRequestPayload2ᚖgithubᚗcomᚋb
 }
 
 func (ec *executionContext) marshalNTeam2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐTeamᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Team) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐTeam(ctx, sel, v[i])
@@ -67442,7 +67444,7 @@ func (ec *executionContext) marshalNTeamConnection2ᚖgithubᚗcomᚋbinderyᚋb
 }
 
 func (ec *executionContext) marshalNTeamEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TeamEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNTeamEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamEdge(ctx, sel, v[i])
@@ -67468,7 +67470,7 @@ func (ec *executionContext) marshalNTeamEdge2ᚖgithubᚗcomᚋbinderyᚋbindery
 }
 
 func (ec *executionContext) marshalNTeamMember2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐTeamMemberᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.TeamMember) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNTeamMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐTeamMember(ctx, sel, v[i])
@@ -67504,7 +67506,7 @@ func (ec *executionContext) marshalNTeamMemberConnection2ᚖgithubᚗcomᚋbinde
 }
 
 func (ec *executionContext) marshalNTeamMemberEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamMemberEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TeamMemberEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNTeamMemberEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamMemberEdge(ctx, sel, v[i])
@@ -67540,7 +67542,7 @@ func (ec *executionContext) marshalNTeamMemberRole2githubᚗcomᚋbinderyᚋbind
 }
 
 func (ec *executionContext) marshalNTeamMembership2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamMembershipᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TeamMembership) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNTeamMembership2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamMembership(ctx, sel, v[i])
@@ -67576,7 +67578,7 @@ func (ec *executionContext) marshalNTeamMembershipConnection2ᚖgithubᚗcomᚋb
 }
 
 func (ec *executionContext) marshalNTeamMembershipEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamMembershipEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TeamMembershipEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNTeamMembershipEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamMembershipEdge(ctx, sel, v[i])
@@ -67652,7 +67654,7 @@ func (ec *executionContext) marshalNTransferSpacePayload2ᚖgithubᚗcomᚋbinde
 }
 
 func (ec *executionContext) marshalNTranslationSettings2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐTranslationSettingsᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.TranslationSettings) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNTranslationSettings2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐTranslationSettings(ctx, sel, v[i])
@@ -67688,7 +67690,7 @@ func (ec *executionContext) marshalNTranslationSettingsConnection2ᚖgithubᚗco
 }
 
 func (ec *executionContext) marshalNTranslationSettingsEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationSettingsEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TranslationSettingsEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNTranslationSettingsEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationSettingsEdge(ctx, sel, v[i])
@@ -67995,7 +67997,7 @@ func (ec *executionContext) marshalNUploadFilePayload2ᚖgithubᚗcomᚋbindery�
 }
 
 func (ec *executionContext) marshalNUser2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐUserᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.User) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐUser(ctx, sel, v[i])
@@ -68045,7 +68047,7 @@ func (ec *executionContext) marshalN__Directive2githubᚗcomᚋ99designsᚋgqlge
 }
 
 func (ec *executionContext) marshalN__Directive2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐDirectiveᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.Directive) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalN__Directive2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐDirective(ctx, sel, v[i])
@@ -68091,7 +68093,7 @@ func (ec *executionContext) unmarshalN__DirectiveLocation2ᚕstringᚄ(ctx conte
 }
 
 func (ec *executionContext) marshalN__DirectiveLocation2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalN__DirectiveLocation2string(ctx, sel, v[i])
@@ -68119,7 +68121,7 @@ func (ec *executionContext) marshalN__InputValue2githubᚗcomᚋ99designsᚋgqlg
 }
 
 func (ec *executionContext) marshalN__InputValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐInputValueᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.InputValue) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalN__InputValue2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐInputValue(ctx, sel, v[i])
@@ -68139,7 +68141,7 @@ func (ec *executionContext) marshalN__Type2githubᚗcomᚋ99designsᚋgqlgenᚋg
 }
 
 func (ec *executionContext) marshalN__Type2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐTypeᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.Type) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalN__Type2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐType(ctx, sel, v[i])
@@ -68538,7 +68540,7 @@ func (ec *executionContext) marshalOLanguage2ᚕgithubᚗcomᚋbinderyᚋbindery
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNLanguage2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLanguage(ctx, sel, v[i])
@@ -68892,7 +68894,7 @@ func (ec *executionContext) marshalOSiteType2ᚕgithubᚗcomᚋbinderyᚋbindery
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSiteType2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐSiteType(ctx, sel, v[i])
@@ -69045,7 +69047,7 @@ func (ec *executionContext) marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgq
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalN__EnumValue2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValue(ctx, sel, v[i])
@@ -69064,7 +69066,7 @@ func (ec *executionContext) marshalO__Field2ᚕgithubᚗcomᚋ99designsᚋgqlgen
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalN__Field2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐField(ctx, sel, v[i])
@@ -69083,7 +69085,7 @@ func (ec *executionContext) marshalO__InputValue2ᚕgithubᚗcomᚋ99designsᚋg
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalN__InputValue2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐInputValue(ctx, sel, v[i])
@@ -69109,7 +69111,7 @@ func (ec *executionContext) marshalO__Type2ᚕgithubᚗcomᚋ99designsᚋgqlgen�
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalN__Type2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐType(ctx, sel, v[i])
