@@ -8697,204 +8697,291 @@ type RemoveReactionPayload {
 
 "A page of APIToken, as a Relay connection."
 type APITokenConnection {
+  "The page's items, each with its cursor."
   edges: [APITokenEdge!]!
+  "The page's items, in the order of edges."
   nodes: [APIToken!]!
+  "Where this page is in the whole list, and the cursors to page on."
   pageInfo: PageInfo!
   "The number of items in the whole list, not only this page."
   totalCount: Int!
 }
 
+"An item of a page of APIToken, with its cursor."
 type APITokenEdge {
+  "The item."
   node: APIToken!
+  "The item's place in the list: pass it as after or before to page from it."
   cursor: Cursor!
 }
 
 "A page of ChangeRequest, as a Relay connection."
 type ChangeRequestConnection {
+  "The page's items, each with its cursor."
   edges: [ChangeRequestEdge!]!
+  "The page's items, in the order of edges."
   nodes: [ChangeRequest!]!
+  "Where this page is in the whole list, and the cursors to page on."
   pageInfo: PageInfo!
   "The number of items in the whole list, not only this page."
   totalCount: Int!
 }
 
+"An item of a page of ChangeRequest, with its cursor."
 type ChangeRequestEdge {
+  "The item."
   node: ChangeRequest!
+  "The item's place in the list: pass it as after or before to page from it."
   cursor: Cursor!
 }
 
 "A page of Comment, as a Relay connection."
 type CommentConnection {
+  "The page's items, each with its cursor."
   edges: [CommentEdge!]!
+  "The page's items, in the order of edges."
   nodes: [Comment!]!
+  "Where this page is in the whole list, and the cursors to page on."
   pageInfo: PageInfo!
   "The number of items in the whole list, not only this page."
   totalCount: Int!
 }
 
+"An item of a page of Comment, with its cursor."
 type CommentEdge {
+  "The item."
   node: Comment!
+  "The item's place in the list: pass it as after or before to page from it."
   cursor: Cursor!
 }
 
 "A page of CommentReply, as a Relay connection."
 type CommentReplyConnection {
+  "The page's items, each with its cursor."
   edges: [CommentReplyEdge!]!
+  "The page's items, in the order of edges."
   nodes: [CommentReply!]!
+  "Where this page is in the whole list, and the cursors to page on."
   pageInfo: PageInfo!
   "The number of items in the whole list, not only this page."
   totalCount: Int!
 }
 
+"An item of a page of CommentReply, with its cursor."
 type CommentReplyEdge {
+  "The item."
   node: CommentReply!
+  "The item's place in the list: pass it as after or before to page from it."
   cursor: Cursor!
 }
 
 "A page of Collection, as a Relay connection."
 type CollectionConnection {
+  "The page's items, each with its cursor."
   edges: [CollectionEdge!]!
+  "The page's items, in the order of edges."
   nodes: [Collection!]!
+  "Where this page is in the whole list, and the cursors to page on."
   pageInfo: PageInfo!
   "The number of items in the whole list, not only this page."
   totalCount: Int!
 }
 
+"An item of a page of Collection, with its cursor."
 type CollectionEdge {
+  "The item."
   node: Collection!
+  "The item's place in the list: pass it as after or before to page from it."
   cursor: Cursor!
 }
 
 "A page of Member, as a Relay connection."
 type MemberConnection {
+  "The page's items, each with its cursor."
   edges: [MemberEdge!]!
+  "The page's items, in the order of edges."
   nodes: [Member!]!
+  "Where this page is in the whole list, and the cursors to page on."
   pageInfo: PageInfo!
   "The number of items in the whole list, not only this page."
   totalCount: Int!
 }
 
+"An item of a page of Member, with its cursor."
 type MemberEdge {
+  "The item."
   node: Member!
+  "The item's place in the list: pass it as after or before to page from it."
   cursor: Cursor!
 }
 
 "A page of MemberSpace, as a Relay connection."
 type MemberSpaceConnection {
+  "The page's items, each with its cursor."
   edges: [MemberSpaceEdge!]!
+  "The page's items, in the order of edges."
   nodes: [MemberSpace!]!
+  "Where this page is in the whole list, and the cursors to page on."
   pageInfo: PageInfo!
   "The number of items in the whole list, not only this page."
   totalCount: Int!
 }
 
+"An item of a page of MemberSpace, with its cursor."
 type MemberSpaceEdge {
+  "The item."
   node: MemberSpace!
+  "The item's place in the list: pass it as after or before to page from it."
   cursor: Cursor!
 }
 
 "A page of Organization, as a Relay connection."
 type OrganizationConnection {
+  "The page's items, each with its cursor."
   edges: [OrganizationEdge!]!
+  "The page's items, in the order of edges."
   nodes: [Organization!]!
+  "Where this page is in the whole list, and the cursors to page on."
   pageInfo: PageInfo!
   "The number of items in the whole list, not only this page."
   totalCount: Int!
 }
 
+"An item of a page of Organization, with its cursor."
 type OrganizationEdge {
+  "The item."
   node: Organization!
+  "The item's place in the list: pass it as after or before to page from it."
   cursor: Cursor!
 }
 
 "A page of Team, as a Relay connection."
 type TeamConnection {
+  "The page's items, each with its cursor."
   edges: [TeamEdge!]!
+  "The page's items, in the order of edges."
   nodes: [Team!]!
+  "Where this page is in the whole list, and the cursors to page on."
   pageInfo: PageInfo!
   "The number of items in the whole list, not only this page."
   totalCount: Int!
 }
 
+"An item of a page of Team, with its cursor."
 type TeamEdge {
+  "The item."
   node: Team!
+  "The item's place in the list: pass it as after or before to page from it."
   cursor: Cursor!
 }
 
 "A page of Invite, as a Relay connection."
 type InviteConnection {
+  "The page's items, each with its cursor."
   edges: [InviteEdge!]!
+  "The page's items, in the order of edges."
   nodes: [Invite!]!
+  "Where this page is in the whole list, and the cursors to page on."
   pageInfo: PageInfo!
   "The number of items in the whole list, not only this page."
   totalCount: Int!
 }
 
+"An item of a page of Invite, with its cursor."
 type InviteEdge {
+  "The item."
   node: Invite!
+  "The item's place in the list: pass it as after or before to page from it."
   cursor: Cursor!
 }
 
 "A page of SAMLProvider, as a Relay connection."
 type SAMLProviderConnection {
+  "The page's items, each with its cursor."
   edges: [SAMLProviderEdge!]!
+  "The page's items, in the order of edges."
   nodes: [SAMLProvider!]!
+  "Where this page is in the whole list, and the cursors to page on."
   pageInfo: PageInfo!
   "The number of items in the whole list, not only this page."
   totalCount: Int!
 }
 
+"An item of a page of SAMLProvider, with its cursor."
 type SAMLProviderEdge {
+  "The item."
   node: SAMLProvider!
+  "The item's place in the list: pass it as after or before to page from it."
   cursor: Cursor!
 }
 
 "A page of TeamMembership, as a Relay connection."
 type TeamMembershipConnection {
+  "The page's items, each with its cursor."
   edges: [TeamMembershipEdge!]!
+  "The page's items, in the order of edges."
   nodes: [TeamMembership!]!
+  "Where this page is in the whole list, and the cursors to page on."
   pageInfo: PageInfo!
   "The number of items in the whole list, not only this page."
   totalCount: Int!
 }
 
+"An item of a page of TeamMembership, with its cursor."
 type TeamMembershipEdge {
+  "The item."
   node: TeamMembership!
+  "The item's place in the list: pass it as after or before to page from it."
   cursor: Cursor!
 }
 
 "A page of TeamMember, as a Relay connection."
 type TeamMemberConnection {
+  "The page's items, each with its cursor."
   edges: [TeamMemberEdge!]!
+  "The page's items, in the order of edges."
   nodes: [TeamMember!]!
+  "Where this page is in the whole list, and the cursors to page on."
   pageInfo: PageInfo!
   "The number of items in the whole list, not only this page."
   totalCount: Int!
 }
 
+"An item of a page of TeamMember, with its cursor."
 type TeamMemberEdge {
+  "The item."
   node: TeamMember!
+  "The item's place in the list: pass it as after or before to page from it."
   cursor: Cursor!
 }
 
 "A page of Space, as a Relay connection."
 type SpaceConnection {
+  "The page's items, each with its cursor."
   edges: [SpaceEdge!]!
+  "The page's items, in the order of edges."
   nodes: [Space!]!
+  "Where this page is in the whole list, and the cursors to page on."
   pageInfo: PageInfo!
   "The number of items in the whole list, not only this page."
   totalCount: Int!
 }
 
+"An item of a page of Space, with its cursor."
 type SpaceEdge {
+  "The item."
   node: Space!
+  "The item's place in the list: pass it as after or before to page from it."
   cursor: Cursor!
 }
 
 "A page of ContentReferenceUsage, as a Relay connection."
 type ContentReferenceUsageConnection {
+  "The page's items, each with its cursor."
   edges: [ContentReferenceUsageEdge!]!
+  "The page's items, in the order of edges."
   nodes: [ContentReferenceUsage!]!
+  "Where this page is in the whole list, and the cursors to page on."
   pageInfo: PageInfo!
   "The number of items in the whole list, not only this page."
   totalCount: Int!
@@ -8902,134 +8989,191 @@ type ContentReferenceUsageConnection {
   stats: ContentReferencesStats!
 }
 
+"An item of a page of ContentReferenceUsage, with its cursor."
 type ContentReferenceUsageEdge {
+  "The item."
   node: ContentReferenceUsage!
+  "The item's place in the list: pass it as after or before to page from it."
   cursor: Cursor!
 }
 
 "A page of RevisionPage, as a Relay connection."
 type RevisionPageConnection {
+  "The page's items, each with its cursor."
   edges: [RevisionPageEdge!]!
+  "The page's items, in the order of edges."
   nodes: [RevisionPage!]!
+  "Where this page is in the whole list, and the cursors to page on."
   pageInfo: PageInfo!
   "The number of items in the whole list, not only this page."
   totalCount: Int!
 }
 
+"An item of a page of RevisionPage, with its cursor."
 type RevisionPageEdge {
+  "The item."
   node: RevisionPage!
+  "The item's place in the list: pass it as after or before to page from it."
   cursor: Cursor!
 }
 
 "A page of SearchPageResult, as a Relay connection."
 type SearchPageResultConnection {
+  "The page's items, each with its cursor."
   edges: [SearchPageResultEdge!]!
+  "The page's items, in the order of edges."
   nodes: [SearchPageResult!]!
+  "Where this page is in the whole list, and the cursors to page on."
   pageInfo: PageInfo!
   "The number of items in the whole list, not only this page."
   totalCount: Int!
 }
 
+"An item of a page of SearchPageResult, with its cursor."
 type SearchPageResultEdge {
+  "The item."
   node: SearchPageResult!
+  "The item's place in the list: pass it as after or before to page from it."
   cursor: Cursor!
 }
 
 "A page of SearchSpaceResult, as a Relay connection."
 type SearchSpaceResultConnection {
+  "The page's items, each with its cursor."
   edges: [SearchSpaceResultEdge!]!
+  "The page's items, in the order of edges."
   nodes: [SearchSpaceResult!]!
+  "Where this page is in the whole list, and the cursors to page on."
   pageInfo: PageInfo!
   "The number of items in the whole list, not only this page."
   totalCount: Int!
 }
 
+"An item of a page of SearchSpaceResult, with its cursor."
 type SearchSpaceResultEdge {
+  "The item."
   node: SearchSpaceResult!
+  "The item's place in the list: pass it as after or before to page from it."
   cursor: Cursor!
 }
 
 "A page of TranslationSettings, as a Relay connection."
 type TranslationSettingsConnection {
+  "The page's items, each with its cursor."
   edges: [TranslationSettingsEdge!]!
+  "The page's items, in the order of edges."
   nodes: [TranslationSettings!]!
+  "Where this page is in the whole list, and the cursors to page on."
   pageInfo: PageInfo!
   "The number of items in the whole list, not only this page."
   totalCount: Int!
 }
 
+"An item of a page of TranslationSettings, with its cursor."
 type TranslationSettingsEdge {
+  "The item."
   node: TranslationSettings!
+  "The item's place in the list: pass it as after or before to page from it."
   cursor: Cursor!
 }
 
 "A page of OpenAPISpec, as a Relay connection."
 type OpenAPISpecConnection {
+  "The page's items, each with its cursor."
   edges: [OpenAPISpecEdge!]!
+  "The page's items, in the order of edges."
   nodes: [OpenAPISpec!]!
+  "Where this page is in the whole list, and the cursors to page on."
   pageInfo: PageInfo!
   "The number of items in the whole list, not only this page."
   totalCount: Int!
 }
 
+"An item of a page of OpenAPISpec, with its cursor."
 type OpenAPISpecEdge {
+  "The item."
   node: OpenAPISpec!
+  "The item's place in the list: pass it as after or before to page from it."
   cursor: Cursor!
 }
 
 "A page of OpenAPISpecVersion, as a Relay connection."
 type OpenAPISpecVersionConnection {
+  "The page's items, each with its cursor."
   edges: [OpenAPISpecVersionEdge!]!
+  "The page's items, in the order of edges."
   nodes: [OpenAPISpecVersion!]!
+  "Where this page is in the whole list, and the cursors to page on."
   pageInfo: PageInfo!
   "The number of items in the whole list, not only this page."
   totalCount: Int!
 }
 
+"An item of a page of OpenAPISpecVersion, with its cursor."
 type OpenAPISpecVersionEdge {
+  "The item."
   node: OpenAPISpecVersion!
+  "The item's place in the list: pass it as after or before to page from it."
   cursor: Cursor!
 }
 
 "A page of Site, as a Relay connection."
 type SiteConnection {
+  "The page's items, each with its cursor."
   edges: [SiteEdge!]!
+  "The page's items, in the order of edges."
   nodes: [Site!]!
+  "Where this page is in the whole list, and the cursors to page on."
   pageInfo: PageInfo!
   "The number of items in the whole list, not only this page."
   totalCount: Int!
 }
 
+"An item of a page of Site, with its cursor."
 type SiteEdge {
+  "The item."
   node: Site!
+  "The item's place in the list: pass it as after or before to page from it."
   cursor: Cursor!
 }
 
 "A page of SiteSection, as a Relay connection."
 type SiteSectionConnection {
+  "The page's items, each with its cursor."
   edges: [SiteSectionEdge!]!
+  "The page's items, in the order of edges."
   nodes: [SiteSection!]!
+  "Where this page is in the whole list, and the cursors to page on."
   pageInfo: PageInfo!
   "The number of items in the whole list, not only this page."
   totalCount: Int!
 }
 
+"An item of a page of SiteSection, with its cursor."
 type SiteSectionEdge {
+  "The item."
   node: SiteSection!
+  "The item's place in the list: pass it as after or before to page from it."
   cursor: Cursor!
 }
 
 "A page of SiteSpace, as a Relay connection."
 type SiteSpaceConnection {
+  "The page's items, each with its cursor."
   edges: [SiteSpaceEdge!]!
+  "The page's items, in the order of edges."
   nodes: [SiteSpace!]!
+  "Where this page is in the whole list, and the cursors to page on."
   pageInfo: PageInfo!
   "The number of items in the whole list, not only this page."
   totalCount: Int!
 }
 
+"An item of a page of SiteSpace, with its cursor."
 type SiteSpaceEdge {
+  "The item."
   node: SiteSpace!
+  "The item's place in the list: pass it as after or before to page from it."
   cursor: Cursor!
 }
 `, BuiltIn: false},

@@ -131,15 +131,21 @@ import (
 const gqlTmpl = `
 "A page of $T, as a Relay connection."
 type $TConnection {
+  "The page's items, each with its cursor."
   edges: [$TEdge!]!
+  "The page's items, in the order of edges."
   nodes: [$T!]!
+  "Where this page is in the whole list, and the cursors to page on."
   pageInfo: PageInfo!
   "The number of items in the whole list, not only this page."
   totalCount: Int!
 $F}
 
+"An item of a page of $T, with its cursor."
 type $TEdge {
+  "The item."
   node: $T!
+  "The item's place in the list: pass it as after or before to page from it."
   cursor: Cursor!
 }
 `
