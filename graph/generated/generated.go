@@ -8278,7 +8278,9 @@ type CollectionPermissions {
 }
 
 extend type Mutation {
+  "Creates a collection at the organization's top level or in another collection."
   createCollection(input: CreateCollectionInput!): CreateCollectionPayload!
+  "Changes a collection's title, description or default level; absent fields are kept."
   updateCollection(input: UpdateCollectionInput!): UpdateCollectionPayload!
   """
   Deletes a collection and its nested collections. Their spaces are deleted
@@ -8286,6 +8288,7 @@ extend type Mutation {
   organization's top level.
   """
   deleteCollection(input: DeleteCollectionInput!): DeleteCollectionPayload!
+  "Moves a collection, with its content, into another collection of its organization or to its top level, and to a position there."
   moveCollection(input: MoveCollectionInput!): MoveCollectionPayload!
   "Moves a collection with all its content to the top level of another organization."
   transferCollection(input: TransferCollectionInput!): TransferCollectionPayload!
@@ -9296,14 +9299,17 @@ extend type Mutation {
   must be the current revision, or the edit is refused with CONFLICT.
   """
   createPage(input: CreatePageInput!): CreatePagePayload!
+  "Changes a page's properties, in a new revision; absent fields are kept."
   updatePage(input: UpdatePageInput!): UpdatePagePayload!
   "Moves a page, with its nested pages, to another parent or position."
   movePage(input: MovePageInput!): MovePagePayload!
   "Deletes a page and its nested pages."
   deletePage(input: DeletePageInput!): DeletePagePayload!
+  "Replaces a page's whole document with the given Markdown, in a new revision."
   setPageMarkdown(input: SetPageMarkdownInput!): SetPageMarkdownPayload!
   "Uploads a file (GraphQL multipart request)."
   uploadFile(input: UploadFileInput!): UploadFilePayload!
+  "Removes a file from the content, in a new revision; earlier revisions keep it."
   deleteFile(input: DeleteFileInput!): DeleteFilePayload!
   """
   Imports content from a URL into a new revision, after the existing pages.
@@ -10745,7 +10751,9 @@ type OrganizationPermissions {
 }
 
 extend type Mutation {
+  "Creates an organization whose first member, an admin, is the viewer."
   createOrganization(input: CreateOrganizationInput!): CreateOrganizationPayload!
+  "Changes an organization's settings; absent fields are kept. Needs the admin role."
   updateOrganization(input: UpdateOrganizationInput!): UpdateOrganizationPayload!
 }
 
@@ -11304,13 +11312,17 @@ type SpacePermissions {
 }
 
 extend type Mutation {
+  "Creates a space, with an empty first revision, at the organization's top level or in a collection."
   createSpace(input: CreateSpaceInput!): CreateSpacePayload!
+  "Changes a space's settings; absent fields are kept."
   updateSpace(input: UpdateSpaceInput!): UpdateSpacePayload!
   "Deletes a space. It can be restored for 7 days, then it is removed for good."
   deleteSpace(input: DeleteSpaceInput!): DeleteSpacePayload!
+  "Restores a deleted space within 7 days of its deletion, last among its siblings."
   restoreSpace(input: RestoreSpaceInput!): RestoreSpacePayload!
   "Copies a space, with its current content, next to the original."
   duplicateSpace(input: DuplicateSpaceInput!): DuplicateSpacePayload!
+  "Moves a space into another collection of its organization or to its top level, and to a position there."
   moveSpace(input: MoveSpaceInput!): MoveSpacePayload!
   "Moves a space to another organization, at its top level or into one of its collections."
   transferSpace(input: TransferSpaceInput!): TransferSpacePayload!
