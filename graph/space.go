@@ -186,14 +186,20 @@ func (r *Resolver) updateSpace(ctx context.Context, in model.UpdateSpaceInput) (
 		_, setEditMode := in.EditMode.ValueOK()
 		_, setDefault := in.DefaultLevel.ValueOK()
 		action := authz.UpdateDetails
-		if setEditMode || setDefault {
+		if setEditMode || setDefault || in.Visibility != nil {
 			action = authz.UpdateAccess
 		}
-		if _, _, err := r.liveSpace(ctx, in.ID, action); err != nil {
+		cur, _, err := r.liveSpace(ctx, in.ID, action)
+		if err != nil {
 			return err
 		}
-		var err error
+		if err := spaceVisibilityAllowed(cur, in.Visibility); err != nil {
+			return err
+		}
 		u := r.db(ctx).Space.UpdateOneID(in.ID)
+		if in.Visibility != nil {
+			u.SetVisibility(*in.Visibility)
+		}
 		if in.Title != nil {
 			u.SetTitle(strings.TrimSpace(*in.Title))
 		}
@@ -208,6 +214,21 @@ func (r *Resolver) updateSpace(ctx context.Context, in model.UpdateSpaceInput) (
 		return err
 	})
 	return s, err
+}
+
+// spaceVisibilityAllowed checks a visibility asked of a space, if any.
+// A space moved out of its collection keeps in-collection, which then lets
+// in no one beyond its members, as private does (authz.visibilityRole).
+func spaceVisibilityAllowed(s *ent.Space, v *enum.Visibility) error {
+	switch {
+	case v == nil:
+		return nil
+	case *v == enum.VisibilityInCollection && s.ParentID == nil:
+		return apperr.Invalid("visibility", "in-collection is only for a space in a collection")
+	case *v == enum.VisibilityShareLink, *v == enum.VisibilityVisitorAuth:
+		return apperr.Invalid("visibility", "%s is not supported yet: share links and visitor authentication cannot be managed", *v)
+	}
+	return nil
 }
 
 // deleteSpace deletes a space softly: it stays restorable for the retention

@@ -481,3 +481,50 @@ func TestErrorsNameAPIFields(t *testing.T) {
 	require.NotEmpty(t, g.Errors)
 	assert.Equal(t, "logo", g.Errors[0].Extensions["field"])
 }
+
+// TestUpdateSpaceVisibility: a space's admin opens a space to everyone
+// through GraphQL updateSpace, and a stranger then reads it; an editor may
+// not; in-collection needs a collection; the visibilities that need share
+// links or visitor authentication are refused until those can be managed.
+func TestUpdateSpaceVisibility(t *testing.T) {
+	t.Parallel()
+	e := servertest.New(t)
+	top := spCreate(t, e, e.OwnerToken, "Open", nil)
+	col := spCollection(t, e, e.OwnerToken, nil)
+	inner := spCreate(t, e, e.OwnerToken, "Inner", &col)
+	stranger := e.Token(e.User("stranger@example.com"))
+	editorToken, _ := e.Member(e.Org.ID, enum.RoleEdit, "editor@example.com")
+	set := func(tok, id, v string) *servertest.GQLResponse {
+		return e.GraphQL(tok, `mutation($id: ID!, $v: Visibility) { updateSpace(input: {id: $id, visibility: $v}) { space { id visibility } } }`,
+			map[string]any{"id": id, "v": v})
+	}
+
+	assert.Equal(t, http.StatusNotFound, e.Do(http.MethodGet, "/v1/spaces/"+top, stranger, nil).Status, "private by default")
+	g := set(editorToken, top, "PUBLIC")
+	require.NotEmpty(t, g.Errors)
+	assert.Equal(t, "FORBIDDEN", g.Code(), "the admin role is needed")
+
+	g = set(e.OwnerToken, top, "PUBLIC")
+	require.Empty(t, g.Errors)
+	var d map[string]any
+	g.Into(t, &d)
+	assert.Equal(t, "PUBLIC", lsAt(d, "updateSpace.space.visibility"))
+	got := e.MustDo(http.MethodGet, "/v1/spaces/"+top, stranger, nil, http.StatusOK)
+	assert.Equal(t, "public", got["visibility"])
+
+	for _, c := range []struct{ id, v, why string }{
+		{top, "IN_COLLECTION", "in-collection is only for a space in a collection"},
+		{top, "SHARE_LINK", "not supported yet"},
+		{top, "VISITOR_AUTH", "not supported yet"},
+	} {
+		g = set(e.OwnerToken, c.id, c.v)
+		require.NotEmpty(t, g.Errors, c.v)
+		assert.Equal(t, "BAD_USER_INPUT", g.Code(), c.v)
+		assert.Equal(t, "visibility", g.Errors[0].Extensions["field"], c.v)
+		assert.Contains(t, g.Errors[0].Message, c.why, c.v)
+	}
+	set(e.OwnerToken, inner, "IN_COLLECTION").Into(t, &d)
+	assert.Equal(t, "IN_COLLECTION", lsAt(d, "updateSpace.space.visibility"))
+	assert.Equal(t, "public", e.MustDo(http.MethodGet, "/v1/spaces/"+top, e.OwnerToken, nil, http.StatusOK)["visibility"],
+		"a refused change leaves the space as it was")
+}

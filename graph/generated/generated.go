@@ -11358,6 +11358,13 @@ input UpdateSpaceInput {
   "null gives members no access by default (guest level)."
   defaultLevel: DefaultLevel @goField(omittable: true)
   language: Language @goField(omittable: true)
+  """
+  Who can read the space beyond its members; needs the space's admin role.
+  IN_COLLECTION is only for a space in a collection: whoever can read the
+  collection reads the space. SHARE_LINK and VISITOR_AUTH are refused until
+  share links and visitor authentication can be managed.
+  """
+  visibility: Visibility
   clientMutationId: String
 }
 
@@ -47137,7 +47144,7 @@ func (ec *executionContext) unmarshalInputUpdateSpaceInput(ctx context.Context, 
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"id", "title", "emoji", "icon", "editMode", "defaultLevel", "language", "clientMutationId"}
+	fieldsInOrder := [...]string{"id", "title", "emoji", "icon", "editMode", "defaultLevel", "language", "visibility", "clientMutationId"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -47193,6 +47200,13 @@ func (ec *executionContext) unmarshalInputUpdateSpaceInput(ctx context.Context, 
 				return it, err
 			}
 			it.Language = graphql.OmittableOf(data)
+		case "visibility":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("visibility"))
+			data, err := ec.unmarshalOVisibility2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐVisibility(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Visibility = data
 		case "clientMutationId":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -69197,6 +69211,22 @@ func (ec *executionContext) marshalOUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋe
 		return graphql.Null
 	}
 	return ec._User(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOVisibility2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐVisibility(ctx context.Context, v any) (*enum.Visibility, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(enum.Visibility)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOVisibility2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐVisibility(ctx context.Context, sel ast.SelectionSet, v *enum.Visibility) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValueᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.EnumValue) graphql.Marshaler {

@@ -1285,9 +1285,14 @@ type UpdateSpaceInput struct {
 	// null returns to editing through change requests.
 	EditMode graphql.Omittable[*enum.EditMode] `json:"editMode,omitempty"`
 	// null gives members no access by default (guest level).
-	DefaultLevel     graphql.Omittable[*enum.DefaultLevel] `json:"defaultLevel,omitempty"`
-	Language         graphql.Omittable[*enum.Language]     `json:"language,omitempty"`
-	ClientMutationID *string                               `json:"clientMutationId,omitempty"`
+	DefaultLevel graphql.Omittable[*enum.DefaultLevel] `json:"defaultLevel,omitempty"`
+	Language     graphql.Omittable[*enum.Language]     `json:"language,omitempty"`
+	// Who can read the space beyond its members; needs the space's admin role.
+	// IN_COLLECTION is only for a space in a collection: whoever can read the
+	// collection reads the space. SHARE_LINK and VISITOR_AUTH are refused until
+	// share links and visitor authentication can be managed.
+	Visibility       *enum.Visibility `json:"visibility,omitempty"`
+	ClientMutationID *string          `json:"clientMutationId,omitempty"`
 }
 
 type UpdateSpacePayload struct {
