@@ -8058,6 +8058,7 @@ input CreateAPITokenInput {
   label: String!
   "When the token stops working; absent means never."
   expiresAt: DateTime
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
@@ -8065,16 +8066,19 @@ type CreateAPITokenPayload {
   apiToken: APIToken!
   "The token. It is shown only here: store it now."
   token: String!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
 input RevokeAPITokenInput {
   id: ID!
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type RevokeAPITokenPayload {
   revokedAPITokenId: ID!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
@@ -8192,11 +8196,13 @@ input CreateChangeRequestInput {
   spaceId: ID!
   "Up to 100 characters."
   subject: String
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type CreateChangeRequestPayload {
   changeRequest: ChangeRequest!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
@@ -8206,17 +8212,20 @@ input UpdateChangeRequestInput {
   subject: String
   "DRAFT, OPEN or ARCHIVED. MERGED is reached only by merging."
   status: ChangeRequestStatus
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type UpdateChangeRequestPayload {
   changeRequest: ChangeRequest!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
 input SyncChangeRequestInput {
   id: ID!
   resolutions: [MergeResolutionInput!]
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
@@ -8227,12 +8236,14 @@ type SyncChangeRequestPayload {
   revision: Revision
   changeRequest: ChangeRequest!
   conflicts: [MergeConflict!]!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
 input MergeChangeRequestInput {
   id: ID!
   resolutions: [MergeResolutionInput!]
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
@@ -8243,6 +8254,7 @@ type MergeChangeRequestPayload {
   revision: Revision
   changeRequest: ChangeRequest!
   conflicts: [MergeConflict!]!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 `, BuiltIn: false},
@@ -8301,11 +8313,13 @@ input CreateCollectionInput {
   "Up to 100 characters."
   description: String
   parentId: ID
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type CreateCollectionPayload {
   collection: Collection!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
@@ -8317,21 +8331,25 @@ input UpdateCollectionInput {
   description: String @goField(omittable: true)
   "null gives members no access by default (guest level)."
   defaultLevel: DefaultLevel @goField(omittable: true)
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type UpdateCollectionPayload {
   collection: Collection!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
 input DeleteCollectionInput {
   id: ID!
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type DeleteCollectionPayload {
   deletedCollectionId: ID!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
@@ -8340,22 +8358,26 @@ input MoveCollectionInput {
   "The new parent collection; null moves to the top level, absent keeps the parent."
   parentId: ID @goField(omittable: true)
   position: ContentPositionInput
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type MoveCollectionPayload {
   collection: Collection!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
 input TransferCollectionInput {
   id: ID!
   organizationId: ID!
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type TransferCollectionPayload {
   collection: Collection!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 `, BuiltIn: false},
@@ -8560,12 +8582,14 @@ input PostCommentInput {
   nodeId: ID
   "Markdown, up to 64 KiB."
   markdown: String!
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 "The comment posted."
 type PostCommentPayload {
   comment: Comment!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
@@ -8580,12 +8604,14 @@ input UpdateCommentInput {
   addedReactions: [String!]
   "Emoji whose reaction the viewer takes back."
   removedReactions: [String!]
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 "The comment as changed."
 type UpdateCommentPayload {
   comment: Comment!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
@@ -8594,24 +8620,28 @@ input ResolveCommentInput {
   id: ID!
   "False reopens it."
   resolved: Boolean! = true
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 "The comment as resolved or reopened."
 type ResolveCommentPayload {
   comment: Comment!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
 "The comment to delete."
 input DeleteCommentInput {
   id: ID!
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 "The ID of the comment deleted."
 type DeleteCommentPayload {
   deletedCommentId: ID!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
@@ -8620,12 +8650,14 @@ input PostCommentReplyInput {
   commentId: ID!
   "Markdown, up to 64 KiB."
   markdown: String!
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 "The reply posted."
 type PostCommentReplyPayload {
   reply: CommentReply!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
@@ -8640,24 +8672,28 @@ input UpdateCommentReplyInput {
   addedReactions: [String!]
   "Emoji whose reaction the viewer takes back."
   removedReactions: [String!]
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 "The reply as changed."
 type UpdateCommentReplyPayload {
   reply: CommentReply!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
 "The reply to delete."
 input DeleteCommentReplyInput {
   id: ID!
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 "The ID of the reply deleted."
 type DeleteCommentReplyPayload {
   deletedCommentReplyId: ID!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
@@ -8667,6 +8703,7 @@ input AddReactionInput {
   subjectId: ID!
   "Up to 16 characters, without spaces."
   emoji: String!
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
@@ -8676,6 +8713,7 @@ type AddReactionPayload {
   comment: Comment!
   "The reply reacted to; null when the reaction is to the comment."
   reply: CommentReply
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
@@ -8684,6 +8722,7 @@ input RemoveReactionInput {
   "A comment or a reply."
   subjectId: ID!
   emoji: String!
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
@@ -8693,6 +8732,7 @@ type RemoveReactionPayload {
   comment: Comment!
   "The reply; null when the reaction was to the comment."
   reply: CommentReply
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 `, BuiltIn: false},
@@ -9349,8 +9389,11 @@ input PageCoverInput {
 }
 
 input CreatePageInput {
+  "The space whose main content to edit; give spaceId or changeRequestId."
   spaceId: ID
+  "The change request whose content to edit; give spaceId or changeRequestId."
   changeRequestId: ID
+  "The revision the edit expects to be current; when another is, the edit fails with CONFLICT."
   expectedRevisionId: ID
   "The parent page; absent for the top level."
   parentPageId: ID
@@ -9371,19 +9414,27 @@ input CreatePageInput {
   href: String
   "For a link page: a page of the same content."
   targetPageId: ID
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type CreatePagePayload {
+  "The revision the edit made."
   revision: Revision!
+  "The page as the new revision has it."
   page: RevisionPage!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
 input UpdatePageInput {
+  "The space whose main content to edit; give spaceId or changeRequestId."
   spaceId: ID
+  "The change request whose content to edit; give spaceId or changeRequestId."
   changeRequestId: ID
+  "The revision the edit expects to be current; when another is, the edit fails with CONFLICT."
   expectedRevisionId: ID
+  "The page, by its ID in the content."
   pageId: ID!
   "1 to 100 characters."
   title: String
@@ -9403,105 +9454,152 @@ input UpdatePageInput {
   cover: PageCoverInput @goField(omittable: true)
   href: String
   targetPageId: ID
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type UpdatePagePayload {
+  "The revision the edit made."
   revision: Revision!
+  "The page as the new revision has it."
   page: RevisionPage!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
 input MovePageInput {
+  "The space whose main content to edit; give spaceId or changeRequestId."
   spaceId: ID
+  "The change request whose content to edit; give spaceId or changeRequestId."
   changeRequestId: ID
+  "The revision the edit expects to be current; when another is, the edit fails with CONFLICT."
   expectedRevisionId: ID
+  "The page, by its ID in the content."
   pageId: ID!
   "The new parent page; null moves to the top level, absent keeps the parent."
   parentPageId: ID @goField(omittable: true)
   position: PagePositionInput
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type MovePagePayload {
+  "The revision the edit made."
   revision: Revision!
+  "The page as the new revision has it."
   page: RevisionPage!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
 input DeletePageInput {
+  "The space whose main content to edit; give spaceId or changeRequestId."
   spaceId: ID
+  "The change request whose content to edit; give spaceId or changeRequestId."
   changeRequestId: ID
+  "The revision the edit expects to be current; when another is, the edit fails with CONFLICT."
   expectedRevisionId: ID
+  "The page, by its ID in the content."
   pageId: ID!
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type DeletePagePayload {
+  "The revision the edit made."
   revision: Revision!
+  "The deleted page's ID; its nested pages went with it."
   deletedPageId: ID!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
 input SetPageMarkdownInput {
+  "The space whose main content to edit; give spaceId or changeRequestId."
   spaceId: ID
+  "The change request whose content to edit; give spaceId or changeRequestId."
   changeRequestId: ID
+  "The revision the edit expects to be current; when another is, the edit fails with CONFLICT."
   expectedRevisionId: ID
+  "The page, by its ID in the content."
   pageId: ID!
   markdown: String!
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type SetPageMarkdownPayload {
+  "The revision the edit made."
   revision: Revision!
+  "The page as the new revision has it."
   page: RevisionPage!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
 input UploadFileInput {
+  "The space whose main content to edit; give spaceId or changeRequestId."
   spaceId: ID
+  "The change request whose content to edit; give spaceId or changeRequestId."
   changeRequestId: ID
+  "The revision the edit expects to be current; when another is, the edit fails with CONFLICT."
   expectedRevisionId: ID
   file: Upload!
   "The file's name; the uploaded file name when absent."
   name: String
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type UploadFilePayload {
+  "The revision the edit made."
   revision: Revision!
   file: RevisionFile!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
 input DeleteFileInput {
+  "The space whose main content to edit; give spaceId or changeRequestId."
   spaceId: ID
+  "The change request whose content to edit; give spaceId or changeRequestId."
   changeRequestId: ID
+  "The revision the edit expects to be current; when another is, the edit fails with CONFLICT."
   expectedRevisionId: ID
+  "The file, by its ID in the content."
   fileId: ID!
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type DeleteFilePayload {
+  "The revision the edit made."
   revision: Revision!
+  "The deleted file's ID."
   deletedFileId: ID!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
 input ImportContentInput {
+  "The space whose main content to import into; give spaceId or changeRequestId."
   spaceId: ID
+  "The change request whose content to import into; give spaceId or changeRequestId."
   changeRequestId: ID
   "An http(s) URL."
   url: String!
   "WEBSITE, HTML, MARKDOWN or ZIP; the other sources are not supported."
   source: ImportSource!
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type ImportContentPayload {
+  "The revision the edit made."
   revision: Revision!
   importedResources: Int!
   totalResources: Int!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 `, BuiltIn: false},
@@ -10319,6 +10417,7 @@ input InviteMembersInput {
   role: Role @goField(omittable: true)
   "Marks them as SSO members, when the organization has an active SAML provider."
   sso: Boolean
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
@@ -10329,6 +10428,7 @@ type InviteMembersPayload {
   invited: Int!
   "The emails sso could not apply to: the organization has no active SAML provider."
   failedSSOEmails: [String!]!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
@@ -10336,11 +10436,13 @@ input CreateLinkInviteInput {
   organizationId: ID!
   "The role it gives, null for a guest; absent, the organization's default role, else READ."
   role: Role @goField(omittable: true)
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type CreateLinkInvitePayload {
   invite: Invite!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
@@ -10348,21 +10450,25 @@ input UpdateLinkInviteInput {
   id: ID!
   "null for a guest."
   role: Role @goField(omittable: true)
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type UpdateLinkInvitePayload {
   invite: Invite!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
 input DeleteLinkInviteInput {
   id: ID!
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type DeleteLinkInvitePayload {
   deletedInviteId: ID!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
@@ -10370,11 +10476,13 @@ input JoinOrganizationInput {
   "The invite link's organization."
   organizationId: ID!
   inviteId: ID!
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type JoinOrganizationPayload {
   member: Member!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 `, BuiltIn: false},
@@ -10544,39 +10652,46 @@ input UpdateMemberInput {
   userId: ID!
   "null makes the member a guest."
   role: Role @goField(omittable: true)
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type UpdateMemberPayload {
   member: Member!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
 input RemoveMemberInput {
   organizationId: ID!
   userId: ID!
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type RemoveMemberPayload {
   "The removed member's user ID."
   removedUserId: ID!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
 input SetMemberSSOInput {
   organizationId: ID!
   userId: ID!
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type SetMemberSSOPayload {
   member: Member!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
 input PingOrganizationInput {
   organizationId: ID!
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
@@ -10588,6 +10703,7 @@ type PingOrganizationPayload {
   authentication.
   """
   serviceVisitorClaims: String
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 `, BuiltIn: false},
@@ -10663,11 +10779,13 @@ input CreateOpenAPISpecInput {
   "1 to 100 lowercase letters and digits, in words joined by hyphens; unique in the organization."
   slug: String!
   source: OpenAPISpecSourceInput!
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type CreateOpenAPISpecPayload {
   openAPISpec: OpenAPISpec!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
@@ -10675,6 +10793,7 @@ input PutOpenAPISpecInput {
   organizationId: ID!
   slug: String!
   source: OpenAPISpecSourceInput!
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
@@ -10682,27 +10801,32 @@ type PutOpenAPISpecPayload {
   openAPISpec: OpenAPISpec!
   "Whether the spec was created, rather than updated."
   created: Boolean!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
 input UpdateOpenAPISpecInput {
   id: ID!
   source: OpenAPISpecSourceInput!
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type UpdateOpenAPISpecPayload {
   openAPISpec: OpenAPISpec!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
 input DeleteOpenAPISpecInput {
   id: ID!
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type DeleteOpenAPISpecPayload {
   deletedOpenAPISpecId: ID!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 `, BuiltIn: false},
@@ -10760,11 +10884,13 @@ extend type Mutation {
 input CreateOrganizationInput {
   "2 to 255 characters."
   title: String!
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type CreateOrganizationPayload {
   organization: Organization!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
@@ -10784,11 +10910,13 @@ input UpdateOrganizationInput {
   sso: Boolean
   ai: Boolean
   inviteLinks: Boolean
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type UpdateOrganizationPayload {
   organization: Organization!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 `, BuiltIn: false},
@@ -10854,11 +10982,13 @@ input CreateSAMLProviderInput {
   defaultTeamId: ID
   "Their role, null for a guest."
   defaultRole: Role
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type CreateSAMLProviderPayload {
   samlProvider: SAMLProvider!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
@@ -10870,21 +11000,25 @@ input UpdateSAMLProviderInput {
   certificate: String @goField(omittable: true)
   defaultTeamId: ID @goField(omittable: true)
   defaultRole: Role @goField(omittable: true)
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type UpdateSAMLProviderPayload {
   samlProvider: SAMLProvider!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
 input DeleteSAMLProviderInput {
   id: ID!
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type DeleteSAMLProviderPayload {
   deletedSAMLProviderId: ID!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 `, BuiltIn: false},
@@ -11337,11 +11471,13 @@ input CreateSpaceInput {
   parentId: ID
   editMode: EditMode
   language: Language
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type CreateSpacePayload {
   space: Space!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
@@ -11365,41 +11501,49 @@ input UpdateSpaceInput {
   share links and visitor authentication can be managed.
   """
   visibility: Visibility
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type UpdateSpacePayload {
   space: Space!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
 input DeleteSpaceInput {
   id: ID!
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type DeleteSpacePayload {
   deletedSpaceId: ID!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
 input RestoreSpaceInput {
   id: ID!
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type RestoreSpacePayload {
   space: Space!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
 input DuplicateSpaceInput {
   id: ID!
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type DuplicateSpacePayload {
   space: Space!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
@@ -11408,11 +11552,13 @@ input MoveSpaceInput {
   "The new parent collection; null moves to the top level, absent keeps the parent."
   parentId: ID @goField(omittable: true)
   position: ContentPositionInput
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type MoveSpacePayload {
   space: Space!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
@@ -11421,11 +11567,13 @@ input TransferSpaceInput {
   organizationId: ID!
   "A collection of the target organization; absent puts the space at its top level."
   parentId: ID
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type TransferSpacePayload {
   space: Space!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 `, BuiltIn: false},
@@ -11578,11 +11726,13 @@ input CreateTeamInput {
   title: String!
   "User IDs of members of the organization."
   members: [ID!]
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type CreateTeamPayload {
   team: Team!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
@@ -11590,21 +11740,25 @@ input UpdateTeamInput {
   id: ID!
   "1 to 64 characters."
   title: String!
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type UpdateTeamPayload {
   team: Team!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
 input DeleteTeamInput {
   id: ID!
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type DeleteTeamPayload {
   deletedTeamId: ID!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
@@ -11613,22 +11767,26 @@ input AddTeamMemberInput {
   userId: ID!
   "MEMBER by default."
   role: TeamMemberRole
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type AddTeamMemberPayload {
   team: Team!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
 input RemoveTeamMemberInput {
   teamId: ID!
   userId: ID!
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type RemoveTeamMemberPayload {
   team: Team!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
@@ -11638,11 +11796,13 @@ input SetTeamContentRoleInput {
   contentId: ID!
   "null takes the team's role away."
   role: Role
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type SetTeamContentRolePayload {
   team: Team!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 `, BuiltIn: false},
@@ -11692,11 +11852,13 @@ input CreateTranslationSettingsInput {
   title: String!
   "Official TranslationLanguage codes, without repeats; none when absent."
   languages: [Language!]
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type CreateTranslationSettingsPayload {
   translationSettings: TranslationSettings!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
@@ -11706,21 +11868,25 @@ input UpdateTranslationSettingsInput {
   title: String!
   "The new languages; unchanged when absent."
   languages: [Language!]
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type UpdateTranslationSettingsPayload {
   translationSettings: TranslationSettings!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
 input DeleteTranslationSettingsInput {
   id: ID!
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type DeleteTranslationSettingsPayload {
   deletedTranslationSettingsId: ID!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 `, BuiltIn: false},

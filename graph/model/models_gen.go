@@ -19,7 +19,8 @@ type AddReactionInput struct {
 	// A comment or a reply.
 	SubjectID string `json:"subjectId"`
 	// Up to 16 characters, without spaces.
-	Emoji            string  `json:"emoji"`
+	Emoji string `json:"emoji"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
@@ -28,21 +29,24 @@ type AddReactionPayload struct {
 	// The comment reacted to, or the reply's comment.
 	Comment *ent.Comment `json:"comment"`
 	// The reply reacted to; null when the reaction is to the comment.
-	Reply            *ent.CommentReply `json:"reply,omitempty"`
-	ClientMutationID *string           `json:"clientMutationId,omitempty"`
+	Reply *ent.CommentReply `json:"reply,omitempty"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type AddTeamMemberInput struct {
 	TeamID string `json:"teamId"`
 	UserID string `json:"userId"`
 	// MEMBER by default.
-	Role             *enum.TeamMemberRole `json:"role,omitempty"`
-	ClientMutationID *string              `json:"clientMutationId,omitempty"`
+	Role *enum.TeamMemberRole `json:"role,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type AddTeamMemberPayload struct {
-	Team             *ent.Team `json:"team"`
-	ClientMutationID *string   `json:"clientMutationId,omitempty"`
+	Team *ent.Team `json:"team"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type ChangeRequestURLs struct {
@@ -94,27 +98,31 @@ type CreateAPITokenInput struct {
 	// Up to 50 characters.
 	Label string `json:"label"`
 	// When the token stops working; absent means never.
-	ExpiresAt        *time.Time `json:"expiresAt,omitempty"`
-	ClientMutationID *string    `json:"clientMutationId,omitempty"`
+	ExpiresAt *time.Time `json:"expiresAt,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type CreateAPITokenPayload struct {
 	APIToken *ent.APIToken `json:"apiToken"`
 	// The token. It is shown only here: store it now.
-	Token            string  `json:"token"`
+	Token string `json:"token"`
+	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type CreateChangeRequestInput struct {
 	SpaceID string `json:"spaceId"`
 	// Up to 100 characters.
-	Subject          *string `json:"subject,omitempty"`
+	Subject *string `json:"subject,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type CreateChangeRequestPayload struct {
-	ChangeRequest    *ent.ChangeRequest `json:"changeRequest"`
-	ClientMutationID *string            `json:"clientMutationId,omitempty"`
+	ChangeRequest *ent.ChangeRequest `json:"changeRequest"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type CreateCollectionInput struct {
@@ -122,55 +130,66 @@ type CreateCollectionInput struct {
 	// Up to 50 characters.
 	Title *string `json:"title,omitempty"`
 	// Up to 100 characters.
-	Description      *string `json:"description,omitempty"`
-	ParentID         *string `json:"parentId,omitempty"`
+	Description *string `json:"description,omitempty"`
+	ParentID    *string `json:"parentId,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type CreateCollectionPayload struct {
-	Collection       *ent.Collection `json:"collection"`
-	ClientMutationID *string         `json:"clientMutationId,omitempty"`
+	Collection *ent.Collection `json:"collection"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type CreateLinkInviteInput struct {
 	OrganizationID string `json:"organizationId"`
 	// The role it gives, null for a guest; absent, the organization's default role, else READ.
-	Role             graphql.Omittable[*enum.Role] `json:"role,omitempty"`
-	ClientMutationID *string                       `json:"clientMutationId,omitempty"`
+	Role graphql.Omittable[*enum.Role] `json:"role,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type CreateLinkInvitePayload struct {
-	Invite           *ent.Invite `json:"invite"`
-	ClientMutationID *string     `json:"clientMutationId,omitempty"`
+	Invite *ent.Invite `json:"invite"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type CreateOpenAPISpecInput struct {
 	OrganizationID string `json:"organizationId"`
 	// 1 to 100 lowercase letters and digits, in words joined by hyphens; unique in the organization.
-	Slug             string                  `json:"slug"`
-	Source           *OpenAPISpecSourceInput `json:"source"`
-	ClientMutationID *string                 `json:"clientMutationId,omitempty"`
+	Slug   string                  `json:"slug"`
+	Source *OpenAPISpecSourceInput `json:"source"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type CreateOpenAPISpecPayload struct {
-	OpenAPISpec      *ent.OpenAPISpec `json:"openAPISpec"`
-	ClientMutationID *string          `json:"clientMutationId,omitempty"`
+	OpenAPISpec *ent.OpenAPISpec `json:"openAPISpec"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type CreateOrganizationInput struct {
 	// 2 to 255 characters.
-	Title            string  `json:"title"`
+	Title string `json:"title"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type CreateOrganizationPayload struct {
-	Organization     *ent.Organization `json:"organization"`
-	ClientMutationID *string           `json:"clientMutationId,omitempty"`
+	Organization *ent.Organization `json:"organization"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type CreatePageInput struct {
-	SpaceID            *string `json:"spaceId,omitempty"`
-	ChangeRequestID    *string `json:"changeRequestId,omitempty"`
+	// The space whose main content to edit; give spaceId or changeRequestId.
+	SpaceID *string `json:"spaceId,omitempty"`
+	// The change request whose content to edit; give spaceId or changeRequestId.
+	ChangeRequestID *string `json:"changeRequestId,omitempty"`
+	// The revision the edit expects to be current; when another is, the edit fails with CONFLICT.
 	ExpectedRevisionID *string `json:"expectedRevisionId,omitempty"`
 	// The parent page; absent for the top level.
 	ParentPageID *string            `json:"parentPageId,omitempty"`
@@ -190,14 +209,18 @@ type CreatePageInput struct {
 	// For a link page: an http(s) or mailto URL. Give href or targetPageId.
 	Href *string `json:"href,omitempty"`
 	// For a link page: a page of the same content.
-	TargetPageID     *string `json:"targetPageId,omitempty"`
+	TargetPageID *string `json:"targetPageId,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type CreatePagePayload struct {
-	Revision         *ent.Revision `json:"revision"`
-	Page             *RevisionPage `json:"page"`
-	ClientMutationID *string       `json:"clientMutationId,omitempty"`
+	// The revision the edit made.
+	Revision *ent.Revision `json:"revision"`
+	// The page as the new revision has it.
+	Page *RevisionPage `json:"page"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type CreateSAMLProviderInput struct {
@@ -213,13 +236,15 @@ type CreateSAMLProviderInput struct {
 	// A team of the organization that members signing in through it join.
 	DefaultTeamID *string `json:"defaultTeamId,omitempty"`
 	// Their role, null for a guest.
-	DefaultRole      *enum.Role `json:"defaultRole,omitempty"`
-	ClientMutationID *string    `json:"clientMutationId,omitempty"`
+	DefaultRole *enum.Role `json:"defaultRole,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type CreateSAMLProviderPayload struct {
-	SamlProvider     *ent.SAMLProvider `json:"samlProvider"`
-	ClientMutationID *string           `json:"clientMutationId,omitempty"`
+	SamlProvider *ent.SAMLProvider `json:"samlProvider"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type CreateSiteInput struct {
@@ -274,16 +299,18 @@ type CreateSpaceInput struct {
 	// Up to 50 characters.
 	Title *string `json:"title,omitempty"`
 	// Up to 50 characters.
-	Emoji            *string        `json:"emoji,omitempty"`
-	ParentID         *string        `json:"parentId,omitempty"`
-	EditMode         *enum.EditMode `json:"editMode,omitempty"`
-	Language         *enum.Language `json:"language,omitempty"`
-	ClientMutationID *string        `json:"clientMutationId,omitempty"`
+	Emoji    *string        `json:"emoji,omitempty"`
+	ParentID *string        `json:"parentId,omitempty"`
+	EditMode *enum.EditMode `json:"editMode,omitempty"`
+	Language *enum.Language `json:"language,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type CreateSpacePayload struct {
-	Space            *ent.Space `json:"space"`
-	ClientMutationID *string    `json:"clientMutationId,omitempty"`
+	Space *ent.Space `json:"space"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type CreateTeamInput struct {
@@ -291,13 +318,15 @@ type CreateTeamInput struct {
 	// 1 to 64 characters.
 	Title string `json:"title"`
 	// User IDs of members of the organization.
-	Members          []string `json:"members,omitempty"`
-	ClientMutationID *string  `json:"clientMutationId,omitempty"`
+	Members []string `json:"members,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type CreateTeamPayload struct {
-	Team             *ent.Team `json:"team"`
-	ClientMutationID *string   `json:"clientMutationId,omitempty"`
+	Team *ent.Team `json:"team"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type CreateTranslationSettingsInput struct {
@@ -305,105 +334,135 @@ type CreateTranslationSettingsInput struct {
 	// 1 to 100 characters.
 	Title string `json:"title"`
 	// Official TranslationLanguage codes, without repeats; none when absent.
-	Languages        []enum.Language `json:"languages,omitempty"`
-	ClientMutationID *string         `json:"clientMutationId,omitempty"`
+	Languages []enum.Language `json:"languages,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type CreateTranslationSettingsPayload struct {
 	TranslationSettings *ent.TranslationSettings `json:"translationSettings"`
-	ClientMutationID    *string                  `json:"clientMutationId,omitempty"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type DeleteCollectionInput struct {
-	ID               string  `json:"id"`
+	ID string `json:"id"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type DeleteCollectionPayload struct {
-	DeletedCollectionID string  `json:"deletedCollectionId"`
-	ClientMutationID    *string `json:"clientMutationId,omitempty"`
+	DeletedCollectionID string `json:"deletedCollectionId"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 // The comment to delete.
 type DeleteCommentInput struct {
-	ID               string  `json:"id"`
+	ID string `json:"id"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 // The ID of the comment deleted.
 type DeleteCommentPayload struct {
-	DeletedCommentID string  `json:"deletedCommentId"`
+	DeletedCommentID string `json:"deletedCommentId"`
+	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 // The reply to delete.
 type DeleteCommentReplyInput struct {
-	ID               string  `json:"id"`
+	ID string `json:"id"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 // The ID of the reply deleted.
 type DeleteCommentReplyPayload struct {
-	DeletedCommentReplyID string  `json:"deletedCommentReplyId"`
-	ClientMutationID      *string `json:"clientMutationId,omitempty"`
+	DeletedCommentReplyID string `json:"deletedCommentReplyId"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type DeleteFileInput struct {
-	SpaceID            *string `json:"spaceId,omitempty"`
-	ChangeRequestID    *string `json:"changeRequestId,omitempty"`
+	// The space whose main content to edit; give spaceId or changeRequestId.
+	SpaceID *string `json:"spaceId,omitempty"`
+	// The change request whose content to edit; give spaceId or changeRequestId.
+	ChangeRequestID *string `json:"changeRequestId,omitempty"`
+	// The revision the edit expects to be current; when another is, the edit fails with CONFLICT.
 	ExpectedRevisionID *string `json:"expectedRevisionId,omitempty"`
-	FileID             string  `json:"fileId"`
-	ClientMutationID   *string `json:"clientMutationId,omitempty"`
+	// The file, by its ID in the content.
+	FileID string `json:"fileId"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type DeleteFilePayload struct {
-	Revision         *ent.Revision `json:"revision"`
-	DeletedFileID    string        `json:"deletedFileId"`
-	ClientMutationID *string       `json:"clientMutationId,omitempty"`
+	// The revision the edit made.
+	Revision *ent.Revision `json:"revision"`
+	// The deleted file's ID.
+	DeletedFileID string `json:"deletedFileId"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type DeleteLinkInviteInput struct {
-	ID               string  `json:"id"`
+	ID string `json:"id"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type DeleteLinkInvitePayload struct {
-	DeletedInviteID  string  `json:"deletedInviteId"`
+	DeletedInviteID string `json:"deletedInviteId"`
+	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type DeleteOpenAPISpecInput struct {
-	ID               string  `json:"id"`
+	ID string `json:"id"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type DeleteOpenAPISpecPayload struct {
-	DeletedOpenAPISpecID string  `json:"deletedOpenAPISpecId"`
-	ClientMutationID     *string `json:"clientMutationId,omitempty"`
+	DeletedOpenAPISpecID string `json:"deletedOpenAPISpecId"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type DeletePageInput struct {
-	SpaceID            *string `json:"spaceId,omitempty"`
-	ChangeRequestID    *string `json:"changeRequestId,omitempty"`
+	// The space whose main content to edit; give spaceId or changeRequestId.
+	SpaceID *string `json:"spaceId,omitempty"`
+	// The change request whose content to edit; give spaceId or changeRequestId.
+	ChangeRequestID *string `json:"changeRequestId,omitempty"`
+	// The revision the edit expects to be current; when another is, the edit fails with CONFLICT.
 	ExpectedRevisionID *string `json:"expectedRevisionId,omitempty"`
-	PageID             string  `json:"pageId"`
-	ClientMutationID   *string `json:"clientMutationId,omitempty"`
+	// The page, by its ID in the content.
+	PageID string `json:"pageId"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type DeletePagePayload struct {
-	Revision         *ent.Revision `json:"revision"`
-	DeletedPageID    string        `json:"deletedPageId"`
-	ClientMutationID *string       `json:"clientMutationId,omitempty"`
+	// The revision the edit made.
+	Revision *ent.Revision `json:"revision"`
+	// The deleted page's ID; its nested pages went with it.
+	DeletedPageID string `json:"deletedPageId"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type DeleteSAMLProviderInput struct {
-	ID               string  `json:"id"`
+	ID string `json:"id"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type DeleteSAMLProviderPayload struct {
-	DeletedSAMLProviderID string  `json:"deletedSAMLProviderId"`
-	ClientMutationID      *string `json:"clientMutationId,omitempty"`
+	DeletedSAMLProviderID string `json:"deletedSAMLProviderId"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type DeleteSiteInput struct {
@@ -437,60 +496,73 @@ type DeleteSiteSpacePayload struct {
 }
 
 type DeleteSpaceInput struct {
-	ID               string  `json:"id"`
+	ID string `json:"id"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type DeleteSpacePayload struct {
-	DeletedSpaceID   string  `json:"deletedSpaceId"`
+	DeletedSpaceID string `json:"deletedSpaceId"`
+	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type DeleteTeamInput struct {
-	ID               string  `json:"id"`
+	ID string `json:"id"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type DeleteTeamPayload struct {
-	DeletedTeamID    string  `json:"deletedTeamId"`
+	DeletedTeamID string `json:"deletedTeamId"`
+	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type DeleteTranslationSettingsInput struct {
-	ID               string  `json:"id"`
+	ID string `json:"id"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type DeleteTranslationSettingsPayload struct {
-	DeletedTranslationSettingsID string  `json:"deletedTranslationSettingsId"`
-	ClientMutationID             *string `json:"clientMutationId,omitempty"`
+	DeletedTranslationSettingsID string `json:"deletedTranslationSettingsId"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type DuplicateSpaceInput struct {
-	ID               string  `json:"id"`
+	ID string `json:"id"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type DuplicateSpacePayload struct {
-	Space            *ent.Space `json:"space"`
-	ClientMutationID *string    `json:"clientMutationId,omitempty"`
+	Space *ent.Space `json:"space"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type ImportContentInput struct {
-	SpaceID         *string `json:"spaceId,omitempty"`
+	// The space whose main content to import into; give spaceId or changeRequestId.
+	SpaceID *string `json:"spaceId,omitempty"`
+	// The change request whose content to import into; give spaceId or changeRequestId.
 	ChangeRequestID *string `json:"changeRequestId,omitempty"`
 	// An http(s) URL.
 	URL string `json:"url"`
 	// WEBSITE, HTML, MARKDOWN or ZIP; the other sources are not supported.
-	Source           enum.ImportSource `json:"source"`
-	ClientMutationID *string           `json:"clientMutationId,omitempty"`
+	Source enum.ImportSource `json:"source"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type ImportContentPayload struct {
+	// The revision the edit made.
 	Revision          *ent.Revision `json:"revision"`
 	ImportedResources int           `json:"importedResources"`
 	TotalResources    int           `json:"totalResources"`
-	ClientMutationID  *string       `json:"clientMutationId,omitempty"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type InviteMembersInput struct {
@@ -500,7 +572,8 @@ type InviteMembersInput struct {
 	// The role of invitees without their own, null for a guest; absent, the organization's default role, else READ.
 	Role graphql.Omittable[*enum.Role] `json:"role,omitempty"`
 	// Marks them as SSO members, when the organization has an active SAML provider.
-	Sso              *bool   `json:"sso,omitempty"`
+	Sso *bool `json:"sso,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
@@ -510,8 +583,9 @@ type InviteMembersPayload struct {
 	// How many became members.
 	Invited int `json:"invited"`
 	// The emails sso could not apply to: the organization has no active SAML provider.
-	FailedSSOEmails  []string `json:"failedSSOEmails"`
-	ClientMutationID *string  `json:"clientMutationId,omitempty"`
+	FailedSSOEmails []string `json:"failedSSOEmails"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type InviteURLs struct {
@@ -527,30 +601,34 @@ type InviteeInput struct {
 
 type JoinOrganizationInput struct {
 	// The invite link's organization.
-	OrganizationID   string  `json:"organizationId"`
-	InviteID         string  `json:"inviteId"`
+	OrganizationID string `json:"organizationId"`
+	InviteID       string `json:"inviteId"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type JoinOrganizationPayload struct {
-	Member           *ent.Member `json:"member"`
-	ClientMutationID *string     `json:"clientMutationId,omitempty"`
+	Member *ent.Member `json:"member"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type MergeChangeRequestInput struct {
-	ID               string                  `json:"id"`
-	Resolutions      []*MergeResolutionInput `json:"resolutions,omitempty"`
-	ClientMutationID *string                 `json:"clientMutationId,omitempty"`
+	ID          string                  `json:"id"`
+	Resolutions []*MergeResolutionInput `json:"resolutions,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type MergeChangeRequestPayload struct {
 	// MERGE, or CONFLICTS when nothing changed.
 	Result enum.MergeResult `json:"result"`
 	// The space's new revision; null on conflicts.
-	Revision         *ent.Revision      `json:"revision,omitempty"`
-	ChangeRequest    *ent.ChangeRequest `json:"changeRequest"`
-	Conflicts        []*MergeConflict   `json:"conflicts"`
-	ClientMutationID *string            `json:"clientMutationId,omitempty"`
+	Revision      *ent.Revision      `json:"revision,omitempty"`
+	ChangeRequest *ent.ChangeRequest `json:"changeRequest"`
+	Conflicts     []*MergeConflict   `json:"conflicts"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 // A change that both sides of a merge made differently. Ours is the change
@@ -581,31 +659,41 @@ type MergeResolutionInput struct {
 type MoveCollectionInput struct {
 	ID string `json:"id"`
 	// The new parent collection; null moves to the top level, absent keeps the parent.
-	ParentID         graphql.Omittable[*string] `json:"parentId,omitempty"`
-	Position         *ContentPositionInput      `json:"position,omitempty"`
-	ClientMutationID *string                    `json:"clientMutationId,omitempty"`
+	ParentID graphql.Omittable[*string] `json:"parentId,omitempty"`
+	Position *ContentPositionInput      `json:"position,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type MoveCollectionPayload struct {
-	Collection       *ent.Collection `json:"collection"`
-	ClientMutationID *string         `json:"clientMutationId,omitempty"`
+	Collection *ent.Collection `json:"collection"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type MovePageInput struct {
-	SpaceID            *string `json:"spaceId,omitempty"`
-	ChangeRequestID    *string `json:"changeRequestId,omitempty"`
+	// The space whose main content to edit; give spaceId or changeRequestId.
+	SpaceID *string `json:"spaceId,omitempty"`
+	// The change request whose content to edit; give spaceId or changeRequestId.
+	ChangeRequestID *string `json:"changeRequestId,omitempty"`
+	// The revision the edit expects to be current; when another is, the edit fails with CONFLICT.
 	ExpectedRevisionID *string `json:"expectedRevisionId,omitempty"`
-	PageID             string  `json:"pageId"`
+	// The page, by its ID in the content.
+	PageID string `json:"pageId"`
 	// The new parent page; null moves to the top level, absent keeps the parent.
-	ParentPageID     graphql.Omittable[*string] `json:"parentPageId,omitempty"`
-	Position         *PagePositionInput         `json:"position,omitempty"`
-	ClientMutationID *string                    `json:"clientMutationId,omitempty"`
+	ParentPageID graphql.Omittable[*string] `json:"parentPageId,omitempty"`
+	Position     *PagePositionInput         `json:"position,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type MovePagePayload struct {
-	Revision         *ent.Revision `json:"revision"`
-	Page             *RevisionPage `json:"page"`
-	ClientMutationID *string       `json:"clientMutationId,omitempty"`
+	// The revision the edit made.
+	Revision *ent.Revision `json:"revision"`
+	// The page as the new revision has it.
+	Page *RevisionPage `json:"page"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type MoveSiteSectionInput struct {
@@ -635,14 +723,16 @@ type MoveSiteSpacePayload struct {
 type MoveSpaceInput struct {
 	ID string `json:"id"`
 	// The new parent collection; null moves to the top level, absent keeps the parent.
-	ParentID         graphql.Omittable[*string] `json:"parentId,omitempty"`
-	Position         *ContentPositionInput      `json:"position,omitempty"`
-	ClientMutationID *string                    `json:"clientMutationId,omitempty"`
+	ParentID graphql.Omittable[*string] `json:"parentId,omitempty"`
+	Position *ContentPositionInput      `json:"position,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type MoveSpacePayload struct {
-	Space            *ent.Space `json:"space"`
-	ClientMutationID *string    `json:"clientMutationId,omitempty"`
+	Space *ent.Space `json:"space"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 // Where an OpenAPI document comes from: exactly one of url and text.
@@ -701,7 +791,8 @@ type PagePositionInput struct {
 }
 
 type PingOrganizationInput struct {
-	OrganizationID   string  `json:"organizationId"`
+	OrganizationID string `json:"organizationId"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
@@ -711,7 +802,8 @@ type PingOrganizationPayload struct {
 	// the organization's sites; null, since Bindery has no visitor
 	// authentication.
 	ServiceVisitorClaims *string `json:"serviceVisitorClaims,omitempty"`
-	ClientMutationID     *string `json:"clientMutationId,omitempty"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 // A comment to post.
@@ -725,28 +817,32 @@ type PostCommentInput struct {
 	// A node inside the page, by its key; needs pageId.
 	NodeID *string `json:"nodeId,omitempty"`
 	// Markdown, up to 64 KiB.
-	Markdown         string  `json:"markdown"`
+	Markdown string `json:"markdown"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 // The comment posted.
 type PostCommentPayload struct {
-	Comment          *ent.Comment `json:"comment"`
-	ClientMutationID *string      `json:"clientMutationId,omitempty"`
+	Comment *ent.Comment `json:"comment"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 // A reply to post in a comment's thread.
 type PostCommentReplyInput struct {
 	CommentID string `json:"commentId"`
 	// Markdown, up to 64 KiB.
-	Markdown         string  `json:"markdown"`
+	Markdown string `json:"markdown"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 // The reply posted.
 type PostCommentReplyPayload struct {
-	Reply            *ent.CommentReply `json:"reply"`
-	ClientMutationID *string           `json:"clientMutationId,omitempty"`
+	Reply *ent.CommentReply `json:"reply"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type PublishSiteInput struct {
@@ -760,36 +856,41 @@ type PublishSitePayload struct {
 }
 
 type PutOpenAPISpecInput struct {
-	OrganizationID   string                  `json:"organizationId"`
-	Slug             string                  `json:"slug"`
-	Source           *OpenAPISpecSourceInput `json:"source"`
-	ClientMutationID *string                 `json:"clientMutationId,omitempty"`
+	OrganizationID string                  `json:"organizationId"`
+	Slug           string                  `json:"slug"`
+	Source         *OpenAPISpecSourceInput `json:"source"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type PutOpenAPISpecPayload struct {
 	OpenAPISpec *ent.OpenAPISpec `json:"openAPISpec"`
 	// Whether the spec was created, rather than updated.
-	Created          bool    `json:"created"`
+	Created bool `json:"created"`
+	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type RemoveMemberInput struct {
-	OrganizationID   string  `json:"organizationId"`
-	UserID           string  `json:"userId"`
+	OrganizationID string `json:"organizationId"`
+	UserID         string `json:"userId"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type RemoveMemberPayload struct {
 	// The removed member's user ID.
-	RemovedUserID    string  `json:"removedUserId"`
+	RemovedUserID string `json:"removedUserId"`
+	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 // A reaction to take back.
 type RemoveReactionInput struct {
 	// A comment or a reply.
-	SubjectID        string  `json:"subjectId"`
-	Emoji            string  `json:"emoji"`
+	SubjectID string `json:"subjectId"`
+	Emoji     string `json:"emoji"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
@@ -798,43 +899,50 @@ type RemoveReactionPayload struct {
 	// The comment, or the reply's comment.
 	Comment *ent.Comment `json:"comment"`
 	// The reply; null when the reaction was to the comment.
-	Reply            *ent.CommentReply `json:"reply,omitempty"`
-	ClientMutationID *string           `json:"clientMutationId,omitempty"`
+	Reply *ent.CommentReply `json:"reply,omitempty"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type RemoveTeamMemberInput struct {
-	TeamID           string  `json:"teamId"`
-	UserID           string  `json:"userId"`
+	TeamID string `json:"teamId"`
+	UserID string `json:"userId"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type RemoveTeamMemberPayload struct {
-	Team             *ent.Team `json:"team"`
-	ClientMutationID *string   `json:"clientMutationId,omitempty"`
+	Team *ent.Team `json:"team"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 // Resolves or reopens a comment.
 type ResolveCommentInput struct {
 	ID string `json:"id"`
 	// False reopens it.
-	Resolved         bool    `json:"resolved"`
+	Resolved bool `json:"resolved"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 // The comment as resolved or reopened.
 type ResolveCommentPayload struct {
-	Comment          *ent.Comment `json:"comment"`
-	ClientMutationID *string      `json:"clientMutationId,omitempty"`
+	Comment *ent.Comment `json:"comment"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type RestoreSpaceInput struct {
-	ID               string  `json:"id"`
+	ID string `json:"id"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type RestoreSpacePayload struct {
-	Space            *ent.Space `json:"space"`
-	ClientMutationID *string    `json:"clientMutationId,omitempty"`
+	Space *ent.Space `json:"space"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type RevisionURLs struct {
@@ -843,13 +951,15 @@ type RevisionURLs struct {
 }
 
 type RevokeAPITokenInput struct {
-	ID               string  `json:"id"`
+	ID string `json:"id"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type RevokeAPITokenPayload struct {
-	RevokedAPITokenID string  `json:"revokedAPITokenId"`
-	ClientMutationID  *string `json:"clientMutationId,omitempty"`
+	RevokedAPITokenID string `json:"revokedAPITokenId"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type SAMLProviderURLs struct {
@@ -891,29 +1001,39 @@ type SearchSectionResult struct {
 }
 
 type SetMemberSSOInput struct {
-	OrganizationID   string  `json:"organizationId"`
-	UserID           string  `json:"userId"`
+	OrganizationID string `json:"organizationId"`
+	UserID         string `json:"userId"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type SetMemberSSOPayload struct {
-	Member           *ent.Member `json:"member"`
-	ClientMutationID *string     `json:"clientMutationId,omitempty"`
+	Member *ent.Member `json:"member"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type SetPageMarkdownInput struct {
-	SpaceID            *string `json:"spaceId,omitempty"`
-	ChangeRequestID    *string `json:"changeRequestId,omitempty"`
+	// The space whose main content to edit; give spaceId or changeRequestId.
+	SpaceID *string `json:"spaceId,omitempty"`
+	// The change request whose content to edit; give spaceId or changeRequestId.
+	ChangeRequestID *string `json:"changeRequestId,omitempty"`
+	// The revision the edit expects to be current; when another is, the edit fails with CONFLICT.
 	ExpectedRevisionID *string `json:"expectedRevisionId,omitempty"`
-	PageID             string  `json:"pageId"`
-	Markdown           string  `json:"markdown"`
-	ClientMutationID   *string `json:"clientMutationId,omitempty"`
+	// The page, by its ID in the content.
+	PageID   string `json:"pageId"`
+	Markdown string `json:"markdown"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type SetPageMarkdownPayload struct {
-	Revision         *ent.Revision `json:"revision"`
-	Page             *RevisionPage `json:"page"`
-	ClientMutationID *string       `json:"clientMutationId,omitempty"`
+	// The revision the edit made.
+	Revision *ent.Revision `json:"revision"`
+	// The page as the new revision has it.
+	Page *RevisionPage `json:"page"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type SetTeamContentRoleInput struct {
@@ -921,13 +1041,15 @@ type SetTeamContentRoleInput struct {
 	// A space or a collection of the team's organization.
 	ContentID string `json:"contentId"`
 	// null takes the team's role away.
-	Role             *enum.Role `json:"role,omitempty"`
-	ClientMutationID *string    `json:"clientMutationId,omitempty"`
+	Role *enum.Role `json:"role,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type SetTeamContentRolePayload struct {
-	Team             *ent.Team `json:"team"`
-	ClientMutationID *string   `json:"clientMutationId,omitempty"`
+	Team *ent.Team `json:"team"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type SiteAdaptiveContent struct {
@@ -987,19 +1109,21 @@ type Subscription struct {
 }
 
 type SyncChangeRequestInput struct {
-	ID               string                  `json:"id"`
-	Resolutions      []*MergeResolutionInput `json:"resolutions,omitempty"`
-	ClientMutationID *string                 `json:"clientMutationId,omitempty"`
+	ID          string                  `json:"id"`
+	Resolutions []*MergeResolutionInput `json:"resolutions,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type SyncChangeRequestPayload struct {
 	// UPDATE, or CONFLICTS when nothing changed.
 	Result enum.MergeResult `json:"result"`
 	// The change request's revision after the update; null on conflicts.
-	Revision         *ent.Revision      `json:"revision,omitempty"`
-	ChangeRequest    *ent.ChangeRequest `json:"changeRequest"`
-	Conflicts        []*MergeConflict   `json:"conflicts"`
-	ClientMutationID *string            `json:"clientMutationId,omitempty"`
+	Revision      *ent.Revision      `json:"revision,omitempty"`
+	ChangeRequest *ent.ChangeRequest `json:"changeRequest"`
+	Conflicts     []*MergeConflict   `json:"conflicts"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type TeamURLs struct {
@@ -1008,27 +1132,31 @@ type TeamURLs struct {
 }
 
 type TransferCollectionInput struct {
-	ID               string  `json:"id"`
-	OrganizationID   string  `json:"organizationId"`
+	ID             string `json:"id"`
+	OrganizationID string `json:"organizationId"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type TransferCollectionPayload struct {
-	Collection       *ent.Collection `json:"collection"`
-	ClientMutationID *string         `json:"clientMutationId,omitempty"`
+	Collection *ent.Collection `json:"collection"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type TransferSpaceInput struct {
 	ID             string `json:"id"`
 	OrganizationID string `json:"organizationId"`
 	// A collection of the target organization; absent puts the space at its top level.
-	ParentID         *string `json:"parentId,omitempty"`
+	ParentID *string `json:"parentId,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type TransferSpacePayload struct {
-	Space            *ent.Space `json:"space"`
-	ClientMutationID *string    `json:"clientMutationId,omitempty"`
+	Space *ent.Space `json:"space"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type TranslationSettingsURLs struct {
@@ -1041,13 +1169,15 @@ type UpdateChangeRequestInput struct {
 	// Up to 100 characters.
 	Subject *string `json:"subject,omitempty"`
 	// DRAFT, OPEN or ARCHIVED. MERGED is reached only by merging.
-	Status           *enum.ChangeRequestStatus `json:"status,omitempty"`
-	ClientMutationID *string                   `json:"clientMutationId,omitempty"`
+	Status *enum.ChangeRequestStatus `json:"status,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type UpdateChangeRequestPayload struct {
-	ChangeRequest    *ent.ChangeRequest `json:"changeRequest"`
-	ClientMutationID *string            `json:"clientMutationId,omitempty"`
+	ChangeRequest *ent.ChangeRequest `json:"changeRequest"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type UpdateCollectionInput struct {
@@ -1057,13 +1187,15 @@ type UpdateCollectionInput struct {
 	// Up to 100 characters; null removes it.
 	Description graphql.Omittable[*string] `json:"description,omitempty"`
 	// null gives members no access by default (guest level).
-	DefaultLevel     graphql.Omittable[*enum.DefaultLevel] `json:"defaultLevel,omitempty"`
-	ClientMutationID *string                               `json:"clientMutationId,omitempty"`
+	DefaultLevel graphql.Omittable[*enum.DefaultLevel] `json:"defaultLevel,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type UpdateCollectionPayload struct {
-	Collection       *ent.Collection `json:"collection"`
-	ClientMutationID *string         `json:"clientMutationId,omitempty"`
+	Collection *ent.Collection `json:"collection"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 // A change to a comment; absent members change nothing.
@@ -1077,13 +1209,15 @@ type UpdateCommentInput struct {
 	AddedReactions []string `json:"addedReactions,omitempty"`
 	// Emoji whose reaction the viewer takes back.
 	RemovedReactions []string `json:"removedReactions,omitempty"`
-	ClientMutationID *string  `json:"clientMutationId,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 // The comment as changed.
 type UpdateCommentPayload struct {
-	Comment          *ent.Comment `json:"comment"`
-	ClientMutationID *string      `json:"clientMutationId,omitempty"`
+	Comment *ent.Comment `json:"comment"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 // A change to a reply; absent members change nothing.
@@ -1097,25 +1231,29 @@ type UpdateCommentReplyInput struct {
 	AddedReactions []string `json:"addedReactions,omitempty"`
 	// Emoji whose reaction the viewer takes back.
 	RemovedReactions []string `json:"removedReactions,omitempty"`
-	ClientMutationID *string  `json:"clientMutationId,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 // The reply as changed.
 type UpdateCommentReplyPayload struct {
-	Reply            *ent.CommentReply `json:"reply"`
-	ClientMutationID *string           `json:"clientMutationId,omitempty"`
+	Reply *ent.CommentReply `json:"reply"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type UpdateLinkInviteInput struct {
 	ID string `json:"id"`
 	// null for a guest.
-	Role             graphql.Omittable[*enum.Role] `json:"role,omitempty"`
-	ClientMutationID *string                       `json:"clientMutationId,omitempty"`
+	Role graphql.Omittable[*enum.Role] `json:"role,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type UpdateLinkInvitePayload struct {
-	Invite           *ent.Invite `json:"invite"`
-	ClientMutationID *string     `json:"clientMutationId,omitempty"`
+	Invite *ent.Invite `json:"invite"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type UpdateMemberInput struct {
@@ -1123,24 +1261,28 @@ type UpdateMemberInput struct {
 	// The member's user ID.
 	UserID string `json:"userId"`
 	// null makes the member a guest.
-	Role             graphql.Omittable[*enum.Role] `json:"role,omitempty"`
-	ClientMutationID *string                       `json:"clientMutationId,omitempty"`
+	Role graphql.Omittable[*enum.Role] `json:"role,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type UpdateMemberPayload struct {
-	Member           *ent.Member `json:"member"`
-	ClientMutationID *string     `json:"clientMutationId,omitempty"`
+	Member *ent.Member `json:"member"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type UpdateOpenAPISpecInput struct {
-	ID               string                  `json:"id"`
-	Source           *OpenAPISpecSourceInput `json:"source"`
-	ClientMutationID *string                 `json:"clientMutationId,omitempty"`
+	ID     string                  `json:"id"`
+	Source *OpenAPISpecSourceInput `json:"source"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type UpdateOpenAPISpecPayload struct {
-	OpenAPISpec      *ent.OpenAPISpec `json:"openAPISpec"`
-	ClientMutationID *string          `json:"clientMutationId,omitempty"`
+	OpenAPISpec *ent.OpenAPISpec `json:"openAPISpec"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type UpdateOrganizationInput struct {
@@ -1155,23 +1297,29 @@ type UpdateOrganizationInput struct {
 	// An http(s) URL of the logo; null removes it.
 	Logo graphql.Omittable[*string] `json:"logo,omitempty"`
 	// A site of the organization that visitors see by default; null removes it.
-	DefaultSiteID    graphql.Omittable[*string] `json:"defaultSiteId,omitempty"`
-	Sso              *bool                      `json:"sso,omitempty"`
-	Ai               *bool                      `json:"ai,omitempty"`
-	InviteLinks      *bool                      `json:"inviteLinks,omitempty"`
-	ClientMutationID *string                    `json:"clientMutationId,omitempty"`
+	DefaultSiteID graphql.Omittable[*string] `json:"defaultSiteId,omitempty"`
+	Sso           *bool                      `json:"sso,omitempty"`
+	Ai            *bool                      `json:"ai,omitempty"`
+	InviteLinks   *bool                      `json:"inviteLinks,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type UpdateOrganizationPayload struct {
-	Organization     *ent.Organization `json:"organization"`
-	ClientMutationID *string           `json:"clientMutationId,omitempty"`
+	Organization *ent.Organization `json:"organization"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type UpdatePageInput struct {
-	SpaceID            *string `json:"spaceId,omitempty"`
-	ChangeRequestID    *string `json:"changeRequestId,omitempty"`
+	// The space whose main content to edit; give spaceId or changeRequestId.
+	SpaceID *string `json:"spaceId,omitempty"`
+	// The change request whose content to edit; give spaceId or changeRequestId.
+	ChangeRequestID *string `json:"changeRequestId,omitempty"`
+	// The revision the edit expects to be current; when another is, the edit fails with CONFLICT.
 	ExpectedRevisionID *string `json:"expectedRevisionId,omitempty"`
-	PageID             string  `json:"pageId"`
+	// The page, by its ID in the content.
+	PageID string `json:"pageId"`
 	// 1 to 100 characters.
 	Title *string `json:"title,omitempty"`
 	Slug  *string `json:"slug,omitempty"`
@@ -1187,32 +1335,38 @@ type UpdatePageInput struct {
 	// Changes the given options; null returns to the default layout.
 	Layout graphql.Omittable[*PageLayoutInput] `json:"layout,omitempty"`
 	// null removes it.
-	Cover            graphql.Omittable[*PageCoverInput] `json:"cover,omitempty"`
-	Href             *string                            `json:"href,omitempty"`
-	TargetPageID     *string                            `json:"targetPageId,omitempty"`
-	ClientMutationID *string                            `json:"clientMutationId,omitempty"`
+	Cover        graphql.Omittable[*PageCoverInput] `json:"cover,omitempty"`
+	Href         *string                            `json:"href,omitempty"`
+	TargetPageID *string                            `json:"targetPageId,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type UpdatePagePayload struct {
-	Revision         *ent.Revision `json:"revision"`
-	Page             *RevisionPage `json:"page"`
-	ClientMutationID *string       `json:"clientMutationId,omitempty"`
+	// The revision the edit made.
+	Revision *ent.Revision `json:"revision"`
+	// The page as the new revision has it.
+	Page *RevisionPage `json:"page"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type UpdateSAMLProviderInput struct {
-	ID               string                        `json:"id"`
-	Label            *string                       `json:"label,omitempty"`
-	SsoURL           graphql.Omittable[*string]    `json:"ssoURL,omitempty"`
-	EntityID         graphql.Omittable[*string]    `json:"entityID,omitempty"`
-	Certificate      graphql.Omittable[*string]    `json:"certificate,omitempty"`
-	DefaultTeamID    graphql.Omittable[*string]    `json:"defaultTeamId,omitempty"`
-	DefaultRole      graphql.Omittable[*enum.Role] `json:"defaultRole,omitempty"`
-	ClientMutationID *string                       `json:"clientMutationId,omitempty"`
+	ID            string                        `json:"id"`
+	Label         *string                       `json:"label,omitempty"`
+	SsoURL        graphql.Omittable[*string]    `json:"ssoURL,omitempty"`
+	EntityID      graphql.Omittable[*string]    `json:"entityID,omitempty"`
+	Certificate   graphql.Omittable[*string]    `json:"certificate,omitempty"`
+	DefaultTeamID graphql.Omittable[*string]    `json:"defaultTeamId,omitempty"`
+	DefaultRole   graphql.Omittable[*enum.Role] `json:"defaultRole,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type UpdateSAMLProviderPayload struct {
-	SamlProvider     *ent.SAMLProvider `json:"samlProvider"`
-	ClientMutationID *string           `json:"clientMutationId,omitempty"`
+	SamlProvider *ent.SAMLProvider `json:"samlProvider"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type UpdateSiteInput struct {
@@ -1291,25 +1445,29 @@ type UpdateSpaceInput struct {
 	// IN_COLLECTION is only for a space in a collection: whoever can read the
 	// collection reads the space. SHARE_LINK and VISITOR_AUTH are refused until
 	// share links and visitor authentication can be managed.
-	Visibility       *enum.Visibility `json:"visibility,omitempty"`
-	ClientMutationID *string          `json:"clientMutationId,omitempty"`
+	Visibility *enum.Visibility `json:"visibility,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type UpdateSpacePayload struct {
-	Space            *ent.Space `json:"space"`
-	ClientMutationID *string    `json:"clientMutationId,omitempty"`
+	Space *ent.Space `json:"space"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type UpdateTeamInput struct {
 	ID string `json:"id"`
 	// 1 to 64 characters.
-	Title            string  `json:"title"`
+	Title string `json:"title"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type UpdateTeamPayload struct {
-	Team             *ent.Team `json:"team"`
-	ClientMutationID *string   `json:"clientMutationId,omitempty"`
+	Team *ent.Team `json:"team"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type UpdateTranslationSettingsInput struct {
@@ -1317,29 +1475,37 @@ type UpdateTranslationSettingsInput struct {
 	// 1 to 100 characters.
 	Title string `json:"title"`
 	// The new languages; unchanged when absent.
-	Languages        []enum.Language `json:"languages,omitempty"`
-	ClientMutationID *string         `json:"clientMutationId,omitempty"`
+	Languages []enum.Language `json:"languages,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type UpdateTranslationSettingsPayload struct {
 	TranslationSettings *ent.TranslationSettings `json:"translationSettings"`
-	ClientMutationID    *string                  `json:"clientMutationId,omitempty"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type UploadFileInput struct {
-	SpaceID            *string        `json:"spaceId,omitempty"`
-	ChangeRequestID    *string        `json:"changeRequestId,omitempty"`
+	// The space whose main content to edit; give spaceId or changeRequestId.
+	SpaceID *string `json:"spaceId,omitempty"`
+	// The change request whose content to edit; give spaceId or changeRequestId.
+	ChangeRequestID *string `json:"changeRequestId,omitempty"`
+	// The revision the edit expects to be current; when another is, the edit fails with CONFLICT.
 	ExpectedRevisionID *string        `json:"expectedRevisionId,omitempty"`
 	File               graphql.Upload `json:"file"`
 	// The file's name; the uploaded file name when absent.
-	Name             *string `json:"name,omitempty"`
+	Name *string `json:"name,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type UploadFilePayload struct {
-	Revision         *ent.Revision `json:"revision"`
-	File             *RevisionFile `json:"file"`
-	ClientMutationID *string       `json:"clientMutationId,omitempty"`
+	// The revision the edit made.
+	Revision *ent.Revision `json:"revision"`
+	File     *RevisionFile `json:"file"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type UserURLs struct {
