@@ -48,6 +48,9 @@ func (*Site) IsNode() {}
 func (*SiteSection) IsNode() {}
 
 // IsNode implements the GraphQL Node interface.
+func (*SiteSectionGroup) IsNode() {}
+
+// IsNode implements the GraphQL Node interface.
 func (*SiteSpace) IsNode() {}
 
 // IsNode implements the GraphQL Node interface.

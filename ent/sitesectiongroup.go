@@ -13,7 +13,7 @@ import (
 	"github.com/bindery/bindery/ent/sitesectiongroup"
 )
 
-// SiteSectionGroup is the model entity for the SiteSectionGroup schema.
+// A group of sections of a site, shown together in its top bar.
 type SiteSectionGroup struct {
 	config `json:"-"`
 	// ID of the ent.

@@ -70,6 +70,7 @@ func TestEveryNodeHasAPolicy(t *testing.T) {
 		"mergedFrom":        func() any { return ld.mergedFrom() },
 		"siteSpaceCounts":   func() any { return ld.siteSpaceCounts() },
 		"sectionSiteSpaces": func() any { return ld.sectionSiteSpaces() },
+		"groupSections":     func() any { return ld.groupSections() },
 	}
 	made := 0
 	for name, mk := range makers {

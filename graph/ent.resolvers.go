@@ -48,6 +48,10 @@ func (r *Resolver) Site() generated.SiteResolver { return &siteResolver{r} }
 
 func (r *Resolver) SiteSection() generated.SiteSectionResolver { return &siteSectionResolver{r} }
 
+func (r *Resolver) SiteSectionGroup() generated.SiteSectionGroupResolver {
+	return &siteSectionGroupResolver{r}
+}
+
 func (r *Resolver) SiteSpace() generated.SiteSpaceResolver { return &siteSpaceResolver{r} }
 
 func (r *Resolver) Space() generated.SpaceResolver { return &spaceResolver{r} }
@@ -74,6 +78,7 @@ type (
 	sAMLProviderResolver        struct{ *Resolver }
 	siteResolver                struct{ *Resolver }
 	siteSectionResolver         struct{ *Resolver }
+	siteSectionGroupResolver    struct{ *Resolver }
 	siteSpaceResolver           struct{ *Resolver }
 	spaceResolver               struct{ *Resolver }
 	teamResolver                struct{ *Resolver }

@@ -67,6 +67,8 @@ type loaders struct {
 		siteSpaceCounts *batchLoader[int]
 		// sectionSiteSpaces lists the site-spaces of sections.
 		sectionSiteSpaces *batchLoader[[]*ent.SiteSpace]
+		// groupSections lists the sections of section groups.
+		groupSections *batchLoader[[]*ent.SiteSection]
 	}
 	// nested holds the pages of nested lists primed by a listed page.
 	nested *nestedPages
@@ -193,6 +195,10 @@ func (l *loaders) siteSpaceCounts() *batchLoader[int] {
 
 func (l *loaders) sectionSiteSpaces() *batchLoader[[]*ent.SiteSpace] {
 	return made(l, &l.lazy.sectionSiteSpaces, (*Resolver).loadSectionSiteSpaces)
+}
+
+func (l *loaders) groupSections() *batchLoader[[]*ent.SiteSection] {
+	return made(l, &l.lazy.groupSections, (*Resolver).loadGroupSections)
 }
 
 // entity returns the loader of a resource type, making it on first use.

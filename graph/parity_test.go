@@ -63,6 +63,8 @@ var pyRESTOnly = map[string][]string{
 	"site":         {"object", "features"},
 	"site-section": {"object"},
 	"site-space":   {"object"},
+	// Groups do not nest: children repeats sections.
+	"site-section-group": {"object", "children"},
 }
 
 // pySelection builds the selection of a GraphQL type: its scalars and enums,
@@ -362,6 +364,10 @@ func TestParity(t *testing.T) {
 		map[string]any{"condition": "visitor.claims.isBetaUser", "description": "For everyone", "icon": "gear"}, http.StatusOK)
 	lists = append(lists, pyList{"/v1/orgs/" + org + "/sites/" + site + "/sections", site, "Site", "sections(first: 1000)"},
 		pyList{"/v1/orgs/" + org + "/sites/" + site + "/site-spaces", site, "Site", "siteSpaces(first: 1000)"})
+	// A section group holding that section.
+	e.MustDo(http.MethodPost, "/v1/orgs/"+org+"/sites/"+site+"/section-groups", e.OwnerToken,
+		map[string]any{"title": "Products", "icon": "box", "sections": []string{sec}}, http.StatusCreated)
+	lists = append(lists, pyList{"/v1/orgs/" + org + "/sites/" + site + "/section-groups", site, "Site", "sectionGroups(first: 1000)"})
 	for _, s := range []string{handbook, top, public, shared, gone} {
 		objects = append(objects, "/v1/spaces/"+s, "/v1/spaces/"+s+"/content")
 		lists = append(lists, pyList{"/v1/spaces/" + s + "/change-requests", s, "Space", "changeRequests(first: 1000)"})
@@ -505,7 +511,7 @@ var pyTypes = map[string]string{"organization": "Organization", "collection": "C
 	"change-request": "ChangeRequest", "revision": "Revision", "user": "User",
 	"comment": "Comment", "comment-reply": "CommentReply", "team": "Team", "invite": "Invite", "saml-provider": "SAMLProvider",
 	"translation-settings": "TranslationSettings", "openapi-spec": "OpenAPISpec",
-	"site": "Site", "site-section": "SiteSection", "site-space": "SiteSpace"}
+	"site": "Site", "site-section": "SiteSection", "site-space": "SiteSpace", "site-section-group": "SiteSectionGroup"}
 
 // object compares what /v1 returns at path with the same object in GraphQL.
 func (p *pyParity) object(path string) {

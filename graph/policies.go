@@ -20,6 +20,7 @@ import (
 	"github.com/bindery/bindery/ent/samlprovider"
 	"github.com/bindery/bindery/ent/site"
 	"github.com/bindery/bindery/ent/sitesection"
+	"github.com/bindery/bindery/ent/sitesectiongroup"
 	"github.com/bindery/bindery/ent/sitespace"
 	"github.com/bindery/bindery/ent/space"
 	"github.com/bindery/bindery/ent/team"
@@ -53,6 +54,7 @@ type policySet struct {
 	sites          *policy[*ent.Site, predicate.Site]
 	sections       *policy[*ent.SiteSection, predicate.SiteSection]
 	sitespaces     *policy[*ent.SiteSpace, predicate.SiteSpace]
+	sectionGroups  *policy[*ent.SiteSectionGroup, predicate.SiteSectionGroup]
 
 	// policies lists them all, for what every type gets.
 	policies []anyPolicy
@@ -294,9 +296,19 @@ func (r *Resolver) declarePolicies() {
 		idOf:   func(s *ent.SiteSpace) string { return s.ID },
 		decide: func(ctx context.Context, s *ent.SiteSpace) (authz.Decision, error) { return r.inSite(ctx, s.SiteID) },
 	}
+	r.sectionGroups = &policy[*ent.SiteSectionGroup, predicate.SiteSectionGroup]{
+		typeName: "SiteSectionGroup", prefix: id.SiteSectionGroup, table: authz.SiteSectionGroups,
+		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.SiteSectionGroup, error) {
+			return db.SiteSectionGroup.Query().Where(sitesectiongroup.IDIn(ids...)).All(ctx)
+		},
+		idOf: func(g *ent.SiteSectionGroup) string { return g.ID },
+		decide: func(ctx context.Context, g *ent.SiteSectionGroup) (authz.Decision, error) {
+			return r.inSite(ctx, g.SiteID)
+		},
+	}
 	r.policies = []anyPolicy{r.orgs, r.collections, r.spaces, r.changeRequests, r.comments, r.commentReplies,
 		r.teams, r.invites, r.samlProviders, r.revisions, r.users, r.tokens, r.translations, r.openAPISpecs, r.specVersions,
-		r.sites, r.sections, r.sitespaces}
+		r.sites, r.sections, r.sitespaces, r.sectionGroups}
 }
 
 // membersWithARole decides about what the members of an organization who

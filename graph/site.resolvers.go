@@ -116,6 +116,53 @@ func (r *mutationResolver) MoveSiteSpace(ctx context.Context, input model.MoveSi
 	return &model.MoveSiteSpacePayload{SiteSpace: v, ClientMutationID: input.ClientMutationID}, nil
 }
 
+func (r *mutationResolver) CreateSiteSectionGroup(ctx context.Context, input model.CreateSiteSectionGroupInput) (*model.CreateSiteSectionGroupPayload, error) {
+	v, err := r.createSiteSectionGroup(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	return &model.CreateSiteSectionGroupPayload{SiteSectionGroup: v, ClientMutationID: input.ClientMutationID}, nil
+}
+
+func (r *mutationResolver) UpdateSiteSectionGroup(ctx context.Context, input model.UpdateSiteSectionGroupInput) (*model.UpdateSiteSectionGroupPayload, error) {
+	v, err := r.updateSiteSectionGroup(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	return &model.UpdateSiteSectionGroupPayload{SiteSectionGroup: v, ClientMutationID: input.ClientMutationID}, nil
+}
+
+func (r *mutationResolver) DeleteSiteSectionGroup(ctx context.Context, input model.DeleteSiteSectionGroupInput) (*model.DeleteSiteSectionGroupPayload, error) {
+	if err := r.deleteSiteSectionGroup(ctx, input); err != nil {
+		return nil, err
+	}
+	return &model.DeleteSiteSectionGroupPayload{DeletedSiteSectionGroupID: input.ID, ClientMutationID: input.ClientMutationID}, nil
+}
+
+func (r *mutationResolver) AddSiteSectionToGroup(ctx context.Context, input model.SiteSectionGroupMembershipInput) (*model.SiteSectionGroupMembershipPayload, error) {
+	v, err := r.setSectionGroup(ctx, input, true)
+	if err != nil {
+		return nil, err
+	}
+	return &model.SiteSectionGroupMembershipPayload{SiteSectionGroup: v, ClientMutationID: input.ClientMutationID}, nil
+}
+
+func (r *mutationResolver) RemoveSiteSectionFromGroup(ctx context.Context, input model.SiteSectionGroupMembershipInput) (*model.SiteSectionGroupMembershipPayload, error) {
+	v, err := r.setSectionGroup(ctx, input, false)
+	if err != nil {
+		return nil, err
+	}
+	return &model.SiteSectionGroupMembershipPayload{SiteSectionGroup: v, ClientMutationID: input.ClientMutationID}, nil
+}
+
+func (r *mutationResolver) MoveSiteSectionGroup(ctx context.Context, input model.MoveSiteSectionGroupInput) (*model.MoveSiteSectionGroupPayload, error) {
+	v, err := r.moveSiteSectionGroup(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	return &model.MoveSiteSectionGroupPayload{SiteSectionGroup: v, ClientMutationID: input.ClientMutationID}, nil
+}
+
 func (r *organizationResolver) Sites(ctx context.Context, obj *ent.Organization, first *int, after *page.Cursor, last *int, before *page.Cursor, space *string, title *string, published *bool, typeArg []enum.SiteType) (*model.SiteConnection, error) {
 	return r.organizationSites(ctx, obj, siteFilter{Space: space, Title: title, Published: published, Types: typeArg},
 		args(first, after, last, before))
@@ -149,6 +196,10 @@ func (r *siteResolver) SiteSpaces(ctx context.Context, obj *ent.Site, first *int
 	return r.siteSiteSpaces(ctx, obj, defaultArg, args(first, after, last, before))
 }
 
+func (r *siteResolver) SectionGroups(ctx context.Context, obj *ent.Site, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.SiteSectionGroupConnection, error) {
+	return r.siteSectionGroups(ctx, obj, args(first, after, last, before))
+}
+
 func (r *siteSectionResolver) Default(ctx context.Context, obj *ent.SiteSection) (bool, error) {
 	return obj.IsDefault, nil
 }
@@ -160,6 +211,14 @@ func (r *siteSectionResolver) SiteSpaces(ctx context.Context, obj *ent.SiteSecti
 func (r *siteSectionResolver) Urls(ctx context.Context, obj *ent.SiteSection) (*model.SiteSectionURLs, error) {
 	u, err := r.sectionPublishedURL(ctx, obj)
 	return &model.SiteSectionURLs{Published: u}, err
+}
+
+func (r *siteSectionResolver) SectionGroup(ctx context.Context, obj *ent.SiteSection) (*ent.SiteSectionGroup, error) {
+	return r.sectionGroups.visible(ctx, obj.GroupID)
+}
+
+func (r *siteSectionGroupResolver) Sections(ctx context.Context, obj *ent.SiteSectionGroup) ([]*ent.SiteSection, error) {
+	return r.groupSections(ctx, obj)
 }
 
 func (r *siteSpaceResolver) Default(ctx context.Context, obj *ent.SiteSpace) (bool, error) {

@@ -357,13 +357,10 @@ func (r *Resolver) moveSiteSection(ctx context.Context, in model.MoveSiteSection
 		if err != nil {
 			return err
 		}
-		sibs := make([]sibling, len(rows))
-		for i, x := range rows {
-			sibs[i] = sibling{id: x.ID, pos: x.Position}
-		}
-		pos, err := r.movedPosition(ctx, sibs, in.Position, func(ctx context.Context, s sibling) error {
-			return r.db(ctx).SiteSection.UpdateOneID(s.id).SetPosition(s.pos).Exec(ctx)
-		})
+		pos, err := movedPosition(ctx, rows, func(x *ent.SiteSection) (string, float64) { return x.ID, x.Position }, in.Position,
+			func(ctx context.Context, id string, p float64) error {
+				return r.db(ctx).SiteSection.UpdateOneID(id).SetPosition(p).Exec(ctx)
+			})
 		if err != nil {
 			return err
 		}
@@ -373,10 +370,16 @@ func (r *Resolver) moveSiteSection(ctx context.Context, in model.MoveSiteSection
 	return sec, err
 }
 
-// movedPosition returns the position of an item moved among sibs (which
-// leave it out) to pos, renumbering through set when there is no room.
-func (r *Resolver) movedPosition(ctx context.Context, sibs []sibling, pos *model.SitePositionInput,
-	set func(context.Context, sibling) error) (float64, error) {
+// movedPosition returns the position of a part of a site's structure (a
+// section, site-space or section group) moved to pos among its siblings,
+// rows (which leave it out; of gives a row's ID and position), renumbering
+// them through set when there is no room. It is the move of all three.
+func movedPosition[T any](ctx context.Context, rows []T, of func(T) (string, float64), pos *model.SitePositionInput,
+	set func(ctx context.Context, id string, pos float64) error) (float64, error) {
+	sibs := make([]sibling, len(rows))
+	for i, x := range rows {
+		sibs[i].id, sibs[i].pos = of(x)
+	}
 	sort.Slice(sibs, func(i, j int) bool {
 		if sibs[i].pos != sibs[j].pos {
 			return sibs[i].pos < sibs[j].pos
@@ -391,7 +394,7 @@ func (r *Resolver) movedPosition(ctx context.Context, sibs []sibling, pos *model
 	if err != nil {
 		return 0, err
 	}
-	return placeWith(ctx, sibs, k, set)
+	return placeWith(ctx, sibs, k, func(ctx context.Context, s sibling) error { return set(ctx, s.id, s.pos) })
 }
 
 // siteSpaceSiblings restricts site-spaces to those of a parent: a section,
@@ -525,13 +528,10 @@ func (r *Resolver) moveSiteSpace(ctx context.Context, in model.MoveSiteSpaceInpu
 		if err != nil {
 			return err
 		}
-		sibs := make([]sibling, len(rows))
-		for i, x := range rows {
-			sibs[i] = sibling{id: x.ID, pos: x.Position}
-		}
-		pos, err := r.movedPosition(ctx, sibs, in.Position, func(ctx context.Context, s sibling) error {
-			return r.db(ctx).SiteSpace.UpdateOneID(s.id).SetPosition(s.pos).Exec(ctx)
-		})
+		pos, err := movedPosition(ctx, rows, func(x *ent.SiteSpace) (string, float64) { return x.ID, x.Position }, in.Position,
+			func(ctx context.Context, id string, p float64) error {
+				return r.db(ctx).SiteSpace.UpdateOneID(id).SetPosition(p).Exec(ctx)
+			})
 		if err != nil {
 			return err
 		}

@@ -213,6 +213,7 @@ type siteSectionJSON struct {
 	Default     bool            `json:"default"`
 	Path        string          `json:"path"`
 	Condition   *string         `json:"condition,omitempty"`
+	Group       *string         `json:"sectionGroup,omitempty"`
 	SiteSpaces  []siteSpaceJSON `json:"siteSpaces"`
 	URLs        publishedURL    `json:"urls"`
 	Icon        *string         `json:"icon,omitempty"`
@@ -240,6 +241,10 @@ func (a *API) presentSiteSection(ctx context.Context, sec *ent.SiteSection) (sit
 	if err != nil {
 		return siteSectionJSON{}, err
 	}
+	group, err := res.SectionGroup(ctx, sec)
+	if err != nil {
+		return siteSectionJSON{}, err
+	}
 	address, err := a.r.SitePartLocation(ctx, sec.SiteID, "sections", sec.ID)
 	if err != nil {
 		return siteSectionJSON{}, err
@@ -247,6 +252,9 @@ func (a *API) presentSiteSection(ctx context.Context, sec *ent.SiteSection) (sit
 	j := siteSectionJSON{address: address, Object: "site-section", ID: sec.ID, Title: sec.Title, Description: sec.Description, Default: isDefault,
 		Path: sec.Path, Condition: sec.Condition, URLs: publishedURL{Published: urls.Published}, Icon: sec.Icon,
 		SiteSpaces: make([]siteSpaceJSON, 0, len(sss))}
+	if group != nil {
+		j.Group = &group.ID
+	}
 	for _, ss := range sss {
 		sj, err := a.presentSiteSpace(ctx, ss)
 		if err != nil {

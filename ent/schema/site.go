@@ -130,18 +130,19 @@ func (SiteSectionGroup) Mixin() []ent.Mixin {
 // Fields of the SiteSectionGroup.
 func (SiteSectionGroup) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("site_id").Immutable(),
+		field.String("site_id").Immutable().Annotations(internal()),
 		field.String("title").Validate(validate.SectionGroupTitle),
 		field.String("icon").Optional().Nillable().Validate(validate.IconName),
-		field.Float("position").Default(0),
+		field.Float("position").Default(0).Annotations(internal()),
 	}
 }
 
 // Edges of the SiteSectionGroup.
 func (SiteSectionGroup) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.From("site", Site.Type).Ref("section_groups").Field("site_id").Unique().Required().Immutable(),
-		edge.To("sections", SiteSection.Type).Annotations(entsql.OnDelete(entsql.SetNull)),
+		edge.From("site", Site.Type).Ref("section_groups").Field("site_id").Unique().Required().Immutable().
+			Annotations(entgql.Skip()),
+		edge.To("sections", SiteSection.Type).Annotations(entsql.OnDelete(entsql.SetNull), entgql.Skip()),
 	}
 }
 
@@ -151,7 +152,9 @@ func (SiteSectionGroup) Indexes() []ent.Index {
 }
 
 // Annotations of the SiteSectionGroup.
-func (SiteSectionGroup) Annotations() []schema.Annotation { return hidden() }
+func (SiteSectionGroup) Annotations() []schema.Annotation {
+	return []schema.Annotation{schema.Comment("A group of sections of a site, shown together in its top bar.")}
+}
 
 // SiteSpace links a space into a site, at the root or in a section.
 type SiteSpace struct{ ent.Schema }

@@ -65,6 +65,7 @@ type ResolverRoot interface {
 	SearchSpaceResult() SearchSpaceResultResolver
 	Site() SiteResolver
 	SiteSection() SiteSectionResolver
+	SiteSectionGroup() SiteSectionGroupResolver
 	SiteSpace() SiteSpaceResolver
 	Space() SpaceResolver
 	SpaceContentEvent() SpaceContentEventResolver
@@ -383,6 +384,11 @@ type ComplexityRoot struct {
 		Site             func(childComplexity int) int
 	}
 
+	CreateSiteSectionGroupPayload struct {
+		ClientMutationID func(childComplexity int) int
+		SiteSectionGroup func(childComplexity int) int
+	}
+
 	CreateSiteSectionPayload struct {
 		ClientMutationID func(childComplexity int) int
 		SiteSection      func(childComplexity int) int
@@ -453,6 +459,11 @@ type ComplexityRoot struct {
 	DeleteSitePayload struct {
 		ClientMutationID func(childComplexity int) int
 		DeletedSiteID    func(childComplexity int) int
+	}
+
+	DeleteSiteSectionGroupPayload struct {
+		ClientMutationID          func(childComplexity int) int
+		DeletedSiteSectionGroupID func(childComplexity int) int
 	}
 
 	DeleteSiteSectionPayload struct {
@@ -618,6 +629,11 @@ type ComplexityRoot struct {
 		Revision         func(childComplexity int) int
 	}
 
+	MoveSiteSectionGroupPayload struct {
+		ClientMutationID func(childComplexity int) int
+		SiteSectionGroup func(childComplexity int) int
+	}
+
 	MoveSiteSectionPayload struct {
 		ClientMutationID func(childComplexity int) int
 		SiteSection      func(childComplexity int) int
@@ -634,81 +650,87 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		AddReaction               func(childComplexity int, input model.AddReactionInput) int
-		AddTeamMember             func(childComplexity int, input model.AddTeamMemberInput) int
-		CreateAPIToken            func(childComplexity int, input model.CreateAPITokenInput) int
-		CreateChangeRequest       func(childComplexity int, input model.CreateChangeRequestInput) int
-		CreateCollection          func(childComplexity int, input model.CreateCollectionInput) int
-		CreateLinkInvite          func(childComplexity int, input model.CreateLinkInviteInput) int
-		CreateOpenAPISpec         func(childComplexity int, input model.CreateOpenAPISpecInput) int
-		CreateOrganization        func(childComplexity int, input model.CreateOrganizationInput) int
-		CreatePage                func(childComplexity int, input model.CreatePageInput) int
-		CreateSAMLProvider        func(childComplexity int, input model.CreateSAMLProviderInput) int
-		CreateSite                func(childComplexity int, input model.CreateSiteInput) int
-		CreateSiteSection         func(childComplexity int, input model.CreateSiteSectionInput) int
-		CreateSiteSpace           func(childComplexity int, input model.CreateSiteSpaceInput) int
-		CreateSpace               func(childComplexity int, input model.CreateSpaceInput) int
-		CreateTeam                func(childComplexity int, input model.CreateTeamInput) int
-		CreateTranslationSettings func(childComplexity int, input model.CreateTranslationSettingsInput) int
-		DeleteCollection          func(childComplexity int, input model.DeleteCollectionInput) int
-		DeleteComment             func(childComplexity int, input model.DeleteCommentInput) int
-		DeleteCommentReply        func(childComplexity int, input model.DeleteCommentReplyInput) int
-		DeleteFile                func(childComplexity int, input model.DeleteFileInput) int
-		DeleteLinkInvite          func(childComplexity int, input model.DeleteLinkInviteInput) int
-		DeleteOpenAPISpec         func(childComplexity int, input model.DeleteOpenAPISpecInput) int
-		DeletePage                func(childComplexity int, input model.DeletePageInput) int
-		DeleteSAMLProvider        func(childComplexity int, input model.DeleteSAMLProviderInput) int
-		DeleteSite                func(childComplexity int, input model.DeleteSiteInput) int
-		DeleteSiteSection         func(childComplexity int, input model.DeleteSiteSectionInput) int
-		DeleteSiteSpace           func(childComplexity int, input model.DeleteSiteSpaceInput) int
-		DeleteSpace               func(childComplexity int, input model.DeleteSpaceInput) int
-		DeleteTeam                func(childComplexity int, input model.DeleteTeamInput) int
-		DeleteTranslationSettings func(childComplexity int, input model.DeleteTranslationSettingsInput) int
-		DuplicateSpace            func(childComplexity int, input model.DuplicateSpaceInput) int
-		ImportContent             func(childComplexity int, input model.ImportContentInput) int
-		InviteMembers             func(childComplexity int, input model.InviteMembersInput) int
-		JoinOrganization          func(childComplexity int, input model.JoinOrganizationInput) int
-		MergeChangeRequest        func(childComplexity int, input model.MergeChangeRequestInput) int
-		MoveCollection            func(childComplexity int, input model.MoveCollectionInput) int
-		MovePage                  func(childComplexity int, input model.MovePageInput) int
-		MoveSiteSection           func(childComplexity int, input model.MoveSiteSectionInput) int
-		MoveSiteSpace             func(childComplexity int, input model.MoveSiteSpaceInput) int
-		MoveSpace                 func(childComplexity int, input model.MoveSpaceInput) int
-		PingOrganization          func(childComplexity int, input model.PingOrganizationInput) int
-		PostComment               func(childComplexity int, input model.PostCommentInput) int
-		PostCommentReply          func(childComplexity int, input model.PostCommentReplyInput) int
-		PublishSite               func(childComplexity int, input model.PublishSiteInput) int
-		PutOpenAPISpec            func(childComplexity int, input model.PutOpenAPISpecInput) int
-		RemoveMember              func(childComplexity int, input model.RemoveMemberInput) int
-		RemoveReaction            func(childComplexity int, input model.RemoveReactionInput) int
-		RemoveTeamMember          func(childComplexity int, input model.RemoveTeamMemberInput) int
-		ResolveComment            func(childComplexity int, input model.ResolveCommentInput) int
-		RestoreSpace              func(childComplexity int, input model.RestoreSpaceInput) int
-		RevokeAPIToken            func(childComplexity int, input model.RevokeAPITokenInput) int
-		SetMemberSso              func(childComplexity int, input model.SetMemberSSOInput) int
-		SetPageMarkdown           func(childComplexity int, input model.SetPageMarkdownInput) int
-		SetTeamContentRole        func(childComplexity int, input model.SetTeamContentRoleInput) int
-		SyncChangeRequest         func(childComplexity int, input model.SyncChangeRequestInput) int
-		TransferCollection        func(childComplexity int, input model.TransferCollectionInput) int
-		TransferSpace             func(childComplexity int, input model.TransferSpaceInput) int
-		UnpublishSite             func(childComplexity int, input model.PublishSiteInput) int
-		UpdateChangeRequest       func(childComplexity int, input model.UpdateChangeRequestInput) int
-		UpdateCollection          func(childComplexity int, input model.UpdateCollectionInput) int
-		UpdateComment             func(childComplexity int, input model.UpdateCommentInput) int
-		UpdateCommentReply        func(childComplexity int, input model.UpdateCommentReplyInput) int
-		UpdateLinkInvite          func(childComplexity int, input model.UpdateLinkInviteInput) int
-		UpdateMember              func(childComplexity int, input model.UpdateMemberInput) int
-		UpdateOpenAPISpec         func(childComplexity int, input model.UpdateOpenAPISpecInput) int
-		UpdateOrganization        func(childComplexity int, input model.UpdateOrganizationInput) int
-		UpdatePage                func(childComplexity int, input model.UpdatePageInput) int
-		UpdateSAMLProvider        func(childComplexity int, input model.UpdateSAMLProviderInput) int
-		UpdateSite                func(childComplexity int, input model.UpdateSiteInput) int
-		UpdateSiteSection         func(childComplexity int, input model.UpdateSiteSectionInput) int
-		UpdateSiteSpace           func(childComplexity int, input model.UpdateSiteSpaceInput) int
-		UpdateSpace               func(childComplexity int, input model.UpdateSpaceInput) int
-		UpdateTeam                func(childComplexity int, input model.UpdateTeamInput) int
-		UpdateTranslationSettings func(childComplexity int, input model.UpdateTranslationSettingsInput) int
-		UploadFile                func(childComplexity int, input model.UploadFileInput) int
+		AddReaction                func(childComplexity int, input model.AddReactionInput) int
+		AddSiteSectionToGroup      func(childComplexity int, input model.SiteSectionGroupMembershipInput) int
+		AddTeamMember              func(childComplexity int, input model.AddTeamMemberInput) int
+		CreateAPIToken             func(childComplexity int, input model.CreateAPITokenInput) int
+		CreateChangeRequest        func(childComplexity int, input model.CreateChangeRequestInput) int
+		CreateCollection           func(childComplexity int, input model.CreateCollectionInput) int
+		CreateLinkInvite           func(childComplexity int, input model.CreateLinkInviteInput) int
+		CreateOpenAPISpec          func(childComplexity int, input model.CreateOpenAPISpecInput) int
+		CreateOrganization         func(childComplexity int, input model.CreateOrganizationInput) int
+		CreatePage                 func(childComplexity int, input model.CreatePageInput) int
+		CreateSAMLProvider         func(childComplexity int, input model.CreateSAMLProviderInput) int
+		CreateSite                 func(childComplexity int, input model.CreateSiteInput) int
+		CreateSiteSection          func(childComplexity int, input model.CreateSiteSectionInput) int
+		CreateSiteSectionGroup     func(childComplexity int, input model.CreateSiteSectionGroupInput) int
+		CreateSiteSpace            func(childComplexity int, input model.CreateSiteSpaceInput) int
+		CreateSpace                func(childComplexity int, input model.CreateSpaceInput) int
+		CreateTeam                 func(childComplexity int, input model.CreateTeamInput) int
+		CreateTranslationSettings  func(childComplexity int, input model.CreateTranslationSettingsInput) int
+		DeleteCollection           func(childComplexity int, input model.DeleteCollectionInput) int
+		DeleteComment              func(childComplexity int, input model.DeleteCommentInput) int
+		DeleteCommentReply         func(childComplexity int, input model.DeleteCommentReplyInput) int
+		DeleteFile                 func(childComplexity int, input model.DeleteFileInput) int
+		DeleteLinkInvite           func(childComplexity int, input model.DeleteLinkInviteInput) int
+		DeleteOpenAPISpec          func(childComplexity int, input model.DeleteOpenAPISpecInput) int
+		DeletePage                 func(childComplexity int, input model.DeletePageInput) int
+		DeleteSAMLProvider         func(childComplexity int, input model.DeleteSAMLProviderInput) int
+		DeleteSite                 func(childComplexity int, input model.DeleteSiteInput) int
+		DeleteSiteSection          func(childComplexity int, input model.DeleteSiteSectionInput) int
+		DeleteSiteSectionGroup     func(childComplexity int, input model.DeleteSiteSectionGroupInput) int
+		DeleteSiteSpace            func(childComplexity int, input model.DeleteSiteSpaceInput) int
+		DeleteSpace                func(childComplexity int, input model.DeleteSpaceInput) int
+		DeleteTeam                 func(childComplexity int, input model.DeleteTeamInput) int
+		DeleteTranslationSettings  func(childComplexity int, input model.DeleteTranslationSettingsInput) int
+		DuplicateSpace             func(childComplexity int, input model.DuplicateSpaceInput) int
+		ImportContent              func(childComplexity int, input model.ImportContentInput) int
+		InviteMembers              func(childComplexity int, input model.InviteMembersInput) int
+		JoinOrganization           func(childComplexity int, input model.JoinOrganizationInput) int
+		MergeChangeRequest         func(childComplexity int, input model.MergeChangeRequestInput) int
+		MoveCollection             func(childComplexity int, input model.MoveCollectionInput) int
+		MovePage                   func(childComplexity int, input model.MovePageInput) int
+		MoveSiteSection            func(childComplexity int, input model.MoveSiteSectionInput) int
+		MoveSiteSectionGroup       func(childComplexity int, input model.MoveSiteSectionGroupInput) int
+		MoveSiteSpace              func(childComplexity int, input model.MoveSiteSpaceInput) int
+		MoveSpace                  func(childComplexity int, input model.MoveSpaceInput) int
+		PingOrganization           func(childComplexity int, input model.PingOrganizationInput) int
+		PostComment                func(childComplexity int, input model.PostCommentInput) int
+		PostCommentReply           func(childComplexity int, input model.PostCommentReplyInput) int
+		PublishSite                func(childComplexity int, input model.PublishSiteInput) int
+		PutOpenAPISpec             func(childComplexity int, input model.PutOpenAPISpecInput) int
+		RemoveMember               func(childComplexity int, input model.RemoveMemberInput) int
+		RemoveReaction             func(childComplexity int, input model.RemoveReactionInput) int
+		RemoveSiteSectionFromGroup func(childComplexity int, input model.SiteSectionGroupMembershipInput) int
+		RemoveTeamMember           func(childComplexity int, input model.RemoveTeamMemberInput) int
+		ResolveComment             func(childComplexity int, input model.ResolveCommentInput) int
+		RestoreSpace               func(childComplexity int, input model.RestoreSpaceInput) int
+		RevokeAPIToken             func(childComplexity int, input model.RevokeAPITokenInput) int
+		SetMemberSso               func(childComplexity int, input model.SetMemberSSOInput) int
+		SetPageMarkdown            func(childComplexity int, input model.SetPageMarkdownInput) int
+		SetTeamContentRole         func(childComplexity int, input model.SetTeamContentRoleInput) int
+		SyncChangeRequest          func(childComplexity int, input model.SyncChangeRequestInput) int
+		TransferCollection         func(childComplexity int, input model.TransferCollectionInput) int
+		TransferSpace              func(childComplexity int, input model.TransferSpaceInput) int
+		UnpublishSite              func(childComplexity int, input model.PublishSiteInput) int
+		UpdateChangeRequest        func(childComplexity int, input model.UpdateChangeRequestInput) int
+		UpdateCollection           func(childComplexity int, input model.UpdateCollectionInput) int
+		UpdateComment              func(childComplexity int, input model.UpdateCommentInput) int
+		UpdateCommentReply         func(childComplexity int, input model.UpdateCommentReplyInput) int
+		UpdateLinkInvite           func(childComplexity int, input model.UpdateLinkInviteInput) int
+		UpdateMember               func(childComplexity int, input model.UpdateMemberInput) int
+		UpdateOpenAPISpec          func(childComplexity int, input model.UpdateOpenAPISpecInput) int
+		UpdateOrganization         func(childComplexity int, input model.UpdateOrganizationInput) int
+		UpdatePage                 func(childComplexity int, input model.UpdatePageInput) int
+		UpdateSAMLProvider         func(childComplexity int, input model.UpdateSAMLProviderInput) int
+		UpdateSite                 func(childComplexity int, input model.UpdateSiteInput) int
+		UpdateSiteSection          func(childComplexity int, input model.UpdateSiteSectionInput) int
+		UpdateSiteSectionGroup     func(childComplexity int, input model.UpdateSiteSectionGroupInput) int
+		UpdateSiteSpace            func(childComplexity int, input model.UpdateSiteSpaceInput) int
+		UpdateSpace                func(childComplexity int, input model.UpdateSpaceInput) int
+		UpdateTeam                 func(childComplexity int, input model.UpdateTeamInput) int
+		UpdateTranslationSettings  func(childComplexity int, input model.UpdateTranslationSettingsInput) int
+		UploadFile                 func(childComplexity int, input model.UploadFileInput) int
 	}
 
 	OpenAPIError struct {
@@ -1139,6 +1161,7 @@ type ComplexityRoot struct {
 		ID              func(childComplexity int) int
 		Proxy           func(childComplexity int) int
 		Published       func(childComplexity int) int
+		SectionGroups   func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
 		Sections        func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
 		SiteSpaceCount  func(childComplexity int) int
 		SiteSpaces      func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor, defaultArg *bool) int
@@ -1171,17 +1194,18 @@ type ComplexityRoot struct {
 	}
 
 	SiteSection struct {
-		Condition   func(childComplexity int) int
-		CreatedAt   func(childComplexity int) int
-		Default     func(childComplexity int) int
-		Description func(childComplexity int) int
-		ID          func(childComplexity int) int
-		Icon        func(childComplexity int) int
-		Path        func(childComplexity int) int
-		SiteSpaces  func(childComplexity int) int
-		Title       func(childComplexity int) int
-		UpdatedAt   func(childComplexity int) int
-		Urls        func(childComplexity int) int
+		Condition    func(childComplexity int) int
+		CreatedAt    func(childComplexity int) int
+		Default      func(childComplexity int) int
+		Description  func(childComplexity int) int
+		ID           func(childComplexity int) int
+		Icon         func(childComplexity int) int
+		Path         func(childComplexity int) int
+		SectionGroup func(childComplexity int) int
+		SiteSpaces   func(childComplexity int) int
+		Title        func(childComplexity int) int
+		UpdatedAt    func(childComplexity int) int
+		Urls         func(childComplexity int) int
 	}
 
 	SiteSectionConnection struct {
@@ -1194,6 +1218,32 @@ type ComplexityRoot struct {
 	SiteSectionEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	SiteSectionGroup struct {
+		CreatedAt func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Icon      func(childComplexity int) int
+		Sections  func(childComplexity int) int
+		Title     func(childComplexity int) int
+		UpdatedAt func(childComplexity int) int
+	}
+
+	SiteSectionGroupConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	SiteSectionGroupEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	SiteSectionGroupMembershipPayload struct {
+		ClientMutationID func(childComplexity int) int
+		SiteSectionGroup func(childComplexity int) int
 	}
 
 	SiteSectionURLs struct {
@@ -1476,6 +1526,11 @@ type ComplexityRoot struct {
 		Site             func(childComplexity int) int
 	}
 
+	UpdateSiteSectionGroupPayload struct {
+		ClientMutationID func(childComplexity int) int
+		SiteSectionGroup func(childComplexity int) int
+	}
+
 	UpdateSiteSectionPayload struct {
 		ClientMutationID func(childComplexity int) int
 		SiteSection      func(childComplexity int) int
@@ -1674,6 +1729,12 @@ type MutationResolver interface {
 	UpdateSiteSpace(ctx context.Context, input model.UpdateSiteSpaceInput) (*model.UpdateSiteSpacePayload, error)
 	DeleteSiteSpace(ctx context.Context, input model.DeleteSiteSpaceInput) (*model.DeleteSiteSpacePayload, error)
 	MoveSiteSpace(ctx context.Context, input model.MoveSiteSpaceInput) (*model.MoveSiteSpacePayload, error)
+	CreateSiteSectionGroup(ctx context.Context, input model.CreateSiteSectionGroupInput) (*model.CreateSiteSectionGroupPayload, error)
+	UpdateSiteSectionGroup(ctx context.Context, input model.UpdateSiteSectionGroupInput) (*model.UpdateSiteSectionGroupPayload, error)
+	DeleteSiteSectionGroup(ctx context.Context, input model.DeleteSiteSectionGroupInput) (*model.DeleteSiteSectionGroupPayload, error)
+	AddSiteSectionToGroup(ctx context.Context, input model.SiteSectionGroupMembershipInput) (*model.SiteSectionGroupMembershipPayload, error)
+	RemoveSiteSectionFromGroup(ctx context.Context, input model.SiteSectionGroupMembershipInput) (*model.SiteSectionGroupMembershipPayload, error)
+	MoveSiteSectionGroup(ctx context.Context, input model.MoveSiteSectionGroupInput) (*model.MoveSiteSectionGroupPayload, error)
 	CreateSpace(ctx context.Context, input model.CreateSpaceInput) (*model.CreateSpacePayload, error)
 	UpdateSpace(ctx context.Context, input model.UpdateSpaceInput) (*model.UpdateSpacePayload, error)
 	DeleteSpace(ctx context.Context, input model.DeleteSpaceInput) (*model.DeleteSpacePayload, error)
@@ -1776,11 +1837,16 @@ type SiteResolver interface {
 	Urls(ctx context.Context, obj *ent.Site) (*model.SiteURLs, error)
 	Sections(ctx context.Context, obj *ent.Site, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.SiteSectionConnection, error)
 	SiteSpaces(ctx context.Context, obj *ent.Site, first *int, after *page.Cursor, last *int, before *page.Cursor, defaultArg *bool) (*model.SiteSpaceConnection, error)
+	SectionGroups(ctx context.Context, obj *ent.Site, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.SiteSectionGroupConnection, error)
 }
 type SiteSectionResolver interface {
 	Default(ctx context.Context, obj *ent.SiteSection) (bool, error)
 	SiteSpaces(ctx context.Context, obj *ent.SiteSection) ([]*ent.SiteSpace, error)
 	Urls(ctx context.Context, obj *ent.SiteSection) (*model.SiteSectionURLs, error)
+	SectionGroup(ctx context.Context, obj *ent.SiteSection) (*ent.SiteSectionGroup, error)
+}
+type SiteSectionGroupResolver interface {
+	Sections(ctx context.Context, obj *ent.SiteSectionGroup) ([]*ent.SiteSection, error)
 }
 type SiteSpaceResolver interface {
 	Default(ctx context.Context, obj *ent.SiteSpace) (bool, error)
@@ -2986,6 +3052,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CreateSitePayload.Site(childComplexity), true
 
+	case "CreateSiteSectionGroupPayload.clientMutationId":
+		if e.ComplexityRoot.CreateSiteSectionGroupPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateSiteSectionGroupPayload.ClientMutationID(childComplexity), true
+	case "CreateSiteSectionGroupPayload.siteSectionGroup":
+		if e.ComplexityRoot.CreateSiteSectionGroupPayload.SiteSectionGroup == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateSiteSectionGroupPayload.SiteSectionGroup(childComplexity), true
+
 	case "CreateSiteSectionPayload.clientMutationId":
 		if e.ComplexityRoot.CreateSiteSectionPayload.ClientMutationID == nil {
 			break
@@ -3179,6 +3258,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DeleteSitePayload.DeletedSiteID(childComplexity), true
+
+	case "DeleteSiteSectionGroupPayload.clientMutationId":
+		if e.ComplexityRoot.DeleteSiteSectionGroupPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteSiteSectionGroupPayload.ClientMutationID(childComplexity), true
+	case "DeleteSiteSectionGroupPayload.deletedSiteSectionGroupId":
+		if e.ComplexityRoot.DeleteSiteSectionGroupPayload.DeletedSiteSectionGroupID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteSiteSectionGroupPayload.DeletedSiteSectionGroupID(childComplexity), true
 
 	case "DeleteSiteSectionPayload.clientMutationId":
 		if e.ComplexityRoot.DeleteSiteSectionPayload.ClientMutationID == nil {
@@ -3726,6 +3818,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MovePagePayload.Revision(childComplexity), true
 
+	case "MoveSiteSectionGroupPayload.clientMutationId":
+		if e.ComplexityRoot.MoveSiteSectionGroupPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MoveSiteSectionGroupPayload.ClientMutationID(childComplexity), true
+	case "MoveSiteSectionGroupPayload.siteSectionGroup":
+		if e.ComplexityRoot.MoveSiteSectionGroupPayload.SiteSectionGroup == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MoveSiteSectionGroupPayload.SiteSectionGroup(childComplexity), true
+
 	case "MoveSiteSectionPayload.clientMutationId":
 		if e.ComplexityRoot.MoveSiteSectionPayload.ClientMutationID == nil {
 			break
@@ -3776,6 +3881,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.AddReaction(childComplexity, args["input"].(model.AddReactionInput)), true
+	case "Mutation.addSiteSectionToGroup":
+		if e.ComplexityRoot.Mutation.AddSiteSectionToGroup == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_addSiteSectionToGroup_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AddSiteSectionToGroup(childComplexity, args["input"].(model.SiteSectionGroupMembershipInput)), true
 	case "Mutation.addTeamMember":
 		if e.ComplexityRoot.Mutation.AddTeamMember == nil {
 			break
@@ -3897,6 +4013,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateSiteSection(childComplexity, args["input"].(model.CreateSiteSectionInput)), true
+	case "Mutation.createSiteSectionGroup":
+		if e.ComplexityRoot.Mutation.CreateSiteSectionGroup == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createSiteSectionGroup_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateSiteSectionGroup(childComplexity, args["input"].(model.CreateSiteSectionGroupInput)), true
 	case "Mutation.createSiteSpace":
 		if e.ComplexityRoot.Mutation.CreateSiteSpace == nil {
 			break
@@ -4051,6 +4178,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteSiteSection(childComplexity, args["input"].(model.DeleteSiteSectionInput)), true
+	case "Mutation.deleteSiteSectionGroup":
+		if e.ComplexityRoot.Mutation.DeleteSiteSectionGroup == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSiteSectionGroup_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSiteSectionGroup(childComplexity, args["input"].(model.DeleteSiteSectionGroupInput)), true
 	case "Mutation.deleteSiteSpace":
 		if e.ComplexityRoot.Mutation.DeleteSiteSpace == nil {
 			break
@@ -4183,6 +4321,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.MoveSiteSection(childComplexity, args["input"].(model.MoveSiteSectionInput)), true
+	case "Mutation.moveSiteSectionGroup":
+		if e.ComplexityRoot.Mutation.MoveSiteSectionGroup == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_moveSiteSectionGroup_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.MoveSiteSectionGroup(childComplexity, args["input"].(model.MoveSiteSectionGroupInput)), true
 	case "Mutation.moveSiteSpace":
 		if e.ComplexityRoot.Mutation.MoveSiteSpace == nil {
 			break
@@ -4282,6 +4431,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RemoveReaction(childComplexity, args["input"].(model.RemoveReactionInput)), true
+	case "Mutation.removeSiteSectionFromGroup":
+		if e.ComplexityRoot.Mutation.RemoveSiteSectionFromGroup == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeSiteSectionFromGroup_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveSiteSectionFromGroup(childComplexity, args["input"].(model.SiteSectionGroupMembershipInput)), true
 	case "Mutation.removeTeamMember":
 		if e.ComplexityRoot.Mutation.RemoveTeamMember == nil {
 			break
@@ -4535,6 +4695,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateSiteSection(childComplexity, args["input"].(model.UpdateSiteSectionInput)), true
+	case "Mutation.updateSiteSectionGroup":
+		if e.ComplexityRoot.Mutation.UpdateSiteSectionGroup == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteSectionGroup_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteSectionGroup(childComplexity, args["input"].(model.UpdateSiteSectionGroupInput)), true
 	case "Mutation.updateSiteSpace":
 		if e.ComplexityRoot.Mutation.UpdateSiteSpace == nil {
 			break
@@ -6425,6 +6596,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.Published(childComplexity), true
+	case "Site.sectionGroups":
+		if e.ComplexityRoot.Site.SectionGroups == nil {
+			break
+		}
+
+		args, err := ec.field_Site_sectionGroups_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.SectionGroups(childComplexity, args["first"].(*int), args["after"].(*page.Cursor), args["last"].(*int), args["before"].(*page.Cursor)), true
 	case "Site.sections":
 		if e.ComplexityRoot.Site.Sections == nil {
 			break
@@ -6584,6 +6766,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteSection.Path(childComplexity), true
+	case "SiteSection.sectionGroup":
+		if e.ComplexityRoot.SiteSection.SectionGroup == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.SectionGroup(childComplexity), true
 	case "SiteSection.siteSpaces":
 		if e.ComplexityRoot.SiteSection.SiteSpaces == nil {
 			break
@@ -6646,6 +6834,94 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteSectionEdge.Node(childComplexity), true
+
+	case "SiteSectionGroup.createdAt":
+		if e.ComplexityRoot.SiteSectionGroup.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroup.CreatedAt(childComplexity), true
+	case "SiteSectionGroup.id":
+		if e.ComplexityRoot.SiteSectionGroup.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroup.ID(childComplexity), true
+	case "SiteSectionGroup.icon":
+		if e.ComplexityRoot.SiteSectionGroup.Icon == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroup.Icon(childComplexity), true
+	case "SiteSectionGroup.sections":
+		if e.ComplexityRoot.SiteSectionGroup.Sections == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroup.Sections(childComplexity), true
+	case "SiteSectionGroup.title":
+		if e.ComplexityRoot.SiteSectionGroup.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroup.Title(childComplexity), true
+	case "SiteSectionGroup.updatedAt":
+		if e.ComplexityRoot.SiteSectionGroup.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroup.UpdatedAt(childComplexity), true
+
+	case "SiteSectionGroupConnection.edges":
+		if e.ComplexityRoot.SiteSectionGroupConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroupConnection.Edges(childComplexity), true
+	case "SiteSectionGroupConnection.nodes":
+		if e.ComplexityRoot.SiteSectionGroupConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroupConnection.Nodes(childComplexity), true
+	case "SiteSectionGroupConnection.pageInfo":
+		if e.ComplexityRoot.SiteSectionGroupConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroupConnection.PageInfo(childComplexity), true
+	case "SiteSectionGroupConnection.totalCount":
+		if e.ComplexityRoot.SiteSectionGroupConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroupConnection.TotalCount(childComplexity), true
+
+	case "SiteSectionGroupEdge.cursor":
+		if e.ComplexityRoot.SiteSectionGroupEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroupEdge.Cursor(childComplexity), true
+	case "SiteSectionGroupEdge.node":
+		if e.ComplexityRoot.SiteSectionGroupEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroupEdge.Node(childComplexity), true
+
+	case "SiteSectionGroupMembershipPayload.clientMutationId":
+		if e.ComplexityRoot.SiteSectionGroupMembershipPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroupMembershipPayload.ClientMutationID(childComplexity), true
+	case "SiteSectionGroupMembershipPayload.siteSectionGroup":
+		if e.ComplexityRoot.SiteSectionGroupMembershipPayload.SiteSectionGroup == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroupMembershipPayload.SiteSectionGroup(childComplexity), true
 
 	case "SiteSectionURLs.published":
 		if e.ComplexityRoot.SiteSectionURLs.Published == nil {
@@ -7653,6 +7929,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.UpdateSitePayload.Site(childComplexity), true
 
+	case "UpdateSiteSectionGroupPayload.clientMutationId":
+		if e.ComplexityRoot.UpdateSiteSectionGroupPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateSiteSectionGroupPayload.ClientMutationID(childComplexity), true
+	case "UpdateSiteSectionGroupPayload.siteSectionGroup":
+		if e.ComplexityRoot.UpdateSiteSectionGroupPayload.SiteSectionGroup == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateSiteSectionGroupPayload.SiteSectionGroup(childComplexity), true
+
 	case "UpdateSiteSectionPayload.clientMutationId":
 		if e.ComplexityRoot.UpdateSiteSectionPayload.ClientMutationID == nil {
 			break
@@ -7829,6 +8118,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreatePageInput,
 		ec.unmarshalInputCreateSAMLProviderInput,
 		ec.unmarshalInputCreateSiteInput,
+		ec.unmarshalInputCreateSiteSectionGroupInput,
 		ec.unmarshalInputCreateSiteSectionInput,
 		ec.unmarshalInputCreateSiteSpaceInput,
 		ec.unmarshalInputCreateSpaceInput,
@@ -7843,6 +8133,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputDeletePageInput,
 		ec.unmarshalInputDeleteSAMLProviderInput,
 		ec.unmarshalInputDeleteSiteInput,
+		ec.unmarshalInputDeleteSiteSectionGroupInput,
 		ec.unmarshalInputDeleteSiteSectionInput,
 		ec.unmarshalInputDeleteSiteSpaceInput,
 		ec.unmarshalInputDeleteSpaceInput,
@@ -7857,6 +8148,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputMergeResolutionInput,
 		ec.unmarshalInputMoveCollectionInput,
 		ec.unmarshalInputMovePageInput,
+		ec.unmarshalInputMoveSiteSectionGroupInput,
 		ec.unmarshalInputMoveSiteSectionInput,
 		ec.unmarshalInputMoveSiteSpaceInput,
 		ec.unmarshalInputMoveSpaceInput,
@@ -7879,6 +8171,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputSetPageMarkdownInput,
 		ec.unmarshalInputSetTeamContentRoleInput,
 		ec.unmarshalInputSitePositionInput,
+		ec.unmarshalInputSiteSectionGroupMembershipInput,
+		ec.unmarshalInputSiteSectionGroupPositionInput,
 		ec.unmarshalInputSyncChangeRequestInput,
 		ec.unmarshalInputTransferCollectionInput,
 		ec.unmarshalInputTransferSpaceInput,
@@ -7893,6 +8187,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputUpdatePageInput,
 		ec.unmarshalInputUpdateSAMLProviderInput,
 		ec.unmarshalInputUpdateSiteInput,
+		ec.unmarshalInputUpdateSiteSectionGroupInput,
 		ec.unmarshalInputUpdateSiteSectionInput,
 		ec.unmarshalInputUpdateSiteSpaceInput,
 		ec.unmarshalInputUpdateSpaceInput,
@@ -9200,6 +9495,20 @@ type SiteSectionEdge {
   cursor: Cursor!
 }
 
+"A page of SiteSectionGroup, as a Relay connection."
+type SiteSectionGroupConnection {
+  edges: [SiteSectionGroupEdge!]!
+  nodes: [SiteSectionGroup!]!
+  pageInfo: PageInfo!
+  "The number of items in the whole list, not only this page."
+  totalCount: Int!
+}
+
+type SiteSectionGroupEdge {
+  node: SiteSectionGroup!
+  cursor: Cursor!
+}
+
 "A page of SiteSpace, as a Relay connection."
 type SiteSpaceConnection {
   "The page's items, each with its cursor."
@@ -9817,6 +10126,16 @@ type SiteSection implements Node {
   icon: String
   path: String!
   condition: String
+}
+"""
+A group of sections of a site, shown together in its top bar.
+"""
+type SiteSectionGroup implements Node {
+  id: ID!
+  createdAt: DateTime!
+  updatedAt: DateTime!
+  title: String!
+  icon: String
 }
 """
 A space published on a site, at its root or in a section: a version or a language of it.
@@ -11387,6 +11706,112 @@ type MoveSiteSpacePayload {
   siteSpace: SiteSpace!
   clientMutationId: String
 }
+
+extend type Site {
+  "The site's section groups, in the site's order."
+  sectionGroups(first: Int, after: Cursor, last: Int, before: Cursor): SiteSectionGroupConnection!
+}
+
+extend type SiteSectionGroup {
+  "Its sections, in the site's order."
+  sections: [SiteSection!]!
+}
+
+extend type SiteSection {
+  "The group it is in; null when it is in none."
+  sectionGroup: SiteSectionGroup
+}
+
+"Where a section group goes among the site's groups: before or after one of them (both: between two adjacent ones); neither puts it last."
+input SiteSectionGroupPositionInput {
+  before: ID
+  after: ID
+}
+
+extend type Mutation {
+  """
+  Adds a section group to a site, last, with sections of the site (each
+  leaves the group it was in). Needs the admin role on the site.
+  """
+  createSiteSectionGroup(input: CreateSiteSectionGroupInput!): CreateSiteSectionGroupPayload!
+  "Updates a section group. Needs the admin role on the site."
+  updateSiteSectionGroup(input: UpdateSiteSectionGroupInput!): UpdateSiteSectionGroupPayload!
+  "Deletes a section group; its sections stay, ungrouped. Needs the admin role on the site."
+  deleteSiteSectionGroup(input: DeleteSiteSectionGroupInput!): DeleteSiteSectionGroupPayload!
+  """
+  Adds a section of the site to a group; it leaves the group it was in. Needs
+  the admin role on the site.
+  """
+  addSiteSectionToGroup(input: SiteSectionGroupMembershipInput!): SiteSectionGroupMembershipPayload!
+  "Takes a section out of a group. Needs the admin role on the site."
+  removeSiteSectionFromGroup(input: SiteSectionGroupMembershipInput!): SiteSectionGroupMembershipPayload!
+  "Moves a section group among the site's groups. Needs the admin role on the site."
+  moveSiteSectionGroup(input: MoveSiteSectionGroupInput!): MoveSiteSectionGroupPayload!
+}
+
+input CreateSiteSectionGroupInput {
+  siteId: ID!
+  "1 to 100 characters."
+  title: String!
+  icon: String
+  "Sections of the site, which move into the group."
+  sections: [ID!]
+  clientMutationId: String
+}
+
+type CreateSiteSectionGroupPayload {
+  siteSectionGroup: SiteSectionGroup!
+  clientMutationId: String
+}
+
+input UpdateSiteSectionGroupInput {
+  id: ID!
+  "1 to 100 characters."
+  title: String
+  "An icon name, at most 50 characters; null removes it."
+  icon: String @goField(omittable: true)
+  clientMutationId: String
+}
+
+type UpdateSiteSectionGroupPayload {
+  siteSectionGroup: SiteSectionGroup!
+  clientMutationId: String
+}
+
+input DeleteSiteSectionGroupInput {
+  id: ID!
+  clientMutationId: String
+}
+
+type DeleteSiteSectionGroupPayload {
+  deletedSiteSectionGroupId: ID!
+  clientMutationId: String
+}
+
+input SiteSectionGroupMembershipInput {
+  "The group."
+  id: ID!
+  "A section of the group's site."
+  sectionId: ID!
+  clientMutationId: String
+}
+
+type SiteSectionGroupMembershipPayload {
+  siteSectionGroup: SiteSectionGroup!
+  clientMutationId: String
+}
+
+input MoveSiteSectionGroupInput {
+  id: ID!
+  "Groups of the same site; absent puts it last."
+  position: SiteSectionGroupPositionInput
+  clientMutationId: String
+}
+
+type MoveSiteSectionGroupPayload {
+  siteSectionGroup: SiteSectionGroup!
+  clientMutationId: String
+}
 `, BuiltIn: false},
 	{Name: "../schema/space.graphqls", Input: `extend type Query {
   """
@@ -12505,6 +12930,16 @@ func (ec *executionContext) childFields_CreateSitePayload(ctx context.Context, f
 	return nil, fmt.Errorf("no field named %q was found under type CreateSitePayload", field.Name)
 }
 
+func (ec *executionContext) childFields_CreateSiteSectionGroupPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "siteSectionGroup":
+		return ec.fieldContext_CreateSiteSectionGroupPayload_siteSectionGroup(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_CreateSiteSectionGroupPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreateSiteSectionGroupPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_CreateSiteSectionPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "siteSection":
@@ -12647,6 +13082,16 @@ func (ec *executionContext) childFields_DeleteSitePayload(ctx context.Context, f
 		return ec.fieldContext_DeleteSitePayload_clientMutationId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DeleteSitePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_DeleteSiteSectionGroupPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "deletedSiteSectionGroupId":
+		return ec.fieldContext_DeleteSiteSectionGroupPayload_deletedSiteSectionGroupId(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_DeleteSiteSectionGroupPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeleteSiteSectionGroupPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_DeleteSiteSectionPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -12973,6 +13418,16 @@ func (ec *executionContext) childFields_MovePagePayload(ctx context.Context, fie
 		return ec.fieldContext_MovePagePayload_clientMutationId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type MovePagePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_MoveSiteSectionGroupPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "siteSectionGroup":
+		return ec.fieldContext_MoveSiteSectionGroupPayload_siteSectionGroup(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_MoveSiteSectionGroupPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MoveSiteSectionGroupPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_MoveSiteSectionPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -13857,6 +14312,8 @@ func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.
 		return ec.fieldContext_Site_sections(ctx, field)
 	case "siteSpaces":
 		return ec.fieldContext_Site_siteSpaces(ctx, field)
+	case "sectionGroups":
+		return ec.fieldContext_Site_sectionGroups(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Site", field.Name)
 }
@@ -13927,6 +14384,8 @@ func (ec *executionContext) childFields_SiteSection(ctx context.Context, field g
 		return ec.fieldContext_SiteSection_siteSpaces(ctx, field)
 	case "urls":
 		return ec.fieldContext_SiteSection_urls(ctx, field)
+	case "sectionGroup":
+		return ec.fieldContext_SiteSection_sectionGroup(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SiteSection", field.Name)
 }
@@ -13953,6 +14412,58 @@ func (ec *executionContext) childFields_SiteSectionEdge(ctx context.Context, fie
 		return ec.fieldContext_SiteSectionEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SiteSectionEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteSectionGroup(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SiteSectionGroup_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_SiteSectionGroup_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_SiteSectionGroup_updatedAt(ctx, field)
+	case "title":
+		return ec.fieldContext_SiteSectionGroup_title(ctx, field)
+	case "icon":
+		return ec.fieldContext_SiteSectionGroup_icon(ctx, field)
+	case "sections":
+		return ec.fieldContext_SiteSectionGroup_sections(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteSectionGroup", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteSectionGroupConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_SiteSectionGroupConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_SiteSectionGroupConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SiteSectionGroupConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_SiteSectionGroupConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteSectionGroupConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteSectionGroupEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_SiteSectionGroupEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_SiteSectionGroupEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteSectionGroupEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteSectionGroupMembershipPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "siteSectionGroup":
+		return ec.fieldContext_SiteSectionGroupMembershipPayload_siteSectionGroup(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_SiteSectionGroupMembershipPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteSectionGroupMembershipPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_SiteSectionURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -14503,6 +15014,16 @@ func (ec *executionContext) childFields_UpdateSitePayload(ctx context.Context, f
 	return nil, fmt.Errorf("no field named %q was found under type UpdateSitePayload", field.Name)
 }
 
+func (ec *executionContext) childFields_UpdateSiteSectionGroupPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "siteSectionGroup":
+		return ec.fieldContext_UpdateSiteSectionGroupPayload_siteSectionGroup(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_UpdateSiteSectionGroupPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UpdateSiteSectionGroupPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_UpdateSiteSectionPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "siteSection":
@@ -15017,6 +15538,20 @@ func (ec *executionContext) field_Mutation_addReaction_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_addSiteSectionToGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SiteSectionGroupMembershipInput, error) {
+			return ec.unmarshalNSiteSectionGroupMembershipInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSectionGroupMembershipInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_addTeamMember_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15135,6 +15670,20 @@ func (ec *executionContext) field_Mutation_createSAMLProvider_args(ctx context.C
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.CreateSAMLProviderInput, error) {
 			return ec.unmarshalNCreateSAMLProviderInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateSAMLProviderInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createSiteSectionGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateSiteSectionGroupInput, error) {
+			return ec.unmarshalNCreateSiteSectionGroupInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateSiteSectionGroupInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -15339,6 +15888,20 @@ func (ec *executionContext) field_Mutation_deleteSAMLProvider_args(ctx context.C
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteSiteSectionGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.DeleteSiteSectionGroupInput, error) {
+			return ec.unmarshalNDeleteSiteSectionGroupInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteSiteSectionGroupInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteSiteSection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15521,6 +16084,20 @@ func (ec *executionContext) field_Mutation_movePage_args(ctx context.Context, ra
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_moveSiteSectionGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.MoveSiteSectionGroupInput, error) {
+			return ec.unmarshalNMoveSiteSectionGroupInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMoveSiteSectionGroupInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_moveSiteSection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15653,6 +16230,20 @@ func (ec *executionContext) field_Mutation_removeReaction_args(ctx context.Conte
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.RemoveReactionInput, error) {
 			return ec.unmarshalNRemoveReactionInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRemoveReactionInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_removeSiteSectionFromGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SiteSectionGroupMembershipInput, error) {
+			return ec.unmarshalNSiteSectionGroupMembershipInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSectionGroupMembershipInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -15947,6 +16538,20 @@ func (ec *executionContext) field_Mutation_updateSAMLProvider_args(ctx context.C
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateSAMLProviderInput, error) {
 			return ec.unmarshalNUpdateSAMLProviderInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSAMLProviderInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSiteSectionGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateSiteSectionGroupInput, error) {
+			return ec.unmarshalNUpdateSiteSectionGroupInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteSectionGroupInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -16922,6 +17527,44 @@ func (ec *executionContext) field_Revision_page_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_sectionGroups_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
 	return args, nil
 }
 
@@ -22310,6 +22953,61 @@ func (ec *executionContext) fieldContext_CreateSitePayload_clientMutationId(_ co
 	return graphql.NewScalarFieldContext("CreateSitePayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _CreateSiteSectionGroupPayload_siteSectionGroup(ctx context.Context, field graphql.CollectedField, obj *model.CreateSiteSectionGroupPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateSiteSectionGroupPayload_siteSectionGroup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSectionGroup, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSectionGroup) graphql.Marshaler {
+			return ec.marshalNSiteSectionGroup2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteSectionGroup(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreateSiteSectionGroupPayload_siteSectionGroup(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateSiteSectionGroupPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSectionGroup(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateSiteSectionGroupPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.CreateSiteSectionGroupPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateSiteSectionGroupPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreateSiteSectionGroupPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreateSiteSectionGroupPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _CreateSiteSectionPayload_siteSection(ctx context.Context, field graphql.CollectedField, obj *model.CreateSiteSectionPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -23061,6 +23759,52 @@ func (ec *executionContext) _DeleteSitePayload_clientMutationId(ctx context.Cont
 }
 func (ec *executionContext) fieldContext_DeleteSitePayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DeleteSitePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DeleteSiteSectionGroupPayload_deletedSiteSectionGroupId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteSiteSectionGroupPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteSiteSectionGroupPayload_deletedSiteSectionGroupId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeletedSiteSectionGroupID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteSiteSectionGroupPayload_deletedSiteSectionGroupId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteSiteSectionGroupPayload", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _DeleteSiteSectionGroupPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteSiteSectionGroupPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteSiteSectionGroupPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteSiteSectionGroupPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteSiteSectionGroupPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _DeleteSiteSectionPayload_deletedSiteSectionId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteSiteSectionPayload) (ret graphql.Marshaler) {
@@ -25301,6 +26045,61 @@ func (ec *executionContext) _MovePagePayload_clientMutationId(ctx context.Contex
 }
 func (ec *executionContext) fieldContext_MovePagePayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MovePagePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MoveSiteSectionGroupPayload_siteSectionGroup(ctx context.Context, field graphql.CollectedField, obj *model.MoveSiteSectionGroupPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MoveSiteSectionGroupPayload_siteSectionGroup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSectionGroup, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSectionGroup) graphql.Marshaler {
+			return ec.marshalNSiteSectionGroup2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteSectionGroup(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MoveSiteSectionGroupPayload_siteSectionGroup(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MoveSiteSectionGroupPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSectionGroup(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MoveSiteSectionGroupPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.MoveSiteSectionGroupPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MoveSiteSectionGroupPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MoveSiteSectionGroupPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MoveSiteSectionGroupPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MoveSiteSectionPayload_siteSection(ctx context.Context, field graphql.CollectedField, obj *model.MoveSiteSectionPayload) (ret graphql.Marshaler) {
@@ -28058,6 +28857,270 @@ func (ec *executionContext) fieldContext_Mutation_moveSiteSpace(ctx context.Cont
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_moveSiteSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createSiteSectionGroup(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createSiteSectionGroup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateSiteSectionGroup(ctx, fc.Args["input"].(model.CreateSiteSectionGroupInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateSiteSectionGroupPayload) graphql.Marshaler {
+			return ec.marshalNCreateSiteSectionGroupPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateSiteSectionGroupPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createSiteSectionGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreateSiteSectionGroupPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createSiteSectionGroup_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSiteSectionGroup(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSiteSectionGroup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSiteSectionGroup(ctx, fc.Args["input"].(model.UpdateSiteSectionGroupInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UpdateSiteSectionGroupPayload) graphql.Marshaler {
+			return ec.marshalNUpdateSiteSectionGroupPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteSectionGroupPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSiteSectionGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UpdateSiteSectionGroupPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSiteSectionGroup_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteSiteSectionGroup(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteSiteSectionGroup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteSiteSectionGroup(ctx, fc.Args["input"].(model.DeleteSiteSectionGroupInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DeleteSiteSectionGroupPayload) graphql.Marshaler {
+			return ec.marshalNDeleteSiteSectionGroupPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteSiteSectionGroupPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteSiteSectionGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DeleteSiteSectionGroupPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteSiteSectionGroup_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_addSiteSectionToGroup(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_addSiteSectionToGroup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AddSiteSectionToGroup(ctx, fc.Args["input"].(model.SiteSectionGroupMembershipInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteSectionGroupMembershipPayload) graphql.Marshaler {
+			return ec.marshalNSiteSectionGroupMembershipPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSectionGroupMembershipPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_addSiteSectionToGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSectionGroupMembershipPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_addSiteSectionToGroup_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeSiteSectionFromGroup(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeSiteSectionFromGroup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveSiteSectionFromGroup(ctx, fc.Args["input"].(model.SiteSectionGroupMembershipInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteSectionGroupMembershipPayload) graphql.Marshaler {
+			return ec.marshalNSiteSectionGroupMembershipPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSectionGroupMembershipPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeSiteSectionFromGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSectionGroupMembershipPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeSiteSectionFromGroup_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_moveSiteSectionGroup(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_moveSiteSectionGroup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().MoveSiteSectionGroup(ctx, fc.Args["input"].(model.MoveSiteSectionGroupInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MoveSiteSectionGroupPayload) graphql.Marshaler {
+			return ec.marshalNMoveSiteSectionGroupPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMoveSiteSectionGroupPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_moveSiteSectionGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MoveSiteSectionGroupPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_moveSiteSectionGroup_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -36611,6 +37674,50 @@ func (ec *executionContext) fieldContext_Site_siteSpaces(ctx context.Context, fi
 	return fc, nil
 }
 
+func (ec *executionContext) _Site_sectionGroups(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_sectionGroups(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().SectionGroups(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*page.Cursor), fc.Args["last"].(*int), fc.Args["before"].(*page.Cursor))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteSectionGroupConnection) graphql.Marshaler {
+			return ec.marshalNSiteSectionGroupConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSectionGroupConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_sectionGroups(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSectionGroupConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_sectionGroups_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _SiteAdaptiveContent_enabled(ctx context.Context, field graphql.CollectedField, obj *model.SiteAdaptiveContent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -37125,6 +38232,38 @@ func (ec *executionContext) fieldContext_SiteSection_urls(_ context.Context, fie
 	return fc, nil
 }
 
+func (ec *executionContext) _SiteSection_sectionGroup(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSection_sectionGroup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SiteSection().SectionGroup(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSectionGroup) graphql.Marshaler {
+			return ec.marshalOSiteSectionGroup2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteSectionGroup(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSection_sectionGroup(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSectionGroup(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _SiteSectionConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.SiteSectionConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -37297,6 +38436,382 @@ func (ec *executionContext) _SiteSectionEdge_cursor(ctx context.Context, field g
 }
 func (ec *executionContext) fieldContext_SiteSectionEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteSectionEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSectionGroup_id(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSectionGroup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionGroup_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionGroup_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSectionGroup", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSectionGroup_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSectionGroup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionGroup_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionGroup_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSectionGroup", field, false, false, errors.New("field of type DateTime does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSectionGroup_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSectionGroup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionGroup_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionGroup_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSectionGroup", field, false, false, errors.New("field of type DateTime does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSectionGroup_title(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSectionGroup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionGroup_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionGroup_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSectionGroup", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSectionGroup_icon(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSectionGroup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionGroup_icon(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Icon, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionGroup_icon(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSectionGroup", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSectionGroup_sections(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSectionGroup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionGroup_sections(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SiteSectionGroup().Sections(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.SiteSection) graphql.Marshaler {
+			return ec.marshalNSiteSection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteSectionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionGroup_sections(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSectionGroup",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSection(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteSectionGroupConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.SiteSectionGroupConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionGroupConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteSectionGroupEdge) graphql.Marshaler {
+			return ec.marshalNSiteSectionGroupEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSectionGroupEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionGroupConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSectionGroupConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSectionGroupEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteSectionGroupConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.SiteSectionGroupConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionGroupConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.SiteSectionGroup) graphql.Marshaler {
+			return ec.marshalNSiteSectionGroup2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteSectionGroupᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionGroupConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSectionGroupConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSectionGroup(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteSectionGroupConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.SiteSectionGroupConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionGroupConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v page.Info) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionGroupConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSectionGroupConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteSectionGroupConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.SiteSectionGroupConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionGroupConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionGroupConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSectionGroupConnection", field, true, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSectionGroupEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.SiteSectionGroupEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionGroupEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSectionGroup) graphql.Marshaler {
+			return ec.marshalNSiteSectionGroup2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteSectionGroup(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionGroupEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSectionGroupEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSectionGroup(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteSectionGroupEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SiteSectionGroupEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionGroupEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v page.Cursor) graphql.Marshaler {
+			return ec.marshalNCursor2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionGroupEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSectionGroupEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSectionGroupMembershipPayload_siteSectionGroup(ctx context.Context, field graphql.CollectedField, obj *model.SiteSectionGroupMembershipPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionGroupMembershipPayload_siteSectionGroup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSectionGroup, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSectionGroup) graphql.Marshaler {
+			return ec.marshalNSiteSectionGroup2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteSectionGroup(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionGroupMembershipPayload_siteSectionGroup(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSectionGroupMembershipPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSectionGroup(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteSectionGroupMembershipPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.SiteSectionGroupMembershipPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionGroupMembershipPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionGroupMembershipPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSectionGroupMembershipPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _SiteSectionURLs_published(ctx context.Context, field graphql.CollectedField, obj *model.SiteSectionURLs) (ret graphql.Marshaler) {
@@ -41513,6 +43028,61 @@ func (ec *executionContext) fieldContext_UpdateSitePayload_clientMutationId(_ co
 	return graphql.NewScalarFieldContext("UpdateSitePayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _UpdateSiteSectionGroupPayload_siteSectionGroup(ctx context.Context, field graphql.CollectedField, obj *model.UpdateSiteSectionGroupPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateSiteSectionGroupPayload_siteSectionGroup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSectionGroup, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSectionGroup) graphql.Marshaler {
+			return ec.marshalNSiteSectionGroup2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteSectionGroup(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateSiteSectionGroupPayload_siteSectionGroup(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateSiteSectionGroupPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSectionGroup(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateSiteSectionGroupPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateSiteSectionGroupPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateSiteSectionGroupPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateSiteSectionGroupPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UpdateSiteSectionGroupPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _UpdateSiteSectionPayload_siteSection(ctx context.Context, field graphql.CollectedField, obj *model.UpdateSiteSectionPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -43922,6 +45492,64 @@ func (ec *executionContext) unmarshalInputCreateSiteInput(ctx context.Context, o
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputCreateSiteSectionGroupInput(ctx context.Context, obj any) (model.CreateSiteSectionGroupInput, error) {
+	var it model.CreateSiteSectionGroupInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"siteId", "title", "icon", "sections", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "siteId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("siteId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SiteID = data
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "icon":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("icon"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Icon = data
+		case "sections":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sections"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Sections = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputCreateSiteSectionInput(ctx context.Context, obj any) (model.CreateSiteSectionInput, error) {
 	var it model.CreateSiteSectionInput
 	if obj == nil {
@@ -44580,6 +46208,43 @@ func (ec *executionContext) unmarshalInputDeleteSiteInput(ctx context.Context, o
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputDeleteSiteSectionGroupInput(ctx context.Context, obj any) (model.DeleteSiteSectionGroupInput, error) {
+	var it model.DeleteSiteSectionGroupInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputDeleteSiteSectionInput(ctx context.Context, obj any) (model.DeleteSiteSectionInput, error) {
 	var it model.DeleteSiteSectionInput
 	if obj == nil {
@@ -45194,6 +46859,50 @@ func (ec *executionContext) unmarshalInputMovePageInput(ctx context.Context, obj
 		case "position":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("position"))
 			data, err := ec.unmarshalOPagePositionInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPagePositionInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Position = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputMoveSiteSectionGroupInput(ctx context.Context, obj any) (model.MoveSiteSectionGroupInput, error) {
+	var it model.MoveSiteSectionGroupInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "position", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "position":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("position"))
+			data, err := ec.unmarshalOSiteSectionGroupPositionInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSectionGroupPositionInput(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -46238,6 +47947,87 @@ func (ec *executionContext) unmarshalInputSitePositionInput(ctx context.Context,
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputSiteSectionGroupMembershipInput(ctx context.Context, obj any) (model.SiteSectionGroupMembershipInput, error) {
+	var it model.SiteSectionGroupMembershipInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "sectionId", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "sectionId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sectionId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SectionID = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputSiteSectionGroupPositionInput(ctx context.Context, obj any) (model.SiteSectionGroupPositionInput, error) {
+	var it model.SiteSectionGroupPositionInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"before", "after"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "before":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("before"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Before = data
+		case "after":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("after"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.After = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputSyncChangeRequestInput(ctx context.Context, obj any) (model.SyncChangeRequestInput, error) {
 	var it model.SyncChangeRequestInput
 	if obj == nil {
@@ -47169,6 +48959,57 @@ func (ec *executionContext) unmarshalInputUpdateSiteInput(ctx context.Context, o
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputUpdateSiteSectionGroupInput(ctx context.Context, obj any) (model.UpdateSiteSectionGroupInput, error) {
+	var it model.UpdateSiteSectionGroupInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "title", "icon", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "icon":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("icon"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Icon = graphql.OmittableOf(data)
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputUpdateSiteSectionInput(ctx context.Context, obj any) (model.UpdateSiteSectionInput, error) {
 	var it model.UpdateSiteSectionInput
 	if obj == nil {
@@ -47578,6 +49419,11 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._SiteSpace(ctx, sel, obj)
+	case *ent.SiteSectionGroup:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._SiteSectionGroup(ctx, sel, obj)
 	case *ent.SiteSection:
 		if obj == nil {
 			return graphql.Null
@@ -51714,6 +53560,49 @@ func (ec *executionContext) _CreateSitePayload(ctx context.Context, sel ast.Sele
 	return out
 }
 
+var createSiteSectionGroupPayloadImplementors = []string{"CreateSiteSectionGroupPayload"}
+
+func (ec *executionContext) _CreateSiteSectionGroupPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateSiteSectionGroupPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createSiteSectionGroupPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreateSiteSectionGroupPayload")
+		case "siteSectionGroup":
+			out.Values[i] = ec._CreateSiteSectionGroupPayload_siteSectionGroup(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._CreateSiteSectionGroupPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var createSiteSectionPayloadImplementors = []string{"CreateSiteSectionPayload"}
 
 func (ec *executionContext) _CreateSiteSectionPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateSiteSectionPayload) graphql.Marshaler {
@@ -52302,6 +54191,49 @@ func (ec *executionContext) _DeleteSitePayload(ctx context.Context, sel ast.Sele
 			}
 		case "clientMutationId":
 			out.Values[i] = ec._DeleteSitePayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var deleteSiteSectionGroupPayloadImplementors = []string{"DeleteSiteSectionGroupPayload"}
+
+func (ec *executionContext) _DeleteSiteSectionGroupPayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteSiteSectionGroupPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, deleteSiteSectionGroupPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DeleteSiteSectionGroupPayload")
+		case "deletedSiteSectionGroupId":
+			out.Values[i] = ec._DeleteSiteSectionGroupPayload_deletedSiteSectionGroupId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._DeleteSiteSectionGroupPayload_clientMutationId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -54005,6 +55937,49 @@ func (ec *executionContext) _MovePagePayload(ctx context.Context, sel ast.Select
 	return out
 }
 
+var moveSiteSectionGroupPayloadImplementors = []string{"MoveSiteSectionGroupPayload"}
+
+func (ec *executionContext) _MoveSiteSectionGroupPayload(ctx context.Context, sel ast.SelectionSet, obj *model.MoveSiteSectionGroupPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, moveSiteSectionGroupPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MoveSiteSectionGroupPayload")
+		case "siteSectionGroup":
+			out.Values[i] = ec._MoveSiteSectionGroupPayload_siteSectionGroup(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._MoveSiteSectionGroupPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var moveSiteSectionPayloadImplementors = []string{"MoveSiteSectionPayload"}
 
 func (ec *executionContext) _MoveSiteSectionPayload(ctx context.Context, sel ast.SelectionSet, obj *model.MoveSiteSectionPayload) graphql.Marshaler {
@@ -54563,6 +56538,48 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "moveSiteSpace":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_moveSiteSpace(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createSiteSectionGroup":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createSiteSectionGroup(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSiteSectionGroup":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSiteSectionGroup(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteSiteSectionGroup":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteSiteSectionGroup(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "addSiteSectionToGroup":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_addSiteSectionToGroup(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "removeSiteSectionFromGroup":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeSiteSectionFromGroup(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "moveSiteSectionGroup":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_moveSiteSectionGroup(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -60010,6 +62027,44 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "sectionGroups":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_sectionGroups(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -60407,6 +62462,44 @@ func (ec *executionContext) _SiteSection(ctx context.Context, sel ast.SelectionS
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "sectionGroup":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._SiteSection_sectionGroup(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -60534,6 +62627,274 @@ func (ec *executionContext) _SiteSectionEdge(ctx context.Context, sel ast.Select
 		case "cursor":
 			out.Values[i] = ec._SiteSectionEdge_cursor(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteSectionGroupImplementors = []string{"SiteSectionGroup", "Node"}
+
+func (ec *executionContext) _SiteSectionGroup(ctx context.Context, sel ast.SelectionSet, obj *ent.SiteSectionGroup) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteSectionGroupImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteSectionGroup")
+		case "id":
+			out.Values[i] = ec._SiteSectionGroup_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._SiteSectionGroup_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._SiteSectionGroup_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._SiteSectionGroup_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "icon":
+			out.Values[i] = ec._SiteSectionGroup_icon(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "sections":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._SiteSectionGroup_sections(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteSectionGroupConnectionImplementors = []string{"SiteSectionGroupConnection"}
+
+func (ec *executionContext) _SiteSectionGroupConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSectionGroupConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteSectionGroupConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteSectionGroupConnection")
+		case "edges":
+			out.Values[i] = ec._SiteSectionGroupConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "nodes":
+			out.Values[i] = ec._SiteSectionGroupConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pageInfo":
+			out.Values[i] = ec._SiteSectionGroupConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "totalCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._SiteSectionGroupConnection_totalCount(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteSectionGroupEdgeImplementors = []string{"SiteSectionGroupEdge"}
+
+func (ec *executionContext) _SiteSectionGroupEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSectionGroupEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteSectionGroupEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteSectionGroupEdge")
+		case "node":
+			out.Values[i] = ec._SiteSectionGroupEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._SiteSectionGroupEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteSectionGroupMembershipPayloadImplementors = []string{"SiteSectionGroupMembershipPayload"}
+
+func (ec *executionContext) _SiteSectionGroupMembershipPayload(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSectionGroupMembershipPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteSectionGroupMembershipPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteSectionGroupMembershipPayload")
+		case "siteSectionGroup":
+			out.Values[i] = ec._SiteSectionGroupMembershipPayload_siteSectionGroup(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._SiteSectionGroupMembershipPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -63778,6 +66139,49 @@ func (ec *executionContext) _UpdateSitePayload(ctx context.Context, sel ast.Sele
 	return out
 }
 
+var updateSiteSectionGroupPayloadImplementors = []string{"UpdateSiteSectionGroupPayload"}
+
+func (ec *executionContext) _UpdateSiteSectionGroupPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateSiteSectionGroupPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, updateSiteSectionGroupPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UpdateSiteSectionGroupPayload")
+		case "siteSectionGroup":
+			out.Values[i] = ec._UpdateSiteSectionGroupPayload_siteSectionGroup(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._UpdateSiteSectionGroupPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var updateSiteSectionPayloadImplementors = []string{"UpdateSiteSectionPayload"}
 
 func (ec *executionContext) _UpdateSiteSectionPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateSiteSectionPayload) graphql.Marshaler {
@@ -65394,6 +67798,21 @@ func (ec *executionContext) marshalNCreateSitePayload2ᚖgithubᚗcomᚋbindery�
 	return ec._CreateSitePayload(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNCreateSiteSectionGroupInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateSiteSectionGroupInput(ctx context.Context, v any) (model.CreateSiteSectionGroupInput, error) {
+	res, err := ec.unmarshalInputCreateSiteSectionGroupInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCreateSiteSectionGroupPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateSiteSectionGroupPayload(ctx context.Context, sel ast.SelectionSet, v *model.CreateSiteSectionGroupPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CreateSiteSectionGroupPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNCreateSiteSectionInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateSiteSectionInput(ctx context.Context, v any) (model.CreateSiteSectionInput, error) {
 	res, err := ec.unmarshalInputCreateSiteSectionInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -65628,6 +68047,21 @@ func (ec *executionContext) marshalNDeleteSitePayload2ᚖgithubᚗcomᚋbindery�
 		return graphql.Null
 	}
 	return ec._DeleteSitePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNDeleteSiteSectionGroupInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteSiteSectionGroupInput(ctx context.Context, v any) (model.DeleteSiteSectionGroupInput, error) {
+	res, err := ec.unmarshalInputDeleteSiteSectionGroupInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDeleteSiteSectionGroupPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteSiteSectionGroupPayload(ctx context.Context, sel ast.SelectionSet, v *model.DeleteSiteSectionGroupPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DeleteSiteSectionGroupPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNDeleteSiteSectionInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteSiteSectionInput(ctx context.Context, v any) (model.DeleteSiteSectionInput, error) {
@@ -66315,6 +68749,21 @@ func (ec *executionContext) marshalNMovePagePayload2ᚖgithubᚗcomᚋbinderyᚋ
 		return graphql.Null
 	}
 	return ec._MovePagePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNMoveSiteSectionGroupInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMoveSiteSectionGroupInput(ctx context.Context, v any) (model.MoveSiteSectionGroupInput, error) {
+	res, err := ec.unmarshalInputMoveSiteSectionGroupInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMoveSiteSectionGroupPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMoveSiteSectionGroupPayload(ctx context.Context, sel ast.SelectionSet, v *model.MoveSiteSectionGroupPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._MoveSiteSectionGroupPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNMoveSiteSectionInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMoveSiteSectionInput(ctx context.Context, v any) (model.MoveSiteSectionInput, error) {
@@ -67479,6 +69928,83 @@ func (ec *executionContext) marshalNSiteSectionEdge2ᚖgithubᚗcomᚋbinderyᚋ
 	return ec._SiteSectionEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNSiteSectionGroup2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteSectionGroupᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.SiteSectionGroup) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteSectionGroup2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteSectionGroup(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteSectionGroup2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteSectionGroup(ctx context.Context, sel ast.SelectionSet, v *ent.SiteSectionGroup) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteSectionGroup(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteSectionGroupConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSectionGroupConnection(ctx context.Context, sel ast.SelectionSet, v *model.SiteSectionGroupConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteSectionGroupConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteSectionGroupEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSectionGroupEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteSectionGroupEdge) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteSectionGroupEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSectionGroupEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteSectionGroupEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSectionGroupEdge(ctx context.Context, sel ast.SelectionSet, v *model.SiteSectionGroupEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteSectionGroupEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSiteSectionGroupMembershipInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSectionGroupMembershipInput(ctx context.Context, v any) (model.SiteSectionGroupMembershipInput, error) {
+	res, err := ec.unmarshalInputSiteSectionGroupMembershipInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSiteSectionGroupMembershipPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSectionGroupMembershipPayload(ctx context.Context, sel ast.SelectionSet, v *model.SiteSectionGroupMembershipPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteSectionGroupMembershipPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNSiteSectionURLs2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSectionURLs(ctx context.Context, sel ast.SelectionSet, v *model.SiteSectionURLs) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -68224,6 +70750,21 @@ func (ec *executionContext) marshalNUpdateSitePayload2ᚖgithubᚗcomᚋbindery�
 		return graphql.Null
 	}
 	return ec._UpdateSitePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNUpdateSiteSectionGroupInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteSectionGroupInput(ctx context.Context, v any) (model.UpdateSiteSectionGroupInput, error) {
+	res, err := ec.unmarshalInputUpdateSiteSectionGroupInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNUpdateSiteSectionGroupPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteSectionGroupPayload(ctx context.Context, sel ast.SelectionSet, v *model.UpdateSiteSectionGroupPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._UpdateSiteSectionGroupPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNUpdateSiteSectionInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteSectionInput(ctx context.Context, v any) (model.UpdateSiteSectionInput, error) {
@@ -69207,6 +71748,21 @@ func (ec *executionContext) marshalOSiteSection2ᚖgithubᚗcomᚋbinderyᚋbind
 		return graphql.Null
 	}
 	return ec._SiteSection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSiteSectionGroup2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteSectionGroup(ctx context.Context, sel ast.SelectionSet, v *ent.SiteSectionGroup) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SiteSectionGroup(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOSiteSectionGroupPositionInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSectionGroupPositionInput(ctx context.Context, v any) (*model.SiteSectionGroupPositionInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSiteSectionGroupPositionInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOSiteType2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐSiteTypeᚄ(ctx context.Context, v any) ([]enum.SiteType, error) {

@@ -765,6 +765,39 @@ func (c *SiteSectionConnection) TotalCount(ctx context.Context) (int, error) {
 	return c.page.TotalCount(ctx)
 }
 
+// SiteSectionGroupConnection is a page of SiteSectionGroup, with the GraphQL connection shape.
+type SiteSectionGroupConnection struct {
+	Edges    []*SiteSectionGroupEdge
+	PageInfo page.Info
+	page     *page.Connection[*ent.SiteSectionGroup]
+}
+
+// SiteSectionGroupEdge is a SiteSectionGroup with its cursor.
+type SiteSectionGroupEdge struct {
+	Node   *ent.SiteSectionGroup
+	Cursor page.Cursor
+}
+
+// NewSiteSectionGroupConnection wraps a page of SiteSectionGroup.
+func NewSiteSectionGroupConnection(p *page.Connection[*ent.SiteSectionGroup]) *SiteSectionGroupConnection {
+	c := &SiteSectionGroupConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*SiteSectionGroupEdge, len(p.Edges))}
+	for i, e := range p.Edges {
+		c.Edges[i] = &SiteSectionGroupEdge{Node: e.Node, Cursor: e.Cursor}
+	}
+	return c
+}
+
+// Nodes returns the items of the page.
+func (c *SiteSectionGroupConnection) Nodes() []*ent.SiteSectionGroup { return c.page.Nodes() }
+
+// Info returns where the page sits in its list.
+func (c *SiteSectionGroupConnection) Info() page.Info { return c.PageInfo }
+
+// TotalCount counts the items of the whole list.
+func (c *SiteSectionGroupConnection) TotalCount(ctx context.Context) (int, error) {
+	return c.page.TotalCount(ctx)
+}
+
 // SiteSpaceConnection is a page of SiteSpace, with the GraphQL connection shape.
 type SiteSpaceConnection struct {
 	Edges    []*SiteSpaceEdge

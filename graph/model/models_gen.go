@@ -265,6 +265,21 @@ type CreateSitePayload struct {
 	ClientMutationID *string   `json:"clientMutationId,omitempty"`
 }
 
+type CreateSiteSectionGroupInput struct {
+	SiteID string `json:"siteId"`
+	// 1 to 100 characters.
+	Title string  `json:"title"`
+	Icon  *string `json:"icon,omitempty"`
+	// Sections of the site, which move into the group.
+	Sections         []string `json:"sections,omitempty"`
+	ClientMutationID *string  `json:"clientMutationId,omitempty"`
+}
+
+type CreateSiteSectionGroupPayload struct {
+	SiteSectionGroup *ent.SiteSectionGroup `json:"siteSectionGroup"`
+	ClientMutationID *string               `json:"clientMutationId,omitempty"`
+}
+
 type CreateSiteSectionInput struct {
 	SiteID string `json:"siteId"`
 	// A space of the site's organization, the section's first site-space.
@@ -473,6 +488,16 @@ type DeleteSiteInput struct {
 type DeleteSitePayload struct {
 	DeletedSiteID    string  `json:"deletedSiteId"`
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type DeleteSiteSectionGroupInput struct {
+	ID               string  `json:"id"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type DeleteSiteSectionGroupPayload struct {
+	DeletedSiteSectionGroupID string  `json:"deletedSiteSectionGroupId"`
+	ClientMutationID          *string `json:"clientMutationId,omitempty"`
 }
 
 type DeleteSiteSectionInput struct {
@@ -694,6 +719,18 @@ type MovePagePayload struct {
 	Page *RevisionPage `json:"page"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type MoveSiteSectionGroupInput struct {
+	ID string `json:"id"`
+	// Groups of the same site; absent puts it last.
+	Position         *SiteSectionGroupPositionInput `json:"position,omitempty"`
+	ClientMutationID *string                        `json:"clientMutationId,omitempty"`
+}
+
+type MoveSiteSectionGroupPayload struct {
+	SiteSectionGroup *ent.SiteSectionGroup `json:"siteSectionGroup"`
+	ClientMutationID *string               `json:"clientMutationId,omitempty"`
 }
 
 type MoveSiteSectionInput struct {
@@ -1071,6 +1108,25 @@ type SiteProxy struct {
 	Target string `json:"target"`
 }
 
+type SiteSectionGroupMembershipInput struct {
+	// The group.
+	ID string `json:"id"`
+	// A section of the group's site.
+	SectionID        string  `json:"sectionId"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type SiteSectionGroupMembershipPayload struct {
+	SiteSectionGroup *ent.SiteSectionGroup `json:"siteSectionGroup"`
+	ClientMutationID *string               `json:"clientMutationId,omitempty"`
+}
+
+// Where a section group goes among the site's groups: before or after one of them (both: between two adjacent ones); neither puts it last.
+type SiteSectionGroupPositionInput struct {
+	Before *string `json:"before,omitempty"`
+	After  *string `json:"after,omitempty"`
+}
+
 type SiteSectionURLs struct {
 	// The section's published address; null while the site is not published.
 	Published *string `json:"published,omitempty"`
@@ -1390,6 +1446,20 @@ type UpdateSiteInput struct {
 type UpdateSitePayload struct {
 	Site             *ent.Site `json:"site"`
 	ClientMutationID *string   `json:"clientMutationId,omitempty"`
+}
+
+type UpdateSiteSectionGroupInput struct {
+	ID string `json:"id"`
+	// 1 to 100 characters.
+	Title *string `json:"title,omitempty"`
+	// An icon name, at most 50 characters; null removes it.
+	Icon             graphql.Omittable[*string] `json:"icon,omitempty"`
+	ClientMutationID *string                    `json:"clientMutationId,omitempty"`
+}
+
+type UpdateSiteSectionGroupPayload struct {
+	SiteSectionGroup *ent.SiteSectionGroup `json:"siteSectionGroup"`
+	ClientMutationID *string               `json:"clientMutationId,omitempty"`
 }
 
 type UpdateSiteSectionInput struct {

@@ -218,6 +218,11 @@ var (
 		Update: {Min: enum.RoleAdmin, Doc: "Update or move it"},
 		Delete: {Min: enum.RoleAdmin, Doc: "Delete it, with its site-spaces"},
 	}}
+	SiteSectionGroups = Table{Name: "site section group", Rules: map[Action]Rule{
+		View:   {Min: enum.RoleRead, Doc: "Read it and its sections"},
+		Update: {Min: enum.RoleAdmin, Doc: "Update or move it, add sections to it or remove them"},
+		Delete: {Min: enum.RoleAdmin, Doc: "Delete it; its sections stay, ungrouped"},
+	}}
 	SiteSpaces = Table{Name: "site-space", Rules: map[Action]Rule{
 		View:   {Min: enum.RoleRead, Doc: "Read it"},
 		Update: {Min: enum.RoleAdmin, Doc: "Update or move it"},
@@ -238,7 +243,8 @@ var (
 // AllTables lists every table, in the README's order.
 func AllTables() []Table {
 	return []Table{Organizations, Collections, Spaces, ChangeRequests, Comments, CommentReplies, Teams, Invites, SAMLProviders,
-		Revisions, Users, APITokens, TranslationSettings, OpenAPISpecs, OpenAPISpecVersions, Sites, SiteSections, SiteSpaces}
+		Revisions, Users, APITokens, TranslationSettings, OpenAPISpecs, OpenAPISpecVersions, Sites, SiteSections, SiteSpaces,
+		SiteSectionGroups}
 }
 
 // Markdown renders the tables as the README's role table; a test holds the

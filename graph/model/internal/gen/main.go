@@ -58,6 +58,7 @@ var connections = []connection{
 	{name: "OpenAPISpecVersion", node: "ent.OpenAPISpecVersion"},
 	{name: "Site", node: "ent.Site"},
 	{name: "SiteSection", node: "ent.SiteSection"},
+	{name: "SiteSectionGroup", node: "ent.SiteSectionGroup"},
 	{name: "SiteSpace", node: "ent.SiteSpace"},
 }
 

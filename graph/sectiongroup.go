@@ -1,0 +1,302 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"entgo.io/ent/dialect/sql"
+
+	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/ent/predicate"
+	"github.com/bindery/bindery/ent/sitesection"
+	"github.com/bindery/bindery/ent/sitesectiongroup"
+	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/internal/apperr"
+	"github.com/bindery/bindery/internal/authz"
+	"github.com/bindery/bindery/internal/page"
+	"github.com/bindery/bindery/internal/validate"
+)
+
+// A site's section groups gather sections of the site in its top bar. The
+// rules:
+//   - A section is in at most one group; adding it to a group takes it out
+//     of the one it was in.
+//   - A group's sections are the site's sections in it, in the site's order
+//     of sections.
+//   - Groups are ordered among the site's groups by a float position, as
+//     sections are; a new group goes last.
+//   - Deleting a group leaves its sections, ungrouped (the database sets
+//     their group to null); deleting the site deletes its groups.
+
+var sectionGroupsByPosition = page.Order[*ent.SiteSectionGroup, predicate.SiteSectionGroup, sitesectiongroup.OrderOption]{
+	Name: "site-section-groups", Column: sitesectiongroup.FieldPosition, KeyType: page.KeyFloat,
+	Key: func(g *ent.SiteSectionGroup) any { return g.Position }, ID: func(g *ent.SiteSectionGroup) string { return g.ID },
+}
+
+func (r *Resolver) siteSectionGroups(ctx context.Context, s *ent.Site, a page.Args) (*model.SiteSectionGroupConnection, error) {
+	if _, _, err := r.sites.authorize(ctx, s.ID, authz.View); err != nil {
+		return nil, err
+	}
+	conn, err := page.Paginate(within(ctx), r.db(ctx).SiteSectionGroup.Query().Where(sitesectiongroup.SiteID(s.ID)),
+		sectionGroupsByPosition, a)
+	if err != nil {
+		return nil, err
+	}
+	l := r.sectionGroups.loader(ctx)
+	ids := make([]string, 0, len(conn.Edges))
+	for _, g := range conn.Nodes() {
+		l.Prime(ctx, g.ID, g)
+		ids = append(ids, g.ID)
+	}
+	// Their sections in one statement for the page, and the sections'
+	// site-spaces in one more.
+	if len(ids) > 0 {
+		byGroup, err := r.loadGroupSections(ctx, ids)
+		if err != nil {
+			return nil, err
+		}
+		gl, sl := loadersFrom(ctx).groupSections(), r.sections.loader(ctx)
+		var sections []string
+		for _, g := range ids {
+			gl.Prime(ctx, g, byGroup[g])
+			for _, sec := range byGroup[g] {
+				sl.Prime(ctx, sec.ID, sec)
+				sections = append(sections, sec.ID)
+			}
+		}
+		if err := r.primeSectionSiteSpaces(ctx, sections); err != nil {
+			return nil, err
+		}
+	}
+	return model.NewSiteSectionGroupConnection(conn), nil
+}
+
+// loadGroupSections lists the sections of groups, in the site's order.
+func (r *Resolver) loadGroupSections(ctx context.Context, groupIDs []string) (map[string][]*ent.SiteSection, error) {
+	ctx = internal(ctx, "the sections of groups the viewer sees")
+	rows, err := r.db(ctx).SiteSection.Query().Where(sitesection.GroupIDIn(groupIDs...)).
+		Order(sitesection.ByPosition(), sitesection.ByID()).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("loading the sections of groups: %w", err)
+	}
+	out := make(map[string][]*ent.SiteSection, len(groupIDs))
+	for _, sec := range rows {
+		out[*sec.GroupID] = append(out[*sec.GroupID], sec)
+	}
+	return out, nil
+}
+
+// groupSections lists a group's sections. A group that is not in a list
+// (a point read, a mutation's answer) primes their site-spaces too, as a
+// list of groups does, so that presenting them costs no statement per
+// section.
+func (r *Resolver) groupSections(ctx context.Context, g *ent.SiteSectionGroup) ([]*ent.SiteSection, error) {
+	secs, err := load(ctx, loadersFrom(ctx).groupSections(), g.ID)
+	if err != nil || fannedOut(ctx) {
+		return secs, err
+	}
+	l := r.sections.loader(ctx)
+	ids := make([]string, len(secs))
+	for i, sec := range secs {
+		l.Prime(ctx, sec.ID, sec)
+		ids[i] = sec.ID
+	}
+	return secs, r.primeSectionSiteSpaces(ctx, ids)
+}
+
+// SiteSectionGroupOf loads a section group of a site, for /v1's paths: not
+// found when it is another site's.
+func (r *Resolver) SiteSectionGroupOf(ctx context.Context, siteID, groupID string) (*ent.SiteSectionGroup, error) {
+	g, _, err := r.sectionGroups.get(ctx, groupID)
+	if err == nil && g.SiteID != siteID {
+		return nil, r.sectionGroups.notFound()
+	}
+	return g, err
+}
+
+// groupTitle checks and trims a group's title.
+func groupTitle(t string) (string, error) {
+	t = strings.TrimSpace(t)
+	if err := validate.SectionGroupTitle(t); err != nil {
+		return "", apperr.Invalid("title", "%v", err)
+	}
+	return t, nil
+}
+
+func (r *Resolver) createSiteSectionGroup(ctx context.Context, in model.CreateSiteSectionGroupInput) (*ent.SiteSectionGroup, error) {
+	title, err := groupTitle(in.Title)
+	if err != nil {
+		return nil, err
+	}
+	var g *ent.SiteSectionGroup
+	var s *ent.Site
+	err = r.tx(ctx, func(ctx context.Context) error {
+		var err error
+		if s, _, err = r.sites.authorize(ctx, in.SiteID, authz.Update); err != nil {
+			return err
+		}
+		ctx = internal(ctx, "the structure of a site its admin changes")
+		db := r.db(ctx)
+		last, err := db.SiteSectionGroup.Query().Where(sitesectiongroup.SiteID(s.ID)).
+			Order(sitesectiongroup.ByPosition(sql.OrderDesc())).Select(sitesectiongroup.FieldPosition).Float64s(ctx)
+		if err != nil {
+			return err
+		}
+		pos := positionStep
+		if len(last) > 0 {
+			pos += last[0]
+		}
+		b := db.SiteSectionGroup.Create().SetSiteID(s.ID).SetTitle(title).SetPosition(pos)
+		if in.Icon != nil {
+			b.SetIcon(*in.Icon)
+		}
+		if g, err = b.Save(ctx); err != nil {
+			return err
+		}
+		if len(in.Sections) == 0 {
+			return nil
+		}
+		// The sections move in one statement; when fewer moved than were
+		// named, one is not the site's, and the transaction rolls back.
+		n, err := db.SiteSection.Update().Where(sitesection.SiteID(s.ID), sitesection.IDIn(in.Sections...)).
+			SetGroupID(g.ID).Save(ctx)
+		if err != nil || n == len(slices.Compact(slices.Sorted(slices.Values(in.Sections)))) {
+			return err
+		}
+		return r.checkSiteSections(ctx, s.ID, "sections", in.Sections)
+	})
+	if err == nil {
+		// The answer shows it: the mutation cleared the loaders.
+		r.sites.loader(ctx).Prime(ctx, s.ID, s)
+		r.sectionGroups.loader(ctx).Prime(ctx, g.ID, g)
+	}
+	return g, err
+}
+
+// checkSiteSections fails, naming it, when an ID is not a section of the
+// site.
+func (r *Resolver) checkSiteSections(ctx context.Context, siteID, field string, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	found, err := r.db(ctx).SiteSection.Query().Where(sitesection.SiteID(siteID), sitesection.IDIn(ids...)).IDs(ctx)
+	if err != nil {
+		return err
+	}
+	in := make(map[string]bool, len(found))
+	for _, id := range found {
+		in[id] = true
+	}
+	for _, id := range ids {
+		if !in[id] {
+			return apperr.Invalid(field, "%q is not a section of the site", id)
+		}
+	}
+	return nil
+}
+
+func (r *Resolver) updateSiteSectionGroup(ctx context.Context, in model.UpdateSiteSectionGroupInput) (*ent.SiteSectionGroup, error) {
+	var title string
+	if in.Title != nil {
+		var err error
+		if title, err = groupTitle(*in.Title); err != nil {
+			return nil, err
+		}
+	}
+	var g *ent.SiteSectionGroup
+	err := r.tx(ctx, func(ctx context.Context) error {
+		var err error
+		if g, _, err = r.sectionGroups.authorize(ctx, in.ID, authz.Update); err != nil {
+			return err
+		}
+		ctx = internal(ctx, "the structure of a site its admin changes")
+		u := r.db(ctx).SiteSectionGroup.UpdateOne(g)
+		if in.Title != nil {
+			u.SetTitle(title)
+		}
+		setOmittable(in.Icon, u.SetIcon, u.ClearIcon)
+		g, err = u.Save(ctx)
+		return err
+	})
+	return g, err
+}
+
+func (r *Resolver) deleteSiteSectionGroup(ctx context.Context, in model.DeleteSiteSectionGroupInput) error {
+	return r.tx(ctx, func(ctx context.Context) error {
+		g, _, err := r.sectionGroups.authorize(ctx, in.ID, authz.Delete)
+		if err != nil {
+			return err
+		}
+		ctx = internal(ctx, "the structure of a site its admin changes")
+		db := r.db(ctx)
+		// Its sections stay, ungrouped; the database would do it too, but
+		// SQLite only with foreign keys on.
+		if err := db.SiteSection.Update().Where(sitesection.GroupID(g.ID)).ClearGroupID().Exec(ctx); err != nil {
+			return err
+		}
+		return db.SiteSectionGroup.DeleteOne(g).Exec(ctx)
+	})
+}
+
+// setSectionGroup puts a section of a group's site into the group (in) or
+// takes it out of it.
+func (r *Resolver) setSectionGroup(ctx context.Context, in model.SiteSectionGroupMembershipInput, add bool) (*ent.SiteSectionGroup, error) {
+	var g *ent.SiteSectionGroup
+	err := r.tx(ctx, func(ctx context.Context) error {
+		var err error
+		if g, _, err = r.sectionGroups.authorize(ctx, in.ID, authz.Update); err != nil {
+			return err
+		}
+		ctx = internal(ctx, "the structure of a site its admin changes")
+		db := r.db(ctx)
+		if !add {
+			n, err := db.SiteSection.Update().Where(sitesection.ID(in.SectionID), sitesection.GroupID(g.ID)).ClearGroupID().Save(ctx)
+			if err == nil && n == 0 {
+				return apperr.Invalid("sectionId", "%q is not a section of the group", in.SectionID)
+			}
+			return err
+		}
+		n, err := db.SiteSection.Update().Where(sitesection.ID(in.SectionID), sitesection.SiteID(g.SiteID)).SetGroupID(g.ID).Save(ctx)
+		if err == nil && n == 0 {
+			return apperr.Invalid("sectionId", "%q is not a section of the site", in.SectionID)
+		}
+		return err
+	})
+	if err == nil {
+		r.sectionGroups.loader(ctx).Prime(ctx, g.ID, g)
+	}
+	return g, err
+}
+
+func (r *Resolver) moveSiteSectionGroup(ctx context.Context, in model.MoveSiteSectionGroupInput) (*ent.SiteSectionGroup, error) {
+	var g *ent.SiteSectionGroup
+	err := r.tx(ctx, func(ctx context.Context) error {
+		var err error
+		if g, _, err = r.sectionGroups.authorize(ctx, in.ID, authz.Update); err != nil {
+			return err
+		}
+		ctx = internal(ctx, "positions, which are not shown")
+		db := r.db(ctx)
+		rows, err := db.SiteSectionGroup.Query().Where(sitesectiongroup.SiteID(g.SiteID), sitesectiongroup.IDNEQ(g.ID)).
+			Select(sitesectiongroup.FieldID, sitesectiongroup.FieldPosition).All(ctx)
+		if err != nil {
+			return err
+		}
+		var pos *model.SitePositionInput
+		if in.Position != nil {
+			pos = &model.SitePositionInput{Before: in.Position.Before, After: in.Position.After}
+		}
+		at, err := movedPosition(ctx, rows, func(x *ent.SiteSectionGroup) (string, float64) { return x.ID, x.Position }, pos,
+			func(ctx context.Context, id string, p float64) error {
+				return r.db(ctx).SiteSectionGroup.UpdateOneID(id).SetPosition(p).Exec(ctx)
+			})
+		if err != nil {
+			return err
+		}
+		g, err = g.Update().SetPosition(at).Save(ctx)
+		return err
+	})
+	return g, err
+}
