@@ -64,6 +64,7 @@ type ResolverRoot interface {
 	SearchPageResult() SearchPageResultResolver
 	SearchSpaceResult() SearchSpaceResultResolver
 	Site() SiteResolver
+	SiteRedirect() SiteRedirectResolver
 	SiteSection() SiteSectionResolver
 	SiteSpace() SiteSpaceResolver
 	Space() SpaceResolver
@@ -383,6 +384,11 @@ type ComplexityRoot struct {
 		Site             func(childComplexity int) int
 	}
 
+	CreateSiteRedirectPayload struct {
+		ClientMutationID func(childComplexity int) int
+		SiteRedirect     func(childComplexity int) int
+	}
+
 	CreateSiteSectionPayload struct {
 		ClientMutationID func(childComplexity int) int
 		SiteSection      func(childComplexity int) int
@@ -453,6 +459,11 @@ type ComplexityRoot struct {
 	DeleteSitePayload struct {
 		ClientMutationID func(childComplexity int) int
 		DeletedSiteID    func(childComplexity int) int
+	}
+
+	DeleteSiteRedirectPayload struct {
+		ClientMutationID      func(childComplexity int) int
+		DeletedSiteRedirectID func(childComplexity int) int
 	}
 
 	DeleteSiteSectionPayload struct {
@@ -645,6 +656,7 @@ type ComplexityRoot struct {
 		CreatePage                func(childComplexity int, input model.CreatePageInput) int
 		CreateSAMLProvider        func(childComplexity int, input model.CreateSAMLProviderInput) int
 		CreateSite                func(childComplexity int, input model.CreateSiteInput) int
+		CreateSiteRedirect        func(childComplexity int, input model.CreateSiteRedirectInput) int
 		CreateSiteSection         func(childComplexity int, input model.CreateSiteSectionInput) int
 		CreateSiteSpace           func(childComplexity int, input model.CreateSiteSpaceInput) int
 		CreateSpace               func(childComplexity int, input model.CreateSpaceInput) int
@@ -659,6 +671,7 @@ type ComplexityRoot struct {
 		DeletePage                func(childComplexity int, input model.DeletePageInput) int
 		DeleteSAMLProvider        func(childComplexity int, input model.DeleteSAMLProviderInput) int
 		DeleteSite                func(childComplexity int, input model.DeleteSiteInput) int
+		DeleteSiteRedirect        func(childComplexity int, input model.DeleteSiteRedirectInput) int
 		DeleteSiteSection         func(childComplexity int, input model.DeleteSiteSectionInput) int
 		DeleteSiteSpace           func(childComplexity int, input model.DeleteSiteSpaceInput) int
 		DeleteSpace               func(childComplexity int, input model.DeleteSpaceInput) int
@@ -703,6 +716,7 @@ type ComplexityRoot struct {
 		UpdatePage                func(childComplexity int, input model.UpdatePageInput) int
 		UpdateSAMLProvider        func(childComplexity int, input model.UpdateSAMLProviderInput) int
 		UpdateSite                func(childComplexity int, input model.UpdateSiteInput) int
+		UpdateSiteRedirect        func(childComplexity int, input model.UpdateSiteRedirectInput) int
 		UpdateSiteSection         func(childComplexity int, input model.UpdateSiteSectionInput) int
 		UpdateSiteSpace           func(childComplexity int, input model.UpdateSiteSpaceInput) int
 		UpdateSpace               func(childComplexity int, input model.UpdateSpaceInput) int
@@ -1139,6 +1153,8 @@ type ComplexityRoot struct {
 		ID              func(childComplexity int) int
 		Proxy           func(childComplexity int) int
 		Published       func(childComplexity int) int
+		Redirect        func(childComplexity int, source string, shareKey *string) int
+		Redirects       func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
 		Sections        func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
 		SiteSpaceCount  func(childComplexity int) int
 		SiteSpaces      func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor, defaultArg *bool) int
@@ -1168,6 +1184,38 @@ type ComplexityRoot struct {
 	SiteProxy struct {
 		Origin func(childComplexity int) int
 		Target func(childComplexity int) int
+	}
+
+	SiteRedirect struct {
+		CreatedAt   func(childComplexity int) int
+		Destination func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Source      func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
+	}
+
+	SiteRedirectConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	SiteRedirectDestination struct {
+		Kind          func(childComplexity int) int
+		PageID        func(childComplexity int) int
+		SiteSectionID func(childComplexity int) int
+		SiteSpaceID   func(childComplexity int) int
+	}
+
+	SiteRedirectEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	SiteRedirectResolution struct {
+		Redirect func(childComplexity int) int
+		Target   func(childComplexity int) int
 	}
 
 	SiteSection struct {
@@ -1476,6 +1524,11 @@ type ComplexityRoot struct {
 		Site             func(childComplexity int) int
 	}
 
+	UpdateSiteRedirectPayload struct {
+		ClientMutationID func(childComplexity int) int
+		SiteRedirect     func(childComplexity int) int
+	}
+
 	UpdateSiteSectionPayload struct {
 		ClientMutationID func(childComplexity int) int
 		SiteSection      func(childComplexity int) int
@@ -1674,6 +1727,9 @@ type MutationResolver interface {
 	UpdateSiteSpace(ctx context.Context, input model.UpdateSiteSpaceInput) (*model.UpdateSiteSpacePayload, error)
 	DeleteSiteSpace(ctx context.Context, input model.DeleteSiteSpaceInput) (*model.DeleteSiteSpacePayload, error)
 	MoveSiteSpace(ctx context.Context, input model.MoveSiteSpaceInput) (*model.MoveSiteSpacePayload, error)
+	CreateSiteRedirect(ctx context.Context, input model.CreateSiteRedirectInput) (*model.CreateSiteRedirectPayload, error)
+	UpdateSiteRedirect(ctx context.Context, input model.UpdateSiteRedirectInput) (*model.UpdateSiteRedirectPayload, error)
+	DeleteSiteRedirect(ctx context.Context, input model.DeleteSiteRedirectInput) (*model.DeleteSiteRedirectPayload, error)
 	CreateSpace(ctx context.Context, input model.CreateSpaceInput) (*model.CreateSpacePayload, error)
 	UpdateSpace(ctx context.Context, input model.UpdateSpaceInput) (*model.UpdateSpacePayload, error)
 	DeleteSpace(ctx context.Context, input model.DeleteSpaceInput) (*model.DeleteSpacePayload, error)
@@ -1776,6 +1832,11 @@ type SiteResolver interface {
 	Urls(ctx context.Context, obj *ent.Site) (*model.SiteURLs, error)
 	Sections(ctx context.Context, obj *ent.Site, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.SiteSectionConnection, error)
 	SiteSpaces(ctx context.Context, obj *ent.Site, first *int, after *page.Cursor, last *int, before *page.Cursor, defaultArg *bool) (*model.SiteSpaceConnection, error)
+	Redirects(ctx context.Context, obj *ent.Site, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.SiteRedirectConnection, error)
+	Redirect(ctx context.Context, obj *ent.Site, source string, shareKey *string) (*model.SiteRedirectResolution, error)
+}
+type SiteRedirectResolver interface {
+	Destination(ctx context.Context, obj *ent.SiteRedirect) (*model.SiteRedirectDestination, error)
 }
 type SiteSectionResolver interface {
 	Default(ctx context.Context, obj *ent.SiteSection) (bool, error)
@@ -2986,6 +3047,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CreateSitePayload.Site(childComplexity), true
 
+	case "CreateSiteRedirectPayload.clientMutationId":
+		if e.ComplexityRoot.CreateSiteRedirectPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateSiteRedirectPayload.ClientMutationID(childComplexity), true
+	case "CreateSiteRedirectPayload.siteRedirect":
+		if e.ComplexityRoot.CreateSiteRedirectPayload.SiteRedirect == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateSiteRedirectPayload.SiteRedirect(childComplexity), true
+
 	case "CreateSiteSectionPayload.clientMutationId":
 		if e.ComplexityRoot.CreateSiteSectionPayload.ClientMutationID == nil {
 			break
@@ -3179,6 +3253,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DeleteSitePayload.DeletedSiteID(childComplexity), true
+
+	case "DeleteSiteRedirectPayload.clientMutationId":
+		if e.ComplexityRoot.DeleteSiteRedirectPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteSiteRedirectPayload.ClientMutationID(childComplexity), true
+	case "DeleteSiteRedirectPayload.deletedSiteRedirectId":
+		if e.ComplexityRoot.DeleteSiteRedirectPayload.DeletedSiteRedirectID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteSiteRedirectPayload.DeletedSiteRedirectID(childComplexity), true
 
 	case "DeleteSiteSectionPayload.clientMutationId":
 		if e.ComplexityRoot.DeleteSiteSectionPayload.ClientMutationID == nil {
@@ -3886,6 +3973,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateSite(childComplexity, args["input"].(model.CreateSiteInput)), true
+	case "Mutation.createSiteRedirect":
+		if e.ComplexityRoot.Mutation.CreateSiteRedirect == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createSiteRedirect_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateSiteRedirect(childComplexity, args["input"].(model.CreateSiteRedirectInput)), true
 	case "Mutation.createSiteSection":
 		if e.ComplexityRoot.Mutation.CreateSiteSection == nil {
 			break
@@ -4040,6 +4138,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteSite(childComplexity, args["input"].(model.DeleteSiteInput)), true
+	case "Mutation.deleteSiteRedirect":
+		if e.ComplexityRoot.Mutation.DeleteSiteRedirect == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSiteRedirect_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSiteRedirect(childComplexity, args["input"].(model.DeleteSiteRedirectInput)), true
 	case "Mutation.deleteSiteSection":
 		if e.ComplexityRoot.Mutation.DeleteSiteSection == nil {
 			break
@@ -4524,6 +4633,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateSite(childComplexity, args["input"].(model.UpdateSiteInput)), true
+	case "Mutation.updateSiteRedirect":
+		if e.ComplexityRoot.Mutation.UpdateSiteRedirect == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteRedirect_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteRedirect(childComplexity, args["input"].(model.UpdateSiteRedirectInput)), true
 	case "Mutation.updateSiteSection":
 		if e.ComplexityRoot.Mutation.UpdateSiteSection == nil {
 			break
@@ -6425,6 +6545,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.Published(childComplexity), true
+	case "Site.redirect":
+		if e.ComplexityRoot.Site.Redirect == nil {
+			break
+		}
+
+		args, err := ec.field_Site_redirect_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.Redirect(childComplexity, args["source"].(string), args["shareKey"].(*string)), true
+	case "Site.redirects":
+		if e.ComplexityRoot.Site.Redirects == nil {
+			break
+		}
+
+		args, err := ec.field_Site_redirects_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.Redirects(childComplexity, args["first"].(*int), args["after"].(*page.Cursor), args["last"].(*int), args["before"].(*page.Cursor)), true
 	case "Site.sections":
 		if e.ComplexityRoot.Site.Sections == nil {
 			break
@@ -6541,6 +6683,113 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteProxy.Target(childComplexity), true
+
+	case "SiteRedirect.createdAt":
+		if e.ComplexityRoot.SiteRedirect.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.CreatedAt(childComplexity), true
+	case "SiteRedirect.destination":
+		if e.ComplexityRoot.SiteRedirect.Destination == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.Destination(childComplexity), true
+	case "SiteRedirect.id":
+		if e.ComplexityRoot.SiteRedirect.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.ID(childComplexity), true
+	case "SiteRedirect.source":
+		if e.ComplexityRoot.SiteRedirect.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.Source(childComplexity), true
+	case "SiteRedirect.updatedAt":
+		if e.ComplexityRoot.SiteRedirect.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.UpdatedAt(childComplexity), true
+
+	case "SiteRedirectConnection.edges":
+		if e.ComplexityRoot.SiteRedirectConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectConnection.Edges(childComplexity), true
+	case "SiteRedirectConnection.nodes":
+		if e.ComplexityRoot.SiteRedirectConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectConnection.Nodes(childComplexity), true
+	case "SiteRedirectConnection.pageInfo":
+		if e.ComplexityRoot.SiteRedirectConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectConnection.PageInfo(childComplexity), true
+	case "SiteRedirectConnection.totalCount":
+		if e.ComplexityRoot.SiteRedirectConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectConnection.TotalCount(childComplexity), true
+
+	case "SiteRedirectDestination.kind":
+		if e.ComplexityRoot.SiteRedirectDestination.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectDestination.Kind(childComplexity), true
+	case "SiteRedirectDestination.pageId":
+		if e.ComplexityRoot.SiteRedirectDestination.PageID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectDestination.PageID(childComplexity), true
+	case "SiteRedirectDestination.siteSectionId":
+		if e.ComplexityRoot.SiteRedirectDestination.SiteSectionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectDestination.SiteSectionID(childComplexity), true
+	case "SiteRedirectDestination.siteSpaceId":
+		if e.ComplexityRoot.SiteRedirectDestination.SiteSpaceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectDestination.SiteSpaceID(childComplexity), true
+
+	case "SiteRedirectEdge.cursor":
+		if e.ComplexityRoot.SiteRedirectEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectEdge.Cursor(childComplexity), true
+	case "SiteRedirectEdge.node":
+		if e.ComplexityRoot.SiteRedirectEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectEdge.Node(childComplexity), true
+
+	case "SiteRedirectResolution.redirect":
+		if e.ComplexityRoot.SiteRedirectResolution.Redirect == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectResolution.Redirect(childComplexity), true
+	case "SiteRedirectResolution.target":
+		if e.ComplexityRoot.SiteRedirectResolution.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectResolution.Target(childComplexity), true
 
 	case "SiteSection.condition":
 		if e.ComplexityRoot.SiteSection.Condition == nil {
@@ -7653,6 +7902,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.UpdateSitePayload.Site(childComplexity), true
 
+	case "UpdateSiteRedirectPayload.clientMutationId":
+		if e.ComplexityRoot.UpdateSiteRedirectPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateSiteRedirectPayload.ClientMutationID(childComplexity), true
+	case "UpdateSiteRedirectPayload.siteRedirect":
+		if e.ComplexityRoot.UpdateSiteRedirectPayload.SiteRedirect == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateSiteRedirectPayload.SiteRedirect(childComplexity), true
+
 	case "UpdateSiteSectionPayload.clientMutationId":
 		if e.ComplexityRoot.UpdateSiteSectionPayload.ClientMutationID == nil {
 			break
@@ -7829,6 +8091,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreatePageInput,
 		ec.unmarshalInputCreateSAMLProviderInput,
 		ec.unmarshalInputCreateSiteInput,
+		ec.unmarshalInputCreateSiteRedirectInput,
 		ec.unmarshalInputCreateSiteSectionInput,
 		ec.unmarshalInputCreateSiteSpaceInput,
 		ec.unmarshalInputCreateSpaceInput,
@@ -7843,6 +8106,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputDeletePageInput,
 		ec.unmarshalInputDeleteSAMLProviderInput,
 		ec.unmarshalInputDeleteSiteInput,
+		ec.unmarshalInputDeleteSiteRedirectInput,
 		ec.unmarshalInputDeleteSiteSectionInput,
 		ec.unmarshalInputDeleteSiteSpaceInput,
 		ec.unmarshalInputDeleteSpaceInput,
@@ -7879,6 +8143,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputSetPageMarkdownInput,
 		ec.unmarshalInputSetTeamContentRoleInput,
 		ec.unmarshalInputSitePositionInput,
+		ec.unmarshalInputSiteRedirectDestinationInput,
 		ec.unmarshalInputSyncChangeRequestInput,
 		ec.unmarshalInputTransferCollectionInput,
 		ec.unmarshalInputTransferSpaceInput,
@@ -7893,6 +8158,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputUpdatePageInput,
 		ec.unmarshalInputUpdateSAMLProviderInput,
 		ec.unmarshalInputUpdateSiteInput,
+		ec.unmarshalInputUpdateSiteRedirectInput,
 		ec.unmarshalInputUpdateSiteSectionInput,
 		ec.unmarshalInputUpdateSiteSpaceInput,
 		ec.unmarshalInputUpdateSpaceInput,
@@ -9032,6 +9298,20 @@ type SiteSpaceEdge {
   node: SiteSpace!
   cursor: Cursor!
 }
+
+"A page of SiteRedirect, as a Relay connection."
+type SiteRedirectConnection {
+  edges: [SiteRedirectEdge!]!
+  nodes: [SiteRedirect!]!
+  pageInfo: PageInfo!
+  "The number of items in the whole list, not only this page."
+  totalCount: Int!
+}
+
+type SiteRedirectEdge {
+  node: SiteRedirect!
+  cursor: Cursor!
+}
 `, BuiltIn: false},
 	{Name: "../schema/content.graphqls", Input: `extend type Revision {
   "The revisions this one was made from; a merge has two."
@@ -9556,6 +9836,15 @@ type Site implements Node {
   visibility: SiteVisibility!
   published: Boolean!
   agentsContext: SiteAgentsContext!
+}
+"""
+A redirect of a site: a path of the site that sends its visitors to a section, site-space or page.
+"""
+type SiteRedirect implements Node {
+  id: ID!
+  createdAt: DateTime!
+  updatedAt: DateTime!
+  source: String!
 }
 """
 A top-level section of a site, such as a product, holding site-spaces.
@@ -11102,6 +11391,99 @@ type MoveSiteSpacePayload {
   clientMutationId: String
 }
 `, BuiltIn: false},
+	{Name: "../schema/siteredirect.graphqls", Input: `extend type Site {
+  "The site's redirects, by creation time then ID."
+  redirects(first: Int, after: Cursor, last: Int, before: Cursor): SiteRedirectConnection!
+  """
+  The redirect a visited path of the site resolves to, with its target
+  address; null when no redirect has that source. The path is normalized
+  before the exact match: a missing leading slash is added, and a query
+  string, a fragment and trailing slashes are removed. shareKey is accepted
+  and ignored until share links exist.
+  """
+  redirect(source: String!, shareKey: String): SiteRedirectResolution
+}
+
+extend type SiteRedirect {
+  "Where the redirect sends its visitors."
+  destination: SiteRedirectDestination!
+}
+
+"""
+Where a redirect sends its visitors: kind "site-section" (siteSectionId),
+"site-space" (siteSpaceId) or "site-page" (siteSpaceId and pageId).
+"""
+type SiteRedirectDestination {
+  kind: String!
+  siteSectionId: ID
+  siteSpaceId: ID
+  pageId: ID
+}
+
+"A visited path resolved to its redirect."
+type SiteRedirectResolution {
+  redirect: SiteRedirect!
+  "The absolute address of the redirect's destination, under the site's published address."
+  target: String!
+}
+
+"""
+The destination of a redirect: kind "site-section" with siteSectionId,
+"site-space" with siteSpaceId, or "site-page" with siteSpaceId and pageId,
+all of the redirect's site.
+"""
+input SiteRedirectDestinationInput {
+  kind: String!
+  siteSectionId: ID
+  siteSpaceId: ID
+  pageId: ID
+}
+
+extend type Mutation {
+  "Adds a redirect to a site. Needs the admin role on the site."
+  createSiteRedirect(input: CreateSiteRedirectInput!): CreateSiteRedirectPayload!
+  "Updates a redirect. Needs the admin role on the site."
+  updateSiteRedirect(input: UpdateSiteRedirectInput!): UpdateSiteRedirectPayload!
+  "Deletes a redirect. Needs the admin role on the site."
+  deleteSiteRedirect(input: DeleteSiteRedirectInput!): DeleteSiteRedirectPayload!
+}
+
+input CreateSiteRedirectInput {
+  siteId: ID!
+  "A path such as /docs/old-page, at most 512 characters, unique within the site."
+  source: String!
+  destination: SiteRedirectDestinationInput!
+  clientMutationId: String
+}
+
+type CreateSiteRedirectPayload {
+  siteRedirect: SiteRedirect!
+  clientMutationId: String
+}
+
+input UpdateSiteRedirectInput {
+  id: ID!
+  "A path such as /docs/old-page, at most 512 characters, unique within the site."
+  source: String
+  destination: SiteRedirectDestinationInput
+  clientMutationId: String
+}
+
+type UpdateSiteRedirectPayload {
+  siteRedirect: SiteRedirect!
+  clientMutationId: String
+}
+
+input DeleteSiteRedirectInput {
+  id: ID!
+  clientMutationId: String
+}
+
+type DeleteSiteRedirectPayload {
+  deletedSiteRedirectId: ID!
+  clientMutationId: String
+}
+`, BuiltIn: false},
 	{Name: "../schema/space.graphqls", Input: `extend type Query {
   """
   A space the viewer can see. shareKey opens a share-link space to anyone
@@ -12176,6 +12558,16 @@ func (ec *executionContext) childFields_CreateSitePayload(ctx context.Context, f
 	return nil, fmt.Errorf("no field named %q was found under type CreateSitePayload", field.Name)
 }
 
+func (ec *executionContext) childFields_CreateSiteRedirectPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "siteRedirect":
+		return ec.fieldContext_CreateSiteRedirectPayload_siteRedirect(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_CreateSiteRedirectPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreateSiteRedirectPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_CreateSiteSectionPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "siteSection":
@@ -12318,6 +12710,16 @@ func (ec *executionContext) childFields_DeleteSitePayload(ctx context.Context, f
 		return ec.fieldContext_DeleteSitePayload_clientMutationId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DeleteSitePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_DeleteSiteRedirectPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "deletedSiteRedirectId":
+		return ec.fieldContext_DeleteSiteRedirectPayload_deletedSiteRedirectId(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_DeleteSiteRedirectPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeleteSiteRedirectPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_DeleteSiteSectionPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -13528,6 +13930,10 @@ func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.
 		return ec.fieldContext_Site_sections(ctx, field)
 	case "siteSpaces":
 		return ec.fieldContext_Site_siteSpaces(ctx, field)
+	case "redirects":
+		return ec.fieldContext_Site_redirects(ctx, field)
+	case "redirect":
+		return ec.fieldContext_Site_redirect(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Site", field.Name)
 }
@@ -13572,6 +13978,70 @@ func (ec *executionContext) childFields_SiteProxy(ctx context.Context, field gra
 		return ec.fieldContext_SiteProxy_target(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SiteProxy", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirect(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SiteRedirect_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_SiteRedirect_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_SiteRedirect_updatedAt(ctx, field)
+	case "source":
+		return ec.fieldContext_SiteRedirect_source(ctx, field)
+	case "destination":
+		return ec.fieldContext_SiteRedirect_destination(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirect", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirectConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_SiteRedirectConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_SiteRedirectConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SiteRedirectConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_SiteRedirectConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirectDestination(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_SiteRedirectDestination_kind(ctx, field)
+	case "siteSectionId":
+		return ec.fieldContext_SiteRedirectDestination_siteSectionId(ctx, field)
+	case "siteSpaceId":
+		return ec.fieldContext_SiteRedirectDestination_siteSpaceId(ctx, field)
+	case "pageId":
+		return ec.fieldContext_SiteRedirectDestination_pageId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectDestination", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirectEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_SiteRedirectEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_SiteRedirectEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirectResolution(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "redirect":
+		return ec.fieldContext_SiteRedirectResolution_redirect(ctx, field)
+	case "target":
+		return ec.fieldContext_SiteRedirectResolution_target(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectResolution", field.Name)
 }
 
 func (ec *executionContext) childFields_SiteSection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -14172,6 +14642,16 @@ func (ec *executionContext) childFields_UpdateSitePayload(ctx context.Context, f
 		return ec.fieldContext_UpdateSitePayload_clientMutationId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type UpdateSitePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_UpdateSiteRedirectPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "siteRedirect":
+		return ec.fieldContext_UpdateSiteRedirectPayload_siteRedirect(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_UpdateSiteRedirectPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UpdateSiteRedirectPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_UpdateSiteSectionPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -14814,6 +15294,20 @@ func (ec *executionContext) field_Mutation_createSAMLProvider_args(ctx context.C
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createSiteRedirect_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateSiteRedirectInput, error) {
+			return ec.unmarshalNCreateSiteRedirectInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateSiteRedirectInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createSiteSection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15002,6 +15496,20 @@ func (ec *executionContext) field_Mutation_deleteSAMLProvider_args(ctx context.C
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.DeleteSAMLProviderInput, error) {
 			return ec.unmarshalNDeleteSAMLProviderInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteSAMLProviderInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteSiteRedirect_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.DeleteSiteRedirectInput, error) {
+			return ec.unmarshalNDeleteSiteRedirectInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteSiteRedirectInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -15618,6 +16126,20 @@ func (ec *executionContext) field_Mutation_updateSAMLProvider_args(ctx context.C
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateSAMLProviderInput, error) {
 			return ec.unmarshalNUpdateSAMLProviderInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSAMLProviderInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSiteRedirect_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateSiteRedirectInput, error) {
+			return ec.unmarshalNUpdateSiteRedirectInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteRedirectInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -16593,6 +17115,66 @@ func (ec *executionContext) field_Revision_page_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_redirect_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "source",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["source"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "shareKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["shareKey"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_redirects_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
 	return args, nil
 }
 
@@ -21981,6 +22563,61 @@ func (ec *executionContext) fieldContext_CreateSitePayload_clientMutationId(_ co
 	return graphql.NewScalarFieldContext("CreateSitePayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _CreateSiteRedirectPayload_siteRedirect(ctx context.Context, field graphql.CollectedField, obj *model.CreateSiteRedirectPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateSiteRedirectPayload_siteRedirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteRedirect, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteRedirect) graphql.Marshaler {
+			return ec.marshalNSiteRedirect2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteRedirect(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreateSiteRedirectPayload_siteRedirect(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateSiteRedirectPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirect(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateSiteRedirectPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.CreateSiteRedirectPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateSiteRedirectPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreateSiteRedirectPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreateSiteRedirectPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _CreateSiteSectionPayload_siteSection(ctx context.Context, field graphql.CollectedField, obj *model.CreateSiteSectionPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -22732,6 +23369,52 @@ func (ec *executionContext) _DeleteSitePayload_clientMutationId(ctx context.Cont
 }
 func (ec *executionContext) fieldContext_DeleteSitePayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DeleteSitePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DeleteSiteRedirectPayload_deletedSiteRedirectId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteSiteRedirectPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteSiteRedirectPayload_deletedSiteRedirectId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeletedSiteRedirectID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteSiteRedirectPayload_deletedSiteRedirectId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteSiteRedirectPayload", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _DeleteSiteRedirectPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteSiteRedirectPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteSiteRedirectPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteSiteRedirectPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteSiteRedirectPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _DeleteSiteSectionPayload_deletedSiteSectionId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteSiteSectionPayload) (ret graphql.Marshaler) {
@@ -27729,6 +28412,138 @@ func (ec *executionContext) fieldContext_Mutation_moveSiteSpace(ctx context.Cont
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_moveSiteSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createSiteRedirect(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createSiteRedirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateSiteRedirect(ctx, fc.Args["input"].(model.CreateSiteRedirectInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateSiteRedirectPayload) graphql.Marshaler {
+			return ec.marshalNCreateSiteRedirectPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateSiteRedirectPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createSiteRedirect(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreateSiteRedirectPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createSiteRedirect_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSiteRedirect(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSiteRedirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSiteRedirect(ctx, fc.Args["input"].(model.UpdateSiteRedirectInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UpdateSiteRedirectPayload) graphql.Marshaler {
+			return ec.marshalNUpdateSiteRedirectPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteRedirectPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSiteRedirect(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UpdateSiteRedirectPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSiteRedirect_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteSiteRedirect(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteSiteRedirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteSiteRedirect(ctx, fc.Args["input"].(model.DeleteSiteRedirectInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DeleteSiteRedirectPayload) graphql.Marshaler {
+			return ec.marshalNDeleteSiteRedirectPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteSiteRedirectPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteSiteRedirect(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DeleteSiteRedirectPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteSiteRedirect_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -36282,6 +37097,94 @@ func (ec *executionContext) fieldContext_Site_siteSpaces(ctx context.Context, fi
 	return fc, nil
 }
 
+func (ec *executionContext) _Site_redirects(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_redirects(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().Redirects(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*page.Cursor), fc.Args["last"].(*int), fc.Args["before"].(*page.Cursor))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteRedirectConnection) graphql.Marshaler {
+			return ec.marshalNSiteRedirectConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteRedirectConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_redirects(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirectConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_redirects_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_redirect(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_redirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().Redirect(ctx, obj, fc.Args["source"].(string), fc.Args["shareKey"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteRedirectResolution) graphql.Marshaler {
+			return ec.marshalOSiteRedirectResolution2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteRedirectResolution(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Site_redirect(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirectResolution(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_redirect_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _SiteAdaptiveContent_enabled(ctx context.Context, field graphql.CollectedField, obj *model.SiteAdaptiveContent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -36523,6 +37426,451 @@ func (ec *executionContext) _SiteProxy_target(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_SiteProxy_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteProxy", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirect_id(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirect", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirect_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirect", field, false, false, errors.New("field of type DateTime does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirect_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirect", field, false, false, errors.New("field of type DateTime does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirect_source(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_source(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Source, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirect", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirect_destination(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_destination(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SiteRedirect().Destination(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteRedirectDestination) graphql.Marshaler {
+			return ec.marshalNSiteRedirectDestination2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteRedirectDestination(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_destination(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteRedirect",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirectDestination(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteRedirectConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteRedirectEdge) graphql.Marshaler {
+			return ec.marshalNSiteRedirectEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteRedirectEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteRedirectConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirectEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteRedirectConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.SiteRedirect) graphql.Marshaler {
+			return ec.marshalNSiteRedirect2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteRedirectᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteRedirectConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirect(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteRedirectConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v page.Info) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteRedirectConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteRedirectConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectConnection", field, true, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectDestination_kind(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectDestination) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectDestination_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectDestination_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectDestination", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectDestination_siteSectionId(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectDestination) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectDestination_siteSectionId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSectionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectDestination_siteSectionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectDestination", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectDestination_siteSpaceId(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectDestination) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectDestination_siteSpaceId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSpaceID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectDestination_siteSpaceId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectDestination", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectDestination_pageId(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectDestination) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectDestination_pageId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectDestination_pageId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectDestination", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteRedirect) graphql.Marshaler {
+			return ec.marshalNSiteRedirect2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteRedirect(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteRedirectEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirect(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteRedirectEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v page.Cursor) graphql.Marshaler {
+			return ec.marshalNCursor2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectResolution_redirect(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectResolution) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectResolution_redirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Redirect, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteRedirect) graphql.Marshaler {
+			return ec.marshalNSiteRedirect2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteRedirect(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectResolution_redirect(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteRedirectResolution",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirect(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteRedirectResolution_target(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectResolution) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectResolution_target(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Target, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectResolution_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectResolution", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _SiteSection_id(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
@@ -41184,6 +42532,61 @@ func (ec *executionContext) fieldContext_UpdateSitePayload_clientMutationId(_ co
 	return graphql.NewScalarFieldContext("UpdateSitePayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _UpdateSiteRedirectPayload_siteRedirect(ctx context.Context, field graphql.CollectedField, obj *model.UpdateSiteRedirectPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateSiteRedirectPayload_siteRedirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteRedirect, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteRedirect) graphql.Marshaler {
+			return ec.marshalNSiteRedirect2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteRedirect(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateSiteRedirectPayload_siteRedirect(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateSiteRedirectPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirect(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateSiteRedirectPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateSiteRedirectPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateSiteRedirectPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateSiteRedirectPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UpdateSiteRedirectPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _UpdateSiteSectionPayload_siteSection(ctx context.Context, field graphql.CollectedField, obj *model.UpdateSiteSectionPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -43593,6 +44996,57 @@ func (ec *executionContext) unmarshalInputCreateSiteInput(ctx context.Context, o
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputCreateSiteRedirectInput(ctx context.Context, obj any) (model.CreateSiteRedirectInput, error) {
+	var it model.CreateSiteRedirectInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"siteId", "source", "destination", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "siteId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("siteId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SiteID = data
+		case "source":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("source"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Source = data
+		case "destination":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("destination"))
+			data, err := ec.unmarshalNSiteRedirectDestinationInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteRedirectDestinationInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Destination = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputCreateSiteSectionInput(ctx context.Context, obj any) (model.CreateSiteSectionInput, error) {
 	var it model.CreateSiteSectionInput
 	if obj == nil {
@@ -44216,6 +45670,43 @@ func (ec *executionContext) unmarshalInputDeleteSAMLProviderInput(ctx context.Co
 
 func (ec *executionContext) unmarshalInputDeleteSiteInput(ctx context.Context, obj any) (model.DeleteSiteInput, error) {
 	var it model.DeleteSiteInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputDeleteSiteRedirectInput(ctx context.Context, obj any) (model.DeleteSiteRedirectInput, error) {
+	var it model.DeleteSiteRedirectInput
 	if obj == nil {
 		return it, nil
 	}
@@ -45909,6 +47400,57 @@ func (ec *executionContext) unmarshalInputSitePositionInput(ctx context.Context,
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputSiteRedirectDestinationInput(ctx context.Context, obj any) (model.SiteRedirectDestinationInput, error) {
+	var it model.SiteRedirectDestinationInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"kind", "siteSectionId", "siteSpaceId", "pageId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "kind":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kind"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Kind = data
+		case "siteSectionId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("siteSectionId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SiteSectionID = data
+		case "siteSpaceId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("siteSpaceId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SiteSpaceID = data
+		case "pageId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pageId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PageID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputSyncChangeRequestInput(ctx context.Context, obj any) (model.SyncChangeRequestInput, error) {
 	var it model.SyncChangeRequestInput
 	if obj == nil {
@@ -46840,6 +48382,57 @@ func (ec *executionContext) unmarshalInputUpdateSiteInput(ctx context.Context, o
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputUpdateSiteRedirectInput(ctx context.Context, obj any) (model.UpdateSiteRedirectInput, error) {
+	var it model.UpdateSiteRedirectInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "source", "destination", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "source":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("source"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Source = data
+		case "destination":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("destination"))
+			data, err := ec.unmarshalOSiteRedirectDestinationInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteRedirectDestinationInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Destination = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputUpdateSiteSectionInput(ctx context.Context, obj any) (model.UpdateSiteSectionInput, error) {
 	var it model.UpdateSiteSectionInput
 	if obj == nil {
@@ -47247,6 +48840,11 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._SiteSection(ctx, sel, obj)
+	case *ent.SiteRedirect:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._SiteRedirect(ctx, sel, obj)
 	case *ent.Site:
 		if obj == nil {
 			return graphql.Null
@@ -51378,6 +52976,49 @@ func (ec *executionContext) _CreateSitePayload(ctx context.Context, sel ast.Sele
 	return out
 }
 
+var createSiteRedirectPayloadImplementors = []string{"CreateSiteRedirectPayload"}
+
+func (ec *executionContext) _CreateSiteRedirectPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateSiteRedirectPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createSiteRedirectPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreateSiteRedirectPayload")
+		case "siteRedirect":
+			out.Values[i] = ec._CreateSiteRedirectPayload_siteRedirect(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._CreateSiteRedirectPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var createSiteSectionPayloadImplementors = []string{"CreateSiteSectionPayload"}
 
 func (ec *executionContext) _CreateSiteSectionPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateSiteSectionPayload) graphql.Marshaler {
@@ -51966,6 +53607,49 @@ func (ec *executionContext) _DeleteSitePayload(ctx context.Context, sel ast.Sele
 			}
 		case "clientMutationId":
 			out.Values[i] = ec._DeleteSitePayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var deleteSiteRedirectPayloadImplementors = []string{"DeleteSiteRedirectPayload"}
+
+func (ec *executionContext) _DeleteSiteRedirectPayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteSiteRedirectPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, deleteSiteRedirectPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DeleteSiteRedirectPayload")
+		case "deletedSiteRedirectId":
+			out.Values[i] = ec._DeleteSiteRedirectPayload_deletedSiteRedirectId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._DeleteSiteRedirectPayload_clientMutationId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -54227,6 +55911,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "moveSiteSpace":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_moveSiteSpace(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createSiteRedirect":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createSiteRedirect(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSiteRedirect":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSiteRedirect(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteSiteRedirect":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteSiteRedirect(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -59674,6 +61379,82 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "redirects":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_redirects(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "redirect":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_redirect(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -59881,6 +61662,322 @@ func (ec *executionContext) _SiteProxy(ctx context.Context, sel ast.SelectionSet
 			}
 		case "target":
 			out.Values[i] = ec._SiteProxy_target(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteRedirectImplementors = []string{"SiteRedirect", "Node"}
+
+func (ec *executionContext) _SiteRedirect(ctx context.Context, sel ast.SelectionSet, obj *ent.SiteRedirect) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteRedirect")
+		case "id":
+			out.Values[i] = ec._SiteRedirect_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._SiteRedirect_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._SiteRedirect_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "source":
+			out.Values[i] = ec._SiteRedirect_source(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "destination":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._SiteRedirect_destination(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteRedirectConnectionImplementors = []string{"SiteRedirectConnection"}
+
+func (ec *executionContext) _SiteRedirectConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteRedirectConnection")
+		case "edges":
+			out.Values[i] = ec._SiteRedirectConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "nodes":
+			out.Values[i] = ec._SiteRedirectConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pageInfo":
+			out.Values[i] = ec._SiteRedirectConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "totalCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._SiteRedirectConnection_totalCount(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteRedirectDestinationImplementors = []string{"SiteRedirectDestination"}
+
+func (ec *executionContext) _SiteRedirectDestination(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectDestination) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectDestinationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteRedirectDestination")
+		case "kind":
+			out.Values[i] = ec._SiteRedirectDestination_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "siteSectionId":
+			out.Values[i] = ec._SiteRedirectDestination_siteSectionId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "siteSpaceId":
+			out.Values[i] = ec._SiteRedirectDestination_siteSpaceId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageId":
+			out.Values[i] = ec._SiteRedirectDestination_pageId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteRedirectEdgeImplementors = []string{"SiteRedirectEdge"}
+
+func (ec *executionContext) _SiteRedirectEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteRedirectEdge")
+		case "node":
+			out.Values[i] = ec._SiteRedirectEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._SiteRedirectEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteRedirectResolutionImplementors = []string{"SiteRedirectResolution"}
+
+func (ec *executionContext) _SiteRedirectResolution(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectResolution) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectResolutionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteRedirectResolution")
+		case "redirect":
+			out.Values[i] = ec._SiteRedirectResolution_redirect(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "target":
+			out.Values[i] = ec._SiteRedirectResolution_target(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -63442,6 +65539,49 @@ func (ec *executionContext) _UpdateSitePayload(ctx context.Context, sel ast.Sele
 	return out
 }
 
+var updateSiteRedirectPayloadImplementors = []string{"UpdateSiteRedirectPayload"}
+
+func (ec *executionContext) _UpdateSiteRedirectPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateSiteRedirectPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, updateSiteRedirectPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UpdateSiteRedirectPayload")
+		case "siteRedirect":
+			out.Values[i] = ec._UpdateSiteRedirectPayload_siteRedirect(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._UpdateSiteRedirectPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var updateSiteSectionPayloadImplementors = []string{"UpdateSiteSectionPayload"}
 
 func (ec *executionContext) _UpdateSiteSectionPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateSiteSectionPayload) graphql.Marshaler {
@@ -65058,6 +67198,21 @@ func (ec *executionContext) marshalNCreateSitePayload2ᚖgithubᚗcomᚋbindery�
 	return ec._CreateSitePayload(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNCreateSiteRedirectInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateSiteRedirectInput(ctx context.Context, v any) (model.CreateSiteRedirectInput, error) {
+	res, err := ec.unmarshalInputCreateSiteRedirectInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCreateSiteRedirectPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateSiteRedirectPayload(ctx context.Context, sel ast.SelectionSet, v *model.CreateSiteRedirectPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CreateSiteRedirectPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNCreateSiteSectionInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateSiteSectionInput(ctx context.Context, v any) (model.CreateSiteSectionInput, error) {
 	res, err := ec.unmarshalInputCreateSiteSectionInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -65292,6 +67447,21 @@ func (ec *executionContext) marshalNDeleteSitePayload2ᚖgithubᚗcomᚋbindery�
 		return graphql.Null
 	}
 	return ec._DeleteSitePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNDeleteSiteRedirectInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteSiteRedirectInput(ctx context.Context, v any) (model.DeleteSiteRedirectInput, error) {
+	res, err := ec.unmarshalInputDeleteSiteRedirectInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDeleteSiteRedirectPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteSiteRedirectPayload(ctx context.Context, sel ast.SelectionSet, v *model.DeleteSiteRedirectPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DeleteSiteRedirectPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNDeleteSiteSectionInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteSiteSectionInput(ctx context.Context, v any) (model.DeleteSiteSectionInput, error) {
@@ -67081,6 +69251,83 @@ func (ec *executionContext) marshalNSiteEdge2ᚖgithubᚗcomᚋbinderyᚋbindery
 	return ec._SiteEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNSiteRedirect2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteRedirectᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.SiteRedirect) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteRedirect2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteRedirect(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteRedirect2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteRedirect(ctx context.Context, sel ast.SelectionSet, v *ent.SiteRedirect) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteRedirect(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteRedirectConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteRedirectConnection(ctx context.Context, sel ast.SelectionSet, v *model.SiteRedirectConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteRedirectConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteRedirectDestination2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteRedirectDestination(ctx context.Context, sel ast.SelectionSet, v *model.SiteRedirectDestination) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteRedirectDestination(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSiteRedirectDestinationInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteRedirectDestinationInput(ctx context.Context, v any) (*model.SiteRedirectDestinationInput, error) {
+	res, err := ec.unmarshalInputSiteRedirectDestinationInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSiteRedirectEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteRedirectEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteRedirectEdge) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteRedirectEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteRedirectEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteRedirectEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteRedirectEdge(ctx context.Context, sel ast.SelectionSet, v *model.SiteRedirectEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteRedirectEdge(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNSiteSection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteSectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.SiteSection) graphql.Marshaler {
 	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -67888,6 +70135,21 @@ func (ec *executionContext) marshalNUpdateSitePayload2ᚖgithubᚗcomᚋbindery�
 		return graphql.Null
 	}
 	return ec._UpdateSitePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNUpdateSiteRedirectInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteRedirectInput(ctx context.Context, v any) (model.UpdateSiteRedirectInput, error) {
+	res, err := ec.unmarshalInputUpdateSiteRedirectInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNUpdateSiteRedirectPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteRedirectPayload(ctx context.Context, sel ast.SelectionSet, v *model.UpdateSiteRedirectPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._UpdateSiteRedirectPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNUpdateSiteSectionInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteSectionInput(ctx context.Context, v any) (model.UpdateSiteSectionInput, error) {
@@ -68864,6 +71126,21 @@ func (ec *executionContext) marshalOSiteProxy2ᚖgithubᚗcomᚋbinderyᚋbinder
 		return graphql.Null
 	}
 	return ec._SiteProxy(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOSiteRedirectDestinationInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteRedirectDestinationInput(ctx context.Context, v any) (*model.SiteRedirectDestinationInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSiteRedirectDestinationInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSiteRedirectResolution2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteRedirectResolution(ctx context.Context, sel ast.SelectionSet, v *model.SiteRedirectResolution) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SiteRedirectResolution(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOSiteSection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteSection(ctx context.Context, sel ast.SelectionSet, v *ent.SiteSection) graphql.Marshaler {

@@ -240,6 +240,19 @@ type CreateSitePayload struct {
 	ClientMutationID *string   `json:"clientMutationId,omitempty"`
 }
 
+type CreateSiteRedirectInput struct {
+	SiteID string `json:"siteId"`
+	// A path such as /docs/old-page, at most 512 characters, unique within the site.
+	Source           string                        `json:"source"`
+	Destination      *SiteRedirectDestinationInput `json:"destination"`
+	ClientMutationID *string                       `json:"clientMutationId,omitempty"`
+}
+
+type CreateSiteRedirectPayload struct {
+	SiteRedirect     *ent.SiteRedirect `json:"siteRedirect"`
+	ClientMutationID *string           `json:"clientMutationId,omitempty"`
+}
+
 type CreateSiteSectionInput struct {
 	SiteID string `json:"siteId"`
 	// A space of the site's organization, the section's first site-space.
@@ -414,6 +427,16 @@ type DeleteSiteInput struct {
 type DeleteSitePayload struct {
 	DeletedSiteID    string  `json:"deletedSiteId"`
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type DeleteSiteRedirectInput struct {
+	ID               string  `json:"id"`
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+type DeleteSiteRedirectPayload struct {
+	DeletedSiteRedirectID string  `json:"deletedSiteRedirectId"`
+	ClientMutationID      *string `json:"clientMutationId,omitempty"`
 }
 
 type DeleteSiteSectionInput struct {
@@ -949,6 +972,32 @@ type SiteProxy struct {
 	Target string `json:"target"`
 }
 
+// Where a redirect sends its visitors: kind "site-section" (siteSectionId),
+// "site-space" (siteSpaceId) or "site-page" (siteSpaceId and pageId).
+type SiteRedirectDestination struct {
+	Kind          string  `json:"kind"`
+	SiteSectionID *string `json:"siteSectionId,omitempty"`
+	SiteSpaceID   *string `json:"siteSpaceId,omitempty"`
+	PageID        *string `json:"pageId,omitempty"`
+}
+
+// The destination of a redirect: kind "site-section" with siteSectionId,
+// "site-space" with siteSpaceId, or "site-page" with siteSpaceId and pageId,
+// all of the redirect's site.
+type SiteRedirectDestinationInput struct {
+	Kind          string  `json:"kind"`
+	SiteSectionID *string `json:"siteSectionId,omitempty"`
+	SiteSpaceID   *string `json:"siteSpaceId,omitempty"`
+	PageID        *string `json:"pageId,omitempty"`
+}
+
+// A visited path resolved to its redirect.
+type SiteRedirectResolution struct {
+	Redirect *ent.SiteRedirect `json:"redirect"`
+	// The absolute address of the redirect's destination, under the site's published address.
+	Target string `json:"target"`
+}
+
 type SiteSectionURLs struct {
 	// The section's published address; null while the site is not published.
 	Published *string `json:"published,omitempty"`
@@ -1236,6 +1285,19 @@ type UpdateSiteInput struct {
 type UpdateSitePayload struct {
 	Site             *ent.Site `json:"site"`
 	ClientMutationID *string   `json:"clientMutationId,omitempty"`
+}
+
+type UpdateSiteRedirectInput struct {
+	ID string `json:"id"`
+	// A path such as /docs/old-page, at most 512 characters, unique within the site.
+	Source           *string                       `json:"source,omitempty"`
+	Destination      *SiteRedirectDestinationInput `json:"destination,omitempty"`
+	ClientMutationID *string                       `json:"clientMutationId,omitempty"`
+}
+
+type UpdateSiteRedirectPayload struct {
+	SiteRedirect     *ent.SiteRedirect `json:"siteRedirect"`
+	ClientMutationID *string           `json:"clientMutationId,omitempty"`
 }
 
 type UpdateSiteSectionInput struct {

@@ -59,6 +59,7 @@ var connections = []connection{
 	{name: "Site", node: "ent.Site"},
 	{name: "SiteSection", node: "ent.SiteSection"},
 	{name: "SiteSpace", node: "ent.SiteSpace"},
+	{name: "SiteRedirect", node: "ent.SiteRedirect"},
 }
 
 const tmpl = `
