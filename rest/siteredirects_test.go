@@ -59,7 +59,7 @@ func TestSiteRedirects(t *testing.T) {
 		{Name: "create without destination", Method: http.MethodPost, Path: redirects, Token: e.OwnerToken,
 			Body: map[string]any{"source": "/x"}, WantStatus: http.StatusBadRequest, WantError: "destination"},
 		{Name: "create to an unknown kind", Method: http.MethodPost, Path: redirects, Token: e.OwnerToken,
-			Body: map[string]any{"source": "/x", "destination": map[string]any{"kind": "url", "siteSectionId": blogSec}},
+			Body:       map[string]any{"source": "/x", "destination": map[string]any{"kind": "url", "siteSectionId": blogSec}},
 			WantStatus: http.StatusBadRequest, WantError: "destination.kind"},
 		{Name: "create to a section without its ID", Method: http.MethodPost, Path: redirects, Token: e.OwnerToken,
 			Body:       map[string]any{"source": "/x", "destination": map[string]any{"kind": "site-section", "siteSpaceId": blogSS}},
