@@ -45,6 +45,9 @@ func (*SAMLProvider) IsNode() {}
 func (*Site) IsNode() {}
 
 // IsNode implements the GraphQL Node interface.
+func (*SiteRedirect) IsNode() {}
+
+// IsNode implements the GraphQL Node interface.
 func (*SiteSection) IsNode() {}
 
 // IsNode implements the GraphQL Node interface.

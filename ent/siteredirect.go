@@ -14,7 +14,7 @@ import (
 	"github.com/bindery/bindery/ent/siteredirect"
 )
 
-// SiteRedirect is the model entity for the SiteRedirect schema.
+// A redirect of a site: a path of the site that sends its visitors to a section, site-space or page.
 type SiteRedirect struct {
 	config `json:"-"`
 	// ID of the ent.

@@ -46,6 +46,8 @@ func (r *Resolver) SAMLProvider() generated.SAMLProviderResolver { return &sAMLP
 
 func (r *Resolver) Site() generated.SiteResolver { return &siteResolver{r} }
 
+func (r *Resolver) SiteRedirect() generated.SiteRedirectResolver { return &siteRedirectResolver{r} }
+
 func (r *Resolver) SiteSection() generated.SiteSectionResolver { return &siteSectionResolver{r} }
 
 func (r *Resolver) SiteSectionGroup() generated.SiteSectionGroupResolver {
@@ -77,6 +79,7 @@ type (
 	revisionResolver            struct{ *Resolver }
 	sAMLProviderResolver        struct{ *Resolver }
 	siteResolver                struct{ *Resolver }
+	siteRedirectResolver        struct{ *Resolver }
 	siteSectionResolver         struct{ *Resolver }
 	siteSectionGroupResolver    struct{ *Resolver }
 	siteSpaceResolver           struct{ *Resolver }

@@ -60,9 +60,10 @@ var pyRESTOnly = map[string][]string{
 	// errors are a list of plain objects, held by graph/openapi_test.go.
 	"openapi-spec": {"object", "visibility", "lastProcessedErrors"},
 	// A site's features are always empty: Bindery gates nothing on a plan.
-	"site":         {"object", "features"},
-	"site-section": {"object"},
-	"site-space":   {"object"},
+	"site":          {"object", "features"},
+	"site-section":  {"object"},
+	"site-space":    {"object"},
+	"site-redirect": {"object"},
 	// Groups do not nest: children repeats sections.
 	"site-section-group": {"object", "children"},
 }
@@ -173,8 +174,11 @@ func pyCompare(t *testing.T, path string, gql, rest map[string]any, enums map[st
 				assert.Equal(t, g, r, p)
 			}
 		case string:
-			if enums[k] {
-				rs, _ := r.(string)
+			// enums holds field names, and a String field may share its
+			// name with another type's enum field (a redirect's source and
+			// destination kind): equal strings are equal either way, since
+			// an enum's GraphQL spelling is never its /v1 one.
+			if rs, _ := r.(string); enums[k] && gv != rs {
 				assert.Equal(t, gv, enum.GQLName(rs), "%s: GraphQL %q, /v1 %q", p, gv, r)
 			} else {
 				assert.Equal(t, gv, r, p)
@@ -368,6 +372,13 @@ func TestParity(t *testing.T) {
 	e.MustDo(http.MethodPost, "/v1/orgs/"+org+"/sites/"+site+"/section-groups", e.OwnerToken,
 		map[string]any{"title": "Products", "icon": "box", "sections": []string{sec}}, http.StatusCreated)
 	lists = append(lists, pyList{"/v1/orgs/" + org + "/sites/" + site + "/section-groups", site, "Site", "sectionGroups(first: 1000)"})
+	// Its redirects: to the section, and to one of its site-spaces.
+	ss := e.Walk(t, "/v1/orgs/"+org+"/sites/"+site+"/site-spaces", e.OwnerToken, 10)[0]
+	e.MustDo(http.MethodPost, "/v1/orgs/"+org+"/sites/"+site+"/redirects", e.OwnerToken, map[string]any{"source": "/old/public",
+		"destination": map[string]any{"kind": "site-section", "siteSectionId": sec}}, http.StatusCreated)
+	e.MustDo(http.MethodPost, "/v1/orgs/"+org+"/sites/"+site+"/redirects", e.OwnerToken, map[string]any{"source": "/old/space",
+		"destination": map[string]any{"kind": "site-space", "siteSpaceId": ss}}, http.StatusCreated)
+	lists = append(lists, pyList{"/v1/orgs/" + org + "/sites/" + site + "/redirects", site, "Site", "redirects(first: 1000)"})
 	for _, s := range []string{handbook, top, public, shared, gone} {
 		objects = append(objects, "/v1/spaces/"+s, "/v1/spaces/"+s+"/content")
 		lists = append(lists, pyList{"/v1/spaces/" + s + "/change-requests", s, "Space", "changeRequests(first: 1000)"})
@@ -511,7 +522,8 @@ var pyTypes = map[string]string{"organization": "Organization", "collection": "C
 	"change-request": "ChangeRequest", "revision": "Revision", "user": "User",
 	"comment": "Comment", "comment-reply": "CommentReply", "team": "Team", "invite": "Invite", "saml-provider": "SAMLProvider",
 	"translation-settings": "TranslationSettings", "openapi-spec": "OpenAPISpec",
-	"site": "Site", "site-section": "SiteSection", "site-space": "SiteSpace", "site-section-group": "SiteSectionGroup"}
+	"site": "Site", "site-section": "SiteSection", "site-space": "SiteSpace", "site-section-group": "SiteSectionGroup",
+	"site-redirect": "SiteRedirect"}
 
 // object compares what /v1 returns at path with the same object in GraphQL.
 func (p *pyParity) object(path string) {

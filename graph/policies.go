@@ -19,6 +19,7 @@ import (
 	"github.com/bindery/bindery/ent/revision"
 	"github.com/bindery/bindery/ent/samlprovider"
 	"github.com/bindery/bindery/ent/site"
+	"github.com/bindery/bindery/ent/siteredirect"
 	"github.com/bindery/bindery/ent/sitesection"
 	"github.com/bindery/bindery/ent/sitesectiongroup"
 	"github.com/bindery/bindery/ent/sitespace"
@@ -55,6 +56,7 @@ type policySet struct {
 	sections       *policy[*ent.SiteSection, predicate.SiteSection]
 	sitespaces     *policy[*ent.SiteSpace, predicate.SiteSpace]
 	sectionGroups  *policy[*ent.SiteSectionGroup, predicate.SiteSectionGroup]
+	redirects      *policy[*ent.SiteRedirect, predicate.SiteRedirect]
 
 	// policies lists them all, for what every type gets.
 	policies []anyPolicy
@@ -306,9 +308,17 @@ func (r *Resolver) declarePolicies() {
 			return r.inSite(ctx, g.SiteID)
 		},
 	}
+	r.redirects = &policy[*ent.SiteRedirect, predicate.SiteRedirect]{
+		typeName: "SiteRedirect", prefix: id.SiteRedirect, table: authz.SiteRedirects,
+		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.SiteRedirect, error) {
+			return db.SiteRedirect.Query().Where(siteredirect.IDIn(ids...)).All(ctx)
+		},
+		idOf:   func(x *ent.SiteRedirect) string { return x.ID },
+		decide: func(ctx context.Context, x *ent.SiteRedirect) (authz.Decision, error) { return r.inSite(ctx, x.SiteID) },
+	}
 	r.policies = []anyPolicy{r.orgs, r.collections, r.spaces, r.changeRequests, r.comments, r.commentReplies,
 		r.teams, r.invites, r.samlProviders, r.revisions, r.users, r.tokens, r.translations, r.openAPISpecs, r.specVersions,
-		r.sites, r.sections, r.sitespaces, r.sectionGroups}
+		r.sites, r.sections, r.sitespaces, r.sectionGroups, r.redirects}
 }
 
 // membersWithARole decides about what the members of an organization who

@@ -162,6 +162,78 @@ func lsSiteCases() []lsCase {
 	}, lsSectionGroupCases()...)
 }
 
+// lsSiteRedirects makes a published site of one section and n redirects to
+// it, and returns the site and the section.
+func lsSiteRedirects(t *testing.T, e *servertest.Env, n int) (siteID, sectionID string) {
+	t.Helper()
+	ctx := context.Background()
+	s := e.Client.Site.Create().SetOrganizationID(e.Org.ID).SetTitle("Docs").SetPublished(true).SaveX(ctx)
+	sec := e.Client.SiteSection.Create().SetSiteID(s.ID).SetTitle("Guide").SetPath("guide").SetIsDefault(true).SaveX(ctx)
+	for i := 0; i < n; i++ {
+		e.Client.SiteRedirect.Create().SetSiteID(s.ID).SetSource(fmt.Sprintf("/old/%d", i)).
+			SetDestination(map[string]string{"kind": "site-section", "siteSectionId": sec.ID}).ExecX(ctx)
+	}
+	return s.ID, sec.ID
+}
+
+// lsRedirectCases are the lists of redirects: token, organization access,
+// the site, the page with its total.
+func lsRedirectCases() []lsCase {
+	return []lsCase{
+		{
+			list: "Site.redirects", max: 5,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				site, _ := lsSiteRedirects(t, e, n)
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, v.token, `query($id: ID!) { node(id: $id) { ... on Site { redirects(first: 100) {
+					  totalCount nodes { id source destination { kind siteSectionId siteSpaceId pageId } } } } } }`,
+						map[string]any{"id": site})
+					lsCheck(t, d, "node.redirects", n, "destination.siteSectionId")
+				}
+			},
+		},
+		{
+			list: "GET /v1/orgs/{organizationId}/sites/{siteId}/redirects", max: 5,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				site, _ := lsSiteRedirects(t, e, n)
+				return func(e *servertest.Env) {
+					lsCheck(t, e.MustDo(http.MethodGet, "/v1/orgs/"+e.Org.ID+"/sites/"+site+"/redirects?limit=100", v.token,
+						nil, http.StatusOK), "", n, "destination.siteSectionId")
+				}
+			},
+		},
+	}
+}
+
+// wrRedirectCases are the creates of redirects, as the owner beside n
+// redirects: token, organization access, the site, the section of the
+// destination, the check of the source, the insert.
+func wrRedirectCases() []wrCase {
+	redirectCase := func(create string, do func(t *testing.T, e *servertest.Env, site, section, source string)) wrCase {
+		return wrCase{create: create, max: 8, setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
+			site, section := lsSiteRedirects(t, e, n)
+			calls := 0
+			return func(e *servertest.Env) {
+				calls++
+				do(t, e, site, section, fmt.Sprintf("/new/%d", calls))
+			}
+		}}
+	}
+	return []wrCase{
+		redirectCase("POST /v1/orgs/{organizationId}/sites/{siteId}/redirects", func(t *testing.T, e *servertest.Env, site, section, source string) {
+			wrCheck(t, e.MustDo(http.MethodPost, "/v1/orgs/"+e.Org.ID+"/sites/"+site+"/redirects", e.OwnerToken,
+				map[string]any{"source": source, "destination": map[string]any{"kind": "site-section", "siteSectionId": section}},
+				http.StatusCreated), "destination.siteSectionId")
+		}),
+		redirectCase("Mutation.createSiteRedirect", func(t *testing.T, e *servertest.Env, site, section, source string) {
+			d := lsGQL(t, e, e.OwnerToken, `mutation($site: ID!, $sec: ID!, $source: String!) { createSiteRedirect(input: {siteId: $site,
+			  source: $source, destination: {kind: "site-section", siteSectionId: $sec}}) { siteRedirect { id source
+			  destination { kind siteSectionId } } } }`, map[string]any{"site": site, "sec": section, "source": source})
+			wrCheck(t, lsAt(d, "createSiteRedirect.siteRedirect"), "destination.siteSectionId")
+		}),
+	}
+}
+
 func wrSiteCases() []wrCase {
 	return append(wrSiteStructureCases(), wrSectionGroupCases()...)
 }

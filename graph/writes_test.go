@@ -9,6 +9,7 @@ import (
 	"image/color"
 	"image/png"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -545,7 +546,7 @@ func wrCases() []wrCase {
 				}
 			},
 		},
-	}...), wrSiteCases()...)
+	}...), slices.Concat(wrSiteCases(), wrRedirectCases())...)
 }
 
 // wrCheck requires each of the fields to be set in the created object, so

@@ -213,18 +213,21 @@ func (SiteRedirect) Mixin() []ent.Mixin {
 // Fields of the SiteRedirect.
 func (SiteRedirect) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("site_id").Immutable(),
+		field.String("site_id").Immutable().Annotations(internal()),
+		// source is unique within its site (the index below), so that a
+		// visited path resolves to one redirect.
 		field.String("source").Validate(validate.RedirectSource),
 		// destination is the official API's SiteRedirectDestination object,
 		// for example {"kind":"site-section","siteSectionId":"sec_..."}.
-		field.JSON("destination", map[string]string{}).SchemaType(jsonColumn),
+		field.JSON("destination", map[string]string{}).SchemaType(jsonColumn).Annotations(internal()),
 	}
 }
 
 // Edges of the SiteRedirect.
 func (SiteRedirect) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.From("site", Site.Type).Ref("redirects").Field("site_id").Unique().Required().Immutable(),
+		edge.From("site", Site.Type).Ref("redirects").Field("site_id").Unique().Required().Immutable().
+			Annotations(entgql.Skip()),
 	}
 }
 
@@ -234,7 +237,9 @@ func (SiteRedirect) Indexes() []ent.Index {
 }
 
 // Annotations of the SiteRedirect.
-func (SiteRedirect) Annotations() []schema.Annotation { return hidden() }
+func (SiteRedirect) Annotations() []schema.Annotation {
+	return []schema.Annotation{schema.Comment("A redirect of a site: a path of the site that sends its visitors to a section, site-space or page.")}
+}
 
 // ShareLink is a secret key that admits anyone holding it to a share-link
 // site or space. Exactly one of site and space is set.

@@ -64,6 +64,7 @@ type ResolverRoot interface {
 	SearchPageResult() SearchPageResultResolver
 	SearchSpaceResult() SearchSpaceResultResolver
 	Site() SiteResolver
+	SiteRedirect() SiteRedirectResolver
 	SiteSection() SiteSectionResolver
 	SiteSectionGroup() SiteSectionGroupResolver
 	SiteSpace() SiteSpaceResolver
@@ -384,6 +385,11 @@ type ComplexityRoot struct {
 		Site             func(childComplexity int) int
 	}
 
+	CreateSiteRedirectPayload struct {
+		ClientMutationID func(childComplexity int) int
+		SiteRedirect     func(childComplexity int) int
+	}
+
 	CreateSiteSectionGroupPayload struct {
 		ClientMutationID func(childComplexity int) int
 		SiteSectionGroup func(childComplexity int) int
@@ -459,6 +465,11 @@ type ComplexityRoot struct {
 	DeleteSitePayload struct {
 		ClientMutationID func(childComplexity int) int
 		DeletedSiteID    func(childComplexity int) int
+	}
+
+	DeleteSiteRedirectPayload struct {
+		ClientMutationID      func(childComplexity int) int
+		DeletedSiteRedirectID func(childComplexity int) int
 	}
 
 	DeleteSiteSectionGroupPayload struct {
@@ -662,6 +673,7 @@ type ComplexityRoot struct {
 		CreatePage                 func(childComplexity int, input model.CreatePageInput) int
 		CreateSAMLProvider         func(childComplexity int, input model.CreateSAMLProviderInput) int
 		CreateSite                 func(childComplexity int, input model.CreateSiteInput) int
+		CreateSiteRedirect         func(childComplexity int, input model.CreateSiteRedirectInput) int
 		CreateSiteSection          func(childComplexity int, input model.CreateSiteSectionInput) int
 		CreateSiteSectionGroup     func(childComplexity int, input model.CreateSiteSectionGroupInput) int
 		CreateSiteSpace            func(childComplexity int, input model.CreateSiteSpaceInput) int
@@ -677,6 +689,7 @@ type ComplexityRoot struct {
 		DeletePage                 func(childComplexity int, input model.DeletePageInput) int
 		DeleteSAMLProvider         func(childComplexity int, input model.DeleteSAMLProviderInput) int
 		DeleteSite                 func(childComplexity int, input model.DeleteSiteInput) int
+		DeleteSiteRedirect         func(childComplexity int, input model.DeleteSiteRedirectInput) int
 		DeleteSiteSection          func(childComplexity int, input model.DeleteSiteSectionInput) int
 		DeleteSiteSectionGroup     func(childComplexity int, input model.DeleteSiteSectionGroupInput) int
 		DeleteSiteSpace            func(childComplexity int, input model.DeleteSiteSpaceInput) int
@@ -724,6 +737,7 @@ type ComplexityRoot struct {
 		UpdatePage                 func(childComplexity int, input model.UpdatePageInput) int
 		UpdateSAMLProvider         func(childComplexity int, input model.UpdateSAMLProviderInput) int
 		UpdateSite                 func(childComplexity int, input model.UpdateSiteInput) int
+		UpdateSiteRedirect         func(childComplexity int, input model.UpdateSiteRedirectInput) int
 		UpdateSiteSection          func(childComplexity int, input model.UpdateSiteSectionInput) int
 		UpdateSiteSectionGroup     func(childComplexity int, input model.UpdateSiteSectionGroupInput) int
 		UpdateSiteSpace            func(childComplexity int, input model.UpdateSiteSpaceInput) int
@@ -1161,6 +1175,8 @@ type ComplexityRoot struct {
 		ID              func(childComplexity int) int
 		Proxy           func(childComplexity int) int
 		Published       func(childComplexity int) int
+		Redirect        func(childComplexity int, source string, shareKey *string) int
+		Redirects       func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
 		SectionGroups   func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
 		Sections        func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
 		SiteSpaceCount  func(childComplexity int) int
@@ -1191,6 +1207,38 @@ type ComplexityRoot struct {
 	SiteProxy struct {
 		Origin func(childComplexity int) int
 		Target func(childComplexity int) int
+	}
+
+	SiteRedirect struct {
+		CreatedAt   func(childComplexity int) int
+		Destination func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Source      func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
+	}
+
+	SiteRedirectConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	SiteRedirectDestination struct {
+		Kind          func(childComplexity int) int
+		PageID        func(childComplexity int) int
+		SiteSectionID func(childComplexity int) int
+		SiteSpaceID   func(childComplexity int) int
+	}
+
+	SiteRedirectEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	SiteRedirectResolution struct {
+		Redirect func(childComplexity int) int
+		Target   func(childComplexity int) int
 	}
 
 	SiteSection struct {
@@ -1526,6 +1574,11 @@ type ComplexityRoot struct {
 		Site             func(childComplexity int) int
 	}
 
+	UpdateSiteRedirectPayload struct {
+		ClientMutationID func(childComplexity int) int
+		SiteRedirect     func(childComplexity int) int
+	}
+
 	UpdateSiteSectionGroupPayload struct {
 		ClientMutationID func(childComplexity int) int
 		SiteSectionGroup func(childComplexity int) int
@@ -1735,6 +1788,9 @@ type MutationResolver interface {
 	AddSiteSectionToGroup(ctx context.Context, input model.SiteSectionGroupMembershipInput) (*model.SiteSectionGroupMembershipPayload, error)
 	RemoveSiteSectionFromGroup(ctx context.Context, input model.SiteSectionGroupMembershipInput) (*model.SiteSectionGroupMembershipPayload, error)
 	MoveSiteSectionGroup(ctx context.Context, input model.MoveSiteSectionGroupInput) (*model.MoveSiteSectionGroupPayload, error)
+	CreateSiteRedirect(ctx context.Context, input model.CreateSiteRedirectInput) (*model.CreateSiteRedirectPayload, error)
+	UpdateSiteRedirect(ctx context.Context, input model.UpdateSiteRedirectInput) (*model.UpdateSiteRedirectPayload, error)
+	DeleteSiteRedirect(ctx context.Context, input model.DeleteSiteRedirectInput) (*model.DeleteSiteRedirectPayload, error)
 	CreateSpace(ctx context.Context, input model.CreateSpaceInput) (*model.CreateSpacePayload, error)
 	UpdateSpace(ctx context.Context, input model.UpdateSpaceInput) (*model.UpdateSpacePayload, error)
 	DeleteSpace(ctx context.Context, input model.DeleteSpaceInput) (*model.DeleteSpacePayload, error)
@@ -1838,6 +1894,11 @@ type SiteResolver interface {
 	Sections(ctx context.Context, obj *ent.Site, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.SiteSectionConnection, error)
 	SiteSpaces(ctx context.Context, obj *ent.Site, first *int, after *page.Cursor, last *int, before *page.Cursor, defaultArg *bool) (*model.SiteSpaceConnection, error)
 	SectionGroups(ctx context.Context, obj *ent.Site, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.SiteSectionGroupConnection, error)
+	Redirects(ctx context.Context, obj *ent.Site, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.SiteRedirectConnection, error)
+	Redirect(ctx context.Context, obj *ent.Site, source string, shareKey *string) (*model.SiteRedirectResolution, error)
+}
+type SiteRedirectResolver interface {
+	Destination(ctx context.Context, obj *ent.SiteRedirect) (*model.SiteRedirectDestination, error)
 }
 type SiteSectionResolver interface {
 	Default(ctx context.Context, obj *ent.SiteSection) (bool, error)
@@ -3052,6 +3113,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CreateSitePayload.Site(childComplexity), true
 
+	case "CreateSiteRedirectPayload.clientMutationId":
+		if e.ComplexityRoot.CreateSiteRedirectPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateSiteRedirectPayload.ClientMutationID(childComplexity), true
+	case "CreateSiteRedirectPayload.siteRedirect":
+		if e.ComplexityRoot.CreateSiteRedirectPayload.SiteRedirect == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateSiteRedirectPayload.SiteRedirect(childComplexity), true
+
 	case "CreateSiteSectionGroupPayload.clientMutationId":
 		if e.ComplexityRoot.CreateSiteSectionGroupPayload.ClientMutationID == nil {
 			break
@@ -3258,6 +3332,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DeleteSitePayload.DeletedSiteID(childComplexity), true
+
+	case "DeleteSiteRedirectPayload.clientMutationId":
+		if e.ComplexityRoot.DeleteSiteRedirectPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteSiteRedirectPayload.ClientMutationID(childComplexity), true
+	case "DeleteSiteRedirectPayload.deletedSiteRedirectId":
+		if e.ComplexityRoot.DeleteSiteRedirectPayload.DeletedSiteRedirectID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteSiteRedirectPayload.DeletedSiteRedirectID(childComplexity), true
 
 	case "DeleteSiteSectionGroupPayload.clientMutationId":
 		if e.ComplexityRoot.DeleteSiteSectionGroupPayload.ClientMutationID == nil {
@@ -4002,6 +4089,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateSite(childComplexity, args["input"].(model.CreateSiteInput)), true
+	case "Mutation.createSiteRedirect":
+		if e.ComplexityRoot.Mutation.CreateSiteRedirect == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createSiteRedirect_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateSiteRedirect(childComplexity, args["input"].(model.CreateSiteRedirectInput)), true
 	case "Mutation.createSiteSection":
 		if e.ComplexityRoot.Mutation.CreateSiteSection == nil {
 			break
@@ -4167,6 +4265,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteSite(childComplexity, args["input"].(model.DeleteSiteInput)), true
+	case "Mutation.deleteSiteRedirect":
+		if e.ComplexityRoot.Mutation.DeleteSiteRedirect == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSiteRedirect_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSiteRedirect(childComplexity, args["input"].(model.DeleteSiteRedirectInput)), true
 	case "Mutation.deleteSiteSection":
 		if e.ComplexityRoot.Mutation.DeleteSiteSection == nil {
 			break
@@ -4684,6 +4793,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateSite(childComplexity, args["input"].(model.UpdateSiteInput)), true
+	case "Mutation.updateSiteRedirect":
+		if e.ComplexityRoot.Mutation.UpdateSiteRedirect == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteRedirect_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteRedirect(childComplexity, args["input"].(model.UpdateSiteRedirectInput)), true
 	case "Mutation.updateSiteSection":
 		if e.ComplexityRoot.Mutation.UpdateSiteSection == nil {
 			break
@@ -6596,6 +6716,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.Published(childComplexity), true
+	case "Site.redirect":
+		if e.ComplexityRoot.Site.Redirect == nil {
+			break
+		}
+
+		args, err := ec.field_Site_redirect_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.Redirect(childComplexity, args["source"].(string), args["shareKey"].(*string)), true
+	case "Site.redirects":
+		if e.ComplexityRoot.Site.Redirects == nil {
+			break
+		}
+
+		args, err := ec.field_Site_redirects_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.Redirects(childComplexity, args["first"].(*int), args["after"].(*page.Cursor), args["last"].(*int), args["before"].(*page.Cursor)), true
 	case "Site.sectionGroups":
 		if e.ComplexityRoot.Site.SectionGroups == nil {
 			break
@@ -6723,6 +6865,113 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteProxy.Target(childComplexity), true
+
+	case "SiteRedirect.createdAt":
+		if e.ComplexityRoot.SiteRedirect.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.CreatedAt(childComplexity), true
+	case "SiteRedirect.destination":
+		if e.ComplexityRoot.SiteRedirect.Destination == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.Destination(childComplexity), true
+	case "SiteRedirect.id":
+		if e.ComplexityRoot.SiteRedirect.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.ID(childComplexity), true
+	case "SiteRedirect.source":
+		if e.ComplexityRoot.SiteRedirect.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.Source(childComplexity), true
+	case "SiteRedirect.updatedAt":
+		if e.ComplexityRoot.SiteRedirect.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.UpdatedAt(childComplexity), true
+
+	case "SiteRedirectConnection.edges":
+		if e.ComplexityRoot.SiteRedirectConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectConnection.Edges(childComplexity), true
+	case "SiteRedirectConnection.nodes":
+		if e.ComplexityRoot.SiteRedirectConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectConnection.Nodes(childComplexity), true
+	case "SiteRedirectConnection.pageInfo":
+		if e.ComplexityRoot.SiteRedirectConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectConnection.PageInfo(childComplexity), true
+	case "SiteRedirectConnection.totalCount":
+		if e.ComplexityRoot.SiteRedirectConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectConnection.TotalCount(childComplexity), true
+
+	case "SiteRedirectDestination.kind":
+		if e.ComplexityRoot.SiteRedirectDestination.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectDestination.Kind(childComplexity), true
+	case "SiteRedirectDestination.pageId":
+		if e.ComplexityRoot.SiteRedirectDestination.PageID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectDestination.PageID(childComplexity), true
+	case "SiteRedirectDestination.siteSectionId":
+		if e.ComplexityRoot.SiteRedirectDestination.SiteSectionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectDestination.SiteSectionID(childComplexity), true
+	case "SiteRedirectDestination.siteSpaceId":
+		if e.ComplexityRoot.SiteRedirectDestination.SiteSpaceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectDestination.SiteSpaceID(childComplexity), true
+
+	case "SiteRedirectEdge.cursor":
+		if e.ComplexityRoot.SiteRedirectEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectEdge.Cursor(childComplexity), true
+	case "SiteRedirectEdge.node":
+		if e.ComplexityRoot.SiteRedirectEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectEdge.Node(childComplexity), true
+
+	case "SiteRedirectResolution.redirect":
+		if e.ComplexityRoot.SiteRedirectResolution.Redirect == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectResolution.Redirect(childComplexity), true
+	case "SiteRedirectResolution.target":
+		if e.ComplexityRoot.SiteRedirectResolution.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectResolution.Target(childComplexity), true
 
 	case "SiteSection.condition":
 		if e.ComplexityRoot.SiteSection.Condition == nil {
@@ -7929,6 +8178,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.UpdateSitePayload.Site(childComplexity), true
 
+	case "UpdateSiteRedirectPayload.clientMutationId":
+		if e.ComplexityRoot.UpdateSiteRedirectPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateSiteRedirectPayload.ClientMutationID(childComplexity), true
+	case "UpdateSiteRedirectPayload.siteRedirect":
+		if e.ComplexityRoot.UpdateSiteRedirectPayload.SiteRedirect == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateSiteRedirectPayload.SiteRedirect(childComplexity), true
+
 	case "UpdateSiteSectionGroupPayload.clientMutationId":
 		if e.ComplexityRoot.UpdateSiteSectionGroupPayload.ClientMutationID == nil {
 			break
@@ -8118,6 +8380,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreatePageInput,
 		ec.unmarshalInputCreateSAMLProviderInput,
 		ec.unmarshalInputCreateSiteInput,
+		ec.unmarshalInputCreateSiteRedirectInput,
 		ec.unmarshalInputCreateSiteSectionGroupInput,
 		ec.unmarshalInputCreateSiteSectionInput,
 		ec.unmarshalInputCreateSiteSpaceInput,
@@ -8133,6 +8396,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputDeletePageInput,
 		ec.unmarshalInputDeleteSAMLProviderInput,
 		ec.unmarshalInputDeleteSiteInput,
+		ec.unmarshalInputDeleteSiteRedirectInput,
 		ec.unmarshalInputDeleteSiteSectionGroupInput,
 		ec.unmarshalInputDeleteSiteSectionInput,
 		ec.unmarshalInputDeleteSiteSpaceInput,
@@ -8171,6 +8435,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputSetPageMarkdownInput,
 		ec.unmarshalInputSetTeamContentRoleInput,
 		ec.unmarshalInputSitePositionInput,
+		ec.unmarshalInputSiteRedirectDestinationInput,
 		ec.unmarshalInputSiteSectionGroupMembershipInput,
 		ec.unmarshalInputSiteSectionGroupPositionInput,
 		ec.unmarshalInputSyncChangeRequestInput,
@@ -8187,6 +8452,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputUpdatePageInput,
 		ec.unmarshalInputUpdateSAMLProviderInput,
 		ec.unmarshalInputUpdateSiteInput,
+		ec.unmarshalInputUpdateSiteRedirectInput,
 		ec.unmarshalInputUpdateSiteSectionGroupInput,
 		ec.unmarshalInputUpdateSiteSectionInput,
 		ec.unmarshalInputUpdateSiteSpaceInput,
@@ -9497,15 +9763,21 @@ type SiteSectionEdge {
 
 "A page of SiteSectionGroup, as a Relay connection."
 type SiteSectionGroupConnection {
+  "The page's items, each with its cursor."
   edges: [SiteSectionGroupEdge!]!
+  "The page's items, in the order of edges."
   nodes: [SiteSectionGroup!]!
+  "Where this page is in the whole list, and the cursors to page on."
   pageInfo: PageInfo!
   "The number of items in the whole list, not only this page."
   totalCount: Int!
 }
 
+"An item of a page of SiteSectionGroup, with its cursor."
 type SiteSectionGroupEdge {
+  "The item."
   node: SiteSectionGroup!
+  "The item's place in the list: pass it as after or before to page from it."
   cursor: Cursor!
 }
 
@@ -9525,6 +9797,26 @@ type SiteSpaceConnection {
 type SiteSpaceEdge {
   "The item."
   node: SiteSpace!
+  "The item's place in the list: pass it as after or before to page from it."
+  cursor: Cursor!
+}
+
+"A page of SiteRedirect, as a Relay connection."
+type SiteRedirectConnection {
+  "The page's items, each with its cursor."
+  edges: [SiteRedirectEdge!]!
+  "The page's items, in the order of edges."
+  nodes: [SiteRedirect!]!
+  "Where this page is in the whole list, and the cursors to page on."
+  pageInfo: PageInfo!
+  "The number of items in the whole list, not only this page."
+  totalCount: Int!
+}
+
+"An item of a page of SiteRedirect, with its cursor."
+type SiteRedirectEdge {
+  "The item."
+  node: SiteRedirect!
   "The item's place in the list: pass it as after or before to page from it."
   cursor: Cursor!
 }
@@ -10113,6 +10405,15 @@ type Site implements Node {
   visibility: SiteVisibility!
   published: Boolean!
   agentsContext: SiteAgentsContext!
+}
+"""
+A redirect of a site: a path of the site that sends its visitors to a section, site-space or page.
+"""
+type SiteRedirect implements Node {
+  id: ID!
+  createdAt: DateTime!
+  updatedAt: DateTime!
+  source: String!
 }
 """
 A top-level section of a site, such as a product, holding site-spaces.
@@ -11471,11 +11772,13 @@ input CreateSiteInput {
   visibility: SiteVisibility
   "Spaces of the organization, each added to the site as a site-space, in order."
   spaces: [ID!]
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type CreateSitePayload {
   site: Site!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
@@ -11494,31 +11797,37 @@ input UpdateSiteInput {
   defaultSiteSection: ID
   "A host and a path, such as company.com/docs, at most 512 characters; null removes the proxy."
   proxy: String @goField(omittable: true)
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type UpdateSitePayload {
   site: Site!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
 input DeleteSiteInput {
   id: ID!
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type DeleteSitePayload {
   deletedSiteId: ID!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
 input PublishSiteInput {
   id: ID!
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type PublishSitePayload {
   site: Site!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
@@ -11605,11 +11914,13 @@ input CreateSiteSectionInput {
   "At most 64 characters (and at least 2); the space's title by default."
   title: String
   icon: String
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type CreateSiteSectionPayload {
   siteSection: SiteSection!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
@@ -11627,21 +11938,25 @@ input UpdateSiteSectionInput {
   icon: String @goField(omittable: true)
   "At most 256 characters; null removes it."
   description: String @goField(omittable: true)
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type UpdateSiteSectionPayload {
   siteSection: SiteSection!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
 input DeleteSiteSectionInput {
   id: ID!
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type DeleteSiteSectionPayload {
   deletedSiteSectionId: ID!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
@@ -11649,11 +11964,13 @@ input MoveSiteSectionInput {
   id: ID!
   "Sections of the same site; absent puts it last."
   position: SitePositionInput
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type MoveSiteSectionPayload {
   siteSection: SiteSection!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
@@ -11663,11 +11980,13 @@ input CreateSiteSpaceInput {
   spaceId: ID!
   "A section of the site; absent: its default section, or its root when it has no sections."
   sectionId: ID
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type CreateSiteSpacePayload {
   siteSpace: SiteSpace!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
@@ -11677,21 +11996,25 @@ input UpdateSiteSpaceInput {
   path: String
   "An expression over visitor.claims, 1 to 1024 characters; null removes it."
   condition: String @goField(omittable: true)
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type UpdateSiteSpacePayload {
   siteSpace: SiteSpace!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
 input DeleteSiteSpaceInput {
   id: ID!
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type DeleteSiteSpacePayload {
   deletedSiteSpaceId: ID!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
@@ -11699,11 +12022,13 @@ input MoveSiteSpaceInput {
   id: ID!
   "Site-spaces with the same parent (section or root); absent puts it last."
   position: SitePositionInput
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
 type MoveSiteSpacePayload {
   siteSpace: SiteSpace!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
@@ -11724,7 +12049,9 @@ extend type SiteSection {
 
 "Where a section group goes among the site's groups: before or after one of them (both: between two adjacent ones); neither puts it last."
 input SiteSectionGroupPositionInput {
+  "The group it goes before."
   before: ID
+  "The group it goes after."
   after: ID
 }
 
@@ -11749,67 +12076,224 @@ extend type Mutation {
   moveSiteSectionGroup(input: MoveSiteSectionGroupInput!): MoveSiteSectionGroupPayload!
 }
 
+"A section group to add to a site."
 input CreateSiteSectionGroupInput {
+  "The site."
   siteId: ID!
   "1 to 100 characters."
   title: String!
+  "An icon name, at most 50 characters."
   icon: String
   "Sections of the site, which move into the group."
   sections: [ID!]
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
+"The result of createSiteSectionGroup."
 type CreateSiteSectionGroupPayload {
+  "The new group."
   siteSectionGroup: SiteSectionGroup!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"Changes to a section group; absent fields are kept."
 input UpdateSiteSectionGroupInput {
+  "The group."
   id: ID!
   "1 to 100 characters."
   title: String
   "An icon name, at most 50 characters; null removes it."
   icon: String @goField(omittable: true)
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
+"The result of updateSiteSectionGroup."
 type UpdateSiteSectionGroupPayload {
+  "The group as it is now."
   siteSectionGroup: SiteSectionGroup!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"A section group to delete."
 input DeleteSiteSectionGroupInput {
+  "The group."
   id: ID!
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
+"The result of deleteSiteSectionGroup."
 type DeleteSiteSectionGroupPayload {
+  "The deleted group's ID; its sections stay, ungrouped."
   deletedSiteSectionGroupId: ID!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"A section to add to a group or to take out of it."
 input SiteSectionGroupMembershipInput {
   "The group."
   id: ID!
   "A section of the group's site."
   sectionId: ID!
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
+"The result of addSiteSectionToGroup or removeSiteSectionFromGroup."
 type SiteSectionGroupMembershipPayload {
+  "The group as it is now."
   siteSectionGroup: SiteSectionGroup!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"A section group to move among its site's groups."
 input MoveSiteSectionGroupInput {
+  "The group."
   id: ID!
   "Groups of the same site; absent puts it last."
   position: SiteSectionGroupPositionInput
+  "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
+"The result of moveSiteSectionGroup."
 type MoveSiteSectionGroupPayload {
+  "The group in its new place."
   siteSectionGroup: SiteSectionGroup!
+  "The clientMutationId of the input, returned as it was given."
+  clientMutationId: String
+}
+`, BuiltIn: false},
+	{Name: "../schema/siteredirect.graphqls", Input: `extend type Site {
+  "The site's redirects, by creation time then ID."
+  redirects(first: Int, after: Cursor, last: Int, before: Cursor): SiteRedirectConnection!
+  """
+  The redirect a visited path of the site resolves to, with its target
+  address; null when no redirect has that source. The path is normalized
+  before the exact match: a missing leading slash is added, and a query
+  string, a fragment and trailing slashes are removed. shareKey is accepted
+  and ignored until share links exist.
+  """
+  redirect(
+    "A visited path of the site, at most 512 characters."
+    source: String!
+    "Accepted and ignored until share links exist."
+    shareKey: String
+  ): SiteRedirectResolution
+}
+
+extend type SiteRedirect {
+  "Where the redirect sends its visitors."
+  destination: SiteRedirectDestination!
+}
+
+"""
+Where a redirect sends its visitors: kind "site-section" (siteSectionId),
+"site-space" (siteSpaceId) or "site-page" (siteSpaceId and pageId).
+"""
+type SiteRedirectDestination {
+  "site-section, site-space or site-page."
+  kind: String!
+  "The section, for kind site-section."
+  siteSectionId: ID
+  "The site-space, for kind site-space or site-page."
+  siteSpaceId: ID
+  "The page of the site-space's space, for kind site-page."
+  pageId: ID
+}
+
+"A visited path resolved to its redirect."
+type SiteRedirectResolution {
+  "The redirect whose source is the normalized path."
+  redirect: SiteRedirect!
+  "The absolute address of the redirect's destination, under the site's published address."
+  target: String!
+}
+
+"""
+The destination of a redirect: kind "site-section" with siteSectionId,
+"site-space" with siteSpaceId, or "site-page" with siteSpaceId and pageId,
+all of the redirect's site.
+"""
+input SiteRedirectDestinationInput {
+  "site-section, site-space or site-page."
+  kind: String!
+  "A section of the site, for kind site-section."
+  siteSectionId: ID
+  "A site-space of the site, for kind site-space or site-page."
+  siteSpaceId: ID
+  "A page of the site-space's space, for kind site-page."
+  pageId: ID
+}
+
+extend type Mutation {
+  "Adds a redirect to a site. Needs the admin role on the site."
+  createSiteRedirect(input: CreateSiteRedirectInput!): CreateSiteRedirectPayload!
+  "Updates a redirect. Needs the admin role on the site."
+  updateSiteRedirect(input: UpdateSiteRedirectInput!): UpdateSiteRedirectPayload!
+  "Deletes a redirect. Needs the admin role on the site."
+  deleteSiteRedirect(input: DeleteSiteRedirectInput!): DeleteSiteRedirectPayload!
+}
+
+"A redirect to add to a site."
+input CreateSiteRedirectInput {
+  "The site."
+  siteId: ID!
+  "A path such as /docs/old-page, at most 512 characters, unique within the site."
+  source: String!
+  "Where it sends its visitors."
+  destination: SiteRedirectDestinationInput!
+  "Any string of the client's choosing, returned in the payload."
+  clientMutationId: String
+}
+
+"The result of createSiteRedirect."
+type CreateSiteRedirectPayload {
+  "The new redirect."
+  siteRedirect: SiteRedirect!
+  "The clientMutationId of the input, returned as it was given."
+  clientMutationId: String
+}
+
+"Changes to a redirect; absent fields are kept."
+input UpdateSiteRedirectInput {
+  "The redirect."
+  id: ID!
+  "A path such as /docs/old-page, at most 512 characters, unique within the site."
+  source: String
+  "Where it sends its visitors."
+  destination: SiteRedirectDestinationInput
+  "Any string of the client's choosing, returned in the payload."
+  clientMutationId: String
+}
+
+"The result of updateSiteRedirect."
+type UpdateSiteRedirectPayload {
+  "The redirect as it is now."
+  siteRedirect: SiteRedirect!
+  "The clientMutationId of the input, returned as it was given."
+  clientMutationId: String
+}
+
+"A redirect to delete."
+input DeleteSiteRedirectInput {
+  "The redirect."
+  id: ID!
+  "Any string of the client's choosing, returned in the payload."
+  clientMutationId: String
+}
+
+"The result of deleteSiteRedirect."
+type DeleteSiteRedirectPayload {
+  "The deleted redirect's ID."
+  deletedSiteRedirectId: ID!
+  "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 `, BuiltIn: false},
@@ -12930,6 +13414,16 @@ func (ec *executionContext) childFields_CreateSitePayload(ctx context.Context, f
 	return nil, fmt.Errorf("no field named %q was found under type CreateSitePayload", field.Name)
 }
 
+func (ec *executionContext) childFields_CreateSiteRedirectPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "siteRedirect":
+		return ec.fieldContext_CreateSiteRedirectPayload_siteRedirect(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_CreateSiteRedirectPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreateSiteRedirectPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_CreateSiteSectionGroupPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "siteSectionGroup":
@@ -13082,6 +13576,16 @@ func (ec *executionContext) childFields_DeleteSitePayload(ctx context.Context, f
 		return ec.fieldContext_DeleteSitePayload_clientMutationId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DeleteSitePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_DeleteSiteRedirectPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "deletedSiteRedirectId":
+		return ec.fieldContext_DeleteSiteRedirectPayload_deletedSiteRedirectId(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_DeleteSiteRedirectPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeleteSiteRedirectPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_DeleteSiteSectionGroupPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -14314,6 +14818,10 @@ func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.
 		return ec.fieldContext_Site_siteSpaces(ctx, field)
 	case "sectionGroups":
 		return ec.fieldContext_Site_sectionGroups(ctx, field)
+	case "redirects":
+		return ec.fieldContext_Site_redirects(ctx, field)
+	case "redirect":
+		return ec.fieldContext_Site_redirect(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Site", field.Name)
 }
@@ -14358,6 +14866,70 @@ func (ec *executionContext) childFields_SiteProxy(ctx context.Context, field gra
 		return ec.fieldContext_SiteProxy_target(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SiteProxy", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirect(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SiteRedirect_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_SiteRedirect_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_SiteRedirect_updatedAt(ctx, field)
+	case "source":
+		return ec.fieldContext_SiteRedirect_source(ctx, field)
+	case "destination":
+		return ec.fieldContext_SiteRedirect_destination(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirect", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirectConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_SiteRedirectConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_SiteRedirectConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SiteRedirectConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_SiteRedirectConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirectDestination(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_SiteRedirectDestination_kind(ctx, field)
+	case "siteSectionId":
+		return ec.fieldContext_SiteRedirectDestination_siteSectionId(ctx, field)
+	case "siteSpaceId":
+		return ec.fieldContext_SiteRedirectDestination_siteSpaceId(ctx, field)
+	case "pageId":
+		return ec.fieldContext_SiteRedirectDestination_pageId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectDestination", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirectEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_SiteRedirectEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_SiteRedirectEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirectResolution(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "redirect":
+		return ec.fieldContext_SiteRedirectResolution_redirect(ctx, field)
+	case "target":
+		return ec.fieldContext_SiteRedirectResolution_target(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectResolution", field.Name)
 }
 
 func (ec *executionContext) childFields_SiteSection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -15012,6 +15584,16 @@ func (ec *executionContext) childFields_UpdateSitePayload(ctx context.Context, f
 		return ec.fieldContext_UpdateSitePayload_clientMutationId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type UpdateSitePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_UpdateSiteRedirectPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "siteRedirect":
+		return ec.fieldContext_UpdateSiteRedirectPayload_siteRedirect(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_UpdateSiteRedirectPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UpdateSiteRedirectPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_UpdateSiteSectionGroupPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -15678,6 +16260,20 @@ func (ec *executionContext) field_Mutation_createSAMLProvider_args(ctx context.C
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createSiteRedirect_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateSiteRedirectInput, error) {
+			return ec.unmarshalNCreateSiteRedirectInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateSiteRedirectInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createSiteSectionGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15880,6 +16476,20 @@ func (ec *executionContext) field_Mutation_deleteSAMLProvider_args(ctx context.C
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.DeleteSAMLProviderInput, error) {
 			return ec.unmarshalNDeleteSAMLProviderInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteSAMLProviderInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteSiteRedirect_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.DeleteSiteRedirectInput, error) {
+			return ec.unmarshalNDeleteSiteRedirectInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteSiteRedirectInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -16538,6 +17148,20 @@ func (ec *executionContext) field_Mutation_updateSAMLProvider_args(ctx context.C
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateSAMLProviderInput, error) {
 			return ec.unmarshalNUpdateSAMLProviderInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSAMLProviderInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSiteRedirect_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateSiteRedirectInput, error) {
+			return ec.unmarshalNUpdateSiteRedirectInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteRedirectInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -17527,6 +18151,66 @@ func (ec *executionContext) field_Revision_page_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_redirect_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "source",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["source"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "shareKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["shareKey"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_redirects_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
 	return args, nil
 }
 
@@ -22953,6 +23637,61 @@ func (ec *executionContext) fieldContext_CreateSitePayload_clientMutationId(_ co
 	return graphql.NewScalarFieldContext("CreateSitePayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _CreateSiteRedirectPayload_siteRedirect(ctx context.Context, field graphql.CollectedField, obj *model.CreateSiteRedirectPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateSiteRedirectPayload_siteRedirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteRedirect, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteRedirect) graphql.Marshaler {
+			return ec.marshalNSiteRedirect2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteRedirect(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreateSiteRedirectPayload_siteRedirect(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateSiteRedirectPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirect(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateSiteRedirectPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.CreateSiteRedirectPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateSiteRedirectPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreateSiteRedirectPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreateSiteRedirectPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _CreateSiteSectionGroupPayload_siteSectionGroup(ctx context.Context, field graphql.CollectedField, obj *model.CreateSiteSectionGroupPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -23759,6 +24498,52 @@ func (ec *executionContext) _DeleteSitePayload_clientMutationId(ctx context.Cont
 }
 func (ec *executionContext) fieldContext_DeleteSitePayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DeleteSitePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DeleteSiteRedirectPayload_deletedSiteRedirectId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteSiteRedirectPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteSiteRedirectPayload_deletedSiteRedirectId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeletedSiteRedirectID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteSiteRedirectPayload_deletedSiteRedirectId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteSiteRedirectPayload", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _DeleteSiteRedirectPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteSiteRedirectPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteSiteRedirectPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteSiteRedirectPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteSiteRedirectPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _DeleteSiteSectionGroupPayload_deletedSiteSectionGroupId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteSiteSectionGroupPayload) (ret graphql.Marshaler) {
@@ -29121,6 +29906,138 @@ func (ec *executionContext) fieldContext_Mutation_moveSiteSectionGroup(ctx conte
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_moveSiteSectionGroup_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createSiteRedirect(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createSiteRedirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateSiteRedirect(ctx, fc.Args["input"].(model.CreateSiteRedirectInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateSiteRedirectPayload) graphql.Marshaler {
+			return ec.marshalNCreateSiteRedirectPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateSiteRedirectPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createSiteRedirect(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreateSiteRedirectPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createSiteRedirect_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSiteRedirect(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSiteRedirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSiteRedirect(ctx, fc.Args["input"].(model.UpdateSiteRedirectInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UpdateSiteRedirectPayload) graphql.Marshaler {
+			return ec.marshalNUpdateSiteRedirectPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteRedirectPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSiteRedirect(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UpdateSiteRedirectPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSiteRedirect_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteSiteRedirect(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteSiteRedirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteSiteRedirect(ctx, fc.Args["input"].(model.DeleteSiteRedirectInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DeleteSiteRedirectPayload) graphql.Marshaler {
+			return ec.marshalNDeleteSiteRedirectPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteSiteRedirectPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteSiteRedirect(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DeleteSiteRedirectPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteSiteRedirect_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -37718,6 +38635,94 @@ func (ec *executionContext) fieldContext_Site_sectionGroups(ctx context.Context,
 	return fc, nil
 }
 
+func (ec *executionContext) _Site_redirects(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_redirects(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().Redirects(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*page.Cursor), fc.Args["last"].(*int), fc.Args["before"].(*page.Cursor))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteRedirectConnection) graphql.Marshaler {
+			return ec.marshalNSiteRedirectConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteRedirectConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_redirects(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirectConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_redirects_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_redirect(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_redirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().Redirect(ctx, obj, fc.Args["source"].(string), fc.Args["shareKey"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteRedirectResolution) graphql.Marshaler {
+			return ec.marshalOSiteRedirectResolution2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteRedirectResolution(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Site_redirect(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirectResolution(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_redirect_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _SiteAdaptiveContent_enabled(ctx context.Context, field graphql.CollectedField, obj *model.SiteAdaptiveContent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -37959,6 +38964,451 @@ func (ec *executionContext) _SiteProxy_target(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_SiteProxy_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteProxy", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirect_id(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirect", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirect_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirect", field, false, false, errors.New("field of type DateTime does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirect_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirect", field, false, false, errors.New("field of type DateTime does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirect_source(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_source(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Source, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirect", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirect_destination(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_destination(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SiteRedirect().Destination(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteRedirectDestination) graphql.Marshaler {
+			return ec.marshalNSiteRedirectDestination2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteRedirectDestination(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_destination(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteRedirect",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirectDestination(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteRedirectConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteRedirectEdge) graphql.Marshaler {
+			return ec.marshalNSiteRedirectEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteRedirectEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteRedirectConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirectEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteRedirectConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.SiteRedirect) graphql.Marshaler {
+			return ec.marshalNSiteRedirect2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteRedirectᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteRedirectConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirect(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteRedirectConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v page.Info) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteRedirectConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteRedirectConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectConnection", field, true, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectDestination_kind(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectDestination) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectDestination_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectDestination_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectDestination", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectDestination_siteSectionId(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectDestination) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectDestination_siteSectionId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSectionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectDestination_siteSectionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectDestination", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectDestination_siteSpaceId(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectDestination) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectDestination_siteSpaceId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSpaceID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectDestination_siteSpaceId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectDestination", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectDestination_pageId(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectDestination) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectDestination_pageId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectDestination_pageId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectDestination", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteRedirect) graphql.Marshaler {
+			return ec.marshalNSiteRedirect2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteRedirect(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteRedirectEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirect(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteRedirectEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v page.Cursor) graphql.Marshaler {
+			return ec.marshalNCursor2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectResolution_redirect(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectResolution) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectResolution_redirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Redirect, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteRedirect) graphql.Marshaler {
+			return ec.marshalNSiteRedirect2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteRedirect(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectResolution_redirect(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteRedirectResolution",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirect(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteRedirectResolution_target(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectResolution) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectResolution_target(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Target, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectResolution_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectResolution", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _SiteSection_id(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
@@ -43028,6 +44478,61 @@ func (ec *executionContext) fieldContext_UpdateSitePayload_clientMutationId(_ co
 	return graphql.NewScalarFieldContext("UpdateSitePayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _UpdateSiteRedirectPayload_siteRedirect(ctx context.Context, field graphql.CollectedField, obj *model.UpdateSiteRedirectPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateSiteRedirectPayload_siteRedirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteRedirect, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteRedirect) graphql.Marshaler {
+			return ec.marshalNSiteRedirect2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteRedirect(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateSiteRedirectPayload_siteRedirect(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateSiteRedirectPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirect(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateSiteRedirectPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateSiteRedirectPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateSiteRedirectPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateSiteRedirectPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UpdateSiteRedirectPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _UpdateSiteSectionGroupPayload_siteSectionGroup(ctx context.Context, field graphql.CollectedField, obj *model.UpdateSiteSectionGroupPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -45492,6 +46997,57 @@ func (ec *executionContext) unmarshalInputCreateSiteInput(ctx context.Context, o
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputCreateSiteRedirectInput(ctx context.Context, obj any) (model.CreateSiteRedirectInput, error) {
+	var it model.CreateSiteRedirectInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"siteId", "source", "destination", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "siteId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("siteId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SiteID = data
+		case "source":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("source"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Source = data
+		case "destination":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("destination"))
+			data, err := ec.unmarshalNSiteRedirectDestinationInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteRedirectDestinationInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Destination = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputCreateSiteSectionGroupInput(ctx context.Context, obj any) (model.CreateSiteSectionGroupInput, error) {
 	var it model.CreateSiteSectionGroupInput
 	if obj == nil {
@@ -46173,6 +47729,43 @@ func (ec *executionContext) unmarshalInputDeleteSAMLProviderInput(ctx context.Co
 
 func (ec *executionContext) unmarshalInputDeleteSiteInput(ctx context.Context, obj any) (model.DeleteSiteInput, error) {
 	var it model.DeleteSiteInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputDeleteSiteRedirectInput(ctx context.Context, obj any) (model.DeleteSiteRedirectInput, error) {
+	var it model.DeleteSiteRedirectInput
 	if obj == nil {
 		return it, nil
 	}
@@ -47947,6 +49540,57 @@ func (ec *executionContext) unmarshalInputSitePositionInput(ctx context.Context,
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputSiteRedirectDestinationInput(ctx context.Context, obj any) (model.SiteRedirectDestinationInput, error) {
+	var it model.SiteRedirectDestinationInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"kind", "siteSectionId", "siteSpaceId", "pageId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "kind":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kind"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Kind = data
+		case "siteSectionId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("siteSectionId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SiteSectionID = data
+		case "siteSpaceId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("siteSpaceId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SiteSpaceID = data
+		case "pageId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pageId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PageID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputSiteSectionGroupMembershipInput(ctx context.Context, obj any) (model.SiteSectionGroupMembershipInput, error) {
 	var it model.SiteSectionGroupMembershipInput
 	if obj == nil {
@@ -48959,6 +50603,57 @@ func (ec *executionContext) unmarshalInputUpdateSiteInput(ctx context.Context, o
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputUpdateSiteRedirectInput(ctx context.Context, obj any) (model.UpdateSiteRedirectInput, error) {
+	var it model.UpdateSiteRedirectInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "source", "destination", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "source":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("source"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Source = data
+		case "destination":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("destination"))
+			data, err := ec.unmarshalOSiteRedirectDestinationInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteRedirectDestinationInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Destination = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputUpdateSiteSectionGroupInput(ctx context.Context, obj any) (model.UpdateSiteSectionGroupInput, error) {
 	var it model.UpdateSiteSectionGroupInput
 	if obj == nil {
@@ -49429,6 +51124,11 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._SiteSection(ctx, sel, obj)
+	case *ent.SiteRedirect:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._SiteRedirect(ctx, sel, obj)
 	case *ent.Site:
 		if obj == nil {
 			return graphql.Null
@@ -53560,6 +55260,49 @@ func (ec *executionContext) _CreateSitePayload(ctx context.Context, sel ast.Sele
 	return out
 }
 
+var createSiteRedirectPayloadImplementors = []string{"CreateSiteRedirectPayload"}
+
+func (ec *executionContext) _CreateSiteRedirectPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateSiteRedirectPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createSiteRedirectPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreateSiteRedirectPayload")
+		case "siteRedirect":
+			out.Values[i] = ec._CreateSiteRedirectPayload_siteRedirect(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._CreateSiteRedirectPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var createSiteSectionGroupPayloadImplementors = []string{"CreateSiteSectionGroupPayload"}
 
 func (ec *executionContext) _CreateSiteSectionGroupPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateSiteSectionGroupPayload) graphql.Marshaler {
@@ -54191,6 +55934,49 @@ func (ec *executionContext) _DeleteSitePayload(ctx context.Context, sel ast.Sele
 			}
 		case "clientMutationId":
 			out.Values[i] = ec._DeleteSitePayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var deleteSiteRedirectPayloadImplementors = []string{"DeleteSiteRedirectPayload"}
+
+func (ec *executionContext) _DeleteSiteRedirectPayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteSiteRedirectPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, deleteSiteRedirectPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DeleteSiteRedirectPayload")
+		case "deletedSiteRedirectId":
+			out.Values[i] = ec._DeleteSiteRedirectPayload_deletedSiteRedirectId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._DeleteSiteRedirectPayload_clientMutationId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -56580,6 +58366,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "moveSiteSectionGroup":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_moveSiteSectionGroup(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createSiteRedirect":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createSiteRedirect(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSiteRedirect":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSiteRedirect(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteSiteRedirect":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteSiteRedirect(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -62065,6 +63872,82 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "redirects":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_redirects(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "redirect":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_redirect(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -62272,6 +64155,322 @@ func (ec *executionContext) _SiteProxy(ctx context.Context, sel ast.SelectionSet
 			}
 		case "target":
 			out.Values[i] = ec._SiteProxy_target(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteRedirectImplementors = []string{"SiteRedirect", "Node"}
+
+func (ec *executionContext) _SiteRedirect(ctx context.Context, sel ast.SelectionSet, obj *ent.SiteRedirect) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteRedirect")
+		case "id":
+			out.Values[i] = ec._SiteRedirect_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._SiteRedirect_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._SiteRedirect_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "source":
+			out.Values[i] = ec._SiteRedirect_source(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "destination":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._SiteRedirect_destination(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteRedirectConnectionImplementors = []string{"SiteRedirectConnection"}
+
+func (ec *executionContext) _SiteRedirectConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteRedirectConnection")
+		case "edges":
+			out.Values[i] = ec._SiteRedirectConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "nodes":
+			out.Values[i] = ec._SiteRedirectConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pageInfo":
+			out.Values[i] = ec._SiteRedirectConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "totalCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._SiteRedirectConnection_totalCount(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteRedirectDestinationImplementors = []string{"SiteRedirectDestination"}
+
+func (ec *executionContext) _SiteRedirectDestination(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectDestination) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectDestinationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteRedirectDestination")
+		case "kind":
+			out.Values[i] = ec._SiteRedirectDestination_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "siteSectionId":
+			out.Values[i] = ec._SiteRedirectDestination_siteSectionId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "siteSpaceId":
+			out.Values[i] = ec._SiteRedirectDestination_siteSpaceId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageId":
+			out.Values[i] = ec._SiteRedirectDestination_pageId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteRedirectEdgeImplementors = []string{"SiteRedirectEdge"}
+
+func (ec *executionContext) _SiteRedirectEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteRedirectEdge")
+		case "node":
+			out.Values[i] = ec._SiteRedirectEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._SiteRedirectEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteRedirectResolutionImplementors = []string{"SiteRedirectResolution"}
+
+func (ec *executionContext) _SiteRedirectResolution(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectResolution) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectResolutionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteRedirectResolution")
+		case "redirect":
+			out.Values[i] = ec._SiteRedirectResolution_redirect(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "target":
+			out.Values[i] = ec._SiteRedirectResolution_target(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -66139,6 +68338,49 @@ func (ec *executionContext) _UpdateSitePayload(ctx context.Context, sel ast.Sele
 	return out
 }
 
+var updateSiteRedirectPayloadImplementors = []string{"UpdateSiteRedirectPayload"}
+
+func (ec *executionContext) _UpdateSiteRedirectPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateSiteRedirectPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, updateSiteRedirectPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UpdateSiteRedirectPayload")
+		case "siteRedirect":
+			out.Values[i] = ec._UpdateSiteRedirectPayload_siteRedirect(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._UpdateSiteRedirectPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var updateSiteSectionGroupPayloadImplementors = []string{"UpdateSiteSectionGroupPayload"}
 
 func (ec *executionContext) _UpdateSiteSectionGroupPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateSiteSectionGroupPayload) graphql.Marshaler {
@@ -67798,6 +70040,21 @@ func (ec *executionContext) marshalNCreateSitePayload2ᚖgithubᚗcomᚋbindery�
 	return ec._CreateSitePayload(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNCreateSiteRedirectInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateSiteRedirectInput(ctx context.Context, v any) (model.CreateSiteRedirectInput, error) {
+	res, err := ec.unmarshalInputCreateSiteRedirectInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCreateSiteRedirectPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateSiteRedirectPayload(ctx context.Context, sel ast.SelectionSet, v *model.CreateSiteRedirectPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CreateSiteRedirectPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNCreateSiteSectionGroupInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateSiteSectionGroupInput(ctx context.Context, v any) (model.CreateSiteSectionGroupInput, error) {
 	res, err := ec.unmarshalInputCreateSiteSectionGroupInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -68047,6 +70304,21 @@ func (ec *executionContext) marshalNDeleteSitePayload2ᚖgithubᚗcomᚋbindery�
 		return graphql.Null
 	}
 	return ec._DeleteSitePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNDeleteSiteRedirectInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteSiteRedirectInput(ctx context.Context, v any) (model.DeleteSiteRedirectInput, error) {
+	res, err := ec.unmarshalInputDeleteSiteRedirectInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDeleteSiteRedirectPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteSiteRedirectPayload(ctx context.Context, sel ast.SelectionSet, v *model.DeleteSiteRedirectPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DeleteSiteRedirectPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNDeleteSiteSectionGroupInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteSiteSectionGroupInput(ctx context.Context, v any) (model.DeleteSiteSectionGroupInput, error) {
@@ -69866,6 +72138,83 @@ func (ec *executionContext) marshalNSiteEdge2ᚖgithubᚗcomᚋbinderyᚋbindery
 	return ec._SiteEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNSiteRedirect2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteRedirectᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.SiteRedirect) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteRedirect2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteRedirect(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteRedirect2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteRedirect(ctx context.Context, sel ast.SelectionSet, v *ent.SiteRedirect) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteRedirect(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteRedirectConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteRedirectConnection(ctx context.Context, sel ast.SelectionSet, v *model.SiteRedirectConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteRedirectConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteRedirectDestination2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteRedirectDestination(ctx context.Context, sel ast.SelectionSet, v *model.SiteRedirectDestination) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteRedirectDestination(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSiteRedirectDestinationInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteRedirectDestinationInput(ctx context.Context, v any) (*model.SiteRedirectDestinationInput, error) {
+	res, err := ec.unmarshalInputSiteRedirectDestinationInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSiteRedirectEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteRedirectEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteRedirectEdge) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteRedirectEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteRedirectEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteRedirectEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteRedirectEdge(ctx context.Context, sel ast.SelectionSet, v *model.SiteRedirectEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteRedirectEdge(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNSiteSection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteSectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.SiteSection) graphql.Marshaler {
 	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -70750,6 +73099,21 @@ func (ec *executionContext) marshalNUpdateSitePayload2ᚖgithubᚗcomᚋbindery�
 		return graphql.Null
 	}
 	return ec._UpdateSitePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNUpdateSiteRedirectInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteRedirectInput(ctx context.Context, v any) (model.UpdateSiteRedirectInput, error) {
+	res, err := ec.unmarshalInputUpdateSiteRedirectInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNUpdateSiteRedirectPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteRedirectPayload(ctx context.Context, sel ast.SelectionSet, v *model.UpdateSiteRedirectPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._UpdateSiteRedirectPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNUpdateSiteSectionGroupInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteSectionGroupInput(ctx context.Context, v any) (model.UpdateSiteSectionGroupInput, error) {
@@ -71741,6 +74105,21 @@ func (ec *executionContext) marshalOSiteProxy2ᚖgithubᚗcomᚋbinderyᚋbinder
 		return graphql.Null
 	}
 	return ec._SiteProxy(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOSiteRedirectDestinationInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteRedirectDestinationInput(ctx context.Context, v any) (*model.SiteRedirectDestinationInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSiteRedirectDestinationInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSiteRedirectResolution2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteRedirectResolution(ctx context.Context, sel ast.SelectionSet, v *model.SiteRedirectResolution) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SiteRedirectResolution(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOSiteSection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteSection(ctx context.Context, sel ast.SelectionSet, v *ent.SiteSection) graphql.Marshaler {

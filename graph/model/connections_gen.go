@@ -830,3 +830,36 @@ func (c *SiteSpaceConnection) Info() page.Info { return c.PageInfo }
 func (c *SiteSpaceConnection) TotalCount(ctx context.Context) (int, error) {
 	return c.page.TotalCount(ctx)
 }
+
+// SiteRedirectConnection is a page of SiteRedirect, with the GraphQL connection shape.
+type SiteRedirectConnection struct {
+	Edges    []*SiteRedirectEdge
+	PageInfo page.Info
+	page     *page.Connection[*ent.SiteRedirect]
+}
+
+// SiteRedirectEdge is a SiteRedirect with its cursor.
+type SiteRedirectEdge struct {
+	Node   *ent.SiteRedirect
+	Cursor page.Cursor
+}
+
+// NewSiteRedirectConnection wraps a page of SiteRedirect.
+func NewSiteRedirectConnection(p *page.Connection[*ent.SiteRedirect]) *SiteRedirectConnection {
+	c := &SiteRedirectConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*SiteRedirectEdge, len(p.Edges))}
+	for i, e := range p.Edges {
+		c.Edges[i] = &SiteRedirectEdge{Node: e.Node, Cursor: e.Cursor}
+	}
+	return c
+}
+
+// Nodes returns the items of the page.
+func (c *SiteRedirectConnection) Nodes() []*ent.SiteRedirect { return c.page.Nodes() }
+
+// Info returns where the page sits in its list.
+func (c *SiteRedirectConnection) Info() page.Info { return c.PageInfo }
+
+// TotalCount counts the items of the whole list.
+func (c *SiteRedirectConnection) TotalCount(ctx context.Context) (int, error) {
+	return c.page.TotalCount(ctx)
+}

@@ -256,28 +256,57 @@ type CreateSiteInput struct {
 	// PUBLIC by default.
 	Visibility *enum.SiteVisibility `json:"visibility,omitempty"`
 	// Spaces of the organization, each added to the site as a site-space, in order.
-	Spaces           []string `json:"spaces,omitempty"`
-	ClientMutationID *string  `json:"clientMutationId,omitempty"`
+	Spaces []string `json:"spaces,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type CreateSitePayload struct {
-	Site             *ent.Site `json:"site"`
-	ClientMutationID *string   `json:"clientMutationId,omitempty"`
+	Site *ent.Site `json:"site"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// A redirect to add to a site.
+type CreateSiteRedirectInput struct {
+	// The site.
+	SiteID string `json:"siteId"`
+	// A path such as /docs/old-page, at most 512 characters, unique within the site.
+	Source string `json:"source"`
+	// Where it sends its visitors.
+	Destination *SiteRedirectDestinationInput `json:"destination"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The result of createSiteRedirect.
+type CreateSiteRedirectPayload struct {
+	// The new redirect.
+	SiteRedirect *ent.SiteRedirect `json:"siteRedirect"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// A section group to add to a site.
 type CreateSiteSectionGroupInput struct {
+	// The site.
 	SiteID string `json:"siteId"`
 	// 1 to 100 characters.
-	Title string  `json:"title"`
-	Icon  *string `json:"icon,omitempty"`
+	Title string `json:"title"`
+	// An icon name, at most 50 characters.
+	Icon *string `json:"icon,omitempty"`
 	// Sections of the site, which move into the group.
-	Sections         []string `json:"sections,omitempty"`
-	ClientMutationID *string  `json:"clientMutationId,omitempty"`
+	Sections []string `json:"sections,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of createSiteSectionGroup.
 type CreateSiteSectionGroupPayload struct {
+	// The new group.
 	SiteSectionGroup *ent.SiteSectionGroup `json:"siteSectionGroup"`
-	ClientMutationID *string               `json:"clientMutationId,omitempty"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type CreateSiteSectionInput struct {
@@ -285,14 +314,16 @@ type CreateSiteSectionInput struct {
 	// A space of the site's organization, the section's first site-space.
 	SpaceID string `json:"spaceId"`
 	// At most 64 characters (and at least 2); the space's title by default.
-	Title            *string `json:"title,omitempty"`
-	Icon             *string `json:"icon,omitempty"`
+	Title *string `json:"title,omitempty"`
+	Icon  *string `json:"icon,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type CreateSiteSectionPayload struct {
-	SiteSection      *ent.SiteSection `json:"siteSection"`
-	ClientMutationID *string          `json:"clientMutationId,omitempty"`
+	SiteSection *ent.SiteSection `json:"siteSection"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type CreateSiteSpaceInput struct {
@@ -300,13 +331,15 @@ type CreateSiteSpaceInput struct {
 	// A space of the site's organization.
 	SpaceID string `json:"spaceId"`
 	// A section of the site; absent: its default section, or its root when it has no sections.
-	SectionID        *string `json:"sectionId,omitempty"`
+	SectionID *string `json:"sectionId,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type CreateSiteSpacePayload struct {
-	SiteSpace        *ent.SiteSpace `json:"siteSpace"`
-	ClientMutationID *string        `json:"clientMutationId,omitempty"`
+	SiteSpace *ent.SiteSpace `json:"siteSpace"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type CreateSpaceInput struct {
@@ -481,43 +514,71 @@ type DeleteSAMLProviderPayload struct {
 }
 
 type DeleteSiteInput struct {
-	ID               string  `json:"id"`
+	ID string `json:"id"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type DeleteSitePayload struct {
-	DeletedSiteID    string  `json:"deletedSiteId"`
+	DeletedSiteID string `json:"deletedSiteId"`
+	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// A redirect to delete.
+type DeleteSiteRedirectInput struct {
+	// The redirect.
+	ID string `json:"id"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The result of deleteSiteRedirect.
+type DeleteSiteRedirectPayload struct {
+	// The deleted redirect's ID.
+	DeletedSiteRedirectID string `json:"deletedSiteRedirectId"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// A section group to delete.
 type DeleteSiteSectionGroupInput struct {
-	ID               string  `json:"id"`
+	// The group.
+	ID string `json:"id"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of deleteSiteSectionGroup.
 type DeleteSiteSectionGroupPayload struct {
-	DeletedSiteSectionGroupID string  `json:"deletedSiteSectionGroupId"`
-	ClientMutationID          *string `json:"clientMutationId,omitempty"`
+	// The deleted group's ID; its sections stay, ungrouped.
+	DeletedSiteSectionGroupID string `json:"deletedSiteSectionGroupId"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type DeleteSiteSectionInput struct {
-	ID               string  `json:"id"`
+	ID string `json:"id"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type DeleteSiteSectionPayload struct {
-	DeletedSiteSectionID string  `json:"deletedSiteSectionId"`
-	ClientMutationID     *string `json:"clientMutationId,omitempty"`
+	DeletedSiteSectionID string `json:"deletedSiteSectionId"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type DeleteSiteSpaceInput struct {
-	ID               string  `json:"id"`
+	ID string `json:"id"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type DeleteSiteSpacePayload struct {
-	DeletedSiteSpaceID string  `json:"deletedSiteSpaceId"`
-	ClientMutationID   *string `json:"clientMutationId,omitempty"`
+	DeletedSiteSpaceID string `json:"deletedSiteSpaceId"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type DeleteSpaceInput struct {
@@ -721,40 +782,50 @@ type MovePagePayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// A section group to move among its site's groups.
 type MoveSiteSectionGroupInput struct {
+	// The group.
 	ID string `json:"id"`
 	// Groups of the same site; absent puts it last.
-	Position         *SiteSectionGroupPositionInput `json:"position,omitempty"`
-	ClientMutationID *string                        `json:"clientMutationId,omitempty"`
+	Position *SiteSectionGroupPositionInput `json:"position,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of moveSiteSectionGroup.
 type MoveSiteSectionGroupPayload struct {
+	// The group in its new place.
 	SiteSectionGroup *ent.SiteSectionGroup `json:"siteSectionGroup"`
-	ClientMutationID *string               `json:"clientMutationId,omitempty"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type MoveSiteSectionInput struct {
 	ID string `json:"id"`
 	// Sections of the same site; absent puts it last.
-	Position         *SitePositionInput `json:"position,omitempty"`
-	ClientMutationID *string            `json:"clientMutationId,omitempty"`
+	Position *SitePositionInput `json:"position,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type MoveSiteSectionPayload struct {
-	SiteSection      *ent.SiteSection `json:"siteSection"`
-	ClientMutationID *string          `json:"clientMutationId,omitempty"`
+	SiteSection *ent.SiteSection `json:"siteSection"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type MoveSiteSpaceInput struct {
 	ID string `json:"id"`
 	// Site-spaces with the same parent (section or root); absent puts it last.
-	Position         *SitePositionInput `json:"position,omitempty"`
-	ClientMutationID *string            `json:"clientMutationId,omitempty"`
+	Position *SitePositionInput `json:"position,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type MoveSiteSpacePayload struct {
-	SiteSpace        *ent.SiteSpace `json:"siteSpace"`
-	ClientMutationID *string        `json:"clientMutationId,omitempty"`
+	SiteSpace *ent.SiteSpace `json:"siteSpace"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type MoveSpaceInput struct {
@@ -883,13 +954,15 @@ type PostCommentReplyPayload struct {
 }
 
 type PublishSiteInput struct {
-	ID               string  `json:"id"`
+	ID string `json:"id"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type PublishSitePayload struct {
-	Site             *ent.Site `json:"site"`
-	ClientMutationID *string   `json:"clientMutationId,omitempty"`
+	Site *ent.Site `json:"site"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type PutOpenAPISpecInput struct {
@@ -1108,23 +1181,65 @@ type SiteProxy struct {
 	Target string `json:"target"`
 }
 
+// Where a redirect sends its visitors: kind "site-section" (siteSectionId),
+// "site-space" (siteSpaceId) or "site-page" (siteSpaceId and pageId).
+type SiteRedirectDestination struct {
+	// site-section, site-space or site-page.
+	Kind string `json:"kind"`
+	// The section, for kind site-section.
+	SiteSectionID *string `json:"siteSectionId,omitempty"`
+	// The site-space, for kind site-space or site-page.
+	SiteSpaceID *string `json:"siteSpaceId,omitempty"`
+	// The page of the site-space's space, for kind site-page.
+	PageID *string `json:"pageId,omitempty"`
+}
+
+// The destination of a redirect: kind "site-section" with siteSectionId,
+// "site-space" with siteSpaceId, or "site-page" with siteSpaceId and pageId,
+// all of the redirect's site.
+type SiteRedirectDestinationInput struct {
+	// site-section, site-space or site-page.
+	Kind string `json:"kind"`
+	// A section of the site, for kind site-section.
+	SiteSectionID *string `json:"siteSectionId,omitempty"`
+	// A site-space of the site, for kind site-space or site-page.
+	SiteSpaceID *string `json:"siteSpaceId,omitempty"`
+	// A page of the site-space's space, for kind site-page.
+	PageID *string `json:"pageId,omitempty"`
+}
+
+// A visited path resolved to its redirect.
+type SiteRedirectResolution struct {
+	// The redirect whose source is the normalized path.
+	Redirect *ent.SiteRedirect `json:"redirect"`
+	// The absolute address of the redirect's destination, under the site's published address.
+	Target string `json:"target"`
+}
+
+// A section to add to a group or to take out of it.
 type SiteSectionGroupMembershipInput struct {
 	// The group.
 	ID string `json:"id"`
 	// A section of the group's site.
-	SectionID        string  `json:"sectionId"`
+	SectionID string `json:"sectionId"`
+	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of addSiteSectionToGroup or removeSiteSectionFromGroup.
 type SiteSectionGroupMembershipPayload struct {
+	// The group as it is now.
 	SiteSectionGroup *ent.SiteSectionGroup `json:"siteSectionGroup"`
-	ClientMutationID *string               `json:"clientMutationId,omitempty"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 // Where a section group goes among the site's groups: before or after one of them (both: between two adjacent ones); neither puts it last.
 type SiteSectionGroupPositionInput struct {
+	// The group it goes before.
 	Before *string `json:"before,omitempty"`
-	After  *string `json:"after,omitempty"`
+	// The group it goes after.
+	After *string `json:"after,omitempty"`
 }
 
 type SiteSectionURLs struct {
@@ -1439,27 +1554,55 @@ type UpdateSiteInput struct {
 	// A section of the site to make its default section.
 	DefaultSiteSection *string `json:"defaultSiteSection,omitempty"`
 	// A host and a path, such as company.com/docs, at most 512 characters; null removes the proxy.
-	Proxy            graphql.Omittable[*string] `json:"proxy,omitempty"`
-	ClientMutationID *string                    `json:"clientMutationId,omitempty"`
+	Proxy graphql.Omittable[*string] `json:"proxy,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type UpdateSitePayload struct {
-	Site             *ent.Site `json:"site"`
-	ClientMutationID *string   `json:"clientMutationId,omitempty"`
+	Site *ent.Site `json:"site"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// Changes to a redirect; absent fields are kept.
+type UpdateSiteRedirectInput struct {
+	// The redirect.
+	ID string `json:"id"`
+	// A path such as /docs/old-page, at most 512 characters, unique within the site.
+	Source *string `json:"source,omitempty"`
+	// Where it sends its visitors.
+	Destination *SiteRedirectDestinationInput `json:"destination,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The result of updateSiteRedirect.
+type UpdateSiteRedirectPayload struct {
+	// The redirect as it is now.
+	SiteRedirect *ent.SiteRedirect `json:"siteRedirect"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// Changes to a section group; absent fields are kept.
 type UpdateSiteSectionGroupInput struct {
+	// The group.
 	ID string `json:"id"`
 	// 1 to 100 characters.
 	Title *string `json:"title,omitempty"`
 	// An icon name, at most 50 characters; null removes it.
-	Icon             graphql.Omittable[*string] `json:"icon,omitempty"`
-	ClientMutationID *string                    `json:"clientMutationId,omitempty"`
+	Icon graphql.Omittable[*string] `json:"icon,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of updateSiteSectionGroup.
 type UpdateSiteSectionGroupPayload struct {
+	// The group as it is now.
 	SiteSectionGroup *ent.SiteSectionGroup `json:"siteSectionGroup"`
-	ClientMutationID *string               `json:"clientMutationId,omitempty"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type UpdateSiteSectionInput struct {
@@ -1475,13 +1618,15 @@ type UpdateSiteSectionInput struct {
 	// An icon name, at most 50 characters; null removes it.
 	Icon graphql.Omittable[*string] `json:"icon,omitempty"`
 	// At most 256 characters; null removes it.
-	Description      graphql.Omittable[*string] `json:"description,omitempty"`
-	ClientMutationID *string                    `json:"clientMutationId,omitempty"`
+	Description graphql.Omittable[*string] `json:"description,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type UpdateSiteSectionPayload struct {
-	SiteSection      *ent.SiteSection `json:"siteSection"`
-	ClientMutationID *string          `json:"clientMutationId,omitempty"`
+	SiteSection *ent.SiteSection `json:"siteSection"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type UpdateSiteSpaceInput struct {
@@ -1489,13 +1634,15 @@ type UpdateSiteSpaceInput struct {
 	// 1 to 100 characters, unique among its siblings.
 	Path *string `json:"path,omitempty"`
 	// An expression over visitor.claims, 1 to 1024 characters; null removes it.
-	Condition        graphql.Omittable[*string] `json:"condition,omitempty"`
-	ClientMutationID *string                    `json:"clientMutationId,omitempty"`
+	Condition graphql.Omittable[*string] `json:"condition,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type UpdateSiteSpacePayload struct {
-	SiteSpace        *ent.SiteSpace `json:"siteSpace"`
-	ClientMutationID *string        `json:"clientMutationId,omitempty"`
+	SiteSpace *ent.SiteSpace `json:"siteSpace"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 type UpdateSpaceInput struct {

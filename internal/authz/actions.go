@@ -229,6 +229,14 @@ var (
 		Delete: {Min: enum.RoleAdmin, Doc: "Remove it from its site"},
 	}}
 
+	// A site's redirects: whoever reads the site reads and resolves them,
+	// its admins change them.
+	SiteRedirects = Table{Name: "site redirect", Rules: map[Action]Rule{
+		View:   {Min: enum.RoleRead, Doc: "Read it, or resolve a path of the site to it"},
+		Update: {Min: enum.RoleAdmin, Doc: "Update it"},
+		Delete: {Min: enum.RoleAdmin, Doc: "Delete it"},
+	}}
+
 	Revisions = Table{Name: "revision", Rules: map[Action]Rule{
 		View: {Min: enum.RoleRead, Doc: "Read it and its content (whoever can read its space)"},
 	}}
@@ -244,7 +252,7 @@ var (
 func AllTables() []Table {
 	return []Table{Organizations, Collections, Spaces, ChangeRequests, Comments, CommentReplies, Teams, Invites, SAMLProviders,
 		Revisions, Users, APITokens, TranslationSettings, OpenAPISpecs, OpenAPISpecVersions, Sites, SiteSections, SiteSpaces,
-		SiteSectionGroups}
+		SiteSectionGroups, SiteRedirects}
 }
 
 // Markdown renders the tables as the README's role table; a test holds the

@@ -104,7 +104,7 @@ var (
 	Condition              = Length(1, 1024)
 	SiteSpacePath          = Length(1, 100)
 	SectionGroupTitle      = Length(1, 100)
-	RedirectSource         = All(Length(1, 512), Pattern(regexp.MustCompile(`^/[a-zA-Z0-9-_.\/]+[a-zA-Z0-9-_.]$`), "a path such as /docs/old-page"))
+	RedirectSource         = All(Length(1, 512), Pattern(regexp.MustCompile(`^/(?:[A-Za-z0-9\-._~]|%[0-9A-Fa-f]{2})+(?:/(?:[A-Za-z0-9\-._~]|%[0-9A-Fa-f]{2})+)*$`), "a path such as /docs/old-page"))
 	ChangeRequestSubject   = Length(0, 100)
 	SearchQuery            = Length(1, 512)
 	TeamTitle              = Length(1, 64)

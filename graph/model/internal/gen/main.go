@@ -60,6 +60,7 @@ var connections = []connection{
 	{name: "SiteSection", node: "ent.SiteSection"},
 	{name: "SiteSectionGroup", node: "ent.SiteSectionGroup"},
 	{name: "SiteSpace", node: "ent.SiteSpace"},
+	{name: "SiteRedirect", node: "ent.SiteRedirect"},
 }
 
 const tmpl = `
