@@ -61,8 +61,10 @@ func TestGitBookClient(t *testing.T) {
 // reading a public space of another organization as a stranger, with /v1
 // and GraphQL showing the same organization, parent and authors, and no
 // email; finding a broken link, fixing it in a change request and merging
-// it; and administering the organization: invites by email and by link, a
-// team's access, the last admin.
+// it; administering the organization: invites by email and by link, a
+// team's access, the last admin; and publishing a site with sections, a
+// group, a redirect, visitor authentication, adaptive content and a share
+// link, read by a stranger.
 func TestGitBookClientFlows(t *testing.T) {
 	dir := prepare(t)
 	e := servertest.New(t, func(c *config.Config) { c.ImportAllowPrivate = true })

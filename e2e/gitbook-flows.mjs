@@ -40,6 +40,7 @@
 // Prints one line per step and exits 1 if any failed. Run by e2e/e2e_test.go.
 
 import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
 import { GitBookAPI } from '@gitbook/api';
 import { steps } from './steps.mjs';
 
@@ -261,6 +262,81 @@ await step('orgs.updateMemberInOrganizationById(org, last admin, {role: read}): 
     (err) => err.code === 409 && /last admin/.test(err.errorMessage));
   const { data: member } = await admin.orgs.getMemberInOrganizationById(org, me.id);
   assert.equal(member.role, 'admin');
+});
+
+// --- 5. Publish a site -----------------------------------------------------
+
+// visitorJWT signs claims with HS256 under key, valid for an hour.
+function visitorJWT(key, claims) {
+  const enc = (v) => Buffer.from(JSON.stringify(v)).toString('base64url');
+  const body = `${enc({ alg: 'HS256', typ: 'JWT' })}.${enc({ ...claims, exp: Math.floor(Date.now() / 1000) + 3600 })}`;
+  return `${body}.${createHmac('sha256', key).update(body).digest('base64url')}`;
+}
+
+let site, guideSection, apiSection, visitorKey;
+await step('orgs.createSite(org, {title, spaces}) from two spaces', async () => {
+  const { data: guide } = await admin.orgs.createSpace(org, { title: 'Guide' });
+  const { data: api } = await admin.orgs.createSpace(org, { title: 'API reference' });
+  ({ data: site } = await admin.orgs.createSite(org, { title: 'Developer docs', spaces: [guide.id] }));
+  assert.equal(site.siteSpaces, 1);
+  const { data: first } = await admin.orgs.listSiteSpaces(org, site.id);
+  ({ data: guideSection } = await admin.orgs.addSectionToSite(org, site.id, { spaceId: guide.id, title: 'Guide' }));
+  ({ data: apiSection } = await admin.orgs.addSectionToSite(org, site.id, { spaceId: api.id, title: 'API' }));
+  const { data: sections } = await admin.orgs.listSiteSections(org, site.id);
+  assert.deepEqual(sections.items.map((s) => s.title), ['Developer docs', 'Guide', 'API'],
+    'the first section takes the root site-spaces into a default section');
+  return `${site.id}, ${first.items.length} site-space at first`;
+}, { fatal: true });
+await step('orgs.addSectionGroupToSite and orgs.moveSiteSection: API first, in a group', async () => {
+  const { data: group } = await admin.orgs.addSectionGroupToSite(org, site.id, { title: 'Reference', sections: [apiSection.id] });
+  assert.deepEqual(group.sections.map((s) => s.id), [apiSection.id]);
+  await admin.orgs.moveSiteSection(org, site.id, apiSection.id, { position: { before: { type: 'site-section', siteSection: guideSection.id } } });
+  const { data: sections } = await admin.orgs.listSiteSections(org, site.id);
+  assert.deepEqual(sections.items.map((s) => s.title), ['Developer docs', 'API', 'Guide']);
+});
+await step('orgs.createSiteRedirect and orgs.getSiteRedirectBySource', async () => {
+  await admin.orgs.createSiteRedirect(org, site.id, { source: '/old/api', destination: { kind: 'site-section', siteSectionId: apiSection.id } });
+  const { data } = await admin.orgs.getSiteRedirectBySource(org, site.id, { source: 'old/api/?from=mail' });
+  assert.equal(data.redirect.source, '/old/api');
+  assert.match(data.target, new RegExp(`/sites/${site.id}/${apiSection.path}$`));
+  return data.target;
+});
+await step('visitor-auth with adaptive content: schema, conditions, signing key, publish', async () => {
+  await admin.orgs.updateSiteAdaptiveSchema(org, site.id, {
+    jsonSchema: {
+      type: 'object',
+      properties: { isBetaUser: { type: 'boolean', description: 'In the beta programme' } },
+      additionalProperties: false,
+    },
+  });
+  await admin.orgs.updateSiteSectionById(org, site.id, apiSection.id, { condition: 'visitor.claims.isBetaUser' });
+  await admin.orgs.updateSiteById(org, site.id, { visibility: 'visitor-auth', adaptiveContent: { enabled: true } });
+  const data = await graphql(env.BINDERY_TOKEN, `mutation($s: ID!) { rotateSiteVisitorAuthKey(input: {siteId: $s}) { key } }`,
+    { s: site.id });
+  visitorKey = data.rotateSiteVisitorAuthKey.key;
+  const { data: published } = await admin.orgs.publishSite(org, site.id);
+  assert.equal(published.published, true);
+}, { fatal: true });
+// titles lists the published structure: groups as "group / section".
+const titles = (data) => data.structure.structure.flatMap((it) =>
+  it.object === 'site-section-group' ? it.sections.map((s) => `${it.title} / ${s.title}`) : [it.title]);
+await step('orgs.getPublishedContentSite as a stranger, with two visitor JWTs', async () => {
+  await assert.rejects(stranger.orgs.getPublishedContentSite(org, site.id, {}), (err) => err.code === 404);
+  const beta = await stranger.orgs.getPublishedContentSite(org, site.id, { visitorAuthToken: visitorJWT(visitorKey, { isBetaUser: true }) });
+  assert.deepEqual(titles(beta.data), ['Developer docs', 'Reference / API', 'Guide']);
+  const plain = await stranger.orgs.getPublishedContentSite(org, site.id, { visitorAuthToken: visitorJWT(visitorKey, { isBetaUser: false }) });
+  assert.deepEqual(titles(plain.data), ['Developer docs', 'Guide']);
+  await assert.rejects(stranger.orgs.getPublishedContentSite(org, site.id, { visitorAuthToken: visitorJWT('wrong', {}) }),
+    (err) => err.code === 404);
+  return titles(beta.data).join(' | ');
+});
+await step('orgs.createSiteShareLink: a share-link site read with its key', async () => {
+  await admin.orgs.updateSiteById(org, site.id, { visibility: 'share-link' });
+  const { data: link } = await admin.orgs.createSiteShareLink(org, site.id, { name: 'Partners' });
+  const shareKey = new URL(link.urls.published).searchParams.get('shareKey');
+  const { data } = await stranger.orgs.getPublishedContentSite(org, site.id, { shareKey });
+  assert.equal(data.site.id, site.id);
+  await assert.rejects(stranger.orgs.getPublishedContentSite(org, site.id, { shareKey: 'nope' }), (err) => err.code === 404);
 });
 
 finish();

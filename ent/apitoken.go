@@ -17,8 +17,9 @@ import (
 type APIToken struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Its ID, unique across every type: a prefix that names the type, then random characters.
 	ID string `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When it was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
 	// Label holds the value of the "label" field.
 	Label string `json:"label,omitempty"`

@@ -18,6 +18,7 @@ import (
 type CommentReply struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Its ID, unique across every type: a prefix that names the type, then random characters.
 	ID string `json:"id,omitempty"`
 	// CommentID holds the value of the "comment_id" field.
 	CommentID string `json:"comment_id,omitempty"`

@@ -42,6 +42,9 @@ func (*Revision) IsNode() {}
 func (*SAMLProvider) IsNode() {}
 
 // IsNode implements the GraphQL Node interface.
+func (*ShareLink) IsNode() {}
+
+// IsNode implements the GraphQL Node interface.
 func (*Site) IsNode() {}
 
 // IsNode implements the GraphQL Node interface.

@@ -21,8 +21,9 @@ import (
 type Invite struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Its ID, unique across every type: a prefix that names the type, then random characters.
 	ID string `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When it was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
 	// OrganizationID holds the value of the "organization_id" field.
 	OrganizationID string `json:"organization_id,omitempty"`

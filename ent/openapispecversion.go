@@ -19,8 +19,9 @@ import (
 type OpenAPISpecVersion struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Its ID, unique across every type: a prefix that names the type, then random characters.
 	ID string `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When it was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
 	// SpecID holds the value of the "spec_id" field.
 	SpecID string `json:"spec_id,omitempty"`

@@ -19,8 +19,9 @@ import (
 type Reaction struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Its ID, unique across every type: a prefix that names the type, then random characters.
 	ID string `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When it was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
 	// CommentID holds the value of the "comment_id" field.
 	CommentID *string `json:"comment_id,omitempty"`

@@ -14,22 +14,23 @@ import (
 	"github.com/bindery/bindery/ent/space"
 )
 
-// ShareLink is the model entity for the ShareLink schema.
+// A secret link that admits whoever holds it to a published share-link site or space.
 type ShareLink struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Its ID, unique across every type: a prefix that names the type, then random characters.
 	ID string `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When it was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
 	// SiteID holds the value of the "site_id" field.
 	SiteID *string `json:"site_id,omitempty"`
 	// SpaceID holds the value of the "space_id" field.
 	SpaceID *string `json:"space_id,omitempty"`
 	// Key holds the value of the "key" field.
-	Key string `json:"key,omitempty"`
-	// Name holds the value of the "name" field.
+	Key string `json:"-"`
+	// Its name, at most 50 characters, for those who manage it.
 	Name *string `json:"name,omitempty"`
-	// Active holds the value of the "active" field.
+	// Whether its key admits readers.
 	Active bool `json:"active,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ShareLinkQuery when eager-loading is set.
@@ -200,8 +201,7 @@ func (_m *ShareLink) String() string {
 		builder.WriteString(*v)
 	}
 	builder.WriteString(", ")
-	builder.WriteString("key=")
-	builder.WriteString(_m.Key)
+	builder.WriteString("key=<sensitive>")
 	builder.WriteString(", ")
 	if v := _m.Name; v != nil {
 		builder.WriteString("name=")

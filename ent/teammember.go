@@ -19,8 +19,9 @@ import (
 type TeamMember struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Its ID, unique across every type: a prefix that names the type, then random characters.
 	ID string `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When it was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
 	// TeamID holds the value of the "team_id" field.
 	TeamID string `json:"team_id,omitempty"`

@@ -370,6 +370,10 @@ func (r *Resolver) spaceDecision(ctx context.Context, s *ent.Space) (authz.Decis
 	if s.DeletedAt != nil && !authz.Spaces.Allows(d, authz.Restore, false) {
 		return authz.Decision{}, nil
 	}
+	if d.Role == "" && s.DeletedAt == nil && loadersFrom(ctx).spacePublished(s.ID) {
+		// A published site the viewer reads publishes the space.
+		d.Role = enum.RoleRead
+	}
 	return d, nil
 }
 
@@ -421,7 +425,7 @@ func (r *Resolver) shareKeyValid(ctx context.Context, s *ent.Space) (bool, error
 			sharelink.SpaceID(s.ID),
 			sharelink.HasSiteWith(site.HasSiteSpacesWith(sitespace.SpaceID(s.ID))),
 		),
-	).Exist(ctx)
+	).Exist(internal(ctx, "checking the share key a reader presented"))
 	if err != nil {
 		return false, fmt.Errorf("checking share key: %w", err)
 	}

@@ -44,6 +44,8 @@ func (r *Resolver) Revision() generated.RevisionResolver { return &revisionResol
 
 func (r *Resolver) SAMLProvider() generated.SAMLProviderResolver { return &sAMLProviderResolver{r} }
 
+func (r *Resolver) ShareLink() generated.ShareLinkResolver { return &shareLinkResolver{r} }
+
 func (r *Resolver) Site() generated.SiteResolver { return &siteResolver{r} }
 
 func (r *Resolver) SiteRedirect() generated.SiteRedirectResolver { return &siteRedirectResolver{r} }
@@ -78,6 +80,7 @@ type (
 	queryResolver               struct{ *Resolver }
 	revisionResolver            struct{ *Resolver }
 	sAMLProviderResolver        struct{ *Resolver }
+	shareLinkResolver           struct{ *Resolver }
 	siteResolver                struct{ *Resolver }
 	siteRedirectResolver        struct{ *Resolver }
 	siteSectionResolver         struct{ *Resolver }

@@ -787,7 +787,7 @@ func lsCases() []lsCase {
 		lsRevisionCase("RevisionPage.pages", `pageByPath(path: "guide") { pages { `+lsPageFields+` } }`,
 			"pageByPath.pages", "path", "markdown"),
 	}
-	return slices.Concat(cases, lsContentCases(), lsLinkCases(), lsSearchCases(), lsCommentCases(), lsSiteCases(), lsRedirectCases())
+	return slices.Concat(cases, lsContentCases(), lsLinkCases(), lsSearchCases(), lsCommentCases(), lsSiteCases(), lsRedirectCases(), lsSiteReaderCases())
 }
 
 // spLoaded are the loaded fields of spItemFields that some listed space has.

@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"fmt"
+	"maps"
 	"sync"
 	"time"
 
@@ -78,8 +79,10 @@ type loaders struct {
 	mu        sync.Mutex
 	facts     *viewerFacts               // loaded on first use, see Resolver.viewerFacts
 	contents  map[string]*content.Loaded // by revision ID, see Resolver.contentOf
-	shareKeys map[string]string          // space ID to the share key the request presented
+	shareKeys map[string]string          // space or site ID to the share key the request presented
+	visitors  map[string]string          // site ID to the visitor JWT the request presented
 	keyOrgs   map[string]bool            // organizations a valid share key opened a space of
+	published map[string]bool            // spaces of published sites the viewer reads as a reader
 }
 
 type loadersKey struct{}
@@ -213,11 +216,16 @@ func (l *loaders) entity(p anyPolicy) any {
 	return ld
 }
 
-func (r *Resolver) newLoaders(shareKeys map[string]string) *loaders {
-	l := &loaders{r: r, entities: map[string]any{}, shareKeys: map[string]string{},
-		keyOrgs: map[string]bool{}, contents: map[string]*content.Loaded{}}
-	for k, v := range shareKeys {
-		l.shareKeys[k] = v
+// newLoaders returns fresh loaders; those of a transaction keep what the
+// request presented (from).
+func (r *Resolver) newLoaders(from *loaders) *loaders {
+	l := &loaders{r: r, entities: map[string]any{}, shareKeys: map[string]string{}, visitors: map[string]string{},
+		keyOrgs: map[string]bool{}, published: map[string]bool{}, contents: map[string]*content.Loaded{}}
+	if from != nil {
+		from.mu.Lock()
+		maps.Copy(l.shareKeys, from.shareKeys)
+		maps.Copy(l.visitors, from.visitors)
+		from.mu.Unlock()
 	}
 	l.nested = newNestedPages(l)
 	return l
@@ -268,26 +276,29 @@ func (l *loaders) clear() {
 	l.facts = nil
 	l.contents = map[string]*content.Loaded{}
 	l.keyOrgs = map[string]bool{}
+	l.published = map[string]bool{}
 	l.mu.Unlock()
 }
 
-func (l *loaders) viewerShareKeys() map[string]string {
-	if l == nil {
-		return nil
-	}
+// setShareKey records the share key the request presented for a space or a
+// site.
+func (l *loaders) setShareKey(id, key string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	out := make(map[string]string, len(l.shareKeys))
-	for k, v := range l.shareKeys {
-		out[k] = v
-	}
-	return out
+	l.shareKeys[id] = key
 }
 
-func (l *loaders) setShareKey(spaceID, key string) {
+// setVisitorToken records the visitor JWT the request presented for a site.
+func (l *loaders) setVisitorToken(siteID, token string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.shareKeys[spaceID] = key
+	l.visitors[siteID] = token
+}
+
+func (l *loaders) visitorToken(siteID string) string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.visitors[siteID]
 }
 
 // openOrg records that a valid share key opened a space of the organization,
@@ -298,16 +309,32 @@ func (l *loaders) openOrg(orgID string) {
 	l.keyOrgs[orgID] = true
 }
 
+// publishSpaces records spaces of a published site the viewer reads: they
+// read those spaces too (see spaceDecision).
+func (l *loaders) publishSpaces(spaceIDs ...string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, id := range spaceIDs {
+		l.published[id] = true
+	}
+}
+
+func (l *loaders) spacePublished(spaceID string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.published[spaceID]
+}
+
 func (l *loaders) orgOpened(orgID string) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.keyOrgs[orgID]
 }
 
-func (l *loaders) shareKey(spaceID string) string {
+func (l *loaders) shareKey(id string) string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.shareKeys[spaceID]
+	return l.shareKeys[id]
 }
 
 // spaceCounts are the counters of a space.

@@ -64,6 +64,7 @@ var pyRESTOnly = map[string][]string{
 	"site-section":  {"object"},
 	"site-space":    {"object"},
 	"site-redirect": {"object"},
+	"share-link":    {"object"},
 	// Groups do not nest: children repeats sections.
 	"site-section-group": {"object", "children"},
 }
@@ -379,6 +380,15 @@ func TestParity(t *testing.T) {
 	e.MustDo(http.MethodPost, "/v1/orgs/"+org+"/sites/"+site+"/redirects", e.OwnerToken, map[string]any{"source": "/old/space",
 		"destination": map[string]any{"kind": "site-space", "siteSpaceId": ss}}, http.StatusCreated)
 	lists = append(lists, pyList{"/v1/orgs/" + org + "/sites/" + site + "/redirects", site, "Site", "redirects(first: 1000)"})
+	// Its share links: a named one and an inactive one; its admins see
+	// them, nobody else does.
+	e.MustDo(http.MethodPost, "/v1/orgs/"+org+"/sites/"+site+"/share-links", e.OwnerToken, map[string]any{"name": "Partners"},
+		http.StatusCreated)
+	off := e.MustDo(http.MethodPost, "/v1/orgs/"+org+"/sites/"+site+"/share-links", e.OwnerToken, map[string]any{"name": ""},
+		http.StatusCreated)["id"].(string)
+	e.MustDo(http.MethodPatch, "/v1/orgs/"+org+"/sites/"+site+"/share-links/"+off, e.OwnerToken, map[string]any{"active": false},
+		http.StatusOK)
+	lists = append(lists, pyList{"/v1/orgs/" + org + "/sites/" + site + "/share-links", site, "Site", "shareLinks(first: 1000)"})
 	for _, s := range []string{handbook, top, public, shared, gone} {
 		objects = append(objects, "/v1/spaces/"+s, "/v1/spaces/"+s+"/content")
 		lists = append(lists, pyList{"/v1/spaces/" + s + "/change-requests", s, "Space", "changeRequests(first: 1000)"})
@@ -523,7 +533,7 @@ var pyTypes = map[string]string{"organization": "Organization", "collection": "C
 	"comment": "Comment", "comment-reply": "CommentReply", "team": "Team", "invite": "Invite", "saml-provider": "SAMLProvider",
 	"translation-settings": "TranslationSettings", "openapi-spec": "OpenAPISpec",
 	"site": "Site", "site-section": "SiteSection", "site-space": "SiteSpace", "site-section-group": "SiteSectionGroup",
-	"site-redirect": "SiteRedirect"}
+	"site-redirect": "SiteRedirect", "share-link": "ShareLink"}
 
 // object compares what /v1 returns at path with the same object in GraphQL.
 func (p *pyParity) object(path string) {

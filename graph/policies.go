@@ -18,6 +18,7 @@ import (
 	"github.com/bindery/bindery/ent/predicate"
 	"github.com/bindery/bindery/ent/revision"
 	"github.com/bindery/bindery/ent/samlprovider"
+	"github.com/bindery/bindery/ent/sharelink"
 	"github.com/bindery/bindery/ent/site"
 	"github.com/bindery/bindery/ent/siteredirect"
 	"github.com/bindery/bindery/ent/sitesection"
@@ -55,6 +56,7 @@ type policySet struct {
 	sites          *policy[*ent.Site, predicate.Site]
 	sections       *policy[*ent.SiteSection, predicate.SiteSection]
 	sitespaces     *policy[*ent.SiteSpace, predicate.SiteSpace]
+	shareLinks     *policy[*ent.ShareLink, predicate.ShareLink]
 	sectionGroups  *policy[*ent.SiteSectionGroup, predicate.SiteSectionGroup]
 	redirects      *policy[*ent.SiteRedirect, predicate.SiteRedirect]
 
@@ -316,9 +318,18 @@ func (r *Resolver) declarePolicies() {
 		idOf:   func(x *ent.SiteRedirect) string { return x.ID },
 		decide: func(ctx context.Context, x *ent.SiteRedirect) (authz.Decision, error) { return r.inSite(ctx, x.SiteID) },
 	}
+	// A share link is managed by whoever administers its site or space.
+	r.shareLinks = &policy[*ent.ShareLink, predicate.ShareLink]{
+		typeName: "ShareLink", prefix: id.ShareLink, table: authz.ShareLinks,
+		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.ShareLink, error) {
+			return db.ShareLink.Query().Where(sharelink.IDIn(ids...)).All(ctx)
+		},
+		idOf:   func(l *ent.ShareLink) string { return l.ID },
+		decide: r.shareLinkDecision,
+	}
 	r.policies = []anyPolicy{r.orgs, r.collections, r.spaces, r.changeRequests, r.comments, r.commentReplies,
 		r.teams, r.invites, r.samlProviders, r.revisions, r.users, r.tokens, r.translations, r.openAPISpecs, r.specVersions,
-		r.sites, r.sections, r.sitespaces, r.sectionGroups, r.redirects}
+		r.sites, r.sections, r.sitespaces, r.sectionGroups, r.redirects, r.shareLinks}
 }
 
 // membersWithARole decides about what the members of an organization who

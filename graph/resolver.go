@@ -204,7 +204,7 @@ func (r *Resolver) tx(ctx context.Context, fn func(ctx context.Context) error) e
 				})
 			})
 		}
-		inner := r.newLoaders(outer.viewerShareKeys())
+		inner := r.newLoaders(outer)
 		return fn(withLoaders(ctx, inner))
 	})
 	outer.clear()

@@ -36,12 +36,15 @@ var sitesByCreation = page.Order[*ent.Site, predicate.Site, site.OrderOption]{
 }
 
 // siteDecision decides about a site: its organization's members with a role
-// see it with that role; guests and strangers do not see it. (Readers of a
-// published site see its published form, not the site itself.)
+// see it with that role; anyone else only as a reader of the published site
+// (see siteReaderDecision).
 func (r *Resolver) siteDecision(ctx context.Context, s *ent.Site) (authz.Decision, error) {
 	d, err := r.organizationDecision(ctx, s.OrganizationID)
-	if err != nil || d.Role == "" {
+	if err != nil {
 		return authz.Decision{}, err
+	}
+	if d.Role == "" {
+		return r.siteReaderDecision(ctx, s)
 	}
 	return d, nil
 }

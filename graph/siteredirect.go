@@ -243,9 +243,9 @@ func normalizeRedirectSource(path string) string {
 }
 
 // resolveSiteRedirect resolves a visited path of a site to its redirect and
-// target; nil when no redirect has that source. shareKey is accepted and
-// ignored: share links do not exist yet, and site reading is organization
-// membership (the site's View).
+// target; nil when no redirect has that source. The share key admitted the
+// reader to the site when it was read (Query.site, /v1's site paths), so the
+// field's own shareKey has nothing left to do.
 func (r *Resolver) resolveSiteRedirect(ctx context.Context, s *ent.Site, source string, _ *string) (*model.SiteRedirectResolution, error) {
 	if _, _, err := r.sites.authorize(ctx, s.ID, authz.View); err != nil {
 		return nil, err

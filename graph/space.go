@@ -225,8 +225,10 @@ func spaceVisibilityAllowed(s *ent.Space, v *enum.Visibility) error {
 		return nil
 	case *v == enum.VisibilityInCollection && s.ParentID == nil:
 		return apperr.Invalid("visibility", "in-collection is only for a space in a collection")
-	case *v == enum.VisibilityShareLink, *v == enum.VisibilityVisitorAuth:
-		return apperr.Invalid("visibility", "%s is not supported yet: share links and visitor authentication cannot be managed", *v)
+	case *v == enum.VisibilityVisitorAuth:
+		// A space has no visitor signing key of its own yet: a space reaches
+		// visitors through a visitor-auth site that publishes it.
+		return apperr.Invalid("visibility", "visitor-auth is not supported for a space yet: publish it on a visitor-auth site")
 	}
 	return nil
 }

@@ -514,8 +514,7 @@ func TestUpdateSpaceVisibility(t *testing.T) {
 
 	for _, c := range []struct{ id, v, why string }{
 		{top, "IN_COLLECTION", "in-collection is only for a space in a collection"},
-		{top, "SHARE_LINK", "not supported yet"},
-		{top, "VISITOR_AUTH", "not supported yet"},
+		{top, "VISITOR_AUTH", "not supported for a space yet"},
 	} {
 		g = set(e.OwnerToken, c.id, c.v)
 		require.NotEmpty(t, g.Errors, c.v)

@@ -183,6 +183,22 @@ func table() []route {
 			remove(params.deleteSiteRedirect, mutation.DeleteSiteRedirect)},
 		{"GET", "/orgs/{organizationId}/sites/{siteId}/redirect", http.StatusOK, "getSiteRedirectBySource",
 			get(params.siteRedirectBySource, (*API).presentSiteRedirectResolution)},
+		// Share links are not in the API contract; the official spec has
+		// them, and the contract's shareKey needs them.
+		{"GET", "/orgs/{organizationId}/sites/{siteId}/share-links", http.StatusOK, "listSiteShareLinks",
+			list(params.siteShareLinks, (*API).presentShareLink)},
+		{"POST", "/orgs/{organizationId}/sites/{siteId}/share-links", http.StatusCreated, "createSiteShareLink",
+			mutate((*createShareLinkBody).input, mutation.CreateShareLink, (*API).presentShareLink)},
+		{"PATCH", "/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}", http.StatusOK, "updateSiteShareLinkById",
+			mutate((*updateShareLinkBody).input, mutation.UpdateShareLink, (*API).presentShareLink)},
+		{"DELETE", "/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}", http.StatusResetContent,
+			"deleteSiteShareLinkById", remove(params.deleteShareLink, mutation.DeleteShareLink)},
+		{"GET", "/orgs/{organizationId}/sites/{siteId}/adaptive-schema", http.StatusOK, "getSiteAdaptiveSchema",
+			get(params.siteAdaptiveSchema, (*API).presentSiteAdaptiveSchema)},
+		{"PUT", "/orgs/{organizationId}/sites/{siteId}/adaptive-schema", http.StatusOK, "updateSiteAdaptiveSchema",
+			mutate((*updateSiteAdaptiveSchemaBody).input, mutation.UpdateSiteAdaptiveSchema, (*API).presentSiteAdaptiveSchema)},
+		{"GET", "/orgs/{organizationId}/sites/{siteId}/published", http.StatusOK, "getPublishedContentSite",
+			get(params.sitePublished, (*API).presentPublishedSite)},
 
 		{"GET", "/collections/{collectionId}", http.StatusOK, "getCollectionById", get(params.collection, (*API).presentCollection)},
 		{"PATCH", "/collections/{collectionId}", http.StatusOK, "updateCollectionById",

@@ -155,19 +155,24 @@ func (a *API) presentSiteSectionGroup(ctx context.Context, g *ent.SiteSectionGro
 	if err != nil {
 		return siteSectionGroupJSON{}, err
 	}
-	address, err := a.r.SitePartLocation(ctx, g.SiteID, "section-groups", g.ID)
-	if err != nil {
-		return siteSectionGroupJSON{}, err
-	}
-	j := siteSectionGroupJSON{address: address, Object: "site-section-group", ID: g.ID, Title: g.Title, Icon: g.Icon,
-		Sections: make([]siteSectionJSON, 0, len(secs))}
+	sjs := make([]siteSectionJSON, 0, len(secs))
 	for _, sec := range secs {
 		sj, err := a.presentSiteSection(ctx, sec)
 		if err != nil {
 			return siteSectionGroupJSON{}, err
 		}
-		j.Sections = append(j.Sections, sj)
+		sjs = append(sjs, sj)
 	}
-	j.Children = j.Sections
-	return j, nil
+	return a.presentSiteSectionGroupWith(ctx, g, sjs)
+}
+
+// presentSiteSectionGroupWith presents a group with the sections given, as
+// they are presented (a published site shows only some of them).
+func (a *API) presentSiteSectionGroupWith(ctx context.Context, g *ent.SiteSectionGroup, sections []siteSectionJSON) (siteSectionGroupJSON, error) {
+	address, err := a.r.SitePartLocation(ctx, g.SiteID, "section-groups", g.ID)
+	if err != nil {
+		return siteSectionGroupJSON{}, err
+	}
+	return siteSectionGroupJSON{address: address, Object: "site-section-group", ID: g.ID, Title: g.Title, Icon: g.Icon,
+		Sections: sections, Children: sections}, nil
 }

@@ -28,8 +28,8 @@ func (p params) siteRedirect() (*ent.SiteRedirect, error) {
 }
 
 // siteRedirectBySource resolves the query's source in the path's site: a
-// 404 when no redirect has it. shareKey is read and ignored until share
-// links exist (see Site.redirect).
+// 404 when no redirect has it. shareKey admits a reader of a share-link
+// site (see params.site).
 func (p params) siteRedirectBySource() (*model.SiteRedirectResolution, error) {
 	s, err := p.site()
 	if err != nil {

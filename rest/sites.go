@@ -36,13 +36,18 @@ func (p params) sites(args page.Args) (*model.SiteConnection, error) {
 	return p.a.r.Organization().Sites(p.ctx(), o, args.First, args.After, nil, nil, p.query("space"), p.query("title"), published, types)
 }
 
-// site is the site the path names, in the path's organization.
+// site is the site the path names, in the path's organization. shareKey
+// and visitorAuthToken admit the readers of a published site who are not
+// members (see Query.site): every site path takes them.
 func (p params) site() (*ent.Site, error) {
-	o, err := p.organization()
+	s, err := p.a.r.Query().Site(p.ctx(), p.path("siteId"), p.query("shareKey"), p.query("visitorAuthToken"))
 	if err != nil {
 		return nil, err
 	}
-	return p.a.r.Organization().Site(p.ctx(), o, p.path("siteId"))
+	if s.OrganizationID != p.path("organizationId") {
+		return nil, apperr.NotFoundf("Site not found")
+	}
+	return s, nil
 }
 
 func (p params) deleteSite() (model.DeleteSiteInput, error) {

@@ -228,16 +228,22 @@ type publishedURL struct {
 }
 
 func (a *API) presentSiteSection(ctx context.Context, sec *ent.SiteSection) (siteSectionJSON, error) {
+	sss, err := a.r.SiteSection().SiteSpaces(ctx, sec)
+	if err != nil {
+		return siteSectionJSON{}, err
+	}
+	return a.presentSiteSectionWith(ctx, sec, sss)
+}
+
+// presentSiteSectionWith presents a section with the site-spaces given (a
+// published site shows only some of them).
+func (a *API) presentSiteSectionWith(ctx context.Context, sec *ent.SiteSection, sss []*ent.SiteSpace) (siteSectionJSON, error) {
 	res := a.r.SiteSection()
 	isDefault, err := res.Default(ctx, sec)
 	if err != nil {
 		return siteSectionJSON{}, err
 	}
 	urls, err := res.Urls(ctx, sec)
-	if err != nil {
-		return siteSectionJSON{}, err
-	}
-	sss, err := res.SiteSpaces(ctx, sec)
 	if err != nil {
 		return siteSectionJSON{}, err
 	}

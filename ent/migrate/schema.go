@@ -822,6 +822,18 @@ var (
 				OnDelete:   schema.Cascade,
 			},
 		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "sharelink_site_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{ShareLinksColumns[5], ShareLinksColumns[1]},
+			},
+			{
+				Name:    "sharelink_space_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{ShareLinksColumns[6], ShareLinksColumns[1]},
+			},
+		},
 	}
 	// SitesColumns holds the columns for the "sites" table.
 	SitesColumns = []*schema.Column{

@@ -38,7 +38,8 @@ func (m IDMixin) Fields() []ent.Field {
 			Immutable().
 			NotEmpty().
 			MaxLen(64).
-			DefaultFunc(func() string { return newID(prefix) }),
+			DefaultFunc(func() string { return newID(prefix) }).
+			Comment("Its ID, unique across every type: a prefix that names the type, then random characters."),
 	}
 }
 
@@ -53,8 +54,8 @@ type TimeMixin struct{ mixin.Schema }
 // Fields of the TimeMixin.
 func (TimeMixin) Fields() []ent.Field {
 	return []ent.Field{
-		field.Time("created_at").Annotations(dateTime).Immutable().Default(Now),
-		field.Time("updated_at").Annotations(dateTime).Default(Now).UpdateDefault(Now),
+		field.Time("created_at").Annotations(dateTime).Immutable().Default(Now).Comment("When it was created."),
+		field.Time("updated_at").Annotations(dateTime).Default(Now).UpdateDefault(Now).Comment("When it last changed."),
 	}
 }
 
@@ -63,7 +64,7 @@ type CreatedMixin struct{ mixin.Schema }
 
 // Fields of the CreatedMixin.
 func (CreatedMixin) Fields() []ent.Field {
-	return []ent.Field{field.Time("created_at").Annotations(dateTime).Immutable().Default(Now)}
+	return []ent.Field{field.Time("created_at").Annotations(dateTime).Immutable().Default(Now).Comment("When it was created.")}
 }
 
 // internal marks a field that never appears in GraphQL.

@@ -253,21 +253,33 @@ func (ShareLink) Mixin() []ent.Mixin {
 // Fields of the ShareLink.
 func (ShareLink) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("site_id").Optional().Nillable().Immutable(),
-		field.String("space_id").Optional().Nillable().Immutable(),
-		field.String("key").Unique().Immutable().NotEmpty(),
-		field.String("name").Optional().Nillable().Validate(validate.ShareLinkName),
-		field.Bool("active").Default(true),
+		field.String("site_id").Optional().Nillable().Immutable().Annotations(internal()),
+		field.String("space_id").Optional().Nillable().Immutable().Annotations(internal()),
+		// key is the secret a reader presents as shareKey; only the share
+		// link's published URL shows it, to those who manage the link.
+		field.String("key").Unique().Immutable().NotEmpty().Sensitive().Annotations(internal()),
+		field.String("name").Optional().Nillable().Validate(validate.ShareLinkName).
+			Comment("Its name, at most 50 characters, for those who manage it."),
+		field.Bool("active").Default(true).Comment("Whether its key admits readers."),
 	}
 }
 
 // Edges of the ShareLink.
 func (ShareLink) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.From("site", Site.Type).Ref("share_links").Field("site_id").Unique().Immutable(),
-		edge.From("space", Space.Type).Ref("share_links").Field("space_id").Unique().Immutable(),
+		edge.From("site", Site.Type).Ref("share_links").Field("site_id").Unique().Immutable().
+			Annotations(entgql.Skip()),
+		edge.From("space", Space.Type).Ref("share_links").Field("space_id").Unique().Immutable().
+			Annotations(entgql.Skip()),
 	}
 }
 
+// Indexes of the ShareLink: a site's or a space's links, oldest first.
+func (ShareLink) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("site_id", "created_at"), index.Fields("space_id", "created_at")}
+}
+
 // Annotations of the ShareLink.
-func (ShareLink) Annotations() []schema.Annotation { return hidden() }
+func (ShareLink) Annotations() []schema.Annotation {
+	return []schema.Annotation{schema.Comment("A secret link that admits whoever holds it to a published share-link site or space.")}
+}

@@ -63,6 +63,7 @@ type ResolverRoot interface {
 	SAMLProvider() SAMLProviderResolver
 	SearchPageResult() SearchPageResultResolver
 	SearchSpaceResult() SearchSpaceResultResolver
+	ShareLink() ShareLinkResolver
 	Site() SiteResolver
 	SiteRedirect() SiteRedirectResolver
 	SiteSection() SiteSectionResolver
@@ -380,6 +381,11 @@ type ComplexityRoot struct {
 		SamlProvider     func(childComplexity int) int
 	}
 
+	CreateShareLinkPayload struct {
+		ClientMutationID func(childComplexity int) int
+		ShareLink        func(childComplexity int) int
+	}
+
 	CreateSitePayload struct {
 		ClientMutationID func(childComplexity int) int
 		Site             func(childComplexity int) int
@@ -460,6 +466,11 @@ type ComplexityRoot struct {
 	DeleteSAMLProviderPayload struct {
 		ClientMutationID      func(childComplexity int) int
 		DeletedSAMLProviderID func(childComplexity int) int
+	}
+
+	DeleteShareLinkPayload struct {
+		ClientMutationID   func(childComplexity int) int
+		DeletedShareLinkID func(childComplexity int) int
 	}
 
 	DeleteSitePayload struct {
@@ -672,6 +683,7 @@ type ComplexityRoot struct {
 		CreateOrganization         func(childComplexity int, input model.CreateOrganizationInput) int
 		CreatePage                 func(childComplexity int, input model.CreatePageInput) int
 		CreateSAMLProvider         func(childComplexity int, input model.CreateSAMLProviderInput) int
+		CreateShareLink            func(childComplexity int, input model.CreateShareLinkInput) int
 		CreateSite                 func(childComplexity int, input model.CreateSiteInput) int
 		CreateSiteRedirect         func(childComplexity int, input model.CreateSiteRedirectInput) int
 		CreateSiteSection          func(childComplexity int, input model.CreateSiteSectionInput) int
@@ -688,6 +700,7 @@ type ComplexityRoot struct {
 		DeleteOpenAPISpec          func(childComplexity int, input model.DeleteOpenAPISpecInput) int
 		DeletePage                 func(childComplexity int, input model.DeletePageInput) int
 		DeleteSAMLProvider         func(childComplexity int, input model.DeleteSAMLProviderInput) int
+		DeleteShareLink            func(childComplexity int, input model.DeleteShareLinkInput) int
 		DeleteSite                 func(childComplexity int, input model.DeleteSiteInput) int
 		DeleteSiteRedirect         func(childComplexity int, input model.DeleteSiteRedirectInput) int
 		DeleteSiteSection          func(childComplexity int, input model.DeleteSiteSectionInput) int
@@ -719,6 +732,7 @@ type ComplexityRoot struct {
 		ResolveComment             func(childComplexity int, input model.ResolveCommentInput) int
 		RestoreSpace               func(childComplexity int, input model.RestoreSpaceInput) int
 		RevokeAPIToken             func(childComplexity int, input model.RevokeAPITokenInput) int
+		RotateSiteVisitorAuthKey   func(childComplexity int, input model.RotateSiteVisitorAuthKeyInput) int
 		SetMemberSso               func(childComplexity int, input model.SetMemberSSOInput) int
 		SetPageMarkdown            func(childComplexity int, input model.SetPageMarkdownInput) int
 		SetTeamContentRole         func(childComplexity int, input model.SetTeamContentRoleInput) int
@@ -736,7 +750,9 @@ type ComplexityRoot struct {
 		UpdateOrganization         func(childComplexity int, input model.UpdateOrganizationInput) int
 		UpdatePage                 func(childComplexity int, input model.UpdatePageInput) int
 		UpdateSAMLProvider         func(childComplexity int, input model.UpdateSAMLProviderInput) int
+		UpdateShareLink            func(childComplexity int, input model.UpdateShareLinkInput) int
 		UpdateSite                 func(childComplexity int, input model.UpdateSiteInput) int
+		UpdateSiteAdaptiveSchema   func(childComplexity int, input model.UpdateSiteAdaptiveSchemaInput) int
 		UpdateSiteRedirect         func(childComplexity int, input model.UpdateSiteRedirectInput) int
 		UpdateSiteSection          func(childComplexity int, input model.UpdateSiteSectionInput) int
 		UpdateSiteSectionGroup     func(childComplexity int, input model.UpdateSiteSectionGroupInput) int
@@ -933,6 +949,19 @@ type ComplexityRoot struct {
 		Site             func(childComplexity int) int
 	}
 
+	PublishedSite struct {
+		Customizations func(childComplexity int) int
+		Sections       func(childComplexity int) int
+		Site           func(childComplexity int) int
+		SiteSpaces     func(childComplexity int) int
+		StructureType  func(childComplexity int) int
+	}
+
+	PublishedSiteSection struct {
+		Section    func(childComplexity int) int
+		SiteSpaces func(childComplexity int) int
+	}
+
 	PutOpenAPISpecPayload struct {
 		ClientMutationID func(childComplexity int) int
 		Created          func(childComplexity int) int
@@ -945,6 +974,7 @@ type ComplexityRoot struct {
 		Node                     func(childComplexity int, id string) int
 		Nodes                    func(childComplexity int, ids []string) int
 		Organization             func(childComplexity int, id string) int
+		Site                     func(childComplexity int, id string, shareKey *string, visitorAuthToken *string) int
 		Space                    func(childComplexity int, id string, shareKey *string) int
 		Viewer                   func(childComplexity int) int
 	}
@@ -1059,6 +1089,12 @@ type ComplexityRoot struct {
 		RevokedAPITokenID func(childComplexity int) int
 	}
 
+	RotateSiteVisitorAuthKeyPayload struct {
+		ClientMutationID func(childComplexity int) int
+		Key              func(childComplexity int) int
+		Site             func(childComplexity int) int
+	}
+
 	SAMLProvider struct {
 		Certificate func(childComplexity int) int
 		CreatedAt   func(childComplexity int) int
@@ -1166,30 +1202,63 @@ type ComplexityRoot struct {
 		Team             func(childComplexity int) int
 	}
 
+	ShareLink struct {
+		Active    func(childComplexity int) int
+		CreatedAt func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Name      func(childComplexity int) int
+		Urls      func(childComplexity int) int
+	}
+
+	ShareLinkConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	ShareLinkEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	ShareLinkURLs struct {
+		Published func(childComplexity int) int
+	}
+
 	Site struct {
-		AdaptiveContent func(childComplexity int) int
-		AgentsContext   func(childComplexity int) int
-		Basename        func(childComplexity int) int
-		CreatedAt       func(childComplexity int) int
-		Hostname        func(childComplexity int) int
-		ID              func(childComplexity int) int
-		Proxy           func(childComplexity int) int
-		Published       func(childComplexity int) int
-		Redirect        func(childComplexity int, source string, shareKey *string) int
-		Redirects       func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
-		SectionGroups   func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
-		Sections        func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
-		SiteSpaceCount  func(childComplexity int) int
-		SiteSpaces      func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor, defaultArg *bool) int
-		Title           func(childComplexity int) int
-		Type            func(childComplexity int) int
-		UpdatedAt       func(childComplexity int) int
-		Urls            func(childComplexity int) int
-		Visibility      func(childComplexity int) int
+		AdaptiveContent   func(childComplexity int) int
+		AdaptiveSchema    func(childComplexity int) int
+		AgentsContext     func(childComplexity int) int
+		Basename          func(childComplexity int) int
+		CreatedAt         func(childComplexity int) int
+		HasVisitorAuthKey func(childComplexity int) int
+		Hostname          func(childComplexity int) int
+		ID                func(childComplexity int) int
+		Proxy             func(childComplexity int) int
+		Published         func(childComplexity int) int
+		PublishedContent  func(childComplexity int, visitorAuthToken *string) int
+		Redirect          func(childComplexity int, source string, shareKey *string) int
+		Redirects         func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
+		SectionGroups     func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
+		Sections          func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
+		ShareLinks        func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
+		SiteSpaceCount    func(childComplexity int) int
+		SiteSpaces        func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor, defaultArg *bool) int
+		Title             func(childComplexity int) int
+		Type              func(childComplexity int) int
+		UpdatedAt         func(childComplexity int) int
+		Urls              func(childComplexity int) int
+		Visibility        func(childComplexity int) int
 	}
 
 	SiteAdaptiveContent struct {
 		Enabled func(childComplexity int) int
+	}
+
+	SiteAdaptiveSchema struct {
+		JSONSchema func(childComplexity int) int
+		UpdatedAt  func(childComplexity int) int
 	}
 
 	SiteConnection struct {
@@ -1353,6 +1422,7 @@ type ComplexityRoot struct {
 		Permissions             func(childComplexity int) int
 		Revision                func(childComplexity int) int
 		Search                  func(childComplexity int, query string, first *int, after *page.Cursor, last *int, before *page.Cursor) int
+		ShareLinks              func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
 		Title                   func(childComplexity int) int
 		UpdatedAt               func(childComplexity int) int
 		Urls                    func(childComplexity int) int
@@ -1567,6 +1637,17 @@ type ComplexityRoot struct {
 	UpdateSAMLProviderPayload struct {
 		ClientMutationID func(childComplexity int) int
 		SamlProvider     func(childComplexity int) int
+	}
+
+	UpdateShareLinkPayload struct {
+		ClientMutationID func(childComplexity int) int
+		ShareLink        func(childComplexity int) int
+	}
+
+	UpdateSiteAdaptiveSchemaPayload struct {
+		AdaptiveSchema   func(childComplexity int) int
+		ClientMutationID func(childComplexity int) int
+		Site             func(childComplexity int) int
 	}
 
 	UpdateSitePayload struct {
@@ -1788,6 +1869,11 @@ type MutationResolver interface {
 	AddSiteSectionToGroup(ctx context.Context, input model.SiteSectionGroupMembershipInput) (*model.SiteSectionGroupMembershipPayload, error)
 	RemoveSiteSectionFromGroup(ctx context.Context, input model.SiteSectionGroupMembershipInput) (*model.SiteSectionGroupMembershipPayload, error)
 	MoveSiteSectionGroup(ctx context.Context, input model.MoveSiteSectionGroupInput) (*model.MoveSiteSectionGroupPayload, error)
+	CreateShareLink(ctx context.Context, input model.CreateShareLinkInput) (*model.CreateShareLinkPayload, error)
+	UpdateShareLink(ctx context.Context, input model.UpdateShareLinkInput) (*model.UpdateShareLinkPayload, error)
+	DeleteShareLink(ctx context.Context, input model.DeleteShareLinkInput) (*model.DeleteShareLinkPayload, error)
+	UpdateSiteAdaptiveSchema(ctx context.Context, input model.UpdateSiteAdaptiveSchemaInput) (*model.UpdateSiteAdaptiveSchemaPayload, error)
+	RotateSiteVisitorAuthKey(ctx context.Context, input model.RotateSiteVisitorAuthKeyInput) (*model.RotateSiteVisitorAuthKeyPayload, error)
 	CreateSiteRedirect(ctx context.Context, input model.CreateSiteRedirectInput) (*model.CreateSiteRedirectPayload, error)
 	UpdateSiteRedirect(ctx context.Context, input model.UpdateSiteRedirectInput) (*model.UpdateSiteRedirectPayload, error)
 	DeleteSiteRedirect(ctx context.Context, input model.DeleteSiteRedirectInput) (*model.DeleteSiteRedirectPayload, error)
@@ -1848,6 +1934,7 @@ type QueryResolver interface {
 	Collection(ctx context.Context, id string) (*ent.Collection, error)
 	EmailDomainOrganizations(ctx context.Context, emailDomain string) ([]*ent.Organization, error)
 	Organization(ctx context.Context, id string) (*ent.Organization, error)
+	Site(ctx context.Context, id string, shareKey *string, visitorAuthToken *string) (*ent.Site, error)
 	Space(ctx context.Context, id string, shareKey *string) (*ent.Space, error)
 }
 type RevisionResolver interface {
@@ -1886,6 +1973,9 @@ type SearchPageResultResolver interface {
 type SearchSpaceResultResolver interface {
 	Space(ctx context.Context, obj *search.SpaceHit) (*ent.Space, error)
 }
+type ShareLinkResolver interface {
+	Urls(ctx context.Context, obj *ent.ShareLink) (*model.ShareLinkURLs, error)
+}
 type SiteResolver interface {
 	SiteSpaceCount(ctx context.Context, obj *ent.Site) (int, error)
 	Proxy(ctx context.Context, obj *ent.Site) (*model.SiteProxy, error)
@@ -1894,6 +1984,10 @@ type SiteResolver interface {
 	Sections(ctx context.Context, obj *ent.Site, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.SiteSectionConnection, error)
 	SiteSpaces(ctx context.Context, obj *ent.Site, first *int, after *page.Cursor, last *int, before *page.Cursor, defaultArg *bool) (*model.SiteSpaceConnection, error)
 	SectionGroups(ctx context.Context, obj *ent.Site, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.SiteSectionGroupConnection, error)
+	ShareLinks(ctx context.Context, obj *ent.Site, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.ShareLinkConnection, error)
+	AdaptiveSchema(ctx context.Context, obj *ent.Site) (*model.SiteAdaptiveSchema, error)
+	HasVisitorAuthKey(ctx context.Context, obj *ent.Site) (bool, error)
+	PublishedContent(ctx context.Context, obj *ent.Site, visitorAuthToken *string) (*model.PublishedSite, error)
 	Redirects(ctx context.Context, obj *ent.Site, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.SiteRedirectConnection, error)
 	Redirect(ctx context.Context, obj *ent.Site, source string, shareKey *string) (*model.SiteRedirectResolution, error)
 }
@@ -1919,6 +2013,7 @@ type SiteSpaceResolver interface {
 type SpaceResolver interface {
 	Comments(ctx context.Context, obj *ent.Space, first *int, after *page.Cursor, last *int, before *page.Cursor, order *model.CommentOrder, status *enum.CommentStatus, targetPageID *string) (*model.CommentConnection, error)
 	Search(ctx context.Context, obj *ent.Space, query string, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.SearchPageResultConnection, error)
+	ShareLinks(ctx context.Context, obj *ent.Space, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.ShareLinkConnection, error)
 	Organization(ctx context.Context, obj *ent.Space) (*ent.Organization, error)
 	Parent(ctx context.Context, obj *ent.Space) (*ent.Collection, error)
 	Revision(ctx context.Context, obj *ent.Space) (*ent.Revision, error)
@@ -3100,6 +3195,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CreateSAMLProviderPayload.SamlProvider(childComplexity), true
 
+	case "CreateShareLinkPayload.clientMutationId":
+		if e.ComplexityRoot.CreateShareLinkPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateShareLinkPayload.ClientMutationID(childComplexity), true
+	case "CreateShareLinkPayload.shareLink":
+		if e.ComplexityRoot.CreateShareLinkPayload.ShareLink == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateShareLinkPayload.ShareLink(childComplexity), true
+
 	case "CreateSitePayload.clientMutationId":
 		if e.ComplexityRoot.CreateSitePayload.ClientMutationID == nil {
 			break
@@ -3319,6 +3427,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DeleteSAMLProviderPayload.DeletedSAMLProviderID(childComplexity), true
+
+	case "DeleteShareLinkPayload.clientMutationId":
+		if e.ComplexityRoot.DeleteShareLinkPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteShareLinkPayload.ClientMutationID(childComplexity), true
+	case "DeleteShareLinkPayload.deletedShareLinkId":
+		if e.ComplexityRoot.DeleteShareLinkPayload.DeletedShareLinkID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteShareLinkPayload.DeletedShareLinkID(childComplexity), true
 
 	case "DeleteSitePayload.clientMutationId":
 		if e.ComplexityRoot.DeleteSitePayload.ClientMutationID == nil {
@@ -4078,6 +4199,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateSAMLProvider(childComplexity, args["input"].(model.CreateSAMLProviderInput)), true
+	case "Mutation.createShareLink":
+		if e.ComplexityRoot.Mutation.CreateShareLink == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createShareLink_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateShareLink(childComplexity, args["input"].(model.CreateShareLinkInput)), true
 	case "Mutation.createSite":
 		if e.ComplexityRoot.Mutation.CreateSite == nil {
 			break
@@ -4254,6 +4386,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteSAMLProvider(childComplexity, args["input"].(model.DeleteSAMLProviderInput)), true
+	case "Mutation.deleteShareLink":
+		if e.ComplexityRoot.Mutation.DeleteShareLink == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteShareLink_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteShareLink(childComplexity, args["input"].(model.DeleteShareLinkInput)), true
 	case "Mutation.deleteSite":
 		if e.ComplexityRoot.Mutation.DeleteSite == nil {
 			break
@@ -4595,6 +4738,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RevokeAPIToken(childComplexity, args["input"].(model.RevokeAPITokenInput)), true
+	case "Mutation.rotateSiteVisitorAuthKey":
+		if e.ComplexityRoot.Mutation.RotateSiteVisitorAuthKey == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_rotateSiteVisitorAuthKey_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RotateSiteVisitorAuthKey(childComplexity, args["input"].(model.RotateSiteVisitorAuthKeyInput)), true
 	case "Mutation.setMemberSSO":
 		if e.ComplexityRoot.Mutation.SetMemberSso == nil {
 			break
@@ -4782,6 +4936,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateSAMLProvider(childComplexity, args["input"].(model.UpdateSAMLProviderInput)), true
+	case "Mutation.updateShareLink":
+		if e.ComplexityRoot.Mutation.UpdateShareLink == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateShareLink_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateShareLink(childComplexity, args["input"].(model.UpdateShareLinkInput)), true
 	case "Mutation.updateSite":
 		if e.ComplexityRoot.Mutation.UpdateSite == nil {
 			break
@@ -4793,6 +4958,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateSite(childComplexity, args["input"].(model.UpdateSiteInput)), true
+	case "Mutation.updateSiteAdaptiveSchema":
+		if e.ComplexityRoot.Mutation.UpdateSiteAdaptiveSchema == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteAdaptiveSchema_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteAdaptiveSchema(childComplexity, args["input"].(model.UpdateSiteAdaptiveSchemaInput)), true
 	case "Mutation.updateSiteRedirect":
 		if e.ComplexityRoot.Mutation.UpdateSiteRedirect == nil {
 			break
@@ -5731,6 +5907,50 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PublishSitePayload.Site(childComplexity), true
 
+	case "PublishedSite.customizations":
+		if e.ComplexityRoot.PublishedSite.Customizations == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSite.Customizations(childComplexity), true
+	case "PublishedSite.sections":
+		if e.ComplexityRoot.PublishedSite.Sections == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSite.Sections(childComplexity), true
+	case "PublishedSite.site":
+		if e.ComplexityRoot.PublishedSite.Site == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSite.Site(childComplexity), true
+	case "PublishedSite.siteSpaces":
+		if e.ComplexityRoot.PublishedSite.SiteSpaces == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSite.SiteSpaces(childComplexity), true
+	case "PublishedSite.structureType":
+		if e.ComplexityRoot.PublishedSite.StructureType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSite.StructureType(childComplexity), true
+
+	case "PublishedSiteSection.section":
+		if e.ComplexityRoot.PublishedSiteSection.Section == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteSection.Section(childComplexity), true
+	case "PublishedSiteSection.siteSpaces":
+		if e.ComplexityRoot.PublishedSiteSection.SiteSpaces == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteSection.SiteSpaces(childComplexity), true
+
 	case "PutOpenAPISpecPayload.clientMutationId":
 		if e.ComplexityRoot.PutOpenAPISpecPayload.ClientMutationID == nil {
 			break
@@ -5806,6 +6026,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Organization(childComplexity, args["id"].(string)), true
+	case "Query.site":
+		if e.ComplexityRoot.Query.Site == nil {
+			break
+		}
+
+		args, err := ec.field_Query_site_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Site(childComplexity, args["id"].(string), args["shareKey"].(*string), args["visitorAuthToken"].(*string)), true
 	case "Query.space":
 		if e.ComplexityRoot.Query.Space == nil {
 			break
@@ -6298,6 +6529,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RevokeAPITokenPayload.RevokedAPITokenID(childComplexity), true
 
+	case "RotateSiteVisitorAuthKeyPayload.clientMutationId":
+		if e.ComplexityRoot.RotateSiteVisitorAuthKeyPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RotateSiteVisitorAuthKeyPayload.ClientMutationID(childComplexity), true
+	case "RotateSiteVisitorAuthKeyPayload.key":
+		if e.ComplexityRoot.RotateSiteVisitorAuthKeyPayload.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RotateSiteVisitorAuthKeyPayload.Key(childComplexity), true
+	case "RotateSiteVisitorAuthKeyPayload.site":
+		if e.ComplexityRoot.RotateSiteVisitorAuthKeyPayload.Site == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RotateSiteVisitorAuthKeyPayload.Site(childComplexity), true
+
 	case "SAMLProvider.certificate":
 		if e.ComplexityRoot.SAMLProvider.Certificate == nil {
 			break
@@ -6668,12 +6918,94 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SetTeamContentRolePayload.Team(childComplexity), true
 
+	case "ShareLink.active":
+		if e.ComplexityRoot.ShareLink.Active == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShareLink.Active(childComplexity), true
+	case "ShareLink.createdAt":
+		if e.ComplexityRoot.ShareLink.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShareLink.CreatedAt(childComplexity), true
+	case "ShareLink.id":
+		if e.ComplexityRoot.ShareLink.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShareLink.ID(childComplexity), true
+	case "ShareLink.name":
+		if e.ComplexityRoot.ShareLink.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShareLink.Name(childComplexity), true
+	case "ShareLink.urls":
+		if e.ComplexityRoot.ShareLink.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShareLink.Urls(childComplexity), true
+
+	case "ShareLinkConnection.edges":
+		if e.ComplexityRoot.ShareLinkConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShareLinkConnection.Edges(childComplexity), true
+	case "ShareLinkConnection.nodes":
+		if e.ComplexityRoot.ShareLinkConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShareLinkConnection.Nodes(childComplexity), true
+	case "ShareLinkConnection.pageInfo":
+		if e.ComplexityRoot.ShareLinkConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShareLinkConnection.PageInfo(childComplexity), true
+	case "ShareLinkConnection.totalCount":
+		if e.ComplexityRoot.ShareLinkConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShareLinkConnection.TotalCount(childComplexity), true
+
+	case "ShareLinkEdge.cursor":
+		if e.ComplexityRoot.ShareLinkEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShareLinkEdge.Cursor(childComplexity), true
+	case "ShareLinkEdge.node":
+		if e.ComplexityRoot.ShareLinkEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShareLinkEdge.Node(childComplexity), true
+
+	case "ShareLinkURLs.published":
+		if e.ComplexityRoot.ShareLinkURLs.Published == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShareLinkURLs.Published(childComplexity), true
+
 	case "Site.adaptiveContent":
 		if e.ComplexityRoot.Site.AdaptiveContent == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Site.AdaptiveContent(childComplexity), true
+	case "Site.adaptiveSchema":
+		if e.ComplexityRoot.Site.AdaptiveSchema == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.AdaptiveSchema(childComplexity), true
 	case "Site.agentsContext":
 		if e.ComplexityRoot.Site.AgentsContext == nil {
 			break
@@ -6692,6 +7024,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.CreatedAt(childComplexity), true
+	case "Site.hasVisitorAuthKey":
+		if e.ComplexityRoot.Site.HasVisitorAuthKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.HasVisitorAuthKey(childComplexity), true
 	case "Site.hostname":
 		if e.ComplexityRoot.Site.Hostname == nil {
 			break
@@ -6716,6 +7054,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.Published(childComplexity), true
+	case "Site.publishedContent":
+		if e.ComplexityRoot.Site.PublishedContent == nil {
+			break
+		}
+
+		args, err := ec.field_Site_publishedContent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.PublishedContent(childComplexity, args["visitorAuthToken"].(*string)), true
 	case "Site.redirect":
 		if e.ComplexityRoot.Site.Redirect == nil {
 			break
@@ -6760,6 +7109,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.Sections(childComplexity, args["first"].(*int), args["after"].(*page.Cursor), args["last"].(*int), args["before"].(*page.Cursor)), true
+	case "Site.shareLinks":
+		if e.ComplexityRoot.Site.ShareLinks == nil {
+			break
+		}
+
+		args, err := ec.field_Site_shareLinks_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.ShareLinks(childComplexity, args["first"].(*int), args["after"].(*page.Cursor), args["last"].(*int), args["before"].(*page.Cursor)), true
 	case "Site.siteSpaceCount":
 		if e.ComplexityRoot.Site.SiteSpaceCount == nil {
 			break
@@ -6814,6 +7174,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteAdaptiveContent.Enabled(childComplexity), true
+
+	case "SiteAdaptiveSchema.jsonSchema":
+		if e.ComplexityRoot.SiteAdaptiveSchema.JSONSchema == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteAdaptiveSchema.JSONSchema(childComplexity), true
+	case "SiteAdaptiveSchema.updatedAt":
+		if e.ComplexityRoot.SiteAdaptiveSchema.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteAdaptiveSchema.UpdatedAt(childComplexity), true
 
 	case "SiteConnection.edges":
 		if e.ComplexityRoot.SiteConnection.Edges == nil {
@@ -7438,6 +7811,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.Search(childComplexity, args["query"].(string), args["first"].(*int), args["after"].(*page.Cursor), args["last"].(*int), args["before"].(*page.Cursor)), true
+	case "Space.shareLinks":
+		if e.ComplexityRoot.Space.ShareLinks == nil {
+			break
+		}
+
+		args, err := ec.field_Space_shareLinks_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.ShareLinks(childComplexity, args["first"].(*int), args["after"].(*page.Cursor), args["last"].(*int), args["before"].(*page.Cursor)), true
 	case "Space.title":
 		if e.ComplexityRoot.Space.Title == nil {
 			break
@@ -8165,6 +8549,38 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.UpdateSAMLProviderPayload.SamlProvider(childComplexity), true
 
+	case "UpdateShareLinkPayload.clientMutationId":
+		if e.ComplexityRoot.UpdateShareLinkPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateShareLinkPayload.ClientMutationID(childComplexity), true
+	case "UpdateShareLinkPayload.shareLink":
+		if e.ComplexityRoot.UpdateShareLinkPayload.ShareLink == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateShareLinkPayload.ShareLink(childComplexity), true
+
+	case "UpdateSiteAdaptiveSchemaPayload.adaptiveSchema":
+		if e.ComplexityRoot.UpdateSiteAdaptiveSchemaPayload.AdaptiveSchema == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateSiteAdaptiveSchemaPayload.AdaptiveSchema(childComplexity), true
+	case "UpdateSiteAdaptiveSchemaPayload.clientMutationId":
+		if e.ComplexityRoot.UpdateSiteAdaptiveSchemaPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateSiteAdaptiveSchemaPayload.ClientMutationID(childComplexity), true
+	case "UpdateSiteAdaptiveSchemaPayload.site":
+		if e.ComplexityRoot.UpdateSiteAdaptiveSchemaPayload.Site == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateSiteAdaptiveSchemaPayload.Site(childComplexity), true
+
 	case "UpdateSitePayload.clientMutationId":
 		if e.ComplexityRoot.UpdateSitePayload.ClientMutationID == nil {
 			break
@@ -8379,6 +8795,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateOrganizationInput,
 		ec.unmarshalInputCreatePageInput,
 		ec.unmarshalInputCreateSAMLProviderInput,
+		ec.unmarshalInputCreateShareLinkInput,
 		ec.unmarshalInputCreateSiteInput,
 		ec.unmarshalInputCreateSiteRedirectInput,
 		ec.unmarshalInputCreateSiteSectionGroupInput,
@@ -8395,6 +8812,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputDeleteOpenAPISpecInput,
 		ec.unmarshalInputDeletePageInput,
 		ec.unmarshalInputDeleteSAMLProviderInput,
+		ec.unmarshalInputDeleteShareLinkInput,
 		ec.unmarshalInputDeleteSiteInput,
 		ec.unmarshalInputDeleteSiteRedirectInput,
 		ec.unmarshalInputDeleteSiteSectionGroupInput,
@@ -8431,6 +8849,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputResolveCommentInput,
 		ec.unmarshalInputRestoreSpaceInput,
 		ec.unmarshalInputRevokeAPITokenInput,
+		ec.unmarshalInputRotateSiteVisitorAuthKeyInput,
 		ec.unmarshalInputSetMemberSSOInput,
 		ec.unmarshalInputSetPageMarkdownInput,
 		ec.unmarshalInputSetTeamContentRoleInput,
@@ -8451,6 +8870,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputUpdateOrganizationInput,
 		ec.unmarshalInputUpdatePageInput,
 		ec.unmarshalInputUpdateSAMLProviderInput,
+		ec.unmarshalInputUpdateShareLinkInput,
+		ec.unmarshalInputUpdateSiteAdaptiveSchemaInput,
 		ec.unmarshalInputUpdateSiteInput,
 		ec.unmarshalInputUpdateSiteRedirectInput,
 		ec.unmarshalInputUpdateSiteSectionGroupInput,
@@ -9820,6 +10241,26 @@ type SiteRedirectEdge {
   "The item's place in the list: pass it as after or before to page from it."
   cursor: Cursor!
 }
+
+"A page of ShareLink, as a Relay connection."
+type ShareLinkConnection {
+  "The page's items, each with its cursor."
+  edges: [ShareLinkEdge!]!
+  "The page's items, in the order of edges."
+  nodes: [ShareLink!]!
+  "Where this page is in the whole list, and the cursors to page on."
+  pageInfo: PageInfo!
+  "The number of items in the whole list, not only this page."
+  totalCount: Int!
+}
+
+"An item of a page of ShareLink, with its cursor."
+type ShareLinkEdge {
+  "The item."
+  node: ShareLink!
+  "The item's place in the list: pass it as after or before to page from it."
+  cursor: Cursor!
+}
 `, BuiltIn: false},
 	{Name: "../schema/content.graphqls", Input: `extend type Revision {
   "The revisions this one was made from; a merge has two."
@@ -10207,15 +10648,30 @@ type ImportContentPayload {
 	{Name: "../schema/ent.graphqls", Input: `directive @goField(forceResolver: Boolean, name: String, omittable: Boolean) on FIELD_DEFINITION | INPUT_FIELD_DEFINITION
 directive @goModel(model: String, models: [String!], forceGenerate: Boolean) on OBJECT | INPUT_OBJECT | SCALAR | ENUM | INTERFACE | UNION
 type APIToken implements Node {
+  """
+  Its ID, unique across every type: a prefix that names the type, then random characters.
+  """
   id: ID!
+  """
+  When it was created.
+  """
   createdAt: DateTime!
   label: String!
   lastUsedAt: DateTime
   expiresAt: DateTime
 }
 type ChangeRequest implements Node {
+  """
+  Its ID, unique across every type: a prefix that names the type, then random characters.
+  """
   id: ID!
+  """
+  When it was created.
+  """
   createdAt: DateTime!
+  """
+  When it last changed.
+  """
   updatedAt: DateTime!
   number: Int!
   status: ChangeRequestStatus!
@@ -10223,8 +10679,17 @@ type ChangeRequest implements Node {
   mergedAt: DateTime
 }
 type Collection implements Node {
+  """
+  Its ID, unique across every type: a prefix that names the type, then random characters.
+  """
   id: ID!
+  """
+  When it was created.
+  """
   createdAt: DateTime!
+  """
+  When it last changed.
+  """
   updatedAt: DateTime!
   title: String!
   description: String
@@ -10234,6 +10699,9 @@ type Collection implements Node {
 A comment opens a discussion thread on a space's main content or on a change request, optionally on a page of it and a node inside the page.
 """
 type Comment implements Node {
+  """
+  Its ID, unique across every type: a prefix that names the type, then random characters.
+  """
   id: ID!
   """
   OPEN, or RESOLVED once someone resolved the thread.
@@ -10256,6 +10724,9 @@ type Comment implements Node {
 A reply in a comment's thread.
 """
 type CommentReply implements Node {
+  """
+  Its ID, unique across every type: a prefix that names the type, then random characters.
+  """
   id: ID!
   """
   When it was posted.
@@ -10275,7 +10746,13 @@ scalar Cursor
 An invite link to an organization: its ID is the link's secret, and whoever holds it joins with its role.
 """
 type Invite implements Node {
+  """
+  Its ID, unique across every type: a prefix that names the type, then random characters.
+  """
   id: ID!
+  """
+  When it was created.
+  """
   createdAt: DateTime!
   role: Role
 }
@@ -10293,8 +10770,17 @@ interface Node @goModel(model: "github.com/bindery/bindery/ent.Noder") {
 An OpenAPI document of an organization, from a URL or a text, processed in the background into versions.
 """
 type OpenAPISpec implements Node {
+  """
+  Its ID, unique across every type: a prefix that names the type, then random characters.
+  """
   id: ID!
+  """
+  When it was created.
+  """
   createdAt: DateTime!
+  """
+  When it last changed.
+  """
   updatedAt: DateTime!
   slug: String!
   sourceURL: String
@@ -10307,14 +10793,29 @@ type OpenAPISpec implements Node {
 A version of an OpenAPI spec: a document that parsed and validated, with its operations.
 """
 type OpenAPISpecVersion implements Node {
+  """
+  Its ID, unique across every type: a prefix that names the type, then random characters.
+  """
   id: ID!
+  """
+  When it was created.
+  """
   createdAt: DateTime!
   sourceURL: String
   specVersion: String!
 }
 type Organization implements Node {
+  """
+  Its ID, unique across every type: a prefix that names the type, then random characters.
+  """
   id: ID!
+  """
+  When it was created.
+  """
   createdAt: DateTime!
+  """
+  When it last changed.
+  """
   updatedAt: DateTime!
   title: String!
   hostname: String
@@ -10372,7 +10873,13 @@ type Query {
   ): [Node]!
 }
 type Revision implements Node {
+  """
+  Its ID, unique across every type: a prefix that names the type, then random characters.
+  """
   id: ID!
+  """
+  When it was created.
+  """
   createdAt: DateTime!
   type: RevisionType!
   message: String
@@ -10381,8 +10888,17 @@ type Revision implements Node {
 A SAML identity provider members of the organization sign in with.
 """
 type SAMLProvider implements Node {
+  """
+  Its ID, unique across every type: a prefix that names the type, then random characters.
+  """
   id: ID!
+  """
+  When it was created.
+  """
   createdAt: DateTime!
+  """
+  When it last changed.
+  """
   updatedAt: DateTime!
   label: String!
   ssoURL: String
@@ -10392,11 +10908,41 @@ type SAMLProvider implements Node {
   status: SAMLProviderStatus!
 }
 """
+A secret link that admits whoever holds it to a published share-link site or space.
+"""
+type ShareLink implements Node {
+  """
+  Its ID, unique across every type: a prefix that names the type, then random characters.
+  """
+  id: ID!
+  """
+  When it was created.
+  """
+  createdAt: DateTime!
+  """
+  Its name, at most 50 characters, for those who manage it.
+  """
+  name: String
+  """
+  Whether its key admits readers.
+  """
+  active: Boolean!
+}
+"""
 A documentation site of an organization, which publishes its spaces.
 """
 type Site implements Node {
+  """
+  Its ID, unique across every type: a prefix that names the type, then random characters.
+  """
   id: ID!
+  """
+  When it was created.
+  """
   createdAt: DateTime!
+  """
+  When it last changed.
+  """
   updatedAt: DateTime!
   type: SiteType!
   title: String!
@@ -10410,8 +10956,17 @@ type Site implements Node {
 A redirect of a site: a path of the site that sends its visitors to a section, site-space or page.
 """
 type SiteRedirect implements Node {
+  """
+  Its ID, unique across every type: a prefix that names the type, then random characters.
+  """
   id: ID!
+  """
+  When it was created.
+  """
   createdAt: DateTime!
+  """
+  When it last changed.
+  """
   updatedAt: DateTime!
   source: String!
 }
@@ -10419,8 +10974,17 @@ type SiteRedirect implements Node {
 A top-level section of a site, such as a product, holding site-spaces.
 """
 type SiteSection implements Node {
+  """
+  Its ID, unique across every type: a prefix that names the type, then random characters.
+  """
   id: ID!
+  """
+  When it was created.
+  """
   createdAt: DateTime!
+  """
+  When it last changed.
+  """
   updatedAt: DateTime!
   title: String!
   description: String
@@ -10432,8 +10996,17 @@ type SiteSection implements Node {
 A group of sections of a site, shown together in its top bar.
 """
 type SiteSectionGroup implements Node {
+  """
+  Its ID, unique across every type: a prefix that names the type, then random characters.
+  """
   id: ID!
+  """
+  When it was created.
+  """
   createdAt: DateTime!
+  """
+  When it last changed.
+  """
   updatedAt: DateTime!
   title: String!
   icon: String
@@ -10442,15 +11015,33 @@ type SiteSectionGroup implements Node {
 A space published on a site, at its root or in a section: a version or a language of it.
 """
 type SiteSpace implements Node {
+  """
+  Its ID, unique across every type: a prefix that names the type, then random characters.
+  """
   id: ID!
+  """
+  When it was created.
+  """
   createdAt: DateTime!
+  """
+  When it last changed.
+  """
   updatedAt: DateTime!
   path: String!
   condition: String
 }
 type Space implements Node {
+  """
+  Its ID, unique across every type: a prefix that names the type, then random characters.
+  """
   id: ID!
+  """
+  When it was created.
+  """
   createdAt: DateTime!
+  """
+  When it last changed.
+  """
   updatedAt: DateTime!
   title: String!
   emoji: String!
@@ -10464,8 +11055,17 @@ type Space implements Node {
 A named group of an organization's members; its grants on content raise its members' roles.
 """
 type Team implements Node {
+  """
+  Its ID, unique across every type: a prefix that names the type, then random characters.
+  """
   id: ID!
+  """
+  When it was created.
+  """
   createdAt: DateTime!
+  """
+  When it last changed.
+  """
   updatedAt: DateTime!
   title: String!
 }
@@ -10473,14 +11073,32 @@ type Team implements Node {
 The languages an organization translates its content into.
 """
 type TranslationSettings implements Node {
+  """
+  Its ID, unique across every type: a prefix that names the type, then random characters.
+  """
   id: ID!
+  """
+  When it was created.
+  """
   createdAt: DateTime!
+  """
+  When it last changed.
+  """
   updatedAt: DateTime!
   title: String!
 }
 type User implements Node {
+  """
+  Its ID, unique across every type: a prefix that names the type, then random characters.
+  """
   id: ID!
+  """
+  When it was created.
+  """
   createdAt: DateTime!
+  """
+  When it last changed.
+  """
   updatedAt: DateTime!
   displayName: String!
   photoURL: String
@@ -12170,6 +12788,251 @@ type MoveSiteSectionGroupPayload {
   clientMutationId: String
 }
 `, BuiltIn: false},
+	{Name: "../schema/sitereaders.graphqls", Input: `# Who reads a published site, and what they read: share links, the visitor
+# signing key, the adaptive schema and the published structure (see
+# graph/sitereaders.go for the rules).
+
+extend type Query {
+  """
+  A site. Its organization's members with a role read it; so does anyone
+  while it is published and its visibility admits them: everyone for a
+  public or unlisted site, holders of an active share key (shareKey) of a
+  share-link site, visitors with a valid JWT signed with its visitor signing
+  key (visitorAuthToken) for a visitor-auth site. A NOT_FOUND error for
+  anyone else.
+  """
+  site(
+    "The site's ID."
+    id: ID!
+    "The key of an active share link of the site."
+    shareKey: String
+    "A JWT signed (HS256) with the site's visitor signing key, with an exp claim."
+    visitorAuthToken: String
+  ): Site
+}
+
+extend type ShareLink {
+  "Where its key admits a reader."
+  urls: ShareLinkURLs!
+}
+
+"The addresses of a share link."
+type ShareLinkURLs {
+  """
+  Where the link's key admits a reader: the published site's address with
+  ?shareKey=, while the site is published; a space's /v1 address with
+  ?shareKey=.
+  """
+  published: String
+}
+
+"The JSON Schema of the claims of a site's visitors, which its sections' and site-spaces' conditions read."
+type SiteAdaptiveSchema {
+  """
+  A draft-07 JSON Schema of an object whose properties are the claims, each
+  with a type and a description (the official SiteAdaptiveJSONSchema).
+  """
+  jsonSchema: JSON!
+  "When it was last set."
+  updatedAt: DateTime!
+}
+
+"What a reader of a published site sees."
+type PublishedSite {
+  "The site itself."
+  site: Site!
+  "Whether the site is arranged in sections (SECTIONS) or has site-spaces at its root (SITE_SPACES)."
+  structureType: PublishedSiteStructureType!
+  """
+  The sections the reader sees, in order, each with the site-spaces of it
+  the reader sees; empty for a site without sections. A section's group is
+  its sectionGroup.
+  """
+  sections: [PublishedSiteSection!]!
+  "For a site without sections, its site-spaces the reader sees, in order; empty otherwise."
+  siteSpaces: [SiteSpace!]!
+  """
+  The site's customization (the official SiteCustomizationSettings):
+  Bindery has no customization of its own yet, so this is the official
+  defaults.
+  """
+  customizations: JSON!
+}
+
+"A section of a published site, as its reader sees it."
+type PublishedSiteSection {
+  "The section itself; its siteSpaces field lists all of them, the reader's or not."
+  section: SiteSection!
+  "The section's site-spaces the reader sees, in order."
+  siteSpaces: [SiteSpace!]!
+}
+
+"How a published site is arranged."
+enum PublishedSiteStructureType {
+  "In sections, which hold site-spaces."
+  SECTIONS
+  "Site-spaces at the site's root."
+  SITE_SPACES
+}
+
+extend type Site {
+  """
+  The site's share links, oldest first, for its admins. A share link admits
+  its holder to the site while it is published with the visibility
+  SHARE_LINK.
+  """
+  shareLinks(
+    "Returns the first n share links."
+    first: Int
+    "Returns the share links after this cursor."
+    after: Cursor
+    "Returns the last n share links."
+    last: Int
+    "Returns the share links before this cursor."
+    before: Cursor
+  ): ShareLinkConnection!
+  "The site's adaptive schema; null when it has none."
+  adaptiveSchema: SiteAdaptiveSchema
+  "Whether the site has a visitor signing key (see rotateSiteVisitorAuthKey)."
+  hasVisitorAuthKey: Boolean!
+  """
+  What the reader of the published site sees: its sections and site-spaces,
+  less those whose condition is false for the visitor's claims when
+  adaptive content is enabled. The claims are those of visitorAuthToken,
+  checked against the adaptive schema. Members with a role may read it
+  before it is published.
+  """
+  publishedContent(
+    "A JWT signed (HS256) with the site's visitor signing key, with an exp claim; its claims are the visitor's."
+    visitorAuthToken: String
+  ): PublishedSite!
+}
+
+extend type Space {
+  "The space's share links, oldest first, for its admins. A share link admits its holder to a space with the visibility SHARE_LINK."
+  shareLinks(
+    "Returns the first n share links."
+    first: Int
+    "Returns the share links after this cursor."
+    after: Cursor
+    "Returns the last n share links."
+    last: Int
+    "Returns the share links before this cursor."
+    before: Cursor
+  ): ShareLinkConnection!
+}
+
+extend type Mutation {
+  "Creates a share link of a site (its admins) or of a space (its admin role), with a new secret key."
+  createShareLink(input: CreateShareLinkInput!): CreateShareLinkPayload!
+  "Renames a share link, or makes it active or inactive."
+  updateShareLink(input: UpdateShareLinkInput!): UpdateShareLinkPayload!
+  "Deletes a share link: its key admits nobody any more."
+  deleteShareLink(input: DeleteShareLinkInput!): DeleteShareLinkPayload!
+  "Sets a site's adaptive schema. Needs the admin role on the site."
+  updateSiteAdaptiveSchema(input: UpdateSiteAdaptiveSchemaInput!): UpdateSiteAdaptiveSchemaPayload!
+  """
+  Gives a site a new visitor signing key, which signs the JWTs of its
+  visitors; the old key stops working. The key is in the payload only: keep
+  it. Needs the admin role on the site.
+  """
+  rotateSiteVisitorAuthKey(input: RotateSiteVisitorAuthKeyInput!): RotateSiteVisitorAuthKeyPayload!
+}
+
+"A new share link of a site or a space."
+input CreateShareLinkInput {
+  "The site to share; give this or spaceId."
+  siteId: ID
+  "The space to share; give this or siteId."
+  spaceId: ID
+  "At most 50 characters."
+  name: String
+  "Any string of the client's choosing, returned in the payload."
+  clientMutationId: String
+}
+
+"The result of createShareLink."
+type CreateShareLinkPayload {
+  "The new share link, whose published URL shows its key."
+  shareLink: ShareLink!
+  "The clientMutationId of the input, returned as it was given."
+  clientMutationId: String
+}
+
+"Changes to a share link; absent members stay as they are."
+input UpdateShareLinkInput {
+  "The share link's ID."
+  id: ID!
+  "At most 50 characters; null removes it."
+  name: String @goField(omittable: true)
+  "Whether its key admits readers."
+  active: Boolean
+  "Any string of the client's choosing, returned in the payload."
+  clientMutationId: String
+}
+
+"The result of updateShareLink."
+type UpdateShareLinkPayload {
+  "The share link as it is now."
+  shareLink: ShareLink!
+  "The clientMutationId of the input, returned as it was given."
+  clientMutationId: String
+}
+
+"The share link to delete."
+input DeleteShareLinkInput {
+  "The share link's ID."
+  id: ID!
+  "Any string of the client's choosing, returned in the payload."
+  clientMutationId: String
+}
+
+"The result of deleteShareLink."
+type DeleteShareLinkPayload {
+  "The ID of the share link deleted."
+  deletedShareLinkId: ID!
+  "The clientMutationId of the input, returned as it was given."
+  clientMutationId: String
+}
+
+"A site's new adaptive schema."
+input UpdateSiteAdaptiveSchemaInput {
+  "The site's ID."
+  siteId: ID!
+  "The official SiteAdaptiveJSONSchema: a draft-07 object schema whose properties are the claims."
+  jsonSchema: JSON!
+  "Any string of the client's choosing, returned in the payload."
+  clientMutationId: String
+}
+
+"The result of updateSiteAdaptiveSchema."
+type UpdateSiteAdaptiveSchemaPayload {
+  "The site."
+  site: Site!
+  "Its adaptive schema as it is now."
+  adaptiveSchema: SiteAdaptiveSchema!
+  "The clientMutationId of the input, returned as it was given."
+  clientMutationId: String
+}
+
+"The site to give a new visitor signing key."
+input RotateSiteVisitorAuthKeyInput {
+  "The site's ID."
+  siteId: ID!
+  "Any string of the client's choosing, returned in the payload."
+  clientMutationId: String
+}
+
+"The result of rotateSiteVisitorAuthKey."
+type RotateSiteVisitorAuthKeyPayload {
+  "The site."
+  site: Site!
+  "The new signing key (HS256), shown this once."
+  key: String!
+  "The clientMutationId of the input, returned as it was given."
+  clientMutationId: String
+}
+`, BuiltIn: false},
 	{Name: "../schema/siteredirect.graphqls", Input: `extend type Site {
   "The site's redirects, by creation time then ID."
   redirects(first: Int, after: Cursor, last: Int, before: Cursor): SiteRedirectConnection!
@@ -12177,13 +13040,15 @@ type MoveSiteSectionGroupPayload {
   The redirect a visited path of the site resolves to, with its target
   address; null when no redirect has that source. The path is normalized
   before the exact match: a missing leading slash is added, and a query
-  string, a fragment and trailing slashes are removed. shareKey is accepted
-  and ignored until share links exist.
+  string, a fragment and trailing slashes are removed.
   """
   redirect(
     "A visited path of the site, at most 512 characters."
     source: String!
-    "Accepted and ignored until share links exist."
+    """
+    The official API's share key. The site is already read here: a reader
+    who is not a member passes the key to Query.site, which admits them.
+    """
     shareKey: String
   ): SiteRedirectResolution
 }
@@ -13404,6 +14269,16 @@ func (ec *executionContext) childFields_CreateSAMLProviderPayload(ctx context.Co
 	return nil, fmt.Errorf("no field named %q was found under type CreateSAMLProviderPayload", field.Name)
 }
 
+func (ec *executionContext) childFields_CreateShareLinkPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "shareLink":
+		return ec.fieldContext_CreateShareLinkPayload_shareLink(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_CreateShareLinkPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreateShareLinkPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_CreateSitePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "site":
@@ -13566,6 +14441,16 @@ func (ec *executionContext) childFields_DeleteSAMLProviderPayload(ctx context.Co
 		return ec.fieldContext_DeleteSAMLProviderPayload_clientMutationId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DeleteSAMLProviderPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_DeleteShareLinkPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "deletedShareLinkId":
+		return ec.fieldContext_DeleteShareLinkPayload_deletedShareLinkId(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_DeleteShareLinkPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeleteShareLinkPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_DeleteSitePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -14336,6 +15221,32 @@ func (ec *executionContext) childFields_PublishSitePayload(ctx context.Context, 
 	return nil, fmt.Errorf("no field named %q was found under type PublishSitePayload", field.Name)
 }
 
+func (ec *executionContext) childFields_PublishedSite(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "site":
+		return ec.fieldContext_PublishedSite_site(ctx, field)
+	case "structureType":
+		return ec.fieldContext_PublishedSite_structureType(ctx, field)
+	case "sections":
+		return ec.fieldContext_PublishedSite_sections(ctx, field)
+	case "siteSpaces":
+		return ec.fieldContext_PublishedSite_siteSpaces(ctx, field)
+	case "customizations":
+		return ec.fieldContext_PublishedSite_customizations(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedSite", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishedSiteSection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "section":
+		return ec.fieldContext_PublishedSiteSection_section(ctx, field)
+	case "siteSpaces":
+		return ec.fieldContext_PublishedSiteSection_siteSpaces(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedSiteSection", field.Name)
+}
+
 func (ec *executionContext) childFields_PutOpenAPISpecPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "openAPISpec":
@@ -14568,6 +15479,18 @@ func (ec *executionContext) childFields_RevokeAPITokenPayload(ctx context.Contex
 	return nil, fmt.Errorf("no field named %q was found under type RevokeAPITokenPayload", field.Name)
 }
 
+func (ec *executionContext) childFields_RotateSiteVisitorAuthKeyPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "site":
+		return ec.fieldContext_RotateSiteVisitorAuthKeyPayload_site(ctx, field)
+	case "key":
+		return ec.fieldContext_RotateSiteVisitorAuthKeyPayload_key(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_RotateSiteVisitorAuthKeyPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RotateSiteVisitorAuthKeyPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_SAMLProvider(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -14782,6 +15705,54 @@ func (ec *executionContext) childFields_SetTeamContentRolePayload(ctx context.Co
 	return nil, fmt.Errorf("no field named %q was found under type SetTeamContentRolePayload", field.Name)
 }
 
+func (ec *executionContext) childFields_ShareLink(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ShareLink_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_ShareLink_createdAt(ctx, field)
+	case "name":
+		return ec.fieldContext_ShareLink_name(ctx, field)
+	case "active":
+		return ec.fieldContext_ShareLink_active(ctx, field)
+	case "urls":
+		return ec.fieldContext_ShareLink_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ShareLink", field.Name)
+}
+
+func (ec *executionContext) childFields_ShareLinkConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_ShareLinkConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_ShareLinkConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_ShareLinkConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_ShareLinkConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ShareLinkConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_ShareLinkEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_ShareLinkEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_ShareLinkEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ShareLinkEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_ShareLinkURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "published":
+		return ec.fieldContext_ShareLinkURLs_published(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ShareLinkURLs", field.Name)
+}
+
 func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -14818,6 +15789,14 @@ func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.
 		return ec.fieldContext_Site_siteSpaces(ctx, field)
 	case "sectionGroups":
 		return ec.fieldContext_Site_sectionGroups(ctx, field)
+	case "shareLinks":
+		return ec.fieldContext_Site_shareLinks(ctx, field)
+	case "adaptiveSchema":
+		return ec.fieldContext_Site_adaptiveSchema(ctx, field)
+	case "hasVisitorAuthKey":
+		return ec.fieldContext_Site_hasVisitorAuthKey(ctx, field)
+	case "publishedContent":
+		return ec.fieldContext_Site_publishedContent(ctx, field)
 	case "redirects":
 		return ec.fieldContext_Site_redirects(ctx, field)
 	case "redirect":
@@ -14832,6 +15811,16 @@ func (ec *executionContext) childFields_SiteAdaptiveContent(ctx context.Context,
 		return ec.fieldContext_SiteAdaptiveContent_enabled(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SiteAdaptiveContent", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteAdaptiveSchema(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "jsonSchema":
+		return ec.fieldContext_SiteAdaptiveSchema_jsonSchema(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_SiteAdaptiveSchema_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteAdaptiveSchema", field.Name)
 }
 
 func (ec *executionContext) childFields_SiteConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -15142,6 +16131,8 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_comments(ctx, field)
 	case "search":
 		return ec.fieldContext_Space_search(ctx, field)
+	case "shareLinks":
+		return ec.fieldContext_Space_shareLinks(ctx, field)
 	case "organization":
 		return ec.fieldContext_Space_organization(ctx, field)
 	case "parent":
@@ -15574,6 +16565,28 @@ func (ec *executionContext) childFields_UpdateSAMLProviderPayload(ctx context.Co
 		return ec.fieldContext_UpdateSAMLProviderPayload_clientMutationId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type UpdateSAMLProviderPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_UpdateShareLinkPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "shareLink":
+		return ec.fieldContext_UpdateShareLinkPayload_shareLink(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_UpdateShareLinkPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UpdateShareLinkPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_UpdateSiteAdaptiveSchemaPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "site":
+		return ec.fieldContext_UpdateSiteAdaptiveSchemaPayload_site(ctx, field)
+	case "adaptiveSchema":
+		return ec.fieldContext_UpdateSiteAdaptiveSchemaPayload_adaptiveSchema(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_UpdateSiteAdaptiveSchemaPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UpdateSiteAdaptiveSchemaPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_UpdateSitePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -16260,6 +17273,20 @@ func (ec *executionContext) field_Mutation_createSAMLProvider_args(ctx context.C
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createShareLink_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateShareLinkInput, error) {
+			return ec.unmarshalNCreateShareLinkInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateShareLinkInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createSiteRedirect_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -16476,6 +17503,20 @@ func (ec *executionContext) field_Mutation_deleteSAMLProvider_args(ctx context.C
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.DeleteSAMLProviderInput, error) {
 			return ec.unmarshalNDeleteSAMLProviderInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteSAMLProviderInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteShareLink_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.DeleteShareLinkInput, error) {
+			return ec.unmarshalNDeleteShareLinkInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteShareLinkInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -16918,6 +17959,20 @@ func (ec *executionContext) field_Mutation_revokeAPIToken_args(ctx context.Conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_rotateSiteVisitorAuthKey_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RotateSiteVisitorAuthKeyInput, error) {
+			return ec.unmarshalNRotateSiteVisitorAuthKeyInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRotateSiteVisitorAuthKeyInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_setMemberSSO_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -17148,6 +18203,34 @@ func (ec *executionContext) field_Mutation_updateSAMLProvider_args(ctx context.C
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateSAMLProviderInput, error) {
 			return ec.unmarshalNUpdateSAMLProviderInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSAMLProviderInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateShareLink_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateShareLinkInput, error) {
+			return ec.unmarshalNUpdateShareLinkInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateShareLinkInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSiteAdaptiveSchema_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateSiteAdaptiveSchemaInput, error) {
+			return ec.unmarshalNUpdateSiteAdaptiveSchemaInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteAdaptiveSchemaInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -17986,6 +19069,36 @@ func (ec *executionContext) field_Query_organization_args(ctx context.Context, r
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_site_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "shareKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["shareKey"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "visitorAuthToken",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["visitorAuthToken"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_space_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -18154,6 +19267,20 @@ func (ec *executionContext) field_Revision_page_args(ctx context.Context, rawArg
 	return args, nil
 }
 
+func (ec *executionContext) field_Site_publishedContent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "visitorAuthToken",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["visitorAuthToken"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Site_redirect_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -18253,6 +19380,44 @@ func (ec *executionContext) field_Site_sectionGroups_args(ctx context.Context, r
 }
 
 func (ec *executionContext) field_Site_sections_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_shareLinks_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
@@ -18509,6 +19674,44 @@ func (ec *executionContext) field_Space_search_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["before"] = arg4
+	return args, nil
+}
+
+func (ec *executionContext) field_Space_shareLinks_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
 	return args, nil
 }
 
@@ -23582,6 +24785,61 @@ func (ec *executionContext) fieldContext_CreateSAMLProviderPayload_clientMutatio
 	return graphql.NewScalarFieldContext("CreateSAMLProviderPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _CreateShareLinkPayload_shareLink(ctx context.Context, field graphql.CollectedField, obj *model.CreateShareLinkPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateShareLinkPayload_shareLink(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ShareLink, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ShareLink) graphql.Marshaler {
+			return ec.marshalNShareLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐShareLink(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreateShareLinkPayload_shareLink(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateShareLinkPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ShareLink(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateShareLinkPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.CreateShareLinkPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateShareLinkPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreateShareLinkPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreateShareLinkPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _CreateSitePayload_site(ctx context.Context, field graphql.CollectedField, obj *model.CreateSitePayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -24452,6 +25710,52 @@ func (ec *executionContext) _DeleteSAMLProviderPayload_clientMutationId(ctx cont
 }
 func (ec *executionContext) fieldContext_DeleteSAMLProviderPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DeleteSAMLProviderPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DeleteShareLinkPayload_deletedShareLinkId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteShareLinkPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteShareLinkPayload_deletedShareLinkId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeletedShareLinkID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteShareLinkPayload_deletedShareLinkId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteShareLinkPayload", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _DeleteShareLinkPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteShareLinkPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteShareLinkPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteShareLinkPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteShareLinkPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _DeleteSitePayload_deletedSiteId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteSitePayload) (ret graphql.Marshaler) {
@@ -29912,6 +31216,226 @@ func (ec *executionContext) fieldContext_Mutation_moveSiteSectionGroup(ctx conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createShareLink(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createShareLink(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateShareLink(ctx, fc.Args["input"].(model.CreateShareLinkInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateShareLinkPayload) graphql.Marshaler {
+			return ec.marshalNCreateShareLinkPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateShareLinkPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createShareLink(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreateShareLinkPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createShareLink_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateShareLink(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateShareLink(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateShareLink(ctx, fc.Args["input"].(model.UpdateShareLinkInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UpdateShareLinkPayload) graphql.Marshaler {
+			return ec.marshalNUpdateShareLinkPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateShareLinkPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateShareLink(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UpdateShareLinkPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateShareLink_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteShareLink(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteShareLink(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteShareLink(ctx, fc.Args["input"].(model.DeleteShareLinkInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DeleteShareLinkPayload) graphql.Marshaler {
+			return ec.marshalNDeleteShareLinkPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteShareLinkPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteShareLink(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DeleteShareLinkPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteShareLink_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSiteAdaptiveSchema(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSiteAdaptiveSchema(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSiteAdaptiveSchema(ctx, fc.Args["input"].(model.UpdateSiteAdaptiveSchemaInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UpdateSiteAdaptiveSchemaPayload) graphql.Marshaler {
+			return ec.marshalNUpdateSiteAdaptiveSchemaPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteAdaptiveSchemaPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSiteAdaptiveSchema(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UpdateSiteAdaptiveSchemaPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSiteAdaptiveSchema_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_rotateSiteVisitorAuthKey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_rotateSiteVisitorAuthKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RotateSiteVisitorAuthKey(ctx, fc.Args["input"].(model.RotateSiteVisitorAuthKeyInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RotateSiteVisitorAuthKeyPayload) graphql.Marshaler {
+			return ec.marshalNRotateSiteVisitorAuthKeyPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRotateSiteVisitorAuthKeyPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_rotateSiteVisitorAuthKey(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RotateSiteVisitorAuthKeyPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_rotateSiteVisitorAuthKey_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createSiteRedirect(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -34180,6 +35704,212 @@ func (ec *executionContext) fieldContext_PublishSitePayload_clientMutationId(_ c
 	return graphql.NewScalarFieldContext("PublishSitePayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _PublishedSite_site(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSite_site(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Site, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+			return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSite_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedSite",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedSite_structureType(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSite_structureType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StructureType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PublishedSiteStructureType) graphql.Marshaler {
+			return ec.marshalNPublishedSiteStructureType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSiteStructureType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSite_structureType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSite", field, false, false, errors.New("field of type PublishedSiteStructureType does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSite_sections(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSite_sections(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sections, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.PublishedSiteSection) graphql.Marshaler {
+			return ec.marshalNPublishedSiteSection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSiteSectionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSite_sections(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedSite",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedSiteSection(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedSite_siteSpaces(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSite_siteSpaces(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSpaces, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.SiteSpace) graphql.Marshaler {
+			return ec.marshalNSiteSpace2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteSpaceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSite_siteSpaces(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedSite",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSpace(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedSite_customizations(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSite_customizations(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Customizations, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSite_customizations(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSite", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteSection_section(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteSection_section(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Section, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSection) graphql.Marshaler {
+			return ec.marshalNSiteSection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteSection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteSection_section(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedSiteSection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSection(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedSiteSection_siteSpaces(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteSection_siteSpaces(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSpaces, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.SiteSpace) graphql.Marshaler {
+			return ec.marshalNSiteSpace2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteSpaceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteSection_siteSpaces(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedSiteSection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSpace(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PutOpenAPISpecPayload_openAPISpec(ctx context.Context, field graphql.CollectedField, obj *model.PutOpenAPISpecPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -34504,6 +36234,50 @@ func (ec *executionContext) fieldContext_Query_organization(ctx context.Context,
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_organization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_site(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_site(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Site(ctx, fc.Args["id"].(string), fc.Args["shareKey"].(*string), fc.Args["visitorAuthToken"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+			return ec.marshalOSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSite(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_site(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_site_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -36599,6 +38373,84 @@ func (ec *executionContext) fieldContext_RevokeAPITokenPayload_clientMutationId(
 	return graphql.NewScalarFieldContext("RevokeAPITokenPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _RotateSiteVisitorAuthKeyPayload_site(ctx context.Context, field graphql.CollectedField, obj *model.RotateSiteVisitorAuthKeyPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RotateSiteVisitorAuthKeyPayload_site(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Site, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+			return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RotateSiteVisitorAuthKeyPayload_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RotateSiteVisitorAuthKeyPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RotateSiteVisitorAuthKeyPayload_key(ctx context.Context, field graphql.CollectedField, obj *model.RotateSiteVisitorAuthKeyPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RotateSiteVisitorAuthKeyPayload_key(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Key, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RotateSiteVisitorAuthKeyPayload_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RotateSiteVisitorAuthKeyPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RotateSiteVisitorAuthKeyPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.RotateSiteVisitorAuthKeyPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RotateSiteVisitorAuthKeyPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RotateSiteVisitorAuthKeyPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RotateSiteVisitorAuthKeyPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _SAMLProvider_id(ctx context.Context, field graphql.CollectedField, obj *ent.SAMLProvider) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -38154,6 +40006,327 @@ func (ec *executionContext) fieldContext_SetTeamContentRolePayload_clientMutatio
 	return graphql.NewScalarFieldContext("SetTeamContentRolePayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _ShareLink_id(ctx context.Context, field graphql.CollectedField, obj *ent.ShareLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShareLink_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShareLink_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShareLink", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _ShareLink_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.ShareLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShareLink_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShareLink_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShareLink", field, false, false, errors.New("field of type DateTime does not have child fields"))
+}
+
+func (ec *executionContext) _ShareLink_name(ctx context.Context, field graphql.CollectedField, obj *ent.ShareLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShareLink_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ShareLink_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShareLink", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ShareLink_active(ctx context.Context, field graphql.CollectedField, obj *ent.ShareLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShareLink_active(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Active, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShareLink_active(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShareLink", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _ShareLink_urls(ctx context.Context, field graphql.CollectedField, obj *ent.ShareLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShareLink_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ShareLink().Urls(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ShareLinkURLs) graphql.Marshaler {
+			return ec.marshalNShareLinkURLs2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐShareLinkURLs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShareLink_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ShareLink",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ShareLinkURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ShareLinkConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.ShareLinkConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShareLinkConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.ShareLinkEdge) graphql.Marshaler {
+			return ec.marshalNShareLinkEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐShareLinkEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShareLinkConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ShareLinkConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ShareLinkEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ShareLinkConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.ShareLinkConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShareLinkConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.ShareLink) graphql.Marshaler {
+			return ec.marshalNShareLink2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐShareLinkᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShareLinkConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ShareLinkConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ShareLink(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ShareLinkConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.ShareLinkConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShareLinkConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v page.Info) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShareLinkConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ShareLinkConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ShareLinkConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.ShareLinkConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShareLinkConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShareLinkConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShareLinkConnection", field, true, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ShareLinkEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.ShareLinkEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShareLinkEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ShareLink) graphql.Marshaler {
+			return ec.marshalNShareLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐShareLink(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShareLinkEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ShareLinkEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ShareLink(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ShareLinkEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.ShareLinkEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShareLinkEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v page.Cursor) graphql.Marshaler {
+			return ec.marshalNCursor2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShareLinkEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShareLinkEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _ShareLinkURLs_published(ctx context.Context, field graphql.CollectedField, obj *model.ShareLinkURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShareLinkURLs_published(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Published, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ShareLinkURLs_published(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShareLinkURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _Site_id(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -38635,6 +40808,149 @@ func (ec *executionContext) fieldContext_Site_sectionGroups(ctx context.Context,
 	return fc, nil
 }
 
+func (ec *executionContext) _Site_shareLinks(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_shareLinks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().ShareLinks(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*page.Cursor), fc.Args["last"].(*int), fc.Args["before"].(*page.Cursor))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ShareLinkConnection) graphql.Marshaler {
+			return ec.marshalNShareLinkConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐShareLinkConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_shareLinks(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ShareLinkConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_shareLinks_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_adaptiveSchema(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_adaptiveSchema(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().AdaptiveSchema(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteAdaptiveSchema) graphql.Marshaler {
+			return ec.marshalOSiteAdaptiveSchema2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteAdaptiveSchema(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Site_adaptiveSchema(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteAdaptiveSchema(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_hasVisitorAuthKey(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_hasVisitorAuthKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().HasVisitorAuthKey(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_hasVisitorAuthKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Site", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Site_publishedContent(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_publishedContent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().PublishedContent(ctx, obj, fc.Args["visitorAuthToken"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PublishedSite) graphql.Marshaler {
+			return ec.marshalNPublishedSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_publishedContent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedSite(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_publishedContent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Site_redirects(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -38744,6 +41060,52 @@ func (ec *executionContext) _SiteAdaptiveContent_enabled(ctx context.Context, fi
 }
 func (ec *executionContext) fieldContext_SiteAdaptiveContent_enabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteAdaptiveContent", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _SiteAdaptiveSchema_jsonSchema(ctx context.Context, field graphql.CollectedField, obj *model.SiteAdaptiveSchema) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteAdaptiveSchema_jsonSchema(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.JSONSchema, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteAdaptiveSchema_jsonSchema(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteAdaptiveSchema", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _SiteAdaptiveSchema_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.SiteAdaptiveSchema) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteAdaptiveSchema_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteAdaptiveSchema_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteAdaptiveSchema", field, false, false, errors.New("field of type DateTime does not have child fields"))
 }
 
 func (ec *executionContext) _SiteConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.SiteConnection) (ret graphql.Marshaler) {
@@ -41122,6 +43484,50 @@ func (ec *executionContext) fieldContext_Space_search(ctx context.Context, field
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Space_search_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Space_shareLinks(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_shareLinks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Space().ShareLinks(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*page.Cursor), fc.Args["last"].(*int), fc.Args["before"].(*page.Cursor))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ShareLinkConnection) graphql.Marshaler {
+			return ec.marshalNShareLinkConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐShareLinkConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Space_shareLinks(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ShareLinkConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Space_shareLinks_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -44423,6 +46829,148 @@ func (ec *executionContext) fieldContext_UpdateSAMLProviderPayload_clientMutatio
 	return graphql.NewScalarFieldContext("UpdateSAMLProviderPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _UpdateShareLinkPayload_shareLink(ctx context.Context, field graphql.CollectedField, obj *model.UpdateShareLinkPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateShareLinkPayload_shareLink(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ShareLink, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ShareLink) graphql.Marshaler {
+			return ec.marshalNShareLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐShareLink(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateShareLinkPayload_shareLink(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateShareLinkPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ShareLink(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateShareLinkPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateShareLinkPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateShareLinkPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateShareLinkPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UpdateShareLinkPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UpdateSiteAdaptiveSchemaPayload_site(ctx context.Context, field graphql.CollectedField, obj *model.UpdateSiteAdaptiveSchemaPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateSiteAdaptiveSchemaPayload_site(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Site, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+			return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateSiteAdaptiveSchemaPayload_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateSiteAdaptiveSchemaPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateSiteAdaptiveSchemaPayload_adaptiveSchema(ctx context.Context, field graphql.CollectedField, obj *model.UpdateSiteAdaptiveSchemaPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateSiteAdaptiveSchemaPayload_adaptiveSchema(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AdaptiveSchema, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteAdaptiveSchema) graphql.Marshaler {
+			return ec.marshalNSiteAdaptiveSchema2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteAdaptiveSchema(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateSiteAdaptiveSchemaPayload_adaptiveSchema(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateSiteAdaptiveSchemaPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteAdaptiveSchema(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateSiteAdaptiveSchemaPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateSiteAdaptiveSchemaPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateSiteAdaptiveSchemaPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateSiteAdaptiveSchemaPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UpdateSiteAdaptiveSchemaPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _UpdateSitePayload_site(ctx context.Context, field graphql.CollectedField, obj *model.UpdateSitePayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -46932,6 +49480,57 @@ func (ec *executionContext) unmarshalInputCreateSAMLProviderInput(ctx context.Co
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputCreateShareLinkInput(ctx context.Context, obj any) (model.CreateShareLinkInput, error) {
+	var it model.CreateShareLinkInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"siteId", "spaceId", "name", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "siteId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("siteId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SiteID = data
+		case "spaceId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spaceId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SpaceID = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputCreateSiteInput(ctx context.Context, obj any) (model.CreateSiteInput, error) {
 	var it model.CreateSiteInput
 	if obj == nil {
@@ -47692,6 +50291,43 @@ func (ec *executionContext) unmarshalInputDeletePageInput(ctx context.Context, o
 
 func (ec *executionContext) unmarshalInputDeleteSAMLProviderInput(ctx context.Context, obj any) (model.DeleteSAMLProviderInput, error) {
 	var it model.DeleteSAMLProviderInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputDeleteShareLinkInput(ctx context.Context, obj any) (model.DeleteShareLinkInput, error) {
+	var it model.DeleteShareLinkInput
 	if obj == nil {
 		return it, nil
 	}
@@ -49343,6 +51979,43 @@ func (ec *executionContext) unmarshalInputRevokeAPITokenInput(ctx context.Contex
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputRotateSiteVisitorAuthKeyInput(ctx context.Context, obj any) (model.RotateSiteVisitorAuthKeyInput, error) {
+	var it model.RotateSiteVisitorAuthKeyInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"siteId", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "siteId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("siteId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SiteID = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputSetMemberSSOInput(ctx context.Context, obj any) (model.SetMemberSSOInput, error) {
 	var it model.SetMemberSSOInput
 	if obj == nil {
@@ -50510,6 +53183,101 @@ func (ec *executionContext) unmarshalInputUpdateSAMLProviderInput(ctx context.Co
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputUpdateShareLinkInput(ctx context.Context, obj any) (model.UpdateShareLinkInput, error) {
+	var it model.UpdateShareLinkInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "name", "active", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = graphql.OmittableOf(data)
+		case "active":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("active"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Active = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateSiteAdaptiveSchemaInput(ctx context.Context, obj any) (model.UpdateSiteAdaptiveSchemaInput, error) {
+	var it model.UpdateSiteAdaptiveSchemaInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"siteId", "jsonSchema", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "siteId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("siteId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SiteID = data
+		case "jsonSchema":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("jsonSchema"))
+			data, err := ec.unmarshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.JSONSchema = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputUpdateSiteInput(ctx context.Context, obj any) (model.UpdateSiteInput, error) {
 	var it model.UpdateSiteInput
 	if obj == nil {
@@ -51134,6 +53902,11 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Site(ctx, sel, obj)
+	case *ent.ShareLink:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._ShareLink(ctx, sel, obj)
 	case *ent.SAMLProvider:
 		if obj == nil {
 			return graphql.Null
@@ -55217,6 +57990,49 @@ func (ec *executionContext) _CreateSAMLProviderPayload(ctx context.Context, sel 
 	return out
 }
 
+var createShareLinkPayloadImplementors = []string{"CreateShareLinkPayload"}
+
+func (ec *executionContext) _CreateShareLinkPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateShareLinkPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createShareLinkPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreateShareLinkPayload")
+		case "shareLink":
+			out.Values[i] = ec._CreateShareLinkPayload_shareLink(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._CreateShareLinkPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var createSitePayloadImplementors = []string{"CreateSitePayload"}
 
 func (ec *executionContext) _CreateSitePayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateSitePayload) graphql.Marshaler {
@@ -55891,6 +58707,49 @@ func (ec *executionContext) _DeleteSAMLProviderPayload(ctx context.Context, sel 
 			}
 		case "clientMutationId":
 			out.Values[i] = ec._DeleteSAMLProviderPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var deleteShareLinkPayloadImplementors = []string{"DeleteShareLinkPayload"}
+
+func (ec *executionContext) _DeleteShareLinkPayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteShareLinkPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, deleteShareLinkPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DeleteShareLinkPayload")
+		case "deletedShareLinkId":
+			out.Values[i] = ec._DeleteShareLinkPayload_deletedShareLinkId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._DeleteShareLinkPayload_clientMutationId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -58370,6 +61229,41 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createShareLink":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createShareLink(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateShareLink":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateShareLink(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteShareLink":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteShareLink(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSiteAdaptiveSchema":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSiteAdaptiveSchema(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "rotateSiteVisitorAuthKey":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_rotateSiteVisitorAuthKey(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createSiteRedirect":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createSiteRedirect(ctx, field)
@@ -60789,6 +63683,107 @@ func (ec *executionContext) _PublishSitePayload(ctx context.Context, sel ast.Sel
 	return out
 }
 
+var publishedSiteImplementors = []string{"PublishedSite"}
+
+func (ec *executionContext) _PublishedSite(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedSite) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedSiteImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedSite")
+		case "site":
+			out.Values[i] = ec._PublishedSite_site(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "structureType":
+			out.Values[i] = ec._PublishedSite_structureType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sections":
+			out.Values[i] = ec._PublishedSite_sections(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "siteSpaces":
+			out.Values[i] = ec._PublishedSite_siteSpaces(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "customizations":
+			out.Values[i] = ec._PublishedSite_customizations(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var publishedSiteSectionImplementors = []string{"PublishedSiteSection"}
+
+func (ec *executionContext) _PublishedSiteSection(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedSiteSection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedSiteSectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedSiteSection")
+		case "section":
+			out.Values[i] = ec._PublishedSiteSection_section(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "siteSpaces":
+			out.Values[i] = ec._PublishedSiteSection_siteSpaces(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var putOpenAPISpecPayloadImplementors = []string{"PutOpenAPISpecPayload"}
 
 func (ec *executionContext) _PutOpenAPISpecPayload(ctx context.Context, sel ast.SelectionSet, obj *model.PutOpenAPISpecPayload) graphql.Marshaler {
@@ -60977,6 +63972,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_organization(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "site":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_site(ctx, field)
 				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -62424,6 +65441,54 @@ func (ec *executionContext) _RevokeAPITokenPayload(ctx context.Context, sel ast.
 	return out
 }
 
+var rotateSiteVisitorAuthKeyPayloadImplementors = []string{"RotateSiteVisitorAuthKeyPayload"}
+
+func (ec *executionContext) _RotateSiteVisitorAuthKeyPayload(ctx context.Context, sel ast.SelectionSet, obj *model.RotateSiteVisitorAuthKeyPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, rotateSiteVisitorAuthKeyPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RotateSiteVisitorAuthKeyPayload")
+		case "site":
+			out.Values[i] = ec._RotateSiteVisitorAuthKeyPayload_site(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "key":
+			out.Values[i] = ec._RotateSiteVisitorAuthKeyPayload_key(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._RotateSiteVisitorAuthKeyPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var sAMLProviderImplementors = []string{"SAMLProvider", "Node"}
 
 func (ec *executionContext) _SAMLProvider(ctx context.Context, sel ast.SelectionSet, obj *ent.SAMLProvider) graphql.Marshaler {
@@ -63544,6 +66609,264 @@ func (ec *executionContext) _SetTeamContentRolePayload(ctx context.Context, sel 
 	return out
 }
 
+var shareLinkImplementors = []string{"ShareLink", "Node"}
+
+func (ec *executionContext) _ShareLink(ctx context.Context, sel ast.SelectionSet, obj *ent.ShareLink) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, shareLinkImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ShareLink")
+		case "id":
+			out.Values[i] = ec._ShareLink_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._ShareLink_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "name":
+			out.Values[i] = ec._ShareLink_name(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "active":
+			out.Values[i] = ec._ShareLink_active(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "urls":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ShareLink_urls(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var shareLinkConnectionImplementors = []string{"ShareLinkConnection"}
+
+func (ec *executionContext) _ShareLinkConnection(ctx context.Context, sel ast.SelectionSet, obj *model.ShareLinkConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, shareLinkConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ShareLinkConnection")
+		case "edges":
+			out.Values[i] = ec._ShareLinkConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "nodes":
+			out.Values[i] = ec._ShareLinkConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pageInfo":
+			out.Values[i] = ec._ShareLinkConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "totalCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ShareLinkConnection_totalCount(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var shareLinkEdgeImplementors = []string{"ShareLinkEdge"}
+
+func (ec *executionContext) _ShareLinkEdge(ctx context.Context, sel ast.SelectionSet, obj *model.ShareLinkEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, shareLinkEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ShareLinkEdge")
+		case "node":
+			out.Values[i] = ec._ShareLinkEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._ShareLinkEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var shareLinkURLsImplementors = []string{"ShareLinkURLs"}
+
+func (ec *executionContext) _ShareLinkURLs(ctx context.Context, sel ast.SelectionSet, obj *model.ShareLinkURLs) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, shareLinkURLsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ShareLinkURLs")
+		case "published":
+			out.Values[i] = ec._ShareLinkURLs_published(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var siteImplementors = []string{"Site", "Node"}
 
 func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj *ent.Site) graphql.Marshaler {
@@ -63872,6 +67195,158 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "shareLinks":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_shareLinks(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "adaptiveSchema":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_adaptiveSchema(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "hasVisitorAuthKey":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_hasVisitorAuthKey(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "publishedContent":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_publishedContent(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "redirects":
 			field := field
 
@@ -63983,6 +67458,49 @@ func (ec *executionContext) _SiteAdaptiveContent(ctx context.Context, sel ast.Se
 			out.Values[i] = graphql.MarshalString("SiteAdaptiveContent")
 		case "enabled":
 			out.Values[i] = ec._SiteAdaptiveContent_enabled(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteAdaptiveSchemaImplementors = []string{"SiteAdaptiveSchema"}
+
+func (ec *executionContext) _SiteAdaptiveSchema(ctx context.Context, sel ast.SelectionSet, obj *model.SiteAdaptiveSchema) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteAdaptiveSchemaImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteAdaptiveSchema")
+		case "jsonSchema":
+			out.Values[i] = ec._SiteAdaptiveSchema_jsonSchema(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._SiteAdaptiveSchema_updatedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -65728,6 +69246,44 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 					}
 				}()
 				res = ec._Space_search(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "shareLinks":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Space_shareLinks(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -68295,6 +71851,97 @@ func (ec *executionContext) _UpdateSAMLProviderPayload(ctx context.Context, sel 
 	return out
 }
 
+var updateShareLinkPayloadImplementors = []string{"UpdateShareLinkPayload"}
+
+func (ec *executionContext) _UpdateShareLinkPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateShareLinkPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, updateShareLinkPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UpdateShareLinkPayload")
+		case "shareLink":
+			out.Values[i] = ec._UpdateShareLinkPayload_shareLink(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._UpdateShareLinkPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var updateSiteAdaptiveSchemaPayloadImplementors = []string{"UpdateSiteAdaptiveSchemaPayload"}
+
+func (ec *executionContext) _UpdateSiteAdaptiveSchemaPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateSiteAdaptiveSchemaPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, updateSiteAdaptiveSchemaPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UpdateSiteAdaptiveSchemaPayload")
+		case "site":
+			out.Values[i] = ec._UpdateSiteAdaptiveSchemaPayload_site(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "adaptiveSchema":
+			out.Values[i] = ec._UpdateSiteAdaptiveSchemaPayload_adaptiveSchema(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._UpdateSiteAdaptiveSchemaPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var updateSitePayloadImplementors = []string{"UpdateSitePayload"}
 
 func (ec *executionContext) _UpdateSitePayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateSitePayload) graphql.Marshaler {
@@ -70025,6 +73672,21 @@ func (ec *executionContext) marshalNCreateSAMLProviderPayload2ᚖgithubᚗcomᚋ
 	return ec._CreateSAMLProviderPayload(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNCreateShareLinkInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateShareLinkInput(ctx context.Context, v any) (model.CreateShareLinkInput, error) {
+	res, err := ec.unmarshalInputCreateShareLinkInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCreateShareLinkPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateShareLinkPayload(ctx context.Context, sel ast.SelectionSet, v *model.CreateShareLinkPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CreateShareLinkPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNCreateSiteInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateSiteInput(ctx context.Context, v any) (model.CreateSiteInput, error) {
 	res, err := ec.unmarshalInputCreateSiteInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -70289,6 +73951,21 @@ func (ec *executionContext) marshalNDeleteSAMLProviderPayload2ᚖgithubᚗcomᚋ
 		return graphql.Null
 	}
 	return ec._DeleteSAMLProviderPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNDeleteShareLinkInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteShareLinkInput(ctx context.Context, v any) (model.DeleteShareLinkInput, error) {
+	res, err := ec.unmarshalInputDeleteShareLinkInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDeleteShareLinkPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteShareLinkPayload(ctx context.Context, sel ast.SelectionSet, v *model.DeleteShareLinkPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DeleteShareLinkPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNDeleteSiteInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDeleteSiteInput(ctx context.Context, v any) (model.DeleteSiteInput, error) {
@@ -71448,6 +75125,52 @@ func (ec *executionContext) marshalNPublishSitePayload2ᚖgithubᚗcomᚋbindery
 	return ec._PublishSitePayload(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNPublishedSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSite(ctx context.Context, sel ast.SelectionSet, v *model.PublishedSite) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PublishedSite(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPublishedSiteSection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSiteSectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PublishedSiteSection) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPublishedSiteSection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSiteSection(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPublishedSiteSection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSiteSection(ctx context.Context, sel ast.SelectionSet, v *model.PublishedSiteSection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PublishedSiteSection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNPublishedSiteStructureType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSiteStructureType(ctx context.Context, v any) (model.PublishedSiteStructureType, error) {
+	var res model.PublishedSiteStructureType
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPublishedSiteStructureType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSiteStructureType(ctx context.Context, sel ast.SelectionSet, v model.PublishedSiteStructureType) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) unmarshalNPutOpenAPISpecInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPutOpenAPISpecInput(ctx context.Context, v any) (model.PutOpenAPISpecInput, error) {
 	res, err := ec.unmarshalInputPutOpenAPISpecInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -71721,6 +75444,21 @@ func (ec *executionContext) unmarshalNRole2githubᚗcomᚋbinderyᚋbinderyᚋin
 
 func (ec *executionContext) marshalNRole2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐRole(ctx context.Context, sel ast.SelectionSet, v enum.Role) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) unmarshalNRotateSiteVisitorAuthKeyInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRotateSiteVisitorAuthKeyInput(ctx context.Context, v any) (model.RotateSiteVisitorAuthKeyInput, error) {
+	res, err := ec.unmarshalInputRotateSiteVisitorAuthKeyInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRotateSiteVisitorAuthKeyPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRotateSiteVisitorAuthKeyPayload(ctx context.Context, sel ast.SelectionSet, v *model.RotateSiteVisitorAuthKeyPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._RotateSiteVisitorAuthKeyPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNSAMLProvider2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSAMLProviderᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.SAMLProvider) graphql.Marshaler {
@@ -72056,6 +75794,78 @@ func (ec *executionContext) marshalNSetTeamContentRolePayload2ᚖgithubᚗcomᚋ
 	return ec._SetTeamContentRolePayload(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNShareLink2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐShareLinkᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.ShareLink) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNShareLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐShareLink(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNShareLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐShareLink(ctx context.Context, sel ast.SelectionSet, v *ent.ShareLink) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ShareLink(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNShareLinkConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐShareLinkConnection(ctx context.Context, sel ast.SelectionSet, v *model.ShareLinkConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ShareLinkConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNShareLinkEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐShareLinkEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ShareLinkEdge) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNShareLinkEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐShareLinkEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNShareLinkEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐShareLinkEdge(ctx context.Context, sel ast.SelectionSet, v *model.ShareLinkEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ShareLinkEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNShareLinkURLs2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐShareLinkURLs(ctx context.Context, sel ast.SelectionSet, v *model.ShareLinkURLs) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ShareLinkURLs(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNSite2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Site) graphql.Marshaler {
 	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -72090,6 +75900,16 @@ func (ec *executionContext) marshalNSiteAdaptiveContent2ᚖgithubᚗcomᚋbinder
 		return graphql.Null
 	}
 	return ec._SiteAdaptiveContent(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteAdaptiveSchema2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteAdaptiveSchema(ctx context.Context, sel ast.SelectionSet, v *model.SiteAdaptiveSchema) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteAdaptiveSchema(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNSiteAgentsContext2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐSiteAgentsContext(ctx context.Context, v any) (enum.SiteAgentsContext, error) {
@@ -73086,6 +76906,36 @@ func (ec *executionContext) marshalNUpdateSAMLProviderPayload2ᚖgithubᚗcomᚋ
 	return ec._UpdateSAMLProviderPayload(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNUpdateShareLinkInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateShareLinkInput(ctx context.Context, v any) (model.UpdateShareLinkInput, error) {
+	res, err := ec.unmarshalInputUpdateShareLinkInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNUpdateShareLinkPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateShareLinkPayload(ctx context.Context, sel ast.SelectionSet, v *model.UpdateShareLinkPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._UpdateShareLinkPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNUpdateSiteAdaptiveSchemaInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteAdaptiveSchemaInput(ctx context.Context, v any) (model.UpdateSiteAdaptiveSchemaInput, error) {
+	res, err := ec.unmarshalInputUpdateSiteAdaptiveSchemaInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNUpdateSiteAdaptiveSchemaPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteAdaptiveSchemaPayload(ctx context.Context, sel ast.SelectionSet, v *model.UpdateSiteAdaptiveSchemaPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._UpdateSiteAdaptiveSchemaPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNUpdateSiteInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteInput(ctx context.Context, v any) (model.UpdateSiteInput, error) {
 	res, err := ec.unmarshalInputUpdateSiteInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -74074,6 +77924,20 @@ func (ec *executionContext) marshalORole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋi
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalOSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSite(ctx context.Context, sel ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Site(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSiteAdaptiveSchema2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteAdaptiveSchema(ctx context.Context, sel ast.SelectionSet, v *model.SiteAdaptiveSchema) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SiteAdaptiveSchema(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOSiteAgentsContext2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐSiteAgentsContext(ctx context.Context, v any) (*enum.SiteAgentsContext, error) {

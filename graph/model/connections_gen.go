@@ -863,3 +863,36 @@ func (c *SiteRedirectConnection) Info() page.Info { return c.PageInfo }
 func (c *SiteRedirectConnection) TotalCount(ctx context.Context) (int, error) {
 	return c.page.TotalCount(ctx)
 }
+
+// ShareLinkConnection is a page of ShareLink, with the GraphQL connection shape.
+type ShareLinkConnection struct {
+	Edges    []*ShareLinkEdge
+	PageInfo page.Info
+	page     *page.Connection[*ent.ShareLink]
+}
+
+// ShareLinkEdge is a ShareLink with its cursor.
+type ShareLinkEdge struct {
+	Node   *ent.ShareLink
+	Cursor page.Cursor
+}
+
+// NewShareLinkConnection wraps a page of ShareLink.
+func NewShareLinkConnection(p *page.Connection[*ent.ShareLink]) *ShareLinkConnection {
+	c := &ShareLinkConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*ShareLinkEdge, len(p.Edges))}
+	for i, e := range p.Edges {
+		c.Edges[i] = &ShareLinkEdge{Node: e.Node, Cursor: e.Cursor}
+	}
+	return c
+}
+
+// Nodes returns the items of the page.
+func (c *ShareLinkConnection) Nodes() []*ent.ShareLink { return c.page.Nodes() }
+
+// Info returns where the page sits in its list.
+func (c *ShareLinkConnection) Info() page.Info { return c.PageInfo }
+
+// TotalCount counts the items of the whole list.
+func (c *ShareLinkConnection) TotalCount(ctx context.Context) (int, error) {
+	return c.page.TotalCount(ctx)
+}

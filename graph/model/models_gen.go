@@ -247,6 +247,26 @@ type CreateSAMLProviderPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// A new share link of a site or a space.
+type CreateShareLinkInput struct {
+	// The site to share; give this or spaceId.
+	SiteID *string `json:"siteId,omitempty"`
+	// The space to share; give this or siteId.
+	SpaceID *string `json:"spaceId,omitempty"`
+	// At most 50 characters.
+	Name *string `json:"name,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The result of createShareLink.
+type CreateShareLinkPayload struct {
+	// The new share link, whose published URL shows its key.
+	ShareLink *ent.ShareLink `json:"shareLink"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
 type CreateSiteInput struct {
 	OrganizationID string `json:"organizationId"`
 	// BASIC by default.
@@ -509,6 +529,22 @@ type DeleteSAMLProviderInput struct {
 
 type DeleteSAMLProviderPayload struct {
 	DeletedSAMLProviderID string `json:"deletedSAMLProviderId"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The share link to delete.
+type DeleteShareLinkInput struct {
+	// The share link's ID.
+	ID string `json:"id"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The result of deleteShareLink.
+type DeleteShareLinkPayload struct {
+	// The ID of the share link deleted.
+	DeletedShareLinkID string `json:"deletedShareLinkId"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
@@ -965,6 +1001,32 @@ type PublishSitePayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// What a reader of a published site sees.
+type PublishedSite struct {
+	// The site itself.
+	Site *ent.Site `json:"site"`
+	// Whether the site is arranged in sections (SECTIONS) or has site-spaces at its root (SITE_SPACES).
+	StructureType PublishedSiteStructureType `json:"structureType"`
+	// The sections the reader sees, in order, each with the site-spaces of it
+	// the reader sees; empty for a site without sections. A section's group is
+	// its sectionGroup.
+	Sections []*PublishedSiteSection `json:"sections"`
+	// For a site without sections, its site-spaces the reader sees, in order; empty otherwise.
+	SiteSpaces []*ent.SiteSpace `json:"siteSpaces"`
+	// The site's customization (the official SiteCustomizationSettings):
+	// Bindery has no customization of its own yet, so this is the official
+	// defaults.
+	Customizations JSON `json:"customizations"`
+}
+
+// A section of a published site, as its reader sees it.
+type PublishedSiteSection struct {
+	// The section itself; its siteSpaces field lists all of them, the reader's or not.
+	Section *ent.SiteSection `json:"section"`
+	// The section's site-spaces the reader sees, in order.
+	SiteSpaces []*ent.SiteSpace `json:"siteSpaces"`
+}
+
 type PutOpenAPISpecInput struct {
 	OrganizationID string                  `json:"organizationId"`
 	Slug           string                  `json:"slug"`
@@ -1072,6 +1134,24 @@ type RevokeAPITokenPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The site to give a new visitor signing key.
+type RotateSiteVisitorAuthKeyInput struct {
+	// The site's ID.
+	SiteID string `json:"siteId"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The result of rotateSiteVisitorAuthKey.
+type RotateSiteVisitorAuthKeyPayload struct {
+	// The site.
+	Site *ent.Site `json:"site"`
+	// The new signing key (HS256), shown this once.
+	Key string `json:"key"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
 type SAMLProviderURLs struct {
 	// The provider's address in /v1.
 	Location string `json:"location"`
@@ -1162,9 +1242,26 @@ type SetTeamContentRolePayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The addresses of a share link.
+type ShareLinkURLs struct {
+	// Where the link's key admits a reader: the published site's address with
+	// ?shareKey=, while the site is published; a space's /v1 address with
+	// ?shareKey=.
+	Published *string `json:"published,omitempty"`
+}
+
 type SiteAdaptiveContent struct {
 	// Whether the claims of a visitor's JWT decide which sections and site-spaces they see.
 	Enabled bool `json:"enabled"`
+}
+
+// The JSON Schema of the claims of a site's visitors, which its sections' and site-spaces' conditions read.
+type SiteAdaptiveSchema struct {
+	// A draft-07 JSON Schema of an object whose properties are the claims, each
+	// with a type and a description (the official SiteAdaptiveJSONSchema).
+	JSONSchema JSON `json:"jsonSchema"`
+	// When it was last set.
+	UpdatedAt time.Time `json:"updatedAt"`
 }
 
 // Where a site-space or section goes among its siblings: before or after one
@@ -1536,6 +1633,46 @@ type UpdateSAMLProviderInput struct {
 
 type UpdateSAMLProviderPayload struct {
 	SamlProvider *ent.SAMLProvider `json:"samlProvider"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// Changes to a share link; absent members stay as they are.
+type UpdateShareLinkInput struct {
+	// The share link's ID.
+	ID string `json:"id"`
+	// At most 50 characters; null removes it.
+	Name graphql.Omittable[*string] `json:"name,omitempty"`
+	// Whether its key admits readers.
+	Active *bool `json:"active,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The result of updateShareLink.
+type UpdateShareLinkPayload struct {
+	// The share link as it is now.
+	ShareLink *ent.ShareLink `json:"shareLink"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// A site's new adaptive schema.
+type UpdateSiteAdaptiveSchemaInput struct {
+	// The site's ID.
+	SiteID string `json:"siteId"`
+	// The official SiteAdaptiveJSONSchema: a draft-07 object schema whose properties are the claims.
+	JSONSchema JSON `json:"jsonSchema"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The result of updateSiteAdaptiveSchema.
+type UpdateSiteAdaptiveSchemaPayload struct {
+	// The site.
+	Site *ent.Site `json:"site"`
+	// Its adaptive schema as it is now.
+	AdaptiveSchema *SiteAdaptiveSchema `json:"adaptiveSchema"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
@@ -2185,6 +2322,64 @@ func (e *MergeSide) UnmarshalJSON(b []byte) error {
 }
 
 func (e MergeSide) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// How a published site is arranged.
+type PublishedSiteStructureType string
+
+const (
+	// In sections, which hold site-spaces.
+	PublishedSiteStructureTypeSections PublishedSiteStructureType = "SECTIONS"
+	// Site-spaces at the site's root.
+	PublishedSiteStructureTypeSiteSpaces PublishedSiteStructureType = "SITE_SPACES"
+)
+
+var AllPublishedSiteStructureType = []PublishedSiteStructureType{
+	PublishedSiteStructureTypeSections,
+	PublishedSiteStructureTypeSiteSpaces,
+}
+
+func (e PublishedSiteStructureType) IsValid() bool {
+	switch e {
+	case PublishedSiteStructureTypeSections, PublishedSiteStructureTypeSiteSpaces:
+		return true
+	}
+	return false
+}
+
+func (e PublishedSiteStructureType) String() string {
+	return string(e)
+}
+
+func (e *PublishedSiteStructureType) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = PublishedSiteStructureType(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid PublishedSiteStructureType", str)
+	}
+	return nil
+}
+
+func (e PublishedSiteStructureType) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *PublishedSiteStructureType) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e PublishedSiteStructureType) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

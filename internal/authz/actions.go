@@ -119,7 +119,7 @@ var (
 	Spaces = Table{Name: "space", Rules: map[Action]Rule{
 		View:           {Min: enum.RoleRead, Doc: "Read it and its content"},
 		UpdateDetails:  {Min: enum.RoleEdit, Doc: "Update its title, emoji, icon, language"},
-		UpdateAccess:   {Min: enum.RoleAdmin, Doc: "Update its edit mode, default level or visibility"},
+		UpdateAccess:   {Min: enum.RoleAdmin, Doc: "Update its edit mode, default level or visibility, and create its share links"},
 		Delete:         {Min: enum.RoleAdmin, Doc: "Delete it"},
 		Restore:        {Min: enum.RoleAdmin, Doc: "Restore it, and read it while deleted"},
 		Move:           {Min: enum.RoleAdmin, Doc: "Move it (and `create` where it goes)"},
@@ -206,7 +206,7 @@ var (
 	// not members come in through its visibility, not through this table.
 	Sites = Table{Name: "site", Rules: map[Action]Rule{
 		View:    {Min: enum.RoleRead, Doc: "Read it, its sections, section groups, site-spaces and redirects"},
-		Update:  {Min: enum.RoleAdmin, Doc: "Update it and its sections, section groups, site-spaces, redirects, share links and adaptive schema"},
+		Update:  {Min: enum.RoleAdmin, Doc: "Update it and its sections, section groups, site-spaces, redirects, share links, adaptive schema and visitor signing key"},
 		Publish: {Min: enum.RoleAdmin, Doc: "Publish or unpublish it"},
 		Delete:  {Min: enum.RoleAdmin, Doc: "Delete it, with its sections, section groups, site-spaces, redirects and share links"},
 	}}
@@ -237,6 +237,15 @@ var (
 		Delete: {Min: enum.RoleAdmin, Doc: "Delete it"},
 	}}
 
+	// Share links of a share-link site or space: whoever administers the
+	// site or space manages them; nobody else sees them, since each shows
+	// its secret key in its published URL.
+	ShareLinks = Table{Name: "share link", Rules: map[Action]Rule{
+		View:   {Min: enum.RoleAdmin, Doc: "Read it, with the key in its published URL (whoever administers its site or space)"},
+		Update: {Min: enum.RoleAdmin, Doc: "Rename it, or make it active or inactive"},
+		Delete: {Min: enum.RoleAdmin, Doc: "Revoke it for good"},
+	}}
+
 	Revisions = Table{Name: "revision", Rules: map[Action]Rule{
 		View: {Min: enum.RoleRead, Doc: "Read it and its content (whoever can read its space)"},
 	}}
@@ -252,7 +261,7 @@ var (
 func AllTables() []Table {
 	return []Table{Organizations, Collections, Spaces, ChangeRequests, Comments, CommentReplies, Teams, Invites, SAMLProviders,
 		Revisions, Users, APITokens, TranslationSettings, OpenAPISpecs, OpenAPISpecVersions, Sites, SiteSections, SiteSpaces,
-		SiteSectionGroups, SiteRedirects}
+		SiteSectionGroups, SiteRedirects, ShareLinks}
 }
 
 // Markdown renders the tables as the README's role table; a test holds the

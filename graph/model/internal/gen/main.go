@@ -61,6 +61,7 @@ var connections = []connection{
 	{name: "SiteSectionGroup", node: "ent.SiteSectionGroup"},
 	{name: "SiteSpace", node: "ent.SiteSpace"},
 	{name: "SiteRedirect", node: "ent.SiteRedirect"},
+	{name: "ShareLink", node: "ent.ShareLink"},
 }
 
 const tmpl = `

@@ -1,0 +1,268 @@
+package graph
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+
+	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/ent/sitesection"
+	"github.com/bindery/bindery/ent/sitespace"
+	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/internal/adaptive"
+	"github.com/bindery/bindery/internal/apperr"
+	"github.com/bindery/bindery/internal/authz"
+	"github.com/bindery/bindery/internal/condition"
+	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/internal/sitecustom"
+)
+
+// Readers of a published site.
+//
+// The rules:
+//   - The members of a site's organization with a role read it (see
+//     siteDecision), published or not. Anyone else reads it only while it is
+//     published, and only as its visibility admits them: everyone for public
+//     and unlisted; holders of an active share key of the site (shareKey) for
+//     share-link; visitors with a valid JWT (visitorAuthToken) for
+//     visitor-auth. Such a reader reads the site, its sections, section
+//     groups, site-spaces and redirects, as with the read role; anyone else
+//     gets the same 404 as for a site that does not exist.
+//   - Whoever reads a published site's structure reads the spaces it
+//     publishes (their site-spaces show them), whatever those spaces'
+//     own visibility: publishing a site publishes its spaces. Conditions
+//     choose what a reader is shown; they do not protect content.
+//   - A visitor JWT is signed with HS256 under the site's visitor signing
+//     key (the key's text is the HMAC secret), and must carry exp; the time
+//     is checked. Its claims are the visitor's claims.
+//   - With adaptive content enabled, a section or site-space whose condition
+//     is false for the visitor's claims (no token: no claims) is left out of
+//     the published structure, and so are a left-out section's site-spaces.
+//     The claims are first checked against the site's adaptive schema, when
+//     it has one: claims that do not match it are a 400.
+
+// visitorTokenField is the name of a visitor JWT in both APIs.
+const visitorTokenField = "visitorAuthToken"
+
+// readableSite returns a site for Query.site and /v1's site paths: the share
+// key and visitor JWT the request presents for it are recorded first, so
+// that its decision sees them.
+func (r *Resolver) readableSite(ctx context.Context, id string, shareKey, visitorToken *string) (*ent.Site, error) {
+	l := loadersFrom(ctx)
+	if shareKey != nil && *shareKey != "" {
+		l.setShareKey(id, *shareKey)
+	}
+	if visitorToken != nil && *visitorToken != "" {
+		l.setVisitorToken(id, *visitorToken)
+	}
+	s, _, err := r.sites.get(ctx, id)
+	return s, err
+}
+
+// siteReaderDecision decides about a site for a viewer without a role in its
+// organization: the read role when the site is published and its visibility
+// admits them, nothing otherwise (see the rules above).
+func (r *Resolver) siteReaderDecision(ctx context.Context, s *ent.Site) (authz.Decision, error) {
+	if !s.Published {
+		return authz.Decision{}, nil
+	}
+	admitted := false
+	switch s.Visibility {
+	case enum.SiteVisibilityPublic, enum.SiteVisibilityUnlisted:
+		admitted = true
+	case enum.SiteVisibilityShareLink:
+		ok, err := r.siteShareKeyValid(ctx, s)
+		if err != nil {
+			return authz.Decision{}, err
+		}
+		admitted = ok
+	case enum.SiteVisibilityVisitorAuth:
+		claims, err := r.visitorClaims(ctx, s)
+		admitted = err == nil && claims != nil
+	}
+	if !admitted {
+		return authz.Decision{}, nil
+	}
+	// The site's spaces are published with it (a space's decision reads
+	// this), and its organization is seen as the owner of what the reader
+	// reads.
+	spaceIDs, err := r.db(ctx).SiteSpace.Query().Where(sitespace.SiteID(s.ID)).Select(sitespace.FieldSpaceID).
+		Strings(internal(ctx, "the spaces a site publishes, for its reader"))
+	if err != nil {
+		return authz.Decision{}, err
+	}
+	l := loadersFrom(ctx)
+	l.publishSpaces(spaceIDs...)
+	l.openOrg(s.OrganizationID)
+	return authz.Decision{Role: enum.RoleRead}, nil
+}
+
+// visitorClaims returns the claims of the visitor JWT the request presented
+// for the site; nil without one. A token that is not valid (signature,
+// algorithm, exp) is a 400 naming visitorAuthToken.
+func (r *Resolver) visitorClaims(ctx context.Context, s *ent.Site) (map[string]any, error) {
+	token := loadersFrom(ctx).visitorToken(s.ID)
+	if token == "" {
+		return nil, nil
+	}
+	if s.VisitorAuthPrivateKey == nil {
+		return nil, apperr.Invalid(visitorTokenField, "cannot be checked: the site has no visitor signing key")
+	}
+	claims := jwt.MapClaims{}
+	_, err := jwt.ParseWithClaims(token, claims, func(*jwt.Token) (any, error) { return []byte(*s.VisitorAuthPrivateKey), nil },
+		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}), jwt.WithExpirationRequired(), jwt.WithTimeFunc(r.clock))
+	if err != nil {
+		return nil, apperr.Invalid(visitorTokenField, "is not a valid visitor token of the site: %v", err)
+	}
+	return claims, nil
+}
+
+// newSecretKey returns a new random key: 32 bytes, 43 characters of
+// URL-safe base64.
+func newSecretKey() string {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24).
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// rotateVisitorAuthKey gives a site a new visitor signing key and returns
+// it: the only time it is shown.
+func (r *Resolver) rotateVisitorAuthKey(ctx context.Context, siteID string) (*ent.Site, string, error) {
+	key := newSecretKey()
+	var s *ent.Site
+	err := r.tx(ctx, func(ctx context.Context) error {
+		var err error
+		if s, _, err = r.sites.authorize(ctx, siteID, authz.Update); err != nil {
+			return err
+		}
+		s, err = s.Update().SetVisitorAuthPrivateKey(key).Save(internal(ctx, "the site its admin changes"))
+		return err
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	r.sites.loader(ctx).Prime(ctx, s.ID, s)
+	return s, key, nil
+}
+
+// siteAdaptiveSchema is a site's adaptive schema; nil when it has none.
+func (r *Resolver) siteAdaptiveSchema(ctx context.Context, s *ent.Site) (*model.SiteAdaptiveSchema, error) {
+	if _, _, err := r.sites.authorize(ctx, s.ID, authz.View); err != nil {
+		return nil, err
+	}
+	if s.AdaptiveSchema == nil || s.AdaptiveSchemaUpdatedAt == nil {
+		return nil, nil
+	}
+	doc, err := model.NewJSON(s.AdaptiveSchema)
+	if err != nil {
+		return nil, err
+	}
+	return &model.SiteAdaptiveSchema{JSONSchema: doc, UpdatedAt: *s.AdaptiveSchemaUpdatedAt}, nil
+}
+
+// updateSiteAdaptiveSchema sets a site's adaptive schema, once it is checked
+// to be one (see package adaptive).
+func (r *Resolver) updateSiteAdaptiveSchema(ctx context.Context, in model.UpdateSiteAdaptiveSchemaInput) (*ent.Site, error) {
+	var doc map[string]any
+	if err := json.Unmarshal(in.JSONSchema, &doc); err != nil || doc == nil {
+		return nil, apperr.Invalid("jsonSchema", "must be a JSON object")
+	}
+	if _, err := adaptive.Compile(doc); err != nil {
+		return nil, apperr.Invalid("jsonSchema", "%v", err)
+	}
+	var s *ent.Site
+	err := r.tx(ctx, func(ctx context.Context) error {
+		var err error
+		if s, _, err = r.sites.authorize(ctx, in.SiteID, authz.Update); err != nil {
+			return err
+		}
+		s, err = s.Update().SetAdaptiveSchema(doc).SetAdaptiveSchemaUpdatedAt(r.clock()).
+			Save(internal(ctx, "the site its admin changes"))
+		return err
+	})
+	if err == nil {
+		r.sites.loader(ctx).Prime(ctx, s.ID, s)
+	}
+	return s, err
+}
+
+// publishedContent is what the reader of a published site sees (see the
+// rules above): three statements after the site's decision, whatever its
+// size.
+func (r *Resolver) publishedContent(ctx context.Context, s *ent.Site, visitorToken *string) (*model.PublishedSite, error) {
+	if _, _, err := r.sites.authorize(ctx, s.ID, authz.View); err != nil {
+		return nil, err
+	}
+	if visitorToken != nil && *visitorToken != "" {
+		loadersFrom(ctx).setVisitorToken(s.ID, *visitorToken)
+	}
+	claims, err := r.visitorClaims(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	if s.AdaptiveContent && claims != nil && s.AdaptiveSchema != nil {
+		schema, err := adaptive.Compile(s.AdaptiveSchema)
+		if err != nil {
+			return nil, fmt.Errorf("the adaptive schema of site %s: %w", s.ID, err)
+		}
+		if err := schema.Check(claims); err != nil {
+			return nil, apperr.Invalid(visitorTokenField, "has claims that %v", err)
+		}
+	}
+	shown := func(cond *string) bool {
+		return !s.AdaptiveContent || cond == nil || condition.Eval(*cond, claims)
+	}
+	ctx = within(ctx)
+	secs, err := r.db(ctx).SiteSection.Query().Where(sitesection.SiteID(s.ID)).
+		Order(sitesection.ByPosition(), sitesection.ByID()).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sss, err := r.db(ctx).SiteSpace.Query().Where(sitespace.SiteID(s.ID)).
+		Order(sitespace.ByPosition(), sitespace.ByID()).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	l := loadersFrom(ctx)
+	out := &model.PublishedSite{Site: s, Sections: []*model.PublishedSiteSection{}, SiteSpaces: []*ent.SiteSpace{}}
+	if out.Customizations, err = model.NewJSON(sitecustom.Defaults()); err != nil {
+		return nil, err
+	}
+	bySection := map[string][]*ent.SiteSpace{}
+	for _, ss := range sss {
+		r.sitespaces.loader(ctx).Prime(ctx, ss.ID, ss)
+		l.publishSpaces(ss.SpaceID)
+		if !shown(ss.Condition) {
+			continue
+		}
+		if ss.SectionID == nil {
+			out.SiteSpaces = append(out.SiteSpaces, ss)
+		} else {
+			bySection[*ss.SectionID] = append(bySection[*ss.SectionID], ss)
+		}
+	}
+	if len(secs) == 0 {
+		out.StructureType = model.PublishedSiteStructureTypeSiteSpaces
+		return out, nil
+	}
+	out.StructureType = model.PublishedSiteStructureTypeSections
+	out.SiteSpaces = []*ent.SiteSpace{}
+	for _, sec := range secs {
+		r.sections.loader(ctx).Prime(ctx, sec.ID, sec)
+		if shown(sec.Condition) {
+			out.Sections = append(out.Sections, &model.PublishedSiteSection{Section: sec, SiteSpaces: nonNil(bySection[sec.ID])})
+		}
+	}
+	return out, nil
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
