@@ -40,7 +40,9 @@ func TestSectionGroupsGraphQL(t *testing.T) {
 	}
 	const fields = `id title icon sections { id }`
 	create := func(tok, title string, sections []string) (group, string) {
-		var out struct{ CreateSiteSectionGroup struct{ SiteSectionGroup group } }
+		var out struct {
+			CreateSiteSectionGroup struct{ SiteSectionGroup group }
+		}
 		g := e.GraphQL(tok, `mutation($s: ID!, $t: String!, $secs: [ID!]) { createSiteSectionGroup(input: {siteId: $s, title: $t,
 		  icon: "box", sections: $secs}) { siteSectionGroup { `+fields+` } } }`, map[string]any{"s": s.ID, "t": title, "secs": sections})
 		if len(g.Errors) > 0 {
@@ -89,7 +91,9 @@ func TestSectionGroupsGraphQL(t *testing.T) {
 	_, code = membership("removeSiteSectionFromGroup", products.ID, secs[2])
 	assert.Equal(t, "BAD_USER_INPUT", code, "a section not in the group")
 
-	var updated struct{ UpdateSiteSectionGroup struct{ SiteSectionGroup group } }
+	var updated struct {
+		UpdateSiteSectionGroup struct{ SiteSectionGroup group }
+	}
 	e.GraphQL(e.OwnerToken, `mutation($g: ID!) { updateSiteSectionGroup(input: {id: $g, title: "Platform", icon: null}) {
 	  siteSectionGroup { `+fields+` } } }`, map[string]any{"g": products.ID}).Into(t, &updated)
 	assert.Equal(t, "Platform", updated.UpdateSiteSectionGroup.SiteSectionGroup.Title)
@@ -120,7 +124,9 @@ func TestSectionGroupsGraphQL(t *testing.T) {
 	require.Empty(t, e.GraphQL(e.OwnerToken, `mutation($g: ID!) { deleteSiteSectionGroup(input: {id: $g}) { deletedSiteSectionGroupId } }`,
 		map[string]any{"g": products.ID}).Errors)
 	assert.Equal(t, []string{"Tools"}, order())
-	var sec struct{ Node struct{ SectionGroup *struct{ ID string } } }
+	var sec struct {
+		Node struct{ SectionGroup *struct{ ID string } }
+	}
 	e.GraphQL(e.OwnerToken, `query($s: ID!) { node(id: $s) { ... on SiteSection { sectionGroup { id } } } }`,
 		map[string]any{"s": secs[1]}).Into(t, &sec)
 	assert.Nil(t, sec.Node.SectionGroup, "the deleted group's sections stay, ungrouped")
