@@ -176,6 +176,29 @@ func TestShareLinksGraphQL(t *testing.T) {
 	require.Empty(t, e.GraphQL(e.OwnerToken, `mutation($id: ID!) { deleteShareLink(input: {id: $id}) { deletedShareLinkId } }`,
 		map[string]any{"id": link.ID}).Errors)
 	assert.Equal(t, http.StatusNotFound, read(strangerTok, key), "a deleted link admits nobody")
+
+	// A share link of a published share-link site admits a stranger to
+	// Query.site.
+	site := e.Client.Site.Create().SetOrganizationID(e.Org.ID).SetTitle("Docs").SetPublished(true).
+		SetVisibility(enum.SiteVisibilityShareLink).SaveX(context.Background())
+	var siteLink struct {
+		CreateShareLink struct {
+			ShareLink struct {
+				URLs struct{ Published string } `json:"urls"`
+			}
+		}
+	}
+	e.GraphQL(e.OwnerToken, `mutation($id: ID!) { createShareLink(input: {siteId: $id}) { shareLink { urls { published } } } }`,
+		map[string]any{"id": site.ID}).Into(t, &siteLink)
+	published := siteLink.CreateShareLink.ShareLink.URLs.Published
+	require.Contains(t, published, "/sites/"+site.ID+"?shareKey=")
+	siteKey := published[len(e.Config.PublicURL+"/sites/"+site.ID+"?shareKey="):]
+	const q = `query($id: ID!, $key: String) { site(id: $id, shareKey: $key) { title } }`
+	var out struct{ Site struct{ Title string } }
+	e.GraphQL(strangerTok, q, map[string]any{"id": site.ID, "key": siteKey}).Into(t, &out)
+	assert.Equal(t, "Docs", out.Site.Title)
+	assert.Equal(t, "NOT_FOUND", e.GraphQL(strangerTok, q, map[string]any{"id": site.ID, "key": "nope"}).Code())
+	assert.Equal(t, "NOT_FOUND", e.GraphQL(strangerTok, q, map[string]any{"id": site.ID}).Code())
 }
 
 func TestPublishedSiteGraphQL(t *testing.T) {

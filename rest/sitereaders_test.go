@@ -195,6 +195,10 @@ func TestSiteVisitorAuthAndAdaptiveContent(t *testing.T) {
 		{Name: "read", Method: http.MethodGet, Path: schemaURL, Token: e.readTok, WantStatus: http.StatusOK,
 			WantJSON: map[string]any{"jsonSchema": schema}},
 		{Name: "read as an outsider", Method: http.MethodGet, Path: schemaURL, Token: e.otherTok, WantStatus: http.StatusNotFound},
+		{Name: "set without a token", Method: http.MethodPut, Path: schemaURL, Body: map[string]any{"jsonSchema": schema},
+			WantStatus: http.StatusUnauthorized},
+		{Name: "read another organization's site", Method: http.MethodGet,
+			Path: "/v1/orgs/" + e.otherOrg + "/sites/" + site + "/adaptive-schema", Token: e.OwnerToken, WantStatus: http.StatusNotFound},
 	})
 
 	// Sections with conditions, one of them in a group.
