@@ -17,9 +17,9 @@ import (
 // described without lowering the budget, so that the figure stays true.
 // `go test ./graph -run TestSchemaDescriptions -v` lists them.
 var undescribedBudget = map[string]int{
-	"type":        164,
+	"type":        54,
 	"field":       270,
-	"argument":    232,
+	"argument":    80,
 	"input field": 134,
 	"enum value":  11,
 }

@@ -9174,6 +9174,7 @@ extend type Mutation {
   mergeChangeRequest(input: MergeChangeRequestInput!): MergeChangeRequestPayload!
 }
 
+"The input of createChangeRequest."
 input CreateChangeRequestInput {
   spaceId: ID!
   "Up to 100 characters."
@@ -9182,12 +9183,14 @@ input CreateChangeRequestInput {
   clientMutationId: String
 }
 
+"The result of createChangeRequest."
 type CreateChangeRequestPayload {
   changeRequest: ChangeRequest!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of updateChangeRequest."
 input UpdateChangeRequestInput {
   id: ID!
   "Up to 100 characters."
@@ -9198,12 +9201,14 @@ input UpdateChangeRequestInput {
   clientMutationId: String
 }
 
+"The result of updateChangeRequest."
 type UpdateChangeRequestPayload {
   changeRequest: ChangeRequest!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of syncChangeRequest."
 input SyncChangeRequestInput {
   id: ID!
   resolutions: [MergeResolutionInput!]
@@ -9211,6 +9216,7 @@ input SyncChangeRequestInput {
   clientMutationId: String
 }
 
+"The result of syncChangeRequest."
 type SyncChangeRequestPayload {
   "UPDATE, or CONFLICTS when nothing changed."
   result: MergeResult!
@@ -9222,6 +9228,7 @@ type SyncChangeRequestPayload {
   clientMutationId: String
 }
 
+"The input of mergeChangeRequest."
 input MergeChangeRequestInput {
   id: ID!
   resolutions: [MergeResolutionInput!]
@@ -9229,6 +9236,7 @@ input MergeChangeRequestInput {
   clientMutationId: String
 }
 
+"The result of mergeChangeRequest."
 type MergeChangeRequestPayload {
   "MERGE, or CONFLICTS when nothing changed."
   result: MergeResult!
@@ -9253,9 +9261,27 @@ extend type Collection {
   urls: CollectionURLs!
   permissions: CollectionPermissions!
   "The spaces directly in this collection that the viewer can see, in order."
-  spaces(first: Int, after: Cursor, last: Int, before: Cursor): SpaceConnection!
+  spaces(
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+    "Returns the last n items."
+    last: Int
+    "Returns the items before this cursor."
+    before: Cursor
+  ): SpaceConnection!
   "The collections directly in this collection that the viewer can see, in order."
-  collections(first: Int, after: Cursor, last: Int, before: Cursor): CollectionConnection!
+  collections(
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+    "Returns the last n items."
+    last: Int
+    "Returns the items before this cursor."
+    before: Cursor
+  ): CollectionConnection!
 }
 
 type CollectionURLs {
@@ -9288,6 +9314,7 @@ extend type Mutation {
   transferCollection(input: TransferCollectionInput!): TransferCollectionPayload!
 }
 
+"The input of createCollection."
 input CreateCollectionInput {
   organizationId: ID!
   "Up to 50 characters."
@@ -9299,12 +9326,14 @@ input CreateCollectionInput {
   clientMutationId: String
 }
 
+"The result of createCollection."
 type CreateCollectionPayload {
   collection: Collection!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of updateCollection."
 input UpdateCollectionInput {
   id: ID!
   "Up to 50 characters."
@@ -9317,24 +9346,28 @@ input UpdateCollectionInput {
   clientMutationId: String
 }
 
+"The result of updateCollection."
 type UpdateCollectionPayload {
   collection: Collection!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of deleteCollection."
 input DeleteCollectionInput {
   id: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
+"The result of deleteCollection."
 type DeleteCollectionPayload {
   deletedCollectionId: ID!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of moveCollection."
 input MoveCollectionInput {
   id: ID!
   "The new parent collection; null moves to the top level, absent keeps the parent."
@@ -9344,12 +9377,14 @@ input MoveCollectionInput {
   clientMutationId: String
 }
 
+"The result of moveCollection."
 type MoveCollectionPayload {
   collection: Collection!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of transferCollection."
 input TransferCollectionInput {
   id: ID!
   organizationId: ID!
@@ -9357,6 +9392,7 @@ input TransferCollectionInput {
   clientMutationId: String
 }
 
+"The result of transferCollection."
 type TransferCollectionPayload {
   collection: Collection!
   "The clientMutationId of the input, returned as it was given."
@@ -11606,7 +11642,16 @@ type InviteURLs {
 
 extend type Organization {
   "The organization's invite links, oldest first. Needs the admin role."
-  invites(first: Int, after: Cursor, last: Int, before: Cursor): InviteConnection!
+  invites(
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+    "Returns the last n items."
+    last: Int
+    "Returns the items before this cursor."
+    before: Cursor
+  ): InviteConnection!
   "One invite link of the organization. Needs the admin role."
   invite(id: ID!): Invite!
 }
@@ -11647,6 +11692,7 @@ input InviteeInput {
   role: Role @goField(omittable: true)
 }
 
+"The input of inviteMembers."
 input InviteMembersInput {
   organizationId: ID!
   "1 to 100 people, as /v1 names them."
@@ -11659,6 +11705,7 @@ input InviteMembersInput {
   clientMutationId: String
 }
 
+"The result of inviteMembers."
 type InviteMembersPayload {
   "The invitees' user IDs, one per email, in order."
   userIds: [ID!]!
@@ -11670,6 +11717,7 @@ type InviteMembersPayload {
   clientMutationId: String
 }
 
+"The input of createLinkInvite."
 input CreateLinkInviteInput {
   organizationId: ID!
   "The role it gives, null for a guest; absent, the organization's default role, else READ."
@@ -11678,12 +11726,14 @@ input CreateLinkInviteInput {
   clientMutationId: String
 }
 
+"The result of createLinkInvite."
 type CreateLinkInvitePayload {
   invite: Invite!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of updateLinkInvite."
 input UpdateLinkInviteInput {
   id: ID!
   "null for a guest."
@@ -11692,24 +11742,28 @@ input UpdateLinkInviteInput {
   clientMutationId: String
 }
 
+"The result of updateLinkInvite."
 type UpdateLinkInvitePayload {
   invite: Invite!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of deleteLinkInvite."
 input DeleteLinkInviteInput {
   id: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
+"The result of deleteLinkInvite."
 type DeleteLinkInvitePayload {
   deletedInviteId: ID!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of joinOrganization."
 input JoinOrganizationInput {
   "The invite link's organization."
   organizationId: ID!
@@ -11718,6 +11772,7 @@ input JoinOrganizationInput {
   clientMutationId: String
 }
 
+"The result of joinOrganization."
 type JoinOrganizationPayload {
   member: Member!
   "The clientMutationId of the input, returned as it was given."
@@ -11735,7 +11790,13 @@ extend type Revision {
   targets of that status; stats count the whole revision whatever it is.
   The /v1 twin is GET /v1/spaces/{spaceId}/links.
   """
-  links(status: ContentReferenceStatus, first: Int, after: Cursor): ContentReferenceUsageConnection!
+  links(
+    status: ContentReferenceStatus
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+  ): ContentReferenceUsageConnection!
 }
 
 extend type RevisionPage {
@@ -11744,14 +11805,30 @@ extend type RevisionPage {
   their one location. status keeps the targets of that status; stats count
   the page's links whatever it is.
   """
-  links(status: ContentReferenceStatus, first: Int, after: Cursor): ContentReferenceUsageConnection!
+  links(
+    status: ContentReferenceStatus
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+  ): ContentReferenceUsageConnection!
   "The other pages of the revision that link to this page or to one of its anchors, in tree order."
-  backlinks(first: Int, after: Cursor): RevisionPageConnection!
+  backlinks(
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+  ): RevisionPageConnection!
 }
 
 extend type RevisionFile {
   "The pages of the revision that use this file (a link, an image, a cover), in tree order."
-  backlinks(first: Int, after: Cursor): RevisionPageConnection!
+  backlinks(
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+  ): RevisionPageConnection!
 }
 
 """
@@ -11820,7 +11897,17 @@ type Member {
   (DESC by default, newest first), each with the member's role on it as
   authorization decides it. Readable by the member and by admins.
   """
-  spaceAccess(first: Int, after: Cursor, last: Int, before: Cursor, order: ListOrder = DESC): MemberSpaceConnection!
+  spaceAccess(
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+    "Returns the last n items."
+    last: Int
+    "Returns the items before this cursor."
+    before: Cursor
+    order: ListOrder = DESC
+  ): MemberSpaceConnection!
 }
 
 "A space a member can access, with their role on it."
@@ -11861,8 +11948,20 @@ extend type Organization {
   (JOINED_AT by default) in order (DESC by default, most recent first);
   search matches a case-insensitive part of the display name or email.
   """
-  members(first: Int, after: Cursor, last: Int, before: Cursor, role: MemberRoleFilter, search: String,
-    sort: MemberSort = JOINED_AT, order: ListOrder = DESC): MemberConnection!
+  members(
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+    "Returns the last n items."
+    last: Int
+    "Returns the items before this cursor."
+    before: Cursor
+    role: MemberRoleFilter
+    search: String
+    sort: MemberSort = JOINED_AT
+    order: ListOrder = DESC
+  ): MemberConnection!
   "One member, by user ID."
   member(id: ID!): Member!
 }
@@ -11884,6 +11983,7 @@ extend type Mutation {
   pingOrganization(input: PingOrganizationInput!): PingOrganizationPayload!
 }
 
+"The input of updateMember."
 input UpdateMemberInput {
   organizationId: ID!
   "The member's user ID."
@@ -11894,12 +11994,14 @@ input UpdateMemberInput {
   clientMutationId: String
 }
 
+"The result of updateMember."
 type UpdateMemberPayload {
   member: Member!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of removeMember."
 input RemoveMemberInput {
   organizationId: ID!
   userId: ID!
@@ -11907,6 +12009,7 @@ input RemoveMemberInput {
   clientMutationId: String
 }
 
+"The result of removeMember."
 type RemoveMemberPayload {
   "The removed member's user ID."
   removedUserId: ID!
@@ -11914,6 +12017,7 @@ type RemoveMemberPayload {
   clientMutationId: String
 }
 
+"The input of setMemberSSO."
 input SetMemberSSOInput {
   organizationId: ID!
   userId: ID!
@@ -11921,18 +12025,21 @@ input SetMemberSSOInput {
   clientMutationId: String
 }
 
+"The result of setMemberSSO."
 type SetMemberSSOPayload {
   member: Member!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of pingOrganization."
 input PingOrganizationInput {
   organizationId: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
+"The result of pingOrganization."
 type PingOrganizationPayload {
   member: Member!
   """
@@ -11951,7 +12058,16 @@ type PingOrganizationPayload {
   "What the last processing found wrong in the document; empty when it succeeded."
   lastProcessedErrors: [OpenAPIError!]!
   "The spec's versions, newest first."
-  versions(first: Int, after: Cursor, last: Int, before: Cursor): OpenAPISpecVersionConnection!
+  versions(
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+    "Returns the last n items."
+    last: Int
+    "Returns the items before this cursor."
+    before: Cursor
+  ): OpenAPISpecVersionConnection!
   permissions: EditPermissions!
   urls: OpenAPISpecURLs!
 }
@@ -11988,7 +12104,16 @@ type OpenAPIOperation {
 
 extend type Organization {
   "The organization's OpenAPI specs, oldest first. Needs a role in the organization."
-  openAPISpecs(first: Int, after: Cursor, last: Int, before: Cursor): OpenAPISpecConnection!
+  openAPISpecs(
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+    "Returns the last n items."
+    last: Int
+    "Returns the items before this cursor."
+    before: Cursor
+  ): OpenAPISpecConnection!
   "One OpenAPI spec of the organization, by slug. Needs a role in the organization."
   openAPISpec(slug: String!): OpenAPISpec!
 }
@@ -12012,6 +12137,7 @@ extend type Mutation {
   deleteOpenAPISpec(input: DeleteOpenAPISpecInput!): DeleteOpenAPISpecPayload!
 }
 
+"The input of createOpenAPISpec."
 input CreateOpenAPISpecInput {
   organizationId: ID!
   "1 to 100 lowercase letters and digits, in words joined by hyphens; unique in the organization."
@@ -12021,12 +12147,14 @@ input CreateOpenAPISpecInput {
   clientMutationId: String
 }
 
+"The result of createOpenAPISpec."
 type CreateOpenAPISpecPayload {
   openAPISpec: OpenAPISpec!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of putOpenAPISpec."
 input PutOpenAPISpecInput {
   organizationId: ID!
   slug: String!
@@ -12035,6 +12163,7 @@ input PutOpenAPISpecInput {
   clientMutationId: String
 }
 
+"The result of putOpenAPISpec."
 type PutOpenAPISpecPayload {
   openAPISpec: OpenAPISpec!
   "Whether the spec was created, rather than updated."
@@ -12043,6 +12172,7 @@ type PutOpenAPISpecPayload {
   clientMutationId: String
 }
 
+"The input of updateOpenAPISpec."
 input UpdateOpenAPISpecInput {
   id: ID!
   source: OpenAPISpecSourceInput!
@@ -12050,18 +12180,21 @@ input UpdateOpenAPISpecInput {
   clientMutationId: String
 }
 
+"The result of updateOpenAPISpec."
 type UpdateOpenAPISpecPayload {
   openAPISpec: OpenAPISpec!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of deleteOpenAPISpec."
 input DeleteOpenAPISpecInput {
   id: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
+"The result of deleteOpenAPISpec."
 type DeleteOpenAPISpecPayload {
   deletedOpenAPISpecId: ID!
   "The clientMutationId of the input, returned as it was given."
@@ -12082,12 +12215,32 @@ extend type Organization {
   The collections the viewer can see. With nested (the default), nested
   collections are listed too; without, only top-level ones.
   """
-  collections(first: Int, after: Cursor, last: Int, before: Cursor, nested: Boolean = true): CollectionConnection!
+  collections(
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+    "Returns the last n items."
+    last: Int
+    "Returns the items before this cursor."
+    before: Cursor
+    nested: Boolean = true
+  ): CollectionConnection!
   """
   The spaces the viewer can see, newest last. With deleted, only the deleted
   spaces that can still be restored.
   """
-  spaces(first: Int, after: Cursor, last: Int, before: Cursor, deleted: Boolean = false): SpaceConnection!
+  spaces(
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+    "Returns the last n items."
+    last: Int
+    "Returns the items before this cursor."
+    before: Cursor
+    deleted: Boolean = false
+  ): SpaceConnection!
 }
 
 type OrganizationURLs {
@@ -12119,6 +12272,7 @@ extend type Mutation {
   updateOrganization(input: UpdateOrganizationInput!): UpdateOrganizationPayload!
 }
 
+"The input of createOrganization."
 input CreateOrganizationInput {
   "2 to 255 characters."
   title: String!
@@ -12126,12 +12280,14 @@ input CreateOrganizationInput {
   clientMutationId: String
 }
 
+"The result of createOrganization."
 type CreateOrganizationPayload {
   organization: Organization!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of updateOrganization."
 input UpdateOrganizationInput {
   id: ID!
   "2 to 255 characters."
@@ -12152,6 +12308,7 @@ input UpdateOrganizationInput {
   clientMutationId: String
 }
 
+"The result of updateOrganization."
 type UpdateOrganizationPayload {
   organization: Organization!
   "The clientMutationId of the input, returned as it was given."
@@ -12190,7 +12347,16 @@ type SSOProviderLogin {
 
 extend type Organization {
   "The organization's SAML providers, oldest first. Needs the admin role."
-  samlProviders(first: Int, after: Cursor, last: Int, before: Cursor): SAMLProviderConnection!
+  samlProviders(
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+    "Returns the last n items."
+    last: Int
+    "Returns the items before this cursor."
+    before: Cursor
+  ): SAMLProviderConnection!
   "One SAML provider of the organization. Needs the admin role."
   samlProvider(id: ID!): SAMLProvider!
   "The organization's active SAML providers, to sign in with; for whoever sees the organization."
@@ -12206,6 +12372,7 @@ extend type Mutation {
   deleteSAMLProvider(input: DeleteSAMLProviderInput!): DeleteSAMLProviderPayload!
 }
 
+"The input of createSAMLProvider."
 input CreateSAMLProviderInput {
   organizationId: ID!
   "1 to 30 characters."
@@ -12224,12 +12391,14 @@ input CreateSAMLProviderInput {
   clientMutationId: String
 }
 
+"The result of createSAMLProvider."
 type CreateSAMLProviderPayload {
   samlProvider: SAMLProvider!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of updateSAMLProvider."
 input UpdateSAMLProviderInput {
   id: ID!
   label: String
@@ -12242,18 +12411,21 @@ input UpdateSAMLProviderInput {
   clientMutationId: String
 }
 
+"The result of updateSAMLProvider."
 type UpdateSAMLProviderPayload {
   samlProvider: SAMLProvider!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of deleteSAMLProvider."
 input DeleteSAMLProviderInput {
   id: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
+"The result of deleteSAMLProvider."
 type DeleteSAMLProviderPayload {
   deletedSAMLProviderId: ID!
   "The clientMutationId of the input, returned as it was given."
@@ -12268,7 +12440,17 @@ type DeleteSAMLProviderPayload {
   Every word matches words that start with it. query has 1 to 512
   characters.
   """
-  search(query: String!, first: Int, after: Cursor, last: Int, before: Cursor): SearchPageResultConnection!
+  search(
+    query: String!
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+    "Returns the last n items."
+    last: Int
+    "Returns the items before this cursor."
+    before: Cursor
+  ): SearchPageResultConnection!
 }
 
 extend type Organization {
@@ -12277,7 +12459,17 @@ extend type Organization {
   current content matches query, best first (by their best page), each
   with its best pages. Deleted spaces are not searched.
   """
-  search(query: String!, first: Int, after: Cursor, last: Int, before: Cursor): SearchSpaceResultConnection!
+  search(
+    query: String!
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+    "Returns the last n items."
+    last: Int
+    "Returns the items before this cursor."
+    before: Cursor
+  ): SearchSpaceResultConnection!
 }
 
 "A page that matches a search."
@@ -12358,8 +12550,20 @@ extend type Organization {
   it, ignoring case; published those that are (or are not) published; type
   those of one of the types.
   """
-  sites(first: Int, after: Cursor, last: Int, before: Cursor, space: ID, title: String, published: Boolean,
-    type: [SiteType!]): SiteConnection!
+  sites(
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+    "Returns the last n items."
+    last: Int
+    "Returns the items before this cursor."
+    before: Cursor
+    space: ID
+    title: String
+    published: Boolean
+    type: [SiteType!]
+  ): SiteConnection!
   "One site of the organization."
   site(id: ID!): Site!
 }
@@ -12380,6 +12584,7 @@ extend type Mutation {
   unpublishSite(input: PublishSiteInput!): PublishSitePayload!
 }
 
+"The input of createSite."
 input CreateSiteInput {
   organizationId: ID!
   "BASIC by default."
@@ -12394,12 +12599,14 @@ input CreateSiteInput {
   clientMutationId: String
 }
 
+"The result of createSite."
 type CreateSitePayload {
   site: Site!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of updateSite."
 input UpdateSiteInput {
   id: ID!
   "2 to 128 characters."
@@ -12419,30 +12626,35 @@ input UpdateSiteInput {
   clientMutationId: String
 }
 
+"The result of updateSite."
 type UpdateSitePayload {
   site: Site!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of deleteSite."
 input DeleteSiteInput {
   id: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
+"The result of deleteSite."
 type DeleteSitePayload {
   deletedSiteId: ID!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of publishSite and unpublishSite."
 input PublishSiteInput {
   id: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
+"The result of publishSite and unpublishSite."
 type PublishSitePayload {
   site: Site!
   "The clientMutationId of the input, returned as it was given."
@@ -12451,12 +12663,31 @@ type PublishSitePayload {
 
 extend type Site {
   "The site's sections, in the site's order."
-  sections(first: Int, after: Cursor, last: Int, before: Cursor): SiteSectionConnection!
+  sections(
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+    "Returns the last n items."
+    last: Int
+    "Returns the items before this cursor."
+    before: Cursor
+  ): SiteSectionConnection!
   """
   The site's site-spaces, at its root and in its sections, by position then
   ID. default keeps the default site-spaces (true) or the others (false).
   """
-  siteSpaces(first: Int, after: Cursor, last: Int, before: Cursor, default: Boolean): SiteSpaceConnection!
+  siteSpaces(
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+    "Returns the last n items."
+    last: Int
+    "Returns the items before this cursor."
+    before: Cursor
+    default: Boolean
+  ): SiteSpaceConnection!
 }
 
 extend type SiteSection {
@@ -12525,6 +12756,7 @@ extend type Mutation {
   moveSiteSpace(input: MoveSiteSpaceInput!): MoveSiteSpacePayload!
 }
 
+"The input of createSiteSection."
 input CreateSiteSectionInput {
   siteId: ID!
   "A space of the site's organization, the section's first site-space."
@@ -12536,12 +12768,14 @@ input CreateSiteSectionInput {
   clientMutationId: String
 }
 
+"The result of createSiteSection."
 type CreateSiteSectionPayload {
   siteSection: SiteSection!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of updateSiteSection."
 input UpdateSiteSectionInput {
   id: ID!
   "2 to 128 characters."
@@ -12560,24 +12794,28 @@ input UpdateSiteSectionInput {
   clientMutationId: String
 }
 
+"The result of updateSiteSection."
 type UpdateSiteSectionPayload {
   siteSection: SiteSection!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of deleteSiteSection."
 input DeleteSiteSectionInput {
   id: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
+"The result of deleteSiteSection."
 type DeleteSiteSectionPayload {
   deletedSiteSectionId: ID!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of moveSiteSection."
 input MoveSiteSectionInput {
   id: ID!
   "Sections of the same site; absent puts it last."
@@ -12586,12 +12824,14 @@ input MoveSiteSectionInput {
   clientMutationId: String
 }
 
+"The result of moveSiteSection."
 type MoveSiteSectionPayload {
   siteSection: SiteSection!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of createSiteSpace."
 input CreateSiteSpaceInput {
   siteId: ID!
   "A space of the site's organization."
@@ -12602,12 +12842,14 @@ input CreateSiteSpaceInput {
   clientMutationId: String
 }
 
+"The result of createSiteSpace."
 type CreateSiteSpacePayload {
   siteSpace: SiteSpace!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of updateSiteSpace."
 input UpdateSiteSpaceInput {
   id: ID!
   "1 to 100 characters, unique among its siblings."
@@ -12618,24 +12860,28 @@ input UpdateSiteSpaceInput {
   clientMutationId: String
 }
 
+"The result of updateSiteSpace."
 type UpdateSiteSpacePayload {
   siteSpace: SiteSpace!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of deleteSiteSpace."
 input DeleteSiteSpaceInput {
   id: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
+"The result of deleteSiteSpace."
 type DeleteSiteSpacePayload {
   deletedSiteSpaceId: ID!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of moveSiteSpace."
 input MoveSiteSpaceInput {
   id: ID!
   "Site-spaces with the same parent (section or root); absent puts it last."
@@ -12644,6 +12890,7 @@ input MoveSiteSpaceInput {
   clientMutationId: String
 }
 
+"The result of moveSiteSpace."
 type MoveSiteSpacePayload {
   siteSpace: SiteSpace!
   "The clientMutationId of the input, returned as it was given."
@@ -12652,7 +12899,16 @@ type MoveSiteSpacePayload {
 
 extend type Site {
   "The site's section groups, in the site's order."
-  sectionGroups(first: Int, after: Cursor, last: Int, before: Cursor): SiteSectionGroupConnection!
+  sectionGroups(
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+    "Returns the last n items."
+    last: Int
+    "Returns the items before this cursor."
+    before: Cursor
+  ): SiteSectionGroupConnection!
 }
 
 extend type SiteSectionGroup {
@@ -13035,7 +13291,16 @@ type RotateSiteVisitorAuthKeyPayload {
 `, BuiltIn: false},
 	{Name: "../schema/siteredirect.graphqls", Input: `extend type Site {
   "The site's redirects, by creation time then ID."
-  redirects(first: Int, after: Cursor, last: Int, before: Cursor): SiteRedirectConnection!
+  redirects(
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+    "Returns the last n items."
+    last: Int
+    "Returns the items before this cursor."
+    before: Cursor
+  ): SiteRedirectConnection!
   """
   The redirect a visited path of the site resolves to, with its target
   address; null when no redirect has that source. The path is normalized
@@ -13191,8 +13456,18 @@ extend type Space {
   The space's change requests, newest first. status filters by status (open
   by default; null lists all); contributorId keeps those the user edited.
   """
-  changeRequests(first: Int, after: Cursor, last: Int, before: Cursor,
-    status: ChangeRequestStatus = OPEN, contributorId: ID): ChangeRequestConnection!
+  changeRequests(
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+    "Returns the last n items."
+    last: Int
+    "Returns the items before this cursor."
+    before: Cursor
+    status: ChangeRequestStatus = OPEN
+    contributorId: ID
+  ): ChangeRequestConnection!
   "A change request of the space by its number."
   changeRequest(number: Int!): ChangeRequest
 }
@@ -13236,6 +13511,7 @@ extend type Mutation {
   transferSpace(input: TransferSpaceInput!): TransferSpacePayload!
 }
 
+"The input of createSpace."
 input CreateSpaceInput {
   organizationId: ID!
   "Up to 50 characters."
@@ -13249,12 +13525,14 @@ input CreateSpaceInput {
   clientMutationId: String
 }
 
+"The result of createSpace."
 type CreateSpacePayload {
   space: Space!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of updateSpace."
 input UpdateSpaceInput {
   id: ID!
   "Up to 50 characters."
@@ -13279,48 +13557,56 @@ input UpdateSpaceInput {
   clientMutationId: String
 }
 
+"The result of updateSpace."
 type UpdateSpacePayload {
   space: Space!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of deleteSpace."
 input DeleteSpaceInput {
   id: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
+"The result of deleteSpace."
 type DeleteSpacePayload {
   deletedSpaceId: ID!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of restoreSpace."
 input RestoreSpaceInput {
   id: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
+"The result of restoreSpace."
 type RestoreSpacePayload {
   space: Space!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of duplicateSpace."
 input DuplicateSpaceInput {
   id: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
+"The result of duplicateSpace."
 type DuplicateSpacePayload {
   space: Space!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of moveSpace."
 input MoveSpaceInput {
   id: ID!
   "The new parent collection; null moves to the top level, absent keeps the parent."
@@ -13330,12 +13616,14 @@ input MoveSpaceInput {
   clientMutationId: String
 }
 
+"The result of moveSpace."
 type MoveSpacePayload {
   space: Space!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of transferSpace."
 input TransferSpaceInput {
   id: ID!
   organizationId: ID!
@@ -13345,6 +13633,7 @@ input TransferSpaceInput {
   clientMutationId: String
 }
 
+"The result of transferSpace."
 type TransferSpacePayload {
   space: Space!
   "The clientMutationId of the input, returned as it was given."
@@ -13451,7 +13740,16 @@ type TeamMember {
 
 extend type Team {
   "The team's members, in the order they joined it."
-  members(first: Int, after: Cursor, last: Int, before: Cursor): TeamMemberConnection!
+  members(
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+    "Returns the last n items."
+    last: Int
+    "Returns the items before this cursor."
+    before: Cursor
+  ): TeamMemberConnection!
 }
 
 "A member's membership of a team."
@@ -13465,14 +13763,35 @@ extend type Organization {
   The organization's teams, oldest first. owner keeps the teams that member
   (a user ID) owns; title keeps those whose title contains it, ignoring case.
   """
-  teams(first: Int, after: Cursor, last: Int, before: Cursor, owner: ID, title: String): TeamConnection!
+  teams(
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+    "Returns the last n items."
+    last: Int
+    "Returns the items before this cursor."
+    before: Cursor
+    owner: ID
+    title: String
+  ): TeamConnection!
   "One team of the organization."
   team(id: ID!): Team!
 }
 
 extend type Member {
   "The member's teams, oldest first; title keeps those whose title contains it, ignoring case."
-  teamMemberships(first: Int, after: Cursor, last: Int, before: Cursor, title: String): TeamMembershipConnection!
+  teamMemberships(
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+    "Returns the last n items."
+    last: Int
+    "Returns the items before this cursor."
+    before: Cursor
+    title: String
+  ): TeamMembershipConnection!
 }
 
 extend type Mutation {
@@ -13494,6 +13813,7 @@ extend type Mutation {
   setTeamContentRole(input: SetTeamContentRoleInput!): SetTeamContentRolePayload!
 }
 
+"The input of createTeam."
 input CreateTeamInput {
   organizationId: ID!
   "1 to 64 characters."
@@ -13504,12 +13824,14 @@ input CreateTeamInput {
   clientMutationId: String
 }
 
+"The result of createTeam."
 type CreateTeamPayload {
   team: Team!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of updateTeam."
 input UpdateTeamInput {
   id: ID!
   "1 to 64 characters."
@@ -13518,24 +13840,28 @@ input UpdateTeamInput {
   clientMutationId: String
 }
 
+"The result of updateTeam."
 type UpdateTeamPayload {
   team: Team!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of deleteTeam."
 input DeleteTeamInput {
   id: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
+"The result of deleteTeam."
 type DeleteTeamPayload {
   deletedTeamId: ID!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of addTeamMember."
 input AddTeamMemberInput {
   teamId: ID!
   userId: ID!
@@ -13545,12 +13871,14 @@ input AddTeamMemberInput {
   clientMutationId: String
 }
 
+"The result of addTeamMember."
 type AddTeamMemberPayload {
   team: Team!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of removeTeamMember."
 input RemoveTeamMemberInput {
   teamId: ID!
   userId: ID!
@@ -13558,12 +13886,14 @@ input RemoveTeamMemberInput {
   clientMutationId: String
 }
 
+"The result of removeTeamMember."
 type RemoveTeamMemberPayload {
   team: Team!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of setTeamContentRole."
 input SetTeamContentRoleInput {
   teamId: ID!
   "A space or a collection of the team's organization."
@@ -13574,6 +13904,7 @@ input SetTeamContentRoleInput {
   clientMutationId: String
 }
 
+"The result of setTeamContentRole."
 type SetTeamContentRolePayload {
   team: Team!
   "The clientMutationId of the input, returned as it was given."
@@ -13606,7 +13937,16 @@ type EditPermissions {
 
 extend type Organization {
   "The organization's translation settings, oldest first. Needs a role in the organization."
-  translationSettings(first: Int, after: Cursor, last: Int, before: Cursor): TranslationSettingsConnection!
+  translationSettings(
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+    "Returns the last n items."
+    last: Int
+    "Returns the items before this cursor."
+    before: Cursor
+  ): TranslationSettingsConnection!
   "One translation settings object of the organization. Needs a role in the organization."
   translationSetting(id: ID!): TranslationSettings!
 }
@@ -13620,6 +13960,7 @@ extend type Mutation {
   deleteTranslationSettings(input: DeleteTranslationSettingsInput!): DeleteTranslationSettingsPayload!
 }
 
+"The input of createTranslationSettings."
 input CreateTranslationSettingsInput {
   organizationId: ID!
   "1 to 100 characters."
@@ -13630,12 +13971,14 @@ input CreateTranslationSettingsInput {
   clientMutationId: String
 }
 
+"The result of createTranslationSettings."
 type CreateTranslationSettingsPayload {
   translationSettings: TranslationSettings!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of updateTranslationSettings."
 input UpdateTranslationSettingsInput {
   id: ID!
   "1 to 100 characters."
@@ -13646,18 +13989,21 @@ input UpdateTranslationSettingsInput {
   clientMutationId: String
 }
 
+"The result of updateTranslationSettings."
 type UpdateTranslationSettingsPayload {
   translationSettings: TranslationSettings!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
 
+"The input of deleteTranslationSettings."
 input DeleteTranslationSettingsInput {
   id: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
+"The result of deleteTranslationSettings."
 type DeleteTranslationSettingsPayload {
   deletedTranslationSettingsId: ID!
   "The clientMutationId of the input, returned as it was given."

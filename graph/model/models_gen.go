@@ -34,6 +34,7 @@ type AddReactionPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of addTeamMember.
 type AddTeamMemberInput struct {
 	TeamID string `json:"teamId"`
 	UserID string `json:"userId"`
@@ -43,6 +44,7 @@ type AddTeamMemberInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of addTeamMember.
 type AddTeamMemberPayload struct {
 	Team *ent.Team `json:"team"`
 	// The clientMutationId of the input, returned as it was given.
@@ -111,6 +113,7 @@ type CreateAPITokenPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of createChangeRequest.
 type CreateChangeRequestInput struct {
 	SpaceID string `json:"spaceId"`
 	// Up to 100 characters.
@@ -119,12 +122,14 @@ type CreateChangeRequestInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of createChangeRequest.
 type CreateChangeRequestPayload struct {
 	ChangeRequest *ent.ChangeRequest `json:"changeRequest"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of createCollection.
 type CreateCollectionInput struct {
 	OrganizationID string `json:"organizationId"`
 	// Up to 50 characters.
@@ -136,12 +141,14 @@ type CreateCollectionInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of createCollection.
 type CreateCollectionPayload struct {
 	Collection *ent.Collection `json:"collection"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of createLinkInvite.
 type CreateLinkInviteInput struct {
 	OrganizationID string `json:"organizationId"`
 	// The role it gives, null for a guest; absent, the organization's default role, else READ.
@@ -150,12 +157,14 @@ type CreateLinkInviteInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of createLinkInvite.
 type CreateLinkInvitePayload struct {
 	Invite *ent.Invite `json:"invite"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of createOpenAPISpec.
 type CreateOpenAPISpecInput struct {
 	OrganizationID string `json:"organizationId"`
 	// 1 to 100 lowercase letters and digits, in words joined by hyphens; unique in the organization.
@@ -165,12 +174,14 @@ type CreateOpenAPISpecInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of createOpenAPISpec.
 type CreateOpenAPISpecPayload struct {
 	OpenAPISpec *ent.OpenAPISpec `json:"openAPISpec"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of createOrganization.
 type CreateOrganizationInput struct {
 	// 2 to 255 characters.
 	Title string `json:"title"`
@@ -178,6 +189,7 @@ type CreateOrganizationInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of createOrganization.
 type CreateOrganizationPayload struct {
 	Organization *ent.Organization `json:"organization"`
 	// The clientMutationId of the input, returned as it was given.
@@ -223,6 +235,7 @@ type CreatePagePayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of createSAMLProvider.
 type CreateSAMLProviderInput struct {
 	OrganizationID string `json:"organizationId"`
 	// 1 to 30 characters.
@@ -241,6 +254,7 @@ type CreateSAMLProviderInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of createSAMLProvider.
 type CreateSAMLProviderPayload struct {
 	SamlProvider *ent.SAMLProvider `json:"samlProvider"`
 	// The clientMutationId of the input, returned as it was given.
@@ -267,6 +281,7 @@ type CreateShareLinkPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of createSite.
 type CreateSiteInput struct {
 	OrganizationID string `json:"organizationId"`
 	// BASIC by default.
@@ -281,6 +296,7 @@ type CreateSiteInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of createSite.
 type CreateSitePayload struct {
 	Site *ent.Site `json:"site"`
 	// The clientMutationId of the input, returned as it was given.
@@ -329,6 +345,7 @@ type CreateSiteSectionGroupPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of createSiteSection.
 type CreateSiteSectionInput struct {
 	SiteID string `json:"siteId"`
 	// A space of the site's organization, the section's first site-space.
@@ -340,12 +357,14 @@ type CreateSiteSectionInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of createSiteSection.
 type CreateSiteSectionPayload struct {
 	SiteSection *ent.SiteSection `json:"siteSection"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of createSiteSpace.
 type CreateSiteSpaceInput struct {
 	SiteID string `json:"siteId"`
 	// A space of the site's organization.
@@ -356,12 +375,14 @@ type CreateSiteSpaceInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of createSiteSpace.
 type CreateSiteSpacePayload struct {
 	SiteSpace *ent.SiteSpace `json:"siteSpace"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of createSpace.
 type CreateSpaceInput struct {
 	OrganizationID string `json:"organizationId"`
 	// Up to 50 characters.
@@ -375,12 +396,14 @@ type CreateSpaceInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of createSpace.
 type CreateSpacePayload struct {
 	Space *ent.Space `json:"space"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of createTeam.
 type CreateTeamInput struct {
 	OrganizationID string `json:"organizationId"`
 	// 1 to 64 characters.
@@ -391,12 +414,14 @@ type CreateTeamInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of createTeam.
 type CreateTeamPayload struct {
 	Team *ent.Team `json:"team"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of createTranslationSettings.
 type CreateTranslationSettingsInput struct {
 	OrganizationID string `json:"organizationId"`
 	// 1 to 100 characters.
@@ -407,18 +432,21 @@ type CreateTranslationSettingsInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of createTranslationSettings.
 type CreateTranslationSettingsPayload struct {
 	TranslationSettings *ent.TranslationSettings `json:"translationSettings"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of deleteCollection.
 type DeleteCollectionInput struct {
 	ID string `json:"id"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of deleteCollection.
 type DeleteCollectionPayload struct {
 	DeletedCollectionID string `json:"deletedCollectionId"`
 	// The clientMutationId of the input, returned as it was given.
@@ -475,24 +503,28 @@ type DeleteFilePayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of deleteLinkInvite.
 type DeleteLinkInviteInput struct {
 	ID string `json:"id"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of deleteLinkInvite.
 type DeleteLinkInvitePayload struct {
 	DeletedInviteID string `json:"deletedInviteId"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of deleteOpenAPISpec.
 type DeleteOpenAPISpecInput struct {
 	ID string `json:"id"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of deleteOpenAPISpec.
 type DeleteOpenAPISpecPayload struct {
 	DeletedOpenAPISpecID string `json:"deletedOpenAPISpecId"`
 	// The clientMutationId of the input, returned as it was given.
@@ -521,12 +553,14 @@ type DeletePagePayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of deleteSAMLProvider.
 type DeleteSAMLProviderInput struct {
 	ID string `json:"id"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of deleteSAMLProvider.
 type DeleteSAMLProviderPayload struct {
 	DeletedSAMLProviderID string `json:"deletedSAMLProviderId"`
 	// The clientMutationId of the input, returned as it was given.
@@ -549,12 +583,14 @@ type DeleteShareLinkPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of deleteSite.
 type DeleteSiteInput struct {
 	ID string `json:"id"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of deleteSite.
 type DeleteSitePayload struct {
 	DeletedSiteID string `json:"deletedSiteId"`
 	// The clientMutationId of the input, returned as it was given.
@@ -593,72 +629,84 @@ type DeleteSiteSectionGroupPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of deleteSiteSection.
 type DeleteSiteSectionInput struct {
 	ID string `json:"id"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of deleteSiteSection.
 type DeleteSiteSectionPayload struct {
 	DeletedSiteSectionID string `json:"deletedSiteSectionId"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of deleteSiteSpace.
 type DeleteSiteSpaceInput struct {
 	ID string `json:"id"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of deleteSiteSpace.
 type DeleteSiteSpacePayload struct {
 	DeletedSiteSpaceID string `json:"deletedSiteSpaceId"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of deleteSpace.
 type DeleteSpaceInput struct {
 	ID string `json:"id"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of deleteSpace.
 type DeleteSpacePayload struct {
 	DeletedSpaceID string `json:"deletedSpaceId"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of deleteTeam.
 type DeleteTeamInput struct {
 	ID string `json:"id"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of deleteTeam.
 type DeleteTeamPayload struct {
 	DeletedTeamID string `json:"deletedTeamId"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of deleteTranslationSettings.
 type DeleteTranslationSettingsInput struct {
 	ID string `json:"id"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of deleteTranslationSettings.
 type DeleteTranslationSettingsPayload struct {
 	DeletedTranslationSettingsID string `json:"deletedTranslationSettingsId"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of duplicateSpace.
 type DuplicateSpaceInput struct {
 	ID string `json:"id"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of duplicateSpace.
 type DuplicateSpacePayload struct {
 	Space *ent.Space `json:"space"`
 	// The clientMutationId of the input, returned as it was given.
@@ -687,6 +735,7 @@ type ImportContentPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of inviteMembers.
 type InviteMembersInput struct {
 	OrganizationID string `json:"organizationId"`
 	// 1 to 100 people, as /v1 names them.
@@ -699,6 +748,7 @@ type InviteMembersInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of inviteMembers.
 type InviteMembersPayload struct {
 	// The invitees' user IDs, one per email, in order.
 	UserIds []string `json:"userIds"`
@@ -721,6 +771,7 @@ type InviteeInput struct {
 	Role graphql.Omittable[*enum.Role] `json:"role,omitempty"`
 }
 
+// The input of joinOrganization.
 type JoinOrganizationInput struct {
 	// The invite link's organization.
 	OrganizationID string `json:"organizationId"`
@@ -729,12 +780,14 @@ type JoinOrganizationInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of joinOrganization.
 type JoinOrganizationPayload struct {
 	Member *ent.Member `json:"member"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of mergeChangeRequest.
 type MergeChangeRequestInput struct {
 	ID          string                  `json:"id"`
 	Resolutions []*MergeResolutionInput `json:"resolutions,omitempty"`
@@ -742,6 +795,7 @@ type MergeChangeRequestInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of mergeChangeRequest.
 type MergeChangeRequestPayload struct {
 	// MERGE, or CONFLICTS when nothing changed.
 	Result enum.MergeResult `json:"result"`
@@ -778,6 +832,7 @@ type MergeResolutionInput struct {
 	Text *string    `json:"text,omitempty"`
 }
 
+// The input of moveCollection.
 type MoveCollectionInput struct {
 	ID string `json:"id"`
 	// The new parent collection; null moves to the top level, absent keeps the parent.
@@ -787,6 +842,7 @@ type MoveCollectionInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of moveCollection.
 type MoveCollectionPayload struct {
 	Collection *ent.Collection `json:"collection"`
 	// The clientMutationId of the input, returned as it was given.
@@ -836,6 +892,7 @@ type MoveSiteSectionGroupPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of moveSiteSection.
 type MoveSiteSectionInput struct {
 	ID string `json:"id"`
 	// Sections of the same site; absent puts it last.
@@ -844,12 +901,14 @@ type MoveSiteSectionInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of moveSiteSection.
 type MoveSiteSectionPayload struct {
 	SiteSection *ent.SiteSection `json:"siteSection"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of moveSiteSpace.
 type MoveSiteSpaceInput struct {
 	ID string `json:"id"`
 	// Site-spaces with the same parent (section or root); absent puts it last.
@@ -858,12 +917,14 @@ type MoveSiteSpaceInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of moveSiteSpace.
 type MoveSiteSpacePayload struct {
 	SiteSpace *ent.SiteSpace `json:"siteSpace"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of moveSpace.
 type MoveSpaceInput struct {
 	ID string `json:"id"`
 	// The new parent collection; null moves to the top level, absent keeps the parent.
@@ -873,6 +934,7 @@ type MoveSpaceInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of moveSpace.
 type MoveSpacePayload struct {
 	Space *ent.Space `json:"space"`
 	// The clientMutationId of the input, returned as it was given.
@@ -934,12 +996,14 @@ type PagePositionInput struct {
 	After  *string `json:"after,omitempty"`
 }
 
+// The input of pingOrganization.
 type PingOrganizationInput struct {
 	OrganizationID string `json:"organizationId"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of pingOrganization.
 type PingOrganizationPayload struct {
 	Member *ent.Member `json:"member"`
 	// A token of claims to attach to the member for visitor authentication of
@@ -989,12 +1053,14 @@ type PostCommentReplyPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of publishSite and unpublishSite.
 type PublishSiteInput struct {
 	ID string `json:"id"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of publishSite and unpublishSite.
 type PublishSitePayload struct {
 	Site *ent.Site `json:"site"`
 	// The clientMutationId of the input, returned as it was given.
@@ -1027,6 +1093,7 @@ type PublishedSiteSection struct {
 	SiteSpaces []*ent.SiteSpace `json:"siteSpaces"`
 }
 
+// The input of putOpenAPISpec.
 type PutOpenAPISpecInput struct {
 	OrganizationID string                  `json:"organizationId"`
 	Slug           string                  `json:"slug"`
@@ -1035,6 +1102,7 @@ type PutOpenAPISpecInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of putOpenAPISpec.
 type PutOpenAPISpecPayload struct {
 	OpenAPISpec *ent.OpenAPISpec `json:"openAPISpec"`
 	// Whether the spec was created, rather than updated.
@@ -1043,6 +1111,7 @@ type PutOpenAPISpecPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of removeMember.
 type RemoveMemberInput struct {
 	OrganizationID string `json:"organizationId"`
 	UserID         string `json:"userId"`
@@ -1050,6 +1119,7 @@ type RemoveMemberInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of removeMember.
 type RemoveMemberPayload struct {
 	// The removed member's user ID.
 	RemovedUserID string `json:"removedUserId"`
@@ -1076,6 +1146,7 @@ type RemoveReactionPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of removeTeamMember.
 type RemoveTeamMemberInput struct {
 	TeamID string `json:"teamId"`
 	UserID string `json:"userId"`
@@ -1083,6 +1154,7 @@ type RemoveTeamMemberInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of removeTeamMember.
 type RemoveTeamMemberPayload struct {
 	Team *ent.Team `json:"team"`
 	// The clientMutationId of the input, returned as it was given.
@@ -1105,12 +1177,14 @@ type ResolveCommentPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of restoreSpace.
 type RestoreSpaceInput struct {
 	ID string `json:"id"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of restoreSpace.
 type RestoreSpacePayload struct {
 	Space *ent.Space `json:"space"`
 	// The clientMutationId of the input, returned as it was given.
@@ -1190,6 +1264,7 @@ type SearchSectionResult struct {
 	AppURL string `json:"appURL"`
 }
 
+// The input of setMemberSSO.
 type SetMemberSSOInput struct {
 	OrganizationID string `json:"organizationId"`
 	UserID         string `json:"userId"`
@@ -1197,6 +1272,7 @@ type SetMemberSSOInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of setMemberSSO.
 type SetMemberSSOPayload struct {
 	Member *ent.Member `json:"member"`
 	// The clientMutationId of the input, returned as it was given.
@@ -1226,6 +1302,7 @@ type SetPageMarkdownPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of setTeamContentRole.
 type SetTeamContentRoleInput struct {
 	TeamID string `json:"teamId"`
 	// A space or a collection of the team's organization.
@@ -1236,6 +1313,7 @@ type SetTeamContentRoleInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of setTeamContentRole.
 type SetTeamContentRolePayload struct {
 	Team *ent.Team `json:"team"`
 	// The clientMutationId of the input, returned as it was given.
@@ -1376,6 +1454,7 @@ type SpaceURLs struct {
 type Subscription struct {
 }
 
+// The input of syncChangeRequest.
 type SyncChangeRequestInput struct {
 	ID          string                  `json:"id"`
 	Resolutions []*MergeResolutionInput `json:"resolutions,omitempty"`
@@ -1383,6 +1462,7 @@ type SyncChangeRequestInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of syncChangeRequest.
 type SyncChangeRequestPayload struct {
 	// UPDATE, or CONFLICTS when nothing changed.
 	Result enum.MergeResult `json:"result"`
@@ -1399,6 +1479,7 @@ type TeamURLs struct {
 	Location string `json:"location"`
 }
 
+// The input of transferCollection.
 type TransferCollectionInput struct {
 	ID             string `json:"id"`
 	OrganizationID string `json:"organizationId"`
@@ -1406,12 +1487,14 @@ type TransferCollectionInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of transferCollection.
 type TransferCollectionPayload struct {
 	Collection *ent.Collection `json:"collection"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of transferSpace.
 type TransferSpaceInput struct {
 	ID             string `json:"id"`
 	OrganizationID string `json:"organizationId"`
@@ -1421,6 +1504,7 @@ type TransferSpaceInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of transferSpace.
 type TransferSpacePayload struct {
 	Space *ent.Space `json:"space"`
 	// The clientMutationId of the input, returned as it was given.
@@ -1432,6 +1516,7 @@ type TranslationSettingsURLs struct {
 	Location string `json:"location"`
 }
 
+// The input of updateChangeRequest.
 type UpdateChangeRequestInput struct {
 	ID string `json:"id"`
 	// Up to 100 characters.
@@ -1442,12 +1527,14 @@ type UpdateChangeRequestInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of updateChangeRequest.
 type UpdateChangeRequestPayload struct {
 	ChangeRequest *ent.ChangeRequest `json:"changeRequest"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of updateCollection.
 type UpdateCollectionInput struct {
 	ID string `json:"id"`
 	// Up to 50 characters.
@@ -1460,6 +1547,7 @@ type UpdateCollectionInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of updateCollection.
 type UpdateCollectionPayload struct {
 	Collection *ent.Collection `json:"collection"`
 	// The clientMutationId of the input, returned as it was given.
@@ -1510,6 +1598,7 @@ type UpdateCommentReplyPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of updateLinkInvite.
 type UpdateLinkInviteInput struct {
 	ID string `json:"id"`
 	// null for a guest.
@@ -1518,12 +1607,14 @@ type UpdateLinkInviteInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of updateLinkInvite.
 type UpdateLinkInvitePayload struct {
 	Invite *ent.Invite `json:"invite"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of updateMember.
 type UpdateMemberInput struct {
 	OrganizationID string `json:"organizationId"`
 	// The member's user ID.
@@ -1534,12 +1625,14 @@ type UpdateMemberInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of updateMember.
 type UpdateMemberPayload struct {
 	Member *ent.Member `json:"member"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of updateOpenAPISpec.
 type UpdateOpenAPISpecInput struct {
 	ID     string                  `json:"id"`
 	Source *OpenAPISpecSourceInput `json:"source"`
@@ -1547,12 +1640,14 @@ type UpdateOpenAPISpecInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of updateOpenAPISpec.
 type UpdateOpenAPISpecPayload struct {
 	OpenAPISpec *ent.OpenAPISpec `json:"openAPISpec"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of updateOrganization.
 type UpdateOrganizationInput struct {
 	ID string `json:"id"`
 	// 2 to 255 characters.
@@ -1573,6 +1668,7 @@ type UpdateOrganizationInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of updateOrganization.
 type UpdateOrganizationPayload struct {
 	Organization *ent.Organization `json:"organization"`
 	// The clientMutationId of the input, returned as it was given.
@@ -1619,6 +1715,7 @@ type UpdatePagePayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of updateSAMLProvider.
 type UpdateSAMLProviderInput struct {
 	ID            string                        `json:"id"`
 	Label         *string                       `json:"label,omitempty"`
@@ -1631,6 +1728,7 @@ type UpdateSAMLProviderInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of updateSAMLProvider.
 type UpdateSAMLProviderPayload struct {
 	SamlProvider *ent.SAMLProvider `json:"samlProvider"`
 	// The clientMutationId of the input, returned as it was given.
@@ -1677,6 +1775,7 @@ type UpdateSiteAdaptiveSchemaPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of updateSite.
 type UpdateSiteInput struct {
 	ID string `json:"id"`
 	// 2 to 128 characters.
@@ -1696,6 +1795,7 @@ type UpdateSiteInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of updateSite.
 type UpdateSitePayload struct {
 	Site *ent.Site `json:"site"`
 	// The clientMutationId of the input, returned as it was given.
@@ -1742,6 +1842,7 @@ type UpdateSiteSectionGroupPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of updateSiteSection.
 type UpdateSiteSectionInput struct {
 	ID string `json:"id"`
 	// 2 to 128 characters.
@@ -1760,12 +1861,14 @@ type UpdateSiteSectionInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of updateSiteSection.
 type UpdateSiteSectionPayload struct {
 	SiteSection *ent.SiteSection `json:"siteSection"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of updateSiteSpace.
 type UpdateSiteSpaceInput struct {
 	ID string `json:"id"`
 	// 1 to 100 characters, unique among its siblings.
@@ -1776,12 +1879,14 @@ type UpdateSiteSpaceInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of updateSiteSpace.
 type UpdateSiteSpacePayload struct {
 	SiteSpace *ent.SiteSpace `json:"siteSpace"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of updateSpace.
 type UpdateSpaceInput struct {
 	ID string `json:"id"`
 	// Up to 50 characters.
@@ -1804,12 +1909,14 @@ type UpdateSpaceInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of updateSpace.
 type UpdateSpacePayload struct {
 	Space *ent.Space `json:"space"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of updateTeam.
 type UpdateTeamInput struct {
 	ID string `json:"id"`
 	// 1 to 64 characters.
@@ -1818,12 +1925,14 @@ type UpdateTeamInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of updateTeam.
 type UpdateTeamPayload struct {
 	Team *ent.Team `json:"team"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of updateTranslationSettings.
 type UpdateTranslationSettingsInput struct {
 	ID string `json:"id"`
 	// 1 to 100 characters.
@@ -1834,6 +1943,7 @@ type UpdateTranslationSettingsInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of updateTranslationSettings.
 type UpdateTranslationSettingsPayload struct {
 	TranslationSettings *ent.TranslationSettings `json:"translationSettings"`
 	// The clientMutationId of the input, returned as it was given.
