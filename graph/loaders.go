@@ -69,6 +69,11 @@ type loaders struct {
 		sectionSiteSpaces *batchLoader[[]*ent.SiteSpace]
 		// groupSections lists the sections of section groups.
 		groupSections *batchLoader[[]*ent.SiteSection]
+		// installationSpaces counts the spaces of installations.
+		installationSpaces *batchLoader[int]
+		// integrationNames holds the names of integrations, published or
+		// not.
+		integrationNames *batchLoader[string]
 	}
 	// nested holds the pages of nested lists primed by a listed page.
 	nested *nestedPages
@@ -199,6 +204,14 @@ func (l *loaders) sectionSiteSpaces() *batchLoader[[]*ent.SiteSpace] {
 
 func (l *loaders) groupSections() *batchLoader[[]*ent.SiteSection] {
 	return made(l, &l.lazy.groupSections, (*Resolver).loadGroupSections)
+}
+
+func (l *loaders) installationSpaces() *batchLoader[int] {
+	return made(l, &l.lazy.installationSpaces, (*Resolver).loadInstallationSpaces)
+}
+
+func (l *loaders) integrationNames() *batchLoader[string] {
+	return made(l, &l.lazy.integrationNames, (*Resolver).loadIntegrationNames)
 }
 
 // entity returns the loader of a resource type, making it on first use.

@@ -61,6 +61,8 @@ var connections = []connection{
 	{name: "SiteSectionGroup", node: "ent.SiteSectionGroup"},
 	{name: "SiteSpace", node: "ent.SiteSpace"},
 	{name: "SiteRedirect", node: "ent.SiteRedirect"},
+	{name: "Integration", node: "ent.Integration"},
+	{name: "IntegrationInstallation", node: "ent.IntegrationInstallation"},
 }
 
 const tmpl = `
