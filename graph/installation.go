@@ -255,7 +255,7 @@ func (r *Resolver) loadInstallationSpaces(ctx context.Context, ids []string) (ma
 // installationSelected returns the selected spaces of an installation that
 // the viewer sees.
 func (r *Resolver) installationSelectedSpaces(ctx context.Context, x *ent.IntegrationInstallation) ([]*ent.Space, error) {
-	ids, err := x.QuerySpaces().Where(space.DeletedAtIsNil()).IDs(internal(ctx, "the spaces an installation selects, decided next"))
+	ids, err := r.db(ctx).IntegrationInstallation.QuerySpaces(x).Where(space.DeletedAtIsNil()).IDs(internal(ctx, "the spaces an installation selects, decided next"))
 	if err != nil {
 		return nil, err
 	}
@@ -263,7 +263,7 @@ func (r *Resolver) installationSelectedSpaces(ctx context.Context, x *ent.Integr
 }
 
 func (r *Resolver) installationSelectedSites(ctx context.Context, x *ent.IntegrationInstallation) ([]*ent.Site, error) {
-	ids, err := x.QuerySites().IDs(internal(ctx, "the sites an installation selects, decided next"))
+	ids, err := r.db(ctx).IntegrationInstallation.QuerySites(x).IDs(internal(ctx, "the sites an installation selects, decided next"))
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqljson"
 
@@ -187,9 +188,24 @@ func nullIf(b bool, yes, no predicate.Integration) predicate.Integration {
 
 // jsonContains is true of a row whose JSON array column holds v.
 func jsonContains(column, v string) predicate.Integration {
-	return predicate.Integration(func(s *sql.Selector) {
-		s.Where(sqljson.ValueContains(s.C(column), v))
-	})
+	return predicate.Integration(jsonArrayHas(column, v))
+}
+
+// jsonArrayHas is true of a row whose JSON array column holds the string
+// v. The columns are json, not jsonb, on PostgreSQL (see jsonColumn in
+// ent/schema), and sqljson casts to jsonb only along a path: the whole
+// column is cast here.
+func jsonArrayHas(column, v string) func(*sql.Selector) {
+	return func(s *sql.Selector) {
+		if s.Dialect() != dialect.Postgres {
+			s.Where(sqljson.ValueContains(s.C(column), v))
+			return
+		}
+		arg, _ := json.Marshal([]string{v})
+		s.Where(sql.P(func(b *sql.Builder) {
+			b.WriteString(s.C(column) + "::jsonb @> ").Arg(string(arg)).WriteString("::jsonb")
+		}))
+	}
 }
 
 // integrationInstallations lists an integration's installations, for the
@@ -200,9 +216,7 @@ func (r *Resolver) integrationInstallations(ctx context.Context, i *ent.Integrat
 	}
 	q := r.db(ctx).IntegrationInstallation.Query().Where(integrationinstallation.IntegrationID(i.ID))
 	if externalID != nil {
-		q.Where(func(s *sql.Selector) {
-			s.Where(sqljson.ValueContains(s.C(integrationinstallation.FieldExternalIds), *externalID))
-		})
+		q.Where(jsonArrayHas(integrationinstallation.FieldExternalIds, *externalID))
 	}
 	return r.pageInstallations(ctx, q, a)
 }
