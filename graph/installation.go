@@ -203,28 +203,42 @@ func (r *Resolver) uninstallIntegration(ctx context.Context, in model.UninstallI
 	})
 }
 
+// installationSelection is what an installation selects: the IDs of its
+// live selected spaces and of its sites, and the live spaces of its
+// organization.
+type installationSelection struct {
+	spaces, sites []string
+	orgSpaces     int
+}
+
 // installationSpaceCount is how many spaces an installation manages: the
 // organization's live spaces when it selects all, else its live selected
 // ones.
 func (r *Resolver) installationSpaceCount(ctx context.Context, x *ent.IntegrationInstallation) (int, error) {
-	return load(ctx, loadersFrom(ctx).installationSpaces(), x.ID)
+	sel, err := load(ctx, loadersFrom(ctx).installationSelections(), x.ID)
+	if err != nil {
+		return 0, err
+	}
+	if x.SpaceSelection == enum.InstallationSelectionAll {
+		return sel.orgSpaces, nil
+	}
+	return len(sel.spaces), nil
 }
 
-// loadInstallationSpaces counts the spaces of installations in three
-// statements: the installations with their selected spaces' IDs, and the
-// live spaces of the organizations of those that select all.
-func (r *Resolver) loadInstallationSpaces(ctx context.Context, ids []string) (map[string]int, error) {
-	ctx = internal(ctx, "counts of the spaces of installations the viewer sees")
+// loadInstallationSelections reads the selections of installations in four
+// statements: the installations, their selected spaces' and sites' IDs, and
+// the live spaces of their organizations.
+func (r *Resolver) loadInstallationSelections(ctx context.Context, ids []string) (map[string]installationSelection, error) {
+	ctx = internal(ctx, "the selections of installations the viewer sees")
 	xs, err := r.db(ctx).IntegrationInstallation.Query().Where(integrationinstallation.IDIn(ids...)).
-		WithSpaces(func(q *ent.SpaceQuery) { q.Where(space.DeletedAtIsNil()).Select(space.FieldID) }).All(ctx)
+		WithSpaces(func(q *ent.SpaceQuery) { q.Where(space.DeletedAtIsNil()).Select(space.FieldID) }).
+		WithSites(func(q *ent.SiteQuery) { q.Select(site.FieldID) }).All(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("loading the spaces of installations: %w", err)
+		return nil, fmt.Errorf("loading the selections of installations: %w", err)
 	}
 	var orgs []string
 	for _, x := range xs {
-		if x.SpaceSelection == enum.InstallationSelectionAll {
-			orgs = append(orgs, x.OrganizationID)
-		}
+		orgs = append(orgs, x.OrganizationID)
 	}
 	perOrg := map[string]int{}
 	if len(orgs) > 0 {
@@ -241,33 +255,38 @@ func (r *Resolver) loadInstallationSpaces(ctx context.Context, ids []string) (ma
 			perOrg[row.OrganizationID] = row.Count
 		}
 	}
-	out := make(map[string]int, len(xs))
+	out := make(map[string]installationSelection, len(xs))
 	for _, x := range xs {
-		if x.SpaceSelection == enum.InstallationSelectionAll {
-			out[x.ID] = perOrg[x.OrganizationID]
-		} else {
-			out[x.ID] = len(x.Edges.Spaces)
+		sel := installationSelection{spaces: []string{}, sites: []string{}, orgSpaces: perOrg[x.OrganizationID]}
+		for _, sp := range x.Edges.Spaces {
+			sel.spaces = append(sel.spaces, sp.ID)
 		}
+		for _, st := range x.Edges.Sites {
+			sel.sites = append(sel.sites, st.ID)
+		}
+		out[x.ID] = sel
 	}
 	return out, nil
 }
 
-// installationSelected returns the selected spaces of an installation that
-// the viewer sees.
+// installationSelectedSpaces returns the selected spaces of an
+// installation that the viewer sees, loaded in one batch.
 func (r *Resolver) installationSelectedSpaces(ctx context.Context, x *ent.IntegrationInstallation) ([]*ent.Space, error) {
-	ids, err := r.db(ctx).IntegrationInstallation.QuerySpaces(x).Where(space.DeletedAtIsNil()).IDs(internal(ctx, "the spaces an installation selects, decided next"))
+	sel, err := load(ctx, loadersFrom(ctx).installationSelections(), x.ID)
 	if err != nil {
 		return nil, err
 	}
-	return visibleOnly(ctx, r.spaces.get, ids)
+	r.spaces.prefetch(ctx, sel.spaces)
+	return visibleOnly(ctx, r.spaces.get, sel.spaces)
 }
 
 func (r *Resolver) installationSelectedSites(ctx context.Context, x *ent.IntegrationInstallation) ([]*ent.Site, error) {
-	ids, err := r.db(ctx).IntegrationInstallation.QuerySites(x).IDs(internal(ctx, "the sites an installation selects, decided next"))
+	sel, err := load(ctx, loadersFrom(ctx).installationSelections(), x.ID)
 	if err != nil {
 		return nil, err
 	}
-	return visibleOnly(ctx, r.sites.get, ids)
+	r.sites.prefetch(ctx, sel.sites)
+	return visibleOnly(ctx, r.sites.get, sel.sites)
 }
 
 // visibleOnly loads the IDs the viewer sees, in order, leaving out the

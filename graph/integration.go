@@ -70,20 +70,18 @@ func (r *Resolver) integrationDecision(ctx context.Context, i *ent.Integration) 
 // the organization it is installed in, who may change it, and the admins
 // of the integration's organization, who only read it.
 func (r *Resolver) installationDecision(ctx context.Context, x *ent.IntegrationInstallation) (authz.Decision, error) {
-	d, err := r.adminsOnly(ctx, x.OrganizationID)
-	if err != nil || d.Visible() {
-		return d, err
-	}
 	f, err := r.memberships(ctx)
 	if err != nil {
 		return authz.Decision{}, err
 	}
-	owner, err := r.db(ctx).Integration.Query().Where(integration.ID(x.IntegrationID)).
-		Select(integration.FieldOrganizationID).String(internal(ctx, "the organization of an installation's integration"))
+	if m := f.memberships[x.OrganizationID]; m.Member && m.Role == enum.RoleAdmin {
+		return authz.Decision{Role: enum.RoleAdmin, Member: true}, nil
+	}
+	ref, err := load(ctx, loadersFrom(ctx).integrationRefs(), x.IntegrationID)
 	if err != nil {
 		return authz.Decision{}, err
 	}
-	if m := f.memberships[owner]; m.Member && m.Role == enum.RoleAdmin {
+	if m := f.memberships[ref.organizationID]; m.Member && m.Role == enum.RoleAdmin {
 		// Whoever sees an installation sees the organization it is in.
 		loadersFrom(ctx).openOrg(x.OrganizationID)
 		return authz.Decision{Observer: true}, nil

@@ -93,26 +93,31 @@ func (r *Resolver) integrationOwner(ctx context.Context, i *ent.Integration) (*e
 // installationURLs names the installation under its integration's name,
 // which an unpublished integration keeps.
 func (r *Resolver) installationURLs(ctx context.Context, x *ent.IntegrationInstallation) (*model.IntegrationInstallationURLs, error) {
-	name, err := load(ctx, loadersFrom(ctx).integrationNames(), x.IntegrationID)
+	ref, err := load(ctx, loadersFrom(ctx).integrationRefs(), x.IntegrationID)
 	if err != nil {
 		return nil, err
 	}
-	base := integrationPath(name) + "/installations/" + x.ID
+	base := integrationPath(ref.name) + "/installations/" + x.ID
 	return &model.IntegrationInstallationURLs{Location: r.cfg.PublicURL + "/v1" + base, App: r.cfg.AppURL + base,
 		PublicEndpoint: r.cfg.PublicURL + base + "/endpoint"}, nil
 }
 
-// loadIntegrationNames reads the names of integrations, unpublished ones
-// included: one statement.
-func (r *Resolver) loadIntegrationNames(ctx context.Context, ids []string) (map[string]string, error) {
+// integrationRef is what an installation needs of its integration, published
+// or not: its name and organization.
+type integrationRef struct{ name, organizationID string }
+
+// loadIntegrationRefs reads the names and organizations of integrations,
+// unpublished ones included: one statement.
+func (r *Resolver) loadIntegrationRefs(ctx context.Context, ids []string) (map[string]integrationRef, error) {
 	rows, err := r.db(ctx).Integration.Query().Where(integration.IDIn(ids...)).
-		Select(integration.FieldID, integration.FieldName).All(internal(ctx, "the names of installed integrations"))
+		Select(integration.FieldID, integration.FieldName, integration.FieldOrganizationID).
+		All(internal(ctx, "the names and organizations of installed integrations"))
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[string]string, len(rows))
+	out := make(map[string]integrationRef, len(rows))
 	for _, row := range rows {
-		out[row.ID] = row.Name
+		out[row.ID] = integrationRef{name: row.Name, organizationID: row.OrganizationID}
 	}
 	return out, nil
 }

@@ -69,11 +69,12 @@ type loaders struct {
 		sectionSiteSpaces *batchLoader[[]*ent.SiteSpace]
 		// groupSections lists the sections of section groups.
 		groupSections *batchLoader[[]*ent.SiteSection]
-		// installationSpaces counts the spaces of installations.
-		installationSpaces *batchLoader[int]
-		// integrationNames holds the names of integrations, published or
-		// not.
-		integrationNames *batchLoader[string]
+		// installationSelections holds the selected spaces and sites of
+		// installations.
+		installationSelections *batchLoader[installationSelection]
+		// integrationRefs holds the names and organizations of
+		// integrations, published or not.
+		integrationRefs *batchLoader[integrationRef]
 	}
 	// nested holds the pages of nested lists primed by a listed page.
 	nested *nestedPages
@@ -206,12 +207,12 @@ func (l *loaders) groupSections() *batchLoader[[]*ent.SiteSection] {
 	return made(l, &l.lazy.groupSections, (*Resolver).loadGroupSections)
 }
 
-func (l *loaders) installationSpaces() *batchLoader[int] {
-	return made(l, &l.lazy.installationSpaces, (*Resolver).loadInstallationSpaces)
+func (l *loaders) installationSelections() *batchLoader[installationSelection] {
+	return made(l, &l.lazy.installationSelections, (*Resolver).loadInstallationSelections)
 }
 
-func (l *loaders) integrationNames() *batchLoader[string] {
-	return made(l, &l.lazy.integrationNames, (*Resolver).loadIntegrationNames)
+func (l *loaders) integrationRefs() *batchLoader[integrationRef] {
+	return made(l, &l.lazy.integrationRefs, (*Resolver).loadIntegrationRefs)
 }
 
 // entity returns the loader of a resource type, making it on first use.

@@ -546,7 +546,7 @@ func wrCases() []wrCase {
 				}
 			},
 		},
-	}...), slices.Concat(wrSiteCases(), wrRedirectCases())...)
+	}...), slices.Concat(wrSiteCases(), wrRedirectCases(), wrIntegrationCases())...)
 }
 
 // wrCheck requires each of the fields to be set in the created object, so
