@@ -24,6 +24,12 @@ func (*Comment) IsNode() {}
 func (*CommentReply) IsNode() {}
 
 // IsNode implements the GraphQL Node interface.
+func (*Integration) IsNode() {}
+
+// IsNode implements the GraphQL Node interface.
+func (*IntegrationInstallation) IsNode() {}
+
+// IsNode implements the GraphQL Node interface.
 func (*Invite) IsNode() {}
 
 // IsNode implements the GraphQL Node interface.

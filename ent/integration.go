@@ -15,7 +15,7 @@ import (
 	"github.com/bindery/bindery/internal/enum"
 )
 
-// Integration is the model entity for the Integration schema.
+// An integration published by an organization under a unique name; its script is stored, never run.
 type Integration struct {
 	config `json:"-"`
 	// ID of the ent.
@@ -25,23 +25,23 @@ type Integration struct {
 	CreatedAt time.Time `json:"created_at,omitempty"`
 	// When it last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// Name holds the value of the "name" field.
+	// The integration's unique name: 1 to 100 letters, digits, '-', '_' and '.'.
 	Name string `json:"name,omitempty"`
 	// OrganizationID holds the value of the "organization_id" field.
 	OrganizationID string `json:"organization_id,omitempty"`
-	// Version holds the value of the "version" field.
+	// The number of times it was published: 1, then one more each publish.
 	Version int `json:"version,omitempty"`
-	// Title holds the value of the "title" field.
+	// 2 to 30 characters.
 	Title string `json:"title,omitempty"`
-	// Description holds the value of the "description" field.
+	// At most 100 characters.
 	Description string `json:"description,omitempty"`
-	// Summary holds the value of the "summary" field.
+	// Markdown of at most 2,048 characters; null when it has none.
 	Summary *string `json:"summary,omitempty"`
-	// Target holds the value of the "target" field.
+	// Where it can be installed: all targets, or sites, spaces or organizations only.
 	Target enum.IntegrationTarget `json:"target,omitempty"`
-	// Visibility holds the value of the "visibility" field.
+	// Who finds it: everyone in lists, everyone by its name, or its organization's members.
 	Visibility enum.IntegrationVisibility `json:"visibility,omitempty"`
-	// Verified holds the value of the "verified" field.
+	// Whether the server's operators verified it; a publish never sets it.
 	Verified bool `json:"verified,omitempty"`
 	// Scopes holds the value of the "scopes" field.
 	Scopes []enum.IntegrationScope `json:"scopes,omitempty"`
@@ -64,7 +64,11 @@ type Integration struct {
 	// ExternalLinks holds the value of the "external_links" field.
 	ExternalLinks []map[string]interface{} `json:"external_links,omitempty"`
 	// ContentSecurityPolicy holds the value of the "content_security_policy" field.
-	ContentSecurityPolicy map[string]interface{} `json:"content_security_policy,omitempty"`
+	ContentSecurityPolicy json.RawMessage `json:"content_security_policy,omitempty"`
+	// BlockDomains holds the value of the "block_domains" field.
+	BlockDomains []string `json:"block_domains,omitempty"`
+	// UnpublishedAt holds the value of the "unpublished_at" field.
+	UnpublishedAt *time.Time `json:"unpublished_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the IntegrationQuery when eager-loading is set.
 	Edges        IntegrationEdges `json:"edges"`
@@ -108,7 +112,7 @@ func (*Integration) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case integration.FieldScopes, integration.FieldCategories, integration.FieldPreviewImages, integration.FieldSecrets, integration.FieldBlocks, integration.FieldContentSources, integration.FieldConfigurations, integration.FieldExternalLinks, integration.FieldContentSecurityPolicy:
+		case integration.FieldScopes, integration.FieldCategories, integration.FieldPreviewImages, integration.FieldSecrets, integration.FieldBlocks, integration.FieldContentSources, integration.FieldConfigurations, integration.FieldExternalLinks, integration.FieldContentSecurityPolicy, integration.FieldBlockDomains:
 			values[i] = new([]byte)
 		case integration.FieldVerified:
 			values[i] = new(sql.NullBool)
@@ -116,7 +120,7 @@ func (*Integration) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullInt64)
 		case integration.FieldID, integration.FieldName, integration.FieldOrganizationID, integration.FieldTitle, integration.FieldDescription, integration.FieldSummary, integration.FieldTarget, integration.FieldVisibility, integration.FieldIcon, integration.FieldScript:
 			values[i] = new(sql.NullString)
-		case integration.FieldCreatedAt, integration.FieldUpdatedAt:
+		case integration.FieldCreatedAt, integration.FieldUpdatedAt, integration.FieldUnpublishedAt:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -291,6 +295,21 @@ func (_m *Integration) assignValues(columns []string, values []any) error {
 					return fmt.Errorf("unmarshal field content_security_policy: %w", err)
 				}
 			}
+		case integration.FieldBlockDomains:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field block_domains", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.BlockDomains); err != nil {
+					return fmt.Errorf("unmarshal field block_domains: %w", err)
+				}
+			}
+		case integration.FieldUnpublishedAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field unpublished_at", values[i])
+			} else if value.Valid {
+				_m.UnpublishedAt = new(time.Time)
+				*_m.UnpublishedAt = value.Time
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -405,6 +424,14 @@ func (_m *Integration) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("content_security_policy=")
 	builder.WriteString(fmt.Sprintf("%v", _m.ContentSecurityPolicy))
+	builder.WriteString(", ")
+	builder.WriteString("block_domains=")
+	builder.WriteString(fmt.Sprintf("%v", _m.BlockDomains))
+	builder.WriteString(", ")
+	if v := _m.UnpublishedAt; v != nil {
+		builder.WriteString("unpublished_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -4,6 +4,7 @@ package ent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -225,8 +226,28 @@ func (_c *IntegrationCreate) SetExternalLinks(v []map[string]interface{}) *Integ
 }
 
 // SetContentSecurityPolicy sets the "content_security_policy" field.
-func (_c *IntegrationCreate) SetContentSecurityPolicy(v map[string]interface{}) *IntegrationCreate {
+func (_c *IntegrationCreate) SetContentSecurityPolicy(v json.RawMessage) *IntegrationCreate {
 	_c.mutation.SetContentSecurityPolicy(v)
+	return _c
+}
+
+// SetBlockDomains sets the "block_domains" field.
+func (_c *IntegrationCreate) SetBlockDomains(v []string) *IntegrationCreate {
+	_c.mutation.SetBlockDomains(v)
+	return _c
+}
+
+// SetUnpublishedAt sets the "unpublished_at" field.
+func (_c *IntegrationCreate) SetUnpublishedAt(v time.Time) *IntegrationCreate {
+	_c.mutation.SetUnpublishedAt(v)
+	return _c
+}
+
+// SetNillableUnpublishedAt sets the "unpublished_at" field if the given value is not nil.
+func (_c *IntegrationCreate) SetNillableUnpublishedAt(v *time.Time) *IntegrationCreate {
+	if v != nil {
+		_c.SetUnpublishedAt(*v)
+	}
 	return _c
 }
 
@@ -349,6 +370,10 @@ func (_c *IntegrationCreate) defaults() {
 		v := integration.DefaultSecrets
 		_c.mutation.SetSecrets(v)
 	}
+	if _, ok := _c.mutation.BlockDomains(); !ok {
+		v := integration.DefaultBlockDomains
+		_c.mutation.SetBlockDomains(v)
+	}
 	if _, ok := _c.mutation.ID(); !ok {
 		v := integration.DefaultID()
 		_c.mutation.SetID(v)
@@ -436,6 +461,9 @@ func (_c *IntegrationCreate) check() error {
 	}
 	if _, ok := _c.mutation.Secrets(); !ok {
 		return &ValidationError{Name: "secrets", err: errors.New(`ent: missing required field "Integration.secrets"`)}
+	}
+	if _, ok := _c.mutation.BlockDomains(); !ok {
+		return &ValidationError{Name: "block_domains", err: errors.New(`ent: missing required field "Integration.block_domains"`)}
 	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := integration.IDValidator(v); err != nil {
@@ -564,6 +592,14 @@ func (_c *IntegrationCreate) createSpec() (*Integration, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.ContentSecurityPolicy(); ok {
 		_spec.SetField(integration.FieldContentSecurityPolicy, field.TypeJSON, value)
 		_node.ContentSecurityPolicy = value
+	}
+	if value, ok := _c.mutation.BlockDomains(); ok {
+		_spec.SetField(integration.FieldBlockDomains, field.TypeJSON, value)
+		_node.BlockDomains = value
+	}
+	if value, ok := _c.mutation.UnpublishedAt(); ok {
+		_spec.SetField(integration.FieldUnpublishedAt, field.TypeTime, value)
+		_node.UnpublishedAt = &value
 	}
 	if nodes := _c.mutation.OwnerIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -921,7 +957,7 @@ func (u *IntegrationUpsert) ClearExternalLinks() *IntegrationUpsert {
 }
 
 // SetContentSecurityPolicy sets the "content_security_policy" field.
-func (u *IntegrationUpsert) SetContentSecurityPolicy(v map[string]interface{}) *IntegrationUpsert {
+func (u *IntegrationUpsert) SetContentSecurityPolicy(v json.RawMessage) *IntegrationUpsert {
 	u.Set(integration.FieldContentSecurityPolicy, v)
 	return u
 }
@@ -935,6 +971,36 @@ func (u *IntegrationUpsert) UpdateContentSecurityPolicy() *IntegrationUpsert {
 // ClearContentSecurityPolicy clears the value of the "content_security_policy" field.
 func (u *IntegrationUpsert) ClearContentSecurityPolicy() *IntegrationUpsert {
 	u.SetNull(integration.FieldContentSecurityPolicy)
+	return u
+}
+
+// SetBlockDomains sets the "block_domains" field.
+func (u *IntegrationUpsert) SetBlockDomains(v []string) *IntegrationUpsert {
+	u.Set(integration.FieldBlockDomains, v)
+	return u
+}
+
+// UpdateBlockDomains sets the "block_domains" field to the value that was provided on create.
+func (u *IntegrationUpsert) UpdateBlockDomains() *IntegrationUpsert {
+	u.SetExcluded(integration.FieldBlockDomains)
+	return u
+}
+
+// SetUnpublishedAt sets the "unpublished_at" field.
+func (u *IntegrationUpsert) SetUnpublishedAt(v time.Time) *IntegrationUpsert {
+	u.Set(integration.FieldUnpublishedAt, v)
+	return u
+}
+
+// UpdateUnpublishedAt sets the "unpublished_at" field to the value that was provided on create.
+func (u *IntegrationUpsert) UpdateUnpublishedAt() *IntegrationUpsert {
+	u.SetExcluded(integration.FieldUnpublishedAt)
+	return u
+}
+
+// ClearUnpublishedAt clears the value of the "unpublished_at" field.
+func (u *IntegrationUpsert) ClearUnpublishedAt() *IntegrationUpsert {
+	u.SetNull(integration.FieldUnpublishedAt)
 	return u
 }
 
@@ -1308,7 +1374,7 @@ func (u *IntegrationUpsertOne) ClearExternalLinks() *IntegrationUpsertOne {
 }
 
 // SetContentSecurityPolicy sets the "content_security_policy" field.
-func (u *IntegrationUpsertOne) SetContentSecurityPolicy(v map[string]interface{}) *IntegrationUpsertOne {
+func (u *IntegrationUpsertOne) SetContentSecurityPolicy(v json.RawMessage) *IntegrationUpsertOne {
 	return u.Update(func(s *IntegrationUpsert) {
 		s.SetContentSecurityPolicy(v)
 	})
@@ -1325,6 +1391,41 @@ func (u *IntegrationUpsertOne) UpdateContentSecurityPolicy() *IntegrationUpsertO
 func (u *IntegrationUpsertOne) ClearContentSecurityPolicy() *IntegrationUpsertOne {
 	return u.Update(func(s *IntegrationUpsert) {
 		s.ClearContentSecurityPolicy()
+	})
+}
+
+// SetBlockDomains sets the "block_domains" field.
+func (u *IntegrationUpsertOne) SetBlockDomains(v []string) *IntegrationUpsertOne {
+	return u.Update(func(s *IntegrationUpsert) {
+		s.SetBlockDomains(v)
+	})
+}
+
+// UpdateBlockDomains sets the "block_domains" field to the value that was provided on create.
+func (u *IntegrationUpsertOne) UpdateBlockDomains() *IntegrationUpsertOne {
+	return u.Update(func(s *IntegrationUpsert) {
+		s.UpdateBlockDomains()
+	})
+}
+
+// SetUnpublishedAt sets the "unpublished_at" field.
+func (u *IntegrationUpsertOne) SetUnpublishedAt(v time.Time) *IntegrationUpsertOne {
+	return u.Update(func(s *IntegrationUpsert) {
+		s.SetUnpublishedAt(v)
+	})
+}
+
+// UpdateUnpublishedAt sets the "unpublished_at" field to the value that was provided on create.
+func (u *IntegrationUpsertOne) UpdateUnpublishedAt() *IntegrationUpsertOne {
+	return u.Update(func(s *IntegrationUpsert) {
+		s.UpdateUnpublishedAt()
+	})
+}
+
+// ClearUnpublishedAt clears the value of the "unpublished_at" field.
+func (u *IntegrationUpsertOne) ClearUnpublishedAt() *IntegrationUpsertOne {
+	return u.Update(func(s *IntegrationUpsert) {
+		s.ClearUnpublishedAt()
 	})
 }
 
@@ -1865,7 +1966,7 @@ func (u *IntegrationUpsertBulk) ClearExternalLinks() *IntegrationUpsertBulk {
 }
 
 // SetContentSecurityPolicy sets the "content_security_policy" field.
-func (u *IntegrationUpsertBulk) SetContentSecurityPolicy(v map[string]interface{}) *IntegrationUpsertBulk {
+func (u *IntegrationUpsertBulk) SetContentSecurityPolicy(v json.RawMessage) *IntegrationUpsertBulk {
 	return u.Update(func(s *IntegrationUpsert) {
 		s.SetContentSecurityPolicy(v)
 	})
@@ -1882,6 +1983,41 @@ func (u *IntegrationUpsertBulk) UpdateContentSecurityPolicy() *IntegrationUpsert
 func (u *IntegrationUpsertBulk) ClearContentSecurityPolicy() *IntegrationUpsertBulk {
 	return u.Update(func(s *IntegrationUpsert) {
 		s.ClearContentSecurityPolicy()
+	})
+}
+
+// SetBlockDomains sets the "block_domains" field.
+func (u *IntegrationUpsertBulk) SetBlockDomains(v []string) *IntegrationUpsertBulk {
+	return u.Update(func(s *IntegrationUpsert) {
+		s.SetBlockDomains(v)
+	})
+}
+
+// UpdateBlockDomains sets the "block_domains" field to the value that was provided on create.
+func (u *IntegrationUpsertBulk) UpdateBlockDomains() *IntegrationUpsertBulk {
+	return u.Update(func(s *IntegrationUpsert) {
+		s.UpdateBlockDomains()
+	})
+}
+
+// SetUnpublishedAt sets the "unpublished_at" field.
+func (u *IntegrationUpsertBulk) SetUnpublishedAt(v time.Time) *IntegrationUpsertBulk {
+	return u.Update(func(s *IntegrationUpsert) {
+		s.SetUnpublishedAt(v)
+	})
+}
+
+// UpdateUnpublishedAt sets the "unpublished_at" field to the value that was provided on create.
+func (u *IntegrationUpsertBulk) UpdateUnpublishedAt() *IntegrationUpsertBulk {
+	return u.Update(func(s *IntegrationUpsert) {
+		s.UpdateUnpublishedAt()
+	})
+}
+
+// ClearUnpublishedAt clears the value of the "unpublished_at" field.
+func (u *IntegrationUpsertBulk) ClearUnpublishedAt() *IntegrationUpsertBulk {
+	return u.Update(func(s *IntegrationUpsert) {
+		s.ClearUnpublishedAt()
 	})
 }
 

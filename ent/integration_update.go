@@ -4,6 +4,7 @@ package ent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -307,14 +308,52 @@ func (_u *IntegrationUpdate) ClearExternalLinks() *IntegrationUpdate {
 }
 
 // SetContentSecurityPolicy sets the "content_security_policy" field.
-func (_u *IntegrationUpdate) SetContentSecurityPolicy(v map[string]interface{}) *IntegrationUpdate {
+func (_u *IntegrationUpdate) SetContentSecurityPolicy(v json.RawMessage) *IntegrationUpdate {
 	_u.mutation.SetContentSecurityPolicy(v)
+	return _u
+}
+
+// AppendContentSecurityPolicy appends value to the "content_security_policy" field.
+func (_u *IntegrationUpdate) AppendContentSecurityPolicy(v json.RawMessage) *IntegrationUpdate {
+	_u.mutation.AppendContentSecurityPolicy(v)
 	return _u
 }
 
 // ClearContentSecurityPolicy clears the value of the "content_security_policy" field.
 func (_u *IntegrationUpdate) ClearContentSecurityPolicy() *IntegrationUpdate {
 	_u.mutation.ClearContentSecurityPolicy()
+	return _u
+}
+
+// SetBlockDomains sets the "block_domains" field.
+func (_u *IntegrationUpdate) SetBlockDomains(v []string) *IntegrationUpdate {
+	_u.mutation.SetBlockDomains(v)
+	return _u
+}
+
+// AppendBlockDomains appends value to the "block_domains" field.
+func (_u *IntegrationUpdate) AppendBlockDomains(v []string) *IntegrationUpdate {
+	_u.mutation.AppendBlockDomains(v)
+	return _u
+}
+
+// SetUnpublishedAt sets the "unpublished_at" field.
+func (_u *IntegrationUpdate) SetUnpublishedAt(v time.Time) *IntegrationUpdate {
+	_u.mutation.SetUnpublishedAt(v)
+	return _u
+}
+
+// SetNillableUnpublishedAt sets the "unpublished_at" field if the given value is not nil.
+func (_u *IntegrationUpdate) SetNillableUnpublishedAt(v *time.Time) *IntegrationUpdate {
+	if v != nil {
+		_u.SetUnpublishedAt(*v)
+	}
+	return _u
+}
+
+// ClearUnpublishedAt clears the value of the "unpublished_at" field.
+func (_u *IntegrationUpdate) ClearUnpublishedAt() *IntegrationUpdate {
+	_u.mutation.ClearUnpublishedAt()
 	return _u
 }
 
@@ -576,8 +615,27 @@ func (_u *IntegrationUpdate) sqlSave(ctx context.Context) (_node int, err error)
 	if value, ok := _u.mutation.ContentSecurityPolicy(); ok {
 		_spec.SetField(integration.FieldContentSecurityPolicy, field.TypeJSON, value)
 	}
+	if value, ok := _u.mutation.AppendedContentSecurityPolicy(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, integration.FieldContentSecurityPolicy, value)
+		})
+	}
 	if _u.mutation.ContentSecurityPolicyCleared() {
 		_spec.ClearField(integration.FieldContentSecurityPolicy, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.BlockDomains(); ok {
+		_spec.SetField(integration.FieldBlockDomains, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedBlockDomains(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, integration.FieldBlockDomains, value)
+		})
+	}
+	if value, ok := _u.mutation.UnpublishedAt(); ok {
+		_spec.SetField(integration.FieldUnpublishedAt, field.TypeTime, value)
+	}
+	if _u.mutation.UnpublishedAtCleared() {
+		_spec.ClearField(integration.FieldUnpublishedAt, field.TypeTime)
 	}
 	if _u.mutation.OwnerCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -949,14 +1007,52 @@ func (_u *IntegrationUpdateOne) ClearExternalLinks() *IntegrationUpdateOne {
 }
 
 // SetContentSecurityPolicy sets the "content_security_policy" field.
-func (_u *IntegrationUpdateOne) SetContentSecurityPolicy(v map[string]interface{}) *IntegrationUpdateOne {
+func (_u *IntegrationUpdateOne) SetContentSecurityPolicy(v json.RawMessage) *IntegrationUpdateOne {
 	_u.mutation.SetContentSecurityPolicy(v)
+	return _u
+}
+
+// AppendContentSecurityPolicy appends value to the "content_security_policy" field.
+func (_u *IntegrationUpdateOne) AppendContentSecurityPolicy(v json.RawMessage) *IntegrationUpdateOne {
+	_u.mutation.AppendContentSecurityPolicy(v)
 	return _u
 }
 
 // ClearContentSecurityPolicy clears the value of the "content_security_policy" field.
 func (_u *IntegrationUpdateOne) ClearContentSecurityPolicy() *IntegrationUpdateOne {
 	_u.mutation.ClearContentSecurityPolicy()
+	return _u
+}
+
+// SetBlockDomains sets the "block_domains" field.
+func (_u *IntegrationUpdateOne) SetBlockDomains(v []string) *IntegrationUpdateOne {
+	_u.mutation.SetBlockDomains(v)
+	return _u
+}
+
+// AppendBlockDomains appends value to the "block_domains" field.
+func (_u *IntegrationUpdateOne) AppendBlockDomains(v []string) *IntegrationUpdateOne {
+	_u.mutation.AppendBlockDomains(v)
+	return _u
+}
+
+// SetUnpublishedAt sets the "unpublished_at" field.
+func (_u *IntegrationUpdateOne) SetUnpublishedAt(v time.Time) *IntegrationUpdateOne {
+	_u.mutation.SetUnpublishedAt(v)
+	return _u
+}
+
+// SetNillableUnpublishedAt sets the "unpublished_at" field if the given value is not nil.
+func (_u *IntegrationUpdateOne) SetNillableUnpublishedAt(v *time.Time) *IntegrationUpdateOne {
+	if v != nil {
+		_u.SetUnpublishedAt(*v)
+	}
+	return _u
+}
+
+// ClearUnpublishedAt clears the value of the "unpublished_at" field.
+func (_u *IntegrationUpdateOne) ClearUnpublishedAt() *IntegrationUpdateOne {
+	_u.mutation.ClearUnpublishedAt()
 	return _u
 }
 
@@ -1248,8 +1344,27 @@ func (_u *IntegrationUpdateOne) sqlSave(ctx context.Context) (_node *Integration
 	if value, ok := _u.mutation.ContentSecurityPolicy(); ok {
 		_spec.SetField(integration.FieldContentSecurityPolicy, field.TypeJSON, value)
 	}
+	if value, ok := _u.mutation.AppendedContentSecurityPolicy(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, integration.FieldContentSecurityPolicy, value)
+		})
+	}
 	if _u.mutation.ContentSecurityPolicyCleared() {
 		_spec.ClearField(integration.FieldContentSecurityPolicy, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.BlockDomains(); ok {
+		_spec.SetField(integration.FieldBlockDomains, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedBlockDomains(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, integration.FieldBlockDomains, value)
+		})
+	}
+	if value, ok := _u.mutation.UnpublishedAt(); ok {
+		_spec.SetField(integration.FieldUnpublishedAt, field.TypeTime, value)
+	}
+	if _u.mutation.UnpublishedAtCleared() {
+		_spec.ClearField(integration.FieldUnpublishedAt, field.TypeTime)
 	}
 	if _u.mutation.OwnerCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -16,7 +16,7 @@ import (
 	"github.com/bindery/bindery/internal/enum"
 )
 
-// IntegrationInstallation is the model entity for the IntegrationInstallation schema.
+// An integration installed in an organization, for all or selected spaces and sites.
 type IntegrationInstallation struct {
 	config `json:"-"`
 	// ID of the ent.
@@ -30,11 +30,11 @@ type IntegrationInstallation struct {
 	IntegrationID string `json:"integration_id,omitempty"`
 	// OrganizationID holds the value of the "organization_id" field.
 	OrganizationID string `json:"organization_id,omitempty"`
-	// Status holds the value of the "status" field.
+	// ACTIVE, PENDING while its configuration lacks a required property, PAUSED while the integration is unpublished.
 	Status enum.InstallationStatus `json:"status,omitempty"`
-	// SpaceSelection holds the value of the "space_selection" field.
+	// Whether it covers all the organization's spaces or the selected ones.
 	SpaceSelection enum.InstallationSelection `json:"space_selection,omitempty"`
-	// SiteSelection holds the value of the "site_selection" field.
+	// Whether it covers all the organization's sites or the selected ones.
 	SiteSelection enum.InstallationSelection `json:"site_selection,omitempty"`
 	// Configuration holds the value of the "configuration" field.
 	Configuration map[string]interface{} `json:"configuration,omitempty"`

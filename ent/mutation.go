@@ -4,6 +4,7 @@ package ent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -7419,46 +7420,50 @@ func (m *ContentObjectMutation) ResetEdge(name string) error {
 // IntegrationMutation represents an operation that mutates the Integration nodes in the graph.
 type IntegrationMutation struct {
 	config
-	op                      Op
-	typ                     string
-	id                      *string
-	created_at              *time.Time
-	updated_at              *time.Time
-	name                    *string
-	version                 *int
-	addversion              *int
-	title                   *string
-	description             *string
-	summary                 *string
-	target                  *enum.IntegrationTarget
-	visibility              *enum.IntegrationVisibility
-	verified                *bool
-	scopes                  *[]enum.IntegrationScope
-	appendscopes            []enum.IntegrationScope
-	categories              *[]enum.IntegrationCategory
-	appendcategories        []enum.IntegrationCategory
-	icon                    *string
-	preview_images          *[]string
-	appendpreview_images    []string
-	script                  *string
-	secrets                 *map[string]string
-	blocks                  *[]map[string]interface{}
-	appendblocks            []map[string]interface{}
-	content_sources         *[]map[string]interface{}
-	appendcontent_sources   []map[string]interface{}
-	configurations          *map[string]interface{}
-	external_links          *[]map[string]interface{}
-	appendexternal_links    []map[string]interface{}
-	content_security_policy *map[string]interface{}
-	clearedFields           map[string]struct{}
-	owner                   *string
-	clearedowner            bool
-	installations           map[string]struct{}
-	removedinstallations    map[string]struct{}
-	clearedinstallations    bool
-	done                    bool
-	oldValue                func(context.Context) (*Integration, error)
-	predicates              []predicate.Integration
+	op                            Op
+	typ                           string
+	id                            *string
+	created_at                    *time.Time
+	updated_at                    *time.Time
+	name                          *string
+	version                       *int
+	addversion                    *int
+	title                         *string
+	description                   *string
+	summary                       *string
+	target                        *enum.IntegrationTarget
+	visibility                    *enum.IntegrationVisibility
+	verified                      *bool
+	scopes                        *[]enum.IntegrationScope
+	appendscopes                  []enum.IntegrationScope
+	categories                    *[]enum.IntegrationCategory
+	appendcategories              []enum.IntegrationCategory
+	icon                          *string
+	preview_images                *[]string
+	appendpreview_images          []string
+	script                        *string
+	secrets                       *map[string]string
+	blocks                        *[]map[string]interface{}
+	appendblocks                  []map[string]interface{}
+	content_sources               *[]map[string]interface{}
+	appendcontent_sources         []map[string]interface{}
+	configurations                *map[string]interface{}
+	external_links                *[]map[string]interface{}
+	appendexternal_links          []map[string]interface{}
+	content_security_policy       *json.RawMessage
+	appendcontent_security_policy json.RawMessage
+	block_domains                 *[]string
+	appendblock_domains           []string
+	unpublished_at                *time.Time
+	clearedFields                 map[string]struct{}
+	owner                         *string
+	clearedowner                  bool
+	installations                 map[string]struct{}
+	removedinstallations          map[string]struct{}
+	clearedinstallations          bool
+	done                          bool
+	oldValue                      func(context.Context) (*Integration, error)
+	predicates                    []predicate.Integration
 }
 
 var _ ent.Mutation = (*IntegrationMutation)(nil)
@@ -8513,12 +8518,13 @@ func (m *IntegrationMutation) ResetExternalLinks() {
 }
 
 // SetContentSecurityPolicy sets the "content_security_policy" field.
-func (m *IntegrationMutation) SetContentSecurityPolicy(value map[string]interface{}) {
-	m.content_security_policy = &value
+func (m *IntegrationMutation) SetContentSecurityPolicy(jm json.RawMessage) {
+	m.content_security_policy = &jm
+	m.appendcontent_security_policy = nil
 }
 
 // ContentSecurityPolicy returns the value of the "content_security_policy" field in the mutation.
-func (m *IntegrationMutation) ContentSecurityPolicy() (r map[string]interface{}, exists bool) {
+func (m *IntegrationMutation) ContentSecurityPolicy() (r json.RawMessage, exists bool) {
 	v := m.content_security_policy
 	if v == nil {
 		return
@@ -8529,7 +8535,7 @@ func (m *IntegrationMutation) ContentSecurityPolicy() (r map[string]interface{},
 // OldContentSecurityPolicy returns the old "content_security_policy" field's value of the Integration entity.
 // If the Integration object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *IntegrationMutation) OldContentSecurityPolicy(ctx context.Context) (v map[string]interface{}, err error) {
+func (m *IntegrationMutation) OldContentSecurityPolicy(ctx context.Context) (v json.RawMessage, err error) {
 	if !m.op.Is(OpUpdateOne) {
 		return v, errors.New("OldContentSecurityPolicy is only allowed on UpdateOne operations")
 	}
@@ -8543,9 +8549,23 @@ func (m *IntegrationMutation) OldContentSecurityPolicy(ctx context.Context) (v m
 	return oldValue.ContentSecurityPolicy, nil
 }
 
+// AppendContentSecurityPolicy adds jm to the "content_security_policy" field.
+func (m *IntegrationMutation) AppendContentSecurityPolicy(jm json.RawMessage) {
+	m.appendcontent_security_policy = append(m.appendcontent_security_policy, jm...)
+}
+
+// AppendedContentSecurityPolicy returns the list of values that were appended to the "content_security_policy" field in this mutation.
+func (m *IntegrationMutation) AppendedContentSecurityPolicy() (json.RawMessage, bool) {
+	if len(m.appendcontent_security_policy) == 0 {
+		return nil, false
+	}
+	return m.appendcontent_security_policy, true
+}
+
 // ClearContentSecurityPolicy clears the value of the "content_security_policy" field.
 func (m *IntegrationMutation) ClearContentSecurityPolicy() {
 	m.content_security_policy = nil
+	m.appendcontent_security_policy = nil
 	m.clearedFields[integration.FieldContentSecurityPolicy] = struct{}{}
 }
 
@@ -8558,7 +8578,108 @@ func (m *IntegrationMutation) ContentSecurityPolicyCleared() bool {
 // ResetContentSecurityPolicy resets all changes to the "content_security_policy" field.
 func (m *IntegrationMutation) ResetContentSecurityPolicy() {
 	m.content_security_policy = nil
+	m.appendcontent_security_policy = nil
 	delete(m.clearedFields, integration.FieldContentSecurityPolicy)
+}
+
+// SetBlockDomains sets the "block_domains" field.
+func (m *IntegrationMutation) SetBlockDomains(s []string) {
+	m.block_domains = &s
+	m.appendblock_domains = nil
+}
+
+// BlockDomains returns the value of the "block_domains" field in the mutation.
+func (m *IntegrationMutation) BlockDomains() (r []string, exists bool) {
+	v := m.block_domains
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBlockDomains returns the old "block_domains" field's value of the Integration entity.
+// If the Integration object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IntegrationMutation) OldBlockDomains(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBlockDomains is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBlockDomains requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBlockDomains: %w", err)
+	}
+	return oldValue.BlockDomains, nil
+}
+
+// AppendBlockDomains adds s to the "block_domains" field.
+func (m *IntegrationMutation) AppendBlockDomains(s []string) {
+	m.appendblock_domains = append(m.appendblock_domains, s...)
+}
+
+// AppendedBlockDomains returns the list of values that were appended to the "block_domains" field in this mutation.
+func (m *IntegrationMutation) AppendedBlockDomains() ([]string, bool) {
+	if len(m.appendblock_domains) == 0 {
+		return nil, false
+	}
+	return m.appendblock_domains, true
+}
+
+// ResetBlockDomains resets all changes to the "block_domains" field.
+func (m *IntegrationMutation) ResetBlockDomains() {
+	m.block_domains = nil
+	m.appendblock_domains = nil
+}
+
+// SetUnpublishedAt sets the "unpublished_at" field.
+func (m *IntegrationMutation) SetUnpublishedAt(t time.Time) {
+	m.unpublished_at = &t
+}
+
+// UnpublishedAt returns the value of the "unpublished_at" field in the mutation.
+func (m *IntegrationMutation) UnpublishedAt() (r time.Time, exists bool) {
+	v := m.unpublished_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUnpublishedAt returns the old "unpublished_at" field's value of the Integration entity.
+// If the Integration object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IntegrationMutation) OldUnpublishedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUnpublishedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUnpublishedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUnpublishedAt: %w", err)
+	}
+	return oldValue.UnpublishedAt, nil
+}
+
+// ClearUnpublishedAt clears the value of the "unpublished_at" field.
+func (m *IntegrationMutation) ClearUnpublishedAt() {
+	m.unpublished_at = nil
+	m.clearedFields[integration.FieldUnpublishedAt] = struct{}{}
+}
+
+// UnpublishedAtCleared returns if the "unpublished_at" field was cleared in this mutation.
+func (m *IntegrationMutation) UnpublishedAtCleared() bool {
+	_, ok := m.clearedFields[integration.FieldUnpublishedAt]
+	return ok
+}
+
+// ResetUnpublishedAt resets all changes to the "unpublished_at" field.
+func (m *IntegrationMutation) ResetUnpublishedAt() {
+	m.unpublished_at = nil
+	delete(m.clearedFields, integration.FieldUnpublishedAt)
 }
 
 // SetOwnerID sets the "owner" edge to the Organization entity by id.
@@ -8689,7 +8810,7 @@ func (m *IntegrationMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *IntegrationMutation) Fields() []string {
-	fields := make([]string, 0, 22)
+	fields := make([]string, 0, 24)
 	if m.created_at != nil {
 		fields = append(fields, integration.FieldCreatedAt)
 	}
@@ -8756,6 +8877,12 @@ func (m *IntegrationMutation) Fields() []string {
 	if m.content_security_policy != nil {
 		fields = append(fields, integration.FieldContentSecurityPolicy)
 	}
+	if m.block_domains != nil {
+		fields = append(fields, integration.FieldBlockDomains)
+	}
+	if m.unpublished_at != nil {
+		fields = append(fields, integration.FieldUnpublishedAt)
+	}
 	return fields
 }
 
@@ -8808,6 +8935,10 @@ func (m *IntegrationMutation) Field(name string) (ent.Value, bool) {
 		return m.ExternalLinks()
 	case integration.FieldContentSecurityPolicy:
 		return m.ContentSecurityPolicy()
+	case integration.FieldBlockDomains:
+		return m.BlockDomains()
+	case integration.FieldUnpublishedAt:
+		return m.UnpublishedAt()
 	}
 	return nil, false
 }
@@ -8861,6 +8992,10 @@ func (m *IntegrationMutation) OldField(ctx context.Context, name string) (ent.Va
 		return m.OldExternalLinks(ctx)
 	case integration.FieldContentSecurityPolicy:
 		return m.OldContentSecurityPolicy(ctx)
+	case integration.FieldBlockDomains:
+		return m.OldBlockDomains(ctx)
+	case integration.FieldUnpublishedAt:
+		return m.OldUnpublishedAt(ctx)
 	}
 	return nil, fmt.Errorf("unknown Integration field %s", name)
 }
@@ -9018,11 +9153,25 @@ func (m *IntegrationMutation) SetField(name string, value ent.Value) error {
 		m.SetExternalLinks(v)
 		return nil
 	case integration.FieldContentSecurityPolicy:
-		v, ok := value.(map[string]interface{})
+		v, ok := value.(json.RawMessage)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetContentSecurityPolicy(v)
+		return nil
+	case integration.FieldBlockDomains:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBlockDomains(v)
+		return nil
+	case integration.FieldUnpublishedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUnpublishedAt(v)
 		return nil
 	}
 	return fmt.Errorf("unknown Integration field %s", name)
@@ -9090,6 +9239,9 @@ func (m *IntegrationMutation) ClearedFields() []string {
 	if m.FieldCleared(integration.FieldContentSecurityPolicy) {
 		fields = append(fields, integration.FieldContentSecurityPolicy)
 	}
+	if m.FieldCleared(integration.FieldUnpublishedAt) {
+		fields = append(fields, integration.FieldUnpublishedAt)
+	}
 	return fields
 }
 
@@ -9124,6 +9276,9 @@ func (m *IntegrationMutation) ClearField(name string) error {
 		return nil
 	case integration.FieldContentSecurityPolicy:
 		m.ClearContentSecurityPolicy()
+		return nil
+	case integration.FieldUnpublishedAt:
+		m.ClearUnpublishedAt()
 		return nil
 	}
 	return fmt.Errorf("unknown Integration nullable field %s", name)
@@ -9198,6 +9353,12 @@ func (m *IntegrationMutation) ResetField(name string) error {
 		return nil
 	case integration.FieldContentSecurityPolicy:
 		m.ResetContentSecurityPolicy()
+		return nil
+	case integration.FieldBlockDomains:
+		m.ResetBlockDomains()
+		return nil
+	case integration.FieldUnpublishedAt:
+		m.ResetUnpublishedAt()
 		return nil
 	}
 	return fmt.Errorf("unknown Integration field %s", name)

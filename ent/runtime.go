@@ -360,6 +360,10 @@ func init() {
 	integrationDescSecrets := integrationFields[14].Descriptor()
 	// integration.DefaultSecrets holds the default value on creation for the secrets field.
 	integration.DefaultSecrets = integrationDescSecrets.Default.(map[string]string)
+	// integrationDescBlockDomains is the schema descriptor for block_domains field.
+	integrationDescBlockDomains := integrationFields[20].Descriptor()
+	// integration.DefaultBlockDomains holds the default value on creation for the block_domains field.
+	integration.DefaultBlockDomains = integrationDescBlockDomains.Default.([]string)
 	// integrationDescID is the schema descriptor for id field.
 	integrationDescID := integrationMixinFields0[0].Descriptor()
 	// integration.DefaultID holds the default value on creation for the id field.

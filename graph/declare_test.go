@@ -67,10 +67,12 @@ func TestEveryNodeHasAPolicy(t *testing.T) {
 		"crContributors": func() any { return ld.crContributors() }, "replyCounts": func() any { return ld.replyCounts() },
 		"reactions": func() any { return ld.reactions() }, "mentions": func() any { return ld.mentions() },
 		"memberCounts": func() any { return ld.memberCounts() }, "teamCounts": func() any { return ld.teamCounts() },
-		"mergedFrom":        func() any { return ld.mergedFrom() },
-		"siteSpaceCounts":   func() any { return ld.siteSpaceCounts() },
-		"sectionSiteSpaces": func() any { return ld.sectionSiteSpaces() },
-		"groupSections":     func() any { return ld.groupSections() },
+		"mergedFrom":             func() any { return ld.mergedFrom() },
+		"siteSpaceCounts":        func() any { return ld.siteSpaceCounts() },
+		"sectionSiteSpaces":      func() any { return ld.sectionSiteSpaces() },
+		"groupSections":          func() any { return ld.groupSections() },
+		"installationSelections": func() any { return ld.installationSelections() },
+		"integrationRefs":        func() any { return ld.integrationRefs() },
 	}
 	made := 0
 	for name, mk := range makers {

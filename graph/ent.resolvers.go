@@ -28,6 +28,12 @@ func (r *Resolver) Comment() generated.CommentResolver { return &commentResolver
 
 func (r *Resolver) CommentReply() generated.CommentReplyResolver { return &commentReplyResolver{r} }
 
+func (r *Resolver) Integration() generated.IntegrationResolver { return &integrationResolver{r} }
+
+func (r *Resolver) IntegrationInstallation() generated.IntegrationInstallationResolver {
+	return &integrationInstallationResolver{r}
+}
+
 func (r *Resolver) Invite() generated.InviteResolver { return &inviteResolver{r} }
 
 func (r *Resolver) OpenAPISpec() generated.OpenAPISpecResolver { return &openAPISpecResolver{r} }
@@ -69,25 +75,27 @@ func (r *Resolver) TranslationSettings() generated.TranslationSettingsResolver {
 func (r *Resolver) User() generated.UserResolver { return &userResolver{r} }
 
 type (
-	changeRequestResolver       struct{ *Resolver }
-	collectionResolver          struct{ *Resolver }
-	commentResolver             struct{ *Resolver }
-	commentReplyResolver        struct{ *Resolver }
-	inviteResolver              struct{ *Resolver }
-	openAPISpecResolver         struct{ *Resolver }
-	openAPISpecVersionResolver  struct{ *Resolver }
-	organizationResolver        struct{ *Resolver }
-	queryResolver               struct{ *Resolver }
-	revisionResolver            struct{ *Resolver }
-	sAMLProviderResolver        struct{ *Resolver }
-	shareLinkResolver           struct{ *Resolver }
-	siteResolver                struct{ *Resolver }
-	siteRedirectResolver        struct{ *Resolver }
-	siteSectionResolver         struct{ *Resolver }
-	siteSectionGroupResolver    struct{ *Resolver }
-	siteSpaceResolver           struct{ *Resolver }
-	spaceResolver               struct{ *Resolver }
-	teamResolver                struct{ *Resolver }
-	translationSettingsResolver struct{ *Resolver }
-	userResolver                struct{ *Resolver }
+	changeRequestResolver           struct{ *Resolver }
+	collectionResolver              struct{ *Resolver }
+	commentResolver                 struct{ *Resolver }
+	commentReplyResolver            struct{ *Resolver }
+	integrationResolver             struct{ *Resolver }
+	integrationInstallationResolver struct{ *Resolver }
+	inviteResolver                  struct{ *Resolver }
+	openAPISpecResolver             struct{ *Resolver }
+	openAPISpecVersionResolver      struct{ *Resolver }
+	organizationResolver            struct{ *Resolver }
+	queryResolver                   struct{ *Resolver }
+	revisionResolver                struct{ *Resolver }
+	sAMLProviderResolver            struct{ *Resolver }
+	shareLinkResolver               struct{ *Resolver }
+	siteResolver                    struct{ *Resolver }
+	siteRedirectResolver            struct{ *Resolver }
+	siteSectionResolver             struct{ *Resolver }
+	siteSectionGroupResolver        struct{ *Resolver }
+	siteSpaceResolver               struct{ *Resolver }
+	spaceResolver                   struct{ *Resolver }
+	teamResolver                    struct{ *Resolver }
+	translationSettingsResolver     struct{ *Resolver }
+	userResolver                    struct{ *Resolver }
 )

@@ -81,9 +81,11 @@ type lsCase struct {
 
 // lsExempt are the lists that have no case, each with the reason. Only a
 // list whose items are not loaded from the database one by one belongs here,
-// and only when no meaningful case can be built for it. There is none: even
-// the content trees, read level by level from content objects, have cases.
-var lsExempt = map[string]string{}
+// and only when no meaningful case can be built for it: even the content
+// trees, read level by level from content objects, have cases.
+var lsExempt = map[string]string{
+	"Integration.externalLinks": "at most 5 links, held in the integration's row: no statement of their own",
+}
 
 // lsAttempts is how many times each request is measured, each time on a
 // server with empty caches; the least count is its cost. The loaders batch
@@ -787,7 +789,8 @@ func lsCases() []lsCase {
 		lsRevisionCase("RevisionPage.pages", `pageByPath(path: "guide") { pages { `+lsPageFields+` } }`,
 			"pageByPath.pages", "path", "markdown"),
 	}
-	return slices.Concat(cases, lsContentCases(), lsLinkCases(), lsSearchCases(), lsCommentCases(), lsSiteCases(), lsRedirectCases(), lsSiteReaderCases())
+	return slices.Concat(cases, lsContentCases(), lsLinkCases(), lsSearchCases(), lsCommentCases(), lsSiteCases(), lsRedirectCases(),
+		lsSiteReaderCases(), lsIntegrationCases())
 }
 
 // spLoaded are the loaded fields of spItemFields that some listed space has.

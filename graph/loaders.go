@@ -70,6 +70,12 @@ type loaders struct {
 		sectionSiteSpaces *batchLoader[[]*ent.SiteSpace]
 		// groupSections lists the sections of section groups.
 		groupSections *batchLoader[[]*ent.SiteSection]
+		// installationSelections holds the selected spaces and sites of
+		// installations.
+		installationSelections *batchLoader[installationSelection]
+		// integrationRefs holds the names and organizations of
+		// integrations, published or not.
+		integrationRefs *batchLoader[integrationRef]
 	}
 	// nested holds the pages of nested lists primed by a listed page.
 	nested *nestedPages
@@ -202,6 +208,14 @@ func (l *loaders) sectionSiteSpaces() *batchLoader[[]*ent.SiteSpace] {
 
 func (l *loaders) groupSections() *batchLoader[[]*ent.SiteSection] {
 	return made(l, &l.lazy.groupSections, (*Resolver).loadGroupSections)
+}
+
+func (l *loaders) installationSelections() *batchLoader[installationSelection] {
+	return made(l, &l.lazy.installationSelections, (*Resolver).loadInstallationSelections)
+}
+
+func (l *loaders) integrationRefs() *batchLoader[integrationRef] {
+	return made(l, &l.lazy.integrationRefs, (*Resolver).loadIntegrationRefs)
 }
 
 // entity returns the loader of a resource type, making it on first use.

@@ -11,6 +11,8 @@ import (
 	"github.com/bindery/bindery/ent/collection"
 	"github.com/bindery/bindery/ent/comment"
 	"github.com/bindery/bindery/ent/commentreply"
+	"github.com/bindery/bindery/ent/integration"
+	"github.com/bindery/bindery/ent/integrationinstallation"
 	"github.com/bindery/bindery/ent/invite"
 	"github.com/bindery/bindery/ent/openapispec"
 	"github.com/bindery/bindery/ent/openapispecversion"
@@ -59,6 +61,8 @@ type policySet struct {
 	shareLinks     *policy[*ent.ShareLink, predicate.ShareLink]
 	sectionGroups  *policy[*ent.SiteSectionGroup, predicate.SiteSectionGroup]
 	redirects      *policy[*ent.SiteRedirect, predicate.SiteRedirect]
+	integrations   *policy[*ent.Integration, predicate.Integration]
+	installations  *policy[*ent.IntegrationInstallation, predicate.IntegrationInstallation]
 
 	// policies lists them all, for what every type gets.
 	policies []anyPolicy
@@ -327,9 +331,30 @@ func (r *Resolver) declarePolicies() {
 		idOf:   func(l *ent.ShareLink) string { return l.ID },
 		decide: r.shareLinkDecision,
 	}
+	// An integration is found by anyone when public or unlisted, by the
+	// members of its organization when private, and by no one once
+	// unpublished (see integrationDecision).
+	r.integrations = &policy[*ent.Integration, predicate.Integration]{
+		typeName: "Integration", prefix: id.Integration, table: authz.Integrations,
+		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.Integration, error) {
+			return db.Integration.Query().Where(integration.IDIn(ids...), integration.UnpublishedAtIsNil()).All(ctx)
+		},
+		idOf:   func(i *ent.Integration) string { return i.ID },
+		decide: r.integrationDecision,
+	}
+	// An installation is seen by the admins of its organization, and read
+	// by the admins of the integration's (see installationDecision).
+	r.installations = &policy[*ent.IntegrationInstallation, predicate.IntegrationInstallation]{
+		typeName: "IntegrationInstallation", prefix: id.IntegrationInstallation, table: authz.IntegrationInstallations,
+		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.IntegrationInstallation, error) {
+			return db.IntegrationInstallation.Query().Where(integrationinstallation.IDIn(ids...)).All(ctx)
+		},
+		idOf:   func(x *ent.IntegrationInstallation) string { return x.ID },
+		decide: r.installationDecision,
+	}
 	r.policies = []anyPolicy{r.orgs, r.collections, r.spaces, r.changeRequests, r.comments, r.commentReplies,
 		r.teams, r.invites, r.samlProviders, r.revisions, r.users, r.tokens, r.translations, r.openAPISpecs, r.specVersions,
-		r.sites, r.sections, r.sitespaces, r.sectionGroups, r.redirects, r.shareLinks}
+		r.sites, r.sections, r.sitespaces, r.sectionGroups, r.redirects, r.shareLinks, r.integrations, r.installations}
 }
 
 // membersWithARole decides about what the members of an organization who

@@ -22,6 +22,7 @@ import (
 	"github.com/bindery/bindery/internal/links"
 	"github.com/bindery/bindery/internal/mail"
 	"github.com/bindery/bindery/internal/search"
+	"github.com/bindery/bindery/internal/secrets"
 	"github.com/bindery/bindery/internal/signedurl"
 	"github.com/bindery/bindery/internal/store"
 	"github.com/bindery/bindery/internal/telemetry"
@@ -58,6 +59,9 @@ type Resolver struct {
 	// subscriptions running. Both may be nil.
 	jobs          *telemetry.Jobs
 	subscriptions Gauge
+	// secretBox seals integrations' secrets; nil when no key is
+	// configured, and then a publish with secrets is refused.
+	secretBox *secrets.Box
 	// wakeSpecWorker, when set, wakes this server's OpenAPI worker after a
 	// spec gets a new source.
 	wakeSpecWorker func()
@@ -128,6 +132,14 @@ func New(client *ent.Client, cfg config.Config, opts ...Option) *Resolver {
 		r.log.Warn("BINDERY_SIGNING_SECRET is not set: file and PDF URLs work only on this process until it restarts")
 	}
 	r.signer = signedurl.New(secret)
+	if cfg.SecretKey != "" {
+		box, err := secrets.FromBase64(cfg.SecretKey)
+		if err != nil {
+			// config.Finish checked the key: this is a programming error.
+			panic(fmt.Sprintf("graph: BINDERY_SECRET_KEY: %v", err))
+		}
+		r.secretBox = box
+	}
 	return r
 }
 

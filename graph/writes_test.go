@@ -546,7 +546,7 @@ func wrCases() []wrCase {
 				}
 			},
 		},
-	}...), slices.Concat(wrSiteCases(), wrRedirectCases(), wrSiteReaderCases())...)
+	}...), slices.Concat(wrSiteCases(), wrRedirectCases(), wrSiteReaderCases(), wrIntegrationCases())...)
 }
 
 // wrCheck requires each of the fields to be set in the created object, so

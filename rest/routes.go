@@ -200,6 +200,19 @@ func table() []route {
 		{"GET", "/orgs/{organizationId}/sites/{siteId}/published", http.StatusOK, "getPublishedContentSite",
 			get(params.sitePublished, (*API).presentPublishedSite)},
 
+		// Integrations: see rest/integrations.go.
+		{"GET", "/integrations", http.StatusOK, "listIntegrations", list(params.integrations, (*API).presentIntegration)},
+		{"GET", "/integrations/{integrationName}", http.StatusOK, "getIntegrationByName",
+			get(params.integration, (*API).presentIntegration)},
+		{"POST", "/integrations/{integrationName}", http.StatusOK, "publishIntegration",
+			mutate((*publishBody).input, mutation.PublishIntegration, (*API).presentIntegration)},
+		{"DELETE", "/integrations/{integrationName}", http.StatusNoContent, "unpublishIntegration",
+			remove(params.unpublishIntegration, mutation.UnpublishIntegration)},
+		{"GET", "/integrations/{integrationName}/installations", http.StatusOK, "listIntegrationInstallations",
+			list(params.integrationInstallations, (*API).presentInstallation)},
+		{"POST", "/integrations/{integrationName}/installations", http.StatusCreated, "installIntegration",
+			mutate((*installBody).input, mutation.InstallIntegration, (*API).presentInstallation)},
+
 		{"GET", "/collections/{collectionId}", http.StatusOK, "getCollectionById", get(params.collection, (*API).presentCollection)},
 		{"PATCH", "/collections/{collectionId}", http.StatusOK, "updateCollectionById",
 			mutate((*updateCollectionBody).input, mutation.UpdateCollection, (*API).presentCollection)},

@@ -33,6 +33,7 @@ const usage = `Usage:
   bindery token create [--db DSN] --email EMAIL [--org ORGID --role ROLE]
   bindery routes [--json]
   bindery search reindex [--db DSN]
+  bindery secrets rotate [--db DSN] --old-key KEY --new-key KEY
   bindery backup [--db DSN] --out FILE
   bindery restore --from FILE [--db FILE] [--force]
   bindery version
@@ -61,6 +62,8 @@ func dispatch(ctx context.Context, args []string, getenv func(string) string, st
 		return createToken(ctx, cfg, args[3:], stdout, stderr)
 	case cmd == "routes" || strings.HasPrefix(cmd, "routes "):
 		return routes(args[2:], stdout, stderr)
+	case cmd == "secrets rotate":
+		return rotateSecrets(ctx, cfg, args[3:], stdout, stderr)
 	case cmd == "search reindex":
 		return reindex(ctx, cfg, args[3:], stdout, stderr)
 	case cmd == "backup" || strings.HasPrefix(cmd, "backup "):
@@ -164,6 +167,9 @@ func serve(ctx context.Context, cfg config.Config, args []string, stderr io.Writ
 		return err
 	}
 	log := newLogger(cfg, stderr)
+	if err := secretKey(&cfg, log); err != nil {
+		return err
+	}
 	if tuneGC() {
 		log.Debug("garbage collector target set", "GOGC", serveGCPercent)
 	}

@@ -60,6 +60,10 @@ const (
 	FieldExternalLinks = "external_links"
 	// FieldContentSecurityPolicy holds the string denoting the content_security_policy field in the database.
 	FieldContentSecurityPolicy = "content_security_policy"
+	// FieldBlockDomains holds the string denoting the block_domains field in the database.
+	FieldBlockDomains = "block_domains"
+	// FieldUnpublishedAt holds the string denoting the unpublished_at field in the database.
+	FieldUnpublishedAt = "unpublished_at"
 	// EdgeOwner holds the string denoting the owner edge name in mutations.
 	EdgeOwner = "owner"
 	// EdgeInstallations holds the string denoting the installations edge name in mutations.
@@ -107,6 +111,8 @@ var Columns = []string{
 	FieldConfigurations,
 	FieldExternalLinks,
 	FieldContentSecurityPolicy,
+	FieldBlockDomains,
+	FieldUnpublishedAt,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -150,6 +156,8 @@ var (
 	DefaultPreviewImages []string
 	// DefaultSecrets holds the default value on creation for the "secrets" field.
 	DefaultSecrets map[string]string
+	// DefaultBlockDomains holds the default value on creation for the "block_domains" field.
+	DefaultBlockDomains []string
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() string
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -251,6 +259,11 @@ func ByIcon(opts ...sql.OrderTermOption) OrderOption {
 // ByScript orders the results by the script field.
 func ByScript(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldScript, opts...).ToFunc()
+}
+
+// ByUnpublishedAt orders the results by the unpublished_at field.
+func ByUnpublishedAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldUnpublishedAt, opts...).ToFunc()
 }
 
 // ByOwnerField orders the results by owner field.

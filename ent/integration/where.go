@@ -121,6 +121,11 @@ func Script(v string) predicate.Integration {
 	return predicate.Integration(sql.FieldEQ(FieldScript, v))
 }
 
+// UnpublishedAt applies equality check predicate on the "unpublished_at" field. It's identical to UnpublishedAtEQ.
+func UnpublishedAt(v time.Time) predicate.Integration {
+	return predicate.Integration(sql.FieldEQ(FieldUnpublishedAt, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Integration {
 	return predicate.Integration(sql.FieldEQ(FieldCreatedAt, v))
@@ -834,6 +839,56 @@ func ContentSecurityPolicyIsNil() predicate.Integration {
 // ContentSecurityPolicyNotNil applies the NotNil predicate on the "content_security_policy" field.
 func ContentSecurityPolicyNotNil() predicate.Integration {
 	return predicate.Integration(sql.FieldNotNull(FieldContentSecurityPolicy))
+}
+
+// UnpublishedAtEQ applies the EQ predicate on the "unpublished_at" field.
+func UnpublishedAtEQ(v time.Time) predicate.Integration {
+	return predicate.Integration(sql.FieldEQ(FieldUnpublishedAt, v))
+}
+
+// UnpublishedAtNEQ applies the NEQ predicate on the "unpublished_at" field.
+func UnpublishedAtNEQ(v time.Time) predicate.Integration {
+	return predicate.Integration(sql.FieldNEQ(FieldUnpublishedAt, v))
+}
+
+// UnpublishedAtIn applies the In predicate on the "unpublished_at" field.
+func UnpublishedAtIn(vs ...time.Time) predicate.Integration {
+	return predicate.Integration(sql.FieldIn(FieldUnpublishedAt, vs...))
+}
+
+// UnpublishedAtNotIn applies the NotIn predicate on the "unpublished_at" field.
+func UnpublishedAtNotIn(vs ...time.Time) predicate.Integration {
+	return predicate.Integration(sql.FieldNotIn(FieldUnpublishedAt, vs...))
+}
+
+// UnpublishedAtGT applies the GT predicate on the "unpublished_at" field.
+func UnpublishedAtGT(v time.Time) predicate.Integration {
+	return predicate.Integration(sql.FieldGT(FieldUnpublishedAt, v))
+}
+
+// UnpublishedAtGTE applies the GTE predicate on the "unpublished_at" field.
+func UnpublishedAtGTE(v time.Time) predicate.Integration {
+	return predicate.Integration(sql.FieldGTE(FieldUnpublishedAt, v))
+}
+
+// UnpublishedAtLT applies the LT predicate on the "unpublished_at" field.
+func UnpublishedAtLT(v time.Time) predicate.Integration {
+	return predicate.Integration(sql.FieldLT(FieldUnpublishedAt, v))
+}
+
+// UnpublishedAtLTE applies the LTE predicate on the "unpublished_at" field.
+func UnpublishedAtLTE(v time.Time) predicate.Integration {
+	return predicate.Integration(sql.FieldLTE(FieldUnpublishedAt, v))
+}
+
+// UnpublishedAtIsNil applies the IsNil predicate on the "unpublished_at" field.
+func UnpublishedAtIsNil() predicate.Integration {
+	return predicate.Integration(sql.FieldIsNull(FieldUnpublishedAt))
+}
+
+// UnpublishedAtNotNil applies the NotNil predicate on the "unpublished_at" field.
+func UnpublishedAtNotNil() predicate.Integration {
+	return predicate.Integration(sql.FieldNotNull(FieldUnpublishedAt))
 }
 
 // HasOwner applies the HasEdge predicate on the "owner" edge.

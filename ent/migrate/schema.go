@@ -367,6 +367,8 @@ var (
 		{Name: "configurations", Type: field.TypeJSON, Nullable: true, SchemaType: map[string]string{"postgres": "json"}},
 		{Name: "external_links", Type: field.TypeJSON, Nullable: true, SchemaType: map[string]string{"postgres": "json"}},
 		{Name: "content_security_policy", Type: field.TypeJSON, Nullable: true, SchemaType: map[string]string{"postgres": "json"}},
+		{Name: "block_domains", Type: field.TypeJSON, SchemaType: map[string]string{"postgres": "json"}},
+		{Name: "unpublished_at", Type: field.TypeTime, Nullable: true},
 		{Name: "organization_id", Type: field.TypeString, Size: 64},
 	}
 	// IntegrationsTable holds the schema information for the "integrations" table.
@@ -377,9 +379,21 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "integrations_organizations_integrations",
-				Columns:    []*schema.Column{IntegrationsColumns[22]},
+				Columns:    []*schema.Column{IntegrationsColumns[24]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "integration_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{IntegrationsColumns[1]},
+			},
+			{
+				Name:    "integration_organization_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{IntegrationsColumns[24], IntegrationsColumns[1]},
 			},
 		},
 	}
@@ -420,6 +434,11 @@ var (
 				Name:    "integrationinstallation_integration_id_organization_id",
 				Unique:  true,
 				Columns: []*schema.Column{IntegrationInstallationsColumns[8], IntegrationInstallationsColumns[9]},
+			},
+			{
+				Name:    "integrationinstallation_organization_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{IntegrationInstallationsColumns[9], IntegrationInstallationsColumns[1]},
 			},
 		},
 	}

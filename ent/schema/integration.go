@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"encoding/json"
+
 	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
@@ -165,7 +167,8 @@ func (TranslationSettings) Annotations() []schema.Annotation {
 }
 
 // Integration is an integration published by an organization, identified by
-// its unique name.
+// its unique name. Its script is stored and versioned with it, never run by
+// Bindery.
 type Integration struct{ ent.Schema }
 
 // Mixin of the Integration.
@@ -173,44 +176,78 @@ func (Integration) Mixin() []ent.Mixin {
 	return []ent.Mixin{IDMixin{Prefix: id.Integration}, TimeMixin{}}
 }
 
-// Fields of the Integration.
+// Fields of the Integration. GraphQL declares its lists of enums and the
+// official API's objects itself; script, icon, images and secrets never
+// appear there as stored.
 func (Integration) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("name").Unique().Immutable().Validate(validate.IntegrationName),
-		field.String("organization_id"),
-		field.Int("version").Default(1).Positive(),
-		field.String("title").Validate(validate.IntegrationTitle),
-		field.String("description").Default("").Validate(validate.IntegrationDescription),
-		field.Text("summary").Optional().Nillable().Validate(validate.IntegrationSummary),
-		field.Enum("target").GoType(enum.IntegrationTarget("")).Default(string(enum.IntegrationTargetAll)),
-		field.Enum("visibility").GoType(enum.IntegrationVisibility("")).Default(string(enum.IntegrationVisibilityPrivate)),
-		field.Bool("verified").Default(false),
-		field.JSON("scopes", []enum.IntegrationScope{}).Default([]enum.IntegrationScope{}).SchemaType(jsonColumn),
-		field.JSON("categories", []enum.IntegrationCategory{}).Default([]enum.IntegrationCategory{}).SchemaType(jsonColumn),
+		field.String("name").Unique().Immutable().Validate(validate.IntegrationName).
+			Comment("The integration's unique name: 1 to 100 letters, digits, '-', '_' and '.'."),
+		field.String("organization_id").Annotations(internal()),
+		// version counts the publishes: each one adds 1.
+		field.Int("version").Default(1).Positive().Comment("The number of times it was published: 1, then one more each publish."),
+		field.String("title").Validate(validate.IntegrationTitle).Comment("2 to 30 characters."),
+		field.String("description").Default("").Validate(validate.IntegrationDescription).Comment("At most 100 characters."),
+		field.Text("summary").Optional().Nillable().Validate(validate.IntegrationSummary).
+			Comment("Markdown of at most 2,048 characters; null when it has none."),
+		field.Enum("target").GoType(enum.IntegrationTarget("")).Default(string(enum.IntegrationTargetAll)).
+			Comment("Where it can be installed: all targets, or sites, spaces or organizations only.").
+			Annotations(gqlEnum("IntegrationTarget")...),
+		field.Enum("visibility").GoType(enum.IntegrationVisibility("")).Default(string(enum.IntegrationVisibilityPrivate)).
+			Comment("Who finds it: everyone in lists, everyone by its name, or its organization's members.").
+			Annotations(gqlEnum("IntegrationVisibility")...),
+		field.Bool("verified").Default(false).Comment("Whether the server's operators verified it; a publish never sets it."),
+		field.JSON("scopes", []enum.IntegrationScope{}).Default([]enum.IntegrationScope{}).SchemaType(jsonColumn).
+			Annotations(internal()),
+		field.JSON("categories", []enum.IntegrationCategory{}).Default([]enum.IntegrationCategory{}).SchemaType(jsonColumn).
+			Annotations(internal()),
 		// Images are stored as the base64 data the publisher sent.
-		field.Text("icon").Optional().Nillable(),
-		field.JSON("preview_images", []string{}).Default([]string{}).SchemaType(jsonColumn),
-		field.Text("script"),
-		field.JSON("secrets", map[string]string{}).Default(map[string]string{}).Sensitive().SchemaType(jsonColumn),
-		// The remaining members are the official API's objects, kept whole.
-		field.JSON("blocks", []map[string]any{}).Optional().SchemaType(jsonColumn),
-		field.JSON("content_sources", []map[string]any{}).Optional().SchemaType(jsonColumn),
-		field.JSON("configurations", map[string]any{}).Optional().SchemaType(jsonColumn),
-		field.JSON("external_links", []map[string]any{}).Optional().SchemaType(jsonColumn),
-		field.JSON("content_security_policy", map[string]any{}).Optional().SchemaType(jsonColumn),
+		field.Text("icon").Optional().Nillable().Annotations(internal()),
+		field.JSON("preview_images", []string{}).Default([]string{}).SchemaType(jsonColumn).Annotations(internal()),
+		field.Text("script").Annotations(internal()),
+		// secrets maps each secret's name to its value sealed with
+		// internal/secrets (AES-256-GCM, the integration's ID and the name
+		// as additional data): no value is stored in the clear.
+		field.JSON("secrets", map[string]string{}).Default(map[string]string{}).Sensitive().SchemaType(jsonColumn).
+			Annotations(internal()),
+		// The remaining members are the official API's objects, kept whole;
+		// blocks and content_sources are null when there are none, which
+		// the blocks and contentSources filters of the list read.
+		field.JSON("blocks", []map[string]any{}).Optional().SchemaType(jsonColumn).Annotations(internal()),
+		field.JSON("content_sources", []map[string]any{}).Optional().SchemaType(jsonColumn).Annotations(internal()),
+		field.JSON("configurations", map[string]any{}).Optional().SchemaType(jsonColumn).Annotations(internal()),
+		field.JSON("external_links", []map[string]any{}).Optional().SchemaType(jsonColumn).Annotations(internal()),
+		// content_security_policy is the official string or object, kept
+		// as the JSON it was sent as.
+		field.JSON("content_security_policy", json.RawMessage{}).Optional().SchemaType(jsonColumn).Annotations(internal()),
+		// block_domains are the host names of the blocks' urlUnfurl
+		// patterns, lowercased, for the list's blockDomain filter.
+		field.JSON("block_domains", []string{}).Default([]string{}).SchemaType(jsonColumn).Annotations(internal()),
+		// unpublished_at is set by an unpublish: the integration is then
+		// found by no one, its installations are paused, and its name
+		// stays its organization's, which may publish it again.
+		field.Time("unpublished_at").Optional().Nillable().Annotations(dateTime, internal()),
 	}
 }
 
 // Edges of the Integration.
 func (Integration) Edges() []ent.Edge {
+	skip := entgql.Skip()
 	return []ent.Edge{
-		edge.From("owner", Organization.Type).Ref("integrations").Field("organization_id").Unique().Required(),
-		edge.To("installations", IntegrationInstallation.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.From("owner", Organization.Type).Ref("integrations").Field("organization_id").Unique().Required().Annotations(skip),
+		edge.To("installations", IntegrationInstallation.Type).Annotations(skip, entsql.OnDelete(entsql.Cascade)),
 	}
 }
 
+// Indexes of the Integration.
+func (Integration) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("created_at"), index.Fields("organization_id", "created_at")}
+}
+
 // Annotations of the Integration.
-func (Integration) Annotations() []schema.Annotation { return hidden() }
+func (Integration) Annotations() []schema.Annotation {
+	return []schema.Annotation{schema.Comment("An integration published by an organization under a unique name; its script is stored, never run.")}
+}
 
 // IntegrationInstallation is an integration installed in an organization,
 // for all or selected spaces and sites.
@@ -221,33 +258,46 @@ func (IntegrationInstallation) Mixin() []ent.Mixin {
 	return []ent.Mixin{IDMixin{Prefix: id.IntegrationInstallation}, TimeMixin{}}
 }
 
-// Fields of the IntegrationInstallation.
+// Fields of the IntegrationInstallation. status is active, pending while
+// the configuration lacks a property the integration requires, and paused
+// while the integration is unpublished.
 func (IntegrationInstallation) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("integration_id").Immutable(),
-		field.String("organization_id").Immutable(),
-		field.Enum("status").GoType(enum.InstallationStatus("")).Default(string(enum.InstallationStatusActive)),
-		field.Enum("space_selection").GoType(enum.InstallationSelection("")).Default(string(enum.InstallationSelectionAll)),
-		field.Enum("site_selection").GoType(enum.InstallationSelection("")).Default(string(enum.InstallationSelectionAll)),
-		field.JSON("configuration", map[string]any{}).Default(map[string]any{}).SchemaType(jsonColumn),
-		field.Strings("external_ids").Default([]string{}).SchemaType(jsonColumn),
+		field.String("integration_id").Immutable().Annotations(internal()),
+		field.String("organization_id").Immutable().Annotations(internal()),
+		field.Enum("status").GoType(enum.InstallationStatus("")).Default(string(enum.InstallationStatusActive)).
+			Comment("ACTIVE, PENDING while its configuration lacks a required property, PAUSED while the integration is unpublished.").
+			Annotations(gqlEnum("InstallationStatus")...),
+		field.Enum("space_selection").GoType(enum.InstallationSelection("")).Default(string(enum.InstallationSelectionAll)).
+			Comment("Whether it covers all the organization's spaces or the selected ones.").
+			Annotations(gqlEnum("InstallationSelection")...),
+		field.Enum("site_selection").GoType(enum.InstallationSelection("")).Default(string(enum.InstallationSelectionAll)).
+			Comment("Whether it covers all the organization's sites or the selected ones.").
+			Annotations(gqlEnum("InstallationSelection")...),
+		field.JSON("configuration", map[string]any{}).Default(map[string]any{}).SchemaType(jsonColumn).Annotations(internal()),
+		field.Strings("external_ids").Default([]string{}).SchemaType(jsonColumn).Annotations(internal()),
 	}
 }
 
 // Edges of the IntegrationInstallation.
 func (IntegrationInstallation) Edges() []ent.Edge {
+	skip := entgql.Skip()
 	return []ent.Edge{
-		edge.From("integration", Integration.Type).Ref("installations").Field("integration_id").Unique().Required().Immutable(),
-		edge.From("organization", Organization.Type).Ref("installations").Field("organization_id").Unique().Required().Immutable(),
-		edge.To("spaces", Space.Type),
-		edge.To("sites", Site.Type),
+		edge.From("integration", Integration.Type).Ref("installations").Field("integration_id").Unique().Required().Immutable().
+			Annotations(skip),
+		edge.From("organization", Organization.Type).Ref("installations").Field("organization_id").Unique().Required().Immutable().
+			Annotations(skip),
+		edge.To("spaces", Space.Type).Annotations(skip),
+		edge.To("sites", Site.Type).Annotations(skip),
 	}
 }
 
 // Indexes of the IntegrationInstallation.
 func (IntegrationInstallation) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("integration_id", "organization_id").Unique()}
+	return []ent.Index{index.Fields("integration_id", "organization_id").Unique(), index.Fields("organization_id", "created_at")}
 }
 
 // Annotations of the IntegrationInstallation.
-func (IntegrationInstallation) Annotations() []schema.Annotation { return hidden() }
+func (IntegrationInstallation) Annotations() []schema.Annotation {
+	return []schema.Annotation{schema.Comment("An integration installed in an organization, for all or selected spaces and sites.")}
+}

@@ -50,6 +50,8 @@ type ResolverRoot interface {
 	ContentReferenceUsage() ContentReferenceUsageResolver
 	ContentReferenceUsageConnection() ContentReferenceUsageConnectionResolver
 	EmojiReactionUser() EmojiReactionUserResolver
+	Integration() IntegrationResolver
+	IntegrationInstallation() IntegrationInstallationResolver
 	Invite() InviteResolver
 	Member() MemberResolver
 	Mutation() MutationResolver
@@ -541,6 +543,102 @@ type ComplexityRoot struct {
 		TotalResources    func(childComplexity int) int
 	}
 
+	InstallIntegrationPayload struct {
+		ClientMutationID func(childComplexity int) int
+		Installation     func(childComplexity int) int
+	}
+
+	Integration struct {
+		Blocks                func(childComplexity int) int
+		Categories            func(childComplexity int) int
+		Configurations        func(childComplexity int) int
+		ContentSecurityPolicy func(childComplexity int) int
+		ContentSources        func(childComplexity int) int
+		CreatedAt             func(childComplexity int) int
+		Description           func(childComplexity int) int
+		ExternalLinks         func(childComplexity int) int
+		ID                    func(childComplexity int) int
+		Installations         func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor, externalID *string) int
+		Name                  func(childComplexity int) int
+		Owner                 func(childComplexity int) int
+		Permissions           func(childComplexity int) int
+		PreviewImages         func(childComplexity int) int
+		Scopes                func(childComplexity int) int
+		Summary               func(childComplexity int) int
+		Target                func(childComplexity int) int
+		Title                 func(childComplexity int) int
+		UpdatedAt             func(childComplexity int) int
+		Urls                  func(childComplexity int) int
+		Verified              func(childComplexity int) int
+		Version               func(childComplexity int) int
+		Visibility            func(childComplexity int) int
+	}
+
+	IntegrationConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	IntegrationEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	IntegrationExternalLink struct {
+		Label func(childComplexity int) int
+		URL   func(childComplexity int) int
+	}
+
+	IntegrationInstallation struct {
+		Configuration  func(childComplexity int) int
+		CreatedAt      func(childComplexity int) int
+		ExternalIds    func(childComplexity int) int
+		ID             func(childComplexity int) int
+		Integration    func(childComplexity int) int
+		Organization   func(childComplexity int) int
+		SelectedSites  func(childComplexity int) int
+		SelectedSpaces func(childComplexity int) int
+		SiteSelection  func(childComplexity int) int
+		SpaceSelection func(childComplexity int) int
+		Spaces         func(childComplexity int) int
+		Status         func(childComplexity int) int
+		UpdatedAt      func(childComplexity int) int
+		Urls           func(childComplexity int) int
+	}
+
+	IntegrationInstallationConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	IntegrationInstallationEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	IntegrationInstallationURLs struct {
+		App            func(childComplexity int) int
+		Location       func(childComplexity int) int
+		PublicEndpoint func(childComplexity int) int
+	}
+
+	IntegrationPermissions struct {
+		Admin   func(childComplexity int) int
+		Install func(childComplexity int) int
+	}
+
+	IntegrationURLs struct {
+		App            func(childComplexity int) int
+		Assets         func(childComplexity int) int
+		Icon           func(childComplexity int) int
+		Location       func(childComplexity int) int
+		PublicEndpoint func(childComplexity int) int
+	}
+
 	Invite struct {
 		CreatedAt func(childComplexity int) int
 		ID        func(childComplexity int) int
@@ -672,95 +770,100 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		AddReaction                func(childComplexity int, input model.AddReactionInput) int
-		AddSiteSectionToGroup      func(childComplexity int, input model.SiteSectionGroupMembershipInput) int
-		AddTeamMember              func(childComplexity int, input model.AddTeamMemberInput) int
-		CreateAPIToken             func(childComplexity int, input model.CreateAPITokenInput) int
-		CreateChangeRequest        func(childComplexity int, input model.CreateChangeRequestInput) int
-		CreateCollection           func(childComplexity int, input model.CreateCollectionInput) int
-		CreateLinkInvite           func(childComplexity int, input model.CreateLinkInviteInput) int
-		CreateOpenAPISpec          func(childComplexity int, input model.CreateOpenAPISpecInput) int
-		CreateOrganization         func(childComplexity int, input model.CreateOrganizationInput) int
-		CreatePage                 func(childComplexity int, input model.CreatePageInput) int
-		CreateSAMLProvider         func(childComplexity int, input model.CreateSAMLProviderInput) int
-		CreateShareLink            func(childComplexity int, input model.CreateShareLinkInput) int
-		CreateSite                 func(childComplexity int, input model.CreateSiteInput) int
-		CreateSiteRedirect         func(childComplexity int, input model.CreateSiteRedirectInput) int
-		CreateSiteSection          func(childComplexity int, input model.CreateSiteSectionInput) int
-		CreateSiteSectionGroup     func(childComplexity int, input model.CreateSiteSectionGroupInput) int
-		CreateSiteSpace            func(childComplexity int, input model.CreateSiteSpaceInput) int
-		CreateSpace                func(childComplexity int, input model.CreateSpaceInput) int
-		CreateTeam                 func(childComplexity int, input model.CreateTeamInput) int
-		CreateTranslationSettings  func(childComplexity int, input model.CreateTranslationSettingsInput) int
-		DeleteCollection           func(childComplexity int, input model.DeleteCollectionInput) int
-		DeleteComment              func(childComplexity int, input model.DeleteCommentInput) int
-		DeleteCommentReply         func(childComplexity int, input model.DeleteCommentReplyInput) int
-		DeleteFile                 func(childComplexity int, input model.DeleteFileInput) int
-		DeleteLinkInvite           func(childComplexity int, input model.DeleteLinkInviteInput) int
-		DeleteOpenAPISpec          func(childComplexity int, input model.DeleteOpenAPISpecInput) int
-		DeletePage                 func(childComplexity int, input model.DeletePageInput) int
-		DeleteSAMLProvider         func(childComplexity int, input model.DeleteSAMLProviderInput) int
-		DeleteShareLink            func(childComplexity int, input model.DeleteShareLinkInput) int
-		DeleteSite                 func(childComplexity int, input model.DeleteSiteInput) int
-		DeleteSiteRedirect         func(childComplexity int, input model.DeleteSiteRedirectInput) int
-		DeleteSiteSection          func(childComplexity int, input model.DeleteSiteSectionInput) int
-		DeleteSiteSectionGroup     func(childComplexity int, input model.DeleteSiteSectionGroupInput) int
-		DeleteSiteSpace            func(childComplexity int, input model.DeleteSiteSpaceInput) int
-		DeleteSpace                func(childComplexity int, input model.DeleteSpaceInput) int
-		DeleteTeam                 func(childComplexity int, input model.DeleteTeamInput) int
-		DeleteTranslationSettings  func(childComplexity int, input model.DeleteTranslationSettingsInput) int
-		DuplicateSpace             func(childComplexity int, input model.DuplicateSpaceInput) int
-		ImportContent              func(childComplexity int, input model.ImportContentInput) int
-		InviteMembers              func(childComplexity int, input model.InviteMembersInput) int
-		JoinOrganization           func(childComplexity int, input model.JoinOrganizationInput) int
-		MergeChangeRequest         func(childComplexity int, input model.MergeChangeRequestInput) int
-		MoveCollection             func(childComplexity int, input model.MoveCollectionInput) int
-		MovePage                   func(childComplexity int, input model.MovePageInput) int
-		MoveSiteSection            func(childComplexity int, input model.MoveSiteSectionInput) int
-		MoveSiteSectionGroup       func(childComplexity int, input model.MoveSiteSectionGroupInput) int
-		MoveSiteSpace              func(childComplexity int, input model.MoveSiteSpaceInput) int
-		MoveSpace                  func(childComplexity int, input model.MoveSpaceInput) int
-		PingOrganization           func(childComplexity int, input model.PingOrganizationInput) int
-		PostComment                func(childComplexity int, input model.PostCommentInput) int
-		PostCommentReply           func(childComplexity int, input model.PostCommentReplyInput) int
-		PublishSite                func(childComplexity int, input model.PublishSiteInput) int
-		PutOpenAPISpec             func(childComplexity int, input model.PutOpenAPISpecInput) int
-		RemoveMember               func(childComplexity int, input model.RemoveMemberInput) int
-		RemoveReaction             func(childComplexity int, input model.RemoveReactionInput) int
-		RemoveSiteSectionFromGroup func(childComplexity int, input model.SiteSectionGroupMembershipInput) int
-		RemoveTeamMember           func(childComplexity int, input model.RemoveTeamMemberInput) int
-		ResolveComment             func(childComplexity int, input model.ResolveCommentInput) int
-		RestoreSpace               func(childComplexity int, input model.RestoreSpaceInput) int
-		RevokeAPIToken             func(childComplexity int, input model.RevokeAPITokenInput) int
-		RotateSiteVisitorAuthKey   func(childComplexity int, input model.RotateSiteVisitorAuthKeyInput) int
-		SetMemberSso               func(childComplexity int, input model.SetMemberSSOInput) int
-		SetPageMarkdown            func(childComplexity int, input model.SetPageMarkdownInput) int
-		SetTeamContentRole         func(childComplexity int, input model.SetTeamContentRoleInput) int
-		SyncChangeRequest          func(childComplexity int, input model.SyncChangeRequestInput) int
-		TransferCollection         func(childComplexity int, input model.TransferCollectionInput) int
-		TransferSpace              func(childComplexity int, input model.TransferSpaceInput) int
-		UnpublishSite              func(childComplexity int, input model.PublishSiteInput) int
-		UpdateChangeRequest        func(childComplexity int, input model.UpdateChangeRequestInput) int
-		UpdateCollection           func(childComplexity int, input model.UpdateCollectionInput) int
-		UpdateComment              func(childComplexity int, input model.UpdateCommentInput) int
-		UpdateCommentReply         func(childComplexity int, input model.UpdateCommentReplyInput) int
-		UpdateLinkInvite           func(childComplexity int, input model.UpdateLinkInviteInput) int
-		UpdateMember               func(childComplexity int, input model.UpdateMemberInput) int
-		UpdateOpenAPISpec          func(childComplexity int, input model.UpdateOpenAPISpecInput) int
-		UpdateOrganization         func(childComplexity int, input model.UpdateOrganizationInput) int
-		UpdatePage                 func(childComplexity int, input model.UpdatePageInput) int
-		UpdateSAMLProvider         func(childComplexity int, input model.UpdateSAMLProviderInput) int
-		UpdateShareLink            func(childComplexity int, input model.UpdateShareLinkInput) int
-		UpdateSite                 func(childComplexity int, input model.UpdateSiteInput) int
-		UpdateSiteAdaptiveSchema   func(childComplexity int, input model.UpdateSiteAdaptiveSchemaInput) int
-		UpdateSiteRedirect         func(childComplexity int, input model.UpdateSiteRedirectInput) int
-		UpdateSiteSection          func(childComplexity int, input model.UpdateSiteSectionInput) int
-		UpdateSiteSectionGroup     func(childComplexity int, input model.UpdateSiteSectionGroupInput) int
-		UpdateSiteSpace            func(childComplexity int, input model.UpdateSiteSpaceInput) int
-		UpdateSpace                func(childComplexity int, input model.UpdateSpaceInput) int
-		UpdateTeam                 func(childComplexity int, input model.UpdateTeamInput) int
-		UpdateTranslationSettings  func(childComplexity int, input model.UpdateTranslationSettingsInput) int
-		UploadFile                 func(childComplexity int, input model.UploadFileInput) int
+		AddReaction                   func(childComplexity int, input model.AddReactionInput) int
+		AddSiteSectionToGroup         func(childComplexity int, input model.SiteSectionGroupMembershipInput) int
+		AddTeamMember                 func(childComplexity int, input model.AddTeamMemberInput) int
+		CreateAPIToken                func(childComplexity int, input model.CreateAPITokenInput) int
+		CreateChangeRequest           func(childComplexity int, input model.CreateChangeRequestInput) int
+		CreateCollection              func(childComplexity int, input model.CreateCollectionInput) int
+		CreateLinkInvite              func(childComplexity int, input model.CreateLinkInviteInput) int
+		CreateOpenAPISpec             func(childComplexity int, input model.CreateOpenAPISpecInput) int
+		CreateOrganization            func(childComplexity int, input model.CreateOrganizationInput) int
+		CreatePage                    func(childComplexity int, input model.CreatePageInput) int
+		CreateSAMLProvider            func(childComplexity int, input model.CreateSAMLProviderInput) int
+		CreateShareLink               func(childComplexity int, input model.CreateShareLinkInput) int
+		CreateSite                    func(childComplexity int, input model.CreateSiteInput) int
+		CreateSiteRedirect            func(childComplexity int, input model.CreateSiteRedirectInput) int
+		CreateSiteSection             func(childComplexity int, input model.CreateSiteSectionInput) int
+		CreateSiteSectionGroup        func(childComplexity int, input model.CreateSiteSectionGroupInput) int
+		CreateSiteSpace               func(childComplexity int, input model.CreateSiteSpaceInput) int
+		CreateSpace                   func(childComplexity int, input model.CreateSpaceInput) int
+		CreateTeam                    func(childComplexity int, input model.CreateTeamInput) int
+		CreateTranslationSettings     func(childComplexity int, input model.CreateTranslationSettingsInput) int
+		DeleteCollection              func(childComplexity int, input model.DeleteCollectionInput) int
+		DeleteComment                 func(childComplexity int, input model.DeleteCommentInput) int
+		DeleteCommentReply            func(childComplexity int, input model.DeleteCommentReplyInput) int
+		DeleteFile                    func(childComplexity int, input model.DeleteFileInput) int
+		DeleteLinkInvite              func(childComplexity int, input model.DeleteLinkInviteInput) int
+		DeleteOpenAPISpec             func(childComplexity int, input model.DeleteOpenAPISpecInput) int
+		DeletePage                    func(childComplexity int, input model.DeletePageInput) int
+		DeleteSAMLProvider            func(childComplexity int, input model.DeleteSAMLProviderInput) int
+		DeleteShareLink               func(childComplexity int, input model.DeleteShareLinkInput) int
+		DeleteSite                    func(childComplexity int, input model.DeleteSiteInput) int
+		DeleteSiteRedirect            func(childComplexity int, input model.DeleteSiteRedirectInput) int
+		DeleteSiteSection             func(childComplexity int, input model.DeleteSiteSectionInput) int
+		DeleteSiteSectionGroup        func(childComplexity int, input model.DeleteSiteSectionGroupInput) int
+		DeleteSiteSpace               func(childComplexity int, input model.DeleteSiteSpaceInput) int
+		DeleteSpace                   func(childComplexity int, input model.DeleteSpaceInput) int
+		DeleteTeam                    func(childComplexity int, input model.DeleteTeamInput) int
+		DeleteTranslationSettings     func(childComplexity int, input model.DeleteTranslationSettingsInput) int
+		DuplicateSpace                func(childComplexity int, input model.DuplicateSpaceInput) int
+		ImportContent                 func(childComplexity int, input model.ImportContentInput) int
+		InstallIntegration            func(childComplexity int, input model.InstallIntegrationInput) int
+		InviteMembers                 func(childComplexity int, input model.InviteMembersInput) int
+		JoinOrganization              func(childComplexity int, input model.JoinOrganizationInput) int
+		MergeChangeRequest            func(childComplexity int, input model.MergeChangeRequestInput) int
+		MoveCollection                func(childComplexity int, input model.MoveCollectionInput) int
+		MovePage                      func(childComplexity int, input model.MovePageInput) int
+		MoveSiteSection               func(childComplexity int, input model.MoveSiteSectionInput) int
+		MoveSiteSectionGroup          func(childComplexity int, input model.MoveSiteSectionGroupInput) int
+		MoveSiteSpace                 func(childComplexity int, input model.MoveSiteSpaceInput) int
+		MoveSpace                     func(childComplexity int, input model.MoveSpaceInput) int
+		PingOrganization              func(childComplexity int, input model.PingOrganizationInput) int
+		PostComment                   func(childComplexity int, input model.PostCommentInput) int
+		PostCommentReply              func(childComplexity int, input model.PostCommentReplyInput) int
+		PublishIntegration            func(childComplexity int, input model.PublishIntegrationInput) int
+		PublishSite                   func(childComplexity int, input model.PublishSiteInput) int
+		PutOpenAPISpec                func(childComplexity int, input model.PutOpenAPISpecInput) int
+		RemoveMember                  func(childComplexity int, input model.RemoveMemberInput) int
+		RemoveReaction                func(childComplexity int, input model.RemoveReactionInput) int
+		RemoveSiteSectionFromGroup    func(childComplexity int, input model.SiteSectionGroupMembershipInput) int
+		RemoveTeamMember              func(childComplexity int, input model.RemoveTeamMemberInput) int
+		ResolveComment                func(childComplexity int, input model.ResolveCommentInput) int
+		RestoreSpace                  func(childComplexity int, input model.RestoreSpaceInput) int
+		RevokeAPIToken                func(childComplexity int, input model.RevokeAPITokenInput) int
+		RotateSiteVisitorAuthKey      func(childComplexity int, input model.RotateSiteVisitorAuthKeyInput) int
+		SetMemberSso                  func(childComplexity int, input model.SetMemberSSOInput) int
+		SetPageMarkdown               func(childComplexity int, input model.SetPageMarkdownInput) int
+		SetTeamContentRole            func(childComplexity int, input model.SetTeamContentRoleInput) int
+		SyncChangeRequest             func(childComplexity int, input model.SyncChangeRequestInput) int
+		TransferCollection            func(childComplexity int, input model.TransferCollectionInput) int
+		TransferSpace                 func(childComplexity int, input model.TransferSpaceInput) int
+		UninstallIntegration          func(childComplexity int, input model.UninstallIntegrationInput) int
+		UnpublishIntegration          func(childComplexity int, input model.UnpublishIntegrationInput) int
+		UnpublishSite                 func(childComplexity int, input model.PublishSiteInput) int
+		UpdateChangeRequest           func(childComplexity int, input model.UpdateChangeRequestInput) int
+		UpdateCollection              func(childComplexity int, input model.UpdateCollectionInput) int
+		UpdateComment                 func(childComplexity int, input model.UpdateCommentInput) int
+		UpdateCommentReply            func(childComplexity int, input model.UpdateCommentReplyInput) int
+		UpdateIntegrationInstallation func(childComplexity int, input model.UpdateIntegrationInstallationInput) int
+		UpdateLinkInvite              func(childComplexity int, input model.UpdateLinkInviteInput) int
+		UpdateMember                  func(childComplexity int, input model.UpdateMemberInput) int
+		UpdateOpenAPISpec             func(childComplexity int, input model.UpdateOpenAPISpecInput) int
+		UpdateOrganization            func(childComplexity int, input model.UpdateOrganizationInput) int
+		UpdatePage                    func(childComplexity int, input model.UpdatePageInput) int
+		UpdateSAMLProvider            func(childComplexity int, input model.UpdateSAMLProviderInput) int
+		UpdateShareLink               func(childComplexity int, input model.UpdateShareLinkInput) int
+		UpdateSite                    func(childComplexity int, input model.UpdateSiteInput) int
+		UpdateSiteAdaptiveSchema      func(childComplexity int, input model.UpdateSiteAdaptiveSchemaInput) int
+		UpdateSiteRedirect            func(childComplexity int, input model.UpdateSiteRedirectInput) int
+		UpdateSiteSection             func(childComplexity int, input model.UpdateSiteSectionInput) int
+		UpdateSiteSectionGroup        func(childComplexity int, input model.UpdateSiteSectionGroupInput) int
+		UpdateSiteSpace               func(childComplexity int, input model.UpdateSiteSpaceInput) int
+		UpdateSpace                   func(childComplexity int, input model.UpdateSpaceInput) int
+		UpdateTeam                    func(childComplexity int, input model.UpdateTeamInput) int
+		UpdateTranslationSettings     func(childComplexity int, input model.UpdateTranslationSettingsInput) int
+		UploadFile                    func(childComplexity int, input model.UploadFileInput) int
 	}
 
 	OpenAPIError struct {
@@ -841,6 +944,7 @@ type ComplexityRoot struct {
 		EmailDomains        func(childComplexity int) int
 		Hostname            func(childComplexity int) int
 		ID                  func(childComplexity int) int
+		Installations       func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
 		Invite              func(childComplexity int, id string) int
 		InviteLinks         func(childComplexity int) int
 		Invites             func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
@@ -944,6 +1048,11 @@ type ComplexityRoot struct {
 		Reply            func(childComplexity int) int
 	}
 
+	PublishIntegrationPayload struct {
+		ClientMutationID func(childComplexity int) int
+		Integration      func(childComplexity int) int
+	}
+
 	PublishSitePayload struct {
 		ClientMutationID func(childComplexity int) int
 		Site             func(childComplexity int) int
@@ -971,6 +1080,8 @@ type ComplexityRoot struct {
 	Query struct {
 		Collection               func(childComplexity int, id string) int
 		EmailDomainOrganizations func(childComplexity int, emailDomain string) int
+		Integration              func(childComplexity int, name string) int
+		Integrations             func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor, search *string, category *enum.IntegrationCategory, blockDomain *string, blocks *bool, contentSources *bool, owner *string, scope *enum.IntegrationScope, target *enum.IntegrationTarget) int
 		Node                     func(childComplexity int, id string) int
 		Nodes                    func(childComplexity int, ids []string) int
 		Organization             func(childComplexity int, id string) int
@@ -1588,6 +1699,16 @@ type ComplexityRoot struct {
 		Location func(childComplexity int) int
 	}
 
+	UninstallIntegrationPayload struct {
+		ClientMutationID          func(childComplexity int) int
+		UninstalledInstallationID func(childComplexity int) int
+	}
+
+	UnpublishIntegrationPayload struct {
+		ClientMutationID           func(childComplexity int) int
+		UnpublishedIntegrationName func(childComplexity int) int
+	}
+
 	UpdateChangeRequestPayload struct {
 		ChangeRequest    func(childComplexity int) int
 		ClientMutationID func(childComplexity int) int
@@ -1606,6 +1727,11 @@ type ComplexityRoot struct {
 	UpdateCommentReplyPayload struct {
 		ClientMutationID func(childComplexity int) int
 		Reply            func(childComplexity int) int
+	}
+
+	UpdateIntegrationInstallationPayload struct {
+		ClientMutationID func(childComplexity int) int
+		Installation     func(childComplexity int) int
 	}
 
 	UpdateLinkInvitePayload struct {
@@ -1789,6 +1915,29 @@ type ContentReferenceUsageConnectionResolver interface {
 type EmojiReactionUserResolver interface {
 	User(ctx context.Context, obj *model.EmojiReactionUser) (*ent.User, error)
 }
+type IntegrationResolver interface {
+	Owner(ctx context.Context, obj *ent.Integration) (*ent.Organization, error)
+
+	PreviewImages(ctx context.Context, obj *ent.Integration) ([]string, error)
+	Blocks(ctx context.Context, obj *ent.Integration) (model.JSON, error)
+	ContentSources(ctx context.Context, obj *ent.Integration) (model.JSON, error)
+	Configurations(ctx context.Context, obj *ent.Integration) (model.JSON, error)
+	ExternalLinks(ctx context.Context, obj *ent.Integration) ([]*model.IntegrationExternalLink, error)
+	ContentSecurityPolicy(ctx context.Context, obj *ent.Integration) (model.JSON, error)
+	Permissions(ctx context.Context, obj *ent.Integration) (*model.IntegrationPermissions, error)
+	Urls(ctx context.Context, obj *ent.Integration) (*model.IntegrationURLs, error)
+	Installations(ctx context.Context, obj *ent.Integration, first *int, after *page.Cursor, last *int, before *page.Cursor, externalID *string) (*model.IntegrationInstallationConnection, error)
+}
+type IntegrationInstallationResolver interface {
+	Integration(ctx context.Context, obj *ent.IntegrationInstallation) (*ent.Integration, error)
+	Organization(ctx context.Context, obj *ent.IntegrationInstallation) (*ent.Organization, error)
+	Spaces(ctx context.Context, obj *ent.IntegrationInstallation) (int, error)
+	SelectedSpaces(ctx context.Context, obj *ent.IntegrationInstallation) ([]*ent.Space, error)
+	SelectedSites(ctx context.Context, obj *ent.IntegrationInstallation) ([]*ent.Site, error)
+	Configuration(ctx context.Context, obj *ent.IntegrationInstallation) (model.JSON, error)
+
+	Urls(ctx context.Context, obj *ent.IntegrationInstallation) (*model.IntegrationInstallationURLs, error)
+}
 type InviteResolver interface {
 	Redundant(ctx context.Context, obj *ent.Invite) (bool, error)
 	Urls(ctx context.Context, obj *ent.Invite) (*model.InviteURLs, error)
@@ -1832,6 +1981,11 @@ type MutationResolver interface {
 	UploadFile(ctx context.Context, input model.UploadFileInput) (*model.UploadFilePayload, error)
 	DeleteFile(ctx context.Context, input model.DeleteFileInput) (*model.DeleteFilePayload, error)
 	ImportContent(ctx context.Context, input model.ImportContentInput) (*model.ImportContentPayload, error)
+	PublishIntegration(ctx context.Context, input model.PublishIntegrationInput) (*model.PublishIntegrationPayload, error)
+	UnpublishIntegration(ctx context.Context, input model.UnpublishIntegrationInput) (*model.UnpublishIntegrationPayload, error)
+	InstallIntegration(ctx context.Context, input model.InstallIntegrationInput) (*model.InstallIntegrationPayload, error)
+	UpdateIntegrationInstallation(ctx context.Context, input model.UpdateIntegrationInstallationInput) (*model.UpdateIntegrationInstallationPayload, error)
+	UninstallIntegration(ctx context.Context, input model.UninstallIntegrationInput) (*model.UninstallIntegrationPayload, error)
 	InviteMembers(ctx context.Context, input model.InviteMembersInput) (*model.InviteMembersPayload, error)
 	CreateLinkInvite(ctx context.Context, input model.CreateLinkInviteInput) (*model.CreateLinkInvitePayload, error)
 	UpdateLinkInvite(ctx context.Context, input model.UpdateLinkInviteInput) (*model.UpdateLinkInvitePayload, error)
@@ -1905,6 +2059,7 @@ type OpenAPISpecVersionResolver interface {
 	Spec(ctx context.Context, obj *ent.OpenAPISpecVersion) (*ent.OpenAPISpec, error)
 }
 type OrganizationResolver interface {
+	Installations(ctx context.Context, obj *ent.Organization, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.IntegrationInstallationConnection, error)
 	Invites(ctx context.Context, obj *ent.Organization, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.InviteConnection, error)
 	Invite(ctx context.Context, obj *ent.Organization, id string) (*ent.Invite, error)
 	Members(ctx context.Context, obj *ent.Organization, first *int, after *page.Cursor, last *int, before *page.Cursor, role *model.MemberRoleFilter, search *string, sort *model.MemberSort, order *model.ListOrder) (*model.MemberConnection, error)
@@ -1932,6 +2087,8 @@ type QueryResolver interface {
 	Nodes(ctx context.Context, ids []string) ([]ent.Noder, error)
 	Viewer(ctx context.Context) (*ent.User, error)
 	Collection(ctx context.Context, id string) (*ent.Collection, error)
+	Integrations(ctx context.Context, first *int, after *page.Cursor, last *int, before *page.Cursor, search *string, category *enum.IntegrationCategory, blockDomain *string, blocks *bool, contentSources *bool, owner *string, scope *enum.IntegrationScope, target *enum.IntegrationTarget) (*model.IntegrationConnection, error)
+	Integration(ctx context.Context, name string) (*ent.Integration, error)
 	EmailDomainOrganizations(ctx context.Context, emailDomain string) ([]*ent.Organization, error)
 	Organization(ctx context.Context, id string) (*ent.Organization, error)
 	Site(ctx context.Context, id string, shareKey *string, visitorAuthToken *string) (*ent.Site, error)
@@ -3628,6 +3785,400 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ImportContentPayload.TotalResources(childComplexity), true
 
+	case "InstallIntegrationPayload.clientMutationId":
+		if e.ComplexityRoot.InstallIntegrationPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InstallIntegrationPayload.ClientMutationID(childComplexity), true
+	case "InstallIntegrationPayload.installation":
+		if e.ComplexityRoot.InstallIntegrationPayload.Installation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InstallIntegrationPayload.Installation(childComplexity), true
+
+	case "Integration.blocks":
+		if e.ComplexityRoot.Integration.Blocks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Blocks(childComplexity), true
+	case "Integration.categories":
+		if e.ComplexityRoot.Integration.Categories == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Categories(childComplexity), true
+	case "Integration.configurations":
+		if e.ComplexityRoot.Integration.Configurations == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Configurations(childComplexity), true
+	case "Integration.contentSecurityPolicy":
+		if e.ComplexityRoot.Integration.ContentSecurityPolicy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.ContentSecurityPolicy(childComplexity), true
+	case "Integration.contentSources":
+		if e.ComplexityRoot.Integration.ContentSources == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.ContentSources(childComplexity), true
+	case "Integration.createdAt":
+		if e.ComplexityRoot.Integration.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.CreatedAt(childComplexity), true
+	case "Integration.description":
+		if e.ComplexityRoot.Integration.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Description(childComplexity), true
+	case "Integration.externalLinks":
+		if e.ComplexityRoot.Integration.ExternalLinks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.ExternalLinks(childComplexity), true
+	case "Integration.id":
+		if e.ComplexityRoot.Integration.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.ID(childComplexity), true
+	case "Integration.installations":
+		if e.ComplexityRoot.Integration.Installations == nil {
+			break
+		}
+
+		args, err := ec.field_Integration_installations_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Integration.Installations(childComplexity, args["first"].(*int), args["after"].(*page.Cursor), args["last"].(*int), args["before"].(*page.Cursor), args["externalId"].(*string)), true
+	case "Integration.name":
+		if e.ComplexityRoot.Integration.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Name(childComplexity), true
+	case "Integration.owner":
+		if e.ComplexityRoot.Integration.Owner == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Owner(childComplexity), true
+	case "Integration.permissions":
+		if e.ComplexityRoot.Integration.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Permissions(childComplexity), true
+	case "Integration.previewImages":
+		if e.ComplexityRoot.Integration.PreviewImages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.PreviewImages(childComplexity), true
+	case "Integration.scopes":
+		if e.ComplexityRoot.Integration.Scopes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Scopes(childComplexity), true
+	case "Integration.summary":
+		if e.ComplexityRoot.Integration.Summary == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Summary(childComplexity), true
+	case "Integration.target":
+		if e.ComplexityRoot.Integration.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Target(childComplexity), true
+	case "Integration.title":
+		if e.ComplexityRoot.Integration.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Title(childComplexity), true
+	case "Integration.updatedAt":
+		if e.ComplexityRoot.Integration.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.UpdatedAt(childComplexity), true
+	case "Integration.urls":
+		if e.ComplexityRoot.Integration.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Urls(childComplexity), true
+	case "Integration.verified":
+		if e.ComplexityRoot.Integration.Verified == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Verified(childComplexity), true
+	case "Integration.version":
+		if e.ComplexityRoot.Integration.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Version(childComplexity), true
+	case "Integration.visibility":
+		if e.ComplexityRoot.Integration.Visibility == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Visibility(childComplexity), true
+
+	case "IntegrationConnection.edges":
+		if e.ComplexityRoot.IntegrationConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationConnection.Edges(childComplexity), true
+	case "IntegrationConnection.nodes":
+		if e.ComplexityRoot.IntegrationConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationConnection.Nodes(childComplexity), true
+	case "IntegrationConnection.pageInfo":
+		if e.ComplexityRoot.IntegrationConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationConnection.PageInfo(childComplexity), true
+	case "IntegrationConnection.totalCount":
+		if e.ComplexityRoot.IntegrationConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationConnection.TotalCount(childComplexity), true
+
+	case "IntegrationEdge.cursor":
+		if e.ComplexityRoot.IntegrationEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationEdge.Cursor(childComplexity), true
+	case "IntegrationEdge.node":
+		if e.ComplexityRoot.IntegrationEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationEdge.Node(childComplexity), true
+
+	case "IntegrationExternalLink.label":
+		if e.ComplexityRoot.IntegrationExternalLink.Label == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationExternalLink.Label(childComplexity), true
+	case "IntegrationExternalLink.url":
+		if e.ComplexityRoot.IntegrationExternalLink.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationExternalLink.URL(childComplexity), true
+
+	case "IntegrationInstallation.configuration":
+		if e.ComplexityRoot.IntegrationInstallation.Configuration == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.Configuration(childComplexity), true
+	case "IntegrationInstallation.createdAt":
+		if e.ComplexityRoot.IntegrationInstallation.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.CreatedAt(childComplexity), true
+	case "IntegrationInstallation.externalIds":
+		if e.ComplexityRoot.IntegrationInstallation.ExternalIds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.ExternalIds(childComplexity), true
+	case "IntegrationInstallation.id":
+		if e.ComplexityRoot.IntegrationInstallation.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.ID(childComplexity), true
+	case "IntegrationInstallation.integration":
+		if e.ComplexityRoot.IntegrationInstallation.Integration == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.Integration(childComplexity), true
+	case "IntegrationInstallation.organization":
+		if e.ComplexityRoot.IntegrationInstallation.Organization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.Organization(childComplexity), true
+	case "IntegrationInstallation.selectedSites":
+		if e.ComplexityRoot.IntegrationInstallation.SelectedSites == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.SelectedSites(childComplexity), true
+	case "IntegrationInstallation.selectedSpaces":
+		if e.ComplexityRoot.IntegrationInstallation.SelectedSpaces == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.SelectedSpaces(childComplexity), true
+	case "IntegrationInstallation.siteSelection":
+		if e.ComplexityRoot.IntegrationInstallation.SiteSelection == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.SiteSelection(childComplexity), true
+	case "IntegrationInstallation.spaceSelection":
+		if e.ComplexityRoot.IntegrationInstallation.SpaceSelection == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.SpaceSelection(childComplexity), true
+	case "IntegrationInstallation.spaces":
+		if e.ComplexityRoot.IntegrationInstallation.Spaces == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.Spaces(childComplexity), true
+	case "IntegrationInstallation.status":
+		if e.ComplexityRoot.IntegrationInstallation.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.Status(childComplexity), true
+	case "IntegrationInstallation.updatedAt":
+		if e.ComplexityRoot.IntegrationInstallation.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.UpdatedAt(childComplexity), true
+	case "IntegrationInstallation.urls":
+		if e.ComplexityRoot.IntegrationInstallation.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.Urls(childComplexity), true
+
+	case "IntegrationInstallationConnection.edges":
+		if e.ComplexityRoot.IntegrationInstallationConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallationConnection.Edges(childComplexity), true
+	case "IntegrationInstallationConnection.nodes":
+		if e.ComplexityRoot.IntegrationInstallationConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallationConnection.Nodes(childComplexity), true
+	case "IntegrationInstallationConnection.pageInfo":
+		if e.ComplexityRoot.IntegrationInstallationConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallationConnection.PageInfo(childComplexity), true
+	case "IntegrationInstallationConnection.totalCount":
+		if e.ComplexityRoot.IntegrationInstallationConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallationConnection.TotalCount(childComplexity), true
+
+	case "IntegrationInstallationEdge.cursor":
+		if e.ComplexityRoot.IntegrationInstallationEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallationEdge.Cursor(childComplexity), true
+	case "IntegrationInstallationEdge.node":
+		if e.ComplexityRoot.IntegrationInstallationEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallationEdge.Node(childComplexity), true
+
+	case "IntegrationInstallationURLs.app":
+		if e.ComplexityRoot.IntegrationInstallationURLs.App == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallationURLs.App(childComplexity), true
+	case "IntegrationInstallationURLs.location":
+		if e.ComplexityRoot.IntegrationInstallationURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallationURLs.Location(childComplexity), true
+	case "IntegrationInstallationURLs.publicEndpoint":
+		if e.ComplexityRoot.IntegrationInstallationURLs.PublicEndpoint == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallationURLs.PublicEndpoint(childComplexity), true
+
+	case "IntegrationPermissions.admin":
+		if e.ComplexityRoot.IntegrationPermissions.Admin == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationPermissions.Admin(childComplexity), true
+	case "IntegrationPermissions.install":
+		if e.ComplexityRoot.IntegrationPermissions.Install == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationPermissions.Install(childComplexity), true
+
+	case "IntegrationURLs.app":
+		if e.ComplexityRoot.IntegrationURLs.App == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationURLs.App(childComplexity), true
+	case "IntegrationURLs.assets":
+		if e.ComplexityRoot.IntegrationURLs.Assets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationURLs.Assets(childComplexity), true
+	case "IntegrationURLs.icon":
+		if e.ComplexityRoot.IntegrationURLs.Icon == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationURLs.Icon(childComplexity), true
+	case "IntegrationURLs.location":
+		if e.ComplexityRoot.IntegrationURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationURLs.Location(childComplexity), true
+	case "IntegrationURLs.publicEndpoint":
+		if e.ComplexityRoot.IntegrationURLs.PublicEndpoint == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationURLs.PublicEndpoint(childComplexity), true
+
 	case "Invite.createdAt":
 		if e.ComplexityRoot.Invite.CreatedAt == nil {
 			break
@@ -4507,6 +5058,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ImportContent(childComplexity, args["input"].(model.ImportContentInput)), true
+	case "Mutation.installIntegration":
+		if e.ComplexityRoot.Mutation.InstallIntegration == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_installIntegration_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.InstallIntegration(childComplexity, args["input"].(model.InstallIntegrationInput)), true
 	case "Mutation.inviteMembers":
 		if e.ComplexityRoot.Mutation.InviteMembers == nil {
 			break
@@ -4639,6 +5201,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PostCommentReply(childComplexity, args["input"].(model.PostCommentReplyInput)), true
+	case "Mutation.publishIntegration":
+		if e.ComplexityRoot.Mutation.PublishIntegration == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_publishIntegration_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PublishIntegration(childComplexity, args["input"].(model.PublishIntegrationInput)), true
 	case "Mutation.publishSite":
 		if e.ComplexityRoot.Mutation.PublishSite == nil {
 			break
@@ -4815,6 +5388,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.TransferSpace(childComplexity, args["input"].(model.TransferSpaceInput)), true
+	case "Mutation.uninstallIntegration":
+		if e.ComplexityRoot.Mutation.UninstallIntegration == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_uninstallIntegration_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UninstallIntegration(childComplexity, args["input"].(model.UninstallIntegrationInput)), true
+	case "Mutation.unpublishIntegration":
+		if e.ComplexityRoot.Mutation.UnpublishIntegration == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_unpublishIntegration_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UnpublishIntegration(childComplexity, args["input"].(model.UnpublishIntegrationInput)), true
 	case "Mutation.unpublishSite":
 		if e.ComplexityRoot.Mutation.UnpublishSite == nil {
 			break
@@ -4870,6 +5465,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateCommentReply(childComplexity, args["input"].(model.UpdateCommentReplyInput)), true
+	case "Mutation.updateIntegrationInstallation":
+		if e.ComplexityRoot.Mutation.UpdateIntegrationInstallation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateIntegrationInstallation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateIntegrationInstallation(childComplexity, args["input"].(model.UpdateIntegrationInstallationInput)), true
 	case "Mutation.updateLinkInvite":
 		if e.ComplexityRoot.Mutation.UpdateLinkInvite == nil {
 			break
@@ -5377,6 +5983,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.ID(childComplexity), true
+	case "Organization.installations":
+		if e.ComplexityRoot.Organization.Installations == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_installations_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.Installations(childComplexity, args["first"].(*int), args["after"].(*page.Cursor), args["last"].(*int), args["before"].(*page.Cursor)), true
 	case "Organization.invite":
 		if e.ComplexityRoot.Organization.Invite == nil {
 			break
@@ -5894,6 +6511,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PostCommentReplyPayload.Reply(childComplexity), true
 
+	case "PublishIntegrationPayload.clientMutationId":
+		if e.ComplexityRoot.PublishIntegrationPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishIntegrationPayload.ClientMutationID(childComplexity), true
+	case "PublishIntegrationPayload.integration":
+		if e.ComplexityRoot.PublishIntegrationPayload.Integration == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishIntegrationPayload.Integration(childComplexity), true
+
 	case "PublishSitePayload.clientMutationId":
 		if e.ComplexityRoot.PublishSitePayload.ClientMutationID == nil {
 			break
@@ -5992,6 +6622,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.EmailDomainOrganizations(childComplexity, args["emailDomain"].(string)), true
+	case "Query.integration":
+		if e.ComplexityRoot.Query.Integration == nil {
+			break
+		}
+
+		args, err := ec.field_Query_integration_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Integration(childComplexity, args["name"].(string)), true
+	case "Query.integrations":
+		if e.ComplexityRoot.Query.Integrations == nil {
+			break
+		}
+
+		args, err := ec.field_Query_integrations_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Integrations(childComplexity, args["first"].(*int), args["after"].(*page.Cursor), args["last"].(*int), args["before"].(*page.Cursor), args["search"].(*string), args["category"].(*enum.IntegrationCategory), args["blockDomain"].(*string), args["blocks"].(*bool), args["contentSources"].(*bool), args["owner"].(*string), args["scope"].(*enum.IntegrationScope), args["target"].(*enum.IntegrationTarget)), true
 
 	case "Query.node":
 		if e.ComplexityRoot.Query.Node == nil {
@@ -8413,6 +9065,32 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.TranslationSettingsURLs.Location(childComplexity), true
 
+	case "UninstallIntegrationPayload.clientMutationId":
+		if e.ComplexityRoot.UninstallIntegrationPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UninstallIntegrationPayload.ClientMutationID(childComplexity), true
+	case "UninstallIntegrationPayload.uninstalledInstallationId":
+		if e.ComplexityRoot.UninstallIntegrationPayload.UninstalledInstallationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UninstallIntegrationPayload.UninstalledInstallationID(childComplexity), true
+
+	case "UnpublishIntegrationPayload.clientMutationId":
+		if e.ComplexityRoot.UnpublishIntegrationPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UnpublishIntegrationPayload.ClientMutationID(childComplexity), true
+	case "UnpublishIntegrationPayload.unpublishedIntegrationName":
+		if e.ComplexityRoot.UnpublishIntegrationPayload.UnpublishedIntegrationName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UnpublishIntegrationPayload.UnpublishedIntegrationName(childComplexity), true
+
 	case "UpdateChangeRequestPayload.changeRequest":
 		if e.ComplexityRoot.UpdateChangeRequestPayload.ChangeRequest == nil {
 			break
@@ -8464,6 +9142,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.UpdateCommentReplyPayload.Reply(childComplexity), true
+
+	case "UpdateIntegrationInstallationPayload.clientMutationId":
+		if e.ComplexityRoot.UpdateIntegrationInstallationPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateIntegrationInstallationPayload.ClientMutationID(childComplexity), true
+	case "UpdateIntegrationInstallationPayload.installation":
+		if e.ComplexityRoot.UpdateIntegrationInstallationPayload.Installation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateIntegrationInstallationPayload.Installation(childComplexity), true
 
 	case "UpdateLinkInvitePayload.clientMutationId":
 		if e.ComplexityRoot.UpdateLinkInvitePayload.ClientMutationID == nil {
@@ -8823,6 +9514,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputDeleteTranslationSettingsInput,
 		ec.unmarshalInputDuplicateSpaceInput,
 		ec.unmarshalInputImportContentInput,
+		ec.unmarshalInputInstallIntegrationInput,
+		ec.unmarshalInputIntegrationExternalLinkInput,
 		ec.unmarshalInputInviteMembersInput,
 		ec.unmarshalInputInviteeInput,
 		ec.unmarshalInputJoinOrganizationInput,
@@ -8841,6 +9534,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputPingOrganizationInput,
 		ec.unmarshalInputPostCommentInput,
 		ec.unmarshalInputPostCommentReplyInput,
+		ec.unmarshalInputPublishIntegrationInput,
 		ec.unmarshalInputPublishSiteInput,
 		ec.unmarshalInputPutOpenAPISpecInput,
 		ec.unmarshalInputRemoveMemberInput,
@@ -8860,10 +9554,13 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputSyncChangeRequestInput,
 		ec.unmarshalInputTransferCollectionInput,
 		ec.unmarshalInputTransferSpaceInput,
+		ec.unmarshalInputUninstallIntegrationInput,
+		ec.unmarshalInputUnpublishIntegrationInput,
 		ec.unmarshalInputUpdateChangeRequestInput,
 		ec.unmarshalInputUpdateCollectionInput,
 		ec.unmarshalInputUpdateCommentInput,
 		ec.unmarshalInputUpdateCommentReplyInput,
+		ec.unmarshalInputUpdateIntegrationInstallationInput,
 		ec.unmarshalInputUpdateLinkInviteInput,
 		ec.unmarshalInputUpdateMemberInput,
 		ec.unmarshalInputUpdateOpenAPISpecInput,
@@ -10297,6 +10994,46 @@ type ShareLinkEdge {
   "The item's place in the list: pass it as after or before to page from it."
   cursor: Cursor!
 }
+
+"A page of Integration, as a Relay connection."
+type IntegrationConnection {
+  "The page's items, each with its cursor."
+  edges: [IntegrationEdge!]!
+  "The page's items, in the order of edges."
+  nodes: [Integration!]!
+  "Where this page is in the whole list, and the cursors to page on."
+  pageInfo: PageInfo!
+  "The number of items in the whole list, not only this page."
+  totalCount: Int!
+}
+
+"An item of a page of Integration, with its cursor."
+type IntegrationEdge {
+  "The item."
+  node: Integration!
+  "The item's place in the list: pass it as after or before to page from it."
+  cursor: Cursor!
+}
+
+"A page of IntegrationInstallation, as a Relay connection."
+type IntegrationInstallationConnection {
+  "The page's items, each with its cursor."
+  edges: [IntegrationInstallationEdge!]!
+  "The page's items, in the order of edges."
+  nodes: [IntegrationInstallation!]!
+  "Where this page is in the whole list, and the cursors to page on."
+  pageInfo: PageInfo!
+  "The number of items in the whole list, not only this page."
+  totalCount: Int!
+}
+
+"An item of a page of IntegrationInstallation, with its cursor."
+type IntegrationInstallationEdge {
+  "The item."
+  node: IntegrationInstallation!
+  "The item's place in the list: pass it as after or before to page from it."
+  cursor: Cursor!
+}
 `, BuiltIn: false},
 	{Name: "../schema/content.graphqls", Input: `extend type Revision {
   "The revisions this one was made from; a merge has two."
@@ -10778,6 +11515,84 @@ Define a Relay Cursor type:
 https://relay.dev/graphql/connections.htm#sec-Cursor
 """
 scalar Cursor
+"""
+An integration published by an organization under a unique name; its script is stored, never run.
+"""
+type Integration implements Node {
+  """
+  Its ID, unique across every type: a prefix that names the type, then random characters.
+  """
+  id: ID!
+  """
+  When it was created.
+  """
+  createdAt: DateTime!
+  """
+  When it last changed.
+  """
+  updatedAt: DateTime!
+  """
+  The integration's unique name: 1 to 100 letters, digits, '-', '_' and '.'.
+  """
+  name: String!
+  """
+  The number of times it was published: 1, then one more each publish.
+  """
+  version: Int!
+  """
+  2 to 30 characters.
+  """
+  title: String!
+  """
+  At most 100 characters.
+  """
+  description: String!
+  """
+  Markdown of at most 2,048 characters; null when it has none.
+  """
+  summary: String
+  """
+  Where it can be installed: all targets, or sites, spaces or organizations only.
+  """
+  target: IntegrationTarget!
+  """
+  Who finds it: everyone in lists, everyone by its name, or its organization's members.
+  """
+  visibility: IntegrationVisibility!
+  """
+  Whether the server's operators verified it; a publish never sets it.
+  """
+  verified: Boolean!
+}
+"""
+An integration installed in an organization, for all or selected spaces and sites.
+"""
+type IntegrationInstallation implements Node {
+  """
+  Its ID, unique across every type: a prefix that names the type, then random characters.
+  """
+  id: ID!
+  """
+  When it was created.
+  """
+  createdAt: DateTime!
+  """
+  When it last changed.
+  """
+  updatedAt: DateTime!
+  """
+  ACTIVE, PENDING while its configuration lacks a required property, PAUSED while the integration is unpublished.
+  """
+  status: InstallationStatus!
+  """
+  Whether it covers all the organization's spaces or the selected ones.
+  """
+  spaceSelection: InstallationSelection!
+  """
+  Whether it covers all the organization's sites or the selected ones.
+  """
+  siteSelection: InstallationSelection!
+}
 """
 An invite link to an organization: its ID is the link's secret, and whoever holds it joins with its role.
 """
@@ -11488,6 +12303,112 @@ enum OpenAPISpecProcessingErrorCode {
 }
 
 """
+IntegrationTarget is where an integration can be installed and configured: all of them, or sites, spaces or the organization only.
+"""
+enum IntegrationTarget {
+  "/v1: all"
+  ALL
+  "/v1: site"
+  SITE
+  "/v1: space"
+  SPACE
+  "/v1: organization"
+  ORGANIZATION
+}
+
+"""
+IntegrationVisibility says who can find an integration: everyone in lists (public), everyone by its name only (unlisted), or the members of its organization only (private).
+"""
+enum IntegrationVisibility {
+  "/v1: public"
+  PUBLIC
+  "/v1: private"
+  PRIVATE
+  "/v1: unlisted"
+  UNLISTED
+}
+
+"""
+IntegrationScope is a permission granted to an integration.
+"""
+enum IntegrationScope {
+  "/v1: space:content:read"
+  SPACE_CONTENT_READ
+  "/v1: space:content:write"
+  SPACE_CONTENT_WRITE
+  "/v1: space:metadata:read"
+  SPACE_METADATA_READ
+  "/v1: space:metadata:write"
+  SPACE_METADATA_WRITE
+  "/v1: space:git:sync"
+  SPACE_GIT_SYNC
+  "/v1: page:feedback:read"
+  PAGE_FEEDBACK_READ
+  "/v1: site:metadata:read"
+  SITE_METADATA_READ
+  "/v1: site:views:read"
+  SITE_VIEWS_READ
+  "/v1: site:script:inject"
+  SITE_SCRIPT_INJECT
+  "/v1: site:script:cookies"
+  SITE_SCRIPT_COOKIES
+  "/v1: site:visitor:auth"
+  SITE_VISITOR_AUTH
+  "/v1: site:adaptive:read"
+  SITE_ADAPTIVE_READ
+  "/v1: site:adaptive:write"
+  SITE_ADAPTIVE_WRITE
+  "/v1: openapi:read"
+  OPENAPI_READ
+  "/v1: openapi:write"
+  OPENAPI_WRITE
+  "/v1: conversations:ingest"
+  CONVERSATIONS_INGEST
+}
+
+"""
+IntegrationCategory is a marketplace category.
+"""
+enum IntegrationCategory {
+  "/v1: analytics"
+  ANALYTICS
+  "/v1: collaboration"
+  COLLABORATION
+  "/v1: content"
+  CONTENT
+  "/v1: gitsync"
+  GITSYNC
+  "/v1: marketing"
+  MARKETING
+  "/v1: visitor-auth"
+  VISITOR_AUTH
+  "/v1: other"
+  OTHER
+}
+
+"""
+InstallationStatus is the state of an integration installation: active, pending while its configuration lacks a property the integration requires, paused while the integration is unpublished.
+"""
+enum InstallationStatus {
+  "/v1: active"
+  ACTIVE
+  "/v1: pending"
+  PENDING
+  "/v1: paused"
+  PAUSED
+}
+
+"""
+InstallationSelection says whether an installation covers all spaces or sites, or only selected ones.
+"""
+enum InstallationSelection {
+  "/v1: all"
+  ALL
+  "/v1: selected"
+  SELECTED
+}
+
+"""
 PageType is the kind of a page in a revision's tree: a document with markdown, a group of pages, or a link.
 """
 enum PageType {
@@ -11627,6 +12548,318 @@ enum EventType {
   CHANGE_REQUEST_MERGED
   "/v1: space.content"
   SPACE_CONTENT
+}
+`, BuiltIn: false},
+	{Name: "../schema/integration.graphqls", Input: `# Integrations (contract part 4.15): published by an organization under a
+# unique name, installed by organizations. Bindery stores an integration's
+# script and versions it; it never runs it. Secrets are write-only: no field
+# returns them.
+
+extend type Integration {
+  "The organization that published it."
+  owner: Organization!
+  "The permissions the integration asks for."
+  scopes: [IntegrationScope!]!
+  "The marketplace categories it is listed in."
+  categories: [IntegrationCategory!]!
+  "Its preview images (at most 3), as data: URLs of the images it was published with."
+  previewImages: [String!]!
+  "Its custom blocks, as the official IntegrationBlock objects; null when it has none."
+  blocks: JSON
+  "Its content sources, as the official IntegrationContentSource objects; null when it has none."
+  contentSources: JSON
+  "Its configuration schemas by target (account, space, site), as the official IntegrationConfigurations; null when it has none."
+  configurations: JSON
+  "Links to the publisher's pages (at most 5)."
+  externalLinks: [IntegrationExternalLink!]!
+  "The content security policy sent with its script's and blocks' fetch events: a string or an object of directives; null when none."
+  contentSecurityPolicy: JSON
+  "What the viewer may do with it."
+  permissions: IntegrationPermissions!
+  "Its addresses."
+  urls: IntegrationURLs!
+  "Its installations in every organization, oldest first, filtered by one of their external IDs. Needs the admin role in the integration's organization."
+  installations(
+    "Forward paging: at most this many items."
+    first: Int
+    "Forward paging: the items after this cursor."
+    after: Cursor
+    "Backward paging: at most this many items."
+    last: Int
+    "Backward paging: the items before this cursor."
+    before: Cursor
+    "Only the installations holding this external ID."
+    externalId: String
+  ): IntegrationInstallationConnection!
+}
+
+"A link to a page of an integration's publisher."
+type IntegrationExternalLink {
+  "An absolute http(s) URL of at most 2,048 characters."
+  url: String!
+  "The link's text."
+  label: String!
+}
+
+"What the viewer may do with an integration."
+type IntegrationPermissions {
+  "Publish new versions of it and unpublish it: the admins of its organization."
+  admin: Boolean!
+  "Install it in an organization of theirs: anyone who can see it and administers an organization."
+  install: Boolean!
+}
+
+"The addresses of an integration."
+type IntegrationURLs {
+  "Its address in /v1."
+  location: String!
+  "Its icon, as a data: URL; null when it has none."
+  icon: String
+  "Its page in the dashboard."
+  app: String!
+  "Where its assets would be served from."
+  assets: String!
+  "Its public HTTP endpoint: Bindery runs no integration script, so nothing answers there."
+  publicEndpoint: String!
+}
+
+extend type IntegrationInstallation {
+  "The integration installed."
+  integration: Integration
+  "The organization it is installed in."
+  organization: Organization!
+  "How many spaces it manages: all of the organization's when spaceSelection is ALL, else the selected ones."
+  spaces: Int!
+  "The spaces selected (empty when spaceSelection is ALL)."
+  selectedSpaces: [Space!]!
+  "The sites selected (empty when siteSelection is ALL)."
+  selectedSites: [Site!]!
+  "Its configuration, valid against the integration's account configuration schema."
+  configuration: JSON!
+  "External IDs the integration assigned it (at most 5)."
+  externalIds: [String!]!
+  "Its addresses."
+  urls: IntegrationInstallationURLs!
+}
+
+"The addresses of an integration installation."
+type IntegrationInstallationURLs {
+  "Its address in /v1."
+  location: String!
+  "Its page in the dashboard."
+  app: String!
+  "Its public HTTP endpoint: Bindery runs no integration script, so nothing answers there."
+  publicEndpoint: String!
+}
+
+extend type Query {
+  "Published integrations, oldest first: the public ones, and the private ones of the viewer's organizations. Unlisted ones are reached by name only."
+  integrations(
+    "Forward paging: at most this many items."
+    first: Int
+    "Forward paging: the items after this cursor."
+    after: Cursor
+    "Backward paging: at most this many items."
+    last: Int
+    "Backward paging: the items before this cursor."
+    before: Cursor
+    "Only the integrations whose name or title contains this text, ignoring case."
+    search: String
+    "Only the integrations listed in this category."
+    category: IntegrationCategory
+    "Only the integrations with a block that unfurls URLs of this host name (at most 100 characters of letters, digits, '-', '_' and '.')."
+    blockDomain: String
+    "Only the integrations with blocks (true) or without (false)."
+    blocks: Boolean
+    "Only the integrations with content sources (true) or without (false)."
+    contentSources: Boolean
+    "Only the integrations of this organization."
+    owner: ID
+    "Only the integrations that ask for this scope."
+    scope: IntegrationScope
+    "Only the integrations installable at exactly this target."
+    target: IntegrationTarget
+  ): IntegrationConnection!
+  "The published integration of this name: public and unlisted ones for anyone, private ones for the members of their organization."
+  integration(
+    "The integration's name."
+    name: String!
+  ): Integration!
+}
+
+extend type Organization {
+  "The integrations installed in the organization, oldest first. Needs the admin role."
+  installations(
+    "Forward paging: at most this many items."
+    first: Int
+    "Forward paging: the items after this cursor."
+    after: Cursor
+    "Backward paging: at most this many items."
+    last: Int
+    "Backward paging: the items before this cursor."
+    before: Cursor
+  ): IntegrationInstallationConnection!
+}
+
+extend type Mutation {
+  "Publishes an integration under a new name, or a new version of one of the organization's own. Needs the admin role in the organization."
+  publishIntegration(input: PublishIntegrationInput!): PublishIntegrationPayload!
+  "Unpublishes an integration: it is found no more, and its installations are paused, not deleted. Needs the admin role in its organization."
+  unpublishIntegration(input: UnpublishIntegrationInput!): UnpublishIntegrationPayload!
+  "Installs an integration in an organization. Needs the admin role in that organization."
+  installIntegration(input: InstallIntegrationInput!): InstallIntegrationPayload!
+  "Changes an installation's configuration, spaces, sites or external IDs. Needs the admin role in its organization."
+  updateIntegrationInstallation(input: UpdateIntegrationInstallationInput!): UpdateIntegrationInstallationPayload!
+  "Uninstalls an integration. Needs the admin role in the installation's organization."
+  uninstallIntegration(input: UninstallIntegrationInput!): UninstallIntegrationPayload!
+}
+
+"A link to a page of the publisher."
+input IntegrationExternalLinkInput {
+  "An absolute http(s) URL of at most 2,048 characters."
+  url: String!
+  "The link's text."
+  label: String!
+}
+
+"An integration to publish: the whole definition of its new version."
+input PublishIntegrationInput {
+  "The integration's unique name: 1 to 100 letters, digits, '-', '_' and '.'."
+  name: String!
+  "The ID or subdomain of the publishing organization, where the viewer is an admin."
+  organization: String!
+  "2 to 30 characters."
+  title: String!
+  "At most 100 characters."
+  description: String!
+  "The permissions it asks for, without repeats."
+  scopes: [IntegrationScope!]!
+  "The script's source. Stored and versioned; Bindery never runs it."
+  script: String!
+  "Markdown of at most 2,048 characters."
+  summary: String
+  "Its icon: a base64 PNG, JPEG, GIF or WebP image of at most 64 KiB."
+  icon: String
+  "At most 3 base64 PNG, JPEG, GIF or WebP images of at most 192 KiB each."
+  previewImages: [String!]
+  "Who finds it; private when absent."
+  visibility: IntegrationVisibility
+  "Where it can be installed; all targets when absent."
+  target: IntegrationTarget
+  "Its marketplace categories, without repeats."
+  categories: [IntegrationCategory!]
+  "Its custom blocks: official IntegrationBlock objects."
+  blocks: JSON
+  "Its content sources: official IntegrationContentSource objects."
+  contentSources: JSON
+  "At most 5 links to the publisher's pages."
+  externalLinks: [IntegrationExternalLinkInput!]
+  "Its configuration schemas by target (account, space, site): official IntegrationConfigurations."
+  configurations: JSON
+  "Its secrets, an object of strings: encrypted at rest and never returned. Absent: the stored secrets stay; {} removes them."
+  secrets: JSON
+  "Its content security policy: a string, or an object of directives."
+  contentSecurityPolicy: JSON
+  "Any string of the client's choosing, returned in the payload."
+  clientMutationId: String
+}
+
+"The result of publishIntegration."
+type PublishIntegrationPayload {
+  "The integration, at its new version."
+  integration: Integration!
+  "The clientMutationId of the input, returned as it was given."
+  clientMutationId: String
+}
+
+"An integration to unpublish."
+input UnpublishIntegrationInput {
+  "The integration's name."
+  name: String!
+  "Any string of the client's choosing, returned in the payload."
+  clientMutationId: String
+}
+
+"The result of unpublishIntegration."
+type UnpublishIntegrationPayload {
+  "The name of the integration unpublished."
+  unpublishedIntegrationName: String!
+  "The clientMutationId of the input, returned as it was given."
+  clientMutationId: String
+}
+
+"An installation to make."
+input InstallIntegrationInput {
+  "The name of the integration to install."
+  integrationName: String!
+  "The organization to install it in."
+  organizationId: ID!
+  "Its configuration, valid against the integration's account configuration schema; {} when absent."
+  configuration: JSON
+  "ALL spaces (when absent) or the SELECTED ones."
+  spaceSelection: InstallationSelection
+  "The selected spaces, of the organization: at most 1,000, only with SELECTED."
+  spaces: [ID!]
+  "ALL sites (when absent) or the SELECTED ones."
+  siteSelection: InstallationSelection
+  "The selected sites, of the organization: at most 1,000, only with SELECTED."
+  sites: [ID!]
+  "At most 5 external IDs."
+  externalIds: [String!]
+  "Any string of the client's choosing, returned in the payload."
+  clientMutationId: String
+}
+
+"The result of installIntegration."
+type InstallIntegrationPayload {
+  "The new installation."
+  installation: IntegrationInstallation!
+  "The clientMutationId of the input, returned as it was given."
+  clientMutationId: String
+}
+
+"Changes to an installation; what is absent stays."
+input UpdateIntegrationInstallationInput {
+  "The installation."
+  id: ID!
+  "Its new configuration, valid against the integration's account configuration schema."
+  configuration: JSON
+  "ALL spaces or the SELECTED ones."
+  spaceSelection: InstallationSelection
+  "The selected spaces, of the organization: at most 1,000."
+  spaces: [ID!]
+  "ALL sites or the SELECTED ones."
+  siteSelection: InstallationSelection
+  "The selected sites, of the organization: at most 1,000."
+  sites: [ID!]
+  "At most 5 external IDs."
+  externalIds: [String!]
+  "Any string of the client's choosing, returned in the payload."
+  clientMutationId: String
+}
+
+"The result of updateIntegrationInstallation."
+type UpdateIntegrationInstallationPayload {
+  "The installation, changed."
+  installation: IntegrationInstallation!
+  "The clientMutationId of the input, returned as it was given."
+  clientMutationId: String
+}
+
+"An installation to remove."
+input UninstallIntegrationInput {
+  "The installation."
+  id: ID!
+  "Any string of the client's choosing, returned in the payload."
+  clientMutationId: String
+}
+
+"The result of uninstallIntegration."
+type UninstallIntegrationPayload {
+  "The ID of the installation removed."
+  uninstalledInstallationId: ID!
+  "The clientMutationId of the input, returned as it was given."
+  clientMutationId: String
 }
 `, BuiltIn: false},
 	{Name: "../schema/invite.graphqls", Input: `extend type Invite {
@@ -12260,8 +13493,11 @@ type OrganizationPermissions {
   viewBilling: Boolean!
   listMembers: Boolean!
   listTeams: Boolean!
+  "List the integrations it publishes, private and unlisted ones included (its members)."
   listIntegrations: Boolean!
+  "List the integrations installed in it (its admins)."
   listInstallations: Boolean!
+  "Install an integration in it, and change or remove its installations (its admins)."
   installIntegration: Boolean!
 }
 
@@ -13491,6 +14727,7 @@ type SpacePermissions {
   comment: Boolean!
   merge: Boolean!
   review: Boolean!
+  "Install integrations on the space (its admins)."
   installIntegration: Boolean!
 }
 
@@ -13918,7 +15155,9 @@ type SetTeamContentRolePayload {
 extend type TranslationSettings {
   "The languages content is translated into: official TranslationLanguage codes, without repeats."
   languages: [Language!]!
+  "What the viewer may do with them: members with a role read them, admins change them."
   permissions: EditPermissions!
+  "Their addresses."
   urls: TranslationSettingsURLs!
 }
 
@@ -14935,6 +16174,198 @@ func (ec *executionContext) childFields_ImportContentPayload(ctx context.Context
 	return nil, fmt.Errorf("no field named %q was found under type ImportContentPayload", field.Name)
 }
 
+func (ec *executionContext) childFields_InstallIntegrationPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "installation":
+		return ec.fieldContext_InstallIntegrationPayload_installation(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_InstallIntegrationPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InstallIntegrationPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_Integration(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Integration_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Integration_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Integration_updatedAt(ctx, field)
+	case "name":
+		return ec.fieldContext_Integration_name(ctx, field)
+	case "version":
+		return ec.fieldContext_Integration_version(ctx, field)
+	case "title":
+		return ec.fieldContext_Integration_title(ctx, field)
+	case "description":
+		return ec.fieldContext_Integration_description(ctx, field)
+	case "summary":
+		return ec.fieldContext_Integration_summary(ctx, field)
+	case "target":
+		return ec.fieldContext_Integration_target(ctx, field)
+	case "visibility":
+		return ec.fieldContext_Integration_visibility(ctx, field)
+	case "verified":
+		return ec.fieldContext_Integration_verified(ctx, field)
+	case "owner":
+		return ec.fieldContext_Integration_owner(ctx, field)
+	case "scopes":
+		return ec.fieldContext_Integration_scopes(ctx, field)
+	case "categories":
+		return ec.fieldContext_Integration_categories(ctx, field)
+	case "previewImages":
+		return ec.fieldContext_Integration_previewImages(ctx, field)
+	case "blocks":
+		return ec.fieldContext_Integration_blocks(ctx, field)
+	case "contentSources":
+		return ec.fieldContext_Integration_contentSources(ctx, field)
+	case "configurations":
+		return ec.fieldContext_Integration_configurations(ctx, field)
+	case "externalLinks":
+		return ec.fieldContext_Integration_externalLinks(ctx, field)
+	case "contentSecurityPolicy":
+		return ec.fieldContext_Integration_contentSecurityPolicy(ctx, field)
+	case "permissions":
+		return ec.fieldContext_Integration_permissions(ctx, field)
+	case "urls":
+		return ec.fieldContext_Integration_urls(ctx, field)
+	case "installations":
+		return ec.fieldContext_Integration_installations(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Integration", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_IntegrationConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_IntegrationConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_IntegrationConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_IntegrationConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_IntegrationEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_IntegrationEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationExternalLink(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "url":
+		return ec.fieldContext_IntegrationExternalLink_url(ctx, field)
+	case "label":
+		return ec.fieldContext_IntegrationExternalLink_label(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationExternalLink", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationInstallation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_IntegrationInstallation_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_IntegrationInstallation_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_IntegrationInstallation_updatedAt(ctx, field)
+	case "status":
+		return ec.fieldContext_IntegrationInstallation_status(ctx, field)
+	case "spaceSelection":
+		return ec.fieldContext_IntegrationInstallation_spaceSelection(ctx, field)
+	case "siteSelection":
+		return ec.fieldContext_IntegrationInstallation_siteSelection(ctx, field)
+	case "integration":
+		return ec.fieldContext_IntegrationInstallation_integration(ctx, field)
+	case "organization":
+		return ec.fieldContext_IntegrationInstallation_organization(ctx, field)
+	case "spaces":
+		return ec.fieldContext_IntegrationInstallation_spaces(ctx, field)
+	case "selectedSpaces":
+		return ec.fieldContext_IntegrationInstallation_selectedSpaces(ctx, field)
+	case "selectedSites":
+		return ec.fieldContext_IntegrationInstallation_selectedSites(ctx, field)
+	case "configuration":
+		return ec.fieldContext_IntegrationInstallation_configuration(ctx, field)
+	case "externalIds":
+		return ec.fieldContext_IntegrationInstallation_externalIds(ctx, field)
+	case "urls":
+		return ec.fieldContext_IntegrationInstallation_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationInstallation", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationInstallationConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_IntegrationInstallationConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_IntegrationInstallationConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_IntegrationInstallationConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_IntegrationInstallationConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationInstallationConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationInstallationEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_IntegrationInstallationEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_IntegrationInstallationEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationInstallationEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationInstallationURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_IntegrationInstallationURLs_location(ctx, field)
+	case "app":
+		return ec.fieldContext_IntegrationInstallationURLs_app(ctx, field)
+	case "publicEndpoint":
+		return ec.fieldContext_IntegrationInstallationURLs_publicEndpoint(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationInstallationURLs", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationPermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "admin":
+		return ec.fieldContext_IntegrationPermissions_admin(ctx, field)
+	case "install":
+		return ec.fieldContext_IntegrationPermissions_install(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationPermissions", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_IntegrationURLs_location(ctx, field)
+	case "icon":
+		return ec.fieldContext_IntegrationURLs_icon(ctx, field)
+	case "app":
+		return ec.fieldContext_IntegrationURLs_app(ctx, field)
+	case "assets":
+		return ec.fieldContext_IntegrationURLs_assets(ctx, field)
+	case "publicEndpoint":
+		return ec.fieldContext_IntegrationURLs_publicEndpoint(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationURLs", field.Name)
+}
+
 func (ec *executionContext) childFields_Invite(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -15363,6 +16794,8 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_emailDomains(ctx, field)
 	case "customHostname":
 		return ec.fieldContext_Organization_customHostname(ctx, field)
+	case "installations":
+		return ec.fieldContext_Organization_installations(ctx, field)
 	case "invites":
 		return ec.fieldContext_Organization_invites(ctx, field)
 	case "invite":
@@ -15555,6 +16988,16 @@ func (ec *executionContext) childFields_PostCommentReplyPayload(ctx context.Cont
 		return ec.fieldContext_PostCommentReplyPayload_clientMutationId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PostCommentReplyPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishIntegrationPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "integration":
+		return ec.fieldContext_PublishIntegrationPayload_integration(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_PublishIntegrationPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishIntegrationPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_PublishSitePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -16811,6 +18254,26 @@ func (ec *executionContext) childFields_TranslationSettingsURLs(ctx context.Cont
 	return nil, fmt.Errorf("no field named %q was found under type TranslationSettingsURLs", field.Name)
 }
 
+func (ec *executionContext) childFields_UninstallIntegrationPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "uninstalledInstallationId":
+		return ec.fieldContext_UninstallIntegrationPayload_uninstalledInstallationId(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_UninstallIntegrationPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UninstallIntegrationPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_UnpublishIntegrationPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "unpublishedIntegrationName":
+		return ec.fieldContext_UnpublishIntegrationPayload_unpublishedIntegrationName(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_UnpublishIntegrationPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UnpublishIntegrationPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_UpdateChangeRequestPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "changeRequest":
@@ -16849,6 +18312,16 @@ func (ec *executionContext) childFields_UpdateCommentReplyPayload(ctx context.Co
 		return ec.fieldContext_UpdateCommentReplyPayload_clientMutationId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type UpdateCommentReplyPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_UpdateIntegrationInstallationPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "installation":
+		return ec.fieldContext_UpdateIntegrationInstallationPayload_installation(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_UpdateIntegrationInstallationPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UpdateIntegrationInstallationPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_UpdateLinkInvitePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -17370,6 +18843,52 @@ func (ec *executionContext) field_Comment_replies_args(ctx context.Context, rawA
 		return nil, err
 	}
 	args["before"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Integration_installations_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "externalId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["externalId"] = arg4
 	return args, nil
 }
 
@@ -18011,6 +19530,20 @@ func (ec *executionContext) field_Mutation_importContent_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_installIntegration_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.InstallIntegrationInput, error) {
+			return ec.unmarshalNInstallIntegrationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInstallIntegrationInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_inviteMembers_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -18171,6 +19704,20 @@ func (ec *executionContext) field_Mutation_postComment_args(ctx context.Context,
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.PostCommentInput, error) {
 			return ec.unmarshalNPostCommentInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPostCommentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_publishIntegration_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.PublishIntegrationInput, error) {
+			return ec.unmarshalNPublishIntegrationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishIntegrationInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -18403,6 +19950,34 @@ func (ec *executionContext) field_Mutation_transferSpace_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_uninstallIntegration_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UninstallIntegrationInput, error) {
+			return ec.unmarshalNUninstallIntegrationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUninstallIntegrationInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_unpublishIntegration_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UnpublishIntegrationInput, error) {
+			return ec.unmarshalNUnpublishIntegrationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUnpublishIntegrationInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_unpublishSite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -18465,6 +20040,20 @@ func (ec *executionContext) field_Mutation_updateComment_args(ctx context.Contex
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateCommentInput, error) {
 			return ec.unmarshalNUpdateCommentInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateCommentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateIntegrationInstallation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateIntegrationInstallationInput, error) {
+			return ec.unmarshalNUpdateIntegrationInstallationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateIntegrationInstallationInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -18792,6 +20381,44 @@ func (ec *executionContext) field_Organization_collections_args(ctx context.Cont
 		return nil, err
 	}
 	args["nested"] = arg4
+	return args, nil
+}
+
+func (ec *executionContext) field_Organization_installations_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
 	return args, nil
 }
 
@@ -19370,6 +20997,122 @@ func (ec *executionContext) field_Query_emailDomainOrganizations_args(ctx contex
 		return nil, err
 	}
 	args["emailDomain"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_integration_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "name",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["name"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_integrations_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "search",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["search"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "category",
+		func(ctx context.Context, v any) (*enum.IntegrationCategory, error) {
+			return ec.unmarshalOIntegrationCategory2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationCategory(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["category"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "blockDomain",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["blockDomain"] = arg6
+	arg7, err := graphql.ProcessArgField(ctx, rawArgs, "blocks",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["blocks"] = arg7
+	arg8, err := graphql.ProcessArgField(ctx, rawArgs, "contentSources",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["contentSources"] = arg8
+	arg9, err := graphql.ProcessArgField(ctx, rawArgs, "owner",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["owner"] = arg9
+	arg10, err := graphql.ProcessArgField(ctx, rawArgs, "scope",
+		func(ctx context.Context, v any) (*enum.IntegrationScope, error) {
+			return ec.unmarshalOIntegrationScope2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationScope(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["scope"] = arg10
+	arg11, err := graphql.ProcessArgField(ctx, rawArgs, "target",
+		func(ctx context.Context, v any) (*enum.IntegrationTarget, error) {
+			return ec.unmarshalOIntegrationTarget2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationTarget(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["target"] = arg11
 	return args, nil
 }
 
@@ -26807,6 +28550,1638 @@ func (ec *executionContext) fieldContext_ImportContentPayload_clientMutationId(_
 	return graphql.NewScalarFieldContext("ImportContentPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _InstallIntegrationPayload_installation(ctx context.Context, field graphql.CollectedField, obj *model.InstallIntegrationPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InstallIntegrationPayload_installation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Installation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.IntegrationInstallation) graphql.Marshaler {
+			return ec.marshalNIntegrationInstallation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegrationInstallation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InstallIntegrationPayload_installation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InstallIntegrationPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationInstallation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InstallIntegrationPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.InstallIntegrationPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InstallIntegrationPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InstallIntegrationPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InstallIntegrationPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Integration_id(ctx context.Context, field graphql.CollectedField, obj *ent.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Integration", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Integration_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Integration", field, false, false, errors.New("field of type DateTime does not have child fields"))
+}
+
+func (ec *executionContext) _Integration_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Integration", field, false, false, errors.New("field of type DateTime does not have child fields"))
+}
+
+func (ec *executionContext) _Integration_name(ctx context.Context, field graphql.CollectedField, obj *ent.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Integration", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Integration_version(ctx context.Context, field graphql.CollectedField, obj *ent.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_version(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Version, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Integration", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Integration_title(ctx context.Context, field graphql.CollectedField, obj *ent.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Integration", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Integration_description(ctx context.Context, field graphql.CollectedField, obj *ent.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Integration", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Integration_summary(ctx context.Context, field graphql.CollectedField, obj *ent.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_summary(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Summary, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_summary(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Integration", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Integration_target(ctx context.Context, field graphql.CollectedField, obj *ent.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_target(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Target, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v enum.IntegrationTarget) graphql.Marshaler {
+			return ec.marshalNIntegrationTarget2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationTarget(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Integration", field, false, false, errors.New("field of type IntegrationTarget does not have child fields"))
+}
+
+func (ec *executionContext) _Integration_visibility(ctx context.Context, field graphql.CollectedField, obj *ent.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_visibility(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Visibility, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v enum.IntegrationVisibility) graphql.Marshaler {
+			return ec.marshalNIntegrationVisibility2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationVisibility(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_visibility(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Integration", field, false, false, errors.New("field of type IntegrationVisibility does not have child fields"))
+}
+
+func (ec *executionContext) _Integration_verified(ctx context.Context, field graphql.CollectedField, obj *ent.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_verified(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Verified, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_verified(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Integration", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Integration_owner(ctx context.Context, field graphql.CollectedField, obj *ent.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_owner(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Integration().Owner(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Organization) graphql.Marshaler {
+			return ec.marshalNOrganization2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐOrganization(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_owner(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Integration",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Organization(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Integration_scopes(ctx context.Context, field graphql.CollectedField, obj *ent.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_scopes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Scopes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []enum.IntegrationScope) graphql.Marshaler {
+			return ec.marshalNIntegrationScope2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationScopeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_scopes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Integration", field, false, false, errors.New("field of type IntegrationScope does not have child fields"))
+}
+
+func (ec *executionContext) _Integration_categories(ctx context.Context, field graphql.CollectedField, obj *ent.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_categories(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Categories, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []enum.IntegrationCategory) graphql.Marshaler {
+			return ec.marshalNIntegrationCategory2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationCategoryᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_categories(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Integration", field, false, false, errors.New("field of type IntegrationCategory does not have child fields"))
+}
+
+func (ec *executionContext) _Integration_previewImages(ctx context.Context, field graphql.CollectedField, obj *ent.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_previewImages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Integration().PreviewImages(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_previewImages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Integration", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Integration_blocks(ctx context.Context, field graphql.CollectedField, obj *ent.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_blocks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Integration().Blocks(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_blocks(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Integration", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _Integration_contentSources(ctx context.Context, field graphql.CollectedField, obj *ent.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_contentSources(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Integration().ContentSources(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_contentSources(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Integration", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _Integration_configurations(ctx context.Context, field graphql.CollectedField, obj *ent.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_configurations(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Integration().Configurations(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_configurations(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Integration", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _Integration_externalLinks(ctx context.Context, field graphql.CollectedField, obj *ent.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_externalLinks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Integration().ExternalLinks(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.IntegrationExternalLink) graphql.Marshaler {
+			return ec.marshalNIntegrationExternalLink2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationExternalLinkᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_externalLinks(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Integration",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationExternalLink(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Integration_contentSecurityPolicy(ctx context.Context, field graphql.CollectedField, obj *ent.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_contentSecurityPolicy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Integration().ContentSecurityPolicy(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_contentSecurityPolicy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Integration", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _Integration_permissions(ctx context.Context, field graphql.CollectedField, obj *ent.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_permissions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Integration().Permissions(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.IntegrationPermissions) graphql.Marshaler {
+			return ec.marshalNIntegrationPermissions2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationPermissions(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Integration",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationPermissions(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Integration_urls(ctx context.Context, field graphql.CollectedField, obj *ent.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Integration().Urls(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.IntegrationURLs) graphql.Marshaler {
+			return ec.marshalNIntegrationURLs2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationURLs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Integration",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Integration_installations(ctx context.Context, field graphql.CollectedField, obj *ent.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_installations(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Integration().Installations(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*page.Cursor), fc.Args["last"].(*int), fc.Args["before"].(*page.Cursor), fc.Args["externalId"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.IntegrationInstallationConnection) graphql.Marshaler {
+			return ec.marshalNIntegrationInstallationConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationInstallationConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_installations(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Integration",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationInstallationConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Integration_installations_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IntegrationConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.IntegrationEdge) graphql.Marshaler {
+			return ec.marshalNIntegrationEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IntegrationConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IntegrationConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Integration) graphql.Marshaler {
+			return ec.marshalNIntegration2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegrationᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IntegrationConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Integration(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IntegrationConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v page.Info) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IntegrationConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IntegrationConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationConnection", field, true, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Integration) graphql.Marshaler {
+			return ec.marshalNIntegration2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegration(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IntegrationEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Integration(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IntegrationEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v page.Cursor) graphql.Marshaler {
+			return ec.marshalNCursor2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationExternalLink_url(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationExternalLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationExternalLink_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationExternalLink_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationExternalLink", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationExternalLink_label(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationExternalLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationExternalLink_label(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Label, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationExternalLink_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationExternalLink", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationInstallation_id(ctx context.Context, field graphql.CollectedField, obj *ent.IntegrationInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallation_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallation_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationInstallation", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationInstallation_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.IntegrationInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallation_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallation_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationInstallation", field, false, false, errors.New("field of type DateTime does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationInstallation_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.IntegrationInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallation_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallation_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationInstallation", field, false, false, errors.New("field of type DateTime does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationInstallation_status(ctx context.Context, field graphql.CollectedField, obj *ent.IntegrationInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallation_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v enum.InstallationStatus) graphql.Marshaler {
+			return ec.marshalNInstallationStatus2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐInstallationStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallation_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationInstallation", field, false, false, errors.New("field of type InstallationStatus does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationInstallation_spaceSelection(ctx context.Context, field graphql.CollectedField, obj *ent.IntegrationInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallation_spaceSelection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SpaceSelection, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v enum.InstallationSelection) graphql.Marshaler {
+			return ec.marshalNInstallationSelection2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐInstallationSelection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallation_spaceSelection(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationInstallation", field, false, false, errors.New("field of type InstallationSelection does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationInstallation_siteSelection(ctx context.Context, field graphql.CollectedField, obj *ent.IntegrationInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallation_siteSelection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSelection, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v enum.InstallationSelection) graphql.Marshaler {
+			return ec.marshalNInstallationSelection2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐInstallationSelection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallation_siteSelection(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationInstallation", field, false, false, errors.New("field of type InstallationSelection does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationInstallation_integration(ctx context.Context, field graphql.CollectedField, obj *ent.IntegrationInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallation_integration(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.IntegrationInstallation().Integration(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Integration) graphql.Marshaler {
+			return ec.marshalOIntegration2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegration(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallation_integration(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IntegrationInstallation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Integration(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IntegrationInstallation_organization(ctx context.Context, field graphql.CollectedField, obj *ent.IntegrationInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallation_organization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.IntegrationInstallation().Organization(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Organization) graphql.Marshaler {
+			return ec.marshalNOrganization2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐOrganization(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallation_organization(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IntegrationInstallation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Organization(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IntegrationInstallation_spaces(ctx context.Context, field graphql.CollectedField, obj *ent.IntegrationInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallation_spaces(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.IntegrationInstallation().Spaces(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallation_spaces(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationInstallation", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationInstallation_selectedSpaces(ctx context.Context, field graphql.CollectedField, obj *ent.IntegrationInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallation_selectedSpaces(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.IntegrationInstallation().SelectedSpaces(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Space) graphql.Marshaler {
+			return ec.marshalNSpace2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSpaceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallation_selectedSpaces(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IntegrationInstallation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Space(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IntegrationInstallation_selectedSites(ctx context.Context, field graphql.CollectedField, obj *ent.IntegrationInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallation_selectedSites(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.IntegrationInstallation().SelectedSites(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Site) graphql.Marshaler {
+			return ec.marshalNSite2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallation_selectedSites(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IntegrationInstallation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IntegrationInstallation_configuration(ctx context.Context, field graphql.CollectedField, obj *ent.IntegrationInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallation_configuration(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.IntegrationInstallation().Configuration(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallation_configuration(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationInstallation", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationInstallation_externalIds(ctx context.Context, field graphql.CollectedField, obj *ent.IntegrationInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallation_externalIds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExternalIds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallation_externalIds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationInstallation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationInstallation_urls(ctx context.Context, field graphql.CollectedField, obj *ent.IntegrationInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallation_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.IntegrationInstallation().Urls(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.IntegrationInstallationURLs) graphql.Marshaler {
+			return ec.marshalNIntegrationInstallationURLs2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationInstallationURLs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallation_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IntegrationInstallation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationInstallationURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IntegrationInstallationConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationInstallationConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallationConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.IntegrationInstallationEdge) graphql.Marshaler {
+			return ec.marshalNIntegrationInstallationEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationInstallationEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallationConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IntegrationInstallationConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationInstallationEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IntegrationInstallationConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationInstallationConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallationConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.IntegrationInstallation) graphql.Marshaler {
+			return ec.marshalNIntegrationInstallation2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegrationInstallationᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallationConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IntegrationInstallationConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationInstallation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IntegrationInstallationConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationInstallationConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallationConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v page.Info) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallationConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IntegrationInstallationConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IntegrationInstallationConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationInstallationConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallationConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallationConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationInstallationConnection", field, true, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationInstallationEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationInstallationEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallationEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.IntegrationInstallation) graphql.Marshaler {
+			return ec.marshalNIntegrationInstallation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegrationInstallation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallationEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IntegrationInstallationEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationInstallation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IntegrationInstallationEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationInstallationEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallationEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v page.Cursor) graphql.Marshaler {
+			return ec.marshalNCursor2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallationEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationInstallationEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationInstallationURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationInstallationURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallationURLs_location(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Location, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallationURLs_location(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationInstallationURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationInstallationURLs_app(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationInstallationURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallationURLs_app(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.App, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallationURLs_app(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationInstallationURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationInstallationURLs_publicEndpoint(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationInstallationURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallationURLs_publicEndpoint(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublicEndpoint, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallationURLs_publicEndpoint(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationInstallationURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationPermissions_admin(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationPermissions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationPermissions_admin(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Admin, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationPermissions_admin(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationPermissions_install(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationPermissions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationPermissions_install(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Install, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationPermissions_install(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationURLs_location(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Location, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationURLs_location(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationURLs_icon(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationURLs_icon(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Icon, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationURLs_icon(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationURLs_app(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationURLs_app(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.App, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationURLs_app(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationURLs_assets(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationURLs_assets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Assets, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationURLs_assets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationURLs_publicEndpoint(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationURLs_publicEndpoint(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublicEndpoint, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationURLs_publicEndpoint(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _Invite_id(ctx context.Context, field graphql.CollectedField, obj *ent.Invite) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -29928,6 +33303,226 @@ func (ec *executionContext) fieldContext_Mutation_importContent(ctx context.Cont
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_importContent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_publishIntegration(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_publishIntegration(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PublishIntegration(ctx, fc.Args["input"].(model.PublishIntegrationInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PublishIntegrationPayload) graphql.Marshaler {
+			return ec.marshalNPublishIntegrationPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishIntegrationPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_publishIntegration(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishIntegrationPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_publishIntegration_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_unpublishIntegration(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_unpublishIntegration(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UnpublishIntegration(ctx, fc.Args["input"].(model.UnpublishIntegrationInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UnpublishIntegrationPayload) graphql.Marshaler {
+			return ec.marshalNUnpublishIntegrationPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUnpublishIntegrationPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_unpublishIntegration(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UnpublishIntegrationPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_unpublishIntegration_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_installIntegration(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_installIntegration(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().InstallIntegration(ctx, fc.Args["input"].(model.InstallIntegrationInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.InstallIntegrationPayload) graphql.Marshaler {
+			return ec.marshalNInstallIntegrationPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInstallIntegrationPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_installIntegration(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InstallIntegrationPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_installIntegration_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateIntegrationInstallation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateIntegrationInstallation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateIntegrationInstallation(ctx, fc.Args["input"].(model.UpdateIntegrationInstallationInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UpdateIntegrationInstallationPayload) graphql.Marshaler {
+			return ec.marshalNUpdateIntegrationInstallationPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateIntegrationInstallationPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateIntegrationInstallation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UpdateIntegrationInstallationPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateIntegrationInstallation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_uninstallIntegration(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_uninstallIntegration(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UninstallIntegration(ctx, fc.Args["input"].(model.UninstallIntegrationInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UninstallIntegrationPayload) graphql.Marshaler {
+			return ec.marshalNUninstallIntegrationPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUninstallIntegrationPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_uninstallIntegration(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UninstallIntegrationPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_uninstallIntegration_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -34053,6 +37648,50 @@ func (ec *executionContext) fieldContext_Organization_customHostname(_ context.C
 	return graphql.NewScalarFieldContext("Organization", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _Organization_installations(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_installations(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().Installations(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*page.Cursor), fc.Args["last"].(*int), fc.Args["before"].(*page.Cursor))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.IntegrationInstallationConnection) graphql.Marshaler {
+			return ec.marshalNIntegrationInstallationConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationInstallationConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_installations(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationInstallationConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_installations_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Organization_invites(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -35995,6 +39634,61 @@ func (ec *executionContext) fieldContext_PostCommentReplyPayload_clientMutationI
 	return graphql.NewScalarFieldContext("PostCommentReplyPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _PublishIntegrationPayload_integration(ctx context.Context, field graphql.CollectedField, obj *model.PublishIntegrationPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishIntegrationPayload_integration(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Integration, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Integration) graphql.Marshaler {
+			return ec.marshalNIntegration2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegration(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishIntegrationPayload_integration(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishIntegrationPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Integration(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishIntegrationPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.PublishIntegrationPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishIntegrationPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishIntegrationPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishIntegrationPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _PublishSitePayload_site(ctx context.Context, field graphql.CollectedField, obj *model.PublishSitePayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -36492,6 +40186,94 @@ func (ec *executionContext) fieldContext_Query_collection(ctx context.Context, f
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_collection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_integrations(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_integrations(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Integrations(ctx, fc.Args["first"].(*int), fc.Args["after"].(*page.Cursor), fc.Args["last"].(*int), fc.Args["before"].(*page.Cursor), fc.Args["search"].(*string), fc.Args["category"].(*enum.IntegrationCategory), fc.Args["blockDomain"].(*string), fc.Args["blocks"].(*bool), fc.Args["contentSources"].(*bool), fc.Args["owner"].(*string), fc.Args["scope"].(*enum.IntegrationScope), fc.Args["target"].(*enum.IntegrationTarget))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.IntegrationConnection) graphql.Marshaler {
+			return ec.marshalNIntegrationConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_integrations(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_integrations_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_integration(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_integration(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Integration(ctx, fc.Args["name"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Integration) graphql.Marshaler {
+			return ec.marshalNIntegration2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegration(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_integration(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Integration(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_integration_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -46593,6 +50375,98 @@ func (ec *executionContext) fieldContext_TranslationSettingsURLs_location(_ cont
 	return graphql.NewScalarFieldContext("TranslationSettingsURLs", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _UninstallIntegrationPayload_uninstalledInstallationId(ctx context.Context, field graphql.CollectedField, obj *model.UninstallIntegrationPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UninstallIntegrationPayload_uninstalledInstallationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UninstalledInstallationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UninstallIntegrationPayload_uninstalledInstallationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UninstallIntegrationPayload", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _UninstallIntegrationPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UninstallIntegrationPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UninstallIntegrationPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UninstallIntegrationPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UninstallIntegrationPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UnpublishIntegrationPayload_unpublishedIntegrationName(ctx context.Context, field graphql.CollectedField, obj *model.UnpublishIntegrationPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UnpublishIntegrationPayload_unpublishedIntegrationName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UnpublishedIntegrationName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UnpublishIntegrationPayload_unpublishedIntegrationName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UnpublishIntegrationPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UnpublishIntegrationPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UnpublishIntegrationPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UnpublishIntegrationPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UnpublishIntegrationPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UnpublishIntegrationPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _UpdateChangeRequestPayload_changeRequest(ctx context.Context, field graphql.CollectedField, obj *model.UpdateChangeRequestPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -46811,6 +50685,61 @@ func (ec *executionContext) _UpdateCommentReplyPayload_clientMutationId(ctx cont
 }
 func (ec *executionContext) fieldContext_UpdateCommentReplyPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UpdateCommentReplyPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UpdateIntegrationInstallationPayload_installation(ctx context.Context, field graphql.CollectedField, obj *model.UpdateIntegrationInstallationPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateIntegrationInstallationPayload_installation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Installation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.IntegrationInstallation) graphql.Marshaler {
+			return ec.marshalNIntegrationInstallation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegrationInstallation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateIntegrationInstallationPayload_installation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateIntegrationInstallationPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationInstallation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateIntegrationInstallationPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateIntegrationInstallationPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateIntegrationInstallationPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateIntegrationInstallationPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UpdateIntegrationInstallationPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UpdateLinkInvitePayload_invite(ctx context.Context, field graphql.CollectedField, obj *model.UpdateLinkInvitePayload) (ret graphql.Marshaler) {
@@ -51100,6 +55029,129 @@ func (ec *executionContext) unmarshalInputImportContentInput(ctx context.Context
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputInstallIntegrationInput(ctx context.Context, obj any) (model.InstallIntegrationInput, error) {
+	var it model.InstallIntegrationInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"integrationName", "organizationId", "configuration", "spaceSelection", "spaces", "siteSelection", "sites", "externalIds", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "integrationName":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("integrationName"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IntegrationName = data
+		case "organizationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("organizationId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OrganizationID = data
+		case "configuration":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("configuration"))
+			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Configuration = data
+		case "spaceSelection":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spaceSelection"))
+			data, err := ec.unmarshalOInstallationSelection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐInstallationSelection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SpaceSelection = data
+		case "spaces":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spaces"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Spaces = data
+		case "siteSelection":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("siteSelection"))
+			data, err := ec.unmarshalOInstallationSelection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐInstallationSelection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SiteSelection = data
+		case "sites":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sites"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Sites = data
+		case "externalIds":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("externalIds"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExternalIds = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputIntegrationExternalLinkInput(ctx context.Context, obj any) (model.IntegrationExternalLinkInput, error) {
+	var it model.IntegrationExternalLinkInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"url", "label"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = data
+		case "label":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("label"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Label = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputInviteMembersInput(ctx context.Context, obj any) (model.InviteMembersInput, error) {
 	var it model.InviteMembersInput
 	if obj == nil {
@@ -51983,6 +56035,162 @@ func (ec *executionContext) unmarshalInputPostCommentReplyInput(ctx context.Cont
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputPublishIntegrationInput(ctx context.Context, obj any) (model.PublishIntegrationInput, error) {
+	var it model.PublishIntegrationInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "organization", "title", "description", "scopes", "script", "summary", "icon", "previewImages", "visibility", "target", "categories", "blocks", "contentSources", "externalLinks", "configurations", "secrets", "contentSecurityPolicy", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "organization":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("organization"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Organization = data
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "scopes":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scopes"))
+			data, err := ec.unmarshalNIntegrationScope2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationScopeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Scopes = data
+		case "script":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("script"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Script = data
+		case "summary":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("summary"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Summary = data
+		case "icon":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("icon"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Icon = data
+		case "previewImages":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("previewImages"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PreviewImages = data
+		case "visibility":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("visibility"))
+			data, err := ec.unmarshalOIntegrationVisibility2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationVisibility(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Visibility = data
+		case "target":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("target"))
+			data, err := ec.unmarshalOIntegrationTarget2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationTarget(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Target = data
+		case "categories":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("categories"))
+			data, err := ec.unmarshalOIntegrationCategory2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationCategoryᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Categories = data
+		case "blocks":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("blocks"))
+			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Blocks = data
+		case "contentSources":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contentSources"))
+			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ContentSources = data
+		case "externalLinks":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("externalLinks"))
+			data, err := ec.unmarshalOIntegrationExternalLinkInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationExternalLinkInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExternalLinks = data
+		case "configurations":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("configurations"))
+			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Configurations = data
+		case "secrets":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("secrets"))
+			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Secrets = data
+		case "contentSecurityPolicy":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contentSecurityPolicy"))
+			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ContentSecurityPolicy = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputPublishSiteInput(ctx context.Context, obj any) (model.PublishSiteInput, error) {
 	var it model.PublishSiteInput
 	if obj == nil {
@@ -52830,6 +57038,80 @@ func (ec *executionContext) unmarshalInputTransferSpaceInput(ctx context.Context
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputUninstallIntegrationInput(ctx context.Context, obj any) (model.UninstallIntegrationInput, error) {
+	var it model.UninstallIntegrationInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUnpublishIntegrationInput(ctx context.Context, obj any) (model.UnpublishIntegrationInput, error) {
+	var it model.UnpublishIntegrationInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputUpdateChangeRequestInput(ctx context.Context, obj any) (model.UpdateChangeRequestInput, error) {
 	var it model.UpdateChangeRequestInput
 	if obj == nil {
@@ -53057,6 +57339,85 @@ func (ec *executionContext) unmarshalInputUpdateCommentReplyInput(ctx context.Co
 				return it, err
 			}
 			it.RemovedReactions = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateIntegrationInstallationInput(ctx context.Context, obj any) (model.UpdateIntegrationInstallationInput, error) {
+	var it model.UpdateIntegrationInstallationInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "configuration", "spaceSelection", "spaces", "siteSelection", "sites", "externalIds", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "configuration":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("configuration"))
+			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Configuration = data
+		case "spaceSelection":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spaceSelection"))
+			data, err := ec.unmarshalOInstallationSelection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐInstallationSelection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SpaceSelection = data
+		case "spaces":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spaces"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Spaces = data
+		case "siteSelection":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("siteSelection"))
+			data, err := ec.unmarshalOInstallationSelection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐInstallationSelection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SiteSelection = data
+		case "sites":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sites"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Sites = data
+		case "externalIds":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("externalIds"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExternalIds = data
 		case "clientMutationId":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -54283,6 +58644,16 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Invite(ctx, sel, obj)
+	case *ent.IntegrationInstallation:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._IntegrationInstallation(ctx, sel, obj)
+	case *ent.Integration:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Integration(ctx, sel, obj)
 	case *ent.CommentReply:
 		if obj == nil {
 			return graphql.Null
@@ -59727,6 +64098,1311 @@ func (ec *executionContext) _ImportContentPayload(ctx context.Context, sel ast.S
 	return out
 }
 
+var installIntegrationPayloadImplementors = []string{"InstallIntegrationPayload"}
+
+func (ec *executionContext) _InstallIntegrationPayload(ctx context.Context, sel ast.SelectionSet, obj *model.InstallIntegrationPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, installIntegrationPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InstallIntegrationPayload")
+		case "installation":
+			out.Values[i] = ec._InstallIntegrationPayload_installation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._InstallIntegrationPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var integrationImplementors = []string{"Integration", "Node"}
+
+func (ec *executionContext) _Integration(ctx context.Context, sel ast.SelectionSet, obj *ent.Integration) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, integrationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Integration")
+		case "id":
+			out.Values[i] = ec._Integration_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._Integration_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Integration_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "name":
+			out.Values[i] = ec._Integration_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "version":
+			out.Values[i] = ec._Integration_version(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._Integration_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "description":
+			out.Values[i] = ec._Integration_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "summary":
+			out.Values[i] = ec._Integration_summary(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "target":
+			out.Values[i] = ec._Integration_target(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "visibility":
+			out.Values[i] = ec._Integration_visibility(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "verified":
+			out.Values[i] = ec._Integration_verified(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "owner":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Integration_owner(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "scopes":
+			out.Values[i] = ec._Integration_scopes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "categories":
+			out.Values[i] = ec._Integration_categories(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "previewImages":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Integration_previewImages(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "blocks":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Integration_blocks(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "contentSources":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Integration_contentSources(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "configurations":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Integration_configurations(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "externalLinks":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Integration_externalLinks(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "contentSecurityPolicy":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Integration_contentSecurityPolicy(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "permissions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Integration_permissions(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "urls":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Integration_urls(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "installations":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Integration_installations(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var integrationConnectionImplementors = []string{"IntegrationConnection"}
+
+func (ec *executionContext) _IntegrationConnection(ctx context.Context, sel ast.SelectionSet, obj *model.IntegrationConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, integrationConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("IntegrationConnection")
+		case "edges":
+			out.Values[i] = ec._IntegrationConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "nodes":
+			out.Values[i] = ec._IntegrationConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pageInfo":
+			out.Values[i] = ec._IntegrationConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "totalCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._IntegrationConnection_totalCount(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var integrationEdgeImplementors = []string{"IntegrationEdge"}
+
+func (ec *executionContext) _IntegrationEdge(ctx context.Context, sel ast.SelectionSet, obj *model.IntegrationEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, integrationEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("IntegrationEdge")
+		case "node":
+			out.Values[i] = ec._IntegrationEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._IntegrationEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var integrationExternalLinkImplementors = []string{"IntegrationExternalLink"}
+
+func (ec *executionContext) _IntegrationExternalLink(ctx context.Context, sel ast.SelectionSet, obj *model.IntegrationExternalLink) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, integrationExternalLinkImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("IntegrationExternalLink")
+		case "url":
+			out.Values[i] = ec._IntegrationExternalLink_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "label":
+			out.Values[i] = ec._IntegrationExternalLink_label(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var integrationInstallationImplementors = []string{"IntegrationInstallation", "Node"}
+
+func (ec *executionContext) _IntegrationInstallation(ctx context.Context, sel ast.SelectionSet, obj *ent.IntegrationInstallation) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, integrationInstallationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("IntegrationInstallation")
+		case "id":
+			out.Values[i] = ec._IntegrationInstallation_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._IntegrationInstallation_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._IntegrationInstallation_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._IntegrationInstallation_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "spaceSelection":
+			out.Values[i] = ec._IntegrationInstallation_spaceSelection(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "siteSelection":
+			out.Values[i] = ec._IntegrationInstallation_siteSelection(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "integration":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._IntegrationInstallation_integration(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "organization":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._IntegrationInstallation_organization(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "spaces":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._IntegrationInstallation_spaces(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "selectedSpaces":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._IntegrationInstallation_selectedSpaces(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "selectedSites":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._IntegrationInstallation_selectedSites(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "configuration":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._IntegrationInstallation_configuration(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "externalIds":
+			out.Values[i] = ec._IntegrationInstallation_externalIds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "urls":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._IntegrationInstallation_urls(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var integrationInstallationConnectionImplementors = []string{"IntegrationInstallationConnection"}
+
+func (ec *executionContext) _IntegrationInstallationConnection(ctx context.Context, sel ast.SelectionSet, obj *model.IntegrationInstallationConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, integrationInstallationConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("IntegrationInstallationConnection")
+		case "edges":
+			out.Values[i] = ec._IntegrationInstallationConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "nodes":
+			out.Values[i] = ec._IntegrationInstallationConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pageInfo":
+			out.Values[i] = ec._IntegrationInstallationConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "totalCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._IntegrationInstallationConnection_totalCount(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var integrationInstallationEdgeImplementors = []string{"IntegrationInstallationEdge"}
+
+func (ec *executionContext) _IntegrationInstallationEdge(ctx context.Context, sel ast.SelectionSet, obj *model.IntegrationInstallationEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, integrationInstallationEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("IntegrationInstallationEdge")
+		case "node":
+			out.Values[i] = ec._IntegrationInstallationEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._IntegrationInstallationEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var integrationInstallationURLsImplementors = []string{"IntegrationInstallationURLs"}
+
+func (ec *executionContext) _IntegrationInstallationURLs(ctx context.Context, sel ast.SelectionSet, obj *model.IntegrationInstallationURLs) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, integrationInstallationURLsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("IntegrationInstallationURLs")
+		case "location":
+			out.Values[i] = ec._IntegrationInstallationURLs_location(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "app":
+			out.Values[i] = ec._IntegrationInstallationURLs_app(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "publicEndpoint":
+			out.Values[i] = ec._IntegrationInstallationURLs_publicEndpoint(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var integrationPermissionsImplementors = []string{"IntegrationPermissions"}
+
+func (ec *executionContext) _IntegrationPermissions(ctx context.Context, sel ast.SelectionSet, obj *model.IntegrationPermissions) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, integrationPermissionsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("IntegrationPermissions")
+		case "admin":
+			out.Values[i] = ec._IntegrationPermissions_admin(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "install":
+			out.Values[i] = ec._IntegrationPermissions_install(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var integrationURLsImplementors = []string{"IntegrationURLs"}
+
+func (ec *executionContext) _IntegrationURLs(ctx context.Context, sel ast.SelectionSet, obj *model.IntegrationURLs) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, integrationURLsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("IntegrationURLs")
+		case "location":
+			out.Values[i] = ec._IntegrationURLs_location(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "icon":
+			out.Values[i] = ec._IntegrationURLs_icon(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "app":
+			out.Values[i] = ec._IntegrationURLs_app(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "assets":
+			out.Values[i] = ec._IntegrationURLs_assets(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "publicEndpoint":
+			out.Values[i] = ec._IntegrationURLs_publicEndpoint(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var inviteImplementors = []string{"Invite", "Node"}
 
 func (ec *executionContext) _Invite(ctx context.Context, sel ast.SelectionSet, obj *ent.Invite) graphql.Marshaler {
@@ -61316,6 +66992,41 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "publishIntegration":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_publishIntegration(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "unpublishIntegration":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_unpublishIntegration(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "installIntegration":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_installIntegration(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateIntegrationInstallation":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateIntegrationInstallation(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "uninstallIntegration":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_uninstallIntegration(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "inviteMembers":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_inviteMembers(ctx, field)
@@ -62584,6 +68295,44 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "installations":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_installations(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "invites":
 			field := field
 
@@ -63986,6 +69735,49 @@ func (ec *executionContext) _PostCommentReplyPayload(ctx context.Context, sel as
 	return out
 }
 
+var publishIntegrationPayloadImplementors = []string{"PublishIntegrationPayload"}
+
+func (ec *executionContext) _PublishIntegrationPayload(ctx context.Context, sel ast.SelectionSet, obj *model.PublishIntegrationPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishIntegrationPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishIntegrationPayload")
+		case "integration":
+			out.Values[i] = ec._PublishIntegrationPayload_integration(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._PublishIntegrationPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var publishSitePayloadImplementors = []string{"PublishSitePayload"}
 
 func (ec *executionContext) _PublishSitePayload(ctx context.Context, sel ast.SelectionSet, obj *model.PublishSitePayload) graphql.Marshaler {
@@ -64275,6 +70067,50 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				}()
 				res = ec._Query_collection(ctx, field)
 				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "integrations":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_integrations(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "integration":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_integration(ctx, field)
+				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -71762,6 +77598,92 @@ func (ec *executionContext) _TranslationSettingsURLs(ctx context.Context, sel as
 	return out
 }
 
+var uninstallIntegrationPayloadImplementors = []string{"UninstallIntegrationPayload"}
+
+func (ec *executionContext) _UninstallIntegrationPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UninstallIntegrationPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, uninstallIntegrationPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UninstallIntegrationPayload")
+		case "uninstalledInstallationId":
+			out.Values[i] = ec._UninstallIntegrationPayload_uninstalledInstallationId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._UninstallIntegrationPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var unpublishIntegrationPayloadImplementors = []string{"UnpublishIntegrationPayload"}
+
+func (ec *executionContext) _UnpublishIntegrationPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UnpublishIntegrationPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, unpublishIntegrationPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UnpublishIntegrationPayload")
+		case "unpublishedIntegrationName":
+			out.Values[i] = ec._UnpublishIntegrationPayload_unpublishedIntegrationName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._UnpublishIntegrationPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var updateChangeRequestPayloadImplementors = []string{"UpdateChangeRequestPayload"}
 
 func (ec *executionContext) _UpdateChangeRequestPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateChangeRequestPayload) graphql.Marshaler {
@@ -71910,6 +77832,49 @@ func (ec *executionContext) _UpdateCommentReplyPayload(ctx context.Context, sel 
 			}
 		case "clientMutationId":
 			out.Values[i] = ec._UpdateCommentReplyPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var updateIntegrationInstallationPayloadImplementors = []string{"UpdateIntegrationInstallationPayload"}
+
+func (ec *executionContext) _UpdateIntegrationInstallationPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateIntegrationInstallationPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, updateIntegrationInstallationPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UpdateIntegrationInstallationPayload")
+		case "installation":
+			out.Values[i] = ec._UpdateIntegrationInstallationPayload_installation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._UpdateIntegrationInstallationPayload_clientMutationId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -74607,6 +80572,41 @@ func (ec *executionContext) marshalNImportSource2githubᚗcomᚋbinderyᚋbinder
 	return v
 }
 
+func (ec *executionContext) unmarshalNInstallIntegrationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInstallIntegrationInput(ctx context.Context, v any) (model.InstallIntegrationInput, error) {
+	res, err := ec.unmarshalInputInstallIntegrationInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNInstallIntegrationPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInstallIntegrationPayload(ctx context.Context, sel ast.SelectionSet, v *model.InstallIntegrationPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._InstallIntegrationPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNInstallationSelection2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐInstallationSelection(ctx context.Context, v any) (enum.InstallationSelection, error) {
+	var res enum.InstallationSelection
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNInstallationSelection2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐInstallationSelection(ctx context.Context, sel ast.SelectionSet, v enum.InstallationSelection) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNInstallationStatus2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐInstallationStatus(ctx context.Context, v any) (enum.InstallationStatus, error) {
+	var res enum.InstallationStatus
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNInstallationStatus2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐInstallationStatus(ctx context.Context, sel ast.SelectionSet, v enum.InstallationStatus) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) unmarshalNInt2int(ctx context.Context, v any) (int, error) {
 	res, err := graphql.UnmarshalInt(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -74637,6 +80637,291 @@ func (ec *executionContext) marshalNInt2int64(ctx context.Context, sel ast.Selec
 		}
 	}
 	return res
+}
+
+func (ec *executionContext) marshalNIntegration2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegrationᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Integration) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNIntegration2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegration(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNIntegration2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegration(ctx context.Context, sel ast.SelectionSet, v *ent.Integration) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Integration(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNIntegrationCategory2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationCategory(ctx context.Context, v any) (enum.IntegrationCategory, error) {
+	var res enum.IntegrationCategory
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNIntegrationCategory2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationCategory(ctx context.Context, sel ast.SelectionSet, v enum.IntegrationCategory) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNIntegrationCategory2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationCategoryᚄ(ctx context.Context, v any) ([]enum.IntegrationCategory, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]enum.IntegrationCategory, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNIntegrationCategory2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationCategory(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNIntegrationCategory2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationCategoryᚄ(ctx context.Context, sel ast.SelectionSet, v []enum.IntegrationCategory) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNIntegrationCategory2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationCategory(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNIntegrationConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationConnection(ctx context.Context, sel ast.SelectionSet, v *model.IntegrationConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._IntegrationConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNIntegrationEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.IntegrationEdge) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNIntegrationEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNIntegrationEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationEdge(ctx context.Context, sel ast.SelectionSet, v *model.IntegrationEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._IntegrationEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNIntegrationExternalLink2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationExternalLinkᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.IntegrationExternalLink) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNIntegrationExternalLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationExternalLink(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNIntegrationExternalLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationExternalLink(ctx context.Context, sel ast.SelectionSet, v *model.IntegrationExternalLink) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._IntegrationExternalLink(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNIntegrationExternalLinkInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationExternalLinkInput(ctx context.Context, v any) (*model.IntegrationExternalLinkInput, error) {
+	res, err := ec.unmarshalInputIntegrationExternalLinkInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNIntegrationInstallation2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegrationInstallationᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.IntegrationInstallation) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNIntegrationInstallation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegrationInstallation(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNIntegrationInstallation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegrationInstallation(ctx context.Context, sel ast.SelectionSet, v *ent.IntegrationInstallation) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._IntegrationInstallation(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNIntegrationInstallationConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationInstallationConnection(ctx context.Context, sel ast.SelectionSet, v *model.IntegrationInstallationConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._IntegrationInstallationConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNIntegrationInstallationEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationInstallationEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.IntegrationInstallationEdge) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNIntegrationInstallationEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationInstallationEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNIntegrationInstallationEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationInstallationEdge(ctx context.Context, sel ast.SelectionSet, v *model.IntegrationInstallationEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._IntegrationInstallationEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNIntegrationInstallationURLs2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationInstallationURLs(ctx context.Context, sel ast.SelectionSet, v *model.IntegrationInstallationURLs) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._IntegrationInstallationURLs(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNIntegrationPermissions2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationPermissions(ctx context.Context, sel ast.SelectionSet, v *model.IntegrationPermissions) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._IntegrationPermissions(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNIntegrationScope2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationScope(ctx context.Context, v any) (enum.IntegrationScope, error) {
+	var res enum.IntegrationScope
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNIntegrationScope2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationScope(ctx context.Context, sel ast.SelectionSet, v enum.IntegrationScope) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNIntegrationScope2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationScopeᚄ(ctx context.Context, v any) ([]enum.IntegrationScope, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]enum.IntegrationScope, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNIntegrationScope2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationScope(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNIntegrationScope2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationScopeᚄ(ctx context.Context, sel ast.SelectionSet, v []enum.IntegrationScope) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNIntegrationScope2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationScope(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNIntegrationTarget2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationTarget(ctx context.Context, v any) (enum.IntegrationTarget, error) {
+	var res enum.IntegrationTarget
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNIntegrationTarget2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationTarget(ctx context.Context, sel ast.SelectionSet, v enum.IntegrationTarget) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNIntegrationURLs2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationURLs(ctx context.Context, sel ast.SelectionSet, v *model.IntegrationURLs) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._IntegrationURLs(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNIntegrationVisibility2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationVisibility(ctx context.Context, v any) (enum.IntegrationVisibility, error) {
+	var res enum.IntegrationVisibility
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNIntegrationVisibility2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationVisibility(ctx context.Context, sel ast.SelectionSet, v enum.IntegrationVisibility) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) marshalNInvite2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐInviteᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Invite) graphql.Marshaler {
@@ -75454,6 +81739,21 @@ func (ec *executionContext) marshalNPostCommentReplyPayload2ᚖgithubᚗcomᚋbi
 		return graphql.Null
 	}
 	return ec._PostCommentReplyPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNPublishIntegrationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishIntegrationInput(ctx context.Context, v any) (model.PublishIntegrationInput, error) {
+	res, err := ec.unmarshalInputPublishIntegrationInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPublishIntegrationPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishIntegrationPayload(ctx context.Context, sel ast.SelectionSet, v *model.PublishIntegrationPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PublishIntegrationPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNPublishSiteInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishSiteInput(ctx context.Context, v any) (model.PublishSiteInput, error) {
@@ -77102,6 +83402,36 @@ func (ec *executionContext) marshalNTranslationSettingsURLs2ᚖgithubᚗcomᚋbi
 	return ec._TranslationSettingsURLs(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNUninstallIntegrationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUninstallIntegrationInput(ctx context.Context, v any) (model.UninstallIntegrationInput, error) {
+	res, err := ec.unmarshalInputUninstallIntegrationInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNUninstallIntegrationPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUninstallIntegrationPayload(ctx context.Context, sel ast.SelectionSet, v *model.UninstallIntegrationPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._UninstallIntegrationPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNUnpublishIntegrationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUnpublishIntegrationInput(ctx context.Context, v any) (model.UnpublishIntegrationInput, error) {
+	res, err := ec.unmarshalInputUnpublishIntegrationInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNUnpublishIntegrationPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUnpublishIntegrationPayload(ctx context.Context, sel ast.SelectionSet, v *model.UnpublishIntegrationPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._UnpublishIntegrationPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNUpdateChangeRequestInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateChangeRequestInput(ctx context.Context, v any) (model.UpdateChangeRequestInput, error) {
 	res, err := ec.unmarshalInputUpdateChangeRequestInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -77160,6 +83490,21 @@ func (ec *executionContext) marshalNUpdateCommentReplyPayload2ᚖgithubᚗcomᚋ
 		return graphql.Null
 	}
 	return ec._UpdateCommentReplyPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNUpdateIntegrationInstallationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateIntegrationInstallationInput(ctx context.Context, v any) (model.UpdateIntegrationInstallationInput, error) {
+	res, err := ec.unmarshalInputUpdateIntegrationInstallationInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNUpdateIntegrationInstallationPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateIntegrationInstallationPayload(ctx context.Context, sel ast.SelectionSet, v *model.UpdateIntegrationInstallationPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._UpdateIntegrationInstallationPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNUpdateLinkInviteInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateLinkInviteInput(ctx context.Context, v any) (model.UpdateLinkInviteInput, error) {
@@ -77922,6 +84267,22 @@ func (ec *executionContext) marshalOID2ᚖstring(ctx context.Context, sel ast.Se
 	return res
 }
 
+func (ec *executionContext) unmarshalOInstallationSelection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐInstallationSelection(ctx context.Context, v any) (*enum.InstallationSelection, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(enum.InstallationSelection)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOInstallationSelection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐInstallationSelection(ctx context.Context, sel ast.SelectionSet, v *enum.InstallationSelection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
 func (ec *executionContext) unmarshalOInt2ᚖint(ctx context.Context, v any) (*int, error) {
 	if v == nil {
 		return nil, nil
@@ -77938,6 +84299,130 @@ func (ec *executionContext) marshalOInt2ᚖint(ctx context.Context, sel ast.Sele
 	_ = ctx
 	res := graphql.MarshalInt(*v)
 	return res
+}
+
+func (ec *executionContext) marshalOIntegration2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegration(ctx context.Context, sel ast.SelectionSet, v *ent.Integration) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Integration(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOIntegrationCategory2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationCategoryᚄ(ctx context.Context, v any) ([]enum.IntegrationCategory, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]enum.IntegrationCategory, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNIntegrationCategory2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationCategory(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOIntegrationCategory2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationCategoryᚄ(ctx context.Context, sel ast.SelectionSet, v []enum.IntegrationCategory) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNIntegrationCategory2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationCategory(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOIntegrationCategory2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationCategory(ctx context.Context, v any) (*enum.IntegrationCategory, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(enum.IntegrationCategory)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOIntegrationCategory2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationCategory(ctx context.Context, sel ast.SelectionSet, v *enum.IntegrationCategory) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOIntegrationExternalLinkInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationExternalLinkInputᚄ(ctx context.Context, v any) ([]*model.IntegrationExternalLinkInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.IntegrationExternalLinkInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNIntegrationExternalLinkInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationExternalLinkInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOIntegrationScope2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationScope(ctx context.Context, v any) (*enum.IntegrationScope, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(enum.IntegrationScope)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOIntegrationScope2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationScope(ctx context.Context, sel ast.SelectionSet, v *enum.IntegrationScope) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOIntegrationTarget2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationTarget(ctx context.Context, v any) (*enum.IntegrationTarget, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(enum.IntegrationTarget)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOIntegrationTarget2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationTarget(ctx context.Context, sel ast.SelectionSet, v *enum.IntegrationTarget) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOIntegrationVisibility2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationVisibility(ctx context.Context, v any) (*enum.IntegrationVisibility, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(enum.IntegrationVisibility)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOIntegrationVisibility2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationVisibility(ctx context.Context, sel ast.SelectionSet, v *enum.IntegrationVisibility) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx context.Context, v any) (model.JSON, error) {

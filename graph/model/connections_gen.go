@@ -896,3 +896,71 @@ func (c *ShareLinkConnection) Info() page.Info { return c.PageInfo }
 func (c *ShareLinkConnection) TotalCount(ctx context.Context) (int, error) {
 	return c.page.TotalCount(ctx)
 }
+
+// IntegrationConnection is a page of Integration, with the GraphQL connection shape.
+type IntegrationConnection struct {
+	Edges    []*IntegrationEdge
+	PageInfo page.Info
+	page     *page.Connection[*ent.Integration]
+}
+
+// IntegrationEdge is a Integration with its cursor.
+type IntegrationEdge struct {
+	Node   *ent.Integration
+	Cursor page.Cursor
+}
+
+// NewIntegrationConnection wraps a page of Integration.
+func NewIntegrationConnection(p *page.Connection[*ent.Integration]) *IntegrationConnection {
+	c := &IntegrationConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*IntegrationEdge, len(p.Edges))}
+	for i, e := range p.Edges {
+		c.Edges[i] = &IntegrationEdge{Node: e.Node, Cursor: e.Cursor}
+	}
+	return c
+}
+
+// Nodes returns the items of the page.
+func (c *IntegrationConnection) Nodes() []*ent.Integration { return c.page.Nodes() }
+
+// Info returns where the page sits in its list.
+func (c *IntegrationConnection) Info() page.Info { return c.PageInfo }
+
+// TotalCount counts the items of the whole list.
+func (c *IntegrationConnection) TotalCount(ctx context.Context) (int, error) {
+	return c.page.TotalCount(ctx)
+}
+
+// IntegrationInstallationConnection is a page of IntegrationInstallation, with the GraphQL connection shape.
+type IntegrationInstallationConnection struct {
+	Edges    []*IntegrationInstallationEdge
+	PageInfo page.Info
+	page     *page.Connection[*ent.IntegrationInstallation]
+}
+
+// IntegrationInstallationEdge is a IntegrationInstallation with its cursor.
+type IntegrationInstallationEdge struct {
+	Node   *ent.IntegrationInstallation
+	Cursor page.Cursor
+}
+
+// NewIntegrationInstallationConnection wraps a page of IntegrationInstallation.
+func NewIntegrationInstallationConnection(p *page.Connection[*ent.IntegrationInstallation]) *IntegrationInstallationConnection {
+	c := &IntegrationInstallationConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*IntegrationInstallationEdge, len(p.Edges))}
+	for i, e := range p.Edges {
+		c.Edges[i] = &IntegrationInstallationEdge{Node: e.Node, Cursor: e.Cursor}
+	}
+	return c
+}
+
+// Nodes returns the items of the page.
+func (c *IntegrationInstallationConnection) Nodes() []*ent.IntegrationInstallation {
+	return c.page.Nodes()
+}
+
+// Info returns where the page sits in its list.
+func (c *IntegrationInstallationConnection) Info() page.Info { return c.PageInfo }
+
+// TotalCount counts the items of the whole list.
+func (c *IntegrationInstallationConnection) TotalCount(ctx context.Context) (int, error) {
+	return c.page.TotalCount(ctx)
+}

@@ -735,6 +735,84 @@ type ImportContentPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// An installation to make.
+type InstallIntegrationInput struct {
+	// The name of the integration to install.
+	IntegrationName string `json:"integrationName"`
+	// The organization to install it in.
+	OrganizationID string `json:"organizationId"`
+	// Its configuration, valid against the integration's account configuration schema; {} when absent.
+	Configuration JSON `json:"configuration,omitempty"`
+	// ALL spaces (when absent) or the SELECTED ones.
+	SpaceSelection *enum.InstallationSelection `json:"spaceSelection,omitempty"`
+	// The selected spaces, of the organization: at most 1,000, only with SELECTED.
+	Spaces []string `json:"spaces,omitempty"`
+	// ALL sites (when absent) or the SELECTED ones.
+	SiteSelection *enum.InstallationSelection `json:"siteSelection,omitempty"`
+	// The selected sites, of the organization: at most 1,000, only with SELECTED.
+	Sites []string `json:"sites,omitempty"`
+	// At most 5 external IDs.
+	ExternalIds []string `json:"externalIds,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The result of installIntegration.
+type InstallIntegrationPayload struct {
+	// The new installation.
+	Installation *ent.IntegrationInstallation `json:"installation"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// A link to a page of an integration's publisher.
+type IntegrationExternalLink struct {
+	// An absolute http(s) URL of at most 2,048 characters.
+	URL string `json:"url"`
+	// The link's text.
+	Label string `json:"label"`
+}
+
+// A link to a page of the publisher.
+type IntegrationExternalLinkInput struct {
+	// An absolute http(s) URL of at most 2,048 characters.
+	URL string `json:"url"`
+	// The link's text.
+	Label string `json:"label"`
+}
+
+// The addresses of an integration installation.
+type IntegrationInstallationURLs struct {
+	// Its address in /v1.
+	Location string `json:"location"`
+	// Its page in the dashboard.
+	App string `json:"app"`
+	// Its public HTTP endpoint: Bindery runs no integration script, so nothing answers there.
+	PublicEndpoint string `json:"publicEndpoint"`
+}
+
+// What the viewer may do with an integration.
+type IntegrationPermissions struct {
+	// Publish new versions of it and unpublish it: the admins of its organization.
+	Admin bool `json:"admin"`
+	// Install it in an organization of theirs: anyone who can see it and administers an organization.
+	Install bool `json:"install"`
+}
+
+// The addresses of an integration.
+type IntegrationURLs struct {
+	// Its address in /v1.
+	Location string `json:"location"`
+	// Its icon, as a data: URL; null when it has none.
+	Icon *string `json:"icon,omitempty"`
+	// Its page in the dashboard.
+	App string `json:"app"`
+	// Where its assets would be served from.
+	Assets string `json:"assets"`
+	// Its public HTTP endpoint: Bindery runs no integration script, so nothing answers there.
+	PublicEndpoint string `json:"publicEndpoint"`
+}
+
 // The input of inviteMembers.
 type InviteMembersInput struct {
 	OrganizationID string `json:"organizationId"`
@@ -1049,6 +1127,56 @@ type PostCommentReplyInput struct {
 // The reply posted.
 type PostCommentReplyPayload struct {
 	Reply *ent.CommentReply `json:"reply"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// An integration to publish: the whole definition of its new version.
+type PublishIntegrationInput struct {
+	// The integration's unique name: 1 to 100 letters, digits, '-', '_' and '.'.
+	Name string `json:"name"`
+	// The ID or subdomain of the publishing organization, where the viewer is an admin.
+	Organization string `json:"organization"`
+	// 2 to 30 characters.
+	Title string `json:"title"`
+	// At most 100 characters.
+	Description string `json:"description"`
+	// The permissions it asks for, without repeats.
+	Scopes []enum.IntegrationScope `json:"scopes"`
+	// The script's source. Stored and versioned; Bindery never runs it.
+	Script string `json:"script"`
+	// Markdown of at most 2,048 characters.
+	Summary *string `json:"summary,omitempty"`
+	// Its icon: a base64 PNG, JPEG, GIF or WebP image of at most 64 KiB.
+	Icon *string `json:"icon,omitempty"`
+	// At most 3 base64 PNG, JPEG, GIF or WebP images of at most 192 KiB each.
+	PreviewImages []string `json:"previewImages,omitempty"`
+	// Who finds it; private when absent.
+	Visibility *enum.IntegrationVisibility `json:"visibility,omitempty"`
+	// Where it can be installed; all targets when absent.
+	Target *enum.IntegrationTarget `json:"target,omitempty"`
+	// Its marketplace categories, without repeats.
+	Categories []enum.IntegrationCategory `json:"categories,omitempty"`
+	// Its custom blocks: official IntegrationBlock objects.
+	Blocks JSON `json:"blocks,omitempty"`
+	// Its content sources: official IntegrationContentSource objects.
+	ContentSources JSON `json:"contentSources,omitempty"`
+	// At most 5 links to the publisher's pages.
+	ExternalLinks []*IntegrationExternalLinkInput `json:"externalLinks,omitempty"`
+	// Its configuration schemas by target (account, space, site): official IntegrationConfigurations.
+	Configurations JSON `json:"configurations,omitempty"`
+	// Its secrets, an object of strings: encrypted at rest and never returned. Absent: the stored secrets stay; {} removes them.
+	Secrets JSON `json:"secrets,omitempty"`
+	// Its content security policy: a string, or an object of directives.
+	ContentSecurityPolicy JSON `json:"contentSecurityPolicy,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The result of publishIntegration.
+type PublishIntegrationPayload struct {
+	// The integration, at its new version.
+	Integration *ent.Integration `json:"integration"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
@@ -1516,6 +1644,38 @@ type TranslationSettingsURLs struct {
 	Location string `json:"location"`
 }
 
+// An installation to remove.
+type UninstallIntegrationInput struct {
+	// The installation.
+	ID string `json:"id"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The result of uninstallIntegration.
+type UninstallIntegrationPayload struct {
+	// The ID of the installation removed.
+	UninstalledInstallationID string `json:"uninstalledInstallationId"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// An integration to unpublish.
+type UnpublishIntegrationInput struct {
+	// The integration's name.
+	Name string `json:"name"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The result of unpublishIntegration.
+type UnpublishIntegrationPayload struct {
+	// The name of the integration unpublished.
+	UnpublishedIntegrationName string `json:"unpublishedIntegrationName"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
 // The input of updateChangeRequest.
 type UpdateChangeRequestInput struct {
 	ID string `json:"id"`
@@ -1594,6 +1754,34 @@ type UpdateCommentReplyInput struct {
 // The reply as changed.
 type UpdateCommentReplyPayload struct {
 	Reply *ent.CommentReply `json:"reply"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// Changes to an installation; what is absent stays.
+type UpdateIntegrationInstallationInput struct {
+	// The installation.
+	ID string `json:"id"`
+	// Its new configuration, valid against the integration's account configuration schema.
+	Configuration JSON `json:"configuration,omitempty"`
+	// ALL spaces or the SELECTED ones.
+	SpaceSelection *enum.InstallationSelection `json:"spaceSelection,omitempty"`
+	// The selected spaces, of the organization: at most 1,000.
+	Spaces []string `json:"spaces,omitempty"`
+	// ALL sites or the SELECTED ones.
+	SiteSelection *enum.InstallationSelection `json:"siteSelection,omitempty"`
+	// The selected sites, of the organization: at most 1,000.
+	Sites []string `json:"sites,omitempty"`
+	// At most 5 external IDs.
+	ExternalIds []string `json:"externalIds,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The result of updateIntegrationInstallation.
+type UpdateIntegrationInstallationPayload struct {
+	// The installation, changed.
+	Installation *ent.IntegrationInstallation `json:"installation"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }

@@ -47,6 +47,8 @@ const (
 	CreateOpenAPI  Action = "createOpenAPISpec"
 	ManageSites    Action = "manageSites"
 	Publish        Action = "publish"
+	// PublishIntegration publishes an integration under an organization.
+	PublishIntegration Action = "publishIntegration"
 )
 
 // Rule is how an action is allowed: with at least Min, or, when Owner is
@@ -98,7 +100,7 @@ var (
 		CreateContent:  {Min: enum.RoleCreate, Doc: "Create a collection or space at its top level"},
 		ListDeleted:    {Min: enum.RoleAdmin, Doc: "List its deleted spaces"},
 		ListPeople:     {Min: enum.RoleRead, Doc: "List its members, teams and integrations"},
-		Administer:     {Min: enum.RoleAdmin, Doc: "Billing, installations, conversations"},
+		Administer:     {Min: enum.RoleAdmin, Doc: "Billing, installing integrations and listing its installations, conversations"},
 		ManageMembers:  {Min: enum.RoleAdmin, Doc: "Change a member's role, mark them as SSO members, remove them (a member may leave)"},
 		ManageTeams:    {Min: enum.RoleAdmin, Doc: "Create a team"},
 		ManageAccess:   {Min: enum.RoleAdmin, Doc: "Invite people by email, list and create invite links, list and create SAML providers"},
@@ -106,6 +108,8 @@ var (
 		ManageSettings: {Min: enum.RoleAdmin, Doc: "Create translation settings"},
 		CreateOpenAPI:  {Min: enum.RoleCreate, Doc: "Create an OpenAPI spec (permission `createOpenAPISpec`)"},
 		ManageSites:    {Min: enum.RoleAdmin, Doc: "Create a site"},
+		PublishIntegration: {Min: enum.RoleAdmin,
+			Doc: "Publish an integration under it (a new name, or a new version of one of its own)"},
 	}}
 	Collections = Table{Name: "collection", Rules: map[Action]Rule{
 		View:          {Min: enum.RoleRead, Doc: "Read it"},
@@ -246,6 +250,25 @@ var (
 		Delete: {Min: enum.RoleAdmin, Doc: "Revoke it for good"},
 	}}
 
+	// Integrations: anyone reads a public or unlisted one (only a public
+	// one is listed), the members of its organization a private one; its
+	// organization's admins publish new versions, unpublish it and see its
+	// installations.
+	Integrations = Table{Name: "integration", Rules: map[Action]Rule{
+		View:       {Min: "", Doc: "Read it: anyone when it is public or unlisted, its organization's members when private"},
+		Update:     {Min: enum.RoleAdmin, Doc: "Publish a new version of it (its organization's admins)"},
+		Delete:     {Min: enum.RoleAdmin, Doc: "Unpublish it (its organization's admins)"},
+		Administer: {Min: enum.RoleAdmin, Doc: "List its installations in every organization (its organization's admins)"},
+	}}
+	// An installation is seen by the admins of the organization it is
+	// installed in, who change and remove it, and by the admins of the
+	// integration's organization, who only read it.
+	IntegrationInstallations = Table{Name: "integration installation", Rules: map[Action]Rule{
+		View:   {Min: "", Doc: "Read it: the admins of its organization, and of the integration's"},
+		Update: {Min: enum.RoleAdmin, Doc: "Change its configuration, spaces and sites (its organization's admins)"},
+		Delete: {Min: enum.RoleAdmin, Doc: "Uninstall it (its organization's admins)"},
+	}}
+
 	Revisions = Table{Name: "revision", Rules: map[Action]Rule{
 		View: {Min: enum.RoleRead, Doc: "Read it and its content (whoever can read its space)"},
 	}}
@@ -261,7 +284,7 @@ var (
 func AllTables() []Table {
 	return []Table{Organizations, Collections, Spaces, ChangeRequests, Comments, CommentReplies, Teams, Invites, SAMLProviders,
 		Revisions, Users, APITokens, TranslationSettings, OpenAPISpecs, OpenAPISpecVersions, Sites, SiteSections, SiteSpaces,
-		SiteSectionGroups, SiteRedirects, ShareLinks}
+		SiteSectionGroups, SiteRedirects, ShareLinks, Integrations, IntegrationInstallations}
 }
 
 // Markdown renders the tables as the README's role table; a test holds the

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/bindery/bindery/internal/mail"
+	"github.com/bindery/bindery/internal/secrets"
 )
 
 // Config is the configuration of a Bindery server.
@@ -76,6 +77,11 @@ type Config struct {
 	// SigningSecret signs the expiring URLs of files and PDFs. Every replica
 	// needs the same one; empty means a random secret for this process.
 	SigningSecret string
+	// SecretKey is the base64 of the 32-byte AES-256 key that encrypts
+	// integrations' secrets at rest (see internal/secrets). Empty: on
+	// SQLite, `bindery serve` keeps a key file beside the database; on
+	// PostgreSQL, a publish with secrets is refused.
+	SecretKey string
 	// MaxUploadBytes bounds an uploaded file.
 	MaxUploadBytes int64
 	// ImportAllowPrivate lets imports fetch from loopback, private and other
@@ -157,6 +163,7 @@ var Env = []struct{ Name, Flag, Default, Meaning string }{
 	{"BINDERY_PURGE_INTERVAL", "", "1h", "How often deleted spaces older than 7 days are purged."},
 	{"BINDERY_SEED", "--no-seed", "true", "Set to false to skip creating the owner and demo content on an empty database."},
 	{"BINDERY_SIGNING_SECRET", "", "random per process", "At least 32 characters; signs the one-hour URLs of files and PDFs. Set the same value on every replica, or URLs break across replicas and restarts."},
+	{"BINDERY_SECRET_KEY", "", "a key file beside the SQLite database", "Base64 of 32 random bytes (`openssl rand -base64 32`); encrypts integrations' secrets at rest (AES-256-GCM). Unset on SQLite: `bindery serve` keeps a key in `bindery.secret-key` (mode 0600) beside the database and warns. Required on PostgreSQL to publish an integration with secrets. Change it with `bindery secrets rotate`."},
 	{"BINDERY_MAX_UPLOAD_BYTES", "", "26214400", "Largest file an upload may carry (25 MiB)."},
 	{"BINDERY_IMPORT_ALLOW_PRIVATE", "", "false", "For local testing only: set to 1 to let imports fetch from loopback, private and link-local addresses. Never set it in production: it opens server-side request forgery."},
 	{"BINDERY_OPENAPI_REFETCH_INTERVAL", "", "1h", "How long after its last processing an OpenAPI spec with a URL source is fetched again; a version is stored only when the document changed."},
@@ -183,6 +190,7 @@ func (c *Config) FromEnv(getenv func(string) string) error {
 	str("BINDERY_APP_URL", &c.AppURL)
 	str("BINDERY_LOG_FORMAT", &c.LogFormat)
 	str("BINDERY_SIGNING_SECRET", &c.SigningSecret)
+	str("BINDERY_SECRET_KEY", &c.SecretKey)
 	str("BINDERY_DEBUG_ADDR", &c.DebugAddr)
 	str("BINDERY_SMTP_URL", &c.SMTPURL)
 	str("BINDERY_SMTP_FROM", &c.SMTPFrom)
@@ -276,6 +284,12 @@ func (c *Config) Finish() error {
 	}
 	if c.SigningSecret != "" && len(c.SigningSecret) < 32 {
 		return fmt.Errorf("BINDERY_SIGNING_SECRET: must be at least 32 characters")
+	}
+	if c.SecretKey != "" {
+		// The message never repeats the key.
+		if _, err := secrets.ParseKey(c.SecretKey); err != nil {
+			return fmt.Errorf("BINDERY_SECRET_KEY: %w", err)
+		}
 	}
 	if c.ComplexityLimit < 1 || c.DepthLimit < 1 {
 		return fmt.Errorf("the GraphQL complexity and depth limits must be positive")

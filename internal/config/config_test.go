@@ -143,3 +143,24 @@ func TestObservabilityFromEnv(t *testing.T) {
 	bad.OTLPEndpoint = "collector:4318"
 	assert.Error(t, bad.Finish(), "an endpoint needs a scheme")
 }
+
+// BINDERY_SECRET_KEY is 32 bytes in base64; a bad one fails the start
+// without repeating the key.
+func TestSecretKey(t *testing.T) {
+	finish := func(key string) (Config, error) {
+		c := Default()
+		require.NoError(t, c.FromEnv(func(k string) string { return map[string]string{"BINDERY_SECRET_KEY": key}[k] }))
+		return c, c.Finish()
+	}
+	good := "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
+	c, err := finish(good)
+	require.NoError(t, err)
+	assert.Equal(t, good, c.SecretKey)
+	for _, bad := range []string{"c2VjcmV0LWtleQ==", "not base64 at all!"} {
+		_, err := finish(bad)
+		if assert.Error(t, err, bad) {
+			assert.Contains(t, err.Error(), "BINDERY_SECRET_KEY")
+			assert.NotContains(t, err.Error(), bad)
+		}
+	}
+}

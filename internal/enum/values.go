@@ -905,7 +905,7 @@ func (v *OpenAPISpecVisibility) UnmarshalJSON(b []byte) error {
 	return unmarshalJSON("OpenAPISpecVisibility", openAPISpecVisibilityValues, v, b)
 }
 
-// IntegrationTarget is where an integration can be installed.
+// IntegrationTarget is where an integration can be installed and configured: all of them, or sites, spaces or the organization only.
 type IntegrationTarget string
 
 // IntegrationTarget values.
@@ -950,7 +950,7 @@ func (v *IntegrationTarget) UnmarshalJSON(b []byte) error {
 	return unmarshalJSON("IntegrationTarget", integrationTargetValues, v, b)
 }
 
-// IntegrationVisibility says who can find an integration.
+// IntegrationVisibility says who can find an integration: everyone in lists (public), everyone by its name only (unlisted), or the members of its organization only (private).
 type IntegrationVisibility string
 
 // IntegrationVisibility values.
@@ -1099,7 +1099,7 @@ func (v *IntegrationCategory) UnmarshalJSON(b []byte) error {
 	return unmarshalJSON("IntegrationCategory", integrationCategoryValues, v, b)
 }
 
-// InstallationStatus is the state of an integration installation.
+// InstallationStatus is the state of an integration installation: active, pending while its configuration lacks a property the integration requires, paused while the integration is unpublished.
 type InstallationStatus string
 
 // InstallationStatus values.

@@ -123,8 +123,9 @@ func (e *Env) MustDo(method, path, token string, body any, status int) map[strin
 }
 
 // Walk follows a /v1 list from its first page with the given limit, checks
-// the envelope of every page, and returns the IDs of all items in order. It
-// fails on an item seen twice or a count that changes.
+// the envelope of every page, and returns the IDs of all items in order (the
+// names of items without an ID, such as integrations). It fails on an item
+// seen twice or a count that changes.
 func (e *Env) Walk(t testing.TB, path, token string, limit int) []string {
 	t.Helper()
 	var ids []string
@@ -145,7 +146,8 @@ func (e *Env) Walk(t testing.TB, path, token string, limit int) []string {
 		require.Equal(t, http.StatusOK, res.Status, string(res.Body))
 		var l struct {
 			Items []struct {
-				ID string `json:"id"`
+				ID   string `json:"id"`
+				Name string `json:"name"`
 			} `json:"items"`
 			Count int `json:"count"`
 			Next  *struct {
@@ -159,6 +161,9 @@ func (e *Env) Walk(t testing.TB, path, token string, limit int) []string {
 		}
 		count = l.Count
 		for _, it := range l.Items {
+			if it.ID == "" {
+				it.ID = it.Name
+			}
 			require.False(t, seen[it.ID], "%s seen twice", it.ID)
 			seen[it.ID] = true
 			ids = append(ids, it.ID)

@@ -60,6 +60,9 @@ type Env struct {
 	Org        *ent.Organization
 }
 
+// TestSecretKey is the BINDERY_SECRET_KEY of test servers.
+const TestSecretKey = "c2VydmVydGVzdC1zZWNyZXQta2V5LTAxMjM0NTY3ODk="
+
 // Option adjusts the configuration of a test server.
 type Option func(*config.Config)
 
@@ -126,6 +129,7 @@ func New(t testing.TB, opts ...Option) *Env {
 	cfg.RateLimit = 0
 	cfg.PublicURL = "http://bindery.test"
 	cfg.SigningSecret = "servertest-signing-secret-0123456789"
+	cfg.SecretKey = TestSecretKey
 	for _, o := range opts {
 		o(&cfg)
 	}

@@ -62,6 +62,8 @@ var connections = []connection{
 	{name: "SiteSpace", node: "ent.SiteSpace"},
 	{name: "SiteRedirect", node: "ent.SiteRedirect"},
 	{name: "ShareLink", node: "ent.ShareLink"},
+	{name: "Integration", node: "ent.Integration"},
+	{name: "IntegrationInstallation", node: "ent.IntegrationInstallation"},
 }
 
 const tmpl = `

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/graph"
+	"github.com/bindery/bindery/internal/config"
+	"github.com/bindery/bindery/internal/id"
+	"github.com/bindery/bindery/internal/secrets"
+)
+
+// storeSealed stores an integration whose secrets are sealed with key, as a
+// publish does.
+func storeSealed(t *testing.T, c *ent.Client, key, name string, plain map[string]string) string {
+	t.Helper()
+	ctx := context.Background()
+	u, err := graph.EnsureUser(ctx, c, name+"@example.com")
+	require.NoError(t, err)
+	o, err := graph.CreateOrganization(ctx, c, "Org "+name, u.ID)
+	require.NoError(t, err)
+	box, err := secrets.FromBase64(key)
+	require.NoError(t, err)
+	itg := id.New(id.Integration)
+	sealed := map[string]string{}
+	for k, v := range plain {
+		sealed[k], err = box.Seal(v, itg+"/"+k)
+		require.NoError(t, err)
+	}
+	require.NoError(t, c.Integration.Create().SetID(itg).SetName(name).SetOrganizationID(o.ID).SetTitle("Title").
+		SetScript("export default {}").SetSecrets(sealed).Exec(ctx))
+	return itg
+}
+
+// Rotation re-encrypts every secret with the new key, in one transaction:
+// each stays readable with the new key, none with the old, and a wrong old
+// key changes nothing.
+func TestSecretsRotate(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := dsn(t)
+	old, _ := secrets.NewKey()
+	next, _ := secrets.NewKey()
+	wrong, _ := secrets.NewKey()
+	d, err := openMigrated(ctx, db)
+	require.NoError(t, err)
+	defer d.Close()
+	a := storeSealed(t, d.Client, old, "alpha", map[string]string{"TOKEN": "tok-a", "OTHER": "other-a"})
+	b := storeSealed(t, d.Client, old, "beta", map[string]string{"TOKEN": "tok-b"})
+	keyFile := ""
+	if f := sqliteFile(db); f != "" {
+		keyFile = secrets.KeyFilePath(f)
+		require.NoError(t, os.WriteFile(keyFile, []byte(old+"\n"), 0o600))
+	}
+	read := func(itgID, key, name string) (string, error) {
+		i, err := d.Client.Integration.Get(ctx, itgID)
+		require.NoError(t, err)
+		return graph.OpenSecret(key, i, name)
+	}
+	before, err := d.Client.Integration.Get(ctx, a)
+	require.NoError(t, err)
+
+	_, _, err = runCLI(t, nil, "secrets", "rotate", "--db", db, "--old-key", wrong, "--new-key", next)
+	require.Error(t, err, "the wrong old key opens nothing")
+	assert.NotContains(t, err.Error(), wrong)
+	v, err := read(a, old, "TOKEN")
+	require.NoError(t, err, "a failed rotation changed nothing")
+	assert.Equal(t, "tok-a", v)
+
+	out, _, err := runCLI(t, nil, "secrets", "rotate", "--db", db, "--old-key", old, "--new-key", next)
+	require.NoError(t, err)
+	assert.Contains(t, out, "re-encrypted 3 secrets")
+	for _, c := range []struct{ itg, name, want string }{{a, "TOKEN", "tok-a"}, {a, "OTHER", "other-a"}, {b, "TOKEN", "tok-b"}} {
+		v, err := read(c.itg, next, c.name)
+		require.NoError(t, err)
+		assert.Equal(t, c.want, v)
+		_, err = read(c.itg, old, c.name)
+		assert.ErrorIs(t, err, secrets.ErrOpen, "the old key opens nothing any more")
+	}
+	after, err := d.Client.Integration.Get(ctx, a)
+	require.NoError(t, err)
+	assert.Equal(t, before.UpdatedAt, after.UpdatedAt, "a new key changes no integration")
+	if keyFile != "" {
+		b, err := os.ReadFile(keyFile)
+		require.NoError(t, err)
+		assert.Equal(t, next, strings.TrimSpace(string(b)), "the key file holds the new key")
+	}
+
+	_, _, err = runCLI(t, nil, "secrets", "rotate", "--db", db, "--old-key", "short", "--new-key", next)
+	assert.ErrorIs(t, err, errUsage)
+	_, _, err = runCLI(t, nil, "secrets", "rotate", "--db", db, "--new-key", next)
+	assert.ErrorIs(t, err, errUsage)
+}
+
+// Without BINDERY_SECRET_KEY, serve keeps a key file beside a SQLite
+// database (mode 0600), and none for PostgreSQL.
+func TestSecretKeyFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	log := slog.New(slog.NewTextHandler(&strings.Builder{}, nil))
+	cfg := config.Default()
+	cfg.DatabaseURL = filepath.Join(dir, "bindery.db")
+	require.NoError(t, secretKey(&cfg, log))
+	fi, err := os.Stat(filepath.Join(dir, secrets.KeyFileName))
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm())
+	_, err = secrets.ParseKey(cfg.SecretKey)
+	require.NoError(t, err)
+	again := config.Default()
+	again.DatabaseURL = cfg.DatabaseURL
+	require.NoError(t, secretKey(&again, log))
+	assert.Equal(t, cfg.SecretKey, again.SecretKey, "the same key at every start")
+
+	pg := config.Default()
+	pg.DatabaseURL = "postgres://db.example.com/bindery"
+	require.NoError(t, secretKey(&pg, log))
+	assert.Empty(t, pg.SecretKey)
+	set := config.Default()
+	set.DatabaseURL = filepath.Join(t.TempDir(), "other.db")
+	set.SecretKey = cfg.SecretKey
+	require.NoError(t, secretKey(&set, log))
+	_, err = os.Stat(filepath.Join(filepath.Dir(set.DatabaseURL), secrets.KeyFileName))
+	assert.True(t, os.IsNotExist(err), "a key from the environment writes no file")
+}

@@ -1,0 +1,327 @@
+package graph
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/ent/integration"
+	"github.com/bindery/bindery/ent/integrationinstallation"
+	"github.com/bindery/bindery/ent/site"
+	"github.com/bindery/bindery/ent/space"
+	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/internal/apperr"
+	"github.com/bindery/bindery/internal/authz"
+	"github.com/bindery/bindery/internal/enum"
+	integ "github.com/bindery/bindery/internal/integration"
+)
+
+// MaxExternalIDs is the most external IDs an installation holds (the
+// official IntegrationInstallationExternalIds).
+const MaxExternalIDs = 5
+
+// selection is an installation's choice of spaces or of sites.
+type selection struct {
+	field string
+	mode  *enum.InstallationSelection
+	ids   []string
+}
+
+// check refuses IDs without SELECTED, and more than the limit.
+func (s selection) check() error {
+	if len(s.ids) > 0 && (s.mode == nil || *s.mode != enum.InstallationSelectionSelected) {
+		return apperr.Invalid(s.field, "are given only with the selection SELECTED")
+	}
+	if len(s.ids) > MaxInstallationSelection {
+		return apperr.Invalid(s.field, "at most %d", MaxInstallationSelection)
+	}
+	return nil
+}
+
+// checkOwned refuses spaces or sites that are not the organization's (or
+// that do not exist) as invalid, without telling which.
+func (r *Resolver) checkOwned(ctx context.Context, orgID string, spaces, sites selection) error {
+	ctx = internal(ctx, "whether the spaces and sites an installation selects are its organization's")
+	if ids := unique(spaces.ids); len(ids) > 0 {
+		n, err := r.db(ctx).Space.Query().Where(space.IDIn(ids...), space.OrganizationID(orgID), space.DeletedAtIsNil()).Count(ctx)
+		if err != nil {
+			return err
+		}
+		if n != len(ids) {
+			return apperr.Invalid(spaces.field, "must be spaces of the organization")
+		}
+	}
+	if ids := unique(sites.ids); len(ids) > 0 {
+		n, err := r.db(ctx).Site.Query().Where(site.IDIn(ids...), site.OrganizationID(orgID)).Count(ctx)
+		if err != nil {
+			return err
+		}
+		if n != len(ids) {
+			return apperr.Invalid(sites.field, "must be sites of the organization")
+		}
+	}
+	return nil
+}
+
+func checkExternalIDs(ids []string) error {
+	if len(ids) > MaxExternalIDs {
+		return apperr.Invalid("externalIds", "at most %d", MaxExternalIDs)
+	}
+	return nil
+}
+
+func (r *Resolver) installIntegration(ctx context.Context, in model.InstallIntegrationInput) (*ent.IntegrationInstallation, error) {
+	spaces := selection{"spaces", in.SpaceSelection, in.Spaces}
+	sites := selection{"sites", in.SiteSelection, in.Sites}
+	for _, s := range []selection{spaces, sites} {
+		if err := s.check(); err != nil {
+			return nil, err
+		}
+	}
+	if err := checkExternalIDs(in.ExternalIds); err != nil {
+		return nil, err
+	}
+	var out *ent.IntegrationInstallation
+	err := r.tx(ctx, func(ctx context.Context) error {
+		o, _, err := r.orgs.authorize(ctx, in.OrganizationID, authz.Administer)
+		if err != nil {
+			return err
+		}
+		i, err := r.integrationByName(ctx, in.IntegrationName, authz.View)
+		if err != nil {
+			return err
+		}
+		cfg, complete, err := integ.CheckConfiguration(i.Configurations, integ.TargetAccount, json.RawMessage(in.Configuration))
+		if err != nil {
+			return err
+		}
+		if err := r.checkOwned(ctx, o.ID, spaces, sites); err != nil {
+			return err
+		}
+		taken, err := r.db(ctx).IntegrationInstallation.Query().
+			Where(integrationinstallation.IntegrationID(i.ID), integrationinstallation.OrganizationID(o.ID)).
+			Exist(internal(ctx, "whether the organization has installed the integration"))
+		if err != nil {
+			return err
+		}
+		if taken {
+			return apperr.Conflictf("The integration %q is installed in this organization already", i.Name)
+		}
+		status := enum.InstallationStatusActive
+		if !complete {
+			status = enum.InstallationStatusPending
+		}
+		c := r.db(ctx).IntegrationInstallation.Create().SetIntegrationID(i.ID).SetOrganizationID(o.ID).
+			SetStatus(status).SetConfiguration(cfg).AddSpaceIDs(unique(spaces.ids)...).AddSiteIDs(unique(sites.ids)...)
+		if in.SpaceSelection != nil {
+			c.SetSpaceSelection(*in.SpaceSelection)
+		}
+		if in.SiteSelection != nil {
+			c.SetSiteSelection(*in.SiteSelection)
+		}
+		if in.ExternalIds != nil {
+			c.SetExternalIds(in.ExternalIds)
+		}
+		out, err = c.Save(ctx)
+		return err
+	})
+	return out, err
+}
+
+func (r *Resolver) updateInstallation(ctx context.Context, in model.UpdateIntegrationInstallationInput) (*ent.IntegrationInstallation, error) {
+	spaces := selection{"spaces", in.SpaceSelection, in.Spaces}
+	sites := selection{"sites", in.SiteSelection, in.Sites}
+	if err := checkExternalIDs(in.ExternalIds); err != nil {
+		return nil, err
+	}
+	var out *ent.IntegrationInstallation
+	err := r.tx(ctx, func(ctx context.Context) error {
+		x, _, err := r.installations.authorize(ctx, in.ID, authz.Update)
+		if err != nil {
+			return err
+		}
+		// An absent mode keeps the stored one, which the IDs must fit.
+		if spaces.mode == nil {
+			spaces.mode = &x.SpaceSelection
+		}
+		if sites.mode == nil {
+			sites.mode = &x.SiteSelection
+		}
+		for _, s := range []selection{spaces, sites} {
+			if err := s.check(); err != nil {
+				return err
+			}
+		}
+		if err := r.checkOwned(ctx, x.OrganizationID, spaces, sites); err != nil {
+			return err
+		}
+		// The integration may be unpublished: its installation stays
+		// configurable, and paused.
+		i, err := r.db(ctx).Integration.Query().Where(integration.ID(x.IntegrationID)).
+			Only(internal(ctx, "the integration of an installation its admin changes"))
+		if err != nil {
+			return err
+		}
+		u := r.db(ctx).IntegrationInstallation.UpdateOne(x)
+		cfg := x.Configuration
+		if in.Configuration != nil {
+			if cfg, _, err = integ.CheckConfiguration(i.Configurations, integ.TargetAccount, json.RawMessage(in.Configuration)); err != nil {
+				return err
+			}
+			u.SetConfiguration(cfg)
+		}
+		u.SetStatus(installationStatus(i, cfg))
+		if in.SpaceSelection != nil {
+			u.SetSpaceSelection(*in.SpaceSelection)
+		}
+		if in.Spaces != nil || *spaces.mode == enum.InstallationSelectionAll {
+			u.ClearSpaces().AddSpaceIDs(unique(spaces.ids)...)
+		}
+		if in.SiteSelection != nil {
+			u.SetSiteSelection(*in.SiteSelection)
+		}
+		if in.Sites != nil || *sites.mode == enum.InstallationSelectionAll {
+			u.ClearSites().AddSiteIDs(unique(sites.ids)...)
+		}
+		if in.ExternalIds != nil {
+			u.SetExternalIds(in.ExternalIds)
+		}
+		out, err = u.Save(ctx)
+		return err
+	})
+	return out, err
+}
+
+func (r *Resolver) uninstallIntegration(ctx context.Context, in model.UninstallIntegrationInput) error {
+	return r.tx(ctx, func(ctx context.Context) error {
+		x, _, err := r.installations.authorize(ctx, in.ID, authz.Delete)
+		if err != nil {
+			return err
+		}
+		return r.db(ctx).IntegrationInstallation.DeleteOne(x).Exec(ctx)
+	})
+}
+
+// installationSelection is what an installation selects: the IDs of its
+// live selected spaces and of its sites, and the live spaces of its
+// organization.
+type installationSelection struct {
+	spaces, sites []string
+	orgSpaces     int
+}
+
+// installationSpaceCount is how many spaces an installation manages: the
+// organization's live spaces when it selects all, else its live selected
+// ones.
+func (r *Resolver) installationSpaceCount(ctx context.Context, x *ent.IntegrationInstallation) (int, error) {
+	sel, err := load(ctx, loadersFrom(ctx).installationSelections(), x.ID)
+	if err != nil {
+		return 0, err
+	}
+	if x.SpaceSelection == enum.InstallationSelectionAll {
+		return sel.orgSpaces, nil
+	}
+	return len(sel.spaces), nil
+}
+
+// loadInstallationSelections reads the selections of installations in four
+// statements: the installations, their selected spaces' and sites' IDs, and
+// the live spaces of their organizations.
+func (r *Resolver) loadInstallationSelections(ctx context.Context, ids []string) (map[string]installationSelection, error) {
+	ctx = internal(ctx, "the selections of installations the viewer sees")
+	xs, err := r.db(ctx).IntegrationInstallation.Query().Where(integrationinstallation.IDIn(ids...)).
+		WithSpaces(func(q *ent.SpaceQuery) { q.Where(space.DeletedAtIsNil()).Select(space.FieldID) }).
+		WithSites(func(q *ent.SiteQuery) { q.Select(site.FieldID) }).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("loading the selections of installations: %w", err)
+	}
+	var orgs []string
+	for _, x := range xs {
+		orgs = append(orgs, x.OrganizationID)
+	}
+	perOrg := map[string]int{}
+	if len(orgs) > 0 {
+		var rows []struct {
+			OrganizationID string `json:"organization_id"`
+			Count          int    `json:"count"`
+		}
+		err := r.db(ctx).Space.Query().Where(space.OrganizationIDIn(unique(orgs)...), space.DeletedAtIsNil()).
+			GroupBy(space.FieldOrganizationID).Aggregate(ent.Count()).Scan(ctx, &rows)
+		if err != nil {
+			return nil, fmt.Errorf("counting the spaces of organizations: %w", err)
+		}
+		for _, row := range rows {
+			perOrg[row.OrganizationID] = row.Count
+		}
+	}
+	out := make(map[string]installationSelection, len(xs))
+	for _, x := range xs {
+		sel := installationSelection{spaces: []string{}, sites: []string{}, orgSpaces: perOrg[x.OrganizationID]}
+		for _, sp := range x.Edges.Spaces {
+			sel.spaces = append(sel.spaces, sp.ID)
+		}
+		for _, st := range x.Edges.Sites {
+			sel.sites = append(sel.sites, st.ID)
+		}
+		out[x.ID] = sel
+	}
+	return out, nil
+}
+
+// installationSelectedSpaces returns the selected spaces of an
+// installation that the viewer sees, loaded in one batch.
+func (r *Resolver) installationSelectedSpaces(ctx context.Context, x *ent.IntegrationInstallation) ([]*ent.Space, error) {
+	sel, err := load(ctx, loadersFrom(ctx).installationSelections(), x.ID)
+	if err != nil {
+		return nil, err
+	}
+	r.spaces.prefetch(ctx, sel.spaces)
+	return visibleOnly(ctx, r.spaces.get, sel.spaces)
+}
+
+func (r *Resolver) installationSelectedSites(ctx context.Context, x *ent.IntegrationInstallation) ([]*ent.Site, error) {
+	sel, err := load(ctx, loadersFrom(ctx).installationSelections(), x.ID)
+	if err != nil {
+		return nil, err
+	}
+	r.sites.prefetch(ctx, sel.sites)
+	return visibleOnly(ctx, r.sites.get, sel.sites)
+}
+
+// visibleOnly loads the IDs the viewer sees, in order, leaving out the
+// others.
+func visibleOnly[T any](ctx context.Context, get func(context.Context, string) (T, authz.Decision, error), ids []string) ([]T, error) {
+	out := make([]T, 0, len(ids))
+	for _, id := range ids {
+		v, _, err := get(ctx, id)
+		if apperr.KindOf(err) == apperr.NotFound {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// installationIntegration is the integration installed; nil once it is
+// unpublished.
+func (r *Resolver) installationIntegration(ctx context.Context, x *ent.IntegrationInstallation) (*ent.Integration, error) {
+	i, _, err := r.integrations.get(ctx, x.IntegrationID)
+	if apperr.KindOf(err) == apperr.NotFound {
+		return nil, nil
+	}
+	return i, err
+}
+
+// installationOrganization is the organization an installation is in,
+// which whoever sees the installation sees.
+func (r *Resolver) installationOrganization(ctx context.Context, x *ent.IntegrationInstallation) (*ent.Organization, error) {
+	if _, _, err := r.installations.get(ctx, x.ID); err != nil {
+		return nil, err
+	}
+	o, _, err := r.orgs.get(ctx, x.OrganizationID)
+	return o, err
+}

@@ -1,0 +1,186 @@
+package graph_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/graph"
+	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/server/servertest"
+)
+
+// lsIntegrationFields are the fields of a listed integration that load
+// beyond its row.
+const lsIntegrationFields = `name version scopes categories previewImages externalLinks { url label } owner { id title }
+  permissions { admin install } urls { location icon }`
+
+// lsIntegrations publishes n public integrations of the organization.
+func lsIntegrations(t *testing.T, e *servertest.Env, n int) []*ent.Integration {
+	t.Helper()
+	out := make([]*ent.Integration, n)
+	for i := range n {
+		out[i] = e.Client.Integration.Create().SetName(fmt.Sprintf("integration-%02d", i)).SetOrganizationID(e.Org.ID).
+			SetTitle(fmt.Sprintf("Integration %d", i)).SetScript("export default {}").SetVisibility(enum.IntegrationVisibilityPublic).
+			SetScopes([]enum.IntegrationScope{enum.IntegrationScopeSpaceContentRead}).
+			SetExternalLinks([]map[string]any{{"url": "https://example.com", "label": "Site"}}).SaveX(context.Background())
+	}
+	return out
+}
+
+// lsInstallations installs one integration of the organization in n other
+// organizations (each with a space), and returns its name.
+func lsInstallations(t *testing.T, e *servertest.Env, n int) string {
+	t.Helper()
+	ctx := context.Background()
+	i := lsIntegrations(t, e, 1)[0]
+	for k := range n {
+		u := e.User(fmt.Sprintf("installer%d@example.com", k))
+		o, err := graph.CreateOrganization(ctx, e.Client, fmt.Sprintf("Installer %d", k), u.ID)
+		require.NoError(t, err)
+		e.Client.Space.Create().SetOrganizationID(o.ID).SetTitle("Space").ExecX(ctx)
+		e.Client.IntegrationInstallation.Create().SetIntegrationID(i.ID).SetOrganizationID(o.ID).
+			SetExternalIds([]string{"x"}).ExecX(ctx)
+	}
+	return i.Name
+}
+
+// lsOrgInstallations installs n integrations in the organization, each for
+// a selection of one of its n spaces and sites.
+func lsOrgInstallations(t *testing.T, e *servertest.Env, n int) []*ent.IntegrationInstallation {
+	t.Helper()
+	ctx := context.Background()
+	out := make([]*ent.IntegrationInstallation, n)
+	for k, i := range lsIntegrations(t, e, n) {
+		sp := e.Client.Space.Create().SetOrganizationID(e.Org.ID).SetTitle(fmt.Sprintf("Space %d", k)).SaveX(ctx)
+		out[k] = e.Client.IntegrationInstallation.Create().SetIntegrationID(i.ID).SetOrganizationID(e.Org.ID).
+			SetSpaceSelection(enum.InstallationSelectionSelected).AddSpaces(sp).SaveX(ctx)
+	}
+	return out
+}
+
+func lsIntegrationCases() []lsCase {
+	const installationFields = `id status spaceSelection spaces configuration externalIds organization { id } integration { name }
+	  urls { location }`
+	return []lsCase{
+		{
+			// The token with the viewer's memberships, the page and its
+			// count: the owner organization and permissions come from the
+			// memberships.
+			list: "Query.integrations", max: 3,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				lsIntegrations(t, e, n)
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, v.token, `{ integrations(first: 100) { totalCount nodes { `+lsIntegrationFields+` } } }`, nil)
+					lsCheck(t, d, "integrations", n, "owner.title", "scopes", "externalLinks", "urls.location")
+				}
+			},
+		},
+		{
+			list: "GET /v1/integrations", max: 3,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				lsIntegrations(t, e, n)
+				return func(e *servertest.Env) {
+					lsCheck(t, e.MustDo(http.MethodGet, "/v1/integrations?limit=100", v.token, nil, http.StatusOK),
+						"", n, "owner.title", "scopes", "externalLinks", "urls.location")
+				}
+			},
+		},
+		{
+			// The token, access, the integration, the page and its count,
+			// the installations' organizations, their access, the spaces'
+			// counts (two), the integrations' names.
+			list: "Integration.installations", max: 11,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				name := lsInstallations(t, e, n)
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, e.OwnerToken, `query($n: String!) { integration(name: $n) { installations(first: 100) {
+					  totalCount nodes { `+installationFields+` } } } }`, map[string]any{"n": name})
+					lsCheck(t, d, "integration.installations", n, "status", "spaces", "organization.id", "urls.location")
+				}
+			},
+		},
+		{
+			list: "GET /v1/integrations/{integrationName}/installations", max: 11,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				name := lsInstallations(t, e, n)
+				return func(e *servertest.Env) {
+					lsCheck(t, e.MustDo(http.MethodGet, "/v1/integrations/"+name+"/installations?limit=100", e.OwnerToken, nil,
+						http.StatusOK), "", n, "status", "spaces", "target.organization", "urls.location")
+				}
+			},
+		},
+		{
+			list: "Organization.installations", max: 10,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				lsOrgInstallations(t, e, n)
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, e.OwnerToken, `query($org: ID!) { organization(id: $org) { installations(first: 100) {
+					  totalCount nodes { `+installationFields+` selectedSpaces { id title } selectedSites { id } } } } }`,
+						map[string]any{"org": e.Org.ID})
+					lsCheck(t, d, "organization.installations", n, "status", "spaces", "integration.name", "selectedSpaces")
+				}
+			},
+		},
+		{
+			// One installation selecting n spaces.
+			list: "IntegrationInstallation.selectedSpaces", max: 8,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				x := lsOrgInstallations(t, e, 1)[0]
+				ctx := context.Background()
+				for k := range n - 1 {
+					sp := e.Client.Space.Create().SetOrganizationID(e.Org.ID).SetTitle(fmt.Sprintf("More %d", k)).SaveX(ctx)
+					e.Client.IntegrationInstallation.UpdateOne(x).AddSpaces(sp).ExecX(ctx)
+				}
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, e.OwnerToken, `query($id: ID!) { node(id: $id) { ... on IntegrationInstallation {
+					  selectedSpaces { id title organization { id } } } } }`, map[string]any{"id": x.ID})
+					require.Len(t, lsAt(d, "node.selectedSpaces"), n)
+				}
+			},
+		},
+		{
+			list: "IntegrationInstallation.selectedSites", max: 7,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				x := lsOrgInstallations(t, e, 1)[0]
+				ctx := context.Background()
+				for k := range n {
+					s := e.Client.Site.Create().SetOrganizationID(e.Org.ID).SetTitle(fmt.Sprintf("Site %d", k)).SaveX(ctx)
+					e.Client.IntegrationInstallation.UpdateOne(x).AddSites(s).ExecX(ctx)
+				}
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, e.OwnerToken, `query($id: ID!) { node(id: $id) { ... on IntegrationInstallation {
+					  selectedSites { id title } } } }`, map[string]any{"id": x.ID})
+					require.Len(t, lsAt(d, "node.selectedSites"), n)
+				}
+			},
+		},
+	}
+}
+
+func wrIntegrationCases() []wrCase {
+	return []wrCase{
+		{
+			// Beside n installations of the integration: the token, the
+			// organization's access, the integration by name, the checks
+			// (taken name, configuration), the insert in its transaction,
+			// and the presented installation's organization, selection
+			// (four) and integration.
+			create: "POST /v1/integrations/{integrationName}/installations", max: 17,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
+				name := lsInstallations(t, e, n)
+				return func(e *servertest.Env) {
+					o, err := graph.CreateOrganization(context.Background(), e.Client, "New", e.Owner.ID)
+					require.NoError(t, err)
+					got := e.MustDo(http.MethodPost, "/v1/integrations/"+name+"/installations", e.OwnerToken,
+						map[string]any{"organization": o.ID}, http.StatusCreated)
+					wrCheck(t, got, "status", "urls.location")
+				}
+			},
+		},
+	}
+}

@@ -1,0 +1,77 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/internal/secrets"
+)
+
+// RotateSecrets re-encrypts every integration's secrets from the old key to
+// the new one, in one transaction: every value opens with the old key and
+// is sealed again with the new, or nothing changes. It returns the number
+// of values re-encrypted. It runs outside any request, on a client without
+// the read guard (the `bindery secrets rotate` command's).
+func RotateSecrets(ctx context.Context, client *ent.Client, oldKey, newKey string) (int, error) {
+	from, err := secrets.FromBase64(oldKey)
+	if err != nil {
+		return 0, fmt.Errorf("the old key: %w", err)
+	}
+	to, err := secrets.FromBase64(newKey)
+	if err != nil {
+		return 0, fmt.Errorf("the new key: %w", err)
+	}
+	tx, err := client.Tx(ctx)
+	if err != nil {
+		return 0, err
+	}
+	n, err := reseal(ctx, tx.Client(), from, to)
+	if err != nil {
+		return 0, rollback(tx, err)
+	}
+	return n, tx.Commit()
+}
+
+func reseal(ctx context.Context, c *ent.Client, from, to *secrets.Box) (int, error) {
+	rows, err := c.Integration.Query().Select("id", "secrets", "updated_at").All(ctx)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, i := range rows {
+		if len(i.Secrets) == 0 {
+			continue
+		}
+		out := make(map[string]string, len(i.Secrets))
+		for name, sealed := range i.Secrets {
+			if out[name], err = from.Reseal(to, sealed, i.ID+"/"+name); err != nil {
+				// The message names the secret, never its value.
+				return 0, fmt.Errorf("the secret %q of integration %s: %w", name, i.ID, err)
+			}
+			n++
+		}
+		// A new key changes no integration: its updatedAt stays.
+		if err := c.Integration.UpdateOneID(i.ID).SetSecrets(out).SetUpdatedAt(i.UpdatedAt).Exec(ctx); err != nil {
+			return 0, err
+		}
+	}
+	return n, nil
+}
+
+func rollback(tx *ent.Tx, err error) error {
+	if rerr := tx.Rollback(); rerr != nil {
+		return fmt.Errorf("%w (and rolling back: %v)", err, rerr)
+	}
+	return err
+}
+
+// OpenSecret opens one secret of an integration: for tests and tools that
+// check what is stored, never for a response.
+func OpenSecret(key string, i *ent.Integration, name string) (string, error) {
+	box, err := secrets.FromBase64(key)
+	if err != nil {
+		return "", err
+	}
+	return box.Open(i.Secrets[name], i.ID+"/"+name)
+}
