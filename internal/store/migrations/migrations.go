@@ -30,7 +30,7 @@ import (
 	"entgo.io/ent/dialect/sql/schema"
 
 	entmigrate "github.com/bindery/bindery/ent/migrate"
-	_ "github.com/lib/pq"    // PostgreSQL driver
+	_ "github.com/lib/pq"  // PostgreSQL driver
 	_ "modernc.org/sqlite" // SQLite driver, pure Go
 
 	"github.com/bindery/bindery/internal/search"
