@@ -6,6 +6,9 @@
 // SQLite's dev database is in memory; PostgreSQL's is a scratch schema in
 // the database of BINDERY_TEST_DATABASE_URL (or --dev-url). Nothing is
 // written unless both dialects were planned.
+//
+// With -rehash it only rewrites the atlas.sum files, after a merge brought
+// migration files from both sides.
 package main
 
 import (
@@ -43,8 +46,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	name := fs.String("name", "", "what the migration does, in snake case: add_x")
 	root := fs.String("dir", filepath.Join("internal", "store", "migrations"), "the directory of the dialects' migration directories")
 	devURL := fs.String("dev-url", getenv("BINDERY_TEST_DATABASE_URL"), "a PostgreSQL database in which to create a scratch schema (default $BINDERY_TEST_DATABASE_URL)")
+	rehash := fs.Bool("rehash", false, "only rewrite each directory's atlas.sum from its files: after a merge that brought migration files from both sides")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *rehash {
+		return rewriteSums(*root, stdout)
 	}
 	if !validName.MatchString(*name) {
 		return errors.New("--name is required: lower case letters, digits and _, such as add_integration_secret")
@@ -101,6 +108,28 @@ func plan(ctx context.Context, d, devURL string, dir migrate.Dir, version, name 
 	}
 	wrote, err := migrations.Plan(ctx, d, migrations.Dev{URL: dev}, dir, version, name)
 	return wrote, errors.Join(err, drop())
+}
+
+// rewriteSums rewrites the atlas.sum of each dialect's directory.
+func rewriteSums(root string, stdout io.Writer) error {
+	for _, d := range migrations.Dialects {
+		path := filepath.Join(root, migrations.DirName(d))
+		dir, err := readDir(path)
+		if err != nil {
+			return err
+		}
+		if err := migrations.WriteSum(dir); err != nil {
+			return err
+		}
+		written, err := writeDir(path, dir)
+		if err != nil {
+			return err
+		}
+		for _, f := range written {
+			fmt.Fprintln(stdout, "wrote", f)
+		}
+	}
+	return nil
 }
 
 // readDir reads a migration directory from disk into memory.

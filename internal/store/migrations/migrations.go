@@ -29,9 +29,10 @@ import (
 	entsql "entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/schema"
 
-	entmigrate "github.com/bindery/bindery/ent/migrate"
 	_ "github.com/lib/pq"  // PostgreSQL driver
 	_ "modernc.org/sqlite" // SQLite driver, pure Go
+
+	entmigrate "github.com/bindery/bindery/ent/migrate"
 
 	"github.com/bindery/bindery/internal/search"
 )
