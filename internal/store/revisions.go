@@ -118,9 +118,13 @@ func (r *revisions) read(ctx context.Context, version string) ([]*migrate.Revisi
 
 // WriteRevision implements migrate.RevisionReadWriter.
 func (r *revisions) WriteRevision(ctx context.Context, rev *migrate.Revision) error {
-	partial, err := json.Marshal(rev.PartialHashes)
-	if err != nil {
-		return err
+	var partial sql.NullString
+	if len(rev.PartialHashes) > 0 {
+		b, err := json.Marshal(rev.PartialHashes)
+		if err != nil {
+			return err
+		}
+		partial = sql.NullString{String: string(b), Valid: true}
 	}
 	cols := strings.Split(revisionColumns, ", ")
 	marks := make([]string, len(cols))
@@ -133,9 +137,9 @@ func (r *revisions) WriteRevision(ctx context.Context, rev *migrate.Revision) er
 	}
 	query := "INSERT INTO " + revisionTable + " (" + revisionColumns + ") VALUES (" + strings.Join(marks, ", ") +
 		") ON CONFLICT (version) DO UPDATE SET " + strings.Join(sets, ", ")
-	_, err = r.tx.ExecContext(ctx, query, rev.Version, rev.Description, int64(rev.Type), rev.Applied, rev.Total,
+	_, err := r.tx.ExecContext(ctx, query, rev.Version, rev.Description, int64(rev.Type), rev.Applied, rev.Total,
 		rev.ExecutedAt.UTC(), int64(rev.ExecutionTime), nullString(rev.Error), nullString(rev.ErrorStmt), rev.Hash,
-		string(partial), rev.OperatorVersion)
+		partial, rev.OperatorVersion)
 	return err
 }
 
