@@ -240,6 +240,9 @@ func (d *DB) inMigration(ctx context.Context, fn func(context.Context, *migratio
 	if err != nil || !ok {
 		return err
 	}
+	if err := m.rrw.flush(ctx); err != nil {
+		return fmt.Errorf("writing the revisions: %w", err)
+	}
 	if d.Dialect != dialect.Postgres {
 		if err := foreignKeyCheck(ctx, tx); err != nil {
 			return err

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,10 +21,30 @@ import (
 const revisionTable = "atlas_schema_revisions"
 
 // revisions is the revision table, read and written in the migration's
-// transaction: Atlas's migrate.RevisionReadWriter.
+// transaction: Atlas's migrate.RevisionReadWriter. Atlas writes a file's
+// revision after each of its statements, so that a file that fails half-way
+// resumes where it stopped; in one transaction nothing stops half-way, so
+// writes are kept until flush, which saves a round trip per statement.
 type revisions struct {
 	tx      *sql.Tx
 	dialect string
+	written map[string]*migrate.Revision // by version, not yet flushed
+}
+
+// flush writes the revisions kept since the last flush.
+func (r *revisions) flush(ctx context.Context) error {
+	versions := make([]string, 0, len(r.written))
+	for v := range r.written {
+		versions = append(versions, v)
+	}
+	slices.Sort(versions)
+	for _, v := range versions {
+		if err := r.write(ctx, r.written[v]); err != nil {
+			return err
+		}
+	}
+	r.written = nil
+	return nil
 }
 
 var _ migrate.RevisionReadWriter = (*revisions)(nil)
@@ -80,6 +101,27 @@ func (r *revisions) ReadRevision(ctx context.Context, version string) (*migrate.
 }
 
 func (r *revisions) read(ctx context.Context, version string) ([]*migrate.Revision, error) {
+	stored, err := r.readStored(ctx, version)
+	if err != nil || len(r.written) == 0 {
+		return stored, err
+	}
+	var revs []*migrate.Revision
+	for _, rev := range stored {
+		if r.written[rev.Version] == nil {
+			revs = append(revs, rev)
+		}
+	}
+	for v, rev := range r.written {
+		if version == "" || v == version {
+			c := *rev
+			revs = append(revs, &c)
+		}
+	}
+	slices.SortFunc(revs, func(a, b *migrate.Revision) int { return strings.Compare(a.Version, b.Version) })
+	return revs, nil
+}
+
+func (r *revisions) readStored(ctx context.Context, version string) ([]*migrate.Revision, error) {
 	query, args := "SELECT "+revisionColumns+" FROM "+revisionTable, []any{}
 	if version != "" {
 		query += " WHERE version = " + r.arg(1)
@@ -116,8 +158,19 @@ func (r *revisions) read(ctx context.Context, version string) ([]*migrate.Revisi
 	return revs, rows.Err()
 }
 
-// WriteRevision implements migrate.RevisionReadWriter.
-func (r *revisions) WriteRevision(ctx context.Context, rev *migrate.Revision) error {
+// WriteRevision implements migrate.RevisionReadWriter: the revision is
+// written at the next flush.
+func (r *revisions) WriteRevision(_ context.Context, rev *migrate.Revision) error {
+	if r.written == nil {
+		r.written = map[string]*migrate.Revision{}
+	}
+	c := *rev
+	c.PartialHashes = slices.Clone(rev.PartialHashes)
+	r.written[rev.Version] = &c
+	return nil
+}
+
+func (r *revisions) write(ctx context.Context, rev *migrate.Revision) error {
 	var partial sql.NullString
 	if len(rev.PartialHashes) > 0 {
 		b, err := json.Marshal(rev.PartialHashes)
@@ -145,6 +198,7 @@ func (r *revisions) WriteRevision(ctx context.Context, rev *migrate.Revision) er
 
 // DeleteRevision implements migrate.RevisionReadWriter.
 func (r *revisions) DeleteRevision(ctx context.Context, version string) error {
+	delete(r.written, version)
 	_, err := r.tx.ExecContext(ctx, "DELETE FROM "+revisionTable+" WHERE version = "+r.arg(1), version)
 	return err
 }
