@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,6 +73,33 @@ func autoMigrate(t *testing.T, db *store.DB) {
 	}
 }
 
+// lastAutoMigrated creates the schema of the last release that migrated
+// automatically: the baseline's statements, run without recording them.
+// (When the baseline was written, it was what autoMigrate made:
+// TestMigrationsMatchAutomaticMigration, which keeps comparing the
+// automatic migration of today's ent schema with the files.)
+func lastAutoMigrated(t *testing.T, db *store.DB) {
+	t.Helper()
+	ctx := context.Background()
+	dir, err := migrations.Dir(db.Dialect)
+	require.NoError(t, err)
+	files, err := dir.Files()
+	require.NoError(t, err)
+	var drv atlasmigrate.Driver
+	if db.Dialect == dialect.Postgres {
+		drv, err = postgres.Open(db.SQL)
+	} else {
+		drv, err = sqlite.Open(db.SQL)
+	}
+	require.NoError(t, err)
+	stmts, err := atlasmigrate.FileStmts(drv, files[0])
+	require.NoError(t, err)
+	for _, stmt := range stmts {
+		_, err := db.SQL.ExecContext(ctx, stmt)
+		require.NoError(t, err, stmt)
+	}
+}
+
 func baselineName(t *testing.T, d string) string {
 	t.Helper()
 	dir, err := migrations.Dir(d)
@@ -127,13 +155,28 @@ func TestMigrateAdoptsAutoMigratedDatabase(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db := open(t, freshDSN(t))
-	autoMigrate(t, db)
-	c := db.NewClient()
-	u, err := c.User.Create().SetEmail("ada@example.com").SetDisplayName("Ada").Save(ctx)
-	require.NoError(t, err)
-	org, err := c.Organization.Create().SetTitle("Docs").Save(ctx)
-	require.NoError(t, err)
-	require.NoError(t, c.Member.Create().SetOrganizationID(org.ID).SetUserID(u.ID).SetRole("admin").Exec(ctx))
+	lastAutoMigrated(t, db)
+	arg := func(n int) string {
+		if db.Dialect == dialect.Postgres {
+			return fmt.Sprintf("$%d", n)
+		}
+		return "?"
+	}
+	now := time.Now().UTC().Truncate(time.Second)
+	for _, stmt := range []struct {
+		query string
+		args  []any
+	}{
+		{"INSERT INTO users (id, created_at, updated_at, email, display_name) VALUES ('usr_ada', " + arg(1) + ", " + arg(2) + ", 'ada@example.com', 'Ada')",
+			[]any{now, now}},
+		{"INSERT INTO organizations (id, created_at, updated_at, title, email_domains) VALUES ('org_docs', " + arg(1) + ", " + arg(2) + ", 'Docs', '[]')",
+			[]any{now, now}},
+		{"INSERT INTO members (id, role, joined_at, organization_id, user_id) VALUES ('mem_ada', 'admin', " + arg(1) + ", 'org_docs', 'usr_ada')",
+			[]any{now}},
+	} {
+		_, err := db.SQL.ExecContext(ctx, stmt.query, stmt.args...)
+		require.NoError(t, err, stmt.query)
+	}
 
 	baseline := baselineName(t, db.Dialect)
 	st, err := db.MigrationStatus(ctx)
@@ -160,18 +203,32 @@ func TestMigrateAdoptsAutoMigratedDatabase(t *testing.T) {
 	require.NoError(t, db.SQL.QueryRowContext(ctx, "SELECT type FROM atlas_schema_revisions").Scan(&typ))
 	assert.Equal(t, int(atlasmigrate.RevisionTypeBaseline), typ)
 
-	users, err := c.User.Query().All(ctx)
+	users, err := db.Client.User.Query().All(ctx)
 	require.NoError(t, err)
 	require.Len(t, users, 1)
 	assert.Equal(t, "ada@example.com", users[0].Email)
-	n, err := c.Member.Query().Count(ctx)
+	assert.Equal(t, now, users[0].CreatedAt.UTC())
+	m, err := db.Client.Member.Query().WithOrganization().Only(ctx)
 	require.NoError(t, err)
-	assert.Equal(t, 1, n)
+	assert.Equal(t, "Docs", m.Edges.Organization.Title)
 
 	// The adopted schema is the one the files make.
 	fresh := open(t, freshDSN(t))
 	require.NoError(t, fresh.Migrate(ctx))
-	assert.Empty(t, schemaDiff(t, db, fresh), "the automatic migration and the migration files make the same schema")
+	assert.Empty(t, schemaDiff(t, db, fresh), "the adopted database has the schema of a fresh one")
+}
+
+// The migration files make the schema ent's automatic migration of the
+// ent schema makes, which the releases before versioned migrations ran at
+// every start.
+func TestMigrationsMatchAutomaticMigration(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	auto := open(t, freshDSN(t))
+	autoMigrate(t, auto)
+	files := open(t, freshDSN(t))
+	require.NoError(t, files.Migrate(ctx))
+	assert.Empty(t, schemaDiff(t, auto, files))
 }
 
 // schemaDiff returns the changes from a's schema to b's, as Atlas plans
@@ -209,6 +266,10 @@ func schemaDiff(t *testing.T, a, b *store.DB) []string {
 		if m, ok := c.(*atlasschema.ModifyTable); ok && a.Dialect == dialect.SQLite && m.T.Name == "search_pages" {
 			continue
 		}
+		// The revision table is the migrations' own.
+		if tableOf(c) == "atlas_schema_revisions" {
+			continue
+		}
 		plan, err := drv.PlanChanges(ctx, "diff", []atlasschema.Change{c})
 		require.NoError(t, err)
 		for _, pc := range plan.Changes {
@@ -216,6 +277,18 @@ func schemaDiff(t *testing.T, a, b *store.DB) []string {
 		}
 	}
 	return out
+}
+
+func tableOf(c atlasschema.Change) string {
+	switch c := c.(type) {
+	case *atlasschema.AddTable:
+		return c.T.Name
+	case *atlasschema.DropTable:
+		return c.T.Name
+	case *atlasschema.ModifyTable:
+		return c.T.Name
+	}
+	return ""
 }
 
 // A database that has Bindery's tables without the rest of the baseline
