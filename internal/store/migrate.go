@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io"
@@ -218,8 +219,11 @@ func (d *DB) inMigration(ctx context.Context, fn func(context.Context, *migratio
 			return err
 		}
 		defer func() {
-			_, ferr := conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA foreign_keys = on")
-			err = errors.Join(err, ferr)
+			if _, ferr := conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA foreign_keys = on"); ferr != nil {
+				// Never hand the pool a connection without foreign keys.
+				_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+				err = errors.Join(err, ferr)
+			}
 		}()
 	}
 	tx, err := conn.BeginTx(ctx, nil)
