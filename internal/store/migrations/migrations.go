@@ -23,6 +23,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"sync"
 
 	"ariga.io/atlas/sql/migrate"
 	"entgo.io/ent/dialect"
@@ -91,6 +92,8 @@ func (f versionFormatter) Format(p *migrate.Plan) ([]migrate.File, error) {
 	return migrate.DefaultFormatter.Format(p)
 }
 
+var planMu sync.Mutex
+
 // Plan writes into dir the migration from dir's state to the ent schema, as
 // file version_name.sql, and updates dir's atlas.sum. It reports whether it
 // wrote a file: false when dir already produces the ent schema.
@@ -99,6 +102,10 @@ func (f versionFormatter) Format(p *migrate.Plan) ([]migrate.File, error) {
 // on it, inspected, and dropped again. When dir is empty the file is the
 // baseline, which also creates the search index.
 func Plan(ctx context.Context, d string, dev Dev, dir migrate.Dir, version, name string) (bool, error) {
+	// ent's planner completes the package-level table descriptions of
+	// ent/migrate in place: one plan at a time.
+	planMu.Lock()
+	defer planMu.Unlock()
 	before, err := dir.Files()
 	if err != nil {
 		return false, err
