@@ -11,7 +11,7 @@ OWNER ?= owner@bindery.local
 GENERATED := ent graph/generated graph/model/models_gen.go graph/model/connections_gen.go rest/openapi.json \
 	graph/schema internal/enum/values.go
 
-.PHONY: build release check-release run test lint test-sqlite test-postgres test-race generate check-generate bench bench-load e2e clean playground-assets
+.PHONY: build release check-release run test lint test-sqlite test-postgres test-race generate check-generate migration check-migrations bench bench-load e2e clean playground-assets
 
 # The release, when the checkout is at a tag; `bindery version` shows it with
 # the commit (from the build information: -buildvcs).
@@ -36,7 +36,7 @@ TOKEN_TTL ?= 720h
 run: build
 	BINDERY_LOG_FORMAT=$${BINDERY_LOG_FORMAT:-text} ./$(BIN) serve --db $(DB) --token-file $(DB).token --token-ttl $(TOKEN_TTL)
 
-test: check-generate lint check-release
+test: check-generate check-migrations lint check-release
 	$(MAKE) test-sqlite
 	@if [ -n "$$BINDERY_TEST_DATABASE_URL" ]; then $(MAKE) test-postgres; \
 	else echo "BINDERY_TEST_DATABASE_URL is not set: skipping the PostgreSQL run"; fi
@@ -95,6 +95,22 @@ check-generate:
 		echo "generated code was stale: commit the output of 'go generate ./...'"; exit 1; \
 	fi
 	@rm -f .generated.before .generated.after
+
+# Writes the migration files of a change to the ent schema, after
+# regenerating ent from it: make migration NAME=add_x. One file per dialect
+# in internal/store/migrations (README, Development); PostgreSQL's is planned
+# in a scratch schema of the database of BINDERY_TEST_DATABASE_URL.
+migration:
+	@if [ -z "$(NAME)" ]; then echo "usage: make migration NAME=describe_the_change"; exit 1; fi
+	$(GO) generate ./...
+	$(GO) run ./cmd/newmigration -name $(NAME)
+
+# Fails when the ent schema has changes without a migration, or a
+# directory's atlas.sum does not match its files: on SQLite always, on
+# PostgreSQL too when BINDERY_TEST_DATABASE_URL is set.
+check-migrations:
+	@echo "== migrations"
+	$(GO) test -count=1 -run '^TestDrift$$' ./internal/store/migrations
 
 # Re-fetches the playground's GraphiQL, React and ReactDOM from npm at the
 # versions pinned in server/playground/assets.mjs, and rewrites

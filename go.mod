@@ -3,6 +3,7 @@ module github.com/bindery/bindery
 go 1.26.8
 
 require (
+	ariga.io/atlas v0.32.1-0.20250325101103-175b25e1c1b9
 	code.dny.dev/ssrf v0.3.0
 	entgo.io/contrib v0.7.0
 	entgo.io/ent v0.14.5
@@ -41,7 +42,6 @@ require (
 )
 
 require (
-	ariga.io/atlas v0.32.1-0.20250325101103-175b25e1c1b9 // indirect
 	github.com/BurntSushi/toml v1.4.1-0.20240526193622-a339e1f7089c // indirect
 	github.com/JohannesKaufmann/dom v0.3.1 // indirect
 	github.com/agext/levenshtein v1.2.3 // indirect

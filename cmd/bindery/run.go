@@ -28,7 +28,7 @@ import (
 const usage = `Usage:
   bindery serve [--addr 127.0.0.1:8080] [--db DSN] [--no-introspection] [--no-seed]
                 [--token-file FILE] [--token-ttl 720h]
-  bindery migrate [--db DSN]
+  bindery migrate [--db DSN] [--status | --dry-run]
   bindery org create [--db DSN] --title TITLE --owner EMAIL
   bindery token create [--db DSN] --email EMAIL [--org ORGID --role ROLE]
   bindery routes [--json]
@@ -55,7 +55,7 @@ func dispatch(ctx context.Context, args []string, getenv func(string) string, st
 	case cmd == "serve" || strings.HasPrefix(cmd, "serve "):
 		return serve(ctx, cfg, args[2:], stderr)
 	case cmd == "migrate" || strings.HasPrefix(cmd, "migrate "):
-		return migrate(ctx, cfg, args[2:], stderr)
+		return migrate(ctx, cfg, args[2:], stdout, stderr)
 	case cmd == "org create":
 		return createOrg(ctx, cfg, args[3:], stdout, stderr)
 	case cmd == "token create":
@@ -121,7 +121,6 @@ func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
 	return slog.New(slog.NewJSONHandler(w, opts))
 }
 
-// openMigrated opens the database and brings its schema up to date.
 // openConfigured completes cfg and opens its database, migrated: what every
 // command that works on a database does first.
 func openConfigured(ctx context.Context, cfg *config.Config) (*store.DB, error) {
@@ -131,6 +130,7 @@ func openConfigured(ctx context.Context, cfg *config.Config) (*store.DB, error) 
 	return openMigrated(ctx, cfg.DatabaseURL)
 }
 
+// openMigrated opens the database and applies its pending migrations.
 func openMigrated(ctx context.Context, dsn string) (*store.DB, error) {
 	db, err := store.Open(ctx, dsn)
 	if err != nil {
@@ -199,12 +199,21 @@ func serve(ctx context.Context, cfg config.Config, args []string, stderr io.Writ
 			return fmt.Errorf("listening on BINDERY_METRICS_ADDR: %w", err)
 		}
 	}
-	db, err := openMigrated(ctx, cfg.DatabaseURL)
+	db, err := store.Open(ctx, cfg.DatabaseURL)
 	if err != nil {
 		closeListeners()
 		return err
 	}
 	defer db.Close()
+	start := time.Now()
+	applied, err := db.ApplyMigrations(ctx)
+	if err != nil {
+		closeListeners()
+		return err
+	}
+	if len(applied) > 0 {
+		log.Info("migrated the database", "applied", applied, "took", time.Since(start).Round(time.Millisecond))
+	}
 	srv, err := server.New(cfg, db, log)
 	if err != nil {
 		closeListeners()
@@ -252,17 +261,72 @@ func routes(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-func migrate(ctx context.Context, cfg config.Config, args []string, stderr io.Writer) error {
+// migrate applies the pending migration files; --status lists what the
+// database applied and what is pending, --dry-run prints the SQL that
+// would run. Neither changes the database.
+func migrate(ctx context.Context, cfg config.Config, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("migrate", stderr)
 	fs.StringVar(&cfg.DatabaseURL, "db", cfg.DatabaseURL, "database: SQLite file path or postgres:// URL")
+	status := fs.Bool("status", false, "list the migration files the database applied and those pending; change nothing")
+	dryRun := fs.Bool("dry-run", false, "print the SQL of the pending migration files without running it")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	db, err := openMigrated(ctx, cfg.DatabaseURL)
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: migrate takes no arguments", errUsage)
+	}
+	if *status && *dryRun {
+		return fmt.Errorf("%w: --status and --dry-run go alone", errUsage)
+	}
+	db, err := store.Open(ctx, cfg.DatabaseURL)
 	if err != nil {
 		return err
 	}
-	return db.Close()
+	defer db.Close()
+	switch {
+	case *status:
+		st, err := db.MigrationStatus(ctx)
+		if err != nil {
+			return err
+		}
+		printMigrationStatus(stdout, st)
+		return nil
+	case *dryRun:
+		return db.WritePendingMigrations(ctx, stdout)
+	}
+	applied, err := db.ApplyMigrations(ctx)
+	if err != nil {
+		return err
+	}
+	for _, name := range applied {
+		fmt.Fprintln(stdout, "applied", name)
+	}
+	if len(applied) == 0 {
+		fmt.Fprintln(stdout, "the database is up to date")
+	}
+	return nil
+}
+
+// printMigrationStatus writes a line per migration file, then the count of
+// pending files.
+func printMigrationStatus(w io.Writer, st *store.MigrationStatus) {
+	if st.Adopt {
+		fmt.Fprintln(w, "The database was migrated automatically by an earlier release: migrating adopts it,\n"+
+			"recording the baseline as applied without running it.")
+	}
+	for _, f := range st.Files {
+		switch {
+		case f.Applied && f.Baseline:
+			fmt.Fprintf(w, "applied  %s  %s (baseline, adopted)\n", f.Name, f.AppliedAt.UTC().Format(time.RFC3339))
+		case f.Applied:
+			fmt.Fprintf(w, "applied  %s  %s\n", f.Name, f.AppliedAt.UTC().Format(time.RFC3339))
+		case f.Baseline:
+			fmt.Fprintf(w, "pending  %s  (baseline: to be recorded, not run)\n", f.Name)
+		default:
+			fmt.Fprintf(w, "pending  %s\n", f.Name)
+		}
+	}
+	fmt.Fprintf(w, "%d applied, %d pending\n", len(st.Files)-len(st.Pending()), len(st.Pending()))
 }
 
 // reindex rebuilds the search index of every space from its current

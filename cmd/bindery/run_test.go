@@ -150,10 +150,48 @@ func TestRoutesAsJSON(t *testing.T) {
 func TestMigrateIsIdempotent(t *testing.T) {
 	t.Parallel()
 	db := dsn(t)
-	for i := 0; i < 2; i++ {
-		_, _, err := runCLI(t, nil, "migrate", "--db", db)
-		require.NoError(t, err)
-	}
+	out, _, err := runCLI(t, nil, "migrate", "--db", db)
+	require.NoError(t, err)
+	assert.Regexp(t, `^applied \d{14}_baseline\.sql\n`, out)
+	out, _, err = runCLI(t, nil, "migrate", "--db", db)
+	require.NoError(t, err)
+	assert.Equal(t, "the database is up to date\n", out)
+}
+
+// --status lists what is applied and pending, --dry-run prints the SQL
+// that would run; neither changes the database.
+func TestMigrateStatusAndDryRun(t *testing.T) {
+	t.Parallel()
+	db := dsn(t)
+	baseline := regexp.MustCompile(`\d{14}_baseline\.sql`)
+
+	out, _, err := runCLI(t, nil, "migrate", "--db", db, "--status")
+	require.NoError(t, err)
+	assert.Regexp(t, `(?m)^pending  `+baseline.String()+`$`, out)
+	assert.Regexp(t, `(?m)^0 applied, \d+ pending$`, out)
+
+	out, _, err = runCLI(t, nil, "migrate", "--db", db, "--dry-run")
+	require.NoError(t, err)
+	assert.Regexp(t, `(?m)^-- `+baseline.String()+`$`, out)
+	assert.Contains(t, out, "CREATE TABLE")
+	assert.Contains(t, out, "search_pages", "the search index is in the baseline")
+
+	out, _, err = runCLI(t, nil, "migrate", "--db", db, "--status")
+	require.NoError(t, err)
+	assert.Regexp(t, `(?m)^0 applied, \d+ pending$`, out, "--status and --dry-run changed nothing")
+
+	_, _, err = runCLI(t, nil, "migrate", "--db", db)
+	require.NoError(t, err)
+	out, _, err = runCLI(t, nil, "migrate", "--db", db, "--status")
+	require.NoError(t, err)
+	assert.Regexp(t, `(?m)^applied  `+baseline.String()+`  \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`, out)
+	assert.Regexp(t, `(?m)^\d+ applied, 0 pending$`, out)
+	out, _, err = runCLI(t, nil, "migrate", "--db", db, "--dry-run")
+	require.NoError(t, err)
+	assert.Empty(t, out, "nothing to run")
+
+	_, _, err = runCLI(t, nil, "migrate", "--db", db, "--status", "--dry-run")
+	assert.ErrorIs(t, err, errUsage)
 }
 
 // TestServeSeedsAndShutsDown starts the real server from the environment,
@@ -222,6 +260,7 @@ func TestServeSeedsAndShutsDown(t *testing.T) {
 		t.Fatal("the server did not shut down")
 	}
 	assert.Contains(t, stderr.String(), "shutting down")
+	assert.Regexp(t, `msg="migrated the database" applied="?\[\d{14}_baseline\.sql`, stderr.String(), "the first start migrated the fresh database")
 
 	// A second start on the same database does not seed again, and shows
 	// the kept token instead of minting another.
@@ -235,6 +274,7 @@ func TestServeSeedsAndShutsDown(t *testing.T) {
 	cancel2()
 	require.NoError(t, <-done)
 	assert.NotContains(t, stderr2.String(), "demo organization")
+	assert.NotContains(t, stderr2.String(), "migrated the database", "the second start had nothing to migrate")
 	assert.Contains(t, stderr2.String(), "from the token file")
 	assert.Contains(t, stderr2.String(), "token="+token)
 }

@@ -29,10 +29,6 @@ func (postgres) schema() []string {
 	}
 }
 
-func (postgres) installed() string {
-	return `SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'search_pages'`
-}
-
 func dollar(n int) string { return fmt.Sprintf("$%d", n) }
 
 // lexeme is a term as a tsquery; weight "A" restricts it to the title.

@@ -42,10 +42,6 @@ func (sqlite) schema() []string {
 	}
 }
 
-func (sqlite) installed() string {
-	return `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'search_pages'`
-}
-
 // scopes is the scope column of a page of a space in an organization.
 func scopes(spaceID, orgID string) string {
 	return scopeToken('s', spaceID) + " " + scopeToken('o', orgID)

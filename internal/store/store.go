@@ -1,6 +1,6 @@
 // Package store opens Bindery's database: SQLite through a pure-Go driver by
 // default, or PostgreSQL through lib/pq when the DSN is a postgres:// URL. It
-// also migrates the schema and runs transactions.
+// also migrates the schema (migrate.go) and runs transactions.
 package store
 
 import (
@@ -8,22 +8,17 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"io"
 	"net/url"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
-	"entgo.io/ent/dialect/sql/schema"
 	"github.com/lib/pq"
 	_ "modernc.org/sqlite" // SQLite driver, pure Go
 
 	"github.com/bindery/bindery/ent"
-	"github.com/bindery/bindery/ent/migrate"
-	"github.com/bindery/bindery/internal/search"
 )
 
 // DefaultDSN is the embedded default: a SQLite file in the working directory.
@@ -189,100 +184,6 @@ func withDefaults(dsn string, params map[string]string) (string, error) {
 
 // Close closes the database.
 func (d *DB) Close() error { return d.Client.Close() }
-
-// migrationLock is the PostgreSQL advisory lock key held while migrating, so
-// that replicas starting together migrate one after another. The lock is
-// taken with the schema's hash as its second key: replicas share a schema,
-// while databases in other schemas of the same server (tests) need not wait
-// for each other.
-const migrationLock = 0x62696e64 // "bind"
-
-// migrateMu serializes migrations inside one process: ent's migration
-// mutates its package-level table descriptions, so two concurrent Migrate
-// calls (parallel tests) would race. Across processes, PostgreSQL's advisory
-// lock does the same.
-var migrateMu sync.Mutex
-
-// migrateOptions are the options of every migration.
-var migrateOptions = []schema.MigrateOption{migrate.WithForeignKeys(true)}
-
-// Migrate brings the schema up to date. It is safe to run from several
-// processes at once.
-func (d *DB) Migrate(ctx context.Context) error {
-	migrateMu.Lock()
-	defer migrateMu.Unlock()
-	if d.Dialect == dialect.Postgres {
-		conn, err := d.SQL.Conn(ctx)
-		if err != nil {
-			return fmt.Errorf("migrating: %w", err)
-		}
-		defer conn.Close()
-		if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1, hashtext(current_schema()))", migrationLock); err != nil {
-			return fmt.Errorf("taking the migration lock: %w", err)
-		}
-		defer conn.ExecContext(context.WithoutCancel(ctx), //nolint:errcheck
-			"SELECT pg_advisory_unlock($1, hashtext(current_schema()))", migrationLock)
-	}
-	client, done, err := d.migrator()
-	if err != nil {
-		return fmt.Errorf("migrating: %w", err)
-	}
-	defer done()
-	if err := client.Schema.Create(ctx, migrateOptions...); err != nil {
-		return fmt.Errorf("migrating: %w", err)
-	}
-	// The search index's tables are the dialect's own (an FTS5 table, a
-	// tsvector under a GIN index), which ent's schema cannot describe.
-	for _, stmt := range search.New(d.Dialect).Schema() {
-		if err := client.Driver().Exec(ctx, stmt, []any{}, nil); err != nil {
-			return fmt.Errorf("migrating the search index: %w", err)
-		}
-	}
-	return nil
-}
-
-// migrator returns the client a migration runs on, and what to call when it
-// is over. On PostgreSQL that is a connection of its own with JIT off: ent
-// inspects the schema with catalog queries that the JIT compiler makes
-// seconds slower (7 s instead of 1.4 s to find an up-to-date schema has
-// nothing to do, on PostgreSQL 15), at every start of a server.
-func (d *DB) migrator() (*ent.Client, func(), error) {
-	if d.Dialect != dialect.Postgres {
-		return d.Client, func() {}, nil
-	}
-	db, err := sql.Open("postgres", d.migrateSource)
-	if err != nil {
-		return nil, nil, err
-	}
-	return ent.NewClient(ent.Driver(entsql.OpenDB(dialect.Postgres, db))), func() { db.Close() }, nil
-}
-
-// WriteMigration writes the statements Migrate would run, without running
-// them. On an empty database they are the whole schema, which is how tests
-// tell whether a template database they migrated earlier is still current.
-func (d *DB) WriteMigration(ctx context.Context, w io.Writer) error {
-	migrateMu.Lock()
-	defer migrateMu.Unlock()
-	client, done, err := d.migrator()
-	if err != nil {
-		return fmt.Errorf("planning the migration: %w", err)
-	}
-	defer done()
-	if err := client.Schema.WriteTo(ctx, w, migrateOptions...); err != nil {
-		return fmt.Errorf("planning the migration: %w", err)
-	}
-	idx := search.New(d.Dialect)
-	installed, err := idx.Installed(ctx, client.Driver())
-	if err != nil || installed {
-		return err
-	}
-	for _, stmt := range idx.Schema() {
-		if _, err := fmt.Fprintf(w, "%s;\n", stmt); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 // Ping checks that the database answers.
 func (d *DB) Ping(ctx context.Context) error { return d.SQL.PingContext(ctx) }

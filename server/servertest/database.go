@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 
@@ -19,15 +18,16 @@ import (
 )
 
 // Every test gets a database of its own, and migrating one costs more than
-// most tests do: ent inspects the database, plans and runs about a hundred
-// statements. So each test process does the work once and each test gets
-// the result:
+// most tests do: about two hundred statements, and a revision row per
+// statement. So each test process applies the migration directory once and
+// each test gets the result:
 //
 //   - SQLite: a migrated database is read into memory once; each test writes
 //     those bytes to a file of its own. The file is in WAL mode already;
 //     store.Open sets the per-connection pragmas (foreign keys), as always.
-//   - PostgreSQL: ent plans the migration of an empty schema once; each test
-//     gets a schema of its own made by those statements, in one round trip.
+//   - PostgreSQL: the migration directory is applied to a scratch schema
+//     once; each test gets a schema of its own made by its statements and
+//     the revision rows (store.MigrationScript), in one round trip.
 //     A template database (CREATE DATABASE ... TEMPLATE per test) was
 //     measured too and gained little over migrating: DROP DATABASE forces a
 //     checkpoint, which writes out the other tests' fresh copies (8 MB each,
@@ -126,7 +126,7 @@ var pgPlan struct {
 }
 
 // postgresSchema creates a schema for one test with the tables of the
-// migration plan, in one transaction, and drops it when the test ends.
+// migration directory, in one transaction, and drops it when the test ends.
 func postgresSchema(t testing.TB, base string) string {
 	t.Helper()
 	ctx := context.Background()
@@ -153,9 +153,10 @@ func postgresSchema(t testing.TB, base string) string {
 }
 
 // planPostgres returns a connection to the database of base and the
-// statements that migrate an empty schema, planned by ent in a scratch
-// schema. Each test process plans for itself, from its own code, so no
-// plan is ever stale and test processes running together share nothing.
+// statements that migrate an empty schema, taken from a scratch schema
+// migrated by store.Migrate. Each test process migrates for itself, from its
+// own code, so the script is never stale and test processes running
+// together share nothing.
 func planPostgres(ctx context.Context, base string) (_ *sql.DB, _ string, err error) {
 	admin, err := sql.Open("postgres", base)
 	if err != nil {
@@ -183,11 +184,14 @@ func planPostgres(ctx context.Context, base string) (_ *sql.DB, _ string, err er
 		return nil, "", err
 	}
 	defer db.Close()
-	var ddl strings.Builder
-	if err := db.WriteMigration(ctx, &ddl); err != nil {
+	if err := db.Migrate(ctx); err != nil {
 		return nil, "", err
 	}
-	return admin, ddl.String(), nil
+	ddl, err := db.MigrationScript(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	return admin, ddl, nil
 }
 
 // randomHex returns 12 random hex digits, for names of databases and schemas.
