@@ -367,7 +367,7 @@ var (
 		{Name: "configurations", Type: field.TypeJSON, Nullable: true, SchemaType: map[string]string{"postgres": "json"}},
 		{Name: "external_links", Type: field.TypeJSON, Nullable: true, SchemaType: map[string]string{"postgres": "json"}},
 		{Name: "content_security_policy", Type: field.TypeJSON, Nullable: true, SchemaType: map[string]string{"postgres": "json"}},
-		{Name: "block_domains", Type: field.TypeJSON, SchemaType: map[string]string{"postgres": "json"}},
+		{Name: "block_domains", Type: field.TypeJSON, Default: "[]", SchemaType: map[string]string{"postgres": "json"}},
 		{Name: "unpublished_at", Type: field.TypeTime, Nullable: true},
 		{Name: "organization_id", Type: field.TypeString, Size: 64},
 	}

@@ -222,7 +222,10 @@ func (Integration) Fields() []ent.Field {
 		field.JSON("content_security_policy", json.RawMessage{}).Optional().SchemaType(jsonColumn).Annotations(internal()),
 		// block_domains are the host names of the blocks' urlUnfurl
 		// patterns, lowercased, for the list's blockDomain filter.
-		field.JSON("block_domains", []string{}).Default([]string{}).SchemaType(jsonColumn).Annotations(internal()),
+		// The column's own default lets a migration add it to a table that
+		// has rows.
+		field.JSON("block_domains", []string{}).Default([]string{}).SchemaType(jsonColumn).
+			Annotations(internal(), entsql.Default("[]")),
 		// unpublished_at is set by an unpublish: the integration is then
 		// found by no one, its installations are paused, and its name
 		// stays its organization's, which may publish it again.
