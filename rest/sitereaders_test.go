@@ -234,8 +234,7 @@ func TestSiteVisitorAuthAndAdaptiveContent(t *testing.T) {
 		st := body["structure"].(map[string]any)
 		require.Equal(t, "sections", st["type"])
 		var out []string
-		var section func(prefix string, s map[string]any)
-		section = func(prefix string, s map[string]any) {
+		section := func(prefix string, s map[string]any) {
 			var titles []string
 			for _, ss := range s["siteSpaces"].([]any) {
 				titles = append(titles, ss.(map[string]any)["title"].(string))
