@@ -20,7 +20,7 @@ var undescribedBudget = map[string]int{
 	"type":        54,
 	"field":       264,
 	"argument":    80,
-	"input field": 134,
+	"input field": 85,
 	"enum value":  11,
 }
 

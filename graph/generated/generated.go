@@ -9889,6 +9889,7 @@ type CreateChangeRequestPayload {
 
 "The input of updateChangeRequest."
 input UpdateChangeRequestInput {
+  "The change request."
   id: ID!
   "Up to 100 characters."
   subject: String
@@ -9907,6 +9908,7 @@ type UpdateChangeRequestPayload {
 
 "The input of syncChangeRequest."
 input SyncChangeRequestInput {
+  "The change request."
   id: ID!
   resolutions: [MergeResolutionInput!]
   "Any string of the client's choosing, returned in the payload."
@@ -9927,6 +9929,7 @@ type SyncChangeRequestPayload {
 
 "The input of mergeChangeRequest."
 input MergeChangeRequestInput {
+  "The change request."
   id: ID!
   resolutions: [MergeResolutionInput!]
   "Any string of the client's choosing, returned in the payload."
@@ -10013,6 +10016,7 @@ extend type Mutation {
 
 "The input of createCollection."
 input CreateCollectionInput {
+  "The organization."
   organizationId: ID!
   "Up to 50 characters."
   title: String
@@ -10032,6 +10036,7 @@ type CreateCollectionPayload {
 
 "The input of updateCollection."
 input UpdateCollectionInput {
+  "The collection."
   id: ID!
   "Up to 50 characters."
   title: String
@@ -10052,6 +10057,7 @@ type UpdateCollectionPayload {
 
 "The input of deleteCollection."
 input DeleteCollectionInput {
+  "The collection."
   id: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -10066,6 +10072,7 @@ type DeleteCollectionPayload {
 
 "The input of moveCollection."
 input MoveCollectionInput {
+  "The collection."
   id: ID!
   "The new parent collection; null moves to the top level, absent keeps the parent."
   parentId: ID @goField(omittable: true)
@@ -10083,7 +10090,9 @@ type MoveCollectionPayload {
 
 "The input of transferCollection."
 input TransferCollectionInput {
+  "The collection."
   id: ID!
+  "The organization it moves to."
   organizationId: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -12927,6 +12936,7 @@ input InviteeInput {
 
 "The input of inviteMembers."
 input InviteMembersInput {
+  "The organization."
   organizationId: ID!
   "1 to 100 people, as /v1 names them."
   emails: [InviteeInput!]!
@@ -12952,6 +12962,7 @@ type InviteMembersPayload {
 
 "The input of createLinkInvite."
 input CreateLinkInviteInput {
+  "The organization."
   organizationId: ID!
   "The role it gives, null for a guest; absent, the organization's default role, else READ."
   role: Role @goField(omittable: true)
@@ -12968,6 +12979,7 @@ type CreateLinkInvitePayload {
 
 "The input of updateLinkInvite."
 input UpdateLinkInviteInput {
+  "The invite link."
   id: ID!
   "null for a guest."
   role: Role @goField(omittable: true)
@@ -12984,6 +12996,7 @@ type UpdateLinkInvitePayload {
 
 "The input of deleteLinkInvite."
 input DeleteLinkInviteInput {
+  "The invite link."
   id: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -13218,6 +13231,7 @@ extend type Mutation {
 
 "The input of updateMember."
 input UpdateMemberInput {
+  "The organization."
   organizationId: ID!
   "The member's user ID."
   userId: ID!
@@ -13236,6 +13250,7 @@ type UpdateMemberPayload {
 
 "The input of removeMember."
 input RemoveMemberInput {
+  "The organization."
   organizationId: ID!
   userId: ID!
   "Any string of the client's choosing, returned in the payload."
@@ -13252,6 +13267,7 @@ type RemoveMemberPayload {
 
 "The input of setMemberSSO."
 input SetMemberSSOInput {
+  "The organization."
   organizationId: ID!
   userId: ID!
   "Any string of the client's choosing, returned in the payload."
@@ -13267,6 +13283,7 @@ type SetMemberSSOPayload {
 
 "The input of pingOrganization."
 input PingOrganizationInput {
+  "The organization."
   organizationId: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -13372,6 +13389,7 @@ extend type Mutation {
 
 "The input of createOpenAPISpec."
 input CreateOpenAPISpecInput {
+  "The organization."
   organizationId: ID!
   "1 to 100 lowercase letters and digits, in words joined by hyphens; unique in the organization."
   slug: String!
@@ -13389,6 +13407,7 @@ type CreateOpenAPISpecPayload {
 
 "The input of putOpenAPISpec."
 input PutOpenAPISpecInput {
+  "The organization."
   organizationId: ID!
   slug: String!
   source: OpenAPISpecSourceInput!
@@ -13407,6 +13426,7 @@ type PutOpenAPISpecPayload {
 
 "The input of updateOpenAPISpec."
 input UpdateOpenAPISpecInput {
+  "The OpenAPI spec."
   id: ID!
   source: OpenAPISpecSourceInput!
   "Any string of the client's choosing, returned in the payload."
@@ -13422,6 +13442,7 @@ type UpdateOpenAPISpecPayload {
 
 "The input of deleteOpenAPISpec."
 input DeleteOpenAPISpecInput {
+  "The OpenAPI spec."
   id: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -13525,6 +13546,7 @@ type CreateOrganizationPayload {
 
 "The input of updateOrganization."
 input UpdateOrganizationInput {
+  "The organization."
   id: ID!
   "2 to 255 characters."
   title: String
@@ -13610,6 +13632,7 @@ extend type Mutation {
 
 "The input of createSAMLProvider."
 input CreateSAMLProviderInput {
+  "The organization."
   organizationId: ID!
   "1 to 30 characters."
   label: String!
@@ -13636,6 +13659,7 @@ type CreateSAMLProviderPayload {
 
 "The input of updateSAMLProvider."
 input UpdateSAMLProviderInput {
+  "The SAML provider."
   id: ID!
   label: String
   ssoURL: String @goField(omittable: true)
@@ -13656,6 +13680,7 @@ type UpdateSAMLProviderPayload {
 
 "The input of deleteSAMLProvider."
 input DeleteSAMLProviderInput {
+  "The SAML provider."
   id: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -13822,6 +13847,7 @@ extend type Mutation {
 
 "The input of createSite."
 input CreateSiteInput {
+  "The organization."
   organizationId: ID!
   "BASIC by default."
   type: SiteType
@@ -13844,6 +13870,7 @@ type CreateSitePayload {
 
 "The input of updateSite."
 input UpdateSiteInput {
+  "The site."
   id: ID!
   "2 to 128 characters."
   title: String
@@ -13871,6 +13898,7 @@ type UpdateSitePayload {
 
 "The input of deleteSite."
 input DeleteSiteInput {
+  "The site."
   id: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -13885,6 +13913,7 @@ type DeleteSitePayload {
 
 "The input of publishSite and unpublishSite."
 input PublishSiteInput {
+  "The site."
   id: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -14013,6 +14042,7 @@ type CreateSiteSectionPayload {
 
 "The input of updateSiteSection."
 input UpdateSiteSectionInput {
+  "The section."
   id: ID!
   "2 to 128 characters."
   title: String
@@ -14039,6 +14069,7 @@ type UpdateSiteSectionPayload {
 
 "The input of deleteSiteSection."
 input DeleteSiteSectionInput {
+  "The section."
   id: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -14053,6 +14084,7 @@ type DeleteSiteSectionPayload {
 
 "The input of moveSiteSection."
 input MoveSiteSectionInput {
+  "The section."
   id: ID!
   "Sections of the same site; absent puts it last."
   position: SitePositionInput
@@ -14087,6 +14119,7 @@ type CreateSiteSpacePayload {
 
 "The input of updateSiteSpace."
 input UpdateSiteSpaceInput {
+  "The site-space."
   id: ID!
   "1 to 100 characters, unique among its siblings."
   path: String
@@ -14105,6 +14138,7 @@ type UpdateSiteSpacePayload {
 
 "The input of deleteSiteSpace."
 input DeleteSiteSpaceInput {
+  "The site-space."
   id: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -14119,6 +14153,7 @@ type DeleteSiteSpacePayload {
 
 "The input of moveSiteSpace."
 input MoveSiteSpaceInput {
+  "The site-space."
   id: ID!
   "Site-spaces with the same parent (section or root); absent puts it last."
   position: SitePositionInput
@@ -14750,6 +14785,7 @@ extend type Mutation {
 
 "The input of createSpace."
 input CreateSpaceInput {
+  "The organization."
   organizationId: ID!
   "Up to 50 characters."
   title: String
@@ -14771,6 +14807,7 @@ type CreateSpacePayload {
 
 "The input of updateSpace."
 input UpdateSpaceInput {
+  "The space."
   id: ID!
   "Up to 50 characters."
   title: String
@@ -14803,6 +14840,7 @@ type UpdateSpacePayload {
 
 "The input of deleteSpace."
 input DeleteSpaceInput {
+  "The space."
   id: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -14817,6 +14855,7 @@ type DeleteSpacePayload {
 
 "The input of restoreSpace."
 input RestoreSpaceInput {
+  "The space."
   id: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -14831,6 +14870,7 @@ type RestoreSpacePayload {
 
 "The input of duplicateSpace."
 input DuplicateSpaceInput {
+  "The space."
   id: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -14845,6 +14885,7 @@ type DuplicateSpacePayload {
 
 "The input of moveSpace."
 input MoveSpaceInput {
+  "The space."
   id: ID!
   "The new parent collection; null moves to the top level, absent keeps the parent."
   parentId: ID @goField(omittable: true)
@@ -14862,7 +14903,9 @@ type MoveSpacePayload {
 
 "The input of transferSpace."
 input TransferSpaceInput {
+  "The space."
   id: ID!
+  "The organization it moves to."
   organizationId: ID!
   "A collection of the target organization; absent puts the space at its top level."
   parentId: ID
@@ -15052,6 +15095,7 @@ extend type Mutation {
 
 "The input of createTeam."
 input CreateTeamInput {
+  "The organization."
   organizationId: ID!
   "1 to 64 characters."
   title: String!
@@ -15070,6 +15114,7 @@ type CreateTeamPayload {
 
 "The input of updateTeam."
 input UpdateTeamInput {
+  "The team."
   id: ID!
   "1 to 64 characters."
   title: String!
@@ -15086,6 +15131,7 @@ type UpdateTeamPayload {
 
 "The input of deleteTeam."
 input DeleteTeamInput {
+  "The team."
   id: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -15201,6 +15247,7 @@ extend type Mutation {
 
 "The input of createTranslationSettings."
 input CreateTranslationSettingsInput {
+  "The organization."
   organizationId: ID!
   "1 to 100 characters."
   title: String!
@@ -15219,6 +15266,7 @@ type CreateTranslationSettingsPayload {
 
 "The input of updateTranslationSettings."
 input UpdateTranslationSettingsInput {
+  "The translation settings."
   id: ID!
   "1 to 100 characters."
   title: String!
@@ -15237,6 +15285,7 @@ type UpdateTranslationSettingsPayload {
 
 "The input of deleteTranslationSettings."
 input DeleteTranslationSettingsInput {
+  "The translation settings."
   id: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String

@@ -131,6 +131,7 @@ type CreateChangeRequestPayload struct {
 
 // The input of createCollection.
 type CreateCollectionInput struct {
+	// The organization.
 	OrganizationID string `json:"organizationId"`
 	// Up to 50 characters.
 	Title *string `json:"title,omitempty"`
@@ -150,6 +151,7 @@ type CreateCollectionPayload struct {
 
 // The input of createLinkInvite.
 type CreateLinkInviteInput struct {
+	// The organization.
 	OrganizationID string `json:"organizationId"`
 	// The role it gives, null for a guest; absent, the organization's default role, else READ.
 	Role graphql.Omittable[*enum.Role] `json:"role,omitempty"`
@@ -166,6 +168,7 @@ type CreateLinkInvitePayload struct {
 
 // The input of createOpenAPISpec.
 type CreateOpenAPISpecInput struct {
+	// The organization.
 	OrganizationID string `json:"organizationId"`
 	// 1 to 100 lowercase letters and digits, in words joined by hyphens; unique in the organization.
 	Slug   string                  `json:"slug"`
@@ -237,6 +240,7 @@ type CreatePagePayload struct {
 
 // The input of createSAMLProvider.
 type CreateSAMLProviderInput struct {
+	// The organization.
 	OrganizationID string `json:"organizationId"`
 	// 1 to 30 characters.
 	Label string `json:"label"`
@@ -283,6 +287,7 @@ type CreateShareLinkPayload struct {
 
 // The input of createSite.
 type CreateSiteInput struct {
+	// The organization.
 	OrganizationID string `json:"organizationId"`
 	// BASIC by default.
 	Type *enum.SiteType `json:"type,omitempty"`
@@ -384,6 +389,7 @@ type CreateSiteSpacePayload struct {
 
 // The input of createSpace.
 type CreateSpaceInput struct {
+	// The organization.
 	OrganizationID string `json:"organizationId"`
 	// Up to 50 characters.
 	Title *string `json:"title,omitempty"`
@@ -405,6 +411,7 @@ type CreateSpacePayload struct {
 
 // The input of createTeam.
 type CreateTeamInput struct {
+	// The organization.
 	OrganizationID string `json:"organizationId"`
 	// 1 to 64 characters.
 	Title string `json:"title"`
@@ -423,6 +430,7 @@ type CreateTeamPayload struct {
 
 // The input of createTranslationSettings.
 type CreateTranslationSettingsInput struct {
+	// The organization.
 	OrganizationID string `json:"organizationId"`
 	// 1 to 100 characters.
 	Title string `json:"title"`
@@ -441,6 +449,7 @@ type CreateTranslationSettingsPayload struct {
 
 // The input of deleteCollection.
 type DeleteCollectionInput struct {
+	// The collection.
 	ID string `json:"id"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -505,6 +514,7 @@ type DeleteFilePayload struct {
 
 // The input of deleteLinkInvite.
 type DeleteLinkInviteInput struct {
+	// The invite link.
 	ID string `json:"id"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -519,6 +529,7 @@ type DeleteLinkInvitePayload struct {
 
 // The input of deleteOpenAPISpec.
 type DeleteOpenAPISpecInput struct {
+	// The OpenAPI spec.
 	ID string `json:"id"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -555,6 +566,7 @@ type DeletePagePayload struct {
 
 // The input of deleteSAMLProvider.
 type DeleteSAMLProviderInput struct {
+	// The SAML provider.
 	ID string `json:"id"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -585,6 +597,7 @@ type DeleteShareLinkPayload struct {
 
 // The input of deleteSite.
 type DeleteSiteInput struct {
+	// The site.
 	ID string `json:"id"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -631,6 +644,7 @@ type DeleteSiteSectionGroupPayload struct {
 
 // The input of deleteSiteSection.
 type DeleteSiteSectionInput struct {
+	// The section.
 	ID string `json:"id"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -645,6 +659,7 @@ type DeleteSiteSectionPayload struct {
 
 // The input of deleteSiteSpace.
 type DeleteSiteSpaceInput struct {
+	// The site-space.
 	ID string `json:"id"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -659,6 +674,7 @@ type DeleteSiteSpacePayload struct {
 
 // The input of deleteSpace.
 type DeleteSpaceInput struct {
+	// The space.
 	ID string `json:"id"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -673,6 +689,7 @@ type DeleteSpacePayload struct {
 
 // The input of deleteTeam.
 type DeleteTeamInput struct {
+	// The team.
 	ID string `json:"id"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -687,6 +704,7 @@ type DeleteTeamPayload struct {
 
 // The input of deleteTranslationSettings.
 type DeleteTranslationSettingsInput struct {
+	// The translation settings.
 	ID string `json:"id"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -701,6 +719,7 @@ type DeleteTranslationSettingsPayload struct {
 
 // The input of duplicateSpace.
 type DuplicateSpaceInput struct {
+	// The space.
 	ID string `json:"id"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -815,6 +834,7 @@ type IntegrationURLs struct {
 
 // The input of inviteMembers.
 type InviteMembersInput struct {
+	// The organization.
 	OrganizationID string `json:"organizationId"`
 	// 1 to 100 people, as /v1 names them.
 	Emails []*InviteeInput `json:"emails"`
@@ -867,6 +887,7 @@ type JoinOrganizationPayload struct {
 
 // The input of mergeChangeRequest.
 type MergeChangeRequestInput struct {
+	// The change request.
 	ID          string                  `json:"id"`
 	Resolutions []*MergeResolutionInput `json:"resolutions,omitempty"`
 	// Any string of the client's choosing, returned in the payload.
@@ -912,6 +933,7 @@ type MergeResolutionInput struct {
 
 // The input of moveCollection.
 type MoveCollectionInput struct {
+	// The collection.
 	ID string `json:"id"`
 	// The new parent collection; null moves to the top level, absent keeps the parent.
 	ParentID graphql.Omittable[*string] `json:"parentId,omitempty"`
@@ -972,6 +994,7 @@ type MoveSiteSectionGroupPayload struct {
 
 // The input of moveSiteSection.
 type MoveSiteSectionInput struct {
+	// The section.
 	ID string `json:"id"`
 	// Sections of the same site; absent puts it last.
 	Position *SitePositionInput `json:"position,omitempty"`
@@ -988,6 +1011,7 @@ type MoveSiteSectionPayload struct {
 
 // The input of moveSiteSpace.
 type MoveSiteSpaceInput struct {
+	// The site-space.
 	ID string `json:"id"`
 	// Site-spaces with the same parent (section or root); absent puts it last.
 	Position *SitePositionInput `json:"position,omitempty"`
@@ -1004,6 +1028,7 @@ type MoveSiteSpacePayload struct {
 
 // The input of moveSpace.
 type MoveSpaceInput struct {
+	// The space.
 	ID string `json:"id"`
 	// The new parent collection; null moves to the top level, absent keeps the parent.
 	ParentID graphql.Omittable[*string] `json:"parentId,omitempty"`
@@ -1076,6 +1101,7 @@ type PagePositionInput struct {
 
 // The input of pingOrganization.
 type PingOrganizationInput struct {
+	// The organization.
 	OrganizationID string `json:"organizationId"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -1183,6 +1209,7 @@ type PublishIntegrationPayload struct {
 
 // The input of publishSite and unpublishSite.
 type PublishSiteInput struct {
+	// The site.
 	ID string `json:"id"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -1223,6 +1250,7 @@ type PublishedSiteSection struct {
 
 // The input of putOpenAPISpec.
 type PutOpenAPISpecInput struct {
+	// The organization.
 	OrganizationID string                  `json:"organizationId"`
 	Slug           string                  `json:"slug"`
 	Source         *OpenAPISpecSourceInput `json:"source"`
@@ -1241,6 +1269,7 @@ type PutOpenAPISpecPayload struct {
 
 // The input of removeMember.
 type RemoveMemberInput struct {
+	// The organization.
 	OrganizationID string `json:"organizationId"`
 	UserID         string `json:"userId"`
 	// Any string of the client's choosing, returned in the payload.
@@ -1307,6 +1336,7 @@ type ResolveCommentPayload struct {
 
 // The input of restoreSpace.
 type RestoreSpaceInput struct {
+	// The space.
 	ID string `json:"id"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -1394,6 +1424,7 @@ type SearchSectionResult struct {
 
 // The input of setMemberSSO.
 type SetMemberSSOInput struct {
+	// The organization.
 	OrganizationID string `json:"organizationId"`
 	UserID         string `json:"userId"`
 	// Any string of the client's choosing, returned in the payload.
@@ -1584,6 +1615,7 @@ type Subscription struct {
 
 // The input of syncChangeRequest.
 type SyncChangeRequestInput struct {
+	// The change request.
 	ID          string                  `json:"id"`
 	Resolutions []*MergeResolutionInput `json:"resolutions,omitempty"`
 	// Any string of the client's choosing, returned in the payload.
@@ -1609,7 +1641,9 @@ type TeamURLs struct {
 
 // The input of transferCollection.
 type TransferCollectionInput struct {
-	ID             string `json:"id"`
+	// The collection.
+	ID string `json:"id"`
+	// The organization it moves to.
 	OrganizationID string `json:"organizationId"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -1624,7 +1658,9 @@ type TransferCollectionPayload struct {
 
 // The input of transferSpace.
 type TransferSpaceInput struct {
-	ID             string `json:"id"`
+	// The space.
+	ID string `json:"id"`
+	// The organization it moves to.
 	OrganizationID string `json:"organizationId"`
 	// A collection of the target organization; absent puts the space at its top level.
 	ParentID *string `json:"parentId,omitempty"`
@@ -1678,6 +1714,7 @@ type UnpublishIntegrationPayload struct {
 
 // The input of updateChangeRequest.
 type UpdateChangeRequestInput struct {
+	// The change request.
 	ID string `json:"id"`
 	// Up to 100 characters.
 	Subject *string `json:"subject,omitempty"`
@@ -1696,6 +1733,7 @@ type UpdateChangeRequestPayload struct {
 
 // The input of updateCollection.
 type UpdateCollectionInput struct {
+	// The collection.
 	ID string `json:"id"`
 	// Up to 50 characters.
 	Title *string `json:"title,omitempty"`
@@ -1788,6 +1826,7 @@ type UpdateIntegrationInstallationPayload struct {
 
 // The input of updateLinkInvite.
 type UpdateLinkInviteInput struct {
+	// The invite link.
 	ID string `json:"id"`
 	// null for a guest.
 	Role graphql.Omittable[*enum.Role] `json:"role,omitempty"`
@@ -1804,6 +1843,7 @@ type UpdateLinkInvitePayload struct {
 
 // The input of updateMember.
 type UpdateMemberInput struct {
+	// The organization.
 	OrganizationID string `json:"organizationId"`
 	// The member's user ID.
 	UserID string `json:"userId"`
@@ -1822,6 +1862,7 @@ type UpdateMemberPayload struct {
 
 // The input of updateOpenAPISpec.
 type UpdateOpenAPISpecInput struct {
+	// The OpenAPI spec.
 	ID     string                  `json:"id"`
 	Source *OpenAPISpecSourceInput `json:"source"`
 	// Any string of the client's choosing, returned in the payload.
@@ -1837,6 +1878,7 @@ type UpdateOpenAPISpecPayload struct {
 
 // The input of updateOrganization.
 type UpdateOrganizationInput struct {
+	// The organization.
 	ID string `json:"id"`
 	// 2 to 255 characters.
 	Title        *string  `json:"title,omitempty"`
@@ -1905,6 +1947,7 @@ type UpdatePagePayload struct {
 
 // The input of updateSAMLProvider.
 type UpdateSAMLProviderInput struct {
+	// The SAML provider.
 	ID            string                        `json:"id"`
 	Label         *string                       `json:"label,omitempty"`
 	SsoURL        graphql.Omittable[*string]    `json:"ssoURL,omitempty"`
@@ -1965,6 +2008,7 @@ type UpdateSiteAdaptiveSchemaPayload struct {
 
 // The input of updateSite.
 type UpdateSiteInput struct {
+	// The site.
 	ID string `json:"id"`
 	// 2 to 128 characters.
 	Title      *string              `json:"title,omitempty"`
@@ -2032,6 +2076,7 @@ type UpdateSiteSectionGroupPayload struct {
 
 // The input of updateSiteSection.
 type UpdateSiteSectionInput struct {
+	// The section.
 	ID string `json:"id"`
 	// 2 to 128 characters.
 	Title *string `json:"title,omitempty"`
@@ -2058,6 +2103,7 @@ type UpdateSiteSectionPayload struct {
 
 // The input of updateSiteSpace.
 type UpdateSiteSpaceInput struct {
+	// The site-space.
 	ID string `json:"id"`
 	// 1 to 100 characters, unique among its siblings.
 	Path *string `json:"path,omitempty"`
@@ -2076,6 +2122,7 @@ type UpdateSiteSpacePayload struct {
 
 // The input of updateSpace.
 type UpdateSpaceInput struct {
+	// The space.
 	ID string `json:"id"`
 	// Up to 50 characters.
 	Title *string `json:"title,omitempty"`
@@ -2106,6 +2153,7 @@ type UpdateSpacePayload struct {
 
 // The input of updateTeam.
 type UpdateTeamInput struct {
+	// The team.
 	ID string `json:"id"`
 	// 1 to 64 characters.
 	Title string `json:"title"`
@@ -2122,6 +2170,7 @@ type UpdateTeamPayload struct {
 
 // The input of updateTranslationSettings.
 type UpdateTranslationSettingsInput struct {
+	// The translation settings.
 	ID string `json:"id"`
 	// 1 to 100 characters.
 	Title string `json:"title"`
