@@ -89,6 +89,7 @@ type loaders struct {
 	visitors  map[string]string          // site ID to the visitor JWT the request presented
 	keyOrgs   map[string]bool            // organizations a valid share key opened a space of
 	published map[string]bool            // spaces of published sites the viewer reads as a reader
+	readers   map[string]bool            // site ID to whether the viewer reads it as a reader (siteReaderDecision)
 }
 
 type loadersKey struct{}
@@ -234,7 +235,7 @@ func (l *loaders) entity(p anyPolicy) any {
 // request presented (from).
 func (r *Resolver) newLoaders(from *loaders) *loaders {
 	l := &loaders{r: r, entities: map[string]any{}, shareKeys: map[string]string{}, visitors: map[string]string{},
-		keyOrgs: map[string]bool{}, published: map[string]bool{}, contents: map[string]*content.Loaded{}}
+		keyOrgs: map[string]bool{}, published: map[string]bool{}, readers: map[string]bool{}, contents: map[string]*content.Loaded{}}
 	if from != nil {
 		from.mu.Lock()
 		maps.Copy(l.shareKeys, from.shareKeys)
@@ -291,6 +292,7 @@ func (l *loaders) clear() {
 	l.contents = map[string]*content.Loaded{}
 	l.keyOrgs = map[string]bool{}
 	l.published = map[string]bool{}
+	l.readers = map[string]bool{}
 	l.mu.Unlock()
 }
 
@@ -331,6 +333,21 @@ func (l *loaders) publishSpaces(spaceIDs ...string) {
 	for _, id := range spaceIDs {
 		l.published[id] = true
 	}
+}
+
+// siteReader returns what siteReaderDecision found for a site in this
+// request, and whether it was found.
+func (l *loaders) siteReader(siteID string) (admitted, known bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	admitted, known = l.readers[siteID]
+	return admitted, known
+}
+
+func (l *loaders) setSiteReader(siteID string, admitted bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.readers[siteID] = admitted
 }
 
 func (l *loaders) spacePublished(spaceID string) bool {

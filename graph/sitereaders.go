@@ -66,9 +66,20 @@ func (r *Resolver) readableSite(ctx context.Context, id string, shareKey, visito
 // siteReaderDecision decides about a site for a viewer without a role in its
 // organization: the read role when the site is published and its visibility
 // admits them, nothing otherwise (see the rules above).
+//
+// A request decides about its site many times (the path, each section,
+// site-space and redirect): the answer is kept in the request's loaders, so
+// that the key, the token and the site's spaces are checked once.
 func (r *Resolver) siteReaderDecision(ctx context.Context, s *ent.Site) (authz.Decision, error) {
 	if !s.Published {
 		return authz.Decision{}, nil
+	}
+	l := loadersFrom(ctx)
+	if admitted, known := l.siteReader(s.ID); known {
+		if !admitted {
+			return authz.Decision{}, nil
+		}
+		return authz.Decision{Role: enum.RoleRead}, nil
 	}
 	admitted := false
 	switch s.Visibility {
@@ -85,6 +96,7 @@ func (r *Resolver) siteReaderDecision(ctx context.Context, s *ent.Site) (authz.D
 		admitted = err == nil && claims != nil
 	}
 	if !admitted {
+		l.setSiteReader(s.ID, false)
 		return authz.Decision{}, nil
 	}
 	// The site's spaces are published with it (a space's decision reads
@@ -95,9 +107,9 @@ func (r *Resolver) siteReaderDecision(ctx context.Context, s *ent.Site) (authz.D
 	if err != nil {
 		return authz.Decision{}, err
 	}
-	l := loadersFrom(ctx)
 	l.publishSpaces(spaceIDs...)
 	l.openOrg(s.OrganizationID)
+	l.setSiteReader(s.ID, true)
 	return authz.Decision{Role: enum.RoleRead}, nil
 }
 
