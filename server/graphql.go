@@ -36,7 +36,7 @@ func (s *Server) graphqlHandler() http.Handler {
 	srv.AddTransport(transport.SSE{KeepAlivePingInterval: s.cfg.SubscriptionKeepAlive})
 	srv.AddTransport(transport.Options{AllowedMethods: []string{http.MethodGet, http.MethodPost, http.MethodOptions}})
 	srv.AddTransport(transport.GET{})
-	srv.AddTransport(transport.POST{})
+	srv.AddTransport(postTransport{}) // transport.POST, writing its answers faster (graphqlpost.go)
 	// GraphQL multipart requests carry uploads. The body may exceed the file
 	// limit by the operations and map parts; the resolver checks the file.
 	srv.AddTransport(transport.MultipartForm{MaxUploadSize: s.cfg.MaxUploadBytes + 1<<20, MaxMemory: 8 << 20})
