@@ -56,9 +56,9 @@ const (
 
 func TestDirect(t *testing.T) {
 	cases := []struct {
-		name                                                string
+		name                                               string
 		resolver, middleware, fieldContext, marshal, mBody string
-		direct                                              bool
+		direct                                             bool
 	}{
 		{"required string", plainResolver, "nil", plainContext, "marshalNString2string", requiredBody, true},
 		{"enum", plainResolver, "nil", plainContext, "marshalNE2E", "\treturn v", true},
