@@ -50,14 +50,20 @@ func fannedOut(ctx context.Context) bool {
 	return false
 }
 
-// load fetches one value through a loader: batched with its siblings when it
-// has some, at once otherwise.
+// load fetches one value through a loader: from the cache the loader and
+// its direct path share when it holds the key (most loads of a primed
+// list, which need neither the search for siblings nor the loader's own
+// bookkeeping); otherwise batched with its siblings when it has some, at
+// once when not.
 func load[T any](ctx context.Context, ld *batchLoader[T], id string) (T, error) {
+	if t, ok := ld.direct.cache.Get(ctx, id); ok {
+		return t()
+	}
 	if !fannedOut(ctx) {
 		vs, errs := ld.direct.load(ctx, []string{id})
 		return vs[0], errs[0]
 	}
-	ld.missed(ctx, id)
+	gqlexec.Missed(ctx)
 	return ld.Load(ctx, id)()
 }
 
