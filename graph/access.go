@@ -349,6 +349,11 @@ func (r *Resolver) organizationDecision(ctx context.Context, orgID string) (auth
 		return authz.Decision{}, err
 	}
 	if !o.Membership.Member {
+		if loadersFrom(ctx).orgOpened(orgID) {
+			// What its content shows a stranger adds nothing to this:
+			// no need to read it.
+			return authz.Decision{Observer: true}, nil
+		}
 		if o, err = r.orgAccess(ctx, orgID); err != nil {
 			return authz.Decision{}, err
 		}

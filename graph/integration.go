@@ -95,15 +95,18 @@ func (r *Resolver) integrationByName(ctx context.Context, name string, a authz.A
 	if err := validate.IntegrationName(name); err != nil {
 		return nil, apperr.Invalid("name", "%v", err)
 	}
-	ids, err := r.db(ctx).Integration.Query().Where(integration.Name(name), integration.UnpublishedAtIsNil()).
-		IDs(internal(ctx, "an integration's ID by its name, decided next"))
+	// The row, read once: it primes the loader, whose load then decides
+	// about it as about any loaded row.
+	rows, err := r.db(ctx).Integration.Query().Where(integration.Name(name), integration.UnpublishedAtIsNil()).
+		All(internal(ctx, "an integration by its name, decided next"))
 	if err != nil {
 		return nil, err
 	}
-	if len(ids) == 0 {
+	if len(rows) == 0 {
 		return nil, r.integrations.notFound()
 	}
-	i, _, err := r.integrations.authorize(ctx, ids[0], a)
+	r.integrations.loader(ctx).Prime(ctx, rows[0].ID, rows[0])
+	i, _, err := r.integrations.authorize(ctx, rows[0].ID, a)
 	return i, err
 }
 
@@ -212,6 +215,8 @@ func (r *Resolver) integrationInstallations(ctx context.Context, i *ent.Integrat
 	if _, _, err := r.integrations.authorize(ctx, i.ID, authz.Administer); err != nil {
 		return nil, err
 	}
+	// What its installations need of it, known.
+	loadersFrom(ctx).integrationRefs().Prime(ctx, i.ID, integrationRef{name: i.Name, organizationID: i.OrganizationID})
 	q := r.db(ctx).IntegrationInstallation.Query().Where(integrationinstallation.IntegrationID(i.ID))
 	if externalID != nil {
 		q.Where(jsonArrayHas(integrationinstallation.FieldExternalIds, *externalID))
