@@ -85,16 +85,22 @@ func (r *Resolver) installIntegration(ctx context.Context, in model.InstallInteg
 	if err := checkExternalIDs(in.ExternalIds); err != nil {
 		return nil, err
 	}
-	var out *ent.IntegrationInstallation
+	var c created
 	err := r.tx(ctx, func(ctx context.Context) error {
 		o, _, err := r.orgs.authorize(ctx, in.OrganizationID, authz.Administer)
 		if err != nil {
+			return err
+		}
+		// Read by the decision already.
+		c = created{org: o, orgID: o.ID}
+		if c.access, err = r.orgAccess(ctx, o.ID); err != nil {
 			return err
 		}
 		i, err := r.integrationByName(ctx, in.IntegrationName, authz.View)
 		if err != nil {
 			return err
 		}
+		c.integration = i
 		cfg, complete, err := integ.CheckConfiguration(i.Configurations, integ.TargetAccount, json.RawMessage(in.Configuration))
 		if err != nil {
 			return err
@@ -115,21 +121,26 @@ func (r *Resolver) installIntegration(ctx context.Context, in model.InstallInteg
 		if !complete {
 			status = enum.InstallationStatusPending
 		}
-		c := r.db(ctx).IntegrationInstallation.Create().SetIntegrationID(i.ID).SetOrganizationID(o.ID).
+		b := r.db(ctx).IntegrationInstallation.Create().SetIntegrationID(i.ID).SetOrganizationID(o.ID).
 			SetStatus(status).SetConfiguration(cfg).AddSpaceIDs(unique(spaces.ids)...).AddSiteIDs(unique(sites.ids)...)
 		if in.SpaceSelection != nil {
-			c.SetSpaceSelection(*in.SpaceSelection)
+			b.SetSpaceSelection(*in.SpaceSelection)
 		}
 		if in.SiteSelection != nil {
-			c.SetSiteSelection(*in.SiteSelection)
+			b.SetSiteSelection(*in.SiteSelection)
 		}
 		if in.ExternalIds != nil {
-			c.SetExternalIds(in.ExternalIds)
+			b.SetExternalIds(in.ExternalIds)
 		}
-		out, err = c.Save(ctx)
+		c.installation, err = b.Save(ctx)
 		return err
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	// The answer shows what the transaction read and wrote.
+	r.prime(ctx, c)
+	return c.installation, nil
 }
 
 func (r *Resolver) updateInstallation(ctx context.Context, in model.UpdateIntegrationInstallationInput) (*ent.IntegrationInstallation, error) {

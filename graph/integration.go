@@ -70,18 +70,24 @@ func (r *Resolver) integrationDecision(ctx context.Context, i *ent.Integration) 
 // the organization it is installed in, who may change it, and the admins
 // of the integration's organization, who only read it.
 func (r *Resolver) installationDecision(ctx context.Context, x *ent.IntegrationInstallation) (authz.Decision, error) {
-	f, err := r.memberships(ctx)
+	// The viewer's memberships, from their facts, or from the access of
+	// the organization when a transaction's end cleared the facts and the
+	// access is primed (see prime).
+	o, err := r.orgFacts(ctx, x.OrganizationID)
 	if err != nil {
 		return authz.Decision{}, err
 	}
-	if m := f.memberships[x.OrganizationID]; m.Member && m.Role == enum.RoleAdmin {
+	if m := o.Membership; m.Member && m.Role == enum.RoleAdmin {
 		return authz.Decision{Role: enum.RoleAdmin, Member: true}, nil
 	}
 	ref, err := load(ctx, loadersFrom(ctx).integrationRefs(), x.IntegrationID)
 	if err != nil {
 		return authz.Decision{}, err
 	}
-	if m := f.memberships[ref.organizationID]; m.Member && m.Role == enum.RoleAdmin {
+	if o, err = r.orgFacts(ctx, ref.organizationID); err != nil {
+		return authz.Decision{}, err
+	}
+	if m := o.Membership; m.Member && m.Role == enum.RoleAdmin {
 		// Whoever sees an installation sees the organization it is in.
 		loadersFrom(ctx).openOrg(x.OrganizationID)
 		return authz.Decision{Observer: true}, nil

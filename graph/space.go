@@ -99,6 +99,10 @@ type created struct {
 	revision *ent.Revision
 	// newSpace marks a space created with the transaction: its counts are 0.
 	newSpace bool
+	// installation is an installation created with the transaction, of
+	// integration.
+	installation *ent.IntegrationInstallation
+	integration  *ent.Integration
 }
 
 // placed records the organization a creation went into, and the parent
@@ -140,6 +144,13 @@ func (r *Resolver) prime(ctx context.Context, c created) {
 	}
 	if c.revision != nil {
 		r.revisions.loader(ctx).Prime(ctx, c.revision.ID, c.revision)
+	}
+	if c.installation != nil {
+		r.installations.loader(ctx).Prime(ctx, c.installation.ID, c.installation)
+	}
+	if i := c.integration; i != nil {
+		r.integrations.loader(ctx).Prime(ctx, i.ID, i)
+		l.integrationRefs().Prime(ctx, i.ID, integrationRef{name: i.Name, organizationID: i.OrganizationID})
 	}
 }
 
