@@ -495,7 +495,7 @@ func lsCases() []lsCase {
 			},
 		},
 		{
-			list: "Organization.samlProviders", max: 5,
+			list: "Organization.samlProviders", max: 4,
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
 				lsSAMLProviders(t, e, n)
 				return func(e *servertest.Env) {
@@ -507,7 +507,7 @@ func lsCases() []lsCase {
 			},
 		},
 		{
-			list: "GET /v1/orgs/{organizationId}/saml", max: 6,
+			list: "GET /v1/orgs/{organizationId}/saml", max: 5,
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
 				lsSAMLProviders(t, e, n)
 				return func(e *servertest.Env) {

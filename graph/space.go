@@ -168,10 +168,11 @@ func (r *Resolver) prime(ctx context.Context, c created) {
 		}
 	}
 	ssl := r.sitespaces.loader(ctx)
-	for _, ss := range append(c.sectionSpaces, c.siteSpace) {
-		if ss != nil {
-			ssl.Prime(ctx, ss.ID, ss)
-		}
+	for _, ss := range c.sectionSpaces {
+		ssl.Prime(ctx, ss.ID, ss)
+	}
+	if c.siteSpace != nil {
+		ssl.Prime(ctx, c.siteSpace.ID, c.siteSpace)
 	}
 	for _, sp := range c.spaces {
 		r.spaces.loader(ctx).Prime(ctx, sp.ID, sp)
