@@ -124,11 +124,27 @@ func (r *Resolver) loadOrgAccess(ctx context.Context, orgIDs []string) (map[stri
 
 // accessOf returns the authorization view of one organization for a user
 // other than the viewer, such as a member whose access an admin reads: one
-// access statement.
+// access statement. Its rows of the organization's collections are the
+// viewer's too: when the viewer is a member, whose view needs nothing else
+// beyond their facts, it primes the viewer's view of the organization, which
+// the permissions of the listed content then decide from without a
+// statement of their own.
 func (r *Resolver) accessOf(ctx context.Context, userID, orgID string) (*authz.Org, error) {
 	rows, err := r.accessRows(ctx, userID, true, []string{orgID})
 	if err != nil {
 		return nil, err
+	}
+	if f, loaded, err := r.factsLoaded(ctx); err == nil && loaded {
+		l := loadersFrom(ctx)
+		var viewer *authz.Org
+		l.mu.Lock()
+		if f.memberships[orgID].Member {
+			viewer = accessOrgs(rows, []string{orgID}, f.memberships, f.grants)[orgID]
+		}
+		l.mu.Unlock()
+		if viewer != nil {
+			l.orgAccess().Prime(ctx, orgID, viewer)
+		}
 	}
 	memberships, grants := accessFacts(rows)
 	return accessOrgs(rows, []string{orgID}, memberships, grants)[orgID], nil
@@ -333,6 +349,11 @@ func (r *Resolver) organizationDecision(ctx context.Context, orgID string) (auth
 		return authz.Decision{}, err
 	}
 	if !o.Membership.Member {
+		if loadersFrom(ctx).orgOpened(orgID) {
+			// What its content shows a stranger adds nothing to this:
+			// no need to read it.
+			return authz.Decision{Observer: true}, nil
+		}
 		if o, err = r.orgAccess(ctx, orgID); err != nil {
 			return authz.Decision{}, err
 		}

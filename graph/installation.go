@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"entgo.io/ent/dialect/sql"
+
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/ent/integration"
 	"github.com/bindery/bindery/ent/integrationinstallation"
@@ -15,6 +17,7 @@ import (
 	"github.com/bindery/bindery/internal/authz"
 	"github.com/bindery/bindery/internal/enum"
 	integ "github.com/bindery/bindery/internal/integration"
+	"github.com/bindery/bindery/internal/store"
 )
 
 // MaxExternalIDs is the most external IDs an installation holds (the
@@ -82,16 +85,22 @@ func (r *Resolver) installIntegration(ctx context.Context, in model.InstallInteg
 	if err := checkExternalIDs(in.ExternalIds); err != nil {
 		return nil, err
 	}
-	var out *ent.IntegrationInstallation
+	var c created
 	err := r.tx(ctx, func(ctx context.Context) error {
 		o, _, err := r.orgs.authorize(ctx, in.OrganizationID, authz.Administer)
 		if err != nil {
+			return err
+		}
+		// Read by the decision already.
+		c = created{org: o, orgID: o.ID}
+		if c.access, err = r.orgAccess(ctx, o.ID); err != nil {
 			return err
 		}
 		i, err := r.integrationByName(ctx, in.IntegrationName, authz.View)
 		if err != nil {
 			return err
 		}
+		c.integration = i
 		cfg, complete, err := integ.CheckConfiguration(i.Configurations, integ.TargetAccount, json.RawMessage(in.Configuration))
 		if err != nil {
 			return err
@@ -112,21 +121,26 @@ func (r *Resolver) installIntegration(ctx context.Context, in model.InstallInteg
 		if !complete {
 			status = enum.InstallationStatusPending
 		}
-		c := r.db(ctx).IntegrationInstallation.Create().SetIntegrationID(i.ID).SetOrganizationID(o.ID).
+		b := r.db(ctx).IntegrationInstallation.Create().SetIntegrationID(i.ID).SetOrganizationID(o.ID).
 			SetStatus(status).SetConfiguration(cfg).AddSpaceIDs(unique(spaces.ids)...).AddSiteIDs(unique(sites.ids)...)
 		if in.SpaceSelection != nil {
-			c.SetSpaceSelection(*in.SpaceSelection)
+			b.SetSpaceSelection(*in.SpaceSelection)
 		}
 		if in.SiteSelection != nil {
-			c.SetSiteSelection(*in.SiteSelection)
+			b.SetSiteSelection(*in.SiteSelection)
 		}
 		if in.ExternalIds != nil {
-			c.SetExternalIds(in.ExternalIds)
+			b.SetExternalIds(in.ExternalIds)
 		}
-		out, err = c.Save(ctx)
+		c.installation, err = b.Save(ctx)
 		return err
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	// The answer shows what the transaction read and wrote.
+	r.prime(ctx, c)
+	return c.installation, nil
 }
 
 func (r *Resolver) updateInstallation(ctx context.Context, in model.UpdateIntegrationInstallationInput) (*ent.IntegrationInstallation, error) {
@@ -225,48 +239,94 @@ func (r *Resolver) installationSpaceCount(ctx context.Context, x *ent.Integratio
 	return len(sel.spaces), nil
 }
 
-// loadInstallationSelections reads the selections of installations in four
-// statements: the installations, their selected spaces' and sites' IDs, and
-// the live spaces of their organizations.
+// Kinds of the rows of the selection statement.
+const (
+	selectedSpace = "s" // a: installation, b: a live selected space
+	selectedSite  = "t" // a: installation, b: a selected site
+	orgSpaceCount = "n" // a: installation, n: the live spaces of its organization
+)
+
+// loadInstallationSelections reads the selections of installations in one
+// statement: a union of their live selected spaces, their selected sites
+// and, per installation, the live spaces of its organization.
 func (r *Resolver) loadInstallationSelections(ctx context.Context, ids []string) (map[string]installationSelection, error) {
 	ctx = internal(ctx, "the selections of installations the viewer sees")
-	xs, err := r.db(ctx).IntegrationInstallation.Query().Where(integrationinstallation.IDIn(ids...)).
-		WithSpaces(func(q *ent.SpaceQuery) { q.Where(space.DeletedAtIsNil()).Select(space.FieldID) }).
-		WithSites(func(q *ent.SiteQuery) { q.Select(site.FieldID) }).All(ctx)
+	padded := store.PadIDs(ids)
+	args := make([]any, len(padded))
+	for i, id := range padded {
+		args[i] = id
+	}
+	key := fmt.Sprintf("installation selections ids=%d", len(padded))
+	rows, err := r.statements.Query(ctx, r.db(ctx).Driver(), key, store.Selector(func(d string) sql.Querier {
+		return selectionStatement(d, store.Params(len(args)))
+	}), args...)
 	if err != nil {
 		return nil, fmt.Errorf("loading the selections of installations: %w", err)
 	}
-	var orgs []string
-	for _, x := range xs {
-		orgs = append(orgs, x.OrganizationID)
+	defer rows.Close()
+	out := make(map[string]installationSelection, len(ids))
+	for _, id := range ids {
+		out[id] = installationSelection{spaces: []string{}, sites: []string{}}
 	}
-	perOrg := map[string]int{}
-	if len(orgs) > 0 {
-		var rows []struct {
-			OrganizationID string `json:"organization_id"`
-			Count          int    `json:"count"`
+	for rows.Next() {
+		var kind, x string
+		var b sql.NullString
+		var n int64
+		if err := rows.Scan(&kind, &x, &b, &n); err != nil {
+			return nil, fmt.Errorf("loading the selections of installations: %w", err)
 		}
-		err := r.db(ctx).Space.Query().Where(space.OrganizationIDIn(unique(orgs)...), space.DeletedAtIsNil()).
-			GroupBy(space.FieldOrganizationID).Aggregate(ent.Count()).Scan(ctx, &rows)
-		if err != nil {
-			return nil, fmt.Errorf("counting the spaces of organizations: %w", err)
+		sel := out[x]
+		switch kind {
+		case selectedSpace:
+			sel.spaces = append(sel.spaces, b.String)
+		case selectedSite:
+			sel.sites = append(sel.sites, b.String)
+		case orgSpaceCount:
+			sel.orgSpaces = int(n)
 		}
-		for _, row := range rows {
-			perOrg[row.OrganizationID] = row.Count
-		}
+		out[x] = sel
 	}
-	out := make(map[string]installationSelection, len(xs))
-	for _, x := range xs {
-		sel := installationSelection{spaces: []string{}, sites: []string{}, orgSpaces: perOrg[x.OrganizationID]}
-		for _, sp := range x.Edges.Spaces {
-			sel.spaces = append(sel.spaces, sp.ID)
-		}
-		for _, st := range x.Edges.Sites {
-			sel.sites = append(sel.sites, st.ID)
-		}
-		out[x.ID] = sel
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("loading the selections of installations: %w", err)
 	}
 	return out, nil
+}
+
+// selectionStatement builds the statement of loadInstallationSelections for
+// a dialect: rows of kind, installation (a), selected ID (b) and count (n),
+// the selected IDs in order. The columns of its branches are written out
+// unquoted, as in the access statement, so that one text serves both
+// dialects.
+func selectionStatement(d string, ids []string) sql.Querier {
+	in := make([]any, len(ids))
+	for i, id := range ids {
+		in[i] = id
+	}
+	xs, sp := sql.Table(integrationinstallation.SpacesTable).As("xs"), sql.Table(space.Table).As("sp")
+	spaces := sql.Dialect(d).Select().From(xs).Join(sp).On(sp.C(space.FieldID), xs.C(integrationinstallation.SpacesPrimaryKey[1])).
+		AppendSelectExprAs(sql.Expr("'"+selectedSpace+"'"), "kind").
+		AppendSelectExprAs(sql.Expr("xs."+integrationinstallation.SpacesPrimaryKey[0]), "a").
+		AppendSelectExprAs(sql.Expr("sp."+space.FieldID), "b").
+		AppendSelectExprAs(sql.Expr("0"), "n").
+		Where(sql.And(sql.In(xs.C(integrationinstallation.SpacesPrimaryKey[0]), in...), sql.IsNull(sp.C(space.FieldDeletedAt))))
+	xt := sql.Table(integrationinstallation.SitesTable).As("xt")
+	sites := sql.Dialect(d).Select().From(xt).
+		AppendSelectExprAs(sql.Expr("'"+selectedSite+"'"), "kind").
+		AppendSelectExprAs(sql.Expr("xt."+integrationinstallation.SitesPrimaryKey[0]), "a").
+		AppendSelectExprAs(sql.Expr("xt."+integrationinstallation.SitesPrimaryKey[1]), "b").
+		AppendSelectExprAs(sql.Expr("0"), "n").
+		Where(sql.In(xt.C(integrationinstallation.SitesPrimaryKey[0]), in...))
+	x, live := sql.Table(integrationinstallation.Table).As("x"), sql.Table(space.Table).As("ls")
+	counts := sql.Dialect(d).Select().From(x).
+		AppendSelectExprAs(sql.Expr("'"+orgSpaceCount+"'"), "kind").
+		AppendSelectExprAs(sql.Expr("x."+integrationinstallation.FieldID), "a").
+		AppendSelectExprAs(sql.Expr("NULL"), "b").
+		AppendSelectExprAs(sql.Select(sql.Count("*")).From(live).Where(sql.And(
+			sql.ColumnsEQ(live.C(space.FieldOrganizationID), x.C(integrationinstallation.FieldOrganizationID)),
+			sql.IsNull(live.C(space.FieldDeletedAt)))), "n").
+		Where(sql.In(x.C(integrationinstallation.FieldID), in...))
+	spaces.UnionAll(sites).UnionAll(counts)
+	return sql.Dialect(d).Select("kind", "a", "b", "n").From(spaces.As("selections")).OrderBy("kind", "a", "b")
 }
 
 // installationSelectedSpaces returns the selected spaces of an

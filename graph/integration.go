@@ -70,18 +70,24 @@ func (r *Resolver) integrationDecision(ctx context.Context, i *ent.Integration) 
 // the organization it is installed in, who may change it, and the admins
 // of the integration's organization, who only read it.
 func (r *Resolver) installationDecision(ctx context.Context, x *ent.IntegrationInstallation) (authz.Decision, error) {
-	f, err := r.memberships(ctx)
+	// The viewer's memberships, from their facts, or from the access of
+	// the organization when a transaction's end cleared the facts and the
+	// access is primed (see prime).
+	o, err := r.orgFacts(ctx, x.OrganizationID)
 	if err != nil {
 		return authz.Decision{}, err
 	}
-	if m := f.memberships[x.OrganizationID]; m.Member && m.Role == enum.RoleAdmin {
+	if m := o.Membership; m.Member && m.Role == enum.RoleAdmin {
 		return authz.Decision{Role: enum.RoleAdmin, Member: true}, nil
 	}
 	ref, err := load(ctx, loadersFrom(ctx).integrationRefs(), x.IntegrationID)
 	if err != nil {
 		return authz.Decision{}, err
 	}
-	if m := f.memberships[ref.organizationID]; m.Member && m.Role == enum.RoleAdmin {
+	if o, err = r.orgFacts(ctx, ref.organizationID); err != nil {
+		return authz.Decision{}, err
+	}
+	if m := o.Membership; m.Member && m.Role == enum.RoleAdmin {
 		// Whoever sees an installation sees the organization it is in.
 		loadersFrom(ctx).openOrg(x.OrganizationID)
 		return authz.Decision{Observer: true}, nil
@@ -95,15 +101,18 @@ func (r *Resolver) integrationByName(ctx context.Context, name string, a authz.A
 	if err := validate.IntegrationName(name); err != nil {
 		return nil, apperr.Invalid("name", "%v", err)
 	}
-	ids, err := r.db(ctx).Integration.Query().Where(integration.Name(name), integration.UnpublishedAtIsNil()).
-		IDs(internal(ctx, "an integration's ID by its name, decided next"))
+	// The row, read once: it primes the loader, whose load then decides
+	// about it as about any loaded row.
+	rows, err := r.db(ctx).Integration.Query().Where(integration.Name(name), integration.UnpublishedAtIsNil()).
+		All(internal(ctx, "an integration by its name, decided next"))
 	if err != nil {
 		return nil, err
 	}
-	if len(ids) == 0 {
+	if len(rows) == 0 {
 		return nil, r.integrations.notFound()
 	}
-	i, _, err := r.integrations.authorize(ctx, ids[0], a)
+	r.integrations.loader(ctx).Prime(ctx, rows[0].ID, rows[0])
+	i, _, err := r.integrations.authorize(ctx, rows[0].ID, a)
 	return i, err
 }
 
@@ -212,6 +221,8 @@ func (r *Resolver) integrationInstallations(ctx context.Context, i *ent.Integrat
 	if _, _, err := r.integrations.authorize(ctx, i.ID, authz.Administer); err != nil {
 		return nil, err
 	}
+	// What its installations need of it, known.
+	loadersFrom(ctx).integrationRefs().Prime(ctx, i.ID, integrationRef{name: i.Name, organizationID: i.OrganizationID})
 	q := r.db(ctx).IntegrationInstallation.Query().Where(integrationinstallation.IntegrationID(i.ID))
 	if externalID != nil {
 		q.Where(jsonArrayHas(integrationinstallation.FieldExternalIds, *externalID))

@@ -86,10 +86,14 @@ func (r *Resolver) organizationMembers(ctx context.Context, o *ent.Organization,
 			o2 = membersSeenFirst
 		}
 	}
+	if sel, ok := itemSelection(ctx, "MemberConnection", "MemberEdge", "Member"); !ok || sel["spaces"] || sel["teams"] {
+		a.Columns = withMemberCounts
+	}
 	conn, err := page.Paginate(within(ctx), q, o2, a)
 	if err != nil {
 		return nil, err
 	}
+	primeCountPairs(ctx, loadersFrom(ctx).memberCounts(), conn.Nodes(), func(m *ent.Member) string { return m.ID })
 	prefetchUsersOf(ctx, r, conn.Nodes(), func(m *ent.Member) string { return m.UserID })
 	return model.NewMemberConnection(conn), nil
 }
@@ -290,56 +294,94 @@ func (r *Resolver) memberCounts(ctx context.Context, m *ent.Member) (countPair, 
 	return load(ctx, loadersFrom(ctx).memberCounts(), m.ID)
 }
 
-// loadMemberCounts counts, per member, the live spaces of its organization
-// it holds a grant on, directly or through a team (a), and the teams of its
-// organization it belongs to (b): one statement, two correlated counts.
+// loadMemberCounts counts, per member read without them (see
+// withMemberCounts), its spaces and teams: one statement.
 func (r *Resolver) loadMemberCounts(ctx context.Context, ids []string) (map[string]countPair, error) {
 	ctx = internal(ctx, "counts of members the viewer sees")
-	return scanCountPairs(ctx, r.db(ctx).Member.Query().Where(member.IDIn(ids...)).Modify(func(s *sql.Selector) {
-		tt, tm := sql.Table(team.Table).As("t"), sql.Table(teammember.Table).As("tm")
-		teams := sql.Select(sql.Count("*")).From(tm).Join(tt).On(tt.C(team.FieldID), tm.C(teammember.FieldTeamID)).
-			Where(sql.And(sql.ColumnsEQ(tm.C(teammember.FieldUserID), s.C(member.FieldUserID)),
-				sql.ColumnsEQ(tt.C(team.FieldOrganizationID), s.C(member.FieldOrganizationID))))
-		st, cg, mine := sql.Table(space.Table).As("s"), sql.Table(contentgrant.Table).As("g"), sql.Table(teammember.Table).As("mt")
-		myTeams := sql.Select(mine.C(teammember.FieldTeamID)).From(mine).
-			Where(sql.ColumnsEQ(mine.C(teammember.FieldUserID), s.C(member.FieldUserID)))
-		spaces := sql.Select(sql.Count(sql.Distinct(st.C(space.FieldID)))).From(st).
-			Join(cg).On(cg.C(contentgrant.FieldSpaceID), st.C(space.FieldID)).
-			Where(sql.And(sql.ColumnsEQ(st.C(space.FieldOrganizationID), s.C(member.FieldOrganizationID)),
-				sql.IsNull(st.C(space.FieldDeletedAt)),
-				sql.Or(sql.ColumnsEQ(cg.C(contentgrant.FieldUserID), s.C(member.FieldUserID)),
-					sql.In(cg.C(contentgrant.FieldTeamID), myTeams))))
-		selectCountPair(s, spaces, teams)
-	}))
-}
-
-// countPair is two counts of one row, read as correlated subqueries
-// (selectCountPair): a member's spaces and teams, a team's members and
-// spaces.
-type countPair struct {
-	ID string `json:"id"`
-	A  int    `json:"a"`
-	B  int    `json:"b"`
-}
-
-// selectCountPair selects a row's ID with the counts a and b.
-func selectCountPair(s *sql.Selector, a, b *sql.Selector) {
-	s.Select(s.C("id"))
-	s.AppendSelectExprAs(a, "a")
-	s.AppendSelectExprAs(b, "b")
-}
-
-// scanCountPairs reads the rows of selectCountPair by ID.
-func scanCountPairs(ctx context.Context, q interface {
-	Scan(context.Context, any) error
-}) (map[string]countPair, error) {
-	var rows []countPair
-	if err := q.Scan(ctx, &rows); err != nil {
-		return nil, fmt.Errorf("counting: %w", err)
+	rows, err := r.db(ctx).Member.Query().Where(member.IDIn(ids...)).Select(member.FieldID).Modify(withMemberCounts).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("counting the spaces and teams of members: %w", err)
 	}
+	return countPairsOf(rows, func(m *ent.Member) string { return m.ID }), nil
+}
+
+// withMemberCounts adds to a query of members, per member, the live spaces
+// of its organization it holds a grant on, directly or through a team (a),
+// and the teams of its organization it belongs to (b): two correlated
+// counts.
+func withMemberCounts(s *sql.Selector) {
+	tt, tm := sql.Table(team.Table).As("t"), sql.Table(teammember.Table).As("tm")
+	teams := sql.Select(sql.Count("*")).From(tm).Join(tt).On(tt.C(team.FieldID), tm.C(teammember.FieldTeamID)).
+		Where(sql.And(sql.ColumnsEQ(tm.C(teammember.FieldUserID), s.C(member.FieldUserID)),
+			sql.ColumnsEQ(tt.C(team.FieldOrganizationID), s.C(member.FieldOrganizationID))))
+	st, cg, mine := sql.Table(space.Table).As("s"), sql.Table(contentgrant.Table).As("g"), sql.Table(teammember.Table).As("mt")
+	myTeams := sql.Select(mine.C(teammember.FieldTeamID)).From(mine).
+		Where(sql.ColumnsEQ(mine.C(teammember.FieldUserID), s.C(member.FieldUserID)))
+	spaces := sql.Select(sql.Count(sql.Distinct(st.C(space.FieldID)))).From(st).
+		Join(cg).On(cg.C(contentgrant.FieldSpaceID), st.C(space.FieldID)).
+		Where(sql.And(sql.ColumnsEQ(st.C(space.FieldOrganizationID), s.C(member.FieldOrganizationID)),
+			sql.IsNull(st.C(space.FieldDeletedAt)),
+			sql.Or(sql.ColumnsEQ(cg.C(contentgrant.FieldUserID), s.C(member.FieldUserID)),
+				sql.In(cg.C(contentgrant.FieldTeamID), myTeams))))
+	appendCountPair(s, spaces, teams)
+}
+
+// countPair is two counts of one row, read as correlated subqueries with
+// the row (appendCountPair): a member's spaces and teams, a team's members
+// and spaces. A page of members or teams reads them with its rows, when its
+// items show them, and primes their loader (primeCountPairs), so that the
+// counts cost no statement of their own; the loader counts for the rows
+// read without.
+type countPair struct{ A, B int }
+
+// The columns of a countPair.
+const (
+	countPairA = "count_a"
+	countPairB = "count_b"
+)
+
+// appendCountPair adds the counts a and b to the columns of s.
+func appendCountPair(s *sql.Selector, a, b *sql.Selector) {
+	s.AppendSelectExprAs(a, countPairA).AppendSelectExprAs(b, countPairB)
+}
+
+// valuer is an ent row with the values of columns its query added.
+type valuer interface {
+	Value(name string) (ent.Value, error)
+}
+
+// countPairOf reads the counts of a row read with appendCountPair; ok is
+// false when it was read without.
+func countPairOf(row valuer) (c countPair, ok bool) {
+	for name, dst := range map[string]*int{countPairA: &c.A, countPairB: &c.B} {
+		v, err := row.Value(name)
+		if err != nil {
+			return countPair{}, false
+		}
+		n, ok := v.(int64)
+		if !ok {
+			return countPair{}, false
+		}
+		*dst = int(n)
+	}
+	return c, true
+}
+
+// countPairsOf reads the counts of rows read with appendCountPair, by ID.
+func countPairsOf[T valuer](rows []T, id func(T) string) map[string]countPair {
 	out := make(map[string]countPair, len(rows))
 	for _, row := range rows {
-		out[row.ID] = row
+		if c, ok := countPairOf(row); ok {
+			out[id(row)] = c
+		}
 	}
-	return out, nil
+	return out
+}
+
+// primeCountPairs primes a loader of counts with the rows of a page read
+// with appendCountPair.
+func primeCountPairs[T valuer](ctx context.Context, ld *batchLoader[countPair], rows []T, id func(T) string) {
+	for key, c := range countPairsOf(rows, id) {
+		ld.Prime(ctx, key, c)
+	}
 }

@@ -130,11 +130,13 @@ func (r *Resolver) createSiteSectionGroup(ctx context.Context, in model.CreateSi
 	if err != nil {
 		return nil, err
 	}
-	var g *ent.SiteSectionGroup
-	var s *ent.Site
+	var c created
 	err = r.tx(ctx, func(ctx context.Context) error {
-		var err error
-		if s, _, err = r.sites.authorize(ctx, in.SiteID, authz.Update); err != nil {
+		s, _, err := r.sites.authorize(ctx, in.SiteID, authz.Update)
+		if err != nil {
+			return err
+		}
+		if c, err = r.restructured(ctx, s); err != nil {
 			return err
 		}
 		ctx = internal(ctx, "the structure of a site its admin changes")
@@ -152,9 +154,11 @@ func (r *Resolver) createSiteSectionGroup(ctx context.Context, in model.CreateSi
 		if in.Icon != nil {
 			b.SetIcon(*in.Icon)
 		}
-		if g, err = b.Save(ctx); err != nil {
+		g, err := b.Save(ctx)
+		if err != nil {
 			return err
 		}
+		c.group = g
 		if len(in.Sections) == 0 {
 			return nil
 		}
@@ -167,12 +171,12 @@ func (r *Resolver) createSiteSectionGroup(ctx context.Context, in model.CreateSi
 		}
 		return r.checkSiteSections(ctx, s.ID, "sections", in.Sections)
 	})
-	if err == nil {
-		// The answer shows it: the mutation cleared the loaders.
-		r.sites.loader(ctx).Prime(ctx, s.ID, s)
-		r.sectionGroups.loader(ctx).Prime(ctx, g.ID, g)
+	if err != nil {
+		return nil, err
 	}
-	return g, err
+	// The answer shows it: the mutation cleared the loaders.
+	r.prime(ctx, c)
+	return c.group, nil
 }
 
 // checkSiteSections fails, naming it, when an ID is not a section of the

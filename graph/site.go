@@ -150,8 +150,9 @@ func (r *Resolver) siteSpacesToAdd(ctx context.Context, orgID string, ids []stri
 	if len(ids) == 0 {
 		return nil, nil
 	}
+	// Whole, with their counters: the answer shows them (see created).
 	found, err := r.db(ctx).Space.Query().Where(space.OrganizationID(orgID), space.IDIn(ids...), live()).
-		Select(space.FieldID, space.FieldTitle).All(internal(ctx, "the spaces a site admin adds to a site"))
+		Modify(withCounts).All(internal(ctx, "the spaces a site admin adds to a site"))
 	if err != nil {
 		return nil, fmt.Errorf("loading the spaces of a site: %w", err)
 	}

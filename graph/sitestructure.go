@@ -185,11 +185,13 @@ func (r *Resolver) createSiteSection(ctx context.Context, in model.CreateSiteSec
 			return nil, apperr.Invalid("title", "%v", err)
 		}
 	}
-	var sec *ent.SiteSection
-	var s *ent.Site
+	var c created
 	err := r.tx(ctx, func(ctx context.Context) error {
-		var err error
-		if s, _, err = r.sites.authorize(ctx, in.SiteID, authz.Update); err != nil {
+		s, _, err := r.sites.authorize(ctx, in.SiteID, authz.Update)
+		if err != nil {
+			return err
+		}
+		if c, err = r.restructured(ctx, s); err != nil {
 			return err
 		}
 		spaces, err := r.siteSpacesToAdd(ctx, s.OrganizationID, []string{in.SpaceID})
@@ -197,6 +199,7 @@ func (r *Resolver) createSiteSection(ctx context.Context, in model.CreateSiteSec
 			return apperr.Invalid("spaceId", "%q is not a space of the site's organization", in.SpaceID)
 		}
 		sp := spaces[0]
+		c.spaces = spaces
 		ctx = internal(ctx, "the structure of a site its admin changes")
 		db := r.db(ctx)
 		existing, err := db.SiteSection.Query().Where(sitesection.SiteID(s.ID)).
@@ -228,18 +231,30 @@ func (r *Resolver) createSiteSection(ctx context.Context, in model.CreateSiteSec
 		if in.Icon != nil {
 			b.SetIcon(*in.Icon)
 		}
-		if sec, err = b.Save(ctx); err != nil {
+		if c.section, err = b.Save(ctx); err != nil {
 			return err
 		}
-		return db.SiteSpace.Create().SetSiteID(s.ID).SetSectionID(sec.ID).SetSpaceID(sp.ID).
-			SetPath(freePath(map[string]bool{}, sp.Title)).SetPosition(positionStep).SetIsDefault(true).Exec(ctx)
+		ss, err := db.SiteSpace.Create().SetSiteID(s.ID).SetSectionID(c.section.ID).SetSpaceID(sp.ID).
+			SetPath(freePath(map[string]bool{}, sp.Title)).SetPosition(positionStep).SetIsDefault(true).Save(ctx)
+		c.sectionSpaces = []*ent.SiteSpace{ss}
+		return err
 	})
-	if err == nil {
-		// The answer shows them: the mutation cleared the loaders.
-		r.sites.loader(ctx).Prime(ctx, s.ID, s)
-		r.sections.loader(ctx).Prime(ctx, sec.ID, sec)
+	if err != nil {
+		return nil, err
 	}
-	return sec, err
+	// The answer shows them: the mutation cleared the loaders.
+	r.prime(ctx, c)
+	return c.section, nil
+}
+
+// restructured starts the record of a change to a site's structure with
+// the site and the viewer's access to its organization, which deciding
+// about the site read.
+func (r *Resolver) restructured(ctx context.Context, s *ent.Site) (created, error) {
+	c := created{site: s, orgID: s.OrganizationID}
+	var err error
+	c.access, err = r.orgAccess(ctx, s.OrganizationID)
+	return c, err
 }
 
 // adoptRootSiteSpaces moves the site-spaces at a site's root into a new
@@ -407,17 +422,20 @@ func siteSpaceSiblings(siteID string, sectionID *string) predicate.SiteSpace {
 }
 
 func (r *Resolver) createSiteSpace(ctx context.Context, in model.CreateSiteSpaceInput) (*ent.SiteSpace, error) {
-	var ss *ent.SiteSpace
-	var s *ent.Site
+	var c created
 	err := r.tx(ctx, func(ctx context.Context) error {
-		var err error
-		if s, _, err = r.sites.authorize(ctx, in.SiteID, authz.Update); err != nil {
+		s, _, err := r.sites.authorize(ctx, in.SiteID, authz.Update)
+		if err != nil {
+			return err
+		}
+		if c, err = r.restructured(ctx, s); err != nil {
 			return err
 		}
 		spaces, err := r.siteSpacesToAdd(ctx, s.OrganizationID, []string{in.SpaceID})
 		if err != nil {
 			return apperr.Invalid("spaceId", "%q is not a space of the site's organization", in.SpaceID)
 		}
+		c.spaces = spaces
 		ctx = internal(ctx, "the structure of a site its admin changes")
 		db := r.db(ctx)
 		// The parent: the named section, else the default section, else
@@ -428,14 +446,14 @@ func (r *Resolver) createSiteSpace(ctx context.Context, in model.CreateSiteSpace
 		} else {
 			q.Order(sitesection.ByIsDefault(sql.OrderDesc()), sitesection.ByPosition(), sitesection.ByID())
 		}
-		sections, err := q.Limit(1).IDs(ctx)
+		sections, err := q.Limit(1).All(ctx)
 		if err != nil {
 			return err
 		}
 		var parent *string
 		switch {
 		case len(sections) == 1:
-			parent = &sections[0]
+			c.section, parent = sections[0], &sections[0].ID
 		case in.SectionID != nil:
 			return apperr.Invalid("sectionId", "%q is not a section of the site", *in.SectionID)
 		}
@@ -448,15 +466,16 @@ func (r *Resolver) createSiteSpace(ctx context.Context, in model.CreateSiteSpace
 		for _, x := range sibs {
 			taken[x.Path], last = true, max(last, x.Position)
 		}
-		ss, err = db.SiteSpace.Create().SetSiteID(s.ID).SetNillableSectionID(parent).SetSpaceID(spaces[0].ID).
+		c.siteSpace, err = db.SiteSpace.Create().SetSiteID(s.ID).SetNillableSectionID(parent).SetSpaceID(spaces[0].ID).
 			SetPath(freePath(taken, spaces[0].Title)).SetPosition(last + positionStep).SetIsDefault(len(sibs) == 0).Save(ctx)
 		return err
 	})
-	if err == nil {
-		// The answer shows it: the mutation cleared the loaders.
-		r.sites.loader(ctx).Prime(ctx, s.ID, s)
+	if err != nil {
+		return nil, err
 	}
-	return ss, err
+	// The answer shows it: the mutation cleared the loaders.
+	r.prime(ctx, c)
+	return c.siteSpace, nil
 }
 
 func (r *Resolver) updateSiteSpace(ctx context.Context, in model.UpdateSiteSpaceInput) (*ent.SiteSpace, error) {

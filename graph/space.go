@@ -99,6 +99,20 @@ type created struct {
 	revision *ent.Revision
 	// newSpace marks a space created with the transaction: its counts are 0.
 	newSpace bool
+	// installation is an installation created with the transaction, of
+	// integration.
+	installation *ent.IntegrationInstallation
+	integration  *ent.Integration
+	// site is a site whose structure the transaction changed: it made
+	// section, with all its site-spaces (sectionSpaces), or siteSpace in
+	// section, or group. spaces are the spaces it added to the site, read
+	// with their counters (see siteSpacesToAdd).
+	site          *ent.Site
+	group         *ent.SiteSectionGroup
+	section       *ent.SiteSection
+	sectionSpaces []*ent.SiteSpace
+	siteSpace     *ent.SiteSpace
+	spaces        []*ent.Space
 }
 
 // placed records the organization a creation went into, and the parent
@@ -140,6 +154,36 @@ func (r *Resolver) prime(ctx context.Context, c created) {
 	}
 	if c.revision != nil {
 		r.revisions.loader(ctx).Prime(ctx, c.revision.ID, c.revision)
+	}
+	if c.site != nil {
+		r.sites.loader(ctx).Prime(ctx, c.site.ID, c.site)
+	}
+	if c.group != nil {
+		r.sectionGroups.loader(ctx).Prime(ctx, c.group.ID, c.group)
+	}
+	if c.section != nil {
+		r.sections.loader(ctx).Prime(ctx, c.section.ID, c.section)
+		if c.sectionSpaces != nil {
+			l.sectionSiteSpaces().Prime(ctx, c.section.ID, c.sectionSpaces)
+		}
+	}
+	ssl := r.sitespaces.loader(ctx)
+	for _, ss := range c.sectionSpaces {
+		ssl.Prime(ctx, ss.ID, ss)
+	}
+	if c.siteSpace != nil {
+		ssl.Prime(ctx, c.siteSpace.ID, c.siteSpace)
+	}
+	for _, sp := range c.spaces {
+		r.spaces.loader(ctx).Prime(ctx, sp.ID, sp)
+	}
+	primeCounts(ctx, c.spaces)
+	if c.installation != nil {
+		r.installations.loader(ctx).Prime(ctx, c.installation.ID, c.installation)
+	}
+	if i := c.integration; i != nil {
+		r.integrations.loader(ctx).Prime(ctx, i.ID, i)
+		l.integrationRefs().Prime(ctx, i.ID, integrationRef{name: i.Name, organizationID: i.OrganizationID})
 	}
 }
 

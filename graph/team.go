@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"entgo.io/ent/dialect/sql"
+	"github.com/99designs/gqlgen/graphql"
 
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/ent/contentgrant"
@@ -49,6 +50,9 @@ func (r *Resolver) organizationTeams(ctx context.Context, o *ent.Organization, o
 	if owner != nil {
 		q.Where(team.HasMembersWith(teammember.UserID(*owner), teammember.RoleEQ(enum.TeamMemberRoleOwner)))
 	}
+	if teamCountsShown(itemSelection(ctx, "TeamConnection", "TeamEdge", "Team")) {
+		a.Columns = withTeamCounts
+	}
 	conn, err := page.Paginate(within(ctx), q, teamsByCreation, a)
 	if err != nil {
 		return nil, err
@@ -57,33 +61,71 @@ func (r *Resolver) organizationTeams(ctx context.Context, o *ent.Organization, o
 	return model.NewTeamConnection(conn), nil
 }
 
+// teamCountsShown says whether listed teams show their counts, from what
+// itemSelection found: always in /v1 (not ok).
+func teamCountsShown(sel map[string]bool, ok bool) bool {
+	return !ok || sel["memberCount"] || sel["spaceCount"]
+}
+
+// primeTeams primes the loaders with a page of teams, and with their counts
+// when the page read them (withTeamCounts).
 func (r *Resolver) primeTeams(ctx context.Context, teams []*ent.Team) {
 	l := r.teams.loader(ctx)
 	for _, t := range teams {
 		l.Prime(ctx, t.ID, t)
 	}
+	primeCountPairs(ctx, loadersFrom(ctx).teamCounts(), teams, func(t *ent.Team) string { return t.ID })
 }
 
-// memberTeams lists the teams a member belongs to, with their role in each.
+// teamRole is the column of a member's role in each listed team, read with
+// the page (memberTeams).
+const teamRole = "member_role"
+
+// memberTeams lists the teams a member belongs to, with their role in each,
+// read with the page, as are the teams' counts when the items show them.
 func (r *Resolver) memberTeams(ctx context.Context, m *ent.Member, title *string, a page.Args) (*model.TeamMembershipConnection, error) {
 	q := r.db(ctx).Team.Query().Where(team.OrganizationID(m.OrganizationID), titleContains(title),
 		team.HasMembersWith(teammember.UserID(m.UserID)))
+	counts := true
+	if fields, ok := itemFields(ctx, "TeamMembershipConnection", "TeamMembershipEdge", "TeamMembership"); ok {
+		oc := graphql.GetOperationContext(ctx)
+		counts = false
+		for _, f := range fields {
+			if f.Name != "team" {
+				continue
+			}
+			for _, tf := range graphql.CollectFields(oc, f.Selections, []string{"Team"}) {
+				if tf.Name == "memberCount" || tf.Name == "spaceCount" {
+					counts = true
+				}
+			}
+		}
+	}
+	a.Columns = func(s *sql.Selector) {
+		tm := sql.Table(teammember.Table).As("r")
+		s.AppendSelectExprAs(sql.Select(tm.C(teammember.FieldRole)).From(tm).Where(sql.And(
+			sql.ColumnsEQ(tm.C(teammember.FieldTeamID), s.C(team.FieldID)), sql.EQ(tm.C(teammember.FieldUserID), m.UserID))), teamRole)
+		if counts {
+			withTeamCounts(s)
+		}
+	}
 	conn, err := page.Paginate(within(ctx), q, teamsByCreation, a)
 	if err != nil {
 		return nil, err
 	}
 	r.primeTeams(ctx, conn.Nodes())
-	ids := make([]string, 0, len(conn.Edges))
+	roles := make(map[string]enum.TeamMemberRole, len(conn.Edges))
 	for _, t := range conn.Nodes() {
-		ids = append(ids, t.ID)
-	}
-	rows, err := r.db(ctx).TeamMember.Query().Where(teammember.TeamIDIn(ids...), teammember.UserID(m.UserID)).All(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("loading team roles: %w", err)
-	}
-	roles := make(map[string]enum.TeamMemberRole, len(rows))
-	for _, tm := range rows {
-		roles[tm.TeamID] = tm.Role
+		v, err := t.Value(teamRole)
+		if err != nil {
+			return nil, fmt.Errorf("reading team roles: %w", err)
+		}
+		switch role := v.(type) {
+		case string:
+			roles[t.ID] = enum.TeamMemberRole(role)
+		case []byte:
+			roles[t.ID] = enum.TeamMemberRole(role)
+		}
 	}
 	return model.NewTeamMembershipConnection(page.Map(conn, func(t *ent.Team) *model.TeamMembership {
 		return &model.TeamMembership{Team: t, Role: roles[t.ID]}
@@ -280,18 +322,26 @@ func (r *Resolver) teamCounts(ctx context.Context, t *ent.Team) (countPair, erro
 	return load(ctx, loadersFrom(ctx).teamCounts(), t.ID)
 }
 
-// loadTeamCounts counts, per team, its members (a) and the live spaces it
-// holds a grant on (b): one statement, two correlated counts.
+// loadTeamCounts counts, per team read without them (see withTeamCounts),
+// its members and spaces: one statement.
 func (r *Resolver) loadTeamCounts(ctx context.Context, ids []string) (map[string]countPair, error) {
 	ctx = internal(ctx, "counts of teams the viewer sees")
-	return scanCountPairs(ctx, r.db(ctx).Team.Query().Where(team.IDIn(ids...)).Modify(func(s *sql.Selector) {
-		tm, cg, st := sql.Table(teammember.Table).As("tm"), sql.Table(contentgrant.Table).As("g"), sql.Table(space.Table).As("s")
-		members := sql.Select(sql.Count("*")).From(tm).Where(sql.ColumnsEQ(tm.C(teammember.FieldTeamID), s.C(team.FieldID)))
-		spaces := sql.Select(sql.Count(sql.Distinct(st.C(space.FieldID)))).From(st).
-			Join(cg).On(cg.C(contentgrant.FieldSpaceID), st.C(space.FieldID)).
-			Where(sql.And(sql.ColumnsEQ(cg.C(contentgrant.FieldTeamID), s.C(team.FieldID)), sql.IsNull(st.C(space.FieldDeletedAt))))
-		selectCountPair(s, members, spaces)
-	}))
+	rows, err := r.db(ctx).Team.Query().Where(team.IDIn(ids...)).Select(team.FieldID).Modify(withTeamCounts).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("counting the members and spaces of teams: %w", err)
+	}
+	return countPairsOf(rows, func(t *ent.Team) string { return t.ID }), nil
+}
+
+// withTeamCounts adds to a query of teams, per team, its members (a) and
+// the live spaces it holds a grant on (b): two correlated counts.
+func withTeamCounts(s *sql.Selector) {
+	tm, cg, st := sql.Table(teammember.Table).As("tm"), sql.Table(contentgrant.Table).As("g"), sql.Table(space.Table).As("s")
+	members := sql.Select(sql.Count("*")).From(tm).Where(sql.ColumnsEQ(tm.C(teammember.FieldTeamID), s.C(team.FieldID)))
+	spaces := sql.Select(sql.Count(sql.Distinct(st.C(space.FieldID)))).From(st).
+		Join(cg).On(cg.C(contentgrant.FieldSpaceID), st.C(space.FieldID)).
+		Where(sql.And(sql.ColumnsEQ(cg.C(contentgrant.FieldTeamID), s.C(team.FieldID)), sql.IsNull(st.C(space.FieldDeletedAt))))
+	appendCountPair(s, members, spaces)
 }
 
 // teamMembersByJoining orders a team's members, first joined first.
