@@ -295,6 +295,19 @@ func wrCases() []wrCase {
 			},
 		},
 		{
+			// Beside n endpoints: the organization's admin registers one.
+			create: "Mutation.createWebhookEndpoint", max: 4,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
+				lsWebhooks(t, e, n, 0)
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, e.OwnerToken, `mutation($org: ID!) { createWebhookEndpoint(input: {organizationId: $org,
+					  url: "https://hooks.example.com/new", eventTypes: [SPACE_CREATED, MEMBER_ADDED]}) {
+					  webhookEndpoint { id url eventTypes active } secret } }`, map[string]any{"org": e.Org.ID})
+					wrCheck(t, lsAt(d, "createWebhookEndpoint"), "webhookEndpoint.id", "secret")
+				}
+			},
+		},
+		{
 			create: "Mutation.createSAMLProvider", max: 7,
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
 				team, cert := wrSAMLSiblings(t, e, n)

@@ -420,8 +420,13 @@ func (w *Worker) Drain(ctx context.Context) (int, error) {
 // pending, and returns how many.
 func (w *Worker) Prune(ctx context.Context) (int, error) {
 	cutoff := w.opt.Now().UTC().Add(-w.opt.Retention)
-	return w.client.WebhookDelivery.Delete().Where(webhookdelivery.CreatedAtLT(cutoff),
-		webhookdelivery.StateNEQ(enum.WebhookDeliveryStatePending)).Exec(ctx)
+	var n int
+	err := store.WithTx(ctx, w.client, func(ctx context.Context, tx *ent.Client) (err error) {
+		n, err = tx.WebhookDelivery.Delete().Where(webhookdelivery.CreatedAtLT(cutoff),
+			webhookdelivery.StateNEQ(enum.WebhookDeliveryStatePending)).Exec(ctx)
+		return err
+	})
+	return n, err
 }
 
 // Wake makes Run look for work now.
