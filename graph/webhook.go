@@ -359,7 +359,10 @@ func (r *Resolver) enqueueWebhooks(ctx context.Context, e events.Event) error {
 	var err error
 	var obj any = map[string]any{"id": e.Subject}
 	if r.presentWebhook != nil {
-		if obj, err = r.presentWebhook(ctx, e.Organization, e.Webhook, e.Subject); err != nil {
+		// Fresh loaders: those of the transaction may hold the object as
+		// it was before the change.
+		fresh := withLoaders(ctx, r.newLoaders(loadersFrom(ctx)))
+		if obj, err = r.presentWebhook(fresh, e.Organization, e.Webhook, e.Subject); err != nil {
 			return fmt.Errorf("rendering a webhook event's object: %w", err)
 		}
 	}

@@ -476,3 +476,51 @@ func TestWebhookAuthorization(t *testing.T) {
 	assert.Nil(t, node.Node, "node(id:) does not find it for a member")
 	assert.Len(t, endpointLog(t, e, ep).Deliveries.Nodes, 1, "the admin reads it")
 }
+
+// Each event type arrives with its object as /v1 presents it, in the
+// documented envelope.
+func TestWebhookEventShapes(t *testing.T) {
+	t.Parallel()
+	e := servertest.New(t, allowPrivate)
+	rc := newReceiver(t, e.Clock.Now, 200)
+	rc.register(e, "SPACE_CREATED", "SPACE_UPDATED", "SPACE_DELETED", "SPACE_RESTORED", "CHANGE_REQUEST_CREATED",
+		"CHANGE_REQUEST_UPDATED", "MEMBER_ADDED", "MEMBER_REMOVED")
+	must := func(q string, vars map[string]any) map[string]any {
+		t.Helper()
+		var out map[string]any
+		e.GraphQL(e.OwnerToken, q, vars).Into(t, &out)
+		return out
+	}
+	space := createSpace(t, e, "Shaped")
+	must(`mutation($id: ID!) { updateSpace(input: {id: $id, title: "Renamed"}) { space { id } } }`, map[string]any{"id": space})
+	cr := must(`mutation($s: ID!) { createChangeRequest(input: {spaceId: $s, subject: "Fix"}) { changeRequest { id } } }`,
+		map[string]any{"s": space})["createChangeRequest"].(map[string]any)["changeRequest"].(map[string]any)["id"]
+	must(`mutation($id: ID!) { updateChangeRequest(input: {id: $id, subject: "Fixed"}) { changeRequest { id } } }`,
+		map[string]any{"id": cr})
+	must(`mutation($id: ID!) { deleteSpace(input: {id: $id}) { clientMutationId } }`, map[string]any{"id": space})
+	must(`mutation($id: ID!) { restoreSpace(input: {id: $id}) { space { id } } }`, map[string]any{"id": space})
+	joiner := e.User("joiner@example.com")
+	must(`mutation($org: ID!) { inviteMembers(input: {organizationId: $org, role: READ, emails: [{email: "joiner@example.com"}]}) {
+	  userIds } }`, map[string]any{"org": e.Org.ID})
+	must(`mutation($org: ID!, $u: ID!) { removeMember(input: {organizationId: $org, userId: $u}) { clientMutationId } }`,
+		map[string]any{"org": e.Org.ID, "u": joiner.ID})
+
+	assert.Equal(t, 8, drain(t, hookWorker(t, e, deliver.Options{})))
+	byType := map[string]map[string]any{}
+	for _, r := range rc.got() {
+		require.NoError(t, r.verified)
+		assert.NotEmpty(t, r.event.ID)
+		assert.False(t, r.event.CreatedAt.IsZero())
+		assert.Equal(t, e.Org.ID, r.event.Organization)
+		byType[r.event.Type] = r.event.Data["object"].(map[string]any)
+	}
+	assert.Equal(t, "space", byType["space.created"]["object"])
+	assert.Equal(t, "Shaped", byType["space.created"]["title"], "rendered in the transaction that created it")
+	assert.Equal(t, "Renamed", byType["space.updated"]["title"])
+	assert.Equal(t, space, byType["space.deleted"]["id"])
+	assert.Equal(t, "space", byType["space.restored"]["object"])
+	assert.Equal(t, "change-request", byType["change-request.created"]["object"])
+	assert.Equal(t, "Fixed", byType["change-request.updated"]["subject"])
+	assert.Equal(t, "member", byType["member.added"]["object"])
+	assert.Equal(t, map[string]any{"id": joiner.ID}, byType["member.removed"], "a removed member is gone: its ID")
+}

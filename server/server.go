@@ -21,6 +21,7 @@ import (
 	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/config"
+	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/events"
 	"github.com/bindery/bindery/internal/logctx"
 	"github.com/bindery/bindery/internal/openapi/worker"
@@ -60,6 +61,8 @@ type Server struct {
 	specs *worker.Worker
 	// webhooks sends webhook deliveries while the server runs.
 	webhooks *deliver.Worker
+	// api is /v1.
+	api *rest.API
 }
 
 // New builds the server. opts configure the application layer. Close
@@ -95,9 +98,17 @@ func New(cfg config.Config, db *store.DB, log *slog.Logger, opts ...graph.Option
 	}
 	s.webhooks = deliver.New(db.Client, deliver.Options{Poll: cfg.WebhookPollInterval, Timeout: cfg.WebhookTimeout,
 		Retention: cfg.WebhookRetention, AllowPrivate: cfg.ImportAllowPrivate, Box: box, Log: log})
+	// The objects of webhook events are rendered by /v1's presenters,
+	// which are made over the resolver.
+	var api *rest.API
+	present := func(ctx context.Context, org string, t enum.WebhookEventType, subject string) (any, error) {
+		return api.PresentWebhookObject(ctx, org, t, subject)
+	}
 	opts = append([]graph.Option{graph.WithLogger(log), graph.WithBus(s.bus), graph.WithSpecWorker(s.specs.Wake),
-		graph.WithWebhookWorker(s.webhooks.Wake)}, opts...)
+		graph.WithWebhookWorker(s.webhooks.Wake), graph.WithWebhookPresenter(present)}, opts...)
 	s.resolver = graph.New(db.Client, cfg, opts...)
+	api = rest.New(s.resolver, log)
+	s.api = api
 	if cfg.RateLimit > 0 {
 		s.limiter = newRateLimiter(cfg.RateLimit, time.Now)
 	}
@@ -168,7 +179,7 @@ func (s *Server) routes() chi.Router {
 	// The API routes share one stack: deadline, viewer, rate limit, loaders.
 	api := m.With(s.deadline, s.authenticate, s.rateLimit, s.loaders, s.eventStreams)
 	api.Handle("/graphql", s.graphqlHTTP(s.graphqlHandler()))
-	api.Mount("/v1", rest.New(s.resolver, s.log).Routes())
+	api.Mount("/v1", s.api.Routes())
 	return m
 }
 
