@@ -16,6 +16,7 @@ import (
 
 	"github.com/bindery/bindery/ent/webhookdelivery"
 	"github.com/bindery/bindery/ent/webhookendpoint"
+	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/internal/auth"
 	"github.com/bindery/bindery/internal/enum"
@@ -523,4 +524,26 @@ func TestWebhookEventShapes(t *testing.T) {
 	assert.Equal(t, "Fixed", byType["change-request.updated"]["subject"])
 	assert.Equal(t, "member", byType["member.added"]["object"])
 	assert.Equal(t, map[string]any{"id": joiner.ID}, byType["member.removed"], "a removed member is gone: its ID")
+}
+
+// A new secret key (bindery secrets rotate) re-encrypts the signing
+// secrets: deliveries signed under the new key still verify.
+func TestWebhookSecretsFollowKeyRotation(t *testing.T) {
+	t.Parallel()
+	e := servertest.New(t, allowPrivate)
+	rc := newReceiver(t, e.Clock.Now, 200)
+	rc.register(e, "SPACE_CREATED")
+	newKey, err := secrets.NewKey()
+	require.NoError(t, err)
+	n, err := graph.RotateSecrets(context.Background(), e.Client, e.Config.SecretKey, newKey)
+	require.NoError(t, err)
+	assert.Equal(t, 1, n)
+	createSpace(t, e, "After rotation")
+	box, err := secrets.FromBase64(newKey)
+	require.NoError(t, err)
+	w := deliver.New(e.DB.Client, deliver.Options{Box: box, AllowPrivate: true, Now: e.Clock.Now})
+	assert.Equal(t, 1, drain(t, w))
+	require.Len(t, rc.got(), 1)
+	assert.NoError(t, rc.got()[0].verified)
+	assert.Equal(t, 200, rc.got()[0].status)
 }

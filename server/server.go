@@ -25,10 +25,10 @@ import (
 	"github.com/bindery/bindery/internal/events"
 	"github.com/bindery/bindery/internal/logctx"
 	"github.com/bindery/bindery/internal/openapi/worker"
-	"github.com/bindery/bindery/internal/secrets"
-	"github.com/bindery/bindery/internal/webhook/deliver"
 	"github.com/bindery/bindery/internal/purge"
+	"github.com/bindery/bindery/internal/secrets"
 	"github.com/bindery/bindery/internal/store"
+	"github.com/bindery/bindery/internal/webhook/deliver"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/server/playground"
 )
