@@ -20,7 +20,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"math/big"
 	"strconv"
 	"strings"
@@ -177,6 +176,3 @@ type Envelope struct {
 	// Data holds "object", the object as /v1 presents it to an admin.
 	Data map[string]any `json:"data"`
 }
-
-// ErrNotHTTPS is the error of an endpoint URL that is not https.
-var ErrNotHTTPS = fmt.Errorf("must be an https URL")
