@@ -112,19 +112,6 @@ func (r *Resolver) endpointDeliveries(ctx context.Context, x *ent.WebhookEndpoin
 	return model.NewWebhookDeliveryConnection(conn), nil
 }
 
-// deliveryOf loads a delivery of an endpoint: not found when it is another
-// endpoint's.
-func (r *Resolver) deliveryOf(ctx context.Context, endpointID, deliveryID string) (*ent.WebhookDelivery, error) {
-	d, _, err := r.deliveries.authorize(ctx, deliveryID, authz.View)
-	if err != nil {
-		return nil, err
-	}
-	if d.EndpointID != endpointID {
-		return nil, r.deliveries.notFound()
-	}
-	return d, nil
-}
-
 // checkWebhookURL checks an endpoint's URL: https, with a host that is not
 // a loopback, private or other special-purpose address. With
 // BINDERY_IMPORT_ALLOW_PRIVATE (for local testing) http and such addresses
