@@ -485,7 +485,7 @@ func TestWebhookEventShapes(t *testing.T) {
 	e := servertest.New(t, allowPrivate)
 	rc := newReceiver(t, e.Clock.Now, 200)
 	rc.register(e, "SPACE_CREATED", "SPACE_UPDATED", "SPACE_DELETED", "SPACE_RESTORED", "CHANGE_REQUEST_CREATED",
-		"CHANGE_REQUEST_UPDATED", "MEMBER_ADDED", "MEMBER_REMOVED")
+		"CHANGE_REQUEST_UPDATED", "MEMBER_ADDED", "MEMBER_REMOVED", "COMMENT_POSTED", "COMMENT_RESOLVED", "SITE_PUBLISHED")
 	must := func(q string, vars map[string]any) map[string]any {
 		t.Helper()
 		var out map[string]any
@@ -498,6 +498,14 @@ func TestWebhookEventShapes(t *testing.T) {
 		map[string]any{"s": space})["createChangeRequest"].(map[string]any)["changeRequest"].(map[string]any)["id"]
 	must(`mutation($id: ID!) { updateChangeRequest(input: {id: $id, subject: "Fixed"}) { changeRequest { id } } }`,
 		map[string]any{"id": cr})
+	comment := must(`mutation($cr: ID!) { postComment(input: {changeRequestId: $cr, markdown: "Why?"}) { comment { id } } }`,
+		map[string]any{"cr": cr})["postComment"].(map[string]any)["comment"].(map[string]any)["id"]
+	must(`mutation($id: ID!) { resolveComment(input: {id: $id}) { comment { id } } }`, map[string]any{"id": comment})
+	site := must(`mutation($org: ID!) { createSite(input: {organizationId: $org, title: "Docs"}) { site { id } } }`,
+		map[string]any{"org": e.Org.ID})["createSite"].(map[string]any)["site"].(map[string]any)["id"]
+	must(`mutation($id: ID!) { publishSite(input: {id: $id}) { site { id } } }`, map[string]any{"id": site})
+	must(`mutation($id: ID!) { unpublishSite(input: {id: $id}) { site { id } } }`, map[string]any{"id": site})
+	must(`mutation($id: ID!) { publishSite(input: {id: $id}) { site { id } } }`, map[string]any{"id": site})
 	must(`mutation($id: ID!) { deleteSpace(input: {id: $id}) { clientMutationId } }`, map[string]any{"id": space})
 	must(`mutation($id: ID!) { restoreSpace(input: {id: $id}) { space { id } } }`, map[string]any{"id": space})
 	joiner := e.User("joiner@example.com")
@@ -506,7 +514,8 @@ func TestWebhookEventShapes(t *testing.T) {
 	must(`mutation($org: ID!, $u: ID!) { removeMember(input: {organizationId: $org, userId: $u}) { clientMutationId } }`,
 		map[string]any{"org": e.Org.ID, "u": joiner.ID})
 
-	assert.Equal(t, 8, drain(t, hookWorker(t, e, deliver.Options{})))
+	assert.Equal(t, 12, drain(t, hookWorker(t, e, deliver.Options{})), "eight events, a comment posted and resolved, "+
+		"and a site published twice (unpublishing is no event)")
 	byType := map[string]map[string]any{}
 	for _, r := range rc.got() {
 		require.NoError(t, r.verified)
@@ -524,6 +533,10 @@ func TestWebhookEventShapes(t *testing.T) {
 	assert.Equal(t, "Fixed", byType["change-request.updated"]["subject"])
 	assert.Equal(t, "member", byType["member.added"]["object"])
 	assert.Equal(t, map[string]any{"id": joiner.ID}, byType["member.removed"], "a removed member is gone: its ID")
+	assert.Equal(t, "comment", byType["comment.posted"]["object"])
+	assert.Equal(t, comment, byType["comment.resolved"]["id"])
+	assert.Equal(t, "site", byType["site.published"]["object"])
+	assert.Equal(t, site, byType["site.published"]["id"])
 }
 
 // A new secret key (bindery secrets rotate) re-encrypts the signing
