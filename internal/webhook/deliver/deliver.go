@@ -5,7 +5,7 @@
 // attempt.
 //
 // Any number of servers may run a worker against one database. A delivery
-// is claimed as the OpenAPI worker claims a spec: on PostgreSQL a SELECT
+// is claimed as the OpenAPI worker claims a spec (store.Claim): on PostgreSQL a SELECT
 // ... FOR UPDATE SKIP LOCKED picks it, so concurrent workers pick different
 // deliveries without waiting on each other; on SQLite, which has one writer
 // at a time, a conditional UPDATE takes it only if it is still due. A claim
@@ -36,7 +36,6 @@ import (
 	"net/http"
 	"time"
 
-	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
 
 	"github.com/bindery/bindery/ent"
@@ -194,46 +193,16 @@ func (w *Worker) Claim(ctx context.Context) (*Job, error) {
 		return n == 1, err
 	}
 	order := []webhookdelivery.OrderOption{webhookdelivery.ByNextAttemptAt(), webhookdelivery.ByID()}
-	var claimed string
-	if w.client.Driver().Dialect() == dialect.Postgres {
-		// The row lock of FOR UPDATE SKIP LOCKED holds until the claim
-		// commits: a concurrent worker skips the row and takes another.
-		err := store.WithTx(ctx, w.client, func(ctx context.Context, tx *ent.Client) error {
-			ids, err := tx.WebhookDelivery.Query().Where(due(now)).Order(order...).Limit(1).
-				ForUpdate(sql.WithLockAction(sql.SkipLocked), sql.WithLockTables(webhookdelivery.Table)).IDs(reads(ctx))
-			if err != nil || len(ids) == 0 {
-				return err
+	claimed, err := store.Claim{Candidates: candidates, Take: claim,
+		Find: func(ctx context.Context, tx *ent.Client, limit int, skipLocked bool) ([]string, error) {
+			q := tx.WebhookDelivery.Query().Where(due(now)).Order(order...).Limit(limit)
+			if skipLocked {
+				q.ForUpdate(sql.WithLockAction(sql.SkipLocked), sql.WithLockTables(webhookdelivery.Table))
 			}
-			ok, err := claim(ctx, tx, ids[0])
-			if ok {
-				claimed = ids[0]
-			}
-			return err
-		})
-		if err != nil {
-			return nil, fmt.Errorf("claiming a webhook delivery: %w", err)
-		}
-	} else {
-		// SQLite has one writer at a time: each conditional UPDATE runs
-		// alone and takes the delivery only if it is still due.
-		ids, err := w.client.WebhookDelivery.Query().Where(due(now)).Order(order...).Limit(candidates).IDs(reads(ctx))
-		if err != nil {
-			return nil, fmt.Errorf("finding webhook deliveries to send: %w", err)
-		}
-		for _, id := range ids {
-			var ok bool
-			err := store.WithTx(ctx, w.client, func(ctx context.Context, tx *ent.Client) (err error) {
-				ok, err = claim(ctx, tx, id)
-				return err
-			})
-			if err != nil {
-				return nil, fmt.Errorf("claiming a webhook delivery: %w", err)
-			}
-			if ok {
-				claimed = id
-				break
-			}
-		}
+			return q.IDs(reads(ctx))
+		}}.One(ctx, w.client)
+	if err != nil {
+		return nil, fmt.Errorf("claiming a webhook delivery: %w", err)
 	}
 	if claimed == "" {
 		return nil, nil
