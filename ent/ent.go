@@ -40,6 +40,8 @@ import (
 	"github.com/bindery/bindery/ent/teammember"
 	"github.com/bindery/bindery/ent/translationsettings"
 	"github.com/bindery/bindery/ent/user"
+	"github.com/bindery/bindery/ent/webhookdelivery"
+	"github.com/bindery/bindery/ent/webhookendpoint"
 )
 
 // ent aliases to avoid import conflicts in user's code.
@@ -128,6 +130,8 @@ func checkColumn(t, c string) error {
 			teammember.Table:              teammember.ValidColumn,
 			translationsettings.Table:     translationsettings.ValidColumn,
 			user.Table:                    user.ValidColumn,
+			webhookdelivery.Table:         webhookdelivery.ValidColumn,
+			webhookendpoint.Table:         webhookendpoint.ValidColumn,
 		})
 	})
 	return columnCheck(t, c)

@@ -76,3 +76,9 @@ func (*TranslationSettings) IsNode() {}
 
 // IsNode implements the GraphQL Node interface.
 func (*User) IsNode() {}
+
+// IsNode implements the GraphQL Node interface.
+func (*WebhookDelivery) IsNode() {}
+
+// IsNode implements the GraphQL Node interface.
+func (*WebhookEndpoint) IsNode() {}

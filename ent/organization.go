@@ -83,11 +83,13 @@ type OrganizationEdges struct {
 	Integrations []*Integration `json:"integrations,omitempty"`
 	// Installations holds the value of the installations edge.
 	Installations []*IntegrationInstallation `json:"installations,omitempty"`
+	// WebhookEndpoints holds the value of the webhook_endpoints edge.
+	WebhookEndpoints []*WebhookEndpoint `json:"webhook_endpoints,omitempty"`
 	// DefaultSite holds the value of the default_site edge.
 	DefaultSite *Site `json:"default_site,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes              [12]bool
+	loadedTypes              [13]bool
 	namedMembers             map[string][]*Member
 	namedTeams               map[string][]*Team
 	namedInvites             map[string][]*Invite
@@ -99,6 +101,7 @@ type OrganizationEdges struct {
 	namedTranslationSettings map[string][]*TranslationSettings
 	namedIntegrations        map[string][]*Integration
 	namedInstallations       map[string][]*IntegrationInstallation
+	namedWebhookEndpoints    map[string][]*WebhookEndpoint
 }
 
 // MembersOrErr returns the Members value or an error if the edge
@@ -200,12 +203,21 @@ func (e OrganizationEdges) InstallationsOrErr() ([]*IntegrationInstallation, err
 	return nil, &NotLoadedError{edge: "installations"}
 }
 
+// WebhookEndpointsOrErr returns the WebhookEndpoints value or an error if the edge
+// was not loaded in eager-loading.
+func (e OrganizationEdges) WebhookEndpointsOrErr() ([]*WebhookEndpoint, error) {
+	if e.loadedTypes[11] {
+		return e.WebhookEndpoints, nil
+	}
+	return nil, &NotLoadedError{edge: "webhook_endpoints"}
+}
+
 // DefaultSiteOrErr returns the DefaultSite value or an error if the edge
 // was not loaded in eager-loading, or loaded but was not found.
 func (e OrganizationEdges) DefaultSiteOrErr() (*Site, error) {
 	if e.DefaultSite != nil {
 		return e.DefaultSite, nil
-	} else if e.loadedTypes[11] {
+	} else if e.loadedTypes[12] {
 		return nil, &NotFoundError{label: site.Label}
 	}
 	return nil, &NotLoadedError{edge: "default_site"}
@@ -416,6 +428,11 @@ func (_m *Organization) QueryIntegrations() *IntegrationQuery {
 // QueryInstallations queries the "installations" edge of the Organization entity.
 func (_m *Organization) QueryInstallations() *IntegrationInstallationQuery {
 	return NewOrganizationClient(_m.config).QueryInstallations(_m)
+}
+
+// QueryWebhookEndpoints queries the "webhook_endpoints" edge of the Organization entity.
+func (_m *Organization) QueryWebhookEndpoints() *WebhookEndpointQuery {
+	return NewOrganizationClient(_m.config).QueryWebhookEndpoints(_m)
 }
 
 // QueryDefaultSite queries the "default_site" edge of the Organization entity.
@@ -772,6 +789,30 @@ func (_m *Organization) appendNamedInstallations(name string, edges ...*Integrat
 		_m.Edges.namedInstallations[name] = []*IntegrationInstallation{}
 	} else {
 		_m.Edges.namedInstallations[name] = append(_m.Edges.namedInstallations[name], edges...)
+	}
+}
+
+// NamedWebhookEndpoints returns the WebhookEndpoints named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Organization) NamedWebhookEndpoints(name string) ([]*WebhookEndpoint, error) {
+	if _m.Edges.namedWebhookEndpoints == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedWebhookEndpoints[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Organization) appendNamedWebhookEndpoints(name string, edges ...*WebhookEndpoint) {
+	if _m.Edges.namedWebhookEndpoints == nil {
+		_m.Edges.namedWebhookEndpoints = make(map[string][]*WebhookEndpoint)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedWebhookEndpoints[name] = []*WebhookEndpoint{}
+	} else {
+		_m.Edges.namedWebhookEndpoints[name] = append(_m.Edges.namedWebhookEndpoints[name], edges...)
 	}
 }
 

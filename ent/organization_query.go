@@ -26,6 +26,7 @@ import (
 	"github.com/bindery/bindery/ent/space"
 	"github.com/bindery/bindery/ent/team"
 	"github.com/bindery/bindery/ent/translationsettings"
+	"github.com/bindery/bindery/ent/webhookendpoint"
 )
 
 // OrganizationQuery is the builder for querying Organization entities.
@@ -46,6 +47,7 @@ type OrganizationQuery struct {
 	withTranslationSettings      *TranslationSettingsQuery
 	withIntegrations             *IntegrationQuery
 	withInstallations            *IntegrationInstallationQuery
+	withWebhookEndpoints         *WebhookEndpointQuery
 	withDefaultSite              *SiteQuery
 	modifiers                    []func(*sql.Selector)
 	withNamedMembers             map[string]*MemberQuery
@@ -59,6 +61,7 @@ type OrganizationQuery struct {
 	withNamedTranslationSettings map[string]*TranslationSettingsQuery
 	withNamedIntegrations        map[string]*IntegrationQuery
 	withNamedInstallations       map[string]*IntegrationInstallationQuery
+	withNamedWebhookEndpoints    map[string]*WebhookEndpointQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -337,6 +340,28 @@ func (_q *OrganizationQuery) QueryInstallations() *IntegrationInstallationQuery 
 	return query
 }
 
+// QueryWebhookEndpoints chains the current query on the "webhook_endpoints" edge.
+func (_q *OrganizationQuery) QueryWebhookEndpoints() *WebhookEndpointQuery {
+	query := (&WebhookEndpointClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(organization.Table, organization.FieldID, selector),
+			sqlgraph.To(webhookendpoint.Table, webhookendpoint.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, organization.WebhookEndpointsTable, organization.WebhookEndpointsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
 // QueryDefaultSite chains the current query on the "default_site" edge.
 func (_q *OrganizationQuery) QueryDefaultSite() *SiteQuery {
 	query := (&SiteClient{config: _q.config}).Query()
@@ -562,6 +587,7 @@ func (_q *OrganizationQuery) Clone() *OrganizationQuery {
 		withTranslationSettings: _q.withTranslationSettings.Clone(),
 		withIntegrations:        _q.withIntegrations.Clone(),
 		withInstallations:       _q.withInstallations.Clone(),
+		withWebhookEndpoints:    _q.withWebhookEndpoints.Clone(),
 		withDefaultSite:         _q.withDefaultSite.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
@@ -691,6 +717,17 @@ func (_q *OrganizationQuery) WithInstallations(opts ...func(*IntegrationInstalla
 	return _q
 }
 
+// WithWebhookEndpoints tells the query-builder to eager-load the nodes that are connected to
+// the "webhook_endpoints" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *OrganizationQuery) WithWebhookEndpoints(opts ...func(*WebhookEndpointQuery)) *OrganizationQuery {
+	query := (&WebhookEndpointClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withWebhookEndpoints = query
+	return _q
+}
+
 // WithDefaultSite tells the query-builder to eager-load the nodes that are connected to
 // the "default_site" edge. The optional arguments are used to configure the query builder of the edge.
 func (_q *OrganizationQuery) WithDefaultSite(opts ...func(*SiteQuery)) *OrganizationQuery {
@@ -780,7 +817,7 @@ func (_q *OrganizationQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]
 	var (
 		nodes       = []*Organization{}
 		_spec       = _q.querySpec()
-		loadedTypes = [12]bool{
+		loadedTypes = [13]bool{
 			_q.withMembers != nil,
 			_q.withTeams != nil,
 			_q.withInvites != nil,
@@ -792,6 +829,7 @@ func (_q *OrganizationQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]
 			_q.withTranslationSettings != nil,
 			_q.withIntegrations != nil,
 			_q.withInstallations != nil,
+			_q.withWebhookEndpoints != nil,
 			_q.withDefaultSite != nil,
 		}
 	)
@@ -897,6 +935,15 @@ func (_q *OrganizationQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]
 			return nil, err
 		}
 	}
+	if query := _q.withWebhookEndpoints; query != nil {
+		if err := _q.loadWebhookEndpoints(ctx, query, nodes,
+			func(n *Organization) { n.Edges.WebhookEndpoints = []*WebhookEndpoint{} },
+			func(n *Organization, e *WebhookEndpoint) {
+				n.Edges.WebhookEndpoints = append(n.Edges.WebhookEndpoints, e)
+			}); err != nil {
+			return nil, err
+		}
+	}
 	if query := _q.withDefaultSite; query != nil {
 		if err := _q.loadDefaultSite(ctx, query, nodes, nil,
 			func(n *Organization, e *Site) { n.Edges.DefaultSite = e }); err != nil {
@@ -977,6 +1024,13 @@ func (_q *OrganizationQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]
 		if err := _q.loadInstallations(ctx, query, nodes,
 			func(n *Organization) { n.appendNamedInstallations(name) },
 			func(n *Organization, e *IntegrationInstallation) { n.appendNamedInstallations(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedWebhookEndpoints {
+		if err := _q.loadWebhookEndpoints(ctx, query, nodes,
+			func(n *Organization) { n.appendNamedWebhookEndpoints(name) },
+			func(n *Organization, e *WebhookEndpoint) { n.appendNamedWebhookEndpoints(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -1313,6 +1367,36 @@ func (_q *OrganizationQuery) loadInstallations(ctx context.Context, query *Integ
 	}
 	return nil
 }
+func (_q *OrganizationQuery) loadWebhookEndpoints(ctx context.Context, query *WebhookEndpointQuery, nodes []*Organization, init func(*Organization), assign func(*Organization, *WebhookEndpoint)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*Organization)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(webhookendpoint.FieldOrganizationID)
+	}
+	query.Where(predicate.WebhookEndpoint(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(organization.WebhookEndpointsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.OrganizationID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "organization_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
 func (_q *OrganizationQuery) loadDefaultSite(ctx context.Context, query *SiteQuery, nodes []*Organization, init func(*Organization), assign func(*Organization, *Site)) error {
 	ids := make([]string, 0, len(nodes))
 	nodeids := make(map[string][]*Organization)
@@ -1619,6 +1703,20 @@ func (_q *OrganizationQuery) WithNamedInstallations(name string, opts ...func(*I
 		_q.withNamedInstallations = make(map[string]*IntegrationInstallationQuery)
 	}
 	_q.withNamedInstallations[name] = query
+	return _q
+}
+
+// WithNamedWebhookEndpoints tells the query-builder to eager-load the nodes that are connected to the "webhook_endpoints"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *OrganizationQuery) WithNamedWebhookEndpoints(name string, opts ...func(*WebhookEndpointQuery)) *OrganizationQuery {
+	query := (&WebhookEndpointClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedWebhookEndpoints == nil {
+		_q.withNamedWebhookEndpoints = make(map[string]*WebhookEndpointQuery)
+	}
+	_q.withNamedWebhookEndpoints[name] = query
 	return _q
 }
 

@@ -843,3 +843,63 @@ func (c *UserClient) ScanRows(rows *sql.Rows) ([]*User, error) {
 	}
 	return nodes, rows.Err()
 }
+
+// ScanRows reads rows of the WebhookDelivery table into entities bound to the
+// client, and closes them. The rows hold the table's columns, in any order,
+// and any others selected beside them, which Value reads. It is the reading
+// half of a query whose SQL was built once and is run again with new
+// arguments (internal/store.Statements), which ent's builder would otherwise
+// build anew for every run.
+func (c *WebhookDeliveryClient) ScanRows(rows *sql.Rows) ([]*WebhookDelivery, error) {
+	defer rows.Close()
+	columns, err := rows.Columns()
+	if err != nil {
+		return nil, err
+	}
+	var nodes []*WebhookDelivery
+	for rows.Next() {
+		values, err := (*WebhookDelivery).scanValues(nil, columns)
+		if err != nil {
+			return nil, err
+		}
+		if err := rows.Scan(values...); err != nil {
+			return nil, err
+		}
+		node := &WebhookDelivery{config: c.config}
+		if err := node.assignValues(columns, values); err != nil {
+			return nil, err
+		}
+		nodes = append(nodes, node)
+	}
+	return nodes, rows.Err()
+}
+
+// ScanRows reads rows of the WebhookEndpoint table into entities bound to the
+// client, and closes them. The rows hold the table's columns, in any order,
+// and any others selected beside them, which Value reads. It is the reading
+// half of a query whose SQL was built once and is run again with new
+// arguments (internal/store.Statements), which ent's builder would otherwise
+// build anew for every run.
+func (c *WebhookEndpointClient) ScanRows(rows *sql.Rows) ([]*WebhookEndpoint, error) {
+	defer rows.Close()
+	columns, err := rows.Columns()
+	if err != nil {
+		return nil, err
+	}
+	var nodes []*WebhookEndpoint
+	for rows.Next() {
+		values, err := (*WebhookEndpoint).scanValues(nil, columns)
+		if err != nil {
+			return nil, err
+		}
+		if err := rows.Scan(values...); err != nil {
+			return nil, err
+		}
+		node := &WebhookEndpoint{config: c.config}
+		if err := node.assignValues(columns, values); err != nil {
+			return nil, err
+		}
+		nodes = append(nodes, node)
+	}
+	return nodes, rows.Err()
+}

@@ -291,7 +291,8 @@ func (r *Resolver) createChangeRequest(ctx context.Context, in model.CreateChang
 		if err != nil {
 			return err
 		}
-		r.emit(ctx, events.New(events.ChangeRequestsTopic(s.ID), events.ChangeRequestCreated, out.ID))
+		r.emit(ctx, events.New(events.ChangeRequestsTopic(s.ID), events.ChangeRequestCreated, out.ID).
+			For(s.OrganizationID, enum.WebhookEventTypeChangeRequestCreated))
 		s.CrSeq = number
 		c.space = s
 		return nil
@@ -366,7 +367,8 @@ func (r *Resolver) updateChangeRequest(ctx context.Context, in model.UpdateChang
 		if out, err = u.Save(ctx); err != nil {
 			return err
 		}
-		r.emit(ctx, events.New(events.ChangeRequestsTopic(out.SpaceID), events.ChangeRequestUpdated, out.ID))
+		r.emit(ctx, events.New(events.ChangeRequestsTopic(out.SpaceID), events.ChangeRequestUpdated, out.ID).
+			For(s.OrganizationID, enum.WebhookEventTypeChangeRequestUpdated))
 		return nil
 	})
 	return out, err
@@ -547,7 +549,8 @@ func (r *Resolver) mergeChangeRequest(ctx context.Context, in model.MergeChangeR
 				SetMergedAt(r.clock()).
 				Save(ctx)
 			if err == nil {
-				r.emit(ctx, events.New(events.ChangeRequestsTopic(cr.SpaceID), events.ChangeRequestMerged, cr.ID))
+				r.emit(ctx, events.New(events.ChangeRequestsTopic(cr.SpaceID), events.ChangeRequestMerged, cr.ID).
+					For(s.OrganizationID, enum.WebhookEventTypeChangeRequestMerged))
 			}
 			return err
 		})

@@ -119,7 +119,8 @@ func (r *Resolver) postComment(ctx context.Context, in model.PostCommentInput) (
 		if out, err = b.AddMentionIDs(mentions...).Save(ctx); err != nil {
 			return err
 		}
-		r.emit(ctx, events.New(commentsTopic(out), events.CommentPosted, out.ID))
+		r.emit(ctx, events.New(commentsTopic(out), events.CommentPosted, out.ID).
+			For(p.space.OrganizationID, enum.WebhookEventTypeCommentPosted))
 		return nil
 	})
 	if err != nil {
@@ -174,7 +175,11 @@ func (r *Resolver) updateComment(ctx context.Context, in model.UpdateCommentInpu
 			}
 			if kind != "" {
 				changed = true
-				r.emit(ctx, events.New(commentsTopic(c), kind, c.ID))
+				e := events.New(commentsTopic(c), kind, c.ID)
+				if kind == events.CommentResolved {
+					e = e.For(s.OrganizationID, enum.WebhookEventTypeCommentResolved)
+				}
+				r.emit(ctx, e)
 			}
 		}
 		if len(in.AddedReactions)+len(in.RemovedReactions) > 0 {
@@ -433,7 +438,11 @@ func (r *Resolver) updateCommentReply(ctx context.Context, in model.UpdateCommen
 				if err := u.Exec(ctx); err != nil {
 					return err
 				}
-				r.emit(ctx, events.New(commentsTopic(c), kind, c.ID))
+				e := events.New(commentsTopic(c), kind, c.ID)
+				if kind == events.CommentResolved {
+					e = e.For(s.OrganizationID, enum.WebhookEventTypeCommentResolved)
+				}
+				r.emit(ctx, e)
 			}
 		}
 		if len(in.AddedReactions)+len(in.RemovedReactions) > 0 {

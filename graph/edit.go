@@ -76,7 +76,8 @@ func (r *Resolver) commit(ctx context.Context, c commit) (*ent.Revision, error) 
 		if err := r.indexSpace(ctx, c.space, c.from, c.content, hashes); err != nil {
 			return nil, err
 		}
-		r.emit(ctx, events.New(events.SpaceContentTopic(c.space.ID), events.SpaceContent, rev.ID))
+		r.emit(ctx, events.New(events.SpaceContentTopic(c.space.ID), events.SpaceContent, rev.ID).
+			For(c.space.OrganizationID, enum.WebhookEventTypeSpaceContent))
 	}
 	return rev, nil
 }

@@ -74,6 +74,14 @@ func (r *Resolver) TranslationSettings() generated.TranslationSettingsResolver {
 
 func (r *Resolver) User() generated.UserResolver { return &userResolver{r} }
 
+func (r *Resolver) WebhookDelivery() generated.WebhookDeliveryResolver {
+	return &webhookDeliveryResolver{r}
+}
+
+func (r *Resolver) WebhookEndpoint() generated.WebhookEndpointResolver {
+	return &webhookEndpointResolver{r}
+}
+
 type (
 	changeRequestResolver           struct{ *Resolver }
 	collectionResolver              struct{ *Resolver }
@@ -98,4 +106,6 @@ type (
 	teamResolver                    struct{ *Resolver }
 	translationSettingsResolver     struct{ *Resolver }
 	userResolver                    struct{ *Resolver }
+	webhookDeliveryResolver         struct{ *Resolver }
+	webhookEndpointResolver         struct{ *Resolver }
 )

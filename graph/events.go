@@ -3,6 +3,8 @@ package graph
 import (
 	"context"
 
+	"github.com/bindery/bindery/ent"
+
 	"github.com/bindery/bindery/internal/events"
 )
 
@@ -21,6 +23,13 @@ type pendingKey struct{}
 type pending struct {
 	events []events.Event
 	after  []func()
+	// err is the first failure to write the webhook outbox: the
+	// transaction rolls back with it, so no change goes unreported.
+	err error
+	// endpoints caches, per organization, the active webhook endpoints the
+	// transaction read, so that a mutation emitting many events reads them
+	// once.
+	endpoints map[string][]*ent.WebhookEndpoint
 }
 
 // afterCommit runs fn once the transaction of ctx commits, and never if it
@@ -38,8 +47,28 @@ func (r *Resolver) afterCommit(ctx context.Context, fn func()) {
 // emit publishes an event once the transaction of ctx commits, and never if
 // it rolls back; outside a transaction, at once. A failure to publish is
 // logged: the change it reports is made.
+//
+// A webhook event (events.Event.For) is also written to the webhook outbox
+// now, in the transaction of the change (see enqueueWebhooks): it commits
+// or rolls back with the change. A failure to write it fails the
+// transaction.
 func (r *Resolver) emit(ctx context.Context, e events.Event) {
-	if p, ok := ctx.Value(pendingKey{}).(*pending); ok {
+	p, inTx := ctx.Value(pendingKey{}).(*pending)
+	if e.Webhook != "" && e.Organization != "" {
+		err := r.enqueueWebhooks(ctx, e)
+		switch {
+		case err != nil && inTx:
+			if p.err == nil {
+				p.err = err
+			}
+		case err != nil:
+			r.log.ErrorContext(ctx, "writing webhook deliveries", "error", err, "event", e.Webhook)
+		}
+	}
+	if e.Topic == "" {
+		return
+	}
+	if inTx {
 		p.events = append(p.events, e)
 		return
 	}

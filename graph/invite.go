@@ -22,6 +22,7 @@ import (
 	"github.com/bindery/bindery/internal/auth"
 	"github.com/bindery/bindery/internal/authz"
 	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/internal/events"
 	"github.com/bindery/bindery/internal/mail"
 	"github.com/bindery/bindery/internal/page"
 	"github.com/bindery/bindery/internal/telemetry"
@@ -230,6 +231,9 @@ func (r *Resolver) addMembers(ctx context.Context, orgID string, users []string,
 		if err := db.Member.CreateBulk(creates...).Exec(ctx); err != nil {
 			return nil, fmt.Errorf("adding members: %w", err)
 		}
+	}
+	for _, u := range added {
+		r.emit(ctx, events.Webhook(orgID, enum.WebhookEventTypeMemberAdded, u))
 	}
 	for _, rl := range enum.RoleValues() {
 		if ids := raise[rl]; len(ids) > 0 {

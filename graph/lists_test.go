@@ -30,6 +30,7 @@ import (
 	"github.com/bindery/bindery/internal/content"
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/openapi"
+	"github.com/bindery/bindery/internal/webhook"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/server/servertest"
 )
@@ -84,7 +85,9 @@ type lsCase struct {
 // and only when no meaningful case can be built for it: even the content
 // trees, read level by level from content objects, have cases.
 var lsExempt = map[string]string{
-	"Integration.externalLinks": "at most 5 links, held in the integration's row: no statement of their own",
+	"Integration.externalLinks":             "at most 5 links, held in the integration's row: no statement of their own",
+	"WebhookDelivery.attempts":              "held in the delivery's row (one per attempt, about 15 at most): no statement of their own",
+	"WebhookDeliveryAttempt.requestHeaders": "the headers of an attempt, held in the delivery's row: no statement of their own",
 }
 
 // lsAttempts is how many times each request is measured, each time on a
@@ -491,6 +494,30 @@ func lsCases() []lsCase {
 				return func(e *servertest.Env) {
 					lsCheck(t, e.MustDo(http.MethodGet, "/v1/orgs/"+e.Org.ID+"/link-invites?limit=100", e.OwnerToken, nil, http.StatusOK),
 						"", n, "role", "redundant")
+				}
+			},
+		},
+		{
+			list: "Organization.webhookEndpoints", max: 3,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				lsWebhooks(t, e, n, 0)
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, e.OwnerToken, `query($org: ID!) { organization(id: $org) { webhookEndpoints(first: 100) {
+					  totalCount nodes { id url eventTypes active description disabledReason createdAt } } } }`, map[string]any{"org": e.Org.ID})
+					lsCheck(t, d, "organization.webhookEndpoints", n, "url", "eventTypes", "active")
+				}
+			},
+		},
+		{
+			list: "WebhookEndpoint.deliveries", max: 4,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				ep := lsWebhooks(t, e, 1, n)[0]
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, e.OwnerToken, `query($org: ID!, $id: ID!) { organization(id: $org) { webhookEndpoint(id: $id) {
+					  deliveries(first: 100) { totalCount nodes { id eventID eventType state payload endpoint { id url }
+					  attempts { number responseStatus latencyMs requestHeaders { name value } } } } } } }`,
+						map[string]any{"org": e.Org.ID, "id": ep})
+					lsCheck(t, d, "organization.webhookEndpoint.deliveries", n, "endpoint.url", "attempts", "payload")
 				}
 			},
 		},
@@ -1090,6 +1117,31 @@ func lsInvites(t *testing.T, e *servertest.Env, n int) {
 		role := enum.RoleValues()[i%len(enum.RoleValues())]
 		e.Client.Invite.Create().SetOrganizationID(e.Org.ID).SetKind(enum.InviteKindLink).SetRole(role).ExecX(context.Background())
 	}
+}
+
+// lsWebhooks makes the organization n webhook endpoints, each with
+// deliveries deliveries of two attempts, and returns their IDs.
+func lsWebhooks(t *testing.T, e *servertest.Env, n, deliveries int) []string {
+	t.Helper()
+	ctx := context.Background()
+	var ids []string
+	for i := range n {
+		ep := e.Client.WebhookEndpoint.Create().SetOrganizationID(e.Org.ID).SetURL(fmt.Sprintf("https://hooks.example.com/%d", i)).
+			SetEventTypes([]enum.WebhookEventType{enum.WebhookEventTypeSpaceCreated}).SetSecret("v1:sealed").SaveX(ctx)
+		ids = append(ids, ep.ID)
+		for j := range deliveries {
+			status := 500
+			attempts := []webhook.Attempt{
+				{Number: 1, At: time.Now(), ResponseStatus: &status, LatencyMs: 12,
+					RequestHeaders: []webhook.Header{{Name: "Bindery-Signature", Value: "t=1,v1=00"}}},
+				{Number: 2, At: time.Now(), LatencyMs: 7, RequestHeaders: []webhook.Header{{Name: "Bindery-Signature", Value: "t=2,v1=00"}}},
+			}
+			e.Client.WebhookDelivery.Create().SetEndpointID(ep.ID).SetEventID(fmt.Sprintf("evt_%d", j)).
+				SetEventType(enum.WebhookEventTypeSpaceCreated).SetPayload(`{"id":"evt"}`).SetAttempts(attempts).
+				SetState(enum.WebhookDeliveryStateSucceeded).ExecX(ctx)
+		}
+	}
+	return ids
 }
 
 // lsSAMLProviders makes the organization n active SAML providers, each

@@ -21,6 +21,7 @@ import (
 	"github.com/bindery/bindery/internal/auth"
 	"github.com/bindery/bindery/internal/authz"
 	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/internal/events"
 	"github.com/bindery/bindery/internal/page"
 )
 
@@ -188,7 +189,11 @@ func (r *Resolver) removeMember(ctx context.Context, in model.RemoveMemberInput)
 				contentgrant.HasCollectionWith(collection.OrganizationID(m.OrganizationID)))).Exec(ctx); err != nil {
 			return fmt.Errorf("removing grants: %w", err)
 		}
-		return db.Member.DeleteOne(m).Exec(ctx)
+		if err := db.Member.DeleteOne(m).Exec(ctx); err != nil {
+			return err
+		}
+		r.emit(ctx, events.Webhook(m.OrganizationID, enum.WebhookEventTypeMemberRemoved, m.UserID))
+		return nil
 	})
 }
 

@@ -29,6 +29,8 @@ import (
 	"github.com/bindery/bindery/ent/space"
 	"github.com/bindery/bindery/ent/team"
 	"github.com/bindery/bindery/ent/translationsettings"
+	"github.com/bindery/bindery/ent/webhookdelivery"
+	"github.com/bindery/bindery/ent/webhookendpoint"
 	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/auth"
 	"github.com/bindery/bindery/internal/authz"
@@ -63,6 +65,8 @@ type policySet struct {
 	redirects      *policy[*ent.SiteRedirect, predicate.SiteRedirect]
 	integrations   *policy[*ent.Integration, predicate.Integration]
 	installations  *policy[*ent.IntegrationInstallation, predicate.IntegrationInstallation]
+	webhooks       *policy[*ent.WebhookEndpoint, predicate.WebhookEndpoint]
+	deliveries     *policy[*ent.WebhookDelivery, predicate.WebhookDelivery]
 
 	// policies lists them all, for what every type gets.
 	policies []anyPolicy
@@ -352,9 +356,30 @@ func (r *Resolver) declarePolicies() {
 		idOf:   func(x *ent.IntegrationInstallation) string { return x.ID },
 		decide: r.installationDecision,
 	}
+	// Webhook endpoints and their deliveries: their organization's admins
+	// only (see webhook.go).
+	r.webhooks = &policy[*ent.WebhookEndpoint, predicate.WebhookEndpoint]{
+		typeName: "WebhookEndpoint", prefix: id.WebhookEndpoint, table: authz.WebhookEndpoints,
+		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.WebhookEndpoint, error) {
+			return db.WebhookEndpoint.Query().Where(webhookendpoint.IDIn(ids...)).All(ctx)
+		},
+		idOf: func(x *ent.WebhookEndpoint) string { return x.ID },
+		decide: func(ctx context.Context, x *ent.WebhookEndpoint) (authz.Decision, error) {
+			return r.adminsOnly(ctx, x.OrganizationID)
+		},
+	}
+	r.deliveries = &policy[*ent.WebhookDelivery, predicate.WebhookDelivery]{
+		typeName: "WebhookDelivery", prefix: id.WebhookDelivery, table: authz.WebhookDeliveries,
+		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.WebhookDelivery, error) {
+			return db.WebhookDelivery.Query().Where(webhookdelivery.IDIn(ids...)).All(ctx)
+		},
+		idOf:   func(x *ent.WebhookDelivery) string { return x.ID },
+		decide: r.deliveryDecision,
+	}
 	r.policies = []anyPolicy{r.orgs, r.collections, r.spaces, r.changeRequests, r.comments, r.commentReplies,
 		r.teams, r.invites, r.samlProviders, r.revisions, r.users, r.tokens, r.translations, r.openAPISpecs, r.specVersions,
-		r.sites, r.sections, r.sitespaces, r.sectionGroups, r.redirects, r.shareLinks, r.integrations, r.installations}
+		r.sites, r.sections, r.sitespaces, r.sectionGroups, r.redirects, r.shareLinks, r.integrations, r.installations,
+		r.webhooks, r.deliveries}
 }
 
 // membersWithARole decides about what the members of an organization who

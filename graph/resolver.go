@@ -65,6 +65,10 @@ type Resolver struct {
 	// wakeSpecWorker, when set, wakes this server's OpenAPI worker after a
 	// spec gets a new source.
 	wakeSpecWorker func()
+	// presentWebhook renders the objects of webhook events (see
+	// WebhookPresenter); wakeWebhooks wakes this server's webhook worker.
+	presentWebhook WebhookPresenter
+	wakeWebhooks   func()
 }
 
 // Gauge is a number that goes up and down: a Prometheus gauge.
@@ -217,7 +221,10 @@ func (r *Resolver) tx(ctx context.Context, fn func(ctx context.Context) error) e
 			})
 		}
 		inner := r.newLoaders(outer)
-		return fn(withLoaders(ctx, inner))
+		if err := fn(withLoaders(ctx, inner)); err != nil {
+			return err
+		}
+		return p.err
 	})
 	outer.clear()
 	return err

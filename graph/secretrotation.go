@@ -8,9 +8,10 @@ import (
 	"github.com/bindery/bindery/internal/secrets"
 )
 
-// RotateSecrets re-encrypts every integration's secrets from the old key to
-// the new one, in one transaction: every value opens with the old key and
-// is sealed again with the new, or nothing changes. It returns the number
+// RotateSecrets re-encrypts every integration's secrets and every webhook
+// endpoint's signing secret from the old key to the new one, in one
+// transaction: every value opens with the old key and is sealed again with
+// the new, or nothing changes. It returns the number
 // of values re-encrypted. It runs outside any request, on a client without
 // the read guard (the `bindery secrets rotate` command's).
 func RotateSecrets(ctx context.Context, client *ent.Client, oldKey, newKey string) (int, error) {
@@ -55,6 +56,21 @@ func reseal(ctx context.Context, c *ent.Client, from, to *secrets.Box) (int, err
 		if err := c.Integration.UpdateOneID(i.ID).SetSecrets(out).SetUpdatedAt(i.UpdatedAt).Exec(ctx); err != nil {
 			return 0, err
 		}
+	}
+	// Webhook endpoints' signing secrets (see webhookSecretAD).
+	eps, err := c.WebhookEndpoint.Query().Select("id", "secret", "updated_at").All(ctx)
+	if err != nil {
+		return 0, err
+	}
+	for _, x := range eps {
+		sealed, err := from.Reseal(to, x.Secret, webhookSecretAD(x.ID))
+		if err != nil {
+			return 0, fmt.Errorf("the signing secret of webhook endpoint %s: %w", x.ID, err)
+		}
+		if err := c.WebhookEndpoint.UpdateOneID(x.ID).SetSecret(sealed).SetUpdatedAt(x.UpdatedAt).Exec(ctx); err != nil {
+			return 0, err
+		}
+		n++
 	}
 	return n, nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/bindery/bindery/internal/authz"
 	"github.com/bindery/bindery/internal/content"
 	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/internal/events"
 	"github.com/bindery/bindery/internal/page"
 	"github.com/bindery/bindery/internal/validate"
 )
@@ -319,8 +320,14 @@ func (r *Resolver) setSitePublished(ctx context.Context, id string, published bo
 		if s, _, err = r.sites.authorize(ctx, id, authz.Publish); err != nil {
 			return err
 		}
-		s, err = s.Update().SetPublished(published).Save(ctx)
-		return err
+		was := s.Published
+		if s, err = s.Update().SetPublished(published).Save(ctx); err != nil {
+			return err
+		}
+		if published && !was {
+			r.emit(ctx, events.Webhook(s.OrganizationID, enum.WebhookEventTypeSitePublished, s.ID))
+		}
+		return nil
 	})
 	return s, err
 }

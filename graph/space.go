@@ -20,6 +20,7 @@ import (
 	"github.com/bindery/bindery/internal/auth"
 	"github.com/bindery/bindery/internal/authz"
 	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/internal/events"
 )
 
 // SpaceRetention is how long a deleted space can be restored before it is
@@ -215,6 +216,9 @@ func (r *Resolver) createSpace(ctx context.Context, in model.CreateSpaceInput) (
 			SetPosition(pos)
 		c.space, c.revision, err = r.newSpace(ctx, b, v.User.ID, nil, false)
 		c.newSpace = true
+		if err == nil {
+			r.emit(ctx, events.Webhook(in.OrganizationID, enum.WebhookEventTypeSpaceCreated, c.space.ID))
+		}
 		return err
 	})
 	if err != nil {
@@ -254,8 +258,11 @@ func (r *Resolver) updateSpace(ctx context.Context, in model.UpdateSpaceInput) (
 		apply(in.EditMode, u.SetNillableEditMode, u.ClearEditMode)
 		apply(in.DefaultLevel, u.SetNillableDefaultLevel, u.ClearDefaultLevel)
 		apply(in.Language, u.SetNillableLanguage, u.ClearLanguage)
-		s, err = u.Save(ctx)
-		return err
+		if s, err = u.Save(ctx); err != nil {
+			return err
+		}
+		r.emit(ctx, events.Webhook(s.OrganizationID, enum.WebhookEventTypeSpaceUpdated, s.ID))
+		return nil
 	})
 	return s, err
 }
@@ -288,7 +295,11 @@ func (r *Resolver) deleteSpace(ctx context.Context, in model.DeleteSpaceInput) e
 		if s.DeletedAt != nil {
 			return nil
 		}
-		return r.db(ctx).Space.UpdateOneID(s.ID).SetDeletedAt(r.clock()).Exec(ctx)
+		if err := r.db(ctx).Space.UpdateOneID(s.ID).SetDeletedAt(r.clock()).Exec(ctx); err != nil {
+			return err
+		}
+		r.emit(ctx, events.Webhook(s.OrganizationID, enum.WebhookEventTypeSpaceDeleted, s.ID))
+		return nil
 	})
 }
 
@@ -310,8 +321,11 @@ func (r *Resolver) restoreSpace(ctx context.Context, in model.RestoreSpaceInput)
 		if err != nil {
 			return err
 		}
-		out, err = r.db(ctx).Space.UpdateOneID(s.ID).ClearDeletedAt().SetPosition(pos).Save(ctx)
-		return err
+		if out, err = r.db(ctx).Space.UpdateOneID(s.ID).ClearDeletedAt().SetPosition(pos).Save(ctx); err != nil {
+			return err
+		}
+		r.emit(ctx, events.Webhook(s.OrganizationID, enum.WebhookEventTypeSpaceRestored, s.ID))
+		return nil
 	})
 	return out, err
 }

@@ -21,11 +21,14 @@ import (
 	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/config"
+	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/events"
 	"github.com/bindery/bindery/internal/logctx"
 	"github.com/bindery/bindery/internal/openapi/worker"
 	"github.com/bindery/bindery/internal/purge"
+	"github.com/bindery/bindery/internal/secrets"
 	"github.com/bindery/bindery/internal/store"
+	"github.com/bindery/bindery/internal/webhook/deliver"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/server/playground"
 )
@@ -56,6 +59,10 @@ type Server struct {
 	obs *observer
 	// specs processes OpenAPI specs while the server runs.
 	specs *worker.Worker
+	// webhooks sends webhook deliveries while the server runs.
+	webhooks *deliver.Worker
+	// api is /v1.
+	api *rest.API
 }
 
 // New builds the server. opts configure the application layer. Close
@@ -82,8 +89,26 @@ func New(cfg config.Config, db *store.DB, log *slog.Logger, opts ...graph.Option
 	opts = append([]graph.Option{graph.WithJobs(obs.jobs), graph.WithSubscriptionGauge(obs.subscriptions)}, opts...)
 	s.specs = worker.New(db.Client, worker.Options{Refetch: cfg.OpenAPIRefetchInterval, Poll: cfg.OpenAPIPollInterval,
 		AllowPrivate: cfg.ImportAllowPrivate, Log: log})
-	opts = append([]graph.Option{graph.WithLogger(log), graph.WithBus(s.bus), graph.WithSpecWorker(s.specs.Wake)}, opts...)
+	var box *secrets.Box
+	if cfg.SecretKey != "" {
+		if box, err = secrets.FromBase64(cfg.SecretKey); err != nil {
+			s.bus.Close()
+			return nil, fmt.Errorf("BINDERY_SECRET_KEY: %w", err)
+		}
+	}
+	s.webhooks = deliver.New(db.Client, deliver.Options{Poll: cfg.WebhookPollInterval, Timeout: cfg.WebhookTimeout,
+		Retention: cfg.WebhookRetention, AllowPrivate: cfg.ImportAllowPrivate, Box: box, Log: log})
+	// The objects of webhook events are rendered by /v1's presenters,
+	// which are made over the resolver.
+	var api *rest.API
+	present := func(ctx context.Context, org string, t enum.WebhookEventType, subject string) (any, error) {
+		return api.PresentWebhookObject(ctx, org, t, subject)
+	}
+	opts = append([]graph.Option{graph.WithLogger(log), graph.WithBus(s.bus), graph.WithSpecWorker(s.specs.Wake),
+		graph.WithWebhookWorker(s.webhooks.Wake), graph.WithWebhookPresenter(present)}, opts...)
 	s.resolver = graph.New(db.Client, cfg, opts...)
+	api = rest.New(s.resolver, log)
+	s.api = api
 	if cfg.RateLimit > 0 {
 		s.limiter = newRateLimiter(cfg.RateLimit, time.Now)
 	}
@@ -154,7 +179,7 @@ func (s *Server) routes() chi.Router {
 	// The API routes share one stack: deadline, viewer, rate limit, loaders.
 	api := m.With(s.deadline, s.authenticate, s.rateLimit, s.loaders, s.eventStreams)
 	api.Handle("/graphql", s.graphqlHTTP(s.graphqlHandler()))
-	api.Mount("/v1", rest.New(s.resolver, s.log).Routes())
+	api.Mount("/v1", s.api.Routes())
 	return m
 }
 
@@ -183,7 +208,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 }
 
 // Run serves on addr until ctx ends, then shuts down gracefully. The purge
-// job and the OpenAPI worker run alongside.
+// job, the OpenAPI worker and the webhook worker run alongside.
 func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 	srv := &http.Server{
 		Handler:           s,
@@ -208,6 +233,11 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 		defer close(specsDone)
 		s.specs.Run(jobs)
 	}()
+	hooksDone := make(chan struct{})
+	go func() {
+		defer close(hooksDone)
+		s.webhooks.Run(jobs)
+	}()
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -216,6 +246,7 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 		stopJobs()
 		<-done
 		<-specsDone
+		<-hooksDone
 		return fmt.Errorf("serving: %w", err)
 	case <-ctx.Done():
 	}
@@ -235,6 +266,7 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 	err := srv.Shutdown(shutdownCtx)
 	<-done
 	<-specsDone
+	<-hooksDone
 	if !s.resolver.WaitForMail(shutdownCtx) {
 		s.log.Warn("shut down with invitations still being sent")
 	}
@@ -243,3 +275,6 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 	}
 	return nil
 }
+
+// Webhooks returns the server's webhook worker, for tests that drive it.
+func (s *Server) Webhooks() *deliver.Worker { return s.webhooks }

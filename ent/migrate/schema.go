@@ -1232,6 +1232,89 @@ var (
 		Columns:    UsersColumns,
 		PrimaryKey: []*schema.Column{UsersColumns[0]},
 	}
+	// WebhookDeliveriesColumns holds the columns for the "webhook_deliveries" table.
+	WebhookDeliveriesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "event_id", Type: field.TypeString},
+		{Name: "event_type", Type: field.TypeEnum, Enums: []string{"space.created", "space.updated", "space.deleted", "space.restored", "space.content", "change-request.created", "change-request.updated", "change-request.merged", "comment.posted", "comment.resolved", "member.added", "member.removed", "site.published"}},
+		{Name: "payload", Type: field.TypeString, Size: 2147483647},
+		{Name: "state", Type: field.TypeEnum, Enums: []string{"pending", "succeeded", "failed"}, Default: "pending"},
+		{Name: "next_attempt_at", Type: field.TypeTime, Nullable: true},
+		{Name: "redelivery_of", Type: field.TypeString, Nullable: true},
+		{Name: "claimed_by", Type: field.TypeString, Nullable: true},
+		{Name: "claimed_until", Type: field.TypeTime, Nullable: true},
+		{Name: "attempts", Type: field.TypeJSON, SchemaType: map[string]string{"postgres": "json"}},
+		{Name: "endpoint_id", Type: field.TypeString, Size: 64},
+	}
+	// WebhookDeliveriesTable holds the schema information for the "webhook_deliveries" table.
+	WebhookDeliveriesTable = &schema.Table{
+		Name:       "webhook_deliveries",
+		Columns:    WebhookDeliveriesColumns,
+		PrimaryKey: []*schema.Column{WebhookDeliveriesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "webhook_deliveries_webhook_endpoints_deliveries",
+				Columns:    []*schema.Column{WebhookDeliveriesColumns[12]},
+				RefColumns: []*schema.Column{WebhookEndpointsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "webhookdelivery_endpoint_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{WebhookDeliveriesColumns[12], WebhookDeliveriesColumns[1]},
+			},
+			{
+				Name:    "webhookdelivery_state_next_attempt_at",
+				Unique:  false,
+				Columns: []*schema.Column{WebhookDeliveriesColumns[6], WebhookDeliveriesColumns[7]},
+			},
+			{
+				Name:    "webhookdelivery_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{WebhookDeliveriesColumns[1]},
+			},
+		},
+	}
+	// WebhookEndpointsColumns holds the columns for the "webhook_endpoints" table.
+	WebhookEndpointsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "url", Type: field.TypeString, Size: 2048},
+		{Name: "event_types", Type: field.TypeJSON, SchemaType: map[string]string{"postgres": "json"}},
+		{Name: "active", Type: field.TypeBool, Default: true},
+		{Name: "description", Type: field.TypeString, Size: 256, Default: ""},
+		{Name: "secret", Type: field.TypeString},
+		{Name: "disabled_reason", Type: field.TypeString, Nullable: true},
+		{Name: "disabled_at", Type: field.TypeTime, Nullable: true},
+		{Name: "failures", Type: field.TypeInt, Default: 0},
+		{Name: "organization_id", Type: field.TypeString, Size: 64},
+	}
+	// WebhookEndpointsTable holds the schema information for the "webhook_endpoints" table.
+	WebhookEndpointsTable = &schema.Table{
+		Name:       "webhook_endpoints",
+		Columns:    WebhookEndpointsColumns,
+		PrimaryKey: []*schema.Column{WebhookEndpointsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "webhook_endpoints_organizations_webhook_endpoints",
+				Columns:    []*schema.Column{WebhookEndpointsColumns[11]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "webhookendpoint_organization_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{WebhookEndpointsColumns[11], WebhookEndpointsColumns[1]},
+			},
+		},
+	}
 	// ChangeRequestContributorsColumns holds the columns for the "change_request_contributors" table.
 	ChangeRequestContributorsColumns = []*schema.Column{
 		{Name: "change_request_id", Type: field.TypeString, Size: 64},
@@ -1387,6 +1470,8 @@ var (
 		TeamMembersTable,
 		TranslationSettingsTable,
 		UsersTable,
+		WebhookDeliveriesTable,
+		WebhookEndpointsTable,
 		ChangeRequestContributorsTable,
 		CommentMentionsTable,
 		CommentReplyMentionsTable,
@@ -1454,6 +1539,8 @@ func init() {
 	TeamMembersTable.ForeignKeys[0].RefTable = TeamsTable
 	TeamMembersTable.ForeignKeys[1].RefTable = UsersTable
 	TranslationSettingsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	WebhookDeliveriesTable.ForeignKeys[0].RefTable = WebhookEndpointsTable
+	WebhookEndpointsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	ChangeRequestContributorsTable.ForeignKeys[0].RefTable = ChangeRequestsTable
 	ChangeRequestContributorsTable.ForeignKeys[1].RefTable = UsersTable
 	CommentMentionsTable.ForeignKeys[0].RefTable = CommentsTable

@@ -70,6 +70,8 @@ const (
 	EdgeIntegrations = "integrations"
 	// EdgeInstallations holds the string denoting the installations edge name in mutations.
 	EdgeInstallations = "installations"
+	// EdgeWebhookEndpoints holds the string denoting the webhook_endpoints edge name in mutations.
+	EdgeWebhookEndpoints = "webhook_endpoints"
 	// EdgeDefaultSite holds the string denoting the default_site edge name in mutations.
 	EdgeDefaultSite = "default_site"
 	// Table holds the table name of the organization in the database.
@@ -151,6 +153,13 @@ const (
 	InstallationsInverseTable = "integration_installations"
 	// InstallationsColumn is the table column denoting the installations relation/edge.
 	InstallationsColumn = "organization_id"
+	// WebhookEndpointsTable is the table that holds the webhook_endpoints relation/edge.
+	WebhookEndpointsTable = "webhook_endpoints"
+	// WebhookEndpointsInverseTable is the table name for the WebhookEndpoint entity.
+	// It exists in this package in order to avoid circular dependency with the "webhookendpoint" package.
+	WebhookEndpointsInverseTable = "webhook_endpoints"
+	// WebhookEndpointsColumn is the table column denoting the webhook_endpoints relation/edge.
+	WebhookEndpointsColumn = "organization_id"
 	// DefaultSiteTable is the table that holds the default_site relation/edge.
 	DefaultSiteTable = "organizations"
 	// DefaultSiteInverseTable is the table name for the Site entity.
@@ -511,6 +520,20 @@ func ByInstallations(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 	}
 }
 
+// ByWebhookEndpointsCount orders the results by webhook_endpoints count.
+func ByWebhookEndpointsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newWebhookEndpointsStep(), opts...)
+	}
+}
+
+// ByWebhookEndpoints orders the results by webhook_endpoints terms.
+func ByWebhookEndpoints(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newWebhookEndpointsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
 // ByDefaultSiteField orders the results by default_site field.
 func ByDefaultSiteField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -592,6 +615,13 @@ func newInstallationsStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(InstallationsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, InstallationsTable, InstallationsColumn),
+	)
+}
+func newWebhookEndpointsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(WebhookEndpointsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, WebhookEndpointsTable, WebhookEndpointsColumn),
 	)
 }
 func newDefaultSiteStep() *sqlgraph.Step {

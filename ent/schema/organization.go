@@ -67,6 +67,7 @@ func (Organization) Edges() []ent.Edge {
 		edge.To("translation_settings", TranslationSettings.Type).Annotations(cascade...),
 		edge.To("integrations", Integration.Type).Annotations(cascade...),
 		edge.To("installations", IntegrationInstallation.Type).Annotations(cascade...),
+		edge.To("webhook_endpoints", WebhookEndpoint.Type).Annotations(cascade...),
 		edge.To("default_site", Site.Type).Field("default_site_id").Unique().
 			Annotations(entgql.Skip(), entsql.OnDelete(entsql.SetNull)),
 	}

@@ -964,3 +964,69 @@ func (c *IntegrationInstallationConnection) Info() page.Info { return c.PageInfo
 func (c *IntegrationInstallationConnection) TotalCount(ctx context.Context) (int, error) {
 	return c.page.TotalCount(ctx)
 }
+
+// WebhookEndpointConnection is a page of WebhookEndpoint, with the GraphQL connection shape.
+type WebhookEndpointConnection struct {
+	Edges    []*WebhookEndpointEdge
+	PageInfo page.Info
+	page     *page.Connection[*ent.WebhookEndpoint]
+}
+
+// WebhookEndpointEdge is a WebhookEndpoint with its cursor.
+type WebhookEndpointEdge struct {
+	Node   *ent.WebhookEndpoint
+	Cursor page.Cursor
+}
+
+// NewWebhookEndpointConnection wraps a page of WebhookEndpoint.
+func NewWebhookEndpointConnection(p *page.Connection[*ent.WebhookEndpoint]) *WebhookEndpointConnection {
+	c := &WebhookEndpointConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*WebhookEndpointEdge, len(p.Edges))}
+	for i, e := range p.Edges {
+		c.Edges[i] = &WebhookEndpointEdge{Node: e.Node, Cursor: e.Cursor}
+	}
+	return c
+}
+
+// Nodes returns the items of the page.
+func (c *WebhookEndpointConnection) Nodes() []*ent.WebhookEndpoint { return c.page.Nodes() }
+
+// Info returns where the page sits in its list.
+func (c *WebhookEndpointConnection) Info() page.Info { return c.PageInfo }
+
+// TotalCount counts the items of the whole list.
+func (c *WebhookEndpointConnection) TotalCount(ctx context.Context) (int, error) {
+	return c.page.TotalCount(ctx)
+}
+
+// WebhookDeliveryConnection is a page of WebhookDelivery, with the GraphQL connection shape.
+type WebhookDeliveryConnection struct {
+	Edges    []*WebhookDeliveryEdge
+	PageInfo page.Info
+	page     *page.Connection[*ent.WebhookDelivery]
+}
+
+// WebhookDeliveryEdge is a WebhookDelivery with its cursor.
+type WebhookDeliveryEdge struct {
+	Node   *ent.WebhookDelivery
+	Cursor page.Cursor
+}
+
+// NewWebhookDeliveryConnection wraps a page of WebhookDelivery.
+func NewWebhookDeliveryConnection(p *page.Connection[*ent.WebhookDelivery]) *WebhookDeliveryConnection {
+	c := &WebhookDeliveryConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*WebhookDeliveryEdge, len(p.Edges))}
+	for i, e := range p.Edges {
+		c.Edges[i] = &WebhookDeliveryEdge{Node: e.Node, Cursor: e.Cursor}
+	}
+	return c
+}
+
+// Nodes returns the items of the page.
+func (c *WebhookDeliveryConnection) Nodes() []*ent.WebhookDelivery { return c.page.Nodes() }
+
+// Info returns where the page sits in its list.
+func (c *WebhookDeliveryConnection) Info() page.Info { return c.PageInfo }
+
+// TotalCount counts the items of the whole list.
+func (c *WebhookDeliveryConnection) TotalCount(ctx context.Context) (int, error) {
+	return c.page.TotalCount(ctx)
+}

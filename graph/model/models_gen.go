@@ -447,6 +447,32 @@ type CreateTranslationSettingsPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of createWebhookEndpoint.
+type CreateWebhookEndpointInput struct {
+	// The organization.
+	OrganizationID string `json:"organizationId"`
+	// An https URL of a public address, at most 2048 characters.
+	URL string `json:"url"`
+	// The events to send; at least one.
+	EventTypes []enum.WebhookEventType `json:"eventTypes"`
+	// Whether it receives deliveries; true by default.
+	Active *bool `json:"active,omitempty"`
+	// What it is for, at most 256 characters.
+	Description *string `json:"description,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The result of createWebhookEndpoint.
+type CreateWebhookEndpointPayload struct {
+	// The endpoint.
+	WebhookEndpoint *ent.WebhookEndpoint `json:"webhookEndpoint"`
+	// The signing secret, shown this once: Bindery keeps it sealed and never shows it again.
+	Secret string `json:"secret"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
 // The input of deleteCollection.
 type DeleteCollectionInput struct {
 	// The collection.
@@ -713,6 +739,22 @@ type DeleteTranslationSettingsInput struct {
 // The result of deleteTranslationSettings.
 type DeleteTranslationSettingsPayload struct {
 	DeletedTranslationSettingsID string `json:"deletedTranslationSettingsId"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The input of deleteWebhookEndpoint.
+type DeleteWebhookEndpointInput struct {
+	// The endpoint.
+	ID string `json:"id"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The result of deleteWebhookEndpoint.
+type DeleteWebhookEndpointPayload struct {
+	// The ID of the endpoint deleted.
+	DeletedWebhookEndpointID string `json:"deletedWebhookEndpointId"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
@@ -1267,6 +1309,22 @@ type PutOpenAPISpecPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of redeliverWebhookDelivery.
+type RedeliverWebhookDeliveryInput struct {
+	// The delivery to send again.
+	ID string `json:"id"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The result of redeliverWebhookDelivery.
+type RedeliverWebhookDeliveryPayload struct {
+	// The new delivery.
+	WebhookDelivery *ent.WebhookDelivery `json:"webhookDelivery"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
 // The input of removeMember.
 type RemoveMemberInput struct {
 	// The organization.
@@ -1380,6 +1438,24 @@ type RotateSiteVisitorAuthKeyPayload struct {
 	Site *ent.Site `json:"site"`
 	// The new signing key (HS256), shown this once.
 	Key string `json:"key"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The input of rotateWebhookEndpointSecret.
+type RotateWebhookEndpointSecretInput struct {
+	// The endpoint.
+	ID string `json:"id"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The result of rotateWebhookEndpointSecret.
+type RotateWebhookEndpointSecretPayload struct {
+	// The endpoint.
+	WebhookEndpoint *ent.WebhookEndpoint `json:"webhookEndpoint"`
+	// The new signing secret, shown this once.
+	Secret string `json:"secret"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
@@ -2183,6 +2259,30 @@ type UpdateTranslationSettingsInput struct {
 // The result of updateTranslationSettings.
 type UpdateTranslationSettingsPayload struct {
 	TranslationSettings *ent.TranslationSettings `json:"translationSettings"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The input of updateWebhookEndpoint.
+type UpdateWebhookEndpointInput struct {
+	// The endpoint.
+	ID string `json:"id"`
+	// An https URL of a public address, at most 2048 characters.
+	URL *string `json:"url,omitempty"`
+	// The events to send; at least one.
+	EventTypes []enum.WebhookEventType `json:"eventTypes,omitempty"`
+	// Whether it receives deliveries.
+	Active *bool `json:"active,omitempty"`
+	// What it is for, at most 256 characters.
+	Description *string `json:"description,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The result of updateWebhookEndpoint.
+type UpdateWebhookEndpointPayload struct {
+	// The endpoint.
+	WebhookEndpoint *ent.WebhookEndpoint `json:"webhookEndpoint"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }

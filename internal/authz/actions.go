@@ -100,7 +100,7 @@ var (
 		CreateContent:  {Min: enum.RoleCreate, Doc: "Create a collection or space at its top level"},
 		ListDeleted:    {Min: enum.RoleAdmin, Doc: "List its deleted spaces"},
 		ListPeople:     {Min: enum.RoleRead, Doc: "List its members, teams and integrations"},
-		Administer:     {Min: enum.RoleAdmin, Doc: "Billing, installing integrations and listing its installations, conversations"},
+		Administer:     {Min: enum.RoleAdmin, Doc: "Billing, installing integrations and listing its installations, conversations, registering and listing webhook endpoints"},
 		ManageMembers:  {Min: enum.RoleAdmin, Doc: "Change a member's role, mark them as SSO members, remove them (a member may leave)"},
 		ManageTeams:    {Min: enum.RoleAdmin, Doc: "Create a team"},
 		ManageAccess:   {Min: enum.RoleAdmin, Doc: "Invite people by email, list and create invite links, list and create SAML providers"},
@@ -269,6 +269,19 @@ var (
 		Delete: {Min: enum.RoleAdmin, Doc: "Uninstall it (its organization's admins)"},
 	}}
 
+	// Webhook endpoints and their deliveries: only the organization's
+	// admins see or change them, since a delivery shows the objects of
+	// the whole organization.
+	WebhookEndpoints = Table{Name: "webhook endpoint", Rules: map[Action]Rule{
+		View:   {Min: enum.RoleAdmin, Doc: "Read it and its deliveries, with the log of their attempts"},
+		Update: {Min: enum.RoleAdmin, Doc: "Change it, rotate its signing secret, or redeliver one of its deliveries"},
+		Delete: {Min: enum.RoleAdmin, Doc: "Delete it, with its deliveries"},
+	}}
+	WebhookDeliveries = Table{Name: "webhook delivery", Rules: map[Action]Rule{
+		View:   {Min: enum.RoleAdmin, Doc: "Read it, with the log of its attempts"},
+		Update: {Min: enum.RoleAdmin, Doc: "Redeliver it"},
+	}}
+
 	Revisions = Table{Name: "revision", Rules: map[Action]Rule{
 		View: {Min: enum.RoleRead, Doc: "Read it and its content (whoever can read its space)"},
 	}}
@@ -284,7 +297,7 @@ var (
 func AllTables() []Table {
 	return []Table{Organizations, Collections, Spaces, ChangeRequests, Comments, CommentReplies, Teams, Invites, SAMLProviders,
 		Revisions, Users, APITokens, TranslationSettings, OpenAPISpecs, OpenAPISpecVersions, Sites, SiteSections, SiteSpaces,
-		SiteSectionGroups, SiteRedirects, ShareLinks, Integrations, IntegrationInstallations}
+		SiteSectionGroups, SiteRedirects, ShareLinks, Integrations, IntegrationInstallations, WebhookEndpoints, WebhookDeliveries}
 }
 
 // Markdown renders the tables as the README's role table; a test holds the

@@ -67,6 +67,14 @@ type Config struct {
 	// OpenAPIPollInterval is how often the OpenAPI worker looks for specs
 	// to process that no request on this server woke it for.
 	OpenAPIPollInterval time.Duration
+	// WebhookPollInterval is how often the webhook worker looks for due
+	// deliveries that no change on this server woke it for.
+	WebhookPollInterval time.Duration
+	// WebhookRetention is how long webhook deliveries, with the log of
+	// their attempts, are kept.
+	WebhookRetention time.Duration
+	// WebhookTimeout bounds one webhook request, response included.
+	WebhookTimeout time.Duration
 	// Seed creates the owner user and demo content on an empty database.
 	Seed bool
 	// ShutdownTimeout bounds graceful shutdown.
@@ -132,6 +140,9 @@ func Default() Config {
 		PurgeInterval:              time.Hour,
 		OpenAPIRefetchInterval:     time.Hour,
 		OpenAPIPollInterval:        10 * time.Second,
+		WebhookPollInterval:        5 * time.Second,
+		WebhookRetention:           30 * 24 * time.Hour,
+		WebhookTimeout:             10 * time.Second,
 		Seed:                       true,
 		ShutdownTimeout:            20 * time.Second,
 		MaxUploadBytes:             25 << 20,
@@ -251,7 +262,9 @@ func (c *Config) FromEnv(getenv func(string) string) error {
 	}
 	for name, dst := range map[string]*time.Duration{"BINDERY_PURGE_INTERVAL": &c.PurgeInterval,
 		"BINDERY_REQUEST_TIMEOUT": &c.RequestTimeout, "BINDERY_SUBSCRIPTION_KEEPALIVE": &c.SubscriptionKeepAlive,
-		"BINDERY_OPENAPI_REFETCH_INTERVAL": &c.OpenAPIRefetchInterval, "BINDERY_OPENAPI_POLL_INTERVAL": &c.OpenAPIPollInterval} {
+		"BINDERY_OPENAPI_REFETCH_INTERVAL": &c.OpenAPIRefetchInterval, "BINDERY_OPENAPI_POLL_INTERVAL": &c.OpenAPIPollInterval,
+		"BINDERY_WEBHOOK_POLL_INTERVAL": &c.WebhookPollInterval, "BINDERY_WEBHOOK_RETENTION": &c.WebhookRetention,
+		"BINDERY_WEBHOOK_TIMEOUT": &c.WebhookTimeout} {
 		if v := getenv(name); v != "" {
 			d, err := time.ParseDuration(v)
 			if err != nil || d <= 0 {

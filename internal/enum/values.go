@@ -1660,3 +1660,101 @@ func (v *EventType) UnmarshalGQL(in any) error {
 func (v *EventType) UnmarshalJSON(b []byte) error {
 	return unmarshalJSON("EventType", eventTypeValues, v, b)
 }
+
+// WebhookEventType is what a webhook delivery reports: a space created, updated, deleted, restored, or its main content changed; a change request created, updated or merged; a comment posted or resolved; a member added to or removed from the organization; a site published.
+type WebhookEventType string
+
+// WebhookEventType values.
+const (
+	WebhookEventTypeSpaceCreated         WebhookEventType = "space.created"
+	WebhookEventTypeSpaceUpdated         WebhookEventType = "space.updated"
+	WebhookEventTypeSpaceDeleted         WebhookEventType = "space.deleted"
+	WebhookEventTypeSpaceRestored        WebhookEventType = "space.restored"
+	WebhookEventTypeSpaceContent         WebhookEventType = "space.content"
+	WebhookEventTypeChangeRequestCreated WebhookEventType = "change-request.created"
+	WebhookEventTypeChangeRequestUpdated WebhookEventType = "change-request.updated"
+	WebhookEventTypeChangeRequestMerged  WebhookEventType = "change-request.merged"
+	WebhookEventTypeCommentPosted        WebhookEventType = "comment.posted"
+	WebhookEventTypeCommentResolved      WebhookEventType = "comment.resolved"
+	WebhookEventTypeMemberAdded          WebhookEventType = "member.added"
+	WebhookEventTypeMemberRemoved        WebhookEventType = "member.removed"
+	WebhookEventTypeSitePublished        WebhookEventType = "site.published"
+)
+
+var webhookEventTypeValues = []WebhookEventType{WebhookEventTypeSpaceCreated, WebhookEventTypeSpaceUpdated, WebhookEventTypeSpaceDeleted, WebhookEventTypeSpaceRestored, WebhookEventTypeSpaceContent, WebhookEventTypeChangeRequestCreated, WebhookEventTypeChangeRequestUpdated, WebhookEventTypeChangeRequestMerged, WebhookEventTypeCommentPosted, WebhookEventTypeCommentResolved, WebhookEventTypeMemberAdded, WebhookEventTypeMemberRemoved, WebhookEventTypeSitePublished}
+
+// WebhookEventTypeValues returns every WebhookEventType in declaration order.
+func WebhookEventTypeValues() []WebhookEventType {
+	return append([]WebhookEventType(nil), webhookEventTypeValues...)
+}
+
+// Values returns the wire values; ent uses it to declare the column.
+func (WebhookEventType) Values() []string { return names(webhookEventTypeValues) }
+
+// String returns the wire value.
+func (v WebhookEventType) String() string { return string(v) }
+
+// Valid reports whether v is one of the declared values.
+func (v WebhookEventType) Valid() bool { return contains(webhookEventTypeValues, v) }
+
+// ParseWebhookEventType returns the WebhookEventType whose wire value is s.
+func ParseWebhookEventType(s string) (WebhookEventType, error) {
+	return parse("WebhookEventType", webhookEventTypeValues, s)
+}
+
+// MarshalGQL writes the GraphQL enum value.
+func (v WebhookEventType) MarshalGQL(w io.Writer) { marshalGQL(w, v) }
+
+// UnmarshalGQL reads a GraphQL enum value.
+func (v *WebhookEventType) UnmarshalGQL(in any) error {
+	return unmarshalGQL("WebhookEventType", webhookEventTypeValues, v, in)
+}
+
+// UnmarshalJSON reads a wire value and rejects unknown ones.
+func (v *WebhookEventType) UnmarshalJSON(b []byte) error {
+	return unmarshalJSON("WebhookEventType", webhookEventTypeValues, v, b)
+}
+
+// WebhookDeliveryState is where a webhook delivery stands: pending (not sent yet, or to be retried), succeeded (a 2xx answer), or failed (no more attempts).
+type WebhookDeliveryState string
+
+// WebhookDeliveryState values.
+const (
+	WebhookDeliveryStatePending   WebhookDeliveryState = "pending"
+	WebhookDeliveryStateSucceeded WebhookDeliveryState = "succeeded"
+	WebhookDeliveryStateFailed    WebhookDeliveryState = "failed"
+)
+
+var webhookDeliveryStateValues = []WebhookDeliveryState{WebhookDeliveryStatePending, WebhookDeliveryStateSucceeded, WebhookDeliveryStateFailed}
+
+// WebhookDeliveryStateValues returns every WebhookDeliveryState in declaration order.
+func WebhookDeliveryStateValues() []WebhookDeliveryState {
+	return append([]WebhookDeliveryState(nil), webhookDeliveryStateValues...)
+}
+
+// Values returns the wire values; ent uses it to declare the column.
+func (WebhookDeliveryState) Values() []string { return names(webhookDeliveryStateValues) }
+
+// String returns the wire value.
+func (v WebhookDeliveryState) String() string { return string(v) }
+
+// Valid reports whether v is one of the declared values.
+func (v WebhookDeliveryState) Valid() bool { return contains(webhookDeliveryStateValues, v) }
+
+// ParseWebhookDeliveryState returns the WebhookDeliveryState whose wire value is s.
+func ParseWebhookDeliveryState(s string) (WebhookDeliveryState, error) {
+	return parse("WebhookDeliveryState", webhookDeliveryStateValues, s)
+}
+
+// MarshalGQL writes the GraphQL enum value.
+func (v WebhookDeliveryState) MarshalGQL(w io.Writer) { marshalGQL(w, v) }
+
+// UnmarshalGQL reads a GraphQL enum value.
+func (v *WebhookDeliveryState) UnmarshalGQL(in any) error {
+	return unmarshalGQL("WebhookDeliveryState", webhookDeliveryStateValues, v, in)
+}
+
+// UnmarshalJSON reads a wire value and rejects unknown ones.
+func (v *WebhookDeliveryState) UnmarshalJSON(b []byte) error {
+	return unmarshalJSON("WebhookDeliveryState", webhookDeliveryStateValues, v, b)
+}

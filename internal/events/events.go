@@ -55,6 +55,24 @@ type Event struct {
 	// Reply is the reply's ID, for reply events.
 	Reply string    `json:"reply,omitempty"`
 	At    time.Time `json:"at"`
+	// Organization and Webhook make the event a webhook event too: the
+	// endpoints of the organization that want Webhook get a delivery.
+	// Neither travels on the bus, and an event without a Topic goes to
+	// webhooks only.
+	Organization string                `json:"-"`
+	Webhook      enum.WebhookEventType `json:"-"`
+}
+
+// For returns e as a webhook event of type w in organization org too.
+func (e Event) For(org string, w enum.WebhookEventType) Event {
+	e.Organization, e.Webhook = org, w
+	return e
+}
+
+// Webhook returns an event for webhooks only, of type w about subject in
+// organization org, now.
+func Webhook(org string, w enum.WebhookEventType, subject string) Event {
+	return New("", "", subject).For(org, w)
 }
 
 // New returns an event of kind about subject on topic, now.

@@ -43,6 +43,9 @@ const (
 	Page                    = "pg"
 	File                    = "fil"
 	ReusableContent         = "rc"
+	WebhookEndpoint         = "whk"
+	WebhookDelivery         = "whd"
+	WebhookAttempt          = "wha"
 )
 
 // BodyLength is the number of base62 characters after the prefix.

@@ -25,17 +25,14 @@ const requestTimeout = 15 * time.Second
 // and other special-purpose addresses at connect time, after DNS resolution,
 // so neither a hostname that resolves inward nor a redirect can reach them.
 func newClient(opt Options) *http.Client {
-	dialer := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
-	if !opt.AllowPrivate {
-		guard := ssrf.New(ssrf.WithAnyPort())
-		dialer.Control = guard.Safe
-		if opt.allowAddr != nil {
-			dialer.Control = func(network, address string, c syscall.RawConn) error {
-				if opt.allowAddr(address) {
-					return nil
-				}
-				return guard.Safe(network, address, c)
+	dialer := SafeDialer(opt.AllowPrivate)
+	if !opt.AllowPrivate && opt.allowAddr != nil {
+		guard := dialer.Control
+		dialer.Control = func(network, address string, c syscall.RawConn) error {
+			if opt.allowAddr(address) {
+				return nil
 			}
+			return guard(network, address, c)
 		}
 	}
 	transport := &http.Transport{
@@ -62,6 +59,18 @@ func newClient(opt Options) *http.Client {
 			return nil
 		},
 	}
+}
+
+// SafeDialer returns the dialer of Bindery's outgoing requests (imports,
+// OpenAPI sources, webhooks). Unless allowPrivate is set, it refuses
+// private, loopback, link-local and other special-purpose addresses at
+// connect time, after DNS resolution.
+func SafeDialer(allowPrivate bool) *net.Dialer {
+	dialer := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
+	if !allowPrivate {
+		dialer.Control = ssrf.New(ssrf.WithAnyPort()).Safe
+	}
+	return dialer
 }
 
 func httpScheme(u *url.URL) bool { return u.Scheme == "http" || u.Scheme == "https" }

@@ -189,7 +189,11 @@ func TestMigrateAdoptsAutoMigratedDatabase(t *testing.T) {
 	var plan bytes.Buffer
 	require.NoError(t, db.WritePendingMigrations(ctx, &plan))
 	assert.Contains(t, plan.String(), "adopted")
-	assert.NotContains(t, plan.String(), "CREATE TABLE", "the baseline is not run")
+	// The baseline's tables are not created again; later migrations may
+	// create tables of their own.
+	for _, table := range []string{"users", "organizations", "members", "spaces"} {
+		assert.NotRegexp(t, "CREATE TABLE [`\"]"+table+"[`\"]", plan.String(), "the baseline is not run")
+	}
 
 	_, err = db.ApplyMigrations(ctx)
 	require.NoError(t, err)

@@ -5,7 +5,7 @@
 // document changed.
 //
 // Any number of servers may run a worker against one database. A spec is
-// claimed through the database: on PostgreSQL a SELECT ... FOR UPDATE SKIP
+// claimed through the database (store.Claim): on PostgreSQL a SELECT ... FOR UPDATE SKIP
 // LOCKED picks it, so concurrent workers pick different specs without
 // waiting on each other; on SQLite, which has one writer at a time, a
 // conditional UPDATE takes it only if it is still due. A claim is a lease
@@ -26,7 +26,6 @@ import (
 	"log/slog"
 	"time"
 
-	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
 
 	"github.com/bindery/bindery/ent"
@@ -159,48 +158,16 @@ func (w *Worker) Claim(ctx context.Context) (*Job, error) {
 			SetClaimedBy(token).SetClaimedUntil(now.Add(w.opt.Lease)).Save(ctx)
 		return n == 1, err
 	}
-	var claimed string
-	if w.client.Driver().Dialect() == dialect.Postgres {
-		// The row lock of FOR UPDATE SKIP LOCKED holds until the claim
-		// commits: a concurrent worker skips the row and takes another.
-		err := store.WithTx(ctx, w.client, func(ctx context.Context, tx *ent.Client) error {
-			ids, err := tx.OpenAPISpec.Query().Where(due(now)).
-				Order(openapispec.ByUpdatedAt(), openapispec.ByID()).Limit(1).
-				ForUpdate(sql.WithLockAction(sql.SkipLocked)).IDs(reads(ctx))
-			if err != nil || len(ids) == 0 {
-				return err
+	claimed, err := store.Claim{Candidates: candidates, Take: claim,
+		Find: func(ctx context.Context, tx *ent.Client, limit int, skipLocked bool) ([]string, error) {
+			q := tx.OpenAPISpec.Query().Where(due(now)).Order(openapispec.ByUpdatedAt(), openapispec.ByID()).Limit(limit)
+			if skipLocked {
+				q.ForUpdate(sql.WithLockAction(sql.SkipLocked))
 			}
-			ok, err := claim(ctx, tx, ids[0])
-			if ok {
-				claimed = ids[0]
-			}
-			return err
-		})
-		if err != nil {
-			return nil, fmt.Errorf("claiming an OpenAPI spec: %w", err)
-		}
-	} else {
-		// SQLite has one writer at a time: each conditional UPDATE runs
-		// alone and takes the spec only if it is still due.
-		ids, err := w.client.OpenAPISpec.Query().Where(due(now)).
-			Order(openapispec.ByUpdatedAt(), openapispec.ByID()).Limit(candidates).IDs(reads(ctx))
-		if err != nil {
-			return nil, fmt.Errorf("finding OpenAPI specs to process: %w", err)
-		}
-		for _, id := range ids {
-			var ok bool
-			err := store.WithTx(ctx, w.client, func(ctx context.Context, tx *ent.Client) (err error) {
-				ok, err = claim(ctx, tx, id)
-				return err
-			})
-			if err != nil {
-				return nil, fmt.Errorf("claiming an OpenAPI spec: %w", err)
-			}
-			if ok {
-				claimed = id
-				break
-			}
-		}
+			return q.IDs(reads(ctx))
+		}}.One(ctx, w.client)
+	if err != nil {
+		return nil, fmt.Errorf("claiming an OpenAPI spec: %w", err)
 	}
 	if claimed == "" {
 		return nil, nil

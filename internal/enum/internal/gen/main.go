@@ -100,6 +100,12 @@ var enums = []enum{
 			"reply.posted", "reply.edited", "reply.deleted", "reply.reactions",
 			"change-request.created", "change-request.updated", "change-request.content", "change-request.synced", "change-request.merged",
 			"space.content"}, true},
+	{"WebhookEventType", "WebhookEventType is what a webhook delivery reports: a space created, updated, deleted, restored, or its main content changed; a change request created, updated or merged; a comment posted or resolved; a member added to or removed from the organization; a site published.",
+		[]string{"space.created", "space.updated", "space.deleted", "space.restored", "space.content",
+			"change-request.created", "change-request.updated", "change-request.merged",
+			"comment.posted", "comment.resolved", "member.added", "member.removed", "site.published"}, true},
+	{"WebhookDeliveryState", "WebhookDeliveryState is where a webhook delivery stands: pending (not sent yet, or to be retried), succeeded (a 2xx answer), or failed (no more attempts).",
+		[]string{"pending", "succeeded", "failed"}, true},
 }
 
 func constName(typ, v string) string {
