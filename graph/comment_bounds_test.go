@@ -249,11 +249,10 @@ func wrCommentCases() []wrCase {
 	}
 	return []wrCase{
 		// Token 1; in the transaction, the space 1, access 1 and the
-		// comment 1 (its markdown mentions nobody: no lookup), the webhook
-		// outbox's read of the organization's endpoints 1; the response,
-		// whose loaders the transaction cleared: the space with its
-		// counters 1 and access 1, the rest primed or known.
-		post("POST /v1/spaces/{spaceId}/comments", 7, func(ids lsTalkIDs) string { return "/v1/spaces/" + ids.space + "/comments" }),
+		// comment 1 (its markdown mentions nobody: no lookup); the
+		// response, whose loaders the transaction cleared: the space with
+		// its counters 1 and access 1, the rest primed or known.
+		post("POST /v1/spaces/{spaceId}/comments", 6, func(ids lsTalkIDs) string { return "/v1/spaces/" + ids.space + "/comments" }),
 		// As on a space, and the change request the path names, read
 		// before the transaction with its space and access (3) and once
 		// more in it and for the response (2).
@@ -273,7 +272,7 @@ func wrCommentCases() []wrCase {
 				return "/v1/spaces/" + ids.space + "/change-requests/" + ids.cr + "/comments/" + ids.crThread + "/replies"
 			}),
 		// As POST /v1/spaces/{spaceId}/comments.
-		mutation("Mutation.postComment", 7, `mutation($in: PostCommentInput!) { postComment(input: $in) { comment {
+		mutation("Mutation.postComment", 6, `mutation($in: PostCommentInput!) { postComment(input: $in) { comment {
 		  id postedBy { id } urls { location } permissions { edit } replyCount reactions { emoji } } } }`,
 			func(ids lsTalkIDs) map[string]any { return map[string]any{"spaceId": ids.space, "markdown": "New"} },
 			"postComment.comment"),

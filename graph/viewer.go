@@ -9,7 +9,9 @@ import (
 
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/ent/apitoken"
+	"github.com/bindery/bindery/ent/member"
 	"github.com/bindery/bindery/ent/user"
+	"github.com/bindery/bindery/ent/webhookendpoint"
 	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/auth"
 	"github.com/bindery/bindery/internal/authz"
@@ -33,12 +35,17 @@ func (r *Resolver) Authenticate(ctx context.Context, token string, now time.Time
 	defer rows.Close()
 	var v *auth.Viewer
 	var facts []accessRow
+	hooked := map[string]bool{}
 	for rows.Next() {
 		var kind string
 		var a, b, c, d, e, f sql.NullString
 		var created, lastUsed, expires, userCreated, userUpdated sql.NullTime
 		if err := rows.Scan(&kind, &a, &b, &c, &d, &e, &f, &created, &lastUsed, &expires, &userCreated, &userUpdated); err != nil {
 			return nil, fmt.Errorf("checking the API token: %w", err)
+		}
+		if kind == viewerWebhooks {
+			hooked[a.String] = true
+			continue
 		}
 		if kind != viewerToken {
 			facts = append(facts, accessRow{Kind: kind, A: a.String, B: nullable(b.String, b.Valid)})
@@ -61,16 +68,24 @@ func (r *Resolver) Authenticate(ctx context.Context, token string, now time.Time
 	}
 	memberships, grants := accessFacts(facts)
 	v.Facts = &authz.Facts{Memberships: memberships, Grants: grants}
+	v.WebhookOrganizations = hooked
 	return v, nil
 }
 
-// viewerToken is the kind of the viewer statement's token row; its other
-// rows are access rows of the user's facts.
-const viewerToken = "t"
+// viewerToken is the kind of the viewer statement's token row, and
+// viewerWebhooks that of a row naming an organization of the user's
+// memberships that has an active webhook endpoint; its other rows are
+// access rows of the user's facts.
+const (
+	viewerToken    = "t"
+	viewerWebhooks = "w"
+)
 
-// viewerStatement selects a token by its hash, joined to its user, and the
-// user's memberships and grants. The token row comes first, so that its
-// timestamps give the union's columns their types on both databases.
+// viewerStatement selects a token by its hash, joined to its user, the
+// user's memberships and grants, and which of their organizations have an
+// active webhook endpoint (through the endpoints' organization index). The
+// token row comes first, so that its timestamps give the union's columns
+// their types on both databases.
 func viewerStatement(d string) sql.Querier {
 	names := []string{"a", "b", "c", "d", "e", "f", "t1", "t2", "t3", "t4", "t5"}
 	t, u := sql.Dialect(d).Table(apitoken.Table).As("t"), sql.Dialect(d).Table(user.Table).As("u")
@@ -86,6 +101,12 @@ func viewerStatement(d string) sql.Querier {
 	for _, b := range factBranches(d, names, func(column string) *sql.Predicate { return sql.In(column, owner) }) {
 		token.UnionAll(b)
 	}
+	token.UnionAll(accessBranch(d, sql.Table(webhookendpoint.Table), viewerWebhooks, names, webhookendpoint.FieldOrganizationID).
+		Where(sql.And(
+			sql.EQ(webhookendpoint.FieldActive, true),
+			sql.In(webhookendpoint.FieldOrganizationID, sql.Select(member.FieldOrganizationID).From(sql.Table(member.Table)).
+				Where(sql.And(sql.In(member.FieldUserID, owner), sql.EQ(member.FieldDisabled, false)))),
+		)))
 	// Not wrapped in an outer SELECT: SQLite gives a column its declared
 	// type, which its driver needs to read a timestamp, only from a table.
 	return token

@@ -16,6 +16,7 @@ import (
 	"github.com/bindery/bindery/ent/webhookendpoint"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/internal/apperr"
+	"github.com/bindery/bindery/internal/auth"
 	"github.com/bindery/bindery/internal/authz"
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/events"
@@ -210,7 +211,17 @@ func (r *Resolver) createWebhook(ctx context.Context, in model.CreateWebhookEndp
 	if err != nil {
 		return nil, "", err
 	}
+	hooked(ctx, x)
 	return x, secret, nil
+}
+
+// hooked tells the request's viewer that the organization of an endpoint
+// now has an active one, so that the changes that follow in the same
+// request (a GraphQL document's next mutations) write their deliveries.
+func hooked(ctx context.Context, x *ent.WebhookEndpoint) {
+	if v := auth.ViewerFrom(ctx); v != nil && v.WebhookOrganizations != nil && x.Active {
+		v.WebhookOrganizations[x.OrganizationID] = true
+	}
 }
 
 func (r *Resolver) updateWebhook(ctx context.Context, in model.UpdateWebhookEndpointInput) (*ent.WebhookEndpoint, error) {
@@ -248,7 +259,11 @@ func (r *Resolver) updateWebhook(ctx context.Context, in model.UpdateWebhookEndp
 		x, err = up.Save(ctx)
 		return err
 	})
-	return x, err
+	if err != nil {
+		return nil, err
+	}
+	hooked(ctx, x)
+	return x, nil
 }
 
 func (r *Resolver) deleteWebhook(ctx context.Context, in model.DeleteWebhookEndpointInput) error {
@@ -314,6 +329,16 @@ func (r *Resolver) wakeWebhookWorker() {
 // it, and the object's rendering (see WebhookPresenter) and one insert
 // when some do.
 func (r *Resolver) enqueueWebhooks(ctx context.Context, e events.Event) error {
+	if v := auth.ViewerFrom(ctx); v != nil && v.WebhookOrganizations != nil && v.Facts != nil &&
+		v.Facts.Memberships[e.Organization].Member && !v.WebhookOrganizations[e.Organization] {
+		// The viewer's organization had no active endpoint when the
+		// request began (read with the token), and none was turned on in
+		// this request (hooked): nothing to write, and no statement to
+		// know it. An endpoint another request turns on meanwhile is
+		// missed as it would be by a read in this transaction that ran
+		// before that request committed.
+		return nil
+	}
 	db := r.db(ctx)
 	p, _ := ctx.Value(pendingKey{}).(*pending)
 	all, cached := []*ent.WebhookEndpoint(nil), false

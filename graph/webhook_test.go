@@ -560,3 +560,21 @@ func TestWebhookSecretsFollowKeyRotation(t *testing.T) {
 	assert.NoError(t, rc.got()[0].verified)
 	assert.Equal(t, 200, rc.got()[0].status)
 }
+
+// Whether an organization has an active endpoint is read with the token,
+// so that a change in one without any writes no delivery and costs no
+// statement. An endpoint created in the same request, before a change,
+// still gets the change's delivery: two mutations of one document.
+func TestWebhookEndpointCreatedEarlierInTheSameRequest(t *testing.T) {
+	t.Parallel()
+	e := servertest.New(t, allowPrivate)
+	rc := newReceiver(t, e.Clock.Now, 200)
+	e.GraphQL(e.OwnerToken, `mutation($hook: CreateWebhookEndpointInput!, $space: CreateSpaceInput!) {
+	  createWebhookEndpoint(input: $hook) { secret }
+	  createSpace(input: $space) { space { id } } }`, map[string]any{
+		"hook":  map[string]any{"organizationId": e.Org.ID, "url": rc.srv.URL + "/hook", "eventTypes": []string{"SPACE_CREATED"}},
+		"space": map[string]any{"organizationId": e.Org.ID, "title": "Right after"},
+	}).Into(t, &struct{}{})
+	assert.Equal(t, 1, drain(t, hookWorker(t, e, deliver.Options{})), "the space created after the endpoint is delivered")
+	assert.Len(t, rc.accepted(), 1)
+}

@@ -76,6 +76,12 @@ type Viewer struct {
 	// with the token (graph.Resolver.Authenticate); the request's loaders
 	// start from them instead of reading them again.
 	Facts *authz.Facts
+	// WebhookOrganizations, when not nil, are the organizations of the
+	// user's memberships (Facts) that have an active webhook endpoint, read
+	// with the token: a change in another organization of theirs writes no
+	// webhook delivery, and needs no statement to know it (see
+	// graph.Resolver.enqueueWebhooks).
+	WebhookOrganizations map[string]bool
 }
 
 // WithViewer returns a context carrying the viewer.
