@@ -326,18 +326,6 @@ func (r *Resolver) organizationInvites(ctx context.Context, o *ent.Organization,
 	return model.NewInviteConnection(conn), nil
 }
 
-// inviteOf loads an invite link of an organization: not found when it is
-// another organization's.
-func (r *Resolver) inviteOf(ctx context.Context, orgID, inviteID string, a authz.Action) (*ent.Invite, error) {
-	i, _, err := r.invites.authorize(ctx, inviteID, a)
-	if err != nil {
-		return nil, err
-	}
-	if i.OrganizationID != orgID {
-		return nil, r.invites.notFound()
-	}
-	return i, nil
-}
 
 func (r *Resolver) createLinkInvite(ctx context.Context, in model.CreateLinkInviteInput) (*ent.Invite, error) {
 	v, err := auth.RequireViewer(ctx)

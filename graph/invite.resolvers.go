@@ -62,7 +62,7 @@ func (r *organizationResolver) Invites(ctx context.Context, obj *ent.Organizatio
 }
 
 func (r *organizationResolver) Invite(ctx context.Context, obj *ent.Organization, id string) (*ent.Invite, error) {
-	return r.inviteOf(ctx, obj.ID, id, authz.View)
+	return r.invites.inOrganization(ctx, obj.ID, id, authz.View)
 }
 
 func (r *queryResolver) EmailDomainOrganizations(ctx context.Context, emailDomain string) ([]*ent.Organization, error) {

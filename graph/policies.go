@@ -182,7 +182,8 @@ func (r *Resolver) declarePolicies() {
 		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.Team, error) {
 			return db.Team.Query().Where(team.IDIn(ids...)).All(ctx)
 		},
-		idOf: func(t *ent.Team) string { return t.ID },
+		idOf:  func(t *ent.Team) string { return t.ID },
+		orgOf: func(t *ent.Team) string { return t.OrganizationID },
 		decide: func(ctx context.Context, t *ent.Team) (authz.Decision, error) {
 			d, err := r.organizationDecision(ctx, t.OrganizationID)
 			if d.Role == "" {
@@ -198,7 +199,8 @@ func (r *Resolver) declarePolicies() {
 		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.Invite, error) {
 			return db.Invite.Query().Where(invite.IDIn(ids...), invite.KindEQ(enum.InviteKindLink)).All(ctx)
 		},
-		idOf: func(i *ent.Invite) string { return i.ID },
+		idOf:  func(i *ent.Invite) string { return i.ID },
+		orgOf: func(i *ent.Invite) string { return i.OrganizationID },
 		decide: func(ctx context.Context, i *ent.Invite) (authz.Decision, error) {
 			return r.adminsOnly(ctx, i.OrganizationID)
 		},
@@ -208,7 +210,8 @@ func (r *Resolver) declarePolicies() {
 		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.SAMLProvider, error) {
 			return db.SAMLProvider.Query().Where(samlprovider.IDIn(ids...)).All(ctx)
 		},
-		idOf: func(p *ent.SAMLProvider) string { return p.ID },
+		idOf:  func(p *ent.SAMLProvider) string { return p.ID },
+		orgOf: func(p *ent.SAMLProvider) string { return p.OrganizationID },
 		decide: func(ctx context.Context, p *ent.SAMLProvider) (authz.Decision, error) {
 			return r.adminsOnly(ctx, p.OrganizationID)
 		},
@@ -249,7 +252,8 @@ func (r *Resolver) declarePolicies() {
 		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.TranslationSettings, error) {
 			return db.TranslationSettings.Query().Where(translationsettings.IDIn(ids...)).All(ctx)
 		},
-		idOf: func(t *ent.TranslationSettings) string { return t.ID },
+		idOf:  func(t *ent.TranslationSettings) string { return t.ID },
+		orgOf: func(t *ent.TranslationSettings) string { return t.OrganizationID },
 		decide: func(ctx context.Context, t *ent.TranslationSettings) (authz.Decision, error) {
 			return r.membersWithARole(ctx, t.OrganizationID)
 		},
@@ -288,6 +292,7 @@ func (r *Resolver) declarePolicies() {
 			return db.Site.Query().Where(site.IDIn(ids...)).All(ctx)
 		},
 		idOf:   func(s *ent.Site) string { return s.ID },
+		orgOf:  func(s *ent.Site) string { return s.OrganizationID },
 		decide: r.siteDecision,
 	}
 	// A site's sections and site-spaces are seen by whoever sees the site,
@@ -363,7 +368,8 @@ func (r *Resolver) declarePolicies() {
 		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.WebhookEndpoint, error) {
 			return db.WebhookEndpoint.Query().Where(webhookendpoint.IDIn(ids...)).All(ctx)
 		},
-		idOf: func(x *ent.WebhookEndpoint) string { return x.ID },
+		idOf:  func(x *ent.WebhookEndpoint) string { return x.ID },
+		orgOf: func(x *ent.WebhookEndpoint) string { return x.OrganizationID },
 		decide: func(ctx context.Context, x *ent.WebhookEndpoint) (authz.Decision, error) {
 			return r.adminsOnly(ctx, x.OrganizationID)
 		},

@@ -39,6 +39,9 @@ type policy[T ent.Noder, P ~func(*sql.Selector)] struct {
 	// the viewer can see; nil when lists of the type are scoped by their
 	// parent, which is authorized first.
 	scope func(o *authz.Org) P
+	// orgOf returns the organization a resource belongs to, for the types
+	// an organization's path names (see inOrganization); nil for others.
+	orgOf func(T) string
 }
 
 // anyPolicy is what every policy offers, whatever its type.
@@ -86,6 +89,21 @@ func (p *policy[T, P]) loader(ctx context.Context) *batchLoader[T] {
 // that does not exist.
 func (p *policy[T, P]) notFound() error {
 	return apperr.NotFoundf("%s not found", strings.ToUpper(p.table.Name[:1])+p.table.Name[1:])
+}
+
+// inOrganization loads a resource of an organization with the action, for
+// a path or field that names both: one of another organization is not
+// found, as if it did not exist.
+func (p *policy[T, P]) inOrganization(ctx context.Context, orgID, id string, a authz.Action) (T, error) {
+	x, _, err := p.authorize(ctx, id, a)
+	if err == nil && p.orgOf(x) != orgID {
+		err = p.notFound()
+	}
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return x, nil
 }
 
 // get loads a resource the viewer can see, with the decision about it.

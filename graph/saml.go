@@ -59,18 +59,6 @@ func (r *Resolver) organizationSAMLProviders(ctx context.Context, o *ent.Organiz
 	return model.NewSAMLProviderConnection(conn), nil
 }
 
-// samlProviderOf loads a SAML provider of an organization: not found when
-// it is another organization's.
-func (r *Resolver) samlProviderOf(ctx context.Context, orgID, providerID string, a authz.Action) (*ent.SAMLProvider, error) {
-	p, _, err := r.samlProviders.authorize(ctx, providerID, a)
-	if err != nil {
-		return nil, err
-	}
-	if p.OrganizationID != orgID {
-		return nil, r.samlProviders.notFound()
-	}
-	return p, nil
-}
 
 // checkTeamOf checks that a team ID names a team of the organization.
 func (r *Resolver) checkTeamOf(ctx context.Context, orgID string, teamID *string) error {

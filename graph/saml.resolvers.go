@@ -42,7 +42,7 @@ func (r *organizationResolver) SamlProviders(ctx context.Context, obj *ent.Organ
 }
 
 func (r *organizationResolver) SamlProvider(ctx context.Context, obj *ent.Organization, id string) (*ent.SAMLProvider, error) {
-	return r.samlProviderOf(ctx, obj.ID, id, authz.View)
+	return r.samlProviders.inOrganization(ctx, obj.ID, id, authz.View)
 }
 
 func (r *organizationResolver) SsoProviders(ctx context.Context, obj *ent.Organization) ([]*model.SSOProviderLogin, error) {

@@ -88,18 +88,6 @@ func (r *Resolver) organizationSites(ctx context.Context, o *ent.Organization, f
 	return model.NewSiteConnection(conn), nil
 }
 
-// siteOf loads a site of an organization with the action: not found when it
-// is another organization's.
-func (r *Resolver) siteOf(ctx context.Context, orgID, siteID string, a authz.Action) (*ent.Site, error) {
-	s, _, err := r.sites.authorize(ctx, siteID, a)
-	if err != nil {
-		return nil, err
-	}
-	if s.OrganizationID != orgID {
-		return nil, r.sites.notFound()
-	}
-	return s, nil
-}
 
 func (r *Resolver) createSite(ctx context.Context, in model.CreateSiteInput) (*ent.Site, error) {
 	if len(in.Spaces) > maxSiteSpaces {

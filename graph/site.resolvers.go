@@ -169,7 +169,7 @@ func (r *organizationResolver) Sites(ctx context.Context, obj *ent.Organization,
 }
 
 func (r *organizationResolver) Site(ctx context.Context, obj *ent.Organization, id string) (*ent.Site, error) {
-	return r.siteOf(ctx, obj.ID, id, authz.View)
+	return r.sites.inOrganization(ctx, obj.ID, id, authz.View)
 }
 
 func (r *siteResolver) SiteSpaceCount(ctx context.Context, obj *ent.Site) (int, error) {

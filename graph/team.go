@@ -132,18 +132,6 @@ func (r *Resolver) memberTeams(ctx context.Context, m *ent.Member, title *string
 	})), nil
 }
 
-// teamOf loads a team of an organization: not found when it is another
-// organization's.
-func (r *Resolver) teamOf(ctx context.Context, orgID, teamID string, a authz.Action) (*ent.Team, error) {
-	t, _, err := r.teams.authorize(ctx, teamID, a)
-	if err != nil {
-		return nil, err
-	}
-	if t.OrganizationID != orgID {
-		return nil, r.teams.notFound()
-	}
-	return t, nil
-}
 
 func (r *Resolver) createTeam(ctx context.Context, in model.CreateTeamInput) (*ent.Team, error) {
 	if len(in.Members) > maxTeamMembers {

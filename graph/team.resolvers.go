@@ -71,7 +71,7 @@ func (r *organizationResolver) Teams(ctx context.Context, obj *ent.Organization,
 }
 
 func (r *organizationResolver) Team(ctx context.Context, obj *ent.Organization, id string) (*ent.Team, error) {
-	return r.teamOf(ctx, obj.ID, id, authz.View)
+	return r.teams.inOrganization(ctx, obj.ID, id, authz.View)
 }
 
 func (r *teamResolver) MemberCount(ctx context.Context, obj *ent.Team) (int, error) {

@@ -43,18 +43,6 @@ func (r *Resolver) organizationTranslationSettings(ctx context.Context, o *ent.O
 	return model.NewTranslationSettingsConnection(conn), nil
 }
 
-// translationSettingsOf loads translation settings of an organization: not
-// found when they are another organization's.
-func (r *Resolver) translationSettingsOf(ctx context.Context, orgID, settingsID string, a authz.Action) (*ent.TranslationSettings, error) {
-	t, _, err := r.translations.authorize(ctx, settingsID, a)
-	if err != nil {
-		return nil, err
-	}
-	if t.OrganizationID != orgID {
-		return nil, r.translations.notFound()
-	}
-	return t, nil
-}
 
 // checkLanguages refuses a list of languages with a repeat. Unknown codes
 // never get here: both APIs decode them into enum.Language, which refuses

@@ -42,7 +42,7 @@ func (r *organizationResolver) TranslationSettings(ctx context.Context, obj *ent
 }
 
 func (r *organizationResolver) TranslationSetting(ctx context.Context, obj *ent.Organization, id string) (*ent.TranslationSettings, error) {
-	return r.translationSettingsOf(ctx, obj.ID, id, authz.View)
+	return r.translations.inOrganization(ctx, obj.ID, id, authz.View)
 }
 
 func (r *translationSettingsResolver) Permissions(ctx context.Context, obj *ent.TranslationSettings) (*authz.EditPermissions, error) {

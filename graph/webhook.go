@@ -83,18 +83,6 @@ func (r *Resolver) organizationWebhooks(ctx context.Context, o *ent.Organization
 	return model.NewWebhookEndpointConnection(conn), nil
 }
 
-// webhookOf loads an endpoint of an organization: not found when it is
-// another organization's.
-func (r *Resolver) webhookOf(ctx context.Context, orgID, endpointID string, a authz.Action) (*ent.WebhookEndpoint, error) {
-	x, _, err := r.webhooks.authorize(ctx, endpointID, a)
-	if err != nil {
-		return nil, err
-	}
-	if x.OrganizationID != orgID {
-		return nil, r.webhooks.notFound()
-	}
-	return x, nil
-}
 
 // endpointDeliveries lists an endpoint's deliveries, newest first.
 func (r *Resolver) endpointDeliveries(ctx context.Context, x *ent.WebhookEndpoint, a page.Args) (*model.WebhookDeliveryConnection, error) {

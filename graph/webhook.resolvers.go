@@ -58,7 +58,7 @@ func (r *organizationResolver) WebhookEndpoints(ctx context.Context, obj *ent.Or
 }
 
 func (r *organizationResolver) WebhookEndpoint(ctx context.Context, obj *ent.Organization, id string) (*ent.WebhookEndpoint, error) {
-	return r.webhookOf(ctx, obj.ID, id, authz.View)
+	return r.webhooks.inOrganization(ctx, obj.ID, id, authz.View)
 }
 
 func (r *webhookDeliveryResolver) Endpoint(ctx context.Context, obj *ent.WebhookDelivery) (*ent.WebhookEndpoint, error) {
