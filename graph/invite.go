@@ -326,7 +326,6 @@ func (r *Resolver) organizationInvites(ctx context.Context, o *ent.Organization,
 	return model.NewInviteConnection(conn), nil
 }
 
-
 func (r *Resolver) createLinkInvite(ctx context.Context, in model.CreateLinkInviteInput) (*ent.Invite, error) {
 	v, err := auth.RequireViewer(ctx)
 	if err != nil {

@@ -59,7 +59,6 @@ func (r *Resolver) organizationSAMLProviders(ctx context.Context, o *ent.Organiz
 	return model.NewSAMLProviderConnection(conn), nil
 }
 
-
 // checkTeamOf checks that a team ID names a team of the organization.
 func (r *Resolver) checkTeamOf(ctx context.Context, orgID string, teamID *string) error {
 	if teamID == nil {

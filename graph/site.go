@@ -88,7 +88,6 @@ func (r *Resolver) organizationSites(ctx context.Context, o *ent.Organization, f
 	return model.NewSiteConnection(conn), nil
 }
 
-
 func (r *Resolver) createSite(ctx context.Context, in model.CreateSiteInput) (*ent.Site, error) {
 	if len(in.Spaces) > maxSiteSpaces {
 		return nil, apperr.Invalid("spaces", "must hold at most %d spaces", maxSiteSpaces)

@@ -429,10 +429,17 @@ func TestGraphQLSpaceDuplicateMoveTransfer(t *testing.T) {
 func TestGraphQLSpaceCursorFromREST(t *testing.T) {
 	t.Parallel()
 	e := servertest.New(t)
-	var ids []string
 	for i := 0; i < 7; i++ {
-		ids = append(ids, spCreate(t, e, e.OwnerToken, "S", nil))
+		spCreate(t, e, e.OwnerToken, "S", nil)
 	}
+	// The list's order, read whole: spaces made in the same millisecond
+	// are ordered by ID, not in the order they were made.
+	var ids []string
+	for _, s := range e.MustDo(http.MethodGet, "/v1/orgs/"+e.Org.ID+"/spaces?limit=100", e.OwnerToken, nil,
+		http.StatusOK)["items"].([]any) {
+		ids = append(ids, s.(map[string]any)["id"].(string))
+	}
+	require.Len(t, ids, 7)
 	first := e.MustDo(http.MethodGet, "/v1/orgs/"+e.Org.ID+"/spaces?limit=3", e.OwnerToken, nil, http.StatusOK)
 	cursor := first["next"].(map[string]any)["page"].(string)
 	var out struct {

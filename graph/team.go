@@ -132,7 +132,6 @@ func (r *Resolver) memberTeams(ctx context.Context, m *ent.Member, title *string
 	})), nil
 }
 
-
 func (r *Resolver) createTeam(ctx context.Context, in model.CreateTeamInput) (*ent.Team, error) {
 	if len(in.Members) > maxTeamMembers {
 		return nil, apperr.Invalid("members", "must hold at most %d members", maxTeamMembers)

@@ -43,7 +43,6 @@ func (r *Resolver) organizationTranslationSettings(ctx context.Context, o *ent.O
 	return model.NewTranslationSettingsConnection(conn), nil
 }
 
-
 // checkLanguages refuses a list of languages with a repeat. Unknown codes
 // never get here: both APIs decode them into enum.Language, which refuses
 // them.

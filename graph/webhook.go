@@ -83,7 +83,6 @@ func (r *Resolver) organizationWebhooks(ctx context.Context, o *ent.Organization
 	return model.NewWebhookEndpointConnection(conn), nil
 }
 
-
 // endpointDeliveries lists an endpoint's deliveries, newest first.
 func (r *Resolver) endpointDeliveries(ctx context.Context, x *ent.WebhookEndpoint, a page.Args) (*model.WebhookDeliveryConnection, error) {
 	if _, _, err := r.webhooks.authorize(ctx, x.ID, authz.View); err != nil {
