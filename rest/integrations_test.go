@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -192,6 +193,9 @@ func newIntEnv(t *testing.T) intEnv {
 			"properties": map[string]any{"channel": map[string]any{"type": "string"}}, "required": []string{"channel"}}}}},
 	} {
 		e.MustDo(http.MethodPost, "/v1/integrations/"+p.name, e.OwnerToken, publishBody(e.Org.ID, p.changes), http.StatusOK)
+		// Lists are ordered by creation time, to the millisecond, then by
+		// ID: the tests below expect the order of publication.
+		time.Sleep(2 * time.Millisecond)
 	}
 	e.MustDo(http.MethodPost, "/v1/integrations/theirs", e.otherTok, publishBody(e.otherOrg, map[string]any{"visibility": "private"}),
 		http.StatusOK)
