@@ -218,7 +218,7 @@ func table() []route {
 		{"GET", "/orgs/{organizationId}/webhooks/{webhookId}/deliveries/{deliveryId}", http.StatusOK, "getWebhookDelivery",
 			get(params.webhookDelivery, (*API).presentWebhookDelivery)},
 		{"POST", "/orgs/{organizationId}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver", http.StatusCreated,
-			"redeliverWebhookDelivery", mutate(fromPath(params.redeliverWebhook), mutation.RedeliverWebhookDelivery, (*API).presentWebhookDelivery)},
+			"redeliverWebhookDelivery", mutate(fromPath(params.redeliverWebhook), redeliver, (*API).presentRedelivered)},
 
 		// Integrations: see rest/integrations.go.
 		{"GET", "/integrations", http.StatusOK, "listIntegrations", list(params.integrations, (*API).presentIntegration)},

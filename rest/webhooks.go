@@ -93,19 +93,25 @@ func (p params) webhookDeliveries(args page.Args) (*model.WebhookDeliveryConnect
 // webhookDelivery is the delivery the path names, of the path's endpoint:
 // not found when it is another endpoint's.
 func (p params) webhookDelivery() (*ent.WebhookDelivery, error) {
+	_, d, err := p.endpointDelivery()
+	return d, err
+}
+
+// endpointDelivery is the path's endpoint and its delivery the path names.
+func (p params) endpointDelivery() (*ent.WebhookEndpoint, *ent.WebhookDelivery, error) {
 	x, err := p.webhook()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	n, err := p.a.r.Query().Node(p.ctx(), p.path("deliveryId"))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	d, ok := n.(*ent.WebhookDelivery)
 	if !ok || d.EndpointID != x.ID {
-		return nil, apperr.NotFoundf("No delivery %s of the webhook endpoint", p.path("deliveryId"))
+		return nil, nil, apperr.NotFoundf("No delivery %s of the webhook endpoint", p.path("deliveryId"))
 	}
-	return d, nil
+	return x, d, nil
 }
 
 func (p params) deleteWebhook() (model.DeleteWebhookEndpointInput, error) {
@@ -124,12 +130,40 @@ func (p params) rotateWebhookSecret() (model.RotateWebhookEndpointSecretInput, e
 	return model.RotateWebhookEndpointSecretInput{ID: x.ID}, nil
 }
 
-func (p params) redeliverWebhook() (model.RedeliverWebhookDeliveryInput, error) {
-	d, err := p.webhookDelivery()
+// redeliverInput is a redelivery's input, with the endpoint the path
+// names, which presents the new delivery.
+type redeliverInput struct {
+	model.RedeliverWebhookDeliveryInput
+	endpoint *ent.WebhookEndpoint
+}
+
+func (p params) redeliverWebhook() (redeliverInput, error) {
+	x, d, err := p.endpointDelivery()
 	if err != nil {
-		return model.RedeliverWebhookDeliveryInput{}, err
+		return redeliverInput{}, err
 	}
-	return model.RedeliverWebhookDeliveryInput{ID: d.ID}, nil
+	return redeliverInput{RedeliverWebhookDeliveryInput: model.RedeliverWebhookDeliveryInput{ID: d.ID}, endpoint: x}, nil
+}
+
+// redelivered is a redelivery's payload with the endpoint of the path.
+type redelivered struct {
+	delivery *ent.WebhookDelivery
+	endpoint *ent.WebhookEndpoint
+}
+
+// redeliver calls redeliverWebhookDelivery and keeps the path's endpoint,
+// so that presenting the new delivery need not load it again after the
+// commit.
+func redeliver(m mutation, ctx context.Context, in redeliverInput) (*redelivered, error) {
+	out, err := m.RedeliverWebhookDelivery(ctx, in.RedeliverWebhookDeliveryInput)
+	if err != nil {
+		return nil, err
+	}
+	return &redelivered{delivery: out.WebhookDelivery, endpoint: in.endpoint}, nil
+}
+
+func (a *API) presentRedelivered(_ context.Context, r *redelivered) (webhookDeliveryJSON, error) {
+	return a.presentDeliveryOf(r.endpoint, r.delivery), nil
 }
 
 type createWebhookBody struct {
@@ -256,6 +290,11 @@ func (a *API) presentWebhookDelivery(ctx context.Context, d *ent.WebhookDelivery
 	if err != nil {
 		return webhookDeliveryJSON{}, err
 	}
+	return a.presentDeliveryOf(x, d), nil
+}
+
+// presentDeliveryOf presents a delivery of the endpoint x.
+func (a *API) presentDeliveryOf(x *ent.WebhookEndpoint, d *ent.WebhookDelivery) webhookDeliveryJSON {
 	j := webhookDeliveryJSON{Object: "webhook-delivery", ID: d.ID, Endpoint: d.EndpointID, EventID: d.EventID,
 		EventType: d.EventType, State: d.State, RedeliveryOf: d.RedeliveryOf, Attempts: make([]webhookAttemptJSON, len(d.Attempts)),
 		CreatedAt: model.FormatTime(d.CreatedAt), UpdatedAt: model.FormatTime(d.UpdatedAt),
@@ -277,7 +316,7 @@ func (a *API) presentWebhookDelivery(ctx context.Context, d *ent.WebhookDelivery
 		j.Attempts[i] = webhookAttemptJSON{Number: at.Number, At: model.FormatTime(at.At), RequestHeaders: hs,
 			ResponseStatus: at.ResponseStatus, ResponseBody: at.ResponseBody, LatencyMs: at.LatencyMs, Error: at.Error}
 	}
-	return j, nil
+	return j
 }
 
 func (j webhookDeliveryJSON) location() string { return j.URLs.Location }
