@@ -77,7 +77,7 @@ func TestWebhooks(t *testing.T) {
 	// alone keeps the rest.
 	e.Run(t, []servertest.Scenario{
 		{Name: "patch", Method: http.MethodPatch, Path: base + "/" + id, Token: e.OwnerToken,
-			Body: map[string]any{"url": "https://hooks.example.com/v2", "eventTypes": []string{"space.created", "member.added"}},
+			Body:       map[string]any{"url": "https://hooks.example.com/v2", "eventTypes": []string{"space.created", "member.added"}},
 			WantStatus: http.StatusOK, WantJSON: map[string]any{"id": id, "url": "https://hooks.example.com/v2",
 				"eventTypes": []string{"space.created", "member.added"}, "description": "CI"},
 			Check: func(t *testing.T, res *servertest.Response) { assert.NotContains(t, res.JSON(), "secret") }},
@@ -161,10 +161,10 @@ func TestWebhooksRefused(t *testing.T) {
 		{Name: "create: without url", Method: http.MethodPost, Path: base, Token: e.OwnerToken,
 			Body: map[string]any{"eventTypes": []string{"space.created"}}, WantStatus: http.StatusBadRequest, WantError: "url"},
 		{Name: "create: an unknown member", Method: http.MethodPost, Path: base, Token: e.OwnerToken,
-			Body: map[string]any{"url": "https://hooks.example.com/x", "eventTypes": []string{"space.created"}, "secret": "mine"},
+			Body:       map[string]any{"url": "https://hooks.example.com/x", "eventTypes": []string{"space.created"}, "secret": "mine"},
 			WantStatus: http.StatusBadRequest, WantError: "secret"},
 		{Name: "create: a null active", Method: http.MethodPost, Path: base, Token: e.OwnerToken,
-			Body: map[string]any{"url": "https://hooks.example.com/x", "eventTypes": []string{"space.created"}, "active": nil},
+			Body:       map[string]any{"url": "https://hooks.example.com/x", "eventTypes": []string{"space.created"}, "active": nil},
 			WantStatus: http.StatusBadRequest, WantError: "active"},
 		{Name: "patch: empty event types", Method: http.MethodPatch, Path: ep, Token: e.OwnerToken,
 			Body: map[string]any{"eventTypes": []string{}}, WantStatus: http.StatusBadRequest, WantError: "eventTypes"},
