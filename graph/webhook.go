@@ -382,3 +382,13 @@ func (r *Resolver) enqueueWebhooks(ctx context.Context, e events.Event) error {
 	r.afterCommit(ctx, r.wakeWebhookWorker)
 	return nil
 }
+
+// WebhookLocation is the /v1 address of an endpoint.
+func (r *Resolver) WebhookLocation(x *ent.WebhookEndpoint) string {
+	return r.cfg.PublicURL + "/v1/orgs/" + x.OrganizationID + "/webhooks/" + x.ID
+}
+
+// WebhookDeliveryLocation is the /v1 address of a delivery of an endpoint.
+func (r *Resolver) WebhookDeliveryLocation(x *ent.WebhookEndpoint, d *ent.WebhookDelivery) string {
+	return r.WebhookLocation(x) + "/deliveries/" + d.ID
+}

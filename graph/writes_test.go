@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/bindery/bindery/ent/webhookdelivery"
 	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/graph/generated"
 	"github.com/bindery/bindery/internal/enum"
@@ -306,6 +307,30 @@ func wrCases() []wrCase {
 					  url: "https://hooks.example.com/new", eventTypes: [SPACE_CREATED, MEMBER_ADDED]}) {
 					  webhookEndpoint { id url eventTypes active } secret } }`, map[string]any{"org": e.Org.ID})
 					wrCheck(t, lsAt(d, "createWebhookEndpoint"), "webhookEndpoint.id", "secret")
+				}
+			},
+		},
+		{
+			create: "POST /v1/orgs/{organizationId}/webhooks", max: 8,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
+				lsWebhooks(t, e, n, 0)
+				return func(e *servertest.Env) {
+					got := e.MustDo(http.MethodPost, "/v1/orgs/"+e.Org.ID+"/webhooks", e.OwnerToken, map[string]any{
+						"url": "https://hooks.example.com/new", "eventTypes": []string{"space.created", "member.added"}}, http.StatusCreated)
+					wrCheck(t, got, "id", "eventTypes", "secret", "urls.location")
+				}
+			},
+		},
+		{
+			// Beside n more past deliveries of the endpoint: one is sent again.
+			create: "POST /v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver", max: 8,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
+				ep := lsWebhooks(t, e, 1, n+1)[0]
+				d := e.Client.WebhookDelivery.Query().Where(webhookdelivery.EndpointID(ep)).FirstIDX(context.Background())
+				return func(e *servertest.Env) {
+					got := e.MustDo(http.MethodPost, "/v1/orgs/"+e.Org.ID+"/webhooks/"+ep+"/deliveries/"+d+"/redeliver", e.OwnerToken,
+						nil, http.StatusCreated)
+					wrCheck(t, got, "id", "eventId", "payload", "redeliveryOf")
 				}
 			},
 		},

@@ -15,7 +15,8 @@ type route struct {
 	// contract says; the official spec also lists 205 ("has been deleted")
 	// and gives 204 as "did not exist", and the contract wins.
 	status int
-	// operationID is the official spec's name of the operation.
+	// operationID is the official spec's name of the operation, or that
+	// of one of Bindery's Extensions.
 	operationID string
 	serve       adapter
 }
@@ -200,6 +201,25 @@ func table() []route {
 		{"GET", "/orgs/{organizationId}/sites/{siteId}/published", http.StatusOK, "getPublishedContentSite",
 			get(params.sitePublished, (*API).presentPublishedSite)},
 
+		// Webhooks: Bindery's own operations (Extensions), see rest/webhooks.go.
+		{"GET", "/orgs/{organizationId}/webhooks", http.StatusOK, "listWebhookEndpoints",
+			list(params.organizationWebhooks, (*API).presentWebhook)},
+		{"POST", "/orgs/{organizationId}/webhooks", http.StatusCreated, "createWebhookEndpoint",
+			mutate((*createWebhookBody).input, mutation.CreateWebhookEndpoint, (*API).presentCreatedWebhook)},
+		{"GET", "/orgs/{organizationId}/webhooks/{webhookId}", http.StatusOK, "getWebhookEndpoint", get(params.webhook, (*API).presentWebhook)},
+		{"PATCH", "/orgs/{organizationId}/webhooks/{webhookId}", http.StatusOK, "updateWebhookEndpoint",
+			mutate((*updateWebhookBody).input, mutation.UpdateWebhookEndpoint, (*API).presentWebhook)},
+		{"DELETE", "/orgs/{organizationId}/webhooks/{webhookId}", http.StatusNoContent, "deleteWebhookEndpoint",
+			remove(params.deleteWebhook, mutation.DeleteWebhookEndpoint)},
+		{"POST", "/orgs/{organizationId}/webhooks/{webhookId}/rotate-secret", http.StatusOK, "rotateWebhookEndpointSecret",
+			mutate(fromPath(params.rotateWebhookSecret), mutation.RotateWebhookEndpointSecret, (*API).presentRotatedWebhook)},
+		{"GET", "/orgs/{organizationId}/webhooks/{webhookId}/deliveries", http.StatusOK, "listWebhookDeliveries",
+			list(params.webhookDeliveries, (*API).presentWebhookDelivery)},
+		{"GET", "/orgs/{organizationId}/webhooks/{webhookId}/deliveries/{deliveryId}", http.StatusOK, "getWebhookDelivery",
+			get(params.webhookDelivery, (*API).presentWebhookDelivery)},
+		{"POST", "/orgs/{organizationId}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver", http.StatusCreated,
+			"redeliverWebhookDelivery", mutate(fromPath(params.redeliverWebhook), redeliver, (*API).presentRedelivered)},
+
 		// Integrations: see rest/integrations.go.
 		{"GET", "/integrations", http.StatusOK, "listIntegrations", list(params.integrations, (*API).presentIntegration)},
 		{"GET", "/integrations/{integrationName}", http.StatusOK, "getIntegrationByName",
@@ -300,6 +320,9 @@ type Operation struct {
 	Path        string `json:"path"`
 	OperationID string `json:"operationId"`
 	Status      int    `json:"status"`
+	// Extension says the operation is Bindery's own, not the official
+	// spec's (see Extensions).
+	Extension bool `json:"extension,omitempty"`
 }
 
 // Operations returns every /v1 operation, sorted by path, then method.
@@ -308,6 +331,7 @@ func Operations() []Operation {
 	out := make([]Operation, len(rows))
 	for i, rt := range rows {
 		out[i] = Operation{Method: rt.method, Path: "/v1" + rt.path, OperationID: rt.operationID, Status: rt.status}
+		_, out[i].Extension = Extensions[rt.operationID]
 	}
 	slices.SortStableFunc(out, func(a, b Operation) int {
 		if c := strings.Compare(a.Path, b.Path); c != 0 {

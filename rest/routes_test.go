@@ -60,9 +60,16 @@ func loadSpecOperations(t *testing.T) map[string]specOperation {
 // checkOperation says how a row of the route table differs from the
 // official spec: its method and path must be an operation of the spec, with
 // the same operationId and a status of success the spec lists.
+//
+// A row of one of Bindery's extensions must not be an operation of the
+// official spec (it would hide it), and its operation object must parse and
+// document the row's status.
 func checkOperation(spec map[string]specOperation, op rest.Operation) error {
 	key := op.Method + " " + op.Path
 	so, ok := spec[key]
+	if op.Extension {
+		return checkExtension(ok, key, op)
+	}
 	switch {
 	case !ok:
 		return fmt.Errorf("%s is not an operation of the official spec", key)
@@ -75,6 +82,26 @@ func checkOperation(spec map[string]specOperation, op rest.Operation) error {
 		return nil
 	case !slices.Contains(so.statuses, op.Status):
 		return fmt.Errorf("%s answers %d, which the official spec does not list (%v)", key, op.Status, so.statuses)
+	}
+	return nil
+}
+
+func checkExtension(official bool, key string, op rest.Operation) error {
+	if official {
+		return fmt.Errorf("%s is an operation of the official spec, not an extension", key)
+	}
+	raw, ok := rest.Extensions[op.OperationID]
+	if !ok {
+		return fmt.Errorf("%s: %s is not an extension", key, op.OperationID)
+	}
+	var ext struct {
+		Responses map[string]json.RawMessage `json:"responses"`
+	}
+	if err := json.Unmarshal([]byte(raw), &ext); err != nil {
+		return fmt.Errorf("%s: the operation object of %s: %v", key, op.OperationID, err)
+	}
+	if _, ok := ext.Responses[strconv.Itoa(op.Status)]; !ok {
+		return fmt.Errorf("%s answers %d, which its extension does not document", key, op.Status)
 	}
 	return nil
 }
@@ -109,6 +136,14 @@ func TestRouteTableCheckCatchesMismatches(t *testing.T) {
 		"a DELETE answering 204": {rest.Operation{Method: "DELETE", Path: "/v1/spaces/{spaceId}", OperationID: "deleteSpaceById", Status: 204}, false},
 		"a DELETE answering 200": {rest.Operation{Method: "DELETE", Path: "/v1/spaces/{spaceId}", OperationID: "deleteSpaceById", Status: 200}, true},
 		"a create answering 200": {rest.Operation{Method: "POST", Path: "/v1/orgs/{organizationId}/spaces", OperationID: "createSpace", Status: 200}, true},
+		"an extension": {rest.Operation{Method: "GET", Path: "/v1/orgs/{organizationId}/webhooks",
+			OperationID: "listWebhookEndpoints", Status: 200, Extension: true}, false},
+		"an extension's undocumented status": {rest.Operation{Method: "GET", Path: "/v1/orgs/{organizationId}/webhooks",
+			OperationID: "listWebhookEndpoints", Status: 201, Extension: true}, true},
+		"an extension that is not one": {rest.Operation{Method: "GET", Path: "/v1/orgs/{organizationId}/webhooks",
+			OperationID: "listWebhooks", Status: 200, Extension: true}, true},
+		"an extension hiding an official operation": {rest.Operation{Method: "GET", Path: "/v1/spaces/{spaceId}",
+			OperationID: "getWebhookEndpoint", Status: 200, Extension: true}, true},
 	} {
 		t.Run(name, func(t *testing.T) {
 			err := checkOperation(spec, tc.op)
@@ -152,11 +187,28 @@ func TestRouteTableScope(t *testing.T) {
 	require.NotEmpty(t, scope)
 	t.Logf("%d of %d in-scope operations are not yet implemented:\n  %s", len(missing), len(scope), strings.Join(missing, "\n  "))
 
-	var beyond []string
+	var beyond, extensions []string
 	for _, op := range rest.Operations() {
+		if op.Extension {
+			// Bindery's own: beyond the contract and the official spec.
+			require.False(t, inScope[key(op.Method, op.Path)], "%s %s is in the contract's scope, not an extension", op.Method, op.Path)
+			extensions = append(extensions, op.Method+" "+op.Path)
+			continue
+		}
 		if !inScope[key(op.Method, op.Path)] {
 			beyond = append(beyond, op.Method+" "+op.Path)
 		}
 	}
 	t.Logf("%d implemented operations are beyond that list:\n  %s", len(beyond), strings.Join(beyond, "\n  "))
+	t.Logf("%d operations are Bindery's own extensions:\n  %s", len(extensions), strings.Join(extensions, "\n  "))
+	// Every extension has a row, and every row that names one is marked.
+	rows := map[string]bool{}
+	for _, op := range rest.Operations() {
+		rows[op.OperationID] = true
+		_, ext := rest.Extensions[op.OperationID]
+		assert.Equal(t, ext, op.Extension, "%s %s", op.Method, op.Path)
+	}
+	for id := range rest.Extensions {
+		assert.True(t, rows[id], "the extension %s has no row in the route table", id)
+	}
 }

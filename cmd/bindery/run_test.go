@@ -140,6 +140,9 @@ func TestRoutesAsJSON(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(out), &raw))
 	assert.Contains(t, raw, map[string]any{"method": "DELETE", "path": "/v1/spaces/{spaceId}", "operationId": "deleteSpaceById", "status": 204.0})
 	assert.Contains(t, raw, map[string]any{"method": "POST", "path": "/v1/orgs/{organizationId}/spaces", "operationId": "createSpace", "status": 201.0})
+	// Bindery's own operations say so.
+	assert.Contains(t, raw, map[string]any{"method": "GET", "path": "/v1/orgs/{organizationId}/webhooks",
+		"operationId": "listWebhookEndpoints", "status": 200.0, "extension": true})
 
 	_, _, err = runCLI(t, nil, "routes", "--yaml")
 	assert.ErrorIs(t, err, errUsage)

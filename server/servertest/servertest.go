@@ -270,15 +270,23 @@ func (e *Env) Do(method, path, token string, body any) *Response {
 	return out
 }
 
-// skipSpec reports whether a request is outside the official spec: a route
-// that does not exist, answered by the router's 404.
+// skipSpec reports whether a request is outside the official spec and
+// Bindery's extensions: a route that does not exist, answered by the
+// router's 404.
 func (e *Env) skipSpec(req *http.Request) bool {
 	router, _, err := loadSpec()
 	if err != nil {
 		return false
 	}
+	own, _, err := loadBindery()
+	if err != nil {
+		return false
+	}
 	r := req.Clone(context.Background())
 	r.URL.Host, r.URL.Scheme, r.Host = "", "", ""
+	if _, _, err := own.FindRoute(r); err == nil {
+		return false
+	}
 	_, _, err = router.FindRoute(r)
 	return err != nil
 }

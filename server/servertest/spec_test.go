@@ -3,6 +3,7 @@ package servertest
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -77,6 +78,48 @@ func TestCheckContractShapes(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			r := &recorder{TB: t}
 			CheckSpec(r, tc.req, &Response{Status: 200, Header: jsonHeader(), Body: []byte(tc.body)})
+			if got := len(r.failed) > 0; got != tc.fail {
+				t.Fatalf("failed=%v, want %v: %v", got, tc.fail, r.failed)
+			}
+		})
+	}
+}
+
+// Bindery's own operations are held to their shapes in Bindery's OpenAPI
+// document, and the check can fail: a wrong object, a missing member, an
+// unknown member, an event type by its GraphQL name, a secret where the
+// answer has none, a bad error envelope.
+func TestCheckExtensionShapes(t *testing.T) {
+	get, _ := http.NewRequest(http.MethodGet, "/v1/orgs/org_x/webhooks/whk_x", nil)
+	create, _ := http.NewRequest(http.MethodPost, "/v1/orgs/org_x/webhooks", nil)
+	del, _ := http.NewRequest(http.MethodDelete, "/v1/orgs/org_x/webhooks/whk_x", nil)
+	endpoint := func(extra string) []byte {
+		return []byte(`{"object":"webhook-endpoint","id":"whk_x","url":"https://hooks.example.com/x","eventTypes":["space.created"],` +
+			`"active":true,"description":"","createdAt":"2026-11-26T16:00:00.000Z","updatedAt":"2026-11-26T16:00:00.000Z",` +
+			`"urls":{"location":"http://bindery.test/v1/orgs/org_x/webhooks/whk_x"}` + extra + `}`)
+	}
+	for name, tc := range map[string]struct {
+		req  *http.Request
+		res  *Response
+		fail bool
+	}{
+		"an endpoint": {get, &Response{Status: 200, Header: jsonHeader(), Body: endpoint("")}, false},
+		"a created endpoint with its secret": {create, &Response{Status: 201, Header: jsonHeader(),
+			Body: endpoint(`,"secret":"whsec_x"`)}, false},
+		"a created endpoint without its secret": {create, &Response{Status: 201, Header: jsonHeader(), Body: endpoint("")}, true},
+		"a read that shows the secret":          {get, &Response{Status: 200, Header: jsonHeader(), Body: endpoint(`,"secret":"whsec_x"`)}, true},
+		"the wrong object": {get, &Response{Status: 200, Header: jsonHeader(),
+			Body: []byte(`{"object":"webhook-delivery","id":"whk_x"}`)}, true},
+		"a GraphQL event type": {get, &Response{Status: 200, Header: jsonHeader(),
+			Body: []byte(strings.Replace(string(endpoint("")), "space.created", "SPACE_CREATED", 1))}, true},
+		"bad error envelope":  {get, &Response{Status: 404, Header: jsonHeader(), Body: []byte(`{"message":"nope"}`)}, true},
+		"good error envelope": {get, &Response{Status: 403, Header: jsonHeader(), Body: []byte(`{"error":{"code":403,"message":"no"}}`)}, false},
+		"a 204":               {del, &Response{Status: 204, Header: http.Header{}}, false},
+		"a 204 with a body":   {del, &Response{Status: 204, Header: jsonHeader(), Body: []byte(`{}`)}, true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := &recorder{TB: t}
+			CheckSpec(r, tc.req, tc.res)
 			if got := len(r.failed) > 0; got != tc.fail {
 				t.Fatalf("failed=%v, want %v: %v", got, tc.fail, r.failed)
 			}

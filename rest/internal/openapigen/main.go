@@ -12,6 +12,9 @@
 // token Bindery takes, and every operation lists the error envelope as its
 // default response. Rows outside the contract's scope
 // (rest/testdata/operations.tsv) are marked x-bindery-beyond-contract.
+// Rows of Bindery's own operations, which the official spec does not have
+// (rest.Extensions), take their operation object from there and are marked
+// x-bindery-extension.
 package main
 
 import (
@@ -59,6 +62,15 @@ func run() error {
 	for _, op := range rest.Operations() {
 		path := strings.TrimPrefix(op.Path, "/v1")
 		official, ok := lookup(spec, "paths", path, strings.ToLower(op.Method)).(object)
+		if op.Extension {
+			// Bindery's own operation: its operation object stands in for
+			// the official one.
+			ext, err := extension(op)
+			if err != nil {
+				return err
+			}
+			official, ok = ext, true
+		}
 		if !ok {
 			return fmt.Errorf("%s %s is not in the official spec", op.Method, op.Path)
 		}
@@ -163,7 +175,21 @@ func operation(official object, op rest.Operation, beyond bool) object {
 	if beyond {
 		out["x-bindery-beyond-contract"] = true
 	}
+	if op.Extension {
+		out["x-bindery-extension"] = true
+	}
 	return out
+}
+
+// extension is the operation object of one of Bindery's own operations
+// (rest.Extensions), with its operationId.
+func extension(op rest.Operation) (object, error) {
+	var ext object
+	if err := json.Unmarshal([]byte(rest.Extensions[op.OperationID]), &ext); err != nil {
+		return nil, fmt.Errorf("the extension %s: %w", op.OperationID, err)
+	}
+	ext["operationId"] = op.OperationID
+	return ext, nil
 }
 
 // contract returns the contract's schema of an operation, if it has one.

@@ -1,0 +1,157 @@
+package rest
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/bindery/bindery/internal/enum"
+)
+
+// Extensions are Bindery's own /v1 operations, which the official GitBook
+// spec does not have, by operationId: each an OpenAPI 3.0 operation object
+// (summary, parameters, requestBody, and its success response with a JSON
+// Schema) in JSON. The route table names them as it names the official
+// operations; Operations marks their rows Extension. The route table's
+// test checks that an extension is not an official operation and documents
+// its row's status; rest/internal/openapigen takes them where it takes an
+// official operation and marks them x-bindery-extension; the tests
+// validate their responses against Bindery's own document
+// (servertest.CheckSpec).
+//
+// Webhook endpoints and deliveries (issue 15) are the extensions today.
+var Extensions = map[string]string{
+	"listWebhookEndpoints": extension("List the organization's webhook endpoints, oldest first. Needs the admin role.",
+		[]string{"organizationId"}, true, "", 200, extList(webhookEndpointShape(false))),
+	"createWebhookEndpoint": extension("Register a webhook endpoint. Needs the admin role. "+
+		"The answer shows its signing secret, this once.",
+		[]string{"organizationId"}, false, createWebhookInput, 201, webhookEndpointShape(true)),
+	"getWebhookEndpoint": extension("Get a webhook endpoint. Needs the admin role.",
+		[]string{"organizationId", "webhookId"}, false, "", 200, webhookEndpointShape(false)),
+	"updateWebhookEndpoint": extension("Change a webhook endpoint. Needs the admin role. "+
+		"Making a disabled endpoint active again clears its disabledReason.",
+		[]string{"organizationId", "webhookId"}, false, updateWebhookInput, 200, webhookEndpointShape(false)),
+	"deleteWebhookEndpoint": extension("Delete a webhook endpoint with its deliveries. Needs the admin role.",
+		[]string{"organizationId", "webhookId"}, false, "", 204, ""),
+	"rotateWebhookEndpointSecret": extension("Give a webhook endpoint a new signing secret, shown this once; "+
+		"the old one stops at once. Needs the admin role.",
+		[]string{"organizationId", "webhookId"}, false, "", 200, webhookEndpointShape(true)),
+	"listWebhookDeliveries": extension("List a webhook endpoint's deliveries, newest first, each with the log of its attempts. "+
+		"Kept for BINDERY_WEBHOOK_RETENTION. Needs the admin role.",
+		[]string{"organizationId", "webhookId"}, true, "", 200, extList(webhookDeliveryShape)),
+	"getWebhookDelivery": extension("Get a delivery of a webhook endpoint, with the log of its attempts. Needs the admin role.",
+		[]string{"organizationId", "webhookId", "deliveryId"}, false, "", 200, webhookDeliveryShape),
+	"redeliverWebhookDelivery": extension("Send a past delivery again, as a new delivery of the same event and body, "+
+		"whatever the endpoint's state or event types. Needs the admin role. The answer is the new delivery.",
+		[]string{"organizationId", "webhookId", "deliveryId"}, false, "", 201, webhookDeliveryShape),
+}
+
+// extension writes an extension's operation object.
+func extension(summary string, pathParams []string, paged bool, body string, status int, schema string) string {
+	var ps []string
+	for _, p := range pathParams {
+		ps = append(ps, `{"name": "`+p+`", "in": "path", "required": true, "schema": {"type": "string"}}`)
+	}
+	if paged {
+		ps = append(ps, `{"name": "page", "in": "query", "description": "The page of the list, from next.page.", "schema": {"type": "string"}}`,
+			`{"name": "limit", "in": "query", "description": "How many items a page holds.", "schema": {"type": "integer", "minimum": 0, "maximum": 1000}}`)
+	}
+	out := `{"summary": ` + quote(summary) + `, "tags": ["webhooks"], "parameters": [` + strings.Join(ps, ", ") + `]`
+	if body != "" {
+		out += `, "requestBody": {"required": true, "content": {"application/json": {"schema": ` + body + `}}}`
+	}
+	response := `{"description": ` + quote(summary) + `}`
+	if schema != "" {
+		response = `{"description": "OK", "content": {"application/json": {"schema": ` + schema + `}}}`
+	}
+	return out + `, "responses": {"` + strconv.Itoa(status) + `": ` + response + `}}`
+}
+
+func quote(s string) string {
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(fmt.Sprintf("rest: %v", err))
+	}
+	return string(b)
+}
+
+// extList is the /v1 list envelope around items of a shape.
+func extList(item string) string { return contractList(item) }
+
+// webhookEventType is the schema of an event type: the names webhook
+// payloads carry in "type".
+var webhookEventType = func() string {
+	names := make([]string, 0, len(enum.WebhookEventTypeValues()))
+	for _, t := range enum.WebhookEventTypeValues() {
+		names = append(names, quote(string(t)))
+	}
+	return `{"type": "string", "enum": [` + strings.Join(names, ", ") + `]}`
+}()
+
+// webhookEventTypes is the schema of an endpoint's event types.
+var webhookEventTypes = `{"type": "array", "minItems": 1, "uniqueItems": true, "items": ` + webhookEventType + `}`
+
+const extURLs = `{"type": "object", "additionalProperties": false, "required": ["location"], "properties": {"location": {"type": "string", "format": "uri"}}}`
+
+// webhookEndpointShape is a webhook endpoint; withSecret adds the signing
+// secret that a create and a rotation show once.
+func webhookEndpointShape(withSecret bool) string {
+	required := `"object", "id", "url", "eventTypes", "active", "description", "createdAt", "updatedAt", "urls"`
+	secret := ""
+	if withSecret {
+		required += `, "secret"`
+		secret = `, "secret": {"type": "string", "minLength": 1, "description": "The signing secret, shown this once."}`
+	}
+	return `{"type": "object", "additionalProperties": false, "required": [` + required + `], "properties": {
+  "object": {"type": "string", "enum": ["webhook-endpoint"]},
+  "id": {"type": "string"},
+  "url": {"type": "string", "format": "uri", "description": "Where deliveries are POSTed."},
+  "eventTypes": ` + webhookEventTypes + `,
+  "active": {"type": "boolean"},
+  "description": {"type": "string"},
+  "disabledReason": {"type": "string", "description": "Why Bindery disabled it after too many failed deliveries."},
+  "disabledAt": {"type": "string", "format": "date-time"},
+  "createdAt": {"type": "string", "format": "date-time"},
+  "updatedAt": {"type": "string", "format": "date-time"},
+  "urls": ` + extURLs + secret + `}}`
+}
+
+// webhookDeliveryShape is a delivery with the log of its attempts.
+var webhookDeliveryShape = `{"type": "object", "additionalProperties": false,
+  "required": ["object", "id", "endpoint", "eventId", "eventType", "payload", "state", "attempts", "createdAt", "updatedAt", "urls"],
+  "properties": {
+  "object": {"type": "string", "enum": ["webhook-delivery"]},
+  "id": {"type": "string"},
+  "endpoint": {"type": "string", "description": "The endpoint's ID."},
+  "eventId": {"type": "string", "description": "The same in every delivery of the event, redeliveries included."},
+  "eventType": ` + webhookEventType + `,
+  "payload": {"type": "object", "description": "The request body, the same at every attempt."},
+  "state": {"type": "string", "enum": ["pending", "succeeded", "failed"]},
+  "nextAttemptAt": {"type": "string", "format": "date-time"},
+  "redeliveryOf": {"type": "string", "description": "The delivery this one repeats."},
+  "attempts": {"type": "array", "items": {"type": "object", "additionalProperties": false,
+    "required": ["number", "at", "requestHeaders", "latencyMs"], "properties": {
+    "number": {"type": "integer", "minimum": 1},
+    "at": {"type": "string", "format": "date-time"},
+    "requestHeaders": {"type": "array", "items": {"type": "object", "additionalProperties": false, "required": ["name", "value"],
+      "properties": {"name": {"type": "string"}, "value": {"type": "string"}}}},
+    "responseStatus": {"type": "integer"},
+    "responseBody": {"type": "string"},
+    "latencyMs": {"type": "integer", "minimum": 0},
+    "error": {"type": "string"}}}},
+  "createdAt": {"type": "string", "format": "date-time"},
+  "updatedAt": {"type": "string", "format": "date-time"},
+  "urls": ` + extURLs + `}}`
+
+var createWebhookInput = `{"type": "object", "additionalProperties": false, "required": ["url", "eventTypes"], "properties": {
+  "url": {"type": "string", "maxLength": 2048, "description": "An https URL of a public address."},
+  "eventTypes": ` + webhookEventTypes + `,
+  "active": {"type": "boolean", "description": "True by default."},
+  "description": {"type": "string", "maxLength": 256}}}`
+
+var updateWebhookInput = `{"type": "object", "additionalProperties": false, "properties": {
+  "url": {"type": "string", "maxLength": 2048, "description": "An https URL of a public address."},
+  "eventTypes": ` + webhookEventTypes + `,
+  "active": {"type": "boolean"},
+  "description": {"type": "string", "maxLength": 256}}}`
