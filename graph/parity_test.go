@@ -67,6 +67,7 @@ var pyRESTOnly = map[string][]string{
 	"share-link":    {"object"},
 	// Groups do not nest: children repeats sections.
 	"site-section-group": {"object", "children"},
+	"webhook-endpoint":   {"object"},
 }
 
 // pySelection builds the selection of a GraphQL type: its scalars and enums,
@@ -350,6 +351,14 @@ func TestParity(t *testing.T) {
 		"source": map[string]any{"url": "https://api.example.com/openapi.json"}}, http.StatusCreated)
 	objects = append(objects, "/v1/orgs/"+org+"/openapi/later")
 	lists = append(lists, pyList{"/v1/orgs/" + org + "/openapi", org, "Organization", "openAPISpecs(first: 1000)"})
+	// Webhook endpoints: their organization's admins only. Deliveries are
+	// held by graph/webhook_test.go and rest/webhooks_test.go.
+	for _, types := range [][]string{{"space.created", "change-request.merged"}, {"site.published"}} {
+		hook := e.MustDo(http.MethodPost, "/v1/orgs/"+org+"/webhooks", e.OwnerToken, map[string]any{
+			"url": "https://hooks.example.com/bindery", "eventTypes": types, "description": "Parity"}, http.StatusCreated)["id"].(string)
+		objects = append(objects, "/v1/orgs/"+org+"/webhooks/"+hook)
+	}
+	lists = append(lists, pyList{"/v1/orgs/" + org + "/webhooks", org, "Organization", "webhookEndpoints(first: 1000)"})
 	// Sites: a published one with a proxy over two spaces, and an empty
 	// one; members with a role see them, nobody else does.
 	site := e.MustDo(http.MethodPost, "/v1/orgs/"+org+"/sites", e.OwnerToken, map[string]any{"title": "Docs",
@@ -533,7 +542,7 @@ var pyTypes = map[string]string{"organization": "Organization", "collection": "C
 	"comment": "Comment", "comment-reply": "CommentReply", "team": "Team", "invite": "Invite", "saml-provider": "SAMLProvider",
 	"translation-settings": "TranslationSettings", "openapi-spec": "OpenAPISpec",
 	"site": "Site", "site-section": "SiteSection", "site-space": "SiteSpace", "site-section-group": "SiteSectionGroup",
-	"site-redirect": "SiteRedirect", "share-link": "ShareLink"}
+	"site-redirect": "SiteRedirect", "share-link": "ShareLink", "webhook-endpoint": "WebhookEndpoint"}
 
 // object compares what /v1 returns at path with the same object in GraphQL.
 func (p *pyParity) object(path string) {

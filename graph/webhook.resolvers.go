@@ -66,6 +66,10 @@ func (r *webhookDeliveryResolver) Endpoint(ctx context.Context, obj *ent.Webhook
 	return x, err
 }
 
+func (r *webhookEndpointResolver) Urls(ctx context.Context, obj *ent.WebhookEndpoint) (*model.WebhookEndpointURLs, error) {
+	return &model.WebhookEndpointURLs{Location: r.WebhookLocation(obj)}, nil
+}
+
 func (r *webhookEndpointResolver) Deliveries(ctx context.Context, obj *ent.WebhookEndpoint, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.WebhookDeliveryConnection, error) {
 	return r.endpointDeliveries(ctx, obj, args(first, after, last, before))
 }

@@ -1922,6 +1922,7 @@ type ComplexityRoot struct {
 		ID             func(childComplexity int) int
 		URL            func(childComplexity int) int
 		UpdatedAt      func(childComplexity int) int
+		Urls           func(childComplexity int) int
 	}
 
 	WebhookEndpointConnection struct {
@@ -1934,6 +1935,10 @@ type ComplexityRoot struct {
 	WebhookEndpointEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	WebhookEndpointURLs struct {
+		Location func(childComplexity int) int
 	}
 
 	WebhookHeader struct {
@@ -2325,6 +2330,7 @@ type WebhookDeliveryResolver interface {
 	Endpoint(ctx context.Context, obj *ent.WebhookDelivery) (*ent.WebhookEndpoint, error)
 }
 type WebhookEndpointResolver interface {
+	Urls(ctx context.Context, obj *ent.WebhookEndpoint) (*model.WebhookEndpointURLs, error)
 	Deliveries(ctx context.Context, obj *ent.WebhookEndpoint, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.WebhookDeliveryConnection, error)
 }
 
@@ -9950,6 +9956,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.WebhookEndpoint.UpdatedAt(childComplexity), true
+	case "WebhookEndpoint.urls":
+		if e.ComplexityRoot.WebhookEndpoint.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookEndpoint.Urls(childComplexity), true
 
 	case "WebhookEndpointConnection.edges":
 		if e.ComplexityRoot.WebhookEndpointConnection.Edges == nil {
@@ -9988,6 +10000,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.WebhookEndpointEdge.Node(childComplexity), true
+
+	case "WebhookEndpointURLs.location":
+		if e.ComplexityRoot.WebhookEndpointURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookEndpointURLs.Location(childComplexity), true
 
 	case "WebhookHeader.name":
 		if e.ComplexityRoot.WebhookHeader.Name == nil {
@@ -16003,6 +16022,8 @@ type DeleteTranslationSettingsPayload {
 	{Name: "../schema/webhook.graphqls", Input: `extend type WebhookEndpoint {
   "The events it receives; never empty."
   eventTypes: [WebhookEventType!]!
+  "Its addresses."
+  urls: WebhookEndpointURLs!
   """
   Its deliveries, newest first: each event sent to it, with the log of its
   attempts. Kept for BINDERY_WEBHOOK_RETENTION.
@@ -16182,6 +16203,11 @@ type RedeliverWebhookDeliveryPayload {
   webhookDelivery: WebhookDelivery!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
+}
+
+type WebhookEndpointURLs {
+  "The endpoint's address in /v1."
+  location: String!
 }
 `, BuiltIn: false},
 }
@@ -19617,6 +19643,8 @@ func (ec *executionContext) childFields_WebhookEndpoint(ctx context.Context, fie
 		return ec.fieldContext_WebhookEndpoint_disabledAt(ctx, field)
 	case "eventTypes":
 		return ec.fieldContext_WebhookEndpoint_eventTypes(ctx, field)
+	case "urls":
+		return ec.fieldContext_WebhookEndpoint_urls(ctx, field)
 	case "deliveries":
 		return ec.fieldContext_WebhookEndpoint_deliveries(ctx, field)
 	}
@@ -19645,6 +19673,14 @@ func (ec *executionContext) childFields_WebhookEndpointEdge(ctx context.Context,
 		return ec.fieldContext_WebhookEndpointEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type WebhookEndpointEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookEndpointURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_WebhookEndpointURLs_location(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookEndpointURLs", field.Name)
 }
 
 func (ec *executionContext) childFields_WebhookHeader(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -46797,6 +46833,38 @@ func (ec *executionContext) fieldContext_WebhookEndpoint_eventTypes(_ context.Co
 	return graphql.NewScalarFieldContext("WebhookEndpoint", field, false, false, errors.New("field of type WebhookEventType does not have child fields"))
 }
 
+func (ec *executionContext) _WebhookEndpoint_urls(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookEndpoint) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookEndpoint_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.WebhookEndpoint().Urls(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.WebhookEndpointURLs) graphql.Marshaler {
+			return ec.marshalNWebhookEndpointURLs2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐWebhookEndpointURLs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookEndpoint_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WebhookEndpoint",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookEndpointURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _WebhookEndpoint_deliveries(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookEndpoint) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -46997,6 +47065,13 @@ func (ec *executionContext) _WebhookEndpointEdge_cursor(ctx context.Context, fie
 }
 func (ec *executionContext) fieldContext_WebhookEndpointEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WebhookEndpointEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookEndpointURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.WebhookEndpointURLs) (ret graphql.Marshaler) {
+	return ec.marshalNString2string(ctx, field.Selections, obj.Location)
+}
+func (ec *executionContext) fieldContext_WebhookEndpointURLs_location(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookEndpointURLs", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _WebhookHeader_name(ctx context.Context, field graphql.CollectedField, obj *webhook.Header) (ret graphql.Marshaler) {
@@ -74965,6 +75040,44 @@ func (ec *executionContext) _WebhookEndpoint(ctx context.Context, sel ast.Select
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "urls":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._WebhookEndpoint_urls(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "deliveries":
 			field := field
 
@@ -75131,6 +75244,45 @@ func (ec *executionContext) _WebhookEndpointEdge(ctx context.Context, sel ast.Se
 			}
 		case "cursor":
 			out.Values[i] = ec._WebhookEndpointEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var webhookEndpointURLsImplementors = []string{"WebhookEndpointURLs"}
+
+func (ec *executionContext) _WebhookEndpointURLs(ctx context.Context, sel ast.SelectionSet, obj *model.WebhookEndpointURLs) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, webhookEndpointURLsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WebhookEndpointURLs")
+		case "location":
+			out.Values[i] = ec._WebhookEndpointURLs_location(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -80364,6 +80516,16 @@ func (ec *executionContext) marshalNWebhookEndpointEdge2ᚖgithubᚗcomᚋbinder
 		return graphql.Null
 	}
 	return ec._WebhookEndpointEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNWebhookEndpointURLs2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐWebhookEndpointURLs(ctx context.Context, sel ast.SelectionSet, v *model.WebhookEndpointURLs) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._WebhookEndpointURLs(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNWebhookEventType2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐWebhookEventType(ctx context.Context, v any) (enum.WebhookEventType, error) {

@@ -2313,6 +2313,11 @@ type UserURLs struct {
 	Location string `json:"location"`
 }
 
+type WebhookEndpointURLs struct {
+	// The endpoint's address in /v1.
+	Location string `json:"location"`
+}
+
 // The order of a list of comments by posting time.
 type CommentOrder string
 
