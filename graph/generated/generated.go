@@ -12030,7 +12030,7 @@ type ImportContentPayload {
 directive @goModel(model: String, models: [String!], forceGenerate: Boolean) on OBJECT | INPUT_OBJECT | SCALAR | ENUM | INTERFACE | UNION
 type APIToken implements Node {
   """
-  Its ID, unique across every type: a prefix that names the type, then random characters.
+  Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
   """
   id: ID!
   """
@@ -12043,7 +12043,7 @@ type APIToken implements Node {
 }
 type ChangeRequest implements Node {
   """
-  Its ID, unique across every type: a prefix that names the type, then random characters.
+  Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
   """
   id: ID!
   """
@@ -12061,7 +12061,7 @@ type ChangeRequest implements Node {
 }
 type Collection implements Node {
   """
-  Its ID, unique across every type: a prefix that names the type, then random characters.
+  Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
   """
   id: ID!
   """
@@ -12081,7 +12081,7 @@ A comment opens a discussion thread on a space's main content or on a change req
 """
 type Comment implements Node {
   """
-  Its ID, unique across every type: a prefix that names the type, then random characters.
+  Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
   """
   id: ID!
   """
@@ -12106,7 +12106,7 @@ A reply in a comment's thread.
 """
 type CommentReply implements Node {
   """
-  Its ID, unique across every type: a prefix that names the type, then random characters.
+  Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
   """
   id: ID!
   """
@@ -12128,7 +12128,7 @@ An integration published by an organization under a unique name; its script is s
 """
 type Integration implements Node {
   """
-  Its ID, unique across every type: a prefix that names the type, then random characters.
+  Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
   """
   id: ID!
   """
@@ -12177,7 +12177,7 @@ An integration installed in an organization, for all or selected spaces and site
 """
 type IntegrationInstallation implements Node {
   """
-  Its ID, unique across every type: a prefix that names the type, then random characters.
+  Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
   """
   id: ID!
   """
@@ -12206,7 +12206,7 @@ An invite link to an organization: its ID is the link's secret, and whoever hold
 """
 type Invite implements Node {
   """
-  Its ID, unique across every type: a prefix that names the type, then random characters.
+  Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
   """
   id: ID!
   """
@@ -12230,7 +12230,7 @@ An OpenAPI document of an organization, from a URL or a text, processed in the b
 """
 type OpenAPISpec implements Node {
   """
-  Its ID, unique across every type: a prefix that names the type, then random characters.
+  Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
   """
   id: ID!
   """
@@ -12253,7 +12253,7 @@ A version of an OpenAPI spec: a document that parsed and validated, with its ope
 """
 type OpenAPISpecVersion implements Node {
   """
-  Its ID, unique across every type: a prefix that names the type, then random characters.
+  Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
   """
   id: ID!
   """
@@ -12265,7 +12265,7 @@ type OpenAPISpecVersion implements Node {
 }
 type Organization implements Node {
   """
-  Its ID, unique across every type: a prefix that names the type, then random characters.
+  Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
   """
   id: ID!
   """
@@ -12333,7 +12333,7 @@ type Query {
 }
 type Revision implements Node {
   """
-  Its ID, unique across every type: a prefix that names the type, then random characters.
+  Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
   """
   id: ID!
   """
@@ -12348,7 +12348,7 @@ A SAML identity provider members of the organization sign in with.
 """
 type SAMLProvider implements Node {
   """
-  Its ID, unique across every type: a prefix that names the type, then random characters.
+  Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
   """
   id: ID!
   """
@@ -12371,7 +12371,7 @@ A secret link that admits whoever holds it to a published share-link site or spa
 """
 type ShareLink implements Node {
   """
-  Its ID, unique across every type: a prefix that names the type, then random characters.
+  Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
   """
   id: ID!
   """
@@ -12392,7 +12392,7 @@ A documentation site of an organization, which publishes its spaces.
 """
 type Site implements Node {
   """
-  Its ID, unique across every type: a prefix that names the type, then random characters.
+  Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
   """
   id: ID!
   """
@@ -12416,7 +12416,7 @@ A redirect of a site: a path of the site that sends its visitors to a section, s
 """
 type SiteRedirect implements Node {
   """
-  Its ID, unique across every type: a prefix that names the type, then random characters.
+  Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
   """
   id: ID!
   """
@@ -12434,7 +12434,7 @@ A top-level section of a site, such as a product, holding site-spaces.
 """
 type SiteSection implements Node {
   """
-  Its ID, unique across every type: a prefix that names the type, then random characters.
+  Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
   """
   id: ID!
   """
@@ -12456,7 +12456,7 @@ A group of sections of a site, shown together in its top bar.
 """
 type SiteSectionGroup implements Node {
   """
-  Its ID, unique across every type: a prefix that names the type, then random characters.
+  Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
   """
   id: ID!
   """
@@ -12475,7 +12475,7 @@ A space published on a site, at its root or in a section: a version or a languag
 """
 type SiteSpace implements Node {
   """
-  Its ID, unique across every type: a prefix that names the type, then random characters.
+  Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
   """
   id: ID!
   """
@@ -12491,7 +12491,7 @@ type SiteSpace implements Node {
 }
 type Space implements Node {
   """
-  Its ID, unique across every type: a prefix that names the type, then random characters.
+  Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
   """
   id: ID!
   """
@@ -12515,7 +12515,7 @@ A named group of an organization's members; its grants on content raise its memb
 """
 type Team implements Node {
   """
-  Its ID, unique across every type: a prefix that names the type, then random characters.
+  Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
   """
   id: ID!
   """
@@ -12533,7 +12533,7 @@ The languages an organization translates its content into.
 """
 type TranslationSettings implements Node {
   """
-  Its ID, unique across every type: a prefix that names the type, then random characters.
+  Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
   """
   id: ID!
   """
@@ -12548,7 +12548,7 @@ type TranslationSettings implements Node {
 }
 type User implements Node {
   """
-  Its ID, unique across every type: a prefix that names the type, then random characters.
+  Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
   """
   id: ID!
   """
@@ -12567,7 +12567,7 @@ One event sent to one webhook endpoint, with the log of its attempts.
 """
 type WebhookDelivery implements Node {
   """
-  Its ID, unique across every type: a prefix that names the type, then random characters.
+  Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
   """
   id: ID!
   """
@@ -12608,7 +12608,7 @@ A URL that receives the organization's events as signed HTTP POSTs.
 """
 type WebhookEndpoint implements Node {
   """
-  Its ID, unique across every type: a prefix that names the type, then random characters.
+  Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
   """
   id: ID!
   """
@@ -16205,6 +16205,7 @@ type RedeliverWebhookDeliveryPayload {
   clientMutationId: String
 }
 
+"The addresses of a webhook endpoint."
 type WebhookEndpointURLs {
   "The endpoint's address in /v1."
   location: String!

@@ -2313,6 +2313,7 @@ type UserURLs struct {
 	Location string `json:"location"`
 }
 
+// The addresses of a webhook endpoint.
 type WebhookEndpointURLs struct {
 	// The endpoint's address in /v1.
 	Location string `json:"location"`
