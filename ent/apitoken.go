@@ -17,7 +17,7 @@ import (
 type APIToken struct {
 	config `json:"-"`
 	// ID of the ent.
-	// Its ID, unique across every type: a prefix that names the type, then random characters.
+	// Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
 	ID string `json:"id,omitempty"`
 	// When it was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`

@@ -21,7 +21,7 @@ import (
 type Comment struct {
 	config `json:"-"`
 	// ID of the ent.
-	// Its ID, unique across every type: a prefix that names the type, then random characters.
+	// Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
 	ID string `json:"id,omitempty"`
 	// SpaceID holds the value of the "space_id" field.
 	SpaceID string `json:"space_id,omitempty"`

@@ -18,7 +18,7 @@ import (
 type CommentReply struct {
 	config `json:"-"`
 	// ID of the ent.
-	// Its ID, unique across every type: a prefix that names the type, then random characters.
+	// Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
 	ID string `json:"id,omitempty"`
 	// CommentID holds the value of the "comment_id" field.
 	CommentID string `json:"comment_id,omitempty"`

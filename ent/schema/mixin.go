@@ -17,8 +17,9 @@ import (
 	"github.com/bindery/bindery/internal/id"
 )
 
-// IDMixin gives a type its opaque string ID: a type prefix and a random body
-// (see package id). The same string is used by /v1 and GraphQL.
+// IDMixin gives a type its opaque string ID: a type prefix and a body that
+// starts with when it was made and ends with random characters (see
+// package id). The same string is used by /v1 and GraphQL.
 type IDMixin struct {
 	mixin.Schema
 	Prefix string
@@ -39,7 +40,7 @@ func (m IDMixin) Fields() []ent.Field {
 			NotEmpty().
 			MaxLen(64).
 			DefaultFunc(func() string { return newID(prefix) }).
-			Comment("Its ID, unique across every type: a prefix that names the type, then random characters."),
+			Comment("Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones."),
 	}
 }
 
