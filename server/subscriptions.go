@@ -76,6 +76,16 @@ func (s *Server) initConnection(ctx context.Context, p transport.InitPayload) (c
 		ctx = auth.WithViewer(ctx, v)
 		setUser(ctx, v.User.ID)
 	}
+	if v.WebhookOrganizations != nil {
+		// A connection outlives the request that opened it, and an
+		// operation sent over it may be a mutation: which organizations
+		// had webhook endpoints then is not kept, so that its changes
+		// read them (see auth.Viewer.WebhookOrganizations).
+		c := *v
+		c.WebhookOrganizations = nil
+		v = &c
+		ctx = auth.WithViewer(ctx, v)
+	}
 	ctx, err := s.openConnection(ctx, v)
 	if err != nil {
 		return ctx, nil, errors.New(apperr.From(err).Message)
