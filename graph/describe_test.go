@@ -17,9 +17,9 @@ import (
 // described without lowering the budget, so that the figure stays true.
 // `go test ./graph -run TestSchemaDescriptions -v` lists them.
 var undescribedBudget = map[string]int{
-	"type":        54,
+	"type":        14,
 	"field":       264,
-	"argument":    80,
+	"argument":    72,
 	"input field": 85,
 	"enum value":  11,
 }

@@ -10356,6 +10356,7 @@ scalar Upload
   pdfURL(pageId: ID, only: Boolean = false): String!
 }
 
+"The addresses of a change request."
 type ChangeRequestURLs {
   location: String!
   app: String!
@@ -10380,6 +10381,7 @@ type MergeConflict {
   theirs: String
 }
 
+"Why a merge conflicts: both sides changed the same text or field, or one side deleted what the other changed."
 enum MergeConflictKind {
   "Both sides changed the same lines of a page's markdown."
   TEXT
@@ -10543,6 +10545,7 @@ extend type Collection {
   ): CollectionConnection!
 }
 
+"The addresses of a collection."
 type CollectionURLs {
   location: String!
   app: String!
@@ -11665,6 +11668,7 @@ type WebhookDeliveryEdge {
   urls: RevisionURLs!
 }
 
+"The addresses of a revision."
 type RevisionURLs {
   location: String!
   app: String!
@@ -11717,6 +11721,7 @@ type RevisionPage {
   pages: [RevisionPage!]!
 }
 
+"How a page is laid out: its width, its cover, and which of its parts are shown."
 type PageLayout {
   width: LayoutWidth!
   cover: Boolean!
@@ -11729,6 +11734,7 @@ type PageLayout {
   metadata: Boolean!
 }
 
+"A page's cover image."
 type PageCover {
   "A file of the revision, or null when the cover is an external image."
   fileId: ID
@@ -11737,6 +11743,7 @@ type PageCover {
   yPos: Float!
 }
 
+"A file of a revision."
 type RevisionFile {
   id: ID!
   name: String!
@@ -11748,6 +11755,7 @@ type RevisionFile {
   downloadURL: String!
 }
 
+"A reusable content block of a revision."
 type RevisionReusableContent {
   id: ID!
   title: String!
@@ -11792,6 +11800,7 @@ input PagePositionInput {
   after: ID
 }
 
+"How a page is laid out, to set."
 input PageLayoutInput {
   width: LayoutWidth
   cover: Boolean
@@ -11804,6 +11813,7 @@ input PageLayoutInput {
   metadata: Boolean
 }
 
+"A page's cover image, to set."
 input PageCoverInput {
   "A file of the revision; give fileId or url."
   fileId: ID
@@ -11811,6 +11821,7 @@ input PageCoverInput {
   yPos: Float
 }
 
+"The input of createPage."
 input CreatePageInput {
   "The space whose main content to edit; give spaceId or changeRequestId."
   spaceId: ID
@@ -11841,6 +11852,7 @@ input CreatePageInput {
   clientMutationId: String
 }
 
+"What createPage answers."
 type CreatePagePayload {
   "The revision the edit made."
   revision: Revision!
@@ -11850,6 +11862,7 @@ type CreatePagePayload {
   clientMutationId: String
 }
 
+"The input of updatePage."
 input UpdatePageInput {
   "The space whose main content to edit; give spaceId or changeRequestId."
   spaceId: ID
@@ -11881,6 +11894,7 @@ input UpdatePageInput {
   clientMutationId: String
 }
 
+"What updatePage answers."
 type UpdatePagePayload {
   "The revision the edit made."
   revision: Revision!
@@ -11890,6 +11904,7 @@ type UpdatePagePayload {
   clientMutationId: String
 }
 
+"The input of movePage."
 input MovePageInput {
   "The space whose main content to edit; give spaceId or changeRequestId."
   spaceId: ID
@@ -11906,6 +11921,7 @@ input MovePageInput {
   clientMutationId: String
 }
 
+"What movePage answers."
 type MovePagePayload {
   "The revision the edit made."
   revision: Revision!
@@ -11915,6 +11931,7 @@ type MovePagePayload {
   clientMutationId: String
 }
 
+"The input of deletePage."
 input DeletePageInput {
   "The space whose main content to edit; give spaceId or changeRequestId."
   spaceId: ID
@@ -11928,6 +11945,7 @@ input DeletePageInput {
   clientMutationId: String
 }
 
+"What deletePage answers."
 type DeletePagePayload {
   "The revision the edit made."
   revision: Revision!
@@ -11937,6 +11955,7 @@ type DeletePagePayload {
   clientMutationId: String
 }
 
+"The input of setPageMarkdown."
 input SetPageMarkdownInput {
   "The space whose main content to edit; give spaceId or changeRequestId."
   spaceId: ID
@@ -11951,6 +11970,7 @@ input SetPageMarkdownInput {
   clientMutationId: String
 }
 
+"What setPageMarkdown answers."
 type SetPageMarkdownPayload {
   "The revision the edit made."
   revision: Revision!
@@ -11960,6 +11980,7 @@ type SetPageMarkdownPayload {
   clientMutationId: String
 }
 
+"The input of uploadFile."
 input UploadFileInput {
   "The space whose main content to edit; give spaceId or changeRequestId."
   spaceId: ID
@@ -11974,6 +11995,7 @@ input UploadFileInput {
   clientMutationId: String
 }
 
+"What uploadFile answers."
 type UploadFilePayload {
   "The revision the edit made."
   revision: Revision!
@@ -11982,6 +12004,7 @@ type UploadFilePayload {
   clientMutationId: String
 }
 
+"The input of deleteFile."
 input DeleteFileInput {
   "The space whose main content to edit; give spaceId or changeRequestId."
   spaceId: ID
@@ -11995,6 +12018,7 @@ input DeleteFileInput {
   clientMutationId: String
 }
 
+"What deleteFile answers."
 type DeleteFilePayload {
   "The revision the edit made."
   revision: Revision!
@@ -12004,6 +12028,7 @@ type DeleteFilePayload {
   clientMutationId: String
 }
 
+"The input of importContent."
 input ImportContentInput {
   "The space whose main content to import into; give spaceId or changeRequestId."
   spaceId: ID
@@ -12017,6 +12042,7 @@ input ImportContentInput {
   clientMutationId: String
 }
 
+"What importContent answers."
 type ImportContentPayload {
   "The revision the edit made."
   revision: Revision!
@@ -13598,6 +13624,7 @@ type UninstallIntegrationPayload {
   urls: InviteURLs!
 }
 
+"The addresses of an invite link."
 type InviteURLs {
   "The invite link's address in /v1."
   location: String!
@@ -13649,6 +13676,7 @@ extend type Mutation {
   joinOrganization(input: JoinOrganizationInput!): JoinOrganizationPayload!
 }
 
+"A person to invite by email, with the role they get."
 input InviteeInput {
   email: String!
   "This invitee's role, null for a guest; absent, the input's role."
@@ -13829,6 +13857,7 @@ type ContentReferencesStats {
   broken: ContentReferencesBrokenStats!
 }
 
+"How many of the targets a revision links to are broken."
 type ContentReferencesBrokenStats {
   "The distinct targets that are broken."
   total: Int!
@@ -14043,6 +14072,7 @@ type PingOrganizationPayload {
   urls: OpenAPISpecURLs!
 }
 
+"The addresses of an OpenAPI spec."
 type OpenAPISpecURLs {
   "The spec's address in /v1."
   location: String!
@@ -14218,6 +14248,7 @@ extend type Organization {
   ): SpaceConnection!
 }
 
+"The addresses of an organization."
 type OrganizationURLs {
   location: String!
   app: String!
@@ -14312,6 +14343,7 @@ type SAMLServiceProvider {
   entityID: String!
 }
 
+"The addresses of a SAML provider."
 type SAMLProviderURLs {
   "The provider's address in /v1."
   location: String!
@@ -14504,6 +14536,7 @@ type SearchSpaceResult {
   urls: SiteURLs!
 }
 
+"The addresses of a site."
 type SiteURLs {
   "The site's address in /v1."
   location: String!
@@ -14513,6 +14546,7 @@ type SiteURLs {
   published: String
 }
 
+"A site served under another host and path through a reverse proxy: where requests arrive, and the site they go to."
 type SiteProxy {
   "A host and a path, such as company.com/docs."
   origin: String!
@@ -14520,6 +14554,7 @@ type SiteProxy {
   target: String!
 }
 
+"A site's adaptive content: whether visitors' claims choose what they see."
 type SiteAdaptiveContent {
   "Whether the claims of a visitor's JWT decide which sections and site-spaces they see."
   enabled: Boolean!
@@ -14684,6 +14719,7 @@ extend type SiteSection {
   urls: SiteSectionURLs!
 }
 
+"The addresses of a site section."
 type SiteSectionURLs {
   "The section's published address; null while the site is not published."
   published: String
@@ -14701,6 +14737,7 @@ extend type SiteSpace {
   urls: SiteSpaceURLs!
 }
 
+"The addresses of a site-space."
 type SiteSpaceURLs {
   "The site-space's published address; null while the site is not published."
   published: String
@@ -15464,6 +15501,7 @@ extend type Space {
   changeRequest(number: Int!): ChangeRequest
 }
 
+"The addresses of a space."
 type SpaceURLs {
   location: String!
   app: String!
@@ -15718,6 +15756,7 @@ type SpaceContentEvent {
   urls: TeamURLs!
 }
 
+"The addresses of a team."
 type TeamURLs {
   "The team's address in /v1."
   location: String!
@@ -15928,6 +15967,7 @@ extend type TranslationSettings {
   urls: TranslationSettingsURLs!
 }
 
+"The addresses of translation settings."
 type TranslationSettingsURLs {
   "The translation settings' address in /v1."
   location: String!

@@ -51,11 +51,13 @@ type AddTeamMemberPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The addresses of a change request.
 type ChangeRequestURLs struct {
 	Location string `json:"location"`
 	App      string `json:"app"`
 }
 
+// The addresses of a collection.
 type CollectionURLs struct {
 	Location string `json:"location"`
 	App      string `json:"app"`
@@ -80,6 +82,7 @@ type ContentPositionInput struct {
 	After  *string `json:"after,omitempty"`
 }
 
+// How many of the targets a revision links to are broken.
 type ContentReferencesBrokenStats struct {
 	// The distinct targets that are broken.
 	Total int `json:"total"`
@@ -199,6 +202,7 @@ type CreateOrganizationPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of createPage.
 type CreatePageInput struct {
 	// The space whose main content to edit; give spaceId or changeRequestId.
 	SpaceID *string `json:"spaceId,omitempty"`
@@ -229,6 +233,7 @@ type CreatePageInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// What createPage answers.
 type CreatePagePayload struct {
 	// The revision the edit made.
 	Revision *ent.Revision `json:"revision"`
@@ -516,6 +521,7 @@ type DeleteCommentReplyPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of deleteFile.
 type DeleteFileInput struct {
 	// The space whose main content to edit; give spaceId or changeRequestId.
 	SpaceID *string `json:"spaceId,omitempty"`
@@ -529,6 +535,7 @@ type DeleteFileInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// What deleteFile answers.
 type DeleteFilePayload struct {
 	// The revision the edit made.
 	Revision *ent.Revision `json:"revision"`
@@ -568,6 +575,7 @@ type DeleteOpenAPISpecPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of deletePage.
 type DeletePageInput struct {
 	// The space whose main content to edit; give spaceId or changeRequestId.
 	SpaceID *string `json:"spaceId,omitempty"`
@@ -581,6 +589,7 @@ type DeletePageInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// What deletePage answers.
 type DeletePagePayload struct {
 	// The revision the edit made.
 	Revision *ent.Revision `json:"revision"`
@@ -774,6 +783,7 @@ type DuplicateSpacePayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of importContent.
 type ImportContentInput struct {
 	// The space whose main content to import into; give spaceId or changeRequestId.
 	SpaceID *string `json:"spaceId,omitempty"`
@@ -787,6 +797,7 @@ type ImportContentInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// What importContent answers.
 type ImportContentPayload struct {
 	// The revision the edit made.
 	Revision          *ent.Revision `json:"revision"`
@@ -900,11 +911,13 @@ type InviteMembersPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The addresses of an invite link.
 type InviteURLs struct {
 	// The invite link's address in /v1.
 	Location string `json:"location"`
 }
 
+// A person to invite by email, with the role they get.
 type InviteeInput struct {
 	Email string `json:"email"`
 	// This invitee's role, null for a guest; absent, the input's role.
@@ -991,6 +1004,7 @@ type MoveCollectionPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of movePage.
 type MovePageInput struct {
 	// The space whose main content to edit; give spaceId or changeRequestId.
 	SpaceID *string `json:"spaceId,omitempty"`
@@ -1007,6 +1021,7 @@ type MovePageInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// What movePage answers.
 type MovePagePayload struct {
 	// The revision the edit made.
 	Revision *ent.Revision `json:"revision"`
@@ -1094,6 +1109,7 @@ type OpenAPISpecSourceInput struct {
 	Text *string `json:"text,omitempty"`
 }
 
+// The addresses of an OpenAPI spec.
 type OpenAPISpecURLs struct {
 	// The spec's address in /v1.
 	Location string `json:"location"`
@@ -1101,12 +1117,14 @@ type OpenAPISpecURLs struct {
 	App string `json:"app"`
 }
 
+// The addresses of an organization.
 type OrganizationURLs struct {
 	Location string  `json:"location"`
 	App      string  `json:"app"`
 	Logo     *string `json:"logo,omitempty"`
 }
 
+// A page's cover image.
 type PageCover struct {
 	// A file of the revision, or null when the cover is an external image.
 	FileID *string `json:"fileId,omitempty"`
@@ -1115,6 +1133,7 @@ type PageCover struct {
 	YPos float64 `json:"yPos"`
 }
 
+// A page's cover image, to set.
 type PageCoverInput struct {
 	// A file of the revision; give fileId or url.
 	FileID *string  `json:"fileId,omitempty"`
@@ -1122,6 +1141,7 @@ type PageCoverInput struct {
 	YPos   *float64 `json:"yPos,omitempty"`
 }
 
+// How a page is laid out, to set.
 type PageLayoutInput struct {
 	Width           *enum.LayoutWidth `json:"width,omitempty"`
 	Cover           *bool             `json:"cover,omitempty"`
@@ -1407,6 +1427,7 @@ type RestoreSpacePayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The addresses of a revision.
 type RevisionURLs struct {
 	Location string `json:"location"`
 	App      string `json:"app"`
@@ -1460,6 +1481,7 @@ type RotateWebhookEndpointSecretPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The addresses of a SAML provider.
 type SAMLProviderURLs struct {
 	// The provider's address in /v1.
 	Location string `json:"location"`
@@ -1514,6 +1536,7 @@ type SetMemberSSOPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of setPageMarkdown.
 type SetPageMarkdownInput struct {
 	// The space whose main content to edit; give spaceId or changeRequestId.
 	SpaceID *string `json:"spaceId,omitempty"`
@@ -1528,6 +1551,7 @@ type SetPageMarkdownInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// What setPageMarkdown answers.
 type SetPageMarkdownPayload struct {
 	// The revision the edit made.
 	Revision *ent.Revision `json:"revision"`
@@ -1563,6 +1587,7 @@ type ShareLinkURLs struct {
 	Published *string `json:"published,omitempty"`
 }
 
+// A site's adaptive content: whether visitors' claims choose what they see.
 type SiteAdaptiveContent struct {
 	// Whether the claims of a visitor's JWT decide which sections and site-spaces they see.
 	Enabled bool `json:"enabled"`
@@ -1584,6 +1609,7 @@ type SitePositionInput struct {
 	After  *string `json:"after,omitempty"`
 }
 
+// A site served under another host and path through a reverse proxy: where requests arrive, and the site they go to.
 type SiteProxy struct {
 	// A host and a path, such as company.com/docs.
 	Origin string `json:"origin"`
@@ -1652,16 +1678,19 @@ type SiteSectionGroupPositionInput struct {
 	After *string `json:"after,omitempty"`
 }
 
+// The addresses of a site section.
 type SiteSectionURLs struct {
 	// The section's published address; null while the site is not published.
 	Published *string `json:"published,omitempty"`
 }
 
+// The addresses of a site-space.
 type SiteSpaceURLs struct {
 	// The site-space's published address; null while the site is not published.
 	Published *string `json:"published,omitempty"`
 }
 
+// The addresses of a site.
 type SiteURLs struct {
 	// The site's address in /v1.
 	Location string `json:"location"`
@@ -1671,6 +1700,7 @@ type SiteURLs struct {
 	Published *string `json:"published,omitempty"`
 }
 
+// The addresses of a space.
 type SpaceURLs struct {
 	Location  string  `json:"location"`
 	App       string  `json:"app"`
@@ -1710,6 +1740,7 @@ type SyncChangeRequestPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The addresses of a team.
 type TeamURLs struct {
 	// The team's address in /v1.
 	Location string `json:"location"`
@@ -1751,6 +1782,7 @@ type TransferSpacePayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The addresses of translation settings.
 type TranslationSettingsURLs struct {
 	// The translation settings' address in /v1.
 	Location string `json:"location"`
@@ -1981,6 +2013,7 @@ type UpdateOrganizationPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of updatePage.
 type UpdatePageInput struct {
 	// The space whose main content to edit; give spaceId or changeRequestId.
 	SpaceID *string `json:"spaceId,omitempty"`
@@ -2012,6 +2045,7 @@ type UpdatePageInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// What updatePage answers.
 type UpdatePagePayload struct {
 	// The revision the edit made.
 	Revision *ent.Revision `json:"revision"`
@@ -2287,6 +2321,7 @@ type UpdateWebhookEndpointPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of uploadFile.
 type UploadFileInput struct {
 	// The space whose main content to edit; give spaceId or changeRequestId.
 	SpaceID *string `json:"spaceId,omitempty"`
@@ -2301,6 +2336,7 @@ type UploadFileInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// What uploadFile answers.
 type UploadFilePayload struct {
 	// The revision the edit made.
 	Revision *ent.Revision `json:"revision"`
@@ -2656,6 +2692,7 @@ func (e MemberSort) MarshalJSON() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// Why a merge conflicts: both sides changed the same text or field, or one side deleted what the other changed.
 type MergeConflictKind string
 
 const (
