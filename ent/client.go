@@ -2016,6 +2016,22 @@ func (c *IntegrationClient) QueryInstallations(_m *Integration) *IntegrationInst
 	return query
 }
 
+// QueryWebhookEndpoints queries the webhook_endpoints edge of a Integration.
+func (c *IntegrationClient) QueryWebhookEndpoints(_m *Integration) *WebhookEndpointQuery {
+	query := (&WebhookEndpointClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(integration.Table, integration.FieldID, id),
+			sqlgraph.To(webhookendpoint.Table, webhookendpoint.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, integration.WebhookEndpointsTable, integration.WebhookEndpointsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *IntegrationClient) Hooks() []Hook {
 	return c.hooks.Integration
@@ -6183,6 +6199,22 @@ func (c *WebhookEndpointClient) QueryOrganization(_m *WebhookEndpoint) *Organiza
 			sqlgraph.From(webhookendpoint.Table, webhookendpoint.FieldID, id),
 			sqlgraph.To(organization.Table, organization.FieldID),
 			sqlgraph.Edge(sqlgraph.M2O, true, webhookendpoint.OrganizationTable, webhookendpoint.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryIntegration queries the integration edge of a WebhookEndpoint.
+func (c *WebhookEndpointClient) QueryIntegration(_m *WebhookEndpoint) *IntegrationQuery {
+	query := (&IntegrationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(webhookendpoint.Table, webhookendpoint.FieldID, id),
+			sqlgraph.To(integration.Table, integration.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, webhookendpoint.IntegrationTable, webhookendpoint.IntegrationColumn),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil

@@ -81,10 +81,13 @@ type IntegrationEdges struct {
 	Owner *Organization `json:"owner,omitempty"`
 	// Installations holds the value of the installations edge.
 	Installations []*IntegrationInstallation `json:"installations,omitempty"`
+	// WebhookEndpoints holds the value of the webhook_endpoints edge.
+	WebhookEndpoints []*WebhookEndpoint `json:"webhook_endpoints,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes        [2]bool
-	namedInstallations map[string][]*IntegrationInstallation
+	loadedTypes           [3]bool
+	namedInstallations    map[string][]*IntegrationInstallation
+	namedWebhookEndpoints map[string][]*WebhookEndpoint
 }
 
 // OwnerOrErr returns the Owner value or an error if the edge
@@ -105,6 +108,15 @@ func (e IntegrationEdges) InstallationsOrErr() ([]*IntegrationInstallation, erro
 		return e.Installations, nil
 	}
 	return nil, &NotLoadedError{edge: "installations"}
+}
+
+// WebhookEndpointsOrErr returns the WebhookEndpoints value or an error if the edge
+// was not loaded in eager-loading.
+func (e IntegrationEdges) WebhookEndpointsOrErr() ([]*WebhookEndpoint, error) {
+	if e.loadedTypes[2] {
+		return e.WebhookEndpoints, nil
+	}
+	return nil, &NotLoadedError{edge: "webhook_endpoints"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -333,6 +345,11 @@ func (_m *Integration) QueryInstallations() *IntegrationInstallationQuery {
 	return NewIntegrationClient(_m.config).QueryInstallations(_m)
 }
 
+// QueryWebhookEndpoints queries the "webhook_endpoints" edge of the Integration entity.
+func (_m *Integration) QueryWebhookEndpoints() *WebhookEndpointQuery {
+	return NewIntegrationClient(_m.config).QueryWebhookEndpoints(_m)
+}
+
 // Update returns a builder for updating this Integration.
 // Note that you need to call Integration.Unwrap() before calling this method if this Integration
 // was returned from a transaction, and the transaction was committed or rolled back.
@@ -457,6 +474,30 @@ func (_m *Integration) appendNamedInstallations(name string, edges ...*Integrati
 		_m.Edges.namedInstallations[name] = []*IntegrationInstallation{}
 	} else {
 		_m.Edges.namedInstallations[name] = append(_m.Edges.namedInstallations[name], edges...)
+	}
+}
+
+// NamedWebhookEndpoints returns the WebhookEndpoints named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Integration) NamedWebhookEndpoints(name string) ([]*WebhookEndpoint, error) {
+	if _m.Edges.namedWebhookEndpoints == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedWebhookEndpoints[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Integration) appendNamedWebhookEndpoints(name string, edges ...*WebhookEndpoint) {
+	if _m.Edges.namedWebhookEndpoints == nil {
+		_m.Edges.namedWebhookEndpoints = make(map[string][]*WebhookEndpoint)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedWebhookEndpoints[name] = []*WebhookEndpoint{}
+	} else {
+		_m.Edges.namedWebhookEndpoints[name] = append(_m.Edges.namedWebhookEndpoints[name], edges...)
 	}
 }
 

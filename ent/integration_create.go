@@ -16,6 +16,7 @@ import (
 	"github.com/bindery/bindery/ent/integration"
 	"github.com/bindery/bindery/ent/integrationinstallation"
 	"github.com/bindery/bindery/ent/organization"
+	"github.com/bindery/bindery/ent/webhookendpoint"
 	"github.com/bindery/bindery/internal/enum"
 )
 
@@ -289,6 +290,21 @@ func (_c *IntegrationCreate) AddInstallations(v ...*IntegrationInstallation) *In
 		ids[i] = v[i].ID
 	}
 	return _c.AddInstallationIDs(ids...)
+}
+
+// AddWebhookEndpointIDs adds the "webhook_endpoints" edge to the WebhookEndpoint entity by IDs.
+func (_c *IntegrationCreate) AddWebhookEndpointIDs(ids ...string) *IntegrationCreate {
+	_c.mutation.AddWebhookEndpointIDs(ids...)
+	return _c
+}
+
+// AddWebhookEndpoints adds the "webhook_endpoints" edges to the WebhookEndpoint entity.
+func (_c *IntegrationCreate) AddWebhookEndpoints(v ...*WebhookEndpoint) *IntegrationCreate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddWebhookEndpointIDs(ids...)
 }
 
 // Mutation returns the IntegrationMutation object of the builder.
@@ -627,6 +643,22 @@ func (_c *IntegrationCreate) createSpec() (*Integration, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(integrationinstallation.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.WebhookEndpointsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   integration.WebhookEndpointsTable,
+			Columns: []string{integration.WebhookEndpointsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(webhookendpoint.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

@@ -17,19 +17,22 @@ import (
 	"github.com/bindery/bindery/ent/integrationinstallation"
 	"github.com/bindery/bindery/ent/organization"
 	"github.com/bindery/bindery/ent/predicate"
+	"github.com/bindery/bindery/ent/webhookendpoint"
 )
 
 // IntegrationQuery is the builder for querying Integration entities.
 type IntegrationQuery struct {
 	config
-	ctx                    *QueryContext
-	order                  []integration.OrderOption
-	inters                 []Interceptor
-	predicates             []predicate.Integration
-	withOwner              *OrganizationQuery
-	withInstallations      *IntegrationInstallationQuery
-	modifiers              []func(*sql.Selector)
-	withNamedInstallations map[string]*IntegrationInstallationQuery
+	ctx                       *QueryContext
+	order                     []integration.OrderOption
+	inters                    []Interceptor
+	predicates                []predicate.Integration
+	withOwner                 *OrganizationQuery
+	withInstallations         *IntegrationInstallationQuery
+	withWebhookEndpoints      *WebhookEndpointQuery
+	modifiers                 []func(*sql.Selector)
+	withNamedInstallations    map[string]*IntegrationInstallationQuery
+	withNamedWebhookEndpoints map[string]*WebhookEndpointQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -103,6 +106,28 @@ func (_q *IntegrationQuery) QueryInstallations() *IntegrationInstallationQuery {
 			sqlgraph.From(integration.Table, integration.FieldID, selector),
 			sqlgraph.To(integrationinstallation.Table, integrationinstallation.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, integration.InstallationsTable, integration.InstallationsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryWebhookEndpoints chains the current query on the "webhook_endpoints" edge.
+func (_q *IntegrationQuery) QueryWebhookEndpoints() *WebhookEndpointQuery {
+	query := (&WebhookEndpointClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(integration.Table, integration.FieldID, selector),
+			sqlgraph.To(webhookendpoint.Table, webhookendpoint.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, integration.WebhookEndpointsTable, integration.WebhookEndpointsColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -297,13 +322,14 @@ func (_q *IntegrationQuery) Clone() *IntegrationQuery {
 		return nil
 	}
 	return &IntegrationQuery{
-		config:            _q.config,
-		ctx:               _q.ctx.Clone(),
-		order:             append([]integration.OrderOption{}, _q.order...),
-		inters:            append([]Interceptor{}, _q.inters...),
-		predicates:        append([]predicate.Integration{}, _q.predicates...),
-		withOwner:         _q.withOwner.Clone(),
-		withInstallations: _q.withInstallations.Clone(),
+		config:               _q.config,
+		ctx:                  _q.ctx.Clone(),
+		order:                append([]integration.OrderOption{}, _q.order...),
+		inters:               append([]Interceptor{}, _q.inters...),
+		predicates:           append([]predicate.Integration{}, _q.predicates...),
+		withOwner:            _q.withOwner.Clone(),
+		withInstallations:    _q.withInstallations.Clone(),
+		withWebhookEndpoints: _q.withWebhookEndpoints.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -330,6 +356,17 @@ func (_q *IntegrationQuery) WithInstallations(opts ...func(*IntegrationInstallat
 		opt(query)
 	}
 	_q.withInstallations = query
+	return _q
+}
+
+// WithWebhookEndpoints tells the query-builder to eager-load the nodes that are connected to
+// the "webhook_endpoints" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *IntegrationQuery) WithWebhookEndpoints(opts ...func(*WebhookEndpointQuery)) *IntegrationQuery {
+	query := (&WebhookEndpointClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withWebhookEndpoints = query
 	return _q
 }
 
@@ -411,9 +448,10 @@ func (_q *IntegrationQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*
 	var (
 		nodes       = []*Integration{}
 		_spec       = _q.querySpec()
-		loadedTypes = [2]bool{
+		loadedTypes = [3]bool{
 			_q.withOwner != nil,
 			_q.withInstallations != nil,
+			_q.withWebhookEndpoints != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -452,10 +490,26 @@ func (_q *IntegrationQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*
 			return nil, err
 		}
 	}
+	if query := _q.withWebhookEndpoints; query != nil {
+		if err := _q.loadWebhookEndpoints(ctx, query, nodes,
+			func(n *Integration) { n.Edges.WebhookEndpoints = []*WebhookEndpoint{} },
+			func(n *Integration, e *WebhookEndpoint) {
+				n.Edges.WebhookEndpoints = append(n.Edges.WebhookEndpoints, e)
+			}); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedInstallations {
 		if err := _q.loadInstallations(ctx, query, nodes,
 			func(n *Integration) { n.appendNamedInstallations(name) },
 			func(n *Integration, e *IntegrationInstallation) { n.appendNamedInstallations(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedWebhookEndpoints {
+		if err := _q.loadWebhookEndpoints(ctx, query, nodes,
+			func(n *Integration) { n.appendNamedWebhookEndpoints(name) },
+			func(n *Integration, e *WebhookEndpoint) { n.appendNamedWebhookEndpoints(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -516,6 +570,39 @@ func (_q *IntegrationQuery) loadInstallations(ctx context.Context, query *Integr
 		node, ok := nodeids[fk]
 		if !ok {
 			return fmt.Errorf(`unexpected referenced foreign-key "integration_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *IntegrationQuery) loadWebhookEndpoints(ctx context.Context, query *WebhookEndpointQuery, nodes []*Integration, init func(*Integration), assign func(*Integration, *WebhookEndpoint)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*Integration)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(webhookendpoint.FieldIntegrationID)
+	}
+	query.Where(predicate.WebhookEndpoint(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(integration.WebhookEndpointsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.IntegrationID
+		if fk == nil {
+			return fmt.Errorf(`foreign-key "integration_id" is nil for node %v`, n.ID)
+		}
+		node, ok := nodeids[*fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "integration_id" returned %v for node %v`, *fk, n.ID)
 		}
 		assign(node, n)
 	}
@@ -655,6 +742,20 @@ func (_q *IntegrationQuery) WithNamedInstallations(name string, opts ...func(*In
 		_q.withNamedInstallations = make(map[string]*IntegrationInstallationQuery)
 	}
 	_q.withNamedInstallations[name] = query
+	return _q
+}
+
+// WithNamedWebhookEndpoints tells the query-builder to eager-load the nodes that are connected to the "webhook_endpoints"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *IntegrationQuery) WithNamedWebhookEndpoints(name string, opts ...func(*WebhookEndpointQuery)) *IntegrationQuery {
+	query := (&WebhookEndpointClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedWebhookEndpoints == nil {
+		_q.withNamedWebhookEndpoints = make(map[string]*WebhookEndpointQuery)
+	}
+	_q.withNamedWebhookEndpoints[name] = query
 	return _q
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/bindery/bindery/ent/integrationinstallation"
 	"github.com/bindery/bindery/ent/organization"
 	"github.com/bindery/bindery/ent/predicate"
+	"github.com/bindery/bindery/ent/webhookendpoint"
 	"github.com/bindery/bindery/internal/enum"
 )
 
@@ -383,6 +384,21 @@ func (_u *IntegrationUpdate) AddInstallations(v ...*IntegrationInstallation) *In
 	return _u.AddInstallationIDs(ids...)
 }
 
+// AddWebhookEndpointIDs adds the "webhook_endpoints" edge to the WebhookEndpoint entity by IDs.
+func (_u *IntegrationUpdate) AddWebhookEndpointIDs(ids ...string) *IntegrationUpdate {
+	_u.mutation.AddWebhookEndpointIDs(ids...)
+	return _u
+}
+
+// AddWebhookEndpoints adds the "webhook_endpoints" edges to the WebhookEndpoint entity.
+func (_u *IntegrationUpdate) AddWebhookEndpoints(v ...*WebhookEndpoint) *IntegrationUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddWebhookEndpointIDs(ids...)
+}
+
 // Mutation returns the IntegrationMutation object of the builder.
 func (_u *IntegrationUpdate) Mutation() *IntegrationMutation {
 	return _u.mutation
@@ -413,6 +429,27 @@ func (_u *IntegrationUpdate) RemoveInstallations(v ...*IntegrationInstallation) 
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveInstallationIDs(ids...)
+}
+
+// ClearWebhookEndpoints clears all "webhook_endpoints" edges to the WebhookEndpoint entity.
+func (_u *IntegrationUpdate) ClearWebhookEndpoints() *IntegrationUpdate {
+	_u.mutation.ClearWebhookEndpoints()
+	return _u
+}
+
+// RemoveWebhookEndpointIDs removes the "webhook_endpoints" edge to WebhookEndpoint entities by IDs.
+func (_u *IntegrationUpdate) RemoveWebhookEndpointIDs(ids ...string) *IntegrationUpdate {
+	_u.mutation.RemoveWebhookEndpointIDs(ids...)
+	return _u
+}
+
+// RemoveWebhookEndpoints removes "webhook_endpoints" edges to WebhookEndpoint entities.
+func (_u *IntegrationUpdate) RemoveWebhookEndpoints(v ...*WebhookEndpoint) *IntegrationUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveWebhookEndpointIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -704,6 +741,51 @@ func (_u *IntegrationUpdate) sqlSave(ctx context.Context) (_node int, err error)
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(integrationinstallation.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.WebhookEndpointsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   integration.WebhookEndpointsTable,
+			Columns: []string{integration.WebhookEndpointsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(webhookendpoint.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedWebhookEndpointsIDs(); len(nodes) > 0 && !_u.mutation.WebhookEndpointsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   integration.WebhookEndpointsTable,
+			Columns: []string{integration.WebhookEndpointsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(webhookendpoint.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.WebhookEndpointsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   integration.WebhookEndpointsTable,
+			Columns: []string{integration.WebhookEndpointsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(webhookendpoint.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {
@@ -1082,6 +1164,21 @@ func (_u *IntegrationUpdateOne) AddInstallations(v ...*IntegrationInstallation) 
 	return _u.AddInstallationIDs(ids...)
 }
 
+// AddWebhookEndpointIDs adds the "webhook_endpoints" edge to the WebhookEndpoint entity by IDs.
+func (_u *IntegrationUpdateOne) AddWebhookEndpointIDs(ids ...string) *IntegrationUpdateOne {
+	_u.mutation.AddWebhookEndpointIDs(ids...)
+	return _u
+}
+
+// AddWebhookEndpoints adds the "webhook_endpoints" edges to the WebhookEndpoint entity.
+func (_u *IntegrationUpdateOne) AddWebhookEndpoints(v ...*WebhookEndpoint) *IntegrationUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddWebhookEndpointIDs(ids...)
+}
+
 // Mutation returns the IntegrationMutation object of the builder.
 func (_u *IntegrationUpdateOne) Mutation() *IntegrationMutation {
 	return _u.mutation
@@ -1112,6 +1209,27 @@ func (_u *IntegrationUpdateOne) RemoveInstallations(v ...*IntegrationInstallatio
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveInstallationIDs(ids...)
+}
+
+// ClearWebhookEndpoints clears all "webhook_endpoints" edges to the WebhookEndpoint entity.
+func (_u *IntegrationUpdateOne) ClearWebhookEndpoints() *IntegrationUpdateOne {
+	_u.mutation.ClearWebhookEndpoints()
+	return _u
+}
+
+// RemoveWebhookEndpointIDs removes the "webhook_endpoints" edge to WebhookEndpoint entities by IDs.
+func (_u *IntegrationUpdateOne) RemoveWebhookEndpointIDs(ids ...string) *IntegrationUpdateOne {
+	_u.mutation.RemoveWebhookEndpointIDs(ids...)
+	return _u
+}
+
+// RemoveWebhookEndpoints removes "webhook_endpoints" edges to WebhookEndpoint entities.
+func (_u *IntegrationUpdateOne) RemoveWebhookEndpoints(v ...*WebhookEndpoint) *IntegrationUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveWebhookEndpointIDs(ids...)
 }
 
 // Where appends a list predicates to the IntegrationUpdate builder.
@@ -1433,6 +1551,51 @@ func (_u *IntegrationUpdateOne) sqlSave(ctx context.Context) (_node *Integration
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(integrationinstallation.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.WebhookEndpointsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   integration.WebhookEndpointsTable,
+			Columns: []string{integration.WebhookEndpointsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(webhookendpoint.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedWebhookEndpointsIDs(); len(nodes) > 0 && !_u.mutation.WebhookEndpointsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   integration.WebhookEndpointsTable,
+			Columns: []string{integration.WebhookEndpointsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(webhookendpoint.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.WebhookEndpointsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   integration.WebhookEndpointsTable,
+			Columns: []string{integration.WebhookEndpointsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(webhookendpoint.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

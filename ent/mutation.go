@@ -7466,6 +7466,9 @@ type IntegrationMutation struct {
 	installations                 map[string]struct{}
 	removedinstallations          map[string]struct{}
 	clearedinstallations          bool
+	webhook_endpoints             map[string]struct{}
+	removedwebhook_endpoints      map[string]struct{}
+	clearedwebhook_endpoints      bool
 	done                          bool
 	oldValue                      func(context.Context) (*Integration, error)
 	predicates                    []predicate.Integration
@@ -8781,6 +8784,60 @@ func (m *IntegrationMutation) ResetInstallations() {
 	m.removedinstallations = nil
 }
 
+// AddWebhookEndpointIDs adds the "webhook_endpoints" edge to the WebhookEndpoint entity by ids.
+func (m *IntegrationMutation) AddWebhookEndpointIDs(ids ...string) {
+	if m.webhook_endpoints == nil {
+		m.webhook_endpoints = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.webhook_endpoints[ids[i]] = struct{}{}
+	}
+}
+
+// ClearWebhookEndpoints clears the "webhook_endpoints" edge to the WebhookEndpoint entity.
+func (m *IntegrationMutation) ClearWebhookEndpoints() {
+	m.clearedwebhook_endpoints = true
+}
+
+// WebhookEndpointsCleared reports if the "webhook_endpoints" edge to the WebhookEndpoint entity was cleared.
+func (m *IntegrationMutation) WebhookEndpointsCleared() bool {
+	return m.clearedwebhook_endpoints
+}
+
+// RemoveWebhookEndpointIDs removes the "webhook_endpoints" edge to the WebhookEndpoint entity by IDs.
+func (m *IntegrationMutation) RemoveWebhookEndpointIDs(ids ...string) {
+	if m.removedwebhook_endpoints == nil {
+		m.removedwebhook_endpoints = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.webhook_endpoints, ids[i])
+		m.removedwebhook_endpoints[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedWebhookEndpoints returns the removed IDs of the "webhook_endpoints" edge to the WebhookEndpoint entity.
+func (m *IntegrationMutation) RemovedWebhookEndpointsIDs() (ids []string) {
+	for id := range m.removedwebhook_endpoints {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// WebhookEndpointsIDs returns the "webhook_endpoints" edge IDs in the mutation.
+func (m *IntegrationMutation) WebhookEndpointsIDs() (ids []string) {
+	for id := range m.webhook_endpoints {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetWebhookEndpoints resets all changes to the "webhook_endpoints" edge.
+func (m *IntegrationMutation) ResetWebhookEndpoints() {
+	m.webhook_endpoints = nil
+	m.clearedwebhook_endpoints = false
+	m.removedwebhook_endpoints = nil
+}
+
 // Where appends a list predicates to the IntegrationMutation builder.
 func (m *IntegrationMutation) Where(ps ...predicate.Integration) {
 	m.predicates = append(m.predicates, ps...)
@@ -9371,12 +9428,15 @@ func (m *IntegrationMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *IntegrationMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.owner != nil {
 		edges = append(edges, integration.EdgeOwner)
 	}
 	if m.installations != nil {
 		edges = append(edges, integration.EdgeInstallations)
+	}
+	if m.webhook_endpoints != nil {
+		edges = append(edges, integration.EdgeWebhookEndpoints)
 	}
 	return edges
 }
@@ -9395,15 +9455,24 @@ func (m *IntegrationMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case integration.EdgeWebhookEndpoints:
+		ids := make([]ent.Value, 0, len(m.webhook_endpoints))
+		for id := range m.webhook_endpoints {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *IntegrationMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.removedinstallations != nil {
 		edges = append(edges, integration.EdgeInstallations)
+	}
+	if m.removedwebhook_endpoints != nil {
+		edges = append(edges, integration.EdgeWebhookEndpoints)
 	}
 	return edges
 }
@@ -9418,18 +9487,27 @@ func (m *IntegrationMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case integration.EdgeWebhookEndpoints:
+		ids := make([]ent.Value, 0, len(m.removedwebhook_endpoints))
+		for id := range m.removedwebhook_endpoints {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *IntegrationMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.clearedowner {
 		edges = append(edges, integration.EdgeOwner)
 	}
 	if m.clearedinstallations {
 		edges = append(edges, integration.EdgeInstallations)
+	}
+	if m.clearedwebhook_endpoints {
+		edges = append(edges, integration.EdgeWebhookEndpoints)
 	}
 	return edges
 }
@@ -9442,6 +9520,8 @@ func (m *IntegrationMutation) EdgeCleared(name string) bool {
 		return m.clearedowner
 	case integration.EdgeInstallations:
 		return m.clearedinstallations
+	case integration.EdgeWebhookEndpoints:
+		return m.clearedwebhook_endpoints
 	}
 	return false
 }
@@ -9466,6 +9546,9 @@ func (m *IntegrationMutation) ResetEdge(name string) error {
 		return nil
 	case integration.EdgeInstallations:
 		m.ResetInstallations()
+		return nil
+	case integration.EdgeWebhookEndpoints:
+		m.ResetWebhookEndpoints()
 		return nil
 	}
 	return fmt.Errorf("unknown Integration edge %s", name)
@@ -32373,6 +32456,8 @@ type WebhookEndpointMutation struct {
 	clearedFields       map[string]struct{}
 	organization        *string
 	clearedorganization bool
+	integration         *string
+	clearedintegration  bool
 	deliveries          map[string]struct{}
 	removeddeliveries   map[string]struct{}
 	cleareddeliveries   bool
@@ -32591,6 +32676,55 @@ func (m *WebhookEndpointMutation) OldOrganizationID(ctx context.Context) (v stri
 // ResetOrganizationID resets all changes to the "organization_id" field.
 func (m *WebhookEndpointMutation) ResetOrganizationID() {
 	m.organization = nil
+}
+
+// SetIntegrationID sets the "integration_id" field.
+func (m *WebhookEndpointMutation) SetIntegrationID(s string) {
+	m.integration = &s
+}
+
+// IntegrationID returns the value of the "integration_id" field in the mutation.
+func (m *WebhookEndpointMutation) IntegrationID() (r string, exists bool) {
+	v := m.integration
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIntegrationID returns the old "integration_id" field's value of the WebhookEndpoint entity.
+// If the WebhookEndpoint object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookEndpointMutation) OldIntegrationID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIntegrationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIntegrationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIntegrationID: %w", err)
+	}
+	return oldValue.IntegrationID, nil
+}
+
+// ClearIntegrationID clears the value of the "integration_id" field.
+func (m *WebhookEndpointMutation) ClearIntegrationID() {
+	m.integration = nil
+	m.clearedFields[webhookendpoint.FieldIntegrationID] = struct{}{}
+}
+
+// IntegrationIDCleared returns if the "integration_id" field was cleared in this mutation.
+func (m *WebhookEndpointMutation) IntegrationIDCleared() bool {
+	_, ok := m.clearedFields[webhookendpoint.FieldIntegrationID]
+	return ok
+}
+
+// ResetIntegrationID resets all changes to the "integration_id" field.
+func (m *WebhookEndpointMutation) ResetIntegrationID() {
+	m.integration = nil
+	delete(m.clearedFields, webhookendpoint.FieldIntegrationID)
 }
 
 // SetURL sets the "url" field.
@@ -32969,6 +33103,33 @@ func (m *WebhookEndpointMutation) ResetOrganization() {
 	m.clearedorganization = false
 }
 
+// ClearIntegration clears the "integration" edge to the Integration entity.
+func (m *WebhookEndpointMutation) ClearIntegration() {
+	m.clearedintegration = true
+	m.clearedFields[webhookendpoint.FieldIntegrationID] = struct{}{}
+}
+
+// IntegrationCleared reports if the "integration" edge to the Integration entity was cleared.
+func (m *WebhookEndpointMutation) IntegrationCleared() bool {
+	return m.IntegrationIDCleared() || m.clearedintegration
+}
+
+// IntegrationIDs returns the "integration" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// IntegrationID instead. It exists only for internal usage by the builders.
+func (m *WebhookEndpointMutation) IntegrationIDs() (ids []string) {
+	if id := m.integration; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetIntegration resets all changes to the "integration" edge.
+func (m *WebhookEndpointMutation) ResetIntegration() {
+	m.integration = nil
+	m.clearedintegration = false
+}
+
 // AddDeliveryIDs adds the "deliveries" edge to the WebhookDelivery entity by ids.
 func (m *WebhookEndpointMutation) AddDeliveryIDs(ids ...string) {
 	if m.deliveries == nil {
@@ -33057,7 +33218,7 @@ func (m *WebhookEndpointMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *WebhookEndpointMutation) Fields() []string {
-	fields := make([]string, 0, 11)
+	fields := make([]string, 0, 12)
 	if m.created_at != nil {
 		fields = append(fields, webhookendpoint.FieldCreatedAt)
 	}
@@ -33066,6 +33227,9 @@ func (m *WebhookEndpointMutation) Fields() []string {
 	}
 	if m.organization != nil {
 		fields = append(fields, webhookendpoint.FieldOrganizationID)
+	}
+	if m.integration != nil {
+		fields = append(fields, webhookendpoint.FieldIntegrationID)
 	}
 	if m.url != nil {
 		fields = append(fields, webhookendpoint.FieldURL)
@@ -33105,6 +33269,8 @@ func (m *WebhookEndpointMutation) Field(name string) (ent.Value, bool) {
 		return m.UpdatedAt()
 	case webhookendpoint.FieldOrganizationID:
 		return m.OrganizationID()
+	case webhookendpoint.FieldIntegrationID:
+		return m.IntegrationID()
 	case webhookendpoint.FieldURL:
 		return m.URL()
 	case webhookendpoint.FieldEventTypes:
@@ -33136,6 +33302,8 @@ func (m *WebhookEndpointMutation) OldField(ctx context.Context, name string) (en
 		return m.OldUpdatedAt(ctx)
 	case webhookendpoint.FieldOrganizationID:
 		return m.OldOrganizationID(ctx)
+	case webhookendpoint.FieldIntegrationID:
+		return m.OldIntegrationID(ctx)
 	case webhookendpoint.FieldURL:
 		return m.OldURL(ctx)
 	case webhookendpoint.FieldEventTypes:
@@ -33181,6 +33349,13 @@ func (m *WebhookEndpointMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetOrganizationID(v)
+		return nil
+	case webhookendpoint.FieldIntegrationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIntegrationID(v)
 		return nil
 	case webhookendpoint.FieldURL:
 		v, ok := value.(string)
@@ -33283,6 +33458,9 @@ func (m *WebhookEndpointMutation) AddField(name string, value ent.Value) error {
 // mutation.
 func (m *WebhookEndpointMutation) ClearedFields() []string {
 	var fields []string
+	if m.FieldCleared(webhookendpoint.FieldIntegrationID) {
+		fields = append(fields, webhookendpoint.FieldIntegrationID)
+	}
 	if m.FieldCleared(webhookendpoint.FieldDisabledReason) {
 		fields = append(fields, webhookendpoint.FieldDisabledReason)
 	}
@@ -33303,6 +33481,9 @@ func (m *WebhookEndpointMutation) FieldCleared(name string) bool {
 // error if the field is not defined in the schema.
 func (m *WebhookEndpointMutation) ClearField(name string) error {
 	switch name {
+	case webhookendpoint.FieldIntegrationID:
+		m.ClearIntegrationID()
+		return nil
 	case webhookendpoint.FieldDisabledReason:
 		m.ClearDisabledReason()
 		return nil
@@ -33325,6 +33506,9 @@ func (m *WebhookEndpointMutation) ResetField(name string) error {
 		return nil
 	case webhookendpoint.FieldOrganizationID:
 		m.ResetOrganizationID()
+		return nil
+	case webhookendpoint.FieldIntegrationID:
+		m.ResetIntegrationID()
 		return nil
 	case webhookendpoint.FieldURL:
 		m.ResetURL()
@@ -33356,9 +33540,12 @@ func (m *WebhookEndpointMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *WebhookEndpointMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.organization != nil {
 		edges = append(edges, webhookendpoint.EdgeOrganization)
+	}
+	if m.integration != nil {
+		edges = append(edges, webhookendpoint.EdgeIntegration)
 	}
 	if m.deliveries != nil {
 		edges = append(edges, webhookendpoint.EdgeDeliveries)
@@ -33374,6 +33561,10 @@ func (m *WebhookEndpointMutation) AddedIDs(name string) []ent.Value {
 		if id := m.organization; id != nil {
 			return []ent.Value{*id}
 		}
+	case webhookendpoint.EdgeIntegration:
+		if id := m.integration; id != nil {
+			return []ent.Value{*id}
+		}
 	case webhookendpoint.EdgeDeliveries:
 		ids := make([]ent.Value, 0, len(m.deliveries))
 		for id := range m.deliveries {
@@ -33386,7 +33577,7 @@ func (m *WebhookEndpointMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *WebhookEndpointMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.removeddeliveries != nil {
 		edges = append(edges, webhookendpoint.EdgeDeliveries)
 	}
@@ -33409,9 +33600,12 @@ func (m *WebhookEndpointMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *WebhookEndpointMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.clearedorganization {
 		edges = append(edges, webhookendpoint.EdgeOrganization)
+	}
+	if m.clearedintegration {
+		edges = append(edges, webhookendpoint.EdgeIntegration)
 	}
 	if m.cleareddeliveries {
 		edges = append(edges, webhookendpoint.EdgeDeliveries)
@@ -33425,6 +33619,8 @@ func (m *WebhookEndpointMutation) EdgeCleared(name string) bool {
 	switch name {
 	case webhookendpoint.EdgeOrganization:
 		return m.clearedorganization
+	case webhookendpoint.EdgeIntegration:
+		return m.clearedintegration
 	case webhookendpoint.EdgeDeliveries:
 		return m.cleareddeliveries
 	}
@@ -33438,6 +33634,9 @@ func (m *WebhookEndpointMutation) ClearEdge(name string) error {
 	case webhookendpoint.EdgeOrganization:
 		m.ClearOrganization()
 		return nil
+	case webhookendpoint.EdgeIntegration:
+		m.ClearIntegration()
+		return nil
 	}
 	return fmt.Errorf("unknown WebhookEndpoint unique edge %s", name)
 }
@@ -33448,6 +33647,9 @@ func (m *WebhookEndpointMutation) ResetEdge(name string) error {
 	switch name {
 	case webhookendpoint.EdgeOrganization:
 		m.ResetOrganization()
+		return nil
+	case webhookendpoint.EdgeIntegration:
+		m.ResetIntegration()
 		return nil
 	case webhookendpoint.EdgeDeliveries:
 		m.ResetDeliveries()

@@ -1416,21 +1416,21 @@ func init() {
 	// webhookendpoint.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
 	webhookendpoint.UpdateDefaultUpdatedAt = webhookendpointDescUpdatedAt.UpdateDefault.(func() time.Time)
 	// webhookendpointDescURL is the schema descriptor for url field.
-	webhookendpointDescURL := webhookendpointFields[1].Descriptor()
+	webhookendpointDescURL := webhookendpointFields[2].Descriptor()
 	// webhookendpoint.URLValidator is a validator for the "url" field. It is called by the builders before save.
 	webhookendpoint.URLValidator = webhookendpointDescURL.Validators[0].(func(string) error)
 	// webhookendpointDescActive is the schema descriptor for active field.
-	webhookendpointDescActive := webhookendpointFields[3].Descriptor()
+	webhookendpointDescActive := webhookendpointFields[4].Descriptor()
 	// webhookendpoint.DefaultActive holds the default value on creation for the active field.
 	webhookendpoint.DefaultActive = webhookendpointDescActive.Default.(bool)
 	// webhookendpointDescDescription is the schema descriptor for description field.
-	webhookendpointDescDescription := webhookendpointFields[4].Descriptor()
+	webhookendpointDescDescription := webhookendpointFields[5].Descriptor()
 	// webhookendpoint.DefaultDescription holds the default value on creation for the description field.
 	webhookendpoint.DefaultDescription = webhookendpointDescDescription.Default.(string)
 	// webhookendpoint.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
 	webhookendpoint.DescriptionValidator = webhookendpointDescDescription.Validators[0].(func(string) error)
 	// webhookendpointDescFailures is the schema descriptor for failures field.
-	webhookendpointDescFailures := webhookendpointFields[8].Descriptor()
+	webhookendpointDescFailures := webhookendpointFields[9].Descriptor()
 	// webhookendpoint.DefaultFailures holds the default value on creation for the failures field.
 	webhookendpoint.DefaultFailures = webhookendpointDescFailures.Default.(int)
 	// webhookendpointDescID is the schema descriptor for id field.

@@ -10,6 +10,7 @@ import (
 
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
+	"github.com/bindery/bindery/ent/integration"
 	"github.com/bindery/bindery/ent/organization"
 	"github.com/bindery/bindery/ent/webhookendpoint"
 	"github.com/bindery/bindery/internal/enum"
@@ -27,6 +28,8 @@ type WebhookEndpoint struct {
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
 	// OrganizationID holds the value of the "organization_id" field.
 	OrganizationID string `json:"organization_id,omitempty"`
+	// IntegrationID holds the value of the "integration_id" field.
+	IntegrationID *string `json:"integration_id,omitempty"`
 	// Where deliveries are POSTed: an https URL.
 	URL string `json:"url,omitempty"`
 	// EventTypes holds the value of the "event_types" field.
@@ -53,11 +56,13 @@ type WebhookEndpoint struct {
 type WebhookEndpointEdges struct {
 	// Organization holds the value of the organization edge.
 	Organization *Organization `json:"organization,omitempty"`
+	// Integration holds the value of the integration edge.
+	Integration *Integration `json:"integration,omitempty"`
 	// Deliveries holds the value of the deliveries edge.
 	Deliveries []*WebhookDelivery `json:"deliveries,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes     [2]bool
+	loadedTypes     [3]bool
 	namedDeliveries map[string][]*WebhookDelivery
 }
 
@@ -72,10 +77,21 @@ func (e WebhookEndpointEdges) OrganizationOrErr() (*Organization, error) {
 	return nil, &NotLoadedError{edge: "organization"}
 }
 
+// IntegrationOrErr returns the Integration value or an error if the edge
+// was not loaded in eager-loading, or loaded but was not found.
+func (e WebhookEndpointEdges) IntegrationOrErr() (*Integration, error) {
+	if e.Integration != nil {
+		return e.Integration, nil
+	} else if e.loadedTypes[1] {
+		return nil, &NotFoundError{label: integration.Label}
+	}
+	return nil, &NotLoadedError{edge: "integration"}
+}
+
 // DeliveriesOrErr returns the Deliveries value or an error if the edge
 // was not loaded in eager-loading.
 func (e WebhookEndpointEdges) DeliveriesOrErr() ([]*WebhookDelivery, error) {
-	if e.loadedTypes[1] {
+	if e.loadedTypes[2] {
 		return e.Deliveries, nil
 	}
 	return nil, &NotLoadedError{edge: "deliveries"}
@@ -92,7 +108,7 @@ func (*WebhookEndpoint) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullBool)
 		case webhookendpoint.FieldFailures:
 			values[i] = new(sql.NullInt64)
-		case webhookendpoint.FieldID, webhookendpoint.FieldOrganizationID, webhookendpoint.FieldURL, webhookendpoint.FieldDescription, webhookendpoint.FieldSecret, webhookendpoint.FieldDisabledReason:
+		case webhookendpoint.FieldID, webhookendpoint.FieldOrganizationID, webhookendpoint.FieldIntegrationID, webhookendpoint.FieldURL, webhookendpoint.FieldDescription, webhookendpoint.FieldSecret, webhookendpoint.FieldDisabledReason:
 			values[i] = new(sql.NullString)
 		case webhookendpoint.FieldCreatedAt, webhookendpoint.FieldUpdatedAt, webhookendpoint.FieldDisabledAt:
 			values[i] = new(sql.NullTime)
@@ -134,6 +150,13 @@ func (_m *WebhookEndpoint) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field organization_id", values[i])
 			} else if value.Valid {
 				_m.OrganizationID = value.String
+			}
+		case webhookendpoint.FieldIntegrationID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field integration_id", values[i])
+			} else if value.Valid {
+				_m.IntegrationID = new(string)
+				*_m.IntegrationID = value.String
 			}
 		case webhookendpoint.FieldURL:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -205,6 +228,11 @@ func (_m *WebhookEndpoint) QueryOrganization() *OrganizationQuery {
 	return NewWebhookEndpointClient(_m.config).QueryOrganization(_m)
 }
 
+// QueryIntegration queries the "integration" edge of the WebhookEndpoint entity.
+func (_m *WebhookEndpoint) QueryIntegration() *IntegrationQuery {
+	return NewWebhookEndpointClient(_m.config).QueryIntegration(_m)
+}
+
 // QueryDeliveries queries the "deliveries" edge of the WebhookEndpoint entity.
 func (_m *WebhookEndpoint) QueryDeliveries() *WebhookDeliveryQuery {
 	return NewWebhookEndpointClient(_m.config).QueryDeliveries(_m)
@@ -241,6 +269,11 @@ func (_m *WebhookEndpoint) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("organization_id=")
 	builder.WriteString(_m.OrganizationID)
+	builder.WriteString(", ")
+	if v := _m.IntegrationID; v != nil {
+		builder.WriteString("integration_id=")
+		builder.WriteString(*v)
+	}
 	builder.WriteString(", ")
 	builder.WriteString("url=")
 	builder.WriteString(_m.URL)

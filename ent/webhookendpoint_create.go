@@ -12,6 +12,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/bindery/bindery/ent/integration"
 	"github.com/bindery/bindery/ent/organization"
 	"github.com/bindery/bindery/ent/webhookdelivery"
 	"github.com/bindery/bindery/ent/webhookendpoint"
@@ -57,6 +58,20 @@ func (_c *WebhookEndpointCreate) SetNillableUpdatedAt(v *time.Time) *WebhookEndp
 // SetOrganizationID sets the "organization_id" field.
 func (_c *WebhookEndpointCreate) SetOrganizationID(v string) *WebhookEndpointCreate {
 	_c.mutation.SetOrganizationID(v)
+	return _c
+}
+
+// SetIntegrationID sets the "integration_id" field.
+func (_c *WebhookEndpointCreate) SetIntegrationID(v string) *WebhookEndpointCreate {
+	_c.mutation.SetIntegrationID(v)
+	return _c
+}
+
+// SetNillableIntegrationID sets the "integration_id" field if the given value is not nil.
+func (_c *WebhookEndpointCreate) SetNillableIntegrationID(v *string) *WebhookEndpointCreate {
+	if v != nil {
+		_c.SetIntegrationID(*v)
+	}
 	return _c
 }
 
@@ -165,6 +180,11 @@ func (_c *WebhookEndpointCreate) SetNillableID(v *string) *WebhookEndpointCreate
 // SetOrganization sets the "organization" edge to the Organization entity.
 func (_c *WebhookEndpointCreate) SetOrganization(v *Organization) *WebhookEndpointCreate {
 	return _c.SetOrganizationID(v.ID)
+}
+
+// SetIntegration sets the "integration" edge to the Integration entity.
+func (_c *WebhookEndpointCreate) SetIntegration(v *Integration) *WebhookEndpointCreate {
+	return _c.SetIntegrationID(v.ID)
 }
 
 // AddDeliveryIDs adds the "deliveries" edge to the WebhookDelivery entity by IDs.
@@ -383,6 +403,23 @@ func (_c *WebhookEndpointCreate) createSpec() (*WebhookEndpoint, *sqlgraph.Creat
 		_node.OrganizationID = nodes[0]
 		_spec.Edges = append(_spec.Edges, edge)
 	}
+	if nodes := _c.mutation.IntegrationIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   webhookendpoint.IntegrationTable,
+			Columns: []string{webhookendpoint.IntegrationColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(integration.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.IntegrationID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
 	if nodes := _c.mutation.DeliveriesIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.O2M,
@@ -599,6 +636,9 @@ func (u *WebhookEndpointUpsertOne) UpdateNewValues() *WebhookEndpointUpsertOne {
 		}
 		if _, exists := u.create.mutation.OrganizationID(); exists {
 			s.SetIgnore(webhookendpoint.FieldOrganizationID)
+		}
+		if _, exists := u.create.mutation.IntegrationID(); exists {
+			s.SetIgnore(webhookendpoint.FieldIntegrationID)
 		}
 	}))
 	return u
@@ -966,6 +1006,9 @@ func (u *WebhookEndpointUpsertBulk) UpdateNewValues() *WebhookEndpointUpsertBulk
 			}
 			if _, exists := b.mutation.OrganizationID(); exists {
 				s.SetIgnore(webhookendpoint.FieldOrganizationID)
+			}
+			if _, exists := b.mutation.IntegrationID(); exists {
+				s.SetIgnore(webhookendpoint.FieldIntegrationID)
 			}
 		}
 	}))

@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/bindery/bindery/ent/integration"
 	"github.com/bindery/bindery/ent/organization"
 	"github.com/bindery/bindery/ent/predicate"
 	"github.com/bindery/bindery/ent/webhookdelivery"
@@ -27,6 +28,7 @@ type WebhookEndpointQuery struct {
 	inters              []Interceptor
 	predicates          []predicate.WebhookEndpoint
 	withOrganization    *OrganizationQuery
+	withIntegration     *IntegrationQuery
 	withDeliveries      *WebhookDeliveryQuery
 	modifiers           []func(*sql.Selector)
 	withNamedDeliveries map[string]*WebhookDeliveryQuery
@@ -81,6 +83,28 @@ func (_q *WebhookEndpointQuery) QueryOrganization() *OrganizationQuery {
 			sqlgraph.From(webhookendpoint.Table, webhookendpoint.FieldID, selector),
 			sqlgraph.To(organization.Table, organization.FieldID),
 			sqlgraph.Edge(sqlgraph.M2O, true, webhookendpoint.OrganizationTable, webhookendpoint.OrganizationColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryIntegration chains the current query on the "integration" edge.
+func (_q *WebhookEndpointQuery) QueryIntegration() *IntegrationQuery {
+	query := (&IntegrationClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(webhookendpoint.Table, webhookendpoint.FieldID, selector),
+			sqlgraph.To(integration.Table, integration.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, webhookendpoint.IntegrationTable, webhookendpoint.IntegrationColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -303,6 +327,7 @@ func (_q *WebhookEndpointQuery) Clone() *WebhookEndpointQuery {
 		inters:           append([]Interceptor{}, _q.inters...),
 		predicates:       append([]predicate.WebhookEndpoint{}, _q.predicates...),
 		withOrganization: _q.withOrganization.Clone(),
+		withIntegration:  _q.withIntegration.Clone(),
 		withDeliveries:   _q.withDeliveries.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
@@ -319,6 +344,17 @@ func (_q *WebhookEndpointQuery) WithOrganization(opts ...func(*OrganizationQuery
 		opt(query)
 	}
 	_q.withOrganization = query
+	return _q
+}
+
+// WithIntegration tells the query-builder to eager-load the nodes that are connected to
+// the "integration" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *WebhookEndpointQuery) WithIntegration(opts ...func(*IntegrationQuery)) *WebhookEndpointQuery {
+	query := (&IntegrationClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withIntegration = query
 	return _q
 }
 
@@ -411,8 +447,9 @@ func (_q *WebhookEndpointQuery) sqlAll(ctx context.Context, hooks ...queryHook) 
 	var (
 		nodes       = []*WebhookEndpoint{}
 		_spec       = _q.querySpec()
-		loadedTypes = [2]bool{
+		loadedTypes = [3]bool{
 			_q.withOrganization != nil,
+			_q.withIntegration != nil,
 			_q.withDeliveries != nil,
 		}
 	)
@@ -440,6 +477,12 @@ func (_q *WebhookEndpointQuery) sqlAll(ctx context.Context, hooks ...queryHook) 
 	if query := _q.withOrganization; query != nil {
 		if err := _q.loadOrganization(ctx, query, nodes, nil,
 			func(n *WebhookEndpoint, e *Organization) { n.Edges.Organization = e }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withIntegration; query != nil {
+		if err := _q.loadIntegration(ctx, query, nodes, nil,
+			func(n *WebhookEndpoint, e *Integration) { n.Edges.Integration = e }); err != nil {
 			return nil, err
 		}
 	}
@@ -482,6 +525,38 @@ func (_q *WebhookEndpointQuery) loadOrganization(ctx context.Context, query *Org
 		nodes, ok := nodeids[n.ID]
 		if !ok {
 			return fmt.Errorf(`unexpected foreign-key "organization_id" returned %v`, n.ID)
+		}
+		for i := range nodes {
+			assign(nodes[i], n)
+		}
+	}
+	return nil
+}
+func (_q *WebhookEndpointQuery) loadIntegration(ctx context.Context, query *IntegrationQuery, nodes []*WebhookEndpoint, init func(*WebhookEndpoint), assign func(*WebhookEndpoint, *Integration)) error {
+	ids := make([]string, 0, len(nodes))
+	nodeids := make(map[string][]*WebhookEndpoint)
+	for i := range nodes {
+		if nodes[i].IntegrationID == nil {
+			continue
+		}
+		fk := *nodes[i].IntegrationID
+		if _, ok := nodeids[fk]; !ok {
+			ids = append(ids, fk)
+		}
+		nodeids[fk] = append(nodeids[fk], nodes[i])
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	query.Where(integration.IDIn(ids...))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nodeids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected foreign-key "integration_id" returned %v`, n.ID)
 		}
 		for i := range nodes {
 			assign(nodes[i], n)
@@ -550,6 +625,9 @@ func (_q *WebhookEndpointQuery) querySpec() *sqlgraph.QuerySpec {
 		}
 		if _q.withOrganization != nil {
 			_spec.Node.AddColumnOnce(webhookendpoint.FieldOrganizationID)
+		}
+		if _q.withIntegration != nil {
+			_spec.Node.AddColumnOnce(webhookendpoint.FieldIntegrationID)
 		}
 	}
 	if ps := _q.predicates; len(ps) > 0 {

@@ -292,7 +292,7 @@ func (r *Resolver) createChangeRequest(ctx context.Context, in model.CreateChang
 			return err
 		}
 		r.emit(ctx, events.New(events.ChangeRequestsTopic(s.ID), events.ChangeRequestCreated, out.ID).
-			For(s.OrganizationID, enum.WebhookEventTypeChangeRequestCreated))
+			For(s.OrganizationID, s.ID, enum.WebhookEventTypeChangeRequestCreated))
 		s.CrSeq = number
 		c.space = s
 		return nil
@@ -368,7 +368,7 @@ func (r *Resolver) updateChangeRequest(ctx context.Context, in model.UpdateChang
 			return err
 		}
 		r.emit(ctx, events.New(events.ChangeRequestsTopic(out.SpaceID), events.ChangeRequestUpdated, out.ID).
-			For(s.OrganizationID, enum.WebhookEventTypeChangeRequestUpdated))
+			For(s.OrganizationID, s.ID, enum.WebhookEventTypeChangeRequestUpdated))
 		return nil
 	})
 	return out, err
@@ -550,7 +550,7 @@ func (r *Resolver) mergeChangeRequest(ctx context.Context, in model.MergeChangeR
 				Save(ctx)
 			if err == nil {
 				r.emit(ctx, events.New(events.ChangeRequestsTopic(cr.SpaceID), events.ChangeRequestMerged, cr.ID).
-					For(s.OrganizationID, enum.WebhookEventTypeChangeRequestMerged))
+					For(s.OrganizationID, s.ID, enum.WebhookEventTypeChangeRequestMerged))
 			}
 			return err
 		})

@@ -120,7 +120,7 @@ func (r *Resolver) postComment(ctx context.Context, in model.PostCommentInput) (
 			return err
 		}
 		r.emit(ctx, events.New(commentsTopic(out), events.CommentPosted, out.ID).
-			For(p.space.OrganizationID, enum.WebhookEventTypeCommentPosted))
+			For(p.space.OrganizationID, p.space.ID, enum.WebhookEventTypeCommentPosted))
 		return nil
 	})
 	if err != nil {
@@ -177,7 +177,7 @@ func (r *Resolver) updateComment(ctx context.Context, in model.UpdateCommentInpu
 				changed = true
 				e := events.New(commentsTopic(c), kind, c.ID)
 				if kind == events.CommentResolved {
-					e = e.For(s.OrganizationID, enum.WebhookEventTypeCommentResolved)
+					e = e.For(s.OrganizationID, s.ID, enum.WebhookEventTypeCommentResolved)
 				}
 				r.emit(ctx, e)
 			}
@@ -440,7 +440,7 @@ func (r *Resolver) updateCommentReply(ctx context.Context, in model.UpdateCommen
 				}
 				e := events.New(commentsTopic(c), kind, c.ID)
 				if kind == events.CommentResolved {
-					e = e.For(s.OrganizationID, enum.WebhookEventTypeCommentResolved)
+					e = e.For(s.OrganizationID, s.ID, enum.WebhookEventTypeCommentResolved)
 				}
 				r.emit(ctx, e)
 			}

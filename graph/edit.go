@@ -77,7 +77,7 @@ func (r *Resolver) commit(ctx context.Context, c commit) (*ent.Revision, error) 
 			return nil, err
 		}
 		r.emit(ctx, events.New(events.SpaceContentTopic(c.space.ID), events.SpaceContent, rev.ID).
-			For(c.space.OrganizationID, enum.WebhookEventTypeSpaceContent))
+			For(c.space.OrganizationID, c.space.ID, enum.WebhookEventTypeSpaceContent))
 	}
 	return rev, nil
 }

@@ -140,6 +140,7 @@ func (r *Resolver) installIntegration(ctx context.Context, in model.InstallInteg
 	}
 	// The answer shows what the transaction read and wrote.
 	r.prime(ctx, c)
+	hookOrganization(ctx, c.installation.OrganizationID)
 	return c.installation, nil
 }
 
@@ -204,6 +205,9 @@ func (r *Resolver) updateInstallation(ctx context.Context, in model.UpdateIntegr
 		out, err = u.Save(ctx)
 		return err
 	})
+	if err == nil {
+		hookOrganization(ctx, out.OrganizationID)
+	}
 	return out, err
 }
 

@@ -516,6 +516,10 @@ func (r *Resolver) restatus(ctx context.Context, i *ent.Integration) error {
 			return err
 		}
 	}
+	if len(by[enum.InstallationStatusActive]) > 0 {
+		// Resumed installations reach the integration's webhook endpoints.
+		hookEverywhere(ctx)
+	}
 	return nil
 }
 

@@ -233,7 +233,7 @@ func (r *Resolver) addMembers(ctx context.Context, orgID string, users []string,
 		}
 	}
 	for _, u := range added {
-		r.emit(ctx, events.Webhook(orgID, enum.WebhookEventTypeMemberAdded, u))
+		r.emit(ctx, events.Webhook(orgID, "", enum.WebhookEventTypeMemberAdded, u))
 	}
 	for _, rl := range enum.RoleValues() {
 		if ids := raise[rl]; len(ids) > 0 {

@@ -192,7 +192,7 @@ func (r *Resolver) removeMember(ctx context.Context, in model.RemoveMemberInput)
 		if err := db.Member.DeleteOne(m).Exec(ctx); err != nil {
 			return err
 		}
-		r.emit(ctx, events.Webhook(m.OrganizationID, enum.WebhookEventTypeMemberRemoved, m.UserID))
+		r.emit(ctx, events.Webhook(m.OrganizationID, "", enum.WebhookEventTypeMemberRemoved, m.UserID))
 		return nil
 	})
 }

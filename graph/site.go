@@ -312,7 +312,7 @@ func (r *Resolver) setSitePublished(ctx context.Context, id string, published bo
 			return err
 		}
 		if published && !was {
-			r.emit(ctx, events.Webhook(s.OrganizationID, enum.WebhookEventTypeSitePublished, s.ID))
+			r.emit(ctx, events.Webhook(s.OrganizationID, s.ID, enum.WebhookEventTypeSitePublished, s.ID))
 		}
 		return nil
 	})

@@ -217,7 +217,7 @@ func (r *Resolver) createSpace(ctx context.Context, in model.CreateSpaceInput) (
 		c.space, c.revision, err = r.newSpace(ctx, b, v.User.ID, nil, false)
 		c.newSpace = true
 		if err == nil {
-			r.emit(ctx, events.Webhook(in.OrganizationID, enum.WebhookEventTypeSpaceCreated, c.space.ID))
+			r.emit(ctx, events.Webhook(in.OrganizationID, c.space.ID, enum.WebhookEventTypeSpaceCreated, c.space.ID))
 		}
 		return err
 	})
@@ -261,7 +261,7 @@ func (r *Resolver) updateSpace(ctx context.Context, in model.UpdateSpaceInput) (
 		if s, err = u.Save(ctx); err != nil {
 			return err
 		}
-		r.emit(ctx, events.Webhook(s.OrganizationID, enum.WebhookEventTypeSpaceUpdated, s.ID))
+		r.emit(ctx, events.Webhook(s.OrganizationID, s.ID, enum.WebhookEventTypeSpaceUpdated, s.ID))
 		return nil
 	})
 	return s, err
@@ -298,7 +298,7 @@ func (r *Resolver) deleteSpace(ctx context.Context, in model.DeleteSpaceInput) e
 		if err := r.db(ctx).Space.UpdateOneID(s.ID).SetDeletedAt(r.clock()).Exec(ctx); err != nil {
 			return err
 		}
-		r.emit(ctx, events.Webhook(s.OrganizationID, enum.WebhookEventTypeSpaceDeleted, s.ID))
+		r.emit(ctx, events.Webhook(s.OrganizationID, s.ID, enum.WebhookEventTypeSpaceDeleted, s.ID))
 		return nil
 	})
 }
@@ -324,7 +324,7 @@ func (r *Resolver) restoreSpace(ctx context.Context, in model.RestoreSpaceInput)
 		if out, err = r.db(ctx).Space.UpdateOneID(s.ID).ClearDeletedAt().SetPosition(pos).Save(ctx); err != nil {
 			return err
 		}
-		r.emit(ctx, events.Webhook(s.OrganizationID, enum.WebhookEventTypeSpaceRestored, s.ID))
+		r.emit(ctx, events.Webhook(s.OrganizationID, s.ID, enum.WebhookEventTypeSpaceRestored, s.ID))
 		return nil
 	})
 	return out, err

@@ -9,12 +9,14 @@ import (
 
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/ent/apitoken"
+	"github.com/bindery/bindery/ent/integrationinstallation"
 	"github.com/bindery/bindery/ent/member"
 	"github.com/bindery/bindery/ent/user"
 	"github.com/bindery/bindery/ent/webhookendpoint"
 	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/auth"
 	"github.com/bindery/bindery/internal/authz"
+	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/store"
 )
 
@@ -83,7 +85,8 @@ const (
 
 // viewerStatement selects a token by its hash, joined to its user, the
 // user's memberships and grants, and which of their organizations have an
-// active webhook endpoint (through the endpoints' organization index). The
+// active webhook endpoint (through the endpoints' organization index) or
+// an active installation of an integration with one. The
 // token row comes first, so that its timestamps give the union's columns
 // their types on both databases.
 func viewerStatement(d string) sql.Querier {
@@ -101,11 +104,25 @@ func viewerStatement(d string) sql.Querier {
 	for _, b := range factBranches(d, names, func(column string) *sql.Predicate { return sql.In(column, owner) }) {
 		token.UnionAll(b)
 	}
+	memberOf := func() *sql.Selector {
+		return sql.Select(member.FieldOrganizationID).From(sql.Table(member.Table)).
+			Where(sql.And(sql.In(member.FieldUserID, owner), sql.EQ(member.FieldDisabled, false)))
+	}
 	token.UnionAll(accessBranch(d, sql.Table(webhookendpoint.Table), viewerWebhooks, names, webhookendpoint.FieldOrganizationID).
 		Where(sql.And(
 			sql.EQ(webhookendpoint.FieldActive, true),
-			sql.In(webhookendpoint.FieldOrganizationID, sql.Select(member.FieldOrganizationID).From(sql.Table(member.Table)).
-				Where(sql.And(sql.In(member.FieldUserID, owner), sql.EQ(member.FieldDisabled, false)))),
+			sql.IsNull(webhookendpoint.FieldIntegrationID),
+			sql.In(webhookendpoint.FieldOrganizationID, memberOf()),
+		)))
+	// An active installation of an integration that has an active endpoint
+	// (see Resolver.enqueueWebhooks) hooks its organization too.
+	token.UnionAll(accessBranch(d, sql.Table(integrationinstallation.Table), viewerWebhooks, names,
+		integrationinstallation.FieldOrganizationID).
+		Where(sql.And(
+			sql.EQ(integrationinstallation.FieldStatus, string(enum.InstallationStatusActive)),
+			sql.In(integrationinstallation.FieldOrganizationID, memberOf()),
+			sql.In(integrationinstallation.FieldIntegrationID, sql.Select(webhookendpoint.FieldIntegrationID).
+				From(sql.Table(webhookendpoint.Table)).Where(sql.EQ(webhookendpoint.FieldActive, true))),
 		)))
 	// Not wrapped in an outer SELECT: SQLite gives a column its declared
 	// type, which its driver needs to read a timestamp, only from a table.

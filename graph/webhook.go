@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net"
 	"net/netip"
 	"net/url"
@@ -11,7 +12,11 @@ import (
 	"strings"
 
 	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/ent/integration"
+	"github.com/bindery/bindery/ent/integrationinstallation"
 	"github.com/bindery/bindery/ent/predicate"
+	"github.com/bindery/bindery/ent/site"
+	"github.com/bindery/bindery/ent/space"
 	"github.com/bindery/bindery/ent/webhookdelivery"
 	"github.com/bindery/bindery/ent/webhookendpoint"
 	"github.com/bindery/bindery/graph/model"
@@ -189,6 +194,19 @@ func (r *Resolver) createWebhook(ctx context.Context, in model.CreateWebhookEndp
 		}
 		c := r.db(ctx).WebhookEndpoint.Create().SetID(eid).SetOrganizationID(o.ID).SetURL(u).SetEventTypes(types).
 			SetSecret(sealed).SetNillableActive(in.Active)
+		if in.Integration != nil {
+			i, err := r.integrationByName(ctx, *in.Integration, authz.View)
+			if apperr.KindOf(err) == apperr.NotFound || err == nil && i.OrganizationID != o.ID {
+				return apperr.Invalid("integration", "%q is not an integration this organization publishes", *in.Integration)
+			}
+			if err != nil {
+				return err
+			}
+			if err := checkIntegrationEvents(i, types); err != nil {
+				return err
+			}
+			c.SetIntegrationID(i.ID)
+		}
 		if in.Description != nil {
 			c.SetDescription(strings.TrimSpace(*in.Description))
 		}
@@ -202,12 +220,66 @@ func (r *Resolver) createWebhook(ctx context.Context, in model.CreateWebhookEndp
 	return x, secret, nil
 }
 
+// checkIntegrationEvents checks the event types of an integration's
+// endpoint: each one integrations receive, with the scope it needs among
+// the integration's (see webhook.IntegrationScope).
+func checkIntegrationEvents(i *ent.Integration, types []enum.WebhookEventType) error {
+	for _, t := range types {
+		scope, ok := webhook.IntegrationScope(t)
+		if !ok {
+			return apperr.Invalid("eventTypes", "integrations do not receive %s events", t)
+		}
+		if !slices.Contains(i.Scopes, scope) {
+			return apperr.Invalid("eventTypes", "%s events need the integration's scope %s", t, scope)
+		}
+	}
+	return nil
+}
+
+// endpointIntegration is the integration of an endpoint, or nil for an
+// organization's endpoint or when the integration is no longer published.
+func (r *Resolver) endpointIntegration(ctx context.Context, x *ent.WebhookEndpoint) (*ent.Integration, error) {
+	if x.IntegrationID == nil {
+		return nil, nil
+	}
+	i, _, err := r.integrations.get(ctx, *x.IntegrationID)
+	if apperr.KindOf(err) == apperr.NotFound {
+		return nil, nil
+	}
+	return i, err
+}
+
 // hooked tells the request's viewer that the organization of an endpoint
 // now has an active one, so that the changes that follow in the same
 // request (a GraphQL document's next mutations) write their deliveries.
+// An integration's endpoint concerns the organizations where the
+// integration is installed, which the viewer's facts do not list: the
+// rest of the request looks for endpoints at every change.
 func hooked(ctx context.Context, x *ent.WebhookEndpoint) {
-	if v := auth.ViewerFrom(ctx); v != nil && v.WebhookOrganizations != nil && x.Active {
-		v.WebhookOrganizations[x.OrganizationID] = true
+	if !x.Active {
+		return
+	}
+	if x.IntegrationID != nil {
+		hookEverywhere(ctx)
+		return
+	}
+	hookOrganization(ctx, x.OrganizationID)
+}
+
+// hookEverywhere tells the request's viewer that changes in any
+// organization may now have endpoints to deliver to (see hooked).
+func hookEverywhere(ctx context.Context) {
+	if v := auth.ViewerFrom(ctx); v != nil {
+		v.WebhookOrganizations = nil
+	}
+}
+
+// hookOrganization tells the request's viewer that changes in org may now
+// have endpoints to deliver to (see hooked): an endpoint turned on, or an
+// integration installed or resumed there.
+func hookOrganization(ctx context.Context, org string) {
+	if v := auth.ViewerFrom(ctx); v != nil && v.WebhookOrganizations != nil {
+		v.WebhookOrganizations[org] = true
 	}
 }
 
@@ -230,6 +302,18 @@ func (r *Resolver) updateWebhook(ctx context.Context, in model.UpdateWebhookEndp
 			types, err := checkEventTypes(in.EventTypes)
 			if err != nil {
 				return err
+			}
+			if x.IntegrationID != nil {
+				i, err := r.endpointIntegration(ctx, x)
+				if err != nil {
+					return err
+				}
+				if i == nil {
+					return apperr.Invalid("eventTypes", "the endpoint's integration is no longer published")
+				}
+				if err := checkIntegrationEvents(i, types); err != nil {
+					return err
+				}
 			}
 			up.SetEventTypes(types)
 		}
@@ -309,78 +393,169 @@ func (r *Resolver) wakeWebhookWorker() {
 	}
 }
 
-// enqueueWebhooks writes the deliveries of a webhook event: one per active
-// endpoint of its organization that wants its type, in the transaction of
-// ctx. A transaction reads an organization's endpoints once, however many
+// enqueueWebhooks writes the deliveries of a webhook event, in the
+// transaction of ctx: one per active endpoint of its organization that
+// wants its type, and one per active endpoint of an integration installed
+// (and active) there whose scopes allow the type and whose installation
+// covers the space or site the event happened in (events.Event.Within).
+// A transaction reads an organization's endpoints once, however many
 // events it emits; then an event costs nothing more when no endpoint wants
-// it, and the object's rendering (see WebhookPresenter) and one insert
-// when some do.
+// it, the object's rendering (see WebhookPresenter) and one insert when
+// some do, and one statement more to find the installations when an
+// integration's endpoint does.
 func (r *Resolver) enqueueWebhooks(ctx context.Context, e events.Event) error {
 	if v := auth.ViewerFrom(ctx); v != nil && v.WebhookOrganizations != nil && v.Facts != nil &&
 		v.Facts.Memberships[e.Organization].Member && !v.WebhookOrganizations[e.Organization] {
-		// The viewer's organization had no active endpoint when the
-		// request began (read with the token), and none was turned on in
-		// this request (hooked): nothing to write, and no statement to
-		// know it. An endpoint another request turns on meanwhile is
-		// missed as it would be by a read in this transaction that ran
-		// before that request committed.
+		// The viewer's organization had no active endpoint, nor an active
+		// installation of an integration with one, when the request began
+		// (read with the token), and none was turned on in this request
+		// (hooked): nothing to write, and no statement to know it. An
+		// endpoint another request turns on meanwhile is missed as it
+		// would be by a read in this transaction that ran before that
+		// request committed.
 		return nil
 	}
-	db := r.db(ctx)
-	p, _ := ctx.Value(pendingKey{}).(*pending)
-	all, cached := []*ent.WebhookEndpoint(nil), false
-	if p != nil {
-		all, cached = p.endpoints[e.Organization]
+	all, err := r.organizationEndpoints(ctx, e.Organization)
+	if err != nil {
+		return err
 	}
-	if !cached {
-		var err error
-		all, err = db.WebhookEndpoint.Query().Where(webhookendpoint.OrganizationID(e.Organization), webhookendpoint.Active(true)).
-			Select(webhookendpoint.FieldID, webhookendpoint.FieldEventTypes).All(internal(ctx, "the webhook outbox"))
-		if err != nil {
-			return fmt.Errorf("finding webhook endpoints: %w", err)
-		}
-		if p != nil {
-			if p.endpoints == nil {
-				p.endpoints = map[string][]*ent.WebhookEndpoint{}
-			}
-			p.endpoints[e.Organization] = all
-		}
-	}
-	var eps []*ent.WebhookEndpoint
+	var own []*ent.WebhookEndpoint
+	byIntegration := map[string][]*ent.WebhookEndpoint{}
+	scope, integrations := webhook.IntegrationScope(e.Webhook)
 	for _, x := range all {
-		if slices.Contains(x.EventTypes, e.Webhook) {
-			eps = append(eps, x)
+		switch {
+		case !slices.Contains(x.EventTypes, e.Webhook):
+		case x.IntegrationID == nil:
+			own = append(own, x)
+		case integrations && x.Edges.Integration != nil && slices.Contains(x.Edges.Integration.Scopes, scope):
+			byIntegration[*x.IntegrationID] = append(byIntegration[*x.IntegrationID], x)
 		}
 	}
-	if len(eps) == 0 {
+	installs, err := r.coveringInstallations(ctx, e, slices.Collect(maps.Keys(byIntegration)))
+	if err != nil {
+		return err
+	}
+	if len(own) == 0 && len(installs) == 0 {
 		return nil
 	}
-	var err error
 	var obj any = map[string]any{"id": e.Subject}
 	if r.presentWebhook != nil {
-		// Fresh loaders: those of the transaction may hold the object as
-		// it was before the change.
-		fresh := withLoaders(ctx, r.newLoaders(loadersFrom(ctx)))
-		if obj, err = r.presentWebhook(fresh, e.Organization, e.Webhook, e.Subject); err != nil {
+		if obj, err = r.presentWebhook(r.asOrganizationAdmin(ctx, e.Organization), e.Organization, e.Webhook, e.Subject); err != nil {
 			return fmt.Errorf("rendering a webhook event's object: %w", err)
 		}
 	}
-	body, err := json.Marshal(webhook.Envelope{ID: e.ID, Type: string(e.Webhook), CreatedAt: e.At,
-		Organization: e.Organization, Data: map[string]any{"object": obj}})
-	if err != nil {
-		return fmt.Errorf("encoding a webhook event: %w", err)
+	envelope := webhook.Envelope{ID: e.ID, Type: string(e.Webhook), CreatedAt: e.At, Organization: e.Organization,
+		Data: map[string]any{"object": obj}}
+	db, now := r.db(ctx), r.clock()
+	var creates []*ent.WebhookDeliveryCreate
+	deliver := func(eps []*ent.WebhookEndpoint, env webhook.Envelope) error {
+		body, err := json.Marshal(env)
+		if err != nil {
+			return fmt.Errorf("encoding a webhook event: %w", err)
+		}
+		for _, x := range eps {
+			creates = append(creates, db.WebhookDelivery.Create().SetEndpointID(x.ID).SetEventID(e.ID).
+				SetEventType(e.Webhook).SetPayload(string(body)).SetNextAttemptAt(now))
+		}
+		return nil
 	}
-	now := r.clock()
-	creates := make([]*ent.WebhookDeliveryCreate, len(eps))
-	for i, x := range eps {
-		creates[i] = db.WebhookDelivery.Create().SetEndpointID(x.ID).SetEventID(e.ID).SetEventType(e.Webhook).
-			SetPayload(string(body)).SetNextAttemptAt(now)
+	if len(own) > 0 {
+		if err := deliver(own, envelope); err != nil {
+			return err
+		}
+	}
+	for _, x := range installs {
+		eps := byIntegration[x.IntegrationID]
+		env := envelope
+		env.Integration, env.Installation = eps[0].Edges.Integration.Name, x.ID
+		if err := deliver(eps, env); err != nil {
+			return err
+		}
 	}
 	if err := db.WebhookDelivery.CreateBulk(creates...).Exec(ctx); err != nil {
 		return fmt.Errorf("writing webhook deliveries: %w", err)
 	}
 	r.afterCommit(ctx, r.wakeWebhookWorker)
 	return nil
+}
+
+// organizationEndpoints returns the active endpoints that may receive the
+// events of an organization: its own, and those of the published
+// integrations with an active installation there, with the integration's
+// name and scopes. A transaction reads them once per organization.
+func (r *Resolver) organizationEndpoints(ctx context.Context, org string) ([]*ent.WebhookEndpoint, error) {
+	p, _ := ctx.Value(pendingKey{}).(*pending)
+	if p != nil {
+		if all, ok := p.endpoints[org]; ok {
+			return all, nil
+		}
+	}
+	all, err := r.db(ctx).WebhookEndpoint.Query().Where(webhookendpoint.Active(true), webhookendpoint.Or(
+		webhookendpoint.And(webhookendpoint.OrganizationID(org), webhookendpoint.IntegrationIDIsNil()),
+		webhookendpoint.HasIntegrationWith(integration.UnpublishedAtIsNil(), integration.HasInstallationsWith(
+			integrationinstallation.OrganizationID(org), integrationinstallation.StatusEQ(enum.InstallationStatusActive))),
+	)).
+		Select(webhookendpoint.FieldID, webhookendpoint.FieldEventTypes, webhookendpoint.FieldIntegrationID).
+		WithIntegration(func(q *ent.IntegrationQuery) {
+			q.Select(integration.FieldID, integration.FieldName, integration.FieldScopes)
+		}).
+		All(internal(ctx, "the webhook outbox"))
+	if err != nil {
+		return nil, fmt.Errorf("finding webhook endpoints: %w", err)
+	}
+	if p != nil {
+		if p.endpoints == nil {
+			p.endpoints = map[string][]*ent.WebhookEndpoint{}
+		}
+		p.endpoints[org] = all
+	}
+	return all, nil
+}
+
+// coveringInstallations returns the active installations, in the event's
+// organization, of the given integrations that cover the space or site the
+// event happened in: all of the organization's, or a selection that holds
+// it.
+func (r *Resolver) coveringInstallations(ctx context.Context, e events.Event, integrationIDs []string) ([]*ent.IntegrationInstallation, error) {
+	if len(integrationIDs) == 0 {
+		return nil, nil
+	}
+	slices.Sort(integrationIDs)
+	covers := integrationinstallation.Or(
+		integrationinstallation.SpaceSelectionEQ(enum.InstallationSelectionAll),
+		integrationinstallation.HasSpacesWith(space.ID(e.Within)))
+	if webhook.OfSite(e.Webhook) {
+		covers = integrationinstallation.Or(
+			integrationinstallation.SiteSelectionEQ(enum.InstallationSelectionAll),
+			integrationinstallation.HasSitesWith(site.ID(e.Within)))
+	}
+	xs, err := r.db(ctx).IntegrationInstallation.Query().Where(integrationinstallation.OrganizationID(e.Organization),
+		integrationinstallation.IntegrationIDIn(integrationIDs...),
+		integrationinstallation.StatusEQ(enum.InstallationStatusActive), covers).
+		Order(integrationinstallation.ByIntegrationID()).
+		Select(integrationinstallation.FieldID, integrationinstallation.FieldIntegrationID).
+		All(internal(ctx, "the installations a webhook event reaches"))
+	if err != nil {
+		return nil, fmt.Errorf("finding the installations of webhook endpoints: %w", err)
+	}
+	return xs, nil
+}
+
+// asOrganizationAdmin returns ctx as an admin of org sees it: the viewer's
+// user, with the facts of an admin of org and of nothing else, and fresh
+// loaders (those of the transaction may hold an object as it was before
+// the change). A webhook event's object is presented in it, the same
+// whoever made the change.
+func (r *Resolver) asOrganizationAdmin(ctx context.Context, org string) context.Context {
+	l := r.newLoaders(loadersFrom(ctx))
+	v := auth.ViewerFrom(ctx)
+	if v == nil || v.User == nil {
+		return withLoaders(ctx, l)
+	}
+	facts := &authz.Facts{Memberships: map[string]authz.Membership{org: {Member: true, Role: enum.RoleAdmin}},
+		Grants: map[string]enum.Role{}}
+	l.facts = &viewerFacts{user: v.User, loaded: true, memberships: facts.Memberships, grants: facts.Grants}
+	return withLoaders(auth.WithViewer(ctx, &auth.Viewer{User: v.User, Token: v.Token, Facts: facts}), l)
 }
 
 // WebhookLocation is the /v1 address of an endpoint.

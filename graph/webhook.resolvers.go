@@ -66,6 +66,10 @@ func (r *webhookDeliveryResolver) Endpoint(ctx context.Context, obj *ent.Webhook
 	return x, err
 }
 
+func (r *webhookEndpointResolver) Integration(ctx context.Context, obj *ent.WebhookEndpoint) (*ent.Integration, error) {
+	return r.endpointIntegration(ctx, obj)
+}
+
 func (r *webhookEndpointResolver) Urls(ctx context.Context, obj *ent.WebhookEndpoint) (*model.WebhookEndpointURLs, error) {
 	return &model.WebhookEndpointURLs{Location: r.WebhookLocation(obj)}, nil
 }

@@ -110,6 +110,7 @@ func webhookEndpointShape(withSecret bool) string {
   "eventTypes": ` + webhookEventTypes + `,
   "active": {"type": "boolean"},
   "description": {"type": "string"},
+  "integration": {"type": "string", "description": "The name of the integration whose endpoint it is: it receives the events of the organizations where the integration is installed. Absent for the organization's own endpoints, and once the integration is unpublished."},
   "disabledReason": {"type": "string", "description": "Why Bindery disabled it after too many failed deliveries."},
   "disabledAt": {"type": "string", "format": "date-time"},
   "createdAt": {"type": "string", "format": "date-time"},
@@ -148,7 +149,8 @@ var createWebhookInput = `{"type": "object", "additionalProperties": false, "req
   "url": {"type": "string", "maxLength": 2048, "description": "An https URL of a public address."},
   "eventTypes": ` + webhookEventTypes + `,
   "active": {"type": "boolean", "description": "True by default."},
-  "description": {"type": "string", "maxLength": 256}}}`
+  "description": {"type": "string", "maxLength": 256},
+  "integration": {"type": "string", "description": "The name of an integration the organization publishes, to make this its endpoint; each event type must be one the integration's scopes allow."}}}`
 
 var updateWebhookInput = `{"type": "object", "additionalProperties": false, "properties": {
   "url": {"type": "string", "maxLength": 2048, "description": "An https URL of a public address."},

@@ -171,6 +171,7 @@ type createWebhookBody struct {
 	EventTypes  []enum.WebhookEventType `json:"eventTypes" rest:"required"`
 	Active      *bool                   `json:"active" rest:"nonnull"`
 	Description *string                 `json:"description" rest:"nonnull"`
+	Integration *string                 `json:"integration" rest:"nonnull"`
 }
 
 func (b *createWebhookBody) input(p params) (model.CreateWebhookEndpointInput, error) {
@@ -179,7 +180,7 @@ func (b *createWebhookBody) input(p params) (model.CreateWebhookEndpointInput, e
 		return model.CreateWebhookEndpointInput{}, err
 	}
 	return model.CreateWebhookEndpointInput{OrganizationID: o.ID, URL: b.URL, EventTypes: b.EventTypes,
-		Active: b.Active, Description: b.Description}, nil
+		Active: b.Active, Description: b.Description, Integration: b.Integration}, nil
 }
 
 type updateWebhookBody struct {
@@ -215,6 +216,7 @@ type webhookJSON struct {
 	EventTypes     []enum.WebhookEventType `json:"eventTypes"`
 	Active         bool                    `json:"active"`
 	Description    string                  `json:"description"`
+	Integration    *string                 `json:"integration,omitempty"`
 	DisabledReason *string                 `json:"disabledReason,omitempty"`
 	DisabledAt     *string                 `json:"disabledAt,omitempty"`
 	CreatedAt      string                  `json:"createdAt"`
@@ -224,7 +226,11 @@ type webhookJSON struct {
 
 func (j webhookJSON) location() string { return j.URLs.Location }
 
-func (a *API) presentWebhook(_ context.Context, x *ent.WebhookEndpoint) (webhookJSON, error) {
+func (a *API) presentWebhook(ctx context.Context, x *ent.WebhookEndpoint) (webhookJSON, error) {
+	i, err := a.r.WebhookEndpoint().Integration(ctx, x)
+	if err != nil {
+		return webhookJSON{}, err
+	}
 	j := webhookJSON{Object: "webhook-endpoint", ID: x.ID, URL: x.URL, EventTypes: x.EventTypes, Active: x.Active,
 		Description: x.Description, DisabledReason: x.DisabledReason, CreatedAt: model.FormatTime(x.CreatedAt),
 		UpdatedAt: model.FormatTime(x.UpdatedAt),
@@ -235,6 +241,9 @@ func (a *API) presentWebhook(_ context.Context, x *ent.WebhookEndpoint) (webhook
 	if x.DisabledAt != nil {
 		s := model.FormatTime(*x.DisabledAt)
 		j.DisabledAt = &s
+	}
+	if i != nil {
+		j.Integration = &i.Name
 	}
 	return j, nil
 }

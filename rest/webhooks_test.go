@@ -123,6 +123,18 @@ func TestWebhooks(t *testing.T) {
 	require.NoError(t, err)
 	assert.Zero(t, n)
 	assert.Equal(t, []string{paused}, e.Walk(t, base, e.OwnerToken, 10))
+
+	// An integration's endpoint names its integration, and keeps to the
+	// event types its scopes allow.
+	e.MustDo(http.MethodPost, "/v1/integrations/slack", e.OwnerToken, publishBody(e.Org.ID, nil), http.StatusOK)
+	res = e.Do(http.MethodPost, base, e.OwnerToken, map[string]any{"url": "https://hooks.example.com/slack",
+		"eventTypes": []string{"space.created"}, "integration": "slack"})
+	assert.Equal(t, http.StatusBadRequest, res.Status, "space.created needs space:metadata:read: %s", res.Body)
+	ofSlack := e.MustDo(http.MethodPost, base, e.OwnerToken, map[string]any{"url": "https://hooks.example.com/slack",
+		"eventTypes": []string{"change-request.merged"}, "integration": "slack"}, http.StatusCreated)
+	assert.Equal(t, "slack", ofSlack["integration"])
+	assert.Equal(t, "slack", e.MustDo(http.MethodGet, base+"/"+ofSlack["id"].(string), e.OwnerToken, nil, http.StatusOK)["integration"])
+	assert.NotContains(t, e.MustDo(http.MethodGet, base+"/"+paused, e.OwnerToken, nil, http.StatusOK), "integration")
 }
 
 // Bad input is a 400 naming the member. A member who is not an admin is

@@ -68,6 +68,8 @@ const (
 	EdgeOwner = "owner"
 	// EdgeInstallations holds the string denoting the installations edge name in mutations.
 	EdgeInstallations = "installations"
+	// EdgeWebhookEndpoints holds the string denoting the webhook_endpoints edge name in mutations.
+	EdgeWebhookEndpoints = "webhook_endpoints"
 	// Table holds the table name of the integration in the database.
 	Table = "integrations"
 	// OwnerTable is the table that holds the owner relation/edge.
@@ -84,6 +86,13 @@ const (
 	InstallationsInverseTable = "integration_installations"
 	// InstallationsColumn is the table column denoting the installations relation/edge.
 	InstallationsColumn = "integration_id"
+	// WebhookEndpointsTable is the table that holds the webhook_endpoints relation/edge.
+	WebhookEndpointsTable = "webhook_endpoints"
+	// WebhookEndpointsInverseTable is the table name for the WebhookEndpoint entity.
+	// It exists in this package in order to avoid circular dependency with the "webhookendpoint" package.
+	WebhookEndpointsInverseTable = "webhook_endpoints"
+	// WebhookEndpointsColumn is the table column denoting the webhook_endpoints relation/edge.
+	WebhookEndpointsColumn = "integration_id"
 )
 
 // Columns holds all SQL columns for integration fields.
@@ -286,6 +295,20 @@ func ByInstallations(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newInstallationsStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByWebhookEndpointsCount orders the results by webhook_endpoints count.
+func ByWebhookEndpointsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newWebhookEndpointsStep(), opts...)
+	}
+}
+
+// ByWebhookEndpoints orders the results by webhook_endpoints terms.
+func ByWebhookEndpoints(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newWebhookEndpointsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newOwnerStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -298,5 +321,12 @@ func newInstallationsStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(InstallationsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, InstallationsTable, InstallationsColumn),
+	)
+}
+func newWebhookEndpointsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(WebhookEndpointsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, WebhookEndpointsTable, WebhookEndpointsColumn),
 	)
 }

@@ -937,6 +937,29 @@ func HasInstallationsWith(preds ...predicate.IntegrationInstallation) predicate.
 	})
 }
 
+// HasWebhookEndpoints applies the HasEdge predicate on the "webhook_endpoints" edge.
+func HasWebhookEndpoints() predicate.Integration {
+	return predicate.Integration(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, WebhookEndpointsTable, WebhookEndpointsColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasWebhookEndpointsWith applies the HasEdge predicate on the "webhook_endpoints" edge with a given conditions (other predicates).
+func HasWebhookEndpointsWith(preds ...predicate.WebhookEndpoint) predicate.Integration {
+	return predicate.Integration(func(s *sql.Selector) {
+		step := newWebhookEndpointsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.Integration) predicate.Integration {
 	return predicate.Integration(sql.AndPredicates(predicates...))

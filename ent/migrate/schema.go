@@ -1292,6 +1292,7 @@ var (
 		{Name: "disabled_reason", Type: field.TypeString, Nullable: true},
 		{Name: "disabled_at", Type: field.TypeTime, Nullable: true},
 		{Name: "failures", Type: field.TypeInt, Default: 0},
+		{Name: "integration_id", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "organization_id", Type: field.TypeString, Size: 64},
 	}
 	// WebhookEndpointsTable holds the schema information for the "webhook_endpoints" table.
@@ -1301,8 +1302,14 @@ var (
 		PrimaryKey: []*schema.Column{WebhookEndpointsColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "webhook_endpoints_organizations_webhook_endpoints",
+				Symbol:     "webhook_endpoints_integrations_webhook_endpoints",
 				Columns:    []*schema.Column{WebhookEndpointsColumns[11]},
+				RefColumns: []*schema.Column{IntegrationsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "webhook_endpoints_organizations_webhook_endpoints",
+				Columns:    []*schema.Column{WebhookEndpointsColumns[12]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -1311,7 +1318,12 @@ var (
 			{
 				Name:    "webhookendpoint_organization_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{WebhookEndpointsColumns[11], WebhookEndpointsColumns[1]},
+				Columns: []*schema.Column{WebhookEndpointsColumns[12], WebhookEndpointsColumns[1]},
+			},
+			{
+				Name:    "webhookendpoint_integration_id",
+				Unique:  false,
+				Columns: []*schema.Column{WebhookEndpointsColumns[11]},
 			},
 		},
 	}
@@ -1540,7 +1552,8 @@ func init() {
 	TeamMembersTable.ForeignKeys[1].RefTable = UsersTable
 	TranslationSettingsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	WebhookDeliveriesTable.ForeignKeys[0].RefTable = WebhookEndpointsTable
-	WebhookEndpointsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	WebhookEndpointsTable.ForeignKeys[0].RefTable = IntegrationsTable
+	WebhookEndpointsTable.ForeignKeys[1].RefTable = OrganizationsTable
 	ChangeRequestContributorsTable.ForeignKeys[0].RefTable = ChangeRequestsTable
 	ChangeRequestContributorsTable.ForeignKeys[1].RefTable = UsersTable
 	CommentMentionsTable.ForeignKeys[0].RefTable = CommentsTable

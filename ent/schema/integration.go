@@ -239,6 +239,7 @@ func (Integration) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.From("owner", Organization.Type).Ref("integrations").Field("organization_id").Unique().Required().Annotations(skip),
 		edge.To("installations", IntegrationInstallation.Type).Annotations(skip, entsql.OnDelete(entsql.Cascade)),
+		edge.To("webhook_endpoints", WebhookEndpoint.Type).Annotations(skip, entsql.OnDelete(entsql.Cascade)),
 	}
 }
 

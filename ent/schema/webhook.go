@@ -27,6 +27,10 @@ func (WebhookEndpoint) Mixin() []ent.Mixin {
 func (WebhookEndpoint) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("organization_id").Immutable().Annotations(internal()),
+		// integration_id, when set, makes it the endpoint of an integration
+		// of its organization: it receives the events of the organizations
+		// where that integration is installed, instead of its own.
+		field.String("integration_id").Optional().Nillable().Immutable().Annotations(internal()),
 		field.String("url").MaxLen(2048).Comment("Where deliveries are POSTed: an https URL."),
 		// event_types is never empty: an endpoint names what it receives.
 		field.JSON("event_types", []enum.WebhookEventType{}).SchemaType(jsonColumn).Annotations(internal()),
@@ -52,13 +56,15 @@ func (WebhookEndpoint) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.From("organization", Organization.Type).Ref("webhook_endpoints").Field("organization_id").Unique().Required().
 			Immutable().Annotations(skip),
+		edge.From("integration", Integration.Type).Ref("webhook_endpoints").Field("integration_id").Unique().
+			Immutable().Annotations(skip),
 		edge.To("deliveries", WebhookDelivery.Type).Annotations(skip, entsql.OnDelete(entsql.Cascade)),
 	}
 }
 
 // Indexes of the WebhookEndpoint.
 func (WebhookEndpoint) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("organization_id", "created_at")}
+	return []ent.Index{index.Fields("organization_id", "created_at"), index.Fields("integration_id")}
 }
 
 // Annotations of the WebhookEndpoint.

@@ -1920,6 +1920,7 @@ type ComplexityRoot struct {
 		DisabledReason func(childComplexity int) int
 		EventTypes     func(childComplexity int) int
 		ID             func(childComplexity int) int
+		Integration    func(childComplexity int) int
 		URL            func(childComplexity int) int
 		UpdatedAt      func(childComplexity int) int
 		Urls           func(childComplexity int) int
@@ -2330,6 +2331,7 @@ type WebhookDeliveryResolver interface {
 	Endpoint(ctx context.Context, obj *ent.WebhookDelivery) (*ent.WebhookEndpoint, error)
 }
 type WebhookEndpointResolver interface {
+	Integration(ctx context.Context, obj *ent.WebhookEndpoint) (*ent.Integration, error)
 	Urls(ctx context.Context, obj *ent.WebhookEndpoint) (*model.WebhookEndpointURLs, error)
 	Deliveries(ctx context.Context, obj *ent.WebhookEndpoint, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.WebhookDeliveryConnection, error)
 }
@@ -9944,6 +9946,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.WebhookEndpoint.ID(childComplexity), true
+	case "WebhookEndpoint.integration":
+		if e.ComplexityRoot.WebhookEndpoint.Integration == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookEndpoint.Integration(childComplexity), true
 	case "WebhookEndpoint.url":
 		if e.ComplexityRoot.WebhookEndpoint.URL == nil {
 			break
@@ -16062,6 +16070,15 @@ type DeleteTranslationSettingsPayload {
 	{Name: "../schema/webhook.graphqls", Input: `extend type WebhookEndpoint {
   "The events it receives; never empty."
   eventTypes: [WebhookEventType!]!
+  """
+  The integration whose endpoint it is, or null for an endpoint of the
+  organization's own events. An integration's endpoint receives the events
+  of every organization where the integration is installed and active, for
+  the spaces and sites the installation covers, as its scopes allow; each
+  delivery names the installation. Null too when the integration is no
+  longer published.
+  """
+  integration: Integration
   "Its addresses."
   urls: WebhookEndpointURLs!
   """
@@ -16157,6 +16174,14 @@ input CreateWebhookEndpointInput {
   active: Boolean
   "What it is for, at most 256 characters."
   description: String
+  """
+  The name of an integration the organization publishes, to make this the
+  integration's endpoint: it then receives the events of the organizations
+  where the integration is installed instead of the organization's own.
+  Each event type must be one the integration's scopes allow (see the
+  README); it cannot change later.
+  """
+  integration: String
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
@@ -19684,6 +19709,8 @@ func (ec *executionContext) childFields_WebhookEndpoint(ctx context.Context, fie
 		return ec.fieldContext_WebhookEndpoint_disabledAt(ctx, field)
 	case "eventTypes":
 		return ec.fieldContext_WebhookEndpoint_eventTypes(ctx, field)
+	case "integration":
+		return ec.fieldContext_WebhookEndpoint_integration(ctx, field)
 	case "urls":
 		return ec.fieldContext_WebhookEndpoint_urls(ctx, field)
 	case "deliveries":
@@ -46874,6 +46901,38 @@ func (ec *executionContext) fieldContext_WebhookEndpoint_eventTypes(_ context.Co
 	return graphql.NewScalarFieldContext("WebhookEndpoint", field, false, false, errors.New("field of type WebhookEventType does not have child fields"))
 }
 
+func (ec *executionContext) _WebhookEndpoint_integration(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookEndpoint) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookEndpoint_integration(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.WebhookEndpoint().Integration(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Integration) graphql.Marshaler {
+			return ec.marshalOIntegration2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegration(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookEndpoint_integration(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WebhookEndpoint",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Integration(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _WebhookEndpoint_urls(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookEndpoint) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -49253,7 +49312,7 @@ func (ec *executionContext) unmarshalInputCreateWebhookEndpointInput(ctx context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"organizationId", "url", "eventTypes", "active", "description", "clientMutationId"}
+	fieldsInOrder := [...]string{"organizationId", "url", "eventTypes", "active", "description", "integration", "clientMutationId"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -49295,6 +49354,13 @@ func (ec *executionContext) unmarshalInputCreateWebhookEndpointInput(ctx context
 				return it, err
 			}
 			it.Description = data
+		case "integration":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("integration"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Integration = data
 		case "clientMutationId":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -75081,6 +75147,44 @@ func (ec *executionContext) _WebhookEndpoint(ctx context.Context, sel ast.Select
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "integration":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._WebhookEndpoint_integration(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "urls":
 			field := field
 

@@ -464,6 +464,12 @@ type CreateWebhookEndpointInput struct {
 	Active *bool `json:"active,omitempty"`
 	// What it is for, at most 256 characters.
 	Description *string `json:"description,omitempty"`
+	// The name of an integration the organization publishes, to make this the
+	// integration's endpoint: it then receives the events of the organizations
+	// where the integration is installed instead of the organization's own.
+	// Each event type must be one the integration's scopes allow (see the
+	// README); it cannot change later.
+	Integration *string `json:"integration,omitempty"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }

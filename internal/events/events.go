@@ -61,18 +61,25 @@ type Event struct {
 	// webhooks only.
 	Organization string                `json:"-"`
 	Webhook      enum.WebhookEventType `json:"-"`
+	// Within is the space or site the webhook event happened in (the
+	// space of a change request or comment, the space or site itself),
+	// empty for an event of the organization (a member's): an
+	// integration's installation receives it when it covers that space or
+	// site.
+	Within string `json:"-"`
 }
 
-// For returns e as a webhook event of type w in organization org too.
-func (e Event) For(org string, w enum.WebhookEventType) Event {
-	e.Organization, e.Webhook = org, w
+// For returns e as a webhook event of type w in organization org too,
+// within a space or site (or "", see Event.Within).
+func (e Event) For(org, within string, w enum.WebhookEventType) Event {
+	e.Organization, e.Within, e.Webhook = org, within, w
 	return e
 }
 
 // Webhook returns an event for webhooks only, of type w about subject in
-// organization org, now.
-func Webhook(org string, w enum.WebhookEventType, subject string) Event {
-	return New("", "", subject).For(org, w)
+// organization org, within a space or site (or ""), now.
+func Webhook(org, within string, w enum.WebhookEventType, subject string) Event {
+	return New("", "", subject).For(org, within, w)
 }
 
 // New returns an event of kind about subject on topic, now.

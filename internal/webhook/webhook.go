@@ -24,6 +24,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/bindery/bindery/internal/enum"
 )
 
 // SignatureHeader is the header that carries the signature.
@@ -173,6 +175,36 @@ type Envelope struct {
 	Type         string    `json:"type"`
 	CreatedAt    time.Time `json:"createdAt"`
 	Organization string    `json:"organization"`
-	// Data holds "object", the object as /v1 presents it to an admin.
+	// Integration and Installation name, in a delivery to an integration's
+	// endpoint, the integration and its installation in Organization.
+	Integration  string `json:"integration,omitempty"`
+	Installation string `json:"installation,omitempty"`
+	// Data holds "object", the object as /v1 presents it to an admin of
+	// Organization.
 	Data map[string]any `json:"data"`
 }
+
+// IntegrationScope is the scope an integration needs to receive events of
+// type t, and whether integrations receive them at all: the events of a
+// space (its content, change requests and comments need
+// space:content:read; the space itself space:metadata:read) and of a site
+// (site:metadata:read). Member events need a scope that the official
+// IntegrationScope does not have, so integrations do not receive them.
+func IntegrationScope(t enum.WebhookEventType) (enum.IntegrationScope, bool) {
+	switch t {
+	case enum.WebhookEventTypeSpaceCreated, enum.WebhookEventTypeSpaceUpdated, enum.WebhookEventTypeSpaceDeleted,
+		enum.WebhookEventTypeSpaceRestored:
+		return enum.IntegrationScopeSpaceMetadataRead, true
+	case enum.WebhookEventTypeSpaceContent, enum.WebhookEventTypeChangeRequestCreated,
+		enum.WebhookEventTypeChangeRequestUpdated, enum.WebhookEventTypeChangeRequestMerged,
+		enum.WebhookEventTypeCommentPosted, enum.WebhookEventTypeCommentResolved:
+		return enum.IntegrationScopeSpaceContentRead, true
+	case enum.WebhookEventTypeSitePublished:
+		return enum.IntegrationScopeSiteMetadataRead, true
+	}
+	return "", false
+}
+
+// OfSite says whether events of type t happen within a site (Within names
+// a site), rather than within a space or the organization.
+func OfSite(t enum.WebhookEventType) bool { return t == enum.WebhookEventTypeSitePublished }
