@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"entgo.io/ent/dialect"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
@@ -288,6 +289,44 @@ func TestTracing(t *testing.T) {
 	assert.NotContains(t, byName, "Organization.id")
 	// The access log names the trace.
 	assert.Contains(t, logs.String(), `"trace_id":"`+hex.EncodeToString(httpSpan.TraceId)+`"`)
+}
+
+// On PostgreSQL, the event bus's NOTIFY, which runs beside ent, is a span
+// of the request that published the event too.
+func TestTracingEventNotify(t *testing.T) {
+	t.Parallel()
+	col := &collector{}
+	otlp := httptest.NewServer(col)
+	t.Cleanup(otlp.Close)
+	e := servertest.New(t, func(c *config.Config) { c.OTLPEndpoint = otlp.URL })
+	if e.DB.Dialect != dialect.Postgres {
+		t.Skip("the bus sends NOTIFY on PostgreSQL only")
+	}
+	space := e.MustDo(http.MethodPost, "/v1/orgs/"+e.Org.ID+"/spaces", e.OwnerToken, map[string]any{"title": "Traced"},
+		http.StatusCreated)["id"].(string)
+	res := e.GraphQL(e.OwnerToken, `mutation Open($s: ID!) { createChangeRequest(input: {spaceId: $s, subject: "Fix"}) {
+	  changeRequest { id } } }`, map[string]any{"s": space})
+	require.Empty(t, res.Errors)
+	require.NoError(t, e.Server.FlushTraces(context.Background()))
+
+	col.mu.Lock()
+	defer col.mu.Unlock()
+	var op, notify *tracepb.Span
+	for _, s := range col.spans {
+		if s.Name == "mutation Open" {
+			op = s
+		}
+	}
+	require.NotNil(t, op, "the operation's span, in %v", names(col.spans))
+	for _, s := range col.spans {
+		for _, a := range s.Attributes {
+			if a.Key == "db.query.text" && strings.Contains(a.Value.GetStringValue(), "pg_notify") && bytes.Equal(s.TraceId, op.TraceId) {
+				notify = s
+			}
+		}
+	}
+	require.NotNil(t, notify, "a span of the NOTIFY in the operation's trace, in %v", names(col.spans))
+	assert.Equal(t, "SELECT", notify.Name)
 }
 
 // isUnder reports whether s descends from ancestor.

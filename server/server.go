@@ -72,7 +72,7 @@ func New(cfg config.Config, db *store.DB, log *slog.Logger, opts ...graph.Option
 	// Events reach the subscribers of every server on one PostgreSQL; on
 	// SQLite, one server's.
 	if db.Dialect == dialect.Postgres {
-		bus, err := events.NewPostgres(context.Background(), db.Source(), db.SQL, log)
+		bus, err := events.NewPostgres(context.Background(), db.Source(), db.SQL, db.Traced(), log)
 		if err != nil {
 			return nil, err
 		}

@@ -23,7 +23,7 @@ const maxPayload = 7900
 // at the time; a server that reconnects after a break closes its
 // subscriptions, whose clients then know they may have missed events.
 type Postgres struct {
-	db       *sql.DB
+	exec     Execer
 	channel  string
 	listener *pq.Listener
 	local    *Memory
@@ -39,14 +39,22 @@ func Channel(schema string) string {
 	return "bindery_events_" + hex.EncodeToString(sum[:8])
 }
 
+// Execer runs a statement, as ent's dialect.Driver does: Publish sends
+// its NOTIFYs through the application's driver, so that each is traced
+// (a span of the request that published it) and counted like any other
+// statement.
+type Execer interface {
+	Exec(ctx context.Context, query string, args, v any) error
+}
+
 // NewPostgres listens on the database of dsn, whose schema's channel it
-// uses, and publishes through db.
-func NewPostgres(ctx context.Context, dsn string, db *sql.DB, log *slog.Logger) (*Postgres, error) {
+// finds through db, and publishes through exec.
+func NewPostgres(ctx context.Context, dsn string, db *sql.DB, exec Execer, log *slog.Logger) (*Postgres, error) {
 	var schema string
 	if err := db.QueryRowContext(ctx, "SELECT current_schema()").Scan(&schema); err != nil {
 		return nil, fmt.Errorf("finding the schema of the event channel: %w", err)
 	}
-	p := &Postgres{db: db, channel: Channel(schema), local: NewMemory(), log: log, done: make(chan struct{})}
+	p := &Postgres{exec: exec, channel: Channel(schema), local: NewMemory(), log: log, done: make(chan struct{})}
 	p.listener = pq.NewListener(dsn, 100*time.Millisecond, 10*time.Second, func(ev pq.ListenerEventType, err error) {
 		if err != nil {
 			log.Warn("event listener", "event", int(ev), "error", err)
@@ -90,7 +98,7 @@ func (p *Postgres) Publish(ctx context.Context, evs ...Event) error {
 		if len(data) > maxPayload {
 			return fmt.Errorf("event %s is %d bytes, over the %d a notification carries", e.ID, len(data), maxPayload)
 		}
-		if _, err := p.db.ExecContext(ctx, "SELECT pg_notify($1, $2)", p.channel, string(data)); err != nil {
+		if err := p.exec.Exec(ctx, "SELECT pg_notify($1, $2)", []any{p.channel, string(data)}, nil); err != nil {
 			return fmt.Errorf("publishing event %s: %w", e.ID, err)
 		}
 	}

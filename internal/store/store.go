@@ -30,6 +30,7 @@ type DB struct {
 	SQL     *sql.DB
 	Dialect string
 	driver  dialect.Driver
+	traced  dialect.Driver
 	source  string
 	// tracer makes spans of statements once set (see TraceWith).
 	tracer *atomic.Pointer[tracer]
@@ -37,6 +38,12 @@ type DB struct {
 	// migrator).
 	migrateSource string
 }
+
+// Traced is a driver whose statements are traced like ent's (see
+// TraceWith), beneath any driver a test wraps Client's in: for statements
+// beside the application's own, such as the event bus's NOTIFY, which the
+// statement counts of tests leave out, since SQLite has none.
+func (d *DB) Traced() dialect.Driver { return d.traced }
 
 // NewClient returns another ent client over the same connections, with none
 // of the hooks or interceptors installed on Client: for tests, which set up
@@ -123,11 +130,12 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 		return nil, fmt.Errorf("connecting to %s database: %w", dialectName, err)
 	}
 	tr := &atomic.Pointer[tracer]{}
-	var drv dialect.Driver = &tracing{Driver: entsql.OpenDB(dialectName, db), system: dbSystem(dialectName), tracer: tr}
+	traced := &tracing{Driver: entsql.OpenDB(dialectName, db), system: dbSystem(dialectName), tracer: tr}
+	var drv dialect.Driver = traced
 	if o.wrap != nil {
 		drv = o.wrap(drv)
 	}
-	return &DB{Client: ent.NewClient(ent.Driver(drv)), SQL: db, Dialect: dialectName, driver: drv,
+	return &DB{Client: ent.NewClient(ent.Driver(drv)), SQL: db, Dialect: dialectName, driver: drv, traced: traced,
 		source: source, migrateSource: migrateSource, tracer: tr}, nil
 }
 
