@@ -17,11 +17,11 @@ import (
 // described without lowering the budget, so that the figure stays true.
 // `go test ./graph -run TestSchemaDescriptions -v` lists them.
 var undescribedBudget = map[string]int{
-	"type":        14,
-	"field":       264,
-	"argument":    72,
-	"input field": 85,
-	"enum value":  11,
+	"type":        8,
+	"field":       67,
+	"argument":    0,
+	"input field": 0,
+	"enum value":  0,
 }
 
 // TestSchemaDescriptions holds the schema to undescribedBudget.
@@ -45,7 +45,7 @@ func TestSchemaDescriptions(t *testing.T) {
 }
 
 // undescribed lists, by kind, the schema's members without a description,
-// leaving out GraphQL's own types and directives.
+// leaving out GraphQL's own types, directives and introspection fields.
 func undescribed(s *ast.Schema) map[string][]string {
 	missing := map[string][]string{}
 	add := func(kind, name string) { missing[kind] = append(missing[kind], name) }
@@ -57,6 +57,9 @@ func undescribed(s *ast.Schema) map[string][]string {
 			add("type", name)
 		}
 		for _, f := range def.Fields {
+			if strings.HasPrefix(f.Name, "__") { // __schema and __type, which gqlparser adds to Query
+				continue
+			}
 			where := fmt.Sprintf("%s.%s", name, f.Name)
 			if f.Description == "" {
 				if def.Kind == ast.InputObject {

@@ -10264,17 +10264,39 @@ extend type Query {
 extend type User {
   "The user's email; null unless the viewer is the user or shares an organization with them."
   email: String
+  "The user's addresses."
   urls: UserURLs!
   "The organizations the user is a member of. Only readable for the viewer."
-  organizations(first: Int, after: Cursor, last: Int, before: Cursor): OrganizationConnection
+  organizations(
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+    "Returns the last n items."
+    last: Int
+    "Returns the items before this cursor."
+    before: Cursor
+  ): OrganizationConnection
   "The user's API tokens. Only readable for the viewer."
-  apiTokens(first: Int, after: Cursor, last: Int, before: Cursor): APITokenConnection
+  apiTokens(
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+    "Returns the last n items."
+    last: Int
+    "Returns the items before this cursor."
+    before: Cursor
+  ): APITokenConnection
 }
 
+"The addresses of a user."
 type UserURLs {
+  "The user's address in /v1."
   location: String!
 }
 
+"The root of every change. Each mutation takes one input, runs in one transaction and returns a payload with the input's clientMutationId."
 type Mutation {
   "Creates an API token for the viewer. The token is in the payload only."
   createAPIToken(input: CreateAPITokenInput!): CreateAPITokenPayload!
@@ -10287,10 +10309,13 @@ Where to put a moved item among its new siblings: before or after a sibling
 space or collection. Without a position the item goes last.
 """
 input ContentPositionInput {
+  "A sibling space or collection to put the item just before."
   before: ID
+  "A sibling space or collection to put the item just after."
   after: ID
 }
 
+"The input of createAPIToken."
 input CreateAPITokenInput {
   "Up to 50 characters."
   label: String!
@@ -10300,7 +10325,9 @@ input CreateAPITokenInput {
   clientMutationId: String
 }
 
+"The result of createAPIToken."
 type CreateAPITokenPayload {
+  "The new token's record: its label, expiry and use, without the secret."
   apiToken: APIToken!
   "The token. It is shown only here: store it now."
   token: String!
@@ -10308,13 +10335,17 @@ type CreateAPITokenPayload {
   clientMutationId: String
 }
 
+"The input of revokeAPIToken."
 input RevokeAPITokenInput {
+  "The API token, one of the viewer's own."
   id: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
+"The result of revokeAPIToken."
 type RevokeAPITokenPayload {
+  "The ID of the revoked token, which no longer authenticates."
   revokedAPITokenId: ID!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -10324,6 +10355,7 @@ type RevokeAPITokenPayload {
 scalar Upload
 `, BuiltIn: false},
 	{Name: "../schema/changerequest.graphqls", Input: `extend type ChangeRequest {
+  "The space the change request proposes changes to."
   space: Space!
   "Who opened it; null when the account was deleted."
   createdBy: User
@@ -10341,6 +10373,7 @@ scalar Upload
   commentCount: Int!
   "The users who edited its content."
   contributors: [User!]!
+  "The change request's addresses."
   urls: ChangeRequestURLs!
   """
   What stands between the change request and a clean merge: its conflicts with
@@ -10353,12 +10386,19 @@ scalar Upload
   a PDF: every page, or with pageId the page and its nested pages, or with
   only the page alone.
   """
-  pdfURL(pageId: ID, only: Boolean = false): String!
+  pdfURL(
+    "A page of the change request's content: the PDF holds it and its nested pages. Every page when absent."
+    pageId: ID
+    "With pageId, true leaves the nested pages out; false (the default) keeps them."
+    only: Boolean = false
+  ): String!
 }
 
 "The addresses of a change request."
 type ChangeRequestURLs {
+  "The change request's address in /v1."
   location: String!
+  "The change request's address in the dashboard."
   app: String!
 }
 
@@ -10369,15 +10409,21 @@ request, theirs the main content, base their common ancestor.
 type MergeConflict {
   "Names the conflict in a MergeResolutionInput."
   key: String!
+  "What conflicts: text, a field, a deletion, a move or a file."
   kind: MergeConflictKind!
   "The page in conflict, as the change request has it, or as the main content has it when the change request deleted it."
   page: RevisionPage
+  "The ID of the page in conflict; null when the conflict is about a file or a reusable content."
   pageId: ID
+  "The ID of the file in conflict; null when it is about a page or a reusable content."
   fileId: ID
   "The field in conflict: markdown, title, slug, ..., parent for a move; null for a deletion."
   field: String
+  "The common ancestor's side: the whole markdown for TEXT and DELETE, the value for FIELD, the parent's path for MOVE (empty when it lacks the page), the file entry as JSON for FILE."
   base: String
+  "The change request's side, in the same form as base; empty when it deleted the page."
   ours: String
+  "The main content's side, in the same form as base; empty when it deleted the page."
   theirs: String
 }
 
@@ -10408,8 +10454,11 @@ Resolves one conflict: take a side, or give the resolved text of a TEXT or
 FIELD conflict.
 """
 input MergeResolutionInput {
+  "The key of the conflict it resolves (MergeConflict.key)."
   key: String!
+  "The side whose version wins; give take or text, not both."
   take: MergeSide
+  "The resolved text of a TEXT or FIELD conflict; give take or text, not both."
   text: String
 }
 
@@ -10434,6 +10483,7 @@ extend type Mutation {
 
 "The input of createChangeRequest."
 input CreateChangeRequestInput {
+  "The space to propose changes to; needs the edit role on it."
   spaceId: ID!
   "Up to 100 characters."
   subject: String
@@ -10443,6 +10493,7 @@ input CreateChangeRequestInput {
 
 "The result of createChangeRequest."
 type CreateChangeRequestPayload {
+  "The new change request, OPEN, whose content is the space's current content."
   changeRequest: ChangeRequest!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -10462,6 +10513,7 @@ input UpdateChangeRequestInput {
 
 "The result of updateChangeRequest."
 type UpdateChangeRequestPayload {
+  "The change request, as changed."
   changeRequest: ChangeRequest!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -10471,6 +10523,7 @@ type UpdateChangeRequestPayload {
 input SyncChangeRequestInput {
   "The change request."
   id: ID!
+  "Resolutions of the conflicts an earlier call returned, by their key."
   resolutions: [MergeResolutionInput!]
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -10482,7 +10535,9 @@ type SyncChangeRequestPayload {
   result: MergeResult!
   "The change request's revision after the update; null on conflicts."
   revision: Revision
+  "The change request, after the update or unchanged on conflicts."
   changeRequest: ChangeRequest!
+  "The conflicts that stopped the update; empty when it was done."
   conflicts: [MergeConflict!]!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -10492,6 +10547,7 @@ type SyncChangeRequestPayload {
 input MergeChangeRequestInput {
   "The change request."
   id: ID!
+  "Resolutions of the conflicts an earlier call returned, by their key."
   resolutions: [MergeResolutionInput!]
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -10503,7 +10559,9 @@ type MergeChangeRequestPayload {
   result: MergeResult!
   "The space's new revision; null on conflicts."
   revision: Revision
+  "The change request: MERGED, or unchanged on conflicts."
   changeRequest: ChangeRequest!
+  "The conflicts that stopped the merge; empty when it was done."
   conflicts: [MergeConflict!]!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -10511,7 +10569,10 @@ type MergeChangeRequestPayload {
 `, BuiltIn: false},
 	{Name: "../schema/collection.graphqls", Input: `extend type Query {
   "A collection the viewer can see."
-  collection(id: ID!): Collection
+  collection(
+    "The collection's ID."
+    id: ID!
+  ): Collection
 }
 
 extend type Collection {
@@ -10519,7 +10580,9 @@ extend type Collection {
   organization: Organization
   "The parent collection; null at the top level or when the viewer cannot see it."
   parent: Collection
+  "The collection's addresses."
   urls: CollectionURLs!
+  "What the viewer may do with the collection."
   permissions: CollectionPermissions!
   "The spaces directly in this collection that the viewer can see, in order."
   spaces(
@@ -10547,15 +10610,21 @@ extend type Collection {
 
 "The addresses of a collection."
 type CollectionURLs {
+  "The collection's address in /v1."
   location: String!
+  "The collection's address in the dashboard."
   app: String!
 }
 
 "What the viewer may do with a collection."
 type CollectionPermissions {
+  "Read it and see what it holds (the read role)."
   view: Boolean!
+  "Change, move, transfer or delete it (the admin role)."
   admin: Boolean!
+  "See its invite links (the admin role)."
   viewInviteLinks: Boolean!
+  "Create a space or a collection in it (the create role)."
   create: Boolean!
 }
 
@@ -10584,6 +10653,7 @@ input CreateCollectionInput {
   title: String
   "Up to 100 characters."
   description: String
+  "The collection to create it in; absent creates it at the organization's top level."
   parentId: ID
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -10591,6 +10661,7 @@ input CreateCollectionInput {
 
 "The result of createCollection."
 type CreateCollectionPayload {
+  "The new collection."
   collection: Collection!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -10612,6 +10683,7 @@ input UpdateCollectionInput {
 
 "The result of updateCollection."
 type UpdateCollectionPayload {
+  "The collection, as changed."
   collection: Collection!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -10627,6 +10699,7 @@ input DeleteCollectionInput {
 
 "The result of deleteCollection."
 type DeleteCollectionPayload {
+  "The ID of the deleted collection."
   deletedCollectionId: ID!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -10638,6 +10711,7 @@ input MoveCollectionInput {
   id: ID!
   "The new parent collection; null moves to the top level, absent keeps the parent."
   parentId: ID @goField(omittable: true)
+  "Where among its new siblings it goes; absent puts it last."
   position: ContentPositionInput
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -10645,6 +10719,7 @@ input MoveCollectionInput {
 
 "The result of moveCollection."
 type MoveCollectionPayload {
+  "The collection, in its new place."
   collection: Collection!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -10662,6 +10737,7 @@ input TransferCollectionInput {
 
 "The result of transferCollection."
 type TransferCollectionPayload {
+  "The collection, at the top level of its new organization."
   collection: Collection!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -10673,8 +10749,22 @@ type TransferCollectionPayload {
   unless order is ASC. status keeps the open or the resolved ones (null keeps
   all); targetPageId keeps those on one page.
   """
-  comments(first: Int, after: Cursor, last: Int, before: Cursor, order: CommentOrder = DESC,
-    status: CommentStatus, targetPageId: ID): CommentConnection!
+  comments(
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+    "Returns the last n items."
+    last: Int
+    "Returns the items before this cursor."
+    before: Cursor
+    "DESC (the default) lists the newest first, ASC the oldest."
+    order: CommentOrder = DESC
+    "Keeps the OPEN or the RESOLVED comments; null (the default) keeps all."
+    status: CommentStatus
+    "Keeps the comments on this page (its ID); absent keeps all."
+    targetPageId: ID
+  ): CommentConnection!
 }
 
 extend type ChangeRequest {
@@ -10683,8 +10773,22 @@ extend type ChangeRequest {
   order is ASC. status keeps the open or the resolved ones (null keeps all);
   targetPageId keeps those on one page.
   """
-  comments(first: Int, after: Cursor, last: Int, before: Cursor, order: CommentOrder = DESC,
-    status: CommentStatus, targetPageId: ID): CommentConnection!
+  comments(
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+    "Returns the last n items."
+    last: Int
+    "Returns the items before this cursor."
+    before: Cursor
+    "DESC (the default) lists the newest first, ASC the oldest."
+    order: CommentOrder = DESC
+    "Keeps the OPEN or the RESOLVED comments; null (the default) keeps all."
+    status: CommentStatus
+    "Keeps the comments on this page (its ID); absent keeps all."
+    targetPageId: ID
+  ): CommentConnection!
 }
 
 "The order of a list of comments by posting time."
@@ -10700,6 +10804,7 @@ extend type Comment {
   postedBy: User
   "Who resolved it; null while it is open, or when the account was deleted."
   resolvedBy: User
+  "The comment's text, as markdown and as a document."
   body: CommentBody!
   "What it is about: its space or change request, and the page and node it is on."
   target: CommentTarget!
@@ -10708,13 +10813,23 @@ extend type Comment {
   "The number of its replies."
   replyCount: Int!
   "Its replies, oldest first."
-  replies(first: Int, after: Cursor, last: Int, before: Cursor): CommentReplyConnection!
+  replies(
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+    "Returns the last n items."
+    last: Int
+    "Returns the items before this cursor."
+    before: Cursor
+  ): CommentReplyConnection!
   """
   The users its markdown mentions, as @email or as a link to the user's
   profile, among those who share an organization with its author. Stored so
   that notifications can come later: nobody is notified yet.
   """
   mentions: [User!]!
+  "The comment's addresses."
   urls: CommentURLs!
   "What the viewer may do with it."
   permissions: CommentPermissions!
@@ -10725,11 +10840,13 @@ extend type CommentReply {
   comment: Comment!
   "Who posted it; null when the account was deleted."
   postedBy: User
+  "The reply's text, as markdown and as a document."
   body: CommentBody!
   "The emoji reactions to it, by emoji in the order they were first used."
   reactions: [EmojiReaction!]!
   "The users its markdown mentions (see Comment.mentions); nobody is notified yet."
   mentions: [User!]!
+  "The reply's addresses."
   urls: CommentURLs!
   "What the viewer may do with it; reply is reacting to it."
   permissions: CommentPermissions!
@@ -10764,8 +10881,11 @@ type CommentTarget {
 type CommentTargetPage {
   "The page's ID, stable across revisions."
   id: ID!
+  "The page's title."
   title: String!
+  "The page's emoji; null when it has none."
   emoji: String
+  "The page's icon; null when it has none."
   icon: String
   "When the page was created; null when unknown."
   createdAt: DateTime
@@ -10874,6 +10994,7 @@ input PostCommentInput {
 
 "The comment posted."
 type PostCommentPayload {
+  "The new comment, OPEN."
   comment: Comment!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -10881,6 +11002,7 @@ type PostCommentPayload {
 
 "A change to a comment; absent members change nothing."
 input UpdateCommentInput {
+  "The comment."
   id: ID!
   "The new markdown, up to 64 KiB: its author, or an admin."
   markdown: String
@@ -10896,6 +11018,7 @@ input UpdateCommentInput {
 
 "The comment as changed."
 type UpdateCommentPayload {
+  "The comment, as changed."
   comment: Comment!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -10903,6 +11026,7 @@ type UpdateCommentPayload {
 
 "Resolves or reopens a comment."
 input ResolveCommentInput {
+  "The comment."
   id: ID!
   "False reopens it."
   resolved: Boolean! = true
@@ -10912,6 +11036,7 @@ input ResolveCommentInput {
 
 "The comment as resolved or reopened."
 type ResolveCommentPayload {
+  "The comment, RESOLVED or OPEN again."
   comment: Comment!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -10919,6 +11044,7 @@ type ResolveCommentPayload {
 
 "The comment to delete."
 input DeleteCommentInput {
+  "The comment; its replies and reactions are deleted with it."
   id: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -10926,6 +11052,7 @@ input DeleteCommentInput {
 
 "The ID of the comment deleted."
 type DeleteCommentPayload {
+  "The ID of the deleted comment."
   deletedCommentId: ID!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -10933,6 +11060,7 @@ type DeleteCommentPayload {
 
 "A reply to post in a comment's thread."
 input PostCommentReplyInput {
+  "The comment whose thread to reply in."
   commentId: ID!
   "Markdown, up to 64 KiB."
   markdown: String!
@@ -10942,6 +11070,7 @@ input PostCommentReplyInput {
 
 "The reply posted."
 type PostCommentReplyPayload {
+  "The new reply."
   reply: CommentReply!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -10949,6 +11078,7 @@ type PostCommentReplyPayload {
 
 "A change to a reply; absent members change nothing."
 input UpdateCommentReplyInput {
+  "The reply."
   id: ID!
   "The new markdown, up to 64 KiB: its author, or an admin."
   markdown: String
@@ -10964,6 +11094,7 @@ input UpdateCommentReplyInput {
 
 "The reply as changed."
 type UpdateCommentReplyPayload {
+  "The reply, as changed."
   reply: CommentReply!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -10971,6 +11102,7 @@ type UpdateCommentReplyPayload {
 
 "The reply to delete."
 input DeleteCommentReplyInput {
+  "The reply; its reactions are deleted with it."
   id: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -10978,6 +11110,7 @@ input DeleteCommentReplyInput {
 
 "The ID of the reply deleted."
 type DeleteCommentReplyPayload {
+  "The ID of the deleted reply."
   deletedCommentReplyId: ID!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -11007,6 +11140,7 @@ type AddReactionPayload {
 input RemoveReactionInput {
   "A comment or a reply."
   subjectId: ID!
+  "The emoji of the viewer's reaction, as it was added."
   emoji: String!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -11649,6 +11783,7 @@ type WebhookDeliveryEdge {
 	{Name: "../schema/content.graphqls", Input: `extend type Revision {
   "The revisions this one was made from; a merge has two."
   parents: [Revision!]!
+  "The space the revision belongs to."
   space: Space!
   "The change request the revision was made in; null for the main content."
   changeRequest: ChangeRequest
@@ -11659,18 +11794,33 @@ type WebhookDeliveryEdge {
   "The top-level pages, each with its nested pages."
   pages: [RevisionPage!]!
   "A page of the revision by its ID."
-  page(id: ID!): RevisionPage
+  page(
+    "The page's ID, the same in every revision that has the page."
+    id: ID!
+  ): RevisionPage
   "A page of the revision by its path, the slugs from the top joined by slashes."
-  pageByPath(path: String!): RevisionPage
+  pageByPath(
+    "The page's path, as RevisionPage.path gives it: for example getting-started/install."
+    path: String!
+  ): RevisionPage
+  "The revision's files: images and attachments that pages refer to."
   files: [RevisionFile!]!
-  file(id: ID!): RevisionFile
+  "A file of the revision by its ID; null when it has no such file."
+  file(
+    "The file's ID."
+    id: ID!
+  ): RevisionFile
+  "The revision's reusable contents: blocks of markdown that pages share."
   reusableContents: [RevisionReusableContent!]!
+  "The revision's addresses."
   urls: RevisionURLs!
 }
 
 "The addresses of a revision."
 type RevisionURLs {
+  "The revision's address in /v1."
   location: String!
+  "The revision's address in the dashboard."
   app: String!
 }
 
@@ -11686,15 +11836,21 @@ A page of a revision. Pages are immutable like their revision; their IDs are
 stable across revisions, so the same page can be followed from one to the next.
 """
 type RevisionPage {
+  "The page's ID, the same in every revision that has the page."
   id: ID!
+  "DOCUMENT, GROUP (a heading that only holds pages) or LINK (a page that points elsewhere)."
   type: PageType!
+  "The page's title, 1 to 100 characters."
   title: String!
+  "The page's emoji; null when it has none."
   emoji: String
+  "The page's icon; null when it has none."
   icon: String
   "The page's name in its parent's URL."
   slug: String!
   "The slugs from the top of the tree to this page, joined by slashes."
   path: String!
+  "The page's description, at most 1,000 characters; null when it has none."
   description: String
   "The page's content; null for groups and links."
   markdown: String
@@ -11706,16 +11862,23 @@ type RevisionPage {
   every read: ask for it where it is needed, not across a whole tree.
   """
   document: JSON
+  "Whether the page is hidden from the table of contents."
   hidden: Boolean!
+  "Whether the page is left out of search: Bindery's search does not index it."
   noIndex: Boolean!
+  "Whether search engines are asked not to index the page."
   noRobotsIndex: Boolean!
   "Display options; null for groups and links."
   layout: PageLayout
+  "The page's cover image; null when it has none."
   cover: PageCover
   "Where a link page points: a URL, or a page of the space."
   href: String
+  "For a link page to a page of the same content, that page's ID; null otherwise."
   targetPageId: ID
+  "When the page was created."
   createdAt: DateTime!
+  "When the page last changed."
   updatedAt: DateTime!
   "The nested pages, in order."
   pages: [RevisionPage!]!
@@ -11723,14 +11886,23 @@ type RevisionPage {
 
 "How a page is laid out: its width, its cover, and which of its parts are shown."
 type PageLayout {
+  "DEFAULT or WIDE."
   width: LayoutWidth!
+  "Whether the cover image is shown."
   cover: Boolean!
+  "HERO or FULL."
   coverSize: CoverSize!
+  "Whether the title is shown."
   title: Boolean!
+  "Whether the description is shown."
   description: Boolean!
+  "Whether the table of contents is shown beside the page."
   tableOfContents: Boolean!
+  "Whether the outline of the page's headings is shown."
   outline: Boolean!
+  "Whether the links to the previous and next pages are shown."
   pagination: Boolean!
+  "Whether the page's metadata, such as when it last changed, is shown."
   metadata: Boolean!
 }
 
@@ -11740,16 +11912,23 @@ type PageCover {
   fileId: ID
   "An external image URL, or null when the cover is a file."
   url: String
+  "The image's vertical position, as the official API's yPos; 0 unless set."
   yPos: Float!
 }
 
 "A file of a revision."
 type RevisionFile {
+  "The file's ID in the content."
   id: ID!
+  "The file's name, unique in the revision; markdown refers to it as .gitbook/assets/<name>."
   name: String!
+  "The file's media type, such as image/png."
   contentType: String!
+  "The file's size in bytes."
   size: Int!
+  "An image's width in pixels; null when it is no image or its size could not be read."
   width: Int
+  "An image's height in pixels; null when it is no image or its size could not be read."
   height: Int
   "A signed URL that serves the file for one hour."
   downloadURL: String!
@@ -11757,8 +11936,11 @@ type RevisionFile {
 
 "A reusable content block of a revision."
 type RevisionReusableContent {
+  "The reusable content's ID."
   id: ID!
+  "Its title."
   title: String!
+  "Its content as markdown; null when empty."
   markdown: String
 }
 
@@ -11796,20 +11978,31 @@ Where to put a page among its siblings: before or after a sibling page. Without
 a position the page goes last.
 """
 input PagePositionInput {
+  "A sibling page to put the page just before."
   before: ID
+  "A sibling page to put the page just after."
   after: ID
 }
 
 "How a page is laid out, to set."
 input PageLayoutInput {
+  "DEFAULT or WIDE; absent keeps it."
   width: LayoutWidth
+  "Whether the cover image is shown; absent keeps it."
   cover: Boolean
+  "HERO or FULL; absent keeps it."
   coverSize: CoverSize
+  "Whether the title is shown; absent keeps it."
   title: Boolean
+  "Whether the description is shown; absent keeps it."
   description: Boolean
+  "Whether the table of contents is shown; absent keeps it."
   tableOfContents: Boolean
+  "Whether the outline of the page's headings is shown; absent keeps it."
   outline: Boolean
+  "Whether the links to the previous and next pages are shown; absent keeps it."
   pagination: Boolean
+  "Whether the page's metadata is shown; absent keeps it."
   metadata: Boolean
 }
 
@@ -11817,7 +12010,9 @@ input PageLayoutInput {
 input PageCoverInput {
   "A file of the revision; give fileId or url."
   fileId: ID
+  "An external image URL; give fileId or url."
   url: String
+  "The image's vertical position, as the official API's yPos; 0 when absent."
   yPos: Float
 }
 
@@ -11831,18 +12026,27 @@ input CreatePageInput {
   expectedRevisionId: ID
   "The parent page; absent for the top level."
   parentPageId: ID
+  "Where among its siblings it goes; absent puts it last."
   position: PagePositionInput
+  "DOCUMENT (the default), GROUP or LINK."
   type: PageType = DOCUMENT
   "1 to 100 characters."
   title: String!
   "Derived from the title when absent; made unique among the siblings."
   slug: String
+  "The page's emoji."
   emoji: String
+  "The page's icon."
   icon: String
+  "At most 1,000 characters."
   description: String
+  "The page's content as markdown, at most 1 MiB; a document page is empty when absent."
   markdown: String
+  "Hides the page from the table of contents; false when absent."
   hidden: Boolean
+  "Leaves the page out of search; false when absent."
   noIndex: Boolean
+  "Asks search engines not to index the page; false when absent."
   noRobotsIndex: Boolean
   "For a link page: an http(s) or mailto URL. Give href or targetPageId."
   href: String
@@ -11874,6 +12078,7 @@ input UpdatePageInput {
   pageId: ID!
   "1 to 100 characters."
   title: String
+  "The page's name in its parent's URL, 1 to 100 characters, unique among its siblings: another page's slug is refused with CONFLICT."
   slug: String
   "null removes it."
   emoji: String @goField(omittable: true)
@@ -11881,14 +12086,19 @@ input UpdatePageInput {
   icon: String @goField(omittable: true)
   "null removes it."
   description: String @goField(omittable: true)
+  "Hides the page from the table of contents, or shows it."
   hidden: Boolean
+  "Leaves the page out of search, or puts it back."
   noIndex: Boolean
+  "Asks search engines not to index the page, or stops asking."
   noRobotsIndex: Boolean
   "Changes the given options; null returns to the default layout."
   layout: PageLayoutInput @goField(omittable: true)
   "null removes it."
   cover: PageCoverInput @goField(omittable: true)
+  "For a link page: a new http(s) or mailto URL to point at. Give href or targetPageId."
   href: String
+  "For a link page: a new page of the same content to point at."
   targetPageId: ID
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -11916,6 +12126,7 @@ input MovePageInput {
   pageId: ID!
   "The new parent page; null moves to the top level, absent keeps the parent."
   parentPageId: ID @goField(omittable: true)
+  "Where among its new siblings it goes; absent puts it last."
   position: PagePositionInput
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -11965,6 +12176,7 @@ input SetPageMarkdownInput {
   expectedRevisionId: ID
   "The page, by its ID in the content."
   pageId: ID!
+  "The page's new content as markdown, at most 1 MiB."
   markdown: String!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -11988,6 +12200,7 @@ input UploadFileInput {
   changeRequestId: ID
   "The revision the edit expects to be current; when another is, the edit fails with CONFLICT."
   expectedRevisionId: ID
+  "The file, as a part of the multipart request; at most BINDERY_MAX_UPLOAD_BYTES (25 MiB by default)."
   file: Upload!
   "The file's name; the uploaded file name when absent."
   name: String
@@ -11999,6 +12212,7 @@ input UploadFileInput {
 type UploadFilePayload {
   "The revision the edit made."
   revision: Revision!
+  "The new file."
   file: RevisionFile!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -12046,7 +12260,9 @@ input ImportContentInput {
 type ImportContentPayload {
   "The revision the edit made."
   revision: Revision!
+  "How many resources (pages and files) were imported."
   importedResources: Int!
+  "How many resources were found, those skipped or failed included."
   totalResources: Int!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -13621,6 +13837,7 @@ type UninstallIntegrationPayload {
 	{Name: "../schema/invite.graphqls", Input: `extend type Invite {
   "Whether the viewer's role in the organization is already at least the invite's."
   redundant: Boolean!
+  "The invite link's addresses."
   urls: InviteURLs!
 }
 
@@ -13643,7 +13860,10 @@ extend type Organization {
     before: Cursor
   ): InviteConnection!
   "One invite link of the organization. Needs the admin role."
-  invite(id: ID!): Invite!
+  invite(
+    "The invite link's ID, which is its secret."
+    id: ID!
+  ): Invite!
 }
 
 extend type Query {
@@ -13652,7 +13872,10 @@ extend type Query {
   viewer belongs to, and all of them when the viewer's own email is on that
   domain (they may join). Anyone else gets an empty list.
   """
-  emailDomainOrganizations(emailDomain: String!): [Organization!]!
+  emailDomainOrganizations(
+    "An email domain, such as example.com."
+    emailDomain: String!
+  ): [Organization!]!
 }
 
 extend type Mutation {
@@ -13678,6 +13901,7 @@ extend type Mutation {
 
 "A person to invite by email, with the role they get."
 input InviteeInput {
+  "The person's email address, as ann@example.com or Ann <ann@example.com>."
   email: String!
   "This invitee's role, null for a guest; absent, the input's role."
   role: Role @goField(omittable: true)
@@ -13721,6 +13945,7 @@ input CreateLinkInviteInput {
 
 "The result of createLinkInvite."
 type CreateLinkInvitePayload {
+  "The new invite link; its ID is the link's secret."
   invite: Invite!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -13738,6 +13963,7 @@ input UpdateLinkInviteInput {
 
 "The result of updateLinkInvite."
 type UpdateLinkInvitePayload {
+  "The invite link, with its new role."
   invite: Invite!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -13753,6 +13979,7 @@ input DeleteLinkInviteInput {
 
 "The result of deleteLinkInvite."
 type DeleteLinkInvitePayload {
+  "The ID of the deleted invite link, which admits no one any more."
   deletedInviteId: ID!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -13762,6 +13989,7 @@ type DeleteLinkInvitePayload {
 input JoinOrganizationInput {
   "The invite link's organization."
   organizationId: ID!
+  "The invite link's ID, which is its secret."
   inviteId: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -13769,6 +13997,7 @@ input JoinOrganizationInput {
 
 "The result of joinOrganization."
 type JoinOrganizationPayload {
+  "The viewer's membership, with the link's role or the higher one they had."
   member: Member!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -13786,6 +14015,7 @@ extend type Revision {
   The /v1 twin is GET /v1/spaces/{spaceId}/links.
   """
   links(
+    "Keeps the targets of this status; absent keeps all."
     status: ContentReferenceStatus
     "Returns the first n items."
     first: Int
@@ -13801,6 +14031,7 @@ extend type RevisionPage {
   the page's links whatever it is.
   """
   links(
+    "Keeps the targets of this status; absent keeps all."
     status: ContentReferenceStatus
     "Returns the first n items."
     first: Int
@@ -13835,6 +14066,7 @@ type ContentReferenceUsage {
   status: ContentReferenceStatus!
   "DEPENDS_ON when a page embeds the target (an image, a cover), REFERENCE otherwise."
   relation: ContentReferenceRelation!
+  "What the target is: a PAGE, an ANCHOR of a page, a FILE or a URL."
   kind: ContentReferenceKind!
   "The page a PAGE target is, or an ANCHOR target is on; null when it is not in the revision, or for other kinds."
   page: RevisionPage
@@ -13854,6 +14086,7 @@ type ContentReferenceUsage {
 type ContentReferencesStats {
   "The distinct targets."
   total: Int!
+  "How many of the targets are broken."
   broken: ContentReferencesBrokenStats!
 }
 
@@ -13878,9 +14111,13 @@ type Member {
   id: ID! @goField(forceResolver: true)
   "The member's role; null for a guest, who sees only what is shared with them."
   role: Role
+  "The member's user."
   user: User!
+  "Whether the membership is disabled: a disabled member gets no access from it and does not count as an admin."
   disabled: Boolean!
+  "Whether the member is an SSO member, who signs in through the organization's SAML provider (see setMemberSSO)."
   sso: Boolean!
+  "When the user became a member."
   joinedAt: DateTime!
   "When the member last pinged the organization; null if never."
   lastSeenAt: DateTime
@@ -13902,24 +14139,34 @@ type Member {
     last: Int
     "Returns the items before this cursor."
     before: Cursor
+    "By creation time: DESC (the default) lists the newest first, ASC the oldest."
     order: ListOrder = DESC
   ): MemberSpaceConnection!
 }
 
 "A space a member can access, with their role on it."
 type MemberSpace {
+  "A live space the member can see."
   space: Space!
+  "The member's role on the space, as authorization decides it."
   permission: Role!
 }
 
 "A filter of members by role; GUEST selects members without a role."
 enum MemberRoleFilter {
+  "Members whose organization role is ` + "`" + `admin` + "`" + `."
   ADMIN
+  "Members whose organization role is ` + "`" + `create` + "`" + `."
   CREATE
+  "Members whose organization role is ` + "`" + `review` + "`" + `."
   REVIEW
+  "Members whose organization role is ` + "`" + `edit` + "`" + `."
   EDIT
+  "Members whose organization role is ` + "`" + `comment` + "`" + `."
   COMMENT
+  "Members whose organization role is ` + "`" + `read` + "`" + `."
   READ
+  "Guests: members without an organization role."
   GUEST
 }
 
@@ -13928,13 +14175,17 @@ The sort of a list of members: by when they joined, or by when they were last
 seen (members never seen are then left out).
 """
 enum MemberSort {
+  "By when they joined the organization."
   JOINED_AT
+  "By when they last pinged the organization; members never seen are left out."
   LAST_SEEN_AT
 }
 
 "The direction of a list."
 enum ListOrder {
+  "Ascending: the oldest or smallest first."
   ASC
+  "Descending: the most recent or largest first."
   DESC
 }
 
@@ -13953,13 +14204,20 @@ extend type Organization {
     last: Int
     "Returns the items before this cursor."
     before: Cursor
+    "Keeps the members with this organization role; GUEST keeps those without one. All members when absent."
     role: MemberRoleFilter
+    "Keeps the members whose display name or email contains it, ignoring case."
     search: String
+    "What the list is sorted by: JOINED_AT (the default) or LAST_SEEN_AT."
     sort: MemberSort = JOINED_AT
+    "DESC (the default) lists the most recent first, ASC the oldest."
     order: ListOrder = DESC
   ): MemberConnection!
   "One member, by user ID."
-  member(id: ID!): Member!
+  member(
+    "The member's user ID."
+    id: ID!
+  ): Member!
 }
 
 extend type Mutation {
@@ -13993,6 +14251,7 @@ input UpdateMemberInput {
 
 "The result of updateMember."
 type UpdateMemberPayload {
+  "The member, with their new role."
   member: Member!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14002,6 +14261,7 @@ type UpdateMemberPayload {
 input RemoveMemberInput {
   "The organization."
   organizationId: ID!
+  "The user ID of the member to remove; the viewer's own to leave."
   userId: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -14019,6 +14279,7 @@ type RemoveMemberPayload {
 input SetMemberSSOInput {
   "The organization."
   organizationId: ID!
+  "The user ID of the member to mark."
   userId: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -14026,6 +14287,7 @@ input SetMemberSSOInput {
 
 "The result of setMemberSSO."
 type SetMemberSSOPayload {
+  "The member, now an SSO member."
   member: Member!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14041,6 +14303,7 @@ input PingOrganizationInput {
 
 "The result of pingOrganization."
 type PingOrganizationPayload {
+  "The viewer's membership, with its new lastSeenAt."
   member: Member!
   """
   A token of claims to attach to the member for visitor authentication of
@@ -14068,7 +14331,9 @@ type PingOrganizationPayload {
     "Returns the items before this cursor."
     before: Cursor
   ): OpenAPISpecVersionConnection!
+  "What the viewer may do with the spec: members with a role read it, the create role changes or deletes it."
   permissions: EditPermissions!
+  "The spec's addresses."
   urls: OpenAPISpecURLs!
 }
 
@@ -14082,7 +14347,9 @@ type OpenAPISpecURLs {
 
 "A problem found in an OpenAPI document."
 type OpenAPIError {
+  "What is wrong, in words."
   message: String!
+  "A short name of the kind of problem, such as timeout or empty; null when it has none."
   code: String
 }
 
@@ -14097,9 +14364,13 @@ extend type OpenAPISpecVersion {
 type OpenAPIOperation {
   "GET, POST, ... in upper case."
   method: String!
+  "The operation's path, as the document writes it, such as /pets/{petId}."
   path: String!
+  "The operation's operationId; null when the document gives none."
   operationId: String
+  "The operation's summary; null when the document gives none."
   summary: String
+  "The operation's tags, in the document's order; empty when it has none."
   tags: [String!]!
 }
 
@@ -14116,7 +14387,10 @@ extend type Organization {
     before: Cursor
   ): OpenAPISpecConnection!
   "One OpenAPI spec of the organization, by slug. Needs a role in the organization."
-  openAPISpec(slug: String!): OpenAPISpec!
+  openAPISpec(
+    "The spec's slug, unique in the organization."
+    slug: String!
+  ): OpenAPISpec!
 }
 
 "Where an OpenAPI document comes from: exactly one of url and text."
@@ -14144,6 +14418,7 @@ input CreateOpenAPISpecInput {
   organizationId: ID!
   "1 to 100 lowercase letters and digits, in words joined by hyphens; unique in the organization."
   slug: String!
+  "Where the document comes from: a URL or the text itself."
   source: OpenAPISpecSourceInput!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -14151,6 +14426,7 @@ input CreateOpenAPISpecInput {
 
 "The result of createOpenAPISpec."
 type CreateOpenAPISpecPayload {
+  "The new spec, PENDING until the background processing takes it."
   openAPISpec: OpenAPISpec!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14160,7 +14436,9 @@ type CreateOpenAPISpecPayload {
 input PutOpenAPISpecInput {
   "The organization."
   organizationId: ID!
+  "The spec's slug: 1 to 100 lowercase letters and digits, in words joined by hyphens."
   slug: String!
+  "Where the document comes from: a URL or the text itself."
   source: OpenAPISpecSourceInput!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -14168,6 +14446,7 @@ input PutOpenAPISpecInput {
 
 "The result of putOpenAPISpec."
 type PutOpenAPISpecPayload {
+  "The spec, PENDING until the background processing takes its new source."
   openAPISpec: OpenAPISpec!
   "Whether the spec was created, rather than updated."
   created: Boolean!
@@ -14179,6 +14458,7 @@ type PutOpenAPISpecPayload {
 input UpdateOpenAPISpecInput {
   "The OpenAPI spec."
   id: ID!
+  "The new source: a URL or the text itself."
   source: OpenAPISpecSourceInput!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -14186,6 +14466,7 @@ input UpdateOpenAPISpecInput {
 
 "The result of updateOpenAPISpec."
 type UpdateOpenAPISpecPayload {
+  "The spec, PENDING until the background processing takes its new source."
   openAPISpec: OpenAPISpec!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14201,6 +14482,7 @@ input DeleteOpenAPISpecInput {
 
 "The result of deleteOpenAPISpec."
 type DeleteOpenAPISpecPayload {
+  "The ID of the deleted spec."
   deletedOpenAPISpecId: ID!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14208,11 +14490,16 @@ type DeleteOpenAPISpecPayload {
 `, BuiltIn: false},
 	{Name: "../schema/organization.graphqls", Input: `extend type Query {
   "An organization the viewer is a member of."
-  organization(id: ID!): Organization
+  organization(
+    "The organization's ID."
+    id: ID!
+  ): Organization
 }
 
 extend type Organization {
+  "The organization's addresses."
   urls: OrganizationURLs!
+  "What the viewer may do in the organization."
   permissions: OrganizationPermissions!
   "The viewer's role; null for a guest."
   viewerRole: Role
@@ -14229,6 +14516,7 @@ extend type Organization {
     last: Int
     "Returns the items before this cursor."
     before: Cursor
+    "true (the default) lists nested collections too; false only the top-level ones."
     nested: Boolean = true
   ): CollectionConnection!
   """
@@ -14244,27 +14532,40 @@ extend type Organization {
     last: Int
     "Returns the items before this cursor."
     before: Cursor
+    "true lists only the deleted spaces that can still be restored, and needs the admin role; false (the default) lists the live ones."
     deleted: Boolean = false
   ): SpaceConnection!
 }
 
 "The addresses of an organization."
 type OrganizationURLs {
+  "The organization's address in /v1."
   location: String!
+  "The organization's address in the dashboard."
   app: String!
+  "The URL of the organization's logo; null when it has none."
   logo: String
 }
 
 "What the viewer may do in an organization."
 type OrganizationPermissions {
+  "See the organization: its members and guests, and anyone who can see some of its content."
   view: Boolean!
+  "Administer it: change its settings, members, invites, SAML providers and sites (the admin role)."
   admin: Boolean!
+  "Own a team of the organization (the create role)."
   ownTeam: Boolean!
+  "Create a space or a collection at its top level (the create role)."
   createContent: Boolean!
+  "Create an OpenAPI spec in it (the create role)."
   createOpenAPISpec: Boolean!
+  "Ingest conversations into it (the admin role)."
   ingestConversations: Boolean!
+  "See its billing (the admin role); Bindery is self-hosted and bills nothing."
   viewBilling: Boolean!
+  "List its members (any role; not guests)."
   listMembers: Boolean!
+  "List its teams (any role; not guests)."
   listTeams: Boolean!
   "List the integrations it publishes, private and unlisted ones included (its members)."
   listIntegrations: Boolean!
@@ -14291,6 +14592,7 @@ input CreateOrganizationInput {
 
 "The result of createOrganization."
 type CreateOrganizationPayload {
+  "The new organization."
   organization: Organization!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14302,6 +14604,7 @@ input UpdateOrganizationInput {
   id: ID!
   "2 to 255 characters."
   title: String
+  "Replaces the email domains whose users may find and join the organization: at most 100, stored lower-cased and without repeats."
   emailDomains: [String!]
   "3 to 32 characters; null removes it."
   hostname: String @goField(omittable: true)
@@ -14311,8 +14614,11 @@ input UpdateOrganizationInput {
   logo: String @goField(omittable: true)
   "A site of the organization that visitors see by default; null removes it."
   defaultSiteId: ID @goField(omittable: true)
+  "Whether the organization uses single sign-on."
   sso: Boolean
+  "Whether the organization turns on AI features; Bindery stores it for clients and runs none."
   ai: Boolean
+  "Whether its invite links admit people; false makes joinOrganization refuse with FORBIDDEN."
   inviteLinks: Boolean
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -14320,6 +14626,7 @@ input UpdateOrganizationInput {
 
 "The result of updateOrganization."
 type UpdateOrganizationPayload {
+  "The organization, as changed."
   organization: Organization!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14330,6 +14637,7 @@ type UpdateOrganizationPayload {
   defaultTeam: Team
   "Bindery's side of the SAML exchange, to configure in the identity provider."
   service: SAMLServiceProvider!
+  "The provider's addresses."
   urls: SAMLProviderURLs!
 }
 
@@ -14351,8 +14659,11 @@ type SAMLProviderURLs {
 
 "A way to sign in to an organization: one of its active SAML providers."
 type SSOProviderLogin {
+  "The SAML provider's ID."
   id: ID!
+  "The provider's label, to show on a sign-in button."
   label: String!
+  "The URL that starts a sign-in with the provider (Bindery does not serve it yet: it answers 404)."
   startURL: String!
 }
 
@@ -14369,7 +14680,10 @@ extend type Organization {
     before: Cursor
   ): SAMLProviderConnection!
   "One SAML provider of the organization. Needs the admin role."
-  samlProvider(id: ID!): SAMLProvider!
+  samlProvider(
+    "The SAML provider's ID."
+    id: ID!
+  ): SAMLProvider!
   "The organization's active SAML providers, to sign in with; for whoever sees the organization."
   ssoProviders: [SSOProviderLogin!]!
 }
@@ -14405,6 +14719,7 @@ input CreateSAMLProviderInput {
 
 "The result of createSAMLProvider."
 type CreateSAMLProviderPayload {
+  "The new provider: ACTIVE when ssoURL, entityID and certificate are all set, else PENDING."
   samlProvider: SAMLProvider!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14414,11 +14729,17 @@ type CreateSAMLProviderPayload {
 input UpdateSAMLProviderInput {
   "The SAML provider."
   id: ID!
+  "1 to 30 characters; absent keeps it."
   label: String
+  "The identity provider's sign-in URL: an absolute http(s) URL of at most 2048 characters; null removes it, absent keeps it."
   ssoURL: String @goField(omittable: true)
+  "The identity provider's entity ID, at most 1024 characters; null removes it, absent keeps it."
   entityID: String @goField(omittable: true)
+  "The identity provider's PEM-encoded X.509 certificate, at most 10000 characters; null removes it, absent keeps it."
   certificate: String @goField(omittable: true)
+  "A team of the organization that members signing in through it join; null removes it, absent keeps it."
   defaultTeamId: ID @goField(omittable: true)
+  "The role of members signing in through it; null makes them guests, absent keeps it."
   defaultRole: Role @goField(omittable: true)
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -14426,6 +14747,7 @@ input UpdateSAMLProviderInput {
 
 "The result of updateSAMLProvider."
 type UpdateSAMLProviderPayload {
+  "The provider, as changed."
   samlProvider: SAMLProvider!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14441,6 +14763,7 @@ input DeleteSAMLProviderInput {
 
 "The result of deleteSAMLProvider."
 type DeleteSAMLProviderPayload {
+  "The ID of the deleted provider."
   deletedSAMLProviderId: ID!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14455,6 +14778,7 @@ type DeleteSAMLProviderPayload {
   characters.
   """
   search(
+    "The words to search for, 1 to 512 characters; each matches the words that start with it."
     query: String!
     "Returns the first n items."
     first: Int
@@ -14474,6 +14798,7 @@ extend type Organization {
   with its best pages. Deleted spaces are not searched.
   """
   search(
+    "The words to search for, 1 to 512 characters; each matches the words that start with it."
     query: String!
     "Returns the first n items."
     first: Int
@@ -14520,6 +14845,7 @@ type SearchSectionResult {
 
 "A space that matches a search of its organization."
 type SearchSpaceResult {
+  "The space that matches."
   space: Space!
   "The rank of the space's best page."
   rank: Float!
@@ -14532,7 +14858,9 @@ type SearchSpaceResult {
   siteSpaceCount: Int!
   "Where requests at origin (a host and a path) are proxied to the site; null when there is no proxy."
   proxy: SiteProxy
+  "Whether the site adapts its content to its visitors' claims."
   adaptiveContent: SiteAdaptiveContent!
+  "The site's addresses."
   urls: SiteURLs!
 }
 
@@ -14576,13 +14904,20 @@ extend type Organization {
     last: Int
     "Returns the items before this cursor."
     before: Cursor
+    "Keeps the sites with a site-space of this space."
     space: ID
+    "Keeps the sites whose title contains it, ignoring case."
     title: String
+    "Keeps the published sites (true) or the unpublished ones (false); absent keeps all."
     published: Boolean
+    "Keeps the sites of one of these types."
     type: [SiteType!]
   ): SiteConnection!
   "One site of the organization."
-  site(id: ID!): Site!
+  site(
+    "The site's ID."
+    id: ID!
+  ): Site!
 }
 
 extend type Mutation {
@@ -14619,6 +14954,7 @@ input CreateSiteInput {
 
 "The result of createSite."
 type CreateSitePayload {
+  "The new site, unpublished."
   site: Site!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14630,10 +14966,13 @@ input UpdateSiteInput {
   id: ID!
   "2 to 128 characters."
   title: String
+  "Who can read the site once it is published."
   visibility: SiteVisibility
   "1 to 100 characters."
   basename: String
+  "Whether the claims of a visitor's JWT decide which sections and site-spaces they see."
   adaptiveContent: Boolean
+  "Whether the site's content is offered to AI agents."
   agentsContext: SiteAgentsContext
   "A site-space of the site to make the default: at its root, or in its default section when it has sections."
   defaultSiteSpace: ID
@@ -14647,6 +14986,7 @@ input UpdateSiteInput {
 
 "The result of updateSite."
 type UpdateSitePayload {
+  "The site, as changed."
   site: Site!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14662,6 +15002,7 @@ input DeleteSiteInput {
 
 "The result of deleteSite."
 type DeleteSitePayload {
+  "The ID of the deleted site; its spaces stay."
   deletedSiteId: ID!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14677,6 +15018,7 @@ input PublishSiteInput {
 
 "The result of publishSite and unpublishSite."
 type PublishSitePayload {
+  "The site, published or unpublished."
   site: Site!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14707,6 +15049,7 @@ extend type Site {
     last: Int
     "Returns the items before this cursor."
     before: Cursor
+    "Keeps the default site-spaces (true) or the others (false); absent keeps all."
     default: Boolean
   ): SiteSpaceConnection!
 }
@@ -14716,6 +15059,7 @@ extend type SiteSection {
   default: Boolean!
   "Its site-spaces, in order."
   siteSpaces: [SiteSpace!]!
+  "The section's addresses."
   urls: SiteSectionURLs!
 }
 
@@ -14734,6 +15078,7 @@ extend type SiteSpace {
   section: SiteSection
   "The space it publishes; null when the viewer cannot see it."
   space: Space
+  "The site-space's addresses."
   urls: SiteSpaceURLs!
 }
 
@@ -14748,7 +15093,9 @@ Where a site-space or section goes among its siblings: before or after one
 of them (both: between two adjacent ones); neither puts it last.
 """
 input SitePositionInput {
+  "A sibling to put it just before."
   before: ID
+  "A sibling to put it just after."
   after: ID
 }
 
@@ -14781,11 +15128,13 @@ extend type Mutation {
 
 "The input of createSiteSection."
 input CreateSiteSectionInput {
+  "The site."
   siteId: ID!
   "A space of the site's organization, the section's first site-space."
   spaceId: ID!
   "At most 64 characters (and at least 2); the space's title by default."
   title: String
+  "An icon name, at most 50 characters."
   icon: String
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -14793,6 +15142,7 @@ input CreateSiteSectionInput {
 
 "The result of createSiteSection."
 type CreateSiteSectionPayload {
+  "The new section."
   siteSection: SiteSection!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14820,6 +15170,7 @@ input UpdateSiteSectionInput {
 
 "The result of updateSiteSection."
 type UpdateSiteSectionPayload {
+  "The section, as changed."
   siteSection: SiteSection!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14835,6 +15186,7 @@ input DeleteSiteSectionInput {
 
 "The result of deleteSiteSection."
 type DeleteSiteSectionPayload {
+  "The ID of the deleted section; its site-spaces went with it."
   deletedSiteSectionId: ID!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14852,6 +15204,7 @@ input MoveSiteSectionInput {
 
 "The result of moveSiteSection."
 type MoveSiteSectionPayload {
+  "The section, in its new place."
   siteSection: SiteSection!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14859,6 +15212,7 @@ type MoveSiteSectionPayload {
 
 "The input of createSiteSpace."
 input CreateSiteSpaceInput {
+  "The site."
   siteId: ID!
   "A space of the site's organization."
   spaceId: ID!
@@ -14870,6 +15224,7 @@ input CreateSiteSpaceInput {
 
 "The result of createSiteSpace."
 type CreateSiteSpacePayload {
+  "The new site-space."
   siteSpace: SiteSpace!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14889,6 +15244,7 @@ input UpdateSiteSpaceInput {
 
 "The result of updateSiteSpace."
 type UpdateSiteSpacePayload {
+  "The site-space, as changed."
   siteSpace: SiteSpace!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14904,6 +15260,7 @@ input DeleteSiteSpaceInput {
 
 "The result of deleteSiteSpace."
 type DeleteSiteSpacePayload {
+  "The ID of the removed site-space; its space stays."
   deletedSiteSpaceId: ID!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14921,6 +15278,7 @@ input MoveSiteSpaceInput {
 
 "The result of moveSiteSpace."
 type MoveSiteSpacePayload {
+  "The site-space, in its new place."
   siteSpace: SiteSpace!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -15461,7 +15819,12 @@ type DeleteSiteRedirectPayload {
   A space the viewer can see. shareKey opens a share-link space to anyone
   holding it.
   """
-  space(id: ID!, shareKey: String): Space
+  space(
+    "The space's ID."
+    id: ID!
+    "The key of one of the space's share links: with it, anyone reads a share-link space."
+    shareKey: String
+  ): Space
 }
 
 extend type Space {
@@ -15471,7 +15834,9 @@ extend type Space {
   parent: Collection
   "The current revision of the main content."
   revision: Revision!
+  "The space's addresses."
   urls: SpaceURLs!
+  "What the viewer may do with the space."
   permissions: SpacePermissions!
   "The number of open comments."
   commentCount: Int!
@@ -15494,32 +15859,51 @@ extend type Space {
     last: Int
     "Returns the items before this cursor."
     before: Cursor
+    "Keeps the change requests with this status: OPEN by default; null lists all."
     status: ChangeRequestStatus = OPEN
+    "Keeps the change requests this user (a user ID) edited the content of."
     contributorId: ID
   ): ChangeRequestConnection!
   "A change request of the space by its number."
-  changeRequest(number: Int!): ChangeRequest
+  changeRequest(
+    "The change request's number in the space, from 1."
+    number: Int!
+  ): ChangeRequest
 }
 
 "The addresses of a space."
 type SpaceURLs {
+  "The space's address in /v1."
   location: String!
+  "The space's address in the dashboard."
   app: String!
+  "Always null: Bindery publishes spaces through sites (see SiteSpace.urls)."
   published: String
+  "Always null: Bindery publishes spaces through sites (see SiteSpace.urls)."
   public: String
+  "The URL of the space's icon; null when it has none."
   icon: String
 }
 
 "What the viewer may do with a space."
 type SpacePermissions {
+  "Read the space and its content (the read role, or its visibility)."
   view: Boolean!
+  "Read it as a member, with a role on it, beyond what its visibility gives everyone."
   access: Boolean!
+  "Change its settings, visibility and share links, move, transfer, delete or restore it (the admin role)."
   admin: Boolean!
+  "See its invite links (the admin role)."
   viewInviteLinks: Boolean!
+  "Edit or import its content and open change requests (the edit role, as a member)."
   edit: Boolean!
+  "Trigger a Git sync of it (the edit role, as a member)."
   triggerGitSync: Boolean!
+  "Comment on it (the comment role, as a member)."
   comment: Boolean!
+  "Merge its change requests (the edit role, as a member)."
   merge: Boolean!
+  "Review its change requests (the review role, as a member)."
   review: Boolean!
   "Install integrations on the space (its admins)."
   installIntegration: Boolean!
@@ -15550,8 +15934,11 @@ input CreateSpaceInput {
   title: String
   "Up to 50 characters."
   emoji: String
+  "The collection to create it in; absent creates it at the organization's top level."
   parentId: ID
+  "LIVE lets edits change the main content directly; absent means changes go through change requests."
   editMode: EditMode
+  "The language of its content; absent sets none."
   language: Language
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -15559,6 +15946,7 @@ input CreateSpaceInput {
 
 "The result of createSpace."
 type CreateSpacePayload {
+  "The new space."
   space: Space!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -15578,6 +15966,7 @@ input UpdateSpaceInput {
   editMode: EditMode @goField(omittable: true)
   "null gives members no access by default (guest level)."
   defaultLevel: DefaultLevel @goField(omittable: true)
+  "The language of its content; null removes it."
   language: Language @goField(omittable: true)
   """
   Who can read the space beyond its members; needs the space's admin role.
@@ -15592,6 +15981,7 @@ input UpdateSpaceInput {
 
 "The result of updateSpace."
 type UpdateSpacePayload {
+  "The space, as changed."
   space: Space!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -15607,6 +15997,7 @@ input DeleteSpaceInput {
 
 "The result of deleteSpace."
 type DeleteSpacePayload {
+  "The ID of the deleted space, restorable for 7 days."
   deletedSpaceId: ID!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -15622,6 +16013,7 @@ input RestoreSpaceInput {
 
 "The result of restoreSpace."
 type RestoreSpacePayload {
+  "The restored space."
   space: Space!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -15637,6 +16029,7 @@ input DuplicateSpaceInput {
 
 "The result of duplicateSpace."
 type DuplicateSpacePayload {
+  "The new copy."
   space: Space!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -15648,6 +16041,7 @@ input MoveSpaceInput {
   id: ID!
   "The new parent collection; null moves to the top level, absent keeps the parent."
   parentId: ID @goField(omittable: true)
+  "Where among its new siblings it goes; absent puts it last."
   position: ContentPositionInput
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -15655,6 +16049,7 @@ input MoveSpaceInput {
 
 "The result of moveSpace."
 type MoveSpacePayload {
+  "The space, in its new place."
   space: Space!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -15674,6 +16069,7 @@ input TransferSpaceInput {
 
 "The result of transferSpace."
 type TransferSpacePayload {
+  "The space, in its new organization."
   space: Space!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -15694,11 +16090,22 @@ type Subscription {
   requests: posted, edited, resolved, reopened, deleted, reacted to, and
   their replies posted, edited, deleted and reacted to.
   """
-  commentEvents(spaceId: ID!, changeRequestId: ID): CommentEvent!
+  commentEvents(
+    "The space; needs the read role on it."
+    spaceId: ID!
+    "A change request of the space, to watch its comments instead of those of the main content."
+    changeRequestId: ID
+  ): CommentEvent!
   "The change requests of a space: created, updated (subject, status), their content changed, synced with the main content, merged."
-  changeRequestEvents(spaceId: ID!): ChangeRequestEvent!
+  changeRequestEvents(
+    "The space; needs the read role on it."
+    spaceId: ID!
+  ): ChangeRequestEvent!
   "The space's main content: each new revision, made by an edit, an import or a merge."
-  spaceContentEvents(spaceId: ID!): SpaceContentEvent!
+  spaceContentEvents(
+    "The space; needs the read role on it."
+    spaceId: ID!
+  ): SpaceContentEvent!
 }
 
 "An event of the comments of a space or a change request."
@@ -15752,7 +16159,9 @@ type SpaceContentEvent {
   memberCount: Int!
   "The number of live spaces the team holds a role on."
   spaceCount: Int!
+  "What the viewer may do with the team."
   permissions: TeamPermissions!
+  "The team's addresses."
   urls: TeamURLs!
 }
 
@@ -15772,7 +16181,9 @@ type TeamPermissions {
 
 "A member of a team, with their role in it."
 type TeamMember {
+  "The member's user."
   user: User!
+  "Their role in the team: MEMBER or OWNER."
   role: TeamMemberRole!
   "When they joined the team."
   createdAt: DateTime!
@@ -15794,7 +16205,9 @@ extend type Team {
 
 "A member's membership of a team."
 type TeamMembership {
+  "The team."
   team: Team!
+  "The member's role in the team: MEMBER or OWNER."
   role: TeamMemberRole!
 }
 
@@ -15812,11 +16225,16 @@ extend type Organization {
     last: Int
     "Returns the items before this cursor."
     before: Cursor
+    "Keeps the teams this member (a user ID) owns."
     owner: ID
+    "Keeps the teams whose title contains it, ignoring case."
     title: String
   ): TeamConnection!
   "One team of the organization."
-  team(id: ID!): Team!
+  team(
+    "The team's ID."
+    id: ID!
+  ): Team!
 }
 
 extend type Member {
@@ -15830,6 +16248,7 @@ extend type Member {
     last: Int
     "Returns the items before this cursor."
     before: Cursor
+    "Keeps the teams whose title contains it, ignoring case."
     title: String
   ): TeamMembershipConnection!
 }
@@ -15867,6 +16286,7 @@ input CreateTeamInput {
 
 "The result of createTeam."
 type CreateTeamPayload {
+  "The new team."
   team: Team!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -15884,6 +16304,7 @@ input UpdateTeamInput {
 
 "The result of updateTeam."
 type UpdateTeamPayload {
+  "The team, renamed."
   team: Team!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -15899,6 +16320,7 @@ input DeleteTeamInput {
 
 "The result of deleteTeam."
 type DeleteTeamPayload {
+  "The ID of the deleted team."
   deletedTeamId: ID!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -15906,7 +16328,9 @@ type DeleteTeamPayload {
 
 "The input of addTeamMember."
 input AddTeamMemberInput {
+  "The team."
   teamId: ID!
+  "The user ID of a member of the team's organization."
   userId: ID!
   "MEMBER by default."
   role: TeamMemberRole
@@ -15916,6 +16340,7 @@ input AddTeamMemberInput {
 
 "The result of addTeamMember."
 type AddTeamMemberPayload {
+  "The team, with the member in it."
   team: Team!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -15923,7 +16348,9 @@ type AddTeamMemberPayload {
 
 "The input of removeTeamMember."
 input RemoveTeamMemberInput {
+  "The team."
   teamId: ID!
+  "The user ID of the team member to remove."
   userId: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -15931,6 +16358,7 @@ input RemoveTeamMemberInput {
 
 "The result of removeTeamMember."
 type RemoveTeamMemberPayload {
+  "The team, without the member."
   team: Team!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -15938,6 +16366,7 @@ type RemoveTeamMemberPayload {
 
 "The input of setTeamContentRole."
 input SetTeamContentRoleInput {
+  "The team."
   teamId: ID!
   "A space or a collection of the team's organization."
   contentId: ID!
@@ -15949,6 +16378,7 @@ input SetTeamContentRoleInput {
 
 "The result of setTeamContentRole."
 type SetTeamContentRolePayload {
+  "The team."
   team: Team!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -15994,7 +16424,10 @@ extend type Organization {
     before: Cursor
   ): TranslationSettingsConnection!
   "One translation settings object of the organization. Needs a role in the organization."
-  translationSetting(id: ID!): TranslationSettings!
+  translationSetting(
+    "The translation settings' ID."
+    id: ID!
+  ): TranslationSettings!
 }
 
 extend type Mutation {
@@ -16020,6 +16453,7 @@ input CreateTranslationSettingsInput {
 
 "The result of createTranslationSettings."
 type CreateTranslationSettingsPayload {
+  "The new translation settings."
   translationSettings: TranslationSettings!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -16039,6 +16473,7 @@ input UpdateTranslationSettingsInput {
 
 "The result of updateTranslationSettings."
 type UpdateTranslationSettingsPayload {
+  "The translation settings, as changed."
   translationSettings: TranslationSettings!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -16054,6 +16489,7 @@ input DeleteTranslationSettingsInput {
 
 "The result of deleteTranslationSettings."
 type DeleteTranslationSettingsPayload {
+  "The ID of the deleted translation settings."
   deletedTranslationSettingsId: ID!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
