@@ -17,8 +17,8 @@ import (
 // described without lowering the budget, so that the figure stays true.
 // `go test ./graph -run TestSchemaDescriptions -v` lists them.
 var undescribedBudget = map[string]int{
-	"type":        8,
-	"field":       67,
+	"type":        0,
+	"field":       0,
 	"argument":    0,
 	"input field": 0,
 	"enum value":  0,

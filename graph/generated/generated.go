@@ -12270,6 +12270,9 @@ type ImportContentPayload {
 `, BuiltIn: false},
 	{Name: "../schema/ent.graphqls", Input: `directive @goField(forceResolver: Boolean, name: String, omittable: Boolean) on FIELD_DEFINITION | INPUT_FIELD_DEFINITION
 directive @goModel(model: String, models: [String!], forceGenerate: Boolean) on OBJECT | INPUT_OBJECT | SCALAR | ENUM | INTERFACE | UNION
+"""
+A personal access token of the viewer, which authenticates API requests as them. Only its hash is stored: the token is shown once, when it is created.
+"""
 type APIToken implements Node {
   """
   Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
@@ -12279,10 +12282,22 @@ type APIToken implements Node {
   When it was created.
   """
   createdAt: DateTime!
+  """
+  The token's label, 1 to 50 characters, to tell the viewer's tokens apart.
+  """
   label: String!
+  """
+  When the token last authenticated a request, recorded at most once a minute; null when never.
+  """
   lastUsedAt: DateTime
+  """
+  When the token stops working; null when never.
+  """
   expiresAt: DateTime
 }
+"""
+A proposed change to a space: it forks the space's content, is updated from the main content, and is merged into it.
+"""
 type ChangeRequest implements Node {
   """
   Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
@@ -12296,11 +12311,26 @@ type ChangeRequest implements Node {
   When it last changed.
   """
   updatedAt: DateTime!
+  """
+  The change request's number in its space: 1 for the first, then one more for each.
+  """
   number: Int!
+  """
+  DRAFT, OPEN (when opened) or ARCHIVED; MERGED once merged, which is final.
+  """
   status: ChangeRequestStatus!
+  """
+  What the change request is about, up to 100 characters; empty when it has none.
+  """
   subject: String!
+  """
+  When it was merged; null until then.
+  """
   mergedAt: DateTime
 }
+"""
+A collection of an organization: it groups spaces and other collections, and its default level and grants pass down to them.
+"""
 type Collection implements Node {
   """
   Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
@@ -12314,8 +12344,17 @@ type Collection implements Node {
   When it last changed.
   """
   updatedAt: DateTime!
+  """
+  The collection's title, up to 50 characters; empty when it has none.
+  """
   title: String!
+  """
+  The collection's description, up to 100 characters; null when it has none.
+  """
   description: String
+  """
+  The role members get on it by default: a role; INHERIT (the default) for its parent's level, or their organization role at the top; or null for none (guest level).
+  """
   defaultLevel: DefaultLevel
 }
 """
@@ -12455,6 +12494,9 @@ type Invite implements Node {
   When it was created.
   """
   createdAt: DateTime!
+  """
+  The organization role the link gives; null for a guest.
+  """
   role: Role
 }
 """
@@ -12483,11 +12525,29 @@ type OpenAPISpec implements Node {
   When it last changed.
   """
   updatedAt: DateTime!
+  """
+  The spec's slug: 1 to 100 lowercase letters and digits in words joined by hyphens, unique in the organization.
+  """
   slug: String!
+  """
+  The URL the document is fetched from, and fetched again periodically; null when the source is a text.
+  """
   sourceURL: String
+  """
+  PENDING after a new source, PROGRESS while a worker processes it, COMPLETE once done, whether it succeeded or failed.
+  """
   processingState: OpenAPISpecProcessingState!
+  """
+  How far the processing under way is, 0 to 100.
+  """
   progress: Int!
+  """
+  When its last processing ended; null before the first.
+  """
   lastProcessedAt: DateTime
+  """
+  Why the last processing failed: FETCH_TIMEOUT, FETCH_ERROR or PARSE_ERROR; null when it succeeded.
+  """
   lastProcessErrorCode: OpenAPISpecProcessingErrorCode
 }
 """
@@ -12502,9 +12562,18 @@ type OpenAPISpecVersion implements Node {
   When it was created.
   """
   createdAt: DateTime!
+  """
+  The URL the document was fetched from; null when it came as a text.
+  """
   sourceURL: String
+  """
+  The document's openapi (or swagger) version as written, such as 3.1.0.
+  """
   specVersion: String!
 }
+"""
+An organization: it owns members, teams, collections, spaces, sites, OpenAPI specs and integrations.
+"""
 type Organization implements Node {
   """
   Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
@@ -12518,17 +12587,53 @@ type Organization implements Node {
   When it last changed.
   """
   updatedAt: DateTime!
+  """
+  The organization's name, 2 to 255 characters.
+  """
   title: String!
+  """
+  The organization's subdomain for its public content: 3 to 32 lowercase letters, digits and hyphens, unique; null when it has none.
+  """
   hostname: String
+  """
+  BUSINESS (the default) or COMMUNITY.
+  """
   type: OrganizationType!
+  """
+  What the organization uses its documentation for, as the official API names it; null when not set.
+  """
   useCase: OrganizationUseCase
+  """
+  The kind of community, for a COMMUNITY organization; null when not set.
+  """
   communityType: OrganizationCommunityType
+  """
+  The role of members who join through an email domain or an invite without a role; null makes them guests.
+  """
   defaultRole: Role
+  """
+  Whether the organization uses single sign-on.
+  """
   sso: Boolean!
+  """
+  Whether the organization turns AI features on; Bindery stores the setting and runs none.
+  """
   ai: Boolean!
+  """
+  Whether its invite links admit people: when false, joinOrganization is refused with FORBIDDEN.
+  """
   inviteLinks: Boolean!
+  """
+  The organization's plan, for clients of the official API: Bindery is self-hosted and gates nothing on it.
+  """
   plan: Plan!
+  """
+  The email domains, lower-cased, whose users find the organization through emailDomainOrganizations; at most 100.
+  """
   emailDomains: [String!]!
+  """
+  The organization's own hostname for its content; null when it has none. No mutation sets it.
+  """
   customHostname: String
 }
 """
@@ -12553,6 +12658,9 @@ type PageInfo {
   """
   endCursor: Cursor
 }
+"""
+The root of every read: the viewer, any object by its ID, and the organizations, collections, spaces, sites and integrations the viewer can see.
+"""
 type Query {
   """
   Fetches an object given its ID.
@@ -12573,6 +12681,9 @@ type Query {
     ids: [ID!]!
   ): [Node]!
 }
+"""
+An immutable snapshot of the content of a space or a change request: its pages, files and reusable contents.
+"""
 type Revision implements Node {
   """
   Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
@@ -12582,7 +12693,13 @@ type Revision implements Node {
   When it was created.
   """
   createdAt: DateTime!
+  """
+  How the revision was made: EDITS by an edit or an import, UPDATE by syncing a change request with the main content, MERGE by merging one.
+  """
   type: RevisionType!
+  """
+  What made the revision, such as "Create page Intro" or "Update from the main content"; null when nothing says, as for a space's first revision.
+  """
   message: String
 }
 """
@@ -12601,11 +12718,29 @@ type SAMLProvider implements Node {
   When it last changed.
   """
   updatedAt: DateTime!
+  """
+  The provider's name, 1 to 30 characters, shown to members who sign in with it.
+  """
   label: String!
+  """
+  The identity provider's sign-in URL; null until set.
+  """
   ssoURL: String
+  """
+  The identity provider's entity ID; null until set.
+  """
   entityID: String
+  """
+  The identity provider's PEM-encoded X.509 certificate; null until set.
+  """
   certificate: String
+  """
+  The role of members who sign in through the provider; null makes them guests.
+  """
   defaultRole: Role
+  """
+  ACTIVE once ssoURL, entityID and certificate are all set, PENDING until then.
+  """
   status: SAMLProviderStatus!
 }
 """
@@ -12645,12 +12780,33 @@ type Site implements Node {
   When it last changed.
   """
   updatedAt: DateTime!
+  """
+  The site's plan, as the official API names it; BASIC by default. Bindery gates nothing on it.
+  """
   type: SiteType!
+  """
+  The site's title, 2 to 128 characters.
+  """
   title: String!
+  """
+  The site's own hostname; null when it has none. No mutation sets it.
+  """
   hostname: String
+  """
+  The path the site is served under, 1 to 100 characters; null when it has none.
+  """
   basename: String
+  """
+  Who can read the site once it is published: everyone (PUBLIC, the default, or UNLISTED), holders of a share link (SHARE_LINK), or visitors with a valid JWT (VISITOR_AUTH).
+  """
   visibility: SiteVisibility!
+  """
+  Whether the site is published: only then can anyone beyond its organization's members read it. publishSite and unpublishSite change it.
+  """
   published: Boolean!
+  """
+  Whether the site's content is offered to AI agents; INCLUDED by default.
+  """
   agentsContext: SiteAgentsContext!
 }
 """
@@ -12669,6 +12825,9 @@ type SiteRedirect implements Node {
   When it last changed.
   """
   updatedAt: DateTime!
+  """
+  The path it redirects, such as /docs/old-page: at most 512 characters, unique within the site.
+  """
   source: String!
 }
 """
@@ -12687,10 +12846,25 @@ type SiteSection implements Node {
   When it last changed.
   """
   updatedAt: DateTime!
+  """
+  The section's title, 2 to 128 characters.
+  """
   title: String!
+  """
+  The section's description, at most 256 characters; null when it has none.
+  """
   description: String
+  """
+  An icon name, at most 50 characters; null when it has none.
+  """
   icon: String
+  """
+  The section's path on the site, 1 to 100 characters, unique within the site.
+  """
   path: String!
+  """
+  An expression over visitor.claims that decides which visitors see the section, with adaptive content; null shows it to all.
+  """
   condition: String
 }
 """
@@ -12709,7 +12883,13 @@ type SiteSectionGroup implements Node {
   When it last changed.
   """
   updatedAt: DateTime!
+  """
+  The group's title, 1 to 100 characters.
+  """
   title: String!
+  """
+  An icon name, at most 50 characters; null when it has none.
+  """
   icon: String
 }
 """
@@ -12728,9 +12908,18 @@ type SiteSpace implements Node {
   When it last changed.
   """
   updatedAt: DateTime!
+  """
+  The site-space's path on the site, 1 to 100 characters, unique among its siblings.
+  """
   path: String!
+  """
+  An expression over visitor.claims that decides which visitors see the site-space, with adaptive content; null shows it to all.
+  """
   condition: String
 }
+"""
+A space of documentation content. Its main content is its current revision, changed by edits, imports and merged change requests.
+"""
 type Space implements Node {
   """
   Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
@@ -12744,12 +12933,33 @@ type Space implements Node {
   When it last changed.
   """
   updatedAt: DateTime!
+  """
+  The space's title, up to 50 characters; empty when it has none.
+  """
   title: String!
+  """
+  The space's emoji, up to 50 characters; empty when it has none.
+  """
   emoji: String!
+  """
+  Who can read the space beyond its members; PRIVATE by default.
+  """
   visibility: Visibility!
+  """
+  LIVE when edits change the main content directly, LOCKED when it cannot be edited; null when changes go through change requests.
+  """
   editMode: EditMode
+  """
+  The role members get on it by default: a role; INHERIT (the default) for its collection's level, or their organization role at the top; or null for none (guest level).
+  """
   defaultLevel: DefaultLevel
+  """
+  The language of the space's content; null when not set.
+  """
   language: Language
+  """
+  When the space was deleted; null while it is live. A deleted space can be restored for 7 days.
+  """
   deletedAt: DateTime
 }
 """
@@ -12768,6 +12978,9 @@ type Team implements Node {
   When it last changed.
   """
   updatedAt: DateTime!
+  """
+  The team's name, 1 to 64 characters.
+  """
   title: String!
 }
 """
@@ -12786,8 +12999,14 @@ type TranslationSettings implements Node {
   When it last changed.
   """
   updatedAt: DateTime!
+  """
+  Their name, 1 to 100 characters.
+  """
   title: String!
 }
+"""
+A person who uses Bindery. Anyone who sees an object naming a user sees their ID, display name and photo.
+"""
 type User implements Node {
   """
   Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
@@ -12801,7 +13020,13 @@ type User implements Node {
   When it last changed.
   """
   updatedAt: DateTime!
+  """
+  The user's name as others see it, 1 to 255 characters.
+  """
   displayName: String!
+  """
+  The URL of the user's photo; null when they have none.
+  """
   photoURL: String
 }
 """
