@@ -11940,7 +11940,7 @@ type RevisionReusableContent {
   id: ID!
   "Its title."
   title: String!
-  "Its content as markdown; null when empty."
+  "Its content as markdown; empty when it has none."
   markdown: String
 }
 
@@ -14574,7 +14574,7 @@ type OpenAPISpecURLs {
 type OpenAPIError {
   "What is wrong, in words."
   message: String!
-  "A short name of the kind of problem, such as timeout or empty; null when it has none."
+  "A short name of the kind of problem, such as timeout or empty; empty when it has none."
   code: String
 }
 
@@ -14591,9 +14591,9 @@ type OpenAPIOperation {
   method: String!
   "The operation's path, as the document writes it, such as /pets/{petId}."
   path: String!
-  "The operation's operationId; null when the document gives none."
+  "The operation's operationId; empty when the document gives none."
   operationId: String
-  "The operation's summary; null when the document gives none."
+  "The operation's summary; empty when the document gives none."
   summary: String
   "The operation's tags, in the document's order; empty when it has none."
   tags: [String!]!
@@ -16316,19 +16316,19 @@ type Subscription {
   their replies posted, edited, deleted and reacted to.
   """
   commentEvents(
-    "The space; needs the read role on it."
+    "The space, which the viewer must be able to read."
     spaceId: ID!
     "A change request of the space, to watch its comments instead of those of the main content."
     changeRequestId: ID
   ): CommentEvent!
   "The change requests of a space: created, updated (subject, status), their content changed, synced with the main content, merged."
   changeRequestEvents(
-    "The space; needs the read role on it."
+    "The space, which the viewer must be able to read."
     spaceId: ID!
   ): ChangeRequestEvent!
   "The space's main content: each new revision, made by an edit, an import or a merge."
   spaceContentEvents(
-    "The space; needs the read role on it."
+    "The space, which the viewer must be able to read."
     spaceId: ID!
   ): SpaceContentEvent!
 }
