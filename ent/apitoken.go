@@ -13,7 +13,7 @@ import (
 	"github.com/bindery/bindery/ent/user"
 )
 
-// APIToken is the model entity for the APIToken schema.
+// A personal access token of the viewer, which authenticates API requests as them. Only its hash is stored: the token is shown once, when it is created.
 type APIToken struct {
 	config `json:"-"`
 	// ID of the ent.
@@ -21,15 +21,15 @@ type APIToken struct {
 	ID string `json:"id,omitempty"`
 	// When it was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// Label holds the value of the "label" field.
+	// The token's label, 1 to 50 characters, to tell the viewer's tokens apart.
 	Label string `json:"label,omitempty"`
 	// TokenHash holds the value of the "token_hash" field.
 	TokenHash string `json:"-"`
 	// UserID holds the value of the "user_id" field.
 	UserID string `json:"user_id,omitempty"`
-	// LastUsedAt holds the value of the "last_used_at" field.
+	// When the token last authenticated a request, recorded at most once a minute; null when never.
 	LastUsedAt *time.Time `json:"last_used_at,omitempty"`
-	// ExpiresAt holds the value of the "expires_at" field.
+	// When the token stops working; null when never.
 	ExpiresAt *time.Time `json:"expires_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the APITokenQuery when eager-loading is set.

@@ -16,7 +16,7 @@ import (
 	"github.com/bindery/bindery/internal/enum"
 )
 
-// ChangeRequest is the model entity for the ChangeRequest schema.
+// A proposed change to a space: it forks the space's content, is updated from the main content, and is merged into it.
 type ChangeRequest struct {
 	config `json:"-"`
 	// ID of the ent.
@@ -28,11 +28,11 @@ type ChangeRequest struct {
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
 	// SpaceID holds the value of the "space_id" field.
 	SpaceID string `json:"space_id,omitempty"`
-	// Number holds the value of the "number" field.
+	// The change request's number in its space: 1 for the first, then one more for each.
 	Number int `json:"number,omitempty"`
-	// Status holds the value of the "status" field.
+	// DRAFT, OPEN (when opened) or ARCHIVED; MERGED once merged, which is final.
 	Status enum.ChangeRequestStatus `json:"status,omitempty"`
-	// Subject holds the value of the "subject" field.
+	// What the change request is about, up to 100 characters; empty when it has none.
 	Subject string `json:"subject,omitempty"`
 	// CreatedByID holds the value of the "created_by_id" field.
 	CreatedByID *string `json:"created_by_id,omitempty"`
@@ -44,7 +44,7 @@ type ChangeRequest struct {
 	RevisionMergedAncestorID *string `json:"revision_merged_ancestor_id,omitempty"`
 	// RevisionMergedID holds the value of the "revision_merged_id" field.
 	RevisionMergedID *string `json:"revision_merged_id,omitempty"`
-	// MergedAt holds the value of the "merged_at" field.
+	// When it was merged; null until then.
 	MergedAt *time.Time `json:"merged_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ChangeRequestQuery when eager-loading is set.

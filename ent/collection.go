@@ -14,7 +14,7 @@ import (
 	"github.com/bindery/bindery/internal/enum"
 )
 
-// Collection is the model entity for the Collection schema.
+// A collection of an organization: it groups spaces and other collections, and its default level and grants pass down to them.
 type Collection struct {
 	config `json:"-"`
 	// ID of the ent.
@@ -28,11 +28,11 @@ type Collection struct {
 	OrganizationID string `json:"organization_id,omitempty"`
 	// ParentID holds the value of the "parent_id" field.
 	ParentID *string `json:"parent_id,omitempty"`
-	// Title holds the value of the "title" field.
+	// The collection's title, up to 50 characters; empty when it has none.
 	Title string `json:"title,omitempty"`
-	// Description holds the value of the "description" field.
+	// The collection's description, up to 100 characters; null when it has none.
 	Description *string `json:"description,omitempty"`
-	// DefaultLevel holds the value of the "default_level" field.
+	// The role members get on it by default: a role; INHERIT (the default) for its parent's level, or their organization role at the top; or null for none (guest level).
 	DefaultLevel *enum.DefaultLevel `json:"default_level,omitempty"`
 	// Position holds the value of the "position" field.
 	Position float64 `json:"position,omitempty"`

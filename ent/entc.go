@@ -37,6 +37,16 @@ func main() {
 			}
 			return nil
 		}),
+		// The Query root is declared here, and a type extension (the
+		// hand-written schema's extend type Query) cannot carry a
+		// description, so it is given here.
+		entgql.WithSchemaHook(func(_ *gen.Graph, s *ast.Schema) error {
+			if q := s.Types["Query"]; q != nil {
+				q.Description = "The root of every read: the viewer, any object by its ID, and the organizations, " +
+					"collections, spaces, sites and integrations the viewer can see."
+			}
+			return nil
+		}),
 		// Bindery paginates with its own keyset cursors (package page), the
 		// same for /v1 and GraphQL, so only the Node interface is generated.
 		entgql.WithTemplates(gen.MustParse(gen.NewTemplate("gql_noder").

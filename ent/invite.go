@@ -29,7 +29,7 @@ type Invite struct {
 	OrganizationID string `json:"organization_id,omitempty"`
 	// Kind holds the value of the "kind" field.
 	Kind enum.InviteKind `json:"kind,omitempty"`
-	// Role holds the value of the "role" field.
+	// The organization role the link gives; null for a guest.
 	Role *enum.Role `json:"role,omitempty"`
 	// SpaceID holds the value of the "space_id" field.
 	SpaceID *string `json:"space_id,omitempty"`

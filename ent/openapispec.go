@@ -29,23 +29,23 @@ type OpenAPISpec struct {
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
 	// OrganizationID holds the value of the "organization_id" field.
 	OrganizationID string `json:"organization_id,omitempty"`
-	// Slug holds the value of the "slug" field.
+	// The spec's slug: 1 to 100 lowercase letters and digits in words joined by hyphens, unique in the organization.
 	Slug string `json:"slug,omitempty"`
-	// SourceURL holds the value of the "source_url" field.
+	// The URL the document is fetched from, and fetched again periodically; null when the source is a text.
 	SourceURL *string `json:"source_url,omitempty"`
 	// SourceText holds the value of the "source_text" field.
 	SourceText *string `json:"source_text,omitempty"`
 	// Visibility holds the value of the "visibility" field.
 	Visibility enum.OpenAPISpecVisibility `json:"visibility,omitempty"`
-	// ProcessingState holds the value of the "processing_state" field.
+	// PENDING after a new source, PROGRESS while a worker processes it, COMPLETE once done, whether it succeeded or failed.
 	ProcessingState enum.OpenAPISpecProcessingState `json:"processing_state,omitempty"`
-	// Progress holds the value of the "progress" field.
+	// How far the processing under way is, 0 to 100.
 	Progress int `json:"progress,omitempty"`
 	// LastVersionID holds the value of the "last_version_id" field.
 	LastVersionID *string `json:"last_version_id,omitempty"`
-	// LastProcessedAt holds the value of the "last_processed_at" field.
+	// When its last processing ended; null before the first.
 	LastProcessedAt *time.Time `json:"last_processed_at,omitempty"`
-	// LastProcessErrorCode holds the value of the "last_process_error_code" field.
+	// Why the last processing failed: FETCH_TIMEOUT, FETCH_ERROR or PARSE_ERROR; null when it succeeded.
 	LastProcessErrorCode *enum.OpenAPISpecProcessingErrorCode `json:"last_process_error_code,omitempty"`
 	// LastProcessedErrors holds the value of the "last_processed_errors" field.
 	LastProcessedErrors []openapi.Error `json:"last_processed_errors,omitempty"`

@@ -25,13 +25,13 @@ type OpenAPISpecVersion struct {
 	CreatedAt time.Time `json:"created_at,omitempty"`
 	// SpecID holds the value of the "spec_id" field.
 	SpecID string `json:"spec_id,omitempty"`
-	// SourceURL holds the value of the "source_url" field.
+	// The URL the document was fetched from; null when it came as a text.
 	SourceURL *string `json:"source_url,omitempty"`
 	// Content holds the value of the "content" field.
 	Content string `json:"content,omitempty"`
 	// Digest holds the value of the "digest" field.
 	Digest string `json:"digest,omitempty"`
-	// SpecVersion holds the value of the "spec_version" field.
+	// The document's openapi (or swagger) version as written, such as 3.1.0.
 	SpecVersion string `json:"spec_version,omitempty"`
 	// Operations holds the value of the "operations" field.
 	Operations []openapi.Operation `json:"operations,omitempty"`

@@ -15,7 +15,7 @@ import (
 	"github.com/bindery/bindery/internal/enum"
 )
 
-// Organization is the model entity for the Organization schema.
+// An organization: it owns members, teams, collections, spaces, sites, OpenAPI specs and integrations.
 type Organization struct {
 	config `json:"-"`
 	// ID of the ent.
@@ -25,31 +25,31 @@ type Organization struct {
 	CreatedAt time.Time `json:"created_at,omitempty"`
 	// When it last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// Title holds the value of the "title" field.
+	// The organization's name, 2 to 255 characters.
 	Title string `json:"title,omitempty"`
-	// Hostname holds the value of the "hostname" field.
+	// The organization's subdomain for its public content: 3 to 32 lowercase letters, digits and hyphens, unique; null when it has none.
 	Hostname *string `json:"hostname,omitempty"`
-	// Type holds the value of the "type" field.
+	// BUSINESS (the default) or COMMUNITY.
 	Type enum.OrganizationType `json:"type,omitempty"`
-	// UseCase holds the value of the "use_case" field.
+	// What the organization uses its documentation for, as the official API names it; null when not set.
 	UseCase *enum.OrganizationUseCase `json:"use_case,omitempty"`
-	// CommunityType holds the value of the "community_type" field.
+	// The kind of community, for a COMMUNITY organization; null when not set.
 	CommunityType *enum.OrganizationCommunityType `json:"community_type,omitempty"`
-	// DefaultRole holds the value of the "default_role" field.
+	// The role of members who join through an email domain or an invite without a role; null makes them guests.
 	DefaultRole *enum.Role `json:"default_role,omitempty"`
-	// SSO holds the value of the "sso" field.
+	// Whether the organization uses single sign-on.
 	SSO bool `json:"sso,omitempty"`
-	// Ai holds the value of the "ai" field.
+	// Whether the organization turns AI features on; Bindery stores the setting and runs none.
 	Ai bool `json:"ai,omitempty"`
-	// InviteLinks holds the value of the "invite_links" field.
+	// Whether its invite links admit people: when false, joinOrganization is refused with FORBIDDEN.
 	InviteLinks bool `json:"invite_links,omitempty"`
-	// Plan holds the value of the "plan" field.
+	// The organization's plan, for clients of the official API: Bindery is self-hosted and gates nothing on it.
 	Plan enum.Plan `json:"plan,omitempty"`
-	// EmailDomains holds the value of the "email_domains" field.
+	// The email domains, lower-cased, whose users find the organization through emailDomainOrganizations; at most 100.
 	EmailDomains []string `json:"email_domains,omitempty"`
 	// Logo holds the value of the "logo" field.
 	Logo *string `json:"logo,omitempty"`
-	// CustomHostname holds the value of the "custom_hostname" field.
+	// The organization's own hostname for its content; null when it has none. No mutation sets it.
 	CustomHostname *string `json:"custom_hostname,omitempty"`
 	// DefaultSiteID holds the value of the "default_site_id" field.
 	DefaultSiteID *string `json:"default_site_id,omitempty"`

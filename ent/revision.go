@@ -17,7 +17,7 @@ import (
 	"github.com/bindery/bindery/internal/enum"
 )
 
-// Revision is the model entity for the Revision schema.
+// An immutable snapshot of the content of a space or a change request: its pages, files and reusable contents.
 type Revision struct {
 	config `json:"-"`
 	// ID of the ent.
@@ -29,7 +29,7 @@ type Revision struct {
 	SpaceID string `json:"space_id,omitempty"`
 	// ChangeRequestID holds the value of the "change_request_id" field.
 	ChangeRequestID *string `json:"change_request_id,omitempty"`
-	// Type holds the value of the "type" field.
+	// How the revision was made: EDITS by an edit or an import, UPDATE by syncing a change request with the main content, MERGE by merging one.
 	Type enum.RevisionType `json:"type,omitempty"`
 	// Parents holds the value of the "parents" field.
 	Parents []string `json:"parents,omitempty"`
@@ -41,7 +41,7 @@ type Revision struct {
 	ReusableContentsRoot *string `json:"reusable_contents_root,omitempty"`
 	// CreatedByID holds the value of the "created_by_id" field.
 	CreatedByID *string `json:"created_by_id,omitempty"`
-	// Message holds the value of the "message" field.
+	// What made the revision, such as "Create page Intro" or "Update from the main content"; null when nothing says, as for a space's first revision.
 	Message *string `json:"message,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the RevisionQuery when eager-loading is set.

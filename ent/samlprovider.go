@@ -27,19 +27,19 @@ type SAMLProvider struct {
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
 	// OrganizationID holds the value of the "organization_id" field.
 	OrganizationID string `json:"organization_id,omitempty"`
-	// Label holds the value of the "label" field.
+	// The provider's name, 1 to 30 characters, shown to members who sign in with it.
 	Label string `json:"label,omitempty"`
-	// SSOURL holds the value of the "sso_url" field.
+	// The identity provider's sign-in URL; null until set.
 	SSOURL *string `json:"sso_url,omitempty"`
-	// EntityID holds the value of the "entity_id" field.
+	// The identity provider's entity ID; null until set.
 	EntityID *string `json:"entity_id,omitempty"`
-	// Certificate holds the value of the "certificate" field.
+	// The identity provider's PEM-encoded X.509 certificate; null until set.
 	Certificate *string `json:"certificate,omitempty"`
 	// DefaultTeamID holds the value of the "default_team_id" field.
 	DefaultTeamID *string `json:"default_team_id,omitempty"`
-	// DefaultRole holds the value of the "default_role" field.
+	// The role of members who sign in through the provider; null makes them guests.
 	DefaultRole *enum.Role `json:"default_role,omitempty"`
-	// Status holds the value of the "status" field.
+	// ACTIVE once ssoURL, entityID and certificate are all set, PENDING until then.
 	Status enum.SAMLProviderStatus `json:"status,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the SAMLProviderQuery when eager-loading is set.

@@ -27,19 +27,19 @@ type Site struct {
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
 	// OrganizationID holds the value of the "organization_id" field.
 	OrganizationID string `json:"organization_id,omitempty"`
-	// Type holds the value of the "type" field.
+	// The site's plan, as the official API names it; BASIC by default. Bindery gates nothing on it.
 	Type enum.SiteType `json:"type,omitempty"`
-	// Title holds the value of the "title" field.
+	// The site's title, 2 to 128 characters.
 	Title string `json:"title,omitempty"`
-	// Hostname holds the value of the "hostname" field.
+	// The site's own hostname; null when it has none. No mutation sets it.
 	Hostname *string `json:"hostname,omitempty"`
-	// Basename holds the value of the "basename" field.
+	// The path the site is served under, 1 to 100 characters; null when it has none.
 	Basename *string `json:"basename,omitempty"`
 	// ProxyOrigin holds the value of the "proxy_origin" field.
 	ProxyOrigin *string `json:"proxy_origin,omitempty"`
-	// Visibility holds the value of the "visibility" field.
+	// Who can read the site once it is published: everyone (PUBLIC, the default, or UNLISTED), holders of a share link (SHARE_LINK), or visitors with a valid JWT (VISITOR_AUTH).
 	Visibility enum.SiteVisibility `json:"visibility,omitempty"`
-	// Published holds the value of the "published" field.
+	// Whether the site is published: only then can anyone beyond its organization's members read it. publishSite and unpublishSite change it.
 	Published bool `json:"published,omitempty"`
 	// AdaptiveContent holds the value of the "adaptive_content" field.
 	AdaptiveContent bool `json:"adaptive_content,omitempty"`
@@ -47,7 +47,7 @@ type Site struct {
 	AdaptiveSchema map[string]interface{} `json:"adaptive_schema,omitempty"`
 	// AdaptiveSchemaUpdatedAt holds the value of the "adaptive_schema_updated_at" field.
 	AdaptiveSchemaUpdatedAt *time.Time `json:"adaptive_schema_updated_at,omitempty"`
-	// AgentsContext holds the value of the "agents_context" field.
+	// Whether the site's content is offered to AI agents; INCLUDED by default.
 	AgentsContext enum.SiteAgentsContext `json:"agents_context,omitempty"`
 	// VisitorAuthPrivateKey holds the value of the "visitor_auth_private_key" field.
 	VisitorAuthPrivateKey *string `json:"-"`

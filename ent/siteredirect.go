@@ -26,7 +26,7 @@ type SiteRedirect struct {
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
 	// SiteID holds the value of the "site_id" field.
 	SiteID string `json:"site_id,omitempty"`
-	// Source holds the value of the "source" field.
+	// The path it redirects, such as /docs/old-page: at most 512 characters, unique within the site.
 	Source string `json:"source,omitempty"`
 	// Destination holds the value of the "destination" field.
 	Destination map[string]string `json:"destination,omitempty"`

@@ -28,15 +28,15 @@ type SiteSection struct {
 	SiteID string `json:"site_id,omitempty"`
 	// GroupID holds the value of the "group_id" field.
 	GroupID *string `json:"group_id,omitempty"`
-	// Title holds the value of the "title" field.
+	// The section's title, 2 to 128 characters.
 	Title string `json:"title,omitempty"`
-	// Description holds the value of the "description" field.
+	// The section's description, at most 256 characters; null when it has none.
 	Description *string `json:"description,omitempty"`
-	// Icon holds the value of the "icon" field.
+	// An icon name, at most 50 characters; null when it has none.
 	Icon *string `json:"icon,omitempty"`
-	// Path holds the value of the "path" field.
+	// The section's path on the site, 1 to 100 characters, unique within the site.
 	Path string `json:"path,omitempty"`
-	// Condition holds the value of the "condition" field.
+	// An expression over visitor.claims that decides which visitors see the section, with adaptive content; null shows it to all.
 	Condition *string `json:"condition,omitempty"`
 	// IsDefault holds the value of the "is_default" field.
 	IsDefault bool `json:"is_default,omitempty"`

@@ -25,9 +25,9 @@ type SiteSectionGroup struct {
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
 	// SiteID holds the value of the "site_id" field.
 	SiteID string `json:"site_id,omitempty"`
-	// Title holds the value of the "title" field.
+	// The group's title, 1 to 100 characters.
 	Title string `json:"title,omitempty"`
-	// Icon holds the value of the "icon" field.
+	// An icon name, at most 50 characters; null when it has none.
 	Icon *string `json:"icon,omitempty"`
 	// Position holds the value of the "position" field.
 	Position float64 `json:"position,omitempty"`

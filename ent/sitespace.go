@@ -33,9 +33,9 @@ type SiteSpace struct {
 	SpaceID string `json:"space_id,omitempty"`
 	// Title holds the value of the "title" field.
 	Title *string `json:"title,omitempty"`
-	// Path holds the value of the "path" field.
+	// The site-space's path on the site, 1 to 100 characters, unique among its siblings.
 	Path string `json:"path,omitempty"`
-	// Condition holds the value of the "condition" field.
+	// An expression over visitor.claims that decides which visitors see the site-space, with adaptive content; null shows it to all.
 	Condition *string `json:"condition,omitempty"`
 	// IsDefault holds the value of the "is_default" field.
 	IsDefault bool `json:"is_default,omitempty"`

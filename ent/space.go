@@ -16,7 +16,7 @@ import (
 	"github.com/bindery/bindery/internal/enum"
 )
 
-// Space is the model entity for the Space schema.
+// A space of documentation content. Its main content is its current revision, changed by edits, imports and merged change requests.
 type Space struct {
 	config `json:"-"`
 	// ID of the ent.
@@ -30,19 +30,19 @@ type Space struct {
 	OrganizationID string `json:"organization_id,omitempty"`
 	// ParentID holds the value of the "parent_id" field.
 	ParentID *string `json:"parent_id,omitempty"`
-	// Title holds the value of the "title" field.
+	// The space's title, up to 50 characters; empty when it has none.
 	Title string `json:"title,omitempty"`
-	// Emoji holds the value of the "emoji" field.
+	// The space's emoji, up to 50 characters; empty when it has none.
 	Emoji string `json:"emoji,omitempty"`
 	// Icon holds the value of the "icon" field.
 	Icon *string `json:"icon,omitempty"`
-	// Visibility holds the value of the "visibility" field.
+	// Who can read the space beyond its members; PRIVATE by default.
 	Visibility enum.Visibility `json:"visibility,omitempty"`
-	// EditMode holds the value of the "edit_mode" field.
+	// LIVE when edits change the main content directly, LOCKED when it cannot be edited; null when changes go through change requests.
 	EditMode *enum.EditMode `json:"edit_mode,omitempty"`
-	// DefaultLevel holds the value of the "default_level" field.
+	// The role members get on it by default: a role; INHERIT (the default) for its collection's level, or their organization role at the top; or null for none (guest level).
 	DefaultLevel *enum.DefaultLevel `json:"default_level,omitempty"`
-	// Language holds the value of the "language" field.
+	// The language of the space's content; null when not set.
 	Language *enum.Language `json:"language,omitempty"`
 	// Position holds the value of the "position" field.
 	Position float64 `json:"position,omitempty"`
@@ -50,7 +50,7 @@ type Space struct {
 	RevisionID *string `json:"revision_id,omitempty"`
 	// CrSeq holds the value of the "cr_seq" field.
 	CrSeq int `json:"cr_seq,omitempty"`
-	// DeletedAt holds the value of the "deleted_at" field.
+	// When the space was deleted; null while it is live. A deleted space can be restored for 7 days.
 	DeletedAt *time.Time `json:"deleted_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the SpaceQuery when eager-loading is set.

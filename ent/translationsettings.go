@@ -27,7 +27,7 @@ type TranslationSettings struct {
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
 	// OrganizationID holds the value of the "organization_id" field.
 	OrganizationID string `json:"organization_id,omitempty"`
-	// Title holds the value of the "title" field.
+	// Their name, 1 to 100 characters.
 	Title string `json:"title,omitempty"`
 	// Languages holds the value of the "languages" field.
 	Languages []enum.Language `json:"languages,omitempty"`

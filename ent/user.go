@@ -12,7 +12,7 @@ import (
 	"github.com/bindery/bindery/ent/user"
 )
 
-// User is the model entity for the User schema.
+// A person who uses Bindery. Anyone who sees an object naming a user sees their ID, display name and photo.
 type User struct {
 	config `json:"-"`
 	// ID of the ent.
@@ -24,9 +24,9 @@ type User struct {
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
 	// Email holds the value of the "email" field.
 	Email string `json:"email,omitempty"`
-	// DisplayName holds the value of the "display_name" field.
+	// The user's name as others see it, 1 to 255 characters.
 	DisplayName string `json:"display_name,omitempty"`
-	// PhotoURL holds the value of the "photo_url" field.
+	// The URL of the user's photo; null when they have none.
 	PhotoURL *string `json:"photo_url,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the UserQuery when eager-loading is set.

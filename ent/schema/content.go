@@ -27,11 +27,14 @@ func (Collection) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("organization_id").Annotations(internal()),
 		field.String("parent_id").Optional().Nillable().Annotations(internal()),
-		field.String("title").Default("").Validate(validate.CollectionTitle),
-		field.String("description").Optional().Nillable().Validate(validate.CollectionDescription),
+		field.String("title").Default("").Validate(validate.CollectionTitle).
+			Comment("The collection's title, up to 50 characters; empty when it has none."),
+		field.String("description").Optional().Nillable().Validate(validate.CollectionDescription).
+			Comment("The collection's description, up to 100 characters; null when it has none."),
 		// default_level NULL means guest: members get no access by default.
 		field.Enum("default_level").GoType(enum.DefaultLevel("")).Optional().Nillable().
-			Default(string(enum.DefaultLevelInherit)).Annotations(gqlEnum("DefaultLevel")...),
+			Default(string(enum.DefaultLevelInherit)).Annotations(gqlEnum("DefaultLevel")...).
+			Comment("The role members get on it by default: a role; INHERIT (the default) for its parent's level, or their organization role at the top; or null for none (guest level)."),
 		// position orders the collection among its siblings (spaces and
 		// collections with the same parent).
 		field.Float("position").Default(0).Annotations(internal()),
@@ -63,6 +66,11 @@ func (Collection) Indexes() []ent.Index {
 	}
 }
 
+// Annotations of the Collection.
+func (Collection) Annotations() []schema.Annotation {
+	return []schema.Annotation{schema.Comment("A collection of an organization: it groups spaces and other collections, and its default level and grants pass down to them.")}
+}
+
 // Space is a container of documentation content. Its content is an immutable
 // revision; the space points at the current one.
 type Space struct{ ent.Schema }
@@ -77,19 +85,25 @@ func (Space) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("organization_id").Annotations(internal()),
 		field.String("parent_id").Optional().Nillable().Annotations(internal()),
-		field.String("title").Default("").Validate(validate.SpaceTitle),
-		field.String("emoji").Default("").Validate(validate.Emoji),
+		field.String("title").Default("").Validate(validate.SpaceTitle).
+			Comment("The space's title, up to 50 characters; empty when it has none."),
+		field.String("emoji").Default("").Validate(validate.Emoji).
+			Comment("The space's emoji, up to 50 characters; empty when it has none."),
 		field.String("icon").StorageKey("icon_url").Optional().Nillable().Validate(validate.LogoURL).Annotations(internal()),
 		field.Enum("visibility").GoType(enum.Visibility("")).Default(string(enum.VisibilityPrivate)).
-			Annotations(gqlEnum("Visibility")...),
+			Annotations(gqlEnum("Visibility")...).
+			Comment("Who can read the space beyond its members; PRIVATE by default."),
 		// edit_mode NULL means the main content changes only through change
 		// requests.
 		field.Enum("edit_mode").GoType(enum.EditMode("")).Optional().Nillable().
-			Annotations(gqlEnum("EditMode")...),
+			Annotations(gqlEnum("EditMode")...).
+			Comment("LIVE when edits change the main content directly, LOCKED when it cannot be edited; null when changes go through change requests."),
 		field.Enum("default_level").GoType(enum.DefaultLevel("")).Optional().Nillable().
-			Default(string(enum.DefaultLevelInherit)).Annotations(gqlEnum("DefaultLevel")...),
+			Default(string(enum.DefaultLevelInherit)).Annotations(gqlEnum("DefaultLevel")...).
+			Comment("The role members get on it by default: a role; INHERIT (the default) for its collection's level, or their organization role at the top; or null for none (guest level)."),
 		field.Enum("language").GoType(enum.Language("")).Optional().Nillable().
-			Annotations(gqlEnum("Language")...),
+			Annotations(gqlEnum("Language")...).
+			Comment("The language of the space's content; null when not set."),
 		field.Float("position").Default(0).Annotations(internal()),
 		// revision_id is the current revision. It is NULL only inside the
 		// transaction that creates the space and its first revision.
@@ -97,7 +111,8 @@ func (Space) Fields() []ent.Field {
 		// cr_seq allocates change request numbers: the creating transaction
 		// increments it, and UNIQUE(space, number) backs it up.
 		field.Int("cr_seq").Default(0).Annotations(internal()),
-		field.Time("deleted_at").Annotations(dateTime).Optional().Nillable(),
+		field.Time("deleted_at").Annotations(dateTime).Optional().Nillable().
+			Comment("When the space was deleted; null while it is live. A deleted space can be restored for 7 days."),
 	}
 }
 
@@ -141,6 +156,11 @@ func (Space) Indexes() []ent.Index {
 	}
 }
 
+// Annotations of the Space.
+func (Space) Annotations() []schema.Annotation {
+	return []schema.Annotation{schema.Comment("A space of documentation content. Its main content is its current revision, changed by edits, imports and merged change requests.")}
+}
+
 // Revision is an immutable snapshot of a space's content: its page tree,
 // files and reusable contents, each the hash of a content-addressed object,
 // and the revisions it was made from.
@@ -157,7 +177,8 @@ func (Revision) Fields() []ent.Field {
 		field.String("space_id").Immutable().Annotations(internal()),
 		// change_request_id is set on revisions made inside a change request.
 		field.String("change_request_id").Optional().Nillable().Immutable().Annotations(internal()),
-		field.Enum("type").GoType(enum.RevisionType("")).Immutable().Annotations(gqlEnum("RevisionType")...),
+		field.Enum("type").GoType(enum.RevisionType("")).Immutable().Annotations(gqlEnum("RevisionType")...).
+			Comment("How the revision was made: EDITS by an edit or an import, UPDATE by syncing a change request with the main content, MERGE by merging one."),
 		// parents lists parent revision IDs in order; the first is the
 		// mainline parent, a merge has two.
 		field.Strings("parents").Default([]string{}).Immutable().Annotations(internal()).SchemaType(jsonColumn),
@@ -166,7 +187,8 @@ func (Revision) Fields() []ent.Field {
 		field.String("files_root").Optional().Nillable().Immutable().Annotations(internal()),
 		field.String("reusable_contents_root").Optional().Nillable().Immutable().Annotations(internal()),
 		field.String("created_by_id").Optional().Nillable().Immutable().Annotations(internal()),
-		field.String("message").Optional().Nillable().Immutable(),
+		field.String("message").Optional().Nillable().Immutable().
+			Comment("What made the revision, such as \"Create page Intro\" or \"Update from the main content\"; null when nothing says, as for a space's first revision."),
 	}
 }
 
@@ -186,6 +208,11 @@ func (Revision) Edges() []ent.Edge {
 // Indexes of the Revision.
 func (Revision) Indexes() []ent.Index {
 	return []ent.Index{index.Fields("space_id", "created_at"), index.Fields("change_request_id")}
+}
+
+// Annotations of the Revision.
+func (Revision) Annotations() []schema.Annotation {
+	return []schema.Annotation{schema.Comment("An immutable snapshot of the content of a space or a change request: its pages, files and reusable contents.")}
 }
 
 // ContentObject is a content-addressed object of the revision store, like a
@@ -221,10 +248,13 @@ func (ChangeRequest) Mixin() []ent.Mixin {
 func (ChangeRequest) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("space_id").Immutable().Annotations(internal()),
-		field.Int("number").Immutable().Positive(),
+		field.Int("number").Immutable().Positive().
+			Comment("The change request's number in its space: 1 for the first, then one more for each."),
 		field.Enum("status").GoType(enum.ChangeRequestStatus("")).Default(string(enum.ChangeRequestStatusOpen)).
-			Annotations(gqlEnum("ChangeRequestStatus")...),
-		field.String("subject").Default("").Validate(validate.ChangeRequestSubject),
+			Annotations(gqlEnum("ChangeRequestStatus")...).
+			Comment("DRAFT, OPEN (when opened) or ARCHIVED; MERGED once merged, which is final."),
+		field.String("subject").Default("").Validate(validate.ChangeRequestSubject).
+			Comment("What the change request is about, up to 100 characters; empty when it has none."),
 		field.String("created_by_id").Optional().Nillable().Immutable().Annotations(internal()),
 		// revision_id is the change request's current revision.
 		field.String("revision_id").Annotations(internal()),
@@ -235,7 +265,7 @@ func (ChangeRequest) Fields() []ent.Field {
 		field.String("revision_merged_ancestor_id").Optional().Nillable().Annotations(internal()),
 		// revision_merged_id is the space's revision the merge made.
 		field.String("revision_merged_id").Optional().Nillable().Annotations(internal()),
-		field.Time("merged_at").Annotations(dateTime).Optional().Nillable(),
+		field.Time("merged_at").Annotations(dateTime).Optional().Nillable().Comment("When it was merged; null until then."),
 	}
 }
 
@@ -265,4 +295,9 @@ func (ChangeRequest) Indexes() []ent.Index {
 		// this column: one merge makes one revision.
 		index.Fields("revision_merged_id").Unique(),
 	}
+}
+
+// Annotations of the ChangeRequest.
+func (ChangeRequest) Annotations() []schema.Annotation {
+	return []schema.Annotation{schema.Comment("A proposed change to a space: it forks the space's content, is updated from the main content, and is merged into it.")}
 }

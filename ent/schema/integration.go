@@ -31,19 +31,24 @@ func (OpenAPISpec) Mixin() []ent.Mixin {
 func (OpenAPISpec) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("organization_id").Immutable().Annotations(internal()),
-		field.String("slug").Validate(validate.OpenAPISlug),
-		field.String("source_url").Optional().Nillable().Validate(validate.OpenAPISourceURL),
+		field.String("slug").Validate(validate.OpenAPISlug).
+			Comment("The spec's slug: 1 to 100 lowercase letters and digits in words joined by hyphens, unique in the organization."),
+		field.String("source_url").Optional().Nillable().Validate(validate.OpenAPISourceURL).
+			Comment("The URL the document is fetched from, and fetched again periodically; null when the source is a text."),
 		field.Text("source_text").Optional().Nillable().Annotations(internal()),
 		field.Enum("visibility").GoType(enum.OpenAPISpecVisibility("")).Default(string(enum.OpenAPISpecVisibilityPrivate)).
 			Annotations(internal()),
 		field.Enum("processing_state").GoType(enum.OpenAPISpecProcessingState("")).
-			Default(string(enum.OpenAPISpecProcessingStatePending)).Annotations(gqlEnum("OpenAPISpecProcessingState")...),
+			Default(string(enum.OpenAPISpecProcessingStatePending)).Annotations(gqlEnum("OpenAPISpecProcessingState")...).
+			Comment("PENDING after a new source, PROGRESS while a worker processes it, COMPLETE once done, whether it succeeded or failed."),
 		// progress is how far the processing under way is, 0 to 100.
-		field.Int("progress").Default(0).Range(0, 100),
+		field.Int("progress").Default(0).Range(0, 100).Comment("How far the processing under way is, 0 to 100."),
 		field.String("last_version_id").Optional().Nillable().Annotations(internal()),
-		field.Time("last_processed_at").Annotations(dateTime).Optional().Nillable(),
+		field.Time("last_processed_at").Annotations(dateTime).Optional().Nillable().
+			Comment("When its last processing ended; null before the first."),
 		field.Enum("last_process_error_code").GoType(enum.OpenAPISpecProcessingErrorCode("")).Optional().Nillable().
-			Annotations(gqlEnum("OpenAPISpecProcessingErrorCode")...),
+			Annotations(gqlEnum("OpenAPISpecProcessingErrorCode")...).
+			Comment("Why the last processing failed: FETCH_TIMEOUT, FETCH_ERROR or PARSE_ERROR; null when it succeeded."),
 		field.JSON("last_processed_errors", []openapi.Error{}).Optional().SchemaType(jsonColumn).Annotations(internal()),
 		// claimed_until is the lease of the worker processing the spec, and
 		// claimed_by that worker's claim; a job is claimed with a
@@ -96,13 +101,15 @@ func (OpenAPISpecVersion) Mixin() []ent.Mixin {
 func (OpenAPISpecVersion) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("spec_id").Immutable().Annotations(internal()),
-		field.String("source_url").Optional().Nillable().Immutable(),
+		field.String("source_url").Optional().Nillable().Immutable().
+			Comment("The URL the document was fetched from; null when it came as a text."),
 		field.Text("content").Immutable().Annotations(internal()),
 		// digest is the SHA-256 of content: a new version is stored only
 		// when it differs from the last one's.
 		field.String("digest").Immutable().Annotations(internal()),
 		// spec_version is the document's openapi (or swagger) version.
-		field.String("spec_version").Immutable(),
+		field.String("spec_version").Immutable().
+			Comment("The document's openapi (or swagger) version as written, such as 3.1.0."),
 		field.JSON("operations", []openapi.Operation{}).Immutable().SchemaType(jsonColumn).Annotations(internal()),
 	}
 }
@@ -141,7 +148,7 @@ func (TranslationSettings) Mixin() []ent.Mixin {
 func (TranslationSettings) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("organization_id").Immutable().Annotations(internal()),
-		field.String("title").Validate(validate.TranslationTitle),
+		field.String("title").Validate(validate.TranslationTitle).Comment("Their name, 1 to 100 characters."),
 		// languages are official TranslationLanguage codes, without
 		// repeats; GraphQL declares the field itself (a list of enums).
 		field.JSON("languages", []enum.Language{}).Default([]enum.Language{}).SchemaType(jsonColumn).Annotations(internal()),

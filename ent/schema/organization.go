@@ -25,29 +25,39 @@ func (Organization) Mixin() []ent.Mixin {
 // Fields of the Organization.
 func (Organization) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("title").Validate(validate.OrganizationTitle),
+		field.String("title").Validate(validate.OrganizationTitle).Comment("The organization's name, 2 to 255 characters."),
 		// hostname is the organization's subdomain for public content.
-		field.String("hostname").Optional().Nillable().Unique().Validate(validate.OrganizationHostname),
+		field.String("hostname").Optional().Nillable().Unique().Validate(validate.OrganizationHostname).
+			Comment("The organization's subdomain for its public content: 3 to 32 lowercase letters, digits and hyphens, unique; null when it has none."),
 		field.Enum("type").GoType(enum.OrganizationType("")).Default(string(enum.OrganizationTypeBusiness)).
-			Annotations(gqlEnum("OrganizationType")...),
+			Annotations(gqlEnum("OrganizationType")...).
+			Comment("BUSINESS (the default) or COMMUNITY."),
 		field.Enum("use_case").GoType(enum.OrganizationUseCase("")).Optional().Nillable().
-			Annotations(gqlEnum("OrganizationUseCase")...),
+			Annotations(gqlEnum("OrganizationUseCase")...).
+			Comment("What the organization uses its documentation for, as the official API names it; null when not set."),
 		field.Enum("community_type").GoType(enum.OrganizationCommunityType("")).Optional().Nillable().
-			Annotations(gqlEnum("OrganizationCommunityType")...),
+			Annotations(gqlEnum("OrganizationCommunityType")...).
+			Comment("The kind of community, for a COMMUNITY organization; null when not set."),
 		// default_role is the role of members who join through an email domain
 		// or an invite without a role; NULL means they join as guests.
 		field.Enum("default_role").GoType(enum.Role("")).Optional().Nillable().
-			Annotations(gqlEnum("Role")...),
-		field.Bool("sso").Default(false),
-		field.Bool("ai").Default(false),
-		field.Bool("invite_links").Default(true),
+			Annotations(gqlEnum("Role")...).
+			Comment("The role of members who join through an email domain or an invite without a role; null makes them guests."),
+		field.Bool("sso").Default(false).Comment("Whether the organization uses single sign-on."),
+		field.Bool("ai").Default(false).
+			Comment("Whether the organization turns AI features on; Bindery stores the setting and runs none."),
+		field.Bool("invite_links").Default(true).
+			Comment("Whether its invite links admit people: when false, joinOrganization is refused with FORBIDDEN."),
 		// Bindery is self-hosted and gates nothing on the plan; the field
 		// exists because clients of the official API read it.
 		field.Enum("plan").GoType(enum.Plan("")).Default(string(enum.PlanEnterprise2024)).
-			Annotations(gqlEnum("Plan")...),
-		field.Strings("email_domains").Default([]string{}).SchemaType(jsonColumn),
+			Annotations(gqlEnum("Plan")...).
+			Comment("The organization's plan, for clients of the official API: Bindery is self-hosted and gates nothing on it."),
+		field.Strings("email_domains").Default([]string{}).SchemaType(jsonColumn).
+			Comment("The email domains, lower-cased, whose users find the organization through emailDomainOrganizations; at most 100."),
 		field.String("logo").StorageKey("logo_url").Optional().Nillable().Validate(validate.LogoURL).Annotations(internal()),
-		field.String("custom_hostname").Optional().Nillable().Unique().Validate(validate.SiteHostname),
+		field.String("custom_hostname").Optional().Nillable().Unique().Validate(validate.SiteHostname).
+			Comment("The organization's own hostname for its content; null when it has none. No mutation sets it."),
 		field.String("default_site_id").Optional().Nillable().Annotations(internal()),
 	}
 }
@@ -71,6 +81,11 @@ func (Organization) Edges() []ent.Edge {
 		edge.To("default_site", Site.Type).Field("default_site_id").Unique().
 			Annotations(entgql.Skip(), entsql.OnDelete(entsql.SetNull)),
 	}
+}
+
+// Annotations of the Organization.
+func (Organization) Annotations() []schema.Annotation {
+	return []schema.Annotation{schema.Comment("An organization: it owns members, teams, collections, spaces, sites, OpenAPI specs and integrations.")}
 }
 
 // Member is a user's membership of an organization.
@@ -124,7 +139,7 @@ func (Team) Mixin() []ent.Mixin {
 func (Team) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("organization_id").Immutable().Annotations(internal()),
-		field.String("title").Validate(validate.TeamTitle),
+		field.String("title").Validate(validate.TeamTitle).Comment("The team's name, 1 to 64 characters."),
 	}
 }
 
@@ -195,7 +210,8 @@ func (Invite) Fields() []ent.Field {
 		field.Enum("kind").GoType(enum.InviteKind("")).Immutable().Annotations(internal()),
 		// role is the organization role, or the level on the space or
 		// collection for a content invite; NULL invites a guest.
-		field.Enum("role").GoType(enum.Role("")).Optional().Nillable().Annotations(gqlEnum("Role")...),
+		field.Enum("role").GoType(enum.Role("")).Optional().Nillable().Annotations(gqlEnum("Role")...).
+			Comment("The organization role the link gives; null for a guest."),
 		field.String("space_id").Optional().Nillable().Immutable().Annotations(internal()),
 		field.String("collection_id").Optional().Nillable().Immutable().Annotations(internal()),
 		field.String("email").Optional().Nillable().Immutable().Validate(validate.Email).Annotations(internal()),
@@ -242,14 +258,20 @@ func (SAMLProvider) Mixin() []ent.Mixin {
 func (SAMLProvider) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("organization_id").Immutable().Annotations(internal()),
-		field.String("label").Validate(validate.SAMLLabel),
-		field.String("sso_url").Optional().Nillable().Validate(validate.SAMLSSOURL),
-		field.String("entity_id").Optional().Nillable().Validate(validate.SAMLEntityID),
-		field.Text("certificate").Optional().Nillable().Validate(validate.SAMLCertificate),
+		field.String("label").Validate(validate.SAMLLabel).
+			Comment("The provider's name, 1 to 30 characters, shown to members who sign in with it."),
+		field.String("sso_url").Optional().Nillable().Validate(validate.SAMLSSOURL).
+			Comment("The identity provider's sign-in URL; null until set."),
+		field.String("entity_id").Optional().Nillable().Validate(validate.SAMLEntityID).
+			Comment("The identity provider's entity ID; null until set."),
+		field.Text("certificate").Optional().Nillable().Validate(validate.SAMLCertificate).
+			Comment("The identity provider's PEM-encoded X.509 certificate; null until set."),
 		field.String("default_team_id").Optional().Nillable().Annotations(internal()),
-		field.Enum("default_role").GoType(enum.Role("")).Optional().Nillable().Annotations(gqlEnum("Role")...),
+		field.Enum("default_role").GoType(enum.Role("")).Optional().Nillable().Annotations(gqlEnum("Role")...).
+			Comment("The role of members who sign in through the provider; null makes them guests."),
 		field.Enum("status").GoType(enum.SAMLProviderStatus("")).Default(string(enum.SAMLProviderStatusPending)).
-			Annotations(gqlEnum("SAMLProviderStatus")...),
+			Annotations(gqlEnum("SAMLProviderStatus")...).
+			Comment("ACTIVE once ssoURL, entityID and certificate are all set, PENDING until then."),
 	}
 }
 

@@ -27,22 +27,28 @@ func (Site) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("organization_id").Immutable().Annotations(internal()),
 		field.Enum("type").GoType(enum.SiteType("")).Default(string(enum.SiteTypeBasic)).
-			Annotations(gqlEnum("SiteType")...),
-		field.String("title").Validate(validate.SiteTitle),
-		field.String("hostname").Optional().Nillable().Unique().Validate(validate.SiteHostname),
-		field.String("basename").Optional().Nillable().Validate(validate.SiteBasename),
+			Annotations(gqlEnum("SiteType")...).
+			Comment("The site's plan, as the official API names it; BASIC by default. Bindery gates nothing on it."),
+		field.String("title").Validate(validate.SiteTitle).Comment("The site's title, 2 to 128 characters."),
+		field.String("hostname").Optional().Nillable().Unique().Validate(validate.SiteHostname).
+			Comment("The site's own hostname; null when it has none. No mutation sets it."),
+		field.String("basename").Optional().Nillable().Validate(validate.SiteBasename).
+			Comment("The path the site is served under, 1 to 100 characters; null when it has none."),
 		// proxy_origin is shown as the object proxy {origin, target}.
 		field.String("proxy_origin").Optional().Nillable().MaxLen(512).Validate(validate.SiteProxyOrigin).Annotations(internal()),
 		field.Enum("visibility").GoType(enum.SiteVisibility("")).Default(string(enum.SiteVisibilityPublic)).
-			Annotations(gqlEnum("SiteVisibility")...),
-		field.Bool("published").Default(false),
+			Annotations(gqlEnum("SiteVisibility")...).
+			Comment("Who can read the site once it is published: everyone (PUBLIC, the default, or UNLISTED), holders of a share link (SHARE_LINK), or visitors with a valid JWT (VISITOR_AUTH)."),
+		field.Bool("published").Default(false).
+			Comment("Whether the site is published: only then can anyone beyond its organization's members read it. publishSite and unpublishSite change it."),
 		// adaptive_content is shown as the object adaptiveContent {enabled}.
 		field.Bool("adaptive_content").Default(false).Annotations(internal()),
 		// adaptive_schema is the JSON Schema of adaptive-content visitor claims.
 		field.JSON("adaptive_schema", map[string]any{}).Optional().SchemaType(jsonColumn).Annotations(internal()),
 		field.Time("adaptive_schema_updated_at").Annotations(dateTime, internal()).Optional().Nillable(),
 		field.Enum("agents_context").GoType(enum.SiteAgentsContext("")).Default(string(enum.SiteAgentsContextIncluded)).
-			Annotations(gqlEnum("SiteAgentsContext")...),
+			Annotations(gqlEnum("SiteAgentsContext")...).
+			Comment("Whether the site's content is offered to AI agents; INCLUDED by default."),
 		// visitor_auth_private_key signs and checks visitor JWTs when the
 		// visibility is visitor-auth.
 		field.String("visitor_auth_private_key").Optional().Nillable().Sensitive().Annotations(internal()),
@@ -88,11 +94,15 @@ func (SiteSection) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("site_id").Immutable().Annotations(internal()),
 		field.String("group_id").Optional().Nillable().Annotations(internal()),
-		field.String("title").Validate(validate.SectionTitle),
-		field.String("description").Optional().Nillable().Validate(validate.SectionDescription),
-		field.String("icon").Optional().Nillable().Validate(validate.IconName),
-		field.String("path").Validate(validate.SectionPath),
-		field.String("condition").Optional().Nillable().Validate(validate.Condition),
+		field.String("title").Validate(validate.SectionTitle).Comment("The section's title, 2 to 128 characters."),
+		field.String("description").Optional().Nillable().Validate(validate.SectionDescription).
+			Comment("The section's description, at most 256 characters; null when it has none."),
+		field.String("icon").Optional().Nillable().Validate(validate.IconName).
+			Comment("An icon name, at most 50 characters; null when it has none."),
+		field.String("path").Validate(validate.SectionPath).
+			Comment("The section's path on the site, 1 to 100 characters, unique within the site."),
+		field.String("condition").Optional().Nillable().Validate(validate.Condition).
+			Comment("An expression over visitor.claims that decides which visitors see the section, with adaptive content; null shows it to all."),
 		// is_default is shown as default.
 		field.Bool("is_default").Default(false).Annotations(internal()),
 		field.Float("position").Default(0).Annotations(internal()),
@@ -131,8 +141,9 @@ func (SiteSectionGroup) Mixin() []ent.Mixin {
 func (SiteSectionGroup) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("site_id").Immutable().Annotations(internal()),
-		field.String("title").Validate(validate.SectionGroupTitle),
-		field.String("icon").Optional().Nillable().Validate(validate.IconName),
+		field.String("title").Validate(validate.SectionGroupTitle).Comment("The group's title, 1 to 100 characters."),
+		field.String("icon").Optional().Nillable().Validate(validate.IconName).
+			Comment("An icon name, at most 50 characters; null when it has none."),
 		field.Float("position").Default(0).Annotations(internal()),
 	}
 }
@@ -173,8 +184,10 @@ func (SiteSpace) Fields() []ent.Field {
 		// title overrides the space's title on the site when set; the
 		// resolver shows either.
 		field.String("title").Optional().Nillable().MaxLen(128).Annotations(internal()),
-		field.String("path").Validate(validate.SiteSpacePath),
-		field.String("condition").Optional().Nillable().Validate(validate.Condition),
+		field.String("path").Validate(validate.SiteSpacePath).
+			Comment("The site-space's path on the site, 1 to 100 characters, unique among its siblings."),
+		field.String("condition").Optional().Nillable().Validate(validate.Condition).
+			Comment("An expression over visitor.claims that decides which visitors see the site-space, with adaptive content; null shows it to all."),
 		// is_default is shown as default.
 		field.Bool("is_default").Default(false).Annotations(internal()),
 		field.Float("position").Default(0).Annotations(internal()),
@@ -216,7 +229,8 @@ func (SiteRedirect) Fields() []ent.Field {
 		field.String("site_id").Immutable().Annotations(internal()),
 		// source is unique within its site (the index below), so that a
 		// visited path resolves to one redirect.
-		field.String("source").Validate(validate.RedirectSource),
+		field.String("source").Validate(validate.RedirectSource).
+			Comment("The path it redirects, such as /docs/old-page: at most 512 characters, unique within the site."),
 		// destination is the official API's SiteRedirectDestination object,
 		// for example {"kind":"site-section","siteSectionId":"sec_..."}.
 		field.JSON("destination", map[string]string{}).SchemaType(jsonColumn).Annotations(internal()),

@@ -4,6 +4,7 @@ import (
 	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
+	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 
@@ -27,8 +28,10 @@ func (User) Fields() []ent.Field {
 		// GraphQL resolves email through the rule of who may see it
 		// (graph.Resolver.userEmail), so it is no plain field there.
 		field.String("email").Unique().Validate(validate.Email).Annotations(entgql.Skip()),
-		field.String("display_name").Validate(validate.DisplayName),
-		field.String("photo_url").Optional().Nillable().Validate(validate.LogoURL),
+		field.String("display_name").Validate(validate.DisplayName).
+			Comment("The user's name as others see it, 1 to 255 characters."),
+		field.String("photo_url").Optional().Nillable().Validate(validate.LogoURL).
+			Comment("The URL of the user's photo; null when they have none."),
 	}
 }
 
@@ -48,6 +51,11 @@ func (User) Edges() []ent.Edge {
 	}
 }
 
+// Annotations of the User.
+func (User) Annotations() []schema.Annotation {
+	return []schema.Annotation{schema.Comment("A person who uses Bindery. Anyone who sees an object naming a user sees their ID, display name and photo.")}
+}
+
 // APIToken is a personal access token. Only its SHA-256 hash is stored; the
 // token itself is shown once, when it is created.
 type APIToken struct{ ent.Schema }
@@ -60,11 +68,14 @@ func (APIToken) Mixin() []ent.Mixin {
 // Fields of the APIToken.
 func (APIToken) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("label").Validate(validate.APITokenLabel),
+		field.String("label").Validate(validate.APITokenLabel).
+			Comment("The token's label, 1 to 50 characters, to tell the viewer's tokens apart."),
 		field.String("token_hash").Unique().Immutable().Sensitive().Annotations(internal()),
 		field.String("user_id").Immutable().Annotations(internal()),
-		field.Time("last_used_at").Annotations(dateTime).Optional().Nillable(),
-		field.Time("expires_at").Annotations(dateTime).Optional().Nillable().Immutable(),
+		field.Time("last_used_at").Annotations(dateTime).Optional().Nillable().
+			Comment("When the token last authenticated a request, recorded at most once a minute; null when never."),
+		field.Time("expires_at").Annotations(dateTime).Optional().Nillable().Immutable().
+			Comment("When the token stops working; null when never."),
 	}
 }
 
@@ -74,4 +85,9 @@ func (APIToken) Edges() []ent.Edge {
 		edge.From("user", User.Type).Ref("tokens").Field("user_id").Unique().Required().Immutable().
 			Annotations(entgql.Skip()),
 	}
+}
+
+// Annotations of the APIToken.
+func (APIToken) Annotations() []schema.Annotation {
+	return []schema.Annotation{schema.Comment("A personal access token of the viewer, which authenticates API requests as them. Only its hash is stored: the token is shown once, when it is created.")}
 }

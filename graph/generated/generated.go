@@ -10272,17 +10272,39 @@ extend type Query {
 extend type User {
   "The user's email; null unless the viewer is the user or shares an organization with them."
   email: String
+  "The user's addresses."
   urls: UserURLs!
   "The organizations the user is a member of. Only readable for the viewer."
-  organizations(first: Int, after: Cursor, last: Int, before: Cursor): OrganizationConnection
+  organizations(
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+    "Returns the last n items."
+    last: Int
+    "Returns the items before this cursor."
+    before: Cursor
+  ): OrganizationConnection
   "The user's API tokens. Only readable for the viewer."
-  apiTokens(first: Int, after: Cursor, last: Int, before: Cursor): APITokenConnection
+  apiTokens(
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+    "Returns the last n items."
+    last: Int
+    "Returns the items before this cursor."
+    before: Cursor
+  ): APITokenConnection
 }
 
+"The addresses of a user."
 type UserURLs {
+  "The user's address in /v1."
   location: String!
 }
 
+"The root of every change. Each mutation takes one input, runs in one transaction and returns a payload with the input's clientMutationId."
 type Mutation {
   "Creates an API token for the viewer. The token is in the payload only."
   createAPIToken(input: CreateAPITokenInput!): CreateAPITokenPayload!
@@ -10295,10 +10317,13 @@ Where to put a moved item among its new siblings: before or after a sibling
 space or collection. Without a position the item goes last.
 """
 input ContentPositionInput {
+  "A sibling space or collection to put the item just before."
   before: ID
+  "A sibling space or collection to put the item just after."
   after: ID
 }
 
+"The input of createAPIToken."
 input CreateAPITokenInput {
   "Up to 50 characters."
   label: String!
@@ -10308,7 +10333,9 @@ input CreateAPITokenInput {
   clientMutationId: String
 }
 
+"The result of createAPIToken."
 type CreateAPITokenPayload {
+  "The new token's record: its label, expiry and use, without the secret."
   apiToken: APIToken!
   "The token. It is shown only here: store it now."
   token: String!
@@ -10316,13 +10343,17 @@ type CreateAPITokenPayload {
   clientMutationId: String
 }
 
+"The input of revokeAPIToken."
 input RevokeAPITokenInput {
+  "The API token, one of the viewer's own."
   id: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
 
+"The result of revokeAPIToken."
 type RevokeAPITokenPayload {
+  "The ID of the revoked token, which no longer authenticates."
   revokedAPITokenId: ID!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -10332,6 +10363,7 @@ type RevokeAPITokenPayload {
 scalar Upload
 `, BuiltIn: false},
 	{Name: "../schema/changerequest.graphqls", Input: `extend type ChangeRequest {
+  "The space the change request proposes changes to."
   space: Space!
   "Who opened it; null when the account was deleted."
   createdBy: User
@@ -10349,6 +10381,7 @@ scalar Upload
   commentCount: Int!
   "The users who edited its content."
   contributors: [User!]!
+  "The change request's addresses."
   urls: ChangeRequestURLs!
   """
   What stands between the change request and a clean merge: its conflicts with
@@ -10361,12 +10394,19 @@ scalar Upload
   a PDF: every page, or with pageId the page and its nested pages, or with
   only the page alone.
   """
-  pdfURL(pageId: ID, only: Boolean = false): String!
+  pdfURL(
+    "A page of the change request's content: the PDF holds it and its nested pages. Every page when absent."
+    pageId: ID
+    "With pageId, true leaves the nested pages out; false (the default) keeps them."
+    only: Boolean = false
+  ): String!
 }
 
 "The addresses of a change request."
 type ChangeRequestURLs {
+  "The change request's address in /v1."
   location: String!
+  "The change request's address in the dashboard."
   app: String!
 }
 
@@ -10377,15 +10417,21 @@ request, theirs the main content, base their common ancestor.
 type MergeConflict {
   "Names the conflict in a MergeResolutionInput."
   key: String!
+  "What conflicts: text, a field, a deletion, a move or a file."
   kind: MergeConflictKind!
   "The page in conflict, as the change request has it, or as the main content has it when the change request deleted it."
   page: RevisionPage
+  "The ID of the page in conflict; null when the conflict is about a file or a reusable content."
   pageId: ID
+  "The ID of the file in conflict; null when it is about a page or a reusable content."
   fileId: ID
   "The field in conflict: markdown, title, slug, ..., parent for a move; null for a deletion."
   field: String
+  "The common ancestor's side: the whole markdown for TEXT and DELETE, the value for FIELD, the parent's path for MOVE (empty when it lacks the page), the file entry as JSON for FILE."
   base: String
+  "The change request's side, in the same form as base; empty when it deleted the page."
   ours: String
+  "The main content's side, in the same form as base; empty when it deleted the page."
   theirs: String
 }
 
@@ -10416,8 +10462,11 @@ Resolves one conflict: take a side, or give the resolved text of a TEXT or
 FIELD conflict.
 """
 input MergeResolutionInput {
+  "The key of the conflict it resolves (MergeConflict.key)."
   key: String!
+  "The side whose version wins; give take or text, not both."
   take: MergeSide
+  "The resolved text of a TEXT or FIELD conflict; give take or text, not both."
   text: String
 }
 
@@ -10442,6 +10491,7 @@ extend type Mutation {
 
 "The input of createChangeRequest."
 input CreateChangeRequestInput {
+  "The space to propose changes to; needs the edit role on it."
   spaceId: ID!
   "Up to 100 characters."
   subject: String
@@ -10451,6 +10501,7 @@ input CreateChangeRequestInput {
 
 "The result of createChangeRequest."
 type CreateChangeRequestPayload {
+  "The new change request, OPEN, whose content is the space's current content."
   changeRequest: ChangeRequest!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -10470,6 +10521,7 @@ input UpdateChangeRequestInput {
 
 "The result of updateChangeRequest."
 type UpdateChangeRequestPayload {
+  "The change request, as changed."
   changeRequest: ChangeRequest!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -10479,6 +10531,7 @@ type UpdateChangeRequestPayload {
 input SyncChangeRequestInput {
   "The change request."
   id: ID!
+  "Resolutions of the conflicts an earlier call returned, by their key."
   resolutions: [MergeResolutionInput!]
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -10490,7 +10543,9 @@ type SyncChangeRequestPayload {
   result: MergeResult!
   "The change request's revision after the update; null on conflicts."
   revision: Revision
+  "The change request, after the update or unchanged on conflicts."
   changeRequest: ChangeRequest!
+  "The conflicts that stopped the update; empty when it was done."
   conflicts: [MergeConflict!]!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -10500,6 +10555,7 @@ type SyncChangeRequestPayload {
 input MergeChangeRequestInput {
   "The change request."
   id: ID!
+  "Resolutions of the conflicts an earlier call returned, by their key."
   resolutions: [MergeResolutionInput!]
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -10511,7 +10567,9 @@ type MergeChangeRequestPayload {
   result: MergeResult!
   "The space's new revision; null on conflicts."
   revision: Revision
+  "The change request: MERGED, or unchanged on conflicts."
   changeRequest: ChangeRequest!
+  "The conflicts that stopped the merge; empty when it was done."
   conflicts: [MergeConflict!]!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -10519,7 +10577,10 @@ type MergeChangeRequestPayload {
 `, BuiltIn: false},
 	{Name: "../schema/collection.graphqls", Input: `extend type Query {
   "A collection the viewer can see."
-  collection(id: ID!): Collection
+  collection(
+    "The collection's ID."
+    id: ID!
+  ): Collection
 }
 
 extend type Collection {
@@ -10527,7 +10588,9 @@ extend type Collection {
   organization: Organization
   "The parent collection; null at the top level or when the viewer cannot see it."
   parent: Collection
+  "The collection's addresses."
   urls: CollectionURLs!
+  "What the viewer may do with the collection."
   permissions: CollectionPermissions!
   "The spaces directly in this collection that the viewer can see, in order."
   spaces(
@@ -10555,15 +10618,21 @@ extend type Collection {
 
 "The addresses of a collection."
 type CollectionURLs {
+  "The collection's address in /v1."
   location: String!
+  "The collection's address in the dashboard."
   app: String!
 }
 
 "What the viewer may do with a collection."
 type CollectionPermissions {
+  "Read it and see what it holds (the read role)."
   view: Boolean!
+  "Change, move, transfer or delete it (the admin role)."
   admin: Boolean!
+  "See its invite links (the admin role)."
   viewInviteLinks: Boolean!
+  "Create a space or a collection in it (the create role)."
   create: Boolean!
 }
 
@@ -10592,6 +10661,7 @@ input CreateCollectionInput {
   title: String
   "Up to 100 characters."
   description: String
+  "The collection to create it in; absent creates it at the organization's top level."
   parentId: ID
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -10599,6 +10669,7 @@ input CreateCollectionInput {
 
 "The result of createCollection."
 type CreateCollectionPayload {
+  "The new collection."
   collection: Collection!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -10620,6 +10691,7 @@ input UpdateCollectionInput {
 
 "The result of updateCollection."
 type UpdateCollectionPayload {
+  "The collection, as changed."
   collection: Collection!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -10635,6 +10707,7 @@ input DeleteCollectionInput {
 
 "The result of deleteCollection."
 type DeleteCollectionPayload {
+  "The ID of the deleted collection."
   deletedCollectionId: ID!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -10646,6 +10719,7 @@ input MoveCollectionInput {
   id: ID!
   "The new parent collection; null moves to the top level, absent keeps the parent."
   parentId: ID @goField(omittable: true)
+  "Where among its new siblings it goes; absent puts it last."
   position: ContentPositionInput
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -10653,6 +10727,7 @@ input MoveCollectionInput {
 
 "The result of moveCollection."
 type MoveCollectionPayload {
+  "The collection, in its new place."
   collection: Collection!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -10670,6 +10745,7 @@ input TransferCollectionInput {
 
 "The result of transferCollection."
 type TransferCollectionPayload {
+  "The collection, at the top level of its new organization."
   collection: Collection!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -10681,8 +10757,22 @@ type TransferCollectionPayload {
   unless order is ASC. status keeps the open or the resolved ones (null keeps
   all); targetPageId keeps those on one page.
   """
-  comments(first: Int, after: Cursor, last: Int, before: Cursor, order: CommentOrder = DESC,
-    status: CommentStatus, targetPageId: ID): CommentConnection!
+  comments(
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+    "Returns the last n items."
+    last: Int
+    "Returns the items before this cursor."
+    before: Cursor
+    "DESC (the default) lists the newest first, ASC the oldest."
+    order: CommentOrder = DESC
+    "Keeps the OPEN or the RESOLVED comments; null (the default) keeps all."
+    status: CommentStatus
+    "Keeps the comments on this page (its ID); absent keeps all."
+    targetPageId: ID
+  ): CommentConnection!
 }
 
 extend type ChangeRequest {
@@ -10691,8 +10781,22 @@ extend type ChangeRequest {
   order is ASC. status keeps the open or the resolved ones (null keeps all);
   targetPageId keeps those on one page.
   """
-  comments(first: Int, after: Cursor, last: Int, before: Cursor, order: CommentOrder = DESC,
-    status: CommentStatus, targetPageId: ID): CommentConnection!
+  comments(
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+    "Returns the last n items."
+    last: Int
+    "Returns the items before this cursor."
+    before: Cursor
+    "DESC (the default) lists the newest first, ASC the oldest."
+    order: CommentOrder = DESC
+    "Keeps the OPEN or the RESOLVED comments; null (the default) keeps all."
+    status: CommentStatus
+    "Keeps the comments on this page (its ID); absent keeps all."
+    targetPageId: ID
+  ): CommentConnection!
 }
 
 "The order of a list of comments by posting time."
@@ -10708,6 +10812,7 @@ extend type Comment {
   postedBy: User
   "Who resolved it; null while it is open, or when the account was deleted."
   resolvedBy: User
+  "The comment's text, as markdown and as a document."
   body: CommentBody!
   "What it is about: its space or change request, and the page and node it is on."
   target: CommentTarget!
@@ -10716,13 +10821,23 @@ extend type Comment {
   "The number of its replies."
   replyCount: Int!
   "Its replies, oldest first."
-  replies(first: Int, after: Cursor, last: Int, before: Cursor): CommentReplyConnection!
+  replies(
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+    "Returns the last n items."
+    last: Int
+    "Returns the items before this cursor."
+    before: Cursor
+  ): CommentReplyConnection!
   """
   The users its markdown mentions, as @email or as a link to the user's
   profile, among those who share an organization with its author. Stored so
   that notifications can come later: nobody is notified yet.
   """
   mentions: [User!]!
+  "The comment's addresses."
   urls: CommentURLs!
   "What the viewer may do with it."
   permissions: CommentPermissions!
@@ -10733,11 +10848,13 @@ extend type CommentReply {
   comment: Comment!
   "Who posted it; null when the account was deleted."
   postedBy: User
+  "The reply's text, as markdown and as a document."
   body: CommentBody!
   "The emoji reactions to it, by emoji in the order they were first used."
   reactions: [EmojiReaction!]!
   "The users its markdown mentions (see Comment.mentions); nobody is notified yet."
   mentions: [User!]!
+  "The reply's addresses."
   urls: CommentURLs!
   "What the viewer may do with it; reply is reacting to it."
   permissions: CommentPermissions!
@@ -10772,8 +10889,11 @@ type CommentTarget {
 type CommentTargetPage {
   "The page's ID, stable across revisions."
   id: ID!
+  "The page's title."
   title: String!
+  "The page's emoji; null when it has none."
   emoji: String
+  "The page's icon; null when it has none."
   icon: String
   "When the page was created; null when unknown."
   createdAt: DateTime
@@ -10882,6 +11002,7 @@ input PostCommentInput {
 
 "The comment posted."
 type PostCommentPayload {
+  "The new comment, OPEN."
   comment: Comment!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -10889,6 +11010,7 @@ type PostCommentPayload {
 
 "A change to a comment; absent members change nothing."
 input UpdateCommentInput {
+  "The comment."
   id: ID!
   "The new markdown, up to 64 KiB: its author, or an admin."
   markdown: String
@@ -10904,6 +11026,7 @@ input UpdateCommentInput {
 
 "The comment as changed."
 type UpdateCommentPayload {
+  "The comment, as changed."
   comment: Comment!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -10911,6 +11034,7 @@ type UpdateCommentPayload {
 
 "Resolves or reopens a comment."
 input ResolveCommentInput {
+  "The comment."
   id: ID!
   "False reopens it."
   resolved: Boolean! = true
@@ -10920,6 +11044,7 @@ input ResolveCommentInput {
 
 "The comment as resolved or reopened."
 type ResolveCommentPayload {
+  "The comment, RESOLVED or OPEN again."
   comment: Comment!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -10927,6 +11052,7 @@ type ResolveCommentPayload {
 
 "The comment to delete."
 input DeleteCommentInput {
+  "The comment; its replies and reactions are deleted with it."
   id: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -10934,6 +11060,7 @@ input DeleteCommentInput {
 
 "The ID of the comment deleted."
 type DeleteCommentPayload {
+  "The ID of the deleted comment."
   deletedCommentId: ID!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -10941,6 +11068,7 @@ type DeleteCommentPayload {
 
 "A reply to post in a comment's thread."
 input PostCommentReplyInput {
+  "The comment whose thread to reply in."
   commentId: ID!
   "Markdown, up to 64 KiB."
   markdown: String!
@@ -10950,6 +11078,7 @@ input PostCommentReplyInput {
 
 "The reply posted."
 type PostCommentReplyPayload {
+  "The new reply."
   reply: CommentReply!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -10957,6 +11086,7 @@ type PostCommentReplyPayload {
 
 "A change to a reply; absent members change nothing."
 input UpdateCommentReplyInput {
+  "The reply."
   id: ID!
   "The new markdown, up to 64 KiB: its author, or an admin."
   markdown: String
@@ -10972,6 +11102,7 @@ input UpdateCommentReplyInput {
 
 "The reply as changed."
 type UpdateCommentReplyPayload {
+  "The reply, as changed."
   reply: CommentReply!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -10979,6 +11110,7 @@ type UpdateCommentReplyPayload {
 
 "The reply to delete."
 input DeleteCommentReplyInput {
+  "The reply; its reactions are deleted with it."
   id: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -10986,6 +11118,7 @@ input DeleteCommentReplyInput {
 
 "The ID of the reply deleted."
 type DeleteCommentReplyPayload {
+  "The ID of the deleted reply."
   deletedCommentReplyId: ID!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -11015,6 +11148,7 @@ type AddReactionPayload {
 input RemoveReactionInput {
   "A comment or a reply."
   subjectId: ID!
+  "The emoji of the viewer's reaction, as it was added."
   emoji: String!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -11657,6 +11791,7 @@ type WebhookDeliveryEdge {
 	{Name: "../schema/content.graphqls", Input: `extend type Revision {
   "The revisions this one was made from; a merge has two."
   parents: [Revision!]!
+  "The space the revision belongs to."
   space: Space!
   "The change request the revision was made in; null for the main content."
   changeRequest: ChangeRequest
@@ -11667,18 +11802,33 @@ type WebhookDeliveryEdge {
   "The top-level pages, each with its nested pages."
   pages: [RevisionPage!]!
   "A page of the revision by its ID."
-  page(id: ID!): RevisionPage
+  page(
+    "The page's ID, the same in every revision that has the page."
+    id: ID!
+  ): RevisionPage
   "A page of the revision by its path, the slugs from the top joined by slashes."
-  pageByPath(path: String!): RevisionPage
+  pageByPath(
+    "The page's path, as RevisionPage.path gives it: for example getting-started/install."
+    path: String!
+  ): RevisionPage
+  "The revision's files: images and attachments that pages refer to."
   files: [RevisionFile!]!
-  file(id: ID!): RevisionFile
+  "A file of the revision by its ID; null when it has no such file."
+  file(
+    "The file's ID."
+    id: ID!
+  ): RevisionFile
+  "The revision's reusable contents: blocks of markdown that pages share."
   reusableContents: [RevisionReusableContent!]!
+  "The revision's addresses."
   urls: RevisionURLs!
 }
 
 "The addresses of a revision."
 type RevisionURLs {
+  "The revision's address in /v1."
   location: String!
+  "The revision's address in the dashboard."
   app: String!
 }
 
@@ -11694,15 +11844,21 @@ A page of a revision. Pages are immutable like their revision; their IDs are
 stable across revisions, so the same page can be followed from one to the next.
 """
 type RevisionPage {
+  "The page's ID, the same in every revision that has the page."
   id: ID!
+  "DOCUMENT, GROUP (a heading that only holds pages) or LINK (a page that points elsewhere)."
   type: PageType!
+  "The page's title, 1 to 100 characters."
   title: String!
+  "The page's emoji; null when it has none."
   emoji: String
+  "The page's icon; null when it has none."
   icon: String
   "The page's name in its parent's URL."
   slug: String!
   "The slugs from the top of the tree to this page, joined by slashes."
   path: String!
+  "The page's description, at most 1,000 characters; null when it has none."
   description: String
   "The page's content; null for groups and links."
   markdown: String
@@ -11714,16 +11870,23 @@ type RevisionPage {
   every read: ask for it where it is needed, not across a whole tree.
   """
   document: JSON
+  "Whether the page is hidden from the table of contents."
   hidden: Boolean!
+  "Whether the page is left out of search: Bindery's search does not index it."
   noIndex: Boolean!
+  "Whether search engines are asked not to index the page."
   noRobotsIndex: Boolean!
   "Display options; null for groups and links."
   layout: PageLayout
+  "The page's cover image; null when it has none."
   cover: PageCover
   "Where a link page points: a URL, or a page of the space."
   href: String
+  "For a link page to a page of the same content, that page's ID; null otherwise."
   targetPageId: ID
+  "When the page was created."
   createdAt: DateTime!
+  "When the page last changed."
   updatedAt: DateTime!
   "The nested pages, in order."
   pages: [RevisionPage!]!
@@ -11731,14 +11894,23 @@ type RevisionPage {
 
 "How a page is laid out: its width, its cover, and which of its parts are shown."
 type PageLayout {
+  "DEFAULT or WIDE."
   width: LayoutWidth!
+  "Whether the cover image is shown."
   cover: Boolean!
+  "HERO or FULL."
   coverSize: CoverSize!
+  "Whether the title is shown."
   title: Boolean!
+  "Whether the description is shown."
   description: Boolean!
+  "Whether the table of contents is shown beside the page."
   tableOfContents: Boolean!
+  "Whether the outline of the page's headings is shown."
   outline: Boolean!
+  "Whether the links to the previous and next pages are shown."
   pagination: Boolean!
+  "Whether the page's metadata, such as when it last changed, is shown."
   metadata: Boolean!
 }
 
@@ -11748,16 +11920,23 @@ type PageCover {
   fileId: ID
   "An external image URL, or null when the cover is a file."
   url: String
+  "The image's vertical position, as the official API's yPos; 0 unless set."
   yPos: Float!
 }
 
 "A file of a revision."
 type RevisionFile {
+  "The file's ID in the content."
   id: ID!
+  "The file's name, unique in the revision; markdown refers to it as .gitbook/assets/<name>."
   name: String!
+  "The file's media type, such as image/png."
   contentType: String!
+  "The file's size in bytes."
   size: Int!
+  "An image's width in pixels; null when it is no image or its size could not be read."
   width: Int
+  "An image's height in pixels; null when it is no image or its size could not be read."
   height: Int
   "A signed URL that serves the file for one hour."
   downloadURL: String!
@@ -11765,8 +11944,11 @@ type RevisionFile {
 
 "A reusable content block of a revision."
 type RevisionReusableContent {
+  "The reusable content's ID."
   id: ID!
+  "Its title."
   title: String!
+  "Its content as markdown; empty when it has none."
   markdown: String
 }
 
@@ -11804,20 +11986,31 @@ Where to put a page among its siblings: before or after a sibling page. Without
 a position the page goes last.
 """
 input PagePositionInput {
+  "A sibling page to put the page just before."
   before: ID
+  "A sibling page to put the page just after."
   after: ID
 }
 
 "How a page is laid out, to set."
 input PageLayoutInput {
+  "DEFAULT or WIDE; absent keeps it."
   width: LayoutWidth
+  "Whether the cover image is shown; absent keeps it."
   cover: Boolean
+  "HERO or FULL; absent keeps it."
   coverSize: CoverSize
+  "Whether the title is shown; absent keeps it."
   title: Boolean
+  "Whether the description is shown; absent keeps it."
   description: Boolean
+  "Whether the table of contents is shown; absent keeps it."
   tableOfContents: Boolean
+  "Whether the outline of the page's headings is shown; absent keeps it."
   outline: Boolean
+  "Whether the links to the previous and next pages are shown; absent keeps it."
   pagination: Boolean
+  "Whether the page's metadata is shown; absent keeps it."
   metadata: Boolean
 }
 
@@ -11825,7 +12018,9 @@ input PageLayoutInput {
 input PageCoverInput {
   "A file of the revision; give fileId or url."
   fileId: ID
+  "An external image URL; give fileId or url."
   url: String
+  "The image's vertical position, as the official API's yPos; 0 when absent."
   yPos: Float
 }
 
@@ -11839,18 +12034,27 @@ input CreatePageInput {
   expectedRevisionId: ID
   "The parent page; absent for the top level."
   parentPageId: ID
+  "Where among its siblings it goes; absent puts it last."
   position: PagePositionInput
+  "DOCUMENT (the default), GROUP or LINK."
   type: PageType = DOCUMENT
   "1 to 100 characters."
   title: String!
   "Derived from the title when absent; made unique among the siblings."
   slug: String
+  "The page's emoji."
   emoji: String
+  "The page's icon."
   icon: String
+  "At most 1,000 characters."
   description: String
+  "The page's content as markdown, at most 1 MiB; a document page is empty when absent."
   markdown: String
+  "Hides the page from the table of contents; false when absent."
   hidden: Boolean
+  "Leaves the page out of search; false when absent."
   noIndex: Boolean
+  "Asks search engines not to index the page; false when absent."
   noRobotsIndex: Boolean
   "For a link page: an http(s) or mailto URL. Give href or targetPageId."
   href: String
@@ -11882,6 +12086,7 @@ input UpdatePageInput {
   pageId: ID!
   "1 to 100 characters."
   title: String
+  "The page's name in its parent's URL, 1 to 100 characters, unique among its siblings: another page's slug is refused with CONFLICT."
   slug: String
   "null removes it."
   emoji: String @goField(omittable: true)
@@ -11889,14 +12094,19 @@ input UpdatePageInput {
   icon: String @goField(omittable: true)
   "null removes it."
   description: String @goField(omittable: true)
+  "Hides the page from the table of contents, or shows it."
   hidden: Boolean
+  "Leaves the page out of search, or puts it back."
   noIndex: Boolean
+  "Asks search engines not to index the page, or stops asking."
   noRobotsIndex: Boolean
   "Changes the given options; null returns to the default layout."
   layout: PageLayoutInput @goField(omittable: true)
   "null removes it."
   cover: PageCoverInput @goField(omittable: true)
+  "For a link page: a new http(s) or mailto URL to point at. Give href or targetPageId."
   href: String
+  "For a link page: a new page of the same content to point at."
   targetPageId: ID
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -11924,6 +12134,7 @@ input MovePageInput {
   pageId: ID!
   "The new parent page; null moves to the top level, absent keeps the parent."
   parentPageId: ID @goField(omittable: true)
+  "Where among its new siblings it goes; absent puts it last."
   position: PagePositionInput
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -11973,6 +12184,7 @@ input SetPageMarkdownInput {
   expectedRevisionId: ID
   "The page, by its ID in the content."
   pageId: ID!
+  "The page's new content as markdown, at most 1 MiB."
   markdown: String!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -11996,6 +12208,7 @@ input UploadFileInput {
   changeRequestId: ID
   "The revision the edit expects to be current; when another is, the edit fails with CONFLICT."
   expectedRevisionId: ID
+  "The file, as a part of the multipart request; at most BINDERY_MAX_UPLOAD_BYTES (25 MiB by default)."
   file: Upload!
   "The file's name; the uploaded file name when absent."
   name: String
@@ -12007,6 +12220,7 @@ input UploadFileInput {
 type UploadFilePayload {
   "The revision the edit made."
   revision: Revision!
+  "The new file."
   file: RevisionFile!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -12054,7 +12268,9 @@ input ImportContentInput {
 type ImportContentPayload {
   "The revision the edit made."
   revision: Revision!
+  "How many resources (pages and files) were imported."
   importedResources: Int!
+  "How many resources were found, those skipped or failed included."
   totalResources: Int!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -12062,6 +12278,9 @@ type ImportContentPayload {
 `, BuiltIn: false},
 	{Name: "../schema/ent.graphqls", Input: `directive @goField(forceResolver: Boolean, name: String, omittable: Boolean) on FIELD_DEFINITION | INPUT_FIELD_DEFINITION
 directive @goModel(model: String, models: [String!], forceGenerate: Boolean) on OBJECT | INPUT_OBJECT | SCALAR | ENUM | INTERFACE | UNION
+"""
+A personal access token of the viewer, which authenticates API requests as them. Only its hash is stored: the token is shown once, when it is created.
+"""
 type APIToken implements Node {
   """
   Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
@@ -12071,10 +12290,22 @@ type APIToken implements Node {
   When it was created.
   """
   createdAt: DateTime!
+  """
+  The token's label, 1 to 50 characters, to tell the viewer's tokens apart.
+  """
   label: String!
+  """
+  When the token last authenticated a request, recorded at most once a minute; null when never.
+  """
   lastUsedAt: DateTime
+  """
+  When the token stops working; null when never.
+  """
   expiresAt: DateTime
 }
+"""
+A proposed change to a space: it forks the space's content, is updated from the main content, and is merged into it.
+"""
 type ChangeRequest implements Node {
   """
   Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
@@ -12088,11 +12319,26 @@ type ChangeRequest implements Node {
   When it last changed.
   """
   updatedAt: DateTime!
+  """
+  The change request's number in its space: 1 for the first, then one more for each.
+  """
   number: Int!
+  """
+  DRAFT, OPEN (when opened) or ARCHIVED; MERGED once merged, which is final.
+  """
   status: ChangeRequestStatus!
+  """
+  What the change request is about, up to 100 characters; empty when it has none.
+  """
   subject: String!
+  """
+  When it was merged; null until then.
+  """
   mergedAt: DateTime
 }
+"""
+A collection of an organization: it groups spaces and other collections, and its default level and grants pass down to them.
+"""
 type Collection implements Node {
   """
   Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
@@ -12106,8 +12352,17 @@ type Collection implements Node {
   When it last changed.
   """
   updatedAt: DateTime!
+  """
+  The collection's title, up to 50 characters; empty when it has none.
+  """
   title: String!
+  """
+  The collection's description, up to 100 characters; null when it has none.
+  """
   description: String
+  """
+  The role members get on it by default: a role; INHERIT (the default) for its parent's level, or their organization role at the top; or null for none (guest level).
+  """
   defaultLevel: DefaultLevel
 }
 """
@@ -12247,6 +12502,9 @@ type Invite implements Node {
   When it was created.
   """
   createdAt: DateTime!
+  """
+  The organization role the link gives; null for a guest.
+  """
   role: Role
 }
 """
@@ -12275,11 +12533,29 @@ type OpenAPISpec implements Node {
   When it last changed.
   """
   updatedAt: DateTime!
+  """
+  The spec's slug: 1 to 100 lowercase letters and digits in words joined by hyphens, unique in the organization.
+  """
   slug: String!
+  """
+  The URL the document is fetched from, and fetched again periodically; null when the source is a text.
+  """
   sourceURL: String
+  """
+  PENDING after a new source, PROGRESS while a worker processes it, COMPLETE once done, whether it succeeded or failed.
+  """
   processingState: OpenAPISpecProcessingState!
+  """
+  How far the processing under way is, 0 to 100.
+  """
   progress: Int!
+  """
+  When its last processing ended; null before the first.
+  """
   lastProcessedAt: DateTime
+  """
+  Why the last processing failed: FETCH_TIMEOUT, FETCH_ERROR or PARSE_ERROR; null when it succeeded.
+  """
   lastProcessErrorCode: OpenAPISpecProcessingErrorCode
 }
 """
@@ -12294,9 +12570,18 @@ type OpenAPISpecVersion implements Node {
   When it was created.
   """
   createdAt: DateTime!
+  """
+  The URL the document was fetched from; null when it came as a text.
+  """
   sourceURL: String
+  """
+  The document's openapi (or swagger) version as written, such as 3.1.0.
+  """
   specVersion: String!
 }
+"""
+An organization: it owns members, teams, collections, spaces, sites, OpenAPI specs and integrations.
+"""
 type Organization implements Node {
   """
   Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
@@ -12310,17 +12595,53 @@ type Organization implements Node {
   When it last changed.
   """
   updatedAt: DateTime!
+  """
+  The organization's name, 2 to 255 characters.
+  """
   title: String!
+  """
+  The organization's subdomain for its public content: 3 to 32 lowercase letters, digits and hyphens, unique; null when it has none.
+  """
   hostname: String
+  """
+  BUSINESS (the default) or COMMUNITY.
+  """
   type: OrganizationType!
+  """
+  What the organization uses its documentation for, as the official API names it; null when not set.
+  """
   useCase: OrganizationUseCase
+  """
+  The kind of community, for a COMMUNITY organization; null when not set.
+  """
   communityType: OrganizationCommunityType
+  """
+  The role of members who join through an email domain or an invite without a role; null makes them guests.
+  """
   defaultRole: Role
+  """
+  Whether the organization uses single sign-on.
+  """
   sso: Boolean!
+  """
+  Whether the organization turns AI features on; Bindery stores the setting and runs none.
+  """
   ai: Boolean!
+  """
+  Whether its invite links admit people: when false, joinOrganization is refused with FORBIDDEN.
+  """
   inviteLinks: Boolean!
+  """
+  The organization's plan, for clients of the official API: Bindery is self-hosted and gates nothing on it.
+  """
   plan: Plan!
+  """
+  The email domains, lower-cased, whose users find the organization through emailDomainOrganizations; at most 100.
+  """
   emailDomains: [String!]!
+  """
+  The organization's own hostname for its content; null when it has none. No mutation sets it.
+  """
   customHostname: String
 }
 """
@@ -12345,6 +12666,9 @@ type PageInfo {
   """
   endCursor: Cursor
 }
+"""
+The root of every read: the viewer, any object by its ID, and the organizations, collections, spaces, sites and integrations the viewer can see.
+"""
 type Query {
   """
   Fetches an object given its ID.
@@ -12365,6 +12689,9 @@ type Query {
     ids: [ID!]!
   ): [Node]!
 }
+"""
+An immutable snapshot of the content of a space or a change request: its pages, files and reusable contents.
+"""
 type Revision implements Node {
   """
   Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
@@ -12374,7 +12701,13 @@ type Revision implements Node {
   When it was created.
   """
   createdAt: DateTime!
+  """
+  How the revision was made: EDITS by an edit or an import, UPDATE by syncing a change request with the main content, MERGE by merging one.
+  """
   type: RevisionType!
+  """
+  What made the revision, such as "Create page Intro" or "Update from the main content"; null when nothing says, as for a space's first revision.
+  """
   message: String
 }
 """
@@ -12393,11 +12726,29 @@ type SAMLProvider implements Node {
   When it last changed.
   """
   updatedAt: DateTime!
+  """
+  The provider's name, 1 to 30 characters, shown to members who sign in with it.
+  """
   label: String!
+  """
+  The identity provider's sign-in URL; null until set.
+  """
   ssoURL: String
+  """
+  The identity provider's entity ID; null until set.
+  """
   entityID: String
+  """
+  The identity provider's PEM-encoded X.509 certificate; null until set.
+  """
   certificate: String
+  """
+  The role of members who sign in through the provider; null makes them guests.
+  """
   defaultRole: Role
+  """
+  ACTIVE once ssoURL, entityID and certificate are all set, PENDING until then.
+  """
   status: SAMLProviderStatus!
 }
 """
@@ -12437,12 +12788,33 @@ type Site implements Node {
   When it last changed.
   """
   updatedAt: DateTime!
+  """
+  The site's plan, as the official API names it; BASIC by default. Bindery gates nothing on it.
+  """
   type: SiteType!
+  """
+  The site's title, 2 to 128 characters.
+  """
   title: String!
+  """
+  The site's own hostname; null when it has none. No mutation sets it.
+  """
   hostname: String
+  """
+  The path the site is served under, 1 to 100 characters; null when it has none.
+  """
   basename: String
+  """
+  Who can read the site once it is published: everyone (PUBLIC, the default, or UNLISTED), holders of a share link (SHARE_LINK), or visitors with a valid JWT (VISITOR_AUTH).
+  """
   visibility: SiteVisibility!
+  """
+  Whether the site is published: only then can anyone beyond its organization's members read it. publishSite and unpublishSite change it.
+  """
   published: Boolean!
+  """
+  Whether the site's content is offered to AI agents; INCLUDED by default.
+  """
   agentsContext: SiteAgentsContext!
 }
 """
@@ -12461,6 +12833,9 @@ type SiteRedirect implements Node {
   When it last changed.
   """
   updatedAt: DateTime!
+  """
+  The path it redirects, such as /docs/old-page: at most 512 characters, unique within the site.
+  """
   source: String!
 }
 """
@@ -12479,10 +12854,25 @@ type SiteSection implements Node {
   When it last changed.
   """
   updatedAt: DateTime!
+  """
+  The section's title, 2 to 128 characters.
+  """
   title: String!
+  """
+  The section's description, at most 256 characters; null when it has none.
+  """
   description: String
+  """
+  An icon name, at most 50 characters; null when it has none.
+  """
   icon: String
+  """
+  The section's path on the site, 1 to 100 characters, unique within the site.
+  """
   path: String!
+  """
+  An expression over visitor.claims that decides which visitors see the section, with adaptive content; null shows it to all.
+  """
   condition: String
 }
 """
@@ -12501,7 +12891,13 @@ type SiteSectionGroup implements Node {
   When it last changed.
   """
   updatedAt: DateTime!
+  """
+  The group's title, 1 to 100 characters.
+  """
   title: String!
+  """
+  An icon name, at most 50 characters; null when it has none.
+  """
   icon: String
 }
 """
@@ -12520,9 +12916,18 @@ type SiteSpace implements Node {
   When it last changed.
   """
   updatedAt: DateTime!
+  """
+  The site-space's path on the site, 1 to 100 characters, unique among its siblings.
+  """
   path: String!
+  """
+  An expression over visitor.claims that decides which visitors see the site-space, with adaptive content; null shows it to all.
+  """
   condition: String
 }
+"""
+A space of documentation content. Its main content is its current revision, changed by edits, imports and merged change requests.
+"""
 type Space implements Node {
   """
   Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
@@ -12536,12 +12941,33 @@ type Space implements Node {
   When it last changed.
   """
   updatedAt: DateTime!
+  """
+  The space's title, up to 50 characters; empty when it has none.
+  """
   title: String!
+  """
+  The space's emoji, up to 50 characters; empty when it has none.
+  """
   emoji: String!
+  """
+  Who can read the space beyond its members; PRIVATE by default.
+  """
   visibility: Visibility!
+  """
+  LIVE when edits change the main content directly, LOCKED when it cannot be edited; null when changes go through change requests.
+  """
   editMode: EditMode
+  """
+  The role members get on it by default: a role; INHERIT (the default) for its collection's level, or their organization role at the top; or null for none (guest level).
+  """
   defaultLevel: DefaultLevel
+  """
+  The language of the space's content; null when not set.
+  """
   language: Language
+  """
+  When the space was deleted; null while it is live. A deleted space can be restored for 7 days.
+  """
   deletedAt: DateTime
 }
 """
@@ -12560,6 +12986,9 @@ type Team implements Node {
   When it last changed.
   """
   updatedAt: DateTime!
+  """
+  The team's name, 1 to 64 characters.
+  """
   title: String!
 }
 """
@@ -12578,8 +13007,14 @@ type TranslationSettings implements Node {
   When it last changed.
   """
   updatedAt: DateTime!
+  """
+  Their name, 1 to 100 characters.
+  """
   title: String!
 }
+"""
+A person who uses Bindery. Anyone who sees an object naming a user sees their ID, display name and photo.
+"""
 type User implements Node {
   """
   Its ID, unique across every type: a prefix that names the type, then characters that sort in the order it was made, then random ones.
@@ -12593,7 +13028,13 @@ type User implements Node {
   When it last changed.
   """
   updatedAt: DateTime!
+  """
+  The user's name as others see it, 1 to 255 characters.
+  """
   displayName: String!
+  """
+  The URL of the user's photo; null when they have none.
+  """
   photoURL: String
 }
 """
@@ -13629,6 +14070,7 @@ type UninstallIntegrationPayload {
 	{Name: "../schema/invite.graphqls", Input: `extend type Invite {
   "Whether the viewer's role in the organization is already at least the invite's."
   redundant: Boolean!
+  "The invite link's addresses."
   urls: InviteURLs!
 }
 
@@ -13651,7 +14093,10 @@ extend type Organization {
     before: Cursor
   ): InviteConnection!
   "One invite link of the organization. Needs the admin role."
-  invite(id: ID!): Invite!
+  invite(
+    "The invite link's ID, which is its secret."
+    id: ID!
+  ): Invite!
 }
 
 extend type Query {
@@ -13660,7 +14105,10 @@ extend type Query {
   viewer belongs to, and all of them when the viewer's own email is on that
   domain (they may join). Anyone else gets an empty list.
   """
-  emailDomainOrganizations(emailDomain: String!): [Organization!]!
+  emailDomainOrganizations(
+    "An email domain, such as example.com."
+    emailDomain: String!
+  ): [Organization!]!
 }
 
 extend type Mutation {
@@ -13686,6 +14134,7 @@ extend type Mutation {
 
 "A person to invite by email, with the role they get."
 input InviteeInput {
+  "The person's email address, as ann@example.com or Ann <ann@example.com>."
   email: String!
   "This invitee's role, null for a guest; absent, the input's role."
   role: Role @goField(omittable: true)
@@ -13729,6 +14178,7 @@ input CreateLinkInviteInput {
 
 "The result of createLinkInvite."
 type CreateLinkInvitePayload {
+  "The new invite link; its ID is the link's secret."
   invite: Invite!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -13746,6 +14196,7 @@ input UpdateLinkInviteInput {
 
 "The result of updateLinkInvite."
 type UpdateLinkInvitePayload {
+  "The invite link, with its new role."
   invite: Invite!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -13761,6 +14212,7 @@ input DeleteLinkInviteInput {
 
 "The result of deleteLinkInvite."
 type DeleteLinkInvitePayload {
+  "The ID of the deleted invite link, which admits no one any more."
   deletedInviteId: ID!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -13770,6 +14222,7 @@ type DeleteLinkInvitePayload {
 input JoinOrganizationInput {
   "The invite link's organization."
   organizationId: ID!
+  "The invite link's ID, which is its secret."
   inviteId: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -13777,6 +14230,7 @@ input JoinOrganizationInput {
 
 "The result of joinOrganization."
 type JoinOrganizationPayload {
+  "The viewer's membership, with the link's role or the higher one they had."
   member: Member!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -13794,6 +14248,7 @@ extend type Revision {
   The /v1 twin is GET /v1/spaces/{spaceId}/links.
   """
   links(
+    "Keeps the targets of this status; absent keeps all."
     status: ContentReferenceStatus
     "Returns the first n items."
     first: Int
@@ -13809,6 +14264,7 @@ extend type RevisionPage {
   the page's links whatever it is.
   """
   links(
+    "Keeps the targets of this status; absent keeps all."
     status: ContentReferenceStatus
     "Returns the first n items."
     first: Int
@@ -13843,6 +14299,7 @@ type ContentReferenceUsage {
   status: ContentReferenceStatus!
   "DEPENDS_ON when a page embeds the target (an image, a cover), REFERENCE otherwise."
   relation: ContentReferenceRelation!
+  "What the target is: a PAGE, an ANCHOR of a page, a FILE or a URL."
   kind: ContentReferenceKind!
   "The page a PAGE target is, or an ANCHOR target is on; null when it is not in the revision, or for other kinds."
   page: RevisionPage
@@ -13862,6 +14319,7 @@ type ContentReferenceUsage {
 type ContentReferencesStats {
   "The distinct targets."
   total: Int!
+  "How many of the targets are broken."
   broken: ContentReferencesBrokenStats!
 }
 
@@ -13886,9 +14344,13 @@ type Member {
   id: ID! @goField(forceResolver: true)
   "The member's role; null for a guest, who sees only what is shared with them."
   role: Role
+  "The member's user."
   user: User!
+  "Whether the membership is disabled: a disabled member gets no access from it and does not count as an admin."
   disabled: Boolean!
+  "Whether the member is an SSO member, who signs in through the organization's SAML provider (see setMemberSSO)."
   sso: Boolean!
+  "When the user became a member."
   joinedAt: DateTime!
   "When the member last pinged the organization; null if never."
   lastSeenAt: DateTime
@@ -13910,24 +14372,34 @@ type Member {
     last: Int
     "Returns the items before this cursor."
     before: Cursor
+    "By creation time: DESC (the default) lists the newest first, ASC the oldest."
     order: ListOrder = DESC
   ): MemberSpaceConnection!
 }
 
 "A space a member can access, with their role on it."
 type MemberSpace {
+  "A live space the member can see."
   space: Space!
+  "The member's role on the space, as authorization decides it."
   permission: Role!
 }
 
 "A filter of members by role; GUEST selects members without a role."
 enum MemberRoleFilter {
+  "Members whose organization role is ` + "`" + `admin` + "`" + `."
   ADMIN
+  "Members whose organization role is ` + "`" + `create` + "`" + `."
   CREATE
+  "Members whose organization role is ` + "`" + `review` + "`" + `."
   REVIEW
+  "Members whose organization role is ` + "`" + `edit` + "`" + `."
   EDIT
+  "Members whose organization role is ` + "`" + `comment` + "`" + `."
   COMMENT
+  "Members whose organization role is ` + "`" + `read` + "`" + `."
   READ
+  "Guests: members without an organization role."
   GUEST
 }
 
@@ -13936,13 +14408,17 @@ The sort of a list of members: by when they joined, or by when they were last
 seen (members never seen are then left out).
 """
 enum MemberSort {
+  "By when they joined the organization."
   JOINED_AT
+  "By when they last pinged the organization; members never seen are left out."
   LAST_SEEN_AT
 }
 
 "The direction of a list."
 enum ListOrder {
+  "Ascending: the oldest or smallest first."
   ASC
+  "Descending: the most recent or largest first."
   DESC
 }
 
@@ -13961,13 +14437,20 @@ extend type Organization {
     last: Int
     "Returns the items before this cursor."
     before: Cursor
+    "Keeps the members with this organization role; GUEST keeps those without one. All members when absent."
     role: MemberRoleFilter
+    "Keeps the members whose display name or email contains it, ignoring case."
     search: String
+    "What the list is sorted by: JOINED_AT (the default) or LAST_SEEN_AT."
     sort: MemberSort = JOINED_AT
+    "DESC (the default) lists the most recent first, ASC the oldest."
     order: ListOrder = DESC
   ): MemberConnection!
   "One member, by user ID."
-  member(id: ID!): Member!
+  member(
+    "The member's user ID."
+    id: ID!
+  ): Member!
 }
 
 extend type Mutation {
@@ -14001,6 +14484,7 @@ input UpdateMemberInput {
 
 "The result of updateMember."
 type UpdateMemberPayload {
+  "The member, with their new role."
   member: Member!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14010,6 +14494,7 @@ type UpdateMemberPayload {
 input RemoveMemberInput {
   "The organization."
   organizationId: ID!
+  "The user ID of the member to remove; the viewer's own to leave."
   userId: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -14027,6 +14512,7 @@ type RemoveMemberPayload {
 input SetMemberSSOInput {
   "The organization."
   organizationId: ID!
+  "The user ID of the member to mark."
   userId: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -14034,6 +14520,7 @@ input SetMemberSSOInput {
 
 "The result of setMemberSSO."
 type SetMemberSSOPayload {
+  "The member, now an SSO member."
   member: Member!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14049,6 +14536,7 @@ input PingOrganizationInput {
 
 "The result of pingOrganization."
 type PingOrganizationPayload {
+  "The viewer's membership, with its new lastSeenAt."
   member: Member!
   """
   A token of claims to attach to the member for visitor authentication of
@@ -14076,7 +14564,9 @@ type PingOrganizationPayload {
     "Returns the items before this cursor."
     before: Cursor
   ): OpenAPISpecVersionConnection!
+  "What the viewer may do with the spec: members with a role read it, the create role changes or deletes it."
   permissions: EditPermissions!
+  "The spec's addresses."
   urls: OpenAPISpecURLs!
 }
 
@@ -14090,7 +14580,9 @@ type OpenAPISpecURLs {
 
 "A problem found in an OpenAPI document."
 type OpenAPIError {
+  "What is wrong, in words."
   message: String!
+  "A short name of the kind of problem, such as timeout or empty; empty when it has none."
   code: String
 }
 
@@ -14105,9 +14597,13 @@ extend type OpenAPISpecVersion {
 type OpenAPIOperation {
   "GET, POST, ... in upper case."
   method: String!
+  "The operation's path, as the document writes it, such as /pets/{petId}."
   path: String!
+  "The operation's operationId; empty when the document gives none."
   operationId: String
+  "The operation's summary; empty when the document gives none."
   summary: String
+  "The operation's tags, in the document's order; empty when it has none."
   tags: [String!]!
 }
 
@@ -14124,7 +14620,10 @@ extend type Organization {
     before: Cursor
   ): OpenAPISpecConnection!
   "One OpenAPI spec of the organization, by slug. Needs a role in the organization."
-  openAPISpec(slug: String!): OpenAPISpec!
+  openAPISpec(
+    "The spec's slug, unique in the organization."
+    slug: String!
+  ): OpenAPISpec!
 }
 
 "Where an OpenAPI document comes from: exactly one of url and text."
@@ -14152,6 +14651,7 @@ input CreateOpenAPISpecInput {
   organizationId: ID!
   "1 to 100 lowercase letters and digits, in words joined by hyphens; unique in the organization."
   slug: String!
+  "Where the document comes from: a URL or the text itself."
   source: OpenAPISpecSourceInput!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -14159,6 +14659,7 @@ input CreateOpenAPISpecInput {
 
 "The result of createOpenAPISpec."
 type CreateOpenAPISpecPayload {
+  "The new spec, PENDING until the background processing takes it."
   openAPISpec: OpenAPISpec!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14168,7 +14669,9 @@ type CreateOpenAPISpecPayload {
 input PutOpenAPISpecInput {
   "The organization."
   organizationId: ID!
+  "The spec's slug: 1 to 100 lowercase letters and digits, in words joined by hyphens."
   slug: String!
+  "Where the document comes from: a URL or the text itself."
   source: OpenAPISpecSourceInput!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -14176,6 +14679,7 @@ input PutOpenAPISpecInput {
 
 "The result of putOpenAPISpec."
 type PutOpenAPISpecPayload {
+  "The spec, PENDING until the background processing takes its new source."
   openAPISpec: OpenAPISpec!
   "Whether the spec was created, rather than updated."
   created: Boolean!
@@ -14187,6 +14691,7 @@ type PutOpenAPISpecPayload {
 input UpdateOpenAPISpecInput {
   "The OpenAPI spec."
   id: ID!
+  "The new source: a URL or the text itself."
   source: OpenAPISpecSourceInput!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -14194,6 +14699,7 @@ input UpdateOpenAPISpecInput {
 
 "The result of updateOpenAPISpec."
 type UpdateOpenAPISpecPayload {
+  "The spec, PENDING until the background processing takes its new source."
   openAPISpec: OpenAPISpec!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14209,6 +14715,7 @@ input DeleteOpenAPISpecInput {
 
 "The result of deleteOpenAPISpec."
 type DeleteOpenAPISpecPayload {
+  "The ID of the deleted spec."
   deletedOpenAPISpecId: ID!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14216,11 +14723,16 @@ type DeleteOpenAPISpecPayload {
 `, BuiltIn: false},
 	{Name: "../schema/organization.graphqls", Input: `extend type Query {
   "An organization the viewer is a member of."
-  organization(id: ID!): Organization
+  organization(
+    "The organization's ID."
+    id: ID!
+  ): Organization
 }
 
 extend type Organization {
+  "The organization's addresses."
   urls: OrganizationURLs!
+  "What the viewer may do in the organization."
   permissions: OrganizationPermissions!
   "The viewer's role; null for a guest."
   viewerRole: Role
@@ -14237,6 +14749,7 @@ extend type Organization {
     last: Int
     "Returns the items before this cursor."
     before: Cursor
+    "true (the default) lists nested collections too; false only the top-level ones."
     nested: Boolean = true
   ): CollectionConnection!
   """
@@ -14252,27 +14765,40 @@ extend type Organization {
     last: Int
     "Returns the items before this cursor."
     before: Cursor
+    "true lists only the deleted spaces that can still be restored, and needs the admin role; false (the default) lists the live ones."
     deleted: Boolean = false
   ): SpaceConnection!
 }
 
 "The addresses of an organization."
 type OrganizationURLs {
+  "The organization's address in /v1."
   location: String!
+  "The organization's address in the dashboard."
   app: String!
+  "The URL of the organization's logo; null when it has none."
   logo: String
 }
 
 "What the viewer may do in an organization."
 type OrganizationPermissions {
+  "See the organization: its members and guests, and anyone who can see some of its content."
   view: Boolean!
+  "Administer it: change its settings, members, invites, SAML providers and sites (the admin role)."
   admin: Boolean!
+  "Own a team of the organization (the create role)."
   ownTeam: Boolean!
+  "Create a space or a collection at its top level (the create role)."
   createContent: Boolean!
+  "Create an OpenAPI spec in it (the create role)."
   createOpenAPISpec: Boolean!
+  "Ingest conversations into it (the admin role)."
   ingestConversations: Boolean!
+  "See its billing (the admin role); Bindery is self-hosted and bills nothing."
   viewBilling: Boolean!
+  "List its members (any role; not guests)."
   listMembers: Boolean!
+  "List its teams (any role; not guests)."
   listTeams: Boolean!
   "List the integrations it publishes, private and unlisted ones included (its members)."
   listIntegrations: Boolean!
@@ -14299,6 +14825,7 @@ input CreateOrganizationInput {
 
 "The result of createOrganization."
 type CreateOrganizationPayload {
+  "The new organization."
   organization: Organization!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14310,6 +14837,7 @@ input UpdateOrganizationInput {
   id: ID!
   "2 to 255 characters."
   title: String
+  "Replaces the email domains whose users may find and join the organization: at most 100, stored lower-cased and without repeats."
   emailDomains: [String!]
   "3 to 32 characters; null removes it."
   hostname: String @goField(omittable: true)
@@ -14319,8 +14847,11 @@ input UpdateOrganizationInput {
   logo: String @goField(omittable: true)
   "A site of the organization that visitors see by default; null removes it."
   defaultSiteId: ID @goField(omittable: true)
+  "Whether the organization uses single sign-on."
   sso: Boolean
+  "Whether the organization turns on AI features; Bindery stores it for clients and runs none."
   ai: Boolean
+  "Whether its invite links admit people; false makes joinOrganization refuse with FORBIDDEN."
   inviteLinks: Boolean
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -14328,6 +14859,7 @@ input UpdateOrganizationInput {
 
 "The result of updateOrganization."
 type UpdateOrganizationPayload {
+  "The organization, as changed."
   organization: Organization!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14338,6 +14870,7 @@ type UpdateOrganizationPayload {
   defaultTeam: Team
   "Bindery's side of the SAML exchange, to configure in the identity provider."
   service: SAMLServiceProvider!
+  "The provider's addresses."
   urls: SAMLProviderURLs!
 }
 
@@ -14359,8 +14892,11 @@ type SAMLProviderURLs {
 
 "A way to sign in to an organization: one of its active SAML providers."
 type SSOProviderLogin {
+  "The SAML provider's ID."
   id: ID!
+  "The provider's label, to show on a sign-in button."
   label: String!
+  "The URL that starts a sign-in with the provider (Bindery does not serve it yet: it answers 404)."
   startURL: String!
 }
 
@@ -14377,7 +14913,10 @@ extend type Organization {
     before: Cursor
   ): SAMLProviderConnection!
   "One SAML provider of the organization. Needs the admin role."
-  samlProvider(id: ID!): SAMLProvider!
+  samlProvider(
+    "The SAML provider's ID."
+    id: ID!
+  ): SAMLProvider!
   "The organization's active SAML providers, to sign in with; for whoever sees the organization."
   ssoProviders: [SSOProviderLogin!]!
 }
@@ -14413,6 +14952,7 @@ input CreateSAMLProviderInput {
 
 "The result of createSAMLProvider."
 type CreateSAMLProviderPayload {
+  "The new provider: ACTIVE when ssoURL, entityID and certificate are all set, else PENDING."
   samlProvider: SAMLProvider!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14422,11 +14962,17 @@ type CreateSAMLProviderPayload {
 input UpdateSAMLProviderInput {
   "The SAML provider."
   id: ID!
+  "1 to 30 characters; absent keeps it."
   label: String
+  "The identity provider's sign-in URL: an absolute http(s) URL of at most 2048 characters; null removes it, absent keeps it."
   ssoURL: String @goField(omittable: true)
+  "The identity provider's entity ID, at most 1024 characters; null removes it, absent keeps it."
   entityID: String @goField(omittable: true)
+  "The identity provider's PEM-encoded X.509 certificate, at most 10000 characters; null removes it, absent keeps it."
   certificate: String @goField(omittable: true)
+  "A team of the organization that members signing in through it join; null removes it, absent keeps it."
   defaultTeamId: ID @goField(omittable: true)
+  "The role of members signing in through it; null makes them guests, absent keeps it."
   defaultRole: Role @goField(omittable: true)
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -14434,6 +14980,7 @@ input UpdateSAMLProviderInput {
 
 "The result of updateSAMLProvider."
 type UpdateSAMLProviderPayload {
+  "The provider, as changed."
   samlProvider: SAMLProvider!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14449,6 +14996,7 @@ input DeleteSAMLProviderInput {
 
 "The result of deleteSAMLProvider."
 type DeleteSAMLProviderPayload {
+  "The ID of the deleted provider."
   deletedSAMLProviderId: ID!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14463,6 +15011,7 @@ type DeleteSAMLProviderPayload {
   characters.
   """
   search(
+    "The words to search for, 1 to 512 characters; each matches the words that start with it."
     query: String!
     "Returns the first n items."
     first: Int
@@ -14482,6 +15031,7 @@ extend type Organization {
   with its best pages. Deleted spaces are not searched.
   """
   search(
+    "The words to search for, 1 to 512 characters; each matches the words that start with it."
     query: String!
     "Returns the first n items."
     first: Int
@@ -14528,6 +15078,7 @@ type SearchSectionResult {
 
 "A space that matches a search of its organization."
 type SearchSpaceResult {
+  "The space that matches."
   space: Space!
   "The rank of the space's best page."
   rank: Float!
@@ -14540,7 +15091,9 @@ type SearchSpaceResult {
   siteSpaceCount: Int!
   "Where requests at origin (a host and a path) are proxied to the site; null when there is no proxy."
   proxy: SiteProxy
+  "Whether the site adapts its content to its visitors' claims."
   adaptiveContent: SiteAdaptiveContent!
+  "The site's addresses."
   urls: SiteURLs!
 }
 
@@ -14584,13 +15137,20 @@ extend type Organization {
     last: Int
     "Returns the items before this cursor."
     before: Cursor
+    "Keeps the sites with a site-space of this space."
     space: ID
+    "Keeps the sites whose title contains it, ignoring case."
     title: String
+    "Keeps the published sites (true) or the unpublished ones (false); absent keeps all."
     published: Boolean
+    "Keeps the sites of one of these types."
     type: [SiteType!]
   ): SiteConnection!
   "One site of the organization."
-  site(id: ID!): Site!
+  site(
+    "The site's ID."
+    id: ID!
+  ): Site!
 }
 
 extend type Mutation {
@@ -14627,6 +15187,7 @@ input CreateSiteInput {
 
 "The result of createSite."
 type CreateSitePayload {
+  "The new site, unpublished."
   site: Site!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14638,10 +15199,13 @@ input UpdateSiteInput {
   id: ID!
   "2 to 128 characters."
   title: String
+  "Who can read the site once it is published."
   visibility: SiteVisibility
   "1 to 100 characters."
   basename: String
+  "Whether the claims of a visitor's JWT decide which sections and site-spaces they see."
   adaptiveContent: Boolean
+  "Whether the site's content is offered to AI agents."
   agentsContext: SiteAgentsContext
   "A site-space of the site to make the default: at its root, or in its default section when it has sections."
   defaultSiteSpace: ID
@@ -14655,6 +15219,7 @@ input UpdateSiteInput {
 
 "The result of updateSite."
 type UpdateSitePayload {
+  "The site, as changed."
   site: Site!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14670,6 +15235,7 @@ input DeleteSiteInput {
 
 "The result of deleteSite."
 type DeleteSitePayload {
+  "The ID of the deleted site; its spaces stay."
   deletedSiteId: ID!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14685,6 +15251,7 @@ input PublishSiteInput {
 
 "The result of publishSite and unpublishSite."
 type PublishSitePayload {
+  "The site, published or unpublished."
   site: Site!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14715,6 +15282,7 @@ extend type Site {
     last: Int
     "Returns the items before this cursor."
     before: Cursor
+    "Keeps the default site-spaces (true) or the others (false); absent keeps all."
     default: Boolean
   ): SiteSpaceConnection!
 }
@@ -14724,6 +15292,7 @@ extend type SiteSection {
   default: Boolean!
   "Its site-spaces, in order."
   siteSpaces: [SiteSpace!]!
+  "The section's addresses."
   urls: SiteSectionURLs!
 }
 
@@ -14742,6 +15311,7 @@ extend type SiteSpace {
   section: SiteSection
   "The space it publishes; null when the viewer cannot see it."
   space: Space
+  "The site-space's addresses."
   urls: SiteSpaceURLs!
 }
 
@@ -14756,7 +15326,9 @@ Where a site-space or section goes among its siblings: before or after one
 of them (both: between two adjacent ones); neither puts it last.
 """
 input SitePositionInput {
+  "A sibling to put it just before."
   before: ID
+  "A sibling to put it just after."
   after: ID
 }
 
@@ -14789,11 +15361,13 @@ extend type Mutation {
 
 "The input of createSiteSection."
 input CreateSiteSectionInput {
+  "The site."
   siteId: ID!
   "A space of the site's organization, the section's first site-space."
   spaceId: ID!
   "At most 64 characters (and at least 2); the space's title by default."
   title: String
+  "An icon name, at most 50 characters."
   icon: String
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -14801,6 +15375,7 @@ input CreateSiteSectionInput {
 
 "The result of createSiteSection."
 type CreateSiteSectionPayload {
+  "The new section."
   siteSection: SiteSection!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14828,6 +15403,7 @@ input UpdateSiteSectionInput {
 
 "The result of updateSiteSection."
 type UpdateSiteSectionPayload {
+  "The section, as changed."
   siteSection: SiteSection!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14843,6 +15419,7 @@ input DeleteSiteSectionInput {
 
 "The result of deleteSiteSection."
 type DeleteSiteSectionPayload {
+  "The ID of the deleted section; its site-spaces went with it."
   deletedSiteSectionId: ID!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14860,6 +15437,7 @@ input MoveSiteSectionInput {
 
 "The result of moveSiteSection."
 type MoveSiteSectionPayload {
+  "The section, in its new place."
   siteSection: SiteSection!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14867,6 +15445,7 @@ type MoveSiteSectionPayload {
 
 "The input of createSiteSpace."
 input CreateSiteSpaceInput {
+  "The site."
   siteId: ID!
   "A space of the site's organization."
   spaceId: ID!
@@ -14878,6 +15457,7 @@ input CreateSiteSpaceInput {
 
 "The result of createSiteSpace."
 type CreateSiteSpacePayload {
+  "The new site-space."
   siteSpace: SiteSpace!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14897,6 +15477,7 @@ input UpdateSiteSpaceInput {
 
 "The result of updateSiteSpace."
 type UpdateSiteSpacePayload {
+  "The site-space, as changed."
   siteSpace: SiteSpace!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14912,6 +15493,7 @@ input DeleteSiteSpaceInput {
 
 "The result of deleteSiteSpace."
 type DeleteSiteSpacePayload {
+  "The ID of the removed site-space; its space stays."
   deletedSiteSpaceId: ID!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -14929,6 +15511,7 @@ input MoveSiteSpaceInput {
 
 "The result of moveSiteSpace."
 type MoveSiteSpacePayload {
+  "The site-space, in its new place."
   siteSpace: SiteSpace!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -15469,7 +16052,12 @@ type DeleteSiteRedirectPayload {
   A space the viewer can see. shareKey opens a share-link space to anyone
   holding it.
   """
-  space(id: ID!, shareKey: String): Space
+  space(
+    "The space's ID."
+    id: ID!
+    "The key of one of the space's share links: with it, anyone reads a share-link space."
+    shareKey: String
+  ): Space
 }
 
 extend type Space {
@@ -15479,7 +16067,9 @@ extend type Space {
   parent: Collection
   "The current revision of the main content."
   revision: Revision!
+  "The space's addresses."
   urls: SpaceURLs!
+  "What the viewer may do with the space."
   permissions: SpacePermissions!
   "The number of open comments."
   commentCount: Int!
@@ -15502,32 +16092,51 @@ extend type Space {
     last: Int
     "Returns the items before this cursor."
     before: Cursor
+    "Keeps the change requests with this status: OPEN by default; null lists all."
     status: ChangeRequestStatus = OPEN
+    "Keeps the change requests this user (a user ID) edited the content of."
     contributorId: ID
   ): ChangeRequestConnection!
   "A change request of the space by its number."
-  changeRequest(number: Int!): ChangeRequest
+  changeRequest(
+    "The change request's number in the space, from 1."
+    number: Int!
+  ): ChangeRequest
 }
 
 "The addresses of a space."
 type SpaceURLs {
+  "The space's address in /v1."
   location: String!
+  "The space's address in the dashboard."
   app: String!
+  "Always null: Bindery publishes spaces through sites (see SiteSpace.urls)."
   published: String
+  "Always null: Bindery publishes spaces through sites (see SiteSpace.urls)."
   public: String
+  "The URL of the space's icon; null when it has none."
   icon: String
 }
 
 "What the viewer may do with a space."
 type SpacePermissions {
+  "Read the space and its content (the read role, or its visibility)."
   view: Boolean!
+  "Read it as a member, with a role on it, beyond what its visibility gives everyone."
   access: Boolean!
+  "Change its settings, visibility and share links, move, transfer, delete or restore it (the admin role)."
   admin: Boolean!
+  "See its invite links (the admin role)."
   viewInviteLinks: Boolean!
+  "Edit or import its content and open change requests (the edit role, as a member)."
   edit: Boolean!
+  "Trigger a Git sync of it (the edit role, as a member)."
   triggerGitSync: Boolean!
+  "Comment on it (the comment role, as a member)."
   comment: Boolean!
+  "Merge its change requests (the edit role, as a member)."
   merge: Boolean!
+  "Review its change requests (the review role, as a member)."
   review: Boolean!
   "Install integrations on the space (its admins)."
   installIntegration: Boolean!
@@ -15558,8 +16167,11 @@ input CreateSpaceInput {
   title: String
   "Up to 50 characters."
   emoji: String
+  "The collection to create it in; absent creates it at the organization's top level."
   parentId: ID
+  "LIVE lets edits change the main content directly; absent means changes go through change requests."
   editMode: EditMode
+  "The language of its content; absent sets none."
   language: Language
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -15567,6 +16179,7 @@ input CreateSpaceInput {
 
 "The result of createSpace."
 type CreateSpacePayload {
+  "The new space."
   space: Space!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -15586,6 +16199,7 @@ input UpdateSpaceInput {
   editMode: EditMode @goField(omittable: true)
   "null gives members no access by default (guest level)."
   defaultLevel: DefaultLevel @goField(omittable: true)
+  "The language of its content; null removes it."
   language: Language @goField(omittable: true)
   """
   Who can read the space beyond its members; needs the space's admin role.
@@ -15600,6 +16214,7 @@ input UpdateSpaceInput {
 
 "The result of updateSpace."
 type UpdateSpacePayload {
+  "The space, as changed."
   space: Space!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -15615,6 +16230,7 @@ input DeleteSpaceInput {
 
 "The result of deleteSpace."
 type DeleteSpacePayload {
+  "The ID of the deleted space, restorable for 7 days."
   deletedSpaceId: ID!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -15630,6 +16246,7 @@ input RestoreSpaceInput {
 
 "The result of restoreSpace."
 type RestoreSpacePayload {
+  "The restored space."
   space: Space!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -15645,6 +16262,7 @@ input DuplicateSpaceInput {
 
 "The result of duplicateSpace."
 type DuplicateSpacePayload {
+  "The new copy."
   space: Space!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -15656,6 +16274,7 @@ input MoveSpaceInput {
   id: ID!
   "The new parent collection; null moves to the top level, absent keeps the parent."
   parentId: ID @goField(omittable: true)
+  "Where among its new siblings it goes; absent puts it last."
   position: ContentPositionInput
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -15663,6 +16282,7 @@ input MoveSpaceInput {
 
 "The result of moveSpace."
 type MoveSpacePayload {
+  "The space, in its new place."
   space: Space!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -15682,6 +16302,7 @@ input TransferSpaceInput {
 
 "The result of transferSpace."
 type TransferSpacePayload {
+  "The space, in its new organization."
   space: Space!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -15702,11 +16323,22 @@ type Subscription {
   requests: posted, edited, resolved, reopened, deleted, reacted to, and
   their replies posted, edited, deleted and reacted to.
   """
-  commentEvents(spaceId: ID!, changeRequestId: ID): CommentEvent!
+  commentEvents(
+    "The space, which the viewer must be able to read."
+    spaceId: ID!
+    "A change request of the space, to watch its comments instead of those of the main content."
+    changeRequestId: ID
+  ): CommentEvent!
   "The change requests of a space: created, updated (subject, status), their content changed, synced with the main content, merged."
-  changeRequestEvents(spaceId: ID!): ChangeRequestEvent!
+  changeRequestEvents(
+    "The space, which the viewer must be able to read."
+    spaceId: ID!
+  ): ChangeRequestEvent!
   "The space's main content: each new revision, made by an edit, an import or a merge."
-  spaceContentEvents(spaceId: ID!): SpaceContentEvent!
+  spaceContentEvents(
+    "The space, which the viewer must be able to read."
+    spaceId: ID!
+  ): SpaceContentEvent!
 }
 
 "An event of the comments of a space or a change request."
@@ -15760,7 +16392,9 @@ type SpaceContentEvent {
   memberCount: Int!
   "The number of live spaces the team holds a role on."
   spaceCount: Int!
+  "What the viewer may do with the team."
   permissions: TeamPermissions!
+  "The team's addresses."
   urls: TeamURLs!
 }
 
@@ -15780,7 +16414,9 @@ type TeamPermissions {
 
 "A member of a team, with their role in it."
 type TeamMember {
+  "The member's user."
   user: User!
+  "Their role in the team: MEMBER or OWNER."
   role: TeamMemberRole!
   "When they joined the team."
   createdAt: DateTime!
@@ -15802,7 +16438,9 @@ extend type Team {
 
 "A member's membership of a team."
 type TeamMembership {
+  "The team."
   team: Team!
+  "The member's role in the team: MEMBER or OWNER."
   role: TeamMemberRole!
 }
 
@@ -15820,11 +16458,16 @@ extend type Organization {
     last: Int
     "Returns the items before this cursor."
     before: Cursor
+    "Keeps the teams this member (a user ID) owns."
     owner: ID
+    "Keeps the teams whose title contains it, ignoring case."
     title: String
   ): TeamConnection!
   "One team of the organization."
-  team(id: ID!): Team!
+  team(
+    "The team's ID."
+    id: ID!
+  ): Team!
 }
 
 extend type Member {
@@ -15838,6 +16481,7 @@ extend type Member {
     last: Int
     "Returns the items before this cursor."
     before: Cursor
+    "Keeps the teams whose title contains it, ignoring case."
     title: String
   ): TeamMembershipConnection!
 }
@@ -15875,6 +16519,7 @@ input CreateTeamInput {
 
 "The result of createTeam."
 type CreateTeamPayload {
+  "The new team."
   team: Team!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -15892,6 +16537,7 @@ input UpdateTeamInput {
 
 "The result of updateTeam."
 type UpdateTeamPayload {
+  "The team, renamed."
   team: Team!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -15907,6 +16553,7 @@ input DeleteTeamInput {
 
 "The result of deleteTeam."
 type DeleteTeamPayload {
+  "The ID of the deleted team."
   deletedTeamId: ID!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -15914,7 +16561,9 @@ type DeleteTeamPayload {
 
 "The input of addTeamMember."
 input AddTeamMemberInput {
+  "The team."
   teamId: ID!
+  "The user ID of a member of the team's organization."
   userId: ID!
   "MEMBER by default."
   role: TeamMemberRole
@@ -15924,6 +16573,7 @@ input AddTeamMemberInput {
 
 "The result of addTeamMember."
 type AddTeamMemberPayload {
+  "The team, with the member in it."
   team: Team!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -15931,7 +16581,9 @@ type AddTeamMemberPayload {
 
 "The input of removeTeamMember."
 input RemoveTeamMemberInput {
+  "The team."
   teamId: ID!
+  "The user ID of the team member to remove."
   userId: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -15939,6 +16591,7 @@ input RemoveTeamMemberInput {
 
 "The result of removeTeamMember."
 type RemoveTeamMemberPayload {
+  "The team, without the member."
   team: Team!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -15946,6 +16599,7 @@ type RemoveTeamMemberPayload {
 
 "The input of setTeamContentRole."
 input SetTeamContentRoleInput {
+  "The team."
   teamId: ID!
   "A space or a collection of the team's organization."
   contentId: ID!
@@ -15957,6 +16611,7 @@ input SetTeamContentRoleInput {
 
 "The result of setTeamContentRole."
 type SetTeamContentRolePayload {
+  "The team."
   team: Team!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -16002,7 +16657,10 @@ extend type Organization {
     before: Cursor
   ): TranslationSettingsConnection!
   "One translation settings object of the organization. Needs a role in the organization."
-  translationSetting(id: ID!): TranslationSettings!
+  translationSetting(
+    "The translation settings' ID."
+    id: ID!
+  ): TranslationSettings!
 }
 
 extend type Mutation {
@@ -16028,6 +16686,7 @@ input CreateTranslationSettingsInput {
 
 "The result of createTranslationSettings."
 type CreateTranslationSettingsPayload {
+  "The new translation settings."
   translationSettings: TranslationSettings!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -16047,6 +16706,7 @@ input UpdateTranslationSettingsInput {
 
 "The result of updateTranslationSettings."
 type UpdateTranslationSettingsPayload {
+  "The translation settings, as changed."
   translationSettings: TranslationSettings!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -16062,6 +16722,7 @@ input DeleteTranslationSettingsInput {
 
 "The result of deleteTranslationSettings."
 type DeleteTranslationSettingsPayload {
+  "The ID of the deleted translation settings."
   deletedTranslationSettingsId: ID!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String

@@ -36,7 +36,9 @@ type AddReactionPayload struct {
 
 // The input of addTeamMember.
 type AddTeamMemberInput struct {
+	// The team.
 	TeamID string `json:"teamId"`
+	// The user ID of a member of the team's organization.
 	UserID string `json:"userId"`
 	// MEMBER by default.
 	Role *enum.TeamMemberRole `json:"role,omitempty"`
@@ -46,6 +48,7 @@ type AddTeamMemberInput struct {
 
 // The result of addTeamMember.
 type AddTeamMemberPayload struct {
+	// The team, with the member in it.
 	Team *ent.Team `json:"team"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -53,14 +56,18 @@ type AddTeamMemberPayload struct {
 
 // The addresses of a change request.
 type ChangeRequestURLs struct {
+	// The change request's address in /v1.
 	Location string `json:"location"`
-	App      string `json:"app"`
+	// The change request's address in the dashboard.
+	App string `json:"app"`
 }
 
 // The addresses of a collection.
 type CollectionURLs struct {
+	// The collection's address in /v1.
 	Location string `json:"location"`
-	App      string `json:"app"`
+	// The collection's address in the dashboard.
+	App string `json:"app"`
 }
 
 // The node of a page a comment is on.
@@ -78,8 +85,10 @@ type CommentURLs struct {
 // Where to put a moved item among its new siblings: before or after a sibling
 // space or collection. Without a position the item goes last.
 type ContentPositionInput struct {
+	// A sibling space or collection to put the item just before.
 	Before *string `json:"before,omitempty"`
-	After  *string `json:"after,omitempty"`
+	// A sibling space or collection to put the item just after.
+	After *string `json:"after,omitempty"`
 }
 
 // How many of the targets a revision links to are broken.
@@ -95,10 +104,12 @@ type ContentReferencesBrokenStats struct {
 // Counts of a list of link targets.
 type ContentReferencesStats struct {
 	// The distinct targets.
-	Total  int                           `json:"total"`
+	Total int `json:"total"`
+	// How many of the targets are broken.
 	Broken *ContentReferencesBrokenStats `json:"broken"`
 }
 
+// The input of createAPIToken.
 type CreateAPITokenInput struct {
 	// Up to 50 characters.
 	Label string `json:"label"`
@@ -108,7 +119,9 @@ type CreateAPITokenInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of createAPIToken.
 type CreateAPITokenPayload struct {
+	// The new token's record: its label, expiry and use, without the secret.
 	APIToken *ent.APIToken `json:"apiToken"`
 	// The token. It is shown only here: store it now.
 	Token string `json:"token"`
@@ -118,6 +131,7 @@ type CreateAPITokenPayload struct {
 
 // The input of createChangeRequest.
 type CreateChangeRequestInput struct {
+	// The space to propose changes to; needs the edit role on it.
 	SpaceID string `json:"spaceId"`
 	// Up to 100 characters.
 	Subject *string `json:"subject,omitempty"`
@@ -127,6 +141,7 @@ type CreateChangeRequestInput struct {
 
 // The result of createChangeRequest.
 type CreateChangeRequestPayload struct {
+	// The new change request, OPEN, whose content is the space's current content.
 	ChangeRequest *ent.ChangeRequest `json:"changeRequest"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -140,13 +155,15 @@ type CreateCollectionInput struct {
 	Title *string `json:"title,omitempty"`
 	// Up to 100 characters.
 	Description *string `json:"description,omitempty"`
-	ParentID    *string `json:"parentId,omitempty"`
+	// The collection to create it in; absent creates it at the organization's top level.
+	ParentID *string `json:"parentId,omitempty"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 // The result of createCollection.
 type CreateCollectionPayload struct {
+	// The new collection.
 	Collection *ent.Collection `json:"collection"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -164,6 +181,7 @@ type CreateLinkInviteInput struct {
 
 // The result of createLinkInvite.
 type CreateLinkInvitePayload struct {
+	// The new invite link; its ID is the link's secret.
 	Invite *ent.Invite `json:"invite"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -174,7 +192,8 @@ type CreateOpenAPISpecInput struct {
 	// The organization.
 	OrganizationID string `json:"organizationId"`
 	// 1 to 100 lowercase letters and digits, in words joined by hyphens; unique in the organization.
-	Slug   string                  `json:"slug"`
+	Slug string `json:"slug"`
+	// Where the document comes from: a URL or the text itself.
 	Source *OpenAPISpecSourceInput `json:"source"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -182,6 +201,7 @@ type CreateOpenAPISpecInput struct {
 
 // The result of createOpenAPISpec.
 type CreateOpenAPISpecPayload struct {
+	// The new spec, PENDING until the background processing takes it.
 	OpenAPISpec *ent.OpenAPISpec `json:"openAPISpec"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -197,6 +217,7 @@ type CreateOrganizationInput struct {
 
 // The result of createOrganization.
 type CreateOrganizationPayload struct {
+	// The new organization.
 	Organization *ent.Organization `json:"organization"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -211,20 +232,29 @@ type CreatePageInput struct {
 	// The revision the edit expects to be current; when another is, the edit fails with CONFLICT.
 	ExpectedRevisionID *string `json:"expectedRevisionId,omitempty"`
 	// The parent page; absent for the top level.
-	ParentPageID *string            `json:"parentPageId,omitempty"`
-	Position     *PagePositionInput `json:"position,omitempty"`
-	Type         *enum.PageType     `json:"type,omitempty"`
+	ParentPageID *string `json:"parentPageId,omitempty"`
+	// Where among its siblings it goes; absent puts it last.
+	Position *PagePositionInput `json:"position,omitempty"`
+	// DOCUMENT (the default), GROUP or LINK.
+	Type *enum.PageType `json:"type,omitempty"`
 	// 1 to 100 characters.
 	Title string `json:"title"`
 	// Derived from the title when absent; made unique among the siblings.
-	Slug          *string `json:"slug,omitempty"`
-	Emoji         *string `json:"emoji,omitempty"`
-	Icon          *string `json:"icon,omitempty"`
-	Description   *string `json:"description,omitempty"`
-	Markdown      *string `json:"markdown,omitempty"`
-	Hidden        *bool   `json:"hidden,omitempty"`
-	NoIndex       *bool   `json:"noIndex,omitempty"`
-	NoRobotsIndex *bool   `json:"noRobotsIndex,omitempty"`
+	Slug *string `json:"slug,omitempty"`
+	// The page's emoji.
+	Emoji *string `json:"emoji,omitempty"`
+	// The page's icon.
+	Icon *string `json:"icon,omitempty"`
+	// At most 1,000 characters.
+	Description *string `json:"description,omitempty"`
+	// The page's content as markdown, at most 1 MiB; a document page is empty when absent.
+	Markdown *string `json:"markdown,omitempty"`
+	// Hides the page from the table of contents; false when absent.
+	Hidden *bool `json:"hidden,omitempty"`
+	// Leaves the page out of search; false when absent.
+	NoIndex *bool `json:"noIndex,omitempty"`
+	// Asks search engines not to index the page; false when absent.
+	NoRobotsIndex *bool `json:"noRobotsIndex,omitempty"`
 	// For a link page: an http(s) or mailto URL. Give href or targetPageId.
 	Href *string `json:"href,omitempty"`
 	// For a link page: a page of the same content.
@@ -265,6 +295,7 @@ type CreateSAMLProviderInput struct {
 
 // The result of createSAMLProvider.
 type CreateSAMLProviderPayload struct {
+	// The new provider: ACTIVE when ssoURL, entityID and certificate are all set, else PENDING.
 	SamlProvider *ent.SAMLProvider `json:"samlProvider"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -308,6 +339,7 @@ type CreateSiteInput struct {
 
 // The result of createSite.
 type CreateSitePayload struct {
+	// The new site, unpublished.
 	Site *ent.Site `json:"site"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -357,18 +389,21 @@ type CreateSiteSectionGroupPayload struct {
 
 // The input of createSiteSection.
 type CreateSiteSectionInput struct {
+	// The site.
 	SiteID string `json:"siteId"`
 	// A space of the site's organization, the section's first site-space.
 	SpaceID string `json:"spaceId"`
 	// At most 64 characters (and at least 2); the space's title by default.
 	Title *string `json:"title,omitempty"`
-	Icon  *string `json:"icon,omitempty"`
+	// An icon name, at most 50 characters.
+	Icon *string `json:"icon,omitempty"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 // The result of createSiteSection.
 type CreateSiteSectionPayload struct {
+	// The new section.
 	SiteSection *ent.SiteSection `json:"siteSection"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -376,6 +411,7 @@ type CreateSiteSectionPayload struct {
 
 // The input of createSiteSpace.
 type CreateSiteSpaceInput struct {
+	// The site.
 	SiteID string `json:"siteId"`
 	// A space of the site's organization.
 	SpaceID string `json:"spaceId"`
@@ -387,6 +423,7 @@ type CreateSiteSpaceInput struct {
 
 // The result of createSiteSpace.
 type CreateSiteSpacePayload struct {
+	// The new site-space.
 	SiteSpace *ent.SiteSpace `json:"siteSpace"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -399,9 +436,12 @@ type CreateSpaceInput struct {
 	// Up to 50 characters.
 	Title *string `json:"title,omitempty"`
 	// Up to 50 characters.
-	Emoji    *string        `json:"emoji,omitempty"`
-	ParentID *string        `json:"parentId,omitempty"`
+	Emoji *string `json:"emoji,omitempty"`
+	// The collection to create it in; absent creates it at the organization's top level.
+	ParentID *string `json:"parentId,omitempty"`
+	// LIVE lets edits change the main content directly; absent means changes go through change requests.
 	EditMode *enum.EditMode `json:"editMode,omitempty"`
+	// The language of its content; absent sets none.
 	Language *enum.Language `json:"language,omitempty"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -409,6 +449,7 @@ type CreateSpaceInput struct {
 
 // The result of createSpace.
 type CreateSpacePayload struct {
+	// The new space.
 	Space *ent.Space `json:"space"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -428,6 +469,7 @@ type CreateTeamInput struct {
 
 // The result of createTeam.
 type CreateTeamPayload struct {
+	// The new team.
 	Team *ent.Team `json:"team"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -447,6 +489,7 @@ type CreateTranslationSettingsInput struct {
 
 // The result of createTranslationSettings.
 type CreateTranslationSettingsPayload struct {
+	// The new translation settings.
 	TranslationSettings *ent.TranslationSettings `json:"translationSettings"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -494,6 +537,7 @@ type DeleteCollectionInput struct {
 
 // The result of deleteCollection.
 type DeleteCollectionPayload struct {
+	// The ID of the deleted collection.
 	DeletedCollectionID string `json:"deletedCollectionId"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -501,6 +545,7 @@ type DeleteCollectionPayload struct {
 
 // The comment to delete.
 type DeleteCommentInput struct {
+	// The comment; its replies and reactions are deleted with it.
 	ID string `json:"id"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -508,6 +553,7 @@ type DeleteCommentInput struct {
 
 // The ID of the comment deleted.
 type DeleteCommentPayload struct {
+	// The ID of the deleted comment.
 	DeletedCommentID string `json:"deletedCommentId"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -515,6 +561,7 @@ type DeleteCommentPayload struct {
 
 // The reply to delete.
 type DeleteCommentReplyInput struct {
+	// The reply; its reactions are deleted with it.
 	ID string `json:"id"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -522,6 +569,7 @@ type DeleteCommentReplyInput struct {
 
 // The ID of the reply deleted.
 type DeleteCommentReplyPayload struct {
+	// The ID of the deleted reply.
 	DeletedCommentReplyID string `json:"deletedCommentReplyId"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -561,6 +609,7 @@ type DeleteLinkInviteInput struct {
 
 // The result of deleteLinkInvite.
 type DeleteLinkInvitePayload struct {
+	// The ID of the deleted invite link, which admits no one any more.
 	DeletedInviteID string `json:"deletedInviteId"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -576,6 +625,7 @@ type DeleteOpenAPISpecInput struct {
 
 // The result of deleteOpenAPISpec.
 type DeleteOpenAPISpecPayload struct {
+	// The ID of the deleted spec.
 	DeletedOpenAPISpecID string `json:"deletedOpenAPISpecId"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -615,6 +665,7 @@ type DeleteSAMLProviderInput struct {
 
 // The result of deleteSAMLProvider.
 type DeleteSAMLProviderPayload struct {
+	// The ID of the deleted provider.
 	DeletedSAMLProviderID string `json:"deletedSAMLProviderId"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -646,6 +697,7 @@ type DeleteSiteInput struct {
 
 // The result of deleteSite.
 type DeleteSitePayload struct {
+	// The ID of the deleted site; its spaces stay.
 	DeletedSiteID string `json:"deletedSiteId"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -693,6 +745,7 @@ type DeleteSiteSectionInput struct {
 
 // The result of deleteSiteSection.
 type DeleteSiteSectionPayload struct {
+	// The ID of the deleted section; its site-spaces went with it.
 	DeletedSiteSectionID string `json:"deletedSiteSectionId"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -708,6 +761,7 @@ type DeleteSiteSpaceInput struct {
 
 // The result of deleteSiteSpace.
 type DeleteSiteSpacePayload struct {
+	// The ID of the removed site-space; its space stays.
 	DeletedSiteSpaceID string `json:"deletedSiteSpaceId"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -723,6 +777,7 @@ type DeleteSpaceInput struct {
 
 // The result of deleteSpace.
 type DeleteSpacePayload struct {
+	// The ID of the deleted space, restorable for 7 days.
 	DeletedSpaceID string `json:"deletedSpaceId"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -738,6 +793,7 @@ type DeleteTeamInput struct {
 
 // The result of deleteTeam.
 type DeleteTeamPayload struct {
+	// The ID of the deleted team.
 	DeletedTeamID string `json:"deletedTeamId"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -753,6 +809,7 @@ type DeleteTranslationSettingsInput struct {
 
 // The result of deleteTranslationSettings.
 type DeleteTranslationSettingsPayload struct {
+	// The ID of the deleted translation settings.
 	DeletedTranslationSettingsID string `json:"deletedTranslationSettingsId"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -784,6 +841,7 @@ type DuplicateSpaceInput struct {
 
 // The result of duplicateSpace.
 type DuplicateSpacePayload struct {
+	// The new copy.
 	Space *ent.Space `json:"space"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -806,9 +864,11 @@ type ImportContentInput struct {
 // What importContent answers.
 type ImportContentPayload struct {
 	// The revision the edit made.
-	Revision          *ent.Revision `json:"revision"`
-	ImportedResources int           `json:"importedResources"`
-	TotalResources    int           `json:"totalResources"`
+	Revision *ent.Revision `json:"revision"`
+	// How many resources (pages and files) were imported.
+	ImportedResources int `json:"importedResources"`
+	// How many resources were found, those skipped or failed included.
+	TotalResources int `json:"totalResources"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
@@ -925,6 +985,7 @@ type InviteURLs struct {
 
 // A person to invite by email, with the role they get.
 type InviteeInput struct {
+	// The person's email address, as ann@example.com or Ann <ann@example.com>.
 	Email string `json:"email"`
 	// This invitee's role, null for a guest; absent, the input's role.
 	Role graphql.Omittable[*enum.Role] `json:"role,omitempty"`
@@ -934,13 +995,15 @@ type InviteeInput struct {
 type JoinOrganizationInput struct {
 	// The invite link's organization.
 	OrganizationID string `json:"organizationId"`
-	InviteID       string `json:"inviteId"`
+	// The invite link's ID, which is its secret.
+	InviteID string `json:"inviteId"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 // The result of joinOrganization.
 type JoinOrganizationPayload struct {
+	// The viewer's membership, with the link's role or the higher one they had.
 	Member *ent.Member `json:"member"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -949,7 +1012,8 @@ type JoinOrganizationPayload struct {
 // The input of mergeChangeRequest.
 type MergeChangeRequestInput struct {
 	// The change request.
-	ID          string                  `json:"id"`
+	ID string `json:"id"`
+	// Resolutions of the conflicts an earlier call returned, by their key.
 	Resolutions []*MergeResolutionInput `json:"resolutions,omitempty"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -960,9 +1024,11 @@ type MergeChangeRequestPayload struct {
 	// MERGE, or CONFLICTS when nothing changed.
 	Result enum.MergeResult `json:"result"`
 	// The space's new revision; null on conflicts.
-	Revision      *ent.Revision      `json:"revision,omitempty"`
+	Revision *ent.Revision `json:"revision,omitempty"`
+	// The change request: MERGED, or unchanged on conflicts.
 	ChangeRequest *ent.ChangeRequest `json:"changeRequest"`
-	Conflicts     []*MergeConflict   `json:"conflicts"`
+	// The conflicts that stopped the merge; empty when it was done.
+	Conflicts []*MergeConflict `json:"conflicts"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
@@ -971,25 +1037,34 @@ type MergeChangeRequestPayload struct {
 // request, theirs the main content, base their common ancestor.
 type MergeConflict struct {
 	// Names the conflict in a MergeResolutionInput.
-	Key  string            `json:"key"`
+	Key string `json:"key"`
+	// What conflicts: text, a field, a deletion, a move or a file.
 	Kind MergeConflictKind `json:"kind"`
 	// The page in conflict, as the change request has it, or as the main content has it when the change request deleted it.
-	Page   *RevisionPage `json:"page,omitempty"`
-	PageID *string       `json:"pageId,omitempty"`
-	FileID *string       `json:"fileId,omitempty"`
+	Page *RevisionPage `json:"page,omitempty"`
+	// The ID of the page in conflict; null when the conflict is about a file or a reusable content.
+	PageID *string `json:"pageId,omitempty"`
+	// The ID of the file in conflict; null when it is about a page or a reusable content.
+	FileID *string `json:"fileId,omitempty"`
 	// The field in conflict: markdown, title, slug, ..., parent for a move; null for a deletion.
-	Field  *string `json:"field,omitempty"`
-	Base   *string `json:"base,omitempty"`
-	Ours   *string `json:"ours,omitempty"`
+	Field *string `json:"field,omitempty"`
+	// The common ancestor's side: the whole markdown for TEXT and DELETE, the value for FIELD, the parent's path for MOVE (empty when it lacks the page), the file entry as JSON for FILE.
+	Base *string `json:"base,omitempty"`
+	// The change request's side, in the same form as base; empty when it deleted the page.
+	Ours *string `json:"ours,omitempty"`
+	// The main content's side, in the same form as base; empty when it deleted the page.
 	Theirs *string `json:"theirs,omitempty"`
 }
 
 // Resolves one conflict: take a side, or give the resolved text of a TEXT or
 // FIELD conflict.
 type MergeResolutionInput struct {
-	Key  string     `json:"key"`
+	// The key of the conflict it resolves (MergeConflict.key).
+	Key string `json:"key"`
+	// The side whose version wins; give take or text, not both.
 	Take *MergeSide `json:"take,omitempty"`
-	Text *string    `json:"text,omitempty"`
+	// The resolved text of a TEXT or FIELD conflict; give take or text, not both.
+	Text *string `json:"text,omitempty"`
 }
 
 // The input of moveCollection.
@@ -998,13 +1073,15 @@ type MoveCollectionInput struct {
 	ID string `json:"id"`
 	// The new parent collection; null moves to the top level, absent keeps the parent.
 	ParentID graphql.Omittable[*string] `json:"parentId,omitempty"`
-	Position *ContentPositionInput      `json:"position,omitempty"`
+	// Where among its new siblings it goes; absent puts it last.
+	Position *ContentPositionInput `json:"position,omitempty"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 // The result of moveCollection.
 type MoveCollectionPayload struct {
+	// The collection, in its new place.
 	Collection *ent.Collection `json:"collection"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -1022,7 +1099,8 @@ type MovePageInput struct {
 	PageID string `json:"pageId"`
 	// The new parent page; null moves to the top level, absent keeps the parent.
 	ParentPageID graphql.Omittable[*string] `json:"parentPageId,omitempty"`
-	Position     *PagePositionInput         `json:"position,omitempty"`
+	// Where among its new siblings it goes; absent puts it last.
+	Position *PagePositionInput `json:"position,omitempty"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
@@ -1067,6 +1145,7 @@ type MoveSiteSectionInput struct {
 
 // The result of moveSiteSection.
 type MoveSiteSectionPayload struct {
+	// The section, in its new place.
 	SiteSection *ent.SiteSection `json:"siteSection"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -1084,6 +1163,7 @@ type MoveSiteSpaceInput struct {
 
 // The result of moveSiteSpace.
 type MoveSiteSpacePayload struct {
+	// The site-space, in its new place.
 	SiteSpace *ent.SiteSpace `json:"siteSpace"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -1095,13 +1175,15 @@ type MoveSpaceInput struct {
 	ID string `json:"id"`
 	// The new parent collection; null moves to the top level, absent keeps the parent.
 	ParentID graphql.Omittable[*string] `json:"parentId,omitempty"`
-	Position *ContentPositionInput      `json:"position,omitempty"`
+	// Where among its new siblings it goes; absent puts it last.
+	Position *ContentPositionInput `json:"position,omitempty"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 // The result of moveSpace.
 type MoveSpacePayload struct {
+	// The space, in its new place.
 	Space *ent.Space `json:"space"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -1125,9 +1207,12 @@ type OpenAPISpecURLs struct {
 
 // The addresses of an organization.
 type OrganizationURLs struct {
-	Location string  `json:"location"`
-	App      string  `json:"app"`
-	Logo     *string `json:"logo,omitempty"`
+	// The organization's address in /v1.
+	Location string `json:"location"`
+	// The organization's address in the dashboard.
+	App string `json:"app"`
+	// The URL of the organization's logo; null when it has none.
+	Logo *string `json:"logo,omitempty"`
 }
 
 // A page's cover image.
@@ -1135,36 +1220,50 @@ type PageCover struct {
 	// A file of the revision, or null when the cover is an external image.
 	FileID *string `json:"fileId,omitempty"`
 	// An external image URL, or null when the cover is a file.
-	URL  *string `json:"url,omitempty"`
+	URL *string `json:"url,omitempty"`
+	// The image's vertical position, as the official API's yPos; 0 unless set.
 	YPos float64 `json:"yPos"`
 }
 
 // A page's cover image, to set.
 type PageCoverInput struct {
 	// A file of the revision; give fileId or url.
-	FileID *string  `json:"fileId,omitempty"`
-	URL    *string  `json:"url,omitempty"`
-	YPos   *float64 `json:"yPos,omitempty"`
+	FileID *string `json:"fileId,omitempty"`
+	// An external image URL; give fileId or url.
+	URL *string `json:"url,omitempty"`
+	// The image's vertical position, as the official API's yPos; 0 when absent.
+	YPos *float64 `json:"yPos,omitempty"`
 }
 
 // How a page is laid out, to set.
 type PageLayoutInput struct {
-	Width           *enum.LayoutWidth `json:"width,omitempty"`
-	Cover           *bool             `json:"cover,omitempty"`
-	CoverSize       *enum.CoverSize   `json:"coverSize,omitempty"`
-	Title           *bool             `json:"title,omitempty"`
-	Description     *bool             `json:"description,omitempty"`
-	TableOfContents *bool             `json:"tableOfContents,omitempty"`
-	Outline         *bool             `json:"outline,omitempty"`
-	Pagination      *bool             `json:"pagination,omitempty"`
-	Metadata        *bool             `json:"metadata,omitempty"`
+	// DEFAULT or WIDE; absent keeps it.
+	Width *enum.LayoutWidth `json:"width,omitempty"`
+	// Whether the cover image is shown; absent keeps it.
+	Cover *bool `json:"cover,omitempty"`
+	// HERO or FULL; absent keeps it.
+	CoverSize *enum.CoverSize `json:"coverSize,omitempty"`
+	// Whether the title is shown; absent keeps it.
+	Title *bool `json:"title,omitempty"`
+	// Whether the description is shown; absent keeps it.
+	Description *bool `json:"description,omitempty"`
+	// Whether the table of contents is shown; absent keeps it.
+	TableOfContents *bool `json:"tableOfContents,omitempty"`
+	// Whether the outline of the page's headings is shown; absent keeps it.
+	Outline *bool `json:"outline,omitempty"`
+	// Whether the links to the previous and next pages are shown; absent keeps it.
+	Pagination *bool `json:"pagination,omitempty"`
+	// Whether the page's metadata is shown; absent keeps it.
+	Metadata *bool `json:"metadata,omitempty"`
 }
 
 // Where to put a page among its siblings: before or after a sibling page. Without
 // a position the page goes last.
 type PagePositionInput struct {
+	// A sibling page to put the page just before.
 	Before *string `json:"before,omitempty"`
-	After  *string `json:"after,omitempty"`
+	// A sibling page to put the page just after.
+	After *string `json:"after,omitempty"`
 }
 
 // The input of pingOrganization.
@@ -1177,6 +1276,7 @@ type PingOrganizationInput struct {
 
 // The result of pingOrganization.
 type PingOrganizationPayload struct {
+	// The viewer's membership, with its new lastSeenAt.
 	Member *ent.Member `json:"member"`
 	// A token of claims to attach to the member for visitor authentication of
 	// the organization's sites; null, since Bindery has no visitor
@@ -1204,6 +1304,7 @@ type PostCommentInput struct {
 
 // The comment posted.
 type PostCommentPayload struct {
+	// The new comment, OPEN.
 	Comment *ent.Comment `json:"comment"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -1211,6 +1312,7 @@ type PostCommentPayload struct {
 
 // A reply to post in a comment's thread.
 type PostCommentReplyInput struct {
+	// The comment whose thread to reply in.
 	CommentID string `json:"commentId"`
 	// Markdown, up to 64 KiB.
 	Markdown string `json:"markdown"`
@@ -1220,6 +1322,7 @@ type PostCommentReplyInput struct {
 
 // The reply posted.
 type PostCommentReplyPayload struct {
+	// The new reply.
 	Reply *ent.CommentReply `json:"reply"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -1285,6 +1388,7 @@ type PublishSiteInput struct {
 
 // The result of publishSite and unpublishSite.
 type PublishSitePayload struct {
+	// The site, published or unpublished.
 	Site *ent.Site `json:"site"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -1319,15 +1423,18 @@ type PublishedSiteSection struct {
 // The input of putOpenAPISpec.
 type PutOpenAPISpecInput struct {
 	// The organization.
-	OrganizationID string                  `json:"organizationId"`
-	Slug           string                  `json:"slug"`
-	Source         *OpenAPISpecSourceInput `json:"source"`
+	OrganizationID string `json:"organizationId"`
+	// The spec's slug: 1 to 100 lowercase letters and digits, in words joined by hyphens.
+	Slug string `json:"slug"`
+	// Where the document comes from: a URL or the text itself.
+	Source *OpenAPISpecSourceInput `json:"source"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 // The result of putOpenAPISpec.
 type PutOpenAPISpecPayload struct {
+	// The spec, PENDING until the background processing takes its new source.
 	OpenAPISpec *ent.OpenAPISpec `json:"openAPISpec"`
 	// Whether the spec was created, rather than updated.
 	Created bool `json:"created"`
@@ -1355,7 +1462,8 @@ type RedeliverWebhookDeliveryPayload struct {
 type RemoveMemberInput struct {
 	// The organization.
 	OrganizationID string `json:"organizationId"`
-	UserID         string `json:"userId"`
+	// The user ID of the member to remove; the viewer's own to leave.
+	UserID string `json:"userId"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
@@ -1372,7 +1480,8 @@ type RemoveMemberPayload struct {
 type RemoveReactionInput struct {
 	// A comment or a reply.
 	SubjectID string `json:"subjectId"`
-	Emoji     string `json:"emoji"`
+	// The emoji of the viewer's reaction, as it was added.
+	Emoji string `json:"emoji"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
@@ -1389,7 +1498,9 @@ type RemoveReactionPayload struct {
 
 // The input of removeTeamMember.
 type RemoveTeamMemberInput struct {
+	// The team.
 	TeamID string `json:"teamId"`
+	// The user ID of the team member to remove.
 	UserID string `json:"userId"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -1397,6 +1508,7 @@ type RemoveTeamMemberInput struct {
 
 // The result of removeTeamMember.
 type RemoveTeamMemberPayload struct {
+	// The team, without the member.
 	Team *ent.Team `json:"team"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -1404,6 +1516,7 @@ type RemoveTeamMemberPayload struct {
 
 // Resolves or reopens a comment.
 type ResolveCommentInput struct {
+	// The comment.
 	ID string `json:"id"`
 	// False reopens it.
 	Resolved bool `json:"resolved"`
@@ -1413,6 +1526,7 @@ type ResolveCommentInput struct {
 
 // The comment as resolved or reopened.
 type ResolveCommentPayload struct {
+	// The comment, RESOLVED or OPEN again.
 	Comment *ent.Comment `json:"comment"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -1428,6 +1542,7 @@ type RestoreSpaceInput struct {
 
 // The result of restoreSpace.
 type RestoreSpacePayload struct {
+	// The restored space.
 	Space *ent.Space `json:"space"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -1435,17 +1550,23 @@ type RestoreSpacePayload struct {
 
 // The addresses of a revision.
 type RevisionURLs struct {
+	// The revision's address in /v1.
 	Location string `json:"location"`
-	App      string `json:"app"`
+	// The revision's address in the dashboard.
+	App string `json:"app"`
 }
 
+// The input of revokeAPIToken.
 type RevokeAPITokenInput struct {
+	// The API token, one of the viewer's own.
 	ID string `json:"id"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The result of revokeAPIToken.
 type RevokeAPITokenPayload struct {
+	// The ID of the revoked token, which no longer authenticates.
 	RevokedAPITokenID string `json:"revokedAPITokenId"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -1505,8 +1626,11 @@ type SAMLServiceProvider struct {
 
 // A way to sign in to an organization: one of its active SAML providers.
 type SSOProviderLogin struct {
-	ID       string `json:"id"`
-	Label    string `json:"label"`
+	// The SAML provider's ID.
+	ID string `json:"id"`
+	// The provider's label, to show on a sign-in button.
+	Label string `json:"label"`
+	// The URL that starts a sign-in with the provider (Bindery does not serve it yet: it answers 404).
 	StartURL string `json:"startURL"`
 }
 
@@ -1530,13 +1654,15 @@ type SearchSectionResult struct {
 type SetMemberSSOInput struct {
 	// The organization.
 	OrganizationID string `json:"organizationId"`
-	UserID         string `json:"userId"`
+	// The user ID of the member to mark.
+	UserID string `json:"userId"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 // The result of setMemberSSO.
 type SetMemberSSOPayload struct {
+	// The member, now an SSO member.
 	Member *ent.Member `json:"member"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -1551,7 +1677,8 @@ type SetPageMarkdownInput struct {
 	// The revision the edit expects to be current; when another is, the edit fails with CONFLICT.
 	ExpectedRevisionID *string `json:"expectedRevisionId,omitempty"`
 	// The page, by its ID in the content.
-	PageID   string `json:"pageId"`
+	PageID string `json:"pageId"`
+	// The page's new content as markdown, at most 1 MiB.
 	Markdown string `json:"markdown"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -1569,6 +1696,7 @@ type SetPageMarkdownPayload struct {
 
 // The input of setTeamContentRole.
 type SetTeamContentRoleInput struct {
+	// The team.
 	TeamID string `json:"teamId"`
 	// A space or a collection of the team's organization.
 	ContentID string `json:"contentId"`
@@ -1580,6 +1708,7 @@ type SetTeamContentRoleInput struct {
 
 // The result of setTeamContentRole.
 type SetTeamContentRolePayload struct {
+	// The team.
 	Team *ent.Team `json:"team"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -1611,8 +1740,10 @@ type SiteAdaptiveSchema struct {
 // Where a site-space or section goes among its siblings: before or after one
 // of them (both: between two adjacent ones); neither puts it last.
 type SitePositionInput struct {
+	// A sibling to put it just before.
 	Before *string `json:"before,omitempty"`
-	After  *string `json:"after,omitempty"`
+	// A sibling to put it just after.
+	After *string `json:"after,omitempty"`
 }
 
 // A site served under another host and path through a reverse proxy: where requests arrive, and the site they go to.
@@ -1708,11 +1839,16 @@ type SiteURLs struct {
 
 // The addresses of a space.
 type SpaceURLs struct {
-	Location  string  `json:"location"`
-	App       string  `json:"app"`
+	// The space's address in /v1.
+	Location string `json:"location"`
+	// The space's address in the dashboard.
+	App string `json:"app"`
+	// Always null: Bindery publishes spaces through sites (see SiteSpace.urls).
 	Published *string `json:"published,omitempty"`
-	Public    *string `json:"public,omitempty"`
-	Icon      *string `json:"icon,omitempty"`
+	// Always null: Bindery publishes spaces through sites (see SiteSpace.urls).
+	Public *string `json:"public,omitempty"`
+	// The URL of the space's icon; null when it has none.
+	Icon *string `json:"icon,omitempty"`
 }
 
 // Live events, over WebSocket (the graphql-transport-ws protocol) or
@@ -1728,7 +1864,8 @@ type Subscription struct {
 // The input of syncChangeRequest.
 type SyncChangeRequestInput struct {
 	// The change request.
-	ID          string                  `json:"id"`
+	ID string `json:"id"`
+	// Resolutions of the conflicts an earlier call returned, by their key.
 	Resolutions []*MergeResolutionInput `json:"resolutions,omitempty"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -1739,9 +1876,11 @@ type SyncChangeRequestPayload struct {
 	// UPDATE, or CONFLICTS when nothing changed.
 	Result enum.MergeResult `json:"result"`
 	// The change request's revision after the update; null on conflicts.
-	Revision      *ent.Revision      `json:"revision,omitempty"`
+	Revision *ent.Revision `json:"revision,omitempty"`
+	// The change request, after the update or unchanged on conflicts.
 	ChangeRequest *ent.ChangeRequest `json:"changeRequest"`
-	Conflicts     []*MergeConflict   `json:"conflicts"`
+	// The conflicts that stopped the update; empty when it was done.
+	Conflicts []*MergeConflict `json:"conflicts"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
@@ -1764,6 +1903,7 @@ type TransferCollectionInput struct {
 
 // The result of transferCollection.
 type TransferCollectionPayload struct {
+	// The collection, at the top level of its new organization.
 	Collection *ent.Collection `json:"collection"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -1783,6 +1923,7 @@ type TransferSpaceInput struct {
 
 // The result of transferSpace.
 type TransferSpacePayload struct {
+	// The space, in its new organization.
 	Space *ent.Space `json:"space"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -1840,6 +1981,7 @@ type UpdateChangeRequestInput struct {
 
 // The result of updateChangeRequest.
 type UpdateChangeRequestPayload struct {
+	// The change request, as changed.
 	ChangeRequest *ent.ChangeRequest `json:"changeRequest"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -1861,6 +2003,7 @@ type UpdateCollectionInput struct {
 
 // The result of updateCollection.
 type UpdateCollectionPayload struct {
+	// The collection, as changed.
 	Collection *ent.Collection `json:"collection"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -1868,6 +2011,7 @@ type UpdateCollectionPayload struct {
 
 // A change to a comment; absent members change nothing.
 type UpdateCommentInput struct {
+	// The comment.
 	ID string `json:"id"`
 	// The new markdown, up to 64 KiB: its author, or an admin.
 	Markdown *string `json:"markdown,omitempty"`
@@ -1883,6 +2027,7 @@ type UpdateCommentInput struct {
 
 // The comment as changed.
 type UpdateCommentPayload struct {
+	// The comment, as changed.
 	Comment *ent.Comment `json:"comment"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -1890,6 +2035,7 @@ type UpdateCommentPayload struct {
 
 // A change to a reply; absent members change nothing.
 type UpdateCommentReplyInput struct {
+	// The reply.
 	ID string `json:"id"`
 	// The new markdown, up to 64 KiB: its author, or an admin.
 	Markdown *string `json:"markdown,omitempty"`
@@ -1905,6 +2051,7 @@ type UpdateCommentReplyInput struct {
 
 // The reply as changed.
 type UpdateCommentReplyPayload struct {
+	// The reply, as changed.
 	Reply *ent.CommentReply `json:"reply"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -1950,6 +2097,7 @@ type UpdateLinkInviteInput struct {
 
 // The result of updateLinkInvite.
 type UpdateLinkInvitePayload struct {
+	// The invite link, with its new role.
 	Invite *ent.Invite `json:"invite"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -1969,6 +2117,7 @@ type UpdateMemberInput struct {
 
 // The result of updateMember.
 type UpdateMemberPayload struct {
+	// The member, with their new role.
 	Member *ent.Member `json:"member"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -1977,7 +2126,8 @@ type UpdateMemberPayload struct {
 // The input of updateOpenAPISpec.
 type UpdateOpenAPISpecInput struct {
 	// The OpenAPI spec.
-	ID     string                  `json:"id"`
+	ID string `json:"id"`
+	// The new source: a URL or the text itself.
 	Source *OpenAPISpecSourceInput `json:"source"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -1985,6 +2135,7 @@ type UpdateOpenAPISpecInput struct {
 
 // The result of updateOpenAPISpec.
 type UpdateOpenAPISpecPayload struct {
+	// The spec, PENDING until the background processing takes its new source.
 	OpenAPISpec *ent.OpenAPISpec `json:"openAPISpec"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -1995,7 +2146,8 @@ type UpdateOrganizationInput struct {
 	// The organization.
 	ID string `json:"id"`
 	// 2 to 255 characters.
-	Title        *string  `json:"title,omitempty"`
+	Title *string `json:"title,omitempty"`
+	// Replaces the email domains whose users may find and join the organization: at most 100, stored lower-cased and without repeats.
 	EmailDomains []string `json:"emailDomains,omitempty"`
 	// 3 to 32 characters; null removes it.
 	Hostname graphql.Omittable[*string] `json:"hostname,omitempty"`
@@ -2005,15 +2157,19 @@ type UpdateOrganizationInput struct {
 	Logo graphql.Omittable[*string] `json:"logo,omitempty"`
 	// A site of the organization that visitors see by default; null removes it.
 	DefaultSiteID graphql.Omittable[*string] `json:"defaultSiteId,omitempty"`
-	Sso           *bool                      `json:"sso,omitempty"`
-	Ai            *bool                      `json:"ai,omitempty"`
-	InviteLinks   *bool                      `json:"inviteLinks,omitempty"`
+	// Whether the organization uses single sign-on.
+	Sso *bool `json:"sso,omitempty"`
+	// Whether the organization turns on AI features; Bindery stores it for clients and runs none.
+	Ai *bool `json:"ai,omitempty"`
+	// Whether its invite links admit people; false makes joinOrganization refuse with FORBIDDEN.
+	InviteLinks *bool `json:"inviteLinks,omitempty"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 // The result of updateOrganization.
 type UpdateOrganizationPayload struct {
+	// The organization, as changed.
 	Organization *ent.Organization `json:"organization"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -2031,22 +2187,28 @@ type UpdatePageInput struct {
 	PageID string `json:"pageId"`
 	// 1 to 100 characters.
 	Title *string `json:"title,omitempty"`
-	Slug  *string `json:"slug,omitempty"`
+	// The page's name in its parent's URL, 1 to 100 characters, unique among its siblings: another page's slug is refused with CONFLICT.
+	Slug *string `json:"slug,omitempty"`
 	// null removes it.
 	Emoji graphql.Omittable[*string] `json:"emoji,omitempty"`
 	// null removes it.
 	Icon graphql.Omittable[*string] `json:"icon,omitempty"`
 	// null removes it.
-	Description   graphql.Omittable[*string] `json:"description,omitempty"`
-	Hidden        *bool                      `json:"hidden,omitempty"`
-	NoIndex       *bool                      `json:"noIndex,omitempty"`
-	NoRobotsIndex *bool                      `json:"noRobotsIndex,omitempty"`
+	Description graphql.Omittable[*string] `json:"description,omitempty"`
+	// Hides the page from the table of contents, or shows it.
+	Hidden *bool `json:"hidden,omitempty"`
+	// Leaves the page out of search, or puts it back.
+	NoIndex *bool `json:"noIndex,omitempty"`
+	// Asks search engines not to index the page, or stops asking.
+	NoRobotsIndex *bool `json:"noRobotsIndex,omitempty"`
 	// Changes the given options; null returns to the default layout.
 	Layout graphql.Omittable[*PageLayoutInput] `json:"layout,omitempty"`
 	// null removes it.
-	Cover        graphql.Omittable[*PageCoverInput] `json:"cover,omitempty"`
-	Href         *string                            `json:"href,omitempty"`
-	TargetPageID *string                            `json:"targetPageId,omitempty"`
+	Cover graphql.Omittable[*PageCoverInput] `json:"cover,omitempty"`
+	// For a link page: a new http(s) or mailto URL to point at. Give href or targetPageId.
+	Href *string `json:"href,omitempty"`
+	// For a link page: a new page of the same content to point at.
+	TargetPageID *string `json:"targetPageId,omitempty"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
@@ -2064,19 +2226,26 @@ type UpdatePagePayload struct {
 // The input of updateSAMLProvider.
 type UpdateSAMLProviderInput struct {
 	// The SAML provider.
-	ID            string                        `json:"id"`
-	Label         *string                       `json:"label,omitempty"`
-	SsoURL        graphql.Omittable[*string]    `json:"ssoURL,omitempty"`
-	EntityID      graphql.Omittable[*string]    `json:"entityID,omitempty"`
-	Certificate   graphql.Omittable[*string]    `json:"certificate,omitempty"`
-	DefaultTeamID graphql.Omittable[*string]    `json:"defaultTeamId,omitempty"`
-	DefaultRole   graphql.Omittable[*enum.Role] `json:"defaultRole,omitempty"`
+	ID string `json:"id"`
+	// 1 to 30 characters; absent keeps it.
+	Label *string `json:"label,omitempty"`
+	// The identity provider's sign-in URL: an absolute http(s) URL of at most 2048 characters; null removes it, absent keeps it.
+	SsoURL graphql.Omittable[*string] `json:"ssoURL,omitempty"`
+	// The identity provider's entity ID, at most 1024 characters; null removes it, absent keeps it.
+	EntityID graphql.Omittable[*string] `json:"entityID,omitempty"`
+	// The identity provider's PEM-encoded X.509 certificate, at most 10000 characters; null removes it, absent keeps it.
+	Certificate graphql.Omittable[*string] `json:"certificate,omitempty"`
+	// A team of the organization that members signing in through it join; null removes it, absent keeps it.
+	DefaultTeamID graphql.Omittable[*string] `json:"defaultTeamId,omitempty"`
+	// The role of members signing in through it; null makes them guests, absent keeps it.
+	DefaultRole graphql.Omittable[*enum.Role] `json:"defaultRole,omitempty"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 // The result of updateSAMLProvider.
 type UpdateSAMLProviderPayload struct {
+	// The provider, as changed.
 	SamlProvider *ent.SAMLProvider `json:"samlProvider"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -2127,12 +2296,15 @@ type UpdateSiteInput struct {
 	// The site.
 	ID string `json:"id"`
 	// 2 to 128 characters.
-	Title      *string              `json:"title,omitempty"`
+	Title *string `json:"title,omitempty"`
+	// Who can read the site once it is published.
 	Visibility *enum.SiteVisibility `json:"visibility,omitempty"`
 	// 1 to 100 characters.
-	Basename        *string                 `json:"basename,omitempty"`
-	AdaptiveContent *bool                   `json:"adaptiveContent,omitempty"`
-	AgentsContext   *enum.SiteAgentsContext `json:"agentsContext,omitempty"`
+	Basename *string `json:"basename,omitempty"`
+	// Whether the claims of a visitor's JWT decide which sections and site-spaces they see.
+	AdaptiveContent *bool `json:"adaptiveContent,omitempty"`
+	// Whether the site's content is offered to AI agents.
+	AgentsContext *enum.SiteAgentsContext `json:"agentsContext,omitempty"`
 	// A site-space of the site to make the default: at its root, or in its default section when it has sections.
 	DefaultSiteSpace *string `json:"defaultSiteSpace,omitempty"`
 	// A section of the site to make its default section.
@@ -2145,6 +2317,7 @@ type UpdateSiteInput struct {
 
 // The result of updateSite.
 type UpdateSitePayload struct {
+	// The site, as changed.
 	Site *ent.Site `json:"site"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -2212,6 +2385,7 @@ type UpdateSiteSectionInput struct {
 
 // The result of updateSiteSection.
 type UpdateSiteSectionPayload struct {
+	// The section, as changed.
 	SiteSection *ent.SiteSection `json:"siteSection"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -2231,6 +2405,7 @@ type UpdateSiteSpaceInput struct {
 
 // The result of updateSiteSpace.
 type UpdateSiteSpacePayload struct {
+	// The site-space, as changed.
 	SiteSpace *ent.SiteSpace `json:"siteSpace"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -2250,7 +2425,8 @@ type UpdateSpaceInput struct {
 	EditMode graphql.Omittable[*enum.EditMode] `json:"editMode,omitempty"`
 	// null gives members no access by default (guest level).
 	DefaultLevel graphql.Omittable[*enum.DefaultLevel] `json:"defaultLevel,omitempty"`
-	Language     graphql.Omittable[*enum.Language]     `json:"language,omitempty"`
+	// The language of its content; null removes it.
+	Language graphql.Omittable[*enum.Language] `json:"language,omitempty"`
 	// Who can read the space beyond its members; needs the space's admin role.
 	// IN_COLLECTION is only for a space in a collection: whoever can read the
 	// collection reads the space. SHARE_LINK and VISITOR_AUTH are refused until
@@ -2262,6 +2438,7 @@ type UpdateSpaceInput struct {
 
 // The result of updateSpace.
 type UpdateSpacePayload struct {
+	// The space, as changed.
 	Space *ent.Space `json:"space"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -2279,6 +2456,7 @@ type UpdateTeamInput struct {
 
 // The result of updateTeam.
 type UpdateTeamPayload struct {
+	// The team, renamed.
 	Team *ent.Team `json:"team"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -2298,6 +2476,7 @@ type UpdateTranslationSettingsInput struct {
 
 // The result of updateTranslationSettings.
 type UpdateTranslationSettingsPayload struct {
+	// The translation settings, as changed.
 	TranslationSettings *ent.TranslationSettings `json:"translationSettings"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -2334,8 +2513,9 @@ type UploadFileInput struct {
 	// The change request whose content to edit; give spaceId or changeRequestId.
 	ChangeRequestID *string `json:"changeRequestId,omitempty"`
 	// The revision the edit expects to be current; when another is, the edit fails with CONFLICT.
-	ExpectedRevisionID *string        `json:"expectedRevisionId,omitempty"`
-	File               graphql.Upload `json:"file"`
+	ExpectedRevisionID *string `json:"expectedRevisionId,omitempty"`
+	// The file, as a part of the multipart request; at most BINDERY_MAX_UPLOAD_BYTES (25 MiB by default).
+	File graphql.Upload `json:"file"`
 	// The file's name; the uploaded file name when absent.
 	Name *string `json:"name,omitempty"`
 	// Any string of the client's choosing, returned in the payload.
@@ -2346,12 +2526,15 @@ type UploadFileInput struct {
 type UploadFilePayload struct {
 	// The revision the edit made.
 	Revision *ent.Revision `json:"revision"`
-	File     *RevisionFile `json:"file"`
+	// The new file.
+	File *RevisionFile `json:"file"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The addresses of a user.
 type UserURLs struct {
+	// The user's address in /v1.
 	Location string `json:"location"`
 }
 
@@ -2523,7 +2706,9 @@ func (e EventType) MarshalJSON() ([]byte, error) {
 type ListOrder string
 
 const (
-	ListOrderAsc  ListOrder = "ASC"
+	// Ascending: the oldest or smallest first.
+	ListOrderAsc ListOrder = "ASC"
+	// Descending: the most recent or largest first.
 	ListOrderDesc ListOrder = "DESC"
 )
 
@@ -2579,13 +2764,20 @@ func (e ListOrder) MarshalJSON() ([]byte, error) {
 type MemberRoleFilter string
 
 const (
-	MemberRoleFilterAdmin   MemberRoleFilter = "ADMIN"
-	MemberRoleFilterCreate  MemberRoleFilter = "CREATE"
-	MemberRoleFilterReview  MemberRoleFilter = "REVIEW"
-	MemberRoleFilterEdit    MemberRoleFilter = "EDIT"
+	// Members whose organization role is `admin`.
+	MemberRoleFilterAdmin MemberRoleFilter = "ADMIN"
+	// Members whose organization role is `create`.
+	MemberRoleFilterCreate MemberRoleFilter = "CREATE"
+	// Members whose organization role is `review`.
+	MemberRoleFilterReview MemberRoleFilter = "REVIEW"
+	// Members whose organization role is `edit`.
+	MemberRoleFilterEdit MemberRoleFilter = "EDIT"
+	// Members whose organization role is `comment`.
 	MemberRoleFilterComment MemberRoleFilter = "COMMENT"
-	MemberRoleFilterRead    MemberRoleFilter = "READ"
-	MemberRoleFilterGuest   MemberRoleFilter = "GUEST"
+	// Members whose organization role is `read`.
+	MemberRoleFilterRead MemberRoleFilter = "READ"
+	// Guests: members without an organization role.
+	MemberRoleFilterGuest MemberRoleFilter = "GUEST"
 )
 
 var AllMemberRoleFilter = []MemberRoleFilter{
@@ -2646,7 +2838,9 @@ func (e MemberRoleFilter) MarshalJSON() ([]byte, error) {
 type MemberSort string
 
 const (
-	MemberSortJoinedAt   MemberSort = "JOINED_AT"
+	// By when they joined the organization.
+	MemberSortJoinedAt MemberSort = "JOINED_AT"
+	// By when they last pinged the organization; members never seen are left out.
 	MemberSortLastSeenAt MemberSort = "LAST_SEEN_AT"
 )
 
