@@ -232,6 +232,23 @@ func table() []route {
 			list(params.integrationInstallations, (*API).presentInstallation)},
 		{"POST", "/integrations/{integrationName}/installations", http.StatusCreated, "installIntegration",
 			mutate((*installBody).input, mutation.InstallIntegration, (*API).presentInstallation)},
+		// An installation's spaces and sites, each with its configuration,
+		// are not in the API contract; the official spec has them, and they
+		// are where an integration's space and site configurations are set.
+		{"GET", "/integrations/{integrationName}/installations/{installationId}/spaces", http.StatusOK,
+			"listIntegrationInstallationSpaces", list(params.installationSpaces, (*API).presentSpaceInstallation)},
+		{"GET", "/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}", http.StatusOK,
+			"getIntegrationSpaceInstallation", get(params.installationSpace, (*API).presentSpaceInstallation)},
+		{"PATCH", "/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}", http.StatusOK,
+			"updateIntegrationSpaceInstallation", mutate((*updateTargetInstallationBody).spaceInput,
+				mutation.UpdateIntegrationSpaceInstallation, (*API).presentSpaceInstallation)},
+		{"GET", "/integrations/{integrationName}/installations/{installationId}/sites", http.StatusOK,
+			"listIntegrationInstallationSites", list(params.installationSites, (*API).presentSiteInstallation)},
+		{"GET", "/integrations/{integrationName}/installations/{installationId}/sites/{siteId}", http.StatusOK,
+			"getIntegrationSiteInstallation", get(params.installationSite, (*API).presentSiteInstallation)},
+		{"PATCH", "/integrations/{integrationName}/installations/{installationId}/sites/{siteId}", http.StatusOK,
+			"updateIntegrationSiteInstallation", mutate((*updateTargetInstallationBody).siteInput,
+				mutation.UpdateIntegrationSiteInstallation, (*API).presentSiteInstallation)},
 
 		{"GET", "/collections/{collectionId}", http.StatusOK, "getCollectionById", get(params.collection, (*API).presentCollection)},
 		{"PATCH", "/collections/{collectionId}", http.StatusOK, "updateCollectionById",

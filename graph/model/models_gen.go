@@ -871,6 +871,14 @@ type IntegrationPermissions struct {
 	Install bool `json:"install"`
 }
 
+// The addresses of an installation's space or site.
+type IntegrationTargetInstallationURLs struct {
+	// Its address in /v1.
+	Location string `json:"location"`
+	// Its public HTTP endpoint: Bindery runs no integration script, so nothing answers there.
+	PublicEndpoint string `json:"publicEndpoint"`
+}
+
 // The addresses of an integration.
 type IntegrationURLs struct {
 	// Its address in /v1.
@@ -1928,6 +1936,50 @@ type UpdateIntegrationInstallationInput struct {
 type UpdateIntegrationInstallationPayload struct {
 	// The installation, changed.
 	Installation *ent.IntegrationInstallation `json:"installation"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// Changes to a site an installation selects; what is absent stays.
+type UpdateIntegrationSiteInstallationInput struct {
+	// The installation.
+	InstallationID string `json:"installationId"`
+	// The site, which the installation selects.
+	SiteID string `json:"siteId"`
+	// Its new configuration, valid against the integration's site configuration schema (any object when it declares none, as for the account).
+	Configuration JSON `json:"configuration,omitempty"`
+	// At most 5 external IDs.
+	ExternalIds []string `json:"externalIds,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The result of updateIntegrationSiteInstallation.
+type UpdateIntegrationSiteInstallationPayload struct {
+	// The site's installation, changed.
+	SiteInstallation *ent.IntegrationSiteInstallation `json:"siteInstallation"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// Changes to a space an installation selects; what is absent stays.
+type UpdateIntegrationSpaceInstallationInput struct {
+	// The installation.
+	InstallationID string `json:"installationId"`
+	// The space, which the installation selects.
+	SpaceID string `json:"spaceId"`
+	// Its new configuration, valid against the integration's space configuration schema (any object when it declares none, as for the account).
+	Configuration JSON `json:"configuration,omitempty"`
+	// At most 5 external IDs.
+	ExternalIds []string `json:"externalIds,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The result of updateIntegrationSpaceInstallation.
+type UpdateIntegrationSpaceInstallationPayload struct {
+	// The space's installation, changed.
+	SpaceInstallation *ent.IntegrationSpaceInstallation `json:"spaceInstallation"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
