@@ -25,7 +25,7 @@ func TestIntegrationTargetInstallations(t *testing.T) {
 		"visibility": "public",
 		"configurations": map[string]any{
 			"space": map[string]any{"properties": map[string]any{"channel": map[string]any{"type": "string"}}, "required": []string{"channel"}},
-			"site": map[string]any{"properties": map[string]any{"theme": map[string]any{"type": "string", "enum": []string{"light", "dark"}}}},
+			"site":  map[string]any{"properties": map[string]any{"theme": map[string]any{"type": "string", "enum": []string{"light", "dark"}}}},
 		},
 	}), http.StatusOK)
 	otherEditTok, _ := e.Member(e.otherOrg, enum.RoleEdit, "other-editor@example.com")
