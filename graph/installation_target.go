@@ -283,3 +283,136 @@ func (r *Resolver) updateSiteInstallation(ctx context.Context, in model.UpdateIn
 	r.prime(ctx, c)
 	return out, nil
 }
+
+// installOnSpace adds a space of its organization to an installation's
+// selection, which must be SELECTED: one that covers all spaces has
+// nothing to add (409), and a space selected already is a conflict too.
+func (r *Resolver) installOnSpace(ctx context.Context, in model.InstallIntegrationOnSpaceInput) (*ent.IntegrationSpaceInstallation, error) {
+	var out *ent.IntegrationSpaceInstallation
+	var c created
+	err := r.tx(ctx, func(ctx context.Context) error {
+		x, i, err := r.installationToChange(ctx, in.InstallationID)
+		if err != nil {
+			return err
+		}
+		if x.SpaceSelection != enum.InstallationSelectionSelected {
+			return apperr.Conflictf("The installation covers all the organization's spaces: select spaces to install it on one")
+		}
+		selected := enum.InstallationSelectionSelected
+		if err := r.checkOwned(ctx, x.OrganizationID, selection{"spaceId", &selected, []string{in.SpaceID}}, selection{}); err != nil {
+			return err
+		}
+		n, err := r.db(ctx).IntegrationSpaceInstallation.Query().
+			Where(integrationspaceinstallation.IntegrationInstallationID(x.ID)).Count(internal(ctx, "the spaces an installation selects"))
+		if err != nil {
+			return err
+		}
+		if n >= MaxInstallationSelection {
+			return apperr.Invalid("spaceId", "the installation selects %d spaces already, the most it may", n)
+		}
+		out, err = r.db(ctx).IntegrationSpaceInstallation.Create().SetIntegrationInstallationID(x.ID).SetSpaceID(in.SpaceID).
+			SetConfiguration(map[string]any{}).SetExternalIds([]string{}).Save(ctx)
+		if ent.IsConstraintError(err) {
+			return apperr.Conflictf("The installation selects this space already")
+		}
+		if err != nil {
+			return err
+		}
+		c = created{installation: x, integration: i, orgID: x.OrganizationID}
+		c.access, err = r.orgAccess(ctx, x.OrganizationID)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	r.prime(ctx, c)
+	return out, nil
+}
+
+// uninstallFromSpace removes a space, with its configuration, from an
+// installation's selection.
+func (r *Resolver) uninstallFromSpace(ctx context.Context, in model.UninstallIntegrationFromSpaceInput) (*ent.IntegrationInstallation, error) {
+	var out *ent.IntegrationInstallation
+	err := r.tx(ctx, func(ctx context.Context) error {
+		x, _, err := r.installations.authorize(ctx, in.InstallationID, authz.Update)
+		if err != nil {
+			return err
+		}
+		n, err := r.db(ctx).IntegrationSpaceInstallation.Delete().Where(integrationspaceinstallation.IntegrationInstallationID(x.ID),
+			integrationspaceinstallation.SpaceID(in.SpaceID)).Exec(ctx)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return apperr.NotFoundf("The installation does not select this space")
+		}
+		out = x
+		return nil
+	})
+	return out, err
+}
+
+// installOnSite is installOnSpace for sites.
+func (r *Resolver) installOnSite(ctx context.Context, in model.InstallIntegrationOnSiteInput) (*ent.IntegrationSiteInstallation, error) {
+	var out *ent.IntegrationSiteInstallation
+	var c created
+	err := r.tx(ctx, func(ctx context.Context) error {
+		x, i, err := r.installationToChange(ctx, in.InstallationID)
+		if err != nil {
+			return err
+		}
+		if x.SiteSelection != enum.InstallationSelectionSelected {
+			return apperr.Conflictf("The installation covers all the organization's sites: select sites to install it on one")
+		}
+		selected := enum.InstallationSelectionSelected
+		if err := r.checkOwned(ctx, x.OrganizationID, selection{}, selection{"siteId", &selected, []string{in.SiteID}}); err != nil {
+			return err
+		}
+		n, err := r.db(ctx).IntegrationSiteInstallation.Query().
+			Where(integrationsiteinstallation.IntegrationInstallationID(x.ID)).Count(internal(ctx, "the sites an installation selects"))
+		if err != nil {
+			return err
+		}
+		if n >= MaxInstallationSelection {
+			return apperr.Invalid("siteId", "the installation selects %d sites already, the most it may", n)
+		}
+		out, err = r.db(ctx).IntegrationSiteInstallation.Create().SetIntegrationInstallationID(x.ID).SetSiteID(in.SiteID).
+			SetConfiguration(map[string]any{}).SetExternalIds([]string{}).Save(ctx)
+		if ent.IsConstraintError(err) {
+			return apperr.Conflictf("The installation selects this site already")
+		}
+		if err != nil {
+			return err
+		}
+		c = created{installation: x, integration: i, orgID: x.OrganizationID}
+		c.access, err = r.orgAccess(ctx, x.OrganizationID)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	r.prime(ctx, c)
+	return out, nil
+}
+
+// uninstallFromSite is uninstallFromSpace for sites.
+func (r *Resolver) uninstallFromSite(ctx context.Context, in model.UninstallIntegrationFromSiteInput) (*ent.IntegrationInstallation, error) {
+	var out *ent.IntegrationInstallation
+	err := r.tx(ctx, func(ctx context.Context) error {
+		x, _, err := r.installations.authorize(ctx, in.InstallationID, authz.Update)
+		if err != nil {
+			return err
+		}
+		n, err := r.db(ctx).IntegrationSiteInstallation.Delete().Where(integrationsiteinstallation.IntegrationInstallationID(x.ID),
+			integrationsiteinstallation.SiteID(in.SiteID)).Exec(ctx)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return apperr.NotFoundf("The installation does not select this site")
+		}
+		out = x
+		return nil
+	})
+	return out, err
+}

@@ -115,6 +115,26 @@ func TestIntegrationTargetInstallationsInGraphQL(t *testing.T) {
 	assert.Equal(t, map[string]any{"theme": "dark"}, lsAt(u, "updateIntegrationSiteInstallation.siteInstallation.configuration"))
 	assert.Equal(t, "c2", lsAt(u, "updateIntegrationSiteInstallation.clientMutationId"))
 
+	// One more space, then one less.
+	add := `mutation($in: InstallIntegrationOnSpaceInput!) { installIntegrationOnSpace(input: $in) {
+	  spaceInstallation { spaceId status configuration } clientMutationId } }`
+	remove := `mutation($in: UninstallIntegrationFromSpaceInput!) { uninstallIntegrationFromSpace(input: $in) {
+	  installation { id } uninstalledSpaceId clientMutationId } }`
+	one := map[string]any{"in": map[string]any{"installationId": x, "spaceId": unselected, "clientMutationId": "a"}}
+	assert.Equal(t, "FORBIDDEN", e.GraphQL(e.OwnerToken, add, one).Code())
+	assert.Equal(t, "NOT_FOUND", e.GraphQL(editTok, add, one).Code())
+	a := lsGQL(t, e, otherTok, add, one)
+	assert.Equal(t, map[string]any{"spaceInstallation": map[string]any{"spaceId": unselected, "status": "PENDING",
+		"configuration": map[string]any{}}, "clientMutationId": "a"}, lsAt(a, "installIntegrationOnSpace"))
+	assert.Equal(t, "CONFLICT", e.GraphQL(otherTok, add, one).Code())
+	assert.Equal(t, "FORBIDDEN", e.GraphQL(e.OwnerToken, remove, one).Code())
+	r := lsGQL(t, e, otherTok, remove, one)
+	assert.Equal(t, map[string]any{"installation": map[string]any{"id": x}, "uninstalledSpaceId": unselected, "clientMutationId": "a"},
+		lsAt(r, "uninstallIntegrationFromSpace"))
+	assert.Equal(t, "NOT_FOUND", e.GraphQL(otherTok, remove, one).Code())
+	d = lsGQL(t, e, otherTok, read, map[string]any{"id": x, "s": sp})
+	assert.EqualValues(t, 1, lsAt(d, "node.spaceInstallations.totalCount"))
+
 	// A new version that requires more: pending until configured; an
 	// unpublished integration: paused.
 	space["properties"].(map[string]any)["mention"] = map[string]any{"type": "boolean"}

@@ -197,6 +197,40 @@ func (r *mutationResolver) UpdateIntegrationSiteInstallation(ctx context.Context
 	return &model.UpdateIntegrationSiteInstallationPayload{SiteInstallation: t, ClientMutationID: input.ClientMutationID}, nil
 }
 
+func (r *mutationResolver) InstallIntegrationOnSpace(ctx context.Context, input model.InstallIntegrationOnSpaceInput) (*model.InstallIntegrationOnSpacePayload, error) {
+	t, err := r.installOnSpace(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	return &model.InstallIntegrationOnSpacePayload{SpaceInstallation: t, ClientMutationID: input.ClientMutationID}, nil
+}
+
+func (r *mutationResolver) UninstallIntegrationFromSpace(ctx context.Context, input model.UninstallIntegrationFromSpaceInput) (*model.UninstallIntegrationFromSpacePayload, error) {
+	x, err := r.uninstallFromSpace(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	return &model.UninstallIntegrationFromSpacePayload{Installation: x, UninstalledSpaceID: input.SpaceID,
+		ClientMutationID: input.ClientMutationID}, nil
+}
+
+func (r *mutationResolver) InstallIntegrationOnSite(ctx context.Context, input model.InstallIntegrationOnSiteInput) (*model.InstallIntegrationOnSitePayload, error) {
+	t, err := r.installOnSite(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	return &model.InstallIntegrationOnSitePayload{SiteInstallation: t, ClientMutationID: input.ClientMutationID}, nil
+}
+
+func (r *mutationResolver) UninstallIntegrationFromSite(ctx context.Context, input model.UninstallIntegrationFromSiteInput) (*model.UninstallIntegrationFromSitePayload, error) {
+	x, err := r.uninstallFromSite(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	return &model.UninstallIntegrationFromSitePayload{Installation: x, UninstalledSiteID: input.SiteID,
+		ClientMutationID: input.ClientMutationID}, nil
+}
+
 func (r *organizationResolver) Installations(ctx context.Context, obj *ent.Organization, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.IntegrationInstallationConnection, error) {
 	return r.organizationInstallations(ctx, obj, args(first, after, last, before))
 }

@@ -271,8 +271,45 @@ func TestSpaceInstallationUpdateStatements(t *testing.T) {
 	assert.LessOrEqual(t, max(few, many), int64(bound))
 }
 
+// wrTargetCase measures installing on one more space (or site) beside n
+// selected ones, one new space (site) per attempt.
+func wrTargetCase(target string, max int64) wrCase {
+	return wrCase{
+		create: "POST /v1/integrations/{integrationName}/installations/{installationId}/" + target + "s", max: max,
+		setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
+			i, x, _ := lsTargetInstallation(t, e, n)
+			var ids []string
+			for k := range wrAttempts {
+				if target == "space" {
+					ids = append(ids, e.Client.Space.Create().SetOrganizationID(e.Org.ID).SetTitle(fmt.Sprintf("New %d", k)).
+						SaveX(context.Background()).ID)
+				} else {
+					ids = append(ids, e.Client.Site.Create().SetOrganizationID(e.Org.ID).SetTitle(fmt.Sprintf("New %d", k)).
+						SaveX(context.Background()).ID)
+				}
+			}
+			member := map[string]string{"space": "space", "site": "siteId"}[target]
+			return func(e *servertest.Env) {
+				require.NotEmpty(t, ids, "more attempts than new places")
+				id := ids[0]
+				ids = ids[1:]
+				got := e.MustDo(http.MethodPost, "/v1/integrations/"+i.Name+"/installations/"+x.ID+"/"+target+"s", e.OwnerToken,
+					map[string]any{member: id}, http.StatusCreated)
+				wrCheck(t, got, "status", "configuration", "urls.location")
+			}
+		},
+	}
+}
+
 func wrIntegrationCases() []wrCase {
 	return []wrCase{
+		// The token, the integration by its name and the installation by
+		// its ID (the path); in the transaction, the installation again with
+		// the viewer's memberships, its integration, whether the space is
+		// the organization's, the count of the selection (its limit), the
+		// insert; then the viewer's memberships, which decide whether the
+		// answer names the integration.
+		wrTargetCase("space", 10), wrTargetCase("site", 10),
 		{
 			// Beside n installations of the integration, into an
 			// organization made beforehand (one per attempt, so that

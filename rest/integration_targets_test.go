@@ -10,6 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/server/servertest"
 )
@@ -162,4 +164,91 @@ func TestIntegrationTargetInstallations(t *testing.T) {
 	all := e.MustDo(http.MethodGet, base+"/spaces", e.otherTok, nil, http.StatusOK)
 	assert.EqualValues(t, 0, all["count"])
 	e.MustDo(http.MethodPatch, space0, e.otherTok, map[string]any{"configuration": map[string]any{"channel": "#x"}}, http.StatusNotFound)
+}
+
+// Installing on one more space or site, and uninstalling from one: the
+// official POST and DELETE, which change the installation's selection.
+func TestIntegrationInstallOnSpaceAndSite(t *testing.T) {
+	t.Parallel()
+	e := newIntEnv(t)
+	ctx := context.Background()
+	e.MustDo(http.MethodPost, "/v1/integrations/targets", e.OwnerToken, publishBody(e.Org.ID, map[string]any{"visibility": "public",
+		"configurations": map[string]any{"space": map[string]any{"properties": map[string]any{"channel": map[string]any{"type": "string"}},
+			"required": []string{"channel"}}}}), http.StatusOK)
+	otherEditTok, _ := e.Member(e.otherOrg, enum.RoleEdit, "other-editor@example.com")
+	spaces := e.Client.Space.MapCreateBulk(make([]int, graph.MaxInstallationSelection+1), func(c *ent.SpaceCreate, i int) {
+		c.SetOrganizationID(e.otherOrg).SetTitle(fmt.Sprintf("S%d", i))
+	}).SaveX(ctx)
+	site := e.Client.Site.Create().SetOrganizationID(e.otherOrg).SetTitle("Docs").SaveX(ctx).ID
+	ownSpace := e.Client.Space.Create().SetOrganizationID(e.Org.ID).SetTitle("Ours").SaveX(ctx).ID
+	res := e.GraphQL(e.otherTok, `mutation($in: InstallIntegrationInput!) { installIntegration(input: $in) { installation { id } } }`,
+		map[string]any{"in": map[string]any{"integrationName": "targets", "organizationId": e.otherOrg, "spaceSelection": "SELECTED",
+			"spaces": []string{spaces[0].ID}, "siteSelection": "SELECTED"}})
+	require.Empty(t, res.Errors, "%v", res.Errors)
+	var out struct {
+		InstallIntegration struct{ Installation struct{ ID string } }
+	}
+	res.Into(t, &out)
+	x := out.InstallIntegration.Installation.ID
+	base := "/v1/integrations/targets/installations/" + x
+	alpha := e.MustDo(http.MethodPost, "/v1/integrations/alpha/installations", e.otherTok, map[string]any{"organization": e.otherOrg},
+		http.StatusCreated)["id"].(string)
+
+	s1 := spaces[1].ID
+	created := e.Do(http.MethodPost, base+"/spaces", e.otherTok, map[string]any{"space": s1})
+	require.Equal(t, http.StatusCreated, created.Status, string(created.Body))
+	assert.Equal(t, "http://bindery.test"+base+"/spaces/"+s1, created.Header.Get("Location"))
+	servertest.AssertContains(t, map[string]any{"space": s1, "status": "pending", "configuration": map[string]any{},
+		"installation": x, "integration": "targets"}, created.JSON())
+	e.Run(t, []servertest.Scenario{
+		{Name: "post: selected already", Method: http.MethodPost, Path: base + "/spaces", Token: e.otherTok,
+			Body: map[string]any{"space": s1}, WantStatus: http.StatusConflict},
+		{Name: "post: another organization's space", Method: http.MethodPost, Path: base + "/spaces", Token: e.otherTok,
+			Body: map[string]any{"space": ownSpace}, WantStatus: http.StatusBadRequest, WantError: "spaceId"},
+		{Name: "post: an unknown space", Method: http.MethodPost, Path: base + "/spaces", Token: e.otherTok,
+			Body: map[string]any{"space": "spc_nope"}, WantStatus: http.StatusBadRequest, WantError: "spaceId"},
+		{Name: "post: no space", Method: http.MethodPost, Path: base + "/spaces", Token: e.otherTok,
+			Body: map[string]any{}, WantStatus: http.StatusBadRequest, WantError: "space"},
+		{Name: "post: by the integration's admin", Method: http.MethodPost, Path: base + "/spaces", Token: e.OwnerToken,
+			Body: map[string]any{"space": spaces[2].ID}, WantStatus: http.StatusForbidden},
+		{Name: "post: by an editor of the organization", Method: http.MethodPost, Path: base + "/spaces", Token: otherEditTok,
+			Body: map[string]any{"space": spaces[2].ID}, WantStatus: http.StatusNotFound},
+		{Name: "post: without a token", Method: http.MethodPost, Path: base + "/spaces",
+			Body: map[string]any{"space": spaces[2].ID}, WantStatus: http.StatusUnauthorized},
+		{Name: "post: an installation for all spaces", Method: http.MethodPost,
+			Path: "/v1/integrations/alpha/installations/" + alpha + "/spaces", Token: e.otherTok,
+			Body: map[string]any{"space": spaces[2].ID}, WantStatus: http.StatusConflict},
+		{Name: "post: under another integration's name", Method: http.MethodPost,
+			Path: "/v1/integrations/alpha/installations/" + x + "/spaces", Token: e.otherTok,
+			Body: map[string]any{"space": spaces[2].ID}, WantStatus: http.StatusNotFound},
+		{Name: "delete: by the integration's admin", Method: http.MethodDelete, Path: base + "/spaces/" + s1, Token: e.OwnerToken,
+			WantStatus: http.StatusForbidden},
+		{Name: "delete: by an editor of the organization", Method: http.MethodDelete, Path: base + "/spaces/" + s1, Token: otherEditTok,
+			WantStatus: http.StatusNotFound},
+		{Name: "delete: without a token", Method: http.MethodDelete, Path: base + "/spaces/" + s1, WantStatus: http.StatusUnauthorized},
+		{Name: "delete", Method: http.MethodDelete, Path: base + "/spaces/" + s1, Token: e.otherTok, WantStatus: http.StatusNoContent},
+		{Name: "delete: again", Method: http.MethodDelete, Path: base + "/spaces/" + s1, Token: e.otherTok, WantStatus: http.StatusNotFound},
+		{Name: "get: deleted", Method: http.MethodGet, Path: base + "/spaces/" + s1, Token: e.otherTok, WantStatus: http.StatusNotFound},
+		{Name: "sites: post", Method: http.MethodPost, Path: base + "/sites", Token: e.otherTok, Body: map[string]any{"siteId": site},
+			WantStatus: http.StatusCreated, WantJSON: map[string]any{"site": site, "status": "active"}},
+		{Name: "sites: post again", Method: http.MethodPost, Path: base + "/sites", Token: e.otherTok, Body: map[string]any{"siteId": site},
+			WantStatus: http.StatusConflict},
+		{Name: "sites: post an unknown site", Method: http.MethodPost, Path: base + "/sites", Token: e.otherTok,
+			Body: map[string]any{"siteId": "site_nope"}, WantStatus: http.StatusBadRequest, WantError: "siteId"},
+		{Name: "sites: delete by the integration's admin", Method: http.MethodDelete, Path: base + "/sites/" + site, Token: e.OwnerToken,
+			WantStatus: http.StatusForbidden},
+		{Name: "sites: delete", Method: http.MethodDelete, Path: base + "/sites/" + site, Token: e.otherTok,
+			WantStatus: http.StatusNoContent},
+		{Name: "sites: delete again", Method: http.MethodDelete, Path: base + "/sites/" + site, Token: e.otherTok,
+			WantStatus: http.StatusNotFound},
+	})
+
+	// The selection's limit: the 1,000th space is added, the 1,001st not.
+	e.Client.IntegrationSpaceInstallation.MapCreateBulk(spaces[1:graph.MaxInstallationSelection-1], func(c *ent.IntegrationSpaceInstallationCreate, i int) {
+		c.SetIntegrationInstallationID(x).SetSpaceID(spaces[1+i].ID)
+	}).ExecX(ctx)
+	e.MustDo(http.MethodPost, base+"/spaces", e.otherTok, map[string]any{"space": spaces[graph.MaxInstallationSelection-1].ID}, http.StatusCreated)
+	res2 := e.Do(http.MethodPost, base+"/spaces", e.otherTok, map[string]any{"space": spaces[graph.MaxInstallationSelection].ID})
+	assert.Equal(t, http.StatusBadRequest, res2.Status, string(res2.Body))
+	assert.Contains(t, string(res2.Body), "spaceId")
 }

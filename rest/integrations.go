@@ -433,3 +433,45 @@ func (a *API) presentSiteInstallation(ctx context.Context, t *ent.IntegrationSit
 	j.targetInstallationJSON, err = a.presentInstalledTarget(ctx, "integration-site-installation", x, status, cfg, t.ExternalIds, urls)
 	return j, err
 }
+
+// installOnSpaceBody is the official body of installIntegrationOnSpace.
+type installOnSpaceBody struct {
+	Space string `json:"space" rest:"required"`
+}
+
+func (b *installOnSpaceBody) input(p params) (model.InstallIntegrationOnSpaceInput, error) {
+	x, err := p.installation()
+	if err != nil {
+		return model.InstallIntegrationOnSpaceInput{}, err
+	}
+	return model.InstallIntegrationOnSpaceInput{InstallationID: x.ID, SpaceID: b.Space}, nil
+}
+
+func (p params) uninstallFromSpace() (model.UninstallIntegrationFromSpaceInput, error) {
+	x, err := p.installation()
+	if err != nil {
+		return model.UninstallIntegrationFromSpaceInput{}, err
+	}
+	return model.UninstallIntegrationFromSpaceInput{InstallationID: x.ID, SpaceID: p.path("spaceId")}, nil
+}
+
+// installOnSiteBody is the official body of installIntegrationOnSite.
+type installOnSiteBody struct {
+	SiteID string `json:"siteId" rest:"required"`
+}
+
+func (b *installOnSiteBody) input(p params) (model.InstallIntegrationOnSiteInput, error) {
+	x, err := p.installation()
+	if err != nil {
+		return model.InstallIntegrationOnSiteInput{}, err
+	}
+	return model.InstallIntegrationOnSiteInput{InstallationID: x.ID, SiteID: b.SiteID}, nil
+}
+
+func (p params) uninstallFromSite() (model.UninstallIntegrationFromSiteInput, error) {
+	x, err := p.installation()
+	if err != nil {
+		return model.UninstallIntegrationFromSiteInput{}, err
+	}
+	return model.UninstallIntegrationFromSiteInput{InstallationID: x.ID, SiteID: p.path("siteId")}, nil
+}

@@ -559,6 +559,16 @@ type ComplexityRoot struct {
 		TotalResources    func(childComplexity int) int
 	}
 
+	InstallIntegrationOnSitePayload struct {
+		ClientMutationID func(childComplexity int) int
+		SiteInstallation func(childComplexity int) int
+	}
+
+	InstallIntegrationOnSpacePayload struct {
+		ClientMutationID  func(childComplexity int) int
+		SpaceInstallation func(childComplexity int) int
+	}
+
 	InstallIntegrationPayload struct {
 		ClientMutationID func(childComplexity int) int
 		Installation     func(childComplexity int) int
@@ -881,6 +891,8 @@ type ComplexityRoot struct {
 		DuplicateSpace                     func(childComplexity int, input model.DuplicateSpaceInput) int
 		ImportContent                      func(childComplexity int, input model.ImportContentInput) int
 		InstallIntegration                 func(childComplexity int, input model.InstallIntegrationInput) int
+		InstallIntegrationOnSite           func(childComplexity int, input model.InstallIntegrationOnSiteInput) int
+		InstallIntegrationOnSpace          func(childComplexity int, input model.InstallIntegrationOnSpaceInput) int
 		InviteMembers                      func(childComplexity int, input model.InviteMembersInput) int
 		JoinOrganization                   func(childComplexity int, input model.JoinOrganizationInput) int
 		MergeChangeRequest                 func(childComplexity int, input model.MergeChangeRequestInput) int
@@ -913,6 +925,8 @@ type ComplexityRoot struct {
 		TransferCollection                 func(childComplexity int, input model.TransferCollectionInput) int
 		TransferSpace                      func(childComplexity int, input model.TransferSpaceInput) int
 		UninstallIntegration               func(childComplexity int, input model.UninstallIntegrationInput) int
+		UninstallIntegrationFromSite       func(childComplexity int, input model.UninstallIntegrationFromSiteInput) int
+		UninstallIntegrationFromSpace      func(childComplexity int, input model.UninstallIntegrationFromSpaceInput) int
 		UnpublishIntegration               func(childComplexity int, input model.UnpublishIntegrationInput) int
 		UnpublishSite                      func(childComplexity int, input model.PublishSiteInput) int
 		UpdateChangeRequest                func(childComplexity int, input model.UpdateChangeRequestInput) int
@@ -1788,6 +1802,18 @@ type ComplexityRoot struct {
 		Location func(childComplexity int) int
 	}
 
+	UninstallIntegrationFromSitePayload struct {
+		ClientMutationID  func(childComplexity int) int
+		Installation      func(childComplexity int) int
+		UninstalledSiteID func(childComplexity int) int
+	}
+
+	UninstallIntegrationFromSpacePayload struct {
+		ClientMutationID   func(childComplexity int) int
+		Installation       func(childComplexity int) int
+		UninstalledSpaceID func(childComplexity int) int
+	}
+
 	UninstallIntegrationPayload struct {
 		ClientMutationID          func(childComplexity int) int
 		UninstalledInstallationID func(childComplexity int) int
@@ -2185,6 +2211,10 @@ type MutationResolver interface {
 	UninstallIntegration(ctx context.Context, input model.UninstallIntegrationInput) (*model.UninstallIntegrationPayload, error)
 	UpdateIntegrationSpaceInstallation(ctx context.Context, input model.UpdateIntegrationSpaceInstallationInput) (*model.UpdateIntegrationSpaceInstallationPayload, error)
 	UpdateIntegrationSiteInstallation(ctx context.Context, input model.UpdateIntegrationSiteInstallationInput) (*model.UpdateIntegrationSiteInstallationPayload, error)
+	InstallIntegrationOnSpace(ctx context.Context, input model.InstallIntegrationOnSpaceInput) (*model.InstallIntegrationOnSpacePayload, error)
+	UninstallIntegrationFromSpace(ctx context.Context, input model.UninstallIntegrationFromSpaceInput) (*model.UninstallIntegrationFromSpacePayload, error)
+	InstallIntegrationOnSite(ctx context.Context, input model.InstallIntegrationOnSiteInput) (*model.InstallIntegrationOnSitePayload, error)
+	UninstallIntegrationFromSite(ctx context.Context, input model.UninstallIntegrationFromSiteInput) (*model.UninstallIntegrationFromSitePayload, error)
 	InviteMembers(ctx context.Context, input model.InviteMembersInput) (*model.InviteMembersPayload, error)
 	CreateLinkInvite(ctx context.Context, input model.CreateLinkInviteInput) (*model.CreateLinkInvitePayload, error)
 	UpdateLinkInvite(ctx context.Context, input model.UpdateLinkInviteInput) (*model.UpdateLinkInvitePayload, error)
@@ -4030,6 +4060,32 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ImportContentPayload.TotalResources(childComplexity), true
 
+	case "InstallIntegrationOnSitePayload.clientMutationId":
+		if e.ComplexityRoot.InstallIntegrationOnSitePayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InstallIntegrationOnSitePayload.ClientMutationID(childComplexity), true
+	case "InstallIntegrationOnSitePayload.siteInstallation":
+		if e.ComplexityRoot.InstallIntegrationOnSitePayload.SiteInstallation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InstallIntegrationOnSitePayload.SiteInstallation(childComplexity), true
+
+	case "InstallIntegrationOnSpacePayload.clientMutationId":
+		if e.ComplexityRoot.InstallIntegrationOnSpacePayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InstallIntegrationOnSpacePayload.ClientMutationID(childComplexity), true
+	case "InstallIntegrationOnSpacePayload.spaceInstallation":
+		if e.ComplexityRoot.InstallIntegrationOnSpacePayload.SpaceInstallation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InstallIntegrationOnSpacePayload.SpaceInstallation(childComplexity), true
+
 	case "InstallIntegrationPayload.clientMutationId":
 		if e.ComplexityRoot.InstallIntegrationPayload.ClientMutationID == nil {
 			break
@@ -5555,6 +5611,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.InstallIntegration(childComplexity, args["input"].(model.InstallIntegrationInput)), true
+	case "Mutation.installIntegrationOnSite":
+		if e.ComplexityRoot.Mutation.InstallIntegrationOnSite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_installIntegrationOnSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.InstallIntegrationOnSite(childComplexity, args["input"].(model.InstallIntegrationOnSiteInput)), true
+	case "Mutation.installIntegrationOnSpace":
+		if e.ComplexityRoot.Mutation.InstallIntegrationOnSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_installIntegrationOnSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.InstallIntegrationOnSpace(childComplexity, args["input"].(model.InstallIntegrationOnSpaceInput)), true
 	case "Mutation.inviteMembers":
 		if e.ComplexityRoot.Mutation.InviteMembers == nil {
 			break
@@ -5907,6 +5985,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UninstallIntegration(childComplexity, args["input"].(model.UninstallIntegrationInput)), true
+	case "Mutation.uninstallIntegrationFromSite":
+		if e.ComplexityRoot.Mutation.UninstallIntegrationFromSite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_uninstallIntegrationFromSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UninstallIntegrationFromSite(childComplexity, args["input"].(model.UninstallIntegrationFromSiteInput)), true
+	case "Mutation.uninstallIntegrationFromSpace":
+		if e.ComplexityRoot.Mutation.UninstallIntegrationFromSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_uninstallIntegrationFromSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UninstallIntegrationFromSpace(childComplexity, args["input"].(model.UninstallIntegrationFromSpaceInput)), true
 	case "Mutation.unpublishIntegration":
 		if e.ComplexityRoot.Mutation.UnpublishIntegration == nil {
 			break
@@ -9660,6 +9760,44 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.TranslationSettingsURLs.Location(childComplexity), true
 
+	case "UninstallIntegrationFromSitePayload.clientMutationId":
+		if e.ComplexityRoot.UninstallIntegrationFromSitePayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UninstallIntegrationFromSitePayload.ClientMutationID(childComplexity), true
+	case "UninstallIntegrationFromSitePayload.installation":
+		if e.ComplexityRoot.UninstallIntegrationFromSitePayload.Installation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UninstallIntegrationFromSitePayload.Installation(childComplexity), true
+	case "UninstallIntegrationFromSitePayload.uninstalledSiteId":
+		if e.ComplexityRoot.UninstallIntegrationFromSitePayload.UninstalledSiteID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UninstallIntegrationFromSitePayload.UninstalledSiteID(childComplexity), true
+
+	case "UninstallIntegrationFromSpacePayload.clientMutationId":
+		if e.ComplexityRoot.UninstallIntegrationFromSpacePayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UninstallIntegrationFromSpacePayload.ClientMutationID(childComplexity), true
+	case "UninstallIntegrationFromSpacePayload.installation":
+		if e.ComplexityRoot.UninstallIntegrationFromSpacePayload.Installation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UninstallIntegrationFromSpacePayload.Installation(childComplexity), true
+	case "UninstallIntegrationFromSpacePayload.uninstalledSpaceId":
+		if e.ComplexityRoot.UninstallIntegrationFromSpacePayload.UninstalledSpaceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UninstallIntegrationFromSpacePayload.UninstalledSpaceID(childComplexity), true
+
 	case "UninstallIntegrationPayload.clientMutationId":
 		if e.ComplexityRoot.UninstallIntegrationPayload.ClientMutationID == nil {
 			break
@@ -10429,6 +10567,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputDuplicateSpaceInput,
 		ec.unmarshalInputImportContentInput,
 		ec.unmarshalInputInstallIntegrationInput,
+		ec.unmarshalInputInstallIntegrationOnSiteInput,
+		ec.unmarshalInputInstallIntegrationOnSpaceInput,
 		ec.unmarshalInputIntegrationExternalLinkInput,
 		ec.unmarshalInputInviteMembersInput,
 		ec.unmarshalInputInviteeInput,
@@ -10470,6 +10610,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputSyncChangeRequestInput,
 		ec.unmarshalInputTransferCollectionInput,
 		ec.unmarshalInputTransferSpaceInput,
+		ec.unmarshalInputUninstallIntegrationFromSiteInput,
+		ec.unmarshalInputUninstallIntegrationFromSpaceInput,
 		ec.unmarshalInputUninstallIntegrationInput,
 		ec.unmarshalInputUnpublishIntegrationInput,
 		ec.unmarshalInputUpdateChangeRequestInput,
@@ -13948,6 +14090,14 @@ extend type Mutation {
   updateIntegrationSpaceInstallation(input: UpdateIntegrationSpaceInstallationInput!): UpdateIntegrationSpaceInstallationPayload!
   "Changes the configuration or external IDs of a site an installation selects. Needs the admin role in the installation's organization."
   updateIntegrationSiteInstallation(input: UpdateIntegrationSiteInstallationInput!): UpdateIntegrationSiteInstallationPayload!
+  "Adds a space of its organization to the spaces an installation selects, with an empty configuration. Needs the admin role in the installation's organization."
+  installIntegrationOnSpace(input: InstallIntegrationOnSpaceInput!): InstallIntegrationOnSpacePayload!
+  "Removes a space, with its configuration, from the spaces an installation selects. Needs the admin role in the installation's organization."
+  uninstallIntegrationFromSpace(input: UninstallIntegrationFromSpaceInput!): UninstallIntegrationFromSpacePayload!
+  "Adds a site of its organization to the sites an installation selects, with an empty configuration. Needs the admin role in the installation's organization."
+  installIntegrationOnSite(input: InstallIntegrationOnSiteInput!): InstallIntegrationOnSitePayload!
+  "Removes a site, with its configuration, from the sites an installation selects. Needs the admin role in the installation's organization."
+  uninstallIntegrationFromSite(input: UninstallIntegrationFromSiteInput!): UninstallIntegrationFromSitePayload!
 }
 
 "A link to a page of the publisher."
@@ -14138,6 +14288,84 @@ input UpdateIntegrationSiteInstallationInput {
 type UpdateIntegrationSiteInstallationPayload {
   "The site's installation, changed."
   siteInstallation: IntegrationSiteInstallation!
+  "The clientMutationId of the input, returned as it was given."
+  clientMutationId: String
+}
+
+
+"A space to add to an installation's selection of spaces, which must be SELECTED."
+input InstallIntegrationOnSpaceInput {
+  "The installation."
+  installationId: ID!
+  "A space of the installation's organization that it does not select yet."
+  spaceId: ID!
+  "Any string of the client's choosing, returned in the payload."
+  clientMutationId: String
+}
+
+"The result of installIntegrationOnSpace."
+type InstallIntegrationOnSpacePayload {
+  "The space's installation, with an empty configuration."
+  spaceInstallation: IntegrationSpaceInstallation!
+  "The clientMutationId of the input, returned as it was given."
+  clientMutationId: String
+}
+
+"A space to remove from an installation's selection."
+input UninstallIntegrationFromSpaceInput {
+  "The installation."
+  installationId: ID!
+  "A space it selects."
+  spaceId: ID!
+  "Any string of the client's choosing, returned in the payload."
+  clientMutationId: String
+}
+
+"The result of uninstallIntegrationFromSpace."
+type UninstallIntegrationFromSpacePayload {
+  "The installation, which no longer selects the space."
+  installation: IntegrationInstallation!
+  "The ID of the space removed from its selection."
+  uninstalledSpaceId: ID!
+  "The clientMutationId of the input, returned as it was given."
+  clientMutationId: String
+}
+
+
+"A site to add to an installation's selection of sites, which must be SELECTED."
+input InstallIntegrationOnSiteInput {
+  "The installation."
+  installationId: ID!
+  "A site of the installation's organization that it does not select yet."
+  siteId: ID!
+  "Any string of the client's choosing, returned in the payload."
+  clientMutationId: String
+}
+
+"The result of installIntegrationOnSite."
+type InstallIntegrationOnSitePayload {
+  "The site's installation, with an empty configuration."
+  siteInstallation: IntegrationSiteInstallation!
+  "The clientMutationId of the input, returned as it was given."
+  clientMutationId: String
+}
+
+"A site to remove from an installation's selection."
+input UninstallIntegrationFromSiteInput {
+  "The installation."
+  installationId: ID!
+  "A site it selects."
+  siteId: ID!
+  "Any string of the client's choosing, returned in the payload."
+  clientMutationId: String
+}
+
+"The result of uninstallIntegrationFromSite."
+type UninstallIntegrationFromSitePayload {
+  "The installation, which no longer selects the site."
+  installation: IntegrationInstallation!
+  "The ID of the site removed from its selection."
+  uninstalledSiteId: ID!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
@@ -17722,6 +17950,26 @@ func (ec *executionContext) childFields_ImportContentPayload(ctx context.Context
 	return nil, fmt.Errorf("no field named %q was found under type ImportContentPayload", field.Name)
 }
 
+func (ec *executionContext) childFields_InstallIntegrationOnSitePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "siteInstallation":
+		return ec.fieldContext_InstallIntegrationOnSitePayload_siteInstallation(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_InstallIntegrationOnSitePayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InstallIntegrationOnSitePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_InstallIntegrationOnSpacePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "spaceInstallation":
+		return ec.fieldContext_InstallIntegrationOnSpacePayload_spaceInstallation(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_InstallIntegrationOnSpacePayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InstallIntegrationOnSpacePayload", field.Name)
+}
+
 func (ec *executionContext) childFields_InstallIntegrationPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "installation":
@@ -19934,6 +20182,30 @@ func (ec *executionContext) childFields_TranslationSettingsURLs(ctx context.Cont
 	return nil, fmt.Errorf("no field named %q was found under type TranslationSettingsURLs", field.Name)
 }
 
+func (ec *executionContext) childFields_UninstallIntegrationFromSitePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "installation":
+		return ec.fieldContext_UninstallIntegrationFromSitePayload_installation(ctx, field)
+	case "uninstalledSiteId":
+		return ec.fieldContext_UninstallIntegrationFromSitePayload_uninstalledSiteId(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_UninstallIntegrationFromSitePayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UninstallIntegrationFromSitePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_UninstallIntegrationFromSpacePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "installation":
+		return ec.fieldContext_UninstallIntegrationFromSpacePayload_installation(ctx, field)
+	case "uninstalledSpaceId":
+		return ec.fieldContext_UninstallIntegrationFromSpacePayload_uninstalledSpaceId(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_UninstallIntegrationFromSpacePayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UninstallIntegrationFromSpacePayload", field.Name)
+}
+
 func (ec *executionContext) childFields_UninstallIntegrationPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "uninstalledInstallationId":
@@ -21514,6 +21786,34 @@ func (ec *executionContext) field_Mutation_importContent_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_installIntegrationOnSite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.InstallIntegrationOnSiteInput, error) {
+			return ec.unmarshalNInstallIntegrationOnSiteInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInstallIntegrationOnSiteInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_installIntegrationOnSpace_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.InstallIntegrationOnSpaceInput, error) {
+			return ec.unmarshalNInstallIntegrationOnSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInstallIntegrationOnSpaceInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_installIntegration_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -21954,6 +22254,34 @@ func (ec *executionContext) field_Mutation_transferSpace_args(ctx context.Contex
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.TransferSpaceInput, error) {
 			return ec.unmarshalNTransferSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTransferSpaceInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_uninstallIntegrationFromSite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UninstallIntegrationFromSiteInput, error) {
+			return ec.unmarshalNUninstallIntegrationFromSiteInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUninstallIntegrationFromSiteInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_uninstallIntegrationFromSpace_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UninstallIntegrationFromSpaceInput, error) {
+			return ec.unmarshalNUninstallIntegrationFromSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUninstallIntegrationFromSpaceInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -28690,6 +29018,84 @@ func (ec *executionContext) fieldContext_ImportContentPayload_clientMutationId(_
 	return graphql.NewScalarFieldContext("ImportContentPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _InstallIntegrationOnSitePayload_siteInstallation(ctx context.Context, field graphql.CollectedField, obj *model.InstallIntegrationOnSitePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InstallIntegrationOnSitePayload_siteInstallation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteInstallation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.IntegrationSiteInstallation) graphql.Marshaler {
+			return ec.marshalNIntegrationSiteInstallation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegrationSiteInstallation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InstallIntegrationOnSitePayload_siteInstallation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InstallIntegrationOnSitePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationSiteInstallation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InstallIntegrationOnSitePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.InstallIntegrationOnSitePayload) (ret graphql.Marshaler) {
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+}
+func (ec *executionContext) fieldContext_InstallIntegrationOnSitePayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InstallIntegrationOnSitePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InstallIntegrationOnSpacePayload_spaceInstallation(ctx context.Context, field graphql.CollectedField, obj *model.InstallIntegrationOnSpacePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InstallIntegrationOnSpacePayload_spaceInstallation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SpaceInstallation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.IntegrationSpaceInstallation) graphql.Marshaler {
+			return ec.marshalNIntegrationSpaceInstallation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegrationSpaceInstallation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InstallIntegrationOnSpacePayload_spaceInstallation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InstallIntegrationOnSpacePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationSpaceInstallation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InstallIntegrationOnSpacePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.InstallIntegrationOnSpacePayload) (ret graphql.Marshaler) {
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+}
+func (ec *executionContext) fieldContext_InstallIntegrationOnSpacePayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InstallIntegrationOnSpacePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _InstallIntegrationPayload_installation(ctx context.Context, field graphql.CollectedField, obj *model.InstallIntegrationPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -33577,6 +33983,182 @@ func (ec *executionContext) fieldContext_Mutation_updateIntegrationSiteInstallat
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_updateIntegrationSiteInstallation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_installIntegrationOnSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_installIntegrationOnSpace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().InstallIntegrationOnSpace(ctx, fc.Args["input"].(model.InstallIntegrationOnSpaceInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.InstallIntegrationOnSpacePayload) graphql.Marshaler {
+			return ec.marshalNInstallIntegrationOnSpacePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInstallIntegrationOnSpacePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_installIntegrationOnSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InstallIntegrationOnSpacePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_installIntegrationOnSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_uninstallIntegrationFromSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_uninstallIntegrationFromSpace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UninstallIntegrationFromSpace(ctx, fc.Args["input"].(model.UninstallIntegrationFromSpaceInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UninstallIntegrationFromSpacePayload) graphql.Marshaler {
+			return ec.marshalNUninstallIntegrationFromSpacePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUninstallIntegrationFromSpacePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_uninstallIntegrationFromSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UninstallIntegrationFromSpacePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_uninstallIntegrationFromSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_installIntegrationOnSite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_installIntegrationOnSite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().InstallIntegrationOnSite(ctx, fc.Args["input"].(model.InstallIntegrationOnSiteInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.InstallIntegrationOnSitePayload) graphql.Marshaler {
+			return ec.marshalNInstallIntegrationOnSitePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInstallIntegrationOnSitePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_installIntegrationOnSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InstallIntegrationOnSitePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_installIntegrationOnSite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_uninstallIntegrationFromSite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_uninstallIntegrationFromSite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UninstallIntegrationFromSite(ctx, fc.Args["input"].(model.UninstallIntegrationFromSiteInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UninstallIntegrationFromSitePayload) graphql.Marshaler {
+			return ec.marshalNUninstallIntegrationFromSitePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUninstallIntegrationFromSitePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_uninstallIntegrationFromSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UninstallIntegrationFromSitePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_uninstallIntegrationFromSite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -46950,6 +47532,98 @@ func (ec *executionContext) fieldContext_TranslationSettingsURLs_location(_ cont
 	return graphql.NewScalarFieldContext("TranslationSettingsURLs", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _UninstallIntegrationFromSitePayload_installation(ctx context.Context, field graphql.CollectedField, obj *model.UninstallIntegrationFromSitePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UninstallIntegrationFromSitePayload_installation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Installation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.IntegrationInstallation) graphql.Marshaler {
+			return ec.marshalNIntegrationInstallation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegrationInstallation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UninstallIntegrationFromSitePayload_installation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UninstallIntegrationFromSitePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationInstallation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UninstallIntegrationFromSitePayload_uninstalledSiteId(ctx context.Context, field graphql.CollectedField, obj *model.UninstallIntegrationFromSitePayload) (ret graphql.Marshaler) {
+	return ec.marshalNID2string(ctx, field.Selections, obj.UninstalledSiteID)
+}
+func (ec *executionContext) fieldContext_UninstallIntegrationFromSitePayload_uninstalledSiteId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UninstallIntegrationFromSitePayload", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _UninstallIntegrationFromSitePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UninstallIntegrationFromSitePayload) (ret graphql.Marshaler) {
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+}
+func (ec *executionContext) fieldContext_UninstallIntegrationFromSitePayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UninstallIntegrationFromSitePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UninstallIntegrationFromSpacePayload_installation(ctx context.Context, field graphql.CollectedField, obj *model.UninstallIntegrationFromSpacePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UninstallIntegrationFromSpacePayload_installation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Installation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.IntegrationInstallation) graphql.Marshaler {
+			return ec.marshalNIntegrationInstallation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegrationInstallation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UninstallIntegrationFromSpacePayload_installation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UninstallIntegrationFromSpacePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationInstallation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UninstallIntegrationFromSpacePayload_uninstalledSpaceId(ctx context.Context, field graphql.CollectedField, obj *model.UninstallIntegrationFromSpacePayload) (ret graphql.Marshaler) {
+	return ec.marshalNID2string(ctx, field.Selections, obj.UninstalledSpaceID)
+}
+func (ec *executionContext) fieldContext_UninstallIntegrationFromSpacePayload_uninstalledSpaceId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UninstallIntegrationFromSpacePayload", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _UninstallIntegrationFromSpacePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UninstallIntegrationFromSpacePayload) (ret graphql.Marshaler) {
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+}
+func (ec *executionContext) fieldContext_UninstallIntegrationFromSpacePayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UninstallIntegrationFromSpacePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _UninstallIntegrationPayload_uninstalledInstallationId(ctx context.Context, field graphql.CollectedField, obj *model.UninstallIntegrationPayload) (ret graphql.Marshaler) {
 	return ec.marshalNID2string(ctx, field.Selections, obj.UninstalledInstallationID)
 }
@@ -51994,6 +52668,94 @@ func (ec *executionContext) unmarshalInputInstallIntegrationInput(ctx context.Co
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputInstallIntegrationOnSiteInput(ctx context.Context, obj any) (model.InstallIntegrationOnSiteInput, error) {
+	var it model.InstallIntegrationOnSiteInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"installationId", "siteId", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "installationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("installationId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.InstallationID = data
+		case "siteId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("siteId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SiteID = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputInstallIntegrationOnSpaceInput(ctx context.Context, obj any) (model.InstallIntegrationOnSpaceInput, error) {
+	var it model.InstallIntegrationOnSpaceInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"installationId", "spaceId", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "installationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("installationId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.InstallationID = data
+		case "spaceId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spaceId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SpaceID = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputIntegrationExternalLinkInput(ctx context.Context, obj any) (model.IntegrationExternalLinkInput, error) {
 	var it model.IntegrationExternalLinkInput
 	if obj == nil {
@@ -53979,6 +54741,94 @@ func (ec *executionContext) unmarshalInputTransferSpaceInput(ctx context.Context
 				return it, err
 			}
 			it.ParentID = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUninstallIntegrationFromSiteInput(ctx context.Context, obj any) (model.UninstallIntegrationFromSiteInput, error) {
+	var it model.UninstallIntegrationFromSiteInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"installationId", "siteId", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "installationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("installationId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.InstallationID = data
+		case "siteId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("siteId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SiteID = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUninstallIntegrationFromSpaceInput(ctx context.Context, obj any) (model.UninstallIntegrationFromSpaceInput, error) {
+	var it model.UninstallIntegrationFromSpaceInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"installationId", "spaceId", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "installationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("installationId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.InstallationID = data
+		case "spaceId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spaceId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SpaceID = data
 		case "clientMutationId":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -61407,6 +62257,94 @@ func (ec *executionContext) _ImportContentPayload(ctx context.Context, sel ast.S
 	return out
 }
 
+var installIntegrationOnSitePayloadImplementors = []string{"InstallIntegrationOnSitePayload"}
+
+func (ec *executionContext) _InstallIntegrationOnSitePayload(ctx context.Context, sel ast.SelectionSet, obj *model.InstallIntegrationOnSitePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, installIntegrationOnSitePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InstallIntegrationOnSitePayload")
+		case "siteInstallation":
+			out.Values[i] = ec._InstallIntegrationOnSitePayload_siteInstallation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._InstallIntegrationOnSitePayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var installIntegrationOnSpacePayloadImplementors = []string{"InstallIntegrationOnSpacePayload"}
+
+func (ec *executionContext) _InstallIntegrationOnSpacePayload(ctx context.Context, sel ast.SelectionSet, obj *model.InstallIntegrationOnSpacePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, installIntegrationOnSpacePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InstallIntegrationOnSpacePayload")
+		case "spaceInstallation":
+			out.Values[i] = ec._InstallIntegrationOnSpacePayload_spaceInstallation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._InstallIntegrationOnSpacePayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
 var installIntegrationPayloadImplementors = []string{"InstallIntegrationPayload"}
 
 func (ec *executionContext) _InstallIntegrationPayload(ctx context.Context, sel ast.SelectionSet, obj *model.InstallIntegrationPayload) graphql.Marshaler {
@@ -65303,6 +66241,34 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "updateIntegrationSiteInstallation":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateIntegrationSiteInstallation(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "installIntegrationOnSpace":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_installIntegrationOnSpace(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "uninstallIntegrationFromSpace":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_uninstallIntegrationFromSpace(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "installIntegrationOnSite":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_installIntegrationOnSite(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "uninstallIntegrationFromSite":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_uninstallIntegrationFromSite(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -76191,6 +77157,104 @@ func (ec *executionContext) _TranslationSettingsURLs(ctx context.Context, sel as
 	return out
 }
 
+var uninstallIntegrationFromSitePayloadImplementors = []string{"UninstallIntegrationFromSitePayload"}
+
+func (ec *executionContext) _UninstallIntegrationFromSitePayload(ctx context.Context, sel ast.SelectionSet, obj *model.UninstallIntegrationFromSitePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, uninstallIntegrationFromSitePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UninstallIntegrationFromSitePayload")
+		case "installation":
+			out.Values[i] = ec._UninstallIntegrationFromSitePayload_installation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "uninstalledSiteId":
+			out.Values[i] = ec._UninstallIntegrationFromSitePayload_uninstalledSiteId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._UninstallIntegrationFromSitePayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var uninstallIntegrationFromSpacePayloadImplementors = []string{"UninstallIntegrationFromSpacePayload"}
+
+func (ec *executionContext) _UninstallIntegrationFromSpacePayload(ctx context.Context, sel ast.SelectionSet, obj *model.UninstallIntegrationFromSpacePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, uninstallIntegrationFromSpacePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UninstallIntegrationFromSpacePayload")
+		case "installation":
+			out.Values[i] = ec._UninstallIntegrationFromSpacePayload_installation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "uninstalledSpaceId":
+			out.Values[i] = ec._UninstallIntegrationFromSpacePayload_uninstalledSpaceId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._UninstallIntegrationFromSpacePayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
 var uninstallIntegrationPayloadImplementors = []string{"UninstallIntegrationPayload"}
 
 func (ec *executionContext) _UninstallIntegrationPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UninstallIntegrationPayload) graphql.Marshaler {
@@ -80055,6 +81119,36 @@ func (ec *executionContext) unmarshalNInstallIntegrationInput2githubᚗcomᚋbin
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNInstallIntegrationOnSiteInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInstallIntegrationOnSiteInput(ctx context.Context, v any) (model.InstallIntegrationOnSiteInput, error) {
+	res, err := ec.unmarshalInputInstallIntegrationOnSiteInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNInstallIntegrationOnSitePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInstallIntegrationOnSitePayload(ctx context.Context, sel ast.SelectionSet, v *model.InstallIntegrationOnSitePayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._InstallIntegrationOnSitePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNInstallIntegrationOnSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInstallIntegrationOnSpaceInput(ctx context.Context, v any) (model.InstallIntegrationOnSpaceInput, error) {
+	res, err := ec.unmarshalInputInstallIntegrationOnSpaceInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNInstallIntegrationOnSpacePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInstallIntegrationOnSpacePayload(ctx context.Context, sel ast.SelectionSet, v *model.InstallIntegrationOnSpacePayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._InstallIntegrationOnSpacePayload(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNInstallIntegrationPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInstallIntegrationPayload(ctx context.Context, sel ast.SelectionSet, v *model.InstallIntegrationPayload) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -83042,6 +84136,36 @@ func (ec *executionContext) marshalNTranslationSettingsURLs2ᚖgithubᚗcomᚋbi
 		return graphql.Null
 	}
 	return ec._TranslationSettingsURLs(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNUninstallIntegrationFromSiteInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUninstallIntegrationFromSiteInput(ctx context.Context, v any) (model.UninstallIntegrationFromSiteInput, error) {
+	res, err := ec.unmarshalInputUninstallIntegrationFromSiteInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNUninstallIntegrationFromSitePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUninstallIntegrationFromSitePayload(ctx context.Context, sel ast.SelectionSet, v *model.UninstallIntegrationFromSitePayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._UninstallIntegrationFromSitePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNUninstallIntegrationFromSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUninstallIntegrationFromSpaceInput(ctx context.Context, v any) (model.UninstallIntegrationFromSpaceInput, error) {
+	res, err := ec.unmarshalInputUninstallIntegrationFromSpaceInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNUninstallIntegrationFromSpacePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUninstallIntegrationFromSpacePayload(ctx context.Context, sel ast.SelectionSet, v *model.UninstallIntegrationFromSpacePayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._UninstallIntegrationFromSpacePayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNUninstallIntegrationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUninstallIntegrationInput(ctx context.Context, v any) (model.UninstallIntegrationInput, error) {

@@ -829,6 +829,42 @@ type InstallIntegrationInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// A site to add to an installation's selection of sites, which must be SELECTED.
+type InstallIntegrationOnSiteInput struct {
+	// The installation.
+	InstallationID string `json:"installationId"`
+	// A site of the installation's organization that it does not select yet.
+	SiteID string `json:"siteId"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The result of installIntegrationOnSite.
+type InstallIntegrationOnSitePayload struct {
+	// The site's installation, with an empty configuration.
+	SiteInstallation *ent.IntegrationSiteInstallation `json:"siteInstallation"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// A space to add to an installation's selection of spaces, which must be SELECTED.
+type InstallIntegrationOnSpaceInput struct {
+	// The installation.
+	InstallationID string `json:"installationId"`
+	// A space of the installation's organization that it does not select yet.
+	SpaceID string `json:"spaceId"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The result of installIntegrationOnSpace.
+type InstallIntegrationOnSpacePayload struct {
+	// The space's installation, with an empty configuration.
+	SpaceInstallation *ent.IntegrationSpaceInstallation `json:"spaceInstallation"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
 // The result of installIntegration.
 type InstallIntegrationPayload struct {
 	// The new installation.
@@ -1794,6 +1830,46 @@ type TransferSpacePayload struct {
 type TranslationSettingsURLs struct {
 	// The translation settings' address in /v1.
 	Location string `json:"location"`
+}
+
+// A site to remove from an installation's selection.
+type UninstallIntegrationFromSiteInput struct {
+	// The installation.
+	InstallationID string `json:"installationId"`
+	// A site it selects.
+	SiteID string `json:"siteId"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The result of uninstallIntegrationFromSite.
+type UninstallIntegrationFromSitePayload struct {
+	// The installation, which no longer selects the site.
+	Installation *ent.IntegrationInstallation `json:"installation"`
+	// The ID of the site removed from its selection.
+	UninstalledSiteID string `json:"uninstalledSiteId"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// A space to remove from an installation's selection.
+type UninstallIntegrationFromSpaceInput struct {
+	// The installation.
+	InstallationID string `json:"installationId"`
+	// A space it selects.
+	SpaceID string `json:"spaceId"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The result of uninstallIntegrationFromSpace.
+type UninstallIntegrationFromSpacePayload struct {
+	// The installation, which no longer selects the space.
+	Installation *ent.IntegrationInstallation `json:"installation"`
+	// The ID of the space removed from its selection.
+	UninstalledSpaceID string `json:"uninstalledSpaceId"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 // An installation to remove.
