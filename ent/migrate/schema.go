@@ -456,13 +456,13 @@ var (
 		PrimaryKey: []*schema.Column{IntegrationInstallationSitesColumns[2], IntegrationInstallationSitesColumns[3]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "integration_installation_sites_integration_installations_integration_installation",
+				Symbol:     "integration_installation_sites_integration_installation_id",
 				Columns:    []*schema.Column{IntegrationInstallationSitesColumns[2]},
 				RefColumns: []*schema.Column{IntegrationInstallationsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
-				Symbol:     "integration_installation_sites_sites_site",
+				Symbol:     "integration_installation_sites_site_id",
 				Columns:    []*schema.Column{IntegrationInstallationSitesColumns[3]},
 				RefColumns: []*schema.Column{SitesColumns[0]},
 				OnDelete:   schema.Cascade,
@@ -483,13 +483,13 @@ var (
 		PrimaryKey: []*schema.Column{IntegrationInstallationSpacesColumns[2], IntegrationInstallationSpacesColumns[3]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "integration_installation_spaces_integration_installations_integration_installation",
+				Symbol:     "integration_installation_spaces_integration_installation_id",
 				Columns:    []*schema.Column{IntegrationInstallationSpacesColumns[2]},
 				RefColumns: []*schema.Column{IntegrationInstallationsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
-				Symbol:     "integration_installation_spaces_spaces_space",
+				Symbol:     "integration_installation_spaces_space_id",
 				Columns:    []*schema.Column{IntegrationInstallationSpacesColumns[3]},
 				RefColumns: []*schema.Column{SpacesColumns[0]},
 				OnDelete:   schema.Cascade,

@@ -334,10 +334,12 @@ func (IntegrationSpaceInstallation) Fields() []ent.Field { return targetFields("
 // Edges of the IntegrationSpaceInstallation.
 func (IntegrationSpaceInstallation) Edges() []ent.Edge {
 	return []ent.Edge{
+		// The constraints keep the names they had as the join table's.
 		edge.To("integration_installation", IntegrationInstallation.Type).Field("integration_installation_id").
-			Unique().Required().Immutable().Annotations(entsql.OnDelete(entsql.Cascade)),
-		edge.To("space", Space.Type).Field("space_id").Unique().Required().Immutable().
+			Unique().Required().Immutable().StorageKey(edge.Symbol("integration_installation_spaces_integration_installation_id")).
 			Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.To("space", Space.Type).Field("space_id").Unique().Required().Immutable().
+			StorageKey(edge.Symbol("integration_installation_spaces_space_id")).Annotations(entsql.OnDelete(entsql.Cascade)),
 	}
 }
 
@@ -362,10 +364,12 @@ func (IntegrationSiteInstallation) Fields() []ent.Field { return targetFields("s
 // Edges of the IntegrationSiteInstallation.
 func (IntegrationSiteInstallation) Edges() []ent.Edge {
 	return []ent.Edge{
+		// The constraints keep the names they had as the join table's.
 		edge.To("integration_installation", IntegrationInstallation.Type).Field("integration_installation_id").
-			Unique().Required().Immutable().Annotations(entsql.OnDelete(entsql.Cascade)),
-		edge.To("site", Site.Type).Field("site_id").Unique().Required().Immutable().
+			Unique().Required().Immutable().StorageKey(edge.Symbol("integration_installation_sites_integration_installation_id")).
 			Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.To("site", Site.Type).Field("site_id").Unique().Required().Immutable().
+			StorageKey(edge.Symbol("integration_installation_sites_site_id")).Annotations(entsql.OnDelete(entsql.Cascade)),
 	}
 }
 
