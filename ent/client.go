@@ -24,6 +24,8 @@ import (
 	"github.com/bindery/bindery/ent/contentobject"
 	"github.com/bindery/bindery/ent/integration"
 	"github.com/bindery/bindery/ent/integrationinstallation"
+	"github.com/bindery/bindery/ent/integrationsiteinstallation"
+	"github.com/bindery/bindery/ent/integrationspaceinstallation"
 	"github.com/bindery/bindery/ent/invite"
 	"github.com/bindery/bindery/ent/member"
 	"github.com/bindery/bindery/ent/openapispec"
@@ -72,6 +74,10 @@ type Client struct {
 	Integration *IntegrationClient
 	// IntegrationInstallation is the client for interacting with the IntegrationInstallation builders.
 	IntegrationInstallation *IntegrationInstallationClient
+	// IntegrationSiteInstallation is the client for interacting with the IntegrationSiteInstallation builders.
+	IntegrationSiteInstallation *IntegrationSiteInstallationClient
+	// IntegrationSpaceInstallation is the client for interacting with the IntegrationSpaceInstallation builders.
+	IntegrationSpaceInstallation *IntegrationSpaceInstallationClient
 	// Invite is the client for interacting with the Invite builders.
 	Invite *InviteClient
 	// Member is the client for interacting with the Member builders.
@@ -134,6 +140,8 @@ func (c *Client) init() {
 	c.ContentObject = NewContentObjectClient(c.config)
 	c.Integration = NewIntegrationClient(c.config)
 	c.IntegrationInstallation = NewIntegrationInstallationClient(c.config)
+	c.IntegrationSiteInstallation = NewIntegrationSiteInstallationClient(c.config)
+	c.IntegrationSpaceInstallation = NewIntegrationSpaceInstallationClient(c.config)
 	c.Invite = NewInviteClient(c.config)
 	c.Member = NewMemberClient(c.config)
 	c.OpenAPISpec = NewOpenAPISpecClient(c.config)
@@ -245,38 +253,40 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 	cfg := c.config
 	cfg.driver = tx
 	return &Tx{
-		ctx:                     ctx,
-		config:                  cfg,
-		APIToken:                NewAPITokenClient(cfg),
-		ChangeRequest:           NewChangeRequestClient(cfg),
-		Collection:              NewCollectionClient(cfg),
-		Comment:                 NewCommentClient(cfg),
-		CommentReply:            NewCommentReplyClient(cfg),
-		ContentGrant:            NewContentGrantClient(cfg),
-		ContentObject:           NewContentObjectClient(cfg),
-		Integration:             NewIntegrationClient(cfg),
-		IntegrationInstallation: NewIntegrationInstallationClient(cfg),
-		Invite:                  NewInviteClient(cfg),
-		Member:                  NewMemberClient(cfg),
-		OpenAPISpec:             NewOpenAPISpecClient(cfg),
-		OpenAPISpecVersion:      NewOpenAPISpecVersionClient(cfg),
-		Organization:            NewOrganizationClient(cfg),
-		Reaction:                NewReactionClient(cfg),
-		Revision:                NewRevisionClient(cfg),
-		SAMLProvider:            NewSAMLProviderClient(cfg),
-		ShareLink:               NewShareLinkClient(cfg),
-		Site:                    NewSiteClient(cfg),
-		SiteRedirect:            NewSiteRedirectClient(cfg),
-		SiteSection:             NewSiteSectionClient(cfg),
-		SiteSectionGroup:        NewSiteSectionGroupClient(cfg),
-		SiteSpace:               NewSiteSpaceClient(cfg),
-		Space:                   NewSpaceClient(cfg),
-		Team:                    NewTeamClient(cfg),
-		TeamMember:              NewTeamMemberClient(cfg),
-		TranslationSettings:     NewTranslationSettingsClient(cfg),
-		User:                    NewUserClient(cfg),
-		WebhookDelivery:         NewWebhookDeliveryClient(cfg),
-		WebhookEndpoint:         NewWebhookEndpointClient(cfg),
+		ctx:                          ctx,
+		config:                       cfg,
+		APIToken:                     NewAPITokenClient(cfg),
+		ChangeRequest:                NewChangeRequestClient(cfg),
+		Collection:                   NewCollectionClient(cfg),
+		Comment:                      NewCommentClient(cfg),
+		CommentReply:                 NewCommentReplyClient(cfg),
+		ContentGrant:                 NewContentGrantClient(cfg),
+		ContentObject:                NewContentObjectClient(cfg),
+		Integration:                  NewIntegrationClient(cfg),
+		IntegrationInstallation:      NewIntegrationInstallationClient(cfg),
+		IntegrationSiteInstallation:  NewIntegrationSiteInstallationClient(cfg),
+		IntegrationSpaceInstallation: NewIntegrationSpaceInstallationClient(cfg),
+		Invite:                       NewInviteClient(cfg),
+		Member:                       NewMemberClient(cfg),
+		OpenAPISpec:                  NewOpenAPISpecClient(cfg),
+		OpenAPISpecVersion:           NewOpenAPISpecVersionClient(cfg),
+		Organization:                 NewOrganizationClient(cfg),
+		Reaction:                     NewReactionClient(cfg),
+		Revision:                     NewRevisionClient(cfg),
+		SAMLProvider:                 NewSAMLProviderClient(cfg),
+		ShareLink:                    NewShareLinkClient(cfg),
+		Site:                         NewSiteClient(cfg),
+		SiteRedirect:                 NewSiteRedirectClient(cfg),
+		SiteSection:                  NewSiteSectionClient(cfg),
+		SiteSectionGroup:             NewSiteSectionGroupClient(cfg),
+		SiteSpace:                    NewSiteSpaceClient(cfg),
+		Space:                        NewSpaceClient(cfg),
+		Team:                         NewTeamClient(cfg),
+		TeamMember:                   NewTeamMemberClient(cfg),
+		TranslationSettings:          NewTranslationSettingsClient(cfg),
+		User:                         NewUserClient(cfg),
+		WebhookDelivery:              NewWebhookDeliveryClient(cfg),
+		WebhookEndpoint:              NewWebhookEndpointClient(cfg),
 	}, nil
 }
 
@@ -294,38 +304,40 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 	cfg := c.config
 	cfg.driver = &txDriver{tx: tx, drv: c.driver}
 	return &Tx{
-		ctx:                     ctx,
-		config:                  cfg,
-		APIToken:                NewAPITokenClient(cfg),
-		ChangeRequest:           NewChangeRequestClient(cfg),
-		Collection:              NewCollectionClient(cfg),
-		Comment:                 NewCommentClient(cfg),
-		CommentReply:            NewCommentReplyClient(cfg),
-		ContentGrant:            NewContentGrantClient(cfg),
-		ContentObject:           NewContentObjectClient(cfg),
-		Integration:             NewIntegrationClient(cfg),
-		IntegrationInstallation: NewIntegrationInstallationClient(cfg),
-		Invite:                  NewInviteClient(cfg),
-		Member:                  NewMemberClient(cfg),
-		OpenAPISpec:             NewOpenAPISpecClient(cfg),
-		OpenAPISpecVersion:      NewOpenAPISpecVersionClient(cfg),
-		Organization:            NewOrganizationClient(cfg),
-		Reaction:                NewReactionClient(cfg),
-		Revision:                NewRevisionClient(cfg),
-		SAMLProvider:            NewSAMLProviderClient(cfg),
-		ShareLink:               NewShareLinkClient(cfg),
-		Site:                    NewSiteClient(cfg),
-		SiteRedirect:            NewSiteRedirectClient(cfg),
-		SiteSection:             NewSiteSectionClient(cfg),
-		SiteSectionGroup:        NewSiteSectionGroupClient(cfg),
-		SiteSpace:               NewSiteSpaceClient(cfg),
-		Space:                   NewSpaceClient(cfg),
-		Team:                    NewTeamClient(cfg),
-		TeamMember:              NewTeamMemberClient(cfg),
-		TranslationSettings:     NewTranslationSettingsClient(cfg),
-		User:                    NewUserClient(cfg),
-		WebhookDelivery:         NewWebhookDeliveryClient(cfg),
-		WebhookEndpoint:         NewWebhookEndpointClient(cfg),
+		ctx:                          ctx,
+		config:                       cfg,
+		APIToken:                     NewAPITokenClient(cfg),
+		ChangeRequest:                NewChangeRequestClient(cfg),
+		Collection:                   NewCollectionClient(cfg),
+		Comment:                      NewCommentClient(cfg),
+		CommentReply:                 NewCommentReplyClient(cfg),
+		ContentGrant:                 NewContentGrantClient(cfg),
+		ContentObject:                NewContentObjectClient(cfg),
+		Integration:                  NewIntegrationClient(cfg),
+		IntegrationInstallation:      NewIntegrationInstallationClient(cfg),
+		IntegrationSiteInstallation:  NewIntegrationSiteInstallationClient(cfg),
+		IntegrationSpaceInstallation: NewIntegrationSpaceInstallationClient(cfg),
+		Invite:                       NewInviteClient(cfg),
+		Member:                       NewMemberClient(cfg),
+		OpenAPISpec:                  NewOpenAPISpecClient(cfg),
+		OpenAPISpecVersion:           NewOpenAPISpecVersionClient(cfg),
+		Organization:                 NewOrganizationClient(cfg),
+		Reaction:                     NewReactionClient(cfg),
+		Revision:                     NewRevisionClient(cfg),
+		SAMLProvider:                 NewSAMLProviderClient(cfg),
+		ShareLink:                    NewShareLinkClient(cfg),
+		Site:                         NewSiteClient(cfg),
+		SiteRedirect:                 NewSiteRedirectClient(cfg),
+		SiteSection:                  NewSiteSectionClient(cfg),
+		SiteSectionGroup:             NewSiteSectionGroupClient(cfg),
+		SiteSpace:                    NewSiteSpaceClient(cfg),
+		Space:                        NewSpaceClient(cfg),
+		Team:                         NewTeamClient(cfg),
+		TeamMember:                   NewTeamMemberClient(cfg),
+		TranslationSettings:          NewTranslationSettingsClient(cfg),
+		User:                         NewUserClient(cfg),
+		WebhookDelivery:              NewWebhookDeliveryClient(cfg),
+		WebhookEndpoint:              NewWebhookEndpointClient(cfg),
 	}, nil
 }
 
@@ -357,9 +369,10 @@ func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CommentReply,
 		c.ContentGrant, c.ContentObject, c.Integration, c.IntegrationInstallation,
-		c.Invite, c.Member, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization,
-		c.Reaction, c.Revision, c.SAMLProvider, c.ShareLink, c.Site, c.SiteRedirect,
-		c.SiteSection, c.SiteSectionGroup, c.SiteSpace, c.Space, c.Team, c.TeamMember,
+		c.IntegrationSiteInstallation, c.IntegrationSpaceInstallation, c.Invite,
+		c.Member, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization, c.Reaction,
+		c.Revision, c.SAMLProvider, c.ShareLink, c.Site, c.SiteRedirect, c.SiteSection,
+		c.SiteSectionGroup, c.SiteSpace, c.Space, c.Team, c.TeamMember,
 		c.TranslationSettings, c.User, c.WebhookDelivery, c.WebhookEndpoint,
 	} {
 		n.Use(hooks...)
@@ -372,9 +385,10 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CommentReply,
 		c.ContentGrant, c.ContentObject, c.Integration, c.IntegrationInstallation,
-		c.Invite, c.Member, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization,
-		c.Reaction, c.Revision, c.SAMLProvider, c.ShareLink, c.Site, c.SiteRedirect,
-		c.SiteSection, c.SiteSectionGroup, c.SiteSpace, c.Space, c.Team, c.TeamMember,
+		c.IntegrationSiteInstallation, c.IntegrationSpaceInstallation, c.Invite,
+		c.Member, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization, c.Reaction,
+		c.Revision, c.SAMLProvider, c.ShareLink, c.Site, c.SiteRedirect, c.SiteSection,
+		c.SiteSectionGroup, c.SiteSpace, c.Space, c.Team, c.TeamMember,
 		c.TranslationSettings, c.User, c.WebhookDelivery, c.WebhookEndpoint,
 	} {
 		n.Intercept(interceptors...)
@@ -402,6 +416,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Integration.mutate(ctx, m)
 	case *IntegrationInstallationMutation:
 		return c.IntegrationInstallation.mutate(ctx, m)
+	case *IntegrationSiteInstallationMutation:
+		return c.IntegrationSiteInstallation.mutate(ctx, m)
+	case *IntegrationSpaceInstallationMutation:
+		return c.IntegrationSpaceInstallation.mutate(ctx, m)
 	case *InviteMutation:
 		return c.Invite.mutate(ctx, m)
 	case *MemberMutation:
@@ -2229,6 +2247,38 @@ func (c *IntegrationInstallationClient) QuerySites(_m *IntegrationInstallation) 
 	return query
 }
 
+// QuerySpaceInstallations queries the space_installations edge of a IntegrationInstallation.
+func (c *IntegrationInstallationClient) QuerySpaceInstallations(_m *IntegrationInstallation) *IntegrationSpaceInstallationQuery {
+	query := (&IntegrationSpaceInstallationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(integrationinstallation.Table, integrationinstallation.FieldID, id),
+			sqlgraph.To(integrationspaceinstallation.Table, integrationspaceinstallation.IntegrationInstallationColumn),
+			sqlgraph.Edge(sqlgraph.O2M, true, integrationinstallation.SpaceInstallationsTable, integrationinstallation.SpaceInstallationsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySiteInstallations queries the site_installations edge of a IntegrationInstallation.
+func (c *IntegrationInstallationClient) QuerySiteInstallations(_m *IntegrationInstallation) *IntegrationSiteInstallationQuery {
+	query := (&IntegrationSiteInstallationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(integrationinstallation.Table, integrationinstallation.FieldID, id),
+			sqlgraph.To(integrationsiteinstallation.Table, integrationsiteinstallation.IntegrationInstallationColumn),
+			sqlgraph.Edge(sqlgraph.O2M, true, integrationinstallation.SiteInstallationsTable, integrationinstallation.SiteInstallationsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *IntegrationInstallationClient) Hooks() []Hook {
 	return c.hooks.IntegrationInstallation
@@ -2251,6 +2301,238 @@ func (c *IntegrationInstallationClient) mutate(ctx context.Context, m *Integrati
 		return (&IntegrationInstallationDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown IntegrationInstallation mutation op: %q", m.Op())
+	}
+}
+
+// IntegrationSiteInstallationClient is a client for the IntegrationSiteInstallation schema.
+type IntegrationSiteInstallationClient struct {
+	config
+}
+
+// NewIntegrationSiteInstallationClient returns a client for the IntegrationSiteInstallation from the given config.
+func NewIntegrationSiteInstallationClient(c config) *IntegrationSiteInstallationClient {
+	return &IntegrationSiteInstallationClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `integrationsiteinstallation.Hooks(f(g(h())))`.
+func (c *IntegrationSiteInstallationClient) Use(hooks ...Hook) {
+	c.hooks.IntegrationSiteInstallation = append(c.hooks.IntegrationSiteInstallation, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `integrationsiteinstallation.Intercept(f(g(h())))`.
+func (c *IntegrationSiteInstallationClient) Intercept(interceptors ...Interceptor) {
+	c.inters.IntegrationSiteInstallation = append(c.inters.IntegrationSiteInstallation, interceptors...)
+}
+
+// Create returns a builder for creating a IntegrationSiteInstallation entity.
+func (c *IntegrationSiteInstallationClient) Create() *IntegrationSiteInstallationCreate {
+	mutation := newIntegrationSiteInstallationMutation(c.config, OpCreate)
+	return &IntegrationSiteInstallationCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of IntegrationSiteInstallation entities.
+func (c *IntegrationSiteInstallationClient) CreateBulk(builders ...*IntegrationSiteInstallationCreate) *IntegrationSiteInstallationCreateBulk {
+	return &IntegrationSiteInstallationCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *IntegrationSiteInstallationClient) MapCreateBulk(slice any, setFunc func(*IntegrationSiteInstallationCreate, int)) *IntegrationSiteInstallationCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &IntegrationSiteInstallationCreateBulk{err: fmt.Errorf("calling to IntegrationSiteInstallationClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*IntegrationSiteInstallationCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &IntegrationSiteInstallationCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for IntegrationSiteInstallation.
+func (c *IntegrationSiteInstallationClient) Update() *IntegrationSiteInstallationUpdate {
+	mutation := newIntegrationSiteInstallationMutation(c.config, OpUpdate)
+	return &IntegrationSiteInstallationUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *IntegrationSiteInstallationClient) UpdateOne(_m *IntegrationSiteInstallation) *IntegrationSiteInstallationUpdateOne {
+	mutation := newIntegrationSiteInstallationMutation(c.config, OpUpdateOne)
+	mutation.integration_installation = &_m.IntegrationInstallationID
+	mutation.site = &_m.SiteID
+	return &IntegrationSiteInstallationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for IntegrationSiteInstallation.
+func (c *IntegrationSiteInstallationClient) Delete() *IntegrationSiteInstallationDelete {
+	mutation := newIntegrationSiteInstallationMutation(c.config, OpDelete)
+	return &IntegrationSiteInstallationDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Query returns a query builder for IntegrationSiteInstallation.
+func (c *IntegrationSiteInstallationClient) Query() *IntegrationSiteInstallationQuery {
+	return &IntegrationSiteInstallationQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeIntegrationSiteInstallation},
+		inters: c.Interceptors(),
+	}
+}
+
+// QueryIntegrationInstallation queries the integration_installation edge of a IntegrationSiteInstallation.
+func (c *IntegrationSiteInstallationClient) QueryIntegrationInstallation(_m *IntegrationSiteInstallation) *IntegrationInstallationQuery {
+	return c.Query().
+		Where(integrationsiteinstallation.IntegrationInstallationID(_m.IntegrationInstallationID), integrationsiteinstallation.SiteID(_m.SiteID)).
+		QueryIntegrationInstallation()
+}
+
+// QuerySite queries the site edge of a IntegrationSiteInstallation.
+func (c *IntegrationSiteInstallationClient) QuerySite(_m *IntegrationSiteInstallation) *SiteQuery {
+	return c.Query().
+		Where(integrationsiteinstallation.IntegrationInstallationID(_m.IntegrationInstallationID), integrationsiteinstallation.SiteID(_m.SiteID)).
+		QuerySite()
+}
+
+// Hooks returns the client hooks.
+func (c *IntegrationSiteInstallationClient) Hooks() []Hook {
+	return c.hooks.IntegrationSiteInstallation
+}
+
+// Interceptors returns the client interceptors.
+func (c *IntegrationSiteInstallationClient) Interceptors() []Interceptor {
+	return c.inters.IntegrationSiteInstallation
+}
+
+func (c *IntegrationSiteInstallationClient) mutate(ctx context.Context, m *IntegrationSiteInstallationMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&IntegrationSiteInstallationCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&IntegrationSiteInstallationUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&IntegrationSiteInstallationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&IntegrationSiteInstallationDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown IntegrationSiteInstallation mutation op: %q", m.Op())
+	}
+}
+
+// IntegrationSpaceInstallationClient is a client for the IntegrationSpaceInstallation schema.
+type IntegrationSpaceInstallationClient struct {
+	config
+}
+
+// NewIntegrationSpaceInstallationClient returns a client for the IntegrationSpaceInstallation from the given config.
+func NewIntegrationSpaceInstallationClient(c config) *IntegrationSpaceInstallationClient {
+	return &IntegrationSpaceInstallationClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `integrationspaceinstallation.Hooks(f(g(h())))`.
+func (c *IntegrationSpaceInstallationClient) Use(hooks ...Hook) {
+	c.hooks.IntegrationSpaceInstallation = append(c.hooks.IntegrationSpaceInstallation, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `integrationspaceinstallation.Intercept(f(g(h())))`.
+func (c *IntegrationSpaceInstallationClient) Intercept(interceptors ...Interceptor) {
+	c.inters.IntegrationSpaceInstallation = append(c.inters.IntegrationSpaceInstallation, interceptors...)
+}
+
+// Create returns a builder for creating a IntegrationSpaceInstallation entity.
+func (c *IntegrationSpaceInstallationClient) Create() *IntegrationSpaceInstallationCreate {
+	mutation := newIntegrationSpaceInstallationMutation(c.config, OpCreate)
+	return &IntegrationSpaceInstallationCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of IntegrationSpaceInstallation entities.
+func (c *IntegrationSpaceInstallationClient) CreateBulk(builders ...*IntegrationSpaceInstallationCreate) *IntegrationSpaceInstallationCreateBulk {
+	return &IntegrationSpaceInstallationCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *IntegrationSpaceInstallationClient) MapCreateBulk(slice any, setFunc func(*IntegrationSpaceInstallationCreate, int)) *IntegrationSpaceInstallationCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &IntegrationSpaceInstallationCreateBulk{err: fmt.Errorf("calling to IntegrationSpaceInstallationClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*IntegrationSpaceInstallationCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &IntegrationSpaceInstallationCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for IntegrationSpaceInstallation.
+func (c *IntegrationSpaceInstallationClient) Update() *IntegrationSpaceInstallationUpdate {
+	mutation := newIntegrationSpaceInstallationMutation(c.config, OpUpdate)
+	return &IntegrationSpaceInstallationUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *IntegrationSpaceInstallationClient) UpdateOne(_m *IntegrationSpaceInstallation) *IntegrationSpaceInstallationUpdateOne {
+	mutation := newIntegrationSpaceInstallationMutation(c.config, OpUpdateOne)
+	mutation.integration_installation = &_m.IntegrationInstallationID
+	mutation.space = &_m.SpaceID
+	return &IntegrationSpaceInstallationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for IntegrationSpaceInstallation.
+func (c *IntegrationSpaceInstallationClient) Delete() *IntegrationSpaceInstallationDelete {
+	mutation := newIntegrationSpaceInstallationMutation(c.config, OpDelete)
+	return &IntegrationSpaceInstallationDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Query returns a query builder for IntegrationSpaceInstallation.
+func (c *IntegrationSpaceInstallationClient) Query() *IntegrationSpaceInstallationQuery {
+	return &IntegrationSpaceInstallationQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeIntegrationSpaceInstallation},
+		inters: c.Interceptors(),
+	}
+}
+
+// QueryIntegrationInstallation queries the integration_installation edge of a IntegrationSpaceInstallation.
+func (c *IntegrationSpaceInstallationClient) QueryIntegrationInstallation(_m *IntegrationSpaceInstallation) *IntegrationInstallationQuery {
+	return c.Query().
+		Where(integrationspaceinstallation.IntegrationInstallationID(_m.IntegrationInstallationID), integrationspaceinstallation.SpaceID(_m.SpaceID)).
+		QueryIntegrationInstallation()
+}
+
+// QuerySpace queries the space edge of a IntegrationSpaceInstallation.
+func (c *IntegrationSpaceInstallationClient) QuerySpace(_m *IntegrationSpaceInstallation) *SpaceQuery {
+	return c.Query().
+		Where(integrationspaceinstallation.IntegrationInstallationID(_m.IntegrationInstallationID), integrationspaceinstallation.SpaceID(_m.SpaceID)).
+		QuerySpace()
+}
+
+// Hooks returns the client hooks.
+func (c *IntegrationSpaceInstallationClient) Hooks() []Hook {
+	return c.hooks.IntegrationSpaceInstallation
+}
+
+// Interceptors returns the client interceptors.
+func (c *IntegrationSpaceInstallationClient) Interceptors() []Interceptor {
+	return c.inters.IntegrationSpaceInstallation
+}
+
+func (c *IntegrationSpaceInstallationClient) mutate(ctx context.Context, m *IntegrationSpaceInstallationMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&IntegrationSpaceInstallationCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&IntegrationSpaceInstallationUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&IntegrationSpaceInstallationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&IntegrationSpaceInstallationDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown IntegrationSpaceInstallation mutation op: %q", m.Op())
 	}
 }
 
@@ -6267,7 +6549,8 @@ func (c *WebhookEndpointClient) mutate(ctx context.Context, m *WebhookEndpointMu
 type (
 	hooks struct {
 		APIToken, ChangeRequest, Collection, Comment, CommentReply, ContentGrant,
-		ContentObject, Integration, IntegrationInstallation, Invite, Member,
+		ContentObject, Integration, IntegrationInstallation,
+		IntegrationSiteInstallation, IntegrationSpaceInstallation, Invite, Member,
 		OpenAPISpec, OpenAPISpecVersion, Organization, Reaction, Revision,
 		SAMLProvider, ShareLink, Site, SiteRedirect, SiteSection, SiteSectionGroup,
 		SiteSpace, Space, Team, TeamMember, TranslationSettings, User, WebhookDelivery,
@@ -6275,7 +6558,8 @@ type (
 	}
 	inters struct {
 		APIToken, ChangeRequest, Collection, Comment, CommentReply, ContentGrant,
-		ContentObject, Integration, IntegrationInstallation, Invite, Member,
+		ContentObject, Integration, IntegrationInstallation,
+		IntegrationSiteInstallation, IntegrationSpaceInstallation, Invite, Member,
 		OpenAPISpec, OpenAPISpecVersion, Organization, Reaction, Revision,
 		SAMLProvider, ShareLink, Site, SiteRedirect, SiteSection, SiteSectionGroup,
 		SiteSpace, Space, Team, TeamMember, TranslationSettings, User, WebhookDelivery,

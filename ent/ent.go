@@ -21,6 +21,8 @@ import (
 	"github.com/bindery/bindery/ent/contentobject"
 	"github.com/bindery/bindery/ent/integration"
 	"github.com/bindery/bindery/ent/integrationinstallation"
+	"github.com/bindery/bindery/ent/integrationsiteinstallation"
+	"github.com/bindery/bindery/ent/integrationspaceinstallation"
 	"github.com/bindery/bindery/ent/invite"
 	"github.com/bindery/bindery/ent/member"
 	"github.com/bindery/bindery/ent/openapispec"
@@ -102,36 +104,38 @@ var (
 func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
-			apitoken.Table:                apitoken.ValidColumn,
-			changerequest.Table:           changerequest.ValidColumn,
-			collection.Table:              collection.ValidColumn,
-			comment.Table:                 comment.ValidColumn,
-			commentreply.Table:            commentreply.ValidColumn,
-			contentgrant.Table:            contentgrant.ValidColumn,
-			contentobject.Table:           contentobject.ValidColumn,
-			integration.Table:             integration.ValidColumn,
-			integrationinstallation.Table: integrationinstallation.ValidColumn,
-			invite.Table:                  invite.ValidColumn,
-			member.Table:                  member.ValidColumn,
-			openapispec.Table:             openapispec.ValidColumn,
-			openapispecversion.Table:      openapispecversion.ValidColumn,
-			organization.Table:            organization.ValidColumn,
-			reaction.Table:                reaction.ValidColumn,
-			revision.Table:                revision.ValidColumn,
-			samlprovider.Table:            samlprovider.ValidColumn,
-			sharelink.Table:               sharelink.ValidColumn,
-			site.Table:                    site.ValidColumn,
-			siteredirect.Table:            siteredirect.ValidColumn,
-			sitesection.Table:             sitesection.ValidColumn,
-			sitesectiongroup.Table:        sitesectiongroup.ValidColumn,
-			sitespace.Table:               sitespace.ValidColumn,
-			space.Table:                   space.ValidColumn,
-			team.Table:                    team.ValidColumn,
-			teammember.Table:              teammember.ValidColumn,
-			translationsettings.Table:     translationsettings.ValidColumn,
-			user.Table:                    user.ValidColumn,
-			webhookdelivery.Table:         webhookdelivery.ValidColumn,
-			webhookendpoint.Table:         webhookendpoint.ValidColumn,
+			apitoken.Table:                     apitoken.ValidColumn,
+			changerequest.Table:                changerequest.ValidColumn,
+			collection.Table:                   collection.ValidColumn,
+			comment.Table:                      comment.ValidColumn,
+			commentreply.Table:                 commentreply.ValidColumn,
+			contentgrant.Table:                 contentgrant.ValidColumn,
+			contentobject.Table:                contentobject.ValidColumn,
+			integration.Table:                  integration.ValidColumn,
+			integrationinstallation.Table:      integrationinstallation.ValidColumn,
+			integrationsiteinstallation.Table:  integrationsiteinstallation.ValidColumn,
+			integrationspaceinstallation.Table: integrationspaceinstallation.ValidColumn,
+			invite.Table:                       invite.ValidColumn,
+			member.Table:                       member.ValidColumn,
+			openapispec.Table:                  openapispec.ValidColumn,
+			openapispecversion.Table:           openapispecversion.ValidColumn,
+			organization.Table:                 organization.ValidColumn,
+			reaction.Table:                     reaction.ValidColumn,
+			revision.Table:                     revision.ValidColumn,
+			samlprovider.Table:                 samlprovider.ValidColumn,
+			sharelink.Table:                    sharelink.ValidColumn,
+			site.Table:                         site.ValidColumn,
+			siteredirect.Table:                 siteredirect.ValidColumn,
+			sitesection.Table:                  sitesection.ValidColumn,
+			sitesectiongroup.Table:             sitesectiongroup.ValidColumn,
+			sitespace.Table:                    sitespace.ValidColumn,
+			space.Table:                        space.ValidColumn,
+			team.Table:                         team.ValidColumn,
+			teammember.Table:                   teammember.ValidColumn,
+			translationsettings.Table:          translationsettings.ValidColumn,
+			user.Table:                         user.ValidColumn,
+			webhookdelivery.Table:              webhookdelivery.ValidColumn,
+			webhookendpoint.Table:              webhookendpoint.ValidColumn,
 		})
 	})
 	return columnCheck(t, c)

@@ -56,11 +56,17 @@ type IntegrationInstallationEdges struct {
 	Spaces []*Space `json:"spaces,omitempty"`
 	// Sites holds the value of the sites edge.
 	Sites []*Site `json:"sites,omitempty"`
+	// SpaceInstallations holds the value of the space_installations edge.
+	SpaceInstallations []*IntegrationSpaceInstallation `json:"space_installations,omitempty"`
+	// SiteInstallations holds the value of the site_installations edge.
+	SiteInstallations []*IntegrationSiteInstallation `json:"site_installations,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [4]bool
-	namedSpaces map[string][]*Space
-	namedSites  map[string][]*Site
+	loadedTypes             [6]bool
+	namedSpaces             map[string][]*Space
+	namedSites              map[string][]*Site
+	namedSpaceInstallations map[string][]*IntegrationSpaceInstallation
+	namedSiteInstallations  map[string][]*IntegrationSiteInstallation
 }
 
 // IntegrationOrErr returns the Integration value or an error if the edge
@@ -101,6 +107,24 @@ func (e IntegrationInstallationEdges) SitesOrErr() ([]*Site, error) {
 		return e.Sites, nil
 	}
 	return nil, &NotLoadedError{edge: "sites"}
+}
+
+// SpaceInstallationsOrErr returns the SpaceInstallations value or an error if the edge
+// was not loaded in eager-loading.
+func (e IntegrationInstallationEdges) SpaceInstallationsOrErr() ([]*IntegrationSpaceInstallation, error) {
+	if e.loadedTypes[4] {
+		return e.SpaceInstallations, nil
+	}
+	return nil, &NotLoadedError{edge: "space_installations"}
+}
+
+// SiteInstallationsOrErr returns the SiteInstallations value or an error if the edge
+// was not loaded in eager-loading.
+func (e IntegrationInstallationEdges) SiteInstallationsOrErr() ([]*IntegrationSiteInstallation, error) {
+	if e.loadedTypes[5] {
+		return e.SiteInstallations, nil
+	}
+	return nil, &NotLoadedError{edge: "site_installations"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -226,6 +250,16 @@ func (_m *IntegrationInstallation) QuerySites() *SiteQuery {
 	return NewIntegrationInstallationClient(_m.config).QuerySites(_m)
 }
 
+// QuerySpaceInstallations queries the "space_installations" edge of the IntegrationInstallation entity.
+func (_m *IntegrationInstallation) QuerySpaceInstallations() *IntegrationSpaceInstallationQuery {
+	return NewIntegrationInstallationClient(_m.config).QuerySpaceInstallations(_m)
+}
+
+// QuerySiteInstallations queries the "site_installations" edge of the IntegrationInstallation entity.
+func (_m *IntegrationInstallation) QuerySiteInstallations() *IntegrationSiteInstallationQuery {
+	return NewIntegrationInstallationClient(_m.config).QuerySiteInstallations(_m)
+}
+
 // Update returns a builder for updating this IntegrationInstallation.
 // Note that you need to call IntegrationInstallation.Unwrap() before calling this method if this IntegrationInstallation
 // was returned from a transaction, and the transaction was committed or rolled back.
@@ -324,6 +358,54 @@ func (_m *IntegrationInstallation) appendNamedSites(name string, edges ...*Site)
 		_m.Edges.namedSites[name] = []*Site{}
 	} else {
 		_m.Edges.namedSites[name] = append(_m.Edges.namedSites[name], edges...)
+	}
+}
+
+// NamedSpaceInstallations returns the SpaceInstallations named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *IntegrationInstallation) NamedSpaceInstallations(name string) ([]*IntegrationSpaceInstallation, error) {
+	if _m.Edges.namedSpaceInstallations == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedSpaceInstallations[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *IntegrationInstallation) appendNamedSpaceInstallations(name string, edges ...*IntegrationSpaceInstallation) {
+	if _m.Edges.namedSpaceInstallations == nil {
+		_m.Edges.namedSpaceInstallations = make(map[string][]*IntegrationSpaceInstallation)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedSpaceInstallations[name] = []*IntegrationSpaceInstallation{}
+	} else {
+		_m.Edges.namedSpaceInstallations[name] = append(_m.Edges.namedSpaceInstallations[name], edges...)
+	}
+}
+
+// NamedSiteInstallations returns the SiteInstallations named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *IntegrationInstallation) NamedSiteInstallations(name string) ([]*IntegrationSiteInstallation, error) {
+	if _m.Edges.namedSiteInstallations == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedSiteInstallations[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *IntegrationInstallation) appendNamedSiteInstallations(name string, edges ...*IntegrationSiteInstallation) {
+	if _m.Edges.namedSiteInstallations == nil {
+		_m.Edges.namedSiteInstallations = make(map[string][]*IntegrationSiteInstallation)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedSiteInstallations[name] = []*IntegrationSiteInstallation{}
+	} else {
+		_m.Edges.namedSiteInstallations[name] = append(_m.Edges.namedSiteInstallations[name], edges...)
 	}
 }
 

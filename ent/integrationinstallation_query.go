@@ -15,6 +15,8 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/bindery/bindery/ent/integration"
 	"github.com/bindery/bindery/ent/integrationinstallation"
+	"github.com/bindery/bindery/ent/integrationsiteinstallation"
+	"github.com/bindery/bindery/ent/integrationspaceinstallation"
 	"github.com/bindery/bindery/ent/organization"
 	"github.com/bindery/bindery/ent/predicate"
 	"github.com/bindery/bindery/ent/site"
@@ -24,17 +26,21 @@ import (
 // IntegrationInstallationQuery is the builder for querying IntegrationInstallation entities.
 type IntegrationInstallationQuery struct {
 	config
-	ctx              *QueryContext
-	order            []integrationinstallation.OrderOption
-	inters           []Interceptor
-	predicates       []predicate.IntegrationInstallation
-	withIntegration  *IntegrationQuery
-	withOrganization *OrganizationQuery
-	withSpaces       *SpaceQuery
-	withSites        *SiteQuery
-	modifiers        []func(*sql.Selector)
-	withNamedSpaces  map[string]*SpaceQuery
-	withNamedSites   map[string]*SiteQuery
+	ctx                         *QueryContext
+	order                       []integrationinstallation.OrderOption
+	inters                      []Interceptor
+	predicates                  []predicate.IntegrationInstallation
+	withIntegration             *IntegrationQuery
+	withOrganization            *OrganizationQuery
+	withSpaces                  *SpaceQuery
+	withSites                   *SiteQuery
+	withSpaceInstallations      *IntegrationSpaceInstallationQuery
+	withSiteInstallations       *IntegrationSiteInstallationQuery
+	modifiers                   []func(*sql.Selector)
+	withNamedSpaces             map[string]*SpaceQuery
+	withNamedSites              map[string]*SiteQuery
+	withNamedSpaceInstallations map[string]*IntegrationSpaceInstallationQuery
+	withNamedSiteInstallations  map[string]*IntegrationSiteInstallationQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -152,6 +158,50 @@ func (_q *IntegrationInstallationQuery) QuerySites() *SiteQuery {
 			sqlgraph.From(integrationinstallation.Table, integrationinstallation.FieldID, selector),
 			sqlgraph.To(site.Table, site.FieldID),
 			sqlgraph.Edge(sqlgraph.M2M, false, integrationinstallation.SitesTable, integrationinstallation.SitesPrimaryKey...),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QuerySpaceInstallations chains the current query on the "space_installations" edge.
+func (_q *IntegrationInstallationQuery) QuerySpaceInstallations() *IntegrationSpaceInstallationQuery {
+	query := (&IntegrationSpaceInstallationClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(integrationinstallation.Table, integrationinstallation.FieldID, selector),
+			sqlgraph.To(integrationspaceinstallation.Table, integrationspaceinstallation.IntegrationInstallationColumn),
+			sqlgraph.Edge(sqlgraph.O2M, true, integrationinstallation.SpaceInstallationsTable, integrationinstallation.SpaceInstallationsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QuerySiteInstallations chains the current query on the "site_installations" edge.
+func (_q *IntegrationInstallationQuery) QuerySiteInstallations() *IntegrationSiteInstallationQuery {
+	query := (&IntegrationSiteInstallationClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(integrationinstallation.Table, integrationinstallation.FieldID, selector),
+			sqlgraph.To(integrationsiteinstallation.Table, integrationsiteinstallation.IntegrationInstallationColumn),
+			sqlgraph.Edge(sqlgraph.O2M, true, integrationinstallation.SiteInstallationsTable, integrationinstallation.SiteInstallationsColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -346,15 +396,17 @@ func (_q *IntegrationInstallationQuery) Clone() *IntegrationInstallationQuery {
 		return nil
 	}
 	return &IntegrationInstallationQuery{
-		config:           _q.config,
-		ctx:              _q.ctx.Clone(),
-		order:            append([]integrationinstallation.OrderOption{}, _q.order...),
-		inters:           append([]Interceptor{}, _q.inters...),
-		predicates:       append([]predicate.IntegrationInstallation{}, _q.predicates...),
-		withIntegration:  _q.withIntegration.Clone(),
-		withOrganization: _q.withOrganization.Clone(),
-		withSpaces:       _q.withSpaces.Clone(),
-		withSites:        _q.withSites.Clone(),
+		config:                 _q.config,
+		ctx:                    _q.ctx.Clone(),
+		order:                  append([]integrationinstallation.OrderOption{}, _q.order...),
+		inters:                 append([]Interceptor{}, _q.inters...),
+		predicates:             append([]predicate.IntegrationInstallation{}, _q.predicates...),
+		withIntegration:        _q.withIntegration.Clone(),
+		withOrganization:       _q.withOrganization.Clone(),
+		withSpaces:             _q.withSpaces.Clone(),
+		withSites:              _q.withSites.Clone(),
+		withSpaceInstallations: _q.withSpaceInstallations.Clone(),
+		withSiteInstallations:  _q.withSiteInstallations.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -403,6 +455,28 @@ func (_q *IntegrationInstallationQuery) WithSites(opts ...func(*SiteQuery)) *Int
 		opt(query)
 	}
 	_q.withSites = query
+	return _q
+}
+
+// WithSpaceInstallations tells the query-builder to eager-load the nodes that are connected to
+// the "space_installations" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *IntegrationInstallationQuery) WithSpaceInstallations(opts ...func(*IntegrationSpaceInstallationQuery)) *IntegrationInstallationQuery {
+	query := (&IntegrationSpaceInstallationClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withSpaceInstallations = query
+	return _q
+}
+
+// WithSiteInstallations tells the query-builder to eager-load the nodes that are connected to
+// the "site_installations" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *IntegrationInstallationQuery) WithSiteInstallations(opts ...func(*IntegrationSiteInstallationQuery)) *IntegrationInstallationQuery {
+	query := (&IntegrationSiteInstallationClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withSiteInstallations = query
 	return _q
 }
 
@@ -484,11 +558,13 @@ func (_q *IntegrationInstallationQuery) sqlAll(ctx context.Context, hooks ...que
 	var (
 		nodes       = []*IntegrationInstallation{}
 		_spec       = _q.querySpec()
-		loadedTypes = [4]bool{
+		loadedTypes = [6]bool{
 			_q.withIntegration != nil,
 			_q.withOrganization != nil,
 			_q.withSpaces != nil,
 			_q.withSites != nil,
+			_q.withSpaceInstallations != nil,
+			_q.withSiteInstallations != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -538,6 +614,24 @@ func (_q *IntegrationInstallationQuery) sqlAll(ctx context.Context, hooks ...que
 			return nil, err
 		}
 	}
+	if query := _q.withSpaceInstallations; query != nil {
+		if err := _q.loadSpaceInstallations(ctx, query, nodes,
+			func(n *IntegrationInstallation) { n.Edges.SpaceInstallations = []*IntegrationSpaceInstallation{} },
+			func(n *IntegrationInstallation, e *IntegrationSpaceInstallation) {
+				n.Edges.SpaceInstallations = append(n.Edges.SpaceInstallations, e)
+			}); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withSiteInstallations; query != nil {
+		if err := _q.loadSiteInstallations(ctx, query, nodes,
+			func(n *IntegrationInstallation) { n.Edges.SiteInstallations = []*IntegrationSiteInstallation{} },
+			func(n *IntegrationInstallation, e *IntegrationSiteInstallation) {
+				n.Edges.SiteInstallations = append(n.Edges.SiteInstallations, e)
+			}); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedSpaces {
 		if err := _q.loadSpaces(ctx, query, nodes,
 			func(n *IntegrationInstallation) { n.appendNamedSpaces(name) },
@@ -549,6 +643,24 @@ func (_q *IntegrationInstallationQuery) sqlAll(ctx context.Context, hooks ...que
 		if err := _q.loadSites(ctx, query, nodes,
 			func(n *IntegrationInstallation) { n.appendNamedSites(name) },
 			func(n *IntegrationInstallation, e *Site) { n.appendNamedSites(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedSpaceInstallations {
+		if err := _q.loadSpaceInstallations(ctx, query, nodes,
+			func(n *IntegrationInstallation) { n.appendNamedSpaceInstallations(name) },
+			func(n *IntegrationInstallation, e *IntegrationSpaceInstallation) {
+				n.appendNamedSpaceInstallations(name, e)
+			}); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedSiteInstallations {
+		if err := _q.loadSiteInstallations(ctx, query, nodes,
+			func(n *IntegrationInstallation) { n.appendNamedSiteInstallations(name) },
+			func(n *IntegrationInstallation, e *IntegrationSiteInstallation) {
+				n.appendNamedSiteInstallations(name, e)
+			}); err != nil {
 			return nil, err
 		}
 	}
@@ -735,6 +847,66 @@ func (_q *IntegrationInstallationQuery) loadSites(ctx context.Context, query *Si
 	}
 	return nil
 }
+func (_q *IntegrationInstallationQuery) loadSpaceInstallations(ctx context.Context, query *IntegrationSpaceInstallationQuery, nodes []*IntegrationInstallation, init func(*IntegrationInstallation), assign func(*IntegrationInstallation, *IntegrationSpaceInstallation)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*IntegrationInstallation)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(integrationspaceinstallation.FieldIntegrationInstallationID)
+	}
+	query.Where(predicate.IntegrationSpaceInstallation(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(integrationinstallation.SpaceInstallationsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.IntegrationInstallationID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "integration_installation_id" returned %v for node %v`, fk, n)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *IntegrationInstallationQuery) loadSiteInstallations(ctx context.Context, query *IntegrationSiteInstallationQuery, nodes []*IntegrationInstallation, init func(*IntegrationInstallation), assign func(*IntegrationInstallation, *IntegrationSiteInstallation)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*IntegrationInstallation)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(integrationsiteinstallation.FieldIntegrationInstallationID)
+	}
+	query.Where(predicate.IntegrationSiteInstallation(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(integrationinstallation.SiteInstallationsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.IntegrationInstallationID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "integration_installation_id" returned %v for node %v`, fk, n)
+		}
+		assign(node, n)
+	}
+	return nil
+}
 
 func (_q *IntegrationInstallationQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
@@ -886,6 +1058,34 @@ func (_q *IntegrationInstallationQuery) WithNamedSites(name string, opts ...func
 		_q.withNamedSites = make(map[string]*SiteQuery)
 	}
 	_q.withNamedSites[name] = query
+	return _q
+}
+
+// WithNamedSpaceInstallations tells the query-builder to eager-load the nodes that are connected to the "space_installations"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *IntegrationInstallationQuery) WithNamedSpaceInstallations(name string, opts ...func(*IntegrationSpaceInstallationQuery)) *IntegrationInstallationQuery {
+	query := (&IntegrationSpaceInstallationClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedSpaceInstallations == nil {
+		_q.withNamedSpaceInstallations = make(map[string]*IntegrationSpaceInstallationQuery)
+	}
+	_q.withNamedSpaceInstallations[name] = query
+	return _q
+}
+
+// WithNamedSiteInstallations tells the query-builder to eager-load the nodes that are connected to the "site_installations"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *IntegrationInstallationQuery) WithNamedSiteInstallations(name string, opts ...func(*IntegrationSiteInstallationQuery)) *IntegrationInstallationQuery {
+	query := (&IntegrationSiteInstallationClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedSiteInstallations == nil {
+		_q.withNamedSiteInstallations = make(map[string]*IntegrationSiteInstallationQuery)
+	}
+	_q.withNamedSiteInstallations[name] = query
 	return _q
 }
 

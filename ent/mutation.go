@@ -21,6 +21,8 @@ import (
 	"github.com/bindery/bindery/ent/contentobject"
 	"github.com/bindery/bindery/ent/integration"
 	"github.com/bindery/bindery/ent/integrationinstallation"
+	"github.com/bindery/bindery/ent/integrationsiteinstallation"
+	"github.com/bindery/bindery/ent/integrationspaceinstallation"
 	"github.com/bindery/bindery/ent/invite"
 	"github.com/bindery/bindery/ent/member"
 	"github.com/bindery/bindery/ent/openapispec"
@@ -57,36 +59,38 @@ const (
 	OpUpdateOne = ent.OpUpdateOne
 
 	// Node types.
-	TypeAPIToken                = "APIToken"
-	TypeChangeRequest           = "ChangeRequest"
-	TypeCollection              = "Collection"
-	TypeComment                 = "Comment"
-	TypeCommentReply            = "CommentReply"
-	TypeContentGrant            = "ContentGrant"
-	TypeContentObject           = "ContentObject"
-	TypeIntegration             = "Integration"
-	TypeIntegrationInstallation = "IntegrationInstallation"
-	TypeInvite                  = "Invite"
-	TypeMember                  = "Member"
-	TypeOpenAPISpec             = "OpenAPISpec"
-	TypeOpenAPISpecVersion      = "OpenAPISpecVersion"
-	TypeOrganization            = "Organization"
-	TypeReaction                = "Reaction"
-	TypeRevision                = "Revision"
-	TypeSAMLProvider            = "SAMLProvider"
-	TypeShareLink               = "ShareLink"
-	TypeSite                    = "Site"
-	TypeSiteRedirect            = "SiteRedirect"
-	TypeSiteSection             = "SiteSection"
-	TypeSiteSectionGroup        = "SiteSectionGroup"
-	TypeSiteSpace               = "SiteSpace"
-	TypeSpace                   = "Space"
-	TypeTeam                    = "Team"
-	TypeTeamMember              = "TeamMember"
-	TypeTranslationSettings     = "TranslationSettings"
-	TypeUser                    = "User"
-	TypeWebhookDelivery         = "WebhookDelivery"
-	TypeWebhookEndpoint         = "WebhookEndpoint"
+	TypeAPIToken                     = "APIToken"
+	TypeChangeRequest                = "ChangeRequest"
+	TypeCollection                   = "Collection"
+	TypeComment                      = "Comment"
+	TypeCommentReply                 = "CommentReply"
+	TypeContentGrant                 = "ContentGrant"
+	TypeContentObject                = "ContentObject"
+	TypeIntegration                  = "Integration"
+	TypeIntegrationInstallation      = "IntegrationInstallation"
+	TypeIntegrationSiteInstallation  = "IntegrationSiteInstallation"
+	TypeIntegrationSpaceInstallation = "IntegrationSpaceInstallation"
+	TypeInvite                       = "Invite"
+	TypeMember                       = "Member"
+	TypeOpenAPISpec                  = "OpenAPISpec"
+	TypeOpenAPISpecVersion           = "OpenAPISpecVersion"
+	TypeOrganization                 = "Organization"
+	TypeReaction                     = "Reaction"
+	TypeRevision                     = "Revision"
+	TypeSAMLProvider                 = "SAMLProvider"
+	TypeShareLink                    = "ShareLink"
+	TypeSite                         = "Site"
+	TypeSiteRedirect                 = "SiteRedirect"
+	TypeSiteSection                  = "SiteSection"
+	TypeSiteSectionGroup             = "SiteSectionGroup"
+	TypeSiteSpace                    = "SiteSpace"
+	TypeSpace                        = "Space"
+	TypeTeam                         = "Team"
+	TypeTeamMember                   = "TeamMember"
+	TypeTranslationSettings          = "TranslationSettings"
+	TypeUser                         = "User"
+	TypeWebhookDelivery              = "WebhookDelivery"
+	TypeWebhookEndpoint              = "WebhookEndpoint"
 )
 
 // APITokenMutation represents an operation that mutates the APIToken nodes in the graph.
@@ -10600,6 +10604,1020 @@ func (m *IntegrationInstallationMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown IntegrationInstallation edge %s", name)
+}
+
+// IntegrationSiteInstallationMutation represents an operation that mutates the IntegrationSiteInstallation nodes in the graph.
+type IntegrationSiteInstallationMutation struct {
+	config
+	op                              Op
+	typ                             string
+	configuration                   *map[string]interface{}
+	external_ids                    *[]string
+	appendexternal_ids              []string
+	clearedFields                   map[string]struct{}
+	integration_installation        *string
+	clearedintegration_installation bool
+	site                            *string
+	clearedsite                     bool
+	done                            bool
+	oldValue                        func(context.Context) (*IntegrationSiteInstallation, error)
+	predicates                      []predicate.IntegrationSiteInstallation
+}
+
+var _ ent.Mutation = (*IntegrationSiteInstallationMutation)(nil)
+
+// integrationsiteinstallationOption allows management of the mutation configuration using functional options.
+type integrationsiteinstallationOption func(*IntegrationSiteInstallationMutation)
+
+// newIntegrationSiteInstallationMutation creates new mutation for the IntegrationSiteInstallation entity.
+func newIntegrationSiteInstallationMutation(c config, op Op, opts ...integrationsiteinstallationOption) *IntegrationSiteInstallationMutation {
+	m := &IntegrationSiteInstallationMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeIntegrationSiteInstallation,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m IntegrationSiteInstallationMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m IntegrationSiteInstallationMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetIntegrationInstallationID sets the "integration_installation_id" field.
+func (m *IntegrationSiteInstallationMutation) SetIntegrationInstallationID(s string) {
+	m.integration_installation = &s
+}
+
+// IntegrationInstallationID returns the value of the "integration_installation_id" field in the mutation.
+func (m *IntegrationSiteInstallationMutation) IntegrationInstallationID() (r string, exists bool) {
+	v := m.integration_installation
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetIntegrationInstallationID resets all changes to the "integration_installation_id" field.
+func (m *IntegrationSiteInstallationMutation) ResetIntegrationInstallationID() {
+	m.integration_installation = nil
+}
+
+// SetSiteID sets the "site_id" field.
+func (m *IntegrationSiteInstallationMutation) SetSiteID(s string) {
+	m.site = &s
+}
+
+// SiteID returns the value of the "site_id" field in the mutation.
+func (m *IntegrationSiteInstallationMutation) SiteID() (r string, exists bool) {
+	v := m.site
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSiteID resets all changes to the "site_id" field.
+func (m *IntegrationSiteInstallationMutation) ResetSiteID() {
+	m.site = nil
+}
+
+// SetConfiguration sets the "configuration" field.
+func (m *IntegrationSiteInstallationMutation) SetConfiguration(value map[string]interface{}) {
+	m.configuration = &value
+}
+
+// Configuration returns the value of the "configuration" field in the mutation.
+func (m *IntegrationSiteInstallationMutation) Configuration() (r map[string]interface{}, exists bool) {
+	v := m.configuration
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearConfiguration clears the value of the "configuration" field.
+func (m *IntegrationSiteInstallationMutation) ClearConfiguration() {
+	m.configuration = nil
+	m.clearedFields[integrationsiteinstallation.FieldConfiguration] = struct{}{}
+}
+
+// ConfigurationCleared returns if the "configuration" field was cleared in this mutation.
+func (m *IntegrationSiteInstallationMutation) ConfigurationCleared() bool {
+	_, ok := m.clearedFields[integrationsiteinstallation.FieldConfiguration]
+	return ok
+}
+
+// ResetConfiguration resets all changes to the "configuration" field.
+func (m *IntegrationSiteInstallationMutation) ResetConfiguration() {
+	m.configuration = nil
+	delete(m.clearedFields, integrationsiteinstallation.FieldConfiguration)
+}
+
+// SetExternalIds sets the "external_ids" field.
+func (m *IntegrationSiteInstallationMutation) SetExternalIds(s []string) {
+	m.external_ids = &s
+	m.appendexternal_ids = nil
+}
+
+// ExternalIds returns the value of the "external_ids" field in the mutation.
+func (m *IntegrationSiteInstallationMutation) ExternalIds() (r []string, exists bool) {
+	v := m.external_ids
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AppendExternalIds adds s to the "external_ids" field.
+func (m *IntegrationSiteInstallationMutation) AppendExternalIds(s []string) {
+	m.appendexternal_ids = append(m.appendexternal_ids, s...)
+}
+
+// AppendedExternalIds returns the list of values that were appended to the "external_ids" field in this mutation.
+func (m *IntegrationSiteInstallationMutation) AppendedExternalIds() ([]string, bool) {
+	if len(m.appendexternal_ids) == 0 {
+		return nil, false
+	}
+	return m.appendexternal_ids, true
+}
+
+// ClearExternalIds clears the value of the "external_ids" field.
+func (m *IntegrationSiteInstallationMutation) ClearExternalIds() {
+	m.external_ids = nil
+	m.appendexternal_ids = nil
+	m.clearedFields[integrationsiteinstallation.FieldExternalIds] = struct{}{}
+}
+
+// ExternalIdsCleared returns if the "external_ids" field was cleared in this mutation.
+func (m *IntegrationSiteInstallationMutation) ExternalIdsCleared() bool {
+	_, ok := m.clearedFields[integrationsiteinstallation.FieldExternalIds]
+	return ok
+}
+
+// ResetExternalIds resets all changes to the "external_ids" field.
+func (m *IntegrationSiteInstallationMutation) ResetExternalIds() {
+	m.external_ids = nil
+	m.appendexternal_ids = nil
+	delete(m.clearedFields, integrationsiteinstallation.FieldExternalIds)
+}
+
+// ClearIntegrationInstallation clears the "integration_installation" edge to the IntegrationInstallation entity.
+func (m *IntegrationSiteInstallationMutation) ClearIntegrationInstallation() {
+	m.clearedintegration_installation = true
+	m.clearedFields[integrationsiteinstallation.FieldIntegrationInstallationID] = struct{}{}
+}
+
+// IntegrationInstallationCleared reports if the "integration_installation" edge to the IntegrationInstallation entity was cleared.
+func (m *IntegrationSiteInstallationMutation) IntegrationInstallationCleared() bool {
+	return m.clearedintegration_installation
+}
+
+// IntegrationInstallationIDs returns the "integration_installation" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// IntegrationInstallationID instead. It exists only for internal usage by the builders.
+func (m *IntegrationSiteInstallationMutation) IntegrationInstallationIDs() (ids []string) {
+	if id := m.integration_installation; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetIntegrationInstallation resets all changes to the "integration_installation" edge.
+func (m *IntegrationSiteInstallationMutation) ResetIntegrationInstallation() {
+	m.integration_installation = nil
+	m.clearedintegration_installation = false
+}
+
+// ClearSite clears the "site" edge to the Site entity.
+func (m *IntegrationSiteInstallationMutation) ClearSite() {
+	m.clearedsite = true
+	m.clearedFields[integrationsiteinstallation.FieldSiteID] = struct{}{}
+}
+
+// SiteCleared reports if the "site" edge to the Site entity was cleared.
+func (m *IntegrationSiteInstallationMutation) SiteCleared() bool {
+	return m.clearedsite
+}
+
+// SiteIDs returns the "site" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SiteID instead. It exists only for internal usage by the builders.
+func (m *IntegrationSiteInstallationMutation) SiteIDs() (ids []string) {
+	if id := m.site; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSite resets all changes to the "site" edge.
+func (m *IntegrationSiteInstallationMutation) ResetSite() {
+	m.site = nil
+	m.clearedsite = false
+}
+
+// Where appends a list predicates to the IntegrationSiteInstallationMutation builder.
+func (m *IntegrationSiteInstallationMutation) Where(ps ...predicate.IntegrationSiteInstallation) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the IntegrationSiteInstallationMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *IntegrationSiteInstallationMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.IntegrationSiteInstallation, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *IntegrationSiteInstallationMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *IntegrationSiteInstallationMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (IntegrationSiteInstallation).
+func (m *IntegrationSiteInstallationMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *IntegrationSiteInstallationMutation) Fields() []string {
+	fields := make([]string, 0, 4)
+	if m.integration_installation != nil {
+		fields = append(fields, integrationsiteinstallation.FieldIntegrationInstallationID)
+	}
+	if m.site != nil {
+		fields = append(fields, integrationsiteinstallation.FieldSiteID)
+	}
+	if m.configuration != nil {
+		fields = append(fields, integrationsiteinstallation.FieldConfiguration)
+	}
+	if m.external_ids != nil {
+		fields = append(fields, integrationsiteinstallation.FieldExternalIds)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *IntegrationSiteInstallationMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case integrationsiteinstallation.FieldIntegrationInstallationID:
+		return m.IntegrationInstallationID()
+	case integrationsiteinstallation.FieldSiteID:
+		return m.SiteID()
+	case integrationsiteinstallation.FieldConfiguration:
+		return m.Configuration()
+	case integrationsiteinstallation.FieldExternalIds:
+		return m.ExternalIds()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *IntegrationSiteInstallationMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	return nil, errors.New("edge schema IntegrationSiteInstallation does not support getting old values")
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *IntegrationSiteInstallationMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case integrationsiteinstallation.FieldIntegrationInstallationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIntegrationInstallationID(v)
+		return nil
+	case integrationsiteinstallation.FieldSiteID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case integrationsiteinstallation.FieldConfiguration:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConfiguration(v)
+		return nil
+	case integrationsiteinstallation.FieldExternalIds:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExternalIds(v)
+		return nil
+	}
+	return fmt.Errorf("unknown IntegrationSiteInstallation field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *IntegrationSiteInstallationMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *IntegrationSiteInstallationMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *IntegrationSiteInstallationMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown IntegrationSiteInstallation numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *IntegrationSiteInstallationMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(integrationsiteinstallation.FieldConfiguration) {
+		fields = append(fields, integrationsiteinstallation.FieldConfiguration)
+	}
+	if m.FieldCleared(integrationsiteinstallation.FieldExternalIds) {
+		fields = append(fields, integrationsiteinstallation.FieldExternalIds)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *IntegrationSiteInstallationMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *IntegrationSiteInstallationMutation) ClearField(name string) error {
+	switch name {
+	case integrationsiteinstallation.FieldConfiguration:
+		m.ClearConfiguration()
+		return nil
+	case integrationsiteinstallation.FieldExternalIds:
+		m.ClearExternalIds()
+		return nil
+	}
+	return fmt.Errorf("unknown IntegrationSiteInstallation nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *IntegrationSiteInstallationMutation) ResetField(name string) error {
+	switch name {
+	case integrationsiteinstallation.FieldIntegrationInstallationID:
+		m.ResetIntegrationInstallationID()
+		return nil
+	case integrationsiteinstallation.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case integrationsiteinstallation.FieldConfiguration:
+		m.ResetConfiguration()
+		return nil
+	case integrationsiteinstallation.FieldExternalIds:
+		m.ResetExternalIds()
+		return nil
+	}
+	return fmt.Errorf("unknown IntegrationSiteInstallation field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *IntegrationSiteInstallationMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.integration_installation != nil {
+		edges = append(edges, integrationsiteinstallation.EdgeIntegrationInstallation)
+	}
+	if m.site != nil {
+		edges = append(edges, integrationsiteinstallation.EdgeSite)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *IntegrationSiteInstallationMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case integrationsiteinstallation.EdgeIntegrationInstallation:
+		if id := m.integration_installation; id != nil {
+			return []ent.Value{*id}
+		}
+	case integrationsiteinstallation.EdgeSite:
+		if id := m.site; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *IntegrationSiteInstallationMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *IntegrationSiteInstallationMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *IntegrationSiteInstallationMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedintegration_installation {
+		edges = append(edges, integrationsiteinstallation.EdgeIntegrationInstallation)
+	}
+	if m.clearedsite {
+		edges = append(edges, integrationsiteinstallation.EdgeSite)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *IntegrationSiteInstallationMutation) EdgeCleared(name string) bool {
+	switch name {
+	case integrationsiteinstallation.EdgeIntegrationInstallation:
+		return m.clearedintegration_installation
+	case integrationsiteinstallation.EdgeSite:
+		return m.clearedsite
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *IntegrationSiteInstallationMutation) ClearEdge(name string) error {
+	switch name {
+	case integrationsiteinstallation.EdgeIntegrationInstallation:
+		m.ClearIntegrationInstallation()
+		return nil
+	case integrationsiteinstallation.EdgeSite:
+		m.ClearSite()
+		return nil
+	}
+	return fmt.Errorf("unknown IntegrationSiteInstallation unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *IntegrationSiteInstallationMutation) ResetEdge(name string) error {
+	switch name {
+	case integrationsiteinstallation.EdgeIntegrationInstallation:
+		m.ResetIntegrationInstallation()
+		return nil
+	case integrationsiteinstallation.EdgeSite:
+		m.ResetSite()
+		return nil
+	}
+	return fmt.Errorf("unknown IntegrationSiteInstallation edge %s", name)
+}
+
+// IntegrationSpaceInstallationMutation represents an operation that mutates the IntegrationSpaceInstallation nodes in the graph.
+type IntegrationSpaceInstallationMutation struct {
+	config
+	op                              Op
+	typ                             string
+	configuration                   *map[string]interface{}
+	external_ids                    *[]string
+	appendexternal_ids              []string
+	clearedFields                   map[string]struct{}
+	integration_installation        *string
+	clearedintegration_installation bool
+	space                           *string
+	clearedspace                    bool
+	done                            bool
+	oldValue                        func(context.Context) (*IntegrationSpaceInstallation, error)
+	predicates                      []predicate.IntegrationSpaceInstallation
+}
+
+var _ ent.Mutation = (*IntegrationSpaceInstallationMutation)(nil)
+
+// integrationspaceinstallationOption allows management of the mutation configuration using functional options.
+type integrationspaceinstallationOption func(*IntegrationSpaceInstallationMutation)
+
+// newIntegrationSpaceInstallationMutation creates new mutation for the IntegrationSpaceInstallation entity.
+func newIntegrationSpaceInstallationMutation(c config, op Op, opts ...integrationspaceinstallationOption) *IntegrationSpaceInstallationMutation {
+	m := &IntegrationSpaceInstallationMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeIntegrationSpaceInstallation,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m IntegrationSpaceInstallationMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m IntegrationSpaceInstallationMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetIntegrationInstallationID sets the "integration_installation_id" field.
+func (m *IntegrationSpaceInstallationMutation) SetIntegrationInstallationID(s string) {
+	m.integration_installation = &s
+}
+
+// IntegrationInstallationID returns the value of the "integration_installation_id" field in the mutation.
+func (m *IntegrationSpaceInstallationMutation) IntegrationInstallationID() (r string, exists bool) {
+	v := m.integration_installation
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetIntegrationInstallationID resets all changes to the "integration_installation_id" field.
+func (m *IntegrationSpaceInstallationMutation) ResetIntegrationInstallationID() {
+	m.integration_installation = nil
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *IntegrationSpaceInstallationMutation) SetSpaceID(s string) {
+	m.space = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *IntegrationSpaceInstallationMutation) SpaceID() (r string, exists bool) {
+	v := m.space
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *IntegrationSpaceInstallationMutation) ResetSpaceID() {
+	m.space = nil
+}
+
+// SetConfiguration sets the "configuration" field.
+func (m *IntegrationSpaceInstallationMutation) SetConfiguration(value map[string]interface{}) {
+	m.configuration = &value
+}
+
+// Configuration returns the value of the "configuration" field in the mutation.
+func (m *IntegrationSpaceInstallationMutation) Configuration() (r map[string]interface{}, exists bool) {
+	v := m.configuration
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearConfiguration clears the value of the "configuration" field.
+func (m *IntegrationSpaceInstallationMutation) ClearConfiguration() {
+	m.configuration = nil
+	m.clearedFields[integrationspaceinstallation.FieldConfiguration] = struct{}{}
+}
+
+// ConfigurationCleared returns if the "configuration" field was cleared in this mutation.
+func (m *IntegrationSpaceInstallationMutation) ConfigurationCleared() bool {
+	_, ok := m.clearedFields[integrationspaceinstallation.FieldConfiguration]
+	return ok
+}
+
+// ResetConfiguration resets all changes to the "configuration" field.
+func (m *IntegrationSpaceInstallationMutation) ResetConfiguration() {
+	m.configuration = nil
+	delete(m.clearedFields, integrationspaceinstallation.FieldConfiguration)
+}
+
+// SetExternalIds sets the "external_ids" field.
+func (m *IntegrationSpaceInstallationMutation) SetExternalIds(s []string) {
+	m.external_ids = &s
+	m.appendexternal_ids = nil
+}
+
+// ExternalIds returns the value of the "external_ids" field in the mutation.
+func (m *IntegrationSpaceInstallationMutation) ExternalIds() (r []string, exists bool) {
+	v := m.external_ids
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AppendExternalIds adds s to the "external_ids" field.
+func (m *IntegrationSpaceInstallationMutation) AppendExternalIds(s []string) {
+	m.appendexternal_ids = append(m.appendexternal_ids, s...)
+}
+
+// AppendedExternalIds returns the list of values that were appended to the "external_ids" field in this mutation.
+func (m *IntegrationSpaceInstallationMutation) AppendedExternalIds() ([]string, bool) {
+	if len(m.appendexternal_ids) == 0 {
+		return nil, false
+	}
+	return m.appendexternal_ids, true
+}
+
+// ClearExternalIds clears the value of the "external_ids" field.
+func (m *IntegrationSpaceInstallationMutation) ClearExternalIds() {
+	m.external_ids = nil
+	m.appendexternal_ids = nil
+	m.clearedFields[integrationspaceinstallation.FieldExternalIds] = struct{}{}
+}
+
+// ExternalIdsCleared returns if the "external_ids" field was cleared in this mutation.
+func (m *IntegrationSpaceInstallationMutation) ExternalIdsCleared() bool {
+	_, ok := m.clearedFields[integrationspaceinstallation.FieldExternalIds]
+	return ok
+}
+
+// ResetExternalIds resets all changes to the "external_ids" field.
+func (m *IntegrationSpaceInstallationMutation) ResetExternalIds() {
+	m.external_ids = nil
+	m.appendexternal_ids = nil
+	delete(m.clearedFields, integrationspaceinstallation.FieldExternalIds)
+}
+
+// ClearIntegrationInstallation clears the "integration_installation" edge to the IntegrationInstallation entity.
+func (m *IntegrationSpaceInstallationMutation) ClearIntegrationInstallation() {
+	m.clearedintegration_installation = true
+	m.clearedFields[integrationspaceinstallation.FieldIntegrationInstallationID] = struct{}{}
+}
+
+// IntegrationInstallationCleared reports if the "integration_installation" edge to the IntegrationInstallation entity was cleared.
+func (m *IntegrationSpaceInstallationMutation) IntegrationInstallationCleared() bool {
+	return m.clearedintegration_installation
+}
+
+// IntegrationInstallationIDs returns the "integration_installation" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// IntegrationInstallationID instead. It exists only for internal usage by the builders.
+func (m *IntegrationSpaceInstallationMutation) IntegrationInstallationIDs() (ids []string) {
+	if id := m.integration_installation; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetIntegrationInstallation resets all changes to the "integration_installation" edge.
+func (m *IntegrationSpaceInstallationMutation) ResetIntegrationInstallation() {
+	m.integration_installation = nil
+	m.clearedintegration_installation = false
+}
+
+// ClearSpace clears the "space" edge to the Space entity.
+func (m *IntegrationSpaceInstallationMutation) ClearSpace() {
+	m.clearedspace = true
+	m.clearedFields[integrationspaceinstallation.FieldSpaceID] = struct{}{}
+}
+
+// SpaceCleared reports if the "space" edge to the Space entity was cleared.
+func (m *IntegrationSpaceInstallationMutation) SpaceCleared() bool {
+	return m.clearedspace
+}
+
+// SpaceIDs returns the "space" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SpaceID instead. It exists only for internal usage by the builders.
+func (m *IntegrationSpaceInstallationMutation) SpaceIDs() (ids []string) {
+	if id := m.space; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSpace resets all changes to the "space" edge.
+func (m *IntegrationSpaceInstallationMutation) ResetSpace() {
+	m.space = nil
+	m.clearedspace = false
+}
+
+// Where appends a list predicates to the IntegrationSpaceInstallationMutation builder.
+func (m *IntegrationSpaceInstallationMutation) Where(ps ...predicate.IntegrationSpaceInstallation) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the IntegrationSpaceInstallationMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *IntegrationSpaceInstallationMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.IntegrationSpaceInstallation, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *IntegrationSpaceInstallationMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *IntegrationSpaceInstallationMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (IntegrationSpaceInstallation).
+func (m *IntegrationSpaceInstallationMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *IntegrationSpaceInstallationMutation) Fields() []string {
+	fields := make([]string, 0, 4)
+	if m.integration_installation != nil {
+		fields = append(fields, integrationspaceinstallation.FieldIntegrationInstallationID)
+	}
+	if m.space != nil {
+		fields = append(fields, integrationspaceinstallation.FieldSpaceID)
+	}
+	if m.configuration != nil {
+		fields = append(fields, integrationspaceinstallation.FieldConfiguration)
+	}
+	if m.external_ids != nil {
+		fields = append(fields, integrationspaceinstallation.FieldExternalIds)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *IntegrationSpaceInstallationMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case integrationspaceinstallation.FieldIntegrationInstallationID:
+		return m.IntegrationInstallationID()
+	case integrationspaceinstallation.FieldSpaceID:
+		return m.SpaceID()
+	case integrationspaceinstallation.FieldConfiguration:
+		return m.Configuration()
+	case integrationspaceinstallation.FieldExternalIds:
+		return m.ExternalIds()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *IntegrationSpaceInstallationMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	return nil, errors.New("edge schema IntegrationSpaceInstallation does not support getting old values")
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *IntegrationSpaceInstallationMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case integrationspaceinstallation.FieldIntegrationInstallationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIntegrationInstallationID(v)
+		return nil
+	case integrationspaceinstallation.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case integrationspaceinstallation.FieldConfiguration:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConfiguration(v)
+		return nil
+	case integrationspaceinstallation.FieldExternalIds:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExternalIds(v)
+		return nil
+	}
+	return fmt.Errorf("unknown IntegrationSpaceInstallation field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *IntegrationSpaceInstallationMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *IntegrationSpaceInstallationMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *IntegrationSpaceInstallationMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown IntegrationSpaceInstallation numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *IntegrationSpaceInstallationMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(integrationspaceinstallation.FieldConfiguration) {
+		fields = append(fields, integrationspaceinstallation.FieldConfiguration)
+	}
+	if m.FieldCleared(integrationspaceinstallation.FieldExternalIds) {
+		fields = append(fields, integrationspaceinstallation.FieldExternalIds)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *IntegrationSpaceInstallationMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *IntegrationSpaceInstallationMutation) ClearField(name string) error {
+	switch name {
+	case integrationspaceinstallation.FieldConfiguration:
+		m.ClearConfiguration()
+		return nil
+	case integrationspaceinstallation.FieldExternalIds:
+		m.ClearExternalIds()
+		return nil
+	}
+	return fmt.Errorf("unknown IntegrationSpaceInstallation nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *IntegrationSpaceInstallationMutation) ResetField(name string) error {
+	switch name {
+	case integrationspaceinstallation.FieldIntegrationInstallationID:
+		m.ResetIntegrationInstallationID()
+		return nil
+	case integrationspaceinstallation.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case integrationspaceinstallation.FieldConfiguration:
+		m.ResetConfiguration()
+		return nil
+	case integrationspaceinstallation.FieldExternalIds:
+		m.ResetExternalIds()
+		return nil
+	}
+	return fmt.Errorf("unknown IntegrationSpaceInstallation field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *IntegrationSpaceInstallationMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.integration_installation != nil {
+		edges = append(edges, integrationspaceinstallation.EdgeIntegrationInstallation)
+	}
+	if m.space != nil {
+		edges = append(edges, integrationspaceinstallation.EdgeSpace)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *IntegrationSpaceInstallationMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case integrationspaceinstallation.EdgeIntegrationInstallation:
+		if id := m.integration_installation; id != nil {
+			return []ent.Value{*id}
+		}
+	case integrationspaceinstallation.EdgeSpace:
+		if id := m.space; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *IntegrationSpaceInstallationMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *IntegrationSpaceInstallationMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *IntegrationSpaceInstallationMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedintegration_installation {
+		edges = append(edges, integrationspaceinstallation.EdgeIntegrationInstallation)
+	}
+	if m.clearedspace {
+		edges = append(edges, integrationspaceinstallation.EdgeSpace)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *IntegrationSpaceInstallationMutation) EdgeCleared(name string) bool {
+	switch name {
+	case integrationspaceinstallation.EdgeIntegrationInstallation:
+		return m.clearedintegration_installation
+	case integrationspaceinstallation.EdgeSpace:
+		return m.clearedspace
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *IntegrationSpaceInstallationMutation) ClearEdge(name string) error {
+	switch name {
+	case integrationspaceinstallation.EdgeIntegrationInstallation:
+		m.ClearIntegrationInstallation()
+		return nil
+	case integrationspaceinstallation.EdgeSpace:
+		m.ClearSpace()
+		return nil
+	}
+	return fmt.Errorf("unknown IntegrationSpaceInstallation unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *IntegrationSpaceInstallationMutation) ResetEdge(name string) error {
+	switch name {
+	case integrationspaceinstallation.EdgeIntegrationInstallation:
+		m.ResetIntegrationInstallation()
+		return nil
+	case integrationspaceinstallation.EdgeSpace:
+		m.ResetSpace()
+		return nil
+	}
+	return fmt.Errorf("unknown IntegrationSpaceInstallation edge %s", name)
 }
 
 // InviteMutation represents an operation that mutates the Invite nodes in the graph.

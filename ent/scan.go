@@ -274,6 +274,66 @@ func (c *IntegrationInstallationClient) ScanRows(rows *sql.Rows) ([]*Integration
 	return nodes, rows.Err()
 }
 
+// ScanRows reads rows of the IntegrationSiteInstallation table into entities bound to the
+// client, and closes them. The rows hold the table's columns, in any order,
+// and any others selected beside them, which Value reads. It is the reading
+// half of a query whose SQL was built once and is run again with new
+// arguments (internal/store.Statements), which ent's builder would otherwise
+// build anew for every run.
+func (c *IntegrationSiteInstallationClient) ScanRows(rows *sql.Rows) ([]*IntegrationSiteInstallation, error) {
+	defer rows.Close()
+	columns, err := rows.Columns()
+	if err != nil {
+		return nil, err
+	}
+	var nodes []*IntegrationSiteInstallation
+	for rows.Next() {
+		values, err := (*IntegrationSiteInstallation).scanValues(nil, columns)
+		if err != nil {
+			return nil, err
+		}
+		if err := rows.Scan(values...); err != nil {
+			return nil, err
+		}
+		node := &IntegrationSiteInstallation{config: c.config}
+		if err := node.assignValues(columns, values); err != nil {
+			return nil, err
+		}
+		nodes = append(nodes, node)
+	}
+	return nodes, rows.Err()
+}
+
+// ScanRows reads rows of the IntegrationSpaceInstallation table into entities bound to the
+// client, and closes them. The rows hold the table's columns, in any order,
+// and any others selected beside them, which Value reads. It is the reading
+// half of a query whose SQL was built once and is run again with new
+// arguments (internal/store.Statements), which ent's builder would otherwise
+// build anew for every run.
+func (c *IntegrationSpaceInstallationClient) ScanRows(rows *sql.Rows) ([]*IntegrationSpaceInstallation, error) {
+	defer rows.Close()
+	columns, err := rows.Columns()
+	if err != nil {
+		return nil, err
+	}
+	var nodes []*IntegrationSpaceInstallation
+	for rows.Next() {
+		values, err := (*IntegrationSpaceInstallation).scanValues(nil, columns)
+		if err != nil {
+			return nil, err
+		}
+		if err := rows.Scan(values...); err != nil {
+			return nil, err
+		}
+		node := &IntegrationSpaceInstallation{config: c.config}
+		if err := node.assignValues(columns, values); err != nil {
+			return nil, err
+		}
+		nodes = append(nodes, node)
+	}
+	return nodes, rows.Err()
+}
+
 // ScanRows reads rows of the Invite table into entities bound to the
 // client, and closes them. The rows hold the table's columns, in any order,
 // and any others selected beside them, which Value reads. It is the reading

@@ -32,6 +32,10 @@ type Tx struct {
 	Integration *IntegrationClient
 	// IntegrationInstallation is the client for interacting with the IntegrationInstallation builders.
 	IntegrationInstallation *IntegrationInstallationClient
+	// IntegrationSiteInstallation is the client for interacting with the IntegrationSiteInstallation builders.
+	IntegrationSiteInstallation *IntegrationSiteInstallationClient
+	// IntegrationSpaceInstallation is the client for interacting with the IntegrationSpaceInstallation builders.
+	IntegrationSpaceInstallation *IntegrationSpaceInstallationClient
 	// Invite is the client for interacting with the Invite builders.
 	Invite *InviteClient
 	// Member is the client for interacting with the Member builders.
@@ -214,6 +218,8 @@ func (tx *Tx) init() {
 	tx.ContentObject = NewContentObjectClient(tx.config)
 	tx.Integration = NewIntegrationClient(tx.config)
 	tx.IntegrationInstallation = NewIntegrationInstallationClient(tx.config)
+	tx.IntegrationSiteInstallation = NewIntegrationSiteInstallationClient(tx.config)
+	tx.IntegrationSpaceInstallation = NewIntegrationSpaceInstallationClient(tx.config)
 	tx.Invite = NewInviteClient(tx.config)
 	tx.Member = NewMemberClient(tx.config)
 	tx.OpenAPISpec = NewOpenAPISpecClient(tx.config)

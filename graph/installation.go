@@ -8,8 +8,9 @@ import (
 	"entgo.io/ent/dialect/sql"
 
 	"github.com/bindery/bindery/ent"
-	"github.com/bindery/bindery/ent/integration"
 	"github.com/bindery/bindery/ent/integrationinstallation"
+	"github.com/bindery/bindery/ent/integrationsiteinstallation"
+	"github.com/bindery/bindery/ent/integrationspaceinstallation"
 	"github.com/bindery/bindery/ent/site"
 	"github.com/bindery/bindery/ent/space"
 	"github.com/bindery/bindery/graph/model"
@@ -152,7 +153,7 @@ func (r *Resolver) updateInstallation(ctx context.Context, in model.UpdateIntegr
 	}
 	var out *ent.IntegrationInstallation
 	err := r.tx(ctx, func(ctx context.Context) error {
-		x, _, err := r.installations.authorize(ctx, in.ID, authz.Update)
+		x, i, err := r.installationToChange(ctx, in.ID)
 		if err != nil {
 			return err
 		}
@@ -171,13 +172,6 @@ func (r *Resolver) updateInstallation(ctx context.Context, in model.UpdateIntegr
 		if err := r.checkOwned(ctx, x.OrganizationID, spaces, sites); err != nil {
 			return err
 		}
-		// The integration may be unpublished: its installation stays
-		// configurable, and paused.
-		i, err := r.db(ctx).Integration.Query().Where(integration.ID(x.IntegrationID)).
-			Only(internal(ctx, "the integration of an installation its admin changes"))
-		if err != nil {
-			return err
-		}
 		u := r.db(ctx).IntegrationInstallation.UpdateOne(x)
 		cfg := x.Configuration
 		if in.Configuration != nil {
@@ -190,25 +184,61 @@ func (r *Resolver) updateInstallation(ctx context.Context, in model.UpdateIntegr
 		if in.SpaceSelection != nil {
 			u.SetSpaceSelection(*in.SpaceSelection)
 		}
-		if in.Spaces != nil || *spaces.mode == enum.InstallationSelectionAll {
-			u.ClearSpaces().AddSpaceIDs(unique(spaces.ids)...)
-		}
 		if in.SiteSelection != nil {
 			u.SetSiteSelection(*in.SiteSelection)
-		}
-		if in.Sites != nil || *sites.mode == enum.InstallationSelectionAll {
-			u.ClearSites().AddSiteIDs(unique(sites.ids)...)
 		}
 		if in.ExternalIds != nil {
 			u.SetExternalIds(in.ExternalIds)
 		}
-		out, err = u.Save(ctx)
-		return err
+		if out, err = u.Save(ctx); err != nil {
+			return err
+		}
+		if in.Spaces != nil || *spaces.mode == enum.InstallationSelectionAll {
+			if err := r.reselectSpaces(ctx, x.ID, unique(spaces.ids)); err != nil {
+				return err
+			}
+		}
+		if in.Sites != nil || *sites.mode == enum.InstallationSelectionAll {
+			return r.reselectSites(ctx, x.ID, unique(sites.ids))
+		}
+		return nil
 	})
 	if err == nil {
 		hookOrganization(ctx, out.OrganizationID)
 	}
 	return out, err
+}
+
+// reselectSpaces makes ids the spaces an installation selects, in two
+// statements: the spaces it no longer selects go, with their
+// configurations; those it selected already keep theirs.
+func (r *Resolver) reselectSpaces(ctx context.Context, installationID string, ids []string) error {
+	del := r.db(ctx).IntegrationSpaceInstallation.Delete().Where(integrationspaceinstallation.IntegrationInstallationID(installationID))
+	if len(ids) > 0 {
+		del.Where(integrationspaceinstallation.SpaceIDNotIn(ids...))
+	}
+	if _, err := del.Exec(ctx); err != nil || len(ids) == 0 {
+		return err
+	}
+	return r.db(ctx).IntegrationSpaceInstallation.MapCreateBulk(ids, func(c *ent.IntegrationSpaceInstallationCreate, i int) {
+		c.SetIntegrationInstallationID(installationID).SetSpaceID(ids[i])
+	}).OnConflictColumns(integrationspaceinstallation.FieldIntegrationInstallationID, integrationspaceinstallation.FieldSpaceID).
+		DoNothing().Exec(ctx)
+}
+
+// reselectSites is reselectSpaces for sites.
+func (r *Resolver) reselectSites(ctx context.Context, installationID string, ids []string) error {
+	del := r.db(ctx).IntegrationSiteInstallation.Delete().Where(integrationsiteinstallation.IntegrationInstallationID(installationID))
+	if len(ids) > 0 {
+		del.Where(integrationsiteinstallation.SiteIDNotIn(ids...))
+	}
+	if _, err := del.Exec(ctx); err != nil || len(ids) == 0 {
+		return err
+	}
+	return r.db(ctx).IntegrationSiteInstallation.MapCreateBulk(ids, func(c *ent.IntegrationSiteInstallationCreate, i int) {
+		c.SetIntegrationInstallationID(installationID).SetSiteID(ids[i])
+	}).OnConflictColumns(integrationsiteinstallation.FieldIntegrationInstallationID, integrationsiteinstallation.FieldSiteID).
+		DoNothing().Exec(ctx)
 }
 
 func (r *Resolver) uninstallIntegration(ctx context.Context, in model.UninstallIntegrationInput) error {
@@ -221,12 +251,31 @@ func (r *Resolver) uninstallIntegration(ctx context.Context, in model.UninstallI
 	})
 }
 
-// installationSelection is what an installation selects: the IDs of its
-// live selected spaces and of its sites, and the live spaces of its
-// organization.
+// installationSelection is what an installation selects: its live
+// selected spaces and its sites, each with its configuration, and the live
+// spaces of its organization.
 type installationSelection struct {
-	spaces, sites []string
-	orgSpaces     int
+	spaces    []*ent.IntegrationSpaceInstallation
+	sites     []*ent.IntegrationSiteInstallation
+	orgSpaces int
+}
+
+// spaceIDs are the IDs of the selected spaces, in order.
+func (s installationSelection) spaceIDs() []string {
+	out := make([]string, len(s.spaces))
+	for i, x := range s.spaces {
+		out[i] = x.SpaceID
+	}
+	return out
+}
+
+// siteIDs are the IDs of the selected sites, in order.
+func (s installationSelection) siteIDs() []string {
+	out := make([]string, len(s.sites))
+	for i, x := range s.sites {
+		out[i] = x.SiteID
+	}
+	return out
 }
 
 // installationSpaceCount is how many spaces an installation manages: the
@@ -245,14 +294,15 @@ func (r *Resolver) installationSpaceCount(ctx context.Context, x *ent.Integratio
 
 // Kinds of the rows of the selection statement.
 const (
-	selectedSpace = "s" // a: installation, b: a live selected space
-	selectedSite  = "t" // a: installation, b: a selected site
+	selectedSpace = "s" // a: installation, b: a live selected space, c and e: its configuration and external IDs
+	selectedSite  = "t" // a: installation, b: a selected site, c and e: its configuration and external IDs
 	orgSpaceCount = "n" // a: installation, n: the live spaces of its organization
 )
 
 // loadInstallationSelections reads the selections of installations in one
-// statement: a union of their live selected spaces, their selected sites
-// and, per installation, the live spaces of its organization.
+// statement: a union of their live selected spaces and their selected
+// sites, with their configurations, and, per installation, the live spaces
+// of its organization.
 func (r *Resolver) loadInstallationSelections(ctx context.Context, ids []string) (map[string]installationSelection, error) {
 	ctx = internal(ctx, "the selections of installations the viewer sees")
 	padded := store.PadIDs(ids)
@@ -270,21 +320,30 @@ func (r *Resolver) loadInstallationSelections(ctx context.Context, ids []string)
 	defer rows.Close()
 	out := make(map[string]installationSelection, len(ids))
 	for _, id := range ids {
-		out[id] = installationSelection{spaces: []string{}, sites: []string{}}
+		out[id] = installationSelection{spaces: []*ent.IntegrationSpaceInstallation{}, sites: []*ent.IntegrationSiteInstallation{}}
 	}
 	for rows.Next() {
 		var kind, x string
-		var b sql.NullString
+		var b, c, e sql.NullString
 		var n int64
-		if err := rows.Scan(&kind, &x, &b, &n); err != nil {
+		if err := rows.Scan(&kind, &x, &b, &n, &c, &e); err != nil {
 			return nil, fmt.Errorf("loading the selections of installations: %w", err)
 		}
 		sel := out[x]
+		var cfg map[string]any
+		var ext []string
+		if kind != orgSpaceCount {
+			if err := decodeTarget(c, e, &cfg, &ext); err != nil {
+				return nil, fmt.Errorf("loading the selections of installations: %w", err)
+			}
+		}
 		switch kind {
 		case selectedSpace:
-			sel.spaces = append(sel.spaces, b.String)
+			sel.spaces = append(sel.spaces, &ent.IntegrationSpaceInstallation{IntegrationInstallationID: x, SpaceID: b.String,
+				Configuration: cfg, ExternalIds: ext})
 		case selectedSite:
-			sel.sites = append(sel.sites, b.String)
+			sel.sites = append(sel.sites, &ent.IntegrationSiteInstallation{IntegrationInstallationID: x, SiteID: b.String,
+				Configuration: cfg, ExternalIds: ext})
 		case orgSpaceCount:
 			sel.orgSpaces = int(n)
 		}
@@ -296,9 +355,32 @@ func (r *Resolver) loadInstallationSelections(ctx context.Context, ids []string)
 	return out, nil
 }
 
+// decodeTarget decodes the configuration and external IDs of a selected
+// space or site, as stored.
+func decodeTarget(c, e sql.NullString, cfg *map[string]any, ext *[]string) error {
+	*cfg, *ext = map[string]any{}, []string{}
+	if c.Valid && c.String != "" {
+		if err := json.Unmarshal([]byte(c.String), cfg); err != nil {
+			return err
+		}
+	}
+	if e.Valid && e.String != "" {
+		if err := json.Unmarshal([]byte(e.String), ext); err != nil {
+			return err
+		}
+	}
+	if *cfg == nil {
+		*cfg = map[string]any{}
+	}
+	if *ext == nil {
+		*ext = []string{}
+	}
+	return nil
+}
+
 // selectionStatement builds the statement of loadInstallationSelections for
-// a dialect: rows of kind, installation (a), selected ID (b) and count (n),
-// the selected IDs in order. The columns of its branches are written out
+// a dialect: rows of kind, installation (a), selected ID (b), count (n),
+// configuration (c) and external IDs (e), the selected IDs in order. The columns of its branches are written out
 // unquoted, as in the access statement, so that one text serves both
 // dialects.
 func selectionStatement(d string, ids []string) sql.Querier {
@@ -312,6 +394,8 @@ func selectionStatement(d string, ids []string) sql.Querier {
 		AppendSelectExprAs(sql.Expr("xs."+integrationinstallation.SpacesPrimaryKey[0]), "a").
 		AppendSelectExprAs(sql.Expr("sp."+space.FieldID), "b").
 		AppendSelectExprAs(sql.Expr("0"), "n").
+		AppendSelectExprAs(sql.Expr("xs."+integrationspaceinstallation.FieldConfiguration), "c").
+		AppendSelectExprAs(sql.Expr("xs."+integrationspaceinstallation.FieldExternalIds), "e").
 		Where(sql.And(sql.In(xs.C(integrationinstallation.SpacesPrimaryKey[0]), in...), sql.IsNull(sp.C(space.FieldDeletedAt))))
 	xt := sql.Table(integrationinstallation.SitesTable).As("xt")
 	sites := sql.Dialect(d).Select().From(xt).
@@ -319,6 +403,8 @@ func selectionStatement(d string, ids []string) sql.Querier {
 		AppendSelectExprAs(sql.Expr("xt."+integrationinstallation.SitesPrimaryKey[0]), "a").
 		AppendSelectExprAs(sql.Expr("xt."+integrationinstallation.SitesPrimaryKey[1]), "b").
 		AppendSelectExprAs(sql.Expr("0"), "n").
+		AppendSelectExprAs(sql.Expr("xt."+integrationsiteinstallation.FieldConfiguration), "c").
+		AppendSelectExprAs(sql.Expr("xt."+integrationsiteinstallation.FieldExternalIds), "e").
 		Where(sql.In(xt.C(integrationinstallation.SitesPrimaryKey[0]), in...))
 	x, live := sql.Table(integrationinstallation.Table).As("x"), sql.Table(space.Table).As("ls")
 	counts := sql.Dialect(d).Select().From(x).
@@ -328,9 +414,11 @@ func selectionStatement(d string, ids []string) sql.Querier {
 		AppendSelectExprAs(sql.Select(sql.Count("*")).From(live).Where(sql.And(
 			sql.ColumnsEQ(live.C(space.FieldOrganizationID), x.C(integrationinstallation.FieldOrganizationID)),
 			sql.IsNull(live.C(space.FieldDeletedAt)))), "n").
+		AppendSelectExprAs(sql.Expr("NULL"), "c").
+		AppendSelectExprAs(sql.Expr("NULL"), "e").
 		Where(sql.In(x.C(integrationinstallation.FieldID), in...))
 	spaces.UnionAll(sites).UnionAll(counts)
-	return sql.Dialect(d).Select("kind", "a", "b", "n").From(spaces.As("selections")).OrderBy("kind", "a", "b")
+	return sql.Dialect(d).Select("kind", "a", "b", "n", "c", "e").From(spaces.As("selections")).OrderBy("kind", "a", "b")
 }
 
 // installationSelectedSpaces returns the selected spaces of an
@@ -340,8 +428,9 @@ func (r *Resolver) installationSelectedSpaces(ctx context.Context, x *ent.Integr
 	if err != nil {
 		return nil, err
 	}
-	r.spaces.prefetch(ctx, sel.spaces)
-	return visibleOnly(ctx, r.spaces.get, sel.spaces)
+	ids := sel.spaceIDs()
+	r.spaces.prefetch(ctx, ids)
+	return visibleOnly(ctx, r.spaces.get, ids)
 }
 
 func (r *Resolver) installationSelectedSites(ctx context.Context, x *ent.IntegrationInstallation) ([]*ent.Site, error) {
@@ -349,8 +438,9 @@ func (r *Resolver) installationSelectedSites(ctx context.Context, x *ent.Integra
 	if err != nil {
 		return nil, err
 	}
-	r.sites.prefetch(ctx, sel.sites)
-	return visibleOnly(ctx, r.sites.get, sel.sites)
+	ids := sel.siteIDs()
+	r.sites.prefetch(ctx, ids)
+	return visibleOnly(ctx, r.sites.get, ids)
 }
 
 // visibleOnly loads the IDs the viewer sees, in order, leaving out the

@@ -222,7 +222,7 @@ func (r *Resolver) integrationInstallations(ctx context.Context, i *ent.Integrat
 		return nil, err
 	}
 	// What its installations need of it, known.
-	loadersFrom(ctx).integrationRefs().Prime(ctx, i.ID, integrationRef{name: i.Name, organizationID: i.OrganizationID})
+	loadersFrom(ctx).integrationRefs().Prime(ctx, i.ID, refOf(i))
 	q := r.db(ctx).IntegrationInstallation.Query().Where(integrationinstallation.IntegrationID(i.ID))
 	if externalID != nil {
 		q.Where(jsonArrayHas(integrationinstallation.FieldExternalIds, *externalID))

@@ -9,9 +9,11 @@ import (
 	"context"
 
 	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/graph/generated"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/internal/authz"
 	"github.com/bindery/bindery/internal/enum"
+	integ "github.com/bindery/bindery/internal/integration"
 	"github.com/bindery/bindery/internal/page"
 )
 
@@ -83,6 +85,64 @@ func (r *integrationInstallationResolver) Urls(ctx context.Context, obj *ent.Int
 	return r.installationURLs(ctx, obj)
 }
 
+func (r *integrationInstallationResolver) SpaceInstallations(ctx context.Context, obj *ent.IntegrationInstallation, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.IntegrationSpaceInstallationConnection, error) {
+	return r.installationSpaceInstallations(ctx, obj, args(first, after, last, before))
+}
+
+func (r *integrationInstallationResolver) SpaceInstallation(ctx context.Context, obj *ent.IntegrationInstallation, spaceID string) (*ent.IntegrationSpaceInstallation, error) {
+	return r.installationSpaceInstallation(ctx, obj, spaceID)
+}
+
+func (r *integrationInstallationResolver) SiteInstallations(ctx context.Context, obj *ent.IntegrationInstallation, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.IntegrationSiteInstallationConnection, error) {
+	return r.installationSiteInstallations(ctx, obj, args(first, after, last, before))
+}
+
+func (r *integrationInstallationResolver) SiteInstallation(ctx context.Context, obj *ent.IntegrationInstallation, siteID string) (*ent.IntegrationSiteInstallation, error) {
+	return r.installationSiteInstallation(ctx, obj, siteID)
+}
+
+func (r *integrationSiteInstallationResolver) Installation(ctx context.Context, obj *ent.IntegrationSiteInstallation) (*ent.IntegrationInstallation, error) {
+	x, _, err := r.installations.get(ctx, obj.IntegrationInstallationID)
+	return x, err
+}
+
+func (r *integrationSiteInstallationResolver) Site(ctx context.Context, obj *ent.IntegrationSiteInstallation) (*ent.Site, error) {
+	return r.targetSite(ctx, obj)
+}
+
+func (r *integrationSiteInstallationResolver) Status(ctx context.Context, obj *ent.IntegrationSiteInstallation) (enum.InstallationStatus, error) {
+	return r.targetStatus(ctx, obj.IntegrationInstallationID, integ.TargetSite, obj.Configuration)
+}
+
+func (r *integrationSiteInstallationResolver) Configuration(ctx context.Context, obj *ent.IntegrationSiteInstallation) (model.JSON, error) {
+	return targetConfiguration(obj.Configuration)
+}
+
+func (r *integrationSiteInstallationResolver) Urls(ctx context.Context, obj *ent.IntegrationSiteInstallation) (*model.IntegrationTargetInstallationURLs, error) {
+	return r.targetURLs(ctx, obj.IntegrationInstallationID, "sites/"+obj.SiteID)
+}
+
+func (r *integrationSpaceInstallationResolver) Installation(ctx context.Context, obj *ent.IntegrationSpaceInstallation) (*ent.IntegrationInstallation, error) {
+	x, _, err := r.installations.get(ctx, obj.IntegrationInstallationID)
+	return x, err
+}
+
+func (r *integrationSpaceInstallationResolver) Space(ctx context.Context, obj *ent.IntegrationSpaceInstallation) (*ent.Space, error) {
+	return r.targetSpace(ctx, obj)
+}
+
+func (r *integrationSpaceInstallationResolver) Status(ctx context.Context, obj *ent.IntegrationSpaceInstallation) (enum.InstallationStatus, error) {
+	return r.targetStatus(ctx, obj.IntegrationInstallationID, integ.TargetSpace, obj.Configuration)
+}
+
+func (r *integrationSpaceInstallationResolver) Configuration(ctx context.Context, obj *ent.IntegrationSpaceInstallation) (model.JSON, error) {
+	return targetConfiguration(obj.Configuration)
+}
+
+func (r *integrationSpaceInstallationResolver) Urls(ctx context.Context, obj *ent.IntegrationSpaceInstallation) (*model.IntegrationTargetInstallationURLs, error) {
+	return r.targetURLs(ctx, obj.IntegrationInstallationID, "spaces/"+obj.SpaceID)
+}
+
 func (r *mutationResolver) PublishIntegration(ctx context.Context, input model.PublishIntegrationInput) (*model.PublishIntegrationPayload, error) {
 	i, err := r.publishIntegration(ctx, input)
 	if err != nil {
@@ -121,6 +181,56 @@ func (r *mutationResolver) UninstallIntegration(ctx context.Context, input model
 	return &model.UninstallIntegrationPayload{UninstalledInstallationID: input.ID, ClientMutationID: input.ClientMutationID}, nil
 }
 
+func (r *mutationResolver) UpdateIntegrationSpaceInstallation(ctx context.Context, input model.UpdateIntegrationSpaceInstallationInput) (*model.UpdateIntegrationSpaceInstallationPayload, error) {
+	t, err := r.updateSpaceInstallation(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	return &model.UpdateIntegrationSpaceInstallationPayload{SpaceInstallation: t, ClientMutationID: input.ClientMutationID}, nil
+}
+
+func (r *mutationResolver) UpdateIntegrationSiteInstallation(ctx context.Context, input model.UpdateIntegrationSiteInstallationInput) (*model.UpdateIntegrationSiteInstallationPayload, error) {
+	t, err := r.updateSiteInstallation(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	return &model.UpdateIntegrationSiteInstallationPayload{SiteInstallation: t, ClientMutationID: input.ClientMutationID}, nil
+}
+
+func (r *mutationResolver) InstallIntegrationOnSpace(ctx context.Context, input model.InstallIntegrationOnSpaceInput) (*model.InstallIntegrationOnSpacePayload, error) {
+	t, err := r.installOnSpace(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	return &model.InstallIntegrationOnSpacePayload{SpaceInstallation: t, ClientMutationID: input.ClientMutationID}, nil
+}
+
+func (r *mutationResolver) UninstallIntegrationFromSpace(ctx context.Context, input model.UninstallIntegrationFromSpaceInput) (*model.UninstallIntegrationFromSpacePayload, error) {
+	x, err := r.uninstallFromSpace(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	return &model.UninstallIntegrationFromSpacePayload{Installation: x, UninstalledSpaceID: input.SpaceID,
+		ClientMutationID: input.ClientMutationID}, nil
+}
+
+func (r *mutationResolver) InstallIntegrationOnSite(ctx context.Context, input model.InstallIntegrationOnSiteInput) (*model.InstallIntegrationOnSitePayload, error) {
+	t, err := r.installOnSite(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	return &model.InstallIntegrationOnSitePayload{SiteInstallation: t, ClientMutationID: input.ClientMutationID}, nil
+}
+
+func (r *mutationResolver) UninstallIntegrationFromSite(ctx context.Context, input model.UninstallIntegrationFromSiteInput) (*model.UninstallIntegrationFromSitePayload, error) {
+	x, err := r.uninstallFromSite(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	return &model.UninstallIntegrationFromSitePayload{Installation: x, UninstalledSiteID: input.SiteID,
+		ClientMutationID: input.ClientMutationID}, nil
+}
+
 func (r *organizationResolver) Installations(ctx context.Context, obj *ent.Organization, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.IntegrationInstallationConnection, error) {
 	return r.organizationInstallations(ctx, obj, args(first, after, last, before))
 }
@@ -133,3 +243,16 @@ func (r *queryResolver) Integrations(ctx context.Context, first *int, after *pag
 func (r *queryResolver) Integration(ctx context.Context, name string) (*ent.Integration, error) {
 	return r.integrationByName(ctx, name, authz.View)
 }
+
+func (r *Resolver) IntegrationSiteInstallation() generated.IntegrationSiteInstallationResolver {
+	return &integrationSiteInstallationResolver{r}
+}
+
+func (r *Resolver) IntegrationSpaceInstallation() generated.IntegrationSpaceInstallationResolver {
+	return &integrationSpaceInstallationResolver{r}
+}
+
+type (
+	integrationSiteInstallationResolver  struct{ *Resolver }
+	integrationSpaceInstallationResolver struct{ *Resolver }
+)

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/bindery/bindery/ent"
@@ -163,8 +164,152 @@ func lsIntegrationCases() []lsCase {
 	}
 }
 
+// lsTargetInstallation installs an integration with space and site
+// configuration schemas in the organization, for n selected spaces and n
+// selected sites, each configured.
+func lsTargetInstallation(t *testing.T, e *servertest.Env, n int) (*ent.Integration, *ent.IntegrationInstallation, []string) {
+	t.Helper()
+	ctx := context.Background()
+	i := lsIntegrations(t, e, 1)[0]
+	schema := map[string]any{"properties": map[string]any{"channel": map[string]any{"type": "string"}}, "required": []any{"channel"}}
+	i = e.Client.Integration.UpdateOne(i).SetConfigurations(map[string]any{"space": schema, "site": schema}).SaveX(ctx)
+	x := e.Client.IntegrationInstallation.Create().SetIntegrationID(i.ID).SetOrganizationID(e.Org.ID).
+		SetSpaceSelection(enum.InstallationSelectionSelected).SetSiteSelection(enum.InstallationSelectionSelected).SaveX(ctx)
+	var spaces []string
+	for k := range n {
+		sp := e.Client.Space.Create().SetOrganizationID(e.Org.ID).SetTitle(fmt.Sprintf("Space %d", k)).SaveX(ctx)
+		st := e.Client.Site.Create().SetOrganizationID(e.Org.ID).SetTitle(fmt.Sprintf("Site %d", k)).SaveX(ctx)
+		e.Client.IntegrationSpaceInstallation.Create().SetIntegrationInstallationID(x.ID).SetSpaceID(sp.ID).
+			SetConfiguration(map[string]any{"channel": fmt.Sprint(k)}).SetExternalIds([]string{"e"}).ExecX(ctx)
+		e.Client.IntegrationSiteInstallation.Create().SetIntegrationInstallationID(x.ID).SetSiteID(st.ID).
+			SetConfiguration(map[string]any{}).ExecX(ctx)
+		spaces = append(spaces, sp.ID)
+	}
+	return i, x, spaces
+}
+
+func lsTargetInstallationCases() []lsCase {
+	const fields = `status configuration externalIds urls { location publicEndpoint } installation { id }`
+	return []lsCase{
+		{
+			// The token, the installation, the viewer's memberships, its
+			// selection with the configurations (one statement, whatever
+			// its length); the integration's name and schemas are known
+			// from the installation's decision.
+			list: "IntegrationInstallation.spaceInstallations", max: 4,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				_, x, _ := lsTargetInstallation(t, e, n)
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, e.OwnerToken, `query($id: ID!) { node(id: $id) { ... on IntegrationInstallation {
+					  spaceInstallations(first: 100) { totalCount nodes { spaceId `+fields+` } } } } }`, map[string]any{"id": x.ID})
+					lsCheck(t, d, "node.spaceInstallations", n, "status", "configuration", "urls.location")
+				}
+			},
+		},
+		{
+			list: "IntegrationInstallation.siteInstallations", max: 4,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				_, x, _ := lsTargetInstallation(t, e, n)
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, e.OwnerToken, `query($id: ID!) { node(id: $id) { ... on IntegrationInstallation {
+					  siteInstallations(first: 100) { totalCount nodes { siteId `+fields+` } } } } }`, map[string]any{"id": x.ID})
+					lsCheck(t, d, "node.siteInstallations", n, "status", "configuration", "urls.location")
+				}
+			},
+		},
+		{
+			// As in GraphQL, and the integration by its name.
+			list: "GET /v1/integrations/{integrationName}/installations/{installationId}/spaces", max: 5,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				i, x, _ := lsTargetInstallation(t, e, n)
+				return func(e *servertest.Env) {
+					lsCheck(t, e.MustDo(http.MethodGet, "/v1/integrations/"+i.Name+"/installations/"+x.ID+"/spaces?limit=100",
+						e.OwnerToken, nil, http.StatusOK), "", n, "status", "configuration", "integration", "urls.location")
+				}
+			},
+		},
+		{
+			list: "GET /v1/integrations/{integrationName}/installations/{installationId}/sites", max: 5,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				i, x, _ := lsTargetInstallation(t, e, n)
+				return func(e *servertest.Env) {
+					lsCheck(t, e.MustDo(http.MethodGet, "/v1/integrations/"+i.Name+"/installations/"+x.ID+"/sites?limit=100",
+						e.OwnerToken, nil, http.StatusOK), "", n, "status", "configuration", "integration", "urls.location")
+				}
+			},
+		},
+	}
+}
+
+// TestSpaceInstallationUpdateStatements bounds a PATCH of a space's
+// configuration, the same beside 3 and 30 selected spaces.
+func TestSpaceInstallationUpdateStatements(t *testing.T) {
+	t.Parallel()
+	// The token, the integration by its name and the installation by its
+	// ID (the path); in the transaction, the installation again with the
+	// viewer's memberships, its integration, the space's row and its
+	// update; then the viewer's memberships, which decide whether the
+	// answer names the integration. The rest is what the transaction read
+	// (see prime).
+	const bound = 9
+	count := func(n int) int64 {
+		return measure(t, enum.RoleEdit, "viewer@example.com", wrAttempts, func(e *servertest.Env, v lsViewer) lsRequest {
+			i, x, spaces := lsTargetInstallation(t, e, n)
+			attempt := 0
+			return func(e *servertest.Env) {
+				attempt++
+				got := e.MustDo(http.MethodPatch, "/v1/integrations/"+i.Name+"/installations/"+x.ID+"/spaces/"+spaces[0],
+					e.OwnerToken, map[string]any{"configuration": map[string]any{"channel": fmt.Sprint(attempt)}}, http.StatusOK)
+				wrCheck(t, got, "status", "configuration", "urls.location")
+			}
+		})
+	}
+	few, many := count(lsFew), count(lsMany)
+	t.Logf("PATCH .../installations/{installationId}/spaces/{spaceId}: %d statements beside %d spaces, %d beside %d; bound %d",
+		few, lsFew, many, lsMany, bound)
+	assert.Equal(t, few, many, "its statements grow with the selection")
+	assert.LessOrEqual(t, max(few, many), int64(bound))
+}
+
+// wrTargetCase measures installing on one more space (or site) beside n
+// selected ones, one new space (site) per attempt.
+func wrTargetCase(target string, max int64) wrCase {
+	return wrCase{
+		create: "POST /v1/integrations/{integrationName}/installations/{installationId}/" + target + "s", max: max,
+		setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
+			i, x, _ := lsTargetInstallation(t, e, n)
+			var ids []string
+			for k := range wrAttempts {
+				if target == "space" {
+					ids = append(ids, e.Client.Space.Create().SetOrganizationID(e.Org.ID).SetTitle(fmt.Sprintf("New %d", k)).
+						SaveX(context.Background()).ID)
+				} else {
+					ids = append(ids, e.Client.Site.Create().SetOrganizationID(e.Org.ID).SetTitle(fmt.Sprintf("New %d", k)).
+						SaveX(context.Background()).ID)
+				}
+			}
+			member := map[string]string{"space": "space", "site": "siteId"}[target]
+			return func(e *servertest.Env) {
+				require.NotEmpty(t, ids, "more attempts than new places")
+				id := ids[0]
+				ids = ids[1:]
+				got := e.MustDo(http.MethodPost, "/v1/integrations/"+i.Name+"/installations/"+x.ID+"/"+target+"s", e.OwnerToken,
+					map[string]any{member: id}, http.StatusCreated)
+				wrCheck(t, got, "status", "configuration", "urls.location")
+			}
+		},
+	}
+}
+
 func wrIntegrationCases() []wrCase {
 	return []wrCase{
+		// The token, the integration by its name and the installation by
+		// its ID (the path); in the transaction, the installation again with
+		// the viewer's memberships, its integration, whether the space is
+		// the organization's, the count of the selection (its limit), the
+		// insert; then the viewer's memberships, which decide whether the
+		// answer names the integration.
+		wrTargetCase("space", 10), wrTargetCase("site", 10),
 		{
 			// Beside n installations of the integration, into an
 			// organization made beforehand (one per attempt, so that

@@ -103,21 +103,29 @@ func (r *Resolver) installationURLs(ctx context.Context, x *ent.IntegrationInsta
 }
 
 // integrationRef is what an installation needs of its integration, published
-// or not: its name and organization.
-type integrationRef struct{ name, organizationID string }
+// or not: its name, its organization, and its configuration schemas, which
+// decide the status of the installation's spaces and sites.
+type integrationRef struct {
+	name, organizationID string
+	configurations       map[string]any
+}
 
-// loadIntegrationRefs reads the names and organizations of integrations,
-// unpublished ones included: one statement.
+func refOf(i *ent.Integration) integrationRef {
+	return integrationRef{name: i.Name, organizationID: i.OrganizationID, configurations: i.Configurations}
+}
+
+// loadIntegrationRefs reads the names, organizations and configuration
+// schemas of integrations, unpublished ones included: one statement.
 func (r *Resolver) loadIntegrationRefs(ctx context.Context, ids []string) (map[string]integrationRef, error) {
 	rows, err := r.db(ctx).Integration.Query().Where(integration.IDIn(ids...)).
-		Select(integration.FieldID, integration.FieldName, integration.FieldOrganizationID).
-		All(internal(ctx, "the names and organizations of installed integrations"))
+		Select(integration.FieldID, integration.FieldName, integration.FieldOrganizationID, integration.FieldConfigurations).
+		All(internal(ctx, "the names, organizations and configuration schemas of installed integrations"))
 	if err != nil {
 		return nil, err
 	}
 	out := make(map[string]integrationRef, len(rows))
 	for _, row := range rows {
-		out[row.ID] = integrationRef{name: row.Name, organizationID: row.OrganizationID}
+		out[row.ID] = refOf(row)
 	}
 	return out, nil
 }

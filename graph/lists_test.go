@@ -848,7 +848,7 @@ func lsCases() []lsCase {
 			"pageByPath.pages", "path", "markdown"),
 	}
 	return slices.Concat(cases, lsContentCases(), lsLinkCases(), lsSearchCases(), lsCommentCases(), lsSiteCases(), lsRedirectCases(),
-		lsSiteReaderCases(), lsIntegrationCases())
+		lsSiteReaderCases(), lsIntegrationCases(), lsTargetInstallationCases())
 }
 
 // spLoaded are the loaded fields of spItemFields that some listed space has.

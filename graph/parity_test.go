@@ -36,6 +36,8 @@ var pyAliases = map[string]string{
 	"openChangeRequestCount": "changeRequestsOpen", "draftChangeRequestCount": "changeRequestsDraft",
 	"replyCount": "replies", "memberCount": "members", "spaceCount": "spaces",
 	"siteSpaceCount": "siteSpaces",
+	// An installation's selections, spelt as the official API spells them.
+	"spaceSelection": "space_selection", "siteSelection": "site_selection",
 }
 
 // pyRESTOnly are /v1 members GraphQL has no field for, by object.
@@ -68,6 +70,15 @@ var pyRESTOnly = map[string][]string{
 	// Groups do not nest: children repeats sections.
 	"site-section-group": {"object", "children"},
 	"webhook-endpoint":   {"object"},
+	// External links are a list of plain objects, which the selection
+	// leaves out; rest/integrations_test.go holds them.
+	"integration": {"object", "externalLinks"},
+	// target is {organization}, the installation's organization { id }.
+	"integration-installation": {"object", "target"},
+	// integration is the installation's integration's name, which
+	// GraphQL shows under installation { integration { name } }.
+	"integration-space-installation": {"object", "integration"},
+	"integration-site-installation":  {"object", "integration"},
 }
 
 // pySelection builds the selection of a GraphQL type: its scalars and enums,
@@ -199,6 +210,9 @@ func pyEnums(s *ast.Schema) map[string]bool {
 		for _, f := range def.Fields {
 			if t := s.Types[f.Type.Name()]; t != nil && t.Kind == ast.Enum {
 				out[f.Name] = true
+				if alias, ok := pyAliases[f.Name]; ok {
+					out[alias] = true // the name the selection gives it
+				}
 			}
 		}
 	}
@@ -398,6 +412,37 @@ func TestParity(t *testing.T) {
 	e.MustDo(http.MethodPatch, "/v1/orgs/"+org+"/sites/"+site+"/share-links/"+off, e.OwnerToken, map[string]any{"active": false},
 		http.StatusOK)
 	lists = append(lists, pyList{"/v1/orgs/" + org + "/sites/" + site + "/share-links", site, "Site", "shareLinks(first: 1000)"})
+	// An integration, public, installed in the organization for two of
+	// its spaces and the site, the handbook and the site configured: its
+	// admins see the installation, its spaces and sites; everyone sees
+	// the integration.
+	e.MustDo(http.MethodPost, "/v1/integrations/parity", e.OwnerToken, map[string]any{"organization": org, "title": "Parity",
+		"description": "Compares", "summary": "# Parity", "script": "export default {}", "scopes": []string{"space:content:read"},
+		"visibility": "public", "categories": []string{"analytics"},
+		"externalLinks": []any{map[string]any{"url": "https://example.com", "label": "Home"}},
+		"configurations": map[string]any{
+			"account": map[string]any{"properties": map[string]any{"team": map[string]any{"type": "string"}}},
+			"space": map[string]any{"properties": map[string]any{"channel": map[string]any{"type": "string"}},
+				"required": []string{"channel"}},
+			"site": map[string]any{"properties": map[string]any{"theme": map[string]any{"type": "string"}}},
+		}}, http.StatusOK)
+	installation := e.MustDo(http.MethodPost, "/v1/integrations/parity/installations", e.OwnerToken, map[string]any{"organization": org},
+		http.StatusCreated)["id"].(string)
+	require.Empty(t, e.GraphQL(e.OwnerToken, `mutation($in: UpdateIntegrationInstallationInput!) {
+	  updateIntegrationInstallation(input: $in) { installation { id } } }`, map[string]any{"in": map[string]any{"id": installation,
+		"configuration": map[string]any{"team": "docs"}, "externalIds": []string{"acme"}, "spaceSelection": "SELECTED",
+		"spaces": []string{handbook, top}, "siteSelection": "SELECTED", "sites": []string{site}}}).Errors)
+	installed := "/v1/integrations/parity/installations/" + installation
+	e.MustDo(http.MethodPatch, installed+"/spaces/"+handbook, e.OwnerToken, map[string]any{
+		"configuration": map[string]any{"channel": "#handbook"}, "externalIds": []string{"hb"}}, http.StatusOK)
+	e.MustDo(http.MethodPatch, installed+"/sites/"+site, e.OwnerToken, map[string]any{
+		"configuration": map[string]any{"theme": "dark"}}, http.StatusOK)
+	objects = append(objects, "/v1/integrations/parity", installed+"/spaces/"+handbook, installed+"/spaces/"+top,
+		installed+"/sites/"+site)
+	parityID := lsAt(lsGQL(t, e, e.OwnerToken, `{ integration(name: "parity") { id } }`, nil), "integration.id").(string)
+	lists = append(lists, pyList{"/v1/integrations/parity/installations", parityID, "Integration", "installations(first: 1000)"},
+		pyList{installed + "/spaces", installation, "IntegrationInstallation", "spaceInstallations(first: 1000)"},
+		pyList{installed + "/sites", installation, "IntegrationInstallation", "siteInstallations(first: 1000)"})
 	for _, s := range []string{handbook, top, public, shared, gone} {
 		objects = append(objects, "/v1/spaces/"+s, "/v1/spaces/"+s+"/content")
 		lists = append(lists, pyList{"/v1/spaces/" + s + "/change-requests", s, "Space", "changeRequests(first: 1000)"})
@@ -542,7 +587,9 @@ var pyTypes = map[string]string{"organization": "Organization", "collection": "C
 	"comment": "Comment", "comment-reply": "CommentReply", "team": "Team", "invite": "Invite", "saml-provider": "SAMLProvider",
 	"translation-settings": "TranslationSettings", "openapi-spec": "OpenAPISpec",
 	"site": "Site", "site-section": "SiteSection", "site-space": "SiteSpace", "site-section-group": "SiteSectionGroup",
-	"site-redirect": "SiteRedirect", "share-link": "ShareLink", "webhook-endpoint": "WebhookEndpoint"}
+	"site-redirect": "SiteRedirect", "share-link": "ShareLink", "webhook-endpoint": "WebhookEndpoint",
+	"integration": "Integration", "integration-installation": "IntegrationInstallation",
+	"integration-space-installation": "IntegrationSpaceInstallation", "integration-site-installation": "IntegrationSiteInstallation"}
 
 // object compares what /v1 returns at path with the same object in GraphQL.
 func (p *pyParity) object(path string) {
@@ -560,6 +607,10 @@ func (p *pyParity) object(path string) {
 		if id == "content" {
 			id = segs[len(segs)-2]
 		}
+		if len(segs) > 3 && segs[len(segs)-4] == "installations" {
+			// An installation's space or site: the installation is hidden.
+			id = segs[len(segs)-3]
+		}
 		if strings.Contains(id, "_") {
 			data := p.gql(`query($id: ID!) { node(id: $id) { id } }`, map[string]any{"id": id})
 			assert.Nil(t, data["node"], "%s is a 404 in /v1 but GraphQL shows %s", path, id)
@@ -571,8 +622,8 @@ func (p *pyParity) object(path string) {
 	object, _ := body["object"].(string)
 	typeName := pyTypes[object]
 	require.NotEmpty(t, typeName, "%s: unknown object %q", path, object)
-	gql := p.fetch(body["id"].(string), typeName)
-	if !assert.NotNil(t, gql, "%s: /v1 shows %s, GraphQL does not", path, body["id"]) {
+	gql := p.fetchObject(body, typeName)
+	if !assert.NotNil(t, gql, "%s: /v1 shows %s, GraphQL does not", path, pyKey(body)) {
 		return
 	}
 	compared := pyCompare(t, path, gql, body, p.enums)
@@ -594,7 +645,8 @@ func (p *pyParity) list(l pyList) {
 	if res.Status == http.StatusUnauthorized {
 		return
 	}
-	query := fmt.Sprintf(`query($id: ID!) { node(id: $id) { ... on %s { items: %s { nodes { id } } } } }`, l.typeName, l.field)
+	query := fmt.Sprintf(`query($id: ID!) { node(id: $id) { ... on %s { items: %s { nodes { %s } } } } }`, l.typeName, l.field,
+		pyKeyFields(p.schema, l.typeName, l.field))
 	if res.Status == http.StatusForbidden {
 		// The viewer sees the parent but may not list: so in GraphQL.
 		assert.Equal(t, "FORBIDDEN", p.e.GraphQL(p.v.token, query, map[string]any{"id": l.parent}).Code(),
@@ -611,18 +663,68 @@ func (p *pyParity) list(l pyList) {
 	var restIDs, gqlIDs []string
 	for _, it := range res.JSON()["items"].([]any) {
 		item := it.(map[string]any)
-		restIDs = append(restIDs, item["id"].(string))
-		if gql := p.fetch(item["id"].(string), pyTypes[item["object"].(string)]); assert.NotNil(t, gql, "%s: item %s", l.path, item["id"]) {
+		restIDs = append(restIDs, pyKey(item))
+		if gql := p.fetchObject(item, pyTypes[item["object"].(string)]); assert.NotNil(t, gql, "%s: item %s", l.path, pyKey(item)) {
 			p.compared += len(pyCompare(t, l.path, gql, item, p.enums))
 		}
 	}
 	if items, ok := node["items"].(map[string]any); assert.True(t, ok, "%s: GraphQL has no list", l.path) {
 		for _, n := range items["nodes"].([]any) {
-			gqlIDs = append(gqlIDs, n.(map[string]any)["id"].(string))
+			gqlIDs = append(gqlIDs, pyKey(n.(map[string]any)))
 		}
 	}
 	assert.Equal(t, restIDs, gqlIDs, "%s: the two lists differ", l.path)
 	if slices.Contains(p.v.nonEmpty, l.path) {
 		assert.NotEmpty(t, restIDs, "%s must list items for %s", l.path, p.v.name)
 	}
+}
+
+// pyKey is what names an object in both APIs: its ID; an integration's
+// name; the space or site of an installation's space or site (spaceId or
+// siteId in GraphQL, space or site in /v1).
+func pyKey(o map[string]any) string {
+	for _, k := range []string{"id", "spaceId", "siteId", "space", "site", "name"} {
+		if v, ok := o[k].(string); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// pyKeyFields is the selection that names the nodes of a connection of a
+// type (see pyKey).
+func pyKeyFields(s *ast.Schema, typeName, field string) string {
+	name, _, _ := strings.Cut(field, "(")
+	conn := s.Types[s.Types[typeName].Fields.ForName(name).Type.Name()]
+	node := s.Types[conn.Fields.ForName("nodes").Type.Name()]
+	for _, k := range []string{"id", "spaceId", "siteId"} {
+		if node.Fields.ForName(k) != nil {
+			return k
+		}
+	}
+	return "id"
+}
+
+// fetchObject reads the object /v1 presented through GraphQL: by ID, an
+// integration by its name, an installation's space or site through its
+// installation.
+func (p *pyParity) fetchObject(body map[string]any, typeName string) map[string]any {
+	switch typeName {
+	case "Integration":
+		data := p.gql(`query($n: String!) { integration(name: $n) { `+pySelection(p.schema, typeName, 2)+` } }`,
+			map[string]any{"n": body["name"]})
+		out, _ := data["integration"].(map[string]any)
+		return out
+	case "IntegrationSpaceInstallation", "IntegrationSiteInstallation":
+		field, arg, key := "spaceInstallation", "spaceId", "space"
+		if typeName == "IntegrationSiteInstallation" {
+			field, arg, key = "siteInstallation", "siteId", "site"
+		}
+		data := p.gql(fmt.Sprintf(`query($id: ID!, $t: ID!) { node(id: $id) { ... on IntegrationInstallation { %s(%s: $t) { %s } } } }`,
+			field, arg, pySelection(p.schema, typeName, 2)), map[string]any{"id": body["installation"], "t": body[key]})
+		node, _ := data["node"].(map[string]any)
+		out, _ := node[field].(map[string]any)
+		return out
+	}
+	return p.fetch(body["id"].(string), typeName)
 }

@@ -184,7 +184,7 @@ func (r *Resolver) prime(ctx context.Context, c created) {
 	}
 	if i := c.integration; i != nil {
 		r.integrations.loader(ctx).Prime(ctx, i.ID, i)
-		l.integrationRefs().Prime(ctx, i.ID, integrationRef{name: i.Name, organizationID: i.OrganizationID})
+		l.integrationRefs().Prime(ctx, i.ID, refOf(i))
 	}
 }
 

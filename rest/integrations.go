@@ -253,3 +253,225 @@ type installBody struct {
 func (b *installBody) input(p params) (model.InstallIntegrationInput, error) {
 	return model.InstallIntegrationInput{IntegrationName: p.path("integrationName"), OrganizationID: b.Organization}, nil
 }
+
+// installation is the installation the path names, under the integration
+// it names: another integration's installation is not found.
+func (p params) installation() (*ent.IntegrationInstallation, error) {
+	i, err := p.integration()
+	if err != nil {
+		return nil, err
+	}
+	n, err := p.a.r.Query().Node(p.ctx(), p.path("installationId"))
+	if err != nil {
+		return nil, err
+	}
+	x, ok := n.(*ent.IntegrationInstallation)
+	if !ok || x.IntegrationID != i.ID {
+		return nil, apperr.NotFoundf("Installation not found")
+	}
+	return x, nil
+}
+
+// installationSpaces lists the spaces the path's installation selects.
+func (p params) installationSpaces(args page.Args) (*model.IntegrationSpaceInstallationConnection, error) {
+	x, err := p.installation()
+	if err != nil {
+		return nil, err
+	}
+	return p.a.r.IntegrationInstallation().SpaceInstallations(p.ctx(), x, args.First, args.After, nil, nil)
+}
+
+func (p params) installationSpace() (*ent.IntegrationSpaceInstallation, error) {
+	x, err := p.installation()
+	if err != nil {
+		return nil, err
+	}
+	return p.a.r.IntegrationInstallation().SpaceInstallation(p.ctx(), x, p.path("spaceId"))
+}
+
+// installationSites lists the sites the path's installation selects.
+func (p params) installationSites(args page.Args) (*model.IntegrationSiteInstallationConnection, error) {
+	x, err := p.installation()
+	if err != nil {
+		return nil, err
+	}
+	return p.a.r.IntegrationInstallation().SiteInstallations(p.ctx(), x, args.First, args.After, nil, nil)
+}
+
+func (p params) installationSite() (*ent.IntegrationSiteInstallation, error) {
+	x, err := p.installation()
+	if err != nil {
+		return nil, err
+	}
+	return p.a.r.IntegrationInstallation().SiteInstallation(p.ctx(), x, p.path("siteId"))
+}
+
+// updateTargetInstallationBody is the official
+// UpdateIntegrationSpaceInstallation (and UpdateIntegrationSiteInstallation).
+type updateTargetInstallationBody struct {
+	ExternalIDs   *[]string        `json:"externalIds" rest:"nonnull"`
+	Configuration *json.RawMessage `json:"configuration" rest:"nonnull"`
+}
+
+func (b *updateTargetInstallationBody) spaceInput(p params) (model.UpdateIntegrationSpaceInstallationInput, error) {
+	x, err := p.installation()
+	if err != nil {
+		return model.UpdateIntegrationSpaceInstallationInput{}, err
+	}
+	in := model.UpdateIntegrationSpaceInstallationInput{InstallationID: x.ID, SpaceID: p.path("spaceId")}
+	if b.ExternalIDs != nil {
+		in.ExternalIds = *b.ExternalIDs
+	}
+	if b.Configuration != nil {
+		in.Configuration = model.JSON(*b.Configuration)
+	}
+	return in, nil
+}
+
+func (b *updateTargetInstallationBody) siteInput(p params) (model.UpdateIntegrationSiteInstallationInput, error) {
+	x, err := p.installation()
+	if err != nil {
+		return model.UpdateIntegrationSiteInstallationInput{}, err
+	}
+	in := model.UpdateIntegrationSiteInstallationInput{InstallationID: x.ID, SiteID: p.path("siteId")}
+	if b.ExternalIDs != nil {
+		in.ExternalIds = *b.ExternalIDs
+	}
+	if b.Configuration != nil {
+		in.Configuration = model.JSON(*b.Configuration)
+	}
+	return in, nil
+}
+
+// targetInstallationJSON is the official IntegrationContentInstallationBase
+// of an IntegrationSpaceInstallation or IntegrationSiteInstallation.
+type targetInstallationJSON struct {
+	Object        string                                   `json:"object"`
+	Integration   string                                   `json:"integration"`
+	Installation  string                                   `json:"installation"`
+	Status        enum.InstallationStatus                  `json:"status"`
+	Configuration model.JSON                               `json:"configuration"`
+	ExternalIDs   []string                                 `json:"externalIds"`
+	URLs          *model.IntegrationTargetInstallationURLs `json:"urls"`
+}
+
+func (j targetInstallationJSON) location() string { return j.URLs.Location }
+
+// spaceInstallationJSON is the official IntegrationSpaceInstallation, its
+// space given by ID (the official extended=false).
+type spaceInstallationJSON struct {
+	targetInstallationJSON
+	Space string `json:"space"`
+}
+
+// siteInstallationJSON is the official IntegrationSiteInstallation.
+type siteInstallationJSON struct {
+	targetInstallationJSON
+	Site string `json:"site"`
+}
+
+// presentInstalledTarget fills what a space and a site installation share, from
+// their installation.
+func (a *API) presentInstalledTarget(ctx context.Context, object string, x *ent.IntegrationInstallation, status enum.InstallationStatus,
+	cfg model.JSON, ext []string, urls *model.IntegrationTargetInstallationURLs) (targetInstallationJSON, error) {
+	j := targetInstallationJSON{Object: object, Installation: x.ID, Status: status, Configuration: cfg, ExternalIDs: ext, URLs: urls}
+	if j.ExternalIDs == nil {
+		j.ExternalIDs = []string{}
+	}
+	i, err := a.r.IntegrationInstallation().Integration(ctx, x)
+	if err != nil {
+		return j, err
+	}
+	if i != nil {
+		j.Integration = i.Name
+	}
+	return j, nil
+}
+
+func (a *API) presentSpaceInstallation(ctx context.Context, t *ent.IntegrationSpaceInstallation) (spaceInstallationJSON, error) {
+	res := a.r.IntegrationSpaceInstallation()
+	j := spaceInstallationJSON{Space: t.SpaceID}
+	x, err := res.Installation(ctx, t)
+	if err != nil {
+		return j, err
+	}
+	status, err := res.Status(ctx, t)
+	if err != nil {
+		return j, err
+	}
+	cfg, err := res.Configuration(ctx, t)
+	if err != nil {
+		return j, err
+	}
+	urls, err := res.Urls(ctx, t)
+	if err != nil {
+		return j, err
+	}
+	j.targetInstallationJSON, err = a.presentInstalledTarget(ctx, "integration-space-installation", x, status, cfg, t.ExternalIds, urls)
+	return j, err
+}
+
+func (a *API) presentSiteInstallation(ctx context.Context, t *ent.IntegrationSiteInstallation) (siteInstallationJSON, error) {
+	res := a.r.IntegrationSiteInstallation()
+	j := siteInstallationJSON{Site: t.SiteID}
+	x, err := res.Installation(ctx, t)
+	if err != nil {
+		return j, err
+	}
+	status, err := res.Status(ctx, t)
+	if err != nil {
+		return j, err
+	}
+	cfg, err := res.Configuration(ctx, t)
+	if err != nil {
+		return j, err
+	}
+	urls, err := res.Urls(ctx, t)
+	if err != nil {
+		return j, err
+	}
+	j.targetInstallationJSON, err = a.presentInstalledTarget(ctx, "integration-site-installation", x, status, cfg, t.ExternalIds, urls)
+	return j, err
+}
+
+// installOnSpaceBody is the official body of installIntegrationOnSpace.
+type installOnSpaceBody struct {
+	Space string `json:"space" rest:"required"`
+}
+
+func (b *installOnSpaceBody) input(p params) (model.InstallIntegrationOnSpaceInput, error) {
+	x, err := p.installation()
+	if err != nil {
+		return model.InstallIntegrationOnSpaceInput{}, err
+	}
+	return model.InstallIntegrationOnSpaceInput{InstallationID: x.ID, SpaceID: b.Space}, nil
+}
+
+func (p params) uninstallFromSpace() (model.UninstallIntegrationFromSpaceInput, error) {
+	x, err := p.installation()
+	if err != nil {
+		return model.UninstallIntegrationFromSpaceInput{}, err
+	}
+	return model.UninstallIntegrationFromSpaceInput{InstallationID: x.ID, SpaceID: p.path("spaceId")}, nil
+}
+
+// installOnSiteBody is the official body of installIntegrationOnSite.
+type installOnSiteBody struct {
+	SiteID string `json:"siteId" rest:"required"`
+}
+
+func (b *installOnSiteBody) input(p params) (model.InstallIntegrationOnSiteInput, error) {
+	x, err := p.installation()
+	if err != nil {
+		return model.InstallIntegrationOnSiteInput{}, err
+	}
+	return model.InstallIntegrationOnSiteInput{InstallationID: x.ID, SiteID: b.SiteID}, nil
+}
+
+func (p params) uninstallFromSite() (model.UninstallIntegrationFromSiteInput, error) {
+	x, err := p.installation()
+	if err != nil {
+		return model.UninstallIntegrationFromSiteInput{}, err
+	}
+	return model.UninstallIntegrationFromSiteInput{InstallationID: x.ID, SiteID: p.path("siteId")}, nil
+}

@@ -117,6 +117,30 @@ func (f IntegrationInstallationFunc) Mutate(ctx context.Context, m ent.Mutation)
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.IntegrationInstallationMutation", m)
 }
 
+// The IntegrationSiteInstallationFunc type is an adapter to allow the use of ordinary
+// function as IntegrationSiteInstallation mutator.
+type IntegrationSiteInstallationFunc func(context.Context, *ent.IntegrationSiteInstallationMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f IntegrationSiteInstallationFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.IntegrationSiteInstallationMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.IntegrationSiteInstallationMutation", m)
+}
+
+// The IntegrationSpaceInstallationFunc type is an adapter to allow the use of ordinary
+// function as IntegrationSpaceInstallation mutator.
+type IntegrationSpaceInstallationFunc func(context.Context, *ent.IntegrationSpaceInstallationMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f IntegrationSpaceInstallationFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.IntegrationSpaceInstallationMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.IntegrationSpaceInstallationMutation", m)
+}
+
 // The InviteFunc type is an adapter to allow the use of ordinary
 // function as Invite mutator.
 type InviteFunc func(context.Context, *ent.InviteMutation) (ent.Value, error)

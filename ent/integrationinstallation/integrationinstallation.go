@@ -42,6 +42,10 @@ const (
 	EdgeSpaces = "spaces"
 	// EdgeSites holds the string denoting the sites edge name in mutations.
 	EdgeSites = "sites"
+	// EdgeSpaceInstallations holds the string denoting the space_installations edge name in mutations.
+	EdgeSpaceInstallations = "space_installations"
+	// EdgeSiteInstallations holds the string denoting the site_installations edge name in mutations.
+	EdgeSiteInstallations = "site_installations"
 	// Table holds the table name of the integrationinstallation in the database.
 	Table = "integration_installations"
 	// IntegrationTable is the table that holds the integration relation/edge.
@@ -68,6 +72,20 @@ const (
 	// SitesInverseTable is the table name for the Site entity.
 	// It exists in this package in order to avoid circular dependency with the "site" package.
 	SitesInverseTable = "sites"
+	// SpaceInstallationsTable is the table that holds the space_installations relation/edge.
+	SpaceInstallationsTable = "integration_installation_spaces"
+	// SpaceInstallationsInverseTable is the table name for the IntegrationSpaceInstallation entity.
+	// It exists in this package in order to avoid circular dependency with the "integrationspaceinstallation" package.
+	SpaceInstallationsInverseTable = "integration_installation_spaces"
+	// SpaceInstallationsColumn is the table column denoting the space_installations relation/edge.
+	SpaceInstallationsColumn = "integration_installation_id"
+	// SiteInstallationsTable is the table that holds the site_installations relation/edge.
+	SiteInstallationsTable = "integration_installation_sites"
+	// SiteInstallationsInverseTable is the table name for the IntegrationSiteInstallation entity.
+	// It exists in this package in order to avoid circular dependency with the "integrationsiteinstallation" package.
+	SiteInstallationsInverseTable = "integration_installation_sites"
+	// SiteInstallationsColumn is the table column denoting the site_installations relation/edge.
+	SiteInstallationsColumn = "integration_installation_id"
 )
 
 // Columns holds all SQL columns for integrationinstallation fields.
@@ -240,6 +258,34 @@ func BySites(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newSitesStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// BySpaceInstallationsCount orders the results by space_installations count.
+func BySpaceInstallationsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newSpaceInstallationsStep(), opts...)
+	}
+}
+
+// BySpaceInstallations orders the results by space_installations terms.
+func BySpaceInstallations(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newSpaceInstallationsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
+// BySiteInstallationsCount orders the results by site_installations count.
+func BySiteInstallationsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newSiteInstallationsStep(), opts...)
+	}
+}
+
+// BySiteInstallations orders the results by site_installations terms.
+func BySiteInstallations(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newSiteInstallationsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newIntegrationStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -266,5 +312,19 @@ func newSitesStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(SitesInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2M, false, SitesTable, SitesPrimaryKey...),
+	)
+}
+func newSpaceInstallationsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(SpaceInstallationsInverseTable, SpaceInstallationsColumn),
+		sqlgraph.Edge(sqlgraph.O2M, true, SpaceInstallationsTable, SpaceInstallationsColumn),
+	)
+}
+func newSiteInstallationsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(SiteInstallationsInverseTable, SiteInstallationsColumn),
+		sqlgraph.Edge(sqlgraph.O2M, true, SiteInstallationsTable, SiteInstallationsColumn),
 	)
 }

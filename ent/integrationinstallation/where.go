@@ -478,6 +478,52 @@ func HasSitesWith(preds ...predicate.Site) predicate.IntegrationInstallation {
 	})
 }
 
+// HasSpaceInstallations applies the HasEdge predicate on the "space_installations" edge.
+func HasSpaceInstallations() predicate.IntegrationInstallation {
+	return predicate.IntegrationInstallation(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, SpaceInstallationsTable, SpaceInstallationsColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasSpaceInstallationsWith applies the HasEdge predicate on the "space_installations" edge with a given conditions (other predicates).
+func HasSpaceInstallationsWith(preds ...predicate.IntegrationSpaceInstallation) predicate.IntegrationInstallation {
+	return predicate.IntegrationInstallation(func(s *sql.Selector) {
+		step := newSpaceInstallationsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasSiteInstallations applies the HasEdge predicate on the "site_installations" edge.
+func HasSiteInstallations() predicate.IntegrationInstallation {
+	return predicate.IntegrationInstallation(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, SiteInstallationsTable, SiteInstallationsColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasSiteInstallationsWith applies the HasEdge predicate on the "site_installations" edge with a given conditions (other predicates).
+func HasSiteInstallationsWith(preds ...predicate.IntegrationSiteInstallation) predicate.IntegrationInstallation {
+	return predicate.IntegrationInstallation(func(s *sql.Selector) {
+		step := newSiteInstallationsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.IntegrationInstallation) predicate.IntegrationInstallation {
 	return predicate.IntegrationInstallation(sql.AndPredicates(predicates...))

@@ -17,6 +17,8 @@ import (
 	"github.com/bindery/bindery/ent/contentobject"
 	"github.com/bindery/bindery/ent/integration"
 	"github.com/bindery/bindery/ent/integrationinstallation"
+	"github.com/bindery/bindery/ent/integrationsiteinstallation"
+	"github.com/bindery/bindery/ent/integrationspaceinstallation"
 	"github.com/bindery/bindery/ent/invite"
 	"github.com/bindery/bindery/ent/member"
 	"github.com/bindery/bindery/ent/openapispec"
@@ -338,6 +340,60 @@ func (f TraverseIntegrationInstallation) Traverse(ctx context.Context, q ent.Que
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.IntegrationInstallationQuery", q)
+}
+
+// The IntegrationSiteInstallationFunc type is an adapter to allow the use of ordinary function as a Querier.
+type IntegrationSiteInstallationFunc func(context.Context, *ent.IntegrationSiteInstallationQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f IntegrationSiteInstallationFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.IntegrationSiteInstallationQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.IntegrationSiteInstallationQuery", q)
+}
+
+// The TraverseIntegrationSiteInstallation type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseIntegrationSiteInstallation func(context.Context, *ent.IntegrationSiteInstallationQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseIntegrationSiteInstallation) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseIntegrationSiteInstallation) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.IntegrationSiteInstallationQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.IntegrationSiteInstallationQuery", q)
+}
+
+// The IntegrationSpaceInstallationFunc type is an adapter to allow the use of ordinary function as a Querier.
+type IntegrationSpaceInstallationFunc func(context.Context, *ent.IntegrationSpaceInstallationQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f IntegrationSpaceInstallationFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.IntegrationSpaceInstallationQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.IntegrationSpaceInstallationQuery", q)
+}
+
+// The TraverseIntegrationSpaceInstallation type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseIntegrationSpaceInstallation func(context.Context, *ent.IntegrationSpaceInstallationQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseIntegrationSpaceInstallation) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseIntegrationSpaceInstallation) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.IntegrationSpaceInstallationQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.IntegrationSpaceInstallationQuery", q)
 }
 
 // The InviteFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -928,6 +984,10 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.IntegrationQuery, predicate.Integration, integration.OrderOption]{typ: ent.TypeIntegration, tq: q}, nil
 	case *ent.IntegrationInstallationQuery:
 		return &query[*ent.IntegrationInstallationQuery, predicate.IntegrationInstallation, integrationinstallation.OrderOption]{typ: ent.TypeIntegrationInstallation, tq: q}, nil
+	case *ent.IntegrationSiteInstallationQuery:
+		return &query[*ent.IntegrationSiteInstallationQuery, predicate.IntegrationSiteInstallation, integrationsiteinstallation.OrderOption]{typ: ent.TypeIntegrationSiteInstallation, tq: q}, nil
+	case *ent.IntegrationSpaceInstallationQuery:
+		return &query[*ent.IntegrationSpaceInstallationQuery, predicate.IntegrationSpaceInstallation, integrationspaceinstallation.OrderOption]{typ: ent.TypeIntegrationSpaceInstallation, tq: q}, nil
 	case *ent.InviteQuery:
 		return &query[*ent.InviteQuery, predicate.Invite, invite.OrderOption]{typ: ent.TypeInvite, tq: q}, nil
 	case *ent.MemberQuery:

@@ -442,6 +442,60 @@ var (
 			},
 		},
 	}
+	// IntegrationInstallationSitesColumns holds the columns for the "integration_installation_sites" table.
+	IntegrationInstallationSitesColumns = []*schema.Column{
+		{Name: "configuration", Type: field.TypeJSON, Nullable: true, Default: "{}", SchemaType: map[string]string{"postgres": "json"}},
+		{Name: "external_ids", Type: field.TypeJSON, Nullable: true, Default: "[]", SchemaType: map[string]string{"postgres": "json"}},
+		{Name: "integration_installation_id", Type: field.TypeString, Size: 64},
+		{Name: "site_id", Type: field.TypeString, Size: 64},
+	}
+	// IntegrationInstallationSitesTable holds the schema information for the "integration_installation_sites" table.
+	IntegrationInstallationSitesTable = &schema.Table{
+		Name:       "integration_installation_sites",
+		Columns:    IntegrationInstallationSitesColumns,
+		PrimaryKey: []*schema.Column{IntegrationInstallationSitesColumns[2], IntegrationInstallationSitesColumns[3]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "integration_installation_sites_integration_installation_id",
+				Columns:    []*schema.Column{IntegrationInstallationSitesColumns[2]},
+				RefColumns: []*schema.Column{IntegrationInstallationsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "integration_installation_sites_site_id",
+				Columns:    []*schema.Column{IntegrationInstallationSitesColumns[3]},
+				RefColumns: []*schema.Column{SitesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
+	// IntegrationInstallationSpacesColumns holds the columns for the "integration_installation_spaces" table.
+	IntegrationInstallationSpacesColumns = []*schema.Column{
+		{Name: "configuration", Type: field.TypeJSON, Nullable: true, Default: "{}", SchemaType: map[string]string{"postgres": "json"}},
+		{Name: "external_ids", Type: field.TypeJSON, Nullable: true, Default: "[]", SchemaType: map[string]string{"postgres": "json"}},
+		{Name: "integration_installation_id", Type: field.TypeString, Size: 64},
+		{Name: "space_id", Type: field.TypeString, Size: 64},
+	}
+	// IntegrationInstallationSpacesTable holds the schema information for the "integration_installation_spaces" table.
+	IntegrationInstallationSpacesTable = &schema.Table{
+		Name:       "integration_installation_spaces",
+		Columns:    IntegrationInstallationSpacesColumns,
+		PrimaryKey: []*schema.Column{IntegrationInstallationSpacesColumns[2], IntegrationInstallationSpacesColumns[3]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "integration_installation_spaces_integration_installation_id",
+				Columns:    []*schema.Column{IntegrationInstallationSpacesColumns[2]},
+				RefColumns: []*schema.Column{IntegrationInstallationsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "integration_installation_spaces_space_id",
+				Columns:    []*schema.Column{IntegrationInstallationSpacesColumns[3]},
+				RefColumns: []*schema.Column{SpacesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
 	// InvitesColumns holds the columns for the "invites" table.
 	InvitesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -1402,56 +1456,6 @@ var (
 			},
 		},
 	}
-	// IntegrationInstallationSpacesColumns holds the columns for the "integration_installation_spaces" table.
-	IntegrationInstallationSpacesColumns = []*schema.Column{
-		{Name: "integration_installation_id", Type: field.TypeString, Size: 64},
-		{Name: "space_id", Type: field.TypeString, Size: 64},
-	}
-	// IntegrationInstallationSpacesTable holds the schema information for the "integration_installation_spaces" table.
-	IntegrationInstallationSpacesTable = &schema.Table{
-		Name:       "integration_installation_spaces",
-		Columns:    IntegrationInstallationSpacesColumns,
-		PrimaryKey: []*schema.Column{IntegrationInstallationSpacesColumns[0], IntegrationInstallationSpacesColumns[1]},
-		ForeignKeys: []*schema.ForeignKey{
-			{
-				Symbol:     "integration_installation_spaces_integration_installation_id",
-				Columns:    []*schema.Column{IntegrationInstallationSpacesColumns[0]},
-				RefColumns: []*schema.Column{IntegrationInstallationsColumns[0]},
-				OnDelete:   schema.Cascade,
-			},
-			{
-				Symbol:     "integration_installation_spaces_space_id",
-				Columns:    []*schema.Column{IntegrationInstallationSpacesColumns[1]},
-				RefColumns: []*schema.Column{SpacesColumns[0]},
-				OnDelete:   schema.Cascade,
-			},
-		},
-	}
-	// IntegrationInstallationSitesColumns holds the columns for the "integration_installation_sites" table.
-	IntegrationInstallationSitesColumns = []*schema.Column{
-		{Name: "integration_installation_id", Type: field.TypeString, Size: 64},
-		{Name: "site_id", Type: field.TypeString, Size: 64},
-	}
-	// IntegrationInstallationSitesTable holds the schema information for the "integration_installation_sites" table.
-	IntegrationInstallationSitesTable = &schema.Table{
-		Name:       "integration_installation_sites",
-		Columns:    IntegrationInstallationSitesColumns,
-		PrimaryKey: []*schema.Column{IntegrationInstallationSitesColumns[0], IntegrationInstallationSitesColumns[1]},
-		ForeignKeys: []*schema.ForeignKey{
-			{
-				Symbol:     "integration_installation_sites_integration_installation_id",
-				Columns:    []*schema.Column{IntegrationInstallationSitesColumns[0]},
-				RefColumns: []*schema.Column{IntegrationInstallationsColumns[0]},
-				OnDelete:   schema.Cascade,
-			},
-			{
-				Symbol:     "integration_installation_sites_site_id",
-				Columns:    []*schema.Column{IntegrationInstallationSitesColumns[1]},
-				RefColumns: []*schema.Column{SitesColumns[0]},
-				OnDelete:   schema.Cascade,
-			},
-		},
-	}
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
 		APITokensTable,
@@ -1463,6 +1467,8 @@ var (
 		ContentObjectsTable,
 		IntegrationsTable,
 		IntegrationInstallationsTable,
+		IntegrationInstallationSitesTable,
+		IntegrationInstallationSpacesTable,
 		InvitesTable,
 		MembersTable,
 		OpenAPISpecsTable,
@@ -1487,8 +1493,6 @@ var (
 		ChangeRequestContributorsTable,
 		CommentMentionsTable,
 		CommentReplyMentionsTable,
-		IntegrationInstallationSpacesTable,
-		IntegrationInstallationSitesTable,
 	}
 )
 
@@ -1516,6 +1520,16 @@ func init() {
 	IntegrationsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	IntegrationInstallationsTable.ForeignKeys[0].RefTable = IntegrationsTable
 	IntegrationInstallationsTable.ForeignKeys[1].RefTable = OrganizationsTable
+	IntegrationInstallationSitesTable.ForeignKeys[0].RefTable = IntegrationInstallationsTable
+	IntegrationInstallationSitesTable.ForeignKeys[1].RefTable = SitesTable
+	IntegrationInstallationSitesTable.Annotation = &entsql.Annotation{
+		Table: "integration_installation_sites",
+	}
+	IntegrationInstallationSpacesTable.ForeignKeys[0].RefTable = IntegrationInstallationsTable
+	IntegrationInstallationSpacesTable.ForeignKeys[1].RefTable = SpacesTable
+	IntegrationInstallationSpacesTable.Annotation = &entsql.Annotation{
+		Table: "integration_installation_spaces",
+	}
 	InvitesTable.ForeignKeys[0].RefTable = SpacesTable
 	InvitesTable.ForeignKeys[1].RefTable = CollectionsTable
 	InvitesTable.ForeignKeys[2].RefTable = UsersTable
@@ -1560,8 +1574,4 @@ func init() {
 	CommentMentionsTable.ForeignKeys[1].RefTable = UsersTable
 	CommentReplyMentionsTable.ForeignKeys[0].RefTable = CommentRepliesTable
 	CommentReplyMentionsTable.ForeignKeys[1].RefTable = UsersTable
-	IntegrationInstallationSpacesTable.ForeignKeys[0].RefTable = IntegrationInstallationsTable
-	IntegrationInstallationSpacesTable.ForeignKeys[1].RefTable = SpacesTable
-	IntegrationInstallationSitesTable.ForeignKeys[0].RefTable = IntegrationInstallationsTable
-	IntegrationInstallationSitesTable.ForeignKeys[1].RefTable = SitesTable
 }

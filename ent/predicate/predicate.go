@@ -33,6 +33,12 @@ type Integration func(*sql.Selector)
 // IntegrationInstallation is the predicate function for integrationinstallation builders.
 type IntegrationInstallation func(*sql.Selector)
 
+// IntegrationSiteInstallation is the predicate function for integrationsiteinstallation builders.
+type IntegrationSiteInstallation func(*sql.Selector)
+
+// IntegrationSpaceInstallation is the predicate function for integrationspaceinstallation builders.
+type IntegrationSpaceInstallation func(*sql.Selector)
+
 // Invite is the predicate function for invite builders.
 type Invite func(*sql.Selector)
 

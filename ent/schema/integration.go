@@ -298,8 +298,10 @@ func (IntegrationInstallation) Edges() []ent.Edge {
 			Annotations(skip),
 		edge.From("organization", Organization.Type).Ref("installations").Field("organization_id").Unique().Required().Immutable().
 			Annotations(skip),
-		edge.To("spaces", Space.Type).Annotations(skip),
-		edge.To("sites", Site.Type).Annotations(skip),
+		// The selected spaces and sites, each through a row that holds its
+		// own configuration.
+		edge.To("spaces", Space.Type).Through("space_installations", IntegrationSpaceInstallation.Type).Annotations(skip),
+		edge.To("sites", Site.Type).Through("site_installations", IntegrationSiteInstallation.Type).Annotations(skip),
 	}
 }
 
@@ -311,4 +313,80 @@ func (IntegrationInstallation) Indexes() []ent.Index {
 // Annotations of the IntegrationInstallation.
 func (IntegrationInstallation) Annotations() []schema.Annotation {
 	return []schema.Annotation{schema.Comment("An integration installed in an organization, for all or selected spaces and sites.")}
+}
+
+// targetFields are the fields of an installation's row for one space or
+// site it selects: the configuration of the integration there, valid
+// against its space or site configuration schema, and its external IDs.
+// Their defaults are the columns' own, which let a migration add them to a
+// table that has rows, and fill the rows ent inserts for the edge: ent's
+// insert of an edge's rows does not encode a JSON field's Go default.
+func targetFields(target string) []ent.Field {
+	return []ent.Field{
+		field.String("integration_installation_id").Immutable().Annotations(internal()),
+		field.String(target + "_id").Immutable().Annotations(internal()),
+		field.JSON("configuration", map[string]any{}).Optional().SchemaType(jsonColumn).
+			Annotations(internal(), entsql.Default("{}")),
+		field.Strings("external_ids").Optional().SchemaType(jsonColumn).Annotations(internal(), entsql.Default("[]")),
+	}
+}
+
+// IntegrationSpaceInstallation is a space an installation selects, with the
+// integration's configuration for that space: the row of the
+// installation's spaces edge.
+type IntegrationSpaceInstallation struct{ ent.Schema }
+
+// Fields of the IntegrationSpaceInstallation.
+func (IntegrationSpaceInstallation) Fields() []ent.Field { return targetFields("space") }
+
+// Edges of the IntegrationSpaceInstallation.
+func (IntegrationSpaceInstallation) Edges() []ent.Edge {
+	return []ent.Edge{
+		// The constraints keep the names they had as the join table's.
+		edge.To("integration_installation", IntegrationInstallation.Type).Field("integration_installation_id").
+			Unique().Required().Immutable().StorageKey(edge.Symbol("integration_installation_spaces_integration_installation_id")).
+			Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.To("space", Space.Type).Field("space_id").Unique().Required().Immutable().
+			StorageKey(edge.Symbol("integration_installation_spaces_space_id")).Annotations(entsql.OnDelete(entsql.Cascade)),
+	}
+}
+
+// Annotations of the IntegrationSpaceInstallation: the table of the
+// selection it extends.
+func (IntegrationSpaceInstallation) Annotations() []schema.Annotation {
+	return []schema.Annotation{
+		field.ID("integration_installation_id", "space_id"),
+		entsql.Table("integration_installation_spaces"),
+		entgql.Skip(entgql.SkipAll),
+		schema.Comment("A space an installation selects, with the integration's configuration for it."),
+	}
+}
+
+// IntegrationSiteInstallation is a site an installation selects, with the
+// integration's configuration for that site.
+type IntegrationSiteInstallation struct{ ent.Schema }
+
+// Fields of the IntegrationSiteInstallation.
+func (IntegrationSiteInstallation) Fields() []ent.Field { return targetFields("site") }
+
+// Edges of the IntegrationSiteInstallation.
+func (IntegrationSiteInstallation) Edges() []ent.Edge {
+	return []ent.Edge{
+		// The constraints keep the names they had as the join table's.
+		edge.To("integration_installation", IntegrationInstallation.Type).Field("integration_installation_id").
+			Unique().Required().Immutable().StorageKey(edge.Symbol("integration_installation_sites_integration_installation_id")).
+			Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.To("site", Site.Type).Field("site_id").Unique().Required().Immutable().
+			StorageKey(edge.Symbol("integration_installation_sites_site_id")).Annotations(entsql.OnDelete(entsql.Cascade)),
+	}
+}
+
+// Annotations of the IntegrationSiteInstallation.
+func (IntegrationSiteInstallation) Annotations() []schema.Annotation {
+	return []schema.Annotation{
+		field.ID("integration_installation_id", "site_id"),
+		entsql.Table("integration_installation_sites"),
+		entgql.Skip(entgql.SkipAll),
+		schema.Comment("A site an installation selects, with the integration's configuration for it."),
+	}
 }

@@ -53,6 +53,8 @@ type ResolverRoot interface {
 	EmojiReactionUser() EmojiReactionUserResolver
 	Integration() IntegrationResolver
 	IntegrationInstallation() IntegrationInstallationResolver
+	IntegrationSiteInstallation() IntegrationSiteInstallationResolver
+	IntegrationSpaceInstallation() IntegrationSpaceInstallationResolver
 	Invite() InviteResolver
 	Member() MemberResolver
 	Mutation() MutationResolver
@@ -557,6 +559,16 @@ type ComplexityRoot struct {
 		TotalResources    func(childComplexity int) int
 	}
 
+	InstallIntegrationOnSitePayload struct {
+		ClientMutationID func(childComplexity int) int
+		SiteInstallation func(childComplexity int) int
+	}
+
+	InstallIntegrationOnSpacePayload struct {
+		ClientMutationID  func(childComplexity int) int
+		SpaceInstallation func(childComplexity int) int
+	}
+
 	InstallIntegrationPayload struct {
 		ClientMutationID func(childComplexity int) int
 		Installation     func(childComplexity int) int
@@ -606,20 +618,24 @@ type ComplexityRoot struct {
 	}
 
 	IntegrationInstallation struct {
-		Configuration  func(childComplexity int) int
-		CreatedAt      func(childComplexity int) int
-		ExternalIds    func(childComplexity int) int
-		ID             func(childComplexity int) int
-		Integration    func(childComplexity int) int
-		Organization   func(childComplexity int) int
-		SelectedSites  func(childComplexity int) int
-		SelectedSpaces func(childComplexity int) int
-		SiteSelection  func(childComplexity int) int
-		SpaceSelection func(childComplexity int) int
-		Spaces         func(childComplexity int) int
-		Status         func(childComplexity int) int
-		UpdatedAt      func(childComplexity int) int
-		Urls           func(childComplexity int) int
+		Configuration      func(childComplexity int) int
+		CreatedAt          func(childComplexity int) int
+		ExternalIds        func(childComplexity int) int
+		ID                 func(childComplexity int) int
+		Integration        func(childComplexity int) int
+		Organization       func(childComplexity int) int
+		SelectedSites      func(childComplexity int) int
+		SelectedSpaces     func(childComplexity int) int
+		SiteInstallation   func(childComplexity int, siteID string) int
+		SiteInstallations  func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
+		SiteSelection      func(childComplexity int) int
+		SpaceInstallation  func(childComplexity int, spaceID string) int
+		SpaceInstallations func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
+		SpaceSelection     func(childComplexity int) int
+		Spaces             func(childComplexity int) int
+		Status             func(childComplexity int) int
+		UpdatedAt          func(childComplexity int) int
+		Urls               func(childComplexity int) int
 	}
 
 	IntegrationInstallationConnection struct {
@@ -643,6 +659,55 @@ type ComplexityRoot struct {
 	IntegrationPermissions struct {
 		Admin   func(childComplexity int) int
 		Install func(childComplexity int) int
+	}
+
+	IntegrationSiteInstallation struct {
+		Configuration func(childComplexity int) int
+		ExternalIds   func(childComplexity int) int
+		Installation  func(childComplexity int) int
+		Site          func(childComplexity int) int
+		SiteID        func(childComplexity int) int
+		Status        func(childComplexity int) int
+		Urls          func(childComplexity int) int
+	}
+
+	IntegrationSiteInstallationConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	IntegrationSiteInstallationEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	IntegrationSpaceInstallation struct {
+		Configuration func(childComplexity int) int
+		ExternalIds   func(childComplexity int) int
+		Installation  func(childComplexity int) int
+		Space         func(childComplexity int) int
+		SpaceID       func(childComplexity int) int
+		Status        func(childComplexity int) int
+		Urls          func(childComplexity int) int
+	}
+
+	IntegrationSpaceInstallationConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	IntegrationSpaceInstallationEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	IntegrationTargetInstallationURLs struct {
+		Location       func(childComplexity int) int
+		PublicEndpoint func(childComplexity int) int
 	}
 
 	IntegrationURLs struct {
@@ -784,105 +849,111 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		AddReaction                   func(childComplexity int, input model.AddReactionInput) int
-		AddSiteSectionToGroup         func(childComplexity int, input model.SiteSectionGroupMembershipInput) int
-		AddTeamMember                 func(childComplexity int, input model.AddTeamMemberInput) int
-		CreateAPIToken                func(childComplexity int, input model.CreateAPITokenInput) int
-		CreateChangeRequest           func(childComplexity int, input model.CreateChangeRequestInput) int
-		CreateCollection              func(childComplexity int, input model.CreateCollectionInput) int
-		CreateLinkInvite              func(childComplexity int, input model.CreateLinkInviteInput) int
-		CreateOpenAPISpec             func(childComplexity int, input model.CreateOpenAPISpecInput) int
-		CreateOrganization            func(childComplexity int, input model.CreateOrganizationInput) int
-		CreatePage                    func(childComplexity int, input model.CreatePageInput) int
-		CreateSAMLProvider            func(childComplexity int, input model.CreateSAMLProviderInput) int
-		CreateShareLink               func(childComplexity int, input model.CreateShareLinkInput) int
-		CreateSite                    func(childComplexity int, input model.CreateSiteInput) int
-		CreateSiteRedirect            func(childComplexity int, input model.CreateSiteRedirectInput) int
-		CreateSiteSection             func(childComplexity int, input model.CreateSiteSectionInput) int
-		CreateSiteSectionGroup        func(childComplexity int, input model.CreateSiteSectionGroupInput) int
-		CreateSiteSpace               func(childComplexity int, input model.CreateSiteSpaceInput) int
-		CreateSpace                   func(childComplexity int, input model.CreateSpaceInput) int
-		CreateTeam                    func(childComplexity int, input model.CreateTeamInput) int
-		CreateTranslationSettings     func(childComplexity int, input model.CreateTranslationSettingsInput) int
-		CreateWebhookEndpoint         func(childComplexity int, input model.CreateWebhookEndpointInput) int
-		DeleteCollection              func(childComplexity int, input model.DeleteCollectionInput) int
-		DeleteComment                 func(childComplexity int, input model.DeleteCommentInput) int
-		DeleteCommentReply            func(childComplexity int, input model.DeleteCommentReplyInput) int
-		DeleteFile                    func(childComplexity int, input model.DeleteFileInput) int
-		DeleteLinkInvite              func(childComplexity int, input model.DeleteLinkInviteInput) int
-		DeleteOpenAPISpec             func(childComplexity int, input model.DeleteOpenAPISpecInput) int
-		DeletePage                    func(childComplexity int, input model.DeletePageInput) int
-		DeleteSAMLProvider            func(childComplexity int, input model.DeleteSAMLProviderInput) int
-		DeleteShareLink               func(childComplexity int, input model.DeleteShareLinkInput) int
-		DeleteSite                    func(childComplexity int, input model.DeleteSiteInput) int
-		DeleteSiteRedirect            func(childComplexity int, input model.DeleteSiteRedirectInput) int
-		DeleteSiteSection             func(childComplexity int, input model.DeleteSiteSectionInput) int
-		DeleteSiteSectionGroup        func(childComplexity int, input model.DeleteSiteSectionGroupInput) int
-		DeleteSiteSpace               func(childComplexity int, input model.DeleteSiteSpaceInput) int
-		DeleteSpace                   func(childComplexity int, input model.DeleteSpaceInput) int
-		DeleteTeam                    func(childComplexity int, input model.DeleteTeamInput) int
-		DeleteTranslationSettings     func(childComplexity int, input model.DeleteTranslationSettingsInput) int
-		DeleteWebhookEndpoint         func(childComplexity int, input model.DeleteWebhookEndpointInput) int
-		DuplicateSpace                func(childComplexity int, input model.DuplicateSpaceInput) int
-		ImportContent                 func(childComplexity int, input model.ImportContentInput) int
-		InstallIntegration            func(childComplexity int, input model.InstallIntegrationInput) int
-		InviteMembers                 func(childComplexity int, input model.InviteMembersInput) int
-		JoinOrganization              func(childComplexity int, input model.JoinOrganizationInput) int
-		MergeChangeRequest            func(childComplexity int, input model.MergeChangeRequestInput) int
-		MoveCollection                func(childComplexity int, input model.MoveCollectionInput) int
-		MovePage                      func(childComplexity int, input model.MovePageInput) int
-		MoveSiteSection               func(childComplexity int, input model.MoveSiteSectionInput) int
-		MoveSiteSectionGroup          func(childComplexity int, input model.MoveSiteSectionGroupInput) int
-		MoveSiteSpace                 func(childComplexity int, input model.MoveSiteSpaceInput) int
-		MoveSpace                     func(childComplexity int, input model.MoveSpaceInput) int
-		PingOrganization              func(childComplexity int, input model.PingOrganizationInput) int
-		PostComment                   func(childComplexity int, input model.PostCommentInput) int
-		PostCommentReply              func(childComplexity int, input model.PostCommentReplyInput) int
-		PublishIntegration            func(childComplexity int, input model.PublishIntegrationInput) int
-		PublishSite                   func(childComplexity int, input model.PublishSiteInput) int
-		PutOpenAPISpec                func(childComplexity int, input model.PutOpenAPISpecInput) int
-		RedeliverWebhookDelivery      func(childComplexity int, input model.RedeliverWebhookDeliveryInput) int
-		RemoveMember                  func(childComplexity int, input model.RemoveMemberInput) int
-		RemoveReaction                func(childComplexity int, input model.RemoveReactionInput) int
-		RemoveSiteSectionFromGroup    func(childComplexity int, input model.SiteSectionGroupMembershipInput) int
-		RemoveTeamMember              func(childComplexity int, input model.RemoveTeamMemberInput) int
-		ResolveComment                func(childComplexity int, input model.ResolveCommentInput) int
-		RestoreSpace                  func(childComplexity int, input model.RestoreSpaceInput) int
-		RevokeAPIToken                func(childComplexity int, input model.RevokeAPITokenInput) int
-		RotateSiteVisitorAuthKey      func(childComplexity int, input model.RotateSiteVisitorAuthKeyInput) int
-		RotateWebhookEndpointSecret   func(childComplexity int, input model.RotateWebhookEndpointSecretInput) int
-		SetMemberSso                  func(childComplexity int, input model.SetMemberSSOInput) int
-		SetPageMarkdown               func(childComplexity int, input model.SetPageMarkdownInput) int
-		SetTeamContentRole            func(childComplexity int, input model.SetTeamContentRoleInput) int
-		SyncChangeRequest             func(childComplexity int, input model.SyncChangeRequestInput) int
-		TransferCollection            func(childComplexity int, input model.TransferCollectionInput) int
-		TransferSpace                 func(childComplexity int, input model.TransferSpaceInput) int
-		UninstallIntegration          func(childComplexity int, input model.UninstallIntegrationInput) int
-		UnpublishIntegration          func(childComplexity int, input model.UnpublishIntegrationInput) int
-		UnpublishSite                 func(childComplexity int, input model.PublishSiteInput) int
-		UpdateChangeRequest           func(childComplexity int, input model.UpdateChangeRequestInput) int
-		UpdateCollection              func(childComplexity int, input model.UpdateCollectionInput) int
-		UpdateComment                 func(childComplexity int, input model.UpdateCommentInput) int
-		UpdateCommentReply            func(childComplexity int, input model.UpdateCommentReplyInput) int
-		UpdateIntegrationInstallation func(childComplexity int, input model.UpdateIntegrationInstallationInput) int
-		UpdateLinkInvite              func(childComplexity int, input model.UpdateLinkInviteInput) int
-		UpdateMember                  func(childComplexity int, input model.UpdateMemberInput) int
-		UpdateOpenAPISpec             func(childComplexity int, input model.UpdateOpenAPISpecInput) int
-		UpdateOrganization            func(childComplexity int, input model.UpdateOrganizationInput) int
-		UpdatePage                    func(childComplexity int, input model.UpdatePageInput) int
-		UpdateSAMLProvider            func(childComplexity int, input model.UpdateSAMLProviderInput) int
-		UpdateShareLink               func(childComplexity int, input model.UpdateShareLinkInput) int
-		UpdateSite                    func(childComplexity int, input model.UpdateSiteInput) int
-		UpdateSiteAdaptiveSchema      func(childComplexity int, input model.UpdateSiteAdaptiveSchemaInput) int
-		UpdateSiteRedirect            func(childComplexity int, input model.UpdateSiteRedirectInput) int
-		UpdateSiteSection             func(childComplexity int, input model.UpdateSiteSectionInput) int
-		UpdateSiteSectionGroup        func(childComplexity int, input model.UpdateSiteSectionGroupInput) int
-		UpdateSiteSpace               func(childComplexity int, input model.UpdateSiteSpaceInput) int
-		UpdateSpace                   func(childComplexity int, input model.UpdateSpaceInput) int
-		UpdateTeam                    func(childComplexity int, input model.UpdateTeamInput) int
-		UpdateTranslationSettings     func(childComplexity int, input model.UpdateTranslationSettingsInput) int
-		UpdateWebhookEndpoint         func(childComplexity int, input model.UpdateWebhookEndpointInput) int
-		UploadFile                    func(childComplexity int, input model.UploadFileInput) int
+		AddReaction                        func(childComplexity int, input model.AddReactionInput) int
+		AddSiteSectionToGroup              func(childComplexity int, input model.SiteSectionGroupMembershipInput) int
+		AddTeamMember                      func(childComplexity int, input model.AddTeamMemberInput) int
+		CreateAPIToken                     func(childComplexity int, input model.CreateAPITokenInput) int
+		CreateChangeRequest                func(childComplexity int, input model.CreateChangeRequestInput) int
+		CreateCollection                   func(childComplexity int, input model.CreateCollectionInput) int
+		CreateLinkInvite                   func(childComplexity int, input model.CreateLinkInviteInput) int
+		CreateOpenAPISpec                  func(childComplexity int, input model.CreateOpenAPISpecInput) int
+		CreateOrganization                 func(childComplexity int, input model.CreateOrganizationInput) int
+		CreatePage                         func(childComplexity int, input model.CreatePageInput) int
+		CreateSAMLProvider                 func(childComplexity int, input model.CreateSAMLProviderInput) int
+		CreateShareLink                    func(childComplexity int, input model.CreateShareLinkInput) int
+		CreateSite                         func(childComplexity int, input model.CreateSiteInput) int
+		CreateSiteRedirect                 func(childComplexity int, input model.CreateSiteRedirectInput) int
+		CreateSiteSection                  func(childComplexity int, input model.CreateSiteSectionInput) int
+		CreateSiteSectionGroup             func(childComplexity int, input model.CreateSiteSectionGroupInput) int
+		CreateSiteSpace                    func(childComplexity int, input model.CreateSiteSpaceInput) int
+		CreateSpace                        func(childComplexity int, input model.CreateSpaceInput) int
+		CreateTeam                         func(childComplexity int, input model.CreateTeamInput) int
+		CreateTranslationSettings          func(childComplexity int, input model.CreateTranslationSettingsInput) int
+		CreateWebhookEndpoint              func(childComplexity int, input model.CreateWebhookEndpointInput) int
+		DeleteCollection                   func(childComplexity int, input model.DeleteCollectionInput) int
+		DeleteComment                      func(childComplexity int, input model.DeleteCommentInput) int
+		DeleteCommentReply                 func(childComplexity int, input model.DeleteCommentReplyInput) int
+		DeleteFile                         func(childComplexity int, input model.DeleteFileInput) int
+		DeleteLinkInvite                   func(childComplexity int, input model.DeleteLinkInviteInput) int
+		DeleteOpenAPISpec                  func(childComplexity int, input model.DeleteOpenAPISpecInput) int
+		DeletePage                         func(childComplexity int, input model.DeletePageInput) int
+		DeleteSAMLProvider                 func(childComplexity int, input model.DeleteSAMLProviderInput) int
+		DeleteShareLink                    func(childComplexity int, input model.DeleteShareLinkInput) int
+		DeleteSite                         func(childComplexity int, input model.DeleteSiteInput) int
+		DeleteSiteRedirect                 func(childComplexity int, input model.DeleteSiteRedirectInput) int
+		DeleteSiteSection                  func(childComplexity int, input model.DeleteSiteSectionInput) int
+		DeleteSiteSectionGroup             func(childComplexity int, input model.DeleteSiteSectionGroupInput) int
+		DeleteSiteSpace                    func(childComplexity int, input model.DeleteSiteSpaceInput) int
+		DeleteSpace                        func(childComplexity int, input model.DeleteSpaceInput) int
+		DeleteTeam                         func(childComplexity int, input model.DeleteTeamInput) int
+		DeleteTranslationSettings          func(childComplexity int, input model.DeleteTranslationSettingsInput) int
+		DeleteWebhookEndpoint              func(childComplexity int, input model.DeleteWebhookEndpointInput) int
+		DuplicateSpace                     func(childComplexity int, input model.DuplicateSpaceInput) int
+		ImportContent                      func(childComplexity int, input model.ImportContentInput) int
+		InstallIntegration                 func(childComplexity int, input model.InstallIntegrationInput) int
+		InstallIntegrationOnSite           func(childComplexity int, input model.InstallIntegrationOnSiteInput) int
+		InstallIntegrationOnSpace          func(childComplexity int, input model.InstallIntegrationOnSpaceInput) int
+		InviteMembers                      func(childComplexity int, input model.InviteMembersInput) int
+		JoinOrganization                   func(childComplexity int, input model.JoinOrganizationInput) int
+		MergeChangeRequest                 func(childComplexity int, input model.MergeChangeRequestInput) int
+		MoveCollection                     func(childComplexity int, input model.MoveCollectionInput) int
+		MovePage                           func(childComplexity int, input model.MovePageInput) int
+		MoveSiteSection                    func(childComplexity int, input model.MoveSiteSectionInput) int
+		MoveSiteSectionGroup               func(childComplexity int, input model.MoveSiteSectionGroupInput) int
+		MoveSiteSpace                      func(childComplexity int, input model.MoveSiteSpaceInput) int
+		MoveSpace                          func(childComplexity int, input model.MoveSpaceInput) int
+		PingOrganization                   func(childComplexity int, input model.PingOrganizationInput) int
+		PostComment                        func(childComplexity int, input model.PostCommentInput) int
+		PostCommentReply                   func(childComplexity int, input model.PostCommentReplyInput) int
+		PublishIntegration                 func(childComplexity int, input model.PublishIntegrationInput) int
+		PublishSite                        func(childComplexity int, input model.PublishSiteInput) int
+		PutOpenAPISpec                     func(childComplexity int, input model.PutOpenAPISpecInput) int
+		RedeliverWebhookDelivery           func(childComplexity int, input model.RedeliverWebhookDeliveryInput) int
+		RemoveMember                       func(childComplexity int, input model.RemoveMemberInput) int
+		RemoveReaction                     func(childComplexity int, input model.RemoveReactionInput) int
+		RemoveSiteSectionFromGroup         func(childComplexity int, input model.SiteSectionGroupMembershipInput) int
+		RemoveTeamMember                   func(childComplexity int, input model.RemoveTeamMemberInput) int
+		ResolveComment                     func(childComplexity int, input model.ResolveCommentInput) int
+		RestoreSpace                       func(childComplexity int, input model.RestoreSpaceInput) int
+		RevokeAPIToken                     func(childComplexity int, input model.RevokeAPITokenInput) int
+		RotateSiteVisitorAuthKey           func(childComplexity int, input model.RotateSiteVisitorAuthKeyInput) int
+		RotateWebhookEndpointSecret        func(childComplexity int, input model.RotateWebhookEndpointSecretInput) int
+		SetMemberSso                       func(childComplexity int, input model.SetMemberSSOInput) int
+		SetPageMarkdown                    func(childComplexity int, input model.SetPageMarkdownInput) int
+		SetTeamContentRole                 func(childComplexity int, input model.SetTeamContentRoleInput) int
+		SyncChangeRequest                  func(childComplexity int, input model.SyncChangeRequestInput) int
+		TransferCollection                 func(childComplexity int, input model.TransferCollectionInput) int
+		TransferSpace                      func(childComplexity int, input model.TransferSpaceInput) int
+		UninstallIntegration               func(childComplexity int, input model.UninstallIntegrationInput) int
+		UninstallIntegrationFromSite       func(childComplexity int, input model.UninstallIntegrationFromSiteInput) int
+		UninstallIntegrationFromSpace      func(childComplexity int, input model.UninstallIntegrationFromSpaceInput) int
+		UnpublishIntegration               func(childComplexity int, input model.UnpublishIntegrationInput) int
+		UnpublishSite                      func(childComplexity int, input model.PublishSiteInput) int
+		UpdateChangeRequest                func(childComplexity int, input model.UpdateChangeRequestInput) int
+		UpdateCollection                   func(childComplexity int, input model.UpdateCollectionInput) int
+		UpdateComment                      func(childComplexity int, input model.UpdateCommentInput) int
+		UpdateCommentReply                 func(childComplexity int, input model.UpdateCommentReplyInput) int
+		UpdateIntegrationInstallation      func(childComplexity int, input model.UpdateIntegrationInstallationInput) int
+		UpdateIntegrationSiteInstallation  func(childComplexity int, input model.UpdateIntegrationSiteInstallationInput) int
+		UpdateIntegrationSpaceInstallation func(childComplexity int, input model.UpdateIntegrationSpaceInstallationInput) int
+		UpdateLinkInvite                   func(childComplexity int, input model.UpdateLinkInviteInput) int
+		UpdateMember                       func(childComplexity int, input model.UpdateMemberInput) int
+		UpdateOpenAPISpec                  func(childComplexity int, input model.UpdateOpenAPISpecInput) int
+		UpdateOrganization                 func(childComplexity int, input model.UpdateOrganizationInput) int
+		UpdatePage                         func(childComplexity int, input model.UpdatePageInput) int
+		UpdateSAMLProvider                 func(childComplexity int, input model.UpdateSAMLProviderInput) int
+		UpdateShareLink                    func(childComplexity int, input model.UpdateShareLinkInput) int
+		UpdateSite                         func(childComplexity int, input model.UpdateSiteInput) int
+		UpdateSiteAdaptiveSchema           func(childComplexity int, input model.UpdateSiteAdaptiveSchemaInput) int
+		UpdateSiteRedirect                 func(childComplexity int, input model.UpdateSiteRedirectInput) int
+		UpdateSiteSection                  func(childComplexity int, input model.UpdateSiteSectionInput) int
+		UpdateSiteSectionGroup             func(childComplexity int, input model.UpdateSiteSectionGroupInput) int
+		UpdateSiteSpace                    func(childComplexity int, input model.UpdateSiteSpaceInput) int
+		UpdateSpace                        func(childComplexity int, input model.UpdateSpaceInput) int
+		UpdateTeam                         func(childComplexity int, input model.UpdateTeamInput) int
+		UpdateTranslationSettings          func(childComplexity int, input model.UpdateTranslationSettingsInput) int
+		UpdateWebhookEndpoint              func(childComplexity int, input model.UpdateWebhookEndpointInput) int
+		UploadFile                         func(childComplexity int, input model.UploadFileInput) int
 	}
 
 	OpenAPIError struct {
@@ -1731,6 +1802,18 @@ type ComplexityRoot struct {
 		Location func(childComplexity int) int
 	}
 
+	UninstallIntegrationFromSitePayload struct {
+		ClientMutationID  func(childComplexity int) int
+		Installation      func(childComplexity int) int
+		UninstalledSiteID func(childComplexity int) int
+	}
+
+	UninstallIntegrationFromSpacePayload struct {
+		ClientMutationID   func(childComplexity int) int
+		Installation       func(childComplexity int) int
+		UninstalledSpaceID func(childComplexity int) int
+	}
+
 	UninstallIntegrationPayload struct {
 		ClientMutationID          func(childComplexity int) int
 		UninstalledInstallationID func(childComplexity int) int
@@ -1764,6 +1847,16 @@ type ComplexityRoot struct {
 	UpdateIntegrationInstallationPayload struct {
 		ClientMutationID func(childComplexity int) int
 		Installation     func(childComplexity int) int
+	}
+
+	UpdateIntegrationSiteInstallationPayload struct {
+		ClientMutationID func(childComplexity int) int
+		SiteInstallation func(childComplexity int) int
+	}
+
+	UpdateIntegrationSpaceInstallationPayload struct {
+		ClientMutationID  func(childComplexity int) int
+		SpaceInstallation func(childComplexity int) int
 	}
 
 	UpdateLinkInvitePayload struct {
@@ -2046,6 +2139,28 @@ type IntegrationInstallationResolver interface {
 	Configuration(ctx context.Context, obj *ent.IntegrationInstallation) (model.JSON, error)
 
 	Urls(ctx context.Context, obj *ent.IntegrationInstallation) (*model.IntegrationInstallationURLs, error)
+	SpaceInstallations(ctx context.Context, obj *ent.IntegrationInstallation, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.IntegrationSpaceInstallationConnection, error)
+	SpaceInstallation(ctx context.Context, obj *ent.IntegrationInstallation, spaceID string) (*ent.IntegrationSpaceInstallation, error)
+	SiteInstallations(ctx context.Context, obj *ent.IntegrationInstallation, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.IntegrationSiteInstallationConnection, error)
+	SiteInstallation(ctx context.Context, obj *ent.IntegrationInstallation, siteID string) (*ent.IntegrationSiteInstallation, error)
+}
+type IntegrationSiteInstallationResolver interface {
+	Installation(ctx context.Context, obj *ent.IntegrationSiteInstallation) (*ent.IntegrationInstallation, error)
+
+	Site(ctx context.Context, obj *ent.IntegrationSiteInstallation) (*ent.Site, error)
+	Status(ctx context.Context, obj *ent.IntegrationSiteInstallation) (enum.InstallationStatus, error)
+	Configuration(ctx context.Context, obj *ent.IntegrationSiteInstallation) (model.JSON, error)
+
+	Urls(ctx context.Context, obj *ent.IntegrationSiteInstallation) (*model.IntegrationTargetInstallationURLs, error)
+}
+type IntegrationSpaceInstallationResolver interface {
+	Installation(ctx context.Context, obj *ent.IntegrationSpaceInstallation) (*ent.IntegrationInstallation, error)
+
+	Space(ctx context.Context, obj *ent.IntegrationSpaceInstallation) (*ent.Space, error)
+	Status(ctx context.Context, obj *ent.IntegrationSpaceInstallation) (enum.InstallationStatus, error)
+	Configuration(ctx context.Context, obj *ent.IntegrationSpaceInstallation) (model.JSON, error)
+
+	Urls(ctx context.Context, obj *ent.IntegrationSpaceInstallation) (*model.IntegrationTargetInstallationURLs, error)
 }
 type InviteResolver interface {
 	Redundant(ctx context.Context, obj *ent.Invite) (bool, error)
@@ -2095,6 +2210,12 @@ type MutationResolver interface {
 	InstallIntegration(ctx context.Context, input model.InstallIntegrationInput) (*model.InstallIntegrationPayload, error)
 	UpdateIntegrationInstallation(ctx context.Context, input model.UpdateIntegrationInstallationInput) (*model.UpdateIntegrationInstallationPayload, error)
 	UninstallIntegration(ctx context.Context, input model.UninstallIntegrationInput) (*model.UninstallIntegrationPayload, error)
+	UpdateIntegrationSpaceInstallation(ctx context.Context, input model.UpdateIntegrationSpaceInstallationInput) (*model.UpdateIntegrationSpaceInstallationPayload, error)
+	UpdateIntegrationSiteInstallation(ctx context.Context, input model.UpdateIntegrationSiteInstallationInput) (*model.UpdateIntegrationSiteInstallationPayload, error)
+	InstallIntegrationOnSpace(ctx context.Context, input model.InstallIntegrationOnSpaceInput) (*model.InstallIntegrationOnSpacePayload, error)
+	UninstallIntegrationFromSpace(ctx context.Context, input model.UninstallIntegrationFromSpaceInput) (*model.UninstallIntegrationFromSpacePayload, error)
+	InstallIntegrationOnSite(ctx context.Context, input model.InstallIntegrationOnSiteInput) (*model.InstallIntegrationOnSitePayload, error)
+	UninstallIntegrationFromSite(ctx context.Context, input model.UninstallIntegrationFromSiteInput) (*model.UninstallIntegrationFromSitePayload, error)
 	InviteMembers(ctx context.Context, input model.InviteMembersInput) (*model.InviteMembersPayload, error)
 	CreateLinkInvite(ctx context.Context, input model.CreateLinkInviteInput) (*model.CreateLinkInvitePayload, error)
 	UpdateLinkInvite(ctx context.Context, input model.UpdateLinkInviteInput) (*model.UpdateLinkInvitePayload, error)
@@ -3941,6 +4062,32 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ImportContentPayload.TotalResources(childComplexity), true
 
+	case "InstallIntegrationOnSitePayload.clientMutationId":
+		if e.ComplexityRoot.InstallIntegrationOnSitePayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InstallIntegrationOnSitePayload.ClientMutationID(childComplexity), true
+	case "InstallIntegrationOnSitePayload.siteInstallation":
+		if e.ComplexityRoot.InstallIntegrationOnSitePayload.SiteInstallation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InstallIntegrationOnSitePayload.SiteInstallation(childComplexity), true
+
+	case "InstallIntegrationOnSpacePayload.clientMutationId":
+		if e.ComplexityRoot.InstallIntegrationOnSpacePayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InstallIntegrationOnSpacePayload.ClientMutationID(childComplexity), true
+	case "InstallIntegrationOnSpacePayload.spaceInstallation":
+		if e.ComplexityRoot.InstallIntegrationOnSpacePayload.SpaceInstallation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InstallIntegrationOnSpacePayload.SpaceInstallation(childComplexity), true
+
 	case "InstallIntegrationPayload.clientMutationId":
 		if e.ComplexityRoot.InstallIntegrationPayload.ClientMutationID == nil {
 			break
@@ -4197,12 +4344,56 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.IntegrationInstallation.SelectedSpaces(childComplexity), true
+	case "IntegrationInstallation.siteInstallation":
+		if e.ComplexityRoot.IntegrationInstallation.SiteInstallation == nil {
+			break
+		}
+
+		args, err := ec.field_IntegrationInstallation_siteInstallation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.SiteInstallation(childComplexity, args["siteId"].(string)), true
+	case "IntegrationInstallation.siteInstallations":
+		if e.ComplexityRoot.IntegrationInstallation.SiteInstallations == nil {
+			break
+		}
+
+		args, err := ec.field_IntegrationInstallation_siteInstallations_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.SiteInstallations(childComplexity, args["first"].(*int), args["after"].(*page.Cursor), args["last"].(*int), args["before"].(*page.Cursor)), true
 	case "IntegrationInstallation.siteSelection":
 		if e.ComplexityRoot.IntegrationInstallation.SiteSelection == nil {
 			break
 		}
 
 		return e.ComplexityRoot.IntegrationInstallation.SiteSelection(childComplexity), true
+	case "IntegrationInstallation.spaceInstallation":
+		if e.ComplexityRoot.IntegrationInstallation.SpaceInstallation == nil {
+			break
+		}
+
+		args, err := ec.field_IntegrationInstallation_spaceInstallation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.SpaceInstallation(childComplexity, args["spaceId"].(string)), true
+	case "IntegrationInstallation.spaceInstallations":
+		if e.ComplexityRoot.IntegrationInstallation.SpaceInstallations == nil {
+			break
+		}
+
+		args, err := ec.field_IntegrationInstallation_spaceInstallations_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.SpaceInstallations(childComplexity, args["first"].(*int), args["after"].(*page.Cursor), args["last"].(*int), args["before"].(*page.Cursor)), true
 	case "IntegrationInstallation.spaceSelection":
 		if e.ComplexityRoot.IntegrationInstallation.SpaceSelection == nil {
 			break
@@ -4303,6 +4494,181 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.IntegrationPermissions.Install(childComplexity), true
+
+	case "IntegrationSiteInstallation.configuration":
+		if e.ComplexityRoot.IntegrationSiteInstallation.Configuration == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSiteInstallation.Configuration(childComplexity), true
+	case "IntegrationSiteInstallation.externalIds":
+		if e.ComplexityRoot.IntegrationSiteInstallation.ExternalIds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSiteInstallation.ExternalIds(childComplexity), true
+	case "IntegrationSiteInstallation.installation":
+		if e.ComplexityRoot.IntegrationSiteInstallation.Installation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSiteInstallation.Installation(childComplexity), true
+	case "IntegrationSiteInstallation.site":
+		if e.ComplexityRoot.IntegrationSiteInstallation.Site == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSiteInstallation.Site(childComplexity), true
+	case "IntegrationSiteInstallation.siteId":
+		if e.ComplexityRoot.IntegrationSiteInstallation.SiteID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSiteInstallation.SiteID(childComplexity), true
+	case "IntegrationSiteInstallation.status":
+		if e.ComplexityRoot.IntegrationSiteInstallation.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSiteInstallation.Status(childComplexity), true
+	case "IntegrationSiteInstallation.urls":
+		if e.ComplexityRoot.IntegrationSiteInstallation.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSiteInstallation.Urls(childComplexity), true
+
+	case "IntegrationSiteInstallationConnection.edges":
+		if e.ComplexityRoot.IntegrationSiteInstallationConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSiteInstallationConnection.Edges(childComplexity), true
+	case "IntegrationSiteInstallationConnection.nodes":
+		if e.ComplexityRoot.IntegrationSiteInstallationConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSiteInstallationConnection.Nodes(childComplexity), true
+	case "IntegrationSiteInstallationConnection.pageInfo":
+		if e.ComplexityRoot.IntegrationSiteInstallationConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSiteInstallationConnection.PageInfo(childComplexity), true
+	case "IntegrationSiteInstallationConnection.totalCount":
+		if e.ComplexityRoot.IntegrationSiteInstallationConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSiteInstallationConnection.TotalCount(childComplexity), true
+
+	case "IntegrationSiteInstallationEdge.cursor":
+		if e.ComplexityRoot.IntegrationSiteInstallationEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSiteInstallationEdge.Cursor(childComplexity), true
+	case "IntegrationSiteInstallationEdge.node":
+		if e.ComplexityRoot.IntegrationSiteInstallationEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSiteInstallationEdge.Node(childComplexity), true
+
+	case "IntegrationSpaceInstallation.configuration":
+		if e.ComplexityRoot.IntegrationSpaceInstallation.Configuration == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSpaceInstallation.Configuration(childComplexity), true
+	case "IntegrationSpaceInstallation.externalIds":
+		if e.ComplexityRoot.IntegrationSpaceInstallation.ExternalIds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSpaceInstallation.ExternalIds(childComplexity), true
+	case "IntegrationSpaceInstallation.installation":
+		if e.ComplexityRoot.IntegrationSpaceInstallation.Installation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSpaceInstallation.Installation(childComplexity), true
+	case "IntegrationSpaceInstallation.space":
+		if e.ComplexityRoot.IntegrationSpaceInstallation.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSpaceInstallation.Space(childComplexity), true
+	case "IntegrationSpaceInstallation.spaceId":
+		if e.ComplexityRoot.IntegrationSpaceInstallation.SpaceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSpaceInstallation.SpaceID(childComplexity), true
+	case "IntegrationSpaceInstallation.status":
+		if e.ComplexityRoot.IntegrationSpaceInstallation.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSpaceInstallation.Status(childComplexity), true
+	case "IntegrationSpaceInstallation.urls":
+		if e.ComplexityRoot.IntegrationSpaceInstallation.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSpaceInstallation.Urls(childComplexity), true
+
+	case "IntegrationSpaceInstallationConnection.edges":
+		if e.ComplexityRoot.IntegrationSpaceInstallationConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSpaceInstallationConnection.Edges(childComplexity), true
+	case "IntegrationSpaceInstallationConnection.nodes":
+		if e.ComplexityRoot.IntegrationSpaceInstallationConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSpaceInstallationConnection.Nodes(childComplexity), true
+	case "IntegrationSpaceInstallationConnection.pageInfo":
+		if e.ComplexityRoot.IntegrationSpaceInstallationConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSpaceInstallationConnection.PageInfo(childComplexity), true
+	case "IntegrationSpaceInstallationConnection.totalCount":
+		if e.ComplexityRoot.IntegrationSpaceInstallationConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSpaceInstallationConnection.TotalCount(childComplexity), true
+
+	case "IntegrationSpaceInstallationEdge.cursor":
+		if e.ComplexityRoot.IntegrationSpaceInstallationEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSpaceInstallationEdge.Cursor(childComplexity), true
+	case "IntegrationSpaceInstallationEdge.node":
+		if e.ComplexityRoot.IntegrationSpaceInstallationEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSpaceInstallationEdge.Node(childComplexity), true
+
+	case "IntegrationTargetInstallationURLs.location":
+		if e.ComplexityRoot.IntegrationTargetInstallationURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationTargetInstallationURLs.Location(childComplexity), true
+	case "IntegrationTargetInstallationURLs.publicEndpoint":
+		if e.ComplexityRoot.IntegrationTargetInstallationURLs.PublicEndpoint == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationTargetInstallationURLs.PublicEndpoint(childComplexity), true
 
 	case "IntegrationURLs.app":
 		if e.ComplexityRoot.IntegrationURLs.App == nil {
@@ -5247,6 +5613,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.InstallIntegration(childComplexity, args["input"].(model.InstallIntegrationInput)), true
+	case "Mutation.installIntegrationOnSite":
+		if e.ComplexityRoot.Mutation.InstallIntegrationOnSite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_installIntegrationOnSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.InstallIntegrationOnSite(childComplexity, args["input"].(model.InstallIntegrationOnSiteInput)), true
+	case "Mutation.installIntegrationOnSpace":
+		if e.ComplexityRoot.Mutation.InstallIntegrationOnSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_installIntegrationOnSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.InstallIntegrationOnSpace(childComplexity, args["input"].(model.InstallIntegrationOnSpaceInput)), true
 	case "Mutation.inviteMembers":
 		if e.ComplexityRoot.Mutation.InviteMembers == nil {
 			break
@@ -5599,6 +5987,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UninstallIntegration(childComplexity, args["input"].(model.UninstallIntegrationInput)), true
+	case "Mutation.uninstallIntegrationFromSite":
+		if e.ComplexityRoot.Mutation.UninstallIntegrationFromSite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_uninstallIntegrationFromSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UninstallIntegrationFromSite(childComplexity, args["input"].(model.UninstallIntegrationFromSiteInput)), true
+	case "Mutation.uninstallIntegrationFromSpace":
+		if e.ComplexityRoot.Mutation.UninstallIntegrationFromSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_uninstallIntegrationFromSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UninstallIntegrationFromSpace(childComplexity, args["input"].(model.UninstallIntegrationFromSpaceInput)), true
 	case "Mutation.unpublishIntegration":
 		if e.ComplexityRoot.Mutation.UnpublishIntegration == nil {
 			break
@@ -5676,6 +6086,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateIntegrationInstallation(childComplexity, args["input"].(model.UpdateIntegrationInstallationInput)), true
+	case "Mutation.updateIntegrationSiteInstallation":
+		if e.ComplexityRoot.Mutation.UpdateIntegrationSiteInstallation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateIntegrationSiteInstallation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateIntegrationSiteInstallation(childComplexity, args["input"].(model.UpdateIntegrationSiteInstallationInput)), true
+	case "Mutation.updateIntegrationSpaceInstallation":
+		if e.ComplexityRoot.Mutation.UpdateIntegrationSpaceInstallation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateIntegrationSpaceInstallation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateIntegrationSpaceInstallation(childComplexity, args["input"].(model.UpdateIntegrationSpaceInstallationInput)), true
 	case "Mutation.updateLinkInvite":
 		if e.ComplexityRoot.Mutation.UpdateLinkInvite == nil {
 			break
@@ -9330,6 +9762,44 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.TranslationSettingsURLs.Location(childComplexity), true
 
+	case "UninstallIntegrationFromSitePayload.clientMutationId":
+		if e.ComplexityRoot.UninstallIntegrationFromSitePayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UninstallIntegrationFromSitePayload.ClientMutationID(childComplexity), true
+	case "UninstallIntegrationFromSitePayload.installation":
+		if e.ComplexityRoot.UninstallIntegrationFromSitePayload.Installation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UninstallIntegrationFromSitePayload.Installation(childComplexity), true
+	case "UninstallIntegrationFromSitePayload.uninstalledSiteId":
+		if e.ComplexityRoot.UninstallIntegrationFromSitePayload.UninstalledSiteID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UninstallIntegrationFromSitePayload.UninstalledSiteID(childComplexity), true
+
+	case "UninstallIntegrationFromSpacePayload.clientMutationId":
+		if e.ComplexityRoot.UninstallIntegrationFromSpacePayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UninstallIntegrationFromSpacePayload.ClientMutationID(childComplexity), true
+	case "UninstallIntegrationFromSpacePayload.installation":
+		if e.ComplexityRoot.UninstallIntegrationFromSpacePayload.Installation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UninstallIntegrationFromSpacePayload.Installation(childComplexity), true
+	case "UninstallIntegrationFromSpacePayload.uninstalledSpaceId":
+		if e.ComplexityRoot.UninstallIntegrationFromSpacePayload.UninstalledSpaceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UninstallIntegrationFromSpacePayload.UninstalledSpaceID(childComplexity), true
+
 	case "UninstallIntegrationPayload.clientMutationId":
 		if e.ComplexityRoot.UninstallIntegrationPayload.ClientMutationID == nil {
 			break
@@ -9420,6 +9890,32 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.UpdateIntegrationInstallationPayload.Installation(childComplexity), true
+
+	case "UpdateIntegrationSiteInstallationPayload.clientMutationId":
+		if e.ComplexityRoot.UpdateIntegrationSiteInstallationPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateIntegrationSiteInstallationPayload.ClientMutationID(childComplexity), true
+	case "UpdateIntegrationSiteInstallationPayload.siteInstallation":
+		if e.ComplexityRoot.UpdateIntegrationSiteInstallationPayload.SiteInstallation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateIntegrationSiteInstallationPayload.SiteInstallation(childComplexity), true
+
+	case "UpdateIntegrationSpaceInstallationPayload.clientMutationId":
+		if e.ComplexityRoot.UpdateIntegrationSpaceInstallationPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateIntegrationSpaceInstallationPayload.ClientMutationID(childComplexity), true
+	case "UpdateIntegrationSpaceInstallationPayload.spaceInstallation":
+		if e.ComplexityRoot.UpdateIntegrationSpaceInstallationPayload.SpaceInstallation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateIntegrationSpaceInstallationPayload.SpaceInstallation(childComplexity), true
 
 	case "UpdateLinkInvitePayload.clientMutationId":
 		if e.ComplexityRoot.UpdateLinkInvitePayload.ClientMutationID == nil {
@@ -10079,6 +10575,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputDuplicateSpaceInput,
 		ec.unmarshalInputImportContentInput,
 		ec.unmarshalInputInstallIntegrationInput,
+		ec.unmarshalInputInstallIntegrationOnSiteInput,
+		ec.unmarshalInputInstallIntegrationOnSpaceInput,
 		ec.unmarshalInputIntegrationExternalLinkInput,
 		ec.unmarshalInputInviteMembersInput,
 		ec.unmarshalInputInviteeInput,
@@ -10120,6 +10618,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputSyncChangeRequestInput,
 		ec.unmarshalInputTransferCollectionInput,
 		ec.unmarshalInputTransferSpaceInput,
+		ec.unmarshalInputUninstallIntegrationFromSiteInput,
+		ec.unmarshalInputUninstallIntegrationFromSpaceInput,
 		ec.unmarshalInputUninstallIntegrationInput,
 		ec.unmarshalInputUnpublishIntegrationInput,
 		ec.unmarshalInputUpdateChangeRequestInput,
@@ -10127,6 +10627,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputUpdateCommentInput,
 		ec.unmarshalInputUpdateCommentReplyInput,
 		ec.unmarshalInputUpdateIntegrationInstallationInput,
+		ec.unmarshalInputUpdateIntegrationSiteInstallationInput,
+		ec.unmarshalInputUpdateIntegrationSpaceInstallationInput,
 		ec.unmarshalInputUpdateLinkInviteInput,
 		ec.unmarshalInputUpdateMemberInput,
 		ec.unmarshalInputUpdateOpenAPISpecInput,
@@ -11744,6 +12246,46 @@ type IntegrationInstallationConnection {
 type IntegrationInstallationEdge {
   "The item."
   node: IntegrationInstallation!
+  "The item's place in the list: pass it as after or before to page from it."
+  cursor: Cursor!
+}
+
+"A page of IntegrationSpaceInstallation, as a Relay connection."
+type IntegrationSpaceInstallationConnection {
+  "The page's items, each with its cursor."
+  edges: [IntegrationSpaceInstallationEdge!]!
+  "The page's items, in the order of edges."
+  nodes: [IntegrationSpaceInstallation!]!
+  "Where this page is in the whole list, and the cursors to page on."
+  pageInfo: PageInfo!
+  "The number of items in the whole list, not only this page."
+  totalCount: Int!
+}
+
+"An item of a page of IntegrationSpaceInstallation, with its cursor."
+type IntegrationSpaceInstallationEdge {
+  "The item."
+  node: IntegrationSpaceInstallation!
+  "The item's place in the list: pass it as after or before to page from it."
+  cursor: Cursor!
+}
+
+"A page of IntegrationSiteInstallation, as a Relay connection."
+type IntegrationSiteInstallationConnection {
+  "The page's items, each with its cursor."
+  edges: [IntegrationSiteInstallationEdge!]!
+  "The page's items, in the order of edges."
+  nodes: [IntegrationSiteInstallation!]!
+  "Where this page is in the whole list, and the cursors to page on."
+  pageInfo: PageInfo!
+  "The number of items in the whole list, not only this page."
+  totalCount: Int!
+}
+
+"An item of a page of IntegrationSiteInstallation, with its cursor."
+type IntegrationSiteInstallationEdge {
+  "The item."
+  node: IntegrationSiteInstallation!
   "The item's place in the list: pass it as after or before to page from it."
   cursor: Cursor!
 }
@@ -13845,6 +14387,82 @@ extend type IntegrationInstallation {
   externalIds: [String!]!
   "Its addresses."
   urls: IntegrationInstallationURLs!
+  "The spaces it selects, each with the integration's configuration for it, in the order of their IDs: none when spaceSelection is ALL."
+  spaceInstallations(
+    "Forward paging: at most this many items."
+    first: Int
+    "Forward paging: the items after this cursor."
+    after: Cursor
+    "Backward paging: at most this many items."
+    last: Int
+    "Backward paging: the items before this cursor."
+    before: Cursor
+  ): IntegrationSpaceInstallationConnection!
+  "One space it selects, with the integration's configuration for it: not found when it does not select the space."
+  spaceInstallation(
+    "The space's ID."
+    spaceId: ID!
+  ): IntegrationSpaceInstallation!
+  "The sites it selects, each with the integration's configuration for it, in the order of their IDs: none when siteSelection is ALL."
+  siteInstallations(
+    "Forward paging: at most this many items."
+    first: Int
+    "Forward paging: the items after this cursor."
+    after: Cursor
+    "Backward paging: at most this many items."
+    last: Int
+    "Backward paging: the items before this cursor."
+    before: Cursor
+  ): IntegrationSiteInstallationConnection!
+  "One site it selects, with the integration's configuration for it: not found when it does not select the site."
+  siteInstallation(
+    "The site's ID."
+    siteId: ID!
+  ): IntegrationSiteInstallation!
+}
+
+"A space an installation selects, with the integration's configuration for that space."
+type IntegrationSpaceInstallation {
+  "The installation."
+  installation: IntegrationInstallation!
+  "The space's ID."
+  spaceId: ID!
+  "The space; null when the viewer does not see it (the admins of the integration's organization read installations, not their spaces)."
+  space: Space
+  "PAUSED while the integration is unpublished, PENDING while the configuration lacks a property the integration's space configuration schema requires, else ACTIVE."
+  status: InstallationStatus!
+  "The configuration for the space, valid against the integration's space configuration schema; {} until one is set."
+  configuration: JSON!
+  "External IDs the integration assigned it there (at most 5)."
+  externalIds: [String!]!
+  "Its addresses."
+  urls: IntegrationTargetInstallationURLs!
+}
+
+"A site an installation selects, with the integration's configuration for that site."
+type IntegrationSiteInstallation {
+  "The installation."
+  installation: IntegrationInstallation!
+  "The site's ID."
+  siteId: ID!
+  "The site; null when the viewer does not see it (the admins of the integration's organization read installations, not their sites)."
+  site: Site
+  "PAUSED while the integration is unpublished, PENDING while the configuration lacks a property the integration's site configuration schema requires, else ACTIVE."
+  status: InstallationStatus!
+  "The configuration for the site, valid against the integration's site configuration schema; {} until one is set."
+  configuration: JSON!
+  "External IDs the integration assigned it there (at most 5)."
+  externalIds: [String!]!
+  "Its addresses."
+  urls: IntegrationTargetInstallationURLs!
+}
+
+"The addresses of an installation's space or site."
+type IntegrationTargetInstallationURLs {
+  "Its address in /v1."
+  location: String!
+  "Its public HTTP endpoint: Bindery runs no integration script, so nothing answers there."
+  publicEndpoint: String!
 }
 
 "The addresses of an integration installation."
@@ -13917,6 +14535,18 @@ extend type Mutation {
   updateIntegrationInstallation(input: UpdateIntegrationInstallationInput!): UpdateIntegrationInstallationPayload!
   "Uninstalls an integration. Needs the admin role in the installation's organization."
   uninstallIntegration(input: UninstallIntegrationInput!): UninstallIntegrationPayload!
+  "Changes the configuration or external IDs of a space an installation selects. Needs the admin role in the installation's organization."
+  updateIntegrationSpaceInstallation(input: UpdateIntegrationSpaceInstallationInput!): UpdateIntegrationSpaceInstallationPayload!
+  "Changes the configuration or external IDs of a site an installation selects. Needs the admin role in the installation's organization."
+  updateIntegrationSiteInstallation(input: UpdateIntegrationSiteInstallationInput!): UpdateIntegrationSiteInstallationPayload!
+  "Adds a space of its organization to the spaces an installation selects, with an empty configuration. Needs the admin role in the installation's organization."
+  installIntegrationOnSpace(input: InstallIntegrationOnSpaceInput!): InstallIntegrationOnSpacePayload!
+  "Removes a space, with its configuration, from the spaces an installation selects. Needs the admin role in the installation's organization."
+  uninstallIntegrationFromSpace(input: UninstallIntegrationFromSpaceInput!): UninstallIntegrationFromSpacePayload!
+  "Adds a site of its organization to the sites an installation selects, with an empty configuration. Needs the admin role in the installation's organization."
+  installIntegrationOnSite(input: InstallIntegrationOnSiteInput!): InstallIntegrationOnSitePayload!
+  "Removes a site, with its configuration, from the sites an installation selects. Needs the admin role in the installation's organization."
+  uninstallIntegrationFromSite(input: UninstallIntegrationFromSiteInput!): UninstallIntegrationFromSitePayload!
 }
 
 "A link to a page of the publisher."
@@ -14063,6 +14693,128 @@ input UninstallIntegrationInput {
 type UninstallIntegrationPayload {
   "The ID of the installation removed."
   uninstalledInstallationId: ID!
+  "The clientMutationId of the input, returned as it was given."
+  clientMutationId: String
+}
+
+"Changes to a space an installation selects; what is absent stays."
+input UpdateIntegrationSpaceInstallationInput {
+  "The installation."
+  installationId: ID!
+  "The space, which the installation selects."
+  spaceId: ID!
+  "Its new configuration, valid against the integration's space configuration schema (any object when it declares none, as for the account)."
+  configuration: JSON
+  "At most 5 external IDs."
+  externalIds: [String!]
+  "Any string of the client's choosing, returned in the payload."
+  clientMutationId: String
+}
+
+"The result of updateIntegrationSpaceInstallation."
+type UpdateIntegrationSpaceInstallationPayload {
+  "The space's installation, changed."
+  spaceInstallation: IntegrationSpaceInstallation!
+  "The clientMutationId of the input, returned as it was given."
+  clientMutationId: String
+}
+
+"Changes to a site an installation selects; what is absent stays."
+input UpdateIntegrationSiteInstallationInput {
+  "The installation."
+  installationId: ID!
+  "The site, which the installation selects."
+  siteId: ID!
+  "Its new configuration, valid against the integration's site configuration schema (any object when it declares none, as for the account)."
+  configuration: JSON
+  "At most 5 external IDs."
+  externalIds: [String!]
+  "Any string of the client's choosing, returned in the payload."
+  clientMutationId: String
+}
+
+"The result of updateIntegrationSiteInstallation."
+type UpdateIntegrationSiteInstallationPayload {
+  "The site's installation, changed."
+  siteInstallation: IntegrationSiteInstallation!
+  "The clientMutationId of the input, returned as it was given."
+  clientMutationId: String
+}
+
+
+"A space to add to an installation's selection of spaces, which must be SELECTED."
+input InstallIntegrationOnSpaceInput {
+  "The installation."
+  installationId: ID!
+  "A space of the installation's organization that it does not select yet."
+  spaceId: ID!
+  "Any string of the client's choosing, returned in the payload."
+  clientMutationId: String
+}
+
+"The result of installIntegrationOnSpace."
+type InstallIntegrationOnSpacePayload {
+  "The space's installation, with an empty configuration."
+  spaceInstallation: IntegrationSpaceInstallation!
+  "The clientMutationId of the input, returned as it was given."
+  clientMutationId: String
+}
+
+"A space to remove from an installation's selection."
+input UninstallIntegrationFromSpaceInput {
+  "The installation."
+  installationId: ID!
+  "A space it selects."
+  spaceId: ID!
+  "Any string of the client's choosing, returned in the payload."
+  clientMutationId: String
+}
+
+"The result of uninstallIntegrationFromSpace."
+type UninstallIntegrationFromSpacePayload {
+  "The installation, which no longer selects the space."
+  installation: IntegrationInstallation!
+  "The ID of the space removed from its selection."
+  uninstalledSpaceId: ID!
+  "The clientMutationId of the input, returned as it was given."
+  clientMutationId: String
+}
+
+
+"A site to add to an installation's selection of sites, which must be SELECTED."
+input InstallIntegrationOnSiteInput {
+  "The installation."
+  installationId: ID!
+  "A site of the installation's organization that it does not select yet."
+  siteId: ID!
+  "Any string of the client's choosing, returned in the payload."
+  clientMutationId: String
+}
+
+"The result of installIntegrationOnSite."
+type InstallIntegrationOnSitePayload {
+  "The site's installation, with an empty configuration."
+  siteInstallation: IntegrationSiteInstallation!
+  "The clientMutationId of the input, returned as it was given."
+  clientMutationId: String
+}
+
+"A site to remove from an installation's selection."
+input UninstallIntegrationFromSiteInput {
+  "The installation."
+  installationId: ID!
+  "A site it selects."
+  siteId: ID!
+  "Any string of the client's choosing, returned in the payload."
+  clientMutationId: String
+}
+
+"The result of uninstallIntegrationFromSite."
+type UninstallIntegrationFromSitePayload {
+  "The installation, which no longer selects the site."
+  installation: IntegrationInstallation!
+  "The ID of the site removed from its selection."
+  uninstalledSiteId: ID!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
@@ -17884,6 +18636,26 @@ func (ec *executionContext) childFields_ImportContentPayload(ctx context.Context
 	return nil, fmt.Errorf("no field named %q was found under type ImportContentPayload", field.Name)
 }
 
+func (ec *executionContext) childFields_InstallIntegrationOnSitePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "siteInstallation":
+		return ec.fieldContext_InstallIntegrationOnSitePayload_siteInstallation(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_InstallIntegrationOnSitePayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InstallIntegrationOnSitePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_InstallIntegrationOnSpacePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "spaceInstallation":
+		return ec.fieldContext_InstallIntegrationOnSpacePayload_spaceInstallation(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_InstallIntegrationOnSpacePayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InstallIntegrationOnSpacePayload", field.Name)
+}
+
 func (ec *executionContext) childFields_InstallIntegrationPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "installation":
@@ -18010,6 +18782,14 @@ func (ec *executionContext) childFields_IntegrationInstallation(ctx context.Cont
 		return ec.fieldContext_IntegrationInstallation_externalIds(ctx, field)
 	case "urls":
 		return ec.fieldContext_IntegrationInstallation_urls(ctx, field)
+	case "spaceInstallations":
+		return ec.fieldContext_IntegrationInstallation_spaceInstallations(ctx, field)
+	case "spaceInstallation":
+		return ec.fieldContext_IntegrationInstallation_spaceInstallation(ctx, field)
+	case "siteInstallations":
+		return ec.fieldContext_IntegrationInstallation_siteInstallations(ctx, field)
+	case "siteInstallation":
+		return ec.fieldContext_IntegrationInstallation_siteInstallation(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type IntegrationInstallation", field.Name)
 }
@@ -18058,6 +18838,104 @@ func (ec *executionContext) childFields_IntegrationPermissions(ctx context.Conte
 		return ec.fieldContext_IntegrationPermissions_install(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type IntegrationPermissions", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationSiteInstallation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "installation":
+		return ec.fieldContext_IntegrationSiteInstallation_installation(ctx, field)
+	case "siteId":
+		return ec.fieldContext_IntegrationSiteInstallation_siteId(ctx, field)
+	case "site":
+		return ec.fieldContext_IntegrationSiteInstallation_site(ctx, field)
+	case "status":
+		return ec.fieldContext_IntegrationSiteInstallation_status(ctx, field)
+	case "configuration":
+		return ec.fieldContext_IntegrationSiteInstallation_configuration(ctx, field)
+	case "externalIds":
+		return ec.fieldContext_IntegrationSiteInstallation_externalIds(ctx, field)
+	case "urls":
+		return ec.fieldContext_IntegrationSiteInstallation_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationSiteInstallation", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationSiteInstallationConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_IntegrationSiteInstallationConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_IntegrationSiteInstallationConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_IntegrationSiteInstallationConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_IntegrationSiteInstallationConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationSiteInstallationConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationSiteInstallationEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_IntegrationSiteInstallationEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_IntegrationSiteInstallationEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationSiteInstallationEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationSpaceInstallation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "installation":
+		return ec.fieldContext_IntegrationSpaceInstallation_installation(ctx, field)
+	case "spaceId":
+		return ec.fieldContext_IntegrationSpaceInstallation_spaceId(ctx, field)
+	case "space":
+		return ec.fieldContext_IntegrationSpaceInstallation_space(ctx, field)
+	case "status":
+		return ec.fieldContext_IntegrationSpaceInstallation_status(ctx, field)
+	case "configuration":
+		return ec.fieldContext_IntegrationSpaceInstallation_configuration(ctx, field)
+	case "externalIds":
+		return ec.fieldContext_IntegrationSpaceInstallation_externalIds(ctx, field)
+	case "urls":
+		return ec.fieldContext_IntegrationSpaceInstallation_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationSpaceInstallation", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationSpaceInstallationConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_IntegrationSpaceInstallationConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_IntegrationSpaceInstallationConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_IntegrationSpaceInstallationConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_IntegrationSpaceInstallationConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationSpaceInstallationConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationSpaceInstallationEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_IntegrationSpaceInstallationEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_IntegrationSpaceInstallationEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationSpaceInstallationEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationTargetInstallationURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_IntegrationTargetInstallationURLs_location(ctx, field)
+	case "publicEndpoint":
+		return ec.fieldContext_IntegrationTargetInstallationURLs_publicEndpoint(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationTargetInstallationURLs", field.Name)
 }
 
 func (ec *executionContext) childFields_IntegrationURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -19990,6 +20868,30 @@ func (ec *executionContext) childFields_TranslationSettingsURLs(ctx context.Cont
 	return nil, fmt.Errorf("no field named %q was found under type TranslationSettingsURLs", field.Name)
 }
 
+func (ec *executionContext) childFields_UninstallIntegrationFromSitePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "installation":
+		return ec.fieldContext_UninstallIntegrationFromSitePayload_installation(ctx, field)
+	case "uninstalledSiteId":
+		return ec.fieldContext_UninstallIntegrationFromSitePayload_uninstalledSiteId(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_UninstallIntegrationFromSitePayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UninstallIntegrationFromSitePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_UninstallIntegrationFromSpacePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "installation":
+		return ec.fieldContext_UninstallIntegrationFromSpacePayload_installation(ctx, field)
+	case "uninstalledSpaceId":
+		return ec.fieldContext_UninstallIntegrationFromSpacePayload_uninstalledSpaceId(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_UninstallIntegrationFromSpacePayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UninstallIntegrationFromSpacePayload", field.Name)
+}
+
 func (ec *executionContext) childFields_UninstallIntegrationPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "uninstalledInstallationId":
@@ -20058,6 +20960,26 @@ func (ec *executionContext) childFields_UpdateIntegrationInstallationPayload(ctx
 		return ec.fieldContext_UpdateIntegrationInstallationPayload_clientMutationId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type UpdateIntegrationInstallationPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_UpdateIntegrationSiteInstallationPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "siteInstallation":
+		return ec.fieldContext_UpdateIntegrationSiteInstallationPayload_siteInstallation(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_UpdateIntegrationSiteInstallationPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UpdateIntegrationSiteInstallationPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_UpdateIntegrationSpaceInstallationPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "spaceInstallation":
+		return ec.fieldContext_UpdateIntegrationSpaceInstallationPayload_spaceInstallation(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_UpdateIntegrationSpaceInstallationPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UpdateIntegrationSpaceInstallationPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_UpdateLinkInvitePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -20699,6 +21621,110 @@ func (ec *executionContext) field_Collection_spaces_args(ctx context.Context, ra
 }
 
 func (ec *executionContext) field_Comment_replies_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_IntegrationInstallation_siteInstallation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_IntegrationInstallation_siteInstallations_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_IntegrationInstallation_spaceInstallation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_IntegrationInstallation_spaceInstallations_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
@@ -21448,6 +22474,34 @@ func (ec *executionContext) field_Mutation_importContent_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_installIntegrationOnSite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.InstallIntegrationOnSiteInput, error) {
+			return ec.unmarshalNInstallIntegrationOnSiteInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInstallIntegrationOnSiteInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_installIntegrationOnSpace_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.InstallIntegrationOnSpaceInput, error) {
+			return ec.unmarshalNInstallIntegrationOnSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInstallIntegrationOnSpaceInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_installIntegration_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -21896,6 +22950,34 @@ func (ec *executionContext) field_Mutation_transferSpace_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_uninstallIntegrationFromSite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UninstallIntegrationFromSiteInput, error) {
+			return ec.unmarshalNUninstallIntegrationFromSiteInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUninstallIntegrationFromSiteInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_uninstallIntegrationFromSpace_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UninstallIntegrationFromSpaceInput, error) {
+			return ec.unmarshalNUninstallIntegrationFromSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUninstallIntegrationFromSpaceInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_uninstallIntegration_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -22000,6 +23082,34 @@ func (ec *executionContext) field_Mutation_updateIntegrationInstallation_args(ct
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateIntegrationInstallationInput, error) {
 			return ec.unmarshalNUpdateIntegrationInstallationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateIntegrationInstallationInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateIntegrationSiteInstallation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateIntegrationSiteInstallationInput, error) {
+			return ec.unmarshalNUpdateIntegrationSiteInstallationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateIntegrationSiteInstallationInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateIntegrationSpaceInstallation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateIntegrationSpaceInstallationInput, error) {
+			return ec.unmarshalNUpdateIntegrationSpaceInstallationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateIntegrationSpaceInstallationInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -28596,6 +29706,84 @@ func (ec *executionContext) fieldContext_ImportContentPayload_clientMutationId(_
 	return graphql.NewScalarFieldContext("ImportContentPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _InstallIntegrationOnSitePayload_siteInstallation(ctx context.Context, field graphql.CollectedField, obj *model.InstallIntegrationOnSitePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InstallIntegrationOnSitePayload_siteInstallation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteInstallation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.IntegrationSiteInstallation) graphql.Marshaler {
+			return ec.marshalNIntegrationSiteInstallation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegrationSiteInstallation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InstallIntegrationOnSitePayload_siteInstallation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InstallIntegrationOnSitePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationSiteInstallation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InstallIntegrationOnSitePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.InstallIntegrationOnSitePayload) (ret graphql.Marshaler) {
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+}
+func (ec *executionContext) fieldContext_InstallIntegrationOnSitePayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InstallIntegrationOnSitePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InstallIntegrationOnSpacePayload_spaceInstallation(ctx context.Context, field graphql.CollectedField, obj *model.InstallIntegrationOnSpacePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InstallIntegrationOnSpacePayload_spaceInstallation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SpaceInstallation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.IntegrationSpaceInstallation) graphql.Marshaler {
+			return ec.marshalNIntegrationSpaceInstallation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegrationSpaceInstallation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InstallIntegrationOnSpacePayload_spaceInstallation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InstallIntegrationOnSpacePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationSpaceInstallation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InstallIntegrationOnSpacePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.InstallIntegrationOnSpacePayload) (ret graphql.Marshaler) {
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+}
+func (ec *executionContext) fieldContext_InstallIntegrationOnSpacePayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InstallIntegrationOnSpacePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _InstallIntegrationPayload_installation(ctx context.Context, field graphql.CollectedField, obj *model.InstallIntegrationPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -29488,6 +30676,182 @@ func (ec *executionContext) fieldContext_IntegrationInstallation_urls(_ context.
 	return fc, nil
 }
 
+func (ec *executionContext) _IntegrationInstallation_spaceInstallations(ctx context.Context, field graphql.CollectedField, obj *ent.IntegrationInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallation_spaceInstallations(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.IntegrationInstallation().SpaceInstallations(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*page.Cursor), fc.Args["last"].(*int), fc.Args["before"].(*page.Cursor))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.IntegrationSpaceInstallationConnection) graphql.Marshaler {
+			return ec.marshalNIntegrationSpaceInstallationConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationSpaceInstallationConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallation_spaceInstallations(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IntegrationInstallation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationSpaceInstallationConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_IntegrationInstallation_spaceInstallations_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IntegrationInstallation_spaceInstallation(ctx context.Context, field graphql.CollectedField, obj *ent.IntegrationInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallation_spaceInstallation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.IntegrationInstallation().SpaceInstallation(ctx, obj, fc.Args["spaceId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.IntegrationSpaceInstallation) graphql.Marshaler {
+			return ec.marshalNIntegrationSpaceInstallation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegrationSpaceInstallation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallation_spaceInstallation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IntegrationInstallation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationSpaceInstallation(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_IntegrationInstallation_spaceInstallation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IntegrationInstallation_siteInstallations(ctx context.Context, field graphql.CollectedField, obj *ent.IntegrationInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallation_siteInstallations(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.IntegrationInstallation().SiteInstallations(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*page.Cursor), fc.Args["last"].(*int), fc.Args["before"].(*page.Cursor))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.IntegrationSiteInstallationConnection) graphql.Marshaler {
+			return ec.marshalNIntegrationSiteInstallationConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationSiteInstallationConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallation_siteInstallations(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IntegrationInstallation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationSiteInstallationConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_IntegrationInstallation_siteInstallations_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IntegrationInstallation_siteInstallation(ctx context.Context, field graphql.CollectedField, obj *ent.IntegrationInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallation_siteInstallation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.IntegrationInstallation().SiteInstallation(ctx, obj, fc.Args["siteId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.IntegrationSiteInstallation) graphql.Marshaler {
+			return ec.marshalNIntegrationSiteInstallation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegrationSiteInstallation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallation_siteInstallation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IntegrationInstallation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationSiteInstallation(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_IntegrationInstallation_siteInstallation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _IntegrationInstallationConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationInstallationConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -29679,6 +31043,680 @@ func (ec *executionContext) _IntegrationPermissions_install(ctx context.Context,
 }
 func (ec *executionContext) fieldContext_IntegrationPermissions_install(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("IntegrationPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationSiteInstallation_installation(ctx context.Context, field graphql.CollectedField, obj *ent.IntegrationSiteInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationSiteInstallation_installation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.IntegrationSiteInstallation().Installation(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.IntegrationInstallation) graphql.Marshaler {
+			return ec.marshalNIntegrationInstallation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegrationInstallation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationSiteInstallation_installation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IntegrationSiteInstallation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationInstallation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IntegrationSiteInstallation_siteId(ctx context.Context, field graphql.CollectedField, obj *ent.IntegrationSiteInstallation) (ret graphql.Marshaler) {
+	return ec.marshalNID2string(ctx, field.Selections, obj.SiteID)
+}
+func (ec *executionContext) fieldContext_IntegrationSiteInstallation_siteId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationSiteInstallation", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationSiteInstallation_site(ctx context.Context, field graphql.CollectedField, obj *ent.IntegrationSiteInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationSiteInstallation_site(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.IntegrationSiteInstallation().Site(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+			return ec.marshalOSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSite(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationSiteInstallation_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IntegrationSiteInstallation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IntegrationSiteInstallation_status(ctx context.Context, field graphql.CollectedField, obj *ent.IntegrationSiteInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationSiteInstallation_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.IntegrationSiteInstallation().Status(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v enum.InstallationStatus) graphql.Marshaler {
+			return ec.marshalNInstallationStatus2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐInstallationStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationSiteInstallation_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationSiteInstallation", field, true, true, errors.New("field of type InstallationStatus does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationSiteInstallation_configuration(ctx context.Context, field graphql.CollectedField, obj *ent.IntegrationSiteInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationSiteInstallation_configuration(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.IntegrationSiteInstallation().Configuration(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationSiteInstallation_configuration(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationSiteInstallation", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationSiteInstallation_externalIds(ctx context.Context, field graphql.CollectedField, obj *ent.IntegrationSiteInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationSiteInstallation_externalIds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExternalIds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationSiteInstallation_externalIds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationSiteInstallation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationSiteInstallation_urls(ctx context.Context, field graphql.CollectedField, obj *ent.IntegrationSiteInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationSiteInstallation_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.IntegrationSiteInstallation().Urls(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.IntegrationTargetInstallationURLs) graphql.Marshaler {
+			return ec.marshalNIntegrationTargetInstallationURLs2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationTargetInstallationURLs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationSiteInstallation_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IntegrationSiteInstallation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationTargetInstallationURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IntegrationSiteInstallationConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationSiteInstallationConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationSiteInstallationConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.IntegrationSiteInstallationEdge) graphql.Marshaler {
+			return ec.marshalNIntegrationSiteInstallationEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationSiteInstallationEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationSiteInstallationConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IntegrationSiteInstallationConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationSiteInstallationEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IntegrationSiteInstallationConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationSiteInstallationConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationSiteInstallationConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.IntegrationSiteInstallation) graphql.Marshaler {
+			return ec.marshalNIntegrationSiteInstallation2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegrationSiteInstallationᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationSiteInstallationConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IntegrationSiteInstallationConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationSiteInstallation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IntegrationSiteInstallationConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationSiteInstallationConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationSiteInstallationConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v page.Info) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationSiteInstallationConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IntegrationSiteInstallationConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IntegrationSiteInstallationConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationSiteInstallationConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationSiteInstallationConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationSiteInstallationConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationSiteInstallationConnection", field, true, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationSiteInstallationEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationSiteInstallationEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationSiteInstallationEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.IntegrationSiteInstallation) graphql.Marshaler {
+			return ec.marshalNIntegrationSiteInstallation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegrationSiteInstallation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationSiteInstallationEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IntegrationSiteInstallationEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationSiteInstallation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IntegrationSiteInstallationEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationSiteInstallationEdge) (ret graphql.Marshaler) {
+	return ec.marshalNCursor2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, field.Selections, obj.Cursor)
+}
+func (ec *executionContext) fieldContext_IntegrationSiteInstallationEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationSiteInstallationEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationSpaceInstallation_installation(ctx context.Context, field graphql.CollectedField, obj *ent.IntegrationSpaceInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationSpaceInstallation_installation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.IntegrationSpaceInstallation().Installation(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.IntegrationInstallation) graphql.Marshaler {
+			return ec.marshalNIntegrationInstallation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegrationInstallation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationSpaceInstallation_installation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IntegrationSpaceInstallation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationInstallation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IntegrationSpaceInstallation_spaceId(ctx context.Context, field graphql.CollectedField, obj *ent.IntegrationSpaceInstallation) (ret graphql.Marshaler) {
+	return ec.marshalNID2string(ctx, field.Selections, obj.SpaceID)
+}
+func (ec *executionContext) fieldContext_IntegrationSpaceInstallation_spaceId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationSpaceInstallation", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationSpaceInstallation_space(ctx context.Context, field graphql.CollectedField, obj *ent.IntegrationSpaceInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationSpaceInstallation_space(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.IntegrationSpaceInstallation().Space(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
+			return ec.marshalOSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSpace(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationSpaceInstallation_space(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IntegrationSpaceInstallation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Space(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IntegrationSpaceInstallation_status(ctx context.Context, field graphql.CollectedField, obj *ent.IntegrationSpaceInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationSpaceInstallation_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.IntegrationSpaceInstallation().Status(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v enum.InstallationStatus) graphql.Marshaler {
+			return ec.marshalNInstallationStatus2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐInstallationStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationSpaceInstallation_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationSpaceInstallation", field, true, true, errors.New("field of type InstallationStatus does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationSpaceInstallation_configuration(ctx context.Context, field graphql.CollectedField, obj *ent.IntegrationSpaceInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationSpaceInstallation_configuration(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.IntegrationSpaceInstallation().Configuration(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationSpaceInstallation_configuration(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationSpaceInstallation", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationSpaceInstallation_externalIds(ctx context.Context, field graphql.CollectedField, obj *ent.IntegrationSpaceInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationSpaceInstallation_externalIds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExternalIds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationSpaceInstallation_externalIds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationSpaceInstallation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationSpaceInstallation_urls(ctx context.Context, field graphql.CollectedField, obj *ent.IntegrationSpaceInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationSpaceInstallation_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.IntegrationSpaceInstallation().Urls(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.IntegrationTargetInstallationURLs) graphql.Marshaler {
+			return ec.marshalNIntegrationTargetInstallationURLs2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationTargetInstallationURLs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationSpaceInstallation_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IntegrationSpaceInstallation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationTargetInstallationURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IntegrationSpaceInstallationConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationSpaceInstallationConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationSpaceInstallationConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.IntegrationSpaceInstallationEdge) graphql.Marshaler {
+			return ec.marshalNIntegrationSpaceInstallationEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationSpaceInstallationEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationSpaceInstallationConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IntegrationSpaceInstallationConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationSpaceInstallationEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IntegrationSpaceInstallationConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationSpaceInstallationConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationSpaceInstallationConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.IntegrationSpaceInstallation) graphql.Marshaler {
+			return ec.marshalNIntegrationSpaceInstallation2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegrationSpaceInstallationᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationSpaceInstallationConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IntegrationSpaceInstallationConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationSpaceInstallation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IntegrationSpaceInstallationConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationSpaceInstallationConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationSpaceInstallationConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v page.Info) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationSpaceInstallationConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IntegrationSpaceInstallationConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IntegrationSpaceInstallationConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationSpaceInstallationConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationSpaceInstallationConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationSpaceInstallationConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationSpaceInstallationConnection", field, true, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationSpaceInstallationEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationSpaceInstallationEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationSpaceInstallationEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.IntegrationSpaceInstallation) graphql.Marshaler {
+			return ec.marshalNIntegrationSpaceInstallation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegrationSpaceInstallation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationSpaceInstallationEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IntegrationSpaceInstallationEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationSpaceInstallation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IntegrationSpaceInstallationEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationSpaceInstallationEdge) (ret graphql.Marshaler) {
+	return ec.marshalNCursor2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, field.Selections, obj.Cursor)
+}
+func (ec *executionContext) fieldContext_IntegrationSpaceInstallationEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationSpaceInstallationEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationTargetInstallationURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationTargetInstallationURLs) (ret graphql.Marshaler) {
+	return ec.marshalNString2string(ctx, field.Selections, obj.Location)
+}
+func (ec *executionContext) fieldContext_IntegrationTargetInstallationURLs_location(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationTargetInstallationURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationTargetInstallationURLs_publicEndpoint(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationTargetInstallationURLs) (ret graphql.Marshaler) {
+	return ec.marshalNString2string(ctx, field.Selections, obj.PublicEndpoint)
+}
+func (ec *executionContext) fieldContext_IntegrationTargetInstallationURLs_publicEndpoint(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationTargetInstallationURLs", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _IntegrationURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationURLs) (ret graphql.Marshaler) {
@@ -32545,6 +34583,270 @@ func (ec *executionContext) fieldContext_Mutation_uninstallIntegration(ctx conte
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_uninstallIntegration_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateIntegrationSpaceInstallation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateIntegrationSpaceInstallation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateIntegrationSpaceInstallation(ctx, fc.Args["input"].(model.UpdateIntegrationSpaceInstallationInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UpdateIntegrationSpaceInstallationPayload) graphql.Marshaler {
+			return ec.marshalNUpdateIntegrationSpaceInstallationPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateIntegrationSpaceInstallationPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateIntegrationSpaceInstallation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UpdateIntegrationSpaceInstallationPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateIntegrationSpaceInstallation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateIntegrationSiteInstallation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateIntegrationSiteInstallation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateIntegrationSiteInstallation(ctx, fc.Args["input"].(model.UpdateIntegrationSiteInstallationInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UpdateIntegrationSiteInstallationPayload) graphql.Marshaler {
+			return ec.marshalNUpdateIntegrationSiteInstallationPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateIntegrationSiteInstallationPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateIntegrationSiteInstallation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UpdateIntegrationSiteInstallationPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateIntegrationSiteInstallation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_installIntegrationOnSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_installIntegrationOnSpace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().InstallIntegrationOnSpace(ctx, fc.Args["input"].(model.InstallIntegrationOnSpaceInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.InstallIntegrationOnSpacePayload) graphql.Marshaler {
+			return ec.marshalNInstallIntegrationOnSpacePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInstallIntegrationOnSpacePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_installIntegrationOnSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InstallIntegrationOnSpacePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_installIntegrationOnSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_uninstallIntegrationFromSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_uninstallIntegrationFromSpace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UninstallIntegrationFromSpace(ctx, fc.Args["input"].(model.UninstallIntegrationFromSpaceInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UninstallIntegrationFromSpacePayload) graphql.Marshaler {
+			return ec.marshalNUninstallIntegrationFromSpacePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUninstallIntegrationFromSpacePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_uninstallIntegrationFromSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UninstallIntegrationFromSpacePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_uninstallIntegrationFromSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_installIntegrationOnSite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_installIntegrationOnSite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().InstallIntegrationOnSite(ctx, fc.Args["input"].(model.InstallIntegrationOnSiteInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.InstallIntegrationOnSitePayload) graphql.Marshaler {
+			return ec.marshalNInstallIntegrationOnSitePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInstallIntegrationOnSitePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_installIntegrationOnSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InstallIntegrationOnSitePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_installIntegrationOnSite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_uninstallIntegrationFromSite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_uninstallIntegrationFromSite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UninstallIntegrationFromSite(ctx, fc.Args["input"].(model.UninstallIntegrationFromSiteInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UninstallIntegrationFromSitePayload) graphql.Marshaler {
+			return ec.marshalNUninstallIntegrationFromSitePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUninstallIntegrationFromSitePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_uninstallIntegrationFromSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UninstallIntegrationFromSitePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_uninstallIntegrationFromSite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -45918,6 +48220,98 @@ func (ec *executionContext) fieldContext_TranslationSettingsURLs_location(_ cont
 	return graphql.NewScalarFieldContext("TranslationSettingsURLs", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _UninstallIntegrationFromSitePayload_installation(ctx context.Context, field graphql.CollectedField, obj *model.UninstallIntegrationFromSitePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UninstallIntegrationFromSitePayload_installation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Installation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.IntegrationInstallation) graphql.Marshaler {
+			return ec.marshalNIntegrationInstallation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegrationInstallation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UninstallIntegrationFromSitePayload_installation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UninstallIntegrationFromSitePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationInstallation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UninstallIntegrationFromSitePayload_uninstalledSiteId(ctx context.Context, field graphql.CollectedField, obj *model.UninstallIntegrationFromSitePayload) (ret graphql.Marshaler) {
+	return ec.marshalNID2string(ctx, field.Selections, obj.UninstalledSiteID)
+}
+func (ec *executionContext) fieldContext_UninstallIntegrationFromSitePayload_uninstalledSiteId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UninstallIntegrationFromSitePayload", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _UninstallIntegrationFromSitePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UninstallIntegrationFromSitePayload) (ret graphql.Marshaler) {
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+}
+func (ec *executionContext) fieldContext_UninstallIntegrationFromSitePayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UninstallIntegrationFromSitePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UninstallIntegrationFromSpacePayload_installation(ctx context.Context, field graphql.CollectedField, obj *model.UninstallIntegrationFromSpacePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UninstallIntegrationFromSpacePayload_installation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Installation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.IntegrationInstallation) graphql.Marshaler {
+			return ec.marshalNIntegrationInstallation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegrationInstallation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UninstallIntegrationFromSpacePayload_installation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UninstallIntegrationFromSpacePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationInstallation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UninstallIntegrationFromSpacePayload_uninstalledSpaceId(ctx context.Context, field graphql.CollectedField, obj *model.UninstallIntegrationFromSpacePayload) (ret graphql.Marshaler) {
+	return ec.marshalNID2string(ctx, field.Selections, obj.UninstalledSpaceID)
+}
+func (ec *executionContext) fieldContext_UninstallIntegrationFromSpacePayload_uninstalledSpaceId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UninstallIntegrationFromSpacePayload", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _UninstallIntegrationFromSpacePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UninstallIntegrationFromSpacePayload) (ret graphql.Marshaler) {
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+}
+func (ec *executionContext) fieldContext_UninstallIntegrationFromSpacePayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UninstallIntegrationFromSpacePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _UninstallIntegrationPayload_uninstalledInstallationId(ctx context.Context, field graphql.CollectedField, obj *model.UninstallIntegrationPayload) (ret graphql.Marshaler) {
 	return ec.marshalNID2string(ctx, field.Selections, obj.UninstalledInstallationID)
 }
@@ -46139,6 +48533,84 @@ func (ec *executionContext) _UpdateIntegrationInstallationPayload_clientMutation
 }
 func (ec *executionContext) fieldContext_UpdateIntegrationInstallationPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UpdateIntegrationInstallationPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UpdateIntegrationSiteInstallationPayload_siteInstallation(ctx context.Context, field graphql.CollectedField, obj *model.UpdateIntegrationSiteInstallationPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateIntegrationSiteInstallationPayload_siteInstallation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteInstallation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.IntegrationSiteInstallation) graphql.Marshaler {
+			return ec.marshalNIntegrationSiteInstallation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegrationSiteInstallation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateIntegrationSiteInstallationPayload_siteInstallation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateIntegrationSiteInstallationPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationSiteInstallation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateIntegrationSiteInstallationPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateIntegrationSiteInstallationPayload) (ret graphql.Marshaler) {
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+}
+func (ec *executionContext) fieldContext_UpdateIntegrationSiteInstallationPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UpdateIntegrationSiteInstallationPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UpdateIntegrationSpaceInstallationPayload_spaceInstallation(ctx context.Context, field graphql.CollectedField, obj *model.UpdateIntegrationSpaceInstallationPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateIntegrationSpaceInstallationPayload_spaceInstallation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SpaceInstallation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.IntegrationSpaceInstallation) graphql.Marshaler {
+			return ec.marshalNIntegrationSpaceInstallation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegrationSpaceInstallation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateIntegrationSpaceInstallationPayload_spaceInstallation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateIntegrationSpaceInstallationPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationSpaceInstallation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateIntegrationSpaceInstallationPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateIntegrationSpaceInstallationPayload) (ret graphql.Marshaler) {
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+}
+func (ec *executionContext) fieldContext_UpdateIntegrationSpaceInstallationPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UpdateIntegrationSpaceInstallationPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UpdateLinkInvitePayload_invite(ctx context.Context, field graphql.CollectedField, obj *model.UpdateLinkInvitePayload) (ret graphql.Marshaler) {
@@ -50923,6 +53395,94 @@ func (ec *executionContext) unmarshalInputInstallIntegrationInput(ctx context.Co
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputInstallIntegrationOnSiteInput(ctx context.Context, obj any) (model.InstallIntegrationOnSiteInput, error) {
+	var it model.InstallIntegrationOnSiteInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"installationId", "siteId", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "installationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("installationId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.InstallationID = data
+		case "siteId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("siteId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SiteID = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputInstallIntegrationOnSpaceInput(ctx context.Context, obj any) (model.InstallIntegrationOnSpaceInput, error) {
+	var it model.InstallIntegrationOnSpaceInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"installationId", "spaceId", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "installationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("installationId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.InstallationID = data
+		case "spaceId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spaceId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SpaceID = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputIntegrationExternalLinkInput(ctx context.Context, obj any) (model.IntegrationExternalLinkInput, error) {
 	var it model.IntegrationExternalLinkInput
 	if obj == nil {
@@ -52920,6 +55480,94 @@ func (ec *executionContext) unmarshalInputTransferSpaceInput(ctx context.Context
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputUninstallIntegrationFromSiteInput(ctx context.Context, obj any) (model.UninstallIntegrationFromSiteInput, error) {
+	var it model.UninstallIntegrationFromSiteInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"installationId", "siteId", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "installationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("installationId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.InstallationID = data
+		case "siteId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("siteId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SiteID = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUninstallIntegrationFromSpaceInput(ctx context.Context, obj any) (model.UninstallIntegrationFromSpaceInput, error) {
+	var it model.UninstallIntegrationFromSpaceInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"installationId", "spaceId", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "installationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("installationId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.InstallationID = data
+		case "spaceId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spaceId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SpaceID = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputUninstallIntegrationInput(ctx context.Context, obj any) (model.UninstallIntegrationInput, error) {
 	var it model.UninstallIntegrationInput
 	if obj == nil {
@@ -53293,6 +55941,122 @@ func (ec *executionContext) unmarshalInputUpdateIntegrationInstallationInput(ctx
 				return it, err
 			}
 			it.Sites = data
+		case "externalIds":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("externalIds"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExternalIds = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateIntegrationSiteInstallationInput(ctx context.Context, obj any) (model.UpdateIntegrationSiteInstallationInput, error) {
+	var it model.UpdateIntegrationSiteInstallationInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"installationId", "siteId", "configuration", "externalIds", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "installationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("installationId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.InstallationID = data
+		case "siteId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("siteId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SiteID = data
+		case "configuration":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("configuration"))
+			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Configuration = data
+		case "externalIds":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("externalIds"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExternalIds = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateIntegrationSpaceInstallationInput(ctx context.Context, obj any) (model.UpdateIntegrationSpaceInstallationInput, error) {
+	var it model.UpdateIntegrationSpaceInstallationInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"installationId", "spaceId", "configuration", "externalIds", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "installationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("installationId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.InstallationID = data
+		case "spaceId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spaceId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SpaceID = data
+		case "configuration":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("configuration"))
+			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Configuration = data
 		case "externalIds":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("externalIds"))
 			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
@@ -60220,6 +62984,94 @@ func (ec *executionContext) _ImportContentPayload(ctx context.Context, sel ast.S
 	return out
 }
 
+var installIntegrationOnSitePayloadImplementors = []string{"InstallIntegrationOnSitePayload"}
+
+func (ec *executionContext) _InstallIntegrationOnSitePayload(ctx context.Context, sel ast.SelectionSet, obj *model.InstallIntegrationOnSitePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, installIntegrationOnSitePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InstallIntegrationOnSitePayload")
+		case "siteInstallation":
+			out.Values[i] = ec._InstallIntegrationOnSitePayload_siteInstallation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._InstallIntegrationOnSitePayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var installIntegrationOnSpacePayloadImplementors = []string{"InstallIntegrationOnSpacePayload"}
+
+func (ec *executionContext) _InstallIntegrationOnSpacePayload(ctx context.Context, sel ast.SelectionSet, obj *model.InstallIntegrationOnSpacePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, installIntegrationOnSpacePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InstallIntegrationOnSpacePayload")
+		case "spaceInstallation":
+			out.Values[i] = ec._InstallIntegrationOnSpacePayload_spaceInstallation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._InstallIntegrationOnSpacePayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
 var installIntegrationPayloadImplementors = []string{"InstallIntegrationPayload"}
 
 func (ec *executionContext) _InstallIntegrationPayload(ctx context.Context, sel ast.SelectionSet, obj *model.InstallIntegrationPayload) graphql.Marshaler {
@@ -61231,6 +64083,158 @@ func (ec *executionContext) _IntegrationInstallation(ctx context.Context, sel as
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "spaceInstallations":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._IntegrationInstallation_spaceInstallations(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "spaceInstallation":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._IntegrationInstallation_spaceInstallation(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "siteInstallations":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._IntegrationInstallation_siteInstallations(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "siteInstallation":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._IntegrationInstallation_siteInstallation(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -61452,6 +64456,780 @@ func (ec *executionContext) _IntegrationPermissions(ctx context.Context, sel ast
 			}
 		case "install":
 			out.Values[i] = ec._IntegrationPermissions_install(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var integrationSiteInstallationImplementors = []string{"IntegrationSiteInstallation"}
+
+func (ec *executionContext) _IntegrationSiteInstallation(ctx context.Context, sel ast.SelectionSet, obj *ent.IntegrationSiteInstallation) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, integrationSiteInstallationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("IntegrationSiteInstallation")
+		case "installation":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._IntegrationSiteInstallation_installation(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "siteId":
+			out.Values[i] = ec._IntegrationSiteInstallation_siteId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "site":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._IntegrationSiteInstallation_site(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "status":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._IntegrationSiteInstallation_status(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "configuration":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._IntegrationSiteInstallation_configuration(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "externalIds":
+			out.Values[i] = ec._IntegrationSiteInstallation_externalIds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "urls":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._IntegrationSiteInstallation_urls(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var integrationSiteInstallationConnectionImplementors = []string{"IntegrationSiteInstallationConnection"}
+
+func (ec *executionContext) _IntegrationSiteInstallationConnection(ctx context.Context, sel ast.SelectionSet, obj *model.IntegrationSiteInstallationConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, integrationSiteInstallationConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("IntegrationSiteInstallationConnection")
+		case "edges":
+			out.Values[i] = ec._IntegrationSiteInstallationConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "nodes":
+			out.Values[i] = ec._IntegrationSiteInstallationConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pageInfo":
+			out.Values[i] = ec._IntegrationSiteInstallationConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "totalCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._IntegrationSiteInstallationConnection_totalCount(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var integrationSiteInstallationEdgeImplementors = []string{"IntegrationSiteInstallationEdge"}
+
+func (ec *executionContext) _IntegrationSiteInstallationEdge(ctx context.Context, sel ast.SelectionSet, obj *model.IntegrationSiteInstallationEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, integrationSiteInstallationEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("IntegrationSiteInstallationEdge")
+		case "node":
+			out.Values[i] = ec._IntegrationSiteInstallationEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._IntegrationSiteInstallationEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var integrationSpaceInstallationImplementors = []string{"IntegrationSpaceInstallation"}
+
+func (ec *executionContext) _IntegrationSpaceInstallation(ctx context.Context, sel ast.SelectionSet, obj *ent.IntegrationSpaceInstallation) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, integrationSpaceInstallationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("IntegrationSpaceInstallation")
+		case "installation":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._IntegrationSpaceInstallation_installation(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "spaceId":
+			out.Values[i] = ec._IntegrationSpaceInstallation_spaceId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "space":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._IntegrationSpaceInstallation_space(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "status":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._IntegrationSpaceInstallation_status(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "configuration":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._IntegrationSpaceInstallation_configuration(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "externalIds":
+			out.Values[i] = ec._IntegrationSpaceInstallation_externalIds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "urls":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._IntegrationSpaceInstallation_urls(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var integrationSpaceInstallationConnectionImplementors = []string{"IntegrationSpaceInstallationConnection"}
+
+func (ec *executionContext) _IntegrationSpaceInstallationConnection(ctx context.Context, sel ast.SelectionSet, obj *model.IntegrationSpaceInstallationConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, integrationSpaceInstallationConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("IntegrationSpaceInstallationConnection")
+		case "edges":
+			out.Values[i] = ec._IntegrationSpaceInstallationConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "nodes":
+			out.Values[i] = ec._IntegrationSpaceInstallationConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pageInfo":
+			out.Values[i] = ec._IntegrationSpaceInstallationConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "totalCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._IntegrationSpaceInstallationConnection_totalCount(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var integrationSpaceInstallationEdgeImplementors = []string{"IntegrationSpaceInstallationEdge"}
+
+func (ec *executionContext) _IntegrationSpaceInstallationEdge(ctx context.Context, sel ast.SelectionSet, obj *model.IntegrationSpaceInstallationEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, integrationSpaceInstallationEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("IntegrationSpaceInstallationEdge")
+		case "node":
+			out.Values[i] = ec._IntegrationSpaceInstallationEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._IntegrationSpaceInstallationEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var integrationTargetInstallationURLsImplementors = []string{"IntegrationTargetInstallationURLs"}
+
+func (ec *executionContext) _IntegrationTargetInstallationURLs(ctx context.Context, sel ast.SelectionSet, obj *model.IntegrationTargetInstallationURLs) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, integrationTargetInstallationURLsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("IntegrationTargetInstallationURLs")
+		case "location":
+			out.Values[i] = ec._IntegrationTargetInstallationURLs_location(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "publicEndpoint":
+			out.Values[i] = ec._IntegrationTargetInstallationURLs_publicEndpoint(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -63176,6 +66954,48 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "uninstallIntegration":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_uninstallIntegration(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateIntegrationSpaceInstallation":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateIntegrationSpaceInstallation(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateIntegrationSiteInstallation":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateIntegrationSiteInstallation(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "installIntegrationOnSpace":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_installIntegrationOnSpace(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "uninstallIntegrationFromSpace":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_uninstallIntegrationFromSpace(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "installIntegrationOnSite":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_installIntegrationOnSite(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "uninstallIntegrationFromSite":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_uninstallIntegrationFromSite(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -74064,6 +77884,104 @@ func (ec *executionContext) _TranslationSettingsURLs(ctx context.Context, sel as
 	return out
 }
 
+var uninstallIntegrationFromSitePayloadImplementors = []string{"UninstallIntegrationFromSitePayload"}
+
+func (ec *executionContext) _UninstallIntegrationFromSitePayload(ctx context.Context, sel ast.SelectionSet, obj *model.UninstallIntegrationFromSitePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, uninstallIntegrationFromSitePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UninstallIntegrationFromSitePayload")
+		case "installation":
+			out.Values[i] = ec._UninstallIntegrationFromSitePayload_installation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "uninstalledSiteId":
+			out.Values[i] = ec._UninstallIntegrationFromSitePayload_uninstalledSiteId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._UninstallIntegrationFromSitePayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var uninstallIntegrationFromSpacePayloadImplementors = []string{"UninstallIntegrationFromSpacePayload"}
+
+func (ec *executionContext) _UninstallIntegrationFromSpacePayload(ctx context.Context, sel ast.SelectionSet, obj *model.UninstallIntegrationFromSpacePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, uninstallIntegrationFromSpacePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UninstallIntegrationFromSpacePayload")
+		case "installation":
+			out.Values[i] = ec._UninstallIntegrationFromSpacePayload_installation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "uninstalledSpaceId":
+			out.Values[i] = ec._UninstallIntegrationFromSpacePayload_uninstalledSpaceId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._UninstallIntegrationFromSpacePayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
 var uninstallIntegrationPayloadImplementors = []string{"UninstallIntegrationPayload"}
 
 func (ec *executionContext) _UninstallIntegrationPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UninstallIntegrationPayload) graphql.Marshaler {
@@ -74347,6 +78265,94 @@ func (ec *executionContext) _UpdateIntegrationInstallationPayload(ctx context.Co
 			}
 		case "clientMutationId":
 			out.Values[i] = ec._UpdateIntegrationInstallationPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var updateIntegrationSiteInstallationPayloadImplementors = []string{"UpdateIntegrationSiteInstallationPayload"}
+
+func (ec *executionContext) _UpdateIntegrationSiteInstallationPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateIntegrationSiteInstallationPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, updateIntegrationSiteInstallationPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UpdateIntegrationSiteInstallationPayload")
+		case "siteInstallation":
+			out.Values[i] = ec._UpdateIntegrationSiteInstallationPayload_siteInstallation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._UpdateIntegrationSiteInstallationPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var updateIntegrationSpaceInstallationPayloadImplementors = []string{"UpdateIntegrationSpaceInstallationPayload"}
+
+func (ec *executionContext) _UpdateIntegrationSpaceInstallationPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateIntegrationSpaceInstallationPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, updateIntegrationSpaceInstallationPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UpdateIntegrationSpaceInstallationPayload")
+		case "spaceInstallation":
+			out.Values[i] = ec._UpdateIntegrationSpaceInstallationPayload_spaceInstallation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._UpdateIntegrationSpaceInstallationPayload_clientMutationId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -77878,6 +81884,36 @@ func (ec *executionContext) unmarshalNInstallIntegrationInput2githubᚗcomᚋbin
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNInstallIntegrationOnSiteInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInstallIntegrationOnSiteInput(ctx context.Context, v any) (model.InstallIntegrationOnSiteInput, error) {
+	res, err := ec.unmarshalInputInstallIntegrationOnSiteInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNInstallIntegrationOnSitePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInstallIntegrationOnSitePayload(ctx context.Context, sel ast.SelectionSet, v *model.InstallIntegrationOnSitePayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._InstallIntegrationOnSitePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNInstallIntegrationOnSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInstallIntegrationOnSpaceInput(ctx context.Context, v any) (model.InstallIntegrationOnSpaceInput, error) {
+	res, err := ec.unmarshalInputInstallIntegrationOnSpaceInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNInstallIntegrationOnSpacePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInstallIntegrationOnSpacePayload(ctx context.Context, sel ast.SelectionSet, v *model.InstallIntegrationOnSpacePayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._InstallIntegrationOnSpacePayload(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNInstallIntegrationPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInstallIntegrationPayload(ctx context.Context, sel ast.SelectionSet, v *model.InstallIntegrationPayload) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -78195,6 +82231,130 @@ func (ec *executionContext) marshalNIntegrationScope2ᚕgithubᚗcomᚋbindery�
 	return ret
 }
 
+func (ec *executionContext) marshalNIntegrationSiteInstallation2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegrationSiteInstallationᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.IntegrationSiteInstallation) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNIntegrationSiteInstallation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegrationSiteInstallation(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNIntegrationSiteInstallation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegrationSiteInstallation(ctx context.Context, sel ast.SelectionSet, v *ent.IntegrationSiteInstallation) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._IntegrationSiteInstallation(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNIntegrationSiteInstallationConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationSiteInstallationConnection(ctx context.Context, sel ast.SelectionSet, v *model.IntegrationSiteInstallationConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._IntegrationSiteInstallationConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNIntegrationSiteInstallationEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationSiteInstallationEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.IntegrationSiteInstallationEdge) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNIntegrationSiteInstallationEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationSiteInstallationEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNIntegrationSiteInstallationEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationSiteInstallationEdge(ctx context.Context, sel ast.SelectionSet, v *model.IntegrationSiteInstallationEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._IntegrationSiteInstallationEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNIntegrationSpaceInstallation2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegrationSpaceInstallationᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.IntegrationSpaceInstallation) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNIntegrationSpaceInstallation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegrationSpaceInstallation(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNIntegrationSpaceInstallation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐIntegrationSpaceInstallation(ctx context.Context, sel ast.SelectionSet, v *ent.IntegrationSpaceInstallation) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._IntegrationSpaceInstallation(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNIntegrationSpaceInstallationConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationSpaceInstallationConnection(ctx context.Context, sel ast.SelectionSet, v *model.IntegrationSpaceInstallationConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._IntegrationSpaceInstallationConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNIntegrationSpaceInstallationEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationSpaceInstallationEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.IntegrationSpaceInstallationEdge) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNIntegrationSpaceInstallationEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationSpaceInstallationEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNIntegrationSpaceInstallationEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationSpaceInstallationEdge(ctx context.Context, sel ast.SelectionSet, v *model.IntegrationSpaceInstallationEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._IntegrationSpaceInstallationEdge(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNIntegrationTarget2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationTarget(ctx context.Context, v any) (enum.IntegrationTarget, error) {
 	var res enum.IntegrationTarget
 	err := res.UnmarshalGQL(v)
@@ -78203,6 +82363,16 @@ func (ec *executionContext) unmarshalNIntegrationTarget2githubᚗcomᚋbindery�
 
 func (ec *executionContext) marshalNIntegrationTarget2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐIntegrationTarget(ctx context.Context, sel ast.SelectionSet, v enum.IntegrationTarget) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) marshalNIntegrationTargetInstallationURLs2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationTargetInstallationURLs(ctx context.Context, sel ast.SelectionSet, v *model.IntegrationTargetInstallationURLs) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._IntegrationTargetInstallationURLs(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNIntegrationURLs2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationURLs(ctx context.Context, sel ast.SelectionSet, v *model.IntegrationURLs) graphql.Marshaler {
@@ -80733,6 +84903,36 @@ func (ec *executionContext) marshalNTranslationSettingsURLs2ᚖgithubᚗcomᚋbi
 	return ec._TranslationSettingsURLs(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNUninstallIntegrationFromSiteInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUninstallIntegrationFromSiteInput(ctx context.Context, v any) (model.UninstallIntegrationFromSiteInput, error) {
+	res, err := ec.unmarshalInputUninstallIntegrationFromSiteInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNUninstallIntegrationFromSitePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUninstallIntegrationFromSitePayload(ctx context.Context, sel ast.SelectionSet, v *model.UninstallIntegrationFromSitePayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._UninstallIntegrationFromSitePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNUninstallIntegrationFromSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUninstallIntegrationFromSpaceInput(ctx context.Context, v any) (model.UninstallIntegrationFromSpaceInput, error) {
+	res, err := ec.unmarshalInputUninstallIntegrationFromSpaceInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNUninstallIntegrationFromSpacePayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUninstallIntegrationFromSpacePayload(ctx context.Context, sel ast.SelectionSet, v *model.UninstallIntegrationFromSpacePayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._UninstallIntegrationFromSpacePayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNUninstallIntegrationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUninstallIntegrationInput(ctx context.Context, v any) (model.UninstallIntegrationInput, error) {
 	res, err := ec.unmarshalInputUninstallIntegrationInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -80836,6 +85036,36 @@ func (ec *executionContext) marshalNUpdateIntegrationInstallationPayload2ᚖgith
 		return graphql.Null
 	}
 	return ec._UpdateIntegrationInstallationPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNUpdateIntegrationSiteInstallationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateIntegrationSiteInstallationInput(ctx context.Context, v any) (model.UpdateIntegrationSiteInstallationInput, error) {
+	res, err := ec.unmarshalInputUpdateIntegrationSiteInstallationInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNUpdateIntegrationSiteInstallationPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateIntegrationSiteInstallationPayload(ctx context.Context, sel ast.SelectionSet, v *model.UpdateIntegrationSiteInstallationPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._UpdateIntegrationSiteInstallationPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNUpdateIntegrationSpaceInstallationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateIntegrationSpaceInstallationInput(ctx context.Context, v any) (model.UpdateIntegrationSpaceInstallationInput, error) {
+	res, err := ec.unmarshalInputUpdateIntegrationSpaceInstallationInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNUpdateIntegrationSpaceInstallationPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateIntegrationSpaceInstallationPayload(ctx context.Context, sel ast.SelectionSet, v *model.UpdateIntegrationSpaceInstallationPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._UpdateIntegrationSpaceInstallationPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNUpdateLinkInviteInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateLinkInviteInput(ctx context.Context, v any) (model.UpdateLinkInviteInput, error) {

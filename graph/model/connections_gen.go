@@ -965,6 +965,76 @@ func (c *IntegrationInstallationConnection) TotalCount(ctx context.Context) (int
 	return c.page.TotalCount(ctx)
 }
 
+// IntegrationSpaceInstallationConnection is a page of IntegrationSpaceInstallation, with the GraphQL connection shape.
+type IntegrationSpaceInstallationConnection struct {
+	Edges    []*IntegrationSpaceInstallationEdge
+	PageInfo page.Info
+	page     *page.Connection[*ent.IntegrationSpaceInstallation]
+}
+
+// IntegrationSpaceInstallationEdge is a IntegrationSpaceInstallation with its cursor.
+type IntegrationSpaceInstallationEdge struct {
+	Node   *ent.IntegrationSpaceInstallation
+	Cursor page.Cursor
+}
+
+// NewIntegrationSpaceInstallationConnection wraps a page of IntegrationSpaceInstallation.
+func NewIntegrationSpaceInstallationConnection(p *page.Connection[*ent.IntegrationSpaceInstallation]) *IntegrationSpaceInstallationConnection {
+	c := &IntegrationSpaceInstallationConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*IntegrationSpaceInstallationEdge, len(p.Edges))}
+	for i, e := range p.Edges {
+		c.Edges[i] = &IntegrationSpaceInstallationEdge{Node: e.Node, Cursor: e.Cursor}
+	}
+	return c
+}
+
+// Nodes returns the items of the page.
+func (c *IntegrationSpaceInstallationConnection) Nodes() []*ent.IntegrationSpaceInstallation {
+	return c.page.Nodes()
+}
+
+// Info returns where the page sits in its list.
+func (c *IntegrationSpaceInstallationConnection) Info() page.Info { return c.PageInfo }
+
+// TotalCount counts the items of the whole list.
+func (c *IntegrationSpaceInstallationConnection) TotalCount(ctx context.Context) (int, error) {
+	return c.page.TotalCount(ctx)
+}
+
+// IntegrationSiteInstallationConnection is a page of IntegrationSiteInstallation, with the GraphQL connection shape.
+type IntegrationSiteInstallationConnection struct {
+	Edges    []*IntegrationSiteInstallationEdge
+	PageInfo page.Info
+	page     *page.Connection[*ent.IntegrationSiteInstallation]
+}
+
+// IntegrationSiteInstallationEdge is a IntegrationSiteInstallation with its cursor.
+type IntegrationSiteInstallationEdge struct {
+	Node   *ent.IntegrationSiteInstallation
+	Cursor page.Cursor
+}
+
+// NewIntegrationSiteInstallationConnection wraps a page of IntegrationSiteInstallation.
+func NewIntegrationSiteInstallationConnection(p *page.Connection[*ent.IntegrationSiteInstallation]) *IntegrationSiteInstallationConnection {
+	c := &IntegrationSiteInstallationConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*IntegrationSiteInstallationEdge, len(p.Edges))}
+	for i, e := range p.Edges {
+		c.Edges[i] = &IntegrationSiteInstallationEdge{Node: e.Node, Cursor: e.Cursor}
+	}
+	return c
+}
+
+// Nodes returns the items of the page.
+func (c *IntegrationSiteInstallationConnection) Nodes() []*ent.IntegrationSiteInstallation {
+	return c.page.Nodes()
+}
+
+// Info returns where the page sits in its list.
+func (c *IntegrationSiteInstallationConnection) Info() page.Info { return c.PageInfo }
+
+// TotalCount counts the items of the whole list.
+func (c *IntegrationSiteInstallationConnection) TotalCount(ctx context.Context) (int, error) {
+	return c.page.TotalCount(ctx)
+}
+
 // WebhookEndpointConnection is a page of WebhookEndpoint, with the GraphQL connection shape.
 type WebhookEndpointConnection struct {
 	Edges    []*WebhookEndpointEdge

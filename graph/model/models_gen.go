@@ -895,6 +895,42 @@ type InstallIntegrationInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// A site to add to an installation's selection of sites, which must be SELECTED.
+type InstallIntegrationOnSiteInput struct {
+	// The installation.
+	InstallationID string `json:"installationId"`
+	// A site of the installation's organization that it does not select yet.
+	SiteID string `json:"siteId"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The result of installIntegrationOnSite.
+type InstallIntegrationOnSitePayload struct {
+	// The site's installation, with an empty configuration.
+	SiteInstallation *ent.IntegrationSiteInstallation `json:"siteInstallation"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// A space to add to an installation's selection of spaces, which must be SELECTED.
+type InstallIntegrationOnSpaceInput struct {
+	// The installation.
+	InstallationID string `json:"installationId"`
+	// A space of the installation's organization that it does not select yet.
+	SpaceID string `json:"spaceId"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The result of installIntegrationOnSpace.
+type InstallIntegrationOnSpacePayload struct {
+	// The space's installation, with an empty configuration.
+	SpaceInstallation *ent.IntegrationSpaceInstallation `json:"spaceInstallation"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
 // The result of installIntegration.
 type InstallIntegrationPayload struct {
 	// The new installation.
@@ -935,6 +971,14 @@ type IntegrationPermissions struct {
 	Admin bool `json:"admin"`
 	// Install it in an organization of theirs: anyone who can see it and administers an organization.
 	Install bool `json:"install"`
+}
+
+// The addresses of an installation's space or site.
+type IntegrationTargetInstallationURLs struct {
+	// Its address in /v1.
+	Location string `json:"location"`
+	// Its public HTTP endpoint: Bindery runs no integration script, so nothing answers there.
+	PublicEndpoint string `json:"publicEndpoint"`
 }
 
 // The addresses of an integration.
@@ -1935,6 +1979,46 @@ type TranslationSettingsURLs struct {
 	Location string `json:"location"`
 }
 
+// A site to remove from an installation's selection.
+type UninstallIntegrationFromSiteInput struct {
+	// The installation.
+	InstallationID string `json:"installationId"`
+	// A site it selects.
+	SiteID string `json:"siteId"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The result of uninstallIntegrationFromSite.
+type UninstallIntegrationFromSitePayload struct {
+	// The installation, which no longer selects the site.
+	Installation *ent.IntegrationInstallation `json:"installation"`
+	// The ID of the site removed from its selection.
+	UninstalledSiteID string `json:"uninstalledSiteId"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// A space to remove from an installation's selection.
+type UninstallIntegrationFromSpaceInput struct {
+	// The installation.
+	InstallationID string `json:"installationId"`
+	// A space it selects.
+	SpaceID string `json:"spaceId"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The result of uninstallIntegrationFromSpace.
+type UninstallIntegrationFromSpacePayload struct {
+	// The installation, which no longer selects the space.
+	Installation *ent.IntegrationInstallation `json:"installation"`
+	// The ID of the space removed from its selection.
+	UninstalledSpaceID string `json:"uninstalledSpaceId"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
 // An installation to remove.
 type UninstallIntegrationInput struct {
 	// The installation.
@@ -2081,6 +2165,50 @@ type UpdateIntegrationInstallationInput struct {
 type UpdateIntegrationInstallationPayload struct {
 	// The installation, changed.
 	Installation *ent.IntegrationInstallation `json:"installation"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// Changes to a site an installation selects; what is absent stays.
+type UpdateIntegrationSiteInstallationInput struct {
+	// The installation.
+	InstallationID string `json:"installationId"`
+	// The site, which the installation selects.
+	SiteID string `json:"siteId"`
+	// Its new configuration, valid against the integration's site configuration schema (any object when it declares none, as for the account).
+	Configuration JSON `json:"configuration,omitempty"`
+	// At most 5 external IDs.
+	ExternalIds []string `json:"externalIds,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The result of updateIntegrationSiteInstallation.
+type UpdateIntegrationSiteInstallationPayload struct {
+	// The site's installation, changed.
+	SiteInstallation *ent.IntegrationSiteInstallation `json:"siteInstallation"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// Changes to a space an installation selects; what is absent stays.
+type UpdateIntegrationSpaceInstallationInput struct {
+	// The installation.
+	InstallationID string `json:"installationId"`
+	// The space, which the installation selects.
+	SpaceID string `json:"spaceId"`
+	// Its new configuration, valid against the integration's space configuration schema (any object when it declares none, as for the account).
+	Configuration JSON `json:"configuration,omitempty"`
+	// At most 5 external IDs.
+	ExternalIds []string `json:"externalIds,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The result of updateIntegrationSpaceInstallation.
+type UpdateIntegrationSpaceInstallationPayload struct {
+	// The space's installation, changed.
+	SpaceInstallation *ent.IntegrationSpaceInstallation `json:"spaceInstallation"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }

@@ -64,6 +64,8 @@ var connections = []connection{
 	{name: "ShareLink", node: "ent.ShareLink"},
 	{name: "Integration", node: "ent.Integration"},
 	{name: "IntegrationInstallation", node: "ent.IntegrationInstallation"},
+	{name: "IntegrationSpaceInstallation", node: "ent.IntegrationSpaceInstallation"},
+	{name: "IntegrationSiteInstallation", node: "ent.IntegrationSiteInstallation"},
 	{name: "WebhookEndpoint", node: "ent.WebhookEndpoint"},
 	{name: "WebhookDelivery", node: "ent.WebhookDelivery"},
 }

@@ -1,0 +1,418 @@
+package graph
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/ent/integration"
+	"github.com/bindery/bindery/ent/integrationsiteinstallation"
+	"github.com/bindery/bindery/ent/integrationspaceinstallation"
+	"github.com/bindery/bindery/ent/predicate"
+	"github.com/bindery/bindery/ent/space"
+	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/internal/apperr"
+	"github.com/bindery/bindery/internal/authz"
+	"github.com/bindery/bindery/internal/enum"
+	integ "github.com/bindery/bindery/internal/integration"
+	"github.com/bindery/bindery/internal/page"
+)
+
+// An installation's spaces and sites: each space (site) it selects carries
+// the integration's configuration for it, validated against the
+// integration's space (site) configuration schema as the installation's own
+// is against the account one. They are the rows of the selection, read
+// with it in one statement (loadInstallationSelections); with the selection
+// ALL there are none.
+
+var (
+	spaceInstallationsInOrder = page.SliceOrder[*ent.IntegrationSpaceInstallation]{
+		Name: "installation-spaces", KeyType: page.KeyString,
+		Key: func(t *ent.IntegrationSpaceInstallation) any { return t.SpaceID },
+		ID:  func(t *ent.IntegrationSpaceInstallation) string { return t.SpaceID },
+	}
+	siteInstallationsInOrder = page.SliceOrder[*ent.IntegrationSiteInstallation]{
+		Name: "installation-sites", KeyType: page.KeyString,
+		Key: func(t *ent.IntegrationSiteInstallation) any { return t.SiteID },
+		ID:  func(t *ent.IntegrationSiteInstallation) string { return t.SiteID },
+	}
+)
+
+func (r *Resolver) installationSpaceInstallations(ctx context.Context, x *ent.IntegrationInstallation, a page.Args) (*model.IntegrationSpaceInstallationConnection, error) {
+	sel, err := load(ctx, loadersFrom(ctx).installationSelections(), x.ID)
+	if err != nil {
+		return nil, err
+	}
+	conn, err := page.PaginateSlice(sel.spaces, spaceInstallationsInOrder, a)
+	if err != nil {
+		return nil, err
+	}
+	return model.NewIntegrationSpaceInstallationConnection(conn), nil
+}
+
+func (r *Resolver) installationSiteInstallations(ctx context.Context, x *ent.IntegrationInstallation, a page.Args) (*model.IntegrationSiteInstallationConnection, error) {
+	sel, err := load(ctx, loadersFrom(ctx).installationSelections(), x.ID)
+	if err != nil {
+		return nil, err
+	}
+	conn, err := page.PaginateSlice(sel.sites, siteInstallationsInOrder, a)
+	if err != nil {
+		return nil, err
+	}
+	return model.NewIntegrationSiteInstallationConnection(conn), nil
+}
+
+// installationSpaceInstallation is one space an installation selects, not
+// found when it does not select it (or when the space is deleted).
+func (r *Resolver) installationSpaceInstallation(ctx context.Context, x *ent.IntegrationInstallation, spaceID string) (*ent.IntegrationSpaceInstallation, error) {
+	sel, err := load(ctx, loadersFrom(ctx).installationSelections(), x.ID)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range sel.spaces {
+		if t.SpaceID == spaceID {
+			return t, nil
+		}
+	}
+	return nil, apperr.NotFoundf("The installation does not select this space")
+}
+
+func (r *Resolver) installationSiteInstallation(ctx context.Context, x *ent.IntegrationInstallation, siteID string) (*ent.IntegrationSiteInstallation, error) {
+	sel, err := load(ctx, loadersFrom(ctx).installationSelections(), x.ID)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range sel.sites {
+		if t.SiteID == siteID {
+			return t, nil
+		}
+	}
+	return nil, apperr.NotFoundf("The installation does not select this site")
+}
+
+// targetStatus is the status of an installation's space or site: paused
+// with the installation (its integration unpublished), pending while the
+// configuration lacks a property the target's schema requires, else
+// active. The installation's own configuration does not enter it: each
+// place has its own status, as the official objects do.
+func (r *Resolver) targetStatus(ctx context.Context, installationID, target string, cfg map[string]any) (enum.InstallationStatus, error) {
+	x, _, err := r.installations.get(ctx, installationID)
+	if err != nil {
+		return "", err
+	}
+	if x.Status == enum.InstallationStatusPaused {
+		return enum.InstallationStatusPaused, nil
+	}
+	ref, err := load(ctx, loadersFrom(ctx).integrationRefs(), x.IntegrationID)
+	if err != nil {
+		return "", err
+	}
+	if !integ.Complete(ref.configurations, target, cfg) {
+		return enum.InstallationStatusPending, nil
+	}
+	return enum.InstallationStatusActive, nil
+}
+
+// targetURLs are the addresses of an installation's space or site (path
+// is "spaces/{id}" or "sites/{id}").
+func (r *Resolver) targetURLs(ctx context.Context, installationID, path string) (*model.IntegrationTargetInstallationURLs, error) {
+	x, _, err := r.installations.get(ctx, installationID)
+	if err != nil {
+		return nil, err
+	}
+	u, err := r.installationURLs(ctx, x)
+	if err != nil {
+		return nil, err
+	}
+	return &model.IntegrationTargetInstallationURLs{Location: u.Location + "/" + path,
+		PublicEndpoint: strings.TrimSuffix(u.PublicEndpoint, "/endpoint") + "/" + path + "/endpoint"}, nil
+}
+
+// targetSpace is the space of an installation's space, nil when the viewer
+// does not see it.
+func (r *Resolver) targetSpace(ctx context.Context, t *ent.IntegrationSpaceInstallation) (*ent.Space, error) {
+	s, _, err := r.spaces.get(ctx, t.SpaceID)
+	if apperr.KindOf(err) == apperr.NotFound {
+		return nil, nil
+	}
+	return s, err
+}
+
+func (r *Resolver) targetSite(ctx context.Context, t *ent.IntegrationSiteInstallation) (*ent.Site, error) {
+	s, _, err := r.sites.get(ctx, t.SiteID)
+	if apperr.KindOf(err) == apperr.NotFound {
+		return nil, nil
+	}
+	return s, err
+}
+
+func targetConfiguration(cfg map[string]any) (model.JSON, error) {
+	if cfg == nil {
+		return model.JSON("{}"), nil
+	}
+	b, err := json.Marshal(cfg)
+	return model.JSON(b), err
+}
+
+// installationToChange is an installation its admin changes, with its
+// integration, which may be unpublished: its installations stay
+// configurable, and paused.
+func (r *Resolver) installationToChange(ctx context.Context, id string) (*ent.IntegrationInstallation, *ent.Integration, error) {
+	x, _, err := r.installations.authorize(ctx, id, authz.Update)
+	if err != nil {
+		return nil, nil, err
+	}
+	i, err := r.db(ctx).Integration.Query().Where(integration.ID(x.IntegrationID)).
+		Only(internal(ctx, "the integration of an installation its admin changes"))
+	if err != nil {
+		return nil, nil, err
+	}
+	return x, i, nil
+}
+
+// checkTargetConfiguration validates the configuration of a space or a
+// site against the integration's schema for that target; the error names
+// the configuration and the target.
+func checkTargetConfiguration(i *ent.Integration, target string, raw model.JSON) (map[string]any, error) {
+	cfg, _, err := integ.CheckConfiguration(i.Configurations, target, json.RawMessage(raw))
+	var e *apperr.Error
+	if errors.As(err, &e) && e.Kind == apperr.InvalidArgument {
+		return nil, apperr.Invalid(e.Field, "%s (the integration's %s configuration)", strings.TrimPrefix(e.Message, e.Field+": "), target)
+	}
+	return cfg, err
+}
+
+func (r *Resolver) updateSpaceInstallation(ctx context.Context, in model.UpdateIntegrationSpaceInstallationInput) (*ent.IntegrationSpaceInstallation, error) {
+	if err := checkExternalIDs(in.ExternalIds); err != nil {
+		return nil, err
+	}
+	var out *ent.IntegrationSpaceInstallation
+	var c created
+	err := r.tx(ctx, func(ctx context.Context) error {
+		x, i, err := r.installationToChange(ctx, in.InstallationID)
+		if err != nil {
+			return err
+		}
+		where := []predicate.IntegrationSpaceInstallation{integrationspaceinstallation.IntegrationInstallationID(x.ID),
+			integrationspaceinstallation.SpaceID(in.SpaceID)}
+		t, err := r.db(ctx).IntegrationSpaceInstallation.Query().
+			Where(append(where, integrationspaceinstallation.HasSpaceWith(space.DeletedAtIsNil()))...).
+			Only(internal(ctx, "the space an installation selects, which its admin configures"))
+		if ent.IsNotFound(err) {
+			return apperr.NotFoundf("The installation does not select this space")
+		}
+		if err != nil {
+			return err
+		}
+		u := r.db(ctx).IntegrationSpaceInstallation.Update().Where(where...)
+		if in.Configuration != nil {
+			if t.Configuration, err = checkTargetConfiguration(i, integ.TargetSpace, in.Configuration); err != nil {
+				return err
+			}
+			u.SetConfiguration(t.Configuration)
+		}
+		if in.ExternalIds != nil {
+			t.ExternalIds = in.ExternalIds
+			u.SetExternalIds(in.ExternalIds)
+		}
+		if in.Configuration != nil || in.ExternalIds != nil {
+			if err := u.Exec(ctx); err != nil {
+				return err
+			}
+		}
+		out = t
+		c = created{installation: x, integration: i, orgID: x.OrganizationID}
+		c.access, err = r.orgAccess(ctx, x.OrganizationID)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	// The answer shows what the transaction read.
+	r.prime(ctx, c)
+	return out, nil
+}
+
+func (r *Resolver) updateSiteInstallation(ctx context.Context, in model.UpdateIntegrationSiteInstallationInput) (*ent.IntegrationSiteInstallation, error) {
+	if err := checkExternalIDs(in.ExternalIds); err != nil {
+		return nil, err
+	}
+	var out *ent.IntegrationSiteInstallation
+	var c created
+	err := r.tx(ctx, func(ctx context.Context) error {
+		x, i, err := r.installationToChange(ctx, in.InstallationID)
+		if err != nil {
+			return err
+		}
+		where := []predicate.IntegrationSiteInstallation{integrationsiteinstallation.IntegrationInstallationID(x.ID),
+			integrationsiteinstallation.SiteID(in.SiteID)}
+		t, err := r.db(ctx).IntegrationSiteInstallation.Query().Where(where...).
+			Only(internal(ctx, "the site an installation selects, which its admin configures"))
+		if ent.IsNotFound(err) {
+			return apperr.NotFoundf("The installation does not select this site")
+		}
+		if err != nil {
+			return err
+		}
+		u := r.db(ctx).IntegrationSiteInstallation.Update().Where(where...)
+		if in.Configuration != nil {
+			if t.Configuration, err = checkTargetConfiguration(i, integ.TargetSite, in.Configuration); err != nil {
+				return err
+			}
+			u.SetConfiguration(t.Configuration)
+		}
+		if in.ExternalIds != nil {
+			t.ExternalIds = in.ExternalIds
+			u.SetExternalIds(in.ExternalIds)
+		}
+		if in.Configuration != nil || in.ExternalIds != nil {
+			if err := u.Exec(ctx); err != nil {
+				return err
+			}
+		}
+		out = t
+		c = created{installation: x, integration: i, orgID: x.OrganizationID}
+		c.access, err = r.orgAccess(ctx, x.OrganizationID)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	r.prime(ctx, c)
+	return out, nil
+}
+
+// installOnSpace adds a space of its organization to an installation's
+// selection, which must be SELECTED: one that covers all spaces has
+// nothing to add (409), and a space selected already is a conflict too.
+func (r *Resolver) installOnSpace(ctx context.Context, in model.InstallIntegrationOnSpaceInput) (*ent.IntegrationSpaceInstallation, error) {
+	var out *ent.IntegrationSpaceInstallation
+	var c created
+	err := r.tx(ctx, func(ctx context.Context) error {
+		x, i, err := r.installationToChange(ctx, in.InstallationID)
+		if err != nil {
+			return err
+		}
+		if x.SpaceSelection != enum.InstallationSelectionSelected {
+			return apperr.Conflictf("The installation covers all the organization's spaces: select spaces to install it on one")
+		}
+		selected := enum.InstallationSelectionSelected
+		if err := r.checkOwned(ctx, x.OrganizationID, selection{"spaceId", &selected, []string{in.SpaceID}}, selection{}); err != nil {
+			return err
+		}
+		n, err := r.db(ctx).IntegrationSpaceInstallation.Query().
+			Where(integrationspaceinstallation.IntegrationInstallationID(x.ID)).Count(internal(ctx, "the spaces an installation selects"))
+		if err != nil {
+			return err
+		}
+		if n >= MaxInstallationSelection {
+			return apperr.Invalid("spaceId", "the installation selects %d spaces already, the most it may", n)
+		}
+		out, err = r.db(ctx).IntegrationSpaceInstallation.Create().SetIntegrationInstallationID(x.ID).SetSpaceID(in.SpaceID).
+			SetConfiguration(map[string]any{}).SetExternalIds([]string{}).Save(ctx)
+		if ent.IsConstraintError(err) {
+			return apperr.Conflictf("The installation selects this space already")
+		}
+		if err != nil {
+			return err
+		}
+		c = created{installation: x, integration: i, orgID: x.OrganizationID}
+		c.access, err = r.orgAccess(ctx, x.OrganizationID)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	r.prime(ctx, c)
+	return out, nil
+}
+
+// uninstallFromSpace removes a space, with its configuration, from an
+// installation's selection.
+func (r *Resolver) uninstallFromSpace(ctx context.Context, in model.UninstallIntegrationFromSpaceInput) (*ent.IntegrationInstallation, error) {
+	var out *ent.IntegrationInstallation
+	err := r.tx(ctx, func(ctx context.Context) error {
+		x, _, err := r.installations.authorize(ctx, in.InstallationID, authz.Update)
+		if err != nil {
+			return err
+		}
+		n, err := r.db(ctx).IntegrationSpaceInstallation.Delete().Where(integrationspaceinstallation.IntegrationInstallationID(x.ID),
+			integrationspaceinstallation.SpaceID(in.SpaceID)).Exec(ctx)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return apperr.NotFoundf("The installation does not select this space")
+		}
+		out = x
+		return nil
+	})
+	return out, err
+}
+
+// installOnSite is installOnSpace for sites.
+func (r *Resolver) installOnSite(ctx context.Context, in model.InstallIntegrationOnSiteInput) (*ent.IntegrationSiteInstallation, error) {
+	var out *ent.IntegrationSiteInstallation
+	var c created
+	err := r.tx(ctx, func(ctx context.Context) error {
+		x, i, err := r.installationToChange(ctx, in.InstallationID)
+		if err != nil {
+			return err
+		}
+		if x.SiteSelection != enum.InstallationSelectionSelected {
+			return apperr.Conflictf("The installation covers all the organization's sites: select sites to install it on one")
+		}
+		selected := enum.InstallationSelectionSelected
+		if err := r.checkOwned(ctx, x.OrganizationID, selection{}, selection{"siteId", &selected, []string{in.SiteID}}); err != nil {
+			return err
+		}
+		n, err := r.db(ctx).IntegrationSiteInstallation.Query().
+			Where(integrationsiteinstallation.IntegrationInstallationID(x.ID)).Count(internal(ctx, "the sites an installation selects"))
+		if err != nil {
+			return err
+		}
+		if n >= MaxInstallationSelection {
+			return apperr.Invalid("siteId", "the installation selects %d sites already, the most it may", n)
+		}
+		out, err = r.db(ctx).IntegrationSiteInstallation.Create().SetIntegrationInstallationID(x.ID).SetSiteID(in.SiteID).
+			SetConfiguration(map[string]any{}).SetExternalIds([]string{}).Save(ctx)
+		if ent.IsConstraintError(err) {
+			return apperr.Conflictf("The installation selects this site already")
+		}
+		if err != nil {
+			return err
+		}
+		c = created{installation: x, integration: i, orgID: x.OrganizationID}
+		c.access, err = r.orgAccess(ctx, x.OrganizationID)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	r.prime(ctx, c)
+	return out, nil
+}
+
+// uninstallFromSite is uninstallFromSpace for sites.
+func (r *Resolver) uninstallFromSite(ctx context.Context, in model.UninstallIntegrationFromSiteInput) (*ent.IntegrationInstallation, error) {
+	var out *ent.IntegrationInstallation
+	err := r.tx(ctx, func(ctx context.Context) error {
+		x, _, err := r.installations.authorize(ctx, in.InstallationID, authz.Update)
+		if err != nil {
+			return err
+		}
+		n, err := r.db(ctx).IntegrationSiteInstallation.Delete().Where(integrationsiteinstallation.IntegrationInstallationID(x.ID),
+			integrationsiteinstallation.SiteID(in.SiteID)).Exec(ctx)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return apperr.NotFoundf("The installation does not select this site")
+		}
+		out = x
+		return nil
+	})
+	return out, err
+}
