@@ -98,6 +98,7 @@ func (Space) Fields() []ent.Field {
 		// increments it, and UNIQUE(space, number) backs it up.
 		field.Int("cr_seq").Default(0).Annotations(internal()),
 		field.Time("deleted_at").Annotations(dateTime).Optional().Nillable(),
+		visitorAuthKey(),
 	}
 }
 
