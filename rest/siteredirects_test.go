@@ -146,9 +146,9 @@ func TestSiteRedirectToURL(t *testing.T) {
 	atLimit := "https://example.com/" + strings.Repeat("a", 2048-len("https://example.com/"))
 	e.Run(t, []servertest.Scenario{
 		{Name: "create to a url", Method: http.MethodPost, Path: redirects, Token: e.OwnerToken, BinderySpec: true,
-			Body: map[string]any{"source": "/elsewhere", "destination": toURL("https://example.com/docs?a=1")},
+			Body:       map[string]any{"source": "/elsewhere", "destination": toURL("https://example.com/docs?a=1")},
 			WantStatus: http.StatusCreated,
-			WantJSON: map[string]any{"object": "site-redirect", "source": "/elsewhere", "destination": toURL("https://example.com/docs?a=1")}},
+			WantJSON:   map[string]any{"object": "site-redirect", "source": "/elsewhere", "destination": toURL("https://example.com/docs?a=1")}},
 		{Name: "create to a url of 2048 characters", Method: http.MethodPost, Path: redirects, Token: e.OwnerToken, BinderySpec: true,
 			Body: map[string]any{"source": "/long", "destination": toURL(atLimit)}, WantStatus: http.StatusCreated},
 		{Name: "create to a url of 2049 characters", Method: http.MethodPost, Path: redirects, Token: e.OwnerToken,
@@ -167,7 +167,7 @@ func TestSiteRedirectToURL(t *testing.T) {
 			Body: map[string]any{"source": "/x", "destination": map[string]any{"kind": "url"}}, WantStatus: http.StatusBadRequest,
 			WantError: "destination.url"},
 		{Name: "a url with another kind", Method: http.MethodPost, Path: redirects, Token: e.OwnerToken,
-			Body: map[string]any{"source": "/x", "destination": map[string]any{"kind": "site-space", "url": "https://example.com"}},
+			Body:       map[string]any{"source": "/x", "destination": map[string]any{"kind": "site-space", "url": "https://example.com"}},
 			WantStatus: http.StatusBadRequest, WantError: "destination.url"},
 		{Name: "create to a url as an editor", Method: http.MethodPost, Path: redirects, Token: e.editTok,
 			Body: map[string]any{"source": "/x", "destination": toURL("https://example.com")}, WantStatus: http.StatusForbidden},

@@ -49,7 +49,9 @@ func TestGetSpaceVisitorToken(t *testing.T) {
 	set(guarded, "VISITOR_AUTH")
 	set(other, "VISITOR_AUTH")
 
-	tokenOf := func(key string, ttl time.Duration) string { return visitorJWT(t, key, ttl, map[string]any{"sub": "v1"}) }
+	tokenOf := func(key string, ttl time.Duration) string {
+		return visitorJWT(t, key, ttl, map[string]any{"sub": "v1"})
+	}
 	// Before any key, the space admits no visitor, whatever they present.
 	beforeKey := tokenOf("any", time.Hour)
 	s.Run(t, []servertest.Scenario{
