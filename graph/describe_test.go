@@ -19,7 +19,7 @@ import (
 var undescribedBudget = map[string]int{
 	"type":        14,
 	"field":       264,
-	"argument":    72,
+	"argument":    70,
 	"input field": 85,
 	"enum value":  11,
 }
