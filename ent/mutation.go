@@ -27270,54 +27270,55 @@ func (m *SiteSpaceMutation) ResetEdge(name string) error {
 // SpaceMutation represents an operation that mutates the Space nodes in the graph.
 type SpaceMutation struct {
 	config
-	op                     Op
-	typ                    string
-	id                     *string
-	created_at             *time.Time
-	updated_at             *time.Time
-	title                  *string
-	emoji                  *string
-	icon                   *string
-	visibility             *enum.Visibility
-	edit_mode              *enum.EditMode
-	default_level          *enum.DefaultLevel
-	language               *enum.Language
-	position               *float64
-	addposition            *float64
-	cr_seq                 *int
-	addcr_seq              *int
-	deleted_at             *time.Time
-	clearedFields          map[string]struct{}
-	organization           *string
-	clearedorganization    bool
-	parent                 *string
-	clearedparent          bool
-	revision               *string
-	clearedrevision        bool
-	revisions              map[string]struct{}
-	removedrevisions       map[string]struct{}
-	clearedrevisions       bool
-	change_requests        map[string]struct{}
-	removedchange_requests map[string]struct{}
-	clearedchange_requests bool
-	comments               map[string]struct{}
-	removedcomments        map[string]struct{}
-	clearedcomments        bool
-	share_links            map[string]struct{}
-	removedshare_links     map[string]struct{}
-	clearedshare_links     bool
-	grants                 map[string]struct{}
-	removedgrants          map[string]struct{}
-	clearedgrants          bool
-	site_spaces            map[string]struct{}
-	removedsite_spaces     map[string]struct{}
-	clearedsite_spaces     bool
-	installations          map[string]struct{}
-	removedinstallations   map[string]struct{}
-	clearedinstallations   bool
-	done                   bool
-	oldValue               func(context.Context) (*Space, error)
-	predicates             []predicate.Space
+	op                       Op
+	typ                      string
+	id                       *string
+	created_at               *time.Time
+	updated_at               *time.Time
+	title                    *string
+	emoji                    *string
+	icon                     *string
+	visibility               *enum.Visibility
+	edit_mode                *enum.EditMode
+	default_level            *enum.DefaultLevel
+	language                 *enum.Language
+	position                 *float64
+	addposition              *float64
+	cr_seq                   *int
+	addcr_seq                *int
+	deleted_at               *time.Time
+	visitor_auth_private_key *string
+	clearedFields            map[string]struct{}
+	organization             *string
+	clearedorganization      bool
+	parent                   *string
+	clearedparent            bool
+	revision                 *string
+	clearedrevision          bool
+	revisions                map[string]struct{}
+	removedrevisions         map[string]struct{}
+	clearedrevisions         bool
+	change_requests          map[string]struct{}
+	removedchange_requests   map[string]struct{}
+	clearedchange_requests   bool
+	comments                 map[string]struct{}
+	removedcomments          map[string]struct{}
+	clearedcomments          bool
+	share_links              map[string]struct{}
+	removedshare_links       map[string]struct{}
+	clearedshare_links       bool
+	grants                   map[string]struct{}
+	removedgrants            map[string]struct{}
+	clearedgrants            bool
+	site_spaces              map[string]struct{}
+	removedsite_spaces       map[string]struct{}
+	clearedsite_spaces       bool
+	installations            map[string]struct{}
+	removedinstallations     map[string]struct{}
+	clearedinstallations     bool
+	done                     bool
+	oldValue                 func(context.Context) (*Space, error)
+	predicates               []predicate.Space
 }
 
 var _ ent.Mutation = (*SpaceMutation)(nil)
@@ -28095,6 +28096,55 @@ func (m *SpaceMutation) ResetDeletedAt() {
 	delete(m.clearedFields, space.FieldDeletedAt)
 }
 
+// SetVisitorAuthPrivateKey sets the "visitor_auth_private_key" field.
+func (m *SpaceMutation) SetVisitorAuthPrivateKey(s string) {
+	m.visitor_auth_private_key = &s
+}
+
+// VisitorAuthPrivateKey returns the value of the "visitor_auth_private_key" field in the mutation.
+func (m *SpaceMutation) VisitorAuthPrivateKey() (r string, exists bool) {
+	v := m.visitor_auth_private_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVisitorAuthPrivateKey returns the old "visitor_auth_private_key" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldVisitorAuthPrivateKey(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVisitorAuthPrivateKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVisitorAuthPrivateKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVisitorAuthPrivateKey: %w", err)
+	}
+	return oldValue.VisitorAuthPrivateKey, nil
+}
+
+// ClearVisitorAuthPrivateKey clears the value of the "visitor_auth_private_key" field.
+func (m *SpaceMutation) ClearVisitorAuthPrivateKey() {
+	m.visitor_auth_private_key = nil
+	m.clearedFields[space.FieldVisitorAuthPrivateKey] = struct{}{}
+}
+
+// VisitorAuthPrivateKeyCleared returns if the "visitor_auth_private_key" field was cleared in this mutation.
+func (m *SpaceMutation) VisitorAuthPrivateKeyCleared() bool {
+	_, ok := m.clearedFields[space.FieldVisitorAuthPrivateKey]
+	return ok
+}
+
+// ResetVisitorAuthPrivateKey resets all changes to the "visitor_auth_private_key" field.
+func (m *SpaceMutation) ResetVisitorAuthPrivateKey() {
+	m.visitor_auth_private_key = nil
+	delete(m.clearedFields, space.FieldVisitorAuthPrivateKey)
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *SpaceMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -28588,7 +28638,7 @@ func (m *SpaceMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *SpaceMutation) Fields() []string {
-	fields := make([]string, 0, 15)
+	fields := make([]string, 0, 16)
 	if m.created_at != nil {
 		fields = append(fields, space.FieldCreatedAt)
 	}
@@ -28634,6 +28684,9 @@ func (m *SpaceMutation) Fields() []string {
 	if m.deleted_at != nil {
 		fields = append(fields, space.FieldDeletedAt)
 	}
+	if m.visitor_auth_private_key != nil {
+		fields = append(fields, space.FieldVisitorAuthPrivateKey)
+	}
 	return fields
 }
 
@@ -28672,6 +28725,8 @@ func (m *SpaceMutation) Field(name string) (ent.Value, bool) {
 		return m.CrSeq()
 	case space.FieldDeletedAt:
 		return m.DeletedAt()
+	case space.FieldVisitorAuthPrivateKey:
+		return m.VisitorAuthPrivateKey()
 	}
 	return nil, false
 }
@@ -28711,6 +28766,8 @@ func (m *SpaceMutation) OldField(ctx context.Context, name string) (ent.Value, e
 		return m.OldCrSeq(ctx)
 	case space.FieldDeletedAt:
 		return m.OldDeletedAt(ctx)
+	case space.FieldVisitorAuthPrivateKey:
+		return m.OldVisitorAuthPrivateKey(ctx)
 	}
 	return nil, fmt.Errorf("unknown Space field %s", name)
 }
@@ -28825,6 +28882,13 @@ func (m *SpaceMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetDeletedAt(v)
 		return nil
+	case space.FieldVisitorAuthPrivateKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVisitorAuthPrivateKey(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Space field %s", name)
 }
@@ -28903,6 +28967,9 @@ func (m *SpaceMutation) ClearedFields() []string {
 	if m.FieldCleared(space.FieldDeletedAt) {
 		fields = append(fields, space.FieldDeletedAt)
 	}
+	if m.FieldCleared(space.FieldVisitorAuthPrivateKey) {
+		fields = append(fields, space.FieldVisitorAuthPrivateKey)
+	}
 	return fields
 }
 
@@ -28937,6 +29004,9 @@ func (m *SpaceMutation) ClearField(name string) error {
 		return nil
 	case space.FieldDeletedAt:
 		m.ClearDeletedAt()
+		return nil
+	case space.FieldVisitorAuthPrivateKey:
+		m.ClearVisitorAuthPrivateKey()
 		return nil
 	}
 	return fmt.Errorf("unknown Space nullable field %s", name)
@@ -28990,6 +29060,9 @@ func (m *SpaceMutation) ResetField(name string) error {
 		return nil
 	case space.FieldDeletedAt:
 		m.ResetDeletedAt()
+		return nil
+	case space.FieldVisitorAuthPrivateKey:
+		m.ResetVisitorAuthPrivateKey()
 		return nil
 	}
 	return fmt.Errorf("unknown Space field %s", name)

@@ -52,6 +52,8 @@ type Space struct {
 	CrSeq int `json:"cr_seq,omitempty"`
 	// When the space was deleted; null while it is live. A deleted space can be restored for 7 days.
 	DeletedAt *time.Time `json:"deleted_at,omitempty"`
+	// VisitorAuthPrivateKey holds the value of the "visitor_auth_private_key" field.
+	VisitorAuthPrivateKey *string `json:"-"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the SpaceQuery when eager-loading is set.
 	Edges        SpaceEdges `json:"edges"`
@@ -197,7 +199,7 @@ func (*Space) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullFloat64)
 		case space.FieldCrSeq:
 			values[i] = new(sql.NullInt64)
-		case space.FieldID, space.FieldOrganizationID, space.FieldParentID, space.FieldTitle, space.FieldEmoji, space.FieldIcon, space.FieldVisibility, space.FieldEditMode, space.FieldDefaultLevel, space.FieldLanguage, space.FieldRevisionID:
+		case space.FieldID, space.FieldOrganizationID, space.FieldParentID, space.FieldTitle, space.FieldEmoji, space.FieldIcon, space.FieldVisibility, space.FieldEditMode, space.FieldDefaultLevel, space.FieldLanguage, space.FieldRevisionID, space.FieldVisitorAuthPrivateKey:
 			values[i] = new(sql.NullString)
 		case space.FieldCreatedAt, space.FieldUpdatedAt, space.FieldDeletedAt:
 			values[i] = new(sql.NullTime)
@@ -318,6 +320,13 @@ func (_m *Space) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.DeletedAt = new(time.Time)
 				*_m.DeletedAt = value.Time
+			}
+		case space.FieldVisitorAuthPrivateKey:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field visitor_auth_private_key", values[i])
+			} else if value.Valid {
+				_m.VisitorAuthPrivateKey = new(string)
+				*_m.VisitorAuthPrivateKey = value.String
 			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
@@ -463,6 +472,8 @@ func (_m *Space) String() string {
 		builder.WriteString("deleted_at=")
 		builder.WriteString(v.Format(time.ANSIC))
 	}
+	builder.WriteString(", ")
+	builder.WriteString("visitor_auth_private_key=<sensitive>")
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -235,6 +235,20 @@ func (_c *SpaceCreate) SetNillableDeletedAt(v *time.Time) *SpaceCreate {
 	return _c
 }
 
+// SetVisitorAuthPrivateKey sets the "visitor_auth_private_key" field.
+func (_c *SpaceCreate) SetVisitorAuthPrivateKey(v string) *SpaceCreate {
+	_c.mutation.SetVisitorAuthPrivateKey(v)
+	return _c
+}
+
+// SetNillableVisitorAuthPrivateKey sets the "visitor_auth_private_key" field if the given value is not nil.
+func (_c *SpaceCreate) SetNillableVisitorAuthPrivateKey(v *string) *SpaceCreate {
+	if v != nil {
+		_c.SetVisitorAuthPrivateKey(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *SpaceCreate) SetID(v string) *SpaceCreate {
 	_c.mutation.SetID(v)
@@ -594,6 +608,10 @@ func (_c *SpaceCreate) createSpec() (*Space, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.DeletedAt(); ok {
 		_spec.SetField(space.FieldDeletedAt, field.TypeTime, value)
 		_node.DeletedAt = &value
+	}
+	if value, ok := _c.mutation.VisitorAuthPrivateKey(); ok {
+		_spec.SetField(space.FieldVisitorAuthPrivateKey, field.TypeString, value)
+		_node.VisitorAuthPrivateKey = &value
 	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -1032,6 +1050,24 @@ func (u *SpaceUpsert) ClearDeletedAt() *SpaceUpsert {
 	return u
 }
 
+// SetVisitorAuthPrivateKey sets the "visitor_auth_private_key" field.
+func (u *SpaceUpsert) SetVisitorAuthPrivateKey(v string) *SpaceUpsert {
+	u.Set(space.FieldVisitorAuthPrivateKey, v)
+	return u
+}
+
+// UpdateVisitorAuthPrivateKey sets the "visitor_auth_private_key" field to the value that was provided on create.
+func (u *SpaceUpsert) UpdateVisitorAuthPrivateKey() *SpaceUpsert {
+	u.SetExcluded(space.FieldVisitorAuthPrivateKey)
+	return u
+}
+
+// ClearVisitorAuthPrivateKey clears the value of the "visitor_auth_private_key" field.
+func (u *SpaceUpsert) ClearVisitorAuthPrivateKey() *SpaceUpsert {
+	u.SetNull(space.FieldVisitorAuthPrivateKey)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -1339,6 +1375,27 @@ func (u *SpaceUpsertOne) UpdateDeletedAt() *SpaceUpsertOne {
 func (u *SpaceUpsertOne) ClearDeletedAt() *SpaceUpsertOne {
 	return u.Update(func(s *SpaceUpsert) {
 		s.ClearDeletedAt()
+	})
+}
+
+// SetVisitorAuthPrivateKey sets the "visitor_auth_private_key" field.
+func (u *SpaceUpsertOne) SetVisitorAuthPrivateKey(v string) *SpaceUpsertOne {
+	return u.Update(func(s *SpaceUpsert) {
+		s.SetVisitorAuthPrivateKey(v)
+	})
+}
+
+// UpdateVisitorAuthPrivateKey sets the "visitor_auth_private_key" field to the value that was provided on create.
+func (u *SpaceUpsertOne) UpdateVisitorAuthPrivateKey() *SpaceUpsertOne {
+	return u.Update(func(s *SpaceUpsert) {
+		s.UpdateVisitorAuthPrivateKey()
+	})
+}
+
+// ClearVisitorAuthPrivateKey clears the value of the "visitor_auth_private_key" field.
+func (u *SpaceUpsertOne) ClearVisitorAuthPrivateKey() *SpaceUpsertOne {
+	return u.Update(func(s *SpaceUpsert) {
+		s.ClearVisitorAuthPrivateKey()
 	})
 }
 
@@ -1816,6 +1873,27 @@ func (u *SpaceUpsertBulk) UpdateDeletedAt() *SpaceUpsertBulk {
 func (u *SpaceUpsertBulk) ClearDeletedAt() *SpaceUpsertBulk {
 	return u.Update(func(s *SpaceUpsert) {
 		s.ClearDeletedAt()
+	})
+}
+
+// SetVisitorAuthPrivateKey sets the "visitor_auth_private_key" field.
+func (u *SpaceUpsertBulk) SetVisitorAuthPrivateKey(v string) *SpaceUpsertBulk {
+	return u.Update(func(s *SpaceUpsert) {
+		s.SetVisitorAuthPrivateKey(v)
+	})
+}
+
+// UpdateVisitorAuthPrivateKey sets the "visitor_auth_private_key" field to the value that was provided on create.
+func (u *SpaceUpsertBulk) UpdateVisitorAuthPrivateKey() *SpaceUpsertBulk {
+	return u.Update(func(s *SpaceUpsert) {
+		s.UpdateVisitorAuthPrivateKey()
+	})
+}
+
+// ClearVisitorAuthPrivateKey clears the value of the "visitor_auth_private_key" field.
+func (u *SpaceUpsertBulk) ClearVisitorAuthPrivateKey() *SpaceUpsertBulk {
+	return u.Update(func(s *SpaceUpsert) {
+		s.ClearVisitorAuthPrivateKey()
 	})
 }
 

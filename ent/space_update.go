@@ -283,6 +283,26 @@ func (_u *SpaceUpdate) ClearDeletedAt() *SpaceUpdate {
 	return _u
 }
 
+// SetVisitorAuthPrivateKey sets the "visitor_auth_private_key" field.
+func (_u *SpaceUpdate) SetVisitorAuthPrivateKey(v string) *SpaceUpdate {
+	_u.mutation.SetVisitorAuthPrivateKey(v)
+	return _u
+}
+
+// SetNillableVisitorAuthPrivateKey sets the "visitor_auth_private_key" field if the given value is not nil.
+func (_u *SpaceUpdate) SetNillableVisitorAuthPrivateKey(v *string) *SpaceUpdate {
+	if v != nil {
+		_u.SetVisitorAuthPrivateKey(*v)
+	}
+	return _u
+}
+
+// ClearVisitorAuthPrivateKey clears the value of the "visitor_auth_private_key" field.
+func (_u *SpaceUpdate) ClearVisitorAuthPrivateKey() *SpaceUpdate {
+	_u.mutation.ClearVisitorAuthPrivateKey()
+	return _u
+}
+
 // SetOrganization sets the "organization" edge to the Organization entity.
 func (_u *SpaceUpdate) SetOrganization(v *Organization) *SpaceUpdate {
 	return _u.SetOrganizationID(v.ID)
@@ -723,6 +743,12 @@ func (_u *SpaceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.DeletedAtCleared() {
 		_spec.ClearField(space.FieldDeletedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.VisitorAuthPrivateKey(); ok {
+		_spec.SetField(space.FieldVisitorAuthPrivateKey, field.TypeString, value)
+	}
+	if _u.mutation.VisitorAuthPrivateKeyCleared() {
+		_spec.ClearField(space.FieldVisitorAuthPrivateKey, field.TypeString)
 	}
 	if _u.mutation.OrganizationCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -1392,6 +1418,26 @@ func (_u *SpaceUpdateOne) ClearDeletedAt() *SpaceUpdateOne {
 	return _u
 }
 
+// SetVisitorAuthPrivateKey sets the "visitor_auth_private_key" field.
+func (_u *SpaceUpdateOne) SetVisitorAuthPrivateKey(v string) *SpaceUpdateOne {
+	_u.mutation.SetVisitorAuthPrivateKey(v)
+	return _u
+}
+
+// SetNillableVisitorAuthPrivateKey sets the "visitor_auth_private_key" field if the given value is not nil.
+func (_u *SpaceUpdateOne) SetNillableVisitorAuthPrivateKey(v *string) *SpaceUpdateOne {
+	if v != nil {
+		_u.SetVisitorAuthPrivateKey(*v)
+	}
+	return _u
+}
+
+// ClearVisitorAuthPrivateKey clears the value of the "visitor_auth_private_key" field.
+func (_u *SpaceUpdateOne) ClearVisitorAuthPrivateKey() *SpaceUpdateOne {
+	_u.mutation.ClearVisitorAuthPrivateKey()
+	return _u
+}
+
 // SetOrganization sets the "organization" edge to the Organization entity.
 func (_u *SpaceUpdateOne) SetOrganization(v *Organization) *SpaceUpdateOne {
 	return _u.SetOrganizationID(v.ID)
@@ -1862,6 +1908,12 @@ func (_u *SpaceUpdateOne) sqlSave(ctx context.Context) (_node *Space, err error)
 	}
 	if _u.mutation.DeletedAtCleared() {
 		_spec.ClearField(space.FieldDeletedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.VisitorAuthPrivateKey(); ok {
+		_spec.SetField(space.FieldVisitorAuthPrivateKey, field.TypeString, value)
+	}
+	if _u.mutation.VisitorAuthPrivateKeyCleared() {
+		_spec.ClearField(space.FieldVisitorAuthPrivateKey, field.TypeString)
 	}
 	if _u.mutation.OrganizationCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -387,7 +387,7 @@ func (r *Resolver) spaceDecision(ctx context.Context, s *ent.Space) (authz.Decis
 	if err != nil {
 		return authz.Decision{}, err
 	}
-	d := o.Space(authzSpace(s), shareKey)
+	d := o.Space(authzSpace(s), authz.Keys{ShareKey: shareKey, VisitorToken: r.spaceVisitorAdmitted(ctx, s)})
 	if s.DeletedAt != nil && !authz.Spaces.Allows(d, authz.Restore, false) {
 		return authz.Decision{}, nil
 	}

@@ -86,8 +86,8 @@ type loaders struct {
 	facts     *viewerFacts               // loaded on first use, see Resolver.viewerFacts
 	contents  map[string]*content.Loaded // by revision ID, see Resolver.contentOf
 	shareKeys map[string]string          // space or site ID to the share key the request presented
-	visitors  map[string]string          // site ID to the visitor JWT the request presented
-	keyOrgs   map[string]bool            // organizations a valid share key opened a space of
+	visitors  map[string]string          // site or space ID to the visitor JWT the request presented
+	keyOrgs   map[string]bool            // organizations a valid share key or visitor JWT opened a space of
 	published map[string]bool            // spaces of published sites the viewer reads as a reader
 	readers   map[string]bool            // site ID to whether the viewer reads it as a reader (siteReaderDecision)
 }
@@ -304,17 +304,18 @@ func (l *loaders) setShareKey(id, key string) {
 	l.shareKeys[id] = key
 }
 
-// setVisitorToken records the visitor JWT the request presented for a site.
-func (l *loaders) setVisitorToken(siteID, token string) {
+// setVisitorToken records the visitor JWT the request presented for a site
+// or a space.
+func (l *loaders) setVisitorToken(id, token string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.visitors[siteID] = token
+	l.visitors[id] = token
 }
 
-func (l *loaders) visitorToken(siteID string) string {
+func (l *loaders) visitorToken(id string) string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.visitors[siteID]
+	return l.visitors[id]
 }
 
 // openOrg records that a valid share key opened a space of the organization,

@@ -283,7 +283,7 @@ func (r *Resolver) memberSpaces(ctx context.Context, m *ent.Member, order *model
 		return nil, err
 	}
 	return model.NewMemberSpaceConnection(page.Map(conn, func(s *ent.Space) *model.MemberSpace {
-		return &model.MemberSpace{Space: s, Permission: access.Space(authzSpace(s), false).Role}
+		return &model.MemberSpace{Space: s, Permission: access.Space(authzSpace(s), authz.Keys{}).Role}
 	})), nil
 }
 

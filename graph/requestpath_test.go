@@ -3,7 +3,9 @@ package graph_test
 import (
 	"net/http"
 	"testing"
+	"time"
 
+	"github.com/golang-jwt/jwt/v5"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -67,4 +69,54 @@ func TestPointReadsTakeTwoOrThreeStatements(t *testing.T) {
 		})
 		assert.LessOrEqual(t, got, bound, "node(id:) of a space (parent %v)", parent)
 	}
+}
+
+// TestKeyedSpaceReadStatements: a stranger reading a space with a key. The
+// share-key read (5 statements: the token, the space, the share link
+// looked up, and what the key opens of the organization for the answer)
+// sets the bound, and a visitor's read is held to it; a visitor JWT is
+// checked without a statement, so today it takes 2.
+func TestKeyedSpaceReadStatements(t *testing.T) {
+	t.Parallel()
+	e := servertest.New(t)
+	stranger := e.Token(e.User("stranger@example.com"))
+	const bound = int64(5)
+	shared := spCreate(t, e, e.OwnerToken, "Shared", nil)
+	guarded := spCreate(t, e, e.OwnerToken, "Guarded", nil)
+	for id, v := range map[string]string{shared: "SHARE_LINK", guarded: "VISITOR_AUTH"} {
+		require.Empty(t, e.GraphQL(e.OwnerToken, `mutation($id: ID!, $v: Visibility) { updateSpace(input: {id: $id, visibility: $v}) {
+		  space { id } } }`, map[string]any{"id": id, "v": v}).Errors)
+	}
+	var link struct {
+		CreateShareLink struct {
+			ShareLink struct {
+				URLs struct{ Published string } `json:"urls"`
+			}
+		}
+	}
+	e.GraphQL(e.OwnerToken, `mutation($id: ID!) { createShareLink(input: {spaceId: $id}) { shareLink { urls { published } } } }`,
+		map[string]any{"id": shared}).Into(t, &link)
+	keyed := link.CreateShareLink.ShareLink.URLs.Published[len(e.Config.PublicURL):]
+	var rotated struct{ RotateSpaceVisitorAuthKey struct{ Key string } }
+	e.GraphQL(e.OwnerToken, `mutation($id: ID!) { rotateSpaceVisitorAuthKey(input: {spaceId: $id}) { key } }`,
+		map[string]any{"id": guarded}).Into(t, &rotated)
+	tok, err := jwt.NewWithClaims(jwt.SigningMethodHS256, jwt.MapClaims{"exp": time.Now().Add(time.Hour).Unix()}).
+		SignedString([]byte(rotated.RotateSpaceVisitorAuthKey.Key))
+	require.NoError(t, err)
+
+	shareRead := rpMeasure(t, e, stranger, func(e *servertest.Env) {
+		e.MustDo(http.MethodGet, keyed, stranger, nil, http.StatusOK)
+	})
+	assert.LessOrEqual(t, shareRead, bound, "GET /v1/spaces/{id}?shareKey=")
+	visitorRead := rpMeasure(t, e, stranger, func(e *servertest.Env) {
+		e.MustDo(http.MethodGet, "/v1/spaces/"+guarded+"?visitorAuthToken="+tok, stranger, nil, http.StatusOK)
+	})
+	assert.LessOrEqual(t, visitorRead, bound, "GET /v1/spaces/{id}?visitorAuthToken=")
+	gqlRead := rpMeasure(t, e, stranger, func(e *servertest.Env) {
+		r := e.GraphQL(stranger, `query($id: ID!, $tok: String) { space(id: $id, visitorAuthToken: $tok) { id title } }`,
+			map[string]any{"id": guarded, "tok": tok})
+		require.Empty(t, r.Errors)
+	})
+	assert.LessOrEqual(t, gqlRead, bound, "space(id:, visitorAuthToken:)")
+	t.Logf("share key %d, visitor token %d, GraphQL %d", shareRead, visitorRead, gqlRead)
 }

@@ -2,12 +2,8 @@ package graph
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
-
-	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/ent/sitesection"
@@ -19,6 +15,7 @@ import (
 	"github.com/bindery/bindery/internal/condition"
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/sitecustom"
+	"github.com/bindery/bindery/internal/visitor"
 )
 
 // Readers of a published site.
@@ -36,29 +33,20 @@ import (
 //     publishes (their site-spaces show them), whatever those spaces'
 //     own visibility: publishing a site publishes its spaces. Conditions
 //     choose what a reader is shown; they do not protect content.
-//   - A visitor JWT is signed with HS256 under the site's visitor signing
-//     key (the key's text is the HMAC secret), and must carry exp; the time
-//     is checked. Its claims are the visitor's claims.
+//   - A visitor JWT is checked as package visitor has it, with the site's
+//     visitor signing key (see visitorauth.go, shared with spaces). Its
+//     claims are the visitor's claims.
 //   - With adaptive content enabled, a section or site-space whose condition
 //     is false for the visitor's claims (no token: no claims) is left out of
 //     the published structure, and so are a left-out section's site-spaces.
 //     The claims are first checked against the site's adaptive schema, when
 //     it has one: claims that do not match it are a 400.
 
-// visitorTokenField is the name of a visitor JWT in both APIs.
-const visitorTokenField = "visitorAuthToken"
-
 // readableSite returns a site for Query.site and /v1's site paths: the share
 // key and visitor JWT the request presents for it are recorded first, so
 // that its decision sees them.
 func (r *Resolver) readableSite(ctx context.Context, id string, shareKey, visitorToken *string) (*ent.Site, error) {
-	l := loadersFrom(ctx)
-	if shareKey != nil && *shareKey != "" {
-		l.setShareKey(id, *shareKey)
-	}
-	if visitorToken != nil && *visitorToken != "" {
-		l.setVisitorToken(id, *visitorToken)
-	}
+	r.PresentKeys(ctx, id, shareKey, visitorToken)
 	s, _, err := r.sites.get(ctx, id)
 	return s, err
 }
@@ -92,8 +80,7 @@ func (r *Resolver) siteReaderDecision(ctx context.Context, s *ent.Site) (authz.D
 		}
 		admitted = ok
 	case enum.SiteVisibilityVisitorAuth:
-		claims, err := r.visitorClaims(ctx, s)
-		admitted = err == nil && claims != nil
+		admitted = r.visitorAdmitted(ctx, s.ID, s.VisitorAuthPrivateKey)
 	}
 	if !admitted {
 		l.setSiteReader(s.ID, false)
@@ -117,34 +104,13 @@ func (r *Resolver) siteReaderDecision(ctx context.Context, s *ent.Site) (authz.D
 // for the site; nil without one. A token that is not valid (signature,
 // algorithm, exp) is a 400 naming visitorAuthToken.
 func (r *Resolver) visitorClaims(ctx context.Context, s *ent.Site) (map[string]any, error) {
-	token := loadersFrom(ctx).visitorToken(s.ID)
-	if token == "" {
-		return nil, nil
-	}
-	if s.VisitorAuthPrivateKey == nil {
-		return nil, apperr.Invalid(visitorTokenField, "cannot be checked: the site has no visitor signing key")
-	}
-	claims := jwt.MapClaims{}
-	_, err := jwt.ParseWithClaims(token, claims, func(*jwt.Token) (any, error) { return []byte(*s.VisitorAuthPrivateKey), nil },
-		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}), jwt.WithExpirationRequired(), jwt.WithTimeFunc(r.clock))
-	if err != nil {
-		return nil, apperr.Invalid(visitorTokenField, "is not a valid visitor token of the site: %v", err)
-	}
-	return claims, nil
-}
-
-// newSecretKey returns a new random key: 32 bytes, 43 characters of
-// URL-safe base64.
-func newSecretKey() string {
-	b := make([]byte, 32)
-	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24).
-	return base64.RawURLEncoding.EncodeToString(b)
+	return r.visitorClaimsOf(ctx, s.ID, s.VisitorAuthPrivateKey)
 }
 
 // rotateVisitorAuthKey gives a site a new visitor signing key and returns
 // it: the only time it is shown.
 func (r *Resolver) rotateVisitorAuthKey(ctx context.Context, siteID string) (*ent.Site, string, error) {
-	key := newSecretKey()
+	key := rotatedKey()
 	var s *ent.Site
 	err := r.tx(ctx, func(ctx context.Context) error {
 		var err error
@@ -222,7 +188,7 @@ func (r *Resolver) publishedContent(ctx context.Context, s *ent.Site, visitorTok
 			return nil, fmt.Errorf("the adaptive schema of site %s: %w", s.ID, err)
 		}
 		if err := schema.Check(claims); err != nil {
-			return nil, apperr.Invalid(visitorTokenField, "has claims that %v", err)
+			return nil, apperr.Invalid(visitor.TokenField, "has claims that %v", err)
 		}
 	}
 	shown := func(cond *string) bool {

@@ -56,6 +56,14 @@ func (r *mutationResolver) RotateSiteVisitorAuthKey(ctx context.Context, input m
 	return &model.RotateSiteVisitorAuthKeyPayload{Site: s, Key: key, ClientMutationID: input.ClientMutationID}, nil
 }
 
+func (r *mutationResolver) RotateSpaceVisitorAuthKey(ctx context.Context, input model.RotateSpaceVisitorAuthKeyInput) (*model.RotateSpaceVisitorAuthKeyPayload, error) {
+	s, key, err := r.rotateSpaceVisitorAuthKey(ctx, input.SpaceID)
+	if err != nil {
+		return nil, err
+	}
+	return &model.RotateSpaceVisitorAuthKeyPayload{Space: s, Key: key, ClientMutationID: input.ClientMutationID}, nil
+}
+
 func (r *queryResolver) Site(ctx context.Context, id string, shareKey *string, visitorAuthToken *string) (*ent.Site, error) {
 	return r.readableSite(ctx, id, shareKey, visitorAuthToken)
 }
@@ -82,4 +90,8 @@ func (r *siteResolver) PublishedContent(ctx context.Context, obj *ent.Site, visi
 
 func (r *spaceResolver) ShareLinks(ctx context.Context, obj *ent.Space, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.ShareLinkConnection, error) {
 	return r.spaceShareLinks(ctx, obj, args(first, after, last, before))
+}
+
+func (r *spaceResolver) HasVisitorAuthKey(ctx context.Context, obj *ent.Space) (bool, error) {
+	return obj.VisitorAuthPrivateKey != nil, nil
 }

@@ -16,8 +16,9 @@ import (
 )
 
 // A site's redirects send the visitors of a path of the site (its source) to
-// a section, a site-space or a page of a site-space of the same site (its
-// destination, the official SiteRedirectDestination object).
+// a section, a site-space or a page of a site-space of the same site, or to
+// an absolute URL elsewhere (its destination: the official
+// SiteRedirectDestination object, and Bindery's kind url).
 //
 // The rules:
 //   - A source is a path of the site, as the official pattern has it
@@ -26,15 +27,16 @@ import (
 //     source is a 409 (the unique index refuses it; no statement checks
 //     first).
 //   - A destination names a section or site-space of the redirect's site,
-//     and a page of the site-space's space for a page; anything else is a
-//     400.
+//     and a page of the site-space's space for a page, or is an absolute
+//     http or https URL of at most 2048 characters (kind url); anything else
+//     is a 400.
 //   - Resolving a visited path (Site.redirect, GET .../redirect) matches the
 //     normalized path exactly: a leading slash is added when missing, and the
 //     query string, the fragment and trailing slashes are removed, as GitBook
 //     matches a visited URL's path against its redirects' sources. The match
 //     is case-sensitive.
 //   - The target is the destination's absolute address under the site's
-//     published address (see sitePublishedURL).
+//     published address (see sitePublishedURL), or the URL of kind url.
 
 // redirectsByCreation orders a site's redirects, oldest first.
 var redirectsByCreation = page.Order[*ent.SiteRedirect, predicate.SiteRedirect, siteredirect.OrderOption]{
@@ -42,11 +44,16 @@ var redirectsByCreation = page.Order[*ent.SiteRedirect, predicate.SiteRedirect, 
 	Key: func(x *ent.SiteRedirect) any { return x.CreatedAt }, ID: func(x *ent.SiteRedirect) string { return x.ID },
 }
 
-// Destination kinds of a redirect.
+// Destination kinds of a redirect. The first three are the official
+// SiteRedirectDestination's. redirectToURL is beyond the official spec:
+// issue 12 (a product decision) adds it, so a /v1 answer holding it is
+// described by Bindery's own OpenAPI document (rest/openapi.json, marked
+// x-bindery-extension), not by the official one.
 const (
 	redirectToSection   = "site-section"
 	redirectToSiteSpace = "site-space"
 	redirectToPage      = "site-page"
+	redirectToURL       = "url"
 )
 
 func (r *Resolver) siteRedirects(ctx context.Context, s *ent.Site, a page.Args) (*model.SiteRedirectConnection, error) {
@@ -83,7 +90,7 @@ func redirectDestination(x *ent.SiteRedirect) *model.SiteRedirectDestination {
 		return nil
 	}
 	return &model.SiteRedirectDestination{Kind: d["kind"], SiteSectionID: opt("siteSectionId"),
-		SiteSpaceID: opt("siteSpaceId"), PageID: opt("pageId")}
+		SiteSpaceID: opt("siteSpaceId"), PageID: opt("pageId"), URL: opt("url")}
 }
 
 // checkDestination checks a destination against the site s and returns it
@@ -96,8 +103,19 @@ func (r *Resolver) checkDestination(ctx context.Context, s *ent.Site, in *model.
 		}
 		return *p
 	}
-	sec, ss, pg := str(in.SiteSectionID), str(in.SiteSpaceID), str(in.PageID)
+	sec, ss, pg, u := str(in.SiteSectionID), str(in.SiteSpaceID), str(in.PageID), str(in.URL)
+	if in.Kind != redirectToURL && u != "" {
+		return nil, apperr.Invalid(field+".url", `is only for the kind "url"`)
+	}
 	switch in.Kind {
+	case redirectToURL:
+		if sec != "" || ss != "" || pg != "" {
+			return nil, apperr.Invalid(field, `must be {"kind": "url", "url": "<absolute URL>"}`)
+		}
+		if err := check(field+".url", validate.RedirectURL, u); err != nil {
+			return nil, err
+		}
+		return map[string]string{"kind": in.Kind, "url": u}, nil
 	case redirectToSection:
 		if sec == "" || ss != "" || pg != "" {
 			return nil, apperr.Invalid(field, `must be {"kind": "site-section", "siteSectionId": "<ID>"}`)
@@ -129,7 +147,7 @@ func (r *Resolver) checkDestination(ctx context.Context, s *ent.Site, in *model.
 		}
 		return map[string]string{"kind": in.Kind, "siteSpaceId": ss, "pageId": pg}, nil
 	}
-	return nil, apperr.Invalid(field+".kind", `must be "site-section", "site-space" or "site-page"`)
+	return nil, apperr.Invalid(field+".kind", `must be "site-section", "site-space", "site-page" or "url"`)
 }
 
 // siteSpacePage is a page of the current revision of a site-space's space;
@@ -274,8 +292,11 @@ func (r *Resolver) resolveSiteRedirect(ctx context.Context, s *ent.Site, source 
 // page is gone (or that the viewer cannot see) falls back to the nearest
 // address that remains: the site-space's, or the site's.
 func (r *Resolver) redirectTarget(ctx context.Context, s *ent.Site, x *ent.SiteRedirect) (string, error) {
-	base := r.sitePublishedURL(s)
 	d := x.Destination
+	if d["kind"] == redirectToURL {
+		return d["url"], nil
+	}
+	base := r.sitePublishedURL(s)
 	switch d["kind"] {
 	case redirectToSection:
 		sec, err := r.sections.visible(ctx, ptr(d["siteSectionId"]))

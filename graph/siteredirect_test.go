@@ -37,11 +37,23 @@ func TestSiteRedirectMutations(t *testing.T) {
 		resolve("a/?utm=x#top"))
 	assert.Nil(t, resolve("/b"), "no redirect: null")
 
+	// Kind url (Bindery's, beyond the official destination) resolves to its
+	// URL; a relative one is a 400 naming destination.url.
+	d = lsGQL(t, e, e.OwnerToken, `mutation($site: ID!) { createSiteRedirect(input: {siteId: $site, source: "/out",
+	  destination: {kind: "url", url: "https://example.com/new"}}) { siteRedirect { destination { kind url } } } }`,
+		map[string]any{"site": site})
+	assert.Equal(t, map[string]any{"kind": "url", "url": "https://example.com/new"}, lsAt(d, "createSiteRedirect.siteRedirect.destination"))
+	assert.Equal(t, "https://example.com/new", resolve("/out").(map[string]any)["target"])
+	g := e.GraphQL(e.OwnerToken, `mutation($site: ID!) { createSiteRedirect(input: {siteId: $site, source: "/rel",
+	  destination: {kind: "url", url: "/new"}}) { siteRedirect { id } } }`, map[string]any{"site": site})
+	assert.Equal(t, "BAD_USER_INPUT", g.Code())
+	assert.Equal(t, "destination.url", g.Errors[0].Extensions["field"])
+
 	d = lsGQL(t, e, e.OwnerToken, `mutation($id: ID!) { updateSiteRedirect(input: {id: $id, source: "/b"}) {
 	  siteRedirect { source destination { kind } } } }`, map[string]any{"id": id})
 	assert.Equal(t, map[string]any{"source": "/b", "destination": map[string]any{"kind": "site-space"}},
 		lsAt(d, "updateSiteRedirect.siteRedirect"))
-	g := e.GraphQL(e.OwnerToken, `mutation($id: ID!) { updateSiteRedirect(input: {id: $id, source: "/old/0"}) {
+	g = e.GraphQL(e.OwnerToken, `mutation($id: ID!) { updateSiteRedirect(input: {id: $id, source: "/old/0"}) {
 	  siteRedirect { id } } }`, map[string]any{"id": id})
 	assert.Equal(t, "CONFLICT", g.Code(), "another redirect's source")
 

@@ -37,14 +37,53 @@ func (r *Resolver) liveSpace(ctx context.Context, id string, a authz.Action) (*e
 	return s, d, err
 }
 
-// spaceWithShareKey remembers the share key the request presented for a
-// space, so that every decision about it in the request takes it into account.
-func (r *Resolver) spaceWithShareKey(ctx context.Context, id string, shareKey *string) (*ent.Space, error) {
-	if shareKey != nil && *shareKey != "" {
-		loadersFrom(ctx).setShareKey(id, *shareKey)
-	}
+// readableSpace returns a space for Query.space and /v1's space paths: the
+// share key and visitor JWT the request presents for it are recorded first,
+// so that every decision about it in the request takes them into account.
+// A visitor JWT that is not valid is a 400 for a viewer who sees the space
+// anyway (see visitorauth.go); for anyone else the space is not found.
+func (r *Resolver) readableSpace(ctx context.Context, id string, shareKey, visitorToken *string) (*ent.Space, error) {
+	r.PresentKeys(ctx, id, shareKey, visitorToken)
 	s, _, err := r.spaces.get(ctx, id)
-	return s, err
+	if err != nil {
+		return nil, err
+	}
+	if _, err := r.visitorClaimsOf(ctx, s.ID, s.VisitorAuthPrivateKey); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// spaceVisitorAdmitted reports whether the request presented a valid
+// visitor JWT for a visitor-auth space; one opens the space's organization
+// to the viewer, as a share key does.
+func (r *Resolver) spaceVisitorAdmitted(ctx context.Context, s *ent.Space) bool {
+	if s.Visibility != enum.VisibilityVisitorAuth || !r.visitorAdmitted(ctx, s.ID, s.VisitorAuthPrivateKey) {
+		return false
+	}
+	loadersFrom(ctx).openOrg(s.OrganizationID)
+	return true
+}
+
+// rotateSpaceVisitorAuthKey gives a space a new visitor signing key and
+// returns it: the only time it is shown. Its admin role rotates it, as it
+// manages the space's share links.
+func (r *Resolver) rotateSpaceVisitorAuthKey(ctx context.Context, spaceID string) (*ent.Space, string, error) {
+	key := rotatedKey()
+	var s *ent.Space
+	err := r.tx(ctx, func(ctx context.Context) error {
+		var err error
+		if s, _, err = r.spaces.authorize(ctx, spaceID, authz.UpdateAccess); err != nil {
+			return err
+		}
+		s, err = s.Update().SetVisitorAuthPrivateKey(key).Save(internal(ctx, "the space its admin changes"))
+		return err
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	r.spaces.loader(ctx).Prime(ctx, s.ID, s)
+	return s, key, nil
 }
 
 // newSpace creates a space with its first revision, empty or with the
@@ -268,6 +307,8 @@ func (r *Resolver) updateSpace(ctx context.Context, in model.UpdateSpaceInput) (
 }
 
 // spaceVisibilityAllowed checks a visibility asked of a space, if any.
+// visitor-auth needs no visitor signing key: without one the space admits
+// its members only, until its admin rotates a key.
 // A space moved out of its collection keeps in-collection, which then lets
 // in no one beyond its members, as private does (authz.visibilityRole).
 func spaceVisibilityAllowed(s *ent.Space, v *enum.Visibility) error {
@@ -276,10 +317,6 @@ func spaceVisibilityAllowed(s *ent.Space, v *enum.Visibility) error {
 		return nil
 	case *v == enum.VisibilityInCollection && s.ParentID == nil:
 		return apperr.Invalid("visibility", "in-collection is only for a space in a collection")
-	case *v == enum.VisibilityVisitorAuth:
-		// A space has no visitor signing key of its own yet: a space reaches
-		// visitors through a visitor-auth site that publishes it.
-		return apperr.Invalid("visibility", "visitor-auth is not supported for a space yet: publish it on a visitor-auth site")
 	}
 	return nil
 }

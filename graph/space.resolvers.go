@@ -70,8 +70,8 @@ func (r *mutationResolver) TransferSpace(ctx context.Context, input model.Transf
 	return &model.TransferSpacePayload{Space: s, ClientMutationID: input.ClientMutationID}, nil
 }
 
-func (r *queryResolver) Space(ctx context.Context, id string, shareKey *string) (*ent.Space, error) {
-	return r.spaceWithShareKey(ctx, id, shareKey)
+func (r *queryResolver) Space(ctx context.Context, id string, shareKey *string, visitorAuthToken *string) (*ent.Space, error) {
+	return r.readableSpace(ctx, id, shareKey, visitorAuthToken)
 }
 
 func (r *spaceResolver) Organization(ctx context.Context, obj *ent.Space) (*ent.Organization, error) {

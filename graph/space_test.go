@@ -491,8 +491,7 @@ func TestErrorsNameAPIFields(t *testing.T) {
 
 // TestUpdateSpaceVisibility: a space's admin opens a space to everyone
 // through GraphQL updateSpace, and a stranger then reads it; an editor may
-// not; in-collection needs a collection; the visibilities that need share
-// links or visitor authentication are refused until those can be managed.
+// not; in-collection needs a collection.
 func TestUpdateSpaceVisibility(t *testing.T) {
 	t.Parallel()
 	e := servertest.New(t)
@@ -521,7 +520,6 @@ func TestUpdateSpaceVisibility(t *testing.T) {
 
 	for _, c := range []struct{ id, v, why string }{
 		{top, "IN_COLLECTION", "in-collection is only for a space in a collection"},
-		{top, "VISITOR_AUTH", "not supported for a space yet"},
 	} {
 		g = set(e.OwnerToken, c.id, c.v)
 		require.NotEmpty(t, g.Errors, c.v)

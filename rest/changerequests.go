@@ -31,7 +31,7 @@ func (p params) changeRequests(args page.Args) (*model.ChangeRequestConnection, 
 	if p.query("creator") != nil {
 		return nil, apperr.Invalid("creator", "is not supported by this server")
 	}
-	s, err := p.a.r.Query().Space(p.ctx(), p.path("spaceId"), nil)
+	s, err := p.a.r.Query().Space(p.ctx(), p.path("spaceId"), nil, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -96,7 +96,7 @@ func (p params) comments(args page.Args) (*model.CommentConnection, error) {
 		}
 		return p.a.r.ChangeRequest().Comments(p.ctx(), cr, args.First, args.After, nil, nil, &order, status, p.query("targetPage"))
 	}
-	s, err := p.a.r.Query().Space(p.ctx(), p.path("spaceId"), nil)
+	s, err := p.a.r.Query().Space(p.ctx(), p.path("spaceId"), nil, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -51,19 +51,23 @@ func (p params) deleteSiteRedirect() (model.DeleteSiteRedirectInput, error) {
 }
 
 // siteRedirectDestinationJSON is the official SiteRedirectDestination, in
-// bodies and answers.
+// bodies and answers, with Bindery's kind url beyond it ({"kind": "url",
+// "url"}: issue 12's product decision; rest/openapi.json describes it as
+// SiteRedirectDestinationURL, marked x-bindery-extension).
 type siteRedirectDestinationJSON struct {
 	Kind          string  `json:"kind"`
 	SiteSectionID *string `json:"siteSectionId,omitempty"`
 	SiteSpaceID   *string `json:"siteSpaceId,omitempty"`
 	PageID        *string `json:"pageId,omitempty"`
+	URL           *string `json:"url,omitempty"`
 }
 
 func (d *siteRedirectDestinationJSON) input() *model.SiteRedirectDestinationInput {
 	if d == nil {
 		return nil
 	}
-	return &model.SiteRedirectDestinationInput{Kind: d.Kind, SiteSectionID: d.SiteSectionID, SiteSpaceID: d.SiteSpaceID, PageID: d.PageID}
+	return &model.SiteRedirectDestinationInput{Kind: d.Kind, SiteSectionID: d.SiteSectionID, SiteSpaceID: d.SiteSpaceID,
+		PageID: d.PageID, URL: d.URL}
 }
 
 type createSiteRedirectBody struct {
@@ -113,7 +117,8 @@ func (a *API) presentSiteRedirect(ctx context.Context, x *ent.SiteRedirect) (sit
 		return siteRedirectJSON{}, err
 	}
 	return siteRedirectJSON{address: address, Object: "site-redirect", ID: x.ID, Source: x.Source,
-		Destination: siteRedirectDestinationJSON{Kind: d.Kind, SiteSectionID: d.SiteSectionID, SiteSpaceID: d.SiteSpaceID, PageID: d.PageID}}, nil
+		Destination: siteRedirectDestinationJSON{Kind: d.Kind, SiteSectionID: d.SiteSectionID, SiteSpaceID: d.SiteSpaceID,
+			PageID: d.PageID, URL: d.URL}}, nil
 }
 
 // siteRedirectResolutionJSON is the answer of resolving a source.

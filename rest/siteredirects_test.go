@@ -59,7 +59,7 @@ func TestSiteRedirects(t *testing.T) {
 		{Name: "create without destination", Method: http.MethodPost, Path: redirects, Token: e.OwnerToken,
 			Body: map[string]any{"source": "/x"}, WantStatus: http.StatusBadRequest, WantError: "destination"},
 		{Name: "create to an unknown kind", Method: http.MethodPost, Path: redirects, Token: e.OwnerToken,
-			Body:       map[string]any{"source": "/x", "destination": map[string]any{"kind": "url", "siteSectionId": blogSec}},
+			Body:       map[string]any{"source": "/x", "destination": map[string]any{"kind": "space", "siteSectionId": blogSec}},
 			WantStatus: http.StatusBadRequest, WantError: "destination.kind"},
 		{Name: "create to a section without its ID", Method: http.MethodPost, Path: redirects, Token: e.OwnerToken,
 			Body:       map[string]any{"source": "/x", "destination": map[string]any{"kind": "site-section", "siteSpaceId": blogSS}},
@@ -128,4 +128,56 @@ func TestSiteRedirects(t *testing.T) {
 	n, err := e.Client.SiteRedirect.Query().Count(context.Background())
 	require.NoError(t, err)
 	assert.Zero(t, n)
+}
+
+// TestSiteRedirectToURL: a destination of kind url, Bindery's beyond the
+// official SiteRedirectDestination, is an absolute http(s) URL of at most
+// 2048 characters, and resolving its source answers that URL. Its answers
+// are validated against Bindery's own document (DoBindery), which
+// describes the kind.
+func TestSiteRedirectToURL(t *testing.T) {
+	t.Parallel()
+	e := newMbEnv(t)
+	guide := e.space("Guide", "")
+	site := e.createSite(map[string]any{"title": "Docs", "spaces": []string{guide}})["id"].(string)
+	base := "/v1/orgs/" + e.Org.ID + "/sites/" + site
+	redirects := base + "/redirects"
+	toURL := func(u string) map[string]any { return map[string]any{"kind": "url", "url": u} }
+	atLimit := "https://example.com/" + strings.Repeat("a", 2048-len("https://example.com/"))
+	e.Run(t, []servertest.Scenario{
+		{Name: "create to a url", Method: http.MethodPost, Path: redirects, Token: e.OwnerToken, BinderySpec: true,
+			Body:       map[string]any{"source": "/elsewhere", "destination": toURL("https://example.com/docs?a=1")},
+			WantStatus: http.StatusCreated,
+			WantJSON:   map[string]any{"object": "site-redirect", "source": "/elsewhere", "destination": toURL("https://example.com/docs?a=1")}},
+		{Name: "create to a url of 2048 characters", Method: http.MethodPost, Path: redirects, Token: e.OwnerToken, BinderySpec: true,
+			Body: map[string]any{"source": "/long", "destination": toURL(atLimit)}, WantStatus: http.StatusCreated},
+		{Name: "create to a url of 2049 characters", Method: http.MethodPost, Path: redirects, Token: e.OwnerToken,
+			Body: map[string]any{"source": "/x", "destination": toURL(atLimit + "a")}, WantStatus: http.StatusBadRequest,
+			WantError: "destination.url"},
+		{Name: "create to a relative url", Method: http.MethodPost, Path: redirects, Token: e.OwnerToken,
+			Body: map[string]any{"source": "/x", "destination": toURL("/docs/new")}, WantStatus: http.StatusBadRequest,
+			WantError: "destination.url"},
+		{Name: "create to a url of another scheme", Method: http.MethodPost, Path: redirects, Token: e.OwnerToken,
+			Body: map[string]any{"source": "/x", "destination": toURL("ftp://example.com/docs")}, WantStatus: http.StatusBadRequest,
+			WantError: "destination.url"},
+		{Name: "create to a javascript url", Method: http.MethodPost, Path: redirects, Token: e.OwnerToken,
+			Body: map[string]any{"source": "/x", "destination": toURL("javascript:alert(1)")}, WantStatus: http.StatusBadRequest,
+			WantError: "destination.url"},
+		{Name: "create to a url without it", Method: http.MethodPost, Path: redirects, Token: e.OwnerToken,
+			Body: map[string]any{"source": "/x", "destination": map[string]any{"kind": "url"}}, WantStatus: http.StatusBadRequest,
+			WantError: "destination.url"},
+		{Name: "a url with another kind", Method: http.MethodPost, Path: redirects, Token: e.OwnerToken,
+			Body:       map[string]any{"source": "/x", "destination": map[string]any{"kind": "site-space", "url": "https://example.com"}},
+			WantStatus: http.StatusBadRequest, WantError: "destination.url"},
+		{Name: "create to a url as an editor", Method: http.MethodPost, Path: redirects, Token: e.editTok,
+			Body: map[string]any{"source": "/x", "destination": toURL("https://example.com")}, WantStatus: http.StatusForbidden},
+		{Name: "create to a url without a token", Method: http.MethodPost, Path: redirects,
+			Body: map[string]any{"source": "/x", "destination": toURL("https://example.com")}, WantStatus: http.StatusUnauthorized},
+		{Name: "resolve to the url", Method: http.MethodGet, Path: base + "/redirect?source=/elsewhere/", Token: e.readTok,
+			BinderySpec: true, WantStatus: http.StatusOK,
+			WantJSON: map[string]any{"redirect": map[string]any{"source": "/elsewhere"}, "target": "https://example.com/docs?a=1"}},
+		{Name: "list with a url", Method: http.MethodGet, Path: redirects, Token: e.readTok, BinderySpec: true,
+			WantStatus: http.StatusOK, WantJSON: map[string]any{"count": float64(2)}},
+	})
+	assert.Equal(t, 2, e.Client.SiteRedirect.Query().CountX(context.Background()), "the refused creates wrote nothing")
 }

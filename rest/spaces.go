@@ -9,9 +9,18 @@ import (
 )
 
 // space is the space the path names; shareKey lets in a viewer who was
-// given a share link.
+// given a share link, visitorAuthToken a visitor of a visitor-auth space.
 func (p params) space() (*ent.Space, error) {
-	return p.a.r.Query().Space(p.ctx(), p.path("spaceId"), p.query("shareKey"))
+	return p.a.r.Query().Space(p.ctx(), p.path("spaceId"), p.query("shareKey"), p.query("visitorAuthToken"))
+}
+
+// spaceID is the ID of the space the path names, for its writes: the share
+// key and visitor JWT the request presents are recorded, so that a reader
+// they admit is refused the write (403) rather than not finding the space.
+func (p params) spaceID() string {
+	id := p.path("spaceId")
+	p.a.r.PresentKeys(p.ctx(), id, p.query("shareKey"), p.query("visitorAuthToken"))
+	return id
 }
 
 type createSpaceBody struct {
@@ -43,13 +52,13 @@ type updateSpaceBody struct {
 
 func (b *updateSpaceBody) input(p params) (model.UpdateSpaceInput, error) {
 	return model.UpdateSpaceInput{
-		ID: p.path("spaceId"), Title: b.Title, Emoji: b.Emoji.Omittable(), Icon: b.Icon.Omittable(),
+		ID: p.spaceID(), Title: b.Title, Emoji: b.Emoji.Omittable(), Icon: b.Icon.Omittable(),
 		EditMode: b.EditMode.Omittable(), DefaultLevel: b.DefaultLevel.Omittable(), Language: b.Language.Omittable(),
 	}, nil
 }
 
 func (p params) deleteSpace() (model.DeleteSpaceInput, error) {
-	return model.DeleteSpaceInput{ID: p.path("spaceId")}, nil
+	return model.DeleteSpaceInput{ID: p.spaceID()}, nil
 }
 
 func (p params) duplicateSpace() (model.DuplicateSpaceInput, error) {

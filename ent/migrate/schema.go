@@ -1119,6 +1119,7 @@ var (
 		{Name: "position", Type: field.TypeFloat64, Default: 0},
 		{Name: "cr_seq", Type: field.TypeInt, Default: 0},
 		{Name: "deleted_at", Type: field.TypeTime, Nullable: true},
+		{Name: "visitor_auth_private_key", Type: field.TypeString, Nullable: true},
 		{Name: "parent_id", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "organization_id", Type: field.TypeString, Size: 64},
 		{Name: "revision_id", Type: field.TypeString, Nullable: true, Size: 64},
@@ -1131,19 +1132,19 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "spaces_collections_spaces",
-				Columns:    []*schema.Column{SpacesColumns[13]},
+				Columns:    []*schema.Column{SpacesColumns[14]},
 				RefColumns: []*schema.Column{CollectionsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "spaces_organizations_spaces",
-				Columns:    []*schema.Column{SpacesColumns[14]},
+				Columns:    []*schema.Column{SpacesColumns[15]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "spaces_revisions_revision",
-				Columns:    []*schema.Column{SpacesColumns[15]},
+				Columns:    []*schema.Column{SpacesColumns[16]},
 				RefColumns: []*schema.Column{RevisionsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -1152,17 +1153,17 @@ var (
 			{
 				Name:    "space_organization_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{SpacesColumns[14], SpacesColumns[1]},
+				Columns: []*schema.Column{SpacesColumns[15], SpacesColumns[1]},
 			},
 			{
 				Name:    "space_parent_id_position",
 				Unique:  false,
-				Columns: []*schema.Column{SpacesColumns[13], SpacesColumns[10]},
+				Columns: []*schema.Column{SpacesColumns[14], SpacesColumns[10]},
 			},
 			{
 				Name:    "space_organization_id_position",
 				Unique:  false,
-				Columns: []*schema.Column{SpacesColumns[14], SpacesColumns[10]},
+				Columns: []*schema.Column{SpacesColumns[15], SpacesColumns[10]},
 				Annotation: &entsql.IndexAnnotation{
 					Where: "parent_id IS NULL",
 				},
@@ -1175,7 +1176,7 @@ var (
 			{
 				Name:    "space_organization_id_visibility",
 				Unique:  false,
-				Columns: []*schema.Column{SpacesColumns[14], SpacesColumns[6]},
+				Columns: []*schema.Column{SpacesColumns[15], SpacesColumns[6]},
 			},
 		},
 	}

@@ -113,6 +113,7 @@ func (Space) Fields() []ent.Field {
 		field.Int("cr_seq").Default(0).Annotations(internal()),
 		field.Time("deleted_at").Annotations(dateTime).Optional().Nillable().
 			Comment("When the space was deleted; null while it is live. A deleted space can be restored for 7 days."),
+		visitorAuthKey(),
 	}
 }
 

@@ -49,11 +49,16 @@ func (Site) Fields() []ent.Field {
 		field.Enum("agents_context").GoType(enum.SiteAgentsContext("")).Default(string(enum.SiteAgentsContextIncluded)).
 			Annotations(gqlEnum("SiteAgentsContext")...).
 			Comment("Whether the site's content is offered to AI agents; INCLUDED by default."),
-		// visitor_auth_private_key signs and checks visitor JWTs when the
-		// visibility is visitor-auth.
-		field.String("visitor_auth_private_key").Optional().Nillable().Sensitive().Annotations(internal()),
+		visitorAuthKey(),
 		field.String("visitor_auth_fallback_url").Optional().Nillable().Validate(validate.URL(2048)).Annotations(internal()),
 	}
+}
+
+// visitorAuthKey is the visitor signing key of a site or a space: it signs
+// and checks visitor JWTs when the visibility is visitor-auth (package
+// visitor). Sites and spaces store it alike.
+func visitorAuthKey() ent.Field {
+	return field.String("visitor_auth_private_key").Optional().Nillable().Sensitive().Annotations(internal())
 }
 
 // Edges of the Site.

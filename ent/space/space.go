@@ -46,6 +46,8 @@ const (
 	FieldCrSeq = "cr_seq"
 	// FieldDeletedAt holds the string denoting the deleted_at field in the database.
 	FieldDeletedAt = "deleted_at"
+	// FieldVisitorAuthPrivateKey holds the string denoting the visitor_auth_private_key field in the database.
+	FieldVisitorAuthPrivateKey = "visitor_auth_private_key"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeParent holds the string denoting the parent edge name in mutations.
@@ -156,6 +158,7 @@ var Columns = []string{
 	FieldRevisionID,
 	FieldCrSeq,
 	FieldDeletedAt,
+	FieldVisitorAuthPrivateKey,
 }
 
 var (
@@ -326,6 +329,11 @@ func ByCrSeq(opts ...sql.OrderTermOption) OrderOption {
 // ByDeletedAt orders the results by the deleted_at field.
 func ByDeletedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldDeletedAt, opts...).ToFunc()
+}
+
+// ByVisitorAuthPrivateKey orders the results by the visitor_auth_private_key field.
+func ByVisitorAuthPrivateKey(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldVisitorAuthPrivateKey, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

@@ -121,6 +121,11 @@ func DeletedAt(v time.Time) predicate.Space {
 	return predicate.Space(sql.FieldEQ(FieldDeletedAt, v))
 }
 
+// VisitorAuthPrivateKey applies equality check predicate on the "visitor_auth_private_key" field. It's identical to VisitorAuthPrivateKeyEQ.
+func VisitorAuthPrivateKey(v string) predicate.Space {
+	return predicate.Space(sql.FieldEQ(FieldVisitorAuthPrivateKey, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Space {
 	return predicate.Space(sql.FieldEQ(FieldCreatedAt, v))
@@ -899,6 +904,81 @@ func DeletedAtIsNil() predicate.Space {
 // DeletedAtNotNil applies the NotNil predicate on the "deleted_at" field.
 func DeletedAtNotNil() predicate.Space {
 	return predicate.Space(sql.FieldNotNull(FieldDeletedAt))
+}
+
+// VisitorAuthPrivateKeyEQ applies the EQ predicate on the "visitor_auth_private_key" field.
+func VisitorAuthPrivateKeyEQ(v string) predicate.Space {
+	return predicate.Space(sql.FieldEQ(FieldVisitorAuthPrivateKey, v))
+}
+
+// VisitorAuthPrivateKeyNEQ applies the NEQ predicate on the "visitor_auth_private_key" field.
+func VisitorAuthPrivateKeyNEQ(v string) predicate.Space {
+	return predicate.Space(sql.FieldNEQ(FieldVisitorAuthPrivateKey, v))
+}
+
+// VisitorAuthPrivateKeyIn applies the In predicate on the "visitor_auth_private_key" field.
+func VisitorAuthPrivateKeyIn(vs ...string) predicate.Space {
+	return predicate.Space(sql.FieldIn(FieldVisitorAuthPrivateKey, vs...))
+}
+
+// VisitorAuthPrivateKeyNotIn applies the NotIn predicate on the "visitor_auth_private_key" field.
+func VisitorAuthPrivateKeyNotIn(vs ...string) predicate.Space {
+	return predicate.Space(sql.FieldNotIn(FieldVisitorAuthPrivateKey, vs...))
+}
+
+// VisitorAuthPrivateKeyGT applies the GT predicate on the "visitor_auth_private_key" field.
+func VisitorAuthPrivateKeyGT(v string) predicate.Space {
+	return predicate.Space(sql.FieldGT(FieldVisitorAuthPrivateKey, v))
+}
+
+// VisitorAuthPrivateKeyGTE applies the GTE predicate on the "visitor_auth_private_key" field.
+func VisitorAuthPrivateKeyGTE(v string) predicate.Space {
+	return predicate.Space(sql.FieldGTE(FieldVisitorAuthPrivateKey, v))
+}
+
+// VisitorAuthPrivateKeyLT applies the LT predicate on the "visitor_auth_private_key" field.
+func VisitorAuthPrivateKeyLT(v string) predicate.Space {
+	return predicate.Space(sql.FieldLT(FieldVisitorAuthPrivateKey, v))
+}
+
+// VisitorAuthPrivateKeyLTE applies the LTE predicate on the "visitor_auth_private_key" field.
+func VisitorAuthPrivateKeyLTE(v string) predicate.Space {
+	return predicate.Space(sql.FieldLTE(FieldVisitorAuthPrivateKey, v))
+}
+
+// VisitorAuthPrivateKeyContains applies the Contains predicate on the "visitor_auth_private_key" field.
+func VisitorAuthPrivateKeyContains(v string) predicate.Space {
+	return predicate.Space(sql.FieldContains(FieldVisitorAuthPrivateKey, v))
+}
+
+// VisitorAuthPrivateKeyHasPrefix applies the HasPrefix predicate on the "visitor_auth_private_key" field.
+func VisitorAuthPrivateKeyHasPrefix(v string) predicate.Space {
+	return predicate.Space(sql.FieldHasPrefix(FieldVisitorAuthPrivateKey, v))
+}
+
+// VisitorAuthPrivateKeyHasSuffix applies the HasSuffix predicate on the "visitor_auth_private_key" field.
+func VisitorAuthPrivateKeyHasSuffix(v string) predicate.Space {
+	return predicate.Space(sql.FieldHasSuffix(FieldVisitorAuthPrivateKey, v))
+}
+
+// VisitorAuthPrivateKeyIsNil applies the IsNil predicate on the "visitor_auth_private_key" field.
+func VisitorAuthPrivateKeyIsNil() predicate.Space {
+	return predicate.Space(sql.FieldIsNull(FieldVisitorAuthPrivateKey))
+}
+
+// VisitorAuthPrivateKeyNotNil applies the NotNil predicate on the "visitor_auth_private_key" field.
+func VisitorAuthPrivateKeyNotNil() predicate.Space {
+	return predicate.Space(sql.FieldNotNull(FieldVisitorAuthPrivateKey))
+}
+
+// VisitorAuthPrivateKeyEqualFold applies the EqualFold predicate on the "visitor_auth_private_key" field.
+func VisitorAuthPrivateKeyEqualFold(v string) predicate.Space {
+	return predicate.Space(sql.FieldEqualFold(FieldVisitorAuthPrivateKey, v))
+}
+
+// VisitorAuthPrivateKeyContainsFold applies the ContainsFold predicate on the "visitor_auth_private_key" field.
+func VisitorAuthPrivateKeyContainsFold(v string) predicate.Space {
+	return predicate.Space(sql.FieldContainsFold(FieldVisitorAuthPrivateKey, v))
 }
 
 // HasOrganization applies the HasEdge predicate on the "organization" edge.

@@ -917,6 +917,7 @@ type ComplexityRoot struct {
 		RestoreSpace                       func(childComplexity int, input model.RestoreSpaceInput) int
 		RevokeAPIToken                     func(childComplexity int, input model.RevokeAPITokenInput) int
 		RotateSiteVisitorAuthKey           func(childComplexity int, input model.RotateSiteVisitorAuthKeyInput) int
+		RotateSpaceVisitorAuthKey          func(childComplexity int, input model.RotateSpaceVisitorAuthKeyInput) int
 		RotateWebhookEndpointSecret        func(childComplexity int, input model.RotateWebhookEndpointSecretInput) int
 		SetMemberSso                       func(childComplexity int, input model.SetMemberSSOInput) int
 		SetPageMarkdown                    func(childComplexity int, input model.SetPageMarkdownInput) int
@@ -1178,7 +1179,7 @@ type ComplexityRoot struct {
 		Nodes                    func(childComplexity int, ids []string) int
 		Organization             func(childComplexity int, id string) int
 		Site                     func(childComplexity int, id string, shareKey *string, visitorAuthToken *string) int
-		Space                    func(childComplexity int, id string, shareKey *string) int
+		Space                    func(childComplexity int, id string, shareKey *string, visitorAuthToken *string) int
 		Viewer                   func(childComplexity int) int
 	}
 
@@ -1301,6 +1302,12 @@ type ComplexityRoot struct {
 		ClientMutationID func(childComplexity int) int
 		Key              func(childComplexity int) int
 		Site             func(childComplexity int) int
+	}
+
+	RotateSpaceVisitorAuthKeyPayload struct {
+		ClientMutationID func(childComplexity int) int
+		Key              func(childComplexity int) int
+		Space            func(childComplexity int) int
 	}
 
 	RotateWebhookEndpointSecretPayload struct {
@@ -1512,6 +1519,7 @@ type ComplexityRoot struct {
 		PageID        func(childComplexity int) int
 		SiteSectionID func(childComplexity int) int
 		SiteSpaceID   func(childComplexity int) int
+		URL           func(childComplexity int) int
 	}
 
 	SiteRedirectEdge struct {
@@ -1628,6 +1636,7 @@ type ComplexityRoot struct {
 		DraftChangeRequestCount func(childComplexity int) int
 		EditMode                func(childComplexity int) int
 		Emoji                   func(childComplexity int) int
+		HasVisitorAuthKey       func(childComplexity int) int
 		ID                      func(childComplexity int) int
 		Language                func(childComplexity int) int
 		OpenChangeRequestCount  func(childComplexity int) int
@@ -2258,6 +2267,7 @@ type MutationResolver interface {
 	DeleteShareLink(ctx context.Context, input model.DeleteShareLinkInput) (*model.DeleteShareLinkPayload, error)
 	UpdateSiteAdaptiveSchema(ctx context.Context, input model.UpdateSiteAdaptiveSchemaInput) (*model.UpdateSiteAdaptiveSchemaPayload, error)
 	RotateSiteVisitorAuthKey(ctx context.Context, input model.RotateSiteVisitorAuthKeyInput) (*model.RotateSiteVisitorAuthKeyPayload, error)
+	RotateSpaceVisitorAuthKey(ctx context.Context, input model.RotateSpaceVisitorAuthKeyInput) (*model.RotateSpaceVisitorAuthKeyPayload, error)
 	CreateSiteRedirect(ctx context.Context, input model.CreateSiteRedirectInput) (*model.CreateSiteRedirectPayload, error)
 	UpdateSiteRedirect(ctx context.Context, input model.UpdateSiteRedirectInput) (*model.UpdateSiteRedirectPayload, error)
 	DeleteSiteRedirect(ctx context.Context, input model.DeleteSiteRedirectInput) (*model.DeleteSiteRedirectPayload, error)
@@ -2329,7 +2339,7 @@ type QueryResolver interface {
 	EmailDomainOrganizations(ctx context.Context, emailDomain string) ([]*ent.Organization, error)
 	Organization(ctx context.Context, id string) (*ent.Organization, error)
 	Site(ctx context.Context, id string, shareKey *string, visitorAuthToken *string) (*ent.Site, error)
-	Space(ctx context.Context, id string, shareKey *string) (*ent.Space, error)
+	Space(ctx context.Context, id string, shareKey *string, visitorAuthToken *string) (*ent.Space, error)
 }
 type RevisionResolver interface {
 	Parents(ctx context.Context, obj *ent.Revision) ([]*ent.Revision, error)
@@ -2408,6 +2418,7 @@ type SpaceResolver interface {
 	Comments(ctx context.Context, obj *ent.Space, first *int, after *page.Cursor, last *int, before *page.Cursor, order *model.CommentOrder, status *enum.CommentStatus, targetPageID *string) (*model.CommentConnection, error)
 	Search(ctx context.Context, obj *ent.Space, query string, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.SearchPageResultConnection, error)
 	ShareLinks(ctx context.Context, obj *ent.Space, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.ShareLinkConnection, error)
+	HasVisitorAuthKey(ctx context.Context, obj *ent.Space) (bool, error)
 	Organization(ctx context.Context, obj *ent.Space) (*ent.Organization, error)
 	Parent(ctx context.Context, obj *ent.Space) (*ent.Collection, error)
 	Revision(ctx context.Context, obj *ent.Space) (*ent.Revision, error)
@@ -5899,6 +5910,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RotateSiteVisitorAuthKey(childComplexity, args["input"].(model.RotateSiteVisitorAuthKeyInput)), true
+	case "Mutation.rotateSpaceVisitorAuthKey":
+		if e.ComplexityRoot.Mutation.RotateSpaceVisitorAuthKey == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_rotateSpaceVisitorAuthKey_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RotateSpaceVisitorAuthKey(childComplexity, args["input"].(model.RotateSpaceVisitorAuthKeyInput)), true
 	case "Mutation.rotateWebhookEndpointSecret":
 		if e.ComplexityRoot.Mutation.RotateWebhookEndpointSecret == nil {
 			break
@@ -7364,7 +7386,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Space(childComplexity, args["id"].(string), args["shareKey"].(*string)), true
+		return e.ComplexityRoot.Query.Space(childComplexity, args["id"].(string), args["shareKey"].(*string), args["visitorAuthToken"].(*string)), true
 	case "Query.viewer":
 		if e.ComplexityRoot.Query.Viewer == nil {
 			break
@@ -7877,6 +7899,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RotateSiteVisitorAuthKeyPayload.Site(childComplexity), true
+
+	case "RotateSpaceVisitorAuthKeyPayload.clientMutationId":
+		if e.ComplexityRoot.RotateSpaceVisitorAuthKeyPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RotateSpaceVisitorAuthKeyPayload.ClientMutationID(childComplexity), true
+	case "RotateSpaceVisitorAuthKeyPayload.key":
+		if e.ComplexityRoot.RotateSpaceVisitorAuthKeyPayload.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RotateSpaceVisitorAuthKeyPayload.Key(childComplexity), true
+	case "RotateSpaceVisitorAuthKeyPayload.space":
+		if e.ComplexityRoot.RotateSpaceVisitorAuthKeyPayload.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RotateSpaceVisitorAuthKeyPayload.Space(childComplexity), true
 
 	case "RotateWebhookEndpointSecretPayload.clientMutationId":
 		if e.ComplexityRoot.RotateWebhookEndpointSecretPayload.ClientMutationID == nil {
@@ -8668,6 +8709,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteRedirectDestination.SiteSpaceID(childComplexity), true
+	case "SiteRedirectDestination.url":
+		if e.ComplexityRoot.SiteRedirectDestination.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectDestination.URL(childComplexity), true
 
 	case "SiteRedirectEdge.cursor":
 		if e.ComplexityRoot.SiteRedirectEdge.Cursor == nil {
@@ -9107,6 +9154,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.Emoji(childComplexity), true
+	case "Space.hasVisitorAuthKey":
+		if e.ComplexityRoot.Space.HasVisitorAuthKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.HasVisitorAuthKey(childComplexity), true
 	case "Space.id":
 		if e.ComplexityRoot.Space.ID == nil {
 			break
@@ -10607,6 +10660,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputRestoreSpaceInput,
 		ec.unmarshalInputRevokeAPITokenInput,
 		ec.unmarshalInputRotateSiteVisitorAuthKeyInput,
+		ec.unmarshalInputRotateSpaceVisitorAuthKeyInput,
 		ec.unmarshalInputRotateWebhookEndpointSecretInput,
 		ec.unmarshalInputSetMemberSSOInput,
 		ec.unmarshalInputSetPageMarkdownInput,
@@ -16565,6 +16619,18 @@ extend type Mutation {
   it. Needs the admin role on the site.
   """
   rotateSiteVisitorAuthKey(input: RotateSiteVisitorAuthKeyInput!): RotateSiteVisitorAuthKeyPayload!
+  """
+  Gives a space a new visitor signing key, which its visitors' tokens
+  (visitorAuthToken) are signed with while its visibility is visitor-auth;
+  the previous key stops working. The payload shows the key, the only time
+  anyone sees it. Needs the admin role on the space.
+  """
+  rotateSpaceVisitorAuthKey(input: RotateSpaceVisitorAuthKeyInput!): RotateSpaceVisitorAuthKeyPayload!
+}
+
+extend type Space {
+  "Whether the space has a visitor signing key (see rotateSpaceVisitorAuthKey)."
+  hasVisitorAuthKey: Boolean!
 }
 
 "A new share link of a site or a space."
@@ -16660,6 +16726,24 @@ type RotateSiteVisitorAuthKeyPayload {
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
+
+"The space to give a new visitor signing key."
+input RotateSpaceVisitorAuthKeyInput {
+  "The space's ID."
+  spaceId: ID!
+  "Any string of the client's choosing, returned in the payload."
+  clientMutationId: String
+}
+
+"The result of rotateSpaceVisitorAuthKey."
+type RotateSpaceVisitorAuthKeyPayload {
+  "The space."
+  space: Space!
+  "The new signing key (HS256), shown this once."
+  key: String!
+  "The clientMutationId of the input, returned as it was given."
+  clientMutationId: String
+}
 `, BuiltIn: false},
 	{Name: "../schema/siteredirect.graphqls", Input: `extend type Site {
   "The site's redirects, by creation time then ID."
@@ -16697,10 +16781,12 @@ extend type SiteRedirect {
 
 """
 Where a redirect sends its visitors: kind "site-section" (siteSectionId),
-"site-space" (siteSpaceId) or "site-page" (siteSpaceId and pageId).
+"site-space" (siteSpaceId), "site-page" (siteSpaceId and pageId) or "url"
+(url). The kind url is Bindery's, beyond GitBook's official
+SiteRedirectDestination.
 """
 type SiteRedirectDestination {
-  "site-section, site-space or site-page."
+  "site-section, site-space, site-page or url."
   kind: String!
   "The section, for kind site-section."
   siteSectionId: ID
@@ -16708,23 +16794,26 @@ type SiteRedirectDestination {
   siteSpaceId: ID
   "The page of the site-space's space, for kind site-page."
   pageId: ID
+  "The absolute http(s) address elsewhere, for kind url."
+  url: String
 }
 
 "A visited path resolved to its redirect."
 type SiteRedirectResolution {
   "The redirect whose source is the normalized path."
   redirect: SiteRedirect!
-  "The absolute address of the redirect's destination, under the site's published address."
+  "The absolute address of the redirect's destination: under the site's published address, or the url of kind url."
   target: String!
 }
 
 """
 The destination of a redirect: kind "site-section" with siteSectionId,
 "site-space" with siteSpaceId, or "site-page" with siteSpaceId and pageId,
-all of the redirect's site.
+all of the redirect's site; or kind "url" with url, an absolute address
+(Bindery's, beyond the official SiteRedirectDestination).
 """
 input SiteRedirectDestinationInput {
-  "site-section, site-space or site-page."
+  "site-section, site-space, site-page or url."
   kind: String!
   "A section of the site, for kind site-section."
   siteSectionId: ID
@@ -16732,6 +16821,8 @@ input SiteRedirectDestinationInput {
   siteSpaceId: ID
   "A page of the site-space's space, for kind site-page."
   pageId: ID
+  "An absolute http or https address, at most 2048 characters, for kind url."
+  url: String
 }
 
 extend type Mutation {
@@ -16802,13 +16893,15 @@ type DeleteSiteRedirectPayload {
 	{Name: "../schema/space.graphqls", Input: `extend type Query {
   """
   A space the viewer can see. shareKey opens a share-link space to anyone
-  holding it.
+  holding it; visitorAuthToken opens a visitor-auth space to its visitors.
   """
   space(
     "The space's ID."
     id: ID!
-    "The key of one of the space's share links: with it, anyone reads a share-link space."
+    "The key of an active share link of the space, or of a share-link site that publishes it."
     shareKey: String
+    "A JWT signed (HS256) with the space's visitor signing key, with an exp claim."
+    visitorAuthToken: String
   ): Space
 }
 
@@ -19882,6 +19975,18 @@ func (ec *executionContext) childFields_RotateSiteVisitorAuthKeyPayload(ctx cont
 	return nil, fmt.Errorf("no field named %q was found under type RotateSiteVisitorAuthKeyPayload", field.Name)
 }
 
+func (ec *executionContext) childFields_RotateSpaceVisitorAuthKeyPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "space":
+		return ec.fieldContext_RotateSpaceVisitorAuthKeyPayload_space(ctx, field)
+	case "key":
+		return ec.fieldContext_RotateSpaceVisitorAuthKeyPayload_key(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_RotateSpaceVisitorAuthKeyPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RotateSpaceVisitorAuthKeyPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_RotateWebhookEndpointSecretPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "webhookEndpoint":
@@ -20300,6 +20405,8 @@ func (ec *executionContext) childFields_SiteRedirectDestination(ctx context.Cont
 		return ec.fieldContext_SiteRedirectDestination_siteSpaceId(ctx, field)
 	case "pageId":
 		return ec.fieldContext_SiteRedirectDestination_pageId(ctx, field)
+	case "url":
+		return ec.fieldContext_SiteRedirectDestination_url(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectDestination", field.Name)
 }
@@ -20536,6 +20643,8 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_search(ctx, field)
 	case "shareLinks":
 		return ec.fieldContext_Space_shareLinks(ctx, field)
+	case "hasVisitorAuthKey":
+		return ec.fieldContext_Space_hasVisitorAuthKey(ctx, field)
 	case "organization":
 		return ec.fieldContext_Space_organization(ctx, field)
 	case "parent":
@@ -22852,6 +22961,20 @@ func (ec *executionContext) field_Mutation_rotateSiteVisitorAuthKey_args(ctx con
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_rotateSpaceVisitorAuthKey_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RotateSpaceVisitorAuthKeyInput, error) {
+			return ec.unmarshalNRotateSpaceVisitorAuthKeyInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRotateSpaceVisitorAuthKeyInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_rotateWebhookEndpointSecret_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -24329,6 +24452,14 @@ func (ec *executionContext) field_Query_space_args(ctx context.Context, rawArgs 
 		return nil, err
 	}
 	args["shareKey"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "visitorAuthToken",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["visitorAuthToken"] = arg2
 	return args, nil
 }
 
@@ -36701,6 +36832,50 @@ func (ec *executionContext) fieldContext_Mutation_rotateSiteVisitorAuthKey(ctx c
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_rotateSpaceVisitorAuthKey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_rotateSpaceVisitorAuthKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RotateSpaceVisitorAuthKey(ctx, fc.Args["input"].(model.RotateSpaceVisitorAuthKeyInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RotateSpaceVisitorAuthKeyPayload) graphql.Marshaler {
+			return ec.marshalNRotateSpaceVisitorAuthKeyPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRotateSpaceVisitorAuthKeyPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_rotateSpaceVisitorAuthKey(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RotateSpaceVisitorAuthKeyPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_rotateSpaceVisitorAuthKey_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createSiteRedirect(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -40870,7 +41045,7 @@ func (ec *executionContext) _Query_space(ctx context.Context, field graphql.Coll
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Space(ctx, fc.Args["id"].(string), fc.Args["shareKey"].(*string))
+			return ec.Resolvers.Query().Space(ctx, fc.Args["id"].(string), fc.Args["shareKey"].(*string), fc.Args["visitorAuthToken"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
@@ -42648,6 +42823,52 @@ func (ec *executionContext) _RotateSiteVisitorAuthKeyPayload_clientMutationId(ct
 }
 func (ec *executionContext) fieldContext_RotateSiteVisitorAuthKeyPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RotateSiteVisitorAuthKeyPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RotateSpaceVisitorAuthKeyPayload_space(ctx context.Context, field graphql.CollectedField, obj *model.RotateSpaceVisitorAuthKeyPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RotateSpaceVisitorAuthKeyPayload_space(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Space, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
+			return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSpace(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RotateSpaceVisitorAuthKeyPayload_space(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RotateSpaceVisitorAuthKeyPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Space(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RotateSpaceVisitorAuthKeyPayload_key(ctx context.Context, field graphql.CollectedField, obj *model.RotateSpaceVisitorAuthKeyPayload) (ret graphql.Marshaler) {
+	return ec.marshalNString2string(ctx, field.Selections, obj.Key)
+}
+func (ec *executionContext) fieldContext_RotateSpaceVisitorAuthKeyPayload_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RotateSpaceVisitorAuthKeyPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RotateSpaceVisitorAuthKeyPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.RotateSpaceVisitorAuthKeyPayload) (ret graphql.Marshaler) {
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+}
+func (ec *executionContext) fieldContext_RotateSpaceVisitorAuthKeyPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RotateSpaceVisitorAuthKeyPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _RotateWebhookEndpointSecretPayload_webhookEndpoint(ctx context.Context, field graphql.CollectedField, obj *model.RotateWebhookEndpointSecretPayload) (ret graphql.Marshaler) {
@@ -44948,6 +45169,13 @@ func (ec *executionContext) fieldContext_SiteRedirectDestination_pageId(_ contex
 	return graphql.NewScalarFieldContext("SiteRedirectDestination", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
+func (ec *executionContext) _SiteRedirectDestination_url(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectDestination) (ret graphql.Marshaler) {
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.URL)
+}
+func (ec *executionContext) fieldContext_SiteRedirectDestination_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectDestination", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _SiteRedirectEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectEdge) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -46193,6 +46421,29 @@ func (ec *executionContext) fieldContext_Space_shareLinks(ctx context.Context, f
 		return fc, err
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Space_hasVisitorAuthKey(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_hasVisitorAuthKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Space().HasVisitorAuthKey(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Space_hasVisitorAuthKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Space", field, true, true, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _Space_organization(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
@@ -54975,6 +55226,43 @@ func (ec *executionContext) unmarshalInputRotateSiteVisitorAuthKeyInput(ctx cont
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputRotateSpaceVisitorAuthKeyInput(ctx context.Context, obj any) (model.RotateSpaceVisitorAuthKeyInput, error) {
+	var it model.RotateSpaceVisitorAuthKeyInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"spaceId", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "spaceId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spaceId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SpaceID = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputRotateWebhookEndpointSecretInput(ctx context.Context, obj any) (model.RotateWebhookEndpointSecretInput, error) {
 	var it model.RotateWebhookEndpointSecretInput
 	if obj == nil {
@@ -55220,7 +55508,7 @@ func (ec *executionContext) unmarshalInputSiteRedirectDestinationInput(ctx conte
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"kind", "siteSectionId", "siteSpaceId", "pageId"}
+	fieldsInOrder := [...]string{"kind", "siteSectionId", "siteSpaceId", "pageId", "url"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -55255,6 +55543,13 @@ func (ec *executionContext) unmarshalInputSiteRedirectDestinationInput(ctx conte
 				return it, err
 			}
 			it.PageID = data
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = data
 		}
 	}
 	return it, nil
@@ -67294,6 +67589,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "rotateSpaceVisitorAuthKey":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_rotateSpaceVisitorAuthKey(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createSiteRedirect":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createSiteRedirect(ctx, field)
@@ -71840,6 +72142,55 @@ func (ec *executionContext) _RotateSiteVisitorAuthKeyPayload(ctx context.Context
 	return out
 }
 
+var rotateSpaceVisitorAuthKeyPayloadImplementors = []string{"RotateSpaceVisitorAuthKeyPayload"}
+
+func (ec *executionContext) _RotateSpaceVisitorAuthKeyPayload(ctx context.Context, sel ast.SelectionSet, obj *model.RotateSpaceVisitorAuthKeyPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, rotateSpaceVisitorAuthKeyPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RotateSpaceVisitorAuthKeyPayload")
+		case "space":
+			out.Values[i] = ec._RotateSpaceVisitorAuthKeyPayload_space(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "key":
+			out.Values[i] = ec._RotateSpaceVisitorAuthKeyPayload_key(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._RotateSpaceVisitorAuthKeyPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
 var rotateWebhookEndpointSecretPayloadImplementors = []string{"RotateWebhookEndpointSecretPayload"}
 
 func (ec *executionContext) _RotateWebhookEndpointSecretPayload(ctx context.Context, sel ast.SelectionSet, obj *model.RotateWebhookEndpointSecretPayload) graphql.Marshaler {
@@ -74334,6 +74685,11 @@ func (ec *executionContext) _SiteRedirectDestination(ctx context.Context, sel as
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "url":
+			out.Values[i] = ec._SiteRedirectDestination_url(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -75728,6 +76084,44 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 					}
 				}()
 				res = ec._Space_shareLinks(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "hasVisitorAuthKey":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Space_hasVisitorAuthKey(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -83591,6 +83985,21 @@ func (ec *executionContext) marshalNRotateSiteVisitorAuthKeyPayload2ᚖgithubᚗ
 		return graphql.Null
 	}
 	return ec._RotateSiteVisitorAuthKeyPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNRotateSpaceVisitorAuthKeyInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRotateSpaceVisitorAuthKeyInput(ctx context.Context, v any) (model.RotateSpaceVisitorAuthKeyInput, error) {
+	res, err := ec.unmarshalInputRotateSpaceVisitorAuthKeyInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRotateSpaceVisitorAuthKeyPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRotateSpaceVisitorAuthKeyPayload(ctx context.Context, sel ast.SelectionSet, v *model.RotateSpaceVisitorAuthKeyPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._RotateSpaceVisitorAuthKeyPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNRotateWebhookEndpointSecretInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRotateWebhookEndpointSecretInput(ctx context.Context, v any) (model.RotateWebhookEndpointSecretInput, error) {

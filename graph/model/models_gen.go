@@ -1634,6 +1634,24 @@ type RotateSiteVisitorAuthKeyPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The space to give a new visitor signing key.
+type RotateSpaceVisitorAuthKeyInput struct {
+	// The space's ID.
+	SpaceID string `json:"spaceId"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The result of rotateSpaceVisitorAuthKey.
+type RotateSpaceVisitorAuthKeyPayload struct {
+	// The space.
+	Space *ent.Space `json:"space"`
+	// The new signing key (HS256), shown this once.
+	Key string `json:"key"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
 // The input of rotateWebhookEndpointSecret.
 type RotateWebhookEndpointSecretInput struct {
 	// The endpoint.
@@ -1799,9 +1817,11 @@ type SiteProxy struct {
 }
 
 // Where a redirect sends its visitors: kind "site-section" (siteSectionId),
-// "site-space" (siteSpaceId) or "site-page" (siteSpaceId and pageId).
+// "site-space" (siteSpaceId), "site-page" (siteSpaceId and pageId) or "url"
+// (url). The kind url is Bindery's, beyond GitBook's official
+// SiteRedirectDestination.
 type SiteRedirectDestination struct {
-	// site-section, site-space or site-page.
+	// site-section, site-space, site-page or url.
 	Kind string `json:"kind"`
 	// The section, for kind site-section.
 	SiteSectionID *string `json:"siteSectionId,omitempty"`
@@ -1809,13 +1829,16 @@ type SiteRedirectDestination struct {
 	SiteSpaceID *string `json:"siteSpaceId,omitempty"`
 	// The page of the site-space's space, for kind site-page.
 	PageID *string `json:"pageId,omitempty"`
+	// The absolute http(s) address elsewhere, for kind url.
+	URL *string `json:"url,omitempty"`
 }
 
 // The destination of a redirect: kind "site-section" with siteSectionId,
 // "site-space" with siteSpaceId, or "site-page" with siteSpaceId and pageId,
-// all of the redirect's site.
+// all of the redirect's site; or kind "url" with url, an absolute address
+// (Bindery's, beyond the official SiteRedirectDestination).
 type SiteRedirectDestinationInput struct {
-	// site-section, site-space or site-page.
+	// site-section, site-space, site-page or url.
 	Kind string `json:"kind"`
 	// A section of the site, for kind site-section.
 	SiteSectionID *string `json:"siteSectionId,omitempty"`
@@ -1823,13 +1846,15 @@ type SiteRedirectDestinationInput struct {
 	SiteSpaceID *string `json:"siteSpaceId,omitempty"`
 	// A page of the site-space's space, for kind site-page.
 	PageID *string `json:"pageId,omitempty"`
+	// An absolute http or https address, at most 2048 characters, for kind url.
+	URL *string `json:"url,omitempty"`
 }
 
 // A visited path resolved to its redirect.
 type SiteRedirectResolution struct {
 	// The redirect whose source is the normalized path.
 	Redirect *ent.SiteRedirect `json:"redirect"`
-	// The absolute address of the redirect's destination, under the site's published address.
+	// The absolute address of the redirect's destination: under the site's published address, or the url of kind url.
 	Target string `json:"target"`
 }
 

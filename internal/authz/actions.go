@@ -123,7 +123,7 @@ var (
 	Spaces = Table{Name: "space", Rules: map[Action]Rule{
 		View:           {Min: enum.RoleRead, Doc: "Read it and its content"},
 		UpdateDetails:  {Min: enum.RoleEdit, Doc: "Update its title, emoji, icon, language"},
-		UpdateAccess:   {Min: enum.RoleAdmin, Doc: "Update its edit mode, default level or visibility, and create its share links"},
+		UpdateAccess:   {Min: enum.RoleAdmin, Doc: "Update its edit mode, default level or visibility, create its share links, and rotate its visitor signing key"},
 		Delete:         {Min: enum.RoleAdmin, Doc: "Delete it"},
 		Restore:        {Min: enum.RoleAdmin, Doc: "Restore it, and read it while deleted"},
 		Move:           {Min: enum.RoleAdmin, Doc: "Move it (and `create` where it goes)"},

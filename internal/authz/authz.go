@@ -14,8 +14,8 @@
 //     them or to one of their teams, on the content or an ancestor collection.
 //     The strongest role wins.
 //  4. Anyone gets read on a public or unlisted space, on a share-link space
-//     with its share key, and on an in-collection space whose collection they
-//     can access.
+//     with its share key, on a visitor-auth space with a valid visitor token,
+//     and on an in-collection space whose collection they can access.
 //
 // A caller with no role cannot see the content: it answers 404, exactly as if
 // it did not exist. A caller who can see it but lacks the role for an action
@@ -58,8 +58,19 @@ type Content struct {
 	Path []Level
 	// Visibility is set for spaces; collections leave it empty.
 	Visibility enum.Visibility
-	// ShareKey is true when the request carries a valid share key.
+	// Keys are what the request carries that opens the content to a reader.
+	Keys
+}
+
+// Keys are what a request carries that opens a space to a reader: each
+// opens only the visibility it belongs to.
+type Keys struct {
+	// ShareKey is true when the request carries a valid share key, which
+	// opens a share-link space.
 	ShareKey bool
+	// VisitorToken is true when the request carries a valid visitor token,
+	// which opens a visitor-auth space.
+	VisitorToken bool
 }
 
 // Decision is the caller's access to a resource.
@@ -128,6 +139,10 @@ func visibilityRole(c Content) enum.Role {
 		return enum.RoleRead
 	case enum.VisibilityShareLink:
 		if c.ShareKey {
+			return enum.RoleRead
+		}
+	case enum.VisibilityVisitorAuth:
+		if c.VisitorToken {
 			return enum.RoleRead
 		}
 	case enum.VisibilityInCollection:

@@ -43,7 +43,10 @@ func TestDecide(t *testing.T) {
 		{"stranger reads public", Content{Membership: stranger, Path: []Level{{Default: inherit}}, Visibility: enum.VisibilityPublic}, enum.RoleRead, false},
 		{"stranger reads unlisted", Content{Membership: stranger, Path: []Level{{Default: inherit}}, Visibility: enum.VisibilityUnlisted}, enum.RoleRead, false},
 		{"share-link needs the key", Content{Membership: stranger, Path: []Level{{Default: inherit}}, Visibility: enum.VisibilityShareLink}, "", false},
-		{"share-link with key reads", Content{Membership: stranger, Path: []Level{{Default: inherit}}, Visibility: enum.VisibilityShareLink, ShareKey: true}, enum.RoleRead, false},
+		{"share-link with key reads", Content{Membership: stranger, Path: []Level{{Default: inherit}}, Visibility: enum.VisibilityShareLink, Keys: Keys{ShareKey: true}}, enum.RoleRead, false},
+		{"share-link is not opened by a visitor token", Content{Membership: stranger, Path: []Level{{Default: inherit}}, Visibility: enum.VisibilityShareLink, Keys: Keys{VisitorToken: true}}, "", false},
+		{"visitor-auth with a visitor token reads", Content{Membership: stranger, Path: []Level{{Default: inherit}}, Visibility: enum.VisibilityVisitorAuth, Keys: Keys{VisitorToken: true}}, enum.RoleRead, false},
+		{"visitor-auth is not opened by a share key", Content{Membership: stranger, Path: []Level{{Default: inherit}}, Visibility: enum.VisibilityVisitorAuth, Keys: Keys{ShareKey: true}}, "", false},
 		{"visitor-auth is not opened by an API token", Content{Membership: stranger, Path: []Level{{Default: inherit}}, Visibility: enum.VisibilityVisitorAuth}, "", false},
 		{"in-collection follows the collection", Content{Membership: editor, Path: []Level{{Default: guest}, {Default: inherit}}, Visibility: enum.VisibilityInCollection}, enum.RoleRead, false},
 		{"in-collection hidden with the collection", Content{Membership: editor, Path: []Level{{Default: guest}, {Default: guest}}, Visibility: enum.VisibilityInCollection}, "", false},
@@ -162,7 +165,7 @@ func TestSpaceScopeMatchesDecide(t *testing.T) {
 				o.Grants[s.ID] = roles[1+pick(len(roles)-1)]
 				sc = o.SpaceScope()
 			}
-			want := o.Space(s, false).Visible()
+			want := o.Space(s, Keys{}).Visible()
 			if !o.Membership.Member && s.Visibility == enum.VisibilityUnlisted {
 				want = false // reachable by ID, never listed to a non-member
 			}

@@ -39,7 +39,8 @@ type Org struct {
 	Grants map[string]enum.Role
 	// SeesContent is true when the caller, a non-member, can see some of the
 	// organization's content: a public or unlisted space, or a share-link
-	// space whose key they presented.
+	// space whose key they presented, or a visitor-auth space whose visitor
+	// token they presented.
 	SeesContent bool
 }
 
@@ -79,9 +80,9 @@ func (o Org) Collection(id string) Decision {
 }
 
 // Space decides about a space of the organization.
-func (o Org) Space(s Space, shareKey bool) Decision {
+func (o Org) Space(s Space, keys Keys) Decision {
 	path := append([]Level{{Default: s.Default, Grant: o.Grants[s.ID]}}, o.path(s.Parent)...)
-	return Decide(Content{Membership: o.Membership, Path: path, Visibility: s.Visibility, ShareKey: shareKey})
+	return Decide(Content{Membership: o.Membership, Path: path, Visibility: s.Visibility, Keys: keys})
 }
 
 // ParentAccepts reports whether the caller may create or move content into

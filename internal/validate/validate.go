@@ -170,3 +170,9 @@ const (
 	MaxIntegrationPreviewImages = 3
 	MaxIntegrationExternalLinks = 5
 )
+
+// RedirectURL checks a redirect's destination of kind url, Bindery's beyond
+// the official SiteRedirectDestination: part 8 of the API contract sets no
+// limit of its own for it, so it takes the contract's limit for URLs
+// (ssoURL, an OpenAPI spec's source URL): 2048 characters.
+var RedirectURL = URL(2048)

@@ -28,6 +28,9 @@ type Scenario struct {
 	WantError string
 	// Check runs further assertions.
 	Check func(t *testing.T, res *Response)
+	// BinderySpec validates the answer against Bindery's own document
+	// rather than the official spec (see Env.DoBindery).
+	BinderySpec bool
 }
 
 // Run runs scenarios in order, each as a subtest.
@@ -35,7 +38,11 @@ func (e *Env) Run(t *testing.T, scenarios []Scenario) {
 	t.Helper()
 	for _, sc := range scenarios {
 		t.Run(sc.Name, func(t *testing.T) {
-			res := e.Do(sc.Method, sc.Path, sc.Token, sc.Body)
+			do := e.Do
+			if sc.BinderySpec {
+				do = e.DoBindery
+			}
+			res := do(sc.Method, sc.Path, sc.Token, sc.Body)
 			require.Equal(t, sc.WantStatus, res.Status, "body: %s", res.Body)
 			if sc.WantJSON != nil {
 				var got any

@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -123,6 +124,9 @@ func run() error {
 		kind[parts[2]] = def
 		pending = append(pending, refs(def)...)
 	}
+	if err := extendSchemas(components); err != nil {
+		return err
+	}
 	doc["components"] = components
 	var out bytes.Buffer
 	enc := json.NewEncoder(&out)
@@ -132,6 +136,44 @@ func run() error {
 		return err
 	}
 	return os.WriteFile(outFile, out.Bytes(), 0o644)
+}
+
+// extendSchemas adds Bindery's alternatives to official schemas
+// (rest.SchemaExtensions), each marked x-bindery-extension.
+func extendSchemas(components object) error {
+	schemas, _ := components["schemas"].(object)
+	for name, added := range rest.SchemaExtensions {
+		official, ok := schemas[name].(object)
+		if !ok {
+			return fmt.Errorf("the extended schema %s is not referenced", name)
+		}
+		oneOf, _ := official["oneOf"].([]any)
+		if oneOf == nil {
+			return fmt.Errorf("the extended schema %s has no oneOf", name)
+		}
+		extended := object{}
+		for k, v := range official {
+			extended[k] = v
+		}
+		oneOf = append([]any{}, oneOf...)
+		names := make([]string, 0, len(added))
+		for n := range added {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			var schema object
+			if err := json.Unmarshal([]byte(added[n]), &schema); err != nil {
+				return fmt.Errorf("the schema extension %s: %w", n, err)
+			}
+			schema["x-bindery-extension"] = true
+			schemas[n] = schema
+			oneOf = append(oneOf, object{"$ref": "#/components/schemas/" + n})
+		}
+		extended["oneOf"] = oneOf
+		schemas[name] = extended
+	}
+	return nil
 }
 
 // operation is the official operation as Bindery serves it.
