@@ -284,36 +284,82 @@ func (r *Resolver) updateSiteInstallation(ctx context.Context, in model.UpdateIn
 	return out, nil
 }
 
-// installOnSpace adds a space of its organization to an installation's
-// selection, which must be SELECTED: one that covers all spaces has
-// nothing to add (409), and a space selected already is a conflict too.
-func (r *Resolver) installOnSpace(ctx context.Context, in model.InstallIntegrationOnSpaceInput) (*ent.IntegrationSpaceInstallation, error) {
-	var out *ent.IntegrationSpaceInstallation
+// place is what installing on one more space or site, and uninstalling
+// from one, differ in.
+type place struct {
+	field, noun string // the input's field and the place's name: "spaceId", "space"
+	// selection is the installation's selection mode for the places.
+	selection func(x *ent.IntegrationInstallation) enum.InstallationSelection
+	// owned checks that the place is one of the organization's.
+	owned func(r *Resolver, ctx context.Context, x *ent.IntegrationInstallation, id string) error
+	// count counts the places the installation selects; remove removes
+	// one from its selection, and says how many it removed.
+	count  func(ctx context.Context, db *ent.Client, x *ent.IntegrationInstallation) (int, error)
+	remove func(ctx context.Context, db *ent.Client, x *ent.IntegrationInstallation, id string) (int, error)
+}
+
+var (
+	spacePlace = place{field: "spaceId", noun: "space",
+		selection: func(x *ent.IntegrationInstallation) enum.InstallationSelection { return x.SpaceSelection },
+		owned: func(r *Resolver, ctx context.Context, x *ent.IntegrationInstallation, id string) error {
+			selected := enum.InstallationSelectionSelected
+			return r.checkOwned(ctx, x.OrganizationID, selection{"spaceId", &selected, []string{id}}, selection{})
+		},
+		count: func(ctx context.Context, db *ent.Client, x *ent.IntegrationInstallation) (int, error) {
+			return db.IntegrationSpaceInstallation.Query().Where(integrationspaceinstallation.IntegrationInstallationID(x.ID)).
+				Count(internal(ctx, "the spaces an installation selects"))
+		},
+		remove: func(ctx context.Context, db *ent.Client, x *ent.IntegrationInstallation, id string) (int, error) {
+			return db.IntegrationSpaceInstallation.Delete().Where(integrationspaceinstallation.IntegrationInstallationID(x.ID),
+				integrationspaceinstallation.SpaceID(id)).Exec(ctx)
+		},
+	}
+	sitePlace = place{field: "siteId", noun: "site",
+		selection: func(x *ent.IntegrationInstallation) enum.InstallationSelection { return x.SiteSelection },
+		owned: func(r *Resolver, ctx context.Context, x *ent.IntegrationInstallation, id string) error {
+			selected := enum.InstallationSelectionSelected
+			return r.checkOwned(ctx, x.OrganizationID, selection{}, selection{"siteId", &selected, []string{id}})
+		},
+		count: func(ctx context.Context, db *ent.Client, x *ent.IntegrationInstallation) (int, error) {
+			return db.IntegrationSiteInstallation.Query().Where(integrationsiteinstallation.IntegrationInstallationID(x.ID)).
+				Count(internal(ctx, "the sites an installation selects"))
+		},
+		remove: func(ctx context.Context, db *ent.Client, x *ent.IntegrationInstallation, id string) (int, error) {
+			return db.IntegrationSiteInstallation.Delete().Where(integrationsiteinstallation.IntegrationInstallationID(x.ID),
+				integrationsiteinstallation.SiteID(id)).Exec(ctx)
+		},
+	}
+)
+
+// installOn adds a place of its organization to an installation's
+// selection, which must be SELECTED: one that covers all places has
+// nothing to add (409), and a place selected already is a conflict too.
+// create writes the place's row.
+func installOn[T any](r *Resolver, ctx context.Context, installationID, id string, p place,
+	create func(ctx context.Context, db *ent.Client, x *ent.IntegrationInstallation) (T, error)) (T, error) {
+	var out T
 	var c created
 	err := r.tx(ctx, func(ctx context.Context) error {
-		x, i, err := r.installationToChange(ctx, in.InstallationID)
+		x, i, err := r.installationToChange(ctx, installationID)
 		if err != nil {
 			return err
 		}
-		if x.SpaceSelection != enum.InstallationSelectionSelected {
-			return apperr.Conflictf("The installation covers all the organization's spaces: select spaces to install it on one")
+		if p.selection(x) != enum.InstallationSelectionSelected {
+			return apperr.Conflictf("The installation covers all the organization's %ss: select %ss to install it on one", p.noun, p.noun)
 		}
-		selected := enum.InstallationSelectionSelected
-		if err := r.checkOwned(ctx, x.OrganizationID, selection{"spaceId", &selected, []string{in.SpaceID}}, selection{}); err != nil {
+		if err := p.owned(r, ctx, x, id); err != nil {
 			return err
 		}
-		n, err := r.db(ctx).IntegrationSpaceInstallation.Query().
-			Where(integrationspaceinstallation.IntegrationInstallationID(x.ID)).Count(internal(ctx, "the spaces an installation selects"))
+		n, err := p.count(ctx, r.db(ctx), x)
 		if err != nil {
 			return err
 		}
 		if n >= MaxInstallationSelection {
-			return apperr.Invalid("spaceId", "the installation selects %d spaces already, the most it may", n)
+			return apperr.Invalid(p.field, "the installation selects %d %ss already, the most it may", n, p.noun)
 		}
-		out, err = r.db(ctx).IntegrationSpaceInstallation.Create().SetIntegrationInstallationID(x.ID).SetSpaceID(in.SpaceID).
-			SetConfiguration(map[string]any{}).SetExternalIds([]string{}).Save(ctx)
+		out, err = create(ctx, r.db(ctx), x)
 		if ent.IsConstraintError(err) {
-			return apperr.Conflictf("The installation selects this space already")
+			return apperr.Conflictf("The installation selects this %s already", p.noun)
 		}
 		if err != nil {
 			return err
@@ -323,96 +369,59 @@ func (r *Resolver) installOnSpace(ctx context.Context, in model.InstallIntegrati
 		return err
 	})
 	if err != nil {
-		return nil, err
+		var zero T
+		return zero, err
 	}
 	r.prime(ctx, c)
 	return out, nil
 }
 
-// uninstallFromSpace removes a space, with its configuration, from an
+// uninstallFrom removes a place, with its configuration, from an
 // installation's selection.
+func (r *Resolver) uninstallFrom(ctx context.Context, installationID, id string, p place) (*ent.IntegrationInstallation, error) {
+	var out *ent.IntegrationInstallation
+	err := r.tx(ctx, func(ctx context.Context) error {
+		x, _, err := r.installations.authorize(ctx, installationID, authz.Update)
+		if err != nil {
+			return err
+		}
+		n, err := p.remove(ctx, r.db(ctx), x, id)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return apperr.NotFoundf("The installation does not select this %s", p.noun)
+		}
+		out = x
+		return nil
+	})
+	return out, err
+}
+
+// installOnSpace adds a space to an installation's selection (installOn).
+func (r *Resolver) installOnSpace(ctx context.Context, in model.InstallIntegrationOnSpaceInput) (*ent.IntegrationSpaceInstallation, error) {
+	return installOn(r, ctx, in.InstallationID, in.SpaceID, spacePlace,
+		func(ctx context.Context, db *ent.Client, x *ent.IntegrationInstallation) (*ent.IntegrationSpaceInstallation, error) {
+			return db.IntegrationSpaceInstallation.Create().SetIntegrationInstallationID(x.ID).SetSpaceID(in.SpaceID).
+				SetConfiguration(map[string]any{}).SetExternalIds([]string{}).Save(ctx)
+		})
+}
+
+// uninstallFromSpace removes a space from an installation's selection.
 func (r *Resolver) uninstallFromSpace(ctx context.Context, in model.UninstallIntegrationFromSpaceInput) (*ent.IntegrationInstallation, error) {
-	var out *ent.IntegrationInstallation
-	err := r.tx(ctx, func(ctx context.Context) error {
-		x, _, err := r.installations.authorize(ctx, in.InstallationID, authz.Update)
-		if err != nil {
-			return err
-		}
-		n, err := r.db(ctx).IntegrationSpaceInstallation.Delete().Where(integrationspaceinstallation.IntegrationInstallationID(x.ID),
-			integrationspaceinstallation.SpaceID(in.SpaceID)).Exec(ctx)
-		if err != nil {
-			return err
-		}
-		if n == 0 {
-			return apperr.NotFoundf("The installation does not select this space")
-		}
-		out = x
-		return nil
-	})
-	return out, err
+	return r.uninstallFrom(ctx, in.InstallationID, in.SpaceID, spacePlace)
 }
 
-// installOnSite is installOnSpace for sites.
+// installOnSite adds a site to an installation's selection (installOn).
 func (r *Resolver) installOnSite(ctx context.Context, in model.InstallIntegrationOnSiteInput) (*ent.IntegrationSiteInstallation, error) {
-	var out *ent.IntegrationSiteInstallation
-	var c created
-	err := r.tx(ctx, func(ctx context.Context) error {
-		x, i, err := r.installationToChange(ctx, in.InstallationID)
-		if err != nil {
-			return err
-		}
-		if x.SiteSelection != enum.InstallationSelectionSelected {
-			return apperr.Conflictf("The installation covers all the organization's sites: select sites to install it on one")
-		}
-		selected := enum.InstallationSelectionSelected
-		if err := r.checkOwned(ctx, x.OrganizationID, selection{}, selection{"siteId", &selected, []string{in.SiteID}}); err != nil {
-			return err
-		}
-		n, err := r.db(ctx).IntegrationSiteInstallation.Query().
-			Where(integrationsiteinstallation.IntegrationInstallationID(x.ID)).Count(internal(ctx, "the sites an installation selects"))
-		if err != nil {
-			return err
-		}
-		if n >= MaxInstallationSelection {
-			return apperr.Invalid("siteId", "the installation selects %d sites already, the most it may", n)
-		}
-		out, err = r.db(ctx).IntegrationSiteInstallation.Create().SetIntegrationInstallationID(x.ID).SetSiteID(in.SiteID).
-			SetConfiguration(map[string]any{}).SetExternalIds([]string{}).Save(ctx)
-		if ent.IsConstraintError(err) {
-			return apperr.Conflictf("The installation selects this site already")
-		}
-		if err != nil {
-			return err
-		}
-		c = created{installation: x, integration: i, orgID: x.OrganizationID}
-		c.access, err = r.orgAccess(ctx, x.OrganizationID)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	r.prime(ctx, c)
-	return out, nil
+	return installOn(r, ctx, in.InstallationID, in.SiteID, sitePlace,
+		func(ctx context.Context, db *ent.Client, x *ent.IntegrationInstallation) (*ent.IntegrationSiteInstallation, error) {
+			return db.IntegrationSiteInstallation.Create().SetIntegrationInstallationID(x.ID).SetSiteID(in.SiteID).
+				SetConfiguration(map[string]any{}).SetExternalIds([]string{}).Save(ctx)
+		})
 }
 
-// uninstallFromSite is uninstallFromSpace for sites.
+// uninstallFromSite removes a site from an installation's selection.
 func (r *Resolver) uninstallFromSite(ctx context.Context, in model.UninstallIntegrationFromSiteInput) (*ent.IntegrationInstallation, error) {
-	var out *ent.IntegrationInstallation
-	err := r.tx(ctx, func(ctx context.Context) error {
-		x, _, err := r.installations.authorize(ctx, in.InstallationID, authz.Update)
-		if err != nil {
-			return err
-		}
-		n, err := r.db(ctx).IntegrationSiteInstallation.Delete().Where(integrationsiteinstallation.IntegrationInstallationID(x.ID),
-			integrationsiteinstallation.SiteID(in.SiteID)).Exec(ctx)
-		if err != nil {
-			return err
-		}
-		if n == 0 {
-			return apperr.NotFoundf("The installation does not select this site")
-		}
-		out = x
-		return nil
-	})
-	return out, err
+	return r.uninstallFrom(ctx, in.InstallationID, in.SiteID, sitePlace)
 }
