@@ -5,28 +5,41 @@ import (
 	"runtime/debug"
 )
 
-// serveGCPercent is the garbage collector's target of `bindery serve` when
-// GOGC is not set: the heap may grow to three times what is live before a
-// collection, where Go's default lets it double. A GraphQL answer is built
-// from many short-lived objects, so at Go's default the collector and its
-// assists took about a third of the CPU of a nested read.
+// serveMemoryLimit is the soft memory limit that paces the garbage
+// collector of `bindery serve` when neither GOGC nor GOMEMLIMIT is set: the
+// collector runs when the Go heap reaches it, not each time the heap has
+// grown by a fixed share of what is live (GOGC is off).
 //
-// Measured with `make bench-load` on PostgreSQL (README, "Performance"),
-// the nested read's server CPU per request and peak RSS. Before fields read
-// from their struct skipped gqlgen's per-field machinery: at 100, 14.4–15.6
-// ms and 94 MiB; at 200, 12.1 ms and 114–121 MiB; at 250, 9.0 ms and 127
-// MiB; at 300, 9.7–11.1 ms and 129–143 MiB. After it, answers are made
-// faster and the heap peaks higher at the same target: at 150, 4.6–4.7 ms
-// and 117 MiB; at 200, 4.4–4.9 ms and 130–132 MiB; at 250, 4.2–4.6 ms and
-// 146–154 MiB, over the 150 MB (143 MiB) the request path allows.
-const serveGCPercent = 200
+// A GraphQL answer is built from many short-lived objects over a small
+// live heap (about 10 to 20 MiB under load), so a proportional target makes
+// the collector run often for little: at Go's default of 100 it took about a
+// third of the nested read's CPU. Measured with `make bench-load` on
+// PostgreSQL (README, "Performance"), the nested read's server CPU per
+// request and peak RSS: at GOGC 100, 14.4–15.6 ms and 94 MiB before fields
+// read from their struct skipped gqlgen's per-field machinery; after it, at
+// GOGC 150, 4.6–4.7 ms and 117 MiB; at 200 (the default until this limit),
+// 4.4–4.9 ms and 115–132 MiB; at 250, 4.2–4.6 ms and 146–154 MiB. With GOGC
+// off: at a 64 MiB limit, 4.3 ms and 109 MiB; at 80 MiB, 3.4 ms and 126 MiB;
+// at 100 MiB, 3.9 ms and 144 MiB, over the 150 MB (143 MiB) the request
+// path allows (RSS also counts the binary's pages and goroutine stacks).
+//
+// The trade: a live heap that nears the limit (a very large import in
+// flight) makes the collector run more often, at most half the CPU (the
+// runtime's limiter), until it shrinks. An operator with more memory raises
+// GOMEMLIMIT; one who prefers the proportional target sets GOGC.
+const serveMemoryLimit = 80 << 20
 
-// tuneGC applies serveGCPercent unless the operator set GOGC (which the Go
-// runtime has applied already), and says whether it did.
+// tuneGC paces the collector by serveMemoryLimit unless the operator set
+// GOGC (which the Go runtime has applied already, with GOMEMLIMIT if set),
+// and says whether it did. An operator's GOMEMLIMIT without GOGC replaces
+// serveMemoryLimit.
 func tuneGC() bool {
 	if _, set := os.LookupEnv("GOGC"); set {
 		return false
 	}
-	debug.SetGCPercent(serveGCPercent)
+	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
+		debug.SetMemoryLimit(serveMemoryLimit)
+	}
+	debug.SetGCPercent(-1)
 	return true
 }

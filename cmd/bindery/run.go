@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -171,7 +172,7 @@ func serve(ctx context.Context, cfg config.Config, args []string, stderr io.Writ
 		return err
 	}
 	if tuneGC() {
-		log.Debug("garbage collector target set", "GOGC", serveGCPercent)
+		log.Debug("garbage collector paced by a memory limit", "GOGC", "off", "GOMEMLIMIT", debug.SetMemoryLimit(-1))
 	}
 	// The ports first: a port that is taken fails the start before the
 	// database is touched or a token minted.
