@@ -266,10 +266,12 @@ func accessBranch(d string, t sql.TableView, kind string, names []string, cols .
 
 // factBranches select a user's facts, their memberships and grants, as
 // access rows with the columns names; userIs says which user a user_id
-// column must hold.
-func factBranches(d string, names []string, userIs func(column string) *sql.Predicate) []*sql.Selector {
+// column must hold, and memberCols are more columns of a membership's row,
+// after its organization and role.
+func factBranches(d string, names []string, userIs func(column string) *sql.Predicate, memberCols ...string) []*sql.Selector {
 	return []*sql.Selector{
-		accessBranch(d, sql.Table(member.Table), accessMember, names, member.FieldOrganizationID, member.FieldRole).
+		accessBranch(d, sql.Table(member.Table), accessMember, names,
+			append([]string{member.FieldOrganizationID, member.FieldRole}, memberCols...)...).
 			Where(sql.And(userIs(member.FieldUserID), sql.EQ(member.FieldDisabled, false))),
 		accessBranch(d, sql.Table(contentgrant.Table), accessGrant, names,
 			"COALESCE("+contentgrant.FieldCollectionID+", "+contentgrant.FieldSpaceID+")", contentgrant.FieldRole).
