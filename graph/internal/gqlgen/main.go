@@ -1,5 +1,5 @@
 // Command gqlgen runs gqlgen's code generator as `gqlgen generate` does,
-// with gqlgen.yml, and then rewrites two things in the generated code:
+// with gqlgen.yml, and then makes these rewrites in the generated code:
 //   - lists of objects are marshalled with gqlexec.MarshalSlice instead of
 //     graphql.MarshalSliceConcurrently (see package graph/gqlexec for why);
 //   - fields read straight from their object's struct are marshalled
@@ -8,7 +8,9 @@
 //     it has some: graphql.GetPath walks the field contexts up to the root
 //     and allocates the path, for every object of every response, and
 //     ProcessDeferredGroup returns at once without deferred fragments. That
-//     was 9% of the CPU of a nested read of 500 change requests.
+//     was 9% of the CPU of a nested read of 500 change requests;
+//   - no map of the input unmarshallers is built for each operation (see
+//     unmarshalers.go).
 //
 // gqlgen has no option or plugin hook for either: its exec template writes
 // that code. Each rewrite fails loudly when the generated code stops having
@@ -87,6 +89,9 @@ func rewrite(path string) error {
 	}
 	src = bytes.ReplaceAll(src, []byte(deferredGroup), []byte(deferredGroupIfAny))
 	if src, _, err = direct(src); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if src, err = dropUnmarshalerMap(src); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	src = bytes.Replace(src, []byte("import (\n"), []byte("import (\n\t\"github.com/bindery/bindery/graph/gqlexec\"\n"), 1)
