@@ -273,14 +273,21 @@ func factBranches(d string, names []string, userIs func(column string) *sql.Pred
 		accessBranch(d, sql.Table(member.Table), accessMember, names,
 			append([]string{member.FieldOrganizationID, member.FieldRole}, memberCols...)...).
 			Where(sql.And(userIs(member.FieldUserID), sql.EQ(member.FieldDisabled, false))),
-		accessBranch(d, sql.Table(contentgrant.Table), accessGrant, names,
-			"COALESCE("+contentgrant.FieldCollectionID+", "+contentgrant.FieldSpaceID+")", contentgrant.FieldRole).
-			Where(sql.Or(
-				userIs(contentgrant.FieldUserID),
-				sql.In(contentgrant.FieldTeamID, sql.Select(teammember.FieldTeamID).From(sql.Table(teammember.Table)).
-					Where(userIs(teammember.FieldUserID))),
-			)),
+		grantBranch(d, names).Where(userIs(contentgrant.FieldUserID)),
+		// The grants of the user's teams, a branch of their own: with
+		// either predicate in one OR, PostgreSQL reads every grant (a
+		// sequential scan, whatever the indexes), which took the token
+		// statement from 0.08 to 4 ms at 50,000 grants.
+		grantBranch(d, names).Where(sql.In(contentgrant.FieldTeamID,
+			sql.Select(teammember.FieldTeamID).From(sql.Table(teammember.Table)).Where(userIs(teammember.FieldUserID)))),
 	}
+}
+
+// grantBranch selects content grants as access rows: the collection or
+// space granted, and the role.
+func grantBranch(d string, names []string) *sql.Selector {
+	return accessBranch(d, sql.Table(contentgrant.Table), accessGrant, names,
+		"COALESCE("+contentgrant.FieldCollectionID+", "+contentgrant.FieldSpaceID+")", contentgrant.FieldRole)
 }
 
 // accessStatement builds the access statement for a dialect: the user's
