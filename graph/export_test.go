@@ -19,3 +19,8 @@ func (r *Resolver) Emit(ctx context.Context, e events.Event) { r.emit(ctx, e) }
 func AccessStatement(d, userID string, withFacts bool, orgIDs []string) (string, []any) {
 	return accessStatement(d, userID, withFacts, orgIDs).Query()
 }
+
+// ViewerStatement builds the token statement, for tests of its plan.
+func ViewerStatement(d string) (string, []any) {
+	return viewerStatement(d).Query()
+}
