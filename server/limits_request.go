@@ -137,10 +137,20 @@ func checkGraphQLParams(raw []byte) error {
 	if err := textError("", validate.JSON(raw)); err != nil {
 		return err
 	}
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &members); err != nil {
+	// A struct, not a map: decoding the members into a map allocated a key
+	// and a value for each, on every GraphQL request. encoding/json matches
+	// a struct's members without regard to case, as gqlgen's transport
+	// decodes them after this check.
+	var members struct {
+		Query         json.RawMessage `json:"query"`
+		OperationName json.RawMessage `json:"operationName"`
+		Variables     json.RawMessage `json:"variables"`
+		Extensions    json.RawMessage `json:"extensions"`
+	}
+	trimmed := bytes.TrimSpace(raw)
+	if err := json.Unmarshal(raw, &members); err != nil || len(trimmed) == 0 || trimmed[0] != '{' {
 		var syntax *json.SyntaxError
-		switch trimmed := bytes.TrimSpace(raw); {
+		switch {
 		case errors.As(err, &syntax):
 			return apperr.Invalid("", "The request body is not valid JSON: %s (at byte %d)", syntax.Error(), syntax.Offset)
 		case len(trimmed) > 0 && trimmed[0] == '[':
@@ -149,21 +159,26 @@ func checkGraphQLParams(raw []byte) error {
 			return apperr.Invalid("", "The request body must be a JSON object with a query")
 		}
 	}
-	if members == nil {
-		return apperr.Invalid("", "The request body must be a JSON object with a query")
-	}
-	for name, want := range map[string]byte{"query": '"', "operationName": '"', "variables": '{', "extensions": '{'} {
-		v, ok := members[name]
-		if !ok {
-			continue
-		}
-		v = bytes.TrimSpace(v)
-		if len(v) > 0 && v[0] != want && (name == "query" || string(v) != "null") {
-			what := map[byte]string{'"': "a string", '{': "a JSON object"}[want]
-			if name != "query" {
+	for _, m := range []struct {
+		name  string
+		value json.RawMessage
+		want  byte
+	}{
+		{"query", members.Query, '"'},
+		{"operationName", members.OperationName, '"'},
+		{"variables", members.Variables, '{'},
+		{"extensions", members.Extensions, '{'},
+	} {
+		v := bytes.TrimSpace(m.value)
+		if len(v) > 0 && v[0] != m.want && (m.name == "query" || string(v) != "null") {
+			what := "a string"
+			if m.want == '{' {
+				what = "a JSON object"
+			}
+			if m.name != "query" {
 				what += " or null"
 			}
-			return apperr.Invalid(name, "must be %s", what)
+			return apperr.Invalid(m.name, "must be %s", what)
 		}
 	}
 	return nil

@@ -173,6 +173,10 @@ func TestGraphQLRequestShape(t *testing.T) {
 	for _, c := range []boundaryCase{
 		{name: "a batch", body: `[{"query":"{ viewer { id } }"},{"query":"{ viewer { id } }"}]`,
 			wantStatus: 400, wantCode: "BAD_USER_INPUT", wantMessage: "Batched requests are not supported"},
+		{name: "a null body", body: `null`,
+			wantStatus: 400, wantCode: "BAD_USER_INPUT", wantMessage: "must be a JSON object with a query"},
+		{name: "a string for a body", body: `"{ viewer { id } }"`,
+			wantStatus: 400, wantCode: "BAD_USER_INPUT", wantMessage: "must be a JSON object with a query"},
 		{name: "query of the wrong type", body: `{"query": 1}`,
 			wantStatus: 400, wantCode: "BAD_USER_INPUT", wantField: "query", wantMessage: "must be a string"},
 		{name: "variables of the wrong type", body: `{"query":"{ viewer { id } }","variables": "x"}`,
