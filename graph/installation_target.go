@@ -184,104 +184,116 @@ func checkTargetConfiguration(i *ent.Integration, target string, raw model.JSON)
 	return cfg, err
 }
 
-func (r *Resolver) updateSpaceInstallation(ctx context.Context, in model.UpdateIntegrationSpaceInstallationInput) (*ent.IntegrationSpaceInstallation, error) {
-	if err := checkExternalIDs(in.ExternalIds); err != nil {
-		return nil, err
+// targetUpdate is a change of the configuration and external IDs of one
+// space or site (a row T) that an installation selects.
+type targetUpdate[T any] struct {
+	installationID string
+	target         string // integ.TargetSpace or integ.TargetSite
+	configuration  model.JSON
+	externalIDs    []string
+	// find reads the row of the installation's place (not found when it
+	// does not select it); fields are the row's configuration and external
+	// IDs; update is the update of the row, its mutation and its Exec.
+	find   func(ctx context.Context, db *ent.Client, x *ent.IntegrationInstallation) (T, error)
+	fields func(T) (*map[string]any, *[]string)
+	update func(db *ent.Client, x *ent.IntegrationInstallation) (targetMutation, func(context.Context) error)
+}
+
+// targetMutation is what a space's and a site's installation rows share of
+// their ent mutations.
+type targetMutation interface {
+	SetConfiguration(map[string]any)
+	SetExternalIds([]string)
+}
+
+// updateTarget checks and writes a targetUpdate in a transaction; the
+// answer shows what the transaction read and wrote.
+func updateTarget[T any](r *Resolver, ctx context.Context, u targetUpdate[T]) (T, error) {
+	var out T
+	if err := checkExternalIDs(u.externalIDs); err != nil {
+		return out, err
 	}
-	var out *ent.IntegrationSpaceInstallation
 	var c created
 	err := r.tx(ctx, func(ctx context.Context) error {
-		x, i, err := r.installationToChange(ctx, in.InstallationID)
+		x, i, err := r.installationToChange(ctx, u.installationID)
 		if err != nil {
 			return err
 		}
-		where := []predicate.IntegrationSpaceInstallation{integrationspaceinstallation.IntegrationInstallationID(x.ID),
-			integrationspaceinstallation.SpaceID(in.SpaceID)}
-		t, err := r.db(ctx).IntegrationSpaceInstallation.Query().
-			Where(append(where, integrationspaceinstallation.HasSpaceWith(space.DeletedAtIsNil()))...).
-			Only(internal(ctx, "the space an installation selects, which its admin configures"))
-		if ent.IsNotFound(err) {
-			return apperr.NotFoundf("The installation does not select this space")
-		}
-		if err != nil {
+		if out, err = u.find(ctx, r.db(ctx), x); ent.IsNotFound(err) {
+			return apperr.NotFoundf("The installation does not select this %s", u.target)
+		} else if err != nil {
 			return err
 		}
-		u := r.db(ctx).IntegrationSpaceInstallation.Update().Where(where...)
-		if in.Configuration != nil {
-			if t.Configuration, err = checkTargetConfiguration(i, integ.TargetSpace, in.Configuration); err != nil {
+		if u.configuration != nil || u.externalIDs != nil {
+			cfg, ext := u.fields(out)
+			m, exec := u.update(r.db(ctx), x)
+			if u.configuration != nil {
+				if *cfg, err = checkTargetConfiguration(i, u.target, u.configuration); err != nil {
+					return err
+				}
+				m.SetConfiguration(*cfg)
+			}
+			if u.externalIDs != nil {
+				*ext = u.externalIDs
+				m.SetExternalIds(u.externalIDs)
+			}
+			if err := exec(ctx); err != nil {
 				return err
 			}
-			u.SetConfiguration(t.Configuration)
 		}
-		if in.ExternalIds != nil {
-			t.ExternalIds = in.ExternalIds
-			u.SetExternalIds(in.ExternalIds)
-		}
-		if in.Configuration != nil || in.ExternalIds != nil {
-			if err := u.Exec(ctx); err != nil {
-				return err
-			}
-		}
-		out = t
 		c = created{installation: x, integration: i, orgID: x.OrganizationID}
 		c.access, err = r.orgAccess(ctx, x.OrganizationID)
 		return err
 	})
 	if err != nil {
-		return nil, err
+		var none T
+		return none, err
 	}
-	// The answer shows what the transaction read.
 	r.prime(ctx, c)
 	return out, nil
 }
 
-func (r *Resolver) updateSiteInstallation(ctx context.Context, in model.UpdateIntegrationSiteInstallationInput) (*ent.IntegrationSiteInstallation, error) {
-	if err := checkExternalIDs(in.ExternalIds); err != nil {
-		return nil, err
+func (r *Resolver) updateSpaceInstallation(ctx context.Context, in model.UpdateIntegrationSpaceInstallationInput) (*ent.IntegrationSpaceInstallation, error) {
+	where := func(x *ent.IntegrationInstallation) []predicate.IntegrationSpaceInstallation {
+		return []predicate.IntegrationSpaceInstallation{integrationspaceinstallation.IntegrationInstallationID(x.ID),
+			integrationspaceinstallation.SpaceID(in.SpaceID)}
 	}
-	var out *ent.IntegrationSiteInstallation
-	var c created
-	err := r.tx(ctx, func(ctx context.Context) error {
-		x, i, err := r.installationToChange(ctx, in.InstallationID)
-		if err != nil {
-			return err
-		}
-		where := []predicate.IntegrationSiteInstallation{integrationsiteinstallation.IntegrationInstallationID(x.ID),
-			integrationsiteinstallation.SiteID(in.SiteID)}
-		t, err := r.db(ctx).IntegrationSiteInstallation.Query().Where(where...).
-			Only(internal(ctx, "the site an installation selects, which its admin configures"))
-		if ent.IsNotFound(err) {
-			return apperr.NotFoundf("The installation does not select this site")
-		}
-		if err != nil {
-			return err
-		}
-		u := r.db(ctx).IntegrationSiteInstallation.Update().Where(where...)
-		if in.Configuration != nil {
-			if t.Configuration, err = checkTargetConfiguration(i, integ.TargetSite, in.Configuration); err != nil {
-				return err
-			}
-			u.SetConfiguration(t.Configuration)
-		}
-		if in.ExternalIds != nil {
-			t.ExternalIds = in.ExternalIds
-			u.SetExternalIds(in.ExternalIds)
-		}
-		if in.Configuration != nil || in.ExternalIds != nil {
-			if err := u.Exec(ctx); err != nil {
-				return err
-			}
-		}
-		out = t
-		c = created{installation: x, integration: i, orgID: x.OrganizationID}
-		c.access, err = r.orgAccess(ctx, x.OrganizationID)
-		return err
+	return updateTarget(r, ctx, targetUpdate[*ent.IntegrationSpaceInstallation]{
+		installationID: in.InstallationID, target: integ.TargetSpace, configuration: in.Configuration, externalIDs: in.ExternalIds,
+		find: func(ctx context.Context, db *ent.Client, x *ent.IntegrationInstallation) (*ent.IntegrationSpaceInstallation, error) {
+			return db.IntegrationSpaceInstallation.Query().
+				Where(append(where(x), integrationspaceinstallation.HasSpaceWith(space.DeletedAtIsNil()))...).
+				Only(internal(ctx, "the space an installation selects, which its admin configures"))
+		},
+		fields: func(t *ent.IntegrationSpaceInstallation) (*map[string]any, *[]string) {
+			return &t.Configuration, &t.ExternalIds
+		},
+		update: func(db *ent.Client, x *ent.IntegrationInstallation) (targetMutation, func(context.Context) error) {
+			u := db.IntegrationSpaceInstallation.Update().Where(where(x)...)
+			return u.Mutation(), u.Exec
+		},
 	})
-	if err != nil {
-		return nil, err
+}
+
+func (r *Resolver) updateSiteInstallation(ctx context.Context, in model.UpdateIntegrationSiteInstallationInput) (*ent.IntegrationSiteInstallation, error) {
+	where := func(x *ent.IntegrationInstallation) []predicate.IntegrationSiteInstallation {
+		return []predicate.IntegrationSiteInstallation{integrationsiteinstallation.IntegrationInstallationID(x.ID),
+			integrationsiteinstallation.SiteID(in.SiteID)}
 	}
-	r.prime(ctx, c)
-	return out, nil
+	return updateTarget(r, ctx, targetUpdate[*ent.IntegrationSiteInstallation]{
+		installationID: in.InstallationID, target: integ.TargetSite, configuration: in.Configuration, externalIDs: in.ExternalIds,
+		find: func(ctx context.Context, db *ent.Client, x *ent.IntegrationInstallation) (*ent.IntegrationSiteInstallation, error) {
+			return db.IntegrationSiteInstallation.Query().Where(where(x)...).
+				Only(internal(ctx, "the site an installation selects, which its admin configures"))
+		},
+		fields: func(t *ent.IntegrationSiteInstallation) (*map[string]any, *[]string) {
+			return &t.Configuration, &t.ExternalIds
+		},
+		update: func(db *ent.Client, x *ent.IntegrationInstallation) (targetMutation, func(context.Context) error) {
+			u := db.IntegrationSiteInstallation.Update().Where(where(x)...)
+			return u.Mutation(), u.Exec
+		},
+	})
 }
 
 // place is what installing on one more space or site, and uninstalling

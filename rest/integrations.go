@@ -370,13 +370,35 @@ type siteInstallationJSON struct {
 	Site string `json:"site"`
 }
 
-// presentInstalledTarget fills what a space and a site installation share, from
-// their installation.
-func (a *API) presentInstalledTarget(ctx context.Context, object string, x *ent.IntegrationInstallation, status enum.InstallationStatus,
-	cfg model.JSON, ext []string, urls *model.IntegrationTargetInstallationURLs) (targetInstallationJSON, error) {
-	j := targetInstallationJSON{Object: object, Installation: x.ID, Status: status, Configuration: cfg, ExternalIDs: ext, URLs: urls}
+// targetResolver is what GraphQL resolves of an installation's space or
+// site (T), which /v1 presents alike.
+type targetResolver[T any] interface {
+	Installation(ctx context.Context, obj T) (*ent.IntegrationInstallation, error)
+	Status(ctx context.Context, obj T) (enum.InstallationStatus, error)
+	Configuration(ctx context.Context, obj T) (model.JSON, error)
+	Urls(ctx context.Context, obj T) (*model.IntegrationTargetInstallationURLs, error)
+}
+
+// presentInstalledTarget presents what a space and a site installation
+// share, through the resolvers of its type.
+func presentInstalledTarget[T any](ctx context.Context, a *API, object string, res targetResolver[T], t T, ext []string) (targetInstallationJSON, error) {
+	j := targetInstallationJSON{Object: object, ExternalIDs: ext}
 	if j.ExternalIDs == nil {
 		j.ExternalIDs = []string{}
+	}
+	x, err := res.Installation(ctx, t)
+	if err != nil {
+		return j, err
+	}
+	j.Installation = x.ID
+	if j.Status, err = res.Status(ctx, t); err != nil {
+		return j, err
+	}
+	if j.Configuration, err = res.Configuration(ctx, t); err != nil {
+		return j, err
+	}
+	if j.URLs, err = res.Urls(ctx, t); err != nil {
+		return j, err
 	}
 	i, err := a.r.IntegrationInstallation().Integration(ctx, x)
 	if err != nil {
@@ -389,49 +411,13 @@ func (a *API) presentInstalledTarget(ctx context.Context, object string, x *ent.
 }
 
 func (a *API) presentSpaceInstallation(ctx context.Context, t *ent.IntegrationSpaceInstallation) (spaceInstallationJSON, error) {
-	res := a.r.IntegrationSpaceInstallation()
-	j := spaceInstallationJSON{Space: t.SpaceID}
-	x, err := res.Installation(ctx, t)
-	if err != nil {
-		return j, err
-	}
-	status, err := res.Status(ctx, t)
-	if err != nil {
-		return j, err
-	}
-	cfg, err := res.Configuration(ctx, t)
-	if err != nil {
-		return j, err
-	}
-	urls, err := res.Urls(ctx, t)
-	if err != nil {
-		return j, err
-	}
-	j.targetInstallationJSON, err = a.presentInstalledTarget(ctx, "integration-space-installation", x, status, cfg, t.ExternalIds, urls)
-	return j, err
+	target, err := presentInstalledTarget(ctx, a, "integration-space-installation", a.r.IntegrationSpaceInstallation(), t, t.ExternalIds)
+	return spaceInstallationJSON{targetInstallationJSON: target, Space: t.SpaceID}, err
 }
 
 func (a *API) presentSiteInstallation(ctx context.Context, t *ent.IntegrationSiteInstallation) (siteInstallationJSON, error) {
-	res := a.r.IntegrationSiteInstallation()
-	j := siteInstallationJSON{Site: t.SiteID}
-	x, err := res.Installation(ctx, t)
-	if err != nil {
-		return j, err
-	}
-	status, err := res.Status(ctx, t)
-	if err != nil {
-		return j, err
-	}
-	cfg, err := res.Configuration(ctx, t)
-	if err != nil {
-		return j, err
-	}
-	urls, err := res.Urls(ctx, t)
-	if err != nil {
-		return j, err
-	}
-	j.targetInstallationJSON, err = a.presentInstalledTarget(ctx, "integration-site-installation", x, status, cfg, t.ExternalIds, urls)
-	return j, err
+	target, err := presentInstalledTarget(ctx, a, "integration-site-installation", a.r.IntegrationSiteInstallation(), t, t.ExternalIds)
+	return siteInstallationJSON{targetInstallationJSON: target, Site: t.SiteID}, err
 }
 
 // installOnSpaceBody is the official body of installIntegrationOnSpace.
