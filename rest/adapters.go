@@ -106,6 +106,9 @@ func mutating[B, In, P, E, J any](input func(*B, params) (In, error), call func(
 			}
 			out, err := call(a.r.Mutation(), p.ctx(), in)
 			if err != nil {
+				if m, ok := any(&b).(inputMembers); ok {
+					err = renameField(err, m.inputMembers())
+				}
 				return response{}, err
 			}
 			j, err := present(a, p.ctx(), result(out))
@@ -118,6 +121,14 @@ func mutating[B, In, P, E, J any](input func(*B, params) (In, error), call func(
 			return response{status: status, body: j, location: locate(j)}, nil
 		}
 	}
+}
+
+// inputMembers is a body whose members have other names than the
+// mutation input's fields they fill: inputMembers maps each such field to
+// its member, so that an error about the field names the member the
+// client sent.
+type inputMembers interface {
+	inputMembers() map[string]string
 }
 
 // remove serves a delete, which takes no body and answers none.

@@ -425,6 +425,11 @@ type installOnSpaceBody struct {
 	Space string `json:"space" rest:"required"`
 }
 
+// inputMembers: the official body's space is the input's spaceId.
+func (*installOnSpaceBody) inputMembers() map[string]string {
+	return map[string]string{"spaceId": "space"}
+}
+
 func (b *installOnSpaceBody) input(p params) (model.InstallIntegrationOnSpaceInput, error) {
 	x, err := p.installation()
 	if err != nil {

@@ -71,12 +71,17 @@ var listParameters = map[string]string{"after": "page", "first": "limit"}
 
 // listParameter renames the argument an InvalidArgument error is about to
 // its /v1 name, so that a bad page cursor is reported as "page".
-func listParameter(err error) error {
+func listParameter(err error) error { return renameField(err, listParameters) }
+
+// renameField renames the field an InvalidArgument error is about, by
+// names (the application layer's name, which is GraphQL's, to the /v1
+// one); other errors and fields are kept.
+func renameField(err error, names map[string]string) error {
 	var ae *apperr.Error
 	if !errors.As(err, &ae) || ae.Kind != apperr.InvalidArgument {
 		return err
 	}
-	name, ok := listParameters[ae.Field]
+	name, ok := names[ae.Field]
 	if !ok {
 		return err
 	}
