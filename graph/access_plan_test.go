@@ -69,14 +69,16 @@ func TestTokenAndFactsStatementsReadByIndex(t *testing.T) {
 	}
 	e := servertest.New(t)
 	viewer, args := graph.ViewerStatement(dialect.Postgres)
+	token, tokenArgs := graph.ViewerTokenStatement(dialect.Postgres)
 	facts, factArgs := graph.AccessStatement(dialect.Postgres, store.Param(0), true, nil)
 	for name, st := range map[string]struct {
 		query string
 		args  []any
 		param string
 	}{
-		"token": {viewer, args, auth.HashToken(e.OwnerToken)},
-		"facts": {facts, factArgs, e.Owner.ID},
+		"token":       {viewer, args, auth.HashToken(e.OwnerToken)},
+		"token alone": {token, tokenArgs, auth.HashToken(e.OwnerToken)},
+		"facts":       {facts, factArgs, e.Owner.ID},
 	} {
 		plan := genericPlan(t, e, st.query, st.args, func(a any) string {
 			if a == store.Param(0) {

@@ -24,3 +24,13 @@ func AccessStatement(d, userID string, withFacts bool, orgIDs []string) (string,
 func ViewerStatement(d string) (string, []any) {
 	return viewerStatement(d).Query()
 }
+
+// ViewerCacheHits returns how many requests reused the facts of their
+// token's user (see viewerCache).
+func (r *Resolver) ViewerCacheHits() int64 { return r.viewers.hits.Load() }
+
+// ViewerTokenStatement builds the statement that reads a token alone, for
+// tests of its plan.
+func ViewerTokenStatement(d string) (string, []any) {
+	return viewerTokenStatement(d).Query()
+}

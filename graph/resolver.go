@@ -50,6 +50,8 @@ type Resolver struct {
 	// statements holds the SQL of the statements every request runs, built
 	// once (see store.Statements).
 	statements *store.Statements
+	// viewers keeps the facts of recent tokens' users (see Authenticate).
+	viewers *viewerCache
 	// mailer sends invitations, retrying after mailBackoff, then twice
 	// that, and so on; mailing counts the deliveries under way.
 	mailer      mail.Sender
@@ -107,7 +109,8 @@ func WithLogger(l *slog.Logger) Option { return func(r *Resolver) { r.log = l } 
 // New returns the application layer over client.
 func New(client *ent.Client, cfg config.Config, opts ...Option) *Resolver {
 	r := &Resolver{client: client, cfg: cfg, now: schema.Now, log: slog.Default(), batchWait: batchWait,
-		objectCache: newObjectCache(objectCacheBytes), bus: events.NewMemory(), statements: store.NewStatements()}
+		objectCache: newObjectCache(objectCacheBytes), bus: events.NewMemory(), statements: store.NewStatements(),
+		viewers: newViewerCache()}
 	if drv := client.Driver(); drv != nil {
 		r.search = search.New(drv.Dialect())
 	}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -71,6 +72,25 @@ func autoMigrate(t *testing.T, db *store.DB) {
 		_, err := db.SQL.ExecContext(ctx, stmt)
 		require.NoError(t, err)
 	}
+	// What ent cannot describe, the migration files write by hand.
+	dir, err := migrations.Dir(db.Dialect)
+	require.NoError(t, err)
+	files, err := dir.Files()
+	require.NoError(t, err)
+	drv := atlasDriver(t, db)
+	for _, f := range files {
+		if !slices.Contains(migrations.HandWritten, f.Name()) {
+			continue
+		}
+		// The driver's scanner, as the migrations are applied: SQLite's
+		// triggers hold semicolons.
+		stmts, err := atlasmigrate.FileStmts(drv, atlasmigrate.NewLocalFile(f.Name(), f.Bytes()))
+		require.NoError(t, err)
+		for _, stmt := range stmts {
+			_, err := db.SQL.ExecContext(ctx, stmt)
+			require.NoError(t, err, stmt)
+		}
+	}
 }
 
 // lastAutoMigrated creates the schema of the last release that migrated
@@ -85,13 +105,7 @@ func lastAutoMigrated(t *testing.T, db *store.DB) {
 	require.NoError(t, err)
 	files, err := dir.Files()
 	require.NoError(t, err)
-	var drv atlasmigrate.Driver
-	if db.Dialect == dialect.Postgres {
-		drv, err = postgres.Open(db.SQL)
-	} else {
-		drv, err = sqlite.Open(db.SQL)
-	}
-	require.NoError(t, err)
+	drv := atlasDriver(t, db)
 	stmts, err := atlasmigrate.FileStmts(drv, files[0])
 	require.NoError(t, err)
 	for _, stmt := range stmts {
@@ -241,14 +255,7 @@ func schemaDiff(t *testing.T, a, b *store.DB) []string {
 	t.Helper()
 	ctx := context.Background()
 	inspect := func(db *store.DB) (atlasmigrate.Driver, *atlasschema.Schema) {
-		var drv atlasmigrate.Driver
-		var err error
-		if db.Dialect == dialect.Postgres {
-			drv, err = postgres.Open(db.SQL)
-		} else {
-			drv, err = sqlite.Open(db.SQL)
-		}
-		require.NoError(t, err)
+		drv := atlasDriver(t, db)
 		var name string
 		if db.Dialect == dialect.Postgres {
 			require.NoError(t, db.SQL.QueryRowContext(ctx, "SELECT current_schema()").Scan(&name))
@@ -391,4 +398,18 @@ func splitSQLite(t *testing.T, script string) []string {
 		out[i] = strings.TrimSpace(s.Text)
 	}
 	return out
+}
+
+// atlasDriver returns Atlas's driver of db's dialect over its connection.
+func atlasDriver(t *testing.T, db *store.DB) atlasmigrate.Driver {
+	t.Helper()
+	var drv atlasmigrate.Driver
+	var err error
+	if db.Dialect == dialect.Postgres {
+		drv, err = postgres.Open(db.SQL)
+	} else {
+		drv, err = sqlite.Open(db.SQL)
+	}
+	require.NoError(t, err)
+	return drv
 }
