@@ -2,7 +2,99 @@
 
 package ent
 
-import "entgo.io/ent/dialect/sql"
+import (
+	"database/sql/driver"
+	"fmt"
+	"strings"
+
+	"entgo.io/ent/dialect/sql"
+)
+
+// RowPart reads the columns of one table in rows that hold another's too:
+// those named with its prefix, without it. See ScanJoined.
+type RowPart[T any] struct {
+	prefix string
+	values func(columns []string) ([]any, error)
+	assign func(columns []string, values []any) (*T, error)
+}
+
+// ScanJoined reads rows that hold the columns of two tables, a join, into
+// pairs of entities bound to their clients, and closes them. b's columns
+// are those named with b's prefix, which must not be empty; the others are
+// a's, named with a's prefix (empty when they are named as in their table).
+// The second of a pair is nil where its ID is NULL: an outer join that
+// found no row. It is how one statement reads a list with the row each
+// item hangs from, or with what hangs from each item.
+func ScanJoined[A, B any](rows *sql.Rows, a RowPart[A], b RowPart[B]) ([]*A, []*B, error) {
+	defer rows.Close()
+	columns, err := rows.Columns()
+	if err != nil {
+		return nil, nil, err
+	}
+	if b.prefix == "" {
+		return nil, nil, fmt.Errorf("ent: ScanJoined: the second part has no prefix")
+	}
+	var colsA, colsB []string
+	inB := make([]bool, len(columns))
+	bID := -1
+	for i, c := range columns {
+		if name, ok := strings.CutPrefix(c, b.prefix); ok {
+			inB[i] = true
+			if name == "id" {
+				bID = len(colsB)
+			}
+			colsB = append(colsB, name)
+			continue
+		}
+		name, ok := strings.CutPrefix(c, a.prefix)
+		if !ok {
+			return nil, nil, fmt.Errorf("ent: ScanJoined: column %q is of neither part", c)
+		}
+		colsA = append(colsA, name)
+	}
+	if bID < 0 {
+		return nil, nil, fmt.Errorf("ent: ScanJoined: no column %qid", b.prefix)
+	}
+	var as []*A
+	var bs []*B
+	for rows.Next() {
+		va, err := a.values(colsA)
+		if err != nil {
+			return nil, nil, err
+		}
+		vb, err := b.values(colsB)
+		if err != nil {
+			return nil, nil, err
+		}
+		all := make([]any, len(columns))
+		for i, j, k := 0, 0, 0; i < len(columns); i++ {
+			if inB[i] {
+				all[i], k = vb[k], k+1
+			} else {
+				all[i], j = va[j], j+1
+			}
+		}
+		if err := rows.Scan(all...); err != nil {
+			return nil, nil, err
+		}
+		x, err := a.assign(colsA, va)
+		if err != nil {
+			return nil, nil, err
+		}
+		var y *B
+		if id, ok := vb[bID].(driver.Valuer); !ok {
+			return nil, nil, fmt.Errorf("ent: ScanJoined: the ID of %q cannot be NULL", b.prefix)
+		} else if v, err := id.Value(); err != nil {
+			return nil, nil, err
+		} else if v != nil {
+			if y, err = b.assign(colsB, vb); err != nil {
+				return nil, nil, err
+			}
+		}
+		as, bs = append(as, x), append(bs, y)
+	}
+	return as, bs, rows.Err()
+}
 
 // ScanRows reads rows of the APIToken table into entities bound to the
 // client, and closes them. The rows hold the table's columns, in any order,
@@ -32,6 +124,17 @@ func (c *APITokenClient) ScanRows(rows *sql.Rows) ([]*APIToken, error) {
 		nodes = append(nodes, node)
 	}
 	return nodes, rows.Err()
+}
+
+// Part returns the reader of the APIToken table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *APITokenClient) Part(prefix string) RowPart[APIToken] {
+	return RowPart[APIToken]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*APIToken).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*APIToken, error) {
+			node := &APIToken{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
 }
 
 // ScanRows reads rows of the ChangeRequest table into entities bound to the
@@ -64,6 +167,17 @@ func (c *ChangeRequestClient) ScanRows(rows *sql.Rows) ([]*ChangeRequest, error)
 	return nodes, rows.Err()
 }
 
+// Part returns the reader of the ChangeRequest table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *ChangeRequestClient) Part(prefix string) RowPart[ChangeRequest] {
+	return RowPart[ChangeRequest]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*ChangeRequest).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*ChangeRequest, error) {
+			node := &ChangeRequest{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
+}
+
 // ScanRows reads rows of the Collection table into entities bound to the
 // client, and closes them. The rows hold the table's columns, in any order,
 // and any others selected beside them, which Value reads. It is the reading
@@ -92,6 +206,17 @@ func (c *CollectionClient) ScanRows(rows *sql.Rows) ([]*Collection, error) {
 		nodes = append(nodes, node)
 	}
 	return nodes, rows.Err()
+}
+
+// Part returns the reader of the Collection table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *CollectionClient) Part(prefix string) RowPart[Collection] {
+	return RowPart[Collection]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*Collection).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*Collection, error) {
+			node := &Collection{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
 }
 
 // ScanRows reads rows of the Comment table into entities bound to the
@@ -124,6 +249,17 @@ func (c *CommentClient) ScanRows(rows *sql.Rows) ([]*Comment, error) {
 	return nodes, rows.Err()
 }
 
+// Part returns the reader of the Comment table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *CommentClient) Part(prefix string) RowPart[Comment] {
+	return RowPart[Comment]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*Comment).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*Comment, error) {
+			node := &Comment{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
+}
+
 // ScanRows reads rows of the CommentReply table into entities bound to the
 // client, and closes them. The rows hold the table's columns, in any order,
 // and any others selected beside them, which Value reads. It is the reading
@@ -152,6 +288,17 @@ func (c *CommentReplyClient) ScanRows(rows *sql.Rows) ([]*CommentReply, error) {
 		nodes = append(nodes, node)
 	}
 	return nodes, rows.Err()
+}
+
+// Part returns the reader of the CommentReply table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *CommentReplyClient) Part(prefix string) RowPart[CommentReply] {
+	return RowPart[CommentReply]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*CommentReply).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*CommentReply, error) {
+			node := &CommentReply{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
 }
 
 // ScanRows reads rows of the ContentGrant table into entities bound to the
@@ -184,6 +331,17 @@ func (c *ContentGrantClient) ScanRows(rows *sql.Rows) ([]*ContentGrant, error) {
 	return nodes, rows.Err()
 }
 
+// Part returns the reader of the ContentGrant table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *ContentGrantClient) Part(prefix string) RowPart[ContentGrant] {
+	return RowPart[ContentGrant]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*ContentGrant).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*ContentGrant, error) {
+			node := &ContentGrant{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
+}
+
 // ScanRows reads rows of the ContentObject table into entities bound to the
 // client, and closes them. The rows hold the table's columns, in any order,
 // and any others selected beside them, which Value reads. It is the reading
@@ -212,6 +370,17 @@ func (c *ContentObjectClient) ScanRows(rows *sql.Rows) ([]*ContentObject, error)
 		nodes = append(nodes, node)
 	}
 	return nodes, rows.Err()
+}
+
+// Part returns the reader of the ContentObject table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *ContentObjectClient) Part(prefix string) RowPart[ContentObject] {
+	return RowPart[ContentObject]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*ContentObject).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*ContentObject, error) {
+			node := &ContentObject{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
 }
 
 // ScanRows reads rows of the Integration table into entities bound to the
@@ -244,6 +413,17 @@ func (c *IntegrationClient) ScanRows(rows *sql.Rows) ([]*Integration, error) {
 	return nodes, rows.Err()
 }
 
+// Part returns the reader of the Integration table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *IntegrationClient) Part(prefix string) RowPart[Integration] {
+	return RowPart[Integration]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*Integration).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*Integration, error) {
+			node := &Integration{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
+}
+
 // ScanRows reads rows of the IntegrationInstallation table into entities bound to the
 // client, and closes them. The rows hold the table's columns, in any order,
 // and any others selected beside them, which Value reads. It is the reading
@@ -272,6 +452,17 @@ func (c *IntegrationInstallationClient) ScanRows(rows *sql.Rows) ([]*Integration
 		nodes = append(nodes, node)
 	}
 	return nodes, rows.Err()
+}
+
+// Part returns the reader of the IntegrationInstallation table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *IntegrationInstallationClient) Part(prefix string) RowPart[IntegrationInstallation] {
+	return RowPart[IntegrationInstallation]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*IntegrationInstallation).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*IntegrationInstallation, error) {
+			node := &IntegrationInstallation{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
 }
 
 // ScanRows reads rows of the IntegrationSiteInstallation table into entities bound to the
@@ -304,6 +495,17 @@ func (c *IntegrationSiteInstallationClient) ScanRows(rows *sql.Rows) ([]*Integra
 	return nodes, rows.Err()
 }
 
+// Part returns the reader of the IntegrationSiteInstallation table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *IntegrationSiteInstallationClient) Part(prefix string) RowPart[IntegrationSiteInstallation] {
+	return RowPart[IntegrationSiteInstallation]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*IntegrationSiteInstallation).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*IntegrationSiteInstallation, error) {
+			node := &IntegrationSiteInstallation{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
+}
+
 // ScanRows reads rows of the IntegrationSpaceInstallation table into entities bound to the
 // client, and closes them. The rows hold the table's columns, in any order,
 // and any others selected beside them, which Value reads. It is the reading
@@ -332,6 +534,17 @@ func (c *IntegrationSpaceInstallationClient) ScanRows(rows *sql.Rows) ([]*Integr
 		nodes = append(nodes, node)
 	}
 	return nodes, rows.Err()
+}
+
+// Part returns the reader of the IntegrationSpaceInstallation table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *IntegrationSpaceInstallationClient) Part(prefix string) RowPart[IntegrationSpaceInstallation] {
+	return RowPart[IntegrationSpaceInstallation]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*IntegrationSpaceInstallation).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*IntegrationSpaceInstallation, error) {
+			node := &IntegrationSpaceInstallation{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
 }
 
 // ScanRows reads rows of the Invite table into entities bound to the
@@ -364,6 +577,17 @@ func (c *InviteClient) ScanRows(rows *sql.Rows) ([]*Invite, error) {
 	return nodes, rows.Err()
 }
 
+// Part returns the reader of the Invite table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *InviteClient) Part(prefix string) RowPart[Invite] {
+	return RowPart[Invite]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*Invite).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*Invite, error) {
+			node := &Invite{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
+}
+
 // ScanRows reads rows of the Member table into entities bound to the
 // client, and closes them. The rows hold the table's columns, in any order,
 // and any others selected beside them, which Value reads. It is the reading
@@ -392,6 +616,17 @@ func (c *MemberClient) ScanRows(rows *sql.Rows) ([]*Member, error) {
 		nodes = append(nodes, node)
 	}
 	return nodes, rows.Err()
+}
+
+// Part returns the reader of the Member table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *MemberClient) Part(prefix string) RowPart[Member] {
+	return RowPart[Member]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*Member).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*Member, error) {
+			node := &Member{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
 }
 
 // ScanRows reads rows of the OpenAPISpec table into entities bound to the
@@ -424,6 +659,17 @@ func (c *OpenAPISpecClient) ScanRows(rows *sql.Rows) ([]*OpenAPISpec, error) {
 	return nodes, rows.Err()
 }
 
+// Part returns the reader of the OpenAPISpec table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *OpenAPISpecClient) Part(prefix string) RowPart[OpenAPISpec] {
+	return RowPart[OpenAPISpec]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*OpenAPISpec).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*OpenAPISpec, error) {
+			node := &OpenAPISpec{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
+}
+
 // ScanRows reads rows of the OpenAPISpecVersion table into entities bound to the
 // client, and closes them. The rows hold the table's columns, in any order,
 // and any others selected beside them, which Value reads. It is the reading
@@ -452,6 +698,17 @@ func (c *OpenAPISpecVersionClient) ScanRows(rows *sql.Rows) ([]*OpenAPISpecVersi
 		nodes = append(nodes, node)
 	}
 	return nodes, rows.Err()
+}
+
+// Part returns the reader of the OpenAPISpecVersion table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *OpenAPISpecVersionClient) Part(prefix string) RowPart[OpenAPISpecVersion] {
+	return RowPart[OpenAPISpecVersion]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*OpenAPISpecVersion).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*OpenAPISpecVersion, error) {
+			node := &OpenAPISpecVersion{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
 }
 
 // ScanRows reads rows of the Organization table into entities bound to the
@@ -484,6 +741,17 @@ func (c *OrganizationClient) ScanRows(rows *sql.Rows) ([]*Organization, error) {
 	return nodes, rows.Err()
 }
 
+// Part returns the reader of the Organization table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *OrganizationClient) Part(prefix string) RowPart[Organization] {
+	return RowPart[Organization]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*Organization).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*Organization, error) {
+			node := &Organization{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
+}
+
 // ScanRows reads rows of the Reaction table into entities bound to the
 // client, and closes them. The rows hold the table's columns, in any order,
 // and any others selected beside them, which Value reads. It is the reading
@@ -512,6 +780,17 @@ func (c *ReactionClient) ScanRows(rows *sql.Rows) ([]*Reaction, error) {
 		nodes = append(nodes, node)
 	}
 	return nodes, rows.Err()
+}
+
+// Part returns the reader of the Reaction table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *ReactionClient) Part(prefix string) RowPart[Reaction] {
+	return RowPart[Reaction]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*Reaction).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*Reaction, error) {
+			node := &Reaction{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
 }
 
 // ScanRows reads rows of the Revision table into entities bound to the
@@ -544,6 +823,17 @@ func (c *RevisionClient) ScanRows(rows *sql.Rows) ([]*Revision, error) {
 	return nodes, rows.Err()
 }
 
+// Part returns the reader of the Revision table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *RevisionClient) Part(prefix string) RowPart[Revision] {
+	return RowPart[Revision]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*Revision).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*Revision, error) {
+			node := &Revision{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
+}
+
 // ScanRows reads rows of the SAMLProvider table into entities bound to the
 // client, and closes them. The rows hold the table's columns, in any order,
 // and any others selected beside them, which Value reads. It is the reading
@@ -572,6 +862,17 @@ func (c *SAMLProviderClient) ScanRows(rows *sql.Rows) ([]*SAMLProvider, error) {
 		nodes = append(nodes, node)
 	}
 	return nodes, rows.Err()
+}
+
+// Part returns the reader of the SAMLProvider table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *SAMLProviderClient) Part(prefix string) RowPart[SAMLProvider] {
+	return RowPart[SAMLProvider]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*SAMLProvider).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*SAMLProvider, error) {
+			node := &SAMLProvider{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
 }
 
 // ScanRows reads rows of the ShareLink table into entities bound to the
@@ -604,6 +905,17 @@ func (c *ShareLinkClient) ScanRows(rows *sql.Rows) ([]*ShareLink, error) {
 	return nodes, rows.Err()
 }
 
+// Part returns the reader of the ShareLink table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *ShareLinkClient) Part(prefix string) RowPart[ShareLink] {
+	return RowPart[ShareLink]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*ShareLink).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*ShareLink, error) {
+			node := &ShareLink{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
+}
+
 // ScanRows reads rows of the Site table into entities bound to the
 // client, and closes them. The rows hold the table's columns, in any order,
 // and any others selected beside them, which Value reads. It is the reading
@@ -632,6 +944,17 @@ func (c *SiteClient) ScanRows(rows *sql.Rows) ([]*Site, error) {
 		nodes = append(nodes, node)
 	}
 	return nodes, rows.Err()
+}
+
+// Part returns the reader of the Site table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *SiteClient) Part(prefix string) RowPart[Site] {
+	return RowPart[Site]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*Site).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*Site, error) {
+			node := &Site{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
 }
 
 // ScanRows reads rows of the SiteRedirect table into entities bound to the
@@ -664,6 +987,17 @@ func (c *SiteRedirectClient) ScanRows(rows *sql.Rows) ([]*SiteRedirect, error) {
 	return nodes, rows.Err()
 }
 
+// Part returns the reader of the SiteRedirect table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *SiteRedirectClient) Part(prefix string) RowPart[SiteRedirect] {
+	return RowPart[SiteRedirect]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*SiteRedirect).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*SiteRedirect, error) {
+			node := &SiteRedirect{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
+}
+
 // ScanRows reads rows of the SiteSection table into entities bound to the
 // client, and closes them. The rows hold the table's columns, in any order,
 // and any others selected beside them, which Value reads. It is the reading
@@ -692,6 +1026,17 @@ func (c *SiteSectionClient) ScanRows(rows *sql.Rows) ([]*SiteSection, error) {
 		nodes = append(nodes, node)
 	}
 	return nodes, rows.Err()
+}
+
+// Part returns the reader of the SiteSection table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *SiteSectionClient) Part(prefix string) RowPart[SiteSection] {
+	return RowPart[SiteSection]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*SiteSection).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*SiteSection, error) {
+			node := &SiteSection{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
 }
 
 // ScanRows reads rows of the SiteSectionGroup table into entities bound to the
@@ -724,6 +1069,17 @@ func (c *SiteSectionGroupClient) ScanRows(rows *sql.Rows) ([]*SiteSectionGroup, 
 	return nodes, rows.Err()
 }
 
+// Part returns the reader of the SiteSectionGroup table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *SiteSectionGroupClient) Part(prefix string) RowPart[SiteSectionGroup] {
+	return RowPart[SiteSectionGroup]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*SiteSectionGroup).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*SiteSectionGroup, error) {
+			node := &SiteSectionGroup{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
+}
+
 // ScanRows reads rows of the SiteSpace table into entities bound to the
 // client, and closes them. The rows hold the table's columns, in any order,
 // and any others selected beside them, which Value reads. It is the reading
@@ -752,6 +1108,17 @@ func (c *SiteSpaceClient) ScanRows(rows *sql.Rows) ([]*SiteSpace, error) {
 		nodes = append(nodes, node)
 	}
 	return nodes, rows.Err()
+}
+
+// Part returns the reader of the SiteSpace table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *SiteSpaceClient) Part(prefix string) RowPart[SiteSpace] {
+	return RowPart[SiteSpace]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*SiteSpace).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*SiteSpace, error) {
+			node := &SiteSpace{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
 }
 
 // ScanRows reads rows of the Space table into entities bound to the
@@ -784,6 +1151,17 @@ func (c *SpaceClient) ScanRows(rows *sql.Rows) ([]*Space, error) {
 	return nodes, rows.Err()
 }
 
+// Part returns the reader of the Space table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *SpaceClient) Part(prefix string) RowPart[Space] {
+	return RowPart[Space]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*Space).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*Space, error) {
+			node := &Space{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
+}
+
 // ScanRows reads rows of the Team table into entities bound to the
 // client, and closes them. The rows hold the table's columns, in any order,
 // and any others selected beside them, which Value reads. It is the reading
@@ -812,6 +1190,17 @@ func (c *TeamClient) ScanRows(rows *sql.Rows) ([]*Team, error) {
 		nodes = append(nodes, node)
 	}
 	return nodes, rows.Err()
+}
+
+// Part returns the reader of the Team table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *TeamClient) Part(prefix string) RowPart[Team] {
+	return RowPart[Team]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*Team).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*Team, error) {
+			node := &Team{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
 }
 
 // ScanRows reads rows of the TeamMember table into entities bound to the
@@ -844,6 +1233,17 @@ func (c *TeamMemberClient) ScanRows(rows *sql.Rows) ([]*TeamMember, error) {
 	return nodes, rows.Err()
 }
 
+// Part returns the reader of the TeamMember table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *TeamMemberClient) Part(prefix string) RowPart[TeamMember] {
+	return RowPart[TeamMember]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*TeamMember).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*TeamMember, error) {
+			node := &TeamMember{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
+}
+
 // ScanRows reads rows of the TranslationSettings table into entities bound to the
 // client, and closes them. The rows hold the table's columns, in any order,
 // and any others selected beside them, which Value reads. It is the reading
@@ -872,6 +1272,17 @@ func (c *TranslationSettingsClient) ScanRows(rows *sql.Rows) ([]*TranslationSett
 		nodes = append(nodes, node)
 	}
 	return nodes, rows.Err()
+}
+
+// Part returns the reader of the TranslationSettings table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *TranslationSettingsClient) Part(prefix string) RowPart[TranslationSettings] {
+	return RowPart[TranslationSettings]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*TranslationSettings).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*TranslationSettings, error) {
+			node := &TranslationSettings{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
 }
 
 // ScanRows reads rows of the User table into entities bound to the
@@ -904,6 +1315,17 @@ func (c *UserClient) ScanRows(rows *sql.Rows) ([]*User, error) {
 	return nodes, rows.Err()
 }
 
+// Part returns the reader of the User table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *UserClient) Part(prefix string) RowPart[User] {
+	return RowPart[User]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*User).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*User, error) {
+			node := &User{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
+}
+
 // ScanRows reads rows of the WebhookDelivery table into entities bound to the
 // client, and closes them. The rows hold the table's columns, in any order,
 // and any others selected beside them, which Value reads. It is the reading
@@ -934,6 +1356,17 @@ func (c *WebhookDeliveryClient) ScanRows(rows *sql.Rows) ([]*WebhookDelivery, er
 	return nodes, rows.Err()
 }
 
+// Part returns the reader of the WebhookDelivery table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *WebhookDeliveryClient) Part(prefix string) RowPart[WebhookDelivery] {
+	return RowPart[WebhookDelivery]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*WebhookDelivery).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*WebhookDelivery, error) {
+			node := &WebhookDelivery{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
+}
+
 // ScanRows reads rows of the WebhookEndpoint table into entities bound to the
 // client, and closes them. The rows hold the table's columns, in any order,
 // and any others selected beside them, which Value reads. It is the reading
@@ -962,4 +1395,15 @@ func (c *WebhookEndpointClient) ScanRows(rows *sql.Rows) ([]*WebhookEndpoint, er
 		nodes = append(nodes, node)
 	}
 	return nodes, rows.Err()
+}
+
+// Part returns the reader of the WebhookEndpoint table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *WebhookEndpointClient) Part(prefix string) RowPart[WebhookEndpoint] {
+	return RowPart[WebhookEndpoint]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*WebhookEndpoint).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*WebhookEndpoint, error) {
+			node := &WebhookEndpoint{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
 }

@@ -59,6 +59,10 @@ func lsSearchCases() []lsCase {
 		}},
 		gqlOrg("Organization.search"),
 		gqlOrg("SearchSpaceResult.pages"),
+		// One over the target of 5: the token, the organization, its
+		// access, the ranking of every matching space (the page is cut
+		// from it in Go, which gives the total), the page's spaces, their
+		// best pages. Folding two needs the page cut in SQL.
 		{list: "GET /v1/orgs/{organizationId}/search", max: 6, setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
 			orgSearch(t, e, n)
 			return func(e *servertest.Env) {

@@ -12,6 +12,7 @@ import (
 	"github.com/bindery/bindery/ent/predicate"
 	"github.com/bindery/bindery/ent/sitesection"
 	"github.com/bindery/bindery/ent/sitesectiongroup"
+	"github.com/bindery/bindery/ent/sitespace"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/authz"
@@ -50,60 +51,93 @@ func (r *Resolver) siteSectionGroups(ctx context.Context, s *ent.Site, a page.Ar
 		l.Prime(ctx, g.ID, g)
 		ids = append(ids, g.ID)
 	}
-	// Their sections in one statement for the page, and the sections'
-	// site-spaces in one more.
+	// Their sections with the sections' site-spaces in one statement for
+	// the page, and the site-spaces' spaces in one more.
 	if len(ids) > 0 {
 		byGroup, err := r.loadGroupSections(ctx, ids)
 		if err != nil {
 			return nil, err
 		}
-		gl, sl := loadersFrom(ctx).groupSections(), r.sections.loader(ctx)
-		var sections []string
+		gl := loadersFrom(ctx).groupSections()
 		for _, g := range ids {
 			gl.Prime(ctx, g, byGroup[g])
-			for _, sec := range byGroup[g] {
-				sl.Prime(ctx, sec.ID, sec)
-				sections = append(sections, sec.ID)
-			}
-		}
-		if err := r.primeSectionSiteSpaces(ctx, sections); err != nil {
-			return nil, err
 		}
 	}
 	return model.NewSiteSectionGroupConnection(conn), nil
 }
 
-// loadGroupSections lists the sections of groups, in the site's order.
+// siteSpacePrefix names the site-space columns of loadGroupSections's
+// statement.
+const siteSpacePrefix = "site_space__"
+
+// sectionRow is a row of loadGroupSections's statement: a section, and one
+// of its site-spaces, or none.
+type sectionRow struct {
+	section   *ent.SiteSection
+	siteSpace *ent.SiteSpace
+}
+
+// loadGroupSections lists the sections of groups, in the site's order, and
+// primes the request's loaders with them and with their site-spaces, read
+// in the same statement (a LEFT JOIN, see ent.ScanJoined), and the
+// site-spaces' spaces, read in one more. A group's sections, shown with
+// their site-spaces and those with their spaces (as /v1 presents a group),
+// cost two statements, whatever the groups are and however they were
+// reached: a page of groups, one group, or the groups of a list of sections.
 func (r *Resolver) loadGroupSections(ctx context.Context, groupIDs []string) (map[string][]*ent.SiteSection, error) {
 	ctx = internal(ctx, "the sections of groups the viewer sees")
-	rows, err := r.db(ctx).SiteSection.Query().Where(sitesection.GroupIDIn(groupIDs...)).
-		Order(sitesection.ByPosition(), sitesection.ByID()).All(ctx)
+	db := r.db(ctx)
+	rows, err := byID(ctx, r, db, "SiteSection with site-spaces by group", groupIDs,
+		func(ctx context.Context, c *ent.Client, ids, _ []string) error {
+			_, err := c.SiteSection.Query().Where(sitesection.GroupIDIn(ids...)).
+				Order(sitesection.ByPosition(), sitesection.ByID()).Modify(withSiteSpaces).All(ctx)
+			return err
+		}, func(rows *sql.Rows) ([]sectionRow, error) {
+			sections, siteSpaces, err := ent.ScanJoined(rows, db.SiteSection.Part(""), db.SiteSpace.Part(siteSpacePrefix))
+			out := make([]sectionRow, len(sections))
+			for i := range sections {
+				out[i] = sectionRow{sections[i], siteSpaces[i]}
+			}
+			return out, err
+		})
 	if err != nil {
 		return nil, fmt.Errorf("loading the sections of groups: %w", err)
 	}
-	out := make(map[string][]*ent.SiteSection, len(groupIDs))
-	for _, sec := range rows {
-		out[*sec.GroupID] = append(out[*sec.GroupID], sec)
+	byGroup := make(map[string][]*ent.SiteSection, len(groupIDs))
+	bySection := map[string][]*ent.SiteSpace{}
+	var sectionIDs []string
+	sl := r.sections.loader(ctx)
+	for _, row := range rows {
+		sec := row.section
+		if _, seen := bySection[sec.ID]; !seen {
+			byGroup[*sec.GroupID] = append(byGroup[*sec.GroupID], sec)
+			bySection[sec.ID] = []*ent.SiteSpace{}
+			sectionIDs = append(sectionIDs, sec.ID)
+			sl.Prime(ctx, sec.ID, sec)
+		}
+		if row.siteSpace != nil {
+			bySection[sec.ID] = append(bySection[sec.ID], row.siteSpace)
+		}
 	}
-	return out, nil
+	r.primeSiteSpaces(ctx, sectionIDs, bySection)
+	return byGroup, nil
 }
 
-// groupSections lists a group's sections. A group that is not in a list
-// (a point read, a mutation's answer) primes their site-spaces too, as a
-// list of groups does, so that presenting them costs no statement per
-// section.
+// withSiteSpaces joins each section's site-spaces to the sections'
+// statement, in their order, their columns named with siteSpacePrefix.
+func withSiteSpaces(s *sql.Selector) {
+	t := sql.Table(sitespace.Table).As("ss")
+	s.LeftJoin(t).On(s.C(sitesection.FieldID), t.C(sitespace.FieldSectionID))
+	for _, c := range sitespace.Columns {
+		s.AppendSelectAs(t.C(c), siteSpacePrefix+c)
+	}
+	s.OrderBy(t.C(sitespace.FieldPosition), t.C(sitespace.FieldID))
+}
+
+// groupSections lists a group's sections; their site-spaces and those
+// spaces come with them (see loadGroupSections).
 func (r *Resolver) groupSections(ctx context.Context, g *ent.SiteSectionGroup) ([]*ent.SiteSection, error) {
-	secs, err := load(ctx, loadersFrom(ctx).groupSections(), g.ID)
-	if err != nil || fannedOut(ctx) {
-		return secs, err
-	}
-	l := r.sections.loader(ctx)
-	ids := make([]string, len(secs))
-	for i, sec := range secs {
-		l.Prime(ctx, sec.ID, sec)
-		ids[i] = sec.ID
-	}
-	return secs, r.primeSectionSiteSpaces(ctx, ids)
+	return load(ctx, loadersFrom(ctx).groupSections(), g.ID)
 }
 
 // SiteSectionGroupOf loads a section group of a site, for /v1's paths: not

@@ -3,6 +3,7 @@ package graph_test
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -130,4 +131,68 @@ func TestSectionGroupsGraphQL(t *testing.T) {
 	e.GraphQL(e.OwnerToken, `query($s: ID!) { node(id: $s) { ... on SiteSection { sectionGroup { id } } } }`,
 		map[string]any{"s": secs[1]}).Into(t, &sec)
 	assert.Nil(t, sec.Node.SectionGroup, "the deleted group's sections stay, ungrouped")
+}
+
+// A group's sections are read with their site-spaces in one joined
+// statement (loadGroupSections): each section comes once, in the site's
+// order, with its own site-spaces in theirs, and a section without any
+// comes with none, in both APIs.
+func TestGroupSectionsComeWithTheirSiteSpaces(t *testing.T) {
+	t.Parallel()
+	e := servertest.New(t)
+	ctx := context.Background()
+	a, b := spCreate(t, e, e.OwnerToken, "A", nil), spCreate(t, e, e.OwnerToken, "B", nil)
+	s := e.Client.Site.Create().SetOrganizationID(e.Org.ID).SetTitle("Docs").SaveX(ctx)
+	g := e.Client.SiteSectionGroup.Create().SetSiteID(s.ID).SetTitle("Group").SetPosition(1).SaveX(ctx)
+	empty := e.Client.SiteSectionGroup.Create().SetSiteID(s.ID).SetTitle("Empty").SetPosition(2).SaveX(ctx)
+	second := e.Client.SiteSection.Create().SetSiteID(s.ID).SetGroupID(g.ID).SetTitle("Second").SetPath("second").
+		SetPosition(2).SaveX(ctx)
+	first := e.Client.SiteSection.Create().SetSiteID(s.ID).SetGroupID(g.ID).SetTitle("First").SetPath("first").
+		SetPosition(1).SetIsDefault(true).SaveX(ctx)
+	later := e.Client.SiteSpace.Create().SetSiteID(s.ID).SetSectionID(first.ID).SetSpaceID(b).SetPath("b").SetPosition(2).SaveX(ctx)
+	earlier := e.Client.SiteSpace.Create().SetSiteID(s.ID).SetSectionID(first.ID).SetSpaceID(a).SetPath("a").
+		SetPosition(1).SetIsDefault(true).SaveX(ctx)
+
+	want := []struct {
+		group    string
+		sections []string
+		spaces   [][]string // of each section, the site-spaces, in order
+	}{
+		{g.ID, []string{first.ID, second.ID}, [][]string{{earlier.ID, later.ID}, {}}},
+		{empty.ID, []string{}, nil},
+	}
+	ids := func(items []any, key string) []string {
+		out := []string{}
+		for _, x := range items {
+			out = append(out, x.(map[string]any)[key].(string))
+		}
+		return out
+	}
+
+	got := e.MustDo(http.MethodGet, "/v1/orgs/"+e.Org.ID+"/sites/"+s.ID+"/section-groups", e.OwnerToken, nil, http.StatusOK)
+	items := got["items"].([]any)
+	require.Len(t, items, len(want))
+	for i, w := range want {
+		group := items[i].(map[string]any)
+		assert.Equal(t, w.group, group["id"])
+		sections := group["sections"].([]any)
+		assert.Equal(t, w.sections, ids(sections, "id"))
+		for j, sec := range sections {
+			assert.Equal(t, w.spaces[j], ids(sec.(map[string]any)["siteSpaces"].([]any), "id"))
+		}
+	}
+
+	d := lsGQL(t, e, e.OwnerToken, `query($id: ID!) { node(id: $id) { ... on Site { sectionGroups(first: 10) {
+	  nodes { id sections { id siteSpaces { id space { id } } } } } } } }`, map[string]any{"id": s.ID})
+	nodes := lsAt(d, "node.sectionGroups.nodes").([]any)
+	require.Len(t, nodes, len(want))
+	for i, w := range want {
+		group := nodes[i].(map[string]any)
+		assert.Equal(t, w.group, group["id"])
+		sections := group["sections"].([]any)
+		assert.Equal(t, w.sections, ids(sections, "id"))
+		for j, sec := range sections {
+			assert.Equal(t, w.spaces[j], ids(sec.(map[string]any)["siteSpaces"].([]any), "id"))
+		}
+	}
 }

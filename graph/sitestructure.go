@@ -89,6 +89,13 @@ func (r *Resolver) primeSectionSiteSpaces(ctx context.Context, sectionIDs []stri
 	if err != nil {
 		return err
 	}
+	r.primeSiteSpaces(ctx, sectionIDs, bySection)
+	return nil
+}
+
+// primeSiteSpaces primes the request's loaders with the site-spaces of
+// sections, read beforehand, and loads their spaces in one statement.
+func (r *Resolver) primeSiteSpaces(ctx context.Context, sectionIDs []string, bySection map[string][]*ent.SiteSpace) {
 	ld, ssl := loadersFrom(ctx).sectionSiteSpaces(), r.sitespaces.loader(ctx)
 	var spaces []string
 	for _, sec := range sectionIDs {
@@ -99,7 +106,6 @@ func (r *Resolver) primeSectionSiteSpaces(ctx context.Context, sectionIDs []stri
 		}
 	}
 	r.spaces.prefetch(ctx, spaces)
-	return nil
 }
 
 // loadSectionSiteSpaces lists the site-spaces of sections, in order.
