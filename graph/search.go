@@ -103,24 +103,42 @@ func (r *Resolver) searchSpace(ctx context.Context, s *ent.Space, text string, a
 	return conn, nil
 }
 
+// SearchOrganization is /v1's search of the organization its path names.
+// The organization's row is not read, a statement saved: whether the viewer
+// sees an organization depends on its ID alone (see
+// VisibleOrganizationID), and the results do not show it.
+func (r *Resolver) SearchOrganization(ctx context.Context, orgID, text string, a page.Args) (*model.SearchSpaceResultConnection, error) {
+	switch visible, err := r.VisibleOrganizationID(ctx, orgID); {
+	case err != nil:
+		return nil, err
+	case visible == "":
+		return nil, r.orgs.notFound()
+	}
+	c, err := r.searchOrganization(ctx, orgID, text, a)
+	if err != nil {
+		return nil, err
+	}
+	return model.NewSearchSpaceResultConnection(c), nil
+}
+
 // searchOrganization returns the live spaces of an organization that the
 // viewer can see and whose current content matches text, each with its best
 // pages.
-func (r *Resolver) searchOrganization(ctx context.Context, o *ent.Organization, text string, a page.Args) (*page.Connection[*search.SpaceHit], error) {
+func (r *Resolver) searchOrganization(ctx context.Context, orgID, text string, a page.Args) (*page.Connection[*search.SpaceHit], error) {
 	q, err := search.ParseQuery("query", text)
 	if err != nil {
 		return nil, err
 	}
-	access, err := r.orgAccess(ctx, o.ID)
+	access, err := r.orgAccess(ctx, orgID)
 	if err != nil {
 		return nil, err
 	}
 	ctx, scope := r.spaces.scoped(ctx, access)
 	admitted := search.Spaces{Table: space.Table, ID: space.FieldID, Where: []func(*sql.Selector){
-		space.OrganizationID(o.ID), live(), scope,
+		space.OrganizationID(orgID), live(), scope,
 	}}
 	drv := r.db(ctx).Driver()
-	ranked, err := r.search.RankSpaces(ctx, drv, o.ID, q, admitted)
+	ranked, err := r.search.RankSpaces(ctx, drv, orgID, q, admitted)
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +152,7 @@ func (r *Resolver) searchOrganization(ctx context.Context, o *ent.Organization, 
 	}
 	// The spaces' rows, which results show, load in one batch.
 	r.spaces.prefetch(ctx, ids)
-	best, err := r.search.BestPages(ctx, drv, o.ID, q, ids)
+	best, err := r.search.BestPages(ctx, drv, orgID, q, ids)
 	if err != nil {
 		return nil, err
 	}

@@ -16,7 +16,7 @@ import (
 )
 
 func (r *organizationResolver) Search(ctx context.Context, obj *ent.Organization, query string, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.SearchSpaceResultConnection, error) {
-	c, err := r.searchOrganization(ctx, obj, query, args(first, after, last, before))
+	c, err := r.searchOrganization(ctx, obj.ID, query, args(first, after, last, before))
 	if err != nil {
 		return nil, err
 	}

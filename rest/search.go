@@ -23,11 +23,7 @@ func (p params) spaceSearch(args page.Args) (*model.SearchPageResultConnection, 
 
 // organizationSearch searches the spaces of the path's organization.
 func (p params) organizationSearch(args page.Args) (*model.SearchSpaceResultConnection, error) {
-	o, err := p.organization()
-	if err != nil {
-		return nil, err
-	}
-	return p.a.r.Organization().Search(p.ctx(), o, p.queryText(), args.First, args.After, nil, nil)
+	return p.a.r.SearchOrganization(p.ctx(), p.path("organizationId"), p.queryText(), args)
 }
 
 // searchPageJSON is the official SearchPageResult.

@@ -170,7 +170,12 @@ func TestSearchOrganization(t *testing.T) {
 			{Name: "no token", Method: http.MethodGet, Path: search + "?query=zebra", WantStatus: http.StatusUnauthorized},
 			{Name: "no query", Method: http.MethodGet, Path: search, Token: c.admin, WantStatus: http.StatusBadRequest, WantError: "query"},
 			{Name: "an unknown organization", Method: http.MethodGet, Path: "/v1/orgs/org_nope/search?query=x", Token: c.admin,
-				WantStatus: http.StatusNotFound},
+				WantStatus: http.StatusNotFound, WantError: "Organization not found"},
+			// Its row is not read: whether the viewer sees it is decided
+			// from its ID, and reads the same as an unknown one.
+			{Name: "an organization the viewer does not see", Method: http.MethodGet,
+				Path:  "/v1/orgs/" + c.Client.Space.GetX(context.Background(), foreign).OrganizationID + "/search?query=zebra",
+				Token: c.admin, WantStatus: http.StatusNotFound, WantError: "Organization not found"},
 		})
 	})
 	t.Run("duplicated, deleted and restored spaces", func(t *testing.T) {
