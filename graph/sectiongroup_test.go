@@ -169,30 +169,22 @@ func TestGroupSectionsComeWithTheirSiteSpaces(t *testing.T) {
 		return out
 	}
 
-	got := e.MustDo(http.MethodGet, "/v1/orgs/"+e.Org.ID+"/sites/"+s.ID+"/section-groups", e.OwnerToken, nil, http.StatusOK)
-	items := got["items"].([]any)
-	require.Len(t, items, len(want))
-	for i, w := range want {
-		group := items[i].(map[string]any)
-		assert.Equal(t, w.group, group["id"])
-		sections := group["sections"].([]any)
-		assert.Equal(t, w.sections, ids(sections, "id"))
-		for j, sec := range sections {
-			assert.Equal(t, w.spaces[j], ids(sec.(map[string]any)["siteSpaces"].([]any), "id"))
+	check := func(api string, groups []any) {
+		t.Helper()
+		require.Len(t, groups, len(want), api)
+		for i, w := range want {
+			group := groups[i].(map[string]any)
+			assert.Equal(t, w.group, group["id"], api)
+			sections := group["sections"].([]any)
+			assert.Equal(t, w.sections, ids(sections, "id"), api)
+			for j, sec := range sections {
+				assert.Equal(t, w.spaces[j], ids(sec.(map[string]any)["siteSpaces"].([]any), "id"), api)
+			}
 		}
 	}
-
+	got := e.MustDo(http.MethodGet, "/v1/orgs/"+e.Org.ID+"/sites/"+s.ID+"/section-groups", e.OwnerToken, nil, http.StatusOK)
+	check("/v1", got["items"].([]any))
 	d := lsGQL(t, e, e.OwnerToken, `query($id: ID!) { node(id: $id) { ... on Site { sectionGroups(first: 10) {
 	  nodes { id sections { id siteSpaces { id space { id } } } } } } } }`, map[string]any{"id": s.ID})
-	nodes := lsAt(d, "node.sectionGroups.nodes").([]any)
-	require.Len(t, nodes, len(want))
-	for i, w := range want {
-		group := nodes[i].(map[string]any)
-		assert.Equal(t, w.group, group["id"])
-		sections := group["sections"].([]any)
-		assert.Equal(t, w.sections, ids(sections, "id"))
-		for j, sec := range sections {
-			assert.Equal(t, w.spaces[j], ids(sec.(map[string]any)["siteSpaces"].([]any), "id"))
-		}
-	}
+	check("GraphQL", lsAt(d, "node.sectionGroups.nodes").([]any))
 }
