@@ -134,3 +134,34 @@ func grantOf(t *testing.T, e *servertest.Env, userID string) string {
 	t.Fatalf("no grant to %s", userID)
 	return ""
 }
+
+// On PostgreSQL, a change made by a session whose search_path does not name
+// Bindery's schema (an operator's psql) moves the epoch of that schema.
+func TestAccessEpochMovesWhateverTheSearchPath(t *testing.T) {
+	if !servertest.IsPostgres() {
+		t.Skip("a search_path is PostgreSQL's")
+	}
+	t.Parallel()
+	e := servertest.New(t)
+	ctx := context.Background()
+	conn, err := e.DB.SQL.Conn(ctx)
+	require.NoError(t, err)
+	defer conn.Close()
+	var schema string
+	require.NoError(t, conn.QueryRowContext(ctx, "SELECT current_schema()").Scan(&schema))
+	epoch := func() int64 {
+		var n int64
+		require.NoError(t, conn.QueryRowContext(ctx, `SELECT "epoch" FROM "`+schema+`"."access_epoch"`).Scan(&n))
+		return n
+	}
+	before := epoch()
+	_, err = conn.ExecContext(ctx, "SET search_path = pg_catalog")
+	require.NoError(t, err)
+	defer func() {
+		_, err := conn.ExecContext(ctx, "RESET search_path")
+		assert.NoError(t, err)
+	}()
+	_, err = conn.ExecContext(ctx, `UPDATE "`+schema+`"."members" SET "role" = 'read' WHERE "user_id" = $1`, e.Owner.ID)
+	require.NoError(t, err)
+	assert.Greater(t, epoch(), before)
+}

@@ -9,7 +9,10 @@
 
 CREATE TABLE "access_epoch" ("id" integer NOT NULL PRIMARY KEY CHECK ("id" = 1), "epoch" bigint NOT NULL);
 INSERT INTO "access_epoch" ("id", "epoch") VALUES (1, 0);
-CREATE FUNCTION "access_epoch_advance"() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN UPDATE "access_epoch" SET "epoch" = "epoch" + 1; RETURN NULL; END $$;
+-- The counter moved is the one in the schema of the table whose change fired
+-- the trigger, whatever the search_path of the session that made it (an
+-- operator's psql, a restore).
+CREATE FUNCTION "access_epoch_advance"() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN EXECUTE format('UPDATE %I."access_epoch" SET "epoch" = "epoch" + 1', TG_TABLE_SCHEMA); RETURN NULL; END $$;
 -- members: a row added or removed, or one of organization_id, user_id, role, disabled changed
 CREATE TRIGGER "members_access_epoch" AFTER INSERT OR DELETE ON "members" FOR EACH ROW EXECUTE FUNCTION "access_epoch_advance"();
 CREATE TRIGGER "members_access_epoch_update" AFTER UPDATE ON "members" FOR EACH ROW WHEN (OLD."organization_id" IS DISTINCT FROM NEW."organization_id" OR OLD."user_id" IS DISTINCT FROM NEW."user_id" OR OLD."role" IS DISTINCT FROM NEW."role" OR OLD."disabled" IS DISTINCT FROM NEW."disabled") EXECUTE FUNCTION "access_epoch_advance"();
