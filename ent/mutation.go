@@ -27286,6 +27286,14 @@ type SpaceMutation struct {
 	addposition              *float64
 	cr_seq                   *int
 	addcr_seq                *int
+	cr_count                 *int
+	addcr_count              *int
+	cr_open_count            *int
+	addcr_open_count         *int
+	cr_draft_count           *int
+	addcr_draft_count        *int
+	comment_open_count       *int
+	addcomment_open_count    *int
 	deleted_at               *time.Time
 	visitor_auth_private_key *string
 	clearedFields            map[string]struct{}
@@ -28047,6 +28055,230 @@ func (m *SpaceMutation) ResetCrSeq() {
 	m.addcr_seq = nil
 }
 
+// SetCrCount sets the "cr_count" field.
+func (m *SpaceMutation) SetCrCount(i int) {
+	m.cr_count = &i
+	m.addcr_count = nil
+}
+
+// CrCount returns the value of the "cr_count" field in the mutation.
+func (m *SpaceMutation) CrCount() (r int, exists bool) {
+	v := m.cr_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCrCount returns the old "cr_count" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldCrCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCrCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCrCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCrCount: %w", err)
+	}
+	return oldValue.CrCount, nil
+}
+
+// AddCrCount adds i to the "cr_count" field.
+func (m *SpaceMutation) AddCrCount(i int) {
+	if m.addcr_count != nil {
+		*m.addcr_count += i
+	} else {
+		m.addcr_count = &i
+	}
+}
+
+// AddedCrCount returns the value that was added to the "cr_count" field in this mutation.
+func (m *SpaceMutation) AddedCrCount() (r int, exists bool) {
+	v := m.addcr_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCrCount resets all changes to the "cr_count" field.
+func (m *SpaceMutation) ResetCrCount() {
+	m.cr_count = nil
+	m.addcr_count = nil
+}
+
+// SetCrOpenCount sets the "cr_open_count" field.
+func (m *SpaceMutation) SetCrOpenCount(i int) {
+	m.cr_open_count = &i
+	m.addcr_open_count = nil
+}
+
+// CrOpenCount returns the value of the "cr_open_count" field in the mutation.
+func (m *SpaceMutation) CrOpenCount() (r int, exists bool) {
+	v := m.cr_open_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCrOpenCount returns the old "cr_open_count" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldCrOpenCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCrOpenCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCrOpenCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCrOpenCount: %w", err)
+	}
+	return oldValue.CrOpenCount, nil
+}
+
+// AddCrOpenCount adds i to the "cr_open_count" field.
+func (m *SpaceMutation) AddCrOpenCount(i int) {
+	if m.addcr_open_count != nil {
+		*m.addcr_open_count += i
+	} else {
+		m.addcr_open_count = &i
+	}
+}
+
+// AddedCrOpenCount returns the value that was added to the "cr_open_count" field in this mutation.
+func (m *SpaceMutation) AddedCrOpenCount() (r int, exists bool) {
+	v := m.addcr_open_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCrOpenCount resets all changes to the "cr_open_count" field.
+func (m *SpaceMutation) ResetCrOpenCount() {
+	m.cr_open_count = nil
+	m.addcr_open_count = nil
+}
+
+// SetCrDraftCount sets the "cr_draft_count" field.
+func (m *SpaceMutation) SetCrDraftCount(i int) {
+	m.cr_draft_count = &i
+	m.addcr_draft_count = nil
+}
+
+// CrDraftCount returns the value of the "cr_draft_count" field in the mutation.
+func (m *SpaceMutation) CrDraftCount() (r int, exists bool) {
+	v := m.cr_draft_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCrDraftCount returns the old "cr_draft_count" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldCrDraftCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCrDraftCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCrDraftCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCrDraftCount: %w", err)
+	}
+	return oldValue.CrDraftCount, nil
+}
+
+// AddCrDraftCount adds i to the "cr_draft_count" field.
+func (m *SpaceMutation) AddCrDraftCount(i int) {
+	if m.addcr_draft_count != nil {
+		*m.addcr_draft_count += i
+	} else {
+		m.addcr_draft_count = &i
+	}
+}
+
+// AddedCrDraftCount returns the value that was added to the "cr_draft_count" field in this mutation.
+func (m *SpaceMutation) AddedCrDraftCount() (r int, exists bool) {
+	v := m.addcr_draft_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCrDraftCount resets all changes to the "cr_draft_count" field.
+func (m *SpaceMutation) ResetCrDraftCount() {
+	m.cr_draft_count = nil
+	m.addcr_draft_count = nil
+}
+
+// SetCommentOpenCount sets the "comment_open_count" field.
+func (m *SpaceMutation) SetCommentOpenCount(i int) {
+	m.comment_open_count = &i
+	m.addcomment_open_count = nil
+}
+
+// CommentOpenCount returns the value of the "comment_open_count" field in the mutation.
+func (m *SpaceMutation) CommentOpenCount() (r int, exists bool) {
+	v := m.comment_open_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCommentOpenCount returns the old "comment_open_count" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldCommentOpenCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCommentOpenCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCommentOpenCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCommentOpenCount: %w", err)
+	}
+	return oldValue.CommentOpenCount, nil
+}
+
+// AddCommentOpenCount adds i to the "comment_open_count" field.
+func (m *SpaceMutation) AddCommentOpenCount(i int) {
+	if m.addcomment_open_count != nil {
+		*m.addcomment_open_count += i
+	} else {
+		m.addcomment_open_count = &i
+	}
+}
+
+// AddedCommentOpenCount returns the value that was added to the "comment_open_count" field in this mutation.
+func (m *SpaceMutation) AddedCommentOpenCount() (r int, exists bool) {
+	v := m.addcomment_open_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCommentOpenCount resets all changes to the "comment_open_count" field.
+func (m *SpaceMutation) ResetCommentOpenCount() {
+	m.comment_open_count = nil
+	m.addcomment_open_count = nil
+}
+
 // SetDeletedAt sets the "deleted_at" field.
 func (m *SpaceMutation) SetDeletedAt(t time.Time) {
 	m.deleted_at = &t
@@ -28638,7 +28870,7 @@ func (m *SpaceMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *SpaceMutation) Fields() []string {
-	fields := make([]string, 0, 16)
+	fields := make([]string, 0, 20)
 	if m.created_at != nil {
 		fields = append(fields, space.FieldCreatedAt)
 	}
@@ -28680,6 +28912,18 @@ func (m *SpaceMutation) Fields() []string {
 	}
 	if m.cr_seq != nil {
 		fields = append(fields, space.FieldCrSeq)
+	}
+	if m.cr_count != nil {
+		fields = append(fields, space.FieldCrCount)
+	}
+	if m.cr_open_count != nil {
+		fields = append(fields, space.FieldCrOpenCount)
+	}
+	if m.cr_draft_count != nil {
+		fields = append(fields, space.FieldCrDraftCount)
+	}
+	if m.comment_open_count != nil {
+		fields = append(fields, space.FieldCommentOpenCount)
 	}
 	if m.deleted_at != nil {
 		fields = append(fields, space.FieldDeletedAt)
@@ -28723,6 +28967,14 @@ func (m *SpaceMutation) Field(name string) (ent.Value, bool) {
 		return m.RevisionID()
 	case space.FieldCrSeq:
 		return m.CrSeq()
+	case space.FieldCrCount:
+		return m.CrCount()
+	case space.FieldCrOpenCount:
+		return m.CrOpenCount()
+	case space.FieldCrDraftCount:
+		return m.CrDraftCount()
+	case space.FieldCommentOpenCount:
+		return m.CommentOpenCount()
 	case space.FieldDeletedAt:
 		return m.DeletedAt()
 	case space.FieldVisitorAuthPrivateKey:
@@ -28764,6 +29016,14 @@ func (m *SpaceMutation) OldField(ctx context.Context, name string) (ent.Value, e
 		return m.OldRevisionID(ctx)
 	case space.FieldCrSeq:
 		return m.OldCrSeq(ctx)
+	case space.FieldCrCount:
+		return m.OldCrCount(ctx)
+	case space.FieldCrOpenCount:
+		return m.OldCrOpenCount(ctx)
+	case space.FieldCrDraftCount:
+		return m.OldCrDraftCount(ctx)
+	case space.FieldCommentOpenCount:
+		return m.OldCommentOpenCount(ctx)
 	case space.FieldDeletedAt:
 		return m.OldDeletedAt(ctx)
 	case space.FieldVisitorAuthPrivateKey:
@@ -28875,6 +29135,34 @@ func (m *SpaceMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetCrSeq(v)
 		return nil
+	case space.FieldCrCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCrCount(v)
+		return nil
+	case space.FieldCrOpenCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCrOpenCount(v)
+		return nil
+	case space.FieldCrDraftCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCrDraftCount(v)
+		return nil
+	case space.FieldCommentOpenCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCommentOpenCount(v)
+		return nil
 	case space.FieldDeletedAt:
 		v, ok := value.(time.Time)
 		if !ok {
@@ -28903,6 +29191,18 @@ func (m *SpaceMutation) AddedFields() []string {
 	if m.addcr_seq != nil {
 		fields = append(fields, space.FieldCrSeq)
 	}
+	if m.addcr_count != nil {
+		fields = append(fields, space.FieldCrCount)
+	}
+	if m.addcr_open_count != nil {
+		fields = append(fields, space.FieldCrOpenCount)
+	}
+	if m.addcr_draft_count != nil {
+		fields = append(fields, space.FieldCrDraftCount)
+	}
+	if m.addcomment_open_count != nil {
+		fields = append(fields, space.FieldCommentOpenCount)
+	}
 	return fields
 }
 
@@ -28915,6 +29215,14 @@ func (m *SpaceMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedPosition()
 	case space.FieldCrSeq:
 		return m.AddedCrSeq()
+	case space.FieldCrCount:
+		return m.AddedCrCount()
+	case space.FieldCrOpenCount:
+		return m.AddedCrOpenCount()
+	case space.FieldCrDraftCount:
+		return m.AddedCrDraftCount()
+	case space.FieldCommentOpenCount:
+		return m.AddedCommentOpenCount()
 	}
 	return nil, false
 }
@@ -28937,6 +29245,34 @@ func (m *SpaceMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddCrSeq(v)
+		return nil
+	case space.FieldCrCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCrCount(v)
+		return nil
+	case space.FieldCrOpenCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCrOpenCount(v)
+		return nil
+	case space.FieldCrDraftCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCrDraftCount(v)
+		return nil
+	case space.FieldCommentOpenCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCommentOpenCount(v)
 		return nil
 	}
 	return fmt.Errorf("unknown Space numeric field %s", name)
@@ -29057,6 +29393,18 @@ func (m *SpaceMutation) ResetField(name string) error {
 		return nil
 	case space.FieldCrSeq:
 		m.ResetCrSeq()
+		return nil
+	case space.FieldCrCount:
+		m.ResetCrCount()
+		return nil
+	case space.FieldCrOpenCount:
+		m.ResetCrOpenCount()
+		return nil
+	case space.FieldCrDraftCount:
+		m.ResetCrDraftCount()
+		return nil
+	case space.FieldCommentOpenCount:
+		m.ResetCommentOpenCount()
 		return nil
 	case space.FieldDeletedAt:
 		m.ResetDeletedAt()

@@ -1171,6 +1171,22 @@ func init() {
 	spaceDescCrSeq := spaceFields[11].Descriptor()
 	// space.DefaultCrSeq holds the default value on creation for the cr_seq field.
 	space.DefaultCrSeq = spaceDescCrSeq.Default.(int)
+	// spaceDescCrCount is the schema descriptor for cr_count field.
+	spaceDescCrCount := spaceFields[12].Descriptor()
+	// space.DefaultCrCount holds the default value on creation for the cr_count field.
+	space.DefaultCrCount = spaceDescCrCount.Default.(int)
+	// spaceDescCrOpenCount is the schema descriptor for cr_open_count field.
+	spaceDescCrOpenCount := spaceFields[13].Descriptor()
+	// space.DefaultCrOpenCount holds the default value on creation for the cr_open_count field.
+	space.DefaultCrOpenCount = spaceDescCrOpenCount.Default.(int)
+	// spaceDescCrDraftCount is the schema descriptor for cr_draft_count field.
+	spaceDescCrDraftCount := spaceFields[14].Descriptor()
+	// space.DefaultCrDraftCount holds the default value on creation for the cr_draft_count field.
+	space.DefaultCrDraftCount = spaceDescCrDraftCount.Default.(int)
+	// spaceDescCommentOpenCount is the schema descriptor for comment_open_count field.
+	spaceDescCommentOpenCount := spaceFields[15].Descriptor()
+	// space.DefaultCommentOpenCount holds the default value on creation for the comment_open_count field.
+	space.DefaultCommentOpenCount = spaceDescCommentOpenCount.Default.(int)
 	// spaceDescID is the schema descriptor for id field.
 	spaceDescID := spaceMixinFields0[0].Descriptor()
 	// space.DefaultID holds the default value on creation for the id field.

@@ -50,6 +50,14 @@ type Space struct {
 	RevisionID *string `json:"revision_id,omitempty"`
 	// CrSeq holds the value of the "cr_seq" field.
 	CrSeq int `json:"cr_seq,omitempty"`
+	// CrCount holds the value of the "cr_count" field.
+	CrCount int `json:"cr_count,omitempty"`
+	// CrOpenCount holds the value of the "cr_open_count" field.
+	CrOpenCount int `json:"cr_open_count,omitempty"`
+	// CrDraftCount holds the value of the "cr_draft_count" field.
+	CrDraftCount int `json:"cr_draft_count,omitempty"`
+	// CommentOpenCount holds the value of the "comment_open_count" field.
+	CommentOpenCount int `json:"comment_open_count,omitempty"`
 	// When the space was deleted; null while it is live. A deleted space can be restored for 7 days.
 	DeletedAt *time.Time `json:"deleted_at,omitempty"`
 	// VisitorAuthPrivateKey holds the value of the "visitor_auth_private_key" field.
@@ -197,7 +205,7 @@ func (*Space) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case space.FieldPosition:
 			values[i] = new(sql.NullFloat64)
-		case space.FieldCrSeq:
+		case space.FieldCrSeq, space.FieldCrCount, space.FieldCrOpenCount, space.FieldCrDraftCount, space.FieldCommentOpenCount:
 			values[i] = new(sql.NullInt64)
 		case space.FieldID, space.FieldOrganizationID, space.FieldParentID, space.FieldTitle, space.FieldEmoji, space.FieldIcon, space.FieldVisibility, space.FieldEditMode, space.FieldDefaultLevel, space.FieldLanguage, space.FieldRevisionID, space.FieldVisitorAuthPrivateKey:
 			values[i] = new(sql.NullString)
@@ -313,6 +321,30 @@ func (_m *Space) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field cr_seq", values[i])
 			} else if value.Valid {
 				_m.CrSeq = int(value.Int64)
+			}
+		case space.FieldCrCount:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field cr_count", values[i])
+			} else if value.Valid {
+				_m.CrCount = int(value.Int64)
+			}
+		case space.FieldCrOpenCount:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field cr_open_count", values[i])
+			} else if value.Valid {
+				_m.CrOpenCount = int(value.Int64)
+			}
+		case space.FieldCrDraftCount:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field cr_draft_count", values[i])
+			} else if value.Valid {
+				_m.CrDraftCount = int(value.Int64)
+			}
+		case space.FieldCommentOpenCount:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field comment_open_count", values[i])
+			} else if value.Valid {
+				_m.CommentOpenCount = int(value.Int64)
 			}
 		case space.FieldDeletedAt:
 			if value, ok := values[i].(*sql.NullTime); !ok {
@@ -467,6 +499,18 @@ func (_m *Space) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("cr_seq=")
 	builder.WriteString(fmt.Sprintf("%v", _m.CrSeq))
+	builder.WriteString(", ")
+	builder.WriteString("cr_count=")
+	builder.WriteString(fmt.Sprintf("%v", _m.CrCount))
+	builder.WriteString(", ")
+	builder.WriteString("cr_open_count=")
+	builder.WriteString(fmt.Sprintf("%v", _m.CrOpenCount))
+	builder.WriteString(", ")
+	builder.WriteString("cr_draft_count=")
+	builder.WriteString(fmt.Sprintf("%v", _m.CrDraftCount))
+	builder.WriteString(", ")
+	builder.WriteString("comment_open_count=")
+	builder.WriteString(fmt.Sprintf("%v", _m.CommentOpenCount))
 	builder.WriteString(", ")
 	if v := _m.DeletedAt; v != nil {
 		builder.WriteString("deleted_at=")

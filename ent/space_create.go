@@ -221,6 +221,62 @@ func (_c *SpaceCreate) SetNillableCrSeq(v *int) *SpaceCreate {
 	return _c
 }
 
+// SetCrCount sets the "cr_count" field.
+func (_c *SpaceCreate) SetCrCount(v int) *SpaceCreate {
+	_c.mutation.SetCrCount(v)
+	return _c
+}
+
+// SetNillableCrCount sets the "cr_count" field if the given value is not nil.
+func (_c *SpaceCreate) SetNillableCrCount(v *int) *SpaceCreate {
+	if v != nil {
+		_c.SetCrCount(*v)
+	}
+	return _c
+}
+
+// SetCrOpenCount sets the "cr_open_count" field.
+func (_c *SpaceCreate) SetCrOpenCount(v int) *SpaceCreate {
+	_c.mutation.SetCrOpenCount(v)
+	return _c
+}
+
+// SetNillableCrOpenCount sets the "cr_open_count" field if the given value is not nil.
+func (_c *SpaceCreate) SetNillableCrOpenCount(v *int) *SpaceCreate {
+	if v != nil {
+		_c.SetCrOpenCount(*v)
+	}
+	return _c
+}
+
+// SetCrDraftCount sets the "cr_draft_count" field.
+func (_c *SpaceCreate) SetCrDraftCount(v int) *SpaceCreate {
+	_c.mutation.SetCrDraftCount(v)
+	return _c
+}
+
+// SetNillableCrDraftCount sets the "cr_draft_count" field if the given value is not nil.
+func (_c *SpaceCreate) SetNillableCrDraftCount(v *int) *SpaceCreate {
+	if v != nil {
+		_c.SetCrDraftCount(*v)
+	}
+	return _c
+}
+
+// SetCommentOpenCount sets the "comment_open_count" field.
+func (_c *SpaceCreate) SetCommentOpenCount(v int) *SpaceCreate {
+	_c.mutation.SetCommentOpenCount(v)
+	return _c
+}
+
+// SetNillableCommentOpenCount sets the "comment_open_count" field if the given value is not nil.
+func (_c *SpaceCreate) SetNillableCommentOpenCount(v *int) *SpaceCreate {
+	if v != nil {
+		_c.SetCommentOpenCount(*v)
+	}
+	return _c
+}
+
 // SetDeletedAt sets the "deleted_at" field.
 func (_c *SpaceCreate) SetDeletedAt(v time.Time) *SpaceCreate {
 	_c.mutation.SetDeletedAt(v)
@@ -450,6 +506,22 @@ func (_c *SpaceCreate) defaults() {
 		v := space.DefaultCrSeq
 		_c.mutation.SetCrSeq(v)
 	}
+	if _, ok := _c.mutation.CrCount(); !ok {
+		v := space.DefaultCrCount
+		_c.mutation.SetCrCount(v)
+	}
+	if _, ok := _c.mutation.CrOpenCount(); !ok {
+		v := space.DefaultCrOpenCount
+		_c.mutation.SetCrOpenCount(v)
+	}
+	if _, ok := _c.mutation.CrDraftCount(); !ok {
+		v := space.DefaultCrDraftCount
+		_c.mutation.SetCrDraftCount(v)
+	}
+	if _, ok := _c.mutation.CommentOpenCount(); !ok {
+		v := space.DefaultCommentOpenCount
+		_c.mutation.SetCommentOpenCount(v)
+	}
 	if _, ok := _c.mutation.ID(); !ok {
 		v := space.DefaultID()
 		_c.mutation.SetID(v)
@@ -516,6 +588,18 @@ func (_c *SpaceCreate) check() error {
 	}
 	if _, ok := _c.mutation.CrSeq(); !ok {
 		return &ValidationError{Name: "cr_seq", err: errors.New(`ent: missing required field "Space.cr_seq"`)}
+	}
+	if _, ok := _c.mutation.CrCount(); !ok {
+		return &ValidationError{Name: "cr_count", err: errors.New(`ent: missing required field "Space.cr_count"`)}
+	}
+	if _, ok := _c.mutation.CrOpenCount(); !ok {
+		return &ValidationError{Name: "cr_open_count", err: errors.New(`ent: missing required field "Space.cr_open_count"`)}
+	}
+	if _, ok := _c.mutation.CrDraftCount(); !ok {
+		return &ValidationError{Name: "cr_draft_count", err: errors.New(`ent: missing required field "Space.cr_draft_count"`)}
+	}
+	if _, ok := _c.mutation.CommentOpenCount(); !ok {
+		return &ValidationError{Name: "comment_open_count", err: errors.New(`ent: missing required field "Space.comment_open_count"`)}
 	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := space.IDValidator(v); err != nil {
@@ -604,6 +688,22 @@ func (_c *SpaceCreate) createSpec() (*Space, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.CrSeq(); ok {
 		_spec.SetField(space.FieldCrSeq, field.TypeInt, value)
 		_node.CrSeq = value
+	}
+	if value, ok := _c.mutation.CrCount(); ok {
+		_spec.SetField(space.FieldCrCount, field.TypeInt, value)
+		_node.CrCount = value
+	}
+	if value, ok := _c.mutation.CrOpenCount(); ok {
+		_spec.SetField(space.FieldCrOpenCount, field.TypeInt, value)
+		_node.CrOpenCount = value
+	}
+	if value, ok := _c.mutation.CrDraftCount(); ok {
+		_spec.SetField(space.FieldCrDraftCount, field.TypeInt, value)
+		_node.CrDraftCount = value
+	}
+	if value, ok := _c.mutation.CommentOpenCount(); ok {
+		_spec.SetField(space.FieldCommentOpenCount, field.TypeInt, value)
+		_node.CommentOpenCount = value
 	}
 	if value, ok := _c.mutation.DeletedAt(); ok {
 		_spec.SetField(space.FieldDeletedAt, field.TypeTime, value)
@@ -1032,6 +1132,78 @@ func (u *SpaceUpsert) AddCrSeq(v int) *SpaceUpsert {
 	return u
 }
 
+// SetCrCount sets the "cr_count" field.
+func (u *SpaceUpsert) SetCrCount(v int) *SpaceUpsert {
+	u.Set(space.FieldCrCount, v)
+	return u
+}
+
+// UpdateCrCount sets the "cr_count" field to the value that was provided on create.
+func (u *SpaceUpsert) UpdateCrCount() *SpaceUpsert {
+	u.SetExcluded(space.FieldCrCount)
+	return u
+}
+
+// AddCrCount adds v to the "cr_count" field.
+func (u *SpaceUpsert) AddCrCount(v int) *SpaceUpsert {
+	u.Add(space.FieldCrCount, v)
+	return u
+}
+
+// SetCrOpenCount sets the "cr_open_count" field.
+func (u *SpaceUpsert) SetCrOpenCount(v int) *SpaceUpsert {
+	u.Set(space.FieldCrOpenCount, v)
+	return u
+}
+
+// UpdateCrOpenCount sets the "cr_open_count" field to the value that was provided on create.
+func (u *SpaceUpsert) UpdateCrOpenCount() *SpaceUpsert {
+	u.SetExcluded(space.FieldCrOpenCount)
+	return u
+}
+
+// AddCrOpenCount adds v to the "cr_open_count" field.
+func (u *SpaceUpsert) AddCrOpenCount(v int) *SpaceUpsert {
+	u.Add(space.FieldCrOpenCount, v)
+	return u
+}
+
+// SetCrDraftCount sets the "cr_draft_count" field.
+func (u *SpaceUpsert) SetCrDraftCount(v int) *SpaceUpsert {
+	u.Set(space.FieldCrDraftCount, v)
+	return u
+}
+
+// UpdateCrDraftCount sets the "cr_draft_count" field to the value that was provided on create.
+func (u *SpaceUpsert) UpdateCrDraftCount() *SpaceUpsert {
+	u.SetExcluded(space.FieldCrDraftCount)
+	return u
+}
+
+// AddCrDraftCount adds v to the "cr_draft_count" field.
+func (u *SpaceUpsert) AddCrDraftCount(v int) *SpaceUpsert {
+	u.Add(space.FieldCrDraftCount, v)
+	return u
+}
+
+// SetCommentOpenCount sets the "comment_open_count" field.
+func (u *SpaceUpsert) SetCommentOpenCount(v int) *SpaceUpsert {
+	u.Set(space.FieldCommentOpenCount, v)
+	return u
+}
+
+// UpdateCommentOpenCount sets the "comment_open_count" field to the value that was provided on create.
+func (u *SpaceUpsert) UpdateCommentOpenCount() *SpaceUpsert {
+	u.SetExcluded(space.FieldCommentOpenCount)
+	return u
+}
+
+// AddCommentOpenCount adds v to the "comment_open_count" field.
+func (u *SpaceUpsert) AddCommentOpenCount(v int) *SpaceUpsert {
+	u.Add(space.FieldCommentOpenCount, v)
+	return u
+}
+
 // SetDeletedAt sets the "deleted_at" field.
 func (u *SpaceUpsert) SetDeletedAt(v time.Time) *SpaceUpsert {
 	u.Set(space.FieldDeletedAt, v)
@@ -1354,6 +1526,90 @@ func (u *SpaceUpsertOne) AddCrSeq(v int) *SpaceUpsertOne {
 func (u *SpaceUpsertOne) UpdateCrSeq() *SpaceUpsertOne {
 	return u.Update(func(s *SpaceUpsert) {
 		s.UpdateCrSeq()
+	})
+}
+
+// SetCrCount sets the "cr_count" field.
+func (u *SpaceUpsertOne) SetCrCount(v int) *SpaceUpsertOne {
+	return u.Update(func(s *SpaceUpsert) {
+		s.SetCrCount(v)
+	})
+}
+
+// AddCrCount adds v to the "cr_count" field.
+func (u *SpaceUpsertOne) AddCrCount(v int) *SpaceUpsertOne {
+	return u.Update(func(s *SpaceUpsert) {
+		s.AddCrCount(v)
+	})
+}
+
+// UpdateCrCount sets the "cr_count" field to the value that was provided on create.
+func (u *SpaceUpsertOne) UpdateCrCount() *SpaceUpsertOne {
+	return u.Update(func(s *SpaceUpsert) {
+		s.UpdateCrCount()
+	})
+}
+
+// SetCrOpenCount sets the "cr_open_count" field.
+func (u *SpaceUpsertOne) SetCrOpenCount(v int) *SpaceUpsertOne {
+	return u.Update(func(s *SpaceUpsert) {
+		s.SetCrOpenCount(v)
+	})
+}
+
+// AddCrOpenCount adds v to the "cr_open_count" field.
+func (u *SpaceUpsertOne) AddCrOpenCount(v int) *SpaceUpsertOne {
+	return u.Update(func(s *SpaceUpsert) {
+		s.AddCrOpenCount(v)
+	})
+}
+
+// UpdateCrOpenCount sets the "cr_open_count" field to the value that was provided on create.
+func (u *SpaceUpsertOne) UpdateCrOpenCount() *SpaceUpsertOne {
+	return u.Update(func(s *SpaceUpsert) {
+		s.UpdateCrOpenCount()
+	})
+}
+
+// SetCrDraftCount sets the "cr_draft_count" field.
+func (u *SpaceUpsertOne) SetCrDraftCount(v int) *SpaceUpsertOne {
+	return u.Update(func(s *SpaceUpsert) {
+		s.SetCrDraftCount(v)
+	})
+}
+
+// AddCrDraftCount adds v to the "cr_draft_count" field.
+func (u *SpaceUpsertOne) AddCrDraftCount(v int) *SpaceUpsertOne {
+	return u.Update(func(s *SpaceUpsert) {
+		s.AddCrDraftCount(v)
+	})
+}
+
+// UpdateCrDraftCount sets the "cr_draft_count" field to the value that was provided on create.
+func (u *SpaceUpsertOne) UpdateCrDraftCount() *SpaceUpsertOne {
+	return u.Update(func(s *SpaceUpsert) {
+		s.UpdateCrDraftCount()
+	})
+}
+
+// SetCommentOpenCount sets the "comment_open_count" field.
+func (u *SpaceUpsertOne) SetCommentOpenCount(v int) *SpaceUpsertOne {
+	return u.Update(func(s *SpaceUpsert) {
+		s.SetCommentOpenCount(v)
+	})
+}
+
+// AddCommentOpenCount adds v to the "comment_open_count" field.
+func (u *SpaceUpsertOne) AddCommentOpenCount(v int) *SpaceUpsertOne {
+	return u.Update(func(s *SpaceUpsert) {
+		s.AddCommentOpenCount(v)
+	})
+}
+
+// UpdateCommentOpenCount sets the "comment_open_count" field to the value that was provided on create.
+func (u *SpaceUpsertOne) UpdateCommentOpenCount() *SpaceUpsertOne {
+	return u.Update(func(s *SpaceUpsert) {
+		s.UpdateCommentOpenCount()
 	})
 }
 
@@ -1852,6 +2108,90 @@ func (u *SpaceUpsertBulk) AddCrSeq(v int) *SpaceUpsertBulk {
 func (u *SpaceUpsertBulk) UpdateCrSeq() *SpaceUpsertBulk {
 	return u.Update(func(s *SpaceUpsert) {
 		s.UpdateCrSeq()
+	})
+}
+
+// SetCrCount sets the "cr_count" field.
+func (u *SpaceUpsertBulk) SetCrCount(v int) *SpaceUpsertBulk {
+	return u.Update(func(s *SpaceUpsert) {
+		s.SetCrCount(v)
+	})
+}
+
+// AddCrCount adds v to the "cr_count" field.
+func (u *SpaceUpsertBulk) AddCrCount(v int) *SpaceUpsertBulk {
+	return u.Update(func(s *SpaceUpsert) {
+		s.AddCrCount(v)
+	})
+}
+
+// UpdateCrCount sets the "cr_count" field to the value that was provided on create.
+func (u *SpaceUpsertBulk) UpdateCrCount() *SpaceUpsertBulk {
+	return u.Update(func(s *SpaceUpsert) {
+		s.UpdateCrCount()
+	})
+}
+
+// SetCrOpenCount sets the "cr_open_count" field.
+func (u *SpaceUpsertBulk) SetCrOpenCount(v int) *SpaceUpsertBulk {
+	return u.Update(func(s *SpaceUpsert) {
+		s.SetCrOpenCount(v)
+	})
+}
+
+// AddCrOpenCount adds v to the "cr_open_count" field.
+func (u *SpaceUpsertBulk) AddCrOpenCount(v int) *SpaceUpsertBulk {
+	return u.Update(func(s *SpaceUpsert) {
+		s.AddCrOpenCount(v)
+	})
+}
+
+// UpdateCrOpenCount sets the "cr_open_count" field to the value that was provided on create.
+func (u *SpaceUpsertBulk) UpdateCrOpenCount() *SpaceUpsertBulk {
+	return u.Update(func(s *SpaceUpsert) {
+		s.UpdateCrOpenCount()
+	})
+}
+
+// SetCrDraftCount sets the "cr_draft_count" field.
+func (u *SpaceUpsertBulk) SetCrDraftCount(v int) *SpaceUpsertBulk {
+	return u.Update(func(s *SpaceUpsert) {
+		s.SetCrDraftCount(v)
+	})
+}
+
+// AddCrDraftCount adds v to the "cr_draft_count" field.
+func (u *SpaceUpsertBulk) AddCrDraftCount(v int) *SpaceUpsertBulk {
+	return u.Update(func(s *SpaceUpsert) {
+		s.AddCrDraftCount(v)
+	})
+}
+
+// UpdateCrDraftCount sets the "cr_draft_count" field to the value that was provided on create.
+func (u *SpaceUpsertBulk) UpdateCrDraftCount() *SpaceUpsertBulk {
+	return u.Update(func(s *SpaceUpsert) {
+		s.UpdateCrDraftCount()
+	})
+}
+
+// SetCommentOpenCount sets the "comment_open_count" field.
+func (u *SpaceUpsertBulk) SetCommentOpenCount(v int) *SpaceUpsertBulk {
+	return u.Update(func(s *SpaceUpsert) {
+		s.SetCommentOpenCount(v)
+	})
+}
+
+// AddCommentOpenCount adds v to the "comment_open_count" field.
+func (u *SpaceUpsertBulk) AddCommentOpenCount(v int) *SpaceUpsertBulk {
+	return u.Update(func(s *SpaceUpsert) {
+		s.AddCommentOpenCount(v)
+	})
+}
+
+// UpdateCommentOpenCount sets the "comment_open_count" field to the value that was provided on create.
+func (u *SpaceUpsertBulk) UpdateCommentOpenCount() *SpaceUpsertBulk {
+	return u.Update(func(s *SpaceUpsert) {
+		s.UpdateCommentOpenCount()
 	})
 }
 

@@ -263,6 +263,90 @@ func (_u *SpaceUpdate) AddCrSeq(v int) *SpaceUpdate {
 	return _u
 }
 
+// SetCrCount sets the "cr_count" field.
+func (_u *SpaceUpdate) SetCrCount(v int) *SpaceUpdate {
+	_u.mutation.ResetCrCount()
+	_u.mutation.SetCrCount(v)
+	return _u
+}
+
+// SetNillableCrCount sets the "cr_count" field if the given value is not nil.
+func (_u *SpaceUpdate) SetNillableCrCount(v *int) *SpaceUpdate {
+	if v != nil {
+		_u.SetCrCount(*v)
+	}
+	return _u
+}
+
+// AddCrCount adds value to the "cr_count" field.
+func (_u *SpaceUpdate) AddCrCount(v int) *SpaceUpdate {
+	_u.mutation.AddCrCount(v)
+	return _u
+}
+
+// SetCrOpenCount sets the "cr_open_count" field.
+func (_u *SpaceUpdate) SetCrOpenCount(v int) *SpaceUpdate {
+	_u.mutation.ResetCrOpenCount()
+	_u.mutation.SetCrOpenCount(v)
+	return _u
+}
+
+// SetNillableCrOpenCount sets the "cr_open_count" field if the given value is not nil.
+func (_u *SpaceUpdate) SetNillableCrOpenCount(v *int) *SpaceUpdate {
+	if v != nil {
+		_u.SetCrOpenCount(*v)
+	}
+	return _u
+}
+
+// AddCrOpenCount adds value to the "cr_open_count" field.
+func (_u *SpaceUpdate) AddCrOpenCount(v int) *SpaceUpdate {
+	_u.mutation.AddCrOpenCount(v)
+	return _u
+}
+
+// SetCrDraftCount sets the "cr_draft_count" field.
+func (_u *SpaceUpdate) SetCrDraftCount(v int) *SpaceUpdate {
+	_u.mutation.ResetCrDraftCount()
+	_u.mutation.SetCrDraftCount(v)
+	return _u
+}
+
+// SetNillableCrDraftCount sets the "cr_draft_count" field if the given value is not nil.
+func (_u *SpaceUpdate) SetNillableCrDraftCount(v *int) *SpaceUpdate {
+	if v != nil {
+		_u.SetCrDraftCount(*v)
+	}
+	return _u
+}
+
+// AddCrDraftCount adds value to the "cr_draft_count" field.
+func (_u *SpaceUpdate) AddCrDraftCount(v int) *SpaceUpdate {
+	_u.mutation.AddCrDraftCount(v)
+	return _u
+}
+
+// SetCommentOpenCount sets the "comment_open_count" field.
+func (_u *SpaceUpdate) SetCommentOpenCount(v int) *SpaceUpdate {
+	_u.mutation.ResetCommentOpenCount()
+	_u.mutation.SetCommentOpenCount(v)
+	return _u
+}
+
+// SetNillableCommentOpenCount sets the "comment_open_count" field if the given value is not nil.
+func (_u *SpaceUpdate) SetNillableCommentOpenCount(v *int) *SpaceUpdate {
+	if v != nil {
+		_u.SetCommentOpenCount(*v)
+	}
+	return _u
+}
+
+// AddCommentOpenCount adds value to the "comment_open_count" field.
+func (_u *SpaceUpdate) AddCommentOpenCount(v int) *SpaceUpdate {
+	_u.mutation.AddCommentOpenCount(v)
+	return _u
+}
+
 // SetDeletedAt sets the "deleted_at" field.
 func (_u *SpaceUpdate) SetDeletedAt(v time.Time) *SpaceUpdate {
 	_u.mutation.SetDeletedAt(v)
@@ -737,6 +821,30 @@ func (_u *SpaceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.AddedCrSeq(); ok {
 		_spec.AddField(space.FieldCrSeq, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.CrCount(); ok {
+		_spec.SetField(space.FieldCrCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedCrCount(); ok {
+		_spec.AddField(space.FieldCrCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.CrOpenCount(); ok {
+		_spec.SetField(space.FieldCrOpenCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedCrOpenCount(); ok {
+		_spec.AddField(space.FieldCrOpenCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.CrDraftCount(); ok {
+		_spec.SetField(space.FieldCrDraftCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedCrDraftCount(); ok {
+		_spec.AddField(space.FieldCrDraftCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.CommentOpenCount(); ok {
+		_spec.SetField(space.FieldCommentOpenCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedCommentOpenCount(); ok {
+		_spec.AddField(space.FieldCommentOpenCount, field.TypeInt, value)
 	}
 	if value, ok := _u.mutation.DeletedAt(); ok {
 		_spec.SetField(space.FieldDeletedAt, field.TypeTime, value)
@@ -1398,6 +1506,90 @@ func (_u *SpaceUpdateOne) AddCrSeq(v int) *SpaceUpdateOne {
 	return _u
 }
 
+// SetCrCount sets the "cr_count" field.
+func (_u *SpaceUpdateOne) SetCrCount(v int) *SpaceUpdateOne {
+	_u.mutation.ResetCrCount()
+	_u.mutation.SetCrCount(v)
+	return _u
+}
+
+// SetNillableCrCount sets the "cr_count" field if the given value is not nil.
+func (_u *SpaceUpdateOne) SetNillableCrCount(v *int) *SpaceUpdateOne {
+	if v != nil {
+		_u.SetCrCount(*v)
+	}
+	return _u
+}
+
+// AddCrCount adds value to the "cr_count" field.
+func (_u *SpaceUpdateOne) AddCrCount(v int) *SpaceUpdateOne {
+	_u.mutation.AddCrCount(v)
+	return _u
+}
+
+// SetCrOpenCount sets the "cr_open_count" field.
+func (_u *SpaceUpdateOne) SetCrOpenCount(v int) *SpaceUpdateOne {
+	_u.mutation.ResetCrOpenCount()
+	_u.mutation.SetCrOpenCount(v)
+	return _u
+}
+
+// SetNillableCrOpenCount sets the "cr_open_count" field if the given value is not nil.
+func (_u *SpaceUpdateOne) SetNillableCrOpenCount(v *int) *SpaceUpdateOne {
+	if v != nil {
+		_u.SetCrOpenCount(*v)
+	}
+	return _u
+}
+
+// AddCrOpenCount adds value to the "cr_open_count" field.
+func (_u *SpaceUpdateOne) AddCrOpenCount(v int) *SpaceUpdateOne {
+	_u.mutation.AddCrOpenCount(v)
+	return _u
+}
+
+// SetCrDraftCount sets the "cr_draft_count" field.
+func (_u *SpaceUpdateOne) SetCrDraftCount(v int) *SpaceUpdateOne {
+	_u.mutation.ResetCrDraftCount()
+	_u.mutation.SetCrDraftCount(v)
+	return _u
+}
+
+// SetNillableCrDraftCount sets the "cr_draft_count" field if the given value is not nil.
+func (_u *SpaceUpdateOne) SetNillableCrDraftCount(v *int) *SpaceUpdateOne {
+	if v != nil {
+		_u.SetCrDraftCount(*v)
+	}
+	return _u
+}
+
+// AddCrDraftCount adds value to the "cr_draft_count" field.
+func (_u *SpaceUpdateOne) AddCrDraftCount(v int) *SpaceUpdateOne {
+	_u.mutation.AddCrDraftCount(v)
+	return _u
+}
+
+// SetCommentOpenCount sets the "comment_open_count" field.
+func (_u *SpaceUpdateOne) SetCommentOpenCount(v int) *SpaceUpdateOne {
+	_u.mutation.ResetCommentOpenCount()
+	_u.mutation.SetCommentOpenCount(v)
+	return _u
+}
+
+// SetNillableCommentOpenCount sets the "comment_open_count" field if the given value is not nil.
+func (_u *SpaceUpdateOne) SetNillableCommentOpenCount(v *int) *SpaceUpdateOne {
+	if v != nil {
+		_u.SetCommentOpenCount(*v)
+	}
+	return _u
+}
+
+// AddCommentOpenCount adds value to the "comment_open_count" field.
+func (_u *SpaceUpdateOne) AddCommentOpenCount(v int) *SpaceUpdateOne {
+	_u.mutation.AddCommentOpenCount(v)
+	return _u
+}
+
 // SetDeletedAt sets the "deleted_at" field.
 func (_u *SpaceUpdateOne) SetDeletedAt(v time.Time) *SpaceUpdateOne {
 	_u.mutation.SetDeletedAt(v)
@@ -1902,6 +2094,30 @@ func (_u *SpaceUpdateOne) sqlSave(ctx context.Context) (_node *Space, err error)
 	}
 	if value, ok := _u.mutation.AddedCrSeq(); ok {
 		_spec.AddField(space.FieldCrSeq, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.CrCount(); ok {
+		_spec.SetField(space.FieldCrCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedCrCount(); ok {
+		_spec.AddField(space.FieldCrCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.CrOpenCount(); ok {
+		_spec.SetField(space.FieldCrOpenCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedCrOpenCount(); ok {
+		_spec.AddField(space.FieldCrOpenCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.CrDraftCount(); ok {
+		_spec.SetField(space.FieldCrDraftCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedCrDraftCount(); ok {
+		_spec.AddField(space.FieldCrDraftCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.CommentOpenCount(); ok {
+		_spec.SetField(space.FieldCommentOpenCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedCommentOpenCount(); ok {
+		_spec.AddField(space.FieldCommentOpenCount, field.TypeInt, value)
 	}
 	if value, ok := _u.mutation.DeletedAt(); ok {
 		_spec.SetField(space.FieldDeletedAt, field.TypeTime, value)

@@ -138,9 +138,6 @@ func apiTokenConnection(p *page.Connection[*ent.APIToken], err error) (*model.AP
 // whatever its length.
 func (r *Resolver) spacePage(ctx context.Context, q *ent.SpaceQuery,
 	o page.Order[*ent.Space, predicate.Space, space.OrderOption], a page.Args) (*page.Connection[*ent.Space], error) {
-	if counts, _, _ := spaceListNeeds(ctx); counts {
-		a.Columns = withCounts
-	}
 	conn, err := page.Paginate(ctx, q, o, a)
 	if err != nil {
 		return nil, err

@@ -3,8 +3,6 @@ package graph
 import (
 	"context"
 
-	"github.com/99designs/gqlgen/graphql"
-
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/ent/apitoken"
 	"github.com/bindery/bindery/ent/changerequest"
@@ -110,26 +108,13 @@ func (r *Resolver) declarePolicies() {
 	}
 	r.spaces = &policy[*ent.Space, predicate.Space]{
 		typeName: "Space", prefix: id.Space, table: authz.Spaces,
-		// /v1 presents a space whole, counters included: they come with
-		// its row.
+		// A space's counters are columns of its row: they come with it.
 		fetch: func(ctx context.Context, db *ent.Client, ids []string) ([]*ent.Space, error) {
-			counts := !graphql.HasOperationContext(ctx)
-			key := "Space"
-			if counts {
-				key = "Space with counts"
-			}
-			spaces, err := byID(ctx, r, db, key, ids, func(ctx context.Context, c *ent.Client, ids, _ []string) error {
-				q := c.Space.Query().Where(space.IDIn(ids...))
-				if counts {
-					_, err := q.Modify(withCounts).All(ctx)
-					return err
-				}
-				_, err := q.All(ctx)
+			spaces, err := byID(ctx, r, db, "Space", ids, func(ctx context.Context, c *ent.Client, ids, _ []string) error {
+				_, err := c.Space.Query().Where(space.IDIn(ids...)).All(ctx)
 				return err
 			}, db.Space.ScanRows)
-			if counts {
-				primeCounts(ctx, spaces)
-			}
+			primeCounts(ctx, spaces)
 			return spaces, err
 		},
 		idOf:   func(s *ent.Space) string { return s.ID },

@@ -140,7 +140,7 @@ func (r *Resolver) siteSpacesToAdd(ctx context.Context, orgID string, ids []stri
 	}
 	// Whole, with their counters: the answer shows them (see created).
 	found, err := r.db(ctx).Space.Query().Where(space.OrganizationID(orgID), space.IDIn(ids...), live()).
-		Modify(withCounts).All(internal(ctx, "the spaces a site admin adds to a site"))
+		All(internal(ctx, "the spaces a site admin adds to a site"))
 	if err != nil {
 		return nil, fmt.Errorf("loading the spaces of a site: %w", err)
 	}

@@ -564,7 +564,8 @@ func (r *Resolver) spaceCounts(ctx context.Context, s *ent.Space) (spaceCounts, 
 }
 
 // primeSpaces loads, for a page of spaces, what its items will ask for: their
-// counts, current revisions and parent collections, each in one batch, and
+// current revisions and parent collections, each in one batch (their
+// counters come with their rows), and
 // primes the request's loaders with them. Loader batches alone are not
 // enough: a batch holds the keys that arrive within its short wait, so a long
 // page, or a busy machine, splits into batches and the cost grows with the
@@ -575,15 +576,12 @@ func (r *Resolver) primeSpaces(ctx context.Context, spaces []*ent.Space) error {
 	if len(spaces) == 0 {
 		return nil
 	}
-	l := loadersFrom(ctx)
 	spaceLoader, revLoader, colLoader := r.spaces.loader(ctx), r.revisions.loader(ctx), r.collections.loader(ctx)
-	counts, revisions, parents := spaceListNeeds(ctx)
-	ids := make([]string, len(spaces))
+	revisions, parents := spaceListNeeds(ctx)
 	var revIDs, parentIDs []string
 	seen := map[string]bool{}
-	for i, s := range spaces {
+	for _, s := range spaces {
 		spaceLoader.Prime(ctx, s.ID, s)
-		ids[i] = s.ID
 		if s.RevisionID != nil {
 			revIDs = append(revIDs, *s.RevisionID)
 		}
@@ -598,26 +596,7 @@ func (r *Resolver) primeSpaces(ctx context.Context, spaces []*ent.Space) error {
 	// Primed rows are decided when they are read, as with the loaders.
 	ctx = internal(ctx, "priming the loaders of a listed page")
 	db := r.db(ctx)
-	if counts {
-		// Read with the page (see spacePage), or counted here for spaces
-		// listed otherwise.
-		primeCounts(ctx, spaces)
-		var missing []string
-		for _, s := range spaces {
-			if _, ok := countsOf(s); !ok {
-				missing = append(missing, s.ID)
-			}
-		}
-		if len(missing) > 0 {
-			c, err := r.loadSpaceCounts(ctx, missing)
-			if err != nil {
-				return err
-			}
-			for _, id := range missing {
-				l.spaceCounts().Prime(ctx, id, c[id])
-			}
-		}
-	}
+	primeCounts(ctx, spaces) // columns of their rows
 	if revisions && len(revIDs) > 0 {
 		revs, err := db.Revision.Query().Where(revision.IDIn(revIDs...)).All(ctx)
 		if err != nil {
@@ -641,15 +620,14 @@ func (r *Resolver) primeSpaces(ctx context.Context, spaces []*ent.Space) error {
 
 // spaceListNeeds reports what the items of a list of spaces need loaded: in
 // GraphQL, what the list's nodes or edges select; in /v1, which presents every
-// space whole, the counts (it names revisions and parents by ID, see
+// space whole, nothing (it names revisions and parents by ID, see
 // VisibleRevisionID).
-func spaceListNeeds(ctx context.Context) (counts, revisions, parents bool) {
+func spaceListNeeds(ctx context.Context) (revisions, parents bool) {
 	sel, ok := itemSelection(ctx, "SpaceConnection", "SpaceEdge", "Space")
 	if !ok {
-		return true, false, false
+		return false, false
 	}
-	return sel["commentCount"] || sel["changeRequestCount"] || sel["openChangeRequestCount"] || sel["draftChangeRequestCount"],
-		sel["revision"], sel["parent"]
+	return sel["revision"], sel["parent"]
 }
 
 // itemSelection returns the fields a GraphQL connection's items select,

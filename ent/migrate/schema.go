@@ -1118,6 +1118,10 @@ var (
 		{Name: "language", Type: field.TypeEnum, Nullable: true, Enums: []string{"en", "fr", "de", "es", "it", "pt", "pt-br", "ru", "ja", "zh", "yue", "ko", "ar", "hi", "nl", "pl", "tr", "sv", "no", "da", "fi", "el", "cs", "hu", "ro", "th", "vi", "id", "ms", "he", "uk", "sk", "bg", "hr", "lt", "lv", "et", "sl"}},
 		{Name: "position", Type: field.TypeFloat64, Default: 0},
 		{Name: "cr_seq", Type: field.TypeInt, Default: 0},
+		{Name: "cr_count", Type: field.TypeInt, Default: 0},
+		{Name: "cr_open_count", Type: field.TypeInt, Default: 0},
+		{Name: "cr_draft_count", Type: field.TypeInt, Default: 0},
+		{Name: "comment_open_count", Type: field.TypeInt, Default: 0},
 		{Name: "deleted_at", Type: field.TypeTime, Nullable: true},
 		{Name: "visitor_auth_private_key", Type: field.TypeString, Nullable: true},
 		{Name: "parent_id", Type: field.TypeString, Nullable: true, Size: 64},
@@ -1132,19 +1136,19 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "spaces_collections_spaces",
-				Columns:    []*schema.Column{SpacesColumns[14]},
+				Columns:    []*schema.Column{SpacesColumns[18]},
 				RefColumns: []*schema.Column{CollectionsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "spaces_organizations_spaces",
-				Columns:    []*schema.Column{SpacesColumns[15]},
+				Columns:    []*schema.Column{SpacesColumns[19]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "spaces_revisions_revision",
-				Columns:    []*schema.Column{SpacesColumns[16]},
+				Columns:    []*schema.Column{SpacesColumns[20]},
 				RefColumns: []*schema.Column{RevisionsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -1153,17 +1157,17 @@ var (
 			{
 				Name:    "space_organization_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{SpacesColumns[15], SpacesColumns[1]},
+				Columns: []*schema.Column{SpacesColumns[19], SpacesColumns[1]},
 			},
 			{
 				Name:    "space_parent_id_position",
 				Unique:  false,
-				Columns: []*schema.Column{SpacesColumns[14], SpacesColumns[10]},
+				Columns: []*schema.Column{SpacesColumns[18], SpacesColumns[10]},
 			},
 			{
 				Name:    "space_organization_id_position",
 				Unique:  false,
-				Columns: []*schema.Column{SpacesColumns[15], SpacesColumns[10]},
+				Columns: []*schema.Column{SpacesColumns[19], SpacesColumns[10]},
 				Annotation: &entsql.IndexAnnotation{
 					Where: "parent_id IS NULL",
 				},
@@ -1171,12 +1175,12 @@ var (
 			{
 				Name:    "space_deleted_at",
 				Unique:  false,
-				Columns: []*schema.Column{SpacesColumns[12]},
+				Columns: []*schema.Column{SpacesColumns[16]},
 			},
 			{
 				Name:    "space_organization_id_visibility",
 				Unique:  false,
-				Columns: []*schema.Column{SpacesColumns[15], SpacesColumns[6]},
+				Columns: []*schema.Column{SpacesColumns[19], SpacesColumns[6]},
 			},
 		},
 	}

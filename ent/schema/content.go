@@ -111,6 +111,15 @@ func (Space) Fields() []ent.Field {
 		// cr_seq allocates change request numbers: the creating transaction
 		// increments it, and UNIQUE(space, number) backs it up.
 		field.Int("cr_seq").Default(0).Annotations(internal()),
+		// The counters: change requests (all, open, draft) and open comments
+		// on the space itself (not on a change request). Triggers keep them
+		// in the transaction of every change to a change request or comment
+		// (migration 20261127020000_space_counter_triggers), so a space's row
+		// holds them and reading them costs nothing more.
+		field.Int("cr_count").Default(0).Annotations(internal()),
+		field.Int("cr_open_count").Default(0).Annotations(internal()),
+		field.Int("cr_draft_count").Default(0).Annotations(internal()),
+		field.Int("comment_open_count").Default(0).Annotations(internal()),
 		field.Time("deleted_at").Annotations(dateTime).Optional().Nillable().
 			Comment("When the space was deleted; null while it is live. A deleted space can be restored for 7 days."),
 		visitorAuthKey(),

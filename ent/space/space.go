@@ -44,6 +44,14 @@ const (
 	FieldRevisionID = "revision_id"
 	// FieldCrSeq holds the string denoting the cr_seq field in the database.
 	FieldCrSeq = "cr_seq"
+	// FieldCrCount holds the string denoting the cr_count field in the database.
+	FieldCrCount = "cr_count"
+	// FieldCrOpenCount holds the string denoting the cr_open_count field in the database.
+	FieldCrOpenCount = "cr_open_count"
+	// FieldCrDraftCount holds the string denoting the cr_draft_count field in the database.
+	FieldCrDraftCount = "cr_draft_count"
+	// FieldCommentOpenCount holds the string denoting the comment_open_count field in the database.
+	FieldCommentOpenCount = "comment_open_count"
 	// FieldDeletedAt holds the string denoting the deleted_at field in the database.
 	FieldDeletedAt = "deleted_at"
 	// FieldVisitorAuthPrivateKey holds the string denoting the visitor_auth_private_key field in the database.
@@ -157,6 +165,10 @@ var Columns = []string{
 	FieldPosition,
 	FieldRevisionID,
 	FieldCrSeq,
+	FieldCrCount,
+	FieldCrOpenCount,
+	FieldCrDraftCount,
+	FieldCommentOpenCount,
 	FieldDeletedAt,
 	FieldVisitorAuthPrivateKey,
 }
@@ -198,6 +210,14 @@ var (
 	DefaultPosition float64
 	// DefaultCrSeq holds the default value on creation for the "cr_seq" field.
 	DefaultCrSeq int
+	// DefaultCrCount holds the default value on creation for the "cr_count" field.
+	DefaultCrCount int
+	// DefaultCrOpenCount holds the default value on creation for the "cr_open_count" field.
+	DefaultCrOpenCount int
+	// DefaultCrDraftCount holds the default value on creation for the "cr_draft_count" field.
+	DefaultCrDraftCount int
+	// DefaultCommentOpenCount holds the default value on creation for the "comment_open_count" field.
+	DefaultCommentOpenCount int
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() string
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -324,6 +344,26 @@ func ByRevisionID(opts ...sql.OrderTermOption) OrderOption {
 // ByCrSeq orders the results by the cr_seq field.
 func ByCrSeq(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldCrSeq, opts...).ToFunc()
+}
+
+// ByCrCount orders the results by the cr_count field.
+func ByCrCount(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCrCount, opts...).ToFunc()
+}
+
+// ByCrOpenCount orders the results by the cr_open_count field.
+func ByCrOpenCount(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCrOpenCount, opts...).ToFunc()
+}
+
+// ByCrDraftCount orders the results by the cr_draft_count field.
+func ByCrDraftCount(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCrDraftCount, opts...).ToFunc()
+}
+
+// ByCommentOpenCount orders the results by the comment_open_count field.
+func ByCommentOpenCount(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCommentOpenCount, opts...).ToFunc()
 }
 
 // ByDeletedAt orders the results by the deleted_at field.

@@ -116,6 +116,26 @@ func CrSeq(v int) predicate.Space {
 	return predicate.Space(sql.FieldEQ(FieldCrSeq, v))
 }
 
+// CrCount applies equality check predicate on the "cr_count" field. It's identical to CrCountEQ.
+func CrCount(v int) predicate.Space {
+	return predicate.Space(sql.FieldEQ(FieldCrCount, v))
+}
+
+// CrOpenCount applies equality check predicate on the "cr_open_count" field. It's identical to CrOpenCountEQ.
+func CrOpenCount(v int) predicate.Space {
+	return predicate.Space(sql.FieldEQ(FieldCrOpenCount, v))
+}
+
+// CrDraftCount applies equality check predicate on the "cr_draft_count" field. It's identical to CrDraftCountEQ.
+func CrDraftCount(v int) predicate.Space {
+	return predicate.Space(sql.FieldEQ(FieldCrDraftCount, v))
+}
+
+// CommentOpenCount applies equality check predicate on the "comment_open_count" field. It's identical to CommentOpenCountEQ.
+func CommentOpenCount(v int) predicate.Space {
+	return predicate.Space(sql.FieldEQ(FieldCommentOpenCount, v))
+}
+
 // DeletedAt applies equality check predicate on the "deleted_at" field. It's identical to DeletedAtEQ.
 func DeletedAt(v time.Time) predicate.Space {
 	return predicate.Space(sql.FieldEQ(FieldDeletedAt, v))
@@ -854,6 +874,166 @@ func CrSeqLT(v int) predicate.Space {
 // CrSeqLTE applies the LTE predicate on the "cr_seq" field.
 func CrSeqLTE(v int) predicate.Space {
 	return predicate.Space(sql.FieldLTE(FieldCrSeq, v))
+}
+
+// CrCountEQ applies the EQ predicate on the "cr_count" field.
+func CrCountEQ(v int) predicate.Space {
+	return predicate.Space(sql.FieldEQ(FieldCrCount, v))
+}
+
+// CrCountNEQ applies the NEQ predicate on the "cr_count" field.
+func CrCountNEQ(v int) predicate.Space {
+	return predicate.Space(sql.FieldNEQ(FieldCrCount, v))
+}
+
+// CrCountIn applies the In predicate on the "cr_count" field.
+func CrCountIn(vs ...int) predicate.Space {
+	return predicate.Space(sql.FieldIn(FieldCrCount, vs...))
+}
+
+// CrCountNotIn applies the NotIn predicate on the "cr_count" field.
+func CrCountNotIn(vs ...int) predicate.Space {
+	return predicate.Space(sql.FieldNotIn(FieldCrCount, vs...))
+}
+
+// CrCountGT applies the GT predicate on the "cr_count" field.
+func CrCountGT(v int) predicate.Space {
+	return predicate.Space(sql.FieldGT(FieldCrCount, v))
+}
+
+// CrCountGTE applies the GTE predicate on the "cr_count" field.
+func CrCountGTE(v int) predicate.Space {
+	return predicate.Space(sql.FieldGTE(FieldCrCount, v))
+}
+
+// CrCountLT applies the LT predicate on the "cr_count" field.
+func CrCountLT(v int) predicate.Space {
+	return predicate.Space(sql.FieldLT(FieldCrCount, v))
+}
+
+// CrCountLTE applies the LTE predicate on the "cr_count" field.
+func CrCountLTE(v int) predicate.Space {
+	return predicate.Space(sql.FieldLTE(FieldCrCount, v))
+}
+
+// CrOpenCountEQ applies the EQ predicate on the "cr_open_count" field.
+func CrOpenCountEQ(v int) predicate.Space {
+	return predicate.Space(sql.FieldEQ(FieldCrOpenCount, v))
+}
+
+// CrOpenCountNEQ applies the NEQ predicate on the "cr_open_count" field.
+func CrOpenCountNEQ(v int) predicate.Space {
+	return predicate.Space(sql.FieldNEQ(FieldCrOpenCount, v))
+}
+
+// CrOpenCountIn applies the In predicate on the "cr_open_count" field.
+func CrOpenCountIn(vs ...int) predicate.Space {
+	return predicate.Space(sql.FieldIn(FieldCrOpenCount, vs...))
+}
+
+// CrOpenCountNotIn applies the NotIn predicate on the "cr_open_count" field.
+func CrOpenCountNotIn(vs ...int) predicate.Space {
+	return predicate.Space(sql.FieldNotIn(FieldCrOpenCount, vs...))
+}
+
+// CrOpenCountGT applies the GT predicate on the "cr_open_count" field.
+func CrOpenCountGT(v int) predicate.Space {
+	return predicate.Space(sql.FieldGT(FieldCrOpenCount, v))
+}
+
+// CrOpenCountGTE applies the GTE predicate on the "cr_open_count" field.
+func CrOpenCountGTE(v int) predicate.Space {
+	return predicate.Space(sql.FieldGTE(FieldCrOpenCount, v))
+}
+
+// CrOpenCountLT applies the LT predicate on the "cr_open_count" field.
+func CrOpenCountLT(v int) predicate.Space {
+	return predicate.Space(sql.FieldLT(FieldCrOpenCount, v))
+}
+
+// CrOpenCountLTE applies the LTE predicate on the "cr_open_count" field.
+func CrOpenCountLTE(v int) predicate.Space {
+	return predicate.Space(sql.FieldLTE(FieldCrOpenCount, v))
+}
+
+// CrDraftCountEQ applies the EQ predicate on the "cr_draft_count" field.
+func CrDraftCountEQ(v int) predicate.Space {
+	return predicate.Space(sql.FieldEQ(FieldCrDraftCount, v))
+}
+
+// CrDraftCountNEQ applies the NEQ predicate on the "cr_draft_count" field.
+func CrDraftCountNEQ(v int) predicate.Space {
+	return predicate.Space(sql.FieldNEQ(FieldCrDraftCount, v))
+}
+
+// CrDraftCountIn applies the In predicate on the "cr_draft_count" field.
+func CrDraftCountIn(vs ...int) predicate.Space {
+	return predicate.Space(sql.FieldIn(FieldCrDraftCount, vs...))
+}
+
+// CrDraftCountNotIn applies the NotIn predicate on the "cr_draft_count" field.
+func CrDraftCountNotIn(vs ...int) predicate.Space {
+	return predicate.Space(sql.FieldNotIn(FieldCrDraftCount, vs...))
+}
+
+// CrDraftCountGT applies the GT predicate on the "cr_draft_count" field.
+func CrDraftCountGT(v int) predicate.Space {
+	return predicate.Space(sql.FieldGT(FieldCrDraftCount, v))
+}
+
+// CrDraftCountGTE applies the GTE predicate on the "cr_draft_count" field.
+func CrDraftCountGTE(v int) predicate.Space {
+	return predicate.Space(sql.FieldGTE(FieldCrDraftCount, v))
+}
+
+// CrDraftCountLT applies the LT predicate on the "cr_draft_count" field.
+func CrDraftCountLT(v int) predicate.Space {
+	return predicate.Space(sql.FieldLT(FieldCrDraftCount, v))
+}
+
+// CrDraftCountLTE applies the LTE predicate on the "cr_draft_count" field.
+func CrDraftCountLTE(v int) predicate.Space {
+	return predicate.Space(sql.FieldLTE(FieldCrDraftCount, v))
+}
+
+// CommentOpenCountEQ applies the EQ predicate on the "comment_open_count" field.
+func CommentOpenCountEQ(v int) predicate.Space {
+	return predicate.Space(sql.FieldEQ(FieldCommentOpenCount, v))
+}
+
+// CommentOpenCountNEQ applies the NEQ predicate on the "comment_open_count" field.
+func CommentOpenCountNEQ(v int) predicate.Space {
+	return predicate.Space(sql.FieldNEQ(FieldCommentOpenCount, v))
+}
+
+// CommentOpenCountIn applies the In predicate on the "comment_open_count" field.
+func CommentOpenCountIn(vs ...int) predicate.Space {
+	return predicate.Space(sql.FieldIn(FieldCommentOpenCount, vs...))
+}
+
+// CommentOpenCountNotIn applies the NotIn predicate on the "comment_open_count" field.
+func CommentOpenCountNotIn(vs ...int) predicate.Space {
+	return predicate.Space(sql.FieldNotIn(FieldCommentOpenCount, vs...))
+}
+
+// CommentOpenCountGT applies the GT predicate on the "comment_open_count" field.
+func CommentOpenCountGT(v int) predicate.Space {
+	return predicate.Space(sql.FieldGT(FieldCommentOpenCount, v))
+}
+
+// CommentOpenCountGTE applies the GTE predicate on the "comment_open_count" field.
+func CommentOpenCountGTE(v int) predicate.Space {
+	return predicate.Space(sql.FieldGTE(FieldCommentOpenCount, v))
+}
+
+// CommentOpenCountLT applies the LT predicate on the "comment_open_count" field.
+func CommentOpenCountLT(v int) predicate.Space {
+	return predicate.Space(sql.FieldLT(FieldCommentOpenCount, v))
+}
+
+// CommentOpenCountLTE applies the LTE predicate on the "comment_open_count" field.
+func CommentOpenCountLTE(v int) predicate.Space {
+	return predicate.Space(sql.FieldLTE(FieldCommentOpenCount, v))
 }
 
 // DeletedAtEQ applies the EQ predicate on the "deleted_at" field.

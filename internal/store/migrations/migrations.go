@@ -11,8 +11,10 @@
 // SQLite, a tsvector column under a GIN index on PostgreSQL).
 //
 // A later file may hold SQL written by hand for what ent cannot describe
-// (HandWritten), as 20261127003000_access_epoch does: a table of one row and
-// the triggers that move it (see graph.viewerCache). The drift check plans
+// (HandWritten), as 20261127003000_access_epoch does (a table of one row and
+// the triggers that move it, see graph.viewerCache), and
+// 20261127020000_space_counter_triggers (the triggers that keep a space's
+// counters). The drift check plans
 // from the ent schema and does not see such SQL; the tests of the code that
 // relies on it do.
 package migrations
@@ -84,7 +86,7 @@ func Dir(d string) (*migrate.MemDir, error) {
 // hand, not planned from the ent schema: what ent cannot describe (see the
 // package comment). A test that builds the schema from the ent schema, as
 // the releases before versioned migrations did, runs them too.
-var HandWritten = []string{"20261127003000_access_epoch.sql"}
+var HandWritten = []string{"20261127003000_access_epoch.sql", "20261127020000_space_counter_triggers.sql"}
 
 // Dev is the dev database a migration is planned on: an empty SQLite
 // database (DB, see OpenSQLiteDev), or the URL of an empty PostgreSQL
