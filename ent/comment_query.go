@@ -650,6 +650,8 @@ func (_q *CommentQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Comm
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	_spec.ScanValues = reusedValues(_spec.ScanValues)
+
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -1021,6 +1023,8 @@ func (_q *CommentQuery) sqlCount(ctx context.Context) (int, error) {
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	_spec.ScanValues = reusedValues(_spec.ScanValues)
+
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {
 		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique

@@ -502,6 +502,8 @@ func (_q *CommentReplyQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	_spec.ScanValues = reusedValues(_spec.ScanValues)
+
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -715,6 +717,8 @@ func (_q *CommentReplyQuery) sqlCount(ctx context.Context) (int, error) {
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	_spec.ScanValues = reusedValues(_spec.ScanValues)
+
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {
 		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique

@@ -579,6 +579,8 @@ func (_q *IntegrationInstallationQuery) sqlAll(ctx context.Context, hooks ...que
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	_spec.ScanValues = reusedValues(_spec.ScanValues)
+
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -913,6 +915,8 @@ func (_q *IntegrationInstallationQuery) sqlCount(ctx context.Context) (int, erro
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	_spec.ScanValues = reusedValues(_spec.ScanValues)
+
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {
 		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique

@@ -353,6 +353,8 @@ func (_q *IntegrationSiteInstallationQuery) sqlAll(ctx context.Context, hooks ..
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	_spec.ScanValues = reusedValues(_spec.ScanValues)
+
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -441,6 +443,8 @@ func (_q *IntegrationSiteInstallationQuery) sqlCount(ctx context.Context) (int, 
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	_spec.ScanValues = reusedValues(_spec.ScanValues)
+
 	_spec.Unique = false
 	_spec.Node.Columns = nil
 	return sqlgraph.CountNodes(ctx, _q.driver, _spec)

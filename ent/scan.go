@@ -14,7 +14,7 @@ import (
 // those named with its prefix, without it. See ScanJoined.
 type RowPart[T any] struct {
 	prefix string
-	values func(columns []string) ([]any, error)
+	values func(columns []string) ([]any, error) // a new set of destinations
 	assign func(columns []string, values []any) (*T, error)
 }
 
@@ -57,16 +57,17 @@ func ScanJoined[A, B any](rows *sql.Rows, a RowPart[A], b RowPart[B]) ([]*A, []*
 	}
 	var as []*A
 	var bs []*B
+	scanA, scanB := reusedValues(a.values), reusedValues(b.values)
+	all := make([]any, len(columns))
 	for rows.Next() {
-		va, err := a.values(colsA)
+		va, err := scanA(colsA)
 		if err != nil {
 			return nil, nil, err
 		}
-		vb, err := b.values(colsB)
+		vb, err := scanB(colsB)
 		if err != nil {
 			return nil, nil, err
 		}
-		all := make([]any, len(columns))
 		for i, j, k := 0, 0, 0; i < len(columns); i++ {
 			if inB[i] {
 				all[i], k = vb[k], k+1
@@ -96,6 +97,44 @@ func ScanJoined[A, B any](rows *sql.Rows, a RowPart[A], b RowPart[B]) ([]*A, []*
 	return as, bs, rows.Err()
 }
 
+// reusedValues returns a ScanValues that allocates the scan destinations of
+// a statement's rows for its first row, and hands the same ones to every
+// later row, since assignValues copies what they hold into the row's entity
+// (a string, a time, the slice of bytes database/sql made for the row). A
+// destination of a column the entity does not know (sql.UnknownType, such
+// as a count a modifier selects) is new for every row: the entity keeps it
+// for Value. Two allocations a column of every row were an eighth of a
+// nested read's (graph/nested.go). A count, which scans no entity, has no
+// ScanValues and keeps none.
+func reusedValues(scan func(columns []string) ([]any, error)) func(columns []string) ([]any, error) {
+	if scan == nil {
+		return nil
+	}
+	var values []any
+	var unknown []int // the columns whose destinations are new for every row
+	return func(columns []string) ([]any, error) {
+		if values == nil || len(values) != len(columns) {
+			v, err := scan(columns)
+			if err != nil {
+				return nil, err
+			}
+			values, unknown = v, unknown[:0]
+			for i, d := range v {
+				if _, ok := d.(*sql.UnknownType); ok {
+					unknown = append(unknown, i)
+				}
+			}
+			return v, nil
+		}
+		// The slots are set anew, not tested: sqlgraph replaces an unknown
+		// destination in the slice it is given by one of the column's type.
+		for _, i := range unknown {
+			values[i] = new(sql.UnknownType)
+		}
+		return values, nil
+	}
+}
+
 // ScanRows reads rows of the APIToken table into entities bound to the
 // client, and closes them. The rows hold the table's columns, in any order,
 // and any others selected beside them, which Value reads. It is the reading
@@ -109,8 +148,9 @@ func (c *APITokenClient) ScanRows(rows *sql.Rows) ([]*APIToken, error) {
 		return nil, err
 	}
 	var nodes []*APIToken
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*APIToken).scanValues(nil, columns) })
 	for rows.Next() {
-		values, err := (*APIToken).scanValues(nil, columns)
+		values, err := scan(columns)
 		if err != nil {
 			return nil, err
 		}
@@ -150,8 +190,9 @@ func (c *ChangeRequestClient) ScanRows(rows *sql.Rows) ([]*ChangeRequest, error)
 		return nil, err
 	}
 	var nodes []*ChangeRequest
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*ChangeRequest).scanValues(nil, columns) })
 	for rows.Next() {
-		values, err := (*ChangeRequest).scanValues(nil, columns)
+		values, err := scan(columns)
 		if err != nil {
 			return nil, err
 		}
@@ -191,8 +232,9 @@ func (c *CollectionClient) ScanRows(rows *sql.Rows) ([]*Collection, error) {
 		return nil, err
 	}
 	var nodes []*Collection
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*Collection).scanValues(nil, columns) })
 	for rows.Next() {
-		values, err := (*Collection).scanValues(nil, columns)
+		values, err := scan(columns)
 		if err != nil {
 			return nil, err
 		}
@@ -232,8 +274,9 @@ func (c *CommentClient) ScanRows(rows *sql.Rows) ([]*Comment, error) {
 		return nil, err
 	}
 	var nodes []*Comment
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*Comment).scanValues(nil, columns) })
 	for rows.Next() {
-		values, err := (*Comment).scanValues(nil, columns)
+		values, err := scan(columns)
 		if err != nil {
 			return nil, err
 		}
@@ -273,8 +316,9 @@ func (c *CommentReplyClient) ScanRows(rows *sql.Rows) ([]*CommentReply, error) {
 		return nil, err
 	}
 	var nodes []*CommentReply
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*CommentReply).scanValues(nil, columns) })
 	for rows.Next() {
-		values, err := (*CommentReply).scanValues(nil, columns)
+		values, err := scan(columns)
 		if err != nil {
 			return nil, err
 		}
@@ -314,8 +358,9 @@ func (c *ContentGrantClient) ScanRows(rows *sql.Rows) ([]*ContentGrant, error) {
 		return nil, err
 	}
 	var nodes []*ContentGrant
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*ContentGrant).scanValues(nil, columns) })
 	for rows.Next() {
-		values, err := (*ContentGrant).scanValues(nil, columns)
+		values, err := scan(columns)
 		if err != nil {
 			return nil, err
 		}
@@ -355,8 +400,9 @@ func (c *ContentObjectClient) ScanRows(rows *sql.Rows) ([]*ContentObject, error)
 		return nil, err
 	}
 	var nodes []*ContentObject
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*ContentObject).scanValues(nil, columns) })
 	for rows.Next() {
-		values, err := (*ContentObject).scanValues(nil, columns)
+		values, err := scan(columns)
 		if err != nil {
 			return nil, err
 		}
@@ -396,8 +442,9 @@ func (c *IntegrationClient) ScanRows(rows *sql.Rows) ([]*Integration, error) {
 		return nil, err
 	}
 	var nodes []*Integration
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*Integration).scanValues(nil, columns) })
 	for rows.Next() {
-		values, err := (*Integration).scanValues(nil, columns)
+		values, err := scan(columns)
 		if err != nil {
 			return nil, err
 		}
@@ -437,8 +484,9 @@ func (c *IntegrationInstallationClient) ScanRows(rows *sql.Rows) ([]*Integration
 		return nil, err
 	}
 	var nodes []*IntegrationInstallation
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*IntegrationInstallation).scanValues(nil, columns) })
 	for rows.Next() {
-		values, err := (*IntegrationInstallation).scanValues(nil, columns)
+		values, err := scan(columns)
 		if err != nil {
 			return nil, err
 		}
@@ -478,8 +526,9 @@ func (c *IntegrationSiteInstallationClient) ScanRows(rows *sql.Rows) ([]*Integra
 		return nil, err
 	}
 	var nodes []*IntegrationSiteInstallation
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*IntegrationSiteInstallation).scanValues(nil, columns) })
 	for rows.Next() {
-		values, err := (*IntegrationSiteInstallation).scanValues(nil, columns)
+		values, err := scan(columns)
 		if err != nil {
 			return nil, err
 		}
@@ -519,8 +568,9 @@ func (c *IntegrationSpaceInstallationClient) ScanRows(rows *sql.Rows) ([]*Integr
 		return nil, err
 	}
 	var nodes []*IntegrationSpaceInstallation
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*IntegrationSpaceInstallation).scanValues(nil, columns) })
 	for rows.Next() {
-		values, err := (*IntegrationSpaceInstallation).scanValues(nil, columns)
+		values, err := scan(columns)
 		if err != nil {
 			return nil, err
 		}
@@ -560,8 +610,9 @@ func (c *InviteClient) ScanRows(rows *sql.Rows) ([]*Invite, error) {
 		return nil, err
 	}
 	var nodes []*Invite
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*Invite).scanValues(nil, columns) })
 	for rows.Next() {
-		values, err := (*Invite).scanValues(nil, columns)
+		values, err := scan(columns)
 		if err != nil {
 			return nil, err
 		}
@@ -601,8 +652,9 @@ func (c *MemberClient) ScanRows(rows *sql.Rows) ([]*Member, error) {
 		return nil, err
 	}
 	var nodes []*Member
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*Member).scanValues(nil, columns) })
 	for rows.Next() {
-		values, err := (*Member).scanValues(nil, columns)
+		values, err := scan(columns)
 		if err != nil {
 			return nil, err
 		}
@@ -642,8 +694,9 @@ func (c *OpenAPISpecClient) ScanRows(rows *sql.Rows) ([]*OpenAPISpec, error) {
 		return nil, err
 	}
 	var nodes []*OpenAPISpec
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*OpenAPISpec).scanValues(nil, columns) })
 	for rows.Next() {
-		values, err := (*OpenAPISpec).scanValues(nil, columns)
+		values, err := scan(columns)
 		if err != nil {
 			return nil, err
 		}
@@ -683,8 +736,9 @@ func (c *OpenAPISpecVersionClient) ScanRows(rows *sql.Rows) ([]*OpenAPISpecVersi
 		return nil, err
 	}
 	var nodes []*OpenAPISpecVersion
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*OpenAPISpecVersion).scanValues(nil, columns) })
 	for rows.Next() {
-		values, err := (*OpenAPISpecVersion).scanValues(nil, columns)
+		values, err := scan(columns)
 		if err != nil {
 			return nil, err
 		}
@@ -724,8 +778,9 @@ func (c *OrganizationClient) ScanRows(rows *sql.Rows) ([]*Organization, error) {
 		return nil, err
 	}
 	var nodes []*Organization
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*Organization).scanValues(nil, columns) })
 	for rows.Next() {
-		values, err := (*Organization).scanValues(nil, columns)
+		values, err := scan(columns)
 		if err != nil {
 			return nil, err
 		}
@@ -765,8 +820,9 @@ func (c *ReactionClient) ScanRows(rows *sql.Rows) ([]*Reaction, error) {
 		return nil, err
 	}
 	var nodes []*Reaction
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*Reaction).scanValues(nil, columns) })
 	for rows.Next() {
-		values, err := (*Reaction).scanValues(nil, columns)
+		values, err := scan(columns)
 		if err != nil {
 			return nil, err
 		}
@@ -806,8 +862,9 @@ func (c *RevisionClient) ScanRows(rows *sql.Rows) ([]*Revision, error) {
 		return nil, err
 	}
 	var nodes []*Revision
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*Revision).scanValues(nil, columns) })
 	for rows.Next() {
-		values, err := (*Revision).scanValues(nil, columns)
+		values, err := scan(columns)
 		if err != nil {
 			return nil, err
 		}
@@ -847,8 +904,9 @@ func (c *SAMLProviderClient) ScanRows(rows *sql.Rows) ([]*SAMLProvider, error) {
 		return nil, err
 	}
 	var nodes []*SAMLProvider
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*SAMLProvider).scanValues(nil, columns) })
 	for rows.Next() {
-		values, err := (*SAMLProvider).scanValues(nil, columns)
+		values, err := scan(columns)
 		if err != nil {
 			return nil, err
 		}
@@ -888,8 +946,9 @@ func (c *ShareLinkClient) ScanRows(rows *sql.Rows) ([]*ShareLink, error) {
 		return nil, err
 	}
 	var nodes []*ShareLink
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*ShareLink).scanValues(nil, columns) })
 	for rows.Next() {
-		values, err := (*ShareLink).scanValues(nil, columns)
+		values, err := scan(columns)
 		if err != nil {
 			return nil, err
 		}
@@ -929,8 +988,9 @@ func (c *SiteClient) ScanRows(rows *sql.Rows) ([]*Site, error) {
 		return nil, err
 	}
 	var nodes []*Site
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*Site).scanValues(nil, columns) })
 	for rows.Next() {
-		values, err := (*Site).scanValues(nil, columns)
+		values, err := scan(columns)
 		if err != nil {
 			return nil, err
 		}
@@ -970,8 +1030,9 @@ func (c *SiteRedirectClient) ScanRows(rows *sql.Rows) ([]*SiteRedirect, error) {
 		return nil, err
 	}
 	var nodes []*SiteRedirect
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*SiteRedirect).scanValues(nil, columns) })
 	for rows.Next() {
-		values, err := (*SiteRedirect).scanValues(nil, columns)
+		values, err := scan(columns)
 		if err != nil {
 			return nil, err
 		}
@@ -1011,8 +1072,9 @@ func (c *SiteSectionClient) ScanRows(rows *sql.Rows) ([]*SiteSection, error) {
 		return nil, err
 	}
 	var nodes []*SiteSection
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*SiteSection).scanValues(nil, columns) })
 	for rows.Next() {
-		values, err := (*SiteSection).scanValues(nil, columns)
+		values, err := scan(columns)
 		if err != nil {
 			return nil, err
 		}
@@ -1052,8 +1114,9 @@ func (c *SiteSectionGroupClient) ScanRows(rows *sql.Rows) ([]*SiteSectionGroup, 
 		return nil, err
 	}
 	var nodes []*SiteSectionGroup
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*SiteSectionGroup).scanValues(nil, columns) })
 	for rows.Next() {
-		values, err := (*SiteSectionGroup).scanValues(nil, columns)
+		values, err := scan(columns)
 		if err != nil {
 			return nil, err
 		}
@@ -1093,8 +1156,9 @@ func (c *SiteSpaceClient) ScanRows(rows *sql.Rows) ([]*SiteSpace, error) {
 		return nil, err
 	}
 	var nodes []*SiteSpace
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*SiteSpace).scanValues(nil, columns) })
 	for rows.Next() {
-		values, err := (*SiteSpace).scanValues(nil, columns)
+		values, err := scan(columns)
 		if err != nil {
 			return nil, err
 		}
@@ -1134,8 +1198,9 @@ func (c *SpaceClient) ScanRows(rows *sql.Rows) ([]*Space, error) {
 		return nil, err
 	}
 	var nodes []*Space
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*Space).scanValues(nil, columns) })
 	for rows.Next() {
-		values, err := (*Space).scanValues(nil, columns)
+		values, err := scan(columns)
 		if err != nil {
 			return nil, err
 		}
@@ -1175,8 +1240,9 @@ func (c *TeamClient) ScanRows(rows *sql.Rows) ([]*Team, error) {
 		return nil, err
 	}
 	var nodes []*Team
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*Team).scanValues(nil, columns) })
 	for rows.Next() {
-		values, err := (*Team).scanValues(nil, columns)
+		values, err := scan(columns)
 		if err != nil {
 			return nil, err
 		}
@@ -1216,8 +1282,9 @@ func (c *TeamMemberClient) ScanRows(rows *sql.Rows) ([]*TeamMember, error) {
 		return nil, err
 	}
 	var nodes []*TeamMember
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*TeamMember).scanValues(nil, columns) })
 	for rows.Next() {
-		values, err := (*TeamMember).scanValues(nil, columns)
+		values, err := scan(columns)
 		if err != nil {
 			return nil, err
 		}
@@ -1257,8 +1324,9 @@ func (c *TranslationSettingsClient) ScanRows(rows *sql.Rows) ([]*TranslationSett
 		return nil, err
 	}
 	var nodes []*TranslationSettings
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*TranslationSettings).scanValues(nil, columns) })
 	for rows.Next() {
-		values, err := (*TranslationSettings).scanValues(nil, columns)
+		values, err := scan(columns)
 		if err != nil {
 			return nil, err
 		}
@@ -1298,8 +1366,9 @@ func (c *UserClient) ScanRows(rows *sql.Rows) ([]*User, error) {
 		return nil, err
 	}
 	var nodes []*User
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*User).scanValues(nil, columns) })
 	for rows.Next() {
-		values, err := (*User).scanValues(nil, columns)
+		values, err := scan(columns)
 		if err != nil {
 			return nil, err
 		}
@@ -1339,8 +1408,9 @@ func (c *WebhookDeliveryClient) ScanRows(rows *sql.Rows) ([]*WebhookDelivery, er
 		return nil, err
 	}
 	var nodes []*WebhookDelivery
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*WebhookDelivery).scanValues(nil, columns) })
 	for rows.Next() {
-		values, err := (*WebhookDelivery).scanValues(nil, columns)
+		values, err := scan(columns)
 		if err != nil {
 			return nil, err
 		}
@@ -1380,8 +1450,9 @@ func (c *WebhookEndpointClient) ScanRows(rows *sql.Rows) ([]*WebhookEndpoint, er
 		return nil, err
 	}
 	var nodes []*WebhookEndpoint
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*WebhookEndpoint).scanValues(nil, columns) })
 	for rows.Next() {
-		values, err := (*WebhookEndpoint).scanValues(nil, columns)
+		values, err := scan(columns)
 		if err != nil {
 			return nil, err
 		}
