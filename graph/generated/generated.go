@@ -57645,7 +57645,7 @@ func (ec *executionContext) _APIToken(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var aPITokenConnectionImplementors = []string{"APITokenConnection"}
@@ -57732,7 +57732,7 @@ func (ec *executionContext) _APITokenConnection(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var aPITokenEdgeImplementors = []string{"APITokenEdge"}
@@ -57776,7 +57776,7 @@ func (ec *executionContext) _APITokenEdge(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var addReactionPayloadImplementors = []string{"AddReactionPayload"}
@@ -57825,7 +57825,7 @@ func (ec *executionContext) _AddReactionPayload(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var addTeamMemberPayloadImplementors = []string{"AddTeamMemberPayload"}
@@ -57869,7 +57869,7 @@ func (ec *executionContext) _AddTeamMemberPayload(ctx context.Context, sel ast.S
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var changeRequestImplementors = []string{"ChangeRequest", "Node"}
@@ -58432,7 +58432,7 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var changeRequestConnectionImplementors = []string{"ChangeRequestConnection"}
@@ -58519,7 +58519,7 @@ func (ec *executionContext) _ChangeRequestConnection(ctx context.Context, sel as
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var changeRequestEdgeImplementors = []string{"ChangeRequestEdge"}
@@ -58563,7 +58563,7 @@ func (ec *executionContext) _ChangeRequestEdge(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var changeRequestEventImplementors = []string{"ChangeRequestEvent"}
@@ -58655,7 +58655,7 @@ func (ec *executionContext) _ChangeRequestEvent(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var changeRequestURLsImplementors = []string{"ChangeRequestURLs"}
@@ -58699,7 +58699,7 @@ func (ec *executionContext) _ChangeRequestURLs(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var collectionImplementors = []string{"Collection", "Node"}
@@ -58991,7 +58991,7 @@ func (ec *executionContext) _Collection(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var collectionConnectionImplementors = []string{"CollectionConnection"}
@@ -59078,7 +59078,7 @@ func (ec *executionContext) _CollectionConnection(ctx context.Context, sel ast.S
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var collectionEdgeImplementors = []string{"CollectionEdge"}
@@ -59122,7 +59122,7 @@ func (ec *executionContext) _CollectionEdge(ctx context.Context, sel ast.Selecti
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var collectionPermissionsImplementors = []string{"CollectionPermissions"}
@@ -59176,7 +59176,7 @@ func (ec *executionContext) _CollectionPermissions(ctx context.Context, sel ast.
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var collectionURLsImplementors = []string{"CollectionURLs"}
@@ -59220,7 +59220,7 @@ func (ec *executionContext) _CollectionURLs(ctx context.Context, sel ast.Selecti
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var commentImplementors = []string{"Comment", "Node"}
@@ -59659,7 +59659,7 @@ func (ec *executionContext) _Comment(ctx context.Context, sel ast.SelectionSet, 
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var commentBodyImplementors = []string{"CommentBody"}
@@ -59736,7 +59736,7 @@ func (ec *executionContext) _CommentBody(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var commentConnectionImplementors = []string{"CommentConnection"}
@@ -59823,7 +59823,7 @@ func (ec *executionContext) _CommentConnection(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var commentEdgeImplementors = []string{"CommentEdge"}
@@ -59867,7 +59867,7 @@ func (ec *executionContext) _CommentEdge(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var commentEventImplementors = []string{"CommentEvent"}
@@ -60035,7 +60035,7 @@ func (ec *executionContext) _CommentEvent(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var commentPermissionsImplementors = []string{"CommentPermissions"}
@@ -60089,7 +60089,7 @@ func (ec *executionContext) _CommentPermissions(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var commentReplyImplementors = []string{"CommentReply", "Node"}
@@ -60404,7 +60404,7 @@ func (ec *executionContext) _CommentReply(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var commentReplyConnectionImplementors = []string{"CommentReplyConnection"}
@@ -60491,7 +60491,7 @@ func (ec *executionContext) _CommentReplyConnection(ctx context.Context, sel ast
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var commentReplyEdgeImplementors = []string{"CommentReplyEdge"}
@@ -60535,7 +60535,7 @@ func (ec *executionContext) _CommentReplyEdge(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var commentTargetImplementors = []string{"CommentTarget"}
@@ -60693,7 +60693,7 @@ func (ec *executionContext) _CommentTarget(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var commentTargetNodeImplementors = []string{"CommentTargetNode"}
@@ -60732,7 +60732,7 @@ func (ec *executionContext) _CommentTargetNode(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var commentTargetPageImplementors = []string{"CommentTargetPage"}
@@ -60806,7 +60806,7 @@ func (ec *executionContext) _CommentTargetPage(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var commentURLsImplementors = []string{"CommentURLs"}
@@ -60845,7 +60845,7 @@ func (ec *executionContext) _CommentURLs(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var contentReferenceUsageImplementors = []string{"ContentReferenceUsage"}
@@ -61023,7 +61023,7 @@ func (ec *executionContext) _ContentReferenceUsage(ctx context.Context, sel ast.
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var contentReferenceUsageConnectionImplementors = []string{"ContentReferenceUsageConnection"}
@@ -61148,7 +61148,7 @@ func (ec *executionContext) _ContentReferenceUsageConnection(ctx context.Context
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var contentReferenceUsageEdgeImplementors = []string{"ContentReferenceUsageEdge"}
@@ -61192,7 +61192,7 @@ func (ec *executionContext) _ContentReferenceUsageEdge(ctx context.Context, sel 
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var contentReferencesBrokenStatsImplementors = []string{"ContentReferencesBrokenStats"}
@@ -61236,7 +61236,7 @@ func (ec *executionContext) _ContentReferencesBrokenStats(ctx context.Context, s
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var contentReferencesStatsImplementors = []string{"ContentReferencesStats"}
@@ -61280,7 +61280,7 @@ func (ec *executionContext) _ContentReferencesStats(ctx context.Context, sel ast
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var createAPITokenPayloadImplementors = []string{"CreateAPITokenPayload"}
@@ -61329,7 +61329,7 @@ func (ec *executionContext) _CreateAPITokenPayload(ctx context.Context, sel ast.
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var createChangeRequestPayloadImplementors = []string{"CreateChangeRequestPayload"}
@@ -61373,7 +61373,7 @@ func (ec *executionContext) _CreateChangeRequestPayload(ctx context.Context, sel
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var createCollectionPayloadImplementors = []string{"CreateCollectionPayload"}
@@ -61417,7 +61417,7 @@ func (ec *executionContext) _CreateCollectionPayload(ctx context.Context, sel as
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var createLinkInvitePayloadImplementors = []string{"CreateLinkInvitePayload"}
@@ -61461,7 +61461,7 @@ func (ec *executionContext) _CreateLinkInvitePayload(ctx context.Context, sel as
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var createOpenAPISpecPayloadImplementors = []string{"CreateOpenAPISpecPayload"}
@@ -61505,7 +61505,7 @@ func (ec *executionContext) _CreateOpenAPISpecPayload(ctx context.Context, sel a
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var createOrganizationPayloadImplementors = []string{"CreateOrganizationPayload"}
@@ -61549,7 +61549,7 @@ func (ec *executionContext) _CreateOrganizationPayload(ctx context.Context, sel 
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var createPagePayloadImplementors = []string{"CreatePagePayload"}
@@ -61598,7 +61598,7 @@ func (ec *executionContext) _CreatePagePayload(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var createSAMLProviderPayloadImplementors = []string{"CreateSAMLProviderPayload"}
@@ -61642,7 +61642,7 @@ func (ec *executionContext) _CreateSAMLProviderPayload(ctx context.Context, sel 
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var createShareLinkPayloadImplementors = []string{"CreateShareLinkPayload"}
@@ -61686,7 +61686,7 @@ func (ec *executionContext) _CreateShareLinkPayload(ctx context.Context, sel ast
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var createSitePayloadImplementors = []string{"CreateSitePayload"}
@@ -61730,7 +61730,7 @@ func (ec *executionContext) _CreateSitePayload(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var createSiteRedirectPayloadImplementors = []string{"CreateSiteRedirectPayload"}
@@ -61774,7 +61774,7 @@ func (ec *executionContext) _CreateSiteRedirectPayload(ctx context.Context, sel 
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var createSiteSectionGroupPayloadImplementors = []string{"CreateSiteSectionGroupPayload"}
@@ -61818,7 +61818,7 @@ func (ec *executionContext) _CreateSiteSectionGroupPayload(ctx context.Context, 
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var createSiteSectionPayloadImplementors = []string{"CreateSiteSectionPayload"}
@@ -61862,7 +61862,7 @@ func (ec *executionContext) _CreateSiteSectionPayload(ctx context.Context, sel a
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var createSiteSpacePayloadImplementors = []string{"CreateSiteSpacePayload"}
@@ -61906,7 +61906,7 @@ func (ec *executionContext) _CreateSiteSpacePayload(ctx context.Context, sel ast
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var createSpacePayloadImplementors = []string{"CreateSpacePayload"}
@@ -61950,7 +61950,7 @@ func (ec *executionContext) _CreateSpacePayload(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var createTeamPayloadImplementors = []string{"CreateTeamPayload"}
@@ -61994,7 +61994,7 @@ func (ec *executionContext) _CreateTeamPayload(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var createTranslationSettingsPayloadImplementors = []string{"CreateTranslationSettingsPayload"}
@@ -62038,7 +62038,7 @@ func (ec *executionContext) _CreateTranslationSettingsPayload(ctx context.Contex
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var createWebhookEndpointPayloadImplementors = []string{"CreateWebhookEndpointPayload"}
@@ -62087,7 +62087,7 @@ func (ec *executionContext) _CreateWebhookEndpointPayload(ctx context.Context, s
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var deleteCollectionPayloadImplementors = []string{"DeleteCollectionPayload"}
@@ -62131,7 +62131,7 @@ func (ec *executionContext) _DeleteCollectionPayload(ctx context.Context, sel as
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var deleteCommentPayloadImplementors = []string{"DeleteCommentPayload"}
@@ -62175,7 +62175,7 @@ func (ec *executionContext) _DeleteCommentPayload(ctx context.Context, sel ast.S
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var deleteCommentReplyPayloadImplementors = []string{"DeleteCommentReplyPayload"}
@@ -62219,7 +62219,7 @@ func (ec *executionContext) _DeleteCommentReplyPayload(ctx context.Context, sel 
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var deleteFilePayloadImplementors = []string{"DeleteFilePayload"}
@@ -62268,7 +62268,7 @@ func (ec *executionContext) _DeleteFilePayload(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var deleteLinkInvitePayloadImplementors = []string{"DeleteLinkInvitePayload"}
@@ -62312,7 +62312,7 @@ func (ec *executionContext) _DeleteLinkInvitePayload(ctx context.Context, sel as
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var deleteOpenAPISpecPayloadImplementors = []string{"DeleteOpenAPISpecPayload"}
@@ -62356,7 +62356,7 @@ func (ec *executionContext) _DeleteOpenAPISpecPayload(ctx context.Context, sel a
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var deletePagePayloadImplementors = []string{"DeletePagePayload"}
@@ -62405,7 +62405,7 @@ func (ec *executionContext) _DeletePagePayload(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var deleteSAMLProviderPayloadImplementors = []string{"DeleteSAMLProviderPayload"}
@@ -62449,7 +62449,7 @@ func (ec *executionContext) _DeleteSAMLProviderPayload(ctx context.Context, sel 
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var deleteShareLinkPayloadImplementors = []string{"DeleteShareLinkPayload"}
@@ -62493,7 +62493,7 @@ func (ec *executionContext) _DeleteShareLinkPayload(ctx context.Context, sel ast
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var deleteSitePayloadImplementors = []string{"DeleteSitePayload"}
@@ -62537,7 +62537,7 @@ func (ec *executionContext) _DeleteSitePayload(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var deleteSiteRedirectPayloadImplementors = []string{"DeleteSiteRedirectPayload"}
@@ -62581,7 +62581,7 @@ func (ec *executionContext) _DeleteSiteRedirectPayload(ctx context.Context, sel 
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var deleteSiteSectionGroupPayloadImplementors = []string{"DeleteSiteSectionGroupPayload"}
@@ -62625,7 +62625,7 @@ func (ec *executionContext) _DeleteSiteSectionGroupPayload(ctx context.Context, 
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var deleteSiteSectionPayloadImplementors = []string{"DeleteSiteSectionPayload"}
@@ -62669,7 +62669,7 @@ func (ec *executionContext) _DeleteSiteSectionPayload(ctx context.Context, sel a
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var deleteSiteSpacePayloadImplementors = []string{"DeleteSiteSpacePayload"}
@@ -62713,7 +62713,7 @@ func (ec *executionContext) _DeleteSiteSpacePayload(ctx context.Context, sel ast
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var deleteSpacePayloadImplementors = []string{"DeleteSpacePayload"}
@@ -62757,7 +62757,7 @@ func (ec *executionContext) _DeleteSpacePayload(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var deleteTeamPayloadImplementors = []string{"DeleteTeamPayload"}
@@ -62801,7 +62801,7 @@ func (ec *executionContext) _DeleteTeamPayload(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var deleteTranslationSettingsPayloadImplementors = []string{"DeleteTranslationSettingsPayload"}
@@ -62845,7 +62845,7 @@ func (ec *executionContext) _DeleteTranslationSettingsPayload(ctx context.Contex
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var deleteWebhookEndpointPayloadImplementors = []string{"DeleteWebhookEndpointPayload"}
@@ -62889,7 +62889,7 @@ func (ec *executionContext) _DeleteWebhookEndpointPayload(ctx context.Context, s
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var duplicateSpacePayloadImplementors = []string{"DuplicateSpacePayload"}
@@ -62933,7 +62933,7 @@ func (ec *executionContext) _DuplicateSpacePayload(ctx context.Context, sel ast.
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var editPermissionsImplementors = []string{"EditPermissions"}
@@ -62977,7 +62977,7 @@ func (ec *executionContext) _EditPermissions(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var emojiReactionImplementors = []string{"EmojiReaction"}
@@ -63026,7 +63026,7 @@ func (ec *executionContext) _EmojiReaction(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var emojiReactionUserImplementors = []string{"EmojiReactionUser"}
@@ -63103,7 +63103,7 @@ func (ec *executionContext) _EmojiReactionUser(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var importContentPayloadImplementors = []string{"ImportContentPayload"}
@@ -63157,7 +63157,7 @@ func (ec *executionContext) _ImportContentPayload(ctx context.Context, sel ast.S
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var installIntegrationOnSitePayloadImplementors = []string{"InstallIntegrationOnSitePayload"}
@@ -63201,7 +63201,7 @@ func (ec *executionContext) _InstallIntegrationOnSitePayload(ctx context.Context
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var installIntegrationOnSpacePayloadImplementors = []string{"InstallIntegrationOnSpacePayload"}
@@ -63245,7 +63245,7 @@ func (ec *executionContext) _InstallIntegrationOnSpacePayload(ctx context.Contex
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var installIntegrationPayloadImplementors = []string{"InstallIntegrationPayload"}
@@ -63289,7 +63289,7 @@ func (ec *executionContext) _InstallIntegrationPayload(ctx context.Context, sel 
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var integrationImplementors = []string{"Integration", "Node"}
@@ -63768,7 +63768,7 @@ func (ec *executionContext) _Integration(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var integrationConnectionImplementors = []string{"IntegrationConnection"}
@@ -63855,7 +63855,7 @@ func (ec *executionContext) _IntegrationConnection(ctx context.Context, sel ast.
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var integrationEdgeImplementors = []string{"IntegrationEdge"}
@@ -63899,7 +63899,7 @@ func (ec *executionContext) _IntegrationEdge(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var integrationExternalLinkImplementors = []string{"IntegrationExternalLink"}
@@ -63943,7 +63943,7 @@ func (ec *executionContext) _IntegrationExternalLink(ctx context.Context, sel as
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var integrationInstallationImplementors = []string{"IntegrationInstallation", "Node"}
@@ -64430,7 +64430,7 @@ func (ec *executionContext) _IntegrationInstallation(ctx context.Context, sel as
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var integrationInstallationConnectionImplementors = []string{"IntegrationInstallationConnection"}
@@ -64517,7 +64517,7 @@ func (ec *executionContext) _IntegrationInstallationConnection(ctx context.Conte
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var integrationInstallationEdgeImplementors = []string{"IntegrationInstallationEdge"}
@@ -64561,7 +64561,7 @@ func (ec *executionContext) _IntegrationInstallationEdge(ctx context.Context, se
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var integrationInstallationURLsImplementors = []string{"IntegrationInstallationURLs"}
@@ -64610,7 +64610,7 @@ func (ec *executionContext) _IntegrationInstallationURLs(ctx context.Context, se
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var integrationPermissionsImplementors = []string{"IntegrationPermissions"}
@@ -64654,7 +64654,7 @@ func (ec *executionContext) _IntegrationPermissions(ctx context.Context, sel ast
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var integrationSiteInstallationImplementors = []string{"IntegrationSiteInstallation"}
@@ -64888,7 +64888,7 @@ func (ec *executionContext) _IntegrationSiteInstallation(ctx context.Context, se
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var integrationSiteInstallationConnectionImplementors = []string{"IntegrationSiteInstallationConnection"}
@@ -64975,7 +64975,7 @@ func (ec *executionContext) _IntegrationSiteInstallationConnection(ctx context.C
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var integrationSiteInstallationEdgeImplementors = []string{"IntegrationSiteInstallationEdge"}
@@ -65019,7 +65019,7 @@ func (ec *executionContext) _IntegrationSiteInstallationEdge(ctx context.Context
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var integrationSpaceInstallationImplementors = []string{"IntegrationSpaceInstallation"}
@@ -65253,7 +65253,7 @@ func (ec *executionContext) _IntegrationSpaceInstallation(ctx context.Context, s
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var integrationSpaceInstallationConnectionImplementors = []string{"IntegrationSpaceInstallationConnection"}
@@ -65340,7 +65340,7 @@ func (ec *executionContext) _IntegrationSpaceInstallationConnection(ctx context.
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var integrationSpaceInstallationEdgeImplementors = []string{"IntegrationSpaceInstallationEdge"}
@@ -65384,7 +65384,7 @@ func (ec *executionContext) _IntegrationSpaceInstallationEdge(ctx context.Contex
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var integrationTargetInstallationURLsImplementors = []string{"IntegrationTargetInstallationURLs"}
@@ -65428,7 +65428,7 @@ func (ec *executionContext) _IntegrationTargetInstallationURLs(ctx context.Conte
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var integrationURLsImplementors = []string{"IntegrationURLs"}
@@ -65487,7 +65487,7 @@ func (ec *executionContext) _IntegrationURLs(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var inviteImplementors = []string{"Invite", "Node"}
@@ -65612,7 +65612,7 @@ func (ec *executionContext) _Invite(ctx context.Context, sel ast.SelectionSet, o
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var inviteConnectionImplementors = []string{"InviteConnection"}
@@ -65699,7 +65699,7 @@ func (ec *executionContext) _InviteConnection(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var inviteEdgeImplementors = []string{"InviteEdge"}
@@ -65743,7 +65743,7 @@ func (ec *executionContext) _InviteEdge(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var inviteMembersPayloadImplementors = []string{"InviteMembersPayload"}
@@ -65797,7 +65797,7 @@ func (ec *executionContext) _InviteMembersPayload(ctx context.Context, sel ast.S
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var inviteURLsImplementors = []string{"InviteURLs"}
@@ -65836,7 +65836,7 @@ func (ec *executionContext) _InviteURLs(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var joinOrganizationPayloadImplementors = []string{"JoinOrganizationPayload"}
@@ -65880,7 +65880,7 @@ func (ec *executionContext) _JoinOrganizationPayload(ctx context.Context, sel as
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var memberImplementors = []string{"Member"}
@@ -66167,7 +66167,7 @@ func (ec *executionContext) _Member(ctx context.Context, sel ast.SelectionSet, o
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var memberConnectionImplementors = []string{"MemberConnection"}
@@ -66254,7 +66254,7 @@ func (ec *executionContext) _MemberConnection(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var memberEdgeImplementors = []string{"MemberEdge"}
@@ -66298,7 +66298,7 @@ func (ec *executionContext) _MemberEdge(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var memberSpaceImplementors = []string{"MemberSpace"}
@@ -66342,7 +66342,7 @@ func (ec *executionContext) _MemberSpace(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var memberSpaceConnectionImplementors = []string{"MemberSpaceConnection"}
@@ -66429,7 +66429,7 @@ func (ec *executionContext) _MemberSpaceConnection(ctx context.Context, sel ast.
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var memberSpaceEdgeImplementors = []string{"MemberSpaceEdge"}
@@ -66473,7 +66473,7 @@ func (ec *executionContext) _MemberSpaceEdge(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var mergeChangeRequestPayloadImplementors = []string{"MergeChangeRequestPayload"}
@@ -66532,7 +66532,7 @@ func (ec *executionContext) _MergeChangeRequestPayload(ctx context.Context, sel 
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var mergeConflictImplementors = []string{"MergeConflict"}
@@ -66611,7 +66611,7 @@ func (ec *executionContext) _MergeConflict(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var moveCollectionPayloadImplementors = []string{"MoveCollectionPayload"}
@@ -66655,7 +66655,7 @@ func (ec *executionContext) _MoveCollectionPayload(ctx context.Context, sel ast.
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var movePagePayloadImplementors = []string{"MovePagePayload"}
@@ -66704,7 +66704,7 @@ func (ec *executionContext) _MovePagePayload(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var moveSiteSectionGroupPayloadImplementors = []string{"MoveSiteSectionGroupPayload"}
@@ -66748,7 +66748,7 @@ func (ec *executionContext) _MoveSiteSectionGroupPayload(ctx context.Context, se
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var moveSiteSectionPayloadImplementors = []string{"MoveSiteSectionPayload"}
@@ -66792,7 +66792,7 @@ func (ec *executionContext) _MoveSiteSectionPayload(ctx context.Context, sel ast
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var moveSiteSpacePayloadImplementors = []string{"MoveSiteSpacePayload"}
@@ -66836,7 +66836,7 @@ func (ec *executionContext) _MoveSiteSpacePayload(ctx context.Context, sel ast.S
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var moveSpacePayloadImplementors = []string{"MoveSpacePayload"}
@@ -66880,7 +66880,7 @@ func (ec *executionContext) _MoveSpacePayload(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var mutationImplementors = []string{"Mutation"}
@@ -67664,7 +67664,7 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var openAPIErrorImplementors = []string{"OpenAPIError"}
@@ -67708,7 +67708,7 @@ func (ec *executionContext) _OpenAPIError(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var openAPIOperationImplementors = []string{"OpenAPIOperation"}
@@ -67767,7 +67767,7 @@ func (ec *executionContext) _OpenAPIOperation(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var openAPISpecImplementors = []string{"OpenAPISpec", "Node"}
@@ -68003,7 +68003,7 @@ func (ec *executionContext) _OpenAPISpec(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var openAPISpecConnectionImplementors = []string{"OpenAPISpecConnection"}
@@ -68090,7 +68090,7 @@ func (ec *executionContext) _OpenAPISpecConnection(ctx context.Context, sel ast.
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var openAPISpecEdgeImplementors = []string{"OpenAPISpecEdge"}
@@ -68134,7 +68134,7 @@ func (ec *executionContext) _OpenAPISpecEdge(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var openAPISpecURLsImplementors = []string{"OpenAPISpecURLs"}
@@ -68178,7 +68178,7 @@ func (ec *executionContext) _OpenAPISpecURLs(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var openAPISpecVersionImplementors = []string{"OpenAPISpecVersion", "Node"}
@@ -68275,7 +68275,7 @@ func (ec *executionContext) _OpenAPISpecVersion(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var openAPISpecVersionConnectionImplementors = []string{"OpenAPISpecVersionConnection"}
@@ -68362,7 +68362,7 @@ func (ec *executionContext) _OpenAPISpecVersionConnection(ctx context.Context, s
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var openAPISpecVersionEdgeImplementors = []string{"OpenAPISpecVersionEdge"}
@@ -68406,7 +68406,7 @@ func (ec *executionContext) _OpenAPISpecVersionEdge(ctx context.Context, sel ast
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var organizationImplementors = []string{"Organization", "Node"}
@@ -69427,7 +69427,7 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var organizationConnectionImplementors = []string{"OrganizationConnection"}
@@ -69514,7 +69514,7 @@ func (ec *executionContext) _OrganizationConnection(ctx context.Context, sel ast
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var organizationEdgeImplementors = []string{"OrganizationEdge"}
@@ -69558,7 +69558,7 @@ func (ec *executionContext) _OrganizationEdge(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var organizationPermissionsImplementors = []string{"OrganizationPermissions"}
@@ -69652,7 +69652,7 @@ func (ec *executionContext) _OrganizationPermissions(ctx context.Context, sel as
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var organizationURLsImplementors = []string{"OrganizationURLs"}
@@ -69701,7 +69701,7 @@ func (ec *executionContext) _OrganizationURLs(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var pageCoverImplementors = []string{"PageCover"}
@@ -69750,7 +69750,7 @@ func (ec *executionContext) _PageCover(ctx context.Context, sel ast.SelectionSet
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var pageInfoImplementors = []string{"PageInfo"}
@@ -69804,7 +69804,7 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var pageLayoutImplementors = []string{"PageLayout"}
@@ -69883,7 +69883,7 @@ func (ec *executionContext) _PageLayout(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var pingOrganizationPayloadImplementors = []string{"PingOrganizationPayload"}
@@ -69932,7 +69932,7 @@ func (ec *executionContext) _PingOrganizationPayload(ctx context.Context, sel as
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var postCommentPayloadImplementors = []string{"PostCommentPayload"}
@@ -69976,7 +69976,7 @@ func (ec *executionContext) _PostCommentPayload(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var postCommentReplyPayloadImplementors = []string{"PostCommentReplyPayload"}
@@ -70020,7 +70020,7 @@ func (ec *executionContext) _PostCommentReplyPayload(ctx context.Context, sel as
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var publishIntegrationPayloadImplementors = []string{"PublishIntegrationPayload"}
@@ -70064,7 +70064,7 @@ func (ec *executionContext) _PublishIntegrationPayload(ctx context.Context, sel 
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var publishSitePayloadImplementors = []string{"PublishSitePayload"}
@@ -70108,7 +70108,7 @@ func (ec *executionContext) _PublishSitePayload(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var publishedSiteImplementors = []string{"PublishedSite"}
@@ -70167,7 +70167,7 @@ func (ec *executionContext) _PublishedSite(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var publishedSiteSectionImplementors = []string{"PublishedSiteSection"}
@@ -70211,7 +70211,7 @@ func (ec *executionContext) _PublishedSiteSection(ctx context.Context, sel ast.S
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var putOpenAPISpecPayloadImplementors = []string{"PutOpenAPISpecPayload"}
@@ -70260,7 +70260,7 @@ func (ec *executionContext) _PutOpenAPISpecPayload(ctx context.Context, sel ast.
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var queryImplementors = []string{"Query"}
@@ -70536,7 +70536,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var redeliverWebhookDeliveryPayloadImplementors = []string{"RedeliverWebhookDeliveryPayload"}
@@ -70580,7 +70580,7 @@ func (ec *executionContext) _RedeliverWebhookDeliveryPayload(ctx context.Context
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var removeMemberPayloadImplementors = []string{"RemoveMemberPayload"}
@@ -70624,7 +70624,7 @@ func (ec *executionContext) _RemoveMemberPayload(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var removeReactionPayloadImplementors = []string{"RemoveReactionPayload"}
@@ -70673,7 +70673,7 @@ func (ec *executionContext) _RemoveReactionPayload(ctx context.Context, sel ast.
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var removeTeamMemberPayloadImplementors = []string{"RemoveTeamMemberPayload"}
@@ -70717,7 +70717,7 @@ func (ec *executionContext) _RemoveTeamMemberPayload(ctx context.Context, sel as
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var resolveCommentPayloadImplementors = []string{"ResolveCommentPayload"}
@@ -70761,7 +70761,7 @@ func (ec *executionContext) _ResolveCommentPayload(ctx context.Context, sel ast.
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var restoreSpacePayloadImplementors = []string{"RestoreSpacePayload"}
@@ -70805,7 +70805,7 @@ func (ec *executionContext) _RestoreSpacePayload(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var revisionImplementors = []string{"Revision", "Node"}
@@ -71353,7 +71353,7 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var revisionFileImplementors = []string{"RevisionFile"}
@@ -71460,7 +71460,7 @@ func (ec *executionContext) _RevisionFile(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var revisionPageImplementors = []string{"RevisionPage"}
@@ -71703,7 +71703,7 @@ func (ec *executionContext) _RevisionPage(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var revisionPageConnectionImplementors = []string{"RevisionPageConnection"}
@@ -71790,7 +71790,7 @@ func (ec *executionContext) _RevisionPageConnection(ctx context.Context, sel ast
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var revisionPageEdgeImplementors = []string{"RevisionPageEdge"}
@@ -71834,7 +71834,7 @@ func (ec *executionContext) _RevisionPageEdge(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var revisionReusableContentImplementors = []string{"RevisionReusableContent"}
@@ -71883,7 +71883,7 @@ func (ec *executionContext) _RevisionReusableContent(ctx context.Context, sel as
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var revisionURLsImplementors = []string{"RevisionURLs"}
@@ -71927,7 +71927,7 @@ func (ec *executionContext) _RevisionURLs(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var revokeAPITokenPayloadImplementors = []string{"RevokeAPITokenPayload"}
@@ -71971,7 +71971,7 @@ func (ec *executionContext) _RevokeAPITokenPayload(ctx context.Context, sel ast.
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var rotateSiteVisitorAuthKeyPayloadImplementors = []string{"RotateSiteVisitorAuthKeyPayload"}
@@ -72020,7 +72020,7 @@ func (ec *executionContext) _RotateSiteVisitorAuthKeyPayload(ctx context.Context
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var rotateSpaceVisitorAuthKeyPayloadImplementors = []string{"RotateSpaceVisitorAuthKeyPayload"}
@@ -72069,7 +72069,7 @@ func (ec *executionContext) _RotateSpaceVisitorAuthKeyPayload(ctx context.Contex
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var rotateWebhookEndpointSecretPayloadImplementors = []string{"RotateWebhookEndpointSecretPayload"}
@@ -72118,7 +72118,7 @@ func (ec *executionContext) _RotateWebhookEndpointSecretPayload(ctx context.Cont
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var sAMLProviderImplementors = []string{"SAMLProvider", "Node"}
@@ -72311,7 +72311,7 @@ func (ec *executionContext) _SAMLProvider(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var sAMLProviderConnectionImplementors = []string{"SAMLProviderConnection"}
@@ -72398,7 +72398,7 @@ func (ec *executionContext) _SAMLProviderConnection(ctx context.Context, sel ast
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var sAMLProviderEdgeImplementors = []string{"SAMLProviderEdge"}
@@ -72442,7 +72442,7 @@ func (ec *executionContext) _SAMLProviderEdge(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var sAMLProviderURLsImplementors = []string{"SAMLProviderURLs"}
@@ -72481,7 +72481,7 @@ func (ec *executionContext) _SAMLProviderURLs(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var sAMLServiceProviderImplementors = []string{"SAMLServiceProvider"}
@@ -72530,7 +72530,7 @@ func (ec *executionContext) _SAMLServiceProvider(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var sSOProviderLoginImplementors = []string{"SSOProviderLogin"}
@@ -72579,7 +72579,7 @@ func (ec *executionContext) _SSOProviderLogin(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var searchPageResultImplementors = []string{"SearchPageResult"}
@@ -72709,7 +72709,7 @@ func (ec *executionContext) _SearchPageResult(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var searchPageResultConnectionImplementors = []string{"SearchPageResultConnection"}
@@ -72796,7 +72796,7 @@ func (ec *executionContext) _SearchPageResultConnection(ctx context.Context, sel
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var searchPageResultEdgeImplementors = []string{"SearchPageResultEdge"}
@@ -72840,7 +72840,7 @@ func (ec *executionContext) _SearchPageResultEdge(ctx context.Context, sel ast.S
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var searchSectionResultImplementors = []string{"SearchSectionResult"}
@@ -72904,7 +72904,7 @@ func (ec *executionContext) _SearchSectionResult(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var searchSpaceResultImplementors = []string{"SearchSpaceResult"}
@@ -72986,7 +72986,7 @@ func (ec *executionContext) _SearchSpaceResult(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var searchSpaceResultConnectionImplementors = []string{"SearchSpaceResultConnection"}
@@ -73073,7 +73073,7 @@ func (ec *executionContext) _SearchSpaceResultConnection(ctx context.Context, se
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var searchSpaceResultEdgeImplementors = []string{"SearchSpaceResultEdge"}
@@ -73117,7 +73117,7 @@ func (ec *executionContext) _SearchSpaceResultEdge(ctx context.Context, sel ast.
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var setMemberSSOPayloadImplementors = []string{"SetMemberSSOPayload"}
@@ -73161,7 +73161,7 @@ func (ec *executionContext) _SetMemberSSOPayload(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var setPageMarkdownPayloadImplementors = []string{"SetPageMarkdownPayload"}
@@ -73210,7 +73210,7 @@ func (ec *executionContext) _SetPageMarkdownPayload(ctx context.Context, sel ast
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var setTeamContentRolePayloadImplementors = []string{"SetTeamContentRolePayload"}
@@ -73254,7 +73254,7 @@ func (ec *executionContext) _SetTeamContentRolePayload(ctx context.Context, sel 
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var shareLinkImplementors = []string{"ShareLink", "Node"}
@@ -73346,7 +73346,7 @@ func (ec *executionContext) _ShareLink(ctx context.Context, sel ast.SelectionSet
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var shareLinkConnectionImplementors = []string{"ShareLinkConnection"}
@@ -73433,7 +73433,7 @@ func (ec *executionContext) _ShareLinkConnection(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var shareLinkEdgeImplementors = []string{"ShareLinkEdge"}
@@ -73477,7 +73477,7 @@ func (ec *executionContext) _ShareLinkEdge(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var shareLinkURLsImplementors = []string{"ShareLinkURLs"}
@@ -73516,7 +73516,7 @@ func (ec *executionContext) _ShareLinkURLs(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var siteImplementors = []string{"Site", "Node"}
@@ -74094,7 +74094,7 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var siteAdaptiveContentImplementors = []string{"SiteAdaptiveContent"}
@@ -74133,7 +74133,7 @@ func (ec *executionContext) _SiteAdaptiveContent(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var siteAdaptiveSchemaImplementors = []string{"SiteAdaptiveSchema"}
@@ -74177,7 +74177,7 @@ func (ec *executionContext) _SiteAdaptiveSchema(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var siteConnectionImplementors = []string{"SiteConnection"}
@@ -74264,7 +74264,7 @@ func (ec *executionContext) _SiteConnection(ctx context.Context, sel ast.Selecti
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var siteEdgeImplementors = []string{"SiteEdge"}
@@ -74308,7 +74308,7 @@ func (ec *executionContext) _SiteEdge(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var siteProxyImplementors = []string{"SiteProxy"}
@@ -74352,7 +74352,7 @@ func (ec *executionContext) _SiteProxy(ctx context.Context, sel ast.SelectionSet
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var siteRedirectImplementors = []string{"SiteRedirect", "Node"}
@@ -74444,7 +74444,7 @@ func (ec *executionContext) _SiteRedirect(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var siteRedirectConnectionImplementors = []string{"SiteRedirectConnection"}
@@ -74531,7 +74531,7 @@ func (ec *executionContext) _SiteRedirectConnection(ctx context.Context, sel ast
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var siteRedirectDestinationImplementors = []string{"SiteRedirectDestination"}
@@ -74590,7 +74590,7 @@ func (ec *executionContext) _SiteRedirectDestination(ctx context.Context, sel as
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var siteRedirectEdgeImplementors = []string{"SiteRedirectEdge"}
@@ -74634,7 +74634,7 @@ func (ec *executionContext) _SiteRedirectEdge(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var siteRedirectResolutionImplementors = []string{"SiteRedirectResolution"}
@@ -74678,7 +74678,7 @@ func (ec *executionContext) _SiteRedirectResolution(ctx context.Context, sel ast
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var siteSectionImplementors = []string{"SiteSection", "Node"}
@@ -74904,7 +74904,7 @@ func (ec *executionContext) _SiteSection(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var siteSectionConnectionImplementors = []string{"SiteSectionConnection"}
@@ -74991,7 +74991,7 @@ func (ec *executionContext) _SiteSectionConnection(ctx context.Context, sel ast.
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var siteSectionEdgeImplementors = []string{"SiteSectionEdge"}
@@ -75035,7 +75035,7 @@ func (ec *executionContext) _SiteSectionEdge(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var siteSectionGroupImplementors = []string{"SiteSectionGroup", "Node"}
@@ -75132,7 +75132,7 @@ func (ec *executionContext) _SiteSectionGroup(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var siteSectionGroupConnectionImplementors = []string{"SiteSectionGroupConnection"}
@@ -75219,7 +75219,7 @@ func (ec *executionContext) _SiteSectionGroupConnection(ctx context.Context, sel
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var siteSectionGroupEdgeImplementors = []string{"SiteSectionGroupEdge"}
@@ -75263,7 +75263,7 @@ func (ec *executionContext) _SiteSectionGroupEdge(ctx context.Context, sel ast.S
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var siteSectionGroupMembershipPayloadImplementors = []string{"SiteSectionGroupMembershipPayload"}
@@ -75307,7 +75307,7 @@ func (ec *executionContext) _SiteSectionGroupMembershipPayload(ctx context.Conte
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var siteSectionURLsImplementors = []string{"SiteSectionURLs"}
@@ -75346,7 +75346,7 @@ func (ec *executionContext) _SiteSectionURLs(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var siteSpaceImplementors = []string{"SiteSpace", "Node"}
@@ -75595,7 +75595,7 @@ func (ec *executionContext) _SiteSpace(ctx context.Context, sel ast.SelectionSet
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var siteSpaceConnectionImplementors = []string{"SiteSpaceConnection"}
@@ -75682,7 +75682,7 @@ func (ec *executionContext) _SiteSpaceConnection(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var siteSpaceEdgeImplementors = []string{"SiteSpaceEdge"}
@@ -75726,7 +75726,7 @@ func (ec *executionContext) _SiteSpaceEdge(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var siteSpaceURLsImplementors = []string{"SiteSpaceURLs"}
@@ -75765,7 +75765,7 @@ func (ec *executionContext) _SiteSpaceURLs(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var siteURLsImplementors = []string{"SiteURLs"}
@@ -75814,7 +75814,7 @@ func (ec *executionContext) _SiteURLs(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var spaceImplementors = []string{"Space", "Node"}
@@ -76468,7 +76468,7 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var spaceConnectionImplementors = []string{"SpaceConnection"}
@@ -76555,7 +76555,7 @@ func (ec *executionContext) _SpaceConnection(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var spaceContentEventImplementors = []string{"SpaceContentEvent"}
@@ -76647,7 +76647,7 @@ func (ec *executionContext) _SpaceContentEvent(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var spaceEdgeImplementors = []string{"SpaceEdge"}
@@ -76691,7 +76691,7 @@ func (ec *executionContext) _SpaceEdge(ctx context.Context, sel ast.SelectionSet
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var spacePermissionsImplementors = []string{"SpacePermissions"}
@@ -76775,7 +76775,7 @@ func (ec *executionContext) _SpacePermissions(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var spaceURLsImplementors = []string{"SpaceURLs"}
@@ -76834,7 +76834,7 @@ func (ec *executionContext) _SpaceURLs(ctx context.Context, sel ast.SelectionSet
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var subscriptionImplementors = []string{"Subscription"}
@@ -76917,7 +76917,7 @@ func (ec *executionContext) _SyncChangeRequestPayload(ctx context.Context, sel a
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var teamImplementors = []string{"Team", "Node"}
@@ -77161,7 +77161,7 @@ func (ec *executionContext) _Team(ctx context.Context, sel ast.SelectionSet, obj
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var teamConnectionImplementors = []string{"TeamConnection"}
@@ -77248,7 +77248,7 @@ func (ec *executionContext) _TeamConnection(ctx context.Context, sel ast.Selecti
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var teamEdgeImplementors = []string{"TeamEdge"}
@@ -77292,7 +77292,7 @@ func (ec *executionContext) _TeamEdge(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var teamMemberImplementors = []string{"TeamMember"}
@@ -77374,7 +77374,7 @@ func (ec *executionContext) _TeamMember(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var teamMemberConnectionImplementors = []string{"TeamMemberConnection"}
@@ -77461,7 +77461,7 @@ func (ec *executionContext) _TeamMemberConnection(ctx context.Context, sel ast.S
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var teamMemberEdgeImplementors = []string{"TeamMemberEdge"}
@@ -77505,7 +77505,7 @@ func (ec *executionContext) _TeamMemberEdge(ctx context.Context, sel ast.Selecti
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var teamMembershipImplementors = []string{"TeamMembership"}
@@ -77549,7 +77549,7 @@ func (ec *executionContext) _TeamMembership(ctx context.Context, sel ast.Selecti
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var teamMembershipConnectionImplementors = []string{"TeamMembershipConnection"}
@@ -77636,7 +77636,7 @@ func (ec *executionContext) _TeamMembershipConnection(ctx context.Context, sel a
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var teamMembershipEdgeImplementors = []string{"TeamMembershipEdge"}
@@ -77680,7 +77680,7 @@ func (ec *executionContext) _TeamMembershipEdge(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var teamPermissionsImplementors = []string{"TeamPermissions"}
@@ -77724,7 +77724,7 @@ func (ec *executionContext) _TeamPermissions(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var teamURLsImplementors = []string{"TeamURLs"}
@@ -77763,7 +77763,7 @@ func (ec *executionContext) _TeamURLs(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var transferCollectionPayloadImplementors = []string{"TransferCollectionPayload"}
@@ -77807,7 +77807,7 @@ func (ec *executionContext) _TransferCollectionPayload(ctx context.Context, sel 
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var transferSpacePayloadImplementors = []string{"TransferSpacePayload"}
@@ -77851,7 +77851,7 @@ func (ec *executionContext) _TransferSpacePayload(ctx context.Context, sel ast.S
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var translationSettingsImplementors = []string{"TranslationSettings", "Node"}
@@ -77986,7 +77986,7 @@ func (ec *executionContext) _TranslationSettings(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var translationSettingsConnectionImplementors = []string{"TranslationSettingsConnection"}
@@ -78073,7 +78073,7 @@ func (ec *executionContext) _TranslationSettingsConnection(ctx context.Context, 
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var translationSettingsEdgeImplementors = []string{"TranslationSettingsEdge"}
@@ -78117,7 +78117,7 @@ func (ec *executionContext) _TranslationSettingsEdge(ctx context.Context, sel as
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var translationSettingsURLsImplementors = []string{"TranslationSettingsURLs"}
@@ -78156,7 +78156,7 @@ func (ec *executionContext) _TranslationSettingsURLs(ctx context.Context, sel as
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var uninstallIntegrationFromSitePayloadImplementors = []string{"UninstallIntegrationFromSitePayload"}
@@ -78205,7 +78205,7 @@ func (ec *executionContext) _UninstallIntegrationFromSitePayload(ctx context.Con
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var uninstallIntegrationFromSpacePayloadImplementors = []string{"UninstallIntegrationFromSpacePayload"}
@@ -78254,7 +78254,7 @@ func (ec *executionContext) _UninstallIntegrationFromSpacePayload(ctx context.Co
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var uninstallIntegrationPayloadImplementors = []string{"UninstallIntegrationPayload"}
@@ -78298,7 +78298,7 @@ func (ec *executionContext) _UninstallIntegrationPayload(ctx context.Context, se
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var unpublishIntegrationPayloadImplementors = []string{"UnpublishIntegrationPayload"}
@@ -78342,7 +78342,7 @@ func (ec *executionContext) _UnpublishIntegrationPayload(ctx context.Context, se
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var updateChangeRequestPayloadImplementors = []string{"UpdateChangeRequestPayload"}
@@ -78386,7 +78386,7 @@ func (ec *executionContext) _UpdateChangeRequestPayload(ctx context.Context, sel
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var updateCollectionPayloadImplementors = []string{"UpdateCollectionPayload"}
@@ -78430,7 +78430,7 @@ func (ec *executionContext) _UpdateCollectionPayload(ctx context.Context, sel as
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var updateCommentPayloadImplementors = []string{"UpdateCommentPayload"}
@@ -78474,7 +78474,7 @@ func (ec *executionContext) _UpdateCommentPayload(ctx context.Context, sel ast.S
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var updateCommentReplyPayloadImplementors = []string{"UpdateCommentReplyPayload"}
@@ -78518,7 +78518,7 @@ func (ec *executionContext) _UpdateCommentReplyPayload(ctx context.Context, sel 
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var updateIntegrationInstallationPayloadImplementors = []string{"UpdateIntegrationInstallationPayload"}
@@ -78562,7 +78562,7 @@ func (ec *executionContext) _UpdateIntegrationInstallationPayload(ctx context.Co
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var updateIntegrationSiteInstallationPayloadImplementors = []string{"UpdateIntegrationSiteInstallationPayload"}
@@ -78606,7 +78606,7 @@ func (ec *executionContext) _UpdateIntegrationSiteInstallationPayload(ctx contex
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var updateIntegrationSpaceInstallationPayloadImplementors = []string{"UpdateIntegrationSpaceInstallationPayload"}
@@ -78650,7 +78650,7 @@ func (ec *executionContext) _UpdateIntegrationSpaceInstallationPayload(ctx conte
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var updateLinkInvitePayloadImplementors = []string{"UpdateLinkInvitePayload"}
@@ -78694,7 +78694,7 @@ func (ec *executionContext) _UpdateLinkInvitePayload(ctx context.Context, sel as
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var updateMemberPayloadImplementors = []string{"UpdateMemberPayload"}
@@ -78738,7 +78738,7 @@ func (ec *executionContext) _UpdateMemberPayload(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var updateOpenAPISpecPayloadImplementors = []string{"UpdateOpenAPISpecPayload"}
@@ -78782,7 +78782,7 @@ func (ec *executionContext) _UpdateOpenAPISpecPayload(ctx context.Context, sel a
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var updateOrganizationPayloadImplementors = []string{"UpdateOrganizationPayload"}
@@ -78826,7 +78826,7 @@ func (ec *executionContext) _UpdateOrganizationPayload(ctx context.Context, sel 
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var updatePagePayloadImplementors = []string{"UpdatePagePayload"}
@@ -78875,7 +78875,7 @@ func (ec *executionContext) _UpdatePagePayload(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var updateSAMLProviderPayloadImplementors = []string{"UpdateSAMLProviderPayload"}
@@ -78919,7 +78919,7 @@ func (ec *executionContext) _UpdateSAMLProviderPayload(ctx context.Context, sel 
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var updateShareLinkPayloadImplementors = []string{"UpdateShareLinkPayload"}
@@ -78963,7 +78963,7 @@ func (ec *executionContext) _UpdateShareLinkPayload(ctx context.Context, sel ast
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var updateSiteAdaptiveSchemaPayloadImplementors = []string{"UpdateSiteAdaptiveSchemaPayload"}
@@ -79012,7 +79012,7 @@ func (ec *executionContext) _UpdateSiteAdaptiveSchemaPayload(ctx context.Context
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var updateSitePayloadImplementors = []string{"UpdateSitePayload"}
@@ -79056,7 +79056,7 @@ func (ec *executionContext) _UpdateSitePayload(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var updateSiteRedirectPayloadImplementors = []string{"UpdateSiteRedirectPayload"}
@@ -79100,7 +79100,7 @@ func (ec *executionContext) _UpdateSiteRedirectPayload(ctx context.Context, sel 
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var updateSiteSectionGroupPayloadImplementors = []string{"UpdateSiteSectionGroupPayload"}
@@ -79144,7 +79144,7 @@ func (ec *executionContext) _UpdateSiteSectionGroupPayload(ctx context.Context, 
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var updateSiteSectionPayloadImplementors = []string{"UpdateSiteSectionPayload"}
@@ -79188,7 +79188,7 @@ func (ec *executionContext) _UpdateSiteSectionPayload(ctx context.Context, sel a
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var updateSiteSpacePayloadImplementors = []string{"UpdateSiteSpacePayload"}
@@ -79232,7 +79232,7 @@ func (ec *executionContext) _UpdateSiteSpacePayload(ctx context.Context, sel ast
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var updateSpacePayloadImplementors = []string{"UpdateSpacePayload"}
@@ -79276,7 +79276,7 @@ func (ec *executionContext) _UpdateSpacePayload(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var updateTeamPayloadImplementors = []string{"UpdateTeamPayload"}
@@ -79320,7 +79320,7 @@ func (ec *executionContext) _UpdateTeamPayload(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var updateTranslationSettingsPayloadImplementors = []string{"UpdateTranslationSettingsPayload"}
@@ -79364,7 +79364,7 @@ func (ec *executionContext) _UpdateTranslationSettingsPayload(ctx context.Contex
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var updateWebhookEndpointPayloadImplementors = []string{"UpdateWebhookEndpointPayload"}
@@ -79408,7 +79408,7 @@ func (ec *executionContext) _UpdateWebhookEndpointPayload(ctx context.Context, s
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var uploadFilePayloadImplementors = []string{"UploadFilePayload"}
@@ -79457,7 +79457,7 @@ func (ec *executionContext) _UploadFilePayload(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var userImplementors = []string{"User", "Node"}
@@ -79668,7 +79668,7 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var userURLsImplementors = []string{"UserURLs"}
@@ -79707,7 +79707,7 @@ func (ec *executionContext) _UserURLs(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var webhookDeliveryImplementors = []string{"WebhookDelivery", "Node"}
@@ -79829,7 +79829,7 @@ func (ec *executionContext) _WebhookDelivery(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var webhookDeliveryAttemptImplementors = []string{"WebhookDeliveryAttempt"}
@@ -79898,7 +79898,7 @@ func (ec *executionContext) _WebhookDeliveryAttempt(ctx context.Context, sel ast
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var webhookDeliveryConnectionImplementors = []string{"WebhookDeliveryConnection"}
@@ -79985,7 +79985,7 @@ func (ec *executionContext) _WebhookDeliveryConnection(ctx context.Context, sel 
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var webhookDeliveryEdgeImplementors = []string{"WebhookDeliveryEdge"}
@@ -80029,7 +80029,7 @@ func (ec *executionContext) _WebhookDeliveryEdge(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var webhookEndpointImplementors = []string{"WebhookEndpoint", "Node"}
@@ -80222,7 +80222,7 @@ func (ec *executionContext) _WebhookEndpoint(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var webhookEndpointConnectionImplementors = []string{"WebhookEndpointConnection"}
@@ -80309,7 +80309,7 @@ func (ec *executionContext) _WebhookEndpointConnection(ctx context.Context, sel 
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var webhookEndpointEdgeImplementors = []string{"WebhookEndpointEdge"}
@@ -80353,7 +80353,7 @@ func (ec *executionContext) _WebhookEndpointEdge(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var webhookEndpointURLsImplementors = []string{"WebhookEndpointURLs"}
@@ -80392,7 +80392,7 @@ func (ec *executionContext) _WebhookEndpointURLs(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var webhookHeaderImplementors = []string{"WebhookHeader"}
@@ -80436,7 +80436,7 @@ func (ec *executionContext) _WebhookHeader(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var __DirectiveImplementors = []string{"__Directive"}
@@ -80495,7 +80495,7 @@ func (ec *executionContext) ___Directive(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var __EnumValueImplementors = []string{"__EnumValue"}
@@ -80549,7 +80549,7 @@ func (ec *executionContext) ___EnumValue(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var __FieldImplementors = []string{"__Field"}
@@ -80613,7 +80613,7 @@ func (ec *executionContext) ___Field(ctx context.Context, sel ast.SelectionSet, 
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var __InputValueImplementors = []string{"__InputValue"}
@@ -80677,7 +80677,7 @@ func (ec *executionContext) ___InputValue(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var __SchemaImplementors = []string{"__Schema"}
@@ -80741,7 +80741,7 @@ func (ec *executionContext) ___Schema(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 var __TypeImplementors = []string{"__Type"}
@@ -80830,7 +80830,7 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 		})
 	}
 
-	return out
+	return gqlexec.Object(fields, out)
 }
 
 // endregion **************************** object.gotpl ****************************

@@ -10,7 +10,9 @@
 //     ProcessDeferredGroup returns at once without deferred fragments. That
 //     was 9% of the CPU of a nested read of 500 change requests;
 //   - no map of the input unmarshallers is built for each operation (see
-//     unmarshalers.go).
+//     unmarshalers.go);
+//   - an object's answer is written by gqlexec.Object, not by its field
+//     set (see there for why).
 //
 // gqlgen has no option or plugin hook for either: its exec template writes
 // that code. Each rewrite fails loudly when the generated code stops having
@@ -41,6 +43,9 @@ const (
 		Context:  ctx,
 	})
 `
+	fieldSet     = "\n\treturn out\n}\n"
+	objectAnswer = "\n\treturn gqlexec.Object(fields, out)\n}\n"
+
 	deferredGroupIfAny = `	if len(deferLabelToView) > 0 {
 		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
 		ec.ProcessDeferredGroup(graphql.DeferredGroup{
@@ -88,6 +93,12 @@ func rewrite(path string) error {
 			"start deferred fragments; see graph/internal/gqlgen", path, groups, calls)
 	}
 	src = bytes.ReplaceAll(src, []byte(deferredGroup), []byte(deferredGroupIfAny))
+	sets, answers := bytes.Count(src, []byte("out := graphql.NewFieldSet(fields)")), bytes.Count(src, []byte(fieldSet))
+	if sets == 0 || sets != answers {
+		return fmt.Errorf("%s: %d of its %d objects answer their field set as expected: gqlgen changed how objects "+
+			"answer; see graph/gqlexec/object.go", path, answers, sets)
+	}
+	src = bytes.ReplaceAll(src, []byte(fieldSet), []byte(objectAnswer))
 	if src, _, err = direct(src); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
