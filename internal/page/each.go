@@ -87,7 +87,7 @@ func PaginateEach[Q Query[Q, T, P, O], T any, P ~func(*sql.Selector), O ~func(*s
 		return out, nil
 	}
 	items, err := base.Clone().Where(P(o.firstOfEach(each.Column, n+1, backward))).
-		Order(O(o.orderBy(backward))).All(ctx)
+		Order(O(o.eachOrder(each.Column, backward))).All(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("paginating %s of each parent: %w", o.Name, err)
 	}
@@ -150,6 +150,19 @@ func (o Order[T, P, O]) firstOfEach(column string, n int, reverse bool) func(*sq
 			windowRow)
 		s.From(ranked.As(s.TableName()))
 		s.SetP(sql.LTE(windowRow, n))
+	}
+}
+
+// eachOrder orders the rows firstOfEach keeps by parent, and each parent's
+// as the page does: the order in which the ranking sorted them, so the
+// database sorts them once. Ordered by the page's key alone, across
+// parents, PostgreSQL sorted the rows a second time after ranking them: a
+// third of the statement's time for 50 spaces of 10 change requests.
+func (o Order[T, P, O]) eachOrder(column string, reverse bool) func(*sql.Selector) {
+	page := o.orderBy(reverse)
+	return func(s *sql.Selector) {
+		s.OrderBy(s.C(column))
+		page(s)
 	}
 }
 

@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 
+	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -158,6 +161,54 @@ func TestPaginateEachStatements(t *testing.T) {
 	before = e.Statements.Load()
 	children(t, e, parents, byCreationDesc, page.Args{First: ptr(0)}, true)
 	assert.EqualValues(t, 0, e.Statements.Load()-before, "an empty window reads nothing")
+}
+
+// The pages of every parent come out of the ranking in the order the
+// ranking sorted them in, grouped by parent: PostgreSQL sorts them once,
+// for the window, whatever direction the page runs in.
+func TestPaginateEachSortsOnce(t *testing.T) {
+	if !servertest.IsPostgres() {
+		t.Skip("the plan is PostgreSQL's")
+	}
+	t.Parallel()
+	e := servertest.New(t)
+	parents := eachSeed(t, e)
+	ctx := context.Background()
+	for _, a := range []page.Args{{First: ptr(2)}, {Last: ptr(2)}} {
+		rec := &recording{Driver: e.DB.Traced()}
+		q := ent.NewClient(ent.Driver(rec)).Collection.Query().Where(collection.OrganizationID(e.Org.ID))
+		_, err := page.PaginateEach(ctx, q, byCreationDesc, a, page.Each[*ent.Collection]{
+			Column: collection.FieldParentID, Parents: parents,
+			Parent: func(c *ent.Collection) string { return *c.ParentID },
+		})
+		require.NoError(t, err)
+		require.Len(t, rec.queries, 1)
+		rows, err := e.DB.SQL.QueryContext(ctx, "EXPLAIN "+rec.queries[0], rec.args[0]...)
+		require.NoError(t, err)
+		var plan strings.Builder
+		for rows.Next() {
+			var line string
+			require.NoError(t, rows.Scan(&line))
+			plan.WriteString(line + "\n")
+		}
+		require.NoError(t, rows.Err())
+		require.NoError(t, rows.Close())
+		sorts := regexp.MustCompile(`(?m)^\s*(->\s*)?(Incremental )?Sort\s+\(cost`).FindAllString(plan.String(), -1)
+		assert.Len(t, sorts, 1, "first %v last %v:\n%s", deref(a.First), deref(a.Last), plan.String())
+	}
+}
+
+// recording is a driver that notes the queries it runs.
+type recording struct {
+	dialect.Driver
+	queries []string
+	args    [][]any
+}
+
+func (r *recording) Query(ctx context.Context, query string, args, v any) error {
+	r.queries = append(r.queries, query)
+	r.args = append(r.args, args.([]any))
+	return r.Driver.Query(ctx, query, args, v)
 }
 
 // TestPaginateEachRefuses requires windows at a cursor to be left to
