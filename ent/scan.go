@@ -5,6 +5,7 @@ package ent
 import (
 	"database/sql/driver"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"entgo.io/ent/dialect/sql"
@@ -126,10 +127,12 @@ func reusedValues(scan func(columns []string) ([]any, error)) func(columns []str
 			}
 			return v, nil
 		}
-		// The slots are set anew, not tested: sqlgraph replaces an unknown
-		// destination in the slice it is given by one of the column's type.
+		// sqlgraph replaced each unknown destination in the slice it was
+		// given by one of the column's type (sql.ScanTypeOf), which reads
+		// the types of all the row's columns: a new one of that type spares
+		// it that for every later row.
 		for _, i := range unknown {
-			values[i] = new(sql.UnknownType)
+			values[i] = reflect.New(reflect.TypeOf(values[i]).Elem()).Interface()
 		}
 		return values, nil
 	}
