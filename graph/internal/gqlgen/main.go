@@ -12,7 +12,11 @@
 //   - no map of the input unmarshallers is built for each operation (see
 //     unmarshalers.go);
 //   - an object's answer is written by gqlexec.Object, not by its field
-//     set (see there for why).
+//     set (see there for why);
+//   - an object makes the field set and the map of its deferred fragments
+//     when its first deferred field needs them, not always: two
+//     allocations for each of the thousand objects of a nested read, and
+//     almost no operation defers anything.
 //
 // gqlgen has no option or plugin hook for either: its exec template writes
 // that code. Each rewrite fails loudly when the generated code stops having
@@ -45,6 +49,13 @@ const (
 `
 	fieldSet     = "\n\treturn out\n}\n"
 	objectAnswer = "\n\treturn gqlexec.Object(fields, out)\n}\n"
+
+	deferredSets     = "\tdeferredFieldSet := graphql.NewFieldSet(nil)\n\tdeferLabelToView := make(map[string]*graphql.FieldSetView)\n"
+	deferredSetsLazy = "\tvar deferredFieldSet *graphql.FieldSet // made for the first deferred field\n\tvar deferLabelToView map[string]*graphql.FieldSetView\n"
+	deferredField    = "\t\t\tif field.IsDeferred() {\n\t\t\t\tdeferredFieldSet.AddField(field)\n"
+	deferredFieldNew = "\t\t\tif field.IsDeferred() {\n\t\t\t\tif deferredFieldSet == nil {\n" +
+		"\t\t\t\t\tdeferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}\n" +
+		"\t\t\t\t}\n\t\t\t\tdeferredFieldSet.AddField(field)\n"
 
 	deferredGroupIfAny = `	if len(deferLabelToView) > 0 {
 		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
@@ -99,6 +110,17 @@ func rewrite(path string) error {
 			"answer; see graph/gqlexec/object.go", path, answers, sets)
 	}
 	src = bytes.ReplaceAll(src, []byte(fieldSet), []byte(objectAnswer))
+	if n := bytes.Count(src, []byte(deferredSets)); n != sets {
+		return fmt.Errorf("%s: %d of its %d objects make their deferred field set as expected: gqlgen changed how objects "+
+			"defer fields; see graph/internal/gqlgen", path, n, sets)
+	}
+	deferred := bytes.Count(src, []byte(deferredField))
+	if deferred == 0 || deferred != bytes.Count(src, []byte("deferredFieldSet.AddField(")) {
+		return fmt.Errorf("%s: %d deferred fields of the expected form of %d: gqlgen changed how objects defer fields; "+
+			"see graph/internal/gqlgen", path, deferred, bytes.Count(src, []byte("deferredFieldSet.AddField(")))
+	}
+	src = bytes.ReplaceAll(src, []byte(deferredSets), []byte(deferredSetsLazy))
+	src = bytes.ReplaceAll(src, []byte(deferredField), []byte(deferredFieldNew))
 	if src, _, err = direct(src); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
