@@ -116,15 +116,7 @@ func genericPlan(t *testing.T, e *servertest.Env, query string, args []any, arg 
 	for i, a := range args {
 		params[i] = "'" + strings.ReplaceAll(arg(a), "'", "''") + "'"
 	}
-	rows, err := conn.QueryContext(ctx, "EXPLAIN EXECUTE planned("+strings.Join(params, ", ")+")")
+	plan, err := servertest.Lines(conn.QueryContext(ctx, "EXPLAIN EXECUTE planned("+strings.Join(params, ", ")+")"))
 	require.NoError(t, err)
-	defer rows.Close()
-	var plan strings.Builder
-	for rows.Next() {
-		var line string
-		require.NoError(t, rows.Scan(&line))
-		plan.WriteString(line + "\n")
-	}
-	require.NoError(t, rows.Err())
-	return plan.String()
+	return plan
 }

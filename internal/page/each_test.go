@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"strings"
 	"testing"
 	"time"
 
@@ -183,18 +182,10 @@ func TestPaginateEachSortsOnce(t *testing.T) {
 		})
 		require.NoError(t, err)
 		require.Len(t, rec.queries, 1)
-		rows, err := e.DB.SQL.QueryContext(ctx, "EXPLAIN "+rec.queries[0], rec.args[0]...)
+		plan, err := servertest.Lines(e.DB.SQL.QueryContext(ctx, "EXPLAIN "+rec.queries[0], rec.args[0]...))
 		require.NoError(t, err)
-		var plan strings.Builder
-		for rows.Next() {
-			var line string
-			require.NoError(t, rows.Scan(&line))
-			plan.WriteString(line + "\n")
-		}
-		require.NoError(t, rows.Err())
-		require.NoError(t, rows.Close())
-		sorts := regexp.MustCompile(`(?m)^\s*(->\s*)?(Incremental )?Sort\s+\(cost`).FindAllString(plan.String(), -1)
-		assert.Len(t, sorts, 1, "first %v last %v:\n%s", deref(a.First), deref(a.Last), plan.String())
+		sorts := regexp.MustCompile(`(?m)^\s*(->\s*)?(Incremental )?Sort\s+\(cost`).FindAllString(plan, -1)
+		assert.Len(t, sorts, 1, "first %v last %v:\n%s", deref(a.First), deref(a.Last), plan)
 	}
 }
 
