@@ -1,5 +1,6 @@
 // Package gqlexec runs the elements of a GraphQL list the way Bindery's
-// loaders need, with a goroutine only where one buys a batch.
+// loaders need, with a goroutine only where one buys a batch, and writes
+// an object's answer without gqlgen's per-object map (Object, object.go).
 //
 // gqlgen marshals every list of objects with graphql.MarshalSliceConcurrently,
 // a goroutine per element, so that the elements' loads reach a dataloader
