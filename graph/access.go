@@ -401,8 +401,9 @@ func (r *Resolver) spaceDecision(ctx context.Context, s *ent.Space) (authz.Decis
 		return authz.Decision{}, nil
 	}
 	if d.Role == "" && s.DeletedAt == nil && loadersFrom(ctx).spacePublished(s.ID) {
-		// A published site the viewer reads publishes the space.
-		d.Role = enum.RoleRead
+		// A published site the viewer reads publishes the space: its
+		// published content, and nothing else of it (see authz.Decision).
+		d.Role, d.Published = enum.RoleRead, true
 	}
 	return d, nil
 }

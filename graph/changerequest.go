@@ -62,6 +62,9 @@ func (r *Resolver) ChangeRequestInSpace(ctx context.Context, spaceID, ref string
 }
 
 func (r *Resolver) changeRequestByNumber(ctx context.Context, s *ent.Space, number int) (*ent.ChangeRequest, error) {
+	if hidden, err := r.changesHidden(ctx, s.ID); hidden || err != nil {
+		return nil, err
+	}
 	cr, err := r.db(ctx).ChangeRequest.Query().
 		Where(changerequest.SpaceID(s.ID), changerequest.Number(number)).Only(within(ctx))
 	if ent.IsNotFound(err) {
@@ -74,10 +77,17 @@ func (r *Resolver) changeRequestByNumber(ctx context.Context, s *ent.Space, numb
 // pages them for all its spaces at once (see primeSpaceChangeRequests).
 func (r *Resolver) changeRequestsOf(ctx context.Context, s *ent.Space, status *enum.ChangeRequestStatus,
 	contributor *string, a page.Args) (*page.Connection[*ent.ChangeRequest], error) {
-	if conn, ok := primedChangeRequests(ctx, s.ID, status, contributor, a); ok {
+	hidden, err := r.changesHidden(ctx, s.ID)
+	if err != nil {
+		return nil, err
+	}
+	if conn, ok := primedChangeRequests(ctx, s.ID, status, contributor, a); ok && !hidden {
 		return conn, nil
 	}
 	q := r.changeRequestList(ctx, status, contributor).Where(changerequest.SpaceID(s.ID))
+	if hidden {
+		q.Where(changerequest.IDIn()) // none
+	}
 	if sel, ok := itemSelection(ctx, "ChangeRequestConnection", "ChangeRequestEdge", "ChangeRequest"); !ok || sel["commentCount"] {
 		a.Columns = withCommentCount
 	}

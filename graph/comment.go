@@ -59,7 +59,14 @@ type CommentFilter struct {
 // change request, whose viewers see all its comments.
 func (r *Resolver) commentsOf(ctx context.Context, spaceID string, crID *string, f CommentFilter,
 	a page.Args) (*model.CommentConnection, error) {
+	hidden, err := r.changesHidden(ctx, spaceID)
+	if err != nil {
+		return nil, err
+	}
 	q := r.db(ctx).Comment.Query().Where(comment.SpaceID(spaceID))
+	if hidden {
+		q.Where(comment.IDIn()) // none
+	}
 	if crID == nil {
 		q.Where(comment.ChangeRequestIDIsNil())
 	} else {

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"errors"
 
 	"golang.org/x/sync/errgroup"
 
@@ -66,10 +67,23 @@ func (r *Resolver) nodes(ctx context.Context, ids []string) ([]ent.Noder, error)
 }
 
 func (r *Resolver) revisionParents(ctx context.Context, rev *ent.Revision) ([]*ent.Revision, error) {
-	parents, errs := loadMany(ctx, r.revisions.loader(ctx), rev.Parents)
-	for _, err := range errs {
+	if !loadersFrom(ctx).spacePublished(rev.SpaceID) {
+		// Whoever sees a revision sees its parents, in the same space,
+		// unless only a site publishes the space to them.
+		parents, errs := loadMany(ctx, r.revisions.loader(ctx), rev.Parents)
+		return parents, errors.Join(errs...)
+	}
+	r.revisions.prefetch(ctx, rev.Parents)
+	parents := make([]*ent.Revision, 0, len(rev.Parents))
+	for _, id := range rev.Parents {
+		// Parents are in the revision's space, but not every reader of a
+		// revision reads its parents (see revisionDecision).
+		p, err := r.revisions.visible(ctx, &id)
 		if err != nil {
 			return nil, err
+		}
+		if p != nil {
+			parents = append(parents, p)
 		}
 	}
 	return parents, nil
@@ -114,14 +128,15 @@ func (r *Resolver) VisibleCollectionID(ctx context.Context, orgID string, colID 
 }
 
 // VisibleRevisionID is the ID of a relation to a revision of the space:
-// whoever sees the space sees its revisions (see inSpace).
+// whoever sees the space sees its revisions, a published site's reader
+// only its current one (see revisionDecision).
 func (r *Resolver) VisibleRevisionID(ctx context.Context, spaceID string, revID *string) (string, error) {
 	if revID == nil {
 		return "", nil
 	}
-	d, err := r.inSpace(ctx, spaceID)
-	if err != nil || !d.Visible() {
-		return "", err
+	s, d, err := r.spaces.get(ctx, spaceID)
+	if apperr.KindOf(err) == apperr.NotFound || err == nil && !revisionVisible(s, d, *revID) {
+		return "", nil
 	}
-	return *revID, nil
+	return *revID, err
 }

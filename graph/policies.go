@@ -207,7 +207,7 @@ func (r *Resolver) declarePolicies() {
 			return db.Revision.Query().Where(revision.IDIn(ids...)).All(ctx)
 		},
 		idOf:   func(v *ent.Revision) string { return v.ID },
-		decide: func(ctx context.Context, v *ent.Revision) (authz.Decision, error) { return r.inSpace(ctx, v.SpaceID) },
+		decide: r.revisionDecision,
 	}
 	r.users = &policy[*ent.User, predicate.User]{
 		typeName: "User", prefix: id.User, table: authz.Users,
@@ -394,14 +394,48 @@ func (r *Resolver) adminsOnly(ctx context.Context, orgID string) (authz.Decision
 	return d, nil
 }
 
-// inSpace decides about what lives in a space (its change requests and
-// revisions): whoever sees the space sees it, with the same role.
+// inSpace decides about what is worked on in a space (its change requests
+// and comments): whoever may read them sees it, with their role on the
+// space. A published site's reader reads the space's published content
+// only, so to them it does not exist.
 func (r *Resolver) inSpace(ctx context.Context, spaceID string) (authz.Decision, error) {
 	_, d, err := r.spaces.get(ctx, spaceID)
-	if apperr.KindOf(err) == apperr.NotFound {
+	if apperr.KindOf(err) == apperr.NotFound || d.Published {
 		return authz.Decision{}, nil
 	}
 	return d, err
+}
+
+// revisionDecision decides about a revision: whoever reads its space sees
+// it, and a published site's reader only the space's current revision,
+// which is what the site publishes.
+func (r *Resolver) revisionDecision(ctx context.Context, v *ent.Revision) (authz.Decision, error) {
+	s, d, err := r.spaces.get(ctx, v.SpaceID)
+	if apperr.KindOf(err) == apperr.NotFound || err == nil && !revisionVisible(s, d, v.ID) {
+		return authz.Decision{}, nil
+	}
+	return d, err
+}
+
+// revisionVisible reports whether a revision of a space the viewer sees,
+// with the decision about the space, is visible to them.
+func revisionVisible(s *ent.Space, d authz.Decision, revID string) bool {
+	return d.Visible() && (!d.Published || s.RevisionID != nil && *s.RevisionID == revID)
+}
+
+// changesHidden reports whether the viewer reads a space only as a
+// published site publishes it: its change requests and comments are then
+// none of theirs, so lists of them are empty and their counts zero, as for
+// any list of what a viewer cannot see.
+func (r *Resolver) changesHidden(ctx context.Context, spaceID string) (bool, error) {
+	if !loadersFrom(ctx).spacePublished(spaceID) {
+		// The space was decided visible to reach it, and whoever sees a
+		// space reads its changes unless only a site publishes it to them:
+		// the decision need not be made again.
+		return false, nil
+	}
+	_, d, err := r.spaces.get(ctx, spaceID)
+	return d.Published, err
 }
 
 // userDecision decides who may look a user up by ID: the user, and members

@@ -560,6 +560,9 @@ func (r *Resolver) spacePermissions(ctx context.Context, s *ent.Space) (*authz.S
 }
 
 func (r *Resolver) spaceCounts(ctx context.Context, s *ent.Space) (spaceCounts, error) {
+	if hidden, err := r.changesHidden(ctx, s.ID); hidden || err != nil {
+		return spaceCounts{}, err
+	}
 	return load(ctx, loadersFrom(ctx).spaceCounts(), s.ID)
 }
 

@@ -17,18 +17,21 @@ type Action string
 // Actions. Not every resource type has every action; a table lists those its
 // type has.
 const (
-	View           Action = "view"
-	Update         Action = "update"
-	UpdateDetails  Action = "updateDetails"
-	UpdateAccess   Action = "updateAccess"
-	Delete         Action = "delete"
-	Restore        Action = "restore"
-	Move           Action = "move"
-	Transfer       Action = "transfer"
-	Duplicate      Action = "duplicate"
-	CreateContent  Action = "createContent"
-	ListDeleted    Action = "listDeleted"
-	ListPeople     Action = "listPeople"
+	View          Action = "view"
+	Update        Action = "update"
+	UpdateDetails Action = "updateDetails"
+	UpdateAccess  Action = "updateAccess"
+	Delete        Action = "delete"
+	Restore       Action = "restore"
+	Move          Action = "move"
+	Transfer      Action = "transfer"
+	Duplicate     Action = "duplicate"
+	CreateContent Action = "createContent"
+	ListDeleted   Action = "listDeleted"
+	ListPeople    Action = "listPeople"
+	// ViewChanges reads what is worked on in a space beside its published
+	// content: its change requests and comments.
+	ViewChanges    Action = "viewChanges"
 	Comment        Action = "comment"
 	EditContent    Action = "editContent"
 	Merge          Action = "merge"
@@ -81,6 +84,9 @@ func (t Table) Min(a Action) enum.Role {
 // the caller owns the resource.
 func (t Table) Allows(d Decision, a Action, owner bool) bool {
 	r := t.Min(a)
+	if d.Published && a != View {
+		return false
+	}
 	switch {
 	case r == "":
 		return d.Visible()
@@ -121,7 +127,7 @@ var (
 		Administer:    {Min: enum.RoleAdmin, Doc: "See its invite links"},
 	}}
 	Spaces = Table{Name: "space", Rules: map[Action]Rule{
-		View:           {Min: enum.RoleRead, Doc: "Read it and its content"},
+		View:           {Min: enum.RoleRead, Doc: "Read it and its content (a published site's reader: its published content, no change requests or comments)"},
 		UpdateDetails:  {Min: enum.RoleEdit, Doc: "Update its title, emoji, icon, language"},
 		UpdateAccess:   {Min: enum.RoleAdmin, Doc: "Update its edit mode, default level or visibility, create its share links, and rotate its visitor signing key"},
 		Delete:         {Min: enum.RoleAdmin, Doc: "Delete it"},

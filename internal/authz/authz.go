@@ -84,6 +84,12 @@ type Decision struct {
 	// sees because they can see some of its content: whoever can see a space
 	// can see who owns it.
 	Observer bool
+	// Published is true when the role comes only from a published site the
+	// caller reads: it opens the space's published content (its current
+	// revision) and nothing else, so every action but View is refused and
+	// what lives in the space beside its content (change requests,
+	// comments, older revisions) stays hidden.
+	Published bool
 }
 
 // Visible reports whether the caller can see the resource. A guest member
