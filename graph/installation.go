@@ -72,6 +72,11 @@ func checkExternalIDs(ids []string) error {
 	if len(ids) > MaxExternalIDs {
 		return apperr.Invalid("externalIds", "at most %d", MaxExternalIDs)
 	}
+	for _, x := range ids {
+		if len(x) > integ.MaxExternalIDBytes {
+			return apperr.Invalid("externalIds", "each at most %d bytes", integ.MaxExternalIDBytes)
+		}
+	}
 	return nil
 }
 

@@ -56,7 +56,9 @@ func (r *Resolver) integrationDecision(ctx context.Context, i *ent.Integration) 
 	if err != nil {
 		return authz.Decision{}, err
 	}
-	if m := f.memberships[i.OrganizationID]; m.Member {
+	// A guest (a member without a role) sees what strangers see: listing
+	// an organization's integrations needs read (authz.Organizations).
+	if m := f.memberships[i.OrganizationID]; m.Member && m.Role != "" {
 		return authz.Decision{Role: m.Role, Member: true}, nil
 	}
 	if i.Visibility == enum.IntegrationVisibilityPrivate {
@@ -129,7 +131,8 @@ type IntegrationFilter struct {
 }
 
 // listIntegrations lists the published integrations the viewer may list:
-// the public ones and those of the organizations they are a member of.
+// the public ones and those of the organizations they are a member of with
+// a role.
 func (r *Resolver) listIntegrations(ctx context.Context, f IntegrationFilter, a page.Args) (*model.IntegrationConnection, error) {
 	facts, err := r.memberships(ctx)
 	if err != nil {
@@ -137,7 +140,7 @@ func (r *Resolver) listIntegrations(ctx context.Context, f IntegrationFilter, a 
 	}
 	var mine []string
 	for orgID, m := range facts.memberships {
-		if m.Member {
+		if m.Member && m.Role != "" {
 			mine = append(mine, orgID)
 		}
 	}
@@ -284,6 +287,9 @@ func checkPublish(in model.PublishIntegrationInput) (*publishing, error) {
 			return nil, apperr.Invalid(field, "%v", err)
 		}
 	}
+	if len(in.Script) > integ.MaxScriptBytes {
+		return nil, apperr.Invalid("script", "is over %d bytes", integ.MaxScriptBytes)
+	}
 	if in.Summary != nil {
 		if err := validate.IntegrationSummary(*in.Summary); err != nil {
 			return nil, apperr.Invalid("summary", "%v", err)
@@ -408,7 +414,11 @@ func (r *Resolver) publishIntegration(ctx context.Context, in model.PublishInteg
 		case err != nil:
 			return err
 		case existing.OrganizationID != o.ID:
-			return apperr.Forbidden("The integration %q is another organization's: only it may publish it", p.name)
+			// Names are one namespace across the server, so that a taken
+			// name is taken is no secret; whose it is, and whether its
+			// integration is public, private or unpublished, is: every
+			// taken name answers the same.
+			return apperr.Conflictf("The name %q is not available: choose another", p.name)
 		}
 		out, err = r.updateIntegration(ctx, existing, p)
 		return err

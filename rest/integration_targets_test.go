@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -107,6 +108,9 @@ func TestIntegrationTargetInstallations(t *testing.T) {
 			Body: map[string]any{"configuration": nil}, WantStatus: http.StatusBadRequest, WantError: "configuration"},
 		{Name: "patch: 6 external IDs", Method: http.MethodPatch, Path: space0, Token: e.otherTok,
 			Body: map[string]any{"externalIds": []string{"a", "b", "c", "d", "e", "f"}}, WantStatus: http.StatusBadRequest,
+			WantError: "externalIds"},
+		{Name: "patch: an external ID of 257 bytes", Method: http.MethodPatch, Path: space0, Token: e.otherTok,
+			Body: map[string]any{"externalIds": []string{strings.Repeat("x", 257)}}, WantStatus: http.StatusBadRequest,
 			WantError: "externalIds"},
 		{Name: "patch: an unknown member", Method: http.MethodPatch, Path: space0, Token: e.otherTok,
 			Body: map[string]any{"space": spaces[1]}, WantStatus: http.StatusBadRequest},

@@ -133,6 +133,10 @@ func TestIntegrationsPublish(t *testing.T) {
 		bad("an unknown category", "categories", map[string]any{"categories": []string{"games"}}),
 		bad("an unknown visibility", "visibility", map[string]any{"visibility": "secret"}),
 		bad("an unknown target", "target", map[string]any{"target": "page"}),
+		ok("sbig", "a script at the size limit", map[string]any{"script": strings.Repeat("x", integ.MaxScriptBytes)}),
+		bad("a script one byte over", "script", map[string]any{"script": strings.Repeat("x", integ.MaxScriptBytes+1)}),
+		bad("a content security policy over 8 KiB", "contentSecurityPolicy",
+			map[string]any{"contentSecurityPolicy": map[string]any{"script-src": strings.Repeat("x", integ.MaxContentSecurityPolicyBytes)}}),
 		bad("no scopes", "scopes", map[string]any{"scopes": nil}),
 		bad("no script", "script", map[string]any{"script": nil}),
 		bad("no organization", "organization", map[string]any{"organization": nil}),
@@ -160,7 +164,7 @@ func TestIntegrationsPublish(t *testing.T) {
 		{Name: "an unknown subdomain", Method: http.MethodPost, Path: base + "mine", Token: e.OwnerToken,
 			Body: publishBody("nowhere", nil), WantStatus: http.StatusNotFound},
 		{Name: "another organization's name", Method: http.MethodPost, Path: base + "slack", Token: e.otherTok,
-			Body: publishBody(e.otherOrg, nil), WantStatus: http.StatusForbidden},
+			Body: publishBody(e.otherOrg, nil), WantStatus: http.StatusConflict, WantError: `The name "slack" is not available`},
 	})
 	n, err := e.Client.Integration.Query().Where(integration.Name("refused")).Count(context.Background())
 	require.NoError(t, err)
@@ -206,8 +210,14 @@ func TestIntegrationsRead(t *testing.T) {
 	t.Parallel()
 	e := newIntEnv(t)
 	base := "/v1/integrations"
-	assert.Equal(t, []string{"alpha", "beta", "gamma", "delta"}, e.Walk(t, base, e.guestTok, 1),
-		"a member (a guest too) lists the organization's integrations, unlisted and private ones included")
+	assert.Equal(t, []string{"alpha", "beta", "gamma", "delta"}, e.Walk(t, base, e.readTok, 1),
+		"a member with a role lists the organization's integrations, unlisted and private ones included")
+	assert.Equal(t, []string{"alpha", "beta"}, e.Walk(t, base, e.guestTok, 1),
+		"a guest, without a role, lists what strangers list")
+	assert.Equal(t, http.StatusNotFound, e.Do(http.MethodGet, base+"/delta", e.guestTok, nil).Status,
+		"a guest does not read a private integration")
+	assert.Equal(t, http.StatusOK, e.Do(http.MethodGet, base+"/gamma", e.guestTok, nil).Status,
+		"an unlisted one is read by anyone who knows its name")
 	assert.Equal(t, []string{"alpha", "beta", "theirs"}, e.Walk(t, base, e.otherTok, 2),
 		"an outsider lists the public ones and their own")
 	names := func(q string) []string { return e.Walk(t, base+q, e.otherTok, 1000) }
@@ -288,7 +298,7 @@ func TestIntegrationInstallationsAndUnpublish(t *testing.T) {
 		{Name: "unpublish: again", Method: http.MethodDelete, Path: base + "/alpha", Token: e.OwnerToken, WantStatus: http.StatusNotFound},
 		{Name: "get: unpublished", Method: http.MethodGet, Path: base + "/alpha", Token: e.OwnerToken, WantStatus: http.StatusNotFound},
 		{Name: "publish the name from elsewhere", Method: http.MethodPost, Path: base + "/alpha", Token: e.otherTok,
-			Body: publishBody(e.otherOrg, nil), WantStatus: http.StatusForbidden},
+			Body: publishBody(e.otherOrg, nil), WantStatus: http.StatusConflict, WantError: `The name "alpha" is not available`},
 	})
 	assert.Equal(t, []string{"beta", "gamma", "delta"}, e.Walk(t, base, e.OwnerToken, 1))
 	x, err := e.Client.IntegrationInstallation.Query().Where(integrationinstallation.OrganizationID(e.otherOrg)).Only(ctx)

@@ -31,6 +31,15 @@ const (
 	MaxPreviewImageBytes = 192 << 10
 	// MaxLinkURL is the longest external link (the official URL).
 	MaxLinkURL = 2048
+	// MaxScriptBytes is the largest script: a bundled integration is far
+	// smaller, and it leaves room in the 1 MiB body of /v1 for the rest.
+	MaxScriptBytes = 512 << 10
+	// MaxContentSecurityPolicyBytes is the largest content security
+	// policy, compacted: a policy is a header, which proxies cap near 8 KiB.
+	MaxContentSecurityPolicyBytes = 8 << 10
+	// MaxExternalIDBytes is the longest external ID of an installation:
+	// an ID in another system, not a document.
+	MaxExternalIDBytes = 256
 )
 
 // imageTypes are the image formats an icon or a preview image may have, as
@@ -223,6 +232,9 @@ func CheckContentSecurityPolicy(raw json.RawMessage) (json.RawMessage, error) {
 	var c bytes.Buffer
 	if err := json.Compact(&c, raw); err != nil {
 		return nil, apperr.Invalid("contentSecurityPolicy", "is not JSON")
+	}
+	if c.Len() > MaxContentSecurityPolicyBytes {
+		return nil, apperr.Invalid("contentSecurityPolicy", "is over %d bytes", MaxContentSecurityPolicyBytes)
 	}
 	return c.Bytes(), nil
 }
