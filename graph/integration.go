@@ -134,6 +134,9 @@ type IntegrationFilter struct {
 // the public ones and those of the organizations they are a member of with
 // a role.
 func (r *Resolver) listIntegrations(ctx context.Context, f IntegrationFilter, a page.Args) (*model.IntegrationConnection, error) {
+	if err := checkFilter("search", f.Search); err != nil {
+		return nil, err
+	}
 	facts, err := r.memberships(ctx)
 	if err != nil {
 		return nil, err
@@ -221,6 +224,9 @@ func jsonArrayHas(column, v string) func(*sql.Selector) {
 // integrationInstallations lists an integration's installations, for the
 // admins of its organization.
 func (r *Resolver) integrationInstallations(ctx context.Context, i *ent.Integration, externalID *string, a page.Args) (*model.IntegrationInstallationConnection, error) {
+	if err := checkFilter("externalId", externalID); err != nil {
+		return nil, err
+	}
 	if _, _, err := r.integrations.authorize(ctx, i.ID, authz.Administer); err != nil {
 		return nil, err
 	}

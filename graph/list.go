@@ -2,9 +2,10 @@ package graph
 
 import (
 	"context"
-	"entgo.io/ent/dialect/sql"
-
 	"time"
+	"unicode/utf8"
+
+	"entgo.io/ent/dialect/sql"
 
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/ent/apitoken"
@@ -13,6 +14,7 @@ import (
 	"github.com/bindery/bindery/ent/predicate"
 	"github.com/bindery/bindery/ent/space"
 	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/authz"
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/page"
@@ -49,6 +51,22 @@ var (
 		Key: func(t *ent.APIToken) any { return t.CreatedAt }, ID: func(t *ent.APIToken) string { return t.ID },
 	}
 )
+
+// MaxFilterLength is the longest text a list is filtered by (a title, a
+// name, a search of members, an external ID): no title or name it matches
+// is longer, and SQLite refuses a LIKE pattern of about 50,000 characters
+// as too complex.
+const MaxFilterLength = 256
+
+// checkFilter refuses a list's text filter over MaxFilterLength
+// characters, naming the argument (the /v1 query parameter of the same
+// name).
+func checkFilter(name string, s *string) error {
+	if s != nil && utf8.RuneCountInString(*s) > MaxFilterLength {
+		return apperr.Invalid(name, "must be at most %d characters", MaxFilterLength)
+	}
+	return nil
+}
 
 // args collects connection arguments.
 func args(first *int, after *page.Cursor, last *int, before *page.Cursor) page.Args {

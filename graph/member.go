@@ -61,6 +61,9 @@ type MemberFilter struct {
 // organizationMembers lists an organization's members for a viewer who may
 // list its people.
 func (r *Resolver) organizationMembers(ctx context.Context, o *ent.Organization, f MemberFilter, a page.Args) (*model.MemberConnection, error) {
+	if err := checkFilter("search", f.Search); err != nil {
+		return nil, err
+	}
 	if _, _, err := r.orgs.authorize(ctx, o.ID, authz.ListPeople); err != nil {
 		return nil, err
 	}

@@ -61,6 +61,9 @@ type siteFilter struct {
 // organizationSites lists an organization's sites, for its members with a
 // role.
 func (r *Resolver) organizationSites(ctx context.Context, o *ent.Organization, f siteFilter, a page.Args) (*model.SiteConnection, error) {
+	if err := checkFilter("title", f.Title); err != nil {
+		return nil, err
+	}
 	if _, _, err := r.orgs.authorize(ctx, o.ID, authz.ListPeople); err != nil {
 		return nil, err
 	}

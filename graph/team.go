@@ -33,11 +33,14 @@ var teamsByCreation = page.Order[*ent.Team, predicate.Team, team.OrderOption]{
 }
 
 // titleContains keeps the teams whose title contains s, ignoring case.
-func titleContains(s *string) predicate.Team {
-	if s == nil || *s == "" {
-		return func(*sql.Selector) {}
+func titleContains(s *string) (predicate.Team, error) {
+	if err := checkFilter("title", s); err != nil {
+		return nil, err
 	}
-	return team.TitleContainsFold(*s)
+	if s == nil || *s == "" {
+		return func(*sql.Selector) {}, nil
+	}
+	return team.TitleContainsFold(*s), nil
 }
 
 // organizationTeams lists an organization's teams: with owner, those the
@@ -46,7 +49,11 @@ func (r *Resolver) organizationTeams(ctx context.Context, o *ent.Organization, o
 	if _, _, err := r.orgs.authorize(ctx, o.ID, authz.ListPeople); err != nil {
 		return nil, err
 	}
-	q := r.db(ctx).Team.Query().Where(team.OrganizationID(o.ID), titleContains(title))
+	titled, err := titleContains(title)
+	if err != nil {
+		return nil, err
+	}
+	q := r.db(ctx).Team.Query().Where(team.OrganizationID(o.ID), titled)
 	if owner != nil {
 		q.Where(team.HasMembersWith(teammember.UserID(*owner), teammember.RoleEQ(enum.TeamMemberRoleOwner)))
 	}
@@ -84,7 +91,11 @@ const teamRole = "member_role"
 // memberTeams lists the teams a member belongs to, with their role in each,
 // read with the page, as are the teams' counts when the items show them.
 func (r *Resolver) memberTeams(ctx context.Context, m *ent.Member, title *string, a page.Args) (*model.TeamMembershipConnection, error) {
-	q := r.db(ctx).Team.Query().Where(team.OrganizationID(m.OrganizationID), titleContains(title),
+	titled, err := titleContains(title)
+	if err != nil {
+		return nil, err
+	}
+	q := r.db(ctx).Team.Query().Where(team.OrganizationID(m.OrganizationID), titled,
 		team.HasMembersWith(teammember.UserID(m.UserID)))
 	counts := true
 	if fields, ok := itemFields(ctx, "TeamMembershipConnection", "TeamMembershipEdge", "TeamMembership"); ok {
