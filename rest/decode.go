@@ -171,7 +171,8 @@ func (d bodyDecoder) decode(r *http.Request, dst any) error {
 }
 
 // readObject reads the request body as a JSON object, its members left
-// undecoded. An empty body is an empty object.
+// undecoded. An empty body is an empty object (an operation that needs a
+// member then says which is required); null is no object, a 400.
 func readObject(r *http.Request) (map[string]json.RawMessage, error) {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		mt, _, err := mime.ParseMediaType(ct)
@@ -193,7 +194,11 @@ func readObject(r *http.Request) (map[string]json.RawMessage, error) {
 		return nil, textError(err)
 	}
 	members := map[string]json.RawMessage{}
-	if len(bytes.TrimSpace(body)) > 0 {
+	switch trimmed := bytes.TrimSpace(body); {
+	case len(trimmed) == 0:
+	case string(trimmed) == "null":
+		return nil, apperr.Invalid("", "the request body must be a JSON object, not null")
+	default:
 		if err := json.Unmarshal(body, &members); err != nil {
 			var syntax *json.SyntaxError
 			if errors.As(err, &syntax) {
