@@ -256,7 +256,7 @@ func (r *runner) measure(ctx context.Context, w *workload, srv measured, st stat
 		line.kinds = summarizeKinds(res)
 	}
 	r.rows = append(r.rows, line)
-	r.logf("  %.0f req/s, p50 %s, p99 %s, %d errors, collector %s of the CPU, peak RSS %s", s.RPS, millis(s.P50), millis(s.P99),
+	r.logf("  %s req/s, p50 %s, p99 %s, %d errors, collector %s of the CPU, peak RSS %s", rate(s.RPS), millis(s.P50), millis(s.P99),
 		s.Errors, percent(gc), mebibytes(rss, len(srv.pids)))
 	for _, k := range line.kinds {
 		r.logf("    %s", k)

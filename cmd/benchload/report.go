@@ -51,7 +51,7 @@ func writeTable(w io.Writer, rows []row) {
 		if base > 0 {
 			ratio = times(r.sum.RPS / base)
 		}
-		fmt.Fprintf(w, "| %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.target, r.workload, r.sum.RPS,
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.target, r.workload, rate(r.sum.RPS),
 			millis(r.sum.P50), millis(r.sum.P99), errs, r.statements, micros(r.serverCPU), micros(r.databaseCPU),
 			percent(r.gcShare), mebibytes(r.peakRSS, r.processes), ratio)
 	}
@@ -69,6 +69,15 @@ func writeTable(w io.Writer, rows []row) {
 		fmt.Fprintf(w, "\n**WARNING: %s %s had %d errors in %d requests; its figures are not valid.** First: %s\n",
 			r.target, r.workload, r.sum.Errors, r.sum.Requests, r.sum.FirstError)
 	}
+}
+
+// rate shows requests per second, with a decimal below 10 (a mix of
+// requests that take seconds).
+func rate(rps float64) string {
+	if rps < 10 {
+		return fmt.Sprintf("%.1f", rps)
+	}
+	return fmt.Sprintf("%.0f", rps)
 }
 
 // times shows a ratio with two decimals, or two significant digits below
