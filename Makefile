@@ -127,14 +127,20 @@ bench:
 # of BINDERY_TEST_DATABASE_URL), seeded through the API, against a minimal
 # net/http + database/sql baseline; POSTGRAPHILE=1 adds PostGraphile 4
 # (PostgreSQL only, needs npx); PROFILE=dir writes a CPU profile of Bindery
-# per workload into dir. Prints a markdown table.
+# per workload into dir; WORKLOADS=nested,heavy runs only those (get, node,
+# nested, list, heavy); VARIANTS='default;GOGC=off GOMEMLIMIT=72MiB' runs
+# Bindery's workloads on one server per variant, each with that
+# environment added. Prints a markdown table.
 BENCH_DURATION ?= 10s
 BENCH_CONCURRENCY ?= 8
 POSTGRAPHILE ?=
 PROFILE ?=
+WORKLOADS ?=
+VARIANTS ?=
 bench-load: build
 	$(GO) build -o bin/benchload ./cmd/benchload
-	./bin/benchload run --bindery $(BIN) --duration $(BENCH_DURATION) --concurrency $(BENCH_CONCURRENCY) \
+	BENCH_WORKLOADS='$(WORKLOADS)' BENCH_VARIANTS='$(VARIANTS)' ./bin/benchload run --bindery $(BIN) \
+		--duration $(BENCH_DURATION) --concurrency $(BENCH_CONCURRENCY) \
 		--postgraphile=$(if $(filter 1 true yes,$(POSTGRAPHILE)),true,false) $(if $(PROFILE),--profile $(PROFILE))
 
 clean:

@@ -118,7 +118,8 @@ func TestMetrics(t *testing.T) {
 	}
 	// The pool, the runtime and the process.
 	for _, name := range []string{"go_sql_open_connections", "go_sql_in_use_connections", "go_sql_wait_count_total",
-		"go_goroutines", "process_cpu_seconds_total"} {
+		"go_goroutines", "process_cpu_seconds_total", "go_gc_gogc_percent", "go_gc_gomemlimit_bytes",
+		"go_cpu_classes_gc_total_cpu_seconds_total", "go_cpu_classes_total_cpu_seconds_total", "go_cpu_classes_idle_cpu_seconds_total"} {
 		assert.Contains(t, families, name)
 	}
 	_, ok := value(families, "go_sql_open_connections", map[string]string{"db_name": "bindery"})

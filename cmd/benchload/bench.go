@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -61,13 +63,14 @@ func benchmark(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	bindery, base, debug, err := startBindery(ctx, o.bindery, db.dsn, dir, o.profile != "", stderr)
+	secret := rand.Text() + rand.Text()
+	first, err := startBindery(ctx, o.bindery, db.dsn, dir, secret, o.variants[0], o.profile != "", stderr)
 	if err != nil {
 		return err
 	}
-	r.cleanups = append(r.cleanups, bindery.stop)
+	r.cleanups = append(r.cleanups, first.stop)
 
-	owner := &apiClient{base: base, token: token, http: r.client}
+	owner := &apiClient{base: first.base, token: token, http: r.client}
 	addMember := func(ctx context.Context, org string) (string, error) {
 		return binderyCLI(ctx, o.bindery, "token", "create", "--db", db.dsn, "--email", memberEmail, "--org", org, "--role", "edit")
 	}
@@ -77,20 +80,51 @@ func benchmark(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("seeding: %w", err)
 	}
+	if o.selected("heavy") {
+		r.logf("seeding the heavy mix: a %d-page space imported from a zip archive", o.shape.HeavyPages)
+		archive, queries := heavyArchive(o.shape.HeavyPages)
+		zips := serveArchive(archive)
+		r.cleanups = append(r.cleanups, zips.Close)
+		if d.Heavy, err = seedHeavy(ctx, owner, o.shape.HeavyPages, zips.URL, queries, o.concurrency); err != nil {
+			return fmt.Errorf("seeding: %w", err)
+		}
+	}
 	seeding := time.Since(t0)
 	r.logf("seeded in %s", seeding.Round(time.Millisecond))
 
-	if err := r.runBaseline(ctx, db, dir, token, d); err != nil {
-		return err
+	if o.selected("get") {
+		if err := r.runBaseline(ctx, db, dir, token, d); err != nil {
+			return err
+		}
 	}
-	ws := binderyWorkloads(base, token, d, o.shape)
-	counts, err := countStatements(ctx, db.dsn, ws)
+	binderies := []*binderyServer{first}
+	for _, v := range o.variants[1:] {
+		b, err := startBindery(ctx, o.bindery, db.dsn, dir, secret, v, o.profile != "", stderr)
+		if err != nil {
+			return err
+		}
+		r.cleanups = append(r.cleanups, b.stop)
+		binderies = append(binderies, b)
+	}
+	workloads := make([][]workload, len(binderies))
+	for k, b := range binderies {
+		workloads[k] = r.selected(binderyWorkloads(b.base, token, d, o.shape))
+		for i := range workloads[k] {
+			workloads[k][i].target = b.label
+		}
+	}
+	counts, err := countStatements(ctx, db.dsn, workloads[0])
 	if err != nil {
 		return err
 	}
-	for i := range ws {
-		if err := r.measure(ctx, &ws[i], []int{bindery.pid()}, counts[i], false, debug); err != nil {
-			return err
+	// Each workload on every variant in turn, so that variants meet the
+	// same state of the machine and of the database as far as can be.
+	for i := range workloads[0] {
+		for k, b := range binderies {
+			srv := measured{pids: []int{b.pid()}, debug: b.debug, metrics: b.base + "/metrics"}
+			if err := r.measure(ctx, &workloads[k][i], srv, counts[i], false); err != nil {
+				return err
+			}
 		}
 	}
 	if o.postgraphile {
@@ -127,13 +161,18 @@ func (r *runner) runBaseline(ctx context.Context, db database, dir, token string
 	if err != nil {
 		return err
 	}
-	return r.measure(ctx, &w, []int{bl.pid()}, count, true, "")
+	return r.measure(ctx, &w, measured{pids: []int{bl.pid()}}, count, true)
+}
+
+// selected keeps the workloads the options chose.
+func (r *runner) selected(ws []workload) []workload {
+	return slices.DeleteFunc(ws, func(w workload) bool { return !r.o.selected(w.key) })
 }
 
 // runPostGraphile counts PostGraphile's statements, then starts it with 2
 // cluster workers on the database and measures it.
 func (r *runner) runPostGraphile(ctx context.Context, db database, dir string, d dataset) error {
-	ws := func(base string) []workload { return postgraphileWorkloads(base, d, r.o.shape) }
+	ws := func(base string) []workload { return r.selected(postgraphileWorkloads(base, d, r.o.shape)) }
 	r.logf("starting PostGraphile %s through a counting proxy to count its statements", postgraphileVersion)
 	counts, err := countPostGraphileStatements(ctx, dir, db, ws, r.stderr)
 	if err != nil {
@@ -151,19 +190,26 @@ func (r *runner) runPostGraphile(ctx context.Context, db database, dir string, d
 	}
 	pws := ws(base)
 	for i := range pws {
-		if err := r.measure(ctx, &pws[i], pids, counts[i], false, ""); err != nil {
+		if err := r.measure(ctx, &pws[i], measured{pids: pids}, counts[i], false); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// measured is a server being measured: its processes, and for Bindery
+// the base URL of its profiler and the URL of its metrics ("" for none).
+type measured struct {
+	pids           []int
+	debug, metrics string
+}
+
 // measure checks a workload's answer, warms up, and runs it for the
-// duration, with the server's peak memory (pids) reset before, and the CPU
-// time of the server and of the database measured. With debug, the address
-// of the server's profiler, the run's CPU profile is written to the profile
-// folder.
-func (r *runner) measure(ctx context.Context, w *workload, pids []int, st statements, baseline bool, debug string) error {
+// duration, with the server's peak memory reset before, and the CPU time
+// of the server and of the database measured, and the collector's share
+// of the server's when it has metrics. With a profiler, the run's CPU
+// profile is written to the profile folder.
+func (r *runner) measure(ctx context.Context, w *workload, srv measured, st statements, baseline bool) error {
 	if err := checkOnce(ctx, r.client, w); err != nil {
 		return err
 	}
@@ -171,26 +217,49 @@ func (r *runner) measure(ctx context.Context, w *workload, pids []int, st statem
 	if _, err := drive(ctx, r.client, w, r.o.concurrency, r.o.warmup); err != nil {
 		return err
 	}
-	if err := resetPeakRSS(pids); err != nil {
+	if err := resetPeakRSS(srv.pids); err != nil {
 		return err
 	}
-	profiled := r.profile(ctx, debug, w)
-	cpu := startCPUMeter(pids, r.o.postgres != "")
+	var gcBefore cpuClasses
+	if srv.metrics != "" {
+		var err error
+		if gcBefore, err = readCPUClasses(ctx, r.client, srv.metrics); err != nil {
+			return err
+		}
+	}
+	profiled := r.profile(ctx, srv.debug, w)
+	cpu := startCPUMeter(srv.pids, r.o.postgres != "")
 	res, err := drive(ctx, r.client, w, r.o.concurrency, r.o.duration)
 	if err != nil {
 		return err
 	}
 	serverCPU, databaseCPU := cpu.stop(len(res.latencies))
+	var gc float64
+	if srv.metrics != "" {
+		gcAfter, err := readCPUClasses(ctx, r.client, srv.metrics)
+		if err != nil {
+			return err
+		}
+		gc = gcShare(gcBefore, gcAfter)
+	}
 	if err := <-profiled; err != nil {
 		return err
 	}
-	rss, err := peakRSS(pids)
+	rss, err := peakRSS(srv.pids)
 	if err != nil {
 		return err
 	}
 	s := summarize(res)
-	r.rows = append(r.rows, row{target: w.target, workload: w.name, sum: s, statements: st, peakRSS: rss,
-		processes: len(pids), baseline: baseline, serverCPU: serverCPU, databaseCPU: databaseCPU})
-	r.logf("  %.0f req/s, p50 %s, p99 %s, %d errors", s.RPS, millis(s.P50), millis(s.P99), s.Errors)
+	line := row{target: w.target, workload: w.name, sum: s, statements: st, peakRSS: rss,
+		processes: len(srv.pids), baseline: baseline, serverCPU: serverCPU, databaseCPU: databaseCPU, gcShare: gc}
+	if w.checks != nil {
+		line.kinds = summarizeKinds(res)
+	}
+	r.rows = append(r.rows, line)
+	r.logf("  %s req/s, p50 %s, p99 %s, %d errors, collector %s of the CPU, peak RSS %s", rate(s.RPS), millis(s.P50), millis(s.P99),
+		s.Errors, percent(gc), mebibytes(rss, len(srv.pids)))
+	for _, k := range line.kinds {
+		r.logf("    %s", k)
+	}
 	return nil
 }

@@ -73,6 +73,11 @@ func countStatements(ctx context.Context, dsn string, ws []workload) ([]statemen
 	defer srv.Close()
 	out := make([]statements, len(ws))
 	for i := range ws {
+		if ws[i].checks != nil {
+			// A mix has no one count; its requests' own workloads do.
+			out[i] = unknownStatements
+			continue
+		}
 		for k := 0; k <= countedRequests; k++ {
 			c.Reset()
 			if err := serveOnce(ctx, srv, &ws[i]); err != nil {
@@ -91,6 +96,7 @@ func countStatements(ctx context.Context, dsn string, ws []workload) ([]statemen
 func inProcessServer(db *store.DB) (*server.Server, error) {
 	cfg := config.Default()
 	cfg.RateLimit = 0
+	cfg.ImportAllowPrivate = true
 	if err := cfg.Finish(); err != nil {
 		return nil, err
 	}
@@ -119,7 +125,7 @@ func serveOnce(ctx context.Context, h http.Handler, w *workload) error {
 	w.header(req.Header, r)
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
-	if p := problem(w.graphql, rec.Code, rec.Body.Bytes(), nil); p != "" {
+	if p := problem(r.graphql, rec.Code, rec.Body.Bytes(), nil); p != "" {
 		return fmt.Errorf("counting the statements of %s %s: %s", w.target, w.name, p)
 	}
 	return nil

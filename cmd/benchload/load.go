@@ -12,8 +12,10 @@ import (
 
 // result is what a run of a workload measured.
 type result struct {
-	// latencies holds every completed request's, errors included.
+	// latencies holds every completed request's, errors included, and
+	// kinds the kind of each.
 	latencies []time.Duration
+	kinds     []string
 	errors    int
 	// firstError describes the first error.
 	firstError string
@@ -24,7 +26,10 @@ type result struct {
 // each sending its next request when the previous one is answered, until d
 // has passed. A request is timed from sending to reading the whole answer.
 func drive(ctx context.Context, client *http.Client, w *workload, concurrency int, d time.Duration) (result, error) {
-	var next atomic.Uint64
+	next := w.rotation
+	if next == nil {
+		next = new(atomic.Uint64)
+	}
 	deadline := time.Now().Add(d)
 	parts := make([]result, concurrency)
 	var wg sync.WaitGroup
@@ -43,6 +48,7 @@ func drive(ctx context.Context, client *http.Client, w *workload, concurrency in
 					return
 				}
 				part.latencies = append(part.latencies, time.Since(t0))
+				part.kinds = append(part.kinds, r.kind)
 				if problem != "" {
 					if part.errors == 0 {
 						part.firstError = problem
@@ -60,6 +66,7 @@ func drive(ctx context.Context, client *http.Client, w *workload, concurrency in
 	all.elapsed = time.Since(start)
 	for _, p := range parts {
 		all.latencies = append(all.latencies, p.latencies...)
+		all.kinds = append(all.kinds, p.kinds...)
 		if all.errors == 0 {
 			all.firstError = p.firstError
 		}
@@ -86,7 +93,7 @@ func send(ctx context.Context, client *http.Client, w *workload, r request, buf 
 	buf.Reset()
 	_, err = buf.ReadFrom(res.Body)
 	res.Body.Close()
-	return problem(w.graphql, res.StatusCode, buf.Bytes(), err)
+	return problem(r.graphql, res.StatusCode, buf.Bytes(), err)
 }
 
 // problem says what is wrong with an answer, or returns "": a status other
@@ -103,14 +110,35 @@ func problem(graphql bool, status int, body []byte, readErr error) string {
 	return ""
 }
 
-// checkOnce sends the workload's first request and validates the answer.
+// checkOnce sends the workload's first request and validates the answer;
+// in a mixed workload, the first request of each kind.
 func checkOnce(ctx context.Context, client *http.Client, w *workload) error {
-	var buf bytes.Buffer
-	if p := send(ctx, client, w, w.requests[0], &buf); p != "" {
-		return fmt.Errorf("%s %s: %s", w.target, w.name, p)
+	checks := w.checks
+	if checks == nil {
+		checks = map[string]func([]byte) error{w.requests[0].kind: w.check}
 	}
-	if err := w.check(buf.Bytes()); err != nil {
-		return fmt.Errorf("%s %s: %w", w.target, w.name, err)
+	var buf bytes.Buffer
+	checked := map[string]bool{}
+	for _, r := range w.requests {
+		check, ok := checks[r.kind]
+		if !ok || checked[r.kind] {
+			continue
+		}
+		checked[r.kind] = true
+		if p := send(ctx, client, w, r, &buf); p != "" {
+			return fmt.Errorf("%s %s: %s", w.target, label(w.name, r.kind), p)
+		}
+		if err := check(buf.Bytes()); err != nil {
+			return fmt.Errorf("%s %s: %w", w.target, label(w.name, r.kind), err)
+		}
 	}
 	return nil
+}
+
+// label names a workload, or a kind of request of a mixed one.
+func label(name, kind string) string {
+	if kind == "" {
+		return name
+	}
+	return name + ", " + kind
 }

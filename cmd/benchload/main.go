@@ -1,11 +1,14 @@
 // Command benchload is Bindery's load benchmark (make bench-load). It starts
 // bin/bindery on a fresh database, seeds a dataset through the API as a
-// client would, runs a few read workloads at a fixed concurrency for a fixed
+// client would, runs a few read workloads and a heavy mix (whole-space
+// reads, searches, PDF renders, imports) at a fixed concurrency for a fixed
 // time, and prints a markdown table: requests per second, latency
-// percentiles, SQL statements per request, the server's peak memory, and the
-// ratio to a minimal net/http + database/sql handler over the same database
-// (the baseline subcommand). With --postgraphile, PostgreSQL only, it runs
-// the GraphQL workloads against PostGraphile on the same database too.
+// percentiles, SQL statements per request, CPU per request, the collector's
+// share of the CPU, the server's peak memory, and the ratio to a minimal
+// net/http + database/sql handler over the same database (the baseline
+// subcommand). With --postgraphile, PostgreSQL only, it runs the GraphQL
+// workloads against PostGraphile on the same database too; with --variant,
+// Bindery's workloads on more servers, each with some environment added.
 package main
 
 import (

@@ -103,11 +103,10 @@ const postgraphileNestedQuery = `query($id: String!, $spaces: Int!, $changeReque
 // PostGraphile runs without authentication: it sees every row.
 func postgraphileWorkloads(base string, d dataset, s shape) []workload {
 	return []workload{
-		{target: "PostGraphile", name: "GraphQL `spaceById(id:)`", graphql: true,
+		{key: "node", target: "PostGraphile", name: "GraphQL `spaceById(id:)`",
 			requests: graphqlPosts(base+"/graphql", postgraphileNodeQuery, d.SpacesA, nil),
 			check:    checkGraphQL(func(b []byte) error { return checkSpace(b, "spaceById") })},
-		{target: "PostGraphile", name: fmt.Sprintf("GraphQL organization → %d spaces → %d change requests → createdBy", s.SpacesB, s.ChangeRequests),
-			graphql: true,
+		{key: "nested", target: "PostGraphile", name: fmt.Sprintf("GraphQL organization → %d spaces → %d change requests → createdBy", s.SpacesB, s.ChangeRequests),
 			requests: graphqlPosts(base+"/graphql", postgraphileNestedQuery, []string{d.OrgB},
 				map[string]any{"spaces": s.SpacesB, "changeRequests": s.ChangeRequests}),
 			check: checkGraphQL(func(b []byte) error { return checkPostGraphileNested(b, s) })},

@@ -19,6 +19,11 @@ type row struct {
 	// serverCPU and databaseCPU are the CPU time the server's and the
 	// database's processes spent per request; 0 when unknown.
 	serverCPU, databaseCPU time.Duration
+	// gcShare is the collector's share of the server's CPU time; 0 when
+	// unknown.
+	gcShare float64
+	// kinds are the figures of each kind of request of a mixed workload.
+	kinds []kindSummary
 	// baseline marks the row the others are compared with.
 	baseline bool
 }
@@ -33,8 +38,8 @@ func writeTable(w io.Writer, rows []row) {
 			base = r.sum.RPS
 		}
 	}
-	fmt.Fprintln(w, "| Server | Workload | req/s | p50 | p99 | errors | SQL/req | server CPU/req | DB CPU/req | peak RSS | req/s vs baseline |")
-	fmt.Fprintln(w, "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+	fmt.Fprintln(w, "| Server | Workload | req/s | p50 | p99 | errors | SQL/req | server CPU/req | DB CPU/req | GC CPU | peak RSS | req/s vs baseline |")
+	fmt.Fprintln(w, "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
 	var failed []row
 	for _, r := range rows {
 		errs := "0"
@@ -46,14 +51,33 @@ func writeTable(w io.Writer, rows []row) {
 		if base > 0 {
 			ratio = times(r.sum.RPS / base)
 		}
-		fmt.Fprintf(w, "| %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.target, r.workload, r.sum.RPS,
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.target, r.workload, rate(r.sum.RPS),
 			millis(r.sum.P50), millis(r.sum.P99), errs, r.statements, micros(r.serverCPU), micros(r.databaseCPU),
-			mebibytes(r.peakRSS, r.processes), ratio)
+			percent(r.gcShare), mebibytes(r.peakRSS, r.processes), ratio)
+	}
+	for _, r := range rows {
+		if len(r.kinds) == 0 {
+			continue
+		}
+		parts := make([]string, len(r.kinds))
+		for i, k := range r.kinds {
+			parts[i] = k.String()
+		}
+		fmt.Fprintf(w, "\n%s, %s, requests by kind: %s.\n", r.target, r.workload, strings.Join(parts, "; "))
 	}
 	for _, r := range failed {
 		fmt.Fprintf(w, "\n**WARNING: %s %s had %d errors in %d requests; its figures are not valid.** First: %s\n",
 			r.target, r.workload, r.sum.Errors, r.sum.Requests, r.sum.FirstError)
 	}
+}
+
+// rate shows requests per second, with a decimal below 10 (a mix of
+// requests that take seconds).
+func rate(rps float64) string {
+	if rps < 10 {
+		return fmt.Sprintf("%.1f", rps)
+	}
+	return fmt.Sprintf("%.0f", rps)
 }
 
 // times shows a ratio with two decimals, or two significant digits below
@@ -76,6 +100,14 @@ func micros(d time.Duration) string {
 		return "n/a"
 	}
 	return fmt.Sprintf("%.0f µs", float64(d)/float64(time.Microsecond))
+}
+
+// percent shows the collector's share of the CPU, or n/a when unknown.
+func percent(share float64) string {
+	if share <= 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.0f%%", 100*share)
 }
 
 func mebibytes(n int64, processes int) string {

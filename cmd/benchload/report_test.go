@@ -12,7 +12,7 @@ func TestWriteTable(t *testing.T) {
 	rows := []row{
 		{target: "baseline", workload: "REST `GET /v1/spaces/{id}`", baseline: true, statements: statements{n: 2},
 			sum: summary{Requests: 40000, RPS: 4000, P50: 1500 * time.Microsecond, P99: 12 * time.Millisecond}, peakRSS: 40 << 20, processes: 1,
-			serverCPU: 120 * time.Microsecond, databaseCPU: 95400 * time.Nanosecond},
+			serverCPU: 120 * time.Microsecond, databaseCPU: 95400 * time.Nanosecond, gcShare: 0.064},
 		{target: "Bindery", workload: "GraphQL `node(id:)` of a space", statements: statements{n: 7, tx: 1},
 			sum: summary{Requests: 10000, RPS: 1000, P50: 6 * time.Millisecond, P99: 56789 * time.Microsecond}, peakRSS: 55 << 20, processes: 1},
 		{target: "PostGraphile", workload: "GraphQL `spaceById(id:)`", statements: unknownStatements,
@@ -20,11 +20,11 @@ func TestWriteTable(t *testing.T) {
 	}
 	var b strings.Builder
 	writeTable(&b, rows)
-	assert.Equal(t, `| Server | Workload | req/s | p50 | p99 | errors | SQL/req | server CPU/req | DB CPU/req | peak RSS | req/s vs baseline |
-|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|
-| baseline | REST `+"`GET /v1/spaces/{id}`"+` | 4000 | 1.50 ms | 12.00 ms | 0 | 2 | 120 µs | 95 µs | 40 MiB | 1.00× |
-| Bindery | GraphQL `+"`node(id:)`"+` of a space | 1000 | 6.00 ms | 56.79 ms | 0 | 7 (1 tx) | n/a | n/a | 55 MiB | 0.25× |
-| PostGraphile | GraphQL `+"`spaceById(id:)`"+` | 30 | 0.00 ms | 0.00 ms | **3 of 300** | n/a | n/a | n/a | 300 MiB (3 processes) | 0.0075× |
+	assert.Equal(t, `| Server | Workload | req/s | p50 | p99 | errors | SQL/req | server CPU/req | DB CPU/req | GC CPU | peak RSS | req/s vs baseline |
+|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|
+| baseline | REST `+"`GET /v1/spaces/{id}`"+` | 4000 | 1.50 ms | 12.00 ms | 0 | 2 | 120 µs | 95 µs | 6% | 40 MiB | 1.00× |
+| Bindery | GraphQL `+"`node(id:)`"+` of a space | 1000 | 6.00 ms | 56.79 ms | 0 | 7 (1 tx) | n/a | n/a | n/a | 55 MiB | 0.25× |
+| PostGraphile | GraphQL `+"`spaceById(id:)`"+` | 30 | 0.00 ms | 0.00 ms | **3 of 300** | n/a | n/a | n/a | n/a | 300 MiB (3 processes) | 0.0075× |
 
 **WARNING: PostGraphile GraphQL `+"`spaceById(id:)`"+` had 3 errors in 300 requests; its figures are not valid.** First: HTTP 502: bad gateway
 `, b.String())
@@ -33,7 +33,18 @@ func TestWriteTable(t *testing.T) {
 func TestWriteTableWithoutBaseline(t *testing.T) {
 	var b strings.Builder
 	writeTable(&b, []row{{target: "Bindery", workload: "w", sum: summary{RPS: 10}}})
-	assert.Contains(t, b.String(), "| Bindery | w | 10 | 0.00 ms | 0.00 ms | 0 | 0 | n/a | n/a | n/a | n/a |")
+	assert.Contains(t, b.String(), "| Bindery | w | 10 | 0.00 ms | 0.00 ms | 0 | 0 | n/a | n/a | n/a | n/a | n/a |")
+}
+
+// A mixed workload's kinds are listed below the table.
+func TestWriteTableKinds(t *testing.T) {
+	var b strings.Builder
+	writeTable(&b, []row{{target: "Bindery `GOGC=off`", workload: "heavy mix", sum: summary{RPS: 2.46}, gcShare: 0.351, kinds: []kindSummary{
+		{kind: "space read", requests: 30, p50: 250 * time.Millisecond, p99: time.Second},
+		{kind: "PDF", requests: 2, p50: 4 * time.Second, p99: 5 * time.Second}}}})
+	assert.Contains(t, b.String(), "| heavy mix | 2.5 | 0.00 ms | 0.00 ms | 0 | 0 | n/a | n/a | 35% | n/a | n/a |")
+	assert.Contains(t, b.String(), "\nBindery `GOGC=off`, heavy mix, requests by kind: space read: 30, p50 250.00 ms, p99 1000.00 ms; "+
+		"PDF: 2, p50 4000.00 ms, p99 5000.00 ms.\n")
 }
 
 func TestStatements(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -13,15 +14,24 @@ import (
 
 const usage = `Usage:
   benchload run [--bindery bin/bindery] [--duration 10s] [--concurrency 8] [--warmup 1s]
-                [--pg URL] [--postgraphile] [--profile DIR] [--org-a-spaces 1000] [--org-b-spaces 50] [--change-requests 10]
+                [--pg URL] [--postgraphile] [--profile DIR] [--workloads get,node,nested,list,heavy]
+                [--variant 'NAME=VALUE ...']... [--org-a-spaces 1000] [--org-b-spaces 50]
+                [--change-requests 10] [--heavy-pages 251]
   benchload baseline --db DSN --addr HOST:PORT
 
 run benchmarks bin/bindery on a fresh database: a SQLite file, or a schema
 created on the PostgreSQL server of --pg (default $BINDERY_TEST_DATABASE_URL)
 and dropped at the end. The markdown table goes to stdout, progress to
-stderr. Defaults come from BENCH_DURATION, BENCH_CONCURRENCY and
-POSTGRAPHILE=1 when set. --profile writes a CPU profile of Bindery during
-each of its workloads into DIR, for go tool pprof.
+stderr. Defaults come from BENCH_DURATION, BENCH_CONCURRENCY, BENCH_WORKLOADS,
+BENCH_VARIANTS (variants separated by ;) and POSTGRAPHILE=1 when set.
+--profile writes a CPU profile of Bindery during each of its workloads into
+DIR, for go tool pprof.
+
+--workloads picks the workloads: get (GET /v1/spaces/{id}, and the
+baseline), node, nested, list, heavy (the heavy mix). Each --variant runs
+Bindery's workloads on one more bindery serve with that environment added
+(GOGC=off GOMEMLIMIT=72MiB, say; "default" adds nothing), on the same
+database, each workload on every variant in turn.
 
 baseline serves GET /v1/spaces/{id} with net/http and database/sql alone:
 the floor that run compares Bindery with.`
@@ -72,12 +82,78 @@ type options struct {
 	// profile is a folder for CPU profiles of Bindery's workloads; empty
 	// for none.
 	profile string
-	shape   shape
+	// workloads are the keys of the workloads to run.
+	workloads []string
+	// variants are the environments Bindery's workloads run under, each
+	// NAME=VALUE pairs added to bindery serve's (none for its defaults).
+	variants [][]string
+	shape    shape
+}
+
+// workloadKeys are the workloads, in the order they run.
+var workloadKeys = []string{"get", "node", "nested", "list", "heavy"}
+
+// selected says whether the workload of key runs.
+func (o options) selected(key string) bool { return slices.Contains(o.workloads, key) }
+
+// parseWorkloads reads a comma-separated list of workload keys.
+func parseWorkloads(list string) ([]string, error) {
+	var out []string
+	for _, k := range strings.Split(list, ",") {
+		k = strings.TrimSpace(k)
+		if k == "" {
+			continue
+		}
+		if !slices.Contains(workloadKeys, k) {
+			return nil, fmt.Errorf("%w: unknown workload %q (known: %s)", errUsage, k, strings.Join(workloadKeys, ", "))
+		}
+		if !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%w: no workload chosen", errUsage)
+	}
+	return out, nil
+}
+
+// parseVariant reads a variant: space-separated NAME=VALUE pairs, or
+// "default" (or nothing) for bindery serve's own environment.
+func parseVariant(s string) ([]string, error) {
+	s = strings.TrimSpace(s)
+	if s == "default" {
+		return nil, nil
+	}
+	var env []string
+	for _, kv := range strings.Fields(s) {
+		if name, _, ok := strings.Cut(kv, "="); !ok || name == "" {
+			return nil, fmt.Errorf("%w: variant %q: %q is not NAME=VALUE", errUsage, s, kv)
+		}
+		env = append(env, kv)
+	}
+	return env, nil
 }
 
 func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (options, error) {
 	o := options{bindery: "bin/bindery", duration: 10 * time.Second, warmup: time.Second, concurrency: 8,
-		postgres: getenv("BINDERY_TEST_DATABASE_URL"), shape: defaultShape}
+		postgres: getenv("BINDERY_TEST_DATABASE_URL"), shape: defaultShape, workloads: workloadKeys}
+	if v := getenv("BENCH_WORKLOADS"); v != "" {
+		ws, err := parseWorkloads(v)
+		if err != nil {
+			return o, fmt.Errorf("BENCH_WORKLOADS: %w", err)
+		}
+		o.workloads = ws
+	}
+	var envVariants [][]string
+	if v := getenv("BENCH_VARIANTS"); v != "" {
+		for _, s := range strings.Split(v, ";") {
+			env, err := parseVariant(s)
+			if err != nil {
+				return o, fmt.Errorf("BENCH_VARIANTS: %w", err)
+			}
+			envVariants = append(envVariants, env)
+		}
+	}
 	if v := getenv("BENCH_DURATION"); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil {
@@ -111,8 +187,28 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	fs.IntVar(&o.shape.SpacesA, "org-a-spaces", o.shape.SpacesA, "spaces of organization A")
 	fs.IntVar(&o.shape.SpacesB, "org-b-spaces", o.shape.SpacesB, "spaces of organization B")
 	fs.IntVar(&o.shape.ChangeRequests, "change-requests", o.shape.ChangeRequests, "open change requests per space of organization B")
+	fs.IntVar(&o.shape.HeavyPages, "heavy-pages", o.shape.HeavyPages, "pages of the heavy mix's space")
+	fs.Func("workloads", "comma-separated workloads to run: "+strings.Join(workloadKeys, ", ")+" (default all)", func(v string) error {
+		ws, err := parseWorkloads(v)
+		o.workloads = ws
+		return err
+	})
+	var flagVariants [][]string
+	fs.Func("variant", "environment of one more bindery serve to run the workloads on: 'NAME=VALUE ...', or default; repeatable", func(v string) error {
+		env, err := parseVariant(v)
+		flagVariants = append(flagVariants, env)
+		return err
+	})
 	if err := fs.Parse(args); err != nil {
 		return o, fmt.Errorf("%w: %w", errUsage, err)
+	}
+	switch {
+	case len(flagVariants) > 0:
+		o.variants = flagVariants
+	case len(envVariants) > 0:
+		o.variants = envVariants
+	default:
+		o.variants = [][]string{nil}
 	}
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("%w: unexpected arguments %s", errUsage, strings.Join(fs.Args(), " "))

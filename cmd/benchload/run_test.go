@@ -16,23 +16,32 @@ func TestParseOptions(t *testing.T) {
 	o, err := parseOptions(nil, env(nil), io.Discard)
 	require.NoError(t, err)
 	assert.Equal(t, options{bindery: "bin/bindery", duration: 10 * time.Second, warmup: time.Second, concurrency: 8,
-		shape: shape{SpacesA: 1000, SpacesB: 50, ChangeRequests: 10}}, o)
+		workloads: []string{"get", "node", "nested", "list", "heavy"}, variants: [][]string{nil},
+		shape: shape{SpacesA: 1000, SpacesB: 50, ChangeRequests: 10, HeavyPages: 251}}, o)
 
 	pg := "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
 	o, err = parseOptions(nil, env(map[string]string{"BENCH_DURATION": "3s", "BENCH_CONCURRENCY": "4",
-		"BINDERY_TEST_DATABASE_URL": pg, "POSTGRAPHILE": "yes"}), io.Discard)
+		"BINDERY_TEST_DATABASE_URL": pg, "POSTGRAPHILE": "yes", "BENCH_WORKLOADS": "heavy,nested",
+		"BENCH_VARIANTS": "default; GOGC=off GOMEMLIMIT=72MiB"}), io.Discard)
 	require.NoError(t, err)
+	assert.Equal(t, []string{"heavy", "nested"}, o.workloads)
+	assert.Equal(t, [][]string{nil, {"GOGC=off", "GOMEMLIMIT=72MiB"}}, o.variants)
+	assert.True(t, o.selected("nested"))
+	assert.False(t, o.selected("get"))
 	assert.Equal(t, 3*time.Second, o.duration)
 	assert.Equal(t, 4, o.concurrency)
 	assert.Equal(t, pg, o.postgres)
 	assert.True(t, o.postgraphile)
 
 	o, err = parseOptions([]string{"--duration", "1s", "--concurrency", "2", "--pg", "", "--postgraphile=false",
-		"--org-a-spaces", "5", "--org-b-spaces", "2", "--change-requests", "3", "--bindery", "/x/bindery"},
-		env(map[string]string{"BENCH_DURATION": "3s", "BINDERY_TEST_DATABASE_URL": pg, "POSTGRAPHILE": "1"}), io.Discard)
+		"--org-a-spaces", "5", "--org-b-spaces", "2", "--change-requests", "3", "--heavy-pages", "7", "--bindery", "/x/bindery",
+		"--workloads", "nested,heavy,nested", "--variant", "GOGC=200", "--variant", "default"},
+		env(map[string]string{"BENCH_DURATION": "3s", "BINDERY_TEST_DATABASE_URL": pg, "POSTGRAPHILE": "1",
+			"BENCH_WORKLOADS": "get", "BENCH_VARIANTS": "GOGC=50"}), io.Discard)
 	require.NoError(t, err, "flags override the environment")
 	assert.Equal(t, options{bindery: "/x/bindery", duration: time.Second, warmup: time.Second, concurrency: 2,
-		shape: shape{SpacesA: 5, SpacesB: 2, ChangeRequests: 3}}, o)
+		workloads: []string{"nested", "heavy"}, variants: [][]string{{"GOGC=200"}, nil},
+		shape: shape{SpacesA: 5, SpacesB: 2, ChangeRequests: 3, HeavyPages: 7}}, o)
 }
 
 func TestParseOptionsErrors(t *testing.T) {
@@ -50,6 +59,12 @@ func TestParseOptionsErrors(t *testing.T) {
 		"too many spaces in a page": {args: []string{"--org-b-spaces", "51"}, want: "at most 50"},
 		"no spaces":                 {args: []string{"--org-a-spaces", "0"}, want: "at least one space"},
 		"stray argument":            {args: []string{"now"}, want: "unexpected arguments now"},
+		"unknown workload":          {args: []string{"--workloads", "get,fast"}, want: `unknown workload "fast"`},
+		"no workload":               {args: []string{"--workloads", ","}, want: "no workload chosen"},
+		"bad BENCH_WORKLOADS":       {env: map[string]string{"BENCH_WORKLOADS": "all"}, want: "BENCH_WORKLOADS"},
+		"a variant that is no env":  {args: []string{"--variant", "GOGC"}, want: `"GOGC" is not NAME=VALUE`},
+		"bad BENCH_VARIANTS":        {env: map[string]string{"BENCH_VARIANTS": "default;=1"}, want: "BENCH_VARIANTS"},
+		"no heavy pages":            {args: []string{"--heavy-pages", "0"}, want: "one page"},
 		"unknown flag":              {args: []string{"--fast"}, want: "invalid usage"},
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -17,18 +17,20 @@ type shape struct {
 	// ChangeRequests open change requests: the nested GraphQL read loads
 	// them all.
 	SpacesB, ChangeRequests int
+	// HeavyPages is the number of pages of the heavy mix's space.
+	HeavyPages int
 }
 
 // defaultShape is the dataset of the published figures.
-var defaultShape = shape{SpacesA: 1000, SpacesB: 50, ChangeRequests: 10}
+var defaultShape = shape{SpacesA: 1000, SpacesB: 50, ChangeRequests: 10, HeavyPages: 251}
 
 // maxPage bounds SpacesB and ChangeRequests: the nested read asks for them
 // in one page each, and the list workload reads pages of this size.
 const maxPage = 50
 
 func (s shape) check() error {
-	if s.SpacesA < 1 || s.SpacesB < 1 || s.ChangeRequests < 1 {
-		return fmt.Errorf("%w: the dataset needs at least one space in each organization and one change request per space", errUsage)
+	if s.SpacesA < 1 || s.SpacesB < 1 || s.ChangeRequests < 1 || s.HeavyPages < 1 {
+		return fmt.Errorf("%w: the dataset needs at least one space in each organization, one change request per space and one page in the heavy mix's space", errUsage)
 	}
 	if s.SpacesB > maxPage || s.ChangeRequests > maxPage {
 		return fmt.Errorf("%w: organization B's spaces and their change requests are read in one page each: at most %d", errUsage, maxPage)
@@ -43,6 +45,8 @@ type dataset struct {
 	SpacesA, SpacesB []string
 	// ChangeRequests is the number of change requests created.
 	ChangeRequests int
+	// Heavy is the heavy mix's data; nil when it does not run.
+	Heavy *heavyData
 }
 
 // memberFunc makes a second user an editor of an organization and returns

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"archive/zip"
+	"bytes"
 	"context"
 	"net/http"
 	"net/http/httptest"
@@ -176,4 +178,59 @@ func TestDrive(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, len(res.latencies), res.errors)
 	assert.Contains(t, res.firstError, "errors")
+}
+
+// The heavy mix's data is made through the API, and each kind of its
+// requests answers what its name says: every page read with its markdown,
+// a search that finds pages, a PDF, a whole import. Its turn over the
+// requests goes on from one run to the next, so imports move on to fresh
+// spaces.
+func TestHeavyMix(t *testing.T) {
+	ctx := context.Background()
+	b := newBench(t)
+	token, err := b.token(ctx, ownerEmail, "", "")
+	require.NoError(t, err)
+	owner := &apiClient{base: b.http.URL, token: token, http: newHTTPClient(4)}
+	archive, queries := heavyArchive(7)
+	zips := serveArchive(archive)
+	defer zips.Close()
+	h, err := seedHeavy(ctx, owner, 7, zips.URL, queries, 4)
+	require.NoError(t, err)
+	assert.Len(t, h.Targets, importTargets)
+
+	w := heavyWorkload(b.http.URL, token, h)
+	assert.Equal(t, "heavy", w.key)
+	require.NoError(t, checkOnce(ctx, owner.http, &w))
+	assert.Len(t, w.requests, 8*importTargets)
+	first, err := drive(ctx, owner.http, &w, 2, 50*time.Millisecond)
+	require.NoError(t, err)
+	assert.Zero(t, first.errors, first.firstError)
+	second, err := drive(ctx, owner.http, &w, 2, 50*time.Millisecond)
+	require.NoError(t, err)
+	assert.Zero(t, second.errors, second.firstError)
+	assert.Equal(t, uint64(len(first.latencies)+len(second.latencies)), h.turn.Load(), "the second run went on from the first")
+
+	counts, err := countStatements(ctx, b.dsn, []workload{w})
+	require.NoError(t, err)
+	assert.Equal(t, "n/a", counts[0].String(), "a mix has no one count")
+}
+
+// The archive has the pages asked for: an introduction and folders of
+// folderPages, each page about pageBytes of markdown.
+func TestHeavyArchive(t *testing.T) {
+	archive, queries := heavyArchive(251)
+	zr, err := zip.NewReader(bytes.NewReader(archive), int64(len(archive)))
+	require.NoError(t, err)
+	assert.Len(t, zr.File, 251)
+	folders := map[string]bool{}
+	for _, f := range zr.File {
+		if dir, _, ok := strings.Cut(f.Name, "/"); ok {
+			folders[dir] = true
+		}
+		assert.InDelta(t, pageBytes, f.UncompressedSize64, 4096, f.Name)
+	}
+	assert.Len(t, folders, 10)
+	assert.Len(t, queries, 4)
+	again, _ := heavyArchive(251)
+	assert.Equal(t, archive, again, "the same content every run")
 }

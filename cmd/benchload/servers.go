@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"fmt"
 	"io"
 	"net/http"
@@ -25,39 +24,55 @@ func binderyCLI(ctx context.Context, bin string, args ...string) (string, error)
 	return strings.TrimSpace(stdout.String()), nil
 }
 
+// binderyServer is a bindery serve the benchmark started.
+type binderyServer struct {
+	*child
+	// label names it in the report: Bindery, with its variant's
+	// environment if any.
+	label string
+	// base is its URL; debug its profiler's, when it serves one.
+	base, debug string
+}
+
 // startBindery starts bindery serve on the database, without seeding, rate
-// limits or request logs. With profiler, it serves Go's profiler too, at
-// the base URL debug.
-func startBindery(ctx context.Context, bin, dsn, dir string, profiler bool, log io.Writer) (c *child, base, debug string, err error) {
+// limits or request logs, with the variant's environment added, and
+// imports allowed from the loopback address the benchmark serves archives
+// on. Every server of a run has the same signing secret, so that a signed
+// URL one gives works on all. With profiler, it serves Go's profiler too.
+func startBindery(ctx context.Context, bin, dsn, dir, secret string, variant []string, profiler bool, log io.Writer) (*binderyServer, error) {
 	addr, err := freeAddr()
 	if err != nil {
-		return nil, "", "", err
+		return nil, err
 	}
 	env := []string{"BINDERY_DATABASE_URL=" + dsn, "BINDERY_ADDR=" + addr, "BINDERY_SEED=false",
 		"BINDERY_RATE_LIMIT=0", "BINDERY_LOG_LEVEL=warn", "BINDERY_LOG_FORMAT=text",
-		"BINDERY_SIGNING_SECRET=" + rand.Text() + rand.Text()}
+		"BINDERY_SIGNING_SECRET=" + secret, "BINDERY_IMPORT_ALLOW_PRIVATE=1"}
+	s := &binderyServer{label: "Bindery", base: "http://" + addr}
 	if profiler {
 		debugAddr, err := freeAddr()
 		if err != nil {
-			return nil, "", "", err
+			return nil, err
 		}
 		env = append(env, "BINDERY_DEBUG_ADDR="+debugAddr)
-		debug = "http://" + debugAddr
+		s.debug = "http://" + debugAddr
+	}
+	name := "bindery"
+	if len(variant) > 0 {
+		s.label += " `" + strings.Join(variant, " ") + "`"
+		name += " " + strings.Join(variant, " ")
 	}
 	abs, err := filepath.Abs(bin)
 	if err != nil {
-		return nil, "", "", err
+		return nil, err
 	}
-	c, err = start("bindery", dir, env, log, false, abs, "serve")
-	if err != nil {
-		return nil, "", "", err
+	if s.child, err = start(name, dir, append(env, variant...), log, false, abs, "serve"); err != nil {
+		return nil, err
 	}
-	base = "http://" + addr
-	if err := c.waitReady(ctx, time.Minute, probeGET(base+"/readyz")); err != nil {
-		c.stop()
-		return nil, "", "", err
+	if err := s.waitReady(ctx, time.Minute, probeGET(s.base+"/readyz")); err != nil {
+		s.stop()
+		return nil, err
 	}
-	return c, base, debug, nil
+	return s, nil
 }
 
 // startBaseline starts this program's baseline subcommand on the database.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"time"
@@ -37,4 +38,36 @@ func percentile(sorted []time.Duration, p float64) time.Duration {
 	}
 	rank := int(math.Ceil(p * float64(len(sorted)) / 100))
 	return sorted[min(max(rank, 1), len(sorted))-1]
+}
+
+// kindSummary is the figures of one kind of request of a mixed workload.
+type kindSummary struct {
+	kind     string
+	requests int
+	p50, p99 time.Duration
+}
+
+func (k kindSummary) String() string {
+	return fmt.Sprintf("%s: %d, p50 %s, p99 %s", k.kind, k.requests, millis(k.p50), millis(k.p99))
+}
+
+// summarizeKinds summarizes each kind of request of a run, in the order
+// the kinds first completed.
+func summarizeKinds(r result) []kindSummary {
+	by := map[string][]time.Duration{}
+	var order []string
+	for i, d := range r.latencies {
+		k := r.kinds[i]
+		if _, ok := by[k]; !ok {
+			order = append(order, k)
+		}
+		by[k] = append(by[k], d)
+	}
+	out := make([]kindSummary, len(order))
+	for i, k := range order {
+		sorted := by[k]
+		slices.Sort(sorted)
+		out[i] = kindSummary{kind: k, requests: len(sorted), p50: percentile(sorted, 50), p99: percentile(sorted, 99)}
+	}
+	return out
 }

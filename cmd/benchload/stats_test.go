@@ -51,3 +51,11 @@ func TestSummarize(t *testing.T) {
 		FirstError: "HTTP 500: boom"}, s)
 	assert.Equal(t, summary{}, summarize(result{}), "no requests, no division by zero")
 }
+
+func TestSummarizeKinds(t *testing.T) {
+	r := result{latencies: ms(10, 4000, 20, 30, 5000), kinds: []string{"read", "PDF", "read", "read", "PDF"}}
+	assert.Equal(t, []kindSummary{
+		{kind: "read", requests: 3, p50: 20 * time.Millisecond, p99: 30 * time.Millisecond},
+		{kind: "PDF", requests: 2, p50: 4 * time.Second, p99: 5 * time.Second},
+	}, summarizeKinds(r))
+}

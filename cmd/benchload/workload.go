@@ -5,30 +5,44 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"sync/atomic"
 )
 
 // request is one prepared request of a workload.
 type request struct {
 	method, url string
 	body        []byte
+	// graphql marks a GraphQL request: a 200 answer with errors counts as
+	// an error too.
+	graphql bool
+	// kind names the request's part of a mixed workload; empty in a
+	// workload of one kind.
+	kind string
 }
 
 // workload is a request mix run against one server. Its requests are sent
 // in turn, so a point read rotates over many rows.
 type workload struct {
+	// key selects the workload on the command line (--workloads).
+	key string
 	// target names the server: Bindery, baseline or PostGraphile.
 	target string
 	// name says what is read.
 	name string
 	// token is sent as a bearer token when not empty.
-	token string
-	// graphql marks a GraphQL workload: a 200 answer with errors counts as
-	// an error too.
-	graphql  bool
+	token    string
 	requests []request
 	// check validates the answer to the first request before the run, so
-	// that a workload measures what its name says.
-	check func(body []byte) error
+	// that a workload measures what its name says; in a mixed workload,
+	// checks does so for the first request of each kind instead.
+	check  func(body []byte) error
+	checks map[string]func(body []byte) error
+	// rotation, when set, carries the turn over requests from one run to
+	// the next (the warm-up, the timed run, the next variant's), so that a
+	// request that writes (an import) goes on to the next target instead
+	// of starting again from the first; nil starts each run at the first
+	// request.
+	rotation *atomic.Uint64
 }
 
 // header sets the headers of a request of the workload.
@@ -54,26 +68,30 @@ const nestedQuery = `query($id: ID!, $spaces: Int!, $changeRequests: Int!) {
 // binderyWorkloads are the workloads run against Bindery.
 func binderyWorkloads(base, token string, d dataset, s shape) []workload {
 	pageSize := min(maxPage, len(d.SpacesA))
-	return []workload{
-		{target: "Bindery", name: "REST `GET /v1/spaces/{id}`", token: token,
+	ws := []workload{
+		{key: "get", target: "Bindery", name: "REST `GET /v1/spaces/{id}`", token: token,
 			requests: gets(base+"/v1/spaces/", d.SpacesA), check: checkRESTSpace},
-		{target: "Bindery", name: "GraphQL `node(id:)` of a space", token: token, graphql: true,
+		{key: "node", target: "Bindery", name: "GraphQL `node(id:)` of a space", token: token,
 			requests: graphqlPosts(base+"/graphql", nodeQuery, d.SpacesA, nil),
 			check:    checkGraphQL(func(b []byte) error { return checkSpace(b, "node") })},
-		{target: "Bindery", name: fmt.Sprintf("GraphQL organization → %d spaces → %d change requests → createdBy", s.SpacesB, s.ChangeRequests),
-			token: token, graphql: true,
+		{key: "nested", target: "Bindery", name: fmt.Sprintf("GraphQL organization → %d spaces → %d change requests → createdBy", s.SpacesB, s.ChangeRequests),
+			token: token,
 			requests: graphqlPosts(base+"/graphql", nestedQuery, []string{d.OrgB},
 				map[string]any{"spaces": s.SpacesB, "changeRequests": s.ChangeRequests}),
 			check: checkGraphQL(func(b []byte) error { return checkBinderyNested(b, s) })},
-		{target: "Bindery", name: fmt.Sprintf("REST `GET /v1/orgs/{id}/spaces?limit=%d`", pageSize), token: token,
+		{key: "list", target: "Bindery", name: fmt.Sprintf("REST `GET /v1/orgs/{id}/spaces?limit=%d`", pageSize), token: token,
 			requests: []request{{method: http.MethodGet, url: base + "/v1/orgs/" + d.OrgA + "/spaces?limit=" + strconv.Itoa(pageSize)}},
 			check:    func(b []byte) error { return checkRESTList(b, pageSize) }},
 	}
+	if d.Heavy != nil {
+		ws = append(ws, heavyWorkload(base, token, d.Heavy))
+	}
+	return ws
 }
 
 // baselineWorkload is Bindery's first workload against the baseline.
 func baselineWorkload(base, token string, d dataset) workload {
-	return workload{target: "baseline", name: "REST `GET /v1/spaces/{id}`", token: token,
+	return workload{key: "get", target: "baseline", name: "REST `GET /v1/spaces/{id}`", token: token,
 		requests: gets(base+"/v1/spaces/", d.SpacesA), check: checkRESTSpace}
 }
 
@@ -93,13 +111,18 @@ func graphqlPosts(url, query string, ids []string, vars map[string]any) []reques
 		for k, x := range vars {
 			v[k] = x
 		}
-		b, err := json.Marshal(map[string]any{"query": query, "variables": v})
-		if err != nil {
-			panic(err) // strings and ints always marshal
-		}
-		rs[i] = request{method: http.MethodPost, url: url, body: b}
+		rs[i] = graphqlPost(url, query, v)
 	}
 	return rs
+}
+
+// graphqlPost prepares a POST of a GraphQL operation.
+func graphqlPost(url, query string, vars map[string]any) request {
+	b, err := json.Marshal(map[string]any{"query": query, "variables": vars})
+	if err != nil {
+		panic(err) // strings and ints always marshal
+	}
+	return request{method: http.MethodPost, url: url, body: b, graphql: true}
 }
 
 func checkRESTSpace(b []byte) error {

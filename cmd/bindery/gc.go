@@ -1,47 +1,144 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"math"
 	"os"
+	"path"
 	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/bindery/bindery/internal/config"
 )
 
-// serveMemoryLimit is the soft memory limit that paces the garbage
-// collector of `bindery serve` when neither GOGC nor GOMEMLIMIT is set: the
-// collector runs when the Go heap reaches it, not each time the heap has
-// grown by a fixed share of what is live (GOGC is off).
+// The garbage collector of `bindery serve` runs with the Go runtime's
+// proportional target (GOGC, 100 unless set) and a soft memory limit that
+// follows the machine: by default 90% of the memory limit of the process's
+// cgroup (a container's, a systemd unit's), none without one; or what
+// BINDERY_MEMORY_LIMIT says; or GOMEMLIMIT, which the runtime has applied
+// when the operator set it.
 //
-// A GraphQL answer is built from many short-lived objects over a small
-// live heap (about 10 to 20 MiB under load), so a proportional target makes
-// the collector run often for little: at Go's default of 100 it took about a
-// third of the nested read's CPU. Measured with `make bench-load` on
-// PostgreSQL (README, "Performance"), the nested read's server CPU per
-// request and peak RSS: at GOGC 100, 14.4–15.6 ms and 94 MiB before fields
-// read from their struct skipped gqlgen's per-field machinery; after it, at
-// GOGC 150, 4.6–4.7 ms and 117 MiB; at 200 (the default until this limit),
-// 4.4–4.9 ms and 115–132 MiB; at 250, 4.2–4.6 ms and 146–154 MiB. With GOGC
-// off: at a 64 MiB limit, 4.3 ms and 109 MiB; at 72 MiB, 3.5 ms and 127–128
-// MiB (80 MiB in the same runs: 3.4–3.7 ms and 134–135 MiB); at 100 MiB,
-// 3.9 ms and 144 MiB, over the 150 MB (143 MiB) the request path allows
-// (RSS also counts the binary's pages, goroutine stacks and, on SQLite, its
-// page cache). 72 MiB keeps the CPU of 80 with more room under the bound.
-//
-// The trade: a live heap that nears the limit (a very large import in
-// flight) makes the collector run more often, at most half the CPU (the
-// runtime's limiter), until it shrinks. An operator with more memory raises
-// GOMEMLIMIT; one who prefers the proportional target sets GOGC.
-const serveMemoryLimit = 72 << 20
+// The proportional target keeps the collector's cost in step with what is
+// live, whatever the load: a nested read of a 250-page space, an import, a
+// PDF render each hold tens of MiB at once. A fixed soft limit with GOGC
+// off (72 MiB, tuned on small GraphQL answers over a 10–20 MiB live heap)
+// made the collector run back to back once the live heap neared it: in
+// `make bench-load`'s heavy mix it took 26–30% of the CPU against 7–10%,
+// for a third of the requests (README, "The collector", with what the
+// small reads gave up, and GOGC 200 measured too). The limit is what keeps a
+// container from being killed for memory when the live heap grows: near
+// it, the collector runs more often (at most half the CPU, the runtime's
+// limiter) instead of the heap doubling past it.
 
-// tuneGC paces the collector by serveMemoryLimit unless the operator set
-// GOGC (which the Go runtime has applied already, with GOMEMLIMIT if set),
-// and says whether it did. An operator's GOMEMLIMIT without GOGC replaces
-// serveMemoryLimit.
-func tuneGC() bool {
-	if _, set := os.LookupEnv("GOGC"); set {
-		return false
+// cgroupUnlimited is where cgroup v1's memory.limit_in_bytes starts to mean
+// no limit: it reads as the largest page count times the page size
+// (9223372036854771712 with 4 KiB pages), never a real limit.
+const cgroupUnlimited = 1 << 62
+
+// cgroupMemoryLimit returns the memory limit, in bytes, of the cgroup the
+// process runs in, as the file system fsys (the machine's root) shows it,
+// or 0 when there is none. The limit of a cgroup is the smallest of its own
+// and its ancestors' (a Kubernetes pod's, above its container's), so the
+// walk goes from the process's cgroup up to the root, reading each level
+// that the mount shows: inside a container whose cgroup is mounted as the
+// root, the host's path to it does not exist there, and the root holds the
+// container's limit.
+//
+// cgroup v2 (one hierarchy at /sys/fs/cgroup) has memory.max ("max" for
+// none); v1 has memory.limit_in_bytes under /sys/fs/cgroup/memory. A hybrid
+// machine mounts both, and the memory controller is v1's when /proc/self/cgroup
+// names it.
+func cgroupMemoryLimit(fsys fs.FS) (int64, error) {
+	b, err := fs.ReadFile(fsys, "proc/self/cgroup")
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil // not Linux, or no /proc
 	}
-	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
-		debug.SetMemoryLimit(serveMemoryLimit)
+	if err != nil {
+		return 0, err
 	}
-	debug.SetGCPercent(-1)
-	return true
+	var dir, file, cgroup string
+	s := bufio.NewScanner(bytes.NewReader(b))
+	for s.Scan() {
+		// hierarchy-ID:controllers:path
+		f := strings.SplitN(s.Text(), ":", 3)
+		if len(f) != 3 {
+			continue
+		}
+		switch {
+		case slices.Contains(strings.Split(f[1], ","), "memory"):
+			dir, file, cgroup = "sys/fs/cgroup/memory", "memory.limit_in_bytes", f[2]
+		case f[0] == "0" && f[1] == "" && dir == "":
+			dir, file, cgroup = "sys/fs/cgroup", "memory.max", f[2]
+		}
+	}
+	if dir == "" {
+		return 0, nil
+	}
+	var limit int64
+	for p := path.Clean("/" + cgroup); ; p = path.Dir(p) {
+		b, err := fs.ReadFile(fsys, path.Join(dir, p, file))
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			return 0, err
+		default:
+			v := strings.TrimSpace(string(b))
+			n, err := strconv.ParseInt(v, 10, 64)
+			if v != "max" && (err != nil || n < 0) {
+				return 0, fmt.Errorf("%s: %q is not a memory limit", path.Join(dir, p, file), v)
+			}
+			if v != "max" && n < cgroupUnlimited && (limit == 0 || n < limit) {
+				limit = n
+			}
+		}
+		if p == "/" {
+			return limit, nil
+		}
+	}
+}
+
+// memoryLimit is the soft memory limit that `bindery serve` gives the Go
+// runtime, and what it comes from. An operator's GOMEMLIMIT (which the
+// runtime applied at start) wins: ok is then false and nothing is to be
+// set. A cgroup that cannot be read counts as none, with the error to log.
+func memoryLimit(setting config.MemoryLimit, getenv func(string) string, fsys fs.FS) (limit int64, from string, ok bool, err error) {
+	if getenv("GOMEMLIMIT") != "" {
+		return debug.SetMemoryLimit(-1), "GOMEMLIMIT", false, nil
+	}
+	if setting.Bytes > 0 || setting.Percent == 0 {
+		return setting.Of(0), "BINDERY_MEMORY_LIMIT", true, nil
+	}
+	cgroup, err := cgroupMemoryLimit(fsys)
+	if cgroup == 0 {
+		return math.MaxInt64, "no cgroup memory limit", true, err
+	}
+	return setting.Of(cgroup), setting.String() + " of the cgroup's " + strconv.FormatInt(cgroup, 10) + " bytes", true, nil
+}
+
+// tuneMemory sets the Go runtime's soft memory limit for `bindery serve`
+// (see memoryLimit) and logs it.
+func tuneMemory(setting config.MemoryLimit, getenv func(string) string, log *slog.Logger) {
+	limit, from, set, err := memoryLimit(setting, getenv, os.DirFS("/"))
+	if err != nil {
+		log.Warn("the cgroup's memory limit could not be read; no limit is set", "error", err)
+	}
+	if set {
+		debug.SetMemoryLimit(limit)
+	}
+	shown := any("none")
+	if limit < math.MaxInt64 {
+		shown = limit
+	}
+	gogc := getenv("GOGC")
+	if gogc == "" {
+		gogc = "100"
+	}
+	log.Info("garbage collector", "GOGC", gogc, "memory_limit", shown, "from", from)
 }

@@ -9,7 +9,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -54,7 +53,7 @@ func dispatch(ctx context.Context, args []string, getenv func(string) string, st
 	cmd := strings.Join(head(args[1:], 2), " ")
 	switch {
 	case cmd == "serve" || strings.HasPrefix(cmd, "serve "):
-		return serve(ctx, cfg, args[2:], stderr)
+		return serve(ctx, cfg, args[2:], getenv, stderr)
 	case cmd == "migrate" || strings.HasPrefix(cmd, "migrate "):
 		return migrate(ctx, cfg, args[2:], stdout, stderr)
 	case cmd == "org create":
@@ -144,7 +143,7 @@ func openMigrated(ctx context.Context, dsn string) (*store.DB, error) {
 	return db, nil
 }
 
-func serve(ctx context.Context, cfg config.Config, args []string, stderr io.Writer) error {
+func serve(ctx context.Context, cfg config.Config, args []string, getenv func(string) string, stderr io.Writer) error {
 	fs := newFlags("serve", stderr)
 	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "listen address")
 	fs.StringVar(&cfg.DatabaseURL, "db", cfg.DatabaseURL, "database: SQLite file path or postgres:// URL")
@@ -171,9 +170,7 @@ func serve(ctx context.Context, cfg config.Config, args []string, stderr io.Writ
 	if err := secretKey(&cfg, log); err != nil {
 		return err
 	}
-	if tuneGC() {
-		log.Debug("garbage collector paced by a memory limit", "GOGC", "off", "GOMEMLIMIT", debug.SetMemoryLimit(-1))
-	}
+	tuneMemory(cfg.MemoryLimit, getenv, log)
 	// The ports first: a port that is taken fails the start before the
 	// database is touched or a token minted.
 	ln, err := net.Listen("tcp", cfg.Addr)

@@ -113,6 +113,9 @@ type Config struct {
 	// OTLPEndpoint is the base URL of an OpenTelemetry collector taking
 	// OTLP over HTTP; traces go to its /v1/traces. Empty turns tracing off.
 	OTLPEndpoint string
+	// MemoryLimit is the Go runtime's soft memory limit under `bindery
+	// serve`, unless GOMEMLIMIT is set.
+	MemoryLimit MemoryLimit
 }
 
 // Default returns the configuration used when nothing is set.
@@ -146,6 +149,7 @@ func Default() Config {
 		Seed:                       true,
 		ShutdownTimeout:            20 * time.Second,
 		MaxUploadBytes:             25 << 20,
+		MemoryLimit:                MemoryLimit{Percent: 90},
 	}
 }
 
@@ -185,6 +189,7 @@ var Env = []struct{ Name, Flag, Default, Meaning string }{
 	{"BINDERY_DRAIN_DELAY", "", "0s", "How long a stopping server keeps serving with `/readyz` answering 503 before it refuses connections; behind a load balancer, set it above the health check's interval (`10s`)."},
 	{"BINDERY_CORS_ORIGINS", "", "none", "Comma-separated origins (`https://app.example.com`) whose pages may call the APIs from a browser, or `*` for any; see the README, Browsers and CORS."},
 	{"BINDERY_METRICS_ADDR", "", "the main address", "Address (`127.0.0.1:9090`) of a separate listener serving Prometheus metrics at `/metrics`; set, `/metrics` is no longer served on the main address. Unauthenticated: keep it private."},
+	{"BINDERY_MEMORY_LIMIT", "", "90%", "Soft memory limit of the Go runtime under `serve`: a share of the cgroup's memory limit (`90%`; none when the machine or container sets no limit), a size (`512MiB`, `2GiB`), or `off`. `GOMEMLIMIT`, when set, wins. See [Performance](#performance)."},
 	{"OTEL_EXPORTER_OTLP_ENDPOINT", "", "none", "Base URL (`http://127.0.0.1:4318`) of an OpenTelemetry collector taking OTLP over HTTP; traces are sent to its `/v1/traces`. Unset: no tracing."},
 }
 
@@ -252,6 +257,13 @@ func (c *Config) FromEnv(getenv func(string) string) error {
 			}
 			*dst = n
 		}
+	}
+	if v := getenv("BINDERY_MEMORY_LIMIT"); v != "" {
+		m, err := ParseMemoryLimit(v)
+		if err != nil {
+			return fmt.Errorf("BINDERY_MEMORY_LIMIT: %w", err)
+		}
+		c.MemoryLimit = m
 	}
 	if v := getenv("BINDERY_DRAIN_DELAY"); v != "" {
 		d, err := time.ParseDuration(v)

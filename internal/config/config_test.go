@@ -1,6 +1,7 @@
 package config
 
 import (
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -163,4 +164,38 @@ func TestSecretKey(t *testing.T) {
 			assert.NotContains(t, err.Error(), bad)
 		}
 	}
+}
+
+// BINDERY_MEMORY_LIMIT: a share of the cgroup's limit by default, a size
+// in GOMEMLIMIT's units, or off.
+func TestMemoryLimit(t *testing.T) {
+	assert.Equal(t, MemoryLimit{Percent: 90}, Default().MemoryLimit)
+	for in, want := range map[string]MemoryLimit{
+		"off": {}, "75%": {Percent: 75}, "100%": {Percent: 100}, "1%": {Percent: 1},
+		"536870912": {Bytes: 512 << 20}, "512MiB": {Bytes: 512 << 20}, "2GiB": {Bytes: 2 << 30},
+		"64KiB": {Bytes: 64 << 10}, "1TiB": {Bytes: 1 << 40}, "1000B": {Bytes: 1000},
+	} {
+		got, err := ParseMemoryLimit(in)
+		require.NoError(t, err, in)
+		assert.Equal(t, want, got, in)
+		again, err := ParseMemoryLimit(got.String())
+		require.NoError(t, err, got.String())
+		assert.Equal(t, got, again, "String reads back")
+	}
+	for _, bad := range []string{"", "0", "0%", "101%", "-5MiB", "1.5GiB", "512MB", "lots", "9000000TiB"} {
+		_, err := ParseMemoryLimit(bad)
+		assert.Error(t, err, bad)
+	}
+
+	const cgroup = 1 << 30
+	assert.Equal(t, int64(cgroup*9/10), MemoryLimit{Percent: 90}.Of(cgroup))
+	assert.Equal(t, int64(math.MaxInt64), MemoryLimit{Percent: 90}.Of(0), "no cgroup limit, no limit")
+	assert.Equal(t, int64(512<<20), MemoryLimit{Bytes: 512 << 20}.Of(cgroup), "a size ignores the cgroup")
+	assert.Equal(t, int64(math.MaxInt64), MemoryLimit{}.Of(cgroup), "off")
+
+	c := Default()
+	require.NoError(t, c.FromEnv(func(k string) string { return map[string]string{"BINDERY_MEMORY_LIMIT": "1GiB"}[k] }))
+	assert.Equal(t, MemoryLimit{Bytes: 1 << 30}, c.MemoryLimit)
+	assert.ErrorContains(t, c.FromEnv(func(k string) string { return map[string]string{"BINDERY_MEMORY_LIMIT": "1G"}[k] }),
+		"BINDERY_MEMORY_LIMIT")
 }
