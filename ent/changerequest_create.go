@@ -260,7 +260,9 @@ func (_c *ChangeRequestCreate) Mutation() *ChangeRequestMutation {
 
 // Save creates the ChangeRequest in the database.
 func (_c *ChangeRequestCreate) Save(ctx context.Context) (*ChangeRequest, error) {
-	_c.defaults()
+	if err := _c.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _c.sqlSave, _c.mutation, _c.hooks)
 }
 
@@ -287,12 +289,18 @@ func (_c *ChangeRequestCreate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_c *ChangeRequestCreate) defaults() {
+func (_c *ChangeRequestCreate) defaults() error {
 	if _, ok := _c.mutation.CreatedAt(); !ok {
+		if changerequest.DefaultCreatedAt == nil {
+			return fmt.Errorf("ent: uninitialized changerequest.DefaultCreatedAt (forgotten import ent/runtime?)")
+		}
 		v := changerequest.DefaultCreatedAt()
 		_c.mutation.SetCreatedAt(v)
 	}
 	if _, ok := _c.mutation.UpdatedAt(); !ok {
+		if changerequest.DefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized changerequest.DefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := changerequest.DefaultUpdatedAt()
 		_c.mutation.SetUpdatedAt(v)
 	}
@@ -305,9 +313,13 @@ func (_c *ChangeRequestCreate) defaults() {
 		_c.mutation.SetSubject(v)
 	}
 	if _, ok := _c.mutation.ID(); !ok {
+		if changerequest.DefaultID == nil {
+			return fmt.Errorf("ent: uninitialized changerequest.DefaultID (forgotten import ent/runtime?)")
+		}
 		v := changerequest.DefaultID()
 		_c.mutation.SetID(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

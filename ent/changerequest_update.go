@@ -289,7 +289,9 @@ func (_u *ChangeRequestUpdate) RemoveComments(v ...*Comment) *ChangeRequestUpdat
 
 // Save executes the query and returns the number of nodes affected by the update operation.
 func (_u *ChangeRequestUpdate) Save(ctx context.Context) (int, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return 0, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -316,11 +318,15 @@ func (_u *ChangeRequestUpdate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *ChangeRequestUpdate) defaults() {
+func (_u *ChangeRequestUpdate) defaults() error {
 	if _, ok := _u.mutation.UpdatedAt(); !ok {
+		if changerequest.UpdateDefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized changerequest.UpdateDefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := changerequest.UpdateDefaultUpdatedAt()
 		_u.mutation.SetUpdatedAt(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -893,7 +899,9 @@ func (_u *ChangeRequestUpdateOne) Select(field string, fields ...string) *Change
 
 // Save executes the query and returns the updated ChangeRequest entity.
 func (_u *ChangeRequestUpdateOne) Save(ctx context.Context) (*ChangeRequest, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -920,11 +928,15 @@ func (_u *ChangeRequestUpdateOne) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *ChangeRequestUpdateOne) defaults() {
+func (_u *ChangeRequestUpdateOne) defaults() error {
 	if _, ok := _u.mutation.UpdatedAt(); !ok {
+		if changerequest.UpdateDefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized changerequest.UpdateDefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := changerequest.UpdateDefaultUpdatedAt()
 		_u.mutation.SetUpdatedAt(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

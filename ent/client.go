@@ -870,7 +870,8 @@ func (c *ChangeRequestClient) QueryComments(_m *ChangeRequest) *CommentQuery {
 
 // Hooks returns the client hooks.
 func (c *ChangeRequestClient) Hooks() []Hook {
-	return c.hooks.ChangeRequest
+	hooks := c.hooks.ChangeRequest
+	return append(hooks[:len(hooks):len(hooks)], changerequest.Hooks[:]...)
 }
 
 // Interceptors returns the client interceptors.
@@ -1083,7 +1084,8 @@ func (c *CollectionClient) QueryGrants(_m *Collection) *ContentGrantQuery {
 
 // Hooks returns the client hooks.
 func (c *CollectionClient) Hooks() []Hook {
-	return c.hooks.Collection
+	hooks := c.hooks.Collection
+	return append(hooks[:len(hooks):len(hooks)], collection.Hooks[:]...)
 }
 
 // Interceptors returns the client interceptors.
@@ -2052,7 +2054,8 @@ func (c *IntegrationClient) QueryWebhookEndpoints(_m *Integration) *WebhookEndpo
 
 // Hooks returns the client hooks.
 func (c *IntegrationClient) Hooks() []Hook {
-	return c.hooks.Integration
+	hooks := c.hooks.Integration
+	return append(hooks[:len(hooks):len(hooks)], integration.Hooks[:]...)
 }
 
 // Interceptors returns the client interceptors.
@@ -2281,7 +2284,8 @@ func (c *IntegrationInstallationClient) QuerySiteInstallations(_m *IntegrationIn
 
 // Hooks returns the client hooks.
 func (c *IntegrationInstallationClient) Hooks() []Hook {
-	return c.hooks.IntegrationInstallation
+	hooks := c.hooks.IntegrationInstallation
+	return append(hooks[:len(hooks):len(hooks)], integrationinstallation.Hooks[:]...)
 }
 
 // Interceptors returns the client interceptors.
@@ -3056,7 +3060,8 @@ func (c *OpenAPISpecClient) QueryLastVersion(_m *OpenAPISpec) *OpenAPISpecVersio
 
 // Hooks returns the client hooks.
 func (c *OpenAPISpecClient) Hooks() []Hook {
-	return c.hooks.OpenAPISpec
+	hooks := c.hooks.OpenAPISpec
+	return append(hooks[:len(hooks):len(hooks)], openapispec.Hooks[:]...)
 }
 
 // Interceptors returns the client interceptors.
@@ -3546,7 +3551,8 @@ func (c *OrganizationClient) QueryDefaultSite(_m *Organization) *SiteQuery {
 
 // Hooks returns the client hooks.
 func (c *OrganizationClient) Hooks() []Hook {
-	return c.hooks.Organization
+	hooks := c.hooks.Organization
+	return append(hooks[:len(hooks):len(hooks)], organization.Hooks[:]...)
 }
 
 // Interceptors returns the client interceptors.
@@ -4073,7 +4079,8 @@ func (c *SAMLProviderClient) QueryDefaultTeam(_m *SAMLProvider) *TeamQuery {
 
 // Hooks returns the client hooks.
 func (c *SAMLProviderClient) Hooks() []Hook {
-	return c.hooks.SAMLProvider
+	hooks := c.hooks.SAMLProvider
+	return append(hooks[:len(hooks):len(hooks)], samlprovider.Hooks[:]...)
 }
 
 // Interceptors returns the client interceptors.
@@ -4483,7 +4490,8 @@ func (c *SiteClient) QueryInstallations(_m *Site) *IntegrationInstallationQuery 
 
 // Hooks returns the client hooks.
 func (c *SiteClient) Hooks() []Hook {
-	return c.hooks.Site
+	hooks := c.hooks.Site
+	return append(hooks[:len(hooks):len(hooks)], site.Hooks[:]...)
 }
 
 // Interceptors returns the client interceptors.
@@ -4632,7 +4640,8 @@ func (c *SiteRedirectClient) QuerySite(_m *SiteRedirect) *SiteQuery {
 
 // Hooks returns the client hooks.
 func (c *SiteRedirectClient) Hooks() []Hook {
-	return c.hooks.SiteRedirect
+	hooks := c.hooks.SiteRedirect
+	return append(hooks[:len(hooks):len(hooks)], siteredirect.Hooks[:]...)
 }
 
 // Interceptors returns the client interceptors.
@@ -4813,7 +4822,8 @@ func (c *SiteSectionClient) QuerySiteSpaces(_m *SiteSection) *SiteSpaceQuery {
 
 // Hooks returns the client hooks.
 func (c *SiteSectionClient) Hooks() []Hook {
-	return c.hooks.SiteSection
+	hooks := c.hooks.SiteSection
+	return append(hooks[:len(hooks):len(hooks)], sitesection.Hooks[:]...)
 }
 
 // Interceptors returns the client interceptors.
@@ -4978,7 +4988,8 @@ func (c *SiteSectionGroupClient) QuerySections(_m *SiteSectionGroup) *SiteSectio
 
 // Hooks returns the client hooks.
 func (c *SiteSectionGroupClient) Hooks() []Hook {
-	return c.hooks.SiteSectionGroup
+	hooks := c.hooks.SiteSectionGroup
+	return append(hooks[:len(hooks):len(hooks)], sitesectiongroup.Hooks[:]...)
 }
 
 // Interceptors returns the client interceptors.
@@ -5159,7 +5170,8 @@ func (c *SiteSpaceClient) QuerySpace(_m *SiteSpace) *SpaceQuery {
 
 // Hooks returns the client hooks.
 func (c *SiteSpaceClient) Hooks() []Hook {
-	return c.hooks.SiteSpace
+	hooks := c.hooks.SiteSpace
+	return append(hooks[:len(hooks):len(hooks)], sitespace.Hooks[:]...)
 }
 
 // Interceptors returns the client interceptors.
@@ -5452,7 +5464,8 @@ func (c *SpaceClient) QueryInstallations(_m *Space) *IntegrationInstallationQuer
 
 // Hooks returns the client hooks.
 func (c *SpaceClient) Hooks() []Hook {
-	return c.hooks.Space
+	hooks := c.hooks.Space
+	return append(hooks[:len(hooks):len(hooks)], space.Hooks[:]...)
 }
 
 // Interceptors returns the client interceptors.
@@ -5633,7 +5646,8 @@ func (c *TeamClient) QueryGrants(_m *Team) *ContentGrantQuery {
 
 // Hooks returns the client hooks.
 func (c *TeamClient) Hooks() []Hook {
-	return c.hooks.Team
+	hooks := c.hooks.Team
+	return append(hooks[:len(hooks):len(hooks)], team.Hooks[:]...)
 }
 
 // Interceptors returns the client interceptors.
@@ -5947,7 +5961,8 @@ func (c *TranslationSettingsClient) QueryOrganization(_m *TranslationSettings) *
 
 // Hooks returns the client hooks.
 func (c *TranslationSettingsClient) Hooks() []Hook {
-	return c.hooks.TranslationSettings
+	hooks := c.hooks.TranslationSettings
+	return append(hooks[:len(hooks):len(hooks)], translationsettings.Hooks[:]...)
 }
 
 // Interceptors returns the client interceptors.
@@ -6192,7 +6207,8 @@ func (c *UserClient) QueryMentionedInReplies(_m *User) *CommentReplyQuery {
 
 // Hooks returns the client hooks.
 func (c *UserClient) Hooks() []Hook {
-	return c.hooks.User
+	hooks := c.hooks.User
+	return append(hooks[:len(hooks):len(hooks)], user.Hooks[:]...)
 }
 
 // Interceptors returns the client interceptors.
@@ -6341,7 +6357,8 @@ func (c *WebhookDeliveryClient) QueryEndpoint(_m *WebhookDelivery) *WebhookEndpo
 
 // Hooks returns the client hooks.
 func (c *WebhookDeliveryClient) Hooks() []Hook {
-	return c.hooks.WebhookDelivery
+	hooks := c.hooks.WebhookDelivery
+	return append(hooks[:len(hooks):len(hooks)], webhookdelivery.Hooks[:]...)
 }
 
 // Interceptors returns the client interceptors.
@@ -6522,7 +6539,8 @@ func (c *WebhookEndpointClient) QueryDeliveries(_m *WebhookEndpoint) *WebhookDel
 
 // Hooks returns the client hooks.
 func (c *WebhookEndpointClient) Hooks() []Hook {
-	return c.hooks.WebhookEndpoint
+	hooks := c.hooks.WebhookEndpoint
+	return append(hooks[:len(hooks):len(hooks)], webhookendpoint.Hooks[:]...)
 }
 
 // Interceptors returns the client interceptors.

@@ -207,7 +207,9 @@ func (_c *CollectionCreate) Mutation() *CollectionMutation {
 
 // Save creates the Collection in the database.
 func (_c *CollectionCreate) Save(ctx context.Context) (*Collection, error) {
-	_c.defaults()
+	if err := _c.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _c.sqlSave, _c.mutation, _c.hooks)
 }
 
@@ -234,12 +236,18 @@ func (_c *CollectionCreate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_c *CollectionCreate) defaults() {
+func (_c *CollectionCreate) defaults() error {
 	if _, ok := _c.mutation.CreatedAt(); !ok {
+		if collection.DefaultCreatedAt == nil {
+			return fmt.Errorf("ent: uninitialized collection.DefaultCreatedAt (forgotten import ent/runtime?)")
+		}
 		v := collection.DefaultCreatedAt()
 		_c.mutation.SetCreatedAt(v)
 	}
 	if _, ok := _c.mutation.UpdatedAt(); !ok {
+		if collection.DefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized collection.DefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := collection.DefaultUpdatedAt()
 		_c.mutation.SetUpdatedAt(v)
 	}
@@ -256,9 +264,13 @@ func (_c *CollectionCreate) defaults() {
 		_c.mutation.SetPosition(v)
 	}
 	if _, ok := _c.mutation.ID(); !ok {
+		if collection.DefaultID == nil {
+			return fmt.Errorf("ent: uninitialized collection.DefaultID (forgotten import ent/runtime?)")
+		}
 		v := collection.DefaultID()
 		_c.mutation.SetID(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

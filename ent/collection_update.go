@@ -285,7 +285,9 @@ func (_u *CollectionUpdate) RemoveGrants(v ...*ContentGrant) *CollectionUpdate {
 
 // Save executes the query and returns the number of nodes affected by the update operation.
 func (_u *CollectionUpdate) Save(ctx context.Context) (int, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return 0, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -312,11 +314,15 @@ func (_u *CollectionUpdate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *CollectionUpdate) defaults() {
+func (_u *CollectionUpdate) defaults() error {
 	if _, ok := _u.mutation.UpdatedAt(); !ok {
+		if collection.UpdateDefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized collection.UpdateDefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := collection.UpdateDefaultUpdatedAt()
 		_u.mutation.SetUpdatedAt(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -864,7 +870,9 @@ func (_u *CollectionUpdateOne) Select(field string, fields ...string) *Collectio
 
 // Save executes the query and returns the updated Collection entity.
 func (_u *CollectionUpdateOne) Save(ctx context.Context) (*Collection, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -891,11 +899,15 @@ func (_u *CollectionUpdateOne) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *CollectionUpdateOne) defaults() {
+func (_u *CollectionUpdateOne) defaults() error {
 	if _, ok := _u.mutation.UpdatedAt(); !ok {
+		if collection.UpdateDefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized collection.UpdateDefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := collection.UpdateDefaultUpdatedAt()
 		_u.mutation.SetUpdatedAt(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

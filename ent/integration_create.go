@@ -314,7 +314,9 @@ func (_c *IntegrationCreate) Mutation() *IntegrationMutation {
 
 // Save creates the Integration in the database.
 func (_c *IntegrationCreate) Save(ctx context.Context) (*Integration, error) {
-	_c.defaults()
+	if err := _c.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _c.sqlSave, _c.mutation, _c.hooks)
 }
 
@@ -341,12 +343,18 @@ func (_c *IntegrationCreate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_c *IntegrationCreate) defaults() {
+func (_c *IntegrationCreate) defaults() error {
 	if _, ok := _c.mutation.CreatedAt(); !ok {
+		if integration.DefaultCreatedAt == nil {
+			return fmt.Errorf("ent: uninitialized integration.DefaultCreatedAt (forgotten import ent/runtime?)")
+		}
 		v := integration.DefaultCreatedAt()
 		_c.mutation.SetCreatedAt(v)
 	}
 	if _, ok := _c.mutation.UpdatedAt(); !ok {
+		if integration.DefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized integration.DefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := integration.DefaultUpdatedAt()
 		_c.mutation.SetUpdatedAt(v)
 	}
@@ -391,9 +399,13 @@ func (_c *IntegrationCreate) defaults() {
 		_c.mutation.SetBlockDomains(v)
 	}
 	if _, ok := _c.mutation.ID(); !ok {
+		if integration.DefaultID == nil {
+			return fmt.Errorf("ent: uninitialized integration.DefaultID (forgotten import ent/runtime?)")
+		}
 		v := integration.DefaultID()
 		_c.mutation.SetID(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

@@ -454,7 +454,9 @@ func (_u *IntegrationUpdate) RemoveWebhookEndpoints(v ...*WebhookEndpoint) *Inte
 
 // Save executes the query and returns the number of nodes affected by the update operation.
 func (_u *IntegrationUpdate) Save(ctx context.Context) (int, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return 0, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -481,11 +483,15 @@ func (_u *IntegrationUpdate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *IntegrationUpdate) defaults() {
+func (_u *IntegrationUpdate) defaults() error {
 	if _, ok := _u.mutation.UpdatedAt(); !ok {
+		if integration.UpdateDefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized integration.UpdateDefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := integration.UpdateDefaultUpdatedAt()
 		_u.mutation.SetUpdatedAt(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -1247,7 +1253,9 @@ func (_u *IntegrationUpdateOne) Select(field string, fields ...string) *Integrat
 
 // Save executes the query and returns the updated Integration entity.
 func (_u *IntegrationUpdateOne) Save(ctx context.Context) (*Integration, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -1274,11 +1282,15 @@ func (_u *IntegrationUpdateOne) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *IntegrationUpdateOne) defaults() {
+func (_u *IntegrationUpdateOne) defaults() error {
 	if _, ok := _u.mutation.UpdatedAt(); !ok {
+		if integration.UpdateDefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized integration.UpdateDefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := integration.UpdateDefaultUpdatedAt()
 		_u.mutation.SetUpdatedAt(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

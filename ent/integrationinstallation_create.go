@@ -183,7 +183,9 @@ func (_c *IntegrationInstallationCreate) Mutation() *IntegrationInstallationMuta
 
 // Save creates the IntegrationInstallation in the database.
 func (_c *IntegrationInstallationCreate) Save(ctx context.Context) (*IntegrationInstallation, error) {
-	_c.defaults()
+	if err := _c.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _c.sqlSave, _c.mutation, _c.hooks)
 }
 
@@ -210,12 +212,18 @@ func (_c *IntegrationInstallationCreate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_c *IntegrationInstallationCreate) defaults() {
+func (_c *IntegrationInstallationCreate) defaults() error {
 	if _, ok := _c.mutation.CreatedAt(); !ok {
+		if integrationinstallation.DefaultCreatedAt == nil {
+			return fmt.Errorf("ent: uninitialized integrationinstallation.DefaultCreatedAt (forgotten import ent/runtime?)")
+		}
 		v := integrationinstallation.DefaultCreatedAt()
 		_c.mutation.SetCreatedAt(v)
 	}
 	if _, ok := _c.mutation.UpdatedAt(); !ok {
+		if integrationinstallation.DefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized integrationinstallation.DefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := integrationinstallation.DefaultUpdatedAt()
 		_c.mutation.SetUpdatedAt(v)
 	}
@@ -240,9 +248,13 @@ func (_c *IntegrationInstallationCreate) defaults() {
 		_c.mutation.SetExternalIds(v)
 	}
 	if _, ok := _c.mutation.ID(); !ok {
+		if integrationinstallation.DefaultID == nil {
+			return fmt.Errorf("ent: uninitialized integrationinstallation.DefaultID (forgotten import ent/runtime?)")
+		}
 		v := integrationinstallation.DefaultID()
 		_c.mutation.SetID(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

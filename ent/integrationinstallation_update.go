@@ -178,7 +178,9 @@ func (_u *IntegrationInstallationUpdate) RemoveSites(v ...*Site) *IntegrationIns
 
 // Save executes the query and returns the number of nodes affected by the update operation.
 func (_u *IntegrationInstallationUpdate) Save(ctx context.Context) (int, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return 0, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -205,11 +207,15 @@ func (_u *IntegrationInstallationUpdate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *IntegrationInstallationUpdate) defaults() {
+func (_u *IntegrationInstallationUpdate) defaults() error {
 	if _, ok := _u.mutation.UpdatedAt(); !ok {
+		if integrationinstallation.UpdateDefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized integrationinstallation.UpdateDefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := integrationinstallation.UpdateDefaultUpdatedAt()
 		_u.mutation.SetUpdatedAt(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -549,7 +555,9 @@ func (_u *IntegrationInstallationUpdateOne) Select(field string, fields ...strin
 
 // Save executes the query and returns the updated IntegrationInstallation entity.
 func (_u *IntegrationInstallationUpdateOne) Save(ctx context.Context) (*IntegrationInstallation, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -576,11 +584,15 @@ func (_u *IntegrationInstallationUpdateOne) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *IntegrationInstallationUpdateOne) defaults() {
+func (_u *IntegrationInstallationUpdateOne) defaults() error {
 	if _, ok := _u.mutation.UpdatedAt(); !ok {
+		if integrationinstallation.UpdateDefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized integrationinstallation.UpdateDefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := integrationinstallation.UpdateDefaultUpdatedAt()
 		_u.mutation.SetUpdatedAt(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

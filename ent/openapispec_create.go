@@ -273,7 +273,9 @@ func (_c *OpenAPISpecCreate) Mutation() *OpenAPISpecMutation {
 
 // Save creates the OpenAPISpec in the database.
 func (_c *OpenAPISpecCreate) Save(ctx context.Context) (*OpenAPISpec, error) {
-	_c.defaults()
+	if err := _c.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _c.sqlSave, _c.mutation, _c.hooks)
 }
 
@@ -300,12 +302,18 @@ func (_c *OpenAPISpecCreate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_c *OpenAPISpecCreate) defaults() {
+func (_c *OpenAPISpecCreate) defaults() error {
 	if _, ok := _c.mutation.CreatedAt(); !ok {
+		if openapispec.DefaultCreatedAt == nil {
+			return fmt.Errorf("ent: uninitialized openapispec.DefaultCreatedAt (forgotten import ent/runtime?)")
+		}
 		v := openapispec.DefaultCreatedAt()
 		_c.mutation.SetCreatedAt(v)
 	}
 	if _, ok := _c.mutation.UpdatedAt(); !ok {
+		if openapispec.DefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized openapispec.DefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := openapispec.DefaultUpdatedAt()
 		_c.mutation.SetUpdatedAt(v)
 	}
@@ -322,9 +330,13 @@ func (_c *OpenAPISpecCreate) defaults() {
 		_c.mutation.SetProgress(v)
 	}
 	if _, ok := _c.mutation.ID(); !ok {
+		if openapispec.DefaultID == nil {
+			return fmt.Errorf("ent: uninitialized openapispec.DefaultID (forgotten import ent/runtime?)")
+		}
 		v := openapispec.DefaultID()
 		_c.mutation.SetID(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

@@ -334,7 +334,9 @@ func (_u *OpenAPISpecUpdate) ClearLastVersion() *OpenAPISpecUpdate {
 
 // Save executes the query and returns the number of nodes affected by the update operation.
 func (_u *OpenAPISpecUpdate) Save(ctx context.Context) (int, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return 0, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -361,11 +363,15 @@ func (_u *OpenAPISpecUpdate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *OpenAPISpecUpdate) defaults() {
+func (_u *OpenAPISpecUpdate) defaults() error {
 	if _, ok := _u.mutation.UpdatedAt(); !ok {
+		if openapispec.UpdateDefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized openapispec.UpdateDefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := openapispec.UpdateDefaultUpdatedAt()
 		_u.mutation.SetUpdatedAt(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -905,7 +911,9 @@ func (_u *OpenAPISpecUpdateOne) Select(field string, fields ...string) *OpenAPIS
 
 // Save executes the query and returns the updated OpenAPISpec entity.
 func (_u *OpenAPISpecUpdateOne) Save(ctx context.Context) (*OpenAPISpec, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -932,11 +940,15 @@ func (_u *OpenAPISpecUpdateOne) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *OpenAPISpecUpdateOne) defaults() {
+func (_u *OpenAPISpecUpdateOne) defaults() error {
 	if _, ok := _u.mutation.UpdatedAt(); !ok {
+		if openapispec.UpdateDefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized openapispec.UpdateDefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := openapispec.UpdateDefaultUpdatedAt()
 		_u.mutation.SetUpdatedAt(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

@@ -735,7 +735,9 @@ func (_u *OrganizationUpdate) ClearDefaultSite() *OrganizationUpdate {
 
 // Save executes the query and returns the number of nodes affected by the update operation.
 func (_u *OrganizationUpdate) Save(ctx context.Context) (int, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return 0, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -762,11 +764,15 @@ func (_u *OrganizationUpdate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *OrganizationUpdate) defaults() {
+func (_u *OrganizationUpdate) defaults() error {
 	if _, ok := _u.mutation.UpdatedAt(); !ok {
+		if organization.UpdateDefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized organization.UpdateDefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := organization.UpdateDefaultUpdatedAt()
 		_u.mutation.SetUpdatedAt(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -2198,7 +2204,9 @@ func (_u *OrganizationUpdateOne) Select(field string, fields ...string) *Organiz
 
 // Save executes the query and returns the updated Organization entity.
 func (_u *OrganizationUpdateOne) Save(ctx context.Context) (*Organization, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -2225,11 +2233,15 @@ func (_u *OrganizationUpdateOne) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *OrganizationUpdateOne) defaults() {
+func (_u *OrganizationUpdateOne) defaults() error {
 	if _, ok := _u.mutation.UpdatedAt(); !ok {
+		if organization.UpdateDefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized organization.UpdateDefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := organization.UpdateDefaultUpdatedAt()
 		_u.mutation.SetUpdatedAt(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

@@ -181,7 +181,9 @@ func (_c *SAMLProviderCreate) Mutation() *SAMLProviderMutation {
 
 // Save creates the SAMLProvider in the database.
 func (_c *SAMLProviderCreate) Save(ctx context.Context) (*SAMLProvider, error) {
-	_c.defaults()
+	if err := _c.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _c.sqlSave, _c.mutation, _c.hooks)
 }
 
@@ -208,12 +210,18 @@ func (_c *SAMLProviderCreate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_c *SAMLProviderCreate) defaults() {
+func (_c *SAMLProviderCreate) defaults() error {
 	if _, ok := _c.mutation.CreatedAt(); !ok {
+		if samlprovider.DefaultCreatedAt == nil {
+			return fmt.Errorf("ent: uninitialized samlprovider.DefaultCreatedAt (forgotten import ent/runtime?)")
+		}
 		v := samlprovider.DefaultCreatedAt()
 		_c.mutation.SetCreatedAt(v)
 	}
 	if _, ok := _c.mutation.UpdatedAt(); !ok {
+		if samlprovider.DefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized samlprovider.DefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := samlprovider.DefaultUpdatedAt()
 		_c.mutation.SetUpdatedAt(v)
 	}
@@ -222,9 +230,13 @@ func (_c *SAMLProviderCreate) defaults() {
 		_c.mutation.SetStatus(v)
 	}
 	if _, ok := _c.mutation.ID(); !ok {
+		if samlprovider.DefaultID == nil {
+			return fmt.Errorf("ent: uninitialized samlprovider.DefaultID (forgotten import ent/runtime?)")
+		}
 		v := samlprovider.DefaultID()
 		_c.mutation.SetID(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

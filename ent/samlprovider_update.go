@@ -183,7 +183,9 @@ func (_u *SAMLProviderUpdate) ClearDefaultTeam() *SAMLProviderUpdate {
 
 // Save executes the query and returns the number of nodes affected by the update operation.
 func (_u *SAMLProviderUpdate) Save(ctx context.Context) (int, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return 0, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -210,11 +212,15 @@ func (_u *SAMLProviderUpdate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *SAMLProviderUpdate) defaults() {
+func (_u *SAMLProviderUpdate) defaults() error {
 	if _, ok := _u.mutation.UpdatedAt(); !ok {
+		if samlprovider.UpdateDefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized samlprovider.UpdateDefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := samlprovider.UpdateDefaultUpdatedAt()
 		_u.mutation.SetUpdatedAt(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -522,7 +528,9 @@ func (_u *SAMLProviderUpdateOne) Select(field string, fields ...string) *SAMLPro
 
 // Save executes the query and returns the updated SAMLProvider entity.
 func (_u *SAMLProviderUpdateOne) Save(ctx context.Context) (*SAMLProvider, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -549,11 +557,15 @@ func (_u *SAMLProviderUpdateOne) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *SAMLProviderUpdateOne) defaults() {
+func (_u *SAMLProviderUpdateOne) defaults() error {
 	if _, ok := _u.mutation.UpdatedAt(); !ok {
+		if samlprovider.UpdateDefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized samlprovider.UpdateDefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := samlprovider.UpdateDefaultUpdatedAt()
 		_u.mutation.SetUpdatedAt(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

@@ -347,7 +347,9 @@ func (_c *SiteCreate) Mutation() *SiteMutation {
 
 // Save creates the Site in the database.
 func (_c *SiteCreate) Save(ctx context.Context) (*Site, error) {
-	_c.defaults()
+	if err := _c.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _c.sqlSave, _c.mutation, _c.hooks)
 }
 
@@ -374,12 +376,18 @@ func (_c *SiteCreate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_c *SiteCreate) defaults() {
+func (_c *SiteCreate) defaults() error {
 	if _, ok := _c.mutation.CreatedAt(); !ok {
+		if site.DefaultCreatedAt == nil {
+			return fmt.Errorf("ent: uninitialized site.DefaultCreatedAt (forgotten import ent/runtime?)")
+		}
 		v := site.DefaultCreatedAt()
 		_c.mutation.SetCreatedAt(v)
 	}
 	if _, ok := _c.mutation.UpdatedAt(); !ok {
+		if site.DefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized site.DefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := site.DefaultUpdatedAt()
 		_c.mutation.SetUpdatedAt(v)
 	}
@@ -404,9 +412,13 @@ func (_c *SiteCreate) defaults() {
 		_c.mutation.SetAgentsContext(v)
 	}
 	if _, ok := _c.mutation.ID(); !ok {
+		if site.DefaultID == nil {
+			return fmt.Errorf("ent: uninitialized site.DefaultID (forgotten import ent/runtime?)")
+		}
 		v := site.DefaultID()
 		_c.mutation.SetID(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

@@ -481,7 +481,9 @@ func (_u *SiteUpdate) RemoveInstallations(v ...*IntegrationInstallation) *SiteUp
 
 // Save executes the query and returns the number of nodes affected by the update operation.
 func (_u *SiteUpdate) Save(ctx context.Context) (int, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return 0, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -508,11 +510,15 @@ func (_u *SiteUpdate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *SiteUpdate) defaults() {
+func (_u *SiteUpdate) defaults() error {
 	if _, ok := _u.mutation.UpdatedAt(); !ok {
+		if site.UpdateDefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized site.UpdateDefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := site.UpdateDefaultUpdatedAt()
 		_u.mutation.SetUpdatedAt(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -1394,7 +1400,9 @@ func (_u *SiteUpdateOne) Select(field string, fields ...string) *SiteUpdateOne {
 
 // Save executes the query and returns the updated Site entity.
 func (_u *SiteUpdateOne) Save(ctx context.Context) (*Site, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -1421,11 +1429,15 @@ func (_u *SiteUpdateOne) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *SiteUpdateOne) defaults() {
+func (_u *SiteUpdateOne) defaults() error {
 	if _, ok := _u.mutation.UpdatedAt(); !ok {
+		if site.UpdateDefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized site.UpdateDefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := site.UpdateDefaultUpdatedAt()
 		_u.mutation.SetUpdatedAt(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

@@ -96,7 +96,9 @@ func (_c *SiteRedirectCreate) Mutation() *SiteRedirectMutation {
 
 // Save creates the SiteRedirect in the database.
 func (_c *SiteRedirectCreate) Save(ctx context.Context) (*SiteRedirect, error) {
-	_c.defaults()
+	if err := _c.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _c.sqlSave, _c.mutation, _c.hooks)
 }
 
@@ -123,19 +125,29 @@ func (_c *SiteRedirectCreate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_c *SiteRedirectCreate) defaults() {
+func (_c *SiteRedirectCreate) defaults() error {
 	if _, ok := _c.mutation.CreatedAt(); !ok {
+		if siteredirect.DefaultCreatedAt == nil {
+			return fmt.Errorf("ent: uninitialized siteredirect.DefaultCreatedAt (forgotten import ent/runtime?)")
+		}
 		v := siteredirect.DefaultCreatedAt()
 		_c.mutation.SetCreatedAt(v)
 	}
 	if _, ok := _c.mutation.UpdatedAt(); !ok {
+		if siteredirect.DefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized siteredirect.DefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := siteredirect.DefaultUpdatedAt()
 		_c.mutation.SetUpdatedAt(v)
 	}
 	if _, ok := _c.mutation.ID(); !ok {
+		if siteredirect.DefaultID == nil {
+			return fmt.Errorf("ent: uninitialized siteredirect.DefaultID (forgotten import ent/runtime?)")
+		}
 		v := siteredirect.DefaultID()
 		_c.mutation.SetID(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

@@ -62,7 +62,9 @@ func (_u *SiteRedirectUpdate) Mutation() *SiteRedirectMutation {
 
 // Save executes the query and returns the number of nodes affected by the update operation.
 func (_u *SiteRedirectUpdate) Save(ctx context.Context) (int, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return 0, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -89,11 +91,15 @@ func (_u *SiteRedirectUpdate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *SiteRedirectUpdate) defaults() {
+func (_u *SiteRedirectUpdate) defaults() error {
 	if _, ok := _u.mutation.UpdatedAt(); !ok {
+		if siteredirect.UpdateDefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized siteredirect.UpdateDefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := siteredirect.UpdateDefaultUpdatedAt()
 		_u.mutation.SetUpdatedAt(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -204,7 +210,9 @@ func (_u *SiteRedirectUpdateOne) Select(field string, fields ...string) *SiteRed
 
 // Save executes the query and returns the updated SiteRedirect entity.
 func (_u *SiteRedirectUpdateOne) Save(ctx context.Context) (*SiteRedirect, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -231,11 +239,15 @@ func (_u *SiteRedirectUpdateOne) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *SiteRedirectUpdateOne) defaults() {
+func (_u *SiteRedirectUpdateOne) defaults() error {
 	if _, ok := _u.mutation.UpdatedAt(); !ok {
+		if siteredirect.UpdateDefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized siteredirect.UpdateDefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := siteredirect.UpdateDefaultUpdatedAt()
 		_u.mutation.SetUpdatedAt(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

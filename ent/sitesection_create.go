@@ -202,7 +202,9 @@ func (_c *SiteSectionCreate) Mutation() *SiteSectionMutation {
 
 // Save creates the SiteSection in the database.
 func (_c *SiteSectionCreate) Save(ctx context.Context) (*SiteSection, error) {
-	_c.defaults()
+	if err := _c.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _c.sqlSave, _c.mutation, _c.hooks)
 }
 
@@ -229,12 +231,18 @@ func (_c *SiteSectionCreate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_c *SiteSectionCreate) defaults() {
+func (_c *SiteSectionCreate) defaults() error {
 	if _, ok := _c.mutation.CreatedAt(); !ok {
+		if sitesection.DefaultCreatedAt == nil {
+			return fmt.Errorf("ent: uninitialized sitesection.DefaultCreatedAt (forgotten import ent/runtime?)")
+		}
 		v := sitesection.DefaultCreatedAt()
 		_c.mutation.SetCreatedAt(v)
 	}
 	if _, ok := _c.mutation.UpdatedAt(); !ok {
+		if sitesection.DefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized sitesection.DefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := sitesection.DefaultUpdatedAt()
 		_c.mutation.SetUpdatedAt(v)
 	}
@@ -247,9 +255,13 @@ func (_c *SiteSectionCreate) defaults() {
 		_c.mutation.SetPosition(v)
 	}
 	if _, ok := _c.mutation.ID(); !ok {
+		if sitesection.DefaultID == nil {
+			return fmt.Errorf("ent: uninitialized sitesection.DefaultID (forgotten import ent/runtime?)")
+		}
 		v := sitesection.DefaultID()
 		_c.mutation.SetID(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

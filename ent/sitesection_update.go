@@ -234,7 +234,9 @@ func (_u *SiteSectionUpdate) RemoveSiteSpaces(v ...*SiteSpace) *SiteSectionUpdat
 
 // Save executes the query and returns the number of nodes affected by the update operation.
 func (_u *SiteSectionUpdate) Save(ctx context.Context) (int, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return 0, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -261,11 +263,15 @@ func (_u *SiteSectionUpdate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *SiteSectionUpdate) defaults() {
+func (_u *SiteSectionUpdate) defaults() error {
 	if _, ok := _u.mutation.UpdatedAt(); !ok {
+		if sitesection.UpdateDefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized sitesection.UpdateDefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := sitesection.UpdateDefaultUpdatedAt()
 		_u.mutation.SetUpdatedAt(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -667,7 +673,9 @@ func (_u *SiteSectionUpdateOne) Select(field string, fields ...string) *SiteSect
 
 // Save executes the query and returns the updated SiteSection entity.
 func (_u *SiteSectionUpdateOne) Save(ctx context.Context) (*SiteSection, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -694,11 +702,15 @@ func (_u *SiteSectionUpdateOne) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *SiteSectionUpdateOne) defaults() {
+func (_u *SiteSectionUpdateOne) defaults() error {
 	if _, ok := _u.mutation.UpdatedAt(); !ok {
+		if sitesection.UpdateDefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized sitesection.UpdateDefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := sitesection.UpdateDefaultUpdatedAt()
 		_u.mutation.SetUpdatedAt(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

@@ -134,7 +134,9 @@ func (_c *SiteSectionGroupCreate) Mutation() *SiteSectionGroupMutation {
 
 // Save creates the SiteSectionGroup in the database.
 func (_c *SiteSectionGroupCreate) Save(ctx context.Context) (*SiteSectionGroup, error) {
-	_c.defaults()
+	if err := _c.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _c.sqlSave, _c.mutation, _c.hooks)
 }
 
@@ -161,12 +163,18 @@ func (_c *SiteSectionGroupCreate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_c *SiteSectionGroupCreate) defaults() {
+func (_c *SiteSectionGroupCreate) defaults() error {
 	if _, ok := _c.mutation.CreatedAt(); !ok {
+		if sitesectiongroup.DefaultCreatedAt == nil {
+			return fmt.Errorf("ent: uninitialized sitesectiongroup.DefaultCreatedAt (forgotten import ent/runtime?)")
+		}
 		v := sitesectiongroup.DefaultCreatedAt()
 		_c.mutation.SetCreatedAt(v)
 	}
 	if _, ok := _c.mutation.UpdatedAt(); !ok {
+		if sitesectiongroup.DefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized sitesectiongroup.DefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := sitesectiongroup.DefaultUpdatedAt()
 		_c.mutation.SetUpdatedAt(v)
 	}
@@ -175,9 +183,13 @@ func (_c *SiteSectionGroupCreate) defaults() {
 		_c.mutation.SetPosition(v)
 	}
 	if _, ok := _c.mutation.ID(); !ok {
+		if sitesectiongroup.DefaultID == nil {
+			return fmt.Errorf("ent: uninitialized sitesectiongroup.DefaultID (forgotten import ent/runtime?)")
+		}
 		v := sitesectiongroup.DefaultID()
 		_c.mutation.SetID(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

@@ -134,7 +134,9 @@ func (_u *SiteSectionGroupUpdate) RemoveSections(v ...*SiteSection) *SiteSection
 
 // Save executes the query and returns the number of nodes affected by the update operation.
 func (_u *SiteSectionGroupUpdate) Save(ctx context.Context) (int, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return 0, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -161,11 +163,15 @@ func (_u *SiteSectionGroupUpdate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *SiteSectionGroupUpdate) defaults() {
+func (_u *SiteSectionGroupUpdate) defaults() error {
 	if _, ok := _u.mutation.UpdatedAt(); !ok {
+		if sitesectiongroup.UpdateDefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized sitesectiongroup.UpdateDefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := sitesectiongroup.UpdateDefaultUpdatedAt()
 		_u.mutation.SetUpdatedAt(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -406,7 +412,9 @@ func (_u *SiteSectionGroupUpdateOne) Select(field string, fields ...string) *Sit
 
 // Save executes the query and returns the updated SiteSectionGroup entity.
 func (_u *SiteSectionGroupUpdateOne) Save(ctx context.Context) (*SiteSectionGroup, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -433,11 +441,15 @@ func (_u *SiteSectionGroupUpdateOne) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *SiteSectionGroupUpdateOne) defaults() {
+func (_u *SiteSectionGroupUpdateOne) defaults() error {
 	if _, ok := _u.mutation.UpdatedAt(); !ok {
+		if sitesectiongroup.UpdateDefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized sitesectiongroup.UpdateDefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := sitesectiongroup.UpdateDefaultUpdatedAt()
 		_u.mutation.SetUpdatedAt(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

@@ -178,7 +178,9 @@ func (_c *SiteSpaceCreate) Mutation() *SiteSpaceMutation {
 
 // Save creates the SiteSpace in the database.
 func (_c *SiteSpaceCreate) Save(ctx context.Context) (*SiteSpace, error) {
-	_c.defaults()
+	if err := _c.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _c.sqlSave, _c.mutation, _c.hooks)
 }
 
@@ -205,12 +207,18 @@ func (_c *SiteSpaceCreate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_c *SiteSpaceCreate) defaults() {
+func (_c *SiteSpaceCreate) defaults() error {
 	if _, ok := _c.mutation.CreatedAt(); !ok {
+		if sitespace.DefaultCreatedAt == nil {
+			return fmt.Errorf("ent: uninitialized sitespace.DefaultCreatedAt (forgotten import ent/runtime?)")
+		}
 		v := sitespace.DefaultCreatedAt()
 		_c.mutation.SetCreatedAt(v)
 	}
 	if _, ok := _c.mutation.UpdatedAt(); !ok {
+		if sitespace.DefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized sitespace.DefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := sitespace.DefaultUpdatedAt()
 		_c.mutation.SetUpdatedAt(v)
 	}
@@ -223,9 +231,13 @@ func (_c *SiteSpaceCreate) defaults() {
 		_c.mutation.SetPosition(v)
 	}
 	if _, ok := _c.mutation.ID(); !ok {
+		if sitespace.DefaultID == nil {
+			return fmt.Errorf("ent: uninitialized sitespace.DefaultID (forgotten import ent/runtime?)")
+		}
 		v := sitespace.DefaultID()
 		_c.mutation.SetID(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

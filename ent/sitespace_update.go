@@ -163,7 +163,9 @@ func (_u *SiteSpaceUpdate) ClearSection() *SiteSpaceUpdate {
 
 // Save executes the query and returns the number of nodes affected by the update operation.
 func (_u *SiteSpaceUpdate) Save(ctx context.Context) (int, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return 0, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -190,11 +192,15 @@ func (_u *SiteSpaceUpdate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *SiteSpaceUpdate) defaults() {
+func (_u *SiteSpaceUpdate) defaults() error {
 	if _, ok := _u.mutation.UpdatedAt(); !ok {
+		if sitespace.UpdateDefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized sitespace.UpdateDefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := sitespace.UpdateDefaultUpdatedAt()
 		_u.mutation.SetUpdatedAt(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -465,7 +471,9 @@ func (_u *SiteSpaceUpdateOne) Select(field string, fields ...string) *SiteSpaceU
 
 // Save executes the query and returns the updated SiteSpace entity.
 func (_u *SiteSpaceUpdateOne) Save(ctx context.Context) (*SiteSpace, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -492,11 +500,15 @@ func (_u *SiteSpaceUpdateOne) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *SiteSpaceUpdateOne) defaults() {
+func (_u *SiteSpaceUpdateOne) defaults() error {
 	if _, ok := _u.mutation.UpdatedAt(); !ok {
+		if sitespace.UpdateDefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized sitespace.UpdateDefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := sitespace.UpdateDefaultUpdatedAt()
 		_u.mutation.SetUpdatedAt(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

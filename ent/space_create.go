@@ -446,7 +446,9 @@ func (_c *SpaceCreate) Mutation() *SpaceMutation {
 
 // Save creates the Space in the database.
 func (_c *SpaceCreate) Save(ctx context.Context) (*Space, error) {
-	_c.defaults()
+	if err := _c.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _c.sqlSave, _c.mutation, _c.hooks)
 }
 
@@ -473,12 +475,18 @@ func (_c *SpaceCreate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_c *SpaceCreate) defaults() {
+func (_c *SpaceCreate) defaults() error {
 	if _, ok := _c.mutation.CreatedAt(); !ok {
+		if space.DefaultCreatedAt == nil {
+			return fmt.Errorf("ent: uninitialized space.DefaultCreatedAt (forgotten import ent/runtime?)")
+		}
 		v := space.DefaultCreatedAt()
 		_c.mutation.SetCreatedAt(v)
 	}
 	if _, ok := _c.mutation.UpdatedAt(); !ok {
+		if space.DefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized space.DefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := space.DefaultUpdatedAt()
 		_c.mutation.SetUpdatedAt(v)
 	}
@@ -523,9 +531,13 @@ func (_c *SpaceCreate) defaults() {
 		_c.mutation.SetCommentOpenCount(v)
 	}
 	if _, ok := _c.mutation.ID(); !ok {
+		if space.DefaultID == nil {
+			return fmt.Errorf("ent: uninitialized space.DefaultID (forgotten import ent/runtime?)")
+		}
 		v := space.DefaultID()
 		_c.mutation.SetID(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

@@ -679,7 +679,9 @@ func (_u *SpaceUpdate) RemoveInstallations(v ...*IntegrationInstallation) *Space
 
 // Save executes the query and returns the number of nodes affected by the update operation.
 func (_u *SpaceUpdate) Save(ctx context.Context) (int, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return 0, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -706,11 +708,15 @@ func (_u *SpaceUpdate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *SpaceUpdate) defaults() {
+func (_u *SpaceUpdate) defaults() error {
 	if _, ok := _u.mutation.UpdatedAt(); !ok {
+		if space.UpdateDefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized space.UpdateDefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := space.UpdateDefaultUpdatedAt()
 		_u.mutation.SetUpdatedAt(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -1935,7 +1941,9 @@ func (_u *SpaceUpdateOne) Select(field string, fields ...string) *SpaceUpdateOne
 
 // Save executes the query and returns the updated Space entity.
 func (_u *SpaceUpdateOne) Save(ctx context.Context) (*Space, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -1962,11 +1970,15 @@ func (_u *SpaceUpdateOne) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *SpaceUpdateOne) defaults() {
+func (_u *SpaceUpdateOne) defaults() error {
 	if _, ok := _u.mutation.UpdatedAt(); !ok {
+		if space.UpdateDefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized space.UpdateDefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := space.UpdateDefaultUpdatedAt()
 		_u.mutation.SetUpdatedAt(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

@@ -122,7 +122,9 @@ func (_c *TeamCreate) Mutation() *TeamMutation {
 
 // Save creates the Team in the database.
 func (_c *TeamCreate) Save(ctx context.Context) (*Team, error) {
-	_c.defaults()
+	if err := _c.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _c.sqlSave, _c.mutation, _c.hooks)
 }
 
@@ -149,19 +151,29 @@ func (_c *TeamCreate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_c *TeamCreate) defaults() {
+func (_c *TeamCreate) defaults() error {
 	if _, ok := _c.mutation.CreatedAt(); !ok {
+		if team.DefaultCreatedAt == nil {
+			return fmt.Errorf("ent: uninitialized team.DefaultCreatedAt (forgotten import ent/runtime?)")
+		}
 		v := team.DefaultCreatedAt()
 		_c.mutation.SetCreatedAt(v)
 	}
 	if _, ok := _c.mutation.UpdatedAt(); !ok {
+		if team.DefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized team.DefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := team.DefaultUpdatedAt()
 		_c.mutation.SetUpdatedAt(v)
 	}
 	if _, ok := _c.mutation.ID(); !ok {
+		if team.DefaultID == nil {
+			return fmt.Errorf("ent: uninitialized team.DefaultID (forgotten import ent/runtime?)")
+		}
 		v := team.DefaultID()
 		_c.mutation.SetID(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

@@ -130,7 +130,9 @@ func (_u *TeamUpdate) RemoveGrants(v ...*ContentGrant) *TeamUpdate {
 
 // Save executes the query and returns the number of nodes affected by the update operation.
 func (_u *TeamUpdate) Save(ctx context.Context) (int, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return 0, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -157,11 +159,15 @@ func (_u *TeamUpdate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *TeamUpdate) defaults() {
+func (_u *TeamUpdate) defaults() error {
 	if _, ok := _u.mutation.UpdatedAt(); !ok {
+		if team.UpdateDefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized team.UpdateDefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := team.UpdateDefaultUpdatedAt()
 		_u.mutation.SetUpdatedAt(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -425,7 +431,9 @@ func (_u *TeamUpdateOne) Select(field string, fields ...string) *TeamUpdateOne {
 
 // Save executes the query and returns the updated Team entity.
 func (_u *TeamUpdateOne) Save(ctx context.Context) (*Team, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -452,11 +460,15 @@ func (_u *TeamUpdateOne) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *TeamUpdateOne) defaults() {
+func (_u *TeamUpdateOne) defaults() error {
 	if _, ok := _u.mutation.UpdatedAt(); !ok {
+		if team.UpdateDefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized team.UpdateDefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := team.UpdateDefaultUpdatedAt()
 		_u.mutation.SetUpdatedAt(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

@@ -97,7 +97,9 @@ func (_c *TranslationSettingsCreate) Mutation() *TranslationSettingsMutation {
 
 // Save creates the TranslationSettings in the database.
 func (_c *TranslationSettingsCreate) Save(ctx context.Context) (*TranslationSettings, error) {
-	_c.defaults()
+	if err := _c.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _c.sqlSave, _c.mutation, _c.hooks)
 }
 
@@ -124,12 +126,18 @@ func (_c *TranslationSettingsCreate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_c *TranslationSettingsCreate) defaults() {
+func (_c *TranslationSettingsCreate) defaults() error {
 	if _, ok := _c.mutation.CreatedAt(); !ok {
+		if translationsettings.DefaultCreatedAt == nil {
+			return fmt.Errorf("ent: uninitialized translationsettings.DefaultCreatedAt (forgotten import ent/runtime?)")
+		}
 		v := translationsettings.DefaultCreatedAt()
 		_c.mutation.SetCreatedAt(v)
 	}
 	if _, ok := _c.mutation.UpdatedAt(); !ok {
+		if translationsettings.DefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized translationsettings.DefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := translationsettings.DefaultUpdatedAt()
 		_c.mutation.SetUpdatedAt(v)
 	}
@@ -138,9 +146,13 @@ func (_c *TranslationSettingsCreate) defaults() {
 		_c.mutation.SetLanguages(v)
 	}
 	if _, ok := _c.mutation.ID(); !ok {
+		if translationsettings.DefaultID == nil {
+			return fmt.Errorf("ent: uninitialized translationsettings.DefaultID (forgotten import ent/runtime?)")
+		}
 		v := translationsettings.DefaultID()
 		_c.mutation.SetID(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

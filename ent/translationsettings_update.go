@@ -70,7 +70,9 @@ func (_u *TranslationSettingsUpdate) Mutation() *TranslationSettingsMutation {
 
 // Save executes the query and returns the number of nodes affected by the update operation.
 func (_u *TranslationSettingsUpdate) Save(ctx context.Context) (int, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return 0, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -97,11 +99,15 @@ func (_u *TranslationSettingsUpdate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *TranslationSettingsUpdate) defaults() {
+func (_u *TranslationSettingsUpdate) defaults() error {
 	if _, ok := _u.mutation.UpdatedAt(); !ok {
+		if translationsettings.UpdateDefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized translationsettings.UpdateDefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := translationsettings.UpdateDefaultUpdatedAt()
 		_u.mutation.SetUpdatedAt(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -223,7 +229,9 @@ func (_u *TranslationSettingsUpdateOne) Select(field string, fields ...string) *
 
 // Save executes the query and returns the updated TranslationSettings entity.
 func (_u *TranslationSettingsUpdateOne) Save(ctx context.Context) (*TranslationSettings, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -250,11 +258,15 @@ func (_u *TranslationSettingsUpdateOne) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *TranslationSettingsUpdateOne) defaults() {
+func (_u *TranslationSettingsUpdateOne) defaults() error {
 	if _, ok := _u.mutation.UpdatedAt(); !ok {
+		if translationsettings.UpdateDefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized translationsettings.UpdateDefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := translationsettings.UpdateDefaultUpdatedAt()
 		_u.mutation.SetUpdatedAt(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

@@ -65,11 +65,11 @@ func (r *Resolver) createCollection(ctx context.Context, in model.CreateCollecti
 func (r *Resolver) updateCollection(ctx context.Context, in model.UpdateCollectionInput) (*ent.Collection, error) {
 	var c *ent.Collection
 	err := r.tx(ctx, func(ctx context.Context) error {
-		if _, _, err := r.collections.authorize(ctx, in.ID, authz.Update); err != nil {
+		cur, _, err := r.collections.authorize(ctx, in.ID, authz.Update)
+		if err != nil {
 			return err
 		}
-		var err error
-		u := r.db(ctx).Collection.UpdateOneID(in.ID)
+		u := r.db(ctx).Collection.UpdateOne(cur)
 		if in.Title != nil {
 			u.SetTitle(strings.TrimSpace(*in.Title))
 		}
@@ -146,7 +146,7 @@ func (r *Resolver) moveCollection(ctx context.Context, in model.MoveCollectionIn
 		if err != nil {
 			return err
 		}
-		u := r.db(ctx).Collection.UpdateOneID(c.ID).SetPosition(pos)
+		u := r.db(ctx).Collection.UpdateOne(c).SetPosition(pos)
 		if parent == nil {
 			u.ClearParentID()
 		} else {
@@ -230,7 +230,7 @@ func (r *Resolver) transferCollection(ctx context.Context, in model.TransferColl
 		if err != nil {
 			return err
 		}
-		out, err = db.Collection.UpdateOneID(c.ID).ClearParentID().SetPosition(pos).Save(ctx)
+		out, err = db.Collection.UpdateOne(c).ClearParentID().SetPosition(pos).Save(ctx)
 		return err
 	})
 	return out, err

@@ -54,11 +54,11 @@ func CreateOrganization(ctx context.Context, db *ent.Client, title, ownerID stri
 func (r *Resolver) updateOrganization(ctx context.Context, in model.UpdateOrganizationInput) (*ent.Organization, error) {
 	var o *ent.Organization
 	err := r.tx(ctx, func(ctx context.Context) error {
-		if _, _, err := r.orgs.authorize(ctx, in.ID, authz.Update); err != nil {
+		cur, _, err := r.orgs.authorize(ctx, in.ID, authz.Update)
+		if err != nil {
 			return err
 		}
-		var err error
-		u := r.db(ctx).Organization.UpdateOneID(in.ID)
+		u := r.db(ctx).Organization.UpdateOne(cur)
 		if in.Title != nil {
 			u.SetTitle(strings.TrimSpace(*in.Title))
 		}

@@ -235,11 +235,13 @@ func (r *Resolver) lastPosition(ctx context.Context, orgID string, parent *strin
 }
 
 func (r *Resolver) setPosition(ctx context.Context, s sibling) error {
+	// A position is written, not compared: a bulk update by ID, which the
+	// TimeMixin's hook of single-row updates does not read the row for.
 	var err error
 	if s.isSpace {
-		err = r.db(ctx).Space.UpdateOneID(s.id).SetPosition(s.pos).Exec(ctx)
+		err = r.db(ctx).Space.Update().Where(space.ID(s.id)).SetPosition(s.pos).Exec(ctx)
 	} else {
-		err = r.db(ctx).Collection.UpdateOneID(s.id).SetPosition(s.pos).Exec(ctx)
+		err = r.db(ctx).Collection.Update().Where(collection.ID(s.id)).SetPosition(s.pos).Exec(ctx)
 	}
 	if err != nil {
 		return fmt.Errorf("renumbering siblings: %w", err)

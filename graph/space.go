@@ -283,7 +283,9 @@ func (r *Resolver) updateSpace(ctx context.Context, in model.UpdateSpaceInput) (
 		if err := spaceVisibilityAllowed(cur, in.Visibility); err != nil {
 			return err
 		}
-		u := r.db(ctx).Space.UpdateOneID(in.ID)
+		// From the loaded row, which tells a change from none without a
+		// statement (see the TimeMixin's hook).
+		u := r.db(ctx).Space.UpdateOne(cur)
 		if in.Visibility != nil {
 			u.SetVisibility(*in.Visibility)
 		}
@@ -332,7 +334,7 @@ func (r *Resolver) deleteSpace(ctx context.Context, in model.DeleteSpaceInput) e
 		if s.DeletedAt != nil {
 			return nil
 		}
-		if err := r.db(ctx).Space.UpdateOneID(s.ID).SetDeletedAt(r.clock()).Exec(ctx); err != nil {
+		if err := r.db(ctx).Space.UpdateOne(s).SetDeletedAt(r.clock()).Exec(ctx); err != nil {
 			return err
 		}
 		r.emit(ctx, events.Webhook(s.OrganizationID, s.ID, enum.WebhookEventTypeSpaceDeleted, s.ID))
@@ -358,7 +360,7 @@ func (r *Resolver) restoreSpace(ctx context.Context, in model.RestoreSpaceInput)
 		if err != nil {
 			return err
 		}
-		if out, err = r.db(ctx).Space.UpdateOneID(s.ID).ClearDeletedAt().SetPosition(pos).Save(ctx); err != nil {
+		if out, err = r.db(ctx).Space.UpdateOne(s).ClearDeletedAt().SetPosition(pos).Save(ctx); err != nil {
 			return err
 		}
 		r.emit(ctx, events.Webhook(s.OrganizationID, s.ID, enum.WebhookEventTypeSpaceRestored, s.ID))
@@ -455,7 +457,7 @@ func (r *Resolver) moveSpace(ctx context.Context, in model.MoveSpaceInput) (*ent
 		if err != nil {
 			return err
 		}
-		u := r.db(ctx).Space.UpdateOneID(s.ID).SetPosition(pos)
+		u := r.db(ctx).Space.UpdateOne(s).SetPosition(pos)
 		if parent == nil {
 			u.ClearParentID()
 		} else {
@@ -500,7 +502,7 @@ func (r *Resolver) transferSpace(ctx context.Context, in model.TransferSpaceInpu
 		if err != nil {
 			return err
 		}
-		u := r.db(ctx).Space.UpdateOneID(s.ID).SetOrganizationID(in.OrganizationID).SetPosition(pos)
+		u := r.db(ctx).Space.UpdateOne(s).SetOrganizationID(in.OrganizationID).SetPosition(pos)
 		if in.ParentID == nil {
 			u.ClearParentID()
 		} else {

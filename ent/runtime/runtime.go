@@ -2,7 +2,1510 @@
 
 package runtime
 
-// The schema-stitching logic is generated in github.com/bindery/bindery/ent/runtime.go
+import (
+	"time"
+
+	"github.com/bindery/bindery/ent/apitoken"
+	"github.com/bindery/bindery/ent/changerequest"
+	"github.com/bindery/bindery/ent/collection"
+	"github.com/bindery/bindery/ent/comment"
+	"github.com/bindery/bindery/ent/commentreply"
+	"github.com/bindery/bindery/ent/contentgrant"
+	"github.com/bindery/bindery/ent/contentobject"
+	"github.com/bindery/bindery/ent/integration"
+	"github.com/bindery/bindery/ent/integrationinstallation"
+	"github.com/bindery/bindery/ent/invite"
+	"github.com/bindery/bindery/ent/member"
+	"github.com/bindery/bindery/ent/openapispec"
+	"github.com/bindery/bindery/ent/openapispecversion"
+	"github.com/bindery/bindery/ent/organization"
+	"github.com/bindery/bindery/ent/reaction"
+	"github.com/bindery/bindery/ent/revision"
+	"github.com/bindery/bindery/ent/samlprovider"
+	"github.com/bindery/bindery/ent/schema"
+	"github.com/bindery/bindery/ent/sharelink"
+	"github.com/bindery/bindery/ent/site"
+	"github.com/bindery/bindery/ent/siteredirect"
+	"github.com/bindery/bindery/ent/sitesection"
+	"github.com/bindery/bindery/ent/sitesectiongroup"
+	"github.com/bindery/bindery/ent/sitespace"
+	"github.com/bindery/bindery/ent/space"
+	"github.com/bindery/bindery/ent/team"
+	"github.com/bindery/bindery/ent/teammember"
+	"github.com/bindery/bindery/ent/translationsettings"
+	"github.com/bindery/bindery/ent/user"
+	"github.com/bindery/bindery/ent/webhookdelivery"
+	"github.com/bindery/bindery/ent/webhookendpoint"
+	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/internal/webhook"
+)
+
+// The init function reads all schema descriptors with runtime code
+// (default values, validators, hooks and policies) and stitches it
+// to their package variables.
+func init() {
+	apitokenMixin := schema.APIToken{}.Mixin()
+	apitokenMixinFields0 := apitokenMixin[0].Fields()
+	_ = apitokenMixinFields0
+	apitokenMixinFields1 := apitokenMixin[1].Fields()
+	_ = apitokenMixinFields1
+	apitokenFields := schema.APIToken{}.Fields()
+	_ = apitokenFields
+	// apitokenDescCreatedAt is the schema descriptor for created_at field.
+	apitokenDescCreatedAt := apitokenMixinFields1[0].Descriptor()
+	// apitoken.DefaultCreatedAt holds the default value on creation for the created_at field.
+	apitoken.DefaultCreatedAt = apitokenDescCreatedAt.Default.(func() time.Time)
+	// apitokenDescLabel is the schema descriptor for label field.
+	apitokenDescLabel := apitokenFields[0].Descriptor()
+	// apitoken.LabelValidator is a validator for the "label" field. It is called by the builders before save.
+	apitoken.LabelValidator = apitokenDescLabel.Validators[0].(func(string) error)
+	// apitokenDescID is the schema descriptor for id field.
+	apitokenDescID := apitokenMixinFields0[0].Descriptor()
+	// apitoken.DefaultID holds the default value on creation for the id field.
+	apitoken.DefaultID = apitokenDescID.Default.(func() string)
+	// apitoken.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	apitoken.IDValidator = func() func(string) error {
+		validators := apitokenDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	changerequestMixin := schema.ChangeRequest{}.Mixin()
+	changerequestMixinHooks1 := changerequestMixin[1].Hooks()
+	changerequest.Hooks[0] = changerequestMixinHooks1[0]
+	changerequestMixinFields0 := changerequestMixin[0].Fields()
+	_ = changerequestMixinFields0
+	changerequestMixinFields1 := changerequestMixin[1].Fields()
+	_ = changerequestMixinFields1
+	changerequestFields := schema.ChangeRequest{}.Fields()
+	_ = changerequestFields
+	// changerequestDescCreatedAt is the schema descriptor for created_at field.
+	changerequestDescCreatedAt := changerequestMixinFields1[0].Descriptor()
+	// changerequest.DefaultCreatedAt holds the default value on creation for the created_at field.
+	changerequest.DefaultCreatedAt = changerequestDescCreatedAt.Default.(func() time.Time)
+	// changerequestDescUpdatedAt is the schema descriptor for updated_at field.
+	changerequestDescUpdatedAt := changerequestMixinFields1[1].Descriptor()
+	// changerequest.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	changerequest.DefaultUpdatedAt = changerequestDescUpdatedAt.Default.(func() time.Time)
+	// changerequest.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	changerequest.UpdateDefaultUpdatedAt = changerequestDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// changerequestDescNumber is the schema descriptor for number field.
+	changerequestDescNumber := changerequestFields[1].Descriptor()
+	// changerequest.NumberValidator is a validator for the "number" field. It is called by the builders before save.
+	changerequest.NumberValidator = changerequestDescNumber.Validators[0].(func(int) error)
+	// changerequestDescSubject is the schema descriptor for subject field.
+	changerequestDescSubject := changerequestFields[3].Descriptor()
+	// changerequest.DefaultSubject holds the default value on creation for the subject field.
+	changerequest.DefaultSubject = changerequestDescSubject.Default.(string)
+	// changerequest.SubjectValidator is a validator for the "subject" field. It is called by the builders before save.
+	changerequest.SubjectValidator = changerequestDescSubject.Validators[0].(func(string) error)
+	// changerequestDescID is the schema descriptor for id field.
+	changerequestDescID := changerequestMixinFields0[0].Descriptor()
+	// changerequest.DefaultID holds the default value on creation for the id field.
+	changerequest.DefaultID = changerequestDescID.Default.(func() string)
+	// changerequest.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	changerequest.IDValidator = func() func(string) error {
+		validators := changerequestDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	collectionMixin := schema.Collection{}.Mixin()
+	collectionMixinHooks1 := collectionMixin[1].Hooks()
+	collection.Hooks[0] = collectionMixinHooks1[0]
+	collectionMixinFields0 := collectionMixin[0].Fields()
+	_ = collectionMixinFields0
+	collectionMixinFields1 := collectionMixin[1].Fields()
+	_ = collectionMixinFields1
+	collectionFields := schema.Collection{}.Fields()
+	_ = collectionFields
+	// collectionDescCreatedAt is the schema descriptor for created_at field.
+	collectionDescCreatedAt := collectionMixinFields1[0].Descriptor()
+	// collection.DefaultCreatedAt holds the default value on creation for the created_at field.
+	collection.DefaultCreatedAt = collectionDescCreatedAt.Default.(func() time.Time)
+	// collectionDescUpdatedAt is the schema descriptor for updated_at field.
+	collectionDescUpdatedAt := collectionMixinFields1[1].Descriptor()
+	// collection.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	collection.DefaultUpdatedAt = collectionDescUpdatedAt.Default.(func() time.Time)
+	// collection.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	collection.UpdateDefaultUpdatedAt = collectionDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// collectionDescTitle is the schema descriptor for title field.
+	collectionDescTitle := collectionFields[2].Descriptor()
+	// collection.DefaultTitle holds the default value on creation for the title field.
+	collection.DefaultTitle = collectionDescTitle.Default.(string)
+	// collection.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	collection.TitleValidator = collectionDescTitle.Validators[0].(func(string) error)
+	// collectionDescDescription is the schema descriptor for description field.
+	collectionDescDescription := collectionFields[3].Descriptor()
+	// collection.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	collection.DescriptionValidator = collectionDescDescription.Validators[0].(func(string) error)
+	// collectionDescPosition is the schema descriptor for position field.
+	collectionDescPosition := collectionFields[5].Descriptor()
+	// collection.DefaultPosition holds the default value on creation for the position field.
+	collection.DefaultPosition = collectionDescPosition.Default.(float64)
+	// collectionDescID is the schema descriptor for id field.
+	collectionDescID := collectionMixinFields0[0].Descriptor()
+	// collection.DefaultID holds the default value on creation for the id field.
+	collection.DefaultID = collectionDescID.Default.(func() string)
+	// collection.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	collection.IDValidator = func() func(string) error {
+		validators := collectionDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	commentMixin := schema.Comment{}.Mixin()
+	commentMixinFields0 := commentMixin[0].Fields()
+	_ = commentMixinFields0
+	commentFields := schema.Comment{}.Fields()
+	_ = commentFields
+	// commentDescNodeID is the schema descriptor for node_id field.
+	commentDescNodeID := commentFields[5].Descriptor()
+	// comment.NodeIDValidator is a validator for the "node_id" field. It is called by the builders before save.
+	comment.NodeIDValidator = commentDescNodeID.Validators[0].(func(string) error)
+	// commentDescBody is the schema descriptor for body field.
+	commentDescBody := commentFields[6].Descriptor()
+	// comment.BodyValidator is a validator for the "body" field. It is called by the builders before save.
+	comment.BodyValidator = commentDescBody.Validators[0].(func(string) error)
+	// commentDescPostedAt is the schema descriptor for posted_at field.
+	commentDescPostedAt := commentFields[9].Descriptor()
+	// comment.DefaultPostedAt holds the default value on creation for the posted_at field.
+	comment.DefaultPostedAt = commentDescPostedAt.Default.(func() time.Time)
+	// commentDescID is the schema descriptor for id field.
+	commentDescID := commentMixinFields0[0].Descriptor()
+	// comment.DefaultID holds the default value on creation for the id field.
+	comment.DefaultID = commentDescID.Default.(func() string)
+	// comment.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	comment.IDValidator = func() func(string) error {
+		validators := commentDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	commentreplyMixin := schema.CommentReply{}.Mixin()
+	commentreplyMixinFields0 := commentreplyMixin[0].Fields()
+	_ = commentreplyMixinFields0
+	commentreplyFields := schema.CommentReply{}.Fields()
+	_ = commentreplyFields
+	// commentreplyDescBody is the schema descriptor for body field.
+	commentreplyDescBody := commentreplyFields[1].Descriptor()
+	// commentreply.BodyValidator is a validator for the "body" field. It is called by the builders before save.
+	commentreply.BodyValidator = commentreplyDescBody.Validators[0].(func(string) error)
+	// commentreplyDescPostedAt is the schema descriptor for posted_at field.
+	commentreplyDescPostedAt := commentreplyFields[3].Descriptor()
+	// commentreply.DefaultPostedAt holds the default value on creation for the posted_at field.
+	commentreply.DefaultPostedAt = commentreplyDescPostedAt.Default.(func() time.Time)
+	// commentreplyDescID is the schema descriptor for id field.
+	commentreplyDescID := commentreplyMixinFields0[0].Descriptor()
+	// commentreply.DefaultID holds the default value on creation for the id field.
+	commentreply.DefaultID = commentreplyDescID.Default.(func() string)
+	// commentreply.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	commentreply.IDValidator = func() func(string) error {
+		validators := commentreplyDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	contentgrantMixin := schema.ContentGrant{}.Mixin()
+	contentgrantMixinFields0 := contentgrantMixin[0].Fields()
+	_ = contentgrantMixinFields0
+	contentgrantMixinFields1 := contentgrantMixin[1].Fields()
+	_ = contentgrantMixinFields1
+	contentgrantFields := schema.ContentGrant{}.Fields()
+	_ = contentgrantFields
+	// contentgrantDescCreatedAt is the schema descriptor for created_at field.
+	contentgrantDescCreatedAt := contentgrantMixinFields1[0].Descriptor()
+	// contentgrant.DefaultCreatedAt holds the default value on creation for the created_at field.
+	contentgrant.DefaultCreatedAt = contentgrantDescCreatedAt.Default.(func() time.Time)
+	// contentgrantDescID is the schema descriptor for id field.
+	contentgrantDescID := contentgrantMixinFields0[0].Descriptor()
+	// contentgrant.DefaultID holds the default value on creation for the id field.
+	contentgrant.DefaultID = contentgrantDescID.Default.(func() string)
+	// contentgrant.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	contentgrant.IDValidator = func() func(string) error {
+		validators := contentgrantDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	contentobjectFields := schema.ContentObject{}.Fields()
+	_ = contentobjectFields
+	// contentobjectDescCreatedAt is the schema descriptor for created_at field.
+	contentobjectDescCreatedAt := contentobjectFields[4].Descriptor()
+	// contentobject.DefaultCreatedAt holds the default value on creation for the created_at field.
+	contentobject.DefaultCreatedAt = contentobjectDescCreatedAt.Default.(func() time.Time)
+	// contentobjectDescID is the schema descriptor for id field.
+	contentobjectDescID := contentobjectFields[0].Descriptor()
+	// contentobject.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	contentobject.IDValidator = func() func(string) error {
+		validators := contentobjectDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	integrationMixin := schema.Integration{}.Mixin()
+	integrationMixinHooks1 := integrationMixin[1].Hooks()
+	integration.Hooks[0] = integrationMixinHooks1[0]
+	integrationMixinFields0 := integrationMixin[0].Fields()
+	_ = integrationMixinFields0
+	integrationMixinFields1 := integrationMixin[1].Fields()
+	_ = integrationMixinFields1
+	integrationFields := schema.Integration{}.Fields()
+	_ = integrationFields
+	// integrationDescCreatedAt is the schema descriptor for created_at field.
+	integrationDescCreatedAt := integrationMixinFields1[0].Descriptor()
+	// integration.DefaultCreatedAt holds the default value on creation for the created_at field.
+	integration.DefaultCreatedAt = integrationDescCreatedAt.Default.(func() time.Time)
+	// integrationDescUpdatedAt is the schema descriptor for updated_at field.
+	integrationDescUpdatedAt := integrationMixinFields1[1].Descriptor()
+	// integration.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	integration.DefaultUpdatedAt = integrationDescUpdatedAt.Default.(func() time.Time)
+	// integration.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	integration.UpdateDefaultUpdatedAt = integrationDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// integrationDescName is the schema descriptor for name field.
+	integrationDescName := integrationFields[0].Descriptor()
+	// integration.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	integration.NameValidator = integrationDescName.Validators[0].(func(string) error)
+	// integrationDescVersion is the schema descriptor for version field.
+	integrationDescVersion := integrationFields[2].Descriptor()
+	// integration.DefaultVersion holds the default value on creation for the version field.
+	integration.DefaultVersion = integrationDescVersion.Default.(int)
+	// integration.VersionValidator is a validator for the "version" field. It is called by the builders before save.
+	integration.VersionValidator = integrationDescVersion.Validators[0].(func(int) error)
+	// integrationDescTitle is the schema descriptor for title field.
+	integrationDescTitle := integrationFields[3].Descriptor()
+	// integration.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	integration.TitleValidator = integrationDescTitle.Validators[0].(func(string) error)
+	// integrationDescDescription is the schema descriptor for description field.
+	integrationDescDescription := integrationFields[4].Descriptor()
+	// integration.DefaultDescription holds the default value on creation for the description field.
+	integration.DefaultDescription = integrationDescDescription.Default.(string)
+	// integration.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	integration.DescriptionValidator = integrationDescDescription.Validators[0].(func(string) error)
+	// integrationDescSummary is the schema descriptor for summary field.
+	integrationDescSummary := integrationFields[5].Descriptor()
+	// integration.SummaryValidator is a validator for the "summary" field. It is called by the builders before save.
+	integration.SummaryValidator = integrationDescSummary.Validators[0].(func(string) error)
+	// integrationDescVerified is the schema descriptor for verified field.
+	integrationDescVerified := integrationFields[8].Descriptor()
+	// integration.DefaultVerified holds the default value on creation for the verified field.
+	integration.DefaultVerified = integrationDescVerified.Default.(bool)
+	// integrationDescScopes is the schema descriptor for scopes field.
+	integrationDescScopes := integrationFields[9].Descriptor()
+	// integration.DefaultScopes holds the default value on creation for the scopes field.
+	integration.DefaultScopes = integrationDescScopes.Default.([]enum.IntegrationScope)
+	// integrationDescCategories is the schema descriptor for categories field.
+	integrationDescCategories := integrationFields[10].Descriptor()
+	// integration.DefaultCategories holds the default value on creation for the categories field.
+	integration.DefaultCategories = integrationDescCategories.Default.([]enum.IntegrationCategory)
+	// integrationDescPreviewImages is the schema descriptor for preview_images field.
+	integrationDescPreviewImages := integrationFields[12].Descriptor()
+	// integration.DefaultPreviewImages holds the default value on creation for the preview_images field.
+	integration.DefaultPreviewImages = integrationDescPreviewImages.Default.([]string)
+	// integrationDescSecrets is the schema descriptor for secrets field.
+	integrationDescSecrets := integrationFields[14].Descriptor()
+	// integration.DefaultSecrets holds the default value on creation for the secrets field.
+	integration.DefaultSecrets = integrationDescSecrets.Default.(map[string]string)
+	// integrationDescBlockDomains is the schema descriptor for block_domains field.
+	integrationDescBlockDomains := integrationFields[20].Descriptor()
+	// integration.DefaultBlockDomains holds the default value on creation for the block_domains field.
+	integration.DefaultBlockDomains = integrationDescBlockDomains.Default.([]string)
+	// integrationDescID is the schema descriptor for id field.
+	integrationDescID := integrationMixinFields0[0].Descriptor()
+	// integration.DefaultID holds the default value on creation for the id field.
+	integration.DefaultID = integrationDescID.Default.(func() string)
+	// integration.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	integration.IDValidator = func() func(string) error {
+		validators := integrationDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	integrationinstallationMixin := schema.IntegrationInstallation{}.Mixin()
+	integrationinstallationMixinHooks1 := integrationinstallationMixin[1].Hooks()
+	integrationinstallation.Hooks[0] = integrationinstallationMixinHooks1[0]
+	integrationinstallationMixinFields0 := integrationinstallationMixin[0].Fields()
+	_ = integrationinstallationMixinFields0
+	integrationinstallationMixinFields1 := integrationinstallationMixin[1].Fields()
+	_ = integrationinstallationMixinFields1
+	integrationinstallationFields := schema.IntegrationInstallation{}.Fields()
+	_ = integrationinstallationFields
+	// integrationinstallationDescCreatedAt is the schema descriptor for created_at field.
+	integrationinstallationDescCreatedAt := integrationinstallationMixinFields1[0].Descriptor()
+	// integrationinstallation.DefaultCreatedAt holds the default value on creation for the created_at field.
+	integrationinstallation.DefaultCreatedAt = integrationinstallationDescCreatedAt.Default.(func() time.Time)
+	// integrationinstallationDescUpdatedAt is the schema descriptor for updated_at field.
+	integrationinstallationDescUpdatedAt := integrationinstallationMixinFields1[1].Descriptor()
+	// integrationinstallation.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	integrationinstallation.DefaultUpdatedAt = integrationinstallationDescUpdatedAt.Default.(func() time.Time)
+	// integrationinstallation.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	integrationinstallation.UpdateDefaultUpdatedAt = integrationinstallationDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// integrationinstallationDescConfiguration is the schema descriptor for configuration field.
+	integrationinstallationDescConfiguration := integrationinstallationFields[5].Descriptor()
+	// integrationinstallation.DefaultConfiguration holds the default value on creation for the configuration field.
+	integrationinstallation.DefaultConfiguration = integrationinstallationDescConfiguration.Default.(map[string]interface{})
+	// integrationinstallationDescExternalIds is the schema descriptor for external_ids field.
+	integrationinstallationDescExternalIds := integrationinstallationFields[6].Descriptor()
+	// integrationinstallation.DefaultExternalIds holds the default value on creation for the external_ids field.
+	integrationinstallation.DefaultExternalIds = integrationinstallationDescExternalIds.Default.([]string)
+	// integrationinstallationDescID is the schema descriptor for id field.
+	integrationinstallationDescID := integrationinstallationMixinFields0[0].Descriptor()
+	// integrationinstallation.DefaultID holds the default value on creation for the id field.
+	integrationinstallation.DefaultID = integrationinstallationDescID.Default.(func() string)
+	// integrationinstallation.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	integrationinstallation.IDValidator = func() func(string) error {
+		validators := integrationinstallationDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	inviteMixin := schema.Invite{}.Mixin()
+	inviteMixinFields0 := inviteMixin[0].Fields()
+	_ = inviteMixinFields0
+	inviteMixinFields1 := inviteMixin[1].Fields()
+	_ = inviteMixinFields1
+	inviteFields := schema.Invite{}.Fields()
+	_ = inviteFields
+	// inviteDescCreatedAt is the schema descriptor for created_at field.
+	inviteDescCreatedAt := inviteMixinFields1[0].Descriptor()
+	// invite.DefaultCreatedAt holds the default value on creation for the created_at field.
+	invite.DefaultCreatedAt = inviteDescCreatedAt.Default.(func() time.Time)
+	// inviteDescEmail is the schema descriptor for email field.
+	inviteDescEmail := inviteFields[5].Descriptor()
+	// invite.EmailValidator is a validator for the "email" field. It is called by the builders before save.
+	invite.EmailValidator = inviteDescEmail.Validators[0].(func(string) error)
+	// inviteDescSSO is the schema descriptor for sso field.
+	inviteDescSSO := inviteFields[6].Descriptor()
+	// invite.DefaultSSO holds the default value on creation for the sso field.
+	invite.DefaultSSO = inviteDescSSO.Default.(bool)
+	// inviteDescID is the schema descriptor for id field.
+	inviteDescID := inviteMixinFields0[0].Descriptor()
+	// invite.DefaultID holds the default value on creation for the id field.
+	invite.DefaultID = inviteDescID.Default.(func() string)
+	// invite.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	invite.IDValidator = func() func(string) error {
+		validators := inviteDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	memberMixin := schema.Member{}.Mixin()
+	memberMixinFields0 := memberMixin[0].Fields()
+	_ = memberMixinFields0
+	memberFields := schema.Member{}.Fields()
+	_ = memberFields
+	// memberDescDisabled is the schema descriptor for disabled field.
+	memberDescDisabled := memberFields[3].Descriptor()
+	// member.DefaultDisabled holds the default value on creation for the disabled field.
+	member.DefaultDisabled = memberDescDisabled.Default.(bool)
+	// memberDescSSO is the schema descriptor for sso field.
+	memberDescSSO := memberFields[4].Descriptor()
+	// member.DefaultSSO holds the default value on creation for the sso field.
+	member.DefaultSSO = memberDescSSO.Default.(bool)
+	// memberDescJoinedAt is the schema descriptor for joined_at field.
+	memberDescJoinedAt := memberFields[5].Descriptor()
+	// member.DefaultJoinedAt holds the default value on creation for the joined_at field.
+	member.DefaultJoinedAt = memberDescJoinedAt.Default.(func() time.Time)
+	// memberDescID is the schema descriptor for id field.
+	memberDescID := memberMixinFields0[0].Descriptor()
+	// member.DefaultID holds the default value on creation for the id field.
+	member.DefaultID = memberDescID.Default.(func() string)
+	// member.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	member.IDValidator = func() func(string) error {
+		validators := memberDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	openapispecMixin := schema.OpenAPISpec{}.Mixin()
+	openapispecMixinHooks1 := openapispecMixin[1].Hooks()
+	openapispec.Hooks[0] = openapispecMixinHooks1[0]
+	openapispecMixinFields0 := openapispecMixin[0].Fields()
+	_ = openapispecMixinFields0
+	openapispecMixinFields1 := openapispecMixin[1].Fields()
+	_ = openapispecMixinFields1
+	openapispecFields := schema.OpenAPISpec{}.Fields()
+	_ = openapispecFields
+	// openapispecDescCreatedAt is the schema descriptor for created_at field.
+	openapispecDescCreatedAt := openapispecMixinFields1[0].Descriptor()
+	// openapispec.DefaultCreatedAt holds the default value on creation for the created_at field.
+	openapispec.DefaultCreatedAt = openapispecDescCreatedAt.Default.(func() time.Time)
+	// openapispecDescUpdatedAt is the schema descriptor for updated_at field.
+	openapispecDescUpdatedAt := openapispecMixinFields1[1].Descriptor()
+	// openapispec.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	openapispec.DefaultUpdatedAt = openapispecDescUpdatedAt.Default.(func() time.Time)
+	// openapispec.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	openapispec.UpdateDefaultUpdatedAt = openapispecDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// openapispecDescSlug is the schema descriptor for slug field.
+	openapispecDescSlug := openapispecFields[1].Descriptor()
+	// openapispec.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	openapispec.SlugValidator = openapispecDescSlug.Validators[0].(func(string) error)
+	// openapispecDescSourceURL is the schema descriptor for source_url field.
+	openapispecDescSourceURL := openapispecFields[2].Descriptor()
+	// openapispec.SourceURLValidator is a validator for the "source_url" field. It is called by the builders before save.
+	openapispec.SourceURLValidator = openapispecDescSourceURL.Validators[0].(func(string) error)
+	// openapispecDescProgress is the schema descriptor for progress field.
+	openapispecDescProgress := openapispecFields[6].Descriptor()
+	// openapispec.DefaultProgress holds the default value on creation for the progress field.
+	openapispec.DefaultProgress = openapispecDescProgress.Default.(int)
+	// openapispec.ProgressValidator is a validator for the "progress" field. It is called by the builders before save.
+	openapispec.ProgressValidator = openapispecDescProgress.Validators[0].(func(int) error)
+	// openapispecDescID is the schema descriptor for id field.
+	openapispecDescID := openapispecMixinFields0[0].Descriptor()
+	// openapispec.DefaultID holds the default value on creation for the id field.
+	openapispec.DefaultID = openapispecDescID.Default.(func() string)
+	// openapispec.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	openapispec.IDValidator = func() func(string) error {
+		validators := openapispecDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	openapispecversionMixin := schema.OpenAPISpecVersion{}.Mixin()
+	openapispecversionMixinFields0 := openapispecversionMixin[0].Fields()
+	_ = openapispecversionMixinFields0
+	openapispecversionMixinFields1 := openapispecversionMixin[1].Fields()
+	_ = openapispecversionMixinFields1
+	openapispecversionFields := schema.OpenAPISpecVersion{}.Fields()
+	_ = openapispecversionFields
+	// openapispecversionDescCreatedAt is the schema descriptor for created_at field.
+	openapispecversionDescCreatedAt := openapispecversionMixinFields1[0].Descriptor()
+	// openapispecversion.DefaultCreatedAt holds the default value on creation for the created_at field.
+	openapispecversion.DefaultCreatedAt = openapispecversionDescCreatedAt.Default.(func() time.Time)
+	// openapispecversionDescID is the schema descriptor for id field.
+	openapispecversionDescID := openapispecversionMixinFields0[0].Descriptor()
+	// openapispecversion.DefaultID holds the default value on creation for the id field.
+	openapispecversion.DefaultID = openapispecversionDescID.Default.(func() string)
+	// openapispecversion.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	openapispecversion.IDValidator = func() func(string) error {
+		validators := openapispecversionDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	organizationMixin := schema.Organization{}.Mixin()
+	organizationMixinHooks1 := organizationMixin[1].Hooks()
+	organization.Hooks[0] = organizationMixinHooks1[0]
+	organizationMixinFields0 := organizationMixin[0].Fields()
+	_ = organizationMixinFields0
+	organizationMixinFields1 := organizationMixin[1].Fields()
+	_ = organizationMixinFields1
+	organizationFields := schema.Organization{}.Fields()
+	_ = organizationFields
+	// organizationDescCreatedAt is the schema descriptor for created_at field.
+	organizationDescCreatedAt := organizationMixinFields1[0].Descriptor()
+	// organization.DefaultCreatedAt holds the default value on creation for the created_at field.
+	organization.DefaultCreatedAt = organizationDescCreatedAt.Default.(func() time.Time)
+	// organizationDescUpdatedAt is the schema descriptor for updated_at field.
+	organizationDescUpdatedAt := organizationMixinFields1[1].Descriptor()
+	// organization.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	organization.DefaultUpdatedAt = organizationDescUpdatedAt.Default.(func() time.Time)
+	// organization.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	organization.UpdateDefaultUpdatedAt = organizationDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// organizationDescTitle is the schema descriptor for title field.
+	organizationDescTitle := organizationFields[0].Descriptor()
+	// organization.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	organization.TitleValidator = organizationDescTitle.Validators[0].(func(string) error)
+	// organizationDescHostname is the schema descriptor for hostname field.
+	organizationDescHostname := organizationFields[1].Descriptor()
+	// organization.HostnameValidator is a validator for the "hostname" field. It is called by the builders before save.
+	organization.HostnameValidator = organizationDescHostname.Validators[0].(func(string) error)
+	// organizationDescSSO is the schema descriptor for sso field.
+	organizationDescSSO := organizationFields[6].Descriptor()
+	// organization.DefaultSSO holds the default value on creation for the sso field.
+	organization.DefaultSSO = organizationDescSSO.Default.(bool)
+	// organizationDescAi is the schema descriptor for ai field.
+	organizationDescAi := organizationFields[7].Descriptor()
+	// organization.DefaultAi holds the default value on creation for the ai field.
+	organization.DefaultAi = organizationDescAi.Default.(bool)
+	// organizationDescInviteLinks is the schema descriptor for invite_links field.
+	organizationDescInviteLinks := organizationFields[8].Descriptor()
+	// organization.DefaultInviteLinks holds the default value on creation for the invite_links field.
+	organization.DefaultInviteLinks = organizationDescInviteLinks.Default.(bool)
+	// organizationDescEmailDomains is the schema descriptor for email_domains field.
+	organizationDescEmailDomains := organizationFields[10].Descriptor()
+	// organization.DefaultEmailDomains holds the default value on creation for the email_domains field.
+	organization.DefaultEmailDomains = organizationDescEmailDomains.Default.([]string)
+	// organizationDescLogo is the schema descriptor for logo field.
+	organizationDescLogo := organizationFields[11].Descriptor()
+	// organization.LogoValidator is a validator for the "logo" field. It is called by the builders before save.
+	organization.LogoValidator = organizationDescLogo.Validators[0].(func(string) error)
+	// organizationDescCustomHostname is the schema descriptor for custom_hostname field.
+	organizationDescCustomHostname := organizationFields[12].Descriptor()
+	// organization.CustomHostnameValidator is a validator for the "custom_hostname" field. It is called by the builders before save.
+	organization.CustomHostnameValidator = organizationDescCustomHostname.Validators[0].(func(string) error)
+	// organizationDescID is the schema descriptor for id field.
+	organizationDescID := organizationMixinFields0[0].Descriptor()
+	// organization.DefaultID holds the default value on creation for the id field.
+	organization.DefaultID = organizationDescID.Default.(func() string)
+	// organization.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	organization.IDValidator = func() func(string) error {
+		validators := organizationDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	reactionMixin := schema.Reaction{}.Mixin()
+	reactionMixinFields0 := reactionMixin[0].Fields()
+	_ = reactionMixinFields0
+	reactionMixinFields1 := reactionMixin[1].Fields()
+	_ = reactionMixinFields1
+	reactionFields := schema.Reaction{}.Fields()
+	_ = reactionFields
+	// reactionDescCreatedAt is the schema descriptor for created_at field.
+	reactionDescCreatedAt := reactionMixinFields1[0].Descriptor()
+	// reaction.DefaultCreatedAt holds the default value on creation for the created_at field.
+	reaction.DefaultCreatedAt = reactionDescCreatedAt.Default.(func() time.Time)
+	// reactionDescEmoji is the schema descriptor for emoji field.
+	reactionDescEmoji := reactionFields[3].Descriptor()
+	// reaction.EmojiValidator is a validator for the "emoji" field. It is called by the builders before save.
+	reaction.EmojiValidator = func() func(string) error {
+		validators := reactionDescEmoji.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(emoji string) error {
+			for _, fn := range fns {
+				if err := fn(emoji); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// reactionDescID is the schema descriptor for id field.
+	reactionDescID := reactionMixinFields0[0].Descriptor()
+	// reaction.DefaultID holds the default value on creation for the id field.
+	reaction.DefaultID = reactionDescID.Default.(func() string)
+	// reaction.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	reaction.IDValidator = func() func(string) error {
+		validators := reactionDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	revisionMixin := schema.Revision{}.Mixin()
+	revisionMixinFields0 := revisionMixin[0].Fields()
+	_ = revisionMixinFields0
+	revisionMixinFields1 := revisionMixin[1].Fields()
+	_ = revisionMixinFields1
+	revisionFields := schema.Revision{}.Fields()
+	_ = revisionFields
+	// revisionDescCreatedAt is the schema descriptor for created_at field.
+	revisionDescCreatedAt := revisionMixinFields1[0].Descriptor()
+	// revision.DefaultCreatedAt holds the default value on creation for the created_at field.
+	revision.DefaultCreatedAt = revisionDescCreatedAt.Default.(func() time.Time)
+	// revisionDescParents is the schema descriptor for parents field.
+	revisionDescParents := revisionFields[3].Descriptor()
+	// revision.DefaultParents holds the default value on creation for the parents field.
+	revision.DefaultParents = revisionDescParents.Default.([]string)
+	// revisionDescID is the schema descriptor for id field.
+	revisionDescID := revisionMixinFields0[0].Descriptor()
+	// revision.DefaultID holds the default value on creation for the id field.
+	revision.DefaultID = revisionDescID.Default.(func() string)
+	// revision.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	revision.IDValidator = func() func(string) error {
+		validators := revisionDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	samlproviderMixin := schema.SAMLProvider{}.Mixin()
+	samlproviderMixinHooks1 := samlproviderMixin[1].Hooks()
+	samlprovider.Hooks[0] = samlproviderMixinHooks1[0]
+	samlproviderMixinFields0 := samlproviderMixin[0].Fields()
+	_ = samlproviderMixinFields0
+	samlproviderMixinFields1 := samlproviderMixin[1].Fields()
+	_ = samlproviderMixinFields1
+	samlproviderFields := schema.SAMLProvider{}.Fields()
+	_ = samlproviderFields
+	// samlproviderDescCreatedAt is the schema descriptor for created_at field.
+	samlproviderDescCreatedAt := samlproviderMixinFields1[0].Descriptor()
+	// samlprovider.DefaultCreatedAt holds the default value on creation for the created_at field.
+	samlprovider.DefaultCreatedAt = samlproviderDescCreatedAt.Default.(func() time.Time)
+	// samlproviderDescUpdatedAt is the schema descriptor for updated_at field.
+	samlproviderDescUpdatedAt := samlproviderMixinFields1[1].Descriptor()
+	// samlprovider.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	samlprovider.DefaultUpdatedAt = samlproviderDescUpdatedAt.Default.(func() time.Time)
+	// samlprovider.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	samlprovider.UpdateDefaultUpdatedAt = samlproviderDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// samlproviderDescLabel is the schema descriptor for label field.
+	samlproviderDescLabel := samlproviderFields[1].Descriptor()
+	// samlprovider.LabelValidator is a validator for the "label" field. It is called by the builders before save.
+	samlprovider.LabelValidator = samlproviderDescLabel.Validators[0].(func(string) error)
+	// samlproviderDescSSOURL is the schema descriptor for sso_url field.
+	samlproviderDescSSOURL := samlproviderFields[2].Descriptor()
+	// samlprovider.SSOURLValidator is a validator for the "sso_url" field. It is called by the builders before save.
+	samlprovider.SSOURLValidator = samlproviderDescSSOURL.Validators[0].(func(string) error)
+	// samlproviderDescEntityID is the schema descriptor for entity_id field.
+	samlproviderDescEntityID := samlproviderFields[3].Descriptor()
+	// samlprovider.EntityIDValidator is a validator for the "entity_id" field. It is called by the builders before save.
+	samlprovider.EntityIDValidator = samlproviderDescEntityID.Validators[0].(func(string) error)
+	// samlproviderDescCertificate is the schema descriptor for certificate field.
+	samlproviderDescCertificate := samlproviderFields[4].Descriptor()
+	// samlprovider.CertificateValidator is a validator for the "certificate" field. It is called by the builders before save.
+	samlprovider.CertificateValidator = samlproviderDescCertificate.Validators[0].(func(string) error)
+	// samlproviderDescID is the schema descriptor for id field.
+	samlproviderDescID := samlproviderMixinFields0[0].Descriptor()
+	// samlprovider.DefaultID holds the default value on creation for the id field.
+	samlprovider.DefaultID = samlproviderDescID.Default.(func() string)
+	// samlprovider.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	samlprovider.IDValidator = func() func(string) error {
+		validators := samlproviderDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	sharelinkMixin := schema.ShareLink{}.Mixin()
+	sharelinkMixinFields0 := sharelinkMixin[0].Fields()
+	_ = sharelinkMixinFields0
+	sharelinkMixinFields1 := sharelinkMixin[1].Fields()
+	_ = sharelinkMixinFields1
+	sharelinkFields := schema.ShareLink{}.Fields()
+	_ = sharelinkFields
+	// sharelinkDescCreatedAt is the schema descriptor for created_at field.
+	sharelinkDescCreatedAt := sharelinkMixinFields1[0].Descriptor()
+	// sharelink.DefaultCreatedAt holds the default value on creation for the created_at field.
+	sharelink.DefaultCreatedAt = sharelinkDescCreatedAt.Default.(func() time.Time)
+	// sharelinkDescKey is the schema descriptor for key field.
+	sharelinkDescKey := sharelinkFields[2].Descriptor()
+	// sharelink.KeyValidator is a validator for the "key" field. It is called by the builders before save.
+	sharelink.KeyValidator = sharelinkDescKey.Validators[0].(func(string) error)
+	// sharelinkDescName is the schema descriptor for name field.
+	sharelinkDescName := sharelinkFields[3].Descriptor()
+	// sharelink.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	sharelink.NameValidator = sharelinkDescName.Validators[0].(func(string) error)
+	// sharelinkDescActive is the schema descriptor for active field.
+	sharelinkDescActive := sharelinkFields[4].Descriptor()
+	// sharelink.DefaultActive holds the default value on creation for the active field.
+	sharelink.DefaultActive = sharelinkDescActive.Default.(bool)
+	// sharelinkDescID is the schema descriptor for id field.
+	sharelinkDescID := sharelinkMixinFields0[0].Descriptor()
+	// sharelink.DefaultID holds the default value on creation for the id field.
+	sharelink.DefaultID = sharelinkDescID.Default.(func() string)
+	// sharelink.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	sharelink.IDValidator = func() func(string) error {
+		validators := sharelinkDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	siteMixin := schema.Site{}.Mixin()
+	siteMixinHooks1 := siteMixin[1].Hooks()
+	site.Hooks[0] = siteMixinHooks1[0]
+	siteMixinFields0 := siteMixin[0].Fields()
+	_ = siteMixinFields0
+	siteMixinFields1 := siteMixin[1].Fields()
+	_ = siteMixinFields1
+	siteFields := schema.Site{}.Fields()
+	_ = siteFields
+	// siteDescCreatedAt is the schema descriptor for created_at field.
+	siteDescCreatedAt := siteMixinFields1[0].Descriptor()
+	// site.DefaultCreatedAt holds the default value on creation for the created_at field.
+	site.DefaultCreatedAt = siteDescCreatedAt.Default.(func() time.Time)
+	// siteDescUpdatedAt is the schema descriptor for updated_at field.
+	siteDescUpdatedAt := siteMixinFields1[1].Descriptor()
+	// site.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	site.DefaultUpdatedAt = siteDescUpdatedAt.Default.(func() time.Time)
+	// site.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	site.UpdateDefaultUpdatedAt = siteDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// siteDescTitle is the schema descriptor for title field.
+	siteDescTitle := siteFields[2].Descriptor()
+	// site.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	site.TitleValidator = siteDescTitle.Validators[0].(func(string) error)
+	// siteDescHostname is the schema descriptor for hostname field.
+	siteDescHostname := siteFields[3].Descriptor()
+	// site.HostnameValidator is a validator for the "hostname" field. It is called by the builders before save.
+	site.HostnameValidator = siteDescHostname.Validators[0].(func(string) error)
+	// siteDescBasename is the schema descriptor for basename field.
+	siteDescBasename := siteFields[4].Descriptor()
+	// site.BasenameValidator is a validator for the "basename" field. It is called by the builders before save.
+	site.BasenameValidator = siteDescBasename.Validators[0].(func(string) error)
+	// siteDescProxyOrigin is the schema descriptor for proxy_origin field.
+	siteDescProxyOrigin := siteFields[5].Descriptor()
+	// site.ProxyOriginValidator is a validator for the "proxy_origin" field. It is called by the builders before save.
+	site.ProxyOriginValidator = func() func(string) error {
+		validators := siteDescProxyOrigin.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(proxy_origin string) error {
+			for _, fn := range fns {
+				if err := fn(proxy_origin); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// siteDescPublished is the schema descriptor for published field.
+	siteDescPublished := siteFields[7].Descriptor()
+	// site.DefaultPublished holds the default value on creation for the published field.
+	site.DefaultPublished = siteDescPublished.Default.(bool)
+	// siteDescAdaptiveContent is the schema descriptor for adaptive_content field.
+	siteDescAdaptiveContent := siteFields[8].Descriptor()
+	// site.DefaultAdaptiveContent holds the default value on creation for the adaptive_content field.
+	site.DefaultAdaptiveContent = siteDescAdaptiveContent.Default.(bool)
+	// siteDescVisitorAuthFallbackURL is the schema descriptor for visitor_auth_fallback_url field.
+	siteDescVisitorAuthFallbackURL := siteFields[13].Descriptor()
+	// site.VisitorAuthFallbackURLValidator is a validator for the "visitor_auth_fallback_url" field. It is called by the builders before save.
+	site.VisitorAuthFallbackURLValidator = siteDescVisitorAuthFallbackURL.Validators[0].(func(string) error)
+	// siteDescID is the schema descriptor for id field.
+	siteDescID := siteMixinFields0[0].Descriptor()
+	// site.DefaultID holds the default value on creation for the id field.
+	site.DefaultID = siteDescID.Default.(func() string)
+	// site.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	site.IDValidator = func() func(string) error {
+		validators := siteDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	siteredirectMixin := schema.SiteRedirect{}.Mixin()
+	siteredirectMixinHooks1 := siteredirectMixin[1].Hooks()
+	siteredirect.Hooks[0] = siteredirectMixinHooks1[0]
+	siteredirectMixinFields0 := siteredirectMixin[0].Fields()
+	_ = siteredirectMixinFields0
+	siteredirectMixinFields1 := siteredirectMixin[1].Fields()
+	_ = siteredirectMixinFields1
+	siteredirectFields := schema.SiteRedirect{}.Fields()
+	_ = siteredirectFields
+	// siteredirectDescCreatedAt is the schema descriptor for created_at field.
+	siteredirectDescCreatedAt := siteredirectMixinFields1[0].Descriptor()
+	// siteredirect.DefaultCreatedAt holds the default value on creation for the created_at field.
+	siteredirect.DefaultCreatedAt = siteredirectDescCreatedAt.Default.(func() time.Time)
+	// siteredirectDescUpdatedAt is the schema descriptor for updated_at field.
+	siteredirectDescUpdatedAt := siteredirectMixinFields1[1].Descriptor()
+	// siteredirect.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	siteredirect.DefaultUpdatedAt = siteredirectDescUpdatedAt.Default.(func() time.Time)
+	// siteredirect.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	siteredirect.UpdateDefaultUpdatedAt = siteredirectDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// siteredirectDescSource is the schema descriptor for source field.
+	siteredirectDescSource := siteredirectFields[1].Descriptor()
+	// siteredirect.SourceValidator is a validator for the "source" field. It is called by the builders before save.
+	siteredirect.SourceValidator = siteredirectDescSource.Validators[0].(func(string) error)
+	// siteredirectDescID is the schema descriptor for id field.
+	siteredirectDescID := siteredirectMixinFields0[0].Descriptor()
+	// siteredirect.DefaultID holds the default value on creation for the id field.
+	siteredirect.DefaultID = siteredirectDescID.Default.(func() string)
+	// siteredirect.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	siteredirect.IDValidator = func() func(string) error {
+		validators := siteredirectDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	sitesectionMixin := schema.SiteSection{}.Mixin()
+	sitesectionMixinHooks1 := sitesectionMixin[1].Hooks()
+	sitesection.Hooks[0] = sitesectionMixinHooks1[0]
+	sitesectionMixinFields0 := sitesectionMixin[0].Fields()
+	_ = sitesectionMixinFields0
+	sitesectionMixinFields1 := sitesectionMixin[1].Fields()
+	_ = sitesectionMixinFields1
+	sitesectionFields := schema.SiteSection{}.Fields()
+	_ = sitesectionFields
+	// sitesectionDescCreatedAt is the schema descriptor for created_at field.
+	sitesectionDescCreatedAt := sitesectionMixinFields1[0].Descriptor()
+	// sitesection.DefaultCreatedAt holds the default value on creation for the created_at field.
+	sitesection.DefaultCreatedAt = sitesectionDescCreatedAt.Default.(func() time.Time)
+	// sitesectionDescUpdatedAt is the schema descriptor for updated_at field.
+	sitesectionDescUpdatedAt := sitesectionMixinFields1[1].Descriptor()
+	// sitesection.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	sitesection.DefaultUpdatedAt = sitesectionDescUpdatedAt.Default.(func() time.Time)
+	// sitesection.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	sitesection.UpdateDefaultUpdatedAt = sitesectionDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// sitesectionDescTitle is the schema descriptor for title field.
+	sitesectionDescTitle := sitesectionFields[2].Descriptor()
+	// sitesection.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	sitesection.TitleValidator = sitesectionDescTitle.Validators[0].(func(string) error)
+	// sitesectionDescDescription is the schema descriptor for description field.
+	sitesectionDescDescription := sitesectionFields[3].Descriptor()
+	// sitesection.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	sitesection.DescriptionValidator = sitesectionDescDescription.Validators[0].(func(string) error)
+	// sitesectionDescIcon is the schema descriptor for icon field.
+	sitesectionDescIcon := sitesectionFields[4].Descriptor()
+	// sitesection.IconValidator is a validator for the "icon" field. It is called by the builders before save.
+	sitesection.IconValidator = sitesectionDescIcon.Validators[0].(func(string) error)
+	// sitesectionDescPath is the schema descriptor for path field.
+	sitesectionDescPath := sitesectionFields[5].Descriptor()
+	// sitesection.PathValidator is a validator for the "path" field. It is called by the builders before save.
+	sitesection.PathValidator = sitesectionDescPath.Validators[0].(func(string) error)
+	// sitesectionDescCondition is the schema descriptor for condition field.
+	sitesectionDescCondition := sitesectionFields[6].Descriptor()
+	// sitesection.ConditionValidator is a validator for the "condition" field. It is called by the builders before save.
+	sitesection.ConditionValidator = sitesectionDescCondition.Validators[0].(func(string) error)
+	// sitesectionDescIsDefault is the schema descriptor for is_default field.
+	sitesectionDescIsDefault := sitesectionFields[7].Descriptor()
+	// sitesection.DefaultIsDefault holds the default value on creation for the is_default field.
+	sitesection.DefaultIsDefault = sitesectionDescIsDefault.Default.(bool)
+	// sitesectionDescPosition is the schema descriptor for position field.
+	sitesectionDescPosition := sitesectionFields[8].Descriptor()
+	// sitesection.DefaultPosition holds the default value on creation for the position field.
+	sitesection.DefaultPosition = sitesectionDescPosition.Default.(float64)
+	// sitesectionDescID is the schema descriptor for id field.
+	sitesectionDescID := sitesectionMixinFields0[0].Descriptor()
+	// sitesection.DefaultID holds the default value on creation for the id field.
+	sitesection.DefaultID = sitesectionDescID.Default.(func() string)
+	// sitesection.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	sitesection.IDValidator = func() func(string) error {
+		validators := sitesectionDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	sitesectiongroupMixin := schema.SiteSectionGroup{}.Mixin()
+	sitesectiongroupMixinHooks1 := sitesectiongroupMixin[1].Hooks()
+	sitesectiongroup.Hooks[0] = sitesectiongroupMixinHooks1[0]
+	sitesectiongroupMixinFields0 := sitesectiongroupMixin[0].Fields()
+	_ = sitesectiongroupMixinFields0
+	sitesectiongroupMixinFields1 := sitesectiongroupMixin[1].Fields()
+	_ = sitesectiongroupMixinFields1
+	sitesectiongroupFields := schema.SiteSectionGroup{}.Fields()
+	_ = sitesectiongroupFields
+	// sitesectiongroupDescCreatedAt is the schema descriptor for created_at field.
+	sitesectiongroupDescCreatedAt := sitesectiongroupMixinFields1[0].Descriptor()
+	// sitesectiongroup.DefaultCreatedAt holds the default value on creation for the created_at field.
+	sitesectiongroup.DefaultCreatedAt = sitesectiongroupDescCreatedAt.Default.(func() time.Time)
+	// sitesectiongroupDescUpdatedAt is the schema descriptor for updated_at field.
+	sitesectiongroupDescUpdatedAt := sitesectiongroupMixinFields1[1].Descriptor()
+	// sitesectiongroup.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	sitesectiongroup.DefaultUpdatedAt = sitesectiongroupDescUpdatedAt.Default.(func() time.Time)
+	// sitesectiongroup.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	sitesectiongroup.UpdateDefaultUpdatedAt = sitesectiongroupDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// sitesectiongroupDescTitle is the schema descriptor for title field.
+	sitesectiongroupDescTitle := sitesectiongroupFields[1].Descriptor()
+	// sitesectiongroup.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	sitesectiongroup.TitleValidator = sitesectiongroupDescTitle.Validators[0].(func(string) error)
+	// sitesectiongroupDescIcon is the schema descriptor for icon field.
+	sitesectiongroupDescIcon := sitesectiongroupFields[2].Descriptor()
+	// sitesectiongroup.IconValidator is a validator for the "icon" field. It is called by the builders before save.
+	sitesectiongroup.IconValidator = sitesectiongroupDescIcon.Validators[0].(func(string) error)
+	// sitesectiongroupDescPosition is the schema descriptor for position field.
+	sitesectiongroupDescPosition := sitesectiongroupFields[3].Descriptor()
+	// sitesectiongroup.DefaultPosition holds the default value on creation for the position field.
+	sitesectiongroup.DefaultPosition = sitesectiongroupDescPosition.Default.(float64)
+	// sitesectiongroupDescID is the schema descriptor for id field.
+	sitesectiongroupDescID := sitesectiongroupMixinFields0[0].Descriptor()
+	// sitesectiongroup.DefaultID holds the default value on creation for the id field.
+	sitesectiongroup.DefaultID = sitesectiongroupDescID.Default.(func() string)
+	// sitesectiongroup.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	sitesectiongroup.IDValidator = func() func(string) error {
+		validators := sitesectiongroupDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	sitespaceMixin := schema.SiteSpace{}.Mixin()
+	sitespaceMixinHooks1 := sitespaceMixin[1].Hooks()
+	sitespace.Hooks[0] = sitespaceMixinHooks1[0]
+	sitespaceMixinFields0 := sitespaceMixin[0].Fields()
+	_ = sitespaceMixinFields0
+	sitespaceMixinFields1 := sitespaceMixin[1].Fields()
+	_ = sitespaceMixinFields1
+	sitespaceFields := schema.SiteSpace{}.Fields()
+	_ = sitespaceFields
+	// sitespaceDescCreatedAt is the schema descriptor for created_at field.
+	sitespaceDescCreatedAt := sitespaceMixinFields1[0].Descriptor()
+	// sitespace.DefaultCreatedAt holds the default value on creation for the created_at field.
+	sitespace.DefaultCreatedAt = sitespaceDescCreatedAt.Default.(func() time.Time)
+	// sitespaceDescUpdatedAt is the schema descriptor for updated_at field.
+	sitespaceDescUpdatedAt := sitespaceMixinFields1[1].Descriptor()
+	// sitespace.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	sitespace.DefaultUpdatedAt = sitespaceDescUpdatedAt.Default.(func() time.Time)
+	// sitespace.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	sitespace.UpdateDefaultUpdatedAt = sitespaceDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// sitespaceDescTitle is the schema descriptor for title field.
+	sitespaceDescTitle := sitespaceFields[3].Descriptor()
+	// sitespace.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	sitespace.TitleValidator = sitespaceDescTitle.Validators[0].(func(string) error)
+	// sitespaceDescPath is the schema descriptor for path field.
+	sitespaceDescPath := sitespaceFields[4].Descriptor()
+	// sitespace.PathValidator is a validator for the "path" field. It is called by the builders before save.
+	sitespace.PathValidator = sitespaceDescPath.Validators[0].(func(string) error)
+	// sitespaceDescCondition is the schema descriptor for condition field.
+	sitespaceDescCondition := sitespaceFields[5].Descriptor()
+	// sitespace.ConditionValidator is a validator for the "condition" field. It is called by the builders before save.
+	sitespace.ConditionValidator = sitespaceDescCondition.Validators[0].(func(string) error)
+	// sitespaceDescIsDefault is the schema descriptor for is_default field.
+	sitespaceDescIsDefault := sitespaceFields[6].Descriptor()
+	// sitespace.DefaultIsDefault holds the default value on creation for the is_default field.
+	sitespace.DefaultIsDefault = sitespaceDescIsDefault.Default.(bool)
+	// sitespaceDescPosition is the schema descriptor for position field.
+	sitespaceDescPosition := sitespaceFields[7].Descriptor()
+	// sitespace.DefaultPosition holds the default value on creation for the position field.
+	sitespace.DefaultPosition = sitespaceDescPosition.Default.(float64)
+	// sitespaceDescID is the schema descriptor for id field.
+	sitespaceDescID := sitespaceMixinFields0[0].Descriptor()
+	// sitespace.DefaultID holds the default value on creation for the id field.
+	sitespace.DefaultID = sitespaceDescID.Default.(func() string)
+	// sitespace.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	sitespace.IDValidator = func() func(string) error {
+		validators := sitespaceDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	spaceMixin := schema.Space{}.Mixin()
+	spaceMixinHooks1 := spaceMixin[1].Hooks()
+	space.Hooks[0] = spaceMixinHooks1[0]
+	spaceMixinFields0 := spaceMixin[0].Fields()
+	_ = spaceMixinFields0
+	spaceMixinFields1 := spaceMixin[1].Fields()
+	_ = spaceMixinFields1
+	spaceFields := schema.Space{}.Fields()
+	_ = spaceFields
+	// spaceDescCreatedAt is the schema descriptor for created_at field.
+	spaceDescCreatedAt := spaceMixinFields1[0].Descriptor()
+	// space.DefaultCreatedAt holds the default value on creation for the created_at field.
+	space.DefaultCreatedAt = spaceDescCreatedAt.Default.(func() time.Time)
+	// spaceDescUpdatedAt is the schema descriptor for updated_at field.
+	spaceDescUpdatedAt := spaceMixinFields1[1].Descriptor()
+	// space.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	space.DefaultUpdatedAt = spaceDescUpdatedAt.Default.(func() time.Time)
+	// space.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	space.UpdateDefaultUpdatedAt = spaceDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// spaceDescTitle is the schema descriptor for title field.
+	spaceDescTitle := spaceFields[2].Descriptor()
+	// space.DefaultTitle holds the default value on creation for the title field.
+	space.DefaultTitle = spaceDescTitle.Default.(string)
+	// space.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	space.TitleValidator = spaceDescTitle.Validators[0].(func(string) error)
+	// spaceDescEmoji is the schema descriptor for emoji field.
+	spaceDescEmoji := spaceFields[3].Descriptor()
+	// space.DefaultEmoji holds the default value on creation for the emoji field.
+	space.DefaultEmoji = spaceDescEmoji.Default.(string)
+	// space.EmojiValidator is a validator for the "emoji" field. It is called by the builders before save.
+	space.EmojiValidator = spaceDescEmoji.Validators[0].(func(string) error)
+	// spaceDescIcon is the schema descriptor for icon field.
+	spaceDescIcon := spaceFields[4].Descriptor()
+	// space.IconValidator is a validator for the "icon" field. It is called by the builders before save.
+	space.IconValidator = spaceDescIcon.Validators[0].(func(string) error)
+	// spaceDescPosition is the schema descriptor for position field.
+	spaceDescPosition := spaceFields[9].Descriptor()
+	// space.DefaultPosition holds the default value on creation for the position field.
+	space.DefaultPosition = spaceDescPosition.Default.(float64)
+	// spaceDescCrSeq is the schema descriptor for cr_seq field.
+	spaceDescCrSeq := spaceFields[11].Descriptor()
+	// space.DefaultCrSeq holds the default value on creation for the cr_seq field.
+	space.DefaultCrSeq = spaceDescCrSeq.Default.(int)
+	// spaceDescCrCount is the schema descriptor for cr_count field.
+	spaceDescCrCount := spaceFields[12].Descriptor()
+	// space.DefaultCrCount holds the default value on creation for the cr_count field.
+	space.DefaultCrCount = spaceDescCrCount.Default.(int)
+	// spaceDescCrOpenCount is the schema descriptor for cr_open_count field.
+	spaceDescCrOpenCount := spaceFields[13].Descriptor()
+	// space.DefaultCrOpenCount holds the default value on creation for the cr_open_count field.
+	space.DefaultCrOpenCount = spaceDescCrOpenCount.Default.(int)
+	// spaceDescCrDraftCount is the schema descriptor for cr_draft_count field.
+	spaceDescCrDraftCount := spaceFields[14].Descriptor()
+	// space.DefaultCrDraftCount holds the default value on creation for the cr_draft_count field.
+	space.DefaultCrDraftCount = spaceDescCrDraftCount.Default.(int)
+	// spaceDescCommentOpenCount is the schema descriptor for comment_open_count field.
+	spaceDescCommentOpenCount := spaceFields[15].Descriptor()
+	// space.DefaultCommentOpenCount holds the default value on creation for the comment_open_count field.
+	space.DefaultCommentOpenCount = spaceDescCommentOpenCount.Default.(int)
+	// spaceDescID is the schema descriptor for id field.
+	spaceDescID := spaceMixinFields0[0].Descriptor()
+	// space.DefaultID holds the default value on creation for the id field.
+	space.DefaultID = spaceDescID.Default.(func() string)
+	// space.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	space.IDValidator = func() func(string) error {
+		validators := spaceDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	teamMixin := schema.Team{}.Mixin()
+	teamMixinHooks1 := teamMixin[1].Hooks()
+	team.Hooks[0] = teamMixinHooks1[0]
+	teamMixinFields0 := teamMixin[0].Fields()
+	_ = teamMixinFields0
+	teamMixinFields1 := teamMixin[1].Fields()
+	_ = teamMixinFields1
+	teamFields := schema.Team{}.Fields()
+	_ = teamFields
+	// teamDescCreatedAt is the schema descriptor for created_at field.
+	teamDescCreatedAt := teamMixinFields1[0].Descriptor()
+	// team.DefaultCreatedAt holds the default value on creation for the created_at field.
+	team.DefaultCreatedAt = teamDescCreatedAt.Default.(func() time.Time)
+	// teamDescUpdatedAt is the schema descriptor for updated_at field.
+	teamDescUpdatedAt := teamMixinFields1[1].Descriptor()
+	// team.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	team.DefaultUpdatedAt = teamDescUpdatedAt.Default.(func() time.Time)
+	// team.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	team.UpdateDefaultUpdatedAt = teamDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// teamDescTitle is the schema descriptor for title field.
+	teamDescTitle := teamFields[1].Descriptor()
+	// team.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	team.TitleValidator = teamDescTitle.Validators[0].(func(string) error)
+	// teamDescID is the schema descriptor for id field.
+	teamDescID := teamMixinFields0[0].Descriptor()
+	// team.DefaultID holds the default value on creation for the id field.
+	team.DefaultID = teamDescID.Default.(func() string)
+	// team.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	team.IDValidator = func() func(string) error {
+		validators := teamDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	teammemberMixin := schema.TeamMember{}.Mixin()
+	teammemberMixinFields0 := teammemberMixin[0].Fields()
+	_ = teammemberMixinFields0
+	teammemberMixinFields1 := teammemberMixin[1].Fields()
+	_ = teammemberMixinFields1
+	teammemberFields := schema.TeamMember{}.Fields()
+	_ = teammemberFields
+	// teammemberDescCreatedAt is the schema descriptor for created_at field.
+	teammemberDescCreatedAt := teammemberMixinFields1[0].Descriptor()
+	// teammember.DefaultCreatedAt holds the default value on creation for the created_at field.
+	teammember.DefaultCreatedAt = teammemberDescCreatedAt.Default.(func() time.Time)
+	// teammemberDescID is the schema descriptor for id field.
+	teammemberDescID := teammemberMixinFields0[0].Descriptor()
+	// teammember.DefaultID holds the default value on creation for the id field.
+	teammember.DefaultID = teammemberDescID.Default.(func() string)
+	// teammember.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	teammember.IDValidator = func() func(string) error {
+		validators := teammemberDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	translationsettingsMixin := schema.TranslationSettings{}.Mixin()
+	translationsettingsMixinHooks1 := translationsettingsMixin[1].Hooks()
+	translationsettings.Hooks[0] = translationsettingsMixinHooks1[0]
+	translationsettingsMixinFields0 := translationsettingsMixin[0].Fields()
+	_ = translationsettingsMixinFields0
+	translationsettingsMixinFields1 := translationsettingsMixin[1].Fields()
+	_ = translationsettingsMixinFields1
+	translationsettingsFields := schema.TranslationSettings{}.Fields()
+	_ = translationsettingsFields
+	// translationsettingsDescCreatedAt is the schema descriptor for created_at field.
+	translationsettingsDescCreatedAt := translationsettingsMixinFields1[0].Descriptor()
+	// translationsettings.DefaultCreatedAt holds the default value on creation for the created_at field.
+	translationsettings.DefaultCreatedAt = translationsettingsDescCreatedAt.Default.(func() time.Time)
+	// translationsettingsDescUpdatedAt is the schema descriptor for updated_at field.
+	translationsettingsDescUpdatedAt := translationsettingsMixinFields1[1].Descriptor()
+	// translationsettings.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	translationsettings.DefaultUpdatedAt = translationsettingsDescUpdatedAt.Default.(func() time.Time)
+	// translationsettings.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	translationsettings.UpdateDefaultUpdatedAt = translationsettingsDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// translationsettingsDescTitle is the schema descriptor for title field.
+	translationsettingsDescTitle := translationsettingsFields[1].Descriptor()
+	// translationsettings.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	translationsettings.TitleValidator = translationsettingsDescTitle.Validators[0].(func(string) error)
+	// translationsettingsDescLanguages is the schema descriptor for languages field.
+	translationsettingsDescLanguages := translationsettingsFields[2].Descriptor()
+	// translationsettings.DefaultLanguages holds the default value on creation for the languages field.
+	translationsettings.DefaultLanguages = translationsettingsDescLanguages.Default.([]enum.Language)
+	// translationsettingsDescID is the schema descriptor for id field.
+	translationsettingsDescID := translationsettingsMixinFields0[0].Descriptor()
+	// translationsettings.DefaultID holds the default value on creation for the id field.
+	translationsettings.DefaultID = translationsettingsDescID.Default.(func() string)
+	// translationsettings.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	translationsettings.IDValidator = func() func(string) error {
+		validators := translationsettingsDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	userMixin := schema.User{}.Mixin()
+	userMixinHooks1 := userMixin[1].Hooks()
+	user.Hooks[0] = userMixinHooks1[0]
+	userMixinFields0 := userMixin[0].Fields()
+	_ = userMixinFields0
+	userMixinFields1 := userMixin[1].Fields()
+	_ = userMixinFields1
+	userFields := schema.User{}.Fields()
+	_ = userFields
+	// userDescCreatedAt is the schema descriptor for created_at field.
+	userDescCreatedAt := userMixinFields1[0].Descriptor()
+	// user.DefaultCreatedAt holds the default value on creation for the created_at field.
+	user.DefaultCreatedAt = userDescCreatedAt.Default.(func() time.Time)
+	// userDescUpdatedAt is the schema descriptor for updated_at field.
+	userDescUpdatedAt := userMixinFields1[1].Descriptor()
+	// user.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	user.DefaultUpdatedAt = userDescUpdatedAt.Default.(func() time.Time)
+	// user.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	user.UpdateDefaultUpdatedAt = userDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// userDescEmail is the schema descriptor for email field.
+	userDescEmail := userFields[0].Descriptor()
+	// user.EmailValidator is a validator for the "email" field. It is called by the builders before save.
+	user.EmailValidator = userDescEmail.Validators[0].(func(string) error)
+	// userDescDisplayName is the schema descriptor for display_name field.
+	userDescDisplayName := userFields[1].Descriptor()
+	// user.DisplayNameValidator is a validator for the "display_name" field. It is called by the builders before save.
+	user.DisplayNameValidator = userDescDisplayName.Validators[0].(func(string) error)
+	// userDescPhotoURL is the schema descriptor for photo_url field.
+	userDescPhotoURL := userFields[2].Descriptor()
+	// user.PhotoURLValidator is a validator for the "photo_url" field. It is called by the builders before save.
+	user.PhotoURLValidator = userDescPhotoURL.Validators[0].(func(string) error)
+	// userDescID is the schema descriptor for id field.
+	userDescID := userMixinFields0[0].Descriptor()
+	// user.DefaultID holds the default value on creation for the id field.
+	user.DefaultID = userDescID.Default.(func() string)
+	// user.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	user.IDValidator = func() func(string) error {
+		validators := userDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	webhookdeliveryMixin := schema.WebhookDelivery{}.Mixin()
+	webhookdeliveryMixinHooks1 := webhookdeliveryMixin[1].Hooks()
+	webhookdelivery.Hooks[0] = webhookdeliveryMixinHooks1[0]
+	webhookdeliveryMixinFields0 := webhookdeliveryMixin[0].Fields()
+	_ = webhookdeliveryMixinFields0
+	webhookdeliveryMixinFields1 := webhookdeliveryMixin[1].Fields()
+	_ = webhookdeliveryMixinFields1
+	webhookdeliveryFields := schema.WebhookDelivery{}.Fields()
+	_ = webhookdeliveryFields
+	// webhookdeliveryDescCreatedAt is the schema descriptor for created_at field.
+	webhookdeliveryDescCreatedAt := webhookdeliveryMixinFields1[0].Descriptor()
+	// webhookdelivery.DefaultCreatedAt holds the default value on creation for the created_at field.
+	webhookdelivery.DefaultCreatedAt = webhookdeliveryDescCreatedAt.Default.(func() time.Time)
+	// webhookdeliveryDescUpdatedAt is the schema descriptor for updated_at field.
+	webhookdeliveryDescUpdatedAt := webhookdeliveryMixinFields1[1].Descriptor()
+	// webhookdelivery.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	webhookdelivery.DefaultUpdatedAt = webhookdeliveryDescUpdatedAt.Default.(func() time.Time)
+	// webhookdelivery.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	webhookdelivery.UpdateDefaultUpdatedAt = webhookdeliveryDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// webhookdeliveryDescAttempts is the schema descriptor for attempts field.
+	webhookdeliveryDescAttempts := webhookdeliveryFields[9].Descriptor()
+	// webhookdelivery.DefaultAttempts holds the default value on creation for the attempts field.
+	webhookdelivery.DefaultAttempts = webhookdeliveryDescAttempts.Default.([]webhook.Attempt)
+	// webhookdeliveryDescID is the schema descriptor for id field.
+	webhookdeliveryDescID := webhookdeliveryMixinFields0[0].Descriptor()
+	// webhookdelivery.DefaultID holds the default value on creation for the id field.
+	webhookdelivery.DefaultID = webhookdeliveryDescID.Default.(func() string)
+	// webhookdelivery.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	webhookdelivery.IDValidator = func() func(string) error {
+		validators := webhookdeliveryDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	webhookendpointMixin := schema.WebhookEndpoint{}.Mixin()
+	webhookendpointMixinHooks1 := webhookendpointMixin[1].Hooks()
+	webhookendpoint.Hooks[0] = webhookendpointMixinHooks1[0]
+	webhookendpointMixinFields0 := webhookendpointMixin[0].Fields()
+	_ = webhookendpointMixinFields0
+	webhookendpointMixinFields1 := webhookendpointMixin[1].Fields()
+	_ = webhookendpointMixinFields1
+	webhookendpointFields := schema.WebhookEndpoint{}.Fields()
+	_ = webhookendpointFields
+	// webhookendpointDescCreatedAt is the schema descriptor for created_at field.
+	webhookendpointDescCreatedAt := webhookendpointMixinFields1[0].Descriptor()
+	// webhookendpoint.DefaultCreatedAt holds the default value on creation for the created_at field.
+	webhookendpoint.DefaultCreatedAt = webhookendpointDescCreatedAt.Default.(func() time.Time)
+	// webhookendpointDescUpdatedAt is the schema descriptor for updated_at field.
+	webhookendpointDescUpdatedAt := webhookendpointMixinFields1[1].Descriptor()
+	// webhookendpoint.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	webhookendpoint.DefaultUpdatedAt = webhookendpointDescUpdatedAt.Default.(func() time.Time)
+	// webhookendpoint.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	webhookendpoint.UpdateDefaultUpdatedAt = webhookendpointDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// webhookendpointDescURL is the schema descriptor for url field.
+	webhookendpointDescURL := webhookendpointFields[2].Descriptor()
+	// webhookendpoint.URLValidator is a validator for the "url" field. It is called by the builders before save.
+	webhookendpoint.URLValidator = webhookendpointDescURL.Validators[0].(func(string) error)
+	// webhookendpointDescActive is the schema descriptor for active field.
+	webhookendpointDescActive := webhookendpointFields[4].Descriptor()
+	// webhookendpoint.DefaultActive holds the default value on creation for the active field.
+	webhookendpoint.DefaultActive = webhookendpointDescActive.Default.(bool)
+	// webhookendpointDescDescription is the schema descriptor for description field.
+	webhookendpointDescDescription := webhookendpointFields[5].Descriptor()
+	// webhookendpoint.DefaultDescription holds the default value on creation for the description field.
+	webhookendpoint.DefaultDescription = webhookendpointDescDescription.Default.(string)
+	// webhookendpoint.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	webhookendpoint.DescriptionValidator = webhookendpointDescDescription.Validators[0].(func(string) error)
+	// webhookendpointDescFailures is the schema descriptor for failures field.
+	webhookendpointDescFailures := webhookendpointFields[9].Descriptor()
+	// webhookendpoint.DefaultFailures holds the default value on creation for the failures field.
+	webhookendpoint.DefaultFailures = webhookendpointDescFailures.Default.(int)
+	// webhookendpointDescID is the schema descriptor for id field.
+	webhookendpointDescID := webhookendpointMixinFields0[0].Descriptor()
+	// webhookendpoint.DefaultID holds the default value on creation for the id field.
+	webhookendpoint.DefaultID = webhookendpointDescID.Default.(func() string)
+	// webhookendpoint.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	webhookendpoint.IDValidator = func() func(string) error {
+		validators := webhookendpointDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+}
 
 const (
 	Version = "v0.14.5"                                         // Version of ent codegen.

@@ -5,6 +5,8 @@
 package schema
 
 import (
+	"context"
+	"reflect"
 	"time"
 
 	"entgo.io/contrib/entgql"
@@ -58,6 +60,82 @@ func (TimeMixin) Fields() []ent.Field {
 		field.Time("created_at").Annotations(dateTime).Immutable().Default(Now).Comment("When it was created."),
 		field.Time("updated_at").Annotations(dateTime).Default(Now).UpdateDefault(Now).Comment("When it last changed."),
 	}
+}
+
+// Hooks of the TimeMixin.
+func (TimeMixin) Hooks() []ent.Hook { return []ent.Hook{keepUpdatedAt} }
+
+// keepUpdatedAt leaves updated_at as it was when an update of one row
+// changes nothing: a PATCH that sets every member to the value it has is
+// no change, and says so by not moving updatedAt. Bulk updates (OpUpdate)
+// are left alone. The comparison needs the row as it was, which ent has
+// without a statement when the update was made from the loaded entity
+// (UpdateOne(x)); the cheap answers (a number added, an edge changed, no
+// field set) come first. Nothing in Bindery sets updated_at alone to touch
+// a row, so an update that sets nothing else is no change either.
+func keepUpdatedAt(next ent.Mutator) ent.Mutator {
+	return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+		if m.Op().Is(ent.OpUpdateOne) && unchanged(ctx, m) {
+			m.ResetField(updatedAt)
+		}
+		return next.Mutate(ctx, m)
+	})
+}
+
+const updatedAt = "updated_at"
+
+// unchanged reports whether an update of one row sets only what the row
+// holds already.
+func unchanged(ctx context.Context, m ent.Mutation) bool {
+	if len(m.AddedFields()) > 0 || len(m.AddedEdges()) > 0 || len(m.RemovedEdges()) > 0 || len(m.ClearedEdges()) > 0 {
+		return false
+	}
+	for _, f := range m.ClearedFields() {
+		old, err := m.OldField(ctx, f)
+		if err != nil || !isNil(old) {
+			return false
+		}
+	}
+	for _, f := range m.Fields() {
+		if f == updatedAt {
+			continue
+		}
+		v, _ := m.Field(f)
+		old, err := m.OldField(ctx, f)
+		if err != nil || !sameValue(old, v) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameValue compares a field's old value (a pointer for a nillable field)
+// with the value an update sets.
+func sameValue(old, v ent.Value) bool {
+	o := reflect.ValueOf(old)
+	if o.Kind() == reflect.Pointer && reflect.TypeOf(v) != o.Type() {
+		if o.IsNil() {
+			return false
+		}
+		old = o.Elem().Interface()
+	}
+	if t, ok := old.(time.Time); ok {
+		u, ok := v.(time.Time)
+		return ok && t.Equal(u)
+	}
+	return reflect.DeepEqual(old, v)
+}
+
+func isNil(v ent.Value) bool {
+	if v == nil {
+		return true
+	}
+	r := reflect.ValueOf(v)
+	switch r.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Interface:
+		return r.IsNil()
+	}
+	return false
 }
 
 // CreatedMixin adds createdAt only, for records that never change.

@@ -19,6 +19,8 @@ import (
 	_ "modernc.org/sqlite" // SQLite driver, pure Go
 
 	"github.com/bindery/bindery/ent"
+	// The schema's defaults, validators and hooks, for every client Open makes.
+	_ "github.com/bindery/bindery/ent/runtime"
 )
 
 // DefaultDSN is the embedded default: a SQLite file in the working directory.
