@@ -11,6 +11,7 @@ import (
 	"github.com/99designs/gqlgen/complexity"
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"golang.org/x/time/rate"
 
@@ -219,7 +220,12 @@ func (w *chargeWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // whose computed complexity it reads (it computes it when it is not there).
 // A refused operation keeps the 1 point it was admitted with: it was parsed,
 // validated and weighed.
-type graphqlCharge struct{ es graphql.ExecutableSchema }
+type graphqlCharge struct {
+	es graphql.ExecutableSchema
+	// schemaWeight is the complexity of one __schema field (see
+	// introspectionWeight).
+	schemaWeight int
+}
 
 var _ interface {
 	graphql.HandlerExtension
@@ -230,7 +236,37 @@ func (*graphqlCharge) ExtensionName() string { return "RateLimitCharge" }
 
 func (g *graphqlCharge) Validate(es graphql.ExecutableSchema) error {
 	g.es = es
+	for _, t := range es.Schema().Types {
+		g.schemaWeight += 1 + len(t.Fields) + len(t.EnumValues)
+		for _, f := range t.Fields {
+			g.schemaWeight += len(f.Arguments)
+		}
+	}
 	return nil
+}
+
+// introspectionWeight is the complexity of an operation's __schema fields,
+// which gqlgen's complexity leaves out: one __schema { types { fields ... } }
+// writes the whole schema (hundreds of kilobytes of JSON for Bindery's), so
+// each weighs one per type, field, argument and enum value the schema has.
+// __type(name:) answers one type and keeps gqlgen's weight.
+func (g *graphqlCharge) introspectionWeight(set ast.SelectionSet) int {
+	w := 0
+	for _, sel := range set {
+		switch s := sel.(type) {
+		case *ast.Field:
+			if s.Name == "__schema" {
+				w += g.schemaWeight
+			}
+		case *ast.InlineFragment:
+			w += g.introspectionWeight(s.SelectionSet)
+		case *ast.FragmentSpread:
+			if s.Definition != nil {
+				w += g.introspectionWeight(s.Definition.SelectionSet)
+			}
+		}
+	}
+	return w
 }
 
 func (g *graphqlCharge) MutateOperationContext(ctx context.Context, oc *graphql.OperationContext) *gqlerror.Error {
@@ -244,6 +280,7 @@ func (g *graphqlCharge) MutateOperationContext(ctx context.Context, oc *graphql.
 	} else {
 		weight = complexity.Calculate(ctx, g.es, oc.Operation, oc.Variables)
 	}
+	weight += g.introspectionWeight(oc.Operation.SelectionSet)
 	cost := graphqlCost(weight, c.limiter.limit)
 	if cost <= 1 {
 		return nil

@@ -158,3 +158,30 @@ func TestRateLimitOff(t *testing.T) {
 	assert.Equal(t, http.StatusOK, res.Status)
 	assert.Empty(t, res.Header.Get("X-RateLimit-Limit"))
 }
+
+// TestIntrospectionSpendsItsSize: gqlgen weighs __schema as nothing, yet it
+// writes the whole schema; each __schema field of an operation spends as
+// much as the schema is large, so eight aliases of it spend eight times
+// what one does, and __type(name:) stays cheap.
+func TestIntrospectionSpendsItsSize(t *testing.T) {
+	t.Parallel()
+	e, _ := limited(t, 100_000)
+	spent := func(query string) int {
+		before := remaining(t, graphql(e, e.OwnerToken, `{ viewer { id } }`, nil))
+		res := graphql(e, e.OwnerToken, query, nil)
+		require.Equal(t, "", gqlCode(t, res), string(res.Body))
+		return before - 1 - remaining(t, res)
+	}
+	const deep = `__schema { types { name fields { name args { name type { name } } type { name ofType { name } } } } }`
+	one := spent(`{ ` + deep + ` }`)
+	assert.Greater(t, one, 20, "one introspection of the schema")
+	aliases := "{"
+	for i := range 8 {
+		aliases += " s" + strconv.Itoa(i) + ": " + deep
+	}
+	assert.GreaterOrEqual(t, spent(aliases+" }"), 8*one-8, "eight aliases of it")
+	assert.LessOrEqual(t, spent(`fragment F on Query { `+deep+` } { ...F }`), one+1, "through a fragment, as much as written")
+	assert.GreaterOrEqual(t, spent(`fragment F on Query { `+deep+` } { ...F }`), one-1)
+	assert.LessOrEqual(t, spent(`{ __type(name: "Space") { fields { name } } }`), 2, "one type")
+	t.Logf("one __schema spends %d points", one)
+}
