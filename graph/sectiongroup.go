@@ -338,3 +338,14 @@ func (r *Resolver) moveSiteSectionGroup(ctx context.Context, in model.MoveSiteSe
 	})
 	return g, err
 }
+
+// SiteSectionGroupSectionOf loads a section of a group, for /v1's paths
+// that name both: not found when the section is not in the group, as if it
+// did not exist.
+func (r *Resolver) SiteSectionGroupSectionOf(ctx context.Context, g *ent.SiteSectionGroup, sectionID string) (*ent.SiteSection, error) {
+	sec, err := r.SiteSectionOf(ctx, g.SiteID, sectionID)
+	if err == nil && (sec.GroupID == nil || *sec.GroupID != g.ID) {
+		return nil, r.sections.notFound()
+	}
+	return sec, err
+}

@@ -35,13 +35,18 @@ func (p params) deleteSiteSectionGroup() (model.DeleteSiteSectionGroupInput, err
 	return model.DeleteSiteSectionGroupInput{ID: g.ID}, nil
 }
 
-// removeGroupSection takes the path's section out of the path's group.
+// removeGroupSection takes the path's section out of the path's group: a
+// section that is not in the group is not found, as the path names it.
 func (p params) removeGroupSection() (model.SiteSectionGroupMembershipInput, error) {
 	g, err := p.siteSectionGroup()
 	if err != nil {
 		return model.SiteSectionGroupMembershipInput{}, err
 	}
-	return model.SiteSectionGroupMembershipInput{ID: g.ID, SectionID: p.path("siteSectionId")}, nil
+	sec, err := p.a.r.SiteSectionGroupSectionOf(p.ctx(), g, p.path("siteSectionId"))
+	if err != nil {
+		return model.SiteSectionGroupMembershipInput{}, err
+	}
+	return model.SiteSectionGroupMembershipInput{ID: g.ID, SectionID: sec.ID}, nil
 }
 
 // createSiteSectionGroupBody is the official body of adding a section
