@@ -3,7 +3,9 @@ package rest_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"net/http"
+	"slices"
 	"sync"
 	"testing"
 
@@ -264,6 +266,42 @@ func TestSectionDeletesConcurrently(t *testing.T) {
 		left := e.MustDo(http.MethodGet, base+"/sections", e.OwnerToken, nil, http.StatusOK)["items"].([]any)
 		require.Len(t, left, 3)
 		assert.Equal(t, true, left[0].(map[string]any)["default"], "the first left is the default")
+		e.siteInvariants(t, site)
+	}
+}
+
+// Thirty site-spaces of one section moved at once beside one of them, with
+// no room left between any two (neighbouring floats), so that every move
+// renumbers siblings that others read and move: every move succeeds, and no
+// two share a place.
+func TestSiteSpaceMovesConcurrently(t *testing.T) {
+	t.Parallel()
+	e := newMbEnv(t)
+	guide := e.space("Guide", "")
+	for round := range structureRounds {
+		site := e.createSite(map[string]any{"title": fmt.Sprintf("Docs %d", round)})["id"].(string)
+		base := "/v1/orgs/" + e.Org.ID + "/sites/" + site
+		first := e.MustDo(http.MethodPost, base+"/sections", e.OwnerToken, map[string]any{"spaceId": guide},
+			http.StatusCreated)["siteSpaces"].([]any)[0].(map[string]any)
+		section, siteSpaces := first["section"].(string), []string{first["id"].(string)}
+		for range writers {
+			siteSpaces = append(siteSpaces, e.MustDo(http.MethodPost, base+"/site-spaces", e.OwnerToken,
+				map[string]any{"spaceId": guide, "sectionId": section}, http.StatusCreated)["id"].(string))
+		}
+		pos := 1024.0
+		for _, id := range siteSpaces {
+			e.Client.SiteSpace.UpdateOneID(id).SetPosition(pos).ExecX(context.Background())
+			pos = math.Nextafter(pos, math.Inf(1))
+		}
+		anchor := siteSpaces[len(siteSpaces)/2]
+		movers := slices.DeleteFunc(slices.Clone(siteSpaces), func(id string) bool { return id == anchor })
+		res := atOnce(len(movers), func(i int) *servertest.Response {
+			where := []string{"before", "after"}[i%2]
+			return e.Do(http.MethodPost, base+"/site-spaces/"+movers[i]+"/move", e.OwnerToken, map[string]any{
+				"position": map[string]any{where: map[string]any{"type": "site-space", "siteSpace": anchor}}})
+		})
+		assert.Equal(t, map[int]int{http.StatusOK: len(movers)}, statuses(t, res, http.StatusOK))
+		assert.ElementsMatch(t, siteSpaces, e.Walk(t, base+"/site-spaces", e.OwnerToken, 100))
 		e.siteInvariants(t, site)
 	}
 }
