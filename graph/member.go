@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"entgo.io/ent/dialect/sql"
@@ -201,19 +202,25 @@ func (r *Resolver) removeMember(ctx context.Context, in model.RemoveMemberInput)
 }
 
 // keepAnAdmin refuses to take the admin role from the last admin of an
-// organization. The other admins are locked until the transaction ends, so
-// that two admins demoting each other at once cannot both succeed.
+// organization. The organization's admins, m among them, are locked until
+// the transaction ends, so that two admins demoting each other at once
+// cannot both succeed; they are locked in the order of their IDs, whoever
+// is demoted, so that the two wait for each other instead of deadlocking
+// (each locked the other, and then waited to change the one the other had).
+// The second sees the first's change: it is a 409 when it would now demote
+// the last admin.
 func (r *Resolver) keepAnAdmin(ctx context.Context, m *ent.Member, verb string) error {
 	if m.Role == nil || *m.Role != enum.RoleAdmin {
 		return nil
 	}
-	others, err := r.db(ctx).Member.Query().
-		Where(member.OrganizationID(m.OrganizationID), member.RoleEQ(enum.RoleAdmin), member.Disabled(false), member.IDNEQ(m.ID)).
-		Modify(forNoKeyUpdate).IDs(internal(ctx, "a count of admins that shows only a conflict"))
+	admins, err := r.db(ctx).Member.Query().
+		Where(member.OrganizationID(m.OrganizationID), member.RoleEQ(enum.RoleAdmin), member.Disabled(false)).
+		Order(member.ByID()).Unique(false).Modify(forNoKeyUpdate).
+		IDs(internal(ctx, "a count of admins that shows only a conflict"))
 	if err != nil {
 		return fmt.Errorf("counting admins: %w", err)
 	}
-	if len(others) == 0 {
+	if !slices.ContainsFunc(admins, func(id string) bool { return id != m.ID }) {
 		return apperr.Conflictf("Cannot %s the last admin of the organization: make another member an admin first", verb)
 	}
 	return nil

@@ -203,10 +203,19 @@ func (r *Resolver) clock() time.Time { return r.now().UTC().Truncate(time.Millis
 //
 // Events emitted inside (see emit) are published once the outermost
 // transaction commits, and never when it rolls back.
+//
+// A transaction the database gives up on (a deadlock, a serialization
+// failure, a busy SQLite) runs fn again from the start, in a new
+// transaction (see store.WithTx): so fn must keep what it learns in
+// variables each run sets anew. What a lost run emitted or scheduled is
+// forgotten with it.
 func (r *Resolver) tx(ctx context.Context, fn func(ctx context.Context) error) error {
 	outer := loadersFrom(ctx)
 	ctx, p, first := withPending(ctx)
 	err := store.WithTx(ctx, r.client, func(ctx context.Context, _ *ent.Client) error {
+		if first {
+			*p = pending{}
+		}
 		if tx := ent.TxFromContext(ctx); first && tx != nil {
 			// The transaction may be a caller's that this one joined:
 			// its commit is the one that counts.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/ent/predicate"
+	"github.com/bindery/bindery/ent/site"
 	"github.com/bindery/bindery/ent/sitesection"
 	"github.com/bindery/bindery/ent/sitesectiongroup"
 	"github.com/bindery/bindery/ent/sitespace"
@@ -26,8 +27,10 @@ import (
 //     of the one it was in.
 //   - A group's sections are the site's sections in it, in the site's order
 //     of sections.
-//   - Groups are ordered among the site's groups by a float position, as
-//     sections are; a new group goes last.
+//   - Groups share the order of the site's sections (see sitestructure.go):
+//     the site's top level is its groups and its sections outside groups,
+//     and a group moves among them, before or after a group or a section. A
+//     new group goes last.
 //   - Deleting a group leaves its sections, ungrouped (the database sets
 //     their group to null); deleting the site deletes its groups.
 
@@ -166,6 +169,9 @@ func (r *Resolver) createSiteSectionGroup(ctx context.Context, in model.CreateSi
 	}
 	var c created
 	err = r.tx(ctx, func(ctx context.Context) error {
+		if err := r.lockSite(ctx, site.ID(in.SiteID)); err != nil {
+			return err
+		}
 		s, _, err := r.sites.authorize(ctx, in.SiteID, authz.Update)
 		if err != nil {
 			return err
@@ -175,16 +181,11 @@ func (r *Resolver) createSiteSectionGroup(ctx context.Context, in model.CreateSi
 		}
 		ctx = internal(ctx, "the structure of a site its admin changes")
 		db := r.db(ctx)
-		last, err := db.SiteSectionGroup.Query().Where(sitesectiongroup.SiteID(s.ID)).
-			Order(sitesectiongroup.ByPosition(sql.OrderDesc())).Select(sitesectiongroup.FieldPosition).Float64s(ctx)
+		items, err := r.siteItems(ctx, s.ID)
 		if err != nil {
 			return err
 		}
-		pos := positionStep
-		if len(last) > 0 {
-			pos += last[0]
-		}
-		b := db.SiteSectionGroup.Create().SetSiteID(s.ID).SetTitle(title).SetPosition(pos)
+		b := db.SiteSectionGroup.Create().SetSiteID(s.ID).SetTitle(title).SetPosition(lastSitePosition(items))
 		if in.Icon != nil {
 			b.SetIcon(*in.Icon)
 		}
@@ -263,6 +264,9 @@ func (r *Resolver) updateSiteSectionGroup(ctx context.Context, in model.UpdateSi
 
 func (r *Resolver) deleteSiteSectionGroup(ctx context.Context, in model.DeleteSiteSectionGroupInput) error {
 	return r.tx(ctx, func(ctx context.Context) error {
+		if err := r.lockSite(ctx, site.HasSectionGroupsWith(sitesectiongroup.ID(in.ID))); err != nil {
+			return err
+		}
 		g, _, err := r.sectionGroups.authorize(ctx, in.ID, authz.Delete)
 		if err != nil {
 			return err
@@ -283,6 +287,9 @@ func (r *Resolver) deleteSiteSectionGroup(ctx context.Context, in model.DeleteSi
 func (r *Resolver) setSectionGroup(ctx context.Context, in model.SiteSectionGroupMembershipInput, add bool) (*ent.SiteSectionGroup, error) {
 	var g *ent.SiteSectionGroup
 	err := r.tx(ctx, func(ctx context.Context) error {
+		if err := r.lockSite(ctx, site.HasSectionGroupsWith(sitesectiongroup.ID(in.ID))); err != nil {
+			return err
+		}
 		var err error
 		if g, _, err = r.sectionGroups.authorize(ctx, in.ID, authz.Update); err != nil {
 			return err
@@ -311,14 +318,15 @@ func (r *Resolver) setSectionGroup(ctx context.Context, in model.SiteSectionGrou
 func (r *Resolver) moveSiteSectionGroup(ctx context.Context, in model.MoveSiteSectionGroupInput) (*ent.SiteSectionGroup, error) {
 	var g *ent.SiteSectionGroup
 	err := r.tx(ctx, func(ctx context.Context) error {
+		if err := r.lockSite(ctx, site.HasSectionGroupsWith(sitesectiongroup.ID(in.ID))); err != nil {
+			return err
+		}
 		var err error
 		if g, _, err = r.sectionGroups.authorize(ctx, in.ID, authz.Update); err != nil {
 			return err
 		}
 		ctx = internal(ctx, "positions, which are not shown")
-		db := r.db(ctx)
-		rows, err := db.SiteSectionGroup.Query().Where(sitesectiongroup.SiteID(g.SiteID), sitesectiongroup.IDNEQ(g.ID)).
-			Select(sitesectiongroup.FieldID, sitesectiongroup.FieldPosition).All(ctx)
+		items, err := r.siteItems(ctx, g.SiteID)
 		if err != nil {
 			return err
 		}
@@ -326,10 +334,7 @@ func (r *Resolver) moveSiteSectionGroup(ctx context.Context, in model.MoveSiteSe
 		if in.Position != nil {
 			pos = &model.SitePositionInput{Before: in.Position.Before, After: in.Position.After}
 		}
-		at, err := movedPosition(ctx, rows, func(x *ent.SiteSectionGroup) (string, float64) { return x.ID, x.Position }, pos,
-			func(ctx context.Context, id string, p float64) error {
-				return r.db(ctx).SiteSectionGroup.UpdateOneID(id).SetPosition(p).Exec(ctx)
-			})
+		at, err := r.movedSitePosition(ctx, items, g.ID, pos)
 		if err != nil {
 			return err
 		}
@@ -337,4 +342,15 @@ func (r *Resolver) moveSiteSectionGroup(ctx context.Context, in model.MoveSiteSe
 		return err
 	})
 	return g, err
+}
+
+// SiteSectionGroupSectionOf loads a section of a group, for /v1's paths
+// that name both: not found when the section is not in the group, as if it
+// did not exist.
+func (r *Resolver) SiteSectionGroupSectionOf(ctx context.Context, g *ent.SiteSectionGroup, sectionID string) (*ent.SiteSection, error) {
+	sec, err := r.SiteSectionOf(ctx, g.SiteID, sectionID)
+	if err == nil && (sec.GroupID == nil || *sec.GroupID != g.ID) {
+		return nil, r.sections.notFound()
+	}
+	return sec, err
 }

@@ -118,9 +118,13 @@ func TestSectionGroupsGraphQL(t *testing.T) {
 	require.Empty(t, e.GraphQL(e.OwnerToken, `mutation($g: ID!, $b: ID!) { moveSiteSectionGroup(input: {id: $g, position: {before: $b}}) {
 	  siteSectionGroup { id } } }`, map[string]any{"g": tools.ID, "b": products.ID}).Errors)
 	assert.Equal(t, []string{"Tools", "Platform"}, order())
-	g := e.GraphQL(e.OwnerToken, `mutation($g: ID!, $b: ID!) { moveSiteSectionGroup(input: {id: $g, position: {before: $b}}) {
-	  siteSectionGroup { id } } }`, map[string]any{"g": tools.ID, "b": secs[1]})
-	assert.Equal(t, "BAD_USER_INPUT", g.Code(), "a section is no position among groups")
+	// A section names its place among the top level: one in a group, that
+	// group's; one of the group moved, none.
+	move := `mutation($g: ID!, $a: ID!) { moveSiteSectionGroup(input: {id: $g, position: {after: $a}}) { siteSectionGroup { id } } }`
+	require.Empty(t, e.GraphQL(e.OwnerToken, move, map[string]any{"g": tools.ID, "a": secs[1]}).Errors)
+	assert.Equal(t, []string{"Platform", "Tools"}, order(), "after the group of S1")
+	g := e.GraphQL(e.OwnerToken, move, map[string]any{"g": products.ID, "a": secs[1]})
+	assert.Equal(t, "BAD_USER_INPUT", g.Code(), "a section of the group moved")
 
 	require.Empty(t, e.GraphQL(e.OwnerToken, `mutation($g: ID!) { deleteSiteSectionGroup(input: {id: $g}) { deletedSiteSectionGroupId } }`,
 		map[string]any{"g": products.ID}).Errors)

@@ -187,6 +187,10 @@ func freePath(taken map[string]bool, title string) string {
 func (r *Resolver) updateSite(ctx context.Context, in model.UpdateSiteInput) (*ent.Site, error) {
 	var s *ent.Site
 	err := r.tx(ctx, func(ctx context.Context) error {
+		// Its defaults are part of its structure (see lockSite).
+		if err := r.lockSite(ctx, site.ID(in.ID)); err != nil {
+			return err
+		}
 		var err error
 		if s, _, err = r.sites.authorize(ctx, in.ID, authz.Update); err != nil {
 			return err
@@ -233,19 +237,22 @@ func (r *Resolver) updateSite(ctx context.Context, in model.UpdateSiteInput) (*e
 	return s, err
 }
 
-// setDefaultSection makes a section of the site its default section.
+// setDefaultSection makes a section of the site its default section: the
+// old default first stops being one, since a unique index holds one default
+// per site.
 func (r *Resolver) setDefaultSection(ctx context.Context, s *ent.Site, sectionID string) error {
 	ctx = internal(ctx, "the sections of a site its admin updates")
 	db := r.db(ctx)
-	n, err := db.SiteSection.Update().Where(sitesection.SiteID(s.ID), sitesection.ID(sectionID)).SetIsDefault(true).Save(ctx)
+	_, err := db.SiteSection.Update().Where(sitesection.SiteID(s.ID), sitesection.IDNEQ(sectionID), sitesection.IsDefault(true)).
+		SetIsDefault(false).Save(ctx)
 	if err != nil {
 		return err
 	}
-	if n == 0 {
+	n, err := db.SiteSection.Update().Where(sitesection.SiteID(s.ID), sitesection.ID(sectionID)).SetIsDefault(true).Save(ctx)
+	if err == nil && n == 0 {
+		// The transaction rolls back, and the old default with it.
 		return apperr.Invalid("defaultSiteSection", "%q is not a section of the site", sectionID)
 	}
-	_, err = db.SiteSection.Update().Where(sitesection.SiteID(s.ID), sitesection.IDNEQ(sectionID), sitesection.IsDefault(true)).
-		SetIsDefault(false).Save(ctx)
 	return err
 }
 
@@ -287,7 +294,7 @@ func (r *Resolver) markDefaultSiteSpace(ctx context.Context, siteID string, ss *
 	if err := others.SetIsDefault(false).Exec(ctx); err != nil {
 		return err
 	}
-	return db.SiteSpace.UpdateOneID(ss.ID).SetIsDefault(true).Exec(ctx)
+	return db.SiteSpace.Update().Where(sitespace.ID(ss.ID)).SetIsDefault(true).Exec(ctx)
 }
 
 func (r *Resolver) deleteSite(ctx context.Context, in model.DeleteSiteInput) error {

@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"entgo.io/ent/dialect/sql"
+
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/ent/sitesection"
+	"github.com/bindery/bindery/ent/sitesectiongroup"
 	"github.com/bindery/bindery/ent/sitespace"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/internal/adaptive"
@@ -195,8 +198,7 @@ func (r *Resolver) publishedContent(ctx context.Context, s *ent.Site, visitorTok
 		return !s.AdaptiveContent || cond == nil || condition.Eval(*cond, claims)
 	}
 	ctx = within(ctx)
-	secs, err := r.db(ctx).SiteSection.Query().Where(sitesection.SiteID(s.ID)).
-		Order(sitesection.ByPosition(), sitesection.ByID()).All(ctx)
+	secs, err := r.db(ctx).SiteSection.Query().Where(sitesection.SiteID(s.ID)).Modify(inStructureOrder).All(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -236,6 +238,18 @@ func (r *Resolver) publishedContent(ctx context.Context, s *ent.Site, visitorTok
 		}
 	}
 	return out, nil
+}
+
+// inStructureOrder orders a site's sections as its structure shows them
+// (see graph/sitestructure.go): the top level, groups and sections outside
+// groups, by position, each group's sections together where the group is,
+// in their order.
+func inStructureOrder(s *sql.Selector) {
+	g := sql.Table(sitesectiongroup.Table).As("g")
+	s.LeftJoin(g).On(s.C(sitesection.FieldGroupID), g.C(sitesectiongroup.FieldID))
+	coalesce := func(a, b string) string { return "COALESCE(" + a + ", " + b + ")" }
+	s.OrderBy(coalesce(g.C(sitesectiongroup.FieldPosition), s.C(sitesection.FieldPosition)),
+		coalesce(g.C(sitesectiongroup.FieldID), s.C(sitesection.FieldID)), s.C(sitesection.FieldPosition), s.C(sitesection.FieldID))
 }
 
 func nonNil[T any](s []T) []T {

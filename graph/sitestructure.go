@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -11,20 +12,26 @@ import (
 
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/ent/predicate"
+	"github.com/bindery/bindery/ent/site"
 	"github.com/bindery/bindery/ent/sitesection"
+	"github.com/bindery/bindery/ent/sitesectiongroup"
 	"github.com/bindery/bindery/ent/sitespace"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/authz"
 	"github.com/bindery/bindery/internal/condition"
+	"github.com/bindery/bindery/internal/id"
 	"github.com/bindery/bindery/internal/page"
+	"github.com/bindery/bindery/internal/store"
 	"github.com/bindery/bindery/internal/validate"
 )
 
 // A site's structure: sections (the top bar) holding site-spaces, or, while
-// it has no sections, site-spaces at its root. Within a site, sections are
-// ordered by a float position, and so are the site-spaces of one parent (a
-// section, or the root), as spaces and collections are (see place).
+// it has no sections, site-spaces at its root. A site's sections and its
+// section groups (sectiongroup.go) share one order, by a float position
+// (ties broken by ID), as spaces and collections do (see place); the
+// site-spaces of one parent (a section, or the root) have an order of
+// their own.
 //
 // The rules:
 //   - A site's first section takes its site-spaces at the root: they move
@@ -35,6 +42,20 @@ import (
 //     added; when it is removed, the first of the others.
 //   - A section's path is unique within its site, a site-space's among its
 //     siblings: another's path is a 409.
+//   - The site's top level is its sections outside groups and its groups, in
+//     the shared order; a group shows its sections in that order too. A move
+//     puts a section or a group right before or after the item it names. A
+//     group, or a section outside groups, moves among the top level: a
+//     section in a group names that group there (a move does not change
+//     groups, and groups do not nest), and a section of the group being
+//     moved names nothing. A section in a group moves among the site's
+//     sections.
+//
+// Unique indexes hold the paths and the defaults (ent/schema/site.go).
+// The rest, positions that differ and a default that is always there, is
+// read, then written: every change to a site's structure first locks the
+// site's row (lockSite), so that such changes to one site run one at a
+// time on PostgreSQL, as all writes do on SQLite.
 
 // sitePartsByPosition orders sections and site-spaces, first first.
 var (
@@ -56,6 +77,167 @@ func (r *Resolver) inSite(ctx context.Context, siteID string) (authz.Decision, e
 		return authz.Decision{}, nil
 	}
 	return d, err
+}
+
+// lockSite locks the row of the site that which selects (a site, or the
+// site of a section, site-space or group, see the callers) until the
+// transaction ends, on PostgreSQL, and primes the request's loader with it:
+// so taking the lock costs no statement beyond reading the site, which
+// deciding about its parts does anyway. It goes before anything of the site
+// is read, so that what the transaction reads is what the transaction
+// before it left; a site that does not exist is left to the decision that
+// follows to report. SQLite runs one writing transaction at a time anyway.
+//
+// Every transaction that changes a site's structure takes this one lock
+// first, and no other lock before it, so two of them cannot deadlock.
+func (r *Resolver) lockSite(ctx context.Context, which predicate.Site) error {
+	sites, err := r.db(ctx).Site.Query().Where(which).Unique(false).Modify(forNoKeyUpdate).
+		All(internal(ctx, "a lock, taken before the site's structure is read and decided"))
+	if err != nil {
+		return fmt.Errorf("locking the site: %w", err)
+	}
+	l := r.sites.loader(ctx)
+	for _, s := range sites {
+		l.Prime(ctx, s.ID, s)
+	}
+	return nil
+}
+
+// siteItem is a section or a section group of a site, as their shared order
+// needs it: a group has no group, path or default.
+type siteItem struct {
+	ID        string  `sql:"id"`
+	Position  float64 `sql:"position"`
+	GroupID   *string `sql:"group_id"`
+	Path      *string `sql:"path"`
+	IsDefault *bool   `sql:"is_default"`
+}
+
+func (i siteItem) isGroup() bool { return id.PrefixOf(i.ID) == id.SiteSectionGroup }
+
+// topLevel reports whether the item is shown at the site's top level: a
+// group, or a section in none.
+func (i siteItem) topLevel() bool { return i.GroupID == nil }
+
+// siteItems reads the sections and the groups of a site, in their order, in
+// one statement.
+func (r *Resolver) siteItems(ctx context.Context, siteID string) ([]siteItem, error) {
+	var items []siteItem
+	err := r.db(ctx).SiteSection.Query().Where(sitesection.SiteID(siteID)).Modify(func(s *sql.Selector) {
+		s.Select(s.C(sitesection.FieldID), s.C(sitesection.FieldPosition), s.C(sitesection.FieldGroupID),
+			s.C(sitesection.FieldPath), s.C(sitesection.FieldIsDefault))
+		b := sql.Dialect(s.Dialect())
+		g := b.Table(sitesectiongroup.Table)
+		groups := b.Select(g.C(sitesectiongroup.FieldID), g.C(sitesectiongroup.FieldPosition)).
+			From(g).Where(sql.EQ(g.C(sitesectiongroup.FieldSiteID), siteID))
+		for _, c := range []string{sitesection.FieldGroupID, sitesection.FieldPath, sitesection.FieldIsDefault} {
+			groups.AppendSelectExprAs(sql.Raw("NULL"), c)
+		}
+		s.UnionAll(groups)
+	}).Scan(internal(ctx, "the structure of a site its admin changes"), &items)
+	if err != nil {
+		return nil, fmt.Errorf("loading the sections and groups of a site: %w", err)
+	}
+	sort.Slice(items, func(i, j int) bool {
+		if items[i].Position != items[j].Position {
+			return items[i].Position < items[j].Position
+		}
+		return items[i].ID < items[j].ID
+	})
+	return items, nil
+}
+
+// lastSitePosition is a position after every item of a site.
+func lastSitePosition(items []siteItem) float64 {
+	last := 0.0
+	for _, it := range items {
+		last = max(last, it.Position)
+	}
+	return last + positionStep
+}
+
+// movedSitePosition returns the position of a section or group of a site
+// (items, from siteItems) moved to pos (see the rules above), renumbering
+// other items when there is no room; what a section names must be a
+// section.
+func (r *Resolver) movedSitePosition(ctx context.Context, items []siteItem, movedID string, pos *model.SitePositionInput) (float64, error) {
+	var moved siteItem
+	rest := make([]sibling, 0, len(items))
+	byID := make(map[string]siteItem, len(items))
+	for _, it := range items {
+		if it.ID == movedID {
+			moved = it
+			continue
+		}
+		byID[it.ID] = it
+		rest = append(rest, sibling{id: it.ID, pos: it.Position})
+	}
+	index := func(itemID string) int {
+		return slices.IndexFunc(rest, func(s sibling) bool { return s.id == itemID })
+	}
+	// level reports whether an item is among those the moved one moves
+	// among.
+	level := func(it siteItem) bool { return !moved.topLevel() && !it.isGroup() || moved.topLevel() && it.topLevel() }
+	ref := func(field string, ref *string) (int, error) {
+		if ref == nil {
+			return -1, nil
+		}
+		it, ok := byID[*ref]
+		switch {
+		case !ok && moved.isGroup():
+			return 0, apperr.Invalid(field, "%q is not a group or section of the site", *ref)
+		case !ok || !moved.isGroup() && it.isGroup():
+			return 0, apperr.Invalid(field, "%q is not a section of the site", *ref)
+		case moved.topLevel() && !it.topLevel() && *it.GroupID == movedID:
+			return 0, apperr.Invalid(field, "%q is a section of the group being moved", *ref)
+		case moved.topLevel() && !it.topLevel():
+			// Its group stands for it among the top level.
+			return index(*it.GroupID), nil
+		}
+		return index(it.ID), nil
+	}
+	var before, after *string
+	if pos != nil {
+		before, after = pos.Before, pos.After
+	}
+	b, err := ref("position.before", before)
+	if err != nil {
+		return 0, err
+	}
+	a, err := ref("position.after", after)
+	if err != nil {
+		return 0, err
+	}
+	k := len(rest)
+	switch {
+	case a >= 0 && b >= 0:
+		if b <= a || slices.ContainsFunc(rest[a+1:b], func(s sibling) bool { return level(byID[s.id]) }) {
+			return 0, apperr.Invalid("position", "before and after must name adjacent items")
+		}
+		k = a + 1
+	case a >= 0:
+		k = a + 1
+	case b >= 0:
+		k = b
+	}
+	return placeWith(ctx, rest, k, func(ctx context.Context, s sibling) error { return r.setSitePosition(ctx, s) })
+}
+
+// setSitePosition writes the position of a section or a group: a bulk
+// update by ID, which the TimeMixin's hook of single-row updates does not
+// read the row for (see setPosition).
+func (r *Resolver) setSitePosition(ctx context.Context, s sibling) error {
+	db := r.db(ctx)
+	var err error
+	if id.PrefixOf(s.id) == id.SiteSectionGroup {
+		err = db.SiteSectionGroup.Update().Where(sitesectiongroup.ID(s.id)).SetPosition(s.pos).Exec(ctx)
+	} else {
+		err = db.SiteSection.Update().Where(sitesection.ID(s.id)).SetPosition(s.pos).Exec(ctx)
+	}
+	if err != nil {
+		return fmt.Errorf("renumbering a site's sections and groups: %w", err)
+	}
+	return nil
 }
 
 func (r *Resolver) siteSections(ctx context.Context, s *ent.Site, a page.Args) (*model.SiteSectionConnection, error) {
@@ -193,6 +375,9 @@ func (r *Resolver) createSiteSection(ctx context.Context, in model.CreateSiteSec
 	}
 	var c created
 	err := r.tx(ctx, func(ctx context.Context) error {
+		if err := r.lockSite(ctx, site.ID(in.SiteID)); err != nil {
+			return err
+		}
 		s, _, err := r.sites.authorize(ctx, in.SiteID, authz.Update)
 		if err != nil {
 			return err
@@ -201,44 +386,49 @@ func (r *Resolver) createSiteSection(ctx context.Context, in model.CreateSiteSec
 			return err
 		}
 		spaces, err := r.siteSpacesToAdd(ctx, s.OrganizationID, []string{in.SpaceID})
-		if err != nil {
+		if apperr.KindOf(err) == apperr.InvalidArgument {
 			return apperr.Invalid("spaceId", "%q is not a space of the site's organization", in.SpaceID)
+		}
+		if err != nil {
+			return err
 		}
 		sp := spaces[0]
 		c.spaces = spaces
 		ctx = internal(ctx, "the structure of a site its admin changes")
 		db := r.db(ctx)
-		existing, err := db.SiteSection.Query().Where(sitesection.SiteID(s.ID)).
-			Select(sitesection.FieldID, sitesection.FieldPath, sitesection.FieldPosition, sitesection.FieldIsDefault).All(ctx)
+		items, err := r.siteItems(ctx, s.ID)
 		if err != nil {
 			return err
 		}
-		taken, last, hasDefault := map[string]bool{}, 0.0, false
-		for _, e := range existing {
-			taken[e.Path], last, hasDefault = true, max(last, e.Position), hasDefault || e.IsDefault
+		taken, hasDefault, sections := map[string]bool{}, false, 0
+		for _, it := range items {
+			if !it.isGroup() {
+				taken[*it.Path], hasDefault, sections = true, hasDefault || *it.IsDefault, sections+1
+			}
 		}
-		if len(existing) == 0 {
+		if sections == 0 {
 			// The site's first section: its site-spaces at the root move
 			// into a default section first.
-			def, err := r.adoptRootSiteSpaces(ctx, s, taken)
+			def, err := r.adoptRootSiteSpaces(ctx, s, items, taken)
 			if err != nil {
 				return err
 			}
 			if def != nil {
-				last, hasDefault = def.Position, true
+				items, hasDefault = append(items, siteItem{ID: def.ID, Position: def.Position}), true
 			}
 		}
 		title := sp.Title
 		if in.Title != nil && strings.TrimSpace(*in.Title) != "" {
 			title = strings.TrimSpace(*in.Title)
 		}
-		b := db.SiteSection.Create().SetSiteID(s.ID).SetTitle(title).SetPath(freePath(taken, title)).
-			SetPosition(last + positionStep).SetIsDefault(!hasDefault)
+		path := freePath(taken, title)
+		b := db.SiteSection.Create().SetSiteID(s.ID).SetTitle(title).SetPath(path).
+			SetPosition(lastSitePosition(items)).SetIsDefault(!hasDefault)
 		if in.Icon != nil {
 			b.SetIcon(*in.Icon)
 		}
 		if c.section, err = b.Save(ctx); err != nil {
-			return err
+			return sectionPathTaken(err, path)
 		}
 		ss, err := db.SiteSpace.Create().SetSiteID(s.ID).SetSectionID(c.section.ID).SetSpaceID(sp.ID).
 			SetPath(freePath(map[string]bool{}, sp.Title)).SetPosition(positionStep).SetIsDefault(true).Save(ctx)
@@ -253,6 +443,26 @@ func (r *Resolver) createSiteSection(ctx context.Context, in model.CreateSiteSec
 	return c.section, nil
 }
 
+// sectionPathTaken reports a save of a section that another section's path
+// refused (the unique index of a site's section paths) as the conflict it
+// is; other errors pass. The site's lock makes it rare: the check before
+// the save sees the other paths.
+func sectionPathTaken(err error, path string) error {
+	if store.IsUniqueViolation(err) {
+		return apperr.Conflictf("Another section of the site has the path %q", path)
+	}
+	return err
+}
+
+// siteSpacePathTaken is sectionPathTaken for the path of a site-space among
+// its siblings.
+func siteSpacePathTaken(err error, path string) error {
+	if store.IsUniqueViolation(err) {
+		return apperr.Conflictf("Another site-space beside it has the path %q", path)
+	}
+	return err
+}
+
 // restructured starts the record of a change to a site's structure with
 // the site and the viewer's access to its organization, which deciding
 // about the site read.
@@ -264,15 +474,20 @@ func (r *Resolver) restructured(ctx context.Context, s *ent.Site) (created, erro
 }
 
 // adoptRootSiteSpaces moves the site-spaces at a site's root into a new
-// default section, and returns it; nil when there are none.
-func (r *Resolver) adoptRootSiteSpaces(ctx context.Context, s *ent.Site, taken map[string]bool) (*ent.SiteSection, error) {
+// default section, first among the site's items (its groups, since it has
+// no sections), and returns it; nil when there are none.
+func (r *Resolver) adoptRootSiteSpaces(ctx context.Context, s *ent.Site, items []siteItem, taken map[string]bool) (*ent.SiteSection, error) {
 	db := r.db(ctx)
 	n, err := db.SiteSpace.Query().Where(sitespace.SiteID(s.ID), sitespace.SectionIDIsNil()).Count(ctx)
 	if err != nil || n == 0 {
 		return nil, err
 	}
+	first := positionStep
+	if len(items) > 0 {
+		first = items[0].Position - positionStep
+	}
 	def, err := db.SiteSection.Create().SetSiteID(s.ID).SetTitle(s.Title).SetPath(freePath(taken, s.Title)).
-		SetPosition(positionStep).SetIsDefault(true).Save(ctx)
+		SetPosition(first).SetIsDefault(true).Save(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -285,6 +500,9 @@ func (r *Resolver) updateSiteSection(ctx context.Context, in model.UpdateSiteSec
 	}
 	var sec *ent.SiteSection
 	err := r.tx(ctx, func(ctx context.Context) error {
+		if err := r.lockSite(ctx, site.HasSectionsWith(sitesection.ID(in.ID))); err != nil {
+			return err
+		}
 		var err error
 		if sec, _, err = r.sections.authorize(ctx, in.ID, authz.Update); err != nil {
 			return err
@@ -321,7 +539,9 @@ func (r *Resolver) updateSiteSection(ctx context.Context, in model.UpdateSiteSec
 				return err
 			}
 		}
-		sec, err = u.Save(ctx)
+		if sec, err = u.Save(ctx); err != nil && in.Path != nil {
+			return sectionPathTaken(err, *in.Path)
+		}
 		return err
 	})
 	return sec, err
@@ -341,6 +561,9 @@ func setOmittable[U any](o graphql.Omittable[*string], set func(string) U, clear
 
 func (r *Resolver) deleteSiteSection(ctx context.Context, in model.DeleteSiteSectionInput) error {
 	return r.tx(ctx, func(ctx context.Context) error {
+		if err := r.lockSite(ctx, site.HasSectionsWith(sitesection.ID(in.ID))); err != nil {
+			return err
+		}
 		sec, _, err := r.sections.authorize(ctx, in.ID, authz.Delete)
 		if err != nil {
 			return err
@@ -368,20 +591,19 @@ func (r *Resolver) deleteSiteSection(ctx context.Context, in model.DeleteSiteSec
 func (r *Resolver) moveSiteSection(ctx context.Context, in model.MoveSiteSectionInput) (*ent.SiteSection, error) {
 	var sec *ent.SiteSection
 	err := r.tx(ctx, func(ctx context.Context) error {
+		if err := r.lockSite(ctx, site.HasSectionsWith(sitesection.ID(in.ID))); err != nil {
+			return err
+		}
 		var err error
 		if sec, _, err = r.sections.authorize(ctx, in.ID, authz.Update); err != nil {
 			return err
 		}
 		ctx = internal(ctx, "positions, which are not shown")
-		rows, err := r.db(ctx).SiteSection.Query().Where(sitesection.SiteID(sec.SiteID), sitesection.IDNEQ(sec.ID)).
-			Select(sitesection.FieldID, sitesection.FieldPosition).All(ctx)
+		items, err := r.siteItems(ctx, sec.SiteID)
 		if err != nil {
 			return err
 		}
-		pos, err := movedPosition(ctx, rows, func(x *ent.SiteSection) (string, float64) { return x.ID, x.Position }, in.Position,
-			func(ctx context.Context, id string, p float64) error {
-				return r.db(ctx).SiteSection.UpdateOneID(id).SetPosition(p).Exec(ctx)
-			})
+		pos, err := r.movedSitePosition(ctx, items, sec.ID, in.Position)
 		if err != nil {
 			return err
 		}
@@ -391,10 +613,9 @@ func (r *Resolver) moveSiteSection(ctx context.Context, in model.MoveSiteSection
 	return sec, err
 }
 
-// movedPosition returns the position of a part of a site's structure (a
-// section, site-space or section group) moved to pos among its siblings,
-// rows (which leave it out; of gives a row's ID and position), renumbering
-// them through set when there is no room. It is the move of all three.
+// movedPosition returns the position of a site-space moved to pos among
+// its siblings, rows (which leave it out; of gives a row's ID and
+// position), renumbering them through set when there is no room.
 func movedPosition[T any](ctx context.Context, rows []T, of func(T) (string, float64), pos *model.SitePositionInput,
 	set func(ctx context.Context, id string, pos float64) error) (float64, error) {
 	sibs := make([]sibling, len(rows))
@@ -430,6 +651,9 @@ func siteSpaceSiblings(siteID string, sectionID *string) predicate.SiteSpace {
 func (r *Resolver) createSiteSpace(ctx context.Context, in model.CreateSiteSpaceInput) (*ent.SiteSpace, error) {
 	var c created
 	err := r.tx(ctx, func(ctx context.Context) error {
+		if err := r.lockSite(ctx, site.ID(in.SiteID)); err != nil {
+			return err
+		}
 		s, _, err := r.sites.authorize(ctx, in.SiteID, authz.Update)
 		if err != nil {
 			return err
@@ -438,8 +662,11 @@ func (r *Resolver) createSiteSpace(ctx context.Context, in model.CreateSiteSpace
 			return err
 		}
 		spaces, err := r.siteSpacesToAdd(ctx, s.OrganizationID, []string{in.SpaceID})
-		if err != nil {
+		if apperr.KindOf(err) == apperr.InvalidArgument {
 			return apperr.Invalid("spaceId", "%q is not a space of the site's organization", in.SpaceID)
+		}
+		if err != nil {
+			return err
 		}
 		c.spaces = spaces
 		ctx = internal(ctx, "the structure of a site its admin changes")
@@ -472,9 +699,10 @@ func (r *Resolver) createSiteSpace(ctx context.Context, in model.CreateSiteSpace
 		for _, x := range sibs {
 			taken[x.Path], last = true, max(last, x.Position)
 		}
+		path := freePath(taken, spaces[0].Title)
 		c.siteSpace, err = db.SiteSpace.Create().SetSiteID(s.ID).SetNillableSectionID(parent).SetSpaceID(spaces[0].ID).
-			SetPath(freePath(taken, spaces[0].Title)).SetPosition(last + positionStep).SetIsDefault(len(sibs) == 0).Save(ctx)
-		return err
+			SetPath(path).SetPosition(last + positionStep).SetIsDefault(len(sibs) == 0).Save(ctx)
+		return siteSpacePathTaken(err, path)
 	})
 	if err != nil {
 		return nil, err
@@ -490,6 +718,9 @@ func (r *Resolver) updateSiteSpace(ctx context.Context, in model.UpdateSiteSpace
 	}
 	var ss *ent.SiteSpace
 	err := r.tx(ctx, func(ctx context.Context) error {
+		if err := r.lockSite(ctx, site.HasSiteSpacesWith(sitespace.ID(in.ID))); err != nil {
+			return err
+		}
 		var err error
 		if ss, _, err = r.sitespaces.authorize(ctx, in.ID, authz.Update); err != nil {
 			return err
@@ -508,7 +739,9 @@ func (r *Resolver) updateSiteSpace(ctx context.Context, in model.UpdateSiteSpace
 			u.SetPath(*in.Path)
 		}
 		setOmittable(in.Condition, u.SetCondition, u.ClearCondition)
-		ss, err = u.Save(ctx)
+		if ss, err = u.Save(ctx); err != nil && in.Path != nil {
+			return siteSpacePathTaken(err, *in.Path)
+		}
 		return err
 	})
 	return ss, err
@@ -516,6 +749,9 @@ func (r *Resolver) updateSiteSpace(ctx context.Context, in model.UpdateSiteSpace
 
 func (r *Resolver) deleteSiteSpace(ctx context.Context, in model.DeleteSiteSpaceInput) error {
 	return r.tx(ctx, func(ctx context.Context) error {
+		if err := r.lockSite(ctx, site.HasSiteSpacesWith(sitespace.ID(in.ID))); err != nil {
+			return err
+		}
 		ss, _, err := r.sitespaces.authorize(ctx, in.ID, authz.Delete)
 		if err != nil {
 			return err
@@ -543,6 +779,9 @@ func (r *Resolver) deleteSiteSpace(ctx context.Context, in model.DeleteSiteSpace
 func (r *Resolver) moveSiteSpace(ctx context.Context, in model.MoveSiteSpaceInput) (*ent.SiteSpace, error) {
 	var ss *ent.SiteSpace
 	err := r.tx(ctx, func(ctx context.Context) error {
+		if err := r.lockSite(ctx, site.HasSiteSpacesWith(sitespace.ID(in.ID))); err != nil {
+			return err
+		}
 		var err error
 		if ss, _, err = r.sitespaces.authorize(ctx, in.ID, authz.Update); err != nil {
 			return err
@@ -555,7 +794,7 @@ func (r *Resolver) moveSiteSpace(ctx context.Context, in model.MoveSiteSpaceInpu
 		}
 		pos, err := movedPosition(ctx, rows, func(x *ent.SiteSpace) (string, float64) { return x.ID, x.Position }, in.Position,
 			func(ctx context.Context, id string, p float64) error {
-				return r.db(ctx).SiteSpace.UpdateOneID(id).SetPosition(p).Exec(ctx)
+				return r.db(ctx).SiteSpace.Update().Where(sitespace.ID(id)).SetPosition(p).Exec(ctx)
 			})
 		if err != nil {
 			return err

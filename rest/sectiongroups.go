@@ -6,6 +6,7 @@ import (
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/internal/apperr"
+	"github.com/bindery/bindery/internal/id"
 	"github.com/bindery/bindery/internal/page"
 )
 
@@ -35,13 +36,18 @@ func (p params) deleteSiteSectionGroup() (model.DeleteSiteSectionGroupInput, err
 	return model.DeleteSiteSectionGroupInput{ID: g.ID}, nil
 }
 
-// removeGroupSection takes the path's section out of the path's group.
+// removeGroupSection takes the path's section out of the path's group: a
+// section that is not in the group is not found, as the path names it.
 func (p params) removeGroupSection() (model.SiteSectionGroupMembershipInput, error) {
 	g, err := p.siteSectionGroup()
 	if err != nil {
 		return model.SiteSectionGroupMembershipInput{}, err
 	}
-	return model.SiteSectionGroupMembershipInput{ID: g.ID, SectionID: p.path("siteSectionId")}, nil
+	sec, err := p.a.r.SiteSectionGroupSectionOf(p.ctx(), g, p.path("siteSectionId"))
+	if err != nil {
+		return model.SiteSectionGroupMembershipInput{}, err
+	}
+	return model.SiteSectionGroupMembershipInput{ID: g.ID, SectionID: sec.ID}, nil
 }
 
 // createSiteSectionGroupBody is the official body of adding a section
@@ -92,12 +98,17 @@ func (b *addGroupSectionBody) input(p params) (model.SiteSectionGroupMembershipI
 }
 
 // groupPointer is the official SiteSectionGroupPointer: {"type":
-// "site-section-group", "id": ID}. Groups move among groups, so a pointer
-// to a section is refused.
+// "site-section-group" or "site-section", "id": ID}. A group moves among the
+// site's top level, its groups and its sections outside groups; a section
+// in a group stands for its group (see graph/sitestructure.go).
 type groupPointer struct {
 	Type string `json:"type"`
 	ID   string `json:"id"`
 }
+
+// groupPointerTypes are the types of a groupPointer, with the prefix of the
+// IDs each names.
+var groupPointerTypes = map[string]string{"site-section-group": id.SiteSectionGroup, "site-section": id.SiteSection}
 
 type moveSiteSectionGroupBody struct {
 	Position *struct {
@@ -119,8 +130,12 @@ func (b *moveSiteSectionGroupBody) input(p params) (model.MoveSiteSectionGroupIn
 		if ptr == nil {
 			return nil, nil
 		}
-		if ptr.Type != "site-section-group" || ptr.ID == "" {
-			return nil, apperr.Invalid(field, `must be {"type": "site-section-group", "id": "<ID>"}`)
+		prefix, known := groupPointerTypes[ptr.Type]
+		switch {
+		case !known || ptr.ID == "":
+			return nil, apperr.Invalid(field, `must be {"type": "site-section-group" or "site-section", "id": "<ID>"}`)
+		case id.PrefixOf(ptr.ID) != prefix:
+			return nil, apperr.Invalid(field, "%q is not a %s", ptr.ID, ptr.Type)
 		}
 		return &ptr.ID, nil
 	}

@@ -1,7 +1,10 @@
 package rest_test
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -97,10 +100,27 @@ func TestSiteSectionGroups(t *testing.T) {
 		{Name: "add without sectionId", Method: http.MethodPost, Path: groups + "/" + gid + "/sections", Token: e.OwnerToken,
 			Body: map[string]any{}, WantStatus: http.StatusBadRequest, WantError: "sectionId"},
 		{Name: "remove a section not in the group", Method: http.MethodDelete,
-			Path: groups + "/" + gid + "/sections/" + apiSec, Token: e.OwnerToken, WantStatus: http.StatusBadRequest, WantError: "sectionId"},
-		{Name: "move before a section pointer", Method: http.MethodPost, Path: groups + "/" + gid + "/move", Token: e.OwnerToken,
-			Body:       map[string]any{"position": map[string]any{"before": map[string]any{"type": "site-section", "id": apiSec}}},
+			Path: groups + "/" + gid + "/sections/" + apiSec, Token: e.OwnerToken, WantStatus: http.StatusNotFound},
+		{Name: "remove an unknown section", Method: http.MethodDelete,
+			Path: groups + "/" + gid + "/sections/sec_nope", Token: e.OwnerToken, WantStatus: http.StatusNotFound},
+		{Name: "remove a section of another site", Method: http.MethodDelete,
+			Path: groups + "/" + gid + "/sections/" + mineSec, Token: e.OwnerToken, WantStatus: http.StatusNotFound},
+		{Name: "move before a section pointer naming a group", Method: http.MethodPost, Path: groups + "/" + gid + "/move",
+			Token: e.OwnerToken, Body: map[string]any{"position": map[string]any{"before": map[string]any{"type": "site-section", "id": g2id}}},
 			WantStatus: http.StatusBadRequest, WantError: "position.before"},
+		{Name: "move with a pointer of another type", Method: http.MethodPost, Path: groups + "/" + gid + "/move", Token: e.OwnerToken,
+			Body:       map[string]any{"position": map[string]any{"before": map[string]any{"type": "site-space", "id": apiSec}}},
+			WantStatus: http.StatusBadRequest, WantError: "position.before"},
+		{Name: "move before an unknown section", Method: http.MethodPost, Path: groups + "/" + gid + "/move", Token: e.OwnerToken,
+			Body:       map[string]any{"position": map[string]any{"before": map[string]any{"type": "site-section", "id": "sec_nope"}}},
+			WantStatus: http.StatusBadRequest, WantError: "position.before"},
+		{Name: "move before a section in another group: before that group", Method: http.MethodPost,
+			Path: groups + "/" + g2id + "/move", Token: e.OwnerToken,
+			Body:       map[string]any{"position": map[string]any{"before": map[string]any{"type": "site-section", "id": blogSec}}},
+			WantStatus: http.StatusOK, Check: func(t *testing.T, _ *servertest.Response) {
+				order := e.Walk(t, groups, e.readTok, 10)
+				assert.Less(t, slices.Index(order, g2id), slices.Index(order, gid), "%v", order)
+			}},
 		{Name: "move before an unknown group", Method: http.MethodPost, Path: groups + "/" + gid + "/move", Token: e.OwnerToken,
 			Body:       map[string]any{"position": map[string]any{"after": map[string]any{"type": "site-section-group", "id": "sgr_nope"}}},
 			WantStatus: http.StatusBadRequest, WantError: "position.after"},
@@ -134,4 +154,182 @@ func TestSiteSectionGroups(t *testing.T) {
 	n, err := e.Client.SiteSectionGroup.Query().Count(t.Context())
 	require.NoError(t, err)
 	assert.Zero(t, n, "no group is left of the deleted site")
+}
+
+// Moves of sections and groups, with sections joining and leaving groups,
+// keep the order a model predicts, through a random sequence: the model is
+// one list of the site's sections and groups, which share one order. The
+// flat list of sections, the list of groups and the published structure
+// (the top level, groups and sections outside groups, and each group's
+// sections) are all read off it. A move puts its item right before or after
+// the item it names, and an item of the top level (a group, or a section
+// outside groups) that names a section in a group goes beside that group.
+func TestSiteTopLevelMovesFollowAModel(t *testing.T) {
+	t.Parallel()
+	e := newMbEnv(t)
+	guide := e.space("Guide", "")
+	site := e.createSite(map[string]any{"title": "Docs"})["id"].(string)
+	base := "/v1/orgs/" + e.Org.ID + "/sites/" + site
+	var model []string
+	isGroup := map[string]bool{}
+	groupOf := map[string]string{}
+	for range 7 {
+		model = append(model, e.MustDo(http.MethodPost, base+"/sections", e.OwnerToken, map[string]any{"spaceId": guide},
+			http.StatusCreated)["id"].(string))
+	}
+	for i, secs := range [][]string{{model[1], model[2]}, {model[4]}, {}} {
+		g := e.MustDo(http.MethodPost, base+"/section-groups", e.OwnerToken,
+			map[string]any{"title": fmt.Sprintf("G%d", i), "sections": secs}, http.StatusCreated)["id"].(string)
+		isGroup[g] = true
+		for _, s := range secs {
+			groupOf[s] = g
+		}
+		model = append(model, g)
+	}
+
+	topLevel := func(x string) bool { return isGroup[x] || groupOf[x] == "" }
+	filter := func(keep func(string) bool) []string {
+		var out []string
+		for _, x := range model {
+			if keep(x) {
+				out = append(out, x)
+			}
+		}
+		return out
+	}
+	// published is the structure as the model has it: "id" for a section,
+	// "id[id id]" for a group with its sections; an empty group is not
+	// shown.
+	published := func() []string {
+		var out []string
+		for _, x := range filter(topLevel) {
+			if !isGroup[x] {
+				out = append(out, x)
+				continue
+			}
+			if secs := filter(func(s string) bool { return groupOf[s] == x }); len(secs) > 0 {
+				out = append(out, x+"["+strings.Join(secs, " ")+"]")
+			}
+		}
+		return out
+	}
+	check := func(step string) {
+		t.Helper()
+		require.Equal(t, filter(func(x string) bool { return !isGroup[x] }), e.Walk(t, base+"/sections", e.OwnerToken, 3),
+			"sections after %s", step)
+		require.Equal(t, filter(func(x string) bool { return isGroup[x] }), e.Walk(t, base+"/section-groups", e.OwnerToken, 2),
+			"groups after %s", step)
+		var got []string
+		st := e.MustDo(http.MethodGet, base+"/published", e.OwnerToken, nil, http.StatusOK)["structure"].(map[string]any)
+		for _, it := range st["structure"].([]any) {
+			m := it.(map[string]any)
+			if m["object"] != "site-section-group" {
+				got = append(got, m["id"].(string))
+				continue
+			}
+			var secs []string
+			for _, s := range m["sections"].([]any) {
+				secs = append(secs, s.(map[string]any)["id"].(string))
+			}
+			got = append(got, m["id"].(string)+"["+strings.Join(secs, " ")+"]")
+		}
+		require.Equal(t, published(), got, "published structure after %s", step)
+	}
+	pointer := func(mover, ref string) map[string]any {
+		switch {
+		case isGroup[mover] && isGroup[ref]:
+			return map[string]any{"type": "site-section-group", "id": ref}
+		case isGroup[mover]:
+			return map[string]any{"type": "site-section", "id": ref}
+		}
+		return map[string]any{"type": "site-section", "siteSection": ref}
+	}
+	path := func(x string) string {
+		if isGroup[x] {
+			return base + "/section-groups/" + x
+		}
+		return base + "/sections/" + x
+	}
+	check("setup")
+
+	rng := rand.New(rand.NewPCG(7, 7))
+	pick := func(from []string) string { return from[rng.IntN(len(from))] }
+	for step := range 60 {
+		mover := pick(model)
+		if !isGroup[mover] && rng.IntN(5) == 0 {
+			// A section joins a group, or leaves its own.
+			if g := groupOf[mover]; g != "" {
+				e.MustDo(http.MethodDelete, base+"/section-groups/"+g+"/sections/"+mover, e.OwnerToken, nil, http.StatusNoContent)
+				delete(groupOf, mover)
+			} else {
+				g := pick(filter(func(x string) bool { return isGroup[x] }))
+				e.MustDo(http.MethodPost, base+"/section-groups/"+g+"/sections", e.OwnerToken, map[string]any{"sectionId": mover},
+					http.StatusCreated)
+				groupOf[mover] = g
+			}
+			check(fmt.Sprintf("step %d: membership of %s", step, mover))
+			continue
+		}
+		rest := slices.DeleteFunc(slices.Clone(model), func(x string) bool { return x == mover })
+		// What the mover may name: sections, and for a group, groups too;
+		// never a section of the group moved.
+		names := func(x string) bool {
+			return (isGroup[mover] || !isGroup[x]) && (groupOf[x] == "" || groupOf[x] != mover)
+		}
+		// Where a name puts the mover: beside the named item, or, for an
+		// item of the top level, beside the group of a section in one.
+		at := func(x string) int {
+			if topLevel(mover) && !topLevel(x) {
+				x = groupOf[x]
+			}
+			return slices.Index(rest, x)
+		}
+		level := func(x string) bool { return topLevel(mover) && topLevel(x) || !topLevel(mover) && !isGroup[x] }
+		body := map[string]any{}
+		k := len(rest)
+		switch rng.IntN(4) {
+		case 0: // to the end
+		case 1: // before
+			ref := pick(filter(func(x string) bool { return x != mover && names(x) }))
+			body["position"] = map[string]any{"before": pointer(mover, ref)}
+			k = at(ref)
+		case 2: // after
+			ref := pick(filter(func(x string) bool { return x != mover && names(x) }))
+			body["position"] = map[string]any{"after": pointer(mover, ref)}
+			k = at(ref) + 1
+		default: // between two neighbours of its level, named by items that stand for them
+			var peers []string
+			for _, x := range rest {
+				if level(x) {
+					peers = append(peers, x)
+				}
+			}
+			// Names of each peer: itself, or for a group, its sections too.
+			namesOf := func(p string) []string {
+				out := filter(func(x string) bool { return x != mover && names(x) && (x == p || topLevel(mover) && groupOf[x] == p) })
+				return out
+			}
+			if len(peers) < 2 {
+				continue
+			}
+			i := rng.IntN(len(peers) - 1)
+			a, b := namesOf(peers[i]), namesOf(peers[i+1])
+			if len(a) == 0 || len(b) == 0 {
+				continue
+			}
+			body["position"] = map[string]any{"after": pointer(mover, pick(a)), "before": pointer(mover, pick(b))}
+			k = slices.Index(rest, peers[i]) + 1
+		}
+		e.MustDo(http.MethodPost, path(mover)+"/move", e.OwnerToken, body, http.StatusOK)
+		model = slices.Insert(rest, k, mover)
+		check(fmt.Sprintf("step %d: move of %s with %v", step, mover, body))
+	}
+
+	// A group named by a section of its own, or between items that are not
+	// neighbours, is a 400.
+	g := filter(func(x string) bool { return isGroup[x] })[0]
+	sec := model[0]
+	e.MustDo(http.MethodPost, base+"/section-groups/"+g+"/sections", e.OwnerToken, map[string]any{"sectionId": sec}, http.StatusCreated)
+	e.MustDo(http.MethodPost, path(g)+"/move", e.OwnerToken,
+		map[string]any{"position": map[string]any{"before": map[string]any{"type": "site-section", "id": sec}}}, http.StatusBadRequest)
 }

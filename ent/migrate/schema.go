@@ -1019,6 +1019,19 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{SiteSectionsColumns[10], SiteSectionsColumns[9]},
 			},
+			{
+				Name:    "sitesection_site_id_path",
+				Unique:  true,
+				Columns: []*schema.Column{SiteSectionsColumns[10], SiteSectionsColumns[6]},
+			},
+			{
+				Name:    "sitesection_site_default",
+				Unique:  true,
+				Columns: []*schema.Column{SiteSectionsColumns[10]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "is_default",
+				},
+			},
 		},
 	}
 	// SiteSectionGroupsColumns holds the columns for the "site_section_groups" table.
@@ -1101,6 +1114,38 @@ var (
 				Name:    "sitespace_space_id",
 				Unique:  false,
 				Columns: []*schema.Column{SiteSpacesColumns[10]},
+			},
+			{
+				Name:    "sitespace_section_path",
+				Unique:  true,
+				Columns: []*schema.Column{SiteSpacesColumns[9], SiteSpacesColumns[4]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "section_id IS NOT NULL",
+				},
+			},
+			{
+				Name:    "sitespace_root_path",
+				Unique:  true,
+				Columns: []*schema.Column{SiteSpacesColumns[8], SiteSpacesColumns[4]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "section_id IS NULL",
+				},
+			},
+			{
+				Name:    "sitespace_section_default",
+				Unique:  true,
+				Columns: []*schema.Column{SiteSpacesColumns[9]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "is_default AND section_id IS NOT NULL",
+				},
+			},
+			{
+				Name:    "sitespace_root_default",
+				Unique:  true,
+				Columns: []*schema.Column{SiteSpacesColumns[8]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "is_default AND section_id IS NULL",
+				},
 			},
 		},
 	}

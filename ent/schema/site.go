@@ -124,9 +124,14 @@ func (SiteSection) Edges() []ent.Edge {
 	}
 }
 
-// Indexes of the SiteSection.
+// Indexes of the SiteSection. A site's section paths are unique, and so is
+// its default section: the database holds both under any concurrency.
 func (SiteSection) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("site_id", "position")}
+	return []ent.Index{
+		index.Fields("site_id", "position"),
+		index.Fields("site_id", "path").Unique(),
+		index.Fields("site_id").Unique().Annotations(entsql.IndexWhere("is_default")).StorageKey("sitesection_site_default"),
+	}
 }
 
 // Annotations of the SiteSection.
@@ -210,9 +215,21 @@ func (SiteSpace) Edges() []ent.Edge {
 	}
 }
 
-// Indexes of the SiteSpace.
+// Indexes of the SiteSpace. Paths are unique among siblings, and so is the
+// default: in a section, or at the site's root (section_id null, which a
+// unique index would count as distinct, hence the partial indexes).
 func (SiteSpace) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("site_id", "section_id", "position"), index.Fields("space_id")}
+	return []ent.Index{
+		index.Fields("site_id", "section_id", "position"), index.Fields("space_id"),
+		index.Fields("section_id", "path").Unique().Annotations(entsql.IndexWhere("section_id IS NOT NULL")).
+			StorageKey("sitespace_section_path"),
+		index.Fields("site_id", "path").Unique().Annotations(entsql.IndexWhere("section_id IS NULL")).
+			StorageKey("sitespace_root_path"),
+		index.Fields("section_id").Unique().Annotations(entsql.IndexWhere("is_default AND section_id IS NOT NULL")).
+			StorageKey("sitespace_section_default"),
+		index.Fields("site_id").Unique().Annotations(entsql.IndexWhere("is_default AND section_id IS NULL")).
+			StorageKey("sitespace_root_default"),
+	}
 }
 
 // Annotations of the SiteSpace.

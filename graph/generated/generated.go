@@ -16010,7 +16010,9 @@ type SiteSpaceURLs {
 
 """
 Where a site-space or section goes among its siblings: before or after one
-of them (both: between two adjacent ones); neither puts it last.
+of them (both: between two adjacent ones); neither puts it last. A section
+outside groups goes among the site's top level, where a section in a group
+stands for its group.
 """
 input SitePositionInput {
   "A sibling to put it just before."
@@ -16205,7 +16207,7 @@ type MoveSiteSpacePayload {
 }
 
 extend type Site {
-  "The site's section groups, in the site's order."
+  "The site's section groups, in the site's order (which they share with its sections)."
   sectionGroups(
     "Returns the first n items."
     first: Int
@@ -16228,11 +16230,16 @@ extend type SiteSection {
   sectionGroup: SiteSectionGroup
 }
 
-"Where a section group goes among the site's groups: before or after one of them (both: between two adjacent ones); neither puts it last."
+"""
+Where a section group goes among the site's top level, its groups and its
+sections outside groups: before or after one of them (both: between two
+adjacent ones); neither puts it last. A section in another group stands for
+that group; a section of the group moved is a BAD_USER_INPUT.
+"""
 input SiteSectionGroupPositionInput {
-  "The group it goes before."
+  "The group or section it goes before."
   before: ID
-  "The group it goes after."
+  "The group or section it goes after."
   after: ID
 }
 
@@ -16253,7 +16260,10 @@ extend type Mutation {
   addSiteSectionToGroup(input: SiteSectionGroupMembershipInput!): SiteSectionGroupMembershipPayload!
   "Takes a section out of a group. Needs the admin role on the site."
   removeSiteSectionFromGroup(input: SiteSectionGroupMembershipInput!): SiteSectionGroupMembershipPayload!
-  "Moves a section group among the site's groups. Needs the admin role on the site."
+  """
+  Moves a section group among the site's groups and sections outside groups.
+  Needs the admin role on the site.
+  """
   moveSiteSectionGroup(input: MoveSiteSectionGroupInput!): MoveSiteSectionGroupPayload!
 }
 
@@ -16333,11 +16343,11 @@ type SiteSectionGroupMembershipPayload {
   clientMutationId: String
 }
 
-"A section group to move among its site's groups."
+"A section group to move among its site's groups and sections outside groups."
 input MoveSiteSectionGroupInput {
   "The group."
   id: ID!
-  "Groups of the same site; absent puts it last."
+  "Groups or sections of the same site; absent puts it last."
   position: SiteSectionGroupPositionInput
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -16407,9 +16417,11 @@ type PublishedSite {
   "Whether the site is arranged in sections (SECTIONS) or has site-spaces at its root (SITE_SPACES)."
   structureType: PublishedSiteStructureType!
   """
-  The sections the reader sees, in order, each with the site-spaces of it
-  the reader sees; empty for a site without sections. A section's group is
-  its sectionGroup.
+  The sections the reader sees, as the site shows them: its top level
+  (groups and sections outside groups) in order, a group's sections
+  together where the group is. Each comes with the site-spaces of it the
+  reader sees; empty for a site without sections. A section's group is its
+  sectionGroup.
   """
   sections: [PublishedSiteSection!]!
   "For a site without sections, its site-spaces the reader sees, in order; empty otherwise."

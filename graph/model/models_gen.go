@@ -1159,11 +1159,11 @@ type MovePagePayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
-// A section group to move among its site's groups.
+// A section group to move among its site's groups and sections outside groups.
 type MoveSiteSectionGroupInput struct {
 	// The group.
 	ID string `json:"id"`
-	// Groups of the same site; absent puts it last.
+	// Groups or sections of the same site; absent puts it last.
 	Position *SiteSectionGroupPositionInput `json:"position,omitempty"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -1444,9 +1444,11 @@ type PublishedSite struct {
 	Site *ent.Site `json:"site"`
 	// Whether the site is arranged in sections (SECTIONS) or has site-spaces at its root (SITE_SPACES).
 	StructureType PublishedSiteStructureType `json:"structureType"`
-	// The sections the reader sees, in order, each with the site-spaces of it
-	// the reader sees; empty for a site without sections. A section's group is
-	// its sectionGroup.
+	// The sections the reader sees, as the site shows them: its top level
+	// (groups and sections outside groups) in order, a group's sections
+	// together where the group is. Each comes with the site-spaces of it the
+	// reader sees; empty for a site without sections. A section's group is its
+	// sectionGroup.
 	Sections []*PublishedSiteSection `json:"sections"`
 	// For a site without sections, its site-spaces the reader sees, in order; empty otherwise.
 	SiteSpaces []*ent.SiteSpace `json:"siteSpaces"`
@@ -1800,7 +1802,9 @@ type SiteAdaptiveSchema struct {
 }
 
 // Where a site-space or section goes among its siblings: before or after one
-// of them (both: between two adjacent ones); neither puts it last.
+// of them (both: between two adjacent ones); neither puts it last. A section
+// outside groups goes among the site's top level, where a section in a group
+// stands for its group.
 type SitePositionInput struct {
 	// A sibling to put it just before.
 	Before *string `json:"before,omitempty"`
@@ -1876,11 +1880,14 @@ type SiteSectionGroupMembershipPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
-// Where a section group goes among the site's groups: before or after one of them (both: between two adjacent ones); neither puts it last.
+// Where a section group goes among the site's top level, its groups and its
+// sections outside groups: before or after one of them (both: between two
+// adjacent ones); neither puts it last. A section in another group stands for
+// that group; a section of the group moved is a BAD_USER_INPUT.
 type SiteSectionGroupPositionInput struct {
-	// The group it goes before.
+	// The group or section it goes before.
 	Before *string `json:"before,omitempty"`
-	// The group it goes after.
+	// The group or section it goes after.
 	After *string `json:"after,omitempty"`
 }
 

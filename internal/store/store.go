@@ -21,6 +21,7 @@ import (
 	"github.com/bindery/bindery/ent"
 	// The schema's defaults, validators and hooks, for every client Open makes.
 	_ "github.com/bindery/bindery/ent/runtime"
+	"github.com/bindery/bindery/internal/apperr"
 )
 
 // DefaultDSN is the embedded default: a SQLite file in the working directory.
@@ -202,10 +203,35 @@ func (d *DB) Ping(ctx context.Context) error { return d.SQL.PingContext(ctx) }
 // nil. The transaction's client is in the context fn receives, see
 // ent.FromContext. A transaction already in ctx is joined instead, so that
 // nested calls stay atomic.
-func WithTx(ctx context.Context, client *ent.Client, fn func(ctx context.Context, tx *ent.Client) error) (err error) {
+//
+// A transaction that the database gives up on (a deadlock or serialization
+// failure on PostgreSQL, a busy or locked database on SQLite, see Retryable)
+// is run again from the start, up to maxAttempts in all, a short random
+// while apart; after the last, WithTx returns a Conflict (apperr) that asks
+// the client to try again. Only the outermost call retries: a joined
+// transaction is the caller's, and is already lost. So fn may run more than
+// once, and must leave nothing behind outside the transaction that a rerun
+// would not overwrite.
+func WithTx(ctx context.Context, client *ent.Client, fn func(ctx context.Context, tx *ent.Client) error) error {
 	if tx := ent.TxFromContext(ctx); tx != nil {
 		return fn(ctx, tx.Client())
 	}
+	for attempt := 1; ; attempt++ {
+		err := runTx(ctx, client, fn)
+		if err == nil || !Retryable(err) {
+			return err
+		}
+		if attempt == maxAttempts {
+			return fmt.Errorf("%w (after %d attempts: %w)", apperr.Conflictf(busyMessage), attempt, err)
+		}
+		if err := pause(ctx, attempt); err != nil {
+			return err
+		}
+	}
+}
+
+// runTx is one attempt of WithTx.
+func runTx(ctx context.Context, client *ent.Client, fn func(ctx context.Context, tx *ent.Client) error) (err error) {
 	tx, err := client.Tx(ctx)
 	if err != nil {
 		return fmt.Errorf("starting transaction: %w", err)
