@@ -41,6 +41,9 @@ func (o *Opt[T]) UnmarshalJSON(b []byte) error {
 	return strictUnmarshal(b, &o.Value)
 }
 
+// nullable marks Opt as the one kind of member that may be null.
+func (Opt[T]) nullable() {}
+
 // Ptr returns the value, or nil when absent or null.
 func (o Opt[T]) Ptr() *T {
 	if !o.Set || o.Null {
@@ -64,7 +67,9 @@ func (o Opt[T]) Omittable() graphql.Omittable[*T] {
 // handler repeats them:
 //
 //	rest:"required"     the member must be present and not null;
-//	rest:"nonnull"      the member may be absent but not null (a pointer);
+//	rest:"nonnull"      the member may be absent but not null (a pointer),
+//	                    which every member but an Opt is: the tag says so
+//	                    where a reader might wonder;
 //	rest:"unsupported"  the member is in the official API but Bindery does
 //	                    not implement it, and says so rather than ignore it.
 //
@@ -88,6 +93,10 @@ type member struct {
 	index int
 	name  string
 	rule  rule
+	// nullable is set for an Opt, whose null removes a value: null is
+	// refused for every other member, as the official spec marks them
+	// (a null there would read as absent and change nothing, silently).
+	nullable bool
 }
 
 // bodyDecoder decodes the body of one operation into its body struct.
@@ -117,7 +126,8 @@ func decoderFor[B any]() bodyDecoder {
 		if r == nonNull && f.Type.Kind() != reflect.Pointer {
 			panic(fmt.Sprintf("rest: body %s.%s is nonnull but not a pointer: absent would read as a zero value", t, f.Name))
 		}
-		d.members = append(d.members, member{index: i, name: name, rule: r})
+		_, nullable := reflect.Zero(f.Type).Interface().(interface{ nullable() })
+		d.members = append(d.members, member{index: i, name: name, rule: r, nullable: nullable})
 	}
 	return d
 }
@@ -145,7 +155,7 @@ func (d bodyDecoder) decode(r *http.Request, dst any) error {
 		case m.rule == unsupported:
 			refused = append(refused, m)
 			continue
-		case m.rule == nonNull && null:
+		case null && !m.nullable:
 			nulls = append(nulls, m)
 			continue
 		}

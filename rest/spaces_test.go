@@ -292,8 +292,9 @@ func TestCreateSpace(t *testing.T) {
 			map[string]any{"title": "Untitled"}), keep),
 		withCheck(post("title and emoji at the limit", s.admin, map[string]any{"title": spTitle50, "emoji": spEmoji50},
 			http.StatusCreated, map[string]any{"title": spTitle50, "emoji": spEmoji50}), keep),
-		withCheck(post("null members are absent", s.admin, map[string]any{"emoji": nil, "parent": nil, "language": nil, "editMode": nil},
-			http.StatusCreated, map[string]any{"title": "Untitled"}), keep),
+		post("null members are refused: the spec marks none nullable", s.admin,
+			map[string]any{"emoji": nil, "parent": nil, "language": nil, "editMode": nil}, http.StatusBadRequest, nil),
+		post("a null title is refused", s.admin, map[string]any{"title": nil}, http.StatusBadRequest, nil),
 		withCheck(post("a creator may create at the top level", s.creator, map[string]any{"title": "Mine"}, http.StatusCreated,
 			map[string]any{"title": "Mine", "permissions": map[string]any{"edit": true, "admin": false}}), keep),
 		post("title over the limit", s.admin, map[string]any{"title": spTitle51}, http.StatusBadRequest, nil),
@@ -321,14 +322,14 @@ func TestCreateSpace(t *testing.T) {
 		{Name: "another organization", Method: http.MethodPost, Path: "/v1/orgs/" + s.other.ID + "/spaces", Token: s.admin,
 			Body: map[string]any{"title": "x"}, WantStatus: http.StatusNotFound},
 	})
-	require.Len(t, created, 6)
+	require.Len(t, created, 5)
 	// A new space goes last among its siblings.
 	assert.Equal(t, append([]string{col, first}, created[1:]...), s.order(s.Org.ID, ""))
 	assert.Equal(t, created[:1], s.order(s.Org.ID, col))
 	// Refused requests created nothing.
 	n, err := s.Client.Space.Query().Where(space.OrganizationID(s.Org.ID)).Count(context.Background())
 	require.NoError(t, err)
-	assert.Equal(t, 7, n)
+	assert.Equal(t, 6, n)
 	// Each space starts with its own empty revision.
 	for _, id := range created {
 		sp := s.load(id)
