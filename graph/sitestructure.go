@@ -607,10 +607,37 @@ func (r *Resolver) moveSiteSection(ctx context.Context, in model.MoveSiteSection
 		if err != nil {
 			return err
 		}
+		if sec.GroupID != nil && placedOutsideGroup(items, *sec.GroupID, in.Position) {
+			// A section of a group placed beside a section outside its
+			// group takes its group there: at the top level the group
+			// stands for it, and the published structure shows it there.
+			if err := r.db(ctx).SiteSectionGroup.Update().Where(sitesectiongroup.ID(*sec.GroupID)).
+				SetPosition(pos).Exec(ctx); err != nil {
+				return err
+			}
+		}
 		sec, err = sec.Update().SetPosition(pos).Save(ctx)
 		return err
 	})
 	return sec, err
+}
+
+// placedOutsideGroup reports whether a position names a section that is not
+// in the group.
+func placedOutsideGroup(items []siteItem, groupID string, pos *model.SitePositionInput) bool {
+	if pos == nil {
+		return false
+	}
+	for _, ref := range []*string{pos.Before, pos.After} {
+		if ref == nil {
+			continue
+		}
+		i := slices.IndexFunc(items, func(it siteItem) bool { return it.ID == *ref })
+		if i >= 0 && !items[i].isGroup() && (items[i].GroupID == nil || *items[i].GroupID != groupID) {
+			return true
+		}
+	}
+	return false
 }
 
 // movedPosition returns the position of a site-space moved to pos among

@@ -287,16 +287,17 @@ func TestSiteTopLevelMovesFollowAModel(t *testing.T) {
 		level := func(x string) bool { return topLevel(mover) && topLevel(x) || !topLevel(mover) && !isGroup[x] }
 		body := map[string]any{}
 		k := len(rest)
+		var refs []string
 		switch rng.IntN(4) {
 		case 0: // to the end
 		case 1: // before
 			ref := pick(filter(func(x string) bool { return x != mover && names(x) }))
 			body["position"] = map[string]any{"before": pointer(mover, ref)}
-			k = at(ref)
+			k, refs = at(ref), []string{ref}
 		case 2: // after
 			ref := pick(filter(func(x string) bool { return x != mover && names(x) }))
 			body["position"] = map[string]any{"after": pointer(mover, ref)}
-			k = at(ref) + 1
+			k, refs = at(ref)+1, []string{ref}
 		default: // between two neighbours of its level, named by items that stand for them
 			var peers []string
 			for _, x := range rest {
@@ -317,18 +318,28 @@ func TestSiteTopLevelMovesFollowAModel(t *testing.T) {
 			if len(a) == 0 || len(b) == 0 {
 				continue
 			}
-			body["position"] = map[string]any{"after": pointer(mover, pick(a)), "before": pointer(mover, pick(b))}
-			k = slices.Index(rest, peers[i]) + 1
+			after, before := pick(a), pick(b)
+			body["position"] = map[string]any{"after": pointer(mover, after), "before": pointer(mover, before)}
+			k, refs = slices.Index(rest, peers[i])+1, []string{after, before}
 		}
 		e.MustDo(http.MethodPost, path(mover)+"/move", e.OwnerToken, body, http.StatusOK)
 		model = slices.Insert(rest, k, mover)
+		if g := groupOf[mover]; g != "" && slices.ContainsFunc(refs, func(x string) bool { return groupOf[x] != g }) {
+			// A section placed beside one outside its group takes its
+			// group along, just after it.
+			model = slices.DeleteFunc(model, func(x string) bool { return x == g })
+			model = slices.Insert(model, slices.Index(model, mover)+1, g)
+		}
 		check(fmt.Sprintf("step %d: move of %s with %v", step, mover, body))
 	}
 
 	// A group named by a section of its own, or between items that are not
 	// neighbours, is a 400.
 	g := filter(func(x string) bool { return isGroup[x] })[0]
-	sec := model[0]
+	sec := filter(func(x string) bool { return !isGroup[x] && groupOf[x] != g })[0]
+	if groupOf[sec] != "" {
+		e.MustDo(http.MethodDelete, base+"/section-groups/"+groupOf[sec]+"/sections/"+sec, e.OwnerToken, nil, http.StatusNoContent)
+	}
 	e.MustDo(http.MethodPost, base+"/section-groups/"+g+"/sections", e.OwnerToken, map[string]any{"sectionId": sec}, http.StatusCreated)
 	e.MustDo(http.MethodPost, path(g)+"/move", e.OwnerToken,
 		map[string]any{"position": map[string]any{"before": map[string]any{"type": "site-section", "id": sec}}}, http.StatusBadRequest)
