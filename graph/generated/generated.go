@@ -15627,7 +15627,7 @@ input CreateSAMLProviderInput {
   ssoURL: String
   "The identity provider's entity ID, at most 1024 characters."
   entityID: String
-  "The identity provider's PEM-encoded X.509 certificate, at most 10000 characters."
+  "The identity provider's X.509 certificate, at most 10000 characters: PEM, or the bare base64 DER of its metadata's <ds:X509Certificate> (whitespace allowed). Stored and returned as PEM."
   certificate: String
   "A team of the organization that members signing in through it join."
   defaultTeamId: ID
@@ -15655,7 +15655,7 @@ input UpdateSAMLProviderInput {
   ssoURL: String @goField(omittable: true)
   "The identity provider's entity ID, at most 1024 characters; null removes it, absent keeps it."
   entityID: String @goField(omittable: true)
-  "The identity provider's PEM-encoded X.509 certificate, at most 10000 characters; null removes it, absent keeps it."
+  "The identity provider's X.509 certificate, at most 10000 characters: PEM or bare base64 DER, stored as PEM; null removes it, absent keeps it."
   certificate: String @goField(omittable: true)
   "A team of the organization that members signing in through it join; null removes it, absent keeps it."
   defaultTeamId: ID @goField(omittable: true)

@@ -283,7 +283,7 @@ type CreateSAMLProviderInput struct {
 	SsoURL *string `json:"ssoURL,omitempty"`
 	// The identity provider's entity ID, at most 1024 characters.
 	EntityID *string `json:"entityID,omitempty"`
-	// The identity provider's PEM-encoded X.509 certificate, at most 10000 characters.
+	// The identity provider's X.509 certificate, at most 10000 characters: PEM, or the bare base64 DER of its metadata's <ds:X509Certificate> (whitespace allowed). Stored and returned as PEM.
 	Certificate *string `json:"certificate,omitempty"`
 	// A team of the organization that members signing in through it join.
 	DefaultTeamID *string `json:"defaultTeamId,omitempty"`
@@ -2386,7 +2386,7 @@ type UpdateSAMLProviderInput struct {
 	SsoURL graphql.Omittable[*string] `json:"ssoURL,omitempty"`
 	// The identity provider's entity ID, at most 1024 characters; null removes it, absent keeps it.
 	EntityID graphql.Omittable[*string] `json:"entityID,omitempty"`
-	// The identity provider's PEM-encoded X.509 certificate, at most 10000 characters; null removes it, absent keeps it.
+	// The identity provider's X.509 certificate, at most 10000 characters: PEM or bare base64 DER, stored as PEM; null removes it, absent keeps it.
 	Certificate graphql.Omittable[*string] `json:"certificate,omitempty"`
 	// A team of the organization that members signing in through it join; null removes it, absent keeps it.
 	DefaultTeamID graphql.Omittable[*string] `json:"defaultTeamId,omitempty"`
