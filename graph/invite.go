@@ -459,8 +459,8 @@ func (r *Resolver) joinOrganization(ctx context.Context, in model.JoinOrganizati
 // may not act on, the same as for one that does not exist.
 func invitationNotFound() error { return apperr.NotFoundf("Invitation not found") }
 
-// invitation loads an invitation by email by its ID, for its invitee or its
-// organization's admins, who decide what they may do with it.
+// invitationByID loads an invitation by email by its ID, unauthorized: its
+// callers let its invitee or its organization's admins act on it.
 func (r *Resolver) invitationByID(ctx context.Context, id string) (*ent.Invite, error) {
 	i, err := r.db(ctx).Invite.Query().Where(invite.ID(id), invite.KindEQ(enum.InviteKindEmail)).
 		Only(internal(ctx, "an invitation by its ID, which its invitee or an admin of its organization acts on"))
