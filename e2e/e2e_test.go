@@ -14,6 +14,8 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"encoding/base64"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"image"
@@ -61,10 +63,12 @@ func TestGitBookClient(t *testing.T) {
 // reading a public space of another organization as a stranger, with /v1
 // and GraphQL showing the same organization, parent and authors, and no
 // email; finding a broken link, fixing it in a change request and merging
-// it; administering the organization: invites by email and by link, a
-// team's access, the last admin; and publishing a site with sections, a
-// group, a redirect, visitor authentication, adaptive content and a share
-// link, read by a stranger.
+// it; administering the organization: invites by email (each accepted by
+// its invitee) and by link, a team's access, the last admin, a SAML
+// provider with the certificate of IdP metadata; publishing a site with
+// sections, a group, a redirect, visitor authentication, adaptive content
+// and a share link, read by a stranger; and a translation in the official
+// form.
 func TestGitBookClientFlows(t *testing.T) {
 	dir := prepare(t)
 	e := servertest.New(t, func(c *config.Config) { c.ImportAllowPrivate = true })
@@ -126,13 +130,22 @@ func TestGitBookClientFlows(t *testing.T) {
 		"BINDERY_PUBLIC="+public,
 		"BINDERY_STRANGER="+e.Token(e.User("stranger@nowhere.example")),
 		"BINDERY_IMPORT_LINKS="+src.URL+"/docs.zip",
-		// The people the flow invites, and their tokens: users invited by
-		// email have none, so the test issues them, as `bindery token
-		// create` would.
+		// The people the flow invites, who have accounts, and their tokens,
+		// which the test issues as `bindery token create` would: each
+		// accepts their invitation with theirs.
 		"BINDERY_INVITEES=ann@acme.example,bob@acme.example",
 		"BINDERY_INVITEE_TOKENS="+e.Token(e.User("ann@acme.example"))+","+e.Token(e.User("bob@acme.example")),
 		"BINDERY_JOINER="+e.Token(e.User("carol@else.example")),
+		"BINDERY_SAML_CERT="+bareDER(t, servertest.Certificate(t)),
 	)
+}
+
+// bareDER is a PEM certificate as SAML metadata carries it: the base64 of
+// its DER, without the PEM lines.
+func bareDER(t *testing.T, cert string) string {
+	block, _ := pem.Decode([]byte(cert))
+	require.NotNil(t, block)
+	return base64.StdEncoding.EncodeToString(block.Bytes)
 }
 
 // TestGraphQLOverHTTPAudit runs graphql-http's server audits against

@@ -15,11 +15,17 @@
 //      longer broken while it still is in the space; merge; see it ok.
 //      Search finds the imported pages, and the merged page once merged, in
 //      the space and in the organization.
-//   4. Administer the organization: invite two people by email, put one in
-//      a team with access to a private space, see the space among that
-//      member's spaces and read it with their token (not with the other's);
-//      create a link invite and join with a third person's token; demoting
-//      the last admin is a conflict.
+//   4. Administer the organization: invite two people who have accounts by
+//      email, which makes them members only once each accepts the
+//      invitation with their own token (no one else can); put one in a team
+//      with access to a private space, see the space among that member's
+//      spaces and read it with their token (not with the other's); create a
+//      link invite and join with a third person's token; demoting the last
+//      admin is a conflict; add a SAML provider with the bare base64 DER
+//      certificate of an identity provider's metadata.
+//   5. Publish a site (see below).
+//   6. Translate: create a translation in the official form (a source space
+//      and a language) and give it instructions.
 //
 // Environment:
 //   BINDERY_URL       base URL of a running server (the client appends /v1)
@@ -32,10 +38,13 @@
 //   BINDERY_IMPORT_LINKS  URL of a zip of markdown documents: getting-started.md
 //                     links to setup.md#steps and to faq.md, which is missing
 //   BINDERY_INVITEES  two emails, comma-separated, of people of no organization
-//   BINDERY_INVITEE_TOKENS  their API tokens, in the same order (users invited by
-//                     email get no token; the test issues them, as
-//                     `bindery token create` does)
+//                     who have accounts
+//   BINDERY_INVITEE_TOKENS  their API tokens, in the same order (the test
+//                     issues them, as `bindery token create` does), with which
+//                     each accepts their invitation
 //   BINDERY_JOINER    an API token of a third person of no organization
+//   BINDERY_SAML_CERT a self-signed X.509 certificate as bare base64 DER, as
+//                     the <ds:X509Certificate> of SAML metadata carries it
 //
 // Prints one line per step and exits 1 if any failed. Run by e2e/e2e_test.go.
 
@@ -46,7 +55,7 @@ import { steps } from './steps.mjs';
 
 const env = process.env;
 for (const k of ['BINDERY_URL', 'BINDERY_TOKEN', 'BINDERY_ORG', 'BINDERY_IMPORT', 'BINDERY_PUBLIC', 'BINDERY_STRANGER',
-  'BINDERY_IMPORT_LINKS', 'BINDERY_INVITEES', 'BINDERY_INVITEE_TOKENS', 'BINDERY_JOINER']) {
+  'BINDERY_IMPORT_LINKS', 'BINDERY_INVITEES', 'BINDERY_INVITEE_TOKENS', 'BINDERY_JOINER', 'BINDERY_SAML_CERT']) {
   if (!env[k]) {
     console.error(`gitbook-flows: set ${k}`);
     process.exit(2);
@@ -207,14 +216,38 @@ const ann = new GitBookAPI({ endpoint, authToken: annToken });
 const bob = new GitBookAPI({ endpoint, authToken: bobToken });
 const joiner = new GitBookAPI({ endpoint, authToken: env.BINDERY_JOINER });
 let annId, bobId, privateSpace, team, invite;
-await step('orgs.inviteUsersToOrganization(org, {emails, role}): two people by email', async () => {
+await step('orgs.inviteUsersToOrganization(org, {emails, role}): two people with accounts are invited, not added', async () => {
   const { data } = await admin.orgs.inviteUsersToOrganization(org, { emails: invitees, role: 'read' });
-  assert.equal(data.users.length, 2);
-  assert.equal(data.invited, 2);
-  [annId, bobId] = data.users;
-  const { data: member } = await admin.orgs.getMemberInOrganizationById(org, annId);
-  assert.equal(member.role, 'read');
-  return data.users.join(', ');
+  assert.deepEqual(data, { users: [], invited: 2, failedSSOEmails: [] }, 'no member, two invitations, no account revealed');
+  ({ data: { id: annId } } = await ann.user.getAuthenticatedUser());
+  ({ data: { id: bobId } } = await bob.user.getAuthenticatedUser());
+  await assert.rejects(admin.orgs.getMemberInOrganizationById(org, annId), (err) => err.code === 404, 'not a member yet');
+  await assert.rejects(admin.users.getUserById(annId), (err) => err.code === 404, 'their account stays theirs');
+  await assert.rejects(ann.orgs.getOrganizationById(org), (err) => err.code === 404);
+}, { fatal: true });
+// invitationOf is the invitation waiting for a token's user, as GraphQL
+// lists it for them.
+async function invitationOf(token) {
+  const data = await graphql(token, `{ invitations(first: 10) { nodes { id role organization { id } } } }`);
+  const mine = data.invitations.nodes.filter((i) => i.organization.id === org);
+  assert.equal(mine.length, 1, 'one invitation to the organization');
+  return mine[0];
+}
+await step('orgs.joinOrganizationWithInvite(org, invitation) by each invitee: pending, then accepted', async () => {
+  const annInvite = await invitationOf(annToken);
+  assert.equal(annInvite.role, 'READ');
+  await assert.rejects(joiner.orgs.joinOrganizationWithInvite(org, annInvite.id), (err) => err.code === 404,
+    'only the invitee accepts');
+  await ann.orgs.joinOrganizationWithInvite(org, annInvite.id);
+  await ann.orgs.joinOrganizationWithInvite(org, annInvite.id); // again: nothing changes
+  await bob.orgs.joinOrganizationWithInvite(org, (await invitationOf(bobToken)).id);
+  for (const id of [annId, bobId]) {
+    const { data: member } = await admin.orgs.getMemberInOrganizationById(org, id);
+    assert.equal(member.role, 'read');
+  }
+  const { data: seen } = await ann.orgs.getOrganizationById(org);
+  assert.equal(seen.id, org);
+  return `${annId}, ${bobId}`;
 }, { fatal: true });
 await step('a private space, a team with access to it, the first invitee in the team', async () => {
   ({ data: privateSpace } = await admin.orgs.createSpace(org, { title: 'Private plans' }));
@@ -262,6 +295,20 @@ await step('orgs.updateMemberInOrganizationById(org, last admin, {role: read}): 
     (err) => err.code === 409 && /last admin/.test(err.errorMessage));
   const { data: member } = await admin.orgs.getMemberInOrganizationById(org, me.id);
   assert.equal(member.role, 'admin');
+});
+
+await step('orgs.createOrganizationSamlProvider(org, {certificate}): bare base64 DER from IdP metadata', async () => {
+  // As metadata wraps it: 64 characters a line, indented.
+  const wrapped = `\n      ${env.BINDERY_SAML_CERT.match(/.{1,64}/g).join('\n      ')}\n    `;
+  const { data } = await admin.orgs.createOrganizationSamlProvider(org, {
+    label: 'Okta', ssoURL: 'https://idp.example.com/sso', entityID: 'https://idp.example.com/metadata', certificate: wrapped,
+  });
+  assert.equal(data.status, 'active');
+  assert.match(data.certificate, /^-----BEGIN CERTIFICATE-----\n/, 'stored and answered as PEM');
+  assert.equal(data.certificate.replace(/-----[A-Z ]+-----|\s/g, ''), env.BINDERY_SAML_CERT, 'the same certificate');
+  await assert.rejects(admin.orgs.createOrganizationSamlProvider(org, { label: 'Broken', certificate: 'MIIB!!' }),
+    (err) => err.code === 400 && /certificate/.test(err.errorMessage));
+  return data.id;
 });
 
 // --- 5. Publish a site -----------------------------------------------------
@@ -337,6 +384,32 @@ await step('orgs.createSiteShareLink: a share-link site read with its key', asyn
   const { data } = await stranger.orgs.getPublishedContentSite(org, site.id, { shareKey });
   assert.equal(data.site.id, site.id);
   await assert.rejects(stranger.orgs.getPublishedContentSite(org, site.id, { shareKey: 'nope' }), (err) => err.code === 404);
+});
+
+// --- 6. Translate --------------------------------------------------------
+
+let translation;
+await step('orgs.createTranslation(org, {language, source: {space, language}}): the official form', async () => {
+  const { data: guide } = await admin.orgs.createSpace(org, { title: 'Handbook' });
+  ({ data: translation } = await admin.orgs.createTranslation(org, { language: 'fr', source: { space: guide.id, language: 'en' } }));
+  assert.equal(translation.language, 'fr');
+  assert.deepEqual(translation.source, { space: guide.id, language: 'en' });
+  assert.equal(translation.status, 'pending', 'Bindery runs no machine translation');
+  assert.equal(translation.stats.runs, 0);
+  assert.equal(translation.title, 'Handbook (fr)', "the contract's title, named after the source");
+  assert.deepEqual(translation.languages, ['fr']);
+  return translation.id;
+});
+await step('orgs.updateTranslation(org, translation, {instructions})', async () => {
+  const instructions = {
+    object: 'document', data: {},
+    nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Keep product names in English.', marks: [] }] }] }],
+  };
+  const { data } = await admin.orgs.updateTranslation(org, translation.id, { instructions });
+  assert.deepEqual(data.instructions, instructions);
+  assert.equal(data.title, 'Handbook (fr)', 'the rest stays');
+  const { data: again } = await admin.orgs.getTranslation(org, translation.id);
+  assert.deepEqual(again.instructions, instructions);
 });
 
 finish();

@@ -5959,6 +5959,22 @@ func (c *TranslationSettingsClient) QueryOrganization(_m *TranslationSettings) *
 	return query
 }
 
+// QuerySourceSpace queries the source_space edge of a TranslationSettings.
+func (c *TranslationSettingsClient) QuerySourceSpace(_m *TranslationSettings) *SpaceQuery {
+	query := (&SpaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(translationsettings.Table, translationsettings.FieldID, id),
+			sqlgraph.To(space.Table, space.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, translationsettings.SourceSpaceTable, translationsettings.SourceSpaceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *TranslationSettingsClient) Hooks() []Hook {
 	hooks := c.hooks.TranslationSettings

@@ -17,7 +17,7 @@ import (
 	"github.com/bindery/bindery/internal/enum"
 )
 
-// An invite link to an organization: its ID is the link's secret, and whoever holds it joins with its role.
+// An invitation to an organization: an invite link, whose ID is its secret and whose holder joins with its role, or an invitation by email, which only the user of that address accepts.
 type Invite struct {
 	config `json:"-"`
 	// ID of the ent.
@@ -29,7 +29,7 @@ type Invite struct {
 	OrganizationID string `json:"organization_id,omitempty"`
 	// Kind holds the value of the "kind" field.
 	Kind enum.InviteKind `json:"kind,omitempty"`
-	// The organization role the link gives; null for a guest.
+	// The organization role it gives; null for a guest.
 	Role *enum.Role `json:"role,omitempty"`
 	// SpaceID holds the value of the "space_id" field.
 	SpaceID *string `json:"space_id,omitempty"`

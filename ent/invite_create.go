@@ -470,6 +470,18 @@ func (u *InviteUpsert) ClearRole() *InviteUpsert {
 	return u
 }
 
+// SetSSO sets the "sso" field.
+func (u *InviteUpsert) SetSSO(v bool) *InviteUpsert {
+	u.Set(invite.FieldSSO, v)
+	return u
+}
+
+// UpdateSSO sets the "sso" field to the value that was provided on create.
+func (u *InviteUpsert) UpdateSSO() *InviteUpsert {
+	u.SetExcluded(invite.FieldSSO)
+	return u
+}
+
 // SetAcceptedAt sets the "accepted_at" field.
 func (u *InviteUpsert) SetAcceptedAt(v time.Time) *InviteUpsert {
 	u.Set(invite.FieldAcceptedAt, v)
@@ -523,9 +535,6 @@ func (u *InviteUpsertOne) UpdateNewValues() *InviteUpsertOne {
 		if _, exists := u.create.mutation.Email(); exists {
 			s.SetIgnore(invite.FieldEmail)
 		}
-		if _, exists := u.create.mutation.SSO(); exists {
-			s.SetIgnore(invite.FieldSSO)
-		}
 		if _, exists := u.create.mutation.CreatedByID(); exists {
 			s.SetIgnore(invite.FieldCreatedByID)
 		}
@@ -578,6 +587,20 @@ func (u *InviteUpsertOne) UpdateRole() *InviteUpsertOne {
 func (u *InviteUpsertOne) ClearRole() *InviteUpsertOne {
 	return u.Update(func(s *InviteUpsert) {
 		s.ClearRole()
+	})
+}
+
+// SetSSO sets the "sso" field.
+func (u *InviteUpsertOne) SetSSO(v bool) *InviteUpsertOne {
+	return u.Update(func(s *InviteUpsert) {
+		s.SetSSO(v)
+	})
+}
+
+// UpdateSSO sets the "sso" field to the value that was provided on create.
+func (u *InviteUpsertOne) UpdateSSO() *InviteUpsertOne {
+	return u.Update(func(s *InviteUpsert) {
+		s.UpdateSSO()
 	})
 }
 
@@ -803,9 +826,6 @@ func (u *InviteUpsertBulk) UpdateNewValues() *InviteUpsertBulk {
 			if _, exists := b.mutation.Email(); exists {
 				s.SetIgnore(invite.FieldEmail)
 			}
-			if _, exists := b.mutation.SSO(); exists {
-				s.SetIgnore(invite.FieldSSO)
-			}
 			if _, exists := b.mutation.CreatedByID(); exists {
 				s.SetIgnore(invite.FieldCreatedByID)
 			}
@@ -859,6 +879,20 @@ func (u *InviteUpsertBulk) UpdateRole() *InviteUpsertBulk {
 func (u *InviteUpsertBulk) ClearRole() *InviteUpsertBulk {
 	return u.Update(func(s *InviteUpsert) {
 		s.ClearRole()
+	})
+}
+
+// SetSSO sets the "sso" field.
+func (u *InviteUpsertBulk) SetSSO(v bool) *InviteUpsertBulk {
+	return u.Update(func(s *InviteUpsert) {
+		s.SetSSO(v)
+	})
+}
+
+// UpdateSSO sets the "sso" field to the value that was provided on create.
+func (u *InviteUpsertBulk) UpdateSSO() *InviteUpsertBulk {
+	return u.Update(func(s *InviteUpsert) {
+		s.UpdateSSO()
 	})
 }
 

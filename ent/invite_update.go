@@ -50,6 +50,20 @@ func (_u *InviteUpdate) ClearRole() *InviteUpdate {
 	return _u
 }
 
+// SetSSO sets the "sso" field.
+func (_u *InviteUpdate) SetSSO(v bool) *InviteUpdate {
+	_u.mutation.SetSSO(v)
+	return _u
+}
+
+// SetNillableSSO sets the "sso" field if the given value is not nil.
+func (_u *InviteUpdate) SetNillableSSO(v *bool) *InviteUpdate {
+	if v != nil {
+		_u.SetSSO(*v)
+	}
+	return _u
+}
+
 // SetAcceptedAt sets the "accepted_at" field.
 func (_u *InviteUpdate) SetAcceptedAt(v time.Time) *InviteUpdate {
 	_u.mutation.SetAcceptedAt(v)
@@ -142,6 +156,9 @@ func (_u *InviteUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.EmailCleared() {
 		_spec.ClearField(invite.FieldEmail, field.TypeString)
 	}
+	if value, ok := _u.mutation.SSO(); ok {
+		_spec.SetField(invite.FieldSSO, field.TypeBool, value)
+	}
 	if value, ok := _u.mutation.AcceptedAt(); ok {
 		_spec.SetField(invite.FieldAcceptedAt, field.TypeTime, value)
 	}
@@ -187,6 +204,20 @@ func (_u *InviteUpdateOne) SetNillableRole(v *enum.Role) *InviteUpdateOne {
 // ClearRole clears the value of the "role" field.
 func (_u *InviteUpdateOne) ClearRole() *InviteUpdateOne {
 	_u.mutation.ClearRole()
+	return _u
+}
+
+// SetSSO sets the "sso" field.
+func (_u *InviteUpdateOne) SetSSO(v bool) *InviteUpdateOne {
+	_u.mutation.SetSSO(v)
+	return _u
+}
+
+// SetNillableSSO sets the "sso" field if the given value is not nil.
+func (_u *InviteUpdateOne) SetNillableSSO(v *bool) *InviteUpdateOne {
+	if v != nil {
+		_u.SetSSO(*v)
+	}
 	return _u
 }
 
@@ -311,6 +342,9 @@ func (_u *InviteUpdateOne) sqlSave(ctx context.Context) (_node *Invite, err erro
 	}
 	if _u.mutation.EmailCleared() {
 		_spec.ClearField(invite.FieldEmail, field.TypeString)
+	}
+	if value, ok := _u.mutation.SSO(); ok {
+		_spec.SetField(invite.FieldSSO, field.TypeBool, value)
 	}
 	if value, ok := _u.mutation.AcceptedAt(); ok {
 		_spec.SetField(invite.FieldAcceptedAt, field.TypeTime, value)

@@ -31031,9 +31031,15 @@ type TranslationSettingsMutation struct {
 	title               *string
 	languages           *[]enum.Language
 	appendlanguages     []enum.Language
+	source_language     *enum.Language
+	language            *enum.Language
+	instructions        *json.RawMessage
+	appendinstructions  json.RawMessage
 	clearedFields       map[string]struct{}
 	organization        *string
 	clearedorganization bool
+	source_space        *string
+	clearedsource_space bool
 	done                bool
 	oldValue            func(context.Context) (*TranslationSettings, error)
 	predicates          []predicate.TranslationSettings
@@ -31338,6 +31344,218 @@ func (m *TranslationSettingsMutation) ResetLanguages() {
 	m.appendlanguages = nil
 }
 
+// SetSourceSpaceID sets the "source_space_id" field.
+func (m *TranslationSettingsMutation) SetSourceSpaceID(s string) {
+	m.source_space = &s
+}
+
+// SourceSpaceID returns the value of the "source_space_id" field in the mutation.
+func (m *TranslationSettingsMutation) SourceSpaceID() (r string, exists bool) {
+	v := m.source_space
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSourceSpaceID returns the old "source_space_id" field's value of the TranslationSettings entity.
+// If the TranslationSettings object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TranslationSettingsMutation) OldSourceSpaceID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSourceSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSourceSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSourceSpaceID: %w", err)
+	}
+	return oldValue.SourceSpaceID, nil
+}
+
+// ClearSourceSpaceID clears the value of the "source_space_id" field.
+func (m *TranslationSettingsMutation) ClearSourceSpaceID() {
+	m.source_space = nil
+	m.clearedFields[translationsettings.FieldSourceSpaceID] = struct{}{}
+}
+
+// SourceSpaceIDCleared returns if the "source_space_id" field was cleared in this mutation.
+func (m *TranslationSettingsMutation) SourceSpaceIDCleared() bool {
+	_, ok := m.clearedFields[translationsettings.FieldSourceSpaceID]
+	return ok
+}
+
+// ResetSourceSpaceID resets all changes to the "source_space_id" field.
+func (m *TranslationSettingsMutation) ResetSourceSpaceID() {
+	m.source_space = nil
+	delete(m.clearedFields, translationsettings.FieldSourceSpaceID)
+}
+
+// SetSourceLanguage sets the "source_language" field.
+func (m *TranslationSettingsMutation) SetSourceLanguage(e enum.Language) {
+	m.source_language = &e
+}
+
+// SourceLanguage returns the value of the "source_language" field in the mutation.
+func (m *TranslationSettingsMutation) SourceLanguage() (r enum.Language, exists bool) {
+	v := m.source_language
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSourceLanguage returns the old "source_language" field's value of the TranslationSettings entity.
+// If the TranslationSettings object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TranslationSettingsMutation) OldSourceLanguage(ctx context.Context) (v *enum.Language, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSourceLanguage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSourceLanguage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSourceLanguage: %w", err)
+	}
+	return oldValue.SourceLanguage, nil
+}
+
+// ClearSourceLanguage clears the value of the "source_language" field.
+func (m *TranslationSettingsMutation) ClearSourceLanguage() {
+	m.source_language = nil
+	m.clearedFields[translationsettings.FieldSourceLanguage] = struct{}{}
+}
+
+// SourceLanguageCleared returns if the "source_language" field was cleared in this mutation.
+func (m *TranslationSettingsMutation) SourceLanguageCleared() bool {
+	_, ok := m.clearedFields[translationsettings.FieldSourceLanguage]
+	return ok
+}
+
+// ResetSourceLanguage resets all changes to the "source_language" field.
+func (m *TranslationSettingsMutation) ResetSourceLanguage() {
+	m.source_language = nil
+	delete(m.clearedFields, translationsettings.FieldSourceLanguage)
+}
+
+// SetLanguage sets the "language" field.
+func (m *TranslationSettingsMutation) SetLanguage(e enum.Language) {
+	m.language = &e
+}
+
+// Language returns the value of the "language" field in the mutation.
+func (m *TranslationSettingsMutation) Language() (r enum.Language, exists bool) {
+	v := m.language
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLanguage returns the old "language" field's value of the TranslationSettings entity.
+// If the TranslationSettings object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TranslationSettingsMutation) OldLanguage(ctx context.Context) (v *enum.Language, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLanguage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLanguage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLanguage: %w", err)
+	}
+	return oldValue.Language, nil
+}
+
+// ClearLanguage clears the value of the "language" field.
+func (m *TranslationSettingsMutation) ClearLanguage() {
+	m.language = nil
+	m.clearedFields[translationsettings.FieldLanguage] = struct{}{}
+}
+
+// LanguageCleared returns if the "language" field was cleared in this mutation.
+func (m *TranslationSettingsMutation) LanguageCleared() bool {
+	_, ok := m.clearedFields[translationsettings.FieldLanguage]
+	return ok
+}
+
+// ResetLanguage resets all changes to the "language" field.
+func (m *TranslationSettingsMutation) ResetLanguage() {
+	m.language = nil
+	delete(m.clearedFields, translationsettings.FieldLanguage)
+}
+
+// SetInstructions sets the "instructions" field.
+func (m *TranslationSettingsMutation) SetInstructions(jm json.RawMessage) {
+	m.instructions = &jm
+	m.appendinstructions = nil
+}
+
+// Instructions returns the value of the "instructions" field in the mutation.
+func (m *TranslationSettingsMutation) Instructions() (r json.RawMessage, exists bool) {
+	v := m.instructions
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldInstructions returns the old "instructions" field's value of the TranslationSettings entity.
+// If the TranslationSettings object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TranslationSettingsMutation) OldInstructions(ctx context.Context) (v json.RawMessage, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldInstructions is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldInstructions requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldInstructions: %w", err)
+	}
+	return oldValue.Instructions, nil
+}
+
+// AppendInstructions adds jm to the "instructions" field.
+func (m *TranslationSettingsMutation) AppendInstructions(jm json.RawMessage) {
+	m.appendinstructions = append(m.appendinstructions, jm...)
+}
+
+// AppendedInstructions returns the list of values that were appended to the "instructions" field in this mutation.
+func (m *TranslationSettingsMutation) AppendedInstructions() (json.RawMessage, bool) {
+	if len(m.appendinstructions) == 0 {
+		return nil, false
+	}
+	return m.appendinstructions, true
+}
+
+// ClearInstructions clears the value of the "instructions" field.
+func (m *TranslationSettingsMutation) ClearInstructions() {
+	m.instructions = nil
+	m.appendinstructions = nil
+	m.clearedFields[translationsettings.FieldInstructions] = struct{}{}
+}
+
+// InstructionsCleared returns if the "instructions" field was cleared in this mutation.
+func (m *TranslationSettingsMutation) InstructionsCleared() bool {
+	_, ok := m.clearedFields[translationsettings.FieldInstructions]
+	return ok
+}
+
+// ResetInstructions resets all changes to the "instructions" field.
+func (m *TranslationSettingsMutation) ResetInstructions() {
+	m.instructions = nil
+	m.appendinstructions = nil
+	delete(m.clearedFields, translationsettings.FieldInstructions)
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *TranslationSettingsMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -31363,6 +31581,33 @@ func (m *TranslationSettingsMutation) OrganizationIDs() (ids []string) {
 func (m *TranslationSettingsMutation) ResetOrganization() {
 	m.organization = nil
 	m.clearedorganization = false
+}
+
+// ClearSourceSpace clears the "source_space" edge to the Space entity.
+func (m *TranslationSettingsMutation) ClearSourceSpace() {
+	m.clearedsource_space = true
+	m.clearedFields[translationsettings.FieldSourceSpaceID] = struct{}{}
+}
+
+// SourceSpaceCleared reports if the "source_space" edge to the Space entity was cleared.
+func (m *TranslationSettingsMutation) SourceSpaceCleared() bool {
+	return m.SourceSpaceIDCleared() || m.clearedsource_space
+}
+
+// SourceSpaceIDs returns the "source_space" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SourceSpaceID instead. It exists only for internal usage by the builders.
+func (m *TranslationSettingsMutation) SourceSpaceIDs() (ids []string) {
+	if id := m.source_space; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSourceSpace resets all changes to the "source_space" edge.
+func (m *TranslationSettingsMutation) ResetSourceSpace() {
+	m.source_space = nil
+	m.clearedsource_space = false
 }
 
 // Where appends a list predicates to the TranslationSettingsMutation builder.
@@ -31399,7 +31644,7 @@ func (m *TranslationSettingsMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *TranslationSettingsMutation) Fields() []string {
-	fields := make([]string, 0, 5)
+	fields := make([]string, 0, 9)
 	if m.created_at != nil {
 		fields = append(fields, translationsettings.FieldCreatedAt)
 	}
@@ -31414,6 +31659,18 @@ func (m *TranslationSettingsMutation) Fields() []string {
 	}
 	if m.languages != nil {
 		fields = append(fields, translationsettings.FieldLanguages)
+	}
+	if m.source_space != nil {
+		fields = append(fields, translationsettings.FieldSourceSpaceID)
+	}
+	if m.source_language != nil {
+		fields = append(fields, translationsettings.FieldSourceLanguage)
+	}
+	if m.language != nil {
+		fields = append(fields, translationsettings.FieldLanguage)
+	}
+	if m.instructions != nil {
+		fields = append(fields, translationsettings.FieldInstructions)
 	}
 	return fields
 }
@@ -31433,6 +31690,14 @@ func (m *TranslationSettingsMutation) Field(name string) (ent.Value, bool) {
 		return m.Title()
 	case translationsettings.FieldLanguages:
 		return m.Languages()
+	case translationsettings.FieldSourceSpaceID:
+		return m.SourceSpaceID()
+	case translationsettings.FieldSourceLanguage:
+		return m.SourceLanguage()
+	case translationsettings.FieldLanguage:
+		return m.Language()
+	case translationsettings.FieldInstructions:
+		return m.Instructions()
 	}
 	return nil, false
 }
@@ -31452,6 +31717,14 @@ func (m *TranslationSettingsMutation) OldField(ctx context.Context, name string)
 		return m.OldTitle(ctx)
 	case translationsettings.FieldLanguages:
 		return m.OldLanguages(ctx)
+	case translationsettings.FieldSourceSpaceID:
+		return m.OldSourceSpaceID(ctx)
+	case translationsettings.FieldSourceLanguage:
+		return m.OldSourceLanguage(ctx)
+	case translationsettings.FieldLanguage:
+		return m.OldLanguage(ctx)
+	case translationsettings.FieldInstructions:
+		return m.OldInstructions(ctx)
 	}
 	return nil, fmt.Errorf("unknown TranslationSettings field %s", name)
 }
@@ -31496,6 +31769,34 @@ func (m *TranslationSettingsMutation) SetField(name string, value ent.Value) err
 		}
 		m.SetLanguages(v)
 		return nil
+	case translationsettings.FieldSourceSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSourceSpaceID(v)
+		return nil
+	case translationsettings.FieldSourceLanguage:
+		v, ok := value.(enum.Language)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSourceLanguage(v)
+		return nil
+	case translationsettings.FieldLanguage:
+		v, ok := value.(enum.Language)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLanguage(v)
+		return nil
+	case translationsettings.FieldInstructions:
+		v, ok := value.(json.RawMessage)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetInstructions(v)
+		return nil
 	}
 	return fmt.Errorf("unknown TranslationSettings field %s", name)
 }
@@ -31525,7 +31826,20 @@ func (m *TranslationSettingsMutation) AddField(name string, value ent.Value) err
 // ClearedFields returns all nullable fields that were cleared during this
 // mutation.
 func (m *TranslationSettingsMutation) ClearedFields() []string {
-	return nil
+	var fields []string
+	if m.FieldCleared(translationsettings.FieldSourceSpaceID) {
+		fields = append(fields, translationsettings.FieldSourceSpaceID)
+	}
+	if m.FieldCleared(translationsettings.FieldSourceLanguage) {
+		fields = append(fields, translationsettings.FieldSourceLanguage)
+	}
+	if m.FieldCleared(translationsettings.FieldLanguage) {
+		fields = append(fields, translationsettings.FieldLanguage)
+	}
+	if m.FieldCleared(translationsettings.FieldInstructions) {
+		fields = append(fields, translationsettings.FieldInstructions)
+	}
+	return fields
 }
 
 // FieldCleared returns a boolean indicating if a field with the given name was
@@ -31538,6 +31852,20 @@ func (m *TranslationSettingsMutation) FieldCleared(name string) bool {
 // ClearField clears the value of the field with the given name. It returns an
 // error if the field is not defined in the schema.
 func (m *TranslationSettingsMutation) ClearField(name string) error {
+	switch name {
+	case translationsettings.FieldSourceSpaceID:
+		m.ClearSourceSpaceID()
+		return nil
+	case translationsettings.FieldSourceLanguage:
+		m.ClearSourceLanguage()
+		return nil
+	case translationsettings.FieldLanguage:
+		m.ClearLanguage()
+		return nil
+	case translationsettings.FieldInstructions:
+		m.ClearInstructions()
+		return nil
+	}
 	return fmt.Errorf("unknown TranslationSettings nullable field %s", name)
 }
 
@@ -31560,15 +31888,30 @@ func (m *TranslationSettingsMutation) ResetField(name string) error {
 	case translationsettings.FieldLanguages:
 		m.ResetLanguages()
 		return nil
+	case translationsettings.FieldSourceSpaceID:
+		m.ResetSourceSpaceID()
+		return nil
+	case translationsettings.FieldSourceLanguage:
+		m.ResetSourceLanguage()
+		return nil
+	case translationsettings.FieldLanguage:
+		m.ResetLanguage()
+		return nil
+	case translationsettings.FieldInstructions:
+		m.ResetInstructions()
+		return nil
 	}
 	return fmt.Errorf("unknown TranslationSettings field %s", name)
 }
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *TranslationSettingsMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.organization != nil {
 		edges = append(edges, translationsettings.EdgeOrganization)
+	}
+	if m.source_space != nil {
+		edges = append(edges, translationsettings.EdgeSourceSpace)
 	}
 	return edges
 }
@@ -31581,13 +31924,17 @@ func (m *TranslationSettingsMutation) AddedIDs(name string) []ent.Value {
 		if id := m.organization; id != nil {
 			return []ent.Value{*id}
 		}
+	case translationsettings.EdgeSourceSpace:
+		if id := m.source_space; id != nil {
+			return []ent.Value{*id}
+		}
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *TranslationSettingsMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	return edges
 }
 
@@ -31599,9 +31946,12 @@ func (m *TranslationSettingsMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *TranslationSettingsMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.clearedorganization {
 		edges = append(edges, translationsettings.EdgeOrganization)
+	}
+	if m.clearedsource_space {
+		edges = append(edges, translationsettings.EdgeSourceSpace)
 	}
 	return edges
 }
@@ -31612,6 +31962,8 @@ func (m *TranslationSettingsMutation) EdgeCleared(name string) bool {
 	switch name {
 	case translationsettings.EdgeOrganization:
 		return m.clearedorganization
+	case translationsettings.EdgeSourceSpace:
+		return m.clearedsource_space
 	}
 	return false
 }
@@ -31623,6 +31975,9 @@ func (m *TranslationSettingsMutation) ClearEdge(name string) error {
 	case translationsettings.EdgeOrganization:
 		m.ClearOrganization()
 		return nil
+	case translationsettings.EdgeSourceSpace:
+		m.ClearSourceSpace()
+		return nil
 	}
 	return fmt.Errorf("unknown TranslationSettings unique edge %s", name)
 }
@@ -31633,6 +31988,9 @@ func (m *TranslationSettingsMutation) ResetEdge(name string) error {
 	switch name {
 	case translationsettings.EdgeOrganization:
 		m.ResetOrganization()
+		return nil
+	case translationsettings.EdgeSourceSpace:
+		m.ResetSourceSpace()
 		return nil
 	}
 	return fmt.Errorf("unknown TranslationSettings edge %s", name)

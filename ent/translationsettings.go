@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"github.com/bindery/bindery/ent/organization"
+	"github.com/bindery/bindery/ent/space"
 	"github.com/bindery/bindery/ent/translationsettings"
 	"github.com/bindery/bindery/internal/enum"
 )
@@ -31,6 +32,14 @@ type TranslationSettings struct {
 	Title string `json:"title,omitempty"`
 	// Languages holds the value of the "languages" field.
 	Languages []enum.Language `json:"languages,omitempty"`
+	// SourceSpaceID holds the value of the "source_space_id" field.
+	SourceSpaceID *string `json:"source_space_id,omitempty"`
+	// SourceLanguage holds the value of the "source_language" field.
+	SourceLanguage *enum.Language `json:"source_language,omitempty"`
+	// Language holds the value of the "language" field.
+	Language *enum.Language `json:"language,omitempty"`
+	// Instructions holds the value of the "instructions" field.
+	Instructions json.RawMessage `json:"instructions,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the TranslationSettingsQuery when eager-loading is set.
 	Edges        TranslationSettingsEdges `json:"edges"`
@@ -41,9 +50,11 @@ type TranslationSettings struct {
 type TranslationSettingsEdges struct {
 	// Organization holds the value of the organization edge.
 	Organization *Organization `json:"organization,omitempty"`
+	// SourceSpace holds the value of the source_space edge.
+	SourceSpace *Space `json:"source_space,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [1]bool
+	loadedTypes [2]bool
 }
 
 // OrganizationOrErr returns the Organization value or an error if the edge
@@ -57,14 +68,25 @@ func (e TranslationSettingsEdges) OrganizationOrErr() (*Organization, error) {
 	return nil, &NotLoadedError{edge: "organization"}
 }
 
+// SourceSpaceOrErr returns the SourceSpace value or an error if the edge
+// was not loaded in eager-loading, or loaded but was not found.
+func (e TranslationSettingsEdges) SourceSpaceOrErr() (*Space, error) {
+	if e.SourceSpace != nil {
+		return e.SourceSpace, nil
+	} else if e.loadedTypes[1] {
+		return nil, &NotFoundError{label: space.Label}
+	}
+	return nil, &NotLoadedError{edge: "source_space"}
+}
+
 // scanValues returns the types for scanning values from sql.Rows.
 func (*TranslationSettings) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case translationsettings.FieldLanguages:
+		case translationsettings.FieldLanguages, translationsettings.FieldInstructions:
 			values[i] = new([]byte)
-		case translationsettings.FieldID, translationsettings.FieldOrganizationID, translationsettings.FieldTitle:
+		case translationsettings.FieldID, translationsettings.FieldOrganizationID, translationsettings.FieldTitle, translationsettings.FieldSourceSpaceID, translationsettings.FieldSourceLanguage, translationsettings.FieldLanguage:
 			values[i] = new(sql.NullString)
 		case translationsettings.FieldCreatedAt, translationsettings.FieldUpdatedAt:
 			values[i] = new(sql.NullTime)
@@ -121,6 +143,35 @@ func (_m *TranslationSettings) assignValues(columns []string, values []any) erro
 					return fmt.Errorf("unmarshal field languages: %w", err)
 				}
 			}
+		case translationsettings.FieldSourceSpaceID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field source_space_id", values[i])
+			} else if value.Valid {
+				_m.SourceSpaceID = new(string)
+				*_m.SourceSpaceID = value.String
+			}
+		case translationsettings.FieldSourceLanguage:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field source_language", values[i])
+			} else if value.Valid {
+				_m.SourceLanguage = new(enum.Language)
+				*_m.SourceLanguage = enum.Language(value.String)
+			}
+		case translationsettings.FieldLanguage:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field language", values[i])
+			} else if value.Valid {
+				_m.Language = new(enum.Language)
+				*_m.Language = enum.Language(value.String)
+			}
+		case translationsettings.FieldInstructions:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field instructions", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.Instructions); err != nil {
+					return fmt.Errorf("unmarshal field instructions: %w", err)
+				}
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -137,6 +188,11 @@ func (_m *TranslationSettings) Value(name string) (ent.Value, error) {
 // QueryOrganization queries the "organization" edge of the TranslationSettings entity.
 func (_m *TranslationSettings) QueryOrganization() *OrganizationQuery {
 	return NewTranslationSettingsClient(_m.config).QueryOrganization(_m)
+}
+
+// QuerySourceSpace queries the "source_space" edge of the TranslationSettings entity.
+func (_m *TranslationSettings) QuerySourceSpace() *SpaceQuery {
+	return NewTranslationSettingsClient(_m.config).QuerySourceSpace(_m)
 }
 
 // Update returns a builder for updating this TranslationSettings.
@@ -176,6 +232,24 @@ func (_m *TranslationSettings) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("languages=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Languages))
+	builder.WriteString(", ")
+	if v := _m.SourceSpaceID; v != nil {
+		builder.WriteString("source_space_id=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.SourceLanguage; v != nil {
+		builder.WriteString("source_language=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.Language; v != nil {
+		builder.WriteString("language=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	builder.WriteString("instructions=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Instructions))
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -4,6 +4,7 @@ package ent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/bindery/bindery/ent/organization"
+	"github.com/bindery/bindery/ent/space"
 	"github.com/bindery/bindery/ent/translationsettings"
 	"github.com/bindery/bindery/internal/enum"
 )
@@ -71,6 +73,54 @@ func (_c *TranslationSettingsCreate) SetLanguages(v []enum.Language) *Translatio
 	return _c
 }
 
+// SetSourceSpaceID sets the "source_space_id" field.
+func (_c *TranslationSettingsCreate) SetSourceSpaceID(v string) *TranslationSettingsCreate {
+	_c.mutation.SetSourceSpaceID(v)
+	return _c
+}
+
+// SetNillableSourceSpaceID sets the "source_space_id" field if the given value is not nil.
+func (_c *TranslationSettingsCreate) SetNillableSourceSpaceID(v *string) *TranslationSettingsCreate {
+	if v != nil {
+		_c.SetSourceSpaceID(*v)
+	}
+	return _c
+}
+
+// SetSourceLanguage sets the "source_language" field.
+func (_c *TranslationSettingsCreate) SetSourceLanguage(v enum.Language) *TranslationSettingsCreate {
+	_c.mutation.SetSourceLanguage(v)
+	return _c
+}
+
+// SetNillableSourceLanguage sets the "source_language" field if the given value is not nil.
+func (_c *TranslationSettingsCreate) SetNillableSourceLanguage(v *enum.Language) *TranslationSettingsCreate {
+	if v != nil {
+		_c.SetSourceLanguage(*v)
+	}
+	return _c
+}
+
+// SetLanguage sets the "language" field.
+func (_c *TranslationSettingsCreate) SetLanguage(v enum.Language) *TranslationSettingsCreate {
+	_c.mutation.SetLanguage(v)
+	return _c
+}
+
+// SetNillableLanguage sets the "language" field if the given value is not nil.
+func (_c *TranslationSettingsCreate) SetNillableLanguage(v *enum.Language) *TranslationSettingsCreate {
+	if v != nil {
+		_c.SetLanguage(*v)
+	}
+	return _c
+}
+
+// SetInstructions sets the "instructions" field.
+func (_c *TranslationSettingsCreate) SetInstructions(v json.RawMessage) *TranslationSettingsCreate {
+	_c.mutation.SetInstructions(v)
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *TranslationSettingsCreate) SetID(v string) *TranslationSettingsCreate {
 	_c.mutation.SetID(v)
@@ -88,6 +138,11 @@ func (_c *TranslationSettingsCreate) SetNillableID(v *string) *TranslationSettin
 // SetOrganization sets the "organization" edge to the Organization entity.
 func (_c *TranslationSettingsCreate) SetOrganization(v *Organization) *TranslationSettingsCreate {
 	return _c.SetOrganizationID(v.ID)
+}
+
+// SetSourceSpace sets the "source_space" edge to the Space entity.
+func (_c *TranslationSettingsCreate) SetSourceSpace(v *Space) *TranslationSettingsCreate {
+	return _c.SetSourceSpaceID(v.ID)
 }
 
 // Mutation returns the TranslationSettingsMutation object of the builder.
@@ -177,6 +232,16 @@ func (_c *TranslationSettingsCreate) check() error {
 	if _, ok := _c.mutation.Languages(); !ok {
 		return &ValidationError{Name: "languages", err: errors.New(`ent: missing required field "TranslationSettings.languages"`)}
 	}
+	if v, ok := _c.mutation.SourceLanguage(); ok {
+		if err := translationsettings.SourceLanguageValidator(v); err != nil {
+			return &ValidationError{Name: "source_language", err: fmt.Errorf(`ent: validator failed for field "TranslationSettings.source_language": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.Language(); ok {
+		if err := translationsettings.LanguageValidator(v); err != nil {
+			return &ValidationError{Name: "language", err: fmt.Errorf(`ent: validator failed for field "TranslationSettings.language": %w`, err)}
+		}
+	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := translationsettings.IDValidator(v); err != nil {
 			return &ValidationError{Name: "id", err: fmt.Errorf(`ent: validator failed for field "TranslationSettings.id": %w`, err)}
@@ -237,6 +302,18 @@ func (_c *TranslationSettingsCreate) createSpec() (*TranslationSettings, *sqlgra
 		_spec.SetField(translationsettings.FieldLanguages, field.TypeJSON, value)
 		_node.Languages = value
 	}
+	if value, ok := _c.mutation.SourceLanguage(); ok {
+		_spec.SetField(translationsettings.FieldSourceLanguage, field.TypeEnum, value)
+		_node.SourceLanguage = &value
+	}
+	if value, ok := _c.mutation.Language(); ok {
+		_spec.SetField(translationsettings.FieldLanguage, field.TypeEnum, value)
+		_node.Language = &value
+	}
+	if value, ok := _c.mutation.Instructions(); ok {
+		_spec.SetField(translationsettings.FieldInstructions, field.TypeJSON, value)
+		_node.Instructions = value
+	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -252,6 +329,23 @@ func (_c *TranslationSettingsCreate) createSpec() (*TranslationSettings, *sqlgra
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.OrganizationID = nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.SourceSpaceIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   translationsettings.SourceSpaceTable,
+			Columns: []string{translationsettings.SourceSpaceColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(space.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.SourceSpaceID = &nodes[0]
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec
@@ -339,6 +433,78 @@ func (u *TranslationSettingsUpsert) SetLanguages(v []enum.Language) *Translation
 // UpdateLanguages sets the "languages" field to the value that was provided on create.
 func (u *TranslationSettingsUpsert) UpdateLanguages() *TranslationSettingsUpsert {
 	u.SetExcluded(translationsettings.FieldLanguages)
+	return u
+}
+
+// SetSourceSpaceID sets the "source_space_id" field.
+func (u *TranslationSettingsUpsert) SetSourceSpaceID(v string) *TranslationSettingsUpsert {
+	u.Set(translationsettings.FieldSourceSpaceID, v)
+	return u
+}
+
+// UpdateSourceSpaceID sets the "source_space_id" field to the value that was provided on create.
+func (u *TranslationSettingsUpsert) UpdateSourceSpaceID() *TranslationSettingsUpsert {
+	u.SetExcluded(translationsettings.FieldSourceSpaceID)
+	return u
+}
+
+// ClearSourceSpaceID clears the value of the "source_space_id" field.
+func (u *TranslationSettingsUpsert) ClearSourceSpaceID() *TranslationSettingsUpsert {
+	u.SetNull(translationsettings.FieldSourceSpaceID)
+	return u
+}
+
+// SetSourceLanguage sets the "source_language" field.
+func (u *TranslationSettingsUpsert) SetSourceLanguage(v enum.Language) *TranslationSettingsUpsert {
+	u.Set(translationsettings.FieldSourceLanguage, v)
+	return u
+}
+
+// UpdateSourceLanguage sets the "source_language" field to the value that was provided on create.
+func (u *TranslationSettingsUpsert) UpdateSourceLanguage() *TranslationSettingsUpsert {
+	u.SetExcluded(translationsettings.FieldSourceLanguage)
+	return u
+}
+
+// ClearSourceLanguage clears the value of the "source_language" field.
+func (u *TranslationSettingsUpsert) ClearSourceLanguage() *TranslationSettingsUpsert {
+	u.SetNull(translationsettings.FieldSourceLanguage)
+	return u
+}
+
+// SetLanguage sets the "language" field.
+func (u *TranslationSettingsUpsert) SetLanguage(v enum.Language) *TranslationSettingsUpsert {
+	u.Set(translationsettings.FieldLanguage, v)
+	return u
+}
+
+// UpdateLanguage sets the "language" field to the value that was provided on create.
+func (u *TranslationSettingsUpsert) UpdateLanguage() *TranslationSettingsUpsert {
+	u.SetExcluded(translationsettings.FieldLanguage)
+	return u
+}
+
+// ClearLanguage clears the value of the "language" field.
+func (u *TranslationSettingsUpsert) ClearLanguage() *TranslationSettingsUpsert {
+	u.SetNull(translationsettings.FieldLanguage)
+	return u
+}
+
+// SetInstructions sets the "instructions" field.
+func (u *TranslationSettingsUpsert) SetInstructions(v json.RawMessage) *TranslationSettingsUpsert {
+	u.Set(translationsettings.FieldInstructions, v)
+	return u
+}
+
+// UpdateInstructions sets the "instructions" field to the value that was provided on create.
+func (u *TranslationSettingsUpsert) UpdateInstructions() *TranslationSettingsUpsert {
+	u.SetExcluded(translationsettings.FieldInstructions)
+	return u
+}
+
+// ClearInstructions clears the value of the "instructions" field.
+func (u *TranslationSettingsUpsert) ClearInstructions() *TranslationSettingsUpsert {
+	u.SetNull(translationsettings.FieldInstructions)
 	return u
 }
 
@@ -435,6 +601,90 @@ func (u *TranslationSettingsUpsertOne) SetLanguages(v []enum.Language) *Translat
 func (u *TranslationSettingsUpsertOne) UpdateLanguages() *TranslationSettingsUpsertOne {
 	return u.Update(func(s *TranslationSettingsUpsert) {
 		s.UpdateLanguages()
+	})
+}
+
+// SetSourceSpaceID sets the "source_space_id" field.
+func (u *TranslationSettingsUpsertOne) SetSourceSpaceID(v string) *TranslationSettingsUpsertOne {
+	return u.Update(func(s *TranslationSettingsUpsert) {
+		s.SetSourceSpaceID(v)
+	})
+}
+
+// UpdateSourceSpaceID sets the "source_space_id" field to the value that was provided on create.
+func (u *TranslationSettingsUpsertOne) UpdateSourceSpaceID() *TranslationSettingsUpsertOne {
+	return u.Update(func(s *TranslationSettingsUpsert) {
+		s.UpdateSourceSpaceID()
+	})
+}
+
+// ClearSourceSpaceID clears the value of the "source_space_id" field.
+func (u *TranslationSettingsUpsertOne) ClearSourceSpaceID() *TranslationSettingsUpsertOne {
+	return u.Update(func(s *TranslationSettingsUpsert) {
+		s.ClearSourceSpaceID()
+	})
+}
+
+// SetSourceLanguage sets the "source_language" field.
+func (u *TranslationSettingsUpsertOne) SetSourceLanguage(v enum.Language) *TranslationSettingsUpsertOne {
+	return u.Update(func(s *TranslationSettingsUpsert) {
+		s.SetSourceLanguage(v)
+	})
+}
+
+// UpdateSourceLanguage sets the "source_language" field to the value that was provided on create.
+func (u *TranslationSettingsUpsertOne) UpdateSourceLanguage() *TranslationSettingsUpsertOne {
+	return u.Update(func(s *TranslationSettingsUpsert) {
+		s.UpdateSourceLanguage()
+	})
+}
+
+// ClearSourceLanguage clears the value of the "source_language" field.
+func (u *TranslationSettingsUpsertOne) ClearSourceLanguage() *TranslationSettingsUpsertOne {
+	return u.Update(func(s *TranslationSettingsUpsert) {
+		s.ClearSourceLanguage()
+	})
+}
+
+// SetLanguage sets the "language" field.
+func (u *TranslationSettingsUpsertOne) SetLanguage(v enum.Language) *TranslationSettingsUpsertOne {
+	return u.Update(func(s *TranslationSettingsUpsert) {
+		s.SetLanguage(v)
+	})
+}
+
+// UpdateLanguage sets the "language" field to the value that was provided on create.
+func (u *TranslationSettingsUpsertOne) UpdateLanguage() *TranslationSettingsUpsertOne {
+	return u.Update(func(s *TranslationSettingsUpsert) {
+		s.UpdateLanguage()
+	})
+}
+
+// ClearLanguage clears the value of the "language" field.
+func (u *TranslationSettingsUpsertOne) ClearLanguage() *TranslationSettingsUpsertOne {
+	return u.Update(func(s *TranslationSettingsUpsert) {
+		s.ClearLanguage()
+	})
+}
+
+// SetInstructions sets the "instructions" field.
+func (u *TranslationSettingsUpsertOne) SetInstructions(v json.RawMessage) *TranslationSettingsUpsertOne {
+	return u.Update(func(s *TranslationSettingsUpsert) {
+		s.SetInstructions(v)
+	})
+}
+
+// UpdateInstructions sets the "instructions" field to the value that was provided on create.
+func (u *TranslationSettingsUpsertOne) UpdateInstructions() *TranslationSettingsUpsertOne {
+	return u.Update(func(s *TranslationSettingsUpsert) {
+		s.UpdateInstructions()
+	})
+}
+
+// ClearInstructions clears the value of the "instructions" field.
+func (u *TranslationSettingsUpsertOne) ClearInstructions() *TranslationSettingsUpsertOne {
+	return u.Update(func(s *TranslationSettingsUpsert) {
+		s.ClearInstructions()
 	})
 }
 
@@ -698,6 +948,90 @@ func (u *TranslationSettingsUpsertBulk) SetLanguages(v []enum.Language) *Transla
 func (u *TranslationSettingsUpsertBulk) UpdateLanguages() *TranslationSettingsUpsertBulk {
 	return u.Update(func(s *TranslationSettingsUpsert) {
 		s.UpdateLanguages()
+	})
+}
+
+// SetSourceSpaceID sets the "source_space_id" field.
+func (u *TranslationSettingsUpsertBulk) SetSourceSpaceID(v string) *TranslationSettingsUpsertBulk {
+	return u.Update(func(s *TranslationSettingsUpsert) {
+		s.SetSourceSpaceID(v)
+	})
+}
+
+// UpdateSourceSpaceID sets the "source_space_id" field to the value that was provided on create.
+func (u *TranslationSettingsUpsertBulk) UpdateSourceSpaceID() *TranslationSettingsUpsertBulk {
+	return u.Update(func(s *TranslationSettingsUpsert) {
+		s.UpdateSourceSpaceID()
+	})
+}
+
+// ClearSourceSpaceID clears the value of the "source_space_id" field.
+func (u *TranslationSettingsUpsertBulk) ClearSourceSpaceID() *TranslationSettingsUpsertBulk {
+	return u.Update(func(s *TranslationSettingsUpsert) {
+		s.ClearSourceSpaceID()
+	})
+}
+
+// SetSourceLanguage sets the "source_language" field.
+func (u *TranslationSettingsUpsertBulk) SetSourceLanguage(v enum.Language) *TranslationSettingsUpsertBulk {
+	return u.Update(func(s *TranslationSettingsUpsert) {
+		s.SetSourceLanguage(v)
+	})
+}
+
+// UpdateSourceLanguage sets the "source_language" field to the value that was provided on create.
+func (u *TranslationSettingsUpsertBulk) UpdateSourceLanguage() *TranslationSettingsUpsertBulk {
+	return u.Update(func(s *TranslationSettingsUpsert) {
+		s.UpdateSourceLanguage()
+	})
+}
+
+// ClearSourceLanguage clears the value of the "source_language" field.
+func (u *TranslationSettingsUpsertBulk) ClearSourceLanguage() *TranslationSettingsUpsertBulk {
+	return u.Update(func(s *TranslationSettingsUpsert) {
+		s.ClearSourceLanguage()
+	})
+}
+
+// SetLanguage sets the "language" field.
+func (u *TranslationSettingsUpsertBulk) SetLanguage(v enum.Language) *TranslationSettingsUpsertBulk {
+	return u.Update(func(s *TranslationSettingsUpsert) {
+		s.SetLanguage(v)
+	})
+}
+
+// UpdateLanguage sets the "language" field to the value that was provided on create.
+func (u *TranslationSettingsUpsertBulk) UpdateLanguage() *TranslationSettingsUpsertBulk {
+	return u.Update(func(s *TranslationSettingsUpsert) {
+		s.UpdateLanguage()
+	})
+}
+
+// ClearLanguage clears the value of the "language" field.
+func (u *TranslationSettingsUpsertBulk) ClearLanguage() *TranslationSettingsUpsertBulk {
+	return u.Update(func(s *TranslationSettingsUpsert) {
+		s.ClearLanguage()
+	})
+}
+
+// SetInstructions sets the "instructions" field.
+func (u *TranslationSettingsUpsertBulk) SetInstructions(v json.RawMessage) *TranslationSettingsUpsertBulk {
+	return u.Update(func(s *TranslationSettingsUpsert) {
+		s.SetInstructions(v)
+	})
+}
+
+// UpdateInstructions sets the "instructions" field to the value that was provided on create.
+func (u *TranslationSettingsUpsertBulk) UpdateInstructions() *TranslationSettingsUpsertBulk {
+	return u.Update(func(s *TranslationSettingsUpsert) {
+		s.UpdateInstructions()
+	})
+}
+
+// ClearInstructions clears the value of the "instructions" field.
+func (u *TranslationSettingsUpsertBulk) ClearInstructions() *TranslationSettingsUpsertBulk {
+	return u.Update(func(s *TranslationSettingsUpsert) {
+		s.ClearInstructions()
 	})
 }
 

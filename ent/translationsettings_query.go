@@ -14,6 +14,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/bindery/bindery/ent/organization"
 	"github.com/bindery/bindery/ent/predicate"
+	"github.com/bindery/bindery/ent/space"
 	"github.com/bindery/bindery/ent/translationsettings"
 )
 
@@ -25,6 +26,7 @@ type TranslationSettingsQuery struct {
 	inters           []Interceptor
 	predicates       []predicate.TranslationSettings
 	withOrganization *OrganizationQuery
+	withSourceSpace  *SpaceQuery
 	modifiers        []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
@@ -77,6 +79,28 @@ func (_q *TranslationSettingsQuery) QueryOrganization() *OrganizationQuery {
 			sqlgraph.From(translationsettings.Table, translationsettings.FieldID, selector),
 			sqlgraph.To(organization.Table, organization.FieldID),
 			sqlgraph.Edge(sqlgraph.M2O, true, translationsettings.OrganizationTable, translationsettings.OrganizationColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QuerySourceSpace chains the current query on the "source_space" edge.
+func (_q *TranslationSettingsQuery) QuerySourceSpace() *SpaceQuery {
+	query := (&SpaceClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(translationsettings.Table, translationsettings.FieldID, selector),
+			sqlgraph.To(space.Table, space.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, translationsettings.SourceSpaceTable, translationsettings.SourceSpaceColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -277,6 +301,7 @@ func (_q *TranslationSettingsQuery) Clone() *TranslationSettingsQuery {
 		inters:           append([]Interceptor{}, _q.inters...),
 		predicates:       append([]predicate.TranslationSettings{}, _q.predicates...),
 		withOrganization: _q.withOrganization.Clone(),
+		withSourceSpace:  _q.withSourceSpace.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -292,6 +317,17 @@ func (_q *TranslationSettingsQuery) WithOrganization(opts ...func(*OrganizationQ
 		opt(query)
 	}
 	_q.withOrganization = query
+	return _q
+}
+
+// WithSourceSpace tells the query-builder to eager-load the nodes that are connected to
+// the "source_space" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *TranslationSettingsQuery) WithSourceSpace(opts ...func(*SpaceQuery)) *TranslationSettingsQuery {
+	query := (&SpaceClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withSourceSpace = query
 	return _q
 }
 
@@ -373,8 +409,9 @@ func (_q *TranslationSettingsQuery) sqlAll(ctx context.Context, hooks ...queryHo
 	var (
 		nodes       = []*TranslationSettings{}
 		_spec       = _q.querySpec()
-		loadedTypes = [1]bool{
+		loadedTypes = [2]bool{
 			_q.withOrganization != nil,
+			_q.withSourceSpace != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -406,6 +443,12 @@ func (_q *TranslationSettingsQuery) sqlAll(ctx context.Context, hooks ...queryHo
 			return nil, err
 		}
 	}
+	if query := _q.withSourceSpace; query != nil {
+		if err := _q.loadSourceSpace(ctx, query, nodes, nil,
+			func(n *TranslationSettings, e *Space) { n.Edges.SourceSpace = e }); err != nil {
+			return nil, err
+		}
+	}
 	return nodes, nil
 }
 
@@ -431,6 +474,38 @@ func (_q *TranslationSettingsQuery) loadOrganization(ctx context.Context, query 
 		nodes, ok := nodeids[n.ID]
 		if !ok {
 			return fmt.Errorf(`unexpected foreign-key "organization_id" returned %v`, n.ID)
+		}
+		for i := range nodes {
+			assign(nodes[i], n)
+		}
+	}
+	return nil
+}
+func (_q *TranslationSettingsQuery) loadSourceSpace(ctx context.Context, query *SpaceQuery, nodes []*TranslationSettings, init func(*TranslationSettings), assign func(*TranslationSettings, *Space)) error {
+	ids := make([]string, 0, len(nodes))
+	nodeids := make(map[string][]*TranslationSettings)
+	for i := range nodes {
+		if nodes[i].SourceSpaceID == nil {
+			continue
+		}
+		fk := *nodes[i].SourceSpaceID
+		if _, ok := nodeids[fk]; !ok {
+			ids = append(ids, fk)
+		}
+		nodeids[fk] = append(nodeids[fk], nodes[i])
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	query.Where(space.IDIn(ids...))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nodeids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected foreign-key "source_space_id" returned %v`, n.ID)
 		}
 		for i := range nodes {
 			assign(nodes[i], n)
@@ -471,6 +546,9 @@ func (_q *TranslationSettingsQuery) querySpec() *sqlgraph.QuerySpec {
 		}
 		if _q.withOrganization != nil {
 			_spec.Node.AddColumnOnce(translationsettings.FieldOrganizationID)
+		}
+		if _q.withSourceSpace != nil {
+			_spec.Node.AddColumnOnce(translationsettings.FieldSourceSpaceID)
 		}
 	}
 	if ps := _q.predicates; len(ps) > 0 {

@@ -4,6 +4,7 @@ package ent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
 	"github.com/bindery/bindery/ent/predicate"
+	"github.com/bindery/bindery/ent/space"
 	"github.com/bindery/bindery/ent/translationsettings"
 	"github.com/bindery/bindery/internal/enum"
 )
@@ -63,9 +65,98 @@ func (_u *TranslationSettingsUpdate) AppendLanguages(v []enum.Language) *Transla
 	return _u
 }
 
+// SetSourceSpaceID sets the "source_space_id" field.
+func (_u *TranslationSettingsUpdate) SetSourceSpaceID(v string) *TranslationSettingsUpdate {
+	_u.mutation.SetSourceSpaceID(v)
+	return _u
+}
+
+// SetNillableSourceSpaceID sets the "source_space_id" field if the given value is not nil.
+func (_u *TranslationSettingsUpdate) SetNillableSourceSpaceID(v *string) *TranslationSettingsUpdate {
+	if v != nil {
+		_u.SetSourceSpaceID(*v)
+	}
+	return _u
+}
+
+// ClearSourceSpaceID clears the value of the "source_space_id" field.
+func (_u *TranslationSettingsUpdate) ClearSourceSpaceID() *TranslationSettingsUpdate {
+	_u.mutation.ClearSourceSpaceID()
+	return _u
+}
+
+// SetSourceLanguage sets the "source_language" field.
+func (_u *TranslationSettingsUpdate) SetSourceLanguage(v enum.Language) *TranslationSettingsUpdate {
+	_u.mutation.SetSourceLanguage(v)
+	return _u
+}
+
+// SetNillableSourceLanguage sets the "source_language" field if the given value is not nil.
+func (_u *TranslationSettingsUpdate) SetNillableSourceLanguage(v *enum.Language) *TranslationSettingsUpdate {
+	if v != nil {
+		_u.SetSourceLanguage(*v)
+	}
+	return _u
+}
+
+// ClearSourceLanguage clears the value of the "source_language" field.
+func (_u *TranslationSettingsUpdate) ClearSourceLanguage() *TranslationSettingsUpdate {
+	_u.mutation.ClearSourceLanguage()
+	return _u
+}
+
+// SetLanguage sets the "language" field.
+func (_u *TranslationSettingsUpdate) SetLanguage(v enum.Language) *TranslationSettingsUpdate {
+	_u.mutation.SetLanguage(v)
+	return _u
+}
+
+// SetNillableLanguage sets the "language" field if the given value is not nil.
+func (_u *TranslationSettingsUpdate) SetNillableLanguage(v *enum.Language) *TranslationSettingsUpdate {
+	if v != nil {
+		_u.SetLanguage(*v)
+	}
+	return _u
+}
+
+// ClearLanguage clears the value of the "language" field.
+func (_u *TranslationSettingsUpdate) ClearLanguage() *TranslationSettingsUpdate {
+	_u.mutation.ClearLanguage()
+	return _u
+}
+
+// SetInstructions sets the "instructions" field.
+func (_u *TranslationSettingsUpdate) SetInstructions(v json.RawMessage) *TranslationSettingsUpdate {
+	_u.mutation.SetInstructions(v)
+	return _u
+}
+
+// AppendInstructions appends value to the "instructions" field.
+func (_u *TranslationSettingsUpdate) AppendInstructions(v json.RawMessage) *TranslationSettingsUpdate {
+	_u.mutation.AppendInstructions(v)
+	return _u
+}
+
+// ClearInstructions clears the value of the "instructions" field.
+func (_u *TranslationSettingsUpdate) ClearInstructions() *TranslationSettingsUpdate {
+	_u.mutation.ClearInstructions()
+	return _u
+}
+
+// SetSourceSpace sets the "source_space" edge to the Space entity.
+func (_u *TranslationSettingsUpdate) SetSourceSpace(v *Space) *TranslationSettingsUpdate {
+	return _u.SetSourceSpaceID(v.ID)
+}
+
 // Mutation returns the TranslationSettingsMutation object of the builder.
 func (_u *TranslationSettingsUpdate) Mutation() *TranslationSettingsMutation {
 	return _u.mutation
+}
+
+// ClearSourceSpace clears the "source_space" edge to the Space entity.
+func (_u *TranslationSettingsUpdate) ClearSourceSpace() *TranslationSettingsUpdate {
+	_u.mutation.ClearSourceSpace()
+	return _u
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -117,6 +208,16 @@ func (_u *TranslationSettingsUpdate) check() error {
 			return &ValidationError{Name: "title", err: fmt.Errorf(`ent: validator failed for field "TranslationSettings.title": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.SourceLanguage(); ok {
+		if err := translationsettings.SourceLanguageValidator(v); err != nil {
+			return &ValidationError{Name: "source_language", err: fmt.Errorf(`ent: validator failed for field "TranslationSettings.source_language": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.Language(); ok {
+		if err := translationsettings.LanguageValidator(v); err != nil {
+			return &ValidationError{Name: "language", err: fmt.Errorf(`ent: validator failed for field "TranslationSettings.language": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "TranslationSettings.organization"`)
 	}
@@ -154,6 +255,58 @@ func (_u *TranslationSettingsUpdate) sqlSave(ctx context.Context) (_node int, er
 		_spec.AddModifier(func(u *sql.UpdateBuilder) {
 			sqljson.Append(u, translationsettings.FieldLanguages, value)
 		})
+	}
+	if value, ok := _u.mutation.SourceLanguage(); ok {
+		_spec.SetField(translationsettings.FieldSourceLanguage, field.TypeEnum, value)
+	}
+	if _u.mutation.SourceLanguageCleared() {
+		_spec.ClearField(translationsettings.FieldSourceLanguage, field.TypeEnum)
+	}
+	if value, ok := _u.mutation.Language(); ok {
+		_spec.SetField(translationsettings.FieldLanguage, field.TypeEnum, value)
+	}
+	if _u.mutation.LanguageCleared() {
+		_spec.ClearField(translationsettings.FieldLanguage, field.TypeEnum)
+	}
+	if value, ok := _u.mutation.Instructions(); ok {
+		_spec.SetField(translationsettings.FieldInstructions, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedInstructions(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, translationsettings.FieldInstructions, value)
+		})
+	}
+	if _u.mutation.InstructionsCleared() {
+		_spec.ClearField(translationsettings.FieldInstructions, field.TypeJSON)
+	}
+	if _u.mutation.SourceSpaceCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   translationsettings.SourceSpaceTable,
+			Columns: []string{translationsettings.SourceSpaceColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(space.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.SourceSpaceIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   translationsettings.SourceSpaceTable,
+			Columns: []string{translationsettings.SourceSpaceColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(space.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
@@ -209,9 +362,98 @@ func (_u *TranslationSettingsUpdateOne) AppendLanguages(v []enum.Language) *Tran
 	return _u
 }
 
+// SetSourceSpaceID sets the "source_space_id" field.
+func (_u *TranslationSettingsUpdateOne) SetSourceSpaceID(v string) *TranslationSettingsUpdateOne {
+	_u.mutation.SetSourceSpaceID(v)
+	return _u
+}
+
+// SetNillableSourceSpaceID sets the "source_space_id" field if the given value is not nil.
+func (_u *TranslationSettingsUpdateOne) SetNillableSourceSpaceID(v *string) *TranslationSettingsUpdateOne {
+	if v != nil {
+		_u.SetSourceSpaceID(*v)
+	}
+	return _u
+}
+
+// ClearSourceSpaceID clears the value of the "source_space_id" field.
+func (_u *TranslationSettingsUpdateOne) ClearSourceSpaceID() *TranslationSettingsUpdateOne {
+	_u.mutation.ClearSourceSpaceID()
+	return _u
+}
+
+// SetSourceLanguage sets the "source_language" field.
+func (_u *TranslationSettingsUpdateOne) SetSourceLanguage(v enum.Language) *TranslationSettingsUpdateOne {
+	_u.mutation.SetSourceLanguage(v)
+	return _u
+}
+
+// SetNillableSourceLanguage sets the "source_language" field if the given value is not nil.
+func (_u *TranslationSettingsUpdateOne) SetNillableSourceLanguage(v *enum.Language) *TranslationSettingsUpdateOne {
+	if v != nil {
+		_u.SetSourceLanguage(*v)
+	}
+	return _u
+}
+
+// ClearSourceLanguage clears the value of the "source_language" field.
+func (_u *TranslationSettingsUpdateOne) ClearSourceLanguage() *TranslationSettingsUpdateOne {
+	_u.mutation.ClearSourceLanguage()
+	return _u
+}
+
+// SetLanguage sets the "language" field.
+func (_u *TranslationSettingsUpdateOne) SetLanguage(v enum.Language) *TranslationSettingsUpdateOne {
+	_u.mutation.SetLanguage(v)
+	return _u
+}
+
+// SetNillableLanguage sets the "language" field if the given value is not nil.
+func (_u *TranslationSettingsUpdateOne) SetNillableLanguage(v *enum.Language) *TranslationSettingsUpdateOne {
+	if v != nil {
+		_u.SetLanguage(*v)
+	}
+	return _u
+}
+
+// ClearLanguage clears the value of the "language" field.
+func (_u *TranslationSettingsUpdateOne) ClearLanguage() *TranslationSettingsUpdateOne {
+	_u.mutation.ClearLanguage()
+	return _u
+}
+
+// SetInstructions sets the "instructions" field.
+func (_u *TranslationSettingsUpdateOne) SetInstructions(v json.RawMessage) *TranslationSettingsUpdateOne {
+	_u.mutation.SetInstructions(v)
+	return _u
+}
+
+// AppendInstructions appends value to the "instructions" field.
+func (_u *TranslationSettingsUpdateOne) AppendInstructions(v json.RawMessage) *TranslationSettingsUpdateOne {
+	_u.mutation.AppendInstructions(v)
+	return _u
+}
+
+// ClearInstructions clears the value of the "instructions" field.
+func (_u *TranslationSettingsUpdateOne) ClearInstructions() *TranslationSettingsUpdateOne {
+	_u.mutation.ClearInstructions()
+	return _u
+}
+
+// SetSourceSpace sets the "source_space" edge to the Space entity.
+func (_u *TranslationSettingsUpdateOne) SetSourceSpace(v *Space) *TranslationSettingsUpdateOne {
+	return _u.SetSourceSpaceID(v.ID)
+}
+
 // Mutation returns the TranslationSettingsMutation object of the builder.
 func (_u *TranslationSettingsUpdateOne) Mutation() *TranslationSettingsMutation {
 	return _u.mutation
+}
+
+// ClearSourceSpace clears the "source_space" edge to the Space entity.
+func (_u *TranslationSettingsUpdateOne) ClearSourceSpace() *TranslationSettingsUpdateOne {
+	_u.mutation.ClearSourceSpace()
+	return _u
 }
 
 // Where appends a list predicates to the TranslationSettingsUpdate builder.
@@ -276,6 +518,16 @@ func (_u *TranslationSettingsUpdateOne) check() error {
 			return &ValidationError{Name: "title", err: fmt.Errorf(`ent: validator failed for field "TranslationSettings.title": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.SourceLanguage(); ok {
+		if err := translationsettings.SourceLanguageValidator(v); err != nil {
+			return &ValidationError{Name: "source_language", err: fmt.Errorf(`ent: validator failed for field "TranslationSettings.source_language": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.Language(); ok {
+		if err := translationsettings.LanguageValidator(v); err != nil {
+			return &ValidationError{Name: "language", err: fmt.Errorf(`ent: validator failed for field "TranslationSettings.language": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "TranslationSettings.organization"`)
 	}
@@ -330,6 +582,58 @@ func (_u *TranslationSettingsUpdateOne) sqlSave(ctx context.Context) (_node *Tra
 		_spec.AddModifier(func(u *sql.UpdateBuilder) {
 			sqljson.Append(u, translationsettings.FieldLanguages, value)
 		})
+	}
+	if value, ok := _u.mutation.SourceLanguage(); ok {
+		_spec.SetField(translationsettings.FieldSourceLanguage, field.TypeEnum, value)
+	}
+	if _u.mutation.SourceLanguageCleared() {
+		_spec.ClearField(translationsettings.FieldSourceLanguage, field.TypeEnum)
+	}
+	if value, ok := _u.mutation.Language(); ok {
+		_spec.SetField(translationsettings.FieldLanguage, field.TypeEnum, value)
+	}
+	if _u.mutation.LanguageCleared() {
+		_spec.ClearField(translationsettings.FieldLanguage, field.TypeEnum)
+	}
+	if value, ok := _u.mutation.Instructions(); ok {
+		_spec.SetField(translationsettings.FieldInstructions, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedInstructions(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, translationsettings.FieldInstructions, value)
+		})
+	}
+	if _u.mutation.InstructionsCleared() {
+		_spec.ClearField(translationsettings.FieldInstructions, field.TypeJSON)
+	}
+	if _u.mutation.SourceSpaceCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   translationsettings.SourceSpaceTable,
+			Columns: []string{translationsettings.SourceSpaceColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(space.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.SourceSpaceIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   translationsettings.SourceSpaceTable,
+			Columns: []string{translationsettings.SourceSpaceColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(space.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	_node = &TranslationSettings{config: _u.config}

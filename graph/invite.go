@@ -81,9 +81,14 @@ func normalizeEmail(s string) (string, error) {
 	return e, nil
 }
 
-// inviteMembers makes each invitee a user (created when missing) and a
-// member with their role; a member's role is raised, never lowered. The new
-// members are sent an invitation once the transaction commits.
+// inviteMembers invites people by email. An address of a member raises
+// their role, never lowering it: the inviter sees the organization's
+// members anyway. Any other address gets an invitation, whether or not it
+// has an account, which is sent once the transaction commits and makes no
+// one a member until the user of that address accepts it
+// (acceptInvitation). The answer is the same for an address with an account
+// and one without, and no account is made for it. Its statements do not
+// grow with the number of addresses.
 func (r *Resolver) inviteMembers(ctx context.Context, in model.InviteMembersInput) (*model.InviteMembersPayload, error) {
 	v, err := auth.RequireViewer(ctx)
 	if err != nil {
@@ -98,63 +103,119 @@ func (r *Resolver) inviteMembers(ctx context.Context, in model.InviteMembersInpu
 			return nil, err
 		}
 	}
-	out := &model.InviteMembersPayload{ClientMutationID: in.ClientMutationID, FailedSSOEmails: []string{}}
+	out := &model.InviteMembersPayload{ClientMutationID: in.ClientMutationID, UserIds: []string{}, Invitations: []*ent.Invite{},
+		FailedSSOEmails: []string{}}
 	err = r.tx(ctx, func(ctx context.Context) error {
 		o, _, err := r.orgs.authorize(ctx, in.OrganizationID, authz.ManageAccess)
 		if err != nil {
 			return err
 		}
+		// Each address's role: the highest asked for it.
 		def := roleOr(in.Role, joiningRole(o))
-		users, err := r.ensureUsers(ctx, emails)
-		if err != nil {
-			return err
-		}
-		// Each user's role: the highest asked for them.
 		want := map[string]*enum.Role{}
-		out.UserIds = make([]string, len(emails))
 		var order []string
 		for i, e := range emails {
-			u := users[e]
-			out.UserIds[i] = u.ID
 			role := roleOr(in.Emails[i].Role, def)
-			if prev, seen := want[u.ID]; !seen {
-				order = append(order, u.ID)
-				want[u.ID] = role
+			if prev, seen := want[e]; !seen {
+				order = append(order, e)
+				want[e] = role
 			} else if outranks(role, prev) {
-				want[u.ID] = role
+				want[e] = role
 			}
 		}
-		added, err := r.addMembers(ctx, o.ID, order, want)
-		if err != nil {
-			return err
-		}
-		out.Invited = len(added)
-		if in.Sso != nil && *in.Sso {
+		sso := in.Sso != nil && *in.Sso
+		if sso {
 			active, err := r.db(ctx).SAMLProvider.Query().
 				Where(samlprovider.OrganizationID(o.ID), samlprovider.StatusEQ(enum.SAMLProviderStatusActive)).Exist(within(ctx))
 			if err != nil {
 				return fmt.Errorf("looking for an active SAML provider: %w", err)
 			}
 			if !active {
-				out.FailedSSOEmails = unique(emails)
-			} else if err := r.db(ctx).Member.Update().Where(member.OrganizationID(o.ID), member.UserIDIn(order...)).
-				SetSSO(true).Exec(ctx); err != nil {
-				return fmt.Errorf("marking SSO members: %w", err)
+				out.FailedSSOEmails, sso = order, false
 			}
 		}
-		byID := make(map[string]*ent.User, len(users))
-		for _, u := range users {
-			byID[u.ID] = u
+		members, err := r.db(ctx).User.Query().
+			Where(user.EmailIn(order...), user.HasMembershipsWith(member.OrganizationID(o.ID))).
+			Select(user.FieldID, user.FieldEmail).
+			All(internal(ctx, "which addresses an admin invites are of members of their organization"))
+		if err != nil {
+			return fmt.Errorf("loading the invited members: %w", err)
 		}
-		msgs := make([]mail.Message, 0, len(added))
-		for _, id := range added {
-			msgs = append(msgs, r.invitation(v.User, o, byID[id].Email, want[id]))
+		memberOf := make(map[string]string, len(members))
+		for _, u := range members {
+			memberOf[u.Email] = u.ID
+		}
+		roles := map[string]*enum.Role{}
+		var invitees []string
+		for _, e := range order {
+			if id, ok := memberOf[e]; ok {
+				out.UserIds = append(out.UserIds, id)
+				roles[id] = want[e]
+			} else {
+				invitees = append(invitees, e)
+			}
+		}
+		if len(out.UserIds) > 0 {
+			if _, err := r.addMembers(ctx, o.ID, out.UserIds, roles); err != nil {
+				return err
+			}
+			if sso {
+				if err := r.db(ctx).Member.Update().Where(member.OrganizationID(o.ID), member.UserIDIn(out.UserIds...)).
+					SetSSO(true).Exec(ctx); err != nil {
+					return fmt.Errorf("marking SSO members: %w", err)
+				}
+			}
+		}
+		if out.Invitations, err = r.invite(ctx, o.ID, v.User.ID, invitees, want, sso); err != nil {
+			return err
+		}
+		out.Invited = len(out.Invitations)
+		msgs := make([]mail.Message, len(out.Invitations))
+		for i, inv := range out.Invitations {
+			msgs[i] = r.invitation(v.User, o, inv)
 		}
 		r.deliver(ctx, msgs)
 		return nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	return out, nil
+}
+
+// invite makes or renews the invitations of addresses to an organization,
+// with their roles, in the order of the addresses: one per address, which
+// inviting it again updates (a UNIQUE index on the organization and the
+// address), waiting again if someone accepted it and left since.
+func (r *Resolver) invite(ctx context.Context, orgID, inviterID string, emails []string, role map[string]*enum.Role,
+	sso bool) ([]*ent.Invite, error) {
+	if len(emails) == 0 {
+		return []*ent.Invite{}, nil
+	}
+	db := r.db(ctx)
+	creates := make([]*ent.InviteCreate, len(emails))
+	for i, e := range emails {
+		creates[i] = db.Invite.Create().SetOrganizationID(orgID).SetKind(enum.InviteKindEmail).SetEmail(e).
+			SetNillableRole(role[e]).SetSSO(sso).SetCreatedByID(inviterID)
+	}
+	err := db.Invite.CreateBulk(creates...).OnConflictColumns(invite.FieldOrganizationID, invite.FieldEmail).
+		Update(func(u *ent.InviteUpsert) { u.UpdateRole().UpdateSSO().ClearAcceptedAt() }).Exec(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("inviting: %w", err)
+	}
+	made, err := db.Invite.Query().Where(invite.OrganizationID(orgID), invite.EmailIn(emails...)).All(within(ctx))
+	if err != nil {
+		return nil, fmt.Errorf("loading the invitations: %w", err)
+	}
+	byEmail := make(map[string]*ent.Invite, len(made))
+	for _, i := range made {
+		byEmail[*i.Email] = i
+	}
+	out := make([]*ent.Invite, len(emails))
+	for n, e := range emails {
+		if out[n] = byEmail[e]; out[n] == nil {
+			return nil, fmt.Errorf("the invitation of %s was neither made nor found", e)
+		}
 	}
 	return out, nil
 }
@@ -169,35 +230,6 @@ func unique(ss []string) []string {
 		}
 	}
 	return out
-}
-
-// ensureUsers returns the users of the emails by email, creating the
-// missing ones (without a token: they sign in once given one): two
-// statements whatever their number.
-func (r *Resolver) ensureUsers(ctx context.Context, emails []string) (map[string]*ent.User, error) {
-	emails = unique(emails)
-	creates := make([]*ent.UserCreate, len(emails))
-	for i, e := range emails {
-		name, _, _ := strings.Cut(e, "@")
-		creates[i] = r.db(ctx).User.Create().SetEmail(e).SetDisplayName(name)
-	}
-	if err := r.db(ctx).User.CreateBulk(creates...).OnConflictColumns(user.FieldEmail).DoNothing().Exec(ctx); err != nil {
-		return nil, fmt.Errorf("creating users: %w", err)
-	}
-	users, err := r.db(ctx).User.Query().Where(user.EmailIn(emails...)).All(internal(ctx, "the invitees' accounts, by the emails an admin gave"))
-	if err != nil {
-		return nil, fmt.Errorf("loading users: %w", err)
-	}
-	out := make(map[string]*ent.User, len(users))
-	for _, u := range users {
-		out[u.Email] = u
-	}
-	for _, e := range emails {
-		if out[e] == nil {
-			return nil, fmt.Errorf("user %s was neither found nor created", e)
-		}
-	}
-	return out, nil
 }
 
 // addMembers makes users members of an organization with their role (nil
@@ -245,19 +277,32 @@ func (r *Resolver) addMembers(ctx context.Context, orgID string, users []string,
 	return added, nil
 }
 
-// invitation is the email telling someone they were added to an
-// organization.
-func (r *Resolver) invitation(from *ent.User, o *ent.Organization, to string, role *enum.Role) mail.Message {
+// invitation is the email inviting someone to an organization: who asks,
+// with which role, and how to accept, which only the account of that
+// address can.
+func (r *Resolver) invitation(from *ent.User, o *ent.Organization, i *ent.Invite) mail.Message {
 	as := "a guest, who sees what is shared with them"
-	if role != nil {
-		as = "the " + string(*role) + " role"
+	if i.Role != nil {
+		as = "the " + string(*i.Role) + " role"
 	}
 	return mail.Message{
-		To:      to,
+		To:      *i.Email,
 		Subject: fmt.Sprintf("%s invited you to %s on Bindery", from.DisplayName, o.Title),
-		Body: fmt.Sprintf("%s (%s) added you to the organization %q on Bindery, with %s.\n\nOpen it at %s\n",
-			from.DisplayName, from.Email, o.Title, as, r.organizationURLs(o).App),
+		Body: fmt.Sprintf("%s (%s) invited you to join the organization %q on Bindery, with %s.\n\n"+
+			"You are not a member until you accept, with the account of this address: POST %s with its API token, "+
+			"or GraphQL acceptInvitation(input: {id: %q}).\n\nThe organization: %s\n",
+			from.DisplayName, from.Email, o.Title, as, r.inviteLocation(i), i.ID, r.organizationURLs(o).App),
 	}
+}
+
+// inviteLocation is an invite's address in /v1: a link's under
+// link-invites; an invitation's under invites, where it is accepted.
+func (r *Resolver) inviteLocation(i *ent.Invite) string {
+	base := r.cfg.PublicURL + "/v1/orgs/" + i.OrganizationID
+	if i.Kind == enum.InviteKindEmail {
+		return base + "/invites/" + i.ID
+	}
+	return base + "/link-invites/" + i.ID
 }
 
 // Delivery of email: after the transaction commits, in the background, a
@@ -369,11 +414,12 @@ func (r *Resolver) deleteLinkInvite(ctx context.Context, in model.DeleteLinkInvi
 	})
 }
 
-// joinOrganization makes the viewer a member of an invite link's
-// organization with its role, or raises their role to it. The viewer is no
-// member yet, so sees neither the organization nor the invite: holding the
-// invite's ID is the right to join (authz.Invites, Join), and the two are
-// read by that right alone.
+// joinOrganization makes the viewer a member of an invite's organization
+// with its role, or raises their role to it. The viewer is no member yet,
+// so sees neither the organization nor the invite, which are read by its ID
+// alone: holding an invite link's ID is the right to join (authz.Invites,
+// Join); an invitation by email is for the user of its address alone
+// (acceptInvitation).
 func (r *Resolver) joinOrganization(ctx context.Context, in model.JoinOrganizationInput) (*ent.Member, error) {
 	v, err := auth.RequireViewer(ctx)
 	if err != nil {
@@ -381,13 +427,16 @@ func (r *Resolver) joinOrganization(ctx context.Context, in model.JoinOrganizati
 	}
 	var m *ent.Member
 	err = r.tx(ctx, func(ctx context.Context) error {
-		byID := internal(ctx, "an invite link and its organization, by the link's secret ID that the viewer holds")
-		i, err := r.db(ctx).Invite.Query().Where(invite.ID(in.InviteID), invite.KindEQ(enum.InviteKindLink)).
-			WithOrganization().Only(byID)
+		byID := internal(ctx, "an invite and its organization, by the invite's secret ID that the viewer holds")
+		i, err := r.db(ctx).Invite.Query().Where(invite.ID(in.InviteID)).WithOrganization().Only(byID)
 		if ent.IsNotFound(err) || (err == nil && i.OrganizationID != in.OrganizationID) {
 			return r.invites.notFound()
 		}
 		if err != nil {
+			return err
+		}
+		if i.Kind == enum.InviteKindEmail {
+			m, err = r.acceptInvitation(ctx, v.User, i)
 			return err
 		}
 		// Holding the ID is what Join asks for.
@@ -404,6 +453,173 @@ func (r *Resolver) joinOrganization(ctx context.Context, in model.JoinOrganizati
 		return err
 	})
 	return m, err
+}
+
+// invitationNotFound is the error of an invitation by email that the viewer
+// may not act on, the same as for one that does not exist.
+func invitationNotFound() error { return apperr.NotFoundf("Invitation not found") }
+
+// invitationByID loads an invitation by email by its ID, unauthorized: its
+// callers let its invitee or its organization's admins act on it.
+func (r *Resolver) invitationByID(ctx context.Context, id string) (*ent.Invite, error) {
+	i, err := r.db(ctx).Invite.Query().Where(invite.ID(id), invite.KindEQ(enum.InviteKindEmail)).
+		Only(internal(ctx, "an invitation by its ID, which its invitee or an admin of its organization acts on"))
+	if ent.IsNotFound(err) {
+		return nil, invitationNotFound()
+	}
+	return i, err
+}
+
+// acceptInvitation makes the user of an invitation's address a member with
+// its role, or raises them to it; to anyone else the invitation does not
+// exist. The invitation is marked accepted by a conditional update, so that
+// of two acceptances at once one adds the membership; accepting again
+// answers the membership while it lasts. Both APIs accept through here
+// (acceptInvitation, joinOrganization), and so will sign-in once Bindery
+// has it: the first sign-in of an address accepts its invitations.
+func (r *Resolver) acceptInvitation(ctx context.Context, u *ent.User, i *ent.Invite) (*ent.Member, error) {
+	if i.Email == nil || !strings.EqualFold(*i.Email, u.Email) {
+		return nil, invitationNotFound()
+	}
+	n, err := r.db(ctx).Invite.Update().Where(invite.ID(i.ID), invite.AcceptedAtIsNil()).SetAcceptedAt(r.clock()).Save(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("accepting an invitation: %w", err)
+	}
+	if n == 1 {
+		if _, err := r.addMembers(ctx, i.OrganizationID, []string{u.ID}, map[string]*enum.Role{u.ID: i.Role}); err != nil {
+			return nil, err
+		}
+		if i.SSO {
+			if err := r.db(ctx).Member.Update().Where(member.OrganizationID(i.OrganizationID), member.UserID(u.ID)).
+				SetSSO(true).Exec(ctx); err != nil {
+				return nil, fmt.Errorf("marking an SSO member: %w", err)
+			}
+		}
+	}
+	m, err := r.findMember(ctx, i.OrganizationID, u.ID)
+	if apperr.KindOf(err) == apperr.NotFound {
+		return nil, invitationNotFound() // accepted, and left since
+	}
+	return m, err
+}
+
+// acceptInvitationByID is acceptInvitation for the viewer, by the
+// invitation's ID.
+func (r *Resolver) acceptInvitationByID(ctx context.Context, in model.AcceptInvitationInput) (*ent.Member, error) {
+	v, err := auth.RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var m *ent.Member
+	err = r.tx(ctx, func(ctx context.Context) error {
+		i, err := r.invitationByID(ctx, in.ID)
+		if err != nil {
+			return err
+		}
+		m, err = r.acceptInvitation(ctx, v.User, i)
+		return err
+	})
+	return m, err
+}
+
+// revokeInvitation deletes an invitation that waits for its invitee, for
+// the admins of its organization; to anyone else it does not exist.
+func (r *Resolver) revokeInvitation(ctx context.Context, in model.RevokeInvitationInput) error {
+	return r.tx(ctx, func(ctx context.Context) error {
+		i, err := r.invitationByID(ctx, in.ID)
+		if err != nil {
+			return err
+		}
+		if err := r.invitationAdmin(ctx, i); err != nil {
+			return err
+		}
+		n, err := r.db(ctx).Invite.Delete().Where(invite.ID(i.ID), invite.AcceptedAtIsNil()).Exec(ctx)
+		if err == nil && n == 0 {
+			return invitationNotFound() // accepted meanwhile: nothing waits
+		}
+		return err
+	})
+}
+
+// invitationAdmin lets the admins of an invitation's organization act on it
+// while it waits: it does not exist for anyone else, nor once accepted.
+func (r *Resolver) invitationAdmin(ctx context.Context, i *ent.Invite) error {
+	d, err := r.organizationDecision(ctx, i.OrganizationID)
+	if err != nil {
+		return err
+	}
+	if !d.Can(enum.RoleAdmin) || i.AcceptedAt != nil {
+		return invitationNotFound()
+	}
+	return nil
+}
+
+// organizationInvitation is one invitation by email of an organization
+// that waits for its invitee, for its admins: one of another organization
+// does not exist here.
+func (r *Resolver) organizationInvitation(ctx context.Context, o *ent.Organization, id string) (*ent.Invite, error) {
+	i, err := r.invitationByID(ctx, id)
+	if err == nil && i.OrganizationID != o.ID {
+		err = invitationNotFound()
+	}
+	if err == nil {
+		err = r.invitationAdmin(ctx, i)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return i, nil
+}
+
+// waitingInvitations is the predicate of invitations by email that wait for
+// their invitee.
+func waitingInvitations() predicate.Invite {
+	return invite.And(invite.KindEQ(enum.InviteKindEmail), invite.AcceptedAtIsNil())
+}
+
+// organizationInvitations lists an organization's invitations by email that
+// wait for their invitee, for its admins.
+func (r *Resolver) organizationInvitations(ctx context.Context, o *ent.Organization, a page.Args) (*model.InviteConnection, error) {
+	if _, _, err := r.orgs.authorize(ctx, o.ID, authz.ManageAccess); err != nil {
+		return nil, err
+	}
+	q := r.db(ctx).Invite.Query().Where(invite.OrganizationID(o.ID), waitingInvitations())
+	conn, err := page.Paginate(within(ctx), q, invitesByCreation, a)
+	if err != nil {
+		return nil, err
+	}
+	return model.NewInviteConnection(conn), nil
+}
+
+// viewerInvitations lists the invitations by email sent to the viewer's
+// address that wait for them. Each opens its organization to the viewer,
+// who may join it, as an observer (see emailDomainOrganizations).
+func (r *Resolver) viewerInvitations(ctx context.Context, a page.Args) (*model.InviteConnection, error) {
+	v, err := auth.RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	q := r.db(ctx).Invite.Query().Where(invite.Email(strings.ToLower(v.User.Email)), waitingInvitations())
+	conn, err := page.Paginate(internal(ctx, "the invitations sent to the viewer's own address"), q, invitesByCreation, a)
+	if err != nil {
+		return nil, err
+	}
+	for _, i := range conn.Nodes() {
+		loadersFrom(ctx).openOrg(i.OrganizationID)
+	}
+	return model.NewInviteConnection(conn), nil
+}
+
+// inviteOrganization is the organization an invite admits to: its admins
+// see it, and so does its invitee while the invitation waits for them.
+func (r *Resolver) inviteOrganization(ctx context.Context, i *ent.Invite) (*ent.Organization, error) {
+	if i.Kind == enum.InviteKindEmail && i.AcceptedAt == nil && i.Email != nil {
+		if v := auth.ViewerFrom(ctx); v != nil && strings.EqualFold(v.User.Email, *i.Email) {
+			loadersFrom(ctx).openOrg(i.OrganizationID)
+		}
+	}
+	o, _, err := r.orgs.get(ctx, i.OrganizationID)
+	return o, err
 }
 
 // inviteRedundant reports whether the viewer's role in the invite's

@@ -18,8 +18,12 @@ func (r *inviteResolver) Redundant(ctx context.Context, obj *ent.Invite) (bool, 
 	return r.inviteRedundant(ctx, obj)
 }
 
+func (r *inviteResolver) Organization(ctx context.Context, obj *ent.Invite) (*ent.Organization, error) {
+	return r.inviteOrganization(ctx, obj)
+}
+
 func (r *inviteResolver) Urls(ctx context.Context, obj *ent.Invite) (*model.InviteURLs, error) {
-	return &model.InviteURLs{Location: r.cfg.PublicURL + "/v1/orgs/" + obj.OrganizationID + "/link-invites/" + obj.ID}, nil
+	return &model.InviteURLs{Location: r.inviteLocation(obj)}, nil
 }
 
 func (r *mutationResolver) InviteMembers(ctx context.Context, input model.InviteMembersInput) (*model.InviteMembersPayload, error) {
@@ -57,6 +61,21 @@ func (r *mutationResolver) JoinOrganization(ctx context.Context, input model.Joi
 	return &model.JoinOrganizationPayload{Member: m, ClientMutationID: input.ClientMutationID}, nil
 }
 
+func (r *mutationResolver) AcceptInvitation(ctx context.Context, input model.AcceptInvitationInput) (*model.AcceptInvitationPayload, error) {
+	m, err := r.acceptInvitationByID(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	return &model.AcceptInvitationPayload{Member: m, ClientMutationID: input.ClientMutationID}, nil
+}
+
+func (r *mutationResolver) RevokeInvitation(ctx context.Context, input model.RevokeInvitationInput) (*model.RevokeInvitationPayload, error) {
+	if err := r.revokeInvitation(ctx, input); err != nil {
+		return nil, err
+	}
+	return &model.RevokeInvitationPayload{RevokedInviteID: input.ID, ClientMutationID: input.ClientMutationID}, nil
+}
+
 func (r *organizationResolver) Invites(ctx context.Context, obj *ent.Organization, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.InviteConnection, error) {
 	return r.organizationInvites(ctx, obj, args(first, after, last, before))
 }
@@ -65,6 +84,18 @@ func (r *organizationResolver) Invite(ctx context.Context, obj *ent.Organization
 	return r.invites.inOrganization(ctx, obj.ID, id, authz.View)
 }
 
+func (r *organizationResolver) Invitations(ctx context.Context, obj *ent.Organization, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.InviteConnection, error) {
+	return r.organizationInvitations(ctx, obj, args(first, after, last, before))
+}
+
+func (r *organizationResolver) Invitation(ctx context.Context, obj *ent.Organization, id string) (*ent.Invite, error) {
+	return r.organizationInvitation(ctx, obj, id)
+}
+
 func (r *queryResolver) EmailDomainOrganizations(ctx context.Context, emailDomain string) ([]*ent.Organization, error) {
 	return r.emailDomainOrganizations(ctx, emailDomain)
+}
+
+func (r *queryResolver) Invitations(ctx context.Context, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.InviteConnection, error) {
+	return r.viewerInvitations(ctx, args(first, after, last, before))
 }

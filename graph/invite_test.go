@@ -20,7 +20,8 @@ func TestOrganizationAccessInGraphQL(t *testing.T) {
 	readTok, reader := e.Member(e.Org.ID, enum.RoleRead, "reader@example.com")
 	org := map[string]any{"org": e.Org.ID}
 
-	invite := `mutation($in: InviteMembersInput!) { inviteMembers(input: $in) { userIds invited failedSSOEmails } }`
+	invite := `mutation($in: InviteMembersInput!) { inviteMembers(input: $in) { userIds invited failedSSOEmails
+	  invitations { id email role organization { id } urls { location } } } }`
 	in := func(invitees ...map[string]any) map[string]any {
 		if invitees == nil {
 			invitees = []map[string]any{}
@@ -33,14 +34,33 @@ func TestOrganizationAccessInGraphQL(t *testing.T) {
 	assert.Equal(t, "emails", res.Errors[0].Extensions["field"])
 	assert.Equal(t, "BAD_USER_INPUT", e.GraphQL(e.OwnerToken, invite, in()).Code(), "nobody")
 	d := lsGQL(t, e, e.OwnerToken, invite, in(map[string]any{"email": "Ann@Example.com"}, map[string]any{"email": "reader@example.com", "role": nil}))
-	ids := lsAt(d, "inviteMembers.userIds").([]any)
-	assert.Equal(t, reader.ID, ids[1])
+	assert.Equal(t, []any{reader.ID}, lsAt(d, "inviteMembers.userIds"), "the member")
 	assert.EqualValues(t, 1, lsAt(d, "inviteMembers.invited"))
 	assert.Equal(t, []any{"ann@example.com", "reader@example.com"}, lsAt(d, "inviteMembers.failedSSOEmails"), "no SAML provider")
-	m := lsGQL(t, e, e.OwnerToken, `query($org: ID!, $a: ID!, $r: ID!) { organization(id: $org) { a: member(id: $a) { role }
-	  r: member(id: $r) { role } } }`, map[string]any{"org": e.Org.ID, "a": ids[0], "r": reader.ID})
-	assert.Equal(t, "EDIT", lsAt(m, "organization.a.role"))
+	invitations := lsAt(d, "inviteMembers.invitations").([]any)
+	require.Len(t, invitations, 1)
+	ann := invitations[0].(map[string]any)
+	annInv := ann["id"].(string)
+	assert.Equal(t, map[string]any{"id": annInv, "email": "ann@example.com", "role": "EDIT", "organization": map[string]any{"id": e.Org.ID},
+		"urls": map[string]any{"location": "http://bindery.test/v1/orgs/" + e.Org.ID + "/invites/" + annInv}}, ann)
+	m := lsGQL(t, e, e.OwnerToken, `query($org: ID!, $r: ID!) { organization(id: $org) { r: member(id: $r) { role }
+	  invitations(first: 10) { totalCount nodes { id } } } }`, map[string]any{"org": e.Org.ID, "r": reader.ID})
 	assert.Equal(t, "READ", lsAt(m, "organization.r.role"), "a guest's role asked for a reader does not lower them")
+	assert.EqualValues(t, 1, lsAt(m, "organization.invitations.totalCount"))
+	assert.Equal(t, "FORBIDDEN", e.GraphQL(readTok, `query($org: ID!) { organization(id: $org) { invitations { totalCount } } }`, org).Code())
+	one := `query($org: ID!, $id: ID!) { organization(id: $org) { invitation(id: $id) { email } } }`
+	assert.Equal(t, "NOT_FOUND", e.GraphQL(readTok, one, map[string]any{"org": e.Org.ID, "id": annInv}).Code())
+	assert.Equal(t, "ann@example.com", lsAt(lsGQL(t, e, e.OwnerToken, one, map[string]any{"org": e.Org.ID, "id": annInv}),
+		"organization.invitation.email"))
+
+	// Ann accepts, with her account; joinOrganization takes the invitation
+	// too.
+	annTok := e.Token(e.User("ann@example.com"))
+	accepted := lsGQL(t, e, annTok, `mutation($org: ID!, $id: ID!) { joinOrganization(input: {organizationId: $org, inviteId: $id}) {
+	  member { role } } }`, map[string]any{"org": e.Org.ID, "id": annInv})
+	assert.Equal(t, "EDIT", lsAt(accepted, "joinOrganization.member.role"))
+	assert.EqualValues(t, 0, lsAt(lsGQL(t, e, e.OwnerToken, `query($org: ID!) { organization(id: $org) { invitations { totalCount } } }`, org),
+		"organization.invitations.totalCount"))
 
 	// Link invites: created with the default role, seen by admins only,
 	// joined by a stranger holding the ID.

@@ -499,6 +499,62 @@ func lsCases() []lsCase {
 			},
 		},
 		{
+			list: "Organization.invitations", max: 3,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				lsInvitations(t, e, n)
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, e.OwnerToken, `query($org: ID!) { organization(id: $org) { invitations(first: 100) {
+					  totalCount nodes { id createdAt email role organization { id title } urls { location } } } } }`,
+						map[string]any{"org": e.Org.ID})
+					lsCheck(t, d, "organization.invitations", n, "email", "organization.title", "urls.location")
+				}
+			},
+		},
+		{
+			list: "GET /v1/orgs/{organizationId}/invites", max: 3,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				lsInvitations(t, e, n)
+				return func(e *servertest.Env) {
+					lsCheck(t, e.MustDo(http.MethodGet, "/v1/orgs/"+e.Org.ID+"/invites?limit=100", e.OwnerToken, nil, http.StatusOK),
+						"", n, "email", "urls.location")
+				}
+			},
+		},
+		{
+			// The viewer's invitations, each to another organization.
+			list: "Query.invitations", max: 4,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				ctx := context.Background()
+				for i := range n {
+					o, err := graph.CreateOrganization(ctx, e.Client, fmt.Sprintf("Inviting %d", i), e.Owner.ID)
+					require.NoError(t, err)
+					e.Client.Invite.Create().SetOrganizationID(o.ID).SetKind(enum.InviteKindEmail).SetEmail(v.user.Email).
+						SetRole(enum.RoleRead).ExecX(ctx)
+				}
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, v.token, `{ invitations(first: 100) { totalCount nodes { id role redundant
+					  organization { id title } urls { location } } } }`, nil)
+					lsCheck(t, d, "invitations", n, "organization.title", "urls.location")
+				}
+			},
+		},
+		{
+			// The invitations one call makes, to n new addresses.
+			list: "InviteMembersPayload.invitations", max: 8,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				emails := make([]map[string]any, n)
+				for i := range emails {
+					emails[i] = map[string]any{"email": fmt.Sprintf("invitee%d@example.com", i)}
+				}
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, e.OwnerToken, `mutation($org: ID!, $emails: [InviteeInput!]!) { inviteMembers(input: {
+					  organizationId: $org, emails: $emails, role: READ}) { invitations { id email role organization { id title }
+					  urls { location } } } }`, map[string]any{"org": e.Org.ID, "emails": emails})
+					lsCheck(t, d, "inviteMembers.invitations", n, "email", "organization.title")
+				}
+			},
+		},
+		{
 			list: "Organization.webhookEndpoints", max: 3,
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
 				lsWebhooks(t, e, n, 0)
@@ -1137,6 +1193,16 @@ func lsInvites(t *testing.T, e *servertest.Env, n int) {
 	for i := range n {
 		role := enum.RoleValues()[i%len(enum.RoleValues())]
 		e.Client.Invite.Create().SetOrganizationID(e.Org.ID).SetKind(enum.InviteKindLink).SetRole(role).ExecX(context.Background())
+	}
+}
+
+// lsInvitations makes the organization n invitations by email that wait.
+func lsInvitations(t *testing.T, e *servertest.Env, n int) {
+	t.Helper()
+	for i := range n {
+		role := enum.RoleValues()[i%len(enum.RoleValues())]
+		e.Client.Invite.Create().SetOrganizationID(e.Org.ID).SetKind(enum.InviteKindEmail).
+			SetEmail(fmt.Sprintf("invitee%d@example.com", i)).SetRole(role).ExecX(context.Background())
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/bindery/bindery/internal/authz"
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/page"
+	"github.com/bindery/bindery/internal/validate"
 )
 
 // SAML providers: Bindery records an organization's identity providers and
@@ -74,9 +75,29 @@ func (r *Resolver) checkTeamOf(ctx context.Context, orgID string, teamID *string
 	return nil
 }
 
+// samlCertificate reads a certificate as sent, PEM or bare base64 DER, into
+// the PEM that is stored (validate.CertificatePEM); nil stays nil.
+func samlCertificate(s *string) (*string, error) {
+	if s == nil {
+		return nil, nil
+	}
+	if err := validate.SAMLCertificateInput(*s); err != nil {
+		return nil, apperr.Invalid("certificate", "%s", err)
+	}
+	c, err := validate.CertificatePEM(*s)
+	if err != nil {
+		return nil, apperr.Invalid("certificate", "%s", err)
+	}
+	return &c, nil
+}
+
 func (r *Resolver) createSAMLProvider(ctx context.Context, in model.CreateSAMLProviderInput) (*ent.SAMLProvider, error) {
+	var err error
+	if in.Certificate, err = samlCertificate(in.Certificate); err != nil {
+		return nil, err
+	}
 	var p *ent.SAMLProvider
-	err := r.tx(ctx, func(ctx context.Context) error {
+	err = r.tx(ctx, func(ctx context.Context) error {
 		o, _, err := r.orgs.authorize(ctx, in.OrganizationID, authz.ManageAccess)
 		if err != nil {
 			return err
@@ -94,6 +115,13 @@ func (r *Resolver) createSAMLProvider(ctx context.Context, in model.CreateSAMLPr
 }
 
 func (r *Resolver) updateSAMLProvider(ctx context.Context, in model.UpdateSAMLProviderInput) (*ent.SAMLProvider, error) {
+	if c, set := in.Certificate.ValueOK(); set {
+		c, err := samlCertificate(c)
+		if err != nil {
+			return nil, err
+		}
+		in.Certificate = graphql.OmittableOf(c)
+	}
 	var p *ent.SAMLProvider
 	err := r.tx(ctx, func(ctx context.Context) error {
 		var err error

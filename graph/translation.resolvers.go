@@ -11,6 +11,7 @@ import (
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/internal/authz"
+	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/page"
 )
 
@@ -43,6 +44,22 @@ func (r *organizationResolver) TranslationSettings(ctx context.Context, obj *ent
 
 func (r *organizationResolver) TranslationSetting(ctx context.Context, obj *ent.Organization, id string) (*ent.TranslationSettings, error) {
 	return r.translations.inOrganization(ctx, obj.ID, id, authz.View)
+}
+
+func (r *translationSettingsResolver) Source(ctx context.Context, obj *ent.TranslationSettings) (*model.TranslationSource, error) {
+	return translationSettingsSource(obj), nil
+}
+
+func (r *translationSettingsResolver) Instructions(ctx context.Context, obj *ent.TranslationSettings) (model.JSON, error) {
+	return translationInstructions(obj), nil
+}
+
+func (r *translationSettingsResolver) Status(ctx context.Context, obj *ent.TranslationSettings) (*enum.TranslationStatus, error) {
+	return translationStatus(obj), nil
+}
+
+func (r *translationSettingsResolver) Stats(ctx context.Context, obj *ent.TranslationSettings) (*model.TranslationStats, error) {
+	return translationStats(obj), nil
 }
 
 func (r *translationSettingsResolver) Permissions(ctx context.Context, obj *ent.TranslationSettings) (*authz.EditPermissions, error) {

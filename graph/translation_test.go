@@ -62,6 +62,26 @@ func TestTranslationSettingsInGraphQL(t *testing.T) {
 	assert.Equal(t, []any{"JA"}, lsAt(u, "updateTranslationSettings.translationSettings.languages"), "absent languages stay")
 	assert.Equal(t, "FORBIDDEN", e.GraphQL(readTok, update, map[string]any{"in": map[string]any{"id": id, "title": "X"}}).Code())
 
+	// The official members: a source and a language make the settings a
+	// translation; instructions are set, and removed with null.
+	space := createSpace(t, e, "Guide")
+	official := `mutation($in: UpdateTranslationSettingsInput!) { updateTranslationSettings(input: $in) {
+	  translationSettings { title languages language source { spaceId language } instructions status stats { runs } } } }`
+	doc := map[string]any{"object": "document", "data": map[string]any{}, "nodes": []any{}}
+	u = lsGQL(t, e, e.OwnerToken, official, map[string]any{"in": map[string]any{"id": id, "source": map[string]any{"spaceId": space,
+		"language": "EN"}, "language": "DE", "instructions": map[string]any{"object": "document", "data": map[string]any{"v": 1.0},
+		"nodes": []any{}}}})
+	assert.Equal(t, map[string]any{"title": "Manual", "languages": []any{"JA", "DE"}, "language": "DE",
+		"source":       map[string]any{"spaceId": space, "language": "EN"},
+		"instructions": map[string]any{"object": "document", "data": map[string]any{"v": 1.0}, "nodes": []any{}},
+		"status":       "PENDING", "stats": map[string]any{"runs": 0.0}}, lsAt(u, "updateTranslationSettings.translationSettings"),
+		"the language joins the languages")
+	u = lsGQL(t, e, e.OwnerToken, official, map[string]any{"in": map[string]any{"id": id, "instructions": nil}})
+	assert.Equal(t, doc, lsAt(u, "updateTranslationSettings.translationSettings.instructions"), "none: an empty document")
+	res = e.GraphQL(e.OwnerToken, official, map[string]any{"in": map[string]any{"id": id, "language": "EN"}})
+	assert.Equal(t, "BAD_USER_INPUT", res.Code(), "the source's own language")
+	assert.Equal(t, "language", res.Errors[0].Extensions["field"])
+
 	del := `mutation($id: ID!) { deleteTranslationSettings(input: {id: $id}) { deletedTranslationSettingsId } }`
 	assert.Equal(t, "FORBIDDEN", e.GraphQL(readTok, del, map[string]any{"id": id}).Code())
 	gone := lsGQL(t, e, e.OwnerToken, del, map[string]any{"id": id})

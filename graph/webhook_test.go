@@ -509,8 +509,11 @@ func TestWebhookEventShapes(t *testing.T) {
 	must(`mutation($id: ID!) { deleteSpace(input: {id: $id}) { clientMutationId } }`, map[string]any{"id": space})
 	must(`mutation($id: ID!) { restoreSpace(input: {id: $id}) { space { id } } }`, map[string]any{"id": space})
 	joiner := e.User("joiner@example.com")
-	must(`mutation($org: ID!) { inviteMembers(input: {organizationId: $org, role: READ, emails: [{email: "joiner@example.com"}]}) {
-	  userIds } }`, map[string]any{"org": e.Org.ID})
+	inv := must(`mutation($org: ID!) { inviteMembers(input: {organizationId: $org, role: READ, emails: [{email: "joiner@example.com"}]}) {
+	  invitations { id } } }`, map[string]any{"org": e.Org.ID})["inviteMembers"].(map[string]any)["invitations"].([]any)[0].(map[string]any)["id"]
+	accepted := e.GraphQL(e.Token(joiner), `mutation($id: ID!) { acceptInvitation(input: {id: $id}) { member { role } } }`,
+		map[string]any{"id": inv})
+	require.Empty(t, accepted.Errors)
 	must(`mutation($org: ID!, $u: ID!) { removeMember(input: {organizationId: $org, userId: $u}) { clientMutationId } }`,
 		map[string]any{"org": e.Org.ID, "u": joiner.ID})
 

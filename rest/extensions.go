@@ -20,7 +20,8 @@ import (
 // validate their responses against Bindery's own document
 // (servertest.CheckSpec).
 //
-// Webhook endpoints and deliveries (issue 15) are the extensions today.
+// Webhook endpoints and deliveries, and the list and revocation
+// of invitations by email, are the extensions today.
 var Extensions = map[string]string{
 	"listWebhookEndpoints": extension("List the organization's webhook endpoints, oldest first. Needs the admin role.",
 		[]string{"organizationId"}, true, "", 200, extList(webhookEndpointShape(false))),
@@ -45,6 +46,16 @@ var Extensions = map[string]string{
 	"redeliverWebhookDelivery": extension("Send a past delivery again, as a new delivery of the same event and body, "+
 		"whatever the endpoint's state or event types. Needs the admin role. The answer is the new delivery.",
 		[]string{"organizationId", "webhookId", "deliveryId"}, false, "", 201, webhookDeliveryShape),
+
+	// Invitations by email wait for their invitee (who accepts with the
+	// official joinOrganizationWithInvite): their admins list and revoke
+	// them, as they do invite links.
+	"listOrganizationInvitations": taggedExtension("organization-invites",
+		"List the organization's invitations by email that wait for their invitee, oldest first. Needs the admin role.",
+		[]string{"organizationId"}, true, "", 200, extList(invitationShape)),
+	"revokeOrganizationInvitation": taggedExtension("organization-invites",
+		"Revoke an invitation by email that waits for its invitee. Needs the admin role.",
+		[]string{"organizationId", "inviteId"}, false, "", 204, ""),
 }
 
 // SchemaExtensions are Bindery's additions to official schemas, which
@@ -66,8 +77,13 @@ var SchemaExtensions = map[string]map[string]string{
 	},
 }
 
-// extension writes an extension's operation object.
+// extension writes the operation object of a webhooks extension.
 func extension(summary string, pathParams []string, paged bool, body string, status int, schema string) string {
+	return taggedExtension("webhooks", summary, pathParams, paged, body, status, schema)
+}
+
+// taggedExtension writes an extension's operation object, under a tag.
+func taggedExtension(tag, summary string, pathParams []string, paged bool, body string, status int, schema string) string {
 	var ps []string
 	for _, p := range pathParams {
 		ps = append(ps, `{"name": "`+p+`", "in": "path", "required": true, "schema": {"type": "string"}}`)
@@ -76,7 +92,7 @@ func extension(summary string, pathParams []string, paged bool, body string, sta
 		ps = append(ps, `{"name": "page", "in": "query", "description": "The page of the list, from next.page.", "schema": {"type": "string"}}`,
 			`{"name": "limit", "in": "query", "description": "How many items a page holds.", "schema": {"type": "integer", "minimum": 0, "maximum": 1000}}`)
 	}
-	out := `{"summary": ` + quote(summary) + `, "tags": ["webhooks"], "parameters": [` + strings.Join(ps, ", ") + `]`
+	out := `{"summary": ` + quote(summary) + `, "tags": [` + quote(tag) + `], "parameters": [` + strings.Join(ps, ", ") + `]`
 	if body != "" {
 		out += `, "requestBody": {"required": true, "content": {"application/json": {"schema": ` + body + `}}}`
 	}
@@ -136,6 +152,17 @@ func webhookEndpointShape(withSecret bool) string {
   "updatedAt": {"type": "string", "format": "date-time"},
   "urls": ` + extURLs + secret + `}}`
 }
+
+// invitationShape is an invitation by email that waits for its invitee.
+var invitationShape = `{"type": "object", "additionalProperties": false, "required": ["object", "id", "email", "role", "createdAt", "urls"],
+  "properties": {
+  "object": {"type": "string", "enum": ["invite"]},
+  "id": {"type": "string"},
+  "email": {"type": "string", "description": "The address it was sent to: only the user of that address accepts it."},
+  "role": {"type": "string", "nullable": true, "enum": ["admin", "create", "review", "edit", "comment", "read", null],
+    "description": "The role it gives; null for a guest."},
+  "createdAt": {"type": "string", "format": "date-time"},
+  "urls": ` + extURLs + `}}`
 
 // webhookDeliveryShape is a delivery with the log of its attempts.
 var webhookDeliveryShape = `{"type": "object", "additionalProperties": false,

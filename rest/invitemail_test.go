@@ -150,8 +150,8 @@ func relayEnv(t *testing.T, relay *smtpServer, from string, log *servertest.Log)
 		servertest.WithLog(log.Logger()))
 }
 
-// Invitations go out through the relay once the members are made, one per
-// new member, after a relay that is busy at first.
+// Invitations go out through the relay once they are made, one per
+// address that is not a member's, after a relay that is busy at first.
 func TestInvitationEmail(t *testing.T) {
 	t.Parallel()
 	relay := startSMTP(t, 1)
@@ -166,21 +166,23 @@ func TestInvitationEmail(t *testing.T) {
 	waitForMail(t, e)
 
 	mails := relay.received()
-	require.Len(t, mails, 2, "one per new member: the reader was a member")
+	require.Len(t, mails, 2, "one per invitation: the reader was a member")
 	assert.Equal(t, []string{"RCPT TO:<ann@example.com>"}, mails[0].to)
 	assert.Equal(t, []string{"RCPT TO:<bob@example.com>"}, mails[1].to)
 	assert.Equal(t, "MAIL FROM:<docs@bindery.test>", mails[0].from)
 	assert.Contains(t, mails[0].data, "Subject: owner invited you to Acme Docs on Bindery\r\n")
 	assert.Contains(t, mails[0].data, "To: ann@example.com\r\n")
-	assert.Contains(t, mails[0].data, `added you to the organization "Acme Docs" on Bindery, with the edit role.`)
+	assert.Contains(t, mails[0].data, `invited you to join the organization "Acme Docs" on Bindery, with the edit role.`)
+	assert.Contains(t, mails[0].data, "You are not a member until you accept")
+	assert.Regexp(t, `POST http://bindery.test/v1/orgs/`+e.Org.ID+`/invites/inv_\w+ with its API token`, mails[0].data)
 	assert.Contains(t, mails[0].data, "http://bindery.test/o/"+e.Org.ID)
 	assert.Contains(t, relay.auth, "\x00bot\x00s3cret", "PLAIN authentication with the URL's user")
 	assert.Contains(t, logs.String(), "invitation not sent, retrying", "the busy relay's refusal")
 	assert.Contains(t, logs.String(), "invitation sent")
 }
 
-// A relay that never takes the message: the members stay, the failure is
-// logged after the last attempt.
+// A relay that never takes the message: the invitation stays, the failure
+// is logged after the last attempt.
 func TestInvitationEmailFails(t *testing.T) {
 	t.Parallel()
 	relay := startSMTP(t, 100)
@@ -192,7 +194,10 @@ func TestInvitationEmailFails(t *testing.T) {
 	assert.Empty(t, relay.received())
 	assert.Contains(t, logs.String(), "invitation not delivered")
 	assert.Equal(t, 3, strings.Count(logs.String(), "invitation not sent, retrying"), "four attempts")
-	e.MustDo(http.MethodGet, "/v1/orgs/"+e.Org.ID+"/members/"+res["users"].([]any)[0].(string), e.OwnerToken, nil, http.StatusOK)
+	assert.EqualValues(t, 1, res["invited"])
+	items := e.MustDo(http.MethodGet, "/v1/orgs/"+e.Org.ID+"/invites", e.OwnerToken, nil, http.StatusOK)["items"].([]any)
+	require.Len(t, items, 1)
+	assert.Equal(t, "ann@example.com", items[0].(map[string]any)["email"])
 }
 
 // Without a relay, invitations are logged; a refused invitation sends

@@ -169,3 +169,53 @@ func (a *API) presentDomainOrganizations(ctx context.Context, orgs []*ent.Organi
 	}
 	return out, nil
 }
+
+// invitations lists the invitations by email of the path's organization
+// that wait for their invitee.
+func (p params) invitations(args page.Args) (*model.InviteConnection, error) {
+	o, err := p.organization()
+	if err != nil {
+		return nil, err
+	}
+	return p.a.r.Organization().Invitations(p.ctx(), o, args.First, args.After, nil, nil)
+}
+
+// revokeInvitation revokes the invitation the path names, in the path's
+// organization.
+func (p params) revokeInvitation() (model.RevokeInvitationInput, error) {
+	o, err := p.organization()
+	if err != nil {
+		return model.RevokeInvitationInput{}, err
+	}
+	i, err := p.a.r.Organization().Invitation(p.ctx(), o, p.path("inviteId"))
+	if err != nil {
+		return model.RevokeInvitationInput{}, err
+	}
+	return model.RevokeInvitationInput{ID: i.ID}, nil
+}
+
+// invitationJSON is an invitation by email, as Bindery's extension
+// presents it.
+type invitationJSON struct {
+	Object    string     `json:"object"`
+	ID        string     `json:"id"`
+	Email     string     `json:"email"`
+	Role      *enum.Role `json:"role"`
+	CreatedAt string     `json:"createdAt"`
+	URLs      struct {
+		Location string `json:"location"`
+	} `json:"urls"`
+}
+
+func (a *API) presentInvitation(ctx context.Context, i *ent.Invite) (invitationJSON, error) {
+	j := invitationJSON{Object: "invite", ID: i.ID, Role: i.Role, CreatedAt: model.FormatTime(i.CreatedAt)}
+	if i.Email != nil {
+		j.Email = *i.Email
+	}
+	urls, err := a.r.Invite().Urls(ctx, i)
+	if err != nil {
+		return j, err
+	}
+	j.URLs.Location = urls.Location
+	return j, nil
+}

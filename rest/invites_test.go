@@ -5,12 +5,13 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/bindery/bindery/ent/apitoken"
+	"github.com/bindery/bindery/ent/invite"
 	"github.com/bindery/bindery/ent/member"
 	"github.com/bindery/bindery/ent/user"
 	"github.com/bindery/bindery/server/servertest"
@@ -35,40 +36,62 @@ func TestInviteByEmail(t *testing.T) {
 		}
 		return out
 	}
+	// waiting lists the organization's invitations that wait: email and
+	// role of each, oldest first.
+	waiting := func() map[string]any {
+		t.Helper()
+		out := map[string]any{}
+		for _, i := range e.MustDo(http.MethodGet, invites+"?limit=1000", e.OwnerToken, nil, http.StatusOK)["items"].([]any) {
+			i := i.(map[string]any)
+			out[i["email"].(string)] = i["role"]
+		}
+		return out
+	}
 
+	// other@example.com has an account (a member of another organization);
+	// new.person@example.com has none.
 	res := e.MustDo(http.MethodPost, invites, e.OwnerToken, map[string]any{
-		"emails": []any{"New.Person@Example.com", "reader@example.com", "new.person@example.com", "Editor.Person@example.com"},
-		"role":   "comment",
+		"emails": []any{"New.Person@Example.com", "reader@example.com", "new.person@example.com", "Editor.Person@example.com",
+			"other@example.com"},
+		"role": "comment",
 	}, http.StatusOK)
-	users := res["users"].([]any)
-	require.Len(t, users, 4, "one user per email, in order")
-	assert.Equal(t, users[0], users[2], "the same address twice is one user")
-	assert.Equal(t, e.reader, users[1])
-	assert.Equal(t, e.editor, users[3])
-	assert.EqualValues(t, 1, res["invited"], "only the new person became a member")
-	assert.Equal(t, []any{}, res["failedSSOEmails"])
-	newcomer := users[0].(string)
-	assert.Equal(t, "comment", e.role(newcomer))
+	assert.Equal(t, map[string]any{"users": []any{e.reader, e.editor}, "invited": 2.0, "failedSSOEmails": []any{}}, res,
+		"the members' IDs; the others are invited, and nothing tells who has an account")
 	assert.Equal(t, "comment", e.role(e.reader), "a reader is raised")
 	assert.Equal(t, "edit", e.role(e.editor), "an editor is not lowered")
-	u, err := e.Client.User.Query().Where(user.ID(newcomer)).Only(context.Background())
+	assert.Equal(t, map[string]any{"new.person@example.com": "comment", "other@example.com": "comment"}, waiting())
+	e.MustDo(http.MethodGet, e.base+"/"+e.otherUser, e.OwnerToken, nil, http.StatusNotFound)
+	e.MustDo(http.MethodGet, "/v1/users/"+e.otherUser, e.OwnerToken, nil, http.StatusNotFound)
+	exists, err := e.Client.User.Query().Where(user.Email("new.person@example.com")).Exist(context.Background())
 	require.NoError(t, err)
-	assert.Equal(t, "new.person@example.com", u.Email)
-	n, err := e.Client.APIToken.Query().Where(apitoken.UserID(newcomer)).Count(context.Background())
-	require.NoError(t, err)
-	assert.Zero(t, n, "no token is made for an invitee")
+	assert.False(t, exists, "no account is made for an address")
 
-	// Without a role: the organization's default role, else read.
-	res = e.MustDo(http.MethodPost, invites, e.OwnerToken, map[string]any{"emails": []string{"plain@example.com"}}, http.StatusOK)
-	assert.Equal(t, "read", e.role(res["users"].([]any)[0].(string)))
+	// An address with an account and one without get the same answer.
+	noAccount := e.MustDo(http.MethodPost, invites, e.OwnerToken, map[string]any{"emails": []string{"someone@else.example"}},
+		http.StatusOK)
+	e.User("has-account@else.example")
+	withAccount := e.MustDo(http.MethodPost, invites, e.OwnerToken, map[string]any{"emails": []string{"has-account@else.example"}},
+		http.StatusOK)
+	assert.Equal(t, noAccount, withAccount)
+	assert.Equal(t, map[string]any{"users": []any{}, "invited": 1.0, "failedSSOEmails": []any{}}, withAccount)
+
+	// Without a role: the organization's default role, else read. Inviting
+	// an address again updates its invitation.
+	e.MustDo(http.MethodPost, invites, e.OwnerToken, map[string]any{"emails": []string{"plain@example.com"}}, http.StatusOK)
+	assert.Equal(t, "read", waiting()["plain@example.com"])
 	e.MustDo(http.MethodPatch, "/v1/orgs/"+e.Org.ID, e.OwnerToken, map[string]any{"defaultRole": "review"}, http.StatusOK)
-	res = e.MustDo(http.MethodPost, invites, e.OwnerToken, map[string]any{"emails": []any{
+	e.MustDo(http.MethodPost, invites, e.OwnerToken, map[string]any{"emails": []any{
 		"reviewer@example.com", map[string]any{"email": "visitor@example.com", "role": nil},
-		map[string]any{"email": "boss@example.com", "role": "admin"}}}, http.StatusOK)
-	got := res["users"].([]any)
-	assert.Equal(t, "review", e.role(got[0].(string)), "the default role")
-	assert.Equal(t, "", e.role(got[1].(string)), "null: a guest")
-	assert.Equal(t, "admin", e.role(got[2].(string)), "an address's own role")
+		map[string]any{"email": "boss@example.com", "role": "admin"}, map[string]any{"email": "plain@example.com", "role": "edit"}}},
+		http.StatusOK)
+	got := waiting()
+	assert.Equal(t, "review", got["reviewer@example.com"], "the default role")
+	assert.Nil(t, got["visitor@example.com"], "null: a guest")
+	assert.Equal(t, "admin", got["boss@example.com"], "an address's own role")
+	assert.Equal(t, "edit", got["plain@example.com"], "invited again: its invitation changes")
+	n, err := e.Client.Invite.Query().Where(invite.Email("plain@example.com")).Count(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, 1, n, "one invitation per address and organization")
 
 	hundred := emails(100, "many")
 	e.Run(t, []servertest.Scenario{
@@ -102,15 +125,120 @@ func TestInviteByEmail(t *testing.T) {
 			Body: map[string]any{"emails": []string{"x@example.com"}}, WantStatus: http.StatusNotFound},
 		{Name: "without a token", Method: http.MethodPost, Path: invites,
 			Body: map[string]any{"emails": []string{"x@example.com"}}, WantStatus: http.StatusUnauthorized},
+		{Name: "list: as a reader", Method: http.MethodGet, Path: invites, Token: e.readTok, WantStatus: http.StatusForbidden},
+		{Name: "list: as an outsider", Method: http.MethodGet, Path: invites, Token: e.otherTok, WantStatus: http.StatusNotFound},
+		{Name: "list: without a token", Method: http.MethodGet, Path: invites, WantStatus: http.StatusUnauthorized},
 	})
-	exists, err := e.Client.User.Query().Where(user.Email("fine@example.com")).Exist(context.Background())
+	n, err = e.Client.Invite.Query().Where(invite.Email("fine@example.com")).Count(context.Background())
 	require.NoError(t, err)
-	assert.False(t, exists, "a refused invitation creates no one")
-	assert.Len(t, e.Walk(t, e.base, e.OwnerToken, 50), 4+1+1+3+100)
+	assert.Zero(t, n, "a refused invitation invites no one")
+	assert.Len(t, e.Walk(t, e.base, e.OwnerToken, 50), 4, "no one became a member")
+	assert.Len(t, e.Walk(t, invites, e.OwnerToken, 7), 2+2+1+3+100, "the invitations, listed page by page")
 }
 
-// sso: true marks the invitees as SSO members when a SAML provider is
-// active, and names them in failedSSOEmails when none is.
+// An invitation by email makes no one a member until the user of its
+// address accepts it, through /v1's join route or GraphQL; no one else
+// can, and accepting again changes nothing.
+func TestInvitationAcceptance(t *testing.T) {
+	t.Parallel()
+	e := newMbEnv(t)
+	invites := "/v1/orgs/" + e.Org.ID + "/invites"
+	inviteOne := func(email, role string) string {
+		t.Helper()
+		e.MustDo(http.MethodPost, invites, e.OwnerToken, map[string]any{"emails": []string{email}, "role": role}, http.StatusOK)
+		for _, i := range e.MustDo(http.MethodGet, invites+"?limit=1000", e.OwnerToken, nil, http.StatusOK)["items"].([]any) {
+			if i := i.(map[string]any); i["email"] == email {
+				return i["id"].(string)
+			}
+		}
+		t.Fatalf("no invitation of %s", email)
+		return ""
+	}
+	// The invitee has an account, a member of another organization.
+	inv := inviteOne("other@example.com", "admin")
+	e.MustDo(http.MethodGet, "/v1/orgs/"+e.Org.ID, e.otherTok, nil, http.StatusNotFound)
+	listed := e.MustDo(http.MethodGet, invites, e.OwnerToken, nil, http.StatusOK)["items"].([]any)[0]
+	servertest.AssertContains(t, map[string]any{"object": "invite", "id": inv, "email": "other@example.com", "role": "admin",
+		"urls": map[string]any{"location": "http://bindery.test" + invites + "/" + inv}}, listed)
+
+	// The invitee sees their invitations and, through them, the
+	// organization.
+	mine := `{ invitations(first: 10) { nodes { id role email organization { id title } urls { location } } } }`
+	d := e.GraphQL(e.otherTok, mine, nil)
+	require.Empty(t, d.Errors)
+	assert.JSONEq(t, `{"invitations": {"nodes": [{"id": "`+inv+`", "role": "ADMIN", "email": "other@example.com",
+	  "organization": {"id": "`+e.Org.ID+`", "title": "Acme Docs"}, "urls": {"location": "http://bindery.test`+invites+`/`+inv+`"}}]}}`,
+		string(d.Data))
+	d = e.GraphQL(e.readTok, mine, nil)
+	require.Empty(t, d.Errors)
+	assert.JSONEq(t, `{"invitations": {"nodes": []}}`, string(d.Data), "another person sees none")
+
+	accept := `mutation($id: ID!) { acceptInvitation(input: {id: $id}) { member { role user { id } } } }`
+	join := invites + "/" + inv
+	e.Run(t, []servertest.Scenario{
+		{Name: "another member's token", Method: http.MethodPost, Path: join, Token: e.readTok, WantStatus: http.StatusNotFound},
+		{Name: "a stranger's token", Method: http.MethodPost, Path: join, Token: e.Token(e.User("stranger@else.example")),
+			WantStatus: http.StatusNotFound},
+		{Name: "another organization's path", Method: http.MethodPost, Path: "/v1/orgs/" + e.otherOrg + "/invites/" + inv,
+			Token: e.otherTok, WantStatus: http.StatusNotFound},
+		{Name: "without a token", Method: http.MethodPost, Path: join, WantStatus: http.StatusUnauthorized},
+	})
+	assert.Equal(t, "NOT_FOUND", e.GraphQL(e.readTok, accept, map[string]any{"id": inv}).Code())
+	e.MustDo(http.MethodGet, e.base+"/"+e.otherUser, e.OwnerToken, nil, http.StatusNotFound)
+
+	e.Run(t, []servertest.Scenario{
+		{Name: "accept", Method: http.MethodPost, Path: join, Token: e.otherTok, WantStatus: http.StatusOK, WantJSON: map[string]any{}},
+		{Name: "accept again", Method: http.MethodPost, Path: join, Token: e.otherTok, WantStatus: http.StatusOK},
+	})
+	d = e.GraphQL(e.otherTok, accept, map[string]any{"id": inv})
+	require.Empty(t, d.Errors)
+	assert.JSONEq(t, `{"acceptInvitation": {"member": {"role": "ADMIN", "user": {"id": "`+e.otherUser+`"}}}}`, string(d.Data),
+		"and again in GraphQL: the same membership")
+	assert.Equal(t, "admin", e.role(e.otherUser))
+	e.MustDo(http.MethodGet, "/v1/orgs/"+e.Org.ID, e.otherTok, nil, http.StatusOK)
+	assert.Empty(t, e.MustDo(http.MethodGet, invites, e.OwnerToken, nil, http.StatusOK)["items"], "nothing waits any more")
+	e.MustDo(http.MethodDelete, join, e.OwnerToken, nil, http.StatusNotFound)
+
+	// Once the member leaves, the accepted invitation admits no one; a new
+	// one does.
+	e.MustDo(http.MethodDelete, e.base+"/"+e.otherUser, e.OwnerToken, nil, http.StatusNoContent)
+	e.MustDo(http.MethodPost, join, e.otherTok, nil, http.StatusNotFound)
+	again := inviteOne("other@example.com", "read")
+	e.MustDo(http.MethodPost, invites+"/"+again, e.otherTok, nil, http.StatusOK)
+	assert.Equal(t, "read", e.role(e.otherUser))
+
+	// Accepting raises a member's role, never lowers it; a member's address
+	// is not invited but raised at once.
+	res := e.MustDo(http.MethodPost, invites, e.OwnerToken, map[string]any{"emails": []string{"other@example.com"}, "role": "edit"},
+		http.StatusOK)
+	assert.Equal(t, []any{e.otherUser}, res["users"])
+	assert.Equal(t, "edit", e.role(e.otherUser))
+
+	// Revoking: admins only, while it waits.
+	late := inviteOne("late@example.com", "comment")
+	lateTok := e.Token(e.User("late@example.com"))
+	e.Run(t, []servertest.Scenario{
+		{Name: "revoke: as a reader", Method: http.MethodDelete, Path: invites + "/" + late, Token: e.readTok, WantStatus: http.StatusNotFound},
+		{Name: "revoke: as the invitee", Method: http.MethodDelete, Path: invites + "/" + late, Token: lateTok,
+			WantStatus: http.StatusNotFound},
+		{Name: "revoke: another organization's path", Method: http.MethodDelete, Path: "/v1/orgs/" + e.otherOrg + "/invites/" + late,
+			Token: e.otherTok, WantStatus: http.StatusNotFound},
+		{Name: "revoke: an invite link's ID", Method: http.MethodDelete, Path: invites + "/" + e.MustDo(http.MethodPost,
+			"/v1/orgs/"+e.Org.ID+"/link-invites", e.OwnerToken, map[string]any{"role": "read"}, http.StatusCreated)["id"].(string),
+			Token: e.OwnerToken, WantStatus: http.StatusNotFound},
+		{Name: "revoke", Method: http.MethodDelete, Path: invites + "/" + late, Token: e.OwnerToken, WantStatus: http.StatusNoContent},
+		{Name: "revoke: again", Method: http.MethodDelete, Path: invites + "/" + late, Token: e.OwnerToken, WantStatus: http.StatusNotFound},
+		{Name: "accept: a revoked invitation", Method: http.MethodPost, Path: invites + "/" + late, Token: lateTok,
+			WantStatus: http.StatusNotFound},
+	})
+	d = e.GraphQL(e.OwnerToken, `mutation($id: ID!) { revokeInvitation(input: {id: $id}) { revokedInviteId } }`,
+		map[string]any{"id": inviteOne("gql@example.com", "read")})
+	require.Empty(t, d.Errors)
+	assert.Empty(t, e.MustDo(http.MethodGet, invites, e.OwnerToken, nil, http.StatusOK)["items"])
+}
+
+// sso: true makes the invitees SSO members once they accept, when a SAML
+// provider is active, and names them in failedSSOEmails when none is.
 func TestInviteSSO(t *testing.T) {
 	t.Parallel()
 	e := newMbEnv(t)
@@ -118,7 +246,6 @@ func TestInviteSSO(t *testing.T) {
 	res := e.MustDo(http.MethodPost, invites, e.OwnerToken,
 		map[string]any{"emails": []string{"a@example.com", "B@example.com", "a@example.com"}, "sso": true}, http.StatusOK)
 	assert.Equal(t, []any{"a@example.com", "b@example.com"}, res["failedSSOEmails"])
-	assert.Equal(t, false, e.MustDo(http.MethodGet, e.base+"/"+res["users"].([]any)[0].(string), e.OwnerToken, nil, http.StatusOK)["sso"])
 
 	// A pending provider (no certificate yet) cannot serve them either.
 	saml := "/v1/orgs/" + e.Org.ID + "/saml"
@@ -131,9 +258,17 @@ func TestInviteSSO(t *testing.T) {
 	res = e.MustDo(http.MethodPost, invites, e.OwnerToken, map[string]any{"emails": []string{"c@example.com", "reader@example.com"},
 		"sso": true}, http.StatusOK)
 	assert.Equal(t, []any{}, res["failedSSOEmails"])
-	for _, u := range res["users"].([]any) {
-		assert.Equal(t, true, e.MustDo(http.MethodGet, e.base+"/"+u.(string), e.OwnerToken, nil, http.StatusOK)["sso"])
+	assert.Equal(t, []any{e.reader}, res["users"])
+	assert.Equal(t, true, e.MustDo(http.MethodGet, e.base+"/"+e.reader, e.OwnerToken, nil, http.StatusOK)["sso"], "a member at once")
+	c := e.User("c@example.com")
+	var inv string
+	for _, i := range e.MustDo(http.MethodGet, invites, e.OwnerToken, nil, http.StatusOK)["items"].([]any) {
+		if i.(map[string]any)["email"] == "c@example.com" {
+			inv = i.(map[string]any)["id"].(string)
+		}
 	}
+	e.MustDo(http.MethodPost, invites+"/"+inv, e.Token(c), nil, http.StatusOK)
+	assert.Equal(t, true, e.MustDo(http.MethodGet, e.base+"/"+c.ID, e.OwnerToken, nil, http.StatusOK)["sso"], "once they accept")
 	n, err := e.Client.Member.Query().Where(member.OrganizationID(e.Org.ID), member.SSO(true)).Count(context.Background())
 	require.NoError(t, err)
 	assert.Equal(t, 2, n, "only this invitation's members")
@@ -293,8 +428,10 @@ func TestAddTeamMember(t *testing.T) {
 			Body: map[string]any{"role": "member"}, WantStatus: http.StatusNoContent},
 		{Name: "a bad role", Method: http.MethodPut, Path: members + e.guest, Token: e.OwnerToken,
 			Body: map[string]any{"role": "boss"}, WantStatus: http.StatusBadRequest, WantError: "role"},
-		{Name: "not a member", Method: http.MethodPut, Path: members + e.otherUser, Token: e.OwnerToken,
-			WantStatus: http.StatusBadRequest, WantError: e.otherUser},
+		{Name: "not a member: the path names no member", Method: http.MethodPut, Path: members + e.otherUser, Token: e.OwnerToken,
+			WantStatus: http.StatusNotFound},
+		{Name: "an unknown user", Method: http.MethodPut, Path: members + "usr_nope", Token: e.OwnerToken,
+			WantStatus: http.StatusNotFound},
 		{Name: "as a reader", Method: http.MethodPut, Path: members + e.guest, Token: e.readTok, WantStatus: http.StatusForbidden},
 		{Name: "as an outsider", Method: http.MethodPut, Path: members + e.guest, Token: e.otherTok, WantStatus: http.StatusNotFound},
 		{Name: "another organization's team", Method: http.MethodPut,
@@ -328,4 +465,55 @@ func TestAddTeamMember(t *testing.T) {
 	res := e.GraphQL(e.guestTok, `query($id: ID!) { node(id: $id) { ... on Team { members { totalCount } } } }`, map[string]any{"id": team})
 	require.Empty(t, res.Errors)
 	assert.JSONEq(t, `{"node": null}`, string(res.Data), "a guest does not see teams")
+}
+
+// Many admins inviting the same address at once make one invitation (the
+// UNIQUE index on the organization and the address, with an upsert), and
+// its invitee accepting it many times at once makes one membership: every
+// request succeeds, on both databases.
+func TestInvitationsConcurrently(t *testing.T) {
+	t.Parallel()
+	e := newMbEnv(t)
+	invites := "/v1/orgs/" + e.Org.ID + "/invites"
+	const writers = 30
+	var wg sync.WaitGroup
+	statuses := make([]int, writers)
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			statuses[w] = e.Do(http.MethodPost, invites, e.OwnerToken,
+				map[string]any{"emails": []string{"busy@example.com", fmt.Sprintf("w%d@example.com", w)}}).Status
+		}()
+	}
+	wg.Wait()
+	for w, s := range statuses {
+		assert.Equal(t, http.StatusOK, s, "inviter %d", w)
+	}
+	n, err := e.Client.Invite.Query().Where(invite.Email("busy@example.com")).Count(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, 1, n)
+
+	var inv string
+	for _, i := range e.MustDo(http.MethodGet, invites+"?limit=100", e.OwnerToken, nil, http.StatusOK)["items"].([]any) {
+		if i.(map[string]any)["email"] == "busy@example.com" {
+			inv = i.(map[string]any)["id"].(string)
+		}
+	}
+	tok := e.Token(e.User("busy@example.com"))
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			statuses[w] = e.Do(http.MethodPost, invites+"/"+inv, tok, nil).Status
+		}()
+	}
+	wg.Wait()
+	for w, s := range statuses {
+		assert.Equal(t, http.StatusOK, s, "acceptance %d", w)
+	}
+	n, err = e.Client.Member.Query().Where(member.OrganizationID(e.Org.ID), member.HasUserWith(user.Email("busy@example.com"))).
+		Count(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, 1, n)
 }

@@ -79,6 +79,12 @@ func table() []route {
 			mutate((*inviteBody).input, mutation.InviteMembers, (*API).presentInvited)},
 		{"POST", "/orgs/{organizationId}/invites/{inviteId}", http.StatusOK, "joinOrganizationWithInvite",
 			mutate(fromPath(params.joinInvite), mutation.JoinOrganization, (*API).presentJoined)},
+		// Invitations by email: Bindery's own operations (Extensions), see
+		// rest/invites.go.
+		{"GET", "/orgs/{organizationId}/invites", http.StatusOK, "listOrganizationInvitations",
+			list(params.invitations, (*API).presentInvitation)},
+		{"DELETE", "/orgs/{organizationId}/invites/{inviteId}", http.StatusNoContent, "revokeOrganizationInvitation",
+			remove(params.revokeInvitation, mutation.RevokeInvitation)},
 		{"GET", "/orgs/{organizationId}/link-invites", http.StatusOK, "listOrganizationInviteLinks", list(params.invites, (*API).presentInvite)},
 		{"POST", "/orgs/{organizationId}/link-invites", http.StatusCreated, "createOrganizationInvite",
 			mutate((*createInviteBody).input, mutation.CreateLinkInvite, (*API).presentInvite)},

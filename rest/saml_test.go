@@ -1,7 +1,10 @@
 package rest_test
 
 import (
+	"encoding/base64"
+	"encoding/pem"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -132,4 +135,72 @@ func TestSAMLProviders(t *testing.T) {
 	all := e.Walk(t, saml, e.OwnerToken, 2)
 	require.Len(t, all, 5, "Later, and the four created by the scenarios")
 	assert.Equal(t, pending["id"], all[0], "oldest first")
+}
+
+// An identity provider's metadata carries its certificate as the bare
+// base64 DER of <ds:X509Certificate>, wrapped and indented: a SAML provider
+// takes it as it takes PEM, and stores and answers it as PEM.
+func TestSAMLCertificateForms(t *testing.T) {
+	t.Parallel()
+	e := newMbEnv(t)
+	saml := "/v1/orgs/" + e.Org.ID + "/saml"
+	cert := servertest.Certificate(t)
+	block, _ := pem.Decode([]byte(cert))
+	require.NotNil(t, block)
+	b64 := base64.StdEncoding.EncodeToString(block.Bytes)
+	// As metadata wraps it: 64 characters a line, indented.
+	var wrapped strings.Builder
+	for i := 0; i < len(b64); i += 64 {
+		wrapped.WriteString("\n        " + b64[i:min(i+64, len(b64))])
+	}
+	wrapped.WriteString("\n      ")
+	body := func(c any) map[string]any {
+		return map[string]any{"label": "IdP", "ssoURL": "https://idp.example.com/sso", "entityID": "https://idp.example.com", "certificate": c}
+	}
+
+	var p string
+	e.Run(t, []servertest.Scenario{
+		{Name: "create: bare base64 DER", Method: http.MethodPost, Path: saml, Token: e.OwnerToken, Body: body(b64),
+			WantStatus: http.StatusCreated, WantJSON: map[string]any{"certificate": cert, "status": "active"},
+			Check: func(t *testing.T, res *servertest.Response) { p = res.JSON()["id"].(string) }},
+		{Name: "create: base64 DER as metadata wraps it", Method: http.MethodPost, Path: saml, Token: e.OwnerToken, Body: body(wrapped.String()),
+			WantStatus: http.StatusCreated, WantJSON: map[string]any{"certificate": cert}},
+		{Name: "create: PEM with space around it", Method: http.MethodPost, Path: saml, Token: e.OwnerToken, Body: body("\n  " + cert + "\n\n"),
+			WantStatus: http.StatusCreated, WantJSON: map[string]any{"certificate": cert}},
+		{Name: "create: base64 that is not base64", Method: http.MethodPost, Path: saml, Token: e.OwnerToken, Body: body("MIIB!!"),
+			WantStatus: http.StatusBadRequest, WantError: "certificate: must be an X.509 certificate in PEM"},
+		{Name: "create: base64 of something else", Method: http.MethodPost, Path: saml, Token: e.OwnerToken,
+			Body: body(base64.StdEncoding.EncodeToString([]byte("not a certificate"))), WantStatus: http.StatusBadRequest,
+			WantError: "certificate: must be a valid X.509 certificate"},
+		{Name: "create: base64 of a truncated certificate", Method: http.MethodPost, Path: saml, Token: e.OwnerToken,
+			Body: body(base64.StdEncoding.EncodeToString(block.Bytes[:len(block.Bytes)-8])), WantStatus: http.StatusBadRequest,
+			WantError: "certificate"},
+		{Name: "create: only space", Method: http.MethodPost, Path: saml, Token: e.OwnerToken, Body: body(" \n "),
+			WantStatus: http.StatusBadRequest, WantError: "certificate"},
+		{Name: "create: base64 DER over 10000 characters", Method: http.MethodPost, Path: saml, Token: e.OwnerToken,
+			Body: body(b64 + strings.Repeat(" ", 10001-len(b64))), WantStatus: http.StatusBadRequest, WantError: "certificate"},
+	})
+	require.NotEmpty(t, p)
+	e.Run(t, []servertest.Scenario{
+		{Name: "update: bare base64 DER", Method: http.MethodPatch, Path: saml + "/" + p, Token: e.OwnerToken,
+			Body: map[string]any{"certificate": wrapped.String()}, WantStatus: http.StatusOK, WantJSON: map[string]any{"certificate": cert}},
+		{Name: "update: garbage", Method: http.MethodPatch, Path: saml + "/" + p, Token: e.OwnerToken,
+			Body: map[string]any{"certificate": "AAAA"}, WantStatus: http.StatusBadRequest, WantError: "certificate"},
+		{Name: "get: stored as PEM", Method: http.MethodGet, Path: saml + "/" + p, Token: e.OwnerToken, WantStatus: http.StatusOK,
+			WantJSON: map[string]any{"certificate": cert}},
+	})
+	stored, err := e.Client.SAMLProvider.Get(t.Context(), p)
+	require.NoError(t, err)
+	assert.Equal(t, cert, *stored.Certificate, "one form in the database: PEM")
+
+	// GraphQL reads the same forms through the same resolver.
+	d := e.GraphQL(e.OwnerToken, `mutation($in: CreateSAMLProviderInput!) { createSAMLProvider(input: $in) { samlProvider { certificate } } }`,
+		map[string]any{"in": map[string]any{"organizationId": e.Org.ID, "label": "GQL", "certificate": wrapped.String()}})
+	require.Empty(t, d.Errors)
+	assert.JSONEq(t, `{"createSAMLProvider": {"samlProvider": {"certificate": `+strconv.Quote(cert)+`}}}`, string(d.Data))
+	bad := e.GraphQL(e.OwnerToken, `mutation($in: CreateSAMLProviderInput!) { createSAMLProvider(input: $in) { samlProvider { id } } }`,
+		map[string]any{"in": map[string]any{"organizationId": e.Org.ID, "label": "GQL", "certificate": "AAAA"}})
+	assert.Equal(t, "BAD_USER_INPUT", bad.Code())
+	require.NotEmpty(t, bad.Errors)
+	assert.Equal(t, "certificate", bad.Errors[0].Extensions["field"])
 }

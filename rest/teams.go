@@ -138,6 +138,11 @@ func (b *addTeamMemberBody) input(p params) (model.AddTeamMemberInput, error) {
 	if err != nil {
 		return model.AddTeamMemberInput{}, err
 	}
+	// The path names a member of the organization: anyone else is a 404,
+	// as for GET .../members/{userId}.
+	if _, err := p.member(); err != nil {
+		return model.AddTeamMemberInput{}, err
+	}
 	return model.AddTeamMemberInput{TeamID: t.ID, UserID: p.path("userId"), Role: b.Role}, nil
 }
 

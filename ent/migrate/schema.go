@@ -547,6 +547,16 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{InvitesColumns[10], InvitesColumns[1]},
 			},
+			{
+				Name:    "invite_organization_id_email",
+				Unique:  true,
+				Columns: []*schema.Column{InvitesColumns[10], InvitesColumns[4]},
+			},
+			{
+				Name:    "invite_email",
+				Unique:  false,
+				Columns: []*schema.Column{InvitesColumns[4]},
+			},
 		},
 	}
 	// MembersColumns holds the columns for the "members" table.
@@ -1298,7 +1308,11 @@ var (
 		{Name: "updated_at", Type: field.TypeTime},
 		{Name: "title", Type: field.TypeString},
 		{Name: "languages", Type: field.TypeJSON, SchemaType: map[string]string{"postgres": "json"}},
+		{Name: "source_language", Type: field.TypeEnum, Nullable: true, Enums: []string{"en", "fr", "de", "es", "it", "pt", "pt-br", "ru", "ja", "zh", "yue", "ko", "ar", "hi", "nl", "pl", "tr", "sv", "no", "da", "fi", "el", "cs", "hu", "ro", "th", "vi", "id", "ms", "he", "uk", "sk", "bg", "hr", "lt", "lv", "et", "sl"}},
+		{Name: "language", Type: field.TypeEnum, Nullable: true, Enums: []string{"en", "fr", "de", "es", "it", "pt", "pt-br", "ru", "ja", "zh", "yue", "ko", "ar", "hi", "nl", "pl", "tr", "sv", "no", "da", "fi", "el", "cs", "hu", "ro", "th", "vi", "id", "ms", "he", "uk", "sk", "bg", "hr", "lt", "lv", "et", "sl"}},
+		{Name: "instructions", Type: field.TypeJSON, Nullable: true, SchemaType: map[string]string{"postgres": "json"}},
 		{Name: "organization_id", Type: field.TypeString, Size: 64},
+		{Name: "source_space_id", Type: field.TypeString, Nullable: true, Size: 64},
 	}
 	// TranslationSettingsTable holds the schema information for the "translation_settings" table.
 	TranslationSettingsTable = &schema.Table{
@@ -1308,16 +1322,22 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "translation_settings_organizations_translation_settings",
-				Columns:    []*schema.Column{TranslationSettingsColumns[5]},
+				Columns:    []*schema.Column{TranslationSettingsColumns[8]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "translation_settings_spaces_source_space",
+				Columns:    []*schema.Column{TranslationSettingsColumns[9]},
+				RefColumns: []*schema.Column{SpacesColumns[0]},
+				OnDelete:   schema.SetNull,
 			},
 		},
 		Indexes: []*schema.Index{
 			{
 				Name:    "translationsettings_organization_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{TranslationSettingsColumns[5], TranslationSettingsColumns[1]},
+				Columns: []*schema.Column{TranslationSettingsColumns[8], TranslationSettingsColumns[1]},
 			},
 		},
 	}
@@ -1615,6 +1635,7 @@ func init() {
 	TeamMembersTable.ForeignKeys[0].RefTable = TeamsTable
 	TeamMembersTable.ForeignKeys[1].RefTable = UsersTable
 	TranslationSettingsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	TranslationSettingsTable.ForeignKeys[1].RefTable = SpacesTable
 	WebhookDeliveriesTable.ForeignKeys[0].RefTable = WebhookEndpointsTable
 	WebhookEndpointsTable.ForeignKeys[0].RefTable = IntegrationsTable
 	WebhookEndpointsTable.ForeignKeys[1].RefTable = OrganizationsTable

@@ -133,7 +133,8 @@ func (OpenAPISpecVersion) Annotations() []schema.Annotation {
 }
 
 // TranslationSettings configures the languages an organization translates
-// its content into.
+// its content into: the API contract's translation settings and the
+// official spec's Translation in one row.
 type TranslationSettings struct{ ent.Schema }
 
 // Mixin of the TranslationSettings.
@@ -143,8 +144,9 @@ func (TranslationSettings) Mixin() []ent.Mixin {
 
 // Fields of the TranslationSettings. The API contract (part 2.20) gives
 // translation settings a title and a list of languages; the official spec's
-// Translation (a source space and one language) differs, and the contract
-// wins.
+// Translation has a source (a space and its language), one target language
+// and instructions. A client of either works: the contract's members are
+// always set, the official ones when a client gave them (NULL otherwise).
 func (TranslationSettings) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("organization_id").Immutable().Annotations(internal()),
@@ -152,6 +154,13 @@ func (TranslationSettings) Fields() []ent.Field {
 		// languages are official TranslationLanguage codes, without
 		// repeats; GraphQL declares the field itself (a list of enums).
 		field.JSON("languages", []enum.Language{}).Default([]enum.Language{}).SchemaType(jsonColumn).Annotations(internal()),
+		// The official Translation's members. language, when set, is one of
+		// languages; source_space_id and source_language are set together.
+		field.String("source_space_id").Optional().Nillable().Annotations(internal()),
+		field.Enum("source_language").GoType(enum.Language("")).Optional().Nillable().Annotations(internal()),
+		field.Enum("language").GoType(enum.Language("")).Optional().Nillable().Annotations(internal()),
+		// instructions are a JSONDocument, kept as sent.
+		field.JSON("instructions", json.RawMessage{}).Optional().SchemaType(jsonColumn).Annotations(internal()),
 	}
 }
 
@@ -160,6 +169,9 @@ func (TranslationSettings) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.From("organization", Organization.Type).Ref("translation_settings").Field("organization_id").Unique().Required().Immutable().
 			Annotations(entgql.Skip()),
+		// A purged source space leaves the settings without a source.
+		edge.To("source_space", Space.Type).Field("source_space_id").Unique().
+			Annotations(entgql.Skip(), entsql.OnDelete(entsql.SetNull)),
 	}
 }
 

@@ -195,7 +195,8 @@ func (TeamMember) Annotations() []schema.Annotation { return hidden() }
 // Invite invites people into an organization, or into one of its spaces or
 // collections: either as a shareable link or sent to an email address. A
 // link invite's ID is the secret of the link (IDMixin.Secret): whoever holds
-// it may join.
+// it may join. An invitation by email makes no one a member: it waits until
+// the user of that address accepts it (accepted_at).
 type Invite struct{ ent.Schema }
 
 // Mixin of the Invite.
@@ -211,11 +212,12 @@ func (Invite) Fields() []ent.Field {
 		// role is the organization role, or the level on the space or
 		// collection for a content invite; NULL invites a guest.
 		field.Enum("role").GoType(enum.Role("")).Optional().Nillable().Annotations(gqlEnum("Role")...).
-			Comment("The organization role the link gives; null for a guest."),
+			Comment("The organization role it gives; null for a guest."),
 		field.String("space_id").Optional().Nillable().Immutable().Annotations(internal()),
 		field.String("collection_id").Optional().Nillable().Immutable().Annotations(internal()),
 		field.String("email").Optional().Nillable().Immutable().Validate(validate.Email).Annotations(internal()),
-		field.Bool("sso").Default(false).Immutable().Annotations(internal()),
+		// sso marks the invitee an SSO member once they accept.
+		field.Bool("sso").Default(false).Annotations(internal()),
 		field.String("created_by_id").Optional().Nillable().Immutable().Annotations(internal()),
 		field.Time("accepted_at").Annotations(dateTime, internal()).Optional().Nillable(),
 	}
@@ -235,14 +237,21 @@ func (Invite) Edges() []ent.Edge {
 	}
 }
 
-// Indexes of the Invite.
+// Indexes of the Invite. An address has one invitation per organization,
+// which inviting it again updates; links have no email, and NULLs never
+// collide.
 func (Invite) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("organization_id", "created_at")}
+	return []ent.Index{
+		index.Fields("organization_id", "created_at"),
+		index.Fields("organization_id", "email").Unique(),
+		index.Fields("email"),
+	}
 }
 
 // Annotations of the Invite.
 func (Invite) Annotations() []schema.Annotation {
-	return []schema.Annotation{schema.Comment("An invite link to an organization: its ID is the link's secret, and whoever holds it joins with its role.")}
+	return []schema.Annotation{schema.Comment("An invitation to an organization: an invite link, whose ID is its secret and whose holder joins " +
+		"with its role, or an invitation by email, which only the user of that address accepts.")}
 }
 
 // SAMLProvider is a SAML single sign-on provider of an organization.

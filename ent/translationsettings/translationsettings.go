@@ -3,6 +3,7 @@
 package translationsettings
 
 import (
+	"fmt"
 	"time"
 
 	"entgo.io/ent"
@@ -26,8 +27,18 @@ const (
 	FieldTitle = "title"
 	// FieldLanguages holds the string denoting the languages field in the database.
 	FieldLanguages = "languages"
+	// FieldSourceSpaceID holds the string denoting the source_space_id field in the database.
+	FieldSourceSpaceID = "source_space_id"
+	// FieldSourceLanguage holds the string denoting the source_language field in the database.
+	FieldSourceLanguage = "source_language"
+	// FieldLanguage holds the string denoting the language field in the database.
+	FieldLanguage = "language"
+	// FieldInstructions holds the string denoting the instructions field in the database.
+	FieldInstructions = "instructions"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
+	// EdgeSourceSpace holds the string denoting the source_space edge name in mutations.
+	EdgeSourceSpace = "source_space"
 	// Table holds the table name of the translationsettings in the database.
 	Table = "translation_settings"
 	// OrganizationTable is the table that holds the organization relation/edge.
@@ -37,6 +48,13 @@ const (
 	OrganizationInverseTable = "organizations"
 	// OrganizationColumn is the table column denoting the organization relation/edge.
 	OrganizationColumn = "organization_id"
+	// SourceSpaceTable is the table that holds the source_space relation/edge.
+	SourceSpaceTable = "translation_settings"
+	// SourceSpaceInverseTable is the table name for the Space entity.
+	// It exists in this package in order to avoid circular dependency with the "space" package.
+	SourceSpaceInverseTable = "spaces"
+	// SourceSpaceColumn is the table column denoting the source_space relation/edge.
+	SourceSpaceColumn = "source_space_id"
 )
 
 // Columns holds all SQL columns for translationsettings fields.
@@ -47,6 +65,10 @@ var Columns = []string{
 	FieldOrganizationID,
 	FieldTitle,
 	FieldLanguages,
+	FieldSourceSpaceID,
+	FieldSourceLanguage,
+	FieldLanguage,
+	FieldInstructions,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -82,6 +104,26 @@ var (
 	IDValidator func(string) error
 )
 
+// SourceLanguageValidator is a validator for the "source_language" field enum values. It is called by the builders before save.
+func SourceLanguageValidator(sl enum.Language) error {
+	switch sl.String() {
+	case "en", "fr", "de", "es", "it", "pt", "pt-br", "ru", "ja", "zh", "yue", "ko", "ar", "hi", "nl", "pl", "tr", "sv", "no", "da", "fi", "el", "cs", "hu", "ro", "th", "vi", "id", "ms", "he", "uk", "sk", "bg", "hr", "lt", "lv", "et", "sl":
+		return nil
+	default:
+		return fmt.Errorf("translationsettings: invalid enum value for source_language field: %q", sl)
+	}
+}
+
+// LanguageValidator is a validator for the "language" field enum values. It is called by the builders before save.
+func LanguageValidator(l enum.Language) error {
+	switch l.String() {
+	case "en", "fr", "de", "es", "it", "pt", "pt-br", "ru", "ja", "zh", "yue", "ko", "ar", "hi", "nl", "pl", "tr", "sv", "no", "da", "fi", "el", "cs", "hu", "ro", "th", "vi", "id", "ms", "he", "uk", "sk", "bg", "hr", "lt", "lv", "et", "sl":
+		return nil
+	default:
+		return fmt.Errorf("translationsettings: invalid enum value for language field: %q", l)
+	}
+}
+
 // OrderOption defines the ordering options for the TranslationSettings queries.
 type OrderOption func(*sql.Selector)
 
@@ -110,10 +152,32 @@ func ByTitle(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldTitle, opts...).ToFunc()
 }
 
+// BySourceSpaceID orders the results by the source_space_id field.
+func BySourceSpaceID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldSourceSpaceID, opts...).ToFunc()
+}
+
+// BySourceLanguage orders the results by the source_language field.
+func BySourceLanguage(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldSourceLanguage, opts...).ToFunc()
+}
+
+// ByLanguage orders the results by the language field.
+func ByLanguage(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldLanguage, opts...).ToFunc()
+}
+
 // ByOrganizationField orders the results by organization field.
 func ByOrganizationField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newOrganizationStep(), sql.OrderByField(field, opts...))
+	}
+}
+
+// BySourceSpaceField orders the results by source_space field.
+func BySourceSpaceField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newSourceSpaceStep(), sql.OrderByField(field, opts...))
 	}
 }
 func newOrganizationStep() *sqlgraph.Step {
@@ -121,5 +185,12 @@ func newOrganizationStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(OrganizationInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, true, OrganizationTable, OrganizationColumn),
+	)
+}
+func newSourceSpaceStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(SourceSpaceInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, SourceSpaceTable, SourceSpaceColumn),
 	)
 }

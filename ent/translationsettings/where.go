@@ -8,6 +8,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/bindery/bindery/ent/predicate"
+	"github.com/bindery/bindery/internal/enum"
 )
 
 // ID filters vertices based on their ID field.
@@ -83,6 +84,11 @@ func OrganizationID(v string) predicate.TranslationSettings {
 // Title applies equality check predicate on the "title" field. It's identical to TitleEQ.
 func Title(v string) predicate.TranslationSettings {
 	return predicate.TranslationSettings(sql.FieldEQ(FieldTitle, v))
+}
+
+// SourceSpaceID applies equality check predicate on the "source_space_id" field. It's identical to SourceSpaceIDEQ.
+func SourceSpaceID(v string) predicate.TranslationSettings {
+	return predicate.TranslationSettings(sql.FieldEQ(FieldSourceSpaceID, v))
 }
 
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
@@ -295,6 +301,171 @@ func TitleContainsFold(v string) predicate.TranslationSettings {
 	return predicate.TranslationSettings(sql.FieldContainsFold(FieldTitle, v))
 }
 
+// SourceSpaceIDEQ applies the EQ predicate on the "source_space_id" field.
+func SourceSpaceIDEQ(v string) predicate.TranslationSettings {
+	return predicate.TranslationSettings(sql.FieldEQ(FieldSourceSpaceID, v))
+}
+
+// SourceSpaceIDNEQ applies the NEQ predicate on the "source_space_id" field.
+func SourceSpaceIDNEQ(v string) predicate.TranslationSettings {
+	return predicate.TranslationSettings(sql.FieldNEQ(FieldSourceSpaceID, v))
+}
+
+// SourceSpaceIDIn applies the In predicate on the "source_space_id" field.
+func SourceSpaceIDIn(vs ...string) predicate.TranslationSettings {
+	return predicate.TranslationSettings(sql.FieldIn(FieldSourceSpaceID, vs...))
+}
+
+// SourceSpaceIDNotIn applies the NotIn predicate on the "source_space_id" field.
+func SourceSpaceIDNotIn(vs ...string) predicate.TranslationSettings {
+	return predicate.TranslationSettings(sql.FieldNotIn(FieldSourceSpaceID, vs...))
+}
+
+// SourceSpaceIDGT applies the GT predicate on the "source_space_id" field.
+func SourceSpaceIDGT(v string) predicate.TranslationSettings {
+	return predicate.TranslationSettings(sql.FieldGT(FieldSourceSpaceID, v))
+}
+
+// SourceSpaceIDGTE applies the GTE predicate on the "source_space_id" field.
+func SourceSpaceIDGTE(v string) predicate.TranslationSettings {
+	return predicate.TranslationSettings(sql.FieldGTE(FieldSourceSpaceID, v))
+}
+
+// SourceSpaceIDLT applies the LT predicate on the "source_space_id" field.
+func SourceSpaceIDLT(v string) predicate.TranslationSettings {
+	return predicate.TranslationSettings(sql.FieldLT(FieldSourceSpaceID, v))
+}
+
+// SourceSpaceIDLTE applies the LTE predicate on the "source_space_id" field.
+func SourceSpaceIDLTE(v string) predicate.TranslationSettings {
+	return predicate.TranslationSettings(sql.FieldLTE(FieldSourceSpaceID, v))
+}
+
+// SourceSpaceIDContains applies the Contains predicate on the "source_space_id" field.
+func SourceSpaceIDContains(v string) predicate.TranslationSettings {
+	return predicate.TranslationSettings(sql.FieldContains(FieldSourceSpaceID, v))
+}
+
+// SourceSpaceIDHasPrefix applies the HasPrefix predicate on the "source_space_id" field.
+func SourceSpaceIDHasPrefix(v string) predicate.TranslationSettings {
+	return predicate.TranslationSettings(sql.FieldHasPrefix(FieldSourceSpaceID, v))
+}
+
+// SourceSpaceIDHasSuffix applies the HasSuffix predicate on the "source_space_id" field.
+func SourceSpaceIDHasSuffix(v string) predicate.TranslationSettings {
+	return predicate.TranslationSettings(sql.FieldHasSuffix(FieldSourceSpaceID, v))
+}
+
+// SourceSpaceIDIsNil applies the IsNil predicate on the "source_space_id" field.
+func SourceSpaceIDIsNil() predicate.TranslationSettings {
+	return predicate.TranslationSettings(sql.FieldIsNull(FieldSourceSpaceID))
+}
+
+// SourceSpaceIDNotNil applies the NotNil predicate on the "source_space_id" field.
+func SourceSpaceIDNotNil() predicate.TranslationSettings {
+	return predicate.TranslationSettings(sql.FieldNotNull(FieldSourceSpaceID))
+}
+
+// SourceSpaceIDEqualFold applies the EqualFold predicate on the "source_space_id" field.
+func SourceSpaceIDEqualFold(v string) predicate.TranslationSettings {
+	return predicate.TranslationSettings(sql.FieldEqualFold(FieldSourceSpaceID, v))
+}
+
+// SourceSpaceIDContainsFold applies the ContainsFold predicate on the "source_space_id" field.
+func SourceSpaceIDContainsFold(v string) predicate.TranslationSettings {
+	return predicate.TranslationSettings(sql.FieldContainsFold(FieldSourceSpaceID, v))
+}
+
+// SourceLanguageEQ applies the EQ predicate on the "source_language" field.
+func SourceLanguageEQ(v enum.Language) predicate.TranslationSettings {
+	vc := v
+	return predicate.TranslationSettings(sql.FieldEQ(FieldSourceLanguage, vc))
+}
+
+// SourceLanguageNEQ applies the NEQ predicate on the "source_language" field.
+func SourceLanguageNEQ(v enum.Language) predicate.TranslationSettings {
+	vc := v
+	return predicate.TranslationSettings(sql.FieldNEQ(FieldSourceLanguage, vc))
+}
+
+// SourceLanguageIn applies the In predicate on the "source_language" field.
+func SourceLanguageIn(vs ...enum.Language) predicate.TranslationSettings {
+	v := make([]any, len(vs))
+	for i := range v {
+		v[i] = vs[i]
+	}
+	return predicate.TranslationSettings(sql.FieldIn(FieldSourceLanguage, v...))
+}
+
+// SourceLanguageNotIn applies the NotIn predicate on the "source_language" field.
+func SourceLanguageNotIn(vs ...enum.Language) predicate.TranslationSettings {
+	v := make([]any, len(vs))
+	for i := range v {
+		v[i] = vs[i]
+	}
+	return predicate.TranslationSettings(sql.FieldNotIn(FieldSourceLanguage, v...))
+}
+
+// SourceLanguageIsNil applies the IsNil predicate on the "source_language" field.
+func SourceLanguageIsNil() predicate.TranslationSettings {
+	return predicate.TranslationSettings(sql.FieldIsNull(FieldSourceLanguage))
+}
+
+// SourceLanguageNotNil applies the NotNil predicate on the "source_language" field.
+func SourceLanguageNotNil() predicate.TranslationSettings {
+	return predicate.TranslationSettings(sql.FieldNotNull(FieldSourceLanguage))
+}
+
+// LanguageEQ applies the EQ predicate on the "language" field.
+func LanguageEQ(v enum.Language) predicate.TranslationSettings {
+	vc := v
+	return predicate.TranslationSettings(sql.FieldEQ(FieldLanguage, vc))
+}
+
+// LanguageNEQ applies the NEQ predicate on the "language" field.
+func LanguageNEQ(v enum.Language) predicate.TranslationSettings {
+	vc := v
+	return predicate.TranslationSettings(sql.FieldNEQ(FieldLanguage, vc))
+}
+
+// LanguageIn applies the In predicate on the "language" field.
+func LanguageIn(vs ...enum.Language) predicate.TranslationSettings {
+	v := make([]any, len(vs))
+	for i := range v {
+		v[i] = vs[i]
+	}
+	return predicate.TranslationSettings(sql.FieldIn(FieldLanguage, v...))
+}
+
+// LanguageNotIn applies the NotIn predicate on the "language" field.
+func LanguageNotIn(vs ...enum.Language) predicate.TranslationSettings {
+	v := make([]any, len(vs))
+	for i := range v {
+		v[i] = vs[i]
+	}
+	return predicate.TranslationSettings(sql.FieldNotIn(FieldLanguage, v...))
+}
+
+// LanguageIsNil applies the IsNil predicate on the "language" field.
+func LanguageIsNil() predicate.TranslationSettings {
+	return predicate.TranslationSettings(sql.FieldIsNull(FieldLanguage))
+}
+
+// LanguageNotNil applies the NotNil predicate on the "language" field.
+func LanguageNotNil() predicate.TranslationSettings {
+	return predicate.TranslationSettings(sql.FieldNotNull(FieldLanguage))
+}
+
+// InstructionsIsNil applies the IsNil predicate on the "instructions" field.
+func InstructionsIsNil() predicate.TranslationSettings {
+	return predicate.TranslationSettings(sql.FieldIsNull(FieldInstructions))
+}
+
+// InstructionsNotNil applies the NotNil predicate on the "instructions" field.
+func InstructionsNotNil() predicate.TranslationSettings {
+	return predicate.TranslationSettings(sql.FieldNotNull(FieldInstructions))
+}
+
 // HasOrganization applies the HasEdge predicate on the "organization" edge.
 func HasOrganization() predicate.TranslationSettings {
 	return predicate.TranslationSettings(func(s *sql.Selector) {
@@ -310,6 +481,29 @@ func HasOrganization() predicate.TranslationSettings {
 func HasOrganizationWith(preds ...predicate.Organization) predicate.TranslationSettings {
 	return predicate.TranslationSettings(func(s *sql.Selector) {
 		step := newOrganizationStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasSourceSpace applies the HasEdge predicate on the "source_space" edge.
+func HasSourceSpace() predicate.TranslationSettings {
+	return predicate.TranslationSettings(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, SourceSpaceTable, SourceSpaceColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasSourceSpaceWith applies the HasEdge predicate on the "source_space" edge with a given conditions (other predicates).
+func HasSourceSpaceWith(preds ...predicate.Space) predicate.TranslationSettings {
+	return predicate.TranslationSettings(func(s *sql.Selector) {
+		step := newSourceSpaceStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

@@ -109,6 +109,11 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	AcceptInvitationPayload struct {
+		ClientMutationID func(childComplexity int) int
+		Member           func(childComplexity int) int
+	}
+
 	AddReactionPayload struct {
 		ClientMutationID func(childComplexity int) int
 		Comment          func(childComplexity int) int
@@ -719,11 +724,13 @@ type ComplexityRoot struct {
 	}
 
 	Invite struct {
-		CreatedAt func(childComplexity int) int
-		ID        func(childComplexity int) int
-		Redundant func(childComplexity int) int
-		Role      func(childComplexity int) int
-		Urls      func(childComplexity int) int
+		CreatedAt    func(childComplexity int) int
+		Email        func(childComplexity int) int
+		ID           func(childComplexity int) int
+		Organization func(childComplexity int) int
+		Redundant    func(childComplexity int) int
+		Role         func(childComplexity int) int
+		Urls         func(childComplexity int) int
 	}
 
 	InviteConnection struct {
@@ -741,6 +748,7 @@ type ComplexityRoot struct {
 	InviteMembersPayload struct {
 		ClientMutationID func(childComplexity int) int
 		FailedSSOEmails  func(childComplexity int) int
+		Invitations      func(childComplexity int) int
 		Invited          func(childComplexity int) int
 		UserIds          func(childComplexity int) int
 	}
@@ -849,6 +857,7 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
+		AcceptInvitation                   func(childComplexity int, input model.AcceptInvitationInput) int
 		AddReaction                        func(childComplexity int, input model.AddReactionInput) int
 		AddSiteSectionToGroup              func(childComplexity int, input model.SiteSectionGroupMembershipInput) int
 		AddTeamMember                      func(childComplexity int, input model.AddTeamMemberInput) int
@@ -916,6 +925,7 @@ type ComplexityRoot struct {
 		ResolveComment                     func(childComplexity int, input model.ResolveCommentInput) int
 		RestoreSpace                       func(childComplexity int, input model.RestoreSpaceInput) int
 		RevokeAPIToken                     func(childComplexity int, input model.RevokeAPITokenInput) int
+		RevokeInvitation                   func(childComplexity int, input model.RevokeInvitationInput) int
 		RotateSiteVisitorAuthKey           func(childComplexity int, input model.RotateSiteVisitorAuthKeyInput) int
 		RotateSpaceVisitorAuthKey          func(childComplexity int, input model.RotateSpaceVisitorAuthKeyInput) int
 		RotateWebhookEndpointSecret        func(childComplexity int, input model.RotateWebhookEndpointSecretInput) int
@@ -1036,6 +1046,8 @@ type ComplexityRoot struct {
 		Hostname            func(childComplexity int) int
 		ID                  func(childComplexity int) int
 		Installations       func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
+		Invitation          func(childComplexity int, id string) int
+		Invitations         func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
 		Invite              func(childComplexity int, id string) int
 		InviteLinks         func(childComplexity int) int
 		Invites             func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
@@ -1175,6 +1187,7 @@ type ComplexityRoot struct {
 		EmailDomainOrganizations func(childComplexity int, emailDomain string) int
 		Integration              func(childComplexity int, name string) int
 		Integrations             func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor, search *string, category *enum.IntegrationCategory, blockDomain *string, blocks *bool, contentSources *bool, owner *string, scope *enum.IntegrationScope, target *enum.IntegrationTarget) int
+		Invitations              func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
 		Node                     func(childComplexity int, id string) int
 		Nodes                    func(childComplexity int, ids []string) int
 		Organization             func(childComplexity int, id string) int
@@ -1296,6 +1309,11 @@ type ComplexityRoot struct {
 	RevokeAPITokenPayload struct {
 		ClientMutationID  func(childComplexity int) int
 		RevokedAPITokenID func(childComplexity int) int
+	}
+
+	RevokeInvitationPayload struct {
+		ClientMutationID func(childComplexity int) int
+		RevokedInviteID  func(childComplexity int) int
 	}
 
 	RotateSiteVisitorAuthKeyPayload struct {
@@ -1786,13 +1804,18 @@ type ComplexityRoot struct {
 	}
 
 	TranslationSettings struct {
-		CreatedAt   func(childComplexity int) int
-		ID          func(childComplexity int) int
-		Languages   func(childComplexity int) int
-		Permissions func(childComplexity int) int
-		Title       func(childComplexity int) int
-		UpdatedAt   func(childComplexity int) int
-		Urls        func(childComplexity int) int
+		CreatedAt    func(childComplexity int) int
+		ID           func(childComplexity int) int
+		Instructions func(childComplexity int) int
+		Language     func(childComplexity int) int
+		Languages    func(childComplexity int) int
+		Permissions  func(childComplexity int) int
+		Source       func(childComplexity int) int
+		Stats        func(childComplexity int) int
+		Status       func(childComplexity int) int
+		Title        func(childComplexity int) int
+		UpdatedAt    func(childComplexity int) int
+		Urls         func(childComplexity int) int
 	}
 
 	TranslationSettingsConnection struct {
@@ -1809,6 +1832,21 @@ type ComplexityRoot struct {
 
 	TranslationSettingsURLs struct {
 		Location func(childComplexity int) int
+	}
+
+	TranslationSource struct {
+		Language func(childComplexity int) int
+		SpaceID  func(childComplexity int) int
+	}
+
+	TranslationStats struct {
+		LatestPages       func(childComplexity int) int
+		LatestRunDuration func(childComplexity int) int
+		LatestWords       func(childComplexity int) int
+		Runs              func(childComplexity int) int
+		TotalDuration     func(childComplexity int) int
+		TotalPages        func(childComplexity int) int
+		TotalWords        func(childComplexity int) int
 	}
 
 	UninstallIntegrationFromSitePayload struct {
@@ -2173,6 +2211,8 @@ type IntegrationSpaceInstallationResolver interface {
 }
 type InviteResolver interface {
 	Redundant(ctx context.Context, obj *ent.Invite) (bool, error)
+
+	Organization(ctx context.Context, obj *ent.Invite) (*ent.Organization, error)
 	Urls(ctx context.Context, obj *ent.Invite) (*model.InviteURLs, error)
 }
 type MemberResolver interface {
@@ -2230,6 +2270,8 @@ type MutationResolver interface {
 	UpdateLinkInvite(ctx context.Context, input model.UpdateLinkInviteInput) (*model.UpdateLinkInvitePayload, error)
 	DeleteLinkInvite(ctx context.Context, input model.DeleteLinkInviteInput) (*model.DeleteLinkInvitePayload, error)
 	JoinOrganization(ctx context.Context, input model.JoinOrganizationInput) (*model.JoinOrganizationPayload, error)
+	AcceptInvitation(ctx context.Context, input model.AcceptInvitationInput) (*model.AcceptInvitationPayload, error)
+	RevokeInvitation(ctx context.Context, input model.RevokeInvitationInput) (*model.RevokeInvitationPayload, error)
 	UpdateMember(ctx context.Context, input model.UpdateMemberInput) (*model.UpdateMemberPayload, error)
 	RemoveMember(ctx context.Context, input model.RemoveMemberInput) (*model.RemoveMemberPayload, error)
 	SetMemberSso(ctx context.Context, input model.SetMemberSSOInput) (*model.SetMemberSSOPayload, error)
@@ -2307,6 +2349,8 @@ type OrganizationResolver interface {
 	Installations(ctx context.Context, obj *ent.Organization, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.IntegrationInstallationConnection, error)
 	Invites(ctx context.Context, obj *ent.Organization, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.InviteConnection, error)
 	Invite(ctx context.Context, obj *ent.Organization, id string) (*ent.Invite, error)
+	Invitations(ctx context.Context, obj *ent.Organization, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.InviteConnection, error)
+	Invitation(ctx context.Context, obj *ent.Organization, id string) (*ent.Invite, error)
 	Members(ctx context.Context, obj *ent.Organization, first *int, after *page.Cursor, last *int, before *page.Cursor, role *model.MemberRoleFilter, search *string, sort *model.MemberSort, order *model.ListOrder) (*model.MemberConnection, error)
 	Member(ctx context.Context, obj *ent.Organization, id string) (*ent.Member, error)
 	OpenAPISpecs(ctx context.Context, obj *ent.Organization, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.OpenAPISpecConnection, error)
@@ -2337,6 +2381,7 @@ type QueryResolver interface {
 	Integrations(ctx context.Context, first *int, after *page.Cursor, last *int, before *page.Cursor, search *string, category *enum.IntegrationCategory, blockDomain *string, blocks *bool, contentSources *bool, owner *string, scope *enum.IntegrationScope, target *enum.IntegrationTarget) (*model.IntegrationConnection, error)
 	Integration(ctx context.Context, name string) (*ent.Integration, error)
 	EmailDomainOrganizations(ctx context.Context, emailDomain string) ([]*ent.Organization, error)
+	Invitations(ctx context.Context, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.InviteConnection, error)
 	Organization(ctx context.Context, id string) (*ent.Organization, error)
 	Site(ctx context.Context, id string, shareKey *string, visitorAuthToken *string) (*ent.Site, error)
 	Space(ctx context.Context, id string, shareKey *string, visitorAuthToken *string) (*ent.Space, error)
@@ -2450,6 +2495,11 @@ type TeamMemberResolver interface {
 	User(ctx context.Context, obj *ent.TeamMember) (*ent.User, error)
 }
 type TranslationSettingsResolver interface {
+	Source(ctx context.Context, obj *ent.TranslationSettings) (*model.TranslationSource, error)
+
+	Instructions(ctx context.Context, obj *ent.TranslationSettings) (model.JSON, error)
+	Status(ctx context.Context, obj *ent.TranslationSettings) (*enum.TranslationStatus, error)
+	Stats(ctx context.Context, obj *ent.TranslationSettings) (*model.TranslationStats, error)
 	Permissions(ctx context.Context, obj *ent.TranslationSettings) (*authz.EditPermissions, error)
 	Urls(ctx context.Context, obj *ent.TranslationSettings) (*model.TranslationSettingsURLs, error)
 }
@@ -2554,6 +2604,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.APITokenEdge.Node(childComplexity), true
+
+	case "AcceptInvitationPayload.clientMutationId":
+		if e.ComplexityRoot.AcceptInvitationPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AcceptInvitationPayload.ClientMutationID(childComplexity), true
+	case "AcceptInvitationPayload.member":
+		if e.ComplexityRoot.AcceptInvitationPayload.Member == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AcceptInvitationPayload.Member(childComplexity), true
 
 	case "AddReactionPayload.clientMutationId":
 		if e.ComplexityRoot.AddReactionPayload.ClientMutationID == nil {
@@ -4718,12 +4781,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Invite.CreatedAt(childComplexity), true
+	case "Invite.email":
+		if e.ComplexityRoot.Invite.Email == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invite.Email(childComplexity), true
 	case "Invite.id":
 		if e.ComplexityRoot.Invite.ID == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Invite.ID(childComplexity), true
+	case "Invite.organization":
+		if e.ComplexityRoot.Invite.Organization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invite.Organization(childComplexity), true
 	case "Invite.redundant":
 		if e.ComplexityRoot.Invite.Redundant == nil {
 			break
@@ -4793,6 +4868,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.InviteMembersPayload.FailedSSOEmails(childComplexity), true
+	case "InviteMembersPayload.invitations":
+		if e.ComplexityRoot.InviteMembersPayload.Invitations == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InviteMembersPayload.Invitations(childComplexity), true
 	case "InviteMembersPayload.invited":
 		if e.ComplexityRoot.InviteMembersPayload.Invited == nil {
 			break
@@ -5162,6 +5243,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MoveSpacePayload.Space(childComplexity), true
 
+	case "Mutation.acceptInvitation":
+		if e.ComplexityRoot.Mutation.AcceptInvitation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_acceptInvitation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AcceptInvitation(childComplexity, args["input"].(model.AcceptInvitationInput)), true
 	case "Mutation.addReaction":
 		if e.ComplexityRoot.Mutation.AddReaction == nil {
 			break
@@ -5899,6 +5991,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RevokeAPIToken(childComplexity, args["input"].(model.RevokeAPITokenInput)), true
+	case "Mutation.revokeInvitation":
+		if e.ComplexityRoot.Mutation.RevokeInvitation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_revokeInvitation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RevokeInvitation(childComplexity, args["input"].(model.RevokeInvitationInput)), true
 	case "Mutation.rotateSiteVisitorAuthKey":
 		if e.ComplexityRoot.Mutation.RotateSiteVisitorAuthKey == nil {
 			break
@@ -6659,6 +6762,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.Installations(childComplexity, args["first"].(*int), args["after"].(*page.Cursor), args["last"].(*int), args["before"].(*page.Cursor)), true
+	case "Organization.invitation":
+		if e.ComplexityRoot.Organization.Invitation == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_invitation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.Invitation(childComplexity, args["id"].(string)), true
+	case "Organization.invitations":
+		if e.ComplexityRoot.Organization.Invitations == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_invitations_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.Invitations(childComplexity, args["first"].(*int), args["after"].(*page.Cursor), args["last"].(*int), args["before"].(*page.Cursor)), true
 	case "Organization.invite":
 		if e.ComplexityRoot.Organization.Invite == nil {
 			break
@@ -7332,6 +7457,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Integrations(childComplexity, args["first"].(*int), args["after"].(*page.Cursor), args["last"].(*int), args["before"].(*page.Cursor), args["search"].(*string), args["category"].(*enum.IntegrationCategory), args["blockDomain"].(*string), args["blocks"].(*bool), args["contentSources"].(*bool), args["owner"].(*string), args["scope"].(*enum.IntegrationScope), args["target"].(*enum.IntegrationTarget)), true
 
+	case "Query.invitations":
+		if e.ComplexityRoot.Query.Invitations == nil {
+			break
+		}
+
+		args, err := ec.field_Query_invitations_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Invitations(childComplexity, args["first"].(*int), args["after"].(*page.Cursor), args["last"].(*int), args["before"].(*page.Cursor)), true
 	case "Query.node":
 		if e.ComplexityRoot.Query.Node == nil {
 			break
@@ -7880,6 +8016,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RevokeAPITokenPayload.RevokedAPITokenID(childComplexity), true
+
+	case "RevokeInvitationPayload.clientMutationId":
+		if e.ComplexityRoot.RevokeInvitationPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevokeInvitationPayload.ClientMutationID(childComplexity), true
+	case "RevokeInvitationPayload.revokedInviteId":
+		if e.ComplexityRoot.RevokeInvitationPayload.RevokedInviteID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevokeInvitationPayload.RevokedInviteID(childComplexity), true
 
 	case "RotateSiteVisitorAuthKeyPayload.clientMutationId":
 		if e.ComplexityRoot.RotateSiteVisitorAuthKeyPayload.ClientMutationID == nil {
@@ -9739,6 +9888,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.TranslationSettings.ID(childComplexity), true
+	case "TranslationSettings.instructions":
+		if e.ComplexityRoot.TranslationSettings.Instructions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettings.Instructions(childComplexity), true
+	case "TranslationSettings.language":
+		if e.ComplexityRoot.TranslationSettings.Language == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettings.Language(childComplexity), true
 	case "TranslationSettings.languages":
 		if e.ComplexityRoot.TranslationSettings.Languages == nil {
 			break
@@ -9751,6 +9912,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.TranslationSettings.Permissions(childComplexity), true
+	case "TranslationSettings.source":
+		if e.ComplexityRoot.TranslationSettings.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettings.Source(childComplexity), true
+	case "TranslationSettings.stats":
+		if e.ComplexityRoot.TranslationSettings.Stats == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettings.Stats(childComplexity), true
+	case "TranslationSettings.status":
+		if e.ComplexityRoot.TranslationSettings.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettings.Status(childComplexity), true
 	case "TranslationSettings.title":
 		if e.ComplexityRoot.TranslationSettings.Title == nil {
 			break
@@ -9814,6 +9993,62 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.TranslationSettingsURLs.Location(childComplexity), true
+
+	case "TranslationSource.language":
+		if e.ComplexityRoot.TranslationSource.Language == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSource.Language(childComplexity), true
+	case "TranslationSource.spaceId":
+		if e.ComplexityRoot.TranslationSource.SpaceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSource.SpaceID(childComplexity), true
+
+	case "TranslationStats.latestPages":
+		if e.ComplexityRoot.TranslationStats.LatestPages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationStats.LatestPages(childComplexity), true
+	case "TranslationStats.latestRunDuration":
+		if e.ComplexityRoot.TranslationStats.LatestRunDuration == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationStats.LatestRunDuration(childComplexity), true
+	case "TranslationStats.latestWords":
+		if e.ComplexityRoot.TranslationStats.LatestWords == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationStats.LatestWords(childComplexity), true
+	case "TranslationStats.runs":
+		if e.ComplexityRoot.TranslationStats.Runs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationStats.Runs(childComplexity), true
+	case "TranslationStats.totalDuration":
+		if e.ComplexityRoot.TranslationStats.TotalDuration == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationStats.TotalDuration(childComplexity), true
+	case "TranslationStats.totalPages":
+		if e.ComplexityRoot.TranslationStats.TotalPages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationStats.TotalPages(childComplexity), true
+	case "TranslationStats.totalWords":
+		if e.ComplexityRoot.TranslationStats.TotalWords == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationStats.TotalWords(childComplexity), true
 
 	case "UninstallIntegrationFromSitePayload.clientMutationId":
 		if e.ComplexityRoot.UninstallIntegrationFromSitePayload.ClientMutationID == nil {
@@ -12968,7 +13203,7 @@ type IntegrationInstallation implements Node {
   siteSelection: InstallationSelection!
 }
 """
-An invite link to an organization: its ID is the link's secret, and whoever holds it joins with its role.
+An invitation to an organization: an invite link, whose ID is its secret and whose holder joins with its role, or an invitation by email, which only the user of that address accepts.
 """
 type Invite implements Node {
   """
@@ -12980,7 +13215,7 @@ type Invite implements Node {
   """
   createdAt: DateTime!
   """
-  The organization role the link gives; null for a guest.
+  The organization role it gives; null for a guest.
   """
   role: Role
 }
@@ -13862,6 +14097,18 @@ enum TeamMemberRole {
   OWNER
   "/v1: member"
   MEMBER
+}
+
+"""
+TranslationStatus is where a translation's runs are. Bindery runs no machine translation: always pending.
+"""
+enum TranslationStatus {
+  "/v1: pending"
+  PENDING
+  "/v1: running"
+  RUNNING
+  "/v1: completed"
+  COMPLETED
 }
 
 """
@@ -14754,16 +15001,24 @@ type UninstallIntegrationFromSitePayload {
   clientMutationId: String
 }
 `, BuiltIn: false},
-	{Name: "../schema/invite.graphqls", Input: `extend type Invite {
+	{Name: "../schema/invite.graphqls", Input: `# An Invite is an invite link, or an invitation by email: one sent to an
+# address, which makes no one a member until the user of that address
+# accepts it (acceptInvitation, or joinOrganization with its ID).
+
+extend type Invite {
   "Whether the viewer's role in the organization is already at least the invite's."
   redundant: Boolean!
-  "The invite link's addresses."
+  "The address an invitation by email was sent to; null for an invite link."
+  email: String
+  "The organization it admits to, which the person it invites sees while it waits for them."
+  organization: Organization!
+  "The invite's addresses."
   urls: InviteURLs!
 }
 
-"The addresses of an invite link."
+"The addresses of an invite."
 type InviteURLs {
-  "The invite link's address in /v1."
+  "The invite's address in /v1: a link's under link-invites, an invitation's under invites, where its invitee accepts it."
   location: String!
 }
 
@@ -14786,6 +15041,25 @@ extend type Organization {
   ): Invite!
 }
 
+extend type Organization {
+  "The organization's invitations by email that wait for their invitee, oldest first. Needs the admin role."
+  invitations(
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+    "Returns the last n items."
+    last: Int
+    "Returns the items before this cursor."
+    before: Cursor
+  ): InviteConnection!
+  "One invitation by email of the organization that waits for its invitee. Needs the admin role."
+  invitation(
+    "The invitation's ID."
+    id: ID!
+  ): Invite!
+}
+
 extend type Query {
   """
   The organizations whose email domains hold emailDomain, among those the
@@ -14796,13 +15070,29 @@ extend type Query {
     "An email domain, such as example.com."
     emailDomain: String!
   ): [Organization!]!
+  """
+  The invitations by email sent to the viewer's address that wait for their
+  answer, oldest first. The viewer sees each one's organization.
+  """
+  invitations(
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+    "Returns the last n items."
+    last: Int
+    "Returns the items before this cursor."
+    before: Cursor
+  ): InviteConnection!
 }
 
 extend type Mutation {
   """
-  Invites people by email: each becomes a user (created when missing) and a
-  member with their role; an existing member's role is raised, never
-  lowered. Each new member is sent an invitation. Needs the admin role.
+  Invites people by email. An address of a member raises their role, never
+  lowering it; any other address, whether or not it has an account, gets an
+  invitation that makes no one a member until the user of that address
+  accepts it, and is sent it by email. Inviting an address again updates
+  its waiting invitation. Needs the admin role.
   """
   inviteMembers(input: InviteMembersInput!): InviteMembersPayload!
   "Creates an invite link. Needs the admin role."
@@ -14812,11 +15102,22 @@ extend type Mutation {
   "Deletes an invite link. Needs the admin role."
   deleteLinkInvite(input: DeleteLinkInviteInput!): DeleteLinkInvitePayload!
   """
-  Joins an organization with an invite link's role; a member's role is
-  raised, never lowered. Whoever holds the link's ID may; refused when the
-  organization turned invite links off.
+  Joins an organization with an invite's role; a member's role is raised,
+  never lowered. With an invite link, whoever holds the link's ID may
+  (refused when the organization turned invite links off); with an
+  invitation by email, only the user of its address may, as
+  acceptInvitation does.
   """
   joinOrganization(input: JoinOrganizationInput!): JoinOrganizationPayload!
+  """
+  Accepts an invitation by email: the viewer, the user of its address,
+  becomes a member with its role, or is raised to it. Accepting again
+  answers the same membership. To anyone else the invitation does not
+  exist.
+  """
+  acceptInvitation(input: AcceptInvitationInput!): AcceptInvitationPayload!
+  "Revokes an invitation by email that waits for its invitee. Needs the admin role."
+  revokeInvitation(input: RevokeInvitationInput!): RevokeInvitationPayload!
 }
 
 "A person to invite by email, with the role they get."
@@ -14841,12 +15142,17 @@ input InviteMembersInput {
   clientMutationId: String
 }
 
-"The result of inviteMembers."
+"""
+The result of inviteMembers. It tells apart members and everyone else, as
+the inviter may, but never whether an address has an account.
+"""
 type InviteMembersPayload {
-  "The invitees' user IDs, one per email, in order."
+  "The user IDs of the addresses that are members of the organization, in order of the emails, once each."
   userIds: [ID!]!
-  "How many became members."
+  "How many addresses were sent an invitation: every address that is not a member's."
   invited: Int!
+  "Those invitations, in order of the emails, once each."
+  invitations: [Invite!]!
   "The emails sso could not apply to: the organization has no active SAML provider."
   failedSSOEmails: [String!]!
   "The clientMutationId of the input, returned as it was given."
@@ -14907,9 +15213,9 @@ type DeleteLinkInvitePayload {
 
 "The input of joinOrganization."
 input JoinOrganizationInput {
-  "The invite link's organization."
+  "The invite's organization."
   organizationId: ID!
-  "The invite link's ID, which is its secret."
+  "The invite's ID: an invite link's, which is its secret, or an invitation's sent to the viewer's address."
   inviteId: ID!
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
@@ -14919,6 +15225,38 @@ input JoinOrganizationInput {
 type JoinOrganizationPayload {
   "The viewer's membership, with the link's role or the higher one they had."
   member: Member!
+  "The clientMutationId of the input, returned as it was given."
+  clientMutationId: String
+}
+
+"The input of acceptInvitation."
+input AcceptInvitationInput {
+  "The invitation, sent to the viewer's address."
+  id: ID!
+  "Any string of the client's choosing, returned in the payload."
+  clientMutationId: String
+}
+
+"The result of acceptInvitation."
+type AcceptInvitationPayload {
+  "The viewer's membership, with the invitation's role or the higher one they had."
+  member: Member!
+  "The clientMutationId of the input, returned as it was given."
+  clientMutationId: String
+}
+
+"The input of revokeInvitation."
+input RevokeInvitationInput {
+  "The invitation by email."
+  id: ID!
+  "Any string of the client's choosing, returned in the payload."
+  clientMutationId: String
+}
+
+"The result of revokeInvitation."
+type RevokeInvitationPayload {
+  "The ID of the revoked invitation, which admits no one any more."
+  revokedInviteId: ID!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
 }
@@ -15627,7 +15965,7 @@ input CreateSAMLProviderInput {
   ssoURL: String
   "The identity provider's entity ID, at most 1024 characters."
   entityID: String
-  "The identity provider's PEM-encoded X.509 certificate, at most 10000 characters."
+  "The identity provider's X.509 certificate, at most 10000 characters: PEM, or the bare base64 DER of its metadata's <ds:X509Certificate> (whitespace allowed). Stored and returned as PEM."
   certificate: String
   "A team of the organization that members signing in through it join."
   defaultTeamId: ID
@@ -15655,7 +15993,7 @@ input UpdateSAMLProviderInput {
   ssoURL: String @goField(omittable: true)
   "The identity provider's entity ID, at most 1024 characters; null removes it, absent keeps it."
   entityID: String @goField(omittable: true)
-  "The identity provider's PEM-encoded X.509 certificate, at most 10000 characters; null removes it, absent keeps it."
+  "The identity provider's X.509 certificate, at most 10000 characters: PEM or bare base64 DER, stored as PEM; null removes it, absent keeps it."
   certificate: String @goField(omittable: true)
   "A team of the organization that members signing in through it join; null removes it, absent keeps it."
   defaultTeamId: ID @goField(omittable: true)
@@ -17355,17 +17693,69 @@ type SetTeamContentRolePayload {
   clientMutationId: String
 }
 `, BuiltIn: false},
-	{Name: "../schema/translation.graphqls", Input: `# Translation settings follow the API contract (part 2.20: a title and a
-# list of languages), not the official spec's Translation (a source space and
-# one language): the contract wins.
+	{Name: "../schema/translation.graphqls", Input: `# Translation settings carry the API contract's shape (part 2.20: a title
+# and a list of languages) and the official spec's Translation (a source
+# space and its language, one target language, instructions) together: a
+# client of either works. The official members are null until given.
 
 extend type TranslationSettings {
   "The languages content is translated into: official TranslationLanguage codes, without repeats."
   languages: [Language!]!
+  "The official Translation's source: a space of the organization and the language it is written in; null unless given."
+  source: TranslationSource
+  "The official Translation's target language, one of languages; null unless given."
+  language: Language
+  """
+  The official Translation's instructions to translators, a GitBook JSON
+  document (the official JSONDocument): an empty one for a translation (with
+  a source and a language) given none, null for other settings given none.
+  """
+  instructions: JSON
+  """
+  Where the translation's runs are, once it has a source and a language
+  (null before): always PENDING, as Bindery runs no machine translation.
+  """
+  status: TranslationStatus
+  "The runs' figures, once it has a source and a language (null before): all zero, as Bindery runs none."
+  stats: TranslationStats
   "What the viewer may do with them: members with a role read them, admins change them."
   permissions: EditPermissions!
   "Their addresses."
   urls: TranslationSettingsURLs!
+}
+
+"What a translation is made from: the official TranslationSource."
+type TranslationSource {
+  "The source space, a space of the organization."
+  spaceId: ID!
+  "The language the source space is written in."
+  language: Language!
+}
+
+"The figures of a translation's runs: the official Translation's stats."
+type TranslationStats {
+  "How many times it ran."
+  runs: Int!
+  "Words translated, all runs together."
+  totalWords: Int!
+  "Distinct pages translated, all runs together."
+  totalPages: Int!
+  "Seconds of all runs together."
+  totalDuration: Int!
+  "Seconds of the latest run."
+  latestRunDuration: Int!
+  "Distinct pages translated by the latest run."
+  latestPages: Int!
+  "Words translated by the latest run."
+  latestWords: Int!
+}
+
+"A translation's source as an input."
+input TranslationSourceInput {
+  "A space of the organization."
+  spaceId: ID!
+  "The language the space is written in."
+  language: Language!
 }
 
 "The addresses of translation settings."
@@ -17404,20 +17794,29 @@ extend type Organization {
 extend type Mutation {
   "Creates translation settings. Needs the admin role."
   createTranslationSettings(input: CreateTranslationSettingsInput!): CreateTranslationSettingsPayload!
-  "Replaces the title and languages of translation settings. Needs the admin role."
+  "Changes translation settings: the contract's title and languages, the official source, language and instructions. Needs the admin role."
   updateTranslationSettings(input: UpdateTranslationSettingsInput!): UpdateTranslationSettingsPayload!
   "Deletes translation settings. Needs the admin role."
   deleteTranslationSettings(input: DeleteTranslationSettingsInput!): DeleteTranslationSettingsPayload!
 }
 
-"The input of createTranslationSettings."
+"""
+The input of createTranslationSettings: the contract's title and languages,
+the official Translation's source, language and instructions, or both.
+"""
 input CreateTranslationSettingsInput {
   "The organization."
   organizationId: ID!
-  "1 to 100 characters."
-  title: String!
-  "Official TranslationLanguage codes, without repeats; none when absent."
+  "1 to 100 characters. Required without a source; absent with one: the source space's title and the language, as \"Guide (fr)\"."
+  title: String
+  "Official TranslationLanguage codes, without repeats; absent: the language alone, else none."
   languages: [Language!]
+  "The official source: a space of the organization and its language. Goes with language."
+  source: TranslationSourceInput
+  "The official target language: one of languages when both are given, and not the source's. Goes with source."
+  language: Language
+  "The official instructions: a GitBook JSON document, {object: document, data, nodes}, at most 64 KiB."
+  instructions: JSON
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
@@ -17430,14 +17829,20 @@ type CreateTranslationSettingsPayload {
   clientMutationId: String
 }
 
-"The input of updateTranslationSettings."
+"The input of updateTranslationSettings: each member absent keeps what it sets."
 input UpdateTranslationSettingsInput {
   "The translation settings."
   id: ID!
   "1 to 100 characters."
-  title: String!
-  "The new languages; unchanged when absent."
+  title: String
+  "The new languages; they must hold the language, which a new language without them replaces in them."
   languages: [Language!]
+  "The new official source: a space of the organization and its language. Needs a language, given or already set."
+  source: TranslationSourceInput
+  "The new official target language, not the source's. Needs a source, given or already set."
+  language: Language
+  "The new official instructions, a GitBook JSON document; null removes them."
+  instructions: JSON @goField(omittable: true)
   "Any string of the client's choosing, returned in the payload."
   clientMutationId: String
 }
@@ -17720,6 +18125,16 @@ func (ec *executionContext) childFields_APITokenEdge(ctx context.Context, field 
 		return ec.fieldContext_APITokenEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type APITokenEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_AcceptInvitationPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "member":
+		return ec.fieldContext_AcceptInvitationPayload_member(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_AcceptInvitationPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AcceptInvitationPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_AddReactionPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -18950,6 +19365,10 @@ func (ec *executionContext) childFields_Invite(ctx context.Context, field graphq
 		return ec.fieldContext_Invite_role(ctx, field)
 	case "redundant":
 		return ec.fieldContext_Invite_redundant(ctx, field)
+	case "email":
+		return ec.fieldContext_Invite_email(ctx, field)
+	case "organization":
+		return ec.fieldContext_Invite_organization(ctx, field)
 	case "urls":
 		return ec.fieldContext_Invite_urls(ctx, field)
 	}
@@ -18986,6 +19405,8 @@ func (ec *executionContext) childFields_InviteMembersPayload(ctx context.Context
 		return ec.fieldContext_InviteMembersPayload_userIds(ctx, field)
 	case "invited":
 		return ec.fieldContext_InviteMembersPayload_invited(ctx, field)
+	case "invitations":
+		return ec.fieldContext_InviteMembersPayload_invitations(ctx, field)
 	case "failedSSOEmails":
 		return ec.fieldContext_InviteMembersPayload_failedSSOEmails(ctx, field)
 	case "clientMutationId":
@@ -19374,6 +19795,10 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_invites(ctx, field)
 	case "invite":
 		return ec.fieldContext_Organization_invite(ctx, field)
+	case "invitations":
+		return ec.fieldContext_Organization_invitations(ctx, field)
+	case "invitation":
+		return ec.fieldContext_Organization_invitation(ctx, field)
 	case "members":
 		return ec.fieldContext_Organization_members(ctx, field)
 	case "member":
@@ -19854,6 +20279,16 @@ func (ec *executionContext) childFields_RevokeAPITokenPayload(ctx context.Contex
 		return ec.fieldContext_RevokeAPITokenPayload_clientMutationId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RevokeAPITokenPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_RevokeInvitationPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "revokedInviteId":
+		return ec.fieldContext_RevokeInvitationPayload_revokedInviteId(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_RevokeInvitationPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RevokeInvitationPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_RotateSiteVisitorAuthKeyPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -20830,6 +21265,16 @@ func (ec *executionContext) childFields_TranslationSettings(ctx context.Context,
 		return ec.fieldContext_TranslationSettings_title(ctx, field)
 	case "languages":
 		return ec.fieldContext_TranslationSettings_languages(ctx, field)
+	case "source":
+		return ec.fieldContext_TranslationSettings_source(ctx, field)
+	case "language":
+		return ec.fieldContext_TranslationSettings_language(ctx, field)
+	case "instructions":
+		return ec.fieldContext_TranslationSettings_instructions(ctx, field)
+	case "status":
+		return ec.fieldContext_TranslationSettings_status(ctx, field)
+	case "stats":
+		return ec.fieldContext_TranslationSettings_stats(ctx, field)
 	case "permissions":
 		return ec.fieldContext_TranslationSettings_permissions(ctx, field)
 	case "urls":
@@ -20868,6 +21313,36 @@ func (ec *executionContext) childFields_TranslationSettingsURLs(ctx context.Cont
 		return ec.fieldContext_TranslationSettingsURLs_location(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type TranslationSettingsURLs", field.Name)
+}
+
+func (ec *executionContext) childFields_TranslationSource(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "spaceId":
+		return ec.fieldContext_TranslationSource_spaceId(ctx, field)
+	case "language":
+		return ec.fieldContext_TranslationSource_language(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationSource", field.Name)
+}
+
+func (ec *executionContext) childFields_TranslationStats(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "runs":
+		return ec.fieldContext_TranslationStats_runs(ctx, field)
+	case "totalWords":
+		return ec.fieldContext_TranslationStats_totalWords(ctx, field)
+	case "totalPages":
+		return ec.fieldContext_TranslationStats_totalPages(ctx, field)
+	case "totalDuration":
+		return ec.fieldContext_TranslationStats_totalDuration(ctx, field)
+	case "latestRunDuration":
+		return ec.fieldContext_TranslationStats_latestRunDuration(ctx, field)
+	case "latestPages":
+		return ec.fieldContext_TranslationStats_latestPages(ctx, field)
+	case "latestWords":
+		return ec.fieldContext_TranslationStats_latestWords(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationStats", field.Name)
 }
 
 func (ec *executionContext) childFields_UninstallIntegrationFromSitePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -21902,6 +22377,20 @@ func (ec *executionContext) field_Member_teamMemberships_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_acceptInvitation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.AcceptInvitationInput, error) {
+			return ec.unmarshalNAcceptInvitationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐAcceptInvitationInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_addReaction_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -22840,6 +23329,20 @@ func (ec *executionContext) field_Mutation_revokeAPIToken_args(ctx context.Conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_revokeInvitation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RevokeInvitationInput, error) {
+			return ec.unmarshalNRevokeInvitationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevokeInvitationInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_rotateSiteVisitorAuthKey_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -23471,6 +23974,58 @@ func (ec *executionContext) field_Organization_collections_args(ctx context.Cont
 }
 
 func (ec *executionContext) field_Organization_installations_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Organization_invitation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Organization_invitations_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
@@ -24251,6 +24806,44 @@ func (ec *executionContext) field_Query_integrations_args(ctx context.Context, r
 		return nil, err
 	}
 	args["target"] = arg11
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_invitations_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
 	return args, nil
 }
 
@@ -25403,6 +25996,45 @@ func (ec *executionContext) _APITokenEdge_cursor(ctx context.Context, field grap
 }
 func (ec *executionContext) fieldContext_APITokenEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("APITokenEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _AcceptInvitationPayload_member(ctx context.Context, field graphql.CollectedField, obj *model.AcceptInvitationPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AcceptInvitationPayload_member(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Member, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Member) graphql.Marshaler {
+			return ec.marshalNMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐMember(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AcceptInvitationPayload_member(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AcceptInvitationPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Member(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AcceptInvitationPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.AcceptInvitationPayload) (ret graphql.Marshaler) {
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+}
+func (ec *executionContext) fieldContext_AcceptInvitationPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AcceptInvitationPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _AddReactionPayload_comment(ctx context.Context, field graphql.CollectedField, obj *model.AddReactionPayload) (ret graphql.Marshaler) {
@@ -31822,6 +32454,45 @@ func (ec *executionContext) fieldContext_Invite_redundant(_ context.Context, fie
 	return graphql.NewScalarFieldContext("Invite", field, true, true, errors.New("field of type Boolean does not have child fields"))
 }
 
+func (ec *executionContext) _Invite_email(ctx context.Context, field graphql.CollectedField, obj *ent.Invite) (ret graphql.Marshaler) {
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Email)
+}
+func (ec *executionContext) fieldContext_Invite_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invite", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Invite_organization(ctx context.Context, field graphql.CollectedField, obj *ent.Invite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invite_organization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Invite().Organization(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Organization) graphql.Marshaler {
+			return ec.marshalNOrganization2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐOrganization(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Invite_organization(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Invite",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Organization(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Invite_urls(ctx context.Context, field graphql.CollectedField, obj *ent.Invite) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -32040,6 +32711,38 @@ func (ec *executionContext) _InviteMembersPayload_invited(ctx context.Context, f
 }
 func (ec *executionContext) fieldContext_InviteMembersPayload_invited(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("InviteMembersPayload", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _InviteMembersPayload_invitations(ctx context.Context, field graphql.CollectedField, obj *model.InviteMembersPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InviteMembersPayload_invitations(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Invitations, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Invite) graphql.Marshaler {
+			return ec.marshalNInvite2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐInviteᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InviteMembersPayload_invitations(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InviteMembersPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Invite(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _InviteMembersPayload_failedSSOEmails(ctx context.Context, field graphql.CollectedField, obj *model.InviteMembersPayload) (ret graphql.Marshaler) {
@@ -35091,6 +35794,94 @@ func (ec *executionContext) fieldContext_Mutation_joinOrganization(ctx context.C
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_joinOrganization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_acceptInvitation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_acceptInvitation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AcceptInvitation(ctx, fc.Args["input"].(model.AcceptInvitationInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AcceptInvitationPayload) graphql.Marshaler {
+			return ec.marshalNAcceptInvitationPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐAcceptInvitationPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_acceptInvitation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AcceptInvitationPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_acceptInvitation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_revokeInvitation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_revokeInvitation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RevokeInvitation(ctx, fc.Args["input"].(model.RevokeInvitationInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevokeInvitationPayload) graphql.Marshaler {
+			return ec.marshalNRevokeInvitationPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevokeInvitationPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_revokeInvitation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevokeInvitationPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_revokeInvitation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -38848,6 +39639,94 @@ func (ec *executionContext) fieldContext_Organization_invite(ctx context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _Organization_invitations(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_invitations(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().Invitations(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*page.Cursor), fc.Args["last"].(*int), fc.Args["before"].(*page.Cursor))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.InviteConnection) graphql.Marshaler {
+			return ec.marshalNInviteConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInviteConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_invitations(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InviteConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_invitations_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_invitation(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_invitation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().Invitation(ctx, obj, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Invite) graphql.Marshaler {
+			return ec.marshalNInvite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐInvite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_invitation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Invite(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_invitation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Organization_members(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -40840,6 +41719,50 @@ func (ec *executionContext) fieldContext_Query_emailDomainOrganizations(ctx cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_invitations(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_invitations(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Invitations(ctx, fc.Args["first"].(*int), fc.Args["after"].(*page.Cursor), fc.Args["last"].(*int), fc.Args["before"].(*page.Cursor))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.InviteConnection) graphql.Marshaler {
+			return ec.marshalNInviteConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInviteConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_invitations(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InviteConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_invitations_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_organization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -42670,6 +43593,20 @@ func (ec *executionContext) _RevokeAPITokenPayload_clientMutationId(ctx context.
 }
 func (ec *executionContext) fieldContext_RevokeAPITokenPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RevokeAPITokenPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RevokeInvitationPayload_revokedInviteId(ctx context.Context, field graphql.CollectedField, obj *model.RevokeInvitationPayload) (ret graphql.Marshaler) {
+	return ec.marshalNID2string(ctx, field.Selections, obj.RevokedInviteID)
+}
+func (ec *executionContext) fieldContext_RevokeInvitationPayload_revokedInviteId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevokeInvitationPayload", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _RevokeInvitationPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.RevokeInvitationPayload) (ret graphql.Marshaler) {
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+}
+func (ec *executionContext) fieldContext_RevokeInvitationPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevokeInvitationPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _RotateSiteVisitorAuthKeyPayload_site(ctx context.Context, field graphql.CollectedField, obj *model.RotateSiteVisitorAuthKeyPayload) (ret graphql.Marshaler) {
@@ -48135,6 +49072,123 @@ func (ec *executionContext) fieldContext_TranslationSettings_languages(_ context
 	return graphql.NewScalarFieldContext("TranslationSettings", field, false, false, errors.New("field of type Language does not have child fields"))
 }
 
+func (ec *executionContext) _TranslationSettings_source(ctx context.Context, field graphql.CollectedField, obj *ent.TranslationSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettings_source(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.TranslationSettings().Source(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TranslationSource) graphql.Marshaler {
+			return ec.marshalOTranslationSource2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationSource(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettings_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TranslationSettings",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TranslationSource(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TranslationSettings_language(ctx context.Context, field graphql.CollectedField, obj *ent.TranslationSettings) (ret graphql.Marshaler) {
+	return ec.marshalOLanguage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLanguage(ctx, field.Selections, obj.Language)
+}
+func (ec *executionContext) fieldContext_TranslationSettings_language(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationSettings", field, false, false, errors.New("field of type Language does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationSettings_instructions(ctx context.Context, field graphql.CollectedField, obj *ent.TranslationSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettings_instructions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.TranslationSettings().Instructions(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettings_instructions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationSettings", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationSettings_status(ctx context.Context, field graphql.CollectedField, obj *ent.TranslationSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettings_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.TranslationSettings().Status(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *enum.TranslationStatus) graphql.Marshaler {
+			return ec.marshalOTranslationStatus2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐTranslationStatus(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettings_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationSettings", field, true, true, errors.New("field of type TranslationStatus does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationSettings_stats(ctx context.Context, field graphql.CollectedField, obj *ent.TranslationSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettings_stats(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.TranslationSettings().Stats(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TranslationStats) graphql.Marshaler {
+			return ec.marshalOTranslationStats2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationStats(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettings_stats(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TranslationSettings",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TranslationStats(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _TranslationSettings_permissions(ctx context.Context, field graphql.CollectedField, obj *ent.TranslationSettings) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -48362,6 +49416,69 @@ func (ec *executionContext) _TranslationSettingsURLs_location(ctx context.Contex
 }
 func (ec *executionContext) fieldContext_TranslationSettingsURLs_location(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TranslationSettingsURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationSource_spaceId(ctx context.Context, field graphql.CollectedField, obj *model.TranslationSource) (ret graphql.Marshaler) {
+	return ec.marshalNID2string(ctx, field.Selections, obj.SpaceID)
+}
+func (ec *executionContext) fieldContext_TranslationSource_spaceId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationSource", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationSource_language(ctx context.Context, field graphql.CollectedField, obj *model.TranslationSource) (ret graphql.Marshaler) {
+	return ec.marshalNLanguage2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLanguage(ctx, field.Selections, obj.Language)
+}
+func (ec *executionContext) fieldContext_TranslationSource_language(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationSource", field, false, false, errors.New("field of type Language does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationStats_runs(ctx context.Context, field graphql.CollectedField, obj *model.TranslationStats) (ret graphql.Marshaler) {
+	return ec.marshalNInt2int(ctx, field.Selections, obj.Runs)
+}
+func (ec *executionContext) fieldContext_TranslationStats_runs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationStats", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationStats_totalWords(ctx context.Context, field graphql.CollectedField, obj *model.TranslationStats) (ret graphql.Marshaler) {
+	return ec.marshalNInt2int(ctx, field.Selections, obj.TotalWords)
+}
+func (ec *executionContext) fieldContext_TranslationStats_totalWords(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationStats", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationStats_totalPages(ctx context.Context, field graphql.CollectedField, obj *model.TranslationStats) (ret graphql.Marshaler) {
+	return ec.marshalNInt2int(ctx, field.Selections, obj.TotalPages)
+}
+func (ec *executionContext) fieldContext_TranslationStats_totalPages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationStats", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationStats_totalDuration(ctx context.Context, field graphql.CollectedField, obj *model.TranslationStats) (ret graphql.Marshaler) {
+	return ec.marshalNInt2int(ctx, field.Selections, obj.TotalDuration)
+}
+func (ec *executionContext) fieldContext_TranslationStats_totalDuration(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationStats", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationStats_latestRunDuration(ctx context.Context, field graphql.CollectedField, obj *model.TranslationStats) (ret graphql.Marshaler) {
+	return ec.marshalNInt2int(ctx, field.Selections, obj.LatestRunDuration)
+}
+func (ec *executionContext) fieldContext_TranslationStats_latestRunDuration(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationStats", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationStats_latestPages(ctx context.Context, field graphql.CollectedField, obj *model.TranslationStats) (ret graphql.Marshaler) {
+	return ec.marshalNInt2int(ctx, field.Selections, obj.LatestPages)
+}
+func (ec *executionContext) fieldContext_TranslationStats_latestPages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationStats", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationStats_latestWords(ctx context.Context, field graphql.CollectedField, obj *model.TranslationStats) (ret graphql.Marshaler) {
+	return ec.marshalNInt2int(ctx, field.Selections, obj.LatestWords)
+}
+func (ec *executionContext) fieldContext_TranslationStats_latestWords(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationStats", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UninstallIntegrationFromSitePayload_installation(ctx context.Context, field graphql.CollectedField, obj *model.UninstallIntegrationFromSitePayload) (ret graphql.Marshaler) {
@@ -51428,6 +52545,43 @@ func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field
 
 // region    **************************** input.gotpl *****************************
 
+func (ec *executionContext) unmarshalInputAcceptInvitationInput(ctx context.Context, obj any) (model.AcceptInvitationInput, error) {
+	var it model.AcceptInvitationInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputAddReactionInput(ctx context.Context, obj any) (model.AddReactionInput, error) {
 	var it model.AddReactionInput
 	if obj == nil {
@@ -52538,7 +53692,7 @@ func (ec *executionContext) unmarshalInputCreateTranslationSettingsInput(ctx con
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"organizationId", "title", "languages", "clientMutationId"}
+	fieldsInOrder := [...]string{"organizationId", "title", "languages", "source", "language", "instructions", "clientMutationId"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -52554,7 +53708,7 @@ func (ec *executionContext) unmarshalInputCreateTranslationSettingsInput(ctx con
 			it.OrganizationID = data
 		case "title":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
-			data, err := ec.unmarshalNString2string(ctx, v)
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -52566,6 +53720,27 @@ func (ec *executionContext) unmarshalInputCreateTranslationSettingsInput(ctx con
 				return it, err
 			}
 			it.Languages = data
+		case "source":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("source"))
+			data, err := ec.unmarshalOTranslationSourceInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationSourceInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Source = data
+		case "language":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("language"))
+			data, err := ec.unmarshalOLanguage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLanguage(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Language = data
+		case "instructions":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("instructions"))
+			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Instructions = data
 		case "clientMutationId":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -55082,6 +56257,43 @@ func (ec *executionContext) unmarshalInputRevokeAPITokenInput(ctx context.Contex
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputRevokeInvitationInput(ctx context.Context, obj any) (model.RevokeInvitationInput, error) {
+	var it model.RevokeInvitationInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputRotateSiteVisitorAuthKeyInput(ctx context.Context, obj any) (model.RotateSiteVisitorAuthKeyInput, error) {
 	var it model.RotateSiteVisitorAuthKeyInput
 	if obj == nil {
@@ -55663,6 +56875,43 @@ func (ec *executionContext) unmarshalInputTransferSpaceInput(ctx context.Context
 				return it, err
 			}
 			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputTranslationSourceInput(ctx context.Context, obj any) (model.TranslationSourceInput, error) {
+	var it model.TranslationSourceInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"spaceId", "language"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "spaceId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spaceId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SpaceID = data
+		case "language":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("language"))
+			data, err := ec.unmarshalNLanguage2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLanguage(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Language = data
 		}
 	}
 	return it, nil
@@ -57285,7 +58534,7 @@ func (ec *executionContext) unmarshalInputUpdateTranslationSettingsInput(ctx con
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"id", "title", "languages", "clientMutationId"}
+	fieldsInOrder := [...]string{"id", "title", "languages", "source", "language", "instructions", "clientMutationId"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -57301,7 +58550,7 @@ func (ec *executionContext) unmarshalInputUpdateTranslationSettingsInput(ctx con
 			it.ID = data
 		case "title":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
-			data, err := ec.unmarshalNString2string(ctx, v)
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -57313,6 +58562,27 @@ func (ec *executionContext) unmarshalInputUpdateTranslationSettingsInput(ctx con
 				return it, err
 			}
 			it.Languages = data
+		case "source":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("source"))
+			data, err := ec.unmarshalOTranslationSourceInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationSourceInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Source = data
+		case "language":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("language"))
+			data, err := ec.unmarshalOLanguage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐLanguage(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Language = data
+		case "instructions":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("instructions"))
+			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Instructions = graphql.OmittableOf(data)
 		case "clientMutationId":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -57770,6 +59040,50 @@ func (ec *executionContext) _APITokenEdge(ctx context.Context, sel ast.Selection
 		case "cursor":
 			out.Values[i] = ec._APITokenEdge_cursor(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return gqlexec.Object(fields, out)
+}
+
+var acceptInvitationPayloadImplementors = []string{"AcceptInvitationPayload"}
+
+func (ec *executionContext) _AcceptInvitationPayload(ctx context.Context, sel ast.SelectionSet, obj *model.AcceptInvitationPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, acceptInvitationPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AcceptInvitationPayload")
+		case "member":
+			out.Values[i] = ec._AcceptInvitationPayload_member(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._AcceptInvitationPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -65840,6 +67154,52 @@ func (ec *executionContext) _Invite(ctx context.Context, sel ast.SelectionSet, o
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "email":
+			out.Values[i] = ec._Invite_email(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "organization":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Invite_organization(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "urls":
 			field := field
 
@@ -66056,6 +67416,11 @@ func (ec *executionContext) _InviteMembersPayload(ctx context.Context, sel ast.S
 			}
 		case "invited":
 			out.Values[i] = ec._InviteMembersPayload_invited(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "invitations":
+			out.Values[i] = ec._InviteMembersPayload_invitations(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -67526,6 +68891,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "acceptInvitation":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_acceptInvitation(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revokeInvitation":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_revokeInvitation(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "updateMember":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateMember(ctx, field)
@@ -68924,6 +70303,88 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 					}
 				}()
 				res = ec._Organization_invite(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "invitations":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_invitations(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "invitation":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_invitation(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -70848,6 +72309,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "invitations":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_invitations(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "organization":
 			field := field
 
@@ -72414,6 +73897,50 @@ func (ec *executionContext) _RevokeAPITokenPayload(ctx context.Context, sel ast.
 			}
 		case "clientMutationId":
 			out.Values[i] = ec._RevokeAPITokenPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return gqlexec.Object(fields, out)
+}
+
+var revokeInvitationPayloadImplementors = []string{"RevokeInvitationPayload"}
+
+func (ec *executionContext) _RevokeInvitationPayload(ctx context.Context, sel ast.SelectionSet, obj *model.RevokeInvitationPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, revokeInvitationPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RevokeInvitationPayload")
+		case "revokedInviteId":
+			out.Values[i] = ec._RevokeInvitationPayload_revokedInviteId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._RevokeInvitationPayload_clientMutationId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -78554,6 +80081,175 @@ func (ec *executionContext) _TranslationSettings(ctx context.Context, sel ast.Se
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "source":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._TranslationSettings_source(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "language":
+			out.Values[i] = ec._TranslationSettings_language(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "instructions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._TranslationSettings_instructions(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "status":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._TranslationSettings_status(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "stats":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._TranslationSettings_stats(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "permissions":
 			field := field
 
@@ -78806,6 +80502,119 @@ func (ec *executionContext) _TranslationSettingsURLs(ctx context.Context, sel as
 			out.Values[i] = graphql.MarshalString("TranslationSettingsURLs")
 		case "location":
 			out.Values[i] = ec._TranslationSettingsURLs_location(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return gqlexec.Object(fields, out)
+}
+
+var translationSourceImplementors = []string{"TranslationSource"}
+
+func (ec *executionContext) _TranslationSource(ctx context.Context, sel ast.SelectionSet, obj *model.TranslationSource) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, translationSourceImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TranslationSource")
+		case "spaceId":
+			out.Values[i] = ec._TranslationSource_spaceId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "language":
+			out.Values[i] = ec._TranslationSource_language(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return gqlexec.Object(fields, out)
+}
+
+var translationStatsImplementors = []string{"TranslationStats"}
+
+func (ec *executionContext) _TranslationStats(ctx context.Context, sel ast.SelectionSet, obj *model.TranslationStats) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, translationStatsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TranslationStats")
+		case "runs":
+			out.Values[i] = ec._TranslationStats_runs(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalWords":
+			out.Values[i] = ec._TranslationStats_totalWords(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalPages":
+			out.Values[i] = ec._TranslationStats_totalPages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalDuration":
+			out.Values[i] = ec._TranslationStats_totalDuration(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "latestRunDuration":
+			out.Values[i] = ec._TranslationStats_latestRunDuration(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "latestPages":
+			out.Values[i] = ec._TranslationStats_latestPages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "latestWords":
+			out.Values[i] = ec._TranslationStats_latestWords(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -81589,6 +83398,21 @@ func (ec *executionContext) marshalNAPITokenEdge2ᚖgithubᚗcomᚋbinderyᚋbin
 		return graphql.Null
 	}
 	return ec._APITokenEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNAcceptInvitationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐAcceptInvitationInput(ctx context.Context, v any) (model.AcceptInvitationInput, error) {
+	res, err := ec.unmarshalInputAcceptInvitationInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNAcceptInvitationPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐAcceptInvitationPayload(ctx context.Context, sel ast.SelectionSet, v *model.AcceptInvitationPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._AcceptInvitationPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNAddReactionInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐAddReactionInput(ctx context.Context, v any) (model.AddReactionInput, error) {
@@ -84543,6 +86367,21 @@ func (ec *executionContext) marshalNRevokeAPITokenPayload2ᚖgithubᚗcomᚋbind
 		return graphql.Null
 	}
 	return ec._RevokeAPITokenPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNRevokeInvitationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevokeInvitationInput(ctx context.Context, v any) (model.RevokeInvitationInput, error) {
+	res, err := ec.unmarshalInputRevokeInvitationInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRevokeInvitationPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevokeInvitationPayload(ctx context.Context, sel ast.SelectionSet, v *model.RevokeInvitationPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._RevokeInvitationPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNRole2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐRole(ctx context.Context, v any) (enum.Role, error) {
@@ -87788,6 +89627,44 @@ func (ec *executionContext) unmarshalOTeamMemberRole2ᚖgithubᚗcomᚋbindery�
 }
 
 func (ec *executionContext) marshalOTeamMemberRole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐTeamMemberRole(ctx context.Context, sel ast.SelectionSet, v *enum.TeamMemberRole) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) marshalOTranslationSource2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationSource(ctx context.Context, sel ast.SelectionSet, v *model.TranslationSource) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._TranslationSource(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOTranslationSourceInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationSourceInput(ctx context.Context, v any) (*model.TranslationSourceInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputTranslationSourceInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOTranslationStats2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationStats(ctx context.Context, sel ast.SelectionSet, v *model.TranslationStats) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._TranslationStats(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOTranslationStatus2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐTranslationStatus(ctx context.Context, v any) (*enum.TranslationStatus, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(enum.TranslationStatus)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOTranslationStatus2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐTranslationStatus(ctx context.Context, sel ast.SelectionSet, v *enum.TranslationStatus) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}

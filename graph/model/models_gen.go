@@ -14,6 +14,22 @@ import (
 	"github.com/bindery/bindery/internal/enum"
 )
 
+// The input of acceptInvitation.
+type AcceptInvitationInput struct {
+	// The invitation, sent to the viewer's address.
+	ID string `json:"id"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The result of acceptInvitation.
+type AcceptInvitationPayload struct {
+	// The viewer's membership, with the invitation's role or the higher one they had.
+	Member *ent.Member `json:"member"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
 // A reaction to add.
 type AddReactionInput struct {
 	// A comment or a reply.
@@ -283,7 +299,7 @@ type CreateSAMLProviderInput struct {
 	SsoURL *string `json:"ssoURL,omitempty"`
 	// The identity provider's entity ID, at most 1024 characters.
 	EntityID *string `json:"entityID,omitempty"`
-	// The identity provider's PEM-encoded X.509 certificate, at most 10000 characters.
+	// The identity provider's X.509 certificate, at most 10000 characters: PEM, or the bare base64 DER of its metadata's <ds:X509Certificate> (whitespace allowed). Stored and returned as PEM.
 	Certificate *string `json:"certificate,omitempty"`
 	// A team of the organization that members signing in through it join.
 	DefaultTeamID *string `json:"defaultTeamId,omitempty"`
@@ -475,14 +491,21 @@ type CreateTeamPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
-// The input of createTranslationSettings.
+// The input of createTranslationSettings: the contract's title and languages,
+// the official Translation's source, language and instructions, or both.
 type CreateTranslationSettingsInput struct {
 	// The organization.
 	OrganizationID string `json:"organizationId"`
-	// 1 to 100 characters.
-	Title string `json:"title"`
-	// Official TranslationLanguage codes, without repeats; none when absent.
+	// 1 to 100 characters. Required without a source; absent with one: the source space's title and the language, as "Guide (fr)".
+	Title *string `json:"title,omitempty"`
+	// Official TranslationLanguage codes, without repeats; absent: the language alone, else none.
 	Languages []enum.Language `json:"languages,omitempty"`
+	// The official source: a space of the organization and its language. Goes with language.
+	Source *TranslationSourceInput `json:"source,omitempty"`
+	// The official target language: one of languages when both are given, and not the source's. Goes with source.
+	Language *enum.Language `json:"language,omitempty"`
+	// The official instructions: a GitBook JSON document, {object: document, data, nodes}, at most 64 KiB.
+	Instructions JSON `json:"instructions,omitempty"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
@@ -1009,21 +1032,24 @@ type InviteMembersInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
-// The result of inviteMembers.
+// The result of inviteMembers. It tells apart members and everyone else, as
+// the inviter may, but never whether an address has an account.
 type InviteMembersPayload struct {
-	// The invitees' user IDs, one per email, in order.
+	// The user IDs of the addresses that are members of the organization, in order of the emails, once each.
 	UserIds []string `json:"userIds"`
-	// How many became members.
+	// How many addresses were sent an invitation: every address that is not a member's.
 	Invited int `json:"invited"`
+	// Those invitations, in order of the emails, once each.
+	Invitations []*ent.Invite `json:"invitations"`
 	// The emails sso could not apply to: the organization has no active SAML provider.
 	FailedSSOEmails []string `json:"failedSSOEmails"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
-// The addresses of an invite link.
+// The addresses of an invite.
 type InviteURLs struct {
-	// The invite link's address in /v1.
+	// The invite's address in /v1: a link's under link-invites, an invitation's under invites, where its invitee accepts it.
 	Location string `json:"location"`
 }
 
@@ -1037,9 +1063,9 @@ type InviteeInput struct {
 
 // The input of joinOrganization.
 type JoinOrganizationInput struct {
-	// The invite link's organization.
+	// The invite's organization.
 	OrganizationID string `json:"organizationId"`
-	// The invite link's ID, which is its secret.
+	// The invite's ID: an invite link's, which is its secret, or an invitation's sent to the viewer's address.
 	InviteID string `json:"inviteId"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -1618,6 +1644,22 @@ type RevokeAPITokenPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of revokeInvitation.
+type RevokeInvitationInput struct {
+	// The invitation by email.
+	ID string `json:"id"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The result of revokeInvitation.
+type RevokeInvitationPayload struct {
+	// The ID of the revoked invitation, which admits no one any more.
+	RevokedInviteID string `json:"revokedInviteId"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
 // The site to give a new visitor signing key.
 type RotateSiteVisitorAuthKeyInput struct {
 	// The site's ID.
@@ -2011,6 +2053,40 @@ type TranslationSettingsURLs struct {
 	Location string `json:"location"`
 }
 
+// What a translation is made from: the official TranslationSource.
+type TranslationSource struct {
+	// The source space, a space of the organization.
+	SpaceID string `json:"spaceId"`
+	// The language the source space is written in.
+	Language enum.Language `json:"language"`
+}
+
+// A translation's source as an input.
+type TranslationSourceInput struct {
+	// A space of the organization.
+	SpaceID string `json:"spaceId"`
+	// The language the space is written in.
+	Language enum.Language `json:"language"`
+}
+
+// The figures of a translation's runs: the official Translation's stats.
+type TranslationStats struct {
+	// How many times it ran.
+	Runs int `json:"runs"`
+	// Words translated, all runs together.
+	TotalWords int `json:"totalWords"`
+	// Distinct pages translated, all runs together.
+	TotalPages int `json:"totalPages"`
+	// Seconds of all runs together.
+	TotalDuration int `json:"totalDuration"`
+	// Seconds of the latest run.
+	LatestRunDuration int `json:"latestRunDuration"`
+	// Distinct pages translated by the latest run.
+	LatestPages int `json:"latestPages"`
+	// Words translated by the latest run.
+	LatestWords int `json:"latestWords"`
+}
+
 // A site to remove from an installation's selection.
 type UninstallIntegrationFromSiteInput struct {
 	// The installation.
@@ -2393,7 +2469,7 @@ type UpdateSAMLProviderInput struct {
 	SsoURL graphql.Omittable[*string] `json:"ssoURL,omitempty"`
 	// The identity provider's entity ID, at most 1024 characters; null removes it, absent keeps it.
 	EntityID graphql.Omittable[*string] `json:"entityID,omitempty"`
-	// The identity provider's PEM-encoded X.509 certificate, at most 10000 characters; null removes it, absent keeps it.
+	// The identity provider's X.509 certificate, at most 10000 characters: PEM or bare base64 DER, stored as PEM; null removes it, absent keeps it.
 	Certificate graphql.Omittable[*string] `json:"certificate,omitempty"`
 	// A team of the organization that members signing in through it join; null removes it, absent keeps it.
 	DefaultTeamID graphql.Omittable[*string] `json:"defaultTeamId,omitempty"`
@@ -2622,14 +2698,20 @@ type UpdateTeamPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
-// The input of updateTranslationSettings.
+// The input of updateTranslationSettings: each member absent keeps what it sets.
 type UpdateTranslationSettingsInput struct {
 	// The translation settings.
 	ID string `json:"id"`
 	// 1 to 100 characters.
-	Title string `json:"title"`
-	// The new languages; unchanged when absent.
+	Title *string `json:"title,omitempty"`
+	// The new languages; they must hold the language, which a new language without them replaces in them.
 	Languages []enum.Language `json:"languages,omitempty"`
+	// The new official source: a space of the organization and its language. Needs a language, given or already set.
+	Source *TranslationSourceInput `json:"source,omitempty"`
+	// The new official target language, not the source's. Needs a source, given or already set.
+	Language *enum.Language `json:"language,omitempty"`
+	// The new official instructions, a GitBook JSON document; null removes them.
+	Instructions graphql.Omittable[JSON] `json:"instructions,omitempty"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }

@@ -195,7 +195,7 @@ var (
 	// who have a role, and changed by its admins.
 	TranslationSettings = Table{Name: "translation settings", Rules: map[Action]Rule{
 		View:   {Min: enum.RoleRead, Doc: "Read them"},
-		Update: {Min: enum.RoleAdmin, Doc: "Change their title or languages"},
+		Update: {Min: enum.RoleAdmin, Doc: "Change their title, languages, source, language or instructions"},
 		Delete: {Min: enum.RoleAdmin, Doc: "Delete them"},
 	}}
 

@@ -18,7 +18,7 @@ type enumer interface {
 func TestGQLNamesAreDistinctAndValid(t *testing.T) {
 	all := []enumer{Role(""), DefaultLevel(""), Visibility(""), EditMode(""), OrganizationType(""),
 		OrganizationUseCase(""), OrganizationCommunityType(""), Plan(""), Language(""), RevisionType(""),
-		ChangeRequestStatus(""), CommentStatus(""), TeamMemberRole(""), SAMLProviderStatus(""), SiteType(""),
+		ChangeRequestStatus(""), CommentStatus(""), TeamMemberRole(""), TranslationStatus(""), SAMLProviderStatus(""), SiteType(""),
 		SiteVisibility(""), SiteAgentsContext(""), OpenAPISpecProcessingState(""), OpenAPISpecProcessingErrorCode(""),
 		OpenAPISpecVisibility(""), IntegrationTarget(""), IntegrationVisibility(""), IntegrationScope(""),
 		IntegrationCategory(""), InstallationStatus(""), InstallationSelection(""), InviteKind(""), ObjectKind("")}

@@ -596,6 +596,50 @@ func (v *TeamMemberRole) UnmarshalJSON(b []byte) error {
 	return unmarshalJSON("TeamMemberRole", teamMemberRoleValues, v, b)
 }
 
+// TranslationStatus is where a translation's runs are. Bindery runs no machine translation: always pending.
+type TranslationStatus string
+
+// TranslationStatus values.
+const (
+	TranslationStatusPending   TranslationStatus = "pending"
+	TranslationStatusRunning   TranslationStatus = "running"
+	TranslationStatusCompleted TranslationStatus = "completed"
+)
+
+var translationStatusValues = []TranslationStatus{TranslationStatusPending, TranslationStatusRunning, TranslationStatusCompleted}
+
+// TranslationStatusValues returns every TranslationStatus in declaration order.
+func TranslationStatusValues() []TranslationStatus {
+	return append([]TranslationStatus(nil), translationStatusValues...)
+}
+
+// Values returns the wire values; ent uses it to declare the column.
+func (TranslationStatus) Values() []string { return names(translationStatusValues) }
+
+// String returns the wire value.
+func (v TranslationStatus) String() string { return string(v) }
+
+// Valid reports whether v is one of the declared values.
+func (v TranslationStatus) Valid() bool { return contains(translationStatusValues, v) }
+
+// ParseTranslationStatus returns the TranslationStatus whose wire value is s.
+func ParseTranslationStatus(s string) (TranslationStatus, error) {
+	return parse("TranslationStatus", translationStatusValues, s)
+}
+
+// MarshalGQL writes the GraphQL enum value.
+func (v TranslationStatus) MarshalGQL(w io.Writer) { marshalGQL(w, v) }
+
+// UnmarshalGQL reads a GraphQL enum value.
+func (v *TranslationStatus) UnmarshalGQL(in any) error {
+	return unmarshalGQL("TranslationStatus", translationStatusValues, v, in)
+}
+
+// UnmarshalJSON reads a wire value and rejects unknown ones.
+func (v *TranslationStatus) UnmarshalJSON(b []byte) error {
+	return unmarshalJSON("TranslationStatus", translationStatusValues, v, b)
+}
+
 // SAMLProviderStatus says whether a SAML provider is in use.
 type SAMLProviderStatus string
 

@@ -5,11 +5,13 @@ package validate
 
 import (
 	"crypto/x509"
+	"encoding/base64"
 	"encoding/pem"
 	"fmt"
 	"net/url"
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -80,6 +82,41 @@ func PEMCertificate(s string) error {
 		return fmt.Errorf("must be a valid X.509 certificate: %v", err)
 	}
 	return nil
+}
+
+// SAMLCertificateInput bounds a SAML provider's certificate as sent, before
+// CertificatePEM reads it into the stored form (SAMLCertificate).
+var SAMLCertificateInput = Length(1, 10000)
+
+// CertificatePEM reads one X.509 certificate as identity providers hand it
+// out, PEM or the bare base64 DER that SAML metadata carries in
+// <ds:X509Certificate> (whitespace and line breaks anywhere), parses it
+// with crypto/x509, and returns it as PEM: the one form Bindery stores.
+func CertificatePEM(s string) (string, error) {
+	t := strings.TrimSpace(s)
+	var der []byte
+	if strings.HasPrefix(t, "-----BEGIN") {
+		if err := PEMCertificate(t); err != nil {
+			return "", err
+		}
+		block, _ := pem.Decode([]byte(t))
+		der = block.Bytes
+	} else {
+		b64 := strings.Map(func(r rune) rune {
+			if unicode.IsSpace(r) {
+				return -1
+			}
+			return r
+		}, t)
+		var err error
+		if der, err = base64.StdEncoding.DecodeString(b64); err != nil || len(der) == 0 {
+			return "", fmt.Errorf("must be an X.509 certificate in PEM (-----BEGIN CERTIFICATE-----) or base64 DER")
+		}
+		if _, err := x509.ParseCertificate(der); err != nil {
+			return "", fmt.Errorf("must be a valid X.509 certificate: %v", err)
+		}
+	}
+	return string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})), nil
 }
 
 // Limits from part 8 of the API contract. Each is referenced by the ent

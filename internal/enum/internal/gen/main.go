@@ -49,6 +49,8 @@ var enums = []enum{
 		[]string{"open", "resolved"}, true},
 	{"TeamMemberRole", "TeamMemberRole is a user's role inside a team.",
 		[]string{"owner", "member"}, true},
+	{"TranslationStatus", "TranslationStatus is where a translation's runs are. Bindery runs no machine translation: always pending.",
+		[]string{"pending", "running", "completed"}, true},
 	{"SAMLProviderStatus", "SAMLProviderStatus says whether a SAML provider is in use.",
 		[]string{"active", "pending"}, true},
 	{"SiteType", "SiteType is a site's plan.",
