@@ -100,8 +100,10 @@ func (r *Resolver) installationDecision(ctx context.Context, x *ent.IntegrationI
 // integrationByName loads the published integration of a name, as not
 // found when the viewer cannot find it.
 func (r *Resolver) integrationByName(ctx context.Context, name string, a authz.Action) (*ent.Integration, error) {
-	if err := validate.IntegrationName(name); err != nil {
-		return nil, apperr.Invalid("name", "%v", err)
+	if validate.IntegrationName(name) != nil {
+		// No integration has such a name: it names nothing, as an unknown
+		// one does (publishing checks the pattern of a new name).
+		return nil, r.integrations.notFound()
 	}
 	// The row, read once: it primes the loader, whose load then decides
 	// about it as about any loaded row.
