@@ -334,12 +334,19 @@ await step('orgs.createSite(org, {title, spaces}) from two spaces', async () => 
     'the first section takes the root site-spaces into a default section');
   return `${site.id}, ${first.items.length} site-space at first`;
 }, { fatal: true });
-await step('orgs.addSectionGroupToSite and orgs.moveSiteSection: API first, in a group', async () => {
+await step('orgs.addSectionGroupToSite, orgs.moveSiteSection and orgs.moveSiteSectionGroup beside a section', async () => {
   const { data: group } = await admin.orgs.addSectionGroupToSite(org, site.id, { title: 'Reference', sections: [apiSection.id] });
   assert.deepEqual(group.sections.map((s) => s.id), [apiSection.id]);
   await admin.orgs.moveSiteSection(org, site.id, apiSection.id, { position: { before: { type: 'site-section', siteSection: guideSection.id } } });
   const { data: sections } = await admin.orgs.listSiteSections(org, site.id);
   assert.deepEqual(sections.items.map((s) => s.title), ['Developer docs', 'API', 'Guide']);
+  // A group placed among the sections of the top level, named by a section.
+  const order = async () => (await admin.orgs.getPublishedContentSite(org, site.id, {})).data.structure.structure
+    .map((it) => it.title);
+  await admin.orgs.moveSiteSectionGroup(org, site.id, group.id, { position: { after: { type: 'site-section', id: guideSection.id } } });
+  assert.deepEqual(await order(), ['Developer docs', 'Guide', 'Reference']);
+  await admin.orgs.moveSiteSectionGroup(org, site.id, group.id, { position: { before: { type: 'site-section', id: guideSection.id } } });
+  assert.deepEqual(await order(), ['Developer docs', 'Reference', 'Guide']);
 });
 await step('orgs.createSiteRedirect and orgs.getSiteRedirectBySource', async () => {
   await admin.orgs.createSiteRedirect(org, site.id, { source: '/old/api', destination: { kind: 'site-section', siteSectionId: apiSection.id } });
