@@ -139,8 +139,7 @@ func TestSiteSpaceCreatesConcurrently(t *testing.T) {
 	guide, api := e.space("Guide", ""), e.space("API", "")
 	for round := range structureRounds {
 		for _, sections := range []bool{false, true} {
-			site := e.createSite(map[string]any{"title": fmt.Sprintf("Docs %d", round)})["id"].(string)
-			base := "/v1/orgs/" + e.Org.ID + "/sites/" + site
+			site, base := e.roundSite(round)
 			body := map[string]any{"spaceId": api}
 			if sections {
 				body["sectionId"] = e.MustDo(http.MethodPost, base+"/sections", e.OwnerToken,
@@ -162,8 +161,7 @@ func TestRenamesToOnePathConcurrently(t *testing.T) {
 	e := newMbEnv(t)
 	guide := e.space("Guide", "")
 	for round := range structureRounds {
-		site := e.createSite(map[string]any{"title": fmt.Sprintf("Docs %d", round)})["id"].(string)
-		base := "/v1/orgs/" + e.Org.ID + "/sites/" + site
+		site, base := e.roundSite(round)
 		var sections, siteSpaces []string
 		for range writers {
 			sections = append(sections, e.MustDo(http.MethodPost, base+"/sections", e.OwnerToken,
@@ -202,8 +200,7 @@ func TestSectionAndGroupMovesConcurrently(t *testing.T) {
 	e := newMbEnv(t)
 	guide := e.space("Guide", "")
 	for round := range structureRounds {
-		site := e.createSite(map[string]any{"title": fmt.Sprintf("Docs %d", round)})["id"].(string)
-		base := "/v1/orgs/" + e.Org.ID + "/sites/" + site
+		site, base := e.roundSite(round)
 		type item struct{ id, path, pointer, kind string }
 		var items []item
 		for i := range writers {
@@ -250,8 +247,7 @@ func TestSectionDeletesConcurrently(t *testing.T) {
 	e := newMbEnv(t)
 	guide := e.space("Guide", "")
 	for round := range structureRounds {
-		site := e.createSite(map[string]any{"title": fmt.Sprintf("Docs %d", round)})["id"].(string)
-		base := "/v1/orgs/" + e.Org.ID + "/sites/" + site
+		site, base := e.roundSite(round)
 		var sections []string
 		for range writers + 3 {
 			sections = append(sections, e.MustDo(http.MethodPost, base+"/sections", e.OwnerToken,
@@ -279,8 +275,7 @@ func TestSiteSpaceMovesConcurrently(t *testing.T) {
 	e := newMbEnv(t)
 	guide := e.space("Guide", "")
 	for round := range structureRounds {
-		site := e.createSite(map[string]any{"title": fmt.Sprintf("Docs %d", round)})["id"].(string)
-		base := "/v1/orgs/" + e.Org.ID + "/sites/" + site
+		site, base := e.roundSite(round)
 		first := e.MustDo(http.MethodPost, base+"/sections", e.OwnerToken, map[string]any{"spaceId": guide},
 			http.StatusCreated)["siteSpaces"].([]any)[0].(map[string]any)
 		section, siteSpaces := first["section"].(string), []string{first["id"].(string)}
@@ -304,4 +299,11 @@ func TestSiteSpaceMovesConcurrently(t *testing.T) {
 		assert.ElementsMatch(t, siteSpaces, e.Walk(t, base+"/site-spaces", e.OwnerToken, 100))
 		e.siteInvariants(t, site)
 	}
+}
+
+// roundSite creates the site of a round of concurrent writes, and returns
+// it with its /v1 address.
+func (e *mbEnv) roundSite(round int) (site, base string) {
+	site = e.createSite(map[string]any{"title": fmt.Sprintf("Docs %d", round)})["id"].(string)
+	return site, "/v1/orgs/" + e.Org.ID + "/sites/" + site
 }
