@@ -241,9 +241,7 @@ func TestParity(t *testing.T) {
 	t.Parallel()
 	e := servertest.New(t)
 	ctx := context.Background()
-	cfg := config.Default()
-	cfg.SigningSecret = "parity-test-signing-secret-0123456789"
-	schema := graph.New(ent.NewClient(), cfg).Schema().Schema()
+	schema := gqlSchema()
 	enums := pyEnums(schema)
 
 	// The fixture: an organization with a collection its members see, a
@@ -503,6 +501,13 @@ func TestParity(t *testing.T) {
 			}
 		})
 	}
+}
+
+// gqlSchema returns the GraphQL schema, as the server serves it.
+func gqlSchema() *ast.Schema {
+	cfg := config.Default()
+	cfg.SigningSecret = "schema-test-signing-secret-0123456789"
+	return graph.New(ent.NewClient(), cfg).Schema().Schema()
 }
 
 // userOf returns the ID of a token's user.

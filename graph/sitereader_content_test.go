@@ -15,9 +15,6 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"github.com/bindery/bindery/ent"
-	"github.com/bindery/bindery/graph"
-	"github.com/bindery/bindery/internal/config"
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/server/servertest"
 )
@@ -81,20 +78,18 @@ func srPaths(s *ast.Schema, typeName string, onPath []string, depth int) []strin
 }
 
 // TestSiteReaderReadsPublishedContentOnly: whoever reads a published site
-// (any token's holder for a public site, a share key's holder, a visitor with a signed
-// token) reads its structure and each site-space's space as published, its
-// current revision's pages and files, through every field reachable from
-// Site, and nothing else of a private space: no change request, comment,
-// reply or older revision: its lists of them are empty, their counts zero. /v1 refuses the same
-// objects with 404, and node(id:) in the same request as the site finds
-// none of them.
+// (any token's holder for a public site, a share key's holder, a visitor
+// with a signed token) reads its structure and each site-space's space as
+// published, its current revision's pages and files, through every field
+// reachable from Site, and nothing else of a private space: to them it has
+// no change request, comment, reply or older revision, its lists of them
+// are empty and their counts zero. /v1 refuses the same objects with 404,
+// and node(id:) in the same request as the site finds none of them.
 func TestSiteReaderReadsPublishedContentOnly(t *testing.T) {
 	t.Parallel()
 	e := servertest.New(t)
 	ctx := context.Background()
-	cfg := config.Default()
-	cfg.SigningSecret = "site-reader-test-signing-secret-0123456789"
-	schema := graph.New(ent.NewClient(), cfg).Schema().Schema()
+	schema := gqlSchema()
 
 	// A private space: its first content is replaced, then published; a
 	// change request edits its page, and both hold a discussion.
