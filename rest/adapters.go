@@ -16,8 +16,13 @@ import (
 // call, and the presenter. The adapter does the rest, the same way for
 // every row: decoding, the order of checks, errors, the status.
 
-// adapter makes the handler of a row, which answers status on success.
-type adapter func(a *API, status int) handlerFunc
+// adapter makes the handler of a row, which answers status on success, and
+// tells what the row's body takes.
+type adapter struct {
+	handler func(a *API, status int) handlerFunc
+	// body decodes the row's request body; nil for a row without one.
+	body *bodyDecoder
+}
 
 // mutation is the application layer's mutations. Rows name them as method
 // expressions, mutation.UpdateSpace, so that a row says which one it calls
@@ -30,7 +35,7 @@ type presenter[E, J any] = func(a *API, ctx context.Context, e E) (J, error)
 
 // get serves a read of one resource: load resolves it from the request.
 func get[E, J any](load func(params) (E, error), present presenter[E, J]) adapter {
-	return func(a *API, status int) handlerFunc {
+	return adapter{handler: func(a *API, status int) handlerFunc {
 		return func(r *http.Request) (response, error) {
 			p := params{a: a, r: r}
 			e, err := load(p)
@@ -40,7 +45,7 @@ func get[E, J any](load func(params) (E, error), present presenter[E, J]) adapte
 			j, err := present(a, p.ctx(), e)
 			return response{status: status, body: j}, err
 		}
-	}
+	}}
 }
 
 // connection is a page of a list as the application layer returns it.
@@ -53,7 +58,7 @@ type connection[N any] interface {
 // list serves a list: fetch resolves the page that the request's page and
 // limit select.
 func list[C connection[N], N, J any](fetch func(params, page.Args) (C, error), present presenter[N, J]) adapter {
-	return func(a *API, status int) handlerFunc {
+	return adapter{handler: func(a *API, status int) handlerFunc {
 		return func(r *http.Request) (response, error) {
 			p := params{a: a, r: r}
 			args, err := p.page()
@@ -68,7 +73,7 @@ func list[C connection[N], N, J any](fetch func(params, page.Args) (C, error), p
 				func(ctx context.Context, n N) (J, error) { return present(a, ctx, n) })
 			return response{status: status, body: l}, err
 		}
-	}
+	}}
 }
 
 // mutate serves a create, an update or an action. It decodes the body into
@@ -92,7 +97,7 @@ func mutating[B, In, P, E, J any](input func(*B, params) (In, error), call func(
 	if created != nil {
 		locateCreated = locatorOf[J](http.StatusCreated)
 	}
-	return func(a *API, status int) handlerFunc {
+	return adapter{body: &body, handler: func(a *API, status int) handlerFunc {
 		locate := locatorOf[J](status)
 		return func(r *http.Request) (response, error) {
 			p := params{a: a, r: r}
@@ -120,7 +125,7 @@ func mutating[B, In, P, E, J any](input func(*B, params) (In, error), call func(
 			}
 			return response{status: status, body: j, location: locate(j)}, nil
 		}
-	}
+	}}
 }
 
 // inputMembers is a body whose members have other names than the
@@ -133,7 +138,7 @@ type inputMembers interface {
 
 // remove serves a delete, which takes no body and answers none.
 func remove[In, P any](input func(params) (In, error), call func(mutation, context.Context, In) (P, error)) adapter {
-	return func(a *API, status int) handlerFunc {
+	return adapter{handler: func(a *API, status int) handlerFunc {
 		return func(r *http.Request) (response, error) {
 			p := params{a: a, r: r}
 			in, err := input(p)
@@ -143,7 +148,7 @@ func remove[In, P any](input func(params) (In, error), call func(mutation, conte
 			_, err = call(a.r.Mutation(), p.ctx(), in)
 			return response{status: status}, err
 		}
-	}
+	}}
 }
 
 // noBody is the body of an operation that takes none: any member is

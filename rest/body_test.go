@@ -3,13 +3,18 @@ package rest_test
 import (
 	"context"
 	"net/http"
+	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/bindery/bindery/ent/space"
+	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/server/servertest"
 )
 
@@ -72,4 +77,67 @@ func TestNoOpPatchKeepsUpdatedAt(t *testing.T) {
 		e.MustDo(http.MethodPatch, c.path, e.OwnerToken, c.diff, http.StatusOK)
 		assert.NotEqual(t, was, updatedAt(c.id), "%s: a PATCH that changes something", c.path)
 	}
+}
+
+// TestNullableMembersAreDocumented: the members a body takes null for (it
+// removes their value) are exactly those Bindery's OpenAPI document admits
+// null for, operation by operation; every other member is refused null by
+// the decoder, so the document and the server agree both ways.
+func TestNullableMembersAreDocumented(t *testing.T) {
+	t.Parallel()
+	doc, err := openapi3.NewLoader().LoadFromFile("openapi.json")
+	require.NoError(t, err)
+	admitsNull := func(s *openapi3.Schema, member string) (found, ok bool) {
+		var walk func(s *openapi3.Schema)
+		walk = func(s *openapi3.Schema) {
+			if p := s.Properties[member]; p != nil {
+				found = true
+				ok = ok || p.Value.VisitJSON(nil) == nil
+			}
+			for _, refs := range []openapi3.SchemaRefs{s.AllOf, s.AnyOf, s.OneOf} {
+				for _, r := range refs {
+					walk(r.Value)
+				}
+			}
+		}
+		walk(s)
+		return found, ok
+	}
+	checked := 0
+	for _, op := range rest.Operations() {
+		o := doc.Paths.Find(strings.TrimPrefix(op.Path, "/v1")).GetOperation(op.Method)
+		require.NotNil(t, o, op.OperationID)
+		if o.RequestBody == nil {
+			assert.Empty(t, op.Nullable, op.OperationID)
+			continue
+		}
+		schema := o.RequestBody.Value.Content.Get("application/json").Schema.Value
+		for name := range allProperties(schema) {
+			if slices.Contains(op.Unsupported, name) {
+				continue // refused whatever its value
+			}
+			found, ok := admitsNull(schema, name)
+			require.True(t, found)
+			assert.Equal(t, slices.Contains(op.Nullable, name), ok,
+				"%s: the document and the decoder disagree on whether %s takes null", op.OperationID, name)
+			checked++
+		}
+	}
+	assert.Greater(t, checked, 100)
+}
+
+// allProperties collects the member names of a schema and its branches.
+func allProperties(s *openapi3.Schema) map[string]bool {
+	out := map[string]bool{}
+	for n := range s.Properties {
+		out[n] = true
+	}
+	for _, refs := range []openapi3.SchemaRefs{s.AllOf, s.AnyOf, s.OneOf} {
+		for _, r := range refs {
+			for n := range allProperties(r.Value) {
+				out[n] = true
+			}
+		}
+	}
+	return out
 }

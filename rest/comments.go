@@ -244,8 +244,8 @@ type formatKey struct{}
 // shows documents: document (the default) or markdown. The presenter finds
 // it in the context (asMarkdown).
 func formatted(inner adapter) adapter {
-	return func(a *API, status int) handlerFunc {
-		h := inner(a, status)
+	return adapter{body: inner.body, handler: func(a *API, status int) handlerFunc {
+		h := inner.handler(a, status)
 		return func(r *http.Request) (response, error) {
 			markdown, err := markdownFormat(r)
 			if err != nil {
@@ -253,7 +253,7 @@ func formatted(inner adapter) adapter {
 			}
 			return h(r.WithContext(context.WithValue(r.Context(), formatKey{}, markdown)))
 		}
-	}
+	}}
 }
 
 // markdownFormat reads the format query parameter of a read that gives

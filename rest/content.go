@@ -82,7 +82,7 @@ type contentRead func(p params, src revisionSource, o contentOptions) (any, erro
 // all. computed is accepted and has no effect: Bindery has no computed
 // content.
 func read(src revisionSource, fn contentRead) adapter {
-	return func(a *API, status int) handlerFunc {
+	return adapter{handler: func(a *API, status int) handlerFunc {
 		return func(r *http.Request) (response, error) {
 			p := params{a: a, r: r}
 			var o contentOptions
@@ -99,7 +99,7 @@ func read(src revisionSource, fn contentRead) adapter {
 			}
 			return response{status: status, body: body}, nil
 		}
-	}
+	}}
 }
 
 func getRevision(p params, src revisionSource, o contentOptions) (any, error) {

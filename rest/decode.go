@@ -132,6 +132,29 @@ func decoderFor[B any]() bodyDecoder {
 	return d
 }
 
+// nullable returns the names of the members that take null.
+func (d bodyDecoder) nullable() []string {
+	var out []string
+	for _, m := range d.members {
+		if m.nullable {
+			out = append(out, m.name)
+		}
+	}
+	return out
+}
+
+// unsupported returns the names of the members refused whatever their
+// value.
+func (d bodyDecoder) unsupported() []string {
+	var out []string
+	for _, m := range d.members {
+		if m.rule == unsupported {
+			out = append(out, m.name)
+		}
+	}
+	return out
+}
+
 // decode reads a JSON object into dst, a pointer to the body struct.
 // Unknown members, malformed JSON and values of the wrong type are
 // InvalidArgument errors naming the member.

@@ -102,9 +102,11 @@ func (a *API) presentJoined(context.Context, *model.JoinOrganizationPayload) (st
 }
 
 // createInviteBody is the organization form of the official body: role is
-// required, and null for a guest.
+// required, and null for a guest. The level form (a content invite) is
+// refused, as in updateInviteBody.
 type createInviteBody struct {
-	Role Opt[enum.Role] `json:"role"`
+	Role  Opt[enum.Role]  `json:"role"`
+	Level json.RawMessage `json:"level" rest:"unsupported"`
 }
 
 func (b *createInviteBody) input(p params) (model.CreateLinkInviteInput, error) {

@@ -19,7 +19,7 @@ func (a *API) Routes() chi.Router {
 	})
 	m.MethodNotAllowed(a.methodNotAllowed(m))
 	for _, rt := range table() {
-		h := a.handle(rt.serve(a, rt.status))
+		h := a.handle(rt.serve.handler(a, rt.status))
 		m.Method(rt.method, routerPattern(rt.path), h)
 		if rt.method == http.MethodGet {
 			m.Method(http.MethodHead, routerPattern(rt.path), h)

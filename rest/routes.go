@@ -356,6 +356,13 @@ type Operation struct {
 	// Extension says the operation is Bindery's own, not the official
 	// spec's (see Extensions).
 	Extension bool `json:"extension,omitempty"`
+	// Nullable are the body's members that take null, which removes their
+	// value; every other member refuses it. Bindery's OpenAPI document
+	// marks them nullable.
+	Nullable []string `json:"nullable,omitempty"`
+	// Unsupported are the official body's members Bindery refuses, whatever
+	// their value, rather than ignore.
+	Unsupported []string `json:"unsupported,omitempty"`
 }
 
 // Operations returns every /v1 operation, sorted by path, then method.
@@ -364,6 +371,9 @@ func Operations() []Operation {
 	out := make([]Operation, len(rows))
 	for i, rt := range rows {
 		out[i] = Operation{Method: rt.method, Path: "/v1" + rt.path, OperationID: rt.operationID, Status: rt.status}
+		if rt.serve.body != nil {
+			out[i].Nullable, out[i].Unsupported = rt.serve.body.nullable(), rt.serve.body.unsupported()
+		}
 		_, out[i].Extension = Extensions[rt.operationID]
 	}
 	slices.SortStableFunc(out, func(a, b Operation) int {

@@ -139,7 +139,11 @@ func TestRoutesAsJSON(t *testing.T) {
 	var raw []map[string]any
 	require.NoError(t, json.Unmarshal([]byte(out), &raw))
 	assert.Contains(t, raw, map[string]any{"method": "DELETE", "path": "/v1/spaces/{spaceId}", "operationId": "deleteSpaceById", "status": 204.0})
-	assert.Contains(t, raw, map[string]any{"method": "POST", "path": "/v1/orgs/{organizationId}/spaces", "operationId": "createSpace", "status": 201.0})
+	assert.Contains(t, raw, map[string]any{"method": "POST", "path": "/v1/orgs/{organizationId}/spaces", "operationId": "createSpace", "status": 201.0,
+		"unsupported": []any{"template", "computedSource"}})
+	// The members that take null, which removes their value.
+	assert.Contains(t, raw, map[string]any{"method": "POST", "path": "/v1/spaces/{spaceId}/move", "operationId": "moveSpace", "status": 200.0,
+		"nullable": []any{"parent", "position"}})
 	// Bindery's own operations say so.
 	assert.Contains(t, raw, map[string]any{"method": "GET", "path": "/v1/orgs/{organizationId}/webhooks",
 		"operationId": "listWebhookEndpoints", "status": 200.0, "extension": true})

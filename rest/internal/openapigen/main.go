@@ -80,7 +80,11 @@ func run() error {
 			item = object{}
 			paths[path] = item
 		}
-		item[strings.ToLower(op.Method)] = operation(official, op, !scope[op.Method+" "+op.Path])
+		o := operation(official, op, !scope[op.Method+" "+op.Path])
+		if err := markNullable(spec, o, op); err != nil {
+			return fmt.Errorf("%s: %w", op.OperationID, err)
+		}
+		item[strings.ToLower(op.Method)] = o
 	}
 	doc := object{
 		"openapi": spec["openapi"],
@@ -136,6 +140,113 @@ func run() error {
 		return err
 	}
 	return os.WriteFile(outFile, out.Bytes(), 0o644)
+}
+
+// markNullable marks nullable the members of an operation's body that
+// Bindery takes null for (rest.Operation.Nullable: null removes the value),
+// where the official schema does not. The body's schema is copied into the
+// operation first, so that no other operation sharing it changes.
+func markNullable(spec, op object, row rest.Operation) error {
+	if len(row.Nullable) == 0 {
+		return nil
+	}
+	body, _ := lookup(op, "requestBody", "content", "application/json").(object)
+	if body == nil {
+		return fmt.Errorf("takes null for %v but has no JSON body", row.Nullable)
+	}
+	schema, err := inline(spec, body["schema"])
+	if err != nil {
+		return err
+	}
+	for _, name := range row.Nullable {
+		found := false
+		for _, props := range propertySets(spec, schema) {
+			p, ok := props[name].(object)
+			if !ok {
+				continue
+			}
+			found = true
+			if !nullable(spec, p) {
+				props[name] = object{"oneOf": []any{p, object{"enum": []any{nil}, "nullable": true, "type": "string"}},
+					"description": "null removes the value"}
+			}
+		}
+		if !found {
+			return fmt.Errorf("takes null for %s, which its body does not have", name)
+		}
+	}
+	requestBody := object{}
+	for k, v := range op["requestBody"].(object) {
+		requestBody[k] = v
+	}
+	requestBody["content"] = object{"application/json": object{"schema": schema}}
+	op["requestBody"] = requestBody
+	return nil
+}
+
+// inline returns a copy of a schema, with its own reference resolved.
+func inline(spec object, s any) (object, error) {
+	if o, ok := s.(object); ok {
+		if ref, ok := o["$ref"].(string); ok {
+			s = lookup(spec, strings.Split(strings.TrimPrefix(ref, "#/"), "/")...)
+		}
+	}
+	raw, err := json.Marshal(s)
+	if err != nil {
+		return nil, err
+	}
+	var out object
+	return out, json.Unmarshal(raw, &out)
+}
+
+// propertySets returns the properties objects of a schema and of its
+// allOf, anyOf and oneOf branches, to be changed in place.
+func propertySets(spec, s object) []object {
+	var out []object
+	if props, ok := s["properties"].(object); ok {
+		out = append(out, props)
+	}
+	for _, k := range []string{"allOf", "anyOf", "oneOf"} {
+		branches, _ := s[k].([]any)
+		for i, b := range branches {
+			bo, ok := b.(object)
+			if !ok {
+				continue
+			}
+			if _, isRef := bo["$ref"]; isRef {
+				// A referenced branch is shared: copy it in.
+				c, err := inline(spec, bo)
+				if err != nil {
+					continue
+				}
+				branches[i], bo = c, c
+			}
+			out = append(out, propertySets(spec, bo)...)
+		}
+	}
+	return out
+}
+
+// nullable reports whether a schema admits null: nullable itself, through
+// its reference, or in one of its alternatives.
+func nullable(spec, s object) bool {
+	if s["nullable"] == true {
+		return true
+	}
+	if ref, ok := s["$ref"].(string); ok {
+		if r, ok := lookup(spec, strings.Split(strings.TrimPrefix(ref, "#/"), "/")...).(object); ok && nullable(spec, r) {
+			return true
+		}
+	}
+	for _, k := range []string{"oneOf", "anyOf"} {
+		branches, _ := s[k].([]any)
+		for _, b := range branches {
+			if bo, ok := b.(object); ok && nullable(spec, bo) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // extendSchemas adds Bindery's alternatives to official schemas
