@@ -72,7 +72,7 @@ func dispatch(ctx context.Context, args []string, getenv func(string) string, st
 		return restore(ctx, cfg, args[2:], stdout, stderr)
 	case cmd == "version":
 		return printVersion(stdout)
-	case cmd == "help" || cmd == "-h" || cmd == "--help":
+	case cmd == "" || cmd == "help" || cmd == "-h" || cmd == "--help":
 		fmt.Fprintln(stdout, usage)
 		return nil
 	}

@@ -80,7 +80,6 @@ func TestCommandErrors(t *testing.T) {
 	db := dsn(t)
 	for name, args := range map[string][]string{
 		"unknown command":      {"frobnicate"},
-		"no command":           {},
 		"org without owner":    {"org", "create", "--db", db, "--title", "X Y"},
 		"org with short title": {"org", "create", "--db", db, "--title", "X", "--owner", "a@example.com"},
 		"token without email":  {"token", "create", "--db", db},
@@ -96,6 +95,18 @@ func TestCommandErrors(t *testing.T) {
 			assert.Empty(t, out, "nothing on stdout on failure")
 		})
 	}
+}
+
+// bindery alone prints its usage on stdout and succeeds, as help does; an
+// unknown command is a usage error, which main exits 2 for.
+func TestNoCommandPrintsUsage(t *testing.T) {
+	t.Parallel()
+	out, errOut, err := runCLI(t, nil)
+	require.NoError(t, err)
+	assert.Contains(t, out, "Usage:")
+	assert.Empty(t, errOut)
+	_, _, err = runCLI(t, nil, "frobnicate")
+	assert.ErrorIs(t, err, errUsage)
 }
 
 // A failed org create leaves nothing behind: the owner is created in the
@@ -195,7 +206,7 @@ func TestMigrateStatusAndDryRun(t *testing.T) {
 	assert.Regexp(t, `(?m)^\d+ applied, 0 pending$`, out)
 	out, _, err = runCLI(t, nil, "migrate", "--db", db, "--dry-run")
 	require.NoError(t, err)
-	assert.Empty(t, out, "nothing to run")
+	assert.Equal(t, "-- nothing to apply: the database is up to date\n", out, "nothing to run, and it says so")
 
 	_, _, err = runCLI(t, nil, "migrate", "--db", db, "--status", "--dry-run")
 	assert.ErrorIs(t, err, errUsage)

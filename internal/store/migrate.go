@@ -155,6 +155,10 @@ func (d *DB) WritePendingMigrations(ctx context.Context, w io.Writer) error {
 				"-- %s is recorded as applied without running it.\n", m.baseline)
 		}
 		m.drv.dryRun = w
+		if len(pending) == 0 && !m.adopt {
+			_, err := fmt.Fprintln(w, "-- nothing to apply: the database is up to date")
+			return false, err
+		}
 		for _, f := range pending {
 			if _, err := fmt.Fprintf(w, "-- %s\n", f.Name()); err != nil {
 				return false, err
