@@ -27,6 +27,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"log"
 	"os"
 
 	"github.com/99designs/gqlgen/api"
@@ -81,7 +82,15 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	if err := api.Generate(cfg); err != nil {
+	// gqlgen logs every binding it weighed on every run (a field that gets
+	// a resolver because no Go field matches, a type it cannot bind to):
+	// notes, not problems. They are shown only when generation fails.
+	var notes bytes.Buffer
+	log.SetOutput(&notes)
+	err = api.Generate(cfg)
+	log.SetOutput(os.Stderr)
+	if err != nil {
+		_, _ = os.Stderr.Write(notes.Bytes())
 		return err
 	}
 	return rewrite(cfg.Exec.Filename)
