@@ -791,16 +791,23 @@ func (r *Resolver) deleteSiteSpace(ctx context.Context, in model.DeleteSiteSpace
 		if !ss.IsDefault {
 			return nil
 		}
-		next, err := db.SiteSpace.Query().Where(siteSpaceSiblings(ss.SiteID, ss.SectionID)).
-			Order(sitespace.ByPosition(), sitespace.ByID()).First(ctx)
-		if ent.IsNotFound(err) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		return next.Update().SetIsDefault(true).Exec(ctx)
+		return r.promoteDefaultSiteSpace(ctx, ss.SiteID, ss.SectionID)
 	})
+}
+
+// promoteDefaultSiteSpace makes the first site-space of a parent (a
+// section, or the site's root) its default, after its default was removed;
+// a parent left with none has no default. The caller holds the site's lock.
+func (r *Resolver) promoteDefaultSiteSpace(ctx context.Context, siteID string, sectionID *string) error {
+	next, err := r.db(ctx).SiteSpace.Query().Where(siteSpaceSiblings(siteID, sectionID)).
+		Order(sitespace.ByPosition(), sitespace.ByID()).First(ctx)
+	if ent.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return next.Update().SetIsDefault(true).Exec(ctx)
 }
 
 func (r *Resolver) moveSiteSpace(ctx context.Context, in model.MoveSiteSpaceInput) (*ent.SiteSpace, error) {

@@ -13,6 +13,7 @@ import (
 	"github.com/bindery/bindery/ent/contentgrant"
 	"github.com/bindery/bindery/ent/integrationinstallation"
 	"github.com/bindery/bindery/ent/revision"
+	"github.com/bindery/bindery/ent/site"
 	"github.com/bindery/bindery/ent/sitespace"
 	"github.com/bindery/bindery/ent/space"
 	"github.com/bindery/bindery/graph/model"
@@ -524,11 +525,11 @@ func (r *Resolver) detachSpaces(ctx context.Context, ids []string) error {
 		return nil
 	}
 	db := r.db(ctx)
+	if err := r.detachFromSites(ctx, ids); err != nil {
+		return err
+	}
 	if _, err := db.ContentGrant.Delete().Where(contentgrant.SpaceIDIn(ids...)).Exec(ctx); err != nil {
 		return fmt.Errorf("removing grants: %w", err)
-	}
-	if _, err := db.SiteSpace.Delete().Where(sitespace.SpaceIDIn(ids...)).Exec(ctx); err != nil {
-		return fmt.Errorf("removing site links: %w", err)
 	}
 	installs, err := db.IntegrationInstallation.Query().
 		Where(integrationinstallation.HasSpacesWith(space.IDIn(ids...))).
@@ -539,6 +540,33 @@ func (r *Resolver) detachSpaces(ctx context.Context, ids []string) error {
 	for _, in := range installs {
 		if err := db.IntegrationInstallation.UpdateOne(in).RemoveSpaceIDs(ids...).Exec(ctx); err != nil {
 			return fmt.Errorf("removing installations: %w", err)
+		}
+	}
+	return nil
+}
+
+// detachFromSites removes the site-spaces of spaces that leave their
+// organization, under the lock of their sites (taken first, as every change
+// of a site's structure takes it), and gives each parent that lost its
+// default a new one, as deleting a site-space does.
+func (r *Resolver) detachFromSites(ctx context.Context, ids []string) error {
+	if err := r.lockSite(ctx, site.HasSiteSpacesWith(sitespace.SpaceIDIn(ids...))); err != nil {
+		return err
+	}
+	ctx = internal(ctx, "the site-spaces of spaces that leave their organization")
+	db := r.db(ctx)
+	gone, err := db.SiteSpace.Query().Where(sitespace.SpaceIDIn(ids...)).All(ctx)
+	if err != nil {
+		return err
+	}
+	if _, err := db.SiteSpace.Delete().Where(sitespace.SpaceIDIn(ids...)).Exec(ctx); err != nil {
+		return fmt.Errorf("removing site links: %w", err)
+	}
+	for _, ss := range gone {
+		if ss.IsDefault {
+			if err := r.promoteDefaultSiteSpace(ctx, ss.SiteID, ss.SectionID); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -912,3 +912,25 @@ func TestSpacesReorderedConcurrently(t *testing.T) {
 	require.Empty(t, failures)
 	assert.ElementsMatch(t, append([]string{anchor}, mine...), s.order(s.Org.ID, col))
 }
+
+// TestTransferLeavesSitesWithADefault: a space that leaves its
+// organization leaves its sites, and a site-space parent that lost its
+// default gets the next one as its default, as deleting a site-space does.
+func TestTransferLeavesSitesWithADefault(t *testing.T) {
+	t.Parallel()
+	e := servertest.New(t)
+	ctx := context.Background()
+	org := "/v1/orgs/" + e.Org.ID
+	moving := e.MustDo(http.MethodPost, org+"/spaces", e.OwnerToken, map[string]any{"title": "Moving"}, http.StatusCreated)["id"].(string)
+	staying := e.MustDo(http.MethodPost, org+"/spaces", e.OwnerToken, map[string]any{"title": "Staying"}, http.StatusCreated)["id"].(string)
+	site := e.MustDo(http.MethodPost, org+"/sites", e.OwnerToken, map[string]any{"title": "Docs", "spaces": []string{moving, staying}},
+		http.StatusCreated)["id"].(string)
+	target, err := graph.CreateOrganization(ctx, e.Client, "Target", e.Owner.ID)
+	require.NoError(t, err)
+	e.MustDo(http.MethodPost, "/v1/spaces/"+moving+"/transfer", e.OwnerToken, map[string]any{"organization": target.ID}, http.StatusOK)
+	items := e.MustDo(http.MethodGet, org+"/sites/"+site+"/site-spaces", e.OwnerToken, nil, http.StatusOK)["items"].([]any)
+	require.Len(t, items, 1)
+	left := items[0].(map[string]any)
+	assert.Equal(t, staying, left["space"].(map[string]any)["id"])
+	assert.Equal(t, true, left["default"], "the site's root has a default site-space again")
+}
