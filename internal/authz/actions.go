@@ -11,7 +11,8 @@ import (
 // Action is something a caller does to a resource. Each resource type has a
 // Table of its actions: the resolvers ask for an action, never for a role,
 // the permissions objects of responses are derived from the same tables, and
-// the README's role table is generated from them (see Markdown).
+// the role table of docs/api/permissions.md is generated from them (see
+// Markdown).
 type Action string
 
 // Actions. Not every resource type has every action; a table lists those its
@@ -59,13 +60,13 @@ const (
 type Rule struct {
 	Min   enum.Role
 	Owner bool
-	// Doc says what the action covers, for the README's table.
+	// Doc says what the action covers, for the role table.
 	Doc string
 }
 
 // Table is the rules of one resource type's actions.
 type Table struct {
-	// Name is the resource type as messages and the README name it.
+	// Name is the resource type as messages and the role table name it.
 	Name  string
 	Rules map[Action]Rule
 }
@@ -299,15 +300,15 @@ var (
 	}}
 )
 
-// AllTables lists every table, in the README's order.
+// AllTables lists every table, in the role table's order.
 func AllTables() []Table {
 	return []Table{Organizations, Collections, Spaces, ChangeRequests, Comments, CommentReplies, Teams, Invites, SAMLProviders,
 		Revisions, Users, APITokens, TranslationSettings, OpenAPISpecs, OpenAPISpecVersions, Sites, SiteSections, SiteSpaces,
 		SiteSectionGroups, SiteRedirects, ShareLinks, Integrations, IntegrationInstallations, WebhookEndpoints, WebhookDeliveries}
 }
 
-// Markdown renders the tables as the README's role table; a test holds the
-// README to it.
+// Markdown renders the tables as the role table of docs/api/permissions.md;
+// a test holds the document to it.
 func Markdown() string {
 	var b strings.Builder
 	b.WriteString("| Resource | Action | Minimum role |\n|---|---|---|\n")

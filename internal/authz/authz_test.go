@@ -60,8 +60,8 @@ func TestDecide(t *testing.T) {
 	}
 }
 
-// TestPermissionsTable pins the role needed for each permission; the README's
-// table says the same.
+// TestPermissionsTable pins the role needed for each permission; the role
+// table of docs/api/permissions.md says the same.
 func TestPermissionsTable(t *testing.T) {
 	roles := []enum.Role{enum.RoleRead, enum.RoleComment, enum.RoleEdit, enum.RoleReview, enum.RoleCreate, enum.RoleAdmin}
 	want := map[string]enum.Role{
