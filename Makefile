@@ -98,7 +98,7 @@ check-generate:
 
 # Writes the migration files of a change to the ent schema, after
 # regenerating ent from it: make migration NAME=add_x. One file per dialect
-# in internal/store/migrations (README, Development); PostgreSQL's is planned
+# in internal/store/migrations (docs/development.md); PostgreSQL's is planned
 # in a scratch schema of the database of BINDERY_TEST_DATABASE_URL.
 migration:
 	@if [ -z "$(NAME)" ]; then echo "usage: make migration NAME=describe_the_change"; exit 1; fi
@@ -122,7 +122,7 @@ playground-assets:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
-# The load benchmark (README, "Performance"): bin/bindery as a separate
+# The load benchmark (docs/performance.md): bin/bindery as a separate
 # process on a fresh database (SQLite, or a schema on the PostgreSQL server
 # of BINDERY_TEST_DATABASE_URL), seeded through the API, against a minimal
 # net/http + database/sql baseline; POSTGRAPHILE=1 adds PostGraphile 4
