@@ -15,11 +15,11 @@ import (
 	"github.com/bindery/bindery/internal/apperr"
 )
 
-// The README's section on errors lists every extensions.code the server can
-// produce, and nothing else: each kind of application error, the codes the
+// The API reference's section on errors (docs/api/errors.md) lists every
+// extensions.code the server can produce, and nothing else: each kind of application error, the codes the
 // server package writes itself (the document limits, introspection), and
 // gqlgen's codes for a document that does not parse or validate.
-func TestREADMEListsEveryErrorCode(t *testing.T) {
+func TestErrorsDocListsEveryErrorCode(t *testing.T) {
 	codes := map[string]bool{errcode.ParseFailed: true, errcode.ValidationFailed: true}
 	for _, k := range apperr.Kinds() {
 		codes[k.Code()] = true
@@ -37,13 +37,13 @@ func TestREADMEListsEveryErrorCode(t *testing.T) {
 			codes[m[1]] = true
 		}
 	}
-	readme, err := os.ReadFile("../README.md")
+	doc, err := os.ReadFile("../docs/api/errors.md")
 	require.NoError(t, err)
-	section := string(readme)
-	start := strings.Index(section, "\n### Errors\n")
+	section := string(doc)
+	start := strings.Index(section, "\n## Errors\n")
 	require.Positive(t, start)
 	section = section[start+1:]
-	section = section[:strings.Index(section, "\n### ")]
+	section = section[:strings.Index(section, "\n## ")]
 	listed := map[string]bool{}
 	for _, m := range regexp.MustCompile("`([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*)`").FindAllStringSubmatch(section, -1) {
 		if !strings.HasPrefix(m[1], "BINDERY_") { // settings, not codes
@@ -63,6 +63,6 @@ func TestREADMEListsEveryErrorCode(t *testing.T) {
 	}
 	slices.Sort(missing)
 	slices.Sort(extra)
-	assert.Empty(t, missing, "codes the server produces that the README's Errors section does not list")
-	assert.Empty(t, extra, "codes the README's Errors section lists that the server does not produce")
+	assert.Empty(t, missing, "codes the server produces that docs/api/errors.md does not list")
+	assert.Empty(t, extra, "codes docs/api/errors.md lists that the server does not produce")
 }

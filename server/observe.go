@@ -33,7 +33,7 @@ import (
 // This file holds what an operator sees of a running server besides its
 // log: Prometheus metrics, in a registry of the server's own (not the
 // global one), and OpenTelemetry traces when an OTLP endpoint is set. The
-// README's Observability section lists the metrics.
+// metrics are listed in docs/operations.md, "Metrics".
 
 // Fixed label values. None is a valid GraphQL name (names cannot hold
 // parentheses), so none can be mistaken for an operation's.

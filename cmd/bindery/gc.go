@@ -31,7 +31,7 @@ import (
 // off (72 MiB, tuned on small GraphQL answers over a 10–20 MiB live heap)
 // made the collector run back to back once the live heap neared it: in
 // `make bench-load`'s heavy mix it took 26–30% of the CPU against 7–10%,
-// for a third of the requests (README, "The collector", with what the
+// for a third of the requests (docs/performance.md, "The collector", with what the
 // small reads gave up, and GOGC 200 measured too). The limit is what keeps a
 // container from being killed for memory when the live heap grows: near
 // it, the collector runs more often (at most half the CPU, the runtime's

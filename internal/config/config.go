@@ -187,9 +187,9 @@ var Env = []struct{ Name, Flag, Default, Meaning string }{
 	{"BINDERY_SMTP_URL", "", "none", "SMTP relay that sends invitations: `smtp://` (STARTTLS when offered) or `smtps://`, with optional `user:password@`. Unset: invitations are logged, not sent."},
 	{"BINDERY_SMTP_FROM", "", "none", "Sender address of invitations; required with `BINDERY_SMTP_URL`."},
 	{"BINDERY_DRAIN_DELAY", "", "0s", "How long a stopping server keeps serving with `/readyz` answering 503 before it refuses connections; behind a load balancer, set it above the health check's interval (`10s`)."},
-	{"BINDERY_CORS_ORIGINS", "", "none", "Comma-separated origins (`https://app.example.com`) whose pages may call the APIs from a browser, or `*` for any; see the README, Browsers and CORS."},
+	{"BINDERY_CORS_ORIGINS", "", "none", "Comma-separated origins (`https://app.example.com`) whose pages may call the APIs from a browser, or `*` for any; see docs/api/conventions.md, Browsers and CORS."},
 	{"BINDERY_METRICS_ADDR", "", "the main address", "Address (`127.0.0.1:9090`) of a separate listener serving Prometheus metrics at `/metrics`; set, `/metrics` is no longer served on the main address. Unauthenticated: keep it private."},
-	{"BINDERY_MEMORY_LIMIT", "", "90%", "Soft memory limit of the Go runtime under `serve`: a share of the cgroup's memory limit (`90%`; none when the machine or container sets no limit), a size (`512MiB`, `2GiB`), or `off`. `GOMEMLIMIT`, when set, wins. See [Performance](#performance)."},
+	{"BINDERY_MEMORY_LIMIT", "", "90%", "Soft memory limit of the Go runtime under `serve`: a share of the cgroup's memory limit (`90%`; none when the machine or container sets no limit), a size (`512MiB`, `2GiB`), or `off`. `GOMEMLIMIT`, when set, wins. See docs/operations.md, Memory."},
 	{"OTEL_EXPORTER_OTLP_ENDPOINT", "", "none", "Base URL (`http://127.0.0.1:4318`) of an OpenTelemetry collector taking OTLP over HTTP; traces are sent to its `/v1/traces`. Unset: no tracing."},
 }
 

@@ -24,7 +24,7 @@ import (
 // a Zipf-distributed vocabulary, three sections of about 50 words each) as
 // the resolvers do: rank every match, take the best 20, read them. They
 // report the median and 95th percentile of each kind of query. Timings are
-// reported, never asserted (README, "Search").
+// reported, never asserted (docs/performance.md, "Search").
 const (
 	benchSpacePages = 10_000
 	benchOrgSpaces  = 100

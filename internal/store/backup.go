@@ -85,7 +85,7 @@ func CheckSQLite(ctx context.Context, path string) error {
 // Without force, an existing database at to is refused.
 func RestoreSQLite(ctx context.Context, from, to string, force bool) error {
 	if IsPostgres(to) {
-		return errors.New("restore is for SQLite; restore PostgreSQL with pg_restore (see the README)")
+		return errors.New("restore is for SQLite; restore PostgreSQL with pg_restore (see docs/operations.md, Backups)")
 	}
 	if err := CheckSQLite(ctx, from); err != nil {
 		return err

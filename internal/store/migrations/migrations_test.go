@@ -15,7 +15,7 @@ import (
 )
 
 // fix is the command that writes the missing migration.
-const fix = "make migration NAME=describe_the_change (needs BINDERY_TEST_DATABASE_URL, see README, Development)"
+const fix = "make migration NAME=describe_the_change (needs BINDERY_TEST_DATABASE_URL, see docs/development.md)"
 
 // The committed migration files produce the ent schema, and their atlas.sum
 // is current: a schema change without its migration fails here, on SQLite
