@@ -31,6 +31,7 @@ func backup(ctx context.Context, cfg config.Config, args []string, stdout, stder
 		return err
 	}
 	fmt.Fprintln(stdout, *out)
+	fmt.Fprintf(stderr, "backed up the database to %s\n", *out)
 	return nil
 }
 
@@ -51,5 +52,6 @@ func restore(ctx context.Context, cfg config.Config, args []string, stdout, stde
 		return err
 	}
 	fmt.Fprintln(stdout, cfg.DatabaseURL)
+	fmt.Fprintf(stderr, "restored %s from %s\n", cfg.DatabaseURL, *from)
 	return nil
 }

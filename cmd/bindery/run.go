@@ -344,7 +344,13 @@ func reindex(ctx context.Context, cfg config.Config, args []string, stdout, stde
 	if err := graph.New(db.Client, cfg).ReindexSearch(ctx, func(string) { n++ }); err != nil {
 		return err
 	}
+	// The count alone on stdout, for scripts; the sentence for people.
 	fmt.Fprintln(stdout, n)
+	noun := "spaces"
+	if n == 1 {
+		noun = "space"
+	}
+	fmt.Fprintf(stderr, "reindexed the current content of %d %s\n", n, noun)
 	return nil
 }
 
@@ -385,6 +391,7 @@ func createOrg(ctx context.Context, cfg config.Config, args []string, stdout, st
 		return err
 	}
 	fmt.Fprintln(stdout, orgID)
+	fmt.Fprintf(stderr, "created the organization %q (%s), owned by %s\n", *title, orgID, *owner)
 	return nil
 }
 
@@ -442,5 +449,10 @@ func createToken(ctx context.Context, cfg config.Config, args []string, stdout, 
 		return err
 	}
 	fmt.Fprintln(stdout, token)
+	if *orgID != "" {
+		fmt.Fprintf(stderr, "created an API token for %s, a member of %s with the role %s; it does not expire\n", *email, *orgID, role)
+	} else {
+		fmt.Fprintf(stderr, "created an API token for %s; it does not expire\n", *email)
+	}
 	return nil
 }

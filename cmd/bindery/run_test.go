@@ -44,13 +44,15 @@ func TestOrgAndTokenCreate(t *testing.T) {
 	t.Parallel()
 	db := dsn(t)
 
-	out, _, err := runCLI(t, nil, "org", "create", "--db", db, "--title", "Docs Team", "--owner", "Ada@Example.com")
+	out, said, err := runCLI(t, nil, "org", "create", "--db", db, "--title", "Docs Team", "--owner", "Ada@Example.com")
 	require.NoError(t, err)
 	require.Regexp(t, orgID, out, "only the organization ID on stdout")
 	org := strings.TrimSpace(out)
+	assert.Equal(t, `created the organization "Docs Team" (`+org+"), owned by Ada@Example.com\n", said)
 
-	tok, _, err := runCLI(t, nil, "token", "create", "--db", db, "--email", "bob@example.com", "--org", org, "--role", "edit")
+	tok, said, err := runCLI(t, nil, "token", "create", "--db", db, "--email", "bob@example.com", "--org", org, "--role", "edit")
 	require.NoError(t, err)
+	assert.Equal(t, "created an API token for bob@example.com, a member of "+org+" with the role edit; it does not expire\n", said)
 	tok = strings.TrimSpace(tok)
 	assert.True(t, auth.WellFormed(tok), "only a token on stdout: %q", tok)
 
@@ -356,9 +358,10 @@ func TestSearchReindex(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 0, found(), "an index from before search")
 
-	out, _, err = runCLI(t, nil, "search", "reindex", "--db", db)
+	out, said, err := runCLI(t, nil, "search", "reindex", "--db", db)
 	require.NoError(t, err)
 	assert.Equal(t, "1\n", out, "the number of spaces")
+	assert.Equal(t, "reindexed the current content of 1 space\n", said)
 	assert.Equal(t, 1, found())
 	out, _, err = runCLI(t, nil, "search", "reindex", "--db", db)
 	require.NoError(t, err, "again, with nothing to do")
