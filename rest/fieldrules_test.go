@@ -18,10 +18,12 @@ func TestFieldRulesInBothAPIs(t *testing.T) {
 	t.Parallel()
 	e := newMbEnv(t)
 	org := e.Org.ID
-	space := e.space("Guide", "")
+	space, coll := e.space("Guide", ""), e.collection("Guides", "")
 	site := e.createSite(map[string]any{"title": "Docs", "spaces": []string{space}})["id"].(string)
 	siteBase := "/v1/orgs/" + org + "/sites/" + site
 	toURL := map[string]any{"kind": "url", "url": "https://example.com/new"}
+	sec := e.MustDo(http.MethodPost, siteBase+"/sections", e.OwnerToken, map[string]any{"spaceId": e.space("Blog", ""), "title": "Blog"},
+		http.StatusCreated)["id"].(string)
 	long := func(n int) string { return strings.Repeat("a", n) }
 
 	type call struct {
@@ -33,7 +35,7 @@ func TestFieldRulesInBothAPIs(t *testing.T) {
 		rest                 call
 		// mutation is the GraphQL field; input its argument.
 		mutation, inputType string
-		input                map[string]any
+		input               map[string]any
 	}{
 		{resource: "organization", field: "title", bad: "1 character",
 			rest:     call{http.MethodPatch, "/v1/orgs/" + org, map[string]any{"title": "x"}},
@@ -41,6 +43,9 @@ func TestFieldRulesInBothAPIs(t *testing.T) {
 		{resource: "collection", field: "title", bad: "51 characters",
 			rest:     call{http.MethodPost, "/v1/orgs/" + org + "/collections", map[string]any{"title": long(51)}},
 			mutation: "createCollection", inputType: "CreateCollectionInput", input: map[string]any{"organizationId": org, "title": long(51)}},
+		{resource: "collection", field: "description", bad: "101 characters",
+			rest:     call{http.MethodPatch, "/v1/collections/" + coll, map[string]any{"description": long(101)}},
+			mutation: "updateCollection", inputType: "UpdateCollectionInput", input: map[string]any{"id": coll, "description": long(101)}},
 		{resource: "space", field: "title", bad: "51 characters",
 			rest:     call{http.MethodPost, "/v1/orgs/" + org + "/spaces", map[string]any{"title": long(51)}},
 			mutation: "createSpace", inputType: "CreateSpaceInput", input: map[string]any{"organizationId": org, "title": long(51)}},
@@ -62,6 +67,12 @@ func TestFieldRulesInBothAPIs(t *testing.T) {
 		{resource: "site", field: "proxy", bad: "a host without a path",
 			rest:     call{http.MethodPatch, siteBase, map[string]any{"proxy": "company.com"}},
 			mutation: "updateSite", inputType: "UpdateSiteInput", input: map[string]any{"id": site, "proxy": "company.com"}},
+		{resource: "site", field: "basename", bad: "101 characters",
+			rest:     call{http.MethodPatch, siteBase, map[string]any{"basename": long(101)}},
+			mutation: "updateSite", inputType: "UpdateSiteInput", input: map[string]any{"id": site, "basename": long(101)}},
+		{resource: "section", field: "title", bad: "1 character",
+			rest:     call{http.MethodPatch, siteBase + "/sections/" + sec, map[string]any{"title": "x"}},
+			mutation: "updateSiteSection", inputType: "UpdateSiteSectionInput", input: map[string]any{"id": sec, "title": "x"}},
 		{resource: "section group", field: "title", bad: "101 characters",
 			rest:     call{http.MethodPost, siteBase + "/section-groups", map[string]any{"title": long(101)}},
 			mutation: "createSiteSectionGroup", inputType: "CreateSiteSectionGroupInput", input: map[string]any{"siteId": site, "title": long(101)}},
