@@ -80,9 +80,6 @@ func (r *Resolver) postComment(ctx context.Context, in model.PostCommentInput) (
 	if in.NodeID != nil && in.PageID == nil {
 		return nil, apperr.Invalid("node", "a node is in a page: give the page too")
 	}
-	if in.NodeID != nil && (*in.NodeID == "" || len(*in.NodeID) > 255) {
-		return nil, apperr.Invalid("node", "must be a node key of 1 to 255 characters")
-	}
 	var out *ent.Comment
 	err = r.tx(ctx, func(ctx context.Context) error {
 		p, err := r.placeToComment(ctx, in.SpaceID, in.ChangeRequestID)

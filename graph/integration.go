@@ -281,27 +281,14 @@ type publishing struct {
 	secrets map[string]string
 }
 
-// checkPublish checks everything a publish carries that needs no database.
-// The ent validators check the name, title, description and summary again.
+// checkPublish checks everything a publish carries that needs no database,
+// beyond the fields' own limits: the name, title, description and summary
+// are the ent validators'.
 func checkPublish(in model.PublishIntegrationInput) (*publishing, error) {
 	p := &publishing{name: in.Name, title: strings.TrimSpace(in.Title), description: in.Description, script: in.Script,
 		summary: in.Summary, visibility: enum.IntegrationVisibilityPrivate, target: enum.IntegrationTargetAll}
-	if err := validate.IntegrationName(in.Name); err != nil {
-		return nil, apperr.Invalid("name", "%v", err)
-	}
-	for field, err := range map[string]error{"title": validate.IntegrationTitle(p.title),
-		"description": validate.IntegrationDescription(in.Description)} {
-		if err != nil {
-			return nil, apperr.Invalid(field, "%v", err)
-		}
-	}
 	if len(in.Script) > integ.MaxScriptBytes {
 		return nil, apperr.Invalid("script", "is over %d bytes", integ.MaxScriptBytes)
-	}
-	if in.Summary != nil {
-		if err := validate.IntegrationSummary(*in.Summary); err != nil {
-			return nil, apperr.Invalid("summary", "%v", err)
-		}
 	}
 	if in.Visibility != nil {
 		p.visibility = *in.Visibility

@@ -18,7 +18,6 @@ import (
 	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/authz"
 	"github.com/bindery/bindery/internal/page"
-	"github.com/bindery/bindery/internal/validate"
 )
 
 // A site's section groups gather sections of the site in its top bar. The
@@ -153,22 +152,10 @@ func (r *Resolver) SiteSectionGroupOf(ctx context.Context, siteID, groupID strin
 	return g, err
 }
 
-// groupTitle checks and trims a group's title.
-func groupTitle(t string) (string, error) {
-	t = strings.TrimSpace(t)
-	if err := validate.SectionGroupTitle(t); err != nil {
-		return "", apperr.Invalid("title", "%v", err)
-	}
-	return t, nil
-}
-
 func (r *Resolver) createSiteSectionGroup(ctx context.Context, in model.CreateSiteSectionGroupInput) (*ent.SiteSectionGroup, error) {
-	title, err := groupTitle(in.Title)
-	if err != nil {
-		return nil, err
-	}
+	title := strings.TrimSpace(in.Title)
 	var c created
-	err = r.tx(ctx, func(ctx context.Context) error {
+	err := r.tx(ctx, func(ctx context.Context) error {
 		if err := r.lockSite(ctx, site.ID(in.SiteID)); err != nil {
 			return err
 		}
@@ -237,13 +224,6 @@ func (r *Resolver) checkSiteSections(ctx context.Context, siteID, field string, 
 }
 
 func (r *Resolver) updateSiteSectionGroup(ctx context.Context, in model.UpdateSiteSectionGroupInput) (*ent.SiteSectionGroup, error) {
-	var title string
-	if in.Title != nil {
-		var err error
-		if title, err = groupTitle(*in.Title); err != nil {
-			return nil, err
-		}
-	}
 	var g *ent.SiteSectionGroup
 	err := r.tx(ctx, func(ctx context.Context) error {
 		var err error
@@ -253,7 +233,7 @@ func (r *Resolver) updateSiteSectionGroup(ctx context.Context, in model.UpdateSi
 		ctx = internal(ctx, "the structure of a site its admin changes")
 		u := r.db(ctx).SiteSectionGroup.UpdateOne(g)
 		if in.Title != nil {
-			u.SetTitle(title)
+			u.SetTitle(strings.TrimSpace(*in.Title))
 		}
 		setOmittable(in.Icon, u.SetIcon, u.ClearIcon)
 		g, err = u.Save(ctx)

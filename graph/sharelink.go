@@ -14,7 +14,6 @@ import (
 	"github.com/bindery/bindery/internal/authz"
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/page"
-	"github.com/bindery/bindery/internal/validate"
 )
 
 // Share links admit whoever holds their key to a share-link site or space
@@ -105,11 +104,6 @@ func (r *Resolver) createShareLink(ctx context.Context, in model.CreateShareLink
 	if (in.SiteID == nil) == (in.SpaceID == nil) {
 		return nil, apperr.Invalid("siteId", "give exactly one of siteId and spaceId")
 	}
-	if in.Name != nil {
-		if err := check("name", validate.ShareLinkName, *in.Name); err != nil {
-			return nil, err
-		}
-	}
 	var x *ent.ShareLink
 	err := r.tx(ctx, func(ctx context.Context) error {
 		b := r.db(ctx).ShareLink.Create().SetKey(newShareKey()).SetNillableName(in.Name)
@@ -137,11 +131,6 @@ func (r *Resolver) createShareLink(ctx context.Context, in model.CreateShareLink
 }
 
 func (r *Resolver) updateShareLink(ctx context.Context, in model.UpdateShareLinkInput) (*ent.ShareLink, error) {
-	if in.Name.IsSet() && in.Name.Value() != nil {
-		if err := check("name", validate.ShareLinkName, *in.Name.Value()); err != nil {
-			return nil, err
-		}
-	}
 	var x *ent.ShareLink
 	err := r.tx(ctx, func(ctx context.Context) error {
 		var err error

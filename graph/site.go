@@ -18,7 +18,6 @@ import (
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/events"
 	"github.com/bindery/bindery/internal/page"
-	"github.com/bindery/bindery/internal/validate"
 )
 
 // maxSiteSpaces bounds the spaces a site is created with, as the members of
@@ -213,9 +212,6 @@ func (r *Resolver) updateSite(ctx context.Context, in model.UpdateSiteInput) (*e
 		}
 		if in.Proxy.IsSet() {
 			if p := in.Proxy.Value(); p != nil {
-				if err := validate.SiteProxyOrigin(*p); err != nil {
-					return apperr.Invalid("proxy", "%v", err)
-				}
 				u.SetProxyOrigin(*p)
 			} else {
 				u.ClearProxyOrigin()

@@ -173,9 +173,6 @@ func saveRedirect(err error, source string) error {
 }
 
 func (r *Resolver) createSiteRedirect(ctx context.Context, in model.CreateSiteRedirectInput) (*ent.SiteRedirect, error) {
-	if err := check("source", validate.RedirectSource, in.Source); err != nil {
-		return nil, err
-	}
 	var x *ent.SiteRedirect
 	var s *ent.Site
 	err := r.tx(ctx, func(ctx context.Context) error {
@@ -201,11 +198,6 @@ func (r *Resolver) createSiteRedirect(ctx context.Context, in model.CreateSiteRe
 }
 
 func (r *Resolver) updateSiteRedirect(ctx context.Context, in model.UpdateSiteRedirectInput) (*ent.SiteRedirect, error) {
-	if in.Source != nil {
-		if err := check("source", validate.RedirectSource, *in.Source); err != nil {
-			return nil, err
-		}
-	}
 	var x *ent.SiteRedirect
 	err := r.tx(ctx, func(ctx context.Context) error {
 		var err error

@@ -685,21 +685,7 @@ func init() {
 	// reactionDescEmoji is the schema descriptor for emoji field.
 	reactionDescEmoji := reactionFields[3].Descriptor()
 	// reaction.EmojiValidator is a validator for the "emoji" field. It is called by the builders before save.
-	reaction.EmojiValidator = func() func(string) error {
-		validators := reactionDescEmoji.Validators
-		fns := [...]func(string) error{
-			validators[0].(func(string) error),
-			validators[1].(func(string) error),
-		}
-		return func(emoji string) error {
-			for _, fn := range fns {
-				if err := fn(emoji); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-	}()
+	reaction.EmojiValidator = reactionDescEmoji.Validators[0].(func(string) error)
 	// reactionDescID is the schema descriptor for id field.
 	reactionDescID := reactionMixinFields0[0].Descriptor()
 	// reaction.DefaultID holds the default value on creation for the id field.
@@ -887,21 +873,7 @@ func init() {
 	// siteDescProxyOrigin is the schema descriptor for proxy_origin field.
 	siteDescProxyOrigin := siteFields[5].Descriptor()
 	// site.ProxyOriginValidator is a validator for the "proxy_origin" field. It is called by the builders before save.
-	site.ProxyOriginValidator = func() func(string) error {
-		validators := siteDescProxyOrigin.Validators
-		fns := [...]func(string) error{
-			validators[0].(func(string) error),
-			validators[1].(func(string) error),
-		}
-		return func(proxy_origin string) error {
-			for _, fn := range fns {
-				if err := fn(proxy_origin); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-	}()
+	site.ProxyOriginValidator = siteDescProxyOrigin.Validators[0].(func(string) error)
 	// siteDescPublished is the schema descriptor for published field.
 	siteDescPublished := siteFields[7].Descriptor()
 	// site.DefaultPublished holds the default value on creation for the published field.

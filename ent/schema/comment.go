@@ -35,7 +35,8 @@ func (Comment) Fields() []ent.Field {
 		// page_hash is the hash of the target page's object when the comment
 		// was posted: the page is outdated when its object differs now.
 		field.String("page_hash").Optional().Nillable().Immutable().Annotations(internal()),
-		field.String("node_id").Optional().Nillable().Immutable().MaxLen(255).Annotations(internal()),
+		field.String("node_id").Optional().Nillable().Immutable().Validate(validate.CommentNode).
+			Annotations(columnSize(255)).Annotations(internal()),
 		// body is the comment's markdown; GraphQL shows it as a CommentBody.
 		field.Text("body").Validate(validate.CommentMarkdown).Annotations(internal()),
 		field.Enum("status").GoType(enum.CommentStatus("")).Default(string(enum.CommentStatusOpen)).
@@ -144,7 +145,7 @@ func (Reaction) Fields() []ent.Field {
 		field.String("comment_id").Optional().Nillable().Immutable(),
 		field.String("reply_id").Optional().Nillable().Immutable(),
 		field.String("user_id").Immutable(),
-		field.String("emoji").NotEmpty().MaxLen(64).Immutable(),
+		field.String("emoji").Validate(validate.Reaction).Immutable().Annotations(columnSize(64)),
 	}
 }
 

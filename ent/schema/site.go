@@ -35,7 +35,7 @@ func (Site) Fields() []ent.Field {
 		field.String("basename").Optional().Nillable().Validate(validate.SiteBasename).
 			Comment("The path the site is served under, 1 to 100 characters; null when it has none."),
 		// proxy_origin is shown as the object proxy {origin, target}.
-		field.String("proxy_origin").Optional().Nillable().MaxLen(512).Validate(validate.SiteProxyOrigin).Annotations(internal()),
+		field.String("proxy_origin").Optional().Nillable().Validate(validate.SiteProxyOrigin).Annotations(columnSize(512)).Annotations(internal()),
 		field.Enum("visibility").GoType(enum.SiteVisibility("")).Default(string(enum.SiteVisibilityPublic)).
 			Annotations(gqlEnum("SiteVisibility")...).
 			Comment("Who can read the site once it is published: everyone (PUBLIC, the default, or UNLISTED), holders of a share link (SHARE_LINK), or visitors with a valid JWT (VISITOR_AUTH)."),

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/id"
+	"github.com/bindery/bindery/internal/validate"
 	"github.com/bindery/bindery/internal/webhook"
 )
 
@@ -31,12 +32,12 @@ func (WebhookEndpoint) Fields() []ent.Field {
 		// of its organization: it receives the events of the organizations
 		// where that integration is installed, instead of its own.
 		field.String("integration_id").Optional().Nillable().Immutable().Annotations(internal()),
-		field.String("url").MaxLen(2048).Comment("Where deliveries are POSTed: an https URL."),
+		field.String("url").Validate(validate.WebhookURL).Annotations(columnSize(2048)).Comment("Where deliveries are POSTed: an https URL."),
 		// event_types is never empty: an endpoint names what it receives.
 		field.JSON("event_types", []enum.WebhookEventType{}).SchemaType(jsonColumn).Annotations(internal()),
 		field.Bool("active").Default(true).
 			Comment("Whether it receives deliveries; false when an admin paused it or Bindery disabled it."),
-		field.String("description").MaxLen(256).Default("").Comment("What it is for, for its admins."),
+		field.String("description").Validate(validate.WebhookDescription).Annotations(columnSize(256)).Default("").Comment("What it is for, for its admins."),
 		// secret is the signing secret, sealed with internal/secrets (the
 		// endpoint's ID as additional data).
 		field.String("secret").Sensitive().Annotations(internal()),

@@ -173,7 +173,7 @@ func From(err error) *Error {
 	case ent.IsValidationError(err):
 		var ve *ent.ValidationError
 		errors.As(err, &ve)
-		field := JSONName(ve.Name)
+		field := apiName(ve)
 		// ent wraps the validator's error in its own wording; the client
 		// gets the validator's message alone.
 		inner := error(ve)
@@ -199,6 +199,32 @@ func KindOf(err error) Kind {
 		return Internal
 	}
 	return From(err).Kind
+}
+
+// apiNames are the ent fields that no input of either API calls by their
+// JSONName: the input is named for what the client sends, not for the
+// column (a site's proxy is stored as proxy_origin). Keys are ent's
+// "Type.field", as its validation errors spell them.
+var apiNames = map[string]string{
+	"Site.proxy_origin":      "proxy",
+	"OpenAPISpec.source_url": "source.url",
+	"Comment.body":           "markdown",
+	"CommentReply.body":      "markdown",
+	"Comment.node_id":        "node",
+}
+
+// apiName is the API's name of the field a validation error is about.
+// ent's ValidationError carries the field's name alone; its message names
+// the type too (validator failed for field "Site.proxy_origin": ...).
+func apiName(ve *ent.ValidationError) string {
+	msg := ve.Error()
+	if i := strings.Index(msg, "."+ve.Name+`"`); i >= 0 {
+		typ := msg[strings.LastIndexByte(msg[:i], '"')+1 : i]
+		if name, ok := apiNames[typ+"."+ve.Name]; ok {
+			return name
+		}
+	}
+	return JSONName(ve.Name)
 }
 
 // initialisms are upper-cased when they are not the first word of a name.

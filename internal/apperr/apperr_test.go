@@ -86,3 +86,25 @@ func TestValidationMessageIsTheValidators(t *testing.T) {
 	assert.Equal(t, "displayName", e.Field)
 	assert.Equal(t, "displayName: must be at most 255 characters", e.Message)
 }
+
+// A field that the inputs of both APIs name otherwise than its column is
+// reported under the inputs' name: ent's error names the type and field.
+func TestValidationNamesTheInput(t *testing.T) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "v.db"))
+	require.NoError(t, err)
+	defer db.Close()
+	require.NoError(t, db.Migrate(ctx))
+	// The validators run before any statement: no rows are needed.
+	_, err = db.Client.Site.Create().SetOrganizationID("org_x").SetTitle("Docs").SetProxyOrigin("company.com").Save(ctx)
+	e := apperr.From(err)
+	assert.Equal(t, apperr.InvalidArgument, e.Kind)
+	assert.Equal(t, "proxy", e.Field)
+	assert.True(t, strings.HasPrefix(e.Message, "proxy: must be a host and a path"), e.Message)
+
+	_, err = db.Client.OpenAPISpec.Create().SetOrganizationID("org_x").SetSlug("api").SetSourceURL("ftp://x").Save(ctx)
+	assert.Equal(t, "source.url", apperr.From(err).Field)
+	// Any other field keeps its JSONName.
+	_, err = db.Client.Site.Create().SetOrganizationID("org_x").SetTitle("x").Save(ctx)
+	assert.Equal(t, "title", apperr.From(err).Field)
+}

@@ -169,6 +169,17 @@ var (
 var SiteProxyOrigin = All(Length(1, 512), Pattern(regexp.MustCompile(`^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(/[\w-]+)+$`),
 	"a host and a path, such as company.com/docs"))
 
+// CommentNode bounds the key of the node of a page a comment is on.
+var CommentNode = Length(1, 255)
+
+// Limits of a webhook endpoint. Its URL's scheme and address depend on the
+// server's configuration (https, public addresses), so the resolver checks
+// those; the length is the field's own.
+var (
+	WebhookURL         = Length(1, 2048)
+	WebhookDescription = Length(0, 256)
+)
+
 // Reaction checks an emoji reaction: a few characters without spaces (an
 // emoji, or a short code such as ":+1:").
 var Reaction = All(Length(1, 16), Pattern(regexp.MustCompile(`^\S+$`), "an emoji, without spaces"))
