@@ -206,7 +206,7 @@ func (w *Worker) send(ctx context.Context, j *Job) (a webhook.Attempt, ok, retry
 		fail("Bindery has no secret key (BINDERY_SECRET_KEY) to open the signing secret")
 		return a, false, true
 	}
-	secret, err := w.opt.Box.Open(ep.Secret, ep.ID+"/secret")
+	secret, err := w.opt.Box.Open(ep.Secret, secrets.WebhookAD(ep.ID))
 	if err != nil {
 		fail("the signing secret does not open with this server's key")
 		return a, false, true
