@@ -11,6 +11,7 @@ import (
 
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/internal/config"
+	"github.com/bindery/bindery/internal/querycost"
 )
 
 // declared returns a resolver without a database, to inspect what its
@@ -107,7 +108,7 @@ func TestEveryConnectionIsWeighted(t *testing.T) {
 	fields := 0
 	for _, def := range es.Schema().Types {
 		for _, f := range def.Fields {
-			if !isConnection(f.Type.Name()) {
+			if !querycost.IsConnection(f.Type.Name()) {
 				continue
 			}
 			fields++

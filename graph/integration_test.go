@@ -16,6 +16,7 @@ import (
 	"github.com/bindery/bindery/internal/config"
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/secrets"
+	"github.com/bindery/bindery/internal/secrets/rekey"
 	"github.com/bindery/bindery/server/servertest"
 )
 
@@ -125,11 +126,11 @@ func TestIntegrationScenario(t *testing.T) {
 	assert.EqualValues(t, 2, lsAt(p, "publishIntegration.integration.version"))
 	stored, err := e.Client.Integration.Query().Where(integration.Name("notify")).Only(ctx)
 	require.NoError(t, err)
-	v, err := graph.OpenSecret(servertest.TestSecretKey, stored, "API_TOKEN")
+	v, err := rekey.OpenSecret(servertest.TestSecretKey, stored, "API_TOKEN")
 	require.NoError(t, err)
 	assert.Equal(t, integrationSecret, v)
 	wrong, _ := secrets.NewKey()
-	_, err = graph.OpenSecret(wrong, stored, "API_TOKEN")
+	_, err = rekey.OpenSecret(wrong, stored, "API_TOKEN")
 	assert.ErrorIs(t, err, secrets.ErrOpen, "the wrong key cannot decrypt")
 
 	un := gql(otherTok, `mutation($in: UninstallIntegrationInput!) { uninstallIntegration(input: $in) { uninstalledInstallationId } }`,

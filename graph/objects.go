@@ -1,10 +1,8 @@
 package graph
 
 import (
-	"container/list"
 	"context"
 	"fmt"
-	"sync"
 
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/ent/contentobject"
@@ -23,7 +21,7 @@ const objectCacheBytes = 64 << 20
 // every replica without invalidation.
 type objectStore struct {
 	r     *Resolver
-	cache *objectCache
+	cache *content.Cache
 }
 
 // objects returns the content store. Its reads and writes go through the
@@ -38,7 +36,7 @@ func (s *objectStore) Get(ctx context.Context, hashes []string) (map[string]cont
 	out := make(map[string]content.Object, len(hashes))
 	var missing []string
 	for _, h := range hashes {
-		if o, ok := s.cache.get(h); ok {
+		if o, ok := s.cache.Get(h); ok {
 			out[h] = o
 		} else {
 			missing = append(missing, h)
@@ -53,7 +51,7 @@ func (s *objectStore) Get(ctx context.Context, hashes []string) (map[string]cont
 		for _, row := range rows {
 			o := content.Object{Hash: row.ID, Kind: row.Kind, Data: row.Data}
 			out[row.ID] = o
-			s.cache.put(o)
+			s.cache.Put(o)
 		}
 		missing = missing[n:]
 	}
@@ -78,51 +76,4 @@ func (s *objectStore) Put(ctx context.Context, objs []content.Object) error {
 		objs = objs[n:]
 	}
 	return nil
-}
-
-// objectCache is a least-recently-used cache of objects, bounded in bytes.
-// An object read inside a transaction that then rolls back may stay cached:
-// that is harmless, because no committed revision points at it and its hash
-// still names exactly its bytes.
-type objectCache struct {
-	mu    sync.Mutex
-	max   int
-	size  int
-	order *list.List // front is most recent; values are content.Object
-	byKey map[string]*list.Element
-}
-
-func newObjectCache(maxBytes int) *objectCache {
-	return &objectCache{max: maxBytes, order: list.New(), byKey: map[string]*list.Element{}}
-}
-
-func (c *objectCache) get(hash string) (content.Object, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.byKey[hash]
-	if !ok {
-		return content.Object{}, false
-	}
-	c.order.MoveToFront(e)
-	return e.Value.(content.Object), true
-}
-
-func (c *objectCache) put(o content.Object) {
-	if len(o.Data) > c.max/16 {
-		return // large files would flush everything else
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, ok := c.byKey[o.Hash]; ok {
-		return
-	}
-	c.byKey[o.Hash] = c.order.PushFront(o)
-	c.size += len(o.Data)
-	for c.size > c.max {
-		last := c.order.Back()
-		old := last.Value.(content.Object)
-		c.order.Remove(last)
-		delete(c.byKey, old.Hash)
-		c.size -= len(old.Data)
-	}
 }

@@ -18,9 +18,11 @@ import (
 	"github.com/bindery/bindery/ent/schema"
 	"github.com/bindery/bindery/graph/generated"
 	"github.com/bindery/bindery/internal/config"
+	"github.com/bindery/bindery/internal/content"
 	"github.com/bindery/bindery/internal/events"
 	"github.com/bindery/bindery/internal/links"
 	"github.com/bindery/bindery/internal/mail"
+	"github.com/bindery/bindery/internal/querycost"
 	"github.com/bindery/bindery/internal/search"
 	"github.com/bindery/bindery/internal/secrets"
 	"github.com/bindery/bindery/internal/signedurl"
@@ -40,7 +42,7 @@ type Resolver struct {
 	// signer signs the expiring URLs of files and PDFs.
 	signer *signedurl.Signer
 	// objectCache holds content objects across requests; they are immutable.
-	objectCache *objectCache
+	objectCache *content.Cache
 	// linkCache holds the link analyses of recently read revisions.
 	linkCache *links.Cache
 	// search is the full-text index of the spaces' current content.
@@ -109,7 +111,7 @@ func WithLogger(l *slog.Logger) Option { return func(r *Resolver) { r.log = l } 
 // New returns the application layer over client.
 func New(client *ent.Client, cfg config.Config, opts ...Option) *Resolver {
 	r := &Resolver{client: client, cfg: cfg, now: schema.Now, log: slog.Default(), batchWait: batchWait,
-		objectCache: newObjectCache(objectCacheBytes), bus: events.NewMemory(), statements: store.NewStatements(),
+		objectCache: content.NewCache(objectCacheBytes), bus: events.NewMemory(), statements: store.NewStatements(),
 		viewers: newViewerCache()}
 	if drv := client.Driver(); drv != nil {
 		r.search = search.New(drv.Dialect())
@@ -168,7 +170,7 @@ func (r *Resolver) WaitForMail(ctx context.Context) bool {
 
 // Schema returns the executable GraphQL schema.
 func (r *Resolver) Schema() graphql.ExecutableSchema {
-	return weighted{generated.NewExecutableSchema(generated.Config{Resolvers: r})}
+	return querycost.Weighted{ExecutableSchema: generated.NewExecutableSchema(generated.Config{Resolvers: r})}
 }
 
 // Signer returns the signer of expiring URLs, which the server checks.

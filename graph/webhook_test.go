@@ -16,11 +16,11 @@ import (
 
 	"github.com/bindery/bindery/ent/webhookdelivery"
 	"github.com/bindery/bindery/ent/webhookendpoint"
-	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/internal/auth"
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/secrets"
+	"github.com/bindery/bindery/internal/secrets/rekey"
 	"github.com/bindery/bindery/internal/webhook"
 	"github.com/bindery/bindery/internal/webhook/deliver"
 	"github.com/bindery/bindery/server/servertest"
@@ -551,7 +551,7 @@ func TestWebhookSecretsFollowKeyRotation(t *testing.T) {
 	rc.register(e, "SPACE_CREATED")
 	newKey, err := secrets.NewKey()
 	require.NoError(t, err)
-	n, err := graph.RotateSecrets(context.Background(), e.Client, e.Config.SecretKey, newKey)
+	n, err := rekey.Rotate(context.Background(), e.Client, e.Config.SecretKey, newKey)
 	require.NoError(t, err)
 	assert.Equal(t, 1, n)
 	createSpace(t, e, "After rotation")

@@ -10,9 +10,9 @@ import (
 	"os"
 	"strings"
 
-	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/internal/config"
 	"github.com/bindery/bindery/internal/secrets"
+	"github.com/bindery/bindery/internal/secrets/rekey"
 	"github.com/bindery/bindery/internal/store"
 )
 
@@ -80,7 +80,7 @@ func rotateSecrets(ctx context.Context, cfg config.Config, args []string, stdout
 		return err
 	}
 	defer db.Close()
-	n, err := graph.RotateSecrets(ctx, db.Client, *oldKey, *newKey)
+	n, err := rekey.Rotate(ctx, db.Client, *oldKey, *newKey)
 	if err != nil {
 		return fmt.Errorf("rotating secrets (nothing changed): %w", err)
 	}

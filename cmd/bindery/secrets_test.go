@@ -16,6 +16,7 @@ import (
 	"github.com/bindery/bindery/internal/config"
 	"github.com/bindery/bindery/internal/id"
 	"github.com/bindery/bindery/internal/secrets"
+	"github.com/bindery/bindery/internal/secrets/rekey"
 )
 
 // storeSealed stores an integration whose secrets are sealed with key, as a
@@ -63,7 +64,7 @@ func TestSecretsRotate(t *testing.T) {
 	read := func(itgID, key, name string) (string, error) {
 		i, err := d.Client.Integration.Get(ctx, itgID)
 		require.NoError(t, err)
-		return graph.OpenSecret(key, i, name)
+		return rekey.OpenSecret(key, i, name)
 	}
 	before, err := d.Client.Integration.Get(ctx, a)
 	require.NoError(t, err)

@@ -1,13 +1,10 @@
 package document
 
 import (
-	"bytes"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
-	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/util"
 )
 
@@ -20,124 +17,32 @@ type piece struct {
 // inlines converts the inline children of a block into texts and inlines.
 func (c *converter) inlines(parent ast.Node) []*Node {
 	var ps []piece
-	c.collect(parent, nil, false, &ps)
+	c.collect(parent, &ps)
 	return assemble(ps)
 }
 
-func (c *converter) collect(parent ast.Node, marks []*Mark, inLink bool, out *[]piece) {
-	leaf := func(s string, marks []*Mark) {
-		*out = append(*out, piece{leaf: newLeaf(s, marks)})
-	}
-	for n := parent.FirstChild(); n != nil; n = n.NextSibling() {
-		switch n := n.(type) {
-		case *ast.Text:
-			s := n.Segment.Value(c.source)
-			if !n.IsRaw() {
-				s = unescape(s)
-			}
-			switch {
-			case n.HardLineBreak():
-				leaf(string(s)+"\n", marks)
-			case n.SoftLineBreak():
-				leaf(string(s)+" ", marks)
-			default:
-				leaf(string(s), marks)
-			}
-		case *ast.String:
-			leaf(string(n.Value), marks)
-		case *ast.CodeSpan:
-			leaf(c.codeSpan(n), withMark(marks, "code"))
-		case *ast.Emphasis:
-			typ := "italic"
-			if n.Level >= 2 {
-				typ = "bold"
-			}
-			c.collect(n, withMark(marks, typ), inLink, out)
-		case *east.Strikethrough:
-			c.collect(n, withMark(marks, "strikethrough"), inLink, out)
-		case *ast.Link:
-			if inLink {
-				c.collect(n, marks, inLink, out)
-				continue
-			}
-			var ps []piece
-			c.collect(n, marks, true, &ps)
-			ref := c.linkRef(string(unescape(n.Destination)))
-			*out = append(*out, piece{inline: link(ref, assemble(ps))})
-		case *ast.AutoLink:
-			label := string(n.Label(c.source))
-			if inLink {
-				leaf(label, marks)
-				continue
-			}
-			ps := []piece{{leaf: newLeaf(label, marks)}}
-			*out = append(*out, piece{inline: link(c.linkRef(autoLinkURL(n, c.source)), assemble(ps))})
-		case *ast.Image:
+// collect appends the pieces of parent's inline content to out.
+func (c *converter) collect(parent ast.Node, out *[]piece) {
+	WalkInlines(c.source, parent, Inlines{
+		Text: func(s string, f Format) { *out = append(*out, piece{leaf: newLeaf(s, marks(f))}) },
+		Link: func(dest string, _ Format, content func()) {
+			outer := *out
+			*out = nil
+			content()
+			outer = append(outer, piece{inline: link(c.linkRef(dest), assemble(*out))})
+			*out = outer
+		},
+		Image: func(img *ast.Image, _ Format) {
 			*out = append(*out, piece{inline: &Node{
-				Object: "inline", Type: "inline-image", IsVoid: new(true), Data: c.imageData(n),
+				Object: "inline", Type: "inline-image", IsVoid: new(true), Data: c.imageData(img),
 			}})
-		case *ast.RawHTML:
-			// Inline HTML tags are dropped, their content kept; a line
-			// break tag is the only one with a plain-text meaning.
-			if lineBreakTag.Match(c.rawHTML(n)) {
-				leaf("\n", marks)
-			}
-		case *east.TaskCheckBox:
-			// Left in a list that is not a task list; the parser took the
-			// space after it.
-			if n.IsChecked {
-				leaf("[x] ", marks)
-			} else {
-				leaf("[ ] ", marks)
-			}
-		default:
-			c.collect(n, marks, inLink, out)
-		}
-	}
-}
-
-var lineBreakTag = regexp.MustCompile(`(?i)^<br\s*/?>$`)
-
-func (c *converter) rawHTML(n *ast.RawHTML) []byte {
-	var b []byte
-	for i := range n.Segments.Len() {
-		seg := n.Segments.At(i)
-		b = append(b, seg.Value(c.source)...)
-	}
-	return b
-}
-
-func (c *converter) codeSpan(n *ast.CodeSpan) string {
-	var b strings.Builder
-	for t := n.FirstChild(); t != nil; t = t.NextSibling() {
-		if t, ok := t.(*ast.Text); ok {
-			v := t.Segment.Value(c.source)
-			if v, ok := bytes.CutSuffix(v, []byte("\n")); ok {
-				b.Write(v)
-				b.WriteByte(' ')
-				continue
-			}
-			b.Write(v)
-		}
-	}
-	return b.String()
+		},
+	})
 }
 
 // plain returns the text of a node's inline children without formatting,
 // as for an image's alternative text.
-func (c *converter) plain(n ast.Node) string {
-	var ps []piece
-	c.collect(n, nil, true, &ps)
-	var b strings.Builder
-	for _, p := range ps {
-		if p.leaf != nil {
-			b.WriteString(p.leaf.Text)
-		} else if alt, ok := p.inline.Data["alt"].(string); ok {
-			b.WriteString(alt)
-		}
-	}
-	return strings.TrimSpace(b.String())
-}
+func (c *converter) plain(n ast.Node) string { return PlainText(c.source, n) }
 
 // assemble groups consecutive leaves into text nodes, merging leaves with
 // the same marks, and puts a text node before, between and after inlines, as
@@ -177,14 +82,13 @@ func sameMarks(a, b []*Mark) bool {
 	return slices.EqualFunc(a, b, func(x, y *Mark) bool { return x.Type == y.Type })
 }
 
-// withMark returns marks with typ added, unless it is already there.
-func withMark(marks []*Mark, typ string) []*Mark {
-	for _, m := range marks {
-		if m.Type == typ {
-			return marks
-		}
+// marks returns the marks of a format.
+func marks(f Format) []*Mark {
+	out := make([]*Mark, len(f))
+	for i, typ := range f {
+		out[i] = mark(typ)
 	}
-	return append(slices.Clone(marks), mark(typ))
+	return out
 }
 
 func mark(typ string) *Mark {

@@ -67,7 +67,7 @@ func (c *converter) tableParagraphs(t *east.Table) []*Node {
 			if cell != r.FirstChild() {
 				ps = append(ps, piece{leaf: newLeaf(" | ", nil)})
 			}
-			c.collect(cell, nil, false, &ps)
+			c.collect(cell, &ps)
 		}
 		out = append(out, paragraph(assemble(ps)))
 	}

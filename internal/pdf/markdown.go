@@ -1,8 +1,6 @@
 package pdf
 
 import (
-	"bytes"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -12,7 +10,8 @@ import (
 	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
-	"github.com/yuin/goldmark/util"
+
+	"github.com/bindery/bindery/internal/document"
 )
 
 // renderer draws markdown onto the PDF. Every block starts at the left
@@ -214,7 +213,7 @@ func (r *renderer) table(t *east.Table) {
 		var aligns []string
 		lines := 1
 		for cell := row.FirstChild(); cell != nil; cell = cell.NextSibling() {
-			s := r.encode(r.plain(cell))
+			s := r.encode(document.PlainText(r.source, cell))
 			texts = append(texts, s)
 			aligns = append(aligns, alignment(cell.(*east.TableCell).Alignment))
 			lines = max(lines, len(r.pdf.SplitLines([]byte(s), cw)))
@@ -257,73 +256,33 @@ func (r *renderer) left() float64 {
 	return left
 }
 
+// inlines writes the inline content of parent in flowing mode, in st as
+// its inline formatting changes it.
 func (r *renderer) inlines(parent ast.Node, st style) {
-	for n := parent.FirstChild(); n != nil; n = n.NextSibling() {
-		switch n := n.(type) {
-		case *ast.Text:
-			s := n.Segment.Value(r.source)
-			if !n.IsRaw() {
-				s = unescape(s)
-			}
-			switch {
-			case n.HardLineBreak():
-				r.write(string(s)+"\n", st)
-			case n.SoftLineBreak():
-				r.write(string(s)+" ", st)
-			default:
-				r.write(string(s), st)
-			}
-		case *ast.String:
-			r.write(string(n.Value), st)
-		case *ast.CodeSpan:
-			code := st
-			code.code = true
-			r.write(r.codeSpan(n), code)
-		case *ast.Emphasis:
-			em := st
-			if n.Level >= 2 {
-				em.bold = true
-			} else {
-				em.italic = true
-			}
-			r.inlines(n, em)
-		case *east.Strikethrough:
-			s := st
-			s.strike = true
-			r.inlines(n, s)
-		case *ast.Link:
-			l := st
-			l.href = string(unescape(n.Destination))
-			r.inlines(n, l)
-		case *ast.AutoLink:
-			l := st
-			l.href = string(n.URL(r.source))
-			if n.AutoLinkType == ast.AutoLinkEmail && !strings.HasPrefix(strings.ToLower(l.href), "mailto:") {
-				l.href = "mailto:" + l.href
-			}
-			r.write(string(n.Label(r.source)), l)
-		case *ast.Image:
-			img := st
-			img.italic = true
-			img.href = ""
-			r.write("[image: "+r.plain(n)+"]", img)
-		case *ast.RawHTML:
-			if lineBreakTag.Match(r.rawHTML(n)) {
-				r.write("\n", st)
-			}
-		case *east.TaskCheckBox:
-			if n.IsChecked {
-				r.write("[x] ", st)
-			} else {
-				r.write("[ ] ", st)
-			}
-		default:
-			r.inlines(n, st)
-		}
+	href := ""
+	styled := func(f document.Format) style {
+		s := st
+		s.bold = s.bold || f.Has("bold")
+		s.italic = s.italic || f.Has("italic")
+		s.strike = s.strike || f.Has("strikethrough")
+		s.code = s.code || f.Has("code")
+		s.href = href
+		return s
 	}
+	document.WalkInlines(r.source, parent, document.Inlines{
+		Text: func(s string, f document.Format) { r.write(s, styled(f)) },
+		Link: func(dest string, _ document.Format, content func()) {
+			href = dest
+			content()
+			href = ""
+		},
+		Image: func(img *ast.Image, f document.Format) {
+			s := styled(f)
+			s.italic, s.href = true, ""
+			r.write("[image: "+document.PlainText(r.source, img)+"]", s)
+		},
+	})
 }
-
-var lineBreakTag = regexp.MustCompile(`(?i)^<br\s*/?>$`)
 
 // write writes text in flowing mode in the given style.
 func (r *renderer) write(s string, st style) {
@@ -371,55 +330,4 @@ func (r *renderer) write(s string, st style) {
 func external(href string) bool {
 	h := strings.ToLower(href)
 	return strings.HasPrefix(h, "http://") || strings.HasPrefix(h, "https://") || strings.HasPrefix(h, "mailto:")
-}
-
-func (r *renderer) codeSpan(n *ast.CodeSpan) string {
-	var b strings.Builder
-	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		if t, ok := c.(*ast.Text); ok {
-			v := t.Segment.Value(r.source)
-			if v, ok := bytes.CutSuffix(v, []byte("\n")); ok {
-				b.Write(v)
-				b.WriteByte(' ')
-				continue
-			}
-			b.Write(v)
-		}
-	}
-	return b.String()
-}
-
-// plain returns the unformatted text of n's inline children.
-func (r *renderer) plain(n ast.Node) string {
-	var b strings.Builder
-	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		switch c := c.(type) {
-		case *ast.Text:
-			b.Write(unescape(c.Segment.Value(r.source)))
-			if c.SoftLineBreak() || c.HardLineBreak() {
-				b.WriteByte(' ')
-			}
-		case *ast.String:
-			b.Write(c.Value)
-		case *ast.CodeSpan:
-			b.WriteString(r.codeSpan(c))
-		default:
-			b.WriteString(r.plain(c))
-		}
-	}
-	return strings.TrimSpace(b.String())
-}
-
-func (r *renderer) rawHTML(n *ast.RawHTML) []byte {
-	var b []byte
-	for i := range n.Segments.Len() {
-		seg := n.Segments.At(i)
-		b = append(b, seg.Value(r.source)...)
-	}
-	return b
-}
-
-// unescape resolves backslash escapes and character references.
-func unescape(b []byte) []byte {
-	return util.ResolveEntityNames(util.ResolveNumericReferences(util.UnescapePunctuations(b)))
 }

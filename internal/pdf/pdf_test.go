@@ -194,3 +194,13 @@ func TestRenderDeepNesting(t *testing.T) {
 		assert.Less(t, r.x, w/2+3, "text starts right of the middle: %q", r.text)
 	}
 }
+
+// A table cell shows what a paragraph would, unformatted: an autolink's
+// text, an image's description, and a line break tag's break.
+func TestRenderTableCellsShowTheirInlines(t *testing.T) {
+	md := "| Where | What |\n|---|---|\n| <https://example.com/flags> | ![the logo](logo.png) first<br>second |\n"
+	pdf, _ := renderPlain(t, "Cells", []Page{{Title: "Table", Markdown: md}})
+	rs := runs(t, pdf)
+	find(t, rs, "https://example.com/flags")
+	assert.Greater(t, find(t, rs, "the logo first").y, find(t, rs, "second").y, "the break starts a line")
+}

@@ -18,6 +18,13 @@ import (
 	"strings"
 )
 
+// IntegrationAD is the additional data of an integration's secret name:
+// the integration's ID and the name.
+func IntegrationAD(integrationID, name string) string { return integrationID + "/" + name }
+
+// WebhookAD is the additional data of a webhook endpoint's signing secret.
+func WebhookAD(endpointID string) string { return endpointID + "/secret" }
+
 // KeySize is the size of a key: 32 bytes, for AES-256.
 const KeySize = 32
 

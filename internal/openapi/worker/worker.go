@@ -4,21 +4,14 @@
 // the document (package openapi), and stores a new version when the
 // document changed.
 //
-// Any number of servers may run a worker against one database. A spec is
-// claimed through the database (store.Claim): on PostgreSQL a SELECT ... FOR UPDATE SKIP
-// LOCKED picks it, so concurrent workers pick different specs without
-// waiting on each other; on SQLite, which has one writer at a time, a
-// conditional UPDATE takes it only if it is still due. A claim is a lease
-// (claimed_until) with a token (claimed_by): a worker that dies mid-job
-// leaves a lease that ends, and another worker then takes the spec again.
-// A job's result is stored only with a conditional UPDATE that requires the
-// worker's token, so a worker whose lease ran out, or whose spec got a new
-// source meanwhile, stores nothing.
+// Any number of servers may run a worker against one database: a spec is
+// claimed under a lease (package lease), and a job's result is stored only
+// while the claim holds, so a worker whose lease ran out, or whose spec got
+// a new source meanwhile, stores nothing.
 package worker
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -34,15 +27,14 @@ import (
 	"github.com/bindery/bindery/ent/predicate"
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/importer"
+	"github.com/bindery/bindery/internal/lease"
 	"github.com/bindery/bindery/internal/openapi"
 	"github.com/bindery/bindery/internal/store"
 )
 
 // Defaults of Options.
 const (
-	DefaultLease        = 2 * time.Minute
 	DefaultFetchTimeout = 30 * time.Second
-	DefaultPoll         = 10 * time.Second
 	DefaultRefetch      = time.Hour
 	// DefaultMaxBytes bounds a document fetched from a URL.
 	DefaultMaxBytes = 10 << 20
@@ -51,13 +43,14 @@ const (
 // Options configure a Worker. Zero values take the defaults, except
 // Refetch, where a negative value turns periodic fetching off.
 type Options struct {
-	// Lease is how long a claim lasts; it must outlast a job, whose fetch
-	// is bounded by FetchTimeout.
+	// Lease is how long a claim lasts (lease.DefaultLease); it must
+	// outlast a job, whose fetch is bounded by FetchTimeout.
 	Lease time.Duration
 	// FetchTimeout bounds the fetch of a URL source: past it the job ends
 	// with FETCH_TIMEOUT.
 	FetchTimeout time.Duration
-	// Poll is how often Run looks for work when nothing wakes it.
+	// Poll is how often Run looks for work when nothing wakes it
+	// (lease.DefaultPoll).
 	Poll time.Duration
 	// Refetch is how long after its last processing a URL source is
 	// fetched again.
@@ -75,14 +68,8 @@ type Options struct {
 }
 
 func (o Options) withDefaults() Options {
-	if o.Lease <= 0 {
-		o.Lease = DefaultLease
-	}
 	if o.FetchTimeout <= 0 {
 		o.FetchTimeout = DefaultFetchTimeout
-	}
-	if o.Poll <= 0 {
-		o.Poll = DefaultPoll
 	}
 	if o.Refetch == 0 {
 		o.Refetch = DefaultRefetch
@@ -93,26 +80,27 @@ func (o Options) withDefaults() Options {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	if o.Log == nil {
-		o.Log = slog.Default()
-	}
 	return o
 }
 
 // ErrClaimLost is the end of a job whose claim another worker took, or
 // that a new source of its spec cancelled: its result was not stored.
-var ErrClaimLost = errors.New("the claim on the spec was lost")
+var ErrClaimLost = lease.ErrLost
 
-// Worker processes OpenAPI specs.
+// Worker processes OpenAPI specs. Its runner claims them (Claim, Step,
+// Drain) and runs the loop (Run, Wake).
 type Worker struct {
+	*lease.Runner[*Job]
 	client *ent.Client
 	opt    Options
-	wake   chan struct{}
 }
 
 // New returns a worker over client.
 func New(client *ent.Client, opt Options) *Worker {
-	return &Worker{client: client, opt: opt.withDefaults(), wake: make(chan struct{}, 1)}
+	w := &Worker{client: client, opt: opt.withDefaults()}
+	w.Runner = lease.New(client, lease.Config{What: "an OpenAPI spec", Lease: w.opt.Lease, Poll: w.opt.Poll,
+		Now: w.opt.Now, Log: w.opt.Log}, lease.Jobs[*Job]{Find: find, Take: take, Load: w.load, Process: w.Process})
+	return w
 }
 
 // Job is a claimed spec.
@@ -139,45 +127,31 @@ func due(now time.Time) predicate.OpenAPISpec {
 	)
 }
 
-func newToken() string {
-	b := make([]byte, 16)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
+// find returns the specs due at now, the least recently updated first.
+func find(ctx context.Context, tx *ent.Client, now time.Time, limit int, lock bool) ([]string, error) {
+	q := tx.OpenAPISpec.Query().Where(due(now)).Order(openapispec.ByUpdatedAt(), openapispec.ByID()).Limit(limit)
+	if lock {
+		q.ForUpdate(sql.WithLockAction(sql.SkipLocked))
+	}
+	return q.IDs(reads(ctx))
 }
 
-// candidates is how many due specs a claim on SQLite tries.
-const candidates = 8
+// take claims a spec still due, and starts its processing.
+func take(ctx context.Context, tx *ent.Client, id string, c lease.Claim) (bool, error) {
+	n, err := tx.OpenAPISpec.Update().Where(openapispec.ID(id), due(c.At)).
+		SetProcessingState(enum.OpenAPISpecProcessingStateProgress).SetProgress(0).
+		SetClaimedBy(c.Token).SetClaimedUntil(c.Until).Save(ctx)
+	return n == 1, err
+}
 
-// Claim claims one due spec and returns its job, or nil when none is due.
-func (w *Worker) Claim(ctx context.Context) (*Job, error) {
-	now := w.opt.Now().UTC()
-	token := newToken()
-	claim := func(ctx context.Context, tx *ent.Client, id string) (bool, error) {
-		n, err := tx.OpenAPISpec.Update().Where(openapispec.ID(id), due(now)).
-			SetProcessingState(enum.OpenAPISpecProcessingStateProgress).SetProgress(0).
-			SetClaimedBy(token).SetClaimedUntil(now.Add(w.opt.Lease)).Save(ctx)
-		return n == 1, err
-	}
-	claimed, err := store.Claim{Candidates: candidates, Take: claim,
-		Find: func(ctx context.Context, tx *ent.Client, limit int, skipLocked bool) ([]string, error) {
-			q := tx.OpenAPISpec.Query().Where(due(now)).Order(openapispec.ByUpdatedAt(), openapispec.ByID()).Limit(limit)
-			if skipLocked {
-				q.ForUpdate(sql.WithLockAction(sql.SkipLocked))
-			}
-			return q.IDs(reads(ctx))
-		}}.One(ctx, w.client)
-	if err != nil {
-		return nil, fmt.Errorf("claiming an OpenAPI spec: %w", err)
-	}
-	if claimed == "" {
-		return nil, nil
-	}
-	s, err := w.client.OpenAPISpec.Query().Where(openapispec.ID(claimed)).
+// load reads the source of a claimed spec.
+func (w *Worker) load(ctx context.Context, id string, c lease.Claim) (*Job, error) {
+	s, err := w.client.OpenAPISpec.Query().Where(openapispec.ID(id)).
 		Select(openapispec.FieldSourceURL, openapispec.FieldSourceText).Only(reads(ctx))
 	if err != nil {
-		return nil, fmt.Errorf("reading a claimed OpenAPI spec: %w", err)
+		return nil, err
 	}
-	return &Job{SpecID: claimed, Token: token, SourceURL: s.SourceURL, SourceText: s.SourceText}, nil
+	return &Job{SpecID: id, Token: c.Token, SourceURL: s.SourceURL, SourceText: s.SourceText}, nil
 }
 
 // mine keeps the spec of a job while the job's claim holds.
@@ -312,50 +286,4 @@ func (w *Worker) store(ctx context.Context, j *Job, out outcome) error {
 		}
 		return err
 	})
-}
-
-// Step claims one due spec and processes it; it reports whether there was
-// one. A lost claim is no error: another worker or a new source took over.
-func (w *Worker) Step(ctx context.Context) (bool, error) {
-	j, err := w.Claim(ctx)
-	if err != nil || j == nil {
-		return false, err
-	}
-	if err := w.Process(ctx, j); err != nil && !errors.Is(err, ErrClaimLost) {
-		return true, err
-	}
-	return true, nil
-}
-
-// Wake makes Run look for work now.
-func (w *Worker) Wake() {
-	select {
-	case w.wake <- struct{}{}:
-	default:
-	}
-}
-
-// Run processes specs until ctx ends: whatever is due, then again every
-// Poll or when woken.
-func (w *Worker) Run(ctx context.Context) {
-	t := time.NewTicker(w.opt.Poll)
-	defer t.Stop()
-	for {
-		for ctx.Err() == nil {
-			did, err := w.Step(ctx)
-			if err != nil && ctx.Err() == nil {
-				w.opt.Log.Error("processing an OpenAPI spec", "error", err)
-				break
-			}
-			if !did {
-				break
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		case <-w.wake:
-		}
-	}
 }

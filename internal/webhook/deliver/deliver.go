@@ -4,16 +4,10 @@
 // webhook), to its endpoint through the SSRF-safe dialer, and records the
 // attempt.
 //
-// Any number of servers may run a worker against one database. A delivery
-// is claimed as the OpenAPI worker claims a spec (store.Claim): on PostgreSQL a SELECT
-// ... FOR UPDATE SKIP LOCKED picks it, so concurrent workers pick different
-// deliveries without waiting on each other; on SQLite, which has one writer
-// at a time, a conditional UPDATE takes it only if it is still due. A claim
-// is a lease (claimed_until) with a token (claimed_by): a worker that dies
-// mid-attempt leaves a lease that ends, and another worker then sends the
-// delivery again. An attempt is recorded only with a conditional UPDATE
-// that requires the worker's token. So a delivery is sent once unless a
-// worker dies or outlives its lease between sending and recording, the
+// Any number of servers may run a worker against one database: a delivery
+// is claimed under a lease (package lease), and an attempt is recorded
+// only while the claim holds. So a delivery is sent once unless a worker
+// dies or outlives its lease between sending and recording, the
 // at-least-once case every receiver must handle: the event ID repeats, and
 // receivers deduplicate on it.
 //
@@ -27,8 +21,6 @@ package deliver
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -44,6 +36,7 @@ import (
 	"github.com/bindery/bindery/ent/webhookendpoint"
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/importer"
+	"github.com/bindery/bindery/internal/lease"
 	"github.com/bindery/bindery/internal/secrets"
 	"github.com/bindery/bindery/internal/store"
 	"github.com/bindery/bindery/internal/webhook"
@@ -51,7 +44,6 @@ import (
 
 // Defaults of Options.
 const (
-	DefaultLease    = 2 * time.Minute
 	DefaultTimeout  = 10 * time.Second
 	DefaultPoll     = 5 * time.Second
 	DefaultMaxBytes = 64 << 10
@@ -63,8 +55,8 @@ const (
 
 // Options configure a Worker. Zero values take the defaults.
 type Options struct {
-	// Lease is how long a claim lasts; it must outlast an attempt, which
-	// Timeout bounds.
+	// Lease is how long a claim lasts (lease.DefaultLease); it must
+	// outlast an attempt, which Timeout bounds.
 	Lease time.Duration
 	// Timeout bounds one request, the response included.
 	Timeout time.Duration
@@ -89,9 +81,6 @@ type Options struct {
 }
 
 func (o Options) withDefaults() Options {
-	if o.Lease <= 0 {
-		o.Lease = DefaultLease
-	}
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
 	}
@@ -121,14 +110,16 @@ func (o Options) withDefaults() Options {
 
 // ErrClaimLost is the end of an attempt whose claim another worker took:
 // its result was not recorded.
-var ErrClaimLost = errors.New("the claim on the delivery was lost")
+var ErrClaimLost = lease.ErrLost
 
-// Worker sends webhook deliveries.
+// Worker sends webhook deliveries. Its runner claims them (Claim, Step,
+// Drain) and runs the loop (Run, Wake); at every poll it prunes old
+// deliveries.
 type Worker struct {
+	*lease.Runner[*Job]
 	client *ent.Client
 	opt    Options
 	http   *http.Client
-	wake   chan struct{}
 }
 
 // New returns a worker over client.
@@ -145,12 +136,15 @@ func New(client *ent.Client, opt Options) *Worker {
 		MaxIdleConns:           10,
 		IdleConnTimeout:        30 * time.Second,
 	}
-	return &Worker{client: client, opt: opt, wake: make(chan struct{}, 1), http: &http.Client{
+	w := &Worker{client: client, opt: opt, http: &http.Client{
 		Transport: transport, Timeout: opt.Timeout,
 		// A redirect is not followed: the endpoint registered is the one
 		// that answers.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}}
+	w.Runner = lease.New(client, lease.Config{What: "a webhook delivery", Lease: opt.Lease, Poll: opt.Poll,
+		Now: opt.Now, Log: opt.Log}, lease.Jobs[*Job]{Find: find, Take: take, Load: w.load, Process: w.Process, Tidy: w.tidy})
+	return w
 }
 
 // Job is a claimed delivery.
@@ -173,45 +167,29 @@ func due(now time.Time) predicate.WebhookDelivery {
 	)
 }
 
-func newToken() string {
-	b := make([]byte, 16)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
+// find returns the deliveries due at now, the earliest due first.
+func find(ctx context.Context, tx *ent.Client, now time.Time, limit int, lock bool) ([]string, error) {
+	q := tx.WebhookDelivery.Query().Where(due(now)).Order(webhookdelivery.ByNextAttemptAt(), webhookdelivery.ByID()).Limit(limit)
+	if lock {
+		q.ForUpdate(sql.WithLockAction(sql.SkipLocked), sql.WithLockTables(webhookdelivery.Table))
+	}
+	return q.IDs(reads(ctx))
 }
 
-// candidates is how many due deliveries a claim on SQLite tries.
-const candidates = 8
+// take claims a delivery still due.
+func take(ctx context.Context, tx *ent.Client, id string, c lease.Claim) (bool, error) {
+	n, err := tx.WebhookDelivery.Update().Where(webhookdelivery.ID(id), due(c.At)).
+		SetClaimedBy(c.Token).SetClaimedUntil(c.Until).Save(ctx)
+	return n == 1, err
+}
 
-// Claim claims one due delivery and returns its job, or nil when none is
-// due.
-func (w *Worker) Claim(ctx context.Context) (*Job, error) {
-	now := w.opt.Now().UTC()
-	token := newToken()
-	claim := func(ctx context.Context, tx *ent.Client, id string) (bool, error) {
-		n, err := tx.WebhookDelivery.Update().Where(webhookdelivery.ID(id), due(now)).
-			SetClaimedBy(token).SetClaimedUntil(now.Add(w.opt.Lease)).Save(ctx)
-		return n == 1, err
-	}
-	order := []webhookdelivery.OrderOption{webhookdelivery.ByNextAttemptAt(), webhookdelivery.ByID()}
-	claimed, err := store.Claim{Candidates: candidates, Take: claim,
-		Find: func(ctx context.Context, tx *ent.Client, limit int, skipLocked bool) ([]string, error) {
-			q := tx.WebhookDelivery.Query().Where(due(now)).Order(order...).Limit(limit)
-			if skipLocked {
-				q.ForUpdate(sql.WithLockAction(sql.SkipLocked), sql.WithLockTables(webhookdelivery.Table))
-			}
-			return q.IDs(reads(ctx))
-		}}.One(ctx, w.client)
+// load reads a claimed delivery with its endpoint.
+func (w *Worker) load(ctx context.Context, id string, c lease.Claim) (*Job, error) {
+	d, err := w.client.WebhookDelivery.Query().Where(webhookdelivery.ID(id)).WithEndpoint().Only(reads(ctx))
 	if err != nil {
-		return nil, fmt.Errorf("claiming a webhook delivery: %w", err)
+		return nil, err
 	}
-	if claimed == "" {
-		return nil, nil
-	}
-	d, err := w.client.WebhookDelivery.Query().Where(webhookdelivery.ID(claimed)).WithEndpoint().Only(reads(ctx))
-	if err != nil {
-		return nil, fmt.Errorf("reading a claimed webhook delivery: %w", err)
-	}
-	return &Job{Delivery: d, Token: token}, nil
+	return &Job{Delivery: d, Token: c.Token}, nil
 }
 
 // send makes one attempt at a delivery and returns its record and whether
@@ -228,7 +206,7 @@ func (w *Worker) send(ctx context.Context, j *Job) (a webhook.Attempt, ok, retry
 		fail("Bindery has no secret key (BINDERY_SECRET_KEY) to open the signing secret")
 		return a, false, true
 	}
-	secret, err := w.opt.Box.Open(ep.Secret, ep.ID+"/secret")
+	secret, err := w.opt.Box.Open(ep.Secret, secrets.WebhookAD(ep.ID))
 	if err != nil {
 		fail("the signing secret does not open with this server's key")
 		return a, false, true
@@ -360,31 +338,6 @@ func deref(s *string) string {
 	return *s
 }
 
-// Step claims one due delivery and sends it; it reports whether there was
-// one. A lost claim is no error: another worker took over.
-func (w *Worker) Step(ctx context.Context) (bool, error) {
-	j, err := w.Claim(ctx)
-	if err != nil || j == nil {
-		return false, err
-	}
-	if err := w.Process(ctx, j); err != nil && !errors.Is(err, ErrClaimLost) {
-		return true, err
-	}
-	return true, nil
-}
-
-// Drain sends every delivery due now, and returns how many it attempted.
-func (w *Worker) Drain(ctx context.Context) (int, error) {
-	n := 0
-	for {
-		did, err := w.Step(ctx)
-		if err != nil || !did {
-			return n, err
-		}
-		n++
-	}
-}
-
 // Prune deletes the deliveries older than the retention that are no longer
 // pending, and returns how many.
 func (w *Worker) Prune(ctx context.Context) (int, error) {
@@ -398,31 +351,9 @@ func (w *Worker) Prune(ctx context.Context) (int, error) {
 	return n, err
 }
 
-// Wake makes Run look for work now.
-func (w *Worker) Wake() {
-	select {
-	case w.wake <- struct{}{}:
-	default:
-	}
-}
-
-// Run sends deliveries until ctx ends: whatever is due, then again every
-// Poll or when woken; it prunes old deliveries every Poll.
-func (w *Worker) Run(ctx context.Context) {
-	t := time.NewTicker(w.opt.Poll)
-	defer t.Stop()
-	for {
-		if _, err := w.Drain(ctx); err != nil && ctx.Err() == nil {
-			w.opt.Log.Error("sending webhook deliveries", "error", err)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if _, err := w.Prune(ctx); err != nil && ctx.Err() == nil {
-				w.opt.Log.Error("pruning webhook deliveries", "error", err)
-			}
-		case <-w.wake:
-		}
+// tidy prunes old deliveries, at every poll of Run.
+func (w *Worker) tidy(ctx context.Context) {
+	if _, err := w.Prune(ctx); err != nil && ctx.Err() == nil {
+		w.opt.Log.Error("pruning webhook deliveries", "error", err)
 	}
 }

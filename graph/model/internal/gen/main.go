@@ -30,7 +30,7 @@ type connection struct {
 
 // connections lists the types that have a GraphQL connection. Adding a type
 // here is all a new connection needs: its complexity weight follows from the
-// schema (see graph.weighted).
+// schema (see querycost.Weighted).
 var connections = []connection{
 	{name: "APIToken", node: "ent.APIToken"},
 	{name: "ChangeRequest", node: "ent.ChangeRequest"},

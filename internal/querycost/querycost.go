@@ -1,4 +1,6 @@
-package graph
+// Package querycost weighs GraphQL fields for the complexity limit, so that
+// the limit bounds the rows a query may load.
+package querycost
 
 import (
 	"context"
@@ -10,23 +12,23 @@ import (
 	"github.com/bindery/bindery/internal/page"
 )
 
-// weighted is the executable schema with the cost of every connection field
+// Weighted is the executable schema with the cost of every connection field
 // derived from the schema itself: a field whose type is a connection costs 1
 // plus its items' cost times the number of items it may return (first or
 // last, else the default page). So no connection can be added without a
 // weight, and the complexity limit bounds the rows a query may load. A few
 // fields that compute much on each call cost more (costly).
-type weighted struct {
+type Weighted struct {
 	graphql.ExecutableSchema
 }
 
 // Complexity weighs connection fields and leaves the rest to gqlgen.
-func (w weighted) Complexity(ctx context.Context, typeName, field string, child int, args map[string]any) (int, bool) {
+func (w Weighted) Complexity(ctx context.Context, typeName, field string, child int, args map[string]any) (int, bool) {
 	if c, ok := costly[typeName+"."+field]; ok {
 		return c + child, true
 	}
 	if def := w.Schema().Types[typeName]; def != nil {
-		if f := def.Fields.ForName(field); f != nil && isConnection(f.Type.Name()) {
+		if f := def.Fields.ForName(field); f != nil && IsConnection(f.Type.Name()) {
 			return connectionCost(child, intArg(args, "first"), intArg(args, "last")), true
 		}
 	}
@@ -37,8 +39,8 @@ func (w weighted) Complexity(ctx context.Context, typeName, field string, child 
 // page's document converts up to 1 MiB of markdown, a comment's up to 64 KiB.
 var costly = map[string]int{"RevisionPage.document": 50, "CommentBody.document": 4}
 
-// isConnection reports whether a type name is a Relay connection's.
-func isConnection(typeName string) bool { return strings.HasSuffix(typeName, "Connection") }
+// IsConnection reports whether a type name is a Relay connection's.
+func IsConnection(typeName string) bool { return strings.HasSuffix(typeName, "Connection") }
 
 // intArg reads an integer argument as gqlgen passes raw arguments: an
 // int64 literal, or a variable's JSON number.

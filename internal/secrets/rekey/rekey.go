@@ -1,4 +1,7 @@
-package graph
+// Package rekey re-encrypts the secrets stored in the database under a new
+// key (the `bindery secrets rotate` command), and opens a stored secret for
+// the checks of tests and tools.
+package rekey
 
 import (
 	"context"
@@ -8,13 +11,13 @@ import (
 	"github.com/bindery/bindery/internal/secrets"
 )
 
-// RotateSecrets re-encrypts every integration's secrets and every webhook
+// Rotate re-encrypts every integration's secrets and every webhook
 // endpoint's signing secret from the old key to the new one, in one
 // transaction: every value opens with the old key and is sealed again with
 // the new, or nothing changes. It returns the number
 // of values re-encrypted. It runs outside any request, on a client without
 // the read guard (the `bindery secrets rotate` command's).
-func RotateSecrets(ctx context.Context, client *ent.Client, oldKey, newKey string) (int, error) {
+func Rotate(ctx context.Context, client *ent.Client, oldKey, newKey string) (int, error) {
 	from, err := secrets.FromBase64(oldKey)
 	if err != nil {
 		return 0, fmt.Errorf("the old key: %w", err)
@@ -46,7 +49,7 @@ func reseal(ctx context.Context, c *ent.Client, from, to *secrets.Box) (int, err
 		}
 		out := make(map[string]string, len(i.Secrets))
 		for name, sealed := range i.Secrets {
-			if out[name], err = from.Reseal(to, sealed, i.ID+"/"+name); err != nil {
+			if out[name], err = from.Reseal(to, sealed, secrets.IntegrationAD(i.ID, name)); err != nil {
 				// The message names the secret, never its value.
 				return 0, fmt.Errorf("the secret %q of integration %s: %w", name, i.ID, err)
 			}
@@ -57,13 +60,13 @@ func reseal(ctx context.Context, c *ent.Client, from, to *secrets.Box) (int, err
 			return 0, err
 		}
 	}
-	// Webhook endpoints' signing secrets (see webhookSecretAD).
+	// Webhook endpoints' signing secrets.
 	eps, err := c.WebhookEndpoint.Query().Select("id", "secret", "updated_at").All(ctx)
 	if err != nil {
 		return 0, err
 	}
 	for _, x := range eps {
-		sealed, err := from.Reseal(to, x.Secret, webhookSecretAD(x.ID))
+		sealed, err := from.Reseal(to, x.Secret, secrets.WebhookAD(x.ID))
 		if err != nil {
 			return 0, fmt.Errorf("the signing secret of webhook endpoint %s: %w", x.ID, err)
 		}
@@ -89,5 +92,5 @@ func OpenSecret(key string, i *ent.Integration, name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return box.Open(i.Secrets[name], i.ID+"/"+name)
+	return box.Open(i.Secrets[name], secrets.IntegrationAD(i.ID, name))
 }
