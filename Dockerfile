@@ -1,6 +1,6 @@
-# Bindery's container image: a static, CGO-free binary (built by `make
-# release`, as `make test` builds it) on a distroless base, running as a
-# non-root user with its SQLite database in the /data volume.
+# Bindery's container image: a static, CGO-free, stripped binary (built by
+# `make release`, as `make test` builds it) on a distroless base, running as
+# a non-root user with its SQLite database in the /data volume.
 #
 #   docker build --build-arg COMMIT=$(git rev-parse HEAD) -t bindery .
 #   docker run -p 8080:8080 -v bindery-data:/data bindery

@@ -19,15 +19,20 @@ VERSION ?= $(shell git describe --tags --exact-match 2>/dev/null)
 # The commit, for builds without the .git directory (a container build
 # passes it as a build argument); a checkout's build information has it too.
 COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null)
-BUILD_FLAGS = -buildvcs=auto -ldflags "-X main.version=$(VERSION) -X main.commit=$(COMMIT)"
+VERSION_LDFLAGS = -X main.version=$(VERSION) -X main.commit=$(COMMIT)
+BUILD_FLAGS = -buildvcs=auto -ldflags "$(VERSION_LDFLAGS)"
+# The release leaves out the symbol table and DWARF (-s -w): a debugger needs
+# them, a server does not. Stack traces, profiles and the build information
+# of `bindery version` do not come from them, and stay.
+RELEASE_FLAGS = -buildvcs=auto -trimpath -ldflags "-s -w $(VERSION_LDFLAGS)"
 
 build:
 	$(GO) build $(BUILD_FLAGS) -o $(BIN) ./cmd/bindery
 
-# The binary of the container image (Dockerfile): static, without cgo, and
-# without the paths of the machine that built it.
+# The binary of the container image (Dockerfile): static, without cgo,
+# without the paths of the machine that built it, and stripped.
 release:
-	CGO_ENABLED=0 $(GO) build -trimpath $(BUILD_FLAGS) -o $(BIN) ./cmd/bindery
+	CGO_ENABLED=0 $(GO) build $(RELEASE_FLAGS) -o $(BIN) ./cmd/bindery
 
 # The owner's API token is kept beside the database ($(DB).token, mode 0600)
 # and shown at every start; a new one, valid for TOKEN_TTL (0: forever), is

@@ -63,7 +63,10 @@ func main() {
 			gen.FeatureExecQuery,
 			gen.FeatureIntercept,
 		},
-	}, entc.Extensions(ex), entc.TemplateFiles("template/scan.tmpl"))
+	}, entc.Extensions(ex), entc.TemplateFiles("template/scan.tmpl"),
+		// The schema's entgql annotations exist under this tag only (see
+		// schema/internal/entgql), so that the server does not link entgql.
+		entc.BuildTags("entc"))
 	if err != nil {
 		log.Fatalf("running ent codegen: %v", err)
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/bindery/bindery/ent"
-	"github.com/bindery/bindery/ent/schema"
+	"github.com/bindery/bindery/internal/clock"
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/server/servertest"
 )
@@ -68,7 +68,7 @@ func lsTalk(t *testing.T, e *servertest.Env, n int) lsTalkIDs {
 				SetRevisionID(place.rev).SetPageID(page).SetNodeID("n1").SetBody(fmt.Sprintf("Comment %d", i)).
 				SetPostedByID(by).AddMentionIDs(by)
 			if i%2 == 1 {
-				b.SetStatus(enum.CommentStatusResolved).SetResolvedByID(e.Owner.ID).SetResolvedAt(schema.Now())
+				b.SetStatus(enum.CommentStatusResolved).SetResolvedByID(e.Owner.ID).SetResolvedAt(clock.Now())
 			}
 			c, err := b.Save(ctx)
 			require.NoError(t, err)

@@ -15,8 +15,8 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 
 	"github.com/bindery/bindery/ent"
-	"github.com/bindery/bindery/ent/schema"
 	"github.com/bindery/bindery/graph/generated"
+	"github.com/bindery/bindery/internal/clock"
 	"github.com/bindery/bindery/internal/config"
 	"github.com/bindery/bindery/internal/content"
 	"github.com/bindery/bindery/internal/events"
@@ -110,7 +110,7 @@ func WithLogger(l *slog.Logger) Option { return func(r *Resolver) { r.log = l } 
 
 // New returns the application layer over client.
 func New(client *ent.Client, cfg config.Config, opts ...Option) *Resolver {
-	r := &Resolver{client: client, cfg: cfg, now: schema.Now, log: slog.Default(), batchWait: batchWait,
+	r := &Resolver{client: client, cfg: cfg, now: clock.Now, log: slog.Default(), batchWait: batchWait,
 		objectCache: content.NewCache(objectCacheBytes), bus: events.NewMemory(), statements: store.NewStatements(),
 		viewers: newViewerCache()}
 	if drv := client.Driver(); drv != nil {

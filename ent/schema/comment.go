@@ -1,7 +1,6 @@
 package schema
 
 import (
-	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
@@ -9,6 +8,8 @@ import (
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
 
+	"github.com/bindery/bindery/ent/schema/internal/entgql"
+	"github.com/bindery/bindery/internal/clock"
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/id"
 	"github.com/bindery/bindery/internal/validate"
@@ -43,7 +44,7 @@ func (Comment) Fields() []ent.Field {
 			Comment("OPEN, or RESOLVED once someone resolved the thread.").
 			Annotations(gqlEnum("CommentStatus")...),
 		field.String("posted_by_id").Optional().Nillable().Immutable().Annotations(internal()),
-		field.Time("posted_at").Annotations(dateTime).Immutable().Default(Now).Comment("When it was posted."),
+		field.Time("posted_at").Annotations(dateTime).Immutable().Default(clock.Now).Comment("When it was posted."),
 		field.Time("edited_at").Annotations(dateTime).Optional().Nillable().
 			Comment("When its body was last edited; null when never."),
 		field.Time("resolved_at").Annotations(dateTime).Optional().Nillable().
@@ -102,7 +103,7 @@ func (CommentReply) Fields() []ent.Field {
 		// body is the reply's markdown; GraphQL shows it as a CommentBody.
 		field.Text("body").Validate(validate.CommentMarkdown).Annotations(internal()),
 		field.String("posted_by_id").Optional().Nillable().Immutable().Annotations(internal()),
-		field.Time("posted_at").Annotations(dateTime).Immutable().Default(Now).Comment("When it was posted."),
+		field.Time("posted_at").Annotations(dateTime).Immutable().Default(clock.Now).Comment("When it was posted."),
 		field.Time("edited_at").Annotations(dateTime).Optional().Nillable().
 			Comment("When its body was last edited; null when never."),
 	}

@@ -1,7 +1,6 @@
 package schema
 
 import (
-	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
@@ -9,6 +8,8 @@ import (
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
 
+	"github.com/bindery/bindery/ent/schema/internal/entgql"
+	"github.com/bindery/bindery/internal/clock"
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/id"
 	"github.com/bindery/bindery/internal/validate"
@@ -238,7 +239,7 @@ func (ContentObject) Fields() []ent.Field {
 		field.Enum("kind").GoType(enum.ObjectKind("")).Immutable(),
 		field.Bytes("data").Immutable(),
 		field.Int64("size").Immutable(),
-		field.Time("created_at").Annotations(dateTime).Immutable().Default(Now),
+		field.Time("created_at").Annotations(dateTime).Immutable().Default(clock.Now),
 	}
 }
 

@@ -2,6 +2,10 @@
 // is an ent type here; GraphQL object types are generated from it by entgql
 // (see ../entc.go), and field limits live in the field validators so that no
 // transport can skip them.
+//
+// The server links this package (for its defaults, validators and hooks), so
+// it takes entgql's annotations from internal/entgql, which has them only
+// when entc loads the schema: entgql itself would link the code generators.
 package schema
 
 import (
@@ -9,13 +13,14 @@ import (
 	"reflect"
 	"time"
 
-	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
 	"entgo.io/ent/dialect"
 	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/mixin"
 
+	"github.com/bindery/bindery/ent/schema/internal/entgql"
+	"github.com/bindery/bindery/internal/clock"
 	"github.com/bindery/bindery/internal/id"
 )
 
@@ -46,19 +51,14 @@ func (m IDMixin) Fields() []ent.Field {
 	}
 }
 
-// Now is the clock of stored timestamps: UTC, truncated to milliseconds, so a
-// timestamp reads back identically from SQLite and PostgreSQL and prints the
-// same in /v1 and GraphQL.
-func Now() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }
-
 // TimeMixin adds createdAt and updatedAt.
 type TimeMixin struct{ mixin.Schema }
 
 // Fields of the TimeMixin.
 func (TimeMixin) Fields() []ent.Field {
 	return []ent.Field{
-		field.Time("created_at").Annotations(dateTime).Immutable().Default(Now).Comment("When it was created."),
-		field.Time("updated_at").Annotations(dateTime).Default(Now).UpdateDefault(Now).Comment("When it last changed."),
+		field.Time("created_at").Annotations(dateTime).Immutable().Default(clock.Now).Comment("When it was created."),
+		field.Time("updated_at").Annotations(dateTime).Default(clock.Now).UpdateDefault(clock.Now).Comment("When it last changed."),
 	}
 }
 
@@ -143,11 +143,11 @@ type CreatedMixin struct{ mixin.Schema }
 
 // Fields of the CreatedMixin.
 func (CreatedMixin) Fields() []ent.Field {
-	return []ent.Field{field.Time("created_at").Annotations(dateTime).Immutable().Default(Now).Comment("When it was created.")}
+	return []ent.Field{field.Time("created_at").Annotations(dateTime).Immutable().Default(clock.Now).Comment("When it was created.")}
 }
 
 // internal marks a field that never appears in GraphQL.
-func internal() entgql.Annotation { return entgql.Skip(entgql.SkipAll) }
+func internal() schema.Annotation { return entgql.Skip(entgql.SkipAll) }
 
 // gqlEnum names the hand-written GraphQL enum of an enum field. The enum's
 // values are the upper snake case of the wire values (see package enum), so

@@ -1,7 +1,6 @@
 package schema
 
 import (
-	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
@@ -9,6 +8,8 @@ import (
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
 
+	"github.com/bindery/bindery/ent/schema/internal/entgql"
+	"github.com/bindery/bindery/internal/clock"
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/id"
 	"github.com/bindery/bindery/internal/validate"
@@ -106,7 +107,7 @@ func (Member) Fields() []ent.Field {
 		field.Enum("role").GoType(enum.Role("")).Optional().Nillable(),
 		field.Bool("disabled").Default(false),
 		field.Bool("sso").Default(false),
-		field.Time("joined_at").Annotations(dateTime).Immutable().Default(Now),
+		field.Time("joined_at").Annotations(dateTime).Immutable().Default(clock.Now),
 		field.Time("last_seen_at").Annotations(dateTime).Optional().Nillable(),
 	}
 }
