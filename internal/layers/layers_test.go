@@ -70,6 +70,7 @@ var placement = map[string]layer{
 	"internal/condition":            base,
 	"internal/config":               base,
 	"internal/content":              base,
+	"internal/doclinks":             outside, // a test of the docs' links
 	"internal/document":             base,
 	"internal/enum":                 base,
 	"internal/enum/internal/gen":    outside, // generator of the enumerations
@@ -79,6 +80,7 @@ var placement = map[string]layer{
 	"internal/importer":             base,
 	"internal/integration":          base,
 	"internal/layers":               outside, // this test
+	"internal/lease":                base,
 	"internal/links":                base,
 	"internal/logctx":               base,
 	"internal/mail":                 base,
@@ -89,8 +91,10 @@ var placement = map[string]layer{
 	"internal/page":                 base,
 	"internal/pdf":                  base,
 	"internal/purge":                base,
+	"internal/querycost":            base,
 	"internal/search":               base,
 	"internal/secrets":              base,
+	"internal/secrets/rekey":        base,
 	"internal/signedurl":            base,
 	"internal/sitecustom":           base,
 	"internal/store":                base,
