@@ -60,7 +60,7 @@ const verifiedGQLGen = "v0.17.95"
 const verifiedEnt = "v0.14.5"
 
 // norewriteTag is the build tag under which gqlgen's output is used as it
-// is, and server.postTransport is gqlgen's.
+// is, and the server answers POST requests with gqlgen's transport.
 const norewriteTag = "bindery_norewrite"
 
 const (
