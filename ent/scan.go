@@ -5,7 +5,6 @@ package ent
 import (
 	"database/sql/driver"
 	"fmt"
-	"reflect"
 	"strings"
 
 	"entgo.io/ent/dialect/sql"
@@ -96,46 +95,6 @@ func ScanJoined[A, B any](rows *sql.Rows, a RowPart[A], b RowPart[B]) ([]*A, []*
 		as, bs = append(as, x), append(bs, y)
 	}
 	return as, bs, rows.Err()
-}
-
-// reusedValues returns a ScanValues that allocates the scan destinations of
-// a statement's rows for its first row, and hands the same ones to every
-// later row, since assignValues copies what they hold into the row's entity
-// (a string, a time, the slice of bytes database/sql made for the row). A
-// destination of a column the entity does not know (sql.UnknownType, such
-// as a count a modifier selects) is new for every row: the entity keeps it
-// for Value. A destination a column of every row, 13 for a change
-// request's, was a sixth of a nested read's allocations (graph/nested.go).
-// A count, which scans no entity, has no ScanValues and keeps none.
-func reusedValues(scan func(columns []string) ([]any, error)) func(columns []string) ([]any, error) {
-	if scan == nil {
-		return nil
-	}
-	var values []any
-	var unknown []int // the columns whose destinations are new for every row
-	return func(columns []string) ([]any, error) {
-		if values == nil || len(values) != len(columns) {
-			v, err := scan(columns)
-			if err != nil {
-				return nil, err
-			}
-			values, unknown = v, unknown[:0]
-			for i, d := range v {
-				if _, ok := d.(*sql.UnknownType); ok {
-					unknown = append(unknown, i)
-				}
-			}
-			return v, nil
-		}
-		// sqlgraph replaced each unknown destination in the slice it was
-		// given by one of the column's type (sql.ScanTypeOf), which reads
-		// the types of all the row's columns: a new one of that type spares
-		// it that for every later row.
-		for _, i := range unknown {
-			values[i] = reflect.New(reflect.TypeOf(values[i]).Elem()).Interface()
-		}
-		return values, nil
-	}
 }
 
 // ScanRows reads rows of the APIToken table into entities bound to the

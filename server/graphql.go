@@ -16,6 +16,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/bindery/bindery/graph/gqlexec"
 	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/logctx"
@@ -36,7 +37,7 @@ func (s *Server) graphqlHandler() http.Handler {
 	srv.AddTransport(transport.SSE{KeepAlivePingInterval: s.cfg.SubscriptionKeepAlive})
 	srv.AddTransport(transport.Options{AllowedMethods: []string{http.MethodGet, http.MethodPost, http.MethodOptions}})
 	srv.AddTransport(transport.GET{})
-	srv.AddTransport(postTransport{}) // transport.POST, writing its answers faster (graphqlpost.go)
+	srv.AddTransport(newPostTransport()) // transport.POST, writing its answers faster (graphqlpost.go)
 	// GraphQL multipart requests carry uploads. The body may exceed the file
 	// limit by the operations and map parts; the resolver checks the file.
 	srv.AddTransport(transport.MultipartForm{MaxUploadSize: s.cfg.MaxUploadBytes + 1<<20, MaxMemory: 8 << 20})
@@ -59,11 +60,16 @@ func (s *Server) graphqlHandler() http.Handler {
 	// Metrics, the access log's operation name, and spans when tracing:
 	// outside the deadline, so that they see the operations it ends.
 	srv.Use(graphqlObserver{s.obs})
+	// Field middleware, each around those installed before it. Both are for
+	// resolvers only: a field read straight from a struct calls none, has
+	// nothing to stop or trace, and the generated code writes it without
+	// them (gqlexec.Plain). Field middleware installed any other way makes
+	// every field go through it.
+	srv.Use(gqlexec.ResolversOnly{Name: "StopWhenDone", Func: stopWhenDone})
 	if s.obs.tracer != nil {
-		srv.Use(graphqlTracer{s.obs})
+		srv.Use(gqlexec.ResolversOnly{Name: "FieldTracer", Func: graphqlTracer{s.obs}.InterceptField})
 	}
 	srv.AroundOperations(s.operationDeadline)
-	srv.AroundFields(stopWhenDone)
 	srv.AroundResponses(s.oneEndError)
 	srv.SetErrorPresenter(s.presentGraphQLError)
 	srv.SetRecoverFunc(func(ctx context.Context, p any) error {

@@ -1,3 +1,5 @@
+//go:build !bindery_norewrite
+
 package server
 
 import (

@@ -30,11 +30,15 @@ import (
 //     enum's `return v`, an optional scalar's nil check, or a required
 //     scalar from a producer that never answers null (neverNull).
 //
-// Such a field cannot panic, cannot fail, and has nothing for a middleware
-// to stop: Bindery's field middleware stops fields once the request is
-// over, and its tracer traces resolvers only. Its body becomes
-// `return ec.marshalX(ctx, field.Selections, obj.F)`, which writes the same
-// JSON. Everything else keeps gqlgen's code. The rewrite fails when it
+// Such a field cannot panic and cannot fail, but a field middleware may
+// still want to see it (an authorization check, per-field tracing), so the
+// shortcut is taken only when the operation has no field middleware but
+// gqlexec.ResolversOnly's (gqlexec.Plain, one comparison): the field's body
+// starts with `if gqlexec.Plain(ec.OperationContext) { return
+// ec.marshalX(ctx, field.Selections, obj.F) }`, which writes the JSON
+// ResolveField would, and goes on with gqlgen's code otherwise. A directive
+// on the field gives it a middleware chain, so it never qualifies.
+// Everything else keeps gqlgen's code alone. The rewrite fails when it
 // qualifies no field at all, as it would if a gqlgen upgrade changed the
 // shape of the generated code.
 func direct(src []byte) ([]byte, int, error) {
@@ -62,10 +66,11 @@ func direct(src []byte) ([]byte, int, error) {
 		if !ok {
 			continue
 		}
+		at := fset.Position(fn.Body.Lbrace).Offset + 1
 		edits = append(edits, edit{
-			from: fset.Position(fn.Body.Lbrace).Offset + 1,
-			to:   fset.Position(fn.Body.Rbrace).Offset,
-			text: "\n\treturn ec." + marshal + "(ctx, field.Selections, obj." + field + ")\n",
+			from: at,
+			to:   at,
+			text: "\n\tif gqlexec.Plain(ec.OperationContext) {\n\t\treturn ec." + marshal + "(ctx, field.Selections, obj." + field + ")\n\t}",
 		})
 	}
 	if len(edits) == 0 {

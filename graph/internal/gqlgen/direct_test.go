@@ -88,7 +88,8 @@ func TestDirect(t *testing.T) {
 			out, n, err := direct([]byte(src))
 			require.NoError(t, err)
 			want := "func (ec *executionContext) _T_name(ctx context.Context, field graphql.CollectedField, obj *ent.T) " +
-				"(ret graphql.Marshaler) {\n\treturn ec." + c.marshal + "(ctx, field.Selections, obj.Name)\n}"
+				"(ret graphql.Marshaler) {\n\tif gqlexec.Plain(ec.OperationContext) {\n\t\treturn ec." + c.marshal +
+				"(ctx, field.Selections, obj.Name)\n\t}\n\treturn graphql.ResolveField("
 			if c.direct {
 				require.Equal(t, 2, n)
 				require.Contains(t, string(out), want)

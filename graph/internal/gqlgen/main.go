@@ -1,39 +1,67 @@
 // Command gqlgen runs gqlgen's code generator as `gqlgen generate` does,
-// with gqlgen.yml, and then makes these rewrites in the generated code:
-//   - lists of objects are marshalled with gqlexec.MarshalSlice instead of
-//     graphql.MarshalSliceConcurrently (see package graph/gqlexec for why);
-//   - fields read straight from their object's struct are marshalled
-//     without graphql.ResolveField (see direct.go);
-//   - an object computes its path for deferred fragments (@defer) only when
-//     it has some: graphql.GetPath walks the field contexts up to the root
-//     and allocates the path, for every object of every response, and
-//     ProcessDeferredGroup returns at once without deferred fragments. That
-//     was 9% of the CPU of a nested read of 500 change requests;
-//   - no map of the input unmarshallers is built for each operation (see
-//     unmarshalers.go);
-//   - an object's answer is written by gqlexec.Object, not by its field
-//     set (see there for why);
-//   - an object makes the field set and the map of its deferred fragments
-//     when its first deferred field needs them, not always: two
-//     allocations for each of the thousand objects of a nested read, and
-//     almost no operation defers anything.
+// with gqlgen.yml, keeps its output as it is for builds with the
+// bindery_norewrite tag (generated_norewrite.go), and then makes these
+// rewrites in the generated code, named as -without takes them:
+//   - slices: lists of objects are marshalled with gqlexec.MarshalSlice
+//     instead of graphql.MarshalSliceConcurrently (see package
+//     graph/gqlexec for why);
+//   - direct: fields read straight from their object's struct are
+//     marshalled without graphql.ResolveField when the operation has no
+//     field middleware that needs them (see direct.go);
+//   - defer-path: an object computes its path for deferred fragments
+//     (@defer) only when it has some: graphql.GetPath walks the field
+//     contexts up to the root and allocates the path, for every object of
+//     every response, and ProcessDeferredGroup returns at once without
+//     deferred fragments;
+//   - unmarshalers: no map of the input unmarshallers is built for each
+//     operation (see unmarshalers.go);
+//   - object: an object's answer is written by gqlexec.Object, not by its
+//     field set (see there for why);
+//   - defer-sets: an object makes the field set and the map of its
+//     deferred fragments when its first deferred field needs them, not
+//     always: two allocations for each object, and almost no operation
+//     defers anything.
 //
 // gqlgen has no option or plugin hook for either: its exec template writes
 // that code. Each rewrite fails loudly when the generated code stops having
-// the shape it expects, as a gqlgen upgrade might; drop them when gqlgen
-// does the same itself.
+// the shape it expects, and generation fails when gqlgen is not the
+// version they were verified against (verifiedGQLGen); drop them when
+// gqlgen does the same itself.
+//
+// -rewrite-only rewrites the kept output again without running gqlgen,
+// and -without leaves out some rewrites: with both, the variants of an A/B
+// measurement are made in seconds (docs/architecture.md, "Rewrites of
+// generated code").
 package main
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"log"
 	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
 
 	"github.com/99designs/gqlgen/api"
 	"github.com/99designs/gqlgen/codegen/config"
 	"golang.org/x/tools/imports"
 )
+
+// verifiedGQLGen is the gqlgen the rewrites were verified against: their
+// patterns match its output, the A/B measurement showed each one paying,
+// and the middleware test (graph/internal/gqlgen/testschema) passed.
+const verifiedGQLGen = "v0.17.95"
+
+// verifiedEnt is the ent that the rewrite of its row reading
+// (ent/template/scan.tmpl, reusedValues) was verified against: it hooks
+// into the query template and relies on how sqlgraph scans rows.
+const verifiedEnt = "v0.14.5"
+
+// norewriteTag is the build tag under which gqlgen's output is used as it
+// is, and the server answers POST requests with gqlgen's transport.
+const norewriteTag = "bindery_norewrite"
 
 const (
 	concurrent = "graphql.MarshalSliceConcurrently("
@@ -48,8 +76,9 @@ const (
 		Context:  ctx,
 	})
 `
-	fieldSet     = "\n\treturn out\n}\n"
-	objectAnswer = "\n\treturn gqlexec.Object(fields, out)\n}\n"
+	newFieldSet      = "out := graphql.NewFieldSet(fields)"
+	fieldSet         = "\n\treturn out\n}\n"
+	objectAnswerCode = "\n\treturn gqlexec.Object(fields, out)\n}\n"
 
 	deferredSets     = "\tdeferredFieldSet := graphql.NewFieldSet(nil)\n\tdeferLabelToView := make(map[string]*graphql.FieldSetView)\n"
 	deferredSetsLazy = "\tvar deferredFieldSet *graphql.FieldSet // made for the first deferred field\n\tvar deferLabelToView map[string]*graphql.FieldSetView\n"
@@ -71,16 +100,44 @@ const (
 )
 
 func main() {
-	if err := run(); err != nil {
+	if err := run(os.Args[1:]); err != nil {
 		fmt.Fprintln(os.Stderr, "gqlgen:", err)
 		os.Exit(1)
 	}
 }
 
-func run() error {
+func run(args []string) error {
+	fs := flag.NewFlagSet("gqlgen", flag.ContinueOnError)
+	rewriteOnly := fs.Bool("rewrite-only", false, "rewrite the kept output of gqlgen again, without running gqlgen")
+	without := fs.String("without", "", "comma-separated rewrites to leave out (for an A/B measurement)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	skip := map[string]bool{}
+	for _, name := range strings.Split(*without, ",") {
+		if name == "" {
+			continue
+		}
+		if !known(name) {
+			return fmt.Errorf("-without: no rewrite is named %q", name)
+		}
+		skip[name] = true
+	}
+	if err := checkVersion(); err != nil {
+		return err
+	}
 	cfg, err := config.LoadConfigFromDefaultLocations()
 	if err != nil {
 		return err
+	}
+	path := cfg.Exec.Filename
+	plainPath := filepath.Join(filepath.Dir(path), "generated_norewrite.go")
+	if *rewriteOnly {
+		src, err := os.ReadFile(plainPath)
+		if err != nil {
+			return err
+		}
+		return rewriteFile(path, bytes.Replace(src, []byte(buildLine(norewriteTag)), nil, 1), skip)
 	}
 	// gqlgen logs every binding it weighed on every run (a field that gets
 	// a resolver because no Go field matches, a type it cannot bind to):
@@ -93,53 +150,162 @@ func run() error {
 		_, _ = os.Stderr.Write(notes.Bytes())
 		return err
 	}
-	return rewrite(cfg.Exec.Filename)
-}
-
-// rewrite makes the rewrites of the package comment in the generated file.
-func rewrite(path string) error {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	n := bytes.Count(src, []byte(concurrent))
-	if n == 0 {
-		return fmt.Errorf("%s calls no %s: gqlgen changed how it marshals lists; see graph/gqlexec", path, concurrent)
+	if err := os.WriteFile(plainPath, append([]byte(buildLine(norewriteTag)), src...), 0o644); err != nil {
+		return err
 	}
-	src = bytes.ReplaceAll(src, []byte(concurrent), []byte(sequential))
-	groups, calls := bytes.Count(src, []byte(deferredGroup)), bytes.Count(src, []byte("ec.ProcessDeferredGroup("))
-	if groups == 0 || groups != calls {
-		return fmt.Errorf("%s: %d of its %d calls of ProcessDeferredGroup have the expected form: gqlgen changed how objects "+
-			"start deferred fragments; see graph/internal/gqlgen", path, groups, calls)
+	return rewriteFile(path, src, skip)
+}
+
+// buildLine is the build constraint that opens a file built only with tag.
+func buildLine(tag string) string { return "//go:build " + tag + "\n\n" }
+
+// checkVersion fails when the gqlgen this command was built with is not
+// the one the rewrites were verified against.
+func checkVersion() error {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return fmt.Errorf("no build information to read gqlgen's version from")
 	}
-	src = bytes.ReplaceAll(src, []byte(deferredGroup), []byte(deferredGroupIfAny))
-	sets, answers := bytes.Count(src, []byte("out := graphql.NewFieldSet(fields)")), bytes.Count(src, []byte(fieldSet))
-	if sets == 0 || sets != answers {
-		return fmt.Errorf("%s: %d of its %d objects answer their field set as expected: gqlgen changed how objects "+
-			"answer; see graph/gqlexec/object.go", path, answers, sets)
+	for _, m := range info.Deps {
+		if m.Path != "github.com/99designs/gqlgen" {
+			continue
+		}
+		if m.Replace != nil {
+			m = m.Replace
+		}
+		if m.Version != verifiedGQLGen {
+			return stale("gqlgen", m.Version, verifiedGQLGen, "verifiedGQLGen")
+		}
+		return checkEnt()
 	}
-	src = bytes.ReplaceAll(src, []byte(fieldSet), []byte(objectAnswer))
-	if n := bytes.Count(src, []byte(deferredSets)); n != sets {
-		return fmt.Errorf("%s: %d of its %d objects make their deferred field set as expected: gqlgen changed how objects "+
-			"defer fields; see graph/internal/gqlgen", path, n, sets)
+	return fmt.Errorf("gqlgen is not among the modules of this command's build")
+}
+
+// checkEnt fails when the go.mod of the module being generated requires
+// another ent than the one the rewrite of its row reading was verified
+// against. This command does not link ent, so its build information does
+// not name it.
+func checkEnt() error {
+	dir, err := os.Getwd()
+	if err != nil {
+		return err
 	}
-	deferred := bytes.Count(src, []byte(deferredField))
-	if deferred == 0 || deferred != bytes.Count(src, []byte("deferredFieldSet.AddField(")) {
-		return fmt.Errorf("%s: %d deferred fields of the expected form of %d: gqlgen changed how objects defer fields; "+
-			"see graph/internal/gqlgen", path, deferred, bytes.Count(src, []byte("deferredFieldSet.AddField(")))
+	for {
+		mod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		if err == nil {
+			for _, line := range strings.Split(string(mod), "\n") {
+				if f := strings.Fields(line); len(f) >= 2 && f[0] == "entgo.io/ent" {
+					if f[1] != verifiedEnt {
+						return stale("ent", f[1], verifiedEnt, "verifiedEnt")
+					}
+					return nil
+				}
+			}
+			return fmt.Errorf("%s requires no entgo.io/ent", filepath.Join(dir, "go.mod"))
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return fmt.Errorf("no go.mod above %s", dir)
+		}
+		dir = parent
 	}
-	src = bytes.ReplaceAll(src, []byte(deferredSets), []byte(deferredSetsLazy))
-	src = bytes.ReplaceAll(src, []byte(deferredField), []byte(deferredFieldNew))
-	if src, _, err = direct(src); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if src, err = dropUnmarshalerMap(src); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+}
+
+// stale is the error of a generator whose version differs from the one
+// the rewrites were verified against.
+func stale(module, version, verified, constant string) error {
+	return fmt.Errorf("%s is %s, but the rewrites of generated code were verified against %s: re-verify them "+
+		"(the A/B measurement of docs/architecture.md, \"Rewrites of generated code\", and "+
+		"go test ./graph/internal/gqlgen/... with and without -tags %s), then set %s in "+
+		"graph/internal/gqlgen/main.go to %s", module, version, verified, norewriteTag, constant, version)
+}
+
+// rewriteFile writes to path gqlgen's output src with the rewrites of the
+// package comment but those of skip, built without norewriteTag.
+func rewriteFile(path string, src []byte, skip map[string]bool) error {
+	for _, r := range rewrites {
+		if skip[r.name] {
+			continue
+		}
+		var err error
+		if src, err = r.apply(src); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
 	}
 	src = bytes.Replace(src, []byte("import (\n"), []byte("import (\n\t\"github.com/bindery/bindery/graph/gqlexec\"\n"), 1)
-	out, err := imports.Process(path, src, nil)
+	out, err := imports.Process(path, append([]byte(buildLine("!"+norewriteTag)), src...), nil)
 	if err != nil {
 		return fmt.Errorf("formatting %s: %w", path, err)
 	}
 	return os.WriteFile(path, out, 0o644)
+}
+
+func known(name string) bool {
+	for _, r := range rewrites {
+		if r.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// rewrites are the rewrites of the package comment, in the order they are
+// made.
+var rewrites = []struct {
+	name  string
+	apply func([]byte) ([]byte, error)
+}{
+	{"slices", marshalSlices},
+	{"defer-path", deferPathIfAny},
+	{"object", objectAnswer},
+	{"defer-sets", lazyDeferSets},
+	{"direct", func(src []byte) ([]byte, error) { out, _, err := direct(src); return out, err }},
+	{"unmarshalers", dropUnmarshalerMap},
+}
+
+// marshalSlices is the rewrite "slices".
+func marshalSlices(src []byte) ([]byte, error) {
+	if bytes.Count(src, []byte(concurrent)) == 0 {
+		return nil, fmt.Errorf("it calls no %s: gqlgen changed how it marshals lists; see graph/gqlexec", concurrent)
+	}
+	return bytes.ReplaceAll(src, []byte(concurrent), []byte(sequential)), nil
+}
+
+// deferPathIfAny is the rewrite "defer-path".
+func deferPathIfAny(src []byte) ([]byte, error) {
+	groups, calls := bytes.Count(src, []byte(deferredGroup)), bytes.Count(src, []byte("ec.ProcessDeferredGroup("))
+	if groups == 0 || groups != calls {
+		return nil, fmt.Errorf("%d of its %d calls of ProcessDeferredGroup have the expected form: gqlgen changed how objects "+
+			"start deferred fragments; see graph/internal/gqlgen", groups, calls)
+	}
+	return bytes.ReplaceAll(src, []byte(deferredGroup), []byte(deferredGroupIfAny)), nil
+}
+
+// objectAnswer is the rewrite "object".
+func objectAnswer(src []byte) ([]byte, error) {
+	sets, answers := bytes.Count(src, []byte(newFieldSet)), bytes.Count(src, []byte(fieldSet))
+	if sets == 0 || sets != answers {
+		return nil, fmt.Errorf("%d of its %d objects answer their field set as expected: gqlgen changed how objects "+
+			"answer; see graph/gqlexec/object.go", answers, sets)
+	}
+	return bytes.ReplaceAll(src, []byte(fieldSet), []byte(objectAnswerCode)), nil
+}
+
+// lazyDeferSets is the rewrite "defer-sets".
+func lazyDeferSets(src []byte) ([]byte, error) {
+	if sets, n := bytes.Count(src, []byte(newFieldSet)), bytes.Count(src, []byte(deferredSets)); n == 0 || n != sets {
+		return nil, fmt.Errorf("%d of its %d objects make their deferred field set as expected: gqlgen changed how objects "+
+			"defer fields; see graph/internal/gqlgen", n, sets)
+	}
+	deferred, adds := bytes.Count(src, []byte(deferredField)), bytes.Count(src, []byte("deferredFieldSet.AddField("))
+	if deferred != adds {
+		return nil, fmt.Errorf("%d deferred fields of the expected form of %d: gqlgen changed how objects defer fields; "+
+			"see graph/internal/gqlgen", deferred, adds)
+	}
+	src = bytes.ReplaceAll(src, []byte(deferredSets), []byte(deferredSetsLazy))
+	return bytes.ReplaceAll(src, []byte(deferredField), []byte(deferredFieldNew)), nil
 }
