@@ -51,12 +51,16 @@ var placement = map[string]layer{
 	"rest":                     transport,
 	"rest/internal/openapigen": outside, // generator of rest/openapi.json
 
-	"graph":                    app,
-	"graph/generated":          app,
-	"graph/gqlexec":            app,
-	"graph/model":              app,
-	"graph/internal/gqlgen":    outside, // runs gqlgen
-	"graph/model/internal/gen": outside, // generator of the connection types
+	"graph":                 app,
+	"graph/generated":       app,
+	"graph/gqlexec":         app,
+	"graph/model":           app,
+	"graph/internal/gqlgen": outside, // runs gqlgen
+	// A small schema run through the same generation and rewrites, for
+	// the test that field middleware and directives still run.
+	"graph/internal/gqlgen/testschema":      outside,
+	"graph/internal/gqlgen/testschema/exec": outside,
+	"graph/model/internal/gen":              outside, // generator of the connection types
 
 	// ent writes one package per type; its output and the schema are the
 	// bottom together with internal/.
