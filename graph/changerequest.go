@@ -272,25 +272,21 @@ func (r *Resolver) createChangeRequest(ctx context.Context, in model.CreateChang
 	if err != nil {
 		return nil, err
 	}
-	var out *ent.ChangeRequest
-	var c created
-	err = r.tx(ctx, func(ctx context.Context) error {
-		s, _, err := r.liveSpace(ctx, in.SpaceID, authz.OpenChange)
-		if err != nil {
-			return err
+	return mutate(ctx, r, r.spaces, in.SpaceID, authz.OpenChange, func(ctx context.Context, s *ent.Space, _ authz.Decision) (*ent.ChangeRequest, error) {
+		if err := spaceLive(s); err != nil {
+			return nil, err
 		}
 		if err := requireEditable(s); err != nil {
-			return err
+			return nil, err
 		}
-		c.orgID = s.OrganizationID
-		if c.access, err = r.orgAccess(ctx, s.OrganizationID); err != nil {
-			return err
+		if err := r.wroteAccess(ctx, s.OrganizationID); err != nil {
+			return nil, err
 		}
 		number, err := r.nextChangeRequestNumber(ctx, s)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		out, err = r.db(ctx).ChangeRequest.Create().
+		out, err := r.db(ctx).ChangeRequest.Create().
 			SetSpaceID(s.ID).
 			SetNumber(number).
 			SetSubject(strings.TrimSpace(deref(in.Subject))).
@@ -299,21 +295,17 @@ func (r *Resolver) createChangeRequest(ctx context.Context, in model.CreateChang
 			SetRevisionInitialID(deref(s.RevisionID)).
 			Save(ctx)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		r.emit(ctx, events.New(events.ChangeRequestsTopic(s.ID), events.ChangeRequestCreated, out.ID).
 			For(s.OrganizationID, s.ID, enum.WebhookEventTypeChangeRequestCreated))
 		s.CrSeq = number
-		c.space = s
-		return nil
+		r.spaces.wrote(ctx, s)
+		r.changeRequests.wrote(ctx, out)
+		r.users.wrote(ctx, v.User)
+		primeAfter(ctx, (*loaders).crComments, out.ID, 0)
+		return out, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	r.prime(ctx, c)
-	r.users.loader(ctx).Prime(ctx, v.User.ID, v.User)
-	loadersFrom(ctx).crComments().Prime(ctx, out.ID, 0)
-	return out, nil
 }
 
 // nextChangeRequestNumber allocates the next change request number of a

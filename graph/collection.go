@@ -43,42 +43,36 @@ func (r *Resolver) destination(ctx context.Context, orgID string, parent *string
 }
 
 func (r *Resolver) createCollection(ctx context.Context, in model.CreateCollectionInput) (*ent.Collection, error) {
-	var c *ent.Collection
-	err := r.tx(ctx, func(ctx context.Context) error {
+	return transact(ctx, r, func(ctx context.Context) (*ent.Collection, error) {
 		pos, err := r.newPlace(ctx, in.OrganizationID, in.ParentID)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		title := titleOrUntitled(in.Title)
-		c, err = r.db(ctx).Collection.Create().
+		c, err := r.db(ctx).Collection.Create().
 			SetOrganizationID(in.OrganizationID).
 			SetNillableParentID(in.ParentID).
-			SetTitle(title).
+			SetTitle(titleOrUntitled(in.Title)).
 			SetNillableDescription(in.Description).
 			SetPosition(pos).
 			Save(ctx)
-		return err
+		if err != nil {
+			return nil, err
+		}
+		r.collections.wrote(ctx, c)
+		return c, nil
 	})
-	return c, err
 }
 
 func (r *Resolver) updateCollection(ctx context.Context, in model.UpdateCollectionInput) (*ent.Collection, error) {
-	var c *ent.Collection
-	err := r.tx(ctx, func(ctx context.Context) error {
-		cur, _, err := r.collections.authorize(ctx, in.ID, authz.Update)
-		if err != nil {
-			return err
-		}
+	return mutate(ctx, r, r.collections, in.ID, authz.Update, func(ctx context.Context, cur *ent.Collection, _ authz.Decision) (*ent.Collection, error) {
 		u := r.db(ctx).Collection.UpdateOne(cur)
 		if in.Title != nil {
 			u.SetTitle(strings.TrimSpace(*in.Title))
 		}
 		apply(in.Description, u.SetNillableDescription, u.ClearDescription)
 		apply(in.DefaultLevel, u.SetNillableDefaultLevel, u.ClearDefaultLevel)
-		c, err = u.Save(ctx)
-		return err
+		return u.Save(ctx)
 	})
-	return c, err
 }
 
 // descendants returns the collection and every collection under it.
@@ -97,11 +91,7 @@ func descendants(o *authz.Org, root string) []string {
 // deleteCollection deletes a collection and its nested collections, and
 // deletes their spaces (restorable for the retention period).
 func (r *Resolver) deleteCollection(ctx context.Context, in model.DeleteCollectionInput) error {
-	return r.tx(ctx, func(ctx context.Context) error {
-		c, _, err := r.collections.authorize(ctx, in.ID, authz.Delete)
-		if err != nil {
-			return err
-		}
+	return act(ctx, r, r.collections, in.ID, authz.Delete, func(ctx context.Context, c *ent.Collection, _ authz.Decision) error {
 		o, err := r.orgAccess(ctx, c.OrganizationID)
 		if err != nil {
 			return err
@@ -121,41 +111,39 @@ func (r *Resolver) deleteCollection(ctx context.Context, in model.DeleteCollecti
 
 // moveCollection moves a collection within its organization.
 func (r *Resolver) moveCollection(ctx context.Context, in model.MoveCollectionInput) (*ent.Collection, error) {
-	var out *ent.Collection
-	err := r.tx(ctx, func(ctx context.Context) error {
-		if err := r.lockForCollection(ctx, in.ID); err != nil {
-			return err
-		}
-		c, _, err := r.collections.authorize(ctx, in.ID, authz.Move)
-		if err != nil {
-			return err
-		}
-		parent := movedParent(c.ParentID, in.ParentID)
-		o, err := r.destination(ctx, c.OrganizationID, parent, "parent")
-		if err != nil {
-			return err
-		}
-		if parent != nil {
-			for _, id := range descendants(o, c.ID) {
-				if id == *parent {
-					return apperr.Invalid("parent", "a collection cannot move into itself or into a collection it contains")
+	return mutateLocked(ctx, r, r.collectionLock(in.ID), r.collections, in.ID, authz.Move,
+		func(ctx context.Context, c *ent.Collection, _ authz.Decision) (*ent.Collection, error) {
+			parent := movedParent(c.ParentID, in.ParentID)
+			o, err := r.destination(ctx, c.OrganizationID, parent, "parent")
+			if err != nil {
+				return nil, err
+			}
+			if parent != nil {
+				for _, id := range descendants(o, c.ID) {
+					if id == *parent {
+						return nil, apperr.Invalid("parent", "a collection cannot move into itself or into a collection it contains")
+					}
 				}
 			}
-		}
-		pos, err := r.reposition(ctx, c.OrganizationID, c.ID, c.ParentID, c.Position, parent, in.Position)
-		if err != nil {
-			return err
-		}
-		u := r.db(ctx).Collection.UpdateOne(c).SetPosition(pos)
-		if parent == nil {
-			u.ClearParentID()
-		} else {
-			u.SetParentID(*parent)
-		}
-		out, err = u.Save(ctx)
-		return err
-	})
-	return out, err
+			pos, err := r.reposition(ctx, c.OrganizationID, c.ID, c.ParentID, c.Position, parent, in.Position)
+			if err != nil {
+				return nil, err
+			}
+			u := r.db(ctx).Collection.UpdateOne(c).SetPosition(pos)
+			if parent == nil {
+				u.ClearParentID()
+			} else {
+				u.SetParentID(*parent)
+			}
+			return u.Save(ctx)
+		})
+}
+
+// collectionLock is the placement lock of a collection's organization, and
+// of the other organizations given (see lockForCollection), taken before
+// the collection is read.
+func (r *Resolver) collectionLock(id string, others ...string) func(ctx context.Context) error {
+	return func(ctx context.Context) error { return r.lockForCollection(ctx, id, others...) }
 }
 
 // reposition returns the new position of an item moving from (oldParent,
@@ -185,55 +173,46 @@ func (r *Resolver) reposition(ctx context.Context, orgID, id string, oldParent *
 // transferCollection moves a collection, with everything in it, to the top
 // level of another organization.
 func (r *Resolver) transferCollection(ctx context.Context, in model.TransferCollectionInput) (*ent.Collection, error) {
-	var out *ent.Collection
-	err := r.tx(ctx, func(ctx context.Context) error {
-		if err := r.lockForCollection(ctx, in.ID, in.OrganizationID); err != nil {
-			return err
-		}
-		c, _, err := r.collections.authorize(ctx, in.ID, authz.Transfer)
-		if err != nil {
-			return err
-		}
-		if in.OrganizationID == c.OrganizationID {
-			return apperr.Conflictf("The collection already belongs to this organization")
-		}
-		if _, _, err := r.orgs.get(ctx, in.OrganizationID); err != nil {
-			return apperr.Invalid("organization", "the organization %q was not found", in.OrganizationID)
-		}
-		if _, err := r.destination(ctx, in.OrganizationID, nil, "organization"); err != nil {
-			return err
-		}
-		o, err := r.orgAccess(ctx, c.OrganizationID)
-		if err != nil {
-			return err
-		}
-		ids := descendants(o, c.ID)
-		db := r.db(ctx)
-		spaceIDs, err := db.Space.Query().Where(space.ParentIDIn(ids...)).
-			IDs(internal(ctx, "the spaces of a collection the viewer administers"))
-		if err != nil {
-			return err
-		}
-		if err := r.detachSpaces(ctx, spaceIDs); err != nil {
-			return err
-		}
-		if err := db.Space.Update().Where(space.IDIn(spaceIDs...)).SetOrganizationID(in.OrganizationID).Exec(ctx); err != nil {
-			return err
-		}
-		if _, err := db.ContentGrant.Delete().Where(contentgrant.CollectionIDIn(ids...)).Exec(ctx); err != nil {
-			return err
-		}
-		if err := db.Collection.Update().Where(collection.IDIn(ids...)).SetOrganizationID(in.OrganizationID).Exec(ctx); err != nil {
-			return err
-		}
-		pos, err := r.lastPosition(ctx, in.OrganizationID, nil, c.ID)
-		if err != nil {
-			return err
-		}
-		out, err = db.Collection.UpdateOne(c).ClearParentID().SetPosition(pos).Save(ctx)
-		return err
-	})
-	return out, err
+	return mutateLocked(ctx, r, r.collectionLock(in.ID, in.OrganizationID), r.collections, in.ID, authz.Transfer,
+		func(ctx context.Context, c *ent.Collection, _ authz.Decision) (*ent.Collection, error) {
+			if in.OrganizationID == c.OrganizationID {
+				return nil, apperr.Conflictf("The collection already belongs to this organization")
+			}
+			if _, _, err := r.orgs.get(ctx, in.OrganizationID); err != nil {
+				return nil, apperr.Invalid("organization", "the organization %q was not found", in.OrganizationID)
+			}
+			if _, err := r.destination(ctx, in.OrganizationID, nil, "organization"); err != nil {
+				return nil, err
+			}
+			o, err := r.orgAccess(ctx, c.OrganizationID)
+			if err != nil {
+				return nil, err
+			}
+			ids := descendants(o, c.ID)
+			db := r.db(ctx)
+			spaceIDs, err := db.Space.Query().Where(space.ParentIDIn(ids...)).
+				IDs(internal(ctx, "the spaces of a collection the viewer administers"))
+			if err != nil {
+				return nil, err
+			}
+			if err := r.detachSpaces(ctx, spaceIDs); err != nil {
+				return nil, err
+			}
+			if err := db.Space.Update().Where(space.IDIn(spaceIDs...)).SetOrganizationID(in.OrganizationID).Exec(ctx); err != nil {
+				return nil, err
+			}
+			if _, err := db.ContentGrant.Delete().Where(contentgrant.CollectionIDIn(ids...)).Exec(ctx); err != nil {
+				return nil, err
+			}
+			if err := db.Collection.Update().Where(collection.IDIn(ids...)).SetOrganizationID(in.OrganizationID).Exec(ctx); err != nil {
+				return nil, err
+			}
+			pos, err := r.lastPosition(ctx, in.OrganizationID, nil, c.ID)
+			if err != nil {
+				return nil, err
+			}
+			return db.Collection.UpdateOne(c).ClearParentID().SetPosition(pos).Save(ctx)
+		})
 }
 
 func (r *Resolver) collectionURLs(c *ent.Collection) *model.CollectionURLs {

@@ -80,11 +80,10 @@ func (r *Resolver) postComment(ctx context.Context, in model.PostCommentInput) (
 	if in.NodeID != nil && in.PageID == nil {
 		return nil, apperr.Invalid("node", "a node is in a page: give the page too")
 	}
-	var out *ent.Comment
-	err = r.tx(ctx, func(ctx context.Context) error {
+	return transact(ctx, r, func(ctx context.Context) (*ent.Comment, error) {
 		p, err := r.placeToComment(ctx, in.SpaceID, in.ChangeRequestID)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		revID := p.space.RevisionID
 		b := r.db(ctx).Comment.Create().SetSpaceID(p.space.ID).SetBody(in.Markdown).SetPostedByID(v.User.ID).
@@ -97,38 +96,34 @@ func (r *Resolver) postComment(ctx context.Context, in model.PostCommentInput) (
 		if in.PageID != nil {
 			rev, err := r.revisionByID(ctx, deref(revID))
 			if err != nil {
-				return err
+				return nil, err
 			}
 			c, err := r.contentOf(ctx, rev)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if _, _, _, err := c.Find(*in.PageID); err != nil {
-				return apperr.Invalid("page", "page %q is not in the content the comment is on", *in.PageID)
+				return nil, apperr.Invalid("page", "page %q is not in the content the comment is on", *in.PageID)
 			}
 			hash := c.PageHashes()[*in.PageID]
 			b.SetPageID(*in.PageID).SetNillablePageHash(nonEmptyPtr(hash)).SetNillableNodeID(in.NodeID)
 		}
 		mentions, err := r.mentioned(ctx, p.space.OrganizationID, in.Markdown)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if out, err = b.AddMentionIDs(mentions...).Save(ctx); err != nil {
-			return err
+		out, err := b.AddMentionIDs(mentions...).Save(ctx)
+		if err != nil {
+			return nil, err
 		}
 		r.emit(ctx, events.New(commentsTopic(out), events.CommentPosted, out.ID).
 			For(p.space.OrganizationID, p.space.ID, enum.WebhookEventTypeCommentPosted))
-		return nil
+		r.comments.wrote(ctx, out)
+		primeAfter(ctx, (*loaders).replyCounts, out.ID, 0)
+		primeAfter(ctx, (*loaders).reactions, out.ID, []*ent.Reaction{})
+		r.users.wrote(ctx, v.User)
+		return out, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	r.comments.loader(ctx).Prime(ctx, out.ID, out)
-	l := loadersFrom(ctx)
-	l.replyCounts().Prime(ctx, out.ID, 0)
-	l.reactions().Prime(ctx, out.ID, []*ent.Reaction{})
-	r.users.loader(ctx).Prime(ctx, v.User.ID, v.User)
-	return out, nil
 }
 
 // updateComment changes a comment. Each part needs its own permission:
@@ -345,37 +340,28 @@ func (r *Resolver) postCommentReply(ctx context.Context, in model.PostCommentRep
 	if err := checkMarkdown(in.Markdown); err != nil {
 		return nil, err
 	}
-	var out *ent.CommentReply
-	err = r.tx(ctx, func(ctx context.Context) error {
-		c, _, err := r.comments.authorize(ctx, in.CommentID, authz.Comment)
-		if err != nil {
-			return err
-		}
+	return mutate(ctx, r, r.comments, in.CommentID, authz.Comment, func(ctx context.Context, c *ent.Comment, _ authz.Decision) (*ent.CommentReply, error) {
 		s, err := r.discussedSpace(ctx, c)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		mentions, err := r.mentioned(ctx, s.OrganizationID, in.Markdown)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		out, err = r.db(ctx).CommentReply.Create().SetCommentID(c.ID).SetBody(in.Markdown).SetPostedByID(v.User.ID).
+		out, err := r.db(ctx).CommentReply.Create().SetCommentID(c.ID).SetBody(in.Markdown).SetPostedByID(v.User.ID).
 			SetPostedAt(r.clock()).AddMentionIDs(mentions...).Save(ctx)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		e := events.New(commentsTopic(c), events.ReplyPosted, c.ID)
 		e.Reply = out.ID
 		r.emit(ctx, e)
-		return nil
+		r.commentReplies.wrote(ctx, out)
+		primeAfter(ctx, (*loaders).reactions, out.ID, []*ent.Reaction{})
+		r.users.wrote(ctx, v.User)
+		return out, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	r.commentReplies.loader(ctx).Prime(ctx, out.ID, out)
-	loadersFrom(ctx).reactions().Prime(ctx, out.ID, []*ent.Reaction{})
-	r.users.loader(ctx).Prime(ctx, v.User.ID, v.User)
-	return out, nil
 }
 
 // updateCommentReply changes a reply, as updateComment changes a comment.

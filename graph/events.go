@@ -30,6 +30,9 @@ type pending struct {
 	// transaction read, so that a mutation emitting many events reads them
 	// once.
 	endpoints map[string][]*ent.WebhookEndpoint
+	// primes fill the request's loaders, cleared after the transaction,
+	// with what its answer shows (see primeAfter).
+	primes []func(ctx context.Context)
 }
 
 // afterCommit runs fn once the transaction of ctx commits, and never if it

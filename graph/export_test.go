@@ -3,6 +3,8 @@ package graph
 import (
 	"context"
 
+	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/internal/authz"
 	"github.com/bindery/bindery/internal/events"
 )
 
@@ -33,4 +35,27 @@ func (r *Resolver) ViewerCacheHits() int64 { return r.viewers.hits.Load() }
 // tests of its plan.
 func ViewerTokenStatement(d string) (string, []any) {
 	return viewerTokenStatement(d).Query()
+}
+
+// MutateSpace runs write as a mutation of the space id with the action
+// (see mutateLocked); lock, when not nil, is taken first.
+func (r *Resolver) MutateSpace(ctx context.Context, id string, a authz.Action, lock func(context.Context) error,
+	write func(ctx context.Context, s *ent.Space) (*ent.Space, error)) (*ent.Space, error) {
+	return mutateLocked(ctx, r, lock, r.spaces, id, a, func(ctx context.Context, s *ent.Space, _ authz.Decision) (*ent.Space, error) {
+		return write(ctx, s)
+	})
+}
+
+// WroteSpace records that a mutation's answer shows s (see policy.wrote).
+func (r *Resolver) WroteSpace(ctx context.Context, s *ent.Space) { r.spaces.wrote(ctx, s) }
+
+// CachedSpace returns the space the request's loader holds, without
+// loading it; nil when it holds none.
+func (r *Resolver) CachedSpace(ctx context.Context, id string) *ent.Space {
+	th, ok := r.spaces.loader(ctx).direct.cache.Get(ctx, id)
+	if !ok {
+		return nil
+	}
+	s, _ := th()
+	return s
 }

@@ -91,63 +91,68 @@ func (r *Resolver) installIntegration(ctx context.Context, in model.InstallInteg
 	if err := checkExternalIDs(in.ExternalIds); err != nil {
 		return nil, err
 	}
-	var c created
-	err := r.tx(ctx, func(ctx context.Context) error {
-		o, _, err := r.orgs.authorize(ctx, in.OrganizationID, authz.Administer)
-		if err != nil {
-			return err
-		}
-		// Read by the decision already.
-		c = created{org: o, orgID: o.ID}
-		if c.access, err = r.orgAccess(ctx, o.ID); err != nil {
-			return err
-		}
-		i, err := r.integrationByName(ctx, in.IntegrationName, authz.View)
-		if err != nil {
-			return err
-		}
-		c.integration = i
-		cfg, complete, err := integ.CheckConfiguration(i.Configurations, integ.TargetAccount, json.RawMessage(in.Configuration))
-		if err != nil {
-			return err
-		}
-		if err := r.checkOwned(ctx, o.ID, spaces, sites); err != nil {
-			return err
-		}
-		taken, err := r.db(ctx).IntegrationInstallation.Query().
-			Where(integrationinstallation.IntegrationID(i.ID), integrationinstallation.OrganizationID(o.ID)).
-			Exist(internal(ctx, "whether the organization has installed the integration"))
-		if err != nil {
-			return err
-		}
-		if taken {
-			return apperr.Conflictf("The integration %q is installed in this organization already", i.Name)
-		}
-		status := enum.InstallationStatusActive
-		if !complete {
-			status = enum.InstallationStatusPending
-		}
-		b := r.db(ctx).IntegrationInstallation.Create().SetIntegrationID(i.ID).SetOrganizationID(o.ID).
-			SetStatus(status).SetConfiguration(cfg).AddSpaceIDs(unique(spaces.ids)...).AddSiteIDs(unique(sites.ids)...)
-		if in.SpaceSelection != nil {
-			b.SetSpaceSelection(*in.SpaceSelection)
-		}
-		if in.SiteSelection != nil {
-			b.SetSiteSelection(*in.SiteSelection)
-		}
-		if in.ExternalIds != nil {
-			b.SetExternalIds(in.ExternalIds)
-		}
-		c.installation, err = b.Save(ctx)
-		return err
-	})
+	x, err := mutate(ctx, r, r.orgs, in.OrganizationID, authz.Administer,
+		func(ctx context.Context, o *ent.Organization, _ authz.Decision) (*ent.IntegrationInstallation, error) {
+			// Read by the decision already.
+			r.orgs.wrote(ctx, o)
+			if err := r.wroteAccess(ctx, o.ID); err != nil {
+				return nil, err
+			}
+			i, err := r.integrationByName(ctx, in.IntegrationName, authz.View)
+			if err != nil {
+				return nil, err
+			}
+			r.wroteIntegration(ctx, i)
+			cfg, complete, err := integ.CheckConfiguration(i.Configurations, integ.TargetAccount, json.RawMessage(in.Configuration))
+			if err != nil {
+				return nil, err
+			}
+			if err := r.checkOwned(ctx, o.ID, spaces, sites); err != nil {
+				return nil, err
+			}
+			taken, err := r.db(ctx).IntegrationInstallation.Query().
+				Where(integrationinstallation.IntegrationID(i.ID), integrationinstallation.OrganizationID(o.ID)).
+				Exist(internal(ctx, "whether the organization has installed the integration"))
+			if err != nil {
+				return nil, err
+			}
+			if taken {
+				return nil, apperr.Conflictf("The integration %q is installed in this organization already", i.Name)
+			}
+			status := enum.InstallationStatusActive
+			if !complete {
+				status = enum.InstallationStatusPending
+			}
+			b := r.db(ctx).IntegrationInstallation.Create().SetIntegrationID(i.ID).SetOrganizationID(o.ID).
+				SetStatus(status).SetConfiguration(cfg).AddSpaceIDs(unique(spaces.ids)...).AddSiteIDs(unique(sites.ids)...)
+			if in.SpaceSelection != nil {
+				b.SetSpaceSelection(*in.SpaceSelection)
+			}
+			if in.SiteSelection != nil {
+				b.SetSiteSelection(*in.SiteSelection)
+			}
+			if in.ExternalIds != nil {
+				b.SetExternalIds(in.ExternalIds)
+			}
+			x, err := b.Save(ctx)
+			if err != nil {
+				return nil, err
+			}
+			r.installations.wrote(ctx, x)
+			return x, nil
+		})
 	if err != nil {
 		return nil, err
 	}
-	// The answer shows what the transaction read and wrote.
-	r.prime(ctx, c)
-	hookOrganization(ctx, c.installation.OrganizationID)
-	return c.installation, nil
+	hookOrganization(ctx, x.OrganizationID)
+	return x, nil
+}
+
+// wroteIntegration records an integration the answer shows, with its name
+// and organization (see integrationRefs).
+func (r *Resolver) wroteIntegration(ctx context.Context, i *ent.Integration) {
+	r.integrations.wrote(ctx, i)
+	primeAfter(ctx, (*loaders).integrationRefs, i.ID, refOf(i))
 }
 
 func (r *Resolver) updateInstallation(ctx context.Context, in model.UpdateIntegrationInstallationInput) (*ent.IntegrationInstallation, error) {
@@ -156,58 +161,59 @@ func (r *Resolver) updateInstallation(ctx context.Context, in model.UpdateIntegr
 	if err := checkExternalIDs(in.ExternalIds); err != nil {
 		return nil, err
 	}
-	var out *ent.IntegrationInstallation
-	err := r.tx(ctx, func(ctx context.Context) error {
-		x, i, err := r.installationToChange(ctx, in.ID)
-		if err != nil {
-			return err
-		}
-		// An absent mode keeps the stored one, which the IDs must fit.
-		if spaces.mode == nil {
-			spaces.mode = &x.SpaceSelection
-		}
-		if sites.mode == nil {
-			sites.mode = &x.SiteSelection
-		}
-		for _, s := range []selection{spaces, sites} {
-			if err := s.check(); err != nil {
-				return err
+	out, err := mutate(ctx, r, r.installations, in.ID, authz.Update,
+		func(ctx context.Context, x *ent.IntegrationInstallation, _ authz.Decision) (*ent.IntegrationInstallation, error) {
+			i, err := r.changedIntegration(ctx, x)
+			if err != nil {
+				return nil, err
 			}
-		}
-		if err := r.checkOwned(ctx, x.OrganizationID, spaces, sites); err != nil {
-			return err
-		}
-		u := r.db(ctx).IntegrationInstallation.UpdateOne(x)
-		cfg := x.Configuration
-		if in.Configuration != nil {
-			if cfg, _, err = integ.CheckConfiguration(i.Configurations, integ.TargetAccount, json.RawMessage(in.Configuration)); err != nil {
-				return err
+			// An absent mode keeps the stored one, which the IDs must fit.
+			if spaces.mode == nil {
+				spaces.mode = &x.SpaceSelection
 			}
-			u.SetConfiguration(cfg)
-		}
-		u.SetStatus(installationStatus(i, cfg))
-		if in.SpaceSelection != nil {
-			u.SetSpaceSelection(*in.SpaceSelection)
-		}
-		if in.SiteSelection != nil {
-			u.SetSiteSelection(*in.SiteSelection)
-		}
-		if in.ExternalIds != nil {
-			u.SetExternalIds(in.ExternalIds)
-		}
-		if out, err = u.Save(ctx); err != nil {
-			return err
-		}
-		if in.Spaces != nil || *spaces.mode == enum.InstallationSelectionAll {
-			if err := r.reselectSpaces(ctx, x.ID, unique(spaces.ids)); err != nil {
-				return err
+			if sites.mode == nil {
+				sites.mode = &x.SiteSelection
 			}
-		}
-		if in.Sites != nil || *sites.mode == enum.InstallationSelectionAll {
-			return r.reselectSites(ctx, x.ID, unique(sites.ids))
-		}
-		return nil
-	})
+			for _, s := range []selection{spaces, sites} {
+				if err := s.check(); err != nil {
+					return nil, err
+				}
+			}
+			if err := r.checkOwned(ctx, x.OrganizationID, spaces, sites); err != nil {
+				return nil, err
+			}
+			u := r.db(ctx).IntegrationInstallation.UpdateOne(x)
+			cfg := x.Configuration
+			if in.Configuration != nil {
+				if cfg, _, err = integ.CheckConfiguration(i.Configurations, integ.TargetAccount, json.RawMessage(in.Configuration)); err != nil {
+					return nil, err
+				}
+				u.SetConfiguration(cfg)
+			}
+			u.SetStatus(installationStatus(i, cfg))
+			if in.SpaceSelection != nil {
+				u.SetSpaceSelection(*in.SpaceSelection)
+			}
+			if in.SiteSelection != nil {
+				u.SetSiteSelection(*in.SiteSelection)
+			}
+			if in.ExternalIds != nil {
+				u.SetExternalIds(in.ExternalIds)
+			}
+			out, err := u.Save(ctx)
+			if err != nil {
+				return nil, err
+			}
+			if in.Spaces != nil || *spaces.mode == enum.InstallationSelectionAll {
+				if err := r.reselectSpaces(ctx, x.ID, unique(spaces.ids)); err != nil {
+					return nil, err
+				}
+			}
+			if in.Sites != nil || *sites.mode == enum.InstallationSelectionAll {
+				return out, r.reselectSites(ctx, x.ID, unique(sites.ids))
+			}
+			return out, nil
+		})
 	if err == nil {
 		hookOrganization(ctx, out.OrganizationID)
 	}
@@ -247,11 +253,7 @@ func (r *Resolver) reselectSites(ctx context.Context, installationID string, ids
 }
 
 func (r *Resolver) uninstallIntegration(ctx context.Context, in model.UninstallIntegrationInput) error {
-	return r.tx(ctx, func(ctx context.Context) error {
-		x, _, err := r.installations.authorize(ctx, in.ID, authz.Delete)
-		if err != nil {
-			return err
-		}
+	return act(ctx, r, r.installations, in.ID, authz.Delete, func(ctx context.Context, x *ent.IntegrationInstallation, _ authz.Decision) error {
 		return r.db(ctx).IntegrationInstallation.DeleteOne(x).Exec(ctx)
 	})
 }

@@ -156,20 +156,18 @@ func targetConfiguration(cfg map[string]any) (model.JSON, error) {
 	return model.JSON(b), err
 }
 
-// installationToChange is an installation its admin changes, with its
-// integration, which may be unpublished: its installations stay
-// configurable, and paused.
-func (r *Resolver) installationToChange(ctx context.Context, id string) (*ent.IntegrationInstallation, *ent.Integration, error) {
-	x, _, err := r.installations.authorize(ctx, id, authz.Update)
-	if err != nil {
-		return nil, nil, err
-	}
+// changedIntegration is the integration of an installation its admin
+// changes, which may be unpublished: its installations stay configurable,
+// and paused. The answer shows the installation with its integration and
+// the viewer's access to its organization: they are recorded.
+func (r *Resolver) changedIntegration(ctx context.Context, x *ent.IntegrationInstallation) (*ent.Integration, error) {
 	i, err := r.db(ctx).Integration.Query().Where(integration.ID(x.IntegrationID)).
 		Only(internal(ctx, "the integration of an installation its admin changes"))
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return x, i, nil
+	r.wroteIntegration(ctx, i)
+	return i, nil
 }
 
 // checkTargetConfiguration validates the configuration of a space or a
@@ -209,48 +207,43 @@ type targetMutation interface {
 // updateTarget checks and writes a targetUpdate in a transaction; the
 // answer shows what the transaction read and wrote.
 func updateTarget[T any](r *Resolver, ctx context.Context, u targetUpdate[T]) (T, error) {
-	var out T
 	if err := checkExternalIDs(u.externalIDs); err != nil {
-		return out, err
-	}
-	var c created
-	err := r.tx(ctx, func(ctx context.Context) error {
-		x, i, err := r.installationToChange(ctx, u.installationID)
-		if err != nil {
-			return err
-		}
-		if out, err = u.find(ctx, r.db(ctx), x); ent.IsNotFound(err) {
-			return apperr.NotFoundf("The installation does not select this %s", u.target)
-		} else if err != nil {
-			return err
-		}
-		if u.configuration != nil || u.externalIDs != nil {
-			cfg, ext := u.fields(out)
-			m, exec := u.update(r.db(ctx), x)
-			if u.configuration != nil {
-				if *cfg, err = checkTargetConfiguration(i, u.target, u.configuration); err != nil {
-					return err
-				}
-				m.SetConfiguration(*cfg)
-			}
-			if u.externalIDs != nil {
-				*ext = u.externalIDs
-				m.SetExternalIds(u.externalIDs)
-			}
-			if err := exec(ctx); err != nil {
-				return err
-			}
-		}
-		c = created{installation: x, integration: i, orgID: x.OrganizationID}
-		c.access, err = r.orgAccess(ctx, x.OrganizationID)
-		return err
-	})
-	if err != nil {
 		var none T
 		return none, err
 	}
-	r.prime(ctx, c)
-	return out, nil
+	return mutate(ctx, r, r.installations, u.installationID, authz.Update,
+		func(ctx context.Context, x *ent.IntegrationInstallation, _ authz.Decision) (T, error) {
+			var none T
+			i, err := r.changedIntegration(ctx, x)
+			if err != nil {
+				return none, err
+			}
+			out, err := u.find(ctx, r.db(ctx), x)
+			if ent.IsNotFound(err) {
+				return none, apperr.NotFoundf("The installation does not select this %s", u.target)
+			} else if err != nil {
+				return none, err
+			}
+			if u.configuration != nil || u.externalIDs != nil {
+				cfg, ext := u.fields(out)
+				m, exec := u.update(r.db(ctx), x)
+				if u.configuration != nil {
+					if *cfg, err = checkTargetConfiguration(i, u.target, u.configuration); err != nil {
+						return none, err
+					}
+					m.SetConfiguration(*cfg)
+				}
+				if u.externalIDs != nil {
+					*ext = u.externalIDs
+					m.SetExternalIds(u.externalIDs)
+				}
+				if err := exec(ctx); err != nil {
+					return none, err
+				}
+			}
+			r.installations.wrote(ctx, x)
+			return out, r.wroteAccess(ctx, x.OrganizationID)
+		})
 }
 
 func (r *Resolver) updateSpaceInstallation(ctx context.Context, in model.UpdateIntegrationSpaceInstallationInput) (*ent.IntegrationSpaceInstallation, error) {
@@ -349,65 +342,48 @@ var (
 // create writes the place's row.
 func installOn[T any](r *Resolver, ctx context.Context, installationID, id string, p place,
 	create func(ctx context.Context, db *ent.Client, x *ent.IntegrationInstallation) (T, error)) (T, error) {
-	var out T
-	var c created
-	err := r.tx(ctx, func(ctx context.Context) error {
-		x, i, err := r.installationToChange(ctx, installationID)
-		if err != nil {
-			return err
-		}
-		if p.selection(x) != enum.InstallationSelectionSelected {
-			return apperr.Conflictf("The installation covers all the organization's %ss: select %ss to install it on one", p.noun, p.noun)
-		}
-		if err := p.owned(r, ctx, x, id); err != nil {
-			return err
-		}
-		n, err := p.count(ctx, r.db(ctx), x)
-		if err != nil {
-			return err
-		}
-		if n >= MaxInstallationSelection {
-			return apperr.Invalid(p.field, "the installation selects %d %ss already, the most it may", n, p.noun)
-		}
-		out, err = create(ctx, r.db(ctx), x)
-		if ent.IsConstraintError(err) {
-			return apperr.Conflictf("The installation selects this %s already", p.noun)
-		}
-		if err != nil {
-			return err
-		}
-		c = created{installation: x, integration: i, orgID: x.OrganizationID}
-		c.access, err = r.orgAccess(ctx, x.OrganizationID)
-		return err
-	})
-	if err != nil {
-		var zero T
-		return zero, err
-	}
-	r.prime(ctx, c)
-	return out, nil
+	return mutate(ctx, r, r.installations, installationID, authz.Update,
+		func(ctx context.Context, x *ent.IntegrationInstallation, _ authz.Decision) (T, error) {
+			var none T
+			if _, err := r.changedIntegration(ctx, x); err != nil {
+				return none, err
+			}
+			if p.selection(x) != enum.InstallationSelectionSelected {
+				return none, apperr.Conflictf("The installation covers all the organization's %ss: select %ss to install it on one", p.noun, p.noun)
+			}
+			if err := p.owned(r, ctx, x, id); err != nil {
+				return none, err
+			}
+			n, err := p.count(ctx, r.db(ctx), x)
+			if err != nil {
+				return none, err
+			}
+			if n >= MaxInstallationSelection {
+				return none, apperr.Invalid(p.field, "the installation selects %d %ss already, the most it may", n, p.noun)
+			}
+			out, err := create(ctx, r.db(ctx), x)
+			if ent.IsConstraintError(err) {
+				return none, apperr.Conflictf("The installation selects this %s already", p.noun)
+			}
+			if err != nil {
+				return none, err
+			}
+			r.installations.wrote(ctx, x)
+			return out, r.wroteAccess(ctx, x.OrganizationID)
+		})
 }
 
 // uninstallFrom removes a place, with its configuration, from an
 // installation's selection.
 func (r *Resolver) uninstallFrom(ctx context.Context, installationID, id string, p place) (*ent.IntegrationInstallation, error) {
-	var out *ent.IntegrationInstallation
-	err := r.tx(ctx, func(ctx context.Context) error {
-		x, _, err := r.installations.authorize(ctx, installationID, authz.Update)
-		if err != nil {
-			return err
-		}
-		n, err := p.remove(ctx, r.db(ctx), x, id)
-		if err != nil {
-			return err
-		}
-		if n == 0 {
-			return apperr.NotFoundf("The installation does not select this %s", p.noun)
-		}
-		out = x
-		return nil
-	})
-	return out, err
+	return mutate(ctx, r, r.installations, installationID, authz.Update,
+		func(ctx context.Context, x *ent.IntegrationInstallation, _ authz.Decision) (*ent.IntegrationInstallation, error) {
+			n, err := p.remove(ctx, r.db(ctx), x, id)
+			if err == nil && n == 0 {
+				err = apperr.NotFoundf("The installation does not select this %s", p.noun)
+			}
+			return x, err
+		})
 }
 
 // installOnSpace adds a space to an installation's selection (installOn).

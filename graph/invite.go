@@ -376,40 +376,27 @@ func (r *Resolver) createLinkInvite(ctx context.Context, in model.CreateLinkInvi
 	if err != nil {
 		return nil, err
 	}
-	var i *ent.Invite
-	err = r.tx(ctx, func(ctx context.Context) error {
-		o, _, err := r.orgs.authorize(ctx, in.OrganizationID, authz.ManageAccess)
-		if err != nil {
-			return err
-		}
-		i, err = r.db(ctx).Invite.Create().SetOrganizationID(o.ID).SetKind(enum.InviteKindLink).
+	return mutate(ctx, r, r.orgs, in.OrganizationID, authz.ManageAccess, func(ctx context.Context, o *ent.Organization, _ authz.Decision) (*ent.Invite, error) {
+		i, err := r.db(ctx).Invite.Create().SetOrganizationID(o.ID).SetKind(enum.InviteKindLink).
 			SetNillableRole(roleOr(in.Role, joiningRole(o))).SetCreatedByID(v.User.ID).Save(ctx)
-		return err
+		if err != nil {
+			return nil, err
+		}
+		r.invites.wrote(ctx, i)
+		return i, nil
 	})
-	return i, err
 }
 
 func (r *Resolver) updateLinkInvite(ctx context.Context, in model.UpdateLinkInviteInput) (*ent.Invite, error) {
-	var i *ent.Invite
-	err := r.tx(ctx, func(ctx context.Context) error {
-		var err error
-		if i, _, err = r.invites.authorize(ctx, in.ID, authz.Update); err != nil {
-			return err
-		}
+	return mutate(ctx, r, r.invites, in.ID, authz.Update, func(ctx context.Context, i *ent.Invite, _ authz.Decision) (*ent.Invite, error) {
 		u := i.Update()
 		apply(in.Role, u.SetNillableRole, u.ClearRole)
-		i, err = u.Save(ctx)
-		return err
+		return u.Save(ctx)
 	})
-	return i, err
 }
 
 func (r *Resolver) deleteLinkInvite(ctx context.Context, in model.DeleteLinkInviteInput) error {
-	return r.tx(ctx, func(ctx context.Context) error {
-		i, _, err := r.invites.authorize(ctx, in.ID, authz.Delete)
-		if err != nil {
-			return err
-		}
+	return act(ctx, r, r.invites, in.ID, authz.Delete, func(ctx context.Context, i *ent.Invite, _ authz.Decision) error {
 		return r.db(ctx).Invite.DeleteOne(i).Exec(ctx)
 	})
 }
@@ -425,34 +412,30 @@ func (r *Resolver) joinOrganization(ctx context.Context, in model.JoinOrganizati
 	if err != nil {
 		return nil, err
 	}
-	var m *ent.Member
-	err = r.tx(ctx, func(ctx context.Context) error {
+	return transact(ctx, r, func(ctx context.Context) (*ent.Member, error) {
 		byID := internal(ctx, "an invite and its organization, by the invite's secret ID that the viewer holds")
 		i, err := r.db(ctx).Invite.Query().Where(invite.ID(in.InviteID)).WithOrganization().Only(byID)
 		if ent.IsNotFound(err) || (err == nil && i.OrganizationID != in.OrganizationID) {
-			return r.invites.notFound()
+			return nil, r.invites.notFound()
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if i.Kind == enum.InviteKindEmail {
-			m, err = r.acceptInvitation(ctx, v.User, i)
-			return err
+			return r.acceptInvitation(ctx, v.User, i)
 		}
 		// Holding the ID is what Join asks for.
 		if err := r.invites.require(ctx, i, authz.Decision{Observer: true}, authz.Join); err != nil {
-			return err
+			return nil, err
 		}
 		if !i.Edges.Organization.InviteLinks {
-			return apperr.Forbidden("The organization does not accept invite links")
+			return nil, apperr.Forbidden("The organization does not accept invite links")
 		}
 		if _, err := r.addMembers(ctx, i.OrganizationID, []string{v.User.ID}, map[string]*enum.Role{v.User.ID: i.Role}); err != nil {
-			return err
+			return nil, err
 		}
-		m, err = r.findMember(ctx, i.OrganizationID, v.User.ID)
-		return err
+		return r.findMember(ctx, i.OrganizationID, v.User.ID)
 	})
-	return m, err
 }
 
 // invitationNotFound is the error of an invitation by email that the viewer
@@ -510,16 +493,13 @@ func (r *Resolver) acceptInvitationByID(ctx context.Context, in model.AcceptInvi
 	if err != nil {
 		return nil, err
 	}
-	var m *ent.Member
-	err = r.tx(ctx, func(ctx context.Context) error {
+	return transact(ctx, r, func(ctx context.Context) (*ent.Member, error) {
 		i, err := r.invitationByID(ctx, in.ID)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		m, err = r.acceptInvitation(ctx, v.User, i)
-		return err
+		return r.acceptInvitation(ctx, v.User, i)
 	})
-	return m, err
 }
 
 // revokeInvitation deletes an invitation that waits for its invitee, for

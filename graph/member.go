@@ -149,56 +149,54 @@ func (r *Resolver) manageMember(ctx context.Context, orgID, userID string, self 
 }
 
 func (r *Resolver) updateMember(ctx context.Context, in model.UpdateMemberInput) (*ent.Member, error) {
-	var m *ent.Member
-	err := r.tx(ctx, func(ctx context.Context) error {
-		var err error
-		if m, err = r.manageMember(ctx, in.OrganizationID, in.UserID, false); err != nil {
-			return err
+	return transact(ctx, r, func(ctx context.Context) (*ent.Member, error) {
+		m, err := r.manageMember(ctx, in.OrganizationID, in.UserID, false)
+		if err != nil {
+			return nil, err
 		}
 		role, set := in.Role.ValueOK()
 		if !set {
-			return nil
+			return m, nil
 		}
 		if role == nil || *role != enum.RoleAdmin {
 			if err := r.keepAnAdmin(ctx, m, "demote"); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		u := m.Update()
 		apply(in.Role, u.SetNillableRole, u.ClearRole)
-		m, err = u.Save(ctx)
-		return err
+		return u.Save(ctx)
 	})
-	return m, err
 }
 
 func (r *Resolver) removeMember(ctx context.Context, in model.RemoveMemberInput) error {
-	return r.tx(ctx, func(ctx context.Context) error {
+	_, err := transact(ctx, r, func(ctx context.Context) (*ent.Member, error) {
 		m, err := r.manageMember(ctx, in.OrganizationID, in.UserID, true)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if err := r.keepAnAdmin(ctx, m, "remove"); err != nil {
-			return err
+			return nil, err
 		}
 		// Team memberships and personal grants in the organization go with
 		// the membership.
 		db := r.db(ctx)
 		if _, err := db.TeamMember.Delete().Where(teammember.UserID(m.UserID),
 			teammember.HasTeamWith(team.OrganizationID(m.OrganizationID))).Exec(ctx); err != nil {
-			return fmt.Errorf("removing team memberships: %w", err)
+			return nil, fmt.Errorf("removing team memberships: %w", err)
 		}
 		if _, err := db.ContentGrant.Delete().Where(contentgrant.UserID(m.UserID),
 			contentgrant.Or(contentgrant.HasSpaceWith(space.OrganizationID(m.OrganizationID)),
 				contentgrant.HasCollectionWith(collection.OrganizationID(m.OrganizationID)))).Exec(ctx); err != nil {
-			return fmt.Errorf("removing grants: %w", err)
+			return nil, fmt.Errorf("removing grants: %w", err)
 		}
 		if err := db.Member.DeleteOne(m).Exec(ctx); err != nil {
-			return err
+			return nil, err
 		}
 		r.emit(ctx, events.Webhook(m.OrganizationID, "", enum.WebhookEventTypeMemberRemoved, m.UserID))
-		return nil
+		return m, nil
 	})
+	return err
 }
 
 // keepAnAdmin refuses to take the admin role from the last admin of an
@@ -227,16 +225,13 @@ func (r *Resolver) keepAnAdmin(ctx context.Context, m *ent.Member, verb string) 
 }
 
 func (r *Resolver) setMemberSSO(ctx context.Context, in model.SetMemberSSOInput) (*ent.Member, error) {
-	var m *ent.Member
-	err := r.tx(ctx, func(ctx context.Context) error {
-		var err error
-		if m, err = r.manageMember(ctx, in.OrganizationID, in.UserID, false); err != nil {
-			return err
+	return transact(ctx, r, func(ctx context.Context) (*ent.Member, error) {
+		m, err := r.manageMember(ctx, in.OrganizationID, in.UserID, false)
+		if err != nil {
+			return nil, err
 		}
-		m, err = m.Update().SetSSO(true).Save(ctx)
-		return err
+		return m.Update().SetSSO(true).Save(ctx)
 	})
-	return m, err
 }
 
 // ping records that the viewer is active in an organization they are a
@@ -246,22 +241,19 @@ func (r *Resolver) ping(ctx context.Context, in model.PingOrganizationInput) (*e
 	if err != nil {
 		return nil, err
 	}
-	var m *ent.Member
-	err = r.tx(ctx, func(ctx context.Context) error {
+	return transact(ctx, r, func(ctx context.Context) (*ent.Member, error) {
 		if _, _, err := r.orgs.get(ctx, in.OrganizationID); err != nil {
-			return err
+			return nil, err
 		}
-		m, err = r.findMember(within(ctx), in.OrganizationID, v.User.ID)
+		m, err := r.findMember(within(ctx), in.OrganizationID, v.User.ID)
 		if apperr.KindOf(err) == apperr.NotFound {
-			return apperr.Forbidden("Only members of the organization can ping it")
+			return nil, apperr.Forbidden("Only members of the organization can ping it")
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
-		m, err = m.Update().SetLastSeenAt(r.clock()).Save(ctx)
-		return err
+		return m.Update().SetLastSeenAt(r.clock()).Save(ctx)
 	})
-	return m, err
 }
 
 // memberSpaces lists the live spaces of its organization a member can

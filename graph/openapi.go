@@ -163,16 +163,10 @@ func (r *Resolver) createOpenAPISpec(ctx context.Context, in model.CreateOpenAPI
 	if err != nil {
 		return nil, err
 	}
-	var s *ent.OpenAPISpec
-	err = r.tx(ctx, func(ctx context.Context) error {
-		o, _, err := r.orgs.authorize(ctx, in.OrganizationID, authz.CreateOpenAPI)
-		if err != nil {
-			return err
-		}
-		s, err = r.newSpec(ctx, o.ID, in.Slug, src)
-		return err
-	})
-	return s, err
+	return mutate(ctx, r, r.orgs, in.OrganizationID, authz.CreateOpenAPI,
+		func(ctx context.Context, o *ent.Organization, _ authz.Decision) (*ent.OpenAPISpec, error) {
+			return r.newSpec(ctx, o.ID, in.Slug, src)
+		})
 }
 
 // putOpenAPISpec creates the spec of a slug, or gives the existing one a
@@ -182,30 +176,31 @@ func (r *Resolver) putOpenAPISpec(ctx context.Context, in model.PutOpenAPISpecIn
 	if err != nil {
 		return nil, false, err
 	}
-	err = r.tx(ctx, func(ctx context.Context) error {
-		o, _, err := r.orgs.authorize(ctx, in.OrganizationID, authz.ReadSettings)
-		if err != nil {
-			return err
-		}
-		id, err := r.specIDBySlug(ctx, o.ID, in.Slug)
-		if err != nil {
-			return err
-		}
-		if id == "" {
-			if _, _, err := r.orgs.authorize(ctx, o.ID, authz.CreateOpenAPI); err != nil {
-				return err
+	type put struct {
+		spec    *ent.OpenAPISpec
+		created bool
+	}
+	out, err := mutate(ctx, r, r.orgs, in.OrganizationID, authz.ReadSettings,
+		func(ctx context.Context, o *ent.Organization, _ authz.Decision) (put, error) {
+			id, err := r.specIDBySlug(ctx, o.ID, in.Slug)
+			if err != nil {
+				return put{}, err
 			}
-			s, created = nil, true
-			s, err = r.newSpec(ctx, o.ID, in.Slug, src)
-			return err
-		}
-		if s, _, err = r.openAPISpecs.authorize(ctx, id, authz.Update); err != nil {
-			return err
-		}
-		s, err = r.resetSpec(ctx, s, src)
-		return err
-	})
-	return s, created, err
+			if id == "" {
+				if _, _, err := r.orgs.authorize(ctx, o.ID, authz.CreateOpenAPI); err != nil {
+					return put{}, err
+				}
+				s, err := r.newSpec(ctx, o.ID, in.Slug, src)
+				return put{s, true}, err
+			}
+			s, _, err := r.openAPISpecs.authorize(ctx, id, authz.Update)
+			if err != nil {
+				return put{}, err
+			}
+			s, err = r.resetSpec(ctx, s, src)
+			return put{s, false}, err
+		})
+	return out.spec, out.created, err
 }
 
 func (r *Resolver) updateOpenAPISpec(ctx context.Context, in model.UpdateOpenAPISpecInput) (*ent.OpenAPISpec, error) {
@@ -213,24 +208,13 @@ func (r *Resolver) updateOpenAPISpec(ctx context.Context, in model.UpdateOpenAPI
 	if err != nil {
 		return nil, err
 	}
-	var s *ent.OpenAPISpec
-	err = r.tx(ctx, func(ctx context.Context) error {
-		var err error
-		if s, _, err = r.openAPISpecs.authorize(ctx, in.ID, authz.Update); err != nil {
-			return err
-		}
-		s, err = r.resetSpec(ctx, s, src)
-		return err
+	return mutate(ctx, r, r.openAPISpecs, in.ID, authz.Update, func(ctx context.Context, s *ent.OpenAPISpec, _ authz.Decision) (*ent.OpenAPISpec, error) {
+		return r.resetSpec(ctx, s, src)
 	})
-	return s, err
 }
 
 func (r *Resolver) deleteOpenAPISpec(ctx context.Context, in model.DeleteOpenAPISpecInput) error {
-	return r.tx(ctx, func(ctx context.Context) error {
-		s, _, err := r.openAPISpecs.authorize(ctx, in.ID, authz.Delete)
-		if err != nil {
-			return err
-		}
+	return act(ctx, r, r.openAPISpecs, in.ID, authz.Delete, func(ctx context.Context, s *ent.OpenAPISpec, _ authz.Decision) error {
 		return r.db(ctx).OpenAPISpec.DeleteOne(s).Exec(ctx)
 	})
 }

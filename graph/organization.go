@@ -30,12 +30,14 @@ func (r *Resolver) createOrganization(ctx context.Context, in model.CreateOrgani
 	if err != nil {
 		return nil, err
 	}
-	var o *ent.Organization
-	err = r.tx(ctx, func(ctx context.Context) error {
-		o, err = CreateOrganization(ctx, r.db(ctx), in.Title, v.User.ID)
-		return err
+	return transact(ctx, r, func(ctx context.Context) (*ent.Organization, error) {
+		o, err := CreateOrganization(ctx, r.db(ctx), in.Title, v.User.ID)
+		if err != nil {
+			return nil, err
+		}
+		r.orgs.wrote(ctx, o)
+		return o, nil
 	})
-	return o, err
 }
 
 // CreateOrganization creates an organization and makes the owner its admin.
@@ -52,12 +54,7 @@ func CreateOrganization(ctx context.Context, db *ent.Client, title, ownerID stri
 }
 
 func (r *Resolver) updateOrganization(ctx context.Context, in model.UpdateOrganizationInput) (*ent.Organization, error) {
-	var o *ent.Organization
-	err := r.tx(ctx, func(ctx context.Context) error {
-		cur, _, err := r.orgs.authorize(ctx, in.ID, authz.Update)
-		if err != nil {
-			return err
-		}
+	return mutate(ctx, r, r.orgs, in.ID, authz.Update, func(ctx context.Context, cur *ent.Organization, _ authz.Decision) (*ent.Organization, error) {
 		u := r.db(ctx).Organization.UpdateOne(cur)
 		if in.Title != nil {
 			u.SetTitle(strings.TrimSpace(*in.Title))
@@ -65,12 +62,12 @@ func (r *Resolver) updateOrganization(ctx context.Context, in model.UpdateOrgani
 		if in.EmailDomains != nil {
 			domains, err := normalizeDomains(in.EmailDomains)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			u.SetEmailDomains(domains)
 		}
 		if err := r.checkOrganizationInput(ctx, in); err != nil {
-			return err
+			return nil, err
 		}
 		apply(in.Hostname, u.SetNillableHostname, u.ClearHostname)
 		apply(in.DefaultRole, u.SetNillableDefaultRole, u.ClearDefaultRole)
@@ -85,10 +82,8 @@ func (r *Resolver) updateOrganization(ctx context.Context, in model.UpdateOrgani
 		if in.InviteLinks != nil {
 			u.SetInviteLinks(*in.InviteLinks)
 		}
-		o, err = u.Save(ctx)
-		return err
+		return u.Save(ctx)
 	})
-	return o, err
 }
 
 // checkOrganizationInput checks what the schema cannot: a free hostname and

@@ -204,15 +204,18 @@ func (r *Resolver) clock() time.Time { return r.now().UTC().Truncate(time.Millis
 // because the data they cached may have changed.
 //
 // Events emitted inside (see emit) are published once the outermost
-// transaction commits, and never when it rolls back.
+// transaction commits, and never when it rolls back. So are the request's
+// loaders primed, after they are cleared, with what the mutation recorded
+// that its answer shows (see primeAfter, and mutate).
 //
 // A transaction the database gives up on (a deadlock, a serialization
 // failure, a busy SQLite) runs fn again from the start, in a new
 // transaction (see store.WithTx): so fn must keep what it learns in
-// variables each run sets anew. What a lost run emitted or scheduled is
-// forgotten with it.
+// variables each run sets anew. What a lost run emitted, scheduled or
+// recorded is forgotten with it.
 func (r *Resolver) tx(ctx context.Context, fn func(ctx context.Context) error) error {
 	outer := loadersFrom(ctx)
+	request := ctx
 	ctx, p, first := withPending(ctx)
 	err := store.WithTx(ctx, r.client, func(ctx context.Context, _ *ent.Client) error {
 		if first {
@@ -241,6 +244,9 @@ func (r *Resolver) tx(ctx context.Context, fn func(ctx context.Context) error) e
 		return p.err
 	})
 	outer.clear()
+	if first && err == nil {
+		primeRecorded(request, p.primes)
+	}
 	return err
 }
 

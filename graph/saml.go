@@ -96,22 +96,21 @@ func (r *Resolver) createSAMLProvider(ctx context.Context, in model.CreateSAMLPr
 	if in.Certificate, err = samlCertificate(in.Certificate); err != nil {
 		return nil, err
 	}
-	var p *ent.SAMLProvider
-	err = r.tx(ctx, func(ctx context.Context) error {
-		o, _, err := r.orgs.authorize(ctx, in.OrganizationID, authz.ManageAccess)
-		if err != nil {
-			return err
-		}
-		if err := r.checkTeamOf(ctx, o.ID, in.DefaultTeamID); err != nil {
-			return err
-		}
-		p, err = r.db(ctx).SAMLProvider.Create().SetOrganizationID(o.ID).SetLabel(strings.TrimSpace(in.Label)).
-			SetNillableSSOURL(in.SsoURL).SetNillableEntityID(in.EntityID).SetNillableCertificate(in.Certificate).
-			SetNillableDefaultTeamID(in.DefaultTeamID).SetNillableDefaultRole(in.DefaultRole).
-			SetStatus(samlStatus(in.SsoURL, in.EntityID, in.Certificate)).Save(ctx)
-		return err
-	})
-	return p, err
+	return mutate(ctx, r, r.orgs, in.OrganizationID, authz.ManageAccess,
+		func(ctx context.Context, o *ent.Organization, _ authz.Decision) (*ent.SAMLProvider, error) {
+			if err := r.checkTeamOf(ctx, o.ID, in.DefaultTeamID); err != nil {
+				return nil, err
+			}
+			p, err := r.db(ctx).SAMLProvider.Create().SetOrganizationID(o.ID).SetLabel(strings.TrimSpace(in.Label)).
+				SetNillableSSOURL(in.SsoURL).SetNillableEntityID(in.EntityID).SetNillableCertificate(in.Certificate).
+				SetNillableDefaultTeamID(in.DefaultTeamID).SetNillableDefaultRole(in.DefaultRole).
+				SetStatus(samlStatus(in.SsoURL, in.EntityID, in.Certificate)).Save(ctx)
+			if err != nil {
+				return nil, err
+			}
+			r.samlProviders.wrote(ctx, p)
+			return p, nil
+		})
 }
 
 func (r *Resolver) updateSAMLProvider(ctx context.Context, in model.UpdateSAMLProviderInput) (*ent.SAMLProvider, error) {
@@ -122,15 +121,10 @@ func (r *Resolver) updateSAMLProvider(ctx context.Context, in model.UpdateSAMLPr
 		}
 		in.Certificate = graphql.OmittableOf(c)
 	}
-	var p *ent.SAMLProvider
-	err := r.tx(ctx, func(ctx context.Context) error {
-		var err error
-		if p, _, err = r.samlProviders.authorize(ctx, in.ID, authz.Update); err != nil {
-			return err
-		}
+	return mutate(ctx, r, r.samlProviders, in.ID, authz.Update, func(ctx context.Context, p *ent.SAMLProvider, _ authz.Decision) (*ent.SAMLProvider, error) {
 		if t, set := in.DefaultTeamID.ValueOK(); set {
 			if err := r.checkTeamOf(ctx, p.OrganizationID, t); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		u := p.Update()
@@ -149,18 +143,12 @@ func (r *Resolver) updateSAMLProvider(ctx context.Context, in model.UpdateSAMLPr
 			return was
 		}
 		u.SetStatus(samlStatus(after(in.SsoURL, p.SSOURL), after(in.EntityID, p.EntityID), after(in.Certificate, p.Certificate)))
-		p, err = u.Save(ctx)
-		return err
+		return u.Save(ctx)
 	})
-	return p, err
 }
 
 func (r *Resolver) deleteSAMLProvider(ctx context.Context, in model.DeleteSAMLProviderInput) error {
-	return r.tx(ctx, func(ctx context.Context) error {
-		p, _, err := r.samlProviders.authorize(ctx, in.ID, authz.Delete)
-		if err != nil {
-			return err
-		}
+	return act(ctx, r, r.samlProviders, in.ID, authz.Delete, func(ctx context.Context, p *ent.SAMLProvider, _ authz.Decision) error {
 		return r.db(ctx).SAMLProvider.DeleteOne(p).Exec(ctx)
 	})
 }

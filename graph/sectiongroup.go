@@ -154,51 +154,38 @@ func (r *Resolver) SiteSectionGroupOf(ctx context.Context, siteID, groupID strin
 
 func (r *Resolver) createSiteSectionGroup(ctx context.Context, in model.CreateSiteSectionGroupInput) (*ent.SiteSectionGroup, error) {
 	title := strings.TrimSpace(in.Title)
-	var c created
-	err := r.tx(ctx, func(ctx context.Context) error {
-		if err := r.lockSite(ctx, site.ID(in.SiteID)); err != nil {
-			return err
-		}
-		s, _, err := r.sites.authorize(ctx, in.SiteID, authz.Update)
-		if err != nil {
-			return err
-		}
-		if c, err = r.restructured(ctx, s); err != nil {
-			return err
-		}
-		ctx = internal(ctx, "the structure of a site its admin changes")
-		db := r.db(ctx)
-		items, err := r.siteItems(ctx, s.ID)
-		if err != nil {
-			return err
-		}
-		b := db.SiteSectionGroup.Create().SetSiteID(s.ID).SetTitle(title).SetPosition(lastSitePosition(items))
-		if in.Icon != nil {
-			b.SetIcon(*in.Icon)
-		}
-		g, err := b.Save(ctx)
-		if err != nil {
-			return err
-		}
-		c.group = g
-		if len(in.Sections) == 0 {
-			return nil
-		}
-		// The sections move in one statement; when fewer moved than were
-		// named, one is not the site's, and the transaction rolls back.
-		n, err := db.SiteSection.Update().Where(sitesection.SiteID(s.ID), sitesection.IDIn(in.Sections...)).
-			SetGroupID(g.ID).Save(ctx)
-		if err != nil || n == len(slices.Compact(slices.Sorted(slices.Values(in.Sections)))) {
-			return err
-		}
-		return r.checkSiteSections(ctx, s.ID, "sections", in.Sections)
-	})
-	if err != nil {
-		return nil, err
-	}
-	// The answer shows it: the mutation cleared the loaders.
-	r.prime(ctx, c)
-	return c.group, nil
+	return mutateLocked(ctx, r, r.siteLock(site.ID(in.SiteID)), r.sites, in.SiteID, authz.Update,
+		func(ctx context.Context, s *ent.Site, _ authz.Decision) (*ent.SiteSectionGroup, error) {
+			if err := r.restructured(ctx, s); err != nil {
+				return nil, err
+			}
+			ctx = internal(ctx, "the structure of a site its admin changes")
+			db := r.db(ctx)
+			items, err := r.siteItems(ctx, s.ID)
+			if err != nil {
+				return nil, err
+			}
+			b := db.SiteSectionGroup.Create().SetSiteID(s.ID).SetTitle(title).SetPosition(lastSitePosition(items))
+			if in.Icon != nil {
+				b.SetIcon(*in.Icon)
+			}
+			g, err := b.Save(ctx)
+			if err != nil {
+				return nil, err
+			}
+			r.sectionGroups.wrote(ctx, g)
+			if len(in.Sections) == 0 {
+				return g, nil
+			}
+			// The sections move in one statement; when fewer moved than were
+			// named, one is not the site's, and the transaction rolls back.
+			n, err := db.SiteSection.Update().Where(sitesection.SiteID(s.ID), sitesection.IDIn(in.Sections...)).
+				SetGroupID(g.ID).Save(ctx)
+			if err != nil || n == len(slices.Compact(slices.Sorted(slices.Values(in.Sections)))) {
+				return g, err
+			}
+			return g, r.checkSiteSections(ctx, s.ID, "sections", in.Sections)
+		})
 }
 
 // checkSiteSections fails, naming it, when an ID is not a section of the
@@ -224,104 +211,78 @@ func (r *Resolver) checkSiteSections(ctx context.Context, siteID, field string, 
 }
 
 func (r *Resolver) updateSiteSectionGroup(ctx context.Context, in model.UpdateSiteSectionGroupInput) (*ent.SiteSectionGroup, error) {
-	var g *ent.SiteSectionGroup
-	err := r.tx(ctx, func(ctx context.Context) error {
-		var err error
-		if g, _, err = r.sectionGroups.authorize(ctx, in.ID, authz.Update); err != nil {
-			return err
-		}
-		ctx = internal(ctx, "the structure of a site its admin changes")
-		u := r.db(ctx).SiteSectionGroup.UpdateOne(g)
-		if in.Title != nil {
-			u.SetTitle(strings.TrimSpace(*in.Title))
-		}
-		setOmittable(in.Icon, u.SetIcon, u.ClearIcon)
-		g, err = u.Save(ctx)
-		return err
-	})
-	return g, err
+	return mutate(ctx, r, r.sectionGroups, in.ID, authz.Update,
+		func(ctx context.Context, g *ent.SiteSectionGroup, _ authz.Decision) (*ent.SiteSectionGroup, error) {
+			ctx = internal(ctx, "the structure of a site its admin changes")
+			u := r.db(ctx).SiteSectionGroup.UpdateOne(g)
+			if in.Title != nil {
+				u.SetTitle(strings.TrimSpace(*in.Title))
+			}
+			setOmittable(in.Icon, u.SetIcon, u.ClearIcon)
+			return u.Save(ctx)
+		})
 }
 
 func (r *Resolver) deleteSiteSectionGroup(ctx context.Context, in model.DeleteSiteSectionGroupInput) error {
-	return r.tx(ctx, func(ctx context.Context) error {
-		if err := r.lockSite(ctx, site.HasSectionGroupsWith(sitesectiongroup.ID(in.ID))); err != nil {
-			return err
-		}
-		g, _, err := r.sectionGroups.authorize(ctx, in.ID, authz.Delete)
-		if err != nil {
-			return err
-		}
-		ctx = internal(ctx, "the structure of a site its admin changes")
-		db := r.db(ctx)
-		// Its sections stay, ungrouped; the database would do it too, but
-		// SQLite only with foreign keys on.
-		if err := db.SiteSection.Update().Where(sitesection.GroupID(g.ID)).ClearGroupID().Exec(ctx); err != nil {
-			return err
-		}
-		return db.SiteSectionGroup.DeleteOne(g).Exec(ctx)
-	})
+	return deleteSitePart(ctx, r, r.groupPart(), in.ID)
 }
 
 // setSectionGroup puts a section of a group's site into the group (in) or
 // takes it out of it.
 func (r *Resolver) setSectionGroup(ctx context.Context, in model.SiteSectionGroupMembershipInput, add bool) (*ent.SiteSectionGroup, error) {
-	var g *ent.SiteSectionGroup
-	err := r.tx(ctx, func(ctx context.Context) error {
-		if err := r.lockSite(ctx, site.HasSectionGroupsWith(sitesectiongroup.ID(in.ID))); err != nil {
-			return err
-		}
-		var err error
-		if g, _, err = r.sectionGroups.authorize(ctx, in.ID, authz.Update); err != nil {
-			return err
-		}
-		ctx = internal(ctx, "the structure of a site its admin changes")
-		db := r.db(ctx)
-		if !add {
-			n, err := db.SiteSection.Update().Where(sitesection.ID(in.SectionID), sitesection.GroupID(g.ID)).ClearGroupID().Save(ctx)
-			if err == nil && n == 0 {
-				return apperr.Invalid("sectionId", "%q is not a section of the group", in.SectionID)
+	return mutateLocked(ctx, r, r.siteLock(r.groupPart().site(in.ID)), r.sectionGroups, in.ID, authz.Update,
+		func(ctx context.Context, g *ent.SiteSectionGroup, _ authz.Decision) (*ent.SiteSectionGroup, error) {
+			ctx = internal(ctx, "the structure of a site its admin changes")
+			db := r.db(ctx)
+			if !add {
+				n, err := db.SiteSection.Update().Where(sitesection.ID(in.SectionID), sitesection.GroupID(g.ID)).ClearGroupID().Save(ctx)
+				if err == nil && n == 0 {
+					return nil, apperr.Invalid("sectionId", "%q is not a section of the group", in.SectionID)
+				}
+				return g, err
 			}
-			return err
-		}
-		n, err := db.SiteSection.Update().Where(sitesection.ID(in.SectionID), sitesection.SiteID(g.SiteID)).SetGroupID(g.ID).Save(ctx)
-		if err == nil && n == 0 {
-			return apperr.Invalid("sectionId", "%q is not a section of the site", in.SectionID)
-		}
-		return err
-	})
-	if err == nil {
-		r.sectionGroups.loader(ctx).Prime(ctx, g.ID, g)
-	}
-	return g, err
+			n, err := db.SiteSection.Update().Where(sitesection.ID(in.SectionID), sitesection.SiteID(g.SiteID)).SetGroupID(g.ID).Save(ctx)
+			if err == nil && n == 0 {
+				return nil, apperr.Invalid("sectionId", "%q is not a section of the site", in.SectionID)
+			}
+			return g, err
+		})
 }
 
 func (r *Resolver) moveSiteSectionGroup(ctx context.Context, in model.MoveSiteSectionGroupInput) (*ent.SiteSectionGroup, error) {
-	var g *ent.SiteSectionGroup
-	err := r.tx(ctx, func(ctx context.Context) error {
-		if err := r.lockSite(ctx, site.HasSectionGroupsWith(sitesectiongroup.ID(in.ID))); err != nil {
-			return err
-		}
-		var err error
-		if g, _, err = r.sectionGroups.authorize(ctx, in.ID, authz.Update); err != nil {
-			return err
-		}
-		ctx = internal(ctx, "positions, which are not shown")
-		items, err := r.siteItems(ctx, g.SiteID)
-		if err != nil {
-			return err
-		}
-		var pos *model.SitePositionInput
-		if in.Position != nil {
-			pos = &model.SitePositionInput{Before: in.Position.Before, After: in.Position.After}
-		}
-		at, err := r.movedSitePosition(ctx, items, g.ID, pos)
-		if err != nil {
-			return err
-		}
-		g, err = g.Update().SetPosition(at).Save(ctx)
-		return err
-	})
-	return g, err
+	var pos *model.SitePositionInput
+	if in.Position != nil {
+		pos = &model.SitePositionInput{Before: in.Position.Before, After: in.Position.After}
+	}
+	return moveSitePart(ctx, r, r.groupPart(), in.ID, pos)
+}
+
+// groupPart is the kind of a site's section groups, which share their order
+// with the site's sections and have no default.
+func (r *Resolver) groupPart() sitePart[*ent.SiteSectionGroup, predicate.SiteSectionGroup] {
+	return sitePart[*ent.SiteSectionGroup, predicate.SiteSectionGroup]{
+		policy: r.sectionGroups,
+		site:   func(id string) predicate.Site { return site.HasSectionGroupsWith(sitesectiongroup.ID(id)) },
+		position: func(ctx context.Context, g *ent.SiteSectionGroup, pos *model.SitePositionInput) (float64, error) {
+			items, err := r.siteItems(ctx, g.SiteID)
+			if err != nil {
+				return 0, err
+			}
+			return r.movedSitePosition(ctx, items, g.ID, pos)
+		},
+		setPosition: func(ctx context.Context, g *ent.SiteSectionGroup, pos float64) (*ent.SiteSectionGroup, error) {
+			return g.Update().SetPosition(pos).Save(ctx)
+		},
+		remove: func(ctx context.Context, g *ent.SiteSectionGroup) error {
+			db := r.db(ctx)
+			// Its sections stay, ungrouped; the database would do it too, but
+			// SQLite only with foreign keys on.
+			if err := db.SiteSection.Update().Where(sitesection.GroupID(g.ID)).ClearGroupID().Exec(ctx); err != nil {
+				return err
+			}
+			return db.SiteSectionGroup.DeleteOne(g).Exec(ctx)
+		},
+	}
 }
 
 // SiteSectionGroupSectionOf loads a section of a group, for /v1's paths

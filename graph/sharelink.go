@@ -104,39 +104,33 @@ func (r *Resolver) createShareLink(ctx context.Context, in model.CreateShareLink
 	if (in.SiteID == nil) == (in.SpaceID == nil) {
 		return nil, apperr.Invalid("siteId", "give exactly one of siteId and spaceId")
 	}
-	var x *ent.ShareLink
-	err := r.tx(ctx, func(ctx context.Context) error {
+	return transact(ctx, r, func(ctx context.Context) (*ent.ShareLink, error) {
+		// The link's site or space, which one of them is, authorizes it.
 		b := r.db(ctx).ShareLink.Create().SetKey(newShareKey()).SetNillableName(in.Name)
 		if in.SiteID != nil {
 			s, _, err := r.sites.authorize(ctx, *in.SiteID, authz.Update)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			b.SetSiteID(s.ID)
 		} else {
 			sp, _, err := r.spaces.authorize(ctx, *in.SpaceID, authz.UpdateAccess)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			b.SetSpaceID(sp.ID)
 		}
-		var err error
-		x, err = b.Save(ctx)
-		return err
+		x, err := b.Save(ctx)
+		if err != nil {
+			return nil, err
+		}
+		r.shareLinks.wrote(ctx, x)
+		return x, nil
 	})
-	if err == nil {
-		r.shareLinks.loader(ctx).Prime(ctx, x.ID, x)
-	}
-	return x, err
 }
 
 func (r *Resolver) updateShareLink(ctx context.Context, in model.UpdateShareLinkInput) (*ent.ShareLink, error) {
-	var x *ent.ShareLink
-	err := r.tx(ctx, func(ctx context.Context) error {
-		var err error
-		if x, _, err = r.shareLinks.authorize(ctx, in.ID, authz.Update); err != nil {
-			return err
-		}
+	return mutate(ctx, r, r.shareLinks, in.ID, authz.Update, func(ctx context.Context, x *ent.ShareLink, _ authz.Decision) (*ent.ShareLink, error) {
 		u := x.Update().SetNillableActive(in.Active)
 		if in.Name.IsSet() {
 			if v := in.Name.Value(); v != nil {
@@ -145,21 +139,12 @@ func (r *Resolver) updateShareLink(ctx context.Context, in model.UpdateShareLink
 				u.ClearName()
 			}
 		}
-		x, err = u.Save(internal(ctx, "the share link its site's or space's admin changes"))
-		return err
+		return u.Save(internal(ctx, "the share link its site's or space's admin changes"))
 	})
-	if err == nil {
-		r.shareLinks.loader(ctx).Prime(ctx, x.ID, x)
-	}
-	return x, err
 }
 
 func (r *Resolver) deleteShareLink(ctx context.Context, in model.DeleteShareLinkInput) error {
-	return r.tx(ctx, func(ctx context.Context) error {
-		x, _, err := r.shareLinks.authorize(ctx, in.ID, authz.Delete)
-		if err != nil {
-			return err
-		}
+	return act(ctx, r, r.shareLinks, in.ID, authz.Delete, func(ctx context.Context, x *ent.ShareLink, _ authz.Decision) error {
 		ctx = internal(ctx, "the share links its site's or space's admin revokes")
 		return r.db(ctx).ShareLink.DeleteOne(x).Exec(ctx)
 	})

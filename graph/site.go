@@ -98,39 +98,37 @@ func (r *Resolver) createSite(ctx context.Context, in model.CreateSiteInput) (*e
 	if in.Title != nil {
 		title = strings.TrimSpace(*in.Title)
 	}
-	var s *ent.Site
-	err := r.tx(ctx, func(ctx context.Context) error {
-		if _, _, err := r.orgs.authorize(ctx, in.OrganizationID, authz.ManageSites); err != nil {
-			return err
-		}
-		spaces, err := r.siteSpacesToAdd(ctx, in.OrganizationID, in.Spaces)
-		if err != nil {
-			return err
-		}
-		b := r.db(ctx).Site.Create().SetOrganizationID(in.OrganizationID).SetTitle(title)
-		if in.Type != nil {
-			b.SetType(*in.Type)
-		}
-		if in.Visibility != nil {
-			b.SetVisibility(*in.Visibility)
-		}
-		if s, err = b.Save(ctx); err != nil {
-			return err
-		}
-		if len(spaces) == 0 {
-			return nil
-		}
-		// Each space becomes a site-space at the root, in order, with a path
-		// made of its title; the first is the default.
-		taken := map[string]bool{}
-		creates := make([]*ent.SiteSpaceCreate, len(spaces))
-		for i, sp := range spaces {
-			creates[i] = r.db(ctx).SiteSpace.Create().SetSiteID(s.ID).SetSpaceID(sp.ID).
-				SetPath(freePath(taken, sp.Title)).SetPosition(float64(i+1) * positionStep).SetIsDefault(i == 0)
-		}
-		return r.db(ctx).SiteSpace.CreateBulk(creates...).Exec(ctx)
-	})
-	return s, err
+	return mutate(ctx, r, r.orgs, in.OrganizationID, authz.ManageSites,
+		func(ctx context.Context, _ *ent.Organization, _ authz.Decision) (*ent.Site, error) {
+			spaces, err := r.siteSpacesToAdd(ctx, in.OrganizationID, in.Spaces)
+			if err != nil {
+				return nil, err
+			}
+			b := r.db(ctx).Site.Create().SetOrganizationID(in.OrganizationID).SetTitle(title)
+			if in.Type != nil {
+				b.SetType(*in.Type)
+			}
+			if in.Visibility != nil {
+				b.SetVisibility(*in.Visibility)
+			}
+			s, err := b.Save(ctx)
+			if err != nil {
+				return nil, err
+			}
+			r.sites.wrote(ctx, s)
+			if len(spaces) == 0 {
+				return s, nil
+			}
+			// Each space becomes a site-space at the root, in order, with a
+			// path made of its title; the first is the default.
+			taken := map[string]bool{}
+			creates := make([]*ent.SiteSpaceCreate, len(spaces))
+			for i, sp := range spaces {
+				creates[i] = r.db(ctx).SiteSpace.Create().SetSiteID(s.ID).SetSpaceID(sp.ID).
+					SetPath(freePath(taken, sp.Title)).SetPosition(float64(i+1) * positionStep).SetIsDefault(i == 0)
+			}
+			return s, r.db(ctx).SiteSpace.CreateBulk(creates...).Exec(ctx)
+		})
 }
 
 // siteSpacesToAdd loads the spaces of ids, which must be live spaces of the
@@ -140,7 +138,7 @@ func (r *Resolver) siteSpacesToAdd(ctx context.Context, orgID string, ids []stri
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	// Whole, with their counters: the answer shows them (see created).
+	// Whole, with their counters: the answer shows them (see wroteSpaces).
 	found, err := r.db(ctx).Space.Query().Where(space.OrganizationID(orgID), space.IDIn(ids...), live()).
 		All(internal(ctx, "the spaces a site admin adds to a site"))
 	if err != nil {
@@ -162,6 +160,7 @@ func (r *Resolver) siteSpacesToAdd(ctx context.Context, orgID string, ids []stri
 			out = append(out, sp)
 		}
 	}
+	r.wroteSpaces(ctx, out)
 	return out, nil
 }
 
@@ -184,53 +183,44 @@ func freePath(taken map[string]bool, title string) string {
 }
 
 func (r *Resolver) updateSite(ctx context.Context, in model.UpdateSiteInput) (*ent.Site, error) {
-	var s *ent.Site
-	err := r.tx(ctx, func(ctx context.Context) error {
-		// Its defaults are part of its structure (see lockSite).
-		if err := r.lockSite(ctx, site.ID(in.ID)); err != nil {
-			return err
-		}
-		var err error
-		if s, _, err = r.sites.authorize(ctx, in.ID, authz.Update); err != nil {
-			return err
-		}
-		u := s.Update()
-		if in.Title != nil {
-			u.SetTitle(strings.TrimSpace(*in.Title))
-		}
-		if in.Visibility != nil {
-			u.SetVisibility(*in.Visibility)
-		}
-		if in.Basename != nil {
-			u.SetBasename(*in.Basename)
-		}
-		if in.AdaptiveContent != nil {
-			u.SetAdaptiveContent(*in.AdaptiveContent)
-		}
-		if in.AgentsContext != nil {
-			u.SetAgentsContext(*in.AgentsContext)
-		}
-		if in.Proxy.IsSet() {
-			if p := in.Proxy.Value(); p != nil {
-				u.SetProxyOrigin(*p)
-			} else {
-				u.ClearProxyOrigin()
+	// Its defaults are part of its structure (see lockSite).
+	return mutateLocked(ctx, r, r.siteLock(site.ID(in.ID)), r.sites, in.ID, authz.Update,
+		func(ctx context.Context, s *ent.Site, _ authz.Decision) (*ent.Site, error) {
+			u := s.Update()
+			if in.Title != nil {
+				u.SetTitle(strings.TrimSpace(*in.Title))
 			}
-		}
-		if in.DefaultSiteSection != nil {
-			if err := r.setDefaultSection(ctx, s, *in.DefaultSiteSection); err != nil {
-				return err
+			if in.Visibility != nil {
+				u.SetVisibility(*in.Visibility)
 			}
-		}
-		if in.DefaultSiteSpace != nil {
-			if err := r.setDefaultSiteSpace(ctx, s, *in.DefaultSiteSpace); err != nil {
-				return err
+			if in.Basename != nil {
+				u.SetBasename(*in.Basename)
 			}
-		}
-		s, err = u.Save(ctx)
-		return err
-	})
-	return s, err
+			if in.AdaptiveContent != nil {
+				u.SetAdaptiveContent(*in.AdaptiveContent)
+			}
+			if in.AgentsContext != nil {
+				u.SetAgentsContext(*in.AgentsContext)
+			}
+			if in.Proxy.IsSet() {
+				if p := in.Proxy.Value(); p != nil {
+					u.SetProxyOrigin(*p)
+				} else {
+					u.ClearProxyOrigin()
+				}
+			}
+			if in.DefaultSiteSection != nil {
+				if err := r.setDefaultSection(ctx, s, *in.DefaultSiteSection); err != nil {
+					return nil, err
+				}
+			}
+			if in.DefaultSiteSpace != nil {
+				if err := r.setDefaultSiteSpace(ctx, s, *in.DefaultSiteSpace); err != nil {
+					return nil, err
+				}
+			}
+			return u.Save(ctx)
+		})
 }
 
 // setDefaultSection makes a section of the site its default section: the
@@ -294,11 +284,7 @@ func (r *Resolver) markDefaultSiteSpace(ctx context.Context, siteID string, ss *
 }
 
 func (r *Resolver) deleteSite(ctx context.Context, in model.DeleteSiteInput) error {
-	return r.tx(ctx, func(ctx context.Context) error {
-		s, _, err := r.sites.authorize(ctx, in.ID, authz.Delete)
-		if err != nil {
-			return err
-		}
+	return act(ctx, r, r.sites, in.ID, authz.Delete, func(ctx context.Context, s *ent.Site, _ authz.Decision) error {
 		// The database cascades to its sections, groups, site-spaces,
 		// redirects and share links.
 		return r.db(ctx).Site.DeleteOne(s).Exec(ctx)
@@ -307,22 +293,14 @@ func (r *Resolver) deleteSite(ctx context.Context, in model.DeleteSiteInput) err
 
 // setSitePublished publishes or unpublishes a site.
 func (r *Resolver) setSitePublished(ctx context.Context, id string, published bool) (*ent.Site, error) {
-	var s *ent.Site
-	err := r.tx(ctx, func(ctx context.Context) error {
-		var err error
-		if s, _, err = r.sites.authorize(ctx, id, authz.Publish); err != nil {
-			return err
-		}
+	return mutate(ctx, r, r.sites, id, authz.Publish, func(ctx context.Context, s *ent.Site, _ authz.Decision) (*ent.Site, error) {
 		was := s.Published
-		if s, err = s.Update().SetPublished(published).Save(ctx); err != nil {
-			return err
-		}
-		if published && !was {
+		s, err := s.Update().SetPublished(published).Save(ctx)
+		if err == nil && published && !was {
 			r.emit(ctx, events.Webhook(s.OrganizationID, s.ID, enum.WebhookEventTypeSitePublished, s.ID))
 		}
-		return nil
+		return s, err
 	})
-	return s, err
 }
 
 // siteURLs are a site's addresses. A published site is served under the

@@ -114,19 +114,12 @@ func (r *Resolver) visitorClaims(ctx context.Context, s *ent.Site) (map[string]a
 // it: the only time it is shown.
 func (r *Resolver) rotateVisitorAuthKey(ctx context.Context, siteID string) (*ent.Site, string, error) {
 	key := rotatedKey()
-	var s *ent.Site
-	err := r.tx(ctx, func(ctx context.Context) error {
-		var err error
-		if s, _, err = r.sites.authorize(ctx, siteID, authz.Update); err != nil {
-			return err
-		}
-		s, err = s.Update().SetVisitorAuthPrivateKey(key).Save(internal(ctx, "the site its admin changes"))
-		return err
+	s, err := mutate(ctx, r, r.sites, siteID, authz.Update, func(ctx context.Context, s *ent.Site, _ authz.Decision) (*ent.Site, error) {
+		return s.Update().SetVisitorAuthPrivateKey(key).Save(internal(ctx, "the site its admin changes"))
 	})
 	if err != nil {
 		return nil, "", err
 	}
-	r.sites.loader(ctx).Prime(ctx, s.ID, s)
 	return s, key, nil
 }
 
@@ -155,20 +148,10 @@ func (r *Resolver) updateSiteAdaptiveSchema(ctx context.Context, in model.Update
 	if _, err := adaptive.Compile(doc); err != nil {
 		return nil, apperr.Invalid("jsonSchema", "%v", err)
 	}
-	var s *ent.Site
-	err := r.tx(ctx, func(ctx context.Context) error {
-		var err error
-		if s, _, err = r.sites.authorize(ctx, in.SiteID, authz.Update); err != nil {
-			return err
-		}
-		s, err = s.Update().SetAdaptiveSchema(doc).SetAdaptiveSchemaUpdatedAt(r.clock()).
+	return mutate(ctx, r, r.sites, in.SiteID, authz.Update, func(ctx context.Context, s *ent.Site, _ authz.Decision) (*ent.Site, error) {
+		return s.Update().SetAdaptiveSchema(doc).SetAdaptiveSchemaUpdatedAt(r.clock()).
 			Save(internal(ctx, "the site its admin changes"))
-		return err
 	})
-	if err == nil {
-		r.sites.loader(ctx).Prime(ctx, s.ID, s)
-	}
-	return s, err
 }
 
 // publishedContent is what the reader of a published site sees (see the

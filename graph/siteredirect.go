@@ -173,67 +173,47 @@ func saveRedirect(err error, source string) error {
 }
 
 func (r *Resolver) createSiteRedirect(ctx context.Context, in model.CreateSiteRedirectInput) (*ent.SiteRedirect, error) {
-	var x *ent.SiteRedirect
-	var s *ent.Site
-	err := r.tx(ctx, func(ctx context.Context) error {
-		var err error
-		if s, _, err = r.sites.authorize(ctx, in.SiteID, authz.Update); err != nil {
-			return err
-		}
+	return mutate(ctx, r, r.sites, in.SiteID, authz.Update, func(ctx context.Context, s *ent.Site, _ authz.Decision) (*ent.SiteRedirect, error) {
 		dest, err := r.checkDestination(ctx, s, in.Destination)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		// The unique index of (site, source) refuses another redirect's
 		// source, on both databases: no statement checks it first.
-		x, err = r.db(ctx).SiteRedirect.Create().SetSiteID(s.ID).SetSource(in.Source).SetDestination(dest).Save(ctx)
-		return saveRedirect(err, in.Source)
+		x, err := r.db(ctx).SiteRedirect.Create().SetSiteID(s.ID).SetSource(in.Source).SetDestination(dest).Save(ctx)
+		if err != nil {
+			return nil, saveRedirect(err, in.Source)
+		}
+		r.sites.wrote(ctx, s)
+		r.redirects.wrote(ctx, x)
+		return x, nil
 	})
-	if err == nil {
-		// The answer shows them: the mutation cleared the loaders.
-		r.sites.loader(ctx).Prime(ctx, s.ID, s)
-		r.redirects.loader(ctx).Prime(ctx, x.ID, x)
-	}
-	return x, err
 }
 
 func (r *Resolver) updateSiteRedirect(ctx context.Context, in model.UpdateSiteRedirectInput) (*ent.SiteRedirect, error) {
-	var x *ent.SiteRedirect
-	err := r.tx(ctx, func(ctx context.Context) error {
-		var err error
-		if x, _, err = r.redirects.authorize(ctx, in.ID, authz.Update); err != nil {
-			return err
-		}
+	return mutate(ctx, r, r.redirects, in.ID, authz.Update, func(ctx context.Context, x *ent.SiteRedirect, _ authz.Decision) (*ent.SiteRedirect, error) {
 		u := x.Update()
 		if in.Destination != nil {
 			s, _, err := r.sites.get(ctx, x.SiteID)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			dest, err := r.checkDestination(ctx, s, in.Destination)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			u.SetDestination(dest)
 		}
 		if in.Source != nil {
 			u.SetSource(*in.Source)
 		}
-		x, err = u.Save(internal(ctx, "the redirect its site's admin changes"))
-		return saveRedirect(err, deref(in.Source))
+		x, err := u.Save(internal(ctx, "the redirect its site's admin changes"))
+		return x, saveRedirect(err, deref(in.Source))
 	})
-	if err == nil {
-		r.redirects.loader(ctx).Prime(ctx, x.ID, x)
-	}
-	return x, err
 }
 
 func (r *Resolver) deleteSiteRedirect(ctx context.Context, in model.DeleteSiteRedirectInput) error {
-	return r.tx(ctx, func(ctx context.Context) error {
-		x, _, err := r.redirects.authorize(ctx, in.ID, authz.Delete)
-		if err != nil {
-			return err
-		}
+	return act(ctx, r, r.redirects, in.ID, authz.Delete, func(ctx context.Context, x *ent.SiteRedirect, _ authz.Decision) error {
 		ctx = internal(ctx, "the redirects of a site its admin changes")
 		return r.db(ctx).SiteRedirect.DeleteOne(x).Exec(ctx)
 	})

@@ -373,74 +373,66 @@ func (r *Resolver) createSiteSection(ctx context.Context, in model.CreateSiteSec
 			return nil, apperr.Invalid("title", "%v", err)
 		}
 	}
-	var c created
-	err := r.tx(ctx, func(ctx context.Context) error {
-		if err := r.lockSite(ctx, site.ID(in.SiteID)); err != nil {
-			return err
-		}
-		s, _, err := r.sites.authorize(ctx, in.SiteID, authz.Update)
-		if err != nil {
-			return err
-		}
-		if c, err = r.restructured(ctx, s); err != nil {
-			return err
-		}
-		spaces, err := r.siteSpacesToAdd(ctx, s.OrganizationID, []string{in.SpaceID})
-		if apperr.KindOf(err) == apperr.InvalidArgument {
-			return apperr.Invalid("spaceId", "%q is not a space of the site's organization", in.SpaceID)
-		}
-		if err != nil {
-			return err
-		}
-		sp := spaces[0]
-		c.spaces = spaces
-		ctx = internal(ctx, "the structure of a site its admin changes")
-		db := r.db(ctx)
-		items, err := r.siteItems(ctx, s.ID)
-		if err != nil {
-			return err
-		}
-		taken, hasDefault, sections := map[string]bool{}, false, 0
-		for _, it := range items {
-			if !it.isGroup() {
-				taken[*it.Path], hasDefault, sections = true, hasDefault || *it.IsDefault, sections+1
+	return mutateLocked(ctx, r, r.siteLock(site.ID(in.SiteID)), r.sites, in.SiteID, authz.Update,
+		func(ctx context.Context, s *ent.Site, _ authz.Decision) (*ent.SiteSection, error) {
+			if err := r.restructured(ctx, s); err != nil {
+				return nil, err
 			}
-		}
-		if sections == 0 {
-			// The site's first section: its site-spaces at the root move
-			// into a default section first.
-			def, err := r.adoptRootSiteSpaces(ctx, s, items, taken)
+			spaces, err := r.siteSpacesToAdd(ctx, s.OrganizationID, []string{in.SpaceID})
+			if apperr.KindOf(err) == apperr.InvalidArgument {
+				return nil, apperr.Invalid("spaceId", "%q is not a space of the site's organization", in.SpaceID)
+			}
 			if err != nil {
-				return err
+				return nil, err
 			}
-			if def != nil {
-				items, hasDefault = append(items, siteItem{ID: def.ID, Position: def.Position}), true
+			sp := spaces[0]
+			ctx = internal(ctx, "the structure of a site its admin changes")
+			db := r.db(ctx)
+			items, err := r.siteItems(ctx, s.ID)
+			if err != nil {
+				return nil, err
 			}
-		}
-		title := sp.Title
-		if in.Title != nil && strings.TrimSpace(*in.Title) != "" {
-			title = strings.TrimSpace(*in.Title)
-		}
-		path := freePath(taken, title)
-		b := db.SiteSection.Create().SetSiteID(s.ID).SetTitle(title).SetPath(path).
-			SetPosition(lastSitePosition(items)).SetIsDefault(!hasDefault)
-		if in.Icon != nil {
-			b.SetIcon(*in.Icon)
-		}
-		if c.section, err = b.Save(ctx); err != nil {
-			return sectionPathTaken(err, path)
-		}
-		ss, err := db.SiteSpace.Create().SetSiteID(s.ID).SetSectionID(c.section.ID).SetSpaceID(sp.ID).
-			SetPath(freePath(map[string]bool{}, sp.Title)).SetPosition(positionStep).SetIsDefault(true).Save(ctx)
-		c.sectionSpaces = []*ent.SiteSpace{ss}
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	// The answer shows them: the mutation cleared the loaders.
-	r.prime(ctx, c)
-	return c.section, nil
+			taken, hasDefault, sections := map[string]bool{}, false, 0
+			for _, it := range items {
+				if !it.isGroup() {
+					taken[*it.Path], hasDefault, sections = true, hasDefault || *it.IsDefault, sections+1
+				}
+			}
+			if sections == 0 {
+				// The site's first section: its site-spaces at the root move
+				// into a default section first.
+				def, err := r.adoptRootSiteSpaces(ctx, s, items, taken)
+				if err != nil {
+					return nil, err
+				}
+				if def != nil {
+					items, hasDefault = append(items, siteItem{ID: def.ID, Position: def.Position}), true
+				}
+			}
+			title := sp.Title
+			if in.Title != nil && strings.TrimSpace(*in.Title) != "" {
+				title = strings.TrimSpace(*in.Title)
+			}
+			path := freePath(taken, title)
+			b := db.SiteSection.Create().SetSiteID(s.ID).SetTitle(title).SetPath(path).
+				SetPosition(lastSitePosition(items)).SetIsDefault(!hasDefault)
+			if in.Icon != nil {
+				b.SetIcon(*in.Icon)
+			}
+			sec, err := b.Save(ctx)
+			if err != nil {
+				return nil, sectionPathTaken(err, path)
+			}
+			ss, err := db.SiteSpace.Create().SetSiteID(s.ID).SetSectionID(sec.ID).SetSpaceID(sp.ID).
+				SetPath(freePath(map[string]bool{}, sp.Title)).SetPosition(positionStep).SetIsDefault(true).Save(ctx)
+			if err != nil {
+				return nil, err
+			}
+			r.sections.wrote(ctx, sec)
+			r.sitespaces.wrote(ctx, ss)
+			primeAfter(ctx, (*loaders).sectionSiteSpaces, sec.ID, []*ent.SiteSpace{ss})
+			return sec, nil
+		})
 }
 
 // sectionPathTaken reports a save of a section that another section's path
@@ -463,14 +455,18 @@ func siteSpacePathTaken(err error, path string) error {
 	return err
 }
 
-// restructured starts the record of a change to a site's structure with
+// restructured records, for the answer of a change to a site's structure,
 // the site and the viewer's access to its organization, which deciding
 // about the site read.
-func (r *Resolver) restructured(ctx context.Context, s *ent.Site) (created, error) {
-	c := created{site: s, orgID: s.OrganizationID}
-	var err error
-	c.access, err = r.orgAccess(ctx, s.OrganizationID)
-	return c, err
+func (r *Resolver) restructured(ctx context.Context, s *ent.Site) error {
+	r.sites.wrote(ctx, s)
+	return r.wroteAccess(ctx, s.OrganizationID)
+}
+
+// siteLock is the lock every change to a site's structure takes first: the
+// site's row (see lockSite), which selects.
+func (r *Resolver) siteLock(which predicate.Site) func(ctx context.Context) error {
+	return func(ctx context.Context) error { return r.lockSite(ctx, which) }
 }
 
 // adoptRootSiteSpaces moves the site-spaces at a site's root into a new
@@ -498,53 +494,47 @@ func (r *Resolver) updateSiteSection(ctx context.Context, in model.UpdateSiteSec
 	if err := checkCondition(in.Condition); err != nil {
 		return nil, err
 	}
-	var sec *ent.SiteSection
-	err := r.tx(ctx, func(ctx context.Context) error {
-		if err := r.lockSite(ctx, site.HasSectionsWith(sitesection.ID(in.ID))); err != nil {
-			return err
-		}
-		var err error
-		if sec, _, err = r.sections.authorize(ctx, in.ID, authz.Update); err != nil {
-			return err
-		}
-		ctx = internal(ctx, "the structure of a site its admin changes")
-		db := r.db(ctx)
-		u := sec.Update()
-		if in.Title != nil {
-			u.SetTitle(strings.TrimSpace(*in.Title))
-		}
-		if in.Path != nil {
-			taken, err := db.SiteSection.Query().Where(sitesection.SiteID(sec.SiteID), sitesection.IDNEQ(sec.ID),
-				sitesection.Path(*in.Path)).Exist(ctx)
-			if err != nil {
-				return err
+	part := r.sectionPart()
+	return mutateLocked(ctx, r, r.siteLock(part.site(in.ID)), r.sections, in.ID, authz.Update,
+		func(ctx context.Context, sec *ent.SiteSection, _ authz.Decision) (*ent.SiteSection, error) {
+			ctx = internal(ctx, "the structure of a site its admin changes")
+			db := r.db(ctx)
+			u := sec.Update()
+			if in.Title != nil {
+				u.SetTitle(strings.TrimSpace(*in.Title))
 			}
-			if taken {
-				return apperr.Conflictf("Another section of the site has the path %q", *in.Path)
+			if in.Path != nil {
+				taken, err := db.SiteSection.Query().Where(sitesection.SiteID(sec.SiteID), sitesection.IDNEQ(sec.ID),
+					sitesection.Path(*in.Path)).Exist(ctx)
+				if err != nil {
+					return nil, err
+				}
+				if taken {
+					return nil, apperr.Conflictf("Another section of the site has the path %q", *in.Path)
+				}
+				u.SetPath(*in.Path)
 			}
-			u.SetPath(*in.Path)
-		}
-		setOmittable(in.Condition, u.SetCondition, u.ClearCondition)
-		setOmittable(in.Icon, u.SetIcon, u.ClearIcon)
-		setOmittable(in.Description, u.SetDescription, u.ClearDescription)
-		if in.DefaultSiteSpace != nil {
-			ss, err := db.SiteSpace.Query().Where(sitespace.ID(*in.DefaultSiteSpace), sitespace.SectionID(sec.ID)).Only(ctx)
-			if ent.IsNotFound(err) {
-				return apperr.Invalid("defaultSiteSpace", "%q is not a site-space of the section", *in.DefaultSiteSpace)
+			setOmittable(in.Condition, u.SetCondition, u.ClearCondition)
+			setOmittable(in.Icon, u.SetIcon, u.ClearIcon)
+			setOmittable(in.Description, u.SetDescription, u.ClearDescription)
+			if in.DefaultSiteSpace != nil {
+				ss, err := db.SiteSpace.Query().Where(sitespace.ID(*in.DefaultSiteSpace), sitespace.SectionID(sec.ID)).Only(ctx)
+				if ent.IsNotFound(err) {
+					return nil, apperr.Invalid("defaultSiteSpace", "%q is not a site-space of the section", *in.DefaultSiteSpace)
+				}
+				if err != nil {
+					return nil, err
+				}
+				if err := r.markDefaultSiteSpace(ctx, sec.SiteID, ss); err != nil {
+					return nil, err
+				}
 			}
-			if err != nil {
-				return err
+			sec, err := u.Save(ctx)
+			if err != nil && in.Path != nil {
+				return nil, sectionPathTaken(err, *in.Path)
 			}
-			if err := r.markDefaultSiteSpace(ctx, sec.SiteID, ss); err != nil {
-				return err
-			}
-		}
-		if sec, err = u.Save(ctx); err != nil && in.Path != nil {
-			return sectionPathTaken(err, *in.Path)
-		}
-		return err
-	})
-	return sec, err
+			return sec, err
+		})
 }
 
 // setOmittable applies an optional, nullable input: absent leaves the field,
@@ -560,66 +550,11 @@ func setOmittable[U any](o graphql.Omittable[*string], set func(string) U, clear
 }
 
 func (r *Resolver) deleteSiteSection(ctx context.Context, in model.DeleteSiteSectionInput) error {
-	return r.tx(ctx, func(ctx context.Context) error {
-		if err := r.lockSite(ctx, site.HasSectionsWith(sitesection.ID(in.ID))); err != nil {
-			return err
-		}
-		sec, _, err := r.sections.authorize(ctx, in.ID, authz.Delete)
-		if err != nil {
-			return err
-		}
-		ctx = internal(ctx, "the structure of a site its admin changes")
-		db := r.db(ctx)
-		if err := db.SiteSection.DeleteOne(sec).Exec(ctx); err != nil {
-			return err
-		}
-		if !sec.IsDefault {
-			return nil
-		}
-		next, err := db.SiteSection.Query().Where(sitesection.SiteID(sec.SiteID)).
-			Order(sitesection.ByPosition(), sitesection.ByID()).First(ctx)
-		if ent.IsNotFound(err) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		return next.Update().SetIsDefault(true).Exec(ctx)
-	})
+	return deleteSitePart(ctx, r, r.sectionPart(), in.ID)
 }
 
 func (r *Resolver) moveSiteSection(ctx context.Context, in model.MoveSiteSectionInput) (*ent.SiteSection, error) {
-	var sec *ent.SiteSection
-	err := r.tx(ctx, func(ctx context.Context) error {
-		if err := r.lockSite(ctx, site.HasSectionsWith(sitesection.ID(in.ID))); err != nil {
-			return err
-		}
-		var err error
-		if sec, _, err = r.sections.authorize(ctx, in.ID, authz.Update); err != nil {
-			return err
-		}
-		ctx = internal(ctx, "positions, which are not shown")
-		items, err := r.siteItems(ctx, sec.SiteID)
-		if err != nil {
-			return err
-		}
-		pos, err := r.movedSitePosition(ctx, items, sec.ID, in.Position)
-		if err != nil {
-			return err
-		}
-		if sec.GroupID != nil && placedOutsideGroup(items, *sec.GroupID, in.Position) {
-			// A section of a group placed beside a section outside its
-			// group takes its group there: at the top level the group
-			// stands for it, and the published structure shows it there.
-			if err := r.db(ctx).SiteSectionGroup.Update().Where(sitesectiongroup.ID(*sec.GroupID)).
-				SetPosition(pos).Exec(ctx); err != nil {
-				return err
-			}
-		}
-		sec, err = sec.Update().SetPosition(pos).Save(ctx)
-		return err
-	})
-	return sec, err
+	return moveSitePart(ctx, r, r.sectionPart(), in.ID, in.Position)
 }
 
 // placedOutsideGroup reports whether a position names a section that is not
@@ -676,123 +611,91 @@ func siteSpaceSiblings(siteID string, sectionID *string) predicate.SiteSpace {
 }
 
 func (r *Resolver) createSiteSpace(ctx context.Context, in model.CreateSiteSpaceInput) (*ent.SiteSpace, error) {
-	var c created
-	err := r.tx(ctx, func(ctx context.Context) error {
-		if err := r.lockSite(ctx, site.ID(in.SiteID)); err != nil {
-			return err
-		}
-		s, _, err := r.sites.authorize(ctx, in.SiteID, authz.Update)
-		if err != nil {
-			return err
-		}
-		if c, err = r.restructured(ctx, s); err != nil {
-			return err
-		}
-		spaces, err := r.siteSpacesToAdd(ctx, s.OrganizationID, []string{in.SpaceID})
-		if apperr.KindOf(err) == apperr.InvalidArgument {
-			return apperr.Invalid("spaceId", "%q is not a space of the site's organization", in.SpaceID)
-		}
-		if err != nil {
-			return err
-		}
-		c.spaces = spaces
-		ctx = internal(ctx, "the structure of a site its admin changes")
-		db := r.db(ctx)
-		// The parent: the named section, else the default section, else
-		// the root.
-		q := db.SiteSection.Query().Where(sitesection.SiteID(s.ID))
-		if in.SectionID != nil {
-			q.Where(sitesection.ID(*in.SectionID))
-		} else {
-			q.Order(sitesection.ByIsDefault(sql.OrderDesc()), sitesection.ByPosition(), sitesection.ByID())
-		}
-		sections, err := q.Limit(1).All(ctx)
-		if err != nil {
-			return err
-		}
-		var parent *string
-		switch {
-		case len(sections) == 1:
-			c.section, parent = sections[0], &sections[0].ID
-		case in.SectionID != nil:
-			return apperr.Invalid("sectionId", "%q is not a section of the site", *in.SectionID)
-		}
-		sibs, err := db.SiteSpace.Query().Where(siteSpaceSiblings(s.ID, parent)).
-			Select(sitespace.FieldPath, sitespace.FieldPosition).All(ctx)
-		if err != nil {
-			return err
-		}
-		taken, last := map[string]bool{}, 0.0
-		for _, x := range sibs {
-			taken[x.Path], last = true, max(last, x.Position)
-		}
-		path := freePath(taken, spaces[0].Title)
-		c.siteSpace, err = db.SiteSpace.Create().SetSiteID(s.ID).SetNillableSectionID(parent).SetSpaceID(spaces[0].ID).
-			SetPath(path).SetPosition(last + positionStep).SetIsDefault(len(sibs) == 0).Save(ctx)
-		return siteSpacePathTaken(err, path)
-	})
-	if err != nil {
-		return nil, err
-	}
-	// The answer shows it: the mutation cleared the loaders.
-	r.prime(ctx, c)
-	return c.siteSpace, nil
+	return mutateLocked(ctx, r, r.siteLock(site.ID(in.SiteID)), r.sites, in.SiteID, authz.Update,
+		func(ctx context.Context, s *ent.Site, _ authz.Decision) (*ent.SiteSpace, error) {
+			if err := r.restructured(ctx, s); err != nil {
+				return nil, err
+			}
+			spaces, err := r.siteSpacesToAdd(ctx, s.OrganizationID, []string{in.SpaceID})
+			if apperr.KindOf(err) == apperr.InvalidArgument {
+				return nil, apperr.Invalid("spaceId", "%q is not a space of the site's organization", in.SpaceID)
+			}
+			if err != nil {
+				return nil, err
+			}
+			ctx = internal(ctx, "the structure of a site its admin changes")
+			db := r.db(ctx)
+			// The parent: the named section, else the default section, else
+			// the root.
+			q := db.SiteSection.Query().Where(sitesection.SiteID(s.ID))
+			if in.SectionID != nil {
+				q.Where(sitesection.ID(*in.SectionID))
+			} else {
+				q.Order(sitesection.ByIsDefault(sql.OrderDesc()), sitesection.ByPosition(), sitesection.ByID())
+			}
+			sections, err := q.Limit(1).All(ctx)
+			if err != nil {
+				return nil, err
+			}
+			var parent *string
+			switch {
+			case len(sections) == 1:
+				r.sections.wrote(ctx, sections[0])
+				parent = &sections[0].ID
+			case in.SectionID != nil:
+				return nil, apperr.Invalid("sectionId", "%q is not a section of the site", *in.SectionID)
+			}
+			sibs, err := db.SiteSpace.Query().Where(siteSpaceSiblings(s.ID, parent)).
+				Select(sitespace.FieldPath, sitespace.FieldPosition).All(ctx)
+			if err != nil {
+				return nil, err
+			}
+			taken, last := map[string]bool{}, 0.0
+			for _, x := range sibs {
+				taken[x.Path], last = true, max(last, x.Position)
+			}
+			path := freePath(taken, spaces[0].Title)
+			ss, err := db.SiteSpace.Create().SetSiteID(s.ID).SetNillableSectionID(parent).SetSpaceID(spaces[0].ID).
+				SetPath(path).SetPosition(last + positionStep).SetIsDefault(len(sibs) == 0).Save(ctx)
+			if err != nil {
+				return nil, siteSpacePathTaken(err, path)
+			}
+			r.sitespaces.wrote(ctx, ss)
+			return ss, nil
+		})
 }
 
 func (r *Resolver) updateSiteSpace(ctx context.Context, in model.UpdateSiteSpaceInput) (*ent.SiteSpace, error) {
 	if err := checkCondition(in.Condition); err != nil {
 		return nil, err
 	}
-	var ss *ent.SiteSpace
-	err := r.tx(ctx, func(ctx context.Context) error {
-		if err := r.lockSite(ctx, site.HasSiteSpacesWith(sitespace.ID(in.ID))); err != nil {
-			return err
-		}
-		var err error
-		if ss, _, err = r.sitespaces.authorize(ctx, in.ID, authz.Update); err != nil {
-			return err
-		}
-		ctx = internal(ctx, "the structure of a site its admin changes")
-		u := ss.Update()
-		if in.Path != nil {
-			taken, err := r.db(ctx).SiteSpace.Query().Where(siteSpaceSiblings(ss.SiteID, ss.SectionID), sitespace.IDNEQ(ss.ID),
-				sitespace.Path(*in.Path)).Exist(ctx)
-			if err != nil {
-				return err
+	part := r.siteSpacePart()
+	return mutateLocked(ctx, r, r.siteLock(part.site(in.ID)), r.sitespaces, in.ID, authz.Update,
+		func(ctx context.Context, ss *ent.SiteSpace, _ authz.Decision) (*ent.SiteSpace, error) {
+			ctx = internal(ctx, "the structure of a site its admin changes")
+			u := ss.Update()
+			if in.Path != nil {
+				taken, err := r.db(ctx).SiteSpace.Query().Where(siteSpaceSiblings(ss.SiteID, ss.SectionID), sitespace.IDNEQ(ss.ID),
+					sitespace.Path(*in.Path)).Exist(ctx)
+				if err != nil {
+					return nil, err
+				}
+				if taken {
+					return nil, apperr.Conflictf("Another site-space beside it has the path %q", *in.Path)
+				}
+				u.SetPath(*in.Path)
 			}
-			if taken {
-				return apperr.Conflictf("Another site-space beside it has the path %q", *in.Path)
+			setOmittable(in.Condition, u.SetCondition, u.ClearCondition)
+			ss, err := u.Save(ctx)
+			if err != nil && in.Path != nil {
+				return nil, siteSpacePathTaken(err, *in.Path)
 			}
-			u.SetPath(*in.Path)
-		}
-		setOmittable(in.Condition, u.SetCondition, u.ClearCondition)
-		if ss, err = u.Save(ctx); err != nil && in.Path != nil {
-			return siteSpacePathTaken(err, *in.Path)
-		}
-		return err
-	})
-	return ss, err
+			return ss, err
+		})
 }
 
 func (r *Resolver) deleteSiteSpace(ctx context.Context, in model.DeleteSiteSpaceInput) error {
-	return r.tx(ctx, func(ctx context.Context) error {
-		if err := r.lockSite(ctx, site.HasSiteSpacesWith(sitespace.ID(in.ID))); err != nil {
-			return err
-		}
-		ss, _, err := r.sitespaces.authorize(ctx, in.ID, authz.Delete)
-		if err != nil {
-			return err
-		}
-		ctx = internal(ctx, "the structure of a site its admin changes")
-		db := r.db(ctx)
-		if err := db.SiteSpace.DeleteOne(ss).Exec(ctx); err != nil {
-			return err
-		}
-		if !ss.IsDefault {
-			return nil
-		}
-		return r.promoteDefaultSiteSpace(ctx, ss.SiteID, ss.SectionID)
-	})
+	return deleteSitePart(ctx, r, r.siteSpacePart(), in.ID)
 }
 
 // promoteDefaultSiteSpace makes the first site-space of a parent (a
@@ -811,32 +714,133 @@ func (r *Resolver) promoteDefaultSiteSpace(ctx context.Context, siteID string, s
 }
 
 func (r *Resolver) moveSiteSpace(ctx context.Context, in model.MoveSiteSpaceInput) (*ent.SiteSpace, error) {
-	var ss *ent.SiteSpace
-	err := r.tx(ctx, func(ctx context.Context) error {
-		if err := r.lockSite(ctx, site.HasSiteSpacesWith(sitespace.ID(in.ID))); err != nil {
-			return err
-		}
-		var err error
-		if ss, _, err = r.sitespaces.authorize(ctx, in.ID, authz.Update); err != nil {
-			return err
-		}
-		ctx = internal(ctx, "positions, which are not shown")
-		rows, err := r.db(ctx).SiteSpace.Query().Where(siteSpaceSiblings(ss.SiteID, ss.SectionID), sitespace.IDNEQ(ss.ID)).
-			Select(sitespace.FieldID, sitespace.FieldPosition).All(ctx)
-		if err != nil {
-			return err
-		}
-		pos, err := movedPosition(ctx, rows, func(x *ent.SiteSpace) (string, float64) { return x.ID, x.Position }, in.Position,
-			func(ctx context.Context, id string, p float64) error {
-				return r.db(ctx).SiteSpace.Update().Where(sitespace.ID(id)).SetPosition(p).Exec(ctx)
-			})
-		if err != nil {
-			return err
-		}
-		ss, err = ss.Update().SetPosition(pos).Save(ctx)
-		return err
-	})
-	return ss, err
+	return moveSitePart(ctx, r, r.siteSpacePart(), in.ID, in.Position)
+}
+
+// sitePart is a kind of part of a site's structure, a section, a site-space
+// or a section group, as deleting and moving one need it. Every kind is
+// deleted by deleteSitePart and moved by moveSitePart, which keep the rules
+// above the same way for all: the site's lock first, then the part, with
+// the action; a default that is always there; positions that differ.
+type sitePart[T ent.Noder, P ~func(*sql.Selector)] struct {
+	policy *policy[T, P]
+	// site selects the site of the part with the ID (see lockSite).
+	site func(id string) predicate.Site
+	// position returns the position of x moved to pos among its siblings,
+	// renumbering them when there is no room.
+	position func(ctx context.Context, x T, pos *model.SitePositionInput) (float64, error)
+	// setPosition saves x at a position, and returns it as saved.
+	setPosition func(ctx context.Context, x T, pos float64) (T, error)
+	// remove deletes x and what goes with it.
+	remove func(ctx context.Context, x T) error
+	// wasDefault reports whether x was its siblings' default; promote then
+	// makes the first of those left the default. Nil for a kind without a
+	// default.
+	wasDefault func(x T) bool
+	promote    func(ctx context.Context, x T) error
+}
+
+// deleteSitePart deletes a part of a site's structure; when it was the
+// default among its siblings, the first of those left takes its place.
+func deleteSitePart[T ent.Noder, P ~func(*sql.Selector)](ctx context.Context, r *Resolver, part sitePart[T, P], id string) error {
+	_, err := mutateLocked(ctx, r, r.siteLock(part.site(id)), part.policy, id, authz.Delete,
+		func(ctx context.Context, x T, _ authz.Decision) (struct{}, error) {
+			ctx = internal(ctx, "the structure of a site its admin changes")
+			if err := part.remove(ctx, x); err != nil {
+				return struct{}{}, err
+			}
+			if part.wasDefault == nil || !part.wasDefault(x) {
+				return struct{}{}, nil
+			}
+			return struct{}{}, part.promote(ctx, x)
+		})
+	return err
+}
+
+// moveSitePart moves a part of a site's structure to pos among its
+// siblings.
+func moveSitePart[T ent.Noder, P ~func(*sql.Selector)](ctx context.Context, r *Resolver, part sitePart[T, P], id string,
+	pos *model.SitePositionInput) (T, error) {
+	return mutateLocked(ctx, r, r.siteLock(part.site(id)), part.policy, id, authz.Update,
+		func(ctx context.Context, x T, _ authz.Decision) (T, error) {
+			ctx = internal(ctx, "positions, which are not shown")
+			at, err := part.position(ctx, x, pos)
+			if err != nil {
+				var zero T
+				return zero, err
+			}
+			return part.setPosition(ctx, x, at)
+		})
+}
+
+// sectionPart is the kind of a site's sections. They share their order
+// with the site's groups, and a section of a group placed beside a section
+// outside its group takes its group there: at the top level the group
+// stands for it, and the published structure shows it there.
+func (r *Resolver) sectionPart() sitePart[*ent.SiteSection, predicate.SiteSection] {
+	return sitePart[*ent.SiteSection, predicate.SiteSection]{
+		policy: r.sections,
+		site:   func(id string) predicate.Site { return site.HasSectionsWith(sitesection.ID(id)) },
+		position: func(ctx context.Context, sec *ent.SiteSection, pos *model.SitePositionInput) (float64, error) {
+			items, err := r.siteItems(ctx, sec.SiteID)
+			if err != nil {
+				return 0, err
+			}
+			at, err := r.movedSitePosition(ctx, items, sec.ID, pos)
+			if err != nil || sec.GroupID == nil || !placedOutsideGroup(items, *sec.GroupID, pos) {
+				return at, err
+			}
+			return at, r.db(ctx).SiteSectionGroup.Update().Where(sitesectiongroup.ID(*sec.GroupID)).SetPosition(at).Exec(ctx)
+		},
+		setPosition: func(ctx context.Context, sec *ent.SiteSection, pos float64) (*ent.SiteSection, error) {
+			return sec.Update().SetPosition(pos).Save(ctx)
+		},
+		remove: func(ctx context.Context, sec *ent.SiteSection) error {
+			return r.db(ctx).SiteSection.DeleteOne(sec).Exec(ctx)
+		},
+		wasDefault: func(sec *ent.SiteSection) bool { return sec.IsDefault },
+		promote: func(ctx context.Context, sec *ent.SiteSection) error {
+			next, err := r.db(ctx).SiteSection.Query().Where(sitesection.SiteID(sec.SiteID)).
+				Order(sitesection.ByPosition(), sitesection.ByID()).First(ctx)
+			if ent.IsNotFound(err) {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			return next.Update().SetIsDefault(true).Exec(ctx)
+		},
+	}
+}
+
+// siteSpacePart is the kind of a site's site-spaces, ordered among those of
+// their parent: a section, or the site's root.
+func (r *Resolver) siteSpacePart() sitePart[*ent.SiteSpace, predicate.SiteSpace] {
+	return sitePart[*ent.SiteSpace, predicate.SiteSpace]{
+		policy: r.sitespaces,
+		site:   func(id string) predicate.Site { return site.HasSiteSpacesWith(sitespace.ID(id)) },
+		position: func(ctx context.Context, ss *ent.SiteSpace, pos *model.SitePositionInput) (float64, error) {
+			rows, err := r.db(ctx).SiteSpace.Query().Where(siteSpaceSiblings(ss.SiteID, ss.SectionID), sitespace.IDNEQ(ss.ID)).
+				Select(sitespace.FieldID, sitespace.FieldPosition).All(ctx)
+			if err != nil {
+				return 0, err
+			}
+			return movedPosition(ctx, rows, func(x *ent.SiteSpace) (string, float64) { return x.ID, x.Position }, pos,
+				func(ctx context.Context, id string, p float64) error {
+					return r.db(ctx).SiteSpace.Update().Where(sitespace.ID(id)).SetPosition(p).Exec(ctx)
+				})
+		},
+		setPosition: func(ctx context.Context, ss *ent.SiteSpace, pos float64) (*ent.SiteSpace, error) {
+			return ss.Update().SetPosition(pos).Save(ctx)
+		},
+		remove: func(ctx context.Context, ss *ent.SiteSpace) error {
+			return r.db(ctx).SiteSpace.DeleteOne(ss).Exec(ctx)
+		},
+		wasDefault: func(ss *ent.SiteSpace) bool { return ss.IsDefault },
+		promote: func(ctx context.Context, ss *ent.SiteSpace) error {
+			return r.promoteDefaultSiteSpace(ctx, ss.SiteID, ss.SectionID)
+		},
+	}
 }
 
 // siteSpaceTitle is the title a site-space shows: its own, or its space's.

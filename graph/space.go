@@ -32,10 +32,19 @@ const SpaceRetention = 7 * 24 * time.Hour
 // with the action required on it.
 func (r *Resolver) liveSpace(ctx context.Context, id string, a authz.Action) (*ent.Space, authz.Decision, error) {
 	s, d, err := r.spaces.authorize(ctx, id, a)
-	if err == nil && s.DeletedAt != nil {
-		err = apperr.Preconditionf("The space is deleted; restore it first")
+	if err == nil {
+		err = spaceLive(s)
 	}
 	return s, d, err
+}
+
+// spaceLive fails for a deleted space, which must be restored before it
+// changes.
+func spaceLive(s *ent.Space) error {
+	if s.DeletedAt != nil {
+		return apperr.Preconditionf("The space is deleted; restore it first")
+	}
+	return nil
 }
 
 // readableSpace returns a space for Query.space and /v1's space paths: the
@@ -71,19 +80,12 @@ func (r *Resolver) spaceVisitorAdmitted(ctx context.Context, s *ent.Space) bool 
 // manages the space's share links.
 func (r *Resolver) rotateSpaceVisitorAuthKey(ctx context.Context, spaceID string) (*ent.Space, string, error) {
 	key := rotatedKey()
-	var s *ent.Space
-	err := r.tx(ctx, func(ctx context.Context) error {
-		var err error
-		if s, _, err = r.spaces.authorize(ctx, spaceID, authz.UpdateAccess); err != nil {
-			return err
-		}
-		s, err = s.Update().SetVisitorAuthPrivateKey(key).Save(internal(ctx, "the space its admin changes"))
-		return err
+	s, err := mutate(ctx, r, r.spaces, spaceID, authz.UpdateAccess, func(ctx context.Context, s *ent.Space, _ authz.Decision) (*ent.Space, error) {
+		return s.Update().SetVisitorAuthPrivateKey(key).Save(internal(ctx, "the space its admin changes"))
 	})
 	if err != nil {
 		return nil, "", err
 	}
-	r.spaces.loader(ctx).Prime(ctx, s.ID, s)
 	return s, key, nil
 }
 
@@ -125,106 +127,51 @@ func (r *Resolver) newSpace(ctx context.Context, b *ent.SpaceCreate, authorID st
 	return s, rev, nil
 }
 
-// created is what a transaction that created content read and wrote, and
-// what the request then shows of it: the request's loaders, which the end of
-// the transaction cleared, are primed with it (see prime), so that the
-// payload, a /v1 response especially, reads none of it again.
-type created struct {
-	org *ent.Organization
-	// access is the viewer's access in the organization orgID, which a
-	// creation does not change.
-	orgID    string
-	access   *authz.Org
-	parent   *ent.Collection
-	space    *ent.Space
-	revision *ent.Revision
-	// newSpace marks a space created with the transaction: its counts are 0.
-	newSpace bool
-	// installation is an installation created with the transaction, of
-	// integration.
-	installation *ent.IntegrationInstallation
-	integration  *ent.Integration
-	// site is a site whose structure the transaction changed: it made
-	// section, with all its site-spaces (sectionSpaces), or siteSpace in
-	// section, or group. spaces are the spaces it added to the site, read
-	// with their counters (see siteSpacesToAdd).
-	site          *ent.Site
-	group         *ent.SiteSectionGroup
-	section       *ent.SiteSection
-	sectionSpaces []*ent.SiteSpace
-	siteSpace     *ent.SiteSpace
-	spaces        []*ent.Space
+// placed records, for the answer of a creation, the organization it went
+// into, the viewer's access there and the parent collection, as the
+// transaction's loaders hold them already.
+func (r *Resolver) placed(ctx context.Context, orgID string, parent *string) error {
+	o, _, err := r.orgs.get(ctx, orgID)
+	if err != nil {
+		return err
+	}
+	r.orgs.wrote(ctx, o)
+	if err := r.wroteAccess(ctx, orgID); err != nil || parent == nil {
+		return err
+	}
+	c, _, err := r.collections.get(ctx, *parent)
+	if err != nil {
+		return err
+	}
+	r.collections.wrote(ctx, c)
+	return nil
 }
 
-// placed records the organization a creation went into, and the parent
-// collection, as the transaction's loaders hold them already.
-func (r *Resolver) placed(ctx context.Context, orgID string, parent *string) (created, error) {
-	c := created{orgID: orgID}
-	var err error
-	if c.org, _, err = r.orgs.get(ctx, orgID); err != nil {
-		return c, err
+// wroteAccess records the viewer's access to an organization, which a
+// mutation that does not change it read to decide.
+func (r *Resolver) wroteAccess(ctx context.Context, orgID string) error {
+	access, err := r.orgAccess(ctx, orgID)
+	if err != nil {
+		return err
 	}
-	if c.access, err = r.orgAccess(ctx, orgID); err != nil {
-		return c, err
-	}
-	if parent != nil {
-		c.parent, _, err = r.collections.get(ctx, *parent)
-	}
-	return c, err
+	primeAfter(ctx, (*loaders).orgAccess, orgID, access)
+	return nil
 }
 
-// prime primes the request's loaders with what the committed transaction
-// read and wrote. Every primed row is decided when it is read, as loaded
-// rows are.
-func (r *Resolver) prime(ctx context.Context, c created) {
-	l := loadersFrom(ctx)
-	if c.org != nil {
-		r.orgs.loader(ctx).Prime(ctx, c.org.ID, c.org)
-	}
-	if c.access != nil {
-		l.orgAccess().Prime(ctx, c.orgID, c.access)
-	}
-	if c.parent != nil {
-		r.collections.loader(ctx).Prime(ctx, c.parent.ID, c.parent)
-	}
-	if c.space != nil {
-		r.spaces.loader(ctx).Prime(ctx, c.space.ID, c.space)
-		if c.newSpace {
-			l.spaceCounts().Prime(ctx, c.space.ID, spaceCounts{})
-		}
-	}
-	if c.revision != nil {
-		r.revisions.loader(ctx).Prime(ctx, c.revision.ID, c.revision)
-	}
-	if c.site != nil {
-		r.sites.loader(ctx).Prime(ctx, c.site.ID, c.site)
-	}
-	if c.group != nil {
-		r.sectionGroups.loader(ctx).Prime(ctx, c.group.ID, c.group)
-	}
-	if c.section != nil {
-		r.sections.loader(ctx).Prime(ctx, c.section.ID, c.section)
-		if c.sectionSpaces != nil {
-			l.sectionSiteSpaces().Prime(ctx, c.section.ID, c.sectionSpaces)
-		}
-	}
-	ssl := r.sitespaces.loader(ctx)
-	for _, ss := range c.sectionSpaces {
-		ssl.Prime(ctx, ss.ID, ss)
-	}
-	if c.siteSpace != nil {
-		ssl.Prime(ctx, c.siteSpace.ID, c.siteSpace)
-	}
-	for _, sp := range c.spaces {
-		r.spaces.loader(ctx).Prime(ctx, sp.ID, sp)
-	}
-	primeCounts(ctx, c.spaces)
-	if c.installation != nil {
-		r.installations.loader(ctx).Prime(ctx, c.installation.ID, c.installation)
-	}
-	if i := c.integration; i != nil {
-		r.integrations.loader(ctx).Prime(ctx, i.ID, i)
-		l.integrationRefs().Prime(ctx, i.ID, refOf(i))
+// wroteNewSpace records a space created with its first revision: its
+// counters are 0.
+func (r *Resolver) wroteNewSpace(ctx context.Context, s *ent.Space, rev *ent.Revision) {
+	r.spaces.wrote(ctx, s)
+	primeAfter(ctx, (*loaders).spaceCounts, s.ID, spaceCounts{})
+	r.revisions.wrote(ctx, rev)
+}
+
+// wroteSpaces records spaces the transaction read whole, with counters it
+// did not change.
+func (r *Resolver) wroteSpaces(ctx context.Context, spaces []*ent.Space) {
+	r.spaces.wrote(ctx, spaces...)
+	for _, s := range spaces {
+		primeAfter(ctx, (*loaders).spaceCounts, s.ID, countsOf(s))
 	}
 }
 
@@ -236,14 +183,13 @@ func (r *Resolver) createSpace(ctx context.Context, in model.CreateSpaceInput) (
 	if err != nil {
 		return nil, err
 	}
-	var c created
-	err = r.tx(ctx, func(ctx context.Context) error {
+	return transact(ctx, r, func(ctx context.Context) (*ent.Space, error) {
 		pos, err := r.newPlace(ctx, in.OrganizationID, in.ParentID)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if c, err = r.placed(ctx, in.OrganizationID, in.ParentID); err != nil {
-			return err
+		if err := r.placed(ctx, in.OrganizationID, in.ParentID); err != nil {
+			return nil, err
 		}
 		title := titleOrUntitled(in.Title)
 		b := r.db(ctx).Space.Create().
@@ -254,35 +200,29 @@ func (r *Resolver) createSpace(ctx context.Context, in model.CreateSpaceInput) (
 			SetNillableEditMode(in.EditMode).
 			SetNillableLanguage(in.Language).
 			SetPosition(pos)
-		c.space, c.revision, err = r.newSpace(ctx, b, v.User.ID, nil, false)
-		c.newSpace = true
-		if err == nil {
-			r.emit(ctx, events.Webhook(in.OrganizationID, c.space.ID, enum.WebhookEventTypeSpaceCreated, c.space.ID))
+		s, rev, err := r.newSpace(ctx, b, v.User.ID, nil, false)
+		if err != nil {
+			return nil, err
 		}
-		return err
+		r.wroteNewSpace(ctx, s, rev)
+		r.emit(ctx, events.Webhook(in.OrganizationID, s.ID, enum.WebhookEventTypeSpaceCreated, s.ID))
+		return s, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	r.prime(ctx, c)
-	return c.space, nil
 }
 
 func (r *Resolver) updateSpace(ctx context.Context, in model.UpdateSpaceInput) (*ent.Space, error) {
-	var s *ent.Space
-	err := r.tx(ctx, func(ctx context.Context) error {
-		_, setEditMode := in.EditMode.ValueOK()
-		_, setDefault := in.DefaultLevel.ValueOK()
-		action := authz.UpdateDetails
-		if setEditMode || setDefault || in.Visibility != nil {
-			action = authz.UpdateAccess
-		}
-		cur, _, err := r.liveSpace(ctx, in.ID, action)
-		if err != nil {
-			return err
+	_, setEditMode := in.EditMode.ValueOK()
+	_, setDefault := in.DefaultLevel.ValueOK()
+	action := authz.UpdateDetails
+	if setEditMode || setDefault || in.Visibility != nil {
+		action = authz.UpdateAccess
+	}
+	return mutate(ctx, r, r.spaces, in.ID, action, func(ctx context.Context, cur *ent.Space, _ authz.Decision) (*ent.Space, error) {
+		if err := spaceLive(cur); err != nil {
+			return nil, err
 		}
 		if err := spaceVisibilityAllowed(cur, in.Visibility); err != nil {
-			return err
+			return nil, err
 		}
 		// From the loaded row, which tells a change from none without a
 		// statement (see the TimeMixin's hook).
@@ -300,13 +240,13 @@ func (r *Resolver) updateSpace(ctx context.Context, in model.UpdateSpaceInput) (
 		apply(in.EditMode, u.SetNillableEditMode, u.ClearEditMode)
 		apply(in.DefaultLevel, u.SetNillableDefaultLevel, u.ClearDefaultLevel)
 		apply(in.Language, u.SetNillableLanguage, u.ClearLanguage)
-		if s, err = u.Save(ctx); err != nil {
-			return err
+		s, err := u.Save(ctx)
+		if err != nil {
+			return nil, err
 		}
 		r.emit(ctx, events.Webhook(s.OrganizationID, s.ID, enum.WebhookEventTypeSpaceUpdated, s.ID))
-		return nil
+		return s, nil
 	})
-	return s, err
 }
 
 // spaceVisibilityAllowed checks a visibility asked of a space, if any.
@@ -327,11 +267,7 @@ func spaceVisibilityAllowed(s *ent.Space, v *enum.Visibility) error {
 // deleteSpace deletes a space softly: it stays restorable for the retention
 // period, then the purge job removes it. Deleting a deleted space is a no-op.
 func (r *Resolver) deleteSpace(ctx context.Context, in model.DeleteSpaceInput) error {
-	return r.tx(ctx, func(ctx context.Context) error {
-		s, _, err := r.spaces.authorize(ctx, in.ID, authz.Delete)
-		if err != nil {
-			return err
-		}
+	return act(ctx, r, r.spaces, in.ID, authz.Delete, func(ctx context.Context, s *ent.Space, _ authz.Decision) error {
 		if s.DeletedAt != nil {
 			return nil
 		}
@@ -345,29 +281,29 @@ func (r *Resolver) deleteSpace(ctx context.Context, in model.DeleteSpaceInput) e
 
 // restoreSpace brings a deleted space back, last among its siblings.
 func (r *Resolver) restoreSpace(ctx context.Context, in model.RestoreSpaceInput) (*ent.Space, error) {
-	var out *ent.Space
-	err := r.tx(ctx, func(ctx context.Context) error {
-		if err := r.lockForSpace(ctx, in.ID); err != nil {
-			return err
-		}
-		s, _, err := r.spaces.authorize(ctx, in.ID, authz.Restore)
-		if err != nil {
-			return err
-		}
-		if s.DeletedAt == nil {
-			return apperr.Conflictf("The space is not deleted")
-		}
-		pos, err := r.lastPosition(ctx, s.OrganizationID, s.ParentID, s.ID)
-		if err != nil {
-			return err
-		}
-		if out, err = r.db(ctx).Space.UpdateOne(s).ClearDeletedAt().SetPosition(pos).Save(ctx); err != nil {
-			return err
-		}
-		r.emit(ctx, events.Webhook(s.OrganizationID, s.ID, enum.WebhookEventTypeSpaceRestored, s.ID))
-		return nil
-	})
-	return out, err
+	return mutateLocked(ctx, r, r.spaceLock(in.ID), r.spaces, in.ID, authz.Restore,
+		func(ctx context.Context, s *ent.Space, _ authz.Decision) (*ent.Space, error) {
+			if s.DeletedAt == nil {
+				return nil, apperr.Conflictf("The space is not deleted")
+			}
+			pos, err := r.lastPosition(ctx, s.OrganizationID, s.ParentID, s.ID)
+			if err != nil {
+				return nil, err
+			}
+			out, err := r.db(ctx).Space.UpdateOne(s).ClearDeletedAt().SetPosition(pos).Save(ctx)
+			if err != nil {
+				return nil, err
+			}
+			r.emit(ctx, events.Webhook(s.OrganizationID, s.ID, enum.WebhookEventTypeSpaceRestored, s.ID))
+			return out, nil
+		})
+}
+
+// spaceLock is the placement lock of a space's organization, and of the
+// other organizations given (see lockForSpace), taken before the space is
+// read.
+func (r *Resolver) spaceLock(spaceID string, others ...string) func(ctx context.Context) error {
+	return func(ctx context.Context) error { return r.lockForSpace(ctx, spaceID, others...) }
 }
 
 // copyTitle names a duplicate, within the 50 characters of a title. A title
@@ -387,134 +323,112 @@ func (r *Resolver) duplicateSpace(ctx context.Context, in model.DuplicateSpaceIn
 	if err != nil {
 		return nil, err
 	}
-	var c created
-	err = r.tx(ctx, func(ctx context.Context) error {
-		if err := r.lockForSpace(ctx, in.ID); err != nil {
-			return err
-		}
-		s, _, err := r.liveSpace(ctx, in.ID, authz.Duplicate)
-		if err != nil {
-			return err
-		}
-		if _, err := r.destination(ctx, s.OrganizationID, s.ParentID, "parent"); err != nil {
-			return err
-		}
-		if c, err = r.placed(ctx, s.OrganizationID, s.ParentID); err != nil {
-			return err
-		}
-		rev, err := r.db(ctx).Revision.Get(internal(ctx, "the revision of a space the viewer reads"), deref(s.RevisionID))
-		if err != nil {
-			return fmt.Errorf("loading the space's revision: %w", err)
-		}
-		sibs, err := r.siblings(ctx, s.OrganizationID, s.ParentID, "")
-		if err != nil {
-			return err
-		}
-		pos, err := r.place(ctx, sibs, currentIndex(sibs, s.ID, s.Position))
-		if err != nil {
-			return err
-		}
-		b := r.db(ctx).Space.Create().
-			SetOrganizationID(s.OrganizationID).
-			SetNillableParentID(s.ParentID).
-			SetTitle(copyTitle(s.Title)).
-			SetEmoji(s.Emoji).
-			SetNillableIcon(s.Icon).
-			SetVisibility(s.Visibility).
-			SetNillableEditMode(s.EditMode).
-			SetNillableDefaultLevel(s.DefaultLevel).
-			SetNillableLanguage(s.Language).
-			SetPosition(pos)
-		c.space, c.revision, err = r.newSpace(ctx, b, v.User.ID, rev, s.DefaultLevel == nil)
-		c.newSpace = true
-		if err != nil {
-			return err
-		}
-		// The copy has the same content, so it is found by the same words.
-		return r.search.Copy(ctx, r.db(ctx).Driver(), s.ID, c.space.ID, s.OrganizationID)
-	})
-	if err != nil {
-		return nil, err
-	}
-	r.prime(ctx, c)
-	return c.space, nil
+	return mutateLocked(ctx, r, r.spaceLock(in.ID), r.spaces, in.ID, authz.Duplicate,
+		func(ctx context.Context, s *ent.Space, _ authz.Decision) (*ent.Space, error) {
+			if err := spaceLive(s); err != nil {
+				return nil, err
+			}
+			if _, err := r.destination(ctx, s.OrganizationID, s.ParentID, "parent"); err != nil {
+				return nil, err
+			}
+			if err := r.placed(ctx, s.OrganizationID, s.ParentID); err != nil {
+				return nil, err
+			}
+			rev, err := r.db(ctx).Revision.Get(internal(ctx, "the revision of a space the viewer reads"), deref(s.RevisionID))
+			if err != nil {
+				return nil, fmt.Errorf("loading the space's revision: %w", err)
+			}
+			sibs, err := r.siblings(ctx, s.OrganizationID, s.ParentID, "")
+			if err != nil {
+				return nil, err
+			}
+			pos, err := r.place(ctx, sibs, currentIndex(sibs, s.ID, s.Position))
+			if err != nil {
+				return nil, err
+			}
+			b := r.db(ctx).Space.Create().
+				SetOrganizationID(s.OrganizationID).
+				SetNillableParentID(s.ParentID).
+				SetTitle(copyTitle(s.Title)).
+				SetEmoji(s.Emoji).
+				SetNillableIcon(s.Icon).
+				SetVisibility(s.Visibility).
+				SetNillableEditMode(s.EditMode).
+				SetNillableDefaultLevel(s.DefaultLevel).
+				SetNillableLanguage(s.Language).
+				SetPosition(pos)
+			cp, cpRev, err := r.newSpace(ctx, b, v.User.ID, rev, s.DefaultLevel == nil)
+			if err != nil {
+				return nil, err
+			}
+			r.wroteNewSpace(ctx, cp, cpRev)
+			// The copy has the same content, so it is found by the same words.
+			return cp, r.search.Copy(ctx, r.db(ctx).Driver(), s.ID, cp.ID, s.OrganizationID)
+		})
 }
 
 func (r *Resolver) moveSpace(ctx context.Context, in model.MoveSpaceInput) (*ent.Space, error) {
-	var out *ent.Space
-	err := r.tx(ctx, func(ctx context.Context) error {
-		if err := r.lockForSpace(ctx, in.ID); err != nil {
-			return err
-		}
-		s, _, err := r.liveSpace(ctx, in.ID, authz.Move)
-		if err != nil {
-			return err
-		}
-		parent := movedParent(s.ParentID, in.ParentID)
-		if _, err := r.destination(ctx, s.OrganizationID, parent, "parent"); err != nil {
-			return err
-		}
-		pos, err := r.reposition(ctx, s.OrganizationID, s.ID, s.ParentID, s.Position, parent, in.Position)
-		if err != nil {
-			return err
-		}
-		u := r.db(ctx).Space.UpdateOne(s).SetPosition(pos)
-		if parent == nil {
-			u.ClearParentID()
-		} else {
-			u.SetParentID(*parent)
-		}
-		out, err = u.Save(ctx)
-		return err
-	})
-	return out, err
+	return mutateLocked(ctx, r, r.spaceLock(in.ID), r.spaces, in.ID, authz.Move,
+		func(ctx context.Context, s *ent.Space, _ authz.Decision) (*ent.Space, error) {
+			if err := spaceLive(s); err != nil {
+				return nil, err
+			}
+			parent := movedParent(s.ParentID, in.ParentID)
+			if _, err := r.destination(ctx, s.OrganizationID, parent, "parent"); err != nil {
+				return nil, err
+			}
+			pos, err := r.reposition(ctx, s.OrganizationID, s.ID, s.ParentID, s.Position, parent, in.Position)
+			if err != nil {
+				return nil, err
+			}
+			u := r.db(ctx).Space.UpdateOne(s).SetPosition(pos)
+			if parent == nil {
+				u.ClearParentID()
+			} else {
+				u.SetParentID(*parent)
+			}
+			return u.Save(ctx)
+		})
 }
 
 // transferSpace moves a space to another organization.
 func (r *Resolver) transferSpace(ctx context.Context, in model.TransferSpaceInput) (*ent.Space, error) {
-	var out *ent.Space
-	err := r.tx(ctx, func(ctx context.Context) error {
-		if err := r.lockForSpace(ctx, in.ID, in.OrganizationID); err != nil {
-			return err
-		}
-		s, _, err := r.spaces.authorize(ctx, in.ID, authz.Transfer)
-		if err != nil {
-			return err
-		}
-		if s.DeletedAt != nil {
-			return apperr.Preconditionf("A deleted space cannot be transferred; restore it first")
-		}
-		if in.OrganizationID == s.OrganizationID {
-			return apperr.Conflictf("The space already belongs to this organization")
-		}
-		if _, _, err := r.orgs.get(ctx, in.OrganizationID); err != nil {
-			if apperr.KindOf(err) != apperr.NotFound {
-				return err
+	return mutateLocked(ctx, r, r.spaceLock(in.ID, in.OrganizationID), r.spaces, in.ID, authz.Transfer,
+		func(ctx context.Context, s *ent.Space, _ authz.Decision) (*ent.Space, error) {
+			if s.DeletedAt != nil {
+				return nil, apperr.Preconditionf("A deleted space cannot be transferred; restore it first")
 			}
-			return apperr.Invalid("organization", "the organization %q was not found", in.OrganizationID)
-		}
-		if _, err := r.destination(ctx, in.OrganizationID, in.ParentID, "parent"); err != nil {
-			return err
-		}
-		if err := r.detachSpaces(ctx, []string{s.ID}); err != nil {
-			return err
-		}
-		pos, err := r.lastPosition(ctx, in.OrganizationID, in.ParentID, s.ID)
-		if err != nil {
-			return err
-		}
-		u := r.db(ctx).Space.UpdateOne(s).SetOrganizationID(in.OrganizationID).SetPosition(pos)
-		if in.ParentID == nil {
-			u.ClearParentID()
-		} else {
-			u.SetParentID(*in.ParentID)
-		}
-		if out, err = u.Save(ctx); err != nil {
-			return err
-		}
-		return r.search.Move(ctx, r.db(ctx).Driver(), s.ID, in.OrganizationID)
-	})
-	return out, err
+			if in.OrganizationID == s.OrganizationID {
+				return nil, apperr.Conflictf("The space already belongs to this organization")
+			}
+			if _, _, err := r.orgs.get(ctx, in.OrganizationID); err != nil {
+				if apperr.KindOf(err) != apperr.NotFound {
+					return nil, err
+				}
+				return nil, apperr.Invalid("organization", "the organization %q was not found", in.OrganizationID)
+			}
+			if _, err := r.destination(ctx, in.OrganizationID, in.ParentID, "parent"); err != nil {
+				return nil, err
+			}
+			if err := r.detachSpaces(ctx, []string{s.ID}); err != nil {
+				return nil, err
+			}
+			pos, err := r.lastPosition(ctx, in.OrganizationID, in.ParentID, s.ID)
+			if err != nil {
+				return nil, err
+			}
+			u := r.db(ctx).Space.UpdateOne(s).SetOrganizationID(in.OrganizationID).SetPosition(pos)
+			if in.ParentID == nil {
+				u.ClearParentID()
+			} else {
+				u.SetParentID(*in.ParentID)
+			}
+			out, err := u.Save(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return out, r.search.Move(ctx, r.db(ctx).Driver(), s.ID, in.OrganizationID)
+		})
 }
 
 // detachSpaces removes what ties spaces to their organization before they

@@ -147,26 +147,22 @@ func (r *Resolver) createTeam(ctx context.Context, in model.CreateTeamInput) (*e
 	if len(in.Members) > maxTeamMembers {
 		return nil, apperr.Invalid("members", "must hold at most %d members", maxTeamMembers)
 	}
-	var t *ent.Team
-	err := r.tx(ctx, func(ctx context.Context) error {
-		if _, _, err := r.orgs.authorize(ctx, in.OrganizationID, authz.ManageTeams); err != nil {
-			return err
-		}
+	return mutate(ctx, r, r.orgs, in.OrganizationID, authz.ManageTeams, func(ctx context.Context, _ *ent.Organization, _ authz.Decision) (*ent.Team, error) {
 		users, err := r.checkMembers(ctx, in.OrganizationID, in.Members)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		t, err = r.db(ctx).Team.Create().SetOrganizationID(in.OrganizationID).SetTitle(strings.TrimSpace(in.Title)).Save(ctx)
+		t, err := r.db(ctx).Team.Create().SetOrganizationID(in.OrganizationID).SetTitle(strings.TrimSpace(in.Title)).Save(ctx)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		creates := make([]*ent.TeamMemberCreate, len(users))
 		for i, u := range users {
 			creates[i] = r.db(ctx).TeamMember.Create().SetTeamID(t.ID).SetUserID(u)
 		}
-		return r.db(ctx).TeamMember.CreateBulk(creates...).Exec(ctx)
+		r.teams.wrote(ctx, t)
+		return t, r.db(ctx).TeamMember.CreateBulk(creates...).Exec(ctx)
 	})
-	return t, err
 }
 
 // checkMembers checks that every ID is a member of the organization and
@@ -199,76 +195,45 @@ func (r *Resolver) checkMembers(ctx context.Context, orgID string, ids []string)
 }
 
 func (r *Resolver) updateTeam(ctx context.Context, in model.UpdateTeamInput) (*ent.Team, error) {
-	var t *ent.Team
-	err := r.tx(ctx, func(ctx context.Context) error {
-		var err error
-		if t, _, err = r.teams.authorize(ctx, in.ID, authz.Update); err != nil {
-			return err
-		}
-		t, err = t.Update().SetTitle(strings.TrimSpace(in.Title)).Save(ctx)
-		return err
+	return mutate(ctx, r, r.teams, in.ID, authz.Update, func(ctx context.Context, t *ent.Team, _ authz.Decision) (*ent.Team, error) {
+		return t.Update().SetTitle(strings.TrimSpace(in.Title)).Save(ctx)
 	})
-	return t, err
 }
 
 func (r *Resolver) deleteTeam(ctx context.Context, in model.DeleteTeamInput) error {
-	return r.tx(ctx, func(ctx context.Context) error {
-		t, _, err := r.teams.authorize(ctx, in.ID, authz.Delete)
-		if err != nil {
-			return err
-		}
+	return act(ctx, r, r.teams, in.ID, authz.Delete, func(ctx context.Context, t *ent.Team, _ authz.Decision) error {
 		return r.db(ctx).Team.DeleteOne(t).Exec(ctx)
 	})
 }
 
 func (r *Resolver) addTeamMember(ctx context.Context, in model.AddTeamMemberInput) (*ent.Team, error) {
-	var t *ent.Team
-	err := r.tx(ctx, func(ctx context.Context) error {
-		var err error
-		if t, _, err = r.teams.authorize(ctx, in.TeamID, authz.Update); err != nil {
-			return err
-		}
+	return mutate(ctx, r, r.teams, in.TeamID, authz.Update, func(ctx context.Context, t *ent.Team, _ authz.Decision) (*ent.Team, error) {
 		if _, err := r.checkMembers(ctx, t.OrganizationID, []string{in.UserID}); err != nil {
-			return err
+			return nil, err
 		}
 		role := enum.TeamMemberRoleMember
 		if in.Role != nil {
 			role = *in.Role
 		}
-		return r.db(ctx).TeamMember.Create().SetTeamID(t.ID).SetUserID(in.UserID).SetRole(role).
+		return t, r.db(ctx).TeamMember.Create().SetTeamID(t.ID).SetUserID(in.UserID).SetRole(role).
 			OnConflictColumns(teammember.FieldTeamID, teammember.FieldUserID).UpdateRole().Exec(ctx)
 	})
-	return t, err
 }
 
 func (r *Resolver) removeTeamMember(ctx context.Context, in model.RemoveTeamMemberInput) (*ent.Team, error) {
-	var t *ent.Team
-	err := r.tx(ctx, func(ctx context.Context) error {
-		var err error
-		if t, _, err = r.teams.authorize(ctx, in.TeamID, authz.Update); err != nil {
-			return err
-		}
+	return mutate(ctx, r, r.teams, in.TeamID, authz.Update, func(ctx context.Context, t *ent.Team, _ authz.Decision) (*ent.Team, error) {
 		n, err := r.db(ctx).TeamMember.Delete().Where(teammember.TeamID(t.ID), teammember.UserID(in.UserID)).Exec(ctx)
-		if err != nil {
-			return err
+		if err == nil && n == 0 {
+			err = apperr.NotFoundf("Team member not found")
 		}
-		if n == 0 {
-			return apperr.NotFoundf("Team member not found")
-		}
-		return nil
+		return t, err
 	})
-	return t, err
 }
 
 // setTeamContentRole gives a team a role on a space or a collection, or
 // takes it away. The caller administers the team and the content.
 func (r *Resolver) setTeamContentRole(ctx context.Context, in model.SetTeamContentRoleInput) (*ent.Team, error) {
-	var t *ent.Team
-	err := r.tx(ctx, func(ctx context.Context) error {
-		var err error
-		if t, _, err = r.teams.authorize(ctx, in.TeamID, authz.Update); err != nil {
-			return err
-		}
+	return mutate(ctx, r, r.teams, in.TeamID, authz.Update, func(ctx context.Context, t *ent.Team, _ authz.Decision) (*ent.Team, error) {
 		var orgID string
 		del := r.db(ctx).ContentGrant.Delete().Where(contentgrant.TeamID(t.ID))
 		create := r.db(ctx).ContentGrant.Create().SetTeamID(t.ID)
@@ -276,7 +241,7 @@ func (r *Resolver) setTeamContentRole(ctx context.Context, in model.SetTeamConte
 		case id.Space:
 			s, _, err := r.spaces.authorize(ctx, in.ContentID, authz.UpdateAccess)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			orgID = s.OrganizationID
 			del.Where(contentgrant.SpaceID(s.ID))
@@ -284,26 +249,25 @@ func (r *Resolver) setTeamContentRole(ctx context.Context, in model.SetTeamConte
 		case id.Collection:
 			c, _, err := r.collections.authorize(ctx, in.ContentID, authz.Update)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			orgID = c.OrganizationID
 			del.Where(contentgrant.CollectionID(c.ID))
 			create.SetCollectionID(c.ID)
 		default:
-			return apperr.Invalid("contentId", "must be the ID of a space or a collection")
+			return nil, apperr.Invalid("contentId", "must be the ID of a space or a collection")
 		}
 		if orgID != t.OrganizationID {
-			return apperr.Invalid("contentId", "is not content of the team's organization")
+			return nil, apperr.Invalid("contentId", "is not content of the team's organization")
 		}
 		if _, err := del.Exec(ctx); err != nil {
-			return err
+			return nil, err
 		}
 		if in.Role == nil {
-			return nil
+			return t, nil
 		}
-		return create.SetRole(*in.Role).Exec(ctx)
+		return t, create.SetRole(*in.Role).Exec(ctx)
 	})
-	return t, err
 }
 
 func (r *Resolver) teamPermissions(ctx context.Context, t *ent.Team) (*authz.TeamPermissions, error) {

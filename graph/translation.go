@@ -177,38 +177,38 @@ func (r *Resolver) createTranslationSettings(ctx context.Context, in model.Creat
 	if in.Title == nil && in.Source == nil {
 		return nil, apperr.Invalid("title", "is required without a source")
 	}
-	var t *ent.TranslationSettings
-	err = r.tx(ctx, func(ctx context.Context) error {
-		o, _, err := r.orgs.authorize(ctx, in.OrganizationID, authz.ManageSettings)
-		if err != nil {
-			return err
-		}
-		source, err := r.translationSource(ctx, o.ID, in.Source, in.Language)
-		if err != nil {
-			return err
-		}
-		if langs, err = withLanguage(langs, []enum.Language{}, nil, in.Language); err != nil {
-			return err
-		}
-		if langs == nil {
-			langs = []enum.Language{}
-		}
-		c := r.db(ctx).TranslationSettings.Create().SetOrganizationID(o.ID).SetLanguages(langs).SetNillableLanguage(in.Language)
-		if instructions != nil {
-			c.SetInstructions(instructions)
-		}
-		if in.Title != nil {
-			c.SetTitle(strings.TrimSpace(*in.Title))
-		} else {
-			c.SetTitle(defaultTranslationTitle(source, *in.Language))
-		}
-		if source != nil {
-			c.SetSourceSpaceID(source.ID).SetSourceLanguage(in.Source.Language)
-		}
-		t, err = c.Save(ctx)
-		return err
-	})
-	return t, err
+	return mutate(ctx, r, r.orgs, in.OrganizationID, authz.ManageSettings,
+		func(ctx context.Context, o *ent.Organization, _ authz.Decision) (*ent.TranslationSettings, error) {
+			source, err := r.translationSource(ctx, o.ID, in.Source, in.Language)
+			if err != nil {
+				return nil, err
+			}
+			langs, err := withLanguage(langs, []enum.Language{}, nil, in.Language)
+			if err != nil {
+				return nil, err
+			}
+			if langs == nil {
+				langs = []enum.Language{}
+			}
+			c := r.db(ctx).TranslationSettings.Create().SetOrganizationID(o.ID).SetLanguages(langs).SetNillableLanguage(in.Language)
+			if instructions != nil {
+				c.SetInstructions(instructions)
+			}
+			if in.Title != nil {
+				c.SetTitle(strings.TrimSpace(*in.Title))
+			} else {
+				c.SetTitle(defaultTranslationTitle(source, *in.Language))
+			}
+			if source != nil {
+				c.SetSourceSpaceID(source.ID).SetSourceLanguage(in.Source.Language)
+			}
+			t, err := c.Save(ctx)
+			if err != nil {
+				return nil, err
+			}
+			r.translations.wrote(ctx, t)
+			return t, nil
+		})
 }
 
 func (r *Resolver) updateTranslationSettings(ctx context.Context, in model.UpdateTranslationSettingsInput) (*ent.TranslationSettings, error) {
@@ -226,57 +226,48 @@ func (r *Resolver) updateTranslationSettings(ctx context.Context, in model.Updat
 			return nil, err
 		}
 	}
-	var t *ent.TranslationSettings
-	err := r.tx(ctx, func(ctx context.Context) error {
-		var err error
-		if t, _, err = r.translations.authorize(ctx, in.ID, authz.Update); err != nil {
-			return err
-		}
-		u := t.Update()
-		if in.Title != nil {
-			u.SetTitle(strings.TrimSpace(*in.Title))
-		}
-		// The source and the target go together: what the input leaves
-		// out, the settings have.
-		src, target := in.Source, in.Language
-		if src == nil && t.SourceSpaceID != nil && t.SourceLanguage != nil {
-			src = &model.TranslationSourceInput{SpaceID: *t.SourceSpaceID, Language: *t.SourceLanguage}
-		}
-		if target == nil {
-			target = t.Language
-		}
-		if in.Source != nil || in.Language != nil {
-			source, err := r.translationSource(ctx, t.OrganizationID, src, target)
+	return mutate(ctx, r, r.translations, in.ID, authz.Update,
+		func(ctx context.Context, t *ent.TranslationSettings, _ authz.Decision) (*ent.TranslationSettings, error) {
+			u := t.Update()
+			if in.Title != nil {
+				u.SetTitle(strings.TrimSpace(*in.Title))
+			}
+			// The source and the target go together: what the input leaves
+			// out, the settings have.
+			src, target := in.Source, in.Language
+			if src == nil && t.SourceSpaceID != nil && t.SourceLanguage != nil {
+				src = &model.TranslationSourceInput{SpaceID: *t.SourceSpaceID, Language: *t.SourceLanguage}
+			}
+			if target == nil {
+				target = t.Language
+			}
+			if in.Source != nil || in.Language != nil {
+				source, err := r.translationSource(ctx, t.OrganizationID, src, target)
+				if err != nil {
+					return nil, err
+				}
+				u.SetSourceSpaceID(source.ID).SetSourceLanguage(src.Language).SetLanguage(*target)
+			}
+			langs, err := withLanguage(langs, t.Languages, t.Language, target)
 			if err != nil {
-				return err
+				return nil, err
 			}
-			u.SetSourceSpaceID(source.ID).SetSourceLanguage(src.Language).SetLanguage(*target)
-		}
-		if langs, err = withLanguage(langs, t.Languages, t.Language, target); err != nil {
-			return err
-		}
-		if langs != nil {
-			u.SetLanguages(langs)
-		}
-		if _, set := in.Instructions.ValueOK(); set {
-			if instructions == nil {
-				u.ClearInstructions()
-			} else {
-				u.SetInstructions(instructions)
+			if langs != nil {
+				u.SetLanguages(langs)
 			}
-		}
-		t, err = u.Save(ctx)
-		return err
-	})
-	return t, err
+			if _, set := in.Instructions.ValueOK(); set {
+				if instructions == nil {
+					u.ClearInstructions()
+				} else {
+					u.SetInstructions(instructions)
+				}
+			}
+			return u.Save(ctx)
+		})
 }
 
 func (r *Resolver) deleteTranslationSettings(ctx context.Context, in model.DeleteTranslationSettingsInput) error {
-	return r.tx(ctx, func(ctx context.Context) error {
-		t, _, err := r.translations.authorize(ctx, in.ID, authz.Delete)
-		if err != nil {
-			return err
-		}
+	return act(ctx, r, r.translations, in.ID, authz.Delete, func(ctx context.Context, t *ent.TranslationSettings, _ authz.Decision) error {
 		return r.db(ctx).TranslationSettings.DeleteOne(t).Exec(ctx)
 	})
 }

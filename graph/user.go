@@ -95,16 +95,14 @@ func (r *Resolver) createAPIToken(ctx context.Context, in model.CreateAPITokenIn
 	if in.ExpiresAt != nil && !in.ExpiresAt.After(r.clock()) {
 		return nil, apperr.Invalid("expiresAt", "must be in the future")
 	}
-	var token string
-	var t *ent.APIToken
-	err = r.tx(ctx, func(ctx context.Context) error {
-		token, t, err = IssueToken(ctx, r.db(ctx), v.User.ID, in.Label, in.ExpiresAt)
-		return err
+	return transact(ctx, r, func(ctx context.Context) (*model.CreateAPITokenPayload, error) {
+		token, t, err := IssueToken(ctx, r.db(ctx), v.User.ID, in.Label, in.ExpiresAt)
+		if err != nil {
+			return nil, err
+		}
+		r.tokens.wrote(ctx, t)
+		return &model.CreateAPITokenPayload{APIToken: t, Token: token, ClientMutationID: in.ClientMutationID}, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return &model.CreateAPITokenPayload{APIToken: t, Token: token, ClientMutationID: in.ClientMutationID}, nil
 }
 
 // IssueToken creates an API token for a user and returns it with its record.
@@ -129,17 +127,14 @@ func (r *Resolver) revokeAPIToken(ctx context.Context, in model.RevokeAPITokenIn
 	if err != nil {
 		return nil, err
 	}
-	err = r.tx(ctx, func(ctx context.Context) error {
+	return transact(ctx, r, func(ctx context.Context) (*model.RevokeAPITokenPayload, error) {
+		// The viewer's own tokens only: anyone else's is not found.
 		n, err := r.db(ctx).APIToken.Delete().Where(apitoken.ID(in.ID), apitoken.UserID(v.User.ID)).Exec(ctx)
 		if err == nil && n == 0 {
-			return apperr.NotFoundf("API token not found")
+			err = apperr.NotFoundf("API token not found")
 		}
-		return err
+		return &model.RevokeAPITokenPayload{RevokedAPITokenID: in.ID, ClientMutationID: in.ClientMutationID}, err
 	})
-	if err != nil {
-		return nil, err
-	}
-	return &model.RevokeAPITokenPayload{RevokedAPITokenID: in.ID, ClientMutationID: in.ClientMutationID}, nil
 }
 
 // EnsureUser returns the user with the email, creating them when missing.

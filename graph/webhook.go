@@ -180,39 +180,39 @@ func (r *Resolver) createWebhook(ctx context.Context, in model.CreateWebhookEndp
 	if err != nil {
 		return nil, "", err
 	}
-	var x *ent.WebhookEndpoint
 	secret := webhook.NewSecret()
-	err = r.tx(ctx, func(ctx context.Context) error {
-		o, _, err := r.orgs.authorize(ctx, in.OrganizationID, authz.Administer)
-		if err != nil {
-			return err
-		}
-		eid := id.New(id.WebhookEndpoint)
-		sealed, err := r.sealWebhookSecret(eid, secret)
-		if err != nil {
-			return err
-		}
-		c := r.db(ctx).WebhookEndpoint.Create().SetID(eid).SetOrganizationID(o.ID).SetURL(u).SetEventTypes(types).
-			SetSecret(sealed).SetNillableActive(in.Active)
-		if in.Integration != nil {
-			i, err := r.integrationByName(ctx, *in.Integration, authz.View)
-			if apperr.KindOf(err) == apperr.NotFound || err == nil && i.OrganizationID != o.ID {
-				return apperr.Invalid("integration", "%q is not an integration this organization publishes", *in.Integration)
-			}
+	x, err := mutate(ctx, r, r.orgs, in.OrganizationID, authz.Administer,
+		func(ctx context.Context, o *ent.Organization, _ authz.Decision) (*ent.WebhookEndpoint, error) {
+			eid := id.New(id.WebhookEndpoint)
+			sealed, err := r.sealWebhookSecret(eid, secret)
 			if err != nil {
-				return err
+				return nil, err
 			}
-			if err := checkIntegrationEvents(i, types); err != nil {
-				return err
+			c := r.db(ctx).WebhookEndpoint.Create().SetID(eid).SetOrganizationID(o.ID).SetURL(u).SetEventTypes(types).
+				SetSecret(sealed).SetNillableActive(in.Active)
+			if in.Integration != nil {
+				i, err := r.integrationByName(ctx, *in.Integration, authz.View)
+				if apperr.KindOf(err) == apperr.NotFound || err == nil && i.OrganizationID != o.ID {
+					return nil, apperr.Invalid("integration", "%q is not an integration this organization publishes", *in.Integration)
+				}
+				if err != nil {
+					return nil, err
+				}
+				if err := checkIntegrationEvents(i, types); err != nil {
+					return nil, err
+				}
+				c.SetIntegrationID(i.ID)
 			}
-			c.SetIntegrationID(i.ID)
-		}
-		if in.Description != nil {
-			c.SetDescription(strings.TrimSpace(*in.Description))
-		}
-		x, err = c.Save(ctx)
-		return err
-	})
+			if in.Description != nil {
+				c.SetDescription(strings.TrimSpace(*in.Description))
+			}
+			x, err := c.Save(ctx)
+			if err != nil {
+				return nil, err
+			}
+			r.webhooks.wrote(ctx, x)
+			return x, nil
+		})
 	if err != nil {
 		return nil, "", err
 	}
@@ -284,35 +284,30 @@ func hookOrganization(ctx context.Context, org string) {
 }
 
 func (r *Resolver) updateWebhook(ctx context.Context, in model.UpdateWebhookEndpointInput) (*ent.WebhookEndpoint, error) {
-	var x *ent.WebhookEndpoint
-	err := r.tx(ctx, func(ctx context.Context) error {
-		var err error
-		if x, _, err = r.webhooks.authorize(ctx, in.ID, authz.Update); err != nil {
-			return err
-		}
+	x, err := mutate(ctx, r, r.webhooks, in.ID, authz.Update, func(ctx context.Context, x *ent.WebhookEndpoint, _ authz.Decision) (*ent.WebhookEndpoint, error) {
 		up := x.Update()
 		if in.URL != nil {
 			u, err := r.checkWebhookURL(*in.URL)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			up.SetURL(u)
 		}
 		if in.EventTypes != nil {
 			types, err := checkEventTypes(in.EventTypes)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if x.IntegrationID != nil {
 				i, err := r.endpointIntegration(ctx, x)
 				if err != nil {
-					return err
+					return nil, err
 				}
 				if i == nil {
-					return apperr.Invalid("eventTypes", "the endpoint's integration is no longer published")
+					return nil, apperr.Invalid("eventTypes", "the endpoint's integration is no longer published")
 				}
 				if err := checkIntegrationEvents(i, types); err != nil {
-					return err
+					return nil, err
 				}
 			}
 			up.SetEventTypes(types)
@@ -327,8 +322,7 @@ func (r *Resolver) updateWebhook(ctx context.Context, in model.UpdateWebhookEndp
 				up.ClearDisabledReason().ClearDisabledAt().SetFailures(0)
 			}
 		}
-		x, err = up.Save(ctx)
-		return err
+		return up.Save(ctx)
 	})
 	if err != nil {
 		return nil, err
@@ -338,29 +332,19 @@ func (r *Resolver) updateWebhook(ctx context.Context, in model.UpdateWebhookEndp
 }
 
 func (r *Resolver) deleteWebhook(ctx context.Context, in model.DeleteWebhookEndpointInput) error {
-	return r.tx(ctx, func(ctx context.Context) error {
-		x, _, err := r.webhooks.authorize(ctx, in.ID, authz.Delete)
-		if err != nil {
-			return err
-		}
+	return act(ctx, r, r.webhooks, in.ID, authz.Delete, func(ctx context.Context, x *ent.WebhookEndpoint, _ authz.Decision) error {
 		return r.db(ctx).WebhookEndpoint.DeleteOne(x).Exec(ctx)
 	})
 }
 
 func (r *Resolver) rotateWebhookSecret(ctx context.Context, in model.RotateWebhookEndpointSecretInput) (*ent.WebhookEndpoint, string, error) {
-	var x *ent.WebhookEndpoint
 	secret := webhook.NewSecret()
-	err := r.tx(ctx, func(ctx context.Context) error {
-		var err error
-		if x, _, err = r.webhooks.authorize(ctx, in.ID, authz.Update); err != nil {
-			return err
-		}
+	x, err := mutate(ctx, r, r.webhooks, in.ID, authz.Update, func(ctx context.Context, x *ent.WebhookEndpoint, _ authz.Decision) (*ent.WebhookEndpoint, error) {
 		sealed, err := r.sealWebhookSecret(x.ID, secret)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		x, err = x.Update().SetSecret(sealed).Save(ctx)
-		return err
+		return x.Update().SetSecret(sealed).Save(ctx)
 	})
 	if err != nil {
 		return nil, "", err
@@ -371,20 +355,14 @@ func (r *Resolver) rotateWebhookSecret(ctx context.Context, in model.RotateWebho
 // redeliver sends a past delivery again: a new delivery of the same event
 // and body, due now, whatever the endpoint's state or event types.
 func (r *Resolver) redeliver(ctx context.Context, in model.RedeliverWebhookDeliveryInput) (*ent.WebhookDelivery, error) {
-	var out *ent.WebhookDelivery
-	err := r.tx(ctx, func(ctx context.Context) error {
-		d, _, err := r.deliveries.authorize(ctx, in.ID, authz.Update)
-		if err != nil {
-			return err
-		}
-		out, err = r.db(ctx).WebhookDelivery.Create().SetEndpointID(d.EndpointID).SetEventID(d.EventID).
+	return mutate(ctx, r, r.deliveries, in.ID, authz.Update, func(ctx context.Context, d *ent.WebhookDelivery, _ authz.Decision) (*ent.WebhookDelivery, error) {
+		out, err := r.db(ctx).WebhookDelivery.Create().SetEndpointID(d.EndpointID).SetEventID(d.EventID).
 			SetEventType(d.EventType).SetPayload(d.Payload).SetNextAttemptAt(r.clock()).SetRedeliveryOf(d.ID).Save(ctx)
 		if err == nil {
 			r.afterCommit(ctx, r.wakeWebhookWorker)
 		}
-		return err
+		return out, err
 	})
-	return out, err
 }
 
 func (r *Resolver) wakeWebhookWorker() {
