@@ -334,7 +334,7 @@ func (e ctEnv) markdownOf(t *testing.T, spaceID, pageID string) string {
 	return out.Space.Revision.Page.Markdown
 }
 
-// TestChangeRequestConflictFlow is the "done when", on both
+// TestChangeRequestConflictFlow is the whole flow, on both
 // databases: two change requests edit the same line; the second merges
 // first; the first reports the conflict, is fixed and merged.
 func TestChangeRequestConflictFlow(t *testing.T) {

@@ -25,7 +25,7 @@ import (
 	"github.com/bindery/bindery/internal/validate"
 )
 
-// Integrations (contract part 4.15) are published by an organization under
+// Integrations are published by an organization under
 // a name unique across Bindery, and installed by organizations. Bindery
 // stores and versions an integration's script; it never runs it. Secrets
 // are sealed with internal/secrets before they are stored, and nothing

@@ -40,7 +40,7 @@ func publishInput(org string, extra map[string]any) map[string]any {
 	return map[string]any{"in": in}
 }
 
-// The scenario of issue 13: an integration published with a secret and
+// The whole scenario: an integration published with a secret and
 // installed in another organization, configured step by step, then
 // uninstalled; the secret is in no response, and stored only encrypted.
 func TestIntegrationScenario(t *testing.T) {

@@ -152,7 +152,7 @@ func (p *policy[T, P]) require(ctx context.Context, v T, d authz.Decision, a aut
 		return nil
 	}
 	rule := p.table.Rules[a]
-	doc, _, _ := strings.Cut(rule.Doc, " (") // the README's notes are not for the message
+	doc, _, _ := strings.Cut(rule.Doc, " (") // the docs' notes are not for the message
 	return apperr.Forbidden("You need the %s role on this %s to %s", rule.Min, p.table.Name,
 		strings.ToLower(doc[:1])+doc[1:])
 }

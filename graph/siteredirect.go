@@ -46,7 +46,7 @@ var redirectsByCreation = page.Order[*ent.SiteRedirect, predicate.SiteRedirect, 
 
 // Destination kinds of a redirect. The first three are the official
 // SiteRedirectDestination's. redirectToURL is beyond the official spec:
-// issue 12 (a product decision) adds it, so a /v1 answer holding it is
+// a product decision adds it, so a /v1 answer holding it is
 // described by Bindery's own OpenAPI document (rest/openapi.json, marked
 // x-bindery-extension), not by the official one.
 const (

@@ -18,7 +18,7 @@ import (
 )
 
 // Translation settings name the languages an organization translates its
-// content into. They have the API contract's shape (part 2.20: title and
+// content into. They have Bindery's shape (title and
 // languages) and the official spec's Translation's (a source space and its
 // language, one target language, instructions) together, so that a client
 // written against either works: the contract's members are always there,

@@ -165,7 +165,7 @@ func endpointLog(t *testing.T, e *servertest.Env, id string) endpointView {
 	return out.Node
 }
 
-// The scenario: a signed delivery arrives; a receiver that fails
+// The whole scenario: a signed delivery arrives; a receiver that fails
 // twice then succeeds gets exactly one accepted delivery of the event, on
 // the backoff schedule; the log shows every attempt; a redelivery sends the
 // same event again.

@@ -6,7 +6,7 @@ package rest
 // them instead of the spec, and Bindery's own OpenAPI document
 // (rest/internal/openapigen) describes them with them.
 //
-// Translation settings (contract parts 2.20 and 4.14) have a title and
+// Translation settings (docs/api/translations.md) have a title and
 // languages, where the spec's Translation of the same paths has a source
 // space and one language. Bindery answers both: the contract's members
 // always, the Translation's (with the spec's shapes) once the settings have
@@ -18,7 +18,7 @@ var ContractResponses = map[string]string{
 	"updateTranslation": translationSettingsShape,
 }
 
-// translationSettingsShape is TranslationSettings as part 2.20 states it,
+// translationSettingsShape is TranslationSettings as Bindery's contract states it,
 // every member required, languages of the official TranslationLanguage
 // codes; and the official Translation's members, optional.
 const translationSettingsShape = `{
@@ -62,7 +62,7 @@ const translationStats = `{"type": "object", "additionalProperties": false,
     "totalDuration": {"type": "integer"}, "latestRunDuration": {"type": "integer"}, "latestPages": {"type": "integer"},
     "latestWords": {"type": "integer"}}}`
 
-// contractList is the list envelope of part 2.1 around items of a shape.
+// contractList is the list envelope of every /v1 list (docs/api/conventions.md) around items of a shape.
 func contractList(item string) string {
 	return `{"type": "object", "additionalProperties": false, "required": ["items", "count"], "properties": {
   "items": {"type": "array", "items": ` + item + `},

@@ -66,8 +66,8 @@ var Extensions = map[string]string{
 // the official spec, so its tests validate it against Bindery's document
 // (servertest.Env.DoBindery).
 //
-// A redirect's destination of kind url is the one today: issue 12 (a
-// product decision) adds it beyond the official SiteRedirectDestination.
+// A redirect's destination of kind url is the one today: a product decision
+// adds it beyond the official SiteRedirectDestination.
 var SchemaExtensions = map[string]map[string]string{
 	"SiteRedirectDestination": {
 		"SiteRedirectDestinationURL": `{"type": "object", "description": "Bindery's extension: a redirect to an absolute URL elsewhere.",

@@ -11,7 +11,7 @@ import (
 	"github.com/bindery/bindery/internal/page"
 )
 
-// Integrations (contract part 4.15). Unpublishing answers 204, as the
+// Integrations (docs/api/integrations.md). Unpublishing answers 204, as the
 // contract says of every DELETE; the official spec gives 205 for an
 // integration deleted and 204 for one that did not exist, and the contract
 // wins (an integration that does not exist is a 404, as everywhere).

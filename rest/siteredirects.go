@@ -52,7 +52,7 @@ func (p params) deleteSiteRedirect() (model.DeleteSiteRedirectInput, error) {
 
 // siteRedirectDestinationJSON is the official SiteRedirectDestination, in
 // bodies and answers, with Bindery's kind url beyond it ({"kind": "url",
-// "url"}: issue 12's product decision; rest/openapi.json describes it as
+// "url"}: a product decision; rest/openapi.json describes it as
 // SiteRedirectDestinationURL, marked x-bindery-extension).
 type siteRedirectDestinationJSON struct {
 	Kind          string  `json:"kind"`

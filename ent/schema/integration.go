@@ -142,8 +142,8 @@ func (TranslationSettings) Mixin() []ent.Mixin {
 	return []ent.Mixin{IDMixin{Prefix: id.TranslationSettings}, TimeMixin{}}
 }
 
-// Fields of the TranslationSettings. The API contract (part 2.20) gives
-// translation settings a title and a list of languages; the official spec's
+// Fields of the TranslationSettings. Bindery's API contract (docs/api/translations.md)
+// gives translation settings a title and a list of languages; the official spec's
 // Translation has a source (a space and its language), one target language
 // and instructions. A client of either works: the contract's members are
 // always set, the official ones when a client gave them (NULL otherwise).

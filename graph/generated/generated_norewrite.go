@@ -14601,7 +14601,7 @@ enum WebhookDeliveryState {
   FAILED
 }
 `, BuiltIn: false},
-	{Name: "../schema/integration.graphqls", Input: `# Integrations (contract part 4.15): published by an organization under a
+	{Name: "../schema/integration.graphqls", Input: `# Integrations: published by an organization under a
 # unique name, installed by organizations. Bindery stores an integration's
 # script and versions it; it never runs it. Secrets are write-only: no field
 # returns them.
@@ -15384,7 +15384,7 @@ type RevokeInvitationPayload {
 }
 `, BuiltIn: false},
 	{Name: "../schema/links.graphqls", Input: `# Link analysis: the links of a revision's pages, their targets, and the
-# pages that link to a page or use a file. See README "Link analysis".
+# pages that link to a page or use a file. See docs/api/search-links-import.md.
 
 extend type Revision {
   """
@@ -16153,7 +16153,7 @@ type DeleteSAMLProviderPayload {
   """
   The pages of the space's current content that match query, best first:
   pages with more of the query's words, then with more of them in the
-  title, then by the search engine's relevance (see the README's "Search").
+  title, then by the search engine's relevance (see docs/api/search-links-import.md).
   Every word matches words that start with it. query has 1 to 512
   characters.
   """
@@ -17508,7 +17508,7 @@ type TransferSpacePayload {
 `, BuiltIn: false},
 	{Name: "../schema/subscription.graphqls", Input: `"""
 Live events, over WebSocket (the graphql-transport-ws protocol) or
-Server-Sent Events, both on /graphql (see the README's "Subscriptions").
+Server-Sent Events, both on /graphql (see docs/api/subscriptions.md).
 Each subscription is authorized when it starts and again for every event: it
 ends when its viewer can no longer see what it watches. Events name what
 changed by ID and are published once the change is committed; on
@@ -17815,8 +17815,8 @@ type SetTeamContentRolePayload {
   clientMutationId: String
 }
 `, BuiltIn: false},
-	{Name: "../schema/translation.graphqls", Input: `# Translation settings carry the API contract's shape (part 2.20: a title
-# and a list of languages) and the official spec's Translation (a source
+	{Name: "../schema/translation.graphqls", Input: `# Translation settings carry Bindery's shape (a title and a list of
+# languages) and the official spec's Translation (a source
 # space and its language, one target language, instructions) together: a
 # client of either works. The official members are null until given.
 
@@ -18104,8 +18104,8 @@ input CreateWebhookEndpointInput {
   The name of an integration the organization publishes, to make this the
   integration's endpoint: it then receives the events of the organizations
   where the integration is installed instead of the organization's own.
-  Each event type must be one the integration's scopes allow (see the
-  README); it cannot change later.
+  Each event type must be one the integration's scopes allow (see
+  docs/api/webhooks.md); it cannot change later.
   """
   integration: String
   "Any string of the client's choosing, returned in the payload."

@@ -533,8 +533,8 @@ type CreateWebhookEndpointInput struct {
 	// The name of an integration the organization publishes, to make this the
 	// integration's endpoint: it then receives the events of the organizations
 	// where the integration is installed instead of the organization's own.
-	// Each event type must be one the integration's scopes allow (see the
-	// README); it cannot change later.
+	// Each event type must be one the integration's scopes allow (see
+	// docs/api/webhooks.md); it cannot change later.
 	Integration *string `json:"integration,omitempty"`
 	// Any string of the client's choosing, returned in the payload.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -1970,7 +1970,7 @@ type SpaceURLs struct {
 }
 
 // Live events, over WebSocket (the graphql-transport-ws protocol) or
-// Server-Sent Events, both on /graphql (see the README's "Subscriptions").
+// Server-Sent Events, both on /graphql (see docs/api/subscriptions.md).
 // Each subscription is authorized when it starts and again for every event: it
 // ends when its viewer can no longer see what it watches. Events name what
 // changed by ID and are published once the change is committed; on

@@ -22,7 +22,7 @@ import (
 	"github.com/bindery/bindery/internal/apperr"
 )
 
-// Limits of what a publish carries, beyond the contract's (part 8).
+// Limits of what a publish carries, beyond the field limits of package validate.
 const (
 	// MaxIconBytes is the largest icon, decoded.
 	MaxIconBytes = 64 << 10

@@ -119,7 +119,7 @@ func CertificatePEM(s string) (string, error) {
 	return string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})), nil
 }
 
-// Limits from part 8 of the API contract. Each is referenced by the ent
+// Field limits of the API (docs/api/errors.md, "Limits"). Each is referenced by the ent
 // schema and, where a create operation is stricter, by the resolver.
 var (
 	CollectionTitle       = Length(0, 50)
@@ -212,7 +212,7 @@ func CommentMarkdown(s string) error {
 	return nil
 }
 
-// Count limits from part 8.
+// Count limits of the API.
 const (
 	MaxListLimit                = 1000
 	MaxIntegrationPreviewImages = 3
@@ -220,7 +220,6 @@ const (
 )
 
 // RedirectURL checks a redirect's destination of kind url, Bindery's beyond
-// the official SiteRedirectDestination: part 8 of the API contract sets no
-// limit of its own for it, so it takes the contract's limit for URLs
+// the official SiteRedirectDestination: it takes the API's limit for URLs
 // (ssoURL, an OpenAPI spec's source URL): 2048 characters.
 var RedirectURL = URL(2048)
