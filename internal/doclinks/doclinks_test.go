@@ -130,25 +130,40 @@ var (
 // and code spans.
 func links(doc string) []link {
 	var out []link
-	fence := ""
-	for i, line := range strings.Split(doc, "\n") {
-		trimmed := strings.TrimLeft(line, " ")
-		if fence != "" {
-			if strings.HasPrefix(trimmed, fence) {
-				fence = ""
-			}
-			continue
-		}
-		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
-			fence = trimmed[:3]
-			continue
-		}
-		line = codeSpan.ReplaceAllString(line, "")
+	for _, l := range prose(doc) {
+		i, line := l.index, codeSpan.ReplaceAllString(l.text, "")
 		for _, m := range inlineLink.FindAllStringSubmatch(line, -1) {
 			out = append(out, link{m[1], i + 1})
 		}
 		if m := referenceDef.FindStringSubmatch(line); m != nil {
 			out = append(out, link{m[1], i + 1})
+		}
+	}
+	return out
+}
+
+// line is a line of a document with its index.
+type line struct {
+	index int
+	text  string
+}
+
+// prose returns the lines of a Markdown document, in order, without those
+// of fenced code blocks.
+func prose(doc string) []line {
+	var out []line
+	fence := ""
+	for i, text := range strings.Split(doc, "\n") {
+		trimmed := strings.TrimLeft(text, " ")
+		switch {
+		case fence != "":
+			if strings.HasPrefix(trimmed, fence) {
+				fence = ""
+			}
+		case strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~"):
+			fence = trimmed[:3]
+		default:
+			out = append(out, line{i, text})
 		}
 	}
 	return out
@@ -177,20 +192,8 @@ var (
 func headingAnchors(doc string) map[string]bool {
 	anchors := map[string]bool{}
 	seen := map[string]int{}
-	fence := ""
-	for _, line := range strings.Split(doc, "\n") {
-		trimmed := strings.TrimLeft(line, " ")
-		if fence != "" {
-			if strings.HasPrefix(trimmed, fence) {
-				fence = ""
-			}
-			continue
-		}
-		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
-			fence = trimmed[:3]
-			continue
-		}
-		m := atxHeading.FindStringSubmatch(line)
+	for _, l := range prose(doc) {
+		m := atxHeading.FindStringSubmatch(l.text)
 		if m == nil {
 			continue
 		}
