@@ -9,9 +9,10 @@ import (
 
 // newPostTransport returns gqlgen's transport of POST requests as it is: a
 // build with the bindery_norewrite tag runs gqlgen's code without Bindery's
-// rewrites of it (graphqlpost.go, graph/internal/gqlgen). Its answers
-// default to application/graphql-response+json, as graphqlResponseType's
-// do.
+// rewrites of it (graphqlpost.go, graph/internal/gqlgen). Without the
+// option UseGrapQLResponseJsonByDefault, it chooses the media type of an
+// answer as graphqlResponseType does: application/json when Accept is
+// empty, */*, application/* or application/json.
 func newPostTransport() graphql.Transport {
-	return transport.POST{UseGrapQLResponseJsonByDefault: true}
+	return transport.POST{}
 }
