@@ -22,6 +22,7 @@ import (
 	"github.com/bindery/bindery/internal/condition"
 	"github.com/bindery/bindery/internal/id"
 	"github.com/bindery/bindery/internal/page"
+	"github.com/bindery/bindery/internal/sitestruct"
 	"github.com/bindery/bindery/internal/store"
 	"github.com/bindery/bindery/internal/validate"
 )
@@ -91,10 +92,9 @@ func (r *Resolver) inSite(ctx context.Context, siteID string) (authz.Decision, e
 // Every transaction that changes a site's structure takes this one lock
 // first, and no other lock before it, so two of them cannot deadlock.
 func (r *Resolver) lockSite(ctx context.Context, which predicate.Site) error {
-	sites, err := r.db(ctx).Site.Query().Where(which).Unique(false).Modify(forNoKeyUpdate).
-		All(internal(ctx, "a lock, taken before the site's structure is read and decided"))
+	sites, err := sitestruct.Lock(internal(ctx, "a lock, taken before the site's structure is read and decided"), r.db(ctx), which)
 	if err != nil {
-		return fmt.Errorf("locking the site: %w", err)
+		return err
 	}
 	l := r.sites.loader(ctx)
 	for _, s := range sites {
@@ -601,15 +601,6 @@ func movedPosition[T any](ctx context.Context, rows []T, of func(T) (string, flo
 	return placeWith(ctx, sibs, k, func(ctx context.Context, s sibling) error { return set(ctx, s.id, s.pos) })
 }
 
-// siteSpaceSiblings restricts site-spaces to those of a parent: a section,
-// or the site's root.
-func siteSpaceSiblings(siteID string, sectionID *string) predicate.SiteSpace {
-	if sectionID == nil {
-		return sitespace.And(sitespace.SiteID(siteID), sitespace.SectionIDIsNil())
-	}
-	return sitespace.And(sitespace.SiteID(siteID), sitespace.SectionID(*sectionID))
-}
-
 func (r *Resolver) createSiteSpace(ctx context.Context, in model.CreateSiteSpaceInput) (*ent.SiteSpace, error) {
 	return mutateLocked(ctx, r, r.siteLock(site.ID(in.SiteID)), r.sites, in.SiteID, authz.Update,
 		func(ctx context.Context, s *ent.Site, _ authz.Decision) (*ent.SiteSpace, error) {
@@ -645,7 +636,7 @@ func (r *Resolver) createSiteSpace(ctx context.Context, in model.CreateSiteSpace
 			case in.SectionID != nil:
 				return nil, apperr.Invalid("sectionId", "%q is not a section of the site", *in.SectionID)
 			}
-			sibs, err := db.SiteSpace.Query().Where(siteSpaceSiblings(s.ID, parent)).
+			sibs, err := db.SiteSpace.Query().Where(sitestruct.Siblings(s.ID, parent)).
 				Select(sitespace.FieldPath, sitespace.FieldPosition).All(ctx)
 			if err != nil {
 				return nil, err
@@ -675,7 +666,7 @@ func (r *Resolver) updateSiteSpace(ctx context.Context, in model.UpdateSiteSpace
 			ctx = internal(ctx, "the structure of a site its admin changes")
 			u := ss.Update()
 			if in.Path != nil {
-				taken, err := r.db(ctx).SiteSpace.Query().Where(siteSpaceSiblings(ss.SiteID, ss.SectionID), sitespace.IDNEQ(ss.ID),
+				taken, err := r.db(ctx).SiteSpace.Query().Where(sitestruct.Siblings(ss.SiteID, ss.SectionID), sitespace.IDNEQ(ss.ID),
 					sitespace.Path(*in.Path)).Exist(ctx)
 				if err != nil {
 					return nil, err
@@ -696,21 +687,6 @@ func (r *Resolver) updateSiteSpace(ctx context.Context, in model.UpdateSiteSpace
 
 func (r *Resolver) deleteSiteSpace(ctx context.Context, in model.DeleteSiteSpaceInput) error {
 	return deleteSitePart(ctx, r, r.siteSpacePart(), in.ID)
-}
-
-// promoteDefaultSiteSpace makes the first site-space of a parent (a
-// section, or the site's root) its default, after its default was removed;
-// a parent left with none has no default. The caller holds the site's lock.
-func (r *Resolver) promoteDefaultSiteSpace(ctx context.Context, siteID string, sectionID *string) error {
-	next, err := r.db(ctx).SiteSpace.Query().Where(siteSpaceSiblings(siteID, sectionID)).
-		Order(sitespace.ByPosition(), sitespace.ByID()).First(ctx)
-	if ent.IsNotFound(err) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	return next.Update().SetIsDefault(true).Exec(ctx)
 }
 
 func (r *Resolver) moveSiteSpace(ctx context.Context, in model.MoveSiteSpaceInput) (*ent.SiteSpace, error) {
@@ -820,7 +796,7 @@ func (r *Resolver) siteSpacePart() sitePart[*ent.SiteSpace, predicate.SiteSpace]
 		policy: r.sitespaces,
 		site:   func(id string) predicate.Site { return site.HasSiteSpacesWith(sitespace.ID(id)) },
 		position: func(ctx context.Context, ss *ent.SiteSpace, pos *model.SitePositionInput) (float64, error) {
-			rows, err := r.db(ctx).SiteSpace.Query().Where(siteSpaceSiblings(ss.SiteID, ss.SectionID), sitespace.IDNEQ(ss.ID)).
+			rows, err := r.db(ctx).SiteSpace.Query().Where(sitestruct.Siblings(ss.SiteID, ss.SectionID), sitespace.IDNEQ(ss.ID)).
 				Select(sitespace.FieldID, sitespace.FieldPosition).All(ctx)
 			if err != nil {
 				return 0, err
@@ -838,7 +814,7 @@ func (r *Resolver) siteSpacePart() sitePart[*ent.SiteSpace, predicate.SiteSpace]
 		},
 		wasDefault: func(ss *ent.SiteSpace) bool { return ss.IsDefault },
 		promote: func(ctx context.Context, ss *ent.SiteSpace) error {
-			return r.promoteDefaultSiteSpace(ctx, ss.SiteID, ss.SectionID)
+			return sitestruct.PromoteDefault(ctx, r.db(ctx), ss.SiteID, ss.SectionID)
 		},
 	}
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/bindery/bindery/internal/authz"
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/events"
+	"github.com/bindery/bindery/internal/sitestruct"
 )
 
 // SpaceRetention is how long a deleted space can be restored before it is
@@ -460,30 +461,13 @@ func (r *Resolver) detachSpaces(ctx context.Context, ids []string) error {
 }
 
 // detachFromSites removes the site-spaces of spaces that leave their
-// organization, under the lock of their sites (taken first, as every change
-// of a site's structure takes it), and gives each parent that lost its
-// default a new one, as deleting a site-space does.
+// organization, under the lock of their sites, and gives each parent that
+// lost its default a new one (see package sitestruct).
 func (r *Resolver) detachFromSites(ctx context.Context, ids []string) error {
 	if err := r.lockSite(ctx, site.HasSiteSpacesWith(sitespace.SpaceIDIn(ids...))); err != nil {
 		return err
 	}
-	ctx = internal(ctx, "the site-spaces of spaces that leave their organization")
-	db := r.db(ctx)
-	gone, err := db.SiteSpace.Query().Where(sitespace.SpaceIDIn(ids...)).All(ctx)
-	if err != nil {
-		return err
-	}
-	if _, err := db.SiteSpace.Delete().Where(sitespace.SpaceIDIn(ids...)).Exec(ctx); err != nil {
-		return fmt.Errorf("removing site links: %w", err)
-	}
-	for _, ss := range gone {
-		if ss.IsDefault {
-			if err := r.promoteDefaultSiteSpace(ctx, ss.SiteID, ss.SectionID); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return sitestruct.Detach(internal(ctx, "the site-spaces of spaces that leave their organization"), r.db(ctx), ids)
 }
 
 func (r *Resolver) spaceURLs(s *ent.Space) *model.SpaceURLs {

@@ -101,6 +101,7 @@ var placement = map[string]layer{
 	"internal/secrets/rekey":        base,
 	"internal/signedurl":            base,
 	"internal/sitecustom":           base,
+	"internal/sitestruct":           base,
 	"internal/store":                base,
 	"internal/store/migrations":     base,
 	"internal/telemetry":            base,

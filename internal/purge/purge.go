@@ -5,18 +5,24 @@
 // DELETE, in a transaction of its own with the removal of its search index: the replica whose statement removes the row did the work, and a
 // replica that arrives second removes nothing. Nothing is claimed, so a
 // crashed replica leaves nothing behind. The space's revisions, change
-// requests, comments and links go with it through ON DELETE CASCADE.
+// requests, comments and links go with it through ON DELETE CASCADE; its
+// site-spaces are removed first, under their sites' lock, so that a site
+// keeps a default site-space wherever it has any (package sitestruct).
 package purge
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
 
 	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/ent/site"
+	"github.com/bindery/bindery/ent/sitespace"
 	"github.com/bindery/bindery/ent/space"
 	"github.com/bindery/bindery/internal/search"
+	"github.com/bindery/bindery/internal/sitestruct"
 	"github.com/bindery/bindery/internal/store"
 	"github.com/bindery/bindery/internal/telemetry"
 )
@@ -52,16 +58,36 @@ func Spaces(ctx context.Context, client *ent.Client, cutoff time.Time) (int, err
 	}
 }
 
+// errKept rolls back the purge of a space that is no longer due.
+var errKept = errors.New("the space is no longer due for purging")
+
 // purgeSpace removes a space if it is still deleted before cutoff, and its
 // search index with it: the index is the dialect's own table, which no
 // foreign key ties to the space.
 func purgeSpace(ctx context.Context, client *ent.Client, id string, cutoff time.Time) (n int, err error) {
+	ctx = store.InternalRead(ctx, "a background job")
 	err = store.WithTx(ctx, client, func(ctx context.Context, tx *ent.Client) error {
-		if n, err = tx.Space.Delete().Where(space.ID(id), space.DeletedAtLT(cutoff)).Exec(ctx); err != nil || n == 0 {
+		// The site's lock comes before the space's row, as in every change
+		// of a site's structure.
+		if _, err := sitestruct.Lock(ctx, tx, site.HasSiteSpacesWith(sitespace.SpaceID(id))); err != nil {
 			return err
+		}
+		if err := sitestruct.Detach(ctx, tx, []string{id}); err != nil {
+			return err
+		}
+		if n, err = tx.Space.Delete().Where(space.ID(id), space.DeletedAtLT(cutoff)).Exec(ctx); err != nil {
+			return err
+		}
+		if n == 0 {
+			// Restored, or purged by another replica, since it was found:
+			// its site-spaces stay.
+			return errKept
 		}
 		return search.New(tx.Driver().Dialect()).Drop(ctx, tx.Driver(), []string{id})
 	})
+	if errors.Is(err, errKept) {
+		return 0, nil
+	}
 	return n, err
 }
 

@@ -253,3 +253,52 @@ func TestRun(t *testing.T) {
 		t.Fatal("Run did not return when its context ended")
 	}
 }
+
+// A purged space leaves the sites that published it, and a parent that
+// lost its default site-space gets its next one as the default, as deleting
+// a site-space through the API does; a space restored in time keeps its
+// place.
+func TestPurgeLeavesSitesWithADefault(t *testing.T) {
+	t.Parallel()
+	e := servertest.New(t)
+	ctx := context.Background()
+	now := time.Now().UTC()
+	org := "/v1/orgs/" + e.Org.ID
+	newSpace := func(title string) string {
+		return e.MustDo(http.MethodPost, org+"/spaces", e.OwnerToken, map[string]any{"title": title}, http.StatusCreated)["id"].(string)
+	}
+	purged, staying, young := newSpace("Purged"), newSpace("Staying"), newSpace("Young")
+	siteSpaces := func(site string) []map[string]any {
+		items := e.MustDo(http.MethodGet, org+"/sites/"+site+"/site-spaces", e.OwnerToken, nil, http.StatusOK)["items"].([]any)
+		out := make([]map[string]any, len(items))
+		for i, it := range items {
+			out[i] = it.(map[string]any)
+		}
+		return out
+	}
+	// The purged space is the default of the first site, the only
+	// site-space of the second.
+	first := e.MustDo(http.MethodPost, org+"/sites", e.OwnerToken, map[string]any{"title": "Docs", "spaces": []string{purged, staying}},
+		http.StatusCreated)["id"].(string)
+	second := e.MustDo(http.MethodPost, org+"/sites", e.OwnerToken, map[string]any{"title": "Alone", "spaces": []string{purged}},
+		http.StatusCreated)["id"].(string)
+	third := e.MustDo(http.MethodPost, org+"/sites", e.OwnerToken, map[string]any{"title": "Kept", "spaces": []string{young, staying}},
+		http.StatusCreated)["id"].(string)
+	require.Equal(t, true, siteSpaces(first)[0]["default"])
+	deletedAt(t, e, purged, now.Add(-30*24*time.Hour))
+	deletedAt(t, e, young, now.Add(-time.Hour))
+
+	n, err := purge.Spaces(ctx, e.DB.Client, now.Add(-graph.SpaceRetention))
+	require.NoError(t, err)
+	assert.Equal(t, 1, n)
+	left := siteSpaces(first)
+	require.Len(t, left, 1)
+	assert.Equal(t, staying, left[0]["space"].(map[string]any)["id"])
+	assert.Equal(t, true, left[0]["default"], "the site's root has a default site-space again")
+	assert.Empty(t, siteSpaces(second))
+	e.MustDo(http.MethodPost, "/v1/spaces/"+young+"/restore", e.OwnerToken, nil, http.StatusOK)
+	kept := siteSpaces(third)
+	require.Len(t, kept, 2)
+	assert.Equal(t, young, kept[0]["space"].(map[string]any)["id"])
+	assert.Equal(t, true, kept[0]["default"])
+}
