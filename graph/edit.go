@@ -154,28 +154,42 @@ func (r *Resolver) target(ctx context.Context, in targetInput) (*editTarget, err
 
 // edit runs one content edit: it resolves the target, lets change alter a
 // copy of its content, and records the result as a revision of type edits
-// whose parent is the target's current revision.
+// whose parent is the target's current revision. The target is a space or
+// a change request, which target authorizes in the transaction.
 func (r *Resolver) edit(ctx context.Context, in targetInput, message string,
 	change func(ctx context.Context, t *editTarget, c *content.Content) error) (*ent.Revision, *content.Content, error) {
 	f, err := r.viewerFacts(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	var rev *ent.Revision
 	var edited *content.Content
-	err = r.tx(ctx, func(ctx context.Context) error {
+	rev, err := transact(ctx, r, func(ctx context.Context) (*ent.Revision, error) {
 		t, err := r.target(ctx, in)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		edited = t.content.Clone()
 		if err := change(ctx, t, edited); err != nil {
-			return err
+			return nil, err
 		}
-		rev, err = r.record(ctx, t, edited, f.user.ID, enum.RevisionTypeEdits, message)
-		return err
+		rev, err := r.record(ctx, t, edited, f.user.ID, enum.RevisionTypeEdits, message)
+		if err != nil {
+			return nil, err
+		}
+		r.revisions.wrote(ctx, rev, t.revision) // the new one, and its parent
+		if t.changeRequest != nil {
+			// A change request's edit leaves its space's row as it was; an
+			// edit of the main content moves the space's revision, so the
+			// answer reads the space again.
+			r.spaces.wrote(ctx, t.space)
+			primeAfter(ctx, (*loaders).spaceCounts, t.space.ID, countsOf(t.space))
+		}
+		return rev, nil
 	})
-	return rev, edited, err
+	if err != nil {
+		return nil, nil, err
+	}
+	return rev, edited, nil
 }
 
 // record commits content edited from a target's revision and moves the

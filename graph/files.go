@@ -114,7 +114,9 @@ func (r *Resolver) importContent(ctx context.Context, in model.ImportContentInpu
 	t.importing = true
 	// Authorize first, so that nobody makes the server fetch on their behalf
 	// without the right to edit.
-	if err := r.tx(ctx, func(ctx context.Context) error { _, err := r.target(ctx, t); return err }); err != nil {
+	// A transaction of its own, for the content lock that target takes; the
+	// edit reads the target again.
+	if _, err := transact(ctx, r, func(ctx context.Context) (*editTarget, error) { return r.target(ctx, t) }); err != nil {
 		return nil, err
 	}
 	res, err := importer.Import(ctx, in.Source, in.URL, importer.Options{AllowPrivate: r.cfg.ImportAllowPrivate, Now: r.clock})

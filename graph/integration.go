@@ -386,6 +386,9 @@ func (r *Resolver) publishingOrganization(ctx context.Context, ref string) (*ent
 	return o, err
 }
 
+// publishIntegration creates or updates the integration of a name. Its
+// organization is named by ID or subdomain, and authorized in the
+// transaction by publishingOrganization.
 func (r *Resolver) publishIntegration(ctx context.Context, in model.PublishIntegrationInput) (*ent.Integration, error) {
 	p, err := checkPublish(in)
 	if err != nil {
@@ -394,31 +397,33 @@ func (r *Resolver) publishIntegration(ctx context.Context, in model.PublishInteg
 	if len(p.secrets) > 0 && r.secretBox == nil {
 		return nil, apperr.Preconditionf("This server cannot store secrets: set BINDERY_SECRET_KEY (required on PostgreSQL) and publish again")
 	}
-	var out *ent.Integration
-	err = r.tx(ctx, func(ctx context.Context) error {
+	return transact(ctx, r, func(ctx context.Context) (*ent.Integration, error) {
 		o, err := r.publishingOrganization(ctx, in.Organization)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		existing, err := r.db(ctx).Integration.Query().Where(integration.Name(p.name)).
 			Only(internal(ctx, "whether a name is taken, across organizations"))
+		var out *ent.Integration
 		switch {
 		case ent.IsNotFound(err):
 			out, err = r.createIntegration(ctx, o.ID, p)
-			return err
-		case err != nil:
-			return err
-		case existing.OrganizationID != o.ID:
+		case err == nil && existing.OrganizationID != o.ID:
 			// Names are one namespace across the server, so that a taken
 			// name is taken is no secret; whose it is, and whether its
 			// integration is public, private or unpublished, is: every
 			// taken name answers the same.
-			return apperr.Conflictf("The name %q is not available: choose another", p.name)
+			err = apperr.Conflictf("The name %q is not available: choose another", p.name)
+		case err == nil:
+			out, err = r.updateIntegration(ctx, existing, p)
 		}
-		out, err = r.updateIntegration(ctx, existing, p)
-		return err
+		if err != nil {
+			return nil, err
+		}
+		r.integrations.wrote(ctx, out)
+		r.orgs.wrote(ctx, o) // its owner
+		return out, nil
 	})
-	return out, err
 }
 
 // sealSecrets seals each secret with the integration's ID and the secret's
@@ -541,17 +546,20 @@ func installationStatus(i *ent.Integration, cfg map[string]any) enum.Installatio
 }
 
 // unpublishIntegration hides an integration from everyone and pauses its
-// installations, which stay: publishing it again resumes them.
+// installations, which stay: publishing it again resumes them. The
+// integration is named by its name, which integrationByName authorizes in
+// the transaction.
 func (r *Resolver) unpublishIntegration(ctx context.Context, in model.UnpublishIntegrationInput) error {
-	return r.tx(ctx, func(ctx context.Context) error {
+	_, err := transact(ctx, r, func(ctx context.Context) (struct{}, error) {
 		i, err := r.integrationByName(ctx, in.Name, authz.Delete)
 		if err != nil {
-			return err
+			return struct{}{}, err
 		}
 		if err := r.db(ctx).Integration.UpdateOne(i).SetUnpublishedAt(r.clock()).Exec(ctx); err != nil {
-			return err
+			return struct{}{}, err
 		}
-		return r.db(ctx).IntegrationInstallation.Update().Where(integrationinstallation.IntegrationID(i.ID)).
+		return struct{}{}, r.db(ctx).IntegrationInstallation.Update().Where(integrationinstallation.IntegrationID(i.ID)).
 			SetStatus(enum.InstallationStatusPaused).Exec(ctx)
 	})
+	return err
 }

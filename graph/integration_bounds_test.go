@@ -340,3 +340,33 @@ func wrIntegrationCases() []wrCase {
 		},
 	}
 }
+
+// TestPublishStatements bounds publishing an integration again, the same
+// beside 3 and 30 installations.
+func TestPublishStatements(t *testing.T) {
+	t.Parallel()
+	// The token; in the transaction, the organization and the viewer's
+	// access, the check of a taken name, the update and its read back, the
+	// installations and their status (one per status); then the viewer's
+	// memberships, which decide the answer. Its owner is the organization
+	// the transaction read.
+	const bound = 9
+	count := func(n int) int64 {
+		return measure(t, enum.RoleEdit, "viewer@example.com", wrAttempts, func(e *servertest.Env, v lsViewer) lsRequest {
+			name := lsInstallations(t, e, n)
+			attempt := 0
+			return func(e *servertest.Env) {
+				attempt++
+				got := e.MustDo(http.MethodPost, "/v1/integrations/"+name, e.OwnerToken, map[string]any{
+					"organization": e.Org.ID, "title": fmt.Sprint("Title ", attempt), "description": "Posts updates", "script": "export default {}",
+					"visibility": "public", "scopes": []string{"space:content:read"}}, http.StatusOK)
+				wrCheck(t, got, "title", "owner.title", "permissions", "urls.location")
+			}
+		})
+	}
+	few, many := count(lsFew), count(lsMany)
+	t.Logf("POST /v1/integrations/{integrationName}: %d statements beside %d installations, %d beside %d; bound %d",
+		few, lsFew, many, lsMany, bound)
+	assert.Equal(t, few, many, "its statements grow with the installations")
+	assert.LessOrEqual(t, max(few, many), int64(bound))
+}

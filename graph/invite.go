@@ -103,84 +103,98 @@ func (r *Resolver) inviteMembers(ctx context.Context, in model.InviteMembersInpu
 			return nil, err
 		}
 	}
-	out := &model.InviteMembersPayload{ClientMutationID: in.ClientMutationID, UserIds: []string{}, Invitations: []*ent.Invite{},
-		FailedSSOEmails: []string{}}
-	err = r.tx(ctx, func(ctx context.Context) error {
-		o, _, err := r.orgs.authorize(ctx, in.OrganizationID, authz.ManageAccess)
-		if err != nil {
-			return err
-		}
-		// Each address's role: the highest asked for it.
-		def := roleOr(in.Role, joiningRole(o))
-		want := map[string]*enum.Role{}
-		var order []string
-		for i, e := range emails {
-			role := roleOr(in.Emails[i].Role, def)
-			if prev, seen := want[e]; !seen {
-				order = append(order, e)
-				want[e] = role
-			} else if outranks(role, prev) {
-				want[e] = role
-			}
-		}
-		sso := in.Sso != nil && *in.Sso
-		if sso {
-			active, err := r.db(ctx).SAMLProvider.Query().
-				Where(samlprovider.OrganizationID(o.ID), samlprovider.StatusEQ(enum.SAMLProviderStatusActive)).Exist(within(ctx))
-			if err != nil {
-				return fmt.Errorf("looking for an active SAML provider: %w", err)
-			}
-			if !active {
-				out.FailedSSOEmails, sso = order, false
-			}
-		}
-		members, err := r.db(ctx).User.Query().
-			Where(user.EmailIn(order...), user.HasMembershipsWith(member.OrganizationID(o.ID))).
-			Select(user.FieldID, user.FieldEmail).
-			All(internal(ctx, "which addresses an admin invites are of members of their organization"))
-		if err != nil {
-			return fmt.Errorf("loading the invited members: %w", err)
-		}
-		memberOf := make(map[string]string, len(members))
-		for _, u := range members {
-			memberOf[u.Email] = u.ID
-		}
-		roles := map[string]*enum.Role{}
-		var invitees []string
-		for _, e := range order {
-			if id, ok := memberOf[e]; ok {
-				out.UserIds = append(out.UserIds, id)
-				roles[id] = want[e]
-			} else {
-				invitees = append(invitees, e)
-			}
-		}
-		if len(out.UserIds) > 0 {
-			if _, err := r.addMembers(ctx, o.ID, out.UserIds, roles); err != nil {
-				return err
-			}
+	return mutate(ctx, r, r.orgs, in.OrganizationID, authz.ManageAccess,
+		func(ctx context.Context, o *ent.Organization, _ authz.Decision) (*model.InviteMembersPayload, error) {
+			want, order := inviteRoles(in, emails, roleOr(in.Role, joiningRole(o)))
+			out := &model.InviteMembersPayload{ClientMutationID: in.ClientMutationID, FailedSSOEmails: []string{}}
+			sso := in.Sso != nil && *in.Sso
 			if sso {
-				if err := r.db(ctx).Member.Update().Where(member.OrganizationID(o.ID), member.UserIDIn(out.UserIds...)).
-					SetSSO(true).Exec(ctx); err != nil {
-					return fmt.Errorf("marking SSO members: %w", err)
+				active, err := r.db(ctx).SAMLProvider.Query().
+					Where(samlprovider.OrganizationID(o.ID), samlprovider.StatusEQ(enum.SAMLProviderStatusActive)).Exist(within(ctx))
+				if err != nil {
+					return nil, fmt.Errorf("looking for an active SAML provider: %w", err)
+				}
+				if !active {
+					out.FailedSSOEmails, sso = order, false
 				}
 			}
+			var invitees []string
+			var err error
+			if out.UserIds, invitees, err = r.raiseInvitedMembers(ctx, o.ID, order, want, sso); err != nil {
+				return nil, err
+			}
+			if out.Invitations, err = r.invite(ctx, o.ID, v.User.ID, invitees, want, sso); err != nil {
+				return nil, err
+			}
+			out.Invited = len(out.Invitations)
+			msgs := make([]mail.Message, len(out.Invitations))
+			for i, inv := range out.Invitations {
+				msgs[i] = r.invitation(v.User, o, inv)
+			}
+			r.deliver(ctx, msgs)
+			// Each invitation shows the organization. The viewer's access
+			// stays: an admin has the highest role, which no invite raises.
+			r.orgs.wrote(ctx, o)
+			return out, r.wroteAccess(ctx, o.ID)
+		})
+}
+
+// inviteRoles returns the role each address of an invitation asks for, the
+// highest when it is named twice, and the addresses once each, in order.
+func inviteRoles(in model.InviteMembersInput, emails []string, def *enum.Role) (map[string]*enum.Role, []string) {
+	want := map[string]*enum.Role{}
+	var order []string
+	for i, e := range emails {
+		role := roleOr(in.Emails[i].Role, def)
+		if prev, seen := want[e]; !seen {
+			order = append(order, e)
+			want[e] = role
+		} else if outranks(role, prev) {
+			want[e] = role
 		}
-		if out.Invitations, err = r.invite(ctx, o.ID, v.User.ID, invitees, want, sso); err != nil {
-			return err
-		}
-		out.Invited = len(out.Invitations)
-		msgs := make([]mail.Message, len(out.Invitations))
-		for i, inv := range out.Invitations {
-			msgs[i] = r.invitation(v.User, o, inv)
-		}
-		r.deliver(ctx, msgs)
-		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
-	return out, nil
+	return want, order
+}
+
+// raiseInvitedMembers splits invited addresses into the user IDs of an
+// organization's members, whose roles it raises to those wanted (and marks
+// SSO members with sso), and the other addresses.
+func (r *Resolver) raiseInvitedMembers(ctx context.Context, orgID string, emails []string, want map[string]*enum.Role,
+	sso bool) (userIDs, others []string, err error) {
+	members, err := r.db(ctx).User.Query().
+		Where(user.EmailIn(emails...), user.HasMembershipsWith(member.OrganizationID(orgID))).
+		Select(user.FieldID, user.FieldEmail).
+		All(internal(ctx, "which addresses an admin invites are of members of their organization"))
+	if err != nil {
+		return nil, nil, fmt.Errorf("loading the invited members: %w", err)
+	}
+	memberOf := make(map[string]string, len(members))
+	for _, u := range members {
+		memberOf[u.Email] = u.ID
+	}
+	userIDs = []string{}
+	roles := map[string]*enum.Role{}
+	for _, e := range emails {
+		if id, ok := memberOf[e]; ok {
+			userIDs = append(userIDs, id)
+			roles[id] = want[e]
+		} else {
+			others = append(others, e)
+		}
+	}
+	if len(userIDs) == 0 {
+		return userIDs, others, nil
+	}
+	if _, err := r.addMembers(ctx, orgID, userIDs, roles); err != nil {
+		return nil, nil, err
+	}
+	if sso {
+		if err := r.db(ctx).Member.Update().Where(member.OrganizationID(orgID), member.UserIDIn(userIDs...)).
+			SetSSO(true).Exec(ctx); err != nil {
+			return nil, nil, fmt.Errorf("marking SSO members: %w", err)
+		}
+	}
+	return userIDs, others, nil
 }
 
 // invite makes or renews the invitations of addresses to an organization,
@@ -503,22 +517,25 @@ func (r *Resolver) acceptInvitationByID(ctx context.Context, in model.AcceptInvi
 }
 
 // revokeInvitation deletes an invitation that waits for its invitee, for
-// the admins of its organization; to anyone else it does not exist.
+// the admins of its organization; to anyone else it does not exist. An
+// invitation by email has no policy of its own (r.invites holds invite
+// links): invitationAdmin decides, in the transaction.
 func (r *Resolver) revokeInvitation(ctx context.Context, in model.RevokeInvitationInput) error {
-	return r.tx(ctx, func(ctx context.Context) error {
+	_, err := transact(ctx, r, func(ctx context.Context) (struct{}, error) {
 		i, err := r.invitationByID(ctx, in.ID)
-		if err != nil {
-			return err
+		if err == nil {
+			err = r.invitationAdmin(ctx, i)
 		}
-		if err := r.invitationAdmin(ctx, i); err != nil {
-			return err
+		if err != nil {
+			return struct{}{}, err
 		}
 		n, err := r.db(ctx).Invite.Delete().Where(invite.ID(i.ID), invite.AcceptedAtIsNil()).Exec(ctx)
 		if err == nil && n == 0 {
-			return invitationNotFound() // accepted meanwhile: nothing waits
+			err = invitationNotFound() // accepted meanwhile: nothing waits
 		}
-		return err
+		return struct{}{}, err
 	})
+	return err
 }
 
 // invitationAdmin lets the admins of an invitation's organization act on it

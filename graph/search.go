@@ -184,12 +184,35 @@ func (r *Resolver) searchSections(h *search.PageHit) []*model.SearchSectionResul
 	return out
 }
 
+// reindexSpace rebuilds the search index of a space from its current
+// content, under its content lock.
+func (r *Resolver) reindexSpace(ctx context.Context, id string) error {
+	if err := r.lockSpaceContent(ctx, id); err != nil {
+		return err
+	}
+	read := internal(ctx, "reindexing")
+	s, err := r.db(ctx).Space.Get(read, id)
+	if err != nil {
+		return err
+	}
+	rev, err := r.db(ctx).Revision.Get(read, deref(s.RevisionID))
+	if err != nil {
+		return err
+	}
+	c, err := content.Load(ctx, r.objects(), roots(rev))
+	if err != nil {
+		return err
+	}
+	return r.indexSpace(ctx, s, nil, c.Content, c.PageHashes())
+}
+
 // ReindexSearch rebuilds the search index of every space from its current
 // content, and calls done after each space. Each space is its own
 // transaction, under the space's content lock, so it can run while servers
 // serve. It is for an index that lacks content: a database from before
 // search (`bindery search reindex`). Pages already indexed as they are
-// cost nothing but their comparison.
+// cost nothing but their comparison. It acts for no viewer: it authorizes
+// nothing, and answers nothing that loaders would hold.
 func (r *Resolver) ReindexSearch(ctx context.Context, done func(spaceID string)) error {
 	ctx = r.WithLoaders(ctx)
 	ids, err := r.client.Space.Query().Order(ent.Asc(space.FieldID)).IDs(internal(ctx, "reindexing"))
@@ -197,24 +220,8 @@ func (r *Resolver) ReindexSearch(ctx context.Context, done func(spaceID string))
 		return err
 	}
 	for _, id := range ids {
-		err := r.tx(ctx, func(ctx context.Context) error {
-			if err := r.lockSpaceContent(ctx, id); err != nil {
-				return err
-			}
-			read := internal(ctx, "reindexing")
-			s, err := r.db(ctx).Space.Get(read, id)
-			if err != nil {
-				return err
-			}
-			rev, err := r.db(ctx).Revision.Get(read, deref(s.RevisionID))
-			if err != nil {
-				return err
-			}
-			c, err := content.Load(ctx, r.objects(), roots(rev))
-			if err != nil {
-				return err
-			}
-			return r.indexSpace(ctx, s, nil, c.Content, c.PageHashes())
+		_, err := transact(ctx, r, func(ctx context.Context) (struct{}, error) {
+			return struct{}{}, r.reindexSpace(ctx, id)
 		})
 		switch {
 		case ent.IsNotFound(err):
