@@ -13,6 +13,7 @@ import (
 	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/authz"
 	"github.com/bindery/bindery/internal/page"
+	"github.com/bindery/bindery/internal/position"
 )
 
 // destination checks that the viewer may put content under parent (a
@@ -155,14 +156,17 @@ func (r *Resolver) reposition(ctx context.Context, orgID, id string, oldParent *
 	if err != nil {
 		return 0, err
 	}
-	k, err := insertionIndex(sibs, pos)
+	var before, after *string
+	if pos != nil {
+		before, after = pos.Before, pos.After
+	}
+	k, err := position.Index(sibs, before, after)
 	if err != nil {
 		return 0, err
 	}
 	if deref(oldParent) == deref(newParent) {
-		cur := currentIndex(sibs, id, oldPos)
-		p1, n1 := neighbours(sibs, cur)
-		p2, n2 := neighbours(sibs, k)
+		p1, n1 := position.Neighbours(sibs, position.Current(sibs, id, oldPos))
+		p2, n2 := position.Neighbours(sibs, k)
 		if p1 == p2 && n1 == n2 {
 			return 0, apperr.Conflictf("The move would not change anything")
 		}
