@@ -76,19 +76,6 @@ func (r *Resolver) updateCollection(ctx context.Context, in model.UpdateCollecti
 	})
 }
 
-// descendants returns the collection and every collection under it.
-func descendants(o *authz.Org, root string) []string {
-	children := map[string][]string{}
-	for _, c := range o.Collections {
-		children[c.Parent] = append(children[c.Parent], c.ID)
-	}
-	out := []string{root}
-	for i := 0; i < len(out); i++ {
-		out = append(out, children[out[i]]...)
-	}
-	return out
-}
-
 // deleteCollection deletes a collection and its nested collections, and
 // deletes their spaces (restorable for the retention period).
 func (r *Resolver) deleteCollection(ctx context.Context, in model.DeleteCollectionInput) error {
@@ -97,7 +84,7 @@ func (r *Resolver) deleteCollection(ctx context.Context, in model.DeleteCollecti
 		if err != nil {
 			return err
 		}
-		ids := descendants(o, c.ID)
+		ids := o.Subtree(c.ID)
 		if err := r.db(ctx).Space.Update().
 			Where(space.ParentIDIn(ids...), live()).
 			SetDeletedAt(r.clock()).
@@ -120,7 +107,7 @@ func (r *Resolver) moveCollection(ctx context.Context, in model.MoveCollectionIn
 				return nil, err
 			}
 			if parent != nil {
-				for _, id := range descendants(o, c.ID) {
+				for _, id := range o.Subtree(c.ID) {
 					if id == *parent {
 						return nil, apperr.Invalid("parent", "a collection cannot move into itself or into a collection it contains")
 					}
@@ -192,7 +179,7 @@ func (r *Resolver) transferCollection(ctx context.Context, in model.TransferColl
 			if err != nil {
 				return nil, err
 			}
-			ids := descendants(o, c.ID)
+			ids := o.Subtree(c.ID)
 			db := r.db(ctx)
 			spaceIDs, err := db.Space.Query().Where(space.ParentIDIn(ids...)).
 				IDs(internal(ctx, "the spaces of a collection the viewer administers"))
