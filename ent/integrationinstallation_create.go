@@ -301,6 +301,11 @@ func (_c *IntegrationInstallationCreate) check() error {
 	if _, ok := _c.mutation.ExternalIds(); !ok {
 		return &ValidationError{Name: "external_ids", err: errors.New(`ent: missing required field "IntegrationInstallation.external_ids"`)}
 	}
+	if v, ok := _c.mutation.ExternalIds(); ok {
+		if err := integrationinstallation.ExternalIdsValidator(v); err != nil {
+			return &ValidationError{Name: "external_ids", err: fmt.Errorf(`ent: validator failed for field "IntegrationInstallation.external_ids": %w`, err)}
+		}
+	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := integrationinstallation.IDValidator(v); err != nil {
 			return &ValidationError{Name: "id", err: fmt.Errorf(`ent: validator failed for field "IntegrationInstallation.id": %w`, err)}

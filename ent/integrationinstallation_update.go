@@ -235,6 +235,11 @@ func (_u *IntegrationInstallationUpdate) check() error {
 			return &ValidationError{Name: "site_selection", err: fmt.Errorf(`ent: validator failed for field "IntegrationInstallation.site_selection": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.ExternalIds(); ok {
+		if err := integrationinstallation.ExternalIdsValidator(v); err != nil {
+			return &ValidationError{Name: "external_ids", err: fmt.Errorf(`ent: validator failed for field "IntegrationInstallation.external_ids": %w`, err)}
+		}
+	}
 	if _u.mutation.IntegrationCleared() && len(_u.mutation.IntegrationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "IntegrationInstallation.integration"`)
 	}
@@ -610,6 +615,11 @@ func (_u *IntegrationInstallationUpdateOne) check() error {
 	if v, ok := _u.mutation.SiteSelection(); ok {
 		if err := integrationinstallation.SiteSelectionValidator(v); err != nil {
 			return &ValidationError{Name: "site_selection", err: fmt.Errorf(`ent: validator failed for field "IntegrationInstallation.site_selection": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ExternalIds(); ok {
+		if err := integrationinstallation.ExternalIdsValidator(v); err != nil {
+			return &ValidationError{Name: "external_ids", err: fmt.Errorf(`ent: validator failed for field "IntegrationInstallation.external_ids": %w`, err)}
 		}
 	}
 	if _u.mutation.IntegrationCleared() && len(_u.mutation.IntegrationIDs()) > 0 {

@@ -97,6 +97,11 @@ func (_c *IntegrationSiteInstallationCreate) check() error {
 	if _, ok := _c.mutation.SiteID(); !ok {
 		return &ValidationError{Name: "site_id", err: errors.New(`ent: missing required field "IntegrationSiteInstallation.site_id"`)}
 	}
+	if v, ok := _c.mutation.ExternalIds(); ok {
+		if err := integrationsiteinstallation.ExternalIdsValidator(v); err != nil {
+			return &ValidationError{Name: "external_ids", err: fmt.Errorf(`ent: validator failed for field "IntegrationSiteInstallation.external_ids": %w`, err)}
+		}
+	}
 	if len(_c.mutation.IntegrationInstallationIDs()) == 0 {
 		return &ValidationError{Name: "integration_installation", err: errors.New(`ent: missing required edge "IntegrationSiteInstallation.integration_installation"`)}
 	}

@@ -93,6 +93,11 @@ func (_u *IntegrationSiteInstallationUpdate) ExecX(ctx context.Context) {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *IntegrationSiteInstallationUpdate) check() error {
+	if v, ok := _u.mutation.ExternalIds(); ok {
+		if err := integrationsiteinstallation.ExternalIdsValidator(v); err != nil {
+			return &ValidationError{Name: "external_ids", err: fmt.Errorf(`ent: validator failed for field "IntegrationSiteInstallation.external_ids": %w`, err)}
+		}
+	}
 	if _u.mutation.IntegrationInstallationCleared() && len(_u.mutation.IntegrationInstallationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "IntegrationSiteInstallation.integration_installation"`)
 	}
@@ -236,6 +241,11 @@ func (_u *IntegrationSiteInstallationUpdateOne) ExecX(ctx context.Context) {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *IntegrationSiteInstallationUpdateOne) check() error {
+	if v, ok := _u.mutation.ExternalIds(); ok {
+		if err := integrationsiteinstallation.ExternalIdsValidator(v); err != nil {
+			return &ValidationError{Name: "external_ids", err: fmt.Errorf(`ent: validator failed for field "IntegrationSiteInstallation.external_ids": %w`, err)}
+		}
+	}
 	if _u.mutation.IntegrationInstallationCleared() && len(_u.mutation.IntegrationInstallationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "IntegrationSiteInstallation.integration_installation"`)
 	}

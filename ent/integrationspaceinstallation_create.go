@@ -97,6 +97,11 @@ func (_c *IntegrationSpaceInstallationCreate) check() error {
 	if _, ok := _c.mutation.SpaceID(); !ok {
 		return &ValidationError{Name: "space_id", err: errors.New(`ent: missing required field "IntegrationSpaceInstallation.space_id"`)}
 	}
+	if v, ok := _c.mutation.ExternalIds(); ok {
+		if err := integrationspaceinstallation.ExternalIdsValidator(v); err != nil {
+			return &ValidationError{Name: "external_ids", err: fmt.Errorf(`ent: validator failed for field "IntegrationSpaceInstallation.external_ids": %w`, err)}
+		}
+	}
 	if len(_c.mutation.IntegrationInstallationIDs()) == 0 {
 		return &ValidationError{Name: "integration_installation", err: errors.New(`ent: missing required edge "IntegrationSpaceInstallation.integration_installation"`)}
 	}

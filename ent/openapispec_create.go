@@ -363,6 +363,11 @@ func (_c *OpenAPISpecCreate) check() error {
 			return &ValidationError{Name: "source_url", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpec.source_url": %w`, err)}
 		}
 	}
+	if v, ok := _c.mutation.SourceText(); ok {
+		if err := openapispec.SourceTextValidator(v); err != nil {
+			return &ValidationError{Name: "source_text", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpec.source_text": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.Visibility(); !ok {
 		return &ValidationError{Name: "visibility", err: errors.New(`ent: missing required field "OpenAPISpec.visibility"`)}
 	}

@@ -386,6 +386,11 @@ func (_u *OpenAPISpecUpdate) check() error {
 			return &ValidationError{Name: "source_url", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpec.source_url": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.SourceText(); ok {
+		if err := openapispec.SourceTextValidator(v); err != nil {
+			return &ValidationError{Name: "source_text", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpec.source_text": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Visibility(); ok {
 		if err := openapispec.VisibilityValidator(v); err != nil {
 			return &ValidationError{Name: "visibility", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpec.visibility": %w`, err)}
@@ -961,6 +966,11 @@ func (_u *OpenAPISpecUpdateOne) check() error {
 	if v, ok := _u.mutation.SourceURL(); ok {
 		if err := openapispec.SourceURLValidator(v); err != nil {
 			return &ValidationError{Name: "source_url", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpec.source_url": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.SourceText(); ok {
+		if err := openapispec.SourceTextValidator(v); err != nil {
+			return &ValidationError{Name: "source_text", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpec.source_text": %w`, err)}
 		}
 	}
 	if v, ok := _u.mutation.Visibility(); ok {

@@ -13,6 +13,7 @@ import (
 	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/authz"
 	"github.com/bindery/bindery/internal/page"
+	"github.com/bindery/bindery/internal/position"
 )
 
 // destination checks that the viewer may put content under parent (a
@@ -75,19 +76,6 @@ func (r *Resolver) updateCollection(ctx context.Context, in model.UpdateCollecti
 	})
 }
 
-// descendants returns the collection and every collection under it.
-func descendants(o *authz.Org, root string) []string {
-	children := map[string][]string{}
-	for _, c := range o.Collections {
-		children[c.Parent] = append(children[c.Parent], c.ID)
-	}
-	out := []string{root}
-	for i := 0; i < len(out); i++ {
-		out = append(out, children[out[i]]...)
-	}
-	return out
-}
-
 // deleteCollection deletes a collection and its nested collections, and
 // deletes their spaces (restorable for the retention period).
 func (r *Resolver) deleteCollection(ctx context.Context, in model.DeleteCollectionInput) error {
@@ -96,7 +84,7 @@ func (r *Resolver) deleteCollection(ctx context.Context, in model.DeleteCollecti
 		if err != nil {
 			return err
 		}
-		ids := descendants(o, c.ID)
+		ids := o.Subtree(c.ID)
 		if err := r.db(ctx).Space.Update().
 			Where(space.ParentIDIn(ids...), live()).
 			SetDeletedAt(r.clock()).
@@ -119,7 +107,7 @@ func (r *Resolver) moveCollection(ctx context.Context, in model.MoveCollectionIn
 				return nil, err
 			}
 			if parent != nil {
-				for _, id := range descendants(o, c.ID) {
+				for _, id := range o.Subtree(c.ID) {
 					if id == *parent {
 						return nil, apperr.Invalid("parent", "a collection cannot move into itself or into a collection it contains")
 					}
@@ -155,14 +143,17 @@ func (r *Resolver) reposition(ctx context.Context, orgID, id string, oldParent *
 	if err != nil {
 		return 0, err
 	}
-	k, err := insertionIndex(sibs, pos)
+	var before, after *string
+	if pos != nil {
+		before, after = pos.Before, pos.After
+	}
+	k, err := position.Index(sibs, before, after)
 	if err != nil {
 		return 0, err
 	}
 	if deref(oldParent) == deref(newParent) {
-		cur := currentIndex(sibs, id, oldPos)
-		p1, n1 := neighbours(sibs, cur)
-		p2, n2 := neighbours(sibs, k)
+		p1, n1 := position.Neighbours(sibs, position.Current(sibs, id, oldPos))
+		p2, n2 := position.Neighbours(sibs, k)
 		if p1 == p2 && n1 == n2 {
 			return 0, apperr.Conflictf("The move would not change anything")
 		}
@@ -188,7 +179,7 @@ func (r *Resolver) transferCollection(ctx context.Context, in model.TransferColl
 			if err != nil {
 				return nil, err
 			}
-			ids := descendants(o, c.ID)
+			ids := o.Subtree(c.ID)
 			db := r.db(ctx)
 			spaceIDs, err := db.Space.Query().Where(space.ParentIDIn(ids...)).
 				IDs(internal(ctx, "the spaces of a collection the viewer administers"))

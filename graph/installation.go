@@ -21,10 +21,6 @@ import (
 	"github.com/bindery/bindery/internal/store"
 )
 
-// MaxExternalIDs is the most external IDs an installation holds (the
-// official IntegrationInstallationExternalIds).
-const MaxExternalIDs = 5
-
 // selection is an installation's choice of spaces or of sites.
 type selection struct {
 	field string
@@ -68,18 +64,6 @@ func (r *Resolver) checkOwned(ctx context.Context, orgID string, spaces, sites s
 	return nil
 }
 
-func checkExternalIDs(ids []string) error {
-	if len(ids) > MaxExternalIDs {
-		return apperr.Invalid("externalIds", "at most %d", MaxExternalIDs)
-	}
-	for _, x := range ids {
-		if len(x) > integ.MaxExternalIDBytes {
-			return apperr.Invalid("externalIds", "each at most %d bytes", integ.MaxExternalIDBytes)
-		}
-	}
-	return nil
-}
-
 func (r *Resolver) installIntegration(ctx context.Context, in model.InstallIntegrationInput) (*ent.IntegrationInstallation, error) {
 	spaces := selection{"spaces", in.SpaceSelection, in.Spaces}
 	sites := selection{"sites", in.SiteSelection, in.Sites}
@@ -87,9 +71,6 @@ func (r *Resolver) installIntegration(ctx context.Context, in model.InstallInteg
 		if err := s.check(); err != nil {
 			return nil, err
 		}
-	}
-	if err := checkExternalIDs(in.ExternalIds); err != nil {
-		return nil, err
 	}
 	x, err := mutate(ctx, r, r.orgs, in.OrganizationID, authz.Administer,
 		func(ctx context.Context, o *ent.Organization, _ authz.Decision) (*ent.IntegrationInstallation, error) {
@@ -158,9 +139,6 @@ func (r *Resolver) wroteIntegration(ctx context.Context, i *ent.Integration) {
 func (r *Resolver) updateInstallation(ctx context.Context, in model.UpdateIntegrationInstallationInput) (*ent.IntegrationInstallation, error) {
 	spaces := selection{"spaces", in.SpaceSelection, in.Spaces}
 	sites := selection{"sites", in.SiteSelection, in.Sites}
-	if err := checkExternalIDs(in.ExternalIds); err != nil {
-		return nil, err
-	}
 	out, err := mutate(ctx, r, r.installations, in.ID, authz.Update,
 		func(ctx context.Context, x *ent.IntegrationInstallation, _ authz.Decision) (*ent.IntegrationInstallation, error) {
 			i, err := r.changedIntegration(ctx, x)

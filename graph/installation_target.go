@@ -207,10 +207,6 @@ type targetMutation interface {
 // updateTarget checks and writes a targetUpdate in a transaction; the
 // answer shows what the transaction read and wrote.
 func updateTarget[T any](r *Resolver, ctx context.Context, u targetUpdate[T]) (T, error) {
-	if err := checkExternalIDs(u.externalIDs); err != nil {
-		var none T
-		return none, err
-	}
 	return mutate(ctx, r, r.installations, u.installationID, authz.Update,
 		func(ctx context.Context, x *ent.IntegrationInstallation, _ authz.Decision) (T, error) {
 			var none T

@@ -21,11 +21,6 @@ import (
 // parses and validates it in the background, and stores a version when the
 // document changed.
 
-// MaxOpenAPISpecText bounds the text source of a spec, in bytes. Through
-// /v1 the 1 MiB body limit applies first, so a text there is a little
-// smaller; GraphQL's 2 MiB body holds a text of the whole limit.
-const MaxOpenAPISpecText = 1 << 20
-
 // specsByCreation orders lists of specs, oldest first.
 var specsByCreation = page.Order[*ent.OpenAPISpec, predicate.OpenAPISpec, openapispec.OrderOption]{
 	Name: "openapi-specs", Column: openapispec.FieldCreatedAt, KeyType: page.KeyTime,
@@ -43,24 +38,17 @@ type specSource struct {
 	url, text *string
 }
 
-// checkSpecSource checks that a source is exactly one of a URL (absolute
-// http or https, at most 2048 characters) and a text (not empty, at most
-// MaxOpenAPISpecText bytes).
+// checkSpecSource checks that a source is exactly one of a URL and a text;
+// the limits of each are its column's ent validator's
+// (validate.OpenAPISourceURL, validate.OpenAPISourceText).
 func checkSpecSource(in *model.OpenAPISpecSourceInput) (specSource, error) {
 	switch {
 	case in == nil || (in.URL == nil && in.Text == nil):
 		return specSource{}, apperr.Invalid("source", "must have a url or a text")
 	case in.URL != nil && in.Text != nil:
 		return specSource{}, apperr.Invalid("source", "must have a url or a text, not both")
-	case in.URL != nil:
-		// Its limits are the ent validator's.
-		return specSource{url: in.URL}, nil
-	case *in.Text == "":
-		return specSource{}, apperr.Invalid("source.text", "must not be empty")
-	case len(*in.Text) > MaxOpenAPISpecText:
-		return specSource{}, apperr.Invalid("source.text", "must be at most %d bytes", MaxOpenAPISpecText)
 	}
-	return specSource{text: in.Text}, nil
+	return specSource{url: in.URL, text: in.Text}, nil
 }
 
 // organizationOpenAPISpecs lists an organization's specs, for its members

@@ -8,10 +8,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/openapi/openapitest"
 	"github.com/bindery/bindery/internal/openapi/worker"
+	"github.com/bindery/bindery/internal/validate"
 	"github.com/bindery/bindery/server/servertest"
 )
 
@@ -35,9 +35,9 @@ func TestOpenAPISpecsInGraphQL(t *testing.T) {
 	// Limits and refusals, with nothing written.
 	res := e.GraphQL(e.OwnerToken, create, in("pets", map[string]any{"text": "x"}))
 	assert.Equal(t, "CONFLICT", res.Code())
-	res = e.GraphQL(e.OwnerToken, create, in("at-limit", map[string]any{"text": strings.Repeat("a", graph.MaxOpenAPISpecText)}))
+	res = e.GraphQL(e.OwnerToken, create, in("at-limit", map[string]any{"text": strings.Repeat("a", validate.MaxOpenAPISpecText)}))
 	assert.Empty(t, res.Errors, "a text of the limit")
-	res = e.GraphQL(e.OwnerToken, create, in("over", map[string]any{"text": strings.Repeat("a", graph.MaxOpenAPISpecText+1)}))
+	res = e.GraphQL(e.OwnerToken, create, in("over", map[string]any{"text": strings.Repeat("a", validate.MaxOpenAPISpecText+1)}))
 	assert.Equal(t, "BAD_USER_INPUT", res.Code())
 	assert.Equal(t, "source.text", res.Errors[0].Extensions["field"])
 	res = e.GraphQL(e.OwnerToken, create, in("both", map[string]any{"text": "x", "url": "https://a.example/x"}))

@@ -2,7 +2,6 @@ package graph
 
 import (
 	"context"
-	"net/url"
 	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -23,64 +22,13 @@ func check(field string, fn func(string) error, v string) error {
 	return nil
 }
 
-// pageIndex turns a position among siblings into an index that counts the
-// siblings without the page itself. No position appends.
-func pageIndex(sibs []*content.Node, pos *model.PagePositionInput, self string) (int, error) {
-	if pos == nil || (pos.Before == nil && pos.After == nil) {
+// pagePlace is a page's place among its siblings, from a position input
+// that may be absent (see content.Index).
+func pagePlace(sibs []*content.Node, pos *model.PagePositionInput, self string) (int, error) {
+	if pos == nil {
 		return -1, nil
 	}
-	if pos.Before != nil && pos.After != nil {
-		return 0, apperr.Invalid("position", "give before or after, not both")
-	}
-	ref, offset := pos.Before, 0
-	if ref == nil {
-		ref, offset = pos.After, 1
-	}
-	if *ref == self {
-		return 0, apperr.Invalid("position", "a page cannot be placed relative to itself")
-	}
-	i := 0
-	for _, n := range sibs {
-		if n.Page.ID == self {
-			continue
-		}
-		if n.Page.ID == *ref {
-			return i + offset, nil
-		}
-		i++
-	}
-	return 0, apperr.Invalid("position", "page %q is not a sibling at the destination", *ref)
-}
-
-// children returns the pages under parentID, "" for the top level.
-func children(c *content.Content, parentID string) ([]*content.Node, error) {
-	if parentID == "" {
-		return c.Pages, nil
-	}
-	n, _, _, err := c.Find(parentID)
-	if err != nil {
-		return nil, apperr.Invalid("parentPageId", "page %q is not in the content", parentID)
-	}
-	return n.Children, nil
-}
-
-// linkTarget checks and builds a link page's target.
-func linkTarget(c *content.Content, href, pageID *string) (*content.Ref, error) {
-	switch {
-	case (href == nil) == (pageID == nil):
-		return nil, apperr.Invalid("href", "a link page needs either href or targetPageId")
-	case href != nil:
-		u, err := url.Parse(*href)
-		if err != nil || !(u.Scheme == "mailto" || ((u.Scheme == "http" || u.Scheme == "https") && u.Host != "")) || len(*href) > 2048 {
-			return nil, apperr.Invalid("href", "must be an http(s) or mailto URL of at most 2048 characters")
-		}
-		return &content.Ref{Kind: "url", URL: *href}, nil
-	default:
-		if _, _, _, err := c.Find(*pageID); err != nil {
-			return nil, apperr.Invalid("targetPageId", "page %q is not in the content", *pageID)
-		}
-		return &content.Ref{Kind: "page", Page: *pageID}, nil
-	}
+	return content.Index(sibs, pos.Before, pos.After, self)
 }
 
 // pageFields are the editable fields shared by create and update.
@@ -140,19 +88,19 @@ func (r *Resolver) createPage(ctx context.Context, in model.CreatePageInput) (*e
 	rev, c, err := r.edit(ctx, targetOf(in.SpaceID, in.ChangeRequestID, in.ExpectedRevisionID), "Create page "+title,
 		func(_ context.Context, _ *editTarget, c *content.Content) error {
 			if typ == enum.PageTypeLink {
-				t, err := linkTarget(c, in.Href, in.TargetPageID)
+				t, err := c.LinkTarget(in.Href, in.TargetPageID)
 				if err != nil {
-					return err
+					return contentError(err, "Page")
 				}
 				p.Target = t
 			}
-			sibs, err := children(c, deref(in.ParentPageID))
+			sibs, err := c.Children(deref(in.ParentPageID))
 			if err != nil {
-				return err
+				return contentError(err, "Page")
 			}
-			i, err := pageIndex(sibs, in.Position, "")
+			i, err := pagePlace(sibs, in.Position, "")
 			if err != nil {
-				return err
+				return contentError(err, "Page")
 			}
 			return contentError(c.Insert(deref(in.ParentPageID), i, &content.Node{Page: p}), "Page")
 		})
@@ -223,8 +171,8 @@ func (r *Resolver) updatePage(ctx context.Context, in model.UpdatePageInput) (*e
 				if p.Type != enum.PageTypeLink {
 					return apperr.Invalid("href", "only link pages have a target")
 				}
-				if p.Target, err = linkTarget(c, in.Href, in.TargetPageID); err != nil {
-					return err
+				if p.Target, err = c.LinkTarget(in.Href, in.TargetPageID); err != nil {
+					return contentError(err, "Page")
 				}
 			}
 			p.UpdatedAt = r.clock()
@@ -324,13 +272,13 @@ func (r *Resolver) movePage(ctx context.Context, in model.MovePageInput) (*ent.R
 			if v, ok := in.ParentPageID.ValueOK(); ok {
 				dest = deref(v)
 			}
-			sibs, err := children(c, dest)
+			sibs, err := c.Children(dest)
 			if err != nil {
-				return err
+				return contentError(err, "Page")
 			}
-			i, err := pageIndex(sibs, in.Position, in.PageID)
+			i, err := pagePlace(sibs, in.Position, in.PageID)
 			if err != nil {
-				return err
+				return contentError(err, "Page")
 			}
 			return contentError(c.Move(in.PageID, dest, i), "Page")
 		})

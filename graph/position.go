@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"entgo.io/ent/dialect"
@@ -14,27 +13,16 @@ import (
 	"github.com/bindery/bindery/ent/collection"
 	"github.com/bindery/bindery/ent/organization"
 	"github.com/bindery/bindery/ent/space"
-	"github.com/bindery/bindery/graph/model"
-	"github.com/bindery/bindery/internal/apperr"
+	"github.com/bindery/bindery/internal/id"
+	"github.com/bindery/bindery/internal/position"
 )
 
-// Spaces and collections with the same parent are siblings, ordered by a
-// float position (ties broken by ID). An item moved between two siblings
-// takes the midpoint of their positions, so a move writes one row. When
-// repeated moves exhaust the precision between two neighbours, the siblings
-// are renumbered once, in the same transaction.
-
-const positionStep = 1024.0
-
-type sibling struct {
-	id      string
-	pos     float64
-	isSpace bool
-}
+// Spaces and collections with the same parent are siblings, ordered as
+// package position orders them; here they are read, written and locked.
 
 // siblings returns the live spaces and collections under parent (nil for the
 // organization root), in order, without the item except.
-func (r *Resolver) siblings(ctx context.Context, orgID string, parent *string, except string) ([]sibling, error) {
+func (r *Resolver) siblings(ctx context.Context, orgID string, parent *string, except string) ([]position.Sibling, error) {
 	ctx = internal(ctx, "positions, which are not shown")
 	db := r.db(ctx)
 	cq := db.Collection.Query().Where(collection.OrganizationID(orgID), collection.IDNEQ(except))
@@ -52,102 +40,24 @@ func (r *Resolver) siblings(ctx context.Context, orgID string, parent *string, e
 	if err != nil {
 		return nil, fmt.Errorf("loading sibling spaces: %w", err)
 	}
-	out := make([]sibling, 0, len(cols)+len(spcs))
+	out := make([]position.Sibling, 0, len(cols)+len(spcs))
 	for _, c := range cols {
-		out = append(out, sibling{id: c.ID, pos: c.Position})
+		out = append(out, position.Sibling{ID: c.ID, Pos: c.Position})
 	}
 	for _, s := range spcs {
-		out = append(out, sibling{id: s.ID, pos: s.Position, isSpace: true})
+		out = append(out, position.Sibling{ID: s.ID, Pos: s.Position})
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].pos != out[j].pos {
-			return out[i].pos < out[j].pos
-		}
-		return out[i].id < out[j].id
-	})
+	position.Sort(out)
 	return out, nil
 }
 
-// insertionIndex returns where, among sibs, an item goes for the requested
-// position; without one it goes last.
-func insertionIndex(sibs []sibling, pos *model.ContentPositionInput) (int, error) {
-	if pos == nil || (pos.Before == nil && pos.After == nil) {
-		return len(sibs), nil
-	}
-	find := func(field, id string) (int, error) {
-		for i, s := range sibs {
-			if s.id == id {
-				return i, nil
-			}
-		}
-		return 0, apperr.Invalid(field, "%q is not an item of the destination", id)
-	}
-	if pos.After != nil {
-		i, err := find("position.after", *pos.After)
-		if err != nil {
-			return 0, err
-		}
-		if pos.Before != nil && (i+1 >= len(sibs) || sibs[i+1].id != *pos.Before) {
-			return 0, apperr.Invalid("position", "before and after must name adjacent items")
-		}
-		return i + 1, nil
-	}
-	return find("position.before", *pos.Before)
-}
-
 // place returns the position for an item inserted at index k of sibs,
-// renumbering siblings first when there is no room left between them.
-//
-// A renumbering lowers positions and never raises one: it moves the siblings
-// before index k down, one step apart, below the sibling at k, and leaves
-// the others alone. So the highest position among siblings never drops, and
-// an item that afterLast placed above it, without the placement lock, stays
+// renumbering spaces and collections first when there is no room left
+// between them. A renumbering never raises a position (position.Place), so
+// an item that afterLast placed last, without the placement lock, stays
 // last whatever a concurrent move renumbers.
-func (r *Resolver) place(ctx context.Context, sibs []sibling, k int) (float64, error) {
-	return placeWith(ctx, sibs, k, r.setPosition)
-}
-
-// placeWith is place for siblings of any kind: set writes a sibling's new
-// position when they are renumbered.
-func placeWith(ctx context.Context, sibs []sibling, k int, set func(context.Context, sibling) error) (float64, error) {
-	lo, hi := 0.0, 0.0
-	switch {
-	case len(sibs) == 0:
-		return positionStep, nil
-	case k == len(sibs):
-		return sibs[k-1].pos + positionStep, nil
-	case k == 0:
-		lo, hi = sibs[0].pos-positionStep, sibs[0].pos
-	default:
-		lo, hi = sibs[k-1].pos, sibs[k].pos
-	}
-	if mid := lo + (hi-lo)/2; lo < mid && mid < hi {
-		return mid, nil
-	}
-	if k > 0 {
-		head := make([]float64, k)
-		for i := range head {
-			head[i] = hi - float64(k-i)*positionStep
-		}
-		if lo, mid := head[k-1], hi-positionStep/2; lo < mid && mid < hi {
-			for i := range head {
-				sibs[i].pos = head[i]
-				if err := set(ctx, sibs[i]); err != nil {
-					return 0, err
-				}
-			}
-			return mid, nil
-		}
-	}
-	// Only positions this far from zero leave no room a step below them,
-	// and reaching them takes billions of moves: start over from small ones.
-	for i := range sibs {
-		sibs[i].pos = float64(i+1) * positionStep
-		if err := set(ctx, sibs[i]); err != nil {
-			return 0, err
-		}
-	}
-	return placeWith(ctx, sibs, k, set)
+func (r *Resolver) place(ctx context.Context, sibs []position.Sibling, k int) (float64, error) {
+	return position.Place(ctx, sibs, k, r.setPosition)
 }
 
 // newPlace checks that the viewer may add content under parent (nil for the
@@ -198,12 +108,12 @@ func (r *Resolver) afterLast(ctx context.Context, orgID string, parent *string) 
 		return 0, fmt.Errorf("finding the last position: %w", err)
 	}
 	// Without siblings (or with only negative positions, after moves to the
-	// front) the first item goes at positionStep, as place puts it.
+	// front) the first item goes at position.Step, as place puts it.
 	top := 0.0
 	for _, p := range tops {
 		top = max(top, p)
 	}
-	return top + positionStep, nil
+	return top + position.Step, nil
 }
 
 // titleOrUntitled is the title of new content: the one given, trimmed, or
@@ -234,38 +144,19 @@ func (r *Resolver) lastPosition(ctx context.Context, orgID string, parent *strin
 	return r.place(ctx, sibs, len(sibs))
 }
 
-func (r *Resolver) setPosition(ctx context.Context, s sibling) error {
+func (r *Resolver) setPosition(ctx context.Context, s position.Sibling) error {
 	// A position is written, not compared: a bulk update by ID, which the
 	// TimeMixin's hook of single-row updates does not read the row for.
 	var err error
-	if s.isSpace {
-		err = r.db(ctx).Space.Update().Where(space.ID(s.id)).SetPosition(s.pos).Exec(ctx)
+	if id.PrefixOf(s.ID) == id.Space {
+		err = r.db(ctx).Space.Update().Where(space.ID(s.ID)).SetPosition(s.Pos).Exec(ctx)
 	} else {
-		err = r.db(ctx).Collection.Update().Where(collection.ID(s.id)).SetPosition(s.pos).Exec(ctx)
+		err = r.db(ctx).Collection.Update().Where(collection.ID(s.ID)).SetPosition(s.Pos).Exec(ctx)
 	}
 	if err != nil {
 		return fmt.Errorf("renumbering siblings: %w", err)
 	}
 	return nil
-}
-
-// neighbours returns the IDs around index k of sibs.
-func neighbours(sibs []sibling, k int) (prev, next string) {
-	if k > 0 {
-		prev = sibs[k-1].id
-	}
-	if k < len(sibs) {
-		next = sibs[k].id
-	}
-	return prev, next
-}
-
-// currentIndex returns the index of an item among its siblings (which do not
-// contain it) from its current position.
-func currentIndex(sibs []sibling, id string, pos float64) int {
-	return sort.Search(len(sibs), func(i int) bool {
-		return sibs[i].pos > pos || (sibs[i].pos == pos && sibs[i].id > id)
-	})
 }
 
 // lockPlacement serializes, per organization, the transactions that move
@@ -281,8 +172,8 @@ func currentIndex(sibs []sibling, id string, pos float64) int {
 func (r *Resolver) lockPlacement(ctx context.Context, orgIDs ...string) error {
 	ctx = internal(ctx, "a lock")
 	ids := slices.Compact(slices.Sorted(slices.Values(orgIDs)))
-	for _, id := range ids {
-		_, err := r.db(ctx).Organization.Query().Where(organization.ID(id)).Unique(false).
+	for _, orgID := range ids {
+		_, err := r.db(ctx).Organization.Query().Where(organization.ID(orgID)).Unique(false).
 			Select(organization.FieldID).
 			Modify(forNoKeyUpdate).Strings(ctx)
 		if err != nil {

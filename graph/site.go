@@ -18,6 +18,7 @@ import (
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/events"
 	"github.com/bindery/bindery/internal/page"
+	"github.com/bindery/bindery/internal/position"
 )
 
 // maxSiteSpaces bounds the spaces a site is created with, as the members of
@@ -125,7 +126,7 @@ func (r *Resolver) createSite(ctx context.Context, in model.CreateSiteInput) (*e
 			creates := make([]*ent.SiteSpaceCreate, len(spaces))
 			for i, sp := range spaces {
 				creates[i] = r.db(ctx).SiteSpace.Create().SetSiteID(s.ID).SetSpaceID(sp.ID).
-					SetPath(freePath(taken, sp.Title)).SetPosition(float64(i+1) * positionStep).SetIsDefault(i == 0)
+					SetPath(freePath(taken, sp.Title)).SetPosition(float64(i+1) * position.Step).SetIsDefault(i == 0)
 			}
 			return s, r.db(ctx).SiteSpace.CreateBulk(creates...).Exec(ctx)
 		})

@@ -22,6 +22,7 @@ import (
 	"github.com/bindery/bindery/internal/condition"
 	"github.com/bindery/bindery/internal/id"
 	"github.com/bindery/bindery/internal/page"
+	"github.com/bindery/bindery/internal/position"
 	"github.com/bindery/bindery/internal/sitestruct"
 	"github.com/bindery/bindery/internal/store"
 	"github.com/bindery/bindery/internal/validate"
@@ -153,7 +154,7 @@ func lastSitePosition(items []siteItem) float64 {
 	for _, it := range items {
 		last = max(last, it.Position)
 	}
-	return last + positionStep
+	return last + position.Step
 }
 
 // movedSitePosition returns the position of a section or group of a site
@@ -162,7 +163,7 @@ func lastSitePosition(items []siteItem) float64 {
 // section.
 func (r *Resolver) movedSitePosition(ctx context.Context, items []siteItem, movedID string, pos *model.SitePositionInput) (float64, error) {
 	var moved siteItem
-	rest := make([]sibling, 0, len(items))
+	rest := make([]position.Sibling, 0, len(items))
 	byID := make(map[string]siteItem, len(items))
 	for _, it := range items {
 		if it.ID == movedID {
@@ -170,10 +171,10 @@ func (r *Resolver) movedSitePosition(ctx context.Context, items []siteItem, move
 			continue
 		}
 		byID[it.ID] = it
-		rest = append(rest, sibling{id: it.ID, pos: it.Position})
+		rest = append(rest, position.Sibling{ID: it.ID, Pos: it.Position})
 	}
 	index := func(itemID string) int {
-		return slices.IndexFunc(rest, func(s sibling) bool { return s.id == itemID })
+		return slices.IndexFunc(rest, func(s position.Sibling) bool { return s.ID == itemID })
 	}
 	// level reports whether an item is among those the moved one moves
 	// among.
@@ -211,7 +212,7 @@ func (r *Resolver) movedSitePosition(ctx context.Context, items []siteItem, move
 	k := len(rest)
 	switch {
 	case a >= 0 && b >= 0:
-		if b <= a || slices.ContainsFunc(rest[a+1:b], func(s sibling) bool { return level(byID[s.id]) }) {
+		if b <= a || slices.ContainsFunc(rest[a+1:b], func(s position.Sibling) bool { return level(byID[s.ID]) }) {
 			return 0, apperr.Invalid("position", "before and after must name adjacent items")
 		}
 		k = a + 1
@@ -220,19 +221,19 @@ func (r *Resolver) movedSitePosition(ctx context.Context, items []siteItem, move
 	case b >= 0:
 		k = b
 	}
-	return placeWith(ctx, rest, k, func(ctx context.Context, s sibling) error { return r.setSitePosition(ctx, s) })
+	return position.Place(ctx, rest, k, r.setSitePosition)
 }
 
 // setSitePosition writes the position of a section or a group: a bulk
 // update by ID, which the TimeMixin's hook of single-row updates does not
 // read the row for (see setPosition).
-func (r *Resolver) setSitePosition(ctx context.Context, s sibling) error {
+func (r *Resolver) setSitePosition(ctx context.Context, s position.Sibling) error {
 	db := r.db(ctx)
 	var err error
-	if id.PrefixOf(s.id) == id.SiteSectionGroup {
-		err = db.SiteSectionGroup.Update().Where(sitesectiongroup.ID(s.id)).SetPosition(s.pos).Exec(ctx)
+	if id.PrefixOf(s.ID) == id.SiteSectionGroup {
+		err = db.SiteSectionGroup.Update().Where(sitesectiongroup.ID(s.ID)).SetPosition(s.Pos).Exec(ctx)
 	} else {
-		err = db.SiteSection.Update().Where(sitesection.ID(s.id)).SetPosition(s.pos).Exec(ctx)
+		err = db.SiteSection.Update().Where(sitesection.ID(s.ID)).SetPosition(s.Pos).Exec(ctx)
 	}
 	if err != nil {
 		return fmt.Errorf("renumbering a site's sections and groups: %w", err)
@@ -424,7 +425,7 @@ func (r *Resolver) createSiteSection(ctx context.Context, in model.CreateSiteSec
 				return nil, sectionPathTaken(err, path)
 			}
 			ss, err := db.SiteSpace.Create().SetSiteID(s.ID).SetSectionID(sec.ID).SetSpaceID(sp.ID).
-				SetPath(freePath(map[string]bool{}, sp.Title)).SetPosition(positionStep).SetIsDefault(true).Save(ctx)
+				SetPath(freePath(map[string]bool{}, sp.Title)).SetPosition(position.Step).SetIsDefault(true).Save(ctx)
 			if err != nil {
 				return nil, err
 			}
@@ -478,9 +479,9 @@ func (r *Resolver) adoptRootSiteSpaces(ctx context.Context, s *ent.Site, items [
 	if err != nil || n == 0 {
 		return nil, err
 	}
-	first := positionStep
+	first := position.Step
 	if len(items) > 0 {
-		first = items[0].Position - positionStep
+		first = items[0].Position - position.Step
 	}
 	def, err := db.SiteSection.Create().SetSiteID(s.ID).SetTitle(s.Title).SetPath(freePath(taken, s.Title)).
 		SetPosition(first).SetIsDefault(true).Save(ctx)
@@ -580,25 +581,20 @@ func placedOutsideGroup(items []siteItem, groupID string, pos *model.SitePositio
 // position), renumbering them through set when there is no room.
 func movedPosition[T any](ctx context.Context, rows []T, of func(T) (string, float64), pos *model.SitePositionInput,
 	set func(ctx context.Context, id string, pos float64) error) (float64, error) {
-	sibs := make([]sibling, len(rows))
+	sibs := make([]position.Sibling, len(rows))
 	for i, x := range rows {
-		sibs[i].id, sibs[i].pos = of(x)
+		sibs[i].ID, sibs[i].Pos = of(x)
 	}
-	sort.Slice(sibs, func(i, j int) bool {
-		if sibs[i].pos != sibs[j].pos {
-			return sibs[i].pos < sibs[j].pos
-		}
-		return sibs[i].id < sibs[j].id
-	})
-	var p *model.ContentPositionInput
+	position.Sort(sibs)
+	var before, after *string
 	if pos != nil {
-		p = &model.ContentPositionInput{Before: pos.Before, After: pos.After}
+		before, after = pos.Before, pos.After
 	}
-	k, err := insertionIndex(sibs, p)
+	k, err := position.Index(sibs, before, after)
 	if err != nil {
 		return 0, err
 	}
-	return placeWith(ctx, sibs, k, func(ctx context.Context, s sibling) error { return set(ctx, s.id, s.pos) })
+	return position.Place(ctx, sibs, k, func(ctx context.Context, s position.Sibling) error { return set(ctx, s.ID, s.Pos) })
 }
 
 func (r *Resolver) createSiteSpace(ctx context.Context, in model.CreateSiteSpaceInput) (*ent.SiteSpace, error) {
@@ -647,7 +643,7 @@ func (r *Resolver) createSiteSpace(ctx context.Context, in model.CreateSiteSpace
 			}
 			path := freePath(taken, spaces[0].Title)
 			ss, err := db.SiteSpace.Create().SetSiteID(s.ID).SetNillableSectionID(parent).SetSpaceID(spaces[0].ID).
-				SetPath(path).SetPosition(last + positionStep).SetIsDefault(len(sibs) == 0).Save(ctx)
+				SetPath(path).SetPosition(last + position.Step).SetIsDefault(len(sibs) == 0).Save(ctx)
 			if err != nil {
 				return nil, siteSpacePathTaken(err, path)
 			}

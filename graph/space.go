@@ -22,6 +22,7 @@ import (
 	"github.com/bindery/bindery/internal/authz"
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/events"
+	"github.com/bindery/bindery/internal/position"
 	"github.com/bindery/bindery/internal/sitestruct"
 )
 
@@ -343,7 +344,7 @@ func (r *Resolver) duplicateSpace(ctx context.Context, in model.DuplicateSpaceIn
 			if err != nil {
 				return nil, err
 			}
-			pos, err := r.place(ctx, sibs, currentIndex(sibs, s.ID, s.Position))
+			pos, err := r.place(ctx, sibs, position.Current(sibs, s.ID, s.Position))
 			if err != nil {
 				return nil, err
 			}

@@ -139,6 +139,8 @@ var (
 	DefaultConfiguration map[string]interface{}
 	// DefaultExternalIds holds the default value on creation for the "external_ids" field.
 	DefaultExternalIds []string
+	// ExternalIdsValidator is a validator for the "external_ids" field. It is called by the builders before save.
+	ExternalIdsValidator func([]string) error
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() string
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.

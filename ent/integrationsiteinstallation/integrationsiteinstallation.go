@@ -62,6 +62,11 @@ func ValidColumn(column string) bool {
 	return false
 }
 
+var (
+	// ExternalIdsValidator is a validator for the "external_ids" field. It is called by the builders before save.
+	ExternalIdsValidator func([]string) error
+)
+
 // OrderOption defines the ordering options for the IntegrationSiteInstallation queries.
 type OrderOption func(*sql.Selector)
 

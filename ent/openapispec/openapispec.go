@@ -128,6 +128,8 @@ var (
 	SlugValidator func(string) error
 	// SourceURLValidator is a validator for the "source_url" field. It is called by the builders before save.
 	SourceURLValidator func(string) error
+	// SourceTextValidator is a validator for the "source_text" field. It is called by the builders before save.
+	SourceTextValidator func(string) error
 	// DefaultProgress holds the default value on creation for the "progress" field.
 	DefaultProgress int
 	// ProgressValidator is a validator for the "progress" field. It is called by the builders before save.

@@ -14,6 +14,8 @@ import (
 	"github.com/bindery/bindery/ent/contentobject"
 	"github.com/bindery/bindery/ent/integration"
 	"github.com/bindery/bindery/ent/integrationinstallation"
+	"github.com/bindery/bindery/ent/integrationsiteinstallation"
+	"github.com/bindery/bindery/ent/integrationspaceinstallation"
 	"github.com/bindery/bindery/ent/invite"
 	"github.com/bindery/bindery/ent/member"
 	"github.com/bindery/bindery/ent/openapispec"
@@ -420,6 +422,8 @@ func init() {
 	integrationinstallationDescExternalIds := integrationinstallationFields[6].Descriptor()
 	// integrationinstallation.DefaultExternalIds holds the default value on creation for the external_ids field.
 	integrationinstallation.DefaultExternalIds = integrationinstallationDescExternalIds.Default.([]string)
+	// integrationinstallation.ExternalIdsValidator is a validator for the "external_ids" field. It is called by the builders before save.
+	integrationinstallation.ExternalIdsValidator = integrationinstallationDescExternalIds.Validators[0].(func([]string) error)
 	// integrationinstallationDescID is the schema descriptor for id field.
 	integrationinstallationDescID := integrationinstallationMixinFields0[0].Descriptor()
 	// integrationinstallation.DefaultID holds the default value on creation for the id field.
@@ -440,6 +444,18 @@ func init() {
 			return nil
 		}
 	}()
+	integrationsiteinstallationFields := schema.IntegrationSiteInstallation{}.Fields()
+	_ = integrationsiteinstallationFields
+	// integrationsiteinstallationDescExternalIds is the schema descriptor for external_ids field.
+	integrationsiteinstallationDescExternalIds := integrationsiteinstallationFields[3].Descriptor()
+	// integrationsiteinstallation.ExternalIdsValidator is a validator for the "external_ids" field. It is called by the builders before save.
+	integrationsiteinstallation.ExternalIdsValidator = integrationsiteinstallationDescExternalIds.Validators[0].(func([]string) error)
+	integrationspaceinstallationFields := schema.IntegrationSpaceInstallation{}.Fields()
+	_ = integrationspaceinstallationFields
+	// integrationspaceinstallationDescExternalIds is the schema descriptor for external_ids field.
+	integrationspaceinstallationDescExternalIds := integrationspaceinstallationFields[3].Descriptor()
+	// integrationspaceinstallation.ExternalIdsValidator is a validator for the "external_ids" field. It is called by the builders before save.
+	integrationspaceinstallation.ExternalIdsValidator = integrationspaceinstallationDescExternalIds.Validators[0].(func([]string) error)
 	inviteMixin := schema.Invite{}.Mixin()
 	inviteMixinFields0 := inviteMixin[0].Fields()
 	_ = inviteMixinFields0
@@ -543,6 +559,10 @@ func init() {
 	openapispecDescSourceURL := openapispecFields[2].Descriptor()
 	// openapispec.SourceURLValidator is a validator for the "source_url" field. It is called by the builders before save.
 	openapispec.SourceURLValidator = openapispecDescSourceURL.Validators[0].(func(string) error)
+	// openapispecDescSourceText is the schema descriptor for source_text field.
+	openapispecDescSourceText := openapispecFields[3].Descriptor()
+	// openapispec.SourceTextValidator is a validator for the "source_text" field. It is called by the builders before save.
+	openapispec.SourceTextValidator = openapispecDescSourceText.Validators[0].(func(string) error)
 	// openapispecDescProgress is the schema descriptor for progress field.
 	openapispecDescProgress := openapispecFields[6].Descriptor()
 	// openapispec.DefaultProgress holds the default value on creation for the progress field.

@@ -35,7 +35,7 @@ func (OpenAPISpec) Fields() []ent.Field {
 			Comment("The spec's slug: 1 to 100 lowercase letters and digits in words joined by hyphens, unique in the organization."),
 		field.String("source_url").Optional().Nillable().Validate(validate.OpenAPISourceURL).
 			Comment("The URL the document is fetched from, and fetched again periodically; null when the source is a text."),
-		field.Text("source_text").Optional().Nillable().Annotations(internal()),
+		field.Text("source_text").Optional().Nillable().Validate(validate.OpenAPISourceText).Annotations(internal()),
 		field.Enum("visibility").GoType(enum.OpenAPISpecVisibility("")).Default(string(enum.OpenAPISpecVisibilityPrivate)).
 			Annotations(internal()),
 		field.Enum("processing_state").GoType(enum.OpenAPISpecProcessingState("")).
@@ -298,7 +298,7 @@ func (IntegrationInstallation) Fields() []ent.Field {
 			Comment("Whether it covers all the organization's sites or the selected ones.").
 			Annotations(gqlEnum("InstallationSelection")...),
 		field.JSON("configuration", map[string]any{}).Default(map[string]any{}).SchemaType(jsonColumn).Annotations(internal()),
-		field.Strings("external_ids").Default([]string{}).SchemaType(jsonColumn).Annotations(internal()),
+		field.Strings("external_ids").Default([]string{}).Validate(validate.ExternalIDs).SchemaType(jsonColumn).Annotations(internal()),
 	}
 }
 
@@ -339,7 +339,8 @@ func targetFields(target string) []ent.Field {
 		field.String(target + "_id").Immutable().Annotations(internal()),
 		field.JSON("configuration", map[string]any{}).Optional().SchemaType(jsonColumn).
 			Annotations(internal(), entsql.Default("{}")),
-		field.Strings("external_ids").Optional().SchemaType(jsonColumn).Annotations(internal(), entsql.Default("[]")),
+		field.Strings("external_ids").Optional().Validate(validate.ExternalIDs).SchemaType(jsonColumn).
+			Annotations(internal(), entsql.Default("[]")),
 	}
 }
 

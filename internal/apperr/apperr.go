@@ -206,11 +206,12 @@ func KindOf(err error) Kind {
 // column (a site's proxy is stored as proxy_origin). Keys are ent's
 // "Type.field", as its validation errors spell them.
 var apiNames = map[string]string{
-	"Site.proxy_origin":      "proxy",
-	"OpenAPISpec.source_url": "source.url",
-	"Comment.body":           "markdown",
-	"CommentReply.body":      "markdown",
-	"Comment.node_id":        "node",
+	"Site.proxy_origin":       "proxy",
+	"OpenAPISpec.source_url":  "source.url",
+	"OpenAPISpec.source_text": "source.text",
+	"Comment.body":            "markdown",
+	"CommentReply.body":       "markdown",
+	"Comment.node_id":         "node",
 }
 
 // apiName is the API's name of the field a validation error is about.

@@ -175,3 +175,14 @@ func TestSpaceScopeMatchesDecide(t *testing.T) {
 		assert.Equal(t, len(visible) == len(o.Collections), all)
 	}
 }
+
+func TestSubtree(t *testing.T) {
+	o := Org{Collections: map[string]Collection{
+		"a": {ID: "a"}, "a1": {ID: "a1", Parent: "a"}, "a2": {ID: "a2", Parent: "a"},
+		"a11": {ID: "a11", Parent: "a1"}, "b": {ID: "b"},
+	}}
+	got := o.Subtree("a")
+	assert.Equal(t, "a", got[0], "the root first")
+	assert.ElementsMatch(t, []string{"a", "a1", "a2", "a11"}, got)
+	assert.Equal(t, []string{"a11"}, o.Subtree("a11"), "a leaf is its own subtree")
+}

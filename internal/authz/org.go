@@ -94,6 +94,21 @@ func (o Org) ParentAccepts(parent string) bool {
 	return Collections.Allows(o.Collection(parent), CreateContent, false)
 }
 
+// Subtree returns the collection root and every collection under it, each
+// once, root first: what a delete or a transfer of root takes along, and
+// where a move of root cannot go. Whether the caller sees them is not asked.
+func (o Org) Subtree(root string) []string {
+	children := map[string][]string{}
+	for _, c := range o.Collections {
+		children[c.Parent] = append(children[c.Parent], c.ID)
+	}
+	out := []string{root}
+	for i := 0; i < len(out); i++ {
+		out = append(out, children[out[i]]...)
+	}
+	return out
+}
+
 // VisibleCollections returns the IDs of the collections the caller can see,
 // sorted, or all=true when they see every one.
 func (o Org) VisibleCollections() (ids []string, all bool) {

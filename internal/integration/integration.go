@@ -37,9 +37,6 @@ const (
 	// MaxContentSecurityPolicyBytes is the largest content security
 	// policy, compacted: a policy is a header, which proxies cap near 8 KiB.
 	MaxContentSecurityPolicyBytes = 8 << 10
-	// MaxExternalIDBytes is the longest external ID of an installation:
-	// an ID in another system, not a document.
-	MaxExternalIDBytes = 256
 )
 
 // imageTypes are the image formats an icon or a preview image may have, as

@@ -93,6 +93,7 @@ var placement = map[string]layer{
 	"internal/openapi/openapitest":  base,
 	"internal/openapi/worker":       base,
 	"internal/page":                 base,
+	"internal/position":             base,
 	"internal/pdf":                  base,
 	"internal/purge":                base,
 	"internal/querycost":            base,

@@ -193,6 +193,45 @@ var (
 	FileName        = All(Length(1, 255), Pattern(regexp.MustCompile(`^[^/\\\x00-\x1f]+$`), "a file name without slashes or control characters"))
 )
 
+// MaxOpenAPISpecText bounds the text source of an OpenAPI spec, in bytes.
+// Through /v1 the 1 MiB body limit applies first, so a text there is a
+// little smaller; GraphQL's 2 MiB body holds a text of the whole limit.
+const MaxOpenAPISpecText = 1 << 20
+
+// OpenAPISourceText checks the text source of an OpenAPI spec, the document
+// itself: not empty, at most MaxOpenAPISpecText bytes.
+func OpenAPISourceText(s string) error {
+	switch {
+	case s == "":
+		return fmt.Errorf("must not be empty")
+	case len(s) > MaxOpenAPISpecText:
+		return fmt.Errorf("must be at most %d bytes", MaxOpenAPISpecText)
+	}
+	return nil
+}
+
+// Limits of an installation's external IDs (the official
+// IntegrationInstallationExternalIds): IDs in another system, not documents.
+const (
+	MaxExternalIDs     = 5
+	MaxExternalIDBytes = 256
+)
+
+// ExternalIDs checks the external IDs of an installation, or of its row for
+// a space or a site: at most MaxExternalIDs, each of at most
+// MaxExternalIDBytes bytes.
+func ExternalIDs(ids []string) error {
+	if len(ids) > MaxExternalIDs {
+		return fmt.Errorf("at most %d", MaxExternalIDs)
+	}
+	for _, x := range ids {
+		if len(x) > MaxExternalIDBytes {
+			return fmt.Errorf("each at most %d bytes", MaxExternalIDBytes)
+		}
+	}
+	return nil
+}
+
 // MaxMarkdownBytes bounds the markdown of one page.
 const MaxMarkdownBytes = 1 << 20
 

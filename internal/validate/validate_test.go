@@ -78,3 +78,17 @@ func TestCertificatePEM(t *testing.T) {
 		assert.Error(t, err, name)
 	}
 }
+
+func TestOpenAPISourceText(t *testing.T) {
+	assert.NoError(t, OpenAPISourceText(strings.Repeat("a", MaxOpenAPISpecText)))
+	assert.EqualError(t, OpenAPISourceText(strings.Repeat("a", MaxOpenAPISpecText+1)), "must be at most 1048576 bytes")
+	assert.EqualError(t, OpenAPISourceText(""), "must not be empty")
+}
+
+func TestExternalIDs(t *testing.T) {
+	assert.NoError(t, ExternalIDs(nil))
+	assert.NoError(t, ExternalIDs([]string{"a", "b", "c", "d", strings.Repeat("é", MaxExternalIDBytes/2)}))
+	assert.EqualError(t, ExternalIDs(make([]string, MaxExternalIDs+1)), "at most 5")
+	assert.EqualError(t, ExternalIDs([]string{strings.Repeat("é", MaxExternalIDBytes/2+1)}), "each at most 256 bytes",
+		"bytes, not characters")
+}
