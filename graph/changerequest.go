@@ -237,7 +237,13 @@ func firstFound(errs []error) error {
 // content and its change requests, on PostgreSQL. SQLite serializes every
 // write transaction already.
 func (r *Resolver) lockSpaceContent(ctx context.Context, spaceID string) error {
-	_, err := r.db(ctx).Space.Query().Where(space.ID(spaceID)).Select(space.FieldID).
+	return r.lockContent(ctx, space.ID(spaceID))
+}
+
+// lockContent takes the content lock of the space which selects; one that
+// does not exist is left to the decision that follows to report.
+func (r *Resolver) lockContent(ctx context.Context, which predicate.Space) error {
+	_, err := r.db(ctx).Space.Query().Where(which).Select(space.FieldID).
 		Modify(forNoKeyUpdate).Strings(internal(ctx, "a lock"))
 	if err != nil {
 		return fmt.Errorf("locking the space's content: %w", err)
@@ -340,18 +346,15 @@ func (r *Resolver) nextChangeRequestNumber(ctx context.Context, s *ent.Space) (i
 	return seq, nil
 }
 
+// updateChangeRequest changes a change request's subject or status.
 func (r *Resolver) updateChangeRequest(ctx context.Context, in model.UpdateChangeRequestInput) (*ent.ChangeRequest, error) {
-	var out *ent.ChangeRequest
-	err := r.tx(ctx, func(ctx context.Context) error {
-		cr, s, d, err := r.changeRequest(ctx, in.ID)
+	return mutate(ctx, r, r.changeRequests, in.ID, authz.Update, func(ctx context.Context, cr *ent.ChangeRequest, _ authz.Decision) (*ent.ChangeRequest, error) {
+		s, _, err := r.spaces.get(ctx, cr.SpaceID)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if err := r.changeRequests.require(ctx, cr, d, authz.Update); err != nil {
-			return err
-		}
-		if s.DeletedAt != nil {
-			return apperr.Preconditionf("The space is deleted; restore it first")
+		if err := spaceLive(s); err != nil {
+			return nil, err
 		}
 		u := r.db(ctx).ChangeRequest.UpdateOne(cr)
 		if in.Subject != nil {
@@ -359,21 +362,22 @@ func (r *Resolver) updateChangeRequest(ctx context.Context, in model.UpdateChang
 		}
 		if in.Status != nil && *in.Status != cr.Status {
 			if cr.Status == enum.ChangeRequestStatusMerged {
-				return apperr.Invalid("status", "change request #%d is merged, and merged is final", cr.Number)
+				return nil, apperr.Invalid("status", "change request #%d is merged, and merged is final", cr.Number)
 			}
 			if *in.Status == enum.ChangeRequestStatusMerged {
-				return apperr.Invalid("status", "a change request becomes merged only by merging it")
+				return nil, apperr.Invalid("status", "a change request becomes merged only by merging it")
 			}
 			u.SetStatus(*in.Status)
 		}
-		if out, err = u.Save(ctx); err != nil {
-			return err
+		out, err := u.Save(ctx)
+		if err != nil {
+			return nil, err
 		}
 		r.emit(ctx, events.New(events.ChangeRequestsTopic(out.SpaceID), events.ChangeRequestUpdated, out.ID).
 			For(s.OrganizationID, s.ID, enum.WebhookEventTypeChangeRequestUpdated))
-		return nil
+		r.spaces.wrote(ctx, s) // as it was but for its counters, read again (see primeCounts)
+		return out, nil
 	})
-	return out, err
 }
 
 // mergeBase is the main content's revision the change request last synced
@@ -471,6 +475,10 @@ type SyncResult struct {
 // change, three-way merges it with the main content, and on a clean result
 // lets apply record it. On conflicts nothing changes and they are returned.
 // skip, when it returns true, ends the step early with nothing to do.
+//
+// What the answer shows is recorded: the change request and its revision,
+// and, when nothing changes, the space and the revisions the conflicts are
+// shown in; apply records what else it leaves as it was.
 func (r *Resolver) settle(ctx context.Context, crID string, res []*model.MergeResolutionInput, result enum.MergeResult,
 	action authz.Action, skip func(cr *ent.ChangeRequest, s *ent.Space) bool,
 	apply func(ctx context.Context, w *threeWay, cr *ent.ChangeRequest, s *ent.Space, author string, out *SyncResult) error) (*SyncResult, error) {
@@ -478,28 +486,38 @@ func (r *Resolver) settle(ctx context.Context, crID string, res []*model.MergeRe
 	if err != nil {
 		return nil, err
 	}
-	out := &SyncResult{Result: result}
-	err = r.tx(ctx, func(ctx context.Context) error {
-		cr, s, err := r.activeChangeRequest(ctx, crID, action)
-		if err != nil {
-			return err
-		}
-		out.ChangeRequest = cr
-		if skip(cr, s) {
-			out.Revision, err = r.revisionByID(ctx, cr.RevisionID)
-			return err
-		}
-		w, err := r.mergeWithMain(ctx, cr, s, res)
-		if err != nil {
-			return err
-		}
-		if len(w.conflicts) > 0 {
-			out.Result, out.Conflicts = enum.MergeResultConflicts, w.conflicts
-			return nil
-		}
-		return apply(ctx, w, cr, s, f.user.ID, out)
-	})
-	return out, err
+	return mutateLocked(ctx, r, r.changeRequestLock(crID), r.changeRequests, crID, action,
+		func(ctx context.Context, cr *ent.ChangeRequest, _ authz.Decision) (*SyncResult, error) {
+			s, err := r.changeableContent(ctx, cr)
+			if err != nil {
+				return nil, err
+			}
+			out := &SyncResult{Result: result, ChangeRequest: cr}
+			if skip(cr, s) {
+				out.Revision, err = r.revisionByID(ctx, cr.RevisionID)
+				r.spaces.wrote(ctx, s)
+			} else {
+				var w *threeWay
+				if w, err = r.mergeWithMain(ctx, cr, s, res); err != nil {
+					return nil, err
+				}
+				if len(w.conflicts) == 0 {
+					err = apply(ctx, w, cr, s, f.user.ID, out)
+				} else {
+					out.Result, out.Conflicts = enum.MergeResultConflicts, w.conflicts
+					r.spaces.wrote(ctx, s)
+					r.revisions.wrote(ctx, w.ours, w.theirs) // the sides the conflicts are shown in
+				}
+			}
+			if err != nil {
+				return nil, err
+			}
+			r.changeRequests.wrote(ctx, out.ChangeRequest)
+			if out.Revision != nil { // none on conflicts
+				r.revisions.wrote(ctx, out.Revision)
+			}
+			return out, nil
+		})
 }
 
 // syncChangeRequest brings the main content's changes into a change request.
@@ -519,10 +537,12 @@ func (r *Resolver) syncChangeRequest(ctx context.Context, in model.SyncChangeReq
 			out.Revision = rev
 			out.ChangeRequest, err = r.db(ctx).ChangeRequest.UpdateOne(cr).
 				SetRevisionID(rev.ID).SetRevisionMergedAncestorID(w.theirs.ID).Save(ctx)
-			if err == nil {
-				r.emit(ctx, events.New(events.ChangeRequestsTopic(cr.SpaceID), events.ChangeRequestSynced, cr.ID))
+			if err != nil {
+				return err
 			}
-			return err
+			r.emit(ctx, events.New(events.ChangeRequestsTopic(cr.SpaceID), events.ChangeRequestSynced, cr.ID))
+			r.spaces.wrote(ctx, s) // a change request's commit leaves it as it is
+			return nil
 		})
 }
 
@@ -550,11 +570,13 @@ func (r *Resolver) mergeChangeRequest(ctx context.Context, in model.MergeChangeR
 				SetRevisionMergedAncestorID(w.theirs.ID).
 				SetMergedAt(r.clock()).
 				Save(ctx)
-			if err == nil {
-				r.emit(ctx, events.New(events.ChangeRequestsTopic(cr.SpaceID), events.ChangeRequestMerged, cr.ID).
-					For(s.OrganizationID, s.ID, enum.WebhookEventTypeChangeRequestMerged))
+			if err != nil {
+				return err
 			}
-			return err
+			r.emit(ctx, events.New(events.ChangeRequestsTopic(cr.SpaceID), events.ChangeRequestMerged, cr.ID).
+				For(s.OrganizationID, s.ID, enum.WebhookEventTypeChangeRequestMerged))
+			r.revisions.wrote(ctx, w.ours) // the space moved on, and is read again
+			return nil
 		})
 }
 
@@ -665,30 +687,40 @@ func (r *Resolver) visibleUser(ctx context.Context, userID *string) (*ent.User, 
 // the viewer may edit the space, the space is not locked or deleted, and the
 // change request is open or draft. The space's content lock is held.
 func (r *Resolver) activeChangeRequest(ctx context.Context, crID string, action authz.Action) (*ent.ChangeRequest, *ent.Space, error) {
-	cr, _, _, err := r.changeRequest(ctx, crID)
-	if err != nil {
+	if err := r.changeRequestLock(crID)(ctx); err != nil {
 		return nil, nil, err
 	}
-	if err := r.lockSpaceContent(ctx, cr.SpaceID); err != nil {
-		return nil, nil, err
-	}
-	// Read again under the lock.
+	// What the transaction read before the lock may have changed since.
 	loadersFrom(ctx).clear()
-	cr, s, d, err := r.changeRequest(ctx, crID)
+	cr, _, err := r.changeRequests.authorize(ctx, crID, action)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := r.changeRequests.require(ctx, cr, d, action); err != nil {
-		return nil, nil, err
+	s, err := r.changeableContent(ctx, cr)
+	return cr, s, err
+}
+
+// changeRequestLock is the content lock of a change request's space (see
+// lockSpaceContent), taken before the change request is read.
+func (r *Resolver) changeRequestLock(crID string) func(ctx context.Context) error {
+	return func(ctx context.Context) error {
+		return r.lockContent(ctx, space.HasChangeRequestsWith(changerequest.ID(crID)))
 	}
-	if s.DeletedAt != nil {
-		return nil, nil, apperr.Preconditionf("The space is deleted; restore it first")
+}
+
+// changeableContent returns the space of a change request whose content
+// changes: the space is not locked or deleted, and the change request is
+// open or draft.
+func (r *Resolver) changeableContent(ctx context.Context, cr *ent.ChangeRequest) (*ent.Space, error) {
+	s, _, err := r.spaces.get(ctx, cr.SpaceID)
+	if err != nil {
+		return nil, err
+	}
+	if err := spaceLive(s); err != nil {
+		return nil, err
 	}
 	if err := requireEditable(s); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	if err := requireActive(cr); err != nil {
-		return nil, nil, err
-	}
-	return cr, s, nil
+	return s, requireActive(cr)
 }

@@ -133,25 +133,24 @@ func (r *Resolver) updateComment(ctx context.Context, in model.UpdateCommentInpu
 	if err := checkChange(in.Markdown, in.AddedReactions, in.RemovedReactions); err != nil {
 		return nil, err
 	}
-	var out *ent.Comment
-	err := r.tx(ctx, func(ctx context.Context) error {
+	return transact(ctx, r, func(ctx context.Context) (*ent.Comment, error) {
 		c, d, err := r.comments.get(ctx, in.ID)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		s, err := r.discussedSpace(ctx, c)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		u := r.db(ctx).Comment.UpdateOne(c)
 		changed := false
 		if in.Markdown != nil {
 			if err := r.comments.require(ctx, c, d, authz.Update); err != nil {
-				return err
+				return nil, err
 			}
 			mentions, err := r.mentioned(ctx, s.OrganizationID, *in.Markdown)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			u.SetBody(*in.Markdown).SetEditedAt(r.clock()).ClearMentions().AddMentionIDs(mentions...)
 			changed = true
@@ -159,58 +158,62 @@ func (r *Resolver) updateComment(ctx context.Context, in model.UpdateCommentInpu
 		}
 		if in.Resolved != nil {
 			if err := r.comments.require(ctx, c, d, authz.Resolve); err != nil {
-				return err
+				return nil, err
 			}
-			kind, err := r.resolve(ctx, u, c, *in.Resolved)
+			resolved, err := r.resolve(ctx, u, c, s, *in.Resolved)
 			if err != nil {
-				return err
+				return nil, err
 			}
-			if kind != "" {
-				changed = true
-				e := events.New(commentsTopic(c), kind, c.ID)
-				if kind == events.CommentResolved {
-					e = e.For(s.OrganizationID, s.ID, enum.WebhookEventTypeCommentResolved)
-				}
-				r.emit(ctx, e)
-			}
+			changed = changed || resolved
 		}
 		if len(in.AddedReactions)+len(in.RemovedReactions) > 0 {
 			if err := r.comments.require(ctx, c, d, authz.Comment); err != nil {
-				return err
+				return nil, err
 			}
 			reacted, err := r.react(ctx, reactionSubject{comment: c.ID}, in.AddedReactions, in.RemovedReactions)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if reacted {
 				r.emit(ctx, events.New(commentsTopic(c), events.CommentReactions, c.ID))
 			}
 		}
-		out = c
 		if changed {
-			out, err = u.Save(ctx)
+			if c, err = u.Save(ctx); err != nil {
+				return nil, err
+			}
 		}
-		return err
+		r.comments.wrote(ctx, c)
+		r.spaces.wrote(ctx, s) // as it was but for its counters, read again (see primeCounts)
+		return c, nil
 	})
-	return out, err
 }
 
-// resolve sets the status of a comment's thread in u, and returns the kind
-// of event that reports it, or "" when the status stays.
-func (r *Resolver) resolve(ctx context.Context, u *ent.CommentUpdateOne, c *ent.Comment, resolved bool) (events.Kind, error) {
+// resolve sets the status of a comment's thread in u, and emits the event
+// that reports it; it reports whether the status changes.
+func (r *Resolver) resolve(ctx context.Context, u *ent.CommentUpdateOne, c *ent.Comment, s *ent.Space, resolved bool) (bool, error) {
+	var kind events.Kind
 	switch {
 	case resolved && c.Status != enum.CommentStatusResolved:
 		v, err := auth.RequireViewer(ctx)
 		if err != nil {
-			return "", err
+			return false, err
 		}
 		u.SetStatus(enum.CommentStatusResolved).SetResolvedAt(r.clock()).SetResolvedByID(v.User.ID)
-		return events.CommentResolved, nil
+		r.users.wrote(ctx, v.User) // the comment's resolvedBy
+		kind = events.CommentResolved
 	case !resolved && c.Status == enum.CommentStatusResolved:
 		u.SetStatus(enum.CommentStatusOpen).ClearResolvedAt().ClearResolvedByID()
-		return events.CommentReopened, nil
+		kind = events.CommentReopened
+	default:
+		return false, nil
 	}
-	return "", nil
+	e := events.New(commentsTopic(c), kind, c.ID)
+	if kind == events.CommentResolved {
+		e = e.For(s.OrganizationID, s.ID, enum.WebhookEventTypeCommentResolved)
+	}
+	r.emit(ctx, e)
+	return true, nil
 }
 
 // checkChange checks the values of a change before anything is read.
@@ -312,14 +315,7 @@ func (r *Resolver) resolveComment(ctx context.Context, in model.ResolveCommentIn
 // deleteComment deletes a comment; its replies, reactions and mentions go
 // with it (ON DELETE CASCADE).
 func (r *Resolver) deleteComment(ctx context.Context, in model.DeleteCommentInput) error {
-	return r.tx(ctx, func(ctx context.Context) error {
-		c, d, err := r.comments.get(ctx, in.ID)
-		if err != nil {
-			return err
-		}
-		if err := r.comments.require(ctx, c, d, authz.Delete); err != nil {
-			return err
-		}
+	return act(ctx, r, r.comments, in.ID, authz.Delete, func(ctx context.Context, c *ent.Comment, _ authz.Decision) error {
 		if _, err := r.discussedSpace(ctx, c); err != nil {
 			return err
 		}
@@ -371,90 +367,78 @@ func (r *Resolver) updateCommentReply(ctx context.Context, in model.UpdateCommen
 	if err := checkChange(in.Markdown, in.AddedReactions, in.RemovedReactions); err != nil {
 		return nil, err
 	}
-	var out *ent.CommentReply
-	err := r.tx(ctx, func(ctx context.Context) error {
+	return transact(ctx, r, func(ctx context.Context) (*ent.CommentReply, error) {
 		rp, d, err := r.commentReplies.get(ctx, in.ID)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		c, cd, err := r.comments.get(ctx, rp.CommentID)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		s, err := r.discussedSpace(ctx, c)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		reply := func(kind events.Kind) {
 			e := events.New(commentsTopic(c), kind, c.ID)
 			e.Reply = rp.ID
 			r.emit(ctx, e)
 		}
-		out = rp
 		if in.Markdown != nil {
 			if err := r.commentReplies.require(ctx, rp, d, authz.Update); err != nil {
-				return err
+				return nil, err
 			}
 			mentions, err := r.mentioned(ctx, s.OrganizationID, *in.Markdown)
 			if err != nil {
-				return err
+				return nil, err
 			}
-			if out, err = r.db(ctx).CommentReply.UpdateOne(rp).SetBody(*in.Markdown).SetEditedAt(r.clock()).
+			if rp, err = r.db(ctx).CommentReply.UpdateOne(rp).SetBody(*in.Markdown).SetEditedAt(r.clock()).
 				ClearMentions().AddMentionIDs(mentions...).Save(ctx); err != nil {
-				return err
+				return nil, err
 			}
 			reply(events.ReplyEdited)
 		}
 		if in.Resolved != nil {
 			if c.ChangeRequestID == nil {
-				return apperr.Invalid("resolved", "a reply to a space's comment does not resolve it: resolve the comment")
+				return nil, apperr.Invalid("resolved", "a reply to a space's comment does not resolve it: resolve the comment")
 			}
 			if err := r.comments.require(ctx, c, cd, authz.Resolve); err != nil {
-				return err
+				return nil, err
 			}
 			u := r.db(ctx).Comment.UpdateOne(c)
-			kind, err := r.resolve(ctx, u, c, *in.Resolved)
+			resolved, err := r.resolve(ctx, u, c, s, *in.Resolved)
 			if err != nil {
-				return err
+				return nil, err
 			}
-			if kind != "" {
-				if err := u.Exec(ctx); err != nil {
-					return err
+			if resolved {
+				if c, err = u.Save(ctx); err != nil {
+					return nil, err
 				}
-				e := events.New(commentsTopic(c), kind, c.ID)
-				if kind == events.CommentResolved {
-					e = e.For(s.OrganizationID, s.ID, enum.WebhookEventTypeCommentResolved)
-				}
-				r.emit(ctx, e)
 			}
 		}
 		if len(in.AddedReactions)+len(in.RemovedReactions) > 0 {
 			if err := r.commentReplies.require(ctx, rp, d, authz.Comment); err != nil {
-				return err
+				return nil, err
 			}
 			reacted, err := r.react(ctx, reactionSubject{reply: rp.ID}, in.AddedReactions, in.RemovedReactions)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if reacted {
 				reply(events.ReplyReactions)
 			}
 		}
-		return nil
+		r.commentReplies.wrote(ctx, rp)
+		r.comments.wrote(ctx, c)
+		r.spaces.wrote(ctx, s) // as it was but for its counters, read again (see primeCounts)
+		return rp, nil
 	})
-	return out, err
 }
 
 // deleteCommentReply deletes a reply with its reactions.
 func (r *Resolver) deleteCommentReply(ctx context.Context, in model.DeleteCommentReplyInput) error {
-	return r.tx(ctx, func(ctx context.Context) error {
-		rp, d, err := r.commentReplies.get(ctx, in.ID)
-		if err != nil {
-			return err
-		}
-		if err := r.commentReplies.require(ctx, rp, d, authz.Delete); err != nil {
-			return err
-		}
+	return act(ctx, r, r.commentReplies, in.ID, authz.Delete, func(ctx context.Context, rp *ent.CommentReply, _ authz.Decision) error {
 		c, _, err := r.comments.get(ctx, rp.CommentID)
 		if err != nil {
 			return err

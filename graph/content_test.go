@@ -517,6 +517,39 @@ func TestChangeRequestNumbersUnderConcurrency(t *testing.T) {
 	}
 }
 
+// TestChangeRequestEditsUnderConcurrency adds pages to one change request
+// from many requests at once: the content lock of its space, taken before
+// the change request is read, serializes them, so that no edit is lost.
+func TestChangeRequestEditsUnderConcurrency(t *testing.T) {
+	t.Parallel()
+	e := ctEnv{servertest.New(t)}
+	cr := e.openCR(t, e.OwnerToken, e.space(t, ""), "Pages")
+	const n = 8
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			g := e.GraphQL(e.OwnerToken, `mutation($in: CreatePageInput!) { createPage(input: $in) { page { id } } }`,
+				map[string]any{"in": map[string]any{"changeRequestId": cr.ID, "title": fmt.Sprint("Page ", i)}})
+			assert.Empty(t, g.Errors)
+		}()
+	}
+	wg.Wait()
+	var out struct {
+		Node struct{ Revision struct{ Pages []ctPage } }
+	}
+	e.must(t, e.OwnerToken, `query($id: ID!) { node(id: $id) { ... on ChangeRequest { revision { pages { `+ctPageFields+` } } } } }`,
+		map[string]any{"id": cr.ID}, &out)
+	var titles []string
+	for _, p := range out.Node.Revision.Pages {
+		titles = append(titles, p.Title)
+	}
+	for i := range n {
+		assert.Contains(t, titles, fmt.Sprint("Page ", i))
+	}
+}
+
 // bigZip serves a zip of folders×perFolder markdown pages.
 func bigZip(t *testing.T, folders, perFolder int) string {
 	t.Helper()

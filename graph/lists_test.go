@@ -874,7 +874,7 @@ func lsCases() []lsCase {
 			},
 		},
 		{
-			list: "SyncChangeRequestPayload.conflicts", max: 24,
+			list: "SyncChangeRequestPayload.conflicts", max: 18,
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
 				_, cr := lsConflicts(t, e, n)
 				return func(e *servertest.Env) {
@@ -886,7 +886,7 @@ func lsCases() []lsCase {
 			},
 		},
 		{
-			list: "MergeChangeRequestPayload.conflicts", max: 24,
+			list: "MergeChangeRequestPayload.conflicts", max: 18,
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
 				_, cr := lsConflicts(t, e, n)
 				return func(e *servertest.Env) {

@@ -575,11 +575,11 @@ func wrCases() []wrCase {
 		{
 			// As POST /v1/spaces/{spaceId}/content/import, and more: /v1
 			// first resolves the change request of the path (the space, the
-			// viewer's access, the change request: 6); each transaction
-			// decides about the change request before and after the content
-			// lock; the second records the viewer as a contributor and reads
-			// the change request back.
-			create: "POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/import", max: 28,
+			// viewer's access, the change request); each transaction takes
+			// the content lock of the change request's space before it
+			// reads the change request; the second records the viewer as a
+			// contributor and reads the change request back.
+			create: "POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/import", max: 21,
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
 				sp := wrContent(t, e, n)
 				cr := e.MustDo(http.MethodPost, "/v1/spaces/"+sp+"/change-requests", e.OwnerToken, map[string]any{}, http.StatusCreated)["id"].(string)
