@@ -21,6 +21,7 @@ import (
 	"github.com/bindery/bindery/internal/events"
 	"github.com/bindery/bindery/internal/merge"
 	"github.com/bindery/bindery/internal/page"
+	"github.com/bindery/bindery/internal/store"
 )
 
 // changeRequestsByNumber lists change requests newest first.
@@ -244,7 +245,7 @@ func (r *Resolver) lockSpaceContent(ctx context.Context, spaceID string) error {
 // does not exist is left to the decision that follows to report.
 func (r *Resolver) lockContent(ctx context.Context, which predicate.Space) error {
 	_, err := r.db(ctx).Space.Query().Where(which).Select(space.FieldID).
-		Modify(forNoKeyUpdate).Strings(internal(ctx, "a lock"))
+		Modify(store.ForNoKeyUpdate).Strings(internal(ctx, "a lock"))
 	if err != nil {
 		return fmt.Errorf("locking the space's content: %w", err)
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/events"
 	"github.com/bindery/bindery/internal/page"
+	"github.com/bindery/bindery/internal/store"
 )
 
 // Members are not a resource type of their own: a member is named by its
@@ -213,7 +214,7 @@ func (r *Resolver) keepAnAdmin(ctx context.Context, m *ent.Member, verb string) 
 	}
 	admins, err := r.db(ctx).Member.Query().
 		Where(member.OrganizationID(m.OrganizationID), member.RoleEQ(enum.RoleAdmin), member.Disabled(false)).
-		Order(member.ByID()).Unique(false).Modify(forNoKeyUpdate).
+		Order(member.ByID()).Unique(false).Modify(store.ForNoKeyUpdate).
 		IDs(internal(ctx, "a count of admins that shows only a conflict"))
 	if err != nil {
 		return fmt.Errorf("counting admins: %w", err)

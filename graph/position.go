@@ -3,10 +3,10 @@ package graph
 import (
 	"context"
 	"fmt"
+	"github.com/bindery/bindery/internal/store"
 	"slices"
 	"strings"
 
-	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
 	"github.com/99designs/gqlgen/graphql"
 
@@ -175,7 +175,7 @@ func (r *Resolver) lockPlacement(ctx context.Context, orgIDs ...string) error {
 	for _, orgID := range ids {
 		_, err := r.db(ctx).Organization.Query().Where(organization.ID(orgID)).Unique(false).
 			Select(organization.FieldID).
-			Modify(forNoKeyUpdate).Strings(ctx)
+			Modify(store.ForNoKeyUpdate).Strings(ctx)
 		if err != nil {
 			return fmt.Errorf("locking the organization: %w", err)
 		}
@@ -204,12 +204,4 @@ func (r *Resolver) lockForCollection(ctx context.Context, collectionID string, o
 		return fmt.Errorf("finding the collection's organization: %w", err)
 	}
 	return r.lockPlacement(ctx, append(orgs, others...)...)
-}
-
-// forNoKeyUpdate locks the selected rows until the transaction ends, on
-// PostgreSQL. SQLite serializes write transactions already.
-func forNoKeyUpdate(s *sql.Selector) {
-	if s.Dialect() == dialect.Postgres {
-		s.For(sql.LockNoKeyUpdate)
-	}
 }
