@@ -78,9 +78,9 @@ test-postgres:
 
 # The packages whose behaviour the rewrites of generated code could change
 # (docs/architecture.md, "Rewrites of generated code"), built with the
-# bindery_norewrite tag: gqlgen's output as it is, gqlgen's POST transport,
-# and ent's own reading of rows. On SQLite only, to keep `make test`'s time:
-# the rewrites do not depend on the database.
+# bindery_norewrite tag: gqlgen's output as it is and ent's own reading of
+# rows. On SQLite only, to keep `make test`'s time: the rewrites do not
+# depend on the database.
 NOREWRITE_PKGS = ./graph/... ./server/...
 test-norewrite:
 	@echo "== tests without the rewrites of generated code, on SQLite"

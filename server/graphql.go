@@ -37,7 +37,10 @@ func (s *Server) graphqlHandler() http.Handler {
 	srv.AddTransport(transport.SSE{KeepAlivePingInterval: s.cfg.SubscriptionKeepAlive})
 	srv.AddTransport(transport.Options{AllowedMethods: []string{http.MethodGet, http.MethodPost, http.MethodOptions}})
 	srv.AddTransport(transport.GET{})
-	srv.AddTransport(newPostTransport()) // transport.POST, writing its answers faster (graphqlpost.go)
+	// Without UseGrapQLResponseJsonByDefault, POST picks an answer's media
+	// type as graphqlResponseType does: application/json when Accept is
+	// empty, */*, application/* or application/json.
+	srv.AddTransport(transport.POST{})
 	// GraphQL multipart requests carry uploads. The body may exceed the file
 	// limit by the operations and map parts; the resolver checks the file.
 	srv.AddTransport(transport.MultipartForm{MaxUploadSize: s.cfg.MaxUploadBytes + 1<<20, MaxMemory: 8 << 20})
