@@ -137,6 +137,9 @@ func TestWithTxRetriesADeadlock(t *testing.T) {
 		wg.Wait()
 		require.NoError(t, errs[0])
 		require.NoError(t, errs[1])
-		assert.Equal(t, int64(3), runs.Load(), "one of the two ran again")
+		// At least one of the two ran again. On a loaded machine a round
+		// has been seen to take a fourth run, so the count is a floor;
+		// both finishing without error is the point.
+		assert.GreaterOrEqual(t, runs.Load(), int64(3), "one of the two ran again")
 	}
 }
