@@ -60,34 +60,72 @@ type heavyData struct {
 // words drawn from a Zipf-distributed vocabulary; and search queries that
 // find them.
 func heavyArchive(pages int) ([]byte, []string) {
+	g := newTextGen()
+	archive := zipFiles(func(add func(name string, data []byte)) {
+		add("introduction.md", g.page("Introduction", pageBytes, ""))
+		for n, folder := 1, 1; n < pages; folder++ {
+			dir := fmt.Sprintf("chapter-%02d/", folder)
+			add(dir+"README.md", g.page(fmt.Sprintf("Chapter %d", folder), pageBytes, ""))
+			n++
+			for i := 1; i < folderPages && n < pages; i++ {
+				add(fmt.Sprintf("%spage-%02d.md", dir, i), g.page(fmt.Sprintf("Chapter %d, part %d", folder, i), pageBytes, ""))
+				n++
+			}
+		}
+	})
+	v := g.vocab
+	return archive, []string{v[0], v[400], v[2500], v[3] + " " + v[60][:3]}
+}
+
+// textGen writes pages of markdown in words drawn from a Zipf-distributed
+// vocabulary, the same for the same sequence of calls.
+type textGen struct {
+	vocab []string
+	zipf  *rand.Zipf
+}
+
+func newTextGen() *textGen {
 	rng := rand.New(rand.NewPCG(1, 2))
 	vocab := vocabulary(rng, 3000)
-	zipf := rand.NewZipf(rng, 1.1, 1, uint64(len(vocab)-1))
-	words := func(n int) string {
-		var b strings.Builder
-		for i := range n {
-			if i > 0 {
-				b.WriteByte(' ')
-			}
-			b.WriteString(vocab[zipf.Uint64()])
+	return &textGen{vocab: vocab, zipf: rand.NewZipf(rng, 1.1, 1, uint64(len(vocab)-1))}
+}
+
+func (g *textGen) words(n int) string {
+	var b strings.Builder
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(' ')
 		}
-		return b.String()
+		b.WriteString(g.vocab[g.zipf.Uint64()])
 	}
-	page := func(title string) []byte {
-		var b strings.Builder
-		fmt.Fprintf(&b, "# %s\n\n%s.\n", title, words(40))
-		for sec := 1; b.Len() < pageBytes; sec++ {
-			fmt.Fprintf(&b, "\n## %d. %s\n\n%s.\n\n%s.\n\n", sec, words(4), words(120), words(120))
-			for range 4 {
-				fmt.Fprintf(&b, "- %s\n", words(10))
-			}
-			fmt.Fprintf(&b, "\n```sh\n%s --%s %s\n```\n", vocab[sec%len(vocab)], words(1), words(3))
+	return b.String()
+}
+
+// page returns a page of about size bytes: a title, an introduction that
+// ends with lead when it is not empty, then sections of paragraphs, a list
+// and a code block.
+func (g *textGen) page(title string, size int, lead string) []byte {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s\n\n%s", title, g.words(40))
+	if lead != "" {
+		b.WriteString(" " + lead)
+	}
+	b.WriteString(".\n")
+	for sec := 1; b.Len() < size; sec++ {
+		fmt.Fprintf(&b, "\n## %d. %s\n\n%s.\n\n%s.\n\n", sec, g.words(4), g.words(120), g.words(120))
+		for range 4 {
+			fmt.Fprintf(&b, "- %s\n", g.words(10))
 		}
-		return []byte(b.String())
+		fmt.Fprintf(&b, "\n```sh\n%s --%s %s\n```\n", g.vocab[sec%len(g.vocab)], g.words(1), g.words(3))
 	}
+	return []byte(b.String())
+}
+
+// zipFiles returns the zip archive of the files fill adds, in order.
+func zipFiles(fill func(add func(name string, data []byte))) []byte {
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
-	add := func(name string, data []byte) {
+	fill(func(name string, data []byte) {
 		w, err := zw.Create(name)
 		if err == nil {
 			_, err = w.Write(data)
@@ -95,21 +133,11 @@ func heavyArchive(pages int) ([]byte, []string) {
 		if err != nil {
 			panic(err) // writing to memory
 		}
-	}
-	add("introduction.md", page("Introduction"))
-	for n, folder := 1, 1; n < pages; folder++ {
-		dir := fmt.Sprintf("chapter-%02d/", folder)
-		add(dir+"README.md", page(fmt.Sprintf("Chapter %d", folder)))
-		n++
-		for i := 1; i < folderPages && n < pages; i++ {
-			add(fmt.Sprintf("%spage-%02d.md", dir, i), page(fmt.Sprintf("Chapter %d, part %d", folder, i)))
-			n++
-		}
-	}
+	})
 	if err := zw.Close(); err != nil {
 		panic(err)
 	}
-	return buf.Bytes(), []string{vocab[0], vocab[400], vocab[2500], vocab[3] + " " + vocab[60][:3]}
+	return buf.Bytes()
 }
 
 // vocabulary makes n distinct pronounceable words of two to four
