@@ -123,10 +123,14 @@ func mebibytes(n int64, processes int) string {
 
 // header describes a run, as a paragraph above its table.
 type header struct {
-	date        time.Time
-	machine     string
-	database    string
-	shape       shape
+	date     time.Time
+	machine  string
+	database string
+	shape    shape
+	// seeded says whether the organizations of the small reads were.
+	seeded bool
+	// load says whether any workload ran under load, with the main table.
+	load        bool
 	duration    time.Duration
 	warmup      time.Duration
 	concurrency int
@@ -134,12 +138,19 @@ type header struct {
 }
 
 func (h header) write(w io.Writer) {
+	dataset := fmt.Sprintf("Database: %s. Dataset: organization A with %d spaces; organization B with %d spaces of %d open change requests each, seeded through the API in %s.",
+		h.database, h.shape.SpacesA, h.shape.SpacesB, h.shape.ChangeRequests, h.seeding.Round(100*time.Millisecond))
+	if !h.seeded {
+		dataset = fmt.Sprintf("Database: %s.", h.database)
+	}
 	lines := []string{
 		fmt.Sprintf("Run on %s, %s.", h.date.Format("2006-01-02"), h.machine),
-		fmt.Sprintf("Database: %s. Dataset: organization A with %d spaces; organization B with %d spaces of %d open change requests each, seeded through the API in %s.",
-			h.database, h.shape.SpacesA, h.shape.SpacesB, h.shape.ChangeRequests, h.seeding.Round(100*time.Millisecond)),
+		dataset,
 		fmt.Sprintf("Each workload: %s at %d requests in flight, after a %s warm-up; the load generator runs on the same machine.",
 			h.duration, h.concurrency, h.warmup),
+	}
+	if !h.load {
+		lines = lines[:2]
 	}
 	fmt.Fprintln(w, strings.Join(lines, "\n"))
 }

@@ -17,6 +17,7 @@ const usage = `Usage:
                 [--pg URL] [--postgraphile] [--profile DIR] [--workloads get,node,nested,list,heavy]
                 [--variant 'NAME=VALUE ...']... [--org-a-spaces 1000] [--org-b-spaces 50]
                 [--change-requests 10] [--heavy-pages 251]
+                [--growth-pages 20,2000,10000] [--growth-calls 20]
   benchload baseline --db DSN --addr HOST:PORT
 
 run benchmarks bin/bindery on a fresh database: a SQLite file, or a schema
@@ -28,7 +29,11 @@ BENCH_VARIANTS (variants separated by ;) and POSTGRAPHILE=1 when set.
 DIR, for go tool pprof.
 
 --workloads picks the workloads: get (GET /v1/spaces/{id}, and the
-baseline), node, nested, list, heavy (the heavy mix). Each --variant runs
+baseline), node, nested, list, heavy (the heavy mix), and growth, which
+runs only when named: it imports a space of each size of --growth-pages
+(default $BENCH_GROWTH_PAGES, else 20,2000,10000) and times reads and
+edits of one page, one call at a time, on each, in a table of its own
+(on the first server only). Each --variant runs
 Bindery's workloads on one more bindery serve with that environment added
 (GOGC=off GOMEMLIMIT=72MiB, say; "default" adds nothing), on the same
 database, each workload on every variant in turn.
@@ -88,10 +93,22 @@ type options struct {
 	// NAME=VALUE pairs added to bindery serve's (none for its defaults).
 	variants [][]string
 	shape    shape
+	// growthPages are the sizes of the growth workload's spaces, smallest
+	// first, and growthCalls the timed calls of each operation on each.
+	growthPages []int
+	growthCalls int
 }
 
 // workloadKeys are the workloads, in the order they run.
-var workloadKeys = []string{"get", "node", "nested", "list", "heavy"}
+var workloadKeys = []string{"get", "node", "nested", "list", "heavy", "growth"}
+
+// defaultWorkloads are the workloads of a run that names none: all but
+// growth, whose spaces of thousands of pages take many minutes to build
+// and measure.
+var defaultWorkloads = []string{"get", "node", "nested", "list", "heavy"}
+
+// defaultGrowthPages are the growth workload's space sizes by default.
+var defaultGrowthPages = []int{20, 2000, 10000}
 
 // selected says whether the workload of key runs.
 func (o options) selected(key string) bool { return slices.Contains(o.workloads, key) }
@@ -136,13 +153,21 @@ func parseVariant(s string) ([]string, error) {
 
 func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (options, error) {
 	o := options{bindery: "bin/bindery", duration: 10 * time.Second, warmup: time.Second, concurrency: 8,
-		postgres: getenv("BINDERY_TEST_DATABASE_URL"), shape: defaultShape, workloads: workloadKeys}
+		postgres: getenv("BINDERY_TEST_DATABASE_URL"), shape: defaultShape, workloads: defaultWorkloads,
+		growthPages: defaultGrowthPages, growthCalls: 20}
 	if v := getenv("BENCH_WORKLOADS"); v != "" {
 		ws, err := parseWorkloads(v)
 		if err != nil {
 			return o, fmt.Errorf("BENCH_WORKLOADS: %w", err)
 		}
 		o.workloads = ws
+	}
+	if v := getenv("BENCH_GROWTH_PAGES"); v != "" {
+		sizes, err := parseSizes(v)
+		if err != nil {
+			return o, fmt.Errorf("BENCH_GROWTH_PAGES: %w", err)
+		}
+		o.growthPages = sizes
 	}
 	var envVariants [][]string
 	if v := getenv("BENCH_VARIANTS"); v != "" {
@@ -188,7 +213,13 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	fs.IntVar(&o.shape.SpacesB, "org-b-spaces", o.shape.SpacesB, "spaces of organization B")
 	fs.IntVar(&o.shape.ChangeRequests, "change-requests", o.shape.ChangeRequests, "open change requests per space of organization B")
 	fs.IntVar(&o.shape.HeavyPages, "heavy-pages", o.shape.HeavyPages, "pages of the heavy mix's space")
-	fs.Func("workloads", "comma-separated workloads to run: "+strings.Join(workloadKeys, ", ")+" (default all)", func(v string) error {
+	fs.Func("growth-pages", "comma-separated page counts of the growth workload's spaces (default 20,2000,10000)", func(v string) error {
+		sizes, err := parseSizes(v)
+		o.growthPages = sizes
+		return err
+	})
+	fs.IntVar(&o.growthCalls, "growth-calls", o.growthCalls, "timed calls of each growth operation on each space (fewer past --duration)")
+	fs.Func("workloads", "comma-separated workloads to run: "+strings.Join(workloadKeys, ", ")+" (default all but growth)", func(v string) error {
 		ws, err := parseWorkloads(v)
 		o.workloads = ws
 		return err
@@ -218,6 +249,8 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 		return o, fmt.Errorf("%w: the duration must be positive and the warm-up not negative", errUsage)
 	case o.concurrency < 1:
 		return o, fmt.Errorf("%w: the concurrency must be at least 1", errUsage)
+	case o.growthCalls < 1:
+		return o, fmt.Errorf("%w: the growth workload needs at least one call", errUsage)
 	case o.postgraphile && o.postgres == "":
 		return o, fmt.Errorf("%w: PostGraphile needs PostgreSQL: set BINDERY_TEST_DATABASE_URL or --pg", errUsage)
 	}

@@ -17,12 +17,13 @@ func TestParseOptions(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, options{bindery: "bin/bindery", duration: 10 * time.Second, warmup: time.Second, concurrency: 8,
 		workloads: []string{"get", "node", "nested", "list", "heavy"}, variants: [][]string{nil},
-		shape: shape{SpacesA: 1000, SpacesB: 50, ChangeRequests: 10, HeavyPages: 251}}, o)
+		shape: shape{SpacesA: 1000, SpacesB: 50, ChangeRequests: 10, HeavyPages: 251}, growthPages: []int{20, 2000, 10000}, growthCalls: 20}, o,
+		"growth runs only when named")
 
 	pg := "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
 	o, err = parseOptions(nil, env(map[string]string{"BENCH_DURATION": "3s", "BENCH_CONCURRENCY": "4",
 		"BINDERY_TEST_DATABASE_URL": pg, "POSTGRAPHILE": "yes", "BENCH_WORKLOADS": "heavy,nested",
-		"BENCH_VARIANTS": "default; GOGC=off GOMEMLIMIT=72MiB"}), io.Discard)
+		"BENCH_VARIANTS": "default; GOGC=off GOMEMLIMIT=72MiB", "BENCH_GROWTH_PAGES": "500, 5"}), io.Discard)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"heavy", "nested"}, o.workloads)
 	assert.Equal(t, [][]string{nil, {"GOGC=off", "GOMEMLIMIT=72MiB"}}, o.variants)
@@ -32,16 +33,18 @@ func TestParseOptions(t *testing.T) {
 	assert.Equal(t, 4, o.concurrency)
 	assert.Equal(t, pg, o.postgres)
 	assert.True(t, o.postgraphile)
+	assert.Equal(t, []int{5, 500}, o.growthPages, "smallest first")
 
 	o, err = parseOptions([]string{"--duration", "1s", "--concurrency", "2", "--pg", "", "--postgraphile=false",
 		"--org-a-spaces", "5", "--org-b-spaces", "2", "--change-requests", "3", "--heavy-pages", "7", "--bindery", "/x/bindery",
-		"--workloads", "nested,heavy,nested", "--variant", "GOGC=200", "--variant", "default"},
+		"--workloads", "nested,heavy,nested", "--variant", "GOGC=200", "--variant", "default",
+		"--growth-pages", "12,3", "--growth-calls", "4"},
 		env(map[string]string{"BENCH_DURATION": "3s", "BINDERY_TEST_DATABASE_URL": pg, "POSTGRAPHILE": "1",
-			"BENCH_WORKLOADS": "get", "BENCH_VARIANTS": "GOGC=50"}), io.Discard)
+			"BENCH_WORKLOADS": "get", "BENCH_VARIANTS": "GOGC=50", "BENCH_GROWTH_PAGES": "7"}), io.Discard)
 	require.NoError(t, err, "flags override the environment")
 	assert.Equal(t, options{bindery: "/x/bindery", duration: time.Second, warmup: time.Second, concurrency: 2,
 		workloads: []string{"nested", "heavy"}, variants: [][]string{{"GOGC=200"}, nil},
-		shape: shape{SpacesA: 5, SpacesB: 2, ChangeRequests: 3, HeavyPages: 7}}, o)
+		shape: shape{SpacesA: 5, SpacesB: 2, ChangeRequests: 3, HeavyPages: 7}, growthPages: []int{3, 12}, growthCalls: 4}, o)
 }
 
 func TestParseOptionsErrors(t *testing.T) {
@@ -66,6 +69,9 @@ func TestParseOptionsErrors(t *testing.T) {
 		"bad BENCH_VARIANTS":        {env: map[string]string{"BENCH_VARIANTS": "default;=1"}, want: "BENCH_VARIANTS"},
 		"no heavy pages":            {args: []string{"--heavy-pages", "0"}, want: "one page"},
 		"unknown flag":              {args: []string{"--fast"}, want: "invalid usage"},
+		"no growth pages":           {args: []string{"--growth-pages", "20,0"}, want: `"0" is not a number of pages`},
+		"bad BENCH_GROWTH_PAGES":    {env: map[string]string{"BENCH_GROWTH_PAGES": ","}, want: "BENCH_GROWTH_PAGES"},
+		"no growth calls":           {args: []string{"--growth-calls", "0"}, want: "at least one call"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := parseOptions(c.args, env(c.env), io.Discard)
