@@ -114,13 +114,13 @@ func growthTitle(p string) string {
 	return strings.ToUpper(kind[:1]) + kind[1:] + " " + strings.Join(nums, ".")
 }
 
-// growthArchives returns the zip archives that make a space of n pages,
-// each page of about growthPageBytes in words of the heavy mix's
-// vocabulary, with growthWord in its introduction.
-func growthArchives(n int) [][]byte {
+// growthArchives returns a zip archive of each batch of paths (see
+// splitParts), each page of about growthPageBytes in words of the heavy
+// mix's vocabulary, with growthWord in its introduction.
+func growthArchives(batches [][]string) [][]byte {
 	g := newTextGen()
 	var out [][]byte
-	for _, batch := range splitParts(growthPaths(n)) {
+	for _, batch := range batches {
 		out = append(out, zipFiles(func(add func(string, []byte)) {
 			for _, p := range batch {
 				add(p, g.page(growthTitle(p), growthPageBytes, growthWord))
@@ -170,15 +170,14 @@ func seedGrowth(ctx context.Context, owner *apiClient, org string, n int) (*grow
 	if err != nil {
 		return nil, fmt.Errorf("creating the space of %d pages: %w", n, err)
 	}
-	archives := growthArchives(n)
-	zips := serveArchives(archives)
+	batches := splitParts(growthPaths(n))
+	zips := serveArchives(growthArchives(batches))
 	defer zips.Close()
 	// An import of thousands of pages can take longer than a request of
 	// the load.
 	slow := *owner
 	slow.http = &http.Client{Transport: owner.http.Transport, Timeout: 30 * time.Minute}
-	left := n
-	for i, batch := range splitParts(growthPaths(n)) {
+	for i, batch := range batches {
 		var imported json.RawMessage
 		err := slow.graphql(ctx, importMutation, map[string]any{"id": sp.ID, "url": fmt.Sprintf("%s/%d.zip", zips.URL, i)}, &imported)
 		if err == nil {
@@ -187,14 +186,13 @@ func seedGrowth(ctx context.Context, owner *apiClient, org string, n int) (*grow
 		if err != nil {
 			return nil, fmt.Errorf("importing %d of %d pages: %w", len(batch), n, err)
 		}
-		left -= len(batch)
 	}
 	var rev growthTree
 	if err := slow.rest(ctx, http.MethodGet, "/v1/spaces/"+sp.ID+"/content", nil, &rev); err != nil {
 		return nil, err
 	}
 	pages := rev.flatten()
-	if len(pages) != n || left != 0 {
+	if len(pages) != n {
 		return nil, fmt.Errorf("the space of %d pages has %d", n, len(pages))
 	}
 	return &growthSpace{Pages: n, Space: sp.ID, Middle: pages[n/2], Live: pages[(n/2+1)%n], Changed: pages[(n/2+2)%n]}, nil

@@ -2,7 +2,9 @@
 // bin/bindery on a fresh database, seeds a dataset through the API as a
 // client would, runs a few read workloads and a heavy mix (whole-space
 // reads, searches, PDF renders, imports) at a fixed concurrency for a fixed
-// time, and prints a markdown table: requests per second, latency
+// time, then times reads and edits of one page, one call at a time, on
+// spaces of several sizes (the growth workload, in a table of its own),
+// and prints a markdown table: requests per second, latency
 // percentiles, SQL statements per request, CPU per request, the collector's
 // share of the CPU, the server's peak memory, and the ratio to a minimal
 // net/http + database/sql handler over the same database (the baseline

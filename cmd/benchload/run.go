@@ -14,7 +14,7 @@ import (
 
 const usage = `Usage:
   benchload run [--bindery bin/bindery] [--duration 10s] [--concurrency 8] [--warmup 1s]
-                [--pg URL] [--postgraphile] [--profile DIR] [--workloads get,node,nested,list,heavy]
+                [--pg URL] [--postgraphile] [--profile DIR] [--workloads get,node,nested,list,heavy,growth]
                 [--variant 'NAME=VALUE ...']... [--org-a-spaces 1000] [--org-b-spaces 50]
                 [--change-requests 10] [--heavy-pages 251]
                 [--growth-pages 20,2000,10000] [--growth-calls 20]
@@ -29,11 +29,11 @@ BENCH_VARIANTS (variants separated by ;) and POSTGRAPHILE=1 when set.
 DIR, for go tool pprof.
 
 --workloads picks the workloads: get (GET /v1/spaces/{id}, and the
-baseline), node, nested, list, heavy (the heavy mix), and growth, which
-runs only when named: it imports a space of each size of --growth-pages
-(default $BENCH_GROWTH_PAGES, else 20,2000,10000) and times reads and
-edits of one page, one call at a time, on each, in a table of its own
-(on the first server only). Each --variant runs
+baseline), node, nested, list, heavy (the heavy mix), growth (a space
+of each size of --growth-pages, default $BENCH_GROWTH_PAGES or
+20,2000,10000, imported, then reads and edits of one page timed one call
+at a time on each, in a table of its own, on the first server only).
+Each --variant runs
 Bindery's workloads on one more bindery serve with that environment added
 (GOGC=off GOMEMLIMIT=72MiB, say; "default" adds nothing), on the same
 database, each workload on every variant in turn.
@@ -102,11 +102,6 @@ type options struct {
 // workloadKeys are the workloads, in the order they run.
 var workloadKeys = []string{"get", "node", "nested", "list", "heavy", "growth"}
 
-// defaultWorkloads are the workloads of a run that names none: all but
-// growth, whose spaces of thousands of pages take many minutes to build
-// and measure.
-var defaultWorkloads = []string{"get", "node", "nested", "list", "heavy"}
-
 // defaultGrowthPages are the growth workload's space sizes by default.
 var defaultGrowthPages = []int{20, 2000, 10000}
 
@@ -153,7 +148,7 @@ func parseVariant(s string) ([]string, error) {
 
 func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (options, error) {
 	o := options{bindery: "bin/bindery", duration: 10 * time.Second, warmup: time.Second, concurrency: 8,
-		postgres: getenv("BINDERY_TEST_DATABASE_URL"), shape: defaultShape, workloads: defaultWorkloads,
+		postgres: getenv("BINDERY_TEST_DATABASE_URL"), shape: defaultShape, workloads: workloadKeys,
 		growthPages: defaultGrowthPages, growthCalls: 20}
 	if v := getenv("BENCH_WORKLOADS"); v != "" {
 		ws, err := parseWorkloads(v)
@@ -219,7 +214,7 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 		return err
 	})
 	fs.IntVar(&o.growthCalls, "growth-calls", o.growthCalls, "timed calls of each growth operation on each space (fewer past --duration)")
-	fs.Func("workloads", "comma-separated workloads to run: "+strings.Join(workloadKeys, ", ")+" (default all but growth)", func(v string) error {
+	fs.Func("workloads", "comma-separated workloads to run: "+strings.Join(workloadKeys, ", ")+" (default all)", func(v string) error {
 		ws, err := parseWorkloads(v)
 		o.workloads = ws
 		return err

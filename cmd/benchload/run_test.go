@@ -16,9 +16,8 @@ func TestParseOptions(t *testing.T) {
 	o, err := parseOptions(nil, env(nil), io.Discard)
 	require.NoError(t, err)
 	assert.Equal(t, options{bindery: "bin/bindery", duration: 10 * time.Second, warmup: time.Second, concurrency: 8,
-		workloads: []string{"get", "node", "nested", "list", "heavy"}, variants: [][]string{nil},
-		shape: shape{SpacesA: 1000, SpacesB: 50, ChangeRequests: 10, HeavyPages: 251}, growthPages: []int{20, 2000, 10000}, growthCalls: 20}, o,
-		"growth runs only when named")
+		workloads: []string{"get", "node", "nested", "list", "heavy", "growth"}, variants: [][]string{nil},
+		shape: shape{SpacesA: 1000, SpacesB: 50, ChangeRequests: 10, HeavyPages: 251}, growthPages: []int{20, 2000, 10000}, growthCalls: 20}, o)
 
 	pg := "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
 	o, err = parseOptions(nil, env(map[string]string{"BENCH_DURATION": "3s", "BENCH_CONCURRENCY": "4",
