@@ -22,8 +22,9 @@ func roots(rev *ent.Revision) content.Roots {
 	return content.Roots{Pages: deref(rev.PagesRoot), Files: deref(rev.FilesRoot), Reusable: deref(rev.ReusableContentsRoot)}
 }
 
-// contentOf returns a revision's content. It is read once per request and
-// must not be changed: edits work on a Clone.
+// contentOf returns a revision's content, decoded once for every request
+// (see content.Decoded). It is shared and must not be changed: edits work
+// on a Clone.
 func (r *Resolver) contentOf(ctx context.Context, rev *ent.Revision) (*content.Loaded, error) {
 	l := loadersFrom(ctx)
 	l.mu.Lock()
@@ -32,7 +33,7 @@ func (r *Resolver) contentOf(ctx context.Context, rev *ent.Revision) (*content.L
 	if ok {
 		return c, nil
 	}
-	c, err := content.Load(ctx, r.objects(), roots(rev))
+	c, err := r.decoded.Load(ctx, r.objects(), roots(rev))
 	if err != nil {
 		return nil, err
 	}

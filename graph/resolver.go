@@ -43,6 +43,9 @@ type Resolver struct {
 	signer *signedurl.Signer
 	// objectCache holds content objects across requests; they are immutable.
 	objectCache *content.Cache
+	// decoded holds the decoded contents of recent revisions across
+	// requests: a revision's roots name its content exactly.
+	decoded *content.Decoded
 	// linkCache holds the link analyses of recently read revisions.
 	linkCache *links.Cache
 	// search is the full-text index of the spaces' current content.
@@ -111,7 +114,7 @@ func WithLogger(l *slog.Logger) Option { return func(r *Resolver) { r.log = l } 
 // New returns the application layer over client.
 func New(client *ent.Client, cfg config.Config, opts ...Option) *Resolver {
 	r := &Resolver{client: client, cfg: cfg, now: clock.Now, log: slog.Default(), batchWait: batchWait,
-		objectCache: content.NewCache(objectCacheBytes), bus: events.NewMemory(), statements: store.NewStatements(),
+		objectCache: content.NewCache(objectCacheBytes), decoded: content.NewDecoded(decodedCacheBytes), bus: events.NewMemory(), statements: store.NewStatements(),
 		viewers: newViewerCache()}
 	if drv := client.Driver(); drv != nil {
 		r.search = search.New(drv.Dialect())

@@ -23,6 +23,10 @@ type Content struct {
 	Files []*File
 	// Reusable are the revision's reusable contents, ordered by ID.
 	Reusable []*Reusable
+	// index finds pages in a content that no longer changes: set when it
+	// is loaded, never on a Clone, and dropped by any change through a
+	// method, for safety.
+	index *index
 }
 
 // Node is a page in the tree with its child pages, in order.

@@ -54,6 +54,8 @@ type Loaded struct {
 	known map[string]bool
 	// hashes are the hashes the pages were read from.
 	hashes PageHashes
+	// bytes is the size of the objects it was decoded from.
+	bytes int
 }
 
 // PageHashes returns the hashes of the objects the pages were read from,
@@ -79,6 +81,7 @@ func Load(ctx context.Context, s Store, roots Roots) (*Loaded, error) {
 	}
 	for _, o := range objs {
 		out.known[o.Hash] = true
+		out.bytes += len(o.Data)
 	}
 	if roots.Files != "" {
 		if err := json.Unmarshal(objs[roots.Files].Data, &out.Files); err != nil {
@@ -91,6 +94,7 @@ func Load(ctx context.Context, s Store, roots Roots) (*Loaded, error) {
 		}
 	}
 	if roots.Pages == "" {
+		out.freeze()
 		return out, nil
 	}
 
@@ -138,12 +142,14 @@ func Load(ctx context.Context, s Store, roots Roots) (*Loaded, error) {
 		}
 		for h, o := range level {
 			out.known[h] = true
+			out.bytes += len(o.Data)
 			if o.Kind == enum.ObjectKindTree {
 				trees[h] = o
 			}
 		}
 		pending = next
 	}
+	out.freeze()
 	return out, nil
 }
 

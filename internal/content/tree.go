@@ -91,9 +91,52 @@ func (c *Content) Count() int {
 	return n
 }
 
+// index finds the pages of a content that no longer changes (see
+// Loaded.freeze) by ID and by path without walking the tree.
+type index struct {
+	byID   map[string]indexEntry
+	byPath map[string]*Node
+}
+
+type indexEntry struct {
+	n, parent *Node
+	index     int
+	path      string
+}
+
+// freeze indexes the pages of a loaded content, which is shared and never
+// changes (edits work on a Clone, which has no index).
+func (l *Loaded) freeze() {
+	x := &index{byID: map[string]indexEntry{}, byPath: map[string]*Node{}}
+	var walk func(nodes []*Node, parent *Node, prefix string)
+	walk = func(nodes []*Node, parent *Node, prefix string) {
+		for i, n := range nodes {
+			path := n.Page.Slug
+			if prefix != "" {
+				path = prefix + "/" + path
+			}
+			if _, seen := x.byID[n.Page.ID]; !seen {
+				x.byID[n.Page.ID] = indexEntry{n: n, parent: parent, index: i, path: path}
+			}
+			if _, seen := x.byPath[path]; !seen {
+				x.byPath[path] = n
+			}
+			walk(n.Children, n, path)
+		}
+	}
+	walk(l.Pages, nil, "")
+	l.index = x
+}
+
 // Find returns the page with the given ID, its parent (nil at the top) and its
 // index among its siblings.
 func (c *Content) Find(id string) (n, parent *Node, index int, err error) {
+	if c.index != nil {
+		if e, ok := c.index.byID[id]; ok {
+			return e.n, e.parent, e.index, nil
+		}
+		return nil, nil, 0, fmt.Errorf("page %q: %w", id, ErrNotFound)
+	}
 	var found bool
 	var search func(nodes []*Node, p *Node) bool
 	search = func(nodes []*Node, p *Node) bool {
@@ -117,6 +160,12 @@ func (c *Content) Find(id string) (n, parent *Node, index int, err error) {
 
 // Path returns the derived path of the page with the given ID.
 func (c *Content) Path(id string) (string, error) {
+	if c.index != nil {
+		if e, ok := c.index.byID[id]; ok {
+			return e.path, nil
+		}
+		return "", fmt.Errorf("page %q: %w", id, ErrNotFound)
+	}
 	var out string
 	found := false
 	c.Walk(func(n, _ *Node, path string) {
@@ -134,6 +183,12 @@ func (c *Content) Path(id string) (string, error) {
 // slashes are ignored.
 func (c *Content) ByPath(path string) (*Node, error) {
 	path = strings.Trim(path, "/")
+	if c.index != nil {
+		if n, ok := c.index.byPath[path]; ok {
+			return n, nil
+		}
+		return nil, fmt.Errorf("page at path %q: %w", path, ErrNotFound)
+	}
 	var out *Node
 	c.Walk(func(n, _ *Node, p string) {
 		if out == nil && p == path {
@@ -163,6 +218,7 @@ func (c *Content) siblings(parentID string) (*[]*Node, *Node, error) {
 // level). index -1 appends. The page's slug is made unique among its new
 // siblings.
 func (c *Content) Insert(parentID string, index int, n *Node) error {
+	c.index = nil
 	sibs, parent, err := c.siblings(parentID)
 	if err != nil {
 		return err
@@ -201,6 +257,7 @@ func canHold(parent, n *Node) error {
 
 // Remove takes the page with the given ID, and its children, out of the tree.
 func (c *Content) Remove(id string) (*Node, error) {
+	c.index = nil
 	n, parent, index, err := c.Find(id)
 	if err != nil {
 		return nil, err
@@ -217,6 +274,7 @@ func (c *Content) Remove(id string) (*Node, error) {
 // level); index -1 appends. A page cannot move into itself or its
 // descendants. index counts the new siblings without the moved page.
 func (c *Content) Move(id, parentID string, index int) error {
+	c.index = nil
 	n, _, _, err := c.Find(id)
 	if err != nil {
 		return err

@@ -1,0 +1,155 @@
+package content
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/bindery/bindery/internal/enum"
+)
+
+// memStore is a Store in memory that counts its reads.
+type memStore struct {
+	mu    sync.Mutex
+	objs  map[string]Object
+	reads int
+}
+
+func (m *memStore) Get(_ context.Context, hashes []string) (map[string]Object, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.reads++
+	out := map[string]Object{}
+	for _, h := range hashes {
+		if o, ok := m.objs[h]; ok {
+			out[h] = o
+		}
+	}
+	return out, nil
+}
+
+func (m *memStore) Put(_ context.Context, objs []Object) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, o := range objs {
+		m.objs[o.Hash] = o
+	}
+	return nil
+}
+
+func sampleContent() *Content {
+	doc := func(id string, children ...*Node) *Node {
+		return &Node{Page: &Page{ID: id, Type: enum.PageTypeDocument, Slug: id}, Children: children}
+	}
+	return &Content{Pages: []*Node{
+		doc("intro"),
+		doc("guide", doc("install", doc("linux"), doc("mac")), doc("usage")),
+		doc("faq"),
+	}}
+}
+
+// A content is decoded once for every caller; its pages are found by ID
+// and by path as a walk of the tree finds them; and an edit of a clone
+// leaves it as it was.
+func TestDecodedLoadsOnceAndIndexes(t *testing.T) {
+	ctx := context.Background()
+	s := &memStore{objs: map[string]Object{}}
+	roots, _, err := Save(ctx, s, sampleContent(), nil)
+	require.NoError(t, err)
+	d := NewDecoded(1 << 20)
+	first, err := d.Load(ctx, s, roots)
+	require.NoError(t, err)
+	reads := s.reads
+	again, err := d.Load(ctx, s, roots)
+	require.NoError(t, err)
+	assert.Same(t, first, again)
+	assert.Equal(t, reads, s.reads, "the second load reads no object")
+
+	walked := first.Clone() // a clone has no index: it walks
+	require.Nil(t, walked.index)
+	require.NotNil(t, first.index)
+	for _, id := range []string{"intro", "guide", "install", "linux", "mac", "usage", "faq", "unknown"} {
+		n, parent, i, err := first.Find(id)
+		wn, wparent, wi, werr := walked.Find(id)
+		assert.Equal(t, werr, err, id)
+		assert.Equal(t, wi, i, id)
+		if werr == nil {
+			assert.Equal(t, wn.Page.ID, n.Page.ID)
+			assert.Equal(t, wparent == nil, parent == nil, id)
+			if wparent != nil {
+				assert.Equal(t, wparent.Page.ID, parent.Page.ID, id)
+			}
+		} else {
+			assert.True(t, errors.Is(err, ErrNotFound))
+		}
+		path, err := first.Path(id)
+		wpath, werr := walked.Path(id)
+		assert.Equal(t, wpath, path, id)
+		assert.Equal(t, werr, err, id)
+		if werr == nil {
+			byPath, err := first.ByPath("/" + path + "/")
+			require.NoError(t, err)
+			assert.Equal(t, id, byPath.Page.ID)
+		}
+	}
+	_, err = first.ByPath("guide/nowhere")
+	assert.ErrorIs(t, err, ErrNotFound)
+	assert.Equal(t, "guide/install/linux", must(first.Path("linux")))
+
+	edited := first.Clone()
+	require.NoError(t, edited.Move("linux", "", 0))
+	edited.Pages[0].Page.Title = "Changed" // linux, now first
+	assert.Equal(t, "guide/install/linux", must(first.Path("linux")), "the shared content is as it was")
+	linux, _, _, err := first.Find("linux")
+	require.NoError(t, err)
+	assert.Empty(t, linux.Page.Title)
+	assert.Equal(t, "linux", must(edited.Path("linux")))
+}
+
+// A change through a method drops the index, so that a content changed by
+// mistake is still read right.
+func TestChangeDropsTheIndex(t *testing.T) {
+	ctx := context.Background()
+	s := &memStore{objs: map[string]Object{}}
+	roots, _, err := Save(ctx, s, sampleContent(), nil)
+	require.NoError(t, err)
+	l, err := Load(ctx, s, roots)
+	require.NoError(t, err)
+	require.NoError(t, l.Move("mac", "faq", 0))
+	assert.Equal(t, "faq/mac", must(l.Path("mac")))
+}
+
+// The cache keeps what fits in its bound, counted in the bytes of the
+// objects a content was decoded from.
+func TestDecodedIsBounded(t *testing.T) {
+	ctx := context.Background()
+	s := &memStore{objs: map[string]Object{}}
+	roots, _, err := Save(ctx, s, sampleContent(), nil)
+	require.NoError(t, err)
+	l, err := Load(ctx, s, roots)
+	require.NoError(t, err)
+	require.Positive(t, l.bytes)
+	d := NewDecoded(2*l.bytes - 1) // too small to keep it
+	first, err := d.Load(ctx, s, roots)
+	require.NoError(t, err)
+	again, err := d.Load(ctx, s, roots)
+	require.NoError(t, err)
+	assert.NotSame(t, first, again)
+	d = NewDecoded(2 * l.bytes)
+	first, err = d.Load(ctx, s, roots)
+	require.NoError(t, err)
+	again, err = d.Load(ctx, s, roots)
+	require.NoError(t, err)
+	assert.Same(t, first, again)
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
