@@ -65,7 +65,7 @@ func (r *Resolver) RenderPDF(ctx context.Context, spaceID, revID, pageID string,
 	if err != nil {
 		return nil, errGone
 	}
-	c, err := content.Load(ctx, r.objects(), roots(rev))
+	c, err := r.decoded.Load(ctx, r.objects(), roots(rev))
 	if err != nil {
 		return nil, err
 	}

@@ -63,6 +63,22 @@ func (c *lru[V]) put(key string, value V, size int) {
 	}
 }
 
+// getOK is get on a cache that may be nil, which holds nothing.
+func (c *lru[V]) getOK(key string) (V, bool) {
+	if c == nil {
+		var zero V
+		return zero, false
+	}
+	return c.get(key)
+}
+
+// putOK is put on a cache that may be nil, which keeps nothing.
+func (c *lru[V]) putOK(key string, value V, size int) {
+	if c != nil {
+		c.put(key, value, size)
+	}
+}
+
 // Cache is a least-recently-used cache of objects, bounded in bytes. An
 // object is named by its hash and never changes, so a cache is right on
 // every replica without invalidation. An object read inside a transaction
@@ -87,12 +103,21 @@ func (c *Cache) Put(o Object) { c.l.put(o.Hash, o, len(o.Data)) }
 // content decoded once serves every request, on every replica, without
 // invalidation. What it returns is shared and must not be changed: edits
 // work on a Clone.
-type Decoded struct{ l *lru[*Loaded] }
+//
+// It keeps the decoded pages too, by their object's hash, within the same
+// bound: the first read of a revision decodes only the pages that no
+// revision read before it holds, such as the one an edit changed.
+type Decoded struct {
+	l     *lru[*Loaded]
+	pages *lru[decodedPage]
+}
 
 // NewDecoded returns a cache of contents decoded from at most maxBytes of
-// objects. A content of up to half of that is kept: the contents worth
-// keeping most are the large ones.
-func NewDecoded(maxBytes int) *Decoded { return &Decoded{l: newLRU[*Loaded](maxBytes, maxBytes/2)} }
+// objects, and of pages decoded from at most as much. A content of up to
+// half of that is kept: the contents worth keeping most are the large ones.
+func NewDecoded(maxBytes int) *Decoded {
+	return &Decoded{l: newLRU[*Loaded](maxBytes, maxBytes/2), pages: newLRU[decodedPage](maxBytes, maxBytes/16)}
+}
 
 // Load returns the content under roots, decoded once (see Load).
 func (d *Decoded) Load(ctx context.Context, s Store, roots Roots) (*Loaded, error) {
@@ -100,7 +125,7 @@ func (d *Decoded) Load(ctx context.Context, s Store, roots Roots) (*Loaded, erro
 	if l, ok := d.l.get(key); ok {
 		return l, nil
 	}
-	l, err := Load(ctx, s, roots)
+	l, err := load(ctx, s, roots, d.pages)
 	if err != nil {
 		return nil, err
 	}

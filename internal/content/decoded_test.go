@@ -17,16 +17,22 @@ type memStore struct {
 	mu    sync.Mutex
 	objs  map[string]Object
 	reads int
+	// asked counts the objects asked for, by kind.
+	asked map[enum.ObjectKind]int
 }
 
 func (m *memStore) Get(_ context.Context, hashes []string) (map[string]Object, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.reads++
+	if m.asked == nil {
+		m.asked = map[enum.ObjectKind]int{}
+	}
 	out := map[string]Object{}
 	for _, h := range hashes {
 		if o, ok := m.objs[h]; ok {
 			out[h] = o
+			m.asked[o.Kind]++
 		}
 	}
 	return out, nil
@@ -108,6 +114,51 @@ func TestDecodedLoadsOnceAndIndexes(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, linux.Page.Title)
 	assert.Equal(t, "linux", must(edited.Path("linux")))
+}
+
+// The first read of a revision after an edit reads and decodes only the
+// page the edit changed; the others are those of the revision before, shared.
+func TestDecodedSharesUnchangedPages(t *testing.T) {
+	ctx := context.Background()
+	s := &memStore{objs: map[string]Object{}}
+	roots, _, err := Save(ctx, s, sampleContent(), nil)
+	require.NoError(t, err)
+	d := NewDecoded(1 << 20)
+	before, err := d.Load(ctx, s, roots)
+	require.NoError(t, err)
+	assert.Equal(t, 7, s.asked[enum.ObjectKindPage])
+
+	edited := before.Clone()
+	n, _, _, err := edited.Find("mac")
+	require.NoError(t, err)
+	n.Page.Markdown = "Changed"
+	next, _, err := Save(ctx, s, edited, before)
+	require.NoError(t, err)
+	s.asked = nil
+	after, err := d.Load(ctx, s, next)
+	require.NoError(t, err)
+	assert.Equal(t, 1, s.asked[enum.ObjectKindPage], "only the changed page is read")
+	for _, id := range []string{"intro", "guide", "install", "linux", "usage", "faq"} {
+		a, _, _, err := after.Find(id)
+		require.NoError(t, err)
+		b, _, _, err := before.Find(id)
+		require.NoError(t, err)
+		assert.Same(t, b.Page, a.Page, id)
+	}
+	mac, _, _, err := after.Find("mac")
+	require.NoError(t, err)
+	assert.Equal(t, "Changed", mac.Page.Markdown)
+	old, _, _, err := before.Find("mac")
+	require.NoError(t, err)
+	assert.Empty(t, old.Page.Markdown)
+	fresh, err := Load(ctx, s, next)
+	require.NoError(t, err)
+	assert.Equal(t, fresh.bytes, after.bytes, "its size counts the shared pages too")
+	assert.Equal(t, fresh.known, after.known)
+
+	// What the edit did not touch is known to be stored: saving an edit of
+	// the new revision writes only what changes.
+	assert.True(t, after.known[before.hashes["linux"]])
 }
 
 // A change through a method drops the index, so that a content changed by

@@ -65,6 +65,20 @@ func (l *Loaded) PageHashes() PageHashes { return l.hashes }
 // Load reads the content under roots. The page tree is read level by level:
 // one Get per depth level, whatever the number of pages.
 func Load(ctx context.Context, s Store, roots Roots) (*Loaded, error) {
+	return load(ctx, s, roots, nil)
+}
+
+// decodedPage is a page as decoded from its object, with the object's size.
+type decodedPage struct {
+	page *Page
+	size int
+}
+
+// load is Load, taking the pages it finds in pages (by their object's
+// hash) instead of reading and decoding them again, and keeping there the
+// ones it decodes: pages are shared between the contents that hold them,
+// and never changed (a Clone copies them).
+func load(ctx context.Context, s Store, roots Roots, pages *lru[decodedPage]) (*Loaded, error) {
 	out := &Loaded{Content: &Content{}, known: map[string]bool{}, hashes: PageHashes{}}
 	first := []string{}
 	for _, h := range []string{roots.Pages, roots.Files, roots.Reusable} {
@@ -109,12 +123,17 @@ func Load(ctx context.Context, s Store, roots Roots) (*Loaded, error) {
 	for len(pending) > 0 {
 		var pageHashes, childTrees []string
 		entries := make([][]treeEntry, len(pending))
+		decoded := map[string]decodedPage{}
 		for i, p := range pending {
 			if err := json.Unmarshal(trees[p.tree].Data, &entries[i]); err != nil {
 				return nil, fmt.Errorf("decode tree %s: %w", p.tree, err)
 			}
 			for _, e := range entries[i] {
-				pageHashes = append(pageHashes, e.Page)
+				if d, ok := pages.getOK(e.Page); ok {
+					decoded[e.Page] = d
+				} else {
+					pageHashes = append(pageHashes, e.Page)
+				}
 				if e.Children != "" {
 					childTrees = append(childTrees, e.Children)
 				}
@@ -128,11 +147,21 @@ func Load(ctx context.Context, s Store, roots Roots) (*Loaded, error) {
 		for i, p := range pending {
 			nodes := make([]*Node, len(entries[i]))
 			for j, e := range entries[i] {
-				page := new(Page)
-				if err := json.Unmarshal(level[e.Page].Data, page); err != nil {
-					return nil, fmt.Errorf("decode page %s: %w", e.Page, err)
+				d, ok := decoded[e.Page]
+				if ok {
+					// Read before by a content that holds it: it exists
+					// wherever these roots do.
+					out.known[e.Page] = true
+					out.bytes += d.size
+				} else {
+					d = decodedPage{page: new(Page), size: len(level[e.Page].Data)}
+					if err := json.Unmarshal(level[e.Page].Data, d.page); err != nil {
+						return nil, fmt.Errorf("decode page %s: %w", e.Page, err)
+					}
+					decoded[e.Page] = d
+					pages.putOK(e.Page, d, d.size)
 				}
-				nodes[j] = &Node{Page: page}
+				nodes[j] = &Node{Page: d.page}
 				out.hashes[e.ID] = e.Page
 				if e.Children != "" {
 					next = append(next, slot{e.Children, &nodes[j].Children})
