@@ -47,6 +47,15 @@ func (m *memStore) Put(_ context.Context, objs []Object) error {
 	return nil
 }
 
+// savedSample saves sampleContent in a new memStore.
+func savedSample(t *testing.T) (*memStore, Roots) {
+	t.Helper()
+	s := &memStore{objs: map[string]Object{}}
+	roots, _, err := Save(context.Background(), s, sampleContent(), nil)
+	require.NoError(t, err)
+	return s, roots
+}
+
 func sampleContent() *Content {
 	doc := func(id string, children ...*Node) *Node {
 		return &Node{Page: &Page{ID: id, Type: enum.PageTypeDocument, Slug: id}, Children: children}
@@ -63,9 +72,7 @@ func sampleContent() *Content {
 // leaves it as it was.
 func TestDecodedLoadsOnceAndIndexes(t *testing.T) {
 	ctx := context.Background()
-	s := &memStore{objs: map[string]Object{}}
-	roots, _, err := Save(ctx, s, sampleContent(), nil)
-	require.NoError(t, err)
+	s, roots := savedSample(t)
 	d := NewDecoded(1 << 20)
 	first, err := d.Load(ctx, s, roots)
 	require.NoError(t, err)
@@ -120,9 +127,7 @@ func TestDecodedLoadsOnceAndIndexes(t *testing.T) {
 // page the edit changed; the others are those of the revision before, shared.
 func TestDecodedSharesUnchangedPages(t *testing.T) {
 	ctx := context.Background()
-	s := &memStore{objs: map[string]Object{}}
-	roots, _, err := Save(ctx, s, sampleContent(), nil)
-	require.NoError(t, err)
+	s, roots := savedSample(t)
 	d := NewDecoded(1 << 20)
 	before, err := d.Load(ctx, s, roots)
 	require.NoError(t, err)
@@ -165,9 +170,7 @@ func TestDecodedSharesUnchangedPages(t *testing.T) {
 // mistake is still read right.
 func TestChangeDropsTheIndex(t *testing.T) {
 	ctx := context.Background()
-	s := &memStore{objs: map[string]Object{}}
-	roots, _, err := Save(ctx, s, sampleContent(), nil)
-	require.NoError(t, err)
+	s, roots := savedSample(t)
 	l, err := Load(ctx, s, roots)
 	require.NoError(t, err)
 	require.NoError(t, l.Move("mac", "faq", 0))
@@ -178,9 +181,7 @@ func TestChangeDropsTheIndex(t *testing.T) {
 // objects a content was decoded from.
 func TestDecodedIsBounded(t *testing.T) {
 	ctx := context.Background()
-	s := &memStore{objs: map[string]Object{}}
-	roots, _, err := Save(ctx, s, sampleContent(), nil)
-	require.NoError(t, err)
+	s, roots := savedSample(t)
 	l, err := Load(ctx, s, roots)
 	require.NoError(t, err)
 	require.Positive(t, l.bytes)
