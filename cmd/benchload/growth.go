@@ -420,7 +420,7 @@ func writeGrowthTable(w io.Writer, sizes []int, calls int, d time.Duration, rows
 		for i := range sizes {
 			cell := shortMillis(r.p50[i])
 			if i > 0 && r.p50[0] > 0 {
-				cell += fmt.Sprintf(" (×%s)", ratio(float64(r.p50[i])/float64(r.p50[0])))
+				cell += fmt.Sprintf(" (×%s)", rate(float64(r.p50[i])/float64(r.p50[0])))
 			}
 			fmt.Fprintf(w, " %s, p90 %s |", cell, shortMillis(r.p90[i]))
 		}
@@ -447,14 +447,6 @@ func shortMillis(d time.Duration) string {
 		return fmt.Sprintf("%.1f ms", ms)
 	}
 	return fmt.Sprintf("%.0f ms", ms)
-}
-
-// ratio shows a growth ratio: one decimal below 10.
-func ratio(x float64) string {
-	if x < 10 {
-		return fmt.Sprintf("%.1f", x)
-	}
-	return fmt.Sprintf("%.0f", x)
 }
 
 func joinInts(ns []int) string {

@@ -71,13 +71,13 @@ func writeTable(w io.Writer, rows []row) {
 	}
 }
 
-// rate shows requests per second, with a decimal below 10 (a mix of
-// requests that take seconds).
-func rate(rps float64) string {
-	if rps < 10 {
-		return fmt.Sprintf("%.1f", rps)
+// rate shows a figure such as requests per second or a growth ratio, with
+// a decimal below 10 (a mix of requests that take seconds).
+func rate(x float64) string {
+	if x < 10 {
+		return fmt.Sprintf("%.1f", x)
 	}
-	return fmt.Sprintf("%.0f", rps)
+	return fmt.Sprintf("%.0f", x)
 }
 
 // times shows a ratio with two decimals, or two significant digits below
