@@ -13,13 +13,6 @@ import (
 // limits of SQLite and PostgreSQL.
 const objectBatch = 500
 
-// objectCacheBytes bounds the memory the object cache holds.
-const objectCacheBytes = 64 << 20
-
-// decodedCacheBytes bounds the objects the contents in the decoded cache
-// were decoded from; decoded, they take a few times as much.
-const decodedCacheBytes = 64 << 20
-
 // objectStore is the content store on the content_objects table. Objects are
 // immutable and named by their hash, so the cache in front of it is right on
 // every replica without invalidation.

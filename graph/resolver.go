@@ -114,7 +114,7 @@ func WithLogger(l *slog.Logger) Option { return func(r *Resolver) { r.log = l } 
 // New returns the application layer over client.
 func New(client *ent.Client, cfg config.Config, opts ...Option) *Resolver {
 	r := &Resolver{client: client, cfg: cfg, now: clock.Now, log: slog.Default(), batchWait: batchWait,
-		objectCache: content.NewCache(objectCacheBytes), decoded: content.NewDecoded(decodedCacheBytes), bus: events.NewMemory(), statements: store.NewStatements(),
+		objectCache: content.NewCache(int(cfg.ObjectCacheBytes)), decoded: content.NewDecoded(int(cfg.DecodedCacheBytes)), bus: events.NewMemory(), statements: store.NewStatements(),
 		viewers: newViewerCache()}
 	if drv := client.Driver(); drv != nil {
 		r.search = search.New(drv.Dialect())

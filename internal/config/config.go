@@ -92,6 +92,12 @@ type Config struct {
 	SecretKey string
 	// MaxUploadBytes bounds an uploaded file.
 	MaxUploadBytes int64
+	// ObjectCacheBytes bounds the content objects a server keeps in memory.
+	ObjectCacheBytes int64
+	// DecodedCacheBytes bounds the objects that the decoded contents and
+	// pages a server keeps were decoded from; decoded, they take a few
+	// times as much.
+	DecodedCacheBytes int64
 	// ImportAllowPrivate lets imports fetch from loopback, private and other
 	// special-purpose addresses. For local testing only.
 	ImportAllowPrivate bool
@@ -149,6 +155,8 @@ func Default() Config {
 		Seed:                       true,
 		ShutdownTimeout:            20 * time.Second,
 		MaxUploadBytes:             25 << 20,
+		ObjectCacheBytes:           64 << 20,
+		DecodedCacheBytes:          64 << 20,
 		MemoryLimit:                MemoryLimit{Percent: 90},
 	}
 }
@@ -180,6 +188,8 @@ var Env = []struct{ Name, Flag, Default, Meaning string }{
 	{"BINDERY_SIGNING_SECRET", "", "random per process", "At least 32 characters; signs the one-hour URLs of files and PDFs. Set the same value on every replica, or URLs break across replicas and restarts."},
 	{"BINDERY_SECRET_KEY", "", "a key file beside the SQLite database", "Base64 of 32 random bytes (`openssl rand -base64 32`); encrypts integrations' secrets at rest (AES-256-GCM). Unset on SQLite: `bindery serve` keeps a key in `bindery.secret-key` (mode 0600) beside the database and warns. Required on PostgreSQL to publish an integration with secrets. Change it with `bindery secrets rotate`."},
 	{"BINDERY_MAX_UPLOAD_BYTES", "", "26214400", "Largest file an upload may carry (25 MiB)."},
+	{"BINDERY_OBJECT_CACHE_BYTES", "", "67108864", "Memory for content objects (pages, trees) kept across requests (64 MiB)."},
+	{"BINDERY_DECODED_CACHE_BYTES", "", "67108864", "Size of the content objects whose decoded contents and pages are kept across requests (64 MiB); decoded, they take a few times as much. A space's content is kept when it is at most half of it, so that a page read costs the same whatever the space's size."},
 	{"BINDERY_IMPORT_ALLOW_PRIVATE", "", "false", "For local testing only: set to 1 to let imports fetch from loopback, private and link-local addresses. Never set it in production: it opens server-side request forgery."},
 	{"BINDERY_OPENAPI_REFETCH_INTERVAL", "", "1h", "How long after its last processing an OpenAPI spec with a URL source is fetched again; a version is stored only when the document changed."},
 	{"BINDERY_OPENAPI_POLL_INTERVAL", "", "10s", "How often each server's OpenAPI worker looks for specs to process (a spec created or updated on this server is processed at once)."},
@@ -249,7 +259,8 @@ func (c *Config) FromEnv(getenv func(string) string) error {
 		c.CORSOrigins = origins
 	}
 	for name, dst := range map[string]*int64{"BINDERY_MAX_UPLOAD_BYTES": &c.MaxUploadBytes,
-		"BINDERY_GRAPHQL_MAX_BODY_BYTES": &c.GraphQLMaxBodyBytes} {
+		"BINDERY_GRAPHQL_MAX_BODY_BYTES": &c.GraphQLMaxBodyBytes, "BINDERY_OBJECT_CACHE_BYTES": &c.ObjectCacheBytes,
+		"BINDERY_DECODED_CACHE_BYTES": &c.DecodedCacheBytes} {
 		if v := getenv(name); v != "" {
 			n, err := strconv.ParseInt(v, 10, 64)
 			if err != nil || n < 1 {

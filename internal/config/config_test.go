@@ -38,6 +38,7 @@ func TestFromEnv(t *testing.T) {
 		"BINDERY_PURGE_INTERVAL": "5m", "BINDERY_LOG_LEVEL": "debug", "BINDERY_SEED": "false",
 		"BINDERY_REQUEST_TIMEOUT": "45s", "BINDERY_GRAPHQL_MAX_BODY_BYTES": "1048576", "BINDERY_GRAPHQL_MUTATION_LIMIT": "5",
 		"BINDERY_GRAPHQL_TOKEN_LIMIT": "5000", "BINDERY_GRAPHQL_FIELD_LIMIT": "500", "BINDERY_GRAPHQL_ALIAS_LIMIT": "0",
+		"BINDERY_DECODED_CACHE_BYTES": "1048576",
 	}
 	c := Default()
 	require.NoError(t, c.FromEnv(func(k string) string { return env[k] }))
@@ -54,11 +55,14 @@ func TestFromEnv(t *testing.T) {
 	assert.Equal(t, 5000, c.GraphQLTokenLimit)
 	assert.Equal(t, 500, c.GraphQLFieldLimit)
 	assert.Zero(t, c.GraphQLAliasLimit, "no aliases at all is a choice")
+	assert.Equal(t, int64(1<<20), c.DecodedCacheBytes)
+	assert.Equal(t, int64(64<<20), c.ObjectCacheBytes, "the default")
 
 	for k, v := range map[string]string{
 		"BINDERY_RATE_LIMIT": "-1", "BINDERY_PURGE_INTERVAL": "soon", "BINDERY_SEED": "maybe",
 		"BINDERY_LOG_LEVEL": "loud", "BINDERY_REQUEST_TIMEOUT": "0s", "BINDERY_GRAPHQL_MAX_BODY_BYTES": "0",
 		"BINDERY_GRAPHQL_FIELD_LIMIT": "-1", "BINDERY_GRAPHQL_MUTATION_LIMIT": "many",
+		"BINDERY_OBJECT_CACHE_BYTES": "lots", "BINDERY_DECODED_CACHE_BYTES": "0",
 	} {
 		c := Default()
 		assert.Error(t, c.FromEnv(func(name string) string {
