@@ -140,8 +140,9 @@ func benchmark(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	}
 
 	var growth []growthRow
+	var growthRSS []int64
 	if o.selected("growth") {
-		if growth, err = r.runGrowth(ctx, db, owner); err != nil {
+		if growth, growthRSS, err = r.runGrowth(ctx, db, owner, first.pid()); err != nil {
 			return err
 		}
 	}
@@ -154,7 +155,7 @@ func benchmark(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	}
 	if growth != nil {
 		fmt.Fprintln(stdout)
-		writeGrowthTable(stdout, o.growthPages, o.growthCalls, o.duration, growth)
+		writeGrowthTable(stdout, o.growthPages, o.growthCalls, o.duration, growth, growthRSS)
 	}
 	var failed []string
 	for _, row := range r.rows {

@@ -404,8 +404,9 @@ type growthRow struct {
 
 // writeGrowthTable writes the growth rows as a markdown table: an
 // operation a row, a space size a column, each cell the median with its
-// ratio to the smallest space's, and the 90th percentile.
-func writeGrowthTable(w io.Writer, sizes []int, calls int, d time.Duration, rows []growthRow) {
+// ratio to the smallest space's, and the 90th percentile; then, when
+// measured, the server's peak memory during each space's calls.
+func writeGrowthTable(w io.Writer, sizes []int, calls int, d time.Duration, rows []growthRow, peakRSS []int64) {
 	fmt.Fprintf(w, "Growth: operations called one at a time on spaces of %s pages, %d times each after %d unmeasured calls "+
 		"(fewer when they pass %s, at least %d); the median (× the %d-page space's) and p90.\n\n",
 		joinInts(sizes), calls, growthWarmup, d, minGrowthCalls, sizes[0])
@@ -433,6 +434,13 @@ func writeGrowthTable(w io.Writer, sizes []int, calls int, d time.Duration, rows
 			sql = strings.Join(s, " · ")
 		}
 		fmt.Fprintf(w, " %s |\n", sql)
+	}
+	if peakRSS != nil {
+		fmt.Fprint(w, "| the server's peak RSS during the calls |")
+		for _, n := range peakRSS {
+			fmt.Fprintf(w, " %s |", mebibytes(n, 1))
+		}
+		fmt.Fprintln(w, " n/a |")
 	}
 }
 
@@ -483,19 +491,20 @@ func parseSizes(list string) ([]int, error) {
 // runGrowth builds a growth space of each size in an organization of its
 // own, then times the operations on each, one at a time, and counts the
 // statements of each read with the in-process server.
-func (r *runner) runGrowth(ctx context.Context, db database, owner *apiClient) ([]growthRow, error) {
+func (r *runner) runGrowth(ctx context.Context, db database, owner *apiClient, pid int) ([]growthRow, []int64, error) {
 	org, err := createOrganization(ctx, owner, "Bench growth")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	sizes := r.o.growthPages
 	var rows []growthRow
+	peaks := make([]int64, len(sizes))
 	for k, n := range sizes {
 		r.logf("growth: importing a space of %d pages", n)
 		t0 := time.Now()
 		g, err := seedGrowth(ctx, owner, org, n)
 		if err != nil {
-			return nil, fmt.Errorf("growth: %w", err)
+			return nil, nil, fmt.Errorf("growth: %w", err)
 		}
 		r.logf("growth: %d pages imported in %s", n, time.Since(t0).Round(time.Millisecond))
 		ops := growthOps(owner, g)
@@ -513,12 +522,16 @@ func (r *runner) runGrowth(ctx context.Context, db database, owner *apiClient) (
 		}
 		counts, err := countStatements(ctx, db.dsn, reads)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
+		}
+		// The peak of the calls, not of the import before them.
+		if err := resetPeakRSS([]int{pid}); err != nil {
+			return nil, nil, err
 		}
 		for i, op := range ops {
 			lat, err := measureGrowth(ctx, r.client, owner.token, op, r.o.growthCalls, r.o.duration)
 			if err != nil {
-				return nil, fmt.Errorf("growth, %d pages: %w", n, err)
+				return nil, nil, fmt.Errorf("growth, %d pages: %w", n, err)
 			}
 			slices.Sort(lat)
 			rows[i].p50[k], rows[i].p90[k] = percentile(lat, 50), percentile(lat, 90)
@@ -528,6 +541,9 @@ func (r *runner) runGrowth(ctx context.Context, db database, owner *apiClient) (
 			}
 			r.logf("growth: %d pages, %s: p50 %s, p90 %s over %d calls", n, op.name, shortMillis(rows[i].p50[k]), shortMillis(rows[i].p90[k]), len(lat))
 		}
+		if peaks[k], err = peakRSS([]int{pid}); err != nil {
+			return nil, nil, err
+		}
 	}
-	return rows, nil
+	return rows, peaks, nil
 }

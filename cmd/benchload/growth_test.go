@@ -110,13 +110,14 @@ func TestWriteGrowthTable(t *testing.T) {
 		{op: "REST `GET .../content`", p50: []time.Duration{ms(1.66), ms(78)}, p90: []time.Duration{ms(2), ms(91.44)},
 			statements: []statements{{n: 5}, {n: 5, max: 6}}},
 		{op: "change request", p50: []time.Duration{ms(25), ms(4321)}, p90: []time.Duration{ms(30), ms(5000)}},
-	})
+	}, []int64{90 << 20, 131 << 20})
 	assert.Equal(t, "Growth: operations called one at a time on spaces of 20, 2000 pages, 20 times each after 2 unmeasured calls "+
 		"(fewer when they pass 10s, at least 5); the median (× the 20-page space's) and p90.\n\n"+
 		"| Operation | 20 pages | 2000 pages | SQL/call |\n"+
 		"|---|--:|--:|--:|\n"+
 		"| REST `GET .../content` | 1.66 ms, p90 2.00 ms | 78.0 ms (×47), p90 91.4 ms | 5 · 5–6 |\n"+
-		"| change request | 25.0 ms, p90 30.0 ms | 4321 ms (×173), p90 5000 ms | n/a |\n", b.String())
+		"| change request | 25.0 ms, p90 30.0 ms | 4321 ms (×173), p90 5000 ms | n/a |\n"+
+		"| the server's peak RSS during the calls | 90 MiB | 131 MiB | n/a |\n", b.String())
 }
 
 func TestParseSizes(t *testing.T) {
