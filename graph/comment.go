@@ -406,7 +406,7 @@ func (r *Resolver) commentTarget(ctx context.Context, c *ent.Comment) (*model.Co
 		return nil, err
 	}
 	if p := targetPage(now, *c.PageID); p != nil {
-		p.Outdated = c.PageHash == nil || now.PageHashes()[*c.PageID] != *c.PageHash
+		p.Outdated = c.PageHash == nil || now.PageHash(*c.PageID) != *c.PageHash
 		t.Page = p
 		return t, nil
 	}

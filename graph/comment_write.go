@@ -105,7 +105,7 @@ func (r *Resolver) postComment(ctx context.Context, in model.PostCommentInput) (
 			if _, _, _, err := c.Find(*in.PageID); err != nil {
 				return nil, apperr.Invalid("page", "page %q is not in the content the comment is on", *in.PageID)
 			}
-			hash := c.PageHashes()[*in.PageID]
+			hash := c.PageHash(*in.PageID)
 			b.SetPageID(*in.PageID).SetNillablePageHash(nonEmptyPtr(hash)).SetNillableNodeID(in.NodeID)
 		}
 		mentions, err := r.mentioned(ctx, p.space.OrganizationID, in.Markdown)

@@ -24,7 +24,7 @@ func roots(rev *ent.Revision) content.Roots {
 
 // contentOf returns a revision's content, decoded once for every request
 // (see content.Decoded). It is shared and must not be changed: edits work
-// on a Clone.
+// on a Fork.
 func (r *Resolver) contentOf(ctx context.Context, rev *ent.Revision) (*content.Loaded, error) {
 	l := loadersFrom(ctx)
 	l.mu.Lock()

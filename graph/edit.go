@@ -35,10 +35,14 @@ type commit struct {
 // it also moves the space's ref; a change request's ref is moved by the
 // caller, which knows what else changes with it.
 func (r *Resolver) commit(ctx context.Context, c commit) (*ent.Revision, error) {
-	rt, hashes, err := content.Save(ctx, r.objects(), c.content, c.from)
+	saved, diff, err := content.Save(ctx, r.objects(), c.content, c.from)
 	if err != nil {
 		return nil, fmt.Errorf("storing content: %w", err)
 	}
+	// The next read of the revision, such as the next edit's, needs no
+	// decoding.
+	r.decoded.Keep(saved)
+	rt := saved.Roots()
 	b := r.db(ctx).Revision.Create().
 		SetSpaceID(c.space.ID).
 		SetType(c.typ).
@@ -73,7 +77,7 @@ func (r *Resolver) commit(ctx context.Context, c commit) (*ent.Revision, error) 
 		if n != 1 {
 			return nil, apperr.Conflictf("The content changed while this change was made; retry")
 		}
-		if err := r.indexSpace(ctx, c.space, c.from, c.content, hashes); err != nil {
+		if err := r.indexSpace(ctx, c.space, c.from, saved, diff); err != nil {
 			return nil, err
 		}
 		r.emit(ctx, events.New(events.SpaceContentTopic(c.space.ID), events.SpaceContent, rev.ID).
@@ -168,7 +172,7 @@ func (r *Resolver) edit(ctx context.Context, in targetInput, message string,
 		if err != nil {
 			return nil, err
 		}
-		edited = t.content.Clone()
+		edited = t.content.Fork()
 		if err := change(ctx, t, edited); err != nil {
 			return nil, err
 		}

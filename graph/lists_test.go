@@ -1572,8 +1572,9 @@ func lsCommit(t *testing.T, e *servertest.Env, fromID, changeRequestID string, e
 	require.NoError(t, err)
 	c := loaded.Clone()
 	edit(c)
-	roots, _, err := content.Save(ctx, st, c, loaded)
+	saved, _, err := content.Save(ctx, st, c, loaded)
 	require.NoError(t, err)
+	roots := saved.Roots()
 	b := e.Client.Revision.Create().SetSpaceID(from.SpaceID).SetType(enum.RevisionTypeEdits).
 		SetParents([]string{from.ID}).SetCreatedByID(e.Owner.ID)
 	if roots.Pages != "" {

@@ -114,9 +114,10 @@ func targetOf(spaceID, crID, expected *string) targetInput {
 	return targetInput{SpaceID: spaceID, ChangeRequestID: crID, ExpectedRevisionID: expected}
 }
 
-// findPage returns a page of the content being edited.
+// findPage returns a page of the content being edited, a fork, as the
+// fork's own copy to change, with its parent.
 func findPage(c *content.Content, pageID string) (*content.Node, *content.Node, error) {
-	n, parent, _, err := c.Find(pageID)
+	n, parent, err := c.Edit(pageID)
 	if err != nil {
 		return nil, nil, apperr.NotFoundf("Page not found")
 	}

@@ -17,48 +17,38 @@ import (
 )
 
 // indexSpace brings the search index of space s from its previous content
-// from to its new current content c, whose pages' object hashes are hashes.
-// It runs in the transaction that moves the space's revision, so the index
+// from to its new current content c, which differs from it by diff. It
+// runs in the transaction that moves the space's revision, so the index
 // never shows content the space does not have; and the index holds the
 // previous content, so only the pages whose content or path changed are
 // indexed again, and nothing is read. Without from, the index is compared
 // with c instead, at the cost of one read.
-func (r *Resolver) indexSpace(ctx context.Context, s *ent.Space, from *content.Loaded, c *content.Content, hashes content.PageHashes) error {
-	docs := searchDocs(c, hashes)
+func (r *Resolver) indexSpace(ctx context.Context, s *ent.Space, from *content.Loaded, c *content.Loaded, diff content.Diff) error {
 	drv := r.db(ctx).Driver()
 	if from == nil {
-		return r.search.Sync(ctx, drv, s.ID, s.OrganizationID, docs)
+		return r.search.Sync(ctx, drv, s.ID, s.OrganizationID, searchDocs(c))
 	}
-	before := map[string]string{}
-	for _, d := range searchDocs(from.Content, from.PageHashes()) {
-		before[d.PageID] = d.Version
+	var changed []search.Doc
+	for _, p := range diff.Pages {
+		if search.Indexable(p.Page) {
+			changed = append(changed, search.NewDoc(p.Page, p.Hash, p.Path))
+		}
 	}
 	var removed []string
-	var changed []search.Doc
-	for _, d := range docs {
-		v, ok := before[d.PageID]
-		delete(before, d.PageID)
-		if ok && v == d.Version {
-			continue
+	for _, id := range append(slices.Clip(diff.Removed), diff.Existed...) {
+		if n, _, _, err := from.Find(id); err == nil && search.Indexable(n.Page) {
+			removed = append(removed, id) // indexed: out with it
 		}
-		if ok {
-			removed = append(removed, d.PageID)
-		}
-		changed = append(changed, d)
-	}
-	for id := range before {
-		removed = append(removed, id)
 	}
 	return r.search.Apply(ctx, drv, s.ID, s.OrganizationID, removed, changed)
 }
 
-// searchDocs returns the indexable pages of c, whose pages' object hashes
-// are hashes.
-func searchDocs(c *content.Content, hashes content.PageHashes) []search.Doc {
+// searchDocs returns the indexable pages of c.
+func searchDocs(c *content.Loaded) []search.Doc {
 	var docs []search.Doc
 	c.Walk(func(n, _ *content.Node, path string) {
 		if search.Indexable(n.Page) {
-			docs = append(docs, search.NewDoc(n.Page, hashes[n.Page.ID], path))
+			docs = append(docs, search.NewDoc(n.Page, c.PageHash(n.Page.ID), path))
 		}
 	})
 	return docs
@@ -203,7 +193,7 @@ func (r *Resolver) reindexSpace(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	return r.indexSpace(ctx, s, nil, c.Content, c.PageHashes())
+	return r.indexSpace(ctx, s, nil, c, content.Diff{})
 }
 
 // ReindexSearch rebuilds the search index of every space from its current

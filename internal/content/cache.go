@@ -102,7 +102,7 @@ func (c *Cache) Put(o Object) { c.l.put(o.Hash, o, len(o.Data)) }
 // from. Roots name their content exactly, as an object's hash does, so a
 // content decoded once serves every request, on every replica, without
 // invalidation. What it returns is shared and must not be changed: edits
-// work on a Clone.
+// work on a Fork.
 //
 // It keeps the decoded pages too, by their object's hash, within the same
 // bound: the first read of a revision decodes only the pages that no
@@ -121,7 +121,7 @@ func NewDecoded(maxBytes int) *Decoded {
 
 // Load returns the content under roots, decoded once (see Load).
 func (d *Decoded) Load(ctx context.Context, s Store, roots Roots) (*Loaded, error) {
-	key := strings.Join([]string{roots.Pages, roots.Files, roots.Reusable}, "/")
+	key := roots.key()
 	if l, ok := d.l.get(key); ok {
 		return l, nil
 	}
@@ -132,3 +132,11 @@ func (d *Decoded) Load(ctx context.Context, s Store, roots Roots) (*Loaded, erro
 	d.l.put(key, l, l.bytes)
 	return l, nil
 }
+
+// Keep adds a content Save returned, so that the first read of the
+// revision it is saved as needs no decoding. Its roots name it, whether or
+// not the revision is committed.
+func (d *Decoded) Keep(l *Loaded) { d.l.put(l.roots.key(), l, l.bytes) }
+
+// key is the cache key of roots.
+func (r Roots) key() string { return strings.Join([]string{r.Pages, r.Files, r.Reusable}, "/") }

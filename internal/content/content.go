@@ -27,6 +27,9 @@ type Content struct {
 	// is loaded, never on a Clone, and dropped by any change through a
 	// method, for safety.
 	index *index
+	// own is what a fork owns (see fork.go); nil for a content that owns
+	// all it holds, frozen for a loaded one.
+	own *owner
 }
 
 // Node is a page in the tree with its child pages, in order.

@@ -51,9 +51,9 @@ func (m *memStore) Put(_ context.Context, objs []Object) error {
 func savedSample(t *testing.T) (*memStore, Roots) {
 	t.Helper()
 	s := &memStore{objs: map[string]Object{}}
-	roots, _, err := Save(context.Background(), s, sampleContent(), nil)
+	l, _, err := Save(context.Background(), s, sampleContent(), nil)
 	require.NoError(t, err)
-	return s, roots
+	return s, l.Roots()
 }
 
 func sampleContent() *Content {
@@ -133,12 +133,13 @@ func TestDecodedSharesUnchangedPages(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 7, s.asked[enum.ObjectKindPage])
 
-	edited := before.Clone()
-	n, _, _, err := edited.Find("mac")
+	edited := before.Fork()
+	n, _, err := edited.Edit("mac")
 	require.NoError(t, err)
 	n.Page.Markdown = "Changed"
-	next, _, err := Save(ctx, s, edited, before)
+	saved, _, err := Save(ctx, s, edited, before)
 	require.NoError(t, err)
+	next := saved.Roots()
 	s.asked = nil
 	after, err := d.Load(ctx, s, next)
 	require.NoError(t, err)
@@ -159,22 +160,19 @@ func TestDecodedSharesUnchangedPages(t *testing.T) {
 	fresh, err := Load(ctx, s, next)
 	require.NoError(t, err)
 	assert.Equal(t, fresh.bytes, after.bytes, "its size counts the shared pages too")
-	assert.Equal(t, fresh.known, after.known)
-
-	// What the edit did not touch is known to be stored: saving an edit of
-	// the new revision writes only what changes.
-	assert.True(t, after.known[before.hashes["linux"]])
 }
 
-// A change through a method drops the index, so that a content changed by
-// mistake is still read right.
-func TestChangeDropsTheIndex(t *testing.T) {
+// A loaded content is shared: a change to it is a bug, and panics rather
+// than change what every request reads.
+func TestLoadedRefusesChanges(t *testing.T) {
 	ctx := context.Background()
 	s, roots := savedSample(t)
 	l, err := Load(ctx, s, roots)
 	require.NoError(t, err)
-	require.NoError(t, l.Move("mac", "faq", 0))
-	assert.Equal(t, "faq/mac", must(l.Path("mac")))
+	assert.Panics(t, func() { _ = l.Move("mac", "faq", 0) })
+	assert.Panics(t, func() { _, _, _ = l.Edit("mac") })
+	assert.Panics(t, func() { l.PutFile(&File{ID: "f"}) })
+	assert.Equal(t, "guide/install/mac", must(l.Path("mac")))
 }
 
 // The cache keeps what fits in its bound, counted in the bytes of the

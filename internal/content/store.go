@@ -51,16 +51,36 @@ type treeEntry struct {
 // that saving an edited copy writes only the objects that changed.
 type Loaded struct {
 	*Content
-	known map[string]bool
-	// hashes are the hashes the pages were read from.
-	hashes PageHashes
+	roots Roots
 	// bytes is the size of the objects it was decoded from.
 	bytes int
 }
 
-// PageHashes returns the hashes of the objects the pages were read from,
-// by page ID. An edited copy of the content does not change them.
-func (l *Loaded) PageHashes() PageHashes { return l.hashes }
+// Roots returns the roots the content was read from or saved under.
+func (l *Loaded) Roots() Roots { return l.roots }
+
+// SameBeneath reports whether the pages beneath the page with the given ID
+// are the same in every content of ls: the page is in each, and its
+// children's tree objects are one. A merge leaves such a subtree alone.
+func SameBeneath(id string, ls ...*Loaded) bool {
+	var tree string
+	for i, l := range ls {
+		e, ok := l.index.entry(id)
+		if !ok || (i > 0 && e.tree != tree) {
+			return false
+		}
+		tree = e.tree
+	}
+	return true
+}
+
+// PageHash returns the hash of the object the page with the given ID was
+// read from ("" when the content has no such page), as a git blob ID names
+// a file's content. An edited copy of the content does not change it.
+func (l *Loaded) PageHash(id string) string {
+	e, _ := l.index.entry(id)
+	return e.hash
+}
 
 // Load reads the content under roots. The page tree is read level by level:
 // one Get per depth level, whatever the number of pages.
@@ -77,9 +97,10 @@ type decodedPage struct {
 // load is Load, taking the pages it finds in pages (by their object's
 // hash) instead of reading and decoding them again, and keeping there the
 // ones it decodes: pages are shared between the contents that hold them,
-// and never changed (a Clone copies them).
+// and never changed (a Fork copies the ones it changes).
 func load(ctx context.Context, s Store, roots Roots, pages *lru[decodedPage]) (*Loaded, error) {
-	out := &Loaded{Content: &Content{}, known: map[string]bool{}, hashes: PageHashes{}}
+	out := &Loaded{Content: &Content{}, roots: roots}
+	hashes, subtrees := map[string]string{}, map[string]string{}
 	first := []string{}
 	for _, h := range []string{roots.Pages, roots.Files, roots.Reusable} {
 		if h != "" {
@@ -87,6 +108,7 @@ func load(ctx context.Context, s Store, roots Roots, pages *lru[decodedPage]) (*
 		}
 	}
 	if len(first) == 0 {
+		out.freeze(nil, nil)
 		return out, nil
 	}
 	objs, err := get(ctx, s, first)
@@ -94,7 +116,6 @@ func load(ctx context.Context, s Store, roots Roots, pages *lru[decodedPage]) (*
 		return nil, err
 	}
 	for _, o := range objs {
-		out.known[o.Hash] = true
 		out.bytes += len(o.Data)
 	}
 	if roots.Files != "" {
@@ -108,7 +129,7 @@ func load(ctx context.Context, s Store, roots Roots, pages *lru[decodedPage]) (*
 		}
 	}
 	if roots.Pages == "" {
-		out.freeze()
+		out.freeze(nil, nil)
 		return out, nil
 	}
 
@@ -149,9 +170,6 @@ func load(ctx context.Context, s Store, roots Roots, pages *lru[decodedPage]) (*
 			for j, e := range entries[i] {
 				d, ok := decoded[e.Page]
 				if ok {
-					// Read before by a content that holds it: it exists
-					// wherever these roots do.
-					out.known[e.Page] = true
 					out.bytes += d.size
 				} else {
 					d = decodedPage{page: new(Page), size: len(level[e.Page].Data)}
@@ -162,7 +180,8 @@ func load(ctx context.Context, s Store, roots Roots, pages *lru[decodedPage]) (*
 					pages.putOK(e.Page, d, d.size)
 				}
 				nodes[j] = &Node{Page: d.page}
-				out.hashes[e.ID] = e.Page
+				hashes[e.ID] = e.Page
+				subtrees[e.ID] = e.Children
 				if e.Children != "" {
 					next = append(next, slot{e.Children, &nodes[j].Children})
 				}
@@ -170,7 +189,6 @@ func load(ctx context.Context, s Store, roots Roots, pages *lru[decodedPage]) (*
 			*p.dst = nodes
 		}
 		for h, o := range level {
-			out.known[h] = true
 			out.bytes += len(o.Data)
 			if o.Kind == enum.ObjectKindTree {
 				trees[h] = o
@@ -178,7 +196,7 @@ func load(ctx context.Context, s Store, roots Roots, pages *lru[decodedPage]) (*
 		}
 		pending = next
 	}
-	out.freeze()
+	out.freeze(hashes, subtrees)
 	return out, nil
 }
 
@@ -207,96 +225,6 @@ func dedupe(hashes []string) []string {
 		}
 	}
 	return out
-}
-
-// PageHashes maps the ID of each page of a content to the hash of the
-// object that stores it.
-type PageHashes map[string]string
-
-// Encode turns c into objects and returns its roots and its pages' hashes.
-// Objects come children first, so a store never holds a tree whose
-// children it lacks.
-func Encode(c *Content) (Roots, []Object, PageHashes, error) {
-	var objs []Object
-	var roots Roots
-	hashes := PageHashes{}
-	var encodeTree func(nodes []*Node) (string, error)
-	encodeTree = func(nodes []*Node) (string, error) {
-		if len(nodes) == 0 {
-			return "", nil
-		}
-		entries := make([]treeEntry, len(nodes))
-		for i, n := range nodes {
-			children, err := encodeTree(n.Children)
-			if err != nil {
-				return "", err
-			}
-			data, err := json.Marshal(n.Page)
-			if err != nil {
-				return "", err
-			}
-			o := NewObject(enum.ObjectKindPage, data)
-			objs = append(objs, o)
-			hashes[n.Page.ID] = o.Hash
-			entries[i] = treeEntry{ID: n.Page.ID, Page: o.Hash, Children: children}
-		}
-		data, err := json.Marshal(entries)
-		if err != nil {
-			return "", err
-		}
-		o := NewObject(enum.ObjectKindTree, data)
-		objs = append(objs, o)
-		return o.Hash, nil
-	}
-	var err error
-	if roots.Pages, err = encodeTree(c.Pages); err != nil {
-		return Roots{}, nil, nil, err
-	}
-	if len(c.Files) > 0 {
-		data, err := json.Marshal(c.Files)
-		if err != nil {
-			return Roots{}, nil, nil, err
-		}
-		o := NewObject(enum.ObjectKindFiles, data)
-		objs = append(objs, o)
-		roots.Files = o.Hash
-	}
-	if len(c.Reusable) > 0 {
-		data, err := json.Marshal(c.Reusable)
-		if err != nil {
-			return Roots{}, nil, nil, err
-		}
-		o := NewObject(enum.ObjectKindReusableContents, data)
-		objs = append(objs, o)
-		roots.Reusable = o.Hash
-	}
-	return roots, objs, hashes, nil
-}
-
-// Save stores c and returns its roots and its pages' hashes. Objects that c was loaded from (when
-// it is the Content of a Loaded, or a clone of one passed with from) are not
-// written again: an edit to one page of a large tree writes that page and
-// the tree objects on its path to the root.
-func Save(ctx context.Context, s Store, c *Content, from *Loaded) (Roots, PageHashes, error) {
-	roots, objs, hashes, err := Encode(c)
-	if err != nil {
-		return Roots{}, nil, err
-	}
-	var fresh []Object
-	seen := map[string]bool{}
-	for _, o := range objs {
-		if seen[o.Hash] || (from != nil && from.known[o.Hash]) {
-			continue
-		}
-		seen[o.Hash] = true
-		fresh = append(fresh, o)
-	}
-	if len(fresh) > 0 {
-		if err := s.Put(ctx, fresh); err != nil {
-			return Roots{}, nil, err
-		}
-	}
-	return roots, hashes, nil
 }
 
 // PageHash is the hash of the object that stores p, as a git blob ID names

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/benbjohnson/immutable"
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/bindery/bindery/internal/enum"
@@ -92,47 +93,54 @@ func (c *Content) Count() int {
 }
 
 // index finds the pages of a content that no longer changes (see
-// Loaded.freeze) by ID and by path without walking the tree.
+// Loaded.freeze) by ID and by path without walking the tree. Its maps are
+// persistent: the index of an edited content is its source's with the
+// changes applied, sharing the rest (see Loaded.follow), so that an edit
+// costs what it changed, not a copy of every entry.
 type index struct {
-	byID   map[string]indexEntry
-	byPath map[string]*Node
+	byID   *immutable.Map[string, indexEntry]
+	byPath *immutable.Map[string, *Node]
 }
 
+// indexEntry is where a page sits, and the hashes of its object and of its
+// children's tree object ("" for none).
 type indexEntry struct {
-	n, parent *Node
-	index     int
-	path      string
+	n, parent  *Node
+	index      int
+	path       string
+	hash, tree string
 }
+
+func (x *index) entry(id string) (indexEntry, bool) { return x.byID.Get(id) }
 
 // freeze indexes the pages of a loaded content, which is shared and never
-// changes (edits work on a Clone, which has no index).
-func (l *Loaded) freeze() {
-	x := &index{byID: map[string]indexEntry{}, byPath: map[string]*Node{}}
+// changes (edits work on a Fork), with their hashes and trees.
+func (l *Loaded) freeze(hashes, trees map[string]string) {
+	byID := immutable.NewMapBuilder[string, indexEntry](nil)
+	byPath := immutable.NewMapBuilder[string, *Node](nil)
 	var walk func(nodes []*Node, parent *Node, prefix string)
 	walk = func(nodes []*Node, parent *Node, prefix string) {
 		for i, n := range nodes {
-			path := n.Page.Slug
-			if prefix != "" {
-				path = prefix + "/" + path
+			path := joinPath(prefix, n.Page.Slug)
+			id := n.Page.ID
+			if _, seen := byID.Get(id); !seen {
+				byID.Set(id, indexEntry{n: n, parent: parent, index: i, path: path, hash: hashes[id], tree: trees[id]})
 			}
-			if _, seen := x.byID[n.Page.ID]; !seen {
-				x.byID[n.Page.ID] = indexEntry{n: n, parent: parent, index: i, path: path}
-			}
-			if _, seen := x.byPath[path]; !seen {
-				x.byPath[path] = n
+			if _, seen := byPath.Get(path); !seen {
+				byPath.Set(path, n)
 			}
 			walk(n.Children, n, path)
 		}
 	}
 	walk(l.Pages, nil, "")
-	l.index = x
+	l.index, l.own = &index{byID: byID.Map(), byPath: byPath.Map()}, frozen
 }
 
 // Find returns the page with the given ID, its parent (nil at the top) and its
 // index among its siblings.
 func (c *Content) Find(id string) (n, parent *Node, index int, err error) {
 	if c.index != nil {
-		if e, ok := c.index.byID[id]; ok {
+		if e, ok := c.index.entry(id); ok {
 			return e.n, e.parent, e.index, nil
 		}
 		return nil, nil, 0, fmt.Errorf("page %q: %w", id, ErrNotFound)
@@ -161,7 +169,7 @@ func (c *Content) Find(id string) (n, parent *Node, index int, err error) {
 // Path returns the derived path of the page with the given ID.
 func (c *Content) Path(id string) (string, error) {
 	if c.index != nil {
-		if e, ok := c.index.byID[id]; ok {
+		if e, ok := c.index.entry(id); ok {
 			return e.path, nil
 		}
 		return "", fmt.Errorf("page %q: %w", id, ErrNotFound)
@@ -184,7 +192,7 @@ func (c *Content) Path(id string) (string, error) {
 func (c *Content) ByPath(path string) (*Node, error) {
 	path = strings.Trim(path, "/")
 	if c.index != nil {
-		if n, ok := c.index.byPath[path]; ok {
+		if n, ok := c.index.byPath.Get(path); ok {
 			return n, nil
 		}
 		return nil, fmt.Errorf("page at path %q: %w", path, ErrNotFound)
@@ -202,12 +210,13 @@ func (c *Content) ByPath(path string) (*Node, error) {
 }
 
 // siblings returns the slice holding the children of parentID ("" for the
-// top level), for reading and for replacing.
+// top level), as c's own, for reading and for replacing.
 func (c *Content) siblings(parentID string) (*[]*Node, *Node, error) {
 	if parentID == "" {
+		c.ownTop()
 		return &c.Pages, nil, nil
 	}
-	p, _, _, err := c.Find(parentID)
+	p, _, err := c.Edit(parentID)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -218,7 +227,7 @@ func (c *Content) siblings(parentID string) (*[]*Node, *Node, error) {
 // level). index -1 appends. The page's slug is made unique among its new
 // siblings.
 func (c *Content) Insert(parentID string, index int, n *Node) error {
-	c.index = nil
+	c.changed()
 	sibs, parent, err := c.siblings(parentID)
 	if err != nil {
 		return err
@@ -232,6 +241,7 @@ func (c *Content) Insert(parentID string, index int, n *Node) error {
 	if index < 0 || index > len(*sibs) {
 		return invalid("position", "position %d is out of range: the parent has %d pages", index, len(*sibs))
 	}
+	c.adopt(n)
 	n.Page.Slug = UniqueSlug(*sibs, n.Page.Slug, n.Page.ID)
 	s := append(*sibs, nil)
 	copy(s[index+1:], s[index:])
@@ -257,28 +267,39 @@ func canHold(parent, n *Node) error {
 
 // Remove takes the page with the given ID, and its children, out of the tree.
 func (c *Content) Remove(id string) (*Node, error) {
-	c.index = nil
+	c.changed()
 	n, parent, index, err := c.Find(id)
 	if err != nil {
 		return nil, err
 	}
-	sibs := &c.Pages
-	if parent != nil {
-		sibs = &parent.Children
+	sibs, _, err := c.siblings(parentIDOf(parent))
+	if err != nil {
+		return nil, err
 	}
 	*sibs = append((*sibs)[:index:index], (*sibs)[index+1:]...)
 	return n, nil
 }
 
+// parentIDOf is the ID of parent, "" for the top level.
+func parentIDOf(parent *Node) string {
+	if parent == nil {
+		return ""
+	}
+	return parent.Page.ID
+}
+
 // Move puts the page at index among the children of parentID ("" for the top
 // level); index -1 appends. A page cannot move into itself or its
-// descendants. index counts the new siblings without the moved page.
+// descendants. index counts the new siblings without the moved page. A move
+// that breaks a rule changes nothing: the rules are checked first.
 func (c *Content) Move(id, parentID string, index int) error {
-	c.index = nil
-	n, _, _, err := c.Find(id)
+	c.changed()
+	n, from, _, err := c.Find(id)
 	if err != nil {
 		return err
 	}
+	var parent *Node
+	sibs := c.Pages
 	if parentID != "" {
 		if parentID == id {
 			return invalid("parent", "a page cannot be its own parent")
@@ -287,16 +308,28 @@ func (c *Content) Move(id, parentID string, index int) error {
 		if _, _, _, err := inside.Find(parentID); err == nil {
 			return invalid("parent", "a page cannot move under one of its own descendants")
 		}
+		if parent, _, _, err = c.Find(parentID); err != nil {
+			return err
+		}
+		sibs = parent.Children
 	}
-	saved := c.Clone()
+	if err := canHold(parent, n); err != nil {
+		return err
+	}
+	count := len(sibs)
+	if parentIDOf(from) == parentID {
+		count--
+	}
+	if index < -1 || index > count {
+		return invalid("position", "position %d is out of range: the parent has %d pages", index, count)
+	}
 	if _, err := c.Remove(id); err != nil {
 		return err
 	}
-	if err := c.Insert(parentID, index, n); err != nil {
-		*c = *saved
-		return err
+	if !c.owns(n) {
+		n = copyNode(n) // Insert changes its slug
 	}
-	return nil
+	return c.Insert(parentID, index, n)
 }
 
 // UniqueSlug returns slug, or slug with the first free numeric suffix ("-2",
@@ -364,6 +397,7 @@ func (c *Content) File(id string) (*File, error) {
 // PutFile adds f, or replaces the file with the same ID, keeping Files
 // ordered by ID.
 func (c *Content) PutFile(f *File) {
+	c.ownFiles()
 	for i, x := range c.Files {
 		if x.ID == f.ID {
 			c.Files[i] = f
@@ -376,6 +410,7 @@ func (c *Content) PutFile(f *File) {
 
 // RemoveFile takes the file with the given ID out of the content.
 func (c *Content) RemoveFile(id string) error {
+	c.ownFiles()
 	for i, x := range c.Files {
 		if x.ID == id {
 			c.Files = append(c.Files[:i:i], c.Files[i+1:]...)
