@@ -432,6 +432,11 @@ func (r *Resolver) mergeWithMain(ctx context.Context, cr *ent.ChangeRequest, s *
 	if err != nil {
 		return nil, err
 	}
+	// The subtrees no side changed are left alone: a merge costs what the
+	// sides changed, not the size of the space.
+	opt.SameBeneath = func(id string) bool {
+		return content.SameBeneath(id, w.baseContent, w.oursContent, w.theirsContent)
+	}
 	w.result, w.conflicts = merge.Merge(w.baseContent.Content, w.oursContent.Content, w.theirsContent.Content, opt)
 	return w, nil
 }

@@ -104,6 +104,13 @@ type Options struct {
 	// occur is ignored; one that does not settle its conflict leaves it
 	// reported.
 	Resolutions map[string]Resolution
+	// SameBeneath, when set, reports whether the pages beneath a page (not
+	// the page itself) are the same, in the same places, in base, ours and
+	// theirs, as equal tree hashes show. The merge then leaves those
+	// subtrees alone: it costs the pages either side changed and the
+	// levels above them, not the size of the contents, and the result
+	// shares those subtrees with base (see content.Content.Sharing).
+	SameBeneath func(pageID string) bool
 }
 
 // Merge merges the changes from base to ours and from base to theirs. The
@@ -111,9 +118,15 @@ type Options struct {
 // remain it is nil. Conflicts come in a fixed order: page conflicts in tree
 // order (base, then pages new in ours, then in theirs), then files and
 // reusable contents by ID. A nil content is empty. Merge does not modify
-// its arguments, and the result shares no memory with them.
+// its arguments, and the result shares no memory with them but the
+// subtrees Options.SameBeneath names.
 func Merge(base, ours, theirs *content.Content, opt Options) (*content.Content, []Conflict) {
-	m := newMerger([3]*content.Content{base, ours, theirs}, opt)
+	cs := [3]*content.Content{base, ours, theirs}
+	var beneath map[string][]*content.Node
+	if opt.SameBeneath != nil {
+		cs, beneath = trim(cs, opt.SameBeneath)
+	}
+	m := newMerger(cs, opt)
 	m.decidePages()
 	m.settle()
 	files := m.mergeFiles()
@@ -122,7 +135,65 @@ func Merge(base, ours, theirs *content.Content, opt Options) (*content.Content, 
 	if len(conflicts) > 0 {
 		return nil, conflicts
 	}
-	return &content.Content{Pages: m.build(), Files: files, Reusable: reusable}, nil
+	out := &content.Content{Pages: m.build(), Files: files, Reusable: reusable}
+	if beneath == nil {
+		return out, nil
+	}
+	return out.Sharing(graft(out.Pages, beneath)), nil
+}
+
+// trim returns the contents without the pages beneath the pages same names,
+// and base's children of those pages. The pages kept are the contents'
+// own, shared: a merge never changes them.
+func trim(cs [3]*content.Content, same func(string) bool) ([3]*content.Content, map[string][]*content.Node) {
+	beneath := map[string][]*content.Node{}
+	var out [3]*content.Content
+	for w, c := range cs {
+		if c == nil {
+			continue
+		}
+		var cut func(nodes []*content.Node) []*content.Node
+		cut = func(nodes []*content.Node) []*content.Node {
+			if len(nodes) == 0 {
+				return nil
+			}
+			kept := make([]*content.Node, len(nodes))
+			for i, n := range nodes {
+				kept[i] = &content.Node{Page: n.Page}
+				switch {
+				case !same(n.Page.ID):
+					kept[i].Children = cut(n.Children)
+				case which(w) == vBase && len(n.Children) > 0:
+					beneath[n.Page.ID] = n.Children
+				}
+			}
+			return kept
+		}
+		out[w] = &content.Content{Pages: cut(c.Pages), Files: c.Files, Reusable: c.Reusable}
+	}
+	return out, beneath
+}
+
+// graft puts back beneath the merged pages the subtrees trim took away, and
+// returns the nodes it put back, which the result shares with base.
+func graft(nodes []*content.Node, beneath map[string][]*content.Node) map[*content.Node]bool {
+	shared := map[*content.Node]bool{}
+	var walk func(nodes []*content.Node)
+	walk = func(nodes []*content.Node) {
+		for _, n := range nodes {
+			if kids, ok := beneath[n.Page.ID]; ok {
+				// No side changed anything beneath: the merge put nothing there.
+				n.Children = slices.Clone(kids)
+				for _, k := range kids {
+					shared[k] = true
+				}
+				continue
+			}
+			walk(n.Children)
+		}
+	}
+	walk(nodes)
+	return shared
 }
 
 // record adds a conflict unless one with the same key is already known.

@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"math/rand"
@@ -336,4 +337,68 @@ func TestMergeConflictOrderIsStable(t *testing.T) {
 		kinds = append(kinds, string(c.Kind))
 	}
 	t.Logf("conflicts: %s", strings.Join(kinds, " "))
+}
+
+// memStore is a content.Store in memory.
+type memStore map[string]content.Object
+
+func (m memStore) Get(_ context.Context, hashes []string) (map[string]content.Object, error) {
+	out := map[string]content.Object{}
+	for _, h := range hashes {
+		if o, ok := m[h]; ok {
+			out[h] = o
+		}
+	}
+	return out, nil
+}
+
+func (m memStore) Put(_ context.Context, objs []content.Object) error {
+	for _, o := range objs {
+		m[o.Hash] = o
+	}
+	return nil
+}
+
+// TestMergeLeavesUnchangedSubtreesAlone merges random concurrent edits with
+// and without SameBeneath, from the tree hashes of the stored contents: the
+// same conflicts, in the same order, and the same result, which shares the
+// subtrees no side changed with base.
+func TestMergeLeavesUnchangedSubtreesAlone(t *testing.T) {
+	ctx := context.Background()
+	trimmed := 0
+	for seed := int64(0); seed < 600; seed++ {
+		g := newGen(seed)
+		base := g.content(5 + g.r.Intn(40))
+		a := g.edits(base, "a", 1+g.r.Intn(3))
+		b := g.edits(base, "b", 1+g.r.Intn(3))
+		s := memStore{}
+		var loaded [3]*content.Loaded
+		for i, c := range []*content.Content{base, a, b} {
+			saved, _, err := content.Save(ctx, s, c.Clone(), nil)
+			require.NoError(t, err)
+			loaded[i], err = content.Load(ctx, s, saved.Roots())
+			require.NoError(t, err)
+		}
+		msg := fmt.Sprintf("seed %d: base %s, a %s, b %s", seed, outline(base), outline(a), outline(b))
+		want, wantConflicts := Merge(base, a, b, Options{})
+		same := func(id string) bool { return content.SameBeneath(id, loaded[0], loaded[1], loaded[2]) }
+		got, conflicts := Merge(loaded[0].Content, loaded[1].Content, loaded[2].Content, Options{SameBeneath: same})
+		require.Equal(t, wantConflicts, conflicts, msg)
+		require.Equal(t, canon(want), canon(got), msg)
+		if got == nil {
+			continue
+		}
+		saved, _, err := content.Save(ctx, s, got, loaded[2])
+		require.NoError(t, err)
+		whole, _, err := content.Save(ctx, s, canon(want), nil)
+		require.NoError(t, err)
+		require.Equal(t, whole.Roots(), saved.Roots(), "saving the shared result: "+msg)
+		loaded[0].Walk(func(n, _ *content.Node, _ string) {
+			if len(n.Children) > 0 && same(n.Page.ID) {
+				trimmed++
+			}
+		})
+	}
+	require.Positive(t, trimmed)
+	t.Logf("%d subtrees left alone", trimmed)
 }
