@@ -6,11 +6,13 @@ import (
 
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/ent/contentobject"
+	"github.com/bindery/bindery/ent/predicate"
 	"github.com/bindery/bindery/internal/content"
+	"github.com/bindery/bindery/internal/store"
 )
 
-// objectBatch bounds the hashes of one query, well under the bind parameter
-// limits of SQLite and PostgreSQL.
+// objectBatch bounds the objects one statement writes, well under the bind
+// parameter limits of SQLite and PostgreSQL.
 const objectBatch = 500
 
 // objectStore is the content store on the content_objects table. Objects are
@@ -27,8 +29,9 @@ func (r *Resolver) objects() *objectStore {
 	return &objectStore{r: r, cache: r.objectCache}
 }
 
-// Get implements content.Store: the cached objects, and the others in
-// batches of objectBatch.
+// Get implements content.Store: the cached objects, and the others in one
+// statement, however many: their hashes are one parameter (store.AnyOf), so a
+// content's tree costs a statement per level whatever its width.
 func (s *objectStore) Get(ctx context.Context, hashes []string) (map[string]content.Object, error) {
 	out := make(map[string]content.Object, len(hashes))
 	var missing []string
@@ -39,18 +42,17 @@ func (s *objectStore) Get(ctx context.Context, hashes []string) (map[string]cont
 			missing = append(missing, h)
 		}
 	}
-	for len(missing) > 0 {
-		n := min(len(missing), objectBatch)
-		rows, err := s.r.db(ctx).ContentObject.Query().Where(contentobject.IDIn(missing[:n]...)).All(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("loading content objects: %w", err)
-		}
-		for _, row := range rows {
-			o := content.Object{Hash: row.ID, Kind: row.Kind, Data: row.Data}
-			out[row.ID] = o
-			s.cache.Put(o)
-		}
-		missing = missing[n:]
+	if len(missing) == 0 {
+		return out, nil
+	}
+	rows, err := s.r.db(ctx).ContentObject.Query().Where(predicate.ContentObject(store.AnyOf(contentobject.FieldID, missing))).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("loading content objects: %w", err)
+	}
+	for _, row := range rows {
+		o := content.Object{Hash: row.ID, Kind: row.Kind, Data: row.Data}
+		out[row.ID] = o
+		s.cache.Put(o)
 	}
 	return out, nil
 }
