@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -52,32 +51,24 @@ type cbSpace struct {
 	other string
 }
 
-// cbSpaces are a test's two spaces, built once per test binary and
-// database.
-var cbSpaces struct {
-	once         sync.Once
-	e            *servertest.Env
-	token        string
-	small, large cbSpace
-}
-
 // cbEnv returns a server with the two spaces, and the token of a member
-// with role edit who reads them. The server belongs to the first test that
-// asked: the tests that use it do not run in parallel with each other.
+// with role edit who reads them.
 func cbEnv(t *testing.T) (*servertest.Env, string, [2]cbSpace) {
 	t.Helper()
-	cbSpaces.once.Do(func() {
-		start := time.Now()
-		e := servertest.New(t)
-		cbSpaces.e = e
-		cbSpaces.token, _ = e.Member(e.Org.ID, enum.RoleEdit, "reader@example.com")
-		cbSpaces.small, cbSpaces.large = cbBuild(t, e, cbSmall), cbBuild(t, e, cbLarge)
-		t.Logf("two spaces of %d and %d pages built in %v", cbSmall, cbLarge, time.Since(start).Round(time.Millisecond))
-	})
-	require.NotNil(t, cbSpaces.e, "the spaces were not built")
-	e := *cbSpaces.e
-	e.T = t
-	return &e, cbSpaces.token, [2]cbSpace{cbSpaces.small, cbSpaces.large}
+	start := time.Now()
+	e := servertest.New(t)
+	tok, _ := e.Member(e.Org.ID, enum.RoleEdit, "reader@example.com")
+	spaces := [2]cbSpace{cbBuild(t, e, cbSmall), cbBuild(t, e, cbLarge)}
+	t.Logf("two spaces of %d and %d pages built in %v", cbSmall, cbLarge, time.Since(start).Round(time.Millisecond))
+	return e, tok, spaces
+}
+
+// TestContentStatements measures the reads of pages and the merges in
+// spaces of cbSmall and cbLarge pages, built once.
+func TestContentStatements(t *testing.T) {
+	e, tok, spaces := cbEnv(t)
+	t.Run("page reads", func(t *testing.T) { cbPageReads(t, e, tok, spaces) })
+	t.Run("merge", func(t *testing.T) { cbMerges(t, e, spaces) })
 }
 
 // cbContent returns n pages in parts of cbPart (a part and its children)
@@ -334,7 +325,7 @@ func cbMeasure(t *testing.T, e *servertest.Env, tok string, s cbSpace, read cbRe
 // then one per level of the tree.
 const cbLevels = 3
 
-// TestPageReadStatements measures every read of a page, a file and a tree,
+// cbPageReads measures every read of a page, a file and a tree,
 // from a space's content, a revision and a change request, in a space of
 // cbSmall and of cbLarge pages.
 //
@@ -348,8 +339,7 @@ const cbLevels = 3
 // of one page as of the tree, grows with the pages of the space, a
 // statement per 500 objects of a level (3 more at 2,000 pages): that is
 // known, and bounded here by exactly those batches.
-func TestPageReadStatements(t *testing.T) {
-	e, tok, spaces := cbEnv(t)
+func cbPageReads(t *testing.T, e *servertest.Env, tok string, spaces [2]cbSpace) {
 	for _, src := range cbSources() {
 		for _, read := range cbReads(src) {
 			t.Run(read.name, func(t *testing.T) {
@@ -373,7 +363,7 @@ func TestPageReadStatements(t *testing.T) {
 	}
 }
 
-// TestMergeStatements merges a change request that changed one page into
+// cbMerges merges a change request that changed one page into
 // the space of cbSmall and of cbLarge pages: on a server that has never
 // read the space (cold), and on one that has read the change request's
 // content and the main content (warm).
@@ -381,8 +371,7 @@ func TestPageReadStatements(t *testing.T) {
 // Warm, it costs the same at both sizes: the statements of the clean
 // merge of edSettleCase, less the reads of contents already decoded.
 // Cold, it reads the contents first, which grows as a cold read does.
-func TestMergeStatements(t *testing.T) {
-	e, _, spaces := cbEnv(t)
+func cbMerges(t *testing.T, e *servertest.Env, spaces [2]cbSpace) {
 	for _, warm := range []bool{false, true} {
 		var got [2]int64
 		for i, s := range spaces {
