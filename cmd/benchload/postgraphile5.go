@@ -51,7 +51,7 @@ func postgraphile5Dir(cache string) string {
 // installPostGraphile5 returns the folder of PostGraphile 5 under cache,
 // installing it with npm first if it is not there. The install is kept for
 // later runs, as npx keeps PostGraphile 4's; the first takes a minute or
-// so, and about 300 MB, most of it Node.js.
+// so, and about 490 MB, 190 MB of it Node.js.
 func installPostGraphile5(ctx context.Context, cache string, log io.Writer) (string, error) {
 	dir := postgraphile5Dir(cache)
 	if _, err := os.Stat(filepath.Join(dir, postgraphile5Node)); err == nil {
