@@ -100,26 +100,41 @@ func postgraphile5Argv(dir, conn, schema, addr string, workers int) ([]string, e
 }
 
 // startPostGraphile5 starts PostGraphile 5 from its folder dir on the
-// schema of conn.
+// schema of conn. The port freeAddr finds free may be taken before the
+// workers bind it, by an outgoing connection's ephemeral port say; a server
+// that exits before it is ready is started again on another port, up to 3
+// times.
 func startPostGraphile5(ctx context.Context, dir, conn, schema string, workers int, log io.Writer) (*child, string, error) {
-	addr, err := freeAddr()
-	if err != nil {
-		return nil, "", err
-	}
-	argv, err := postgraphile5Argv(dir, conn, schema, addr, workers)
-	if err != nil {
-		return nil, "", err
-	}
-	c, err := start("postgraphile5", dir, []string{"NODE_ENV=production"}, log, true, argv...)
-	if err != nil {
-		return nil, "", err
-	}
-	base := "http://" + addr
-	if err := c.waitReady(ctx, time.Minute, probeGraphQL(base)); err != nil {
+	for attempt := 1; ; attempt++ {
+		addr, err := freeAddr()
+		if err != nil {
+			return nil, "", err
+		}
+		argv, err := postgraphile5Argv(dir, conn, schema, addr, workers)
+		if err != nil {
+			return nil, "", err
+		}
+		c, err := start("postgraphile5", dir, []string{"NODE_ENV=production"}, log, true, argv...)
+		if err != nil {
+			return nil, "", err
+		}
+		base := "http://" + addr
+		err = c.waitReady(ctx, time.Minute, probeGraphQL(base))
+		if err == nil {
+			return c, base, nil
+		}
+		exited := false
+		select {
+		case <-c.exited:
+			exited = true
+		default:
+		}
 		c.stop()
-		return nil, "", err
+		if !exited || attempt == 3 {
+			return nil, "", err
+		}
+		fmt.Fprintf(log, "postgraphile5: %v; starting it again on another port\n", err)
 	}
-	return c, base, nil
 }
 
 // postgraphile5NodeQuery is the point read PostGraphile 5 generates for a
