@@ -141,10 +141,12 @@ bench:
 # The load benchmark (docs/performance.md): bin/bindery as a separate
 # process on a fresh database (SQLite, or a schema on the PostgreSQL server
 # of BINDERY_TEST_DATABASE_URL), seeded through the API, against a minimal
-# net/http + database/sql baseline; POSTGRAPHILE=1 adds PostGraphile 4
-# (PostgreSQL only, needs npx); PROFILE=dir writes a CPU profile of Bindery
-# per workload into dir; WORKLOADS=nested,heavy runs only those (get, node,
-# nested, list, heavy); VARIANTS='default;GOGC=off GOMEMLIMIT=72MiB' runs
+# net/http + database/sql baseline; POSTGRAPHILE=1 adds PostGraphile 4 (from
+# npx) and PostGraphile 5 (installed once by npm with a Node.js 24 of its
+# own under ~/.cache/bindery-benchload), PostgreSQL only; PROFILE=dir writes
+# a CPU profile of Bindery per workload into dir; WORKLOADS=nested,heavy
+# runs only those (get, node, nested, list, heavy, growth);
+# VARIANTS='default;GOGC=off GOMEMLIMIT=72MiB' runs
 # Bindery's workloads on one server per variant, each with that
 # environment added. Prints a markdown table.
 BENCH_DURATION ?= 10s

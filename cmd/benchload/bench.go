@@ -123,8 +123,15 @@ func benchmark(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	// Each workload on every variant in turn, so that variants meet the
-	// same state of the machine and of the database as far as can be.
+	var anchors []*anchorServer
+	if o.postgraphile && slices.ContainsFunc([]string{"node", "nested"}, o.selected) {
+		if anchors, err = r.startAnchors(ctx, db, dir, d); err != nil {
+			return err
+		}
+	}
+	// Each workload on every variant and then on each anchor in turn, so
+	// that they meet the same state of the machine and of the database as
+	// far as can be.
 	for i := range workloads[0] {
 		for k, b := range binderies {
 			srv := measured{pids: []int{b.pid()}, debug: b.debug, metrics: b.base + "/metrics"}
@@ -132,10 +139,14 @@ func benchmark(ctx context.Context, o options, stdout, stderr io.Writer) error {
 				return err
 			}
 		}
-	}
-	if o.postgraphile {
-		if err := r.runPostGraphile(ctx, db, filepath.Join(dir, "postgraphile"), d); err != nil {
-			return err
+		for _, a := range anchors {
+			j := slices.IndexFunc(a.workloads, func(w workload) bool { return w.key == workloads[0][i].key })
+			if j < 0 {
+				continue
+			}
+			if err := r.measure(ctx, &a.workloads[j], measured{pids: a.pids, anchor: true}, a.counts[j], false); err != nil {
+				return err
+			}
 		}
 	}
 
@@ -189,32 +200,50 @@ func (r *runner) selected(ws []workload) []workload {
 	return slices.DeleteFunc(ws, func(w workload) bool { return !r.o.selected(w.key) })
 }
 
-// runPostGraphile counts PostGraphile's statements, then starts it with 2
-// cluster workers on the database and measures it.
-func (r *runner) runPostGraphile(ctx context.Context, db database, dir string, d dataset) error {
-	ws := func(base string) []workload { return r.selected(postgraphileWorkloads(base, d, r.o.shape)) }
-	r.logf("starting PostGraphile %s through a counting proxy to count its statements", postgraphileVersion)
-	counts, err := countPostGraphileStatements(ctx, dir, db, ws, r.stderr)
+// anchorServer is an anchor running with 2 cluster workers: its workloads,
+// their statement counts, and its processes.
+type anchorServer struct {
+	workloads []workload
+	counts    []statements
+	pids      []int
+}
+
+// startAnchors starts PostGraphile 4 and 5 on the database, each first as
+// one process through a counting proxy to count its statements, then with
+// 2 cluster workers to be measured. PostGraphile 5 is installed under the
+// user's cache folder on first use.
+func (r *runner) startAnchors(ctx context.Context, db database, dir string, d dataset) ([]*anchorServer, error) {
+	cache, err := os.UserCacheDir()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	r.logf("starting PostGraphile %s with 2 cluster workers", postgraphileVersion)
-	pg, base, err := startPostGraphile(ctx, dir, db.postgres, db.schema, 2, r.stderr)
+	cache = filepath.Join(cache, "bindery-benchload")
+	r.logf("installing PostGraphile %s and its Node.js under %s, unless done before", postgraphile5Version, cache)
+	pg5, err := postgraphile5(ctx, cache, r.stderr)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	r.cleanups = append(r.cleanups, pg.stop)
-	pids, err := postgraphilePIDs(pg)
-	if err != nil {
-		return err
-	}
-	pws := ws(base)
-	for i := range pws {
-		if err := r.measure(ctx, &pws[i], measured{pids: pids}, counts[i], false); err != nil {
-			return err
+	var out []*anchorServer
+	for _, a := range []anchor{postgraphile4(filepath.Join(dir, "postgraphile")), pg5} {
+		ws := func(base string) []workload { return r.selected(a.workloads(base, d, r.o.shape)) }
+		r.logf("starting PostGraphile %s through a counting proxy to count its statements", a.version)
+		counts, err := countPostGraphileStatements(ctx, a, db, ws, r.stderr)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", a.label, err)
 		}
+		r.logf("starting PostGraphile %s with 2 cluster workers", a.version)
+		c, base, err := a.start(ctx, db.postgres, db.schema, 2, r.stderr)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", a.label, err)
+		}
+		r.cleanups = append(r.cleanups, c.stop)
+		pids, err := a.pids(c)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, &anchorServer{workloads: ws(base), counts: counts, pids: pids})
 	}
-	return nil
+	return out, nil
 }
 
 // measured is a server being measured: its processes, and for Bindery
@@ -222,6 +251,8 @@ func (r *runner) runPostGraphile(ctx context.Context, db database, dir string, d
 type measured struct {
 	pids           []int
 	debug, metrics string
+	// anchor marks a PostGraphile, which Bindery's rows are compared with.
+	anchor bool
 }
 
 // measure checks a workload's answer, warms up, and runs it for the
@@ -270,7 +301,7 @@ func (r *runner) measure(ctx context.Context, w *workload, srv measured, st stat
 		return err
 	}
 	s := summarize(res)
-	line := row{target: w.target, workload: w.name, sum: s, statements: st, peakRSS: rss,
+	line := row{target: w.target, key: w.key, workload: w.name, anchor: srv.anchor, sum: s, statements: st, peakRSS: rss,
 		processes: len(srv.pids), baseline: baseline, serverCPU: serverCPU, databaseCPU: databaseCPU, gcShare: gc}
 	if w.checks != nil {
 		line.kinds = summarizeKinds(res)

@@ -9,8 +9,9 @@
 // share of the CPU, the server's peak memory, and the ratio to a minimal
 // net/http + database/sql handler over the same database (the baseline
 // subcommand). With --postgraphile, PostgreSQL only, it runs the GraphQL
-// workloads against PostGraphile on the same database too; with --variant,
-// Bindery's workloads on more servers, each with some environment added.
+// workloads against PostGraphile 4 and 5 on the same database too; with
+// --variant, Bindery's workloads on more servers, each with some
+// environment added.
 package main
 
 import (

@@ -16,17 +16,18 @@ import (
 	"time"
 )
 
-// postgraphileVersion is the PostGraphile npx runs.
+// postgraphileVersion is the PostGraphile 4 npx runs.
 const postgraphileVersion = "4.14.1"
 
 // postgraphileTags renames a column whose field would clash with
-// PostGraphile's nodeId. PostGraphile reads it from its working directory.
+// PostGraphile 4's nodeId. PostGraphile 4 reads it from its working
+// directory.
 //
 //go:embed postgraphile.tags.json5
 var postgraphileTags []byte
 
-// startPostGraphile starts PostGraphile through npx on the schema of conn,
-// with workers cluster workers (0 for one process), in dir.
+// startPostGraphile starts PostGraphile 4 through npx on the schema of
+// conn, with workers cluster workers (0 for one process), in dir.
 func startPostGraphile(ctx context.Context, dir, conn, schema string, workers int, log io.Writer) (*child, string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, "", err
@@ -49,8 +50,19 @@ func startPostGraphile(ctx context.Context, dir, conn, schema string, workers in
 		return nil, "", err
 	}
 	base := "http://" + addr
+	// The first run downloads PostGraphile.
+	if err := c.waitReady(ctx, 5*time.Minute, probeGraphQL(base)); err != nil {
+		c.stop()
+		return nil, "", err
+	}
+	return c, base, nil
+}
+
+// probeGraphQL returns a readiness probe: a GraphQL server at base answers
+// {__typename}.
+func probeGraphQL(base string) func(context.Context) error {
 	client := &http.Client{Timeout: 5 * time.Second}
-	probe := func(ctx context.Context) error {
+	return func(ctx context.Context) error {
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/graphql", strings.NewReader(`{"query":"{__typename}"}`))
 		if err != nil {
 			return err
@@ -66,61 +78,94 @@ func startPostGraphile(ctx context.Context, dir, conn, schema string, workers in
 		}
 		return nil
 	}
-	// The first run downloads PostGraphile.
-	if err := c.waitReady(ctx, 5*time.Minute, probe); err != nil {
-		c.stop()
-		return nil, "", err
-	}
-	return c, base, nil
 }
 
-// postgraphilePIDs returns PostGraphile's node processes under the child:
-// the master and its cluster workers, not npm or the shell between.
-func postgraphilePIDs(c *child) ([]int, error) {
+// nodePIDs returns the Node.js processes running script under the child: a
+// PostGraphile's primary and its cluster workers, not npm or the shell
+// between.
+func nodePIDs(c *child, script string) ([]int, error) {
 	pids, err := descendants(c.pid(), func(argv []string) bool {
-		return len(argv) > 1 && filepath.Base(argv[0]) == "node" && filepath.Base(argv[1]) == "postgraphile"
+		return len(argv) > 1 && filepath.Base(argv[0]) == "node" && filepath.Base(argv[1]) == script
 	})
 	if err == nil && len(pids) == 0 {
-		err = fmt.Errorf("no PostGraphile process found under process %d", c.pid())
+		err = fmt.Errorf("no Node.js process running %s found under process %d", script, c.pid())
 	}
 	return pids, err
 }
 
-// postgraphileNodeQuery is the point read PostGraphile generates for a
+// postgraphileNodeQuery is the point read PostGraphile 4 generates for a
 // table's primary key; its node field would take its own base64 global IDs.
 const postgraphileNodeQuery = `query($id: String!) { spaceById(id: $id) { id title } }`
 
-// postgraphileNestedQuery is Bindery's nested read in PostGraphile's names,
-// with Bindery's filters and orders: spaces not deleted, oldest first; open
-// change requests, newest first.
+// postgraphileNestedQuery is Bindery's nested read in PostGraphile 4's
+// names, with Bindery's filters and orders: spaces not deleted, oldest
+// first; open change requests, newest first.
 const postgraphileNestedQuery = `query($id: String!, $spaces: Int!, $changeRequests: Int!) {
   organizationById(id: $id) { id title
     spacesByOrganizationId(first: $spaces, orderBy: [CREATED_AT_ASC, ID_ASC], condition: {deletedAt: null}) { nodes { id title
       changeRequestsBySpaceId(first: $changeRequests, orderBy: [CREATED_AT_DESC, ID_DESC], condition: {status: "open"}) {
         nodes { id number subject userByCreatedById { id displayName } } } } } } }`
 
-// postgraphileWorkloads are the GraphQL workloads in PostGraphile's terms.
-// PostGraphile runs without authentication: it sees every row.
-func postgraphileWorkloads(base string, d dataset, s shape) []workload {
+// postgraphile4Names are PostGraphile 4's names of the fields the GraphQL
+// workloads read.
+var postgraphile4Names = graphqlNames{node: "spaceById", nested: nestedNames{
+	organization: "organizationById", spaces: "spacesByOrganizationId",
+	changeRequests: "changeRequestsBySpaceId", createdBy: "userByCreatedById", id: "id"}}
+
+// graphqlNames are a server's names of the GraphQL workloads' fields: the
+// point read's, and the nested read's with the primary key's.
+type graphqlNames struct {
+	node   string
+	nested nestedNames
+}
+
+// postgraphileWorkloads are the GraphQL workloads in a PostGraphile's terms:
+// its queries and names, under its label. PostGraphile runs without
+// authentication: it sees every row.
+func postgraphileWorkloads(label, base, nodeQuery, nestedQuery string, names graphqlNames, d dataset, s shape) []workload {
+	id := names.nested.id
 	return []workload{
-		{key: "node", target: "PostGraphile", name: "GraphQL `spaceById(id:)`",
-			requests: graphqlPosts(base+"/graphql", postgraphileNodeQuery, d.SpacesA, nil),
-			check:    checkGraphQL(func(b []byte) error { return checkSpace(b, "spaceById") })},
-		{key: "nested", target: "PostGraphile", name: fmt.Sprintf("GraphQL organization → %d spaces → %d change requests → createdBy", s.SpacesB, s.ChangeRequests),
-			requests: graphqlPosts(base+"/graphql", postgraphileNestedQuery, []string{d.OrgB},
+		{key: "node", target: label, name: "GraphQL `" + names.node + "(" + id + ":)`",
+			requests: graphqlPosts(base+"/graphql", nodeQuery, d.SpacesA, nil),
+			check:    checkGraphQL(func(b []byte) error { return checkSpace(b, names.node, id) })},
+		{key: "nested", target: label, name: fmt.Sprintf("GraphQL organization → %d spaces → %d change requests → createdBy", s.SpacesB, s.ChangeRequests),
+			requests: graphqlPosts(base+"/graphql", nestedQuery, []string{d.OrgB},
 				map[string]any{"spaces": s.SpacesB, "changeRequests": s.ChangeRequests}),
-			check: checkGraphQL(func(b []byte) error { return checkPostGraphileNested(b, s) })},
+			check: checkGraphQL(func(b []byte) error { return checkNested(b, s, names.nested) })},
 	}
 }
 
-func checkPostGraphileNested(data []byte, s shape) error {
-	return checkNested(data, s, nestedNames{"organizationById", "spacesByOrganizationId", "changeRequestsBySpaceId", "userByCreatedById"})
+// anchor is a PostGraphile that the GraphQL workloads run against beside
+// Bindery, on the same schema, for comparison.
+type anchor struct {
+	// label names it in the report, with its major version; version is
+	// the exact version it runs.
+	label, version string
+	// start starts it on the schema of conn, with workers worker
+	// processes (0 for one process).
+	start func(ctx context.Context, conn, schema string, workers int, log io.Writer) (*child, string, error)
+	// pids returns its processes under the child it started.
+	pids func(*child) ([]int, error)
+	// workloads are the GraphQL workloads in its names, against base.
+	workloads func(base string, d dataset, s shape) []workload
 }
 
-// countPostGraphileStatements starts a single PostGraphile process that
+// postgraphile4 is PostGraphile 4 run by npx in dir.
+func postgraphile4(dir string) anchor {
+	return anchor{label: "PostGraphile 4", version: postgraphileVersion,
+		start: func(ctx context.Context, conn, schema string, workers int, log io.Writer) (*child, string, error) {
+			return startPostGraphile(ctx, dir, conn, schema, workers, log)
+		},
+		pids: func(c *child) ([]int, error) { return nodePIDs(c, "postgraphile") },
+		workloads: func(base string, d dataset, s shape) []workload {
+			return postgraphileWorkloads("PostGraphile 4", base, postgraphileNodeQuery, postgraphileNestedQuery, postgraphile4Names, d, s)
+		}}
+}
+
+// countPostGraphileStatements starts a single process of the anchor that
 // connects through a counting proxy, and counts the statements of a request
 // of each workload as countStatements does.
-func countPostGraphileStatements(ctx context.Context, dir string, db database, ws func(base string) []workload, log io.Writer) ([]statements, error) {
+func countPostGraphileStatements(ctx context.Context, a anchor, db database, ws func(base string) []workload, log io.Writer) ([]statements, error) {
 	upstream, err := hostOf(db.postgres)
 	if err != nil {
 		return nil, err
@@ -134,7 +179,7 @@ func countPostGraphileStatements(ctx context.Context, dir string, db database, w
 	if err != nil {
 		return nil, err
 	}
-	c, base, err := startPostGraphile(ctx, dir, conn, db.schema, 0, log)
+	c, base, err := a.start(ctx, conn, db.schema, 0, log)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 )
@@ -10,8 +11,11 @@ import (
 // row is a workload's line of the report.
 type row struct {
 	target, workload string
-	sum              summary
-	statements       statements
+	// key is the workload's key (--workloads), which pairs Bindery's row of
+	// a workload with an anchor's.
+	key        string
+	sum        summary
+	statements statements
 	// peakRSS is the server's peak resident set size in bytes, summed over
 	// processes processes; 0 when unknown.
 	peakRSS   int64
@@ -26,6 +30,9 @@ type row struct {
 	kinds []kindSummary
 	// baseline marks the row the others are compared with.
 	baseline bool
+	// anchor marks a PostGraphile's row, which Bindery's rows of the same
+	// workload are compared with.
+	anchor bool
 }
 
 // writeTable writes the rows as a markdown table, each with its ratio of
@@ -55,6 +62,9 @@ func writeTable(w io.Writer, rows []row) {
 			millis(r.sum.P50), millis(r.sum.P99), errs, r.statements, micros(r.serverCPU), micros(r.databaseCPU),
 			percent(r.gcShare), mebibytes(r.peakRSS, r.processes), ratio)
 	}
+	if lines := anchorRatios(rows); len(lines) > 0 {
+		fmt.Fprintf(w, "\n%s\n", strings.Join(lines, "\n"))
+	}
 	for _, r := range rows {
 		if len(r.kinds) == 0 {
 			continue
@@ -69,6 +79,44 @@ func writeTable(w io.Writer, rows []row) {
 		fmt.Fprintf(w, "\n**WARNING: %s %s had %d errors in %d requests; its figures are not valid.** First: %s\n",
 			r.target, r.workload, r.sum.Errors, r.sum.Requests, r.sum.FirstError)
 	}
+}
+
+// anchorRatios compare each Bindery's requests per second with each
+// anchor's, workload by workload: a line for each pair, naming both.
+func anchorRatios(rows []row) []string {
+	type cell struct{ target, key string }
+	rps := map[cell]float64{}
+	var binderies, anchors []string
+	for _, r := range rows {
+		if r.key == "" || r.baseline {
+			continue
+		}
+		targets := &binderies
+		if r.anchor {
+			targets = &anchors
+		}
+		if !slices.Contains(*targets, r.target) {
+			*targets = append(*targets, r.target)
+		}
+		rps[cell{r.target, r.key}] = r.sum.RPS
+	}
+	var lines []string
+	for _, a := range anchors {
+		for _, b := range binderies {
+			var parts []string
+			for _, k := range workloadKeys {
+				x, ok := rps[cell{b, k}]
+				y, ok2 := rps[cell{a, k}]
+				if ok && ok2 && y > 0 {
+					parts = append(parts, k+" "+times(x/y))
+				}
+			}
+			if len(parts) > 0 {
+				lines = append(lines, fmt.Sprintf("req/s of %s ÷ %s: %s.", b, a, strings.Join(parts, ", ")))
+			}
+		}
+	}
+	return lines
 }
 
 // rate shows a figure such as requests per second or a growth ratio, with

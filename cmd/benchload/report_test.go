@@ -30,6 +30,35 @@ func TestWriteTable(t *testing.T) {
 `, b.String())
 }
 
+// Each Bindery's rows are compared with each anchor's, workload by
+// workload, on a line that names both.
+func TestAnchorRatios(t *testing.T) {
+	rows := []row{
+		{target: "baseline", key: "get", baseline: true, sum: summary{RPS: 5000}},
+		{target: "Bindery", key: "get", sum: summary{RPS: 4000}},
+		{target: "Bindery", key: "node", sum: summary{RPS: 3000}},
+		{target: "Bindery `GOGC=off`", key: "node", sum: summary{RPS: 3300}},
+		{target: "Bindery", key: "nested", sum: summary{RPS: 300}},
+		{target: "Bindery `GOGC=off`", key: "nested", sum: summary{RPS: 400}},
+		{target: "PostGraphile 4", key: "node", anchor: true, sum: summary{RPS: 2500}},
+		{target: "PostGraphile 5", key: "node", anchor: true, sum: summary{RPS: 2000}},
+		{target: "PostGraphile 4", key: "nested", anchor: true, sum: summary{RPS: 200}},
+		{target: "PostGraphile 5", key: "nested", anchor: true, sum: summary{RPS: 120}},
+	}
+	assert.Equal(t, []string{
+		"req/s of Bindery ÷ PostGraphile 4: node 1.20×, nested 1.50×.",
+		"req/s of Bindery `GOGC=off` ÷ PostGraphile 4: node 1.32×, nested 2.00×.",
+		"req/s of Bindery ÷ PostGraphile 5: node 1.50×, nested 2.50×.",
+		"req/s of Bindery `GOGC=off` ÷ PostGraphile 5: node 1.65×, nested 3.33×.",
+	}, anchorRatios(rows))
+	assert.Empty(t, anchorRatios(rows[:6]), "no anchor")
+
+	var b strings.Builder
+	writeTable(&b, rows[4:])
+	assert.Contains(t, b.String(), "|\n\nreq/s of Bindery ÷ PostGraphile 4: nested 1.50×.\n"+
+		"req/s of Bindery `GOGC=off` ÷ PostGraphile 4: nested 2.00×.\n")
+}
+
 func TestWriteTableWithoutBaseline(t *testing.T) {
 	var b strings.Builder
 	writeTable(&b, []row{{target: "Bindery", workload: "w", sum: summary{RPS: 10}}})

@@ -25,6 +25,9 @@ created on the PostgreSQL server of --pg (default $BINDERY_TEST_DATABASE_URL)
 and dropped at the end. The markdown table goes to stdout, progress to
 stderr. Defaults come from BENCH_DURATION, BENCH_CONCURRENCY, BENCH_WORKLOADS,
 BENCH_VARIANTS (variants separated by ;) and POSTGRAPHILE=1 when set.
+--postgraphile runs the GraphQL workloads (node, nested) against PostGraphile
+4.14.1 (from npx) and 5.1.5 (installed by npm, with a Node.js of its own,
+under the user's cache folder on first use) too, each with 2 cluster workers.
 --profile writes a CPU profile of Bindery during each of its workloads into
 DIR, for go tool pprof.
 
@@ -202,7 +205,7 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	fs.DurationVar(&o.warmup, "warmup", o.warmup, "unmeasured run before each workload")
 	fs.IntVar(&o.concurrency, "concurrency", o.concurrency, "requests in flight")
 	fs.StringVar(&o.postgres, "pg", o.postgres, "PostgreSQL server URL to create a fresh schema on; empty for SQLite")
-	fs.BoolVar(&o.postgraphile, "postgraphile", o.postgraphile, "run the GraphQL workloads against PostGraphile too (PostgreSQL only)")
+	fs.BoolVar(&o.postgraphile, "postgraphile", o.postgraphile, "run the GraphQL workloads against PostGraphile 4 and 5 too (PostgreSQL only; needs npm and npx)")
 	fs.StringVar(&o.profile, "profile", getenv("BENCH_PROFILE"), "folder to write a CPU profile of Bindery per workload into")
 	fs.IntVar(&o.shape.SpacesA, "org-a-spaces", o.shape.SpacesA, "spaces of organization A")
 	fs.IntVar(&o.shape.SpacesB, "org-b-spaces", o.shape.SpacesB, "spaces of organization B")
