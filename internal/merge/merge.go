@@ -2,6 +2,7 @@ package merge
 
 import (
 	"cmp"
+	"reflect"
 	"slices"
 
 	"github.com/bindery/bindery/internal/content"
@@ -122,7 +123,7 @@ type Options struct {
 // subtrees Options.SameBeneath names.
 func Merge(base, ours, theirs *content.Content, opt Options) (*content.Content, []Conflict) {
 	cs := [3]*content.Content{base, ours, theirs}
-	var beneath map[string][]*content.Node
+	var beneath map[string]*content.Node
 	if opt.SameBeneath != nil {
 		cs, beneath = trim(cs, opt.SameBeneath)
 	}
@@ -143,10 +144,10 @@ func Merge(base, ours, theirs *content.Content, opt Options) (*content.Content, 
 }
 
 // trim returns the contents without the pages beneath the pages same names,
-// and base's children of those pages. The pages kept are the contents'
-// own, shared: a merge never changes them.
-func trim(cs [3]*content.Content, same func(string) bool) ([3]*content.Content, map[string][]*content.Node) {
-	beneath := map[string][]*content.Node{}
+// and base's nodes of those pages. The pages kept are the contents' own,
+// shared: a merge never changes them.
+func trim(cs [3]*content.Content, same func(string) bool) ([3]*content.Content, map[string]*content.Node) {
+	kept := map[string]*content.Node{}
 	var out [3]*content.Content
 	for w, c := range cs {
 		if c == nil {
@@ -157,39 +158,46 @@ func trim(cs [3]*content.Content, same func(string) bool) ([3]*content.Content, 
 			if len(nodes) == 0 {
 				return nil
 			}
-			kept := make([]*content.Node, len(nodes))
+			trimmed := make([]*content.Node, len(nodes))
 			for i, n := range nodes {
-				kept[i] = &content.Node{Page: n.Page}
+				trimmed[i] = &content.Node{Page: n.Page}
 				switch {
 				case !same(n.Page.ID):
-					kept[i].Children = cut(n.Children)
-				case which(w) == vBase && len(n.Children) > 0:
-					beneath[n.Page.ID] = n.Children
+					trimmed[i].Children = cut(n.Children)
+				case which(w) == vBase:
+					kept[n.Page.ID] = n
 				}
 			}
-			return kept
+			return trimmed
 		}
 		out[w] = &content.Content{Pages: cut(c.Pages), Files: c.Files, Reusable: c.Reusable}
 	}
-	return out, beneath
+	return out, kept
 }
 
 // graft puts back beneath the merged pages the subtrees trim took away, and
-// returns the nodes it put back, which the result shares with base.
-func graft(nodes []*content.Node, beneath map[string][]*content.Node) map[*content.Node]bool {
+// returns the nodes it put back, which the result shares with base: base's
+// node itself when the merged page is base's too, or else its children.
+func graft(nodes []*content.Node, kept map[string]*content.Node) map[*content.Node]bool {
 	shared := map[*content.Node]bool{}
 	var walk func(nodes []*content.Node)
 	walk = func(nodes []*content.Node) {
-		for _, n := range nodes {
-			if kids, ok := beneath[n.Page.ID]; ok {
-				// No side changed anything beneath: the merge put nothing there.
-				n.Children = slices.Clone(kids)
-				for _, k := range kids {
+		for i, n := range nodes {
+			b, ok := kept[n.Page.ID]
+			switch {
+			case !ok:
+				walk(n.Children)
+			case reflect.DeepEqual(*n.Page, *b.Page):
+				// No side changed anything beneath, so the merge put nothing
+				// there; and the page is as it was.
+				nodes[i] = b
+				shared[b] = true
+			default:
+				n.Children = slices.Clone(b.Children)
+				for _, k := range b.Children {
 					shared[k] = true
 				}
-				continue
 			}
-			walk(n.Children)
 		}
 	}
 	walk(nodes)
