@@ -98,20 +98,25 @@ func (c *Content) ownFiles() {
 // copyNode returns a copy of n that shares nothing c may change: its page
 // and its children slice are copies, its children are n's.
 func copyNode(n *Node) *Node {
-	p := *n.Page
-	if n.Page.Layout != nil {
-		l := *n.Page.Layout
-		p.Layout = &l
+	return &Node{Page: copyPage(n.Page), Children: slices.Clone(n.Children)}
+}
+
+// copyPage returns a copy of p that shares nothing with it.
+func copyPage(p *Page) *Page {
+	out := *p
+	if p.Layout != nil {
+		l := *p.Layout
+		out.Layout = &l
 	}
-	if n.Page.Cover != nil {
-		cv := *n.Page.Cover
-		p.Cover = &cv
+	if p.Cover != nil {
+		cv := *p.Cover
+		out.Cover = &cv
 	}
-	if n.Page.Target != nil {
-		t := *n.Page.Target
-		p.Target = &t
+	if p.Target != nil {
+		t := *p.Target
+		out.Target = &t
 	}
-	return &Node{Page: &p, Children: slices.Clone(n.Children)}
+	return &out
 }
 
 // Edit returns the page with the given ID as c's own, to change in place,

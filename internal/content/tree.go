@@ -50,20 +50,7 @@ func cloneNodes(nodes []*Node) []*Node {
 	}
 	out := make([]*Node, len(nodes))
 	for i, n := range nodes {
-		p := *n.Page
-		if n.Page.Layout != nil {
-			l := *n.Page.Layout
-			p.Layout = &l
-		}
-		if n.Page.Cover != nil {
-			cv := *n.Page.Cover
-			p.Cover = &cv
-		}
-		if n.Page.Target != nil {
-			t := *n.Page.Target
-			p.Target = &t
-		}
-		out[i] = &Node{Page: &p, Children: cloneNodes(n.Children)}
+		out[i] = &Node{Page: copyPage(n.Page), Children: cloneNodes(n.Children)}
 	}
 	return out
 }
