@@ -173,6 +173,24 @@ func (x *Index) Drop(ctx context.Context, drv dialect.Driver, spaceIDs []string)
 	return nil
 }
 
+// Limits of ranking. Ranking reads each page it ranks, so a query that
+// matches most pages of a large space or organization ranks only some of
+// them, its candidates, chosen without reading pages: the ones the
+// full-text index finds first (on SQLite, the pages indexed last; on
+// PostgreSQL, the first by page ID). When fewer pages match, every match is
+// ranked.
+const (
+	// MaxRanked is the number of candidates of a space search: it lists
+	// at most that many pages, the best among its first MaxRanked
+	// matches.
+	MaxRanked = 1000
+	// SpaceCandidates is the number of candidates of each space that an
+	// organization search ranks: a space is found whenever one of its
+	// pages matches, and ranked by the best of its first SpaceCandidates
+	// matches, which are also those its best pages are chosen from.
+	SpaceCandidates = 20
+)
+
 // Ranked is a hit's key and rank, before its page is read.
 type Ranked struct {
 	SpaceID, PageID string
