@@ -126,7 +126,7 @@ func (postgres) ranked(q Query, cand func(anyTerm string) string, args *[]any) s
 // primary key: a common word's are the first rows of the space, a rare
 // word's come from the full-text index.
 func candidates(space, anyTerm string, n int) string {
-	return fmt.Sprintf(`SELECT space_id, page_id, stored, doc FROM search_pages WHERE space_id = %s AND doc @@ %s ORDER BY page_id LIMIT %d`,
+	return fmt.Sprintf(`SELECT space_id, page_id, stored, doc FROM search_pages WHERE space_id = %s AND doc @@ %s LIMIT %d`,
 		space, anyTerm, n)
 }
 

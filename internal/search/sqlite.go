@@ -130,18 +130,22 @@ func (sqlite) drop(spaceID string) (string, []any) {
 }
 
 // ranked is the SQL of the common table expressions m, the matches of q
-// within scope (an FTS5 query) among the candidates c (a table expression
-// of rowids k the caller writes before it), one row per page and term it
+// among the candidates c (a table expression of rowids k the caller writes
+// before it), one row per page and term it
 // has, per term its title has, and one with its BM25 score; and r, the rank
 // of each page (key k). Their arguments are appended to args.
 //
 // Every statement still walks the matches' entries in the index, which is
 // fast; what it spares is the rest, done for the candidates only: BM25,
 // and reading pages' rows.
-func (sqlite) ranked(q Query, scope string, args *[]any) string {
+func (sqlite) ranked(q Query, args *[]any) string {
+	// The query has no scope: the candidates are the pages in scope. The
+	// range lets FTS5 skip the entries before and after them; the scope's
+	// word would cost a pass over its entries for BM25's statistics, and
+	// its weight in BM25 is nil.
 	match := func(query string) string {
-		*args = append(*args, scope+" AND "+query)
-		return fmt.Sprintf("search_fts MATCH ?%d AND +rowid IN (SELECT k FROM c)", len(*args))
+		*args = append(*args, query)
+		return fmt.Sprintf("search_fts MATCH ?%d AND rowid BETWEEN (SELECT min(k) FROM c) AND (SELECT max(k) FROM c) AND +rowid IN (SELECT k FROM c)", len(*args))
 	}
 	// Every page the query matches has its score; with one term, that
 	// is also the page's one term.
@@ -174,14 +178,14 @@ func anyTerm(q Query) string {
 }
 
 // rankSpace ranks the candidates of a space: its first MaxRanked matches
-// in the index's order, the most recently indexed first, which FTS5 reads
+// in the index's order, the first indexed first, which FTS5 reads
 // without going through the others.
 func (d sqlite) rankSpace(spaceID string, q Query) (string, []any) {
 	scope := matchScope('s', spaceID)
 	args := []any{scope + " AND " + anyTerm(q)}
-	with := d.ranked(q, scope, &args)
+	with := d.ranked(q, &args)
 	args = append(args, spaceID)
-	return fmt.Sprintf(`WITH c AS MATERIALIZED (SELECT rowid AS k FROM search_fts WHERE search_fts MATCH ?1 ORDER BY rowid DESC LIMIT %d),
+	return fmt.Sprintf(`WITH c AS MATERIALIZED (SELECT rowid AS k FROM search_fts WHERE search_fts MATCH ?1 ORDER BY rowid LIMIT %d),
 %sSELECT p.space_id, p.page_id, r.r FROM r JOIN search_pages p ON p.id = r.k WHERE p.space_id = ?%d`, MaxRanked, with, len(args)), args
 }
 
@@ -214,7 +218,7 @@ const scopeTokenLength = 1 + 2*10
 // spaceCandidates is the SQL of the table expressions v, the spaces of
 // from (a SELECT of space IDs, as id) with the FTS5 query of their pages
 // that match q; c1, the candidates of each space (space_id, k): its first
-// SpaceCandidates matches in the index's order, the most recently indexed
+// SpaceCandidates matches in the index's order, the first indexed
 // first; and c, their keys. A space is found by its scope token, which its
 // rows hold first in their scope column: each space is one query of the
 // index, which stops at its candidates. Its arguments are appended to args.
@@ -225,20 +229,20 @@ x AS (SELECT %s AS terms),
 v AS (SELECT f.id AS space_id,
 	'scope : "' || (SELECT substr(p.scope, 1, %d) FROM search_pages p WHERE p.space_id = f.id LIMIT 1) || '" AND ' || x.terms AS e FROM f, x),
 c0 AS MATERIALIZED (SELECT v.space_id, (SELECT json_group_array(k) FROM (
-	SELECT rowid AS k FROM search_fts WHERE search_fts MATCH v.e ORDER BY rowid DESC LIMIT %d)) AS ks FROM v WHERE v.e IS NOT NULL),
+	SELECT rowid AS k FROM search_fts WHERE search_fts MATCH v.e ORDER BY rowid LIMIT %d)) AS ks FROM v WHERE v.e IS NOT NULL),
 c1 AS MATERIALIZED (SELECT c0.space_id, j.value AS k FROM c0, json_each(c0.ks) AS j),
 c AS (SELECT k FROM c1),
 `, from, terms, scopeTokenLength, SpaceCandidates)
 }
 
-func (d sqlite) rankOrg(orgID string, q Query, spaces Spaces) (string, []any) {
+func (d sqlite) rankOrg(_ string, q Query, spaces Spaces) (string, []any) {
 	var args []any
 	visible, vargs := spaces.subquery(dialect.SQLite, 0)
 	// The spaces' predicates number their parameters from 1: they come
 	// first.
 	args = append(args, vargs...)
 	with := d.spaceCandidates(q, visible, &args)
-	with += d.ranked(q, matchScope('o', orgID), &args)
+	with += d.ranked(q, &args)
 	return with + `SELECT c1.space_id, '', MAX(r.r) FROM r JOIN c1 ON c1.k = r.k GROUP BY c1.space_id`, args
 }
 
@@ -258,7 +262,7 @@ func (d sqlite) best(_ string, q Query, spaceIDs []string) (string, []any) {
 	}
 	from := "SELECT column1 AS id FROM (VALUES " + strings.Repeat("(?), ", len(spaceIDs)-1) + "(?))"
 	with := d.spaceCandidates(q, from, &args)
-	with += d.ranked(q, matchScope('s', spaceIDs...), &args)
+	with += d.ranked(q, &args)
 	return with + fmt.Sprintf(`SELECT space_id, page_id, r, stored FROM (
 	SELECT c1.space_id, p.page_id, r.r, p.stored, ROW_NUMBER() OVER (PARTITION BY c1.space_id ORDER BY r.r DESC, p.page_id) AS n
 	FROM r JOIN c1 ON c1.k = r.k JOIN search_pages p ON p.id = r.k)
