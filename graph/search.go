@@ -63,8 +63,8 @@ var (
 )
 
 // searchSpace returns the pages of a space's current content that match
-// text. s was loaded through its policy: whoever sees a space reads its
-// content.
+// text, at most search.MaxRanked of them (see RankPages). s was loaded
+// through its policy: whoever sees a space reads its content.
 func (r *Resolver) searchSpace(ctx context.Context, s *ent.Space, text string, a page.Args) (*page.Connection[*search.PageHit], error) {
 	q, err := search.ParseQuery("query", text)
 	if err != nil {

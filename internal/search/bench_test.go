@@ -22,7 +22,8 @@ import (
 
 // The benchmarks search a corpus of generated pages (pronounceable words of
 // a Zipf-distributed vocabulary, three sections of about 50 words each) as
-// the resolvers do: rank every match, take the best 20, read them. They
+// the resolvers do: rank the candidates (every match, up to the bounds of
+// MaxRanked and SpaceCandidates), take the best 20, read them. They
 // report the median and 95th percentile of each kind of query. Timings are
 // reported, never asserted (docs/performance.md, "Search").
 const (

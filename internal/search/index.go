@@ -8,7 +8,10 @@
 // PostgreSQL's tsvector with a GIN index, behind the dialect interface, so
 // both find the same pages. Ranking (see rankDoc) is the same formula on
 // both; only its last tie-breaker, the engines' own relevance score, is
-// dialect-specific.
+// dialect-specific. A query ranks at most a bounded number of its matches,
+// its candidates (see MaxRanked and SpaceCandidates), so that a word on
+// most pages of a large organization costs what a rarer one does, less the
+// walk of the index's entries that finds them.
 //
 // The package knows nothing about HTTP or authorization: the caller passes
 // the predicates that restrict which spaces a viewer may see.
@@ -173,15 +176,34 @@ func (x *Index) Drop(ctx context.Context, drv dialect.Driver, spaceIDs []string)
 	return nil
 }
 
+// Limits of ranking. Ranking reads each page it ranks, so a query that
+// matches most pages of a large space or organization ranks only some of
+// them, its candidates, chosen without reading pages: the ones the
+// full-text index finds first (on SQLite, the pages indexed last; on
+// PostgreSQL, the first by page ID). When fewer pages match, every match is
+// ranked.
+const (
+	// MaxRanked is the number of candidates of a space search: it lists
+	// at most that many pages, the best among its first MaxRanked
+	// matches.
+	MaxRanked = 1000
+	// SpaceCandidates is the number of candidates of each space that an
+	// organization search ranks: a space is found whenever one of its
+	// pages matches, and ranked by the best of its first SpaceCandidates
+	// matches, which are also those its best pages are chosen from.
+	SpaceCandidates = 20
+)
+
 // Ranked is a hit's key and rank, before its page is read.
 type Ranked struct {
 	SpaceID, PageID string
 	Rank            float64
 }
 
-// RankPages returns every page of a space that matches q, with its rank, in
-// no particular order: the caller pages through them (a page of results is
-// then read with Pages). One statement.
+// RankPages returns the pages of a space that match q, with their rank, in
+// no particular order: its candidates, every match unless more than
+// MaxRanked pages match. The caller pages through them (a page of results
+// is then read with Pages). One statement.
 func (x *Index) RankPages(ctx context.Context, drv dialect.Driver, spaceID string, q Query) ([]Ranked, error) {
 	sq, args := x.d.rankSpace(spaceID, q)
 	return scanRanked(ctx, drv, sq, args, spaceID)
@@ -189,7 +211,8 @@ func (x *Index) RankPages(ctx context.Context, drv dialect.Driver, spaceID strin
 
 // RankSpaces returns the spaces of organization org that match q and that
 // the predicates on the spaces table admit (the viewer's scope, live
-// spaces), each with the rank of its best page. One statement.
+// spaces), each with the rank of its best candidate (see SpaceCandidates):
+// every such space, whatever the number of matches. One statement.
 func (x *Index) RankSpaces(ctx context.Context, drv dialect.Driver, orgID string, q Query, spaces Spaces) ([]Ranked, error) {
 	sq, args := x.d.rankOrg(orgID, q, spaces)
 	return scanRanked(ctx, drv, sq, args, "")
@@ -260,8 +283,9 @@ func (x *Index) Pages(ctx context.Context, drv dialect.Driver, q Query, hits []R
 	return out, nil
 }
 
-// BestPages returns, for each of spaceIDs, its best pages for q (at most
-// MaxPagesPerSpace, best first). One statement.
+// BestPages returns, for each of spaceIDs, its best candidates for q (at
+// most MaxPagesPerSpace, best first), those RankSpaces ranked it by. One
+// statement.
 func (x *Index) BestPages(ctx context.Context, drv dialect.Driver, orgID string, q Query, spaceIDs []string) (map[string][]PageHit, error) {
 	if len(spaceIDs) == 0 {
 		return nil, nil
@@ -383,13 +407,14 @@ type sqlDialect interface {
 	move(spaceID, orgID string) (string, []any)
 	copy(from, to, orgID string) (string, []any)
 	drop(spaceID string) (string, []any)
-	// rankSpace and rankOrg select space_id, page_id, rank; rankOrg's
-	// page_id is the best page's, its rank the best rank of the space.
+	// rankSpace and rankOrg select space_id, page_id, rank of the
+	// candidates; rankOrg's page_id is "", its rank the best rank of the
+	// space's candidates.
 	rankSpace(spaceID string, q Query) (string, []any)
 	rankOrg(orgID string, q Query, spaces Spaces) (string, []any)
 	// stored selects space_id, page_id, stored of hits.
 	stored(hits []Ranked) (string, []any)
-	// best selects space_id, page_id, rank, stored of the best pages of
-	// each space.
+	// best selects space_id, page_id, rank, stored of the best
+	// candidates of each space.
 	best(orgID string, q Query, spaceIDs []string) (string, []any)
 }

@@ -89,45 +89,60 @@ func (postgres) drop(spaceID string) (string, []any) {
 	return `DELETE FROM search_pages WHERE space_id = $1`, []any{spaceID}
 }
 
-// matches is the SQL of a derived table of the pages that match q and the
-// condition where (on search_pages), with columns space_id, page_id,
-// stored and r, their rank. Its arguments are appended to args.
-func (postgres) matches(q Query, where string, args *[]any) string {
+// ranked is the SQL of a derived table of the candidates cand (a SELECT
+// of space_id, page_id, stored and doc from search_pages, whose
+// placeholder anyTerm is the query's tsquery), with columns space_id,
+// page_id, stored and r, their rank. Its arguments are appended to args.
+//
+// A page's doc is read once: it is large enough to be stored out of line
+// and compressed, and each use of the column would read and decompress it
+// again, once per term.
+func (postgres) ranked(q Query, cand func(anyTerm string) string, args *[]any) string {
 	arg := func(v string) string {
 		*args = append(*args, v)
 		return fmt.Sprintf("to_tsquery('simple', $%d)", len(*args))
 	}
-	// Each use of doc reads it again: with one term, every page found has
-	// it, and that is not asked.
+	// With one term, every page found has it, and that is not asked.
 	var terms, titled, all []string
 	for _, t := range q.Terms {
 		all = append(all, lexeme(t, ""))
 		if len(q.Terms) > 1 {
-			terms = append(terms, "(doc @@ "+arg(lexeme(t, ""))+")::int")
+			terms = append(terms, "(d @@ "+arg(lexeme(t, ""))+")::int")
 		}
-		titled = append(titled, "(doc @@ "+arg(lexeme(t, "A"))+")::int")
+		titled = append(titled, "(d @@ "+arg(lexeme(t, "A"))+")::int")
 	}
 	if len(terms) == 0 {
 		terms = []string{"1"}
 	}
 	query := arg(strings.Join(all, " | "))
 	return fmt.Sprintf(`(SELECT space_id, page_id, stored, %s AS r FROM (
-	SELECT space_id, page_id, stored, %s AS t, %s AS ti, ts_rank('{0.1, 0.2, 0.4, 1.0}', doc, %s) AS s
-	FROM search_pages WHERE doc @@ %s AND %s) AS m) AS ranked`,
-		rankOf("t", "ti", "s"), strings.Join(terms, " + "), strings.Join(titled, " + "), query, query, where)
+	SELECT space_id, page_id, stored, %s AS t, %s AS ti, ts_rank('{0.1, 0.2, 0.4, 1.0}', d, %s) AS s
+	FROM (SELECT space_id, page_id, stored, doc || ''::tsvector AS d FROM (%s) AS c OFFSET 0) AS c) AS m) AS ranked`,
+		rankOf("t", "ti", "s"), strings.Join(terms, " + "), strings.Join(titled, " + "), query, cand(query))
 }
 
+// candidates is the SELECT of the first n pages of the space whose ID is
+// the SQL space that match the tsquery anyTerm, in the order of the
+// primary key: a common word's are the first rows of the space, a rare
+// word's come from the full-text index.
+func candidates(space, anyTerm string, n int) string {
+	return fmt.Sprintf(`SELECT space_id, page_id, stored, doc FROM search_pages WHERE space_id = %s AND doc @@ %s LIMIT %d`,
+		space, anyTerm, n)
+}
+
+// rankSpace ranks the candidates of a space: its first MaxRanked matches.
 func (d postgres) rankSpace(spaceID string, q Query) (string, []any) {
 	args := []any{spaceID}
-	return `SELECT space_id, page_id, r FROM ` + d.matches(q, "space_id = $1", &args), args
+	from := d.ranked(q, func(anyTerm string) string { return candidates("$1", anyTerm, MaxRanked) }, &args)
+	return `SELECT space_id, page_id, r FROM ` + from, args
 }
 
-func (d postgres) rankOrg(orgID string, q Query, spaces Spaces) (string, []any) {
-	args := []any{orgID}
-	from := d.matches(q, "organization_id = $1", &args)
-	visible, vargs := spaces.subquery(dialect.Postgres, len(args))
-	return fmt.Sprintf(`SELECT space_id, '', MAX(r) FROM %s WHERE space_id IN (%s) GROUP BY space_id`, from, visible),
-		append(args, vargs...)
+// rankOrg ranks each admitted space by its best candidate, its first
+// SpaceCandidates matches: a space without any is not found.
+func (d postgres) rankOrg(_ string, q Query, spaces Spaces) (string, []any) {
+	visible, args := spaces.subquery(dialect.Postgres, 0)
+	from := d.ranked(q, func(anyTerm string) string { return candidates("f.id", anyTerm, SpaceCandidates) }, &args)
+	return fmt.Sprintf(`SELECT f.id, '', MAX(ranked.r) FROM (%s) AS f(id) CROSS JOIN LATERAL %s GROUP BY f.id`, visible, from), args
 }
 
 func (postgres) stored(hits []Ranked) (string, []any) {
@@ -139,13 +154,15 @@ func (postgres) stored(hits []Ranked) (string, []any) {
 		placeholders(2, len(hits), dollar) + `)`, args
 }
 
-func (d postgres) best(orgID string, q Query, spaceIDs []string) (string, []any) {
-	args := []any{orgID}
+func (d postgres) best(_ string, q Query, spaceIDs []string) (string, []any) {
+	args := make([]any, 0, len(spaceIDs))
 	for _, id := range spaceIDs {
 		args = append(args, id)
 	}
-	from := d.matches(q, "organization_id = $1 AND space_id IN ("+placeholders(2, len(spaceIDs), dollar)+")", &args)
+	values := "(" + strings.Join(strings.Split(placeholders(1, len(spaceIDs), dollar), ", "), "), (") + ")"
+	from := d.ranked(q, func(anyTerm string) string { return candidates("f.id", anyTerm, SpaceCandidates) }, &args)
 	return fmt.Sprintf(`SELECT space_id, page_id, r, stored FROM (
-	SELECT space_id, page_id, r, stored, ROW_NUMBER() OVER (PARTITION BY space_id ORDER BY r DESC, page_id) AS n FROM %s) AS b
-	WHERE n <= %d ORDER BY space_id, n`, from, MaxPagesPerSpace), args
+	SELECT space_id, page_id, r, stored, ROW_NUMBER() OVER (PARTITION BY space_id ORDER BY r DESC, page_id) AS n
+	FROM (VALUES %s) AS f(id) CROSS JOIN LATERAL %s) AS b
+	WHERE n <= %d ORDER BY space_id, n`, values, from, MaxPagesPerSpace), args
 }

@@ -3,6 +3,7 @@ package search
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"entgo.io/ent/dialect"
 )
@@ -39,6 +40,9 @@ func (sqlite) schema() []string {
 		`CREATE TRIGGER IF NOT EXISTS search_pages_insert AFTER INSERT ON search_pages BEGIN ` + insert("new") + ` END`,
 		`CREATE TRIGGER IF NOT EXISTS search_pages_delete AFTER DELETE ON search_pages BEGIN ` + remove + ` END`,
 		`CREATE TRIGGER IF NOT EXISTS search_pages_update AFTER UPDATE ON search_pages BEGIN ` + remove + " " + insert("new") + ` END`,
+		// The index's words, which a prefix is expanded into (see
+		// expandedTerms).
+		`CREATE VIRTUAL TABLE IF NOT EXISTS search_vocab USING fts5vocab(search_fts, 'row')`,
 	}
 }
 
@@ -126,13 +130,22 @@ func (sqlite) drop(spaceID string) (string, []any) {
 }
 
 // ranked is the SQL of the common table expressions m, the matches of q
-// within scope (an FTS5 query), one row per page and term it has, per term
-// its title has, and one with its BM25 score; and r, the rank of each page
-// (key k). Their arguments are appended to args.
-func (sqlite) ranked(q Query, scope string, args *[]any) string {
+// among the candidates c (a table expression of rowids k the caller writes
+// before it), one row per page and term it
+// has, per term its title has, and one with its BM25 score; and r, the rank
+// of each page (key k). Their arguments are appended to args.
+//
+// Every statement still walks the matches' entries in the index, which is
+// fast; what it spares is the rest, done for the candidates only: BM25,
+// and reading pages' rows.
+func (sqlite) ranked(q Query, args *[]any) string {
+	// The query has no scope: the candidates are the pages in scope. The
+	// range lets FTS5 skip the entries before and after them; the scope's
+	// word would cost a pass over its entries for BM25's statistics, and
+	// its weight in BM25 is nil.
 	match := func(query string) string {
-		*args = append(*args, scope+" AND "+query)
-		return fmt.Sprintf("search_fts MATCH ?%d", len(*args))
+		*args = append(*args, query)
+		return fmt.Sprintf("search_fts MATCH ?%d AND rowid BETWEEN (SELECT min(k) FROM c) AND (SELECT max(k) FROM c) AND +rowid IN (SELECT k FROM c)", len(*args))
 	}
 	// Every page the query matches has its score; with one term, that
 	// is also the page's one term.
@@ -140,12 +153,8 @@ func (sqlite) ranked(q Query, scope string, args *[]any) string {
 	if len(q.Terms) == 1 {
 		one = 1
 	}
-	all := make([]string, len(q.Terms))
-	for i, t := range q.Terms {
-		all[i] = ftsTerm(t)
-	}
 	parts := []string{fmt.Sprintf("SELECT rowid AS k, %d AS t, 0 AS ti, max(0.0, -bm25(search_fts, 0.0, 10.0, 4.0, 1.0)) AS s FROM search_fts WHERE ", one) +
-		match("{title headings body} : ("+strings.Join(all, " OR ")+")")}
+		match(anyTerm(q))}
 	for _, t := range q.Terms {
 		if one == 0 {
 			parts = append(parts, "SELECT rowid, 1, 0, 0.0 FROM search_fts WHERE "+match("{title headings body} : "+ftsTerm(t)))
@@ -154,23 +163,87 @@ func (sqlite) ranked(q Query, scope string, args *[]any) string {
 	}
 	// Materialized: FTS5's functions work only in the query of their
 	// match, which SQLite would otherwise merge into the aggregate.
-	return "WITH m AS MATERIALIZED (" + strings.Join(parts, "\n\tUNION ALL ") + "),\n" +
+	return "m AS MATERIALIZED (" + strings.Join(parts, "\n\tUNION ALL ") + "),\n" +
 		"r AS (SELECT k, " + rankOf("SUM(t)", "SUM(ti)", "SUM(s)") + " AS r FROM m GROUP BY k)\n"
 }
 
-func (d sqlite) rankSpace(spaceID string, q Query) (string, []any) {
-	var args []any
-	with := d.ranked(q, matchScope('s', spaceID), &args)
-	args = append(args, spaceID)
-	return with + fmt.Sprintf(`SELECT p.space_id, p.page_id, r.r FROM r JOIN search_pages p ON p.id = r.k WHERE p.space_id = ?%d`, len(args)), args
+// anyTerm is the FTS5 query of the pages that have any term of q in their
+// text.
+func anyTerm(q Query) string {
+	all := make([]string, len(q.Terms))
+	for i, t := range q.Terms {
+		all[i] = ftsTerm(t)
+	}
+	return "{title headings body} : (" + strings.Join(all, " OR ") + ")"
 }
 
-func (d sqlite) rankOrg(orgID string, q Query, spaces Spaces) (string, []any) {
+// rankSpace ranks the candidates of a space: its first MaxRanked matches
+// in the index's order, the first indexed first, which FTS5 reads
+// without going through the others.
+func (d sqlite) rankSpace(spaceID string, q Query) (string, []any) {
+	scope := matchScope('s', spaceID)
+	args := []any{scope + " AND " + anyTerm(q)}
+	with := d.ranked(q, &args)
+	args = append(args, spaceID)
+	return fmt.Sprintf(`WITH c AS MATERIALIZED (SELECT rowid AS k FROM search_fts WHERE search_fts MATCH ?1 ORDER BY rowid LIMIT %d),
+%sSELECT p.space_id, p.page_id, r.r FROM r JOIN search_pages p ON p.id = r.k WHERE p.space_id = ?%d`, MaxRanked, with, len(args)), args
+}
+
+// expandedTerms is the SQL of an expression whose value is the FTS5 query
+// of the pages that have any term of q in their text, with each prefix
+// longer than the index's prefixes replaced by the words of the index that
+// start with it: FTS5 answers such a prefix by merging the entries of all
+// those words, anew in each query, which a query per space would repeat.
+// Its arguments are appended to args.
+func expandedTerms(q Query, args *[]any) string {
+	arg := func(v string) string {
+		*args = append(*args, v)
+		return fmt.Sprintf("?%d", len(*args))
+	}
+	parts := make([]string, len(q.Terms))
+	for i, t := range q.Terms {
+		if !t.Prefix || utf8.RuneCountInString(t.Word) <= 3 {
+			parts[i] = arg(ftsTerm(t))
+			continue
+		}
+		parts[i] = fmt.Sprintf(`coalesce((SELECT group_concat('"' || term || '"', ' OR ') FROM search_vocab WHERE term >= %s AND term < %s), %s)`,
+			arg(t.Word), arg(t.Word+"\U0010FFFF"), arg(ftsTerm(t)))
+	}
+	return "'{title headings body} : (' || " + strings.Join(parts, " || ' OR ' || ") + " || ')'"
+}
+
+// scopeTokenLength is the length of a scope token (see scopeToken).
+const scopeTokenLength = 1 + 2*10
+
+// spaceCandidates is the SQL of the table expressions v, the spaces of
+// from (a SELECT of space IDs, as id) with the FTS5 query of their pages
+// that match q; c1, the candidates of each space (space_id, k): its first
+// SpaceCandidates matches in the index's order, the first indexed
+// first; and c, their keys. A space is found by its scope token, which its
+// rows hold first in their scope column: each space is one query of the
+// index, which stops at its candidates. Its arguments are appended to args.
+func (sqlite) spaceCandidates(q Query, from string, args *[]any) string {
+	terms := expandedTerms(q, args)
+	return fmt.Sprintf(`WITH f AS (%s),
+x AS (SELECT %s AS terms),
+v AS (SELECT f.id AS space_id,
+	'scope : "' || (SELECT substr(p.scope, 1, %d) FROM search_pages p WHERE p.space_id = f.id LIMIT 1) || '" AND ' || x.terms AS e FROM f, x),
+c0 AS MATERIALIZED (SELECT v.space_id, (SELECT json_group_array(k) FROM (
+	SELECT rowid AS k FROM search_fts WHERE search_fts MATCH v.e ORDER BY rowid LIMIT %d)) AS ks FROM v WHERE v.e IS NOT NULL),
+c1 AS MATERIALIZED (SELECT c0.space_id, j.value AS k FROM c0, json_each(c0.ks) AS j),
+c AS (SELECT k FROM c1),
+`, from, terms, scopeTokenLength, SpaceCandidates)
+}
+
+func (d sqlite) rankOrg(_ string, q Query, spaces Spaces) (string, []any) {
 	var args []any
-	with := d.ranked(q, matchScope('o', orgID), &args)
-	visible, vargs := spaces.subquery(dialect.SQLite, len(args))
-	return with + fmt.Sprintf(`SELECT p.space_id, '', MAX(r.r) FROM r JOIN search_pages p ON p.id = r.k
-	WHERE p.space_id IN (%s) GROUP BY p.space_id`, visible), append(args, vargs...)
+	visible, vargs := spaces.subquery(dialect.SQLite, 0)
+	// The spaces' predicates number their parameters from 1: they come
+	// first.
+	args = append(args, vargs...)
+	with := d.spaceCandidates(q, visible, &args)
+	with += d.ranked(q, &args)
+	return with + `SELECT c1.space_id, '', MAX(r.r) FROM r JOIN c1 ON c1.k = r.k GROUP BY c1.space_id`, args
 }
 
 func (sqlite) stored(hits []Ranked) (string, []any) {
@@ -183,14 +256,15 @@ func (sqlite) stored(hits []Ranked) (string, []any) {
 }
 
 func (d sqlite) best(_ string, q Query, spaceIDs []string) (string, []any) {
-	var args []any
-	with := d.ranked(q, matchScope('s', spaceIDs...), &args)
-	n := len(args)
+	args := make([]any, 0, len(spaceIDs))
 	for _, id := range spaceIDs {
 		args = append(args, id)
 	}
+	from := "SELECT column1 AS id FROM (VALUES " + strings.Repeat("(?), ", len(spaceIDs)-1) + "(?))"
+	with := d.spaceCandidates(q, from, &args)
+	with += d.ranked(q, &args)
 	return with + fmt.Sprintf(`SELECT space_id, page_id, r, stored FROM (
-	SELECT p.space_id, p.page_id, r.r, p.stored, ROW_NUMBER() OVER (PARTITION BY p.space_id ORDER BY r.r DESC, p.page_id) AS n
-	FROM r JOIN search_pages p ON p.id = r.k WHERE p.space_id IN (%s))
-	WHERE n <= %d ORDER BY space_id, n`, placeholders(n+1, len(spaceIDs), plain), MaxPagesPerSpace), args
+	SELECT c1.space_id, p.page_id, r.r, p.stored, ROW_NUMBER() OVER (PARTITION BY c1.space_id ORDER BY r.r DESC, p.page_id) AS n
+	FROM r JOIN c1 ON c1.k = r.k JOIN search_pages p ON p.id = r.k)
+	WHERE n <= %d ORDER BY space_id, n`, MaxPagesPerSpace), args
 }

@@ -86,7 +86,8 @@ func Dir(d string) (*migrate.MemDir, error) {
 // hand, not planned from the ent schema: what ent cannot describe (see the
 // package comment). A test that builds the schema from the ent schema, as
 // the releases before versioned migrations did, runs them too.
-var HandWritten = []string{"20261127003000_access_epoch.sql", "20261127020000_space_counter_triggers.sql"}
+var HandWritten = []string{"20261127003000_access_epoch.sql", "20261127020000_space_counter_triggers.sql",
+	"20261127210000_search_vocab.sql"}
 
 // Dev is the dev database a migration is planned on: an empty SQLite
 // database (DB, see OpenSQLiteDev), or the URL of an empty PostgreSQL
