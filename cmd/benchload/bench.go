@@ -158,6 +158,13 @@ func benchmark(ctx context.Context, o options, stdout, stderr io.Writer) error {
 		}
 	}
 
+	var searched *searchResult
+	if o.selected("search") {
+		if searched, err = r.runSearch(ctx, db, owner, first.pid()); err != nil {
+			return err
+		}
+	}
+
 	header{date: time.Now(), machine: machine(), database: databaseLabel(ctx, db), shape: o.shape, seeded: seeded, load: len(r.rows) > 0, duration: o.duration,
 		warmup: o.warmup, concurrency: o.concurrency, seeding: seeding}.write(stdout)
 	if len(r.rows) > 0 {
@@ -167,6 +174,10 @@ func benchmark(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	if growth != nil {
 		fmt.Fprintln(stdout)
 		writeGrowthTable(stdout, o.growthPages, o.growthCalls, o.duration, growth, growthRSS)
+	}
+	if searched != nil {
+		fmt.Fprintln(stdout)
+		searched.write(stdout, o.duration)
 	}
 	var failed []string
 	for _, row := range r.rows {

@@ -22,6 +22,11 @@ import (
 // growthWord is on every page of the growth spaces, for the search.
 const growthWord = "bindery"
 
+// rareWord is on the pages of a growth space that growthSpec.RareEvery
+// picks, for a search that finds few; the generated text, of the letters
+// of vocabulary, has no word that starts with it.
+const rareWord = "quokka"
+
 // growthPageBytes is about the size of a growth page's markdown: small, so
 // that the spaces' size is their number of pages rather than their bytes.
 const growthPageBytes = 1500
@@ -114,16 +119,42 @@ func growthTitle(p string) string {
 	return strings.ToUpper(kind[:1]) + kind[1:] + " " + strings.Join(nums, ".")
 }
 
-// growthArchives returns a zip archive of each batch of paths (see
-// splitParts), each page of about growthPageBytes in words of the heavy
-// mix's vocabulary, with growthWord in its introduction.
-func growthArchives(batches [][]string) [][]byte {
-	g := newTextGen()
+// growthSpec is a growth space to make.
+type growthSpec struct {
+	Title string
+	Pages int
+	// Draw picks the pages' text (see newTextGenDraw).
+	Draw uint64
+	// RareEvery puts rareWord on every RareEvery-th page of the tree's
+	// order too, the first included; on none when 0.
+	RareEvery int
+}
+
+// rarePages is the number of pages of s that have rareWord.
+func (s growthSpec) rarePages() int {
+	if s.RareEvery <= 0 {
+		return 0
+	}
+	return (s.Pages + s.RareEvery - 1) / s.RareEvery
+}
+
+// growthArchives returns a zip archive of each batch of the paths of s
+// (see splitParts), each page of about growthPageBytes in words of the
+// heavy mix's vocabulary, with growthWord, and rareWord on the pages s
+// picks, at the end of its introduction.
+func growthArchives(s growthSpec, batches [][]string) [][]byte {
+	g := newTextGenDraw(s.Draw)
 	var out [][]byte
+	i := 0
 	for _, batch := range batches {
 		out = append(out, zipFiles(func(add func(string, []byte)) {
 			for _, p := range batch {
-				add(p, g.page(growthTitle(p), growthPageBytes, growthWord))
+				lead := growthWord
+				if s.RareEvery > 0 && i%s.RareEvery == 0 {
+					lead += " " + rareWord
+				}
+				add(p, g.page(growthTitle(p), growthPageBytes, lead))
+				i++
 			}
 		}))
 	}
@@ -158,20 +189,21 @@ func serveArchives(archives [][]byte) *httptest.Server {
 	}))
 }
 
-// seedGrowth makes a growth space of n pages in org through the API: a
-// live space (so that its main content takes edits), filled by importing
-// the archives in turn, each import waited for and checked; then it reads
-// the tree and checks that it has every page.
-func seedGrowth(ctx context.Context, owner *apiClient, org string, n int) (*growthSpace, error) {
+// seedGrowth makes the growth space s in org through the API: a live
+// space (so that its main content takes edits), filled by importing the
+// archives in turn, each import waited for and checked; then it reads the
+// tree and checks that it has every page.
+func seedGrowth(ctx context.Context, owner *apiClient, org string, s growthSpec) (*growthSpace, error) {
+	n := s.Pages
 	var sp struct {
 		ID string `json:"id"`
 	}
-	err := owner.rest(ctx, http.MethodPost, "/v1/orgs/"+org+"/spaces", map[string]any{"title": fmt.Sprintf("Growth %d", n), "editMode": "live"}, &sp)
+	err := owner.rest(ctx, http.MethodPost, "/v1/orgs/"+org+"/spaces", map[string]any{"title": s.Title, "editMode": "live"}, &sp)
 	if err != nil {
 		return nil, fmt.Errorf("creating the space of %d pages: %w", n, err)
 	}
 	batches := splitParts(growthPaths(n))
-	zips := serveArchives(growthArchives(batches))
+	zips := serveArchives(growthArchives(s, batches))
 	defer zips.Close()
 	// An import of thousands of pages can take longer than a request of
 	// the load.
@@ -502,7 +534,7 @@ func (r *runner) runGrowth(ctx context.Context, db database, owner *apiClient, p
 	for k, n := range sizes {
 		r.logf("growth: importing a space of %d pages", n)
 		t0 := time.Now()
-		g, err := seedGrowth(ctx, owner, org, n)
+		g, err := seedGrowth(ctx, owner, org, growthSpec{Title: fmt.Sprintf("Growth %d", n), Pages: n})
 		if err != nil {
 			return nil, nil, fmt.Errorf("growth: %w", err)
 		}

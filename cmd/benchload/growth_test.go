@@ -67,7 +67,7 @@ func TestSplitParts(t *testing.T) {
 }
 
 func TestGrowthArchives(t *testing.T) {
-	archives := growthArchives(splitParts(growthPaths(12)))
+	archives := growthArchives(growthSpec{Pages: 12}, splitParts(growthPaths(12)))
 	require.Len(t, archives, 1)
 	zr, err := zip.NewReader(bytes.NewReader(archives[0]), int64(len(archives[0])))
 	require.NoError(t, err)

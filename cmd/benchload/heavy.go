@@ -84,9 +84,17 @@ type textGen struct {
 	zipf  *rand.Zipf
 }
 
-func newTextGen() *textGen {
+func newTextGen() *textGen { return newTextGenDraw(0) }
+
+// newTextGenDraw returns a generator of newTextGen's vocabulary that writes
+// other text for each draw above 0, so that spaces of different draws
+// share no page.
+func newTextGenDraw(draw uint64) *textGen {
 	rng := rand.New(rand.NewPCG(1, 2))
 	vocab := vocabulary(rng, 3000)
+	if draw > 0 {
+		rng = rand.New(rand.NewPCG(1, 2+draw))
+	}
 	return &textGen{vocab: vocab, zipf: rand.NewZipf(rng, 1.1, 1, uint64(len(vocab)-1))}
 }
 

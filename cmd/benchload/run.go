@@ -14,10 +14,11 @@ import (
 
 const usage = `Usage:
   benchload run [--bindery bin/bindery] [--duration 10s] [--concurrency 8] [--warmup 1s]
-                [--pg URL] [--postgraphile] [--profile DIR] [--workloads get,node,nested,list,heavy,growth]
+                [--pg URL] [--postgraphile] [--profile DIR] [--workloads get,node,nested,list,heavy,growth,search]
                 [--variant 'NAME=VALUE ...']... [--org-a-spaces 1000] [--org-b-spaces 50]
                 [--change-requests 10] [--heavy-pages 251]
                 [--growth-pages 20,2000,10000] [--growth-calls 20]
+                [--search-org-pages 100000] [--search-org-spaces 100]
   benchload baseline --db DSN --addr HOST:PORT
 
 run benchmarks bin/bindery on a fresh database: a SQLite file, or a schema
@@ -35,8 +36,13 @@ DIR, for go tool pprof.
 baseline), node, nested, list, heavy (the heavy mix), growth (a space
 of each size of --growth-pages, default $BENCH_GROWTH_PAGES or
 20,2000,10000, imported, then reads and edits of one page timed one call
-at a time on each, in a table of its own, on the first server only).
-Each --variant runs
+at a time on each, in a table of its own, on the first server only),
+search (an organization of --search-org-pages pages in --search-org-spaces
+growth spaces, default $BENCH_SEARCH_ORG_PAGES or 100000 and
+$BENCH_SEARCH_ORG_SPACES or 100, imported, then searches of it and of one
+of its spaces timed one call at a time, --growth-calls each, in a table of
+its own, on the first server only). All but search run by default: its
+imports take minutes. Each --variant runs
 Bindery's workloads on one more bindery serve with that environment added
 (GOGC=off GOMEMLIMIT=72MiB, say; "default" adds nothing), on the same
 database, each workload on every variant in turn.
@@ -100,10 +106,16 @@ type options struct {
 	// first, and growthCalls the timed calls of each operation on each.
 	growthPages []int
 	growthCalls int
+	// searchOrg is the search workload's organization.
+	searchOrg searchOrg
 }
 
 // workloadKeys are the workloads, in the order they run.
-var workloadKeys = []string{"get", "node", "nested", "list", "heavy", "growth"}
+var workloadKeys = []string{"get", "node", "nested", "list", "heavy", "growth", "search"}
+
+// defaultWorkloads are the workloads that run when none are named: all but
+// search, whose organization takes minutes to import.
+var defaultWorkloads = []string{"get", "node", "nested", "list", "heavy", "growth"}
 
 // defaultGrowthPages are the growth workload's space sizes by default.
 var defaultGrowthPages = []int{20, 2000, 10000}
@@ -151,8 +163,8 @@ func parseVariant(s string) ([]string, error) {
 
 func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (options, error) {
 	o := options{bindery: "bin/bindery", duration: 10 * time.Second, warmup: time.Second, concurrency: 8,
-		postgres: getenv("BINDERY_TEST_DATABASE_URL"), shape: defaultShape, workloads: workloadKeys,
-		growthPages: defaultGrowthPages, growthCalls: 20}
+		postgres: getenv("BINDERY_TEST_DATABASE_URL"), shape: defaultShape, workloads: defaultWorkloads,
+		growthPages: defaultGrowthPages, growthCalls: 20, searchOrg: defaultSearchOrg}
 	if v := getenv("BENCH_WORKLOADS"); v != "" {
 		ws, err := parseWorkloads(v)
 		if err != nil {
@@ -166,6 +178,15 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 			return o, fmt.Errorf("BENCH_GROWTH_PAGES: %w", err)
 		}
 		o.growthPages = sizes
+	}
+	for name, n := range map[string]*int{"BENCH_SEARCH_ORG_PAGES": &o.searchOrg.Pages, "BENCH_SEARCH_ORG_SPACES": &o.searchOrg.Spaces} {
+		if v := getenv(name); v != "" {
+			k, err := strconv.Atoi(v)
+			if err != nil {
+				return o, fmt.Errorf("%s: %q is not an integer", name, v)
+			}
+			*n = k
+		}
 	}
 	var envVariants [][]string
 	if v := getenv("BENCH_VARIANTS"); v != "" {
@@ -217,7 +238,9 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 		return err
 	})
 	fs.IntVar(&o.growthCalls, "growth-calls", o.growthCalls, "timed calls of each growth operation on each space (fewer past --duration)")
-	fs.Func("workloads", "comma-separated workloads to run: "+strings.Join(workloadKeys, ", ")+" (default all)", func(v string) error {
+	fs.IntVar(&o.searchOrg.Pages, "search-org-pages", o.searchOrg.Pages, "pages of the search workload's organization")
+	fs.IntVar(&o.searchOrg.Spaces, "search-org-spaces", o.searchOrg.Spaces, "spaces of the search workload's organization, the pages spread evenly")
+	fs.Func("workloads", "comma-separated workloads to run: "+strings.Join(workloadKeys, ", ")+" (default all but search)", func(v string) error {
 		ws, err := parseWorkloads(v)
 		o.workloads = ws
 		return err
@@ -251,6 +274,9 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 		return o, fmt.Errorf("%w: the growth workload needs at least one call", errUsage)
 	case o.postgraphile && o.postgres == "":
 		return o, fmt.Errorf("%w: PostGraphile needs PostgreSQL: set BINDERY_TEST_DATABASE_URL or --pg", errUsage)
+	}
+	if err := o.searchOrg.check(); err != nil {
+		return o, err
 	}
 	return o, o.shape.check()
 }
