@@ -58,8 +58,8 @@ func searchDocs(c *content.Loaded) []search.Doc {
 var (
 	searchPagesOrder = page.SliceOrder[search.Ranked]{Name: "search-pages", KeyType: page.KeyFloat, Desc: true,
 		Key: func(h search.Ranked) any { return h.Rank }, ID: func(h search.Ranked) string { return h.PageID }}
-	searchSpacesOrder = page.SliceOrder[search.Ranked]{Name: "search-spaces", KeyType: page.KeyFloat, Desc: true,
-		Key: func(h search.Ranked) any { return h.Rank }, ID: func(h search.Ranked) string { return h.SpaceID }}
+	searchSpacesOrder = page.SliceOrder[search.SpaceRanked]{Name: "search-spaces", KeyType: page.KeyFloat, Desc: true,
+		Key: func(h search.SpaceRanked) any { return h.Rank }, ID: func(h search.SpaceRanked) string { return h.SpaceID }}
 )
 
 // searchSpace returns the pages of a space's current content that match
@@ -142,11 +142,11 @@ func (r *Resolver) searchOrganization(ctx context.Context, orgID, text string, a
 	}
 	// The spaces' rows, which results show, load in one batch.
 	r.spaces.prefetch(ctx, ids)
-	best, err := r.search.BestPages(ctx, drv, orgID, q, ids)
+	best, err := r.search.BestPages(ctx, drv, q, window.Nodes())
 	if err != nil {
 		return nil, err
 	}
-	return page.Map(window, func(h search.Ranked) *search.SpaceHit {
+	return page.Map(window, func(h search.SpaceRanked) *search.SpaceHit {
 		return &search.SpaceHit{SpaceID: h.SpaceID, Rank: h.Rank, Pages: best[h.SpaceID]}
 	}), nil
 }

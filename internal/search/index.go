@@ -211,11 +211,34 @@ func (x *Index) RankPages(ctx context.Context, drv dialect.Driver, spaceID strin
 
 // RankSpaces returns the spaces of organization org that match q and that
 // the predicates on the spaces table admit (the viewer's scope, live
-// spaces), each with the rank of its best candidate (see SpaceCandidates):
-// every such space, whatever the number of matches. One statement.
-func (x *Index) RankSpaces(ctx context.Context, drv dialect.Driver, orgID string, q Query, spaces Spaces) ([]Ranked, error) {
+// spaces), each with its best candidates (see SpaceCandidates), at most
+// MaxPagesPerSpace of them, and ranked by the first: every such space,
+// whatever the number of matches. One statement; BestPages reads the
+// pages of the spaces shown.
+func (x *Index) RankSpaces(ctx context.Context, drv dialect.Driver, orgID string, q Query, spaces Spaces) ([]SpaceRanked, error) {
 	sq, args := x.d.rankOrg(orgID, q, spaces)
-	return scanRanked(ctx, drv, sq, args, "")
+	// Rows come grouped by space, best first.
+	best, err := scanRanked(ctx, drv, sq, args, "")
+	if err != nil {
+		return nil, err
+	}
+	var out []SpaceRanked
+	for _, r := range best {
+		if n := len(out); n > 0 && out[n-1].SpaceID == r.SpaceID {
+			out[n-1].Best = append(out[n-1].Best, r)
+			continue
+		}
+		out = append(out, SpaceRanked{SpaceID: r.SpaceID, Rank: r.Rank, Best: []Ranked{r}})
+	}
+	return out, nil
+}
+
+// SpaceRanked is a space an organization search found: the rank of its
+// best candidate, and its best candidates, best first.
+type SpaceRanked struct {
+	SpaceID string
+	Rank    float64
+	Best    []Ranked
 }
 
 // Spaces selects the spaces a query may find: the predicates apply to a
@@ -283,42 +306,22 @@ func (x *Index) Pages(ctx context.Context, drv dialect.Driver, q Query, hits []R
 	return out, nil
 }
 
-// BestPages returns, for each of spaceIDs, its best candidates for q (at
-// most MaxPagesPerSpace, best first), those RankSpaces ranked it by. One
-// statement.
-func (x *Index) BestPages(ctx context.Context, drv dialect.Driver, orgID string, q Query, spaceIDs []string) (map[string][]PageHit, error) {
-	if len(spaceIDs) == 0 {
-		return nil, nil
+// BestPages reads the best candidates of spaces that RankSpaces ranked and
+// presents them for q, by space, best first. One statement.
+func (x *Index) BestPages(ctx context.Context, drv dialect.Driver, q Query, spaces []SpaceRanked) (map[string][]PageHit, error) {
+	var hits []Ranked
+	for _, s := range spaces {
+		hits = append(hits, s.Best...)
 	}
-	sq, args := x.d.best(orgID, q, spaceIDs)
-	var rows entsql.Rows
-	if err := drv.Query(ctx, sq, args, &rows); err != nil {
-		return nil, fmt.Errorf("searching: %w", err)
+	pages, err := x.Pages(ctx, drv, q, hits)
+	if err != nil {
+		return nil, err
 	}
-	want := make(map[string]bool, len(spaceIDs))
-	for _, id := range spaceIDs {
-		want[id] = true
+	out := make(map[string][]PageHit, len(spaces))
+	for _, p := range pages {
+		out[p.SpaceID] = append(out[p.SpaceID], p)
 	}
-	out := map[string][]PageHit{}
-	for rows.Next() {
-		var space, page string
-		var rank float64
-		var data []byte
-		if err := rows.Scan(&space, &page, &rank, &data); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		if !want[space] {
-			continue
-		}
-		p, err := q.hit(space, page, rank, data)
-		if err != nil {
-			rows.Close()
-			return nil, err
-		}
-		out[space] = append(out[space], p)
-	}
-	return out, closeRows(&rows)
+	return out, nil
 }
 
 type storedRow struct{ data []byte }
@@ -366,19 +369,28 @@ type docRow struct {
 //
 //	64 × (terms of the query the page has)
 //	 + 2 × (terms its title has)
-//	 + the engine's relevance score of the page, scaled into [0, 1)
+//	 + a relevance score of the page, scaled into [0, 1)
 //
 // so pages with more of the query's words come first; among those, pages
-// with more of them in the title; then the engine's score (BM25 with the
-// title weighted 10, headings and description 4, body 1 on SQLite;
-// ts_rank with weights 1, 0.4 and 0.1 on PostgreSQL). A term counts when a
-// word of the page starts with it, or equals it for a short term that is
-// not the last (see ParseQuery); both are answered by the full-text index,
-// without reading the pages' text. With at most MaxTerms terms, the second
-// part never reaches the first's step.
+// with more of them in the title; then the score. On SQLite the score is
+// BM25's sum of saturated term frequencies (k1 = 1.2, b = 0.75), a word in
+// the title counting 10 times, in the headings and description 4, in the
+// body once, and a page's length measured against typicalPageBytes; it
+// has no inverse document frequency, which would need statistics over the
+// whole index in each query. On PostgreSQL it is ts_rank with weights 1,
+// 0.4 and 0.1, which has none either. A term counts when a word of the
+// page starts with it, or equals it for a short term that is not the last
+// (see ParseQuery). With at most MaxTerms terms, the second part never
+// reaches the first's step.
 const (
 	termWeight  = 64
 	titleWeight = 2
+
+	titleBoost, headingsBoost = 10, 4
+	bm25K1, bm25B             = 1.2, 0.75
+	// typicalPageBytes is the length of text at which BM25 neither favours
+	// nor penalizes a page: about 600 words.
+	typicalPageBytes = 4096
 )
 
 // rankOf returns the SQL of a rank from the SQL of its parts: the number
@@ -407,14 +419,12 @@ type sqlDialect interface {
 	move(spaceID, orgID string) (string, []any)
 	copy(from, to, orgID string) (string, []any)
 	drop(spaceID string) (string, []any)
-	// rankSpace and rankOrg select space_id, page_id, rank of the
-	// candidates; rankOrg's page_id is "", its rank the best rank of the
-	// space's candidates.
+	// rankSpace selects space_id, page_id, rank of the candidates.
 	rankSpace(spaceID string, q Query) (string, []any)
+	// rankOrg selects space_id, page_id, rank of the best
+	// MaxPagesPerSpace candidates of each space, by space, best first.
 	rankOrg(orgID string, q Query, spaces Spaces) (string, []any)
-	// stored selects space_id, page_id, stored of hits.
+	// stored selects space_id, page_id, stored of hits, which may be of
+	// several spaces.
 	stored(hits []Ranked) (string, []any)
-	// best selects space_id, page_id, rank, stored of the best
-	// candidates of each space.
-	best(orgID string, q Query, spaceIDs []string) (string, []any)
 }

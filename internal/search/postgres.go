@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"entgo.io/ent/dialect"
+	"github.com/lib/pq"
 )
 
 // postgres indexes pages in a table with a tsvector column under a GIN
@@ -90,9 +91,9 @@ func (postgres) drop(spaceID string) (string, []any) {
 }
 
 // ranked is the SQL of a derived table of the candidates cand (a SELECT
-// of space_id, page_id, stored and doc from search_pages, whose
-// placeholder anyTerm is the query's tsquery), with columns space_id,
-// page_id, stored and r, their rank. Its arguments are appended to args.
+// of space_id, page_id and doc from search_pages, whose placeholder
+// anyTerm is the query's tsquery), with columns space_id, page_id and r,
+// their rank. Its arguments are appended to args.
 //
 // A page's doc is read once: it is large enough to be stored out of line
 // and compressed, and each use of the column would read and decompress it
@@ -115,18 +116,18 @@ func (postgres) ranked(q Query, cand func(anyTerm string) string, args *[]any) s
 		terms = []string{"1"}
 	}
 	query := arg(strings.Join(all, " | "))
-	return fmt.Sprintf(`(SELECT space_id, page_id, stored, %s AS r FROM (
-	SELECT space_id, page_id, stored, %s AS t, %s AS ti, ts_rank('{0.1, 0.2, 0.4, 1.0}', d, %s) AS s
-	FROM (SELECT space_id, page_id, stored, doc || ''::tsvector AS d FROM (%s) AS c OFFSET 0) AS c) AS m) AS ranked`,
+	return fmt.Sprintf(`(SELECT space_id, page_id, %s AS r FROM (
+	SELECT space_id, page_id, %s AS t, %s AS ti, ts_rank('{0.1, 0.2, 0.4, 1.0}', d, %s) AS s
+	FROM (SELECT space_id, page_id, doc || ''::tsvector AS d FROM (%s) AS c OFFSET 0) AS c) AS m) AS ranked`,
 		rankOf("t", "ti", "s"), strings.Join(terms, " + "), strings.Join(titled, " + "), query, cand(query))
 }
 
-// candidates is the SELECT of the first n pages of the space whose ID is
-// the SQL space that match the tsquery anyTerm, in the order of the
-// primary key: a common word's are the first rows of the space, a rare
+// candidates is the SELECT of the first n pages by ID of the space whose
+// ID is the SQL space that match the tsquery anyTerm: a common word's are
+// the first rows of the space in the order of the primary key, a rare
 // word's come from the full-text index.
 func candidates(space, anyTerm string, n int) string {
-	return fmt.Sprintf(`SELECT space_id, page_id, stored, doc FROM search_pages WHERE space_id = %s AND doc @@ %s LIMIT %d`,
+	return fmt.Sprintf(`SELECT space_id, page_id, doc FROM search_pages WHERE space_id = %s AND doc @@ %s ORDER BY page_id LIMIT %d`,
 		space, anyTerm, n)
 }
 
@@ -137,32 +138,60 @@ func (d postgres) rankSpace(spaceID string, q Query) (string, []any) {
 	return `SELECT space_id, page_id, r FROM ` + from, args
 }
 
-// rankOrg ranks each admitted space by its best candidate, its first
-// SpaceCandidates matches: a space without any is not found.
-func (d postgres) rankOrg(_ string, q Query, spaces Spaces) (string, []any) {
+// rankOrg ranks the candidates of each admitted space, its first
+// SpaceCandidates matches by page ID, and keeps the best MaxPagesPerSpace:
+// a space without any is not found.
+//
+// The candidates come from one of two plans, which PostgreSQL's own
+// statistics of the index choose between in the statement (see
+// orgMatches): a word on few pages is looked up once in the full-text
+// index for the whole organization; a word on many, once per space, in
+// the space's first pages that have it, which a lookup in the index would
+// make cost as much as all of the organization's matches in each space.
+func (d postgres) rankOrg(orgID string, q Query, spaces Spaces) (string, []any) {
 	visible, args := spaces.subquery(dialect.Postgres, 0)
-	from := d.ranked(q, func(anyTerm string) string { return candidates("f.id", anyTerm, SpaceCandidates) }, &args)
-	return fmt.Sprintf(`SELECT f.id, '', MAX(ranked.r) FROM (%s) AS f(id) CROSS JOIN LATERAL %s GROUP BY f.id`, visible, from), args
+	args = append(args, orgID)
+	org := len(args)
+	patterns := make([]string, len(q.Terms))
+	for i, t := range q.Terms {
+		// Words are letters and digits: nothing to escape.
+		patterns[i] = t.Word
+		if t.Prefix {
+			patterns[i] += "%"
+		}
+	}
+	args = append(args, pq.Array(patterns))
+	few := fmt.Sprintf(`(SELECT coalesce(sum(e.f), 0) FROM pg_stats AS s,
+		unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS e(w, f)
+		WHERE s.tablename = 'search_pages' AND s.attname = 'doc' AND e.w LIKE ANY($%d) AND s.schemaname = (
+			SELECT n.nspname FROM pg_class AS c JOIN pg_namespace AS n ON n.oid = c.relnamespace WHERE c.oid = 'search_pages'::regclass))
+	* (SELECT greatest(reltuples, 0) FROM pg_class WHERE oid = 'search_pages'::regclass) <= %d`, len(args), orgMatches)
+	from := d.ranked(q, func(anyTerm string) string {
+		return fmt.Sprintf(`SELECT space_id, page_id, doc FROM (
+	SELECT p.space_id, p.page_id, p.doc, ROW_NUMBER() OVER (PARTITION BY p.space_id ORDER BY p.page_id) AS n
+	FROM search_pages AS p WHERE %s AND p.organization_id = $%d AND p.doc @@ %s AND p.space_id IN (%s)) AS o WHERE n <= %d
+	UNION ALL
+	SELECT c.space_id, c.page_id, c.doc FROM (%s) AS f(id) CROSS JOIN LATERAL (%s) AS c WHERE NOT %s`,
+			few, org, anyTerm, visible, SpaceCandidates, visible, candidates("f.id", anyTerm, SpaceCandidates), few)
+	}, &args)
+	return fmt.Sprintf(`SELECT space_id, page_id, r FROM (
+	SELECT space_id, page_id, r, ROW_NUMBER() OVER (PARTITION BY space_id ORDER BY r DESC, page_id) AS n FROM %s) AS b
+	WHERE n <= %d ORDER BY space_id, n`, from, MaxPagesPerSpace), args
 }
+
+// orgMatches is the most pages of all organizations that the statistics
+// may estimate a query to match for an organization search to look its
+// words up once: each of those pages is read to know its organization, and
+// past a few thousand, on pages of the table that are far apart, looking
+// the words up in each space costs less. A variable for the tests.
+var orgMatches = 5000
 
 func (postgres) stored(hits []Ranked) (string, []any) {
-	args := []any{hits[0].SpaceID}
-	for _, h := range hits {
-		args = append(args, h.PageID)
+	args := make([]any, 0, 2*len(hits))
+	pairs := make([]string, len(hits))
+	for i, h := range hits {
+		args = append(args, h.SpaceID, h.PageID)
+		pairs[i] = fmt.Sprintf("($%d, $%d)", 2*i+1, 2*i+2)
 	}
-	return `SELECT space_id, page_id, stored FROM search_pages WHERE space_id = $1 AND page_id IN (` +
-		placeholders(2, len(hits), dollar) + `)`, args
-}
-
-func (d postgres) best(_ string, q Query, spaceIDs []string) (string, []any) {
-	args := make([]any, 0, len(spaceIDs))
-	for _, id := range spaceIDs {
-		args = append(args, id)
-	}
-	values := "(" + strings.Join(strings.Split(placeholders(1, len(spaceIDs), dollar), ", "), "), (") + ")"
-	from := d.ranked(q, func(anyTerm string) string { return candidates("f.id", anyTerm, SpaceCandidates) }, &args)
-	return fmt.Sprintf(`SELECT space_id, page_id, r, stored FROM (
-	SELECT space_id, page_id, r, stored, ROW_NUMBER() OVER (PARTITION BY space_id ORDER BY r DESC, page_id) AS n
-	FROM (VALUES %s) AS f(id) CROSS JOIN LATERAL %s) AS b
-	WHERE n <= %d ORDER BY space_id, n`, values, from, MaxPagesPerSpace), args
+	return `SELECT space_id, page_id, stored FROM search_pages WHERE (space_id, page_id) IN (` + strings.Join(pairs, ", ") + `)`, args
 }

@@ -129,43 +129,47 @@ func (sqlite) drop(spaceID string) (string, []any) {
 	return `DELETE FROM search_pages WHERE space_id = ?1`, []any{spaceID}
 }
 
-// ranked is the SQL of the common table expressions m, the matches of q
-// among the candidates c (a table expression of rowids k the caller writes
-// before it), one row per page and term it
-// has, per term its title has, and one with its BM25 score; and r, the rank
-// of each page (key k). Their arguments are appended to args.
+// scored is the SQL of the table expressions n, the candidates (a table
+// expression c of space_id and k, their rowids, that the caller writes
+// before it) with the times each column of their page has each term of q;
+// and r, the rank of each (space_id, page_id, r). Its arguments are
+// appended to args.
 //
-// Every statement still walks the matches' entries in the index, which is
-// fast; what it spares is the rest, done for the candidates only: BM25,
-// and reading pages' rows.
-func (sqlite) ranked(q Query, args *[]any) string {
-	// The query has no scope: the candidates are the pages in scope. The
-	// range lets FTS5 skip the entries before and after them; the scope's
-	// word would cost a pass over its entries for BM25's statistics, and
-	// its weight in BM25 is nil.
-	match := func(query string) string {
-		*args = append(*args, query)
-		return fmt.Sprintf("search_fts MATCH ?%d AND rowid BETWEEN (SELECT min(k) FROM c) AND (SELECT max(k) FROM c) AND +rowid IN (SELECT k FROM c)", len(*args))
-	}
-	// Every page the query matches has its score; with one term, that
-	// is also the page's one term.
-	one := 0
-	if len(q.Terms) == 1 {
-		one = 1
-	}
-	parts := []string{fmt.Sprintf("SELECT rowid AS k, %d AS t, 0 AS ti, max(0.0, -bm25(search_fts, 0.0, 10.0, 4.0, 1.0)) AS s FROM search_fts WHERE ", one) +
-		match(anyTerm(q))}
-	for _, t := range q.Terms {
-		if one == 0 {
-			parts = append(parts, "SELECT rowid, 1, 0, 0.0 FROM search_fts WHERE "+match("{title headings body} : "+ftsTerm(t)))
+// The counts come from the pages' rows, whose columns are folded words
+// separated by spaces, not from FTS5: its functions (bm25) and any
+// further match would walk the index's entries of each term and read its
+// statistics over the whole index in every statement, which for a word on
+// most pages costs more than reading the candidates' rows.
+func (sqlite) scored(q Query, args *[]any) string {
+	counts := []string{"c.space_id", "p.page_id",
+		"octet_length(p.title) + octet_length(p.headings) + octet_length(p.body) AS len"}
+	var terms, titled, score []string
+	for i, t := range q.Terms {
+		// A prefix is counted where a word starts with it; a whole word
+		// between spaces, each doubled so that a word's next occurrence
+		// keeps the space before it.
+		pattern, text := " "+t.Word, func(col string) string { return "' ' || p." + col }
+		if !t.Prefix {
+			pattern, text = " "+t.Word+" ", func(col string) string { return "' ' || replace(p." + col + ", ' ', '  ') || ' '" }
 		}
-		parts = append(parts, "SELECT rowid, 0, 1, 0.0 FROM search_fts WHERE "+match("title : "+ftsTerm(t)))
+		*args = append(*args, pattern)
+		for _, col := range []string{"title", "headings", "body"} {
+			x := text(col)
+			counts = append(counts, fmt.Sprintf("(octet_length(%s) - octet_length(replace(%s, ?%d, ''))) / %d AS %s%d",
+				x, x, len(*args), len(pattern), col[:1], i))
+		}
+		tf := fmt.Sprintf("(%d * t%d + %d * h%d + b%d)", titleBoost, i, headingsBoost, i, i)
+		terms = append(terms, tf+" > 0")
+		titled = append(titled, fmt.Sprintf("t%d > 0", i))
+		score = append(score, fmt.Sprintf("%s * %g / (%s + %g * (%g + %g * len / %d.0))", tf, bm25K1+1, tf, bm25K1, 1-bm25B, bm25B, typicalPageBytes))
 	}
-	// Materialized: FTS5's functions work only in the query of their
-	// match, which SQLite would otherwise merge into the aggregate.
-	return "m AS MATERIALIZED (" + strings.Join(parts, "\n\tUNION ALL ") + "),\n" +
-		"r AS (SELECT k, " + rankOf("SUM(t)", "SUM(ti)", "SUM(s)") + " AS r FROM m GROUP BY k)\n"
+	return "n AS MATERIALIZED (SELECT " + strings.Join(counts, ", ") +
+		" FROM c JOIN search_pages p ON p.id = c.k AND p.space_id = c.space_id),\n" +
+		"r AS (SELECT space_id, page_id, " + rankOf(sum(terms), sum(titled), sum(score)) + " AS r FROM n)\n"
 }
+
+// sum is the SQL of the sum of the SQL expressions xs, each in parentheses.
+func sum(xs []string) string { return "(" + strings.Join(xs, ") + (") + ")" }
 
 // anyTerm is the FTS5 query of the pages that have any term of q in their
 // text.
@@ -181,12 +185,10 @@ func anyTerm(q Query) string {
 // in the index's order, the first indexed first, which FTS5 reads
 // without going through the others.
 func (d sqlite) rankSpace(spaceID string, q Query) (string, []any) {
-	scope := matchScope('s', spaceID)
-	args := []any{scope + " AND " + anyTerm(q)}
-	with := d.ranked(q, &args)
-	args = append(args, spaceID)
-	return fmt.Sprintf(`WITH c AS MATERIALIZED (SELECT rowid AS k FROM search_fts WHERE search_fts MATCH ?1 ORDER BY rowid LIMIT %d),
-%sSELECT p.space_id, p.page_id, r.r FROM r JOIN search_pages p ON p.id = r.k WHERE p.space_id = ?%d`, MaxRanked, with, len(args)), args
+	args := []any{spaceID, matchScope('s', spaceID) + " AND " + anyTerm(q)}
+	with := d.scored(q, &args)
+	return fmt.Sprintf(`WITH c AS MATERIALIZED (SELECT ?1 AS space_id, rowid AS k FROM search_fts WHERE search_fts MATCH ?2 ORDER BY rowid LIMIT %d),
+%sSELECT space_id, page_id, r FROM r`, MaxRanked, with), args
 }
 
 // expandedTerms is the SQL of an expression whose value is the FTS5 query
@@ -217,9 +219,9 @@ const scopeTokenLength = 1 + 2*10
 
 // spaceCandidates is the SQL of the table expressions v, the spaces of
 // from (a SELECT of space IDs, as id) with the FTS5 query of their pages
-// that match q; c1, the candidates of each space (space_id, k): its first
-// SpaceCandidates matches in the index's order, the first indexed
-// first; and c, their keys. A space is found by its scope token, which its
+// that match q; and c, the candidates of each space (space_id, k): its
+// first SpaceCandidates matches in the index's order, the first indexed
+// first. A space is found by its scope token, which its
 // rows hold first in their scope column: each space is one query of the
 // index, which stops at its candidates. Its arguments are appended to args.
 func (sqlite) spaceCandidates(q Query, from string, args *[]any) string {
@@ -230,8 +232,7 @@ v AS (SELECT f.id AS space_id,
 	'scope : "' || (SELECT substr(p.scope, 1, %d) FROM search_pages p WHERE p.space_id = f.id LIMIT 1) || '" AND ' || x.terms AS e FROM f, x),
 c0 AS MATERIALIZED (SELECT v.space_id, (SELECT json_group_array(k) FROM (
 	SELECT rowid AS k FROM search_fts WHERE search_fts MATCH v.e ORDER BY rowid LIMIT %d)) AS ks FROM v WHERE v.e IS NOT NULL),
-c1 AS MATERIALIZED (SELECT c0.space_id, j.value AS k FROM c0, json_each(c0.ks) AS j),
-c AS (SELECT k FROM c1),
+c AS MATERIALIZED (SELECT c0.space_id, j.value AS k FROM c0, json_each(c0.ks) AS j),
 `, from, terms, scopeTokenLength, SpaceCandidates)
 }
 
@@ -242,29 +243,19 @@ func (d sqlite) rankOrg(_ string, q Query, spaces Spaces) (string, []any) {
 	// first.
 	args = append(args, vargs...)
 	with := d.spaceCandidates(q, visible, &args)
-	with += d.ranked(q, &args)
-	return with + `SELECT c1.space_id, '', MAX(r.r) FROM r JOIN c1 ON c1.k = r.k GROUP BY c1.space_id`, args
+	with += d.scored(q, &args)
+	return with + fmt.Sprintf(`SELECT space_id, page_id, r FROM (
+	SELECT space_id, page_id, r, ROW_NUMBER() OVER (PARTITION BY space_id ORDER BY r DESC, page_id) AS n FROM r)
+	WHERE n <= %d ORDER BY space_id, n`, MaxPagesPerSpace), args
 }
 
 func (sqlite) stored(hits []Ranked) (string, []any) {
-	args := []any{hits[0].SpaceID}
+	args := make([]any, 0, 2*len(hits))
 	for _, h := range hits {
-		args = append(args, h.PageID)
+		args = append(args, h.SpaceID, h.PageID)
 	}
-	return `SELECT space_id, page_id, stored FROM search_pages WHERE space_id = ?1 AND page_id IN (` +
-		placeholders(2, len(hits), plain) + `)`, args
-}
-
-func (d sqlite) best(_ string, q Query, spaceIDs []string) (string, []any) {
-	args := make([]any, 0, len(spaceIDs))
-	for _, id := range spaceIDs {
-		args = append(args, id)
-	}
-	from := "SELECT column1 AS id FROM (VALUES " + strings.Repeat("(?), ", len(spaceIDs)-1) + "(?))"
-	with := d.spaceCandidates(q, from, &args)
-	with += d.ranked(q, &args)
-	return with + fmt.Sprintf(`SELECT space_id, page_id, r, stored FROM (
-	SELECT c1.space_id, p.page_id, r.r, p.stored, ROW_NUMBER() OVER (PARTITION BY c1.space_id ORDER BY r.r DESC, p.page_id) AS n
-	FROM r JOIN c1 ON c1.k = r.k JOIN search_pages p ON p.id = r.k)
-	WHERE n <= %d ORDER BY space_id, n`, MaxPagesPerSpace), args
+	// A join, which SQLite answers from the index on the pair; it scans
+	// the table for a row value IN a list.
+	return `SELECT p.space_id, p.page_id, p.stored FROM (VALUES ` + strings.Repeat("(?, ?), ", len(hits)-1) + `(?, ?)) AS h
+	JOIN search_pages p ON p.space_id = h.column1 AND p.page_id = h.column2`, args
 }
