@@ -143,7 +143,7 @@ func (d postgres) rankSpace(spaceID string, q Query) (string, []any) {
 // a space without any is not found.
 //
 // The candidates come from one of two plans, which PostgreSQL's own
-// statistics of the index choose between in the statement (see
+// statistics of the column choose between in the statement (see
 // orgMatches): a word on few pages is looked up once in the full-text
 // index for the whole organization; a word on many, once per space, in
 // the space's first pages that have it, which a lookup in the index would
@@ -152,20 +152,7 @@ func (d postgres) rankOrg(orgID string, q Query, spaces Spaces) (string, []any) 
 	visible, args := spaces.subquery(dialect.Postgres, 0)
 	args = append(args, orgID)
 	org := len(args)
-	patterns := make([]string, len(q.Terms))
-	for i, t := range q.Terms {
-		// Words are letters and digits: nothing to escape.
-		patterns[i] = t.Word
-		if t.Prefix {
-			patterns[i] += "%"
-		}
-	}
-	args = append(args, pq.Array(patterns))
-	few := fmt.Sprintf(`(SELECT coalesce(sum(e.f), 0) FROM pg_stats AS s,
-		unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS e(w, f)
-		WHERE s.tablename = 'search_pages' AND s.attname = 'doc' AND e.w LIKE ANY($%d) AND s.schemaname = (
-			SELECT n.nspname FROM pg_class AS c JOIN pg_namespace AS n ON n.oid = c.relnamespace WHERE c.oid = 'search_pages'::regclass))
-	* (SELECT greatest(reltuples, 0) FROM pg_class WHERE oid = 'search_pages'::regclass) <= %d`, len(args), orgMatches)
+	few := d.fewMatches(q, &args)
 	from := d.ranked(q, func(anyTerm string) string {
 		return fmt.Sprintf(`SELECT space_id, page_id, doc FROM (
 	SELECT p.space_id, p.page_id, p.doc, ROW_NUMBER() OVER (PARTITION BY p.space_id ORDER BY p.page_id) AS n
@@ -179,12 +166,39 @@ func (d postgres) rankOrg(orgID string, q Query, spaces Spaces) (string, []any) 
 	WHERE n <= %d ORDER BY space_id, n`, from, MaxPagesPerSpace), args
 }
 
+// fewMatches is the SQL of a boolean: whether the statistics of the index
+// put the pages that match q at orgMatches or fewer. Its arguments are
+// appended to args.
+func (postgres) fewMatches(q Query, args *[]any) string {
+	patterns := make([]string, len(q.Terms))
+	for i, t := range q.Terms {
+		// Words are letters and digits: nothing to escape.
+		patterns[i] = t.Word
+		if t.Prefix {
+			patterns[i] += "%"
+		}
+	}
+	*args = append(*args, pq.Array(patterns))
+	// The share of pages that have a word is its frequency among the
+	// column's most common elements, or less when it is not one of them;
+	// the table's rows are its last count scaled to its size now, as the
+	// planner does. Without statistics (a table not analyzed yet), the
+	// plan is the one per space, whose cost is bounded whatever the
+	// matches.
+	return fmt.Sprintf(`coalesce((SELECT coalesce((SELECT sum(e.f)
+		FROM unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS e(w, f) WHERE e.w LIKE ANY($%d)), 0)
+		FROM pg_stats AS s WHERE s.tablename = 'search_pages' AND s.attname = 'doc' AND s.most_common_elems IS NOT NULL AND s.schemaname = (
+			SELECT n.nspname FROM pg_class AS c JOIN pg_namespace AS n ON n.oid = c.relnamespace WHERE c.oid = 'search_pages'::regclass))
+	* (SELECT reltuples / relpages * (pg_relation_size(oid) / current_setting('block_size')::int) FROM pg_class
+		WHERE oid = 'search_pages'::regclass AND relpages > 0 AND reltuples > 0) <= %d, false)`, len(*args), orgMatches)
+}
+
 // orgMatches is the most pages of all organizations that the statistics
 // may estimate a query to match for an organization search to look its
 // words up once: each of those pages is read to know its organization, and
 // past a few thousand, on pages of the table that are far apart, looking
-// the words up in each space costs less. A variable for the tests.
-var orgMatches = 5000
+// the words up in each space costs less.
+const orgMatches = 5000
 
 func (postgres) stored(hits []Ranked) (string, []any) {
 	args := make([]any, 0, 2*len(hits))
