@@ -6,8 +6,8 @@
 // without accents and split into words of letters and digits. Each database
 // indexes the words it is given with its own engine, SQLite's FTS5 or
 // PostgreSQL's tsvector with a GIN index, behind the dialect interface, so
-// both find the same pages. Ranking (see rankDoc) is the same formula on
-// both; only its last tie-breaker, the engines' own relevance score, is
+// both find the same pages. Ranking (see "Ranking" below) is the same
+// formula on both; only its last tie-breaker, the relevance score, is
 // dialect-specific. A query ranks at most a bounded number of its matches,
 // its candidates (see MaxRanked and SpaceCandidates), so that a word on
 // most pages of a large organization costs what a rarer one does, less the
