@@ -548,7 +548,7 @@ func wrCases() []wrCase {
 			// and the revision (4); then the content objects, read and written in batches
 			// whose number depends on the archive, not on the pages already
 			// there, the revision and the space's pointer.
-			create: "Mutation.importContent", max: 17, // 16, and the pages in the search index
+			create: "Mutation.importContent", max: 18, // 16, the pages in the search index and, on SQLite, their words
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
 				sp := wrContent(t, e, n)
 				archive := wrZip(t, 2, "import")
@@ -561,7 +561,7 @@ func wrCases() []wrCase {
 		},
 		{
 			// As Mutation.importContent.
-			create: "POST /v1/spaces/{spaceId}/content/import", max: 17, // 16, and the pages in the search index
+			create: "POST /v1/spaces/{spaceId}/content/import", max: 18, // 16, the pages in the search index and, on SQLite, their words
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
 				sp := wrContent(t, e, n)
 				archive := wrZip(t, 2, "import")

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"iter"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -45,49 +46,65 @@ type token struct {
 	folded     string
 }
 
-// tokens splits text into words: runs of letters and digits, as both
+// tokens yields the words of text: runs of letters and digits, as both
 // databases' indexes see them (the index is fed words joined by spaces, see
-// Words).
-func tokens(text string) []token {
-	var out []token
-	start := -1
-	for i, r := range text {
-		word := unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
-		switch {
-		case word && start < 0:
-			start = i
-		case !word && start >= 0:
-			out = appendToken(out, text, start, i)
-			start = -1
+// Words), one at a time, so that a caller may stop at the word it looks
+// for.
+func tokens(text string) iter.Seq[token] {
+	return func(yield func(token) bool) {
+		start := -1
+		for i, r := range text {
+			word := unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
+			switch {
+			case word && start < 0:
+				start = i
+			case !word && start >= 0:
+				if t, ok := newToken(text, start, i); ok && !yield(t) {
+					return
+				}
+				start = -1
+			}
+		}
+		if start >= 0 {
+			if t, ok := newToken(text, start, len(text)); ok {
+				yield(t)
+			}
 		}
 	}
-	if start >= 0 {
-		out = appendToken(out, text, start, len(text))
-	}
-	return out
 }
 
-// appendToken appends the word text[start:end] when its folded form has a
-// letter or a digit. Folding may turn a character into several (ﬁ into fi)
-// or into signs: only letters and digits are kept.
-func appendToken(out []token, text string, start, end int) []token {
+// newToken is the word text[start:end], when its folded form has a letter
+// or a digit. Folding may turn a character into several (ﬁ into fi) or
+// into signs: only letters and digits are kept. A word of ASCII letters
+// and digits, most words, folds to its lower case.
+func newToken(text string, start, end int) (token, bool) {
+	w := text[start:end]
+	if isASCII(w) {
+		return token{start: start, end: end, folded: strings.ToLower(w)}, true
+	}
 	folded := strings.Map(func(r rune) rune {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
 			return r
 		}
 		return -1
-	}, Fold(text[start:end]))
-	if folded == "" {
-		return out
+	}, Fold(w))
+	return token{start: start, end: end, folded: folded}, folded != ""
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
 	}
-	return append(out, token{start: start, end: end, folded: folded})
+	return true
 }
 
 // Words returns the folded words of text joined by single spaces: the form
 // both dialects index, so that they split text into the same words.
 func Words(text string) string {
 	var b strings.Builder
-	for _, t := range tokens(text) {
+	for t := range tokens(text) {
 		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}

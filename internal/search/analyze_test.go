@@ -85,3 +85,25 @@ func TestColumns(t *testing.T) {
 	assert.Equal(t, "about coffee brewing", headings)
 	assert.Equal(t, "intro hot water", body)
 }
+
+// TestCountWord: a term counts at the start of a word, and as a whole word
+// unless it is a prefix; never inside a word.
+func TestCountWord(t *testing.T) {
+	for _, c := range []struct {
+		text, word string
+		prefix     bool
+		want       int
+	}{
+		{"install installation reinstall install", "install", true, 3},
+		{"install installation reinstall install", "install", false, 2},
+		{"aa aaa aa", "aa", false, 2},
+		{"aa aaa aa", "aa", true, 3},
+		{"aaaa", "aa", true, 1},
+		{"", "aa", true, 0},
+		{"go", "go", false, 1},
+		{"ago go", "go", true, 1},
+		{"x", "", true, 0},
+	} {
+		assert.Equal(t, c.want, countWord(c.text, c.word, c.prefix), "%q in %q, prefix %t", c.word, c.text, c.prefix)
+	}
+}

@@ -179,7 +179,7 @@ func (q Query) hit(spaceID, pageID string, rank float64, data []byte) (PageHit, 
 func (q Query) match(text string) (terms, first int) {
 	first = -1
 	seen := make([]bool, len(q.Terms))
-	for _, tok := range tokens(text) {
+	for tok := range tokens(text) {
 		for i, t := range q.Terms {
 			if t.matches(tok.folded) {
 				if !seen[i] {
@@ -190,6 +190,9 @@ func (q Query) match(text string) (terms, first int) {
 					first = tok.start
 				}
 			}
+		}
+		if terms == len(q.Terms) {
+			break // the rest of the text changes neither
 		}
 	}
 	return terms, first

@@ -138,6 +138,11 @@ func (x *Index) insert(ctx context.Context, drv dialect.Driver, spaceID, orgID s
 		if err := drv.Exec(ctx, q, args, nil); err != nil {
 			return fmt.Errorf("updating the search index of %s: %w", spaceID, err)
 		}
+		if q, args := x.d.words(rows); q != "" {
+			if err := drv.Exec(ctx, q, args, nil); err != nil {
+				return fmt.Errorf("updating the search index of %s: %w", spaceID, err)
+			}
+		}
 	}
 	return nil
 }
@@ -416,6 +421,9 @@ type sqlDialect interface {
 	delete(spaceID string, keys []any) (string, []any)
 	deletePages(spaceID string, pageIDs []string) (string, []any)
 	insert(spaceID, orgID string, rows []docRow) (string, []any)
+	// words records the words of rows a query's prefix is expanded into,
+	// when the dialect expands prefixes itself; "" when it does not.
+	words(rows []docRow) (string, []any)
 	move(spaceID, orgID string) (string, []any)
 	copy(from, to, orgID string) (string, []any)
 	drop(spaceID string) (string, []any)

@@ -76,6 +76,9 @@ func (postgres) insert(spaceID, orgID string, rows []docRow) (string, []any) {
 	return b.String(), args
 }
 
+// words: PostgreSQL matches a prefix in the index itself.
+func (postgres) words([]docRow) (string, []any) { return "", nil }
+
 func (postgres) move(spaceID, orgID string) (string, []any) {
 	return `UPDATE search_pages SET organization_id = $1 WHERE space_id = $2`, []any{orgID, spaceID}
 }

@@ -1,11 +1,14 @@
 package search
 
 import (
+	"database/sql/driver"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode/utf8"
 
 	"entgo.io/ent/dialect"
+	sqlitedriver "modernc.org/sqlite"
 )
 
 // sqlite keeps pages in a table, search_pages, and indexes them with FTS5
@@ -36,15 +39,18 @@ func (sqlite) schema() []string {
 	stored TEXT NOT NULL,
 	UNIQUE (space_id, page_id))`,
 		`CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(` + cols + `,
-	content = 'search_pages', content_rowid = 'id', tokenize = 'unicode61', prefix = '2 3')`,
+	content = 'search_pages', content_rowid = 'id', tokenize = 'unicode61', prefix = '2 3')`, // see longestPrefix
 		`CREATE TRIGGER IF NOT EXISTS search_pages_insert AFTER INSERT ON search_pages BEGIN ` + insert("new") + ` END`,
 		`CREATE TRIGGER IF NOT EXISTS search_pages_delete AFTER DELETE ON search_pages BEGIN ` + remove + ` END`,
 		`CREATE TRIGGER IF NOT EXISTS search_pages_update AFTER UPDATE ON search_pages BEGIN ` + remove + " " + insert("new") + ` END`,
-		// The index's words, which a prefix is expanded into (see
-		// expandedTerms).
-		`CREATE VIRTUAL TABLE IF NOT EXISTS search_vocab USING fts5vocab(search_fts, 'row')`,
+		// The words a prefix is expanded into (see expandedTerms, words).
+		`CREATE TABLE IF NOT EXISTS search_words (word TEXT NOT NULL PRIMARY KEY) WITHOUT ROWID`,
 	}
 }
+
+// longestPrefix is the longest prefix, in characters, that FTS5 indexes
+// (the table's prefix option): a longer one is expanded into words.
+const longestPrefix = 3
 
 // scopes is the scope column of a page of a space in an organization.
 func scopes(spaceID, orgID string) string {
@@ -114,6 +120,32 @@ func (sqlite) insert(spaceID, orgID string, rows []docRow) (string, []any) {
 	return b.String(), args
 }
 
+// words records the words of rows that a prefix may be expanded into:
+// those longer than the index's longest prefix. FTS5's own list of its
+// words (fts5vocab) counts each word's pages as it reads it, which for a
+// word on most pages cost more than the search it served. A word stays
+// when its last page goes: expanding into it costs one lookup that finds
+// nothing.
+func (sqlite) words(rows []docRow) (string, []any) {
+	seen := map[string]bool{}
+	var words []string
+	for _, r := range rows {
+		for _, col := range []string{r.title, r.headings, r.body} {
+			for w := range strings.FieldsSeq(col) {
+				if !seen[w] && utf8.RuneCountInString(w) > longestPrefix {
+					seen[w] = true
+					words = append(words, w)
+				}
+			}
+		}
+	}
+	if len(words) == 0 {
+		return "", nil
+	}
+	b, _ := json.Marshal(words)
+	return `INSERT OR IGNORE INTO search_words (word) SELECT value FROM json_each(?1)`, []any{string(b)}
+}
+
 func (sqlite) move(spaceID, orgID string) (string, []any) {
 	return `UPDATE search_pages SET organization_id = ?1, scope = ?2 WHERE space_id = ?3`,
 		[]any{orgID, scopes(spaceID, orgID), spaceID}
@@ -145,18 +177,9 @@ func (sqlite) scored(q Query, args *[]any) string {
 		"octet_length(p.title) + octet_length(p.headings) + octet_length(p.body) AS len"}
 	var terms, titled, score []string
 	for i, t := range q.Terms {
-		// A prefix is counted where a word starts with it; a whole word
-		// between spaces, each doubled so that a word's next occurrence
-		// keeps the space before it.
-		pattern, text := " "+t.Word, func(col string) string { return "' ' || p." + col }
-		if !t.Prefix {
-			pattern, text = " "+t.Word+" ", func(col string) string { return "' ' || replace(p." + col + ", ' ', '  ') || ' '" }
-		}
-		*args = append(*args, pattern)
+		*args = append(*args, t.Word)
 		for _, col := range []string{"title", "headings", "body"} {
-			x := text(col)
-			counts = append(counts, fmt.Sprintf("(octet_length(%s) - octet_length(replace(%s, ?%d, ''))) / %d AS %s%d",
-				x, x, len(*args), len(pattern), col[:1], i))
+			counts = append(counts, fmt.Sprintf("%s(p.%s, ?%d, %d) AS %s%d", wordCountFunc, col, len(*args), boolInt(t.Prefix), col[:1], i))
 		}
 		tf := fmt.Sprintf("(%d * t%d + %d * h%d + b%d)", titleBoost, i, headingsBoost, i, i)
 		terms = append(terms, tf+" > 0")
@@ -166,6 +189,49 @@ func (sqlite) scored(q Query, args *[]any) string {
 	return "n AS MATERIALIZED (SELECT " + strings.Join(counts, ", ") +
 		" FROM c JOIN search_pages p ON p.id = c.k AND p.space_id = c.space_id),\n" +
 		"r AS (SELECT space_id, page_id, " + rankOf(sum(terms), sum(titled), sum(score)) + " AS r FROM n)\n"
+}
+
+// wordCountFunc is the SQL function that counts a term in a column of
+// search_pages (see countWord). SQLite's own functions can count only by
+// building a copy of the text without the term (replace), which was a
+// fifth of an organization search's time.
+const wordCountFunc = "bindery_word_count"
+
+func init() {
+	err := sqlitedriver.RegisterDeterministicScalarFunction(wordCountFunc, 3, func(_ *sqlitedriver.FunctionContext, args []driver.Value) (driver.Value, error) {
+		text, _ := args[0].(string)
+		word, _ := args[1].(string)
+		prefix, _ := args[2].(int64)
+		return int64(countWord(text, word, prefix != 0)), nil
+	})
+	if err != nil {
+		panic(err)
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// countWord counts the words of text, folded words separated by single
+// spaces, that are word or, with prefix, start with it.
+func countWord(text, word string, prefix bool) int {
+	n := 0
+	for i := 0; word != ""; {
+		j := strings.Index(text[i:], word)
+		if j < 0 {
+			break
+		}
+		at, end := i+j, i+j+len(word)
+		if (at == 0 || text[at-1] == ' ') && (prefix || end == len(text) || text[end] == ' ') {
+			n++
+		}
+		i = at + 1
+	}
+	return n
 }
 
 // sum is the SQL of the sum of the SQL expressions xs, each in parentheses.
@@ -204,11 +270,11 @@ func expandedTerms(q Query, args *[]any) string {
 	}
 	parts := make([]string, len(q.Terms))
 	for i, t := range q.Terms {
-		if !t.Prefix || utf8.RuneCountInString(t.Word) <= 3 {
+		if !t.Prefix || utf8.RuneCountInString(t.Word) <= longestPrefix {
 			parts[i] = arg(ftsTerm(t))
 			continue
 		}
-		parts[i] = fmt.Sprintf(`coalesce((SELECT group_concat('"' || term || '"', ' OR ') FROM search_vocab WHERE term >= %s AND term < %s), %s)`,
+		parts[i] = fmt.Sprintf(`coalesce((SELECT group_concat('"' || word || '"', ' OR ') FROM search_words WHERE word >= %s AND word < %s), %s)`,
 			arg(t.Word), arg(t.Word+"\U0010FFFF"), arg(ftsTerm(t)))
 	}
 	return "'{title headings body} : (' || " + strings.Join(parts, " || ' OR ' || ") + " || ')'"

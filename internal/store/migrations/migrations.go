@@ -87,7 +87,7 @@ func Dir(d string) (*migrate.MemDir, error) {
 // package comment). A test that builds the schema from the ent schema, as
 // the releases before versioned migrations did, runs them too.
 var HandWritten = []string{"20261127003000_access_epoch.sql", "20261127020000_space_counter_triggers.sql",
-	"20261127210000_search_vocab.sql"}
+	"20261127210000_search_vocab.sql", "20261128030000_search_words.sql"}
 
 // Dev is the dev database a migration is planned on: an empty SQLite
 // database (DB, see OpenSQLiteDev), or the URL of an empty PostgreSQL
