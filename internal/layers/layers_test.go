@@ -103,6 +103,7 @@ var placement = map[string]layer{
 	"internal/signedurl":            base,
 	"internal/sitecustom":           base,
 	"internal/sitestruct":           base,
+	"internal/sqlplan":              base,
 	"internal/store":                base,
 	"internal/store/migrations":     base,
 	"internal/telemetry":            base,

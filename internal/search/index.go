@@ -27,6 +27,7 @@ import (
 	entsql "entgo.io/ent/dialect/sql"
 
 	"github.com/bindery/bindery/internal/document"
+	"github.com/bindery/bindery/internal/sqlplan"
 )
 
 // Index is the search index. Its statements run on the driver they are
@@ -211,7 +212,7 @@ type Ranked struct {
 // is then read with Pages). One statement.
 func (x *Index) RankPages(ctx context.Context, drv dialect.Driver, spaceID string, q Query) ([]Ranked, error) {
 	sq, args := x.d.rankSpace(spaceID, q)
-	return scanRanked(ctx, drv, sq, args, spaceID)
+	return scanRanked(sqlplan.EachRun(ctx), drv, sq, args, spaceID)
 }
 
 // RankSpaces returns the spaces of organization org that match q and that
@@ -222,8 +223,9 @@ func (x *Index) RankPages(ctx context.Context, drv dialect.Driver, spaceID strin
 // pages of the spaces shown.
 func (x *Index) RankSpaces(ctx context.Context, drv dialect.Driver, orgID string, q Query, spaces Spaces) ([]SpaceRanked, error) {
 	sq, args := x.d.rankOrg(orgID, q, spaces)
-	// Rows come grouped by space, best first.
-	best, err := scanRanked(ctx, drv, sq, args, "")
+	// Rows come grouped by space, best first. The plan depends on how
+	// common the words are (see postgres.rankOrg).
+	best, err := scanRanked(sqlplan.EachRun(ctx), drv, sq, args, "")
 	if err != nil {
 		return nil, err
 	}

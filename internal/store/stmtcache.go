@@ -7,6 +7,8 @@ import (
 	"errors"
 
 	"github.com/lib/pq"
+
+	"github.com/bindery/bindery/internal/sqlplan"
 )
 
 // PostgreSQL plans a statement each time it runs unless the statement is
@@ -93,6 +95,10 @@ func (c *cachingConn) forget(query string, err error) {
 }
 
 func (c *cachingConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	if q, ok := c.Conn.(driver.QueryerContext); ok && sqlplan.IsEachRun(ctx) {
+		// lib/pq runs it as an unnamed statement, planned for args.
+		return q.QueryContext(ctx, query, args)
+	}
 	st, err := c.prepared(ctx, query)
 	if err != nil {
 		return nil, err

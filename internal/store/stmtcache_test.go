@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/bindery/bindery/internal/sqlplan"
 )
 
 // On PostgreSQL every connection prepares the statements it runs once, keeps
@@ -50,6 +52,20 @@ func TestStatementCache(t *testing.T) {
 	assert.Equal(t, 2, count())
 	assert.Equal(t, 2, count())
 	assert.Equal(t, before+1, cached(), "a statement run twice is prepared once")
+
+	// A statement planned at every run is never prepared: PostgreSQL
+	// cannot switch it to a generic plan.
+	prepared := func() (n int) {
+		require.NoError(t, conn.QueryRowContext(ctx, "SELECT count(*) FROM pg_prepared_statements WHERE strpos(statement, $1) > 0", "id < $1").Scan(&n))
+		return n
+	}
+	for range 7 {
+		var n int
+		require.NoError(t, conn.QueryRowContext(sqlplan.EachRun(ctx), "SELECT count(*) FROM "+table+" WHERE id < $1", 5).Scan(&n))
+		require.Equal(t, 2, n)
+	}
+	assert.Equal(t, before+1, cached(), "the statement planned at every run is not cached")
+	assert.Zero(t, prepared(), "nor prepared on the server")
 
 	// A column added under a prepared SELECT * makes it stale: the run
 	// fails once, and the next prepares it anew.
