@@ -37,10 +37,11 @@ func (s *Server) graphqlHandler() http.Handler {
 	srv.AddTransport(transport.SSE{KeepAlivePingInterval: s.cfg.SubscriptionKeepAlive})
 	srv.AddTransport(transport.Options{AllowedMethods: []string{http.MethodGet, http.MethodPost, http.MethodOptions}})
 	srv.AddTransport(transport.GET{})
-	// Without UseGrapQLResponseJsonByDefault, POST picks an answer's media
-	// type as graphqlResponseType does: application/json when Accept is
-	// empty, */*, application/* or application/json.
-	srv.AddTransport(transport.POST{})
+	// POST picks an answer's media type with graphqlResponseType, as
+	// gqlgen's would without UseGrapQLResponseJsonByDefault:
+	// application/json when Accept is empty, */*, application/* or
+	// application/json.
+	srv.AddTransport(graphqlPOST{})
 	// GraphQL multipart requests carry uploads. The body may exceed the file
 	// limit by the operations and map parts; the resolver checks the file.
 	srv.AddTransport(transport.MultipartForm{MaxUploadSize: s.cfg.MaxUploadBytes + 1<<20, MaxMemory: 8 << 20})
