@@ -1,6 +1,9 @@
 package render
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // safeHref returns href as a link may use it: http, https, mailto and tel
 // URLs, relative references and fragments. Anything else (javascript:,
@@ -41,10 +44,12 @@ func external(href string) bool {
 
 // cleanURL removes what a browser ignores in a URL before it reads the
 // scheme (C0 controls and spaces at either end, tabs and line breaks
-// anywhere), so that the scheme checked is the scheme followed. Any other
-// control character, or nothing left, makes the URL unusable.
+// anywhere), so that the scheme checked is the scheme followed; Unicode
+// spaces at either end go too, to be safe from parsers laxer than the
+// standard. Any other control character, or nothing left, makes the URL
+// unusable.
 func cleanURL(s string) (string, bool) {
-	s = strings.TrimFunc(s, func(c rune) bool { return c <= ' ' })
+	s = strings.TrimFunc(s, func(c rune) bool { return c <= ' ' || unicode.IsSpace(c) })
 	if strings.ContainsAny(s, "\t\n\r") {
 		s = strings.Map(func(c rune) rune {
 			if c == '\t' || c == '\n' || c == '\r' {
