@@ -50,9 +50,7 @@ func themes() (*chroma.Style, map[chroma.TokenType]chroma.TokenType, string) {
 	slices.Sort(tokenTypes)
 
 	types := map[chroma.TokenType]chroma.TokenType{chroma.Text: chroma.Text, chroma.Whitespace: chroma.Text}
-	var lightCSS, darkCSS strings.Builder
-	lightCSS.WriteString(".chroma{" + entryCSS(lbg, chroma.StyleEntry{}, lbg) + "}\n")
-	darkCSS.WriteString("@media (prefers-color-scheme:dark){\n.chroma{" + entryCSS(dbg, chroma.StyleEntry{}, dbg) + "}\n")
+	var lightRules, darkRules rules
 	for _, t := range tokenTypes {
 		l := readable(light.Get(t).Sub(lbg), lbg)
 		d := readable(dark.Get(t).Sub(dbg), dbg)
@@ -63,15 +61,44 @@ func themes() (*chroma.Style, map[chroma.TokenType]chroma.TokenType, string) {
 		}
 		types[t] = t
 		sel := ".chroma ." + chroma.StandardTypes[t]
-		if lc != "" {
-			lightCSS.WriteString(sel + "{" + lc + "}\n")
-		}
-		if dc != "" {
-			darkCSS.WriteString(sel + "{" + dc + "}\n")
-		}
+		lightRules.add(sel, lc)
+		darkRules.add(sel, dc)
 	}
-	darkCSS.WriteString("}\n")
-	return light, types, lightCSS.String() + darkCSS.String()
+	var b strings.Builder
+	b.WriteString(".chroma{" + entryCSS(lbg, chroma.StyleEntry{}, lbg) + "}\n")
+	lightRules.write(&b)
+	b.WriteString("@media (prefers-color-scheme:dark){\n.chroma{" + entryCSS(dbg, chroma.StyleEntry{}, dbg) + "}\n")
+	darkRules.write(&b)
+	b.WriteString("}\n")
+	return light, types, b.String()
+}
+
+// rules are CSS rules, one per set of declarations, with the selectors
+// that share it in the order they came: every element has one class, so
+// grouping them changes nothing but the size.
+type rules struct {
+	decls     []string
+	selectors map[string][]string
+}
+
+func (rs *rules) add(sel, decl string) {
+	if decl == "" {
+		return
+	}
+	if rs.selectors == nil {
+		rs.selectors = map[string][]string{}
+	}
+	if _, ok := rs.selectors[decl]; !ok {
+		rs.decls = append(rs.decls, decl)
+	}
+	rs.selectors[decl] = append(rs.selectors[decl], sel)
+}
+
+func (rs *rules) write(b *strings.Builder) {
+	for _, decl := range rs.decls {
+		b.WriteString(strings.Join(rs.selectors[decl], ","))
+		b.WriteString("{" + decl + "}\n")
+	}
 }
 
 // readable drops e's colours that fall short of AA contrast against its
