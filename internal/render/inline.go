@@ -312,7 +312,7 @@ func (r *renderer) noteList() {
 		back := func() {
 			r.b.WriteString(` <a class="note-back" href="#note-ref:`)
 			r.b.WriteString(num)
-			r.b.WriteString(`" aria-label="Back to the text">↩</a>`)
+			r.b.WriteString(`"><span aria-hidden="true">↩</span><span class="visually-hidden">Back to the text</span></a>`)
 		}
 		r.item(r.notes[i].Nodes, nil, back)
 		r.b.WriteString("</li>\n")
