@@ -1,6 +1,7 @@
 package render
 
 import (
+	"net/url"
 	"path"
 	"strconv"
 	"strings"
@@ -31,11 +32,16 @@ func markTag(m *document.Mark) string {
 	return ""
 }
 
-// inlines writes inline content: texts and inlines. Consecutive leaves
-// share the elements of the marks they have in common, as a hand would
-// write "<strong>bold <em>both</em></strong>".
-func (r *renderer) inlines(nodes []*document.Node) {
-	var open []string
+// inlines writes inline content: texts and inlines.
+func (r *renderer) inlines(nodes []*document.Node) { r.inlinesIn(nodes, nil) }
+
+// inlinesIn writes inline content inside the mark elements base, which are
+// open already and stay open. Consecutive leaves share the elements of the
+// marks they have in common, and a link keeps open those its whole text
+// has, as a hand would write "<strong>bold <em>both</em></strong>" and
+// "<strong>see <a>this</a> now</strong>".
+func (r *renderer) inlinesIn(nodes []*document.Node, base []string) {
+	open := base
 	for _, n := range nodes {
 		if n == nil {
 			continue
@@ -46,19 +52,66 @@ func (r *renderer) inlines(nodes []*document.Node) {
 				if l == nil || l.Text == "" {
 					continue
 				}
-				open = r.setMarks(open, leafTags(l))
+				open = r.setMarks(open, within(base, leafTags(l)))
 				r.leafText(l.Text)
 			}
 		case "inline":
-			open = r.setMarks(open, nil)
-			r.inline(n)
+			keep := commonPrefix(open, within(base, contentTags(n)))
+			open = r.setMarks(open, keep)
+			r.inline(n, keep)
 		default:
 			// A block where inlines belong: its text.
-			open = r.setMarks(open, nil)
+			open = r.setMarks(open, base)
 			r.text(textOf(n))
 		}
 	}
-	r.setMarks(open, nil)
+	r.setMarks(open, base)
+}
+
+// contentTags returns the mark elements that every leaf of an inline's
+// text has, outermost first; none for an inline without text.
+func contentTags(n *document.Node) []string {
+	var tags []string
+	first := true
+	for _, c := range n.Nodes {
+		if c == nil || c.Object != "text" {
+			continue
+		}
+		for _, l := range c.Leaves {
+			if l == nil || l.Text == "" {
+				continue
+			}
+			if first {
+				tags, first = leafTags(l), false
+				continue
+			}
+			tags = commonPrefix(tags, leafTags(l))
+		}
+	}
+	return tags
+}
+
+// within returns tags as they can be written inside base: tags if it
+// starts with base, else base and the rest of tags.
+func within(base, tags []string) []string {
+	if len(base) == 0 || len(commonPrefix(base, tags)) == len(base) {
+		return tags
+	}
+	out := append([]string(nil), base...)
+	for _, t := range tags {
+		if !contains(base, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func commonPrefix(a, b []string) []string {
+	k := 0
+	for k < len(a) && k < len(b) && a[k] == b[k] {
+		k++
+	}
+	return a[:k:k]
 }
 
 // leafTags returns the elements of a leaf's marks, outermost first, each
@@ -121,12 +174,12 @@ func (r *renderer) leafText(s string) {
 	}
 }
 
-// inline writes an inline node.
-func (r *renderer) inline(n *document.Node) {
+// inline writes an inline node inside the mark elements base.
+func (r *renderer) inline(n *document.Node, base []string) {
 	switch n.Type {
 	case "link":
 		ref, _ := refOf(n.Data["ref"])
-		r.anchor(ref, "", func() { r.inlines(n.Nodes) })
+		r.anchor(ref, "", func() { r.inlinesIn(n.Nodes, base) })
 	case "inline-image":
 		r.inlineImage(n)
 	case "emoji":
@@ -140,12 +193,12 @@ func (r *renderer) inline(n *document.Node) {
 	case "button":
 		r.button(n)
 	case "annotation":
-		r.annotation(n)
+		r.annotation(n, base)
 	case "icon", "expression":
 		// An icon by name and an expression over the site's variables
 		// have nothing a reader could use without their resolution.
 	default:
-		r.inlines(n.Nodes)
+		r.inlinesIn(n.Nodes, base)
 		if len(n.Fragments) > 0 {
 			var b strings.Builder
 			for _, f := range n.Fragments {
@@ -227,7 +280,7 @@ func (r *renderer) img(img Image, alt string) {
 
 // refText is what a reference shows when the document gives it no text: a
 // URL itself, else the last segment of the href it resolves to (a file's
-// or a page's name).
+// or a page's name), percent-decoded.
 func refText(ref Ref, href string) string {
 	if ref.Kind == "url" && ref.URL != "" {
 		return ref.URL
@@ -237,6 +290,9 @@ func refText(ref Ref, href string) string {
 		p = p[:i]
 	}
 	if base := path.Base(strings.TrimSuffix(p, "/")); base != "." && base != "/" && base != "" {
+		if dec, err := url.PathUnescape(base); err == nil {
+			return dec
+		}
 		return base
 	}
 	return href
@@ -277,8 +333,8 @@ func (r *renderer) button(n *document.Node) {
 // annotation writes an annotated text followed by a numbered reference to
 // its body, which the notes after the document hold: a footnote, readable
 // without script.
-func (r *renderer) annotation(n *document.Node) {
-	r.inlines(n.Nodes)
+func (r *renderer) annotation(n *document.Node, base []string) {
+	r.inlinesIn(n.Nodes, base)
 	body := fragment(n, "annotation-body")
 	if body == nil && len(n.Fragments) > 0 {
 		body = n.Fragments[0]
