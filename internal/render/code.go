@@ -112,10 +112,17 @@ func newHighlighter() *highlighter {
 	return h
 }
 
+// maxHighlighted is the longest code that is highlighted. Lexing costs
+// about 40 µs a line, and a regular expression may backtrack for up to
+// 250 ms on a hostile line: a page's code must not hold its rendering for
+// longer than a page's worth. Longer code is plain text.
+const maxHighlighted = 64 << 10
+
 // highlight writes src highlighted as language lang and reports whether it
-// did; an unknown language, or a lexer that fails, writes nothing.
+// did; an unknown language, code too long, or a lexer that fails writes
+// nothing.
 func highlight(b *strings.Builder, lang, src string) bool {
-	if lang == "" || src == "" {
+	if lang == "" || src == "" || len(src) > maxHighlighted {
 		return false
 	}
 	h := theHighlighter()

@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -91,4 +92,14 @@ func TestConcurrent(t *testing.T) {
 	for range 4 {
 		assert.Equal(t, want, <-done)
 	}
+}
+
+func TestLongCodeIsPlain(t *testing.T) {
+	line := "x := 1 // a line of Go\n"
+	short := blk("code", map[string]any{"syntax": "go"}, blk("code-line", nil, txt("x := 1")))
+	long := blk("code", map[string]any{"syntax": "go"}, blk("code-line", nil, txt(strings.Repeat(line, maxHighlighted/len(line)+1))))
+	assert.Contains(t, string(Document(doc(short), Options{}).HTML), `<span class="nx">x</span>`)
+	out := string(Document(doc(long), Options{}).HTML)
+	assert.NotContains(t, out, "<span")
+	assert.Contains(t, out, `<div class="code" data-lang="go"><pre class="chroma" tabindex="0"><code>x := 1 // a line of Go`)
 }
