@@ -335,14 +335,27 @@ func onlyLists(nodes []*document.Node) bool {
 	return true
 }
 
-// hintLabels name a hint's style for a screen reader; the eye sees its
-// colour.
-var hintLabels = map[string]string{"info": "Info", "success": "Success", "warning": "Warning", "danger": "Danger"}
+// hintLabel names a hint's style for a screen reader (the eye sees its
+// colour); "" for a style the spec does not have.
+func hintLabel(style string) string {
+	switch style {
+	case "info":
+		return "Info"
+	case "success":
+		return "Success"
+	case "warning":
+		return "Warning"
+	case "danger":
+		return "Danger"
+	}
+	return ""
+}
 
+// hint writes a hint in its style, info when it has none.
 func (r *renderer) hint(n *document.Node) {
 	style := str(n.Data, "style")
-	label, ok := hintLabels[style]
-	if !ok {
+	label := hintLabel(style)
+	if label == "" {
 		style, label = "info", "Info"
 	}
 	r.b.WriteString(`<div class="hint hint-`)
