@@ -1,0 +1,142 @@
+// Package render writes a page's document (package document's GitBook JSON
+// document) as HTML for a published site, with the stylesheet it is written
+// against (CSS).
+//
+// It is the only way a page's content reaches HTML: every text is escaped,
+// element and attribute names are the renderer's own, and a URL becomes an
+// href or src only after the check in url.go, whoever supplied it. What it
+// does not know, it degrades to text rather than failing, so that any
+// document gives a page.
+package render
+
+import (
+	"html/template"
+	"strings"
+
+	"github.com/bindery/bindery/internal/document"
+)
+
+// Ref is a content reference of a link, an image or a file block.
+type Ref struct{ Kind, URL, Page, Anchor, File string }
+
+// Image is a resolved image: where to load it and its size (0 when unknown).
+type Image struct {
+	Src           string
+	Width, Height int
+}
+
+// Options resolve a document's references for the page being rendered.
+type Options struct {
+	// Link returns the href of a link's ref (a page of the site, a file, an
+	// anchor, a URL); ok false renders the link's content without a link.
+	Link func(ref Ref) (href string, ok bool)
+	// Image returns an image's source and size; ok false renders its alt text.
+	Image func(ref Ref) (img Image, ok bool)
+}
+
+// Heading is a heading of the page, for its outline: ID is its anchor.
+type Heading struct {
+	ID, Text string
+	Level    int // 1 for heading-1, 2 for heading-2, 3 for heading-3
+}
+
+// Result is a rendered document.
+type Result struct {
+	HTML     template.HTML // html/template's type
+	Headings []Heading
+}
+
+// Document renders doc as HTML. A nil Options function is treated as ok false.
+//
+// Only the document's top-level headings get an id and a place in
+// Headings: they are the headings Sections knows (it reads the top level of
+// markdown), so that every id is an anchor that search and link analysis
+// agree on.
+func Document(doc *document.Document, opt Options) Result {
+	r := &renderer{opt: opt}
+	if doc != nil {
+		r.b.Grow(256 * len(doc.Nodes))
+		r.blocks(doc.Nodes, true)
+	}
+	r.noteList()
+	return Result{HTML: template.HTML(r.b.String()), Headings: r.headings}
+}
+
+// renderer holds the state of one Document call.
+type renderer struct {
+	b        strings.Builder
+	opt      Options
+	anchors  document.Anchors
+	headings []Heading
+	// notes are annotations' bodies, listed after the document.
+	notes []*document.Node
+	// inLink counts the links (or summaries) being written, in which HTML
+	// allows no further link.
+	inLink int
+}
+
+// link resolves ref to a checked href.
+func (r *renderer) link(ref Ref) (string, bool) {
+	if r.opt.Link == nil {
+		return "", false
+	}
+	href, ok := r.opt.Link(ref)
+	if !ok {
+		return "", false
+	}
+	return safeHref(href)
+}
+
+// image resolves ref to an image with a checked source.
+func (r *renderer) image(ref Ref) (Image, bool) {
+	if r.opt.Image == nil {
+		return Image{}, false
+	}
+	img, ok := r.opt.Image(ref)
+	if !ok {
+		return Image{}, false
+	}
+	src, ok := safeSrc(img.Src)
+	if !ok {
+		return Image{}, false
+	}
+	img.Src = src
+	return img, true
+}
+
+// text writes s escaped for HTML text.
+func (r *renderer) text(s string) { escape(&r.b, s, false) }
+
+// attr writes s escaped for an attribute value in double quotes.
+func (r *renderer) attr(s string) { escape(&r.b, s, true) }
+
+// escape writes s to b with the characters that HTML gives a meaning to
+// replaced by references ('"' only in an attribute, which the renderer
+// always quotes so), and NUL, which parsers drop or replace, by U+FFFD.
+func escape(b *strings.Builder, s string, attr bool) {
+	last := 0
+	for i := 0; i < len(s); i++ {
+		var rep string
+		switch s[i] {
+		case '&':
+			rep = "&amp;"
+		case '<':
+			rep = "&lt;"
+		case '>':
+			rep = "&gt;"
+		case '"':
+			if !attr {
+				continue
+			}
+			rep = "&#34;"
+		case 0:
+			rep = "\uFFFD"
+		default:
+			continue
+		}
+		b.WriteString(s[last:i])
+		b.WriteString(rep)
+		last = i + 1
+	}
+	b.WriteString(s[last:])
+}
