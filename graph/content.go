@@ -98,11 +98,17 @@ func pageOf(rev *ent.Revision, c *content.Content, pageID string) *model.Revisio
 // pageDocument is a page's JSON document, the one /v1 gives for
 // format=document; nil for groups and links.
 func pageDocument(p *model.RevisionPage) (model.JSON, error) {
-	d, err := document.FromPage(p.In(), p.Node.Page)
+	d, err := PageDocument(p)
 	if err != nil || d == nil {
 		return nil, err
 	}
 	return model.NewJSON(d)
+}
+
+// PageDocument is a page's document, which both APIs present and the
+// reader of published sites renders; nil for groups and links.
+func PageDocument(p *model.RevisionPage) (*document.Document, error) {
+	return document.FromPage(p.In(), p.Node.Page)
 }
 
 func (r *Resolver) revisionPageByPath(ctx context.Context, rev *ent.Revision, path string) (*model.RevisionPage, error) {

@@ -90,6 +90,9 @@ type loaders struct {
 	keyOrgs   map[string]bool            // organizations a valid share key or visitor JWT opened a space of
 	published map[string]bool            // spaces of published sites the viewer reads as a reader
 	readers   map[string]bool            // site ID to whether the viewer reads it as a reader (siteReaderDecision)
+	// siteSpaces are the site-spaces of sites a reader was admitted to, in
+	// order, read with the decision (see siteReaderDecision).
+	siteSpaces map[string][]*ent.SiteSpace
 }
 
 type loadersKey struct{}
@@ -235,7 +238,8 @@ func (l *loaders) entity(p anyPolicy) any {
 // request presented (from).
 func (r *Resolver) newLoaders(from *loaders) *loaders {
 	l := &loaders{r: r, entities: map[string]any{}, shareKeys: map[string]string{}, visitors: map[string]string{},
-		keyOrgs: map[string]bool{}, published: map[string]bool{}, readers: map[string]bool{}, contents: map[string]*content.Loaded{}}
+		keyOrgs: map[string]bool{}, published: map[string]bool{}, readers: map[string]bool{}, contents: map[string]*content.Loaded{},
+		siteSpaces: map[string][]*ent.SiteSpace{}}
 	if from != nil {
 		from.mu.Lock()
 		maps.Copy(l.shareKeys, from.shareKeys)
@@ -293,6 +297,7 @@ func (l *loaders) clear() {
 	l.keyOrgs = map[string]bool{}
 	l.published = map[string]bool{}
 	l.readers = map[string]bool{}
+	l.siteSpaces = map[string][]*ent.SiteSpace{}
 	l.mu.Unlock()
 }
 
@@ -343,6 +348,21 @@ func (l *loaders) siteReader(siteID string) (admitted, known bool) {
 	defer l.mu.Unlock()
 	admitted, known = l.readers[siteID]
 	return admitted, known
+}
+
+// setSiteSpaces keeps the site-spaces of a site, in order.
+func (l *loaders) setSiteSpaces(siteID string, sss []*ent.SiteSpace) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.siteSpaces[siteID] = sss
+}
+
+// siteSpacesOf returns the site-spaces of a site that setSiteSpaces kept.
+func (l *loaders) siteSpacesOf(siteID string) ([]*ent.SiteSpace, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	sss, ok := l.siteSpaces[siteID]
+	return sss, ok
 }
 
 func (l *loaders) setSiteReader(siteID string, admitted bool) {

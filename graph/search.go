@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net/url"
@@ -223,4 +224,29 @@ func (r *Resolver) ReindexSearch(ctx context.Context, done func(spaceID string))
 		}
 	}
 	return nil
+}
+
+// SearchSpaces returns the pages of the given spaces that match text, best
+// first, at most limit of them, with the parsed query: the search of a
+// published site, whose reader sees its spaces. Each space is searched as
+// Space.search searches it, and the results are merged by rank.
+func (r *Resolver) SearchSpaces(ctx context.Context, spaceIDs []string, text string, limit int) ([]*search.PageHit, search.Query, error) {
+	q, err := search.ParseQuery("query", text)
+	if err != nil {
+		return nil, q, err
+	}
+	var out []*search.PageHit
+	for _, id := range spaceIDs {
+		s, _, err := r.spaces.get(ctx, id)
+		if err != nil {
+			return nil, q, err
+		}
+		c, err := r.searchSpace(ctx, s, text, page.Args{First: &limit})
+		if err != nil {
+			return nil, q, err
+		}
+		out = append(out, c.Nodes()...)
+	}
+	slices.SortStableFunc(out, func(a, b *search.PageHit) int { return cmp.Compare(b.Rank, a.Rank) })
+	return out[:min(len(out), limit)], q, nil
 }

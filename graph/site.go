@@ -40,14 +40,17 @@ var sitesByCreation = page.Order[*ent.Site, predicate.Site, site.OrderOption]{
 // see it with that role; anyone else only as a reader of the published site
 // (see siteReaderDecision).
 func (r *Resolver) siteDecision(ctx context.Context, s *ent.Site) (authz.Decision, error) {
-	d, err := r.organizationDecision(ctx, s.OrganizationID)
+	// Only a member has a role in an organization, which their facts
+	// tell without a statement; what the organization shows a stranger
+	// gives no role on its sites.
+	o, err := r.orgFacts(ctx, s.OrganizationID)
 	if err != nil {
 		return authz.Decision{}, err
 	}
-	if d.Role == "" {
-		return r.siteReaderDecision(ctx, s)
+	if d := o.Organization(); d.Role != "" {
+		return d, nil
 	}
-	return d, nil
+	return r.siteReaderDecision(ctx, s)
 }
 
 // siteFilter is what a list of sites keeps.

@@ -91,13 +91,16 @@ func (r *Resolver) siteReaderDecision(ctx context.Context, s *ent.Site) (authz.D
 	}
 	// The site's spaces are published with it (a space's decision reads
 	// this), and its organization is seen as the owner of what the reader
-	// reads.
-	spaceIDs, err := r.db(ctx).SiteSpace.Query().Where(sitespace.SiteID(s.ID)).Select(sitespace.FieldSpaceID).
-		Strings(internal(ctx, "the spaces a site publishes, for its reader"))
+	// reads. The site-spaces are kept whole: what the reader reads next is
+	// the site's published structure (publishedContent).
+	sss, err := r.siteSpacesInOrder(internal(ctx, "the spaces a site publishes, for its reader"), s.ID)
 	if err != nil {
 		return authz.Decision{}, err
 	}
-	l.publishSpaces(spaceIDs...)
+	for _, ss := range sss {
+		l.publishSpaces(ss.SpaceID)
+	}
+	l.setSiteSpaces(s.ID, sss)
 	l.openOrg(s.OrganizationID)
 	l.setSiteReader(s.ID, true)
 	return authz.Decision{Role: enum.RoleRead}, nil
@@ -185,12 +188,21 @@ func (r *Resolver) publishedContent(ctx context.Context, s *ent.Site, visitorTok
 	if err != nil {
 		return nil, err
 	}
-	sss, err := r.db(ctx).SiteSpace.Query().Where(sitespace.SiteID(s.ID)).
-		Order(sitespace.ByPosition(), sitespace.ByID()).All(ctx)
-	if err != nil {
-		return nil, err
-	}
 	l := loadersFrom(ctx)
+	sss, kept := l.siteSpacesOf(s.ID)
+	if !kept {
+		if sss, err = r.siteSpacesInOrder(ctx, s.ID); err != nil {
+			return nil, err
+		}
+	}
+	// What a reader reads of a site-space next is its title, which is its
+	// space's: the spaces load in one batch.
+	spaceIDs := make([]string, len(sss))
+	for i, ss := range sss {
+		spaceIDs[i] = ss.SpaceID
+	}
+	l.publishSpaces(spaceIDs...)
+	r.spaces.prefetch(ctx, spaceIDs)
 	out := &model.PublishedSite{Site: s, Sections: []*model.PublishedSiteSection{}, SiteSpaces: []*ent.SiteSpace{}}
 	if out.Customizations, err = model.NewJSON(sitecustom.Defaults()); err != nil {
 		return nil, err
@@ -198,7 +210,6 @@ func (r *Resolver) publishedContent(ctx context.Context, s *ent.Site, visitorTok
 	bySection := map[string][]*ent.SiteSpace{}
 	for _, ss := range sss {
 		r.sitespaces.loader(ctx).Prime(ctx, ss.ID, ss)
-		l.publishSpaces(ss.SpaceID)
 		if !shown(ss.Condition) {
 			continue
 		}
@@ -221,6 +232,12 @@ func (r *Resolver) publishedContent(ctx context.Context, s *ent.Site, visitorTok
 		}
 	}
 	return out, nil
+}
+
+// siteSpacesInOrder reads a site's site-spaces in their order.
+func (r *Resolver) siteSpacesInOrder(ctx context.Context, siteID string) ([]*ent.SiteSpace, error) {
+	return r.db(ctx).SiteSpace.Query().Where(sitespace.SiteID(siteID)).
+		Order(sitespace.ByPosition(), sitespace.ByID()).All(ctx)
 }
 
 // inStructureOrder orders a site's sections as its structure shows them

@@ -3,7 +3,6 @@ package server
 import (
 	"encoding/json"
 	"errors"
-	"mime"
 	"net/http"
 	"strconv"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/internal/apperr"
+	"github.com/bindery/bindery/internal/filehttp"
 	"github.com/bindery/bindery/internal/signedurl"
 )
 
@@ -52,13 +52,6 @@ func (s *Server) failSigned(w http.ResponseWriter, r *http.Request, err error) {
 	s.writeError(w, r, apperr.From(err))
 }
 
-// inlineTypes are served inline; anything else is an attachment, so that an
-// uploaded HTML or SVG file never runs as a page of this origin.
-var inlineTypes = map[string]bool{
-	"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true,
-	"application/pdf": true, "text/plain": true,
-}
-
 // serveFile serves a file of a revision through its signed URL.
 func (s *Server) serveFile(w http.ResponseWriter, r *http.Request) {
 	if !s.verify(w, r) {
@@ -69,23 +62,8 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request) {
 		s.failSigned(w, r, err)
 		return
 	}
-	ct := r.URL.Query().Get("type")
-	mt, _, perr := mime.ParseMediaType(ct)
-	if perr != nil {
-		ct, mt = "application/octet-stream", "application/octet-stream"
-	}
-	disposition := "attachment"
-	if inlineTypes[mt] {
-		disposition = "inline"
-	}
-	w.Header().Set("Content-Type", ct)
-	w.Header().Set("Content-Disposition", mime.FormatMediaType(disposition, map[string]string{"filename": chi.URLParam(r, "name")}))
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.Header().Set("Content-Security-Policy", "sandbox; default-src 'none'")
 	// The blob is immutable; the URL expires within the hour anyway.
-	w.Header().Set("Cache-Control", "private, max-age=3600, immutable")
-	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
-	_, _ = w.Write(data)
+	filehttp.Write(w, chi.URLParam(r, "name"), r.URL.Query().Get("type"), data, "private, max-age=3600, immutable")
 }
 
 // servePDF renders a change request's content as a PDF through its signed

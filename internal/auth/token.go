@@ -17,6 +17,7 @@ import (
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/authz"
+	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/id"
 )
 
@@ -101,4 +102,12 @@ func RequireViewer(ctx context.Context) (*Viewer, error) {
 		return v, nil
 	}
 	return nil, apperr.Unauthenticatedf("Authentication is required: send an API token as 'Authorization: Bearer <token>'")
+}
+
+// Anonymous returns the viewer of a request that presents no credentials:
+// a reader of a published site. It is no user (its User has no ID) and a
+// member of nothing, known without a statement, so every policy decides
+// about it as about a stranger.
+func Anonymous() *Viewer {
+	return &Viewer{User: &ent.User{}, Facts: &authz.Facts{Memberships: map[string]authz.Membership{}, Grants: map[string]enum.Role{}}}
 }

@@ -196,3 +196,18 @@ var stopWords = func() map[string]bool {
 	}
 	return m
 }()
+
+// Marks returns the byte ranges of the words of text that match the query,
+// in order: what a result shows marked.
+func (q Query) Marks(text string) [][2]int {
+	var out [][2]int
+	for tok := range tokens(text) {
+		for _, t := range q.Terms {
+			if t.matches(tok.folded) {
+				out = append(out, [2]int{tok.start, tok.end})
+				break
+			}
+		}
+	}
+	return out
+}

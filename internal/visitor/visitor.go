@@ -47,3 +47,18 @@ func Claims(token string, key *string, now func() time.Time) (map[string]any, er
 	}
 	return claims, nil
 }
+
+// Expiry is when a token expires, read without checking it: for the
+// lifetime of a cookie that keeps a token Claims accepted. The zero time
+// when it has no readable exp.
+func Expiry(token string) time.Time {
+	claims := jwt.MapClaims{}
+	if _, _, err := jwt.NewParser().ParseUnverified(token, claims); err != nil {
+		return time.Time{}
+	}
+	exp, err := claims.GetExpirationTime()
+	if err != nil || exp == nil {
+		return time.Time{}
+	}
+	return exp.Time
+}
