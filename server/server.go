@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/internal/apperr"
+	"github.com/bindery/bindery/internal/auth"
 	"github.com/bindery/bindery/internal/config"
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/events"
@@ -29,6 +31,7 @@ import (
 	"github.com/bindery/bindery/internal/secrets"
 	"github.com/bindery/bindery/internal/store"
 	"github.com/bindery/bindery/internal/webhook/deliver"
+	"github.com/bindery/bindery/reader"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/server/playground"
 )
@@ -63,6 +66,8 @@ type Server struct {
 	webhooks *deliver.Worker
 	// api is /v1.
 	api *rest.API
+	// sites serves published sites to their readers.
+	sites *reader.Reader
 }
 
 // New builds the server. opts configure the application layer. Close
@@ -109,6 +114,10 @@ func New(cfg config.Config, db *store.DB, log *slog.Logger, opts ...graph.Option
 	s.resolver = graph.New(db.Client, cfg, opts...)
 	api = rest.New(s.resolver, log)
 	s.api = api
+	if s.sites, err = reader.New(s.resolver, cfg.PublicURL, log); err != nil {
+		s.bus.Close()
+		return nil, err
+	}
 	if cfg.RateLimit > 0 {
 		s.limiter = newRateLimiter(cfg.RateLimit, time.Now)
 	}
@@ -180,7 +189,55 @@ func (s *Server) routes() chi.Router {
 	api := m.With(s.deadline, s.authenticate, s.rateLimit, s.loaders, s.eventStreams)
 	api.Handle("/graphql", s.graphqlHTTP(s.graphqlHandler()))
 	api.Mount("/v1", s.api.Routes())
+
+	// Published sites, to anyone: what admits a visitor is the site's
+	// visibility, and the share key or visitor token they bring.
+	sites := m.With(s.deadline, anonymous, s.loaders)
+	sites.Handle(reader.Prefix+"*", s.sites)
+	sites.Handle(strings.TrimSuffix(reader.Prefix, "/")+"/{siteId}", s.sites)
+	// A request to a published site's own hostname is the site's.
+	m.NotFound(s.deadline(anonymous(s.loaders(http.HandlerFunc(s.siteHost)))).ServeHTTP)
 	return m
+}
+
+// anonymous makes the request's viewer the anonymous one: a reader of a
+// published site brings no credentials of Bindery's own.
+func anonymous(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(w, r.WithContext(auth.WithViewer(r.Context(), auth.Anonymous())))
+	})
+}
+
+// siteHost serves a request that no route of Bindery's own matched: a
+// page of the published site whose hostname the request names, when there
+// is one, under its basename when it has one.
+func (s *Server) siteHost(w http.ResponseWriter, r *http.Request) {
+	id, basename, err := s.resolver.PublishedSiteAt(r.Context(), r.Host)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if id == "" {
+		http.NotFound(w, r)
+		return
+	}
+	if basename != "" {
+		prefix := "/" + basename + "/"
+		if r.URL.Path == "/" || r.URL.Path == strings.TrimSuffix(prefix, "/") {
+			http.Redirect(w, r, prefix, http.StatusFound)
+			return
+		}
+		rest, ok := strings.CutPrefix(r.URL.Path, prefix)
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		r2 := r.Clone(r.Context())
+		r2.URL.Path = "/" + rest
+		s.sites.ServeHost(w, r2, id, prefix)
+		return
+	}
+	s.sites.ServeHost(w, r, id, "/")
 }
 
 func writeStatus(w http.ResponseWriter, code int, status string) {

@@ -44,6 +44,7 @@ func ownerToken(ctx context.Context, r *graph.Resolver, db *store.DB, seed bool,
 			msg = "created the owner, a demo organization and an API token for the owner, kept in the token file"
 		}
 		log.Info(msg, "owner", seeded.Owner.Email, "organization", seeded.Organization.ID, "token", seeded.Token, "expires", expiryText(expiry))
+		log.Info("published a demo site of the demo spaces: open it in a browser", "site", seeded.SiteURL)
 	}
 	if path == "" {
 		return nil

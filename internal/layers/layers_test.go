@@ -49,7 +49,8 @@ var placement = map[string]layer{
 	"server/servertest": wiring, // the whole server in-process, for tests
 
 	"rest":                     transport,
-	"rest/internal/openapigen": outside, // generator of rest/openapi.json
+	"reader":                   transport, // published sites, as HTML
+	"rest/internal/openapigen": outside,   // generator of rest/openapi.json
 
 	"graph":                 app,
 	"graph/generated":       app,
@@ -80,6 +81,7 @@ var placement = map[string]layer{
 	"internal/enum/internal/gen":    outside, // generator of the enumerations
 	"internal/enum/internal/naming": base,
 	"internal/events":               base,
+	"internal/filehttp":             base,
 	"internal/id":                   base,
 	"internal/importer":             base,
 	"internal/integration":          base,
@@ -97,6 +99,7 @@ var placement = map[string]layer{
 	"internal/pdf":                  base,
 	"internal/purge":                base,
 	"internal/querycost":            base,
+	"internal/render":               base,
 	"internal/search":               base,
 	"internal/secrets":              base,
 	"internal/secrets/rekey":        base,

@@ -1,0 +1,248 @@
+package reader
+
+import (
+	"net/http"
+	"path"
+	"strings"
+
+	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/graph"
+	"github.com/bindery/bindery/internal/content"
+	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/internal/render"
+)
+
+// space is a site-space's current content, as a page of it is shown.
+type space struct {
+	spot *spot
+	rev  *ent.Revision
+	c    *content.Content
+	toc  *toc
+}
+
+// open reads the current content of a site-space the visitor sees.
+func (v *visit) space(sp *spot) (*space, error) {
+	rev, err := v.x.res.SpaceRevision(v.ctx, sp.ss.SpaceID)
+	if err != nil {
+		return nil, err
+	}
+	pages, err := v.x.res.Revision().Pages(v.ctx, rev)
+	if err != nil {
+		return nil, err
+	}
+	c, err := v.x.res.RevisionContent(v.ctx, rev)
+	if err != nil {
+		return nil, err
+	}
+	return &space{spot: sp, rev: rev, c: c, toc: newTOC(pages)}, nil
+}
+
+// pageURL is the address of entry i: the site-space's root for its first
+// page.
+func (s *space) pageURL(i int) string {
+	if i == s.toc.first(0) {
+		return s.spot.url
+	}
+	return s.spot.url + pathSegment(s.toc.entries[i].path)
+}
+
+// fileURL is where the reader serves a file of the site-space.
+func (s *space) fileURL(base string, f *content.File) string {
+	return base + filesDir + s.spot.ss.ID + "/" + f.ID + "/" + pathSegment(f.Name)
+}
+
+// page answers a page of a site-space, by its path ("" for the site-space's
+// first page), as HTML or as its markdown.
+func (v *visit) page(sp *spot, pagePath, rest string, markdown bool) {
+	s, err := v.space(sp)
+	if err != nil {
+		v.fail(err)
+		return
+	}
+	i := -1
+	if pagePath == "" {
+		i = s.toc.first(0)
+	} else if j, ok := s.toc.byPath[pagePath]; ok {
+		i = j
+	}
+	if i < 0 {
+		v.missing(rest)
+		return
+	}
+	p := s.toc.entries[i].node.Page
+	switch p.Type {
+	case enum.PageTypeGroup:
+		// A group is a heading over its pages: its address shows the first.
+		if j := s.toc.firstUnder(i); j >= 0 && !markdown {
+			http.Redirect(v.w, v.req, s.pageURL(j), http.StatusFound)
+			return
+		}
+		v.missing(rest)
+		return
+	case enum.PageTypeLink:
+		if to := s.linkURL(i); to != "" && !markdown {
+			http.Redirect(v.w, v.req, to, http.StatusFound)
+			return
+		}
+		v.missing(rest)
+		return
+	}
+	if markdown {
+		v.markdown(s, i)
+		return
+	}
+	if v.fresh(s, i) {
+		return
+	}
+	pv, err := v.pageView(s, i)
+	if err != nil {
+		v.fail(err)
+		return
+	}
+	nv, err := v.nav(s, i)
+	if err != nil {
+		v.fail(err)
+		return
+	}
+	title := p.Title + " · " + v.site.Title
+	if sp.isDefault && (sp.section == nil || sp.section == v.defaultSection()) && i == s.toc.first(0) {
+		title = v.site.Title
+	}
+	v.write(http.StatusOK, &view{Title: title, Description: p.Description, Canonical: v.origin + s.pageURL(i),
+		NoIndex: !v.indexable() || p.NoRobotsIndex, Nav: nv, Page: pv})
+}
+
+// pageView renders entry i of s.
+func (v *visit) pageView(s *space, i int) (*pageView, error) {
+	e := s.toc.entries[i]
+	p := e.node.Page
+	pg, err := v.x.res.Revision().Page(v.ctx, s.rev, p.ID)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := graph.PageDocument(pg)
+	if err != nil {
+		return nil, err
+	}
+	var body render.Result
+	if doc != nil {
+		body = render.Document(doc, v.renderOptions(s, i))
+	}
+	pv := &pageView{Title: p.Title, Description: p.Description, Emoji: p.Emoji, Body: body.HTML,
+		Updated: p.UpdatedAt, MarkdownURL: s.spot.url + pathSegment(e.path) + ".md"}
+	layout := content.DefaultLayout()
+	if p.Layout != nil {
+		layout = *p.Layout
+	}
+	if layout.Outline {
+		for _, h := range body.Headings {
+			pv.Outline = append(pv.Outline, heading{ID: h.ID, Text: h.Text, Level: h.Level})
+		}
+	}
+	if sec := s.spot.section; sec != nil && len(v.pub.Sections) > 1 {
+		pv.Breadcrumbs = append(pv.Breadcrumbs, link{Title: sec.Title, URL: s.spot.url})
+	}
+	var up []link
+	for j := e.parent; j >= 0; j = s.toc.entries[j].parent {
+		l := link{Title: s.toc.entries[j].node.Page.Title}
+		if s.toc.readable(j) {
+			l.URL = s.pageURL(j)
+		}
+		up = append(up, l)
+	}
+	for k := len(up) - 1; k >= 0; k-- {
+		pv.Breadcrumbs = append(pv.Breadcrumbs, up[k])
+	}
+	if layout.Pagination {
+		if j := s.toc.prev(i); j >= 0 {
+			pv.Prev = &link{Title: s.toc.entries[j].node.Page.Title, URL: s.pageURL(j)}
+		}
+		if j := s.toc.next(i); j >= 0 {
+			pv.Next = &link{Title: s.toc.entries[j].node.Page.Title, URL: s.pageURL(j)}
+		}
+	}
+	return pv, nil
+}
+
+// renderOptions resolve the references of entry i's document: pages of the
+// site-space to their addresses, files to the reader's file addresses.
+func (v *visit) renderOptions(s *space, i int) render.Options {
+	dir := path.Dir(s.toc.entries[i].path)
+	return render.Options{
+		Link: func(ref render.Ref) (string, bool) {
+			switch ref.Kind {
+			case "page", "anchor":
+				u := ""
+				if ref.Page != "" {
+					j, ok := s.toc.byID[ref.Page]
+					if !ok {
+						return "", false
+					}
+					u = s.pageURL(j)
+				}
+				if ref.Anchor != "" {
+					u += "#" + ref.Anchor
+				}
+				return u, u != ""
+			case "file":
+				f, err := s.c.File(ref.File)
+				if err != nil {
+					return "", false
+				}
+				return s.fileURL(v.base, f), true
+			case "url":
+				return v.relativeLink(s, dir, ref.URL), true
+			}
+			return "", false
+		},
+		Image: func(ref render.Ref) (render.Image, bool) {
+			switch ref.Kind {
+			case "file":
+				f, err := s.c.File(ref.File)
+				if err != nil {
+					return render.Image{}, false
+				}
+				return render.Image{Src: s.fileURL(v.base, f), Width: f.Width, Height: f.Height}, true
+			case "url":
+				return render.Image{Src: ref.URL}, true
+			}
+			return render.Image{}, false
+		},
+	}
+}
+
+// relativeLink turns a link between pages of a Git export ("../setup.md",
+// "guide/README.md#install") into the address of the page it names; any
+// other URL is kept.
+func (v *visit) relativeLink(s *space, dir, u string) string {
+	if strings.Contains(u, ":") || strings.HasPrefix(u, "/") || strings.HasPrefix(u, "#") {
+		return u
+	}
+	target, anchor, _ := strings.Cut(u, "#")
+	if !strings.HasSuffix(target, ".md") {
+		return u
+	}
+	p := path.Clean(path.Join(dir, strings.TrimSuffix(target, ".md")))
+	p = strings.TrimSuffix(strings.TrimSuffix(p, "/README"), "README")
+	j, ok := s.toc.byPath[p]
+	if !ok {
+		return u
+	}
+	out := s.pageURL(j)
+	if anchor != "" {
+		out += "#" + anchor
+	}
+	return out
+}
+
+// markdown answers entry i's markdown.
+func (v *visit) markdown(s *space, i int) {
+	p := s.toc.entries[i].node.Page
+	h := v.w.Header()
+	h.Set("Content-Type", "text/markdown; charset=utf-8")
+	v.cacheHeaders(s.rev.ID + "/" + p.ID + ".md")
+	if v.notModified() {
+		return
+	}
+	_, _ = v.w.Write([]byte(p.Markdown))
+}

@@ -1,0 +1,89 @@
+// Package reader serves published sites to their readers: server-rendered
+// HTML pages that need no JavaScript, each page's markdown, a search page,
+// and the files crawlers and language models read (sitemap.xml, robots.txt,
+// llms.txt, llms-full.txt).
+//
+// It is a transport beside rest/: everything it shows comes from the
+// resolvers of package graph, the ones the official published-content
+// operations use, so what a visitor reads and what the API answers for that
+// visitor cannot disagree. A visitor is anonymous; what admits them to a
+// site that is not public is the share key or the visitor token they
+// present, which the reader keeps in cookies scoped to the site.
+package reader
+
+import (
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/bindery/bindery/graph"
+	"github.com/bindery/bindery/internal/render"
+)
+
+// Reader serves published sites.
+type Reader struct {
+	res *graph.Resolver
+	log *slog.Logger
+	// public is the public URL without its path's trailing slash; secure
+	// is whether it is https, which makes the reader's cookies Secure.
+	public *url.URL
+	secure bool
+	tpl    *templates
+	assets *assets
+}
+
+// New returns a reader of the sites of res, published under publicURL.
+func New(res *graph.Resolver, publicURL string, log *slog.Logger) (*Reader, error) {
+	u, err := url.Parse(strings.TrimRight(publicURL, "/"))
+	if err != nil {
+		return nil, fmt.Errorf("the public URL: %w", err)
+	}
+	tpl, err := parseTemplates()
+	if err != nil {
+		return nil, err
+	}
+	a, err := newAssets(render.CSS())
+	if err != nil {
+		return nil, err
+	}
+	return &Reader{res: res, log: log, public: u, secure: u.Scheme == "https", tpl: tpl, assets: a}, nil
+}
+
+// Prefix is where sites are served under the public URL: /sites/<id>/.
+const Prefix = "/sites/"
+
+// staticDir is where a site's root serves the reader's assets; "~" keeps
+// it apart from page paths, which never hold it.
+const staticDir = "~bindery/static/"
+
+// ServeHTTP serves a request under Prefix: /sites/<id>/<rest>.
+func (x *Reader) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	rest, ok := strings.CutPrefix(req.URL.Path, Prefix)
+	if !ok {
+		http.NotFound(w, req)
+		return
+	}
+	siteID, rest, slash := strings.Cut(rest, "/")
+	if !slash {
+		// The site's root is a directory: its pages' relative links need
+		// the slash.
+		u := *req.URL
+		u.Path = req.URL.Path + "/"
+		http.Redirect(w, req, u.RequestURI(), http.StatusMovedPermanently)
+		return
+	}
+	x.serve(w, req, siteID, Prefix+siteID+"/", x.public.Scheme+"://"+x.public.Host, rest)
+}
+
+// ServeHost serves a request to a site's own hostname, whose root is the
+// site's, at base (its basename's path, or "/"); the request's path is the
+// path under base.
+func (x *Reader) ServeHost(w http.ResponseWriter, req *http.Request, siteID, base string) {
+	scheme := "http"
+	if req.TLS != nil || x.secure {
+		scheme = "https"
+	}
+	x.serve(w, req, siteID, base, scheme+"://"+req.Host, strings.TrimPrefix(req.URL.Path, "/"))
+}
