@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 
 	"entgo.io/ent/dialect/sql"
 
@@ -257,4 +258,59 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
+}
+
+// PublishedView is what the visitor sees of a published site, with the
+// address of each site-space they see (see model.PublishedView): what the
+// HTML reader shows and what the official lookups of published URLs
+// answer, decided in one place.
+func (r *Resolver) PublishedView(ctx context.Context, s *ent.Site, visitorToken *string) (*model.PublishedView, error) {
+	pub, err := r.publishedContent(ctx, s, visitorToken)
+	if err != nil {
+		return nil, err
+	}
+	v := &model.PublishedView{PublishedSite: pub}
+	add := func(sec *ent.SiteSection, prefix string, sss []*ent.SiteSpace) error {
+		def := defaultSiteSpace(sss)
+		for _, ss := range sss {
+			title, err := r.siteSpaceTitle(ctx, ss)
+			if err != nil {
+				return err
+			}
+			p := prefix
+			if ss != def {
+				p += url.PathEscape(ss.Path) + "/"
+			}
+			v.Spots = append(v.Spots, &model.PublishedSpot{Section: sec, SiteSpace: ss, Title: title, Path: p, Default: ss == def})
+		}
+		return nil
+	}
+	if len(pub.Sections) == 0 {
+		return v, add(nil, "", pub.SiteSpaces)
+	}
+	def := v.DefaultSection()
+	for _, ps := range pub.Sections {
+		prefix := ""
+		if ps.Section != def {
+			prefix = url.PathEscape(ps.Section.Path) + "/"
+		}
+		if err := add(ps.Section, prefix, ps.SiteSpaces); err != nil {
+			return nil, err
+		}
+	}
+	return v, nil
+}
+
+// defaultSiteSpace is the default among site-spaces, or the first when a
+// condition hides it.
+func defaultSiteSpace(sss []*ent.SiteSpace) *ent.SiteSpace {
+	for _, ss := range sss {
+		if ss.IsDefault {
+			return ss
+		}
+	}
+	if len(sss) > 0 {
+		return sss[0]
+	}
+	return nil
 }

@@ -21,11 +21,7 @@ func (v *visit) file(rest string) {
 		v.missing(filesDir + rest)
 		return
 	}
-	sp, err := v.siteSpaceOf(parts[0])
-	if err != nil {
-		v.fail(err)
-		return
-	}
+	sp := v.siteSpaceOf(parts[0])
 	if sp == nil {
 		v.missing(filesDir + rest)
 		return
@@ -40,7 +36,7 @@ func (v *visit) file(rest string) {
 		v.missing(filesDir + rest)
 		return
 	}
-	data, err := v.x.res.FileBlob(v.ctx, sp.ss.SpaceID, f.Blob)
+	data, err := v.x.res.FileBlob(v.ctx, sp.SiteSpace.SpaceID, f.Blob)
 	if err != nil {
 		v.fail(err)
 		return
@@ -55,10 +51,7 @@ func (v *visit) file(rest string) {
 // eachPage calls fn with every readable page of every site-space the
 // visitor sees, in the site's order.
 func (v *visit) eachPage(fn func(s *space, i int)) error {
-	all, err := v.spots()
-	if err != nil {
-		return err
-	}
+	all := v.spots()
 	for k := range all {
 		s, err := v.space(&all[k])
 		if err != nil {
@@ -133,9 +126,9 @@ func (v *visit) llms(full bool) {
 		}
 		if s.spot != cur {
 			cur = s.spot
-			title := cur.title
-			if cur.section != nil && len(v.pub.Sections) > 1 {
-				title = cur.section.Title + " › " + title
+			title := cur.Title
+			if cur.Section != nil && len(v.pub.Sections) > 1 {
+				title = cur.Section.Title + " › " + title
 			}
 			b.WriteString("\n## " + title + "\n\n")
 		}

@@ -19,13 +19,10 @@ func (v *visit) nav(s *space, i int) (nav, error) {
 		return out, err
 	}
 	if cur != nil {
-		all, err := v.spots()
-		if err != nil {
-			return out, err
-		}
+		all := v.spots()
 		for k := range all {
-			if all[k].section == cur.section {
-				out.Variants = append(out.Variants, link{Title: all[k].title, URL: all[k].url, Current: all[k].ss == cur.ss})
+			if all[k].Section == cur.Section {
+				out.Variants = append(out.Variants, link{Title: all[k].Title, URL: all[k].url, Current: all[k].SiteSpace == cur.SiteSpace})
 			}
 		}
 		if len(out.Variants) < 2 {
@@ -42,13 +39,10 @@ func (v *visit) tabs(cur *spot) ([]tab, error) {
 	if len(v.pub.Sections) < 2 {
 		return nil, nil
 	}
-	all, err := v.spots()
-	if err != nil {
-		return nil, err
-	}
+	all := v.spots()
 	sectionURL := func(sec *ent.SiteSection) string {
 		for k := range all {
-			if all[k].section == sec && all[k].isDefault {
+			if all[k].Section == sec && all[k].Default {
 				return all[k].url
 			}
 		}
@@ -58,7 +52,7 @@ func (v *visit) tabs(cur *spot) ([]tab, error) {
 	var group string
 	for _, ps := range v.pub.Sections {
 		sec := ps.Section
-		l := link{Title: sec.Title, URL: sectionURL(sec), Current: cur != nil && cur.section == sec}
+		l := link{Title: sec.Title, URL: sectionURL(sec), Current: cur != nil && cur.Section == sec}
 		if l.URL == "" {
 			// A section whose site-spaces the visitor sees none of.
 			continue

@@ -22,7 +22,7 @@ type space struct {
 
 // open reads the current content of a site-space the visitor sees.
 func (v *visit) space(sp *spot) (*space, error) {
-	rev, err := v.x.res.SpaceRevision(v.ctx, sp.ss.SpaceID)
+	rev, err := v.x.res.SpaceRevision(v.ctx, sp.SiteSpace.SpaceID)
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +48,7 @@ func (s *space) pageURL(i int) string {
 
 // fileURL is where the reader serves a file of the site-space.
 func (s *space) fileURL(base string, f *content.File) string {
-	return base + filesDir + s.spot.ss.ID + "/" + f.ID + "/" + pathSegment(f.Name)
+	return base + filesDir + s.spot.SiteSpace.ID + "/" + f.ID + "/" + pathSegment(f.Name)
 }
 
 // page answers a page of a site-space, by its path ("" for the site-space's
@@ -105,7 +105,7 @@ func (v *visit) page(sp *spot, pagePath, rest string, markdown bool) {
 		return
 	}
 	title := p.Title + " · " + v.site.Title
-	if sp.isDefault && (sp.section == nil || sp.section == v.defaultSection()) && i == s.toc.first(0) {
+	if sp.Default && (sp.Section == nil || sp.Section == v.pub.DefaultSection()) && i == s.toc.first(0) {
 		title = v.site.Title
 	}
 	v.write(http.StatusOK, &view{Title: title, Description: p.Description, Canonical: v.origin + s.pageURL(i),
@@ -139,7 +139,7 @@ func (v *visit) pageView(s *space, i int) (*pageView, error) {
 			pv.Outline = append(pv.Outline, heading{ID: h.ID, Text: h.Text, Level: h.Level})
 		}
 	}
-	if sec := s.spot.section; sec != nil && len(v.pub.Sections) > 1 {
+	if sec := s.spot.Section; sec != nil && len(v.pub.Sections) > 1 {
 		pv.Breadcrumbs = append(pv.Breadcrumbs, link{Title: sec.Title, URL: s.spot.url})
 	}
 	var up []link

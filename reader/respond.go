@@ -36,11 +36,7 @@ func (v *visit) route(rest string) {
 		return
 	}
 	markdown := strings.HasSuffix(rest, ".md")
-	sp, pagePath, err := v.locate(strings.TrimSuffix(rest, ".md"))
-	if err != nil {
-		v.fail(err)
-		return
-	}
+	sp, pagePath := v.locate(strings.TrimSuffix(rest, ".md"))
 	if sp == nil {
 		v.missing(rest)
 		return
@@ -127,12 +123,12 @@ func (v *visit) cacheHeaders(what string) {
 	write(what)
 	write(v.site.ID)
 	write(v.site.UpdatedAt.UTC().Format(time.RFC3339Nano))
-	for _, sp := range v.spotList {
-		write(sp.ss.ID)
-		write(sp.ss.UpdatedAt.UTC().Format(time.RFC3339Nano))
-		write(sp.title)
-		if sp.section != nil {
-			write(sp.section.UpdatedAt.UTC().Format(time.RFC3339Nano))
+	for _, sp := range v.spots() {
+		write(sp.SiteSpace.ID)
+		write(sp.SiteSpace.UpdatedAt.UTC().Format(time.RFC3339Nano))
+		write(sp.Title)
+		if sp.Section != nil {
+			write(sp.Section.UpdatedAt.UTC().Format(time.RFC3339Nano))
 		}
 	}
 	write(v.x.assets.stylesheet())

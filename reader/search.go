@@ -44,16 +44,13 @@ func (v *visit) search() {
 // searchResults ranks the visitor's pages that match text. A query the
 // index refuses (too long, no word) finds nothing.
 func (v *visit) searchResults(text string) ([]searchResult, error) {
-	all, err := v.spots()
-	if err != nil {
-		return nil, err
-	}
+	all := v.spots()
 	bySpace := map[string]*spot{}
 	var ids []string
 	for i := range all {
-		if _, ok := bySpace[all[i].ss.SpaceID]; !ok {
-			bySpace[all[i].ss.SpaceID] = &all[i]
-			ids = append(ids, all[i].ss.SpaceID)
+		if _, ok := bySpace[all[i].SiteSpace.SpaceID]; !ok {
+			bySpace[all[i].SiteSpace.SpaceID] = &all[i]
+			ids = append(ids, all[i].SiteSpace.SpaceID)
 		}
 	}
 	hits, q, err := v.x.res.SearchSpaces(v.ctx, ids, text, searchLimit)
@@ -96,18 +93,11 @@ func (v *visit) searchResults(text string) ([]searchResult, error) {
 // the section has several, and its parent pages.
 func (v *visit) where(s *space, i int) string {
 	var parts []string
-	if s.spot.section != nil && len(v.pub.Sections) > 1 {
-		parts = append(parts, s.spot.section.Title)
+	if s.spot.Section != nil && len(v.pub.Sections) > 1 {
+		parts = append(parts, s.spot.Section.Title)
 	}
-	all, _ := v.spots()
-	n := 0
-	for k := range all {
-		if all[k].section == s.spot.section {
-			n++
-		}
-	}
-	if n > 1 {
-		parts = append(parts, s.spot.title)
+	if v.pub.Siblings(s.spot.Section) > 1 {
+		parts = append(parts, s.spot.Title)
 	}
 	var up []string
 	for j := s.toc.entries[i].parent; j >= 0; j = s.toc.entries[j].parent {

@@ -42,7 +42,7 @@ type visit struct {
 	// shareKey and token are what the visitor presented.
 	shareKey, token string
 	site            *ent.Site
-	pub             *model.PublishedSite
+	pub             *model.PublishedView
 	// spotList is spots' answer, once known.
 	spotList []spot
 }
@@ -154,7 +154,7 @@ func (v *visit) open() error {
 		return err
 	}
 	v.site = s
-	pub, err := v.x.res.Site().PublishedContent(v.ctx, s, &v.token)
+	pub, err := v.x.res.PublishedView(v.ctx, s, &v.token)
 	var ae *apperr.Error
 	if errors.As(err, &ae) && ae.Kind == apperr.InvalidArgument && ae.Field == visitor.TokenField && v.token != "" {
 		v.setCookie(tokenCookie, "", time.Unix(1, 0))
