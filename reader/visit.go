@@ -178,7 +178,7 @@ func (v *visit) open() error {
 func (v *visit) fail(err error) {
 	switch apperr.KindOf(err) {
 	case apperr.NotFound, apperr.PermissionDenied, apperr.InvalidArgument, apperr.Unauthenticated:
-		if to := v.x.res.VisitorAuthFallback(v.ctx, v.siteID); to != "" && v.token == "" {
+		if to := v.x.res.VisitorAuthFallback(v.ctx, v.siteID); to != "" {
 			v.signIn(to)
 			return
 		}
