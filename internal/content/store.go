@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/internal/lru"
 )
 
 // Object is a content-addressed object: its Hash is the SHA-256 of its kind
@@ -98,7 +99,7 @@ type decodedPage struct {
 // hash) instead of reading and decoding them again, and keeping there the
 // ones it decodes: pages are shared between the contents that hold them,
 // and never changed (a Fork copies the ones it changes).
-func load(ctx context.Context, s Store, roots Roots, pages *lru[decodedPage]) (*Loaded, error) {
+func load(ctx context.Context, s Store, roots Roots, pages *lru.Cache[decodedPage]) (*Loaded, error) {
 	out := &Loaded{Content: &Content{}, roots: roots}
 	hashes, subtrees := map[string]string{}, map[string]string{}
 	first := []string{}
@@ -150,7 +151,7 @@ func load(ctx context.Context, s Store, roots Roots, pages *lru[decodedPage]) (*
 				return nil, fmt.Errorf("decode tree %s: %w", p.tree, err)
 			}
 			for _, e := range entries[i] {
-				if d, ok := pages.getOK(e.Page); ok {
+				if d, ok := pages.Get(e.Page); ok {
 					decoded[e.Page] = d
 				} else {
 					pageHashes = append(pageHashes, e.Page)
@@ -177,7 +178,7 @@ func load(ctx context.Context, s Store, roots Roots, pages *lru[decodedPage]) (*
 						return nil, fmt.Errorf("decode page %s: %w", e.Page, err)
 					}
 					decoded[e.Page] = d
-					pages.putOK(e.Page, d, d.size)
+					pages.Put(e.Page, d, d.size)
 				}
 				nodes[j] = &Node{Page: d.page}
 				hashes[e.ID] = e.Page

@@ -89,6 +89,7 @@ var placement = map[string]layer{
 	"internal/lease":                base,
 	"internal/links":                base,
 	"internal/logctx":               base,
+	"internal/lru":                  base,
 	"internal/mail":                 base,
 	"internal/merge":                base,
 	"internal/openapi":              base,
