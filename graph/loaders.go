@@ -93,6 +93,9 @@ type loaders struct {
 	// siteSpaces are the site-spaces of sites a reader was admitted to, in
 	// order, read with the decision (see siteReaderDecision).
 	siteSpaces map[string][]*ent.SiteSpace
+	// siteVersions name the state of sites a reader was admitted to (see
+	// publishedVersion).
+	siteVersions map[string]string
 }
 
 type loadersKey struct{}
@@ -239,7 +242,7 @@ func (l *loaders) entity(p anyPolicy) any {
 func (r *Resolver) newLoaders(from *loaders) *loaders {
 	l := &loaders{r: r, entities: map[string]any{}, shareKeys: map[string]string{}, visitors: map[string]string{},
 		keyOrgs: map[string]bool{}, published: map[string]bool{}, readers: map[string]bool{}, contents: map[string]*content.Loaded{},
-		siteSpaces: map[string][]*ent.SiteSpace{}}
+		siteSpaces: map[string][]*ent.SiteSpace{}, siteVersions: map[string]string{}}
 	if from != nil {
 		from.mu.Lock()
 		maps.Copy(l.shareKeys, from.shareKeys)
@@ -298,6 +301,7 @@ func (l *loaders) clear() {
 	l.published = map[string]bool{}
 	l.readers = map[string]bool{}
 	l.siteSpaces = map[string][]*ent.SiteSpace{}
+	l.siteVersions = map[string]string{}
 	l.mu.Unlock()
 }
 
@@ -363,6 +367,18 @@ func (l *loaders) siteSpacesOf(siteID string) ([]*ent.SiteSpace, bool) {
 	defer l.mu.Unlock()
 	sss, ok := l.siteSpaces[siteID]
 	return sss, ok
+}
+
+func (l *loaders) setSiteVersion(siteID, version string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.siteVersions[siteID] = version
+}
+
+func (l *loaders) siteVersion(siteID string) string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.siteVersions[siteID]
 }
 
 func (l *loaders) setSiteReader(siteID string, admitted bool) {

@@ -2,6 +2,8 @@ package graph
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -12,6 +14,7 @@ import (
 	"github.com/bindery/bindery/ent/sitesection"
 	"github.com/bindery/bindery/ent/sitesectiongroup"
 	"github.com/bindery/bindery/ent/sitespace"
+	"github.com/bindery/bindery/ent/space"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/internal/adaptive"
 	"github.com/bindery/bindery/internal/apperr"
@@ -94,7 +97,9 @@ func (r *Resolver) siteReaderDecision(ctx context.Context, s *ent.Site) (authz.D
 	// this), and its organization is seen as the owner of what the reader
 	// reads. The site-spaces are kept whole: what the reader reads next is
 	// the site's published structure (publishedContent).
-	sss, err := r.siteSpacesInOrder(internal(ctx, "the spaces a site publishes, for its reader"), s.ID)
+	sss, err := r.db(ctx).SiteSpace.Query().Where(sitespace.SiteID(s.ID)).
+		Order(sitespace.ByPosition(), sitespace.ByID()).Modify(withVersion).
+		All(internal(ctx, "the spaces a site publishes, for its reader"))
 	if err != nil {
 		return authz.Decision{}, err
 	}
@@ -102,6 +107,7 @@ func (r *Resolver) siteReaderDecision(ctx context.Context, s *ent.Site) (authz.D
 		l.publishSpaces(ss.SpaceID)
 	}
 	l.setSiteSpaces(s.ID, sss)
+	l.setSiteVersion(s.ID, publishedVersion(s, sss))
 	l.openOrg(s.OrganizationID)
 	l.setSiteReader(s.ID, true)
 	return authz.Decision{Role: enum.RoleRead}, nil
@@ -233,6 +239,47 @@ func (r *Resolver) publishedContent(ctx context.Context, s *ent.Site, visitorTok
 		}
 	}
 	return out, nil
+}
+
+// withVersion adds to a site's site-spaces what else its published
+// pages show that may change: each space's current revision and when it
+// changed, and how many sections and groups the site has and when they last
+// changed (the structure's rows all change their updated_at).
+func withVersion(s *sql.Selector) {
+	sp := sql.Table(space.Table).As("version_space")
+	s.LeftJoin(sp).On(s.C(sitespace.FieldSpaceID), sp.C(space.FieldID))
+	s.AppendSelectAs(sp.C(space.FieldRevisionID), "version_revision")
+	s.AppendSelectAs(sp.C(space.FieldUpdatedAt), "version_space")
+	site := s.C(sitespace.FieldSiteID)
+	for _, t := range []string{sitesection.Table, sitesectiongroup.Table} {
+		s.AppendSelectExprAs(sql.Expr("(SELECT COUNT(*) FROM "+s.Builder.Quote(t)+" x WHERE x.site_id = "+site+")"), "version_count_"+t)
+		s.AppendSelectExprAs(sql.Expr("(SELECT MAX(x.updated_at) FROM "+s.Builder.Quote(t)+" x WHERE x.site_id = "+site+")"), "version_updated_"+t)
+	}
+}
+
+// publishedVersion names the state of everything a published site's
+// pages show but the page's own content: it changes whenever one of them
+// does, on every replica, since it is read from the database.
+func publishedVersion(s *ent.Site, sss []*ent.SiteSpace) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%d\x00", s.ID, s.UpdatedAt.UnixNano())
+	for _, ss := range sss {
+		fmt.Fprintf(h, "%s\x00%d\x00", ss.ID, ss.UpdatedAt.UnixNano())
+		for _, c := range []string{"version_revision", "version_space", "version_count_" + sitesection.Table,
+			"version_updated_" + sitesection.Table, "version_count_" + sitesectiongroup.Table, "version_updated_" + sitesectiongroup.Table} {
+			v, _ := ss.Value(c)
+			fmt.Fprintf(h, "%v\x00", v)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// PublishedVersion names the state of what the pages of a published site
+// show a reader the request admitted, but the pages' own content (see
+// publishedVersion); "" when the request has not decided about the site
+// as its reader.
+func (r *Resolver) PublishedVersion(ctx context.Context, siteID string) string {
+	return loadersFrom(ctx).siteVersion(siteID)
 }
 
 // siteSpacesInOrder reads a site's site-spaces in their order.

@@ -91,9 +91,7 @@ func (v *visit) page(sp *spot, pagePath, rest string, markdown bool) {
 		v.markdown(s, i)
 		return
 	}
-	if v.fresh(s, i) {
-		return
-	}
+	v.fresh(s, i)
 	pv, err := v.pageView(s, i)
 	if err != nil {
 		v.fail(err)
@@ -240,9 +238,8 @@ func (v *visit) markdown(s *space, i int) {
 	p := s.toc.entries[i].node.Page
 	h := v.w.Header()
 	h.Set("Content-Type", "text/markdown; charset=utf-8")
-	v.cacheHeaders(s.rev.ID + "/" + p.ID + ".md")
-	if v.notModified() {
-		return
+	v.fresh(s, i)
+	if v.req.Method != http.MethodHead {
+		_, _ = v.w.Write([]byte(p.Markdown))
 	}
-	_, _ = v.w.Write([]byte(p.Markdown))
 }

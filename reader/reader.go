@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/bindery/bindery/graph"
+	"github.com/bindery/bindery/internal/lru"
 	"github.com/bindery/bindery/internal/render"
 )
 
@@ -32,10 +33,12 @@ type Reader struct {
 	secure bool
 	tpl    *templates
 	assets *assets
+	pages  *pages
 }
 
-// New returns a reader of the sites of res, published under publicURL.
-func New(res *graph.Resolver, publicURL string, log *slog.Logger) (*Reader, error) {
+// New returns a reader of the sites of res, published under publicURL,
+// which keeps up to cacheBytes of rendered pages.
+func New(res *graph.Resolver, publicURL string, cacheBytes int, log *slog.Logger) (*Reader, error) {
 	u, err := url.Parse(strings.TrimRight(publicURL, "/"))
 	if err != nil {
 		return nil, fmt.Errorf("the public URL: %w", err)
@@ -48,7 +51,8 @@ func New(res *graph.Resolver, publicURL string, log *slog.Logger) (*Reader, erro
 	if err != nil {
 		return nil, err
 	}
-	return &Reader{res: res, log: log, public: u, secure: u.Scheme == "https", tpl: tpl, assets: a}, nil
+	return &Reader{res: res, log: log, public: u, secure: u.Scheme == "https", tpl: tpl, assets: a,
+		pages: lru.New[*rendered](cacheBytes, cacheBytes/8)}, nil
 }
 
 // Prefix is where sites are served under the public URL: /sites/<id>/.

@@ -2,12 +2,9 @@ package reader
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/base64"
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/bindery/bindery/internal/logctx"
 )
@@ -99,66 +96,11 @@ func (v *visit) write(status int, vw *view) {
 	}
 }
 
-// fresh sets the caching headers of entry i of s, and answers 304 when the
-// visitor's copy is current: it reports whether it answered.
-func (v *visit) fresh(s *space, i int) bool {
+// fresh sets the headers of entry i of s that the cache keeps with it.
+func (v *visit) fresh(s *space, i int) {
 	p := s.toc.entries[i].node.Page
-	v.cacheHeaders(s.rev.ID + "/" + p.ID)
 	v.w.Header().Set("Last-Modified", p.UpdatedAt.UTC().Format(http.TimeFormat))
 	if !v.indexable() || p.NoRobotsIndex {
 		v.w.Header().Set("X-Robots-Tag", "noindex")
 	}
-	return v.notModified()
-}
-
-// cacheHeaders sets the ETag of what the visitor gets for what (a
-// revision's page): it changes with the content, with the site's
-// structure and settings, with the reader's own assets, and with who the
-// visitor is when that decides what they see. A page every visitor sees
-// alike may be kept by shared caches for a minute; a personal one only by
-// the visitor's browser, which asks again each time.
-func (v *visit) cacheHeaders(what string) {
-	h := sha256.New()
-	write := func(s string) { h.Write([]byte(s)); h.Write([]byte{0}) }
-	write(what)
-	write(v.site.ID)
-	write(v.site.UpdatedAt.UTC().Format(time.RFC3339Nano))
-	for _, sp := range v.spots() {
-		write(sp.SiteSpace.ID)
-		write(sp.SiteSpace.UpdatedAt.UTC().Format(time.RFC3339Nano))
-		write(sp.Title)
-		if sp.Section != nil {
-			write(sp.Section.UpdatedAt.UTC().Format(time.RFC3339Nano))
-		}
-	}
-	write(v.x.assets.stylesheet())
-	write(v.x.assets.script())
-	write(v.base)
-	personal := v.personal()
-	if personal {
-		write(v.shareKey)
-		write(v.token)
-	}
-	hd := v.w.Header()
-	hd.Set("ETag", `"`+base64.RawURLEncoding.EncodeToString(h.Sum(nil)[:18])+`"`)
-	if personal {
-		hd.Set("Cache-Control", "private, no-cache")
-	} else {
-		hd.Set("Cache-Control", "public, max-age=60")
-	}
-	hd.Set("Vary", "Cookie")
-}
-
-// notModified answers 304 when the request's If-None-Match holds the
-// response's ETag.
-func (v *visit) notModified() bool {
-	etag := v.w.Header().Get("ETag")
-	for _, t := range strings.Split(v.req.Header.Get("If-None-Match"), ",") {
-		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
-		if t == etag || t == "*" {
-			v.w.WriteHeader(http.StatusNotModified)
-			return true
-		}
-	}
-	return false
 }

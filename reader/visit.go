@@ -45,6 +45,11 @@ type visit struct {
 	pub             *model.PublishedView
 	// spotList is spots' answer, once known.
 	spotList []spot
+	// rest is the path asked for under the site's root; key is the cache
+	// key of the answer, and rec records the answer to keep it.
+	rest string
+	key  string
+	rec  *recorder
 }
 
 // serve answers a request for rest, the path under a site's root base.
@@ -61,8 +66,15 @@ func (x *Reader) serve(w http.ResponseWriter, req *http.Request, siteID, base, o
 		http.Error(w, "Method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	v := &visit{x: x, w: w, req: req, ctx: req.Context(), base: base, origin: origin, siteID: siteID}
+	v := &visit{x: x, w: w, req: req, ctx: req.Context(), base: base, origin: origin, siteID: siteID, rest: rest}
 	if v.arrive() {
+		return
+	}
+	if err := v.admit(); err != nil {
+		v.fail(err)
+		return
+	}
+	if v.fromCache(rest) {
 		return
 	}
 	if err := v.open(); err != nil {
@@ -70,6 +82,7 @@ func (x *Reader) serve(w http.ResponseWriter, req *http.Request, siteID, base, o
 		return
 	}
 	v.route(rest)
+	v.keep()
 }
 
 // contentSecurityPolicy lets a reader's page load only the reader's own
@@ -145,23 +158,34 @@ func (v *visit) setCookie(name, value string, expires time.Time) {
 	http.SetCookie(v.w, c)
 }
 
-// open reads the site and what the visitor sees of it. A visitor token
-// that is no longer valid (expired, or signed with a rotated key) is
-// dropped, and the visitor is one without a token.
-func (v *visit) open() error {
+// admit reads the site as the visitor may read it: a site they may not
+// read is not found.
+func (v *visit) admit() error {
 	s, err := v.x.res.Query().Site(v.ctx, v.siteID, &v.shareKey, &v.token)
 	if err != nil {
 		return err
 	}
 	v.site = s
-	pub, err := v.x.res.PublishedView(v.ctx, s, &v.token)
+	return nil
+}
+
+// open reads the site and what the visitor sees of it. A visitor token
+// that is no longer valid (expired, or signed with a rotated key) is
+// dropped, and the visitor is one without a token.
+func (v *visit) open() error {
+	if v.site == nil {
+		if err := v.admit(); err != nil {
+			return err
+		}
+	}
+	pub, err := v.x.res.PublishedView(v.ctx, v.site, &v.token)
 	var ae *apperr.Error
 	if errors.As(err, &ae) && ae.Kind == apperr.InvalidArgument && ae.Field == visitor.TokenField && v.token != "" {
 		v.setCookie(tokenCookie, "", time.Unix(1, 0))
 		v.token = ""
 		// The request's loaders keep the token it presented: a new visit
 		// starts from none.
-		v.ctx = v.x.res.WithLoaders(v.ctx)
+		v.ctx, v.site = v.x.res.WithLoaders(v.ctx), nil
 		return v.open()
 	}
 	if err != nil {

@@ -114,7 +114,7 @@ func New(cfg config.Config, db *store.DB, log *slog.Logger, opts ...graph.Option
 	s.resolver = graph.New(db.Client, cfg, opts...)
 	api = rest.New(s.resolver, log)
 	s.api = api
-	if s.sites, err = reader.New(s.resolver, cfg.PublicURL, log); err != nil {
+	if s.sites, err = reader.New(s.resolver, cfg.PublicURL, int(cfg.PageCacheBytes), log); err != nil {
 		s.bus.Close()
 		return nil, err
 	}
