@@ -28,6 +28,7 @@ import (
 	"github.com/bindery/bindery/ent/integrationspaceinstallation"
 	"github.com/bindery/bindery/ent/invite"
 	"github.com/bindery/bindery/ent/member"
+	"github.com/bindery/bindery/ent/movedpage"
 	"github.com/bindery/bindery/ent/openapispec"
 	"github.com/bindery/bindery/ent/openapispecversion"
 	"github.com/bindery/bindery/ent/organization"
@@ -82,6 +83,8 @@ type Client struct {
 	Invite *InviteClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
+	// MovedPage is the client for interacting with the MovedPage builders.
+	MovedPage *MovedPageClient
 	// OpenAPISpec is the client for interacting with the OpenAPISpec builders.
 	OpenAPISpec *OpenAPISpecClient
 	// OpenAPISpecVersion is the client for interacting with the OpenAPISpecVersion builders.
@@ -144,6 +147,7 @@ func (c *Client) init() {
 	c.IntegrationSpaceInstallation = NewIntegrationSpaceInstallationClient(c.config)
 	c.Invite = NewInviteClient(c.config)
 	c.Member = NewMemberClient(c.config)
+	c.MovedPage = NewMovedPageClient(c.config)
 	c.OpenAPISpec = NewOpenAPISpecClient(c.config)
 	c.OpenAPISpecVersion = NewOpenAPISpecVersionClient(c.config)
 	c.Organization = NewOrganizationClient(c.config)
@@ -268,6 +272,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		IntegrationSpaceInstallation: NewIntegrationSpaceInstallationClient(cfg),
 		Invite:                       NewInviteClient(cfg),
 		Member:                       NewMemberClient(cfg),
+		MovedPage:                    NewMovedPageClient(cfg),
 		OpenAPISpec:                  NewOpenAPISpecClient(cfg),
 		OpenAPISpecVersion:           NewOpenAPISpecVersionClient(cfg),
 		Organization:                 NewOrganizationClient(cfg),
@@ -319,6 +324,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		IntegrationSpaceInstallation: NewIntegrationSpaceInstallationClient(cfg),
 		Invite:                       NewInviteClient(cfg),
 		Member:                       NewMemberClient(cfg),
+		MovedPage:                    NewMovedPageClient(cfg),
 		OpenAPISpec:                  NewOpenAPISpecClient(cfg),
 		OpenAPISpecVersion:           NewOpenAPISpecVersionClient(cfg),
 		Organization:                 NewOrganizationClient(cfg),
@@ -370,9 +376,9 @@ func (c *Client) Use(hooks ...Hook) {
 		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CommentReply,
 		c.ContentGrant, c.ContentObject, c.Integration, c.IntegrationInstallation,
 		c.IntegrationSiteInstallation, c.IntegrationSpaceInstallation, c.Invite,
-		c.Member, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization, c.Reaction,
-		c.Revision, c.SAMLProvider, c.ShareLink, c.Site, c.SiteRedirect, c.SiteSection,
-		c.SiteSectionGroup, c.SiteSpace, c.Space, c.Team, c.TeamMember,
+		c.Member, c.MovedPage, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization,
+		c.Reaction, c.Revision, c.SAMLProvider, c.ShareLink, c.Site, c.SiteRedirect,
+		c.SiteSection, c.SiteSectionGroup, c.SiteSpace, c.Space, c.Team, c.TeamMember,
 		c.TranslationSettings, c.User, c.WebhookDelivery, c.WebhookEndpoint,
 	} {
 		n.Use(hooks...)
@@ -386,9 +392,9 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CommentReply,
 		c.ContentGrant, c.ContentObject, c.Integration, c.IntegrationInstallation,
 		c.IntegrationSiteInstallation, c.IntegrationSpaceInstallation, c.Invite,
-		c.Member, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization, c.Reaction,
-		c.Revision, c.SAMLProvider, c.ShareLink, c.Site, c.SiteRedirect, c.SiteSection,
-		c.SiteSectionGroup, c.SiteSpace, c.Space, c.Team, c.TeamMember,
+		c.Member, c.MovedPage, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization,
+		c.Reaction, c.Revision, c.SAMLProvider, c.ShareLink, c.Site, c.SiteRedirect,
+		c.SiteSection, c.SiteSectionGroup, c.SiteSpace, c.Space, c.Team, c.TeamMember,
 		c.TranslationSettings, c.User, c.WebhookDelivery, c.WebhookEndpoint,
 	} {
 		n.Intercept(interceptors...)
@@ -424,6 +430,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Invite.mutate(ctx, m)
 	case *MemberMutation:
 		return c.Member.mutate(ctx, m)
+	case *MovedPageMutation:
+		return c.MovedPage.mutate(ctx, m)
 	case *OpenAPISpecMutation:
 		return c.OpenAPISpec.mutate(ctx, m)
 	case *OpenAPISpecVersionMutation:
@@ -2899,6 +2907,155 @@ func (c *MemberClient) mutate(ctx context.Context, m *MemberMutation) (Value, er
 		return (&MemberDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Member mutation op: %q", m.Op())
+	}
+}
+
+// MovedPageClient is a client for the MovedPage schema.
+type MovedPageClient struct {
+	config
+}
+
+// NewMovedPageClient returns a client for the MovedPage from the given config.
+func NewMovedPageClient(c config) *MovedPageClient {
+	return &MovedPageClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `movedpage.Hooks(f(g(h())))`.
+func (c *MovedPageClient) Use(hooks ...Hook) {
+	c.hooks.MovedPage = append(c.hooks.MovedPage, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `movedpage.Intercept(f(g(h())))`.
+func (c *MovedPageClient) Intercept(interceptors ...Interceptor) {
+	c.inters.MovedPage = append(c.inters.MovedPage, interceptors...)
+}
+
+// Create returns a builder for creating a MovedPage entity.
+func (c *MovedPageClient) Create() *MovedPageCreate {
+	mutation := newMovedPageMutation(c.config, OpCreate)
+	return &MovedPageCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of MovedPage entities.
+func (c *MovedPageClient) CreateBulk(builders ...*MovedPageCreate) *MovedPageCreateBulk {
+	return &MovedPageCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *MovedPageClient) MapCreateBulk(slice any, setFunc func(*MovedPageCreate, int)) *MovedPageCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &MovedPageCreateBulk{err: fmt.Errorf("calling to MovedPageClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*MovedPageCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &MovedPageCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for MovedPage.
+func (c *MovedPageClient) Update() *MovedPageUpdate {
+	mutation := newMovedPageMutation(c.config, OpUpdate)
+	return &MovedPageUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *MovedPageClient) UpdateOne(_m *MovedPage) *MovedPageUpdateOne {
+	mutation := newMovedPageMutation(c.config, OpUpdateOne, withMovedPage(_m))
+	return &MovedPageUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *MovedPageClient) UpdateOneID(id int) *MovedPageUpdateOne {
+	mutation := newMovedPageMutation(c.config, OpUpdateOne, withMovedPageID(id))
+	return &MovedPageUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for MovedPage.
+func (c *MovedPageClient) Delete() *MovedPageDelete {
+	mutation := newMovedPageMutation(c.config, OpDelete)
+	return &MovedPageDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *MovedPageClient) DeleteOne(_m *MovedPage) *MovedPageDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *MovedPageClient) DeleteOneID(id int) *MovedPageDeleteOne {
+	builder := c.Delete().Where(movedpage.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &MovedPageDeleteOne{builder}
+}
+
+// Query returns a query builder for MovedPage.
+func (c *MovedPageClient) Query() *MovedPageQuery {
+	return &MovedPageQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeMovedPage},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a MovedPage entity by its id.
+func (c *MovedPageClient) Get(ctx context.Context, id int) (*MovedPage, error) {
+	return c.Query().Where(movedpage.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *MovedPageClient) GetX(ctx context.Context, id int) *MovedPage {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QuerySpace queries the space edge of a MovedPage.
+func (c *MovedPageClient) QuerySpace(_m *MovedPage) *SpaceQuery {
+	query := (&SpaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(movedpage.Table, movedpage.FieldID, id),
+			sqlgraph.To(space.Table, space.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, movedpage.SpaceTable, movedpage.SpaceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *MovedPageClient) Hooks() []Hook {
+	return c.hooks.MovedPage
+}
+
+// Interceptors returns the client interceptors.
+func (c *MovedPageClient) Interceptors() []Interceptor {
+	return c.inters.MovedPage
+}
+
+func (c *MovedPageClient) mutate(ctx context.Context, m *MovedPageMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&MovedPageCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&MovedPageUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&MovedPageUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&MovedPageDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown MovedPage mutation op: %q", m.Op())
 	}
 }
 
@@ -5446,6 +5603,22 @@ func (c *SpaceClient) QuerySiteSpaces(_m *Space) *SiteSpaceQuery {
 	return query
 }
 
+// QueryMovedPages queries the moved_pages edge of a Space.
+func (c *SpaceClient) QueryMovedPages(_m *Space) *MovedPageQuery {
+	query := (&MovedPageClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(space.Table, space.FieldID, id),
+			sqlgraph.To(movedpage.Table, movedpage.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, space.MovedPagesTable, space.MovedPagesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // QueryInstallations queries the installations edge of a Space.
 func (c *SpaceClient) QueryInstallations(_m *Space) *IntegrationInstallationQuery {
 	query := (&IntegrationInstallationClient{config: c.config}).Query()
@@ -6585,7 +6758,7 @@ type (
 		APIToken, ChangeRequest, Collection, Comment, CommentReply, ContentGrant,
 		ContentObject, Integration, IntegrationInstallation,
 		IntegrationSiteInstallation, IntegrationSpaceInstallation, Invite, Member,
-		OpenAPISpec, OpenAPISpecVersion, Organization, Reaction, Revision,
+		MovedPage, OpenAPISpec, OpenAPISpecVersion, Organization, Reaction, Revision,
 		SAMLProvider, ShareLink, Site, SiteRedirect, SiteSection, SiteSectionGroup,
 		SiteSpace, Space, Team, TeamMember, TranslationSettings, User, WebhookDelivery,
 		WebhookEndpoint []ent.Hook
@@ -6594,7 +6767,7 @@ type (
 		APIToken, ChangeRequest, Collection, Comment, CommentReply, ContentGrant,
 		ContentObject, Integration, IntegrationInstallation,
 		IntegrationSiteInstallation, IntegrationSpaceInstallation, Invite, Member,
-		OpenAPISpec, OpenAPISpecVersion, Organization, Reaction, Revision,
+		MovedPage, OpenAPISpec, OpenAPISpecVersion, Organization, Reaction, Revision,
 		SAMLProvider, ShareLink, Site, SiteRedirect, SiteSection, SiteSectionGroup,
 		SiteSpace, Space, Team, TeamMember, TranslationSettings, User, WebhookDelivery,
 		WebhookEndpoint []ent.Interceptor

@@ -25,6 +25,7 @@ import (
 	"github.com/bindery/bindery/ent/integrationspaceinstallation"
 	"github.com/bindery/bindery/ent/invite"
 	"github.com/bindery/bindery/ent/member"
+	"github.com/bindery/bindery/ent/movedpage"
 	"github.com/bindery/bindery/ent/openapispec"
 	"github.com/bindery/bindery/ent/openapispecversion"
 	"github.com/bindery/bindery/ent/organization"
@@ -117,6 +118,7 @@ func checkColumn(t, c string) error {
 			integrationspaceinstallation.Table: integrationspaceinstallation.ValidColumn,
 			invite.Table:                       invite.ValidColumn,
 			member.Table:                       member.ValidColumn,
+			movedpage.Table:                    movedpage.ValidColumn,
 			openapispec.Table:                  openapispec.ValidColumn,
 			openapispecversion.Table:           openapispecversion.ValidColumn,
 			organization.Table:                 organization.ValidColumn,

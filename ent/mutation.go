@@ -25,6 +25,7 @@ import (
 	"github.com/bindery/bindery/ent/integrationspaceinstallation"
 	"github.com/bindery/bindery/ent/invite"
 	"github.com/bindery/bindery/ent/member"
+	"github.com/bindery/bindery/ent/movedpage"
 	"github.com/bindery/bindery/ent/openapispec"
 	"github.com/bindery/bindery/ent/openapispecversion"
 	"github.com/bindery/bindery/ent/organization"
@@ -72,6 +73,7 @@ const (
 	TypeIntegrationSpaceInstallation = "IntegrationSpaceInstallation"
 	TypeInvite                       = "Invite"
 	TypeMember                       = "Member"
+	TypeMovedPage                    = "MovedPage"
 	TypeOpenAPISpec                  = "OpenAPISpec"
 	TypeOpenAPISpecVersion           = "OpenAPISpecVersion"
 	TypeOrganization                 = "Organization"
@@ -13542,6 +13544,548 @@ func (m *MemberMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Member edge %s", name)
+}
+
+// MovedPageMutation represents an operation that mutates the MovedPage nodes in the graph.
+type MovedPageMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	_path         *string
+	page_id       *string
+	moved_at      *time.Time
+	clearedFields map[string]struct{}
+	space         *string
+	clearedspace  bool
+	done          bool
+	oldValue      func(context.Context) (*MovedPage, error)
+	predicates    []predicate.MovedPage
+}
+
+var _ ent.Mutation = (*MovedPageMutation)(nil)
+
+// movedpageOption allows management of the mutation configuration using functional options.
+type movedpageOption func(*MovedPageMutation)
+
+// newMovedPageMutation creates new mutation for the MovedPage entity.
+func newMovedPageMutation(c config, op Op, opts ...movedpageOption) *MovedPageMutation {
+	m := &MovedPageMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeMovedPage,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withMovedPageID sets the ID field of the mutation.
+func withMovedPageID(id int) movedpageOption {
+	return func(m *MovedPageMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *MovedPage
+		)
+		m.oldValue = func(ctx context.Context) (*MovedPage, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().MovedPage.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withMovedPage sets the old MovedPage of the mutation.
+func withMovedPage(node *MovedPage) movedpageOption {
+	return func(m *MovedPageMutation) {
+		m.oldValue = func(context.Context) (*MovedPage, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m MovedPageMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m MovedPageMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *MovedPageMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *MovedPageMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().MovedPage.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *MovedPageMutation) SetSpaceID(s string) {
+	m.space = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *MovedPageMutation) SpaceID() (r string, exists bool) {
+	v := m.space
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the MovedPage entity.
+// If the MovedPage object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MovedPageMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *MovedPageMutation) ResetSpaceID() {
+	m.space = nil
+}
+
+// SetPath sets the "path" field.
+func (m *MovedPageMutation) SetPath(s string) {
+	m._path = &s
+}
+
+// Path returns the value of the "path" field in the mutation.
+func (m *MovedPageMutation) Path() (r string, exists bool) {
+	v := m._path
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPath returns the old "path" field's value of the MovedPage entity.
+// If the MovedPage object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MovedPageMutation) OldPath(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPath is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPath requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPath: %w", err)
+	}
+	return oldValue.Path, nil
+}
+
+// ResetPath resets all changes to the "path" field.
+func (m *MovedPageMutation) ResetPath() {
+	m._path = nil
+}
+
+// SetPageID sets the "page_id" field.
+func (m *MovedPageMutation) SetPageID(s string) {
+	m.page_id = &s
+}
+
+// PageID returns the value of the "page_id" field in the mutation.
+func (m *MovedPageMutation) PageID() (r string, exists bool) {
+	v := m.page_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPageID returns the old "page_id" field's value of the MovedPage entity.
+// If the MovedPage object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MovedPageMutation) OldPageID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPageID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPageID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPageID: %w", err)
+	}
+	return oldValue.PageID, nil
+}
+
+// ResetPageID resets all changes to the "page_id" field.
+func (m *MovedPageMutation) ResetPageID() {
+	m.page_id = nil
+}
+
+// SetMovedAt sets the "moved_at" field.
+func (m *MovedPageMutation) SetMovedAt(t time.Time) {
+	m.moved_at = &t
+}
+
+// MovedAt returns the value of the "moved_at" field in the mutation.
+func (m *MovedPageMutation) MovedAt() (r time.Time, exists bool) {
+	v := m.moved_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMovedAt returns the old "moved_at" field's value of the MovedPage entity.
+// If the MovedPage object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MovedPageMutation) OldMovedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMovedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMovedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMovedAt: %w", err)
+	}
+	return oldValue.MovedAt, nil
+}
+
+// ResetMovedAt resets all changes to the "moved_at" field.
+func (m *MovedPageMutation) ResetMovedAt() {
+	m.moved_at = nil
+}
+
+// ClearSpace clears the "space" edge to the Space entity.
+func (m *MovedPageMutation) ClearSpace() {
+	m.clearedspace = true
+	m.clearedFields[movedpage.FieldSpaceID] = struct{}{}
+}
+
+// SpaceCleared reports if the "space" edge to the Space entity was cleared.
+func (m *MovedPageMutation) SpaceCleared() bool {
+	return m.clearedspace
+}
+
+// SpaceIDs returns the "space" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SpaceID instead. It exists only for internal usage by the builders.
+func (m *MovedPageMutation) SpaceIDs() (ids []string) {
+	if id := m.space; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSpace resets all changes to the "space" edge.
+func (m *MovedPageMutation) ResetSpace() {
+	m.space = nil
+	m.clearedspace = false
+}
+
+// Where appends a list predicates to the MovedPageMutation builder.
+func (m *MovedPageMutation) Where(ps ...predicate.MovedPage) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the MovedPageMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *MovedPageMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.MovedPage, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *MovedPageMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *MovedPageMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (MovedPage).
+func (m *MovedPageMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *MovedPageMutation) Fields() []string {
+	fields := make([]string, 0, 4)
+	if m.space != nil {
+		fields = append(fields, movedpage.FieldSpaceID)
+	}
+	if m._path != nil {
+		fields = append(fields, movedpage.FieldPath)
+	}
+	if m.page_id != nil {
+		fields = append(fields, movedpage.FieldPageID)
+	}
+	if m.moved_at != nil {
+		fields = append(fields, movedpage.FieldMovedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *MovedPageMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case movedpage.FieldSpaceID:
+		return m.SpaceID()
+	case movedpage.FieldPath:
+		return m.Path()
+	case movedpage.FieldPageID:
+		return m.PageID()
+	case movedpage.FieldMovedAt:
+		return m.MovedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *MovedPageMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case movedpage.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case movedpage.FieldPath:
+		return m.OldPath(ctx)
+	case movedpage.FieldPageID:
+		return m.OldPageID(ctx)
+	case movedpage.FieldMovedAt:
+		return m.OldMovedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown MovedPage field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MovedPageMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case movedpage.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case movedpage.FieldPath:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPath(v)
+		return nil
+	case movedpage.FieldPageID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPageID(v)
+		return nil
+	case movedpage.FieldMovedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMovedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown MovedPage field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *MovedPageMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *MovedPageMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MovedPageMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown MovedPage numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *MovedPageMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *MovedPageMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *MovedPageMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown MovedPage nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *MovedPageMutation) ResetField(name string) error {
+	switch name {
+	case movedpage.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case movedpage.FieldPath:
+		m.ResetPath()
+		return nil
+	case movedpage.FieldPageID:
+		m.ResetPageID()
+		return nil
+	case movedpage.FieldMovedAt:
+		m.ResetMovedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown MovedPage field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *MovedPageMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.space != nil {
+		edges = append(edges, movedpage.EdgeSpace)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *MovedPageMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case movedpage.EdgeSpace:
+		if id := m.space; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *MovedPageMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *MovedPageMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *MovedPageMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedspace {
+		edges = append(edges, movedpage.EdgeSpace)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *MovedPageMutation) EdgeCleared(name string) bool {
+	switch name {
+	case movedpage.EdgeSpace:
+		return m.clearedspace
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *MovedPageMutation) ClearEdge(name string) error {
+	switch name {
+	case movedpage.EdgeSpace:
+		m.ClearSpace()
+		return nil
+	}
+	return fmt.Errorf("unknown MovedPage unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *MovedPageMutation) ResetEdge(name string) error {
+	switch name {
+	case movedpage.EdgeSpace:
+		m.ResetSpace()
+		return nil
+	}
+	return fmt.Errorf("unknown MovedPage edge %s", name)
 }
 
 // OpenAPISpecMutation represents an operation that mutates the OpenAPISpec nodes in the graph.
@@ -27321,6 +27865,9 @@ type SpaceMutation struct {
 	site_spaces              map[string]struct{}
 	removedsite_spaces       map[string]struct{}
 	clearedsite_spaces       bool
+	moved_pages              map[int]struct{}
+	removedmoved_pages       map[int]struct{}
+	clearedmoved_pages       bool
 	installations            map[string]struct{}
 	removedinstallations     map[string]struct{}
 	clearedinstallations     bool
@@ -28782,6 +29329,60 @@ func (m *SpaceMutation) ResetSiteSpaces() {
 	m.removedsite_spaces = nil
 }
 
+// AddMovedPageIDs adds the "moved_pages" edge to the MovedPage entity by ids.
+func (m *SpaceMutation) AddMovedPageIDs(ids ...int) {
+	if m.moved_pages == nil {
+		m.moved_pages = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.moved_pages[ids[i]] = struct{}{}
+	}
+}
+
+// ClearMovedPages clears the "moved_pages" edge to the MovedPage entity.
+func (m *SpaceMutation) ClearMovedPages() {
+	m.clearedmoved_pages = true
+}
+
+// MovedPagesCleared reports if the "moved_pages" edge to the MovedPage entity was cleared.
+func (m *SpaceMutation) MovedPagesCleared() bool {
+	return m.clearedmoved_pages
+}
+
+// RemoveMovedPageIDs removes the "moved_pages" edge to the MovedPage entity by IDs.
+func (m *SpaceMutation) RemoveMovedPageIDs(ids ...int) {
+	if m.removedmoved_pages == nil {
+		m.removedmoved_pages = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.moved_pages, ids[i])
+		m.removedmoved_pages[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedMovedPages returns the removed IDs of the "moved_pages" edge to the MovedPage entity.
+func (m *SpaceMutation) RemovedMovedPagesIDs() (ids []int) {
+	for id := range m.removedmoved_pages {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// MovedPagesIDs returns the "moved_pages" edge IDs in the mutation.
+func (m *SpaceMutation) MovedPagesIDs() (ids []int) {
+	for id := range m.moved_pages {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetMovedPages resets all changes to the "moved_pages" edge.
+func (m *SpaceMutation) ResetMovedPages() {
+	m.moved_pages = nil
+	m.clearedmoved_pages = false
+	m.removedmoved_pages = nil
+}
+
 // AddInstallationIDs adds the "installations" edge to the IntegrationInstallation entity by ids.
 func (m *SpaceMutation) AddInstallationIDs(ids ...string) {
 	if m.installations == nil {
@@ -29418,7 +30019,7 @@ func (m *SpaceMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *SpaceMutation) AddedEdges() []string {
-	edges := make([]string, 0, 10)
+	edges := make([]string, 0, 11)
 	if m.organization != nil {
 		edges = append(edges, space.EdgeOrganization)
 	}
@@ -29445,6 +30046,9 @@ func (m *SpaceMutation) AddedEdges() []string {
 	}
 	if m.site_spaces != nil {
 		edges = append(edges, space.EdgeSiteSpaces)
+	}
+	if m.moved_pages != nil {
+		edges = append(edges, space.EdgeMovedPages)
 	}
 	if m.installations != nil {
 		edges = append(edges, space.EdgeInstallations)
@@ -29504,6 +30108,12 @@ func (m *SpaceMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case space.EdgeMovedPages:
+		ids := make([]ent.Value, 0, len(m.moved_pages))
+		for id := range m.moved_pages {
+			ids = append(ids, id)
+		}
+		return ids
 	case space.EdgeInstallations:
 		ids := make([]ent.Value, 0, len(m.installations))
 		for id := range m.installations {
@@ -29516,7 +30126,7 @@ func (m *SpaceMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *SpaceMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 10)
+	edges := make([]string, 0, 11)
 	if m.removedrevisions != nil {
 		edges = append(edges, space.EdgeRevisions)
 	}
@@ -29534,6 +30144,9 @@ func (m *SpaceMutation) RemovedEdges() []string {
 	}
 	if m.removedsite_spaces != nil {
 		edges = append(edges, space.EdgeSiteSpaces)
+	}
+	if m.removedmoved_pages != nil {
+		edges = append(edges, space.EdgeMovedPages)
 	}
 	if m.removedinstallations != nil {
 		edges = append(edges, space.EdgeInstallations)
@@ -29581,6 +30194,12 @@ func (m *SpaceMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case space.EdgeMovedPages:
+		ids := make([]ent.Value, 0, len(m.removedmoved_pages))
+		for id := range m.removedmoved_pages {
+			ids = append(ids, id)
+		}
+		return ids
 	case space.EdgeInstallations:
 		ids := make([]ent.Value, 0, len(m.removedinstallations))
 		for id := range m.removedinstallations {
@@ -29593,7 +30212,7 @@ func (m *SpaceMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *SpaceMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 10)
+	edges := make([]string, 0, 11)
 	if m.clearedorganization {
 		edges = append(edges, space.EdgeOrganization)
 	}
@@ -29620,6 +30239,9 @@ func (m *SpaceMutation) ClearedEdges() []string {
 	}
 	if m.clearedsite_spaces {
 		edges = append(edges, space.EdgeSiteSpaces)
+	}
+	if m.clearedmoved_pages {
+		edges = append(edges, space.EdgeMovedPages)
 	}
 	if m.clearedinstallations {
 		edges = append(edges, space.EdgeInstallations)
@@ -29649,6 +30271,8 @@ func (m *SpaceMutation) EdgeCleared(name string) bool {
 		return m.clearedgrants
 	case space.EdgeSiteSpaces:
 		return m.clearedsite_spaces
+	case space.EdgeMovedPages:
+		return m.clearedmoved_pages
 	case space.EdgeInstallations:
 		return m.clearedinstallations
 	}
@@ -29702,6 +30326,9 @@ func (m *SpaceMutation) ResetEdge(name string) error {
 		return nil
 	case space.EdgeSiteSpaces:
 		m.ResetSiteSpaces()
+		return nil
+	case space.EdgeMovedPages:
+		m.ResetMovedPages()
 		return nil
 	case space.EdgeInstallations:
 		m.ResetInstallations()

@@ -643,6 +643,48 @@ func (c *MemberClient) Part(prefix string) RowPart[Member] {
 		}}
 }
 
+// ScanRows reads rows of the MovedPage table into entities bound to the
+// client, and closes them. The rows hold the table's columns, in any order,
+// and any others selected beside them, which Value reads. It is the reading
+// half of a query whose SQL was built once and is run again with new
+// arguments (internal/store.Statements), which ent's builder would otherwise
+// build anew for every run.
+func (c *MovedPageClient) ScanRows(rows *sql.Rows) ([]*MovedPage, error) {
+	defer rows.Close()
+	columns, err := rows.Columns()
+	if err != nil {
+		return nil, err
+	}
+	var nodes []*MovedPage
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*MovedPage).scanValues(nil, columns) })
+	for rows.Next() {
+		values, err := scan(columns)
+		if err != nil {
+			return nil, err
+		}
+		if err := rows.Scan(values...); err != nil {
+			return nil, err
+		}
+		node := &MovedPage{config: c.config}
+		if err := node.assignValues(columns, values); err != nil {
+			return nil, err
+		}
+		nodes = append(nodes, node)
+	}
+	return nodes, rows.Err()
+}
+
+// Part returns the reader of the MovedPage table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *MovedPageClient) Part(prefix string) RowPart[MovedPage] {
+	return RowPart[MovedPage]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*MovedPage).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*MovedPage, error) {
+			node := &MovedPage{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
+}
+
 // ScanRows reads rows of the OpenAPISpec table into entities bound to the
 // client, and closes them. The rows hold the table's columns, in any order,
 // and any others selected beside them, which Value reads. It is the reading

@@ -88,17 +88,20 @@ type SpaceEdges struct {
 	Grants []*ContentGrant `json:"grants,omitempty"`
 	// SiteSpaces holds the value of the site_spaces edge.
 	SiteSpaces []*SiteSpace `json:"site_spaces,omitempty"`
+	// MovedPages holds the value of the moved_pages edge.
+	MovedPages []*MovedPage `json:"moved_pages,omitempty"`
 	// Installations holds the value of the installations edge.
 	Installations []*IntegrationInstallation `json:"installations,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes         [10]bool
+	loadedTypes         [11]bool
 	namedRevisions      map[string][]*Revision
 	namedChangeRequests map[string][]*ChangeRequest
 	namedComments       map[string][]*Comment
 	namedShareLinks     map[string][]*ShareLink
 	namedGrants         map[string][]*ContentGrant
 	namedSiteSpaces     map[string][]*SiteSpace
+	namedMovedPages     map[string][]*MovedPage
 	namedInstallations  map[string][]*IntegrationInstallation
 }
 
@@ -189,10 +192,19 @@ func (e SpaceEdges) SiteSpacesOrErr() ([]*SiteSpace, error) {
 	return nil, &NotLoadedError{edge: "site_spaces"}
 }
 
+// MovedPagesOrErr returns the MovedPages value or an error if the edge
+// was not loaded in eager-loading.
+func (e SpaceEdges) MovedPagesOrErr() ([]*MovedPage, error) {
+	if e.loadedTypes[9] {
+		return e.MovedPages, nil
+	}
+	return nil, &NotLoadedError{edge: "moved_pages"}
+}
+
 // InstallationsOrErr returns the Installations value or an error if the edge
 // was not loaded in eager-loading.
 func (e SpaceEdges) InstallationsOrErr() ([]*IntegrationInstallation, error) {
-	if e.loadedTypes[9] {
+	if e.loadedTypes[10] {
 		return e.Installations, nil
 	}
 	return nil, &NotLoadedError{edge: "installations"}
@@ -416,6 +428,11 @@ func (_m *Space) QueryGrants() *ContentGrantQuery {
 // QuerySiteSpaces queries the "site_spaces" edge of the Space entity.
 func (_m *Space) QuerySiteSpaces() *SiteSpaceQuery {
 	return NewSpaceClient(_m.config).QuerySiteSpaces(_m)
+}
+
+// QueryMovedPages queries the "moved_pages" edge of the Space entity.
+func (_m *Space) QueryMovedPages() *MovedPageQuery {
+	return NewSpaceClient(_m.config).QueryMovedPages(_m)
 }
 
 // QueryInstallations queries the "installations" edge of the Space entity.
@@ -663,6 +680,30 @@ func (_m *Space) appendNamedSiteSpaces(name string, edges ...*SiteSpace) {
 		_m.Edges.namedSiteSpaces[name] = []*SiteSpace{}
 	} else {
 		_m.Edges.namedSiteSpaces[name] = append(_m.Edges.namedSiteSpaces[name], edges...)
+	}
+}
+
+// NamedMovedPages returns the MovedPages named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Space) NamedMovedPages(name string) ([]*MovedPage, error) {
+	if _m.Edges.namedMovedPages == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedMovedPages[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Space) appendNamedMovedPages(name string, edges ...*MovedPage) {
+	if _m.Edges.namedMovedPages == nil {
+		_m.Edges.namedMovedPages = make(map[string][]*MovedPage)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedMovedPages[name] = []*MovedPage{}
+	} else {
+		_m.Edges.namedMovedPages[name] = append(_m.Edges.namedMovedPages[name], edges...)
 	}
 }
 

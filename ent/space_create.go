@@ -17,6 +17,7 @@ import (
 	"github.com/bindery/bindery/ent/comment"
 	"github.com/bindery/bindery/ent/contentgrant"
 	"github.com/bindery/bindery/ent/integrationinstallation"
+	"github.com/bindery/bindery/ent/movedpage"
 	"github.com/bindery/bindery/ent/organization"
 	"github.com/bindery/bindery/ent/revision"
 	"github.com/bindery/bindery/ent/sharelink"
@@ -422,6 +423,21 @@ func (_c *SpaceCreate) AddSiteSpaces(v ...*SiteSpace) *SpaceCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddSiteSpaceIDs(ids...)
+}
+
+// AddMovedPageIDs adds the "moved_pages" edge to the MovedPage entity by IDs.
+func (_c *SpaceCreate) AddMovedPageIDs(ids ...int) *SpaceCreate {
+	_c.mutation.AddMovedPageIDs(ids...)
+	return _c
+}
+
+// AddMovedPages adds the "moved_pages" edges to the MovedPage entity.
+func (_c *SpaceCreate) AddMovedPages(v ...*MovedPage) *SpaceCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddMovedPageIDs(ids...)
 }
 
 // AddInstallationIDs adds the "installations" edge to the IntegrationInstallation entity by IDs.
@@ -865,6 +881,22 @@ func (_c *SpaceCreate) createSpec() (*Space, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(sitespace.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.MovedPagesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.MovedPagesTable,
+			Columns: []string{space.MovedPagesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(movedpage.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

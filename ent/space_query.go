@@ -18,6 +18,7 @@ import (
 	"github.com/bindery/bindery/ent/comment"
 	"github.com/bindery/bindery/ent/contentgrant"
 	"github.com/bindery/bindery/ent/integrationinstallation"
+	"github.com/bindery/bindery/ent/movedpage"
 	"github.com/bindery/bindery/ent/organization"
 	"github.com/bindery/bindery/ent/predicate"
 	"github.com/bindery/bindery/ent/revision"
@@ -42,6 +43,7 @@ type SpaceQuery struct {
 	withShareLinks          *ShareLinkQuery
 	withGrants              *ContentGrantQuery
 	withSiteSpaces          *SiteSpaceQuery
+	withMovedPages          *MovedPageQuery
 	withInstallations       *IntegrationInstallationQuery
 	modifiers               []func(*sql.Selector)
 	withNamedRevisions      map[string]*RevisionQuery
@@ -50,6 +52,7 @@ type SpaceQuery struct {
 	withNamedShareLinks     map[string]*ShareLinkQuery
 	withNamedGrants         map[string]*ContentGrantQuery
 	withNamedSiteSpaces     map[string]*SiteSpaceQuery
+	withNamedMovedPages     map[string]*MovedPageQuery
 	withNamedInstallations  map[string]*IntegrationInstallationQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
@@ -285,6 +288,28 @@ func (_q *SpaceQuery) QuerySiteSpaces() *SiteSpaceQuery {
 	return query
 }
 
+// QueryMovedPages chains the current query on the "moved_pages" edge.
+func (_q *SpaceQuery) QueryMovedPages() *MovedPageQuery {
+	query := (&MovedPageClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(space.Table, space.FieldID, selector),
+			sqlgraph.To(movedpage.Table, movedpage.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, space.MovedPagesTable, space.MovedPagesColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
 // QueryInstallations chains the current query on the "installations" edge.
 func (_q *SpaceQuery) QueryInstallations() *IntegrationInstallationQuery {
 	query := (&IntegrationInstallationClient{config: _q.config}).Query()
@@ -508,6 +533,7 @@ func (_q *SpaceQuery) Clone() *SpaceQuery {
 		withShareLinks:     _q.withShareLinks.Clone(),
 		withGrants:         _q.withGrants.Clone(),
 		withSiteSpaces:     _q.withSiteSpaces.Clone(),
+		withMovedPages:     _q.withMovedPages.Clone(),
 		withInstallations:  _q.withInstallations.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
@@ -615,6 +641,17 @@ func (_q *SpaceQuery) WithSiteSpaces(opts ...func(*SiteSpaceQuery)) *SpaceQuery 
 	return _q
 }
 
+// WithMovedPages tells the query-builder to eager-load the nodes that are connected to
+// the "moved_pages" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *SpaceQuery) WithMovedPages(opts ...func(*MovedPageQuery)) *SpaceQuery {
+	query := (&MovedPageClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withMovedPages = query
+	return _q
+}
+
 // WithInstallations tells the query-builder to eager-load the nodes that are connected to
 // the "installations" edge. The optional arguments are used to configure the query builder of the edge.
 func (_q *SpaceQuery) WithInstallations(opts ...func(*IntegrationInstallationQuery)) *SpaceQuery {
@@ -704,7 +741,7 @@ func (_q *SpaceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Space,
 	var (
 		nodes       = []*Space{}
 		_spec       = _q.querySpec()
-		loadedTypes = [10]bool{
+		loadedTypes = [11]bool{
 			_q.withOrganization != nil,
 			_q.withParent != nil,
 			_q.withRevision != nil,
@@ -714,6 +751,7 @@ func (_q *SpaceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Space,
 			_q.withShareLinks != nil,
 			_q.withGrants != nil,
 			_q.withSiteSpaces != nil,
+			_q.withMovedPages != nil,
 			_q.withInstallations != nil,
 		}
 	)
@@ -800,6 +838,13 @@ func (_q *SpaceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Space,
 			return nil, err
 		}
 	}
+	if query := _q.withMovedPages; query != nil {
+		if err := _q.loadMovedPages(ctx, query, nodes,
+			func(n *Space) { n.Edges.MovedPages = []*MovedPage{} },
+			func(n *Space, e *MovedPage) { n.Edges.MovedPages = append(n.Edges.MovedPages, e) }); err != nil {
+			return nil, err
+		}
+	}
 	if query := _q.withInstallations; query != nil {
 		if err := _q.loadInstallations(ctx, query, nodes,
 			func(n *Space) { n.Edges.Installations = []*IntegrationInstallation{} },
@@ -846,6 +891,13 @@ func (_q *SpaceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Space,
 		if err := _q.loadSiteSpaces(ctx, query, nodes,
 			func(n *Space) { n.appendNamedSiteSpaces(name) },
 			func(n *Space, e *SiteSpace) { n.appendNamedSiteSpaces(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedMovedPages {
+		if err := _q.loadMovedPages(ctx, query, nodes,
+			func(n *Space) { n.appendNamedMovedPages(name) },
+			func(n *Space, e *MovedPage) { n.appendNamedMovedPages(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -1138,6 +1190,36 @@ func (_q *SpaceQuery) loadSiteSpaces(ctx context.Context, query *SiteSpaceQuery,
 	}
 	return nil
 }
+func (_q *SpaceQuery) loadMovedPages(ctx context.Context, query *MovedPageQuery, nodes []*Space, init func(*Space), assign func(*Space, *MovedPage)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*Space)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(movedpage.FieldSpaceID)
+	}
+	query.Where(predicate.MovedPage(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(space.MovedPagesColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.SpaceID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "space_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
 func (_q *SpaceQuery) loadInstallations(ctx context.Context, query *IntegrationInstallationQuery, nodes []*Space, init func(*Space), assign func(*Space, *IntegrationInstallation)) error {
 	edgeIDs := make([]driver.Value, len(nodes))
 	byID := make(map[string]*Space)
@@ -1411,6 +1493,20 @@ func (_q *SpaceQuery) WithNamedSiteSpaces(name string, opts ...func(*SiteSpaceQu
 		_q.withNamedSiteSpaces = make(map[string]*SiteSpaceQuery)
 	}
 	_q.withNamedSiteSpaces[name] = query
+	return _q
+}
+
+// WithNamedMovedPages tells the query-builder to eager-load the nodes that are connected to the "moved_pages"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *SpaceQuery) WithNamedMovedPages(name string, opts ...func(*MovedPageQuery)) *SpaceQuery {
+	query := (&MovedPageClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedMovedPages == nil {
+		_q.withNamedMovedPages = make(map[string]*MovedPageQuery)
+	}
+	_q.withNamedMovedPages[name] = query
 	return _q
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/bindery/bindery/ent/comment"
 	"github.com/bindery/bindery/ent/contentgrant"
 	"github.com/bindery/bindery/ent/integrationinstallation"
+	"github.com/bindery/bindery/ent/movedpage"
 	"github.com/bindery/bindery/ent/organization"
 	"github.com/bindery/bindery/ent/predicate"
 	"github.com/bindery/bindery/ent/revision"
@@ -492,6 +493,21 @@ func (_u *SpaceUpdate) AddSiteSpaces(v ...*SiteSpace) *SpaceUpdate {
 	return _u.AddSiteSpaceIDs(ids...)
 }
 
+// AddMovedPageIDs adds the "moved_pages" edge to the MovedPage entity by IDs.
+func (_u *SpaceUpdate) AddMovedPageIDs(ids ...int) *SpaceUpdate {
+	_u.mutation.AddMovedPageIDs(ids...)
+	return _u
+}
+
+// AddMovedPages adds the "moved_pages" edges to the MovedPage entity.
+func (_u *SpaceUpdate) AddMovedPages(v ...*MovedPage) *SpaceUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddMovedPageIDs(ids...)
+}
+
 // AddInstallationIDs adds the "installations" edge to the IntegrationInstallation entity by IDs.
 func (_u *SpaceUpdate) AddInstallationIDs(ids ...string) *SpaceUpdate {
 	_u.mutation.AddInstallationIDs(ids...)
@@ -654,6 +670,27 @@ func (_u *SpaceUpdate) RemoveSiteSpaces(v ...*SiteSpace) *SpaceUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveSiteSpaceIDs(ids...)
+}
+
+// ClearMovedPages clears all "moved_pages" edges to the MovedPage entity.
+func (_u *SpaceUpdate) ClearMovedPages() *SpaceUpdate {
+	_u.mutation.ClearMovedPages()
+	return _u
+}
+
+// RemoveMovedPageIDs removes the "moved_pages" edge to MovedPage entities by IDs.
+func (_u *SpaceUpdate) RemoveMovedPageIDs(ids ...int) *SpaceUpdate {
+	_u.mutation.RemoveMovedPageIDs(ids...)
+	return _u
+}
+
+// RemoveMovedPages removes "moved_pages" edges to MovedPage entities.
+func (_u *SpaceUpdate) RemoveMovedPages(v ...*MovedPage) *SpaceUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveMovedPageIDs(ids...)
 }
 
 // ClearInstallations clears all "installations" edges to the IntegrationInstallation entity.
@@ -1221,6 +1258,51 @@ func (_u *SpaceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.MovedPagesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.MovedPagesTable,
+			Columns: []string{space.MovedPagesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(movedpage.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedMovedPagesIDs(); len(nodes) > 0 && !_u.mutation.MovedPagesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.MovedPagesTable,
+			Columns: []string{space.MovedPagesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(movedpage.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.MovedPagesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.MovedPagesTable,
+			Columns: []string{space.MovedPagesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(movedpage.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.InstallationsCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2M,
@@ -1741,6 +1823,21 @@ func (_u *SpaceUpdateOne) AddSiteSpaces(v ...*SiteSpace) *SpaceUpdateOne {
 	return _u.AddSiteSpaceIDs(ids...)
 }
 
+// AddMovedPageIDs adds the "moved_pages" edge to the MovedPage entity by IDs.
+func (_u *SpaceUpdateOne) AddMovedPageIDs(ids ...int) *SpaceUpdateOne {
+	_u.mutation.AddMovedPageIDs(ids...)
+	return _u
+}
+
+// AddMovedPages adds the "moved_pages" edges to the MovedPage entity.
+func (_u *SpaceUpdateOne) AddMovedPages(v ...*MovedPage) *SpaceUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddMovedPageIDs(ids...)
+}
+
 // AddInstallationIDs adds the "installations" edge to the IntegrationInstallation entity by IDs.
 func (_u *SpaceUpdateOne) AddInstallationIDs(ids ...string) *SpaceUpdateOne {
 	_u.mutation.AddInstallationIDs(ids...)
@@ -1903,6 +2000,27 @@ func (_u *SpaceUpdateOne) RemoveSiteSpaces(v ...*SiteSpace) *SpaceUpdateOne {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveSiteSpaceIDs(ids...)
+}
+
+// ClearMovedPages clears all "moved_pages" edges to the MovedPage entity.
+func (_u *SpaceUpdateOne) ClearMovedPages() *SpaceUpdateOne {
+	_u.mutation.ClearMovedPages()
+	return _u
+}
+
+// RemoveMovedPageIDs removes the "moved_pages" edge to MovedPage entities by IDs.
+func (_u *SpaceUpdateOne) RemoveMovedPageIDs(ids ...int) *SpaceUpdateOne {
+	_u.mutation.RemoveMovedPageIDs(ids...)
+	return _u
+}
+
+// RemoveMovedPages removes "moved_pages" edges to MovedPage entities.
+func (_u *SpaceUpdateOne) RemoveMovedPages(v ...*MovedPage) *SpaceUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveMovedPageIDs(ids...)
 }
 
 // ClearInstallations clears all "installations" edges to the IntegrationInstallation entity.
@@ -2493,6 +2611,51 @@ func (_u *SpaceUpdateOne) sqlSave(ctx context.Context) (_node *Space, err error)
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(sitespace.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.MovedPagesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.MovedPagesTable,
+			Columns: []string{space.MovedPagesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(movedpage.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedMovedPagesIDs(); len(nodes) > 0 && !_u.mutation.MovedPagesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.MovedPagesTable,
+			Columns: []string{space.MovedPagesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(movedpage.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.MovedPagesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.MovedPagesTable,
+			Columns: []string{space.MovedPagesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(movedpage.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -40,6 +40,8 @@ type Tx struct {
 	Invite *InviteClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
+	// MovedPage is the client for interacting with the MovedPage builders.
+	MovedPage *MovedPageClient
 	// OpenAPISpec is the client for interacting with the OpenAPISpec builders.
 	OpenAPISpec *OpenAPISpecClient
 	// OpenAPISpecVersion is the client for interacting with the OpenAPISpecVersion builders.
@@ -222,6 +224,7 @@ func (tx *Tx) init() {
 	tx.IntegrationSpaceInstallation = NewIntegrationSpaceInstallationClient(tx.config)
 	tx.Invite = NewInviteClient(tx.config)
 	tx.Member = NewMemberClient(tx.config)
+	tx.MovedPage = NewMovedPageClient(tx.config)
 	tx.OpenAPISpec = NewOpenAPISpecClient(tx.config)
 	tx.OpenAPISpecVersion = NewOpenAPISpecVersionClient(tx.config)
 	tx.Organization = NewOrganizationClient(tx.config)

@@ -80,6 +80,9 @@ func (r *Resolver) commit(ctx context.Context, c commit) (*ent.Revision, error) 
 		if err := r.indexSpace(ctx, c.space, c.from, saved, diff); err != nil {
 			return nil, err
 		}
+		if err := r.recordMoves(ctx, c.space.ID, c.from, diff); err != nil {
+			return nil, err
+		}
 		r.emit(ctx, events.New(events.SpaceContentTopic(c.space.ID), events.SpaceContent, rev.ID).
 			For(c.space.OrganizationID, c.space.ID, enum.WebhookEventTypeSpaceContent))
 	}

@@ -66,7 +66,7 @@ func (v *visit) page(sp *spot, pagePath, rest string, markdown bool) {
 		i = j
 	}
 	if i < 0 {
-		v.missing(rest)
+		v.moved(s, pagePath, rest, markdown)
 		return
 	}
 	p := s.toc.entries[i].node.Page
@@ -108,6 +108,28 @@ func (v *visit) page(sp *spot, pagePath, rest string, markdown bool) {
 	}
 	v.write(http.StatusOK, &view{Title: title, Description: p.Description, Canonical: v.origin + s.pageURL(i),
 		NoIndex: !v.indexable() || p.NoRobotsIndex, Nav: nv, Page: pv})
+}
+
+// moved answers a page path that s does not have: when an edit or a merge
+// moved a page from it, a permanent redirect to the page's address now;
+// otherwise whatever else the address is (see missing).
+func (v *visit) moved(s *space, pagePath, rest string, markdown bool) {
+	id, err := v.x.res.MovedPage(v.ctx, s.spot.SiteSpace.SpaceID, pagePath)
+	if err != nil {
+		v.fail(err)
+		return
+	}
+	j, ok := s.toc.byID[id]
+	if !ok || !s.toc.readable(j) {
+		v.missing(rest)
+		return
+	}
+	to := s.pageURL(j)
+	if markdown {
+		to = s.spot.url + pathSegment(s.toc.entries[j].path) + ".md"
+	}
+	v.w.Header().Set("Cache-Control", "no-cache")
+	http.Redirect(v.w, v.req, to, http.StatusMovedPermanently)
 }
 
 // pageView renders entry i of s.

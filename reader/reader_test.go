@@ -160,3 +160,25 @@ func TestSiteFiles(t *testing.T) {
 	assert.Equal(t, "noindex", page.header.Get("X-Robots-Tag"))
 	assert.Contains(t, page.body, `<meta name="robots" content="noindex">`)
 }
+
+// TestMovedPages: when an edit moves or renames a page, its old address
+// leads to the new one; a page that later takes the old path wins.
+func TestMovedPages(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, enum.SiteVisibilityPublic)
+	v := f.visitor(t)
+	f.e.GraphQL(f.e.OwnerToken, `mutation($in: UpdatePageInput!) { updatePage(input: $in) { page { id } } }`,
+		map[string]any{"in": map[string]any{"spaceId": f.guide, "pageId": f.install, "title": "Setup", "slug": "setup"}}).
+		Into(t, &struct{}{})
+	for old, now := range map[string]string{"install": "setup", "install/linux": "setup/linux", "install/linux.md": "setup/linux.md"} {
+		p := v.get(f.root() + old)
+		assert.Equal(t, http.StatusMovedPermanently, p.status, old)
+		assert.Equal(t, f.root()+now, p.location(t, f.e.HTTP.URL), old)
+	}
+	assert.Contains(t, v.get(f.root()+"setup/linux").body, "On Linux, run the installer.")
+
+	f.page(f.guide, "", map[string]any{"title": "Install", "markdown": "A new install page.\n"})
+	p := v.get(f.root() + "install")
+	assert.Equal(t, http.StatusOK, p.status, "a page at the old path wins")
+	assert.Contains(t, p.body, "A new install page.")
+}

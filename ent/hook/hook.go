@@ -165,6 +165,18 @@ func (f MemberFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, erro
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.MemberMutation", m)
 }
 
+// The MovedPageFunc type is an adapter to allow the use of ordinary
+// function as MovedPage mutator.
+type MovedPageFunc func(context.Context, *ent.MovedPageMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f MovedPageFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.MovedPageMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.MovedPageMutation", m)
+}
+
 // The OpenAPISpecFunc type is an adapter to allow the use of ordinary
 // function as OpenAPISpec mutator.
 type OpenAPISpecFunc func(context.Context, *ent.OpenAPISpecMutation) (ent.Value, error)

@@ -21,6 +21,7 @@ import (
 	"github.com/bindery/bindery/ent/integrationspaceinstallation"
 	"github.com/bindery/bindery/ent/invite"
 	"github.com/bindery/bindery/ent/member"
+	"github.com/bindery/bindery/ent/movedpage"
 	"github.com/bindery/bindery/ent/openapispec"
 	"github.com/bindery/bindery/ent/openapispecversion"
 	"github.com/bindery/bindery/ent/organization"
@@ -448,6 +449,33 @@ func (f TraverseMember) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.MemberQuery", q)
+}
+
+// The MovedPageFunc type is an adapter to allow the use of ordinary function as a Querier.
+type MovedPageFunc func(context.Context, *ent.MovedPageQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f MovedPageFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.MovedPageQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.MovedPageQuery", q)
+}
+
+// The TraverseMovedPage type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseMovedPage func(context.Context, *ent.MovedPageQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseMovedPage) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseMovedPage) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.MovedPageQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.MovedPageQuery", q)
 }
 
 // The OpenAPISpecFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -992,6 +1020,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.InviteQuery, predicate.Invite, invite.OrderOption]{typ: ent.TypeInvite, tq: q}, nil
 	case *ent.MemberQuery:
 		return &query[*ent.MemberQuery, predicate.Member, member.OrderOption]{typ: ent.TypeMember, tq: q}, nil
+	case *ent.MovedPageQuery:
+		return &query[*ent.MovedPageQuery, predicate.MovedPage, movedpage.OrderOption]{typ: ent.TypeMovedPage, tq: q}, nil
 	case *ent.OpenAPISpecQuery:
 		return &query[*ent.OpenAPISpecQuery, predicate.OpenAPISpec, openapispec.OrderOption]{typ: ent.TypeOpenAPISpec, tq: q}, nil
 	case *ent.OpenAPISpecVersionQuery:

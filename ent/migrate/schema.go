@@ -602,6 +602,35 @@ var (
 			},
 		},
 	}
+	// MovedPagesColumns holds the columns for the "moved_pages" table.
+	MovedPagesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "path", Type: field.TypeString},
+		{Name: "page_id", Type: field.TypeString},
+		{Name: "moved_at", Type: field.TypeTime},
+		{Name: "space_id", Type: field.TypeString, Size: 64},
+	}
+	// MovedPagesTable holds the schema information for the "moved_pages" table.
+	MovedPagesTable = &schema.Table{
+		Name:       "moved_pages",
+		Columns:    MovedPagesColumns,
+		PrimaryKey: []*schema.Column{MovedPagesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "moved_pages_spaces_moved_pages",
+				Columns:    []*schema.Column{MovedPagesColumns[4]},
+				RefColumns: []*schema.Column{SpacesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "movedpage_space_id_path",
+				Unique:  true,
+				Columns: []*schema.Column{MovedPagesColumns[4], MovedPagesColumns[1]},
+			},
+		},
+	}
 	// OpenAPISpecsColumns holds the columns for the "open_api_specs" table.
 	OpenAPISpecsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -1541,6 +1570,7 @@ var (
 		IntegrationInstallationSpacesTable,
 		InvitesTable,
 		MembersTable,
+		MovedPagesTable,
 		OpenAPISpecsTable,
 		OpenAPISpecVersionsTable,
 		OrganizationsTable,
@@ -1606,6 +1636,7 @@ func init() {
 	InvitesTable.ForeignKeys[3].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[1].RefTable = UsersTable
+	MovedPagesTable.ForeignKeys[0].RefTable = SpacesTable
 	OpenAPISpecsTable.ForeignKeys[0].RefTable = OpenAPISpecVersionsTable
 	OpenAPISpecsTable.ForeignKeys[1].RefTable = OrganizationsTable
 	OpenAPISpecVersionsTable.ForeignKeys[0].RefTable = OpenAPISpecsTable

@@ -45,6 +45,9 @@ type Invite func(*sql.Selector)
 // Member is the predicate function for member builders.
 type Member func(*sql.Selector)
 
+// MovedPage is the predicate function for movedpage builders.
+type MovedPage func(*sql.Selector)
+
 // OpenAPISpec is the predicate function for openapispec builders.
 type OpenAPISpec func(*sql.Selector)
 

@@ -18,6 +18,7 @@ import (
 	"github.com/bindery/bindery/ent/integrationspaceinstallation"
 	"github.com/bindery/bindery/ent/invite"
 	"github.com/bindery/bindery/ent/member"
+	"github.com/bindery/bindery/ent/movedpage"
 	"github.com/bindery/bindery/ent/openapispec"
 	"github.com/bindery/bindery/ent/openapispecversion"
 	"github.com/bindery/bindery/ent/organization"
@@ -532,6 +533,16 @@ func init() {
 			return nil
 		}
 	}()
+	movedpageFields := schema.MovedPage{}.Fields()
+	_ = movedpageFields
+	// movedpageDescPath is the schema descriptor for path field.
+	movedpageDescPath := movedpageFields[1].Descriptor()
+	// movedpage.PathValidator is a validator for the "path" field. It is called by the builders before save.
+	movedpage.PathValidator = movedpageDescPath.Validators[0].(func(string) error)
+	// movedpageDescPageID is the schema descriptor for page_id field.
+	movedpageDescPageID := movedpageFields[2].Descriptor()
+	// movedpage.PageIDValidator is a validator for the "page_id" field. It is called by the builders before save.
+	movedpage.PageIDValidator = movedpageDescPageID.Validators[0].(func(string) error)
 	openapispecMixin := schema.OpenAPISpec{}.Mixin()
 	openapispecMixinHooks1 := openapispecMixin[1].Hooks()
 	openapispec.Hooks[0] = openapispecMixinHooks1[0]

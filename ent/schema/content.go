@@ -141,6 +141,7 @@ func (Space) Edges() []ent.Edge {
 		edge.To("share_links", ShareLink.Type).Annotations(skip, entsql.OnDelete(entsql.Cascade)),
 		edge.To("grants", ContentGrant.Type).Annotations(skip, entsql.OnDelete(entsql.Cascade)),
 		edge.To("site_spaces", SiteSpace.Type).Annotations(skip, entsql.OnDelete(entsql.Cascade)),
+		edge.To("moved_pages", MovedPage.Type).Annotations(skip, entsql.OnDelete(entsql.Cascade)),
 		edge.From("installations", IntegrationInstallation.Type).Ref("spaces").Annotations(skip),
 	}
 }
@@ -225,6 +226,37 @@ func (Revision) Indexes() []ent.Index {
 func (Revision) Annotations() []schema.Annotation {
 	return []schema.Annotation{schema.Comment("An immutable snapshot of the content of a space or a change request: its pages, files and reusable contents.")}
 }
+
+// MovedPage is a path that a page of a space's main content had before an
+// edit or a merge moved or renamed it: the published site's reader sends an
+// old address to the page's new one, as GitBook does. A later page at the
+// path wins over it.
+type MovedPage struct{ ent.Schema }
+
+// Fields of the MovedPage.
+func (MovedPage) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("space_id").Immutable(),
+		field.String("path").NotEmpty(),
+		field.String("page_id").NotEmpty(),
+		field.Time("moved_at"),
+	}
+}
+
+// Edges of the MovedPage.
+func (MovedPage) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("space", Space.Type).Ref("moved_pages").Field("space_id").Unique().Required().Immutable(),
+	}
+}
+
+// Indexes of the MovedPage.
+func (MovedPage) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("space_id", "path").Unique()}
+}
+
+// Annotations of the MovedPage.
+func (MovedPage) Annotations() []schema.Annotation { return hidden() }
 
 // ContentObject is a content-addressed object of the revision store, like a
 // git object: a page document, a tree node of pages, a file, or a list. Its

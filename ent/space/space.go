@@ -75,6 +75,8 @@ const (
 	EdgeGrants = "grants"
 	// EdgeSiteSpaces holds the string denoting the site_spaces edge name in mutations.
 	EdgeSiteSpaces = "site_spaces"
+	// EdgeMovedPages holds the string denoting the moved_pages edge name in mutations.
+	EdgeMovedPages = "moved_pages"
 	// EdgeInstallations holds the string denoting the installations edge name in mutations.
 	EdgeInstallations = "installations"
 	// Table holds the table name of the space in the database.
@@ -142,6 +144,13 @@ const (
 	SiteSpacesInverseTable = "site_spaces"
 	// SiteSpacesColumn is the table column denoting the site_spaces relation/edge.
 	SiteSpacesColumn = "space_id"
+	// MovedPagesTable is the table that holds the moved_pages relation/edge.
+	MovedPagesTable = "moved_pages"
+	// MovedPagesInverseTable is the table name for the MovedPage entity.
+	// It exists in this package in order to avoid circular dependency with the "movedpage" package.
+	MovedPagesInverseTable = "moved_pages"
+	// MovedPagesColumn is the table column denoting the moved_pages relation/edge.
+	MovedPagesColumn = "space_id"
 	// InstallationsTable is the table that holds the installations relation/edge. The primary key declared below.
 	InstallationsTable = "integration_installation_spaces"
 	// InstallationsInverseTable is the table name for the IntegrationInstallation entity.
@@ -488,6 +497,20 @@ func BySiteSpaces(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 	}
 }
 
+// ByMovedPagesCount orders the results by moved_pages count.
+func ByMovedPagesCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newMovedPagesStep(), opts...)
+	}
+}
+
+// ByMovedPages orders the results by moved_pages terms.
+func ByMovedPages(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newMovedPagesStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
 // ByInstallationsCount orders the results by installations count.
 func ByInstallationsCount(opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -562,6 +585,13 @@ func newSiteSpacesStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(SiteSpacesInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, SiteSpacesTable, SiteSpacesColumn),
+	)
+}
+func newMovedPagesStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(MovedPagesInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, MovedPagesTable, MovedPagesColumn),
 	)
 }
 func newInstallationsStep() *sqlgraph.Step {

@@ -1368,6 +1368,29 @@ func HasSiteSpacesWith(preds ...predicate.SiteSpace) predicate.Space {
 	})
 }
 
+// HasMovedPages applies the HasEdge predicate on the "moved_pages" edge.
+func HasMovedPages() predicate.Space {
+	return predicate.Space(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, MovedPagesTable, MovedPagesColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasMovedPagesWith applies the HasEdge predicate on the "moved_pages" edge with a given conditions (other predicates).
+func HasMovedPagesWith(preds ...predicate.MovedPage) predicate.Space {
+	return predicate.Space(func(s *sql.Selector) {
+		step := newMovedPagesStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // HasInstallations applies the HasEdge predicate on the "installations" edge.
 func HasInstallations() predicate.Space {
 	return predicate.Space(func(s *sql.Selector) {
