@@ -87,6 +87,7 @@ type loaders struct {
 	contents  map[string]*content.Loaded // by revision ID, see Resolver.contentOf
 	shareKeys map[string]string          // space or site ID to the share key the request presented
 	visitors  map[string]string          // site or space ID to the visitor JWT the request presented
+	unsigned  map[string]map[string]any  // site ID to the unsigned claims the request presented
 	keyOrgs   map[string]bool            // organizations a valid share key or visitor JWT opened a space of
 	published map[string]bool            // spaces of published sites the viewer reads as a reader
 	readers   map[string]bool            // site ID to whether the viewer reads it as a reader (siteReaderDecision)
@@ -240,13 +241,14 @@ func (l *loaders) entity(p anyPolicy) any {
 // newLoaders returns fresh loaders; those of a transaction keep what the
 // request presented (from).
 func (r *Resolver) newLoaders(from *loaders) *loaders {
-	l := &loaders{r: r, entities: map[string]any{}, shareKeys: map[string]string{}, visitors: map[string]string{},
+	l := &loaders{r: r, entities: map[string]any{}, shareKeys: map[string]string{}, visitors: map[string]string{}, unsigned: map[string]map[string]any{},
 		keyOrgs: map[string]bool{}, published: map[string]bool{}, readers: map[string]bool{}, contents: map[string]*content.Loaded{},
 		siteSpaces: map[string][]*ent.SiteSpace{}, siteVersions: map[string]string{}}
 	if from != nil {
 		from.mu.Lock()
 		maps.Copy(l.shareKeys, from.shareKeys)
 		maps.Copy(l.visitors, from.visitors)
+		maps.Copy(l.unsigned, from.unsigned)
 		from.mu.Unlock()
 	}
 	l.nested = newNestedPages(l)
@@ -319,6 +321,18 @@ func (l *loaders) setVisitorToken(id, token string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.visitors[id] = token
+}
+
+func (l *loaders) setUnsignedClaims(siteID string, claims map[string]any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.unsigned[siteID] = claims
+}
+
+func (l *loaders) unsignedClaims(siteID string) map[string]any {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.unsigned[siteID]
 }
 
 func (l *loaders) visitorToken(id string) string {

@@ -16,11 +16,13 @@ import (
 
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/graph/generated"
+	"github.com/bindery/bindery/internal/adaptive"
 	"github.com/bindery/bindery/internal/clock"
 	"github.com/bindery/bindery/internal/config"
 	"github.com/bindery/bindery/internal/content"
 	"github.com/bindery/bindery/internal/events"
 	"github.com/bindery/bindery/internal/links"
+	"github.com/bindery/bindery/internal/lru"
 	"github.com/bindery/bindery/internal/mail"
 	"github.com/bindery/bindery/internal/querycost"
 	"github.com/bindery/bindery/internal/search"
@@ -48,6 +50,9 @@ type Resolver struct {
 	decoded *content.Decoded
 	// linkCache holds the link analyses of recently read revisions.
 	linkCache *links.Cache
+	// adaptiveSchemas holds the compiled adaptive schemas of sites, by
+	// site and the schema's update: compiled once per change of the site.
+	adaptiveSchemas *lru.Cache[*adaptive.Schema]
 	// search is the full-text index of the spaces' current content.
 	search *search.Index
 	// bus carries events to subscribers.
@@ -114,7 +119,8 @@ func WithLogger(l *slog.Logger) Option { return func(r *Resolver) { r.log = l } 
 // New returns the application layer over client.
 func New(client *ent.Client, cfg config.Config, opts ...Option) *Resolver {
 	r := &Resolver{client: client, cfg: cfg, now: clock.Now, log: slog.Default(), batchWait: batchWait,
-		objectCache: content.NewCache(int(cfg.ObjectCacheBytes)), decoded: content.NewDecoded(int(cfg.DecodedCacheBytes)), bus: events.NewMemory(), statements: store.NewStatements(),
+		objectCache: content.NewCache(int(cfg.ObjectCacheBytes)), decoded: content.NewDecoded(int(cfg.DecodedCacheBytes)), bus: events.NewMemory(),
+		adaptiveSchemas: lru.New[*adaptive.Schema](1024, 1), statements: store.NewStatements(),
 		viewers: newViewerCache()}
 	if drv := client.Driver(); drv != nil {
 		r.search = search.New(drv.Dialect())

@@ -6,7 +6,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
+	"time"
 
 	"entgo.io/ent/dialect/sql"
 
@@ -178,13 +180,22 @@ func (r *Resolver) publishedContent(ctx context.Context, s *ent.Site, visitorTok
 	if err != nil {
 		return nil, err
 	}
-	if s.AdaptiveContent && claims != nil && s.AdaptiveSchema != nil {
-		schema, err := adaptive.Compile(s.AdaptiveSchema)
+	if s.AdaptiveContent && s.AdaptiveSchema != nil {
+		schema, err := r.adaptiveSchema(s)
 		if err != nil {
-			return nil, fmt.Errorf("the adaptive schema of site %s: %w", s.ID, err)
+			return nil, err
 		}
-		if err := schema.Check(claims); err != nil {
-			return nil, apperr.Invalid(visitor.TokenField, "has claims that %v", err)
+		if claims != nil {
+			if err := schema.Check(claims); err != nil {
+				return nil, apperr.Invalid(visitor.TokenField, "has claims that %v", err)
+			}
+		}
+		if unsigned := schema.Unsigned(loadersFrom(ctx).unsignedClaims(s.ID)); len(unsigned) > 0 {
+			claims = maps.Clone(claims)
+			if claims == nil {
+				claims = map[string]any{}
+			}
+			claims["unsigned"] = unsigned
 		}
 	}
 	shown := func(cond *string) bool {
@@ -280,6 +291,24 @@ func publishedVersion(s *ent.Site, sss []*ent.SiteSpace) string {
 // as its reader.
 func (r *Resolver) PublishedVersion(ctx context.Context, siteID string) string {
 	return loadersFrom(ctx).siteVersion(siteID)
+}
+
+// adaptiveSchema is a site's adaptive schema, compiled once per change of
+// it.
+func (r *Resolver) adaptiveSchema(s *ent.Site) (*adaptive.Schema, error) {
+	key := s.ID
+	if s.AdaptiveSchemaUpdatedAt != nil {
+		key += "@" + s.AdaptiveSchemaUpdatedAt.UTC().Format(time.RFC3339Nano)
+	}
+	if schema, ok := r.adaptiveSchemas.Get(key); ok {
+		return schema, nil
+	}
+	schema, err := adaptive.Compile(s.AdaptiveSchema)
+	if err != nil {
+		return nil, fmt.Errorf("the adaptive schema of site %s: %w", s.ID, err)
+	}
+	r.adaptiveSchemas.Put(key, schema, 1)
+	return schema, nil
 }
 
 // siteSpacesInOrder reads a site's site-spaces in their order.

@@ -39,6 +39,16 @@ func (r *Resolver) PresentKeys(ctx context.Context, id string, shareKey, visitor
 	}
 }
 
+// PresentUnsignedClaims records the unsigned claims a visitor of a site
+// brought (GitBook's gitbook-visitor-public cookie and visitor.<claim>
+// parameters): with adaptive content, those the site's adaptive schema
+// accepts join the visitor's claims as visitor.claims.unsigned.
+func (r *Resolver) PresentUnsignedClaims(ctx context.Context, siteID string, claims map[string]any) {
+	if len(claims) > 0 {
+		loadersFrom(ctx).setUnsignedClaims(siteID, claims)
+	}
+}
+
 // visitorClaimsOf returns the claims of the visitor JWT the request
 // presented for a site or space (by ID), checked against its key (nil:
 // none); nil without a token. A token that is not valid is a 400 naming

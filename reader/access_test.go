@@ -3,6 +3,7 @@ package reader_test
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -148,4 +149,42 @@ func TestAdaptiveContent(t *testing.T) {
 	assert.Contains(t, pro.get(f.root()+"search?q=quokka").body, "answers")
 	assert.NotEqual(t, anon.get(f.root()+"install").header.Get("ETag"), pro.get(f.root()+"install").header.Get("ETag"),
 		"who the visitor is is part of the ETag")
+}
+
+// TestUnsignedClaims: unsigned claims from the gitbook-visitor-public
+// cookie and visitor.<claim> parameters choose content, when the site's
+// adaptive schema describes them; others are ignored.
+func TestUnsignedClaims(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, enum.SiteVisibilityPublic)
+	ctx := context.Background()
+	schema := map[string]any{
+		"type": "object", "additionalProperties": false,
+		"properties": map[string]any{
+			"plan": map[string]any{"type": "string", "enum": []any{"free", "pro"}, "description": "Plan"},
+			"unsigned": map[string]any{"type": "object", "description": "Unsigned claims of the site visitor.", "additionalProperties": false,
+				"properties": map[string]any{"beta": map[string]any{"type": "boolean", "description": "In the beta"}}},
+		},
+	}
+	f.site = f.e.Client.Site.UpdateOne(f.site).SetAdaptiveContent(true).SetAdaptiveSchema(schema).
+		SetAdaptiveSchemaUpdatedAt(f.e.Clock.Now()).SaveX(ctx)
+	f.e.Client.SiteSpace.UpdateOne(f.v1).SetCondition(`visitor.claims.unsigned.beta == true`).ExecX(ctx)
+
+	v := f.visitor(t)
+	assert.NotContains(t, v.get(f.root()).body, "Guide v1")
+	assert.Equal(t, http.StatusNotFound, v.get(f.root()+"v1/").status)
+	beta := v.get(f.root() + "v1/?visitor.beta=true")
+	require.Equal(t, http.StatusOK, beta.status, "a parameter's claim")
+	assert.Contains(t, beta.body, "The first version.")
+	assert.Equal(t, "private, no-cache", beta.header.Get("Cache-Control"))
+	assert.Equal(t, http.StatusNotFound, v.get(f.root()+"v1/?visitor.beta=3").status, "a claim the schema refuses is ignored")
+	assert.Equal(t, http.StatusNotFound, v.get(f.root()+"v1/?visitor.other=true").status)
+	assert.Equal(t, http.StatusOK, v.get(f.root()+"?visitor.beta=nonsense&visitor.x=%7B").status, "never an error")
+
+	u, err := url.Parse(f.e.HTTP.URL)
+	require.NoError(t, err)
+	v.client.Jar.SetCookies(u, []*http.Cookie{{Name: "gitbook-visitor-public", Value: url.QueryEscape(`{"beta":true}`), Path: "/"}})
+	p := v.get(f.root() + "v1/")
+	require.Equal(t, http.StatusOK, p.status, "the cookie's claim")
+	assert.Contains(t, v.get(f.root()).body, "Guide v1")
 }

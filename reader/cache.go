@@ -3,6 +3,7 @@ package reader
 import (
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
 	"net/http"
 	"strings"
 
@@ -51,6 +52,11 @@ func (v *visit) cacheKey(rest string) string {
 		h.Write([]byte(v.shareKey))
 		h.Write([]byte{0})
 		h.Write([]byte(v.token))
+		h.Write([]byte{0})
+		// encoding/json writes a map's keys in order: equal claims, equal
+		// bytes.
+		claims, _ := json.Marshal(v.unsigned)
+		h.Write(claims)
 	}
 	return `"` + base64.RawURLEncoding.EncodeToString(h.Sum(nil)[:18]) + `"`
 }

@@ -39,8 +39,9 @@ type visit struct {
 	// "/"; origin is the scheme and host of absolute addresses.
 	base, origin string
 	siteID       string
-	// shareKey and token are what the visitor presented.
+	// shareKey, token and unsigned are what the visitor presented.
 	shareKey, token string
+	unsigned        map[string]any
 	site            *ent.Site
 	pub             *model.PublishedView
 	// spotList is spots' answer, once known.
@@ -67,6 +68,8 @@ func (x *Reader) serve(w http.ResponseWriter, req *http.Request, siteID, base, o
 		return
 	}
 	v := &visit{x: x, w: w, req: req, ctx: req.Context(), base: base, origin: origin, siteID: siteID, rest: rest}
+	v.unsigned = v.unsignedClaims()
+	x.res.PresentUnsignedClaims(v.ctx, siteID, v.unsigned)
 	if v.arrive() {
 		return
 	}
@@ -186,6 +189,7 @@ func (v *visit) open() error {
 		// The request's loaders keep the token it presented: a new visit
 		// starts from none.
 		v.ctx, v.site = v.x.res.WithLoaders(v.ctx), nil
+		v.x.res.PresentUnsignedClaims(v.ctx, v.siteID, v.unsigned)
 		return v.open()
 	}
 	if err != nil {
@@ -234,7 +238,7 @@ func (v *visit) signIn(fallback string) {
 // content.
 func (v *visit) personal() bool {
 	return v.site.Visibility != enum.SiteVisibilityPublic && v.site.Visibility != enum.SiteVisibilityUnlisted ||
-		v.token != ""
+		v.token != "" || v.site.AdaptiveContent && len(v.unsigned) > 0
 }
 
 // indexable reports whether search engines may index the site's pages.

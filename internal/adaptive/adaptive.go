@@ -41,8 +41,9 @@ var shape = func() *jsonschema.Schema {
 // printer words validation errors.
 var printer = message.NewPrinter(language.English)
 
-// Schema is a site's adaptive schema, compiled.
-type Schema struct{ compiled *jsonschema.Schema }
+// Schema is a site's adaptive schema, compiled, with its unsigned part on
+// its own (see Unsigned).
+type Schema struct{ compiled, unsigned *jsonschema.Schema }
 
 // Compile checks that doc is an adaptive schema and compiles it: it must
 // take the official form (see shapeJSON) and be a draft-07 JSON Schema. The
@@ -64,7 +65,11 @@ func Compile(doc map[string]any) (*Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("is not a draft-07 JSON Schema: %s", describe(err))
 	}
-	return &Schema{compiled: s}, nil
+	u, err := compileUnsigned(v)
+	if err != nil {
+		return nil, fmt.Errorf("has an unsigned part that is not a JSON Schema: %v", err)
+	}
+	return &Schema{compiled: s, unsigned: u}, nil
 }
 
 // registered are the JWT's own claims (RFC 7519, section 4.1), which say
@@ -116,4 +121,47 @@ func describe(err error) string {
 		ve = ve.Causes[0]
 	}
 	return fmt.Sprintf("at %q: %s", "/"+strings.Join(ve.InstanceLocation, "/"), ve.ErrorKind.LocalizedString(printer))
+}
+
+// Unsigned keeps the unsigned claims a visitor brought (which anyone can
+// set) that the schema's "unsigned" part accepts, one claim at a time:
+// what it refuses, or does not describe, is left out, never an error. A
+// schema without an unsigned part accepts none.
+func (s *Schema) Unsigned(claims map[string]any) map[string]any {
+	if s == nil || s.unsigned == nil || len(claims) == 0 {
+		return nil
+	}
+	out := map[string]any{}
+	for k, v := range claims {
+		one, err := normalize(map[string]any{k: v})
+		if err != nil {
+			continue
+		}
+		if s.unsigned.Validate(one) == nil {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// compileUnsigned compiles the schema of a claim of the unsigned part of
+// doc (a normalized adaptive schema): its properties, each optional,
+// nothing else; nil when doc has no unsigned part.
+func compileUnsigned(doc any) (*jsonschema.Schema, error) {
+	m, _ := doc.(map[string]any)
+	props, _ := m["properties"].(map[string]any)
+	unsigned, _ := props["unsigned"].(map[string]any)
+	if unsigned == nil {
+		return nil, nil
+	}
+	part := map[string]any{"type": "object", "properties": unsigned["properties"], "additionalProperties": false}
+	if defs, ok := m["definitions"]; ok {
+		part["definitions"] = defs
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft7)
+	if err := c.AddResource("bindery:adaptive-unsigned.json", part); err != nil {
+		return nil, err
+	}
+	return c.Compile("bindery:adaptive-unsigned.json")
 }

@@ -91,3 +91,16 @@ func TestShapeIsTheSpecs(t *testing.T) {
 		assert.Equal(t, strings.ReplaceAll(string(want), "#/components/schemas/", "#/definitions/"), string(got), name)
 	}
 }
+
+func TestUnsigned(t *testing.T) {
+	s, err := Compile(doc(t, plans))
+	require.NoError(t, err)
+	got := s.Unsigned(map[string]any{"theme": "dark", "plan": "enterprise", "unknown": "x"})
+	assert.Equal(t, map[string]any{"theme": "dark"}, got, "only what the unsigned part describes")
+	assert.Empty(t, s.Unsigned(map[string]any{"theme": 3}), "a claim of the wrong type is left out")
+	assert.Nil(t, s.Unsigned(nil))
+
+	none, err := Compile(doc(t, `{"type": "object", "properties": {"a": {"type": "boolean", "description": "A"}}, "additionalProperties": false}`))
+	require.NoError(t, err)
+	assert.Nil(t, none.Unsigned(map[string]any{"a": true}), "no unsigned part: no unsigned claims")
+}

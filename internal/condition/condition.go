@@ -14,6 +14,7 @@ import (
 	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/vm"
 
+	"github.com/bindery/bindery/internal/lru"
 	"github.com/bindery/bindery/internal/validate"
 )
 
@@ -43,6 +44,11 @@ func compile(s string) (*vm.Program, error) {
 	return p, nil
 }
 
+// programs memoizes compile: a condition's text is all its program
+// depends on, so the conditions of a site compile once, not at every
+// request that reads the site.
+var programs = lru.New[*vm.Program](4096, 1)
+
 // Check checks that s is a condition: 1 to 1024 characters of an expression
 // that evaluates to a boolean. Its error names the position of a syntax
 // error.
@@ -55,9 +61,13 @@ func Check(s string) error {
 // condition that fails at run time (a comparison of a missing claim, say)
 // does not hold.
 func Eval(s string, claims map[string]any) bool {
-	p, err := compile(s)
-	if err != nil {
-		return false
+	p, ok := programs.Get(s)
+	if !ok {
+		var err error
+		if p, err = compile(s); err != nil {
+			return false
+		}
+		programs.Put(s, p, 1)
 	}
 	out, err := expr.Run(p, env(claims))
 	if err != nil {
