@@ -259,12 +259,16 @@ func (r *Resolver) publishedContent(ctx context.Context, s *ent.Site, visitorTok
 func withVersion(s *sql.Selector) {
 	sp := sql.Table(space.Table).As("version_space")
 	s.LeftJoin(sp).On(s.C(sitespace.FieldSpaceID), sp.C(space.FieldID))
-	s.AppendSelectAs(sp.C(space.FieldRevisionID), "version_revision")
-	s.AppendSelectAs(sp.C(space.FieldUpdatedAt), "version_space")
+	// Each as text, never NULL: a column of no declared type whose value
+	// is NULL (the MAX of no rows) has no type to scan into on SQLite.
+	text := func(expr string) sql.Querier { return sql.Expr("COALESCE(CAST(" + expr + " AS TEXT), '')") }
+	s.AppendSelectExprAs(text(sp.C(space.FieldRevisionID)), "version_revision")
+	s.AppendSelectExprAs(text(sp.C(space.FieldUpdatedAt)), "version_space")
 	site := s.C(sitespace.FieldSiteID)
 	for _, t := range []string{sitesection.Table, sitesectiongroup.Table} {
-		s.AppendSelectExprAs(sql.Expr("(SELECT COUNT(*) FROM "+s.Builder.Quote(t)+" x WHERE x.site_id = "+site+")"), "version_count_"+t)
-		s.AppendSelectExprAs(sql.Expr("(SELECT MAX(x.updated_at) FROM "+s.Builder.Quote(t)+" x WHERE x.site_id = "+site+")"), "version_updated_"+t)
+		from := " FROM " + s.Builder.Quote(t) + " x WHERE x.site_id = " + site + ")"
+		s.AppendSelectExprAs(text("(SELECT COUNT(*)"+from), "version_count_"+t)
+		s.AppendSelectExprAs(text("(SELECT MAX(x.updated_at)"+from), "version_updated_"+t)
 	}
 }
 

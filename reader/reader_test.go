@@ -182,3 +182,25 @@ func TestMovedPages(t *testing.T) {
 	assert.Equal(t, http.StatusOK, p.status, "a page at the old path wins")
 	assert.Contains(t, p.body, "A new install page.")
 }
+
+// TestSiteWithoutSections: a site whose site-spaces sit at its root, the
+// default at the root itself and the others under their paths.
+func TestSiteWithoutSections(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, enum.SiteVisibilityPublic)
+	ctx := context.Background()
+	c := f.e.Client
+	s := c.Site.Create().SetOrganizationID(f.e.Org.ID).SetTitle("Flat Docs").SetPublished(true).SaveX(ctx)
+	c.SiteSpace.Create().SetSiteID(s.ID).SetSpaceID(f.guide).SetPath("guide").SetIsDefault(true).ExecX(ctx)
+	c.SiteSpace.Create().SetSiteID(s.ID).SetSpaceID(f.old).SetPath("old").SetPosition(1).ExecX(ctx)
+	v := f.visitor(t)
+	root := "/sites/" + s.ID + "/"
+	home := v.get(root)
+	require.Equal(t, http.StatusOK, home.status, home.body)
+	assert.Contains(t, home.body, "Welcome to the <strong>guide</strong>.")
+	assert.NotContains(t, home.body, `aria-label="Sections"`, "no tabs without sections")
+	assert.Contains(t, home.body, `href="`+root+`old/"`, "the switcher leads to the other site-space")
+	assert.Contains(t, v.get(root+"old/").body, "The first version.")
+	assert.Contains(t, v.get(root+"install/linux").body, "On Linux, run the installer.")
+	assert.Equal(t, http.StatusNotFound, v.get(root+"nope").status)
+}
