@@ -308,7 +308,7 @@ func (r *Resolver) setSitePublished(ctx context.Context, id string, published bo
 }
 
 // siteURLs are a site's addresses. A published site is served under the
-// public URL at /sites/<id>; Bindery has no site front-end of its own, and
+// public URL at /sites/<id> (package reader serves it), and
 // this is the address its pages, sections and redirects resolve under.
 func (r *Resolver) siteURLs(s *ent.Site) *model.SiteURLs {
 	u := &model.SiteURLs{

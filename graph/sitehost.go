@@ -41,3 +41,33 @@ func (r *Resolver) VisitorAuthFallback(ctx context.Context, siteID string) strin
 	}
 	return deref(s.VisitorAuthFallbackURL)
 }
+
+// PublishedProxy returns the proxy origin of a published site, a host and
+// a path such as "company.com/docs", where a proxy of the site's owner
+// serves it; "" when it has none.
+func (r *Resolver) PublishedProxy(ctx context.Context, siteID string) (string, error) {
+	s, err := r.db(ctx).Site.Query().Where(site.ID(siteID), site.Published(true)).
+		Select(site.FieldProxyOrigin).Only(internal(ctx, "where a published site's proxy serves it, for its readers"))
+	if ent.IsNotFound(err) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return deref(s.ProxyOrigin), nil
+}
+
+// PublishedSiteURLs returns where the first n published sites are read,
+// oldest first: what a server's start shows its operator.
+func (r *Resolver) PublishedSiteURLs(ctx context.Context, n int) ([]string, error) {
+	sites, err := r.db(ctx).Site.Query().Where(site.Published(true)).Order(site.ByCreatedAt(), site.ByID()).Limit(n).
+		All(internal(ctx, "the published sites a start names"))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(sites))
+	for i, s := range sites {
+		out[i] = r.sitePublishedURL(s) + "/"
+	}
+	return out, nil
+}

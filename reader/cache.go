@@ -72,7 +72,7 @@ func (v *visit) fromCache(rest string) bool {
 	v.key = key
 	h := v.w.Header()
 	h.Set("ETag", key)
-	h.Set("Vary", "Cookie")
+	h.Set("Vary", "Cookie, X-Forwarded-Host")
 	// A page every visitor sees alike may be kept by shared caches for a
 	// minute; a personal one only by the visitor's browser, which asks
 	// again each time.

@@ -151,3 +151,18 @@ func TestSiteRedirects(t *testing.T) {
 	assert.Equal(t, http.StatusMovedPermanently, p.status)
 	assert.Equal(t, f.e.Config.PublicURL+f.root()+"api", p.header.Get("Location"))
 }
+
+// TestSiteProxy: through the proxy a site names, with X-Forwarded-Host,
+// the site's addresses are the proxy's.
+func TestSiteProxy(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, enum.SiteVisibilityPublic)
+	f.e.Client.Site.UpdateOne(f.site).SetProxyOrigin("company.example/docs").ExecX(context.Background())
+	v := f.visitor(t)
+	p := v.get(f.root()+"install", "X-Forwarded-Host", "company.example")
+	require.Equal(t, http.StatusOK, p.status, p.body)
+	assert.Contains(t, p.body, `href="/docs/install/linux"`)
+	assert.Contains(t, p.body, `<link rel="canonical" href="https://company.example/docs/install"`)
+	other := v.get(f.root()+"install", "X-Forwarded-Host", "elsewhere.example")
+	assert.Contains(t, other.body, `href="`+f.root()+`install/linux"`, "another host is not the proxy")
+}

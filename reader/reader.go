@@ -78,7 +78,21 @@ func (x *Reader) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		http.Redirect(w, req, u.RequestURI(), http.StatusMovedPermanently)
 		return
 	}
-	x.serve(w, req, siteID, Prefix+siteID+"/", x.public.Scheme+"://"+x.public.Host, rest)
+	base, origin := Prefix+siteID+"/", x.public.Scheme+"://"+x.public.Host
+	if fh := req.Header.Get("X-Forwarded-Host"); fh != "" && fh != x.public.Host {
+		// A request through the site's proxy: its addresses are the
+		// proxy's.
+		proxy, err := x.res.PublishedProxy(req.Context(), siteID)
+		if err != nil {
+			x.log.Error("reading a published site's proxy", "site", siteID, "error", err)
+			http.Error(w, "Internal server error", http.StatusInternalServerError)
+			return
+		}
+		if host, path, _ := strings.Cut(proxy, "/"); proxy != "" && strings.EqualFold(host, fh) {
+			base, origin = "/"+path+"/", "https://"+host
+		}
+	}
+	x.serve(w, req, siteID, base, origin, rest)
 }
 
 // ServeHost serves a request to a site's own hostname, whose root is the

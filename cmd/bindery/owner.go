@@ -52,6 +52,10 @@ func ownerToken(ctx context.Context, r *graph.Resolver, db *store.DB, seed bool,
 	if seeded != nil {
 		return keepToken(path, seeded.Token)
 	}
+	// A development start (make run) names the published sites again.
+	if urls, err := r.PublishedSiteURLs(ctx, 3); err == nil && len(urls) > 0 {
+		log.Info("published sites: open them in a browser", "sites", strings.Join(urls, " "))
+	}
 	if token := keptToken(ctx, r, path, now); token != "" {
 		log.Info("the owner's API token, from the token file", "owner", ownerEmail, "token", token, "file", path)
 		return nil
