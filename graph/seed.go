@@ -75,7 +75,15 @@ func (r *Resolver) Seed(ctx context.Context, ownerEmail string, tokenExpiry *tim
 		if err := r.seedPages(ctx, api.Space.ID, apiPages); err != nil {
 			return err
 		}
-		site, err := r.seedSite(ctx, orgID, guide.Space.ID, api.Space.ID)
+		enterprise, err := m.CreateSpace(ctx, model.CreateSpaceInput{OrganizationID: orgID, Title: ptr("Enterprise"),
+			Emoji: ptr("🏢"), EditMode: &live})
+		if err != nil {
+			return err
+		}
+		if err := r.seedPages(ctx, enterprise.Space.ID, enterprisePages); err != nil {
+			return err
+		}
+		site, err := r.seedSite(ctx, orgID, guide.Space.ID, api.Space.ID, enterprise.Space.ID)
 		if err != nil {
 			return err
 		}
@@ -117,6 +125,14 @@ var apiPages = []demoPage{
 		"- [x] Pages nest to any depth\n- [x] Change requests merge three ways\n- [ ] Your idea here\n", false},
 	{"Search", "🔎", "Search ranks pages by where the words appear: titles first, then headings, then text.\n\n" +
 		"```graphql\nquery {\n  space(id: \"spc_...\") {\n    search(query: \"install\") { nodes { title path } }\n  }\n}\n```\n", true},
+}
+
+// enterprisePages are the pages of the demo site's section for visitors on
+// the enterprise plan.
+var enterprisePages = []demoPage{
+	{"Single sign-on", "🔐", "This section is adaptive content: the demo site shows it only to visitors whose " +
+		"claims say `plan` is `enterprise`.\n\n> Make such a visitor's link with " +
+		"`bin/bindery site visitor-link --site <site ID> --claims '{\"plan\":\"enterprise\"}'`.\n", false},
 }
 
 // seedContent fills the demo space with pages, switches it to change
@@ -179,18 +195,45 @@ func (r *Resolver) revisionPageByPathOf(ctx context.Context, spaceID, path strin
 	return p.Node.Page.ID, nil
 }
 
-// seedSite publishes the demo spaces as a public site of two sections.
-func (r *Resolver) seedSite(ctx context.Context, orgID, guide, api string) (*ent.Site, error) {
+// seedSite publishes the demo spaces as a public site of three sections,
+// the third adaptive content for visitors on the enterprise plan, with a
+// visitor signing key to make their links with.
+func (r *Resolver) seedSite(ctx context.Context, orgID, guide, api, enterprise string) (*ent.Site, error) {
 	m := r.Mutation()
 	site, err := m.CreateSite(ctx, model.CreateSiteInput{OrganizationID: orgID, Title: ptr("Bindery Demo Docs")})
 	if err != nil {
 		return nil, err
 	}
 	id := site.Site.ID
-	for _, sec := range []struct{ space, title string }{{guide, "Guides"}, {api, "API reference"}} {
-		if _, err := m.CreateSiteSection(ctx, model.CreateSiteSectionInput{SiteID: id, SpaceID: sec.space, Title: ptr(sec.title)}); err != nil {
+	var last string
+	for _, sec := range []struct{ space, title string }{{guide, "Guides"}, {api, "API reference"}, {enterprise, "Enterprise"}} {
+		s, err := m.CreateSiteSection(ctx, model.CreateSiteSectionInput{SiteID: id, SpaceID: sec.space, Title: ptr(sec.title)})
+		if err != nil {
 			return nil, err
 		}
+		last = s.SiteSection.ID
+	}
+	if _, err := m.UpdateSiteSection(ctx, model.UpdateSiteSectionInput{ID: last,
+		Condition: graphql.OmittableOf(ptr(`visitor.claims.plan == "enterprise"`))}); err != nil {
+		return nil, err
+	}
+	schema, err := model.NewJSON(map[string]any{
+		"type": "object", "additionalProperties": false,
+		"properties": map[string]any{
+			"plan": map[string]any{"type": "string", "enum": []string{"free", "enterprise"}, "description": "The visitor's plan"},
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	if _, err := m.UpdateSiteAdaptiveSchema(ctx, model.UpdateSiteAdaptiveSchemaInput{SiteID: id, JSONSchema: schema}); err != nil {
+		return nil, err
+	}
+	if _, err := m.UpdateSite(ctx, model.UpdateSiteInput{ID: id, AdaptiveContent: ptr(true)}); err != nil {
+		return nil, err
+	}
+	if _, err := m.RotateSiteVisitorAuthKey(ctx, model.RotateSiteVisitorAuthKeyInput{SiteID: id}); err != nil {
+		return nil, err
 	}
 	pub, err := m.PublishSite(ctx, model.PublishSiteInput{ID: id})
 	if err != nil {

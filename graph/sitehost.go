@@ -2,11 +2,15 @@ package graph
 
 import (
 	"context"
+	"fmt"
+	"net/url"
 	"strings"
+	"time"
 
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/ent/site"
 	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/internal/visitor"
 )
 
 // PublishedSiteAt returns the ID and basename of the published site whose
@@ -70,4 +74,26 @@ func (r *Resolver) PublishedSiteURLs(ctx context.Context, n int) ([]string, erro
 		out[i] = r.sitePublishedURL(s) + "/"
 	}
 	return out, nil
+}
+
+// VisitorLink returns the published address of a site with a visitor
+// token for claims, valid for ttl, signed with the site's visitor key: the
+// link a site's own sign-in would send its visitor to. For the operator's
+// command line, which reads every site.
+func (r *Resolver) VisitorLink(ctx context.Context, siteID string, claims map[string]any, ttl time.Duration) (string, error) {
+	s, err := r.db(ctx).Site.Query().Where(site.ID(siteID)).Only(internal(ctx, "the operator signs a visitor link"))
+	if ent.IsNotFound(err) {
+		return "", fmt.Errorf("site %q not found", siteID)
+	}
+	if err != nil {
+		return "", err
+	}
+	if s.VisitorAuthPrivateKey == nil {
+		return "", fmt.Errorf("site %s has no visitor signing key: rotate one first (rotateSiteVisitorAuthKey)", siteID)
+	}
+	token, err := visitor.Sign(*s.VisitorAuthPrivateKey, claims, r.clock().Add(ttl))
+	if err != nil {
+		return "", err
+	}
+	return r.sitePublishedURL(s) + "/?jwt_token=" + url.QueryEscape(token), nil
 }

@@ -33,6 +33,7 @@ const usage = `Usage:
   bindery token create [--db DSN] --email EMAIL [--org ORGID --role ROLE]
   bindery routes [--json]
   bindery search reindex [--db DSN]
+  bindery site visitor-link [--db DSN] --site SITEID [--claims JSON] [--ttl 1h]
   bindery secrets rotate [--db DSN] --old-key KEY --new-key KEY
   bindery backup [--db DSN] --out FILE
   bindery restore --from FILE [--db FILE] [--force]
@@ -66,6 +67,8 @@ func dispatch(ctx context.Context, args []string, getenv func(string) string, st
 		return rotateSecrets(ctx, cfg, args[3:], stdout, stderr)
 	case cmd == "search reindex":
 		return reindex(ctx, cfg, args[3:], stdout, stderr)
+	case cmd == "site visitor-link":
+		return visitorLink(ctx, cfg, args[3:], stdout, stderr)
 	case cmd == "backup" || strings.HasPrefix(cmd, "backup "):
 		return backup(ctx, cfg, args[2:], stdout, stderr)
 	case cmd == "restore" || strings.HasPrefix(cmd, "restore "):
@@ -351,6 +354,38 @@ func reindex(ctx context.Context, cfg config.Config, args []string, stdout, stde
 		noun = "space"
 	}
 	fmt.Fprintf(stderr, "reindexed the current content of %d %s\n", n, noun)
+	return nil
+}
+
+// visitorLink prints a site's published address with a visitor token for
+// the claims given, signed with the site's visitor key: a visitor's way
+// in, for trying a visitor-auth site or adaptive content.
+func visitorLink(ctx context.Context, cfg config.Config, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("site visitor-link", stderr)
+	fs.StringVar(&cfg.DatabaseURL, "db", cfg.DatabaseURL, "database: SQLite file path or postgres:// URL")
+	siteID := fs.String("site", "", "the site")
+	claimsJSON := fs.String("claims", "{}", "the visitor's claims, a JSON object")
+	ttl := fs.Duration("ttl", time.Hour, "how long the token is valid")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	var claims map[string]any
+	if err := json.Unmarshal([]byte(*claimsJSON), &claims); err != nil || claims == nil {
+		return fmt.Errorf("%w: --claims must be a JSON object", errUsage)
+	}
+	if *siteID == "" || *ttl <= 0 {
+		return fmt.Errorf("%w: --site is required, and --ttl must be positive", errUsage)
+	}
+	db, err := openConfigured(ctx, &cfg)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	link, err := graph.New(db.Client, cfg).VisitorLink(ctx, *siteID, claims, *ttl)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, link)
 	return nil
 }
 

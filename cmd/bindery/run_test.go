@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -23,6 +24,7 @@ import (
 	"github.com/bindery/bindery/internal/config"
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/store"
+	"github.com/bindery/bindery/internal/visitor"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/server/servertest"
 )
@@ -404,4 +406,38 @@ func TestOwnerTokenIsMintedAgainWhenTheKeptOneFails(t *testing.T) {
 	again, _ := os.ReadFile(file)
 	assert.Equal(t, string(kept), string(again))
 	assert.Contains(t, logs.String(), "from the token file")
+}
+
+// The demo seed publishes an adaptive site, and `site visitor-link` signs
+// a link that admits a visitor with the claims given.
+func TestVisitorLinkOfTheDemoSite(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dbURL := dsn(t)
+	db, err := openMigrated(ctx, dbURL)
+	require.NoError(t, err)
+	defer db.Close()
+	cfg := config.Default()
+	require.NoError(t, cfg.Finish())
+	r := graph.New(db.Client, cfg)
+	seeded, err := r.Seed(ctx, "owner@bindery.local", nil, db.LockSeed)
+	require.NoError(t, err)
+	require.True(t, seeded.Site.Published)
+	assert.Equal(t, cfg.PublicURL+"/sites/"+seeded.Site.ID+"/", seeded.SiteURL)
+
+	out, _, err := runCLI(t, nil, "site", "visitor-link", "--db", dbURL, "--site", seeded.Site.ID, "--claims", `{"plan":"enterprise"}`)
+	require.NoError(t, err)
+	link, err := url.Parse(strings.TrimSpace(out))
+	require.NoError(t, err)
+	assert.Equal(t, "/sites/"+seeded.Site.ID+"/", link.Path)
+	key := db.Client.Site.GetX(store.InternalRead(ctx, "the test reads the key"), seeded.Site.ID).VisitorAuthPrivateKey
+	require.NotNil(t, key)
+	claims, err := visitor.Claims(link.Query().Get("jwt_token"), key, time.Now)
+	require.NoError(t, err)
+	assert.Equal(t, "enterprise", claims["plan"])
+
+	_, _, err = runCLI(t, nil, "site", "visitor-link", "--db", dbURL, "--site", seeded.Site.ID, "--claims", `[1]`)
+	assert.ErrorIs(t, err, errUsage)
+	_, _, err = runCLI(t, nil, "site", "visitor-link", "--db", dbURL, "--site", "site_missing")
+	assert.ErrorContains(t, err, "not found")
 }
