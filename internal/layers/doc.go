@@ -1,7 +1,7 @@
 // Package layers holds the test of Bindery's dependency rule; it has no
 // code. Packages are layered, top to bottom:
 //
-//	cmd/bindery → server → rest → graph → internal/..., ent/...
+//	cmd/bindery → server → rest, reader → graph → internal/..., ent/...
 //
 // A package may import its own layer or a lower one, never a higher one, so
 // that the application layer (graph) cannot grow a dependency on a

@@ -24,7 +24,7 @@ const (
 	outside   layer = iota
 	base            // internal/... and ent/...
 	app             // graph
-	transport       // rest
+	transport       // rest, reader
 	wiring          // server
 	command         // cmd/bindery
 )
