@@ -108,10 +108,10 @@ type demoPage struct {
 
 // demoPages are the demo space's pages.
 var demoPages = []demoPage{
-	{"Welcome", "👋", "# Welcome\n\nThis space shows how **Bindery** keeps documentation: pages in a tree, every edit a\nrevision, and changes reviewed in *change requests* before they reach the main content.\n\n## What is here\n\n- **Installation** explains how to run the server.\n- **Writing pages** covers markdown.\n- An open change request adds a troubleshooting section.\n", false},
-	{"Installation", "📦", "# Installation\n\nBindery is one binary. With Go installed:\n\n```sh\nmake run\n```\n\nIt starts on an empty SQLite file and prints an API token.\n\n> Set `BINDERY_DATABASE_URL` to a `postgres://` URL to use PostgreSQL.\n", false},
-	{"Configuration", "⚙️", "# Configuration\n\nEvery setting is an environment variable. The most used:\n\n1. `BINDERY_ADDR`, the listen address.\n2. `BINDERY_DATABASE_URL`, SQLite or PostgreSQL.\n3. `BINDERY_PUBLIC_URL`, the URL clients reach.\n", true},
-	{"Writing pages", "✍️", "# Writing pages\n\nPages are markdown: headings, lists, code, quotes, images and [links](https://commonmark.org).\n\nEdit a live space directly, or open a change request, edit there, and merge it.\n", false},
+	{"Welcome", "👋", "This space shows how **Bindery** keeps documentation: pages in a tree, every edit a\nrevision, and changes reviewed in *change requests* before they reach the main content.\n\n## What is here\n\n- **Installation** explains how to run the server.\n- **Writing pages** covers markdown.\n- An open change request adds a troubleshooting section.\n", false},
+	{"Installation", "📦", "Bindery is one binary. With Go installed:\n\n```sh\nmake run\n```\n\nIt starts on an empty SQLite file and prints an API token.\n\n> Set `BINDERY_DATABASE_URL` to a `postgres://` URL to use PostgreSQL.\n", false},
+	{"Configuration", "⚙️", "Every setting is an environment variable. The most used:\n\n1. `BINDERY_ADDR`, the listen address.\n2. `BINDERY_DATABASE_URL`, SQLite or PostgreSQL.\n3. `BINDERY_PUBLIC_URL`, the URL clients reach.\n", true},
+	{"Writing pages", "✍️", "Pages are markdown: headings, lists, code, quotes, images and [links](https://commonmark.org).\n\nEdit a live space directly, or open a change request, edit there, and merge it.\n", false},
 }
 
 // apiPages are the demo API reference's pages.

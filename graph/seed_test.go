@@ -45,7 +45,7 @@ func TestSeedCreatesDemoContent(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, crContent.Pages, 3)
 	assert.Equal(t, "Welcome", crContent.Pages[0].Page.Title)
-	assert.Contains(t, crContent.Pages[0].Page.Markdown, "# Welcome")
+	assert.Contains(t, crContent.Pages[0].Page.Markdown, "## What is here")
 	require.Len(t, crContent.Pages[1].Children, 1, "Configuration is nested under Installation")
 	assert.Contains(t, crContent.Pages[1].Page.Markdown, "## Troubleshooting")
 
