@@ -18,6 +18,8 @@ type space struct {
 	rev  *ent.Revision
 	c    *content.Content
 	toc  *toc
+	// lang is the language of the space's content, "en" when it has none.
+	lang string
 }
 
 // open reads the current content of a site-space the visitor sees.
@@ -34,7 +36,12 @@ func (v *visit) space(sp *spot) (*space, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &space{spot: sp, rev: rev, c: c, toc: newTOC(pages)}, nil
+	out := &space{spot: sp, rev: rev, c: c, toc: newTOC(pages), lang: "en"}
+	// The space's row came with the site's structure: no statement.
+	if row, err := v.x.res.SiteSpace().Space(v.ctx, sp.SiteSpace); err == nil && row != nil && row.Language != nil {
+		out.lang = string(*row.Language)
+	}
+	return out, nil
 }
 
 // pageURL is the address of entry i: the site-space's root for its first
@@ -106,7 +113,7 @@ func (v *visit) page(sp *spot, pagePath, rest string, markdown bool) {
 	if sp.Default && (sp.Section == nil || sp.Section == v.pub.DefaultSection()) && i == s.toc.first(0) {
 		title = v.site.Title
 	}
-	v.write(http.StatusOK, &view{Title: title, Description: p.Description, Canonical: v.origin + s.pageURL(i),
+	v.write(http.StatusOK, &view{Lang: s.lang, Title: title, Description: p.Description, Canonical: v.origin + s.pageURL(i),
 		NoIndex: !v.indexable() || p.NoRobotsIndex, Nav: nv, Page: pv})
 }
 

@@ -53,6 +53,9 @@ func TestPublicSite(t *testing.T) {
 			assert.Contains(t, p.body, c.want, c.path)
 		}
 	}
+	f.e.Client.Space.UpdateOneID(f.old).SetLanguage("fr").ExecX(context.Background())
+	assert.Contains(t, v.get(root+"v1/").body, `<html lang="fr">`, "a page is in its space's language")
+	assert.Contains(t, home.body, `<html lang="en">`)
 	linux := v.get(root + "install/linux")
 	assert.Contains(t, linux.body, "<title>Linux · Acme Docs</title>")
 	assert.Contains(t, linux.body, `aria-current="page"`)

@@ -72,7 +72,9 @@ func (v *visit) missing(rest string) {
 
 // write answers a page of the site.
 func (v *visit) write(status int, vw *view) {
-	vw.Lang = "en"
+	if vw.Lang == "" {
+		vw.Lang = "en"
+	}
 	vw.Site = siteView{Title: v.site.Title, Home: v.base, SearchURL: v.base + "search"}
 	vw.Stylesheet = v.base + staticDir + v.x.assets.stylesheet()
 	if js := v.x.assets.script(); js != "" {
