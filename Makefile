@@ -11,7 +11,7 @@ OWNER ?= owner@bindery.local
 GENERATED := ent graph/generated graph/model/models_gen.go graph/model/connections_gen.go rest/openapi.json \
 	graph/schema internal/enum/values.go graph/internal/gqlgen/testschema/exec
 
-.PHONY: build release check-release run test lint test-sqlite test-postgres test-norewrite test-race generate check-generate migration check-migrations bench bench-load e2e clean playground-assets
+.PHONY: build release check-release run test lint test-sqlite test-postgres test-norewrite test-race generate check-generate migration check-migrations bench bench-load e2e clean playground-assets lighthouse
 
 # The release, when the checkout is at a tag; `bindery version` shows it with
 # the commit (from the build information: -buildvcs).
@@ -134,6 +134,30 @@ check-migrations:
 # result is committed, so building and running need neither.
 playground-assets:
 	node server/playground/assets.mjs
+
+# Lighthouse (e2e/lighthouse.mjs) on the demo site of a fresh server: the
+# site's home page and LIGHTHOUSE_PAGE, an inner page, with the Chromium of
+# the browser checks; fails when a category (performance, accessibility,
+# best practices, SEO) scores under 95. bin/bindery runs on a temporary
+# SQLite database on a free port and stops at the end. Needs Node.js, npm
+# and Chromium. Not part of `make test`: it is slow, and the performance
+# score depends on the machine.
+LIGHTHOUSE_PAGE ?= installation
+lighthouse: build
+	@cd e2e && { [ -f node_modules/.package-lock.json ] && [ ! node_modules/.package-lock.json -ot package-lock.json ]; } || \
+		npm ci --ignore-scripts --no-audit --no-fund --prefer-offline --cache .npm
+	@set -eu; chromium=$$(sh e2e/install-chromium.sh); dir=$$(mktemp -d); \
+	port=$$(node -e "const s = require('net').createServer().listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close(); })"); \
+	BINDERY_LOG_FORMAT=text BINDERY_SEED=true BINDERY_PUBLIC_URL=http://127.0.0.1:$$port ./$(BIN) serve --addr 127.0.0.1:$$port --db $$dir/bindery.db >$$dir/server.log 2>&1 & pid=$$!; \
+	trap 'kill $$pid 2>/dev/null || true; wait $$pid 2>/dev/null || true; rm -rf $$dir' EXIT; \
+	for i in $$(seq 300); do \
+		grep -q 'msg="bindery is serving"' $$dir/server.log && break; \
+		kill -0 $$pid 2>/dev/null || { cat $$dir/server.log; echo "bindery did not start"; exit 1; }; \
+		sleep 0.1; \
+	done; \
+	site=$$(sed -n 's/.*msg="published a demo site.* site=\([^ ]*\).*/\1/p' $$dir/server.log); \
+	if [ -z "$$site" ]; then cat $$dir/server.log; echo "the log names no demo site"; exit 1; fi; \
+	CHROMIUM=$$chromium node e2e/lighthouse.mjs "$$site" "$${site}$(LIGHTHOUSE_PAGE)"
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
