@@ -151,7 +151,7 @@ lighthouse: build
 	BINDERY_LOG_FORMAT=text BINDERY_SEED=true BINDERY_PUBLIC_URL=http://127.0.0.1:$$port ./$(BIN) serve --addr 127.0.0.1:$$port --db $$dir/bindery.db >$$dir/server.log 2>&1 & pid=$$!; \
 	trap 'kill $$pid 2>/dev/null || true; wait $$pid 2>/dev/null || true; rm -rf $$dir' EXIT; \
 	for i in $$(seq 300); do \
-		grep -q 'msg="bindery is serving"' $$dir/server.log && break; \
+		grep -qs 'msg="bindery is serving"' $$dir/server.log && break; \
 		kill -0 $$pid 2>/dev/null || { cat $$dir/server.log; echo "bindery did not start"; exit 1; }; \
 		sleep 0.1; \
 	done; \

@@ -9,15 +9,15 @@ import (
 	"time"
 )
 
-//go:embed static/reader.css static/reader.js
+//go:embed static/reader.css static/reader.js static/icon.svg
 var staticFiles embed.FS
 
 // assets are the reader's stylesheet and script, each named by a digest of
 // its content: a new build gets new names, so browsers may keep a file for
 // a year without ever meeting a stale one.
 type assets struct {
-	css, js string            // file names
-	files   map[string]*asset // by file name
+	css, js, icon string            // file names
+	files         map[string]*asset // by file name
 }
 
 // asset is one file as served.
@@ -45,6 +45,13 @@ func newAssets(contentCSS string) (*assets, error) {
 	stylesheet = append(append(append(stylesheet, css...), '\n'), contentCSS...)
 	a.css = a.add("reader", ".css", "text/css; charset=utf-8", stylesheet)
 	a.js = a.add("reader", ".js", "text/javascript; charset=utf-8", js)
+	// A page names its icon, so that a browser does not ask for
+	// /favicon.ico, which is no page of the site.
+	icon, err := staticFiles.ReadFile("static/icon.svg")
+	if err != nil {
+		return nil, err
+	}
+	a.icon = a.add("icon", ".svg", "image/svg+xml", icon)
 	return a, nil
 }
 
@@ -61,6 +68,9 @@ func (a *assets) add(base, ext, contentType string, body []byte) string {
 
 // stylesheet is the file name of the stylesheet, e.g. "reader.3f9a0c1d2e.css".
 func (a *assets) stylesheet() string { return a.css }
+
+// favicon is the file name of the pages' icon.
+func (a *assets) favicon() string { return a.icon }
 
 // script is the file name of the script, or "" if there is none.
 func (a *assets) script() string { return a.js }

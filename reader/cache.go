@@ -44,7 +44,7 @@ func (v *visit) cacheKey(rest string) string {
 		return ""
 	}
 	h := sha256.New()
-	for _, s := range []string{version, v.origin, v.base, rest, v.x.assets.stylesheet(), v.x.assets.script()} {
+	for _, s := range []string{version, v.origin, v.base, rest, v.x.assets.stylesheet(), v.x.assets.script(), v.x.assets.favicon()} {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
 	}

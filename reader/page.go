@@ -113,7 +113,11 @@ func (v *visit) page(sp *spot, pagePath, rest string, markdown bool) {
 	if sp.Default && (sp.Section == nil || sp.Section == v.pub.DefaultSection()) && i == s.toc.first(0) {
 		title = v.site.Title
 	}
-	v.write(http.StatusOK, &view{Lang: s.lang, Title: title, Description: p.Description, Canonical: v.origin + s.pageURL(i),
+	description := p.Description
+	if description == "" {
+		description = pv.summary
+	}
+	v.write(http.StatusOK, &view{Lang: s.lang, Title: title, Description: description, Canonical: v.origin + s.pageURL(i),
 		NoIndex: !v.indexable() || p.NoRobotsIndex, Nav: nv, Page: pv})
 }
 
@@ -155,7 +159,7 @@ func (v *visit) pageView(s *space, i int) (*pageView, error) {
 	if doc != nil {
 		body = render.Document(doc, v.renderOptions(s, i))
 	}
-	pv := &pageView{Title: p.Title, Description: p.Description, Emoji: p.Emoji, Body: body.HTML,
+	pv := &pageView{Title: p.Title, Description: p.Description, Emoji: p.Emoji, Body: body.HTML, summary: body.Summary,
 		Updated: p.UpdatedAt, MarkdownURL: s.spot.url + pathSegment(e.path) + ".md"}
 	layout := content.DefaultLayout()
 	if p.Layout != nil {

@@ -77,6 +77,7 @@ func (v *visit) write(status int, vw *view) {
 	}
 	vw.Site = siteView{Title: v.site.Title, Home: v.base, SearchURL: v.base + "search"}
 	vw.Stylesheet = v.base + staticDir + v.x.assets.stylesheet()
+	vw.Icon = v.base + staticDir + v.x.assets.favicon()
 	if js := v.x.assets.script(); js != "" {
 		vw.Script = v.base + staticDir + js
 	}

@@ -33,6 +33,8 @@ type view struct {
 	// the hash of their content.
 	Stylesheet string
 	Script     string
+	// Icon is the URL of the pages' icon.
+	Icon string
 }
 
 // siteView is the site a page belongs to.
@@ -99,6 +101,9 @@ type pageView struct {
 	Updated time.Time
 	// MarkdownURL is the page's markdown.
 	MarkdownURL string
+	// summary is the text of the page's first paragraph, the description
+	// of a page that has none.
+	summary string
 }
 
 // heading is an entry of a page's outline; Level 1 is the page's top level

@@ -186,13 +186,16 @@ func isEmpty(nodes []*document.Node) bool {
 	return true
 }
 
-// heading writes heading-1 to heading-3 as <h2> to <h4>: the page's title
-// is its <h1>. A top-level heading has its anchor as id and a link to
+// heading writes heading-1 to heading-3 as <h2> to <h4>, moved up so that
+// the document's highest heading is an <h2> and never deeper than one
+// level below the heading before it: the page's title is its <h1>. A top-level heading has its anchor as id and a link to
 // itself; one whose title gives no anchor (no letter or digit) has neither
 // but still takes its turn, as in Sections.
 func (r *renderer) heading(n *document.Node, top bool) {
-	level := int(n.Type[len(n.Type)-1] - '0')
-	tag := "h" + strconv.Itoa(level+1)
+	level := int(n.Type[len(n.Type)-1]-'0') - r.shift
+	html := min(level+1, r.prev+1)
+	r.prev = html
+	tag := "h" + strconv.Itoa(html)
 	r.b.WriteByte('<')
 	r.b.WriteString(tag)
 	if c := alignClass(n.Data); c != "" {

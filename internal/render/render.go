@@ -12,6 +12,7 @@ package render
 import (
 	"html/template"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bindery/bindery/internal/document"
 )
@@ -44,6 +45,9 @@ type Heading struct {
 type Result struct {
 	HTML     template.HTML // html/template's type
 	Headings []Heading
+	// Summary is the text of the document's first paragraph, at most
+	// about 160 characters: a description for a page that has none.
+	Summary string
 }
 
 // Document renders doc as HTML. A nil Options function is treated as ok false.
@@ -53,13 +57,16 @@ type Result struct {
 // markdown), so that every id is an anchor that search and link analysis
 // agree on.
 func Document(doc *document.Document, opt Options) Result {
-	r := &renderer{opt: opt}
+	r := &renderer{opt: opt, prev: 1, shift: 0}
+	summary := ""
 	if doc != nil {
+		r.shift = topLevel(doc.Nodes) - 1
+		summary = firstParagraph(doc.Nodes)
 		r.b.Grow(256 * len(doc.Nodes))
 		r.blocks(doc.Nodes, true)
 	}
 	r.noteList()
-	return Result{HTML: template.HTML(r.b.String()), Headings: r.headings}
+	return Result{HTML: template.HTML(r.b.String()), Headings: r.headings, Summary: summary}
 }
 
 // renderer holds the state of one Document call.
@@ -73,6 +80,62 @@ type renderer struct {
 	// inLink counts the links (or summaries) being written, in which HTML
 	// allows no further link.
 	inLink int
+	// shift is how many levels the document's headings move up, so that
+	// its highest heading is an <h2>; prev is the last heading's HTML level
+	// (the page's title, 1, at first). Together they keep the levels from
+	// skipping one, which screen readers navigate by.
+	shift, prev int
+}
+
+// topLevel is the highest level (1 for heading-1) of the headings of a
+// document, 1 when it has none.
+func topLevel(nodes []*document.Node) int {
+	top := 4
+	var walk func(nodes []*document.Node)
+	walk = func(nodes []*document.Node) {
+		for _, n := range nodes {
+			if n == nil {
+				continue
+			}
+			switch n.Type {
+			case "heading-1", "heading-2", "heading-3":
+				top = min(top, int(n.Type[len(n.Type)-1]-'0'))
+			}
+			walk(n.Nodes)
+			walk(n.Fragments)
+		}
+	}
+	walk(nodes)
+	if top == 4 {
+		return 1
+	}
+	return top
+}
+
+// summaryLength is about how long a summary may be, in characters.
+const summaryLength = 160
+
+// firstParagraph is the text of the first top-level paragraph that has
+// some, cut at a word near summaryLength characters.
+func firstParagraph(nodes []*document.Node) string {
+	for _, n := range nodes {
+		if n == nil || n.Type != "paragraph" {
+			continue
+		}
+		text := collapseSpace(plainText(n.Nodes))
+		if text == "" {
+			continue
+		}
+		if utf8.RuneCountInString(text) <= summaryLength {
+			return text
+		}
+		cut := []rune(text)[:summaryLength]
+		if i := strings.LastIndexByte(string(cut), ' '); i > summaryLength/2 {
+			return string(cut)[:i] + "…"
+		}
+		return string(cut) + "…"
+	}
+	return ""
 }
 
 // link resolves ref to a checked href.

@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -102,4 +103,38 @@ func TestLongCodeIsPlain(t *testing.T) {
 	out := string(Document(doc(long), Options{}).HTML)
 	assert.NotContains(t, out, "<span")
 	assert.Contains(t, out, `<div class="code" data-lang="go"><pre class="chroma" tabindex="0"><code>x := 1 // a line of Go`)
+}
+
+// TestHeadingLevelsNeverSkip: the highest heading of a document is an
+// <h2> under the page's <h1>, and no heading is more than one level below
+// the one before it.
+func TestHeadingLevelsNeverSkip(t *testing.T) {
+	for md, want := range map[string][]string{
+		"## A\n\n### B\n\n## C\n":     {"h2", "h3", "h2"},
+		"# A\n\n### B\n\n## C\n":      {"h2", "h3", "h3"},
+		"### A\n\n### B\n":            {"h2", "h2"},
+		"# A\n\n## B\n\n### C\n\n# D": {"h2", "h3", "h4", "h2"},
+	} {
+		doc, err := document.FromMarkdown(md, document.Options{})
+		require.NoError(t, err)
+		got := regexp.MustCompile(`<(h[1-6])[ >]`).FindAllStringSubmatch(string(Document(doc, Options{}).HTML), -1)
+		var tags []string
+		for _, m := range got {
+			tags = append(tags, m[1])
+		}
+		assert.Equal(t, want, tags, md)
+	}
+}
+
+// TestSummary: the first paragraph's text, cut near 160 characters.
+func TestSummary(t *testing.T) {
+	doc, err := document.FromMarkdown("## Title\n\nThe **first** [paragraph](https://x.example).\n\nThe second.\n", document.Options{})
+	require.NoError(t, err)
+	assert.Equal(t, "The first paragraph.", Document(doc, Options{}).Summary)
+	long, err := document.FromMarkdown(strings.Repeat("word ", 60), document.Options{})
+	require.NoError(t, err)
+	s := Document(long, Options{}).Summary
+	assert.True(t, strings.HasSuffix(s, "word…"), s)
+	assert.LessOrEqual(t, len([]rune(s)), 161)
+	assert.Empty(t, Document(nil, Options{}).Summary)
 }
