@@ -188,3 +188,60 @@ func TestUnsignedClaims(t *testing.T) {
 	require.Equal(t, http.StatusOK, p.status, "the cookie's claim")
 	assert.Contains(t, v.get(f.root()).body, "Guide v1")
 }
+
+// TestReaderAgreesWithPublishedContent: for three visitors, the site-spaces
+// GET .../sites/{siteId}/published lists are the ones the HTML reader
+// serves them, and the others are not found.
+func TestReaderAgreesWithPublishedContent(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, enum.SiteVisibilityPublic)
+	ctx := context.Background()
+	const key = "visitor-signing-key-0123456789abcdefghijklmnop"
+	f.site = f.e.Client.Site.UpdateOne(f.site).SetAdaptiveContent(true).SetVisitorAuthPrivateKey(key).SaveX(ctx)
+	f.e.Client.SiteSection.UpdateOne(f.apiSec).SetCondition(`visitor.claims.plan == "pro"`).ExecX(ctx)
+	f.e.Client.SiteSpace.UpdateOne(f.v1).SetCondition(`visitor.claims.legacy == true`).ExecX(ctx)
+	exp := f.e.Clock.Now().Add(time.Hour).Unix()
+	all := map[string]string{f.v2.ID: "", f.v1.ID: "v1/", f.apiSpace.ID: "api/"}
+	for name, token := range map[string]string{
+		"anonymous": "",
+		"pro":       visitorToken(t, key, jwt.MapClaims{"exp": exp, "plan": "pro"}),
+		"legacy":    visitorToken(t, key, jwt.MapClaims{"exp": exp, "legacy": true}),
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := "/v1/orgs/" + f.e.Org.ID + "/sites/" + f.site.ID + "/published"
+			if token != "" {
+				path += "?visitorAuthToken=" + token
+			}
+			listed := map[string]bool{}
+			var walk func(v any)
+			walk = func(v any) {
+				switch v := v.(type) {
+				case map[string]any:
+					if v["object"] == "site-space" {
+						listed[v["id"].(string)] = true
+					}
+					for _, x := range v {
+						walk(x)
+					}
+				case []any:
+					for _, x := range v {
+						walk(x)
+					}
+				}
+			}
+			walk(f.e.MustDo(http.MethodGet, path, f.e.OwnerToken, nil, http.StatusOK)["structure"])
+			require.NotEmpty(t, listed)
+			v := f.visitor(t)
+			if token != "" {
+				require.Equal(t, http.StatusSeeOther, v.get(f.root()+"?jwt_token="+token).status)
+			}
+			for id, at := range all {
+				want := http.StatusNotFound
+				if listed[id] {
+					want = http.StatusOK
+				}
+				assert.Equal(t, want, v.get(f.root()+at).status, "site-space at %q", at)
+			}
+		})
+	}
+}
