@@ -206,6 +206,13 @@ func table() []route {
 			mutate((*updateSiteAdaptiveSchemaBody).input, mutation.UpdateSiteAdaptiveSchema, (*API).presentSiteAdaptiveSchema)},
 		{"GET", "/orgs/{organizationId}/sites/{siteId}/published", http.StatusOK, "getPublishedContentSite",
 			get(params.sitePublished, (*API).presentPublishedSite)},
+		// A site's visitor authentication: see rest/publishedurl.go.
+		{"GET", "/orgs/{organizationId}/sites/{siteId}/publishing/auth", http.StatusOK, "getSitePublishingAuthById",
+			get(params.sitePublishingAuth, (*API).presentSitePublishingAuth)},
+		{"PATCH", "/orgs/{organizationId}/sites/{siteId}/publishing/auth", http.StatusOK, "updateSitePublishingAuthById",
+			mutate((*updatePublishingAuthBody).input, mutation.UpdateSiteVisitorAuth, (*API).presentSitePublishingAuth)},
+		{"POST", "/orgs/{organizationId}/sites/{siteId}/publishing/auth/regenerate", http.StatusOK, "regenerateSitePublishingAuthById",
+			mutate(fromPath(params.rotateSiteVisitorKey), mutation.RotateSiteVisitorAuthKey, (*API).presentSitePublishingAuth)},
 
 		// Webhooks: Bindery's own operations (Extensions), see rest/webhooks.go.
 		{"GET", "/orgs/{organizationId}/webhooks", http.StatusOK, "listWebhookEndpoints",

@@ -962,6 +962,7 @@ type ComplexityRoot struct {
 		UpdateSiteSection                  func(childComplexity int, input model.UpdateSiteSectionInput) int
 		UpdateSiteSectionGroup             func(childComplexity int, input model.UpdateSiteSectionGroupInput) int
 		UpdateSiteSpace                    func(childComplexity int, input model.UpdateSiteSpaceInput) int
+		UpdateSiteVisitorAuth              func(childComplexity int, input model.UpdateSiteVisitorAuthInput) int
 		UpdateSpace                        func(childComplexity int, input model.UpdateSpaceInput) int
 		UpdateTeam                         func(childComplexity int, input model.UpdateTeamInput) int
 		UpdateTranslationSettings          func(childComplexity int, input model.UpdateTranslationSettingsInput) int
@@ -1468,29 +1469,31 @@ type ComplexityRoot struct {
 	}
 
 	Site struct {
-		AdaptiveContent   func(childComplexity int) int
-		AdaptiveSchema    func(childComplexity int) int
-		AgentsContext     func(childComplexity int) int
-		Basename          func(childComplexity int) int
-		CreatedAt         func(childComplexity int) int
-		HasVisitorAuthKey func(childComplexity int) int
-		Hostname          func(childComplexity int) int
-		ID                func(childComplexity int) int
-		Proxy             func(childComplexity int) int
-		Published         func(childComplexity int) int
-		PublishedContent  func(childComplexity int, visitorAuthToken *string) int
-		Redirect          func(childComplexity int, source string, shareKey *string) int
-		Redirects         func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
-		SectionGroups     func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
-		Sections          func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
-		ShareLinks        func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
-		SiteSpaceCount    func(childComplexity int) int
-		SiteSpaces        func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor, defaultArg *bool) int
-		Title             func(childComplexity int) int
-		Type              func(childComplexity int) int
-		UpdatedAt         func(childComplexity int) int
-		Urls              func(childComplexity int) int
-		Visibility        func(childComplexity int) int
+		AdaptiveContent        func(childComplexity int) int
+		AdaptiveSchema         func(childComplexity int) int
+		AgentsContext          func(childComplexity int) int
+		Basename               func(childComplexity int) int
+		CreatedAt              func(childComplexity int) int
+		HasVisitorAuthKey      func(childComplexity int) int
+		Hostname               func(childComplexity int) int
+		ID                     func(childComplexity int) int
+		Proxy                  func(childComplexity int) int
+		Published              func(childComplexity int) int
+		PublishedContent       func(childComplexity int, visitorAuthToken *string) int
+		Redirect               func(childComplexity int, source string, shareKey *string) int
+		Redirects              func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
+		SectionGroups          func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
+		Sections               func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
+		ShareLinks             func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
+		SiteSpaceCount         func(childComplexity int) int
+		SiteSpaces             func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor, defaultArg *bool) int
+		Title                  func(childComplexity int) int
+		Type                   func(childComplexity int) int
+		UpdatedAt              func(childComplexity int) int
+		Urls                   func(childComplexity int) int
+		Visibility             func(childComplexity int) int
+		VisitorAuthFallbackURL func(childComplexity int) int
+		VisitorAuthKey         func(childComplexity int) int
 	}
 
 	SiteAdaptiveContent struct {
@@ -1975,6 +1978,11 @@ type ComplexityRoot struct {
 		SiteSpace        func(childComplexity int) int
 	}
 
+	UpdateSiteVisitorAuthPayload struct {
+		ClientMutationID func(childComplexity int) int
+		Site             func(childComplexity int) int
+	}
+
 	UpdateSpacePayload struct {
 		ClientMutationID func(childComplexity int) int
 		Space            func(childComplexity int) int
@@ -2284,6 +2292,7 @@ type MutationResolver interface {
 	DeleteOpenAPISpec(ctx context.Context, input model.DeleteOpenAPISpecInput) (*model.DeleteOpenAPISpecPayload, error)
 	CreateOrganization(ctx context.Context, input model.CreateOrganizationInput) (*model.CreateOrganizationPayload, error)
 	UpdateOrganization(ctx context.Context, input model.UpdateOrganizationInput) (*model.UpdateOrganizationPayload, error)
+	UpdateSiteVisitorAuth(ctx context.Context, input model.UpdateSiteVisitorAuthInput) (*model.UpdateSiteVisitorAuthPayload, error)
 	CreateSAMLProvider(ctx context.Context, input model.CreateSAMLProviderInput) (*model.CreateSAMLProviderPayload, error)
 	UpdateSAMLProvider(ctx context.Context, input model.UpdateSAMLProviderInput) (*model.UpdateSAMLProviderPayload, error)
 	DeleteSAMLProvider(ctx context.Context, input model.DeleteSAMLProviderInput) (*model.DeleteSAMLProviderPayload, error)
@@ -2428,6 +2437,7 @@ type ShareLinkResolver interface {
 	Urls(ctx context.Context, obj *ent.ShareLink) (*model.ShareLinkURLs, error)
 }
 type SiteResolver interface {
+	VisitorAuthKey(ctx context.Context, obj *ent.Site) (*string, error)
 	SiteSpaceCount(ctx context.Context, obj *ent.Site) (int, error)
 	Proxy(ctx context.Context, obj *ent.Site) (*model.SiteProxy, error)
 	AdaptiveContent(ctx context.Context, obj *ent.Site) (*model.SiteAdaptiveContent, error)
@@ -6378,6 +6388,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateSiteSpace(childComplexity, args["input"].(model.UpdateSiteSpaceInput)), true
+	case "Mutation.updateSiteVisitorAuth":
+		if e.ComplexityRoot.Mutation.UpdateSiteVisitorAuth == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteVisitorAuth_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteVisitorAuth(childComplexity, args["input"].(model.UpdateSiteVisitorAuthInput)), true
 	case "Mutation.updateSpace":
 		if e.ComplexityRoot.Mutation.UpdateSpace == nil {
 			break
@@ -8708,6 +8729,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.Visibility(childComplexity), true
+	case "Site.visitorAuthFallbackURL":
+		if e.ComplexityRoot.Site.VisitorAuthFallbackURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.VisitorAuthFallbackURL(childComplexity), true
+	case "Site.visitorAuthKey":
+		if e.ComplexityRoot.Site.VisitorAuthKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.VisitorAuthKey(childComplexity), true
 
 	case "SiteAdaptiveContent.enabled":
 		if e.ComplexityRoot.SiteAdaptiveContent.Enabled == nil {
@@ -10387,6 +10420,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.UpdateSiteSpacePayload.SiteSpace(childComplexity), true
+
+	case "UpdateSiteVisitorAuthPayload.clientMutationId":
+		if e.ComplexityRoot.UpdateSiteVisitorAuthPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateSiteVisitorAuthPayload.ClientMutationID(childComplexity), true
+	case "UpdateSiteVisitorAuthPayload.site":
+		if e.ComplexityRoot.UpdateSiteVisitorAuthPayload.Site == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateSiteVisitorAuthPayload.Site(childComplexity), true
 
 	case "UpdateSpacePayload.clientMutationId":
 		if e.ComplexityRoot.UpdateSpacePayload.ClientMutationID == nil {
@@ -15892,6 +15938,52 @@ type UpdateOrganizationPayload {
   clientMutationId: String
 }
 `, BuiltIn: false},
+	{Name: "../schema/publishedurl.graphqls", Input: `# A site's visitor authentication settings (see graph/publishedurl.go for
+# the rules).
+
+extend type Site {
+  """
+  Where a visitor without a valid token is sent to sign in while the site
+  is published with the visibility VISITOR_AUTH, with the address they
+  asked for as its location parameter; null when it has none. Whoever
+  reads the site reads it: the reader sends every such visitor there.
+  """
+  visitorAuthFallbackURL: String
+  """
+  The site's visitor signing key, which signs its visitors' JWTs (HS256);
+  null while it has none (see rotateSiteVisitorAuthKey). For the site's
+  admins.
+  """
+  visitorAuthKey: String
+}
+
+extend type Mutation {
+  """
+  Sets or removes a site's visitor authentication fallback URL. The site
+  must have a visitor signing key (rotateSiteVisitorAuthKey): a
+  PRECONDITION_FAILED error otherwise. Needs the admin role on the site.
+  """
+  updateSiteVisitorAuth(input: UpdateSiteVisitorAuthInput!): UpdateSiteVisitorAuthPayload!
+}
+
+"A site's visitor authentication settings to change; absent members stay as they are."
+input UpdateSiteVisitorAuthInput {
+  "The site's ID."
+  siteId: ID!
+  "An absolute http or https URL of at most 2048 characters; null removes it."
+  fallbackURL: String @goField(omittable: true)
+  "Any string of the client's choosing, returned in the payload."
+  clientMutationId: String
+}
+
+"The result of updateSiteVisitorAuth."
+type UpdateSiteVisitorAuthPayload {
+  "The site, whose visitorAuthFallbackURL shows the change."
+  site: Site!
+  "The clientMutationId of the input, returned as it was given."
+  clientMutationId: String
+}
+`, BuiltIn: false},
 	{Name: "../schema/saml.graphqls", Input: `extend type SAMLProvider {
   "The team members who sign in through the provider join; null when there is none."
   defaultTeam: Team
@@ -20613,6 +20705,10 @@ func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.
 		return ec.fieldContext_Site_published(ctx, field)
 	case "agentsContext":
 		return ec.fieldContext_Site_agentsContext(ctx, field)
+	case "visitorAuthFallbackURL":
+		return ec.fieldContext_Site_visitorAuthFallbackURL(ctx, field)
+	case "visitorAuthKey":
+		return ec.fieldContext_Site_visitorAuthKey(ctx, field)
 	case "siteSpaceCount":
 		return ec.fieldContext_Site_siteSpaceCount(ctx, field)
 	case "proxy":
@@ -21593,6 +21689,16 @@ func (ec *executionContext) childFields_UpdateSiteSpacePayload(ctx context.Conte
 		return ec.fieldContext_UpdateSiteSpacePayload_clientMutationId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type UpdateSiteSpacePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_UpdateSiteVisitorAuthPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "site":
+		return ec.fieldContext_UpdateSiteVisitorAuthPayload_site(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_UpdateSiteVisitorAuthPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UpdateSiteVisitorAuthPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_UpdateSpacePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -23799,6 +23905,20 @@ func (ec *executionContext) field_Mutation_updateSiteSpace_args(ctx context.Cont
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateSiteSpaceInput, error) {
 			return ec.unmarshalNUpdateSiteSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteSpaceInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSiteVisitorAuth_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateSiteVisitorAuthInput, error) {
+			return ec.unmarshalNUpdateSiteVisitorAuthInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteVisitorAuthInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -40263,6 +40383,50 @@ func (ec *executionContext) fieldContext_Mutation_updateOrganization(ctx context
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_updateSiteVisitorAuth(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSiteVisitorAuth(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSiteVisitorAuth(ctx, fc.Args["input"].(model.UpdateSiteVisitorAuthInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UpdateSiteVisitorAuthPayload) graphql.Marshaler {
+			return ec.marshalNUpdateSiteVisitorAuthPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteVisitorAuthPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSiteVisitorAuth(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UpdateSiteVisitorAuthPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSiteVisitorAuth_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createSAMLProvider(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -51962,6 +52126,55 @@ func (ec *executionContext) fieldContext_Site_agentsContext(_ context.Context, f
 	return graphql.NewScalarFieldContext("Site", field, false, false, errors.New("field of type SiteAgentsContext does not have child fields"))
 }
 
+func (ec *executionContext) _Site_visitorAuthFallbackURL(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.VisitorAuthFallbackURL)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_visitorAuthFallbackURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VisitorAuthFallbackURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Site_visitorAuthFallbackURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Site", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Site_visitorAuthKey(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_visitorAuthKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().VisitorAuthKey(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Site_visitorAuthKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Site", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _Site_siteSpaceCount(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -59850,6 +60063,64 @@ func (ec *executionContext) _UpdateSiteSpacePayload_clientMutationId(ctx context
 }
 func (ec *executionContext) fieldContext_UpdateSiteSpacePayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UpdateSiteSpacePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UpdateSiteVisitorAuthPayload_site(ctx context.Context, field graphql.CollectedField, obj *model.UpdateSiteVisitorAuthPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateSiteVisitorAuthPayload_site(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Site, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+			return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateSiteVisitorAuthPayload_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateSiteVisitorAuthPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateSiteVisitorAuthPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateSiteVisitorAuthPayload) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateSiteVisitorAuthPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateSiteVisitorAuthPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UpdateSiteVisitorAuthPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UpdateSpacePayload_space(ctx context.Context, field graphql.CollectedField, obj *model.UpdateSpacePayload) (ret graphql.Marshaler) {
@@ -68643,6 +68914,50 @@ func (ec *executionContext) unmarshalInputUpdateSiteSpaceInput(ctx context.Conte
 				return it, err
 			}
 			it.Condition = graphql.OmittableOf(data)
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateSiteVisitorAuthInput(ctx context.Context, obj any) (model.UpdateSiteVisitorAuthInput, error) {
+	var it model.UpdateSiteVisitorAuthInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"siteId", "fallbackURL", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "siteId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("siteId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SiteID = data
+		case "fallbackURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fallbackURL"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FallbackURL = graphql.OmittableOf(data)
 		case "clientMutationId":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -79237,6 +79552,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "updateSiteVisitorAuth":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSiteVisitorAuth(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createSAMLProvider":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createSAMLProvider(ctx, field)
@@ -85868,6 +86190,52 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "visitorAuthFallbackURL":
+			out.Values[i] = ec._Site_visitorAuthFallbackURL(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "visitorAuthKey":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_visitorAuthKey(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "siteSpaceCount":
 			field := field
 
@@ -91953,6 +92321,50 @@ func (ec *executionContext) _UpdateSiteSpacePayload(ctx context.Context, sel ast
 			}
 		case "clientMutationId":
 			out.Values[i] = ec._UpdateSiteSpacePayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return gqlexec.Object(fields, out)
+}
+
+var updateSiteVisitorAuthPayloadImplementors = []string{"UpdateSiteVisitorAuthPayload"}
+
+func (ec *executionContext) _UpdateSiteVisitorAuthPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateSiteVisitorAuthPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, updateSiteVisitorAuthPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UpdateSiteVisitorAuthPayload")
+		case "site":
+			out.Values[i] = ec._UpdateSiteVisitorAuthPayload_site(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._UpdateSiteVisitorAuthPayload_clientMutationId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -98354,6 +98766,21 @@ func (ec *executionContext) marshalNUpdateSiteSpacePayload2ᚖgithubᚗcomᚋbin
 		return graphql.Null
 	}
 	return ec._UpdateSiteSpacePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNUpdateSiteVisitorAuthInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteVisitorAuthInput(ctx context.Context, v any) (model.UpdateSiteVisitorAuthInput, error) {
+	res, err := ec.unmarshalInputUpdateSiteVisitorAuthInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNUpdateSiteVisitorAuthPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteVisitorAuthPayload(ctx context.Context, sel ast.SelectionSet, v *model.UpdateSiteVisitorAuthPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._UpdateSiteVisitorAuthPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNUpdateSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSpaceInput(ctx context.Context, v any) (model.UpdateSpaceInput, error) {

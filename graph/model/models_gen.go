@@ -2647,6 +2647,24 @@ type UpdateSiteSpacePayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// A site's visitor authentication settings to change; absent members stay as they are.
+type UpdateSiteVisitorAuthInput struct {
+	// The site's ID.
+	SiteID string `json:"siteId"`
+	// An absolute http or https URL of at most 2048 characters; null removes it.
+	FallbackURL graphql.Omittable[*string] `json:"fallbackURL,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The result of updateSiteVisitorAuth.
+type UpdateSiteVisitorAuthPayload struct {
+	// The site, whose visitorAuthFallbackURL shows the change.
+	Site *ent.Site `json:"site"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
 // The input of updateSpace.
 type UpdateSpaceInput struct {
 	// The space.
