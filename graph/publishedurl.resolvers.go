@@ -10,6 +10,7 @@ import (
 
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/internal/page"
 )
 
 func (r *mutationResolver) UpdateSiteVisitorAuth(ctx context.Context, input model.UpdateSiteVisitorAuthInput) (*model.UpdateSiteVisitorAuthPayload, error) {
@@ -22,4 +23,8 @@ func (r *mutationResolver) UpdateSiteVisitorAuth(ctx context.Context, input mode
 
 func (r *siteResolver) VisitorAuthKey(ctx context.Context, obj *ent.Site) (*string, error) {
 	return r.siteVisitorAuthKey(ctx, obj)
+}
+
+func (r *siteResolver) Search(ctx context.Context, obj *ent.Site, query string, scope *model.SiteSearchScopeInput, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.SearchSpaceResultConnection, error) {
+	return r.searchSite(ctx, obj, query, scope, args(first, after, last, before))
 }

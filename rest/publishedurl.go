@@ -2,14 +2,17 @@ package rest
 
 import (
 	"context"
+	"net/http"
 
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/internal/apperr"
+	"github.com/bindery/bindery/internal/page"
 )
 
-// A site's visitor authentication settings (.../sites/{siteId}/publishing/auth),
-// through the resolvers GraphQL calls (graph/publishedurl.go).
+// A site's visitor authentication settings (.../sites/{siteId}/publishing/auth)
+// and its search (POST .../sites/{siteId}/search), each through the resolver
+// GraphQL calls (graph/publishedurl.go).
 
 // sitePublishingAuth is the path's site, whose visitor authentication its
 // admins read: a 404 while it has no signing key, since the official
@@ -74,4 +77,129 @@ func (a *API) presentSitePublishingAuth(ctx context.Context, s *ent.Site) (siteP
 	}
 	return sitePublishingAuthJSON{Object: "publishing-auth", Backend: "custom", PrivateKey: *key,
 		FallbackURL: s.VisitorAuthFallbackURL}, nil
+}
+
+// listBody serves a list whose arguments come as a JSON body (a search):
+// as list does, after decoding the body.
+func listBody[B any, C connection[N], N, J any](fetch func(*B, params, page.Args) (C, error), present presenter[N, J]) adapter {
+	body := decoderFor[B]()
+	return adapter{body: &body, handler: func(a *API, status int) handlerFunc {
+		return func(r *http.Request) (response, error) {
+			p := params{a: a, r: r}
+			var b B
+			if err := body.decode(r, &b); err != nil {
+				return response{}, err
+			}
+			args, err := p.page()
+			if err != nil {
+				return response{}, err
+			}
+			c, err := fetch(&b, p, args)
+			if err != nil {
+				return response{}, err
+			}
+			l, err := presentList(p.ctx(), c.Nodes(), c.Info(), c.TotalCount,
+				func(ctx context.Context, n N) (J, error) { return present(a, ctx, n) })
+			return response{status: status, body: l}, err
+		}
+	}}
+}
+
+// searchSiteBody is the official body of a site's search: the query and a
+// scope, or the deprecated forms of the scope (mode with siteSpaceIds or
+// siteSpaceId). query is not required here so that the path is resolved
+// first: the resolver names a missing one.
+type searchSiteBody struct {
+	Query        string           `json:"query"`
+	Scope        *siteSearchScope `json:"scope" rest:"nonnull"`
+	Mode         *string          `json:"mode" rest:"nonnull"`
+	SiteSpaceIDs *[]string        `json:"siteSpaceIds" rest:"nonnull"`
+	SiteSpaceID  *string          `json:"siteSpaceId" rest:"nonnull"`
+}
+
+// siteSearchScope is the official SiteSearchScope.
+type siteSearchScope struct {
+	Mode               string   `json:"mode"`
+	SiteSpaceIDs       []string `json:"siteSpaceIds"`
+	CurrentSiteSpace   *string  `json:"currentSiteSpace"`
+	IncludedSiteSpaces []string `json:"includedSiteSpaces"`
+}
+
+// siteSearchModes are the official scope modes.
+var siteSearchModes = map[string]model.SiteSearchMode{
+	"all": model.SiteSearchModeAll, "default": model.SiteSearchModeDefault, "specific": model.SiteSearchModeSpecific,
+}
+
+// scope is the resolver's scope of the body, with the body's names of the
+// scope's members where they differ from the resolver's.
+func (b *searchSiteBody) scope() (*model.SiteSearchScopeInput, map[string]string, error) {
+	deprecated := b.Mode != nil || b.SiteSpaceIDs != nil || b.SiteSpaceID != nil
+	if b.Scope == nil {
+		return b.deprecatedScope()
+	}
+	if deprecated {
+		return nil, nil, apperr.Invalid("scope", "is given with the deprecated mode, siteSpaceIds or siteSpaceId: give scope alone")
+	}
+	mode, ok := siteSearchModes[b.Scope.Mode]
+	if !ok {
+		return nil, nil, apperr.Invalid("scope.mode", `must be "default", "specific" or "all"`)
+	}
+	in := &model.SiteSearchScopeInput{Mode: mode, SiteSpaceIds: b.Scope.SiteSpaceIDs, CurrentSiteSpace: b.Scope.CurrentSiteSpace}
+	switch {
+	case mode == model.SiteSearchModeDefault && len(b.Scope.SiteSpaceIDs) > 0:
+		return nil, nil, apperr.Invalid("scope.siteSpaceIds", "is only for the mode specific: the mode default takes currentSiteSpace")
+	case mode == model.SiteSearchModeDefault:
+		// The official default scope's deprecated list of site-spaces to
+		// search besides the defaults.
+		in.SiteSpaceIds = b.Scope.IncludedSiteSpaces
+		return in, map[string]string{"scope.siteSpaceIds": "scope.includedSiteSpaces"}, nil
+	case len(b.Scope.IncludedSiteSpaces) > 0:
+		return nil, nil, apperr.Invalid("scope.includedSiteSpaces", "is only for the mode default")
+	}
+	return in, nil, nil
+}
+
+// deprecatedScope is the scope of the deprecated forms: mode specific (or
+// none) with siteSpaceIds, mode current with siteSpaceId (the site-space
+// and each section's default), mode all; none of them searches all.
+func (b *searchSiteBody) deprecatedScope() (*model.SiteSearchScopeInput, map[string]string, error) {
+	mode := deref(b.Mode)
+	if mode == "" && b.SiteSpaceIDs != nil {
+		mode = "specific"
+	}
+	names := map[string]string{"scope.siteSpaceIds": "siteSpaceIds", "scope.currentSiteSpace": "siteSpaceId"}
+	switch {
+	case mode == "" && b.SiteSpaceID == nil:
+		return nil, nil, nil
+	case mode == "specific" && b.SiteSpaceID == nil:
+		var ids []string
+		if b.SiteSpaceIDs != nil {
+			ids = *b.SiteSpaceIDs
+		}
+		return &model.SiteSearchScopeInput{Mode: model.SiteSearchModeSpecific, SiteSpaceIds: ids}, names, nil
+	case mode == "current" && b.SiteSpaceIDs == nil:
+		if b.SiteSpaceID == nil {
+			return nil, nil, apperr.Invalid("siteSpaceId", `is required for the mode "current"`)
+		}
+		return &model.SiteSearchScopeInput{Mode: model.SiteSearchModeDefault, CurrentSiteSpace: b.SiteSpaceID}, names, nil
+	case mode == "all" && b.SiteSpaceIDs == nil && b.SiteSpaceID == nil:
+		return &model.SiteSearchScopeInput{Mode: model.SiteSearchModeAll}, names, nil
+	case mode != "specific" && mode != "current" && mode != "all" && mode != "":
+		return nil, nil, apperr.Invalid("mode", `must be "specific", "current" or "all" (deprecated: use scope)`)
+	}
+	return nil, nil, apperr.Invalid("mode", `takes siteSpaceIds with "specific", siteSpaceId with "current", and neither with "all"`)
+}
+
+// siteSearch searches the path's site.
+func (b *searchSiteBody) siteSearch(p params, args page.Args) (*model.SearchSpaceResultConnection, error) {
+	s, err := p.site()
+	if err != nil {
+		return nil, err
+	}
+	scope, names, err := b.scope()
+	if err != nil {
+		return nil, err
+	}
+	out, err := p.a.r.Site().Search(p.ctx(), s, b.Query, scope, args.First, args.After, nil, nil)
+	return out, renameField(err, names)
 }

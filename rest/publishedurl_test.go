@@ -2,14 +2,18 @@ package rest_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/server/servertest"
 )
@@ -198,4 +202,221 @@ func TestSitePublishingAuth(t *testing.T) {
 	}
 	f.GraphQL(f.readTok, `query($id: ID!) { site(id: $id) { visitorAuthFallbackURL } }`, map[string]any{"id": f.site.ID}).Into(t, &reader)
 	assert.Equal(t, "https://sso.acme.test/", reader.Site.VisitorAuthFallbackURL, "where visitors are sent is no secret")
+}
+
+// searchSpaces is the IDs of a site search's spaces, in order.
+func searchSpaces(t *testing.T, res *servertest.Response) []string {
+	t.Helper()
+	var ids []string
+	for _, it := range res.JSON()["items"].([]any) {
+		m := it.(map[string]any)
+		require.NotEmpty(t, m["pages"], "a space comes with its pages")
+		ids = append(ids, m["id"].(string))
+	}
+	return ids
+}
+
+func TestSiteSearch(t *testing.T) {
+	t.Parallel()
+	f := newPUFixture(t, enum.SiteVisibilityPublic)
+	search := f.sites + "/search"
+	// The organization's search ranks the same spaces in the same order:
+	// a site's search ranks as Space.search ranks pages.
+	var ranked []string
+	for _, id := range searchSpaces(t, f.Do(http.MethodGet, "/v1/orgs/"+f.Org.ID+"/search?query=quokka", f.OwnerToken, nil)) {
+		if id != f.beta {
+			ranked = append(ranked, id)
+		}
+	}
+	require.ElementsMatch(t, []string{f.api, f.old, f.guide}, ranked)
+	// found checks that the search found the spaces given, in the
+	// organization's order.
+	found := func(spaces ...string) func(t *testing.T, res *servertest.Response) {
+		want := []string{}
+		for _, id := range ranked {
+			if slices.Contains(spaces, id) {
+				want = append(want, id)
+			}
+		}
+		return func(t *testing.T, res *servertest.Response) {
+			assert.Equal(t, want, append([]string{}, searchSpaces(t, res)...))
+		}
+	}
+	post := func(name, token string, body map[string]any, status int, check func(*testing.T, *servertest.Response), wantError string) servertest.Scenario {
+		return servertest.Scenario{Name: name, Method: http.MethodPost, Path: search, Token: token, Body: body, WantStatus: status,
+			Check: check, WantError: wantError}
+	}
+	q := func(extra map[string]any) map[string]any {
+		out := map[string]any{"query": "quokka"}
+		for k, v := range extra {
+			out[k] = v
+		}
+		return out
+	}
+	f.Run(t, []servertest.Scenario{
+		post("all the site-spaces a stranger sees", f.otherTok, q(nil), http.StatusOK, found(f.api, f.old, f.guide), ""),
+		post("a member sees what a visitor without claims sees", f.readTok, q(map[string]any{"scope": map[string]any{"mode": "all"}}),
+			http.StatusOK, found(f.api, f.old, f.guide), ""),
+		post("the defaults of each section", f.otherTok, q(map[string]any{"scope": map[string]any{"mode": "default"}}),
+			http.StatusOK, found(f.api, f.guide), ""),
+		post("the defaults and the current site-space", f.otherTok,
+			q(map[string]any{"scope": map[string]any{"mode": "default", "currentSiteSpace": f.v1.ID}}),
+			http.StatusOK, found(f.api, f.old, f.guide), ""),
+		post("the defaults and included site-spaces", f.otherTok,
+			q(map[string]any{"scope": map[string]any{"mode": "default", "includedSiteSpaces": []string{f.v1.ID}}}),
+			http.StatusOK, found(f.api, f.old, f.guide), ""),
+		post("specific site-spaces", f.otherTok,
+			q(map[string]any{"scope": map[string]any{"mode": "specific", "siteSpaceIds": []string{f.v1.ID, f.v2.ID}}}),
+			http.StatusOK, found(f.old, f.guide), ""),
+		post("the deprecated specific form", f.otherTok, q(map[string]any{"siteSpaceIds": []string{f.apiSS.ID}}),
+			http.StatusOK, found(f.api), ""),
+		post("the deprecated current form", f.otherTok, q(map[string]any{"mode": "current", "siteSpaceId": f.v1.ID}),
+			http.StatusOK, found(f.api, f.old, f.guide), ""),
+		post("the deprecated all form", f.otherTok, q(map[string]any{"mode": "all"}), http.StatusOK, found(f.api, f.old, f.guide), ""),
+		post("nothing matches", f.otherTok, map[string]any{"query": "zebra"}, http.StatusOK, found(), ""),
+
+		post("a site-space the visitor does not see", f.otherTok,
+			q(map[string]any{"scope": map[string]any{"mode": "specific", "siteSpaceIds": []string{f.betaSS.ID}}}),
+			http.StatusBadRequest, nil, "scope.siteSpaceIds"),
+		post("an unknown site-space in the deprecated form", f.otherTok, q(map[string]any{"siteSpaceIds": []string{"sitesp_nope"}}),
+			http.StatusBadRequest, nil, "siteSpaceIds"),
+		post("an unknown current site-space", f.otherTok, q(map[string]any{"mode": "current", "siteSpaceId": "sitesp_nope"}),
+			http.StatusBadRequest, nil, "siteSpaceId"),
+		post("an unknown included site-space", f.otherTok,
+			q(map[string]any{"scope": map[string]any{"mode": "default", "includedSiteSpaces": []string{"sitesp_nope"}}}),
+			http.StatusBadRequest, nil, "scope.includedSiteSpaces"),
+		post("specific without site-spaces", f.otherTok, q(map[string]any{"scope": map[string]any{"mode": "specific"}}),
+			http.StatusBadRequest, nil, "scope.siteSpaceIds"),
+		post("an unknown mode", f.otherTok, q(map[string]any{"scope": map[string]any{"mode": "deep"}}),
+			http.StatusBadRequest, nil, "scope.mode"),
+		post("an unknown member of the scope", f.otherTok, q(map[string]any{"scope": map[string]any{"mode": "all", "deep": true}}),
+			http.StatusBadRequest, nil, "scope"),
+		post("scope and a deprecated form", f.otherTok,
+			q(map[string]any{"scope": map[string]any{"mode": "all"}, "mode": "all"}), http.StatusBadRequest, nil, "scope"),
+		post("without a query", f.otherTok, map[string]any{}, http.StatusBadRequest, nil, "query"),
+		post("a query of 513 characters", f.otherTok, map[string]any{"query": strings.Repeat("q", 513)},
+			http.StatusBadRequest, nil, "query"),
+		{Name: "an unknown site", Method: http.MethodPost, Path: "/v1/orgs/" + f.Org.ID + "/sites/site_nope/search",
+			Token: f.OwnerToken, Body: q(nil), WantStatus: http.StatusNotFound},
+		{Name: "another organization's path", Method: http.MethodPost, Path: "/v1/orgs/" + f.otherOrg + "/sites/" + f.site.ID + "/search",
+			Token: f.OwnerToken, Body: q(nil), WantStatus: http.StatusNotFound},
+		{Name: "without a token", Method: http.MethodPost, Path: search, Body: q(nil), WantStatus: http.StatusUnauthorized},
+	})
+	// A page at a time, with the list's cursor.
+	var walked []string
+	for next := search + "?limit=1"; ; {
+		res := f.MustDo(http.MethodPost, next, f.otherTok, q(nil), http.StatusOK)
+		assert.EqualValues(t, 3, res["count"])
+		require.Len(t, res["items"], 1)
+		walked = append(walked, res["items"].([]any)[0].(map[string]any)["id"].(string))
+		n, ok := res["next"].(map[string]any)
+		if !ok {
+			break
+		}
+		next = search + "?limit=1&page=" + n["page"].(string)
+	}
+	assert.Equal(t, ranked, walked)
+
+	// Unpublished, the site is its members' to search.
+	f.Client.Site.UpdateOneID(f.site.ID).SetPublished(false).ExecX(context.Background())
+	f.Run(t, []servertest.Scenario{
+		post("an unpublished site, for a member", f.readTok, q(nil), http.StatusOK, found(f.api, f.old, f.guide), ""),
+		post("an unpublished site, for a stranger", f.otherTok, q(nil), http.StatusNotFound, nil, ""),
+		post("a guest", f.guestTok, q(nil), http.StatusNotFound, nil, ""),
+	})
+}
+
+// Both APIs find the same spaces and pages for a visitor.
+func TestSiteSearchParity(t *testing.T) {
+	t.Parallel()
+	f := newPUFixture(t, enum.SiteVisibilityVisitorAuth)
+	beta := visitorJWT(t, f.rotateVisitorKey(f.site.ID), time.Hour, map[string]any{"isBetaUser": true})
+	var out struct {
+		Site struct {
+			Search struct {
+				TotalCount int
+				Edges      []struct {
+					Node struct {
+						Space struct{ ID string }
+						Pages []struct{ ID, Path string }
+					}
+				}
+			}
+		}
+	}
+	f.GraphQL(f.otherTok, `query($id: ID!, $token: String, $current: ID) { site(id: $id, visitorAuthToken: $token) {
+	  search(query: "quokka", scope: {mode: DEFAULT, currentSiteSpace: $current}) {
+	    totalCount edges { node { space { id } pages { id path } } } } } }`,
+		map[string]any{"id": f.site.ID, "token": beta, "current": f.v1.ID}).Into(t, &out)
+	body := f.MustDo(http.MethodPost, f.sites+"/search?visitorAuthToken="+beta, f.otherTok,
+		map[string]any{"query": "quokka", "scope": map[string]any{"mode": "default", "currentSiteSpace": f.v1.ID}}, http.StatusOK)
+	items := body["items"].([]any)
+	require.Len(t, out.Site.Search.Edges, len(items))
+	assert.EqualValues(t, body["count"], out.Site.Search.TotalCount)
+	assert.Len(t, items, 4, "a beta visitor's search finds the beta space")
+	for i, it := range items {
+		m := it.(map[string]any)
+		node := out.Site.Search.Edges[i].Node
+		assert.Equal(t, m["id"], node.Space.ID)
+		pages := m["pages"].([]any)
+		require.Len(t, node.Pages, len(pages))
+		for j, p := range pages {
+			assert.Equal(t, p.(map[string]any)["id"], node.Pages[j].ID)
+			assert.Equal(t, p.(map[string]any)["path"], node.Pages[j].Path)
+		}
+	}
+}
+
+// sizedSite is a published public site of n spaces at its root, each with
+// a page "page" that says quokka: the path of its site-spaces, the address
+// of the last one, and a server with empty caches to measure on.
+type sizedSite struct {
+	*mbEnv
+	sites, last string
+	fresh       *servertest.Env
+}
+
+func newSizedSite(t *testing.T, n int) *sizedSite {
+	e := newMbEnv(t)
+	spaces := make([]string, n)
+	for i := range spaces {
+		spaces[i] = e.space(fmt.Sprintf("Space %d", i), "")
+		e.Client.Space.UpdateOneID(spaces[i]).SetEditMode(enum.EditModeLive).ExecX(context.Background())
+		e.GraphQL(e.OwnerToken, `mutation($s: ID!) { createPage(input: {spaceId: $s, title: "Page", markdown: "A quokka."}) {
+		  page { id } } }`, map[string]any{"s": spaces[i]}).Into(t, &struct{}{})
+	}
+	site := e.createSite(map[string]any{"title": "Docs", "spaces": spaces})["id"].(string)
+	s := &sizedSite{mbEnv: e, sites: "/v1/orgs/" + e.Org.ID + "/sites/" + site}
+	e.MustDo(http.MethodPost, s.sites+"/publish", e.OwnerToken, nil, http.StatusOK)
+	items := e.MustDo(http.MethodGet, s.sites+"/site-spaces", e.OwnerToken, nil, http.StatusOK)["items"].([]any)
+	s.last = items[len(items)-1].(map[string]any)["urls"].(map[string]any)["published"].(string)
+	s.fresh = servertest.Reuse(t, e.Env, graph.WithBatchWait(25*time.Millisecond))
+	return s
+}
+
+// measure counts the statements of a request, sent once before to record
+// the token's use and read the content once.
+func (s *sizedSite) measure(do func()) int64 {
+	do()
+	before := s.fresh.Statements.Load()
+	do()
+	return s.fresh.Statements.Load() - before
+}
+
+// A search costs the same whatever the number of site-spaces and of spaces
+// found: the token, the site, its site-spaces, its sections, their spaces,
+// the ranking and the best pages.
+func TestSiteSearchStatements(t *testing.T) {
+	t.Parallel()
+	cost := func(n int) int64 {
+		s := newSizedSite(t, n)
+		return s.measure(func() {
+			res := s.fresh.MustDo(http.MethodPost, s.sites+"/search", s.otherTok, map[string]any{"query": "quokka"}, http.StatusOK)
+			require.Len(t, res["items"], n)
+		})
+	}
+	few, many := cost(3), cost(30)
+	t.Logf("a search: %d statements at 3 site-spaces, %d at 30", few, many)
+	assert.Equal(t, few, many)
+	assert.Equal(t, int64(7), few)
 }

@@ -206,7 +206,10 @@ func table() []route {
 			mutate((*updateSiteAdaptiveSchemaBody).input, mutation.UpdateSiteAdaptiveSchema, (*API).presentSiteAdaptiveSchema)},
 		{"GET", "/orgs/{organizationId}/sites/{siteId}/published", http.StatusOK, "getPublishedContentSite",
 			get(params.sitePublished, (*API).presentPublishedSite)},
-		// A site's visitor authentication: see rest/publishedurl.go.
+		// A site's search and its visitor authentication: see
+		// rest/publishedurl.go.
+		{"POST", "/orgs/{organizationId}/sites/{siteId}/search", http.StatusOK, "searchSiteContent",
+			listBody((*searchSiteBody).siteSearch, (*API).presentSearchSpace)},
 		{"GET", "/orgs/{organizationId}/sites/{siteId}/publishing/auth", http.StatusOK, "getSitePublishingAuthById",
 			get(params.sitePublishingAuth, (*API).presentSitePublishingAuth)},
 		{"PATCH", "/orgs/{organizationId}/sites/{siteId}/publishing/auth", http.StatusOK, "updateSitePublishingAuthById",

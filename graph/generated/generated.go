@@ -1482,6 +1482,7 @@ type ComplexityRoot struct {
 		PublishedContent       func(childComplexity int, visitorAuthToken *string) int
 		Redirect               func(childComplexity int, source string, shareKey *string) int
 		Redirects              func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
+		Search                 func(childComplexity int, query string, scope *model.SiteSearchScopeInput, first *int, after *page.Cursor, last *int, before *page.Cursor) int
 		SectionGroups          func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
 		Sections               func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
 		ShareLinks             func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
@@ -2438,6 +2439,7 @@ type ShareLinkResolver interface {
 }
 type SiteResolver interface {
 	VisitorAuthKey(ctx context.Context, obj *ent.Site) (*string, error)
+	Search(ctx context.Context, obj *ent.Site, query string, scope *model.SiteSearchScopeInput, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.SearchSpaceResultConnection, error)
 	SiteSpaceCount(ctx context.Context, obj *ent.Site) (int, error)
 	Proxy(ctx context.Context, obj *ent.Site) (*model.SiteProxy, error)
 	AdaptiveContent(ctx context.Context, obj *ent.Site) (*model.SiteAdaptiveContent, error)
@@ -8649,6 +8651,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.Redirects(childComplexity, args["first"].(*int), args["after"].(*page.Cursor), args["last"].(*int), args["before"].(*page.Cursor)), true
+	case "Site.search":
+		if e.ComplexityRoot.Site.Search == nil {
+			break
+		}
+
+		args, err := ec.field_Site_search_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.Search(childComplexity, args["query"].(string), args["scope"].(*model.SiteSearchScopeInput), args["first"].(*int), args["after"].(*page.Cursor), args["last"].(*int), args["before"].(*page.Cursor)), true
 	case "Site.sectionGroups":
 		if e.ComplexityRoot.Site.SectionGroups == nil {
 			break
@@ -15938,8 +15951,9 @@ type UpdateOrganizationPayload {
   clientMutationId: String
 }
 `, BuiltIn: false},
-	{Name: "../schema/publishedurl.graphqls", Input: `# A site's visitor authentication settings (see graph/publishedurl.go for
-# the rules).
+	{Name: "../schema/publishedurl.graphqls", Input: `# What a published site offers beyond its structure: a site's visitor
+# authentication settings and its search (see graph/publishedurl.go for the
+# rules).
 
 extend type Site {
   """
@@ -15982,6 +15996,52 @@ type UpdateSiteVisitorAuthPayload {
   site: Site!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
+}
+
+extend type Site {
+  """
+  The site's spaces that match query, best first by their best page, each
+  with its best pages, ranked as Space.search ranks pages. Only the
+  site-spaces the viewer sees in the published structure are searched
+  (publishedContent), as scope selects them; ALL when scope is absent.
+  """
+  search(
+    "The words to search for, 1 to 512 characters; each matches the words that start with it."
+    query: String!
+    "Which of the site-spaces the viewer sees to search; all of them when absent."
+    scope: SiteSearchScopeInput
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+    "Returns the last n items."
+    last: Int
+    "Returns the items before this cursor."
+    before: Cursor
+  ): SearchSpaceResultConnection!
+}
+
+"Which site-spaces a site's search covers, among those the viewer sees."
+input SiteSearchScopeInput {
+  "ALL, DEFAULT or SPECIFIC."
+  mode: SiteSearchMode!
+  """
+  SPECIFIC: the site-spaces to search, at least one. DEFAULT: site-spaces
+  to search besides the defaults.
+  """
+  siteSpaceIds: [ID!]
+  "DEFAULT: a site-space to search besides the defaults, such as the one the visitor is reading."
+  currentSiteSpace: ID
+}
+
+"How a site's search chooses its site-spaces."
+enum SiteSearchMode {
+  "Every site-space the viewer sees."
+  ALL
+  "The default site-space of each section the viewer sees (of the site's root on a site without sections)."
+  DEFAULT
+  "The site-spaces listed in siteSpaceIds."
+  SPECIFIC
 }
 `, BuiltIn: false},
 	{Name: "../schema/saml.graphqls", Input: `extend type SAMLProvider {
@@ -20709,6 +20769,8 @@ func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.
 		return ec.fieldContext_Site_visitorAuthFallbackURL(ctx, field)
 	case "visitorAuthKey":
 		return ec.fieldContext_Site_visitorAuthKey(ctx, field)
+	case "search":
+		return ec.fieldContext_Site_search(ctx, field)
 	case "siteSpaceCount":
 		return ec.fieldContext_Site_siteSpaceCount(ctx, field)
 	case "proxy":
@@ -25288,6 +25350,60 @@ func (ec *executionContext) field_Site_redirects_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["before"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_search_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "query",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["query"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "scope",
+		func(ctx context.Context, v any) (*model.SiteSearchScopeInput, error) {
+			return ec.unmarshalOSiteSearchScopeInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSearchScopeInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["scope"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg5
 	return args, nil
 }
 
@@ -52175,6 +52291,50 @@ func (ec *executionContext) fieldContext_Site_visitorAuthKey(_ context.Context, 
 	return graphql.NewScalarFieldContext("Site", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _Site_search(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_search(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().Search(ctx, obj, fc.Args["query"].(string), fc.Args["scope"].(*model.SiteSearchScopeInput), fc.Args["first"].(*int), fc.Args["after"].(*page.Cursor), fc.Args["last"].(*int), fc.Args["before"].(*page.Cursor))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SearchSpaceResultConnection) graphql.Marshaler {
+			return ec.marshalNSearchSpaceResultConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchSpaceResultConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_search(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SearchSpaceResultConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_search_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Site_siteSpaceCount(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -67188,6 +67348,50 @@ func (ec *executionContext) unmarshalInputSiteRedirectDestinationInput(ctx conte
 				return it, err
 			}
 			it.URL = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputSiteSearchScopeInput(ctx context.Context, obj any) (model.SiteSearchScopeInput, error) {
+	var it model.SiteSearchScopeInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"mode", "siteSpaceIds", "currentSiteSpace"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "mode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mode"))
+			data, err := ec.unmarshalNSiteSearchMode2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSearchMode(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Mode = data
+		case "siteSpaceIds":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("siteSpaceIds"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SiteSpaceIds = data
+		case "currentSiteSpace":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currentSiteSpace"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrentSiteSpace = data
 		}
 	}
 	return it, nil
@@ -86236,6 +86440,47 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "search":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_search(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "siteSpaceCount":
 			field := field
 
@@ -97687,6 +97932,16 @@ func (ec *executionContext) marshalNSiteRedirectEdge2ᚖgithubᚗcomᚋbindery�
 	return ec._SiteRedirectEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNSiteSearchMode2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSearchMode(ctx context.Context, v any) (model.SiteSearchMode, error) {
+	var res model.SiteSearchMode
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSiteSearchMode2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSearchMode(ctx context.Context, sel ast.SelectionSet, v model.SiteSearchMode) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) marshalNSiteSection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteSectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.SiteSection) graphql.Marshaler {
 	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -100135,6 +100390,14 @@ func (ec *executionContext) marshalOSiteRedirectResolution2ᚖgithubᚗcomᚋbin
 		return graphql.Null
 	}
 	return ec._SiteRedirectResolution(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOSiteSearchScopeInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSearchScopeInput(ctx context.Context, v any) (*model.SiteSearchScopeInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSiteSearchScopeInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalOSiteSection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteSection(ctx context.Context, sel ast.SelectionSet, v *ent.SiteSection) graphql.Marshaler {

@@ -1904,6 +1904,17 @@ type SiteRedirectResolution struct {
 	Target string `json:"target"`
 }
 
+// Which site-spaces a site's search covers, among those the viewer sees.
+type SiteSearchScopeInput struct {
+	// ALL, DEFAULT or SPECIFIC.
+	Mode SiteSearchMode `json:"mode"`
+	// SPECIFIC: the site-spaces to search, at least one. DEFAULT: site-spaces
+	// to search besides the defaults.
+	SiteSpaceIds []string `json:"siteSpaceIds,omitempty"`
+	// DEFAULT: a site-space to search besides the defaults, such as the one the visitor is reading.
+	CurrentSiteSpace *string `json:"currentSiteSpace,omitempty"`
+}
+
 // A section to add to a group or to take out of it.
 type SiteSectionGroupMembershipInput struct {
 	// The group.
@@ -3330,6 +3341,67 @@ func (e *PublishedSiteStructureType) UnmarshalJSON(b []byte) error {
 }
 
 func (e PublishedSiteStructureType) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// How a site's search chooses its site-spaces.
+type SiteSearchMode string
+
+const (
+	// Every site-space the viewer sees.
+	SiteSearchModeAll SiteSearchMode = "ALL"
+	// The default site-space of each section the viewer sees (of the site's root on a site without sections).
+	SiteSearchModeDefault SiteSearchMode = "DEFAULT"
+	// The site-spaces listed in siteSpaceIds.
+	SiteSearchModeSpecific SiteSearchMode = "SPECIFIC"
+)
+
+var AllSiteSearchMode = []SiteSearchMode{
+	SiteSearchModeAll,
+	SiteSearchModeDefault,
+	SiteSearchModeSpecific,
+}
+
+func (e SiteSearchMode) IsValid() bool {
+	switch e {
+	case SiteSearchModeAll, SiteSearchModeDefault, SiteSearchModeSpecific:
+		return true
+	}
+	return false
+}
+
+func (e SiteSearchMode) String() string {
+	return string(e)
+}
+
+func (e *SiteSearchMode) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = SiteSearchMode(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid SiteSearchMode", str)
+	}
+	return nil
+}
+
+func (e SiteSearchMode) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *SiteSearchMode) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e SiteSearchMode) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil
