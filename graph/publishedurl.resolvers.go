@@ -21,6 +21,10 @@ func (r *mutationResolver) UpdateSiteVisitorAuth(ctx context.Context, input mode
 	return &model.UpdateSiteVisitorAuthPayload{Site: s, ClientMutationID: input.ClientMutationID}, nil
 }
 
+func (r *queryResolver) PublishedContentByURL(ctx context.Context, url string, visitorAuthToken *string, redirectOnError *bool) (model.PublishedContentLookup, error) {
+	return r.lookupPublishedURL(ctx, url, visitorAuthToken, deref(redirectOnError))
+}
+
 func (r *siteResolver) VisitorAuthKey(ctx context.Context, obj *ent.Site) (*string, error) {
 	return r.siteVisitorAuthKey(ctx, obj)
 }

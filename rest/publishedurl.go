@@ -10,9 +10,10 @@ import (
 	"github.com/bindery/bindery/internal/page"
 )
 
-// A site's visitor authentication settings (.../sites/{siteId}/publishing/auth)
-// and its search (POST .../sites/{siteId}/search), each through the resolver
-// GraphQL calls (graph/publishedurl.go).
+// A site's visitor authentication settings (.../sites/{siteId}/publishing/auth),
+// its search (POST .../sites/{siteId}/search), and what its addresses show
+// (GET and POST /urls/published): each through the resolver GraphQL calls
+// (graph/publishedurl.go).
 
 // sitePublishingAuth is the path's site, whose visitor authentication its
 // admins read: a 404 while it has no signing key, since the official
@@ -202,4 +203,111 @@ func (b *searchSiteBody) siteSearch(p params, args page.Args) (*model.SearchSpac
 	}
 	out, err := p.a.r.Site().Search(p.ctx(), s, b.Query, scope, args.First, args.After, nil, nil)
 	return out, renameField(err, names)
+}
+
+// readBody serves a read whose arguments come as a JSON body (the POST
+// form of a lookup): the body is decoded as mutate decodes one, load
+// resolves what it names, and present shows it.
+func readBody[B, E, J any](load func(*B, params) (E, error), present presenter[E, J]) adapter {
+	body := decoderFor[B]()
+	return adapter{body: &body, handler: func(a *API, status int) handlerFunc {
+		return func(r *http.Request) (response, error) {
+			p := params{a: a, r: r}
+			var b B
+			if err := body.decode(r, &b); err != nil {
+				return response{}, err
+			}
+			e, err := load(&b, p)
+			if err != nil {
+				return response{}, err
+			}
+			j, err := present(a, p.ctx(), e)
+			return response{status: status, body: j}, err
+		}
+	}}
+}
+
+// publishedContentByURL is the deprecated GET form of the lookup of a
+// published address: url, visitorAuthToken and redirectOnError are query
+// parameters.
+func (p params) publishedContentByURL() (model.PublishedContentLookup, error) {
+	redirect, err := p.bool("redirectOnError", false)
+	if err != nil {
+		return nil, err
+	}
+	return p.a.r.Query().PublishedContentByURL(p.ctx(), p.r.URL.Query().Get("url"), p.query("visitorAuthToken"), &redirect)
+}
+
+// resolvePublishedBody is the official body of POST /urls/published.
+type resolvePublishedBody struct {
+	URL             string              `json:"url" rest:"required"`
+	RedirectOnError *bool               `json:"redirectOnError" rest:"nonnull"`
+	Visitor         *siteVisitorPayload `json:"visitor" rest:"nonnull"`
+}
+
+// siteVisitorPayload is the official SiteVisitorPayload. Bindery reads a
+// visitor's claims from their signed token alone: unsigned claims are
+// refused rather than ignored.
+type siteVisitorPayload struct {
+	JWTToken       *string        `json:"jwtToken"`
+	UnsignedClaims map[string]any `json:"unsignedClaims"`
+}
+
+// visitorMembers names the lookup's arguments as the body does.
+var visitorMembers = map[string]string{"visitorAuthToken": "visitor.jwtToken"}
+
+func (b *resolvePublishedBody) lookup(p params) (model.PublishedContentLookup, error) {
+	var token *string
+	if b.Visitor != nil {
+		if len(b.Visitor.UnsignedClaims) > 0 {
+			return nil, apperr.Invalid("visitor.unsignedClaims",
+				"is not supported by this server: a visitor's claims are those of their signed token (jwtToken)")
+		}
+		token = b.Visitor.JWTToken
+	}
+	out, err := p.a.r.Query().PublishedContentByURL(p.ctx(), b.URL, token, b.RedirectOnError)
+	return out, renameField(err, visitorMembers)
+}
+
+// publishedContentJSON is the official PublishedSiteContent less apiToken:
+// Bindery mints no short-lived tokens, and the caller reads what the answer
+// names with its own API token and the visitor's keys. rest/openapi.json
+// describes it as PublishedSiteContentWithoutAPIToken (see
+// SchemaExtensions).
+type publishedContentJSON struct {
+	Site         string  `json:"site"`
+	SiteSection  *string `json:"siteSection,omitempty"`
+	SiteSpace    string  `json:"siteSpace"`
+	Space        string  `json:"space"`
+	Revision     string  `json:"revision"`
+	Organization string  `json:"organization"`
+	Pathname     string  `json:"pathname"`
+	BasePath     string  `json:"basePath"`
+	SiteBasePath string  `json:"siteBasePath"`
+	Complete     bool    `json:"complete"`
+	ShareKey     *string `json:"shareKey,omitempty"`
+	CanonicalURL string  `json:"canonicalUrl"`
+}
+
+// publishedRedirectJSON is the official lookup's Redirect.
+type publishedRedirectJSON struct {
+	Target   string `json:"target"`
+	Redirect string `json:"redirect"`
+}
+
+// redirectTargets are the official names of the targets.
+var redirectTargets = map[model.PublishedRedirectTarget]string{
+	model.PublishedRedirectTargetContent: "content", model.PublishedRedirectTargetExternal: "external",
+}
+
+func (a *API) presentPublishedLookup(_ context.Context, l model.PublishedContentLookup) (any, error) {
+	switch v := l.(type) {
+	case *model.PublishedContentRedirect:
+		return publishedRedirectJSON{Target: redirectTargets[v.Target], Redirect: v.Redirect}, nil
+	case *model.PublishedContent:
+		return publishedContentJSON{Site: v.SiteID, SiteSection: v.SiteSectionID, SiteSpace: v.SiteSpaceID, Space: v.SpaceID,
+			Revision: v.RevisionID, Organization: v.OrganizationID, Pathname: v.Pathname, BasePath: v.BasePath,
+			SiteBasePath: v.SiteBasePath, Complete: v.Complete, ShareKey: v.ShareKey, CanonicalURL: v.CanonicalURL}, nil
+	}
+	return nil, apperr.NotFoundf("No content found for the URL")
 }

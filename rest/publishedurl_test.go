@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -419,4 +420,413 @@ func TestSiteSearchStatements(t *testing.T) {
 	t.Logf("a search: %d statements at 3 site-spaces, %d at 30", few, many)
 	assert.Equal(t, few, many)
 	assert.Equal(t, int64(7), few)
+}
+
+// lookupPath is GET /v1/urls/published for an address; extra adds query
+// parameters.
+func lookupPath(address, extra string) string {
+	return "/v1/urls/published?url=" + url.QueryEscape(address) + extra
+}
+
+// content is the answer of a lookup that shows content, as its members.
+func (f *puFixture) content(section *ent.SiteSection, ss *ent.SiteSpace, pathname, basePath, canonical string, complete bool) map[string]any {
+	out := map[string]any{"site": f.site.ID, "siteSpace": ss.ID, "space": ss.SpaceID, "organization": f.Org.ID,
+		"pathname": pathname, "basePath": basePath, "siteBasePath": f.homeInstance, "complete": complete, "canonicalUrl": canonical}
+	if section != nil {
+		out["siteSection"] = section.ID
+	}
+	return out
+}
+
+func TestPublishedContentByURL(t *testing.T) {
+	t.Parallel()
+	f := newPUFixture(t, enum.SiteVisibilityPublic)
+	at := func(p string) string { return lookupPath(f.home+p, "") }
+	revision := f.MustDo(http.MethodGet, "/v1/spaces/"+f.guide, f.OwnerToken, nil, http.StatusOK)["revision"]
+	root := f.content(f.guides, f.v2, "", f.homeInstance, f.home, false)
+	root["revision"] = revision
+	lookup := func(name, path string, want map[string]any) servertest.Scenario {
+		return servertest.Scenario{Name: name, Method: http.MethodGet, Path: path, Token: f.otherTok, WantStatus: http.StatusOK,
+			WantJSON: want, BinderySpec: true, Check: func(t *testing.T, res *servertest.Response) {
+				assert.NotContains(t, res.JSON(), "apiToken", "Bindery mints no short-lived tokens")
+			}}
+	}
+	f.Run(t, []servertest.Scenario{
+		lookup("the site's root", at(""), root),
+		lookup("the site's root without its slash", lookupPath(strings.TrimSuffix(f.home, "/"), ""), root),
+		lookup("a nested page", at("install/linux"),
+			f.content(f.guides, f.v2, "install/linux", f.homeInstance, f.home+"install/linux", true)),
+		lookup("a page's markdown", at("install/linux.md"),
+			f.content(f.guides, f.v2, "install/linux", f.homeInstance, f.home+"install/linux", true)),
+		lookup("the first page by its path", at("welcome"), f.content(f.guides, f.v2, "welcome", f.homeInstance, f.home, true)),
+		lookup("a hidden page the reader still shows", at("secret"),
+			f.content(f.guides, f.v2, "secret", f.homeInstance, f.home+"secret", true)),
+		lookup("another section", at("api/"), f.content(f.apiSec, f.apiSS, "", f.homeInstance+"api/", f.home+"api/", true)),
+		lookup("another section's page", at("api/overview"),
+			f.content(f.apiSec, f.apiSS, "overview", f.homeInstance+"api/", f.home+"api/", true)),
+		lookup("the default section by its path", at("guides/"),
+			f.content(f.guides, f.v2, "", f.homeInstance+"guides/", f.home, false)),
+		lookup("a site-space of the default section", at("v1/old-welcome"),
+			f.content(f.guides, f.v1, "old-welcome", f.homeInstance+"v1/", f.home+"v1/", true)),
+		lookup("a site-space named in full", at("guides/v1/"),
+			f.content(f.guides, f.v1, "", f.homeInstance+"guides/v1/", f.home+"v1/", true)),
+		lookup("a page that does not exist still resolves", at("nope/deeper"),
+			f.content(f.guides, f.v2, "nope/deeper", f.homeInstance, f.home+"nope/deeper", true)),
+		lookup("a redirect's source that is a page: the page wins", at("install"),
+			f.content(f.guides, f.v2, "install", f.homeInstance, f.home+"install", true)),
+		lookup("a redirect to a page of the site", at("old-install"),
+			map[string]any{"target": "content", "redirect": f.home + "guides/v2/install"}),
+		lookup("a redirect with a trailing slash", at("old-install/"),
+			map[string]any{"target": "content", "redirect": f.home + "guides/v2/install"}),
+		lookup("a redirect to a URL", at("elsewhere"), map[string]any{"target": "external", "redirect": "https://example.org/x"}),
+		lookup("a section the visitor does not see is a path of the default site-space", at("beta/beta"),
+			f.content(f.guides, f.v2, "beta/beta", f.homeInstance, f.home+"beta/beta", true)),
+		{Name: "the owner is an anonymous visitor too", Method: http.MethodGet, Path: at("beta/"), Token: f.OwnerToken,
+			WantStatus: http.StatusOK, BinderySpec: true,
+			WantJSON: f.content(f.guides, f.v2, "beta", f.homeInstance, f.home+"beta/", true)},
+
+		{Name: "without a url", Method: http.MethodGet, Path: "/v1/urls/published", Token: f.otherTok,
+			WantStatus: http.StatusBadRequest, WantError: "url"},
+		{Name: "a url that is not absolute", Method: http.MethodGet, Path: lookupPath("sites/x/", ""), Token: f.otherTok,
+			WantStatus: http.StatusBadRequest, WantError: "url"},
+		{Name: "a url of 2049 characters", Method: http.MethodGet, Path: lookupPath(f.home+strings.Repeat("a", 2049-len(f.home)), ""),
+			Token: f.otherTok, WantStatus: http.StatusBadRequest, WantError: "url"},
+		{Name: "redirectOnError that is no boolean", Method: http.MethodGet, Path: lookupPath(f.home, "&redirectOnError=maybe"),
+			Token: f.otherTok, WantStatus: http.StatusBadRequest, WantError: "redirectOnError"},
+		{Name: "an unknown site", Method: http.MethodGet, Path: lookupPath(f.Config.PublicURL+"/sites/site_nope/", ""),
+			Token: f.otherTok, WantStatus: http.StatusNotFound},
+		{Name: "another host", Method: http.MethodGet, Path: lookupPath("https://example.com/sites/"+f.site.ID+"/", ""),
+			Token: f.otherTok, WantStatus: http.StatusNotFound},
+		{Name: "an address of the dashboard", Method: http.MethodGet, Path: lookupPath(f.Config.PublicURL+"/s/"+f.guide, ""),
+			Token: f.otherTok, WantStatus: http.StatusNotFound},
+		{Name: "without an API token", Method: http.MethodGet, Path: at(""), WantStatus: http.StatusUnauthorized},
+		{Name: "POST", Method: http.MethodPost, Path: "/v1/urls/published", Token: f.otherTok, BinderySpec: true,
+			Body:       map[string]any{"url": f.home + "api/overview", "redirectOnError": true, "visitor": map[string]any{}},
+			WantStatus: http.StatusOK, WantJSON: f.content(f.apiSec, f.apiSS, "overview", f.homeInstance+"api/", f.home+"api/", true)},
+		{Name: "POST with empty unsigned claims", Method: http.MethodPost, Path: "/v1/urls/published", Token: f.otherTok,
+			BinderySpec: true, Body: map[string]any{"url": f.home, "visitor": map[string]any{"unsignedClaims": map[string]any{}}},
+			WantStatus: http.StatusOK},
+		{Name: "POST with unsigned claims", Method: http.MethodPost, Path: "/v1/urls/published", Token: f.otherTok,
+			Body:       map[string]any{"url": f.home, "visitor": map[string]any{"unsignedClaims": map[string]any{"isBetaUser": true}}},
+			WantStatus: http.StatusBadRequest, WantError: "visitor.unsignedClaims"},
+		{Name: "POST without a url", Method: http.MethodPost, Path: "/v1/urls/published", Token: f.otherTok,
+			Body: map[string]any{}, WantStatus: http.StatusBadRequest, WantError: "url"},
+		{Name: "POST with an unknown member", Method: http.MethodPost, Path: "/v1/urls/published", Token: f.otherTok,
+			Body: map[string]any{"url": f.home, "apiToken": "x"}, WantStatus: http.StatusBadRequest, WantError: "apiToken"},
+		{Name: "POST with a token that is not valid, of a public site", Method: http.MethodPost, Path: "/v1/urls/published",
+			Token: f.otherTok, Body: map[string]any{"url": f.home, "visitor": map[string]any{"jwtToken": "not.a.jwt"}},
+			WantStatus: http.StatusBadRequest, WantError: "visitor.jwtToken"},
+	})
+
+	// Unpublished, the site is nobody's to look up: not even its owner's.
+	f.Client.Site.UpdateOneID(f.site.ID).SetPublished(false).ExecX(context.Background())
+	f.Run(t, []servertest.Scenario{
+		{Name: "an unpublished site, for its owner", Method: http.MethodGet, Path: at(""), Token: f.OwnerToken,
+			WantStatus: http.StatusNotFound},
+	})
+}
+
+// The reader answers each address as the lookup says: the page it shows, its
+// not-found page, or the redirect.
+func TestPublishedLookupAgreesWithTheReader(t *testing.T) {
+	t.Parallel()
+	f := newPUFixture(t, enum.SiteVisibilityPublic)
+	client := &http.Client{Timeout: 30 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for _, c := range []struct {
+		path string
+		// status is the reader's; redirect the lookup's target, "" for
+		// content.
+		status   int
+		redirect string
+	}{
+		{"", http.StatusOK, ""},
+		{"install/linux", http.StatusOK, ""},
+		{"install/linux.md", http.StatusOK, ""},
+		{"secret", http.StatusOK, ""},
+		{"advanced", http.StatusFound, ""},
+		{"website", http.StatusFound, ""},
+		{"api/overview", http.StatusOK, ""},
+		{"guides/v1/", http.StatusOK, ""},
+		{"install", http.StatusOK, ""},
+		{"nope", http.StatusNotFound, ""},
+		{"advanced.md", http.StatusNotFound, ""},
+		{"old-install", http.StatusMovedPermanently, "content"},
+		{"elsewhere", http.StatusMovedPermanently, "external"},
+	} {
+		t.Run(c.path, func(t *testing.T) {
+			res, err := client.Get(f.HTTP.URL + f.homeInstance + c.path)
+			require.NoError(t, err)
+			res.Body.Close()
+			assert.Equal(t, c.status, res.StatusCode, "the reader")
+			got := f.DoBindery(http.MethodGet, lookupPath(f.home+c.path, ""), f.otherTok, nil)
+			require.Equal(t, http.StatusOK, got.Status, string(got.Body))
+			body := got.JSON()
+			if c.redirect == "" {
+				assert.NotContains(t, body, "redirect")
+				return
+			}
+			assert.Equal(t, c.redirect, body["target"])
+			assert.Equal(t, res.Header.Get("Location"), body["redirect"], "the reader sends the visitor where the lookup says")
+		})
+	}
+}
+
+func TestPublishedContentByURLAtHostname(t *testing.T) {
+	t.Parallel()
+	f := newPUFixture(t, enum.SiteVisibilityPublic)
+	f.Client.Site.UpdateOneID(f.site.ID).SetHostname("docs.acme.test").SetBasename("help").ExecX(context.Background())
+	home := "https://docs.acme.test/help/"
+	content := func(section *ent.SiteSection, ss *ent.SiteSpace, pathname, basePath, canonical string) map[string]any {
+		out := f.content(section, ss, pathname, basePath, canonical, pathname != "" || section != f.guides)
+		out["siteBasePath"] = "/help/"
+		return out
+	}
+	ok := func(name, address string, want map[string]any) servertest.Scenario {
+		return servertest.Scenario{Name: name, Method: http.MethodGet, Path: lookupPath(address, ""), Token: f.otherTok,
+			WantStatus: http.StatusOK, WantJSON: want, BinderySpec: true}
+	}
+	f.Run(t, []servertest.Scenario{
+		ok("a page", home+"install/linux", content(f.guides, f.v2, "install/linux", "/help/", home+"install/linux")),
+		ok("the basename alone", "https://docs.acme.test/help", content(f.guides, f.v2, "", "/help/", home)),
+		ok("a port is no other host", "https://docs.acme.test:8443/help/api/overview",
+			content(f.apiSec, f.apiSS, "overview", "/help/api/", "https://docs.acme.test:8443/help/api/")),
+		ok("a redirect stays at the hostname", home+"old-install",
+			map[string]any{"target": "content", "redirect": home + "guides/v2/install"}),
+		ok("the address at /sites/ still works", f.home+"api/overview",
+			f.content(f.apiSec, f.apiSS, "overview", f.homeInstance+"api/", f.home+"api/", true)),
+		{Name: "outside the basename", Method: http.MethodGet, Path: lookupPath("https://docs.acme.test/other/", ""),
+			Token: f.otherTok, WantStatus: http.StatusNotFound},
+		{Name: "another hostname", Method: http.MethodGet, Path: lookupPath("https://nope.acme.test/help/", ""),
+			Token: f.otherTok, WantStatus: http.StatusNotFound},
+	})
+}
+
+func TestPublishedContentByURLForItsVisitors(t *testing.T) {
+	t.Parallel()
+	f := newPUFixture(t, enum.SiteVisibilityShareLink)
+	key := shareKeyOf(t, f.MustDo(http.MethodPost, f.sites+"/share-links", f.OwnerToken, map[string]any{"name": "Partners"},
+		http.StatusCreated))
+	withKey := func(p string) string { return f.home + p + "?shareKey=" + key }
+	apiContent := f.content(f.apiSec, f.apiSS, "overview", f.homeInstance+"api/", f.home+"api/", true)
+	apiContent["shareKey"] = key
+	f.Run(t, []servertest.Scenario{
+		{Name: "the share key in the address", Method: http.MethodGet, Path: lookupPath(withKey("api/overview"), ""),
+			Token: f.otherTok, WantStatus: http.StatusOK, WantJSON: apiContent, BinderySpec: true},
+		{Name: "a redirect keeps the key", Method: http.MethodGet, Path: lookupPath(withKey("old-install"), ""),
+			Token: f.otherTok, WantStatus: http.StatusOK, BinderySpec: true,
+			WantJSON: map[string]any{"target": "content", "redirect": f.home + "guides/v2/install?shareKey=" + key}},
+		{Name: "the same redirect by its source", Method: http.MethodGet, Path: f.sites + "/redirect?source=/old-install&shareKey=" + key,
+			Token: f.otherTok, WantStatus: http.StatusOK, WantJSON: map[string]any{"target": f.home + "guides/v2/install",
+				"redirect": map[string]any{"object": "site-redirect", "source": "/old-install"}}},
+		{Name: "a redirect by its source without the key", Method: http.MethodGet, Path: f.sites + "/redirect?source=/old-install",
+			Token: f.otherTok, WantStatus: http.StatusNotFound},
+		{Name: "without the key", Method: http.MethodGet, Path: lookupPath(f.home+"api/overview", ""), Token: f.otherTok,
+			WantStatus: http.StatusNotFound},
+		{Name: "the owner without the key", Method: http.MethodGet, Path: lookupPath(f.home+"api/overview", ""),
+			Token: f.OwnerToken, WantStatus: http.StatusNotFound},
+		{Name: "a wrong key", Method: http.MethodGet, Path: lookupPath(f.home+"?shareKey=nope", ""), Token: f.otherTok,
+			WantStatus: http.StatusNotFound},
+	})
+
+	// Visitor authentication, with a fallback URL.
+	f.Client.Site.UpdateOneID(f.site.ID).SetVisibility(enum.SiteVisibilityVisitorAuth).ExecX(context.Background())
+	sign := f.rotateVisitorKey(f.site.ID)
+	f.MustDo(http.MethodPatch, f.sites+"/publishing/auth", f.OwnerToken,
+		map[string]any{"backend": "custom", "fallbackURL": "https://login.acme.test/sso?app=docs"}, http.StatusOK)
+	beta := visitorJWT(t, sign, time.Hour, map[string]any{"isBetaUser": true})
+	plain := visitorJWT(t, sign, time.Hour, map[string]any{"plan": "free"})
+	expired := visitorJWT(t, sign, -time.Minute, nil)
+	address := f.home + "beta/preview"
+	signIn := "https://login.acme.test/sso?app=docs&location=" + url.QueryEscape(address)
+	betaContent := f.content(f.betaSec, f.betaSS, "preview", f.homeInstance+"beta/", f.home+"beta/", true)
+	f.Run(t, []servertest.Scenario{
+		{Name: "a beta visitor", Method: http.MethodGet, Path: lookupPath(address, "&visitorAuthToken="+beta), Token: f.otherTok,
+			WantStatus: http.StatusOK, WantJSON: betaContent, BinderySpec: true},
+		{Name: "a beta visitor's token in the address", Method: http.MethodGet, Path: lookupPath(address+"?jwt_token="+beta, ""),
+			Token: f.otherTok, WantStatus: http.StatusOK, WantJSON: betaContent, BinderySpec: true},
+		{Name: "a beta visitor, POST", Method: http.MethodPost, Path: "/v1/urls/published", Token: f.otherTok,
+			Body: map[string]any{"url": address, "visitor": map[string]any{"jwtToken": beta}}, WantStatus: http.StatusOK,
+			WantJSON: betaContent, BinderySpec: true},
+		{Name: "another visitor does not see the section", Method: http.MethodGet,
+			Path: lookupPath(address, "&visitorAuthToken="+plain), Token: f.otherTok, WantStatus: http.StatusOK, BinderySpec: true,
+			WantJSON: f.content(f.guides, f.v2, "beta/preview", f.homeInstance, address, true)},
+		{Name: "no token", Method: http.MethodGet, Path: lookupPath(address, ""), Token: f.otherTok, WantStatus: http.StatusNotFound},
+		{Name: "an expired token", Method: http.MethodGet, Path: lookupPath(address, "&visitorAuthToken="+expired),
+			Token: f.otherTok, WantStatus: http.StatusNotFound},
+		{Name: "no token, redirected", Method: http.MethodGet, Path: lookupPath(address, "&redirectOnError=true"),
+			Token: f.otherTok, WantStatus: http.StatusOK, WantJSON: map[string]any{"target": "external", "redirect": signIn}},
+		{Name: "an expired token, redirected", Method: http.MethodPost, Path: "/v1/urls/published", Token: f.otherTok,
+			Body:       map[string]any{"url": address, "redirectOnError": true, "visitor": map[string]any{"jwtToken": expired}},
+			WantStatus: http.StatusOK, WantJSON: map[string]any{"target": "external", "redirect": signIn}},
+		{Name: "the owner without a token", Method: http.MethodGet, Path: lookupPath(address, ""), Token: f.OwnerToken,
+			WantStatus: http.StatusNotFound},
+	})
+
+	// A new key: the old one's tokens stop admitting.
+	f.MustDo(http.MethodPost, f.sites+"/publishing/auth/regenerate", f.OwnerToken, nil, http.StatusOK)
+	f.Run(t, []servertest.Scenario{
+		{Name: "a token of the old key", Method: http.MethodGet, Path: lookupPath(address, "&visitorAuthToken="+beta),
+			Token: f.otherTok, WantStatus: http.StatusNotFound},
+	})
+
+	// Without a fallback URL, redirectOnError has nowhere to send anyone.
+	f.MustDo(http.MethodPatch, f.sites+"/publishing/auth", f.OwnerToken, map[string]any{"fallbackURL": nil}, http.StatusOK)
+	f.Run(t, []servertest.Scenario{
+		{Name: "no fallback URL", Method: http.MethodGet, Path: lookupPath(address, "&redirectOnError=true"), Token: f.otherTok,
+			WantStatus: http.StatusNotFound},
+	})
+}
+
+// shareKeyOf is the key of a share link, from its published URL.
+func shareKeyOf(t *testing.T, link map[string]any) string {
+	t.Helper()
+	u, err := url.Parse(link["urls"].(map[string]any)["published"].(string))
+	require.NoError(t, err)
+	return u.Query().Get("shareKey")
+}
+
+// Three visitors, anonymous, with a share key and with a token whose
+// claims show a conditional section: each site-space the published
+// structure shows them resolves to itself, and one it does not show
+// resolves to none of them.
+func TestPublishedLookupAgreesWithPublishedStructure(t *testing.T) {
+	t.Parallel()
+	f := newPUFixture(t, enum.SiteVisibilityPublic)
+	// agree checks a visitor: keys is the query of .../published, and of
+	// the lookups (shareKey in the address, visitorAuthToken apart).
+	agree := func(t *testing.T, shareKey, token string, wantBeta bool) {
+		published := f.sites + "/published?shareKey=" + shareKey + "&visitorAuthToken=" + token
+		structure := f.MustDo(http.MethodGet, published, f.otherTok, nil, http.StatusOK)["structure"].(map[string]any)
+		shown := map[string]string{}
+		for _, sec := range structure["structure"].([]any) {
+			for _, ss := range sec.(map[string]any)["siteSpaces"].([]any) {
+				m := ss.(map[string]any)
+				shown[m["id"].(string)] = m["urls"].(map[string]any)["published"].(string)
+			}
+		}
+		_, sawBeta := shown[f.betaSS.ID]
+		require.Equal(t, wantBeta, sawBeta, "the published structure shows the beta section: %v", shown)
+		resolve := func(address string) string {
+			u := address + "/"
+			if shareKey != "" {
+				u += "?shareKey=" + shareKey
+			}
+			res := f.DoBindery(http.MethodGet, lookupPath(u, "&visitorAuthToken="+token), f.otherTok, nil)
+			require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+			return res.JSON()["siteSpace"].(string)
+		}
+		for id, address := range shown {
+			assert.Equal(t, id, resolve(address), "%s resolves to its site-space", address)
+		}
+		if !wantBeta {
+			assert.Equal(t, f.v2.ID, resolve(strings.TrimSuffix(f.home, "/")+"/beta/beta"),
+				"a section the visitor does not see is a page path of the default site-space")
+		}
+	}
+	t.Run("anonymous", func(t *testing.T) { agree(t, "", "", false) })
+
+	f.Client.Site.UpdateOneID(f.site.ID).SetVisibility(enum.SiteVisibilityShareLink).ExecX(context.Background())
+	key := shareKeyOf(t, f.MustDo(http.MethodPost, f.sites+"/share-links", f.OwnerToken, map[string]any{"name": "Partners"},
+		http.StatusCreated))
+	t.Run("with a share key", func(t *testing.T) { agree(t, key, "", false) })
+
+	f.Client.Site.UpdateOneID(f.site.ID).SetVisibility(enum.SiteVisibilityVisitorAuth).ExecX(context.Background())
+	sign := f.rotateVisitorKey(f.site.ID)
+	t.Run("with a beta visitor's token", func(t *testing.T) {
+		agree(t, "", visitorJWT(t, sign, time.Hour, map[string]any{"isBetaUser": true}), true)
+	})
+}
+
+// gqlLookup is publishedContentByUrl in GraphQL, in the /v1 answer's form,
+// or the code of its error.
+func (f *puFixture) gqlLookup(t *testing.T, token, address, visitorToken string) (map[string]any, string) {
+	t.Helper()
+	res := f.GraphQL(token, `query($url: String!, $token: String) { publishedContentByUrl(url: $url, visitorAuthToken: $token) {
+	  __typename
+	  ... on PublishedContent { siteId siteSectionId siteSpaceId spaceId revisionId organizationId pathname basePath
+	    siteBasePath complete shareKey canonicalUrl }
+	  ... on PublishedContentRedirect { target redirect } } }`, map[string]any{"url": address, "token": visitorToken})
+	if code := res.Code(); code != "" {
+		return nil, code
+	}
+	var raw struct {
+		PublishedContentByURL map[string]any `json:"publishedContentByUrl"`
+	}
+	res.Into(t, &raw)
+	names := map[string]string{"siteId": "site", "siteSectionId": "siteSection", "siteSpaceId": "siteSpace", "spaceId": "space",
+		"revisionId": "revision", "organizationId": "organization"}
+	out := map[string]any{}
+	for k, v := range raw.PublishedContentByURL {
+		switch {
+		case k == "__typename" || v == nil:
+		case k == "target":
+			out[k] = strings.ToLower(v.(string))
+		case names[k] != "":
+			out[names[k]] = v
+		default:
+			out[k] = v
+		}
+	}
+	return out, ""
+}
+
+// Both APIs answer the same lookups, and fail them alike.
+func TestPublishedLookupParity(t *testing.T) {
+	t.Parallel()
+	f := newPUFixture(t, enum.SiteVisibilityVisitorAuth)
+	beta := visitorJWT(t, f.rotateVisitorKey(f.site.ID), time.Hour, map[string]any{"isBetaUser": true})
+	codes := map[int]string{http.StatusNotFound: "NOT_FOUND", http.StatusBadRequest: "BAD_USER_INPUT"}
+	for _, c := range []struct{ address, token string }{
+		{f.home, beta}, {f.home + "install/linux", beta}, {f.home + "beta/preview", beta}, {f.home + "guides/v1/", beta},
+		{f.home + "nope", beta}, {f.home + "old-install", beta}, {f.home + "elsewhere", beta},
+		{f.home + "beta/preview", ""}, {f.home, "not.a.token"}, {"not a url", beta},
+		{f.Config.PublicURL + "/sites/site_nope/", beta},
+	} {
+		t.Run(c.address+" "+c.token[:min(len(c.token), 8)], func(t *testing.T) {
+			res := f.DoBindery(http.MethodGet, lookupPath(c.address, "&visitorAuthToken="+c.token), f.otherTok, nil)
+			gql, code := f.gqlLookup(t, f.otherTok, c.address, c.token)
+			if res.Status != http.StatusOK {
+				assert.Equal(t, codes[res.Status], code, "%d %s", res.Status, res.Body)
+				return
+			}
+			require.Empty(t, code)
+			assert.Equal(t, res.JSON(), gql)
+		})
+	}
+}
+
+// A lookup costs the same whatever the site's size: the token, the site,
+// its site-spaces, its sections, their spaces and the revision; a path
+// that names no page looks for a redirect, and a share key is checked, one
+// statement more each.
+func TestPublishedLookupStatements(t *testing.T) {
+	t.Parallel()
+	cost := func(n int) (page, missing, shared int64) {
+		s := newSizedSite(t, n)
+		lookup := func(address, pathname string) func() {
+			return func() {
+				res := s.fresh.DoBindery(http.MethodGet, lookupPath(address, ""), s.otherTok, nil)
+				require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+				require.Equal(t, pathname, res.JSON()["pathname"])
+			}
+		}
+		page = s.measure(lookup(s.last+"/page", "page"))
+		missing = s.measure(lookup(s.last+"/nope", "nope"))
+		s.MustDo(http.MethodPatch, s.sites, s.OwnerToken, map[string]any{"visibility": "share-link"}, http.StatusOK)
+		key := shareKeyOf(t, s.MustDo(http.MethodPost, s.sites+"/share-links", s.OwnerToken, map[string]any{"name": "Partners"},
+			http.StatusCreated))
+		shared = s.measure(lookup(s.last+"/page?shareKey="+key, "page"))
+		return page, missing, shared
+	}
+	page3, missing3, shared3 := cost(3)
+	page30, missing30, shared30 := cost(30)
+	t.Logf("a lookup: %d statements at 3 site-spaces, %d at 30; of no page: %d and %d; with a share key: %d and %d",
+		page3, page30, missing3, missing30, shared3, shared30)
+	assert.Equal(t, page3, page30)
+	assert.Equal(t, missing3, missing30)
+	assert.Equal(t, shared3, shared30)
+	assert.Equal(t, int64(6), page3)
+	assert.Equal(t, page3+1, missing3)
+	assert.Equal(t, page3+1, shared3)
 }

@@ -216,6 +216,12 @@ func table() []route {
 			mutate((*updatePublishingAuthBody).input, mutation.UpdateSiteVisitorAuth, (*API).presentSitePublishingAuth)},
 		{"POST", "/orgs/{organizationId}/sites/{siteId}/publishing/auth/regenerate", http.StatusOK, "regenerateSitePublishingAuthById",
 			mutate(fromPath(params.rotateSiteVisitorKey), mutation.RotateSiteVisitorAuthKey, (*API).presentSitePublishingAuth)},
+		// What a published site's address shows its visitor (see
+		// rest/publishedurl.go).
+		{"GET", "/urls/published", http.StatusOK, "getPublishedContentByUrl",
+			get(params.publishedContentByURL, (*API).presentPublishedLookup)},
+		{"POST", "/urls/published", http.StatusOK, "resolvePublishedContentByUrl",
+			readBody((*resolvePublishedBody).lookup, (*API).presentPublishedLookup)},
 
 		// Webhooks: Bindery's own operations (Extensions), see rest/webhooks.go.
 		{"GET", "/orgs/{organizationId}/webhooks", http.StatusOK, "listWebhookEndpoints",

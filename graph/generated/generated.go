@@ -1166,6 +1166,26 @@ type ComplexityRoot struct {
 		Site             func(childComplexity int) int
 	}
 
+	PublishedContent struct {
+		BasePath       func(childComplexity int) int
+		CanonicalURL   func(childComplexity int) int
+		Complete       func(childComplexity int) int
+		OrganizationID func(childComplexity int) int
+		Pathname       func(childComplexity int) int
+		RevisionID     func(childComplexity int) int
+		ShareKey       func(childComplexity int) int
+		SiteBasePath   func(childComplexity int) int
+		SiteID         func(childComplexity int) int
+		SiteSectionID  func(childComplexity int) int
+		SiteSpaceID    func(childComplexity int) int
+		SpaceID        func(childComplexity int) int
+	}
+
+	PublishedContentRedirect struct {
+		Redirect func(childComplexity int) int
+		Target   func(childComplexity int) int
+	}
+
 	PublishedSite struct {
 		Customizations func(childComplexity int) int
 		Sections       func(childComplexity int) int
@@ -1194,6 +1214,7 @@ type ComplexityRoot struct {
 		Node                     func(childComplexity int, id string) int
 		Nodes                    func(childComplexity int, ids []string) int
 		Organization             func(childComplexity int, id string) int
+		PublishedContentByURL    func(childComplexity int, url string, visitorAuthToken *string, redirectOnError *bool) int
 		Site                     func(childComplexity int, id string, shareKey *string, visitorAuthToken *string) int
 		Space                    func(childComplexity int, id string, shareKey *string, visitorAuthToken *string) int
 		Viewer                   func(childComplexity int) int
@@ -2395,6 +2416,7 @@ type QueryResolver interface {
 	EmailDomainOrganizations(ctx context.Context, emailDomain string) ([]*ent.Organization, error)
 	Invitations(ctx context.Context, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.InviteConnection, error)
 	Organization(ctx context.Context, id string) (*ent.Organization, error)
+	PublishedContentByURL(ctx context.Context, url string, visitorAuthToken *string, redirectOnError *bool) (model.PublishedContentLookup, error)
 	Site(ctx context.Context, id string, shareKey *string, visitorAuthToken *string) (*ent.Site, error)
 	Space(ctx context.Context, id string, shareKey *string, visitorAuthToken *string) (*ent.Space, error)
 }
@@ -7374,6 +7396,92 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PublishSitePayload.Site(childComplexity), true
 
+	case "PublishedContent.basePath":
+		if e.ComplexityRoot.PublishedContent.BasePath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContent.BasePath(childComplexity), true
+	case "PublishedContent.canonicalUrl":
+		if e.ComplexityRoot.PublishedContent.CanonicalURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContent.CanonicalURL(childComplexity), true
+	case "PublishedContent.complete":
+		if e.ComplexityRoot.PublishedContent.Complete == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContent.Complete(childComplexity), true
+	case "PublishedContent.organizationId":
+		if e.ComplexityRoot.PublishedContent.OrganizationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContent.OrganizationID(childComplexity), true
+	case "PublishedContent.pathname":
+		if e.ComplexityRoot.PublishedContent.Pathname == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContent.Pathname(childComplexity), true
+	case "PublishedContent.revisionId":
+		if e.ComplexityRoot.PublishedContent.RevisionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContent.RevisionID(childComplexity), true
+	case "PublishedContent.shareKey":
+		if e.ComplexityRoot.PublishedContent.ShareKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContent.ShareKey(childComplexity), true
+	case "PublishedContent.siteBasePath":
+		if e.ComplexityRoot.PublishedContent.SiteBasePath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContent.SiteBasePath(childComplexity), true
+	case "PublishedContent.siteId":
+		if e.ComplexityRoot.PublishedContent.SiteID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContent.SiteID(childComplexity), true
+	case "PublishedContent.siteSectionId":
+		if e.ComplexityRoot.PublishedContent.SiteSectionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContent.SiteSectionID(childComplexity), true
+	case "PublishedContent.siteSpaceId":
+		if e.ComplexityRoot.PublishedContent.SiteSpaceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContent.SiteSpaceID(childComplexity), true
+	case "PublishedContent.spaceId":
+		if e.ComplexityRoot.PublishedContent.SpaceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContent.SpaceID(childComplexity), true
+
+	case "PublishedContentRedirect.redirect":
+		if e.ComplexityRoot.PublishedContentRedirect.Redirect == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContentRedirect.Redirect(childComplexity), true
+	case "PublishedContentRedirect.target":
+		if e.ComplexityRoot.PublishedContentRedirect.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContentRedirect.Target(childComplexity), true
+
 	case "PublishedSite.customizations":
 		if e.ComplexityRoot.PublishedSite.Customizations == nil {
 			break
@@ -7526,6 +7634,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Organization(childComplexity, args["id"].(string)), true
+	case "Query.publishedContentByUrl":
+		if e.ComplexityRoot.Query.PublishedContentByURL == nil {
+			break
+		}
+
+		args, err := ec.field_Query_publishedContentByUrl_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PublishedContentByURL(childComplexity, args["url"].(string), args["visitorAuthToken"].(*string), args["redirectOnError"].(*bool)), true
 	case "Query.site":
 		if e.ComplexityRoot.Query.Site == nil {
 			break
@@ -15951,9 +16070,10 @@ type UpdateOrganizationPayload {
   clientMutationId: String
 }
 `, BuiltIn: false},
-	{Name: "../schema/publishedurl.graphqls", Input: `# What a published site offers beyond its structure: a site's visitor
-# authentication settings and its search (see graph/publishedurl.go for the
-# rules).
+	{Name: "../schema/publishedurl.graphqls", Input: `# What a published site offers beyond its structure, and what its addresses
+# show: a site's visitor authentication settings, its search, and an address
+# of a published site as its visitor sees it (see graph/publishedurl.go for
+# the rules).
 
 extend type Site {
   """
@@ -16042,6 +16162,93 @@ enum SiteSearchMode {
   DEFAULT
   "The site-spaces listed in siteSpaceIds."
   SPECIFIC
+}
+
+extend type Query {
+  """
+  What an address of a published site shows its visitor: the site,
+  section, site-space and page path it names, or where the visitor is
+  sent instead (a redirect of the site, or a visitor-auth site's fallback
+  URL). The address is read as an anonymous visitor reads it, with the
+  URL's shareKey query parameter and visitorAuthToken: the caller's own
+  membership widens nothing. A NOT_FOUND error when it names no site the
+  visitor may read, or no content of it; a page path that names no page
+  still resolves (the reader shows its not-found page there).
+  """
+  publishedContentByUrl(
+    """
+    An address of a published site, at most 2048 characters:
+    <public URL>/sites/<site ID>/<path>, or <scheme>://<the site's
+    hostname>/<its basename>/<path>. Its shareKey query parameter is the
+    key of a share link of the site.
+    """
+    url: String!
+    "The visitor's JWT, signed (HS256) with the site's visitor signing key, with an exp claim."
+    visitorAuthToken: String
+    """
+    When the visitor may not read a published visitor-auth site (no token,
+    or one that is not valid) and the site has a fallback URL: a redirect
+    there, with the address as its location parameter, rather than a
+    NOT_FOUND error.
+    """
+    redirectOnError: Boolean = false
+  ): PublishedContentLookup!
+}
+
+"What an address of a published site shows its visitor: content, or a redirect."
+union PublishedContentLookup = PublishedContent | PublishedContentRedirect
+
+"The content an address of a published site shows its visitor."
+type PublishedContent {
+  "The site's ID."
+  siteId: ID!
+  "The ID of the section the address is in; null on a site without sections."
+  siteSectionId: ID
+  "The ID of the site-space the address is in."
+  siteSpaceId: ID!
+  "The ID of the site-space's space."
+  spaceId: ID!
+  "The ID of the revision of the space's content that the visitor reads: its current one."
+  revisionId: ID!
+  "The ID of the site's organization."
+  organizationId: ID!
+  """
+  The page's path in the site-space's space, as the address gives it
+  (without a trailing .md); empty for the site-space's root, which shows its
+  first page. It may name no page: the reader shows its not-found page
+  there.
+  """
+  pathname: String!
+  "The address's path up to the site-space's root, ending in a slash."
+  basePath: String!
+  "The address's path up to the site's root, ending in a slash."
+  siteBasePath: String!
+  """
+  Whether the address names its site-space for certain: true when it has a
+  page path, names the site-space, or no other section or site-space could
+  follow; false when a further segment could still name one.
+  """
+  complete: Boolean!
+  "The share key that admitted the visitor to a share-link site; null otherwise."
+  shareKey: String
+  "The page's canonical address, as the reader states it."
+  canonicalUrl: String!
+}
+
+"Where the visitor of an address of a published site is sent instead of content."
+type PublishedContentRedirect {
+  "CONTENT: another address of the site; EXTERNAL: an address elsewhere."
+  target: PublishedRedirectTarget!
+  "The address the visitor is sent to."
+  redirect: String!
+}
+
+"Where a redirect of a published address goes."
+enum PublishedRedirectTarget {
+  "Another address of the same site (a redirect of the site to a section, site-space or page)."
+  CONTENT
+  "An address elsewhere: a redirect of the site to a URL, or a visitor-auth site's fallback URL."
+  EXTERNAL
 }
 `, BuiltIn: false},
 	{Name: "../schema/saml.graphqls", Input: `extend type SAMLProvider {
@@ -25070,6 +25277,36 @@ func (ec *executionContext) field_Query_organization_args(ctx context.Context, r
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_publishedContentByUrl_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "url",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["url"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "visitorAuthToken",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["visitorAuthToken"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "redirectOnError",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["redirectOnError"] = arg2
 	return args, nil
 }
 
@@ -46751,6 +46988,370 @@ func (ec *executionContext) fieldContext_PublishSitePayload_clientMutationId(_ c
 	return graphql.NewScalarFieldContext("PublishSitePayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _PublishedContent_siteId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContent) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNID2string(ctx, field.Selections, obj.SiteID)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContent_siteId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContent_siteId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedContent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedContent_siteSectionId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContent) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalOID2ᚖstring(ctx, field.Selections, obj.SiteSectionID)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContent_siteSectionId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSectionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContent_siteSectionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedContent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedContent_siteSpaceId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContent) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNID2string(ctx, field.Selections, obj.SiteSpaceID)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContent_siteSpaceId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSpaceID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContent_siteSpaceId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedContent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedContent_spaceId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContent) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNID2string(ctx, field.Selections, obj.SpaceID)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContent_spaceId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SpaceID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContent_spaceId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedContent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedContent_revisionId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContent) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNID2string(ctx, field.Selections, obj.RevisionID)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContent_revisionId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RevisionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContent_revisionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedContent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedContent_organizationId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContent) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNID2string(ctx, field.Selections, obj.OrganizationID)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContent_organizationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrganizationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContent_organizationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedContent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedContent_pathname(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContent) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNString2string(ctx, field.Selections, obj.Pathname)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContent_pathname(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Pathname, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContent_pathname(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedContent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedContent_basePath(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContent) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNString2string(ctx, field.Selections, obj.BasePath)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContent_basePath(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BasePath, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContent_basePath(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedContent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedContent_siteBasePath(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContent) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNString2string(ctx, field.Selections, obj.SiteBasePath)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContent_siteBasePath(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteBasePath, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContent_siteBasePath(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedContent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedContent_complete(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContent) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Complete)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContent_complete(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Complete, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContent_complete(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedContent", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedContent_shareKey(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContent) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ShareKey)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContent_shareKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ShareKey, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContent_shareKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedContent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedContent_canonicalUrl(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContent) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNString2string(ctx, field.Selections, obj.CanonicalURL)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContent_canonicalUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CanonicalURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContent_canonicalUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedContent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedContentRedirect_target(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentRedirect) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNPublishedRedirectTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedRedirectTarget(ctx, field.Selections, obj.Target)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContentRedirect_target(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Target, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PublishedRedirectTarget) graphql.Marshaler {
+			return ec.marshalNPublishedRedirectTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedRedirectTarget(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContentRedirect_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedContentRedirect", field, false, false, errors.New("field of type PublishedRedirectTarget does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedContentRedirect_redirect(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentRedirect) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNString2string(ctx, field.Selections, obj.Redirect)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContentRedirect_redirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Redirect, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContentRedirect_redirect(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedContentRedirect", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _PublishedSite_site(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSite) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -47422,6 +48023,50 @@ func (ec *executionContext) fieldContext_Query_organization(ctx context.Context,
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_organization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_publishedContentByUrl(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_publishedContentByUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PublishedContentByURL(ctx, fc.Args["url"].(string), fc.Args["visitorAuthToken"].(*string), fc.Args["redirectOnError"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PublishedContentLookup) graphql.Marshaler {
+			return ec.marshalNPublishedContentLookup2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedContentLookup(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_publishedContentByUrl(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type PublishedContentLookup does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_publishedContentByUrl_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -69648,6 +70293,33 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 	}
 }
 
+func (ec *executionContext) _PublishedContentLookup(ctx context.Context, sel ast.SelectionSet, obj model.PublishedContentLookup) graphql.Marshaler {
+	switch obj := (obj).(type) {
+	case nil:
+		return graphql.Null
+	case model.PublishedContentRedirect:
+		return ec._PublishedContentRedirect(ctx, sel, &obj)
+	case *model.PublishedContentRedirect:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._PublishedContentRedirect(ctx, sel, obj)
+	case model.PublishedContent:
+		return ec._PublishedContent(ctx, sel, &obj)
+	case *model.PublishedContent:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._PublishedContent(ctx, sel, obj)
+	default:
+		if typedObj, ok := obj.(graphql.Marshaler); ok {
+			return typedObj
+		} else {
+			panic(fmt.Errorf("unexpected type %T; non-generated variants of PublishedContentLookup must implement graphql.Marshaler", obj))
+		}
+	}
+}
+
 // endregion ************************** interface.gotpl ***************************
 
 // region    **************************** object.gotpl ****************************
@@ -82771,6 +83443,144 @@ func (ec *executionContext) _PublishSitePayload(ctx context.Context, sel ast.Sel
 	return gqlexec.Object(fields, out)
 }
 
+var publishedContentImplementors = []string{"PublishedContent", "PublishedContentLookup"}
+
+func (ec *executionContext) _PublishedContent(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedContent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedContentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedContent")
+		case "siteId":
+			out.Values[i] = ec._PublishedContent_siteId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "siteSectionId":
+			out.Values[i] = ec._PublishedContent_siteSectionId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "siteSpaceId":
+			out.Values[i] = ec._PublishedContent_siteSpaceId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "spaceId":
+			out.Values[i] = ec._PublishedContent_spaceId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revisionId":
+			out.Values[i] = ec._PublishedContent_revisionId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "organizationId":
+			out.Values[i] = ec._PublishedContent_organizationId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pathname":
+			out.Values[i] = ec._PublishedContent_pathname(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "basePath":
+			out.Values[i] = ec._PublishedContent_basePath(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "siteBasePath":
+			out.Values[i] = ec._PublishedContent_siteBasePath(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "complete":
+			out.Values[i] = ec._PublishedContent_complete(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "shareKey":
+			out.Values[i] = ec._PublishedContent_shareKey(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "canonicalUrl":
+			out.Values[i] = ec._PublishedContent_canonicalUrl(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return gqlexec.Object(fields, out)
+}
+
+var publishedContentRedirectImplementors = []string{"PublishedContentRedirect", "PublishedContentLookup"}
+
+func (ec *executionContext) _PublishedContentRedirect(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedContentRedirect) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedContentRedirectImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedContentRedirect")
+		case "target":
+			out.Values[i] = ec._PublishedContentRedirect_target(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "redirect":
+			out.Values[i] = ec._PublishedContentRedirect_redirect(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return gqlexec.Object(fields, out)
+}
+
 var publishedSiteImplementors = []string{"PublishedSite"}
 
 func (ec *executionContext) _PublishedSite(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedSite) graphql.Marshaler {
@@ -83130,6 +83940,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				}()
 				res = ec._Query_organization(ctx, field)
 				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "publishedContentByUrl":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_publishedContentByUrl(ctx, field)
+				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -96960,6 +97792,26 @@ func (ec *executionContext) marshalNPublishSitePayload2ᚖgithubᚗcomᚋbindery
 		return graphql.Null
 	}
 	return ec._PublishSitePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPublishedContentLookup2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedContentLookup(ctx context.Context, sel ast.SelectionSet, v model.PublishedContentLookup) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PublishedContentLookup(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNPublishedRedirectTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedRedirectTarget(ctx context.Context, v any) (model.PublishedRedirectTarget, error) {
+	var res model.PublishedRedirectTarget
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPublishedRedirectTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedRedirectTarget(ctx context.Context, sel ast.SelectionSet, v model.PublishedRedirectTarget) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) marshalNPublishedSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSite(ctx context.Context, sel ast.SelectionSet, v *model.PublishedSite) graphql.Marshaler {

@@ -14,6 +14,11 @@ import (
 	"github.com/bindery/bindery/internal/enum"
 )
 
+// What an address of a published site shows its visitor: content, or a redirect.
+type PublishedContentLookup interface {
+	IsPublishedContentLookup()
+}
+
 // The input of acceptInvitation.
 type AcceptInvitationInput struct {
 	// The invitation, sent to the viewer's address.
@@ -1463,6 +1468,51 @@ type PublishSitePayload struct {
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
+
+// The content an address of a published site shows its visitor.
+type PublishedContent struct {
+	// The site's ID.
+	SiteID string `json:"siteId"`
+	// The ID of the section the address is in; null on a site without sections.
+	SiteSectionID *string `json:"siteSectionId,omitempty"`
+	// The ID of the site-space the address is in.
+	SiteSpaceID string `json:"siteSpaceId"`
+	// The ID of the site-space's space.
+	SpaceID string `json:"spaceId"`
+	// The ID of the revision of the space's content that the visitor reads: its current one.
+	RevisionID string `json:"revisionId"`
+	// The ID of the site's organization.
+	OrganizationID string `json:"organizationId"`
+	// The page's path in the site-space's space, as the address gives it
+	// (without a trailing .md); empty for the site-space's root, which shows its
+	// first page. It may name no page: the reader shows its not-found page
+	// there.
+	Pathname string `json:"pathname"`
+	// The address's path up to the site-space's root, ending in a slash.
+	BasePath string `json:"basePath"`
+	// The address's path up to the site's root, ending in a slash.
+	SiteBasePath string `json:"siteBasePath"`
+	// Whether the address names its site-space for certain: true when it has a
+	// page path, names the site-space, or no other section or site-space could
+	// follow; false when a further segment could still name one.
+	Complete bool `json:"complete"`
+	// The share key that admitted the visitor to a share-link site; null otherwise.
+	ShareKey *string `json:"shareKey,omitempty"`
+	// The page's canonical address, as the reader states it.
+	CanonicalURL string `json:"canonicalUrl"`
+}
+
+func (PublishedContent) IsPublishedContentLookup() {}
+
+// Where the visitor of an address of a published site is sent instead of content.
+type PublishedContentRedirect struct {
+	// CONTENT: another address of the site; EXTERNAL: an address elsewhere.
+	Target PublishedRedirectTarget `json:"target"`
+	// The address the visitor is sent to.
+	Redirect string `json:"redirect"`
+}
+
+func (PublishedContentRedirect) IsPublishedContentLookup() {}
 
 // What a reader of a published site sees.
 type PublishedSite struct {
@@ -3283,6 +3333,64 @@ func (e *MergeSide) UnmarshalJSON(b []byte) error {
 }
 
 func (e MergeSide) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Where a redirect of a published address goes.
+type PublishedRedirectTarget string
+
+const (
+	// Another address of the same site (a redirect of the site to a section, site-space or page).
+	PublishedRedirectTargetContent PublishedRedirectTarget = "CONTENT"
+	// An address elsewhere: a redirect of the site to a URL, or a visitor-auth site's fallback URL.
+	PublishedRedirectTargetExternal PublishedRedirectTarget = "EXTERNAL"
+)
+
+var AllPublishedRedirectTarget = []PublishedRedirectTarget{
+	PublishedRedirectTargetContent,
+	PublishedRedirectTargetExternal,
+}
+
+func (e PublishedRedirectTarget) IsValid() bool {
+	switch e {
+	case PublishedRedirectTargetContent, PublishedRedirectTargetExternal:
+		return true
+	}
+	return false
+}
+
+func (e PublishedRedirectTarget) String() string {
+	return string(e)
+}
+
+func (e *PublishedRedirectTarget) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = PublishedRedirectTarget(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid PublishedRedirectTarget", str)
+	}
+	return nil
+}
+
+func (e PublishedRedirectTarget) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *PublishedRedirectTarget) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e PublishedRedirectTarget) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil
