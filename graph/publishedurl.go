@@ -521,3 +521,120 @@ func firstReadableIn(nodes []*content.Node) *content.Node {
 	}
 	return nil
 }
+
+// Any address of Bindery, for the caller: contentByUrl (/v1's GET
+// /urls/content) resolves an address of the dashboard, as urls.app builds
+// them, or of a published site to the collection, space, change request
+// and page it names, with the viewer's own rights: normal policies, and
+// the keys the address itself carries.
+
+// contentByURL resolves an address of the dashboard, or of a published
+// site, to what it names.
+func (r *Resolver) contentByURL(ctx context.Context, raw string) (*model.ContentLookup, error) {
+	u, err := parseURL(raw)
+	if err != nil {
+		return nil, err
+	}
+	if rest, ok := under(u, r.cfg.AppURL); ok {
+		if segs := splitPath(rest); len(segs) > 1 && (segs[0] == "s" || segs[0] == "c") {
+			return r.appContent(ctx, segs)
+		}
+	}
+	a, err := r.publishedAddress(ctx, u)
+	if err != nil {
+		return nil, err
+	}
+	s, err := r.Query().Site(ctx, a.siteID, &a.shareKey, &a.token)
+	if err != nil {
+		return nil, err
+	}
+	view, err := r.PublishedView(ctx, s, &a.token)
+	if err != nil {
+		return nil, err
+	}
+	spot, pagePath := view.Locate(strings.TrimSuffix(a.rest, ".md"))
+	if spot == nil {
+		return nil, noContent()
+	}
+	sp, _, err := r.spaces.get(ctx, spot.SiteSpace.SpaceID)
+	if err != nil || pagePath == "" {
+		return &model.ContentLookup{Space: sp}, err
+	}
+	rev, err := r.SpaceRevision(ctx, sp.ID)
+	if err != nil {
+		return nil, err
+	}
+	p, err := lookupPage(r.revisionPageByPath(ctx, rev, pagePath))
+	return &model.ContentLookup{Space: sp, Page: p}, err
+}
+
+// under returns the path of u under the address base; false when u is not
+// an address under base.
+func under(u *url.URL, base string) (string, bool) {
+	b, err := url.Parse(base)
+	if err != nil || !strings.EqualFold(u.Host, b.Host) {
+		return "", false
+	}
+	rest, ok := strings.CutPrefix(u.Path, strings.TrimRight(b.Path, "/"))
+	if !ok || rest != "" && !strings.HasPrefix(rest, "/") {
+		return "", false
+	}
+	return rest, true
+}
+
+// appContent resolves the segments of a dashboard address, as urls.app
+// makes them: c/<collection ID>, s/<space ID> with a page path of its main
+// content, or ~/changes/<number> or ~/revisions/<revision ID> and a page
+// path of that content.
+func (r *Resolver) appContent(ctx context.Context, segs []string) (*model.ContentLookup, error) {
+	if segs[0] == "c" {
+		if len(segs) != 2 {
+			return nil, noContent()
+		}
+		c, _, err := r.collections.get(ctx, segs[1])
+		return &model.ContentLookup{Collection: c}, err
+	}
+	s, _, err := r.spaces.get(ctx, segs[1])
+	if err != nil {
+		return nil, err
+	}
+	out := &model.ContentLookup{Space: s}
+	rest := segs[2:]
+	var rev *ent.Revision
+	switch {
+	case len(rest) == 0:
+		return out, nil
+	case rest[0] != "~":
+		rev, err = r.SpaceRevision(ctx, s.ID)
+	case len(rest) >= 3 && rest[1] == "changes":
+		if out.ChangeRequest, err = r.ChangeRequestInSpace(ctx, s.ID, rest[2]); err == nil {
+			rev, err = r.ChangeRequest().Revision(ctx, out.ChangeRequest)
+		}
+		rest = rest[3:]
+	case len(rest) >= 3 && rest[1] == "revisions":
+		rev, err = r.RevisionInSpace(ctx, s.ID, rest[2])
+		rest = rest[3:]
+	default:
+		return nil, noContent()
+	}
+	if err != nil || len(rest) == 0 {
+		return out, err
+	}
+	out.Page, err = lookupPage(r.revisionPageByPath(ctx, rev, strings.Join(rest, "/")))
+	return out, err
+}
+
+// lookupPage is the page an address names: a 404 when there is none, and
+// nil for a link, which the official answer has no form for (its space
+// alone is what the address names).
+func lookupPage(p *model.RevisionPage, err error) (*model.RevisionPage, error) {
+	switch {
+	case err != nil:
+		return nil, err
+	case p == nil:
+		return nil, apperr.NotFoundf("Page not found")
+	case p.Type() == enum.PageTypeLink:
+		return nil, nil
+	}
+	return p, nil
+}

@@ -25,6 +25,10 @@ func (r *queryResolver) PublishedContentByURL(ctx context.Context, url string, v
 	return r.lookupPublishedURL(ctx, url, visitorAuthToken, deref(redirectOnError))
 }
 
+func (r *queryResolver) ContentByURL(ctx context.Context, url string) (*model.ContentLookup, error) {
+	return r.contentByURL(ctx, url)
+}
+
 func (r *siteResolver) VisitorAuthKey(ctx context.Context, obj *ent.Site) (*string, error) {
 	return r.siteVisitorAuthKey(ctx, obj)
 }

@@ -11,9 +11,9 @@ import (
 )
 
 // A site's visitor authentication settings (.../sites/{siteId}/publishing/auth),
-// its search (POST .../sites/{siteId}/search), and what its addresses show
-// (GET and POST /urls/published): each through the resolver GraphQL calls
-// (graph/publishedurl.go).
+// its search (POST .../sites/{siteId}/search), and what addresses name (GET
+// and POST /urls/published, GET /urls/content): each through the resolver
+// GraphQL calls (graph/publishedurl.go).
 
 // sitePublishingAuth is the path's site, whose visitor authentication its
 // admins read: a 404 while it has no signing key, since the official
@@ -310,4 +310,55 @@ func (a *API) presentPublishedLookup(_ context.Context, l model.PublishedContent
 			SiteBasePath: v.SiteBasePath, Complete: v.Complete, ShareKey: v.ShareKey, CanonicalURL: v.CanonicalURL}, nil
 	}
 	return nil, apperr.NotFoundf("No content found for the URL")
+}
+
+// contentByURL resolves the query's url for the caller.
+func (p params) contentByURL() (*model.ContentLookup, error) {
+	return p.a.r.Query().ContentByURL(p.ctx(), p.r.URL.Query().Get("url"))
+}
+
+// contentLookupJSON is the official answer of getContentByUrl: a
+// collection, or a space with a change request and a page of it.
+type contentLookupJSON struct {
+	Collection    *collectionJSON    `json:"collection,omitempty"`
+	Space         *spaceJSON         `json:"space,omitempty"`
+	ChangeRequest *changeRequestJSON `json:"changeRequest,omitempty"`
+	Page          *pageJSON          `json:"page,omitempty"`
+}
+
+func (a *API) presentContentLookup(ctx context.Context, l *model.ContentLookup) (contentLookupJSON, error) {
+	var j contentLookupJSON
+	if l.Collection != nil {
+		c, err := a.presentCollection(ctx, l.Collection)
+		j.Collection = &c
+		return j, err
+	}
+	s, err := a.presentSpace(ctx, l.Space)
+	if err != nil {
+		return j, err
+	}
+	j.Space = &s
+	if l.ChangeRequest != nil {
+		cr, err := a.presentChangeRequest(ctx, l.ChangeRequest)
+		if err != nil {
+			return j, err
+		}
+		j.ChangeRequest = &cr
+	}
+	if l.Page != nil {
+		pp, err := a.pagePresenter(ctx, l.Page.Revision, contentOptions{})
+		if err != nil {
+			return j, err
+		}
+		c, err := a.r.RevisionContent(ctx, l.Page.Revision)
+		if err != nil {
+			return j, err
+		}
+		pg, err := pp.single(l.Page, c, false)
+		if err != nil {
+			return j, err
+		}
+		j.Page = &pg
+	}
+	return j, nil
 }

@@ -830,3 +830,118 @@ func TestPublishedLookupStatements(t *testing.T) {
 	assert.Equal(t, page3+1, missing3)
 	assert.Equal(t, page3+1, shared3)
 }
+
+func TestContentByURL(t *testing.T) {
+	t.Parallel()
+	f := newPUFixture(t, enum.SiteVisibilityPublic)
+	app := f.Config.AppURL
+	collection := f.collection("Handbook", "")
+	cr := f.MustDo(http.MethodPost, "/v1/spaces/"+f.guide+"/change-requests", f.OwnerToken, map[string]any{"subject": "Typos"},
+		http.StatusCreated)
+	revision := f.MustDo(http.MethodGet, "/v1/spaces/"+f.guide, f.OwnerToken, nil, http.StatusOK)["revision"].(string)
+	at := func(u string) string { return "/v1/urls/content?url=" + url.QueryEscape(u) }
+	space := func(id string) map[string]any {
+		return map[string]any{"space": map[string]any{"object": "space", "id": id}}
+	}
+	withPage := func(id, path string) map[string]any {
+		out := space(id)
+		out["page"] = map[string]any{"path": path}
+		return out
+	}
+	f.Run(t, []servertest.Scenario{
+		{Name: "a collection", Method: http.MethodGet, Path: at(app + "/c/" + collection), Token: f.readTok,
+			WantStatus: http.StatusOK, WantJSON: map[string]any{"collection": map[string]any{"object": "collection", "id": collection}},
+			Check: func(t *testing.T, res *servertest.Response) { assert.NotContains(t, res.JSON(), "space") }},
+		{Name: "a space", Method: http.MethodGet, Path: at(app + "/s/" + f.guide), Token: f.readTok,
+			WantStatus: http.StatusOK, WantJSON: space(f.guide),
+			Check: func(t *testing.T, res *servertest.Response) { assert.NotContains(t, res.JSON(), "page") }},
+		{Name: "a page", Method: http.MethodGet, Path: at(app + "/s/" + f.guide + "/install/linux"), Token: f.readTok,
+			WantStatus: http.StatusOK, WantJSON: withPage(f.guide, "install/linux")},
+		{Name: "a group", Method: http.MethodGet, Path: at(app + "/s/" + f.guide + "/advanced"), Token: f.readTok,
+			WantStatus: http.StatusOK, WantJSON: withPage(f.guide, "advanced")},
+		{Name: "a link names its space alone", Method: http.MethodGet, Path: at(app + "/s/" + f.guide + "/website"), Token: f.readTok,
+			WantStatus: http.StatusOK, WantJSON: space(f.guide),
+			Check: func(t *testing.T, res *servertest.Response) { assert.NotContains(t, res.JSON(), "page") }},
+		{Name: "a change request", Method: http.MethodGet, Path: at(app + "/s/" + f.guide + "/~/changes/1/install"),
+			Token: f.readTok, WantStatus: http.StatusOK, WantJSON: map[string]any{"space": map[string]any{"id": f.guide},
+				"changeRequest": map[string]any{"id": cr["id"], "number": 1}, "page": map[string]any{"path": "install"}}},
+		{Name: "a revision", Method: http.MethodGet, Path: at(app + "/s/" + f.guide + "/~/revisions/" + revision + "/welcome"),
+			Token: f.readTok, WantStatus: http.StatusOK, WantJSON: withPage(f.guide, "welcome")},
+		{Name: "a published address", Method: http.MethodGet, Path: at(f.home + "api/overview"), Token: f.otherTok,
+			WantStatus: http.StatusOK, WantJSON: withPage(f.api, "overview")},
+		{Name: "a published site-space's root", Method: http.MethodGet, Path: at(f.home + "v1/"), Token: f.otherTok,
+			WantStatus: http.StatusOK, WantJSON: space(f.old)},
+
+		{Name: "a missing page", Method: http.MethodGet, Path: at(app + "/s/" + f.guide + "/nope"), Token: f.readTok,
+			WantStatus: http.StatusNotFound},
+		{Name: "a missing published page", Method: http.MethodGet, Path: at(f.home + "nope"), Token: f.otherTok,
+			WantStatus: http.StatusNotFound},
+		{Name: "an unknown change request", Method: http.MethodGet, Path: at(app + "/s/" + f.guide + "/~/changes/9"),
+			Token: f.readTok, WantStatus: http.StatusNotFound},
+		{Name: "a space a stranger cannot see", Method: http.MethodGet, Path: at(app + "/s/" + f.guide), Token: f.otherTok,
+			WantStatus: http.StatusNotFound},
+		{Name: "a collection a stranger cannot see", Method: http.MethodGet, Path: at(app + "/c/" + collection),
+			Token: f.otherTok, WantStatus: http.StatusNotFound},
+		{Name: "an organization names no content", Method: http.MethodGet, Path: at(app + "/o/" + f.Org.ID), Token: f.OwnerToken,
+			WantStatus: http.StatusNotFound},
+		{Name: "an unknown space", Method: http.MethodGet, Path: at(app + "/s/spc_nope"), Token: f.OwnerToken,
+			WantStatus: http.StatusNotFound},
+		{Name: "another host", Method: http.MethodGet, Path: at("https://example.com/s/" + f.guide), Token: f.OwnerToken,
+			WantStatus: http.StatusNotFound},
+		{Name: "not a URL", Method: http.MethodGet, Path: at("/s/" + f.guide), Token: f.OwnerToken,
+			WantStatus: http.StatusBadRequest, WantError: "url"},
+		{Name: "without a url", Method: http.MethodGet, Path: "/v1/urls/content", Token: f.OwnerToken,
+			WantStatus: http.StatusBadRequest, WantError: "url"},
+	})
+	// A member reads an unpublished site's addresses; a stranger does not.
+	f.Client.Site.UpdateOneID(f.site.ID).SetPublished(false).ExecX(context.Background())
+	f.Run(t, []servertest.Scenario{
+		{Name: "an unpublished site, for a member", Method: http.MethodGet, Path: at(f.home + "api/overview"), Token: f.readTok,
+			WantStatus: http.StatusOK, WantJSON: withPage(f.api, "overview")},
+		{Name: "an unpublished site, for a stranger", Method: http.MethodGet, Path: at(f.home + "api/overview"), Token: f.otherTok,
+			WantStatus: http.StatusNotFound},
+	})
+}
+
+// Both APIs name the same content for an address.
+func TestContentByURLParity(t *testing.T) {
+	t.Parallel()
+	f := newPUFixture(t, enum.SiteVisibilityPublic)
+	app := f.Config.AppURL
+	cr := f.MustDo(http.MethodPost, "/v1/spaces/"+f.guide+"/change-requests", f.OwnerToken, map[string]any{"subject": "Typos"},
+		http.StatusCreated)["number"]
+	for _, address := range []string{app + "/s/" + f.guide + "/install/linux", app + "/c/" + f.collection("Handbook", ""),
+		app + "/s/" + f.api, fmt.Sprintf("%s/s/%s/~/changes/%v/install", app, f.guide, cr), f.home + "v1/old-welcome"} {
+		var out struct {
+			ContentByURL struct {
+				Collection, Space, ChangeRequest *struct{ ID string }
+				Page                             *struct{ ID, Path string }
+			} `json:"contentByUrl"`
+		}
+		f.GraphQL(f.readTok, `query($url: String!) { contentByUrl(url: $url) { collection { id } space { id } changeRequest { id }
+		  page { id path } } }`, map[string]any{"url": address}).Into(t, &out)
+		body := f.MustDo(http.MethodGet, "/v1/urls/content?url="+url.QueryEscape(address), f.readTok, nil, http.StatusOK)
+		member := func(name, field string) any {
+			if m, ok := body[name].(map[string]any); ok {
+				return m[field]
+			}
+			return nil
+		}
+		idOf := func(x *struct{ ID string }) any {
+			if x == nil {
+				return nil
+			}
+			return x.ID
+		}
+		got := out.ContentByURL
+		assert.Equal(t, member("collection", "id"), idOf(got.Collection), address)
+		assert.Equal(t, member("space", "id"), idOf(got.Space), address)
+		assert.Equal(t, member("changeRequest", "id"), idOf(got.ChangeRequest), address)
+		if got.Page == nil {
+			assert.Nil(t, body["page"], address)
+			continue
+		}
+		assert.Equal(t, member("page", "id"), got.Page.ID, address)
+		assert.Equal(t, member("page", "path"), got.Page.Path, address)
+	}
+}

@@ -216,12 +216,14 @@ func table() []route {
 			mutate((*updatePublishingAuthBody).input, mutation.UpdateSiteVisitorAuth, (*API).presentSitePublishingAuth)},
 		{"POST", "/orgs/{organizationId}/sites/{siteId}/publishing/auth/regenerate", http.StatusOK, "regenerateSitePublishingAuthById",
 			mutate(fromPath(params.rotateSiteVisitorKey), mutation.RotateSiteVisitorAuthKey, (*API).presentSitePublishingAuth)},
-		// What a published site's address shows its visitor (see
+		// What an address names: a published site's address as its visitor
+		// sees it, and any address of Bindery as the caller sees it (see
 		// rest/publishedurl.go).
 		{"GET", "/urls/published", http.StatusOK, "getPublishedContentByUrl",
 			get(params.publishedContentByURL, (*API).presentPublishedLookup)},
 		{"POST", "/urls/published", http.StatusOK, "resolvePublishedContentByUrl",
 			readBody((*resolvePublishedBody).lookup, (*API).presentPublishedLookup)},
+		{"GET", "/urls/content", http.StatusOK, "getContentByUrl", get(params.contentByURL, (*API).presentContentLookup)},
 
 		// Webhooks: Bindery's own operations (Extensions), see rest/webhooks.go.
 		{"GET", "/orgs/{organizationId}/webhooks", http.StatusOK, "listWebhookEndpoints",

@@ -318,6 +318,13 @@ type ComplexityRoot struct {
 		Location func(childComplexity int) int
 	}
 
+	ContentLookup struct {
+		ChangeRequest func(childComplexity int) int
+		Collection    func(childComplexity int) int
+		Page          func(childComplexity int) int
+		Space         func(childComplexity int) int
+	}
+
 	ContentReferenceUsage struct {
 		Anchor    func(childComplexity int) int
 		File      func(childComplexity int) int
@@ -1207,6 +1214,7 @@ type ComplexityRoot struct {
 
 	Query struct {
 		Collection               func(childComplexity int, id string) int
+		ContentByURL             func(childComplexity int, url string) int
 		EmailDomainOrganizations func(childComplexity int, emailDomain string) int
 		Integration              func(childComplexity int, name string) int
 		Integrations             func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor, search *string, category *enum.IntegrationCategory, blockDomain *string, blocks *bool, contentSources *bool, owner *string, scope *enum.IntegrationScope, target *enum.IntegrationTarget) int
@@ -2417,6 +2425,7 @@ type QueryResolver interface {
 	Invitations(ctx context.Context, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.InviteConnection, error)
 	Organization(ctx context.Context, id string) (*ent.Organization, error)
 	PublishedContentByURL(ctx context.Context, url string, visitorAuthToken *string, redirectOnError *bool) (model.PublishedContentLookup, error)
+	ContentByURL(ctx context.Context, url string) (*model.ContentLookup, error)
 	Site(ctx context.Context, id string, shareKey *string, visitorAuthToken *string) (*ent.Site, error)
 	Space(ctx context.Context, id string, shareKey *string, visitorAuthToken *string) (*ent.Space, error)
 }
@@ -3465,6 +3474,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CommentURLs.Location(childComplexity), true
+
+	case "ContentLookup.changeRequest":
+		if e.ComplexityRoot.ContentLookup.ChangeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentLookup.ChangeRequest(childComplexity), true
+	case "ContentLookup.collection":
+		if e.ComplexityRoot.ContentLookup.Collection == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentLookup.Collection(childComplexity), true
+	case "ContentLookup.page":
+		if e.ComplexityRoot.ContentLookup.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentLookup.Page(childComplexity), true
+	case "ContentLookup.space":
+		if e.ComplexityRoot.ContentLookup.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentLookup.Space(childComplexity), true
 
 	case "ContentReferenceUsage.anchor":
 		if e.ComplexityRoot.ContentReferenceUsage.Anchor == nil {
@@ -7556,6 +7590,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Collection(childComplexity, args["id"].(string)), true
+	case "Query.contentByUrl":
+		if e.ComplexityRoot.Query.ContentByURL == nil {
+			break
+		}
+
+		args, err := ec.field_Query_contentByUrl_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ContentByURL(childComplexity, args["url"].(string)), true
 	case "Query.emailDomainOrganizations":
 		if e.ComplexityRoot.Query.EmailDomainOrganizations == nil {
 			break
@@ -16070,10 +16115,10 @@ type UpdateOrganizationPayload {
   clientMutationId: String
 }
 `, BuiltIn: false},
-	{Name: "../schema/publishedurl.graphqls", Input: `# What a published site offers beyond its structure, and what its addresses
-# show: a site's visitor authentication settings, its search, and an address
-# of a published site as its visitor sees it (see graph/publishedurl.go for
-# the rules).
+	{Name: "../schema/publishedurl.graphqls", Input: `# What a published site offers beyond its structure, and what addresses
+# name: a site's visitor authentication settings, its search, an address of
+# a published site as its visitor sees it, and any address of Bindery as
+# the viewer sees it (see graph/publishedurl.go for the rules).
 
 extend type Site {
   """
@@ -16249,6 +16294,39 @@ enum PublishedRedirectTarget {
   CONTENT
   "An address elsewhere: a redirect of the site to a URL, or a visitor-auth site's fallback URL."
   EXTERNAL
+}
+
+extend type Query {
+  """
+  What an address of Bindery names for the viewer, read with the viewer's
+  own rights: a collection (<app URL>/c/<ID>), or a space
+  (<app URL>/s/<ID>) with a page of its main content
+  (<app URL>/s/<ID>/<page path>), a change request and a page of it
+  (.../~/changes/<number>/<page path>) or a page of a revision
+  (.../~/revisions/<ID>/<page path>); or the space and page an address of
+  a published site shows. A NOT_FOUND error when it names nothing the
+  viewer can see.
+  """
+  contentByUrl(
+    "An address of the dashboard or of a published site, at most 2048 characters."
+    url: String!
+  ): ContentLookup!
+}
+
+"What an address of Bindery names: a collection, or a space with what of it the address names."
+type ContentLookup {
+  "The collection; null when the address names a space."
+  collection: Collection
+  "The space; null when the address names a collection."
+  space: Space
+  "The change request whose content the address names; null otherwise."
+  changeRequest: ChangeRequest
+  """
+  The page the address names, a document or a group, from the content it
+  names (the main content, a change request's or a revision's); null for a
+  space's root and for a link page.
+  """
+  page: RevisionPage
 }
 `, BuiltIn: false},
 	{Name: "../schema/saml.graphqls", Input: `extend type SAMLProvider {
@@ -18900,6 +18978,20 @@ func (ec *executionContext) childFields_CommentURLs(ctx context.Context, field g
 		return ec.fieldContext_CommentURLs_location(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CommentURLs", field.Name)
+}
+
+func (ec *executionContext) childFields_ContentLookup(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "collection":
+		return ec.fieldContext_ContentLookup_collection(ctx, field)
+	case "space":
+		return ec.fieldContext_ContentLookup_space(ctx, field)
+	case "changeRequest":
+		return ec.fieldContext_ContentLookup_changeRequest(ctx, field)
+	case "page":
+		return ec.fieldContext_ContentLookup_page(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ContentLookup", field.Name)
 }
 
 func (ec *executionContext) childFields_ContentReferenceUsage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -25070,6 +25162,20 @@ func (ec *executionContext) field_Query_collection_args(ctx context.Context, raw
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_contentByUrl_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "url",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["url"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_emailDomainOrganizations_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -30338,6 +30444,134 @@ func (ec *executionContext) _CommentURLs_location(ctx context.Context, field gra
 }
 func (ec *executionContext) fieldContext_CommentURLs_location(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CommentURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ContentLookup_collection(ctx context.Context, field graphql.CollectedField, obj *model.ContentLookup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentLookup_collection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Collection, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Collection) graphql.Marshaler {
+			return ec.marshalOCollection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐCollection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ContentLookup_collection(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ContentLookup",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Collection(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ContentLookup_space(ctx context.Context, field graphql.CollectedField, obj *model.ContentLookup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentLookup_space(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Space, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
+			return ec.marshalOSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSpace(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ContentLookup_space(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ContentLookup",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Space(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ContentLookup_changeRequest(ctx context.Context, field graphql.CollectedField, obj *model.ContentLookup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentLookup_changeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ChangeRequest, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
+			return ec.marshalOChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐChangeRequest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ContentLookup_changeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ContentLookup",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ContentLookup_page(ctx context.Context, field graphql.CollectedField, obj *model.ContentLookup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentLookup_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionPage) graphql.Marshaler {
+			return ec.marshalORevisionPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ContentLookup_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ContentLookup",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionPage(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _ContentReferenceUsage_status(ctx context.Context, field graphql.CollectedField, obj *model.ContentReferenceUsage) (ret graphql.Marshaler) {
@@ -48067,6 +48301,50 @@ func (ec *executionContext) fieldContext_Query_publishedContentByUrl(ctx context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_publishedContentByUrl_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_contentByUrl(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_contentByUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ContentByURL(ctx, fc.Args["url"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ContentLookup) graphql.Marshaler {
+			return ec.marshalNContentLookup2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentLookup(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_contentByUrl(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ContentLookup(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_contentByUrl_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -73774,6 +74052,60 @@ func (ec *executionContext) _CommentURLs(ctx context.Context, sel ast.SelectionS
 	return gqlexec.Object(fields, out)
 }
 
+var contentLookupImplementors = []string{"ContentLookup"}
+
+func (ec *executionContext) _ContentLookup(ctx context.Context, sel ast.SelectionSet, obj *model.ContentLookup) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, contentLookupImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ContentLookup")
+		case "collection":
+			out.Values[i] = ec._ContentLookup_collection(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "space":
+			out.Values[i] = ec._ContentLookup_space(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "changeRequest":
+			out.Values[i] = ec._ContentLookup_changeRequest(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._ContentLookup_page(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return gqlexec.Object(fields, out)
+}
+
 var contentReferenceUsageImplementors = []string{"ContentReferenceUsage"}
 
 func (ec *executionContext) _ContentReferenceUsage(ctx context.Context, sel ast.SelectionSet, obj *model.ContentReferenceUsage) graphql.Marshaler {
@@ -83961,6 +84293,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_publishedContentByUrl(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "contentByUrl":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_contentByUrl(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -95568,6 +95922,16 @@ func (ec *executionContext) marshalNCommentURLs2ᚖgithubᚗcomᚋbinderyᚋbind
 		return graphql.Null
 	}
 	return ec._CommentURLs(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNContentLookup2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentLookup(ctx context.Context, sel ast.SelectionSet, v *model.ContentLookup) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ContentLookup(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNContentReferenceKind2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐContentReferenceKind(ctx context.Context, v any) (enum.ContentReferenceKind, error) {

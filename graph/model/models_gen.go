@@ -103,6 +103,20 @@ type CommentURLs struct {
 	Location string `json:"location"`
 }
 
+// What an address of Bindery names: a collection, or a space with what of it the address names.
+type ContentLookup struct {
+	// The collection; null when the address names a space.
+	Collection *ent.Collection `json:"collection,omitempty"`
+	// The space; null when the address names a collection.
+	Space *ent.Space `json:"space,omitempty"`
+	// The change request whose content the address names; null otherwise.
+	ChangeRequest *ent.ChangeRequest `json:"changeRequest,omitempty"`
+	// The page the address names, a document or a group, from the content it
+	// names (the main content, a change request's or a revision's); null for a
+	// space's root and for a link page.
+	Page *RevisionPage `json:"page,omitempty"`
+}
+
 // Where to put a moved item among its new siblings: before or after a sibling
 // space or collection. Without a position the item goes last.
 type ContentPositionInput struct {
