@@ -80,9 +80,10 @@ func (a *API) presentSitePublishingAuth(ctx context.Context, s *ent.Site) (siteP
 		FallbackURL: s.VisitorAuthFallbackURL}, nil
 }
 
-// listBody serves a list whose arguments come as a JSON body (a search):
-// as list does, after decoding the body.
-func listBody[B any, C connection[N], N, J any](fetch func(*B, params, page.Args) (C, error), present presenter[N, J]) adapter {
+// readBody serves a read whose arguments come as a JSON body (a search,
+// the POST form of a lookup): the body is decoded as mutate decodes one,
+// load resolves what it names, and present shows it.
+func readBody[B, E, J any](load func(*B, params) (E, error), present presenter[E, J]) adapter {
 	body := decoderFor[B]()
 	return adapter{body: &body, handler: func(a *API, status int) handlerFunc {
 		return func(r *http.Request) (response, error) {
@@ -91,19 +92,30 @@ func listBody[B any, C connection[N], N, J any](fetch func(*B, params, page.Args
 			if err := body.decode(r, &b); err != nil {
 				return response{}, err
 			}
-			args, err := p.page()
+			e, err := load(&b, p)
 			if err != nil {
 				return response{}, err
 			}
-			c, err := fetch(&b, p, args)
-			if err != nil {
-				return response{}, err
-			}
-			l, err := presentList(p.ctx(), c.Nodes(), c.Info(), c.TotalCount,
-				func(ctx context.Context, n N) (J, error) { return present(a, ctx, n) })
-			return response{status: status, body: l}, err
+			j, err := present(a, p.ctx(), e)
+			return response{status: status, body: j}, err
 		}
 	}}
+}
+
+// listBody serves a list whose arguments come as a JSON body (a search):
+// as list does, after decoding the body as readBody does.
+func listBody[B any, C connection[N], N, J any](fetch func(*B, params, page.Args) (C, error), present presenter[N, J]) adapter {
+	return readBody(func(b *B, p params) (C, error) {
+		args, err := p.page()
+		if err != nil {
+			var none C
+			return none, err
+		}
+		return fetch(b, p, args)
+	}, func(a *API, ctx context.Context, c C) (listJSON[J], error) {
+		return presentList(ctx, c.Nodes(), c.Info(), c.TotalCount,
+			func(ctx context.Context, n N) (J, error) { return present(a, ctx, n) })
+	})
 }
 
 // searchSiteBody is the official body of a site's search: the query and a
@@ -203,28 +215,6 @@ func (b *searchSiteBody) siteSearch(p params, args page.Args) (*model.SearchSpac
 	}
 	out, err := p.a.r.Site().Search(p.ctx(), s, b.Query, scope, args.First, args.After, nil, nil)
 	return out, renameField(err, names)
-}
-
-// readBody serves a read whose arguments come as a JSON body (the POST
-// form of a lookup): the body is decoded as mutate decodes one, load
-// resolves what it names, and present shows it.
-func readBody[B, E, J any](load func(*B, params) (E, error), present presenter[E, J]) adapter {
-	body := decoderFor[B]()
-	return adapter{body: &body, handler: func(a *API, status int) handlerFunc {
-		return func(r *http.Request) (response, error) {
-			p := params{a: a, r: r}
-			var b B
-			if err := body.decode(r, &b); err != nil {
-				return response{}, err
-			}
-			e, err := load(&b, p)
-			if err != nil {
-				return response{}, err
-			}
-			j, err := present(a, p.ctx(), e)
-			return response{status: status, body: j}, err
-		}
-	}}
 }
 
 // publishedContentByURL is the deprecated GET form of the lookup of a
