@@ -557,15 +557,19 @@ func (r *Resolver) contentByURL(ctx context.Context, raw string) (*model.Content
 		return nil, noContent()
 	}
 	sp, _, err := r.spaces.get(ctx, spot.SiteSpace.SpaceID)
-	if err != nil || pagePath == "" {
-		return &model.ContentLookup{Space: sp}, err
+	if err != nil {
+		return nil, err
+	}
+	out := &model.ContentLookup{Space: sp}
+	if pagePath == "" {
+		return out, nil
 	}
 	rev, err := r.SpaceRevision(ctx, sp.ID)
 	if err != nil {
 		return nil, err
 	}
-	p, err := lookupPage(r.revisionPageByPath(ctx, rev, pagePath))
-	return &model.ContentLookup{Space: sp, Page: p}, err
+	p, err := r.revisionPageByPath(ctx, rev, pagePath)
+	return withPage(out, p, err)
 }
 
 // under returns the path of u under the address base; false when u is not
@@ -592,7 +596,10 @@ func (r *Resolver) appContent(ctx context.Context, segs []string) (*model.Conten
 			return nil, noContent()
 		}
 		c, _, err := r.collections.get(ctx, segs[1])
-		return &model.ContentLookup{Collection: c}, err
+		if err != nil {
+			return nil, err
+		}
+		return &model.ContentLookup{Collection: c}, nil
 	}
 	s, _, err := r.spaces.get(ctx, segs[1])
 	if err != nil {
@@ -617,24 +624,27 @@ func (r *Resolver) appContent(ctx context.Context, segs []string) (*model.Conten
 	default:
 		return nil, noContent()
 	}
-	if err != nil || len(rest) == 0 {
-		return out, err
+	switch {
+	case err != nil:
+		return nil, err
+	case len(rest) == 0:
+		return out, nil
 	}
-	out.Page, err = lookupPage(r.revisionPageByPath(ctx, rev, strings.Join(rest, "/")))
-	return out, err
+	p, err := r.revisionPageByPath(ctx, rev, strings.Join(rest, "/"))
+	return withPage(out, p, err)
 }
 
-// lookupPage is the page an address names: a 404 when there is none, and
-// nil for a link, which the official answer has no form for (its space
-// alone is what the address names).
-func lookupPage(p *model.RevisionPage, err error) (*model.RevisionPage, error) {
+// withPage adds the page an address names to what it names: a 404 when
+// there is none. A link is left out, which the official answer has no form
+// for: its space alone is what the address names.
+func withPage(out *model.ContentLookup, p *model.RevisionPage, err error) (*model.ContentLookup, error) {
 	switch {
 	case err != nil:
 		return nil, err
 	case p == nil:
 		return nil, apperr.NotFoundf("Page not found")
-	case p.Type() == enum.PageTypeLink:
-		return nil, nil
+	case p.Type() != enum.PageTypeLink:
+		out.Page = p
 	}
-	return p, nil
+	return out, nil
 }
