@@ -904,7 +904,7 @@ func lsCases() []lsCase {
 			"pageByPath.pages", "path", "markdown"),
 	}
 	return slices.Concat(cases, lsContentCases(), lsLinkCases(), lsSearchCases(), lsCommentCases(), lsSiteCases(), lsRedirectCases(),
-		lsSiteReaderCases(), lsIntegrationCases(), lsTargetInstallationCases())
+		lsSiteReaderCases(), lsIntegrationCases(), lsTargetInstallationCases(), lsPublishedURLCases())
 }
 
 // spLoaded are the loaded fields of spItemFields that some listed space has.

@@ -66,8 +66,12 @@ var Extensions = map[string]string{
 // the official spec, so its tests validate it against Bindery's document
 // (servertest.Env.DoBindery).
 //
-// A redirect's destination of kind url is the one today: a product decision
-// adds it beyond the official SiteRedirectDestination.
+// A redirect's destination of kind url is one: a product decision adds it
+// beyond the official SiteRedirectDestination. The content a published
+// address shows is the other: the official PublishedSiteContent requires
+// apiToken, a short-lived token to read the content with, and Bindery mints
+// none (the caller reads with its own API token and the visitor's keys), so
+// its answer is that object without it.
 var SchemaExtensions = map[string]map[string]string{
 	"SiteRedirectDestination": {
 		"SiteRedirectDestinationURL": `{"type": "object", "description": "Bindery's extension: a redirect to an absolute URL elsewhere.",
@@ -75,7 +79,30 @@ var SchemaExtensions = map[string]map[string]string{
 		    "url": {"type": "string", "format": "uri", "maxLength": 2048, "description": "An absolute http or https URL"}},
 		  "required": ["kind", "url"]}`,
 	},
+	"PublishedSiteContentLookup": {
+		"PublishedSiteContentWithoutAPIToken": publishedSiteContentShape,
+	},
 }
+
+// publishedSiteContentShape is the official PublishedSiteContent less
+// apiToken (and contextId and changeRequest, which Bindery never states).
+const publishedSiteContentShape = `{"type": "object", "title": "Site Content",
+  "description": "Bindery's extension: the official PublishedSiteContent without apiToken, since Bindery mints no short-lived tokens: read what it names with your own API token and the visitor's share key or token.",
+  "not": {"required": ["apiToken"]},
+  "required": ["site", "siteSpace", "space", "pathname", "basePath", "siteBasePath", "organization", "complete", "canonicalUrl"],
+  "properties": {
+    "site": {"type": "string", "description": "ID of the site matching."},
+    "siteSection": {"type": "string", "description": "ID of the site-section matching."},
+    "siteSpace": {"type": "string", "description": "ID of the site-space matching."},
+    "space": {"type": "string", "description": "ID of the space matching."},
+    "revision": {"type": "string", "description": "ID of the revision of the space's content that the visitor reads: its current one."},
+    "pathname": {"type": "string", "description": "Path of the page in the site-space's space, as the URL gives it; empty for the site-space's root."},
+    "basePath": {"type": "string", "description": "Prefix of the path in the input URL up to the site-space's root, ending in a slash."},
+    "siteBasePath": {"type": "string", "description": "Prefix of the path in the input URL up to the site's root, ending in a slash."},
+    "organization": {"type": "string", "description": "ID of the organization."},
+    "shareKey": {"type": "string", "description": "Share link key that admitted the visitor to a share-link site."},
+    "complete": {"type": "boolean", "description": "Whether the resolved site URL is complete: no more site path segments can be expected before any page path segments."},
+    "canonicalUrl": {"type": "string", "description": "The canonical URL of the resolution."}}}`
 
 // extension writes the operation object of a webhooks extension.
 func extension(summary string, pathParams []string, paged bool, body string, status int, schema string) string {

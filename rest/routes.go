@@ -206,6 +206,24 @@ func table() []route {
 			mutate((*updateSiteAdaptiveSchemaBody).input, mutation.UpdateSiteAdaptiveSchema, (*API).presentSiteAdaptiveSchema)},
 		{"GET", "/orgs/{organizationId}/sites/{siteId}/published", http.StatusOK, "getPublishedContentSite",
 			get(params.sitePublished, (*API).presentPublishedSite)},
+		// A site's search and its visitor authentication: see
+		// rest/publishedurl.go.
+		{"POST", "/orgs/{organizationId}/sites/{siteId}/search", http.StatusOK, "searchSiteContent",
+			listBody((*searchSiteBody).siteSearch, (*API).presentSearchSpace)},
+		{"GET", "/orgs/{organizationId}/sites/{siteId}/publishing/auth", http.StatusOK, "getSitePublishingAuthById",
+			get(params.sitePublishingAuth, (*API).presentSitePublishingAuth)},
+		{"PATCH", "/orgs/{organizationId}/sites/{siteId}/publishing/auth", http.StatusOK, "updateSitePublishingAuthById",
+			mutate((*updatePublishingAuthBody).input, mutation.UpdateSiteVisitorAuth, (*API).presentSitePublishingAuth)},
+		{"POST", "/orgs/{organizationId}/sites/{siteId}/publishing/auth/regenerate", http.StatusOK, "regenerateSitePublishingAuthById",
+			mutate(fromPath(params.rotateSiteVisitorKey), mutation.RotateSiteVisitorAuthKey, (*API).presentSitePublishingAuth)},
+		// What an address names: a published site's address as its visitor
+		// sees it, and any address of Bindery as the caller sees it (see
+		// rest/publishedurl.go).
+		{"GET", "/urls/published", http.StatusOK, "getPublishedContentByUrl",
+			get(params.publishedContentByURL, (*API).presentPublishedLookup)},
+		{"POST", "/urls/published", http.StatusOK, "resolvePublishedContentByUrl",
+			readBody((*resolvePublishedBody).lookup, (*API).presentPublishedLookup)},
+		{"GET", "/urls/content", http.StatusOK, "getContentByUrl", get(params.contentByURL, (*API).presentContentLookup)},
 
 		// Webhooks: Bindery's own operations (Extensions), see rest/webhooks.go.
 		{"GET", "/orgs/{organizationId}/webhooks", http.StatusOK, "listWebhookEndpoints",

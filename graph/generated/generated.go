@@ -318,6 +318,13 @@ type ComplexityRoot struct {
 		Location func(childComplexity int) int
 	}
 
+	ContentLookup struct {
+		ChangeRequest func(childComplexity int) int
+		Collection    func(childComplexity int) int
+		Page          func(childComplexity int) int
+		Space         func(childComplexity int) int
+	}
+
 	ContentReferenceUsage struct {
 		Anchor    func(childComplexity int) int
 		File      func(childComplexity int) int
@@ -962,6 +969,7 @@ type ComplexityRoot struct {
 		UpdateSiteSection                  func(childComplexity int, input model.UpdateSiteSectionInput) int
 		UpdateSiteSectionGroup             func(childComplexity int, input model.UpdateSiteSectionGroupInput) int
 		UpdateSiteSpace                    func(childComplexity int, input model.UpdateSiteSpaceInput) int
+		UpdateSiteVisitorAuth              func(childComplexity int, input model.UpdateSiteVisitorAuthInput) int
 		UpdateSpace                        func(childComplexity int, input model.UpdateSpaceInput) int
 		UpdateTeam                         func(childComplexity int, input model.UpdateTeamInput) int
 		UpdateTranslationSettings          func(childComplexity int, input model.UpdateTranslationSettingsInput) int
@@ -1165,6 +1173,26 @@ type ComplexityRoot struct {
 		Site             func(childComplexity int) int
 	}
 
+	PublishedContent struct {
+		BasePath       func(childComplexity int) int
+		CanonicalURL   func(childComplexity int) int
+		Complete       func(childComplexity int) int
+		OrganizationID func(childComplexity int) int
+		Pathname       func(childComplexity int) int
+		RevisionID     func(childComplexity int) int
+		ShareKey       func(childComplexity int) int
+		SiteBasePath   func(childComplexity int) int
+		SiteID         func(childComplexity int) int
+		SiteSectionID  func(childComplexity int) int
+		SiteSpaceID    func(childComplexity int) int
+		SpaceID        func(childComplexity int) int
+	}
+
+	PublishedContentRedirect struct {
+		Redirect func(childComplexity int) int
+		Target   func(childComplexity int) int
+	}
+
 	PublishedSite struct {
 		Customizations func(childComplexity int) int
 		Sections       func(childComplexity int) int
@@ -1186,6 +1214,7 @@ type ComplexityRoot struct {
 
 	Query struct {
 		Collection               func(childComplexity int, id string) int
+		ContentByURL             func(childComplexity int, url string) int
 		EmailDomainOrganizations func(childComplexity int, emailDomain string) int
 		Integration              func(childComplexity int, name string) int
 		Integrations             func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor, search *string, category *enum.IntegrationCategory, blockDomain *string, blocks *bool, contentSources *bool, owner *string, scope *enum.IntegrationScope, target *enum.IntegrationTarget) int
@@ -1193,6 +1222,7 @@ type ComplexityRoot struct {
 		Node                     func(childComplexity int, id string) int
 		Nodes                    func(childComplexity int, ids []string) int
 		Organization             func(childComplexity int, id string) int
+		PublishedContentByURL    func(childComplexity int, url string, visitorAuthToken *string, redirectOnError *bool) int
 		Site                     func(childComplexity int, id string, shareKey *string, visitorAuthToken *string) int
 		Space                    func(childComplexity int, id string, shareKey *string, visitorAuthToken *string) int
 		Viewer                   func(childComplexity int) int
@@ -1468,29 +1498,32 @@ type ComplexityRoot struct {
 	}
 
 	Site struct {
-		AdaptiveContent   func(childComplexity int) int
-		AdaptiveSchema    func(childComplexity int) int
-		AgentsContext     func(childComplexity int) int
-		Basename          func(childComplexity int) int
-		CreatedAt         func(childComplexity int) int
-		HasVisitorAuthKey func(childComplexity int) int
-		Hostname          func(childComplexity int) int
-		ID                func(childComplexity int) int
-		Proxy             func(childComplexity int) int
-		Published         func(childComplexity int) int
-		PublishedContent  func(childComplexity int, visitorAuthToken *string) int
-		Redirect          func(childComplexity int, source string, shareKey *string) int
-		Redirects         func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
-		SectionGroups     func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
-		Sections          func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
-		ShareLinks        func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
-		SiteSpaceCount    func(childComplexity int) int
-		SiteSpaces        func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor, defaultArg *bool) int
-		Title             func(childComplexity int) int
-		Type              func(childComplexity int) int
-		UpdatedAt         func(childComplexity int) int
-		Urls              func(childComplexity int) int
-		Visibility        func(childComplexity int) int
+		AdaptiveContent        func(childComplexity int) int
+		AdaptiveSchema         func(childComplexity int) int
+		AgentsContext          func(childComplexity int) int
+		Basename               func(childComplexity int) int
+		CreatedAt              func(childComplexity int) int
+		HasVisitorAuthKey      func(childComplexity int) int
+		Hostname               func(childComplexity int) int
+		ID                     func(childComplexity int) int
+		Proxy                  func(childComplexity int) int
+		Published              func(childComplexity int) int
+		PublishedContent       func(childComplexity int, visitorAuthToken *string) int
+		Redirect               func(childComplexity int, source string, shareKey *string) int
+		Redirects              func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
+		Search                 func(childComplexity int, query string, scope *model.SiteSearchScopeInput, first *int, after *page.Cursor, last *int, before *page.Cursor) int
+		SectionGroups          func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
+		Sections               func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
+		ShareLinks             func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
+		SiteSpaceCount         func(childComplexity int) int
+		SiteSpaces             func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor, defaultArg *bool) int
+		Title                  func(childComplexity int) int
+		Type                   func(childComplexity int) int
+		UpdatedAt              func(childComplexity int) int
+		Urls                   func(childComplexity int) int
+		Visibility             func(childComplexity int) int
+		VisitorAuthFallbackURL func(childComplexity int) int
+		VisitorAuthKey         func(childComplexity int) int
 	}
 
 	SiteAdaptiveContent struct {
@@ -1975,6 +2008,11 @@ type ComplexityRoot struct {
 		SiteSpace        func(childComplexity int) int
 	}
 
+	UpdateSiteVisitorAuthPayload struct {
+		ClientMutationID func(childComplexity int) int
+		Site             func(childComplexity int) int
+	}
+
 	UpdateSpacePayload struct {
 		ClientMutationID func(childComplexity int) int
 		Space            func(childComplexity int) int
@@ -2284,6 +2322,7 @@ type MutationResolver interface {
 	DeleteOpenAPISpec(ctx context.Context, input model.DeleteOpenAPISpecInput) (*model.DeleteOpenAPISpecPayload, error)
 	CreateOrganization(ctx context.Context, input model.CreateOrganizationInput) (*model.CreateOrganizationPayload, error)
 	UpdateOrganization(ctx context.Context, input model.UpdateOrganizationInput) (*model.UpdateOrganizationPayload, error)
+	UpdateSiteVisitorAuth(ctx context.Context, input model.UpdateSiteVisitorAuthInput) (*model.UpdateSiteVisitorAuthPayload, error)
 	CreateSAMLProvider(ctx context.Context, input model.CreateSAMLProviderInput) (*model.CreateSAMLProviderPayload, error)
 	UpdateSAMLProvider(ctx context.Context, input model.UpdateSAMLProviderInput) (*model.UpdateSAMLProviderPayload, error)
 	DeleteSAMLProvider(ctx context.Context, input model.DeleteSAMLProviderInput) (*model.DeleteSAMLProviderPayload, error)
@@ -2385,6 +2424,8 @@ type QueryResolver interface {
 	EmailDomainOrganizations(ctx context.Context, emailDomain string) ([]*ent.Organization, error)
 	Invitations(ctx context.Context, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.InviteConnection, error)
 	Organization(ctx context.Context, id string) (*ent.Organization, error)
+	PublishedContentByURL(ctx context.Context, url string, visitorAuthToken *string, redirectOnError *bool) (model.PublishedContentLookup, error)
+	ContentByURL(ctx context.Context, url string) (*model.ContentLookup, error)
 	Site(ctx context.Context, id string, shareKey *string, visitorAuthToken *string) (*ent.Site, error)
 	Space(ctx context.Context, id string, shareKey *string, visitorAuthToken *string) (*ent.Space, error)
 }
@@ -2428,6 +2469,8 @@ type ShareLinkResolver interface {
 	Urls(ctx context.Context, obj *ent.ShareLink) (*model.ShareLinkURLs, error)
 }
 type SiteResolver interface {
+	VisitorAuthKey(ctx context.Context, obj *ent.Site) (*string, error)
+	Search(ctx context.Context, obj *ent.Site, query string, scope *model.SiteSearchScopeInput, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.SearchSpaceResultConnection, error)
 	SiteSpaceCount(ctx context.Context, obj *ent.Site) (int, error)
 	Proxy(ctx context.Context, obj *ent.Site) (*model.SiteProxy, error)
 	AdaptiveContent(ctx context.Context, obj *ent.Site) (*model.SiteAdaptiveContent, error)
@@ -3431,6 +3474,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CommentURLs.Location(childComplexity), true
+
+	case "ContentLookup.changeRequest":
+		if e.ComplexityRoot.ContentLookup.ChangeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentLookup.ChangeRequest(childComplexity), true
+	case "ContentLookup.collection":
+		if e.ComplexityRoot.ContentLookup.Collection == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentLookup.Collection(childComplexity), true
+	case "ContentLookup.page":
+		if e.ComplexityRoot.ContentLookup.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentLookup.Page(childComplexity), true
+	case "ContentLookup.space":
+		if e.ComplexityRoot.ContentLookup.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentLookup.Space(childComplexity), true
 
 	case "ContentReferenceUsage.anchor":
 		if e.ComplexityRoot.ContentReferenceUsage.Anchor == nil {
@@ -6378,6 +6446,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateSiteSpace(childComplexity, args["input"].(model.UpdateSiteSpaceInput)), true
+	case "Mutation.updateSiteVisitorAuth":
+		if e.ComplexityRoot.Mutation.UpdateSiteVisitorAuth == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteVisitorAuth_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteVisitorAuth(childComplexity, args["input"].(model.UpdateSiteVisitorAuthInput)), true
 	case "Mutation.updateSpace":
 		if e.ComplexityRoot.Mutation.UpdateSpace == nil {
 			break
@@ -7351,6 +7430,92 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PublishSitePayload.Site(childComplexity), true
 
+	case "PublishedContent.basePath":
+		if e.ComplexityRoot.PublishedContent.BasePath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContent.BasePath(childComplexity), true
+	case "PublishedContent.canonicalUrl":
+		if e.ComplexityRoot.PublishedContent.CanonicalURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContent.CanonicalURL(childComplexity), true
+	case "PublishedContent.complete":
+		if e.ComplexityRoot.PublishedContent.Complete == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContent.Complete(childComplexity), true
+	case "PublishedContent.organizationId":
+		if e.ComplexityRoot.PublishedContent.OrganizationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContent.OrganizationID(childComplexity), true
+	case "PublishedContent.pathname":
+		if e.ComplexityRoot.PublishedContent.Pathname == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContent.Pathname(childComplexity), true
+	case "PublishedContent.revisionId":
+		if e.ComplexityRoot.PublishedContent.RevisionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContent.RevisionID(childComplexity), true
+	case "PublishedContent.shareKey":
+		if e.ComplexityRoot.PublishedContent.ShareKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContent.ShareKey(childComplexity), true
+	case "PublishedContent.siteBasePath":
+		if e.ComplexityRoot.PublishedContent.SiteBasePath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContent.SiteBasePath(childComplexity), true
+	case "PublishedContent.siteId":
+		if e.ComplexityRoot.PublishedContent.SiteID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContent.SiteID(childComplexity), true
+	case "PublishedContent.siteSectionId":
+		if e.ComplexityRoot.PublishedContent.SiteSectionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContent.SiteSectionID(childComplexity), true
+	case "PublishedContent.siteSpaceId":
+		if e.ComplexityRoot.PublishedContent.SiteSpaceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContent.SiteSpaceID(childComplexity), true
+	case "PublishedContent.spaceId":
+		if e.ComplexityRoot.PublishedContent.SpaceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContent.SpaceID(childComplexity), true
+
+	case "PublishedContentRedirect.redirect":
+		if e.ComplexityRoot.PublishedContentRedirect.Redirect == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContentRedirect.Redirect(childComplexity), true
+	case "PublishedContentRedirect.target":
+		if e.ComplexityRoot.PublishedContentRedirect.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContentRedirect.Target(childComplexity), true
+
 	case "PublishedSite.customizations":
 		if e.ComplexityRoot.PublishedSite.Customizations == nil {
 			break
@@ -7425,6 +7590,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Collection(childComplexity, args["id"].(string)), true
+	case "Query.contentByUrl":
+		if e.ComplexityRoot.Query.ContentByURL == nil {
+			break
+		}
+
+		args, err := ec.field_Query_contentByUrl_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ContentByURL(childComplexity, args["url"].(string)), true
 	case "Query.emailDomainOrganizations":
 		if e.ComplexityRoot.Query.EmailDomainOrganizations == nil {
 			break
@@ -7503,6 +7679,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Organization(childComplexity, args["id"].(string)), true
+	case "Query.publishedContentByUrl":
+		if e.ComplexityRoot.Query.PublishedContentByURL == nil {
+			break
+		}
+
+		args, err := ec.field_Query_publishedContentByUrl_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PublishedContentByURL(childComplexity, args["url"].(string), args["visitorAuthToken"].(*string), args["redirectOnError"].(*bool)), true
 	case "Query.site":
 		if e.ComplexityRoot.Query.Site == nil {
 			break
@@ -8628,6 +8815,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.Redirects(childComplexity, args["first"].(*int), args["after"].(*page.Cursor), args["last"].(*int), args["before"].(*page.Cursor)), true
+	case "Site.search":
+		if e.ComplexityRoot.Site.Search == nil {
+			break
+		}
+
+		args, err := ec.field_Site_search_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.Search(childComplexity, args["query"].(string), args["scope"].(*model.SiteSearchScopeInput), args["first"].(*int), args["after"].(*page.Cursor), args["last"].(*int), args["before"].(*page.Cursor)), true
 	case "Site.sectionGroups":
 		if e.ComplexityRoot.Site.SectionGroups == nil {
 			break
@@ -8708,6 +8906,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.Visibility(childComplexity), true
+	case "Site.visitorAuthFallbackURL":
+		if e.ComplexityRoot.Site.VisitorAuthFallbackURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.VisitorAuthFallbackURL(childComplexity), true
+	case "Site.visitorAuthKey":
+		if e.ComplexityRoot.Site.VisitorAuthKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.VisitorAuthKey(childComplexity), true
 
 	case "SiteAdaptiveContent.enabled":
 		if e.ComplexityRoot.SiteAdaptiveContent.Enabled == nil {
@@ -10387,6 +10597,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.UpdateSiteSpacePayload.SiteSpace(childComplexity), true
+
+	case "UpdateSiteVisitorAuthPayload.clientMutationId":
+		if e.ComplexityRoot.UpdateSiteVisitorAuthPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateSiteVisitorAuthPayload.ClientMutationID(childComplexity), true
+	case "UpdateSiteVisitorAuthPayload.site":
+		if e.ComplexityRoot.UpdateSiteVisitorAuthPayload.Site == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateSiteVisitorAuthPayload.Site(childComplexity), true
 
 	case "UpdateSpacePayload.clientMutationId":
 		if e.ComplexityRoot.UpdateSpacePayload.ClientMutationID == nil {
@@ -15892,6 +16115,220 @@ type UpdateOrganizationPayload {
   clientMutationId: String
 }
 `, BuiltIn: false},
+	{Name: "../schema/publishedurl.graphqls", Input: `# What a published site offers beyond its structure, and what addresses
+# name: a site's visitor authentication settings, its search, an address of
+# a published site as its visitor sees it, and any address of Bindery as
+# the viewer sees it (see graph/publishedurl.go for the rules).
+
+extend type Site {
+  """
+  Where a visitor without a valid token is sent to sign in while the site
+  is published with the visibility VISITOR_AUTH, with the address they
+  asked for as its location parameter; null when it has none. Whoever
+  reads the site reads it: the reader sends every such visitor there.
+  """
+  visitorAuthFallbackURL: String
+  """
+  The site's visitor signing key, which signs its visitors' JWTs (HS256);
+  null while it has none (see rotateSiteVisitorAuthKey). For the site's
+  admins.
+  """
+  visitorAuthKey: String
+}
+
+extend type Mutation {
+  """
+  Sets or removes a site's visitor authentication fallback URL. The site
+  must have a visitor signing key (rotateSiteVisitorAuthKey): a
+  PRECONDITION_FAILED error otherwise. Needs the admin role on the site.
+  """
+  updateSiteVisitorAuth(input: UpdateSiteVisitorAuthInput!): UpdateSiteVisitorAuthPayload!
+}
+
+"A site's visitor authentication settings to change; absent members stay as they are."
+input UpdateSiteVisitorAuthInput {
+  "The site's ID."
+  siteId: ID!
+  "An absolute http or https URL of at most 2048 characters; null removes it."
+  fallbackURL: String @goField(omittable: true)
+  "Any string of the client's choosing, returned in the payload."
+  clientMutationId: String
+}
+
+"The result of updateSiteVisitorAuth."
+type UpdateSiteVisitorAuthPayload {
+  "The site, whose visitorAuthFallbackURL shows the change."
+  site: Site!
+  "The clientMutationId of the input, returned as it was given."
+  clientMutationId: String
+}
+
+extend type Site {
+  """
+  The site's spaces that match query, best first by their best page, each
+  with its best pages, ranked as Space.search ranks pages. Only the
+  site-spaces the viewer sees in the published structure are searched
+  (publishedContent), as scope selects them; ALL when scope is absent.
+  """
+  search(
+    "The words to search for, 1 to 512 characters; each matches the words that start with it."
+    query: String!
+    "Which of the site-spaces the viewer sees to search; all of them when absent."
+    scope: SiteSearchScopeInput
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+    "Returns the last n items."
+    last: Int
+    "Returns the items before this cursor."
+    before: Cursor
+  ): SearchSpaceResultConnection!
+}
+
+"Which site-spaces a site's search covers, among those the viewer sees."
+input SiteSearchScopeInput {
+  "ALL, DEFAULT or SPECIFIC."
+  mode: SiteSearchMode!
+  """
+  SPECIFIC: the site-spaces to search, at least one. DEFAULT: site-spaces
+  to search besides the defaults.
+  """
+  siteSpaceIds: [ID!]
+  "DEFAULT: a site-space to search besides the defaults, such as the one the visitor is reading."
+  currentSiteSpace: ID
+}
+
+"How a site's search chooses its site-spaces."
+enum SiteSearchMode {
+  "Every site-space the viewer sees."
+  ALL
+  "The default site-space of each section the viewer sees (of the site's root on a site without sections)."
+  DEFAULT
+  "The site-spaces listed in siteSpaceIds."
+  SPECIFIC
+}
+
+extend type Query {
+  """
+  What an address of a published site shows its visitor: the site,
+  section, site-space and page path it names, or where the visitor is
+  sent instead (a redirect of the site, or a visitor-auth site's fallback
+  URL). The address is read as an anonymous visitor reads it, with the
+  URL's shareKey query parameter and visitorAuthToken: the caller's own
+  membership widens nothing. A NOT_FOUND error when it names no site the
+  visitor may read, or no content of it; a page path that names no page
+  still resolves (the reader shows its not-found page there).
+  """
+  publishedContentByUrl(
+    """
+    An address of a published site, at most 2048 characters:
+    <public URL>/sites/<site ID>/<path>, or <scheme>://<the site's
+    hostname>/<its basename>/<path>. Its shareKey query parameter is the
+    key of a share link of the site.
+    """
+    url: String!
+    "The visitor's JWT, signed (HS256) with the site's visitor signing key, with an exp claim."
+    visitorAuthToken: String
+    """
+    When the visitor may not read a published visitor-auth site (no token,
+    or one that is not valid) and the site has a fallback URL: a redirect
+    there, with the address as its location parameter, rather than a
+    NOT_FOUND error.
+    """
+    redirectOnError: Boolean = false
+  ): PublishedContentLookup!
+}
+
+"What an address of a published site shows its visitor: content, or a redirect."
+union PublishedContentLookup = PublishedContent | PublishedContentRedirect
+
+"The content an address of a published site shows its visitor."
+type PublishedContent {
+  "The site's ID."
+  siteId: ID!
+  "The ID of the section the address is in; null on a site without sections."
+  siteSectionId: ID
+  "The ID of the site-space the address is in."
+  siteSpaceId: ID!
+  "The ID of the site-space's space."
+  spaceId: ID!
+  "The ID of the revision of the space's content that the visitor reads: its current one."
+  revisionId: ID!
+  "The ID of the site's organization."
+  organizationId: ID!
+  """
+  The page's path in the site-space's space, as the address gives it
+  (without a trailing .md); empty for the site-space's root, which shows its
+  first page. It may name no page: the reader shows its not-found page
+  there.
+  """
+  pathname: String!
+  "The address's path up to the site-space's root, ending in a slash."
+  basePath: String!
+  "The address's path up to the site's root, ending in a slash."
+  siteBasePath: String!
+  """
+  Whether the address names its site-space for certain: true when it has a
+  page path, names the site-space, or no other section or site-space could
+  follow; false when a further segment could still name one.
+  """
+  complete: Boolean!
+  "The share key that admitted the visitor to a share-link site; null otherwise."
+  shareKey: String
+  "The page's canonical address, as the reader states it."
+  canonicalUrl: String!
+}
+
+"Where the visitor of an address of a published site is sent instead of content."
+type PublishedContentRedirect {
+  "CONTENT: another address of the site; EXTERNAL: an address elsewhere."
+  target: PublishedRedirectTarget!
+  "The address the visitor is sent to."
+  redirect: String!
+}
+
+"Where a redirect of a published address goes."
+enum PublishedRedirectTarget {
+  "Another address of the same site (a redirect of the site to a section, site-space or page)."
+  CONTENT
+  "An address elsewhere: a redirect of the site to a URL, or a visitor-auth site's fallback URL."
+  EXTERNAL
+}
+
+extend type Query {
+  """
+  What an address of Bindery names for the viewer, read with the viewer's
+  own rights: a collection (<app URL>/c/<ID>), or a space
+  (<app URL>/s/<ID>) with a page of its main content
+  (<app URL>/s/<ID>/<page path>), a change request and a page of it
+  (.../~/changes/<number>/<page path>) or a page of a revision
+  (.../~/revisions/<ID>/<page path>); or the space and page an address of
+  a published site shows. A NOT_FOUND error when it names nothing the
+  viewer can see.
+  """
+  contentByUrl(
+    "An address of the dashboard or of a published site, at most 2048 characters."
+    url: String!
+  ): ContentLookup!
+}
+
+"What an address of Bindery names: a collection, or a space with what of it the address names."
+type ContentLookup {
+  "The collection; null when the address names a space."
+  collection: Collection
+  "The space; null when the address names a collection."
+  space: Space
+  "The change request whose content the address names; null otherwise."
+  changeRequest: ChangeRequest
+  """
+  The page the address names, a document or a group, from the content it
+  names (the main content, a change request's or a revision's); null for a
+  space's root and for a link page.
+  """
+  page: RevisionPage
+}
+`, BuiltIn: false},
 	{Name: "../schema/saml.graphqls", Input: `extend type SAMLProvider {
   "The team members who sign in through the provider join; null when there is none."
   defaultTeam: Team
@@ -18543,6 +18980,20 @@ func (ec *executionContext) childFields_CommentURLs(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type CommentURLs", field.Name)
 }
 
+func (ec *executionContext) childFields_ContentLookup(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "collection":
+		return ec.fieldContext_ContentLookup_collection(ctx, field)
+	case "space":
+		return ec.fieldContext_ContentLookup_space(ctx, field)
+	case "changeRequest":
+		return ec.fieldContext_ContentLookup_changeRequest(ctx, field)
+	case "page":
+		return ec.fieldContext_ContentLookup_page(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ContentLookup", field.Name)
+}
+
 func (ec *executionContext) childFields_ContentReferenceUsage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "status":
@@ -20613,6 +21064,12 @@ func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.
 		return ec.fieldContext_Site_published(ctx, field)
 	case "agentsContext":
 		return ec.fieldContext_Site_agentsContext(ctx, field)
+	case "visitorAuthFallbackURL":
+		return ec.fieldContext_Site_visitorAuthFallbackURL(ctx, field)
+	case "visitorAuthKey":
+		return ec.fieldContext_Site_visitorAuthKey(ctx, field)
+	case "search":
+		return ec.fieldContext_Site_search(ctx, field)
 	case "siteSpaceCount":
 		return ec.fieldContext_Site_siteSpaceCount(ctx, field)
 	case "proxy":
@@ -21593,6 +22050,16 @@ func (ec *executionContext) childFields_UpdateSiteSpacePayload(ctx context.Conte
 		return ec.fieldContext_UpdateSiteSpacePayload_clientMutationId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type UpdateSiteSpacePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_UpdateSiteVisitorAuthPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "site":
+		return ec.fieldContext_UpdateSiteVisitorAuthPayload_site(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_UpdateSiteVisitorAuthPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UpdateSiteVisitorAuthPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_UpdateSpacePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -23807,6 +24274,20 @@ func (ec *executionContext) field_Mutation_updateSiteSpace_args(ctx context.Cont
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateSiteVisitorAuth_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateSiteVisitorAuthInput, error) {
+			return ec.unmarshalNUpdateSiteVisitorAuthInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteVisitorAuthInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateSite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -24681,6 +25162,20 @@ func (ec *executionContext) field_Query_collection_args(ctx context.Context, raw
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_contentByUrl_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "url",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["url"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_emailDomainOrganizations_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -24888,6 +25383,36 @@ func (ec *executionContext) field_Query_organization_args(ctx context.Context, r
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_publishedContentByUrl_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "url",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["url"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "visitorAuthToken",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["visitorAuthToken"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "redirectOnError",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["redirectOnError"] = arg2
 	return args, nil
 }
 
@@ -25168,6 +25693,60 @@ func (ec *executionContext) field_Site_redirects_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["before"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_search_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "query",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["query"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "scope",
+		func(ctx context.Context, v any) (*model.SiteSearchScopeInput, error) {
+			return ec.unmarshalOSiteSearchScopeInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSearchScopeInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["scope"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg5
 	return args, nil
 }
 
@@ -29865,6 +30444,134 @@ func (ec *executionContext) _CommentURLs_location(ctx context.Context, field gra
 }
 func (ec *executionContext) fieldContext_CommentURLs_location(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CommentURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ContentLookup_collection(ctx context.Context, field graphql.CollectedField, obj *model.ContentLookup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentLookup_collection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Collection, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Collection) graphql.Marshaler {
+			return ec.marshalOCollection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐCollection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ContentLookup_collection(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ContentLookup",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Collection(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ContentLookup_space(ctx context.Context, field graphql.CollectedField, obj *model.ContentLookup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentLookup_space(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Space, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
+			return ec.marshalOSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSpace(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ContentLookup_space(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ContentLookup",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Space(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ContentLookup_changeRequest(ctx context.Context, field graphql.CollectedField, obj *model.ContentLookup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentLookup_changeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ChangeRequest, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
+			return ec.marshalOChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐChangeRequest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ContentLookup_changeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ContentLookup",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ContentLookup_page(ctx context.Context, field graphql.CollectedField, obj *model.ContentLookup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentLookup_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionPage) graphql.Marshaler {
+			return ec.marshalORevisionPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ContentLookup_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ContentLookup",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionPage(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _ContentReferenceUsage_status(ctx context.Context, field graphql.CollectedField, obj *model.ContentReferenceUsage) (ret graphql.Marshaler) {
@@ -40263,6 +40970,50 @@ func (ec *executionContext) fieldContext_Mutation_updateOrganization(ctx context
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_updateSiteVisitorAuth(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSiteVisitorAuth(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSiteVisitorAuth(ctx, fc.Args["input"].(model.UpdateSiteVisitorAuthInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UpdateSiteVisitorAuthPayload) graphql.Marshaler {
+			return ec.marshalNUpdateSiteVisitorAuthPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteVisitorAuthPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSiteVisitorAuth(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UpdateSiteVisitorAuthPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSiteVisitorAuth_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createSAMLProvider(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -46471,6 +47222,370 @@ func (ec *executionContext) fieldContext_PublishSitePayload_clientMutationId(_ c
 	return graphql.NewScalarFieldContext("PublishSitePayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _PublishedContent_siteId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContent) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNID2string(ctx, field.Selections, obj.SiteID)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContent_siteId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContent_siteId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedContent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedContent_siteSectionId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContent) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalOID2ᚖstring(ctx, field.Selections, obj.SiteSectionID)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContent_siteSectionId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSectionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContent_siteSectionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedContent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedContent_siteSpaceId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContent) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNID2string(ctx, field.Selections, obj.SiteSpaceID)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContent_siteSpaceId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSpaceID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContent_siteSpaceId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedContent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedContent_spaceId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContent) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNID2string(ctx, field.Selections, obj.SpaceID)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContent_spaceId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SpaceID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContent_spaceId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedContent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedContent_revisionId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContent) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNID2string(ctx, field.Selections, obj.RevisionID)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContent_revisionId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RevisionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContent_revisionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedContent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedContent_organizationId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContent) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNID2string(ctx, field.Selections, obj.OrganizationID)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContent_organizationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrganizationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContent_organizationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedContent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedContent_pathname(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContent) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNString2string(ctx, field.Selections, obj.Pathname)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContent_pathname(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Pathname, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContent_pathname(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedContent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedContent_basePath(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContent) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNString2string(ctx, field.Selections, obj.BasePath)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContent_basePath(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BasePath, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContent_basePath(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedContent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedContent_siteBasePath(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContent) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNString2string(ctx, field.Selections, obj.SiteBasePath)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContent_siteBasePath(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteBasePath, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContent_siteBasePath(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedContent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedContent_complete(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContent) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Complete)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContent_complete(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Complete, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContent_complete(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedContent", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedContent_shareKey(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContent) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ShareKey)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContent_shareKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ShareKey, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContent_shareKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedContent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedContent_canonicalUrl(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContent) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNString2string(ctx, field.Selections, obj.CanonicalURL)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContent_canonicalUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CanonicalURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContent_canonicalUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedContent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedContentRedirect_target(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentRedirect) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNPublishedRedirectTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedRedirectTarget(ctx, field.Selections, obj.Target)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContentRedirect_target(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Target, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PublishedRedirectTarget) graphql.Marshaler {
+			return ec.marshalNPublishedRedirectTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedRedirectTarget(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContentRedirect_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedContentRedirect", field, false, false, errors.New("field of type PublishedRedirectTarget does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedContentRedirect_redirect(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentRedirect) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNString2string(ctx, field.Selections, obj.Redirect)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContentRedirect_redirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Redirect, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContentRedirect_redirect(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedContentRedirect", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _PublishedSite_site(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSite) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -47142,6 +48257,94 @@ func (ec *executionContext) fieldContext_Query_organization(ctx context.Context,
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_organization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_publishedContentByUrl(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_publishedContentByUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PublishedContentByURL(ctx, fc.Args["url"].(string), fc.Args["visitorAuthToken"].(*string), fc.Args["redirectOnError"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PublishedContentLookup) graphql.Marshaler {
+			return ec.marshalNPublishedContentLookup2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedContentLookup(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_publishedContentByUrl(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type PublishedContentLookup does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_publishedContentByUrl_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_contentByUrl(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_contentByUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ContentByURL(ctx, fc.Args["url"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ContentLookup) graphql.Marshaler {
+			return ec.marshalNContentLookup2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentLookup(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_contentByUrl(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ContentLookup(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_contentByUrl_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -51960,6 +53163,99 @@ func (ec *executionContext) _Site_agentsContext(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_Site_agentsContext(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Site", field, false, false, errors.New("field of type SiteAgentsContext does not have child fields"))
+}
+
+func (ec *executionContext) _Site_visitorAuthFallbackURL(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.VisitorAuthFallbackURL)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_visitorAuthFallbackURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VisitorAuthFallbackURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Site_visitorAuthFallbackURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Site", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Site_visitorAuthKey(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_visitorAuthKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().VisitorAuthKey(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Site_visitorAuthKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Site", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Site_search(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_search(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().Search(ctx, obj, fc.Args["query"].(string), fc.Args["scope"].(*model.SiteSearchScopeInput), fc.Args["first"].(*int), fc.Args["after"].(*page.Cursor), fc.Args["last"].(*int), fc.Args["before"].(*page.Cursor))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SearchSpaceResultConnection) graphql.Marshaler {
+			return ec.marshalNSearchSpaceResultConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchSpaceResultConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_search(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SearchSpaceResultConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_search_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Site_siteSpaceCount(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
@@ -59852,6 +61148,64 @@ func (ec *executionContext) fieldContext_UpdateSiteSpacePayload_clientMutationId
 	return graphql.NewScalarFieldContext("UpdateSiteSpacePayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _UpdateSiteVisitorAuthPayload_site(ctx context.Context, field graphql.CollectedField, obj *model.UpdateSiteVisitorAuthPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateSiteVisitorAuthPayload_site(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Site, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+			return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateSiteVisitorAuthPayload_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateSiteVisitorAuthPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateSiteVisitorAuthPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateSiteVisitorAuthPayload) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateSiteVisitorAuthPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateSiteVisitorAuthPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UpdateSiteVisitorAuthPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _UpdateSpacePayload_space(ctx context.Context, field graphql.CollectedField, obj *model.UpdateSpacePayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -66922,6 +68276,50 @@ func (ec *executionContext) unmarshalInputSiteRedirectDestinationInput(ctx conte
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputSiteSearchScopeInput(ctx context.Context, obj any) (model.SiteSearchScopeInput, error) {
+	var it model.SiteSearchScopeInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"mode", "siteSpaceIds", "currentSiteSpace"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "mode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mode"))
+			data, err := ec.unmarshalNSiteSearchMode2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSearchMode(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Mode = data
+		case "siteSpaceIds":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("siteSpaceIds"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SiteSpaceIds = data
+		case "currentSiteSpace":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currentSiteSpace"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrentSiteSpace = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputSiteSectionGroupMembershipInput(ctx context.Context, obj any) (model.SiteSectionGroupMembershipInput, error) {
 	var it model.SiteSectionGroupMembershipInput
 	if obj == nil {
@@ -68655,6 +70053,50 @@ func (ec *executionContext) unmarshalInputUpdateSiteSpaceInput(ctx context.Conte
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputUpdateSiteVisitorAuthInput(ctx context.Context, obj any) (model.UpdateSiteVisitorAuthInput, error) {
+	var it model.UpdateSiteVisitorAuthInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"siteId", "fallbackURL", "clientMutationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "siteId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("siteId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SiteID = data
+		case "fallbackURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fallbackURL"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FallbackURL = graphql.OmittableOf(data)
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputUpdateSpaceInput(ctx context.Context, obj any) (model.UpdateSpaceInput, error) {
 	var it model.UpdateSpaceInput
 	if obj == nil {
@@ -69125,6 +70567,33 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return typedObj
 		} else {
 			panic(fmt.Errorf("unexpected type %T; non-generated variants of Node must implement graphql.Marshaler", obj))
+		}
+	}
+}
+
+func (ec *executionContext) _PublishedContentLookup(ctx context.Context, sel ast.SelectionSet, obj model.PublishedContentLookup) graphql.Marshaler {
+	switch obj := (obj).(type) {
+	case nil:
+		return graphql.Null
+	case model.PublishedContentRedirect:
+		return ec._PublishedContentRedirect(ctx, sel, &obj)
+	case *model.PublishedContentRedirect:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._PublishedContentRedirect(ctx, sel, obj)
+	case model.PublishedContent:
+		return ec._PublishedContent(ctx, sel, &obj)
+	case *model.PublishedContent:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._PublishedContent(ctx, sel, obj)
+	default:
+		if typedObj, ok := obj.(graphql.Marshaler); ok {
+			return typedObj
+		} else {
+			panic(fmt.Errorf("unexpected type %T; non-generated variants of PublishedContentLookup must implement graphql.Marshaler", obj))
 		}
 	}
 }
@@ -72559,6 +74028,60 @@ func (ec *executionContext) _CommentURLs(ctx context.Context, sel ast.SelectionS
 		case "location":
 			out.Values[i] = ec._CommentURLs_location(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return gqlexec.Object(fields, out)
+}
+
+var contentLookupImplementors = []string{"ContentLookup"}
+
+func (ec *executionContext) _ContentLookup(ctx context.Context, sel ast.SelectionSet, obj *model.ContentLookup) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, contentLookupImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ContentLookup")
+		case "collection":
+			out.Values[i] = ec._ContentLookup_collection(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "space":
+			out.Values[i] = ec._ContentLookup_space(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "changeRequest":
+			out.Values[i] = ec._ContentLookup_changeRequest(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._ContentLookup_page(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -79237,6 +80760,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "updateSiteVisitorAuth":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSiteVisitorAuth(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createSAMLProvider":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createSAMLProvider(ctx, field)
@@ -82245,6 +83775,144 @@ func (ec *executionContext) _PublishSitePayload(ctx context.Context, sel ast.Sel
 	return gqlexec.Object(fields, out)
 }
 
+var publishedContentImplementors = []string{"PublishedContent", "PublishedContentLookup"}
+
+func (ec *executionContext) _PublishedContent(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedContent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedContentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedContent")
+		case "siteId":
+			out.Values[i] = ec._PublishedContent_siteId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "siteSectionId":
+			out.Values[i] = ec._PublishedContent_siteSectionId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "siteSpaceId":
+			out.Values[i] = ec._PublishedContent_siteSpaceId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "spaceId":
+			out.Values[i] = ec._PublishedContent_spaceId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revisionId":
+			out.Values[i] = ec._PublishedContent_revisionId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "organizationId":
+			out.Values[i] = ec._PublishedContent_organizationId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pathname":
+			out.Values[i] = ec._PublishedContent_pathname(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "basePath":
+			out.Values[i] = ec._PublishedContent_basePath(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "siteBasePath":
+			out.Values[i] = ec._PublishedContent_siteBasePath(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "complete":
+			out.Values[i] = ec._PublishedContent_complete(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "shareKey":
+			out.Values[i] = ec._PublishedContent_shareKey(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "canonicalUrl":
+			out.Values[i] = ec._PublishedContent_canonicalUrl(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return gqlexec.Object(fields, out)
+}
+
+var publishedContentRedirectImplementors = []string{"PublishedContentRedirect", "PublishedContentLookup"}
+
+func (ec *executionContext) _PublishedContentRedirect(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedContentRedirect) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedContentRedirectImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedContentRedirect")
+		case "target":
+			out.Values[i] = ec._PublishedContentRedirect_target(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "redirect":
+			out.Values[i] = ec._PublishedContentRedirect_redirect(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return gqlexec.Object(fields, out)
+}
+
 var publishedSiteImplementors = []string{"PublishedSite"}
 
 func (ec *executionContext) _PublishedSite(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedSite) graphql.Marshaler {
@@ -82604,6 +84272,50 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				}()
 				res = ec._Query_organization(ctx, field)
 				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "publishedContentByUrl":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_publishedContentByUrl(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "contentByUrl":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_contentByUrl(ctx, field)
+				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -85868,6 +87580,93 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "visitorAuthFallbackURL":
+			out.Values[i] = ec._Site_visitorAuthFallbackURL(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "visitorAuthKey":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_visitorAuthKey(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "search":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_search(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "siteSpaceCount":
 			field := field
 
@@ -91978,6 +93777,50 @@ func (ec *executionContext) _UpdateSiteSpacePayload(ctx context.Context, sel ast
 	return gqlexec.Object(fields, out)
 }
 
+var updateSiteVisitorAuthPayloadImplementors = []string{"UpdateSiteVisitorAuthPayload"}
+
+func (ec *executionContext) _UpdateSiteVisitorAuthPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateSiteVisitorAuthPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, updateSiteVisitorAuthPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UpdateSiteVisitorAuthPayload")
+		case "site":
+			out.Values[i] = ec._UpdateSiteVisitorAuthPayload_site(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientMutationId":
+			out.Values[i] = ec._UpdateSiteVisitorAuthPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return gqlexec.Object(fields, out)
+}
+
 var updateSpacePayloadImplementors = []string{"UpdateSpacePayload"}
 
 func (ec *executionContext) _UpdateSpacePayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateSpacePayload) graphql.Marshaler {
@@ -94079,6 +95922,16 @@ func (ec *executionContext) marshalNCommentURLs2ᚖgithubᚗcomᚋbinderyᚋbind
 		return graphql.Null
 	}
 	return ec._CommentURLs(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNContentLookup2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentLookup(ctx context.Context, sel ast.SelectionSet, v *model.ContentLookup) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ContentLookup(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNContentReferenceKind2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐContentReferenceKind(ctx context.Context, v any) (enum.ContentReferenceKind, error) {
@@ -96305,6 +98158,26 @@ func (ec *executionContext) marshalNPublishSitePayload2ᚖgithubᚗcomᚋbindery
 	return ec._PublishSitePayload(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNPublishedContentLookup2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedContentLookup(ctx context.Context, sel ast.SelectionSet, v model.PublishedContentLookup) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PublishedContentLookup(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNPublishedRedirectTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedRedirectTarget(ctx context.Context, v any) (model.PublishedRedirectTarget, error) {
+	var res model.PublishedRedirectTarget
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPublishedRedirectTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedRedirectTarget(ctx context.Context, sel ast.SelectionSet, v model.PublishedRedirectTarget) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) marshalNPublishedSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSite(ctx context.Context, sel ast.SelectionSet, v *model.PublishedSite) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -97273,6 +99146,16 @@ func (ec *executionContext) marshalNSiteRedirectEdge2ᚖgithubᚗcomᚋbindery�
 		return graphql.Null
 	}
 	return ec._SiteRedirectEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSiteSearchMode2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSearchMode(ctx context.Context, v any) (model.SiteSearchMode, error) {
+	var res model.SiteSearchMode
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSiteSearchMode2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSearchMode(ctx context.Context, sel ast.SelectionSet, v model.SiteSearchMode) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) marshalNSiteSection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteSectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.SiteSection) graphql.Marshaler {
@@ -98354,6 +100237,21 @@ func (ec *executionContext) marshalNUpdateSiteSpacePayload2ᚖgithubᚗcomᚋbin
 		return graphql.Null
 	}
 	return ec._UpdateSiteSpacePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNUpdateSiteVisitorAuthInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteVisitorAuthInput(ctx context.Context, v any) (model.UpdateSiteVisitorAuthInput, error) {
+	res, err := ec.unmarshalInputUpdateSiteVisitorAuthInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNUpdateSiteVisitorAuthPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteVisitorAuthPayload(ctx context.Context, sel ast.SelectionSet, v *model.UpdateSiteVisitorAuthPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._UpdateSiteVisitorAuthPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNUpdateSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSpaceInput(ctx context.Context, v any) (model.UpdateSpaceInput, error) {
@@ -99708,6 +101606,14 @@ func (ec *executionContext) marshalOSiteRedirectResolution2ᚖgithubᚗcomᚋbin
 		return graphql.Null
 	}
 	return ec._SiteRedirectResolution(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOSiteSearchScopeInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSearchScopeInput(ctx context.Context, v any) (*model.SiteSearchScopeInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSiteSearchScopeInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalOSiteSection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐSiteSection(ctx context.Context, sel ast.SelectionSet, v *ent.SiteSection) graphql.Marshaler {

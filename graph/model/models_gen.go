@@ -14,6 +14,11 @@ import (
 	"github.com/bindery/bindery/internal/enum"
 )
 
+// What an address of a published site shows its visitor: content, or a redirect.
+type PublishedContentLookup interface {
+	IsPublishedContentLookup()
+}
+
 // The input of acceptInvitation.
 type AcceptInvitationInput struct {
 	// The invitation, sent to the viewer's address.
@@ -96,6 +101,20 @@ type CommentTargetNode struct {
 type CommentURLs struct {
 	// The comment's or reply's address in /v1.
 	Location string `json:"location"`
+}
+
+// What an address of Bindery names: a collection, or a space with what of it the address names.
+type ContentLookup struct {
+	// The collection; null when the address names a space.
+	Collection *ent.Collection `json:"collection,omitempty"`
+	// The space; null when the address names a collection.
+	Space *ent.Space `json:"space,omitempty"`
+	// The change request whose content the address names; null otherwise.
+	ChangeRequest *ent.ChangeRequest `json:"changeRequest,omitempty"`
+	// The page the address names, a document or a group, from the content it
+	// names (the main content, a change request's or a revision's); null for a
+	// space's root and for a link page.
+	Page *RevisionPage `json:"page,omitempty"`
 }
 
 // Where to put a moved item among its new siblings: before or after a sibling
@@ -1464,6 +1483,51 @@ type PublishSitePayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The content an address of a published site shows its visitor.
+type PublishedContent struct {
+	// The site's ID.
+	SiteID string `json:"siteId"`
+	// The ID of the section the address is in; null on a site without sections.
+	SiteSectionID *string `json:"siteSectionId,omitempty"`
+	// The ID of the site-space the address is in.
+	SiteSpaceID string `json:"siteSpaceId"`
+	// The ID of the site-space's space.
+	SpaceID string `json:"spaceId"`
+	// The ID of the revision of the space's content that the visitor reads: its current one.
+	RevisionID string `json:"revisionId"`
+	// The ID of the site's organization.
+	OrganizationID string `json:"organizationId"`
+	// The page's path in the site-space's space, as the address gives it
+	// (without a trailing .md); empty for the site-space's root, which shows its
+	// first page. It may name no page: the reader shows its not-found page
+	// there.
+	Pathname string `json:"pathname"`
+	// The address's path up to the site-space's root, ending in a slash.
+	BasePath string `json:"basePath"`
+	// The address's path up to the site's root, ending in a slash.
+	SiteBasePath string `json:"siteBasePath"`
+	// Whether the address names its site-space for certain: true when it has a
+	// page path, names the site-space, or no other section or site-space could
+	// follow; false when a further segment could still name one.
+	Complete bool `json:"complete"`
+	// The share key that admitted the visitor to a share-link site; null otherwise.
+	ShareKey *string `json:"shareKey,omitempty"`
+	// The page's canonical address, as the reader states it.
+	CanonicalURL string `json:"canonicalUrl"`
+}
+
+func (PublishedContent) IsPublishedContentLookup() {}
+
+// Where the visitor of an address of a published site is sent instead of content.
+type PublishedContentRedirect struct {
+	// CONTENT: another address of the site; EXTERNAL: an address elsewhere.
+	Target PublishedRedirectTarget `json:"target"`
+	// The address the visitor is sent to.
+	Redirect string `json:"redirect"`
+}
+
+func (PublishedContentRedirect) IsPublishedContentLookup() {}
+
 // What a reader of a published site sees.
 type PublishedSite struct {
 	// The site itself.
@@ -1902,6 +1966,17 @@ type SiteRedirectResolution struct {
 	Redirect *ent.SiteRedirect `json:"redirect"`
 	// The absolute address of the redirect's destination: under the site's published address, or the url of kind url.
 	Target string `json:"target"`
+}
+
+// Which site-spaces a site's search covers, among those the viewer sees.
+type SiteSearchScopeInput struct {
+	// ALL, DEFAULT or SPECIFIC.
+	Mode SiteSearchMode `json:"mode"`
+	// SPECIFIC: the site-spaces to search, at least one. DEFAULT: site-spaces
+	// to search besides the defaults.
+	SiteSpaceIds []string `json:"siteSpaceIds,omitempty"`
+	// DEFAULT: a site-space to search besides the defaults, such as the one the visitor is reading.
+	CurrentSiteSpace *string `json:"currentSiteSpace,omitempty"`
 }
 
 // A section to add to a group or to take out of it.
@@ -2647,6 +2722,24 @@ type UpdateSiteSpacePayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// A site's visitor authentication settings to change; absent members stay as they are.
+type UpdateSiteVisitorAuthInput struct {
+	// The site's ID.
+	SiteID string `json:"siteId"`
+	// An absolute http or https URL of at most 2048 characters; null removes it.
+	FallbackURL graphql.Omittable[*string] `json:"fallbackURL,omitempty"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The result of updateSiteVisitorAuth.
+type UpdateSiteVisitorAuthPayload struct {
+	// The site, whose visitorAuthFallbackURL shows the change.
+	Site *ent.Site `json:"site"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
 // The input of updateSpace.
 type UpdateSpaceInput struct {
 	// The space.
@@ -3259,6 +3352,64 @@ func (e MergeSide) MarshalJSON() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// Where a redirect of a published address goes.
+type PublishedRedirectTarget string
+
+const (
+	// Another address of the same site (a redirect of the site to a section, site-space or page).
+	PublishedRedirectTargetContent PublishedRedirectTarget = "CONTENT"
+	// An address elsewhere: a redirect of the site to a URL, or a visitor-auth site's fallback URL.
+	PublishedRedirectTargetExternal PublishedRedirectTarget = "EXTERNAL"
+)
+
+var AllPublishedRedirectTarget = []PublishedRedirectTarget{
+	PublishedRedirectTargetContent,
+	PublishedRedirectTargetExternal,
+}
+
+func (e PublishedRedirectTarget) IsValid() bool {
+	switch e {
+	case PublishedRedirectTargetContent, PublishedRedirectTargetExternal:
+		return true
+	}
+	return false
+}
+
+func (e PublishedRedirectTarget) String() string {
+	return string(e)
+}
+
+func (e *PublishedRedirectTarget) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = PublishedRedirectTarget(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid PublishedRedirectTarget", str)
+	}
+	return nil
+}
+
+func (e PublishedRedirectTarget) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *PublishedRedirectTarget) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e PublishedRedirectTarget) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
 // How a published site is arranged.
 type PublishedSiteStructureType string
 
@@ -3312,6 +3463,67 @@ func (e *PublishedSiteStructureType) UnmarshalJSON(b []byte) error {
 }
 
 func (e PublishedSiteStructureType) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// How a site's search chooses its site-spaces.
+type SiteSearchMode string
+
+const (
+	// Every site-space the viewer sees.
+	SiteSearchModeAll SiteSearchMode = "ALL"
+	// The default site-space of each section the viewer sees (of the site's root on a site without sections).
+	SiteSearchModeDefault SiteSearchMode = "DEFAULT"
+	// The site-spaces listed in siteSpaceIds.
+	SiteSearchModeSpecific SiteSearchMode = "SPECIFIC"
+)
+
+var AllSiteSearchMode = []SiteSearchMode{
+	SiteSearchModeAll,
+	SiteSearchModeDefault,
+	SiteSearchModeSpecific,
+}
+
+func (e SiteSearchMode) IsValid() bool {
+	switch e {
+	case SiteSearchModeAll, SiteSearchModeDefault, SiteSearchModeSpecific:
+		return true
+	}
+	return false
+}
+
+func (e SiteSearchMode) String() string {
+	return string(e)
+}
+
+func (e *SiteSearchMode) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = SiteSearchMode(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid SiteSearchMode", str)
+	}
+	return nil
+}
+
+func (e SiteSearchMode) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *SiteSearchMode) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e SiteSearchMode) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil
