@@ -2,6 +2,8 @@ package graph
 
 import (
 	"context"
+	"encoding/json"
+	"maps"
 	"net/url"
 	"strings"
 
@@ -10,6 +12,7 @@ import (
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/ent/space"
 	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/internal/adaptive"
 	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/auth"
 	"github.com/bindery/bindery/internal/authz"
@@ -276,7 +279,8 @@ func (r *Resolver) asVisitor(ctx context.Context) context.Context {
 
 // lookupPublishedURL resolves an address of a published site for its
 // visitor (see the rules above).
-func (r *Resolver) lookupPublishedURL(ctx context.Context, raw string, token *string, redirectOnError bool) (model.PublishedContentLookup, error) {
+func (r *Resolver) lookupPublishedURL(ctx context.Context, raw string, token *string, unsigned map[string]any,
+	redirectOnError bool) (model.PublishedContentLookup, error) {
 	u, err := parseURL(raw)
 	if err != nil {
 		return nil, err
@@ -289,6 +293,14 @@ func (r *Resolver) lookupPublishedURL(ctx context.Context, raw string, token *st
 		a.token = *token
 	}
 	ctx = r.asVisitor(ctx)
+	claims := maps.Clone(unsigned)
+	if q := adaptive.QueryClaims(u.Query()); q != nil {
+		if claims == nil {
+			claims = map[string]any{}
+		}
+		maps.Copy(claims, q)
+	}
+	r.PresentUnsignedClaims(ctx, a.siteID, claims)
 	s, err := r.Query().Site(ctx, a.siteID, &a.shareKey, &a.token)
 	if apperr.KindOf(err) == apperr.NotFound && redirectOnError {
 		if to := r.VisitorAuthFallback(ctx, a.siteID); to != "" {
@@ -314,7 +326,7 @@ func (r *Resolver) lookupPublishedURL(ctx context.Context, raw string, token *st
 		if c, err = r.RevisionContent(ctx, rev); err != nil {
 			return nil, err
 		}
-		shown = readerShows(c, pagePath, rest != a.rest)
+		shown = content.NewOrder(c.Pages).Shows(pagePath, rest != a.rest)
 	}
 	if !shown {
 		if to, err := r.publishedRedirect(ctx, s, a); to != nil || err != nil {
@@ -421,9 +433,9 @@ func publishedContentAt(s *ent.Site, view *model.PublishedView, a *publishedAddr
 	if shown {
 		root := a.origin + a.base + spot.Path
 		out.CanonicalURL = root
-		if n := pageAt(c, pagePath); n != nil && n != firstReadable(c) {
-			path, _ := c.Path(n.Page.ID)
-			out.CanonicalURL = root + (&url.URL{Path: path}).EscapedPath()
+		o := content.NewOrder(c.Pages)
+		if i, ok := o.ByPath[pagePath]; ok && i != o.First(0) {
+			out.CanonicalURL = root + (&url.URL{Path: o.Entries[i].Path}).EscapedPath()
 		}
 	}
 	return out
@@ -437,89 +449,6 @@ func splitPath(p string) []string {
 		return nil
 	}
 	return segs
-}
-
-// The pages a reader shows, as package reader finds them: a page is readable
-// when it is a document that is not hidden, under parents that are not
-// hidden; a site-space's root shows its first readable page; a group shows
-// its first readable page; a link, what it points to; and a page's markdown
-// (a path ending in .md) is a document's alone.
-
-// readerShows reports whether the reader shows a page at pagePath of c.
-func readerShows(c *content.Content, pagePath string, markdown bool) bool {
-	if pagePath == "" {
-		return firstReadable(c) != nil
-	}
-	n := pageAt(c, pagePath)
-	if n == nil {
-		return false
-	}
-	switch n.Page.Type {
-	case enum.PageTypeDocument:
-		return true
-	case enum.PageTypeGroup:
-		return !markdown && !hiddenAt(c, pagePath) && firstReadableIn(n.Children) != nil
-	case enum.PageTypeLink:
-		t := n.Page.Target
-		if markdown || t == nil {
-			return false
-		}
-		if t.Kind != "page" {
-			return t.URL != ""
-		}
-		path, err := c.Path(t.Page)
-		return err == nil && readableAt(c, path)
-	}
-	return false
-}
-
-// pageAt is the page at a path of c; nil when there is none.
-func pageAt(c *content.Content, path string) *content.Node {
-	if path == "" {
-		return nil
-	}
-	n, err := c.ByPath(path)
-	if err != nil {
-		return nil
-	}
-	return n
-}
-
-// hiddenAt reports whether the page at path, or a parent of it, is hidden.
-func hiddenAt(c *content.Content, path string) bool {
-	segs := splitPath(path)
-	for i := range segs {
-		if n := pageAt(c, strings.Join(segs[:i+1], "/")); n != nil && n.Page.Hidden {
-			return true
-		}
-	}
-	return false
-}
-
-// readableAt reports whether the page at path is readable.
-func readableAt(c *content.Content, path string) bool {
-	n := pageAt(c, path)
-	return n != nil && n.Page.Type == enum.PageTypeDocument && !hiddenAt(c, path)
-}
-
-// firstReadable is the first readable page of c; nil when there is none.
-func firstReadable(c *content.Content) *content.Node { return firstReadableIn(c.Pages) }
-
-// firstReadableIn is the first readable page among nodes and their nested
-// pages, in reading order, below parents that are not hidden.
-func firstReadableIn(nodes []*content.Node) *content.Node {
-	for _, n := range nodes {
-		if n.Page.Hidden {
-			continue
-		}
-		if n.Page.Type == enum.PageTypeDocument {
-			return n
-		}
-		if f := firstReadableIn(n.Children); f != nil {
-			return f
-		}
-	}
-	return nil
 }
 
 // Any address of Bindery, for the caller: contentByUrl (/v1's GET
@@ -647,4 +576,16 @@ func withPage(out *model.ContentLookup, p *model.RevisionPage, err error) (*mode
 		out.Page = p
 	}
 	return out, nil
+}
+
+// jsonObject decodes a JSON argument that must be an object, or null.
+func jsonObject(v model.JSON, field string) (map[string]any, error) {
+	if len(v) == 0 || string(v) == "null" {
+		return nil, nil
+	}
+	var m map[string]any
+	if err := json.Unmarshal(v, &m); err != nil || m == nil {
+		return nil, apperr.Invalid(field, "must be a JSON object")
+	}
+	return m, nil
 }

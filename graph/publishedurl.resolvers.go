@@ -21,8 +21,12 @@ func (r *mutationResolver) UpdateSiteVisitorAuth(ctx context.Context, input mode
 	return &model.UpdateSiteVisitorAuthPayload{Site: s, ClientMutationID: input.ClientMutationID}, nil
 }
 
-func (r *queryResolver) PublishedContentByURL(ctx context.Context, url string, visitorAuthToken *string, redirectOnError *bool) (model.PublishedContentLookup, error) {
-	return r.lookupPublishedURL(ctx, url, visitorAuthToken, deref(redirectOnError))
+func (r *queryResolver) PublishedContentByURL(ctx context.Context, url string, visitorAuthToken *string, unsignedClaims model.JSON, redirectOnError *bool) (model.PublishedContentLookup, error) {
+	claims, err := jsonObject(unsignedClaims, "unsignedClaims")
+	if err != nil {
+		return nil, err
+	}
+	return r.lookupPublishedURL(ctx, url, visitorAuthToken, claims, deref(redirectOnError))
 }
 
 func (r *queryResolver) ContentByURL(ctx context.Context, url string) (*model.ContentLookup, error) {

@@ -57,8 +57,8 @@ func (v *visit) eachPage(fn func(s *space, i int)) error {
 		if err != nil {
 			return err
 		}
-		for i := range s.toc.entries {
-			if s.toc.readable(i) {
+		for i := range s.order.Entries {
+			if s.order.Readable(i) {
 				fn(s, i)
 			}
 		}
@@ -83,7 +83,7 @@ func (v *visit) sitemap() {
 		URLs    []loc    `xml:"url"`
 	}{NS: "http://www.sitemaps.org/schemas/sitemap/0.9"}
 	err := v.eachPage(func(s *space, i int) {
-		p := s.toc.entries[i].node.Page
+		p := s.order.Entries[i].Node.Page
 		if !p.NoRobotsIndex {
 			urlset.URLs = append(urlset.URLs, loc{Loc: v.origin + s.pageURL(i), LastMod: p.UpdatedAt.UTC().Format(time.DateOnly)})
 		}
@@ -118,7 +118,7 @@ func (v *visit) llms(full bool) {
 	b.WriteString("# " + v.site.Title + "\n")
 	var cur *spot
 	err := v.eachPage(func(s *space, i int) {
-		p := s.toc.entries[i].node.Page
+		p := s.order.Entries[i].Node.Page
 		if full {
 			b.WriteString("\n---\n\n# " + p.Title + "\n\nSource: " + v.origin + s.pageURL(i) + "\n\n")
 			b.WriteString(strings.TrimSpace(p.Markdown) + "\n")
@@ -132,7 +132,7 @@ func (v *visit) llms(full bool) {
 			}
 			b.WriteString("\n## " + title + "\n\n")
 		}
-		b.WriteString("- [" + markdownText(p.Title) + "](" + v.origin + s.spot.url + pathSegment(s.toc.entries[i].path) + ".md)")
+		b.WriteString("- [" + markdownText(p.Title) + "](" + v.origin + s.spot.url + pathSegment(s.order.Entries[i].Path) + ".md)")
 		if p.Description != "" {
 			b.WriteString(": " + p.Description)
 		}

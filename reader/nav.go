@@ -83,7 +83,7 @@ func (v *visit) tabs(cur *spot) ([]tab, error) {
 // open and i marked current.
 func (s *space) tree(i int) []treePage {
 	open := map[int]bool{}
-	for j := i; j >= 0; j = s.toc.entries[j].parent {
+	for j := i; j >= 0; j = s.order.Entries[j].Parent {
 		open[j] = true
 	}
 	var build func(nodes []*content.Node) []treePage
@@ -94,7 +94,7 @@ func (s *space) tree(i int) []treePage {
 			if p.Hidden {
 				continue
 			}
-			j := s.toc.byID[p.ID]
+			j := s.order.ByID[p.ID]
 			tp := treePage{link: link{Title: p.Title, Current: j == i}, Emoji: p.Emoji, Open: open[j]}
 			switch p.Type {
 			case enum.PageTypeGroup:
@@ -112,18 +112,12 @@ func (s *space) tree(i int) []treePage {
 	return build(s.c.Pages)
 }
 
-// linkURL is where a link page goes; "" when it points nowhere the
+// linkURL is where link page j goes; "" when it points nowhere the
 // visitor can go.
 func (s *space) linkURL(j int) string {
-	t := s.toc.entries[j].node.Page.Target
-	if t == nil {
-		return ""
+	k, url := s.order.LinkTarget(j)
+	if k >= 0 {
+		return s.pageURL(k)
 	}
-	if t.Kind == "page" {
-		if k, ok := s.toc.byID[t.Page]; ok && s.toc.readable(k) {
-			return s.pageURL(k)
-		}
-		return ""
-	}
-	return t.URL
+	return url
 }

@@ -17,7 +17,8 @@ type space struct {
 	spot *spot
 	rev  *ent.Revision
 	c    *content.Content
-	toc  *toc
+	// order is its pages in reading order.
+	order *content.Order
 	// lang is the language of the space's content, "en" when it has none.
 	lang string
 }
@@ -28,15 +29,11 @@ func (v *visit) space(sp *spot) (*space, error) {
 	if err != nil {
 		return nil, err
 	}
-	pages, err := v.x.res.Revision().Pages(v.ctx, rev)
-	if err != nil {
-		return nil, err
-	}
 	c, err := v.x.res.RevisionContent(v.ctx, rev)
 	if err != nil {
 		return nil, err
 	}
-	out := &space{spot: sp, rev: rev, c: c, toc: newTOC(pages), lang: "en"}
+	out := &space{spot: sp, rev: rev, c: c, order: content.NewOrder(c.Pages), lang: "en"}
 	// The space's row came with the site's structure: no statement.
 	if row, err := v.x.res.SiteSpace().Space(v.ctx, sp.SiteSpace); err == nil && row != nil && row.Language != nil {
 		out.lang = string(*row.Language)
@@ -47,10 +44,10 @@ func (v *visit) space(sp *spot) (*space, error) {
 // pageURL is the address of entry i: the site-space's root for its first
 // page.
 func (s *space) pageURL(i int) string {
-	if i == s.toc.first(0) {
+	if i == s.order.First(0) {
 		return s.spot.url
 	}
-	return s.spot.url + pathSegment(s.toc.entries[i].path)
+	return s.spot.url + pathSegment(s.order.Entries[i].Path)
 }
 
 // fileURL is where the reader serves a file of the site-space.
@@ -68,19 +65,19 @@ func (v *visit) page(sp *spot, pagePath, rest string, markdown bool) {
 	}
 	i := -1
 	if pagePath == "" {
-		i = s.toc.first(0)
-	} else if j, ok := s.toc.byPath[pagePath]; ok {
+		i = s.order.First(0)
+	} else if j, ok := s.order.ByPath[pagePath]; ok {
 		i = j
 	}
 	if i < 0 {
 		v.moved(s, pagePath, rest, markdown)
 		return
 	}
-	p := s.toc.entries[i].node.Page
+	p := s.order.Entries[i].Node.Page
 	switch p.Type {
 	case enum.PageTypeGroup:
 		// A group is a heading over its pages: its address shows the first.
-		if j := s.toc.firstUnder(i); j >= 0 && !markdown {
+		if j := s.order.FirstUnder(i); j >= 0 && !markdown {
 			http.Redirect(v.w, v.req, s.pageURL(j), http.StatusFound)
 			return
 		}
@@ -110,7 +107,7 @@ func (v *visit) page(sp *spot, pagePath, rest string, markdown bool) {
 		return
 	}
 	title := p.Title + " · " + v.site.Title
-	if sp.Default && (sp.Section == nil || sp.Section == v.pub.DefaultSection()) && i == s.toc.first(0) {
+	if sp.Default && (sp.Section == nil || sp.Section == v.pub.DefaultSection()) && i == s.order.First(0) {
 		title = v.site.Title
 	}
 	description := p.Description
@@ -130,14 +127,14 @@ func (v *visit) moved(s *space, pagePath, rest string, markdown bool) {
 		v.fail(err)
 		return
 	}
-	j, ok := s.toc.byID[id]
-	if !ok || !s.toc.readable(j) {
+	j, ok := s.order.ByID[id]
+	if !ok || !s.order.Readable(j) {
 		v.missing(rest)
 		return
 	}
 	to := s.pageURL(j)
 	if markdown {
-		to = s.spot.url + pathSegment(s.toc.entries[j].path) + ".md"
+		to = s.spot.url + pathSegment(s.order.Entries[j].Path) + ".md"
 	}
 	v.w.Header().Set("Cache-Control", "no-cache")
 	http.Redirect(v.w, v.req, to, http.StatusMovedPermanently)
@@ -145,8 +142,8 @@ func (v *visit) moved(s *space, pagePath, rest string, markdown bool) {
 
 // pageView renders entry i of s.
 func (v *visit) pageView(s *space, i int) (*pageView, error) {
-	e := s.toc.entries[i]
-	p := e.node.Page
+	e := s.order.Entries[i]
+	p := e.Node.Page
 	pg, err := v.x.res.Revision().Page(v.ctx, s.rev, p.ID)
 	if err != nil {
 		return nil, err
@@ -160,7 +157,7 @@ func (v *visit) pageView(s *space, i int) (*pageView, error) {
 		body = render.Document(doc, v.renderOptions(s, i))
 	}
 	pv := &pageView{Title: p.Title, Description: p.Description, Emoji: p.Emoji, Body: body.HTML, summary: body.Summary,
-		Updated: p.UpdatedAt, MarkdownURL: s.spot.url + pathSegment(e.path) + ".md"}
+		Updated: p.UpdatedAt, MarkdownURL: s.spot.url + pathSegment(e.Path) + ".md"}
 	layout := content.DefaultLayout()
 	if p.Layout != nil {
 		layout = *p.Layout
@@ -174,9 +171,9 @@ func (v *visit) pageView(s *space, i int) (*pageView, error) {
 		pv.Breadcrumbs = append(pv.Breadcrumbs, link{Title: sec.Title, URL: s.spot.url})
 	}
 	var up []link
-	for j := e.parent; j >= 0; j = s.toc.entries[j].parent {
-		l := link{Title: s.toc.entries[j].node.Page.Title}
-		if s.toc.readable(j) {
+	for j := e.Parent; j >= 0; j = s.order.Entries[j].Parent {
+		l := link{Title: s.order.Entries[j].Node.Page.Title}
+		if s.order.Readable(j) {
 			l.URL = s.pageURL(j)
 		}
 		up = append(up, l)
@@ -185,11 +182,11 @@ func (v *visit) pageView(s *space, i int) (*pageView, error) {
 		pv.Breadcrumbs = append(pv.Breadcrumbs, up[k])
 	}
 	if layout.Pagination {
-		if j := s.toc.prev(i); j >= 0 {
-			pv.Prev = &link{Title: s.toc.entries[j].node.Page.Title, URL: s.pageURL(j)}
+		if j := s.order.Prev(i); j >= 0 {
+			pv.Prev = &link{Title: s.order.Entries[j].Node.Page.Title, URL: s.pageURL(j)}
 		}
-		if j := s.toc.next(i); j >= 0 {
-			pv.Next = &link{Title: s.toc.entries[j].node.Page.Title, URL: s.pageURL(j)}
+		if j := s.order.Next(i); j >= 0 {
+			pv.Next = &link{Title: s.order.Entries[j].Node.Page.Title, URL: s.pageURL(j)}
 		}
 	}
 	return pv, nil
@@ -198,14 +195,14 @@ func (v *visit) pageView(s *space, i int) (*pageView, error) {
 // renderOptions resolve the references of entry i's document: pages of the
 // site-space to their addresses, files to the reader's file addresses.
 func (v *visit) renderOptions(s *space, i int) render.Options {
-	dir := path.Dir(s.toc.entries[i].path)
+	dir := path.Dir(s.order.Entries[i].Path)
 	return render.Options{
 		Link: func(ref render.Ref) (string, bool) {
 			switch ref.Kind {
 			case "page", "anchor":
 				u := ""
 				if ref.Page != "" {
-					j, ok := s.toc.byID[ref.Page]
+					j, ok := s.order.ByID[ref.Page]
 					if !ok {
 						return "", false
 					}
@@ -255,7 +252,7 @@ func (v *visit) relativeLink(s *space, dir, u string) string {
 	}
 	p := path.Clean(path.Join(dir, strings.TrimSuffix(target, ".md")))
 	p = strings.TrimSuffix(strings.TrimSuffix(p, "/README"), "README")
-	j, ok := s.toc.byPath[p]
+	j, ok := s.order.ByPath[p]
 	if !ok {
 		return u
 	}
@@ -268,7 +265,7 @@ func (v *visit) relativeLink(s *space, dir, u string) string {
 
 // markdown answers entry i's markdown.
 func (v *visit) markdown(s *space, i int) {
-	p := s.toc.entries[i].node.Page
+	p := s.order.Entries[i].Node.Page
 	h := v.w.Header()
 	h.Set("Content-Type", "text/markdown; charset=utf-8")
 	v.fresh(s, i)

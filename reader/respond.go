@@ -101,7 +101,7 @@ func (v *visit) write(status int, vw *view) {
 
 // fresh sets the headers of entry i of s that the cache keeps with it.
 func (v *visit) fresh(s *space, i int) {
-	p := s.toc.entries[i].node.Page
+	p := s.order.Entries[i].Node.Page
 	v.w.Header().Set("Last-Modified", p.UpdatedAt.UTC().Format(http.TimeFormat))
 	if !v.indexable() || p.NoRobotsIndex {
 		v.w.Header().Set("X-Robots-Tag", "noindex")

@@ -71,8 +71,8 @@ func (v *visit) searchResults(text string) ([]searchResult, error) {
 			}
 			spaces[h.SpaceID] = s
 		}
-		i, ok := s.toc.byPath[h.Path]
-		if !ok || !s.toc.readable(i) {
+		i, ok := s.order.ByPath[h.Path]
+		if !ok || !s.order.Readable(i) {
 			continue
 		}
 		r := searchResult{Title: h.Title, URL: s.pageURL(i), Where: v.where(s, i)}
@@ -100,8 +100,8 @@ func (v *visit) where(s *space, i int) string {
 		parts = append(parts, s.spot.Title)
 	}
 	var up []string
-	for j := s.toc.entries[i].parent; j >= 0; j = s.toc.entries[j].parent {
-		up = append(up, s.toc.entries[j].node.Page.Title)
+	for j := s.order.Entries[i].Parent; j >= 0; j = s.order.Entries[j].Parent {
+		up = append(up, s.order.Entries[j].Node.Page.Title)
 	}
 	for k := len(up) - 1; k >= 0; k-- {
 		parts = append(parts, up[k])

@@ -225,7 +225,7 @@ func (p params) publishedContentByURL() (model.PublishedContentLookup, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.a.r.Query().PublishedContentByURL(p.ctx(), p.r.URL.Query().Get("url"), p.query("visitorAuthToken"), &redirect)
+	return p.a.r.Query().PublishedContentByURL(p.ctx(), p.r.URL.Query().Get("url"), p.query("visitorAuthToken"), nil, &redirect)
 }
 
 // resolvePublishedBody is the official body of POST /urls/published.
@@ -235,27 +235,29 @@ type resolvePublishedBody struct {
 	Visitor         *siteVisitorPayload `json:"visitor" rest:"nonnull"`
 }
 
-// siteVisitorPayload is the official SiteVisitorPayload. Bindery reads a
-// visitor's claims from their signed token alone: unsigned claims are
-// refused rather than ignored.
+// siteVisitorPayload is the official SiteVisitorPayload: the visitor's
+// token, and their unsigned claims (see docs/reader.md).
 type siteVisitorPayload struct {
 	JWTToken       *string        `json:"jwtToken"`
 	UnsignedClaims map[string]any `json:"unsignedClaims"`
 }
 
 // visitorMembers names the lookup's arguments as the body does.
-var visitorMembers = map[string]string{"visitorAuthToken": "visitor.jwtToken"}
+var visitorMembers = map[string]string{"visitorAuthToken": "visitor.jwtToken", "unsignedClaims": "visitor.unsignedClaims"}
 
 func (b *resolvePublishedBody) lookup(p params) (model.PublishedContentLookup, error) {
 	var token *string
+	var claims model.JSON
 	if b.Visitor != nil {
-		if len(b.Visitor.UnsignedClaims) > 0 {
-			return nil, apperr.Invalid("visitor.unsignedClaims",
-				"is not supported by this server: a visitor's claims are those of their signed token (jwtToken)")
-		}
 		token = b.Visitor.JWTToken
+		if len(b.Visitor.UnsignedClaims) > 0 {
+			var err error
+			if claims, err = model.NewJSON(b.Visitor.UnsignedClaims); err != nil {
+				return nil, err
+			}
+		}
 	}
-	out, err := p.a.r.Query().PublishedContentByURL(p.ctx(), b.URL, token, b.RedirectOnError)
+	out, err := p.a.r.Query().PublishedContentByURL(p.ctx(), b.URL, token, claims, b.RedirectOnError)
 	return out, renameField(err, visitorMembers)
 }
 

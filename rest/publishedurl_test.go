@@ -506,8 +506,12 @@ func TestPublishedContentByURL(t *testing.T) {
 		{Name: "POST with empty unsigned claims", Method: http.MethodPost, Path: "/v1/urls/published", Token: f.otherTok,
 			BinderySpec: true, Body: map[string]any{"url": f.home, "visitor": map[string]any{"unsignedClaims": map[string]any{}}},
 			WantStatus: http.StatusOK},
-		{Name: "POST with unsigned claims", Method: http.MethodPost, Path: "/v1/urls/published", Token: f.otherTok,
-			Body:       map[string]any{"url": f.home, "visitor": map[string]any{"unsignedClaims": map[string]any{"isBetaUser": true}}},
+		{Name: "POST with unsigned claims no schema describes: ignored", Method: http.MethodPost, Path: "/v1/urls/published",
+			Token: f.otherTok, BinderySpec: true,
+			Body:       map[string]any{"url": f.home + "beta/", "visitor": map[string]any{"unsignedClaims": map[string]any{"isBetaUser": true}}},
+			WantStatus: http.StatusOK, WantJSON: f.content(f.guides, f.v2, "beta", f.homeInstance, f.home+"beta/", true)},
+		{Name: "POST with unsigned claims that are no object", Method: http.MethodPost, Path: "/v1/urls/published",
+			Token: f.otherTok, Body: map[string]any{"url": f.home, "visitor": map[string]any{"unsignedClaims": []any{1}}},
 			WantStatus: http.StatusBadRequest, WantError: "visitor.unsignedClaims"},
 		{Name: "POST without a url", Method: http.MethodPost, Path: "/v1/urls/published", Token: f.otherTok,
 			Body: map[string]any{}, WantStatus: http.StatusBadRequest, WantError: "url"},
@@ -944,4 +948,35 @@ func TestContentByURLParity(t *testing.T) {
 		assert.Equal(t, member("page", "id"), got.Page.ID, address)
 		assert.Equal(t, member("page", "path"), got.Page.Path, address)
 	}
+}
+
+// TestPublishedContentByURLWithUnsignedClaims: unsigned claims, given in
+// the body or as visitor.<claim> parameters of the address, choose content
+// when the site's adaptive schema describes them, as in the reader.
+func TestPublishedContentByURLWithUnsignedClaims(t *testing.T) {
+	t.Parallel()
+	f := newPUFixture(t, enum.SiteVisibilityPublic)
+	ctx := context.Background()
+	f.Client.Site.UpdateOne(f.site).SetAdaptiveSchema(map[string]any{
+		"type": "object", "additionalProperties": false,
+		"properties": map[string]any{
+			"unsigned": map[string]any{"type": "object", "description": "Unsigned claims of the site visitor.", "additionalProperties": false,
+				"properties": map[string]any{"beta": map[string]any{"type": "boolean", "description": "In the beta"}}},
+		},
+	}).SetAdaptiveSchemaUpdatedAt(time.Now()).ExecX(ctx)
+	f.Client.SiteSection.UpdateOne(f.betaSec).SetCondition("visitor.claims.unsigned.beta == true").ExecX(ctx)
+	beta := f.content(f.betaSec, f.betaSS, "", f.homeInstance+"beta/", f.home+"beta/", true)
+	notBeta := f.content(f.guides, f.v2, "beta", f.homeInstance, f.home+"beta/", true)
+	post := func(name string, claims any, want map[string]any) servertest.Scenario {
+		return servertest.Scenario{Name: name, Method: http.MethodPost, Path: "/v1/urls/published", Token: f.otherTok,
+			BinderySpec: true, Body: map[string]any{"url": f.home + "beta/", "visitor": map[string]any{"unsignedClaims": claims}},
+			WantStatus: http.StatusOK, WantJSON: want}
+	}
+	f.Run(t, []servertest.Scenario{
+		post("a claim the schema accepts", map[string]any{"beta": true}, beta),
+		post("a claim of the wrong type is ignored", map[string]any{"beta": "yes"}, notBeta),
+		post("a claim the schema does not describe is ignored", map[string]any{"alpha": true}, notBeta),
+		{Name: "a claim of the address", Method: http.MethodGet, Path: lookupPath(f.home+"beta/?visitor.beta=true", ""),
+			Token: f.otherTok, BinderySpec: true, WantStatus: http.StatusOK, WantJSON: beta},
+	})
 }

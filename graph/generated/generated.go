@@ -1222,7 +1222,7 @@ type ComplexityRoot struct {
 		Node                     func(childComplexity int, id string) int
 		Nodes                    func(childComplexity int, ids []string) int
 		Organization             func(childComplexity int, id string) int
-		PublishedContentByURL    func(childComplexity int, url string, visitorAuthToken *string, redirectOnError *bool) int
+		PublishedContentByURL    func(childComplexity int, url string, visitorAuthToken *string, unsignedClaims model.JSON, redirectOnError *bool) int
 		Site                     func(childComplexity int, id string, shareKey *string, visitorAuthToken *string) int
 		Space                    func(childComplexity int, id string, shareKey *string, visitorAuthToken *string) int
 		Viewer                   func(childComplexity int) int
@@ -2424,7 +2424,7 @@ type QueryResolver interface {
 	EmailDomainOrganizations(ctx context.Context, emailDomain string) ([]*ent.Organization, error)
 	Invitations(ctx context.Context, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.InviteConnection, error)
 	Organization(ctx context.Context, id string) (*ent.Organization, error)
-	PublishedContentByURL(ctx context.Context, url string, visitorAuthToken *string, redirectOnError *bool) (model.PublishedContentLookup, error)
+	PublishedContentByURL(ctx context.Context, url string, visitorAuthToken *string, unsignedClaims model.JSON, redirectOnError *bool) (model.PublishedContentLookup, error)
 	ContentByURL(ctx context.Context, url string) (*model.ContentLookup, error)
 	Site(ctx context.Context, id string, shareKey *string, visitorAuthToken *string) (*ent.Site, error)
 	Space(ctx context.Context, id string, shareKey *string, visitorAuthToken *string) (*ent.Space, error)
@@ -7689,7 +7689,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.PublishedContentByURL(childComplexity, args["url"].(string), args["visitorAuthToken"].(*string), args["redirectOnError"].(*bool)), true
+		return e.ComplexityRoot.Query.PublishedContentByURL(childComplexity, args["url"].(string), args["visitorAuthToken"].(*string), args["unsignedClaims"].(model.JSON), args["redirectOnError"].(*bool)), true
 	case "Query.site":
 		if e.ComplexityRoot.Query.Site == nil {
 			break
@@ -16231,6 +16231,13 @@ extend type Query {
     "The visitor's JWT, signed (HS256) with the site's visitor signing key, with an exp claim."
     visitorAuthToken: String
     """
+    Unsigned claims of the visitor, a JSON object, with those of the
+    address's visitor.<claim> parameters (which win): with adaptive
+    content, each one the site's adaptive schema's unsigned part accepts is
+    visitor.claims.unsigned.<claim>; the others are ignored.
+    """
+    unsignedClaims: JSON
+    """
     When the visitor may not read a published visitor-auth site (no token,
     or one that is not valid) and the site has a fallback URL: a redirect
     there, with the address as its location parameter, rather than a
@@ -17285,8 +17292,9 @@ extend type Mutation {
   updateSiteAdaptiveSchema(input: UpdateSiteAdaptiveSchemaInput!): UpdateSiteAdaptiveSchemaPayload!
   """
   Gives a site a new visitor signing key, which signs the JWTs of its
-  visitors; the old key stops working. The key is in the payload only: keep
-  it. Needs the admin role on the site.
+  visitors; the old key stops working. The key is in the payload, and
+  admins read it again as Site.visitorAuthKey. Needs the admin role on the
+  site.
   """
   rotateSiteVisitorAuthKey(input: RotateSiteVisitorAuthKeyInput!): RotateSiteVisitorAuthKeyPayload!
   """
@@ -17391,7 +17399,7 @@ input RotateSiteVisitorAuthKeyInput {
 type RotateSiteVisitorAuthKeyPayload {
   "The site."
   site: Site!
-  "The new signing key (HS256), shown this once."
+  "The new signing key (HS256); admins read it again as Site.visitorAuthKey."
   key: String!
   "The clientMutationId of the input, returned as it was given."
   clientMutationId: String
@@ -25405,14 +25413,22 @@ func (ec *executionContext) field_Query_publishedContentByUrl_args(ctx context.C
 		return nil, err
 	}
 	args["visitorAuthToken"] = arg1
-	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "redirectOnError",
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "unsignedClaims",
+		func(ctx context.Context, v any) (model.JSON, error) {
+			return ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["unsignedClaims"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "redirectOnError",
 		func(ctx context.Context, v any) (*bool, error) {
 			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["redirectOnError"] = arg2
+	args["redirectOnError"] = arg3
 	return args, nil
 }
 
@@ -48273,7 +48289,7 @@ func (ec *executionContext) _Query_publishedContentByUrl(ctx context.Context, fi
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().PublishedContentByURL(ctx, fc.Args["url"].(string), fc.Args["visitorAuthToken"].(*string), fc.Args["redirectOnError"].(*bool))
+			return ec.Resolvers.Query().PublishedContentByURL(ctx, fc.Args["url"].(string), fc.Args["visitorAuthToken"].(*string), fc.Args["unsignedClaims"].(model.JSON), fc.Args["redirectOnError"].(*bool))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PublishedContentLookup) graphql.Marshaler {

@@ -1736,7 +1736,7 @@ type RotateSiteVisitorAuthKeyInput struct {
 type RotateSiteVisitorAuthKeyPayload struct {
 	// The site.
 	Site *ent.Site `json:"site"`
-	// The new signing key (HS256), shown this once.
+	// The new signing key (HS256); admins read it again as Site.visitorAuthKey.
 	Key string `json:"key"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -164,4 +165,30 @@ func compileUnsigned(doc any) (*jsonschema.Schema, error) {
 		return nil, err
 	}
 	return c.Compile("bindery:adaptive-unsigned.json")
+}
+
+// ClaimParam prefixes the query parameters of an address that give
+// unsigned claims, as GitBook takes them: ?visitor.plan=pro.
+const ClaimParam = "visitor."
+
+// QueryClaims reads the unsigned claims of an address's query: a
+// parameter's value is JSON when it reads as JSON (true, 3, "x"), else the
+// string. Which of them count is the schema's to say (Unsigned).
+func QueryClaims(q url.Values) map[string]any {
+	var claims map[string]any
+	for k, vals := range q {
+		name, ok := strings.CutPrefix(k, ClaimParam)
+		if !ok || name == "" || len(vals) == 0 {
+			continue
+		}
+		var v any
+		if json.Unmarshal([]byte(vals[0]), &v) != nil {
+			v = vals[0]
+		}
+		if claims == nil {
+			claims = map[string]any{}
+		}
+		claims[name] = v
+	}
+	return claims
 }
