@@ -81,6 +81,11 @@ var pyRESTOnly = map[string][]string{
 	"integration-site-installation":  {"object", "integration"},
 }
 
+// pyAdminOnly are the fields only an admin may read, which every other
+// viewer gets as an error; /v1 shows them in admins' operations of their
+// own (getSitePublishingAuthById).
+var pyAdminOnly = map[string]bool{"Site.visitorAuthKey": true}
+
 // pySelection builds the selection of a GraphQL type: its scalars and enums,
 // an { id } for each related node (users whole, as /v1 embeds them), and
 // nested plain objects (urls, permissions). Fields that take a required
@@ -89,7 +94,7 @@ var pyRESTOnly = map[string][]string{
 func pySelection(s *ast.Schema, typeName string, depth int) string {
 	var b strings.Builder
 	for _, f := range s.Types[typeName].Fields {
-		if strings.HasPrefix(f.Name, "__") || requiresArgs(f) {
+		if strings.HasPrefix(f.Name, "__") || requiresArgs(f) || pyAdminOnly[typeName+"."+f.Name] {
 			continue
 		}
 		t := s.Types[f.Type.Name()]

@@ -107,22 +107,11 @@ func (r *Resolver) searchSite(ctx context.Context, s *ent.Site, text string, sco
 			return nil, err
 		}
 	}
-	window, err := page.PaginateSlice(ranked, searchSpacesOrder, a)
+	hits, err := r.spaceHits(ctx, q, ranked, a)
 	if err != nil {
 		return nil, err
 	}
-	shown := make([]string, len(window.Edges))
-	for i, e := range window.Edges {
-		shown[i] = e.Node.SpaceID
-	}
-	r.spaces.prefetch(ctx, shown)
-	best, err := r.search.BestPages(ctx, drv, q, window.Nodes())
-	if err != nil {
-		return nil, err
-	}
-	return model.NewSearchSpaceResultConnection(page.Map(window, func(h search.SpaceRanked) *search.SpaceHit {
-		return &search.SpaceHit{SpaceID: h.SpaceID, Rank: h.Rank, Pages: best[h.SpaceID]}
-	})), nil
+	return model.NewSearchSpaceResultConnection(hits), nil
 }
 
 // siteSearchSpaces returns the IDs of the spaces of the site-spaces a

@@ -133,6 +133,12 @@ func (r *Resolver) searchOrganization(ctx context.Context, orgID, text string, a
 	if err != nil {
 		return nil, err
 	}
+	return r.spaceHits(ctx, q, ranked, a)
+}
+
+// spaceHits pages ranked spaces and reads their best pages: the results of
+// a search of several spaces, an organization's or a site's.
+func (r *Resolver) spaceHits(ctx context.Context, q search.Query, ranked []search.SpaceRanked, a page.Args) (*page.Connection[*search.SpaceHit], error) {
 	window, err := page.PaginateSlice(ranked, searchSpacesOrder, a)
 	if err != nil {
 		return nil, err
@@ -143,7 +149,7 @@ func (r *Resolver) searchOrganization(ctx context.Context, orgID, text string, a
 	}
 	// The spaces' rows, which results show, load in one batch.
 	r.spaces.prefetch(ctx, ids)
-	best, err := r.search.BestPages(ctx, drv, q, window.Nodes())
+	best, err := r.search.BestPages(ctx, r.db(ctx).Driver(), q, window.Nodes())
 	if err != nil {
 		return nil, err
 	}
