@@ -125,7 +125,7 @@ var workloadKeys = []string{"get", "node", "nested", "list", "site", "heavy", "g
 
 // defaultWorkloads are the workloads that run when none are named: all but
 // search, whose organization takes minutes to import.
-var defaultWorkloads = []string{"get", "node", "nested", "list", "heavy", "growth"}
+var defaultWorkloads = []string{"get", "node", "nested", "list", "site", "heavy", "growth"}
 
 // defaultGrowthPages are the growth workload's space sizes by default.
 var defaultGrowthPages = []int{20, 2000, 10000}

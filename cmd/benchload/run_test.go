@@ -16,7 +16,7 @@ func TestParseOptions(t *testing.T) {
 	o, err := parseOptions(nil, env(nil), io.Discard)
 	require.NoError(t, err)
 	assert.Equal(t, options{bindery: "bin/bindery", duration: 10 * time.Second, warmup: time.Second, concurrency: 8,
-		workloads: []string{"get", "node", "nested", "list", "heavy", "growth"}, variants: [][]string{nil},
+		workloads: []string{"get", "node", "nested", "list", "site", "heavy", "growth"}, variants: [][]string{nil},
 		shape: shape{SpacesA: 1000, SpacesB: 50, ChangeRequests: 10, HeavyPages: 251}, growthPages: []int{20, 2000, 10000}, growthCalls: 20,
 		sitePages: 500, searchOrg: searchOrg{Pages: 100000, Spaces: 100}}, o)
 	assert.False(t, o.selected("search"), "search runs only when named")
