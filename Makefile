@@ -169,8 +169,10 @@ bench:
 # npx) and PostGraphile 5 (installed once by npm with a Node.js 24 of its
 # own under ~/.cache/bindery-benchload), PostgreSQL only; PROFILE=dir writes
 # a CPU profile of Bindery per workload into dir; WORKLOADS=nested,heavy
-# runs only those (get, node, nested, list, heavy, growth; search, the
-# 100,000-page organization, runs only when named);
+# runs only those (get, node, nested, list, site, heavy, growth; site reads
+# a published site of 500 pages against the same pages served by
+# http.FileServer; search, the 100,000-page organization, runs only when
+# named);
 # VARIANTS='default;GOGC=off GOMEMLIMIT=72MiB' runs
 # Bindery's workloads on one server per variant, each with that
 # environment added. Prints a markdown table.

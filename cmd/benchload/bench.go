@@ -97,6 +97,15 @@ func benchmark(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	if seeded || d.Heavy != nil {
 		r.logf("seeded in %s", seeding.Round(time.Millisecond))
 	}
+	var site *siteData
+	if o.selected("site") {
+		r.logf("site: importing a space of %d pages and publishing it as a site", o.sitePages)
+		t0 := time.Now()
+		if site, err = seedSite(ctx, owner, o.sitePages); err != nil {
+			return fmt.Errorf("site: %w", err)
+		}
+		r.logf("site: published in %s", time.Since(t0).Round(time.Millisecond))
+	}
 
 	if o.selected("get") {
 		if err := r.runBaseline(ctx, db, dir, token, d); err != nil {
@@ -114,7 +123,14 @@ func benchmark(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	}
 	workloads := make([][]workload, len(binderies))
 	for k, b := range binderies {
-		workloads[k] = r.selected(binderyWorkloads(b.base, token, d, o.shape))
+		ws := binderyWorkloads(b.base, token, d, o.shape)
+		if site != nil {
+			ws = append(ws, siteWorkload(b.base, b.label, site))
+		}
+		slices.SortStableFunc(ws, func(x, y workload) int {
+			return slices.Index(workloadKeys, x.key) - slices.Index(workloadKeys, y.key)
+		})
+		workloads[k] = r.selected(ws)
 		for i := range workloads[k] {
 			workloads[k][i].target = b.label
 		}
@@ -123,11 +139,24 @@ func benchmark(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if i := slices.IndexFunc(workloads[0], func(w workload) bool { return w.key == "site" }); i >= 0 {
+		r.logf("site: counting the statements of each page")
+		if counts[i], err = countSiteStatements(ctx, db.dsn, workloads[0][i]); err != nil {
+			return err
+		}
+	}
 	var anchors []*anchorServer
 	if o.postgraphile && slices.ContainsFunc([]string{"node", "nested"}, o.selected) {
 		if anchors, err = r.startAnchors(ctx, db, dir, d); err != nil {
 			return err
 		}
+	}
+	if site != nil {
+		files, err := r.startFileServer(ctx, first.base, dir, site)
+		if err != nil {
+			return err
+		}
+		anchors = append(anchors, files)
 	}
 	// Each workload on every variant and then on each anchor in turn, so
 	// that they meet the same state of the machine and of the database as
@@ -211,8 +240,9 @@ func (r *runner) selected(ws []workload) []workload {
 	return slices.DeleteFunc(ws, func(w workload) bool { return !r.o.selected(w.key) })
 }
 
-// anchorServer is an anchor running with 2 cluster workers: its workloads,
-// their statement counts, and its processes.
+// anchorServer is an anchor: a PostGraphile running with 2 cluster
+// workers, or the site's http.FileServer; its workloads, their statement
+// counts, and its processes.
 type anchorServer struct {
 	workloads []workload
 	counts    []statements
@@ -262,7 +292,8 @@ func (r *runner) startAnchors(ctx context.Context, db database, dir string, d da
 type measured struct {
 	pids           []int
 	debug, metrics string
-	// anchor marks a PostGraphile, which Bindery's rows are compared with.
+	// anchor marks a PostGraphile or http.FileServer, which Bindery's rows
+	// are compared with.
 	anchor bool
 }
 

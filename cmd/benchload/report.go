@@ -30,8 +30,8 @@ type row struct {
 	kinds []kindSummary
 	// baseline marks the row the others are compared with.
 	baseline bool
-	// anchor marks a PostGraphile's row, which Bindery's rows of the same
-	// workload are compared with.
+	// anchor marks a PostGraphile's or http.FileServer's row, which
+	// Bindery's rows of the same workload are compared with.
 	anchor bool
 }
 

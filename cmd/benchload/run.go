@@ -14,12 +14,13 @@ import (
 
 const usage = `Usage:
   benchload run [--bindery bin/bindery] [--duration 10s] [--concurrency 8] [--warmup 1s]
-                [--pg URL] [--postgraphile] [--profile DIR] [--workloads get,node,nested,list,heavy,growth,search]
+                [--pg URL] [--postgraphile] [--profile DIR] [--workloads get,node,nested,list,site,heavy,growth,search]
                 [--variant 'NAME=VALUE ...']... [--org-a-spaces 1000] [--org-b-spaces 50]
-                [--change-requests 10] [--heavy-pages 251]
+                [--change-requests 10] [--heavy-pages 251] [--site-pages 500]
                 [--growth-pages 20,2000,10000] [--growth-calls 20]
                 [--search-org-pages 100000] [--search-org-spaces 100]
   benchload baseline --db DSN --addr HOST:PORT
+  benchload fileserver --dir DIR --addr HOST:PORT
 
 run benchmarks bin/bindery on a fresh database: a SQLite file, or a schema
 created on the PostgreSQL server of --pg (default $BINDERY_TEST_DATABASE_URL)
@@ -33,10 +34,13 @@ under the user's cache folder on first use) too, each with 2 cluster workers.
 DIR, for go tool pprof.
 
 --workloads picks the workloads: get (GET /v1/spaces/{id}, and the
-baseline), node, nested, list, heavy (the heavy mix), growth (a space
-of each size of --growth-pages, default $BENCH_GROWTH_PAGES or
-20,2000,10000, imported, then reads and edits of one page timed one call
-at a time on each, in a table of its own, on the first server only),
+baseline), node, nested, list, site (a published site of a space of
+--site-pages pages, read anonymously page after page, and the same pages
+written to files and served by http.FileServer), heavy (the heavy mix),
+growth (a space of each size of --growth-pages, default
+$BENCH_GROWTH_PAGES or 20,2000,10000, imported, then reads and edits of
+one page timed one call at a time on each, in a table of its own, on the
+first server only),
 search (an organization of --search-org-pages pages in --search-org-spaces
 growth spaces, default $BENCH_SEARCH_ORG_PAGES or 100000 and
 $BENCH_SEARCH_ORG_SPACES or 100, imported, then searches of it and of one
@@ -48,7 +52,9 @@ Bindery's workloads on one more bindery serve with that environment added
 database, each workload on every variant in turn.
 
 baseline serves GET /v1/spaces/{id} with net/http and database/sql alone:
-the floor that run compares Bindery with.`
+the floor that run compares Bindery with. fileserver serves a folder with
+http.FileServer, a page's folder at its address without the trailing slash
+too: what run compares Bindery's published site with.`
 
 // errUsage marks a command line that could not be understood.
 var errUsage = errors.New("invalid usage")
@@ -68,6 +74,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 	case "baseline":
 		err = serveBaseline(ctx, args[2:], stderr)
+	case "fileserver":
+		err = serveFiles(ctx, args[2:], stderr)
 	case "help", "-h", "--help":
 		fmt.Fprintln(stdout, usage)
 	default:
@@ -106,16 +114,18 @@ type options struct {
 	// first, and growthCalls the timed calls of each operation on each.
 	growthPages []int
 	growthCalls int
+	// sitePages is the number of pages of the site workload's space.
+	sitePages int
 	// searchOrg is the search workload's organization.
 	searchOrg searchOrg
 }
 
 // workloadKeys are the workloads, in the order they run.
-var workloadKeys = []string{"get", "node", "nested", "list", "heavy", "growth", "search"}
+var workloadKeys = []string{"get", "node", "nested", "list", "site", "heavy", "growth", "search"}
 
 // defaultWorkloads are the workloads that run when none are named: all but
 // search, whose organization takes minutes to import.
-var defaultWorkloads = []string{"get", "node", "nested", "list", "heavy", "growth"}
+var defaultWorkloads = []string{"get", "node", "nested", "list", "site", "heavy", "growth"}
 
 // defaultGrowthPages are the growth workload's space sizes by default.
 var defaultGrowthPages = []int{20, 2000, 10000}
@@ -164,7 +174,7 @@ func parseVariant(s string) ([]string, error) {
 func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (options, error) {
 	o := options{bindery: "bin/bindery", duration: 10 * time.Second, warmup: time.Second, concurrency: 8,
 		postgres: getenv("BINDERY_TEST_DATABASE_URL"), shape: defaultShape, workloads: defaultWorkloads,
-		growthPages: defaultGrowthPages, growthCalls: 20, searchOrg: defaultSearchOrg}
+		growthPages: defaultGrowthPages, growthCalls: 20, sitePages: defaultSitePages, searchOrg: defaultSearchOrg}
 	if v := getenv("BENCH_WORKLOADS"); v != "" {
 		ws, err := parseWorkloads(v)
 		if err != nil {
@@ -232,6 +242,7 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	fs.IntVar(&o.shape.SpacesB, "org-b-spaces", o.shape.SpacesB, "spaces of organization B")
 	fs.IntVar(&o.shape.ChangeRequests, "change-requests", o.shape.ChangeRequests, "open change requests per space of organization B")
 	fs.IntVar(&o.shape.HeavyPages, "heavy-pages", o.shape.HeavyPages, "pages of the heavy mix's space")
+	fs.IntVar(&o.sitePages, "site-pages", o.sitePages, "pages of the site workload's space")
 	fs.Func("growth-pages", "comma-separated page counts of the growth workload's spaces (default 20,2000,10000)", func(v string) error {
 		sizes, err := parseSizes(v)
 		o.growthPages = sizes
@@ -272,6 +283,8 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 		return o, fmt.Errorf("%w: the concurrency must be at least 1", errUsage)
 	case o.growthCalls < 1:
 		return o, fmt.Errorf("%w: the growth workload needs at least one call", errUsage)
+	case o.sitePages < 1:
+		return o, fmt.Errorf("%w: the site workload needs a page", errUsage)
 	case o.postgraphile && o.postgres == "":
 		return o, fmt.Errorf("%w: PostGraphile needs PostgreSQL: set BINDERY_TEST_DATABASE_URL or --pg", errUsage)
 	}

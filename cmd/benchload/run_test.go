@@ -16,9 +16,9 @@ func TestParseOptions(t *testing.T) {
 	o, err := parseOptions(nil, env(nil), io.Discard)
 	require.NoError(t, err)
 	assert.Equal(t, options{bindery: "bin/bindery", duration: 10 * time.Second, warmup: time.Second, concurrency: 8,
-		workloads: []string{"get", "node", "nested", "list", "heavy", "growth"}, variants: [][]string{nil},
+		workloads: []string{"get", "node", "nested", "list", "site", "heavy", "growth"}, variants: [][]string{nil},
 		shape: shape{SpacesA: 1000, SpacesB: 50, ChangeRequests: 10, HeavyPages: 251}, growthPages: []int{20, 2000, 10000}, growthCalls: 20,
-		searchOrg: searchOrg{Pages: 100000, Spaces: 100}}, o)
+		sitePages: 500, searchOrg: searchOrg{Pages: 100000, Spaces: 100}}, o)
 	assert.False(t, o.selected("search"), "search runs only when named")
 
 	pg := "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
@@ -41,7 +41,7 @@ func TestParseOptions(t *testing.T) {
 	o, err = parseOptions([]string{"--duration", "1s", "--concurrency", "2", "--pg", "", "--postgraphile=false",
 		"--org-a-spaces", "5", "--org-b-spaces", "2", "--change-requests", "3", "--heavy-pages", "7", "--bindery", "/x/bindery",
 		"--workloads", "nested,heavy,nested", "--variant", "GOGC=200", "--variant", "default",
-		"--growth-pages", "12,3", "--growth-calls", "4", "--search-org-pages", "20", "--search-org-spaces", "2"},
+		"--growth-pages", "12,3", "--growth-calls", "4", "--site-pages", "30", "--search-org-pages", "20", "--search-org-spaces", "2"},
 		env(map[string]string{"BENCH_DURATION": "3s", "BINDERY_TEST_DATABASE_URL": pg, "POSTGRAPHILE": "1",
 			"BENCH_WORKLOADS": "get", "BENCH_VARIANTS": "GOGC=50", "BENCH_GROWTH_PAGES": "7",
 			"BENCH_SEARCH_ORG_PAGES": "300", "BENCH_SEARCH_ORG_SPACES": "3"}), io.Discard)
@@ -49,7 +49,7 @@ func TestParseOptions(t *testing.T) {
 	assert.Equal(t, options{bindery: "/x/bindery", duration: time.Second, warmup: time.Second, concurrency: 2,
 		workloads: []string{"nested", "heavy"}, variants: [][]string{{"GOGC=200"}, nil},
 		shape: shape{SpacesA: 5, SpacesB: 2, ChangeRequests: 3, HeavyPages: 7}, growthPages: []int{3, 12}, growthCalls: 4,
-		searchOrg: searchOrg{Pages: 20, Spaces: 2}}, o)
+		sitePages: 30, searchOrg: searchOrg{Pages: 20, Spaces: 2}}, o)
 
 	o, err = parseOptions([]string{"--workloads", "search,growth"}, env(nil), io.Discard)
 	require.NoError(t, err)
@@ -81,6 +81,7 @@ func TestParseOptionsErrors(t *testing.T) {
 		"no growth pages":            {args: []string{"--growth-pages", "20,0"}, want: `"0" is not a number of pages`},
 		"bad BENCH_GROWTH_PAGES":     {env: map[string]string{"BENCH_GROWTH_PAGES": ","}, want: "BENCH_GROWTH_PAGES"},
 		"no growth calls":            {args: []string{"--growth-calls", "0"}, want: "at least one call"},
+		"no site pages":              {args: []string{"--site-pages", "0"}, want: "the site workload needs a page"},
 		"fewer pages than spaces":    {args: []string{"--search-org-pages", "2", "--search-org-spaces", "3"}, want: "a page in each"},
 		"no search spaces":           {args: []string{"--search-org-spaces", "0"}, want: "needs a space"},
 		"bad BENCH_SEARCH_ORG_PAGES": {env: map[string]string{"BENCH_SEARCH_ORG_PAGES": "many"}, want: "BENCH_SEARCH_ORG_PAGES"},
