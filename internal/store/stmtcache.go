@@ -17,7 +17,11 @@ import (
 // every connection of the pool prepares the statements it runs and keeps
 // them, the most recently used stmtCacheSize of them; PostgreSQL then plans a
 // statement once per connection (a generic plan after a few runs), and each
-// run is one round trip (Bind, Execute, Sync).
+// run is one round trip (Bind, Execute, Sync). SQLite parses and plans a
+// statement in the process, and for a published page kept in the reader's
+// cache that was most of the request's CPU time; its connections keep their
+// statements the same way (SQLite prepares one again itself when the schema
+// changes).
 
 // stmtCacheSize bounds the prepared statements of one connection. The
 // statements Bindery runs are a few hundred shapes; a list of N IDs is a

@@ -6,6 +6,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"net/url"
@@ -16,7 +17,7 @@ import (
 	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
 	"github.com/lib/pq"
-	_ "modernc.org/sqlite" // SQLite driver, pure Go
+	"modernc.org/sqlite" // SQLite driver, pure Go
 
 	"github.com/bindery/bindery/ent"
 	// The schema's defaults, validators and hooks, for every client Open makes.
@@ -32,9 +33,11 @@ type DB struct {
 	Client  *ent.Client
 	SQL     *sql.DB
 	Dialect string
-	driver  dialect.Driver
-	traced  dialect.Driver
-	source  string
+	// Writes counts the writes that commit through any of its clients.
+	Writes *Writes
+	driver dialect.Driver
+	traced dialect.Driver
+	source string
 	// tracer makes spans of statements once set (see TraceWith).
 	tracer *atomic.Pointer[tracer]
 	// migrateSource is where migrations connect on PostgreSQL (see
@@ -94,36 +97,36 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 	if dsn == "" {
 		dsn = DefaultDSN
 	}
-	driverName, dialectName, source, migrateSource := "sqlite", dialect.SQLite, sqliteDSN(dsn), ""
+	dialectName, source, migrateSource := dialect.SQLite, sqliteDSN(dsn), ""
 	if IsPostgres(dsn) {
-		driverName, dialectName = "postgres", dialect.Postgres
+		dialectName = dialect.Postgres
 		var err error
 		if source, err = withDefaults(dsn, map[string]string{"binary_parameters": "yes", "jit": "off"}); err != nil {
 			return nil, fmt.Errorf("parsing the PostgreSQL URL: %w", err)
 		}
 		migrateSource = source
 	}
-	var db *sql.DB
+	var connector driver.Connector
+	var err error
 	if dialectName == dialect.Postgres {
-		connector, err := pq.NewConnector(source)
-		if err != nil {
-			return nil, fmt.Errorf("opening %s database: %w", dialectName, err)
-		}
-		db = sql.OpenDB(cachingConnector{connector})
+		connector, err = pq.NewConnector(source)
 	} else {
-		var err error
-		if db, err = sql.Open(driverName, source); err != nil {
-			return nil, fmt.Errorf("opening %s database: %w", dialectName, err)
-		}
+		connector, err = sqlite.NewConnector(source)
 	}
+	if err != nil {
+		return nil, fmt.Errorf("opening %s database: %w", dialectName, err)
+	}
+	db := sql.OpenDB(cachingConnector{connector})
+	// Every open connection may stay idle: a request fans out over
+	// several at once, and a pool that closes them opens new ones under
+	// load, a PostgreSQL backend each, or a SQLite connection that parses
+	// the whole schema again before its first statement. database/sql
+	// keeps two by default.
 	if dialectName == dialect.Postgres {
-		// Every open connection may stay idle: a request fans out over
-		// several at once, and a pool that closes them opens new PostgreSQL
-		// backends under load.
 		db.SetMaxOpenConns(poolSize)
-		db.SetMaxIdleConns(poolSize)
-		db.SetConnMaxIdleTime(5 * time.Minute)
 	}
+	db.SetMaxIdleConns(poolSize)
+	db.SetConnMaxIdleTime(5 * time.Minute)
 	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := db.PingContext(pingCtx); err != nil {
@@ -132,12 +135,13 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 	}
 	tr := &atomic.Pointer[tracer]{}
 	traced := &tracing{Driver: entsql.OpenDB(dialectName, db), system: dbSystem(dialectName), tracer: tr}
-	var drv dialect.Driver = traced
+	writes := &Writes{}
+	var drv dialect.Driver = &writing{Driver: traced, w: writes}
 	if o.wrap != nil {
 		drv = o.wrap(drv)
 	}
 	return &DB{Client: ent.NewClient(ent.Driver(drv)), SQL: db, Dialect: dialectName, driver: drv, traced: traced,
-		source: source, migrateSource: migrateSource, tracer: tr}, nil
+		source: source, migrateSource: migrateSource, tracer: tr, Writes: writes}, nil
 }
 
 // Using returns d with its ent client on another driver over the same
@@ -165,7 +169,8 @@ func InSchema(dsn, schema string) (string, error) {
 	return u.String(), nil
 }
 
-// poolSize bounds the PostgreSQL connections of one server.
+// poolSize bounds the PostgreSQL connections of one server, and the
+// idle ones of either database.
 const poolSize = 20
 
 // withDefaults returns a PostgreSQL URL with the given parameters, except
