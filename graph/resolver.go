@@ -57,6 +57,13 @@ type Resolver struct {
 	search *search.Index
 	// bus carries events to subscribers.
 	bus events.Bus
+	// writes counts the database's writes (see Generation); nil when
+	// unknown, and then nothing is kept across requests on its strength.
+	writes *store.Writes
+	// hostSites and proxies keep what the reader asks first of each
+	// request: the site a hostname names, and a site's proxy.
+	hostSites memo[[2]string]
+	proxies   memo[string]
 	// statements holds the SQL of the statements every request runs, built
 	// once (see store.Statements).
 	statements *store.Statements
@@ -121,7 +128,7 @@ func New(client *ent.Client, cfg config.Config, opts ...Option) *Resolver {
 	r := &Resolver{client: client, cfg: cfg, now: clock.Now, log: slog.Default(), batchWait: batchWait,
 		objectCache: content.NewCache(int(cfg.ObjectCacheBytes)), decoded: content.NewDecoded(int(cfg.DecodedCacheBytes)), bus: events.NewMemory(),
 		adaptiveSchemas: lru.New[*adaptive.Schema](1024, 1), statements: store.NewStatements(),
-		viewers: newViewerCache()}
+		viewers: newViewerCache(), hostSites: newMemo[[2]string](1024), proxies: newMemo[string](1024)}
 	if drv := client.Driver(); drv != nil {
 		r.search = search.New(drv.Dialect())
 	}
@@ -141,6 +148,10 @@ func New(client *ent.Client, cfg config.Config, opts ...Option) *Resolver {
 	r.declarePolicies()
 	// A read of a protected type that no policy accounts for fails.
 	client.Intercept(store.FailClosed(r.protectedTypes()...))
+	if r.writes != nil {
+		r.announceWrites()
+		go r.followWrites()
+	}
 	secret := []byte(cfg.SigningSecret)
 	if len(secret) == 0 {
 		secret = make([]byte, 32)

@@ -21,15 +21,19 @@ func (r *Resolver) PublishedSiteAt(ctx context.Context, host string) (id, basena
 	if h, _, found := strings.Cut(host, ":"); found {
 		host = h
 	}
-	s, err := r.db(ctx).Site.Query().Where(site.Hostname(strings.ToLower(host)), site.Published(true)).
-		Select(site.FieldID, site.FieldBasename).Only(internal(ctx, "the published site a hostname names, for its readers"))
-	if ent.IsNotFound(err) {
-		return "", "", nil
-	}
-	if err != nil {
-		return "", "", err
-	}
-	return s.ID, deref(s.Basename), nil
+	host = strings.ToLower(host)
+	at, err := r.hostSites.get(ctx, r, host, func() ([2]string, error) {
+		s, err := r.db(ctx).Site.Query().Where(site.Hostname(host), site.Published(true)).
+			Select(site.FieldID, site.FieldBasename).Only(internal(ctx, "the published site a hostname names, for its readers"))
+		if ent.IsNotFound(err) {
+			return [2]string{}, nil
+		}
+		if err != nil {
+			return [2]string{}, err
+		}
+		return [2]string{s.ID, deref(s.Basename)}, nil
+	})
+	return at[0], at[1], err
 }
 
 // VisitorAuthFallback is where a visitor without a valid token is sent to
@@ -50,15 +54,17 @@ func (r *Resolver) VisitorAuthFallback(ctx context.Context, siteID string) strin
 // a path such as "company.com/docs", where a proxy of the site's owner
 // serves it; "" when it has none.
 func (r *Resolver) PublishedProxy(ctx context.Context, siteID string) (string, error) {
-	s, err := r.db(ctx).Site.Query().Where(site.ID(siteID), site.Published(true)).
-		Select(site.FieldProxyOrigin).Only(internal(ctx, "where a published site's proxy serves it, for its readers"))
-	if ent.IsNotFound(err) {
-		return "", nil
-	}
-	if err != nil {
-		return "", err
-	}
-	return deref(s.ProxyOrigin), nil
+	return r.proxies.get(ctx, r, siteID, func() (string, error) {
+		s, err := r.db(ctx).Site.Query().Where(site.ID(siteID), site.Published(true)).
+			Select(site.FieldProxyOrigin).Only(internal(ctx, "where a published site's proxy serves it, for its readers"))
+		if ent.IsNotFound(err) {
+			return "", nil
+		}
+		if err != nil {
+			return "", err
+		}
+		return deref(s.ProxyOrigin), nil
+	})
 }
 
 // PublishedSiteURLs returns where the first n published sites are read,

@@ -5,8 +5,10 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 
+	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/internal/lru"
 )
 
@@ -70,13 +72,26 @@ func (v *visit) fromCache(rest string) bool {
 		return false
 	}
 	v.key = key
+	if v.replay(key, v.personal()) {
+		return true
+	}
+	// What the page writes is recorded for the cache.
+	v.rec = &recorder{ResponseWriter: v.w}
+	v.w = v.rec
+	return false
+}
+
+// replay answers with the kept response of key, or 304 when the visitor's
+// copy is current, and reports whether it did; it states how the response
+// may be cached either way.
+func (v *visit) replay(key string, personal bool) bool {
 	h := v.w.Header()
 	h.Set("ETag", key)
 	h.Set("Vary", "Cookie, X-Forwarded-Host")
 	// A page every visitor sees alike may be kept by shared caches for a
 	// minute; a personal one only by the visitor's browser, which asks
 	// again each time.
-	if v.personal() {
+	if personal {
 		h.Set("Cache-Control", "private, no-cache")
 	} else {
 		h.Set("Cache-Control", "public, max-age=60")
@@ -86,9 +101,6 @@ func (v *visit) fromCache(rest string) bool {
 	}
 	r, ok := v.x.pages.Get(key)
 	if !ok {
-		// What the page writes is recorded for the cache.
-		v.rec = &recorder{ResponseWriter: v.w}
-		v.w = v.rec
 		return false
 	}
 	for _, name := range kept {
@@ -96,11 +108,68 @@ func (v *visit) fromCache(rest string) bool {
 			h.Set(name, val)
 		}
 	}
+	h.Set("Content-Length", strconv.Itoa(len(r.body)))
 	v.w.WriteHeader(r.status)
 	if v.req.Method != http.MethodHead {
 		_, _ = v.w.Write(r.body)
 	}
 	return true
+}
+
+// An anonymous visitor's request for a page is answered without reading
+// the database while the server's generation (graph.Resolver.Generation)
+// is the one at which the same request was last admitted: the page's key
+// is remembered by the request's address, and nothing the key was made of
+// has changed since. Visitors with a share key, a token or claims go the
+// whole way, as does every request when the generation is unknown.
+
+// shortcut is what an anonymous request was answered with, at a
+// generation.
+type shortcut struct {
+	gen graph.Generation
+	key string
+}
+
+// shortcutKey names an anonymous visitor's request, "" for a request that
+// is not one: the visitor may be someone (cookies of the site's), or may
+// bring claims or ask something of the query.
+func (v *visit) shortcutKey() string {
+	if v.req.URL.RawQuery != "" {
+		return ""
+	}
+	for _, c := range []string{shareKeyCookie, tokenCookie, publicClaimsCookie} {
+		if cookie(v.req, c) != "" {
+			return ""
+		}
+	}
+	return v.siteID + "\x00" + v.origin + "\x00" + v.base + "\x00" + v.rest
+}
+
+// shortcut answers an anonymous visitor from the cache at once, and
+// reports whether it did; otherwise it notes what the visit needs to
+// remember its answer (see remember).
+func (v *visit) shortcut() bool {
+	gen, ok := v.x.res.Generation()
+	if !ok {
+		return false
+	}
+	if v.anonymous = v.shortcutKey(); v.anonymous == "" {
+		return false
+	}
+	v.gen = gen
+	s, ok := v.x.shortcuts.Get(v.anonymous)
+	return ok && s.gen == gen && v.replay(s.key, false)
+}
+
+// remember keeps the key of the page an anonymous visitor was answered
+// with, for the shortcut.
+func (v *visit) remember() {
+	if v.anonymous == "" || v.key == "" || v.site == nil || v.personal() {
+		return
+	}
+	if _, ok := v.x.pages.Get(v.key); ok {
+		v.x.shortcuts.Replace(v.anonymous, shortcut{gen: v.gen, key: v.key}, len(v.anonymous)+len(v.key)+64)
+	}
 }
 
 // keep puts what the visit answered into the cache, when it was a page.

@@ -34,6 +34,9 @@ type Reader struct {
 	tpl    *templates
 	assets *assets
 	pages  *pages
+	// shortcuts are the keys of the pages anonymous visitors were answered
+	// with, by their requests (see shortcut).
+	shortcuts *lru.Cache[shortcut]
 }
 
 // New returns a reader of the sites of res, published under publicURL,
@@ -52,7 +55,7 @@ func New(res *graph.Resolver, publicURL string, cacheBytes int, log *slog.Logger
 		return nil, err
 	}
 	return &Reader{res: res, log: log, public: u, secure: u.Scheme == "https", tpl: tpl, assets: a,
-		pages: lru.New[*rendered](cacheBytes, cacheBytes/8)}, nil
+		pages: lru.New[*rendered](cacheBytes, cacheBytes/8), shortcuts: lru.New[shortcut](cacheBytes/16, 4096)}, nil
 }
 
 // Prefix is where sites are served under the public URL: /sites/<id>/.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/enum"
@@ -51,6 +52,10 @@ type visit struct {
 	rest string
 	key  string
 	rec  *recorder
+	// anonymous names the request of an anonymous visitor, gen the
+	// generation at which the visit began (see shortcut).
+	anonymous string
+	gen       graph.Generation
 }
 
 // serve answers a request for rest, the path under a site's root base.
@@ -68,6 +73,10 @@ func (x *Reader) serve(w http.ResponseWriter, req *http.Request, siteID, base, o
 		return
 	}
 	v := &visit{x: x, w: w, req: req, ctx: req.Context(), base: base, origin: origin, siteID: siteID, rest: rest}
+	if v.shortcut() {
+		return
+	}
+	defer v.remember()
 	v.unsigned = v.unsignedClaims()
 	x.res.PresentUnsignedClaims(v.ctx, siteID, v.unsigned)
 	if v.arrive() {

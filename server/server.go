@@ -109,7 +109,7 @@ func New(cfg config.Config, db *store.DB, log *slog.Logger, opts ...graph.Option
 	present := func(ctx context.Context, org string, t enum.WebhookEventType, subject string) (any, error) {
 		return api.PresentWebhookObject(ctx, org, t, subject)
 	}
-	opts = append([]graph.Option{graph.WithLogger(log), graph.WithBus(s.bus), graph.WithSpecWorker(s.specs.Wake),
+	opts = append([]graph.Option{graph.WithLogger(log), graph.WithBus(s.bus), graph.WithWrites(db.Writes), graph.WithSpecWorker(s.specs.Wake),
 		graph.WithWebhookWorker(s.webhooks.Wake), graph.WithWebhookPresenter(present)}, opts...)
 	s.resolver = graph.New(db.Client, cfg, opts...)
 	api = rest.New(s.resolver, log)

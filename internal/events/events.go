@@ -48,7 +48,9 @@ type Event struct {
 	// ID is unique to the event.
 	ID    string `json:"id"`
 	Topic string `json:"topic"`
-	Kind  Kind   `json:"kind"`
+	// Kind is empty on a topic whose events say only that something
+	// happened (graph's changes topic).
+	Kind Kind `json:"kind,omitempty"`
 	// Subject is the ID of what the event is about: a comment (of a reply
 	// too), a change request, or the space's new revision.
 	Subject string `json:"subject"`

@@ -90,6 +90,13 @@ func (m *Memory) Close() error {
 	return nil
 }
 
+// Closed reports whether the bus is closed.
+func (m *Memory) Closed() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.closed
+}
+
 // Reset ends every subscription; later ones work.
 func (m *Memory) Reset() {
 	m.mu.Lock()

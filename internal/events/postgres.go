@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/lib/pq"
@@ -29,6 +30,12 @@ type Postgres struct {
 	local    *Memory
 	log      *slog.Logger
 	done     chan struct{}
+	// epoch changes when the listener's connection is lost and when it is
+	// back; down is set while it is lost. A subscriber that keeps what it
+	// learned from events (see Epoch) must forget it then.
+	epoch  atomic.Uint64
+	down   atomic.Bool
+	closed atomic.Bool
 }
 
 // Channel returns the NOTIFY channel of a schema: servers on one schema
@@ -59,6 +66,10 @@ func NewPostgres(ctx context.Context, dsn string, db *sql.DB, exec Execer, log *
 		if err != nil {
 			log.Warn("event listener", "event", int(ev), "error", err)
 		}
+		if ev == pq.ListenerEventDisconnected {
+			p.down.Store(true)
+			p.epoch.Add(1)
+		}
 	})
 	if err := p.listener.Listen(p.channel); err != nil {
 		p.listener.Close()
@@ -77,6 +88,8 @@ func (p *Postgres) receive() {
 			// is gone, so the subscriptions end rather than miss it.
 			p.log.Warn("event listener reconnected: ending subscriptions that may have missed events")
 			p.local.Reset()
+			p.epoch.Add(1)
+			p.down.Store(false)
 			continue
 		}
 		var e Event
@@ -113,8 +126,19 @@ func (p *Postgres) Subscribe(ctx context.Context, topic string) (<-chan Event, e
 // Subscribers returns the number of this server's subscriptions of topic.
 func (p *Postgres) Subscribers(topic string) int { return p.local.Subscribers(topic) }
 
+// Epoch returns a number that changes whenever notifications may have
+// been lost, and false while they may be being lost: between losing the
+// connection and having it back.
+func (p *Postgres) Epoch() (uint64, bool) {
+	return p.epoch.Load(), !p.down.Load()
+}
+
+// Closed reports whether the bus is closed.
+func (p *Postgres) Closed() bool { return p.closed.Load() }
+
 // Close stops listening and ends every subscription.
 func (p *Postgres) Close() error {
+	p.closed.Store(true)
 	err := p.listener.Close()
 	<-p.done
 	_ = p.local.Close()

@@ -74,6 +74,22 @@ func (c *Cache[V]) Put(key string, value V, size int) {
 	}
 }
 
+// Replace keeps value under key in place of the value kept, for a key
+// whose value is good only for a while (see graph.Generation).
+func (c *Cache[V]) Replace(key string, value V, size int) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	if e, ok := c.byKey[key]; ok {
+		c.order.Remove(e)
+		delete(c.byKey, key)
+		c.size -= e.Value.(entry[V]).size
+	}
+	c.mu.Unlock()
+	c.Put(key, value, size)
+}
+
 // Size is the sum of the sizes of the values kept.
 func (c *Cache[V]) Size() int {
 	if c == nil {

@@ -28,6 +28,10 @@ func TestEvictsTheLeastRecentlyUsed(t *testing.T) {
 	c.Put("a", "other", 1)
 	v, _ := c.Get("a")
 	assert.Equal(t, "A", v, "a key keeps its first value")
+	c.Replace("a", "other", 1)
+	v, _ = c.Get("a")
+	assert.Equal(t, "other", v, "Replace replaces")
+	assert.Equal(t, 5, c.Size())
 }
 
 func TestNilHoldsNothing(t *testing.T) {

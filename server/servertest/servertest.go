@@ -54,6 +54,8 @@ type Env struct {
 	// Statements counts the SQL statements the server has run.
 	Statements *atomic.Int64
 	Clock      *Clock
+	// DSN is where the database is.
+	DSN string
 	// Owner is an admin of Org; OwnerToken is theirs.
 	Owner      *ent.User
 	OwnerToken string
@@ -112,7 +114,8 @@ func New(t testing.TB, opts ...Option) *Env {
 	t.Helper()
 	ctx := context.Background()
 	counter := &atomic.Int64{}
-	db, err := store.Open(ctx, MigratedDSN(t), store.WithDriver(func(d dialect.Driver) dialect.Driver {
+	dsn := MigratedDSN(t)
+	db, err := store.Open(ctx, dsn, store.WithDriver(func(d dialect.Driver) dialect.Driver {
 		return &countingDriver{Driver: d, n: counter}
 	}))
 	require.NoError(t, err)
@@ -145,7 +148,7 @@ func New(t testing.TB, opts ...Option) *Env {
 	hs := httptest.NewServer(srv)
 	t.Cleanup(func() { srv.Close(); hs.Close() })
 
-	e := &Env{T: t, Server: srv, HTTP: hs, DB: db, Client: fixtures, Config: cfg, Statements: counter, Clock: clock}
+	e := &Env{T: t, Server: srv, HTTP: hs, DB: db, Client: fixtures, Config: cfg, Statements: counter, Clock: clock, DSN: dsn}
 	e.Owner = e.User("owner@example.com")
 	e.OwnerToken = e.Token(e.Owner)
 	e.Org, err = graph.CreateOrganization(ctx, fixtures, "Acme Docs", e.Owner.ID)
@@ -183,6 +186,23 @@ func Reuse(t testing.TB, e *Env, opts ...graph.Option) *Env {
 	t.Cleanup(func() { srv.Close(); hs.Close() })
 	out := *e
 	out.T, out.Server, out.HTTP = t, srv, hs
+	return &out
+}
+
+// Replica starts a server on e's database through connections of its own,
+// as another process would: it hears of the other servers' writes only
+// through the database (on PostgreSQL, its notifications).
+func Replica(t testing.TB, e *Env) *Env {
+	t.Helper()
+	db, err := store.Open(context.Background(), e.DSN)
+	require.NoError(t, err)
+	t.Cleanup(func() { db.Close() })
+	srv, err := server.New(e.Config, db, testLog, graph.WithClock(e.Clock.Now))
+	require.NoError(t, err)
+	hs := httptest.NewServer(srv)
+	t.Cleanup(func() { srv.Close(); hs.Close() })
+	out := *e
+	out.T, out.Server, out.HTTP, out.DB, out.Statements = t, srv, hs, db, &atomic.Int64{}
 	return &out
 }
 

@@ -1,0 +1,212 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+	"sync/atomic"
+
+	"entgo.io/ent/dialect"
+)
+
+// Writes counts the writes that commit through a database's clients, every
+// one of them, whatever made the statement: ent's builders, hooks or none,
+// or SQL of Bindery's own. What a server keeps across requests is good
+// while the count stands still (see graph.Resolver.Generation). Writes to
+// the tables named quiet are not counted.
+type Writes struct {
+	n     atomic.Uint64
+	quiet atomic.Pointer[map[string]bool]
+	// announce, when set, is called after each counted write commits, in
+	// the writer's context: it tells the other servers.
+	announce atomic.Pointer[func(context.Context)]
+}
+
+// Count returns the number of writes counted so far, at least 1: a zero
+// count never names a state.
+func (w *Writes) Count() uint64 { return w.n.Load() + 1 }
+
+// Quiet leaves writes to tables out of the count: tables whose rows
+// nothing that is kept across requests shows.
+func (w *Writes) Quiet(tables ...string) {
+	q := make(map[string]bool, len(tables))
+	for _, t := range tables {
+		q[t] = true
+	}
+	w.quiet.Store(&q)
+}
+
+// Announce makes fn be called after each counted write commits.
+func (w *Writes) Announce(fn func(context.Context)) { w.announce.Store(&fn) }
+
+// Add counts a write that another server made.
+func (w *Writes) Add() { w.n.Add(1) }
+
+// committed counts a write that committed.
+func (w *Writes) committed(ctx context.Context) {
+	w.n.Add(1)
+	if fn := w.announce.Load(); fn != nil {
+		(*fn)(ctx)
+	}
+}
+
+// writes reports whether a statement may write to a table that counts. A
+// statement that may write and whose table is not plain counts.
+func (w *Writes) writes(query string) bool {
+	q := strings.TrimLeft(query, " \t\n(")
+	verb := strings.ToUpper(operation(q))
+	var rest string
+	switch verb {
+	case "INSERT", "REPLACE":
+		_, rest, _ = cutFold(q, "INTO ")
+	case "UPDATE":
+		rest = q[len(verb):]
+	case "DELETE":
+		_, rest, _ = cutFold(q, "FROM ")
+	case "SELECT", "SAVEPOINT", "RELEASE", "SET", "SHOW", "EXPLAIN", "PRAGMA", "BEGIN", "COMMIT", "ROLLBACK":
+		return false
+	default:
+		// WITH ... and anything else: it may write anywhere.
+		return true
+	}
+	table := strings.TrimSpace(rest)
+	if i := strings.IndexAny(table, " (\t\n"); i >= 0 {
+		table = table[:i]
+	}
+	quiet := w.quiet.Load()
+	return quiet == nil || !(*quiet)[strings.Trim(table, "`\"")]
+}
+
+// cutFold is strings.Cut with sep matched regardless of case.
+func cutFold(s, sep string) (before, after string, found bool) {
+	if i := strings.Index(strings.ToUpper(s), sep); i >= 0 {
+		return s[:i], s[i+len(sep):], true
+	}
+	return s, "", false
+}
+
+// writing is the driver that counts writes, beneath every client's.
+type writing struct {
+	dialect.Driver
+	w *Writes
+}
+
+func (c *writing) Exec(ctx context.Context, query string, args, v any) error {
+	err := c.Driver.Exec(ctx, query, args, v)
+	if err == nil && c.w.writes(query) {
+		c.w.committed(ctx)
+	}
+	return err
+}
+
+func (c *writing) Query(ctx context.Context, query string, args, v any) error {
+	err := c.Driver.Query(ctx, query, args, v)
+	if err == nil && c.w.writes(query) {
+		c.w.committed(ctx)
+	}
+	return err
+}
+
+func (c *writing) Tx(ctx context.Context) (dialect.Tx, error) {
+	tx, err := c.Driver.Tx(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &writingTx{Tx: tx, w: c.w, ctx: ctx}, nil
+}
+
+// writingTx counts its writes once it commits.
+type writingTx struct {
+	dialect.Tx
+	w     *Writes
+	ctx   context.Context
+	wrote atomic.Bool
+}
+
+func (x *writingTx) Exec(ctx context.Context, query string, args, v any) error {
+	err := x.Tx.Exec(ctx, query, args, v)
+	if err == nil && !x.wrote.Load() && x.w.writes(query) {
+		x.wrote.Store(true)
+	}
+	return err
+}
+
+func (x *writingTx) Query(ctx context.Context, query string, args, v any) error {
+	err := x.Tx.Query(ctx, query, args, v)
+	if err == nil && !x.wrote.Load() && x.w.writes(query) {
+		x.wrote.Store(true)
+	}
+	return err
+}
+
+func (x *writingTx) Commit() error {
+	err := x.Tx.Commit()
+	if err == nil && x.wrote.Load() {
+		x.w.committed(x.ctx)
+	}
+	return err
+}
+
+// The statements of SQL of Bindery's own (ent's ExecContext and
+// QueryContext, such as the seed lock's) go through to the driver
+// beneath, and count the same.
+
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// errUnsupported is what a driver beneath that lacks a method gives.
+var errUnsupported = errors.New("store: the driver does not support it")
+
+func (c *writing) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	ex, ok := c.Driver.(execer)
+	if !ok {
+		return nil, errUnsupported
+	}
+	res, err := ex.ExecContext(ctx, query, args...)
+	if err == nil && c.w.writes(query) {
+		c.w.committed(ctx)
+	}
+	return res, err
+}
+
+func (c *writing) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	q, ok := c.Driver.(querier)
+	if !ok {
+		return nil, errUnsupported
+	}
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err == nil && c.w.writes(query) {
+		c.w.committed(ctx)
+	}
+	return rows, err
+}
+
+func (x *writingTx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	ex, ok := x.Tx.(execer)
+	if !ok {
+		return nil, errUnsupported
+	}
+	res, err := ex.ExecContext(ctx, query, args...)
+	if err == nil && !x.wrote.Load() && x.w.writes(query) {
+		x.wrote.Store(true)
+	}
+	return res, err
+}
+
+func (x *writingTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	q, ok := x.Tx.(querier)
+	if !ok {
+		return nil, errUnsupported
+	}
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err == nil && !x.wrote.Load() && x.w.writes(query) {
+		x.wrote.Store(true)
+	}
+	return rows, err
+}

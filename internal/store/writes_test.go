@@ -1,0 +1,78 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/ent/apitoken"
+	"github.com/bindery/bindery/internal/store"
+)
+
+// Writes counts a write once it commits, through any client over the
+// database, and never a read, a rolled back transaction or a write to a
+// quiet table.
+func TestWritesCountCommittedWrites(t *testing.T) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "writes.db"))
+	require.NoError(t, err)
+	t.Cleanup(func() { db.Close() })
+	require.NoError(t, db.Migrate(ctx))
+	w := db.Writes
+	var announced int
+	w.Announce(func(context.Context) { announced++ })
+	w.Quiet(apitoken.Table)
+	at := w.Count()
+	changed := func() bool {
+		now := w.Count()
+		defer func() { at = now }()
+		return now != at
+	}
+
+	u, err := db.Client.User.Create().SetEmail("a@example.com").SetDisplayName("A").Save(ctx)
+	require.NoError(t, err)
+	assert.True(t, changed(), "a write outside a transaction")
+	assert.Equal(t, 1, announced)
+
+	_, err = db.Client.User.Query().All(ctx)
+	require.NoError(t, err)
+	assert.False(t, changed(), "a read")
+
+	errRollback := errors.New("roll back")
+	err = store.WithTx(ctx, db.Client, func(ctx context.Context, tx *ent.Client) error {
+		if err := tx.User.UpdateOne(u).SetDisplayName("B").Exec(ctx); err != nil {
+			return err
+		}
+		assert.False(t, changed(), "a write before its commit")
+		return errRollback
+	})
+	require.ErrorIs(t, err, errRollback)
+	assert.False(t, changed(), "a rolled back transaction")
+
+	require.NoError(t, store.WithTx(ctx, db.Client, func(ctx context.Context, tx *ent.Client) error {
+		for _, name := range []string{"B", "C"} {
+			if err := tx.User.UpdateOne(u).SetDisplayName(name).Exec(ctx); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	assert.Equal(t, at+1, w.Count(), "a transaction counts once, when it commits")
+	changed()
+	assert.Equal(t, 2, announced)
+
+	require.NoError(t, db.NewClient().User.UpdateOne(u).SetDisplayName("D").Exec(ctx))
+	assert.True(t, changed(), "a client without hooks")
+
+	_, err = db.SQL.ExecContext(ctx, "UPDATE users SET display_name = 'E'")
+	require.NoError(t, err)
+	assert.False(t, changed(), "SQL beside the clients is not seen")
+
+	require.NoError(t, db.Client.APIToken.Create().SetUserID(u.ID).SetLabel("t").SetTokenHash("h").Exec(ctx))
+	assert.False(t, changed(), "a quiet table")
+}
