@@ -1,6 +1,8 @@
 package reader
 
 import (
+	"slices"
+
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/internal/content"
 	"github.com/bindery/bindery/internal/enum"
@@ -80,7 +82,11 @@ func (v *visit) tabs(cur *spot) ([]tab, error) {
 }
 
 // tree is the sidebar of s: its pages but hidden ones, the way to entry i
-// open and i marked current.
+// open and i marked current. The pages under a page off that way are left
+// out, and the page is marked Folded: its own page lists them, and a
+// sidebar that held every page of a large space would be most of each
+// page's weight (70 of 75 KB in a space of 500 pages five levels deep).
+// Read the Docs' theme folds its navigation the same way.
 func (s *space) tree(i int) []treePage {
 	open := map[int]bool{}
 	for j := i; j >= 0; j = s.order.Entries[j].Parent {
@@ -104,7 +110,11 @@ func (s *space) tree(i int) []treePage {
 			default:
 				tp.URL = s.pageURL(j)
 			}
-			tp.Children = build(n.Children)
+			if tp.IsGroup || tp.Open {
+				tp.Children = build(n.Children)
+			} else {
+				tp.Folded = slices.ContainsFunc(n.Children, func(c *content.Node) bool { return !c.Page.Hidden })
+			}
 			out = append(out, tp)
 		}
 		return out

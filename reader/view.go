@@ -74,12 +74,14 @@ type tab struct {
 
 // treePage is a page in the sidebar. A group page has no URL of its own
 // (it is a heading over its pages); Open marks the pages on the way to the
-// current one, which a sidebar shows unfolded.
+// current one, which a sidebar shows unfolded; Folded, a page with pages
+// under it that the sidebar leaves to the page itself.
 type treePage struct {
 	link
 	Emoji    string
 	IsGroup  bool
 	Open     bool
+	Folded   bool
 	Children []treePage
 }
 
