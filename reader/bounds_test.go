@@ -75,10 +75,7 @@ func TestReplicasNeverServeStalePages(t *testing.T) {
 	require.Contains(t, b.get(f.root()+"install").body, "Install it.")
 	require.Contains(t, b.get(f.root()+"install").body, "Install it.", "kept by the second server")
 
-	f.e.MustDo(http.MethodPost, "/graphql", f.e.OwnerToken, map[string]any{
-		"query":     `mutation($in: SetPageMarkdownInput!) { setPageMarkdown(input: $in) { page { id } } }`,
-		"variables": map[string]any{"in": map[string]any{"spaceId": f.guide, "pageId": f.install, "markdown": "Install it twice.\n"}},
-	}, http.StatusOK)
+	f.editInstall("Install it twice.\n")
 	assert.Contains(t, a.get(f.root()+"install").body, "Install it twice.")
 	assert.Contains(t, b.get(f.root()+"install").body, "Install it twice.", "the second server renders the edit")
 
@@ -106,10 +103,7 @@ func TestReplicasHearOfWrites(t *testing.T) {
 	require.Contains(t, b.get(f.root()+"install").body, "Install it.")
 	require.Contains(t, b.get(f.root()+"install").body, "Install it.", "kept by the second server")
 
-	f.e.MustDo(http.MethodPost, "/graphql", f.e.OwnerToken, map[string]any{
-		"query":     `mutation($in: SetPageMarkdownInput!) { setPageMarkdown(input: $in) { page { id } } }`,
-		"variables": map[string]any{"in": map[string]any{"spaceId": f.guide, "pageId": f.install, "markdown": "Install it twice.\n"}},
-	}, http.StatusOK)
+	f.editInstall("Install it twice.\n")
 	assert.Eventually(t, func() bool { return strings.Contains(b.get(f.root()+"install").body, "Install it twice.") },
 		5*time.Second, 10*time.Millisecond, "the second server hears of the edit")
 
@@ -118,4 +112,12 @@ func TestReplicasHearOfWrites(t *testing.T) {
 	f.e.DB.NewClient().Site.UpdateOne(f.site).SetTitle("Acme Handbook").ExecX(t.Context())
 	assert.Eventually(t, func() bool { return strings.Contains(b.get(f.root()+"install").body, "Acme Handbook") },
 		5*time.Second, 10*time.Millisecond, "a change of the site shows too")
+}
+
+// editInstall sets the markdown of the Install page through the API.
+func (f *fixture) editInstall(markdown string) {
+	f.e.MustDo(http.MethodPost, "/graphql", f.e.OwnerToken, map[string]any{
+		"query":     `mutation($in: SetPageMarkdownInput!) { setPageMarkdown(input: $in) { page { id } } }`,
+		"variables": map[string]any{"in": map[string]any{"spaceId": f.guide, "pageId": f.install, "markdown": markdown}},
+	}, http.StatusOK)
 }

@@ -94,10 +94,22 @@ type writing struct {
 
 func (c *writing) Exec(ctx context.Context, query string, args, v any) error {
 	err := c.Driver.Exec(ctx, query, args, v)
-	if err == nil && c.w.writes(query) {
+	if err == nil && changedRows(v) && c.w.writes(query) {
 		c.w.committed(ctx)
 	}
 	return err
+}
+
+// changedRows reports whether an Exec whose result ent asked for in v may
+// have changed rows: a conditional UPDATE that matched none (a worker's
+// poll for work) changed nothing.
+func changedRows(v any) bool {
+	res, ok := v.(*sql.Result)
+	if !ok || res == nil || *res == nil {
+		return true
+	}
+	n, err := (*res).RowsAffected()
+	return err != nil || n > 0
 }
 
 func (c *writing) Query(ctx context.Context, query string, args, v any) error {
@@ -126,7 +138,7 @@ type writingTx struct {
 
 func (x *writingTx) Exec(ctx context.Context, query string, args, v any) error {
 	err := x.Tx.Exec(ctx, query, args, v)
-	if err == nil && !x.wrote.Load() && x.w.writes(query) {
+	if err == nil && !x.wrote.Load() && changedRows(v) && x.w.writes(query) {
 		x.wrote.Store(true)
 	}
 	return err
@@ -169,7 +181,7 @@ func (c *writing) ExecContext(ctx context.Context, query string, args ...any) (s
 		return nil, errUnsupported
 	}
 	res, err := ex.ExecContext(ctx, query, args...)
-	if err == nil && c.w.writes(query) {
+	if err == nil && changedRows(&res) && c.w.writes(query) {
 		c.w.committed(ctx)
 	}
 	return res, err
@@ -193,7 +205,7 @@ func (x *writingTx) ExecContext(ctx context.Context, query string, args ...any) 
 		return nil, errUnsupported
 	}
 	res, err := ex.ExecContext(ctx, query, args...)
-	if err == nil && !x.wrote.Load() && x.w.writes(query) {
+	if err == nil && !x.wrote.Load() && changedRows(&res) && x.w.writes(query) {
 		x.wrote.Store(true)
 	}
 	return res, err

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/ent/apitoken"
+	"github.com/bindery/bindery/ent/user"
 	"github.com/bindery/bindery/internal/store"
 )
 
@@ -68,6 +69,11 @@ func TestWritesCountCommittedWrites(t *testing.T) {
 
 	require.NoError(t, db.NewClient().User.UpdateOne(u).SetDisplayName("D").Exec(ctx))
 	assert.True(t, changed(), "a client without hooks")
+
+	n, err := db.Client.User.Update().Where(user.Email("nobody@example.com")).SetDisplayName("F").Save(ctx)
+	require.NoError(t, err)
+	require.Zero(t, n)
+	assert.False(t, changed(), "an update that matched no row")
 
 	_, err = db.SQL.ExecContext(ctx, "UPDATE users SET display_name = 'E'")
 	require.NoError(t, err)
