@@ -24,7 +24,6 @@ import (
 	"github.com/bindery/bindery/internal/condition"
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/sitecustom"
-	"github.com/bindery/bindery/internal/visitor"
 )
 
 // Readers of a published site.
@@ -185,11 +184,7 @@ func (r *Resolver) publishedContent(ctx context.Context, s *ent.Site, visitorTok
 		if err != nil {
 			return nil, err
 		}
-		if claims != nil {
-			if err := schema.Check(claims); err != nil {
-				return nil, apperr.Invalid(visitor.TokenField, "has claims that %v", err)
-			}
-		}
+		claims = schema.Signed(claims)
 		if unsigned := schema.Unsigned(loadersFrom(ctx).unsignedClaims(s.ID)); len(unsigned) > 0 {
 			claims = maps.Clone(claims)
 			if claims == nil {

@@ -151,6 +151,37 @@ func TestAdaptiveContent(t *testing.T) {
 		"who the visitor is is part of the ETag")
 }
 
+// TestSignedClaimsTheSchemaRefuses: a visitor token's claim that the
+// adaptive schema refuses is left out, and only it: the token still
+// admits the visitor to a visitor-auth site, and its other claims count.
+func TestSignedClaimsTheSchemaRefuses(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, enum.SiteVisibilityVisitorAuth)
+	ctx := context.Background()
+	const key = "visitor-signing-key-0123456789abcdefghijklmnop"
+	schema := map[string]any{
+		"type": "object", "additionalProperties": false,
+		"properties": map[string]any{
+			"plan": map[string]any{"type": "string", "enum": []any{"free", "pro"}, "description": "Plan"},
+			"beta": map[string]any{"type": "boolean", "description": "In the beta"},
+		},
+	}
+	f.site = f.e.Client.Site.UpdateOne(f.site).SetVisitorAuthPrivateKey(key).SetAdaptiveContent(true).
+		SetAdaptiveSchema(schema).SetAdaptiveSchemaUpdatedAt(f.e.Clock.Now()).
+		SetVisitorAuthFallbackURL("https://login.example.com/docs").SaveX(ctx)
+	f.e.Client.SiteSection.UpdateOne(f.apiSec).SetCondition(`visitor.claims.plan == "gold"`).ExecX(ctx)
+	f.e.Client.SiteSpace.UpdateOne(f.v1).SetCondition(`visitor.claims.beta == true`).ExecX(ctx)
+
+	v := f.visitor(t)
+	token := visitorToken(t, key, jwt.MapClaims{"exp": f.e.Clock.Now().Add(time.Hour).Unix(), "plan": "gold", "beta": true})
+	require.Equal(t, http.StatusSeeOther, v.get(f.root()+"?jwt_token="+token).status)
+	home := v.get(f.root())
+	require.Equal(t, http.StatusOK, home.status, "the token admits the visitor")
+	assert.Contains(t, home.body, "Guide v1", "the claim the schema accepts counts")
+	assert.NotContains(t, home.body, "API reference", "the claim it refuses does not")
+	assert.Equal(t, http.StatusNotFound, v.get(f.root()+"api/").status)
+}
+
 // TestUnsignedClaims: unsigned claims from the gitbook-visitor-public
 // cookie and visitor.<claim> parameters choose content, when the site's
 // adaptive schema describes them; others are ignored.

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -42,9 +43,11 @@ var shape = func() *jsonschema.Schema {
 // printer words validation errors.
 var printer = message.NewPrinter(language.English)
 
-// Schema is a site's adaptive schema, compiled, with its unsigned part on
-// its own (see Unsigned).
-type Schema struct{ compiled, unsigned *jsonschema.Schema }
+// Schema is a site's adaptive schema, compiled (see Signed), with its
+// unsigned part on its own (see Unsigned). The official form has no
+// required claims, so each claim of a token is checked on its own against
+// the whole schema.
+type Schema struct{ claim, unsigned *jsonschema.Schema }
 
 // Compile checks that doc is an adaptive schema and compiles it: it must
 // take the official form (see shapeJSON) and be a draft-07 JSON Schema. The
@@ -62,7 +65,7 @@ func Compile(doc map[string]any) (*Schema, error) {
 	if err := c.AddResource("bindery:adaptive-schema.json", v); err != nil {
 		return nil, fmt.Errorf("is not a JSON Schema: %v", err)
 	}
-	s, err := c.Compile("bindery:adaptive-schema.json")
+	claim, err := c.Compile("bindery:adaptive-schema.json")
 	if err != nil {
 		return nil, fmt.Errorf("is not a draft-07 JSON Schema: %s", describe(err))
 	}
@@ -70,31 +73,35 @@ func Compile(doc map[string]any) (*Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("has an unsigned part that is not a JSON Schema: %v", err)
 	}
-	return &Schema{compiled: s, unsigned: u}, nil
+	return &Schema{claim: claim, unsigned: u}, nil
 }
 
 // registered are the JWT's own claims (RFC 7519, section 4.1), which say
 // nothing about the visitor: they are not checked against the schema.
 var registered = []string{"iss", "sub", "aud", "exp", "nbf", "iat", "jti"}
 
-// Check checks a visitor's claims against the schema, leaving out the
-// JWT's registered claims.
-func (s *Schema) Check(claims map[string]any) error {
-	visitor := make(map[string]any, len(claims))
+// Signed keeps the claims of a visitor's token that the schema accepts,
+// one claim at a time, as Unsigned does for unsigned ones: a claim it
+// refuses (a wrong type, a value off its enum, a name it does not allow)
+// is left out, never an error, so that one bad claim costs the visitor
+// that claim and not their token. The JWT's registered claims are kept as
+// they are.
+func (s *Schema) Signed(claims map[string]any) map[string]any {
+	if len(claims) == 0 {
+		return claims
+	}
+	out := make(map[string]any, len(claims))
 	for k, v := range claims {
-		visitor[k] = v
+		if slices.Contains(registered, k) {
+			out[k] = v
+			continue
+		}
+		one, err := normalize(map[string]any{k: v})
+		if err == nil && s.claim.Validate(one) == nil {
+			out[k] = v
+		}
 	}
-	for _, k := range registered {
-		delete(visitor, k)
-	}
-	v, err := normalize(visitor)
-	if err != nil {
-		return err
-	}
-	if err := s.compiled.Validate(v); err != nil {
-		return fmt.Errorf("do not match the site's adaptive schema: %s", describe(err))
-	}
-	return nil
+	return out
 }
 
 // normalize turns a decoded JSON value into the form the validator takes
