@@ -175,50 +175,44 @@ type querier interface {
 // errUnsupported is what a driver beneath that lacks a method gives.
 var errUnsupported = errors.New("store: the driver does not support it")
 
-func (c *writing) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	ex, ok := c.Driver.(execer)
+// execBeneath runs query on d, and calls wrote when it wrote.
+func execBeneath(ctx context.Context, d any, w *Writes, wrote func(), query string, args []any) (sql.Result, error) {
+	ex, ok := d.(execer)
 	if !ok {
 		return nil, errUnsupported
 	}
 	res, err := ex.ExecContext(ctx, query, args...)
-	if err == nil && changedRows(&res) && c.w.writes(query) {
-		c.w.committed(ctx)
+	if err == nil && changedRows(&res) && w.writes(query) {
+		wrote()
 	}
 	return res, err
+}
+
+// queryBeneath runs query on d, and calls wrote when it may have written.
+func queryBeneath(ctx context.Context, d any, w *Writes, wrote func(), query string, args []any) (*sql.Rows, error) {
+	q, ok := d.(querier)
+	if !ok {
+		return nil, errUnsupported
+	}
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err == nil && w.writes(query) {
+		wrote()
+	}
+	return rows, err
+}
+
+func (c *writing) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return execBeneath(ctx, c.Driver, c.w, func() { c.w.committed(ctx) }, query, args)
 }
 
 func (c *writing) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	q, ok := c.Driver.(querier)
-	if !ok {
-		return nil, errUnsupported
-	}
-	rows, err := q.QueryContext(ctx, query, args...)
-	if err == nil && c.w.writes(query) {
-		c.w.committed(ctx)
-	}
-	return rows, err
+	return queryBeneath(ctx, c.Driver, c.w, func() { c.w.committed(ctx) }, query, args)
 }
 
 func (x *writingTx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	ex, ok := x.Tx.(execer)
-	if !ok {
-		return nil, errUnsupported
-	}
-	res, err := ex.ExecContext(ctx, query, args...)
-	if err == nil && !x.wrote.Load() && changedRows(&res) && x.w.writes(query) {
-		x.wrote.Store(true)
-	}
-	return res, err
+	return execBeneath(ctx, x.Tx, x.w, func() { x.wrote.Store(true) }, query, args)
 }
 
 func (x *writingTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	q, ok := x.Tx.(querier)
-	if !ok {
-		return nil, errUnsupported
-	}
-	rows, err := q.QueryContext(ctx, query, args...)
-	if err == nil && !x.wrote.Load() && x.w.writes(query) {
-		x.wrote.Store(true)
-	}
-	return rows, err
+	return queryBeneath(ctx, x.Tx, x.w, func() { x.wrote.Store(true) }, query, args)
 }
