@@ -127,7 +127,12 @@ func serveBaseline(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: newBaseline(db).handler(), ReadHeaderTimeout: 10 * time.Second,
+	return serveUntil(ctx, ln, newBaseline(db).handler(), stderr)
+}
+
+// serveUntil serves h on ln until ctx ends, then shuts the server down.
+func serveUntil(ctx context.Context, ln net.Listener, h http.Handler, stderr io.Writer) error {
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog: slog.NewLogLogger(slog.NewTextHandler(stderr, nil), slog.LevelWarn)}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"html"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -334,21 +333,7 @@ func serveFiles(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: siteFiles(*dir), ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog: slog.NewLogLogger(slog.NewTextHandler(stderr, nil), slog.LevelWarn)}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(shutdown); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return serveUntil(ctx, ln, siteFiles(*dir), stderr)
 }
 
 // startFileServer writes the site's pages, as Bindery at base serves
