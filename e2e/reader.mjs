@@ -136,6 +136,11 @@ await check('the home page of a public site', async () => {
 await check('the CSP refuses an inline script', async () => {
   await assert.rejects(page.addScriptTag({ content: 'window.inlineRan = true;' }), /Content Security Policy/);
   assert.equal(await page.evaluate(() => window.inlineRan), undefined);
+  // The page reports the violation event after the console's message:
+  // both are in before they are set aside.
+  for (let i = 0; i < 40 && !browser.errors.some((e) => /CSP violation/.test(e)); i++) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
   const refused = browser.errors.filter((e) => /inline/.test(e));
   assert.ok(refused.length > 0, 'Chromium reports the refusal');
   browser.errors.splice(0, browser.errors.length, ...browser.errors.filter((e) => !/inline/.test(e)));

@@ -33,9 +33,10 @@ const changesTopic = "changes"
 // quietTables are the tables whose rows no published page, lookup or site
 // decision reads: activity around the content (comments, reactions),
 // credentials, webhook bookkeeping, and content objects, which are
-// addressed by their hash and shown only once a revision names them.
+// addressed by their hash and shown only once a revision names them; and
+// the search index, which only searches read, and no search is kept.
 var quietTables = []string{apitoken.Table, comment.Table, commentreply.Table, reaction.Table,
-	webhookdelivery.Table, webhookendpoint.Table, invite.Table, contentobject.Table}
+	webhookdelivery.Table, webhookendpoint.Table, invite.Table, contentobject.Table, "search_pages"}
 
 // WithWrites makes the resolver keep answers while w stands still (see
 // Generation), and announce w's writes to the other servers.
