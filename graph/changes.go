@@ -27,7 +27,10 @@ import (
 // generation is good, and neither is any without a count of writes.
 
 // changesTopic carries the writes of every server: one event per
-// committed transaction, with no subject.
+// committed transaction, whose subject is the server that wrote (its
+// Resolver's origin). A server hears its own events too, and skips them:
+// it counted those writes as they committed, and counting one again when
+// it comes back would make every answer kept just after a write go stale.
 const changesTopic = "changes"
 
 // quietTables are the tables whose rows no published page, lookup or site
@@ -77,7 +80,7 @@ func (r *Resolver) Generation() (Generation, bool) {
 func (r *Resolver) announceWrites() {
 	r.writes.Quiet(quietTables...)
 	r.writes.Announce(func(ctx context.Context) {
-		r.publish(ctx, []events.Event{events.New(changesTopic, "", "")})
+		r.publish(ctx, []events.Event{events.New(changesTopic, "", r.origin)})
 	})
 }
 
@@ -91,8 +94,10 @@ func (r *Resolver) followWrites() {
 			r.log.Error("following the other servers' writes", "error", err)
 			return
 		}
-		for range ch {
-			r.writes.Add()
+		for e := range ch {
+			if e.Subject != r.origin {
+				r.writes.Add()
+			}
 		}
 		r.writes.Add()
 		if c, ok := r.bus.(interface{ Closed() bool }); ok && c.Closed() {

@@ -59,3 +59,9 @@ func (r *Resolver) CachedSpace(ctx context.Context, id string) *ent.Space {
 	s, _ := th()
 	return s
 }
+
+// Writes returns the count of writes g names.
+func (g Generation) Writes() uint64 { return g.writes }
+
+// ChangesTopic is the topic on which servers announce their writes.
+const ChangesTopic = changesTopic

@@ -60,6 +60,8 @@ type Resolver struct {
 	// writes counts the database's writes (see Generation); nil when
 	// unknown, and then nothing is kept across requests on its strength.
 	writes *store.Writes
+	// origin names this server on the changes topic (see changesTopic).
+	origin string
 	// hostSites and proxies keep what the reader asks first of each
 	// request: the site a hostname names, and a site's proxy.
 	hostSites memo[[2]string]
@@ -149,6 +151,7 @@ func New(client *ent.Client, cfg config.Config, opts ...Option) *Resolver {
 	// A read of a protected type that no policy accounts for fails.
 	client.Intercept(store.FailClosed(r.protectedTypes()...))
 	if r.writes != nil {
+		r.origin = rand.Text()
 		r.announceWrites()
 		go r.followWrites()
 	}
