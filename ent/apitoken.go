@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"github.com/bindery/bindery/ent/apitoken"
 	"github.com/bindery/bindery/ent/user"
+	"github.com/bindery/bindery/internal/enum"
 )
 
 // A personal access token of the viewer, which authenticates API requests as them. Only its hash is stored: the token is shown once, when it is created.
@@ -31,6 +32,12 @@ type APIToken struct {
 	LastUsedAt *time.Time `json:"last_used_at,omitempty"`
 	// When the token stops working; null when never.
 	ExpiresAt *time.Time `json:"expires_at,omitempty"`
+	// Kind holds the value of the "kind" field.
+	Kind enum.CredentialKind `json:"kind,omitempty"`
+	// Method holds the value of the "method" field.
+	Method string `json:"method,omitempty"`
+	// UserAgent holds the value of the "user_agent" field.
+	UserAgent string `json:"user_agent,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the APITokenQuery when eager-loading is set.
 	Edges        APITokenEdges `json:"edges"`
@@ -62,7 +69,7 @@ func (*APIToken) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case apitoken.FieldID, apitoken.FieldLabel, apitoken.FieldTokenHash, apitoken.FieldUserID:
+		case apitoken.FieldID, apitoken.FieldLabel, apitoken.FieldTokenHash, apitoken.FieldUserID, apitoken.FieldKind, apitoken.FieldMethod, apitoken.FieldUserAgent:
 			values[i] = new(sql.NullString)
 		case apitoken.FieldCreatedAt, apitoken.FieldLastUsedAt, apitoken.FieldExpiresAt:
 			values[i] = new(sql.NullTime)
@@ -125,6 +132,24 @@ func (_m *APIToken) assignValues(columns []string, values []any) error {
 				_m.ExpiresAt = new(time.Time)
 				*_m.ExpiresAt = value.Time
 			}
+		case apitoken.FieldKind:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field kind", values[i])
+			} else if value.Valid {
+				_m.Kind = enum.CredentialKind(value.String)
+			}
+		case apitoken.FieldMethod:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field method", values[i])
+			} else if value.Valid {
+				_m.Method = value.String
+			}
+		case apitoken.FieldUserAgent:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field user_agent", values[i])
+			} else if value.Valid {
+				_m.UserAgent = value.String
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -186,6 +211,15 @@ func (_m *APIToken) String() string {
 		builder.WriteString("expires_at=")
 		builder.WriteString(v.Format(time.ANSIC))
 	}
+	builder.WriteString(", ")
+	builder.WriteString("kind=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Kind))
+	builder.WriteString(", ")
+	builder.WriteString("method=")
+	builder.WriteString(_m.Method)
+	builder.WriteString(", ")
+	builder.WriteString("user_agent=")
+	builder.WriteString(_m.UserAgent)
 	builder.WriteByte(')')
 	return builder.String()
 }

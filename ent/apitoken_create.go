@@ -14,6 +14,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/bindery/bindery/ent/apitoken"
 	"github.com/bindery/bindery/ent/user"
+	"github.com/bindery/bindery/internal/enum"
 )
 
 // APITokenCreate is the builder for creating a APIToken entity.
@@ -84,6 +85,48 @@ func (_c *APITokenCreate) SetNillableExpiresAt(v *time.Time) *APITokenCreate {
 	return _c
 }
 
+// SetKind sets the "kind" field.
+func (_c *APITokenCreate) SetKind(v enum.CredentialKind) *APITokenCreate {
+	_c.mutation.SetKind(v)
+	return _c
+}
+
+// SetNillableKind sets the "kind" field if the given value is not nil.
+func (_c *APITokenCreate) SetNillableKind(v *enum.CredentialKind) *APITokenCreate {
+	if v != nil {
+		_c.SetKind(*v)
+	}
+	return _c
+}
+
+// SetMethod sets the "method" field.
+func (_c *APITokenCreate) SetMethod(v string) *APITokenCreate {
+	_c.mutation.SetMethod(v)
+	return _c
+}
+
+// SetNillableMethod sets the "method" field if the given value is not nil.
+func (_c *APITokenCreate) SetNillableMethod(v *string) *APITokenCreate {
+	if v != nil {
+		_c.SetMethod(*v)
+	}
+	return _c
+}
+
+// SetUserAgent sets the "user_agent" field.
+func (_c *APITokenCreate) SetUserAgent(v string) *APITokenCreate {
+	_c.mutation.SetUserAgent(v)
+	return _c
+}
+
+// SetNillableUserAgent sets the "user_agent" field if the given value is not nil.
+func (_c *APITokenCreate) SetNillableUserAgent(v *string) *APITokenCreate {
+	if v != nil {
+		_c.SetUserAgent(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *APITokenCreate) SetID(v string) *APITokenCreate {
 	_c.mutation.SetID(v)
@@ -142,6 +185,10 @@ func (_c *APITokenCreate) defaults() {
 		v := apitoken.DefaultCreatedAt()
 		_c.mutation.SetCreatedAt(v)
 	}
+	if _, ok := _c.mutation.Kind(); !ok {
+		v := apitoken.DefaultKind
+		_c.mutation.SetKind(v)
+	}
 	if _, ok := _c.mutation.ID(); !ok {
 		v := apitoken.DefaultID()
 		_c.mutation.SetID(v)
@@ -166,6 +213,19 @@ func (_c *APITokenCreate) check() error {
 	}
 	if _, ok := _c.mutation.UserID(); !ok {
 		return &ValidationError{Name: "user_id", err: errors.New(`ent: missing required field "APIToken.user_id"`)}
+	}
+	if _, ok := _c.mutation.Kind(); !ok {
+		return &ValidationError{Name: "kind", err: errors.New(`ent: missing required field "APIToken.kind"`)}
+	}
+	if v, ok := _c.mutation.Kind(); ok {
+		if err := apitoken.KindValidator(v); err != nil {
+			return &ValidationError{Name: "kind", err: fmt.Errorf(`ent: validator failed for field "APIToken.kind": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.UserAgent(); ok {
+		if err := apitoken.UserAgentValidator(v); err != nil {
+			return &ValidationError{Name: "user_agent", err: fmt.Errorf(`ent: validator failed for field "APIToken.user_agent": %w`, err)}
+		}
 	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := apitoken.IDValidator(v); err != nil {
@@ -230,6 +290,18 @@ func (_c *APITokenCreate) createSpec() (*APIToken, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.ExpiresAt(); ok {
 		_spec.SetField(apitoken.FieldExpiresAt, field.TypeTime, value)
 		_node.ExpiresAt = &value
+	}
+	if value, ok := _c.mutation.Kind(); ok {
+		_spec.SetField(apitoken.FieldKind, field.TypeEnum, value)
+		_node.Kind = value
+	}
+	if value, ok := _c.mutation.Method(); ok {
+		_spec.SetField(apitoken.FieldMethod, field.TypeString, value)
+		_node.Method = value
+	}
+	if value, ok := _c.mutation.UserAgent(); ok {
+		_spec.SetField(apitoken.FieldUserAgent, field.TypeString, value)
+		_node.UserAgent = value
 	}
 	if nodes := _c.mutation.UserIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -358,6 +430,15 @@ func (u *APITokenUpsertOne) UpdateNewValues() *APITokenUpsertOne {
 		}
 		if _, exists := u.create.mutation.ExpiresAt(); exists {
 			s.SetIgnore(apitoken.FieldExpiresAt)
+		}
+		if _, exists := u.create.mutation.Kind(); exists {
+			s.SetIgnore(apitoken.FieldKind)
+		}
+		if _, exists := u.create.mutation.Method(); exists {
+			s.SetIgnore(apitoken.FieldMethod)
+		}
+		if _, exists := u.create.mutation.UserAgent(); exists {
+			s.SetIgnore(apitoken.FieldUserAgent)
 		}
 	}))
 	return u
@@ -619,6 +700,15 @@ func (u *APITokenUpsertBulk) UpdateNewValues() *APITokenUpsertBulk {
 			}
 			if _, exists := b.mutation.ExpiresAt(); exists {
 				s.SetIgnore(apitoken.FieldExpiresAt)
+			}
+			if _, exists := b.mutation.Kind(); exists {
+				s.SetIgnore(apitoken.FieldKind)
+			}
+			if _, exists := b.mutation.Method(); exists {
+				s.SetIgnore(apitoken.FieldMethod)
+			}
+			if _, exists := b.mutation.UserAgent(); exists {
+				s.SetIgnore(apitoken.FieldUserAgent)
 			}
 		}
 	}))

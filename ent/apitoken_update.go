@@ -138,6 +138,12 @@ func (_u *APITokenUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.ExpiresAtCleared() {
 		_spec.ClearField(apitoken.FieldExpiresAt, field.TypeTime)
 	}
+	if _u.mutation.MethodCleared() {
+		_spec.ClearField(apitoken.FieldMethod, field.TypeString)
+	}
+	if _u.mutation.UserAgentCleared() {
+		_spec.ClearField(apitoken.FieldUserAgent, field.TypeString)
+	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -298,6 +304,12 @@ func (_u *APITokenUpdateOne) sqlSave(ctx context.Context) (_node *APIToken, err 
 	}
 	if _u.mutation.ExpiresAtCleared() {
 		_spec.ClearField(apitoken.FieldExpiresAt, field.TypeTime)
+	}
+	if _u.mutation.MethodCleared() {
+		_spec.ClearField(apitoken.FieldMethod, field.TypeString)
+	}
+	if _u.mutation.UserAgentCleared() {
+		_spec.ClearField(apitoken.FieldUserAgent, field.TypeString)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	_node = &APIToken{config: _u.config}

@@ -36,6 +36,8 @@ import (
 	"github.com/bindery/bindery/ent/revision"
 	"github.com/bindery/bindery/ent/samlprovider"
 	"github.com/bindery/bindery/ent/sharelink"
+	"github.com/bindery/bindery/ent/signinflow"
+	"github.com/bindery/bindery/ent/signinreplay"
 	"github.com/bindery/bindery/ent/site"
 	"github.com/bindery/bindery/ent/siteredirect"
 	"github.com/bindery/bindery/ent/sitesection"
@@ -46,6 +48,7 @@ import (
 	"github.com/bindery/bindery/ent/teammember"
 	"github.com/bindery/bindery/ent/translationsettings"
 	"github.com/bindery/bindery/ent/user"
+	"github.com/bindery/bindery/ent/useridentity"
 	"github.com/bindery/bindery/ent/webhookdelivery"
 	"github.com/bindery/bindery/ent/webhookendpoint"
 
@@ -99,6 +102,10 @@ type Client struct {
 	SAMLProvider *SAMLProviderClient
 	// ShareLink is the client for interacting with the ShareLink builders.
 	ShareLink *ShareLinkClient
+	// SignInFlow is the client for interacting with the SignInFlow builders.
+	SignInFlow *SignInFlowClient
+	// SignInReplay is the client for interacting with the SignInReplay builders.
+	SignInReplay *SignInReplayClient
 	// Site is the client for interacting with the Site builders.
 	Site *SiteClient
 	// SiteRedirect is the client for interacting with the SiteRedirect builders.
@@ -119,6 +126,8 @@ type Client struct {
 	TranslationSettings *TranslationSettingsClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
+	// UserIdentity is the client for interacting with the UserIdentity builders.
+	UserIdentity *UserIdentityClient
 	// WebhookDelivery is the client for interacting with the WebhookDelivery builders.
 	WebhookDelivery *WebhookDeliveryClient
 	// WebhookEndpoint is the client for interacting with the WebhookEndpoint builders.
@@ -155,6 +164,8 @@ func (c *Client) init() {
 	c.Revision = NewRevisionClient(c.config)
 	c.SAMLProvider = NewSAMLProviderClient(c.config)
 	c.ShareLink = NewShareLinkClient(c.config)
+	c.SignInFlow = NewSignInFlowClient(c.config)
+	c.SignInReplay = NewSignInReplayClient(c.config)
 	c.Site = NewSiteClient(c.config)
 	c.SiteRedirect = NewSiteRedirectClient(c.config)
 	c.SiteSection = NewSiteSectionClient(c.config)
@@ -165,6 +176,7 @@ func (c *Client) init() {
 	c.TeamMember = NewTeamMemberClient(c.config)
 	c.TranslationSettings = NewTranslationSettingsClient(c.config)
 	c.User = NewUserClient(c.config)
+	c.UserIdentity = NewUserIdentityClient(c.config)
 	c.WebhookDelivery = NewWebhookDeliveryClient(c.config)
 	c.WebhookEndpoint = NewWebhookEndpointClient(c.config)
 }
@@ -280,6 +292,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Revision:                     NewRevisionClient(cfg),
 		SAMLProvider:                 NewSAMLProviderClient(cfg),
 		ShareLink:                    NewShareLinkClient(cfg),
+		SignInFlow:                   NewSignInFlowClient(cfg),
+		SignInReplay:                 NewSignInReplayClient(cfg),
 		Site:                         NewSiteClient(cfg),
 		SiteRedirect:                 NewSiteRedirectClient(cfg),
 		SiteSection:                  NewSiteSectionClient(cfg),
@@ -290,6 +304,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		TeamMember:                   NewTeamMemberClient(cfg),
 		TranslationSettings:          NewTranslationSettingsClient(cfg),
 		User:                         NewUserClient(cfg),
+		UserIdentity:                 NewUserIdentityClient(cfg),
 		WebhookDelivery:              NewWebhookDeliveryClient(cfg),
 		WebhookEndpoint:              NewWebhookEndpointClient(cfg),
 	}, nil
@@ -332,6 +347,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Revision:                     NewRevisionClient(cfg),
 		SAMLProvider:                 NewSAMLProviderClient(cfg),
 		ShareLink:                    NewShareLinkClient(cfg),
+		SignInFlow:                   NewSignInFlowClient(cfg),
+		SignInReplay:                 NewSignInReplayClient(cfg),
 		Site:                         NewSiteClient(cfg),
 		SiteRedirect:                 NewSiteRedirectClient(cfg),
 		SiteSection:                  NewSiteSectionClient(cfg),
@@ -342,6 +359,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		TeamMember:                   NewTeamMemberClient(cfg),
 		TranslationSettings:          NewTranslationSettingsClient(cfg),
 		User:                         NewUserClient(cfg),
+		UserIdentity:                 NewUserIdentityClient(cfg),
 		WebhookDelivery:              NewWebhookDeliveryClient(cfg),
 		WebhookEndpoint:              NewWebhookEndpointClient(cfg),
 	}, nil
@@ -377,9 +395,10 @@ func (c *Client) Use(hooks ...Hook) {
 		c.ContentGrant, c.ContentObject, c.Integration, c.IntegrationInstallation,
 		c.IntegrationSiteInstallation, c.IntegrationSpaceInstallation, c.Invite,
 		c.Member, c.MovedPage, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization,
-		c.Reaction, c.Revision, c.SAMLProvider, c.ShareLink, c.Site, c.SiteRedirect,
-		c.SiteSection, c.SiteSectionGroup, c.SiteSpace, c.Space, c.Team, c.TeamMember,
-		c.TranslationSettings, c.User, c.WebhookDelivery, c.WebhookEndpoint,
+		c.Reaction, c.Revision, c.SAMLProvider, c.ShareLink, c.SignInFlow,
+		c.SignInReplay, c.Site, c.SiteRedirect, c.SiteSection, c.SiteSectionGroup,
+		c.SiteSpace, c.Space, c.Team, c.TeamMember, c.TranslationSettings, c.User,
+		c.UserIdentity, c.WebhookDelivery, c.WebhookEndpoint,
 	} {
 		n.Use(hooks...)
 	}
@@ -393,9 +412,10 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.ContentGrant, c.ContentObject, c.Integration, c.IntegrationInstallation,
 		c.IntegrationSiteInstallation, c.IntegrationSpaceInstallation, c.Invite,
 		c.Member, c.MovedPage, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization,
-		c.Reaction, c.Revision, c.SAMLProvider, c.ShareLink, c.Site, c.SiteRedirect,
-		c.SiteSection, c.SiteSectionGroup, c.SiteSpace, c.Space, c.Team, c.TeamMember,
-		c.TranslationSettings, c.User, c.WebhookDelivery, c.WebhookEndpoint,
+		c.Reaction, c.Revision, c.SAMLProvider, c.ShareLink, c.SignInFlow,
+		c.SignInReplay, c.Site, c.SiteRedirect, c.SiteSection, c.SiteSectionGroup,
+		c.SiteSpace, c.Space, c.Team, c.TeamMember, c.TranslationSettings, c.User,
+		c.UserIdentity, c.WebhookDelivery, c.WebhookEndpoint,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -446,6 +466,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.SAMLProvider.mutate(ctx, m)
 	case *ShareLinkMutation:
 		return c.ShareLink.mutate(ctx, m)
+	case *SignInFlowMutation:
+		return c.SignInFlow.mutate(ctx, m)
+	case *SignInReplayMutation:
+		return c.SignInReplay.mutate(ctx, m)
 	case *SiteMutation:
 		return c.Site.mutate(ctx, m)
 	case *SiteRedirectMutation:
@@ -466,6 +490,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.TranslationSettings.mutate(ctx, m)
 	case *UserMutation:
 		return c.User.mutate(ctx, m)
+	case *UserIdentityMutation:
+		return c.UserIdentity.mutate(ctx, m)
 	case *WebhookDeliveryMutation:
 		return c.WebhookDelivery.mutate(ctx, m)
 	case *WebhookEndpointMutation:
@@ -4425,6 +4451,272 @@ func (c *ShareLinkClient) mutate(ctx context.Context, m *ShareLinkMutation) (Val
 	}
 }
 
+// SignInFlowClient is a client for the SignInFlow schema.
+type SignInFlowClient struct {
+	config
+}
+
+// NewSignInFlowClient returns a client for the SignInFlow from the given config.
+func NewSignInFlowClient(c config) *SignInFlowClient {
+	return &SignInFlowClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `signinflow.Hooks(f(g(h())))`.
+func (c *SignInFlowClient) Use(hooks ...Hook) {
+	c.hooks.SignInFlow = append(c.hooks.SignInFlow, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `signinflow.Intercept(f(g(h())))`.
+func (c *SignInFlowClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SignInFlow = append(c.inters.SignInFlow, interceptors...)
+}
+
+// Create returns a builder for creating a SignInFlow entity.
+func (c *SignInFlowClient) Create() *SignInFlowCreate {
+	mutation := newSignInFlowMutation(c.config, OpCreate)
+	return &SignInFlowCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SignInFlow entities.
+func (c *SignInFlowClient) CreateBulk(builders ...*SignInFlowCreate) *SignInFlowCreateBulk {
+	return &SignInFlowCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SignInFlowClient) MapCreateBulk(slice any, setFunc func(*SignInFlowCreate, int)) *SignInFlowCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SignInFlowCreateBulk{err: fmt.Errorf("calling to SignInFlowClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SignInFlowCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SignInFlowCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SignInFlow.
+func (c *SignInFlowClient) Update() *SignInFlowUpdate {
+	mutation := newSignInFlowMutation(c.config, OpUpdate)
+	return &SignInFlowUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SignInFlowClient) UpdateOne(_m *SignInFlow) *SignInFlowUpdateOne {
+	mutation := newSignInFlowMutation(c.config, OpUpdateOne, withSignInFlow(_m))
+	return &SignInFlowUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SignInFlowClient) UpdateOneID(id string) *SignInFlowUpdateOne {
+	mutation := newSignInFlowMutation(c.config, OpUpdateOne, withSignInFlowID(id))
+	return &SignInFlowUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SignInFlow.
+func (c *SignInFlowClient) Delete() *SignInFlowDelete {
+	mutation := newSignInFlowMutation(c.config, OpDelete)
+	return &SignInFlowDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SignInFlowClient) DeleteOne(_m *SignInFlow) *SignInFlowDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SignInFlowClient) DeleteOneID(id string) *SignInFlowDeleteOne {
+	builder := c.Delete().Where(signinflow.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SignInFlowDeleteOne{builder}
+}
+
+// Query returns a query builder for SignInFlow.
+func (c *SignInFlowClient) Query() *SignInFlowQuery {
+	return &SignInFlowQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSignInFlow},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SignInFlow entity by its id.
+func (c *SignInFlowClient) Get(ctx context.Context, id string) (*SignInFlow, error) {
+	return c.Query().Where(signinflow.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SignInFlowClient) GetX(ctx context.Context, id string) *SignInFlow {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *SignInFlowClient) Hooks() []Hook {
+	return c.hooks.SignInFlow
+}
+
+// Interceptors returns the client interceptors.
+func (c *SignInFlowClient) Interceptors() []Interceptor {
+	return c.inters.SignInFlow
+}
+
+func (c *SignInFlowClient) mutate(ctx context.Context, m *SignInFlowMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SignInFlowCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SignInFlowUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SignInFlowUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SignInFlowDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SignInFlow mutation op: %q", m.Op())
+	}
+}
+
+// SignInReplayClient is a client for the SignInReplay schema.
+type SignInReplayClient struct {
+	config
+}
+
+// NewSignInReplayClient returns a client for the SignInReplay from the given config.
+func NewSignInReplayClient(c config) *SignInReplayClient {
+	return &SignInReplayClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `signinreplay.Hooks(f(g(h())))`.
+func (c *SignInReplayClient) Use(hooks ...Hook) {
+	c.hooks.SignInReplay = append(c.hooks.SignInReplay, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `signinreplay.Intercept(f(g(h())))`.
+func (c *SignInReplayClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SignInReplay = append(c.inters.SignInReplay, interceptors...)
+}
+
+// Create returns a builder for creating a SignInReplay entity.
+func (c *SignInReplayClient) Create() *SignInReplayCreate {
+	mutation := newSignInReplayMutation(c.config, OpCreate)
+	return &SignInReplayCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SignInReplay entities.
+func (c *SignInReplayClient) CreateBulk(builders ...*SignInReplayCreate) *SignInReplayCreateBulk {
+	return &SignInReplayCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SignInReplayClient) MapCreateBulk(slice any, setFunc func(*SignInReplayCreate, int)) *SignInReplayCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SignInReplayCreateBulk{err: fmt.Errorf("calling to SignInReplayClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SignInReplayCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SignInReplayCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SignInReplay.
+func (c *SignInReplayClient) Update() *SignInReplayUpdate {
+	mutation := newSignInReplayMutation(c.config, OpUpdate)
+	return &SignInReplayUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SignInReplayClient) UpdateOne(_m *SignInReplay) *SignInReplayUpdateOne {
+	mutation := newSignInReplayMutation(c.config, OpUpdateOne, withSignInReplay(_m))
+	return &SignInReplayUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SignInReplayClient) UpdateOneID(id string) *SignInReplayUpdateOne {
+	mutation := newSignInReplayMutation(c.config, OpUpdateOne, withSignInReplayID(id))
+	return &SignInReplayUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SignInReplay.
+func (c *SignInReplayClient) Delete() *SignInReplayDelete {
+	mutation := newSignInReplayMutation(c.config, OpDelete)
+	return &SignInReplayDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SignInReplayClient) DeleteOne(_m *SignInReplay) *SignInReplayDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SignInReplayClient) DeleteOneID(id string) *SignInReplayDeleteOne {
+	builder := c.Delete().Where(signinreplay.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SignInReplayDeleteOne{builder}
+}
+
+// Query returns a query builder for SignInReplay.
+func (c *SignInReplayClient) Query() *SignInReplayQuery {
+	return &SignInReplayQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSignInReplay},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SignInReplay entity by its id.
+func (c *SignInReplayClient) Get(ctx context.Context, id string) (*SignInReplay, error) {
+	return c.Query().Where(signinreplay.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SignInReplayClient) GetX(ctx context.Context, id string) *SignInReplay {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *SignInReplayClient) Hooks() []Hook {
+	return c.hooks.SignInReplay
+}
+
+// Interceptors returns the client interceptors.
+func (c *SignInReplayClient) Interceptors() []Interceptor {
+	return c.inters.SignInReplay
+}
+
+func (c *SignInReplayClient) mutate(ctx context.Context, m *SignInReplayMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SignInReplayCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SignInReplayUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SignInReplayUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SignInReplayDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SignInReplay mutation op: %q", m.Op())
+	}
+}
+
 // SiteClient is a client for the Site schema.
 type SiteClient struct {
 	config
@@ -6314,6 +6606,22 @@ func (c *UserClient) QueryTokens(_m *User) *APITokenQuery {
 	return query
 }
 
+// QueryIdentities queries the identities edge of a User.
+func (c *UserClient) QueryIdentities(_m *User) *UserIdentityQuery {
+	query := (&UserIdentityClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(user.Table, user.FieldID, id),
+			sqlgraph.To(useridentity.Table, useridentity.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, user.IdentitiesTable, user.IdentitiesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // QueryTeamMemberships queries the team_memberships edge of a User.
 func (c *UserClient) QueryTeamMemberships(_m *User) *TeamMemberQuery {
 	query := (&TeamMemberClient{config: c.config}).Query()
@@ -6417,6 +6725,155 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 		return (&UserDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown User mutation op: %q", m.Op())
+	}
+}
+
+// UserIdentityClient is a client for the UserIdentity schema.
+type UserIdentityClient struct {
+	config
+}
+
+// NewUserIdentityClient returns a client for the UserIdentity from the given config.
+func NewUserIdentityClient(c config) *UserIdentityClient {
+	return &UserIdentityClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `useridentity.Hooks(f(g(h())))`.
+func (c *UserIdentityClient) Use(hooks ...Hook) {
+	c.hooks.UserIdentity = append(c.hooks.UserIdentity, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `useridentity.Intercept(f(g(h())))`.
+func (c *UserIdentityClient) Intercept(interceptors ...Interceptor) {
+	c.inters.UserIdentity = append(c.inters.UserIdentity, interceptors...)
+}
+
+// Create returns a builder for creating a UserIdentity entity.
+func (c *UserIdentityClient) Create() *UserIdentityCreate {
+	mutation := newUserIdentityMutation(c.config, OpCreate)
+	return &UserIdentityCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of UserIdentity entities.
+func (c *UserIdentityClient) CreateBulk(builders ...*UserIdentityCreate) *UserIdentityCreateBulk {
+	return &UserIdentityCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *UserIdentityClient) MapCreateBulk(slice any, setFunc func(*UserIdentityCreate, int)) *UserIdentityCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &UserIdentityCreateBulk{err: fmt.Errorf("calling to UserIdentityClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*UserIdentityCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &UserIdentityCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for UserIdentity.
+func (c *UserIdentityClient) Update() *UserIdentityUpdate {
+	mutation := newUserIdentityMutation(c.config, OpUpdate)
+	return &UserIdentityUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *UserIdentityClient) UpdateOne(_m *UserIdentity) *UserIdentityUpdateOne {
+	mutation := newUserIdentityMutation(c.config, OpUpdateOne, withUserIdentity(_m))
+	return &UserIdentityUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *UserIdentityClient) UpdateOneID(id string) *UserIdentityUpdateOne {
+	mutation := newUserIdentityMutation(c.config, OpUpdateOne, withUserIdentityID(id))
+	return &UserIdentityUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for UserIdentity.
+func (c *UserIdentityClient) Delete() *UserIdentityDelete {
+	mutation := newUserIdentityMutation(c.config, OpDelete)
+	return &UserIdentityDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *UserIdentityClient) DeleteOne(_m *UserIdentity) *UserIdentityDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *UserIdentityClient) DeleteOneID(id string) *UserIdentityDeleteOne {
+	builder := c.Delete().Where(useridentity.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &UserIdentityDeleteOne{builder}
+}
+
+// Query returns a query builder for UserIdentity.
+func (c *UserIdentityClient) Query() *UserIdentityQuery {
+	return &UserIdentityQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeUserIdentity},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a UserIdentity entity by its id.
+func (c *UserIdentityClient) Get(ctx context.Context, id string) (*UserIdentity, error) {
+	return c.Query().Where(useridentity.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *UserIdentityClient) GetX(ctx context.Context, id string) *UserIdentity {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryUser queries the user edge of a UserIdentity.
+func (c *UserIdentityClient) QueryUser(_m *UserIdentity) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(useridentity.Table, useridentity.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, useridentity.UserTable, useridentity.UserColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *UserIdentityClient) Hooks() []Hook {
+	return c.hooks.UserIdentity
+}
+
+// Interceptors returns the client interceptors.
+func (c *UserIdentityClient) Interceptors() []Interceptor {
+	return c.inters.UserIdentity
+}
+
+func (c *UserIdentityClient) mutate(ctx context.Context, m *UserIdentityMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&UserIdentityCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&UserIdentityUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&UserIdentityUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&UserIdentityDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown UserIdentity mutation op: %q", m.Op())
 	}
 }
 
@@ -6759,8 +7216,9 @@ type (
 		ContentObject, Integration, IntegrationInstallation,
 		IntegrationSiteInstallation, IntegrationSpaceInstallation, Invite, Member,
 		MovedPage, OpenAPISpec, OpenAPISpecVersion, Organization, Reaction, Revision,
-		SAMLProvider, ShareLink, Site, SiteRedirect, SiteSection, SiteSectionGroup,
-		SiteSpace, Space, Team, TeamMember, TranslationSettings, User, WebhookDelivery,
+		SAMLProvider, ShareLink, SignInFlow, SignInReplay, Site, SiteRedirect,
+		SiteSection, SiteSectionGroup, SiteSpace, Space, Team, TeamMember,
+		TranslationSettings, User, UserIdentity, WebhookDelivery,
 		WebhookEndpoint []ent.Hook
 	}
 	inters struct {
@@ -6768,8 +7226,9 @@ type (
 		ContentObject, Integration, IntegrationInstallation,
 		IntegrationSiteInstallation, IntegrationSpaceInstallation, Invite, Member,
 		MovedPage, OpenAPISpec, OpenAPISpecVersion, Organization, Reaction, Revision,
-		SAMLProvider, ShareLink, Site, SiteRedirect, SiteSection, SiteSectionGroup,
-		SiteSpace, Space, Team, TeamMember, TranslationSettings, User, WebhookDelivery,
+		SAMLProvider, ShareLink, SignInFlow, SignInReplay, Site, SiteRedirect,
+		SiteSection, SiteSectionGroup, SiteSpace, Space, Team, TeamMember,
+		TranslationSettings, User, UserIdentity, WebhookDelivery,
 		WebhookEndpoint []ent.Interceptor
 	}
 )

@@ -33,6 +33,8 @@ import (
 	"github.com/bindery/bindery/ent/revision"
 	"github.com/bindery/bindery/ent/samlprovider"
 	"github.com/bindery/bindery/ent/sharelink"
+	"github.com/bindery/bindery/ent/signinflow"
+	"github.com/bindery/bindery/ent/signinreplay"
 	"github.com/bindery/bindery/ent/site"
 	"github.com/bindery/bindery/ent/siteredirect"
 	"github.com/bindery/bindery/ent/sitesection"
@@ -43,6 +45,7 @@ import (
 	"github.com/bindery/bindery/ent/teammember"
 	"github.com/bindery/bindery/ent/translationsettings"
 	"github.com/bindery/bindery/ent/user"
+	"github.com/bindery/bindery/ent/useridentity"
 	"github.com/bindery/bindery/ent/webhookdelivery"
 	"github.com/bindery/bindery/ent/webhookendpoint"
 )
@@ -126,6 +129,8 @@ func checkColumn(t, c string) error {
 			revision.Table:                     revision.ValidColumn,
 			samlprovider.Table:                 samlprovider.ValidColumn,
 			sharelink.Table:                    sharelink.ValidColumn,
+			signinflow.Table:                   signinflow.ValidColumn,
+			signinreplay.Table:                 signinreplay.ValidColumn,
 			site.Table:                         site.ValidColumn,
 			siteredirect.Table:                 siteredirect.ValidColumn,
 			sitesection.Table:                  sitesection.ValidColumn,
@@ -136,6 +141,7 @@ func checkColumn(t, c string) error {
 			teammember.Table:                   teammember.ValidColumn,
 			translationsettings.Table:          translationsettings.ValidColumn,
 			user.Table:                         user.ValidColumn,
+			useridentity.Table:                 useridentity.ValidColumn,
 			webhookdelivery.Table:              webhookdelivery.ValidColumn,
 			webhookendpoint.Table:              webhookendpoint.ValidColumn,
 		})

@@ -979,6 +979,90 @@ func (c *ShareLinkClient) Part(prefix string) RowPart[ShareLink] {
 		}}
 }
 
+// ScanRows reads rows of the SignInFlow table into entities bound to the
+// client, and closes them. The rows hold the table's columns, in any order,
+// and any others selected beside them, which Value reads. It is the reading
+// half of a query whose SQL was built once and is run again with new
+// arguments (internal/store.Statements), which ent's builder would otherwise
+// build anew for every run.
+func (c *SignInFlowClient) ScanRows(rows *sql.Rows) ([]*SignInFlow, error) {
+	defer rows.Close()
+	columns, err := rows.Columns()
+	if err != nil {
+		return nil, err
+	}
+	var nodes []*SignInFlow
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*SignInFlow).scanValues(nil, columns) })
+	for rows.Next() {
+		values, err := scan(columns)
+		if err != nil {
+			return nil, err
+		}
+		if err := rows.Scan(values...); err != nil {
+			return nil, err
+		}
+		node := &SignInFlow{config: c.config}
+		if err := node.assignValues(columns, values); err != nil {
+			return nil, err
+		}
+		nodes = append(nodes, node)
+	}
+	return nodes, rows.Err()
+}
+
+// Part returns the reader of the SignInFlow table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *SignInFlowClient) Part(prefix string) RowPart[SignInFlow] {
+	return RowPart[SignInFlow]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*SignInFlow).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*SignInFlow, error) {
+			node := &SignInFlow{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
+}
+
+// ScanRows reads rows of the SignInReplay table into entities bound to the
+// client, and closes them. The rows hold the table's columns, in any order,
+// and any others selected beside them, which Value reads. It is the reading
+// half of a query whose SQL was built once and is run again with new
+// arguments (internal/store.Statements), which ent's builder would otherwise
+// build anew for every run.
+func (c *SignInReplayClient) ScanRows(rows *sql.Rows) ([]*SignInReplay, error) {
+	defer rows.Close()
+	columns, err := rows.Columns()
+	if err != nil {
+		return nil, err
+	}
+	var nodes []*SignInReplay
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*SignInReplay).scanValues(nil, columns) })
+	for rows.Next() {
+		values, err := scan(columns)
+		if err != nil {
+			return nil, err
+		}
+		if err := rows.Scan(values...); err != nil {
+			return nil, err
+		}
+		node := &SignInReplay{config: c.config}
+		if err := node.assignValues(columns, values); err != nil {
+			return nil, err
+		}
+		nodes = append(nodes, node)
+	}
+	return nodes, rows.Err()
+}
+
+// Part returns the reader of the SignInReplay table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *SignInReplayClient) Part(prefix string) RowPart[SignInReplay] {
+	return RowPart[SignInReplay]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*SignInReplay).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*SignInReplay, error) {
+			node := &SignInReplay{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
+}
+
 // ScanRows reads rows of the Site table into entities bound to the
 // client, and closes them. The rows hold the table's columns, in any order,
 // and any others selected beside them, which Value reads. It is the reading
@@ -1395,6 +1479,48 @@ func (c *UserClient) Part(prefix string) RowPart[User] {
 		values: func(columns []string) ([]any, error) { return (*User).scanValues(nil, columns) },
 		assign: func(columns []string, values []any) (*User, error) {
 			node := &User{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
+}
+
+// ScanRows reads rows of the UserIdentity table into entities bound to the
+// client, and closes them. The rows hold the table's columns, in any order,
+// and any others selected beside them, which Value reads. It is the reading
+// half of a query whose SQL was built once and is run again with new
+// arguments (internal/store.Statements), which ent's builder would otherwise
+// build anew for every run.
+func (c *UserIdentityClient) ScanRows(rows *sql.Rows) ([]*UserIdentity, error) {
+	defer rows.Close()
+	columns, err := rows.Columns()
+	if err != nil {
+		return nil, err
+	}
+	var nodes []*UserIdentity
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*UserIdentity).scanValues(nil, columns) })
+	for rows.Next() {
+		values, err := scan(columns)
+		if err != nil {
+			return nil, err
+		}
+		if err := rows.Scan(values...); err != nil {
+			return nil, err
+		}
+		node := &UserIdentity{config: c.config}
+		if err := node.assignValues(columns, values); err != nil {
+			return nil, err
+		}
+		nodes = append(nodes, node)
+	}
+	return nodes, rows.Err()
+}
+
+// Part returns the reader of the UserIdentity table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *UserIdentityClient) Part(prefix string) RowPart[UserIdentity] {
+	return RowPart[UserIdentity]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*UserIdentity).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*UserIdentity, error) {
+			node := &UserIdentity{config: c.config}
 			return node, node.assignValues(columns, values)
 		}}
 }

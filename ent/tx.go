@@ -56,6 +56,10 @@ type Tx struct {
 	SAMLProvider *SAMLProviderClient
 	// ShareLink is the client for interacting with the ShareLink builders.
 	ShareLink *ShareLinkClient
+	// SignInFlow is the client for interacting with the SignInFlow builders.
+	SignInFlow *SignInFlowClient
+	// SignInReplay is the client for interacting with the SignInReplay builders.
+	SignInReplay *SignInReplayClient
 	// Site is the client for interacting with the Site builders.
 	Site *SiteClient
 	// SiteRedirect is the client for interacting with the SiteRedirect builders.
@@ -76,6 +80,8 @@ type Tx struct {
 	TranslationSettings *TranslationSettingsClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
+	// UserIdentity is the client for interacting with the UserIdentity builders.
+	UserIdentity *UserIdentityClient
 	// WebhookDelivery is the client for interacting with the WebhookDelivery builders.
 	WebhookDelivery *WebhookDeliveryClient
 	// WebhookEndpoint is the client for interacting with the WebhookEndpoint builders.
@@ -232,6 +238,8 @@ func (tx *Tx) init() {
 	tx.Revision = NewRevisionClient(tx.config)
 	tx.SAMLProvider = NewSAMLProviderClient(tx.config)
 	tx.ShareLink = NewShareLinkClient(tx.config)
+	tx.SignInFlow = NewSignInFlowClient(tx.config)
+	tx.SignInReplay = NewSignInReplayClient(tx.config)
 	tx.Site = NewSiteClient(tx.config)
 	tx.SiteRedirect = NewSiteRedirectClient(tx.config)
 	tx.SiteSection = NewSiteSectionClient(tx.config)
@@ -242,6 +250,7 @@ func (tx *Tx) init() {
 	tx.TeamMember = NewTeamMemberClient(tx.config)
 	tx.TranslationSettings = NewTranslationSettingsClient(tx.config)
 	tx.User = NewUserClient(tx.config)
+	tx.UserIdentity = NewUserIdentityClient(tx.config)
 	tx.WebhookDelivery = NewWebhookDeliveryClient(tx.config)
 	tx.WebhookEndpoint = NewWebhookEndpointClient(tx.config)
 }

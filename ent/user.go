@@ -40,6 +40,8 @@ type UserEdges struct {
 	Memberships []*Member `json:"memberships,omitempty"`
 	// Tokens holds the value of the tokens edge.
 	Tokens []*APIToken `json:"tokens,omitempty"`
+	// Identities holds the value of the identities edge.
+	Identities []*UserIdentity `json:"identities,omitempty"`
 	// TeamMemberships holds the value of the team_memberships edge.
 	TeamMemberships []*TeamMember `json:"team_memberships,omitempty"`
 	// Grants holds the value of the grants edge.
@@ -52,9 +54,10 @@ type UserEdges struct {
 	MentionedInReplies []*CommentReply `json:"mentioned_in_replies,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes                    [7]bool
+	loadedTypes                    [8]bool
 	namedMemberships               map[string][]*Member
 	namedTokens                    map[string][]*APIToken
+	namedIdentities                map[string][]*UserIdentity
 	namedTeamMemberships           map[string][]*TeamMember
 	namedGrants                    map[string][]*ContentGrant
 	namedContributedChangeRequests map[string][]*ChangeRequest
@@ -80,10 +83,19 @@ func (e UserEdges) TokensOrErr() ([]*APIToken, error) {
 	return nil, &NotLoadedError{edge: "tokens"}
 }
 
+// IdentitiesOrErr returns the Identities value or an error if the edge
+// was not loaded in eager-loading.
+func (e UserEdges) IdentitiesOrErr() ([]*UserIdentity, error) {
+	if e.loadedTypes[2] {
+		return e.Identities, nil
+	}
+	return nil, &NotLoadedError{edge: "identities"}
+}
+
 // TeamMembershipsOrErr returns the TeamMemberships value or an error if the edge
 // was not loaded in eager-loading.
 func (e UserEdges) TeamMembershipsOrErr() ([]*TeamMember, error) {
-	if e.loadedTypes[2] {
+	if e.loadedTypes[3] {
 		return e.TeamMemberships, nil
 	}
 	return nil, &NotLoadedError{edge: "team_memberships"}
@@ -92,7 +104,7 @@ func (e UserEdges) TeamMembershipsOrErr() ([]*TeamMember, error) {
 // GrantsOrErr returns the Grants value or an error if the edge
 // was not loaded in eager-loading.
 func (e UserEdges) GrantsOrErr() ([]*ContentGrant, error) {
-	if e.loadedTypes[3] {
+	if e.loadedTypes[4] {
 		return e.Grants, nil
 	}
 	return nil, &NotLoadedError{edge: "grants"}
@@ -101,7 +113,7 @@ func (e UserEdges) GrantsOrErr() ([]*ContentGrant, error) {
 // ContributedChangeRequestsOrErr returns the ContributedChangeRequests value or an error if the edge
 // was not loaded in eager-loading.
 func (e UserEdges) ContributedChangeRequestsOrErr() ([]*ChangeRequest, error) {
-	if e.loadedTypes[4] {
+	if e.loadedTypes[5] {
 		return e.ContributedChangeRequests, nil
 	}
 	return nil, &NotLoadedError{edge: "contributed_change_requests"}
@@ -110,7 +122,7 @@ func (e UserEdges) ContributedChangeRequestsOrErr() ([]*ChangeRequest, error) {
 // MentionedInCommentsOrErr returns the MentionedInComments value or an error if the edge
 // was not loaded in eager-loading.
 func (e UserEdges) MentionedInCommentsOrErr() ([]*Comment, error) {
-	if e.loadedTypes[5] {
+	if e.loadedTypes[6] {
 		return e.MentionedInComments, nil
 	}
 	return nil, &NotLoadedError{edge: "mentioned_in_comments"}
@@ -119,7 +131,7 @@ func (e UserEdges) MentionedInCommentsOrErr() ([]*Comment, error) {
 // MentionedInRepliesOrErr returns the MentionedInReplies value or an error if the edge
 // was not loaded in eager-loading.
 func (e UserEdges) MentionedInRepliesOrErr() ([]*CommentReply, error) {
-	if e.loadedTypes[6] {
+	if e.loadedTypes[7] {
 		return e.MentionedInReplies, nil
 	}
 	return nil, &NotLoadedError{edge: "mentioned_in_replies"}
@@ -207,6 +219,11 @@ func (_m *User) QueryMemberships() *MemberQuery {
 // QueryTokens queries the "tokens" edge of the User entity.
 func (_m *User) QueryTokens() *APITokenQuery {
 	return NewUserClient(_m.config).QueryTokens(_m)
+}
+
+// QueryIdentities queries the "identities" edge of the User entity.
+func (_m *User) QueryIdentities() *UserIdentityQuery {
+	return NewUserClient(_m.config).QueryIdentities(_m)
 }
 
 // QueryTeamMemberships queries the "team_memberships" edge of the User entity.
@@ -322,6 +339,30 @@ func (_m *User) appendNamedTokens(name string, edges ...*APIToken) {
 		_m.Edges.namedTokens[name] = []*APIToken{}
 	} else {
 		_m.Edges.namedTokens[name] = append(_m.Edges.namedTokens[name], edges...)
+	}
+}
+
+// NamedIdentities returns the Identities named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *User) NamedIdentities(name string) ([]*UserIdentity, error) {
+	if _m.Edges.namedIdentities == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedIdentities[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *User) appendNamedIdentities(name string, edges ...*UserIdentity) {
+	if _m.Edges.namedIdentities == nil {
+		_m.Edges.namedIdentities = make(map[string][]*UserIdentity)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedIdentities[name] = []*UserIdentity{}
+	} else {
+		_m.Edges.namedIdentities[name] = append(_m.Edges.namedIdentities[name], edges...)
 	}
 }
 

@@ -22,6 +22,7 @@ import (
 	"github.com/bindery/bindery/ent/predicate"
 	"github.com/bindery/bindery/ent/teammember"
 	"github.com/bindery/bindery/ent/user"
+	"github.com/bindery/bindery/ent/useridentity"
 )
 
 // UserQuery is the builder for querying User entities.
@@ -33,6 +34,7 @@ type UserQuery struct {
 	predicates                         []predicate.User
 	withMemberships                    *MemberQuery
 	withTokens                         *APITokenQuery
+	withIdentities                     *UserIdentityQuery
 	withTeamMemberships                *TeamMemberQuery
 	withGrants                         *ContentGrantQuery
 	withContributedChangeRequests      *ChangeRequestQuery
@@ -41,6 +43,7 @@ type UserQuery struct {
 	modifiers                          []func(*sql.Selector)
 	withNamedMemberships               map[string]*MemberQuery
 	withNamedTokens                    map[string]*APITokenQuery
+	withNamedIdentities                map[string]*UserIdentityQuery
 	withNamedTeamMemberships           map[string]*TeamMemberQuery
 	withNamedGrants                    map[string]*ContentGrantQuery
 	withNamedContributedChangeRequests map[string]*ChangeRequestQuery
@@ -119,6 +122,28 @@ func (_q *UserQuery) QueryTokens() *APITokenQuery {
 			sqlgraph.From(user.Table, user.FieldID, selector),
 			sqlgraph.To(apitoken.Table, apitoken.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, user.TokensTable, user.TokensColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryIdentities chains the current query on the "identities" edge.
+func (_q *UserQuery) QueryIdentities() *UserIdentityQuery {
+	query := (&UserIdentityClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(user.Table, user.FieldID, selector),
+			sqlgraph.To(useridentity.Table, useridentity.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, user.IdentitiesTable, user.IdentitiesColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -430,6 +455,7 @@ func (_q *UserQuery) Clone() *UserQuery {
 		predicates:                    append([]predicate.User{}, _q.predicates...),
 		withMemberships:               _q.withMemberships.Clone(),
 		withTokens:                    _q.withTokens.Clone(),
+		withIdentities:                _q.withIdentities.Clone(),
 		withTeamMemberships:           _q.withTeamMemberships.Clone(),
 		withGrants:                    _q.withGrants.Clone(),
 		withContributedChangeRequests: _q.withContributedChangeRequests.Clone(),
@@ -461,6 +487,17 @@ func (_q *UserQuery) WithTokens(opts ...func(*APITokenQuery)) *UserQuery {
 		opt(query)
 	}
 	_q.withTokens = query
+	return _q
+}
+
+// WithIdentities tells the query-builder to eager-load the nodes that are connected to
+// the "identities" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *UserQuery) WithIdentities(opts ...func(*UserIdentityQuery)) *UserQuery {
+	query := (&UserIdentityClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withIdentities = query
 	return _q
 }
 
@@ -597,9 +634,10 @@ func (_q *UserQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*User, e
 	var (
 		nodes       = []*User{}
 		_spec       = _q.querySpec()
-		loadedTypes = [7]bool{
+		loadedTypes = [8]bool{
 			_q.withMemberships != nil,
 			_q.withTokens != nil,
+			_q.withIdentities != nil,
 			_q.withTeamMemberships != nil,
 			_q.withGrants != nil,
 			_q.withContributedChangeRequests != nil,
@@ -641,6 +679,13 @@ func (_q *UserQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*User, e
 		if err := _q.loadTokens(ctx, query, nodes,
 			func(n *User) { n.Edges.Tokens = []*APIToken{} },
 			func(n *User, e *APIToken) { n.Edges.Tokens = append(n.Edges.Tokens, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withIdentities; query != nil {
+		if err := _q.loadIdentities(ctx, query, nodes,
+			func(n *User) { n.Edges.Identities = []*UserIdentity{} },
+			func(n *User, e *UserIdentity) { n.Edges.Identities = append(n.Edges.Identities, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -692,6 +737,13 @@ func (_q *UserQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*User, e
 		if err := _q.loadTokens(ctx, query, nodes,
 			func(n *User) { n.appendNamedTokens(name) },
 			func(n *User, e *APIToken) { n.appendNamedTokens(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedIdentities {
+		if err := _q.loadIdentities(ctx, query, nodes,
+			func(n *User) { n.appendNamedIdentities(name) },
+			func(n *User, e *UserIdentity) { n.appendNamedIdentities(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -778,6 +830,36 @@ func (_q *UserQuery) loadTokens(ctx context.Context, query *APITokenQuery, nodes
 	}
 	query.Where(predicate.APIToken(func(s *sql.Selector) {
 		s.Where(sql.InValues(s.C(user.TokensColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.UserID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "user_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *UserQuery) loadIdentities(ctx context.Context, query *UserIdentityQuery, nodes []*User, init func(*User), assign func(*User, *UserIdentity)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*User)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(useridentity.FieldUserID)
+	}
+	query.Where(predicate.UserIdentity(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(user.IdentitiesColumn), fks...))
 	}))
 	neighbors, err := query.All(ctx)
 	if err != nil {
@@ -1186,6 +1268,20 @@ func (_q *UserQuery) WithNamedTokens(name string, opts ...func(*APITokenQuery)) 
 		_q.withNamedTokens = make(map[string]*APITokenQuery)
 	}
 	_q.withNamedTokens[name] = query
+	return _q
+}
+
+// WithNamedIdentities tells the query-builder to eager-load the nodes that are connected to the "identities"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *UserQuery) WithNamedIdentities(name string, opts ...func(*UserIdentityQuery)) *UserQuery {
+	query := (&UserIdentityClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedIdentities == nil {
+		_q.withNamedIdentities = make(map[string]*UserIdentityQuery)
+	}
+	_q.withNamedIdentities[name] = query
 	return _q
 }
 

@@ -352,16 +352,16 @@ func (r *Resolver) send(ctx context.Context, m mail.Message) {
 		err := r.mailer.Send(ctx, m)
 		if err == nil {
 			r.jobs.Record(mailJob, telemetry.OK)
-			r.log.InfoContext(ctx, "invitation sent", "to", m.To, "attempts", attempt)
+			r.log.InfoContext(ctx, "email sent", "to", m.To, "subject", m.Subject, "attempts", attempt)
 			return
 		}
 		if attempt == mailAttempts {
 			r.jobs.Record(mailJob, telemetry.Failed)
-			r.log.ErrorContext(ctx, "invitation not delivered", "to", m.To, "attempts", attempt, "error", err)
+			r.log.ErrorContext(ctx, "email not delivered", "to", m.To, "subject", m.Subject, "attempts", attempt, "error", err)
 			return
 		}
 		r.jobs.Record(mailJob, telemetry.Retry)
-		r.log.WarnContext(ctx, "invitation not sent, retrying", "to", m.To, "attempt", attempt, "retryIn", pause, "error", err)
+		r.log.WarnContext(ctx, "email not sent, retrying", "to", m.To, "subject", m.Subject, "attempt", attempt, "retryIn", pause, "error", err)
 		time.Sleep(pause)
 		pause *= 2
 	}

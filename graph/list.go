@@ -151,6 +151,10 @@ func apiTokenConnection(p *page.Connection[*ent.APIToken], err error) (*model.AP
 	return connection(p, err, model.NewAPITokenConnection)
 }
 
+func sessionConnection(p *page.Connection[*ent.APIToken], err error) (*model.SessionConnection, error) {
+	return connection(p, err, model.NewSessionConnection)
+}
+
 // spacePage paginates spaces and loads what the page's items need in fixed
 // batches (see primeSpaces), so that a page costs the same statements
 // whatever its length.

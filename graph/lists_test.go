@@ -27,6 +27,7 @@ import (
 	"github.com/bindery/bindery/ent/contentobject"
 	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/graph/generated"
+	"github.com/bindery/bindery/internal/auth"
 	"github.com/bindery/bindery/internal/content"
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/openapi"
@@ -351,6 +352,22 @@ func lsCases() []lsCase {
 				return func(e *servertest.Env) {
 					lsCheck(t, e.MustDo(http.MethodGet, "/v1/orgs?limit=100", v.token, nil, http.StatusOK), "", n,
 						"permissions.createContent", "urls.location")
+				}
+			},
+		},
+		{
+			list: "User.sessions", max: 2,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				for i := range n {
+					_, hash := auth.NewSession()
+					e.Client.APIToken.Create().SetUserID(v.user.ID).SetKind(enum.CredentialKindSession).SetLabel("Browser session").
+						SetTokenHash(hash).SetExpiresAt(time.Now().Add(time.Hour)).SetMethod("email").
+						SetUserAgent(fmt.Sprintf("Browser %d", i)).ExecX(context.Background())
+				}
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, v.token, `{ viewer { sessions(first: 100) { totalCount nodes {
+					  id createdAt lastUsedAt expiresAt method userAgent current } } } }`, nil)
+					lsCheck(t, d, "viewer.sessions", n, "userAgent", "method")
 				}
 			},
 		},

@@ -11,6 +11,7 @@ import (
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/graph/generated"
 	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/page"
 )
 
@@ -43,7 +44,7 @@ func (r *userResolver) Organizations(ctx context.Context, obj *ent.User, first *
 }
 
 func (r *userResolver) APITokens(ctx context.Context, obj *ent.User, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.APITokenConnection, error) {
-	return apiTokenConnection(r.apiTokensOf(ctx, obj, args(first, after, last, before)))
+	return apiTokenConnection(r.credentialsOf(ctx, obj, enum.CredentialKindToken, args(first, after, last, before)))
 }
 
 func (r *Resolver) Mutation() generated.MutationResolver { return &mutationResolver{r} }

@@ -15,6 +15,7 @@ import (
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/auth"
+	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/page"
 )
 
@@ -73,8 +74,9 @@ func (r *Resolver) userURLs(u *ent.User) *model.UserURLs {
 	return &model.UserURLs{Location: r.cfg.PublicURL + "/v1/users/" + u.ID}
 }
 
-// apiTokensOf lists a user's tokens; only the viewer's own are readable.
-func (r *Resolver) apiTokensOf(ctx context.Context, u *ent.User, a page.Args) (*page.Connection[*ent.APIToken], error) {
+// credentialsOf lists a user's API tokens, or sessions; only the viewer's
+// own are readable.
+func (r *Resolver) credentialsOf(ctx context.Context, u *ent.User, kind enum.CredentialKind, a page.Args) (*page.Connection[*ent.APIToken], error) {
 	v, err := auth.RequireViewer(ctx)
 	if err != nil {
 		return nil, err
@@ -83,7 +85,8 @@ func (r *Resolver) apiTokensOf(ctx context.Context, u *ent.User, a page.Args) (*
 		return nil, nil
 	}
 	// The viewer's own tokens: each is visible to its owner.
-	return page.Paginate(within(ctx), r.db(ctx).APIToken.Query().Where(apitoken.UserID(u.ID)), tokensByCreation, a)
+	return page.Paginate(within(ctx), r.db(ctx).APIToken.Query().Where(apitoken.UserID(u.ID), apitoken.KindEQ(kind)),
+		tokensByCreation, a)
 }
 
 // createAPIToken issues a token to the viewer. Only its hash is stored.
@@ -129,7 +132,8 @@ func (r *Resolver) revokeAPIToken(ctx context.Context, in model.RevokeAPITokenIn
 	}
 	return transact(ctx, r, func(ctx context.Context) (*model.RevokeAPITokenPayload, error) {
 		// The viewer's own tokens only: anyone else's is not found.
-		n, err := r.db(ctx).APIToken.Delete().Where(apitoken.ID(in.ID), apitoken.UserID(v.User.ID)).Exec(ctx)
+		n, err := r.db(ctx).APIToken.Delete().
+			Where(apitoken.ID(in.ID), apitoken.UserID(v.User.ID), apitoken.KindEQ(enum.CredentialKindToken)).Exec(ctx)
 		if err == nil && n == 0 {
 			err = apperr.NotFoundf("API token not found")
 		}

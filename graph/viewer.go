@@ -36,10 +36,26 @@ import (
 // is read on every request, so a revoked or expired token fails at once,
 // and so does a membership or grant taken away, which moves the epoch.
 func (r *Resolver) Authenticate(ctx context.Context, token string, now time.Time) (*auth.Viewer, error) {
-	if !auth.WellFormed(token) {
-		return nil, apperr.Unauthenticatedf("The API token is malformed")
+	return r.authenticate(ctx, token, enum.CredentialKindToken, now)
+}
+
+// AuthenticateSession returns the viewer of a session's secret, as
+// Authenticate does of a token's, at the same cost. A session also ends
+// when it has not been used for the idle lifetime (BINDERY_SESSION_IDLE).
+func (r *Resolver) AuthenticateSession(ctx context.Context, secret string, now time.Time) (*auth.Viewer, error) {
+	return r.authenticate(ctx, secret, enum.CredentialKindSession, now)
+}
+
+func (r *Resolver) authenticate(ctx context.Context, secret string, kind enum.CredentialKind, now time.Time) (*auth.Viewer, error) {
+	prefix := auth.TokenPrefix
+	if kind == enum.CredentialKindSession {
+		prefix = auth.SessionPrefix
 	}
-	hash := auth.HashToken(token)
+	if !auth.WellFormed(secret, prefix) {
+		return nil, apperr.Unauthenticatedf("The %s is malformed", credentialName(kind))
+	}
+	check := func(v *auth.Viewer) (*auth.Viewer, error) { return r.checkedViewer(v, kind, now) }
+	hash := auth.HashToken(secret)
 	if kept, ok := r.viewers.get(hash); ok {
 		read, err := r.readViewer(ctx, "viewer-token", viewerTokenStatement, hash)
 		switch {
@@ -47,10 +63,10 @@ func (r *Resolver) Authenticate(ctx context.Context, token string, now time.Time
 			return nil, err
 		case read.viewer == nil:
 			r.viewers.forget(hash)
-			return checkedViewer(nil, now)
+			return check(nil)
 		case read.viewer.User.ID == kept.userID && read.epoch.Valid && read.epoch.Int64 == kept.epoch:
 			r.viewers.hits.Add(1)
-			return checkedViewer(withFacts(read.viewer, kept.facts, kept.hooked), now)
+			return check(withFacts(read.viewer, kept.facts, kept.hooked))
 		}
 	}
 	read, err := r.readViewer(ctx, "viewer", viewerStatement, hash)
@@ -61,7 +77,7 @@ func (r *Resolver) Authenticate(ctx context.Context, token string, now time.Time
 		r.viewers.keep(hash, &keptFacts{userID: read.viewer.User.ID, epoch: read.epoch.Int64,
 			facts: read.facts, hooked: read.hooked})
 	}
-	return checkedViewer(withFacts(read.viewer, read.facts, read.hooked), now)
+	return check(withFacts(read.viewer, read.facts, read.hooked))
 }
 
 // viewerRead is what a viewer statement read: the token with its user (nil
@@ -98,7 +114,7 @@ func (r *Resolver) readViewer(ctx context.Context, key string, build func(d stri
 			read.facts = append(read.facts, accessRow{Kind: kind, A: a.String, B: nullable(b.String, b.Valid)})
 			continue
 		}
-		t := &ent.APIToken{ID: a.String, Label: b.String, UserID: c.String, CreatedAt: created.Time,
+		t := &ent.APIToken{ID: a.String, Kind: enum.CredentialKind(b.String), UserID: c.String, CreatedAt: created.Time,
 			LastUsedAt: nullable(lastUsed.Time, lastUsed.Valid), ExpiresAt: nullable(expires.Time, expires.Valid)}
 		t.Edges.User = &ent.User{ID: c.String, Email: d.String, DisplayName: e.String, PhotoURL: nullable(f.String, f.Valid),
 			CreatedAt: userCreated.Time, UpdatedAt: userUpdated.Time}
@@ -125,16 +141,36 @@ func withFacts(v *auth.Viewer, facts []accessRow, hooked []string) *auth.Viewer 
 	return v
 }
 
-// checkedViewer returns the viewer a token read gave, or why it cannot be
-// one.
-func checkedViewer(v *auth.Viewer, now time.Time) (*auth.Viewer, error) {
+// checkedViewer returns the viewer a token or session read gave, or why it
+// cannot be one. The secret's prefix chose the kind; a row of the other kind
+// cannot have its hash, but is refused all the same.
+func (r *Resolver) checkedViewer(v *auth.Viewer, kind enum.CredentialKind, now time.Time) (*auth.Viewer, error) {
+	name := credentialName(kind)
 	switch {
-	case v == nil:
-		return nil, apperr.Unauthenticatedf("The API token is invalid or has been revoked")
+	case v == nil || v.Token.Kind != kind:
+		return nil, apperr.Unauthenticatedf("The %s is invalid or has been revoked", name)
 	case v.Token.ExpiresAt != nil && !v.Token.ExpiresAt.After(now):
-		return nil, apperr.Unauthenticatedf("The API token has expired")
+		return nil, apperr.Unauthenticatedf("The %s has expired", name)
+	case kind == enum.CredentialKindSession && now.Sub(lastUse(v.Token)) > r.cfg.SessionIdle:
+		return nil, apperr.Unauthenticatedf("The session has expired")
 	}
 	return v, nil
+}
+
+// lastUse is when a token was last used, as recorded (at most once a
+// minute), or made.
+func lastUse(t *ent.APIToken) time.Time {
+	if t.LastUsedAt != nil {
+		return *t.LastUsedAt
+	}
+	return t.CreatedAt
+}
+
+func credentialName(kind enum.CredentialKind) string {
+	if kind == enum.CredentialKindSession {
+		return "session"
+	}
+	return "API token"
 }
 
 // viewerToken is the kind of the viewer statement's token row; its other
@@ -150,7 +186,7 @@ var viewerColumns = []string{"a", "b", "c", "d", "e", "f", "t1", "t2", "t3", "t4
 func viewerTokenStatement(d string) sql.Querier {
 	t, u := sql.Dialect(d).Table(apitoken.Table).As("t"), sql.Dialect(d).Table(user.Table).As("u")
 	return accessBranch(d, t, viewerToken, viewerColumns,
-		t.C(apitoken.FieldID), t.C(apitoken.FieldLabel), t.C(apitoken.FieldUserID),
+		t.C(apitoken.FieldID), t.C(apitoken.FieldKind), t.C(apitoken.FieldUserID),
 		u.C(user.FieldEmail), u.C(user.FieldDisplayName), u.C(user.FieldPhotoURL),
 		t.C(apitoken.FieldCreatedAt), t.C(apitoken.FieldLastUsedAt), t.C(apitoken.FieldExpiresAt),
 		u.C(user.FieldCreatedAt), u.C(user.FieldUpdatedAt),

@@ -108,3 +108,19 @@ func (x *Reader) ServeHost(w http.ResponseWriter, req *http.Request, siteID, bas
 	}
 	x.serve(w, req, siteID, base, scheme+"://"+req.Host, strings.TrimPrefix(req.URL.Path, "/"))
 }
+
+// StaticPrefix is where the server's own pages, such as sign-in, which
+// share the reader's look, load the reader's assets from.
+const StaticPrefix = "/" + staticDir
+
+// ServeStatic serves the reader's assets under StaticPrefix.
+func (x *Reader) ServeStatic(w http.ResponseWriter, req *http.Request) {
+	x.assets.serve(w, req, strings.TrimPrefix(req.URL.Path, StaticPrefix))
+}
+
+// Stylesheet and Icon are the addresses of the reader's stylesheet and
+// icon under StaticPrefix.
+func (x *Reader) Stylesheet() string { return StaticPrefix + x.assets.stylesheet() }
+
+// Icon: see Stylesheet.
+func (x *Reader) Icon() string { return StaticPrefix + x.assets.favicon() }

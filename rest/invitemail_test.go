@@ -177,8 +177,8 @@ func TestInvitationEmail(t *testing.T) {
 	assert.Regexp(t, `POST http://bindery.test/v1/orgs/`+e.Org.ID+`/invites/inv_\w+ with its API token`, mails[0].data)
 	assert.Contains(t, mails[0].data, "http://bindery.test/o/"+e.Org.ID)
 	assert.Contains(t, relay.auth, "\x00bot\x00s3cret", "PLAIN authentication with the URL's user")
-	assert.Contains(t, logs.String(), "invitation not sent, retrying", "the busy relay's refusal")
-	assert.Contains(t, logs.String(), "invitation sent")
+	assert.Contains(t, logs.String(), "email not sent, retrying", "the busy relay's refusal")
+	assert.Contains(t, logs.String(), "email sent")
 }
 
 // A relay that never takes the message: the invitation stays, the failure
@@ -192,8 +192,8 @@ func TestInvitationEmailFails(t *testing.T) {
 		map[string]any{"emails": []string{"ann@example.com"}}, http.StatusOK)
 	waitForMail(t, e)
 	assert.Empty(t, relay.received())
-	assert.Contains(t, logs.String(), "invitation not delivered")
-	assert.Equal(t, 3, strings.Count(logs.String(), "invitation not sent, retrying"), "four attempts")
+	assert.Contains(t, logs.String(), "email not delivered")
+	assert.Equal(t, 3, strings.Count(logs.String(), "email not sent, retrying"), "four attempts")
 	assert.EqualValues(t, 1, res["invited"])
 	items := e.MustDo(http.MethodGet, "/v1/orgs/"+e.Org.ID+"/invites", e.OwnerToken, nil, http.StatusOK)["items"].([]any)
 	require.Len(t, items, 1)

@@ -18,6 +18,7 @@ import (
 	"github.com/bindery/bindery/internal/auth"
 	"github.com/bindery/bindery/internal/logctx"
 	"github.com/bindery/bindery/internal/store"
+	"github.com/bindery/bindery/signin"
 )
 
 // noSniff tells browsers to trust the Content-Type of every response, errors
@@ -140,8 +141,13 @@ func (s *Server) recoverer(next http.Handler) http.Handler {
 	})
 }
 
-// authenticate sets the viewer from the bearer token. Every API route needs
-// one: a missing, malformed, unknown or expired token is a 401.
+// authenticate sets the viewer from the bearer token, or else from the
+// session cookie of a signed-in browser. Every API route needs one: a
+// missing, malformed, unknown or expired token or session is a 401. A
+// request the cookie authenticates that would change something is refused
+// when another site made it (http.CrossOriginProtection), unless that site
+// is one of BINDERY_CORS_ORIGINS; a bearer token is never sent by a
+// browser on its own, and needs no such check.
 func (s *Server) authenticate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := r.Header.Get("Authorization")
@@ -152,15 +158,28 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
+		session := ""
 		if h == "" {
-			s.writeError(w, r, apperr.Unauthenticatedf("Authentication is required: send an API token as 'Authorization: Bearer <token>'"))
-			return
-		}
-		if !found || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
+			session = signin.SessionSecret(r, s.secure)
+			if session == "" {
+				s.writeError(w, r, apperr.Unauthenticatedf("Authentication is required: send an API token as 'Authorization: Bearer <token>', or sign in at /auth/sign-in"))
+				return
+			}
+			if err := s.cop.Check(r); err != nil {
+				s.writeError(w, r, apperr.Forbidden("A request from another site may not act with your session: send an API token instead"))
+				return
+			}
+		} else if !found || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
 			s.writeError(w, r, apperr.Unauthenticatedf("The Authorization header must be 'Bearer <token>'"))
 			return
 		}
-		v, err := s.resolver.Authenticate(r.Context(), strings.TrimSpace(token), time.Now())
+		var v *auth.Viewer
+		var err error
+		if session != "" {
+			v, err = s.resolver.AuthenticateSession(r.Context(), session, time.Now())
+		} else {
+			v, err = s.resolver.Authenticate(r.Context(), strings.TrimSpace(token), time.Now())
+		}
 		if err != nil {
 			s.writeError(w, r, err)
 			return

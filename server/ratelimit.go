@@ -44,10 +44,14 @@ func graphqlCost(complexity, limit int) int {
 	return min(1+max(complexity, 0)/complexityPerPoint, limit)
 }
 
-// rateLimiter keeps one token bucket per user.
+// rateLimiter keeps one token bucket per user, or per any key: sign-in
+// limits its requests per address and per client with buckets that refill
+// over minutes (see signin.Options).
 type rateLimiter struct {
 	limit int
-	now   func() time.Time
+	// period is how long an empty bucket takes to fill.
+	period time.Duration
+	now    func() time.Time
 
 	mu      sync.Mutex
 	buckets map[string]*bucket
@@ -61,15 +65,25 @@ type bucket struct {
 }
 
 func newRateLimiter(limit int, now func() time.Time) *rateLimiter {
-	return &rateLimiter{limit: limit, now: now, buckets: map[string]*bucket{}}
+	return newRateLimiterPer(limit, time.Minute, now)
 }
 
-// refill is how long an empty bucket takes to fill.
-const refill = time.Minute
+// newRateLimiterPer returns a limiter of limit points a key, which fill
+// again over period.
+func newRateLimiterPer(limit int, period time.Duration, now func() time.Time) *rateLimiter {
+	return &rateLimiter{limit: limit, period: period, now: now, buckets: map[string]*bucket{}}
+}
+
+// allow spends a point of key's bucket if it holds one.
+func (l *rateLimiter) allow(key string) bool {
+	ok, _ := l.spend(key, 1)
+	return ok
+}
 
 // quota is a bucket's state after a charge.
 type quota struct {
 	limit  int
+	period time.Duration
 	tokens float64
 	at     time.Time
 }
@@ -82,7 +96,7 @@ func (q quota) wait(n int) time.Duration {
 	if q.tokens >= float64(n) {
 		return 0
 	}
-	return time.Duration((float64(n) - q.tokens) / float64(q.limit) * float64(refill))
+	return time.Duration((float64(n) - q.tokens) / float64(q.limit) * float64(q.period))
 }
 
 // reset is when the bucket is full again.
@@ -103,14 +117,14 @@ func (l *rateLimiter) spend(user string, n int) (bool, quota) {
 	l.sweep(now)
 	b := l.buckets[user]
 	if b == nil {
-		b = &bucket{lim: rate.NewLimiter(rate.Limit(float64(l.limit)/refill.Seconds()), l.limit)}
+		b = &bucket{lim: rate.NewLimiter(rate.Limit(float64(l.limit)/l.period.Seconds()), l.limit)}
 		l.buckets[user] = b
 	}
 	ok := b.lim.AllowN(now, n)
 	if ok {
 		b.used = now
 	}
-	return ok, quota{limit: l.limit, tokens: b.lim.TokensAt(now), at: now}
+	return ok, quota{limit: l.limit, period: l.period, tokens: b.lim.TokensAt(now), at: now}
 }
 
 // sweep forgets, once per refill period, the buckets nobody spent from for
@@ -118,11 +132,11 @@ func (l *rateLimiter) spend(user string, n int) (bool, quota) {
 // forgetting it changes nothing but the memory: the map holds the users
 // active in the last two minutes at most.
 func (l *rateLimiter) sweep(now time.Time) {
-	if now.Sub(l.swept) < refill {
+	if now.Sub(l.swept) < l.period {
 		return
 	}
 	for user, b := range l.buckets {
-		if now.Sub(b.used) >= refill {
+		if now.Sub(b.used) >= l.period {
 			delete(l.buckets, user)
 		}
 	}

@@ -34,6 +34,7 @@ import (
 	"github.com/bindery/bindery/reader"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/server/playground"
+	"github.com/bindery/bindery/signin"
 )
 
 // Server is a Bindery server over one database.
@@ -68,6 +69,12 @@ type Server struct {
 	api *rest.API
 	// sites serves published sites to their readers.
 	sites *reader.Reader
+	// signIn serves the sign-in pages; cop refuses the state-changing
+	// requests that a session's cookie authenticates from other sites.
+	signIn *signin.Handler
+	cop    *http.CrossOriginProtection
+	// secure is whether the public URL is https (see signin.SessionCookie).
+	secure bool
 }
 
 // New builds the server. opts configure the application layer. Close
@@ -118,6 +125,17 @@ func New(cfg config.Config, db *store.DB, log *slog.Logger, opts ...graph.Option
 		s.bus.Close()
 		return nil, err
 	}
+	// Email links: a few per address, and more per client, each quarter
+	// of an hour.
+	byAddress, byClient := newRateLimiterPer(5, 15*time.Minute, time.Now), newRateLimiterPer(30, 15*time.Minute, time.Now)
+	s.signIn, err = signin.New(context.Background(), s.resolver, cfg, signin.Options{Log: log, Stylesheet: s.sites.Stylesheet(),
+		Icon: s.sites.Icon(), AllowAddress: byAddress.allow, AllowClient: byClient.allow})
+	if err != nil {
+		s.bus.Close()
+		return nil, err
+	}
+	s.cop = signin.CrossOriginProtection(cfg.CORSOrigins)
+	s.secure = strings.HasPrefix(cfg.PublicURL, "https://")
 	if cfg.RateLimit > 0 {
 		s.limiter = newRateLimiter(cfg.RateLimit, time.Now)
 	}
@@ -177,6 +195,9 @@ func (s *Server) routes() chi.Router {
 	pg := playground.New("graphql")
 	m.Get("/playground", pg.ServePage)
 	m.Get(playground.AssetRoute, pg.ServeAsset)
+	// The reader's assets, for the server's own pages.
+	m.Get(reader.StaticPrefix+"*", s.sites.ServeStatic)
+	m.With(s.deadline).Group(s.signIn.Routes)
 	// Signed URLs carry their own authorization (see signed.go).
 	m.Get("/files/{spaceId}/{blob}/{name}", s.serveFile)
 	m.Get("/pdf/{spaceId}/{revisionId}", s.servePDF)

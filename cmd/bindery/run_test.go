@@ -56,7 +56,7 @@ func TestOrgAndTokenCreate(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "created an API token for bob@example.com, a member of "+org+" with the role edit; it does not expire\n", said)
 	tok = strings.TrimSpace(tok)
-	assert.True(t, auth.WellFormed(tok), "only a token on stdout: %q", tok)
+	assert.True(t, auth.WellFormed(tok, auth.TokenPrefix), "only a token on stdout: %q", tok)
 
 	// Re-running with another role updates the membership instead of failing.
 	_, _, err = runCLI(t, nil, "token", "create", "--db", db, "--email", "bob@example.com", "--org", org, "--role", "read")
@@ -76,7 +76,7 @@ func TestOrgAndTokenCreate(t *testing.T) {
 	// A token without --org just creates the user.
 	tok2, _, err := runCLI(t, nil, "token", "create", "--db", db, "--email", "carol@example.com")
 	require.NoError(t, err)
-	assert.True(t, auth.WellFormed(strings.TrimSpace(tok2)))
+	assert.True(t, auth.WellFormed(strings.TrimSpace(tok2), auth.TokenPrefix))
 }
 
 func TestCommandErrors(t *testing.T) {

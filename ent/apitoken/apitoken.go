@@ -3,10 +3,12 @@
 package apitoken
 
 import (
+	"fmt"
 	"time"
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"github.com/bindery/bindery/internal/enum"
 )
 
 const (
@@ -26,6 +28,12 @@ const (
 	FieldLastUsedAt = "last_used_at"
 	// FieldExpiresAt holds the string denoting the expires_at field in the database.
 	FieldExpiresAt = "expires_at"
+	// FieldKind holds the string denoting the kind field in the database.
+	FieldKind = "kind"
+	// FieldMethod holds the string denoting the method field in the database.
+	FieldMethod = "method"
+	// FieldUserAgent holds the string denoting the user_agent field in the database.
+	FieldUserAgent = "user_agent"
 	// EdgeUser holds the string denoting the user edge name in mutations.
 	EdgeUser = "user"
 	// Table holds the table name of the apitoken in the database.
@@ -48,6 +56,9 @@ var Columns = []string{
 	FieldUserID,
 	FieldLastUsedAt,
 	FieldExpiresAt,
+	FieldKind,
+	FieldMethod,
+	FieldUserAgent,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -65,11 +76,25 @@ var (
 	DefaultCreatedAt func() time.Time
 	// LabelValidator is a validator for the "label" field. It is called by the builders before save.
 	LabelValidator func(string) error
+	// UserAgentValidator is a validator for the "user_agent" field. It is called by the builders before save.
+	UserAgentValidator func(string) error
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() string
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
 	IDValidator func(string) error
 )
+
+const DefaultKind enum.CredentialKind = "token"
+
+// KindValidator is a validator for the "kind" field enum values. It is called by the builders before save.
+func KindValidator(k enum.CredentialKind) error {
+	switch k.String() {
+	case "token", "session":
+		return nil
+	default:
+		return fmt.Errorf("apitoken: invalid enum value for kind field: %q", k)
+	}
+}
 
 // OrderOption defines the ordering options for the APIToken queries.
 type OrderOption func(*sql.Selector)
@@ -107,6 +132,21 @@ func ByLastUsedAt(opts ...sql.OrderTermOption) OrderOption {
 // ByExpiresAt orders the results by the expires_at field.
 func ByExpiresAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldExpiresAt, opts...).ToFunc()
+}
+
+// ByKind orders the results by the kind field.
+func ByKind(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldKind, opts...).ToFunc()
+}
+
+// ByMethod orders the results by the method field.
+func ByMethod(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldMethod, opts...).ToFunc()
+}
+
+// ByUserAgent orders the results by the user_agent field.
+func ByUserAgent(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldUserAgent, opts...).ToFunc()
 }
 
 // ByUserField orders the results by user field.

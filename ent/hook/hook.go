@@ -261,6 +261,30 @@ func (f ShareLinkFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, e
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ShareLinkMutation", m)
 }
 
+// The SignInFlowFunc type is an adapter to allow the use of ordinary
+// function as SignInFlow mutator.
+type SignInFlowFunc func(context.Context, *ent.SignInFlowMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SignInFlowFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SignInFlowMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SignInFlowMutation", m)
+}
+
+// The SignInReplayFunc type is an adapter to allow the use of ordinary
+// function as SignInReplay mutator.
+type SignInReplayFunc func(context.Context, *ent.SignInReplayMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SignInReplayFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SignInReplayMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SignInReplayMutation", m)
+}
+
 // The SiteFunc type is an adapter to allow the use of ordinary
 // function as Site mutator.
 type SiteFunc func(context.Context, *ent.SiteMutation) (ent.Value, error)
@@ -379,6 +403,18 @@ func (f UserFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error)
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.UserMutation", m)
+}
+
+// The UserIdentityFunc type is an adapter to allow the use of ordinary
+// function as UserIdentity mutator.
+type UserIdentityFunc func(context.Context, *ent.UserIdentityMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f UserIdentityFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.UserIdentityMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.UserIdentityMutation", m)
 }
 
 // The WebhookDeliveryFunc type is an adapter to allow the use of ordinary

@@ -30,6 +30,8 @@ import (
 	"github.com/bindery/bindery/ent/revision"
 	"github.com/bindery/bindery/ent/samlprovider"
 	"github.com/bindery/bindery/ent/sharelink"
+	"github.com/bindery/bindery/ent/signinflow"
+	"github.com/bindery/bindery/ent/signinreplay"
 	"github.com/bindery/bindery/ent/site"
 	"github.com/bindery/bindery/ent/siteredirect"
 	"github.com/bindery/bindery/ent/sitesection"
@@ -40,6 +42,7 @@ import (
 	"github.com/bindery/bindery/ent/teammember"
 	"github.com/bindery/bindery/ent/translationsettings"
 	"github.com/bindery/bindery/ent/user"
+	"github.com/bindery/bindery/ent/useridentity"
 	"github.com/bindery/bindery/ent/webhookdelivery"
 	"github.com/bindery/bindery/ent/webhookendpoint"
 )
@@ -667,6 +670,60 @@ func (f TraverseShareLink) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.ShareLinkQuery", q)
 }
 
+// The SignInFlowFunc type is an adapter to allow the use of ordinary function as a Querier.
+type SignInFlowFunc func(context.Context, *ent.SignInFlowQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f SignInFlowFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.SignInFlowQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.SignInFlowQuery", q)
+}
+
+// The TraverseSignInFlow type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseSignInFlow func(context.Context, *ent.SignInFlowQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseSignInFlow) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseSignInFlow) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SignInFlowQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.SignInFlowQuery", q)
+}
+
+// The SignInReplayFunc type is an adapter to allow the use of ordinary function as a Querier.
+type SignInReplayFunc func(context.Context, *ent.SignInReplayQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f SignInReplayFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.SignInReplayQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.SignInReplayQuery", q)
+}
+
+// The TraverseSignInReplay type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseSignInReplay func(context.Context, *ent.SignInReplayQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseSignInReplay) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseSignInReplay) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SignInReplayQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.SignInReplayQuery", q)
+}
+
 // The SiteFunc type is an adapter to allow the use of ordinary function as a Querier.
 type SiteFunc func(context.Context, *ent.SiteQuery) (ent.Value, error)
 
@@ -937,6 +994,33 @@ func (f TraverseUser) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.UserQuery", q)
 }
 
+// The UserIdentityFunc type is an adapter to allow the use of ordinary function as a Querier.
+type UserIdentityFunc func(context.Context, *ent.UserIdentityQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f UserIdentityFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.UserIdentityQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.UserIdentityQuery", q)
+}
+
+// The TraverseUserIdentity type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseUserIdentity func(context.Context, *ent.UserIdentityQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseUserIdentity) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseUserIdentity) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.UserIdentityQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.UserIdentityQuery", q)
+}
+
 // The WebhookDeliveryFunc type is an adapter to allow the use of ordinary function as a Querier.
 type WebhookDeliveryFunc func(context.Context, *ent.WebhookDeliveryQuery) (ent.Value, error)
 
@@ -1036,6 +1120,10 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.SAMLProviderQuery, predicate.SAMLProvider, samlprovider.OrderOption]{typ: ent.TypeSAMLProvider, tq: q}, nil
 	case *ent.ShareLinkQuery:
 		return &query[*ent.ShareLinkQuery, predicate.ShareLink, sharelink.OrderOption]{typ: ent.TypeShareLink, tq: q}, nil
+	case *ent.SignInFlowQuery:
+		return &query[*ent.SignInFlowQuery, predicate.SignInFlow, signinflow.OrderOption]{typ: ent.TypeSignInFlow, tq: q}, nil
+	case *ent.SignInReplayQuery:
+		return &query[*ent.SignInReplayQuery, predicate.SignInReplay, signinreplay.OrderOption]{typ: ent.TypeSignInReplay, tq: q}, nil
 	case *ent.SiteQuery:
 		return &query[*ent.SiteQuery, predicate.Site, site.OrderOption]{typ: ent.TypeSite, tq: q}, nil
 	case *ent.SiteRedirectQuery:
@@ -1056,6 +1144,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.TranslationSettingsQuery, predicate.TranslationSettings, translationsettings.OrderOption]{typ: ent.TypeTranslationSettings, tq: q}, nil
 	case *ent.UserQuery:
 		return &query[*ent.UserQuery, predicate.User, user.OrderOption]{typ: ent.TypeUser, tq: q}, nil
+	case *ent.UserIdentityQuery:
+		return &query[*ent.UserIdentityQuery, predicate.UserIdentity, useridentity.OrderOption]{typ: ent.TypeUserIdentity, tq: q}, nil
 	case *ent.WebhookDeliveryQuery:
 		return &query[*ent.WebhookDeliveryQuery, predicate.WebhookDelivery, webhookdelivery.OrderOption]{typ: ent.TypeWebhookDelivery, tq: q}, nil
 	case *ent.WebhookEndpointQuery:

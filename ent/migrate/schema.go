@@ -17,6 +17,9 @@ var (
 		{Name: "token_hash", Type: field.TypeString, Unique: true},
 		{Name: "last_used_at", Type: field.TypeTime, Nullable: true},
 		{Name: "expires_at", Type: field.TypeTime, Nullable: true},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"token", "session"}, Default: "token"},
+		{Name: "method", Type: field.TypeString, Nullable: true},
+		{Name: "user_agent", Type: field.TypeString, Nullable: true, Size: 512},
 		{Name: "user_id", Type: field.TypeString, Size: 64},
 	}
 	// APITokensTable holds the schema information for the "api_tokens" table.
@@ -27,7 +30,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "api_tokens_users_tokens",
-				Columns:    []*schema.Column{APITokensColumns[6]},
+				Columns:    []*schema.Column{APITokensColumns[9]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -947,6 +950,52 @@ var (
 			},
 		},
 	}
+	// SignInFlowsColumns holds the columns for the "sign_in_flows" table.
+	SignInFlowsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"email", "oidc", "saml"}},
+		{Name: "secret_hash", Type: field.TypeString, Unique: true},
+		{Name: "email", Type: field.TypeString, Nullable: true},
+		{Name: "provider", Type: field.TypeString, Nullable: true},
+		{Name: "nonce", Type: field.TypeString, Nullable: true},
+		{Name: "verifier", Type: field.TypeString, Nullable: true},
+		{Name: "return_to", Type: field.TypeString, Nullable: true},
+		{Name: "expires_at", Type: field.TypeTime},
+	}
+	// SignInFlowsTable holds the schema information for the "sign_in_flows" table.
+	SignInFlowsTable = &schema.Table{
+		Name:       "sign_in_flows",
+		Columns:    SignInFlowsColumns,
+		PrimaryKey: []*schema.Column{SignInFlowsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "signinflow_expires_at",
+				Unique:  false,
+				Columns: []*schema.Column{SignInFlowsColumns[9]},
+			},
+		},
+	}
+	// SignInReplaysColumns holds the columns for the "sign_in_replays" table.
+	SignInReplaysColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "key", Type: field.TypeString, Unique: true, Size: 512},
+		{Name: "expires_at", Type: field.TypeTime},
+	}
+	// SignInReplaysTable holds the schema information for the "sign_in_replays" table.
+	SignInReplaysTable = &schema.Table{
+		Name:       "sign_in_replays",
+		Columns:    SignInReplaysColumns,
+		PrimaryKey: []*schema.Column{SignInReplaysColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "signinreplay_expires_at",
+				Unique:  false,
+				Columns: []*schema.Column{SignInReplaysColumns[3]},
+			},
+		},
+	}
 	// SitesColumns holds the columns for the "sites" table.
 	SitesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -1385,6 +1434,40 @@ var (
 		Columns:    UsersColumns,
 		PrimaryKey: []*schema.Column{UsersColumns[0]},
 	}
+	// UserIdentitiesColumns holds the columns for the "user_identities" table.
+	UserIdentitiesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "issuer", Type: field.TypeString},
+		{Name: "subject", Type: field.TypeString},
+		{Name: "user_id", Type: field.TypeString, Size: 64},
+	}
+	// UserIdentitiesTable holds the schema information for the "user_identities" table.
+	UserIdentitiesTable = &schema.Table{
+		Name:       "user_identities",
+		Columns:    UserIdentitiesColumns,
+		PrimaryKey: []*schema.Column{UserIdentitiesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "user_identities_users_identities",
+				Columns:    []*schema.Column{UserIdentitiesColumns[4]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "useridentity_issuer_subject",
+				Unique:  true,
+				Columns: []*schema.Column{UserIdentitiesColumns[2], UserIdentitiesColumns[3]},
+			},
+			{
+				Name:    "useridentity_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{UserIdentitiesColumns[4]},
+			},
+		},
+	}
 	// WebhookDeliveriesColumns holds the columns for the "webhook_deliveries" table.
 	WebhookDeliveriesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -1578,6 +1661,8 @@ var (
 		RevisionsTable,
 		SamlProvidersTable,
 		ShareLinksTable,
+		SignInFlowsTable,
+		SignInReplaysTable,
 		SitesTable,
 		SiteRedirectsTable,
 		SiteSectionsTable,
@@ -1588,6 +1673,7 @@ var (
 		TeamMembersTable,
 		TranslationSettingsTable,
 		UsersTable,
+		UserIdentitiesTable,
 		WebhookDeliveriesTable,
 		WebhookEndpointsTable,
 		ChangeRequestContributorsTable,
@@ -1667,6 +1753,7 @@ func init() {
 	TeamMembersTable.ForeignKeys[1].RefTable = UsersTable
 	TranslationSettingsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	TranslationSettingsTable.ForeignKeys[1].RefTable = SpacesTable
+	UserIdentitiesTable.ForeignKeys[0].RefTable = UsersTable
 	WebhookDeliveriesTable.ForeignKeys[0].RefTable = WebhookEndpointsTable
 	WebhookEndpointsTable.ForeignKeys[0].RefTable = IntegrationsTable
 	WebhookEndpointsTable.ForeignKeys[1].RefTable = OrganizationsTable

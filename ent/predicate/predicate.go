@@ -69,6 +69,12 @@ type SAMLProvider func(*sql.Selector)
 // ShareLink is the predicate function for sharelink builders.
 type ShareLink func(*sql.Selector)
 
+// SignInFlow is the predicate function for signinflow builders.
+type SignInFlow func(*sql.Selector)
+
+// SignInReplay is the predicate function for signinreplay builders.
+type SignInReplay func(*sql.Selector)
+
 // Site is the predicate function for site builders.
 type Site func(*sql.Selector)
 
@@ -98,6 +104,9 @@ type TranslationSettings func(*sql.Selector)
 
 // User is the predicate function for user builders.
 type User func(*sql.Selector)
+
+// UserIdentity is the predicate function for useridentity builders.
+type UserIdentity func(*sql.Selector)
 
 // WebhookDelivery is the predicate function for webhookdelivery builders.
 type WebhookDelivery func(*sql.Selector)

@@ -27,6 +27,8 @@ import (
 	"github.com/bindery/bindery/ent/samlprovider"
 	"github.com/bindery/bindery/ent/schema"
 	"github.com/bindery/bindery/ent/sharelink"
+	"github.com/bindery/bindery/ent/signinflow"
+	"github.com/bindery/bindery/ent/signinreplay"
 	"github.com/bindery/bindery/ent/site"
 	"github.com/bindery/bindery/ent/siteredirect"
 	"github.com/bindery/bindery/ent/sitesection"
@@ -37,6 +39,7 @@ import (
 	"github.com/bindery/bindery/ent/teammember"
 	"github.com/bindery/bindery/ent/translationsettings"
 	"github.com/bindery/bindery/ent/user"
+	"github.com/bindery/bindery/ent/useridentity"
 	"github.com/bindery/bindery/ent/webhookdelivery"
 	"github.com/bindery/bindery/ent/webhookendpoint"
 	"github.com/bindery/bindery/internal/enum"
@@ -62,6 +65,10 @@ func init() {
 	apitokenDescLabel := apitokenFields[0].Descriptor()
 	// apitoken.LabelValidator is a validator for the "label" field. It is called by the builders before save.
 	apitoken.LabelValidator = apitokenDescLabel.Validators[0].(func(string) error)
+	// apitokenDescUserAgent is the schema descriptor for user_agent field.
+	apitokenDescUserAgent := apitokenFields[7].Descriptor()
+	// apitoken.UserAgentValidator is a validator for the "user_agent" field. It is called by the builders before save.
+	apitoken.UserAgentValidator = apitokenDescUserAgent.Validators[0].(func(string) error)
 	// apitokenDescID is the schema descriptor for id field.
 	apitokenDescID := apitokenMixinFields0[0].Descriptor()
 	// apitoken.DefaultID holds the default value on creation for the id field.
@@ -870,6 +877,72 @@ func init() {
 			return nil
 		}
 	}()
+	signinflowMixin := schema.SignInFlow{}.Mixin()
+	signinflowMixinFields0 := signinflowMixin[0].Fields()
+	_ = signinflowMixinFields0
+	signinflowMixinFields1 := signinflowMixin[1].Fields()
+	_ = signinflowMixinFields1
+	signinflowFields := schema.SignInFlow{}.Fields()
+	_ = signinflowFields
+	// signinflowDescCreatedAt is the schema descriptor for created_at field.
+	signinflowDescCreatedAt := signinflowMixinFields1[0].Descriptor()
+	// signinflow.DefaultCreatedAt holds the default value on creation for the created_at field.
+	signinflow.DefaultCreatedAt = signinflowDescCreatedAt.Default.(func() time.Time)
+	// signinflowDescID is the schema descriptor for id field.
+	signinflowDescID := signinflowMixinFields0[0].Descriptor()
+	// signinflow.DefaultID holds the default value on creation for the id field.
+	signinflow.DefaultID = signinflowDescID.Default.(func() string)
+	// signinflow.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	signinflow.IDValidator = func() func(string) error {
+		validators := signinflowDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	signinreplayMixin := schema.SignInReplay{}.Mixin()
+	signinreplayMixinFields0 := signinreplayMixin[0].Fields()
+	_ = signinreplayMixinFields0
+	signinreplayMixinFields1 := signinreplayMixin[1].Fields()
+	_ = signinreplayMixinFields1
+	signinreplayFields := schema.SignInReplay{}.Fields()
+	_ = signinreplayFields
+	// signinreplayDescCreatedAt is the schema descriptor for created_at field.
+	signinreplayDescCreatedAt := signinreplayMixinFields1[0].Descriptor()
+	// signinreplay.DefaultCreatedAt holds the default value on creation for the created_at field.
+	signinreplay.DefaultCreatedAt = signinreplayDescCreatedAt.Default.(func() time.Time)
+	// signinreplayDescKey is the schema descriptor for key field.
+	signinreplayDescKey := signinreplayFields[0].Descriptor()
+	// signinreplay.KeyValidator is a validator for the "key" field. It is called by the builders before save.
+	signinreplay.KeyValidator = signinreplayDescKey.Validators[0].(func(string) error)
+	// signinreplayDescID is the schema descriptor for id field.
+	signinreplayDescID := signinreplayMixinFields0[0].Descriptor()
+	// signinreplay.DefaultID holds the default value on creation for the id field.
+	signinreplay.DefaultID = signinreplayDescID.Default.(func() string)
+	// signinreplay.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	signinreplay.IDValidator = func() func(string) error {
+		validators := signinreplayDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
 	siteMixin := schema.Site{}.Mixin()
 	siteMixinHooks1 := siteMixin[1].Hooks()
 	site.Hooks[0] = siteMixinHooks1[0]
@@ -1395,6 +1468,37 @@ func init() {
 	// user.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	user.IDValidator = func() func(string) error {
 		validators := userDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	useridentityMixin := schema.UserIdentity{}.Mixin()
+	useridentityMixinFields0 := useridentityMixin[0].Fields()
+	_ = useridentityMixinFields0
+	useridentityMixinFields1 := useridentityMixin[1].Fields()
+	_ = useridentityMixinFields1
+	useridentityFields := schema.UserIdentity{}.Fields()
+	_ = useridentityFields
+	// useridentityDescCreatedAt is the schema descriptor for created_at field.
+	useridentityDescCreatedAt := useridentityMixinFields1[0].Descriptor()
+	// useridentity.DefaultCreatedAt holds the default value on creation for the created_at field.
+	useridentity.DefaultCreatedAt = useridentityDescCreatedAt.Default.(func() time.Time)
+	// useridentityDescID is the schema descriptor for id field.
+	useridentityDescID := useridentityMixinFields0[0].Descriptor()
+	// useridentity.DefaultID holds the default value on creation for the id field.
+	useridentity.DefaultID = useridentityDescID.Default.(func() string)
+	// useridentity.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	useridentity.IDValidator = func() func(string) error {
+		validators := useridentityDescID.Validators
 		fns := [...]func(string) error{
 			validators[0].(func(string) error),
 			validators[1].(func(string) error),

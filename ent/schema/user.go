@@ -8,6 +8,7 @@ import (
 	"entgo.io/ent/schema/field"
 
 	"github.com/bindery/bindery/ent/schema/internal/entgql"
+	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/id"
 	"github.com/bindery/bindery/internal/validate"
 )
@@ -40,6 +41,7 @@ func (User) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.To("memberships", Member.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 		edge.To("tokens", APIToken.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
+		edge.To("identities", UserIdentity.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 		edge.To("team_memberships", TeamMember.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 		edge.To("grants", ContentGrant.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 		// The inverse makes contributors many-to-many: a user contributes to
@@ -76,6 +78,15 @@ func (APIToken) Fields() []ent.Field {
 			Comment("When the token last authenticated a request, recorded at most once a minute; null when never."),
 		field.Time("expires_at").Annotations(dateTime).Optional().Nillable().Immutable().
 			Comment("When the token stops working; null when never."),
+		// A session is a token that a sign-in made, kept in a browser's
+		// cookie: it authenticates only from the cookie, as a token only
+		// from the Authorization header (see auth.SessionPrefix).
+		field.Enum("kind").GoType(enum.CredentialKind("")).Default(string(enum.CredentialKindToken)).Immutable().
+			Annotations(internal()),
+		// How a session's sign-in was made (email, oidc, saml) and the
+		// browser that made it, for the person's list of sessions.
+		field.String("method").Optional().Immutable().Annotations(internal()),
+		field.String("user_agent").Optional().Immutable().MaxLen(512).Annotations(internal()),
 	}
 }
 

@@ -371,6 +371,39 @@ func (c *SAMLProviderConnection) TotalCount(ctx context.Context) (int, error) {
 	return c.page.TotalCount(ctx)
 }
 
+// SessionConnection is a page of Session, with the GraphQL connection shape.
+type SessionConnection struct {
+	Edges    []*SessionEdge
+	PageInfo page.Info
+	page     *page.Connection[*ent.APIToken]
+}
+
+// SessionEdge is a Session with its cursor.
+type SessionEdge struct {
+	Node   *ent.APIToken
+	Cursor page.Cursor
+}
+
+// NewSessionConnection wraps a page of Session.
+func NewSessionConnection(p *page.Connection[*ent.APIToken]) *SessionConnection {
+	c := &SessionConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*SessionEdge, len(p.Edges))}
+	for i, e := range p.Edges {
+		c.Edges[i] = &SessionEdge{Node: e.Node, Cursor: e.Cursor}
+	}
+	return c
+}
+
+// Nodes returns the items of the page.
+func (c *SessionConnection) Nodes() []*ent.APIToken { return c.page.Nodes() }
+
+// Info returns where the page sits in its list.
+func (c *SessionConnection) Info() page.Info { return c.PageInfo }
+
+// TotalCount counts the items of the whole list.
+func (c *SessionConnection) TotalCount(ctx context.Context) (int, error) {
+	return c.page.TotalCount(ctx)
+}
+
 // TeamMembershipConnection is a page of TeamMembership, with the GraphQL connection shape.
 type TeamMembershipConnection struct {
 	Edges    []*TeamMembershipEdge

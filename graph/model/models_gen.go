@@ -1724,6 +1724,22 @@ type RevokeInvitationPayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// The input of revokeSession.
+type RevokeSessionInput struct {
+	// The session, one of the viewer's own.
+	ID string `json:"id"`
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The result of revokeSession.
+type RevokeSessionPayload struct {
+	// The ID of the revoked session: its browser is signed out at its next request, on every server.
+	RevokedSessionID string `json:"revokedSessionId"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
 // The site to give a new visitor signing key.
 type RotateSiteVisitorAuthKeyInput struct {
 	// The site's ID.
@@ -1890,6 +1906,20 @@ type ShareLinkURLs struct {
 	// ?shareKey=, while the site is published; a space's /v1 address with
 	// ?shareKey=.
 	Published *string `json:"published,omitempty"`
+}
+
+// The input of signOut.
+type SignOutInput struct {
+	// Any string of the client's choosing, returned in the payload.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The result of signOut.
+type SignOutPayload struct {
+	// The ID of the session that ended.
+	EndedSessionID string `json:"endedSessionId"`
+	// The clientMutationId of the input, returned as it was given.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 // A site's adaptive content: whether visitors' claims choose what they see.

@@ -21,8 +21,14 @@ import (
 	"github.com/bindery/bindery/internal/id"
 )
 
-// TokenPrefix starts every Bindery API token.
-const TokenPrefix = "bnd_"
+// TokenPrefix starts every Bindery API token; SessionPrefix, every session
+// secret, which a sign-in makes and only a browser's cookie carries. Each
+// authenticates from its own place alone, so a session secret pasted as a
+// bearer token is refused, and so is a token set as the cookie.
+const (
+	TokenPrefix   = "bnd_"
+	SessionPrefix = "bns_"
+)
 
 const (
 	secretLength   = 32
@@ -31,10 +37,15 @@ const (
 )
 
 // NewToken returns a fresh token and its hash.
-func NewToken() (token, hash string) {
-	secret := id.Random(secretLength)
-	token = TokenPrefix + secret + checksum(secret)
-	return token, HashToken(token)
+func NewToken() (token, hash string) { return newSecret(TokenPrefix) }
+
+// NewSession returns a fresh session secret and its hash.
+func NewSession() (secret, hash string) { return newSecret(SessionPrefix) }
+
+func newSecret(prefix string) (secret, hash string) {
+	body := id.Random(secretLength)
+	secret = prefix + body + checksum(body)
+	return secret, HashToken(secret)
 }
 
 // HashToken returns the stored form of a token.
@@ -53,12 +64,13 @@ func checksum(secret string) string {
 	return string(out)
 }
 
-// WellFormed reports whether s has the shape and checksum of a token.
-func WellFormed(s string) bool {
-	if len(s) != len(TokenPrefix)+secretLength+checksumLength || !strings.HasPrefix(s, TokenPrefix) {
+// WellFormed reports whether s has the shape and checksum of a token, or
+// of a session secret when prefix is SessionPrefix.
+func WellFormed(s, prefix string) bool {
+	if len(s) != len(prefix)+secretLength+checksumLength || !strings.HasPrefix(s, prefix) {
 		return false
 	}
-	body := s[len(TokenPrefix):]
+	body := s[len(prefix):]
 	for i := 0; i < len(body); i++ {
 		if strings.IndexByte(base62, body[i]) < 0 {
 			return false

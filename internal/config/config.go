@@ -125,6 +125,14 @@ type Config struct {
 	// MemoryLimit is the Go runtime's soft memory limit under `bindery
 	// serve`, unless GOMEMLIMIT is set.
 	MemoryLimit MemoryLimit
+	// SignUp says who may get an account by signing in (see SignUp).
+	SignUp SignUp
+	// OIDCProviders are the OpenID Connect providers people sign in with.
+	OIDCProviders []OIDCProvider
+	// SessionIdle ends a browser session unused for that long;
+	// SessionLifetime ends it that long after its sign-in, used or not.
+	SessionIdle     time.Duration
+	SessionLifetime time.Duration
 }
 
 // Default returns the configuration used when nothing is set.
@@ -162,6 +170,9 @@ func Default() Config {
 		DecodedCacheBytes:          64 << 20,
 		PageCacheBytes:             32 << 20,
 		MemoryLimit:                MemoryLimit{Percent: 90},
+		SignUp:                     SignUpClosed,
+		SessionIdle:                14 * 24 * time.Hour,
+		SessionLifetime:            30 * 24 * time.Hour,
 	}
 }
 
@@ -205,6 +216,10 @@ var Env = []struct{ Name, Flag, Default, Meaning string }{
 	{"BINDERY_CORS_ORIGINS", "", "none", "Comma-separated origins (`https://app.example.com`) whose pages may call the APIs from a browser, or `*` for any; see docs/api/conventions.md, Browsers and CORS."},
 	{"BINDERY_METRICS_ADDR", "", "the main address", "Address (`127.0.0.1:9090`) of a separate listener serving Prometheus metrics at `/metrics`; set, `/metrics` is no longer served on the main address. Unauthenticated: keep it private."},
 	{"BINDERY_MEMORY_LIMIT", "", "90%", "Soft memory limit of the Go runtime under `serve`: a share of the cgroup's memory limit (`90%`; none when the machine or container sets no limit), a size (`512MiB`, `2GiB`), or `off`. `GOMEMLIMIT`, when set, wins. See docs/operations.md, Memory."},
+	{"BINDERY_SIGN_UP", "", "closed", "Who gets an account by signing in with an address Bindery does not know: `closed` (nobody; invitations and SAML make accounts) or `domains` (people whose email domain an organization lists in `emailDomains`). See docs/sign-in.md."},
+	{"BINDERY_OIDC_PROVIDERS", "", "none", "OpenID Connect providers people sign in with: a JSON array of `{\"name\", \"issuer\", \"clientId\", \"clientSecret\", \"scopes\"}`; each one's redirect URI is `<public URL>/auth/oidc/<name in lower case>/callback`. See docs/sign-in.md."},
+	{"BINDERY_SESSION_IDLE", "", "336h", "A browser session unused for this long ends (14 days)."},
+	{"BINDERY_SESSION_LIFETIME", "", "720h", "A browser session ends this long after its sign-in, used or not (30 days)."},
 	{"OTEL_EXPORTER_OTLP_ENDPOINT", "", "none", "Base URL (`http://127.0.0.1:4318`) of an OpenTelemetry collector taking OTLP over HTTP; traces are sent to its `/v1/traces`. Unset: no tracing."},
 }
 
@@ -273,6 +288,9 @@ func (c *Config) FromEnv(getenv func(string) string) error {
 			}
 			*dst = n
 		}
+	}
+	if err := c.signInFromEnv(getenv); err != nil {
+		return err
 	}
 	if v := getenv("BINDERY_MEMORY_LIMIT"); v != "" {
 		m, err := ParseMemoryLimit(v)
@@ -347,6 +365,9 @@ func (c *Config) Finish() error {
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return fmt.Errorf("OTEL_EXPORTER_OTLP_ENDPOINT: %q is not an http(s) URL", c.OTLPEndpoint)
 		}
+	}
+	if err := c.finishSignIn(); err != nil {
+		return err
 	}
 	if c.SMTPURL != "" {
 		if _, err := mail.ParseURL(c.SMTPURL); err != nil {

@@ -1269,6 +1269,89 @@ func (v *InviteKind) UnmarshalJSON(b []byte) error {
 	return unmarshalJSON("InviteKind", inviteKindValues, v, b)
 }
 
+// CredentialKind is what a stored credential is: an API token a person made, or a session a sign-in made for a browser.
+type CredentialKind string
+
+// CredentialKind values.
+const (
+	CredentialKindToken   CredentialKind = "token"
+	CredentialKindSession CredentialKind = "session"
+)
+
+var credentialKindValues = []CredentialKind{CredentialKindToken, CredentialKindSession}
+
+// CredentialKindValues returns every CredentialKind in declaration order.
+func CredentialKindValues() []CredentialKind {
+	return append([]CredentialKind(nil), credentialKindValues...)
+}
+
+// Values returns the wire values; ent uses it to declare the column.
+func (CredentialKind) Values() []string { return names(credentialKindValues) }
+
+// String returns the wire value.
+func (v CredentialKind) String() string { return string(v) }
+
+// Valid reports whether v is one of the declared values.
+func (v CredentialKind) Valid() bool { return contains(credentialKindValues, v) }
+
+// ParseCredentialKind returns the CredentialKind whose wire value is s.
+func ParseCredentialKind(s string) (CredentialKind, error) {
+	return parse("CredentialKind", credentialKindValues, s)
+}
+
+// MarshalGQL writes the GraphQL enum value.
+func (v CredentialKind) MarshalGQL(w io.Writer) { marshalGQL(w, v) }
+
+// UnmarshalGQL reads a GraphQL enum value.
+func (v *CredentialKind) UnmarshalGQL(in any) error {
+	return unmarshalGQL("CredentialKind", credentialKindValues, v, in)
+}
+
+// UnmarshalJSON reads a wire value and rejects unknown ones.
+func (v *CredentialKind) UnmarshalJSON(b []byte) error {
+	return unmarshalJSON("CredentialKind", credentialKindValues, v, b)
+}
+
+// SignInKind is how a person signs in: an email link, an OpenID Connect provider or an organization's SAML provider.
+type SignInKind string
+
+// SignInKind values.
+const (
+	SignInKindEmail SignInKind = "email"
+	SignInKindOidc  SignInKind = "oidc"
+	SignInKindSaml  SignInKind = "saml"
+)
+
+var signInKindValues = []SignInKind{SignInKindEmail, SignInKindOidc, SignInKindSaml}
+
+// SignInKindValues returns every SignInKind in declaration order.
+func SignInKindValues() []SignInKind { return append([]SignInKind(nil), signInKindValues...) }
+
+// Values returns the wire values; ent uses it to declare the column.
+func (SignInKind) Values() []string { return names(signInKindValues) }
+
+// String returns the wire value.
+func (v SignInKind) String() string { return string(v) }
+
+// Valid reports whether v is one of the declared values.
+func (v SignInKind) Valid() bool { return contains(signInKindValues, v) }
+
+// ParseSignInKind returns the SignInKind whose wire value is s.
+func ParseSignInKind(s string) (SignInKind, error) { return parse("SignInKind", signInKindValues, s) }
+
+// MarshalGQL writes the GraphQL enum value.
+func (v SignInKind) MarshalGQL(w io.Writer) { marshalGQL(w, v) }
+
+// UnmarshalGQL reads a GraphQL enum value.
+func (v *SignInKind) UnmarshalGQL(in any) error {
+	return unmarshalGQL("SignInKind", signInKindValues, v, in)
+}
+
+// UnmarshalJSON reads a wire value and rejects unknown ones.
+func (v *SignInKind) UnmarshalJSON(b []byte) error {
+	return unmarshalJSON("SignInKind", signInKindValues, v, b)
+}
+
 // ObjectKind is the kind of a content-addressed object in the revision store.
 type ObjectKind string
 

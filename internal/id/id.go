@@ -52,6 +52,9 @@ const (
 	WebhookEndpoint         = "whk"
 	WebhookDelivery         = "whd"
 	WebhookAttempt          = "wha"
+	SignInFlow              = "sif"
+	UserIdentity            = "uid"
+	SignInReplay            = "srp"
 )
 
 // BodyLength is the number of base62 characters after the prefix.

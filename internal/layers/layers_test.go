@@ -24,7 +24,7 @@ const (
 	outside   layer = iota
 	base            // internal/... and ent/...
 	app             // graph
-	transport       // rest, reader
+	transport       // rest, reader, signin
 	wiring          // server
 	command         // cmd/bindery
 )
@@ -50,6 +50,7 @@ var placement = map[string]layer{
 
 	"rest":                     transport,
 	"reader":                   transport, // published sites, as HTML
+	"signin":                   transport, // sign-in pages and providers' callbacks
 	"rest/internal/openapigen": outside,   // generator of rest/openapi.json
 
 	"graph":                 app,

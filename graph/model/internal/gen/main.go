@@ -43,6 +43,7 @@ var connections = []connection{
 	{name: "Team", node: "ent.Team"},
 	{name: "Invite", node: "ent.Invite"},
 	{name: "SAMLProvider", node: "ent.SAMLProvider"},
+	{name: "Session", node: "ent.APIToken"},
 	{name: "TeamMembership", node: "TeamMembership"},
 	{name: "TeamMember", node: "ent.TeamMember"},
 	{name: "Space", node: "ent.Space"},
