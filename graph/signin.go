@@ -13,7 +13,6 @@ import (
 	"github.com/bindery/bindery/ent/organization"
 	"github.com/bindery/bindery/ent/samlprovider"
 	"github.com/bindery/bindery/ent/signinflow"
-	"github.com/bindery/bindery/ent/signinreplay"
 	"github.com/bindery/bindery/ent/teammember"
 	"github.com/bindery/bindery/ent/user"
 	"github.com/bindery/bindery/ent/useridentity"
@@ -24,6 +23,7 @@ import (
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/id"
 	"github.com/bindery/bindery/internal/mail"
+	"github.com/bindery/bindery/internal/store"
 	"github.com/bindery/bindery/internal/validate"
 )
 
@@ -225,7 +225,7 @@ func (r *Resolver) EndSession(ctx context.Context, secret string) error {
 		return nil
 	}
 	_, err := r.client.APIToken.Delete().
-		Where(apitoken.TokenHash(auth.HashToken(secret)), apitoken.KindEQ(enum.CredentialKindSession)).Exec(ctx)
+		Where(apitoken.TokenHash(auth.HashToken(secret)), apitoken.KindEQ(enum.CredentialKindSession)).Exec(store.OutsideTx(ctx))
 	return err
 }
 
@@ -256,7 +256,7 @@ type Flow = ent.SignInFlow
 func (r *Resolver) BeginFlow(ctx context.Context, secret string, f Flow) error {
 	return r.client.SignInFlow.Create().SetKind(f.Kind).SetSecretHash(auth.HashToken(secret)).
 		SetEmail(f.Email).SetProvider(f.Provider).SetNonce(f.Nonce).SetVerifier(f.Verifier).
-		SetReturnTo(f.ReturnTo).SetExpiresAt(f.ExpiresAt).Exec(ctx)
+		SetReturnTo(f.ReturnTo).SetExpiresAt(f.ExpiresAt).Exec(store.OutsideTx(ctx))
 }
 
 // FinishFlow takes the sign-in under way of a secret, of a kind, and
@@ -272,7 +272,7 @@ func (r *Resolver) FinishFlow(ctx context.Context, secret string, kind enum.Sign
 	if err != nil {
 		return nil, err
 	}
-	n, err := r.client.SignInFlow.Delete().Where(signinflow.ID(f.ID)).Exec(ctx)
+	n, err := r.client.SignInFlow.Delete().Where(signinflow.ID(f.ID)).Exec(store.OutsideTx(ctx))
 	switch {
 	case err != nil:
 		return nil, err
@@ -285,28 +285,11 @@ func (r *Resolver) FinishFlow(ctx context.Context, secret string, kind enum.Sign
 // Used records a single-use proof (a SAML assertion's ID) until expires,
 // and refuses one recorded already: on any replica, a proof is taken once.
 func (r *Resolver) Used(ctx context.Context, key string, expires time.Time) error {
-	err := r.client.SignInReplay.Create().SetKey(key).SetExpiresAt(expires).Exec(ctx)
+	err := r.client.SignInReplay.Create().SetKey(key).SetExpiresAt(expires).Exec(store.OutsideTx(ctx))
 	if ent.IsConstraintError(err) {
 		return apperr.Forbidden("This sign-in was already used: start again")
 	}
 	return err
-}
-
-// purgeSignIns deletes the sign-ins under way, the records of used proofs
-// and the sessions that have expired.
-func (r *Resolver) purgeSignIns(ctx context.Context) (int, error) {
-	now := r.clock()
-	a, err := r.client.SignInFlow.Delete().Where(signinflow.ExpiresAtLT(now)).Exec(ctx)
-	if err != nil {
-		return 0, err
-	}
-	b, err := r.client.SignInReplay.Delete().Where(signinreplay.ExpiresAtLT(now)).Exec(ctx)
-	if err != nil {
-		return a, err
-	}
-	c, err := r.client.APIToken.Delete().
-		Where(apitoken.KindEQ(enum.CredentialKindSession), apitoken.ExpiresAtLT(now)).Exec(ctx)
-	return a + b + c, err
 }
 
 // currentSession reports whether t is the session of the request.

@@ -197,7 +197,7 @@ func (s *Server) routes() chi.Router {
 	m.Get(playground.AssetRoute, pg.ServeAsset)
 	// The reader's assets, for the server's own pages.
 	m.Get(reader.StaticPrefix+"*", s.sites.ServeStatic)
-	m.With(s.deadline).Group(s.signIn.Routes)
+	m.With(s.deadline, anonymous, s.loaders).Group(s.signIn.Routes)
 	// Signed URLs carry their own authorization (see signed.go).
 	m.Get("/files/{spaceId}/{blob}/{name}", s.serveFile)
 	m.Get("/pdf/{spaceId}/{revisionId}", s.servePDF)

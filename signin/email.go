@@ -89,7 +89,7 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, asJSON bool, er
 		return
 	}
 	h.pages.render(w, http.StatusOK, "check-email", view{Title: "Check your email", Email: in.Email,
-		ReturnTo: url.QueryEscape(in.ReturnTo)})
+		ReturnTo: in.ReturnTo})
 }
 
 // linkMessage is the email that carries a link's secret. The secret is in

@@ -98,14 +98,21 @@ func Run(ctx context.Context, client *ent.Client, interval, retention time.Durat
 	defer t.Stop()
 	for {
 		n, err := Spaces(ctx, client, now().Add(-retention))
-		if ctx.Err() == nil {
-			outcomes.Result("purge", err)
-		}
 		switch {
 		case err != nil && ctx.Err() == nil:
 			log.Error("purging deleted spaces", "error", err)
 		case n > 0:
 			log.Info("purged deleted spaces", "count", n)
+		}
+		ended, serr := SignIns(ctx, client, now())
+		switch {
+		case serr != nil && ctx.Err() == nil:
+			log.Error("purging ended sign-ins and sessions", "error", serr)
+		case ended > 0:
+			log.Info("purged ended sign-ins and sessions", "count", ended)
+		}
+		if ctx.Err() == nil {
+			outcomes.Result("purge", errors.Join(err, serr))
 		}
 		select {
 		case <-ctx.Done():

@@ -21,6 +21,7 @@ import (
 	"github.com/bindery/bindery/ent/sharelink"
 	"github.com/bindery/bindery/ent/space"
 	"github.com/bindery/bindery/graph"
+	"github.com/bindery/bindery/internal/auth"
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/purge"
 	"github.com/bindery/bindery/server/servertest"
@@ -301,4 +302,28 @@ func TestPurgeLeavesSitesWithADefault(t *testing.T) {
 	require.Len(t, kept, 2)
 	assert.Equal(t, young, kept[0]["space"].(map[string]any)["id"])
 	assert.Equal(t, true, kept[0]["default"])
+}
+
+// TestSignInsRemovesWhatEnded: expired sign-ins under way, records of used
+// proofs and sessions go; the rest, and API tokens of any age, stay.
+func TestSignInsRemovesWhatEnded(t *testing.T) {
+	e := servertest.New(t)
+	ctx := t.Context()
+	now := time.Now()
+	for _, at := range []time.Time{now.Add(-time.Minute), now.Add(time.Minute)} {
+		_, flow := auth.NewSession()
+		e.Client.SignInFlow.Create().SetKind(enum.SignInKindEmail).SetSecretHash(flow).SetExpiresAt(at).ExecX(ctx)
+		e.Client.SignInReplay.Create().SetKey("saml:p:" + flow).SetExpiresAt(at).ExecX(ctx)
+		_, session := auth.NewSession()
+		e.Client.APIToken.Create().SetUserID(e.Owner.ID).SetKind(enum.CredentialKindSession).SetLabel("Browser session").
+			SetTokenHash(session).SetExpiresAt(at).ExecX(ctx)
+		_, token := auth.NewToken()
+		e.Client.APIToken.Create().SetUserID(e.Owner.ID).SetLabel("Old token").SetTokenHash(token).SetExpiresAt(at).ExecX(ctx)
+	}
+	n, err := purge.SignIns(ctx, e.Client, now)
+	require.NoError(t, err)
+	assert.Equal(t, 3, n)
+	assert.Equal(t, 1, e.Client.SignInFlow.Query().CountX(ctx))
+	assert.Equal(t, 1, e.Client.SignInReplay.Query().CountX(ctx))
+	assert.Equal(t, 4, e.Client.APIToken.Query().CountX(ctx), "the owner's token, both old tokens and the live session")
 }
