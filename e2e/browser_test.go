@@ -16,7 +16,10 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/bindery/bindery/graph"
+	"github.com/bindery/bindery/internal/auth"
 	"github.com/bindery/bindery/internal/config"
+	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/server/servertest"
 )
 
@@ -34,10 +37,24 @@ func TestPlaygroundInBrowser(t *testing.T) {
 	runNode(t, dir, "playground.mjs",
 		"BINDERY_URL="+e.HTTP.URL,
 		"BINDERY_TOKEN="+e.OwnerToken,
+		"BINDERY_SESSION="+signInSession(t, e),
 		"BINDERY_ORG_TITLE="+e.Org.Title,
 		"BINDERY_SPACE=Release notes",
 		"CHROMIUM="+bin,
 	)
+}
+
+// signInSession signs the owner in, as an email link does, and returns
+// the session's secret.
+func signInSession(t *testing.T, e *servertest.Env) string {
+	t.Helper()
+	r := e.Server.Resolver()
+	ctx := r.WithLoaders(auth.WithViewer(t.Context(), auth.Anonymous()))
+	s, err := r.SignIn(ctx, graph.Person{Method: enum.SignInKindEmail, Email: e.Owner.Email}, "e2e")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.Secret
 }
 
 // TestCORSInBrowser calls Bindery from pages on two other origins in

@@ -9,6 +9,7 @@
 // Environment:
 //   BINDERY_URL        base URL of a running server
 //   BINDERY_TOKEN      an API token of an admin of the organization
+//   BINDERY_SESSION    the secret of a browser session of the same admin
 //   BINDERY_ORG_TITLE  the title of the organization's (only) organization
 //   BINDERY_SPACE      the title of a space in it
 //   CHROMIUM           the Chromium binary (default /usr/bin/chromium)
@@ -20,9 +21,15 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { launch, profile, steps } from './browser.mjs';
 
-const { BINDERY_URL: base, BINDERY_TOKEN: token, BINDERY_ORG_TITLE: orgTitle, BINDERY_SPACE: spaceTitle } = process.env;
-if (!base || !token || !orgTitle || !spaceTitle) {
-  console.error('playground: set BINDERY_URL, BINDERY_TOKEN, BINDERY_ORG_TITLE and BINDERY_SPACE');
+const {
+  BINDERY_URL: base,
+  BINDERY_TOKEN: token,
+  BINDERY_SESSION: session,
+  BINDERY_ORG_TITLE: orgTitle,
+  BINDERY_SPACE: spaceTitle,
+} = process.env;
+if (!base || !token || !session || !orgTitle || !spaceTitle) {
+  console.error('playground: set BINDERY_URL, BINDERY_TOKEN, BINDERY_SESSION, BINDERY_ORG_TITLE and BINDERY_SPACE');
   process.exit(2);
 }
 const origin = new URL(base).origin;
@@ -79,6 +86,8 @@ await step('GraphiQL renders from the embedded assets', async () => {
   assert.equal(await page.evaluate(() => typeof GraphiQL), 'function');
   await page.getByText('Enter an API token above').first().waitFor();
   assert.equal(await page.textContent('#token-status'), 'No token yet: the schema loads once one is set.');
+  assert.ok(await page.isVisible('#sign-in'), 'a browser without a session is offered to sign in');
+  assert.equal(await page.getAttribute('#sign-in a', 'href'), '/auth/sign-in?return_to=%2Fplayground');
   await assertClean();
   return `${browser.requests.length} requests, all to ${origin}`;
 });
@@ -237,6 +246,35 @@ await step('"Forget" removes it', async () => {
   await page.getByText('Enter an API token above').first().waitFor();
   await assertClean();
   return `${browser.requests.length} requests in the last session, all to ${origin}`;
+});
+
+await step('a signed-in browser needs no token, and manages its tokens', async () => {
+  await browser.context.close();
+  page = await open();
+  await page.context().addCookies([{ name: 'bindery_session', value: session, url: origin }]);
+  const introspection = page.waitForResponse(isIntrospection);
+  await page.goto(playground);
+  const res = await introspection;
+  assert.equal(res.status(), 200, 'the schema loads with the session');
+  assert.equal(res.request().headers().authorization, undefined, 'no token is sent');
+  await page.locator('#session-name').waitFor();
+  assert.ok(await page.isHidden('#sign-in'));
+  assert.equal(await page.textContent('#token-status'), "No token: requests use this browser's session.");
+
+  await page.click('#tokens summary');
+  await page.locator('#token-list li').first().waitFor();
+  const before = await page.locator('#token-list li').count();
+  await page.fill('#new-token-label', 'From the playground');
+  await page.click('#new-token button[type=submit]');
+  const made = await page.locator('#tokens-status code').textContent();
+  assert.match(made, /^bnd_/, 'the new token is shown once');
+  await page.locator('#token-list li', { hasText: 'From the playground' }).waitFor();
+  assert.equal(await page.locator('#token-list li').count(), before + 1);
+  await page.click('button[aria-label="Revoke From the playground"]');
+  await page.locator('#tokens-status', { hasText: 'Revoked From the playground.' }).waitFor();
+  assert.equal(await page.locator('#token-list li', { hasText: 'From the playground' }).count(), 0);
+  await assertClean();
+  return `signed in as ${await page.textContent('#session-name')}`;
 });
 
 await finish();

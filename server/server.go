@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -192,7 +193,7 @@ func (s *Server) routes() chi.Router {
 	if s.cfg.MetricsAddr == "" {
 		m.Method(http.MethodGet, "/metrics", s.MetricsHandler())
 	}
-	pg := playground.New("graphql")
+	pg := playground.New("graphql", s.signInLinks("/playground")...)
 	m.Get("/playground", pg.ServePage)
 	m.Get(playground.AssetRoute, pg.ServeAsset)
 	// The reader's assets, for the server's own pages.
@@ -356,3 +357,14 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 
 // Webhooks returns the server's webhook worker, for tests that drive it.
 func (s *Server) Webhooks() *deliver.Worker { return s.webhooks }
+
+// signInLinks are the ways to sign in that the playground offers, each
+// coming back to returnTo.
+func (s *Server) signInLinks(returnTo string) []playground.Link {
+	back := "?return_to=" + url.QueryEscape(returnTo)
+	links := []playground.Link{{Label: "Sign in by email", URL: "/auth/sign-in" + back}}
+	for _, p := range s.cfg.OIDCProviders {
+		links = append(links, playground.Link{Label: "Sign in with " + p.Name, URL: "/auth/oidc/" + p.Slug() + back})
+	}
+	return links
+}

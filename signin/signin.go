@@ -13,6 +13,7 @@ package signin
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -102,6 +103,7 @@ func (h *Handler) Routes(m chi.Router) {
 		m.Get("/auth/sign-in", h.signInPage)
 		m.Get("/auth/email/confirm", h.confirmPage)
 		m.Get("/auth/sign-out", h.signOutPage)
+		m.Get("/auth/session", h.session)
 		m.Get("/auth/oidc/{provider}", h.oidcStart)
 		m.Get("/auth/oidc/{provider}/callback", h.oidcCallback)
 		m.Get("/saml/{provider}/metadata", h.samlMetadata)
@@ -224,4 +226,24 @@ func (h *Handler) refusal(r *http.Request, err error) (int, string) {
 	}
 	h.log.ErrorContext(r.Context(), "signing in", "error", err)
 	return http.StatusInternalServerError, "Something went wrong on our side. Try again in a moment."
+}
+
+// session tells a page of this server whether its browser is signed in,
+// and as whom: {"signedIn": false}, or true with the user's ID and name.
+// It never answers 401, so that asking is no error in a browser's console.
+func (h *Handler) session(w http.ResponseWriter, r *http.Request) {
+	out := map[string]any{"signedIn": false}
+	if secret := SessionSecret(r, h.secure); secret != "" {
+		v, err := h.res.AuthenticateSession(r.Context(), secret, h.opt.Now())
+		switch {
+		case err == nil:
+			out = map[string]any{"signedIn": true, "user": map[string]any{"id": v.User.ID, "displayName": v.User.DisplayName}}
+		case apperr.KindOf(err) != apperr.Unauthenticated:
+			status, msg := h.refusal(r, err)
+			http.Error(w, msg, status)
+			return
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(out)
 }

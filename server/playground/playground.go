@@ -97,11 +97,16 @@ func ReadManifest() (Manifest, error) {
 	return m, json.Unmarshal(b, &m)
 }
 
+// Link is a way to sign in that the page offers a person whose browser is
+// not signed in: its label and where it starts.
+type Link struct{ Label, URL string }
+
 // New builds the playground for the GraphQL endpoint at endpoint, a URL
-// relative to the page. The embedded files are fixed at build time, so a
-// failure here is a broken build and panics; the package's tests build it.
-func New(endpoint string) *Playground {
-	p, err := build(endpoint)
+// relative to the page, offering signIn to a browser without a session.
+// The embedded files are fixed at build time, so a failure here is a
+// broken build and panics; the package's tests build it.
+func New(endpoint string, signIn ...Link) *Playground {
+	p, err := build(endpoint, signIn)
 	if err != nil {
 		panic("playground: " + err.Error())
 	}
@@ -158,7 +163,7 @@ var embedded = sync.OnceValues(func() (*Playground, error) {
 	return p, nil
 })
 
-func build(endpoint string) (*Playground, error) {
+func build(endpoint string, signIn []Link) (*Playground, error) {
 	assets, err := embedded()
 	if err != nil {
 		return nil, err
@@ -168,7 +173,8 @@ func build(endpoint string) (*Playground, error) {
 		return nil, err
 	}
 	var page bytes.Buffer
-	if err := tmpl.Execute(&page, map[string]any{"Endpoint": endpoint, "Scripts": assets.scripts, "Styles": assets.styles}); err != nil {
+	if err := tmpl.Execute(&page, map[string]any{"Endpoint": endpoint, "Scripts": assets.scripts, "Styles": assets.styles,
+		"SignIn": signIn}); err != nil {
 		return nil, err
 	}
 	p := *assets

@@ -1,19 +1,24 @@
-// The playground's own code: a token form above GraphiQL.
+// The playground's own code: sign-in, the viewer's tokens and a token form
+// above GraphiQL.
 //
-// Every request to Bindery needs an API token. The token lives in this
-// page's memory and reaches the server through the fetcher's Authorization
-// header, so it never enters GraphiQL's header editor and GraphiQL cannot
-// store it (shouldPersistHeaders stays false for what the user types there).
-// It is written to localStorage only when "Remember on this browser" is
-// ticked, and "Forget" removes it.
+// Every request to Bindery needs a session or an API token. A browser
+// signed in to Bindery sends its session's cookie with each request of
+// this page (fetch sends same-origin cookies), so nothing needs pasting;
+// a browser without one is offered the server's ways to sign in. A token,
+// when one is set, is used instead: it lives in this page's memory and
+// reaches the server through the fetcher's Authorization header, so it
+// never enters GraphiQL's header editor and GraphiQL cannot store it
+// (shouldPersistHeaders stays false for what the user types there). It is
+// written to localStorage only when "Remember on this browser" is ticked,
+// and "Forget" removes it.
 (() => {
   'use strict';
 
   const storageKey = 'bindery.playground.token';
-  const defaultQuery = `# Bindery's GraphQL API. Set an API token above
-# (make run prints one), then run the query with
-# Ctrl-Enter. The docs and autocompletion follow
-# the schema once the token is set.
+  const defaultQuery = `# Bindery's GraphQL API. Sign in, or set an API
+# token above (make run prints one), then run the
+# query with Ctrl-Enter. The docs and autocompletion
+# follow the schema once you are signed in.
 {
   viewer {
     displayName
@@ -33,9 +38,19 @@
   const remember = document.getElementById('remember');
   const forget = document.getElementById('forget');
   const status = document.getElementById('token-status');
+  const signIn = document.getElementById('sign-in');
+  const sessionBar = document.getElementById('session');
+  const sessionName = document.getElementById('session-name');
+  const tokens = document.getElementById('tokens');
+  const tokenList = document.getElementById('token-list');
+  const newToken = document.getElementById('new-token');
+  const newTokenLabel = document.getElementById('new-token-label');
+  const tokensStatus = document.getElementById('tokens-status');
   const root = ReactDOM.createRoot(mount);
 
   let token = '';
+  // session is the display name of the browser's signed-in user, or null.
+  let session = null;
   let generation = 0;
 
   // localStorage may be unavailable (storage disabled): then nothing is
@@ -69,13 +84,29 @@
     status.classList.toggle('error', isError);
   }
 
+  // credentials are the headers that authenticate a request: the token's,
+  // or none, and the session's cookie goes by itself.
+  function credentials() {
+    return token ? { Authorization: `Bearer ${token}` } : {};
+  }
+
   function fetcher() {
-    if (!token) {
+    if (!token && session === null) {
       return () =>
-        Promise.resolve({ errors: [{ message: 'Enter an API token above: every request to Bindery needs one.' }] });
+        Promise.resolve({ errors: [{ message: 'Sign in or enter an API token above: every request to Bindery needs one.' }] });
     }
-    const http = GraphiQL.createFetcher({ url: endpoint, headers: { Authorization: `Bearer ${token}` } });
+    const http = GraphiQL.createFetcher({ url: endpoint, headers: credentials() });
     return (params, options) => (isSubscription(params) ? events(params) : http(params, options));
+  }
+
+  // ask runs an operation with the page's credentials.
+  async function ask(query, variables = {}) {
+    const res = await fetch(endpoint, {
+      method: 'POST',
+      headers: { ...credentials(), 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ query, variables }),
+    });
+    return res.json();
   }
 
   // isSubscription tells whether the operation that runs is a
@@ -92,7 +123,7 @@
   async function* events(params) {
     const res = await fetch(endpoint, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'text/event-stream' },
+      headers: { ...credentials(), 'Content-Type': 'application/json', Accept: 'text/event-stream' },
       body: JSON.stringify(params),
     });
     if (!res.ok || !res.body || !res.headers.get('Content-Type')?.includes('text/event-stream')) {
@@ -141,12 +172,7 @@
     let text;
     let isError = true;
     try {
-      const res = await fetch(endpoint, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'application/json' },
-        body: JSON.stringify({ query: '{ viewer { displayName } }' }),
-      });
-      const body = await res.json();
+      const body = await ask('{ viewer { displayName } }');
       if (body.errors?.length) {
         text = `The server refused the token: ${body.errors[0].message}`;
       } else {
@@ -159,12 +185,71 @@
     if (mine === generation) say(text, isError);
   }
 
+  // Finds out whether the browser is signed in (/auth/session reads the
+  // session's cookie).
+  async function findSession() {
+    try {
+      const res = await fetch('/auth/session', { headers: { Accept: 'application/json' } });
+      const body = await res.json();
+      session = body.signedIn ? body.user.displayName : null;
+    } catch {
+      session = null;
+    }
+    signIn.hidden = session !== null;
+    sessionBar.hidden = session === null;
+    sessionName.textContent = session ?? '';
+  }
+
+  // Lists the viewer's tokens, each with a button that revokes it.
+  async function listTokens() {
+    tokens.hidden = !token && session === null;
+    if (tokens.hidden) return;
+    const body = await ask('{ viewer { apiTokens(first: 100) { nodes { id label createdAt lastUsedAt expiresAt } } } }');
+    tokenList.replaceChildren();
+    for (const t of body.data?.viewer?.apiTokens?.nodes ?? []) {
+      const item = document.createElement('li');
+      const used = t.lastUsedAt ? `last used ${t.lastUsedAt}` : 'never used';
+      item.append(`${t.label} (made ${t.createdAt}, ${used}${t.expiresAt ? `, expires ${t.expiresAt}` : ''}) `);
+      const revoke = document.createElement('button');
+      revoke.type = 'button';
+      revoke.textContent = 'Revoke';
+      revoke.setAttribute('aria-label', `Revoke ${t.label}`);
+      revoke.addEventListener('click', async () => {
+        const res = await ask('mutation($id: ID!) { revokeAPIToken(input: { id: $id }) { revokedAPITokenId } }', { id: t.id });
+        tokensStatus.textContent = res.errors?.length ? res.errors[0].message : `Revoked ${t.label}.`;
+        listTokens();
+      });
+      item.append(revoke);
+      tokenList.append(item);
+    }
+  }
+
+  newToken.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const res = await ask(
+      'mutation($label: String!) { createAPIToken(input: { label: $label }) { token apiToken { label } } }',
+      { label: newTokenLabel.value.trim() },
+    );
+    tokensStatus.replaceChildren();
+    if (res.errors?.length) {
+      tokensStatus.textContent = res.errors[0].message;
+      return;
+    }
+    const code = document.createElement('code');
+    code.textContent = res.data.createAPIToken.token;
+    tokensStatus.append(`Your new token, shown only now: `, code);
+    newTokenLabel.value = '';
+    listTokens();
+  });
+
   function use(value) {
     token = value;
     if (token && remember.checked) saved.set(token);
     else saved.clear();
     render();
+    listTokens();
     if (token) check();
+    else if (session !== null) say('No token: requests use this browser\'s session.');
     else say('No token yet: the schema loads once one is set.');
   }
 
@@ -192,5 +277,5 @@
     input.value = remembered;
     remember.checked = true;
   }
-  use(remembered);
+  findSession().then(() => use(remembered));
 })();
