@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"slices"
 
 	"github.com/rs/cors"
 )
@@ -17,14 +18,18 @@ var corsExposedHeaders = []string{
 // carries a CORS header.
 //
 // It answers preflights itself, before authentication, since a browser sends
-// them without the Authorization header. Requests authenticate with a
-// bearer token, never a cookie, so credentials stay off: a page can act only
-// with a token its user gave it.
+// them without the Authorization header. A page of a listed origin may also
+// send the browser's session cookie (credentials), which reaches Bindery
+// when the page's site is Bindery's own (a sibling subdomain: the cookie is
+// SameSite=Lax) and is trusted by the cross-origin check (see
+// Server.authenticate). "*" never allows credentials: any site could then
+// act as a signed-in person.
 func (s *Server) cors() func(http.Handler) http.Handler {
 	if len(s.cfg.CORSOrigins) == 0 {
 		return nil
 	}
 	return cors.New(cors.Options{
+		AllowCredentials: !slices.Contains(s.cfg.CORSOrigins, "*"),
 		AllowedOrigins: s.cfg.CORSOrigins,
 		AllowedMethods: []string{
 			http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete,

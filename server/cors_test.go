@@ -57,7 +57,7 @@ func TestCORS(t *testing.T) {
 			assert.Equal(t, c.method, h.Get("Access-Control-Allow-Methods"), c.path)
 			assert.Equal(t, "authorization,content-type", h.Get("Access-Control-Allow-Headers"), c.path)
 			assert.Equal(t, "600", h.Get("Access-Control-Max-Age"))
-			assert.Empty(t, h.Get("Access-Control-Allow-Credentials"), "no cookies are involved")
+			assert.Equal(t, "true", h.Get("Access-Control-Allow-Credentials"), "a listed origin may send the session cookie")
 			assert.Contains(t, h.Values("Vary"), "Origin, Access-Control-Request-Method, Access-Control-Request-Headers")
 		}
 		// Origins are compared as browsers send them, case aside.
@@ -85,7 +85,7 @@ func TestCORS(t *testing.T) {
 		assert.Equal(t, appOrigin, res.Header.Get("Access-Control-Allow-Origin"))
 		assert.Equal(t, "X-Request-Id, X-Ratelimit-Limit, X-Ratelimit-Remaining, X-Ratelimit-Reset, Retry-After, Location",
 			res.Header.Get("Access-Control-Expose-Headers"))
-		assert.Empty(t, res.Header.Get("Access-Control-Allow-Credentials"))
+		assert.Equal(t, "true", res.Header.Get("Access-Control-Allow-Credentials"))
 		assert.Contains(t, res.Header.Values("Vary"), "Origin")
 
 		res = request(t, e, http.MethodGet, "/v1/user", e.OwnerToken, map[string]string{"Origin": appOrigin}, "")
@@ -113,7 +113,7 @@ func TestCORSAnyOrigin(t *testing.T) {
 	res := request(t, e, http.MethodOptions, "/graphql", "", preflight("https://anywhere.example", "POST", "authorization"), "")
 	assert.Equal(t, http.StatusNoContent, res.StatusCode)
 	assert.Equal(t, "*", res.Header.Get("Access-Control-Allow-Origin"))
-	assert.Empty(t, res.Header.Get("Access-Control-Allow-Credentials"))
+	assert.Empty(t, res.Header.Get("Access-Control-Allow-Credentials"), "any origin never with the cookie")
 }
 
 // Without BINDERY_CORS_ORIGINS no response carries a CORS header, and a
