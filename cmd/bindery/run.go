@@ -236,7 +236,8 @@ func serve(ctx context.Context, cfg config.Config, args []string, getenv func(st
 		}()
 	}
 	log.Info("bindery is serving", "addr", ln.Addr().String(), "dialect", db.Dialect,
-		"graphql", cfg.PublicURL+"/graphql", "playground", cfg.PublicURL+"/playground", "rest", cfg.PublicURL+"/v1")
+		"sign_in", cfg.PublicURL+"/auth/sign-in", "graphql", cfg.PublicURL+"/graphql", "playground", cfg.PublicURL+"/playground",
+		"rest", cfg.PublicURL+"/v1")
 	return srv.Run(ctx, ln)
 }
 
