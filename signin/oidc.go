@@ -196,7 +196,8 @@ func (v *verifiedFlag) UnmarshalJSON(b []byte) error {
 // oidcCallback is where the provider sends the browser back: the flow
 // the browser's cookie names is taken once, the code is exchanged with its
 // verifier, and the ID token is verified (signature, issuer, audience,
-// expiry, nonce) before the person it names is signed in.
+// expiry, nonce) before the person it names is signed in. Their address
+// comes from the ID token or, when it has none, the UserInfo endpoint.
 func (h *Handler) oidcCallback(w http.ResponseWriter, r *http.Request) {
 	p, d := h.provider(w, r)
 	if p == nil {
@@ -283,6 +284,28 @@ func (h *Handler) verify(ctx context.Context, p *oidcProvider, d *oidc.Provider,
 	var cl oidcClaims
 	if err := idt.Claims(&cl); err != nil {
 		return graph.Person{}, fmt.Errorf("%w: the claims: %v", refused, err)
+	}
+	// With the code flow, a provider may state the email and profile
+	// scopes' claims at its UserInfo endpoint only (OpenID Connect Core
+	// 5.4), as node-oidc-provider does.
+	if cl.Email == "" && d.UserInfoEndpoint() != "" {
+		ui, err := d.UserInfo(ctx, oauth2.StaticTokenSource(tok))
+		if err != nil {
+			return graph.Person{}, fmt.Errorf("asking for the userinfo: %w", err)
+		}
+		// Core 5.3.4: the answer is about the ID token's subject, or it
+		// is not to be used.
+		var more oidcClaims
+		if ui.Subject != idt.Subject {
+			return graph.Person{}, fmt.Errorf("%w: the userinfo's subject is not the ID token's", refused)
+		}
+		if err := ui.Claims(&more); err != nil {
+			return graph.Person{}, fmt.Errorf("%w: the userinfo's claims: %v", refused, err)
+		}
+		cl.Email, cl.EmailVerified = more.Email, more.EmailVerified
+		if cl.Name == "" {
+			cl.Name = more.Name
+		}
 	}
 	person := graph.Person{Method: enum.SignInKindOidc, Issuer: p.Issuer, Subject: idt.Subject, Name: cl.Name}
 	// An address the provider has not verified could be anyone's: it

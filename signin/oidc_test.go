@@ -55,6 +55,8 @@ type idp struct {
 	// token, and a change to the token's claims and signature.
 	next   signInAs
 	grants map[string]grant
+	// userinfo is the UserInfo endpoint's answer by access token.
+	userinfo map[string]map[string]any
 	// authorized is the query of the last authorization request.
 	authorized url.Values
 }
@@ -66,6 +68,8 @@ type signInAs struct {
 	tamper func(c map[string]any)
 	// sign signs the claims; the provider's key with RS256 when nil.
 	sign func(t testing.TB, payload []byte) string
+	// userinfo is what the UserInfo endpoint answers for the access token.
+	userinfo map[string]any
 }
 
 type grant struct {
@@ -75,12 +79,14 @@ type grant struct {
 }
 
 func newIDP(t testing.TB) *idp {
-	p := &idp{t: t, clientID: "bindery", secret: "client-secret", grants: map[string]grant{}}
+	p := &idp{t: t, clientID: "bindery", secret: "client-secret", grants: map[string]grant{},
+		userinfo: map[string]map[string]any{}}
 	m := http.NewServeMux()
 	m.HandleFunc("GET /.well-known/openid-configuration", p.discovery)
 	m.HandleFunc("GET /jwks", p.jwks)
 	m.HandleFunc("GET /authorize", p.authorize)
 	m.HandleFunc("POST /token", p.token)
+	m.HandleFunc("GET /userinfo", p.userinfoAnswer)
 	p.srv = httptest.NewServer(m)
 	t.Cleanup(p.srv.Close)
 	return p
@@ -93,7 +99,7 @@ func (p *idp) discovery(w http.ResponseWriter, _ *http.Request) {
 	}
 	u := p.srv.URL
 	writeJSON(w, http.StatusOK, map[string]any{"issuer": u, "authorization_endpoint": u + "/authorize",
-		"token_endpoint": u + "/token", "jwks_uri": u + "/jwks", "response_types_supported": []string{"code"},
+		"token_endpoint": u + "/token", "jwks_uri": u + "/jwks", "userinfo_endpoint": u + "/userinfo", "response_types_supported": []string{"code"},
 		"subject_types_supported": []string{"public"}, "id_token_signing_alg_values_supported": []string{"RS256"},
 		"code_challenge_methods_supported": []string{"S256"}})
 }
@@ -155,8 +161,23 @@ func (p *idp) token(w http.ResponseWriter, r *http.Request) {
 	if sign == nil {
 		sign = signWith(keys()[0])
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"access_token": "access", "token_type": "Bearer", "expires_in": 300,
+	access := "access-" + g.nonce
+	p.mu.Lock()
+	p.userinfo[access] = g.as.userinfo
+	p.mu.Unlock()
+	writeJSON(w, http.StatusOK, map[string]any{"access_token": access, "token_type": "Bearer", "expires_in": 300,
 		"id_token": sign(p.t, payload)})
+}
+
+func (p *idp) userinfoAnswer(w http.ResponseWriter, r *http.Request) {
+	p.mu.Lock()
+	c, ok := p.userinfo[strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")]
+	p.mu.Unlock()
+	if !ok || c == nil {
+		writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid_token"})
+		return
+	}
+	writeJSON(w, http.StatusOK, c)
 }
 
 // signWith signs an ID token with RS256 and the key, as key-1.
@@ -323,6 +344,13 @@ func TestOIDCSignsInAndLinksTheIdentity(t *testing.T) {
 	require.Equal(t, http.StatusSeeOther, a.status, a.body)
 	assert.Equal(t, e.Owner.ID, e.viewer(a.cookies["bindery_session"]))
 
+	// A provider that states the address at its UserInfo endpoint only.
+	bob := e.User("bob@example.com")
+	a = e.signIn(signInAs{claims: map[string]any{"sub": "sub-bob"},
+		userinfo: map[string]any{"sub": "sub-bob", "email": "bob@example.com", "email_verified": true}})
+	require.Equal(t, http.StatusSeeOther, a.status, a.body)
+	assert.Equal(t, bob.ID, e.viewer(a.cookies["bindery_session"]))
+
 	// An address sent as the string "true" is verified too (some
 	// providers send it so).
 	invited := e.User("grace@example.com")
@@ -362,6 +390,12 @@ func TestOIDCRefusesBadTokens(t *testing.T) {
 		// An unverified address could be anyone's: it finds no user, not
 		// even the owner whose address it is.
 		{"email not verified", person("sub-stranger", "owner@example.com", false), 403, "There is no Bindery account"},
+		{"userinfo about another subject", signInAs{claims: map[string]any{"sub": "sub-stranger"},
+			userinfo: map[string]any{"sub": "sub-owner", "email": "owner@example.com", "email_verified": true}}, 403,
+			"could not be verified"},
+		{"userinfo unverified", signInAs{claims: map[string]any{"sub": "sub-stranger"},
+			userinfo: map[string]any{"sub": "sub-stranger", "email": "owner@example.com", "email_verified": false}}, 403,
+			"There is no Bindery account"},
 		{"email_verified missing", signInAs{claims: map[string]any{"sub": "sub-stranger", "email": "owner@example.com"}}, 403,
 			"There is no Bindery account"},
 	} {
