@@ -28,8 +28,14 @@
 //   SCREENSHOT          where to write the sign-in page's screenshot
 //   CHROMIUM            the Chromium binary (default /usr/bin/chromium)
 //
-// Run by e2e/signin_test.go (TestOIDCSignInInBrowser); by hand, see the
-// commands in docs/sign-in.md.
+// Run by e2e/signin_test.go (TestOIDCSignInInBrowser). By hand, from the
+// repository's root (npm ci in e2e/ first):
+//   (cd e2e && OIDC_PORT=9090 OIDC_REDIRECT_URI=http://127.0.0.1:8080/auth/oidc/dev-idp/callback node oidc.mjs serve) &
+//   go run ./cmd/bindery org create --title Demo --owner ada@example.com
+//   BINDERY_OIDC_PROVIDERS='[{"name":"Dev IdP","issuer":"http://127.0.0.1:9090","clientId":"bindery","clientSecret":"bindery-dev-secret"}]' \
+//     go run ./cmd/bindery serve
+// then open http://127.0.0.1:8080/auth/sign-in, or let Chromium do it:
+//   (cd e2e && BINDERY_URL=http://127.0.0.1:8080 OIDC_ISSUER=http://127.0.0.1:9090 OIDC_NAME="Dev IdP" node oidc.mjs browse)
 
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
