@@ -1,0 +1,114 @@
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/bindery/bindery/ent/useridentity"
+	"github.com/bindery/bindery/internal/config"
+	"github.com/bindery/bindery/server/servertest"
+)
+
+// TestOIDCSignInInBrowser signs in to Bindery with OpenID Connect in
+// headless Chromium, against node-oidc-provider run on this machine:
+// Bindery's sign-in page (screenshot, axe-core), the provider's login and
+// consent pages, and back at Bindery with a session whose viewer is the
+// provider's account (see oidc.mjs).
+func TestOIDCSignInInBrowser(t *testing.T) {
+	dir := prepare(t)
+	bin := chromium(t, dir)
+	const (
+		email    = "ada@example.com"
+		clientID = "bindery"
+		secret   = "e2e-client-secret"
+	)
+	// Bindery's public URL names a host Chromium maps to the test server:
+	// the provider needs the redirect URI before the server exists.
+	public := "http://bindery.test"
+	issuer := serveOIDC(t, dir, "OIDC_REDIRECT_URI="+public+"/auth/oidc/acme-id/callback", "OIDC_CLIENT_ID="+clientID,
+		"OIDC_CLIENT_SECRET="+secret, "OIDC_EMAIL="+email)
+	e := servertest.New(t, func(c *config.Config) {
+		c.PublicURL = public
+		c.OIDCProviders = []config.OIDCProvider{{Name: "Acme ID", Issuer: issuer, ClientID: clientID, ClientSecret: secret}}
+	})
+	ada := e.User(email)
+
+	// The screenshot outlives the test, for a person to look at.
+	shots := os.Getenv("BINDERY_E2E_SCREENSHOTS")
+	if shots == "" {
+		var err error
+		shots, err = os.MkdirTemp("", "bindery-oidc-e2e-")
+		require.NoError(t, err)
+	}
+	shot := filepath.Join(shots, "sign-in.png")
+	u, err := url.Parse(e.HTTP.URL)
+	require.NoError(t, err)
+	runNodeArgs(t, dir, []string{"oidc.mjs", "browse"},
+		"BINDERY_URL="+public,
+		"BINDERY_ADDR="+u.Host,
+		"OIDC_ISSUER="+issuer,
+		"OIDC_NAME=Acme ID",
+		"OIDC_EMAIL="+email,
+		"SCREENSHOT="+shot,
+		"CHROMIUM="+bin,
+	)
+	t.Logf("screenshot of the sign-in page: %s", shot)
+	info, err := os.Stat(shot)
+	require.NoError(t, err)
+	assert.Positive(t, info.Size())
+
+	// The provider's account is linked to the user its address found.
+	linked, err := e.Client.UserIdentity.Query().Where(useridentity.Issuer(issuer)).QueryUser().OnlyID(t.Context())
+	require.NoError(t, err)
+	assert.Equal(t, ada.ID, linked)
+}
+
+// serveOIDC starts node-oidc-provider (oidc.mjs serve) for the test and
+// returns its issuer.
+func serveOIDC(t *testing.T, dir string, env ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, "node", "oidc.mjs", "serve")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	cmd.WaitDelay = 5 * time.Second
+	out := &lineLogger{t: t, prefix: "oidc-provider: "}
+	cmd.Stderr = out
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() {
+		cancel()
+		_ = cmd.Wait()
+	})
+	issuer := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if u, ok := strings.CutPrefix(sc.Text(), "issuer "); ok {
+				issuer <- u
+				continue
+			}
+			_, _ = out.Write(append(sc.Bytes(), '\n'))
+		}
+		close(issuer)
+	}()
+	select {
+	case u, ok := <-issuer:
+		require.True(t, ok, "oidc.mjs serve ended before it listened (its output is above)")
+		return u
+	case <-time.After(30 * time.Second):
+		t.Fatal("oidc.mjs serve did not listen within 30 s")
+		return ""
+	}
+}
