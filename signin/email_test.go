@@ -64,11 +64,25 @@ func newBrowser(t *testing.T, e *servertest.Env) *browser {
 	return &browser{t: t, e: e, c: c}
 }
 
+// answer is a response read whole.
 type answer struct {
-	status int
-	header http.Header
-	body   string
-	resp   *http.Response
+	status  int
+	header  http.Header
+	body    string
+	cookies map[string]*http.Cookie
+}
+
+// read reads a response whole.
+func read(t testing.TB, res *http.Response) answer {
+	t.Helper()
+	defer res.Body.Close()
+	data, err := io.ReadAll(res.Body)
+	require.NoError(t, err)
+	a := answer{status: res.StatusCode, header: res.Header, body: string(data), cookies: map[string]*http.Cookie{}}
+	for _, c := range res.Cookies() {
+		a.cookies[c.Name] = c
+	}
+	return a
 }
 
 func (b *browser) do(method, path, contentType, body string, headers ...string) answer {
@@ -83,10 +97,7 @@ func (b *browser) do(method, path, contentType, body string, headers ...string) 
 	}
 	resp, err := b.c.Do(req)
 	require.NoError(b.t, err)
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	require.NoError(b.t, err)
-	return answer{status: resp.StatusCode, header: resp.Header, body: string(data), resp: resp}
+	return read(b.t, resp)
 }
 
 func (b *browser) form(path string, values url.Values, headers ...string) answer {
@@ -94,14 +105,7 @@ func (b *browser) form(path string, values url.Values, headers ...string) answer
 }
 
 // cookie returns the cookie of a name an answer sets, or nil.
-func (a answer) cookie(name string) *http.Cookie {
-	for _, c := range a.resp.Cookies() {
-		if c.Name == name {
-			return c
-		}
-	}
-	return nil
-}
+func (a answer) cookie(name string) *http.Cookie { return a.cookies[name] }
 
 // emailEnv is a server whose log holds the email it sends.
 func emailEnv(t *testing.T, opts ...servertest.Option) (*servertest.Env, *mailLog) {

@@ -20,7 +20,6 @@ import (
 	"github.com/bindery/bindery/internal/config"
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/id"
-	"github.com/bindery/bindery/internal/store"
 )
 
 // oidcFlowLifetime is how long a person has at the provider between
@@ -153,7 +152,7 @@ func (h *Handler) oidcStart(w http.ResponseWriter, r *http.Request) {
 	// The application layer's clock, which FinishFlow compares with.
 	expires := h.res.Now().Add(oidcFlowLifetime)
 	// One statement, atomic alone: it needs no transaction.
-	err := h.res.BeginFlow(store.OutsideTx(r.Context()), state, graph.Flow{Kind: enum.SignInKindOidc, Provider: p.Issuer, Nonce: nonce,
+	err := h.res.BeginFlow(r.Context(), state, graph.Flow{Kind: enum.SignInKindOidc, Provider: p.Issuer, Nonce: nonce,
 		Verifier: verifier, ReturnTo: ReturnTo(r.URL.Query().Get("return_to")), ExpiresAt: expires})
 	if err != nil {
 		h.fail(w, r, err)
@@ -215,7 +214,7 @@ func (h *Handler) oidcCallback(w http.ResponseWriter, r *http.Request) {
 	}
 	h.setCookie(w, flowCookie(h.secure), "", time.Time{})
 	// A delete whose count decides who took the flow: atomic alone.
-	f, err := h.res.FinishFlow(store.OutsideTx(r.Context()), state, enum.SignInKindOidc)
+	f, err := h.res.FinishFlow(r.Context(), state, enum.SignInKindOidc)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -247,7 +246,7 @@ func (h *Handler) oidcCallback(w http.ResponseWriter, r *http.Request) {
 	}
 	// SignIn runs in the application layer's transaction, which wants the
 	// request's loaders.
-	h.finish(w, r.WithContext(h.res.WithLoaders(r.Context())), person, f.ReturnTo)
+	h.finish(w, r, person, f.ReturnTo)
 }
 
 // verify exchanges the code for the provider's tokens and returns the

@@ -5,7 +5,6 @@ import (
 	"crypto/rsa"
 	"encoding/base64"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -225,14 +224,6 @@ func newOIDCEnv(t *testing.T, others ...config.OIDCProvider) *oidcEnv {
 // noFollow is a client that shows each redirect instead of following it.
 var noFollow = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 
-// answer is a response read whole.
-type answer struct {
-	status  int
-	header  http.Header
-	body    string
-	cookies map[string]*http.Cookie
-}
-
 func (e *oidcEnv) get(rawURL string, cookies ...*http.Cookie) answer {
 	e.T.Helper()
 	req, err := http.NewRequest(http.MethodGet, strings.Replace(rawURL, e.Config.PublicURL, e.HTTP.URL, 1), nil)
@@ -242,14 +233,7 @@ func (e *oidcEnv) get(rawURL string, cookies ...*http.Cookie) answer {
 	}
 	res, err := noFollow.Do(req)
 	require.NoError(e.T, err)
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	require.NoError(e.T, err)
-	a := answer{status: res.StatusCode, header: res.Header, body: string(b), cookies: map[string]*http.Cookie{}}
-	for _, c := range res.Cookies() {
-		a.cookies[c.Name] = c
-	}
-	return a
+	return read(e.T, res)
 }
 
 // flow is a sign-in that went to the provider and is on its way back.
