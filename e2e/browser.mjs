@@ -2,7 +2,8 @@
 // a guard that fails the run on any request to a host not under test, the
 // page's errors, and a step runner.
 
-import { mkdtempSync, rmSync } from 'node:fs';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -109,4 +110,29 @@ export function steps(script) {
       console.log(`\n${script}: ${count} steps passed`);
     },
   };
+}
+
+const axeSource = readFileSync(new URL('./node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
+
+/**
+ * axe runs axe-core on the page as it is and fails on any violation,
+ * listing each with the elements it found; it returns a line for the log.
+ */
+export async function axe(page) {
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(`${axeSource}\n;void 0`);
+  const out = await page.evaluate(async () => {
+    const r = await window.axe.run(document);
+    return {
+      version: r.testEngine.version,
+      passes: r.passes.length,
+      violations: r.violations.map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary.replace(/\s+/g, ' ')}`),
+      })),
+    };
+  });
+  assert.deepEqual(out.violations, [], `axe-core ${out.version} finds no violation`);
+  return `axe-core ${out.version}: 0 violations, ${out.passes} rules passed`;
 }
