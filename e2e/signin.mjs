@@ -74,7 +74,7 @@ await step("the link's page signs in only when asked", async () => {
 
 await step('signing in', async () => {
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(`${origin}/`);
+  await page.waitForURL(`${origin}/playground`);
   const session = await signedIn();
   assert.equal(session.signedIn, true);
   return `signed in as ${session.user.displayName}`;

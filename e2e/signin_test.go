@@ -88,7 +88,7 @@ func TestEmailSignInInBrowser(t *testing.T) {
 	e := servertest.New(t)
 	secret := "bnl_" + id.Random(40)
 	require.NoError(t, e.Server.Resolver().BeginFlow(t.Context(), secret, graph.Flow{Kind: enum.SignInKindEmail,
-		Email: e.Owner.Email, ReturnTo: "/", ExpiresAt: time.Now().Add(15 * time.Minute)}))
+		Email: e.Owner.Email, ReturnTo: "/playground", ExpiresAt: time.Now().Add(15 * time.Minute)}))
 	shots := screenshots(t)
 	runNode(t, dir, "signin.mjs",
 		"BINDERY_URL="+e.HTTP.URL,
