@@ -2,6 +2,9 @@ package app_test
 
 import (
 	"context"
+	"fmt"
+	"html"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -71,7 +74,7 @@ func TestViews(t *testing.T) {
 		{"space", "/s/" + f.space, []string{`<h1>Guide</h1>`, `aria-label="Pages"`, `href="/s/` + f.space + `/install/linux">Linux`,
 			`href="/s/` + f.space + `/welcome">`, `No open change requests.`}},
 		{"page", "/s/" + f.space + "/welcome", []string{`<h1><span class="emoji" aria-hidden="true">👋</span> Welcome</h1>`,
-			`<strong>quokka</strong>`, `aria-current="page"`, `href="/s/` + f.space + `">Guide</a>`}},
+			`<strong>quokka</strong>`, `aria-current="page"`, `<a href="/s/` + f.space + `/install">the install page</a>`, `href="/s/` + f.space + `">Guide</a>`}},
 		{"nested page", "/s/" + f.space + "/install/linux", []string{`<h1>Linux</h1>`, `On Linux, run the installer.`,
 			`href="/s/` + f.space + `/install">Install</a></li>`}},
 		{"revision", "/s/" + f.space + "/~/revisions/" + *rev, []string{`<h1>Revision ` + *rev + `</h1>`,
@@ -159,4 +162,91 @@ func section(t *testing.T, body, id string) string {
 	j := strings.Index(body[i:], "</section>")
 	require.GreaterOrEqual(t, j, 0)
 	return body[i : i+j]
+}
+
+// TestEveryAppURLIsAView: the urls.app the API gives each object is a view
+// of this server.
+func TestEveryAppURLIsAView(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.changeRequest()
+	ctx := context.Background()
+	col := f.e.Client.Collection.Create().SetOrganizationID(f.e.Org.ID).SetTitle("Handbook").SaveX(ctx)
+	site := f.e.Client.Site.Create().SetOrganizationID(f.e.Org.ID).SetTitle("Acme Site").SaveX(ctx)
+	type urls struct{ Urls struct{ App string } }
+	var out struct {
+		Organization urls
+		Collection   urls
+		Site         urls
+		Space        struct {
+			urls
+			Revision      urls
+			ChangeRequest urls
+		}
+	}
+	f.e.GraphQL(f.e.OwnerToken, `query($org: ID!, $space: ID!, $col: ID!, $site: ID!) {
+		organization(id: $org) { urls { app } }
+		collection(id: $col) { urls { app } }
+		site(id: $site) { urls { app } }
+		space(id: $space) { urls { app } revision { urls { app } } changeRequest(number: 1) { urls { app } } }
+	}`, map[string]any{"org": f.e.Org.ID, "space": f.space, "col": col.ID, "site": site.ID}).Into(t, &out)
+	for _, u := range []string{out.Organization.Urls.App, out.Collection.Urls.App, out.Site.Urls.App, out.Space.Urls.App,
+		out.Space.Revision.Urls.App, out.Space.ChangeRequest.Urls.App} {
+		path, ok := strings.CutPrefix(u, f.e.Config.AppURL)
+		require.True(t, ok, u)
+		res := f.get(t, path, f.session)
+		assert.Equal(t, http.StatusOK, res.status, path)
+	}
+}
+
+// TestLongListsArePaged: a list shows 100 items and a link to the next
+// ones.
+func TestLongListsArePaged(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := context.Background()
+	for i := range 101 {
+		f.e.Client.Collection.Create().SetOrganizationID(f.e.Org.ID).SetTitle(fmt.Sprintf("Collection %03d", i)).
+			SetPosition(float64(i)).ExecX(ctx)
+	}
+	res := f.get(t, "/o/"+f.e.Org.ID, f.session)
+	require.Equal(t, http.StatusOK, res.status)
+	cols := section(t, res.body, "collections")
+	assert.Equal(t, 100, strings.Count(cols, "<li>"))
+	assert.NotContains(t, cols, "Collection 100")
+	i := strings.Index(cols, `<a href="/o/`+f.e.Org.ID+`?collections=`)
+	require.GreaterOrEqual(t, i, 0, "a link to the next ones")
+	next := html.UnescapeString(cols[i+len(`<a href="`):])
+	next = next[:strings.Index(next, `"`)]
+	res = f.get(t, next, f.session)
+	require.Equal(t, http.StatusOK, res.status)
+	cols = section(t, res.body, "collections")
+	assert.Equal(t, 1, strings.Count(cols, "<li>"))
+	assert.Contains(t, cols, "Collection 100")
+	assert.Equal(t, http.StatusBadRequest, f.get(t, "/o/"+f.e.Org.ID+"?collections=forged", f.session).status)
+}
+
+// TestSiteHostnameKeepsItsRoot: at a published site's own hostname, "/"
+// is the site's, not the start page.
+func TestSiteHostnameKeepsItsRoot(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := context.Background()
+	c := f.e.Client
+	site := c.Site.Create().SetOrganizationID(f.e.Org.ID).SetTitle("Acme Site").SetPublished(true).
+		SetHostname("docs.acme.example").SaveX(ctx)
+	sec := c.SiteSection.Create().SetSiteID(site.ID).SetTitle("Guides").SetPath("guides").SetIsDefault(true).SaveX(ctx)
+	c.SiteSpace.Create().SetSiteID(site.ID).SetSectionID(sec.ID).SetSpaceID(f.space).SetPath("v2").SetIsDefault(true).ExecX(ctx)
+	req, err := http.NewRequest(http.MethodGet, f.e.HTTP.URL+"/", nil)
+	require.NoError(t, err)
+	req.Host = "docs.acme.example"
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	assert.Contains(t, string(b), "quokka", "the site's first page")
+	assert.NotContains(t, string(b), "/playground")
+	assert.Contains(t, f.get(t, "/", "").body, "/playground", "the server's own host has the start page")
 }

@@ -4,6 +4,7 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
+	"path"
 	"strings"
 	"time"
 
@@ -115,11 +116,11 @@ func (o *opened) tree(cur int) []treePage {
 	return build(o.c.Pages)
 }
 
-// show answers the overview of o (path "") or the page at path, with
+// show answers the overview of o (pagePath "") or the page at pagePath, with
 // crumbs, the objects o is in. overview fills the overview's view.
-func (a *App) show(w http.ResponseWriter, r *http.Request, o *opened, path string, heading string, crumbs []link,
+func (a *App) show(w http.ResponseWriter, r *http.Request, o *opened, pagePath, heading string, crumbs []link,
 	overview func(*contentView) error) {
-	if path == "" {
+	if pagePath == "" {
 		var cv contentView
 		if i := o.first(); i >= 0 {
 			cv.First = &link{Title: o.order.Entries[i].Node.Page.Title, URL: o.pageURL(i)}
@@ -132,7 +133,7 @@ func (a *App) show(w http.ResponseWriter, r *http.Request, o *opened, path strin
 			NavLabel: "Pages", Data: cv})
 		return
 	}
-	i, ok := o.order.ByPath[strings.TrimSuffix(path, "/")]
+	i, ok := o.order.ByPath[strings.TrimSuffix(pagePath, "/")]
 	if !ok {
 		a.notFound(w, r)
 		return
@@ -186,14 +187,15 @@ func (a *App) page(r *http.Request, o *opened, i int) (*pageView, error) {
 		return nil, err
 	}
 	if doc != nil {
-		pv.Body = render.Document(doc, a.renderOptions(o)).HTML
+		pv.Body = render.Document(doc, a.renderOptions(o, i)).HTML
 	}
 	return pv, nil
 }
 
 // renderOptions resolve a document's references: pages of the content to
 // their addresses in the view, files to their signed URLs.
-func (a *App) renderOptions(o *opened) render.Options {
+func (a *App) renderOptions(o *opened, i int) render.Options {
+	dir := path.Dir(o.order.Entries[i].Path)
 	return render.Options{
 		Link: func(ref render.Ref) (string, bool) {
 			switch ref.Kind {
@@ -217,7 +219,7 @@ func (a *App) renderOptions(o *opened) render.Options {
 				}
 				return a.res.FileURL(o.space.ID, f), true
 			case "url":
-				return ref.URL, true
+				return o.relativeLink(dir, ref.URL), true
 			}
 			return "", false
 		},
@@ -235,6 +237,30 @@ func (a *App) renderOptions(o *opened) render.Options {
 			return render.Image{}, false
 		},
 	}
+}
+
+// relativeLink turns a link between pages of a Git export ("../setup.md",
+// "guide/README.md#install"), from a page in dir, into the address of the
+// page it names, as the reader does; any other URL is kept.
+func (o *opened) relativeLink(dir, u string) string {
+	if strings.Contains(u, ":") || strings.HasPrefix(u, "/") || strings.HasPrefix(u, "#") {
+		return u
+	}
+	target, anchor, _ := strings.Cut(u, "#")
+	if !strings.HasSuffix(target, ".md") {
+		return u
+	}
+	p := path.Clean(path.Join(dir, strings.TrimSuffix(target, ".md")))
+	p = strings.TrimSuffix(strings.TrimSuffix(p, "/README"), "README")
+	j, ok := o.order.ByPath[p]
+	if !ok {
+		return u
+	}
+	out := o.pageURL(j)
+	if anchor != "" {
+		out += "#" + anchor
+	}
+	return out
 }
 
 // spaceIn reads the path's space and its organization, for the crumbs.
