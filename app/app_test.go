@@ -250,3 +250,18 @@ func TestSiteHostnameKeepsItsRoot(t *testing.T) {
 	assert.NotContains(t, string(b), "/playground")
 	assert.Contains(t, f.get(t, "/", "").body, "/playground", "the server's own host has the start page")
 }
+
+// TestMovedPageRedirects: a page's old address in a space goes to where
+// the page is now.
+func TestMovedPageRedirects(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.e.GraphQL(f.e.OwnerToken, `mutation($in: UpdatePageInput!) { updatePage(input: $in) { page { id } } }`,
+		map[string]any{"in": map[string]any{"spaceId": f.space, "pageId": f.install, "title": "Setup", "slug": "setup"}}).
+		Into(t, &struct{}{})
+	res := f.get(t, "/s/"+f.space+"/install/linux", f.session)
+	assert.Equal(t, http.StatusMovedPermanently, res.status)
+	assert.Equal(t, "/s/"+f.space+"/setup/linux", res.header.Get("Location"))
+	assert.Contains(t, f.get(t, "/s/"+f.space+"/setup/linux", f.session).body, "On Linux, run the installer.")
+	assert.Equal(t, http.StatusNotFound, f.get(t, "/s/"+f.space+"/never/was", f.session).status)
+}

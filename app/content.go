@@ -295,7 +295,21 @@ func (a *App) space(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, r, err)
 		return
 	}
-	a.show(w, r, o, chi.URLParam(r, "*"), s.Title, crumbs, func(cv *contentView) error {
+	pagePath := strings.TrimSuffix(chi.URLParam(r, "*"), "/")
+	if _, ok := o.order.ByPath[pagePath]; pagePath != "" && !ok {
+		// A link or a search hit from before an edit moved the page: the
+		// page where it is now, as the reader answers.
+		id, err := a.res.MovedPage(ctx, s.ID, pagePath)
+		if err != nil {
+			a.fail(w, r, err)
+			return
+		}
+		if j, ok := o.order.ByID[id]; ok {
+			http.Redirect(w, r, o.pageURL(j), http.StatusMovedPermanently)
+			return
+		}
+	}
+	a.show(w, r, o, pagePath, s.Title, crumbs, func(cv *contentView) error {
 		if c, err := a.res.Space().Parent(ctx, s); err != nil {
 			return err
 		} else if c != nil {
