@@ -199,6 +199,8 @@ func (s *Server) routes() chi.Router {
 	// The reader's assets, for the server's own pages.
 	m.Get(reader.StaticPrefix+"*", s.sites.ServeStatic)
 	m.With(s.deadline, anonymous, s.loaders).Group(s.signIn.Routes)
+	// The app's views and the start page, to a browser (see session.go).
+	m.Group(s.appViews)
 	// Signed URLs carry their own authorization (see signed.go).
 	m.Get("/files/{spaceId}/{blob}/{name}", s.serveFile)
 	m.Get("/pdf/{spaceId}/{revisionId}", s.servePDF)

@@ -50,6 +50,7 @@ var placement = map[string]layer{
 
 	"rest":                     transport,
 	"reader":                   transport, // published sites, as HTML
+	"app":                      transport, // the app's read-only views, as HTML
 	"signin":                   transport, // sign-in pages and providers' callbacks
 	"rest/internal/openapigen": outside,   // generator of rest/openapi.json
 
