@@ -254,7 +254,7 @@ func (h *Handler) checkSAMLResponse(r *http.Request, p *ent.SAMLProvider, sp *sa
 		h.log.WarnContext(r.Context(), "SAML response refused", "provider", p.ID, "error", err)
 		return nil, samlRefused()
 	}
-	if err := oneAssertion(raw); err != nil {
+	if err := atMostOneAssertion(raw); err != nil {
 		return refuse(err)
 	}
 	// Only the HTTP-POST binding, which the metadata offers: no artifact
@@ -278,12 +278,13 @@ func (h *Handler) checkSAMLResponse(r *http.Request, p *ent.SAMLProvider, sp *sa
 	return a, nil
 }
 
-// oneAssertion refuses a response that holds other than one assertion,
-// wherever it is: Bindery reads one, and a second one is either an error or
-// an attempt to have a signature checked on one assertion and another one
-// read (signature wrapping). crewjam/saml refuses that for unsigned
-// responses; this refuses it for signed ones too.
-func oneAssertion(raw []byte) error {
+// atMostOneAssertion refuses a response that holds more than one
+// assertion, wherever it is: Bindery reads one, and a second one is either
+// an error or an attempt to have a signature checked on one assertion and
+// another one read (signature wrapping). crewjam/saml refuses that for
+// unsigned responses; this refuses it for signed ones too. An error
+// response has none, and the library then reports its status.
+func atMostOneAssertion(raw []byte) error {
 	d := xml.NewDecoder(bytes.NewReader(raw))
 	n := 0
 	for {
@@ -298,8 +299,8 @@ func oneAssertion(raw []byte) error {
 			n++
 		}
 	}
-	if n != 1 {
-		return fmt.Errorf("response holds %d assertions, not one", n)
+	if n > 1 {
+		return fmt.Errorf("response holds %d assertions; Bindery reads one", n)
 	}
 	return nil
 }
