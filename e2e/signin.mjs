@@ -9,6 +9,8 @@
 //   EMAIL         an address that may sign in
 //   LINK          a sign-in link for EMAIL (the test makes it: mail does
 //                 not reach a browser test)
+//   APP_PAGES     addresses of app views to check once signed in,
+//                 space-separated
 //   SCREENSHOTS   a directory for the pages' screenshots (optional)
 //   CHROMIUM      the Chromium binary (default /usr/bin/chromium)
 //
@@ -18,7 +20,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { axe, launch, profile, steps } from './browser.mjs';
 
-const { BINDERY_URL: base, EMAIL: email, LINK: link, SCREENSHOTS: shots } = process.env;
+const { BINDERY_URL: base, EMAIL: email, LINK: link, APP_PAGES: appPages = '', SCREENSHOTS: shots } = process.env;
 if (!base || !email || !link) {
   console.error('signin: set BINDERY_URL, EMAIL and LINK');
   process.exit(2);
@@ -79,6 +81,14 @@ await step('signing in', async () => {
   assert.equal(session.signedIn, true);
   return `signed in as ${session.user.displayName}`;
 });
+
+for (const path of appPages.split(' ').filter(Boolean)) {
+  await step(`the app's view ${path}`, async () => {
+    const res = await page.goto(`${origin}${path}`);
+    assert.equal(res.status(), 200);
+    return look(`app${path.replaceAll('/', '_')}`);
+  });
+}
 
 await step('signing out', async () => {
   await page.goto(`${origin}/auth/sign-out`);

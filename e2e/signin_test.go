@@ -3,6 +3,7 @@ package e2e
 import (
 	"bufio"
 	"context"
+	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
@@ -94,10 +95,33 @@ func TestEmailSignInInBrowser(t *testing.T) {
 		"BINDERY_URL="+e.HTTP.URL,
 		"EMAIL="+e.Owner.Email,
 		"LINK="+e.HTTP.URL+"/auth/email/confirm?token="+secret,
+		"APP_PAGES="+strings.Join(appPages(t, e), " "),
 		"SCREENSHOTS="+shots,
 		"CHROMIUM="+bin,
 	)
 	t.Logf("screenshots of the sign-in pages: %s", shots)
+}
+
+// appPages makes a space with a page and a change request that edits it,
+// and returns the addresses of the app's views of them, with the start
+// page's and the organization's.
+func appPages(t *testing.T, e *servertest.Env) []string {
+	t.Helper()
+	space := e.MustDo(http.MethodPost, "/v1/orgs/"+e.Org.ID+"/spaces", e.OwnerToken, map[string]any{"title": "Guide"},
+		http.StatusCreated)["id"].(string)
+	e.Client.Space.UpdateOneID(space).SetEditMode(enum.EditModeLive).ExecX(t.Context())
+	var page struct{ CreatePage struct{ Page struct{ ID string } } }
+	e.GraphQL(e.OwnerToken, `mutation($in: CreatePageInput!) { createPage(input: $in) { page { id } } }`,
+		map[string]any{"in": map[string]any{"spaceId": space, "title": "Install", "markdown": "Install it.\n\n```sh\nmake run\n```\n"}}).
+		Into(t, &page)
+	var cr struct{ CreateChangeRequest struct{ ChangeRequest struct{ ID string } } }
+	e.GraphQL(e.OwnerToken, `mutation($in: CreateChangeRequestInput!) { createChangeRequest(input: $in) { changeRequest { id } } }`,
+		map[string]any{"in": map[string]any{"spaceId": space, "subject": "Troubleshooting"}}).Into(t, &cr)
+	e.GraphQL(e.OwnerToken, `mutation($in: SetPageMarkdownInput!) { setPageMarkdown(input: $in) { page { id } } }`,
+		map[string]any{"in": map[string]any{"changeRequestId": cr.CreateChangeRequest.ChangeRequest.ID,
+			"pageId": page.CreatePage.Page.ID, "markdown": "Install it.\n\n## Troubleshooting\n\nSet BINDERY_ADDR.\n"}}).
+		Into(t, &struct{}{})
+	return []string{"/", "/o/" + e.Org.ID, "/s/" + space, "/s/" + space + "/install", "/s/" + space + "/~/changes/1"}
 }
 
 // serveOIDC starts node-oidc-provider (oidc.mjs serve) for the test and
