@@ -110,11 +110,15 @@ func appPages(t *testing.T, e *servertest.Env) []string {
 	space := e.MustDo(http.MethodPost, "/v1/orgs/"+e.Org.ID+"/spaces", e.OwnerToken, map[string]any{"title": "Guide"},
 		http.StatusCreated)["id"].(string)
 	e.Client.Space.UpdateOneID(space).SetEditMode(enum.EditModeLive).ExecX(t.Context())
-	var page struct{ CreatePage struct{ Page struct{ ID string } } }
+	var page struct {
+		CreatePage struct{ Page struct{ ID string } }
+	}
 	e.GraphQL(e.OwnerToken, `mutation($in: CreatePageInput!) { createPage(input: $in) { page { id } } }`,
 		map[string]any{"in": map[string]any{"spaceId": space, "title": "Install", "markdown": "Install it.\n\n```sh\nmake run\n```\n"}}).
 		Into(t, &page)
-	var cr struct{ CreateChangeRequest struct{ ChangeRequest struct{ ID string } } }
+	var cr struct {
+		CreateChangeRequest struct{ ChangeRequest struct{ ID string } }
+	}
 	e.GraphQL(e.OwnerToken, `mutation($in: CreateChangeRequestInput!) { createChangeRequest(input: $in) { changeRequest { id } } }`,
 		map[string]any{"in": map[string]any{"spaceId": space, "subject": "Troubleshooting"}}).Into(t, &cr)
 	e.GraphQL(e.OwnerToken, `mutation($in: SetPageMarkdownInput!) { setPageMarkdown(input: $in) { page { id } } }`,

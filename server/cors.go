@@ -30,7 +30,7 @@ func (s *Server) cors() func(http.Handler) http.Handler {
 	}
 	return cors.New(cors.Options{
 		AllowCredentials: !slices.Contains(s.cfg.CORSOrigins, "*"),
-		AllowedOrigins: s.cfg.CORSOrigins,
+		AllowedOrigins:   s.cfg.CORSOrigins,
 		AllowedMethods: []string{
 			http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete,
 		},
