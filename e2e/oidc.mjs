@@ -158,13 +158,17 @@ async function browse() {
   await step('back at Bindery, signed in', async () => {
     assert.equal(new URL(page.url()).pathname, '/', 'where the sign-in began');
     await page.getByRole('heading', { name: /^Welcome/ }).waitFor();
-    // The start page's policy lets it fetch nothing: the browser's
-    // cookies go with a request of the browser context instead.
-    const res = await browser.context.request.post(`${bindery}/graphql`, {
-      headers: { 'Content-Type': 'application/json' },
-      data: { query: '{ viewer { email } }' },
+    // The start page's policy lets it fetch nothing: the request goes from
+    // here, with the browser's session cookie, to where Bindery listens.
+    const session = (await browser.context.cookies(bindery)).find((c) => c.name === 'bindery_session');
+    assert.ok(session, 'the browser has a session cookie');
+    const at = env.BINDERY_ADDR ? `http://${env.BINDERY_ADDR}` : bindery;
+    const res = await fetch(`${at}/graphql`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Cookie: `${session.name}=${session.value}` },
+      body: JSON.stringify({ query: '{ viewer { email } }' }),
     });
-    const viewer = { status: res.status(), body: await res.json() };
+    const viewer = { status: res.status, body: await res.json() };
     assert.equal(viewer.status, 200, JSON.stringify(viewer.body));
     assert.equal(viewer.body.data?.viewer?.email, email, JSON.stringify(viewer.body));
     const cookies = await browser.context.cookies(bindery);
