@@ -216,8 +216,9 @@
       revoke.setAttribute('aria-label', `Revoke ${t.label}`);
       revoke.addEventListener('click', async () => {
         const res = await ask('mutation($id: ID!) { revokeAPIToken(input: { id: $id }) { revokedAPITokenId } }', { id: t.id });
+        // The list is redrawn before the status speaks, so the two never disagree.
+        await listTokens();
         tokensStatus.textContent = res.errors?.length ? res.errors[0].message : `Revoked ${t.label}.`;
-        listTokens();
       });
       item.append(revoke);
       tokenList.append(item);
