@@ -4,7 +4,6 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
-	"path"
 	"strings"
 	"time"
 
@@ -193,70 +192,8 @@ func (a *App) page(r *http.Request, o *opened, i int) (*pageView, error) {
 // renderOptions resolve a document's references: pages of the content to
 // their addresses in the view, files to their signed URLs.
 func (a *App) renderOptions(o *opened, i int) render.Options {
-	dir := path.Dir(o.order.Entries[i].Path)
-	return render.Options{
-		Link: func(ref render.Ref) (string, bool) {
-			switch ref.Kind {
-			case "page", "anchor":
-				u := ""
-				if ref.Page != "" {
-					j, ok := o.order.ByID[ref.Page]
-					if !ok {
-						return "", false
-					}
-					u = o.pageURL(j)
-				}
-				if ref.Anchor != "" {
-					u += "#" + ref.Anchor
-				}
-				return u, u != ""
-			case "file":
-				f, err := o.c.File(ref.File)
-				if err != nil {
-					return "", false
-				}
-				return a.res.FileURL(o.space.ID, f), true
-			case "url":
-				return o.relativeLink(dir, ref.URL), true
-			}
-			return "", false
-		},
-		Image: func(ref render.Ref) (render.Image, bool) {
-			switch ref.Kind {
-			case "file":
-				f, err := o.c.File(ref.File)
-				if err != nil {
-					return render.Image{}, false
-				}
-				return render.Image{Src: a.res.FileURL(o.space.ID, f), Width: f.Width, Height: f.Height}, true
-			case "url":
-				return render.Image{Src: ref.URL}, true
-			}
-			return render.Image{}, false
-		},
-	}
-}
-
-// relativeLink turns a link between pages of a Git export ("../setup.md",
-// "guide/README.md#install"), from a page in dir, into the address of the
-// page it names, as the reader does; any other URL is kept.
-func (o *opened) relativeLink(dir, u string) string {
-	if strings.Contains(u, ":") || strings.HasPrefix(u, "/") || strings.HasPrefix(u, "#") {
-		return u
-	}
-	target, anchor, _ := strings.Cut(u, "#")
-	if !strings.HasSuffix(target, ".md") {
-		return u
-	}
-	p := path.Clean(path.Join(dir, strings.TrimSuffix(target, ".md")))
-	p = strings.TrimSuffix(strings.TrimSuffix(p, "/README"), "README")
-	j, ok := o.order.ByPath[p]
-	if !ok {
-		return u
-	}
-	out := o.pageURL(j)
-	if anchor != "" {
-		out += "#" + anchor
-	}
-	return out
+	return render.ContentOptions(o.c, o.order, i, render.Addresses{
+		Page: o.pageURL,
+		File: func(f *content.File) string { return a.res.FileURL(o.space.ID, f) },
+	})
 }

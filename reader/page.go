@@ -2,8 +2,6 @@ package reader
 
 import (
 	"net/http"
-	"path"
-	"strings"
 
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/graph"
@@ -195,72 +193,10 @@ func (v *visit) pageView(s *space, i int) (*pageView, error) {
 // renderOptions resolve the references of entry i's document: pages of the
 // site-space to their addresses, files to the reader's file addresses.
 func (v *visit) renderOptions(s *space, i int) render.Options {
-	dir := path.Dir(s.order.Entries[i].Path)
-	return render.Options{
-		Link: func(ref render.Ref) (string, bool) {
-			switch ref.Kind {
-			case "page", "anchor":
-				u := ""
-				if ref.Page != "" {
-					j, ok := s.order.ByID[ref.Page]
-					if !ok {
-						return "", false
-					}
-					u = s.pageURL(j)
-				}
-				if ref.Anchor != "" {
-					u += "#" + ref.Anchor
-				}
-				return u, u != ""
-			case "file":
-				f, err := s.c.File(ref.File)
-				if err != nil {
-					return "", false
-				}
-				return s.fileURL(v.base, f), true
-			case "url":
-				return v.relativeLink(s, dir, ref.URL), true
-			}
-			return "", false
-		},
-		Image: func(ref render.Ref) (render.Image, bool) {
-			switch ref.Kind {
-			case "file":
-				f, err := s.c.File(ref.File)
-				if err != nil {
-					return render.Image{}, false
-				}
-				return render.Image{Src: s.fileURL(v.base, f), Width: f.Width, Height: f.Height}, true
-			case "url":
-				return render.Image{Src: ref.URL}, true
-			}
-			return render.Image{}, false
-		},
-	}
-}
-
-// relativeLink turns a link between pages of a Git export ("../setup.md",
-// "guide/README.md#install") into the address of the page it names; any
-// other URL is kept.
-func (v *visit) relativeLink(s *space, dir, u string) string {
-	if strings.Contains(u, ":") || strings.HasPrefix(u, "/") || strings.HasPrefix(u, "#") {
-		return u
-	}
-	target, anchor, _ := strings.Cut(u, "#")
-	if !strings.HasSuffix(target, ".md") {
-		return u
-	}
-	p := path.Clean(path.Join(dir, strings.TrimSuffix(target, ".md")))
-	p = strings.TrimSuffix(strings.TrimSuffix(p, "/README"), "README")
-	j, ok := s.order.ByPath[p]
-	if !ok {
-		return u
-	}
-	out := s.pageURL(j)
-	if anchor != "" {
-		out += "#" + anchor
-	}
-	return out
+	return render.ContentOptions(s.c, s.order, i, render.Addresses{
+		Page: s.pageURL,
+		File: func(f *content.File) string { return s.fileURL(v.base, f) },
+	})
 }
 
 // markdown answers entry i's markdown.
