@@ -7,7 +7,8 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/bindery/bindery/ent"
-	"github.com/bindery/bindery/internal/content"
+	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/internal/enum"
 )
 
 // subject is a change request's title.
@@ -43,28 +44,18 @@ func (a *App) changeRequest(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, r, err)
 		return
 	}
-	// What it changes is what its content has that the main content had
-	// when it last took the main content's changes.
-	base, err := res.RevisionMergedAncestor(ctx, cr)
-	if err == nil && base == nil {
-		base, err = res.RevisionInitial(ctx, cr)
-	}
-	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
 	o, err := a.open(r, s, rev, "/s/"+s.ID+"/~/changes/"+itoa(cr.Number))
 	if err != nil {
 		a.fail(w, r, err)
 		return
 	}
-	was, err := a.res.RevisionContent(ctx, base)
+	pageChanges, err := res.Changes(ctx, cr)
 	if err != nil {
 		a.fail(w, r, err)
 		return
 	}
 	var changes []change
-	o.marks, changes = diff(content.NewOrder(was.Pages), o)
+	o.marks, changes = marked(pageChanges, o)
 	crumbs = append(crumbs, link{Title: s.Title, URL: "/s/" + s.ID})
 	a.show(w, r, o, chi.URLParam(r, "*"), subject(cr), crumbs, func(cv *contentView) error {
 		cv.Facts = append(cv.Facts, fact{Label: "Change request", Value: "#" + itoa(cr.Number)},
@@ -79,43 +70,25 @@ func (a *App) changeRequest(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// diff marks the pages of o that differ from was: added, modified (its
-// content, or its place), and lists them, with the pages o removed.
-func diff(was *content.Order, o *opened) (map[string]string, []change) {
+// changeMarks name the kinds of change on the pages' badges.
+var changeMarks = map[enum.PageChangeKind]string{
+	enum.PageChangeKindAdded: "Added", enum.PageChangeKindModified: "Modified",
+	enum.PageChangeKindMoved: "Moved", enum.PageChangeKindRemoved: "Removed",
+}
+
+// marked marks the pages of o that a change request changes, and lists
+// them with the pages it removes.
+func marked(changes []*model.PageChange, o *opened) (map[string]string, []change) {
 	marks := map[string]string{}
-	var out []change
-	for i, e := range o.order.Entries {
-		p := e.Node.Page
-		j, ok := was.ByID[p.ID]
-		switch {
-		case !ok:
-			marks[p.ID] = "Added"
-		case !samePage(was.Entries[j].Node.Page, p) || was.Entries[j].Path != e.Path:
-			marks[p.ID] = "Modified"
-		default:
-			continue
+	out := make([]change, 0, len(changes))
+	for _, c := range changes {
+		mark := changeMarks[c.Kind]
+		l := link{Title: c.Page.Title(), Emoji: c.Page.Node.Page.Emoji}
+		if i, ok := o.order.ByID[c.Page.ID()]; ok && c.Kind != enum.PageChangeKindRemoved {
+			marks[c.Page.ID()] = mark
+			l.URL = o.pageURL(i)
 		}
-		out = append(out, change{link: link{Title: p.Title, Emoji: p.Emoji, URL: o.pageURL(i)}, Mark: marks[p.ID]})
-	}
-	for _, e := range was.Entries {
-		if _, ok := o.order.ByID[e.Node.Page.ID]; !ok {
-			out = append(out, change{link: link{Title: e.Node.Page.Title, Emoji: e.Node.Page.Emoji}, Mark: "Removed"})
-		}
+		out = append(out, change{link: l, Mark: mark})
 	}
 	return marks, out
-}
-
-// samePage reports whether two versions of a page hold the same content.
-func samePage(a, b *content.Page) bool {
-	return a.Type == b.Type && a.Title == b.Title && a.Slug == b.Slug && a.Emoji == b.Emoji && a.Icon == b.Icon &&
-		a.Description == b.Description && a.Markdown == b.Markdown && a.Hidden == b.Hidden && a.NoIndex == b.NoIndex &&
-		a.NoRobotsIndex == b.NoRobotsIndex && samePtr(a.Layout, b.Layout) && samePtr(a.Cover, b.Cover) &&
-		samePtr(a.Target, b.Target)
-}
-
-func samePtr[T comparable](a, b *T) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	return *a == *b
 }

@@ -730,3 +730,40 @@ func (r *Resolver) changeableContent(ctx context.Context, cr *ent.ChangeRequest)
 	}
 	return s, requireActive(cr)
 }
+
+// changeRequestChanges lists the pages cr's content adds, changes, moves
+// or removes since the main content it last took: each in the change
+// request's revision, a removed one in that main revision.
+func (r *Resolver) changeRequestChanges(ctx context.Context, cr *ent.ChangeRequest) ([]*model.PageChange, error) {
+	baseID := cr.RevisionInitialID
+	if cr.RevisionMergedAncestorID != nil {
+		baseID = *cr.RevisionMergedAncestorID
+	}
+	ours, err := r.revisionByID(ctx, cr.RevisionID)
+	if err != nil {
+		return nil, err
+	}
+	base, err := r.revisionByID(ctx, baseID)
+	if err != nil {
+		return nil, err
+	}
+	now, err := r.contentOf(ctx, ours)
+	if err != nil {
+		return nil, err
+	}
+	was, err := r.contentOf(ctx, base)
+	if err != nil {
+		return nil, err
+	}
+	changes := content.Changes(was, now)
+	out := make([]*model.PageChange, len(changes))
+	for i, c := range changes {
+		rev, in := ours, now
+		if c.Kind == enum.PageChangeKindRemoved {
+			rev, in = base, was
+		}
+		out[i] = &model.PageChange{Kind: c.Kind, Page: model.NewRevisionPage(rev, in.Content, c.Node, c.Path),
+			PreviousPath: nonEmptyPtr(c.PreviousPath)}
+	}
+	return out, nil
+}

@@ -71,6 +71,10 @@ func (r *changeRequestResolver) Conflicts(ctx context.Context, obj *ent.ChangeRe
 	return r.conflictModels(ctx, obj, c)
 }
 
+func (r *changeRequestResolver) Changes(ctx context.Context, obj *ent.ChangeRequest) ([]*model.PageChange, error) {
+	return r.changeRequestChanges(ctx, obj)
+}
+
 func (r *changeRequestResolver) PDFURL(ctx context.Context, obj *ent.ChangeRequest, pageID *string, only *bool) (string, error) {
 	return r.changeRequestPDFURL(ctx, obj, pageID, deref(only))
 }

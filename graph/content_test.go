@@ -681,3 +681,56 @@ func serveZip(t *testing.T, data []byte) string {
 	t.Cleanup(srv.Close)
 	return srv.URL + "/docs.zip"
 }
+
+// TestChangeRequestChanges lists what a change request changes, and only
+// that: not what the main content changed after it was forked, once the
+// change request has taken those changes.
+func TestChangeRequestChanges(t *testing.T) {
+	t.Parallel()
+	e := ctEnv{servertest.New(t)}
+	sp := e.space(t, "LIVE")
+	g, _ := e.createPage(t, "spaceId", sp, map[string]any{"title": "Guide", "markdown": "Install it.\n"})
+	guide := g.ID
+	faq, _ := e.createPage(t, "spaceId", sp, map[string]any{"title": "FAQ", "markdown": "Ask.\n"})
+	old, _ := e.createPage(t, "spaceId", sp, map[string]any{"title": "Old", "markdown": "Gone soon.\n"})
+	e.must(t, e.OwnerToken, `mutation($id: ID!) { updateSpace(input: {id: $id, editMode: null}) { space { id } } }`,
+		map[string]any{"id": sp}, nil)
+
+	cr := e.openCR(t, e.OwnerToken, sp, "Rework")
+	e.setMarkdown(t, e.OwnerToken, "changeRequestId", cr.ID, guide, "Install it with npm.\n")
+	added, _ := e.createPage(t, "changeRequestId", cr.ID, map[string]any{"title": "Setup", "markdown": "Set up.\n"})
+	e.must(t, e.OwnerToken, `mutation($cr: ID!, $p: ID!, $parent: ID!) { movePage(input: {changeRequestId: $cr, pageId: $p, parentPageId: $parent}) { page { id } } }`,
+		map[string]any{"cr": cr.ID, "p": faq.ID, "parent": guide}, nil)
+	e.must(t, e.OwnerToken, `mutation($cr: ID!, $p: ID!) { deletePage(input: {changeRequestId: $cr, pageId: $p}) { revision { id } } }`,
+		map[string]any{"cr": cr.ID, "p": old.ID}, nil)
+
+	// The main content moves on; the change request takes it.
+	other := e.openCR(t, e.OwnerToken, sp, "FAQ")
+	e.setMarkdown(t, e.OwnerToken, "changeRequestId", other.ID, faq.ID, "Ask away.\n")
+	require.Equal(t, "MERGE", e.merge(t, other.ID, nil).Result)
+	require.Equal(t, "UPDATE", e.sync(t, cr.ID, nil).Result)
+
+	type change struct {
+		Kind         string
+		Page         struct{ ID, Title, Path string }
+		PreviousPath *string
+	}
+	var out struct{ Node struct{ Changes []change } }
+	e.must(t, e.OwnerToken, `query($id: ID!) { node(id: $id) { ... on ChangeRequest { changes { kind page { id title path } previousPath } } } }`,
+		map[string]any{"id": cr.ID}, &out)
+	var got []string
+	for _, c := range out.Node.Changes {
+		row := c.Kind + " " + c.Page.Title + " " + c.Page.Path
+		if c.PreviousPath != nil {
+			row += " from " + *c.PreviousPath
+		}
+		got = append(got, row)
+	}
+	assert.Equal(t, []string{
+		"MODIFIED Guide guide",
+		"MOVED FAQ guide/faq from faq",
+		"ADDED Setup setup",
+		"REMOVED Old old",
+	}, got)
+	assert.Equal(t, added.ID, out.Node.Changes[2].Page.ID)
+}

@@ -891,6 +891,19 @@ func lsCases() []lsCase {
 			},
 		},
 		{
+			// The change request edits n pages; the main content's edits of
+			// the same pages are not its changes.
+			list: "ChangeRequest.changes", max: 12,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				sp, _ := lsConflicts(t, e, n)
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, v.token, `query($s: ID!) { space(id: $s) { changeRequest(number: 1) {
+					  changes { kind previousPath page { `+lsPageFields+` } } } } }`, map[string]any{"s": sp})
+					lsCheck(t, d, "space.changeRequest.changes", n, "kind", "page.path", "page.markdown")
+				}
+			},
+		},
+		{
 			list: "SyncChangeRequestPayload.conflicts", max: 18,
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
 				_, cr := lsConflicts(t, e, n)

@@ -127,6 +127,7 @@ type ComplexityRoot struct {
 	}
 
 	ChangeRequest struct {
+		Changes                func(childComplexity int) int
 		CommentCount           func(childComplexity int) int
 		Comments               func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor, order *model.CommentOrder, status *enum.CommentStatus, targetPageID *string) int
 		Conflicts              func(childComplexity int) int
@@ -1121,6 +1122,12 @@ type ComplexityRoot struct {
 		App      func(childComplexity int) int
 		Location func(childComplexity int) int
 		Logo     func(childComplexity int) int
+	}
+
+	PageChange struct {
+		Kind         func(childComplexity int) int
+		Page         func(childComplexity int) int
+		PreviousPath func(childComplexity int) int
 	}
 
 	PageCover struct {
@@ -2178,6 +2185,7 @@ type ChangeRequestResolver interface {
 	Contributors(ctx context.Context, obj *ent.ChangeRequest) ([]*ent.User, error)
 	Urls(ctx context.Context, obj *ent.ChangeRequest) (*model.ChangeRequestURLs, error)
 	Conflicts(ctx context.Context, obj *ent.ChangeRequest) ([]*model.MergeConflict, error)
+	Changes(ctx context.Context, obj *ent.ChangeRequest) ([]*model.PageChange, error)
 	PDFURL(ctx context.Context, obj *ent.ChangeRequest, pageID *string, only *bool) (string, error)
 	Comments(ctx context.Context, obj *ent.ChangeRequest, first *int, after *page.Cursor, last *int, before *page.Cursor, order *model.CommentOrder, status *enum.CommentStatus, targetPageID *string) (*model.CommentConnection, error)
 }
@@ -2737,6 +2745,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.AddTeamMemberPayload.Team(childComplexity), true
 
+	case "ChangeRequest.changes":
+		if e.ComplexityRoot.ChangeRequest.Changes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Changes(childComplexity), true
 	case "ChangeRequest.commentCount":
 		if e.ComplexityRoot.ChangeRequest.CommentCount == nil {
 			break
@@ -7324,6 +7338,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.OrganizationURLs.Logo(childComplexity), true
 
+	case "PageChange.kind":
+		if e.ComplexityRoot.PageChange.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageChange.Kind(childComplexity), true
+	case "PageChange.page":
+		if e.ComplexityRoot.PageChange.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageChange.Page(childComplexity), true
+	case "PageChange.previousPath":
+		if e.ComplexityRoot.PageChange.PreviousPath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageChange.PreviousPath(childComplexity), true
+
 	case "PageCover.fileId":
 		if e.ComplexityRoot.PageCover.FileID == nil {
 			break
@@ -11595,6 +11628,13 @@ scalar Upload
   """
   conflicts: [MergeConflict!]!
   """
+  What the change request changes: the pages its content adds, changes, moves
+  or removes since the main content it last took (revisionMergedAncestor, or
+  revisionInitial before its first update). Pages in the change request's
+  reading order, removed pages last.
+  """
+  changes: [PageChange!]!
+  """
   A signed URL, valid for one hour, that serves the change request's content as
   a PDF: every page, or with pageId the page and its nested pages, or with
   only the page alone.
@@ -11613,6 +11653,16 @@ type ChangeRequestURLs {
   location: String!
   "The change request's address in the dashboard."
   app: String!
+}
+
+"A page a change request adds, changes, moves or removes."
+type PageChange {
+  "How the page changes. MODIFIED: what it holds changed (its path may have too); MOVED: only its path."
+  kind: PageChangeKind!
+  "The page as the change request has it; as the main content had it when it is removed."
+  page: RevisionPage!
+  "The page's path in the main content, when the change moves it."
+  previousPath: String
 }
 
 """
@@ -14892,6 +14942,20 @@ enum ImportSource {
   NOTION
   "/v1: google-docs"
   GOOGLE_DOCS
+}
+
+"""
+PageChangeKind is how a change request changes a page: it adds it, changes what it holds (its path may change too), only moves it, or removes it.
+"""
+enum PageChangeKind {
+  "/v1: added"
+  ADDED
+  "/v1: modified"
+  MODIFIED
+  "/v1: moved"
+  MOVED
+  "/v1: removed"
+  REMOVED
 }
 
 """
@@ -19057,6 +19121,8 @@ func (ec *executionContext) childFields_ChangeRequest(ctx context.Context, field
 		return ec.fieldContext_ChangeRequest_urls(ctx, field)
 	case "conflicts":
 		return ec.fieldContext_ChangeRequest_conflicts(ctx, field)
+	case "changes":
+		return ec.fieldContext_ChangeRequest_changes(ctx, field)
 	case "pdfURL":
 		return ec.fieldContext_ChangeRequest_pdfURL(ctx, field)
 	case "comments":
@@ -20783,6 +20849,18 @@ func (ec *executionContext) childFields_OrganizationURLs(ctx context.Context, fi
 		return ec.fieldContext_OrganizationURLs_logo(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type OrganizationURLs", field.Name)
+}
+
+func (ec *executionContext) childFields_PageChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_PageChange_kind(ctx, field)
+	case "page":
+		return ec.fieldContext_PageChange_page(ctx, field)
+	case "previousPath":
+		return ec.fieldContext_PageChange_previousPath(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PageChange", field.Name)
 }
 
 func (ec *executionContext) childFields_PageCover(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -27923,6 +28001,38 @@ func (ec *executionContext) fieldContext_ChangeRequest_conflicts(_ context.Conte
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_MergeConflict(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequest_changes(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_changes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequest().Changes(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.PageChange) graphql.Marshaler {
+			return ec.marshalNPageChange2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageChangeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_changes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageChange(ctx, field)
 		},
 	}
 	return fc, nil
@@ -46369,6 +46479,84 @@ func (ec *executionContext) _OrganizationURLs_logo(ctx context.Context, field gr
 }
 func (ec *executionContext) fieldContext_OrganizationURLs_logo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrganizationURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PageChange_kind(ctx context.Context, field graphql.CollectedField, obj *model.PageChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageChange_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v enum.PageChangeKind) graphql.Marshaler {
+			return ec.marshalNPageChangeKind2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐPageChangeKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageChange_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageChange", field, false, false, errors.New("field of type PageChangeKind does not have child fields"))
+}
+
+func (ec *executionContext) _PageChange_page(ctx context.Context, field graphql.CollectedField, obj *model.PageChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageChange_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionPage) graphql.Marshaler {
+			return ec.marshalNRevisionPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageChange_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PageChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionPage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PageChange_previousPath(ctx context.Context, field graphql.CollectedField, obj *model.PageChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageChange_previousPath(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PreviousPath, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PageChange_previousPath(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageChange", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _PageCover_fileId(ctx context.Context, field graphql.CollectedField, obj *model.PageCover) (ret graphql.Marshaler) {
@@ -70907,6 +71095,44 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "changes":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ChangeRequest_changes(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "pdfURL":
 			field := field
 
@@ -82338,6 +82564,54 @@ func (ec *executionContext) _OrganizationURLs(ctx context.Context, sel ast.Selec
 			}
 		case "logo":
 			out.Values[i] = ec._OrganizationURLs_logo(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var pageChangeImplementors = []string{"PageChange"}
+
+func (ec *executionContext) _PageChange(ctx context.Context, sel ast.SelectionSet, obj *model.PageChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, pageChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PageChange")
+		case "kind":
+			out.Values[i] = ec._PageChange_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._PageChange_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "previousPath":
+			out.Values[i] = ec._PageChange_previousPath(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -97035,6 +97309,42 @@ func (ec *executionContext) marshalNOrganizationURLs2ᚖgithubᚗcomᚋbindery�
 		return graphql.Null
 	}
 	return ec._OrganizationURLs(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPageChange2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageChangeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PageChange) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPageChange2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageChange(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPageChange2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageChange(ctx context.Context, sel ast.SelectionSet, v *model.PageChange) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PageChange(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNPageChangeKind2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐPageChangeKind(ctx context.Context, v any) (enum.PageChangeKind, error) {
+	var res enum.PageChangeKind
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPageChangeKind2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐPageChangeKind(ctx context.Context, sel ast.SelectionSet, v enum.PageChangeKind) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐInfo(ctx context.Context, sel ast.SelectionSet, v page.Info) graphql.Marshaler {

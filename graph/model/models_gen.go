@@ -1304,6 +1304,16 @@ type OrganizationURLs struct {
 	Logo *string `json:"logo,omitempty"`
 }
 
+// A page a change request adds, changes, moves or removes.
+type PageChange struct {
+	// How the page changes. MODIFIED: what it holds changed (its path may have too); MOVED: only its path.
+	Kind enum.PageChangeKind `json:"kind"`
+	// The page as the change request has it; as the main content had it when it is removed.
+	Page *RevisionPage `json:"page"`
+	// The page's path in the main content, when the change moves it.
+	PreviousPath *string `json:"previousPath,omitempty"`
+}
+
 // A page's cover image.
 type PageCover struct {
 	// A file of the revision, or null when the cover is an external image.

@@ -1481,6 +1481,51 @@ func (v *ImportSource) UnmarshalJSON(b []byte) error {
 	return unmarshalJSON("ImportSource", importSourceValues, v, b)
 }
 
+// PageChangeKind is how a change request changes a page: it adds it, changes what it holds (its path may change too), only moves it, or removes it.
+type PageChangeKind string
+
+// PageChangeKind values.
+const (
+	PageChangeKindAdded    PageChangeKind = "added"
+	PageChangeKindModified PageChangeKind = "modified"
+	PageChangeKindMoved    PageChangeKind = "moved"
+	PageChangeKindRemoved  PageChangeKind = "removed"
+)
+
+var pageChangeKindValues = []PageChangeKind{PageChangeKindAdded, PageChangeKindModified, PageChangeKindMoved, PageChangeKindRemoved}
+
+// PageChangeKindValues returns every PageChangeKind in declaration order.
+func PageChangeKindValues() []PageChangeKind {
+	return append([]PageChangeKind(nil), pageChangeKindValues...)
+}
+
+// Values returns the wire values; ent uses it to declare the column.
+func (PageChangeKind) Values() []string { return names(pageChangeKindValues) }
+
+// String returns the wire value.
+func (v PageChangeKind) String() string { return string(v) }
+
+// Valid reports whether v is one of the declared values.
+func (v PageChangeKind) Valid() bool { return contains(pageChangeKindValues, v) }
+
+// ParsePageChangeKind returns the PageChangeKind whose wire value is s.
+func ParsePageChangeKind(s string) (PageChangeKind, error) {
+	return parse("PageChangeKind", pageChangeKindValues, s)
+}
+
+// MarshalGQL writes the GraphQL enum value.
+func (v PageChangeKind) MarshalGQL(w io.Writer) { marshalGQL(w, v) }
+
+// UnmarshalGQL reads a GraphQL enum value.
+func (v *PageChangeKind) UnmarshalGQL(in any) error {
+	return unmarshalGQL("PageChangeKind", pageChangeKindValues, v, in)
+}
+
+// UnmarshalJSON reads a wire value and rejects unknown ones.
+func (v *PageChangeKind) UnmarshalJSON(b []byte) error {
+	return unmarshalJSON("PageChangeKind", pageChangeKindValues, v, b)
+}
+
 // MergeResult is the outcome of updating or merging a change request.
 type MergeResult string
 

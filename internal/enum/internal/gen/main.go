@@ -89,6 +89,8 @@ var enums = []enum{
 		[]string{"document", "group", "link"}, true},
 	{"ImportSource", "ImportSource is where content imported from a URL comes from, as the official API names it. Bindery imports website, html, markdown and zip.",
 		[]string{"website", "docx", "markdown", "html", "zip", "confluence", "github-wiki", "notion", "google-docs"}, true},
+	{"PageChangeKind", "PageChangeKind is how a change request changes a page: it adds it, changes what it holds (its path may change too), only moves it, or removes it.",
+		[]string{"added", "modified", "moved", "removed"}, true},
 	{"MergeResult", "MergeResult is the outcome of updating or merging a change request.",
 		[]string{"merge", "update", "conflicts"}, true},
 	{"LayoutWidth", "LayoutWidth is the width of a page.",
