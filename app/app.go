@@ -11,7 +11,6 @@
 package app
 
 import (
-	"bytes"
 	"embed"
 	"errors"
 	"html/template"
@@ -24,6 +23,7 @@ import (
 	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/auth"
+	"github.com/bindery/bindery/ui"
 )
 
 //go:embed templates/*.html
@@ -56,7 +56,7 @@ func New(res *graph.Resolver, opt Options) (*App, error) {
 	}
 	a := &App{res: res, opt: opt, log: opt.Log, tpls: map[string]*template.Template{}}
 	for _, name := range pageNames {
-		t, err := template.New("").Funcs(funcs).ParseFS(templateFiles, "templates/layout.html", "templates/"+name+".html")
+		t, err := ui.Parse(funcs, templateFiles, "templates/frame.html", "templates/"+name+".html")
 		if err != nil {
 			return nil, err
 		}
@@ -69,7 +69,8 @@ func New(res *graph.Resolver, opt Options) (*App, error) {
 // the anonymous one) and the request's loaders before them.
 func (a *App) Routes(m chi.Router) {
 	m.Group(func(m chi.Router) {
-		m.Use(pageHeaders)
+		// img-src allows https images: a page's markdown may show them.
+		m.Use(ui.Headers("https:"))
 		m.Get("/", a.start)
 		m.Group(func(m chi.Router) {
 			m.Use(signedIn)
@@ -83,22 +84,6 @@ func (a *App) Routes(m chi.Router) {
 			m.Get("/s/{spaceId}/~/revisions/{revisionId}/*", a.revision)
 			m.Get("/s/{spaceId}/*", a.space)
 		})
-	})
-}
-
-// pageHeaders are the headers of every view, as sign-in's: nothing is
-// cached (a view is one person's) or framed, no address goes out in a
-// Referer, and the pages run no script.
-func pageHeaders(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hd := w.Header()
-		hd.Set("Cache-Control", "no-store")
-		hd.Set("Referrer-Policy", "no-referrer")
-		hd.Set("X-Frame-Options", "DENY")
-		// img-src allows https images: a page's markdown may show them.
-		hd.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self' data: https:; "+
-			"form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
-		next.ServeHTTP(w, r)
 	})
 }
 
@@ -147,16 +132,9 @@ func (a *App) render(w http.ResponseWriter, r *http.Request, status int, name st
 	if v.Title == "" {
 		v.Title = v.Heading
 	}
-	var b bytes.Buffer
-	if err := a.tpls[name].ExecuteTemplate(&b, "layout", v); err != nil {
+	if err := ui.Render(w, r, status, a.tpls[name], v); err != nil {
 		a.log.ErrorContext(r.Context(), "rendering a view", "view", name, "error", err)
 		http.Error(w, "Internal server error", http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.WriteHeader(status)
-	if r.Method != http.MethodHead {
-		_, _ = w.Write(b.Bytes())
 	}
 }
 

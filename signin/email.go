@@ -85,10 +85,10 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, asJSON bool, er
 	if err != nil {
 		v := h.signInView(r, in.ReturnTo, msg)
 		v.Email = in.Email
-		h.pages.signIn(w, status, v)
+		h.pages.signIn(w, r, status, v)
 		return
 	}
-	h.pages.render(w, http.StatusOK, "check-email", view{Title: "Check your email", Email: in.Email,
+	h.pages.render(w, r, http.StatusOK, "check-email", view{Title: "Check your email", Email: in.Email,
 		ReturnTo: in.ReturnTo})
 }
 
@@ -104,7 +104,7 @@ func (h *Handler) linkMessage(secret string) mail.Message {
 // link signs nobody in, so a mail scanner that fetches every link in a
 // message does not use it up.
 func (h *Handler) confirmPage(w http.ResponseWriter, r *http.Request) {
-	h.pages.render(w, http.StatusOK, "confirm", view{Title: "Sign in to Bindery", Token: r.URL.Query().Get("token")})
+	h.pages.render(w, r, http.StatusOK, "confirm", view{Title: "Sign in to Bindery", Token: r.URL.Query().Get("token")})
 }
 
 // confirmLink uses a link: once, within its lifetime.
@@ -120,7 +120,7 @@ func (h *Handler) confirmLink(w http.ResponseWriter, r *http.Request) {
 
 // signOutPage offers to sign out: a GET changes nothing.
 func (h *Handler) signOutPage(w http.ResponseWriter, r *http.Request) {
-	h.pages.render(w, http.StatusOK, "sign-out", view{Title: "Sign out", SignedIn: SessionSecret(r, h.secure) != ""})
+	h.pages.render(w, r, http.StatusOK, "sign-out", view{Title: "Sign out", SignedIn: SessionSecret(r, h.secure) != ""})
 }
 
 // signOut ends the browser's session, on every server at once, and

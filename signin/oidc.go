@@ -135,7 +135,7 @@ func (h *Handler) provider(w http.ResponseWriter, r *http.Request) (*oidcProvide
 // may work.
 func (h *Handler) unreachable(w http.ResponseWriter, r *http.Request, p *oidcProvider, doing string, err error) {
 	h.log.WarnContext(r.Context(), doing, "provider", p.Name, "issuer", p.Issuer, "error", err)
-	h.pages.signIn(w, http.StatusBadGateway, h.signInView(r, "/",
+	h.pages.signIn(w, r, http.StatusBadGateway, h.signInView(r, "/",
 		fmt.Sprintf("Bindery cannot reach %s right now. Try again in a few minutes, or sign in another way.", p.Name)))
 }
 

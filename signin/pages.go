@@ -1,11 +1,12 @@
 package signin
 
 import (
-	"bytes"
 	"embed"
 	"html/template"
 	"net/http"
 	"net/url"
+
+	"github.com/bindery/bindery/ui"
 )
 
 //go:embed templates/*.html
@@ -20,7 +21,7 @@ type pages struct {
 func parsePages(stylesheet, icon string) (*pages, error) {
 	p := &pages{byName: map[string]*template.Template{}, stylesheet: stylesheet, icon: icon}
 	for _, name := range []string{"sign-in", "check-email", "confirm", "sign-out"} {
-		t, err := template.ParseFS(templateFiles, "templates/layout.html", "templates/"+name+".html")
+		t, err := ui.Parse(nil, templateFiles, "templates/frame.html", "templates/"+name+".html")
 		if err != nil {
 			return nil, err
 		}
@@ -45,20 +46,18 @@ type view struct {
 // provider.
 type providerLink struct{ Name, URL string }
 
-// render writes the page called name.
-func (p *pages) render(w http.ResponseWriter, status int, name string, v view) {
+// render writes the page called name. Its templates are fixed at build
+// time, and tested: a failure is a broken build.
+func (p *pages) render(w http.ResponseWriter, r *http.Request, status int, name string, v view) {
 	v.Stylesheet, v.Icon = p.stylesheet, p.icon
-	var b bytes.Buffer
-	if err := p.byName[name].ExecuteTemplate(&b, "layout", v); err != nil {
+	if err := ui.Render(w, r, status, p.byName[name], v); err != nil {
 		http.Error(w, "Internal server error", http.StatusInternalServerError)
-		return
 	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.WriteHeader(status)
-	_, _ = w.Write(b.Bytes())
 }
 
-func (p *pages) signIn(w http.ResponseWriter, status int, v view) { p.render(w, status, "sign-in", v) }
+func (p *pages) signIn(w http.ResponseWriter, r *http.Request, status int, v view) {
+	p.render(w, r, status, "sign-in", v)
+}
 
 // signInView is the sign-in page for a request, with a message.
 func (h *Handler) signInView(r *http.Request, returnTo, message string) view {
@@ -75,5 +74,5 @@ func (h *Handler) signInView(r *http.Request, returnTo, message string) view {
 
 // signInPage shows the ways to sign in.
 func (h *Handler) signInPage(w http.ResponseWriter, r *http.Request) {
-	h.pages.signIn(w, http.StatusOK, h.signInView(r, "/", ""))
+	h.pages.signIn(w, r, http.StatusOK, h.signInView(r, "/", ""))
 }

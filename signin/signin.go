@@ -26,6 +26,7 @@ import (
 	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/config"
+	"github.com/bindery/bindery/ui"
 )
 
 // Options are what the server gives sign-in besides the resolver.
@@ -99,7 +100,7 @@ func CrossOriginProtection(origins []string) *http.CrossOriginProtection {
 // Routes adds the sign-in routes to m.
 func (h *Handler) Routes(m chi.Router) {
 	m.Group(func(m chi.Router) {
-		m.Use(pageHeaders)
+		m.Use(ui.Headers())
 		m.Get("/auth/sign-in", h.signInPage)
 		m.Get("/auth/email/confirm", h.confirmPage)
 		m.Get("/auth/sign-out", h.signOutPage)
@@ -117,21 +118,6 @@ func (h *Handler) Routes(m chi.Router) {
 			m.Post("/auth/email/confirm", h.confirmLink)
 			m.Post("/auth/sign-out", h.signOut)
 		})
-	})
-}
-
-// pageHeaders are the headers of every sign-in answer: nothing is cached
-// or framed, no address with a secret in it goes out in a Referer, and the
-// pages run no script.
-func pageHeaders(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hd := w.Header()
-		hd.Set("Cache-Control", "no-store")
-		hd.Set("Referrer-Policy", "no-referrer")
-		hd.Set("X-Frame-Options", "DENY")
-		hd.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self' data:; "+
-			"form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
-		next.ServeHTTP(w, r)
 	})
 }
 
@@ -213,7 +199,7 @@ func ReturnTo(raw string) string {
 // detail goes to the log.
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	status, msg := h.refusal(r, err)
-	h.pages.signIn(w, status, h.signInView(r, "/", msg))
+	h.pages.signIn(w, r, status, h.signInView(r, "/", msg))
 }
 
 // refusal is the status and message to answer err with: the application

@@ -52,6 +52,7 @@ var placement = map[string]layer{
 	"reader":                   transport, // published sites, as HTML
 	"app":                      transport, // the app's read-only views, as HTML
 	"signin":                   transport, // sign-in pages and providers' callbacks
+	"ui":                       transport, // what the server's own HTML pages share
 	"rest/internal/openapigen": outside,   // generator of rest/openapi.json
 
 	"graph":                 app,
