@@ -71,18 +71,18 @@ func (a *App) Routes(m chi.Router) {
 	m.Group(func(m chi.Router) {
 		// img-src allows https images: a page's markdown may show them.
 		m.Use(ui.Headers("https:"))
-		m.Get("/", a.start)
+		m.Get("/", a.handle(a.start))
 		m.Group(func(m chi.Router) {
 			m.Use(signedIn)
-			m.Get("/o/{orgId}", a.organization)
-			m.Get("/o/{orgId}/sites/{siteId}", a.site)
-			m.Get("/c/{collectionId}", a.collection)
-			m.Get("/s/{spaceId}", a.space)
-			m.Get("/s/{spaceId}/~/changes/{number}", a.changeRequest)
-			m.Get("/s/{spaceId}/~/changes/{number}/*", a.changeRequest)
-			m.Get("/s/{spaceId}/~/revisions/{revisionId}", a.revision)
-			m.Get("/s/{spaceId}/~/revisions/{revisionId}/*", a.revision)
-			m.Get("/s/{spaceId}/*", a.space)
+			m.Get("/o/{orgId}", a.handle(a.organization))
+			m.Get("/o/{orgId}/sites/{siteId}", a.handle(a.site))
+			m.Get("/c/{collectionId}", a.handle(a.collection))
+			m.Get("/s/{spaceId}", a.handle(a.space))
+			m.Get("/s/{spaceId}/~/changes/{number}", a.handle(a.changeRequest))
+			m.Get("/s/{spaceId}/~/changes/{number}/*", a.handle(a.changeRequest))
+			m.Get("/s/{spaceId}/~/revisions/{revisionId}", a.handle(a.revision))
+			m.Get("/s/{spaceId}/~/revisions/{revisionId}/*", a.handle(a.revision))
+			m.Get("/s/{spaceId}/*", a.handle(a.space))
 		})
 	})
 }
@@ -135,6 +135,15 @@ func (a *App) render(w http.ResponseWriter, r *http.Request, status int, name st
 	if err := ui.Render(w, r, status, a.tpls[name], v); err != nil {
 		a.log.ErrorContext(r.Context(), "rendering a view", "view", name, "error", err)
 		http.Error(w, "Internal server error", http.StatusInternalServerError)
+	}
+}
+
+// handle serves a view that returns its error for fail to answer.
+func (a *App) handle(view func(w http.ResponseWriter, r *http.Request) error) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if err := view(w, r); err != nil {
+			a.fail(w, r, err)
+		}
 	}
 }
 

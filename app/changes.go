@@ -20,44 +20,39 @@ func subject(cr *ent.ChangeRequest) string {
 }
 
 // changeRequest shows a change request's content, what it changes marked.
-func (a *App) changeRequest(w http.ResponseWriter, r *http.Request) {
+func (a *App) changeRequest(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	s, crumbs, err := a.spaceIn(r)
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	number := chi.URLParam(r, "number")
 	if number == "" || strings.Trim(number, "0123456789") != "" {
 		// The address names a change request by its number alone.
 		a.notFound(w, r)
-		return
+		return nil
 	}
 	cr, err := a.res.ChangeRequestInSpace(ctx, s.ID, number)
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	res := a.res.ChangeRequest()
 	rev, err := res.Revision(ctx, cr)
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	o, err := a.open(r, s, rev, "/s/"+s.ID+"/~/changes/"+itoa(cr.Number))
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	pageChanges, err := res.Changes(ctx, cr)
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	var changes []change
 	o.marks, changes = marked(pageChanges, o)
 	crumbs = append(crumbs, link{Title: s.Title, URL: "/s/" + s.ID})
-	a.show(w, r, o, chi.URLParam(r, "*"), subject(cr), crumbs, func(cv *contentView) error {
+	return a.show(w, r, o, chi.URLParam(r, "*"), subject(cr), crumbs, func(cv *contentView) error {
 		cv.Facts = append(cv.Facts, fact{Label: "Change request", Value: "#" + itoa(cr.Number)},
 			fact{Label: "Status", Value: string(cr.Status)})
 		if u, err := res.CreatedBy(ctx, cr); err != nil {

@@ -116,29 +116,27 @@ func (o *opened) tree(cur int) []treePage {
 // show answers the overview of o (pagePath "") or the page at pagePath, with
 // crumbs, the objects o is in. overview fills the overview's view.
 func (a *App) show(w http.ResponseWriter, r *http.Request, o *opened, pagePath, heading string, crumbs []link,
-	overview func(*contentView) error) {
+	overview func(*contentView) error) error {
 	if pagePath == "" {
 		var cv contentView
 		if i := o.first(); i >= 0 {
 			cv.First = &link{Title: o.order.Entries[i].Node.Page.Title, URL: o.pageURL(i)}
 		}
 		if err := overview(&cv); err != nil {
-			a.fail(w, r, err)
-			return
+			return err
 		}
 		a.render(w, r, http.StatusOK, "content", view{Heading: heading, Crumbs: crumbs, Nav: o.tree(-1),
 			NavLabel: "Pages", Data: cv})
-		return
+		return nil
 	}
 	i, ok := o.order.ByPath[strings.TrimSuffix(pagePath, "/")]
 	if !ok {
 		a.notFound(w, r)
-		return
+		return nil
 	}
 	pv, err := a.page(r, o, i)
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	crumbs = append(crumbs, link{Title: heading, URL: o.base})
 	var up []link
@@ -151,6 +149,7 @@ func (a *App) show(w http.ResponseWriter, r *http.Request, o *opened, pagePath, 
 	p := o.order.Entries[i].Node.Page
 	a.render(w, r, http.StatusOK, "content", view{Title: p.Title + " · " + heading, Heading: p.Title, Crumbs: crumbs,
 		Nav: o.tree(i), NavLabel: "Pages", Data: contentView{Page: pv}})
+	return nil
 }
 
 // page renders entry i of o with the reader's renderer.

@@ -25,22 +25,19 @@ func (a *App) spaceIn(r *http.Request) (*ent.Space, []link, error) {
 }
 
 // space shows a space's current content: its overview, or a page of it.
-func (a *App) space(w http.ResponseWriter, r *http.Request) {
+func (a *App) space(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	s, crumbs, err := a.spaceIn(r)
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	rev, err := a.res.Space().Revision(ctx, s)
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	o, err := a.open(r, s, rev, "/s/"+s.ID)
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	pagePath := strings.TrimSuffix(chi.URLParam(r, "*"), "/")
 	if _, ok := o.order.ByPath[pagePath]; pagePath != "" && !ok {
@@ -48,15 +45,14 @@ func (a *App) space(w http.ResponseWriter, r *http.Request) {
 		// page where it is now, as the reader answers.
 		id, err := a.res.MovedPage(ctx, s.ID, pagePath)
 		if err != nil {
-			a.fail(w, r, err)
-			return
+			return err
 		}
 		if j, ok := o.order.ByID[id]; ok {
 			http.Redirect(w, r, o.pageURL(j), http.StatusMovedPermanently)
-			return
+			return nil
 		}
 	}
-	a.show(w, r, o, pagePath, s.Title, crumbs, func(cv *contentView) error {
+	return a.show(w, r, o, pagePath, s.Title, crumbs, func(cv *contentView) error {
 		if c, err := a.res.Space().Parent(ctx, s); err != nil {
 			return err
 		} else if c != nil {
@@ -85,25 +81,22 @@ func (a *App) space(w http.ResponseWriter, r *http.Request) {
 }
 
 // revision shows a revision of a space: its overview, or a page of it.
-func (a *App) revision(w http.ResponseWriter, r *http.Request) {
+func (a *App) revision(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	s, crumbs, err := a.spaceIn(r)
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	rev, err := a.res.RevisionInSpace(ctx, s.ID, chi.URLParam(r, "revisionId"))
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	o, err := a.open(r, s, rev, "/s/"+s.ID+"/~/revisions/"+rev.ID)
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	crumbs = append(crumbs, link{Title: s.Title, URL: "/s/" + s.ID})
-	a.show(w, r, o, chi.URLParam(r, "*"), "Revision "+rev.ID, crumbs, func(cv *contentView) error {
+	return a.show(w, r, o, chi.URLParam(r, "*"), "Revision "+rev.ID, crumbs, func(cv *contentView) error {
 		cv.Facts = append(cv.Facts, fact{Label: "Made", Value: rev.CreatedAt.UTC().Format("January 2, 2006 15:04 UTC")},
 			fact{Label: "Kind", Value: string(rev.Type)})
 		if rev.Message != nil && *rev.Message != "" {

@@ -11,26 +11,23 @@ import (
 
 // start is the start page: the ways in for a visitor, the organizations of
 // a signed-in person.
-func (a *App) start(w http.ResponseWriter, r *http.Request) {
+func (a *App) start(w http.ResponseWriter, r *http.Request) error {
 	if !isSignedIn(r) {
 		a.render(w, r, http.StatusOK, "start", view{Title: "Bindery", Heading: "Bindery"})
-		return
+		return nil
 	}
 	ctx := r.Context()
 	u, err := a.res.Query().Viewer(ctx)
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	args, err := window(r, "after")
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	orgs, err := a.res.User().Organizations(ctx, u, args.First, args.After, nil, nil)
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	l := list{Heading: "Your organizations", ID: "organizations", Empty: "You are not a member of any organization yet.",
 		More: more(r, "after", orgs.PageInfo)}
@@ -42,6 +39,7 @@ func (a *App) start(w http.ResponseWriter, r *http.Request) {
 		name = "Bindery"
 	}
 	a.render(w, r, http.StatusOK, "start", view{Title: "Bindery", Heading: "Welcome, " + name, Data: []list{l}})
+	return nil
 }
 
 // listsView is a view of an object that is lists of what it holds.
@@ -55,44 +53,37 @@ type listsView struct {
 type fact struct{ Label, Value, URL string }
 
 // organization shows an organization's collections, spaces and sites.
-func (a *App) organization(w http.ResponseWriter, r *http.Request) {
+func (a *App) organization(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	o, err := a.res.Query().Organization(ctx, chi.URLParam(r, "orgId"))
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	res := a.res.Organization()
 	var out listsView
 	args, err := window(r, "spaces")
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	spaces, err := res.Spaces(ctx, o, args.First, args.After, nil, nil, nil)
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	out.Lists = append(out.Lists, spaceList(r, "Spaces", "spaces", spaces))
 	if args, err = window(r, "collections"); err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	cols, err := res.Collections(ctx, o, args.First, args.After, nil, nil, nil)
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	out.Lists = append(out.Lists, collectionList(r, "Collections", "collections", cols))
 	if args, err = window(r, "sites"); err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	sites, err := res.Sites(ctx, o, args.First, args.After, nil, nil, nil, nil, nil, nil)
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	l := list{Heading: "Sites", ID: "sites", Empty: "No sites.", More: more(r, "sites", sites.PageInfo)}
 	for _, s := range sites.Nodes() {
@@ -101,6 +92,7 @@ func (a *App) organization(w http.ResponseWriter, r *http.Request) {
 	out.Lists = append(out.Lists, l)
 	a.render(w, r, http.StatusOK, "organization", view{Heading: o.Title, Crumbs: []link{{Title: "Organizations", URL: "/"}},
 		Data: out})
+	return nil
 }
 
 // spaceList is a window of spaces, each a link to its view.
@@ -124,18 +116,16 @@ func collectionList(r *http.Request, heading, param string, c *model.CollectionC
 }
 
 // collection shows a collection's spaces and the collections in it.
-func (a *App) collection(w http.ResponseWriter, r *http.Request) {
+func (a *App) collection(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	c, err := a.res.Query().Collection(ctx, chi.URLParam(r, "collectionId"))
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	res := a.res.Collection()
 	o, err := res.Organization(ctx, c)
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	var out listsView
 	if c.Description != nil && *c.Description != "" {
@@ -143,56 +133,49 @@ func (a *App) collection(w http.ResponseWriter, r *http.Request) {
 	}
 	args, err := window(r, "spaces")
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	spaces, err := res.Spaces(ctx, c, args.First, args.After, nil, nil)
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	out.Lists = append(out.Lists, spaceList(r, "Spaces", "spaces", spaces))
 	if args, err = window(r, "collections"); err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	cols, err := res.Collections(ctx, c, args.First, args.After, nil, nil)
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	if len(cols.Nodes()) > 0 {
 		out.Lists = append(out.Lists, collectionList(r, "Collections", "collections", cols))
 	}
 	crumbs := []link{{Title: o.Title, URL: "/o/" + o.ID}}
 	if p, err := res.Parent(ctx, c); err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	} else if p != nil {
 		crumbs = append(crumbs, link{Title: p.Title, URL: "/c/" + p.ID})
 	}
 	a.render(w, r, http.StatusOK, "collection", view{Heading: c.Title, Crumbs: crumbs, Data: out})
+	return nil
 }
 
 // site shows a site: its published address and its sections with their
 // spaces.
-func (a *App) site(w http.ResponseWriter, r *http.Request) {
+func (a *App) site(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	o, err := a.res.Query().Organization(ctx, chi.URLParam(r, "orgId"))
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	s, err := a.res.Organization().Site(ctx, o, chi.URLParam(r, "siteId"))
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	res := a.res.Site()
 	urls, err := res.Urls(ctx, s)
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	var out listsView
 	if urls.Published != nil {
@@ -203,25 +186,21 @@ func (a *App) site(w http.ResponseWriter, r *http.Request) {
 	out.Facts = append(out.Facts, fact{Label: "Visibility", Value: string(s.Visibility)})
 	args, err := window(r, "sections")
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	sections, err := res.Sections(ctx, s, args.First, args.After, nil, nil)
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	sec := a.res.SiteSection()
 	for _, x := range sections.Nodes() {
 		l := list{Heading: x.Title, ID: "section-" + x.ID, Empty: "No spaces."}
 		sss, err := sec.SiteSpaces(ctx, x)
 		if err != nil {
-			a.fail(w, r, err)
-			return
+			return err
 		}
 		if l.Items, err = a.siteSpaceLinks(r, sss); err != nil {
-			a.fail(w, r, err)
-			return
+			return err
 		}
 		out.Lists = append(out.Lists, l)
 	}
@@ -230,19 +209,18 @@ func (a *App) site(w http.ResponseWriter, r *http.Request) {
 		args.After = nil
 		sss, err := res.SiteSpaces(ctx, s, args.First, nil, nil, nil, nil)
 		if err != nil {
-			a.fail(w, r, err)
-			return
+			return err
 		}
 		l := list{Heading: "Spaces", ID: "spaces", Empty: "No spaces."}
 		if l.Items, err = a.siteSpaceLinks(r, sss.Nodes()); err != nil {
-			a.fail(w, r, err)
-			return
+			return err
 		}
 		out.Lists = append(out.Lists, l)
 	} else if m := more(r, "sections", sections.PageInfo); m != "" {
 		out.Lists[len(out.Lists)-1].More = m
 	}
 	a.render(w, r, http.StatusOK, "site", view{Heading: s.Title, Crumbs: []link{{Title: o.Title, URL: "/o/" + o.ID}}, Data: out})
+	return nil
 }
 
 // siteSpaceLinks links the spaces of site-spaces, under the site-spaces'
