@@ -2,7 +2,10 @@ package e2e
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -15,6 +18,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/bindery/bindery/ent/member"
+	"github.com/bindery/bindery/ent/user"
 	"github.com/bindery/bindery/ent/useridentity"
 	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/internal/config"
@@ -166,4 +171,113 @@ func serveOIDC(t *testing.T, dir string, env ...string) string {
 		t.Fatal("oidc.mjs serve did not listen within 30 s")
 		return ""
 	}
+}
+
+// TestSAMLSignInInBrowser signs in to Bindery through SAML in headless
+// Chromium, against cmd/testidp (crewjam's samlidp) run on this machine as
+// docs/sign-in.md shows: the organization's provider is made with the
+// identity provider's certificate, Bindery's metadata is registered with
+// the identity provider, and the person who signs in on its login form
+// becomes an SSO member with the provider's default role (see saml.mjs).
+func TestSAMLSignInInBrowser(t *testing.T) {
+	dir := prepare(t)
+	bin := chromium(t, dir)
+	const email, login, password = "saml.jackson@example.com", "saml.jackson", "e2e-password"
+	// Bindery and the identity provider are on one site, as the SAML flow
+	// cookie needs over http (see signin/saml.go): Chromium maps their host
+	// names to the test servers.
+	const idpURL = "http://idp.bindery.test"
+	idpAddr, certFile := serveTestIdP(t, idpURL, email, password)
+	e := servertest.New(t)
+	binderyAddr := strings.TrimPrefix(e.HTTP.URL, "http://")
+	cert, err := os.ReadFile(certFile)
+	require.NoError(t, err)
+	var made struct {
+		CreateSAMLProvider struct {
+			SAMLProvider struct {
+				Service struct{ EntityID, StartURL string }
+			} `json:"samlProvider"`
+		}
+	}
+	e.GraphQL(e.OwnerToken, `mutation($in: CreateSAMLProviderInput!) { createSAMLProvider(input: $in) {
+	  samlProvider { service { entityID startURL } } } }`, map[string]any{"in": map[string]any{
+		"organizationId": e.Org.ID, "label": "Test IdP", "ssoURL": idpURL + "/sso", "entityID": idpURL + "/metadata",
+		"certificate": string(cert), "defaultRole": "EDIT"}}).Into(t, &made)
+	service := made.CreateSAMLProvider.SAMLProvider.Service
+
+	// Bindery's entity ID is its metadata's address.
+	res, err := http.Get(strings.Replace(service.EntityID, e.Config.PublicURL, e.HTTP.URL, 1))
+	require.NoError(t, err)
+	metadata, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, res.StatusCode, string(metadata))
+	req, err := http.NewRequest(http.MethodPut, "http://"+idpAddr+"/services/bindery", bytes.NewReader(metadata))
+	require.NoError(t, err)
+	res, err = http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	res.Body.Close()
+	require.Less(t, res.StatusCode, 300, "the identity provider takes Bindery's metadata")
+
+	shot := filepath.Join(screenshots(t), "saml-signed-in.png")
+	runNode(t, dir, "saml.mjs",
+		"BINDERY_URL="+e.Config.PublicURL,
+		"BINDERY_ADDR="+binderyAddr,
+		"START_URL="+service.StartURL,
+		"IDP_URL="+idpURL,
+		"IDP_ADDR="+idpAddr,
+		"IDP_USER="+login,
+		"IDP_PASSWORD="+password,
+		"EMAIL="+email,
+		"SCREENSHOT="+shot,
+		"CHROMIUM="+bin,
+	)
+	u, err := e.Client.User.Query().Where(user.Email(email)).Only(t.Context())
+	require.NoError(t, err)
+	m, err := e.Client.Member.Query().Where(member.OrganizationID(e.Org.ID), member.UserID(u.ID)).Only(t.Context())
+	require.NoError(t, err)
+	require.NotNil(t, m.Role)
+	assert.Equal(t, enum.RoleEdit, *m.Role, "the provider's default role")
+	assert.True(t, m.SSO)
+}
+
+// serveTestIdP builds and starts cmd/testidp for the test, reached by
+// browsers at public, with one person, and returns the address it listens
+// at and the file of its certificate.
+func serveTestIdP(t *testing.T, public, email, password string) (addr, certFile string) {
+	t.Helper()
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "testidp")
+	build := exec.Command("go", "build", "-o", bin, "../cmd/testidp")
+	out, err := build.CombinedOutput()
+	require.NoError(t, err, "building cmd/testidp: %s", out)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr = ln.Addr().String()
+	require.NoError(t, ln.Close())
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, bin, "--addr", addr, "--url", public, "--dir", filepath.Join(tmp, "keys"),
+		"--email", email, "--password", password)
+	cmd.WaitDelay = 5 * time.Second
+	logs := &lineLogger{t: t, prefix: "testidp: "}
+	cmd.Stdout, cmd.Stderr = logs, logs
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() {
+		cancel()
+		_ = cmd.Wait()
+	})
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		res, err := http.Get("http://" + addr + "/metadata")
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				break
+			}
+		}
+		require.True(t, time.Now().Before(deadline), "cmd/testidp did not answer within 30 s (its output is above)")
+		time.Sleep(100 * time.Millisecond)
+	}
+	return addr, filepath.Join(tmp, "keys", "idp-cert.pem")
 }

@@ -43,6 +43,7 @@ var placement = map[string]layer{
 	"cmd/bindery":      command,
 	"cmd/benchload":    outside, // the load benchmark: runs bin/bindery
 	"cmd/newmigration": outside, // writes migration files at development time
+	"cmd/testidp":      outside, // a SAML identity provider to try sign-in with
 
 	"server":            wiring,
 	"server/playground": wiring,
