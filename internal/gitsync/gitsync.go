@@ -1,0 +1,102 @@
+// Package gitsync moves a space's files to and from a branch of a Git
+// repository. It knows Git and nothing of Bindery: Fetch reads a branch's
+// head as a map of files, and Push makes one commit on a branch from such a
+// map. Importing, exporting and merging are the caller's.
+//
+// # Transport
+//
+// Only smart HTTP(S) is spoken, with basic auth from the Remote or from the
+// URL's userinfo. SSH (ssh:// and user@host:path) is not supported yet: it
+// needs host keys the server can trust, which is configuration Bindery does
+// not have. Such a URL, or any other scheme (file://, git://), fails with
+// ErrUnsupported; a local path in particular must never reach the server's
+// own disk. The package never runs the git command. It does not refuse
+// loopback or private addresses (go-git v5 takes no HTTP client per call):
+// a caller that takes URLs from users checks them first.
+//
+// # Storage
+//
+// Everything happens in memory, without a working tree: Fetch and Push
+// fetch the branch's head at depth 1, which is all a snapshot needs and
+// enough to make a child commit. Limits bound both the packfile received
+// and the files of the tree, so a large repository fails with ErrTooLarge
+// rather than exhausting memory.
+package gitsync
+
+import (
+	"errors"
+	"time"
+)
+
+// Remote names a branch of a repository. URL is http:// or https://;
+// credentials may be in its userinfo (as the official API allows) or in
+// Username and Password, which win when set. They are stripped from the URL
+// before use and never appear in an error.
+type Remote struct {
+	URL      string
+	Ref      string // the branch's name, e.g. "main" (or "refs/heads/main")
+	Username string
+	Password string
+}
+
+// Signature is who made a commit, and when.
+type Signature struct {
+	Name  string
+	Email string
+	When  time.Time
+}
+
+// Limits bound a repository's size. A zero field takes its default.
+type Limits struct {
+	MaxFiles int   // files in the tree
+	MaxBytes int64 // bytes of those files together
+}
+
+// Default limits: a large documentation site, far from a monorepo.
+const (
+	DefaultMaxFiles       = 20_000
+	DefaultMaxBytes int64 = 200 << 20
+)
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxFiles <= 0 {
+		l.MaxFiles = DefaultMaxFiles
+	}
+	if l.MaxBytes <= 0 {
+		l.MaxBytes = DefaultMaxBytes
+	}
+	return l
+}
+
+// Snapshot is a branch's head commit and its files.
+type Snapshot struct {
+	Commit  string // the head commit's hash
+	Message string // without the trailing newline Git stores
+	Author  Signature
+	// Files holds every regular file of the commit's tree, by its path
+	// with '/'. Symbolic links and submodules are left out: neither is a
+	// page, and a link could point outside the repository.
+	Files map[string][]byte
+}
+
+// Errors a caller tells apart. The errors returned wrap one of them (when
+// one applies) together with go-git's error.
+var (
+	// ErrAuth is credentials refused or missing: HTTP 401 or 403.
+	ErrAuth = errors.New("gitsync: the remote refused the credentials, or needs some")
+	// ErrNotFound is no such repository, or (for Fetch) no such branch or
+	// an empty repository.
+	ErrNotFound = errors.New("gitsync: no such repository or branch")
+	// ErrMoved is a branch that is not at the commit the caller last saw:
+	// it fetches, merges and tries again.
+	ErrMoved = errors.New("gitsync: the branch has moved")
+	// ErrTooLarge is a repository beyond the Limits.
+	ErrTooLarge = errors.New("gitsync: the repository exceeds the limits")
+	// ErrUnsupported is a URL this package cannot use: SSH, or a scheme
+	// other than http(s).
+	ErrUnsupported = errors.New("gitsync: unsupported remote")
+	// ErrInvalidPath is a path that could escape its directory or write
+	// into .git: absolute, with "..", "." or empty segments, or with a
+	// ".git" segment. From a repository or from the caller.
+	ErrInvalidPath = errors.New("gitsync: invalid path")
+)
