@@ -71,18 +71,18 @@ func (a *App) Routes(m chi.Router) {
 	m.Group(func(m chi.Router) {
 		// img-src allows https images: a page's markdown may show them.
 		m.Use(ui.Headers("https:"))
-		m.Get("/", a.handle(a.start))
+		ui.Page(m, "/", a.handle(a.start))
 		m.Group(func(m chi.Router) {
 			m.Use(signedIn)
-			m.Get("/o/{orgId}", a.handle(a.organization))
-			m.Get("/o/{orgId}/sites/{siteId}", a.handle(a.site))
-			m.Get("/c/{collectionId}", a.handle(a.collection))
-			m.Get("/s/{spaceId}", a.handle(a.space))
-			m.Get("/s/{spaceId}/~/changes/{number}", a.handle(a.changeRequest))
-			m.Get("/s/{spaceId}/~/changes/{number}/*", a.handle(a.changeRequest))
-			m.Get("/s/{spaceId}/~/revisions/{revisionId}", a.handle(a.revision))
-			m.Get("/s/{spaceId}/~/revisions/{revisionId}/*", a.handle(a.revision))
-			m.Get("/s/{spaceId}/*", a.handle(a.space))
+			ui.Page(m, "/o/{orgId}", a.handle(a.organization))
+			ui.Page(m, "/o/{orgId}/sites/{siteId}", a.handle(a.site))
+			ui.Page(m, "/c/{collectionId}", a.handle(a.collection))
+			ui.Page(m, "/s/{spaceId}", a.handle(a.space))
+			ui.Page(m, "/s/{spaceId}/~/changes/{number}", a.handle(a.changeRequest))
+			ui.Page(m, "/s/{spaceId}/~/changes/{number}/*", a.handle(a.changeRequest))
+			ui.Page(m, "/s/{spaceId}/~/revisions/{revisionId}", a.handle(a.revision))
+			ui.Page(m, "/s/{spaceId}/~/revisions/{revisionId}/*", a.handle(a.revision))
+			ui.Page(m, "/s/{spaceId}/*", a.handle(a.space))
 		})
 	})
 }

@@ -47,6 +47,16 @@ func TestStartPage(t *testing.T) {
 	assert.Contains(t, res.body, `href="/o/`+f.e.Org.ID+`">Acme Docs</a>`)
 	assert.Contains(t, res.body, `href="/auth/sign-out"`)
 	assert.Equal(t, 1, strings.Count(res.body, "<h1"), "one heading")
+
+	// HEAD answers as GET does, without the body.
+	for _, path := range []string{"/", "/auth/sign-in"} {
+		head, err := http.Head(f.e.HTTP.URL + path)
+		require.NoError(t, err)
+		head.Body.Close()
+		assert.Equal(t, http.StatusOK, head.StatusCode, path)
+		assert.Equal(t, "text/html; charset=utf-8", head.Header.Get("Content-Type"), path)
+		assert.Equal(t, "no-store", head.Header.Get("Cache-Control"), path)
+	}
 }
 
 func TestViews(t *testing.T) {

@@ -101,9 +101,9 @@ func CrossOriginProtection(origins []string) *http.CrossOriginProtection {
 func (h *Handler) Routes(m chi.Router) {
 	m.Group(func(m chi.Router) {
 		m.Use(ui.Headers())
-		m.Get("/auth/sign-in", h.signInPage)
-		m.Get("/auth/email/confirm", h.confirmPage)
-		m.Get("/auth/sign-out", h.signOutPage)
+		ui.Page(m, "/auth/sign-in", h.signInPage)
+		ui.Page(m, "/auth/email/confirm", h.confirmPage)
+		ui.Page(m, "/auth/sign-out", h.signOutPage)
 		m.Get("/auth/session", h.session)
 		m.Get("/auth/oidc/{provider}", h.oidcStart)
 		m.Get("/auth/oidc/{provider}/callback", h.oidcCallback)

@@ -11,6 +11,8 @@ import (
 	"io/fs"
 	"net/http"
 	"strings"
+
+	"github.com/go-chi/chi/v5"
 )
 
 //go:embed layout.html
@@ -41,6 +43,14 @@ func Render(w http.ResponseWriter, r *http.Request, status int, t *template.Temp
 		_, _ = w.Write(b.Bytes())
 	}
 	return nil
+}
+
+// Page routes GET and HEAD of pattern to h, a page that Render answers
+// (HEAD gets the headers alone). Only for pages: a GET that starts
+// something, such as a sign-in flow, is no page.
+func Page(m chi.Router, pattern string, h http.HandlerFunc) {
+	m.Get(pattern, h)
+	m.Head(pattern, h)
 }
 
 // Headers returns middleware that sets the headers of pages meant for one
