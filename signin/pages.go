@@ -3,6 +3,7 @@ package signin
 import (
 	"embed"
 	"html/template"
+	"log/slog"
 	"net/http"
 	"net/url"
 
@@ -16,10 +17,11 @@ var templateFiles embed.FS
 type pages struct {
 	byName           map[string]*template.Template
 	stylesheet, icon string
+	log              *slog.Logger
 }
 
-func parsePages(stylesheet, icon string) (*pages, error) {
-	p := &pages{byName: map[string]*template.Template{}, stylesheet: stylesheet, icon: icon}
+func parsePages(stylesheet, icon string, log *slog.Logger) (*pages, error) {
+	p := &pages{byName: map[string]*template.Template{}, stylesheet: stylesheet, icon: icon, log: log}
 	for _, name := range []string{"sign-in", "check-email", "confirm", "sign-out"} {
 		t, err := ui.Parse(nil, templateFiles, "templates/frame.html", "templates/"+name+".html")
 		if err != nil {
@@ -46,11 +48,11 @@ type view struct {
 // provider.
 type providerLink struct{ Name, URL string }
 
-// render writes the page called name. Its templates are fixed at build
-// time, and tested: a failure is a broken build.
+// render writes the page called name.
 func (p *pages) render(w http.ResponseWriter, r *http.Request, status int, name string, v view) {
 	v.Stylesheet, v.Icon = p.stylesheet, p.icon
 	if err := ui.Render(w, r, status, p.byName[name], v); err != nil {
+		p.log.ErrorContext(r.Context(), "rendering a sign-in page", "page", name, "error", err)
 		http.Error(w, "Internal server error", http.StatusInternalServerError)
 	}
 }

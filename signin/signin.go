@@ -72,7 +72,7 @@ func New(ctx context.Context, res *graph.Resolver, cfg config.Config, opt Option
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
-	p, err := parsePages(opt.Stylesheet, opt.Icon)
+	p, err := parsePages(opt.Stylesheet, opt.Icon, opt.Log)
 	if err != nil {
 		return nil, err
 	}
