@@ -35,7 +35,7 @@ func TestFetchGitBookLayout(t *testing.T) {
 	s.run(dir, "push", "-q", "origin", "HEAD:main")
 	head := s.commit("handbook.git", files, "Write the handbook", "Ada Lovelace <ada@example.com>", when)
 
-	snap, err := Fetch(t.Context(), r, Limits{})
+	snap, err := Fetch(local(t), r, Limits{})
 	require.NoError(t, err)
 	assert.Equal(t, head, snap.Commit)
 	assert.Equal(t, "Write the handbook", snap.Message)
@@ -55,7 +55,7 @@ func TestFetchFollowsAForcePush(t *testing.T) {
 	r := s.bare("site.git")
 	s.commit("site.git", map[string]string{"a.md": "one"}, "One", "A <a@example.com>", when)
 	s.commit("site.git", map[string]string{"a.md": "two"}, "Two", "A <a@example.com>", when)
-	snap, err := Fetch(t.Context(), r, Limits{})
+	snap, err := Fetch(local(t), r, Limits{})
 	require.NoError(t, err)
 	assert.Equal(t, "two", string(snap.Files["a.md"]))
 
@@ -70,7 +70,7 @@ func TestFetchFollowsAForcePush(t *testing.T) {
 	s.run(dir, "push", "-q", "--force", "origin", "HEAD:main")
 	rewritten := strings.TrimSpace(s.run(dir, "rev-parse", "HEAD"))
 
-	snap, err = Fetch(t.Context(), r, Limits{})
+	snap, err = Fetch(local(t), r, Limits{})
 	require.NoError(t, err)
 	assert.Equal(t, rewritten, snap.Commit)
 	assert.Equal(t, "Start again", snap.Message)
@@ -89,11 +89,11 @@ func TestWrongPasswordIsErrAuth(t *testing.T) {
 	inFields.Password = secret
 	anonymous := Remote{URL: r.URL, Ref: "main"}
 	for name, r := range map[string]Remote{"in the URL": inURL, "in the fields": inFields, "none": anonymous} {
-		_, err := Fetch(t.Context(), r, Limits{})
+		_, err := Fetch(local(t), r, Limits{})
 		require.ErrorIs(t, err, ErrAuth, name)
 		assert.NotContains(t, err.Error(), secret, name)
 
-		_, err = Push(t.Context(), r, head, "", map[string][]byte{"a.md": []byte("two")}, "Two", Signature{Name: "A"}, Limits{})
+		_, err = Push(local(t), r, head, "", map[string][]byte{"a.md": []byte("two")}, "Two", Signature{Name: "A"}, Limits{})
 		require.ErrorIs(t, err, ErrAuth, name)
 		assert.NotContains(t, err.Error(), secret, name)
 	}
@@ -101,7 +101,7 @@ func TestWrongPasswordIsErrAuth(t *testing.T) {
 
 	// The right password in the URL works, as the official API allows.
 	good := Remote{URL: strings.Replace(r.URL, "http://", "http://writer:"+s.Password+"@", 1), Ref: "main"}
-	snap, err := Fetch(t.Context(), good, Limits{})
+	snap, err := Fetch(local(t), good, Limits{})
 	require.NoError(t, err)
 	assert.Equal(t, head, snap.Commit)
 }
@@ -120,10 +120,10 @@ func TestUnknownRepositoryOrBranchIsErrNotFound(t *testing.T) {
 	empty := r
 	empty.URL = s.URL + "/empty.git"
 	for name, r := range map[string]Remote{"repository": noRepo, "branch": noBranch, "empty repository": empty} {
-		_, err := Fetch(t.Context(), r, Limits{})
+		_, err := Fetch(local(t), r, Limits{})
 		assert.ErrorIs(t, err, ErrNotFound, name)
 	}
-	_, err := Push(t.Context(), noRepo, "", "", map[string][]byte{"a.md": nil}, "One", Signature{Name: "A"}, Limits{})
+	_, err := Push(local(t), noRepo, "", "", map[string][]byte{"a.md": nil}, "One", Signature{Name: "A"}, Limits{})
 	assert.ErrorIs(t, err, ErrNotFound)
 }
 
@@ -134,11 +134,11 @@ func TestLimits(t *testing.T) {
 	big := strings.Repeat("0123456789abcdef", 64<<10) // 1 MiB
 	s.commit("site.git", map[string]string{"a.md": "one", "b.md": "two", "c.md": "three", "big.bin": big}, "One", "A <a@example.com>", when)
 
-	_, err := Fetch(t.Context(), r, Limits{MaxFiles: 3})
+	_, err := Fetch(local(t), r, Limits{MaxFiles: 3})
 	assert.ErrorIs(t, err, ErrTooLarge, "files")
-	_, err = Fetch(t.Context(), r, Limits{MaxBytes: 1 << 20})
+	_, err = Fetch(local(t), r, Limits{MaxBytes: 1 << 20})
 	assert.ErrorIs(t, err, ErrTooLarge, "bytes")
-	snap, err := Fetch(t.Context(), r, Limits{MaxFiles: 4, MaxBytes: 2 << 20})
+	snap, err := Fetch(local(t), r, Limits{MaxFiles: 4, MaxBytes: 2 << 20})
 	require.NoError(t, err)
 	assert.Len(t, snap.Files, 4)
 
@@ -147,11 +147,11 @@ func TestLimits(t *testing.T) {
 	noise := make([]byte, 4<<20)
 	_, _ = rand.Read(noise)
 	s.commit("site.git", map[string]string{"noise.bin": string(noise)}, "Noise", "A <a@example.com>", when)
-	_, err = Fetch(t.Context(), r, Limits{MaxFiles: 10, MaxBytes: 1 << 20})
+	_, err = Fetch(local(t), r, Limits{MaxFiles: 10, MaxBytes: 1 << 20})
 	require.ErrorIs(t, err, ErrTooLarge, "packfile")
 	assert.Contains(t, err.Error(), "packfile", "refused while it arrived, not once in memory")
 
-	_, err = Push(t.Context(), r, s.head("site.git"), "docs", map[string][]byte{"x.md": nil}, "More", Signature{Name: "A"}, Limits{MaxFiles: 5})
+	_, err = Push(local(t), r, s.head("site.git"), "docs", map[string][]byte{"x.md": nil}, "More", Signature{Name: "A"}, Limits{MaxFiles: 5})
 	assert.ErrorIs(t, err, ErrTooLarge, "push")
 }
 
@@ -163,17 +163,35 @@ func TestCancelledContextReturnsPromptly(t *testing.T) {
 	srv := newStuckServer(t, stuck)
 	r := Remote{URL: srv + "/site.git", Ref: "main"}
 
-	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
+	ctx, cancel := context.WithTimeout(local(t), 200*time.Millisecond)
 	defer cancel()
 	start := time.Now()
 	_, err := Fetch(ctx, r, Limits{})
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
 	assert.Less(t, time.Since(start), 5*time.Second)
 
-	ctx, cancel = context.WithCancel(t.Context())
+	ctx, cancel = context.WithCancel(local(t))
 	go func() { time.Sleep(200 * time.Millisecond); cancel() }()
 	start = time.Now()
 	_, err = Push(ctx, r, "", "", map[string][]byte{"a.md": nil}, "One", Signature{Name: "A"}, Limits{})
 	assert.ErrorIs(t, err, context.Canceled)
 	assert.Less(t, time.Since(start), 5*time.Second)
+}
+
+// Loopback and private addresses are refused unless the context allows
+// them, so that a URL a user gives cannot reach the server's own network.
+func TestPrivateAddressesNeedConsent(t *testing.T) {
+	s := newGitServer(t)
+	r := s.bare("site.git")
+	s.commit("site.git", map[string]string{"README.md": "# Home\n"}, "Start", "Ada <ada@example.com>", time.Now())
+	_, err := Fetch(t.Context(), r, Limits{})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "not a permitted destination")
+	_, err = Push(t.Context(), r, "", "", map[string][]byte{"README.md": []byte("# Changed\n")}, "Change",
+		Signature{Name: "A", Email: "a@example.com"}, Limits{})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "not a permitted destination")
+	snap, err := Fetch(local(t), r, Limits{})
+	require.NoError(t, err)
+	assert.Equal(t, "# Home\n", string(snap.Files["README.md"]))
 }

@@ -10,9 +10,9 @@
 // needs host keys the server can trust, which is configuration Bindery does
 // not have. Such a URL, or any other scheme (file://, git://), fails with
 // ErrUnsupported; a local path in particular must never reach the server's
-// own disk. The package never runs the git command. It does not refuse
-// loopback or private addresses (go-git v5 takes no HTTP client per call):
-// a caller that takes URLs from users checks them first.
+// own disk. The package never runs the git command. Loopback, private and
+// other special-purpose addresses are refused unless the call's context
+// allows them (WithPrivateAddresses; see transport.go).
 //
 // # Storage
 //

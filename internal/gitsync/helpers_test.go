@@ -173,3 +173,7 @@ func (w logWriter) Write(p []byte) (int, error) {
 	w.t.Log(strings.TrimSpace(string(p)))
 	return len(p), nil
 }
+
+// local is the test's context, allowed to reach the Git server the test
+// runs on loopback.
+func local(t *testing.T) context.Context { return WithPrivateAddresses(t.Context()) }

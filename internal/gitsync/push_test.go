@@ -22,7 +22,7 @@ func TestPushIntoAnEmptyRepository(t *testing.T) {
 		"guide/a/b.md":     []byte("deep"),
 		"guide-notes.md":   []byte("sorts between guide and guide/"),
 	}
-	head, err := Push(t.Context(), r, "", "", files, "Export the site", bot, Limits{})
+	head, err := Push(local(t), r, "", "", files, "Export the site", bot, Limits{})
 	require.NoError(t, err)
 
 	repo := s.dir("site.git")
@@ -48,7 +48,7 @@ func TestPushIntoADirectoryKeepsTheRest(t *testing.T) {
 		"docsite.md":   "not under docs/",
 	}, "Code", "A <a@example.com>", when)
 
-	head, err := Push(t.Context(), r, parent, "docs", map[string][]byte{
+	head, err := Push(local(t), r, parent, "docs", map[string][]byte{
 		"keep.md":     []byte("kept, edited"),
 		"new/page.md": []byte("new"),
 	}, "Sync the docs", bot, Limits{})
@@ -62,7 +62,7 @@ func TestPushIntoADirectoryKeepsTheRest(t *testing.T) {
 	assert.Equal(t, "kept, edited", s.run(repo, "show", "HEAD:docs/keep.md"))
 	s.run(repo, "fsck", "--strict", "--no-dangling")
 
-	snap, err := Fetch(t.Context(), r, Limits{})
+	snap, err := Fetch(local(t), r, Limits{})
 	require.NoError(t, err)
 	assert.Equal(t, head, snap.Commit)
 	assert.Equal(t, "Sync the docs", snap.Message)
@@ -76,15 +76,15 @@ func TestPushOfAnUnchangedTreeMakesNoCommit(t *testing.T) {
 		"README.md": "# Site\n", "docs/a.md": "a", "docs/b/c.md": "c", "docs-x.md": "x",
 	}, "Site", "A <a@example.com>", when)
 
-	head, err := Push(t.Context(), r, parent, "docs", map[string][]byte{"a.md": []byte("a"), "b/c.md": []byte("c")}, "Nothing", bot, Limits{})
+	head, err := Push(local(t), r, parent, "docs", map[string][]byte{"a.md": []byte("a"), "b/c.md": []byte("c")}, "Nothing", bot, Limits{})
 	require.NoError(t, err)
 	assert.Equal(t, parent, head)
 	assert.Equal(t, parent, s.head("site.git"))
 
 	// The same holds for a tree Push made.
-	head, err = Push(t.Context(), r, parent, "", map[string][]byte{"a.md": []byte("a")}, "One file", bot, Limits{})
+	head, err = Push(local(t), r, parent, "", map[string][]byte{"a.md": []byte("a")}, "One file", bot, Limits{})
 	require.NoError(t, err)
-	again, err := Push(t.Context(), r, head, "", map[string][]byte{"a.md": []byte("a")}, "One file again", bot, Limits{})
+	again, err := Push(local(t), r, head, "", map[string][]byte{"a.md": []byte("a")}, "One file again", bot, Limits{})
 	require.NoError(t, err)
 	assert.Equal(t, head, again)
 	assert.Equal(t, head, s.head("site.git"))
@@ -98,21 +98,21 @@ func TestPushFromAStaleParentIsErrMoved(t *testing.T) {
 	second := s.commit("site.git", map[string]string{"a.md": "two"}, "Two", "B <b@example.com>", when)
 
 	files := map[string][]byte{"a.md": []byte("mine")}
-	_, err := Push(t.Context(), r, first, "", files, "Mine", bot, Limits{})
+	_, err := Push(local(t), r, first, "", files, "Mine", bot, Limits{})
 	assert.ErrorIs(t, err, ErrMoved, "a parent behind the head")
-	_, err = Push(t.Context(), r, "", "", files, "Mine", bot, Limits{})
+	_, err = Push(local(t), r, "", "", files, "Mine", bot, Limits{})
 	assert.ErrorIs(t, err, ErrMoved, "no parent, but a branch")
 	other := r
 	other.Ref = "drafts"
-	_, err = Push(t.Context(), other, second, "", files, "Mine", bot, Limits{})
+	_, err = Push(local(t), other, second, "", files, "Mine", bot, Limits{})
 	assert.ErrorIs(t, err, ErrMoved, "a parent on a branch that does not exist")
 	assert.Equal(t, second, s.head("site.git"), "nothing pushed")
 
 	// From the head, the push goes through; a new branch needs no parent.
-	head, err := Push(t.Context(), r, second, "", files, "Mine", bot, Limits{})
+	head, err := Push(local(t), r, second, "", files, "Mine", bot, Limits{})
 	require.NoError(t, err)
 	assert.Equal(t, head, s.head("site.git"))
-	drafts, err := Push(t.Context(), other, "", "", files, "Drafts", bot, Limits{})
+	drafts, err := Push(local(t), other, "", "", files, "Drafts", bot, Limits{})
 	require.NoError(t, err)
 	assert.Equal(t, drafts+"\n", s.run(s.dir("site.git"), "rev-parse", "drafts"))
 }
@@ -122,12 +122,12 @@ func TestPushRefusesUnsafePaths(t *testing.T) {
 	s := newGitServer(t)
 	r := s.bare("site.git")
 	for _, p := range []string{"../a.md", "/a.md", ".git/config", "a/.GIT/hooks/x", "a//b.md", "a\\b.md", ""} {
-		_, err := Push(t.Context(), r, "", "", map[string][]byte{p: nil}, "Bad", bot, Limits{})
+		_, err := Push(local(t), r, "", "", map[string][]byte{p: nil}, "Bad", bot, Limits{})
 		assert.ErrorIs(t, err, ErrInvalidPath, "%q", p)
 	}
-	_, err := Push(t.Context(), r, "", "../up", map[string][]byte{"a.md": nil}, "Bad", bot, Limits{})
+	_, err := Push(local(t), r, "", "../up", map[string][]byte{"a.md": nil}, "Bad", bot, Limits{})
 	assert.ErrorIs(t, err, ErrInvalidPath, "dir")
-	_, err = Push(t.Context(), r, "", "", map[string][]byte{"a": nil, "a/b": nil}, "Bad", bot, Limits{})
+	_, err = Push(local(t), r, "", "", map[string][]byte{"a": nil, "a/b": nil}, "Bad", bot, Limits{})
 	assert.ErrorIs(t, err, ErrInvalidPath, "a file and a directory of one name")
 }
 
