@@ -136,3 +136,31 @@ export async function axe(page) {
   assert.deepEqual(out.violations, [], `axe-core ${out.version} finds no violation`);
   return `axe-core ${out.version}: 0 violations, ${out.passes} rules passed`;
 }
+
+/**
+ * mapHosts makes Chromium reach each URL's host name at the host:port given
+ * for it (none: the URL's own), so that servers on loopback can be reached
+ * under the public URLs they are configured with.
+ */
+export function mapHosts(pairs) {
+  const rules = pairs.filter(([, addr]) => addr).map(([url, addr]) => `MAP ${new URL(url).hostname} ${addr}`);
+  if (rules.length > 0) chromiumArgs.push(`--host-resolver-rules=${rules.join(', ')}`);
+}
+
+/**
+ * sessionEmail asks Bindery whom the browser's session cookie signs in,
+ * from Node (Bindery's pages may fetch nothing), at addr when its public
+ * URL's host name resolves elsewhere. Fails when there is no session.
+ */
+export async function sessionEmail(browser, bindery, addr) {
+  const session = (await browser.context.cookies(bindery)).find((c) => c.name === 'bindery_session');
+  assert.ok(session, 'the browser has a session cookie');
+  const res = await fetch(`${addr ? `http://${addr}` : bindery}/graphql`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Cookie: `${session.name}=${session.value}` },
+    body: JSON.stringify({ query: '{ viewer { email } }' }),
+  });
+  const body = await res.json();
+  assert.equal(res.status, 200, JSON.stringify(body));
+  return body.data?.viewer?.email;
+}

@@ -15,7 +15,7 @@
 // Run by e2e/signin_test.go (TestSAMLSignInInBrowser).
 
 import assert from 'node:assert/strict';
-import { chromiumArgs, launch, profile, steps } from './browser.mjs';
+import { launch, mapHosts, profile, sessionEmail, steps } from './browser.mjs';
 
 const env = process.env;
 const missing = ['BINDERY_URL', 'START_URL', 'IDP_URL', 'IDP_USER', 'IDP_PASSWORD', 'EMAIL'].filter((n) => !env[n]);
@@ -25,10 +25,7 @@ if (missing.length > 0) {
 }
 const bindery = new URL(env.BINDERY_URL).origin;
 const idp = new URL(env.IDP_URL).origin;
-const rules = [];
-if (env.BINDERY_ADDR) rules.push(`MAP ${new URL(bindery).hostname} ${env.BINDERY_ADDR}`);
-if (env.IDP_ADDR) rules.push(`MAP ${new URL(idp).hostname} ${env.IDP_ADDR}`);
-if (rules.length > 0) chromiumArgs.push(`--host-resolver-rules=${rules.join(', ')}`);
+mapHosts([[bindery, env.BINDERY_ADDR], [idp, env.IDP_ADDR]]);
 
 const { step, finish, onExit } = steps('saml');
 const browser = await launch(profile(), [bindery, idp]);
@@ -59,17 +56,7 @@ await step('signing in at the identity provider comes back signed in', async () 
 });
 
 await step('the session is the person the provider vouched for', async () => {
-  const session = (await browser.context.cookies(bindery)).find((c) => c.name === 'bindery_session');
-  assert.ok(session, 'the browser has a session cookie');
-  const at = env.BINDERY_ADDR ? `http://${env.BINDERY_ADDR}` : bindery;
-  const res = await fetch(`${at}/graphql`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Cookie: `${session.name}=${session.value}` },
-    body: JSON.stringify({ query: '{ viewer { email } }' }),
-  });
-  const body = await res.json();
-  assert.equal(res.status, 200, JSON.stringify(body));
-  assert.equal(body.data?.viewer?.email, env.EMAIL, JSON.stringify(body));
+  assert.equal(await sessionEmail(browser, bindery, env.BINDERY_ADDR), env.EMAIL);
   return `signed in as ${env.EMAIL}`;
 });
 
