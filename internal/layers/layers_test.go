@@ -86,6 +86,7 @@ var placement = map[string]layer{
 	"internal/enum/internal/naming": base,
 	"internal/events":               base,
 	"internal/filehttp":             base,
+	"internal/gitbook":              base,
 	"internal/gitsync":              base,
 	"internal/id":                   base,
 	"internal/importer":             base,

@@ -1,0 +1,136 @@
+package gitbook
+
+import (
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/bindery/bindery/internal/content"
+	"github.com/bindery/bindery/internal/enum"
+)
+
+// Export returns the files of c in GitBook's layout, by path relative to the
+// project directory: SUMMARY.md, a markdown file per document page and the
+// files under .gitbook/assets. blob returns the bytes of a file's Blob hash.
+//
+// Import reads them back into the same pages, except what the layout has no
+// place for (see Import). It writes no .gitbook.yaml: GitBook's defaults
+// describe this layout.
+func Export(c *content.Content, blob func(hash string) ([]byte, error)) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	if err := exportFiles(c, blob, out); err != nil {
+		return nil, err
+	}
+	files := map[string]string{}
+	var bad error
+	c.Walk(func(n, _ *content.Node, p string) {
+		fp := PagePath(c, n, p)
+		switch {
+		case fp == "" || bad != nil:
+		case !within(fp):
+			bad = fmt.Errorf("page %s: its path %q cannot be a file's", n.Page.ID, p)
+		case out[fp] != nil:
+			bad = fmt.Errorf("page %s: its file %s is another page's or file's", n.Page.ID, fp)
+		default:
+			files[n.Page.ID] = fp
+			depth := strings.Count(fp, "/")
+			out[fp] = writePage(n.Page, relativeAssets(n.Page.Markdown, depth))
+		}
+	})
+	if bad != nil {
+		return nil, bad
+	}
+	w := newSummaryWriter()
+	var entries func(nodes []*content.Node, depth int)
+	entries = func(nodes []*content.Node, depth int) {
+		for _, n := range nodes {
+			p := n.Page
+			switch p.Type {
+			case enum.PageTypeDocument:
+				w.item(depth, p.Title, files[p.ID])
+			case enum.PageTypeLink:
+				w.item(depth, p.Title, linkTarget(p.Target, files))
+			default:
+				continue
+			}
+			entries(n.Children, depth+1)
+		}
+	}
+	for _, n := range c.Pages {
+		if n.Page.Type == enum.PageTypeGroup {
+			w.group(n.Page.Title)
+			entries(n.Children, 0)
+			continue
+		}
+		w.ungrouped()
+		entries([]*content.Node{n}, 0)
+	}
+	out[summaryName] = w.bytes()
+	return out, nil
+}
+
+// PagePath is the path, relative to the project directory, of the file of
+// page n of c found at content path p (as content.Walk gives it), as Export
+// writes it; "" for a page without a file (a group or a link). The space's
+// first page is README.md whatever its slug; a page with children is
+// <p>/README.md, any other <p>.md.
+func PagePath(c *content.Content, n *content.Node, p string) string {
+	switch {
+	case n.Page.Type != enum.PageTypeDocument:
+		return ""
+	case len(c.Pages) > 0 && c.Pages[0].Page.ID == n.Page.ID:
+		return readmeName
+	case len(n.Children) > 0:
+		return p + "/" + readmeName
+	}
+	return p + ".md"
+}
+
+// linkTarget is where a link page's SUMMARY.md entry points: its URL, or
+// the file of the page it targets; "" when that page has no file, which
+// Import skips with a warning.
+func linkTarget(t *content.Ref, files map[string]string) string {
+	switch {
+	case t == nil:
+		return ""
+	case t.Kind == "url":
+		return t.URL
+	case t.Kind == "page":
+		return files[t.Page]
+	}
+	return ""
+}
+
+// exportFiles writes c's files under .gitbook/assets. Names are unique in a
+// space as Bindery makes them, but nothing enforces it: a second file of a
+// name gets a numbered one, and markdown referring to the name means the
+// first (as document.Assets resolves it).
+func exportFiles(c *content.Content, blob func(string) ([]byte, error), out map[string][]byte) error {
+	taken := map[string]bool{}
+	for _, f := range c.Files {
+		name := strings.ReplaceAll(f.Name, "/", "-")
+		if name == "" || name == "." || name == ".." {
+			name = "file"
+		}
+		stem, ext := name, path.Ext(name)
+		if ext != "" && ext != name {
+			stem = strings.TrimSuffix(name, ext)
+		} else {
+			ext = ""
+		}
+		for i := 2; taken[name]; i++ {
+			name = stem + "-" + strconv.Itoa(i) + ext
+		}
+		taken[name] = true
+		data, err := blob(f.Blob)
+		if err != nil {
+			return fmt.Errorf("file %s (%s): %w", f.ID, f.Name, err)
+		}
+		if data == nil {
+			data = []byte{}
+		}
+		out[assetDir+name] = data
+	}
+	return nil
+}

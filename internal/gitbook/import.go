@@ -1,0 +1,413 @@
+package gitbook
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/bindery/bindery/internal/content"
+	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/internal/id"
+)
+
+// ErrNoPages is returned when a project directory holds no page: syncing it
+// would empty the space, which a wrong root or branch more likely explains.
+var ErrNoPages = errors.New("the repository has no markdown page to import")
+
+// Import reads a project directory's files (paths relative to it, as gitsync
+// gives them once the caller strips the repository's project directory) into
+// pages and files.
+//
+// prev, when not nil, is the content the import replaces. A page at the same
+// path keeps its ID and CreatedAt, and its UpdatedAt when nothing the files
+// hold changed; a group or link page, whose path the files do not give, is
+// also found among its prev siblings by title (and target). A file with the
+// same name keeps its ID. What the layout has no place for is kept from
+// prev: the noIndex flags, layout and cover of every page, and the emoji,
+// icon, description and hidden flag of groups and links.
+//
+// newID makes an ID of the given type prefix (id.Page, id.File): id.New
+// outside tests. now stamps new and changed pages.
+func Import(files map[string][]byte, prev *content.Content, newID func(prefix string) string, now time.Time) (*Result, error) {
+	im := &importer{files: map[string][]byte{}, newID: newID, now: now, listed: map[string]string{}, claimed: map[string]bool{}}
+	cfg, warnings := ReadConfig(files)
+	im.cfg = cfg
+	im.warn(warnings...)
+	for _, k := range sortedKeys(files) {
+		if !within(k) {
+			im.warn(fmt.Sprintf("%q is not a path inside the project directory, so it is skipped", k))
+			continue
+		}
+		p := k
+		if cfg.Root != "" {
+			rel, ok := strings.CutPrefix(k, cfg.Root+"/")
+			if !ok {
+				continue
+			}
+			p = rel
+		}
+		im.files[p] = files[k]
+	}
+	im.indexPrev(prev)
+	im.readAssets(prev)
+	var entries []*entry
+	if src, ok := im.files[cfg.Summary]; ok {
+		im.summaryDir = dirOf(cfg.Summary)
+		entries, warnings = parseSummary(normalize(src))
+		for _, w := range warnings {
+			im.warn(cfg.Summary + ": " + w)
+		}
+	} else {
+		entries = im.inferTree()
+	}
+	im.res.Pages = im.build(entries, "", im.prevTop, true)
+	if _, ok := im.files[cfg.Summary]; ok {
+		im.warnUnlisted()
+	}
+	if len(im.res.Pages) == 0 {
+		return nil, ErrNoPages
+	}
+	return &im.res, nil
+}
+
+// importer holds the state of one import. Paths are relative to the root.
+type importer struct {
+	files      map[string][]byte
+	cfg        Config
+	summaryDir string
+	newID      func(string) string
+	now        time.Time
+	// listed maps each page file to the ID of its page.
+	listed map[string]string
+	// prevByPath finds prev's pages by content path; prevTop are its
+	// top-level pages; claimed are the prev page IDs taken.
+	prevByPath map[string]*content.Node
+	prevTop    []*content.Node
+	claimed    map[string]bool
+	res        Result
+}
+
+func (im *importer) warn(w ...string) { im.res.Warnings = append(im.res.Warnings, w...) }
+
+func (im *importer) indexPrev(prev *content.Content) {
+	im.prevByPath = map[string]*content.Node{}
+	if prev == nil {
+		return
+	}
+	im.prevTop = prev.Pages
+	prev.Walk(func(n, _ *content.Node, p string) {
+		if _, seen := im.prevByPath[p]; !seen {
+			im.prevByPath[p] = n
+		}
+	})
+}
+
+// build makes the pages of entries, children of the page at parentPath
+// ("" for the top level), whose prev children were prevSiblings.
+func (im *importer) build(entries []*entry, parentPath string, prevSiblings []*content.Node, top bool) []*content.Node {
+	var out []*content.Node
+	for _, e := range entries {
+		out = im.add(out, e, parentPath, prevSiblings, top)
+	}
+	return out
+}
+
+// add appends the page of e, and its children, to out.
+func (im *importer) add(out []*content.Node, e *entry, parentPath string, prevSiblings []*content.Node, top bool) []*content.Node {
+	page := &content.Page{Title: e.title}
+	slug, file := "", ""
+	hoist := func(why string) []*content.Node {
+		im.warn(fmt.Sprintf("%s: %s", im.where(e), why))
+		for _, c := range e.children {
+			out = im.add(out, c, parentPath, prevSiblings, top)
+		}
+		return out
+	}
+	switch {
+	case e.group:
+		if !top {
+			return hoist("a group can only be at the top level, so its pages take its place")
+		}
+		page.Type = enum.PageTypeGroup
+		slug = e.folder
+		if slug == "" {
+			slug = im.childrenSlug(e)
+		}
+	case e.folder != "":
+		page.Type, slug = enum.PageTypeDocument, e.folder
+	case isURL(e.target):
+		page.Type, page.Target = enum.PageTypeLink, &content.Ref{Kind: "url", URL: e.target}
+		if len(e.children) > 0 {
+			out = im.add(out, &entry{title: e.title, target: e.target, line: e.line}, parentPath, prevSiblings, top)
+			return hoist("a link cannot have pages under it, so they follow it")
+		}
+	default:
+		var ok bool
+		if file, ok = im.resolve(e.target); !ok {
+			return hoist(fmt.Sprintf("%q is not a markdown file of the repository, so the entry is skipped", e.target))
+		}
+		if pageID, dup := im.listed[file]; dup {
+			page.Type, page.Target = enum.PageTypeLink, &content.Ref{Kind: "page", Page: pageID}
+			if len(e.children) > 0 {
+				out = im.add(out, &entry{title: e.title, target: e.target, line: e.line}, parentPath, prevSiblings, top)
+				return hoist("a link cannot have pages under it, so they follow it")
+			}
+			break
+		}
+		im.readPageFile(page, file, e.title)
+		slug = im.fileSlug(file, e, page, len(out), top)
+	}
+	if slug == "" {
+		slug = content.Slugify(page.Title)
+	}
+	return im.attach(out, &content.Node{Page: page}, slug, file, parentPath, prevSiblings, e.children)
+}
+
+// where names an entry for a warning.
+func (im *importer) where(e *entry) string {
+	if e.line > 0 {
+		return fmt.Sprintf("%s line %d", im.cfg.Summary, e.line)
+	}
+	return e.target
+}
+
+// attach appends n, read from file ("" for none), with a slug unique
+// among out, finds the prev page it replaces, then adds its children.
+func (im *importer) attach(out []*content.Node, n *content.Node, slug, file, parentPath string, prevSiblings []*content.Node, children []*entry) []*content.Node {
+	p := n.Page
+	p.Slug = content.UniqueSlug(out, validSlug(slug), "")
+	old := im.match(p, joinPath(parentPath, p.Slug), prevSiblings, out)
+	im.stamp(p, old)
+	if file != "" {
+		im.listed[file] = p.ID
+	}
+	var prevChildren []*content.Node
+	if prevParent := im.prevByPath[joinPath(parentPath, p.Slug)]; prevParent != nil {
+		prevChildren = prevParent.Children
+	}
+	n.Children = im.build(children, joinPath(parentPath, p.Slug), prevChildren, false)
+	return append(out, n)
+}
+
+// match finds the prev page p replaces: the one at its path, of its type,
+// or, for a group or link, a prev sibling of the same title (and target)
+// whose slug p then takes.
+func (im *importer) match(p *content.Page, path string, prevSiblings, siblings []*content.Node) *content.Page {
+	if old := im.prevByPath[path]; old != nil && old.Page.Type == p.Type && !im.claimed[old.Page.ID] {
+		im.claimed[old.Page.ID] = true
+		return old.Page
+	}
+	if p.Type == enum.PageTypeDocument {
+		return nil
+	}
+	for _, s := range prevSiblings {
+		old := s.Page
+		if im.claimed[old.ID] || old.Type != p.Type || old.Title != p.Title || !sameRef(old.Target, p.Target) {
+			continue
+		}
+		if content.UniqueSlug(siblings, old.Slug, "") != old.Slug {
+			continue
+		}
+		im.claimed[old.ID] = true
+		p.Slug = old.Slug
+		return old
+	}
+	return nil
+}
+
+// stamp gives p its ID and times: old's when it replaces old, with what the
+// layout has no place for taken from old.
+func (im *importer) stamp(p, old *content.Page) {
+	if old == nil {
+		p.ID, p.CreatedAt, p.UpdatedAt = im.newID(id.Page), im.now, im.now
+		return
+	}
+	p.ID, p.CreatedAt = old.ID, old.CreatedAt
+	p.NoIndex, p.NoRobotsIndex = old.NoIndex, old.NoRobotsIndex
+	if old.Layout != nil {
+		l := *old.Layout
+		p.Layout = &l
+	}
+	if old.Cover != nil {
+		c := *old.Cover
+		p.Cover = &c
+	}
+	if p.Type != enum.PageTypeDocument {
+		p.Emoji, p.Icon, p.Description, p.Hidden = old.Emoji, old.Icon, old.Description, old.Hidden
+	}
+	if samePage(p, old) {
+		p.Markdown, p.UpdatedAt = old.Markdown, old.UpdatedAt
+		return
+	}
+	p.UpdatedAt = im.now
+}
+
+// samePage reports whether the files left p as old was, the trailing
+// newlines of markdown, which a file does not keep, aside.
+func samePage(p, old *content.Page) bool {
+	return p.Type == old.Type && p.Title == old.Title && p.Slug == old.Slug && p.Emoji == old.Emoji &&
+		p.Icon == old.Icon && p.Description == old.Description && p.Hidden == old.Hidden &&
+		sameRef(p.Target, old.Target) &&
+		strings.TrimRight(p.Markdown, "\n") == strings.TrimRight(old.Markdown, "\n")
+}
+
+func sameRef(a, b *content.Ref) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}
+
+// readPageFile fills a document page from its file.
+func (im *importer) readPageFile(p *content.Page, file, linkText string) {
+	pf, warnings := readPage(string(im.files[file]))
+	for _, w := range warnings {
+		im.warn(file + ": " + w)
+	}
+	p.Type = enum.PageTypeDocument
+	p.Title = pf.title
+	if p.Title == "" {
+		p.Title = strings.TrimSpace(linkText)
+	}
+	if p.Title == "" {
+		p.Title = strings.TrimSuffix(path.Base(file), ".md")
+		if p.Title == "README" && dirOf(file) != "" {
+			p.Title = path.Base(dirOf(file))
+		}
+	}
+	p.Description, p.Icon, p.Emoji, p.Hidden = pf.Description, pf.Icon, pf.Emoji, pf.Hidden
+	p.Markdown = rootAssets(pf.body, strings.Count(file, "/"))
+}
+
+// fileSlug is the slug of a document page read from file: the file's name,
+// or its folder's for a README.md. The space's first page (structure.readme)
+// has a name that says nothing: it takes the slug of prev's page at its
+// position, else the folder its children's files are in, else its title's.
+func (im *importer) fileSlug(file string, e *entry, p *content.Page, index int, top bool) string {
+	if file == im.cfg.Readme || file == readmeName {
+		if file == im.cfg.Readme && top && index < len(im.prevTop) {
+			if old := im.prevTop[index].Page; old.Type == enum.PageTypeDocument && !im.claimed[old.ID] {
+				return old.Slug
+			}
+		}
+		if s := im.childrenSlug(e); s != "" {
+			return s
+		}
+		return content.Slugify(p.Title)
+	}
+	if path.Base(file) == readmeName {
+		return path.Base(dirOf(file))
+	}
+	return strings.TrimSuffix(path.Base(file), ".md")
+}
+
+// childrenSlug is the slug the files of e's children say e has: the folder
+// they sit in, as Export places them; "" when they do not say.
+func (im *importer) childrenSlug(e *entry) string {
+	for _, c := range e.children {
+		if c.group || c.folder != "" || isURL(c.target) {
+			continue
+		}
+		file, ok := im.resolve(c.target)
+		if !ok {
+			continue
+		}
+		cp := strings.TrimSuffix(strings.TrimSuffix(file, "/"+readmeName), ".md")
+		if d := dirOf(cp); d != "" {
+			return path.Base(d)
+		}
+		return ""
+	}
+	return ""
+}
+
+// resolve finds the markdown file a SUMMARY.md target names, relative to
+// SUMMARY.md's folder: as written, or percent-decoded, without its anchor.
+func (im *importer) resolve(target string) (string, bool) {
+	cands := []string{target}
+	if t, _, cut := strings.Cut(target, "#"); cut {
+		cands = append(cands, t)
+	}
+	for _, c := range cands[:len(cands):len(cands)] {
+		if dec, err := url.PathUnescape(c); err == nil && dec != c {
+			cands = append(cands, dec)
+		}
+	}
+	for _, c := range cands {
+		if strings.TrimSpace(c) == "" {
+			continue
+		}
+		p, ok := cleanRel(path.Join(im.summaryDir, c))
+		if !ok || !strings.HasSuffix(p, ".md") {
+			continue
+		}
+		if _, ok := im.files[p]; ok {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+// warnUnlisted counts the markdown files SUMMARY.md does not list, which
+// GitBook does not import either.
+func (im *importer) warnUnlisted() {
+	n := 0
+	for p := range im.files {
+		if _, ok := im.listed[p]; !ok && strings.HasSuffix(p, ".md") && p != im.cfg.Summary && !strings.HasPrefix(p, ".gitbook/") {
+			n++
+		}
+	}
+	if n > 0 {
+		im.warn(fmt.Sprintf("%d markdown files are not in %s, so they are not imported", n, im.cfg.Summary))
+	}
+}
+
+var slugPattern = regexp.MustCompile(`^[\p{Ll}\p{Lo}\p{N}_.~-]{1,100}$`)
+
+// validSlug is s when it is a slug Bindery accepts (validate.PageSlug:
+// lowercase letters, digits, "-", "_", "." and "~"), else a slug made of it.
+func validSlug(s string) string {
+	if slugPattern.MatchString(s) && s != "." && s != ".." {
+		return s
+	}
+	return content.Slugify(s)
+}
+
+// isURL reports whether a target is an absolute URL, which makes a link
+// page, rather than a file of the repository.
+func isURL(target string) bool {
+	u, err := url.Parse(target)
+	return err == nil && len(u.Scheme) > 1
+}
+
+func joinPath(prefix, slug string) string {
+	if prefix == "" {
+		return slug
+	}
+	return prefix + "/" + slug
+}
+
+func dirOf(p string) string {
+	if d := path.Dir(p); d != "." {
+		return d
+	}
+	return ""
+}
+
+func normalize(src []byte) string {
+	return strings.TrimPrefix(strings.ReplaceAll(string(src), "\r\n", "\n"), "\ufeff")
+}
+
+func sortedKeys(m map[string][]byte) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
