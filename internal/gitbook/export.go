@@ -96,8 +96,10 @@ func linkTarget(t *content.Ref, files map[string]string) string {
 		return ""
 	case t.Kind == "url":
 		return t.URL
-	case t.Kind == "page":
-		return files[t.Page]
+	case t.Kind == "page" && files[t.Page] != "":
+		// "./" tells Import that this entry is a link to the page, not
+		// the page, wherever each is (see pickOwners).
+		return "./" + files[t.Page]
 	}
 	return ""
 }

@@ -34,7 +34,7 @@ var ErrNoPages = errors.New("the repository has no markdown page to import")
 // newID makes an ID of the given type prefix (id.Page, id.File): id.New
 // outside tests. now stamps new and changed pages.
 func Import(files map[string][]byte, prev *content.Content, newID func(prefix string) string, now time.Time) (*Result, error) {
-	im := &importer{files: map[string][]byte{}, newID: newID, now: now, listed: map[string]string{}, claimed: map[string]bool{}}
+	im := &importer{files: map[string][]byte{}, newID: newID, now: now, listed: map[string]string{}, links: map[string][]pageLink{}, claimed: map[string]bool{}}
 	cfg, warnings := ReadConfig(files)
 	im.cfg = cfg
 	im.warn(warnings...)
@@ -65,7 +65,18 @@ func Import(files map[string][]byte, prev *content.Content, newID func(prefix st
 	} else {
 		entries = im.inferTree()
 	}
+	im.owners = im.pickOwners(entries)
 	im.res.Pages = im.build(entries, "", im.prevTop, true)
+	for file, links := range im.links {
+		for _, l := range links {
+			l.page.Target.Page = im.listed[file]
+			if l.old != nil && samePage(l.page, l.old) {
+				l.page.UpdatedAt = l.old.UpdatedAt
+			} else {
+				l.page.UpdatedAt = im.now
+			}
+		}
+	}
 	if _, ok := im.files[cfg.Summary]; ok {
 		im.warnUnlisted()
 	}
@@ -82,7 +93,11 @@ type importer struct {
 	summaryDir string
 	newID      func(string) string
 	now        time.Time
-	// listed maps each page file to the ID of its page.
+	// owners maps each page file to the entry that is its page; links
+	// are the link pages to it, whose target is set once it has an ID;
+	// listed maps it to its page's ID.
+	owners map[string]*entry
+	links  map[string][]pageLink
 	listed map[string]string
 	// prevByPath finds prev's pages by content path; prevTop are its
 	// top-level pages; claimed are the prev page IDs taken.
@@ -151,8 +166,9 @@ func (im *importer) add(out []*content.Node, e *entry, parentPath string, prevSi
 		if file, ok = im.resolve(e.target); !ok {
 			return hoist(fmt.Sprintf("%q is not a markdown file of the repository, so the entry is skipped", e.target))
 		}
-		if pageID, dup := im.listed[file]; dup {
-			page.Type, page.Target = enum.PageTypeLink, &content.Ref{Kind: "page", Page: pageID}
+		if owner := im.owners[file]; owner != e {
+			page.Type, page.Target = enum.PageTypeLink, &content.Ref{Kind: "page"}
+			file = ""
 			if len(e.children) > 0 {
 				out = im.add(out, &entry{title: e.title, target: e.target, line: e.line}, parentPath, prevSiblings, top)
 				return hoist("a link cannot have pages under it, so they follow it")
@@ -165,7 +181,32 @@ func (im *importer) add(out []*content.Node, e *entry, parentPath string, prevSi
 	if slug == "" {
 		slug = content.Slugify(page.Title)
 	}
-	return im.attach(out, &content.Node{Page: page}, slug, file, parentPath, prevSiblings, e.children)
+	return im.attach(out, &content.Node{Page: page}, slug, file, e.target, parentPath, prevSiblings, e.children)
+}
+
+// pickOwners picks the page of each file SUMMARY.md lists: the first entry
+// naming it as a plain path, else the first entry; the others are link
+// pages to it. Export writes a link to a page as "./<file>", so that the
+// page is the entry it writes for the page wherever the link is.
+func (im *importer) pickOwners(entries []*entry) map[string]*entry {
+	owners := map[string]*entry{}
+	plain := map[string]bool{}
+	var walk func(entries []*entry)
+	walk = func(entries []*entry) {
+		for _, e := range entries {
+			if !e.group && e.folder == "" && !isURL(e.target) {
+				if file, ok := im.resolve(e.target); ok {
+					isPlain := !strings.HasPrefix(e.target, "./")
+					if owners[file] == nil || isPlain && !plain[file] {
+						owners[file], plain[file] = e, isPlain
+					}
+				}
+			}
+			walk(e.children)
+		}
+	}
+	walk(entries)
+	return owners
 }
 
 // where names an entry for a warning.
@@ -178,13 +219,17 @@ func (im *importer) where(e *entry) string {
 
 // attach appends n, read from file ("" for none), with a slug unique
 // among out, finds the prev page it replaces, then adds its children.
-func (im *importer) attach(out []*content.Node, n *content.Node, slug, file, parentPath string, prevSiblings []*content.Node, children []*entry) []*content.Node {
+func (im *importer) attach(out []*content.Node, n *content.Node, slug, file, entryTarget, parentPath string, prevSiblings []*content.Node, children []*entry) []*content.Node {
 	p := n.Page
 	p.Slug = content.UniqueSlug(out, validSlug(slug), "")
 	old := im.match(p, joinPath(parentPath, p.Slug), prevSiblings, out)
 	im.stamp(p, old)
-	if file != "" {
+	switch {
+	case file != "":
 		im.listed[file] = p.ID
+	case p.Target != nil && p.Target.Kind == "page" && p.Target.Page == "":
+		target, _ := im.resolve(entryTarget)
+		im.links[target] = append(im.links[target], pageLink{p, old})
 	}
 	var prevChildren []*content.Node
 	if prevParent := im.prevByPath[joinPath(parentPath, p.Slug)]; prevParent != nil {
@@ -207,7 +252,7 @@ func (im *importer) match(p *content.Page, path string, prevSiblings, siblings [
 	}
 	for _, s := range prevSiblings {
 		old := s.Page
-		if im.claimed[old.ID] || old.Type != p.Type || old.Title != p.Title || !sameRef(old.Target, p.Target) {
+		if im.claimed[old.ID] || old.Type != p.Type || old.Title != p.Title || !refMatches(old.Target, p.Target) {
 			continue
 		}
 		if content.UniqueSlug(siblings, old.Slug, "") != old.Slug {
@@ -254,6 +299,19 @@ func samePage(p, old *content.Page) bool {
 		p.Icon == old.Icon && p.Description == old.Description && p.Hidden == old.Hidden &&
 		sameRef(p.Target, old.Target) &&
 		strings.TrimRight(p.Markdown, "\n") == strings.TrimRight(old.Markdown, "\n")
+}
+
+// pageLink is a link page to a page that may not have its ID yet, and the
+// prev page it replaces.
+type pageLink struct{ page, old *content.Page }
+
+// refMatches is sameRef for a link to a page whose ID is not known yet:
+// any link to a page matches it.
+func refMatches(old, p *content.Ref) bool {
+	if p != nil && p.Kind == "page" && p.Page == "" {
+		return old != nil && old.Kind == "page"
+	}
+	return sameRef(old, p)
 }
 
 func sameRef(a, b *content.Ref) bool {
@@ -314,7 +372,7 @@ func (im *importer) childrenSlug(e *entry) string {
 			continue
 		}
 		file, ok := im.resolve(c.target)
-		if !ok {
+		if !ok || im.owners[file] != c {
 			continue
 		}
 		cp := strings.TrimSuffix(strings.TrimSuffix(file, "/"+readmeName), ".md")
