@@ -1,0 +1,113 @@
+package gitbook
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/bindery/bindery/internal/content"
+	"github.com/bindery/bindery/internal/enum"
+)
+
+// TestImportGitBookRepository imports a repository written as GitBook's Git
+// Sync writes one (testdata/repo): CRLF, four-space and tab indentation,
+// "-" bullets, a target in "<>" with a space, a sidebar title, front matter
+// keys Bindery does not know, a page without a heading, relative and
+// percent-encoded asset references, and a file SUMMARY.md does not list.
+func TestImportGitBookRepository(t *testing.T) {
+	res, err := Import(readDir(t, "testdata/repo"), nil, ids(), testNow)
+	require.NoError(t, err)
+	require.Equal(t, []string{
+		"document Acme Docs [acme-docs]",
+		"document Getting Started [getting-started]",
+		"  document Install [install]",
+		"  document Configure the app [configure-app]",
+		"document FAQ [faq]",
+		"group Reference [reference]",
+		"  document API [api]",
+		"    document Endpoints [endpoints]",
+		"  link Changelog [changelog]",
+		"group Community [community]",
+		"  link Forum [external] [forum-external]",
+	}, tree(res.Pages))
+	require.Equal(t, []string{"1 markdown files are not in SUMMARY.md, so they are not imported"}, res.Warnings)
+
+	intro := res.Pages[0].Page
+	require.Equal(t, "Welcome to the Acme docs", intro.Description)
+	require.Equal(t, "house", intro.Icon)
+	require.Equal(t, "![Logo](.gitbook/assets/logo.png)\n\n{% hint style=\"info\" %}\nAcme is **fast**.\n{% endhint %}", intro.Markdown)
+	require.Equal(t, "pg_new1", intro.ID)
+	require.Equal(t, testNow, intro.CreatedAt)
+
+	started := res.Pages[1]
+	require.Equal(t, "Start here.", started.Page.Markdown, "CRLF is read as LF")
+	install := started.Children[0].Page
+	require.True(t, install.Hidden)
+	require.Equal(t, "![Screen](.gitbook/assets/screen%20shot.png)\n\n```bash\n# not a title\nnpm install acme\n```", install.Markdown,
+		"the reference is written from the root, as Bindery's editor writes it")
+	require.Equal(t, "Set `ACME=1` before you start.", started.Children[1].Page.Markdown)
+	require.False(t, started.Children[1].Page.Hidden)
+
+	endpoints := res.Pages[3].Children[0].Children[0].Page
+	require.Equal(t, "1f680", endpoints.Emoji)
+	require.Equal(t, "Every endpoint", endpoints.Description)
+	require.Equal(t, &content.Ref{Kind: "url", URL: "https://example.com/changelog"}, res.Pages[3].Children[1].Page.Target)
+	require.Equal(t, &content.Ref{Kind: "url", URL: "https://forum.example.com"}, res.Pages[4].Children[0].Page.Target)
+
+	require.Len(t, res.Files, 2)
+	logo, shot := res.Files[0], res.Files[1]
+	require.Equal(t, content.File{ID: "fil_new1", Name: "logo.png", ContentType: "image/png", Size: int64(len(logo.Data)), Width: 3, Height: 2}, logo.File)
+	require.Equal(t, "screen shot.png", shot.File.Name)
+	require.Equal(t, "image/png", shot.File.ContentType, "by extension, though the bytes are no image")
+	require.Zero(t, shot.File.Width)
+}
+
+// TestImportAgain: importing what was imported, with it as prev, keeps every
+// page and file as it was; a changed file changes only its page.
+func TestImportAgain(t *testing.T) {
+	files := readDir(t, "testdata/repo")
+	first, err := Import(files, nil, ids(), testNow)
+	require.NoError(t, err)
+	prev := &content.Content{Pages: first.Pages}
+	for _, a := range first.Files {
+		f := a.File
+		prev.Files = append(prev.Files, &f)
+	}
+	later := testNow.Add(time.Hour)
+
+	again, err := Import(files, prev, ids(), later)
+	require.NoError(t, err)
+	require.Equal(t, first.Pages, again.Pages)
+	require.Equal(t, first.Files, again.Files)
+
+	files["faq.md"] = []byte("# FAQ\n\nAsk us anything.\n")
+	files["new.md"] = []byte("# New\n")
+	files["SUMMARY.md"] = append(files["SUMMARY.md"], []byte("* [New](new.md)\n")...)
+	changed, err := Import(files, prev, ids(), later)
+	require.NoError(t, err)
+	var updated []string
+	(&content.Content{Pages: changed.Pages}).Walk(func(n, _ *content.Node, p string) {
+		if n.Page.UpdatedAt.Equal(later) {
+			updated = append(updated, p+" "+n.Page.ID)
+		}
+	})
+	require.Equal(t, []string{"faq " + first.Pages[2].Page.ID, "community/new pg_new1"}, updated)
+}
+
+// TestImportKeepsWhatFilesCannotHold: the layout has no place for a page's
+// layout, cover or noIndex flags, nor for a group's or link's emoji: an
+// import keeps them from prev rather than clearing them on every sync.
+func TestImportKeepsWhatFilesCannotHold(t *testing.T) {
+	intro := doc("pg_1", "Intro", "intro", "Hello.")
+	intro.Page.NoIndex = true
+	intro.Page.Layout = &content.Layout{Width: enum.LayoutWidthWide}
+	g := group("pg_2", "Guides", "guides", doc("pg_3", "One", "one", "x"))
+	g.Page.Emoji = "📚"
+	prev := &content.Content{Pages: []*content.Node{intro, g}}
+	files, err := Export(prev, blobs(nil))
+	require.NoError(t, err)
+	res, err := Import(files, prev, ids(), testNow)
+	require.NoError(t, err)
+	require.Equal(t, prev.Pages, res.Pages)
+}
