@@ -10,7 +10,6 @@ import (
 	"mime"
 	"net/http"
 	"path"
-	"sort"
 	"strings"
 
 	"github.com/bindery/bindery/internal/content"
@@ -29,7 +28,8 @@ func (im *importer) readAssets(prev *content.Content) {
 		}
 	}
 	nested := 0
-	for p, data := range im.files {
+	for _, p := range sortedKeys(im.files) {
+		data := im.files[p]
 		name, ok := strings.CutPrefix(p, assetDir)
 		if !ok {
 			continue
@@ -49,7 +49,6 @@ func (im *importer) readAssets(prev *content.Content) {
 		}
 		im.res.Files = append(im.res.Files, Asset{File: f, Data: data})
 	}
-	sort.Slice(im.res.Files, func(i, j int) bool { return im.res.Files[i].File.Name < im.res.Files[j].File.Name })
 	if nested > 0 {
 		im.warn(fmt.Sprintf("%d files are in folders under %s, which markdown cannot refer to, so they are not imported", nested, assetDir))
 	}
