@@ -1,0 +1,55 @@
+package gitsync
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestHead(t *testing.T) {
+	t.Parallel()
+	s := newGitServer(t)
+	r := s.bare("docs.git")
+	head, err := Head(local(t), r)
+	require.NoError(t, err)
+	assert.Empty(t, head, "an empty repository")
+
+	c := s.commit("docs.git", map[string]string{"README.md": "# Docs\n"}, "First", "A <a@example.com>", when)
+	head, err = Head(local(t), r)
+	require.NoError(t, err)
+	assert.Equal(t, c, head)
+
+	other := r
+	other.Ref = "refs/heads/elsewhere"
+	head, err = Head(local(t), other)
+	require.NoError(t, err)
+	assert.Empty(t, head, "a missing branch")
+
+	wrong := r
+	wrong.Password = "wrong"
+	_, err = Head(local(t), wrong)
+	require.ErrorIs(t, err, ErrAuth)
+	assert.NotContains(t, err.Error(), "wrong")
+}
+
+func TestNormalize(t *testing.T) {
+	t.Parallel()
+	r, err := Normalize(Remote{URL: "https://ann:s3cret@git.example.com/team/docs.git", Ref: "main"})
+	require.NoError(t, err)
+	assert.Equal(t, Remote{URL: "https://git.example.com/team/docs.git", Ref: "refs/heads/main", Username: "ann", Password: "s3cret"}, r)
+
+	r, err = Normalize(Remote{URL: "https://ann:s3cret@git.example.com/docs.git", Ref: "refs/heads/v2", Username: "bot", Password: "tok"})
+	require.NoError(t, err)
+	assert.Equal(t, Remote{URL: "https://git.example.com/docs.git", Ref: "refs/heads/v2", Username: "bot", Password: "tok"}, r, "given credentials win")
+
+	for _, bad := range []Remote{
+		{URL: "git@github.com:team/docs.git", Ref: "main"},
+		{URL: "file:///srv/docs.git", Ref: "main"},
+		{URL: "https://git.example.com/docs.git", Ref: "bad..name"},
+		{URL: "https:///docs.git", Ref: "main"},
+	} {
+		_, err := Normalize(bad)
+		assert.Error(t, err, bad.URL)
+	}
+}
