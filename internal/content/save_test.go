@@ -228,3 +228,24 @@ func TestEmptyLoadedContent(t *testing.T) {
 	assert.ErrorIs(t, err, ErrNotFound)
 	assert.Panics(t, func() { _ = l.Insert("", 0, &Node{Page: &Page{ID: "p"}}) })
 }
+
+// Pages that replace a whole tree are saved as they are, even nested pages
+// with the IDs of the pages they replace: nothing of the old tree is
+// taken for them.
+func TestSaveReplacedPages(t *testing.T) {
+	ctx := context.Background()
+	s := &memStore{objs: map[string]Object{}}
+	prev, _, err := Save(ctx, s, balancedContent(100, 4), nil)
+	require.NoError(t, err)
+	fresh := balancedContent(100, 4)
+	fresh.Pages[1].Children[2].Page.Markdown = "replaced"
+	fork := prev.Fork()
+	fork.ReplacePages(fresh.Pages)
+	saved, diff, err := Save(ctx, s, fork, prev)
+	require.NoError(t, err)
+	n, err := saved.ByPath("s1/s10")
+	require.NoError(t, err)
+	assert.Equal(t, "replaced", n.Page.Markdown)
+	require.Len(t, diff.Pages, 1, "the rest is the same")
+	assert.Equal(t, "p10", diff.Pages[0].Page.ID)
+}

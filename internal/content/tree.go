@@ -267,6 +267,24 @@ func (c *Content) Remove(id string) (*Node, error) {
 	return n, nil
 }
 
+// ReplacePages makes pages c's whole tree. Every node of pages, down to
+// the last descendant, is c's own from then on, so that saving c encodes
+// each page again: pages that reuse the IDs of c's old pages (an import
+// over a space) must not be taken for those pages unchanged, as Insert
+// takes the children of the node it is given, which a move brings along.
+func (c *Content) ReplacePages(pages []*Node) {
+	c.ownTop()
+	c.Pages = pages
+	var adopt func(nodes []*Node)
+	adopt = func(nodes []*Node) {
+		for _, n := range nodes {
+			c.adopt(n)
+			adopt(n.Children)
+		}
+	}
+	adopt(pages)
+}
+
 // parentIDOf is the ID of parent, "" for the top level.
 func parentIDOf(parent *Node) string {
 	if parent == nil {
