@@ -107,3 +107,25 @@ func within(p string) bool {
 	}
 	return true
 }
+
+// Place moves the files Export wrote (by paths relative to the project
+// directory, in GitBook's defaults) to where c says they go: under Root,
+// with the table of contents under c's name. A table of contents in a
+// directory of its own would need every link of it rewritten: it is
+// refused.
+func (c Config) Place(files map[string][]byte) (map[string][]byte, error) {
+	if strings.Contains(c.Summary, "/") {
+		return nil, fmt.Errorf("%s puts the table of contents in a directory (%s), where Bindery cannot write it", configName, c.Summary)
+	}
+	out := make(map[string][]byte, len(files))
+	for p, b := range files {
+		if p == summaryName {
+			p = c.Summary
+		}
+		if c.Root != "" {
+			p = c.Root + "/" + p
+		}
+		out[p] = b
+	}
+	return out, nil
+}

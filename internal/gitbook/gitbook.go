@@ -41,4 +41,10 @@ type Result struct {
 	// Warnings name what was skipped or read differently than written,
 	// for the person who syncs; none of them fails the import.
 	Warnings []string
+	// Sources are the paths, as Import was given them, of the files it
+	// read as the space's: the table of contents, the pages' files and
+	// the files of .gitbook/assets, sorted. An export over the same
+	// directory replaces exactly these and leaves the rest (.gitbook.yaml,
+	// code, a CHANGELOG.md the table of contents does not list) alone.
+	Sources []string
 }

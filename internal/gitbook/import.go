@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -82,7 +83,30 @@ func Import(files map[string][]byte, prev *content.Content, newID func(prefix st
 	if len(im.res.Pages) == 0 {
 		return nil, ErrNoPages
 	}
+	im.res.Sources = im.sources()
 	return &im.res, nil
+}
+
+// sources lists the files the import read as the space's (Result.Sources).
+func (im *importer) sources() []string {
+	rooted := func(p string) string {
+		if im.cfg.Root == "" {
+			return p
+		}
+		return im.cfg.Root + "/" + p
+	}
+	var out []string
+	if _, ok := im.files[im.cfg.Summary]; ok {
+		out = append(out, rooted(im.cfg.Summary))
+	}
+	for file := range im.owners {
+		out = append(out, rooted(file))
+	}
+	for _, a := range im.res.Files {
+		out = append(out, rooted(assetDir+a.File.Name))
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
 }
 
 // importer holds the state of one import. Paths are relative to the root.

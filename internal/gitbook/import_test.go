@@ -61,6 +61,10 @@ func TestImportGitBookRepository(t *testing.T) {
 	require.Equal(t, "screen shot.png", shot.File.Name)
 	require.Equal(t, "image/png", shot.File.ContentType, "by extension, though the bytes are no image")
 	require.Zero(t, shot.File.Width)
+
+	require.Equal(t, []string{".gitbook/assets/logo.png", ".gitbook/assets/screen shot.png", "README.md", "SUMMARY.md", "faq.md",
+		"getting-started/README.md", "getting-started/configure app.md", "getting-started/install.md",
+		"reference/api.md", "reference/api/endpoints.md"}, res.Sources, "what an export over it replaces: not unlisted.md")
 }
 
 // TestImportAgain: importing what was imported, with it as prev, keeps every

@@ -126,3 +126,23 @@ func TestImportFiles(t *testing.T) {
 	}, got)
 	require.Equal(t, []string{"1 files are in folders under .gitbook/assets/, which markdown cannot refer to, so they are not imported"}, res.Warnings)
 }
+
+// TestSourcesAndPlace: an export over a directory with .gitbook.yaml goes
+// where the configuration says, and replaces only what the import read.
+func TestSourcesAndPlace(t *testing.T) {
+	repo := files(".gitbook.yaml", "root: ./docs/\nstructure:\n  summary: CONTENTS.md\n",
+		"README.md", "# Repository readme\n", "docs/CONTENTS.md", "* [Intro](README.md)\n* [Page](page.md)\n",
+		"docs/README.md", "# Intro\n", "docs/page.md", "# Page\n", "docs/notes.md", "# Not listed\n",
+		"docs/.gitbook/assets/a.png", "png", "src/main.go", "package main\n")
+	res, err := Import(repo, nil, ids(), testNow)
+	require.NoError(t, err)
+	require.Equal(t, []string{"docs/.gitbook/assets/a.png", "docs/CONTENTS.md", "docs/README.md", "docs/page.md"}, res.Sources)
+
+	cfg, _ := ReadConfig(repo)
+	placed, err := cfg.Place(map[string][]byte{"SUMMARY.md": nil, "README.md": nil, "guide/x.md": nil})
+	require.NoError(t, err)
+	require.Equal(t, []string{"docs/CONTENTS.md", "docs/README.md", "docs/guide/x.md"}, sortedKeys(placed))
+
+	_, err = Config{Summary: "toc/CONTENTS.md", Readme: "README.md"}.Place(map[string][]byte{"SUMMARY.md": nil})
+	require.ErrorContains(t, err, "cannot write it")
+}
