@@ -44,6 +44,7 @@ var placement = map[string]layer{
 	"cmd/benchload":    outside, // the load benchmark: runs bin/bindery
 	"cmd/newmigration": outside, // writes migration files at development time
 	"cmd/testidp":      outside, // a SAML identity provider to try sign-in with
+	"cmd/testgit":      outside, // a Git server to try Git sync with
 
 	"server":            wiring,
 	"server/playground": wiring,
@@ -88,6 +89,7 @@ var placement = map[string]layer{
 	"internal/filehttp":             base,
 	"internal/gitbook":              base,
 	"internal/gitsync":              base,
+	"internal/gitsync/gitsynctest":  outside, // a Git server for tests
 	"internal/id":                   base,
 	"internal/importer":             base,
 	"internal/integration":          base,

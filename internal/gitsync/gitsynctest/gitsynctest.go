@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/cgi"
 	"net/http/httptest"
@@ -83,22 +84,29 @@ func NewServer(t testing.TB) *Server {
 	t.Helper()
 	s := &Server{t: t, git: Git(t), root: t.TempDir(), Password: "pw-" + strings.ReplaceAll(t.Name(), "/", "-")}
 	execPath := strings.TrimSpace(s.Run("", "--exec-path"))
+	srv := httptest.NewServer(Handler(execPath, s.root, User, s.Password, logWriter{t}))
+	t.Cleanup(srv.Close)
+	s.URL = srv.URL
+	return s
+}
+
+// Handler serves the bare repositories under root over smart HTTP with
+// git http-backend (found in execPath, git --exec-path), to user and
+// password alone; the backend's complaints go to errors.
+func Handler(execPath, root, user, password string, errors io.Writer) http.Handler {
 	backend := &cgi.Handler{
 		Path:   filepath.Join(execPath, "git-http-backend"),
-		Env:    []string{"GIT_PROJECT_ROOT=" + s.root, "GIT_HTTP_EXPORT_ALL=1", "GIT_CONFIG_NOSYSTEM=1", "HOME=" + s.root},
-		Stderr: logWriter{t},
+		Env:    []string{"GIT_PROJECT_ROOT=" + root, "GIT_HTTP_EXPORT_ALL=1", "GIT_CONFIG_NOSYSTEM=1", "HOME=" + root},
+		Stderr: errors,
 	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if user, pass, ok := r.BasicAuth(); !ok || user != User || pass != s.Password {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if u, p, ok := r.BasicAuth(); !ok || u != user || p != password {
 			w.Header().Set("WWW-Authenticate", `Basic realm="git"`)
 			http.Error(w, "who are you?", http.StatusUnauthorized)
 			return
 		}
 		backend.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	s.URL = srv.URL
-	return s
+	})
 }
 
 // Run runs git in dir, with no configuration but the test's, and returns
