@@ -22,6 +22,8 @@ import (
 	"github.com/bindery/bindery/ent/commentreply"
 	"github.com/bindery/bindery/ent/contentgrant"
 	"github.com/bindery/bindery/ent/contentobject"
+	"github.com/bindery/bindery/ent/gitsync"
+	"github.com/bindery/bindery/ent/gitsyncoperation"
 	"github.com/bindery/bindery/ent/integration"
 	"github.com/bindery/bindery/ent/integrationinstallation"
 	"github.com/bindery/bindery/ent/integrationsiteinstallation"
@@ -74,6 +76,10 @@ type Client struct {
 	ContentGrant *ContentGrantClient
 	// ContentObject is the client for interacting with the ContentObject builders.
 	ContentObject *ContentObjectClient
+	// GitSync is the client for interacting with the GitSync builders.
+	GitSync *GitSyncClient
+	// GitSyncOperation is the client for interacting with the GitSyncOperation builders.
+	GitSyncOperation *GitSyncOperationClient
 	// Integration is the client for interacting with the Integration builders.
 	Integration *IntegrationClient
 	// IntegrationInstallation is the client for interacting with the IntegrationInstallation builders.
@@ -150,6 +156,8 @@ func (c *Client) init() {
 	c.CommentReply = NewCommentReplyClient(c.config)
 	c.ContentGrant = NewContentGrantClient(c.config)
 	c.ContentObject = NewContentObjectClient(c.config)
+	c.GitSync = NewGitSyncClient(c.config)
+	c.GitSyncOperation = NewGitSyncOperationClient(c.config)
 	c.Integration = NewIntegrationClient(c.config)
 	c.IntegrationInstallation = NewIntegrationInstallationClient(c.config)
 	c.IntegrationSiteInstallation = NewIntegrationSiteInstallationClient(c.config)
@@ -278,6 +286,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		CommentReply:                 NewCommentReplyClient(cfg),
 		ContentGrant:                 NewContentGrantClient(cfg),
 		ContentObject:                NewContentObjectClient(cfg),
+		GitSync:                      NewGitSyncClient(cfg),
+		GitSyncOperation:             NewGitSyncOperationClient(cfg),
 		Integration:                  NewIntegrationClient(cfg),
 		IntegrationInstallation:      NewIntegrationInstallationClient(cfg),
 		IntegrationSiteInstallation:  NewIntegrationSiteInstallationClient(cfg),
@@ -333,6 +343,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		CommentReply:                 NewCommentReplyClient(cfg),
 		ContentGrant:                 NewContentGrantClient(cfg),
 		ContentObject:                NewContentObjectClient(cfg),
+		GitSync:                      NewGitSyncClient(cfg),
+		GitSyncOperation:             NewGitSyncOperationClient(cfg),
 		Integration:                  NewIntegrationClient(cfg),
 		IntegrationInstallation:      NewIntegrationInstallationClient(cfg),
 		IntegrationSiteInstallation:  NewIntegrationSiteInstallationClient(cfg),
@@ -392,13 +404,14 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CommentReply,
-		c.ContentGrant, c.ContentObject, c.Integration, c.IntegrationInstallation,
-		c.IntegrationSiteInstallation, c.IntegrationSpaceInstallation, c.Invite,
-		c.Member, c.MovedPage, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization,
-		c.Reaction, c.Revision, c.SAMLProvider, c.ShareLink, c.SignInFlow,
-		c.SignInReplay, c.Site, c.SiteRedirect, c.SiteSection, c.SiteSectionGroup,
-		c.SiteSpace, c.Space, c.Team, c.TeamMember, c.TranslationSettings, c.User,
-		c.UserIdentity, c.WebhookDelivery, c.WebhookEndpoint,
+		c.ContentGrant, c.ContentObject, c.GitSync, c.GitSyncOperation, c.Integration,
+		c.IntegrationInstallation, c.IntegrationSiteInstallation,
+		c.IntegrationSpaceInstallation, c.Invite, c.Member, c.MovedPage, c.OpenAPISpec,
+		c.OpenAPISpecVersion, c.Organization, c.Reaction, c.Revision, c.SAMLProvider,
+		c.ShareLink, c.SignInFlow, c.SignInReplay, c.Site, c.SiteRedirect,
+		c.SiteSection, c.SiteSectionGroup, c.SiteSpace, c.Space, c.Team, c.TeamMember,
+		c.TranslationSettings, c.User, c.UserIdentity, c.WebhookDelivery,
+		c.WebhookEndpoint,
 	} {
 		n.Use(hooks...)
 	}
@@ -409,13 +422,14 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CommentReply,
-		c.ContentGrant, c.ContentObject, c.Integration, c.IntegrationInstallation,
-		c.IntegrationSiteInstallation, c.IntegrationSpaceInstallation, c.Invite,
-		c.Member, c.MovedPage, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization,
-		c.Reaction, c.Revision, c.SAMLProvider, c.ShareLink, c.SignInFlow,
-		c.SignInReplay, c.Site, c.SiteRedirect, c.SiteSection, c.SiteSectionGroup,
-		c.SiteSpace, c.Space, c.Team, c.TeamMember, c.TranslationSettings, c.User,
-		c.UserIdentity, c.WebhookDelivery, c.WebhookEndpoint,
+		c.ContentGrant, c.ContentObject, c.GitSync, c.GitSyncOperation, c.Integration,
+		c.IntegrationInstallation, c.IntegrationSiteInstallation,
+		c.IntegrationSpaceInstallation, c.Invite, c.Member, c.MovedPage, c.OpenAPISpec,
+		c.OpenAPISpecVersion, c.Organization, c.Reaction, c.Revision, c.SAMLProvider,
+		c.ShareLink, c.SignInFlow, c.SignInReplay, c.Site, c.SiteRedirect,
+		c.SiteSection, c.SiteSectionGroup, c.SiteSpace, c.Space, c.Team, c.TeamMember,
+		c.TranslationSettings, c.User, c.UserIdentity, c.WebhookDelivery,
+		c.WebhookEndpoint,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -438,6 +452,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.ContentGrant.mutate(ctx, m)
 	case *ContentObjectMutation:
 		return c.ContentObject.mutate(ctx, m)
+	case *GitSyncMutation:
+		return c.GitSync.mutate(ctx, m)
+	case *GitSyncOperationMutation:
+		return c.GitSyncOperation.mutate(ctx, m)
 	case *IntegrationMutation:
 		return c.Integration.mutate(ctx, m)
 	case *IntegrationInstallationMutation:
@@ -1927,6 +1945,305 @@ func (c *ContentObjectClient) mutate(ctx context.Context, m *ContentObjectMutati
 		return (&ContentObjectDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown ContentObject mutation op: %q", m.Op())
+	}
+}
+
+// GitSyncClient is a client for the GitSync schema.
+type GitSyncClient struct {
+	config
+}
+
+// NewGitSyncClient returns a client for the GitSync from the given config.
+func NewGitSyncClient(c config) *GitSyncClient {
+	return &GitSyncClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `gitsync.Hooks(f(g(h())))`.
+func (c *GitSyncClient) Use(hooks ...Hook) {
+	c.hooks.GitSync = append(c.hooks.GitSync, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `gitsync.Intercept(f(g(h())))`.
+func (c *GitSyncClient) Intercept(interceptors ...Interceptor) {
+	c.inters.GitSync = append(c.inters.GitSync, interceptors...)
+}
+
+// Create returns a builder for creating a GitSync entity.
+func (c *GitSyncClient) Create() *GitSyncCreate {
+	mutation := newGitSyncMutation(c.config, OpCreate)
+	return &GitSyncCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of GitSync entities.
+func (c *GitSyncClient) CreateBulk(builders ...*GitSyncCreate) *GitSyncCreateBulk {
+	return &GitSyncCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *GitSyncClient) MapCreateBulk(slice any, setFunc func(*GitSyncCreate, int)) *GitSyncCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &GitSyncCreateBulk{err: fmt.Errorf("calling to GitSyncClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*GitSyncCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &GitSyncCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for GitSync.
+func (c *GitSyncClient) Update() *GitSyncUpdate {
+	mutation := newGitSyncMutation(c.config, OpUpdate)
+	return &GitSyncUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *GitSyncClient) UpdateOne(_m *GitSync) *GitSyncUpdateOne {
+	mutation := newGitSyncMutation(c.config, OpUpdateOne, withGitSync(_m))
+	return &GitSyncUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *GitSyncClient) UpdateOneID(id string) *GitSyncUpdateOne {
+	mutation := newGitSyncMutation(c.config, OpUpdateOne, withGitSyncID(id))
+	return &GitSyncUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for GitSync.
+func (c *GitSyncClient) Delete() *GitSyncDelete {
+	mutation := newGitSyncMutation(c.config, OpDelete)
+	return &GitSyncDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *GitSyncClient) DeleteOne(_m *GitSync) *GitSyncDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *GitSyncClient) DeleteOneID(id string) *GitSyncDeleteOne {
+	builder := c.Delete().Where(gitsync.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &GitSyncDeleteOne{builder}
+}
+
+// Query returns a query builder for GitSync.
+func (c *GitSyncClient) Query() *GitSyncQuery {
+	return &GitSyncQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeGitSync},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a GitSync entity by its id.
+func (c *GitSyncClient) Get(ctx context.Context, id string) (*GitSync, error) {
+	return c.Query().Where(gitsync.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *GitSyncClient) GetX(ctx context.Context, id string) *GitSync {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QuerySpace queries the space edge of a GitSync.
+func (c *GitSyncClient) QuerySpace(_m *GitSync) *SpaceQuery {
+	query := (&SpaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(gitsync.Table, gitsync.FieldID, id),
+			sqlgraph.To(space.Table, space.FieldID),
+			sqlgraph.Edge(sqlgraph.O2O, true, gitsync.SpaceTable, gitsync.SpaceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *GitSyncClient) Hooks() []Hook {
+	hooks := c.hooks.GitSync
+	return append(hooks[:len(hooks):len(hooks)], gitsync.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *GitSyncClient) Interceptors() []Interceptor {
+	return c.inters.GitSync
+}
+
+func (c *GitSyncClient) mutate(ctx context.Context, m *GitSyncMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&GitSyncCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&GitSyncUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&GitSyncUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&GitSyncDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown GitSync mutation op: %q", m.Op())
+	}
+}
+
+// GitSyncOperationClient is a client for the GitSyncOperation schema.
+type GitSyncOperationClient struct {
+	config
+}
+
+// NewGitSyncOperationClient returns a client for the GitSyncOperation from the given config.
+func NewGitSyncOperationClient(c config) *GitSyncOperationClient {
+	return &GitSyncOperationClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `gitsyncoperation.Hooks(f(g(h())))`.
+func (c *GitSyncOperationClient) Use(hooks ...Hook) {
+	c.hooks.GitSyncOperation = append(c.hooks.GitSyncOperation, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `gitsyncoperation.Intercept(f(g(h())))`.
+func (c *GitSyncOperationClient) Intercept(interceptors ...Interceptor) {
+	c.inters.GitSyncOperation = append(c.inters.GitSyncOperation, interceptors...)
+}
+
+// Create returns a builder for creating a GitSyncOperation entity.
+func (c *GitSyncOperationClient) Create() *GitSyncOperationCreate {
+	mutation := newGitSyncOperationMutation(c.config, OpCreate)
+	return &GitSyncOperationCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of GitSyncOperation entities.
+func (c *GitSyncOperationClient) CreateBulk(builders ...*GitSyncOperationCreate) *GitSyncOperationCreateBulk {
+	return &GitSyncOperationCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *GitSyncOperationClient) MapCreateBulk(slice any, setFunc func(*GitSyncOperationCreate, int)) *GitSyncOperationCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &GitSyncOperationCreateBulk{err: fmt.Errorf("calling to GitSyncOperationClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*GitSyncOperationCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &GitSyncOperationCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for GitSyncOperation.
+func (c *GitSyncOperationClient) Update() *GitSyncOperationUpdate {
+	mutation := newGitSyncOperationMutation(c.config, OpUpdate)
+	return &GitSyncOperationUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *GitSyncOperationClient) UpdateOne(_m *GitSyncOperation) *GitSyncOperationUpdateOne {
+	mutation := newGitSyncOperationMutation(c.config, OpUpdateOne, withGitSyncOperation(_m))
+	return &GitSyncOperationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *GitSyncOperationClient) UpdateOneID(id string) *GitSyncOperationUpdateOne {
+	mutation := newGitSyncOperationMutation(c.config, OpUpdateOne, withGitSyncOperationID(id))
+	return &GitSyncOperationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for GitSyncOperation.
+func (c *GitSyncOperationClient) Delete() *GitSyncOperationDelete {
+	mutation := newGitSyncOperationMutation(c.config, OpDelete)
+	return &GitSyncOperationDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *GitSyncOperationClient) DeleteOne(_m *GitSyncOperation) *GitSyncOperationDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *GitSyncOperationClient) DeleteOneID(id string) *GitSyncOperationDeleteOne {
+	builder := c.Delete().Where(gitsyncoperation.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &GitSyncOperationDeleteOne{builder}
+}
+
+// Query returns a query builder for GitSyncOperation.
+func (c *GitSyncOperationClient) Query() *GitSyncOperationQuery {
+	return &GitSyncOperationQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeGitSyncOperation},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a GitSyncOperation entity by its id.
+func (c *GitSyncOperationClient) Get(ctx context.Context, id string) (*GitSyncOperation, error) {
+	return c.Query().Where(gitsyncoperation.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *GitSyncOperationClient) GetX(ctx context.Context, id string) *GitSyncOperation {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QuerySpace queries the space edge of a GitSyncOperation.
+func (c *GitSyncOperationClient) QuerySpace(_m *GitSyncOperation) *SpaceQuery {
+	query := (&SpaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(gitsyncoperation.Table, gitsyncoperation.FieldID, id),
+			sqlgraph.To(space.Table, space.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, gitsyncoperation.SpaceTable, gitsyncoperation.SpaceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *GitSyncOperationClient) Hooks() []Hook {
+	return c.hooks.GitSyncOperation
+}
+
+// Interceptors returns the client interceptors.
+func (c *GitSyncOperationClient) Interceptors() []Interceptor {
+	return c.inters.GitSyncOperation
+}
+
+func (c *GitSyncOperationClient) mutate(ctx context.Context, m *GitSyncOperationMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&GitSyncOperationCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&GitSyncOperationUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&GitSyncOperationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&GitSyncOperationDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown GitSyncOperation mutation op: %q", m.Op())
 	}
 }
 
@@ -5911,6 +6228,38 @@ func (c *SpaceClient) QueryMovedPages(_m *Space) *MovedPageQuery {
 	return query
 }
 
+// QueryGitSync queries the git_sync edge of a Space.
+func (c *SpaceClient) QueryGitSync(_m *Space) *GitSyncQuery {
+	query := (&GitSyncClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(space.Table, space.FieldID, id),
+			sqlgraph.To(gitsync.Table, gitsync.FieldID),
+			sqlgraph.Edge(sqlgraph.O2O, false, space.GitSyncTable, space.GitSyncColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryGitSyncOperations queries the git_sync_operations edge of a Space.
+func (c *SpaceClient) QueryGitSyncOperations(_m *Space) *GitSyncOperationQuery {
+	query := (&GitSyncOperationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(space.Table, space.FieldID, id),
+			sqlgraph.To(gitsyncoperation.Table, gitsyncoperation.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, space.GitSyncOperationsTable, space.GitSyncOperationsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // QueryInstallations queries the installations edge of a Space.
 func (c *SpaceClient) QueryInstallations(_m *Space) *IntegrationInstallationQuery {
 	query := (&IntegrationInstallationClient{config: c.config}).Query()
@@ -7213,7 +7562,7 @@ func (c *WebhookEndpointClient) mutate(ctx context.Context, m *WebhookEndpointMu
 type (
 	hooks struct {
 		APIToken, ChangeRequest, Collection, Comment, CommentReply, ContentGrant,
-		ContentObject, Integration, IntegrationInstallation,
+		ContentObject, GitSync, GitSyncOperation, Integration, IntegrationInstallation,
 		IntegrationSiteInstallation, IntegrationSpaceInstallation, Invite, Member,
 		MovedPage, OpenAPISpec, OpenAPISpecVersion, Organization, Reaction, Revision,
 		SAMLProvider, ShareLink, SignInFlow, SignInReplay, Site, SiteRedirect,
@@ -7223,7 +7572,7 @@ type (
 	}
 	inters struct {
 		APIToken, ChangeRequest, Collection, Comment, CommentReply, ContentGrant,
-		ContentObject, Integration, IntegrationInstallation,
+		ContentObject, GitSync, GitSyncOperation, Integration, IntegrationInstallation,
 		IntegrationSiteInstallation, IntegrationSpaceInstallation, Invite, Member,
 		MovedPage, OpenAPISpec, OpenAPISpecVersion, Organization, Reaction, Revision,
 		SAMLProvider, ShareLink, SignInFlow, SignInReplay, Site, SiteRedirect,

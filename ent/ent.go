@@ -19,6 +19,8 @@ import (
 	"github.com/bindery/bindery/ent/commentreply"
 	"github.com/bindery/bindery/ent/contentgrant"
 	"github.com/bindery/bindery/ent/contentobject"
+	"github.com/bindery/bindery/ent/gitsync"
+	"github.com/bindery/bindery/ent/gitsyncoperation"
 	"github.com/bindery/bindery/ent/integration"
 	"github.com/bindery/bindery/ent/integrationinstallation"
 	"github.com/bindery/bindery/ent/integrationsiteinstallation"
@@ -115,6 +117,8 @@ func checkColumn(t, c string) error {
 			commentreply.Table:                 commentreply.ValidColumn,
 			contentgrant.Table:                 contentgrant.ValidColumn,
 			contentobject.Table:                contentobject.ValidColumn,
+			gitsync.Table:                      gitsync.ValidColumn,
+			gitsyncoperation.Table:             gitsyncoperation.ValidColumn,
 			integration.Table:                  integration.ValidColumn,
 			integrationinstallation.Table:      integrationinstallation.ValidColumn,
 			integrationsiteinstallation.Table:  integrationsiteinstallation.ValidColumn,

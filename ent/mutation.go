@@ -19,6 +19,8 @@ import (
 	"github.com/bindery/bindery/ent/commentreply"
 	"github.com/bindery/bindery/ent/contentgrant"
 	"github.com/bindery/bindery/ent/contentobject"
+	"github.com/bindery/bindery/ent/gitsync"
+	"github.com/bindery/bindery/ent/gitsyncoperation"
 	"github.com/bindery/bindery/ent/integration"
 	"github.com/bindery/bindery/ent/integrationinstallation"
 	"github.com/bindery/bindery/ent/integrationsiteinstallation"
@@ -70,6 +72,8 @@ const (
 	TypeCommentReply                 = "CommentReply"
 	TypeContentGrant                 = "ContentGrant"
 	TypeContentObject                = "ContentObject"
+	TypeGitSync                      = "GitSync"
+	TypeGitSyncOperation             = "GitSyncOperation"
 	TypeIntegration                  = "Integration"
 	TypeIntegrationInstallation      = "IntegrationInstallation"
 	TypeIntegrationSiteInstallation  = "IntegrationSiteInstallation"
@@ -7632,6 +7636,2826 @@ func (m *ContentObjectMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *ContentObjectMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown ContentObject edge %s", name)
+}
+
+// GitSyncMutation represents an operation that mutates the GitSync nodes in the graph.
+type GitSyncMutation struct {
+	config
+	op                 Op
+	typ                string
+	id                 *string
+	created_at         *time.Time
+	updated_at         *time.Time
+	url                *string
+	ref                *string
+	project_directory  *string
+	tree_url           *string
+	provider           *enum.GitProvider
+	synced_revision_id *string
+	synced_commit      *string
+	clearedFields      map[string]struct{}
+	space              *string
+	clearedspace       bool
+	done               bool
+	oldValue           func(context.Context) (*GitSync, error)
+	predicates         []predicate.GitSync
+}
+
+var _ ent.Mutation = (*GitSyncMutation)(nil)
+
+// gitsyncOption allows management of the mutation configuration using functional options.
+type gitsyncOption func(*GitSyncMutation)
+
+// newGitSyncMutation creates new mutation for the GitSync entity.
+func newGitSyncMutation(c config, op Op, opts ...gitsyncOption) *GitSyncMutation {
+	m := &GitSyncMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeGitSync,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withGitSyncID sets the ID field of the mutation.
+func withGitSyncID(id string) gitsyncOption {
+	return func(m *GitSyncMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *GitSync
+		)
+		m.oldValue = func(ctx context.Context) (*GitSync, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().GitSync.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withGitSync sets the old GitSync of the mutation.
+func withGitSync(node *GitSync) gitsyncOption {
+	return func(m *GitSyncMutation) {
+		m.oldValue = func(context.Context) (*GitSync, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m GitSyncMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m GitSyncMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of GitSync entities.
+func (m *GitSyncMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *GitSyncMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *GitSyncMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().GitSync.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *GitSyncMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *GitSyncMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *GitSyncMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *GitSyncMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *GitSyncMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *GitSyncMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *GitSyncMutation) SetSpaceID(s string) {
+	m.space = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *GitSyncMutation) SpaceID() (r string, exists bool) {
+	v := m.space
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *GitSyncMutation) ResetSpaceID() {
+	m.space = nil
+}
+
+// SetURL sets the "url" field.
+func (m *GitSyncMutation) SetURL(s string) {
+	m.url = &s
+}
+
+// URL returns the value of the "url" field in the mutation.
+func (m *GitSyncMutation) URL() (r string, exists bool) {
+	v := m.url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldURL returns the old "url" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldURL(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldURL: %w", err)
+	}
+	return oldValue.URL, nil
+}
+
+// ResetURL resets all changes to the "url" field.
+func (m *GitSyncMutation) ResetURL() {
+	m.url = nil
+}
+
+// SetRef sets the "ref" field.
+func (m *GitSyncMutation) SetRef(s string) {
+	m.ref = &s
+}
+
+// Ref returns the value of the "ref" field in the mutation.
+func (m *GitSyncMutation) Ref() (r string, exists bool) {
+	v := m.ref
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRef returns the old "ref" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldRef(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRef is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRef requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRef: %w", err)
+	}
+	return oldValue.Ref, nil
+}
+
+// ResetRef resets all changes to the "ref" field.
+func (m *GitSyncMutation) ResetRef() {
+	m.ref = nil
+}
+
+// SetProjectDirectory sets the "project_directory" field.
+func (m *GitSyncMutation) SetProjectDirectory(s string) {
+	m.project_directory = &s
+}
+
+// ProjectDirectory returns the value of the "project_directory" field in the mutation.
+func (m *GitSyncMutation) ProjectDirectory() (r string, exists bool) {
+	v := m.project_directory
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProjectDirectory returns the old "project_directory" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldProjectDirectory(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProjectDirectory is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProjectDirectory requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProjectDirectory: %w", err)
+	}
+	return oldValue.ProjectDirectory, nil
+}
+
+// ResetProjectDirectory resets all changes to the "project_directory" field.
+func (m *GitSyncMutation) ResetProjectDirectory() {
+	m.project_directory = nil
+}
+
+// SetTreeURL sets the "tree_url" field.
+func (m *GitSyncMutation) SetTreeURL(s string) {
+	m.tree_url = &s
+}
+
+// TreeURL returns the value of the "tree_url" field in the mutation.
+func (m *GitSyncMutation) TreeURL() (r string, exists bool) {
+	v := m.tree_url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTreeURL returns the old "tree_url" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldTreeURL(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTreeURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTreeURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTreeURL: %w", err)
+	}
+	return oldValue.TreeURL, nil
+}
+
+// ClearTreeURL clears the value of the "tree_url" field.
+func (m *GitSyncMutation) ClearTreeURL() {
+	m.tree_url = nil
+	m.clearedFields[gitsync.FieldTreeURL] = struct{}{}
+}
+
+// TreeURLCleared returns if the "tree_url" field was cleared in this mutation.
+func (m *GitSyncMutation) TreeURLCleared() bool {
+	_, ok := m.clearedFields[gitsync.FieldTreeURL]
+	return ok
+}
+
+// ResetTreeURL resets all changes to the "tree_url" field.
+func (m *GitSyncMutation) ResetTreeURL() {
+	m.tree_url = nil
+	delete(m.clearedFields, gitsync.FieldTreeURL)
+}
+
+// SetProvider sets the "provider" field.
+func (m *GitSyncMutation) SetProvider(ep enum.GitProvider) {
+	m.provider = &ep
+}
+
+// Provider returns the value of the "provider" field in the mutation.
+func (m *GitSyncMutation) Provider() (r enum.GitProvider, exists bool) {
+	v := m.provider
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProvider returns the old "provider" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldProvider(ctx context.Context) (v *enum.GitProvider, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProvider is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProvider requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProvider: %w", err)
+	}
+	return oldValue.Provider, nil
+}
+
+// ClearProvider clears the value of the "provider" field.
+func (m *GitSyncMutation) ClearProvider() {
+	m.provider = nil
+	m.clearedFields[gitsync.FieldProvider] = struct{}{}
+}
+
+// ProviderCleared returns if the "provider" field was cleared in this mutation.
+func (m *GitSyncMutation) ProviderCleared() bool {
+	_, ok := m.clearedFields[gitsync.FieldProvider]
+	return ok
+}
+
+// ResetProvider resets all changes to the "provider" field.
+func (m *GitSyncMutation) ResetProvider() {
+	m.provider = nil
+	delete(m.clearedFields, gitsync.FieldProvider)
+}
+
+// SetSyncedRevisionID sets the "synced_revision_id" field.
+func (m *GitSyncMutation) SetSyncedRevisionID(s string) {
+	m.synced_revision_id = &s
+}
+
+// SyncedRevisionID returns the value of the "synced_revision_id" field in the mutation.
+func (m *GitSyncMutation) SyncedRevisionID() (r string, exists bool) {
+	v := m.synced_revision_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSyncedRevisionID returns the old "synced_revision_id" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldSyncedRevisionID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSyncedRevisionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSyncedRevisionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSyncedRevisionID: %w", err)
+	}
+	return oldValue.SyncedRevisionID, nil
+}
+
+// ClearSyncedRevisionID clears the value of the "synced_revision_id" field.
+func (m *GitSyncMutation) ClearSyncedRevisionID() {
+	m.synced_revision_id = nil
+	m.clearedFields[gitsync.FieldSyncedRevisionID] = struct{}{}
+}
+
+// SyncedRevisionIDCleared returns if the "synced_revision_id" field was cleared in this mutation.
+func (m *GitSyncMutation) SyncedRevisionIDCleared() bool {
+	_, ok := m.clearedFields[gitsync.FieldSyncedRevisionID]
+	return ok
+}
+
+// ResetSyncedRevisionID resets all changes to the "synced_revision_id" field.
+func (m *GitSyncMutation) ResetSyncedRevisionID() {
+	m.synced_revision_id = nil
+	delete(m.clearedFields, gitsync.FieldSyncedRevisionID)
+}
+
+// SetSyncedCommit sets the "synced_commit" field.
+func (m *GitSyncMutation) SetSyncedCommit(s string) {
+	m.synced_commit = &s
+}
+
+// SyncedCommit returns the value of the "synced_commit" field in the mutation.
+func (m *GitSyncMutation) SyncedCommit() (r string, exists bool) {
+	v := m.synced_commit
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSyncedCommit returns the old "synced_commit" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldSyncedCommit(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSyncedCommit is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSyncedCommit requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSyncedCommit: %w", err)
+	}
+	return oldValue.SyncedCommit, nil
+}
+
+// ClearSyncedCommit clears the value of the "synced_commit" field.
+func (m *GitSyncMutation) ClearSyncedCommit() {
+	m.synced_commit = nil
+	m.clearedFields[gitsync.FieldSyncedCommit] = struct{}{}
+}
+
+// SyncedCommitCleared returns if the "synced_commit" field was cleared in this mutation.
+func (m *GitSyncMutation) SyncedCommitCleared() bool {
+	_, ok := m.clearedFields[gitsync.FieldSyncedCommit]
+	return ok
+}
+
+// ResetSyncedCommit resets all changes to the "synced_commit" field.
+func (m *GitSyncMutation) ResetSyncedCommit() {
+	m.synced_commit = nil
+	delete(m.clearedFields, gitsync.FieldSyncedCommit)
+}
+
+// ClearSpace clears the "space" edge to the Space entity.
+func (m *GitSyncMutation) ClearSpace() {
+	m.clearedspace = true
+	m.clearedFields[gitsync.FieldSpaceID] = struct{}{}
+}
+
+// SpaceCleared reports if the "space" edge to the Space entity was cleared.
+func (m *GitSyncMutation) SpaceCleared() bool {
+	return m.clearedspace
+}
+
+// SpaceIDs returns the "space" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SpaceID instead. It exists only for internal usage by the builders.
+func (m *GitSyncMutation) SpaceIDs() (ids []string) {
+	if id := m.space; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSpace resets all changes to the "space" edge.
+func (m *GitSyncMutation) ResetSpace() {
+	m.space = nil
+	m.clearedspace = false
+}
+
+// Where appends a list predicates to the GitSyncMutation builder.
+func (m *GitSyncMutation) Where(ps ...predicate.GitSync) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the GitSyncMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *GitSyncMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.GitSync, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *GitSyncMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *GitSyncMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (GitSync).
+func (m *GitSyncMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *GitSyncMutation) Fields() []string {
+	fields := make([]string, 0, 10)
+	if m.created_at != nil {
+		fields = append(fields, gitsync.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, gitsync.FieldUpdatedAt)
+	}
+	if m.space != nil {
+		fields = append(fields, gitsync.FieldSpaceID)
+	}
+	if m.url != nil {
+		fields = append(fields, gitsync.FieldURL)
+	}
+	if m.ref != nil {
+		fields = append(fields, gitsync.FieldRef)
+	}
+	if m.project_directory != nil {
+		fields = append(fields, gitsync.FieldProjectDirectory)
+	}
+	if m.tree_url != nil {
+		fields = append(fields, gitsync.FieldTreeURL)
+	}
+	if m.provider != nil {
+		fields = append(fields, gitsync.FieldProvider)
+	}
+	if m.synced_revision_id != nil {
+		fields = append(fields, gitsync.FieldSyncedRevisionID)
+	}
+	if m.synced_commit != nil {
+		fields = append(fields, gitsync.FieldSyncedCommit)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *GitSyncMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case gitsync.FieldCreatedAt:
+		return m.CreatedAt()
+	case gitsync.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case gitsync.FieldSpaceID:
+		return m.SpaceID()
+	case gitsync.FieldURL:
+		return m.URL()
+	case gitsync.FieldRef:
+		return m.Ref()
+	case gitsync.FieldProjectDirectory:
+		return m.ProjectDirectory()
+	case gitsync.FieldTreeURL:
+		return m.TreeURL()
+	case gitsync.FieldProvider:
+		return m.Provider()
+	case gitsync.FieldSyncedRevisionID:
+		return m.SyncedRevisionID()
+	case gitsync.FieldSyncedCommit:
+		return m.SyncedCommit()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *GitSyncMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case gitsync.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case gitsync.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case gitsync.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case gitsync.FieldURL:
+		return m.OldURL(ctx)
+	case gitsync.FieldRef:
+		return m.OldRef(ctx)
+	case gitsync.FieldProjectDirectory:
+		return m.OldProjectDirectory(ctx)
+	case gitsync.FieldTreeURL:
+		return m.OldTreeURL(ctx)
+	case gitsync.FieldProvider:
+		return m.OldProvider(ctx)
+	case gitsync.FieldSyncedRevisionID:
+		return m.OldSyncedRevisionID(ctx)
+	case gitsync.FieldSyncedCommit:
+		return m.OldSyncedCommit(ctx)
+	}
+	return nil, fmt.Errorf("unknown GitSync field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *GitSyncMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case gitsync.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case gitsync.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case gitsync.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case gitsync.FieldURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetURL(v)
+		return nil
+	case gitsync.FieldRef:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRef(v)
+		return nil
+	case gitsync.FieldProjectDirectory:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProjectDirectory(v)
+		return nil
+	case gitsync.FieldTreeURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTreeURL(v)
+		return nil
+	case gitsync.FieldProvider:
+		v, ok := value.(enum.GitProvider)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProvider(v)
+		return nil
+	case gitsync.FieldSyncedRevisionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSyncedRevisionID(v)
+		return nil
+	case gitsync.FieldSyncedCommit:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSyncedCommit(v)
+		return nil
+	}
+	return fmt.Errorf("unknown GitSync field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *GitSyncMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *GitSyncMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *GitSyncMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown GitSync numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *GitSyncMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(gitsync.FieldTreeURL) {
+		fields = append(fields, gitsync.FieldTreeURL)
+	}
+	if m.FieldCleared(gitsync.FieldProvider) {
+		fields = append(fields, gitsync.FieldProvider)
+	}
+	if m.FieldCleared(gitsync.FieldSyncedRevisionID) {
+		fields = append(fields, gitsync.FieldSyncedRevisionID)
+	}
+	if m.FieldCleared(gitsync.FieldSyncedCommit) {
+		fields = append(fields, gitsync.FieldSyncedCommit)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *GitSyncMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *GitSyncMutation) ClearField(name string) error {
+	switch name {
+	case gitsync.FieldTreeURL:
+		m.ClearTreeURL()
+		return nil
+	case gitsync.FieldProvider:
+		m.ClearProvider()
+		return nil
+	case gitsync.FieldSyncedRevisionID:
+		m.ClearSyncedRevisionID()
+		return nil
+	case gitsync.FieldSyncedCommit:
+		m.ClearSyncedCommit()
+		return nil
+	}
+	return fmt.Errorf("unknown GitSync nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *GitSyncMutation) ResetField(name string) error {
+	switch name {
+	case gitsync.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case gitsync.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case gitsync.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case gitsync.FieldURL:
+		m.ResetURL()
+		return nil
+	case gitsync.FieldRef:
+		m.ResetRef()
+		return nil
+	case gitsync.FieldProjectDirectory:
+		m.ResetProjectDirectory()
+		return nil
+	case gitsync.FieldTreeURL:
+		m.ResetTreeURL()
+		return nil
+	case gitsync.FieldProvider:
+		m.ResetProvider()
+		return nil
+	case gitsync.FieldSyncedRevisionID:
+		m.ResetSyncedRevisionID()
+		return nil
+	case gitsync.FieldSyncedCommit:
+		m.ResetSyncedCommit()
+		return nil
+	}
+	return fmt.Errorf("unknown GitSync field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *GitSyncMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.space != nil {
+		edges = append(edges, gitsync.EdgeSpace)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *GitSyncMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case gitsync.EdgeSpace:
+		if id := m.space; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *GitSyncMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *GitSyncMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *GitSyncMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedspace {
+		edges = append(edges, gitsync.EdgeSpace)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *GitSyncMutation) EdgeCleared(name string) bool {
+	switch name {
+	case gitsync.EdgeSpace:
+		return m.clearedspace
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *GitSyncMutation) ClearEdge(name string) error {
+	switch name {
+	case gitsync.EdgeSpace:
+		m.ClearSpace()
+		return nil
+	}
+	return fmt.Errorf("unknown GitSync unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *GitSyncMutation) ResetEdge(name string) error {
+	switch name {
+	case gitsync.EdgeSpace:
+		m.ResetSpace()
+		return nil
+	}
+	return fmt.Errorf("unknown GitSync edge %s", name)
+}
+
+// GitSyncOperationMutation represents an operation that mutates the GitSyncOperation nodes in the graph.
+type GitSyncOperationMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *string
+	created_by_id       *string
+	direction           *enum.GitSyncOperationDirection
+	state               *enum.GitSyncOperationState
+	stage               *enum.GitSyncOperationStage
+	dispatched_tasks    *int
+	adddispatched_tasks *int
+	completed_tasks     *int
+	addcompleted_tasks  *int
+	started_at          *time.Time
+	updated_at          *time.Time
+	completed_at        *time.Time
+	error               *string
+	url                 *string
+	ref                 *string
+	project_directory   *string
+	commit_message      *string
+	force               *bool
+	credentials         *string
+	commit              *string
+	revision_id         *string
+	attempts            *int
+	addattempts         *int
+	next_attempt_at     *time.Time
+	claimed_by          *string
+	claimed_until       *time.Time
+	clearedFields       map[string]struct{}
+	space               *string
+	clearedspace        bool
+	done                bool
+	oldValue            func(context.Context) (*GitSyncOperation, error)
+	predicates          []predicate.GitSyncOperation
+}
+
+var _ ent.Mutation = (*GitSyncOperationMutation)(nil)
+
+// gitsyncoperationOption allows management of the mutation configuration using functional options.
+type gitsyncoperationOption func(*GitSyncOperationMutation)
+
+// newGitSyncOperationMutation creates new mutation for the GitSyncOperation entity.
+func newGitSyncOperationMutation(c config, op Op, opts ...gitsyncoperationOption) *GitSyncOperationMutation {
+	m := &GitSyncOperationMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeGitSyncOperation,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withGitSyncOperationID sets the ID field of the mutation.
+func withGitSyncOperationID(id string) gitsyncoperationOption {
+	return func(m *GitSyncOperationMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *GitSyncOperation
+		)
+		m.oldValue = func(ctx context.Context) (*GitSyncOperation, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().GitSyncOperation.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withGitSyncOperation sets the old GitSyncOperation of the mutation.
+func withGitSyncOperation(node *GitSyncOperation) gitsyncoperationOption {
+	return func(m *GitSyncOperationMutation) {
+		m.oldValue = func(context.Context) (*GitSyncOperation, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m GitSyncOperationMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m GitSyncOperationMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of GitSyncOperation entities.
+func (m *GitSyncOperationMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *GitSyncOperationMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *GitSyncOperationMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().GitSyncOperation.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *GitSyncOperationMutation) SetSpaceID(s string) {
+	m.space = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *GitSyncOperationMutation) SpaceID() (r string, exists bool) {
+	v := m.space
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *GitSyncOperationMutation) ResetSpaceID() {
+	m.space = nil
+}
+
+// SetCreatedByID sets the "created_by_id" field.
+func (m *GitSyncOperationMutation) SetCreatedByID(s string) {
+	m.created_by_id = &s
+}
+
+// CreatedByID returns the value of the "created_by_id" field in the mutation.
+func (m *GitSyncOperationMutation) CreatedByID() (r string, exists bool) {
+	v := m.created_by_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedByID returns the old "created_by_id" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldCreatedByID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedByID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedByID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedByID: %w", err)
+	}
+	return oldValue.CreatedByID, nil
+}
+
+// ClearCreatedByID clears the value of the "created_by_id" field.
+func (m *GitSyncOperationMutation) ClearCreatedByID() {
+	m.created_by_id = nil
+	m.clearedFields[gitsyncoperation.FieldCreatedByID] = struct{}{}
+}
+
+// CreatedByIDCleared returns if the "created_by_id" field was cleared in this mutation.
+func (m *GitSyncOperationMutation) CreatedByIDCleared() bool {
+	_, ok := m.clearedFields[gitsyncoperation.FieldCreatedByID]
+	return ok
+}
+
+// ResetCreatedByID resets all changes to the "created_by_id" field.
+func (m *GitSyncOperationMutation) ResetCreatedByID() {
+	m.created_by_id = nil
+	delete(m.clearedFields, gitsyncoperation.FieldCreatedByID)
+}
+
+// SetDirection sets the "direction" field.
+func (m *GitSyncOperationMutation) SetDirection(esod enum.GitSyncOperationDirection) {
+	m.direction = &esod
+}
+
+// Direction returns the value of the "direction" field in the mutation.
+func (m *GitSyncOperationMutation) Direction() (r enum.GitSyncOperationDirection, exists bool) {
+	v := m.direction
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDirection returns the old "direction" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldDirection(ctx context.Context) (v enum.GitSyncOperationDirection, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDirection is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDirection requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDirection: %w", err)
+	}
+	return oldValue.Direction, nil
+}
+
+// ResetDirection resets all changes to the "direction" field.
+func (m *GitSyncOperationMutation) ResetDirection() {
+	m.direction = nil
+}
+
+// SetState sets the "state" field.
+func (m *GitSyncOperationMutation) SetState(esos enum.GitSyncOperationState) {
+	m.state = &esos
+}
+
+// State returns the value of the "state" field in the mutation.
+func (m *GitSyncOperationMutation) State() (r enum.GitSyncOperationState, exists bool) {
+	v := m.state
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldState returns the old "state" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldState(ctx context.Context) (v enum.GitSyncOperationState, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldState is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldState requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldState: %w", err)
+	}
+	return oldValue.State, nil
+}
+
+// ResetState resets all changes to the "state" field.
+func (m *GitSyncOperationMutation) ResetState() {
+	m.state = nil
+}
+
+// SetStage sets the "stage" field.
+func (m *GitSyncOperationMutation) SetStage(esos enum.GitSyncOperationStage) {
+	m.stage = &esos
+}
+
+// Stage returns the value of the "stage" field in the mutation.
+func (m *GitSyncOperationMutation) Stage() (r enum.GitSyncOperationStage, exists bool) {
+	v := m.stage
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStage returns the old "stage" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldStage(ctx context.Context) (v enum.GitSyncOperationStage, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStage: %w", err)
+	}
+	return oldValue.Stage, nil
+}
+
+// ResetStage resets all changes to the "stage" field.
+func (m *GitSyncOperationMutation) ResetStage() {
+	m.stage = nil
+}
+
+// SetDispatchedTasks sets the "dispatched_tasks" field.
+func (m *GitSyncOperationMutation) SetDispatchedTasks(i int) {
+	m.dispatched_tasks = &i
+	m.adddispatched_tasks = nil
+}
+
+// DispatchedTasks returns the value of the "dispatched_tasks" field in the mutation.
+func (m *GitSyncOperationMutation) DispatchedTasks() (r int, exists bool) {
+	v := m.dispatched_tasks
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDispatchedTasks returns the old "dispatched_tasks" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldDispatchedTasks(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDispatchedTasks is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDispatchedTasks requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDispatchedTasks: %w", err)
+	}
+	return oldValue.DispatchedTasks, nil
+}
+
+// AddDispatchedTasks adds i to the "dispatched_tasks" field.
+func (m *GitSyncOperationMutation) AddDispatchedTasks(i int) {
+	if m.adddispatched_tasks != nil {
+		*m.adddispatched_tasks += i
+	} else {
+		m.adddispatched_tasks = &i
+	}
+}
+
+// AddedDispatchedTasks returns the value that was added to the "dispatched_tasks" field in this mutation.
+func (m *GitSyncOperationMutation) AddedDispatchedTasks() (r int, exists bool) {
+	v := m.adddispatched_tasks
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDispatchedTasks resets all changes to the "dispatched_tasks" field.
+func (m *GitSyncOperationMutation) ResetDispatchedTasks() {
+	m.dispatched_tasks = nil
+	m.adddispatched_tasks = nil
+}
+
+// SetCompletedTasks sets the "completed_tasks" field.
+func (m *GitSyncOperationMutation) SetCompletedTasks(i int) {
+	m.completed_tasks = &i
+	m.addcompleted_tasks = nil
+}
+
+// CompletedTasks returns the value of the "completed_tasks" field in the mutation.
+func (m *GitSyncOperationMutation) CompletedTasks() (r int, exists bool) {
+	v := m.completed_tasks
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCompletedTasks returns the old "completed_tasks" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldCompletedTasks(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCompletedTasks is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCompletedTasks requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCompletedTasks: %w", err)
+	}
+	return oldValue.CompletedTasks, nil
+}
+
+// AddCompletedTasks adds i to the "completed_tasks" field.
+func (m *GitSyncOperationMutation) AddCompletedTasks(i int) {
+	if m.addcompleted_tasks != nil {
+		*m.addcompleted_tasks += i
+	} else {
+		m.addcompleted_tasks = &i
+	}
+}
+
+// AddedCompletedTasks returns the value that was added to the "completed_tasks" field in this mutation.
+func (m *GitSyncOperationMutation) AddedCompletedTasks() (r int, exists bool) {
+	v := m.addcompleted_tasks
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCompletedTasks resets all changes to the "completed_tasks" field.
+func (m *GitSyncOperationMutation) ResetCompletedTasks() {
+	m.completed_tasks = nil
+	m.addcompleted_tasks = nil
+}
+
+// SetStartedAt sets the "started_at" field.
+func (m *GitSyncOperationMutation) SetStartedAt(t time.Time) {
+	m.started_at = &t
+}
+
+// StartedAt returns the value of the "started_at" field in the mutation.
+func (m *GitSyncOperationMutation) StartedAt() (r time.Time, exists bool) {
+	v := m.started_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStartedAt returns the old "started_at" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldStartedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStartedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStartedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStartedAt: %w", err)
+	}
+	return oldValue.StartedAt, nil
+}
+
+// ResetStartedAt resets all changes to the "started_at" field.
+func (m *GitSyncOperationMutation) ResetStartedAt() {
+	m.started_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *GitSyncOperationMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *GitSyncOperationMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *GitSyncOperationMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetCompletedAt sets the "completed_at" field.
+func (m *GitSyncOperationMutation) SetCompletedAt(t time.Time) {
+	m.completed_at = &t
+}
+
+// CompletedAt returns the value of the "completed_at" field in the mutation.
+func (m *GitSyncOperationMutation) CompletedAt() (r time.Time, exists bool) {
+	v := m.completed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCompletedAt returns the old "completed_at" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldCompletedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCompletedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCompletedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCompletedAt: %w", err)
+	}
+	return oldValue.CompletedAt, nil
+}
+
+// ClearCompletedAt clears the value of the "completed_at" field.
+func (m *GitSyncOperationMutation) ClearCompletedAt() {
+	m.completed_at = nil
+	m.clearedFields[gitsyncoperation.FieldCompletedAt] = struct{}{}
+}
+
+// CompletedAtCleared returns if the "completed_at" field was cleared in this mutation.
+func (m *GitSyncOperationMutation) CompletedAtCleared() bool {
+	_, ok := m.clearedFields[gitsyncoperation.FieldCompletedAt]
+	return ok
+}
+
+// ResetCompletedAt resets all changes to the "completed_at" field.
+func (m *GitSyncOperationMutation) ResetCompletedAt() {
+	m.completed_at = nil
+	delete(m.clearedFields, gitsyncoperation.FieldCompletedAt)
+}
+
+// SetError sets the "error" field.
+func (m *GitSyncOperationMutation) SetError(s string) {
+	m.error = &s
+}
+
+// Error returns the value of the "error" field in the mutation.
+func (m *GitSyncOperationMutation) Error() (r string, exists bool) {
+	v := m.error
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldError returns the old "error" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldError(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldError is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldError requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldError: %w", err)
+	}
+	return oldValue.Error, nil
+}
+
+// ClearError clears the value of the "error" field.
+func (m *GitSyncOperationMutation) ClearError() {
+	m.error = nil
+	m.clearedFields[gitsyncoperation.FieldError] = struct{}{}
+}
+
+// ErrorCleared returns if the "error" field was cleared in this mutation.
+func (m *GitSyncOperationMutation) ErrorCleared() bool {
+	_, ok := m.clearedFields[gitsyncoperation.FieldError]
+	return ok
+}
+
+// ResetError resets all changes to the "error" field.
+func (m *GitSyncOperationMutation) ResetError() {
+	m.error = nil
+	delete(m.clearedFields, gitsyncoperation.FieldError)
+}
+
+// SetURL sets the "url" field.
+func (m *GitSyncOperationMutation) SetURL(s string) {
+	m.url = &s
+}
+
+// URL returns the value of the "url" field in the mutation.
+func (m *GitSyncOperationMutation) URL() (r string, exists bool) {
+	v := m.url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldURL returns the old "url" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldURL(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldURL: %w", err)
+	}
+	return oldValue.URL, nil
+}
+
+// ResetURL resets all changes to the "url" field.
+func (m *GitSyncOperationMutation) ResetURL() {
+	m.url = nil
+}
+
+// SetRef sets the "ref" field.
+func (m *GitSyncOperationMutation) SetRef(s string) {
+	m.ref = &s
+}
+
+// Ref returns the value of the "ref" field in the mutation.
+func (m *GitSyncOperationMutation) Ref() (r string, exists bool) {
+	v := m.ref
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRef returns the old "ref" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldRef(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRef is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRef requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRef: %w", err)
+	}
+	return oldValue.Ref, nil
+}
+
+// ResetRef resets all changes to the "ref" field.
+func (m *GitSyncOperationMutation) ResetRef() {
+	m.ref = nil
+}
+
+// SetProjectDirectory sets the "project_directory" field.
+func (m *GitSyncOperationMutation) SetProjectDirectory(s string) {
+	m.project_directory = &s
+}
+
+// ProjectDirectory returns the value of the "project_directory" field in the mutation.
+func (m *GitSyncOperationMutation) ProjectDirectory() (r string, exists bool) {
+	v := m.project_directory
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProjectDirectory returns the old "project_directory" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldProjectDirectory(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProjectDirectory is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProjectDirectory requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProjectDirectory: %w", err)
+	}
+	return oldValue.ProjectDirectory, nil
+}
+
+// ResetProjectDirectory resets all changes to the "project_directory" field.
+func (m *GitSyncOperationMutation) ResetProjectDirectory() {
+	m.project_directory = nil
+}
+
+// SetCommitMessage sets the "commit_message" field.
+func (m *GitSyncOperationMutation) SetCommitMessage(s string) {
+	m.commit_message = &s
+}
+
+// CommitMessage returns the value of the "commit_message" field in the mutation.
+func (m *GitSyncOperationMutation) CommitMessage() (r string, exists bool) {
+	v := m.commit_message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCommitMessage returns the old "commit_message" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldCommitMessage(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCommitMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCommitMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCommitMessage: %w", err)
+	}
+	return oldValue.CommitMessage, nil
+}
+
+// ClearCommitMessage clears the value of the "commit_message" field.
+func (m *GitSyncOperationMutation) ClearCommitMessage() {
+	m.commit_message = nil
+	m.clearedFields[gitsyncoperation.FieldCommitMessage] = struct{}{}
+}
+
+// CommitMessageCleared returns if the "commit_message" field was cleared in this mutation.
+func (m *GitSyncOperationMutation) CommitMessageCleared() bool {
+	_, ok := m.clearedFields[gitsyncoperation.FieldCommitMessage]
+	return ok
+}
+
+// ResetCommitMessage resets all changes to the "commit_message" field.
+func (m *GitSyncOperationMutation) ResetCommitMessage() {
+	m.commit_message = nil
+	delete(m.clearedFields, gitsyncoperation.FieldCommitMessage)
+}
+
+// SetForce sets the "force" field.
+func (m *GitSyncOperationMutation) SetForce(b bool) {
+	m.force = &b
+}
+
+// Force returns the value of the "force" field in the mutation.
+func (m *GitSyncOperationMutation) Force() (r bool, exists bool) {
+	v := m.force
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldForce returns the old "force" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldForce(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldForce is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldForce requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldForce: %w", err)
+	}
+	return oldValue.Force, nil
+}
+
+// ResetForce resets all changes to the "force" field.
+func (m *GitSyncOperationMutation) ResetForce() {
+	m.force = nil
+}
+
+// SetCredentials sets the "credentials" field.
+func (m *GitSyncOperationMutation) SetCredentials(s string) {
+	m.credentials = &s
+}
+
+// Credentials returns the value of the "credentials" field in the mutation.
+func (m *GitSyncOperationMutation) Credentials() (r string, exists bool) {
+	v := m.credentials
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCredentials returns the old "credentials" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldCredentials(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCredentials is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCredentials requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCredentials: %w", err)
+	}
+	return oldValue.Credentials, nil
+}
+
+// ClearCredentials clears the value of the "credentials" field.
+func (m *GitSyncOperationMutation) ClearCredentials() {
+	m.credentials = nil
+	m.clearedFields[gitsyncoperation.FieldCredentials] = struct{}{}
+}
+
+// CredentialsCleared returns if the "credentials" field was cleared in this mutation.
+func (m *GitSyncOperationMutation) CredentialsCleared() bool {
+	_, ok := m.clearedFields[gitsyncoperation.FieldCredentials]
+	return ok
+}
+
+// ResetCredentials resets all changes to the "credentials" field.
+func (m *GitSyncOperationMutation) ResetCredentials() {
+	m.credentials = nil
+	delete(m.clearedFields, gitsyncoperation.FieldCredentials)
+}
+
+// SetCommit sets the "commit" field.
+func (m *GitSyncOperationMutation) SetCommit(s string) {
+	m.commit = &s
+}
+
+// Commit returns the value of the "commit" field in the mutation.
+func (m *GitSyncOperationMutation) Commit() (r string, exists bool) {
+	v := m.commit
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCommit returns the old "commit" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldCommit(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCommit is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCommit requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCommit: %w", err)
+	}
+	return oldValue.Commit, nil
+}
+
+// ClearCommit clears the value of the "commit" field.
+func (m *GitSyncOperationMutation) ClearCommit() {
+	m.commit = nil
+	m.clearedFields[gitsyncoperation.FieldCommit] = struct{}{}
+}
+
+// CommitCleared returns if the "commit" field was cleared in this mutation.
+func (m *GitSyncOperationMutation) CommitCleared() bool {
+	_, ok := m.clearedFields[gitsyncoperation.FieldCommit]
+	return ok
+}
+
+// ResetCommit resets all changes to the "commit" field.
+func (m *GitSyncOperationMutation) ResetCommit() {
+	m.commit = nil
+	delete(m.clearedFields, gitsyncoperation.FieldCommit)
+}
+
+// SetRevisionID sets the "revision_id" field.
+func (m *GitSyncOperationMutation) SetRevisionID(s string) {
+	m.revision_id = &s
+}
+
+// RevisionID returns the value of the "revision_id" field in the mutation.
+func (m *GitSyncOperationMutation) RevisionID() (r string, exists bool) {
+	v := m.revision_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRevisionID returns the old "revision_id" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldRevisionID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRevisionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRevisionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRevisionID: %w", err)
+	}
+	return oldValue.RevisionID, nil
+}
+
+// ClearRevisionID clears the value of the "revision_id" field.
+func (m *GitSyncOperationMutation) ClearRevisionID() {
+	m.revision_id = nil
+	m.clearedFields[gitsyncoperation.FieldRevisionID] = struct{}{}
+}
+
+// RevisionIDCleared returns if the "revision_id" field was cleared in this mutation.
+func (m *GitSyncOperationMutation) RevisionIDCleared() bool {
+	_, ok := m.clearedFields[gitsyncoperation.FieldRevisionID]
+	return ok
+}
+
+// ResetRevisionID resets all changes to the "revision_id" field.
+func (m *GitSyncOperationMutation) ResetRevisionID() {
+	m.revision_id = nil
+	delete(m.clearedFields, gitsyncoperation.FieldRevisionID)
+}
+
+// SetAttempts sets the "attempts" field.
+func (m *GitSyncOperationMutation) SetAttempts(i int) {
+	m.attempts = &i
+	m.addattempts = nil
+}
+
+// Attempts returns the value of the "attempts" field in the mutation.
+func (m *GitSyncOperationMutation) Attempts() (r int, exists bool) {
+	v := m.attempts
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAttempts returns the old "attempts" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldAttempts(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAttempts is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAttempts requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAttempts: %w", err)
+	}
+	return oldValue.Attempts, nil
+}
+
+// AddAttempts adds i to the "attempts" field.
+func (m *GitSyncOperationMutation) AddAttempts(i int) {
+	if m.addattempts != nil {
+		*m.addattempts += i
+	} else {
+		m.addattempts = &i
+	}
+}
+
+// AddedAttempts returns the value that was added to the "attempts" field in this mutation.
+func (m *GitSyncOperationMutation) AddedAttempts() (r int, exists bool) {
+	v := m.addattempts
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAttempts resets all changes to the "attempts" field.
+func (m *GitSyncOperationMutation) ResetAttempts() {
+	m.attempts = nil
+	m.addattempts = nil
+}
+
+// SetNextAttemptAt sets the "next_attempt_at" field.
+func (m *GitSyncOperationMutation) SetNextAttemptAt(t time.Time) {
+	m.next_attempt_at = &t
+}
+
+// NextAttemptAt returns the value of the "next_attempt_at" field in the mutation.
+func (m *GitSyncOperationMutation) NextAttemptAt() (r time.Time, exists bool) {
+	v := m.next_attempt_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNextAttemptAt returns the old "next_attempt_at" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldNextAttemptAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNextAttemptAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNextAttemptAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNextAttemptAt: %w", err)
+	}
+	return oldValue.NextAttemptAt, nil
+}
+
+// ClearNextAttemptAt clears the value of the "next_attempt_at" field.
+func (m *GitSyncOperationMutation) ClearNextAttemptAt() {
+	m.next_attempt_at = nil
+	m.clearedFields[gitsyncoperation.FieldNextAttemptAt] = struct{}{}
+}
+
+// NextAttemptAtCleared returns if the "next_attempt_at" field was cleared in this mutation.
+func (m *GitSyncOperationMutation) NextAttemptAtCleared() bool {
+	_, ok := m.clearedFields[gitsyncoperation.FieldNextAttemptAt]
+	return ok
+}
+
+// ResetNextAttemptAt resets all changes to the "next_attempt_at" field.
+func (m *GitSyncOperationMutation) ResetNextAttemptAt() {
+	m.next_attempt_at = nil
+	delete(m.clearedFields, gitsyncoperation.FieldNextAttemptAt)
+}
+
+// SetClaimedBy sets the "claimed_by" field.
+func (m *GitSyncOperationMutation) SetClaimedBy(s string) {
+	m.claimed_by = &s
+}
+
+// ClaimedBy returns the value of the "claimed_by" field in the mutation.
+func (m *GitSyncOperationMutation) ClaimedBy() (r string, exists bool) {
+	v := m.claimed_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClaimedBy returns the old "claimed_by" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldClaimedBy(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClaimedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClaimedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClaimedBy: %w", err)
+	}
+	return oldValue.ClaimedBy, nil
+}
+
+// ClearClaimedBy clears the value of the "claimed_by" field.
+func (m *GitSyncOperationMutation) ClearClaimedBy() {
+	m.claimed_by = nil
+	m.clearedFields[gitsyncoperation.FieldClaimedBy] = struct{}{}
+}
+
+// ClaimedByCleared returns if the "claimed_by" field was cleared in this mutation.
+func (m *GitSyncOperationMutation) ClaimedByCleared() bool {
+	_, ok := m.clearedFields[gitsyncoperation.FieldClaimedBy]
+	return ok
+}
+
+// ResetClaimedBy resets all changes to the "claimed_by" field.
+func (m *GitSyncOperationMutation) ResetClaimedBy() {
+	m.claimed_by = nil
+	delete(m.clearedFields, gitsyncoperation.FieldClaimedBy)
+}
+
+// SetClaimedUntil sets the "claimed_until" field.
+func (m *GitSyncOperationMutation) SetClaimedUntil(t time.Time) {
+	m.claimed_until = &t
+}
+
+// ClaimedUntil returns the value of the "claimed_until" field in the mutation.
+func (m *GitSyncOperationMutation) ClaimedUntil() (r time.Time, exists bool) {
+	v := m.claimed_until
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClaimedUntil returns the old "claimed_until" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldClaimedUntil(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClaimedUntil is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClaimedUntil requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClaimedUntil: %w", err)
+	}
+	return oldValue.ClaimedUntil, nil
+}
+
+// ClearClaimedUntil clears the value of the "claimed_until" field.
+func (m *GitSyncOperationMutation) ClearClaimedUntil() {
+	m.claimed_until = nil
+	m.clearedFields[gitsyncoperation.FieldClaimedUntil] = struct{}{}
+}
+
+// ClaimedUntilCleared returns if the "claimed_until" field was cleared in this mutation.
+func (m *GitSyncOperationMutation) ClaimedUntilCleared() bool {
+	_, ok := m.clearedFields[gitsyncoperation.FieldClaimedUntil]
+	return ok
+}
+
+// ResetClaimedUntil resets all changes to the "claimed_until" field.
+func (m *GitSyncOperationMutation) ResetClaimedUntil() {
+	m.claimed_until = nil
+	delete(m.clearedFields, gitsyncoperation.FieldClaimedUntil)
+}
+
+// ClearSpace clears the "space" edge to the Space entity.
+func (m *GitSyncOperationMutation) ClearSpace() {
+	m.clearedspace = true
+	m.clearedFields[gitsyncoperation.FieldSpaceID] = struct{}{}
+}
+
+// SpaceCleared reports if the "space" edge to the Space entity was cleared.
+func (m *GitSyncOperationMutation) SpaceCleared() bool {
+	return m.clearedspace
+}
+
+// SpaceIDs returns the "space" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SpaceID instead. It exists only for internal usage by the builders.
+func (m *GitSyncOperationMutation) SpaceIDs() (ids []string) {
+	if id := m.space; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSpace resets all changes to the "space" edge.
+func (m *GitSyncOperationMutation) ResetSpace() {
+	m.space = nil
+	m.clearedspace = false
+}
+
+// Where appends a list predicates to the GitSyncOperationMutation builder.
+func (m *GitSyncOperationMutation) Where(ps ...predicate.GitSyncOperation) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the GitSyncOperationMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *GitSyncOperationMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.GitSyncOperation, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *GitSyncOperationMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *GitSyncOperationMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (GitSyncOperation).
+func (m *GitSyncOperationMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *GitSyncOperationMutation) Fields() []string {
+	fields := make([]string, 0, 23)
+	if m.space != nil {
+		fields = append(fields, gitsyncoperation.FieldSpaceID)
+	}
+	if m.created_by_id != nil {
+		fields = append(fields, gitsyncoperation.FieldCreatedByID)
+	}
+	if m.direction != nil {
+		fields = append(fields, gitsyncoperation.FieldDirection)
+	}
+	if m.state != nil {
+		fields = append(fields, gitsyncoperation.FieldState)
+	}
+	if m.stage != nil {
+		fields = append(fields, gitsyncoperation.FieldStage)
+	}
+	if m.dispatched_tasks != nil {
+		fields = append(fields, gitsyncoperation.FieldDispatchedTasks)
+	}
+	if m.completed_tasks != nil {
+		fields = append(fields, gitsyncoperation.FieldCompletedTasks)
+	}
+	if m.started_at != nil {
+		fields = append(fields, gitsyncoperation.FieldStartedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, gitsyncoperation.FieldUpdatedAt)
+	}
+	if m.completed_at != nil {
+		fields = append(fields, gitsyncoperation.FieldCompletedAt)
+	}
+	if m.error != nil {
+		fields = append(fields, gitsyncoperation.FieldError)
+	}
+	if m.url != nil {
+		fields = append(fields, gitsyncoperation.FieldURL)
+	}
+	if m.ref != nil {
+		fields = append(fields, gitsyncoperation.FieldRef)
+	}
+	if m.project_directory != nil {
+		fields = append(fields, gitsyncoperation.FieldProjectDirectory)
+	}
+	if m.commit_message != nil {
+		fields = append(fields, gitsyncoperation.FieldCommitMessage)
+	}
+	if m.force != nil {
+		fields = append(fields, gitsyncoperation.FieldForce)
+	}
+	if m.credentials != nil {
+		fields = append(fields, gitsyncoperation.FieldCredentials)
+	}
+	if m.commit != nil {
+		fields = append(fields, gitsyncoperation.FieldCommit)
+	}
+	if m.revision_id != nil {
+		fields = append(fields, gitsyncoperation.FieldRevisionID)
+	}
+	if m.attempts != nil {
+		fields = append(fields, gitsyncoperation.FieldAttempts)
+	}
+	if m.next_attempt_at != nil {
+		fields = append(fields, gitsyncoperation.FieldNextAttemptAt)
+	}
+	if m.claimed_by != nil {
+		fields = append(fields, gitsyncoperation.FieldClaimedBy)
+	}
+	if m.claimed_until != nil {
+		fields = append(fields, gitsyncoperation.FieldClaimedUntil)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *GitSyncOperationMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case gitsyncoperation.FieldSpaceID:
+		return m.SpaceID()
+	case gitsyncoperation.FieldCreatedByID:
+		return m.CreatedByID()
+	case gitsyncoperation.FieldDirection:
+		return m.Direction()
+	case gitsyncoperation.FieldState:
+		return m.State()
+	case gitsyncoperation.FieldStage:
+		return m.Stage()
+	case gitsyncoperation.FieldDispatchedTasks:
+		return m.DispatchedTasks()
+	case gitsyncoperation.FieldCompletedTasks:
+		return m.CompletedTasks()
+	case gitsyncoperation.FieldStartedAt:
+		return m.StartedAt()
+	case gitsyncoperation.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case gitsyncoperation.FieldCompletedAt:
+		return m.CompletedAt()
+	case gitsyncoperation.FieldError:
+		return m.Error()
+	case gitsyncoperation.FieldURL:
+		return m.URL()
+	case gitsyncoperation.FieldRef:
+		return m.Ref()
+	case gitsyncoperation.FieldProjectDirectory:
+		return m.ProjectDirectory()
+	case gitsyncoperation.FieldCommitMessage:
+		return m.CommitMessage()
+	case gitsyncoperation.FieldForce:
+		return m.Force()
+	case gitsyncoperation.FieldCredentials:
+		return m.Credentials()
+	case gitsyncoperation.FieldCommit:
+		return m.Commit()
+	case gitsyncoperation.FieldRevisionID:
+		return m.RevisionID()
+	case gitsyncoperation.FieldAttempts:
+		return m.Attempts()
+	case gitsyncoperation.FieldNextAttemptAt:
+		return m.NextAttemptAt()
+	case gitsyncoperation.FieldClaimedBy:
+		return m.ClaimedBy()
+	case gitsyncoperation.FieldClaimedUntil:
+		return m.ClaimedUntil()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *GitSyncOperationMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case gitsyncoperation.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case gitsyncoperation.FieldCreatedByID:
+		return m.OldCreatedByID(ctx)
+	case gitsyncoperation.FieldDirection:
+		return m.OldDirection(ctx)
+	case gitsyncoperation.FieldState:
+		return m.OldState(ctx)
+	case gitsyncoperation.FieldStage:
+		return m.OldStage(ctx)
+	case gitsyncoperation.FieldDispatchedTasks:
+		return m.OldDispatchedTasks(ctx)
+	case gitsyncoperation.FieldCompletedTasks:
+		return m.OldCompletedTasks(ctx)
+	case gitsyncoperation.FieldStartedAt:
+		return m.OldStartedAt(ctx)
+	case gitsyncoperation.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case gitsyncoperation.FieldCompletedAt:
+		return m.OldCompletedAt(ctx)
+	case gitsyncoperation.FieldError:
+		return m.OldError(ctx)
+	case gitsyncoperation.FieldURL:
+		return m.OldURL(ctx)
+	case gitsyncoperation.FieldRef:
+		return m.OldRef(ctx)
+	case gitsyncoperation.FieldProjectDirectory:
+		return m.OldProjectDirectory(ctx)
+	case gitsyncoperation.FieldCommitMessage:
+		return m.OldCommitMessage(ctx)
+	case gitsyncoperation.FieldForce:
+		return m.OldForce(ctx)
+	case gitsyncoperation.FieldCredentials:
+		return m.OldCredentials(ctx)
+	case gitsyncoperation.FieldCommit:
+		return m.OldCommit(ctx)
+	case gitsyncoperation.FieldRevisionID:
+		return m.OldRevisionID(ctx)
+	case gitsyncoperation.FieldAttempts:
+		return m.OldAttempts(ctx)
+	case gitsyncoperation.FieldNextAttemptAt:
+		return m.OldNextAttemptAt(ctx)
+	case gitsyncoperation.FieldClaimedBy:
+		return m.OldClaimedBy(ctx)
+	case gitsyncoperation.FieldClaimedUntil:
+		return m.OldClaimedUntil(ctx)
+	}
+	return nil, fmt.Errorf("unknown GitSyncOperation field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *GitSyncOperationMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case gitsyncoperation.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case gitsyncoperation.FieldCreatedByID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedByID(v)
+		return nil
+	case gitsyncoperation.FieldDirection:
+		v, ok := value.(enum.GitSyncOperationDirection)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDirection(v)
+		return nil
+	case gitsyncoperation.FieldState:
+		v, ok := value.(enum.GitSyncOperationState)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetState(v)
+		return nil
+	case gitsyncoperation.FieldStage:
+		v, ok := value.(enum.GitSyncOperationStage)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStage(v)
+		return nil
+	case gitsyncoperation.FieldDispatchedTasks:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDispatchedTasks(v)
+		return nil
+	case gitsyncoperation.FieldCompletedTasks:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCompletedTasks(v)
+		return nil
+	case gitsyncoperation.FieldStartedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStartedAt(v)
+		return nil
+	case gitsyncoperation.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case gitsyncoperation.FieldCompletedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCompletedAt(v)
+		return nil
+	case gitsyncoperation.FieldError:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetError(v)
+		return nil
+	case gitsyncoperation.FieldURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetURL(v)
+		return nil
+	case gitsyncoperation.FieldRef:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRef(v)
+		return nil
+	case gitsyncoperation.FieldProjectDirectory:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProjectDirectory(v)
+		return nil
+	case gitsyncoperation.FieldCommitMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCommitMessage(v)
+		return nil
+	case gitsyncoperation.FieldForce:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetForce(v)
+		return nil
+	case gitsyncoperation.FieldCredentials:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCredentials(v)
+		return nil
+	case gitsyncoperation.FieldCommit:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCommit(v)
+		return nil
+	case gitsyncoperation.FieldRevisionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRevisionID(v)
+		return nil
+	case gitsyncoperation.FieldAttempts:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAttempts(v)
+		return nil
+	case gitsyncoperation.FieldNextAttemptAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNextAttemptAt(v)
+		return nil
+	case gitsyncoperation.FieldClaimedBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClaimedBy(v)
+		return nil
+	case gitsyncoperation.FieldClaimedUntil:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClaimedUntil(v)
+		return nil
+	}
+	return fmt.Errorf("unknown GitSyncOperation field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *GitSyncOperationMutation) AddedFields() []string {
+	var fields []string
+	if m.adddispatched_tasks != nil {
+		fields = append(fields, gitsyncoperation.FieldDispatchedTasks)
+	}
+	if m.addcompleted_tasks != nil {
+		fields = append(fields, gitsyncoperation.FieldCompletedTasks)
+	}
+	if m.addattempts != nil {
+		fields = append(fields, gitsyncoperation.FieldAttempts)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *GitSyncOperationMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case gitsyncoperation.FieldDispatchedTasks:
+		return m.AddedDispatchedTasks()
+	case gitsyncoperation.FieldCompletedTasks:
+		return m.AddedCompletedTasks()
+	case gitsyncoperation.FieldAttempts:
+		return m.AddedAttempts()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *GitSyncOperationMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case gitsyncoperation.FieldDispatchedTasks:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDispatchedTasks(v)
+		return nil
+	case gitsyncoperation.FieldCompletedTasks:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCompletedTasks(v)
+		return nil
+	case gitsyncoperation.FieldAttempts:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAttempts(v)
+		return nil
+	}
+	return fmt.Errorf("unknown GitSyncOperation numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *GitSyncOperationMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(gitsyncoperation.FieldCreatedByID) {
+		fields = append(fields, gitsyncoperation.FieldCreatedByID)
+	}
+	if m.FieldCleared(gitsyncoperation.FieldCompletedAt) {
+		fields = append(fields, gitsyncoperation.FieldCompletedAt)
+	}
+	if m.FieldCleared(gitsyncoperation.FieldError) {
+		fields = append(fields, gitsyncoperation.FieldError)
+	}
+	if m.FieldCleared(gitsyncoperation.FieldCommitMessage) {
+		fields = append(fields, gitsyncoperation.FieldCommitMessage)
+	}
+	if m.FieldCleared(gitsyncoperation.FieldCredentials) {
+		fields = append(fields, gitsyncoperation.FieldCredentials)
+	}
+	if m.FieldCleared(gitsyncoperation.FieldCommit) {
+		fields = append(fields, gitsyncoperation.FieldCommit)
+	}
+	if m.FieldCleared(gitsyncoperation.FieldRevisionID) {
+		fields = append(fields, gitsyncoperation.FieldRevisionID)
+	}
+	if m.FieldCleared(gitsyncoperation.FieldNextAttemptAt) {
+		fields = append(fields, gitsyncoperation.FieldNextAttemptAt)
+	}
+	if m.FieldCleared(gitsyncoperation.FieldClaimedBy) {
+		fields = append(fields, gitsyncoperation.FieldClaimedBy)
+	}
+	if m.FieldCleared(gitsyncoperation.FieldClaimedUntil) {
+		fields = append(fields, gitsyncoperation.FieldClaimedUntil)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *GitSyncOperationMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *GitSyncOperationMutation) ClearField(name string) error {
+	switch name {
+	case gitsyncoperation.FieldCreatedByID:
+		m.ClearCreatedByID()
+		return nil
+	case gitsyncoperation.FieldCompletedAt:
+		m.ClearCompletedAt()
+		return nil
+	case gitsyncoperation.FieldError:
+		m.ClearError()
+		return nil
+	case gitsyncoperation.FieldCommitMessage:
+		m.ClearCommitMessage()
+		return nil
+	case gitsyncoperation.FieldCredentials:
+		m.ClearCredentials()
+		return nil
+	case gitsyncoperation.FieldCommit:
+		m.ClearCommit()
+		return nil
+	case gitsyncoperation.FieldRevisionID:
+		m.ClearRevisionID()
+		return nil
+	case gitsyncoperation.FieldNextAttemptAt:
+		m.ClearNextAttemptAt()
+		return nil
+	case gitsyncoperation.FieldClaimedBy:
+		m.ClearClaimedBy()
+		return nil
+	case gitsyncoperation.FieldClaimedUntil:
+		m.ClearClaimedUntil()
+		return nil
+	}
+	return fmt.Errorf("unknown GitSyncOperation nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *GitSyncOperationMutation) ResetField(name string) error {
+	switch name {
+	case gitsyncoperation.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case gitsyncoperation.FieldCreatedByID:
+		m.ResetCreatedByID()
+		return nil
+	case gitsyncoperation.FieldDirection:
+		m.ResetDirection()
+		return nil
+	case gitsyncoperation.FieldState:
+		m.ResetState()
+		return nil
+	case gitsyncoperation.FieldStage:
+		m.ResetStage()
+		return nil
+	case gitsyncoperation.FieldDispatchedTasks:
+		m.ResetDispatchedTasks()
+		return nil
+	case gitsyncoperation.FieldCompletedTasks:
+		m.ResetCompletedTasks()
+		return nil
+	case gitsyncoperation.FieldStartedAt:
+		m.ResetStartedAt()
+		return nil
+	case gitsyncoperation.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case gitsyncoperation.FieldCompletedAt:
+		m.ResetCompletedAt()
+		return nil
+	case gitsyncoperation.FieldError:
+		m.ResetError()
+		return nil
+	case gitsyncoperation.FieldURL:
+		m.ResetURL()
+		return nil
+	case gitsyncoperation.FieldRef:
+		m.ResetRef()
+		return nil
+	case gitsyncoperation.FieldProjectDirectory:
+		m.ResetProjectDirectory()
+		return nil
+	case gitsyncoperation.FieldCommitMessage:
+		m.ResetCommitMessage()
+		return nil
+	case gitsyncoperation.FieldForce:
+		m.ResetForce()
+		return nil
+	case gitsyncoperation.FieldCredentials:
+		m.ResetCredentials()
+		return nil
+	case gitsyncoperation.FieldCommit:
+		m.ResetCommit()
+		return nil
+	case gitsyncoperation.FieldRevisionID:
+		m.ResetRevisionID()
+		return nil
+	case gitsyncoperation.FieldAttempts:
+		m.ResetAttempts()
+		return nil
+	case gitsyncoperation.FieldNextAttemptAt:
+		m.ResetNextAttemptAt()
+		return nil
+	case gitsyncoperation.FieldClaimedBy:
+		m.ResetClaimedBy()
+		return nil
+	case gitsyncoperation.FieldClaimedUntil:
+		m.ResetClaimedUntil()
+		return nil
+	}
+	return fmt.Errorf("unknown GitSyncOperation field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *GitSyncOperationMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.space != nil {
+		edges = append(edges, gitsyncoperation.EdgeSpace)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *GitSyncOperationMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case gitsyncoperation.EdgeSpace:
+		if id := m.space; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *GitSyncOperationMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *GitSyncOperationMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *GitSyncOperationMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedspace {
+		edges = append(edges, gitsyncoperation.EdgeSpace)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *GitSyncOperationMutation) EdgeCleared(name string) bool {
+	switch name {
+	case gitsyncoperation.EdgeSpace:
+		return m.clearedspace
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *GitSyncOperationMutation) ClearEdge(name string) error {
+	switch name {
+	case gitsyncoperation.EdgeSpace:
+		m.ClearSpace()
+		return nil
+	}
+	return fmt.Errorf("unknown GitSyncOperation unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *GitSyncOperationMutation) ResetEdge(name string) error {
+	switch name {
+	case gitsyncoperation.EdgeSpace:
+		m.ResetSpace()
+		return nil
+	}
+	return fmt.Errorf("unknown GitSyncOperation edge %s", name)
 }
 
 // IntegrationMutation represents an operation that mutates the Integration nodes in the graph.
@@ -29322,66 +32146,71 @@ func (m *SiteSpaceMutation) ResetEdge(name string) error {
 // SpaceMutation represents an operation that mutates the Space nodes in the graph.
 type SpaceMutation struct {
 	config
-	op                       Op
-	typ                      string
-	id                       *string
-	created_at               *time.Time
-	updated_at               *time.Time
-	title                    *string
-	emoji                    *string
-	icon                     *string
-	visibility               *enum.Visibility
-	edit_mode                *enum.EditMode
-	default_level            *enum.DefaultLevel
-	language                 *enum.Language
-	position                 *float64
-	addposition              *float64
-	cr_seq                   *int
-	addcr_seq                *int
-	cr_count                 *int
-	addcr_count              *int
-	cr_open_count            *int
-	addcr_open_count         *int
-	cr_draft_count           *int
-	addcr_draft_count        *int
-	comment_open_count       *int
-	addcomment_open_count    *int
-	deleted_at               *time.Time
-	visitor_auth_private_key *string
-	clearedFields            map[string]struct{}
-	organization             *string
-	clearedorganization      bool
-	parent                   *string
-	clearedparent            bool
-	revision                 *string
-	clearedrevision          bool
-	revisions                map[string]struct{}
-	removedrevisions         map[string]struct{}
-	clearedrevisions         bool
-	change_requests          map[string]struct{}
-	removedchange_requests   map[string]struct{}
-	clearedchange_requests   bool
-	comments                 map[string]struct{}
-	removedcomments          map[string]struct{}
-	clearedcomments          bool
-	share_links              map[string]struct{}
-	removedshare_links       map[string]struct{}
-	clearedshare_links       bool
-	grants                   map[string]struct{}
-	removedgrants            map[string]struct{}
-	clearedgrants            bool
-	site_spaces              map[string]struct{}
-	removedsite_spaces       map[string]struct{}
-	clearedsite_spaces       bool
-	moved_pages              map[int]struct{}
-	removedmoved_pages       map[int]struct{}
-	clearedmoved_pages       bool
-	installations            map[string]struct{}
-	removedinstallations     map[string]struct{}
-	clearedinstallations     bool
-	done                     bool
-	oldValue                 func(context.Context) (*Space, error)
-	predicates               []predicate.Space
+	op                         Op
+	typ                        string
+	id                         *string
+	created_at                 *time.Time
+	updated_at                 *time.Time
+	title                      *string
+	emoji                      *string
+	icon                       *string
+	visibility                 *enum.Visibility
+	edit_mode                  *enum.EditMode
+	default_level              *enum.DefaultLevel
+	language                   *enum.Language
+	position                   *float64
+	addposition                *float64
+	cr_seq                     *int
+	addcr_seq                  *int
+	cr_count                   *int
+	addcr_count                *int
+	cr_open_count              *int
+	addcr_open_count           *int
+	cr_draft_count             *int
+	addcr_draft_count          *int
+	comment_open_count         *int
+	addcomment_open_count      *int
+	deleted_at                 *time.Time
+	visitor_auth_private_key   *string
+	clearedFields              map[string]struct{}
+	organization               *string
+	clearedorganization        bool
+	parent                     *string
+	clearedparent              bool
+	revision                   *string
+	clearedrevision            bool
+	revisions                  map[string]struct{}
+	removedrevisions           map[string]struct{}
+	clearedrevisions           bool
+	change_requests            map[string]struct{}
+	removedchange_requests     map[string]struct{}
+	clearedchange_requests     bool
+	comments                   map[string]struct{}
+	removedcomments            map[string]struct{}
+	clearedcomments            bool
+	share_links                map[string]struct{}
+	removedshare_links         map[string]struct{}
+	clearedshare_links         bool
+	grants                     map[string]struct{}
+	removedgrants              map[string]struct{}
+	clearedgrants              bool
+	site_spaces                map[string]struct{}
+	removedsite_spaces         map[string]struct{}
+	clearedsite_spaces         bool
+	moved_pages                map[int]struct{}
+	removedmoved_pages         map[int]struct{}
+	clearedmoved_pages         bool
+	git_sync                   *string
+	clearedgit_sync            bool
+	git_sync_operations        map[string]struct{}
+	removedgit_sync_operations map[string]struct{}
+	clearedgit_sync_operations bool
+	installations              map[string]struct{}
+	removedinstallations       map[string]struct{}
+	clearedinstallations       bool
+	done                       bool
+	oldValue                   func(context.Context) (*Space, error)
+	predicates                 []predicate.Space
 }
 
 var _ ent.Mutation = (*SpaceMutation)(nil)
@@ -30891,6 +33720,99 @@ func (m *SpaceMutation) ResetMovedPages() {
 	m.removedmoved_pages = nil
 }
 
+// SetGitSyncID sets the "git_sync" edge to the GitSync entity by id.
+func (m *SpaceMutation) SetGitSyncID(id string) {
+	m.git_sync = &id
+}
+
+// ClearGitSync clears the "git_sync" edge to the GitSync entity.
+func (m *SpaceMutation) ClearGitSync() {
+	m.clearedgit_sync = true
+}
+
+// GitSyncCleared reports if the "git_sync" edge to the GitSync entity was cleared.
+func (m *SpaceMutation) GitSyncCleared() bool {
+	return m.clearedgit_sync
+}
+
+// GitSyncID returns the "git_sync" edge ID in the mutation.
+func (m *SpaceMutation) GitSyncID() (id string, exists bool) {
+	if m.git_sync != nil {
+		return *m.git_sync, true
+	}
+	return
+}
+
+// GitSyncIDs returns the "git_sync" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// GitSyncID instead. It exists only for internal usage by the builders.
+func (m *SpaceMutation) GitSyncIDs() (ids []string) {
+	if id := m.git_sync; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetGitSync resets all changes to the "git_sync" edge.
+func (m *SpaceMutation) ResetGitSync() {
+	m.git_sync = nil
+	m.clearedgit_sync = false
+}
+
+// AddGitSyncOperationIDs adds the "git_sync_operations" edge to the GitSyncOperation entity by ids.
+func (m *SpaceMutation) AddGitSyncOperationIDs(ids ...string) {
+	if m.git_sync_operations == nil {
+		m.git_sync_operations = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.git_sync_operations[ids[i]] = struct{}{}
+	}
+}
+
+// ClearGitSyncOperations clears the "git_sync_operations" edge to the GitSyncOperation entity.
+func (m *SpaceMutation) ClearGitSyncOperations() {
+	m.clearedgit_sync_operations = true
+}
+
+// GitSyncOperationsCleared reports if the "git_sync_operations" edge to the GitSyncOperation entity was cleared.
+func (m *SpaceMutation) GitSyncOperationsCleared() bool {
+	return m.clearedgit_sync_operations
+}
+
+// RemoveGitSyncOperationIDs removes the "git_sync_operations" edge to the GitSyncOperation entity by IDs.
+func (m *SpaceMutation) RemoveGitSyncOperationIDs(ids ...string) {
+	if m.removedgit_sync_operations == nil {
+		m.removedgit_sync_operations = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.git_sync_operations, ids[i])
+		m.removedgit_sync_operations[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedGitSyncOperations returns the removed IDs of the "git_sync_operations" edge to the GitSyncOperation entity.
+func (m *SpaceMutation) RemovedGitSyncOperationsIDs() (ids []string) {
+	for id := range m.removedgit_sync_operations {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// GitSyncOperationsIDs returns the "git_sync_operations" edge IDs in the mutation.
+func (m *SpaceMutation) GitSyncOperationsIDs() (ids []string) {
+	for id := range m.git_sync_operations {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetGitSyncOperations resets all changes to the "git_sync_operations" edge.
+func (m *SpaceMutation) ResetGitSyncOperations() {
+	m.git_sync_operations = nil
+	m.clearedgit_sync_operations = false
+	m.removedgit_sync_operations = nil
+}
+
 // AddInstallationIDs adds the "installations" edge to the IntegrationInstallation entity by ids.
 func (m *SpaceMutation) AddInstallationIDs(ids ...string) {
 	if m.installations == nil {
@@ -31527,7 +34449,7 @@ func (m *SpaceMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *SpaceMutation) AddedEdges() []string {
-	edges := make([]string, 0, 11)
+	edges := make([]string, 0, 13)
 	if m.organization != nil {
 		edges = append(edges, space.EdgeOrganization)
 	}
@@ -31557,6 +34479,12 @@ func (m *SpaceMutation) AddedEdges() []string {
 	}
 	if m.moved_pages != nil {
 		edges = append(edges, space.EdgeMovedPages)
+	}
+	if m.git_sync != nil {
+		edges = append(edges, space.EdgeGitSync)
+	}
+	if m.git_sync_operations != nil {
+		edges = append(edges, space.EdgeGitSyncOperations)
 	}
 	if m.installations != nil {
 		edges = append(edges, space.EdgeInstallations)
@@ -31622,6 +34550,16 @@ func (m *SpaceMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case space.EdgeGitSync:
+		if id := m.git_sync; id != nil {
+			return []ent.Value{*id}
+		}
+	case space.EdgeGitSyncOperations:
+		ids := make([]ent.Value, 0, len(m.git_sync_operations))
+		for id := range m.git_sync_operations {
+			ids = append(ids, id)
+		}
+		return ids
 	case space.EdgeInstallations:
 		ids := make([]ent.Value, 0, len(m.installations))
 		for id := range m.installations {
@@ -31634,7 +34572,7 @@ func (m *SpaceMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *SpaceMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 11)
+	edges := make([]string, 0, 13)
 	if m.removedrevisions != nil {
 		edges = append(edges, space.EdgeRevisions)
 	}
@@ -31655,6 +34593,9 @@ func (m *SpaceMutation) RemovedEdges() []string {
 	}
 	if m.removedmoved_pages != nil {
 		edges = append(edges, space.EdgeMovedPages)
+	}
+	if m.removedgit_sync_operations != nil {
+		edges = append(edges, space.EdgeGitSyncOperations)
 	}
 	if m.removedinstallations != nil {
 		edges = append(edges, space.EdgeInstallations)
@@ -31708,6 +34649,12 @@ func (m *SpaceMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case space.EdgeGitSyncOperations:
+		ids := make([]ent.Value, 0, len(m.removedgit_sync_operations))
+		for id := range m.removedgit_sync_operations {
+			ids = append(ids, id)
+		}
+		return ids
 	case space.EdgeInstallations:
 		ids := make([]ent.Value, 0, len(m.removedinstallations))
 		for id := range m.removedinstallations {
@@ -31720,7 +34667,7 @@ func (m *SpaceMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *SpaceMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 11)
+	edges := make([]string, 0, 13)
 	if m.clearedorganization {
 		edges = append(edges, space.EdgeOrganization)
 	}
@@ -31750,6 +34697,12 @@ func (m *SpaceMutation) ClearedEdges() []string {
 	}
 	if m.clearedmoved_pages {
 		edges = append(edges, space.EdgeMovedPages)
+	}
+	if m.clearedgit_sync {
+		edges = append(edges, space.EdgeGitSync)
+	}
+	if m.clearedgit_sync_operations {
+		edges = append(edges, space.EdgeGitSyncOperations)
 	}
 	if m.clearedinstallations {
 		edges = append(edges, space.EdgeInstallations)
@@ -31781,6 +34734,10 @@ func (m *SpaceMutation) EdgeCleared(name string) bool {
 		return m.clearedsite_spaces
 	case space.EdgeMovedPages:
 		return m.clearedmoved_pages
+	case space.EdgeGitSync:
+		return m.clearedgit_sync
+	case space.EdgeGitSyncOperations:
+		return m.clearedgit_sync_operations
 	case space.EdgeInstallations:
 		return m.clearedinstallations
 	}
@@ -31799,6 +34756,9 @@ func (m *SpaceMutation) ClearEdge(name string) error {
 		return nil
 	case space.EdgeRevision:
 		m.ClearRevision()
+		return nil
+	case space.EdgeGitSync:
+		m.ClearGitSync()
 		return nil
 	}
 	return fmt.Errorf("unknown Space unique edge %s", name)
@@ -31837,6 +34797,12 @@ func (m *SpaceMutation) ResetEdge(name string) error {
 		return nil
 	case space.EdgeMovedPages:
 		m.ResetMovedPages()
+		return nil
+	case space.EdgeGitSync:
+		m.ResetGitSync()
+		return nil
+	case space.EdgeGitSyncOperations:
+		m.ResetGitSyncOperations()
 		return nil
 	case space.EdgeInstallations:
 		m.ResetInstallations()

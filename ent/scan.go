@@ -391,6 +391,90 @@ func (c *ContentObjectClient) Part(prefix string) RowPart[ContentObject] {
 		}}
 }
 
+// ScanRows reads rows of the GitSync table into entities bound to the
+// client, and closes them. The rows hold the table's columns, in any order,
+// and any others selected beside them, which Value reads. It is the reading
+// half of a query whose SQL was built once and is run again with new
+// arguments (internal/store.Statements), which ent's builder would otherwise
+// build anew for every run.
+func (c *GitSyncClient) ScanRows(rows *sql.Rows) ([]*GitSync, error) {
+	defer rows.Close()
+	columns, err := rows.Columns()
+	if err != nil {
+		return nil, err
+	}
+	var nodes []*GitSync
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*GitSync).scanValues(nil, columns) })
+	for rows.Next() {
+		values, err := scan(columns)
+		if err != nil {
+			return nil, err
+		}
+		if err := rows.Scan(values...); err != nil {
+			return nil, err
+		}
+		node := &GitSync{config: c.config}
+		if err := node.assignValues(columns, values); err != nil {
+			return nil, err
+		}
+		nodes = append(nodes, node)
+	}
+	return nodes, rows.Err()
+}
+
+// Part returns the reader of the GitSync table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *GitSyncClient) Part(prefix string) RowPart[GitSync] {
+	return RowPart[GitSync]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*GitSync).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*GitSync, error) {
+			node := &GitSync{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
+}
+
+// ScanRows reads rows of the GitSyncOperation table into entities bound to the
+// client, and closes them. The rows hold the table's columns, in any order,
+// and any others selected beside them, which Value reads. It is the reading
+// half of a query whose SQL was built once and is run again with new
+// arguments (internal/store.Statements), which ent's builder would otherwise
+// build anew for every run.
+func (c *GitSyncOperationClient) ScanRows(rows *sql.Rows) ([]*GitSyncOperation, error) {
+	defer rows.Close()
+	columns, err := rows.Columns()
+	if err != nil {
+		return nil, err
+	}
+	var nodes []*GitSyncOperation
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*GitSyncOperation).scanValues(nil, columns) })
+	for rows.Next() {
+		values, err := scan(columns)
+		if err != nil {
+			return nil, err
+		}
+		if err := rows.Scan(values...); err != nil {
+			return nil, err
+		}
+		node := &GitSyncOperation{config: c.config}
+		if err := node.assignValues(columns, values); err != nil {
+			return nil, err
+		}
+		nodes = append(nodes, node)
+	}
+	return nodes, rows.Err()
+}
+
+// Part returns the reader of the GitSyncOperation table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *GitSyncOperationClient) Part(prefix string) RowPart[GitSyncOperation] {
+	return RowPart[GitSyncOperation]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*GitSyncOperation).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*GitSyncOperation, error) {
+			node := &GitSyncOperation{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
+}
+
 // ScanRows reads rows of the Integration table into entities bound to the
 // client, and closes them. The rows hold the table's columns, in any order,
 // and any others selected beside them, which Value reads. It is the reading

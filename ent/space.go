@@ -10,6 +10,7 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"github.com/bindery/bindery/ent/collection"
+	"github.com/bindery/bindery/ent/gitsync"
 	"github.com/bindery/bindery/ent/organization"
 	"github.com/bindery/bindery/ent/revision"
 	"github.com/bindery/bindery/ent/space"
@@ -90,19 +91,24 @@ type SpaceEdges struct {
 	SiteSpaces []*SiteSpace `json:"site_spaces,omitempty"`
 	// MovedPages holds the value of the moved_pages edge.
 	MovedPages []*MovedPage `json:"moved_pages,omitempty"`
+	// GitSync holds the value of the git_sync edge.
+	GitSync *GitSync `json:"git_sync,omitempty"`
+	// GitSyncOperations holds the value of the git_sync_operations edge.
+	GitSyncOperations []*GitSyncOperation `json:"git_sync_operations,omitempty"`
 	// Installations holds the value of the installations edge.
 	Installations []*IntegrationInstallation `json:"installations,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes         [11]bool
-	namedRevisions      map[string][]*Revision
-	namedChangeRequests map[string][]*ChangeRequest
-	namedComments       map[string][]*Comment
-	namedShareLinks     map[string][]*ShareLink
-	namedGrants         map[string][]*ContentGrant
-	namedSiteSpaces     map[string][]*SiteSpace
-	namedMovedPages     map[string][]*MovedPage
-	namedInstallations  map[string][]*IntegrationInstallation
+	loadedTypes            [13]bool
+	namedRevisions         map[string][]*Revision
+	namedChangeRequests    map[string][]*ChangeRequest
+	namedComments          map[string][]*Comment
+	namedShareLinks        map[string][]*ShareLink
+	namedGrants            map[string][]*ContentGrant
+	namedSiteSpaces        map[string][]*SiteSpace
+	namedMovedPages        map[string][]*MovedPage
+	namedGitSyncOperations map[string][]*GitSyncOperation
+	namedInstallations     map[string][]*IntegrationInstallation
 }
 
 // OrganizationOrErr returns the Organization value or an error if the edge
@@ -201,10 +207,30 @@ func (e SpaceEdges) MovedPagesOrErr() ([]*MovedPage, error) {
 	return nil, &NotLoadedError{edge: "moved_pages"}
 }
 
+// GitSyncOrErr returns the GitSync value or an error if the edge
+// was not loaded in eager-loading, or loaded but was not found.
+func (e SpaceEdges) GitSyncOrErr() (*GitSync, error) {
+	if e.GitSync != nil {
+		return e.GitSync, nil
+	} else if e.loadedTypes[10] {
+		return nil, &NotFoundError{label: gitsync.Label}
+	}
+	return nil, &NotLoadedError{edge: "git_sync"}
+}
+
+// GitSyncOperationsOrErr returns the GitSyncOperations value or an error if the edge
+// was not loaded in eager-loading.
+func (e SpaceEdges) GitSyncOperationsOrErr() ([]*GitSyncOperation, error) {
+	if e.loadedTypes[11] {
+		return e.GitSyncOperations, nil
+	}
+	return nil, &NotLoadedError{edge: "git_sync_operations"}
+}
+
 // InstallationsOrErr returns the Installations value or an error if the edge
 // was not loaded in eager-loading.
 func (e SpaceEdges) InstallationsOrErr() ([]*IntegrationInstallation, error) {
-	if e.loadedTypes[10] {
+	if e.loadedTypes[12] {
 		return e.Installations, nil
 	}
 	return nil, &NotLoadedError{edge: "installations"}
@@ -433,6 +459,16 @@ func (_m *Space) QuerySiteSpaces() *SiteSpaceQuery {
 // QueryMovedPages queries the "moved_pages" edge of the Space entity.
 func (_m *Space) QueryMovedPages() *MovedPageQuery {
 	return NewSpaceClient(_m.config).QueryMovedPages(_m)
+}
+
+// QueryGitSync queries the "git_sync" edge of the Space entity.
+func (_m *Space) QueryGitSync() *GitSyncQuery {
+	return NewSpaceClient(_m.config).QueryGitSync(_m)
+}
+
+// QueryGitSyncOperations queries the "git_sync_operations" edge of the Space entity.
+func (_m *Space) QueryGitSyncOperations() *GitSyncOperationQuery {
+	return NewSpaceClient(_m.config).QueryGitSyncOperations(_m)
 }
 
 // QueryInstallations queries the "installations" edge of the Space entity.
@@ -704,6 +740,30 @@ func (_m *Space) appendNamedMovedPages(name string, edges ...*MovedPage) {
 		_m.Edges.namedMovedPages[name] = []*MovedPage{}
 	} else {
 		_m.Edges.namedMovedPages[name] = append(_m.Edges.namedMovedPages[name], edges...)
+	}
+}
+
+// NamedGitSyncOperations returns the GitSyncOperations named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Space) NamedGitSyncOperations(name string) ([]*GitSyncOperation, error) {
+	if _m.Edges.namedGitSyncOperations == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedGitSyncOperations[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Space) appendNamedGitSyncOperations(name string, edges ...*GitSyncOperation) {
+	if _m.Edges.namedGitSyncOperations == nil {
+		_m.Edges.namedGitSyncOperations = make(map[string][]*GitSyncOperation)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedGitSyncOperations[name] = []*GitSyncOperation{}
+	} else {
+		_m.Edges.namedGitSyncOperations[name] = append(_m.Edges.namedGitSyncOperations[name], edges...)
 	}
 }
 

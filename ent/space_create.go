@@ -16,6 +16,8 @@ import (
 	"github.com/bindery/bindery/ent/collection"
 	"github.com/bindery/bindery/ent/comment"
 	"github.com/bindery/bindery/ent/contentgrant"
+	"github.com/bindery/bindery/ent/gitsync"
+	"github.com/bindery/bindery/ent/gitsyncoperation"
 	"github.com/bindery/bindery/ent/integrationinstallation"
 	"github.com/bindery/bindery/ent/movedpage"
 	"github.com/bindery/bindery/ent/organization"
@@ -438,6 +440,40 @@ func (_c *SpaceCreate) AddMovedPages(v ...*MovedPage) *SpaceCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddMovedPageIDs(ids...)
+}
+
+// SetGitSyncID sets the "git_sync" edge to the GitSync entity by ID.
+func (_c *SpaceCreate) SetGitSyncID(id string) *SpaceCreate {
+	_c.mutation.SetGitSyncID(id)
+	return _c
+}
+
+// SetNillableGitSyncID sets the "git_sync" edge to the GitSync entity by ID if the given value is not nil.
+func (_c *SpaceCreate) SetNillableGitSyncID(id *string) *SpaceCreate {
+	if id != nil {
+		_c = _c.SetGitSyncID(*id)
+	}
+	return _c
+}
+
+// SetGitSync sets the "git_sync" edge to the GitSync entity.
+func (_c *SpaceCreate) SetGitSync(v *GitSync) *SpaceCreate {
+	return _c.SetGitSyncID(v.ID)
+}
+
+// AddGitSyncOperationIDs adds the "git_sync_operations" edge to the GitSyncOperation entity by IDs.
+func (_c *SpaceCreate) AddGitSyncOperationIDs(ids ...string) *SpaceCreate {
+	_c.mutation.AddGitSyncOperationIDs(ids...)
+	return _c
+}
+
+// AddGitSyncOperations adds the "git_sync_operations" edges to the GitSyncOperation entity.
+func (_c *SpaceCreate) AddGitSyncOperations(v ...*GitSyncOperation) *SpaceCreate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddGitSyncOperationIDs(ids...)
 }
 
 // AddInstallationIDs adds the "installations" edge to the IntegrationInstallation entity by IDs.
@@ -897,6 +933,38 @@ func (_c *SpaceCreate) createSpec() (*Space, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(movedpage.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.GitSyncIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2O,
+			Inverse: false,
+			Table:   space.GitSyncTable,
+			Columns: []string{space.GitSyncColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(gitsync.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.GitSyncOperationsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.GitSyncOperationsTable,
+			Columns: []string{space.GitSyncOperationsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(gitsyncoperation.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

@@ -17,6 +17,8 @@ import (
 	"github.com/bindery/bindery/ent/collection"
 	"github.com/bindery/bindery/ent/comment"
 	"github.com/bindery/bindery/ent/contentgrant"
+	"github.com/bindery/bindery/ent/gitsync"
+	"github.com/bindery/bindery/ent/gitsyncoperation"
 	"github.com/bindery/bindery/ent/integrationinstallation"
 	"github.com/bindery/bindery/ent/movedpage"
 	"github.com/bindery/bindery/ent/organization"
@@ -30,30 +32,33 @@ import (
 // SpaceQuery is the builder for querying Space entities.
 type SpaceQuery struct {
 	config
-	ctx                     *QueryContext
-	order                   []space.OrderOption
-	inters                  []Interceptor
-	predicates              []predicate.Space
-	withOrganization        *OrganizationQuery
-	withParent              *CollectionQuery
-	withRevision            *RevisionQuery
-	withRevisions           *RevisionQuery
-	withChangeRequests      *ChangeRequestQuery
-	withComments            *CommentQuery
-	withShareLinks          *ShareLinkQuery
-	withGrants              *ContentGrantQuery
-	withSiteSpaces          *SiteSpaceQuery
-	withMovedPages          *MovedPageQuery
-	withInstallations       *IntegrationInstallationQuery
-	modifiers               []func(*sql.Selector)
-	withNamedRevisions      map[string]*RevisionQuery
-	withNamedChangeRequests map[string]*ChangeRequestQuery
-	withNamedComments       map[string]*CommentQuery
-	withNamedShareLinks     map[string]*ShareLinkQuery
-	withNamedGrants         map[string]*ContentGrantQuery
-	withNamedSiteSpaces     map[string]*SiteSpaceQuery
-	withNamedMovedPages     map[string]*MovedPageQuery
-	withNamedInstallations  map[string]*IntegrationInstallationQuery
+	ctx                        *QueryContext
+	order                      []space.OrderOption
+	inters                     []Interceptor
+	predicates                 []predicate.Space
+	withOrganization           *OrganizationQuery
+	withParent                 *CollectionQuery
+	withRevision               *RevisionQuery
+	withRevisions              *RevisionQuery
+	withChangeRequests         *ChangeRequestQuery
+	withComments               *CommentQuery
+	withShareLinks             *ShareLinkQuery
+	withGrants                 *ContentGrantQuery
+	withSiteSpaces             *SiteSpaceQuery
+	withMovedPages             *MovedPageQuery
+	withGitSync                *GitSyncQuery
+	withGitSyncOperations      *GitSyncOperationQuery
+	withInstallations          *IntegrationInstallationQuery
+	modifiers                  []func(*sql.Selector)
+	withNamedRevisions         map[string]*RevisionQuery
+	withNamedChangeRequests    map[string]*ChangeRequestQuery
+	withNamedComments          map[string]*CommentQuery
+	withNamedShareLinks        map[string]*ShareLinkQuery
+	withNamedGrants            map[string]*ContentGrantQuery
+	withNamedSiteSpaces        map[string]*SiteSpaceQuery
+	withNamedMovedPages        map[string]*MovedPageQuery
+	withNamedGitSyncOperations map[string]*GitSyncOperationQuery
+	withNamedInstallations     map[string]*IntegrationInstallationQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -310,6 +315,50 @@ func (_q *SpaceQuery) QueryMovedPages() *MovedPageQuery {
 	return query
 }
 
+// QueryGitSync chains the current query on the "git_sync" edge.
+func (_q *SpaceQuery) QueryGitSync() *GitSyncQuery {
+	query := (&GitSyncClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(space.Table, space.FieldID, selector),
+			sqlgraph.To(gitsync.Table, gitsync.FieldID),
+			sqlgraph.Edge(sqlgraph.O2O, false, space.GitSyncTable, space.GitSyncColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryGitSyncOperations chains the current query on the "git_sync_operations" edge.
+func (_q *SpaceQuery) QueryGitSyncOperations() *GitSyncOperationQuery {
+	query := (&GitSyncOperationClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(space.Table, space.FieldID, selector),
+			sqlgraph.To(gitsyncoperation.Table, gitsyncoperation.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, space.GitSyncOperationsTable, space.GitSyncOperationsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
 // QueryInstallations chains the current query on the "installations" edge.
 func (_q *SpaceQuery) QueryInstallations() *IntegrationInstallationQuery {
 	query := (&IntegrationInstallationClient{config: _q.config}).Query()
@@ -519,22 +568,24 @@ func (_q *SpaceQuery) Clone() *SpaceQuery {
 		return nil
 	}
 	return &SpaceQuery{
-		config:             _q.config,
-		ctx:                _q.ctx.Clone(),
-		order:              append([]space.OrderOption{}, _q.order...),
-		inters:             append([]Interceptor{}, _q.inters...),
-		predicates:         append([]predicate.Space{}, _q.predicates...),
-		withOrganization:   _q.withOrganization.Clone(),
-		withParent:         _q.withParent.Clone(),
-		withRevision:       _q.withRevision.Clone(),
-		withRevisions:      _q.withRevisions.Clone(),
-		withChangeRequests: _q.withChangeRequests.Clone(),
-		withComments:       _q.withComments.Clone(),
-		withShareLinks:     _q.withShareLinks.Clone(),
-		withGrants:         _q.withGrants.Clone(),
-		withSiteSpaces:     _q.withSiteSpaces.Clone(),
-		withMovedPages:     _q.withMovedPages.Clone(),
-		withInstallations:  _q.withInstallations.Clone(),
+		config:                _q.config,
+		ctx:                   _q.ctx.Clone(),
+		order:                 append([]space.OrderOption{}, _q.order...),
+		inters:                append([]Interceptor{}, _q.inters...),
+		predicates:            append([]predicate.Space{}, _q.predicates...),
+		withOrganization:      _q.withOrganization.Clone(),
+		withParent:            _q.withParent.Clone(),
+		withRevision:          _q.withRevision.Clone(),
+		withRevisions:         _q.withRevisions.Clone(),
+		withChangeRequests:    _q.withChangeRequests.Clone(),
+		withComments:          _q.withComments.Clone(),
+		withShareLinks:        _q.withShareLinks.Clone(),
+		withGrants:            _q.withGrants.Clone(),
+		withSiteSpaces:        _q.withSiteSpaces.Clone(),
+		withMovedPages:        _q.withMovedPages.Clone(),
+		withGitSync:           _q.withGitSync.Clone(),
+		withGitSyncOperations: _q.withGitSyncOperations.Clone(),
+		withInstallations:     _q.withInstallations.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -652,6 +703,28 @@ func (_q *SpaceQuery) WithMovedPages(opts ...func(*MovedPageQuery)) *SpaceQuery 
 	return _q
 }
 
+// WithGitSync tells the query-builder to eager-load the nodes that are connected to
+// the "git_sync" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *SpaceQuery) WithGitSync(opts ...func(*GitSyncQuery)) *SpaceQuery {
+	query := (&GitSyncClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withGitSync = query
+	return _q
+}
+
+// WithGitSyncOperations tells the query-builder to eager-load the nodes that are connected to
+// the "git_sync_operations" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *SpaceQuery) WithGitSyncOperations(opts ...func(*GitSyncOperationQuery)) *SpaceQuery {
+	query := (&GitSyncOperationClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withGitSyncOperations = query
+	return _q
+}
+
 // WithInstallations tells the query-builder to eager-load the nodes that are connected to
 // the "installations" edge. The optional arguments are used to configure the query builder of the edge.
 func (_q *SpaceQuery) WithInstallations(opts ...func(*IntegrationInstallationQuery)) *SpaceQuery {
@@ -741,7 +814,7 @@ func (_q *SpaceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Space,
 	var (
 		nodes       = []*Space{}
 		_spec       = _q.querySpec()
-		loadedTypes = [11]bool{
+		loadedTypes = [13]bool{
 			_q.withOrganization != nil,
 			_q.withParent != nil,
 			_q.withRevision != nil,
@@ -752,6 +825,8 @@ func (_q *SpaceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Space,
 			_q.withGrants != nil,
 			_q.withSiteSpaces != nil,
 			_q.withMovedPages != nil,
+			_q.withGitSync != nil,
+			_q.withGitSyncOperations != nil,
 			_q.withInstallations != nil,
 		}
 	)
@@ -845,6 +920,19 @@ func (_q *SpaceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Space,
 			return nil, err
 		}
 	}
+	if query := _q.withGitSync; query != nil {
+		if err := _q.loadGitSync(ctx, query, nodes, nil,
+			func(n *Space, e *GitSync) { n.Edges.GitSync = e }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withGitSyncOperations; query != nil {
+		if err := _q.loadGitSyncOperations(ctx, query, nodes,
+			func(n *Space) { n.Edges.GitSyncOperations = []*GitSyncOperation{} },
+			func(n *Space, e *GitSyncOperation) { n.Edges.GitSyncOperations = append(n.Edges.GitSyncOperations, e) }); err != nil {
+			return nil, err
+		}
+	}
 	if query := _q.withInstallations; query != nil {
 		if err := _q.loadInstallations(ctx, query, nodes,
 			func(n *Space) { n.Edges.Installations = []*IntegrationInstallation{} },
@@ -898,6 +986,13 @@ func (_q *SpaceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Space,
 		if err := _q.loadMovedPages(ctx, query, nodes,
 			func(n *Space) { n.appendNamedMovedPages(name) },
 			func(n *Space, e *MovedPage) { n.appendNamedMovedPages(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedGitSyncOperations {
+		if err := _q.loadGitSyncOperations(ctx, query, nodes,
+			func(n *Space) { n.appendNamedGitSyncOperations(name) },
+			func(n *Space, e *GitSyncOperation) { n.appendNamedGitSyncOperations(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -1220,6 +1315,63 @@ func (_q *SpaceQuery) loadMovedPages(ctx context.Context, query *MovedPageQuery,
 	}
 	return nil
 }
+func (_q *SpaceQuery) loadGitSync(ctx context.Context, query *GitSyncQuery, nodes []*Space, init func(*Space), assign func(*Space, *GitSync)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*Space)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(gitsync.FieldSpaceID)
+	}
+	query.Where(predicate.GitSync(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(space.GitSyncColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.SpaceID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "space_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *SpaceQuery) loadGitSyncOperations(ctx context.Context, query *GitSyncOperationQuery, nodes []*Space, init func(*Space), assign func(*Space, *GitSyncOperation)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*Space)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(gitsyncoperation.FieldSpaceID)
+	}
+	query.Where(predicate.GitSyncOperation(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(space.GitSyncOperationsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.SpaceID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "space_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
 func (_q *SpaceQuery) loadInstallations(ctx context.Context, query *IntegrationInstallationQuery, nodes []*Space, init func(*Space), assign func(*Space, *IntegrationInstallation)) error {
 	edgeIDs := make([]driver.Value, len(nodes))
 	byID := make(map[string]*Space)
@@ -1507,6 +1659,20 @@ func (_q *SpaceQuery) WithNamedMovedPages(name string, opts ...func(*MovedPageQu
 		_q.withNamedMovedPages = make(map[string]*MovedPageQuery)
 	}
 	_q.withNamedMovedPages[name] = query
+	return _q
+}
+
+// WithNamedGitSyncOperations tells the query-builder to eager-load the nodes that are connected to the "git_sync_operations"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *SpaceQuery) WithNamedGitSyncOperations(name string, opts ...func(*GitSyncOperationQuery)) *SpaceQuery {
+	query := (&GitSyncOperationClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedGitSyncOperations == nil {
+		_q.withNamedGitSyncOperations = make(map[string]*GitSyncOperationQuery)
+	}
+	_q.withNamedGitSyncOperations[name] = query
 	return _q
 }
 

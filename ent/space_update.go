@@ -15,6 +15,8 @@ import (
 	"github.com/bindery/bindery/ent/collection"
 	"github.com/bindery/bindery/ent/comment"
 	"github.com/bindery/bindery/ent/contentgrant"
+	"github.com/bindery/bindery/ent/gitsync"
+	"github.com/bindery/bindery/ent/gitsyncoperation"
 	"github.com/bindery/bindery/ent/integrationinstallation"
 	"github.com/bindery/bindery/ent/movedpage"
 	"github.com/bindery/bindery/ent/organization"
@@ -508,6 +510,40 @@ func (_u *SpaceUpdate) AddMovedPages(v ...*MovedPage) *SpaceUpdate {
 	return _u.AddMovedPageIDs(ids...)
 }
 
+// SetGitSyncID sets the "git_sync" edge to the GitSync entity by ID.
+func (_u *SpaceUpdate) SetGitSyncID(id string) *SpaceUpdate {
+	_u.mutation.SetGitSyncID(id)
+	return _u
+}
+
+// SetNillableGitSyncID sets the "git_sync" edge to the GitSync entity by ID if the given value is not nil.
+func (_u *SpaceUpdate) SetNillableGitSyncID(id *string) *SpaceUpdate {
+	if id != nil {
+		_u = _u.SetGitSyncID(*id)
+	}
+	return _u
+}
+
+// SetGitSync sets the "git_sync" edge to the GitSync entity.
+func (_u *SpaceUpdate) SetGitSync(v *GitSync) *SpaceUpdate {
+	return _u.SetGitSyncID(v.ID)
+}
+
+// AddGitSyncOperationIDs adds the "git_sync_operations" edge to the GitSyncOperation entity by IDs.
+func (_u *SpaceUpdate) AddGitSyncOperationIDs(ids ...string) *SpaceUpdate {
+	_u.mutation.AddGitSyncOperationIDs(ids...)
+	return _u
+}
+
+// AddGitSyncOperations adds the "git_sync_operations" edges to the GitSyncOperation entity.
+func (_u *SpaceUpdate) AddGitSyncOperations(v ...*GitSyncOperation) *SpaceUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddGitSyncOperationIDs(ids...)
+}
+
 // AddInstallationIDs adds the "installations" edge to the IntegrationInstallation entity by IDs.
 func (_u *SpaceUpdate) AddInstallationIDs(ids ...string) *SpaceUpdate {
 	_u.mutation.AddInstallationIDs(ids...)
@@ -691,6 +727,33 @@ func (_u *SpaceUpdate) RemoveMovedPages(v ...*MovedPage) *SpaceUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveMovedPageIDs(ids...)
+}
+
+// ClearGitSync clears the "git_sync" edge to the GitSync entity.
+func (_u *SpaceUpdate) ClearGitSync() *SpaceUpdate {
+	_u.mutation.ClearGitSync()
+	return _u
+}
+
+// ClearGitSyncOperations clears all "git_sync_operations" edges to the GitSyncOperation entity.
+func (_u *SpaceUpdate) ClearGitSyncOperations() *SpaceUpdate {
+	_u.mutation.ClearGitSyncOperations()
+	return _u
+}
+
+// RemoveGitSyncOperationIDs removes the "git_sync_operations" edge to GitSyncOperation entities by IDs.
+func (_u *SpaceUpdate) RemoveGitSyncOperationIDs(ids ...string) *SpaceUpdate {
+	_u.mutation.RemoveGitSyncOperationIDs(ids...)
+	return _u
+}
+
+// RemoveGitSyncOperations removes "git_sync_operations" edges to GitSyncOperation entities.
+func (_u *SpaceUpdate) RemoveGitSyncOperations(v ...*GitSyncOperation) *SpaceUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveGitSyncOperationIDs(ids...)
 }
 
 // ClearInstallations clears all "installations" edges to the IntegrationInstallation entity.
@@ -1303,6 +1366,80 @@ func (_u *SpaceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.GitSyncCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2O,
+			Inverse: false,
+			Table:   space.GitSyncTable,
+			Columns: []string{space.GitSyncColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(gitsync.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.GitSyncIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2O,
+			Inverse: false,
+			Table:   space.GitSyncTable,
+			Columns: []string{space.GitSyncColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(gitsync.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.GitSyncOperationsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.GitSyncOperationsTable,
+			Columns: []string{space.GitSyncOperationsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(gitsyncoperation.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedGitSyncOperationsIDs(); len(nodes) > 0 && !_u.mutation.GitSyncOperationsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.GitSyncOperationsTable,
+			Columns: []string{space.GitSyncOperationsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(gitsyncoperation.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.GitSyncOperationsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.GitSyncOperationsTable,
+			Columns: []string{space.GitSyncOperationsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(gitsyncoperation.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.InstallationsCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2M,
@@ -1838,6 +1975,40 @@ func (_u *SpaceUpdateOne) AddMovedPages(v ...*MovedPage) *SpaceUpdateOne {
 	return _u.AddMovedPageIDs(ids...)
 }
 
+// SetGitSyncID sets the "git_sync" edge to the GitSync entity by ID.
+func (_u *SpaceUpdateOne) SetGitSyncID(id string) *SpaceUpdateOne {
+	_u.mutation.SetGitSyncID(id)
+	return _u
+}
+
+// SetNillableGitSyncID sets the "git_sync" edge to the GitSync entity by ID if the given value is not nil.
+func (_u *SpaceUpdateOne) SetNillableGitSyncID(id *string) *SpaceUpdateOne {
+	if id != nil {
+		_u = _u.SetGitSyncID(*id)
+	}
+	return _u
+}
+
+// SetGitSync sets the "git_sync" edge to the GitSync entity.
+func (_u *SpaceUpdateOne) SetGitSync(v *GitSync) *SpaceUpdateOne {
+	return _u.SetGitSyncID(v.ID)
+}
+
+// AddGitSyncOperationIDs adds the "git_sync_operations" edge to the GitSyncOperation entity by IDs.
+func (_u *SpaceUpdateOne) AddGitSyncOperationIDs(ids ...string) *SpaceUpdateOne {
+	_u.mutation.AddGitSyncOperationIDs(ids...)
+	return _u
+}
+
+// AddGitSyncOperations adds the "git_sync_operations" edges to the GitSyncOperation entity.
+func (_u *SpaceUpdateOne) AddGitSyncOperations(v ...*GitSyncOperation) *SpaceUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddGitSyncOperationIDs(ids...)
+}
+
 // AddInstallationIDs adds the "installations" edge to the IntegrationInstallation entity by IDs.
 func (_u *SpaceUpdateOne) AddInstallationIDs(ids ...string) *SpaceUpdateOne {
 	_u.mutation.AddInstallationIDs(ids...)
@@ -2021,6 +2192,33 @@ func (_u *SpaceUpdateOne) RemoveMovedPages(v ...*MovedPage) *SpaceUpdateOne {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveMovedPageIDs(ids...)
+}
+
+// ClearGitSync clears the "git_sync" edge to the GitSync entity.
+func (_u *SpaceUpdateOne) ClearGitSync() *SpaceUpdateOne {
+	_u.mutation.ClearGitSync()
+	return _u
+}
+
+// ClearGitSyncOperations clears all "git_sync_operations" edges to the GitSyncOperation entity.
+func (_u *SpaceUpdateOne) ClearGitSyncOperations() *SpaceUpdateOne {
+	_u.mutation.ClearGitSyncOperations()
+	return _u
+}
+
+// RemoveGitSyncOperationIDs removes the "git_sync_operations" edge to GitSyncOperation entities by IDs.
+func (_u *SpaceUpdateOne) RemoveGitSyncOperationIDs(ids ...string) *SpaceUpdateOne {
+	_u.mutation.RemoveGitSyncOperationIDs(ids...)
+	return _u
+}
+
+// RemoveGitSyncOperations removes "git_sync_operations" edges to GitSyncOperation entities.
+func (_u *SpaceUpdateOne) RemoveGitSyncOperations(v ...*GitSyncOperation) *SpaceUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveGitSyncOperationIDs(ids...)
 }
 
 // ClearInstallations clears all "installations" edges to the IntegrationInstallation entity.
@@ -2656,6 +2854,80 @@ func (_u *SpaceUpdateOne) sqlSave(ctx context.Context) (_node *Space, err error)
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(movedpage.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.GitSyncCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2O,
+			Inverse: false,
+			Table:   space.GitSyncTable,
+			Columns: []string{space.GitSyncColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(gitsync.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.GitSyncIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2O,
+			Inverse: false,
+			Table:   space.GitSyncTable,
+			Columns: []string{space.GitSyncColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(gitsync.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.GitSyncOperationsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.GitSyncOperationsTable,
+			Columns: []string{space.GitSyncOperationsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(gitsyncoperation.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedGitSyncOperationsIDs(); len(nodes) > 0 && !_u.mutation.GitSyncOperationsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.GitSyncOperationsTable,
+			Columns: []string{space.GitSyncOperationsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(gitsyncoperation.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.GitSyncOperationsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.GitSyncOperationsTable,
+			Columns: []string{space.GitSyncOperationsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(gitsyncoperation.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

@@ -28,6 +28,10 @@ type Tx struct {
 	ContentGrant *ContentGrantClient
 	// ContentObject is the client for interacting with the ContentObject builders.
 	ContentObject *ContentObjectClient
+	// GitSync is the client for interacting with the GitSync builders.
+	GitSync *GitSyncClient
+	// GitSyncOperation is the client for interacting with the GitSyncOperation builders.
+	GitSyncOperation *GitSyncOperationClient
 	// Integration is the client for interacting with the Integration builders.
 	Integration *IntegrationClient
 	// IntegrationInstallation is the client for interacting with the IntegrationInstallation builders.
@@ -224,6 +228,8 @@ func (tx *Tx) init() {
 	tx.CommentReply = NewCommentReplyClient(tx.config)
 	tx.ContentGrant = NewContentGrantClient(tx.config)
 	tx.ContentObject = NewContentObjectClient(tx.config)
+	tx.GitSync = NewGitSyncClient(tx.config)
+	tx.GitSyncOperation = NewGitSyncOperationClient(tx.config)
 	tx.Integration = NewIntegrationClient(tx.config)
 	tx.IntegrationInstallation = NewIntegrationInstallationClient(tx.config)
 	tx.IntegrationSiteInstallation = NewIntegrationSiteInstallationClient(tx.config)

@@ -165,6 +165,15 @@ func (r *Resolver) target(ctx context.Context, in targetInput) (*editTarget, err
 // a change request, which target authorizes in the transaction.
 func (r *Resolver) edit(ctx context.Context, in targetInput, message string,
 	change func(ctx context.Context, t *editTarget, c *content.Content) error) (*ent.Revision, *content.Content, error) {
+	return r.editThen(ctx, in, message, change, nil)
+}
+
+// editThen is edit with then, when set, run in the edit's transaction
+// after the revision is recorded: what must be written with the revision
+// or not at all, such as the result of a background job.
+func (r *Resolver) editThen(ctx context.Context, in targetInput, message string,
+	change func(ctx context.Context, t *editTarget, c *content.Content) error,
+	then func(ctx context.Context, rev *ent.Revision) error) (*ent.Revision, *content.Content, error) {
 	f, err := r.viewerFacts(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -190,6 +199,11 @@ func (r *Resolver) edit(ctx context.Context, in targetInput, message string,
 			// answer reads the space again.
 			r.spaces.wrote(ctx, t.space)
 			primeAfter(ctx, (*loaders).spaceCounts, t.space.ID, countsOf(t.space))
+		}
+		if then != nil {
+			if err := then(ctx, rev); err != nil {
+				return nil, err
+			}
 		}
 		return rev, nil
 	})

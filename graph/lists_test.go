@@ -841,6 +841,26 @@ func lsCases() []lsCase {
 			},
 		},
 		{
+			// What every list pays, with the space, then one batch each
+			// for the items' revisions and their users.
+			list: "Space.gitSyncOperations", max: 5,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
+				sp := lsLiveSpace(t, e)
+				rev := e.MustDo(http.MethodGet, "/v1/spaces/"+sp, e.OwnerToken, nil, http.StatusOK)["revision"].(string)
+				for i := range n {
+					require.NoError(t, e.Client.GitSyncOperation.Create().SetSpaceID(sp).SetCreatedByID(e.Owner.ID).
+						SetDirection(enum.GitSyncOperationDirectionExport).SetState(enum.GitSyncOperationStateSuccess).
+						SetURL("https://git.example.com/docs.git").SetRef("refs/heads/main").SetRevisionID(rev).
+						SetCommit(fmt.Sprintf("%040d", i)).Exec(t.Context()))
+				}
+				return func(e *servertest.Env) {
+					d := lsGQL(t, e, v.token, `query($s: ID!) { space(id: $s) { gitSyncOperations(first: 100) {
+					  totalCount nodes { id state commit revision { id createdAt } createdBy { id email } } } } }`, map[string]any{"s": sp})
+					lsCheck(t, d, "space.gitSyncOperations", n, "revision.id", "createdBy.id", "createdBy.email")
+				}
+			},
+		},
+		{
 			list: "GET /v1/spaces/{spaceId}/change-requests", max: 5,
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) lsRequest {
 				sp := lsChangeRequests(t, e, n)

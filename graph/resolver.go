@@ -90,6 +90,9 @@ type Resolver struct {
 	// WebhookPresenter); wakeWebhooks wakes this server's webhook worker.
 	presentWebhook WebhookPresenter
 	wakeWebhooks   func()
+	// gitSync runs Git sync operations; the server runs it, and a request
+	// wakes it.
+	gitSync *GitSyncWorker
 }
 
 // Gauge is a number that goes up and down: a Prometheus gauge.
@@ -147,6 +150,7 @@ func New(client *ent.Client, cfg config.Config, opts ...Option) *Resolver {
 		}
 		r.mailer = s
 	}
+	r.gitSync = newGitSyncWorker(r, 0, r.log)
 	r.declarePolicies()
 	// A read of a protected type that no policy accounts for fails.
 	client.Intercept(store.FailClosed(r.protectedTypes()...))

@@ -560,6 +560,23 @@ func wrCases() []wrCase {
 			},
 		},
 		{
+			// Token 1; one transaction: the space and the viewer's access,
+			// the space's Git info read and written, the operation (an
+			// export's request costs the same).
+			create: "Mutation.importGitRepository", max: 7,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
+				sp := lsLiveSpace(t, e)
+				in := map[string]any{"in": map[string]any{"spaceId": sp, "url": "https://git.example.com/docs.git", "ref": "main"}}
+				const q = `mutation($in: ImportGitRepositoryInput!) { importGitRepository(input: $in) { id state } }`
+				for range n {
+					lsGQL(t, e, e.OwnerToken, q, in)
+				}
+				return func(e *servertest.Env) {
+					wrCheck(t, lsAt(lsGQL(t, e, v.token, q, in), "importGitRepository"), "id", "state")
+				}
+			},
+		},
+		{
 			// As Mutation.importContent.
 			create: "POST /v1/spaces/{spaceId}/content/import", max: 18, // 16, the pages in the search index and, on SQLite, their words
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {

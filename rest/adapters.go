@@ -213,3 +213,7 @@ func upsert[B, In, P, E, J any](input func(*B, params) (In, error), call func(mu
 	created func(P) bool, present presenter[E, J]) adapter {
 	return mutating(input, call, created, present)
 }
+
+// presentNothing answers an operation whose success has no body (a 204),
+// whatever its resolver returns.
+func presentNothing[E any](*API, context.Context, E) (any, error) { return nil, nil }

@@ -169,6 +169,8 @@ func nfBodies(f *nfFixture) map[string]any {
 		"transferSpace":                      map[string]any{"organization": f.Org.ID},
 		"importContent":                      map[string]any{"source": "markdown", "url": "https://example.com/doc.md"},
 		"importContentInChangeRequest":       map[string]any{"source": "markdown", "url": "https://example.com/doc.md"},
+		"importGitRepository":                map[string]any{"url": "https://git.example.com/docs.git", "ref": "main"},
+		"exportToGitRepository":              map[string]any{"url": "https://git.example.com/docs.git", "ref": "main", "commitMessage": "Docs"},
 		"createChangeRequest":                map[string]any{"subject": "More"},
 		"updateChangeRequestById":            map[string]any{"subject": "Fewer typos"},
 		"postCommentInSpace":                 map[string]any{"body": map[string]any{"markdown": "Hi"}},

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/bindery/bindery/ent"
 )
 
 // route is one /v1 operation: a row of the route table.
@@ -69,7 +71,7 @@ func table() []route {
 		{"DELETE", "/orgs/{organizationId}/teams/{teamId}/members/{userId}", http.StatusNoContent,
 			"deleteMemberFromOrganizationTeamById", remove(params.removeTeamMember, mutation.RemoveTeamMember)},
 		{"PUT", "/orgs/{organizationId}/teams/{teamId}/members/{userId}", http.StatusNoContent,
-			"addMemberToOrganizationTeamById", mutate((*addTeamMemberBody).input, mutation.AddTeamMember, (*API).presentNothing)},
+			"addMemberToOrganizationTeamById", mutate((*addTeamMemberBody).input, mutation.AddTeamMember, presentNothing[*ent.Team])},
 		{"POST", "/orgs/{organizationId}/members/{userId}/sso", http.StatusOK, "setUserAsSSOMemberForOrganization",
 			mutate(fromPath(params.setMemberSSO), mutation.SetMemberSso, (*API).presentMember)},
 		{"POST", "/orgs/{organizationId}/ping", http.StatusOK, "updateOrganizationMemberLastSeenAt",
@@ -311,6 +313,12 @@ func table() []route {
 		{"POST", "/spaces/{spaceId}/content/import", http.StatusCreated, "importContent",
 			mutate((*importBody).spaceInput, mutation.ImportContent, (*API).presentImport)},
 		{"GET", "/spaces/{spaceId}/links", http.StatusOK, "listSpaceLinks", read(params.spaceContent, linkList(false))},
+
+		{"POST", "/spaces/{spaceId}/git/import", http.StatusNoContent, "importGitRepository",
+			mutate((*gitImportBody).input, mutation.ImportGitRepository, presentNothing[*ent.GitSyncOperation])},
+		{"POST", "/spaces/{spaceId}/git/export", http.StatusNoContent, "exportToGitRepository",
+			mutate((*gitExportBody).input, mutation.ExportToGitRepository, presentNothing[*ent.GitSyncOperation])},
+		{"GET", "/spaces/{spaceId}/git/info", http.StatusOK, "getSpaceGitInfo", get(params.spaceGitInfo, (*API).presentGitSyncState)},
 
 		{"GET", "/spaces/{spaceId}/change-requests", http.StatusOK, "listChangeRequestsForSpace",
 			list(params.changeRequests, (*API).presentChangeRequest)},

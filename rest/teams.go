@@ -145,6 +145,3 @@ func (b *addTeamMemberBody) input(p params) (model.AddTeamMemberInput, error) {
 	}
 	return model.AddTeamMemberInput{TeamID: t.ID, UserID: p.path("userId"), Role: b.Role}, nil
 }
-
-// presentNothing answers an operation whose success has no body (a 204).
-func (a *API) presentNothing(context.Context, *ent.Team) (any, error) { return nil, nil }

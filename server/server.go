@@ -289,7 +289,8 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 }
 
 // Run serves on addr until ctx ends, then shuts down gracefully. The purge
-// job, the OpenAPI worker and the webhook worker run alongside.
+// job, the OpenAPI worker, the webhook worker and the Git sync worker run
+// alongside.
 func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 	srv := &http.Server{
 		Handler:           s,
@@ -304,30 +305,22 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 	if err := s.listenMetrics(jobs); err != nil {
 		return err
 	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		purge.Run(jobs, s.db.Client, s.cfg.PurgeInterval, graph.SpaceRetention, time.Now, s.log, s.obs.jobs)
-	}()
-	specsDone := make(chan struct{})
-	go func() {
-		defer close(specsDone)
-		s.specs.Run(jobs)
-	}()
-	hooksDone := make(chan struct{})
-	go func() {
-		defer close(hooksDone)
-		s.webhooks.Run(jobs)
-	}()
+	var background sync.WaitGroup
+	for _, run := range []func(context.Context){
+		func(ctx context.Context) {
+			purge.Run(ctx, s.db.Client, s.cfg.PurgeInterval, graph.SpaceRetention, time.Now, s.log, s.obs.jobs)
+		},
+		s.specs.Run, s.webhooks.Run, s.resolver.GitSync().Run,
+	} {
+		background.Go(func() { run(jobs) })
+	}
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
 	case err := <-errc:
 		stopJobs()
-		<-done
-		<-specsDone
-		<-hooksDone
+		background.Wait()
 		return fmt.Errorf("serving: %w", err)
 	case <-ctx.Done():
 	}
@@ -345,9 +338,7 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
 	defer cancel()
 	err := srv.Shutdown(shutdownCtx)
-	<-done
-	<-specsDone
-	<-hooksDone
+	background.Wait()
 	if !s.resolver.WaitForMail(shutdownCtx) {
 		s.log.Warn("shut down with invitations still being sent")
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/internal/config"
+	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/internal/id"
 	"github.com/bindery/bindery/internal/secrets"
 	"github.com/bindery/bindery/internal/secrets/rekey"
@@ -41,6 +42,27 @@ func storeSealed(t *testing.T, c *ent.Client, key, name string, plain map[string
 	return itg
 }
 
+// storeGitOperation stores a Git sync operation whose credentials are
+// sealed with key, as a request does, and returns its ID.
+func storeGitOperation(t *testing.T, c *ent.Client, key, credentials string) string {
+	t.Helper()
+	ctx := context.Background()
+	u, err := graph.EnsureUser(ctx, c, "git@example.com")
+	require.NoError(t, err)
+	o, err := graph.CreateOrganization(ctx, c, "Org git", u.ID)
+	require.NoError(t, err)
+	s, err := c.Space.Create().SetOrganizationID(o.ID).SetTitle("Synced").Save(ctx)
+	require.NoError(t, err)
+	box, err := secrets.FromBase64(key)
+	require.NoError(t, err)
+	op := id.New(id.GitSyncOperation)
+	sealed, err := box.Seal(credentials, secrets.GitCredentialsAD(op))
+	require.NoError(t, err)
+	require.NoError(t, c.GitSyncOperation.Create().SetID(op).SetSpaceID(s.ID).SetDirection(enum.GitSyncOperationDirectionImport).
+		SetURL("https://git.example.com/docs.git").SetRef("refs/heads/main").SetCredentials(sealed).Exec(ctx))
+	return op
+}
+
 // Rotation re-encrypts every secret with the new key, in one transaction:
 // each stays readable with the new key, none with the old, and a wrong old
 // key changes nothing.
@@ -56,6 +78,7 @@ func TestSecretsRotate(t *testing.T) {
 	defer d.Close()
 	a := storeSealed(t, d.Client, old, "alpha", map[string]string{"TOKEN": "tok-a", "OTHER": "other-a"})
 	b := storeSealed(t, d.Client, old, "beta", map[string]string{"TOKEN": "tok-b"})
+	op := storeGitOperation(t, d.Client, old, "ann:pw")
 	keyFile := ""
 	if f := sqliteFile(db); f != "" {
 		keyFile = secrets.KeyFilePath(f)
@@ -78,7 +101,14 @@ func TestSecretsRotate(t *testing.T) {
 
 	out, _, err := runCLI(t, nil, "secrets", "rotate", "--db", db, "--old-key", old, "--new-key", next)
 	require.NoError(t, err)
-	assert.Contains(t, out, "re-encrypted 3 secrets")
+	assert.Contains(t, out, "re-encrypted 4 secrets")
+	stored, err := d.Client.GitSyncOperation.Get(ctx, op)
+	require.NoError(t, err)
+	nextBox, err := secrets.FromBase64(next)
+	require.NoError(t, err)
+	cred, err := nextBox.Open(*stored.Credentials, secrets.GitCredentialsAD(op))
+	require.NoError(t, err)
+	assert.Equal(t, "ann:pw", cred, "a Git operation's credentials open with the new key")
 	for _, c := range []struct{ itg, name, want string }{{a, "TOKEN", "tok-a"}, {a, "OTHER", "other-a"}, {b, "TOKEN", "tok-b"}} {
 		v, err := read(c.itg, next, c.name)
 		require.NoError(t, err)

@@ -93,6 +93,30 @@ func (f ContentObjectFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Valu
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ContentObjectMutation", m)
 }
 
+// The GitSyncFunc type is an adapter to allow the use of ordinary
+// function as GitSync mutator.
+type GitSyncFunc func(context.Context, *ent.GitSyncMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f GitSyncFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.GitSyncMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.GitSyncMutation", m)
+}
+
+// The GitSyncOperationFunc type is an adapter to allow the use of ordinary
+// function as GitSyncOperation mutator.
+type GitSyncOperationFunc func(context.Context, *ent.GitSyncOperationMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f GitSyncOperationFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.GitSyncOperationMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.GitSyncOperationMutation", m)
+}
+
 // The IntegrationFunc type is an adapter to allow the use of ordinary
 // function as Integration mutator.
 type IntegrationFunc func(context.Context, *ent.IntegrationMutation) (ent.Value, error)

@@ -15,6 +15,8 @@ import (
 	"github.com/bindery/bindery/ent/commentreply"
 	"github.com/bindery/bindery/ent/contentgrant"
 	"github.com/bindery/bindery/ent/contentobject"
+	"github.com/bindery/bindery/ent/gitsync"
+	"github.com/bindery/bindery/ent/gitsyncoperation"
 	"github.com/bindery/bindery/ent/integration"
 	"github.com/bindery/bindery/ent/integrationinstallation"
 	"github.com/bindery/bindery/ent/integrationsiteinstallation"
@@ -290,6 +292,60 @@ func (f TraverseContentObject) Traverse(ctx context.Context, q ent.Query) error 
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.ContentObjectQuery", q)
+}
+
+// The GitSyncFunc type is an adapter to allow the use of ordinary function as a Querier.
+type GitSyncFunc func(context.Context, *ent.GitSyncQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f GitSyncFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.GitSyncQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.GitSyncQuery", q)
+}
+
+// The TraverseGitSync type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseGitSync func(context.Context, *ent.GitSyncQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseGitSync) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseGitSync) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.GitSyncQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.GitSyncQuery", q)
+}
+
+// The GitSyncOperationFunc type is an adapter to allow the use of ordinary function as a Querier.
+type GitSyncOperationFunc func(context.Context, *ent.GitSyncOperationQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f GitSyncOperationFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.GitSyncOperationQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.GitSyncOperationQuery", q)
+}
+
+// The TraverseGitSyncOperation type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseGitSyncOperation func(context.Context, *ent.GitSyncOperationQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseGitSyncOperation) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseGitSyncOperation) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.GitSyncOperationQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.GitSyncOperationQuery", q)
 }
 
 // The IntegrationFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -1092,6 +1148,10 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.ContentGrantQuery, predicate.ContentGrant, contentgrant.OrderOption]{typ: ent.TypeContentGrant, tq: q}, nil
 	case *ent.ContentObjectQuery:
 		return &query[*ent.ContentObjectQuery, predicate.ContentObject, contentobject.OrderOption]{typ: ent.TypeContentObject, tq: q}, nil
+	case *ent.GitSyncQuery:
+		return &query[*ent.GitSyncQuery, predicate.GitSync, gitsync.OrderOption]{typ: ent.TypeGitSync, tq: q}, nil
+	case *ent.GitSyncOperationQuery:
+		return &query[*ent.GitSyncOperationQuery, predicate.GitSyncOperation, gitsyncoperation.OrderOption]{typ: ent.TypeGitSyncOperation, tq: q}, nil
 	case *ent.IntegrationQuery:
 		return &query[*ent.IntegrationQuery, predicate.Integration, integration.OrderOption]{typ: ent.TypeIntegration, tq: q}, nil
 	case *ent.IntegrationInstallationQuery:

@@ -346,6 +346,87 @@ var (
 		Columns:    ContentObjectsColumns,
 		PrimaryKey: []*schema.Column{ContentObjectsColumns[0]},
 	}
+	// GitSyncsColumns holds the columns for the "git_syncs" table.
+	GitSyncsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "url", Type: field.TypeString},
+		{Name: "ref", Type: field.TypeString},
+		{Name: "project_directory", Type: field.TypeString, Default: ""},
+		{Name: "tree_url", Type: field.TypeString, Nullable: true},
+		{Name: "provider", Type: field.TypeEnum, Nullable: true, Enums: []string{"github", "gitlab"}},
+		{Name: "synced_revision_id", Type: field.TypeString, Nullable: true},
+		{Name: "synced_commit", Type: field.TypeString, Nullable: true},
+		{Name: "space_id", Type: field.TypeString, Unique: true, Size: 64},
+	}
+	// GitSyncsTable holds the schema information for the "git_syncs" table.
+	GitSyncsTable = &schema.Table{
+		Name:       "git_syncs",
+		Columns:    GitSyncsColumns,
+		PrimaryKey: []*schema.Column{GitSyncsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "git_syncs_spaces_git_sync",
+				Columns:    []*schema.Column{GitSyncsColumns[10]},
+				RefColumns: []*schema.Column{SpacesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
+	// GitSyncOperationsColumns holds the columns for the "git_sync_operations" table.
+	GitSyncOperationsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_by_id", Type: field.TypeString, Nullable: true},
+		{Name: "direction", Type: field.TypeEnum, Enums: []string{"import", "export"}},
+		{Name: "state", Type: field.TypeEnum, Enums: []string{"running", "success", "failure"}, Default: "running"},
+		{Name: "stage", Type: field.TypeEnum, Enums: []string{"repo_fetch", "config_check", "content_process", "finalize"}, Default: "repo_fetch"},
+		{Name: "dispatched_tasks", Type: field.TypeInt, Default: 0},
+		{Name: "completed_tasks", Type: field.TypeInt, Default: 0},
+		{Name: "started_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "completed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "error", Type: field.TypeString, Nullable: true},
+		{Name: "url", Type: field.TypeString},
+		{Name: "ref", Type: field.TypeString},
+		{Name: "project_directory", Type: field.TypeString, Default: ""},
+		{Name: "commit_message", Type: field.TypeString, Nullable: true},
+		{Name: "force", Type: field.TypeBool, Default: false},
+		{Name: "credentials", Type: field.TypeString, Nullable: true},
+		{Name: "commit", Type: field.TypeString, Nullable: true},
+		{Name: "revision_id", Type: field.TypeString, Nullable: true},
+		{Name: "attempts", Type: field.TypeInt, Default: 0},
+		{Name: "next_attempt_at", Type: field.TypeTime, Nullable: true},
+		{Name: "claimed_by", Type: field.TypeString, Nullable: true},
+		{Name: "claimed_until", Type: field.TypeTime, Nullable: true},
+		{Name: "space_id", Type: field.TypeString, Size: 64},
+	}
+	// GitSyncOperationsTable holds the schema information for the "git_sync_operations" table.
+	GitSyncOperationsTable = &schema.Table{
+		Name:       "git_sync_operations",
+		Columns:    GitSyncOperationsColumns,
+		PrimaryKey: []*schema.Column{GitSyncOperationsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "git_sync_operations_spaces_git_sync_operations",
+				Columns:    []*schema.Column{GitSyncOperationsColumns[23]},
+				RefColumns: []*schema.Column{SpacesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "gitsyncoperation_space_id_started_at",
+				Unique:  false,
+				Columns: []*schema.Column{GitSyncOperationsColumns[23], GitSyncOperationsColumns[7]},
+			},
+			{
+				Name:    "gitsyncoperation_state_next_attempt_at",
+				Unique:  false,
+				Columns: []*schema.Column{GitSyncOperationsColumns[3], GitSyncOperationsColumns[20]},
+			},
+		},
+	}
 	// IntegrationsColumns holds the columns for the "integrations" table.
 	IntegrationsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -1647,6 +1728,8 @@ var (
 		CommentRepliesTable,
 		ContentGrantsTable,
 		ContentObjectsTable,
+		GitSyncsTable,
+		GitSyncOperationsTable,
 		IntegrationsTable,
 		IntegrationInstallationsTable,
 		IntegrationInstallationSitesTable,
@@ -1703,6 +1786,8 @@ func init() {
 	ContentGrantsTable.ForeignKeys[1].RefTable = SpacesTable
 	ContentGrantsTable.ForeignKeys[2].RefTable = TeamsTable
 	ContentGrantsTable.ForeignKeys[3].RefTable = UsersTable
+	GitSyncsTable.ForeignKeys[0].RefTable = SpacesTable
+	GitSyncOperationsTable.ForeignKeys[0].RefTable = SpacesTable
 	IntegrationsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	IntegrationInstallationsTable.ForeignKeys[0].RefTable = IntegrationsTable
 	IntegrationInstallationsTable.ForeignKeys[1].RefTable = OrganizationsTable

@@ -27,6 +27,12 @@ type ContentGrant func(*sql.Selector)
 // ContentObject is the predicate function for contentobject builders.
 type ContentObject func(*sql.Selector)
 
+// GitSync is the predicate function for gitsync builders.
+type GitSync func(*sql.Selector)
+
+// GitSyncOperation is the predicate function for gitsyncoperation builders.
+type GitSyncOperation func(*sql.Selector)
+
 // Integration is the predicate function for integration builders.
 type Integration func(*sql.Selector)
 

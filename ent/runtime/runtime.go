@@ -12,6 +12,8 @@ import (
 	"github.com/bindery/bindery/ent/commentreply"
 	"github.com/bindery/bindery/ent/contentgrant"
 	"github.com/bindery/bindery/ent/contentobject"
+	"github.com/bindery/bindery/ent/gitsync"
+	"github.com/bindery/bindery/ent/gitsyncoperation"
 	"github.com/bindery/bindery/ent/integration"
 	"github.com/bindery/bindery/ent/integrationinstallation"
 	"github.com/bindery/bindery/ent/integrationsiteinstallation"
@@ -303,6 +305,104 @@ func init() {
 	// contentobject.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	contentobject.IDValidator = func() func(string) error {
 		validators := contentobjectDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	gitsyncMixin := schema.GitSync{}.Mixin()
+	gitsyncMixinHooks1 := gitsyncMixin[1].Hooks()
+	gitsync.Hooks[0] = gitsyncMixinHooks1[0]
+	gitsyncMixinFields0 := gitsyncMixin[0].Fields()
+	_ = gitsyncMixinFields0
+	gitsyncMixinFields1 := gitsyncMixin[1].Fields()
+	_ = gitsyncMixinFields1
+	gitsyncFields := schema.GitSync{}.Fields()
+	_ = gitsyncFields
+	// gitsyncDescCreatedAt is the schema descriptor for created_at field.
+	gitsyncDescCreatedAt := gitsyncMixinFields1[0].Descriptor()
+	// gitsync.DefaultCreatedAt holds the default value on creation for the created_at field.
+	gitsync.DefaultCreatedAt = gitsyncDescCreatedAt.Default.(func() time.Time)
+	// gitsyncDescUpdatedAt is the schema descriptor for updated_at field.
+	gitsyncDescUpdatedAt := gitsyncMixinFields1[1].Descriptor()
+	// gitsync.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	gitsync.DefaultUpdatedAt = gitsyncDescUpdatedAt.Default.(func() time.Time)
+	// gitsync.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	gitsync.UpdateDefaultUpdatedAt = gitsyncDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// gitsyncDescProjectDirectory is the schema descriptor for project_directory field.
+	gitsyncDescProjectDirectory := gitsyncFields[3].Descriptor()
+	// gitsync.DefaultProjectDirectory holds the default value on creation for the project_directory field.
+	gitsync.DefaultProjectDirectory = gitsyncDescProjectDirectory.Default.(string)
+	// gitsyncDescID is the schema descriptor for id field.
+	gitsyncDescID := gitsyncMixinFields0[0].Descriptor()
+	// gitsync.DefaultID holds the default value on creation for the id field.
+	gitsync.DefaultID = gitsyncDescID.Default.(func() string)
+	// gitsync.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	gitsync.IDValidator = func() func(string) error {
+		validators := gitsyncDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	gitsyncoperationMixin := schema.GitSyncOperation{}.Mixin()
+	gitsyncoperationMixinFields0 := gitsyncoperationMixin[0].Fields()
+	_ = gitsyncoperationMixinFields0
+	gitsyncoperationFields := schema.GitSyncOperation{}.Fields()
+	_ = gitsyncoperationFields
+	// gitsyncoperationDescDispatchedTasks is the schema descriptor for dispatched_tasks field.
+	gitsyncoperationDescDispatchedTasks := gitsyncoperationFields[5].Descriptor()
+	// gitsyncoperation.DefaultDispatchedTasks holds the default value on creation for the dispatched_tasks field.
+	gitsyncoperation.DefaultDispatchedTasks = gitsyncoperationDescDispatchedTasks.Default.(int)
+	// gitsyncoperationDescCompletedTasks is the schema descriptor for completed_tasks field.
+	gitsyncoperationDescCompletedTasks := gitsyncoperationFields[6].Descriptor()
+	// gitsyncoperation.DefaultCompletedTasks holds the default value on creation for the completed_tasks field.
+	gitsyncoperation.DefaultCompletedTasks = gitsyncoperationDescCompletedTasks.Default.(int)
+	// gitsyncoperationDescStartedAt is the schema descriptor for started_at field.
+	gitsyncoperationDescStartedAt := gitsyncoperationFields[7].Descriptor()
+	// gitsyncoperation.DefaultStartedAt holds the default value on creation for the started_at field.
+	gitsyncoperation.DefaultStartedAt = gitsyncoperationDescStartedAt.Default.(func() time.Time)
+	// gitsyncoperationDescUpdatedAt is the schema descriptor for updated_at field.
+	gitsyncoperationDescUpdatedAt := gitsyncoperationFields[8].Descriptor()
+	// gitsyncoperation.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	gitsyncoperation.DefaultUpdatedAt = gitsyncoperationDescUpdatedAt.Default.(func() time.Time)
+	// gitsyncoperation.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	gitsyncoperation.UpdateDefaultUpdatedAt = gitsyncoperationDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// gitsyncoperationDescProjectDirectory is the schema descriptor for project_directory field.
+	gitsyncoperationDescProjectDirectory := gitsyncoperationFields[13].Descriptor()
+	// gitsyncoperation.DefaultProjectDirectory holds the default value on creation for the project_directory field.
+	gitsyncoperation.DefaultProjectDirectory = gitsyncoperationDescProjectDirectory.Default.(string)
+	// gitsyncoperationDescForce is the schema descriptor for force field.
+	gitsyncoperationDescForce := gitsyncoperationFields[15].Descriptor()
+	// gitsyncoperation.DefaultForce holds the default value on creation for the force field.
+	gitsyncoperation.DefaultForce = gitsyncoperationDescForce.Default.(bool)
+	// gitsyncoperationDescAttempts is the schema descriptor for attempts field.
+	gitsyncoperationDescAttempts := gitsyncoperationFields[19].Descriptor()
+	// gitsyncoperation.DefaultAttempts holds the default value on creation for the attempts field.
+	gitsyncoperation.DefaultAttempts = gitsyncoperationDescAttempts.Default.(int)
+	// gitsyncoperationDescID is the schema descriptor for id field.
+	gitsyncoperationDescID := gitsyncoperationMixinFields0[0].Descriptor()
+	// gitsyncoperation.DefaultID holds the default value on creation for the id field.
+	gitsyncoperation.DefaultID = gitsyncoperationDescID.Default.(func() string)
+	// gitsyncoperation.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	gitsyncoperation.IDValidator = func() func(string) error {
+		validators := gitsyncoperationDescID.Validators
 		fns := [...]func(string) error{
 			validators[0].(func(string) error),
 			validators[1].(func(string) error),

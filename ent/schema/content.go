@@ -142,6 +142,8 @@ func (Space) Edges() []ent.Edge {
 		edge.To("grants", ContentGrant.Type).Annotations(skip, entsql.OnDelete(entsql.Cascade)),
 		edge.To("site_spaces", SiteSpace.Type).Annotations(skip, entsql.OnDelete(entsql.Cascade)),
 		edge.To("moved_pages", MovedPage.Type).Annotations(skip, entsql.OnDelete(entsql.Cascade)),
+		edge.To("git_sync", GitSync.Type).Unique().Annotations(skip, entsql.OnDelete(entsql.Cascade)),
+		edge.To("git_sync_operations", GitSyncOperation.Type).Annotations(skip, entsql.OnDelete(entsql.Cascade)),
 		edge.From("installations", IntegrationInstallation.Type).Ref("spaces").Annotations(skip),
 	}
 }

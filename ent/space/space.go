@@ -77,6 +77,10 @@ const (
 	EdgeSiteSpaces = "site_spaces"
 	// EdgeMovedPages holds the string denoting the moved_pages edge name in mutations.
 	EdgeMovedPages = "moved_pages"
+	// EdgeGitSync holds the string denoting the git_sync edge name in mutations.
+	EdgeGitSync = "git_sync"
+	// EdgeGitSyncOperations holds the string denoting the git_sync_operations edge name in mutations.
+	EdgeGitSyncOperations = "git_sync_operations"
 	// EdgeInstallations holds the string denoting the installations edge name in mutations.
 	EdgeInstallations = "installations"
 	// Table holds the table name of the space in the database.
@@ -151,6 +155,20 @@ const (
 	MovedPagesInverseTable = "moved_pages"
 	// MovedPagesColumn is the table column denoting the moved_pages relation/edge.
 	MovedPagesColumn = "space_id"
+	// GitSyncTable is the table that holds the git_sync relation/edge.
+	GitSyncTable = "git_syncs"
+	// GitSyncInverseTable is the table name for the GitSync entity.
+	// It exists in this package in order to avoid circular dependency with the "gitsync" package.
+	GitSyncInverseTable = "git_syncs"
+	// GitSyncColumn is the table column denoting the git_sync relation/edge.
+	GitSyncColumn = "space_id"
+	// GitSyncOperationsTable is the table that holds the git_sync_operations relation/edge.
+	GitSyncOperationsTable = "git_sync_operations"
+	// GitSyncOperationsInverseTable is the table name for the GitSyncOperation entity.
+	// It exists in this package in order to avoid circular dependency with the "gitsyncoperation" package.
+	GitSyncOperationsInverseTable = "git_sync_operations"
+	// GitSyncOperationsColumn is the table column denoting the git_sync_operations relation/edge.
+	GitSyncOperationsColumn = "space_id"
 	// InstallationsTable is the table that holds the installations relation/edge. The primary key declared below.
 	InstallationsTable = "integration_installation_spaces"
 	// InstallationsInverseTable is the table name for the IntegrationInstallation entity.
@@ -511,6 +529,27 @@ func ByMovedPages(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 	}
 }
 
+// ByGitSyncField orders the results by git_sync field.
+func ByGitSyncField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newGitSyncStep(), sql.OrderByField(field, opts...))
+	}
+}
+
+// ByGitSyncOperationsCount orders the results by git_sync_operations count.
+func ByGitSyncOperationsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newGitSyncOperationsStep(), opts...)
+	}
+}
+
+// ByGitSyncOperations orders the results by git_sync_operations terms.
+func ByGitSyncOperations(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newGitSyncOperationsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
 // ByInstallationsCount orders the results by installations count.
 func ByInstallationsCount(opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -592,6 +631,20 @@ func newMovedPagesStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(MovedPagesInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, MovedPagesTable, MovedPagesColumn),
+	)
+}
+func newGitSyncStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(GitSyncInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2O, false, GitSyncTable, GitSyncColumn),
+	)
+}
+func newGitSyncOperationsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(GitSyncOperationsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, GitSyncOperationsTable, GitSyncOperationsColumn),
 	)
 }
 func newInstallationsStep() *sqlgraph.Step {

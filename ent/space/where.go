@@ -1391,6 +1391,52 @@ func HasMovedPagesWith(preds ...predicate.MovedPage) predicate.Space {
 	})
 }
 
+// HasGitSync applies the HasEdge predicate on the "git_sync" edge.
+func HasGitSync() predicate.Space {
+	return predicate.Space(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2O, false, GitSyncTable, GitSyncColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasGitSyncWith applies the HasEdge predicate on the "git_sync" edge with a given conditions (other predicates).
+func HasGitSyncWith(preds ...predicate.GitSync) predicate.Space {
+	return predicate.Space(func(s *sql.Selector) {
+		step := newGitSyncStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasGitSyncOperations applies the HasEdge predicate on the "git_sync_operations" edge.
+func HasGitSyncOperations() predicate.Space {
+	return predicate.Space(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, GitSyncOperationsTable, GitSyncOperationsColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasGitSyncOperationsWith applies the HasEdge predicate on the "git_sync_operations" edge with a given conditions (other predicates).
+func HasGitSyncOperationsWith(preds ...predicate.GitSyncOperation) predicate.Space {
+	return predicate.Space(func(s *sql.Selector) {
+		step := newGitSyncOperationsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // HasInstallations applies the HasEdge predicate on the "installations" edge.
 func HasInstallations() predicate.Space {
 	return predicate.Space(func(s *sql.Selector) {

@@ -53,6 +53,8 @@ type ResolverRoot interface {
 	ContentReferenceUsage() ContentReferenceUsageResolver
 	ContentReferenceUsageConnection() ContentReferenceUsageConnectionResolver
 	EmojiReactionUser() EmojiReactionUserResolver
+	GitSyncOperation() GitSyncOperationResolver
+	GitSyncState() GitSyncStateResolver
 	Integration() IntegrationResolver
 	IntegrationInstallation() IntegrationInstallationResolver
 	IntegrationSiteInstallation() IntegrationSiteInstallationResolver
@@ -568,6 +570,46 @@ type ComplexityRoot struct {
 		User      func(childComplexity int) int
 	}
 
+	GitSyncOperation struct {
+		Commit               func(childComplexity int) int
+		CompletedAt          func(childComplexity int) int
+		CompletedTasks       func(childComplexity int) int
+		CreatedBy            func(childComplexity int) int
+		Direction            func(childComplexity int) int
+		DispatchedTasks      func(childComplexity int) int
+		Error                func(childComplexity int) int
+		ID                   func(childComplexity int) int
+		Ref                  func(childComplexity int) int
+		RepoProjectDirectory func(childComplexity int) int
+		Revision             func(childComplexity int) int
+		Stage                func(childComplexity int) int
+		StartedAt            func(childComplexity int) int
+		State                func(childComplexity int) int
+		URL                  func(childComplexity int) int
+		UpdatedAt            func(childComplexity int) int
+	}
+
+	GitSyncOperationConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	GitSyncOperationEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	GitSyncState struct {
+		Commit               func(childComplexity int) int
+		InstallationProvider func(childComplexity int) int
+		RepoName             func(childComplexity int) int
+		Revision             func(childComplexity int) int
+		URL                  func(childComplexity int) int
+		UpdatedAt            func(childComplexity int) int
+	}
+
 	ImportContentPayload struct {
 		ClientMutationID  func(childComplexity int) int
 		ImportedResources func(childComplexity int) int
@@ -909,7 +951,9 @@ type ComplexityRoot struct {
 		DeleteTranslationSettings          func(childComplexity int, input model.DeleteTranslationSettingsInput) int
 		DeleteWebhookEndpoint              func(childComplexity int, input model.DeleteWebhookEndpointInput) int
 		DuplicateSpace                     func(childComplexity int, input model.DuplicateSpaceInput) int
+		ExportToGitRepository              func(childComplexity int, input model.ExportToGitRepositoryInput) int
 		ImportContent                      func(childComplexity int, input model.ImportContentInput) int
+		ImportGitRepository                func(childComplexity int, input model.ImportGitRepositoryInput) int
 		InstallIntegration                 func(childComplexity int, input model.InstallIntegrationInput) int
 		InstallIntegrationOnSite           func(childComplexity int, input model.InstallIntegrationOnSiteInput) int
 		InstallIntegrationOnSpace          func(childComplexity int, input model.InstallIntegrationOnSpaceInput) int
@@ -1731,6 +1775,8 @@ type ComplexityRoot struct {
 		DraftChangeRequestCount func(childComplexity int) int
 		EditMode                func(childComplexity int) int
 		Emoji                   func(childComplexity int) int
+		GitSync                 func(childComplexity int) int
+		GitSyncOperations       func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
 		HasVisitorAuthKey       func(childComplexity int) int
 		ID                      func(childComplexity int) int
 		Language                func(childComplexity int) int
@@ -2248,6 +2294,20 @@ type ContentReferenceUsageConnectionResolver interface {
 type EmojiReactionUserResolver interface {
 	User(ctx context.Context, obj *model.EmojiReactionUser) (*ent.User, error)
 }
+type GitSyncOperationResolver interface {
+	RepoProjectDirectory(ctx context.Context, obj *ent.GitSyncOperation) (string, error)
+
+	Revision(ctx context.Context, obj *ent.GitSyncOperation) (*ent.Revision, error)
+	CreatedBy(ctx context.Context, obj *ent.GitSyncOperation) (*ent.User, error)
+}
+type GitSyncStateResolver interface {
+	RepoName(ctx context.Context, obj *ent.GitSync) (string, error)
+	InstallationProvider(ctx context.Context, obj *ent.GitSync) (*enum.GitProvider, error)
+	URL(ctx context.Context, obj *ent.GitSync) (string, error)
+
+	Commit(ctx context.Context, obj *ent.GitSync) (*string, error)
+	Revision(ctx context.Context, obj *ent.GitSync) (*ent.Revision, error)
+}
 type IntegrationResolver interface {
 	Owner(ctx context.Context, obj *ent.Integration) (*ent.Organization, error)
 
@@ -2338,6 +2398,8 @@ type MutationResolver interface {
 	UploadFile(ctx context.Context, input model.UploadFileInput) (*model.UploadFilePayload, error)
 	DeleteFile(ctx context.Context, input model.DeleteFileInput) (*model.DeleteFilePayload, error)
 	ImportContent(ctx context.Context, input model.ImportContentInput) (*model.ImportContentPayload, error)
+	ImportGitRepository(ctx context.Context, input model.ImportGitRepositoryInput) (*ent.GitSyncOperation, error)
+	ExportToGitRepository(ctx context.Context, input model.ExportToGitRepositoryInput) (*ent.GitSyncOperation, error)
 	PublishIntegration(ctx context.Context, input model.PublishIntegrationInput) (*model.PublishIntegrationPayload, error)
 	UnpublishIntegration(ctx context.Context, input model.UnpublishIntegrationInput) (*model.UnpublishIntegrationPayload, error)
 	InstallIntegration(ctx context.Context, input model.InstallIntegrationInput) (*model.InstallIntegrationPayload, error)
@@ -2557,6 +2619,8 @@ type SiteSpaceResolver interface {
 }
 type SpaceResolver interface {
 	Comments(ctx context.Context, obj *ent.Space, first *int, after *page.Cursor, last *int, before *page.Cursor, order *model.CommentOrder, status *enum.CommentStatus, targetPageID *string) (*model.CommentConnection, error)
+	GitSync(ctx context.Context, obj *ent.Space) (*ent.GitSync, error)
+	GitSyncOperations(ctx context.Context, obj *ent.Space, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.GitSyncOperationConnection, error)
 	Search(ctx context.Context, obj *ent.Space, query string, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.SearchPageResultConnection, error)
 	ShareLinks(ctx context.Context, obj *ent.Space, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.ShareLinkConnection, error)
 	HasVisitorAuthKey(ctx context.Context, obj *ent.Space) (bool, error)
@@ -4239,6 +4303,178 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.EmojiReactionUser.User(childComplexity), true
 
+	case "GitSyncOperation.commit":
+		if e.ComplexityRoot.GitSyncOperation.Commit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.Commit(childComplexity), true
+	case "GitSyncOperation.completedAt":
+		if e.ComplexityRoot.GitSyncOperation.CompletedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.CompletedAt(childComplexity), true
+	case "GitSyncOperation.completedTasks":
+		if e.ComplexityRoot.GitSyncOperation.CompletedTasks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.CompletedTasks(childComplexity), true
+	case "GitSyncOperation.createdBy":
+		if e.ComplexityRoot.GitSyncOperation.CreatedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.CreatedBy(childComplexity), true
+	case "GitSyncOperation.direction":
+		if e.ComplexityRoot.GitSyncOperation.Direction == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.Direction(childComplexity), true
+	case "GitSyncOperation.dispatchedTasks":
+		if e.ComplexityRoot.GitSyncOperation.DispatchedTasks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.DispatchedTasks(childComplexity), true
+	case "GitSyncOperation.error":
+		if e.ComplexityRoot.GitSyncOperation.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.Error(childComplexity), true
+	case "GitSyncOperation.id":
+		if e.ComplexityRoot.GitSyncOperation.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.ID(childComplexity), true
+	case "GitSyncOperation.ref":
+		if e.ComplexityRoot.GitSyncOperation.Ref == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.Ref(childComplexity), true
+	case "GitSyncOperation.repoProjectDirectory":
+		if e.ComplexityRoot.GitSyncOperation.RepoProjectDirectory == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.RepoProjectDirectory(childComplexity), true
+	case "GitSyncOperation.revision":
+		if e.ComplexityRoot.GitSyncOperation.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.Revision(childComplexity), true
+	case "GitSyncOperation.stage":
+		if e.ComplexityRoot.GitSyncOperation.Stage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.Stage(childComplexity), true
+	case "GitSyncOperation.startedAt":
+		if e.ComplexityRoot.GitSyncOperation.StartedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.StartedAt(childComplexity), true
+	case "GitSyncOperation.state":
+		if e.ComplexityRoot.GitSyncOperation.State == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.State(childComplexity), true
+	case "GitSyncOperation.url":
+		if e.ComplexityRoot.GitSyncOperation.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.URL(childComplexity), true
+	case "GitSyncOperation.updatedAt":
+		if e.ComplexityRoot.GitSyncOperation.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.UpdatedAt(childComplexity), true
+
+	case "GitSyncOperationConnection.edges":
+		if e.ComplexityRoot.GitSyncOperationConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperationConnection.Edges(childComplexity), true
+	case "GitSyncOperationConnection.nodes":
+		if e.ComplexityRoot.GitSyncOperationConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperationConnection.Nodes(childComplexity), true
+	case "GitSyncOperationConnection.pageInfo":
+		if e.ComplexityRoot.GitSyncOperationConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperationConnection.PageInfo(childComplexity), true
+	case "GitSyncOperationConnection.totalCount":
+		if e.ComplexityRoot.GitSyncOperationConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperationConnection.TotalCount(childComplexity), true
+
+	case "GitSyncOperationEdge.cursor":
+		if e.ComplexityRoot.GitSyncOperationEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperationEdge.Cursor(childComplexity), true
+	case "GitSyncOperationEdge.node":
+		if e.ComplexityRoot.GitSyncOperationEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperationEdge.Node(childComplexity), true
+
+	case "GitSyncState.commit":
+		if e.ComplexityRoot.GitSyncState.Commit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.Commit(childComplexity), true
+	case "GitSyncState.installationProvider":
+		if e.ComplexityRoot.GitSyncState.InstallationProvider == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.InstallationProvider(childComplexity), true
+	case "GitSyncState.repoName":
+		if e.ComplexityRoot.GitSyncState.RepoName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.RepoName(childComplexity), true
+	case "GitSyncState.revision":
+		if e.ComplexityRoot.GitSyncState.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.Revision(childComplexity), true
+	case "GitSyncState.url":
+		if e.ComplexityRoot.GitSyncState.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.URL(childComplexity), true
+	case "GitSyncState.updatedAt":
+		if e.ComplexityRoot.GitSyncState.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.UpdatedAt(childComplexity), true
+
 	case "ImportContentPayload.clientMutationId":
 		if e.ComplexityRoot.ImportContentPayload.ClientMutationID == nil {
 			break
@@ -5822,6 +6058,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DuplicateSpace(childComplexity, args["input"].(model.DuplicateSpaceInput)), true
+	case "Mutation.exportToGitRepository":
+		if e.ComplexityRoot.Mutation.ExportToGitRepository == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_exportToGitRepository_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ExportToGitRepository(childComplexity, args["input"].(model.ExportToGitRepositoryInput)), true
 	case "Mutation.importContent":
 		if e.ComplexityRoot.Mutation.ImportContent == nil {
 			break
@@ -5833,6 +6080,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ImportContent(childComplexity, args["input"].(model.ImportContentInput)), true
+	case "Mutation.importGitRepository":
+		if e.ComplexityRoot.Mutation.ImportGitRepository == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_importGitRepository_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ImportGitRepository(childComplexity, args["input"].(model.ImportGitRepositoryInput)), true
 	case "Mutation.installIntegration":
 		if e.ComplexityRoot.Mutation.InstallIntegration == nil {
 			break
@@ -9721,6 +9979,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.Emoji(childComplexity), true
+	case "Space.gitSync":
+		if e.ComplexityRoot.Space.GitSync == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.GitSync(childComplexity), true
+	case "Space.gitSyncOperations":
+		if e.ComplexityRoot.Space.GitSyncOperations == nil {
+			break
+		}
+
+		args, err := ec.field_Space_gitSyncOperations_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.GitSyncOperations(childComplexity, args["first"].(*int), args["after"].(*page.Cursor), args["last"].(*int), args["before"].(*page.Cursor)), true
 	case "Space.hasVisitorAuthKey":
 		if e.ComplexityRoot.Space.HasVisitorAuthKey == nil {
 			break
@@ -12739,6 +13014,26 @@ type OpenAPISpecVersionEdge {
   cursor: Cursor!
 }
 
+"A page of GitSyncOperation, as a Relay connection."
+type GitSyncOperationConnection {
+  "The page's items, each with its cursor."
+  edges: [GitSyncOperationEdge!]!
+  "The page's items, in the order of edges."
+  nodes: [GitSyncOperation!]!
+  "Where this page is in the whole list, and the cursors to page on."
+  pageInfo: PageInfo!
+  "The number of items in the whole list, not only this page."
+  totalCount: Int!
+}
+
+"An item of a page of GitSyncOperation, with its cursor."
+type GitSyncOperationEdge {
+  "The item."
+  node: GitSyncOperation!
+  "The item's place in the list: pass it as after or before to page from it."
+  cursor: Cursor!
+}
+
 "A page of Site, as a Relay connection."
 type SiteConnection {
   "The page's items, each with its cursor."
@@ -14982,6 +15277,192 @@ enum WebhookDeliveryState {
   SUCCEEDED
   "/v1: failed"
   FAILED
+}
+
+"""
+GitSyncOperationDirection says which way a Git sync operation moves content: from the repository into the space (import) or from the space to the repository (export).
+"""
+enum GitSyncOperationDirection {
+  "/v1: import"
+  IMPORT
+  "/v1: export"
+  EXPORT
+}
+
+"""
+GitSyncOperationState is where a Git sync operation stands: running (waiting for a worker, or under way), success or failure.
+"""
+enum GitSyncOperationState {
+  "/v1: running"
+  RUNNING
+  "/v1: success"
+  SUCCESS
+  "/v1: failure"
+  FAILURE
+}
+
+"""
+GitSyncOperationStage is the step a Git sync operation is at, as the official API names them: fetching the repository, checking its configuration, processing pages and files, and making the revision or the commit.
+"""
+enum GitSyncOperationStage {
+  "/v1: repo_fetch"
+  REPO_FETCH
+  "/v1: config_check"
+  CONFIG_CHECK
+  "/v1: content_process"
+  CONTENT_PROCESS
+  "/v1: finalize"
+  FINALIZE
+}
+
+"""
+GitProvider is the host of a space's Git repository, as the official API names them.
+"""
+enum GitProvider {
+  "/v1: github"
+  GITHUB
+  "/v1: gitlab"
+  GITLAB
+}
+`, BuiltIn: false},
+	{Name: "../schema/gitsync.graphqls", Input: `"""
+An import from, or an export to, a branch of a Git repository, run in the
+background: the official GitSyncOperation.
+"""
+type GitSyncOperation {
+  "The operation's ID."
+  id: ID!
+  "IMPORT when the repository's content comes into the space, EXPORT when the space's goes to the repository."
+  direction: GitSyncOperationDirection!
+  "RUNNING until it ends in SUCCESS or FAILURE."
+  state: GitSyncOperationState!
+  "The step it is at, or ended at."
+  stage: GitSyncOperationStage!
+  "The pages and files it has to process; 0 until it knows."
+  dispatchedTasks: Int!
+  "The pages and files it has processed."
+  completedTasks: Int!
+  "When it was asked for."
+  startedAt: DateTime!
+  "When its state or stage last changed."
+  updatedAt: DateTime!
+  "When it succeeded; null until then, and for a failure."
+  completedAt: DateTime
+  "Why it failed; null unless the state is FAILURE."
+  error: String
+  "The repository's URL, without credentials."
+  url: String!
+  "The branch, as refs/heads/<name>."
+  ref: String!
+  "The directory of the repository that holds the space; empty for the whole repository."
+  repoProjectDirectory: String!
+  "The commit it read (an import) or made (an export); null until then. An export that changed nothing names the branch's head."
+  commit: String
+  "The revision it made (an import) or exported (an export); null until then."
+  revision: Revision
+  "Who asked for it; null once their account is gone."
+  createdBy: User
+}
+
+"""
+The Git repository a space was last synced with: the official GitSyncState.
+"""
+type GitSyncState {
+  "The repository's name, such as owner/docs."
+  repoName: String!
+  "Where the repository is hosted, when known."
+  installationProvider: GitProvider
+  "The repository's tree, for readers: the gitInfo URL given, or the repository's URL."
+  url: String! @goField(forceResolver: true)
+  "When the sync was last set up or completed."
+  updatedAt: DateTime!
+  "The last commit known to hold the same content as a revision of the space; null before the first success."
+  commit: String
+  "That revision."
+  revision: Revision
+}
+
+extend type Space {
+  "The Git repository the space was last synced with; null when none. Needs the read role."
+  gitSync: GitSyncState
+  "The space's Git sync operations, newest first. Needs the edit role."
+  gitSyncOperations(
+    "Returns the first n items."
+    first: Int
+    "Returns the items after this cursor."
+    after: Cursor
+    "Returns the last n items."
+    last: Int
+    "Returns the items before this cursor."
+    before: Cursor
+  ): GitSyncOperationConnection!
+}
+
+"Metadata about the Git host kept on the space: the official UpdateSpaceGitInfo."
+input GitInfoInput {
+  "Where the repository is hosted."
+  provider: GitProvider
+  "The repository's tree URL, shown to readers."
+  url: String
+}
+
+"What importGitRepository needs: the official ImportGitRepository."
+input ImportGitRepositoryInput {
+  "The space to import into."
+  spaceId: ID!
+  "The repository's http(s) URL; it may hold basic-auth credentials, which are kept sealed until the operation ends."
+  url: String!
+  "The branch, as refs/heads/<name> or <name>."
+  ref: String!
+  "The directory of the repository that holds the space; the whole repository when empty."
+  repoProjectDirectory: String
+  "URL prefix of the repository's tree, kept as the space's Git URL when gitInfo gives none."
+  repoTreeURL: String
+  "URL prefix of the repository's commits. Accepted for compatibility; Bindery does not use it yet."
+  repoCommitURL: String
+  "Unique identifier to cache the repository across operations. Accepted for compatibility; every operation fetches."
+  repoCacheID: String
+  "When the triggering event happened. Accepted for compatibility; operations of a space run in the order they were asked for."
+  timestamp: DateTime
+  "Replace the space's content even when it changed since the last sync."
+  force: Boolean
+  "Make a revision without updating the space's content. Not supported: true is refused."
+  standalone: Boolean
+  "Metadata about the Git host to keep on the space."
+  gitInfo: GitInfoInput
+}
+
+"What exportToGitRepository needs: the official ExportToGitRepository."
+input ExportToGitRepositoryInput {
+  "The space to export."
+  spaceId: ID!
+  "The repository's http(s) URL; it may hold basic-auth credentials, which are kept sealed until the operation ends."
+  url: String!
+  "The branch, as refs/heads/<name> or <name>."
+  ref: String!
+  "The commit's message."
+  commitMessage: String!
+  "The directory of the repository that holds the space; the whole repository when empty."
+  repoProjectDirectory: String
+  "URL prefix of the repository's tree, kept as the space's Git URL when gitInfo gives none."
+  repoTreeURL: String
+  "URL prefix of the repository's commits. Accepted for compatibility; Bindery does not use it yet."
+  repoCommitURL: String
+  "Unique identifier to cache the repository across operations. Accepted for compatibility; every operation fetches."
+  repoCacheID: String
+  "When the triggering event happened. Accepted for compatibility; operations of a space run in the order they were asked for."
+  timestamp: DateTime
+  "Commit even when the branch has commits the space has not imported since the last sync."
+  force: Boolean
+  "Metadata about the Git host to keep on the space."
+  gitInfo: GitInfoInput
+}
+
+extend type Mutation {
+  "Imports a branch of a Git repository into the space's main content, in the background. Needs the edit role."
+  importGitRepository(input: ImportGitRepositoryInput!): GitSyncOperation!
+  "Exports the space's main content as a commit on a branch of a Git repository, in the background. Needs the edit role."
+  exportToGitRepository(input: ExportToGitRepositoryInput!): GitSyncOperation!
 }
 `, BuiltIn: false},
 	{Name: "../schema/integration.graphqls", Input: `# Integrations: published by an organization under a
@@ -19839,6 +20320,86 @@ func (ec *executionContext) childFields_EmojiReactionUser(ctx context.Context, f
 	return nil, fmt.Errorf("no field named %q was found under type EmojiReactionUser", field.Name)
 }
 
+func (ec *executionContext) childFields_GitSyncOperation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_GitSyncOperation_id(ctx, field)
+	case "direction":
+		return ec.fieldContext_GitSyncOperation_direction(ctx, field)
+	case "state":
+		return ec.fieldContext_GitSyncOperation_state(ctx, field)
+	case "stage":
+		return ec.fieldContext_GitSyncOperation_stage(ctx, field)
+	case "dispatchedTasks":
+		return ec.fieldContext_GitSyncOperation_dispatchedTasks(ctx, field)
+	case "completedTasks":
+		return ec.fieldContext_GitSyncOperation_completedTasks(ctx, field)
+	case "startedAt":
+		return ec.fieldContext_GitSyncOperation_startedAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_GitSyncOperation_updatedAt(ctx, field)
+	case "completedAt":
+		return ec.fieldContext_GitSyncOperation_completedAt(ctx, field)
+	case "error":
+		return ec.fieldContext_GitSyncOperation_error(ctx, field)
+	case "url":
+		return ec.fieldContext_GitSyncOperation_url(ctx, field)
+	case "ref":
+		return ec.fieldContext_GitSyncOperation_ref(ctx, field)
+	case "repoProjectDirectory":
+		return ec.fieldContext_GitSyncOperation_repoProjectDirectory(ctx, field)
+	case "commit":
+		return ec.fieldContext_GitSyncOperation_commit(ctx, field)
+	case "revision":
+		return ec.fieldContext_GitSyncOperation_revision(ctx, field)
+	case "createdBy":
+		return ec.fieldContext_GitSyncOperation_createdBy(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GitSyncOperation", field.Name)
+}
+
+func (ec *executionContext) childFields_GitSyncOperationConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_GitSyncOperationConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_GitSyncOperationConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_GitSyncOperationConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_GitSyncOperationConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GitSyncOperationConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_GitSyncOperationEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_GitSyncOperationEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_GitSyncOperationEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GitSyncOperationEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_GitSyncState(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "repoName":
+		return ec.fieldContext_GitSyncState_repoName(ctx, field)
+	case "installationProvider":
+		return ec.fieldContext_GitSyncState_installationProvider(ctx, field)
+	case "url":
+		return ec.fieldContext_GitSyncState_url(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_GitSyncState_updatedAt(ctx, field)
+	case "commit":
+		return ec.fieldContext_GitSyncState_commit(ctx, field)
+	case "revision":
+		return ec.fieldContext_GitSyncState_revision(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GitSyncState", field.Name)
+}
+
 func (ec *executionContext) childFields_ImportContentPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "revision":
@@ -21865,6 +22426,10 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_deletedAt(ctx, field)
 	case "comments":
 		return ec.fieldContext_Space_comments(ctx, field)
+	case "gitSync":
+		return ec.fieldContext_Space_gitSync(ctx, field)
+	case "gitSyncOperations":
+		return ec.fieldContext_Space_gitSyncOperations(ctx, field)
 	case "search":
 		return ec.fieldContext_Space_search(ctx, field)
 	case "shareLinks":
@@ -23861,12 +24426,40 @@ func (ec *executionContext) field_Mutation_duplicateSpace_args(ctx context.Conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_exportToGitRepository_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.ExportToGitRepositoryInput, error) {
+			return ec.unmarshalNExportToGitRepositoryInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐExportToGitRepositoryInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_importContent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.ImportContentInput, error) {
 			return ec.unmarshalNImportContentInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐImportContentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_importGitRepository_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.ImportGitRepositoryInput, error) {
+			return ec.unmarshalNImportGitRepositoryInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐImportGitRepositoryInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -26514,6 +27107,44 @@ func (ec *executionContext) field_Space_comments_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["targetPageId"] = arg6
+	return args, nil
+}
+
+func (ec *executionContext) field_Space_gitSyncOperations_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*page.Cursor, error) {
+			return ec.unmarshalOCursor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
 	return args, nil
 }
 
@@ -34054,6 +34685,758 @@ func (ec *executionContext) fieldContext_EmojiReactionUser_reactedAt(_ context.C
 	return graphql.NewScalarFieldContext("EmojiReactionUser", field, false, false, errors.New("field of type DateTime does not have child fields"))
 }
 
+func (ec *executionContext) _GitSyncOperation_id(ctx context.Context, field graphql.CollectedField, obj *ent.GitSyncOperation) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncOperation_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncOperation_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncOperation", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncOperation_direction(ctx context.Context, field graphql.CollectedField, obj *ent.GitSyncOperation) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNGitSyncOperationDirection2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐGitSyncOperationDirection(ctx, field.Selections, obj.Direction)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncOperation_direction(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Direction, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v enum.GitSyncOperationDirection) graphql.Marshaler {
+			return ec.marshalNGitSyncOperationDirection2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐGitSyncOperationDirection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncOperation_direction(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncOperation", field, false, false, errors.New("field of type GitSyncOperationDirection does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncOperation_state(ctx context.Context, field graphql.CollectedField, obj *ent.GitSyncOperation) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNGitSyncOperationState2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐGitSyncOperationState(ctx, field.Selections, obj.State)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncOperation_state(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.State, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v enum.GitSyncOperationState) graphql.Marshaler {
+			return ec.marshalNGitSyncOperationState2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐGitSyncOperationState(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncOperation_state(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncOperation", field, false, false, errors.New("field of type GitSyncOperationState does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncOperation_stage(ctx context.Context, field graphql.CollectedField, obj *ent.GitSyncOperation) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNGitSyncOperationStage2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐGitSyncOperationStage(ctx, field.Selections, obj.Stage)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncOperation_stage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Stage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v enum.GitSyncOperationStage) graphql.Marshaler {
+			return ec.marshalNGitSyncOperationStage2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐGitSyncOperationStage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncOperation_stage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncOperation", field, false, false, errors.New("field of type GitSyncOperationStage does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncOperation_dispatchedTasks(ctx context.Context, field graphql.CollectedField, obj *ent.GitSyncOperation) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNInt2int(ctx, field.Selections, obj.DispatchedTasks)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncOperation_dispatchedTasks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DispatchedTasks, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncOperation_dispatchedTasks(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncOperation", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncOperation_completedTasks(ctx context.Context, field graphql.CollectedField, obj *ent.GitSyncOperation) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNInt2int(ctx, field.Selections, obj.CompletedTasks)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncOperation_completedTasks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CompletedTasks, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncOperation_completedTasks(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncOperation", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncOperation_startedAt(ctx context.Context, field graphql.CollectedField, obj *ent.GitSyncOperation) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNDateTime2timeᚐTime(ctx, field.Selections, obj.StartedAt)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncOperation_startedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncOperation_startedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncOperation", field, false, false, errors.New("field of type DateTime does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncOperation_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.GitSyncOperation) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNDateTime2timeᚐTime(ctx, field.Selections, obj.UpdatedAt)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncOperation_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncOperation_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncOperation", field, false, false, errors.New("field of type DateTime does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncOperation_completedAt(ctx context.Context, field graphql.CollectedField, obj *ent.GitSyncOperation) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalODateTime2ᚖtimeᚐTime(ctx, field.Selections, obj.CompletedAt)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncOperation_completedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CompletedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncOperation_completedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncOperation", field, false, false, errors.New("field of type DateTime does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncOperation_error(ctx context.Context, field graphql.CollectedField, obj *ent.GitSyncOperation) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Error)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncOperation_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncOperation_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncOperation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncOperation_url(ctx context.Context, field graphql.CollectedField, obj *ent.GitSyncOperation) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNString2string(ctx, field.Selections, obj.URL)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncOperation_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncOperation_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncOperation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncOperation_ref(ctx context.Context, field graphql.CollectedField, obj *ent.GitSyncOperation) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNString2string(ctx, field.Selections, obj.Ref)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncOperation_ref(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Ref, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncOperation_ref(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncOperation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncOperation_repoProjectDirectory(ctx context.Context, field graphql.CollectedField, obj *ent.GitSyncOperation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncOperation_repoProjectDirectory(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.GitSyncOperation().RepoProjectDirectory(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncOperation_repoProjectDirectory(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncOperation", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncOperation_commit(ctx context.Context, field graphql.CollectedField, obj *ent.GitSyncOperation) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Commit)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncOperation_commit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Commit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncOperation_commit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncOperation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncOperation_revision(ctx context.Context, field graphql.CollectedField, obj *ent.GitSyncOperation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncOperation_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.GitSyncOperation().Revision(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
+			return ec.marshalORevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐRevision(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncOperation_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "GitSyncOperation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Revision(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _GitSyncOperation_createdBy(ctx context.Context, field graphql.CollectedField, obj *ent.GitSyncOperation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncOperation_createdBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.GitSyncOperation().CreatedBy(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncOperation_createdBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "GitSyncOperation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _GitSyncOperationConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncOperationConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncOperationConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.GitSyncOperationEdge) graphql.Marshaler {
+			return ec.marshalNGitSyncOperationEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncOperationEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncOperationConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "GitSyncOperationConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GitSyncOperationEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _GitSyncOperationConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncOperationConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncOperationConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.GitSyncOperation) graphql.Marshaler {
+			return ec.marshalNGitSyncOperation2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐGitSyncOperationᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncOperationConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "GitSyncOperationConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GitSyncOperation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _GitSyncOperationConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncOperationConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncOperationConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v page.Info) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncOperationConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "GitSyncOperationConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _GitSyncOperationConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncOperationConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncOperationConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncOperationConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncOperationConnection", field, true, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncOperationEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncOperationEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncOperationEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.GitSyncOperation) graphql.Marshaler {
+			return ec.marshalNGitSyncOperation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐGitSyncOperation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncOperationEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "GitSyncOperationEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GitSyncOperation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _GitSyncOperationEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncOperationEdge) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNCursor2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, field.Selections, obj.Cursor)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncOperationEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v page.Cursor) graphql.Marshaler {
+			return ec.marshalNCursor2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋpageᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncOperationEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncOperationEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncState_repoName(ctx context.Context, field graphql.CollectedField, obj *ent.GitSync) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncState_repoName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.GitSyncState().RepoName(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncState_repoName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncState", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncState_installationProvider(ctx context.Context, field graphql.CollectedField, obj *ent.GitSync) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncState_installationProvider(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.GitSyncState().InstallationProvider(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *enum.GitProvider) graphql.Marshaler {
+			return ec.marshalOGitProvider2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐGitProvider(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncState_installationProvider(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncState", field, true, true, errors.New("field of type GitProvider does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncState_url(ctx context.Context, field graphql.CollectedField, obj *ent.GitSync) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncState_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.GitSyncState().URL(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncState_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncState", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncState_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.GitSync) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNDateTime2timeᚐTime(ctx, field.Selections, obj.UpdatedAt)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncState_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncState_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncState", field, false, false, errors.New("field of type DateTime does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncState_commit(ctx context.Context, field graphql.CollectedField, obj *ent.GitSync) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncState_commit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.GitSyncState().Commit(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncState_commit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncState", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncState_revision(ctx context.Context, field graphql.CollectedField, obj *ent.GitSync) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncState_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.GitSyncState().Revision(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
+			return ec.marshalORevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐRevision(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncState_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "GitSyncState",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Revision(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _ImportContentPayload_revision(ctx context.Context, field graphql.CollectedField, obj *model.ImportContentPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -40279,6 +41662,94 @@ func (ec *executionContext) fieldContext_Mutation_importContent(ctx context.Cont
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_importContent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_importGitRepository(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_importGitRepository(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ImportGitRepository(ctx, fc.Args["input"].(model.ImportGitRepositoryInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.GitSyncOperation) graphql.Marshaler {
+			return ec.marshalNGitSyncOperation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐGitSyncOperation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_importGitRepository(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GitSyncOperation(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_importGitRepository_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_exportToGitRepository(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_exportToGitRepository(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ExportToGitRepository(ctx, fc.Args["input"].(model.ExportToGitRepositoryInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.GitSyncOperation) graphql.Marshaler {
+			return ec.marshalNGitSyncOperation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐGitSyncOperation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_exportToGitRepository(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GitSyncOperation(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_exportToGitRepository_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -57499,6 +58970,82 @@ func (ec *executionContext) fieldContext_Space_comments(ctx context.Context, fie
 	return fc, nil
 }
 
+func (ec *executionContext) _Space_gitSync(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_gitSync(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Space().GitSync(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.GitSync) graphql.Marshaler {
+			return ec.marshalOGitSyncState2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐGitSync(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Space_gitSync(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GitSyncState(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Space_gitSyncOperations(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_gitSyncOperations(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Space().GitSyncOperations(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*page.Cursor), fc.Args["last"].(*int), fc.Args["before"].(*page.Cursor))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.GitSyncOperationConnection) graphql.Marshaler {
+			return ec.marshalNGitSyncOperationConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncOperationConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Space_gitSyncOperations(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GitSyncOperationConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Space_gitSyncOperations_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Space_search(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -67400,6 +68947,143 @@ func (ec *executionContext) unmarshalInputDuplicateSpaceInput(ctx context.Contex
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputExportToGitRepositoryInput(ctx context.Context, obj any) (model.ExportToGitRepositoryInput, error) {
+	var it model.ExportToGitRepositoryInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"spaceId", "url", "ref", "commitMessage", "repoProjectDirectory", "repoTreeURL", "repoCommitURL", "repoCacheID", "timestamp", "force", "gitInfo"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "spaceId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spaceId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SpaceID = data
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = data
+		case "ref":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ref"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Ref = data
+		case "commitMessage":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("commitMessage"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CommitMessage = data
+		case "repoProjectDirectory":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("repoProjectDirectory"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RepoProjectDirectory = data
+		case "repoTreeURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("repoTreeURL"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RepoTreeURL = data
+		case "repoCommitURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("repoCommitURL"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RepoCommitURL = data
+		case "repoCacheID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("repoCacheID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RepoCacheID = data
+		case "timestamp":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timestamp"))
+			data, err := ec.unmarshalODateTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Timestamp = data
+		case "force":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("force"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Force = data
+		case "gitInfo":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gitInfo"))
+			data, err := ec.unmarshalOGitInfoInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitInfoInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GitInfo = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputGitInfoInput(ctx context.Context, obj any) (model.GitInfoInput, error) {
+	var it model.GitInfoInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"provider", "url"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "provider":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("provider"))
+			data, err := ec.unmarshalOGitProvider2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐGitProvider(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Provider = data
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputImportContentInput(ctx context.Context, obj any) (model.ImportContentInput, error) {
 	var it model.ImportContentInput
 	if obj == nil {
@@ -67453,6 +69137,106 @@ func (ec *executionContext) unmarshalInputImportContentInput(ctx context.Context
 				return it, err
 			}
 			it.ClientMutationID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputImportGitRepositoryInput(ctx context.Context, obj any) (model.ImportGitRepositoryInput, error) {
+	var it model.ImportGitRepositoryInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"spaceId", "url", "ref", "repoProjectDirectory", "repoTreeURL", "repoCommitURL", "repoCacheID", "timestamp", "force", "standalone", "gitInfo"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "spaceId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spaceId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SpaceID = data
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = data
+		case "ref":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ref"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Ref = data
+		case "repoProjectDirectory":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("repoProjectDirectory"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RepoProjectDirectory = data
+		case "repoTreeURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("repoTreeURL"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RepoTreeURL = data
+		case "repoCommitURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("repoCommitURL"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RepoCommitURL = data
+		case "repoCacheID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("repoCacheID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RepoCacheID = data
+		case "timestamp":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timestamp"))
+			data, err := ec.unmarshalODateTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Timestamp = data
+		case "force":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("force"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Force = data
+		case "standalone":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("standalone"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Standalone = data
+		case "gitInfo":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gitInfo"))
+			data, err := ec.unmarshalOGitInfoInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitInfoInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GitInfo = data
 		}
 	}
 	return it, nil
@@ -77704,6 +79488,606 @@ func (ec *executionContext) _EmojiReactionUser(ctx context.Context, sel ast.Sele
 	return gqlexec.Object(fields, out)
 }
 
+var gitSyncOperationImplementors = []string{"GitSyncOperation"}
+
+func (ec *executionContext) _GitSyncOperation(ctx context.Context, sel ast.SelectionSet, obj *ent.GitSyncOperation) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, gitSyncOperationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GitSyncOperation")
+		case "id":
+			out.Values[i] = ec._GitSyncOperation_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "direction":
+			out.Values[i] = ec._GitSyncOperation_direction(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "state":
+			out.Values[i] = ec._GitSyncOperation_state(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "stage":
+			out.Values[i] = ec._GitSyncOperation_stage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "dispatchedTasks":
+			out.Values[i] = ec._GitSyncOperation_dispatchedTasks(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "completedTasks":
+			out.Values[i] = ec._GitSyncOperation_completedTasks(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "startedAt":
+			out.Values[i] = ec._GitSyncOperation_startedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._GitSyncOperation_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "completedAt":
+			out.Values[i] = ec._GitSyncOperation_completedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "error":
+			out.Values[i] = ec._GitSyncOperation_error(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "url":
+			out.Values[i] = ec._GitSyncOperation_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "ref":
+			out.Values[i] = ec._GitSyncOperation_ref(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "repoProjectDirectory":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._GitSyncOperation_repoProjectDirectory(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "commit":
+			out.Values[i] = ec._GitSyncOperation_commit(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "revision":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._GitSyncOperation_revision(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "createdBy":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._GitSyncOperation_createdBy(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return gqlexec.Object(fields, out)
+}
+
+var gitSyncOperationConnectionImplementors = []string{"GitSyncOperationConnection"}
+
+func (ec *executionContext) _GitSyncOperationConnection(ctx context.Context, sel ast.SelectionSet, obj *model.GitSyncOperationConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, gitSyncOperationConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GitSyncOperationConnection")
+		case "edges":
+			out.Values[i] = ec._GitSyncOperationConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "nodes":
+			out.Values[i] = ec._GitSyncOperationConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pageInfo":
+			out.Values[i] = ec._GitSyncOperationConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "totalCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._GitSyncOperationConnection_totalCount(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return gqlexec.Object(fields, out)
+}
+
+var gitSyncOperationEdgeImplementors = []string{"GitSyncOperationEdge"}
+
+func (ec *executionContext) _GitSyncOperationEdge(ctx context.Context, sel ast.SelectionSet, obj *model.GitSyncOperationEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, gitSyncOperationEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GitSyncOperationEdge")
+		case "node":
+			out.Values[i] = ec._GitSyncOperationEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._GitSyncOperationEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return gqlexec.Object(fields, out)
+}
+
+var gitSyncStateImplementors = []string{"GitSyncState"}
+
+func (ec *executionContext) _GitSyncState(ctx context.Context, sel ast.SelectionSet, obj *ent.GitSync) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, gitSyncStateImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GitSyncState")
+		case "repoName":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._GitSyncState_repoName(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "installationProvider":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._GitSyncState_installationProvider(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "url":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._GitSyncState_url(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "updatedAt":
+			out.Values[i] = ec._GitSyncState_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "commit":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._GitSyncState_commit(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "revision":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._GitSyncState_revision(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return gqlexec.Object(fields, out)
+}
+
 var importContentPayloadImplementors = []string{"ImportContentPayload"}
 
 func (ec *executionContext) _ImportContentPayload(ctx context.Context, sel ast.SelectionSet, obj *model.ImportContentPayload) graphql.Marshaler {
@@ -81882,6 +84266,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "importContent":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_importContent(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "importGitRepository":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_importGitRepository(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "exportToGitRepository":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_exportToGitRepository(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -91877,6 +94275,88 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "gitSync":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Space_gitSync(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "gitSyncOperations":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Space_gitSyncOperations(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "search":
 			field := field
 
@@ -98556,6 +101036,11 @@ func (ec *executionContext) marshalNEventType2githubᚗcomᚋbinderyᚋbindery�
 	return v
 }
 
+func (ec *executionContext) unmarshalNExportToGitRepositoryInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐExportToGitRepositoryInput(ctx context.Context, v any) (model.ExportToGitRepositoryInput, error) {
+	res, err := ec.unmarshalInputExportToGitRepositoryInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNFloat2float64(ctx context.Context, v any) (float64, error) {
 	res, err := graphql.UnmarshalFloatContext(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -98570,6 +101055,98 @@ func (ec *executionContext) marshalNFloat2float64(ctx context.Context, sel ast.S
 		}
 	}
 	return graphql.WrapContextMarshaler(ctx, res)
+}
+
+func (ec *executionContext) marshalNGitSyncOperation2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐGitSyncOperationᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.GitSyncOperation) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNGitSyncOperation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐGitSyncOperation(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNGitSyncOperation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐGitSyncOperation(ctx context.Context, sel ast.SelectionSet, v *ent.GitSyncOperation) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._GitSyncOperation(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNGitSyncOperationConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncOperationConnection(ctx context.Context, sel ast.SelectionSet, v *model.GitSyncOperationConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._GitSyncOperationConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNGitSyncOperationDirection2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐGitSyncOperationDirection(ctx context.Context, v any) (enum.GitSyncOperationDirection, error) {
+	var res enum.GitSyncOperationDirection
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNGitSyncOperationDirection2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐGitSyncOperationDirection(ctx context.Context, sel ast.SelectionSet, v enum.GitSyncOperationDirection) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNGitSyncOperationEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncOperationEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.GitSyncOperationEdge) graphql.Marshaler {
+	ret := gqlexec.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNGitSyncOperationEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncOperationEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNGitSyncOperationEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncOperationEdge(ctx context.Context, sel ast.SelectionSet, v *model.GitSyncOperationEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._GitSyncOperationEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNGitSyncOperationStage2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐGitSyncOperationStage(ctx context.Context, v any) (enum.GitSyncOperationStage, error) {
+	var res enum.GitSyncOperationStage
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNGitSyncOperationStage2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐGitSyncOperationStage(ctx context.Context, sel ast.SelectionSet, v enum.GitSyncOperationStage) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNGitSyncOperationState2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐGitSyncOperationState(ctx context.Context, v any) (enum.GitSyncOperationState, error) {
+	var res enum.GitSyncOperationState
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNGitSyncOperationState2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐGitSyncOperationState(ctx context.Context, sel ast.SelectionSet, v enum.GitSyncOperationState) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) unmarshalNID2string(ctx context.Context, v any) (string, error) {
@@ -98630,6 +101207,11 @@ func (ec *executionContext) marshalNImportContentPayload2ᚖgithubᚗcomᚋbinde
 		return graphql.Null
 	}
 	return ec._ImportContentPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNImportGitRepositoryInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐImportGitRepositoryInput(ctx context.Context, v any) (model.ImportGitRepositoryInput, error) {
+	res, err := ec.unmarshalInputImportGitRepositoryInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNImportSource2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐImportSource(ctx context.Context, v any) (enum.ImportSource, error) {
@@ -102973,6 +105555,37 @@ func (ec *executionContext) marshalOFloat2ᚖfloat64(ctx context.Context, sel as
 	_ = sel
 	res := graphql.MarshalFloatContext(*v)
 	return graphql.WrapContextMarshaler(ctx, res)
+}
+
+func (ec *executionContext) unmarshalOGitInfoInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitInfoInput(ctx context.Context, v any) (*model.GitInfoInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputGitInfoInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOGitProvider2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐGitProvider(ctx context.Context, v any) (*enum.GitProvider, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(enum.GitProvider)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOGitProvider2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐGitProvider(ctx context.Context, sel ast.SelectionSet, v *enum.GitProvider) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) marshalOGitSyncState2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐGitSync(ctx context.Context, sel ast.SelectionSet, v *ent.GitSync) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._GitSyncState(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOID2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {

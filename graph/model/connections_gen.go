@@ -734,6 +734,39 @@ func (c *OpenAPISpecVersionConnection) TotalCount(ctx context.Context) (int, err
 	return c.page.TotalCount(ctx)
 }
 
+// GitSyncOperationConnection is a page of GitSyncOperation, with the GraphQL connection shape.
+type GitSyncOperationConnection struct {
+	Edges    []*GitSyncOperationEdge
+	PageInfo page.Info
+	page     *page.Connection[*ent.GitSyncOperation]
+}
+
+// GitSyncOperationEdge is a GitSyncOperation with its cursor.
+type GitSyncOperationEdge struct {
+	Node   *ent.GitSyncOperation
+	Cursor page.Cursor
+}
+
+// NewGitSyncOperationConnection wraps a page of GitSyncOperation.
+func NewGitSyncOperationConnection(p *page.Connection[*ent.GitSyncOperation]) *GitSyncOperationConnection {
+	c := &GitSyncOperationConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*GitSyncOperationEdge, len(p.Edges))}
+	for i, e := range p.Edges {
+		c.Edges[i] = &GitSyncOperationEdge{Node: e.Node, Cursor: e.Cursor}
+	}
+	return c
+}
+
+// Nodes returns the items of the page.
+func (c *GitSyncOperationConnection) Nodes() []*ent.GitSyncOperation { return c.page.Nodes() }
+
+// Info returns where the page sits in its list.
+func (c *GitSyncOperationConnection) Info() page.Info { return c.PageInfo }
+
+// TotalCount counts the items of the whole list.
+func (c *GitSyncOperationConnection) TotalCount(ctx context.Context) (int, error) {
+	return c.page.TotalCount(ctx)
+}
+
 // SiteConnection is a page of Site, with the GraphQL connection shape.
 type SiteConnection struct {
 	Edges    []*SiteEdge

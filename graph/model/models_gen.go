@@ -889,6 +889,40 @@ type DuplicateSpacePayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
+// What exportToGitRepository needs: the official ExportToGitRepository.
+type ExportToGitRepositoryInput struct {
+	// The space to export.
+	SpaceID string `json:"spaceId"`
+	// The repository's http(s) URL; it may hold basic-auth credentials, which are kept sealed until the operation ends.
+	URL string `json:"url"`
+	// The branch, as refs/heads/<name> or <name>.
+	Ref string `json:"ref"`
+	// The commit's message.
+	CommitMessage string `json:"commitMessage"`
+	// The directory of the repository that holds the space; the whole repository when empty.
+	RepoProjectDirectory *string `json:"repoProjectDirectory,omitempty"`
+	// URL prefix of the repository's tree, kept as the space's Git URL when gitInfo gives none.
+	RepoTreeURL *string `json:"repoTreeURL,omitempty"`
+	// URL prefix of the repository's commits. Accepted for compatibility; Bindery does not use it yet.
+	RepoCommitURL *string `json:"repoCommitURL,omitempty"`
+	// Unique identifier to cache the repository across operations. Accepted for compatibility; every operation fetches.
+	RepoCacheID *string `json:"repoCacheID,omitempty"`
+	// When the triggering event happened. Accepted for compatibility; operations of a space run in the order they were asked for.
+	Timestamp *time.Time `json:"timestamp,omitempty"`
+	// Commit even when the branch has commits the space has not imported since the last sync.
+	Force *bool `json:"force,omitempty"`
+	// Metadata about the Git host to keep on the space.
+	GitInfo *GitInfoInput `json:"gitInfo,omitempty"`
+}
+
+// Metadata about the Git host kept on the space: the official UpdateSpaceGitInfo.
+type GitInfoInput struct {
+	// Where the repository is hosted.
+	Provider *enum.GitProvider `json:"provider,omitempty"`
+	// The repository's tree URL, shown to readers.
+	URL *string `json:"url,omitempty"`
+}
+
 // The input of importContent.
 type ImportContentInput struct {
 	// The space whose main content to import into; give spaceId or changeRequestId.
@@ -913,6 +947,32 @@ type ImportContentPayload struct {
 	TotalResources int `json:"totalResources"`
 	// The clientMutationId of the input, returned as it was given.
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// What importGitRepository needs: the official ImportGitRepository.
+type ImportGitRepositoryInput struct {
+	// The space to import into.
+	SpaceID string `json:"spaceId"`
+	// The repository's http(s) URL; it may hold basic-auth credentials, which are kept sealed until the operation ends.
+	URL string `json:"url"`
+	// The branch, as refs/heads/<name> or <name>.
+	Ref string `json:"ref"`
+	// The directory of the repository that holds the space; the whole repository when empty.
+	RepoProjectDirectory *string `json:"repoProjectDirectory,omitempty"`
+	// URL prefix of the repository's tree, kept as the space's Git URL when gitInfo gives none.
+	RepoTreeURL *string `json:"repoTreeURL,omitempty"`
+	// URL prefix of the repository's commits. Accepted for compatibility; Bindery does not use it yet.
+	RepoCommitURL *string `json:"repoCommitURL,omitempty"`
+	// Unique identifier to cache the repository across operations. Accepted for compatibility; every operation fetches.
+	RepoCacheID *string `json:"repoCacheID,omitempty"`
+	// When the triggering event happened. Accepted for compatibility; operations of a space run in the order they were asked for.
+	Timestamp *time.Time `json:"timestamp,omitempty"`
+	// Replace the space's content even when it changed since the last sync.
+	Force *bool `json:"force,omitempty"`
+	// Make a revision without updating the space's content. Not supported: true is refused.
+	Standalone *bool `json:"standalone,omitempty"`
+	// Metadata about the Git host to keep on the space.
+	GitInfo *GitInfoInput `json:"gitInfo,omitempty"`
 }
 
 // An installation to make.

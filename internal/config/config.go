@@ -206,7 +206,7 @@ var Env = []struct{ Name, Flag, Default, Meaning string }{
 	{"BINDERY_OBJECT_CACHE_BYTES", "", "67108864", "Memory for content objects (pages, trees) kept across requests (64 MiB)."},
 	{"BINDERY_DECODED_CACHE_BYTES", "", "67108864", "Size of the content objects whose decoded contents and pages are kept across requests (64 MiB); decoded, they take a few times as much. A space's content is kept when it is at most half of it, so that a page read costs the same whatever the space's size."},
 	{"BINDERY_PAGE_CACHE_BYTES", "", "33554432", "Memory for the rendered pages of published sites kept across requests (32 MiB); a page larger than an eighth of it is not kept. An edit or a change of the site shows at the next request whatever is kept."},
-	{"BINDERY_IMPORT_ALLOW_PRIVATE", "", "false", "For local testing only: set to 1 to let imports fetch from loopback, private and link-local addresses. Never set it in production: it opens server-side request forgery."},
+	{"BINDERY_IMPORT_ALLOW_PRIVATE", "", "false", "For local testing only: set to 1 to let imports, OpenAPI specs, webhooks and Git sync reach loopback, private and link-local addresses. Never set it in production: it opens server-side request forgery."},
 	{"BINDERY_OPENAPI_REFETCH_INTERVAL", "", "1h", "How long after its last processing an OpenAPI spec with a URL source is fetched again; a version is stored only when the document changed."},
 	{"BINDERY_OPENAPI_POLL_INTERVAL", "", "10s", "How often each server's OpenAPI worker looks for specs to process (a spec created or updated on this server is processed at once)."},
 	{"BINDERY_DEBUG_ADDR", "", "none", "Address (`127.0.0.1:6060`) of a separate listener serving Go's profiler at `/debug/pprof/`, unauthenticated: keep it private."},

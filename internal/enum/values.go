@@ -1930,3 +1930,176 @@ func (v *WebhookDeliveryState) UnmarshalGQL(in any) error {
 func (v *WebhookDeliveryState) UnmarshalJSON(b []byte) error {
 	return unmarshalJSON("WebhookDeliveryState", webhookDeliveryStateValues, v, b)
 }
+
+// GitSyncOperationDirection says which way a Git sync operation moves content: from the repository into the space (import) or from the space to the repository (export).
+type GitSyncOperationDirection string
+
+// GitSyncOperationDirection values.
+const (
+	GitSyncOperationDirectionImport GitSyncOperationDirection = "import"
+	GitSyncOperationDirectionExport GitSyncOperationDirection = "export"
+)
+
+var gitSyncOperationDirectionValues = []GitSyncOperationDirection{GitSyncOperationDirectionImport, GitSyncOperationDirectionExport}
+
+// GitSyncOperationDirectionValues returns every GitSyncOperationDirection in declaration order.
+func GitSyncOperationDirectionValues() []GitSyncOperationDirection {
+	return append([]GitSyncOperationDirection(nil), gitSyncOperationDirectionValues...)
+}
+
+// Values returns the wire values; ent uses it to declare the column.
+func (GitSyncOperationDirection) Values() []string { return names(gitSyncOperationDirectionValues) }
+
+// String returns the wire value.
+func (v GitSyncOperationDirection) String() string { return string(v) }
+
+// Valid reports whether v is one of the declared values.
+func (v GitSyncOperationDirection) Valid() bool { return contains(gitSyncOperationDirectionValues, v) }
+
+// ParseGitSyncOperationDirection returns the GitSyncOperationDirection whose wire value is s.
+func ParseGitSyncOperationDirection(s string) (GitSyncOperationDirection, error) {
+	return parse("GitSyncOperationDirection", gitSyncOperationDirectionValues, s)
+}
+
+// MarshalGQL writes the GraphQL enum value.
+func (v GitSyncOperationDirection) MarshalGQL(w io.Writer) { marshalGQL(w, v) }
+
+// UnmarshalGQL reads a GraphQL enum value.
+func (v *GitSyncOperationDirection) UnmarshalGQL(in any) error {
+	return unmarshalGQL("GitSyncOperationDirection", gitSyncOperationDirectionValues, v, in)
+}
+
+// UnmarshalJSON reads a wire value and rejects unknown ones.
+func (v *GitSyncOperationDirection) UnmarshalJSON(b []byte) error {
+	return unmarshalJSON("GitSyncOperationDirection", gitSyncOperationDirectionValues, v, b)
+}
+
+// GitSyncOperationState is where a Git sync operation stands: running (waiting for a worker, or under way), success or failure.
+type GitSyncOperationState string
+
+// GitSyncOperationState values.
+const (
+	GitSyncOperationStateRunning GitSyncOperationState = "running"
+	GitSyncOperationStateSuccess GitSyncOperationState = "success"
+	GitSyncOperationStateFailure GitSyncOperationState = "failure"
+)
+
+var gitSyncOperationStateValues = []GitSyncOperationState{GitSyncOperationStateRunning, GitSyncOperationStateSuccess, GitSyncOperationStateFailure}
+
+// GitSyncOperationStateValues returns every GitSyncOperationState in declaration order.
+func GitSyncOperationStateValues() []GitSyncOperationState {
+	return append([]GitSyncOperationState(nil), gitSyncOperationStateValues...)
+}
+
+// Values returns the wire values; ent uses it to declare the column.
+func (GitSyncOperationState) Values() []string { return names(gitSyncOperationStateValues) }
+
+// String returns the wire value.
+func (v GitSyncOperationState) String() string { return string(v) }
+
+// Valid reports whether v is one of the declared values.
+func (v GitSyncOperationState) Valid() bool { return contains(gitSyncOperationStateValues, v) }
+
+// ParseGitSyncOperationState returns the GitSyncOperationState whose wire value is s.
+func ParseGitSyncOperationState(s string) (GitSyncOperationState, error) {
+	return parse("GitSyncOperationState", gitSyncOperationStateValues, s)
+}
+
+// MarshalGQL writes the GraphQL enum value.
+func (v GitSyncOperationState) MarshalGQL(w io.Writer) { marshalGQL(w, v) }
+
+// UnmarshalGQL reads a GraphQL enum value.
+func (v *GitSyncOperationState) UnmarshalGQL(in any) error {
+	return unmarshalGQL("GitSyncOperationState", gitSyncOperationStateValues, v, in)
+}
+
+// UnmarshalJSON reads a wire value and rejects unknown ones.
+func (v *GitSyncOperationState) UnmarshalJSON(b []byte) error {
+	return unmarshalJSON("GitSyncOperationState", gitSyncOperationStateValues, v, b)
+}
+
+// GitSyncOperationStage is the step a Git sync operation is at, as the official API names them: fetching the repository, checking its configuration, processing pages and files, and making the revision or the commit.
+type GitSyncOperationStage string
+
+// GitSyncOperationStage values.
+const (
+	GitSyncOperationStageRepoFetch      GitSyncOperationStage = "repo_fetch"
+	GitSyncOperationStageConfigCheck    GitSyncOperationStage = "config_check"
+	GitSyncOperationStageContentProcess GitSyncOperationStage = "content_process"
+	GitSyncOperationStageFinalize       GitSyncOperationStage = "finalize"
+)
+
+var gitSyncOperationStageValues = []GitSyncOperationStage{GitSyncOperationStageRepoFetch, GitSyncOperationStageConfigCheck, GitSyncOperationStageContentProcess, GitSyncOperationStageFinalize}
+
+// GitSyncOperationStageValues returns every GitSyncOperationStage in declaration order.
+func GitSyncOperationStageValues() []GitSyncOperationStage {
+	return append([]GitSyncOperationStage(nil), gitSyncOperationStageValues...)
+}
+
+// Values returns the wire values; ent uses it to declare the column.
+func (GitSyncOperationStage) Values() []string { return names(gitSyncOperationStageValues) }
+
+// String returns the wire value.
+func (v GitSyncOperationStage) String() string { return string(v) }
+
+// Valid reports whether v is one of the declared values.
+func (v GitSyncOperationStage) Valid() bool { return contains(gitSyncOperationStageValues, v) }
+
+// ParseGitSyncOperationStage returns the GitSyncOperationStage whose wire value is s.
+func ParseGitSyncOperationStage(s string) (GitSyncOperationStage, error) {
+	return parse("GitSyncOperationStage", gitSyncOperationStageValues, s)
+}
+
+// MarshalGQL writes the GraphQL enum value.
+func (v GitSyncOperationStage) MarshalGQL(w io.Writer) { marshalGQL(w, v) }
+
+// UnmarshalGQL reads a GraphQL enum value.
+func (v *GitSyncOperationStage) UnmarshalGQL(in any) error {
+	return unmarshalGQL("GitSyncOperationStage", gitSyncOperationStageValues, v, in)
+}
+
+// UnmarshalJSON reads a wire value and rejects unknown ones.
+func (v *GitSyncOperationStage) UnmarshalJSON(b []byte) error {
+	return unmarshalJSON("GitSyncOperationStage", gitSyncOperationStageValues, v, b)
+}
+
+// GitProvider is the host of a space's Git repository, as the official API names them.
+type GitProvider string
+
+// GitProvider values.
+const (
+	GitProviderGithub GitProvider = "github"
+	GitProviderGitlab GitProvider = "gitlab"
+)
+
+var gitProviderValues = []GitProvider{GitProviderGithub, GitProviderGitlab}
+
+// GitProviderValues returns every GitProvider in declaration order.
+func GitProviderValues() []GitProvider { return append([]GitProvider(nil), gitProviderValues...) }
+
+// Values returns the wire values; ent uses it to declare the column.
+func (GitProvider) Values() []string { return names(gitProviderValues) }
+
+// String returns the wire value.
+func (v GitProvider) String() string { return string(v) }
+
+// Valid reports whether v is one of the declared values.
+func (v GitProvider) Valid() bool { return contains(gitProviderValues, v) }
+
+// ParseGitProvider returns the GitProvider whose wire value is s.
+func ParseGitProvider(s string) (GitProvider, error) {
+	return parse("GitProvider", gitProviderValues, s)
+}
+
+// MarshalGQL writes the GraphQL enum value.
+func (v GitProvider) MarshalGQL(w io.Writer) { marshalGQL(w, v) }
+
+// UnmarshalGQL reads a GraphQL enum value.
+func (v *GitProvider) UnmarshalGQL(in any) error {
+	return unmarshalGQL("GitProvider", gitProviderValues, v, in)
+}
+
+// UnmarshalJSON reads a wire value and rejects unknown ones.
+func (v *GitProvider) UnmarshalJSON(b []byte) error {
+	return unmarshalJSON("GitProvider", gitProviderValues, v, b)
+}

@@ -55,6 +55,8 @@ const (
 	SignInFlow              = "sif"
 	UserIdentity            = "uid"
 	SignInReplay            = "srp"
+	GitSync                 = "gsy"
+	GitSyncOperation        = "gso"
 )
 
 // BodyLength is the number of base62 characters after the prefix.

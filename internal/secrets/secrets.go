@@ -25,6 +25,10 @@ func IntegrationAD(integrationID, name string) string { return integrationID + "
 // WebhookAD is the additional data of a webhook endpoint's signing secret.
 func WebhookAD(endpointID string) string { return endpointID + "/secret" }
 
+// GitCredentialsAD is the additional data of a Git sync operation's
+// credentials: sealed credentials copied to another operation do not open.
+func GitCredentialsAD(operationID string) string { return operationID + "/credentials" }
+
 // KeySize is the size of a key: 32 bytes, for AES-256.
 const KeySize = 32
 

@@ -8,11 +8,13 @@ import (
 	"fmt"
 
 	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/ent/gitsyncoperation"
 	"github.com/bindery/bindery/internal/secrets"
 )
 
-// Rotate re-encrypts every integration's secrets and every webhook
-// endpoint's signing secret from the old key to the new one, in one
+// Rotate re-encrypts every integration's secrets, every webhook endpoint's
+// signing secret and the credentials of Git sync operations still to run
+// from the old key to the new one, in one
 // transaction: every value opens with the old key and is sealed again with
 // the new, or nothing changes. It returns the number
 // of values re-encrypted. It runs outside any request, on a client without
@@ -71,6 +73,24 @@ func reseal(ctx context.Context, c *ent.Client, from, to *secrets.Box) (int, err
 			return 0, fmt.Errorf("the signing secret of webhook endpoint %s: %w", x.ID, err)
 		}
 		if err := c.WebhookEndpoint.UpdateOneID(x.ID).SetSecret(sealed).SetUpdatedAt(x.UpdatedAt).Exec(ctx); err != nil {
+			return 0, err
+		}
+		n++
+	}
+	// The credentials of Git sync operations still to run.
+	ops, err := c.GitSyncOperation.Query().Where(gitsyncoperation.CredentialsNotNil()).Select("id", "credentials").All(ctx)
+	if err != nil {
+		return 0, err
+	}
+	for _, op := range ops {
+		sealed, err := from.Reseal(to, *op.Credentials, secrets.GitCredentialsAD(op.ID))
+		if err != nil {
+			return 0, fmt.Errorf("the credentials of Git sync operation %s: %w", op.ID, err)
+		}
+		// A conditional update: an operation that ended meanwhile dropped
+		// its credentials, and keeps none.
+		if err := c.GitSyncOperation.Update().Where(gitsyncoperation.ID(op.ID), gitsyncoperation.CredentialsNotNil()).
+			SetCredentials(sealed).Exec(ctx); err != nil {
 			return 0, err
 		}
 		n++

@@ -57,6 +57,7 @@ var connections = []connection{
 	{name: "TranslationSettings", node: "ent.TranslationSettings"},
 	{name: "OpenAPISpec", node: "ent.OpenAPISpec"},
 	{name: "OpenAPISpecVersion", node: "ent.OpenAPISpecVersion"},
+	{name: "GitSyncOperation", node: "ent.GitSyncOperation"},
 	{name: "Site", node: "ent.Site"},
 	{name: "SiteSection", node: "ent.SiteSection"},
 	{name: "SiteSectionGroup", node: "ent.SiteSectionGroup"},

@@ -114,6 +114,14 @@ var enums = []enum{
 			"comment.posted", "comment.resolved", "member.added", "member.removed", "site.published"}, true},
 	{"WebhookDeliveryState", "WebhookDeliveryState is where a webhook delivery stands: pending (not sent yet, or to be retried), succeeded (a 2xx answer), or failed (no more attempts).",
 		[]string{"pending", "succeeded", "failed"}, true},
+	{"GitSyncOperationDirection", "GitSyncOperationDirection says which way a Git sync operation moves content: from the repository into the space (import) or from the space to the repository (export).",
+		[]string{"import", "export"}, true},
+	{"GitSyncOperationState", "GitSyncOperationState is where a Git sync operation stands: running (waiting for a worker, or under way), success or failure.",
+		[]string{"running", "success", "failure"}, true},
+	{"GitSyncOperationStage", "GitSyncOperationStage is the step a Git sync operation is at, as the official API names them: fetching the repository, checking its configuration, processing pages and files, and making the revision or the commit.",
+		[]string{"repo_fetch", "config_check", "content_process", "finalize"}, true},
+	{"GitProvider", "GitProvider is the host of a space's Git repository, as the official API names them.",
+		[]string{"github", "gitlab"}, true},
 }
 
 func constName(typ, v string) string {

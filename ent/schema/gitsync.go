@@ -1,0 +1,125 @@
+package schema
+
+import (
+	"entgo.io/ent"
+	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/edge"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+
+	"github.com/bindery/bindery/internal/clock"
+	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/internal/id"
+)
+
+// GitSync is the Git repository a space was last imported from or exported
+// to, and the last pair of revision and commit known to hold the same
+// content: what the space's Git info shows, and what the next operation
+// starts from.
+type GitSync struct{ ent.Schema }
+
+// Mixin of the GitSync.
+func (GitSync) Mixin() []ent.Mixin {
+	return []ent.Mixin{IDMixin{Prefix: id.GitSync}, TimeMixin{}}
+}
+
+// Fields of the GitSync.
+func (GitSync) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("space_id").Immutable(),
+		// url is the repository's, without credentials: they are kept only
+		// for the operations that need them, sealed.
+		field.String("url"),
+		field.String("ref"),
+		field.String("project_directory").Default(""),
+		// tree_url is what the official GitSyncState calls url: the
+		// repository's tree, for readers; provider is its host.
+		field.String("tree_url").Optional().Nillable(),
+		field.Enum("provider").GoType(enum.GitProvider("")).Optional().Nillable(),
+		// synced_revision_id and synced_commit hold the same content: the
+		// revision an export pushed or an import made, and the commit.
+		field.String("synced_revision_id").Optional().Nillable(),
+		field.String("synced_commit").Optional().Nillable(),
+	}
+}
+
+// Edges of the GitSync.
+func (GitSync) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("space", Space.Type).Ref("git_sync").Field("space_id").Unique().Required().Immutable(),
+	}
+}
+
+// Annotations of the GitSync.
+func (GitSync) Annotations() []schema.Annotation { return hidden() }
+
+// GitSyncOperation is one import from, or export to, a Git repository: a
+// job that a worker claims under a lease (see graph/gitsync.go), with the
+// official GitSyncOperation's state and stage.
+type GitSyncOperation struct{ ent.Schema }
+
+// Mixin of the GitSyncOperation.
+func (GitSyncOperation) Mixin() []ent.Mixin {
+	return []ent.Mixin{IDMixin{Prefix: id.GitSyncOperation}}
+}
+
+// Fields of the GitSyncOperation.
+func (GitSyncOperation) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("space_id").Immutable(),
+		// created_by_id is who asked: the job runs with their rights, and
+		// an export's commit is theirs.
+		field.String("created_by_id").Optional().Nillable().Immutable(),
+		field.Enum("direction").GoType(enum.GitSyncOperationDirection("")).Immutable(),
+		field.Enum("state").GoType(enum.GitSyncOperationState("")).Default(string(enum.GitSyncOperationStateRunning)),
+		field.Enum("stage").GoType(enum.GitSyncOperationStage("")).Default(string(enum.GitSyncOperationStageRepoFetch)),
+		field.Int("dispatched_tasks").Default(0),
+		field.Int("completed_tasks").Default(0),
+		field.Time("started_at").Immutable().Default(clock.Now),
+		field.Time("updated_at").Default(clock.Now).UpdateDefault(clock.Now),
+		field.Time("completed_at").Optional().Nillable(),
+		// error is what a failure tells the user: never a credential, never
+		// a server fault's detail (that goes to the log).
+		field.String("error").Optional().Nillable(),
+		// The request, as the official ImportGitRepository and
+		// ExportToGitRepository give it; url without credentials.
+		field.String("url").Immutable(),
+		field.String("ref").Immutable(),
+		field.String("project_directory").Default("").Immutable(),
+		field.String("commit_message").Optional().Nillable().Immutable(),
+		field.Bool("force").Default(false).Immutable(),
+		// credentials are "user:password", sealed with BINDERY_SECRET_KEY
+		// (internal/secrets), and cleared when the operation ends.
+		field.String("credentials").Optional().Nillable().Sensitive(),
+		// commit and revision_id are the result: the commit read or made,
+		// and the revision made or exported.
+		field.String("commit").Optional().Nillable(),
+		field.String("revision_id").Optional().Nillable(),
+		// attempts counts the runs that ended in a network error, which
+		// are tried again after next_attempt_at.
+		field.Int("attempts").Default(0),
+		field.Time("next_attempt_at").Optional().Nillable(),
+		// claimed_by and claimed_until are a worker's lease (see
+		// internal/lease).
+		field.String("claimed_by").Optional().Nillable(),
+		field.Time("claimed_until").Optional().Nillable(),
+	}
+}
+
+// Edges of the GitSyncOperation.
+func (GitSyncOperation) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("space", Space.Type).Ref("git_sync_operations").Field("space_id").Unique().Required().Immutable(),
+	}
+}
+
+// Indexes of the GitSyncOperation.
+func (GitSyncOperation) Indexes() []ent.Index {
+	return []ent.Index{
+		index.Fields("space_id", "started_at"),
+		index.Fields("state", "next_attempt_at"),
+	}
+}
+
+// Annotations of the GitSyncOperation.
+func (GitSyncOperation) Annotations() []schema.Annotation { return hidden() }

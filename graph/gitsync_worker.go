@@ -1,0 +1,493 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"entgo.io/ent/dialect/sql"
+
+	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/ent/gitsync"
+	"github.com/bindery/bindery/ent/gitsyncoperation"
+	"github.com/bindery/bindery/ent/predicate"
+	"github.com/bindery/bindery/internal/apperr"
+	"github.com/bindery/bindery/internal/auth"
+	"github.com/bindery/bindery/internal/authz"
+	"github.com/bindery/bindery/internal/content"
+	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/internal/gitbook"
+	gitremote "github.com/bindery/bindery/internal/gitsync"
+	"github.com/bindery/bindery/internal/id"
+	"github.com/bindery/bindery/internal/lease"
+	"github.com/bindery/bindery/internal/secrets"
+	"github.com/bindery/bindery/internal/store"
+)
+
+// Defaults of the Git sync worker.
+const (
+	// gitLease outlasts an operation: gitJobTimeout bounds it.
+	gitLease      = 10 * time.Minute
+	gitJobTimeout = 8 * time.Minute
+	// gitAttempts is how many times a network failure is tried, the n-th
+	// retry gitBackoff×2ⁿ⁻¹ after the failure.
+	gitAttempts = 5
+	gitBackoff  = 15 * time.Second
+)
+
+// GitSyncWorker runs the Git sync operations that requests record. Any
+// number of servers run one against a database: an operation is claimed
+// under a lease (package lease), and its result is recorded only while the
+// claim holds.
+type GitSyncWorker struct {
+	*lease.Runner[*gitJob]
+	r *Resolver
+}
+
+// gitJob is a claimed operation.
+type gitJob struct {
+	op    *ent.GitSyncOperation
+	token string
+}
+
+func newGitSyncWorker(r *Resolver, poll time.Duration, log *slog.Logger) *GitSyncWorker {
+	w := &GitSyncWorker{r: r}
+	w.Runner = lease.New(r.client, lease.Config{What: "a Git sync operation", Lease: gitLease, Poll: poll, Now: r.clock, Log: log},
+		lease.Jobs[*gitJob]{Find: findGitOperations, Take: takeGitOperation, Load: w.load, Process: w.process})
+	return w
+}
+
+// GitSync returns the worker of Git sync operations, for the server to run.
+func (r *Resolver) GitSync() *GitSyncWorker { return r.gitSync }
+
+func gitReads(ctx context.Context) context.Context { return internal(ctx, "the Git sync worker") }
+
+// gitOperationDue keeps the operations a worker may take at now: running,
+// not waiting for a retry, not under a live lease, and the oldest running
+// one of its space, so that a space's operations run in the order they
+// were asked for.
+func gitOperationDue(now time.Time) predicate.GitSyncOperation {
+	return gitsyncoperation.And(
+		gitsyncoperation.StateEQ(enum.GitSyncOperationStateRunning),
+		gitsyncoperation.Or(gitsyncoperation.NextAttemptAtIsNil(), gitsyncoperation.NextAttemptAtLTE(now)),
+		gitsyncoperation.Or(gitsyncoperation.ClaimedUntilIsNil(), gitsyncoperation.ClaimedUntilLT(now)),
+		func(s *sql.Selector) {
+			older := sql.Table(gitsyncoperation.Table).As("older")
+			s.Where(sql.NotExists(sql.Select(older.C(gitsyncoperation.FieldID)).From(older).Where(sql.And(
+				sql.ColumnsEQ(older.C(gitsyncoperation.FieldSpaceID), s.C(gitsyncoperation.FieldSpaceID)),
+				sql.EQ(older.C(gitsyncoperation.FieldState), enum.GitSyncOperationStateRunning),
+				sql.ColumnsLT(older.C(gitsyncoperation.FieldID), s.C(gitsyncoperation.FieldID)),
+			))))
+		},
+	)
+}
+
+// findGitOperations returns the operations due at now, oldest first (IDs
+// are ordered by time).
+func findGitOperations(ctx context.Context, tx *ent.Client, now time.Time, limit int, lock bool) ([]string, error) {
+	q := tx.GitSyncOperation.Query().Where(gitOperationDue(now)).Order(gitsyncoperation.ByID()).Limit(limit)
+	if lock {
+		q.ForUpdate(sql.WithLockAction(sql.SkipLocked), sql.WithLockTables(gitsyncoperation.Table))
+	}
+	return q.IDs(gitReads(ctx))
+}
+
+func takeGitOperation(ctx context.Context, tx *ent.Client, id string, c lease.Claim) (bool, error) {
+	n, err := tx.GitSyncOperation.Update().Where(gitsyncoperation.ID(id), gitOperationDue(c.At)).
+		SetClaimedBy(c.Token).SetClaimedUntil(c.Until).Save(ctx)
+	return n == 1, err
+}
+
+func (w *GitSyncWorker) load(ctx context.Context, id string, c lease.Claim) (*gitJob, error) {
+	op, err := w.r.client.GitSyncOperation.Get(gitReads(ctx), id)
+	if err != nil {
+		return nil, err
+	}
+	return &gitJob{op: op, token: c.Token}, nil
+}
+
+// gitOutcome is how a run ended when it did not record a success: a
+// failure to show, or one to try again.
+type gitOutcome struct {
+	failure string
+	retry   error
+}
+
+// remoteError is a failure of the Git remote that is none of gitsync's
+// kinds: a network error, tried again after a while.
+type remoteError struct{ err error }
+
+func (e remoteError) Error() string { return e.err.Error() }
+func (e remoteError) Unwrap() error { return e.err }
+
+// process runs a claimed operation and records how it ended.
+func (w *GitSyncWorker) process(ctx context.Context, j *gitJob) error {
+	ctx, cancel := context.WithTimeout(ctx, gitJobTimeout)
+	defer cancel()
+	out, err := w.run(ctx, j)
+	switch {
+	case errors.Is(err, lease.ErrLost):
+		return err
+	case err == nil:
+	default:
+		out = w.r.gitFailure(ctx, j.op, err)
+	}
+	if out.failure == "" && out.retry == nil {
+		return nil // recorded with its revision, or by run
+	}
+	up := w.r.client.GitSyncOperation.Update().Where(gitsyncoperation.ID(j.op.ID), gitsyncoperation.ClaimedBy(j.token)).
+		ClearClaimedBy().ClearClaimedUntil()
+	if out.retry != nil && j.op.Attempts+1 < gitAttempts {
+		w.r.log.Warn("git sync: retrying", "operation", j.op.ID, "attempt", j.op.Attempts+1, "error", out.retry)
+		up.AddAttempts(1).SetNextAttemptAt(w.r.clock().Add(gitBackoff << j.op.Attempts))
+	} else {
+		if out.retry != nil {
+			out.failure = "The repository could not be reached: " + strings.TrimPrefix(out.retry.Error(), "gitsync: ")
+		}
+		up.SetState(enum.GitSyncOperationStateFailure).SetError(out.failure).ClearCredentials().ClearNextAttemptAt()
+	}
+	n, err := up.Save(store.OutsideTx(ctx))
+	if err == nil && n == 0 {
+		err = lease.ErrLost
+	}
+	return err
+}
+
+// gitFailure turns what stopped an operation into what it shows: the
+// remote's kinds and the application's errors in words, a network error to
+// retry, and a server fault as a generic message (logged whole).
+func (r *Resolver) gitFailure(ctx context.Context, op *ent.GitSyncOperation, err error) gitOutcome {
+	var re remoteError
+	switch {
+	case errors.Is(err, gitremote.ErrAuth):
+		return gitOutcome{failure: "The repository refused the credentials, or needs some"}
+	case errors.Is(err, gitremote.ErrNotFound):
+		return gitOutcome{failure: "No such repository or branch"}
+	case errors.Is(err, gitremote.ErrTooLarge):
+		return gitOutcome{failure: fmt.Sprintf("The repository is larger than Bindery syncs (%d files, %d MiB)",
+			gitremote.DefaultMaxFiles, gitremote.DefaultMaxBytes>>20)}
+	case errors.Is(err, gitremote.ErrUnsupported), errors.Is(err, gitremote.ErrInvalidPath):
+		return gitOutcome{failure: strings.TrimPrefix(err.Error(), "gitsync: ")}
+	case errors.Is(err, gitremote.ErrMoved):
+		return gitOutcome{failure: "The branch moved while Bindery was committing to it: export again"}
+	case errors.Is(err, errGitUserGone):
+		return gitOutcome{failure: "The account that asked for the operation no longer exists"}
+	case errors.Is(err, context.DeadlineExceeded):
+		return gitOutcome{failure: fmt.Sprintf("The operation took longer than %s", gitJobTimeout)}
+	case errors.As(err, &re):
+		return gitOutcome{retry: err}
+	case apperr.KindOf(err) != apperr.Internal:
+		return gitOutcome{failure: apperr.From(err).Message}
+	}
+	r.log.Error("git sync failed", "operation", op.ID, "space", op.SpaceID, "error", err)
+	return gitOutcome{failure: "Bindery could not run the operation: the server's log has the details"}
+}
+
+// run runs an operation as the user who asked for it, with their rights
+// now.
+func (w *GitSyncWorker) run(ctx context.Context, j *gitJob) (gitOutcome, error) {
+	r, op := w.r, j.op
+	if op.CreatedByID == nil {
+		return gitOutcome{}, errGitUserGone
+	}
+	u, err := r.client.User.Get(gitReads(ctx), *op.CreatedByID)
+	if ent.IsNotFound(err) {
+		return gitOutcome{}, errGitUserGone
+	}
+	if err != nil {
+		return gitOutcome{}, err
+	}
+	ctx = r.WithLoaders(auth.WithViewer(ctx, &auth.Viewer{User: u}))
+	remote := gitremote.Remote{URL: op.URL, Ref: op.Ref}
+	if op.Credentials != nil {
+		if r.secretBox == nil {
+			return gitOutcome{failure: "Bindery has no secret key (BINDERY_SECRET_KEY) to open the credentials"}, nil
+		}
+		cred, err := r.secretBox.Open(*op.Credentials, secrets.GitCredentialsAD(op.ID))
+		if err != nil {
+			return gitOutcome{failure: "The credentials do not open with this server's key"}, nil
+		}
+		remote.Username, remote.Password, _ = strings.Cut(cred, ":")
+	}
+	if r.cfg.ImportAllowPrivate {
+		ctx = gitremote.WithPrivateAddresses(ctx)
+	}
+	if op.Direction == enum.GitSyncOperationDirectionImport {
+		return w.runImport(ctx, j, u, remote)
+	}
+	return w.runExport(ctx, j, u, remote)
+}
+
+// stage records the step an operation is at, a write of its own (it
+// renews nothing: the lease outlasts the job).
+func (w *GitSyncWorker) stage(ctx context.Context, j *gitJob, s enum.GitSyncOperationStage, dispatched, completed int) error {
+	n, err := w.r.client.GitSyncOperation.Update().Where(gitsyncoperation.ID(j.op.ID), gitsyncoperation.ClaimedBy(j.token)).
+		SetStage(s).SetDispatchedTasks(dispatched).SetCompletedTasks(completed).Save(store.OutsideTx(ctx))
+	if err == nil && n == 0 {
+		err = lease.ErrLost
+	}
+	return err
+}
+
+// remote wraps the errors of the Git remote: those of no kind gitsync
+// tells apart are a network's, tried again.
+func remote(err error) error {
+	if err == nil {
+		return nil
+	}
+	for _, kind := range []error{gitremote.ErrAuth, gitremote.ErrNotFound, gitremote.ErrTooLarge, gitremote.ErrUnsupported,
+		gitremote.ErrInvalidPath, gitremote.ErrMoved, context.DeadlineExceeded, context.Canceled} {
+		if errors.Is(err, kind) {
+			return err
+		}
+	}
+	return remoteError{err}
+}
+
+// succeed records an operation's result, and the space's synced pair, in
+// the transaction of ctx.
+func (r *Resolver) succeed(ctx context.Context, j *gitJob, revision, commit string, tasks int) error {
+	db := r.db(ctx)
+	n, err := db.GitSyncOperation.Update().Where(gitsyncoperation.ID(j.op.ID), gitsyncoperation.ClaimedBy(j.token)).
+		SetState(enum.GitSyncOperationStateSuccess).SetStage(enum.GitSyncOperationStageFinalize).
+		SetDispatchedTasks(tasks).SetCompletedTasks(tasks).SetCompletedAt(r.clock()).
+		SetCommit(commit).SetRevisionID(revision).ClearCredentials().ClearClaimedBy().ClearClaimedUntil().Save(ctx)
+	if err == nil && n == 0 {
+		err = lease.ErrLost
+	}
+	if err != nil {
+		return err
+	}
+	// The pair belongs to the repository the operation used: a later
+	// request for another one cleared it and moved on.
+	return db.GitSync.Update().Where(gitsync.SpaceID(j.op.SpaceID), gitsync.URL(j.op.URL), gitsync.Ref(j.op.Ref),
+		gitsync.ProjectDirectory(j.op.ProjectDirectory)).
+		SetSyncedRevisionID(revision).SetSyncedCommit(commit).Exec(ctx)
+}
+
+// syncedPair is the space's last synced revision and commit for the
+// operation's repository; "" when there is none.
+func (r *Resolver) syncedPair(ctx context.Context, op *ent.GitSyncOperation) (revision, commit string, err error) {
+	gs, err := r.db(ctx).GitSync.Query().Where(gitsync.SpaceID(op.SpaceID), gitsync.URL(op.URL), gitsync.Ref(op.Ref),
+		gitsync.ProjectDirectory(op.ProjectDirectory)).Only(gitReads(ctx))
+	if ent.IsNotFound(err) {
+		return "", "", nil
+	}
+	if err != nil {
+		return "", "", err
+	}
+	if gs.SyncedRevisionID != nil && gs.SyncedCommit != nil {
+		return *gs.SyncedRevisionID, *gs.SyncedCommit, nil
+	}
+	return "", "", nil
+}
+
+// runImport fetches the branch and makes its content the space's, in a
+// revision recorded with the operation's success.
+func (w *GitSyncWorker) runImport(ctx context.Context, j *gitJob, u *ent.User, rm gitremote.Remote) (gitOutcome, error) {
+	r, op := w.r, j.op
+	snap, err := gitremote.Fetch(ctx, rm, gitremote.Limits{})
+	if err != nil {
+		return gitOutcome{}, remote(err)
+	}
+	if err := w.stage(ctx, j, enum.GitSyncOperationStageConfigCheck, 0, 0); err != nil {
+		return gitOutcome{}, err
+	}
+	files := underDirectory(snap.Files, op.ProjectDirectory)
+	if len(files) == 0 {
+		return gitOutcome{failure: fmt.Sprintf("The branch has no files under %q", op.ProjectDirectory)}, nil
+	}
+	if err := w.stage(ctx, j, enum.GitSyncOperationStageContentProcess, len(files), 0); err != nil {
+		return gitOutcome{}, err
+	}
+	syncedRev, syncedCommit, err := r.syncedPair(ctx, op)
+	if err != nil {
+		return gitOutcome{}, err
+	}
+	spaceID := op.SpaceID
+	t := targetOf(&spaceID, nil, nil)
+	t.importing = true
+	var unchanged *ent.Revision
+	_, _, err = r.editThen(ctx, t, importMessage(snap.Message),
+		func(ctx context.Context, t *editTarget, c *content.Content) error {
+			if syncedRev != "" && t.revision.ID != syncedRev && !op.Force {
+				return apperr.Preconditionf("The space changed since it was last synced with the repository: export it first, or import with force to replace it")
+			}
+			if syncedCommit == snap.Commit && t.revision.ID == syncedRev {
+				unchanged = t.revision
+				return errGitUnchanged
+			}
+			res, err := gitbook.Import(files, c, id.New, r.clock())
+			if err != nil {
+				return apperr.Invalid("url", "The repository's content cannot be read: %v", err)
+			}
+			return r.replaceContent(ctx, c, res)
+		},
+		func(ctx context.Context, rev *ent.Revision) error {
+			return r.succeed(ctx, j, rev.ID, snap.Commit, len(files))
+		})
+	if errors.Is(err, errGitUnchanged) {
+		_, err = transact(ctx, r, func(ctx context.Context) (struct{}, error) {
+			return struct{}{}, r.succeed(ctx, j, unchanged.ID, snap.Commit, len(files))
+		})
+	}
+	return gitOutcome{}, err
+}
+
+// branchFiles reads the head of a branch and its files under dir: "" and
+// none for an empty repository or a branch to be made.
+func branchFiles(ctx context.Context, rm gitremote.Remote, dir string) (string, map[string][]byte, error) {
+	head, err := gitremote.Head(ctx, rm)
+	if err != nil || head == "" {
+		return "", nil, remote(err)
+	}
+	snap, err := gitremote.Fetch(ctx, rm, gitremote.Limits{})
+	if err != nil {
+		return "", nil, remote(err)
+	}
+	return snap.Commit, underDirectory(snap.Files, dir), nil
+}
+
+// errGitUserGone ends an operation whose requester's account was deleted:
+// nobody's rights to run it with.
+var errGitUserGone = errors.New("the account that asked for the operation no longer exists")
+
+// errGitUnchanged ends an import's edit that would change nothing: the
+// branch and the space are still the pair last synced.
+var errGitUnchanged = errors.New("nothing changed since the last sync")
+
+// importMessage is the message of an import's revision: the commit's
+// subject.
+func importMessage(commit string) string {
+	subject, _, _ := strings.Cut(strings.TrimSpace(commit), "\n")
+	if subject == "" {
+		return "Import from Git"
+	}
+	return "Import from Git: " + subject
+}
+
+// underDirectory returns the files under dir, by their paths relative to
+// it; all of them for "".
+func underDirectory(files map[string][]byte, dir string) map[string][]byte {
+	if dir == "" {
+		return files
+	}
+	out := map[string][]byte{}
+	for p, b := range files {
+		if rel, ok := strings.CutPrefix(p, dir+"/"); ok {
+			out[rel] = b
+		}
+	}
+	return out
+}
+
+// replaceContent makes c hold what an import read: its pages and its
+// files, in place of c's (the files kept by name keep their IDs, so the
+// pages' references to them hold).
+func (r *Resolver) replaceContent(ctx context.Context, c *content.Content, res *gitbook.Result) error {
+	c.ReplacePages(res.Pages)
+	for len(c.Files) > 0 {
+		if err := c.RemoveFile(c.Files[0].ID); err != nil {
+			return err
+		}
+	}
+	for _, a := range res.Files {
+		f, err := r.blobFile(ctx, a.File.Name, a.File.ContentType, a.Data)
+		if err != nil {
+			return err
+		}
+		f.ID = a.File.ID
+		c.PutFile(f)
+	}
+	return nil
+}
+
+// runExport commits the space's main content to the branch, on top of the
+// commit last synced, or of the branch's head with force or at the first
+// sync.
+func (w *GitSyncWorker) runExport(ctx context.Context, j *gitJob, u *ent.User, rm gitremote.Remote) (gitOutcome, error) {
+	r, op := w.r, j.op
+	s, _, err := r.spaces.authorize(ctx, op.SpaceID, authz.TriggerGitSync)
+	if err != nil {
+		return gitOutcome{}, err
+	}
+	rev, err := r.revisionByID(ctx, deref(s.RevisionID))
+	if err != nil {
+		return gitOutcome{}, err
+	}
+	head, current, err := branchFiles(ctx, rm, op.ProjectDirectory)
+	if err != nil {
+		return gitOutcome{}, err
+	}
+	_, syncedCommit, err := r.syncedPair(ctx, op)
+	if err != nil {
+		return gitOutcome{}, err
+	}
+	if syncedCommit != "" && head != syncedCommit && !op.Force {
+		return gitOutcome{failure: "The branch has commits the space has not imported since the last sync: import them first, or export with force to commit on top of them"}, nil
+	}
+	if err := w.stage(ctx, j, enum.GitSyncOperationStageConfigCheck, 0, 0); err != nil {
+		return gitOutcome{}, err
+	}
+	cfg, _ := gitbook.ReadConfig(current)
+	// What the branch holds beyond the space stays: the export replaces
+	// only the files an import would read.
+	var replaced []string
+	if old, err := gitbook.Import(current, nil, id.New, r.clock()); err == nil {
+		replaced = old.Sources
+	}
+	if err := w.stage(ctx, j, enum.GitSyncOperationStageContentProcess, 0, 0); err != nil {
+		return gitOutcome{}, err
+	}
+	c, err := r.contentOf(ctx, rev)
+	if err != nil {
+		return gitOutcome{}, err
+	}
+	exported, err := gitbook.Export(c.Content, func(hash string) ([]byte, error) {
+		objs, err := r.objects().Get(ctx, []string{hash})
+		if err != nil {
+			return nil, err
+		}
+		o, ok := objs[hash]
+		if !ok {
+			return nil, fmt.Errorf("file object %s is missing", hash)
+		}
+		return o.Data, nil
+	})
+	if err != nil {
+		return gitOutcome{}, err
+	}
+	placed, err := cfg.Place(exported)
+	if err != nil {
+		return gitOutcome{failure: err.Error()}, nil
+	}
+	files := make(map[string][]byte, len(current)+len(placed))
+	for p, b := range current {
+		if !slices.Contains(replaced, p) {
+			files[p] = b
+		}
+	}
+	maps.Copy(files, placed)
+	if err := w.stage(ctx, j, enum.GitSyncOperationStageFinalize, len(placed), len(placed)); err != nil {
+		return gitOutcome{}, err
+	}
+	sig := gitremote.Signature{Name: u.DisplayName, Email: u.Email, When: r.clock()}
+	commit, err := gitremote.Push(ctx, rm, head, op.ProjectDirectory, files, deref(op.CommitMessage), sig, gitremote.Limits{})
+	if errors.Is(err, gitremote.ErrMoved) {
+		// Someone pushed between the head read and the push: the checks
+		// above decide again.
+		return gitOutcome{retry: remoteError{err}}, nil
+	}
+	if err != nil {
+		return gitOutcome{}, remote(err)
+	}
+	_, err = transact(ctx, r, func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, r.succeed(ctx, j, rev.ID, commit, len(placed))
+	})
+	return gitOutcome{}, err
+}
