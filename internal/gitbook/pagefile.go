@@ -7,6 +7,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/bindery/bindery/internal/content"
+	"github.com/bindery/bindery/internal/mdtext"
 )
 
 // frontMatter is the YAML block a page file starts with. GitBook reads
@@ -68,27 +69,16 @@ func readPage(src string) (pageFile, []string) {
 		}
 	}
 	lines := strings.Split(rest, "\n")
-	fence := ""
-	for i, line := range lines {
-		if m := fenceLine.FindStringSubmatch(line); m != nil {
-			fence = toggleFence(fence, m[1])
-			continue
+	if i, text := mdtext.FirstHeading(lines); i >= 0 {
+		pf.title = unescapeText(strings.TrimSpace(text))
+		before, after := lines[:i], lines[i+1:]
+		if len(after) > 0 && strings.TrimSpace(after[0]) == "" {
+			after = after[1:]
 		}
-		if fence != "" {
-			continue
+		if strings.TrimSpace(strings.Join(before, "")) == "" {
+			before = nil
 		}
-		if m := headingLine.FindStringSubmatch(line); m != nil {
-			pf.title = unescapeText(strings.TrimSpace(m[1]))
-			before, after := lines[:i], lines[i+1:]
-			if len(after) > 0 && strings.TrimSpace(after[0]) == "" {
-				after = after[1:]
-			}
-			if strings.TrimSpace(strings.Join(before, "")) == "" {
-				before = nil
-			}
-			lines = append(before[:len(before):len(before)], after...)
-			break
-		}
+		lines = append(before[:len(before):len(before)], after...)
 	}
 	body := strings.Join(lines, "\n")
 	if pf.title == "" {

@@ -2,13 +2,13 @@ package importer
 
 import (
 	"context"
-	"html"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/bindery/bindery/internal/mdtext"
 )
 
 // importMarkdown imports one markdown document as one page.
@@ -32,7 +32,7 @@ func (im *importer) importMarkdown(ctx context.Context, u *url.URL) error {
 	if doc.title == "" {
 		doc.title = resp.URL.Hostname()
 	}
-	body := rewriteRefs(doc.body, func(ref string, image bool) string {
+	body := mdtext.Rewrite(doc.body, func(ref string, image bool) string {
 		target, err := resp.URL.Parse(ref)
 		if err != nil || strings.HasPrefix(ref, "#") {
 			return ref
@@ -83,11 +83,6 @@ type markdownDoc struct {
 	body        string
 }
 
-var (
-	fenceLine   = regexp.MustCompile("^ {0,3}(```|~~~)")
-	headingLine = regexp.MustCompile(`^ {0,3}#(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$`)
-)
-
 // parseMarkdown splits off YAML front matter and takes the title.
 func parseMarkdown(src string) markdownDoc {
 	src = strings.ReplaceAll(src, "\r\n", "\n")
@@ -95,24 +90,13 @@ func parseMarkdown(src string) markdownDoc {
 	src = frontMatter(src, &doc)
 	lines := strings.Split(src, "\n")
 	if doc.title == "" {
-		fence := ""
-		for i, line := range lines {
-			if m := fenceLine.FindStringSubmatch(line); m != nil {
-				fence = toggleFence(fence, m[1])
-				continue
+		if i, text := mdtext.FirstHeading(lines); i >= 0 {
+			doc.title = cleanTitle(text)
+			end := i + 1
+			if end < len(lines) && strings.TrimSpace(lines[end]) == "" {
+				end++
 			}
-			if fence != "" {
-				continue
-			}
-			if m := headingLine.FindStringSubmatch(line); m != nil {
-				doc.title = cleanTitle(m[1])
-				end := i + 1
-				if end < len(lines) && strings.TrimSpace(lines[end]) == "" {
-					end++
-				}
-				lines = append(lines[:i:i], lines[end:]...)
-				break
-			}
+			lines = append(lines[:i:i], lines[end:]...)
 		}
 	}
 	for len(lines) > 0 && strings.TrimSpace(lines[0]) == "" {
@@ -154,61 +138,4 @@ func frontMatter(src string, doc *markdownDoc) string {
 		return strings.Join(lines[i+1:], "\n")
 	}
 	return src
-}
-
-func toggleFence(open, marker string) string {
-	switch open {
-	case "":
-		return marker
-	case marker:
-		return ""
-	}
-	return open
-}
-
-var (
-	// inlineRef is an inline link or image: ![alt](dest "title").
-	inlineRef = regexp.MustCompile(`(!?)(\[(?:[^\[\]\\]|\\.|\[[^\[\]]*\])*\]\(\s*)(<[^<>\n]*>|[^\s()<>]*(?:\([^\s()]*\)[^\s()<>]*)*)((?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?\s*\))`)
-	// htmlImage is the src of an <img> tag in markdown.
-	htmlImage = regexp.MustCompile(`(<img\b[^>]*?\ssrc\s*=\s*)(?:"([^"]*)"|'([^']*)')`)
-)
-
-// rewriteRefs replaces the destinations of the links and images of a
-// markdown body, outside code blocks, with what fn returns for each.
-func rewriteRefs(body string, fn func(ref string, image bool) string) string {
-	lines := strings.Split(body, "\n")
-	fence := ""
-	for i, line := range lines {
-		if m := fenceLine.FindStringSubmatch(line); m != nil {
-			fence = toggleFence(fence, m[1])
-			continue
-		}
-		if fence != "" {
-			continue
-		}
-		line = inlineRef.ReplaceAllStringFunc(line, func(s string) string {
-			m := inlineRef.FindStringSubmatch(s)
-			ref := strings.TrimSuffix(strings.TrimPrefix(m[3], "<"), ">")
-			if ref == "" {
-				return s
-			}
-			out := fn(ref, m[1] == "!")
-			if out == ref {
-				return s
-			}
-			if strings.ContainsAny(out, " ()") {
-				out = "<" + out + ">"
-			}
-			return m[1] + m[2] + out + m[4]
-		})
-		lines[i] = htmlImage.ReplaceAllStringFunc(line, func(s string) string {
-			m := htmlImage.FindStringSubmatch(s)
-			ref := html.UnescapeString(m[2] + m[3])
-			if ref == "" {
-				return s
-			}
-			return m[1] + `"` + html.EscapeString(fn(ref, true)) + `"`
-		})
-	}
-	return strings.Join(lines, "\n")
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/bindery/bindery/internal/content"
+	"github.com/bindery/bindery/internal/mdtext"
 )
 
 // importZip imports an archive of markdown: each .md or .markdown file is a
@@ -285,7 +286,7 @@ func (z *archive) filePage(p, fallback string) (*content.Node, error) {
 	if doc.title == "" {
 		doc.title = fallback
 	}
-	body := rewriteRefs(doc.body, func(ref string, image bool) string {
+	body := mdtext.Rewrite(doc.body, func(ref string, image bool) string {
 		if !image {
 			return ref
 		}

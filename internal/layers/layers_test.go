@@ -96,6 +96,7 @@ var placement = map[string]layer{
 	"internal/layers":               outside, // this test
 	"internal/lease":                base,
 	"internal/links":                base,
+	"internal/mdtext":               base,
 	"internal/logctx":               base,
 	"internal/lru":                  base,
 	"internal/mail":                 base,
