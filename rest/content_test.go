@@ -276,14 +276,14 @@ func TestContentRevision(t *testing.T) {
 	assert.Equal(t, rev, body["id"])
 	assert.Equal(t, "edits", body["type"])
 	assert.Len(t, body["parents"], 1)
-	assert.NotContains(t, body, "git", "Bindery has no Git commit to describe")
+	assert.NotContains(t, body, "git", "a revision does not record a commit: Git sync operations do")
 	assert.Equal(t, []string{tr.guide, tr.reference, tr.example, tr.toGuide}, ctIDs(body["pages"]))
 	servertest.AssertContains(t, map[string]any{
 		"id": tr.guide, "title": "Guide", "type": "document", "kind": "sheet", "emoji": "📘", "slug": "guide",
 		"path": "guide", "description": "How to start", "markdown": ctGuideMarkdown, "hidden": false,
 		"urls":   map[string]any{"app": app + "/guide"},
 		"layout": map[string]any{"width": "default", "cover": true, "coverSize": "hero", "title": true},
-		"git":    map[string]any{"path": "guide.md"},
+		"git":    map[string]any{"path": "README.md"}, // the space's first page, as a Git export writes it
 	}, ctAt(body, "pages", 0))
 	assert.NotContains(t, ctAt(body, "pages", 0), "document", "a tree carries markdown only")
 	assert.Len(t, ctAt(body, "pages", 0, "git", "oid"), 64)
@@ -292,8 +292,8 @@ func TestContentRevision(t *testing.T) {
 		"urls":   map[string]any{"app": app + "/guide/install"},
 		"layout": map[string]any{"width": "wide", "cover": true},
 		"cover":  map[string]any{"ref": map[string]any{"kind": "file", "file": tr.logo}, "yPos": 12.5},
-		"git":    map[string]any{"path": "guide/install.md"},
-		"pages": []any{map[string]any{"id": tr.linux, "path": "guide/install/linux", "markdown": "",
+		"git":    map[string]any{"path": "guide/install/README.md"},
+		"pages": []any{map[string]any{"id": tr.linux, "path": "guide/install/linux", "markdown": "", "git": map[string]any{"path": "guide/install/linux.md"},
 			"pages": []any{}}},
 	}, ctAt(body, "pages", 0, "pages", 0))
 	group := ctAt(body, "pages", 1).(map[string]any)
@@ -400,7 +400,7 @@ func TestContentPage(t *testing.T) {
 	scenarios := []servertest.Scenario{
 		get("a document as a JSON document by default", page(tr.guide, ""), c.reader, http.StatusOK,
 			map[string]any{"id": tr.guide, "type": "document", "kind": "sheet", "path": "guide", "title": "Guide",
-				"git": map[string]any{"path": "guide.md"}}, asDocument),
+				"git": map[string]any{"path": "README.md"}}, asDocument),
 		get("format=document", page(tr.guide, "?format=document"), c.reader, http.StatusOK, nil, asDocument),
 		get("format=markdown", page(tr.guide, "?format=markdown"), c.reader, http.StatusOK,
 			map[string]any{"id": tr.guide, "markdown": ctGuideMarkdown}, func(t *testing.T, body map[string]any) {

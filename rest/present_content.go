@@ -8,15 +8,15 @@ import (
 	"github.com/bindery/bindery/internal/content"
 	"github.com/bindery/bindery/internal/document"
 	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/internal/gitbook"
 	"github.com/bindery/bindery/internal/page"
 )
 
 // The /v1 shapes of content: revisions, their pages and their files.
 
-// gitBlob is the official GitSyncBlob: where an object would sit in a Git
-// tree. Bindery has no Git sync; oid is the hash of the stored object, which
-// names its content as a Git blob ID does, and path is where a Git export
-// puts it.
+// gitBlob is the official GitSyncBlob: where an object sits in a Git
+// export (package gitbook). oid is the hash of the stored object, which
+// names its content as a Git blob ID does, not the Git blob's own ID.
 type gitBlob struct {
 	OID  string `json:"oid"`
 	Path string `json:"path"`
@@ -146,7 +146,7 @@ func (pp pagePresenter) page(p *model.RevisionPage) pageJSON {
 		j.URLs = &pageURLs{App: pp.app + "/" + p.Path()}
 		j.Cover = n.Cover
 		if pp.metadata {
-			j.Git = &gitBlob{OID: content.PageHash(n), Path: p.Path() + ".md"}
+			j.Git = &gitBlob{OID: content.PageHash(n), Path: gitbook.PagePath(p.In(), p.Node, p.Path())}
 		}
 	case enum.PageTypeLink:
 		j.Target = n.Target
@@ -184,9 +184,10 @@ type reusableJSON struct {
 
 // revisionJSON is the official Revision.
 //
-// git is always absent: it describes a Git commit of the revision
-// (GitSyncCommit requires oid, message and createdByGitBook), and Bindery
-// has no Git sync, so there is no commit to describe.
+// git is always absent: it describes the Git commit of the revision
+// (GitSyncCommit requires oid, message and createdByGitBook), which a
+// revision does not record; the space's Git sync operations name the
+// commit each read or made, with its revision.
 type revisionJSON struct {
 	Object           string             `json:"object"`
 	ID               string             `json:"id"`
