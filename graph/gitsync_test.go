@@ -276,6 +276,14 @@ func TestGitSyncRequestsRefused(t *testing.T) {
 	require.NoError(t, e.DB.SQL.QueryRowContext(t.Context(), "SELECT credentials FROM git_sync_operations").Scan(&sealed))
 	assert.Nil(t, sealed, "credentials are dropped once the operation ends")
 
+	// Ended operations are listed for 30 days.
+	e.Clock.Advance(31 * 24 * time.Hour)
+	e.MustDo(http.MethodPost, path, e.OwnerToken, good, http.StatusNoContent)
+	n, err := e.Server.Resolver().GitSync().Prune(t.Context())
+	require.NoError(t, err)
+	assert.Equal(t, 1, n, "the failed one; not the one still to run")
+	require.Len(t, runGit(t, e, space).Space.GitSyncOperations.Nodes, 1)
+
 	// A directory with nothing in it.
 	e.MustDo(http.MethodPost, path, e.OwnerToken, with("repoProjectDirectory", "nothing/here"), http.StatusNoContent)
 	op = runGit(t, e, space).Space.GitSyncOperations.Nodes[0]

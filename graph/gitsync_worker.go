@@ -38,6 +38,8 @@ const (
 	// retry gitBackoff×2ⁿ⁻¹ after the failure.
 	gitAttempts = 5
 	gitBackoff  = 15 * time.Second
+	// gitRetention is how long an ended operation is listed.
+	gitRetention = 30 * 24 * time.Hour
 )
 
 // GitSyncWorker runs the Git sync operations that requests record. Any
@@ -58,8 +60,28 @@ type gitJob struct {
 func newGitSyncWorker(r *Resolver, poll time.Duration, log *slog.Logger) *GitSyncWorker {
 	w := &GitSyncWorker{r: r}
 	w.Runner = lease.New(r.client, lease.Config{What: "a Git sync operation", Lease: gitLease, Poll: poll, Now: r.clock, Log: log},
-		lease.Jobs[*gitJob]{Find: findGitOperations, Take: takeGitOperation, Load: w.load, Process: w.process})
+		lease.Jobs[*gitJob]{Find: findGitOperations, Take: takeGitOperation, Load: w.load, Process: w.process, Tidy: w.tidy})
 	return w
+}
+
+// Prune deletes the operations that ended more than 30 days ago, and
+// returns how many.
+func (w *GitSyncWorker) Prune(ctx context.Context) (int, error) {
+	cutoff := w.r.clock().Add(-gitRetention)
+	var n int
+	err := store.WithTx(ctx, w.r.client, func(ctx context.Context, tx *ent.Client) (err error) {
+		n, err = tx.GitSyncOperation.Delete().Where(gitsyncoperation.StateNEQ(enum.GitSyncOperationStateRunning),
+			gitsyncoperation.UpdatedAtLT(cutoff)).Exec(ctx)
+		return err
+	})
+	return n, err
+}
+
+// tidy prunes old operations, at every poll of Run.
+func (w *GitSyncWorker) tidy(ctx context.Context) {
+	if _, err := w.Prune(ctx); err != nil && ctx.Err() == nil {
+		w.r.log.Error("pruning Git sync operations", "error", err)
+	}
 }
 
 // GitSync returns the worker of Git sync operations, for the server to run.
