@@ -149,12 +149,16 @@ func (e remoteError) Unwrap() error { return e.err }
 
 // process runs a claimed operation and records how it ended.
 func (w *GitSyncWorker) process(ctx context.Context, j *gitJob) error {
-	ctx, cancel := context.WithTimeout(ctx, gitJobTimeout)
+	runCtx, cancel := context.WithTimeout(ctx, gitJobTimeout)
 	defer cancel()
-	out, err := w.run(ctx, j)
+	out, err := w.run(runCtx, j)
 	switch {
 	case errors.Is(err, lease.ErrLost):
 		return err
+	case ctx.Err() != nil:
+		// The server is stopping: the lease ends, and a worker takes the
+		// operation again.
+		return ctx.Err()
 	case err == nil:
 	default:
 		out = w.r.gitFailure(ctx, j.op, err)
