@@ -40,6 +40,16 @@ type GitSync struct {
 	SyncedRevisionID *string `json:"synced_revision_id,omitempty"`
 	// SyncedCommit holds the value of the "synced_commit" field.
 	SyncedCommit *string `json:"synced_commit,omitempty"`
+	// ConnectedByID holds the value of the "connected_by_id" field.
+	ConnectedByID *string `json:"connected_by_id,omitempty"`
+	// Credentials holds the value of the "credentials" field.
+	Credentials *string `json:"-"`
+	// PushSecret holds the value of the "push_secret" field.
+	PushSecret *string `json:"-"`
+	// NextPollAt holds the value of the "next_poll_at" field.
+	NextPollAt *time.Time `json:"next_poll_at,omitempty"`
+	// ChangeRequestID holds the value of the "change_request_id" field.
+	ChangeRequestID *string `json:"change_request_id,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the GitSyncQuery when eager-loading is set.
 	Edges        GitSyncEdges `json:"edges"`
@@ -71,9 +81,9 @@ func (*GitSync) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case gitsync.FieldID, gitsync.FieldSpaceID, gitsync.FieldURL, gitsync.FieldRef, gitsync.FieldProjectDirectory, gitsync.FieldTreeURL, gitsync.FieldProvider, gitsync.FieldSyncedRevisionID, gitsync.FieldSyncedCommit:
+		case gitsync.FieldID, gitsync.FieldSpaceID, gitsync.FieldURL, gitsync.FieldRef, gitsync.FieldProjectDirectory, gitsync.FieldTreeURL, gitsync.FieldProvider, gitsync.FieldSyncedRevisionID, gitsync.FieldSyncedCommit, gitsync.FieldConnectedByID, gitsync.FieldCredentials, gitsync.FieldPushSecret, gitsync.FieldChangeRequestID:
 			values[i] = new(sql.NullString)
-		case gitsync.FieldCreatedAt, gitsync.FieldUpdatedAt:
+		case gitsync.FieldCreatedAt, gitsync.FieldUpdatedAt, gitsync.FieldNextPollAt:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -160,6 +170,41 @@ func (_m *GitSync) assignValues(columns []string, values []any) error {
 				_m.SyncedCommit = new(string)
 				*_m.SyncedCommit = value.String
 			}
+		case gitsync.FieldConnectedByID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field connected_by_id", values[i])
+			} else if value.Valid {
+				_m.ConnectedByID = new(string)
+				*_m.ConnectedByID = value.String
+			}
+		case gitsync.FieldCredentials:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field credentials", values[i])
+			} else if value.Valid {
+				_m.Credentials = new(string)
+				*_m.Credentials = value.String
+			}
+		case gitsync.FieldPushSecret:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field push_secret", values[i])
+			} else if value.Valid {
+				_m.PushSecret = new(string)
+				*_m.PushSecret = value.String
+			}
+		case gitsync.FieldNextPollAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field next_poll_at", values[i])
+			} else if value.Valid {
+				_m.NextPollAt = new(time.Time)
+				*_m.NextPollAt = value.Time
+			}
+		case gitsync.FieldChangeRequestID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field change_request_id", values[i])
+			} else if value.Valid {
+				_m.ChangeRequestID = new(string)
+				*_m.ChangeRequestID = value.String
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -236,6 +281,25 @@ func (_m *GitSync) String() string {
 	builder.WriteString(", ")
 	if v := _m.SyncedCommit; v != nil {
 		builder.WriteString("synced_commit=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.ConnectedByID; v != nil {
+		builder.WriteString("connected_by_id=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	builder.WriteString("credentials=<sensitive>")
+	builder.WriteString(", ")
+	builder.WriteString("push_secret=<sensitive>")
+	builder.WriteString(", ")
+	if v := _m.NextPollAt; v != nil {
+		builder.WriteString("next_poll_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	if v := _m.ChangeRequestID; v != nil {
+		builder.WriteString("change_request_id=")
 		builder.WriteString(*v)
 	}
 	builder.WriteByte(')')

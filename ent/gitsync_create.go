@@ -141,6 +141,76 @@ func (_c *GitSyncCreate) SetNillableSyncedCommit(v *string) *GitSyncCreate {
 	return _c
 }
 
+// SetConnectedByID sets the "connected_by_id" field.
+func (_c *GitSyncCreate) SetConnectedByID(v string) *GitSyncCreate {
+	_c.mutation.SetConnectedByID(v)
+	return _c
+}
+
+// SetNillableConnectedByID sets the "connected_by_id" field if the given value is not nil.
+func (_c *GitSyncCreate) SetNillableConnectedByID(v *string) *GitSyncCreate {
+	if v != nil {
+		_c.SetConnectedByID(*v)
+	}
+	return _c
+}
+
+// SetCredentials sets the "credentials" field.
+func (_c *GitSyncCreate) SetCredentials(v string) *GitSyncCreate {
+	_c.mutation.SetCredentials(v)
+	return _c
+}
+
+// SetNillableCredentials sets the "credentials" field if the given value is not nil.
+func (_c *GitSyncCreate) SetNillableCredentials(v *string) *GitSyncCreate {
+	if v != nil {
+		_c.SetCredentials(*v)
+	}
+	return _c
+}
+
+// SetPushSecret sets the "push_secret" field.
+func (_c *GitSyncCreate) SetPushSecret(v string) *GitSyncCreate {
+	_c.mutation.SetPushSecret(v)
+	return _c
+}
+
+// SetNillablePushSecret sets the "push_secret" field if the given value is not nil.
+func (_c *GitSyncCreate) SetNillablePushSecret(v *string) *GitSyncCreate {
+	if v != nil {
+		_c.SetPushSecret(*v)
+	}
+	return _c
+}
+
+// SetNextPollAt sets the "next_poll_at" field.
+func (_c *GitSyncCreate) SetNextPollAt(v time.Time) *GitSyncCreate {
+	_c.mutation.SetNextPollAt(v)
+	return _c
+}
+
+// SetNillableNextPollAt sets the "next_poll_at" field if the given value is not nil.
+func (_c *GitSyncCreate) SetNillableNextPollAt(v *time.Time) *GitSyncCreate {
+	if v != nil {
+		_c.SetNextPollAt(*v)
+	}
+	return _c
+}
+
+// SetChangeRequestID sets the "change_request_id" field.
+func (_c *GitSyncCreate) SetChangeRequestID(v string) *GitSyncCreate {
+	_c.mutation.SetChangeRequestID(v)
+	return _c
+}
+
+// SetNillableChangeRequestID sets the "change_request_id" field if the given value is not nil.
+func (_c *GitSyncCreate) SetNillableChangeRequestID(v *string) *GitSyncCreate {
+	if v != nil {
+		_c.SetChangeRequestID(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *GitSyncCreate) SetID(v string) *GitSyncCreate {
 	_c.mutation.SetID(v)
@@ -330,6 +400,26 @@ func (_c *GitSyncCreate) createSpec() (*GitSync, *sqlgraph.CreateSpec) {
 		_spec.SetField(gitsync.FieldSyncedCommit, field.TypeString, value)
 		_node.SyncedCommit = &value
 	}
+	if value, ok := _c.mutation.ConnectedByID(); ok {
+		_spec.SetField(gitsync.FieldConnectedByID, field.TypeString, value)
+		_node.ConnectedByID = &value
+	}
+	if value, ok := _c.mutation.Credentials(); ok {
+		_spec.SetField(gitsync.FieldCredentials, field.TypeString, value)
+		_node.Credentials = &value
+	}
+	if value, ok := _c.mutation.PushSecret(); ok {
+		_spec.SetField(gitsync.FieldPushSecret, field.TypeString, value)
+		_node.PushSecret = &value
+	}
+	if value, ok := _c.mutation.NextPollAt(); ok {
+		_spec.SetField(gitsync.FieldNextPollAt, field.TypeTime, value)
+		_node.NextPollAt = &value
+	}
+	if value, ok := _c.mutation.ChangeRequestID(); ok {
+		_spec.SetField(gitsync.FieldChangeRequestID, field.TypeString, value)
+		_node.ChangeRequestID = &value
+	}
 	if nodes := _c.mutation.SpaceIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.O2O,
@@ -516,6 +606,96 @@ func (u *GitSyncUpsert) UpdateSyncedCommit() *GitSyncUpsert {
 // ClearSyncedCommit clears the value of the "synced_commit" field.
 func (u *GitSyncUpsert) ClearSyncedCommit() *GitSyncUpsert {
 	u.SetNull(gitsync.FieldSyncedCommit)
+	return u
+}
+
+// SetConnectedByID sets the "connected_by_id" field.
+func (u *GitSyncUpsert) SetConnectedByID(v string) *GitSyncUpsert {
+	u.Set(gitsync.FieldConnectedByID, v)
+	return u
+}
+
+// UpdateConnectedByID sets the "connected_by_id" field to the value that was provided on create.
+func (u *GitSyncUpsert) UpdateConnectedByID() *GitSyncUpsert {
+	u.SetExcluded(gitsync.FieldConnectedByID)
+	return u
+}
+
+// ClearConnectedByID clears the value of the "connected_by_id" field.
+func (u *GitSyncUpsert) ClearConnectedByID() *GitSyncUpsert {
+	u.SetNull(gitsync.FieldConnectedByID)
+	return u
+}
+
+// SetCredentials sets the "credentials" field.
+func (u *GitSyncUpsert) SetCredentials(v string) *GitSyncUpsert {
+	u.Set(gitsync.FieldCredentials, v)
+	return u
+}
+
+// UpdateCredentials sets the "credentials" field to the value that was provided on create.
+func (u *GitSyncUpsert) UpdateCredentials() *GitSyncUpsert {
+	u.SetExcluded(gitsync.FieldCredentials)
+	return u
+}
+
+// ClearCredentials clears the value of the "credentials" field.
+func (u *GitSyncUpsert) ClearCredentials() *GitSyncUpsert {
+	u.SetNull(gitsync.FieldCredentials)
+	return u
+}
+
+// SetPushSecret sets the "push_secret" field.
+func (u *GitSyncUpsert) SetPushSecret(v string) *GitSyncUpsert {
+	u.Set(gitsync.FieldPushSecret, v)
+	return u
+}
+
+// UpdatePushSecret sets the "push_secret" field to the value that was provided on create.
+func (u *GitSyncUpsert) UpdatePushSecret() *GitSyncUpsert {
+	u.SetExcluded(gitsync.FieldPushSecret)
+	return u
+}
+
+// ClearPushSecret clears the value of the "push_secret" field.
+func (u *GitSyncUpsert) ClearPushSecret() *GitSyncUpsert {
+	u.SetNull(gitsync.FieldPushSecret)
+	return u
+}
+
+// SetNextPollAt sets the "next_poll_at" field.
+func (u *GitSyncUpsert) SetNextPollAt(v time.Time) *GitSyncUpsert {
+	u.Set(gitsync.FieldNextPollAt, v)
+	return u
+}
+
+// UpdateNextPollAt sets the "next_poll_at" field to the value that was provided on create.
+func (u *GitSyncUpsert) UpdateNextPollAt() *GitSyncUpsert {
+	u.SetExcluded(gitsync.FieldNextPollAt)
+	return u
+}
+
+// ClearNextPollAt clears the value of the "next_poll_at" field.
+func (u *GitSyncUpsert) ClearNextPollAt() *GitSyncUpsert {
+	u.SetNull(gitsync.FieldNextPollAt)
+	return u
+}
+
+// SetChangeRequestID sets the "change_request_id" field.
+func (u *GitSyncUpsert) SetChangeRequestID(v string) *GitSyncUpsert {
+	u.Set(gitsync.FieldChangeRequestID, v)
+	return u
+}
+
+// UpdateChangeRequestID sets the "change_request_id" field to the value that was provided on create.
+func (u *GitSyncUpsert) UpdateChangeRequestID() *GitSyncUpsert {
+	u.SetExcluded(gitsync.FieldChangeRequestID)
+	return u
+}
+
+// ClearChangeRequestID clears the value of the "change_request_id" field.
+func (u *GitSyncUpsert) ClearChangeRequestID() *GitSyncUpsert {
+	u.SetNull(gitsync.FieldChangeRequestID)
 	return u
 }
 
@@ -710,6 +890,111 @@ func (u *GitSyncUpsertOne) UpdateSyncedCommit() *GitSyncUpsertOne {
 func (u *GitSyncUpsertOne) ClearSyncedCommit() *GitSyncUpsertOne {
 	return u.Update(func(s *GitSyncUpsert) {
 		s.ClearSyncedCommit()
+	})
+}
+
+// SetConnectedByID sets the "connected_by_id" field.
+func (u *GitSyncUpsertOne) SetConnectedByID(v string) *GitSyncUpsertOne {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.SetConnectedByID(v)
+	})
+}
+
+// UpdateConnectedByID sets the "connected_by_id" field to the value that was provided on create.
+func (u *GitSyncUpsertOne) UpdateConnectedByID() *GitSyncUpsertOne {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.UpdateConnectedByID()
+	})
+}
+
+// ClearConnectedByID clears the value of the "connected_by_id" field.
+func (u *GitSyncUpsertOne) ClearConnectedByID() *GitSyncUpsertOne {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.ClearConnectedByID()
+	})
+}
+
+// SetCredentials sets the "credentials" field.
+func (u *GitSyncUpsertOne) SetCredentials(v string) *GitSyncUpsertOne {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.SetCredentials(v)
+	})
+}
+
+// UpdateCredentials sets the "credentials" field to the value that was provided on create.
+func (u *GitSyncUpsertOne) UpdateCredentials() *GitSyncUpsertOne {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.UpdateCredentials()
+	})
+}
+
+// ClearCredentials clears the value of the "credentials" field.
+func (u *GitSyncUpsertOne) ClearCredentials() *GitSyncUpsertOne {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.ClearCredentials()
+	})
+}
+
+// SetPushSecret sets the "push_secret" field.
+func (u *GitSyncUpsertOne) SetPushSecret(v string) *GitSyncUpsertOne {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.SetPushSecret(v)
+	})
+}
+
+// UpdatePushSecret sets the "push_secret" field to the value that was provided on create.
+func (u *GitSyncUpsertOne) UpdatePushSecret() *GitSyncUpsertOne {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.UpdatePushSecret()
+	})
+}
+
+// ClearPushSecret clears the value of the "push_secret" field.
+func (u *GitSyncUpsertOne) ClearPushSecret() *GitSyncUpsertOne {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.ClearPushSecret()
+	})
+}
+
+// SetNextPollAt sets the "next_poll_at" field.
+func (u *GitSyncUpsertOne) SetNextPollAt(v time.Time) *GitSyncUpsertOne {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.SetNextPollAt(v)
+	})
+}
+
+// UpdateNextPollAt sets the "next_poll_at" field to the value that was provided on create.
+func (u *GitSyncUpsertOne) UpdateNextPollAt() *GitSyncUpsertOne {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.UpdateNextPollAt()
+	})
+}
+
+// ClearNextPollAt clears the value of the "next_poll_at" field.
+func (u *GitSyncUpsertOne) ClearNextPollAt() *GitSyncUpsertOne {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.ClearNextPollAt()
+	})
+}
+
+// SetChangeRequestID sets the "change_request_id" field.
+func (u *GitSyncUpsertOne) SetChangeRequestID(v string) *GitSyncUpsertOne {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.SetChangeRequestID(v)
+	})
+}
+
+// UpdateChangeRequestID sets the "change_request_id" field to the value that was provided on create.
+func (u *GitSyncUpsertOne) UpdateChangeRequestID() *GitSyncUpsertOne {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.UpdateChangeRequestID()
+	})
+}
+
+// ClearChangeRequestID clears the value of the "change_request_id" field.
+func (u *GitSyncUpsertOne) ClearChangeRequestID() *GitSyncUpsertOne {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.ClearChangeRequestID()
 	})
 }
 
@@ -1071,6 +1356,111 @@ func (u *GitSyncUpsertBulk) UpdateSyncedCommit() *GitSyncUpsertBulk {
 func (u *GitSyncUpsertBulk) ClearSyncedCommit() *GitSyncUpsertBulk {
 	return u.Update(func(s *GitSyncUpsert) {
 		s.ClearSyncedCommit()
+	})
+}
+
+// SetConnectedByID sets the "connected_by_id" field.
+func (u *GitSyncUpsertBulk) SetConnectedByID(v string) *GitSyncUpsertBulk {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.SetConnectedByID(v)
+	})
+}
+
+// UpdateConnectedByID sets the "connected_by_id" field to the value that was provided on create.
+func (u *GitSyncUpsertBulk) UpdateConnectedByID() *GitSyncUpsertBulk {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.UpdateConnectedByID()
+	})
+}
+
+// ClearConnectedByID clears the value of the "connected_by_id" field.
+func (u *GitSyncUpsertBulk) ClearConnectedByID() *GitSyncUpsertBulk {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.ClearConnectedByID()
+	})
+}
+
+// SetCredentials sets the "credentials" field.
+func (u *GitSyncUpsertBulk) SetCredentials(v string) *GitSyncUpsertBulk {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.SetCredentials(v)
+	})
+}
+
+// UpdateCredentials sets the "credentials" field to the value that was provided on create.
+func (u *GitSyncUpsertBulk) UpdateCredentials() *GitSyncUpsertBulk {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.UpdateCredentials()
+	})
+}
+
+// ClearCredentials clears the value of the "credentials" field.
+func (u *GitSyncUpsertBulk) ClearCredentials() *GitSyncUpsertBulk {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.ClearCredentials()
+	})
+}
+
+// SetPushSecret sets the "push_secret" field.
+func (u *GitSyncUpsertBulk) SetPushSecret(v string) *GitSyncUpsertBulk {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.SetPushSecret(v)
+	})
+}
+
+// UpdatePushSecret sets the "push_secret" field to the value that was provided on create.
+func (u *GitSyncUpsertBulk) UpdatePushSecret() *GitSyncUpsertBulk {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.UpdatePushSecret()
+	})
+}
+
+// ClearPushSecret clears the value of the "push_secret" field.
+func (u *GitSyncUpsertBulk) ClearPushSecret() *GitSyncUpsertBulk {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.ClearPushSecret()
+	})
+}
+
+// SetNextPollAt sets the "next_poll_at" field.
+func (u *GitSyncUpsertBulk) SetNextPollAt(v time.Time) *GitSyncUpsertBulk {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.SetNextPollAt(v)
+	})
+}
+
+// UpdateNextPollAt sets the "next_poll_at" field to the value that was provided on create.
+func (u *GitSyncUpsertBulk) UpdateNextPollAt() *GitSyncUpsertBulk {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.UpdateNextPollAt()
+	})
+}
+
+// ClearNextPollAt clears the value of the "next_poll_at" field.
+func (u *GitSyncUpsertBulk) ClearNextPollAt() *GitSyncUpsertBulk {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.ClearNextPollAt()
+	})
+}
+
+// SetChangeRequestID sets the "change_request_id" field.
+func (u *GitSyncUpsertBulk) SetChangeRequestID(v string) *GitSyncUpsertBulk {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.SetChangeRequestID(v)
+	})
+}
+
+// UpdateChangeRequestID sets the "change_request_id" field to the value that was provided on create.
+func (u *GitSyncUpsertBulk) UpdateChangeRequestID() *GitSyncUpsertBulk {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.UpdateChangeRequestID()
+	})
+}
+
+// ClearChangeRequestID clears the value of the "change_request_id" field.
+func (u *GitSyncUpsertBulk) ClearChangeRequestID() *GitSyncUpsertBulk {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.ClearChangeRequestID()
 	})
 }
 

@@ -158,6 +158,106 @@ func (_u *GitSyncUpdate) ClearSyncedCommit() *GitSyncUpdate {
 	return _u
 }
 
+// SetConnectedByID sets the "connected_by_id" field.
+func (_u *GitSyncUpdate) SetConnectedByID(v string) *GitSyncUpdate {
+	_u.mutation.SetConnectedByID(v)
+	return _u
+}
+
+// SetNillableConnectedByID sets the "connected_by_id" field if the given value is not nil.
+func (_u *GitSyncUpdate) SetNillableConnectedByID(v *string) *GitSyncUpdate {
+	if v != nil {
+		_u.SetConnectedByID(*v)
+	}
+	return _u
+}
+
+// ClearConnectedByID clears the value of the "connected_by_id" field.
+func (_u *GitSyncUpdate) ClearConnectedByID() *GitSyncUpdate {
+	_u.mutation.ClearConnectedByID()
+	return _u
+}
+
+// SetCredentials sets the "credentials" field.
+func (_u *GitSyncUpdate) SetCredentials(v string) *GitSyncUpdate {
+	_u.mutation.SetCredentials(v)
+	return _u
+}
+
+// SetNillableCredentials sets the "credentials" field if the given value is not nil.
+func (_u *GitSyncUpdate) SetNillableCredentials(v *string) *GitSyncUpdate {
+	if v != nil {
+		_u.SetCredentials(*v)
+	}
+	return _u
+}
+
+// ClearCredentials clears the value of the "credentials" field.
+func (_u *GitSyncUpdate) ClearCredentials() *GitSyncUpdate {
+	_u.mutation.ClearCredentials()
+	return _u
+}
+
+// SetPushSecret sets the "push_secret" field.
+func (_u *GitSyncUpdate) SetPushSecret(v string) *GitSyncUpdate {
+	_u.mutation.SetPushSecret(v)
+	return _u
+}
+
+// SetNillablePushSecret sets the "push_secret" field if the given value is not nil.
+func (_u *GitSyncUpdate) SetNillablePushSecret(v *string) *GitSyncUpdate {
+	if v != nil {
+		_u.SetPushSecret(*v)
+	}
+	return _u
+}
+
+// ClearPushSecret clears the value of the "push_secret" field.
+func (_u *GitSyncUpdate) ClearPushSecret() *GitSyncUpdate {
+	_u.mutation.ClearPushSecret()
+	return _u
+}
+
+// SetNextPollAt sets the "next_poll_at" field.
+func (_u *GitSyncUpdate) SetNextPollAt(v time.Time) *GitSyncUpdate {
+	_u.mutation.SetNextPollAt(v)
+	return _u
+}
+
+// SetNillableNextPollAt sets the "next_poll_at" field if the given value is not nil.
+func (_u *GitSyncUpdate) SetNillableNextPollAt(v *time.Time) *GitSyncUpdate {
+	if v != nil {
+		_u.SetNextPollAt(*v)
+	}
+	return _u
+}
+
+// ClearNextPollAt clears the value of the "next_poll_at" field.
+func (_u *GitSyncUpdate) ClearNextPollAt() *GitSyncUpdate {
+	_u.mutation.ClearNextPollAt()
+	return _u
+}
+
+// SetChangeRequestID sets the "change_request_id" field.
+func (_u *GitSyncUpdate) SetChangeRequestID(v string) *GitSyncUpdate {
+	_u.mutation.SetChangeRequestID(v)
+	return _u
+}
+
+// SetNillableChangeRequestID sets the "change_request_id" field if the given value is not nil.
+func (_u *GitSyncUpdate) SetNillableChangeRequestID(v *string) *GitSyncUpdate {
+	if v != nil {
+		_u.SetChangeRequestID(*v)
+	}
+	return _u
+}
+
+// ClearChangeRequestID clears the value of the "change_request_id" field.
+func (_u *GitSyncUpdate) ClearChangeRequestID() *GitSyncUpdate {
+	_u.mutation.ClearChangeRequestID()
+	return _u
+}
+
 // Mutation returns the GitSyncMutation object of the builder.
 func (_u *GitSyncUpdate) Mutation() *GitSyncMutation {
 	return _u.mutation
@@ -271,6 +371,36 @@ func (_u *GitSyncUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.SyncedCommitCleared() {
 		_spec.ClearField(gitsync.FieldSyncedCommit, field.TypeString)
+	}
+	if value, ok := _u.mutation.ConnectedByID(); ok {
+		_spec.SetField(gitsync.FieldConnectedByID, field.TypeString, value)
+	}
+	if _u.mutation.ConnectedByIDCleared() {
+		_spec.ClearField(gitsync.FieldConnectedByID, field.TypeString)
+	}
+	if value, ok := _u.mutation.Credentials(); ok {
+		_spec.SetField(gitsync.FieldCredentials, field.TypeString, value)
+	}
+	if _u.mutation.CredentialsCleared() {
+		_spec.ClearField(gitsync.FieldCredentials, field.TypeString)
+	}
+	if value, ok := _u.mutation.PushSecret(); ok {
+		_spec.SetField(gitsync.FieldPushSecret, field.TypeString, value)
+	}
+	if _u.mutation.PushSecretCleared() {
+		_spec.ClearField(gitsync.FieldPushSecret, field.TypeString)
+	}
+	if value, ok := _u.mutation.NextPollAt(); ok {
+		_spec.SetField(gitsync.FieldNextPollAt, field.TypeTime, value)
+	}
+	if _u.mutation.NextPollAtCleared() {
+		_spec.ClearField(gitsync.FieldNextPollAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.ChangeRequestID(); ok {
+		_spec.SetField(gitsync.FieldChangeRequestID, field.TypeString, value)
+	}
+	if _u.mutation.ChangeRequestIDCleared() {
+		_spec.ClearField(gitsync.FieldChangeRequestID, field.TypeString)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
@@ -422,6 +552,106 @@ func (_u *GitSyncUpdateOne) ClearSyncedCommit() *GitSyncUpdateOne {
 	return _u
 }
 
+// SetConnectedByID sets the "connected_by_id" field.
+func (_u *GitSyncUpdateOne) SetConnectedByID(v string) *GitSyncUpdateOne {
+	_u.mutation.SetConnectedByID(v)
+	return _u
+}
+
+// SetNillableConnectedByID sets the "connected_by_id" field if the given value is not nil.
+func (_u *GitSyncUpdateOne) SetNillableConnectedByID(v *string) *GitSyncUpdateOne {
+	if v != nil {
+		_u.SetConnectedByID(*v)
+	}
+	return _u
+}
+
+// ClearConnectedByID clears the value of the "connected_by_id" field.
+func (_u *GitSyncUpdateOne) ClearConnectedByID() *GitSyncUpdateOne {
+	_u.mutation.ClearConnectedByID()
+	return _u
+}
+
+// SetCredentials sets the "credentials" field.
+func (_u *GitSyncUpdateOne) SetCredentials(v string) *GitSyncUpdateOne {
+	_u.mutation.SetCredentials(v)
+	return _u
+}
+
+// SetNillableCredentials sets the "credentials" field if the given value is not nil.
+func (_u *GitSyncUpdateOne) SetNillableCredentials(v *string) *GitSyncUpdateOne {
+	if v != nil {
+		_u.SetCredentials(*v)
+	}
+	return _u
+}
+
+// ClearCredentials clears the value of the "credentials" field.
+func (_u *GitSyncUpdateOne) ClearCredentials() *GitSyncUpdateOne {
+	_u.mutation.ClearCredentials()
+	return _u
+}
+
+// SetPushSecret sets the "push_secret" field.
+func (_u *GitSyncUpdateOne) SetPushSecret(v string) *GitSyncUpdateOne {
+	_u.mutation.SetPushSecret(v)
+	return _u
+}
+
+// SetNillablePushSecret sets the "push_secret" field if the given value is not nil.
+func (_u *GitSyncUpdateOne) SetNillablePushSecret(v *string) *GitSyncUpdateOne {
+	if v != nil {
+		_u.SetPushSecret(*v)
+	}
+	return _u
+}
+
+// ClearPushSecret clears the value of the "push_secret" field.
+func (_u *GitSyncUpdateOne) ClearPushSecret() *GitSyncUpdateOne {
+	_u.mutation.ClearPushSecret()
+	return _u
+}
+
+// SetNextPollAt sets the "next_poll_at" field.
+func (_u *GitSyncUpdateOne) SetNextPollAt(v time.Time) *GitSyncUpdateOne {
+	_u.mutation.SetNextPollAt(v)
+	return _u
+}
+
+// SetNillableNextPollAt sets the "next_poll_at" field if the given value is not nil.
+func (_u *GitSyncUpdateOne) SetNillableNextPollAt(v *time.Time) *GitSyncUpdateOne {
+	if v != nil {
+		_u.SetNextPollAt(*v)
+	}
+	return _u
+}
+
+// ClearNextPollAt clears the value of the "next_poll_at" field.
+func (_u *GitSyncUpdateOne) ClearNextPollAt() *GitSyncUpdateOne {
+	_u.mutation.ClearNextPollAt()
+	return _u
+}
+
+// SetChangeRequestID sets the "change_request_id" field.
+func (_u *GitSyncUpdateOne) SetChangeRequestID(v string) *GitSyncUpdateOne {
+	_u.mutation.SetChangeRequestID(v)
+	return _u
+}
+
+// SetNillableChangeRequestID sets the "change_request_id" field if the given value is not nil.
+func (_u *GitSyncUpdateOne) SetNillableChangeRequestID(v *string) *GitSyncUpdateOne {
+	if v != nil {
+		_u.SetChangeRequestID(*v)
+	}
+	return _u
+}
+
+// ClearChangeRequestID clears the value of the "change_request_id" field.
+func (_u *GitSyncUpdateOne) ClearChangeRequestID() *GitSyncUpdateOne {
+	_u.mutation.ClearChangeRequestID()
+	return _u
+}
+
 // Mutation returns the GitSyncMutation object of the builder.
 func (_u *GitSyncUpdateOne) Mutation() *GitSyncMutation {
 	return _u.mutation
@@ -565,6 +795,36 @@ func (_u *GitSyncUpdateOne) sqlSave(ctx context.Context) (_node *GitSync, err er
 	}
 	if _u.mutation.SyncedCommitCleared() {
 		_spec.ClearField(gitsync.FieldSyncedCommit, field.TypeString)
+	}
+	if value, ok := _u.mutation.ConnectedByID(); ok {
+		_spec.SetField(gitsync.FieldConnectedByID, field.TypeString, value)
+	}
+	if _u.mutation.ConnectedByIDCleared() {
+		_spec.ClearField(gitsync.FieldConnectedByID, field.TypeString)
+	}
+	if value, ok := _u.mutation.Credentials(); ok {
+		_spec.SetField(gitsync.FieldCredentials, field.TypeString, value)
+	}
+	if _u.mutation.CredentialsCleared() {
+		_spec.ClearField(gitsync.FieldCredentials, field.TypeString)
+	}
+	if value, ok := _u.mutation.PushSecret(); ok {
+		_spec.SetField(gitsync.FieldPushSecret, field.TypeString, value)
+	}
+	if _u.mutation.PushSecretCleared() {
+		_spec.ClearField(gitsync.FieldPushSecret, field.TypeString)
+	}
+	if value, ok := _u.mutation.NextPollAt(); ok {
+		_spec.SetField(gitsync.FieldNextPollAt, field.TypeTime, value)
+	}
+	if _u.mutation.NextPollAtCleared() {
+		_spec.ClearField(gitsync.FieldNextPollAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.ChangeRequestID(); ok {
+		_spec.SetField(gitsync.FieldChangeRequestID, field.TypeString, value)
+	}
+	if _u.mutation.ChangeRequestIDCleared() {
+		_spec.ClearField(gitsync.FieldChangeRequestID, field.TypeString)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	_node = &GitSync{config: _u.config}

@@ -66,6 +66,8 @@ type GitSyncOperation struct {
 	ClaimedBy *string `json:"claimed_by,omitempty"`
 	// ClaimedUntil holds the value of the "claimed_until" field.
 	ClaimedUntil *time.Time `json:"claimed_until,omitempty"`
+	// Automatic holds the value of the "automatic" field.
+	Automatic bool `json:"automatic,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the GitSyncOperationQuery when eager-loading is set.
 	Edges        GitSyncOperationEdges `json:"edges"`
@@ -97,7 +99,7 @@ func (*GitSyncOperation) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case gitsyncoperation.FieldForce:
+		case gitsyncoperation.FieldForce, gitsyncoperation.FieldAutomatic:
 			values[i] = new(sql.NullBool)
 		case gitsyncoperation.FieldDispatchedTasks, gitsyncoperation.FieldCompletedTasks, gitsyncoperation.FieldAttempts:
 			values[i] = new(sql.NullInt64)
@@ -274,6 +276,12 @@ func (_m *GitSyncOperation) assignValues(columns []string, values []any) error {
 				_m.ClaimedUntil = new(time.Time)
 				*_m.ClaimedUntil = value.Time
 			}
+		case gitsyncoperation.FieldAutomatic:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field automatic", values[i])
+			} else if value.Valid {
+				_m.Automatic = value.Bool
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -400,6 +408,9 @@ func (_m *GitSyncOperation) String() string {
 		builder.WriteString("claimed_until=")
 		builder.WriteString(v.Format(time.ANSIC))
 	}
+	builder.WriteString(", ")
+	builder.WriteString("automatic=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Automatic))
 	builder.WriteByte(')')
 	return builder.String()
 }

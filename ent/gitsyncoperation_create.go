@@ -315,6 +315,20 @@ func (_c *GitSyncOperationCreate) SetNillableClaimedUntil(v *time.Time) *GitSync
 	return _c
 }
 
+// SetAutomatic sets the "automatic" field.
+func (_c *GitSyncOperationCreate) SetAutomatic(v bool) *GitSyncOperationCreate {
+	_c.mutation.SetAutomatic(v)
+	return _c
+}
+
+// SetNillableAutomatic sets the "automatic" field if the given value is not nil.
+func (_c *GitSyncOperationCreate) SetNillableAutomatic(v *bool) *GitSyncOperationCreate {
+	if v != nil {
+		_c.SetAutomatic(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *GitSyncOperationCreate) SetID(v string) *GitSyncOperationCreate {
 	_c.mutation.SetID(v)
@@ -405,6 +419,10 @@ func (_c *GitSyncOperationCreate) defaults() {
 		v := gitsyncoperation.DefaultAttempts
 		_c.mutation.SetAttempts(v)
 	}
+	if _, ok := _c.mutation.Automatic(); !ok {
+		v := gitsyncoperation.DefaultAutomatic
+		_c.mutation.SetAutomatic(v)
+	}
 	if _, ok := _c.mutation.ID(); !ok {
 		v := gitsyncoperation.DefaultID()
 		_c.mutation.SetID(v)
@@ -466,6 +484,9 @@ func (_c *GitSyncOperationCreate) check() error {
 	}
 	if _, ok := _c.mutation.Attempts(); !ok {
 		return &ValidationError{Name: "attempts", err: errors.New(`ent: missing required field "GitSyncOperation.attempts"`)}
+	}
+	if _, ok := _c.mutation.Automatic(); !ok {
+		return &ValidationError{Name: "automatic", err: errors.New(`ent: missing required field "GitSyncOperation.automatic"`)}
 	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := gitsyncoperation.IDValidator(v); err != nil {
@@ -598,6 +619,10 @@ func (_c *GitSyncOperationCreate) createSpec() (*GitSyncOperation, *sqlgraph.Cre
 	if value, ok := _c.mutation.ClaimedUntil(); ok {
 		_spec.SetField(gitsyncoperation.FieldClaimedUntil, field.TypeTime, value)
 		_node.ClaimedUntil = &value
+	}
+	if value, ok := _c.mutation.Automatic(); ok {
+		_spec.SetField(gitsyncoperation.FieldAutomatic, field.TypeBool, value)
+		_node.Automatic = value
 	}
 	if nodes := _c.mutation.SpaceIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -945,6 +970,9 @@ func (u *GitSyncOperationUpsertOne) UpdateNewValues() *GitSyncOperationUpsertOne
 		}
 		if _, exists := u.create.mutation.Force(); exists {
 			s.SetIgnore(gitsyncoperation.FieldForce)
+		}
+		if _, exists := u.create.mutation.Automatic(); exists {
+			s.SetIgnore(gitsyncoperation.FieldAutomatic)
 		}
 	}))
 	return u
@@ -1459,6 +1487,9 @@ func (u *GitSyncOperationUpsertBulk) UpdateNewValues() *GitSyncOperationUpsertBu
 			}
 			if _, exists := b.mutation.Force(); exists {
 				s.SetIgnore(gitsyncoperation.FieldForce)
+			}
+			if _, exists := b.mutation.Automatic(); exists {
+				s.SetIgnore(gitsyncoperation.FieldAutomatic)
 			}
 		}
 	}))

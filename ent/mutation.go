@@ -7653,6 +7653,11 @@ type GitSyncMutation struct {
 	provider           *enum.GitProvider
 	synced_revision_id *string
 	synced_commit      *string
+	connected_by_id    *string
+	credentials        *string
+	push_secret        *string
+	next_poll_at       *time.Time
+	change_request_id  *string
 	clearedFields      map[string]struct{}
 	space              *string
 	clearedspace       bool
@@ -8177,6 +8182,251 @@ func (m *GitSyncMutation) ResetSyncedCommit() {
 	delete(m.clearedFields, gitsync.FieldSyncedCommit)
 }
 
+// SetConnectedByID sets the "connected_by_id" field.
+func (m *GitSyncMutation) SetConnectedByID(s string) {
+	m.connected_by_id = &s
+}
+
+// ConnectedByID returns the value of the "connected_by_id" field in the mutation.
+func (m *GitSyncMutation) ConnectedByID() (r string, exists bool) {
+	v := m.connected_by_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldConnectedByID returns the old "connected_by_id" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldConnectedByID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldConnectedByID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldConnectedByID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldConnectedByID: %w", err)
+	}
+	return oldValue.ConnectedByID, nil
+}
+
+// ClearConnectedByID clears the value of the "connected_by_id" field.
+func (m *GitSyncMutation) ClearConnectedByID() {
+	m.connected_by_id = nil
+	m.clearedFields[gitsync.FieldConnectedByID] = struct{}{}
+}
+
+// ConnectedByIDCleared returns if the "connected_by_id" field was cleared in this mutation.
+func (m *GitSyncMutation) ConnectedByIDCleared() bool {
+	_, ok := m.clearedFields[gitsync.FieldConnectedByID]
+	return ok
+}
+
+// ResetConnectedByID resets all changes to the "connected_by_id" field.
+func (m *GitSyncMutation) ResetConnectedByID() {
+	m.connected_by_id = nil
+	delete(m.clearedFields, gitsync.FieldConnectedByID)
+}
+
+// SetCredentials sets the "credentials" field.
+func (m *GitSyncMutation) SetCredentials(s string) {
+	m.credentials = &s
+}
+
+// Credentials returns the value of the "credentials" field in the mutation.
+func (m *GitSyncMutation) Credentials() (r string, exists bool) {
+	v := m.credentials
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCredentials returns the old "credentials" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldCredentials(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCredentials is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCredentials requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCredentials: %w", err)
+	}
+	return oldValue.Credentials, nil
+}
+
+// ClearCredentials clears the value of the "credentials" field.
+func (m *GitSyncMutation) ClearCredentials() {
+	m.credentials = nil
+	m.clearedFields[gitsync.FieldCredentials] = struct{}{}
+}
+
+// CredentialsCleared returns if the "credentials" field was cleared in this mutation.
+func (m *GitSyncMutation) CredentialsCleared() bool {
+	_, ok := m.clearedFields[gitsync.FieldCredentials]
+	return ok
+}
+
+// ResetCredentials resets all changes to the "credentials" field.
+func (m *GitSyncMutation) ResetCredentials() {
+	m.credentials = nil
+	delete(m.clearedFields, gitsync.FieldCredentials)
+}
+
+// SetPushSecret sets the "push_secret" field.
+func (m *GitSyncMutation) SetPushSecret(s string) {
+	m.push_secret = &s
+}
+
+// PushSecret returns the value of the "push_secret" field in the mutation.
+func (m *GitSyncMutation) PushSecret() (r string, exists bool) {
+	v := m.push_secret
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPushSecret returns the old "push_secret" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldPushSecret(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPushSecret is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPushSecret requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPushSecret: %w", err)
+	}
+	return oldValue.PushSecret, nil
+}
+
+// ClearPushSecret clears the value of the "push_secret" field.
+func (m *GitSyncMutation) ClearPushSecret() {
+	m.push_secret = nil
+	m.clearedFields[gitsync.FieldPushSecret] = struct{}{}
+}
+
+// PushSecretCleared returns if the "push_secret" field was cleared in this mutation.
+func (m *GitSyncMutation) PushSecretCleared() bool {
+	_, ok := m.clearedFields[gitsync.FieldPushSecret]
+	return ok
+}
+
+// ResetPushSecret resets all changes to the "push_secret" field.
+func (m *GitSyncMutation) ResetPushSecret() {
+	m.push_secret = nil
+	delete(m.clearedFields, gitsync.FieldPushSecret)
+}
+
+// SetNextPollAt sets the "next_poll_at" field.
+func (m *GitSyncMutation) SetNextPollAt(t time.Time) {
+	m.next_poll_at = &t
+}
+
+// NextPollAt returns the value of the "next_poll_at" field in the mutation.
+func (m *GitSyncMutation) NextPollAt() (r time.Time, exists bool) {
+	v := m.next_poll_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNextPollAt returns the old "next_poll_at" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldNextPollAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNextPollAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNextPollAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNextPollAt: %w", err)
+	}
+	return oldValue.NextPollAt, nil
+}
+
+// ClearNextPollAt clears the value of the "next_poll_at" field.
+func (m *GitSyncMutation) ClearNextPollAt() {
+	m.next_poll_at = nil
+	m.clearedFields[gitsync.FieldNextPollAt] = struct{}{}
+}
+
+// NextPollAtCleared returns if the "next_poll_at" field was cleared in this mutation.
+func (m *GitSyncMutation) NextPollAtCleared() bool {
+	_, ok := m.clearedFields[gitsync.FieldNextPollAt]
+	return ok
+}
+
+// ResetNextPollAt resets all changes to the "next_poll_at" field.
+func (m *GitSyncMutation) ResetNextPollAt() {
+	m.next_poll_at = nil
+	delete(m.clearedFields, gitsync.FieldNextPollAt)
+}
+
+// SetChangeRequestID sets the "change_request_id" field.
+func (m *GitSyncMutation) SetChangeRequestID(s string) {
+	m.change_request_id = &s
+}
+
+// ChangeRequestID returns the value of the "change_request_id" field in the mutation.
+func (m *GitSyncMutation) ChangeRequestID() (r string, exists bool) {
+	v := m.change_request_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChangeRequestID returns the old "change_request_id" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldChangeRequestID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChangeRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChangeRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChangeRequestID: %w", err)
+	}
+	return oldValue.ChangeRequestID, nil
+}
+
+// ClearChangeRequestID clears the value of the "change_request_id" field.
+func (m *GitSyncMutation) ClearChangeRequestID() {
+	m.change_request_id = nil
+	m.clearedFields[gitsync.FieldChangeRequestID] = struct{}{}
+}
+
+// ChangeRequestIDCleared returns if the "change_request_id" field was cleared in this mutation.
+func (m *GitSyncMutation) ChangeRequestIDCleared() bool {
+	_, ok := m.clearedFields[gitsync.FieldChangeRequestID]
+	return ok
+}
+
+// ResetChangeRequestID resets all changes to the "change_request_id" field.
+func (m *GitSyncMutation) ResetChangeRequestID() {
+	m.change_request_id = nil
+	delete(m.clearedFields, gitsync.FieldChangeRequestID)
+}
+
 // ClearSpace clears the "space" edge to the Space entity.
 func (m *GitSyncMutation) ClearSpace() {
 	m.clearedspace = true
@@ -8238,7 +8488,7 @@ func (m *GitSyncMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *GitSyncMutation) Fields() []string {
-	fields := make([]string, 0, 10)
+	fields := make([]string, 0, 15)
 	if m.created_at != nil {
 		fields = append(fields, gitsync.FieldCreatedAt)
 	}
@@ -8269,6 +8519,21 @@ func (m *GitSyncMutation) Fields() []string {
 	if m.synced_commit != nil {
 		fields = append(fields, gitsync.FieldSyncedCommit)
 	}
+	if m.connected_by_id != nil {
+		fields = append(fields, gitsync.FieldConnectedByID)
+	}
+	if m.credentials != nil {
+		fields = append(fields, gitsync.FieldCredentials)
+	}
+	if m.push_secret != nil {
+		fields = append(fields, gitsync.FieldPushSecret)
+	}
+	if m.next_poll_at != nil {
+		fields = append(fields, gitsync.FieldNextPollAt)
+	}
+	if m.change_request_id != nil {
+		fields = append(fields, gitsync.FieldChangeRequestID)
+	}
 	return fields
 }
 
@@ -8297,6 +8562,16 @@ func (m *GitSyncMutation) Field(name string) (ent.Value, bool) {
 		return m.SyncedRevisionID()
 	case gitsync.FieldSyncedCommit:
 		return m.SyncedCommit()
+	case gitsync.FieldConnectedByID:
+		return m.ConnectedByID()
+	case gitsync.FieldCredentials:
+		return m.Credentials()
+	case gitsync.FieldPushSecret:
+		return m.PushSecret()
+	case gitsync.FieldNextPollAt:
+		return m.NextPollAt()
+	case gitsync.FieldChangeRequestID:
+		return m.ChangeRequestID()
 	}
 	return nil, false
 }
@@ -8326,6 +8601,16 @@ func (m *GitSyncMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldSyncedRevisionID(ctx)
 	case gitsync.FieldSyncedCommit:
 		return m.OldSyncedCommit(ctx)
+	case gitsync.FieldConnectedByID:
+		return m.OldConnectedByID(ctx)
+	case gitsync.FieldCredentials:
+		return m.OldCredentials(ctx)
+	case gitsync.FieldPushSecret:
+		return m.OldPushSecret(ctx)
+	case gitsync.FieldNextPollAt:
+		return m.OldNextPollAt(ctx)
+	case gitsync.FieldChangeRequestID:
+		return m.OldChangeRequestID(ctx)
 	}
 	return nil, fmt.Errorf("unknown GitSync field %s", name)
 }
@@ -8405,6 +8690,41 @@ func (m *GitSyncMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetSyncedCommit(v)
 		return nil
+	case gitsync.FieldConnectedByID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConnectedByID(v)
+		return nil
+	case gitsync.FieldCredentials:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCredentials(v)
+		return nil
+	case gitsync.FieldPushSecret:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPushSecret(v)
+		return nil
+	case gitsync.FieldNextPollAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNextPollAt(v)
+		return nil
+	case gitsync.FieldChangeRequestID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChangeRequestID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown GitSync field %s", name)
 }
@@ -8447,6 +8767,21 @@ func (m *GitSyncMutation) ClearedFields() []string {
 	if m.FieldCleared(gitsync.FieldSyncedCommit) {
 		fields = append(fields, gitsync.FieldSyncedCommit)
 	}
+	if m.FieldCleared(gitsync.FieldConnectedByID) {
+		fields = append(fields, gitsync.FieldConnectedByID)
+	}
+	if m.FieldCleared(gitsync.FieldCredentials) {
+		fields = append(fields, gitsync.FieldCredentials)
+	}
+	if m.FieldCleared(gitsync.FieldPushSecret) {
+		fields = append(fields, gitsync.FieldPushSecret)
+	}
+	if m.FieldCleared(gitsync.FieldNextPollAt) {
+		fields = append(fields, gitsync.FieldNextPollAt)
+	}
+	if m.FieldCleared(gitsync.FieldChangeRequestID) {
+		fields = append(fields, gitsync.FieldChangeRequestID)
+	}
 	return fields
 }
 
@@ -8472,6 +8807,21 @@ func (m *GitSyncMutation) ClearField(name string) error {
 		return nil
 	case gitsync.FieldSyncedCommit:
 		m.ClearSyncedCommit()
+		return nil
+	case gitsync.FieldConnectedByID:
+		m.ClearConnectedByID()
+		return nil
+	case gitsync.FieldCredentials:
+		m.ClearCredentials()
+		return nil
+	case gitsync.FieldPushSecret:
+		m.ClearPushSecret()
+		return nil
+	case gitsync.FieldNextPollAt:
+		m.ClearNextPollAt()
+		return nil
+	case gitsync.FieldChangeRequestID:
+		m.ClearChangeRequestID()
 		return nil
 	}
 	return fmt.Errorf("unknown GitSync nullable field %s", name)
@@ -8510,6 +8860,21 @@ func (m *GitSyncMutation) ResetField(name string) error {
 		return nil
 	case gitsync.FieldSyncedCommit:
 		m.ResetSyncedCommit()
+		return nil
+	case gitsync.FieldConnectedByID:
+		m.ResetConnectedByID()
+		return nil
+	case gitsync.FieldCredentials:
+		m.ResetCredentials()
+		return nil
+	case gitsync.FieldPushSecret:
+		m.ResetPushSecret()
+		return nil
+	case gitsync.FieldNextPollAt:
+		m.ResetNextPollAt()
+		return nil
+	case gitsync.FieldChangeRequestID:
+		m.ResetChangeRequestID()
 		return nil
 	}
 	return fmt.Errorf("unknown GitSync field %s", name)
@@ -8620,6 +8985,7 @@ type GitSyncOperationMutation struct {
 	next_attempt_at     *time.Time
 	claimed_by          *string
 	claimed_until       *time.Time
+	automatic           *bool
 	clearedFields       map[string]struct{}
 	space               *string
 	clearedspace        bool
@@ -9750,6 +10116,42 @@ func (m *GitSyncOperationMutation) ResetClaimedUntil() {
 	delete(m.clearedFields, gitsyncoperation.FieldClaimedUntil)
 }
 
+// SetAutomatic sets the "automatic" field.
+func (m *GitSyncOperationMutation) SetAutomatic(b bool) {
+	m.automatic = &b
+}
+
+// Automatic returns the value of the "automatic" field in the mutation.
+func (m *GitSyncOperationMutation) Automatic() (r bool, exists bool) {
+	v := m.automatic
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAutomatic returns the old "automatic" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldAutomatic(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAutomatic is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAutomatic requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAutomatic: %w", err)
+	}
+	return oldValue.Automatic, nil
+}
+
+// ResetAutomatic resets all changes to the "automatic" field.
+func (m *GitSyncOperationMutation) ResetAutomatic() {
+	m.automatic = nil
+}
+
 // ClearSpace clears the "space" edge to the Space entity.
 func (m *GitSyncOperationMutation) ClearSpace() {
 	m.clearedspace = true
@@ -9811,7 +10213,7 @@ func (m *GitSyncOperationMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *GitSyncOperationMutation) Fields() []string {
-	fields := make([]string, 0, 23)
+	fields := make([]string, 0, 24)
 	if m.space != nil {
 		fields = append(fields, gitsyncoperation.FieldSpaceID)
 	}
@@ -9881,6 +10283,9 @@ func (m *GitSyncOperationMutation) Fields() []string {
 	if m.claimed_until != nil {
 		fields = append(fields, gitsyncoperation.FieldClaimedUntil)
 	}
+	if m.automatic != nil {
+		fields = append(fields, gitsyncoperation.FieldAutomatic)
+	}
 	return fields
 }
 
@@ -9935,6 +10340,8 @@ func (m *GitSyncOperationMutation) Field(name string) (ent.Value, bool) {
 		return m.ClaimedBy()
 	case gitsyncoperation.FieldClaimedUntil:
 		return m.ClaimedUntil()
+	case gitsyncoperation.FieldAutomatic:
+		return m.Automatic()
 	}
 	return nil, false
 }
@@ -9990,6 +10397,8 @@ func (m *GitSyncOperationMutation) OldField(ctx context.Context, name string) (e
 		return m.OldClaimedBy(ctx)
 	case gitsyncoperation.FieldClaimedUntil:
 		return m.OldClaimedUntil(ctx)
+	case gitsyncoperation.FieldAutomatic:
+		return m.OldAutomatic(ctx)
 	}
 	return nil, fmt.Errorf("unknown GitSyncOperation field %s", name)
 }
@@ -10159,6 +10568,13 @@ func (m *GitSyncOperationMutation) SetField(name string, value ent.Value) error 
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetClaimedUntil(v)
+		return nil
+	case gitsyncoperation.FieldAutomatic:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAutomatic(v)
 		return nil
 	}
 	return fmt.Errorf("unknown GitSyncOperation field %s", name)
@@ -10379,6 +10795,9 @@ func (m *GitSyncOperationMutation) ResetField(name string) error {
 		return nil
 	case gitsyncoperation.FieldClaimedUntil:
 		m.ResetClaimedUntil()
+		return nil
+	case gitsyncoperation.FieldAutomatic:
+		m.ResetAutomatic()
 		return nil
 	}
 	return fmt.Errorf("unknown GitSyncOperation field %s", name)
@@ -32172,6 +32591,7 @@ type SpaceMutation struct {
 	addcomment_open_count      *int
 	deleted_at                 *time.Time
 	visitor_auth_private_key   *string
+	git_connected              *bool
 	clearedFields              map[string]struct{}
 	organization               *string
 	clearedorganization        bool
@@ -33261,6 +33681,42 @@ func (m *SpaceMutation) ResetVisitorAuthPrivateKey() {
 	delete(m.clearedFields, space.FieldVisitorAuthPrivateKey)
 }
 
+// SetGitConnected sets the "git_connected" field.
+func (m *SpaceMutation) SetGitConnected(b bool) {
+	m.git_connected = &b
+}
+
+// GitConnected returns the value of the "git_connected" field in the mutation.
+func (m *SpaceMutation) GitConnected() (r bool, exists bool) {
+	v := m.git_connected
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGitConnected returns the old "git_connected" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldGitConnected(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGitConnected is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGitConnected requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGitConnected: %w", err)
+	}
+	return oldValue.GitConnected, nil
+}
+
+// ResetGitConnected resets all changes to the "git_connected" field.
+func (m *SpaceMutation) ResetGitConnected() {
+	m.git_connected = nil
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *SpaceMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -33901,7 +34357,7 @@ func (m *SpaceMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *SpaceMutation) Fields() []string {
-	fields := make([]string, 0, 20)
+	fields := make([]string, 0, 21)
 	if m.created_at != nil {
 		fields = append(fields, space.FieldCreatedAt)
 	}
@@ -33962,6 +34418,9 @@ func (m *SpaceMutation) Fields() []string {
 	if m.visitor_auth_private_key != nil {
 		fields = append(fields, space.FieldVisitorAuthPrivateKey)
 	}
+	if m.git_connected != nil {
+		fields = append(fields, space.FieldGitConnected)
+	}
 	return fields
 }
 
@@ -34010,6 +34469,8 @@ func (m *SpaceMutation) Field(name string) (ent.Value, bool) {
 		return m.DeletedAt()
 	case space.FieldVisitorAuthPrivateKey:
 		return m.VisitorAuthPrivateKey()
+	case space.FieldGitConnected:
+		return m.GitConnected()
 	}
 	return nil, false
 }
@@ -34059,6 +34520,8 @@ func (m *SpaceMutation) OldField(ctx context.Context, name string) (ent.Value, e
 		return m.OldDeletedAt(ctx)
 	case space.FieldVisitorAuthPrivateKey:
 		return m.OldVisitorAuthPrivateKey(ctx)
+	case space.FieldGitConnected:
+		return m.OldGitConnected(ctx)
 	}
 	return nil, fmt.Errorf("unknown Space field %s", name)
 }
@@ -34207,6 +34670,13 @@ func (m *SpaceMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetVisitorAuthPrivateKey(v)
+		return nil
+	case space.FieldGitConnected:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGitConnected(v)
 		return nil
 	}
 	return fmt.Errorf("unknown Space field %s", name)
@@ -34442,6 +34912,9 @@ func (m *SpaceMutation) ResetField(name string) error {
 		return nil
 	case space.FieldVisitorAuthPrivateKey:
 		m.ResetVisitorAuthPrivateKey()
+		return nil
+	case space.FieldGitConnected:
+		m.ResetGitConnected()
 		return nil
 	}
 	return fmt.Errorf("unknown Space field %s", name)

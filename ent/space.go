@@ -63,6 +63,8 @@ type Space struct {
 	DeletedAt *time.Time `json:"deleted_at,omitempty"`
 	// VisitorAuthPrivateKey holds the value of the "visitor_auth_private_key" field.
 	VisitorAuthPrivateKey *string `json:"-"`
+	// GitConnected holds the value of the "git_connected" field.
+	GitConnected bool `json:"git_connected,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the SpaceQuery when eager-loading is set.
 	Edges        SpaceEdges `json:"edges"`
@@ -241,6 +243,8 @@ func (*Space) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
+		case space.FieldGitConnected:
+			values[i] = new(sql.NullBool)
 		case space.FieldPosition:
 			values[i] = new(sql.NullFloat64)
 		case space.FieldCrSeq, space.FieldCrCount, space.FieldCrOpenCount, space.FieldCrDraftCount, space.FieldCommentOpenCount:
@@ -397,6 +401,12 @@ func (_m *Space) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.VisitorAuthPrivateKey = new(string)
 				*_m.VisitorAuthPrivateKey = value.String
+			}
+		case space.FieldGitConnected:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field git_connected", values[i])
+			} else if value.Valid {
+				_m.GitConnected = value.Bool
 			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
@@ -571,6 +581,9 @@ func (_m *Space) String() string {
 	}
 	builder.WriteString(", ")
 	builder.WriteString("visitor_auth_private_key=<sensitive>")
+	builder.WriteString(", ")
+	builder.WriteString("git_connected=")
+	builder.WriteString(fmt.Sprintf("%v", _m.GitConnected))
 	builder.WriteByte(')')
 	return builder.String()
 }

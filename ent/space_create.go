@@ -308,6 +308,20 @@ func (_c *SpaceCreate) SetNillableVisitorAuthPrivateKey(v *string) *SpaceCreate 
 	return _c
 }
 
+// SetGitConnected sets the "git_connected" field.
+func (_c *SpaceCreate) SetGitConnected(v bool) *SpaceCreate {
+	_c.mutation.SetGitConnected(v)
+	return _c
+}
+
+// SetNillableGitConnected sets the "git_connected" field if the given value is not nil.
+func (_c *SpaceCreate) SetNillableGitConnected(v *bool) *SpaceCreate {
+	if v != nil {
+		_c.SetGitConnected(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *SpaceCreate) SetID(v string) *SpaceCreate {
 	_c.mutation.SetID(v)
@@ -582,6 +596,10 @@ func (_c *SpaceCreate) defaults() error {
 		v := space.DefaultCommentOpenCount
 		_c.mutation.SetCommentOpenCount(v)
 	}
+	if _, ok := _c.mutation.GitConnected(); !ok {
+		v := space.DefaultGitConnected
+		_c.mutation.SetGitConnected(v)
+	}
 	if _, ok := _c.mutation.ID(); !ok {
 		if space.DefaultID == nil {
 			return fmt.Errorf("ent: uninitialized space.DefaultID (forgotten import ent/runtime?)")
@@ -664,6 +682,9 @@ func (_c *SpaceCreate) check() error {
 	}
 	if _, ok := _c.mutation.CommentOpenCount(); !ok {
 		return &ValidationError{Name: "comment_open_count", err: errors.New(`ent: missing required field "Space.comment_open_count"`)}
+	}
+	if _, ok := _c.mutation.GitConnected(); !ok {
+		return &ValidationError{Name: "git_connected", err: errors.New(`ent: missing required field "Space.git_connected"`)}
 	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := space.IDValidator(v); err != nil {
@@ -776,6 +797,10 @@ func (_c *SpaceCreate) createSpec() (*Space, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.VisitorAuthPrivateKey(); ok {
 		_spec.SetField(space.FieldVisitorAuthPrivateKey, field.TypeString, value)
 		_node.VisitorAuthPrivateKey = &value
+	}
+	if value, ok := _c.mutation.GitConnected(); ok {
+		_spec.SetField(space.FieldGitConnected, field.TypeBool, value)
+		_node.GitConnected = value
 	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -1352,6 +1377,18 @@ func (u *SpaceUpsert) ClearVisitorAuthPrivateKey() *SpaceUpsert {
 	return u
 }
 
+// SetGitConnected sets the "git_connected" field.
+func (u *SpaceUpsert) SetGitConnected(v bool) *SpaceUpsert {
+	u.Set(space.FieldGitConnected, v)
+	return u
+}
+
+// UpdateGitConnected sets the "git_connected" field to the value that was provided on create.
+func (u *SpaceUpsert) UpdateGitConnected() *SpaceUpsert {
+	u.SetExcluded(space.FieldGitConnected)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -1764,6 +1801,20 @@ func (u *SpaceUpsertOne) UpdateVisitorAuthPrivateKey() *SpaceUpsertOne {
 func (u *SpaceUpsertOne) ClearVisitorAuthPrivateKey() *SpaceUpsertOne {
 	return u.Update(func(s *SpaceUpsert) {
 		s.ClearVisitorAuthPrivateKey()
+	})
+}
+
+// SetGitConnected sets the "git_connected" field.
+func (u *SpaceUpsertOne) SetGitConnected(v bool) *SpaceUpsertOne {
+	return u.Update(func(s *SpaceUpsert) {
+		s.SetGitConnected(v)
+	})
+}
+
+// UpdateGitConnected sets the "git_connected" field to the value that was provided on create.
+func (u *SpaceUpsertOne) UpdateGitConnected() *SpaceUpsertOne {
+	return u.Update(func(s *SpaceUpsert) {
+		s.UpdateGitConnected()
 	})
 }
 
@@ -2346,6 +2397,20 @@ func (u *SpaceUpsertBulk) UpdateVisitorAuthPrivateKey() *SpaceUpsertBulk {
 func (u *SpaceUpsertBulk) ClearVisitorAuthPrivateKey() *SpaceUpsertBulk {
 	return u.Update(func(s *SpaceUpsert) {
 		s.ClearVisitorAuthPrivateKey()
+	})
+}
+
+// SetGitConnected sets the "git_connected" field.
+func (u *SpaceUpsertBulk) SetGitConnected(v bool) *SpaceUpsertBulk {
+	return u.Update(func(s *SpaceUpsert) {
+		s.SetGitConnected(v)
+	})
+}
+
+// UpdateGitConnected sets the "git_connected" field to the value that was provided on create.
+func (u *SpaceUpsertBulk) UpdateGitConnected() *SpaceUpsertBulk {
+	return u.Update(func(s *SpaceUpsert) {
+		s.UpdateGitConnected()
 	})
 }
 

@@ -390,6 +390,20 @@ func (_u *SpaceUpdate) ClearVisitorAuthPrivateKey() *SpaceUpdate {
 	return _u
 }
 
+// SetGitConnected sets the "git_connected" field.
+func (_u *SpaceUpdate) SetGitConnected(v bool) *SpaceUpdate {
+	_u.mutation.SetGitConnected(v)
+	return _u
+}
+
+// SetNillableGitConnected sets the "git_connected" field if the given value is not nil.
+func (_u *SpaceUpdate) SetNillableGitConnected(v *bool) *SpaceUpdate {
+	if v != nil {
+		_u.SetGitConnected(*v)
+	}
+	return _u
+}
+
 // SetOrganization sets the "organization" edge to the Organization entity.
 func (_u *SpaceUpdate) SetOrganization(v *Organization) *SpaceUpdate {
 	return _u.SetOrganizationID(v.ID)
@@ -963,6 +977,9 @@ func (_u *SpaceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.VisitorAuthPrivateKeyCleared() {
 		_spec.ClearField(space.FieldVisitorAuthPrivateKey, field.TypeString)
+	}
+	if value, ok := _u.mutation.GitConnected(); ok {
+		_spec.SetField(space.FieldGitConnected, field.TypeBool, value)
 	}
 	if _u.mutation.OrganizationCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -1855,6 +1872,20 @@ func (_u *SpaceUpdateOne) ClearVisitorAuthPrivateKey() *SpaceUpdateOne {
 	return _u
 }
 
+// SetGitConnected sets the "git_connected" field.
+func (_u *SpaceUpdateOne) SetGitConnected(v bool) *SpaceUpdateOne {
+	_u.mutation.SetGitConnected(v)
+	return _u
+}
+
+// SetNillableGitConnected sets the "git_connected" field if the given value is not nil.
+func (_u *SpaceUpdateOne) SetNillableGitConnected(v *bool) *SpaceUpdateOne {
+	if v != nil {
+		_u.SetGitConnected(*v)
+	}
+	return _u
+}
+
 // SetOrganization sets the "organization" edge to the Organization entity.
 func (_u *SpaceUpdateOne) SetOrganization(v *Organization) *SpaceUpdateOne {
 	return _u.SetOrganizationID(v.ID)
@@ -2458,6 +2489,9 @@ func (_u *SpaceUpdateOne) sqlSave(ctx context.Context) (_node *Space, err error)
 	}
 	if _u.mutation.VisitorAuthPrivateKeyCleared() {
 		_spec.ClearField(space.FieldVisitorAuthPrivateKey, field.TypeString)
+	}
+	if value, ok := _u.mutation.GitConnected(); ok {
+		_spec.SetField(space.FieldGitConnected, field.TypeBool, value)
 	}
 	if _u.mutation.OrganizationCleared() {
 		edge := &sqlgraph.EdgeSpec{

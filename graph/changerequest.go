@@ -374,6 +374,15 @@ func (r *Resolver) updateChangeRequest(ctx context.Context, in model.UpdateChang
 		if err != nil {
 			return nil, err
 		}
+		if out.Status == enum.ChangeRequestStatusArchived && cr.Status != out.Status && s.GitConnected {
+			v, err := auth.RequireViewer(ctx)
+			if err != nil {
+				return nil, err
+			}
+			if err := r.gitChangeRequestEnded(ctx, s, out, v.User.ID); err != nil {
+				return nil, err
+			}
+		}
 		r.emit(ctx, events.New(events.ChangeRequestsTopic(out.SpaceID), events.ChangeRequestUpdated, out.ID).
 			For(s.OrganizationID, s.ID, enum.WebhookEventTypeChangeRequestUpdated))
 		r.spaces.wrote(ctx, s) // as it was but for its counters, read again (see primeCounts)
@@ -581,6 +590,9 @@ func (r *Resolver) mergeChangeRequest(ctx context.Context, in model.MergeChangeR
 			}
 			r.emit(ctx, events.New(events.ChangeRequestsTopic(cr.SpaceID), events.ChangeRequestMerged, cr.ID).
 				For(s.OrganizationID, s.ID, enum.WebhookEventTypeChangeRequestMerged))
+			if err := r.gitChangeRequestEnded(ctx, s, out.ChangeRequest, author); err != nil {
+				return err
+			}
 			r.revisions.wrote(ctx, w.ours) // the space moved on, and is read again
 			return nil
 		})

@@ -29,6 +29,9 @@ type commit struct {
 	typ     enum.RevisionType
 	parents []string
 	message string
+	// fromGit marks a revision that Git sync made from a commit: it is
+	// not pushed back.
+	fromGit bool
 }
 
 // commit stores the content and records the revision. For the main content
@@ -85,6 +88,11 @@ func (r *Resolver) commit(ctx context.Context, c commit) (*ent.Revision, error) 
 		}
 		r.emit(ctx, events.New(events.SpaceContentTopic(c.space.ID), events.SpaceContent, rev.ID).
 			For(c.space.OrganizationID, c.space.ID, enum.WebhookEventTypeSpaceContent))
+		if !c.fromGit {
+			if err := r.queueGitSync(ctx, c.space, c.author, c.message); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return rev, nil
 }
@@ -96,6 +104,7 @@ type editTarget struct {
 	changeRequest *ent.ChangeRequest
 	revision      *ent.Revision
 	content       *content.Loaded
+	fromGit       bool // see commit.fromGit
 }
 
 // targetInput are the fields every content edit takes.
@@ -104,13 +113,15 @@ type targetInput struct {
 	// importing marks an import, which may write a space's main content
 	// in any editMode but LOCKED (see target).
 	importing bool
+	// fromGit marks Git sync's import (see commit.fromGit).
+	fromGit bool
 }
 
 // target resolves and authorizes the target of an edit. It holds the space's
 // content lock, so the revision it returns stays current until the
 // transaction ends.
 func (r *Resolver) target(ctx context.Context, in targetInput) (*editTarget, error) {
-	t := &editTarget{}
+	t := &editTarget{fromGit: in.fromGit}
 	var err error
 	switch {
 	case (in.SpaceID == nil) == (in.ChangeRequestID == nil):
@@ -219,7 +230,7 @@ func (r *Resolver) record(ctx context.Context, t *editTarget, c *content.Content
 	typ enum.RevisionType, message string) (*ent.Revision, error) {
 	rev, err := r.commit(ctx, commit{
 		space: t.space, changeRequest: t.changeRequest, content: c, from: t.content,
-		author: author, typ: typ, parents: []string{t.revision.ID}, message: message,
+		author: author, typ: typ, parents: []string{t.revision.ID}, message: message, fromGit: t.fromGit,
 	})
 	if err != nil || t.changeRequest == nil {
 		return rev, err

@@ -65,3 +65,7 @@ func (g Generation) Writes() uint64 { return g.writes }
 
 // ChangesTopic is the topic on which servers announce their writes.
 const ChangesTopic = changesTopic
+
+// ReadBranches reads the heads of the connected branches due, as the
+// worker's tidy does.
+func (w *GitSyncWorker) ReadBranches(ctx context.Context) { w.readBranches(ctx) }

@@ -38,6 +38,9 @@ type gitRequest struct {
 	message   *string
 	force     bool
 	info      *model.GitInfoInput
+	// connecting is connectGitSync's request, which may replace the
+	// repository of a connected space.
+	connecting bool
 }
 
 func (r *Resolver) importGitRepository(ctx context.Context, in model.ImportGitRepositoryInput) (*ent.GitSyncOperation, error) {
@@ -59,25 +62,35 @@ func (r *Resolver) exportToGitRepository(ctx context.Context, in model.ExportToG
 		force: in.Force != nil && *in.Force, info: in.GitInfo})
 }
 
-// startGitSync checks a request, records its operation and the space's Git
-// info in one transaction, and wakes the worker.
-func (r *Resolver) startGitSync(ctx context.Context, q gitRequest) (*ent.GitSyncOperation, error) {
+// checkGitRequest checks the repository of a request: the remote, with its
+// credentials, and the project directory.
+func checkGitRequest(q gitRequest) (gitremote.Remote, string, error) {
 	remote, err := gitremote.Normalize(gitremote.Remote{URL: q.url, Ref: q.ref})
 	if err != nil {
 		if strings.Contains(err.Error(), "branch name") {
-			return nil, apperr.Invalid("ref", "%q is not a branch: give refs/heads/<name> or <name>", q.ref)
+			return remote, "", apperr.Invalid("ref", "%q is not a branch: give refs/heads/<name> or <name>", q.ref)
 		}
-		return nil, apperr.Invalid("url", "%s", strings.TrimPrefix(err.Error(), "gitsync: "))
+		return remote, "", apperr.Invalid("url", "%s", strings.TrimPrefix(err.Error(), "gitsync: "))
 	}
 	dir, err := projectDirectory(q.dir)
 	if err != nil {
-		return nil, err
+		return remote, "", err
 	}
 	if q.treeURL != nil && !webURL(*q.treeURL) {
-		return nil, apperr.Invalid("repoTreeURL", "The tree URL must be an http(s) URL")
+		return remote, "", apperr.Invalid("repoTreeURL", "The tree URL must be an http(s) URL")
 	}
 	if q.info != nil && q.info.URL != nil && !webURL(*q.info.URL) {
-		return nil, apperr.Invalid("gitInfo.url", "The tree URL must be an http(s) URL")
+		return remote, "", apperr.Invalid("gitInfo.url", "The tree URL must be an http(s) URL")
+	}
+	return remote, dir, nil
+}
+
+// startGitSync checks a request, records its operation and the space's Git
+// info in one transaction, and wakes the worker.
+func (r *Resolver) startGitSync(ctx context.Context, q gitRequest) (*ent.GitSyncOperation, error) {
+	remote, dir, err := checkGitRequest(q)
+	if err != nil {
+		return nil, err
 	}
 	opID := id.New(id.GitSyncOperation)
 	var sealed *string
@@ -101,7 +114,7 @@ func (r *Resolver) startGitSync(ctx context.Context, q gitRequest) (*ent.GitSync
 				return nil, apperr.Preconditionf("The space is locked: unlock it to import into it")
 			}
 			db := r.db(ctx)
-			if err := r.keepGitInfo(ctx, s.ID, remote, dir, q); err != nil {
+			if _, err := r.keepGitInfo(ctx, s.ID, remote, dir, q); err != nil {
 				return nil, err
 			}
 			return db.GitSyncOperation.Create().SetID(opID).SetSpaceID(s.ID).SetCreatedByID(v.User.ID).
@@ -119,8 +132,9 @@ func (r *Resolver) startGitSync(ctx context.Context, q gitRequest) (*ent.GitSync
 
 // keepGitInfo records the repository a space syncs with. Another
 // repository, branch or directory than the last starts afresh: the pair
-// synced with the last one says nothing of the new one.
-func (r *Resolver) keepGitInfo(ctx context.Context, spaceID string, remote gitremote.Remote, dir string, q gitRequest) error {
+// synced with the last one says nothing of the new one. A space connected
+// to a repository syncs with no other until it is disconnected.
+func (r *Resolver) keepGitInfo(ctx context.Context, spaceID string, remote gitremote.Remote, dir string, q gitRequest) (*ent.GitSync, error) {
 	db := r.db(ctx)
 	treeURL := q.treeURL
 	var provider *enum.GitProvider
@@ -133,10 +147,15 @@ func (r *Resolver) keepGitInfo(ctx context.Context, spaceID string, remote gitre
 	gs, err := db.GitSync.Query().Where(gitsync.SpaceID(spaceID)).Only(internal(ctx, "the space's Git info, which the viewer may trigger"))
 	if ent.IsNotFound(err) {
 		return db.GitSync.Create().SetSpaceID(spaceID).SetURL(remote.URL).SetRef(remote.Ref).SetProjectDirectory(dir).
-			SetNillableTreeURL(treeURL).SetNillableProvider(provider).Exec(ctx)
+			SetNillableTreeURL(treeURL).SetNillableProvider(provider).Save(ctx)
 	}
 	if err != nil {
-		return err
+		return nil, err
+	}
+	other := gs.URL != remote.URL || gs.Ref != remote.Ref || gs.ProjectDirectory != dir
+	if other && gs.ConnectedByID != nil && !q.connecting {
+		return nil, apperr.Preconditionf("The space is connected to %s (%s): disconnect it first to sync with another repository or branch",
+			gitRepoName(gs), strings.TrimPrefix(gs.Ref, "refs/heads/"))
 	}
 	up := gs.Update().SetURL(remote.URL).SetRef(remote.Ref).SetProjectDirectory(dir)
 	if treeURL != nil {
@@ -145,10 +164,10 @@ func (r *Resolver) keepGitInfo(ctx context.Context, spaceID string, remote gitre
 	if provider != nil {
 		up.SetProvider(*provider)
 	}
-	if gs.URL != remote.URL || gs.Ref != remote.Ref || gs.ProjectDirectory != dir {
+	if other {
 		up.ClearSyncedCommit().ClearSyncedRevisionID()
 	}
-	return up.Exec(ctx)
+	return up.Save(ctx)
 }
 
 // projectDirectory cleans repoProjectDirectory: a relative path inside the

@@ -53,6 +53,34 @@ func (r *gitSyncStateResolver) Revision(ctx context.Context, obj *ent.GitSync) (
 	return r.revisionByID(ctx, *obj.SyncedRevisionID)
 }
 
+func (r *gitSyncStateResolver) RepoProjectDirectory(ctx context.Context, obj *ent.GitSync) (string, error) {
+	return obj.ProjectDirectory, nil
+}
+
+func (r *gitSyncStateResolver) Connected(ctx context.Context, obj *ent.GitSync) (bool, error) {
+	return obj.ConnectedByID != nil, nil
+}
+
+func (r *gitSyncStateResolver) PushEventURL(ctx context.Context, obj *ent.GitSync) (*string, error) {
+	return r.gitPushEventURL(obj), nil
+}
+
+func (r *gitSyncStateResolver) ChangeRequest(ctx context.Context, obj *ent.GitSync) (*ent.ChangeRequest, error) {
+	if obj.ChangeRequestID == nil {
+		return nil, nil
+	}
+	cr, _, err := r.changeRequests.get(ctx, *obj.ChangeRequestID)
+	return cr, err
+}
+
+func (r *mutationResolver) ConnectGitSync(ctx context.Context, input model.ConnectGitSyncInput) (*model.ConnectGitSyncPayload, error) {
+	return r.connectGitSync(ctx, input)
+}
+
+func (r *mutationResolver) DisconnectGitSync(ctx context.Context, spaceID string) (*ent.GitSync, error) {
+	return r.disconnectGitSync(ctx, spaceID)
+}
+
 func (r *mutationResolver) ImportGitRepository(ctx context.Context, input model.ImportGitRepositoryInput) (*ent.GitSyncOperation, error) {
 	return r.importGitRepository(ctx, input)
 }

@@ -16,11 +16,13 @@ import (
 	"github.com/bindery/bindery/ent/gitsync"
 	"github.com/bindery/bindery/ent/gitsyncoperation"
 	"github.com/bindery/bindery/ent/predicate"
+	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/auth"
 	"github.com/bindery/bindery/internal/authz"
 	"github.com/bindery/bindery/internal/content"
 	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/internal/events"
 	"github.com/bindery/bindery/internal/gitbook"
 	gitremote "github.com/bindery/bindery/internal/gitsync"
 	"github.com/bindery/bindery/internal/id"
@@ -49,6 +51,8 @@ const (
 type GitSyncWorker struct {
 	*lease.Runner[*gitJob]
 	r *Resolver
+	// poll asks Run to read the connected branches due now (Poll).
+	poll chan struct{}
 }
 
 // gitJob is a claimed operation.
@@ -58,7 +62,7 @@ type gitJob struct {
 }
 
 func newGitSyncWorker(r *Resolver, poll time.Duration, log *slog.Logger) *GitSyncWorker {
-	w := &GitSyncWorker{r: r}
+	w := &GitSyncWorker{r: r, poll: make(chan struct{}, 1)}
 	w.Runner = lease.New(r.client, lease.Config{What: "a Git sync operation", Lease: gitLease, Poll: poll, Now: r.clock, Log: log},
 		lease.Jobs[*gitJob]{Find: findGitOperations, Take: takeGitOperation, Load: w.load, Process: w.process, Tidy: w.tidy})
 	return w
@@ -77,11 +81,47 @@ func (w *GitSyncWorker) Prune(ctx context.Context) (int, error) {
 	return n, err
 }
 
-// tidy prunes old operations, at every poll of Run.
+// tidy prunes old operations and reads the connected branches due, at
+// every poll of Run.
 func (w *GitSyncWorker) tidy(ctx context.Context) {
 	if _, err := w.Prune(ctx); err != nil && ctx.Err() == nil {
 		w.r.log.Error("pruning Git sync operations", "error", err)
 	}
+	w.readBranches(ctx)
+}
+
+func (w *GitSyncWorker) readBranches(ctx context.Context) {
+	if err := w.pollGitSyncs(ctx); err != nil && ctx.Err() == nil {
+		w.r.log.Error("reading the branches of connected spaces", "error", err)
+	}
+}
+
+// Poll makes Run read the connected branches due now, such as one a push
+// event announced, without waiting for its next tidy.
+func (w *GitSyncWorker) Poll() {
+	select {
+	case w.poll <- struct{}{}:
+	default:
+	}
+}
+
+// Run runs operations until ctx ends (see lease.Runner.Run), and reads the
+// connected branches due whenever Poll asks.
+func (w *GitSyncWorker) Run(ctx context.Context) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-w.poll:
+				w.readBranches(ctx)
+			}
+		}
+	}()
+	w.Runner.Run(ctx)
+	<-done
 }
 
 // GitSync returns the worker of Git sync operations, for the server to run.
@@ -138,6 +178,10 @@ func (w *GitSyncWorker) load(ctx context.Context, id string, c lease.Claim) (*gi
 type gitOutcome struct {
 	failure string
 	retry   error
+	// disconnect ends the space's connection with the failure: the
+	// repository refused the credentials, or is gone, and polling it again
+	// would fail the same way until someone connects it anew.
+	disconnect bool
 }
 
 // remoteError is a failure of the Git remote that is none of gitsync's
@@ -177,11 +221,35 @@ func (w *GitSyncWorker) process(ctx context.Context, j *gitJob) error {
 		}
 		up.SetState(enum.GitSyncOperationStateFailure).SetError(out.failure).ClearCredentials().ClearNextAttemptAt()
 	}
-	n, err := up.Save(store.OutsideTx(ctx))
-	if err == nil && n == 0 {
-		err = lease.ErrLost
+	if !out.disconnect {
+		n, err := up.Save(store.OutsideTx(ctx))
+		if err == nil && n == 0 {
+			err = lease.ErrLost
+		}
+		return err
 	}
-	return err
+	return store.WithTx(store.OutsideTx(ctx), w.r.client, func(ctx context.Context, tx *ent.Client) error {
+		n, err := tx.GitSyncOperation.Update().Where(gitsyncoperation.ID(j.op.ID), gitsyncoperation.ClaimedBy(j.token)).
+			ClearClaimedBy().ClearClaimedUntil().SetState(enum.GitSyncOperationStateFailure).
+			SetError(out.failure + ": the space was disconnected from the repository; connect it again to go on syncing").
+			ClearCredentials().ClearNextAttemptAt().Save(ctx)
+		if err == nil && n == 0 {
+			err = lease.ErrLost
+		}
+		if err != nil {
+			return err
+		}
+		gs, err := tx.GitSync.Query().Where(gitsync.SpaceID(j.op.SpaceID), gitsync.URL(j.op.URL), gitsync.Ref(j.op.Ref),
+			gitsync.ProjectDirectory(j.op.ProjectDirectory), gitsync.ConnectedByIDNotNil()).Only(gitReads(ctx))
+		if ent.IsNotFound(err) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		_, err = disconnect(ctx, tx, gs)
+		return err
+	})
 }
 
 // gitFailure turns what stopped an operation into what it shows: the
@@ -191,9 +259,9 @@ func (r *Resolver) gitFailure(ctx context.Context, op *ent.GitSyncOperation, err
 	var re remoteError
 	switch {
 	case errors.Is(err, gitremote.ErrAuth):
-		return gitOutcome{failure: "The repository refused the credentials, or needs some"}
+		return gitOutcome{failure: "The repository refused the credentials, or needs some", disconnect: op.Automatic}
 	case errors.Is(err, gitremote.ErrNotFound):
-		return gitOutcome{failure: "No such repository or branch"}
+		return gitOutcome{failure: "No such repository or branch", disconnect: op.Automatic}
 	case errors.Is(err, gitremote.ErrTooLarge):
 		return gitOutcome{failure: fmt.Sprintf("The repository is larger than Bindery syncs (%d files, %d MiB)",
 			gitremote.DefaultMaxFiles, gitremote.DefaultMaxBytes>>20)}
@@ -203,6 +271,10 @@ func (r *Resolver) gitFailure(ctx context.Context, op *ent.GitSyncOperation, err
 		return gitOutcome{failure: "The branch moved while Bindery was committing to it: export again"}
 	case errors.Is(err, errGitUserGone):
 		return gitOutcome{failure: "The account that asked for the operation no longer exists"}
+	case errors.Is(err, errGitNoKey):
+		return gitOutcome{failure: "Bindery has no secret key (BINDERY_SECRET_KEY) to open the credentials"}
+	case errors.Is(err, errGitSealed):
+		return gitOutcome{failure: "The credentials do not open with this server's key"}
 	case errors.Is(err, context.DeadlineExceeded):
 		return gitOutcome{failure: fmt.Sprintf("The operation took longer than %s", gitJobTimeout)}
 	case errors.As(err, &re):
@@ -229,24 +301,64 @@ func (w *GitSyncWorker) run(ctx context.Context, j *gitJob) (gitOutcome, error) 
 		return gitOutcome{}, err
 	}
 	ctx = r.WithLoaders(auth.WithViewer(ctx, &auth.Viewer{User: u}))
-	remote := gitremote.Remote{URL: op.URL, Ref: op.Ref}
-	if op.Credentials != nil {
-		if r.secretBox == nil {
-			return gitOutcome{failure: "Bindery has no secret key (BINDERY_SECRET_KEY) to open the credentials"}, nil
-		}
-		cred, err := r.secretBox.Open(*op.Credentials, secrets.GitCredentialsAD(op.ID))
+	var remote gitremote.Remote
+	if op.Automatic {
+		// A connection's operation runs with the connection's credentials
+		// as they are now.
+		gs, err := r.connectionOf(ctx, op)
 		if err != nil {
-			return gitOutcome{failure: "The credentials do not open with this server's key"}, nil
+			return gitOutcome{}, err
 		}
-		remote.Username, remote.Password, _ = strings.Cut(cred, ":")
+		if gs == nil {
+			return gitOutcome{failure: "The space is no longer connected to this repository"}, nil
+		}
+		if remote, err = r.connectionRemote(gs); err != nil {
+			return gitOutcome{}, err
+		}
+	} else if remote, err = r.operationRemote(op); err != nil {
+		return gitOutcome{}, err
 	}
 	if r.cfg.ImportAllowPrivate {
 		ctx = gitremote.WithPrivateAddresses(ctx)
 	}
-	if op.Direction == enum.GitSyncOperationDirectionImport {
-		return w.runImport(ctx, j, u, remote)
+	switch {
+	case op.Automatic && !op.Force:
+		return w.runSync(ctx, j, u, remote)
+	case op.Direction == enum.GitSyncOperationDirectionImport:
+		return w.runImport(ctx, j, remote)
+	default:
+		return w.runExport(ctx, j, u, remote)
 	}
-	return w.runExport(ctx, j, u, remote)
+}
+
+// operationRemote is an operation's repository with the credentials its
+// request gave.
+func (r *Resolver) operationRemote(op *ent.GitSyncOperation) (gitremote.Remote, error) {
+	rm := gitremote.Remote{URL: op.URL, Ref: op.Ref}
+	if op.Credentials == nil {
+		return rm, nil
+	}
+	if r.secretBox == nil {
+		return rm, errGitNoKey
+	}
+	cred, err := r.secretBox.Open(*op.Credentials, secrets.GitCredentialsAD(op.ID))
+	if err != nil {
+		return rm, errGitSealed
+	}
+	rm.Username, rm.Password, _ = strings.Cut(cred, ":")
+	return rm, nil
+}
+
+// connectionOf is the connection an automatic operation belongs to: the
+// space's, while it is connected to the operation's repository; nil when
+// it is not.
+func (r *Resolver) connectionOf(ctx context.Context, op *ent.GitSyncOperation) (*ent.GitSync, error) {
+	gs, err := r.db(ctx).GitSync.Query().Where(gitsync.SpaceID(op.SpaceID), gitsync.URL(op.URL), gitsync.Ref(op.Ref),
+		gitsync.ProjectDirectory(op.ProjectDirectory), gitsync.ConnectedByIDNotNil()).Only(gitReads(ctx))
+	if ent.IsNotFound(err) {
+		return nil, nil
+	}
+	return gs, err
 }
 
 // stage records the step an operation is at, a write of its own (it
@@ -315,21 +427,20 @@ func (r *Resolver) syncedPair(ctx context.Context, op *ent.GitSyncOperation) (re
 
 // runImport fetches the branch and makes its content the space's, in a
 // revision recorded with the operation's success.
-func (w *GitSyncWorker) runImport(ctx context.Context, j *gitJob, u *ent.User, rm gitremote.Remote) (gitOutcome, error) {
-	r, op := w.r, j.op
+func (w *GitSyncWorker) runImport(ctx context.Context, j *gitJob, rm gitremote.Remote) (gitOutcome, error) {
 	snap, err := gitremote.Fetch(ctx, rm, gitremote.Limits{})
 	if err != nil {
 		return gitOutcome{}, remote(err)
 	}
-	if err := w.stage(ctx, j, enum.GitSyncOperationStageConfigCheck, 0, 0); err != nil {
-		return gitOutcome{}, err
-	}
-	files := underDirectory(snap.Files, op.ProjectDirectory)
-	if len(files) == 0 {
-		return gitOutcome{failure: fmt.Sprintf("The branch has no files under %q", op.ProjectDirectory)}, nil
-	}
-	if err := w.stage(ctx, j, enum.GitSyncOperationStageContentProcess, len(files), 0); err != nil {
-		return gitOutcome{}, err
+	return w.importSnapshot(ctx, j, snap)
+}
+
+// importSnapshot makes a fetched commit's content the space's.
+func (w *GitSyncWorker) importSnapshot(ctx context.Context, j *gitJob, snap *gitremote.Snapshot) (gitOutcome, error) {
+	r, op := w.r, j.op
+	files, out, err := w.branchContent(ctx, j, snap)
+	if files == nil {
+		return out, err
 	}
 	syncedRev, syncedCommit, err := r.syncedPair(ctx, op)
 	if err != nil {
@@ -337,7 +448,7 @@ func (w *GitSyncWorker) runImport(ctx context.Context, j *gitJob, u *ent.User, r
 	}
 	spaceID := op.SpaceID
 	t := targetOf(&spaceID, nil, nil)
-	t.importing = true
+	t.importing, t.fromGit = true, true
 	var unchanged *ent.Revision
 	_, _, err = r.editThen(ctx, t, importMessage(snap.Message),
 		func(ctx context.Context, t *editTarget, c *content.Content) error {
@@ -365,23 +476,174 @@ func (w *GitSyncWorker) runImport(ctx context.Context, j *gitJob, u *ent.User, r
 	return gitOutcome{}, err
 }
 
-// branchFiles reads the head of a branch and its files under dir: "" and
-// none for an empty repository or a branch to be made.
-func branchFiles(ctx context.Context, rm gitremote.Remote, dir string) (string, map[string][]byte, error) {
+// branchContent is the files of a fetched commit under the operation's
+// directory, with the stages of reading them recorded; nil, with how the
+// operation ends, when there are none.
+func (w *GitSyncWorker) branchContent(ctx context.Context, j *gitJob, snap *gitremote.Snapshot) (map[string][]byte, gitOutcome, error) {
+	if err := w.stage(ctx, j, enum.GitSyncOperationStageConfigCheck, 0, 0); err != nil {
+		return nil, gitOutcome{}, err
+	}
+	files := underDirectory(snap.Files, j.op.ProjectDirectory)
+	if len(files) == 0 {
+		return nil, gitOutcome{failure: fmt.Sprintf("The branch has no files under %q", j.op.ProjectDirectory)}, nil
+	}
+	if err := w.stage(ctx, j, enum.GitSyncOperationStageContentProcess, len(files), 0); err != nil {
+		return nil, gitOutcome{}, err
+	}
+	return files, gitOutcome{}, nil
+}
+
+// fetchBranch reads the head of a branch and fetches it: nil for an empty
+// repository or a branch to be made.
+func fetchBranch(ctx context.Context, rm gitremote.Remote) (*gitremote.Snapshot, error) {
 	head, err := gitremote.Head(ctx, rm)
 	if err != nil || head == "" {
-		return "", nil, remote(err)
+		return nil, remote(err)
 	}
 	snap, err := gitremote.Fetch(ctx, rm, gitremote.Limits{})
+	return snap, remote(err)
+}
+
+// runSync runs an automatic operation of a connected space: from the pair
+// last synced, it brings the branch's new commits in when only the branch
+// moved, pushes the space's new revisions when only the space moved, and
+// when both moved opens a change request holding the branch's side and
+// merges it (branchAsChangeRequest).
+func (w *GitSyncWorker) runSync(ctx context.Context, j *gitJob, u *ent.User, rm gitremote.Remote) (gitOutcome, error) {
+	r, op := w.r, j.op
+	snap, err := fetchBranch(ctx, rm)
 	if err != nil {
-		return "", nil, remote(err)
+		return gitOutcome{}, err
 	}
-	return snap.Commit, underDirectory(snap.Files, dir), nil
+	syncedRev, syncedCommit, err := r.syncedPair(ctx, op)
+	if err != nil {
+		return gitOutcome{}, err
+	}
+	s, _, err := r.spaces.authorize(ctx, op.SpaceID, authz.TriggerGitSync)
+	if err != nil {
+		return gitOutcome{}, err
+	}
+	head := ""
+	if snap != nil {
+		head = snap.Commit
+	}
+	if syncedRev == "" {
+		return gitOutcome{failure: "The space and the branch have not been synced yet: connect the space again to choose the side to start from"}, nil
+	}
+	// A branch deleted since is made again by the export.
+	branchMoved := head != "" && head != syncedCommit
+	spaceMoved := deref(s.RevisionID) != syncedRev
+	switch {
+	case branchMoved && spaceMoved:
+		return w.branchAsChangeRequest(ctx, j, u, snap, syncedRev)
+	case branchMoved:
+		return w.importSnapshot(ctx, j, snap)
+	case spaceMoved || head == "":
+		return w.exportOnto(ctx, j, u, rm, s, snap)
+	}
+	_, err = transact(ctx, r, func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, r.succeed(ctx, j, syncedRev, head, 0)
+	})
+	return gitOutcome{}, err
+}
+
+// branchAsChangeRequest settles a connected space and its branch that both
+// moved since the pair last synced: the branch's content becomes a change
+// request forked from the synced revision, recorded with the operation's
+// success, and is merged at once with the three-way merge change requests
+// use. A clean merge moves the space, and the export it queues pushes the
+// result (gitChangeRequestEnded); on conflicts the change request stays
+// open, listing them, and sync waits until a person merges or closes it.
+func (w *GitSyncWorker) branchAsChangeRequest(ctx context.Context, j *gitJob, u *ent.User,
+	snap *gitremote.Snapshot, syncedRev string) (gitOutcome, error) {
+	r, op := w.r, j.op
+	files, out, err := w.branchContent(ctx, j, snap)
+	if files == nil {
+		return out, err
+	}
+	cr, err := transact(ctx, r, func(ctx context.Context) (*ent.ChangeRequest, error) {
+		if err := r.lockSpaceContent(ctx, op.SpaceID); err != nil {
+			return nil, err
+		}
+		s, _, err := r.liveSpace(ctx, op.SpaceID, authz.OpenChange)
+		if err != nil {
+			return nil, err
+		}
+		base, err := r.revisionByID(ctx, syncedRev)
+		if err != nil {
+			return nil, err
+		}
+		baseContent, err := r.contentOf(ctx, base)
+		if err != nil {
+			return nil, err
+		}
+		theirs := baseContent.Fork()
+		res, err := gitbook.Import(files, baseContent.Content, id.New, r.clock())
+		if err != nil {
+			return nil, apperr.Invalid("url", "The repository's content cannot be read: %v", err)
+		}
+		if err := r.replaceContent(ctx, theirs, res); err != nil {
+			return nil, err
+		}
+		number, err := r.nextChangeRequestNumber(ctx, s)
+		if err != nil {
+			return nil, err
+		}
+		cr, err := r.db(ctx).ChangeRequest.Create().SetSpaceID(s.ID).SetNumber(number).
+			SetSubject(gitChangeRequestSubject(snap.Message)).SetCreatedByID(u.ID).
+			SetRevisionID(base.ID).SetRevisionInitialID(base.ID).Save(ctx)
+		if err != nil {
+			return nil, err
+		}
+		rev, err := r.record(ctx, &editTarget{space: s, changeRequest: cr, revision: base, content: baseContent},
+			theirs, u.ID, enum.RevisionTypeEdits, importMessage(snap.Message))
+		if err != nil {
+			return nil, err
+		}
+		r.emit(ctx, events.New(events.ChangeRequestsTopic(s.ID), events.ChangeRequestCreated, cr.ID).
+			For(s.OrganizationID, s.ID, enum.WebhookEventTypeChangeRequestCreated))
+		if err := r.db(ctx).GitSync.Update().Where(gitsync.SpaceID(s.ID)).SetChangeRequestID(cr.ID).Exec(ctx); err != nil {
+			return nil, err
+		}
+		// The change request's revision holds the commit's content: the
+		// pair the next sync starts from.
+		return cr, r.succeed(ctx, j, rev.ID, snap.Commit, len(files))
+	})
+	if err != nil {
+		return gitOutcome{}, err
+	}
+	res, err := r.mergeChangeRequest(ctx, model.MergeChangeRequestInput{ID: cr.ID})
+	switch {
+	case err != nil:
+		r.log.Warn("git sync: the branch's change request stays open", "space", op.SpaceID, "changeRequest", cr.ID, "error", err)
+	case res.Result == enum.MergeResultConflicts:
+		r.log.Info("git sync: the branch's changes conflict; waiting for the change request", "space", op.SpaceID,
+			"changeRequest", cr.ID, "conflicts", len(res.Conflicts))
+	}
+	return gitOutcome{}, nil
+}
+
+// gitChangeRequestSubject is the subject of the change request holding a
+// branch's side: the commit's subject, within the 100 characters a subject
+// may have.
+func gitChangeRequestSubject(commit string) string {
+	subject := importMessage(commit)
+	if r := []rune(subject); len(r) > 100 {
+		subject = string(r[:99]) + "…"
+	}
+	return subject
 }
 
 // errGitUserGone ends an operation whose requester's account was deleted:
 // nobody's rights to run it with.
 var errGitUserGone = errors.New("the account that asked for the operation no longer exists")
+
+// errGitNoKey and errGitSealed end an operation whose credentials cannot
+// be opened: the server has no key, or another one.
+var (
+	errGitNoKey  = errors.New("no secret key to open the credentials")
+	errGitSealed = errors.New("the credentials do not open with this key")
+)
 
 // errGitUnchanged ends an import's edit that would change nothing: the
 // branch and the space are still the pair last synced.
@@ -442,11 +704,7 @@ func (w *GitSyncWorker) runExport(ctx context.Context, j *gitJob, u *ent.User, r
 	if err != nil {
 		return gitOutcome{}, err
 	}
-	rev, err := r.revisionByID(ctx, deref(s.RevisionID))
-	if err != nil {
-		return gitOutcome{}, err
-	}
-	head, current, err := branchFiles(ctx, rm, op.ProjectDirectory)
+	snap, err := fetchBranch(ctx, rm)
 	if err != nil {
 		return gitOutcome{}, err
 	}
@@ -454,8 +712,26 @@ func (w *GitSyncWorker) runExport(ctx context.Context, j *gitJob, u *ent.User, r
 	if err != nil {
 		return gitOutcome{}, err
 	}
-	if syncedCommit != "" && head != syncedCommit && !op.Force {
+	if snap != nil && syncedCommit != "" && snap.Commit != syncedCommit && !op.Force {
 		return gitOutcome{failure: "The branch has commits the space has not imported since the last sync: import them first, or export with force to commit on top of them"}, nil
+	}
+	return w.exportOnto(ctx, j, u, rm, s, snap)
+}
+
+// exportOnto commits the space's main content on top of the fetched head
+// of the branch (nil to make the branch), keeping the files that are not
+// the space's.
+func (w *GitSyncWorker) exportOnto(ctx context.Context, j *gitJob, u *ent.User, rm gitremote.Remote,
+	s *ent.Space, snap *gitremote.Snapshot) (gitOutcome, error) {
+	r, op := w.r, j.op
+	rev, err := r.revisionByID(ctx, deref(s.RevisionID))
+	if err != nil {
+		return gitOutcome{}, err
+	}
+	var head string
+	var current map[string][]byte
+	if snap != nil {
+		head, current = snap.Commit, underDirectory(snap.Files, op.ProjectDirectory)
 	}
 	if err := w.stage(ctx, j, enum.GitSyncOperationStageConfigCheck, 0, 0); err != nil {
 		return gitOutcome{}, err

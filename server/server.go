@@ -204,6 +204,8 @@ func (s *Server) routes() chi.Router {
 	// Signed URLs carry their own authorization (see signed.go).
 	m.Get("/files/{spaceId}/{blob}/{name}", s.serveFile)
 	m.Get("/pdf/{spaceId}/{revisionId}", s.servePDF)
+	// A Git host's push events carry their own: the connection's key.
+	m.With(s.deadline, anonymous).Post("/git/push/{gitSyncId}", s.gitPushEvent)
 
 	// The description of /v1 needs no token (see rest.ServeOpenAPI).
 	m.Get("/v1/openapi.json", rest.ServeOpenAPI)

@@ -63,6 +63,30 @@ func storeGitOperation(t *testing.T, c *ent.Client, key, credentials string) str
 	return op
 }
 
+// storeGitConnection stores a space's connection to Git, whose credentials
+// and push-event key are sealed with key, as connectGitSync does, and
+// returns its ID.
+func storeGitConnection(t *testing.T, c *ent.Client, key, credentials, pushKey string) string {
+	t.Helper()
+	ctx := context.Background()
+	u, err := graph.EnsureUser(ctx, c, "connected@example.com")
+	require.NoError(t, err)
+	o, err := graph.CreateOrganization(ctx, c, "Org connected", u.ID)
+	require.NoError(t, err)
+	s, err := c.Space.Create().SetOrganizationID(o.ID).SetTitle("Connected").Save(ctx)
+	require.NoError(t, err)
+	box, err := secrets.FromBase64(key)
+	require.NoError(t, err)
+	gs := id.New(id.GitSync)
+	sealedCred, err := box.Seal(credentials, secrets.GitCredentialsAD(gs))
+	require.NoError(t, err)
+	sealedPush, err := box.Seal(pushKey, secrets.GitPushSecretAD(gs))
+	require.NoError(t, err)
+	require.NoError(t, c.GitSync.Create().SetID(gs).SetSpaceID(s.ID).SetURL("https://git.example.com/docs.git").
+		SetRef("refs/heads/main").SetConnectedByID(u.ID).SetCredentials(sealedCred).SetPushSecret(sealedPush).Exec(ctx))
+	return gs
+}
+
 // Rotation re-encrypts every secret with the new key, in one transaction:
 // each stays readable with the new key, none with the old, and a wrong old
 // key changes nothing.
@@ -79,6 +103,7 @@ func TestSecretsRotate(t *testing.T) {
 	a := storeSealed(t, d.Client, old, "alpha", map[string]string{"TOKEN": "tok-a", "OTHER": "other-a"})
 	b := storeSealed(t, d.Client, old, "beta", map[string]string{"TOKEN": "tok-b"})
 	op := storeGitOperation(t, d.Client, old, "ann:pw")
+	conn := storeGitConnection(t, d.Client, old, "bob:pw", "push-key")
 	keyFile := ""
 	if f := sqliteFile(db); f != "" {
 		keyFile = secrets.KeyFilePath(f)
@@ -101,7 +126,7 @@ func TestSecretsRotate(t *testing.T) {
 
 	out, _, err := runCLI(t, nil, "secrets", "rotate", "--db", db, "--old-key", old, "--new-key", next)
 	require.NoError(t, err)
-	assert.Contains(t, out, "re-encrypted 4 secrets")
+	assert.Contains(t, out, "re-encrypted 6 secrets")
 	stored, err := d.Client.GitSyncOperation.Get(ctx, op)
 	require.NoError(t, err)
 	nextBox, err := secrets.FromBase64(next)
@@ -109,6 +134,14 @@ func TestSecretsRotate(t *testing.T) {
 	cred, err := nextBox.Open(*stored.Credentials, secrets.GitCredentialsAD(op))
 	require.NoError(t, err)
 	assert.Equal(t, "ann:pw", cred, "a Git operation's credentials open with the new key")
+	gs, err := d.Client.GitSync.Get(ctx, conn)
+	require.NoError(t, err)
+	cred, err = nextBox.Open(*gs.Credentials, secrets.GitCredentialsAD(conn))
+	require.NoError(t, err)
+	assert.Equal(t, "bob:pw", cred, "a Git connection's credentials open with the new key")
+	push, err := nextBox.Open(*gs.PushSecret, secrets.GitPushSecretAD(conn))
+	require.NoError(t, err)
+	assert.Equal(t, "push-key", push, "a Git connection's push-event key opens with the new key")
 	for _, c := range []struct{ itg, name, want string }{{a, "TOKEN", "tok-a"}, {a, "OTHER", "other-a"}, {b, "TOKEN", "tok-b"}} {
 		v, err := read(c.itg, next, c.name)
 		require.NoError(t, err)

@@ -37,6 +37,16 @@ const (
 	FieldSyncedRevisionID = "synced_revision_id"
 	// FieldSyncedCommit holds the string denoting the synced_commit field in the database.
 	FieldSyncedCommit = "synced_commit"
+	// FieldConnectedByID holds the string denoting the connected_by_id field in the database.
+	FieldConnectedByID = "connected_by_id"
+	// FieldCredentials holds the string denoting the credentials field in the database.
+	FieldCredentials = "credentials"
+	// FieldPushSecret holds the string denoting the push_secret field in the database.
+	FieldPushSecret = "push_secret"
+	// FieldNextPollAt holds the string denoting the next_poll_at field in the database.
+	FieldNextPollAt = "next_poll_at"
+	// FieldChangeRequestID holds the string denoting the change_request_id field in the database.
+	FieldChangeRequestID = "change_request_id"
 	// EdgeSpace holds the string denoting the space edge name in mutations.
 	EdgeSpace = "space"
 	// Table holds the table name of the gitsync in the database.
@@ -63,6 +73,11 @@ var Columns = []string{
 	FieldProvider,
 	FieldSyncedRevisionID,
 	FieldSyncedCommit,
+	FieldConnectedByID,
+	FieldCredentials,
+	FieldPushSecret,
+	FieldNextPollAt,
+	FieldChangeRequestID,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -162,6 +177,31 @@ func BySyncedRevisionID(opts ...sql.OrderTermOption) OrderOption {
 // BySyncedCommit orders the results by the synced_commit field.
 func BySyncedCommit(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldSyncedCommit, opts...).ToFunc()
+}
+
+// ByConnectedByID orders the results by the connected_by_id field.
+func ByConnectedByID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldConnectedByID, opts...).ToFunc()
+}
+
+// ByCredentials orders the results by the credentials field.
+func ByCredentials(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCredentials, opts...).ToFunc()
+}
+
+// ByPushSecret orders the results by the push_secret field.
+func ByPushSecret(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPushSecret, opts...).ToFunc()
+}
+
+// ByNextPollAt orders the results by the next_poll_at field.
+func ByNextPollAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldNextPollAt, opts...).ToFunc()
+}
+
+// ByChangeRequestID orders the results by the change_request_id field.
+func ByChangeRequestID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldChangeRequestID, opts...).ToFunc()
 }
 
 // BySpaceField orders the results by space field.

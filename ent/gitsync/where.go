@@ -111,6 +111,31 @@ func SyncedCommit(v string) predicate.GitSync {
 	return predicate.GitSync(sql.FieldEQ(FieldSyncedCommit, v))
 }
 
+// ConnectedByID applies equality check predicate on the "connected_by_id" field. It's identical to ConnectedByIDEQ.
+func ConnectedByID(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldEQ(FieldConnectedByID, v))
+}
+
+// Credentials applies equality check predicate on the "credentials" field. It's identical to CredentialsEQ.
+func Credentials(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldEQ(FieldCredentials, v))
+}
+
+// PushSecret applies equality check predicate on the "push_secret" field. It's identical to PushSecretEQ.
+func PushSecret(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldEQ(FieldPushSecret, v))
+}
+
+// NextPollAt applies equality check predicate on the "next_poll_at" field. It's identical to NextPollAtEQ.
+func NextPollAt(v time.Time) predicate.GitSync {
+	return predicate.GitSync(sql.FieldEQ(FieldNextPollAt, v))
+}
+
+// ChangeRequestID applies equality check predicate on the "change_request_id" field. It's identical to ChangeRequestIDEQ.
+func ChangeRequestID(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldEQ(FieldChangeRequestID, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.GitSync {
 	return predicate.GitSync(sql.FieldEQ(FieldCreatedAt, v))
@@ -714,6 +739,356 @@ func SyncedCommitEqualFold(v string) predicate.GitSync {
 // SyncedCommitContainsFold applies the ContainsFold predicate on the "synced_commit" field.
 func SyncedCommitContainsFold(v string) predicate.GitSync {
 	return predicate.GitSync(sql.FieldContainsFold(FieldSyncedCommit, v))
+}
+
+// ConnectedByIDEQ applies the EQ predicate on the "connected_by_id" field.
+func ConnectedByIDEQ(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldEQ(FieldConnectedByID, v))
+}
+
+// ConnectedByIDNEQ applies the NEQ predicate on the "connected_by_id" field.
+func ConnectedByIDNEQ(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldNEQ(FieldConnectedByID, v))
+}
+
+// ConnectedByIDIn applies the In predicate on the "connected_by_id" field.
+func ConnectedByIDIn(vs ...string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldIn(FieldConnectedByID, vs...))
+}
+
+// ConnectedByIDNotIn applies the NotIn predicate on the "connected_by_id" field.
+func ConnectedByIDNotIn(vs ...string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldNotIn(FieldConnectedByID, vs...))
+}
+
+// ConnectedByIDGT applies the GT predicate on the "connected_by_id" field.
+func ConnectedByIDGT(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldGT(FieldConnectedByID, v))
+}
+
+// ConnectedByIDGTE applies the GTE predicate on the "connected_by_id" field.
+func ConnectedByIDGTE(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldGTE(FieldConnectedByID, v))
+}
+
+// ConnectedByIDLT applies the LT predicate on the "connected_by_id" field.
+func ConnectedByIDLT(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldLT(FieldConnectedByID, v))
+}
+
+// ConnectedByIDLTE applies the LTE predicate on the "connected_by_id" field.
+func ConnectedByIDLTE(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldLTE(FieldConnectedByID, v))
+}
+
+// ConnectedByIDContains applies the Contains predicate on the "connected_by_id" field.
+func ConnectedByIDContains(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldContains(FieldConnectedByID, v))
+}
+
+// ConnectedByIDHasPrefix applies the HasPrefix predicate on the "connected_by_id" field.
+func ConnectedByIDHasPrefix(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldHasPrefix(FieldConnectedByID, v))
+}
+
+// ConnectedByIDHasSuffix applies the HasSuffix predicate on the "connected_by_id" field.
+func ConnectedByIDHasSuffix(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldHasSuffix(FieldConnectedByID, v))
+}
+
+// ConnectedByIDIsNil applies the IsNil predicate on the "connected_by_id" field.
+func ConnectedByIDIsNil() predicate.GitSync {
+	return predicate.GitSync(sql.FieldIsNull(FieldConnectedByID))
+}
+
+// ConnectedByIDNotNil applies the NotNil predicate on the "connected_by_id" field.
+func ConnectedByIDNotNil() predicate.GitSync {
+	return predicate.GitSync(sql.FieldNotNull(FieldConnectedByID))
+}
+
+// ConnectedByIDEqualFold applies the EqualFold predicate on the "connected_by_id" field.
+func ConnectedByIDEqualFold(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldEqualFold(FieldConnectedByID, v))
+}
+
+// ConnectedByIDContainsFold applies the ContainsFold predicate on the "connected_by_id" field.
+func ConnectedByIDContainsFold(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldContainsFold(FieldConnectedByID, v))
+}
+
+// CredentialsEQ applies the EQ predicate on the "credentials" field.
+func CredentialsEQ(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldEQ(FieldCredentials, v))
+}
+
+// CredentialsNEQ applies the NEQ predicate on the "credentials" field.
+func CredentialsNEQ(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldNEQ(FieldCredentials, v))
+}
+
+// CredentialsIn applies the In predicate on the "credentials" field.
+func CredentialsIn(vs ...string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldIn(FieldCredentials, vs...))
+}
+
+// CredentialsNotIn applies the NotIn predicate on the "credentials" field.
+func CredentialsNotIn(vs ...string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldNotIn(FieldCredentials, vs...))
+}
+
+// CredentialsGT applies the GT predicate on the "credentials" field.
+func CredentialsGT(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldGT(FieldCredentials, v))
+}
+
+// CredentialsGTE applies the GTE predicate on the "credentials" field.
+func CredentialsGTE(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldGTE(FieldCredentials, v))
+}
+
+// CredentialsLT applies the LT predicate on the "credentials" field.
+func CredentialsLT(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldLT(FieldCredentials, v))
+}
+
+// CredentialsLTE applies the LTE predicate on the "credentials" field.
+func CredentialsLTE(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldLTE(FieldCredentials, v))
+}
+
+// CredentialsContains applies the Contains predicate on the "credentials" field.
+func CredentialsContains(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldContains(FieldCredentials, v))
+}
+
+// CredentialsHasPrefix applies the HasPrefix predicate on the "credentials" field.
+func CredentialsHasPrefix(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldHasPrefix(FieldCredentials, v))
+}
+
+// CredentialsHasSuffix applies the HasSuffix predicate on the "credentials" field.
+func CredentialsHasSuffix(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldHasSuffix(FieldCredentials, v))
+}
+
+// CredentialsIsNil applies the IsNil predicate on the "credentials" field.
+func CredentialsIsNil() predicate.GitSync {
+	return predicate.GitSync(sql.FieldIsNull(FieldCredentials))
+}
+
+// CredentialsNotNil applies the NotNil predicate on the "credentials" field.
+func CredentialsNotNil() predicate.GitSync {
+	return predicate.GitSync(sql.FieldNotNull(FieldCredentials))
+}
+
+// CredentialsEqualFold applies the EqualFold predicate on the "credentials" field.
+func CredentialsEqualFold(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldEqualFold(FieldCredentials, v))
+}
+
+// CredentialsContainsFold applies the ContainsFold predicate on the "credentials" field.
+func CredentialsContainsFold(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldContainsFold(FieldCredentials, v))
+}
+
+// PushSecretEQ applies the EQ predicate on the "push_secret" field.
+func PushSecretEQ(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldEQ(FieldPushSecret, v))
+}
+
+// PushSecretNEQ applies the NEQ predicate on the "push_secret" field.
+func PushSecretNEQ(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldNEQ(FieldPushSecret, v))
+}
+
+// PushSecretIn applies the In predicate on the "push_secret" field.
+func PushSecretIn(vs ...string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldIn(FieldPushSecret, vs...))
+}
+
+// PushSecretNotIn applies the NotIn predicate on the "push_secret" field.
+func PushSecretNotIn(vs ...string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldNotIn(FieldPushSecret, vs...))
+}
+
+// PushSecretGT applies the GT predicate on the "push_secret" field.
+func PushSecretGT(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldGT(FieldPushSecret, v))
+}
+
+// PushSecretGTE applies the GTE predicate on the "push_secret" field.
+func PushSecretGTE(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldGTE(FieldPushSecret, v))
+}
+
+// PushSecretLT applies the LT predicate on the "push_secret" field.
+func PushSecretLT(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldLT(FieldPushSecret, v))
+}
+
+// PushSecretLTE applies the LTE predicate on the "push_secret" field.
+func PushSecretLTE(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldLTE(FieldPushSecret, v))
+}
+
+// PushSecretContains applies the Contains predicate on the "push_secret" field.
+func PushSecretContains(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldContains(FieldPushSecret, v))
+}
+
+// PushSecretHasPrefix applies the HasPrefix predicate on the "push_secret" field.
+func PushSecretHasPrefix(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldHasPrefix(FieldPushSecret, v))
+}
+
+// PushSecretHasSuffix applies the HasSuffix predicate on the "push_secret" field.
+func PushSecretHasSuffix(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldHasSuffix(FieldPushSecret, v))
+}
+
+// PushSecretIsNil applies the IsNil predicate on the "push_secret" field.
+func PushSecretIsNil() predicate.GitSync {
+	return predicate.GitSync(sql.FieldIsNull(FieldPushSecret))
+}
+
+// PushSecretNotNil applies the NotNil predicate on the "push_secret" field.
+func PushSecretNotNil() predicate.GitSync {
+	return predicate.GitSync(sql.FieldNotNull(FieldPushSecret))
+}
+
+// PushSecretEqualFold applies the EqualFold predicate on the "push_secret" field.
+func PushSecretEqualFold(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldEqualFold(FieldPushSecret, v))
+}
+
+// PushSecretContainsFold applies the ContainsFold predicate on the "push_secret" field.
+func PushSecretContainsFold(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldContainsFold(FieldPushSecret, v))
+}
+
+// NextPollAtEQ applies the EQ predicate on the "next_poll_at" field.
+func NextPollAtEQ(v time.Time) predicate.GitSync {
+	return predicate.GitSync(sql.FieldEQ(FieldNextPollAt, v))
+}
+
+// NextPollAtNEQ applies the NEQ predicate on the "next_poll_at" field.
+func NextPollAtNEQ(v time.Time) predicate.GitSync {
+	return predicate.GitSync(sql.FieldNEQ(FieldNextPollAt, v))
+}
+
+// NextPollAtIn applies the In predicate on the "next_poll_at" field.
+func NextPollAtIn(vs ...time.Time) predicate.GitSync {
+	return predicate.GitSync(sql.FieldIn(FieldNextPollAt, vs...))
+}
+
+// NextPollAtNotIn applies the NotIn predicate on the "next_poll_at" field.
+func NextPollAtNotIn(vs ...time.Time) predicate.GitSync {
+	return predicate.GitSync(sql.FieldNotIn(FieldNextPollAt, vs...))
+}
+
+// NextPollAtGT applies the GT predicate on the "next_poll_at" field.
+func NextPollAtGT(v time.Time) predicate.GitSync {
+	return predicate.GitSync(sql.FieldGT(FieldNextPollAt, v))
+}
+
+// NextPollAtGTE applies the GTE predicate on the "next_poll_at" field.
+func NextPollAtGTE(v time.Time) predicate.GitSync {
+	return predicate.GitSync(sql.FieldGTE(FieldNextPollAt, v))
+}
+
+// NextPollAtLT applies the LT predicate on the "next_poll_at" field.
+func NextPollAtLT(v time.Time) predicate.GitSync {
+	return predicate.GitSync(sql.FieldLT(FieldNextPollAt, v))
+}
+
+// NextPollAtLTE applies the LTE predicate on the "next_poll_at" field.
+func NextPollAtLTE(v time.Time) predicate.GitSync {
+	return predicate.GitSync(sql.FieldLTE(FieldNextPollAt, v))
+}
+
+// NextPollAtIsNil applies the IsNil predicate on the "next_poll_at" field.
+func NextPollAtIsNil() predicate.GitSync {
+	return predicate.GitSync(sql.FieldIsNull(FieldNextPollAt))
+}
+
+// NextPollAtNotNil applies the NotNil predicate on the "next_poll_at" field.
+func NextPollAtNotNil() predicate.GitSync {
+	return predicate.GitSync(sql.FieldNotNull(FieldNextPollAt))
+}
+
+// ChangeRequestIDEQ applies the EQ predicate on the "change_request_id" field.
+func ChangeRequestIDEQ(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldEQ(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDNEQ applies the NEQ predicate on the "change_request_id" field.
+func ChangeRequestIDNEQ(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldNEQ(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDIn applies the In predicate on the "change_request_id" field.
+func ChangeRequestIDIn(vs ...string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldIn(FieldChangeRequestID, vs...))
+}
+
+// ChangeRequestIDNotIn applies the NotIn predicate on the "change_request_id" field.
+func ChangeRequestIDNotIn(vs ...string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldNotIn(FieldChangeRequestID, vs...))
+}
+
+// ChangeRequestIDGT applies the GT predicate on the "change_request_id" field.
+func ChangeRequestIDGT(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldGT(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDGTE applies the GTE predicate on the "change_request_id" field.
+func ChangeRequestIDGTE(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldGTE(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDLT applies the LT predicate on the "change_request_id" field.
+func ChangeRequestIDLT(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldLT(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDLTE applies the LTE predicate on the "change_request_id" field.
+func ChangeRequestIDLTE(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldLTE(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDContains applies the Contains predicate on the "change_request_id" field.
+func ChangeRequestIDContains(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldContains(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDHasPrefix applies the HasPrefix predicate on the "change_request_id" field.
+func ChangeRequestIDHasPrefix(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldHasPrefix(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDHasSuffix applies the HasSuffix predicate on the "change_request_id" field.
+func ChangeRequestIDHasSuffix(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldHasSuffix(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDIsNil applies the IsNil predicate on the "change_request_id" field.
+func ChangeRequestIDIsNil() predicate.GitSync {
+	return predicate.GitSync(sql.FieldIsNull(FieldChangeRequestID))
+}
+
+// ChangeRequestIDNotNil applies the NotNil predicate on the "change_request_id" field.
+func ChangeRequestIDNotNil() predicate.GitSync {
+	return predicate.GitSync(sql.FieldNotNull(FieldChangeRequestID))
+}
+
+// ChangeRequestIDEqualFold applies the EqualFold predicate on the "change_request_id" field.
+func ChangeRequestIDEqualFold(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldEqualFold(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDContainsFold applies the ContainsFold predicate on the "change_request_id" field.
+func ChangeRequestIDContainsFold(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldContainsFold(FieldChangeRequestID, v))
 }
 
 // HasSpace applies the HasEdge predicate on the "space" edge.

@@ -62,6 +62,8 @@ const (
 	FieldClaimedBy = "claimed_by"
 	// FieldClaimedUntil holds the string denoting the claimed_until field in the database.
 	FieldClaimedUntil = "claimed_until"
+	// FieldAutomatic holds the string denoting the automatic field in the database.
+	FieldAutomatic = "automatic"
 	// EdgeSpace holds the string denoting the space edge name in mutations.
 	EdgeSpace = "space"
 	// Table holds the table name of the gitsyncoperation in the database.
@@ -101,6 +103,7 @@ var Columns = []string{
 	FieldNextAttemptAt,
 	FieldClaimedBy,
 	FieldClaimedUntil,
+	FieldAutomatic,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -130,6 +133,8 @@ var (
 	DefaultForce bool
 	// DefaultAttempts holds the default value on creation for the "attempts" field.
 	DefaultAttempts int
+	// DefaultAutomatic holds the default value on creation for the "automatic" field.
+	DefaultAutomatic bool
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() string
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -291,6 +296,11 @@ func ByClaimedBy(opts ...sql.OrderTermOption) OrderOption {
 // ByClaimedUntil orders the results by the claimed_until field.
 func ByClaimedUntil(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldClaimedUntil, opts...).ToFunc()
+}
+
+// ByAutomatic orders the results by the automatic field.
+func ByAutomatic(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldAutomatic, opts...).ToFunc()
 }
 
 // BySpaceField orders the results by space field.

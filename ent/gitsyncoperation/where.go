@@ -166,6 +166,11 @@ func ClaimedUntil(v time.Time) predicate.GitSyncOperation {
 	return predicate.GitSyncOperation(sql.FieldEQ(FieldClaimedUntil, v))
 }
 
+// Automatic applies equality check predicate on the "automatic" field. It's identical to AutomaticEQ.
+func Automatic(v bool) predicate.GitSyncOperation {
+	return predicate.GitSyncOperation(sql.FieldEQ(FieldAutomatic, v))
+}
+
 // SpaceIDEQ applies the EQ predicate on the "space_id" field.
 func SpaceIDEQ(v string) predicate.GitSyncOperation {
 	return predicate.GitSyncOperation(sql.FieldEQ(FieldSpaceID, v))
@@ -1399,6 +1404,16 @@ func ClaimedUntilIsNil() predicate.GitSyncOperation {
 // ClaimedUntilNotNil applies the NotNil predicate on the "claimed_until" field.
 func ClaimedUntilNotNil() predicate.GitSyncOperation {
 	return predicate.GitSyncOperation(sql.FieldNotNull(FieldClaimedUntil))
+}
+
+// AutomaticEQ applies the EQ predicate on the "automatic" field.
+func AutomaticEQ(v bool) predicate.GitSyncOperation {
+	return predicate.GitSyncOperation(sql.FieldEQ(FieldAutomatic, v))
+}
+
+// AutomaticNEQ applies the NEQ predicate on the "automatic" field.
+func AutomaticNEQ(v bool) predicate.GitSyncOperation {
+	return predicate.GitSyncOperation(sql.FieldNEQ(FieldAutomatic, v))
 }
 
 // HasSpace applies the HasEdge predicate on the "space" edge.

@@ -358,6 +358,11 @@ var (
 		{Name: "provider", Type: field.TypeEnum, Nullable: true, Enums: []string{"github", "gitlab"}},
 		{Name: "synced_revision_id", Type: field.TypeString, Nullable: true},
 		{Name: "synced_commit", Type: field.TypeString, Nullable: true},
+		{Name: "connected_by_id", Type: field.TypeString, Nullable: true},
+		{Name: "credentials", Type: field.TypeString, Nullable: true},
+		{Name: "push_secret", Type: field.TypeString, Nullable: true},
+		{Name: "next_poll_at", Type: field.TypeTime, Nullable: true},
+		{Name: "change_request_id", Type: field.TypeString, Nullable: true},
 		{Name: "space_id", Type: field.TypeString, Unique: true, Size: 64},
 	}
 	// GitSyncsTable holds the schema information for the "git_syncs" table.
@@ -368,9 +373,16 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "git_syncs_spaces_git_sync",
-				Columns:    []*schema.Column{GitSyncsColumns[10]},
+				Columns:    []*schema.Column{GitSyncsColumns[15]},
 				RefColumns: []*schema.Column{SpacesColumns[0]},
 				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "gitsync_next_poll_at",
+				Unique:  false,
+				Columns: []*schema.Column{GitSyncsColumns[13]},
 			},
 		},
 	}
@@ -399,6 +411,7 @@ var (
 		{Name: "next_attempt_at", Type: field.TypeTime, Nullable: true},
 		{Name: "claimed_by", Type: field.TypeString, Nullable: true},
 		{Name: "claimed_until", Type: field.TypeTime, Nullable: true},
+		{Name: "automatic", Type: field.TypeBool, Default: false},
 		{Name: "space_id", Type: field.TypeString, Size: 64},
 	}
 	// GitSyncOperationsTable holds the schema information for the "git_sync_operations" table.
@@ -409,7 +422,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "git_sync_operations_spaces_git_sync_operations",
-				Columns:    []*schema.Column{GitSyncOperationsColumns[23]},
+				Columns:    []*schema.Column{GitSyncOperationsColumns[24]},
 				RefColumns: []*schema.Column{SpacesColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -418,7 +431,7 @@ var (
 			{
 				Name:    "gitsyncoperation_space_id_started_at",
 				Unique:  false,
-				Columns: []*schema.Column{GitSyncOperationsColumns[23], GitSyncOperationsColumns[7]},
+				Columns: []*schema.Column{GitSyncOperationsColumns[24], GitSyncOperationsColumns[7]},
 			},
 			{
 				Name:    "gitsyncoperation_state_next_attempt_at",
@@ -1338,6 +1351,7 @@ var (
 		{Name: "comment_open_count", Type: field.TypeInt, Default: 0},
 		{Name: "deleted_at", Type: field.TypeTime, Nullable: true},
 		{Name: "visitor_auth_private_key", Type: field.TypeString, Nullable: true},
+		{Name: "git_connected", Type: field.TypeBool, Default: false},
 		{Name: "parent_id", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "organization_id", Type: field.TypeString, Size: 64},
 		{Name: "revision_id", Type: field.TypeString, Nullable: true, Size: 64},
@@ -1350,19 +1364,19 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "spaces_collections_spaces",
-				Columns:    []*schema.Column{SpacesColumns[18]},
+				Columns:    []*schema.Column{SpacesColumns[19]},
 				RefColumns: []*schema.Column{CollectionsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "spaces_organizations_spaces",
-				Columns:    []*schema.Column{SpacesColumns[19]},
+				Columns:    []*schema.Column{SpacesColumns[20]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "spaces_revisions_revision",
-				Columns:    []*schema.Column{SpacesColumns[20]},
+				Columns:    []*schema.Column{SpacesColumns[21]},
 				RefColumns: []*schema.Column{RevisionsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -1371,17 +1385,17 @@ var (
 			{
 				Name:    "space_organization_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{SpacesColumns[19], SpacesColumns[1]},
+				Columns: []*schema.Column{SpacesColumns[20], SpacesColumns[1]},
 			},
 			{
 				Name:    "space_parent_id_position",
 				Unique:  false,
-				Columns: []*schema.Column{SpacesColumns[18], SpacesColumns[10]},
+				Columns: []*schema.Column{SpacesColumns[19], SpacesColumns[10]},
 			},
 			{
 				Name:    "space_organization_id_position",
 				Unique:  false,
-				Columns: []*schema.Column{SpacesColumns[19], SpacesColumns[10]},
+				Columns: []*schema.Column{SpacesColumns[20], SpacesColumns[10]},
 				Annotation: &entsql.IndexAnnotation{
 					Where: "parent_id IS NULL",
 				},
@@ -1394,7 +1408,7 @@ var (
 			{
 				Name:    "space_organization_id_visibility",
 				Unique:  false,
-				Columns: []*schema.Column{SpacesColumns[19], SpacesColumns[6]},
+				Columns: []*schema.Column{SpacesColumns[20], SpacesColumns[6]},
 			},
 		},
 	}

@@ -396,6 +396,10 @@ func init() {
 	gitsyncoperationDescAttempts := gitsyncoperationFields[19].Descriptor()
 	// gitsyncoperation.DefaultAttempts holds the default value on creation for the attempts field.
 	gitsyncoperation.DefaultAttempts = gitsyncoperationDescAttempts.Default.(int)
+	// gitsyncoperationDescAutomatic is the schema descriptor for automatic field.
+	gitsyncoperationDescAutomatic := gitsyncoperationFields[23].Descriptor()
+	// gitsyncoperation.DefaultAutomatic holds the default value on creation for the automatic field.
+	gitsyncoperation.DefaultAutomatic = gitsyncoperationDescAutomatic.Default.(bool)
 	// gitsyncoperationDescID is the schema descriptor for id field.
 	gitsyncoperationDescID := gitsyncoperationMixinFields0[0].Descriptor()
 	// gitsyncoperation.DefaultID holds the default value on creation for the id field.
@@ -1389,6 +1393,10 @@ func init() {
 	spaceDescCommentOpenCount := spaceFields[15].Descriptor()
 	// space.DefaultCommentOpenCount holds the default value on creation for the comment_open_count field.
 	space.DefaultCommentOpenCount = spaceDescCommentOpenCount.Default.(int)
+	// spaceDescGitConnected is the schema descriptor for git_connected field.
+	spaceDescGitConnected := spaceFields[18].Descriptor()
+	// space.DefaultGitConnected holds the default value on creation for the git_connected field.
+	space.DefaultGitConnected = spaceDescGitConnected.Default.(bool)
 	// spaceDescID is the schema descriptor for id field.
 	spaceDescID := spaceMixinFields0[0].Descriptor()
 	// space.DefaultID holds the default value on creation for the id field.

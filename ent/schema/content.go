@@ -124,6 +124,10 @@ func (Space) Fields() []ent.Field {
 		field.Time("deleted_at").Annotations(dateTime).Optional().Nillable().
 			Comment("When the space was deleted; null while it is live. A deleted space can be restored for 7 days."),
 		visitorAuthKey(),
+		// git_connected says that the space is connected to a Git branch
+		// (its GitSync holds the connection), so that a new revision of a
+		// space that is not costs no statement to find out.
+		field.Bool("git_connected").Default(false).Annotations(internal()),
 	}
 }
 

@@ -40,6 +40,20 @@ func (GitSync) Fields() []ent.Field {
 		// revision an export pushed or an import made, and the commit.
 		field.String("synced_revision_id").Optional().Nillable(),
 		field.String("synced_commit").Optional().Nillable(),
+		// connected_by_id is who connected the space to the repository for
+		// continuous sync, whose rights the sync runs with; null when the
+		// space is not connected.
+		field.String("connected_by_id").Optional().Nillable(),
+		// credentials are the connection's "user:password", and
+		// push_secret the key of the Git host's push events, both sealed
+		// with BINDERY_SECRET_KEY (internal/secrets).
+		field.String("credentials").Optional().Nillable().Sensitive(),
+		field.String("push_secret").Optional().Nillable().Sensitive(),
+		// next_poll_at is when a worker next reads the branch's head.
+		field.Time("next_poll_at").Optional().Nillable(),
+		// change_request_id is the change request holding the repository's
+		// side of a conflict: sync waits until it is merged or closed.
+		field.String("change_request_id").Optional().Nillable(),
 	}
 }
 
@@ -48,6 +62,11 @@ func (GitSync) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.From("space", Space.Type).Ref("git_sync").Field("space_id").Unique().Required().Immutable(),
 	}
+}
+
+// Indexes of the GitSync.
+func (GitSync) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("next_poll_at")}
 }
 
 // Annotations of the GitSync.
@@ -103,6 +122,10 @@ func (GitSyncOperation) Fields() []ent.Field {
 		// internal/lease).
 		field.String("claimed_by").Optional().Nillable(),
 		field.Time("claimed_until").Optional().Nillable(),
+		// automatic marks an operation of continuous sync: it brings the
+		// branch's new commits in and pushes the space's new revisions,
+		// with the connection's credentials.
+		field.Bool("automatic").Default(false).Immutable(),
 	}
 }
 

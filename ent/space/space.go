@@ -57,6 +57,8 @@ const (
 	FieldDeletedAt = "deleted_at"
 	// FieldVisitorAuthPrivateKey holds the string denoting the visitor_auth_private_key field in the database.
 	FieldVisitorAuthPrivateKey = "visitor_auth_private_key"
+	// FieldGitConnected holds the string denoting the git_connected field in the database.
+	FieldGitConnected = "git_connected"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeParent holds the string denoting the parent edge name in mutations.
@@ -199,6 +201,7 @@ var Columns = []string{
 	FieldCommentOpenCount,
 	FieldDeletedAt,
 	FieldVisitorAuthPrivateKey,
+	FieldGitConnected,
 }
 
 var (
@@ -252,6 +255,8 @@ var (
 	DefaultCrDraftCount int
 	// DefaultCommentOpenCount holds the default value on creation for the "comment_open_count" field.
 	DefaultCommentOpenCount int
+	// DefaultGitConnected holds the default value on creation for the "git_connected" field.
+	DefaultGitConnected bool
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() string
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -408,6 +413,11 @@ func ByDeletedAt(opts ...sql.OrderTermOption) OrderOption {
 // ByVisitorAuthPrivateKey orders the results by the visitor_auth_private_key field.
 func ByVisitorAuthPrivateKey(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldVisitorAuthPrivateKey, opts...).ToFunc()
+}
+
+// ByGitConnected orders the results by the git_connected field.
+func ByGitConnected(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldGitConnected, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

@@ -146,6 +146,11 @@ func VisitorAuthPrivateKey(v string) predicate.Space {
 	return predicate.Space(sql.FieldEQ(FieldVisitorAuthPrivateKey, v))
 }
 
+// GitConnected applies equality check predicate on the "git_connected" field. It's identical to GitConnectedEQ.
+func GitConnected(v bool) predicate.Space {
+	return predicate.Space(sql.FieldEQ(FieldGitConnected, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Space {
 	return predicate.Space(sql.FieldEQ(FieldCreatedAt, v))
@@ -1159,6 +1164,16 @@ func VisitorAuthPrivateKeyEqualFold(v string) predicate.Space {
 // VisitorAuthPrivateKeyContainsFold applies the ContainsFold predicate on the "visitor_auth_private_key" field.
 func VisitorAuthPrivateKeyContainsFold(v string) predicate.Space {
 	return predicate.Space(sql.FieldContainsFold(FieldVisitorAuthPrivateKey, v))
+}
+
+// GitConnectedEQ applies the EQ predicate on the "git_connected" field.
+func GitConnectedEQ(v bool) predicate.Space {
+	return predicate.Space(sql.FieldEQ(FieldGitConnected, v))
+}
+
+// GitConnectedNEQ applies the NEQ predicate on the "git_connected" field.
+func GitConnectedNEQ(v bool) predicate.Space {
+	return predicate.Space(sql.FieldNEQ(FieldGitConnected, v))
 }
 
 // HasOrganization applies the HasEdge predicate on the "organization" edge.

@@ -320,6 +320,12 @@ type ComplexityRoot struct {
 		Location func(childComplexity int) int
 	}
 
+	ConnectGitSyncPayload struct {
+		GitSync         func(childComplexity int) int
+		Operation       func(childComplexity int) int
+		PushEventSecret func(childComplexity int) int
+	}
+
 	ContentLookup struct {
 		ChangeRequest func(childComplexity int) int
 		Collection    func(childComplexity int) int
@@ -600,9 +606,14 @@ type ComplexityRoot struct {
 	}
 
 	GitSyncState struct {
+		ChangeRequest        func(childComplexity int) int
 		Commit               func(childComplexity int) int
+		Connected            func(childComplexity int) int
 		InstallationProvider func(childComplexity int) int
+		PushEventURL         func(childComplexity int) int
+		Ref                  func(childComplexity int) int
 		RepoName             func(childComplexity int) int
+		RepoProjectDirectory func(childComplexity int) int
 		Revision             func(childComplexity int) int
 		URL                  func(childComplexity int) int
 		UpdatedAt            func(childComplexity int) int
@@ -912,6 +923,7 @@ type ComplexityRoot struct {
 		AddReaction                        func(childComplexity int, input model.AddReactionInput) int
 		AddSiteSectionToGroup              func(childComplexity int, input model.SiteSectionGroupMembershipInput) int
 		AddTeamMember                      func(childComplexity int, input model.AddTeamMemberInput) int
+		ConnectGitSync                     func(childComplexity int, input model.ConnectGitSyncInput) int
 		CreateAPIToken                     func(childComplexity int, input model.CreateAPITokenInput) int
 		CreateChangeRequest                func(childComplexity int, input model.CreateChangeRequestInput) int
 		CreateCollection                   func(childComplexity int, input model.CreateCollectionInput) int
@@ -948,6 +960,7 @@ type ComplexityRoot struct {
 		DeleteTeam                         func(childComplexity int, input model.DeleteTeamInput) int
 		DeleteTranslationSettings          func(childComplexity int, input model.DeleteTranslationSettingsInput) int
 		DeleteWebhookEndpoint              func(childComplexity int, input model.DeleteWebhookEndpointInput) int
+		DisconnectGitSync                  func(childComplexity int, spaceID string) int
 		DuplicateSpace                     func(childComplexity int, input model.DuplicateSpaceInput) int
 		ExportToGitRepository              func(childComplexity int, input model.ExportToGitRepositoryInput) int
 		ImportContent                      func(childComplexity int, input model.ImportContentInput) int
@@ -2305,6 +2318,11 @@ type GitSyncStateResolver interface {
 
 	Commit(ctx context.Context, obj *ent.GitSync) (*string, error)
 	Revision(ctx context.Context, obj *ent.GitSync) (*ent.Revision, error)
+
+	RepoProjectDirectory(ctx context.Context, obj *ent.GitSync) (string, error)
+	Connected(ctx context.Context, obj *ent.GitSync) (bool, error)
+	PushEventURL(ctx context.Context, obj *ent.GitSync) (*string, error)
+	ChangeRequest(ctx context.Context, obj *ent.GitSync) (*ent.ChangeRequest, error)
 }
 type IntegrationResolver interface {
 	Owner(ctx context.Context, obj *ent.Integration) (*ent.Organization, error)
@@ -2396,6 +2414,8 @@ type MutationResolver interface {
 	UploadFile(ctx context.Context, input model.UploadFileInput) (*model.UploadFilePayload, error)
 	DeleteFile(ctx context.Context, input model.DeleteFileInput) (*model.DeleteFilePayload, error)
 	ImportContent(ctx context.Context, input model.ImportContentInput) (*model.ImportContentPayload, error)
+	ConnectGitSync(ctx context.Context, input model.ConnectGitSyncInput) (*model.ConnectGitSyncPayload, error)
+	DisconnectGitSync(ctx context.Context, spaceID string) (*ent.GitSync, error)
 	ImportGitRepository(ctx context.Context, input model.ImportGitRepositoryInput) (*ent.GitSyncOperation, error)
 	ExportToGitRepository(ctx context.Context, input model.ExportToGitRepositoryInput) (*ent.GitSyncOperation, error)
 	PublishIntegration(ctx context.Context, input model.PublishIntegrationInput) (*model.PublishIntegrationPayload, error)
@@ -3595,6 +3615,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CommentURLs.Location(childComplexity), true
 
+	case "ConnectGitSyncPayload.gitSync":
+		if e.ComplexityRoot.ConnectGitSyncPayload.GitSync == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectGitSyncPayload.GitSync(childComplexity), true
+	case "ConnectGitSyncPayload.operation":
+		if e.ComplexityRoot.ConnectGitSyncPayload.Operation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectGitSyncPayload.Operation(childComplexity), true
+	case "ConnectGitSyncPayload.pushEventSecret":
+		if e.ComplexityRoot.ConnectGitSyncPayload.PushEventSecret == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectGitSyncPayload.PushEventSecret(childComplexity), true
+
 	case "ContentLookup.changeRequest":
 		if e.ComplexityRoot.ContentLookup.ChangeRequest == nil {
 			break
@@ -4436,24 +4475,54 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.GitSyncOperationEdge.Node(childComplexity), true
 
+	case "GitSyncState.changeRequest":
+		if e.ComplexityRoot.GitSyncState.ChangeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.ChangeRequest(childComplexity), true
 	case "GitSyncState.commit":
 		if e.ComplexityRoot.GitSyncState.Commit == nil {
 			break
 		}
 
 		return e.ComplexityRoot.GitSyncState.Commit(childComplexity), true
+	case "GitSyncState.connected":
+		if e.ComplexityRoot.GitSyncState.Connected == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.Connected(childComplexity), true
 	case "GitSyncState.installationProvider":
 		if e.ComplexityRoot.GitSyncState.InstallationProvider == nil {
 			break
 		}
 
 		return e.ComplexityRoot.GitSyncState.InstallationProvider(childComplexity), true
+	case "GitSyncState.pushEventURL":
+		if e.ComplexityRoot.GitSyncState.PushEventURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.PushEventURL(childComplexity), true
+	case "GitSyncState.ref":
+		if e.ComplexityRoot.GitSyncState.Ref == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.Ref(childComplexity), true
 	case "GitSyncState.repoName":
 		if e.ComplexityRoot.GitSyncState.RepoName == nil {
 			break
 		}
 
 		return e.ComplexityRoot.GitSyncState.RepoName(childComplexity), true
+	case "GitSyncState.repoProjectDirectory":
+		if e.ComplexityRoot.GitSyncState.RepoProjectDirectory == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.RepoProjectDirectory(childComplexity), true
 	case "GitSyncState.revision":
 		if e.ComplexityRoot.GitSyncState.Revision == nil {
 			break
@@ -5649,6 +5718,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.AddTeamMember(childComplexity, args["input"].(model.AddTeamMemberInput)), true
+	case "Mutation.connectGitSync":
+		if e.ComplexityRoot.Mutation.ConnectGitSync == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_connectGitSync_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ConnectGitSync(childComplexity, args["input"].(model.ConnectGitSyncInput)), true
 	case "Mutation.createAPIToken":
 		if e.ComplexityRoot.Mutation.CreateAPIToken == nil {
 			break
@@ -6045,6 +6125,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteWebhookEndpoint(childComplexity, args["input"].(model.DeleteWebhookEndpointInput)), true
+	case "Mutation.disconnectGitSync":
+		if e.ComplexityRoot.Mutation.DisconnectGitSync == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_disconnectGitSync_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DisconnectGitSync(childComplexity, args["spaceId"].(string)), true
 	case "Mutation.duplicateSpace":
 		if e.ComplexityRoot.Mutation.DuplicateSpace == nil {
 			break
@@ -11539,6 +11630,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputAcceptInvitationInput,
 		ec.unmarshalInputAddReactionInput,
 		ec.unmarshalInputAddTeamMemberInput,
+		ec.unmarshalInputConnectGitSyncInput,
 		ec.unmarshalInputContentPositionInput,
 		ec.unmarshalInputCreateAPITokenInput,
 		ec.unmarshalInputCreateChangeRequestInput,
@@ -15507,6 +15599,16 @@ type GitSyncState {
   commit: String
   "That revision."
   revision: Revision
+  "The branch, as refs/heads/<name>."
+  ref: String!
+  "The directory of the repository that holds the space; empty for the whole repository."
+  repoProjectDirectory: String!
+  "True while the space is connected: every new revision of it becomes a commit on the branch, and every new commit of the branch a revision of it."
+  connected: Boolean!
+  "Where the Git host sends its push events for the connection, signed with the key connectGitSync returned; null when not connected."
+  pushEventURL: String
+  "The change request holding the branch's changes that conflicted with the space's: sync waits until it is merged or closed. Null when nothing waits."
+  changeRequest: ChangeRequest
 }
 
 extend type Space {
@@ -15585,7 +15687,41 @@ input ExportToGitRepositoryInput {
   gitInfo: GitInfoInput
 }
 
+"What connectGitSync needs."
+input ConnectGitSyncInput {
+  "The space to connect."
+  spaceId: ID!
+  "The repository's http(s) URL; it may hold basic-auth credentials, which are kept sealed while the space is connected."
+  url: String!
+  "The branch, as refs/heads/<name> or <name>."
+  ref: String!
+  "The directory of the repository that holds the space; the whole repository when empty."
+  repoProjectDirectory: String
+  "Which side holds the content to start from: IMPORT makes the branch's content the space's, EXPORT commits the space's content to the branch."
+  initialSync: GitSyncOperationDirection!
+  "Metadata about the Git host to keep on the space."
+  gitInfo: GitInfoInput
+}
+
+"What connectGitSync returns."
+type ConnectGitSyncPayload {
+  "The space's Git sync, connected."
+  gitSync: GitSyncState!
+  "The first operation, which makes the two sides the same."
+  operation: GitSyncOperation!
+  "The key that signs the Git host's push events to pushEventURL (as X-Hub-Signature-256, or X-Gitlab-Token). Shown only here."
+  pushEventSecret: String!
+}
+
 extend type Mutation {
+  "Connects a space to a branch of a Git repository for continuous two-way sync, starting with initialSync. Connecting again replaces the connection. Needs the edit role."
+  connectGitSync(input: ConnectGitSyncInput!): ConnectGitSyncPayload!
+  "Disconnects a space from its repository: nothing more is synced, and the sealed credentials are dropped. Needs the edit role."
+  disconnectGitSync(
+    "The space to disconnect."
+    spaceId: ID!
+  ): GitSyncState
+
   "Imports a branch of a Git repository into the space's main content, in the background. Needs the edit role."
   importGitRepository(input: ImportGitRepositoryInput!): GitSyncOperation!
   "Exports the space's main content as a commit on a branch of a Git repository, in the background. Needs the edit role."
@@ -19951,6 +20087,18 @@ func (ec *executionContext) childFields_CommentURLs(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type CommentURLs", field.Name)
 }
 
+func (ec *executionContext) childFields_ConnectGitSyncPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "gitSync":
+		return ec.fieldContext_ConnectGitSyncPayload_gitSync(ctx, field)
+	case "operation":
+		return ec.fieldContext_ConnectGitSyncPayload_operation(ctx, field)
+	case "pushEventSecret":
+		return ec.fieldContext_ConnectGitSyncPayload_pushEventSecret(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ConnectGitSyncPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_ContentLookup(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "collection":
@@ -20523,6 +20671,16 @@ func (ec *executionContext) childFields_GitSyncState(ctx context.Context, field 
 		return ec.fieldContext_GitSyncState_commit(ctx, field)
 	case "revision":
 		return ec.fieldContext_GitSyncState_revision(ctx, field)
+	case "ref":
+		return ec.fieldContext_GitSyncState_ref(ctx, field)
+	case "repoProjectDirectory":
+		return ec.fieldContext_GitSyncState_repoProjectDirectory(ctx, field)
+	case "connected":
+		return ec.fieldContext_GitSyncState_connected(ctx, field)
+	case "pushEventURL":
+		return ec.fieldContext_GitSyncState_pushEventURL(ctx, field)
+	case "changeRequest":
+		return ec.fieldContext_GitSyncState_changeRequest(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type GitSyncState", field.Name)
 }
@@ -24035,6 +24193,20 @@ func (ec *executionContext) field_Mutation_addTeamMember_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_connectGitSync_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.ConnectGitSyncInput, error) {
+			return ec.unmarshalNConnectGitSyncInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnectGitSyncInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createAPIToken_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -24536,6 +24708,20 @@ func (ec *executionContext) field_Mutation_deleteWebhookEndpoint_args(ctx contex
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_disconnectGitSync_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
 	return args, nil
 }
 
@@ -31556,6 +31742,93 @@ func (ec *executionContext) fieldContext_CommentURLs_location(_ context.Context,
 	return graphql.NewScalarFieldContext("CommentURLs", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _ConnectGitSyncPayload_gitSync(ctx context.Context, field graphql.CollectedField, obj *model.ConnectGitSyncPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectGitSyncPayload_gitSync(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GitSync, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.GitSync) graphql.Marshaler {
+			return ec.marshalNGitSyncState2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐGitSync(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectGitSyncPayload_gitSync(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ConnectGitSyncPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GitSyncState(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ConnectGitSyncPayload_operation(ctx context.Context, field graphql.CollectedField, obj *model.ConnectGitSyncPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectGitSyncPayload_operation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Operation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.GitSyncOperation) graphql.Marshaler {
+			return ec.marshalNGitSyncOperation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐGitSyncOperation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectGitSyncPayload_operation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ConnectGitSyncPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GitSyncOperation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ConnectGitSyncPayload_pushEventSecret(ctx context.Context, field graphql.CollectedField, obj *model.ConnectGitSyncPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectGitSyncPayload_pushEventSecret(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PushEventSecret, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectGitSyncPayload_pushEventSecret(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectGitSyncPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _ContentLookup_collection(ctx context.Context, field graphql.CollectedField, obj *model.ContentLookup) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -35121,6 +35394,130 @@ func (ec *executionContext) fieldContext_GitSyncState_revision(_ context.Context
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Revision(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _GitSyncState_ref(ctx context.Context, field graphql.CollectedField, obj *ent.GitSync) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncState_ref(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Ref, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncState_ref(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncState", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncState_repoProjectDirectory(ctx context.Context, field graphql.CollectedField, obj *ent.GitSync) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncState_repoProjectDirectory(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.GitSyncState().RepoProjectDirectory(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncState_repoProjectDirectory(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncState", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncState_connected(ctx context.Context, field graphql.CollectedField, obj *ent.GitSync) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncState_connected(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.GitSyncState().Connected(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncState_connected(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncState", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncState_pushEventURL(ctx context.Context, field graphql.CollectedField, obj *ent.GitSync) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncState_pushEventURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.GitSyncState().PushEventURL(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncState_pushEventURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncState", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncState_changeRequest(ctx context.Context, field graphql.CollectedField, obj *ent.GitSync) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncState_changeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.GitSyncState().ChangeRequest(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
+			return ec.marshalOChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐChangeRequest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncState_changeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "GitSyncState",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequest(ctx, field)
 		},
 	}
 	return fc, nil
@@ -41123,6 +41520,94 @@ func (ec *executionContext) fieldContext_Mutation_importContent(ctx context.Cont
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_importContent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_connectGitSync(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_connectGitSync(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ConnectGitSync(ctx, fc.Args["input"].(model.ConnectGitSyncInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ConnectGitSyncPayload) graphql.Marshaler {
+			return ec.marshalNConnectGitSyncPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnectGitSyncPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_connectGitSync(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ConnectGitSyncPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_connectGitSync_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_disconnectGitSync(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_disconnectGitSync(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DisconnectGitSync(ctx, fc.Args["spaceId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.GitSync) graphql.Marshaler {
+			return ec.marshalOGitSyncState2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐGitSync(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_disconnectGitSync(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GitSyncState(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_disconnectGitSync_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -65438,6 +65923,71 @@ func (ec *executionContext) unmarshalInputAddTeamMemberInput(ctx context.Context
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputConnectGitSyncInput(ctx context.Context, obj any) (model.ConnectGitSyncInput, error) {
+	var it model.ConnectGitSyncInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"spaceId", "url", "ref", "repoProjectDirectory", "initialSync", "gitInfo"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "spaceId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spaceId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SpaceID = data
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = data
+		case "ref":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ref"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Ref = data
+		case "repoProjectDirectory":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("repoProjectDirectory"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RepoProjectDirectory = data
+		case "initialSync":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("initialSync"))
+			data, err := ec.unmarshalNGitSyncOperationDirection2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐGitSyncOperationDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.InitialSync = data
+		case "gitInfo":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gitInfo"))
+			data, err := ec.unmarshalOGitInfoInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitInfoInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GitInfo = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputContentPositionInput(ctx context.Context, obj any) (model.ContentPositionInput, error) {
 	var it model.ContentPositionInput
 	if obj == nil {
@@ -75363,6 +75913,54 @@ func (ec *executionContext) _CommentURLs(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
+var connectGitSyncPayloadImplementors = []string{"ConnectGitSyncPayload"}
+
+func (ec *executionContext) _ConnectGitSyncPayload(ctx context.Context, sel ast.SelectionSet, obj *model.ConnectGitSyncPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, connectGitSyncPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ConnectGitSyncPayload")
+		case "gitSync":
+			out.Values[i] = ec._ConnectGitSyncPayload_gitSync(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "operation":
+			out.Values[i] = ec._ConnectGitSyncPayload_operation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pushEventSecret":
+			out.Values[i] = ec._ConnectGitSyncPayload_pushEventSecret(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var contentLookupImplementors = []string{"ContentLookup"}
 
 func (ec *executionContext) _ContentLookup(ctx context.Context, sel ast.SelectionSet, obj *model.ContentLookup) graphql.Marshaler {
@@ -78149,6 +78747,163 @@ func (ec *executionContext) _GitSyncState(ctx context.Context, sel ast.Selection
 					}
 				}()
 				res = ec._GitSyncState_revision(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "ref":
+			out.Values[i] = ec._GitSyncState_ref(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "repoProjectDirectory":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._GitSyncState_repoProjectDirectory(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "connected":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._GitSyncState_connected(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "pushEventURL":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._GitSyncState_pushEventURL(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "changeRequest":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._GitSyncState_changeRequest(ctx, field, obj)
 				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -82196,6 +82951,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 				return ec._Mutation_importContent(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "connectGitSync":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_connectGitSync(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "disconnectGitSync":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_disconnectGitSync(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "importGitRepository":
@@ -97555,6 +98324,21 @@ func (ec *executionContext) marshalNCommentURLs2ᚖgithubᚗcomᚋbinderyᚋbind
 	return ec._CommentURLs(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNConnectGitSyncInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnectGitSyncInput(ctx context.Context, v any) (model.ConnectGitSyncInput, error) {
+	res, err := ec.unmarshalInputConnectGitSyncInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNConnectGitSyncPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnectGitSyncPayload(ctx context.Context, sel ast.SelectionSet, v *model.ConnectGitSyncPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ConnectGitSyncPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNContentLookup2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentLookup(ctx context.Context, sel ast.SelectionSet, v *model.ContentLookup) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -98473,6 +99257,16 @@ func (ec *executionContext) unmarshalNGitSyncOperationState2githubᚗcomᚋbinde
 
 func (ec *executionContext) marshalNGitSyncOperationState2githubᚗcomᚋbinderyᚋbinderyᚋinternalᚋenumᚐGitSyncOperationState(ctx context.Context, sel ast.SelectionSet, v enum.GitSyncOperationState) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) marshalNGitSyncState2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐGitSync(ctx context.Context, sel ast.SelectionSet, v *ent.GitSync) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._GitSyncState(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNID2string(ctx context.Context, v any) (string, error) {

@@ -103,6 +103,32 @@ type CommentURLs struct {
 	Location string `json:"location"`
 }
 
+// What connectGitSync needs.
+type ConnectGitSyncInput struct {
+	// The space to connect.
+	SpaceID string `json:"spaceId"`
+	// The repository's http(s) URL; it may hold basic-auth credentials, which are kept sealed while the space is connected.
+	URL string `json:"url"`
+	// The branch, as refs/heads/<name> or <name>.
+	Ref string `json:"ref"`
+	// The directory of the repository that holds the space; the whole repository when empty.
+	RepoProjectDirectory *string `json:"repoProjectDirectory,omitempty"`
+	// Which side holds the content to start from: IMPORT makes the branch's content the space's, EXPORT commits the space's content to the branch.
+	InitialSync enum.GitSyncOperationDirection `json:"initialSync"`
+	// Metadata about the Git host to keep on the space.
+	GitInfo *GitInfoInput `json:"gitInfo,omitempty"`
+}
+
+// What connectGitSync returns.
+type ConnectGitSyncPayload struct {
+	// The space's Git sync, connected.
+	GitSync *ent.GitSync `json:"gitSync"`
+	// The first operation, which makes the two sides the same.
+	Operation *ent.GitSyncOperation `json:"operation"`
+	// The key that signs the Git host's push events to pushEventURL (as X-Hub-Signature-256, or X-Gitlab-Token). Shown only here.
+	PushEventSecret string `json:"pushEventSecret"`
+}
+
 // What an address of Bindery names: a collection, or a space with what of it the address names.
 type ContentLookup struct {
 	// The collection; null when the address names a space.

@@ -70,6 +70,9 @@ type Config struct {
 	// WebhookPollInterval is how often the webhook worker looks for due
 	// deliveries that no change on this server woke it for.
 	WebhookPollInterval time.Duration
+	// GitPollInterval is how often the branch of a space connected to Git
+	// is read for new commits that no push event announced.
+	GitPollInterval time.Duration
 	// WebhookRetention is how long webhook deliveries, with the log of
 	// their attempts, are kept.
 	WebhookRetention time.Duration
@@ -161,6 +164,7 @@ func Default() Config {
 		OpenAPIRefetchInterval:     time.Hour,
 		OpenAPIPollInterval:        10 * time.Second,
 		WebhookPollInterval:        5 * time.Second,
+		GitPollInterval:            time.Minute,
 		WebhookRetention:           30 * 24 * time.Hour,
 		WebhookTimeout:             10 * time.Second,
 		Seed:                       true,
@@ -310,7 +314,7 @@ func (c *Config) FromEnv(getenv func(string) string) error {
 		"BINDERY_REQUEST_TIMEOUT": &c.RequestTimeout, "BINDERY_SUBSCRIPTION_KEEPALIVE": &c.SubscriptionKeepAlive,
 		"BINDERY_OPENAPI_REFETCH_INTERVAL": &c.OpenAPIRefetchInterval, "BINDERY_OPENAPI_POLL_INTERVAL": &c.OpenAPIPollInterval,
 		"BINDERY_WEBHOOK_POLL_INTERVAL": &c.WebhookPollInterval, "BINDERY_WEBHOOK_RETENTION": &c.WebhookRetention,
-		"BINDERY_WEBHOOK_TIMEOUT": &c.WebhookTimeout} {
+		"BINDERY_WEBHOOK_TIMEOUT": &c.WebhookTimeout, "BINDERY_GIT_POLL_INTERVAL": &c.GitPollInterval} {
 		if v := getenv(name); v != "" {
 			d, err := time.ParseDuration(v)
 			if err != nil || d <= 0 {

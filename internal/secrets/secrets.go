@@ -25,9 +25,14 @@ func IntegrationAD(integrationID, name string) string { return integrationID + "
 // WebhookAD is the additional data of a webhook endpoint's signing secret.
 func WebhookAD(endpointID string) string { return endpointID + "/secret" }
 
-// GitCredentialsAD is the additional data of a Git sync operation's
-// credentials: sealed credentials copied to another operation do not open.
-func GitCredentialsAD(operationID string) string { return operationID + "/credentials" }
+// GitCredentialsAD is the additional data of the credentials of a Git sync
+// operation or connection (by its ID): sealed credentials copied to
+// another do not open.
+func GitCredentialsAD(ownerID string) string { return ownerID + "/credentials" }
+
+// GitPushSecretAD is the additional data of the key of a Git sync
+// connection's push events.
+func GitPushSecretAD(gitSyncID string) string { return gitSyncID + "/push-secret" }
 
 // KeySize is the size of a key: 32 bytes, for AES-256.
 const KeySize = 32

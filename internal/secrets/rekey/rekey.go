@@ -8,16 +8,17 @@ import (
 	"fmt"
 
 	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/ent/gitsync"
 	"github.com/bindery/bindery/ent/gitsyncoperation"
 	"github.com/bindery/bindery/internal/secrets"
 )
 
 // Rotate re-encrypts every integration's secrets, every webhook endpoint's
-// signing secret and the credentials of Git sync operations still to run
-// from the old key to the new one, in one
-// transaction: every value opens with the old key and is sealed again with
-// the new, or nothing changes. It returns the number
-// of values re-encrypted. It runs outside any request, on a client without
+// signing secret, the credentials of Git sync operations still to run and
+// the credentials and push-event keys of spaces connected to Git from the
+// old key to the new one, in one transaction: every value opens with the
+// old key and is sealed again with the new, or nothing changes. It returns
+// the number of values re-encrypted. It runs outside any request, on a client without
 // the read guard (the `bindery secrets rotate` command's).
 func Rotate(ctx context.Context, client *ent.Client, oldKey, newKey string) (int, error) {
 	from, err := secrets.FromBase64(oldKey)
@@ -94,6 +95,36 @@ func reseal(ctx context.Context, c *ent.Client, from, to *secrets.Box) (int, err
 			return 0, err
 		}
 		n++
+	}
+	// The credentials and push-event keys of spaces connected to Git.
+	syncs, err := c.GitSync.Query().Where(gitsync.Or(gitsync.CredentialsNotNil(), gitsync.PushSecretNotNil())).
+		Select("id", "credentials", "push_secret").All(ctx)
+	if err != nil {
+		return 0, err
+	}
+	for _, gs := range syncs {
+		up := c.GitSync.UpdateOneID(gs.ID)
+		for _, sec := range []struct {
+			value *string
+			ad    string
+			set   func(string) *ent.GitSyncUpdateOne
+		}{
+			{gs.Credentials, secrets.GitCredentialsAD(gs.ID), up.SetCredentials},
+			{gs.PushSecret, secrets.GitPushSecretAD(gs.ID), up.SetPushSecret},
+		} {
+			if sec.value == nil {
+				continue
+			}
+			sealed, err := from.Reseal(to, *sec.value, sec.ad)
+			if err != nil {
+				return 0, fmt.Errorf("the Git connection %s: %w", gs.ID, err)
+			}
+			sec.set(sealed)
+			n++
+		}
+		if err := up.Exec(ctx); err != nil {
+			return 0, err
+		}
 	}
 	return n, nil
 }
