@@ -22934,6 +22934,9 @@ type RevisionMutation struct {
 	files_root             *string
 	reusable_contents_root *string
 	message                *string
+	git_oid                *string
+	git_message            *string
+	git_ref                *string
 	clearedFields          map[string]struct{}
 	space                  *string
 	clearedspace           bool
@@ -23503,6 +23506,153 @@ func (m *RevisionMutation) ResetMessage() {
 	delete(m.clearedFields, revision.FieldMessage)
 }
 
+// SetGitOid sets the "git_oid" field.
+func (m *RevisionMutation) SetGitOid(s string) {
+	m.git_oid = &s
+}
+
+// GitOid returns the value of the "git_oid" field in the mutation.
+func (m *RevisionMutation) GitOid() (r string, exists bool) {
+	v := m.git_oid
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGitOid returns the old "git_oid" field's value of the Revision entity.
+// If the Revision object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RevisionMutation) OldGitOid(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGitOid is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGitOid requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGitOid: %w", err)
+	}
+	return oldValue.GitOid, nil
+}
+
+// ClearGitOid clears the value of the "git_oid" field.
+func (m *RevisionMutation) ClearGitOid() {
+	m.git_oid = nil
+	m.clearedFields[revision.FieldGitOid] = struct{}{}
+}
+
+// GitOidCleared returns if the "git_oid" field was cleared in this mutation.
+func (m *RevisionMutation) GitOidCleared() bool {
+	_, ok := m.clearedFields[revision.FieldGitOid]
+	return ok
+}
+
+// ResetGitOid resets all changes to the "git_oid" field.
+func (m *RevisionMutation) ResetGitOid() {
+	m.git_oid = nil
+	delete(m.clearedFields, revision.FieldGitOid)
+}
+
+// SetGitMessage sets the "git_message" field.
+func (m *RevisionMutation) SetGitMessage(s string) {
+	m.git_message = &s
+}
+
+// GitMessage returns the value of the "git_message" field in the mutation.
+func (m *RevisionMutation) GitMessage() (r string, exists bool) {
+	v := m.git_message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGitMessage returns the old "git_message" field's value of the Revision entity.
+// If the Revision object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RevisionMutation) OldGitMessage(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGitMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGitMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGitMessage: %w", err)
+	}
+	return oldValue.GitMessage, nil
+}
+
+// ClearGitMessage clears the value of the "git_message" field.
+func (m *RevisionMutation) ClearGitMessage() {
+	m.git_message = nil
+	m.clearedFields[revision.FieldGitMessage] = struct{}{}
+}
+
+// GitMessageCleared returns if the "git_message" field was cleared in this mutation.
+func (m *RevisionMutation) GitMessageCleared() bool {
+	_, ok := m.clearedFields[revision.FieldGitMessage]
+	return ok
+}
+
+// ResetGitMessage resets all changes to the "git_message" field.
+func (m *RevisionMutation) ResetGitMessage() {
+	m.git_message = nil
+	delete(m.clearedFields, revision.FieldGitMessage)
+}
+
+// SetGitRef sets the "git_ref" field.
+func (m *RevisionMutation) SetGitRef(s string) {
+	m.git_ref = &s
+}
+
+// GitRef returns the value of the "git_ref" field in the mutation.
+func (m *RevisionMutation) GitRef() (r string, exists bool) {
+	v := m.git_ref
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGitRef returns the old "git_ref" field's value of the Revision entity.
+// If the Revision object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RevisionMutation) OldGitRef(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGitRef is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGitRef requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGitRef: %w", err)
+	}
+	return oldValue.GitRef, nil
+}
+
+// ClearGitRef clears the value of the "git_ref" field.
+func (m *RevisionMutation) ClearGitRef() {
+	m.git_ref = nil
+	m.clearedFields[revision.FieldGitRef] = struct{}{}
+}
+
+// GitRefCleared returns if the "git_ref" field was cleared in this mutation.
+func (m *RevisionMutation) GitRefCleared() bool {
+	_, ok := m.clearedFields[revision.FieldGitRef]
+	return ok
+}
+
+// ResetGitRef resets all changes to the "git_ref" field.
+func (m *RevisionMutation) ResetGitRef() {
+	m.git_ref = nil
+	delete(m.clearedFields, revision.FieldGitRef)
+}
+
 // ClearSpace clears the "space" edge to the Space entity.
 func (m *RevisionMutation) ClearSpace() {
 	m.clearedspace = true
@@ -23618,7 +23768,7 @@ func (m *RevisionMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *RevisionMutation) Fields() []string {
-	fields := make([]string, 0, 10)
+	fields := make([]string, 0, 13)
 	if m.created_at != nil {
 		fields = append(fields, revision.FieldCreatedAt)
 	}
@@ -23649,6 +23799,15 @@ func (m *RevisionMutation) Fields() []string {
 	if m.message != nil {
 		fields = append(fields, revision.FieldMessage)
 	}
+	if m.git_oid != nil {
+		fields = append(fields, revision.FieldGitOid)
+	}
+	if m.git_message != nil {
+		fields = append(fields, revision.FieldGitMessage)
+	}
+	if m.git_ref != nil {
+		fields = append(fields, revision.FieldGitRef)
+	}
 	return fields
 }
 
@@ -23677,6 +23836,12 @@ func (m *RevisionMutation) Field(name string) (ent.Value, bool) {
 		return m.CreatedByID()
 	case revision.FieldMessage:
 		return m.Message()
+	case revision.FieldGitOid:
+		return m.GitOid()
+	case revision.FieldGitMessage:
+		return m.GitMessage()
+	case revision.FieldGitRef:
+		return m.GitRef()
 	}
 	return nil, false
 }
@@ -23706,6 +23871,12 @@ func (m *RevisionMutation) OldField(ctx context.Context, name string) (ent.Value
 		return m.OldCreatedByID(ctx)
 	case revision.FieldMessage:
 		return m.OldMessage(ctx)
+	case revision.FieldGitOid:
+		return m.OldGitOid(ctx)
+	case revision.FieldGitMessage:
+		return m.OldGitMessage(ctx)
+	case revision.FieldGitRef:
+		return m.OldGitRef(ctx)
 	}
 	return nil, fmt.Errorf("unknown Revision field %s", name)
 }
@@ -23785,6 +23956,27 @@ func (m *RevisionMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetMessage(v)
 		return nil
+	case revision.FieldGitOid:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGitOid(v)
+		return nil
+	case revision.FieldGitMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGitMessage(v)
+		return nil
+	case revision.FieldGitRef:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGitRef(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Revision field %s", name)
 }
@@ -23833,6 +24025,15 @@ func (m *RevisionMutation) ClearedFields() []string {
 	if m.FieldCleared(revision.FieldMessage) {
 		fields = append(fields, revision.FieldMessage)
 	}
+	if m.FieldCleared(revision.FieldGitOid) {
+		fields = append(fields, revision.FieldGitOid)
+	}
+	if m.FieldCleared(revision.FieldGitMessage) {
+		fields = append(fields, revision.FieldGitMessage)
+	}
+	if m.FieldCleared(revision.FieldGitRef) {
+		fields = append(fields, revision.FieldGitRef)
+	}
 	return fields
 }
 
@@ -23864,6 +24065,15 @@ func (m *RevisionMutation) ClearField(name string) error {
 		return nil
 	case revision.FieldMessage:
 		m.ClearMessage()
+		return nil
+	case revision.FieldGitOid:
+		m.ClearGitOid()
+		return nil
+	case revision.FieldGitMessage:
+		m.ClearGitMessage()
+		return nil
+	case revision.FieldGitRef:
+		m.ClearGitRef()
 		return nil
 	}
 	return fmt.Errorf("unknown Revision nullable field %s", name)
@@ -23902,6 +24112,15 @@ func (m *RevisionMutation) ResetField(name string) error {
 		return nil
 	case revision.FieldMessage:
 		m.ResetMessage()
+		return nil
+	case revision.FieldGitOid:
+		m.ResetGitOid()
+		return nil
+	case revision.FieldGitMessage:
+		m.ResetGitMessage()
+		return nil
+	case revision.FieldGitRef:
+		m.ResetGitRef()
 		return nil
 	}
 	return fmt.Errorf("unknown Revision field %s", name)

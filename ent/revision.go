@@ -43,6 +43,12 @@ type Revision struct {
 	CreatedByID *string `json:"created_by_id,omitempty"`
 	// What made the revision, such as "Create page Intro" or "Update from the main content"; null when nothing says, as for a space's first revision.
 	Message *string `json:"message,omitempty"`
+	// GitOid holds the value of the "git_oid" field.
+	GitOid *string `json:"git_oid,omitempty"`
+	// GitMessage holds the value of the "git_message" field.
+	GitMessage *string `json:"git_message,omitempty"`
+	// GitRef holds the value of the "git_ref" field.
+	GitRef *string `json:"git_ref,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the RevisionQuery when eager-loading is set.
 	Edges        RevisionEdges `json:"edges"`
@@ -102,7 +108,7 @@ func (*Revision) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case revision.FieldParents:
 			values[i] = new([]byte)
-		case revision.FieldID, revision.FieldSpaceID, revision.FieldChangeRequestID, revision.FieldType, revision.FieldPagesRoot, revision.FieldFilesRoot, revision.FieldReusableContentsRoot, revision.FieldCreatedByID, revision.FieldMessage:
+		case revision.FieldID, revision.FieldSpaceID, revision.FieldChangeRequestID, revision.FieldType, revision.FieldPagesRoot, revision.FieldFilesRoot, revision.FieldReusableContentsRoot, revision.FieldCreatedByID, revision.FieldMessage, revision.FieldGitOid, revision.FieldGitMessage, revision.FieldGitRef:
 			values[i] = new(sql.NullString)
 		case revision.FieldCreatedAt:
 			values[i] = new(sql.NullTime)
@@ -195,6 +201,27 @@ func (_m *Revision) assignValues(columns []string, values []any) error {
 				_m.Message = new(string)
 				*_m.Message = value.String
 			}
+		case revision.FieldGitOid:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field git_oid", values[i])
+			} else if value.Valid {
+				_m.GitOid = new(string)
+				*_m.GitOid = value.String
+			}
+		case revision.FieldGitMessage:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field git_message", values[i])
+			} else if value.Valid {
+				_m.GitMessage = new(string)
+				*_m.GitMessage = value.String
+			}
+		case revision.FieldGitRef:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field git_ref", values[i])
+			} else if value.Valid {
+				_m.GitRef = new(string)
+				*_m.GitRef = value.String
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -285,6 +312,21 @@ func (_m *Revision) String() string {
 	builder.WriteString(", ")
 	if v := _m.Message; v != nil {
 		builder.WriteString("message=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.GitOid; v != nil {
+		builder.WriteString("git_oid=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.GitMessage; v != nil {
+		builder.WriteString("git_message=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.GitRef; v != nil {
+		builder.WriteString("git_ref=")
 		builder.WriteString(*v)
 	}
 	builder.WriteByte(')')

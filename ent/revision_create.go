@@ -143,6 +143,48 @@ func (_c *RevisionCreate) SetNillableMessage(v *string) *RevisionCreate {
 	return _c
 }
 
+// SetGitOid sets the "git_oid" field.
+func (_c *RevisionCreate) SetGitOid(v string) *RevisionCreate {
+	_c.mutation.SetGitOid(v)
+	return _c
+}
+
+// SetNillableGitOid sets the "git_oid" field if the given value is not nil.
+func (_c *RevisionCreate) SetNillableGitOid(v *string) *RevisionCreate {
+	if v != nil {
+		_c.SetGitOid(*v)
+	}
+	return _c
+}
+
+// SetGitMessage sets the "git_message" field.
+func (_c *RevisionCreate) SetGitMessage(v string) *RevisionCreate {
+	_c.mutation.SetGitMessage(v)
+	return _c
+}
+
+// SetNillableGitMessage sets the "git_message" field if the given value is not nil.
+func (_c *RevisionCreate) SetNillableGitMessage(v *string) *RevisionCreate {
+	if v != nil {
+		_c.SetGitMessage(*v)
+	}
+	return _c
+}
+
+// SetGitRef sets the "git_ref" field.
+func (_c *RevisionCreate) SetGitRef(v string) *RevisionCreate {
+	_c.mutation.SetGitRef(v)
+	return _c
+}
+
+// SetNillableGitRef sets the "git_ref" field if the given value is not nil.
+func (_c *RevisionCreate) SetNillableGitRef(v *string) *RevisionCreate {
+	if v != nil {
+		_c.SetGitRef(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *RevisionCreate) SetID(v string) *RevisionCreate {
 	_c.mutation.SetID(v)
@@ -312,6 +354,18 @@ func (_c *RevisionCreate) createSpec() (*Revision, *sqlgraph.CreateSpec) {
 		_spec.SetField(revision.FieldMessage, field.TypeString, value)
 		_node.Message = &value
 	}
+	if value, ok := _c.mutation.GitOid(); ok {
+		_spec.SetField(revision.FieldGitOid, field.TypeString, value)
+		_node.GitOid = &value
+	}
+	if value, ok := _c.mutation.GitMessage(); ok {
+		_spec.SetField(revision.FieldGitMessage, field.TypeString, value)
+		_node.GitMessage = &value
+	}
+	if value, ok := _c.mutation.GitRef(); ok {
+		_spec.SetField(revision.FieldGitRef, field.TypeString, value)
+		_node.GitRef = &value
+	}
 	if nodes := _c.mutation.SpaceIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -461,6 +515,15 @@ func (u *RevisionUpsertOne) UpdateNewValues() *RevisionUpsertOne {
 		}
 		if _, exists := u.create.mutation.Message(); exists {
 			s.SetIgnore(revision.FieldMessage)
+		}
+		if _, exists := u.create.mutation.GitOid(); exists {
+			s.SetIgnore(revision.FieldGitOid)
+		}
+		if _, exists := u.create.mutation.GitMessage(); exists {
+			s.SetIgnore(revision.FieldGitMessage)
+		}
+		if _, exists := u.create.mutation.GitRef(); exists {
+			s.SetIgnore(revision.FieldGitRef)
 		}
 	}))
 	return u
@@ -705,6 +768,15 @@ func (u *RevisionUpsertBulk) UpdateNewValues() *RevisionUpsertBulk {
 			}
 			if _, exists := b.mutation.Message(); exists {
 				s.SetIgnore(revision.FieldMessage)
+			}
+			if _, exists := b.mutation.GitOid(); exists {
+				s.SetIgnore(revision.FieldGitOid)
+			}
+			if _, exists := b.mutation.GitMessage(); exists {
+				s.SetIgnore(revision.FieldGitMessage)
+			}
+			if _, exists := b.mutation.GitRef(); exists {
+				s.SetIgnore(revision.FieldGitRef)
 			}
 		}
 	}))

@@ -98,6 +98,15 @@ func (_u *RevisionUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.MessageCleared() {
 		_spec.ClearField(revision.FieldMessage, field.TypeString)
 	}
+	if _u.mutation.GitOidCleared() {
+		_spec.ClearField(revision.FieldGitOid, field.TypeString)
+	}
+	if _u.mutation.GitMessageCleared() {
+		_spec.ClearField(revision.FieldGitMessage, field.TypeString)
+	}
+	if _u.mutation.GitRefCleared() {
+		_spec.ClearField(revision.FieldGitRef, field.TypeString)
+	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -219,6 +228,15 @@ func (_u *RevisionUpdateOne) sqlSave(ctx context.Context) (_node *Revision, err 
 	}
 	if _u.mutation.MessageCleared() {
 		_spec.ClearField(revision.FieldMessage, field.TypeString)
+	}
+	if _u.mutation.GitOidCleared() {
+		_spec.ClearField(revision.FieldGitOid, field.TypeString)
+	}
+	if _u.mutation.GitMessageCleared() {
+		_spec.ClearField(revision.FieldGitMessage, field.TypeString)
+	}
+	if _u.mutation.GitRefCleared() {
+		_spec.ClearField(revision.FieldGitRef, field.TypeString)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	_node = &Revision{config: _u.config}

@@ -29,10 +29,13 @@ type commit struct {
 	typ     enum.RevisionType
 	parents []string
 	message string
-	// fromGit marks a revision that Git sync made from a commit: it is
-	// not pushed back.
-	fromGit bool
+	// git is the commit Git sync made the revision from: it is recorded
+	// with it, and not pushed back.
+	git *revisionGit
 }
+
+// revisionGit is the Git commit a revision was imported from.
+type revisionGit struct{ oid, message, ref string }
 
 // commit stores the content and records the revision. For the main content
 // it also moves the space's ref; a change request's ref is moved by the
@@ -64,6 +67,9 @@ func (r *Resolver) commit(ctx context.Context, c commit) (*ent.Revision, error) 
 	if c.changeRequest != nil {
 		b.SetChangeRequestID(c.changeRequest.ID)
 	}
+	if c.git != nil {
+		b.SetGitOid(c.git.oid).SetGitMessage(c.git.message).SetGitRef(c.git.ref)
+	}
 	rev, err := b.Save(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("recording the revision: %w", err)
@@ -88,7 +94,7 @@ func (r *Resolver) commit(ctx context.Context, c commit) (*ent.Revision, error) 
 		}
 		r.emit(ctx, events.New(events.SpaceContentTopic(c.space.ID), events.SpaceContent, rev.ID).
 			For(c.space.OrganizationID, c.space.ID, enum.WebhookEventTypeSpaceContent))
-		if !c.fromGit {
+		if c.git == nil {
 			if err := r.queueGitSync(ctx, c.space, c.author, c.message); err != nil {
 				return nil, err
 			}
@@ -104,7 +110,7 @@ type editTarget struct {
 	changeRequest *ent.ChangeRequest
 	revision      *ent.Revision
 	content       *content.Loaded
-	fromGit       bool // see commit.fromGit
+	git           *revisionGit // see commit.git
 }
 
 // targetInput are the fields every content edit takes.
@@ -113,15 +119,15 @@ type targetInput struct {
 	// importing marks an import, which may write a space's main content
 	// in any editMode but LOCKED (see target).
 	importing bool
-	// fromGit marks Git sync's import (see commit.fromGit).
-	fromGit bool
+	// git is the commit Git sync imports (see commit.git).
+	git *revisionGit
 }
 
 // target resolves and authorizes the target of an edit. It holds the space's
 // content lock, so the revision it returns stays current until the
 // transaction ends.
 func (r *Resolver) target(ctx context.Context, in targetInput) (*editTarget, error) {
-	t := &editTarget{fromGit: in.fromGit}
+	t := &editTarget{git: in.git}
 	var err error
 	switch {
 	case (in.SpaceID == nil) == (in.ChangeRequestID == nil):
@@ -230,7 +236,7 @@ func (r *Resolver) record(ctx context.Context, t *editTarget, c *content.Content
 	typ enum.RevisionType, message string) (*ent.Revision, error) {
 	rev, err := r.commit(ctx, commit{
 		space: t.space, changeRequest: t.changeRequest, content: c, from: t.content,
-		author: author, typ: typ, parents: []string{t.revision.ID}, message: message, fromGit: t.fromGit,
+		author: author, typ: typ, parents: []string{t.revision.ID}, message: message, git: t.git,
 	})
 	if err != nil || t.changeRequest == nil {
 		return rev, err

@@ -243,3 +243,12 @@ var gitOperationsByStart = page.Order[*ent.GitSyncOperation, predicate.GitSyncOp
 	Name: "git-sync-operations", Column: gitsyncoperation.FieldStartedAt, KeyType: page.KeyTime, Desc: true,
 	Key: func(o *ent.GitSyncOperation) any { return o.StartedAt }, ID: func(o *ent.GitSyncOperation) string { return o.ID },
 }
+
+// revisionGitCommit is the Git commit a revision was imported from; nil
+// for one made in Bindery.
+func revisionGitCommit(rev *ent.Revision) *model.GitSyncCommit {
+	if rev.GitOid == nil {
+		return nil
+	}
+	return &model.GitSyncCommit{Oid: *rev.GitOid, Message: deref(rev.GitMessage), Ref: deref(rev.GitRef)}
+}

@@ -89,6 +89,10 @@ func (r *mutationResolver) ExportToGitRepository(ctx context.Context, input mode
 	return r.exportToGitRepository(ctx, input)
 }
 
+func (r *revisionResolver) Git(ctx context.Context, obj *ent.Revision) (*model.GitSyncCommit, error) {
+	return revisionGitCommit(obj), nil
+}
+
 func (r *spaceResolver) GitSync(ctx context.Context, obj *ent.Space) (*ent.GitSync, error) {
 	return r.spaceGitSync(ctx, obj)
 }

@@ -107,6 +107,19 @@ func TestGitSyncConnectedFollowsBothWays(t *testing.T) {
 	after := pageByPath(t, e, space, "guide/install")
 	assert.Equal(t, install["id"], after["id"])
 	assert.Contains(t, after["markdown"], "Run the installer twice.")
+	// The revision names the commit it came from, in both APIs.
+	rev := e.MustDo(http.MethodGet, "/v1/spaces/"+space+"/revisions/"+op.Revision.ID, e.OwnerToken, nil, http.StatusOK)
+	assert.Equal(t, map[string]any{"oid": g.srv.Head(g.name), "message": "Twice", "ref": "refs/heads/main",
+		"createdByGitBook": false, "createdByService": false}, rev["git"])
+	var revGit struct {
+		Node struct{ Git struct{ Oid, Message, Ref string } }
+	}
+	e.GraphQL(e.OwnerToken, `query($rev: ID!) { node(id: $rev) { ... on Revision { git { oid message ref } } } }`,
+		map[string]any{"rev": op.Revision.ID}).Into(t, &revGit)
+	assert.Equal(t, g.srv.Head(g.name), revGit.Node.Git.Oid)
+	assert.Equal(t, "Twice", revGit.Node.Git.Message)
+	assert.Nil(t, e.MustDo(http.MethodGet, "/v1/spaces/"+space+"/revisions/"+ops[0].Revision.ID, e.OwnerToken, nil, http.StatusOK)["git"],
+		"a revision made in Bindery has none")
 	assert.Equal(t, "Twice\n", g.srv.Run(g.srv.Dir(g.name), "log", "-1", "--format=%s", "main"),
 		"the import is not pushed back")
 

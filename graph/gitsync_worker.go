@@ -448,7 +448,7 @@ func (w *GitSyncWorker) importSnapshot(ctx context.Context, j *gitJob, snap *git
 	}
 	spaceID := op.SpaceID
 	t := targetOf(&spaceID, nil, nil)
-	t.importing, t.fromGit = true, true
+	t.importing, t.git = true, &revisionGit{oid: snap.Commit, message: snap.Message, ref: op.Ref}
 	var unchanged *ent.Revision
 	_, _, err = r.editThen(ctx, t, importMessage(snap.Message),
 		func(ctx context.Context, t *editTarget, c *content.Content) error {
@@ -595,7 +595,8 @@ func (w *GitSyncWorker) branchAsChangeRequest(ctx context.Context, j *gitJob, u 
 		if err != nil {
 			return nil, err
 		}
-		rev, err := r.record(ctx, &editTarget{space: s, changeRequest: cr, revision: base, content: baseContent},
+		rev, err := r.record(ctx, &editTarget{space: s, changeRequest: cr, revision: base, content: baseContent,
+			git: &revisionGit{oid: snap.Commit, message: snap.Message, ref: op.Ref}},
 			theirs, u.ID, enum.RevisionTypeEdits, importMessage(snap.Message))
 		if err != nil {
 			return nil, err

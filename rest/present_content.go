@@ -183,11 +183,6 @@ type reusableJSON struct {
 }
 
 // revisionJSON is the official Revision.
-//
-// git is always absent: it describes the Git commit of the revision
-// (GitSyncCommit requires oid, message and createdByGitBook), which a
-// revision does not record; the space's Git sync operations name the
-// commit each read or made, with its revision.
 type revisionJSON struct {
 	Object           string             `json:"object"`
 	ID               string             `json:"id"`
@@ -198,16 +193,38 @@ type revisionJSON struct {
 	CreatedAt        string             `json:"createdAt"`
 	Type             enum.RevisionType  `json:"type"`
 	MergedFrom       *changeRequestJSON `json:"mergedFrom,omitempty"`
+	// Git is the commit the revision was imported from, absent for one
+	// made in Bindery.
+	Git *revisionGitJSON `json:"git,omitempty"`
 	// URLs has app, as the spec says, and location, the revision's /v1
 	// address (the Location of an import), which the spec does not list
 	// but allows.
 	URLs *model.RevisionURLs `json:"urls"`
 }
 
+// revisionGitJSON is the official GitSyncCommit. The contract names the
+// flag createdByService and the spec createdByGitBook (required): both
+// are given, so that a client of either reads it. A revision is imported
+// from a commit someone pushed, so both are false.
+type revisionGitJSON struct {
+	Oid              string `json:"oid"`
+	Message          string `json:"message"`
+	Ref              string `json:"ref"`
+	CreatedByGitBook bool   `json:"createdByGitBook"`
+	CreatedByService bool   `json:"createdByService"`
+}
+
 func (a *API) presentRevision(ctx context.Context, rev *ent.Revision, o contentOptions) (revisionJSON, error) {
 	res := a.r.Revision()
 	j := revisionJSON{
 		Object: "revision", ID: rev.ID, Parents: []string{}, CreatedAt: model.FormatTime(rev.CreatedAt), Type: rev.Type,
+	}
+	git, err := res.Git(ctx, rev)
+	if err != nil {
+		return j, err
+	}
+	if git != nil {
+		j.Git = &revisionGitJSON{Oid: git.Oid, Message: git.Message, Ref: git.Ref}
 	}
 	parents, err := res.Parents(ctx, rev)
 	if err != nil {

@@ -919,6 +919,9 @@ var (
 		{Name: "files_root", Type: field.TypeString, Nullable: true},
 		{Name: "reusable_contents_root", Type: field.TypeString, Nullable: true},
 		{Name: "message", Type: field.TypeString, Nullable: true},
+		{Name: "git_oid", Type: field.TypeString, Nullable: true},
+		{Name: "git_message", Type: field.TypeString, Nullable: true},
+		{Name: "git_ref", Type: field.TypeString, Nullable: true},
 		{Name: "change_request_id", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "created_by_id", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "space_id", Type: field.TypeString, Size: 64},
@@ -931,19 +934,19 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "revisions_change_requests_revisions",
-				Columns:    []*schema.Column{RevisionsColumns[8]},
+				Columns:    []*schema.Column{RevisionsColumns[11]},
 				RefColumns: []*schema.Column{ChangeRequestsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "revisions_users_created_by",
-				Columns:    []*schema.Column{RevisionsColumns[9]},
+				Columns:    []*schema.Column{RevisionsColumns[12]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "revisions_spaces_revisions",
-				Columns:    []*schema.Column{RevisionsColumns[10]},
+				Columns:    []*schema.Column{RevisionsColumns[13]},
 				RefColumns: []*schema.Column{SpacesColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -952,12 +955,12 @@ var (
 			{
 				Name:    "revision_space_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{RevisionsColumns[10], RevisionsColumns[1]},
+				Columns: []*schema.Column{RevisionsColumns[13], RevisionsColumns[1]},
 			},
 			{
 				Name:    "revision_change_request_id",
 				Unique:  false,
-				Columns: []*schema.Column{RevisionsColumns[8]},
+				Columns: []*schema.Column{RevisionsColumns[11]},
 			},
 		},
 	}

@@ -36,6 +36,12 @@ const (
 	FieldCreatedByID = "created_by_id"
 	// FieldMessage holds the string denoting the message field in the database.
 	FieldMessage = "message"
+	// FieldGitOid holds the string denoting the git_oid field in the database.
+	FieldGitOid = "git_oid"
+	// FieldGitMessage holds the string denoting the git_message field in the database.
+	FieldGitMessage = "git_message"
+	// FieldGitRef holds the string denoting the git_ref field in the database.
+	FieldGitRef = "git_ref"
 	// EdgeSpace holds the string denoting the space edge name in mutations.
 	EdgeSpace = "space"
 	// EdgeChangeRequest holds the string denoting the change_request edge name in mutations.
@@ -80,6 +86,9 @@ var Columns = []string{
 	FieldReusableContentsRoot,
 	FieldCreatedByID,
 	FieldMessage,
+	FieldGitOid,
+	FieldGitMessage,
+	FieldGitRef,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -164,6 +173,21 @@ func ByCreatedByID(opts ...sql.OrderTermOption) OrderOption {
 // ByMessage orders the results by the message field.
 func ByMessage(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldMessage, opts...).ToFunc()
+}
+
+// ByGitOid orders the results by the git_oid field.
+func ByGitOid(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldGitOid, opts...).ToFunc()
+}
+
+// ByGitMessage orders the results by the git_message field.
+func ByGitMessage(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldGitMessage, opts...).ToFunc()
+}
+
+// ByGitRef orders the results by the git_ref field.
+func ByGitRef(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldGitRef, opts...).ToFunc()
 }
 
 // BySpaceField orders the results by space field.

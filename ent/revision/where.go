@@ -106,6 +106,21 @@ func Message(v string) predicate.Revision {
 	return predicate.Revision(sql.FieldEQ(FieldMessage, v))
 }
 
+// GitOid applies equality check predicate on the "git_oid" field. It's identical to GitOidEQ.
+func GitOid(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldEQ(FieldGitOid, v))
+}
+
+// GitMessage applies equality check predicate on the "git_message" field. It's identical to GitMessageEQ.
+func GitMessage(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldEQ(FieldGitMessage, v))
+}
+
+// GitRef applies equality check predicate on the "git_ref" field. It's identical to GitRefEQ.
+func GitRef(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldEQ(FieldGitRef, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Revision {
 	return predicate.Revision(sql.FieldEQ(FieldCreatedAt, v))
@@ -689,6 +704,231 @@ func MessageEqualFold(v string) predicate.Revision {
 // MessageContainsFold applies the ContainsFold predicate on the "message" field.
 func MessageContainsFold(v string) predicate.Revision {
 	return predicate.Revision(sql.FieldContainsFold(FieldMessage, v))
+}
+
+// GitOidEQ applies the EQ predicate on the "git_oid" field.
+func GitOidEQ(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldEQ(FieldGitOid, v))
+}
+
+// GitOidNEQ applies the NEQ predicate on the "git_oid" field.
+func GitOidNEQ(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldNEQ(FieldGitOid, v))
+}
+
+// GitOidIn applies the In predicate on the "git_oid" field.
+func GitOidIn(vs ...string) predicate.Revision {
+	return predicate.Revision(sql.FieldIn(FieldGitOid, vs...))
+}
+
+// GitOidNotIn applies the NotIn predicate on the "git_oid" field.
+func GitOidNotIn(vs ...string) predicate.Revision {
+	return predicate.Revision(sql.FieldNotIn(FieldGitOid, vs...))
+}
+
+// GitOidGT applies the GT predicate on the "git_oid" field.
+func GitOidGT(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldGT(FieldGitOid, v))
+}
+
+// GitOidGTE applies the GTE predicate on the "git_oid" field.
+func GitOidGTE(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldGTE(FieldGitOid, v))
+}
+
+// GitOidLT applies the LT predicate on the "git_oid" field.
+func GitOidLT(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldLT(FieldGitOid, v))
+}
+
+// GitOidLTE applies the LTE predicate on the "git_oid" field.
+func GitOidLTE(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldLTE(FieldGitOid, v))
+}
+
+// GitOidContains applies the Contains predicate on the "git_oid" field.
+func GitOidContains(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldContains(FieldGitOid, v))
+}
+
+// GitOidHasPrefix applies the HasPrefix predicate on the "git_oid" field.
+func GitOidHasPrefix(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldHasPrefix(FieldGitOid, v))
+}
+
+// GitOidHasSuffix applies the HasSuffix predicate on the "git_oid" field.
+func GitOidHasSuffix(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldHasSuffix(FieldGitOid, v))
+}
+
+// GitOidIsNil applies the IsNil predicate on the "git_oid" field.
+func GitOidIsNil() predicate.Revision {
+	return predicate.Revision(sql.FieldIsNull(FieldGitOid))
+}
+
+// GitOidNotNil applies the NotNil predicate on the "git_oid" field.
+func GitOidNotNil() predicate.Revision {
+	return predicate.Revision(sql.FieldNotNull(FieldGitOid))
+}
+
+// GitOidEqualFold applies the EqualFold predicate on the "git_oid" field.
+func GitOidEqualFold(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldEqualFold(FieldGitOid, v))
+}
+
+// GitOidContainsFold applies the ContainsFold predicate on the "git_oid" field.
+func GitOidContainsFold(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldContainsFold(FieldGitOid, v))
+}
+
+// GitMessageEQ applies the EQ predicate on the "git_message" field.
+func GitMessageEQ(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldEQ(FieldGitMessage, v))
+}
+
+// GitMessageNEQ applies the NEQ predicate on the "git_message" field.
+func GitMessageNEQ(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldNEQ(FieldGitMessage, v))
+}
+
+// GitMessageIn applies the In predicate on the "git_message" field.
+func GitMessageIn(vs ...string) predicate.Revision {
+	return predicate.Revision(sql.FieldIn(FieldGitMessage, vs...))
+}
+
+// GitMessageNotIn applies the NotIn predicate on the "git_message" field.
+func GitMessageNotIn(vs ...string) predicate.Revision {
+	return predicate.Revision(sql.FieldNotIn(FieldGitMessage, vs...))
+}
+
+// GitMessageGT applies the GT predicate on the "git_message" field.
+func GitMessageGT(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldGT(FieldGitMessage, v))
+}
+
+// GitMessageGTE applies the GTE predicate on the "git_message" field.
+func GitMessageGTE(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldGTE(FieldGitMessage, v))
+}
+
+// GitMessageLT applies the LT predicate on the "git_message" field.
+func GitMessageLT(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldLT(FieldGitMessage, v))
+}
+
+// GitMessageLTE applies the LTE predicate on the "git_message" field.
+func GitMessageLTE(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldLTE(FieldGitMessage, v))
+}
+
+// GitMessageContains applies the Contains predicate on the "git_message" field.
+func GitMessageContains(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldContains(FieldGitMessage, v))
+}
+
+// GitMessageHasPrefix applies the HasPrefix predicate on the "git_message" field.
+func GitMessageHasPrefix(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldHasPrefix(FieldGitMessage, v))
+}
+
+// GitMessageHasSuffix applies the HasSuffix predicate on the "git_message" field.
+func GitMessageHasSuffix(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldHasSuffix(FieldGitMessage, v))
+}
+
+// GitMessageIsNil applies the IsNil predicate on the "git_message" field.
+func GitMessageIsNil() predicate.Revision {
+	return predicate.Revision(sql.FieldIsNull(FieldGitMessage))
+}
+
+// GitMessageNotNil applies the NotNil predicate on the "git_message" field.
+func GitMessageNotNil() predicate.Revision {
+	return predicate.Revision(sql.FieldNotNull(FieldGitMessage))
+}
+
+// GitMessageEqualFold applies the EqualFold predicate on the "git_message" field.
+func GitMessageEqualFold(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldEqualFold(FieldGitMessage, v))
+}
+
+// GitMessageContainsFold applies the ContainsFold predicate on the "git_message" field.
+func GitMessageContainsFold(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldContainsFold(FieldGitMessage, v))
+}
+
+// GitRefEQ applies the EQ predicate on the "git_ref" field.
+func GitRefEQ(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldEQ(FieldGitRef, v))
+}
+
+// GitRefNEQ applies the NEQ predicate on the "git_ref" field.
+func GitRefNEQ(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldNEQ(FieldGitRef, v))
+}
+
+// GitRefIn applies the In predicate on the "git_ref" field.
+func GitRefIn(vs ...string) predicate.Revision {
+	return predicate.Revision(sql.FieldIn(FieldGitRef, vs...))
+}
+
+// GitRefNotIn applies the NotIn predicate on the "git_ref" field.
+func GitRefNotIn(vs ...string) predicate.Revision {
+	return predicate.Revision(sql.FieldNotIn(FieldGitRef, vs...))
+}
+
+// GitRefGT applies the GT predicate on the "git_ref" field.
+func GitRefGT(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldGT(FieldGitRef, v))
+}
+
+// GitRefGTE applies the GTE predicate on the "git_ref" field.
+func GitRefGTE(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldGTE(FieldGitRef, v))
+}
+
+// GitRefLT applies the LT predicate on the "git_ref" field.
+func GitRefLT(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldLT(FieldGitRef, v))
+}
+
+// GitRefLTE applies the LTE predicate on the "git_ref" field.
+func GitRefLTE(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldLTE(FieldGitRef, v))
+}
+
+// GitRefContains applies the Contains predicate on the "git_ref" field.
+func GitRefContains(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldContains(FieldGitRef, v))
+}
+
+// GitRefHasPrefix applies the HasPrefix predicate on the "git_ref" field.
+func GitRefHasPrefix(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldHasPrefix(FieldGitRef, v))
+}
+
+// GitRefHasSuffix applies the HasSuffix predicate on the "git_ref" field.
+func GitRefHasSuffix(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldHasSuffix(FieldGitRef, v))
+}
+
+// GitRefIsNil applies the IsNil predicate on the "git_ref" field.
+func GitRefIsNil() predicate.Revision {
+	return predicate.Revision(sql.FieldIsNull(FieldGitRef))
+}
+
+// GitRefNotNil applies the NotNil predicate on the "git_ref" field.
+func GitRefNotNil() predicate.Revision {
+	return predicate.Revision(sql.FieldNotNull(FieldGitRef))
+}
+
+// GitRefEqualFold applies the EqualFold predicate on the "git_ref" field.
+func GitRefEqualFold(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldEqualFold(FieldGitRef, v))
+}
+
+// GitRefContainsFold applies the ContainsFold predicate on the "git_ref" field.
+func GitRefContainsFold(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldContainsFold(FieldGitRef, v))
 }
 
 // HasSpace applies the HasEdge predicate on the "space" edge.

@@ -207,6 +207,12 @@ func (Revision) Fields() []ent.Field {
 		field.String("created_by_id").Optional().Nillable().Immutable().Annotations(internal()),
 		field.String("message").Optional().Nillable().Immutable().
 			Comment("What made the revision, such as \"Create page Intro\" or \"Update from the main content\"; null when nothing says, as for a space's first revision."),
+		// git_oid, git_message and git_ref name the Git commit a revision
+		// was imported from (the official GitSyncCommit); null for one
+		// made in Bindery.
+		field.String("git_oid").Optional().Nillable().Immutable().Annotations(internal()),
+		field.String("git_message").Optional().Nillable().Immutable().Annotations(internal()),
+		field.String("git_ref").Optional().Nillable().Immutable().Annotations(internal()),
 	}
 }
 

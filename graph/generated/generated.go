@@ -576,6 +576,12 @@ type ComplexityRoot struct {
 		User      func(childComplexity int) int
 	}
 
+	GitSyncCommit struct {
+		Message func(childComplexity int) int
+		Oid     func(childComplexity int) int
+		Ref     func(childComplexity int) int
+	}
+
 	GitSyncOperation struct {
 		Commit               func(childComplexity int) int
 		CompletedAt          func(childComplexity int) int
@@ -1332,6 +1338,7 @@ type ComplexityRoot struct {
 		CreatedBy        func(childComplexity int) int
 		File             func(childComplexity int, id string) int
 		Files            func(childComplexity int) int
+		Git              func(childComplexity int) int
 		ID               func(childComplexity int) int
 		Links            func(childComplexity int, status *enum.ContentReferenceStatus, first *int, after *page.Cursor) int
 		MergedFrom       func(childComplexity int) int
@@ -2570,6 +2577,7 @@ type RevisionResolver interface {
 	File(ctx context.Context, obj *ent.Revision, id string) (*model.RevisionFile, error)
 	ReusableContents(ctx context.Context, obj *ent.Revision) ([]*content.Reusable, error)
 	Urls(ctx context.Context, obj *ent.Revision) (*model.RevisionURLs, error)
+	Git(ctx context.Context, obj *ent.Revision) (*model.GitSyncCommit, error)
 	Links(ctx context.Context, obj *ent.Revision, status *enum.ContentReferenceStatus, first *int, after *page.Cursor) (*model.ContentReferenceUsageConnection, error)
 }
 type RevisionFileResolver interface {
@@ -4341,6 +4349,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.EmojiReactionUser.User(childComplexity), true
+
+	case "GitSyncCommit.message":
+		if e.ComplexityRoot.GitSyncCommit.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncCommit.Message(childComplexity), true
+	case "GitSyncCommit.oid":
+		if e.ComplexityRoot.GitSyncCommit.Oid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncCommit.Oid(childComplexity), true
+	case "GitSyncCommit.ref":
+		if e.ComplexityRoot.GitSyncCommit.Ref == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncCommit.Ref(childComplexity), true
 
 	case "GitSyncOperation.commit":
 		if e.ComplexityRoot.GitSyncOperation.Commit == nil {
@@ -8286,6 +8313,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Revision.Files(childComplexity), true
+	case "Revision.git":
+		if e.ComplexityRoot.Revision.Git == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Revision.Git(childComplexity), true
 	case "Revision.id":
 		if e.ComplexityRoot.Revision.ID == nil {
 			break
@@ -15483,6 +15516,23 @@ type GitSyncState {
   changeRequest: ChangeRequest
 }
 
+"""
+The Git commit a revision was imported from: the official GitSyncCommit.
+"""
+type GitSyncCommit {
+  "The commit's SHA."
+  oid: String!
+  "The commit's message."
+  message: String!
+  "The branch it was read from, as refs/heads/<name>."
+  ref: String!
+}
+
+extend type Revision {
+  "The Git commit the revision was imported from; null for a revision made in Bindery."
+  git: GitSyncCommit
+}
+
 extend type Space {
   "The Git repository the space was last synced with; null when none. Needs the read role."
   gitSync: GitSyncState
@@ -20467,6 +20517,18 @@ func (ec *executionContext) childFields_EmojiReactionUser(ctx context.Context, f
 	return nil, fmt.Errorf("no field named %q was found under type EmojiReactionUser", field.Name)
 }
 
+func (ec *executionContext) childFields_GitSyncCommit(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "oid":
+		return ec.fieldContext_GitSyncCommit_oid(ctx, field)
+	case "message":
+		return ec.fieldContext_GitSyncCommit_message(ctx, field)
+	case "ref":
+		return ec.fieldContext_GitSyncCommit_ref(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GitSyncCommit", field.Name)
+}
+
 func (ec *executionContext) childFields_GitSyncOperation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -21693,6 +21755,8 @@ func (ec *executionContext) childFields_Revision(ctx context.Context, field grap
 		return ec.fieldContext_Revision_reusableContents(ctx, field)
 	case "urls":
 		return ec.fieldContext_Revision_urls(ctx, field)
+	case "git":
+		return ec.fieldContext_Revision_git(ctx, field)
 	case "links":
 		return ec.fieldContext_Revision_links(ctx, field)
 	}
@@ -34958,6 +35022,84 @@ func (ec *executionContext) _EmojiReactionUser_reactedAt(ctx context.Context, fi
 }
 func (ec *executionContext) fieldContext_EmojiReactionUser_reactedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("EmojiReactionUser", field, false, false, errors.New("field of type DateTime does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncCommit_oid(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncCommit) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNString2string(ctx, field.Selections, obj.Oid)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncCommit_oid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Oid, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncCommit_oid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncCommit", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncCommit_message(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncCommit) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNString2string(ctx, field.Selections, obj.Message)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncCommit_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Message, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncCommit_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncCommit", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncCommit_ref(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncCommit) (ret graphql.Marshaler) {
+	if gqlexec.Plain(ec.OperationContext) {
+		return ec.marshalNString2string(ctx, field.Selections, obj.Ref)
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncCommit_ref(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Ref, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncCommit_ref(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncCommit", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _GitSyncOperation_id(ctx context.Context, field graphql.CollectedField, obj *ent.GitSyncOperation) (ret graphql.Marshaler) {
@@ -52088,6 +52230,38 @@ func (ec *executionContext) fieldContext_Revision_urls(_ context.Context, field 
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_RevisionURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Revision_git(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_git(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Revision().Git(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.GitSyncCommit) graphql.Marshaler {
+			return ec.marshalOGitSyncCommit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncCommit(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_git(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Revision",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GitSyncCommit(ctx, field)
 		},
 	}
 	return fc, nil
@@ -80092,6 +80266,55 @@ func (ec *executionContext) _EmojiReactionUser(ctx context.Context, sel ast.Sele
 	return gqlexec.Object(fields, out)
 }
 
+var gitSyncCommitImplementors = []string{"GitSyncCommit"}
+
+func (ec *executionContext) _GitSyncCommit(ctx context.Context, sel ast.SelectionSet, obj *model.GitSyncCommit) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, gitSyncCommitImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
+	var deferLabelToView map[string]*graphql.FieldSetView
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GitSyncCommit")
+		case "oid":
+			out.Values[i] = ec._GitSyncCommit_oid(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "message":
+			out.Values[i] = ec._GitSyncCommit_message(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "ref":
+			out.Values[i] = ec._GitSyncCommit_ref(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
+
+	return gqlexec.Object(fields, out)
+}
+
 var gitSyncOperationImplementors = []string{"GitSyncOperation"}
 
 func (ec *executionContext) _GitSyncOperation(ctx context.Context, sel ast.SelectionSet, obj *ent.GitSyncOperation) graphql.Marshaler {
@@ -89740,6 +89963,47 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 				}()
 				res = ec._Revision_urls(ctx, field, obj)
 				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "git":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Revision_git(ctx, field, obj)
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -106391,6 +106655,13 @@ func (ec *executionContext) marshalOGitProvider2ᚖgithubᚗcomᚋbinderyᚋbind
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalOGitSyncCommit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncCommit(ctx context.Context, sel ast.SelectionSet, v *model.GitSyncCommit) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._GitSyncCommit(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOGitSyncState2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐGitSync(ctx context.Context, sel ast.SelectionSet, v *ent.GitSync) graphql.Marshaler {

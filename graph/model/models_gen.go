@@ -949,6 +949,16 @@ type GitInfoInput struct {
 	URL *string `json:"url,omitempty"`
 }
 
+// The Git commit a revision was imported from: the official GitSyncCommit.
+type GitSyncCommit struct {
+	// The commit's SHA.
+	Oid string `json:"oid"`
+	// The commit's message.
+	Message string `json:"message"`
+	// The branch it was read from, as refs/heads/<name>.
+	Ref string `json:"ref"`
+}
+
 // The input of importContent.
 type ImportContentInput struct {
 	// The space whose main content to import into; give spaceId or changeRequestId.
