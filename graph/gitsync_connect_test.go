@@ -112,7 +112,9 @@ func TestGitSyncConnectedFollowsBothWays(t *testing.T) {
 	assert.Equal(t, map[string]any{"oid": g.srv.Head(g.name), "message": "Twice", "ref": "refs/heads/main",
 		"createdByGitBook": false, "createdByService": false}, rev["git"])
 	var revGit struct {
-		Node struct{ Git struct{ Oid, Message, Ref string } }
+		Node struct {
+			Git struct{ Oid, Message, Ref string }
+		}
 	}
 	e.GraphQL(e.OwnerToken, `query($rev: ID!) { node(id: $rev) { ... on Revision { git { oid message ref } } } }`,
 		map[string]any{"rev": op.Revision.ID}).Into(t, &revGit)
