@@ -289,14 +289,19 @@ func (w *GitSyncWorker) pollOne(ctx context.Context, gs *ent.GitSync) error {
 
 // connectionRemote is a connection's repository with its credentials.
 func (r *Resolver) connectionRemote(gs *ent.GitSync) (gitremote.Remote, error) {
-	rm := gitremote.Remote{URL: gs.URL, Ref: gs.Ref}
-	if gs.Credentials == nil {
+	return r.openRemote(gs.URL, gs.Ref, gs.Credentials, secrets.GitCredentialsAD(gs.ID))
+}
+
+// openRemote is a repository with the credentials sealed under ad, if any.
+func (r *Resolver) openRemote(url, ref string, sealed *string, ad string) (gitremote.Remote, error) {
+	rm := gitremote.Remote{URL: url, Ref: ref}
+	if sealed == nil {
 		return rm, nil
 	}
 	if r.secretBox == nil {
 		return rm, errGitNoKey
 	}
-	cred, err := r.secretBox.Open(*gs.Credentials, secrets.GitCredentialsAD(gs.ID))
+	cred, err := r.secretBox.Open(*sealed, ad)
 	if err != nil {
 		return rm, errGitSealed
 	}

@@ -83,10 +83,25 @@ func TestGitSyncConnectedFollowsBothWays(t *testing.T) {
 	assert.Len(t, c.ConnectGitSync.PushEventSecret, 43)
 	assert.Equal(t, []string{"Welcome", "Guide", "  Install", "Reference", "  API"}, pageTitles(t, e, space))
 
-	// An edit in Bindery: a commit by its author, with nothing asked.
+	// An edit in Bindery: a commit by its author, with nothing asked. It
+	// costs three statements more than in a space that is not connected:
+	// the connection, the waiting operation, the new one (or none).
 	install := pageByPath(t, e, space, "guide/install")
-	setMarkdown(t, e, space, install["id"].(string), "Run the installer.\n")
-	setMarkdown(t, e, space, install["id"].(string), "Run the installer, then sign in.\n")
+	other := createSpace(t, e, "Not connected")
+	e.MustDo(http.MethodPatch, "/v1/spaces/"+other, e.OwnerToken, map[string]any{"editMode": "live"}, http.StatusOK)
+	var created struct {
+		CreatePage struct{ Page struct{ ID string } }
+	}
+	e.GraphQL(e.OwnerToken, `mutation($in: CreatePageInput!) { createPage(input: $in) { page { id } } }`,
+		map[string]any{"in": map[string]any{"spaceId": other, "title": "Page", "markdown": "Text."}}).Into(t, &created)
+	statements := func(space, page, markdown string) int64 {
+		before := e.Statements.Load()
+		setMarkdown(t, e, space, page, markdown)
+		return e.Statements.Load() - before
+	}
+	plain := statements(other, created.CreatePage.Page.ID, "Edited.\n")
+	assert.Equal(t, plain+3, statements(space, install["id"].(string), "Run the installer.\n"), "the first edit queues an operation")
+	assert.Equal(t, plain+2, statements(space, install["id"].(string), "Run the installer, then sign in.\n"), "the second finds it waiting")
 	ops := runGit(t, e, space).Space.GitSyncOperations.Nodes
 	require.Len(t, ops, 2, "edits made while an export waits go in the same commit")
 	op := ops[0]

@@ -334,19 +334,7 @@ func (w *GitSyncWorker) run(ctx context.Context, j *gitJob) (gitOutcome, error) 
 // operationRemote is an operation's repository with the credentials its
 // request gave.
 func (r *Resolver) operationRemote(op *ent.GitSyncOperation) (gitremote.Remote, error) {
-	rm := gitremote.Remote{URL: op.URL, Ref: op.Ref}
-	if op.Credentials == nil {
-		return rm, nil
-	}
-	if r.secretBox == nil {
-		return rm, errGitNoKey
-	}
-	cred, err := r.secretBox.Open(*op.Credentials, secrets.GitCredentialsAD(op.ID))
-	if err != nil {
-		return rm, errGitSealed
-	}
-	rm.Username, rm.Password, _ = strings.Cut(cred, ":")
-	return rm, nil
+	return r.openRemote(op.URL, op.Ref, op.Credentials, secrets.GitCredentialsAD(op.ID))
 }
 
 // connectionOf is the connection an automatic operation belongs to: the

@@ -42,23 +42,32 @@ func storeSealed(t *testing.T, c *ent.Client, key, name string, plain map[string
 	return itg
 }
 
+// gitSpace makes a user, an organization and a space named after name, and
+// opens a box of key: what a stored Git operation or connection needs.
+func gitSpace(t *testing.T, c *ent.Client, key, name string) (user, space string, box *secrets.Box) {
+	t.Helper()
+	ctx := context.Background()
+	u, err := graph.EnsureUser(ctx, c, name+"@example.com")
+	require.NoError(t, err)
+	o, err := graph.CreateOrganization(ctx, c, "Org "+name, u.ID)
+	require.NoError(t, err)
+	s, err := c.Space.Create().SetOrganizationID(o.ID).SetTitle(name).Save(ctx)
+	require.NoError(t, err)
+	box, err = secrets.FromBase64(key)
+	require.NoError(t, err)
+	return u.ID, s.ID, box
+}
+
 // storeGitOperation stores a Git sync operation whose credentials are
 // sealed with key, as a request does, and returns its ID.
 func storeGitOperation(t *testing.T, c *ent.Client, key, credentials string) string {
 	t.Helper()
 	ctx := context.Background()
-	u, err := graph.EnsureUser(ctx, c, "git@example.com")
-	require.NoError(t, err)
-	o, err := graph.CreateOrganization(ctx, c, "Org git", u.ID)
-	require.NoError(t, err)
-	s, err := c.Space.Create().SetOrganizationID(o.ID).SetTitle("Synced").Save(ctx)
-	require.NoError(t, err)
-	box, err := secrets.FromBase64(key)
-	require.NoError(t, err)
+	_, space, box := gitSpace(t, c, key, "git")
 	op := id.New(id.GitSyncOperation)
 	sealed, err := box.Seal(credentials, secrets.GitCredentialsAD(op))
 	require.NoError(t, err)
-	require.NoError(t, c.GitSyncOperation.Create().SetID(op).SetSpaceID(s.ID).SetDirection(enum.GitSyncOperationDirectionImport).
+	require.NoError(t, c.GitSyncOperation.Create().SetID(op).SetSpaceID(space).SetDirection(enum.GitSyncOperationDirectionImport).
 		SetURL("https://git.example.com/docs.git").SetRef("refs/heads/main").SetCredentials(sealed).Exec(ctx))
 	return op
 }
@@ -68,22 +77,14 @@ func storeGitOperation(t *testing.T, c *ent.Client, key, credentials string) str
 // returns its ID.
 func storeGitConnection(t *testing.T, c *ent.Client, key, credentials, pushKey string) string {
 	t.Helper()
-	ctx := context.Background()
-	u, err := graph.EnsureUser(ctx, c, "connected@example.com")
-	require.NoError(t, err)
-	o, err := graph.CreateOrganization(ctx, c, "Org connected", u.ID)
-	require.NoError(t, err)
-	s, err := c.Space.Create().SetOrganizationID(o.ID).SetTitle("Connected").Save(ctx)
-	require.NoError(t, err)
-	box, err := secrets.FromBase64(key)
-	require.NoError(t, err)
+	user, space, box := gitSpace(t, c, key, "connected")
 	gs := id.New(id.GitSync)
 	sealedCred, err := box.Seal(credentials, secrets.GitCredentialsAD(gs))
 	require.NoError(t, err)
 	sealedPush, err := box.Seal(pushKey, secrets.GitPushSecretAD(gs))
 	require.NoError(t, err)
-	require.NoError(t, c.GitSync.Create().SetID(gs).SetSpaceID(s.ID).SetURL("https://git.example.com/docs.git").
-		SetRef("refs/heads/main").SetConnectedByID(u.ID).SetCredentials(sealedCred).SetPushSecret(sealedPush).Exec(ctx))
+	require.NoError(t, c.GitSync.Create().SetID(gs).SetSpaceID(space).SetURL("https://git.example.com/docs.git").
+		SetRef("refs/heads/main").SetConnectedByID(user).SetCredentials(sealedCred).SetPushSecret(sealedPush).Exec(context.Background()))
 	return gs
 }
 
