@@ -179,13 +179,13 @@ func (r *Resolver) queueGitSync(ctx context.Context, s *ent.Space, author, messa
 }
 
 // queueAutomatic records an automatic operation of a connection, unless one
-// is already waiting for a worker: it syncs both sides as they are when it
-// runs, so it covers this one too.
+// is already waiting for a worker (for its first run or for a retry): it
+// syncs both sides as they are when it runs, so it covers this one too.
 func (r *Resolver) queueAutomatic(ctx context.Context, gs *ent.GitSync, dir enum.GitSyncOperationDirection, by, message string) error {
 	db := r.db(ctx)
 	waiting, err := db.GitSyncOperation.Query().Where(gitsyncoperation.SpaceID(gs.SpaceID), gitsyncoperation.Automatic(true),
 		gitsyncoperation.Force(false), gitsyncoperation.StateEQ(enum.GitSyncOperationStateRunning),
-		gitsyncoperation.ClaimedByIsNil(), gitsyncoperation.Attempts(0)).
+		gitsyncoperation.ClaimedByIsNil()).
 		Exist(internal(ctx, "the waiting Git sync operations of a connected space"))
 	if err != nil || waiting {
 		return err

@@ -219,10 +219,17 @@ func TestGitSyncConflictsBecomeChangeRequests(t *testing.T) {
 		e.OwnerToken, nil, http.StatusOK)
 	assert.Contains(t, crPage["markdown"], "Git's version.", "the change request holds the branch's side")
 
-	// While it waits, edits queue nothing.
+	// While it waits, edits queue nothing, and an operation queued before
+	// the wait began pushes nothing.
 	n := len(runGit(t, e, space).Space.GitSyncOperations.Nodes)
 	setMarkdown(t, e, space, install, "Bindery's version, again.\n")
 	assert.Len(t, runGit(t, e, space).Space.GitSyncOperations.Nodes, n)
+	require.NoError(t, e.Client.GitSyncOperation.Create().SetSpaceID(space).SetCreatedByID(e.Owner.ID).SetAutomatic(true).
+		SetDirection("export").SetURL(g.url).SetRef("refs/heads/main").SetCommitMessage("Late").Exec(t.Context()))
+	late := runGit(t, e, space).Space.GitSyncOperations.Nodes[0]
+	assert.Equal(t, "FAILURE", late.State)
+	assert.Contains(t, *late.Error, "waits for the change request")
+	assert.Equal(t, head, g.srv.Head(g.name), "nothing pushed over the branch's changes")
 
 	// Settled in the change request: Git's version of the page, Bindery's
 	// API page kept. Merging it pushes the result.

@@ -312,6 +312,12 @@ func (w *GitSyncWorker) run(ctx context.Context, j *gitJob) (gitOutcome, error) 
 		if gs == nil {
 			return gitOutcome{failure: "The space is no longer connected to this repository"}, nil
 		}
+		if gs.ChangeRequestID != nil && !op.Force {
+			// Queued before the wait began: pushing now would write the
+			// space's side over the branch's changes the change request
+			// holds.
+			return gitOutcome{failure: "Sync waits for the change request that holds the branch's changes: merge or close it"}, nil
+		}
 		if remote, err = r.connectionRemote(gs); err != nil {
 			return gitOutcome{}, err
 		}
