@@ -30,6 +30,48 @@ var changeRequestsByNumber = page.Order[*ent.ChangeRequest, predicate.ChangeRequ
 	Key: func(c *ent.ChangeRequest) any { return c.Number }, ID: func(c *ent.ChangeRequest) string { return c.ID },
 }
 
+// changeRequestFieldColumns are the fields of a change request that read
+// no more than its own columns, with those columns: a page whose items
+// select only these reads only their columns (see changeRequestColumns).
+// A field not listed may read anything (its revisions, its comments), so
+// its page reads whole rows.
+var changeRequestFieldColumns = map[string][]string{
+	"__typename": nil,
+	"id":         nil,
+	"number":     nil,
+	"subject":    {changerequest.FieldSubject},
+	"status":     {changerequest.FieldStatus},
+	"createdAt":  {changerequest.FieldCreatedAt},
+	"updatedAt":  {changerequest.FieldUpdatedAt},
+	"mergedAt":   {changerequest.FieldMergedAt},
+	"createdBy":  {changerequest.FieldCreatedByID},
+}
+
+// changeRequestColumns returns the columns that a page of change requests
+// reads for what its items select, given by itemSelection: nil when its
+// items need whole rows (outside GraphQL, or a field not in
+// changeRequestFieldColumns). The page reads the ID, the number (see
+// page.Args.Fields) and the space whatever is selected. Decoding the 13 columns of a nested read's 500 change
+// requests was a sixth of its allocations.
+//
+// Change requests read so are not whole: they are answered from their
+// page and never primed into the request's loader, where another field
+// could take them for whole ones.
+func changeRequestColumns(sel map[string]bool, inGraphQL bool) []string {
+	if !inGraphQL {
+		return nil
+	}
+	cols := []string{changerequest.FieldSpaceID}
+	for f := range sel {
+		c, known := changeRequestFieldColumns[f]
+		if !known {
+			return nil
+		}
+		cols = append(cols, c...)
+	}
+	return cols
+}
+
 // changeRequest returns a change request the viewer can see, with its space
 // and the decision about it.
 func (r *Resolver) changeRequest(ctx context.Context, crID string) (*ent.ChangeRequest, *ent.Space, authz.Decision, error) {
@@ -89,16 +131,20 @@ func (r *Resolver) changeRequestsOf(ctx context.Context, s *ent.Space, status *e
 	if hidden {
 		q.Where(changerequest.IDIn()) // none
 	}
-	if sel, ok := itemSelection(ctx, "ChangeRequestConnection", "ChangeRequestEdge", "ChangeRequest"); !ok || sel["commentCount"] {
+	sel, inGraphQL := itemSelection(ctx, "ChangeRequestConnection", "ChangeRequestEdge", "ChangeRequest")
+	if !inGraphQL || sel["commentCount"] {
 		a.Columns = withCommentCount
 	}
+	a.Fields = changeRequestColumns(sel, inGraphQL)
 	conn, err := page.Paginate(within(ctx), q, changeRequestsByNumber, a)
 	if err != nil {
 		return nil, err
 	}
-	l := r.changeRequests.loader(ctx)
-	for _, cr := range conn.Nodes() {
-		l.Prime(ctx, cr.ID, cr)
+	if a.Fields == nil {
+		l := r.changeRequests.loader(ctx)
+		for _, cr := range conn.Nodes() {
+			l.Prime(ctx, cr.ID, cr)
+		}
 	}
 	return conn, r.primeChangeRequests(ctx, conn.Nodes())
 }

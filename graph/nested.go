@@ -159,13 +159,15 @@ func (r *Resolver) primeSpaceChangeRequests(ctx context.Context, spaces []*ent.S
 	for i, s := range spaces {
 		ids[i] = s.ID
 	}
+	items := withSelections(ctx, "Space", selected)
+	cols := changeRequestColumns(itemSelection(items, "ChangeRequestConnection", "ChangeRequestEdge", "ChangeRequest"))
 	l := loadersFrom(ctx)
 	crLoader := r.changeRequests.loader(ctx)
 	var nodes []*ent.ChangeRequest
 	seen := map[string]bool{}
 	for key, a := range sets {
 		q := r.changeRequestList(ctx, a.Status, a.Contributor)
-		conns, err := page.PaginateEach(within(ctx), q, changeRequestsByNumber, page.Args{First: a.First, Last: a.Last},
+		conns, err := page.PaginateEach(within(ctx), q, changeRequestsByNumber, page.Args{First: a.First, Last: a.Last, Fields: cols},
 			page.Each[*ent.ChangeRequest]{
 				Column: changerequest.FieldSpaceID, Parents: ids,
 				Parent:  func(cr *ent.ChangeRequest) string { return cr.SpaceID },
@@ -182,13 +184,15 @@ func (r *Resolver) primeSpaceChangeRequests(ctx context.Context, spaces []*ent.S
 			for _, cr := range conn.Nodes() {
 				if !seen[cr.ID] {
 					seen[cr.ID] = true
-					crLoader.Prime(ctx, cr.ID, cr)
+					if cols == nil {
+						crLoader.Prime(ctx, cr.ID, cr)
+					}
 					nodes = append(nodes, cr)
 				}
 			}
 		}
 	}
-	return r.primeChangeRequests(withSelections(ctx, "Space", selected), nodes)
+	return r.primeChangeRequests(items, nodes)
 }
 
 // withSelections returns ctx inside a field made of the selections of

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/ent/changerequest"
 	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/internal/enum"
 	"github.com/bindery/bindery/server"
@@ -350,6 +351,96 @@ func TestNestedChangeRequestsBadArguments(t *testing.T) {
 		assert.Equal(t, "BAD_USER_INPUT", res.Code(), args)
 		for _, err := range res.Errors {
 			assert.Contains(t, fmt.Sprint(err.Path), "changeRequests", "%s: the error is the nested field's", args)
+		}
+	}
+}
+
+// crColumnsFields are the fields of a change request that read only its
+// own columns (see changeRequestColumns), all of them.
+const crColumnsFields = `__typename id number subject status createdAt updatedAt mergedAt createdBy { id displayName }`
+
+// TestChangeRequestPagesReadTheirColumns requires a page of change requests
+// whose items select only fields of their own columns to read only those,
+// nested in a page of spaces or in a space alone, and to answer what whole
+// rows answer; and a change request read by ID in the same request, after
+// such a page, to be whole.
+func TestChangeRequestPagesReadTheirColumns(t *testing.T) {
+	t.Parallel()
+	e := servertest.New(t)
+	tok, viewer := e.Member(e.Org.ID, enum.RoleEdit, "viewer@example.com")
+	spaces := nsSpaces(t, e, viewer, 3, 4)
+	rec, stmts := nsRecording(t, e)
+	// reads runs a query and returns its answer and its statement reading
+	// change requests.
+	reads := func(query string, vars map[string]any) (map[string]any, string) {
+		t.Helper()
+		stmts()
+		d := lsGQL(t, rec, tok, query, vars)
+		var rows []string
+		for _, s := range nsReading(stmts(), "change_requests") {
+			if !strings.Contains(s, "GROUP BY") { // not the counts of PaginateEach
+				rows = append(rows, s)
+			}
+		}
+		require.Len(t, rows, 1, "%s", query)
+		return d, rows[0]
+	}
+	nested := func(fields string) string {
+		return `query($org: ID!) { organization(id: $org) { spaces(first: 50) { nodes { id
+		  changeRequests(first: 3, status: null) { totalCount pageInfo { endCursor hasNextPage }
+		    edges { cursor node { ` + fields + ` } } } } } } }`
+	}
+	alone := func(fields string) string {
+		return `query($s: ID!) { space(id: $s) { changeRequests(first: 3, status: null) { totalCount
+		  pageInfo { endCursor hasNextPage } edges { cursor node { ` + fields + ` } } } } }`
+	}
+	// dropRevision removes what the whole rows' query selects more.
+	dropRevision := func(edges any) any {
+		for _, ed := range edges.([]any) {
+			delete(ed.(map[string]any)["node"].(map[string]any), "revision")
+		}
+		return edges
+	}
+	for _, c := range []struct {
+		name, query, path string
+		vars              map[string]any
+	}{
+		{"nested", nested(crColumnsFields), "organization.spaces", map[string]any{"org": e.Org.ID}},
+		{"alone", alone(crColumnsFields), "", map[string]any{"s": spaces[1]}},
+	} {
+		part, partStmt := reads(c.query, c.vars)
+		whole, wholeStmt := reads(strings.Replace(c.query, "createdBy {", "revision { id } createdBy {", 1), c.vars)
+		assert.NotContains(t, partStmt, "revision_id", "%s: only the selected columns", c.name)
+		assert.Contains(t, partStmt, "subject", c.name)
+		assert.Contains(t, wholeStmt, "revision_id", "%s: a field outside its columns reads whole rows", c.name)
+		if c.path == "" {
+			dropRevision(lsAt(whole, "space.changeRequests.edges"))
+			assert.Equal(t, whole, part, c.name)
+			assert.Len(t, lsAt(part, "space.changeRequests.edges"), 3)
+			continue
+		}
+		items := lsItems(t, whole, c.path)
+		for _, it := range items {
+			dropRevision(lsAt(it, "changeRequests.edges"))
+		}
+		assert.Equal(t, whole, part, c.name)
+		assert.Len(t, lsAt(lsItems(t, part, c.path)[0], "changeRequests.edges"), 3)
+	}
+
+	// A space whose sync waits for one of its change requests reads it by
+	// ID while its page of them is read by columns.
+	ctx := context.Background()
+	cr, err := e.Client.ChangeRequest.Query().Where(changerequest.SpaceID(spaces[0]), changerequest.Number(1)).Only(ctx)
+	require.NoError(t, err)
+	require.NoError(t, e.Client.GitSync.Create().SetSpaceID(spaces[0]).SetURL("https://git.example.com/docs.git").
+		SetRef("refs/heads/main").SetChangeRequestID(cr.ID).Exec(ctx))
+	d := lsGQL(t, rec, tok, `query($org: ID!) { organization(id: $org) { spaces(first: 50) { nodes { id
+	  changeRequests(first: 10, status: null) { nodes { id subject } }
+	  gitSync { changeRequest { id subject revision { id } } } } } } }`, map[string]any{"org": e.Org.ID})
+	for _, it := range lsItems(t, d, "organization.spaces") {
+		if lsAt(it, "id") == spaces[0] {
+			assert.Equal(t, cr.RevisionID, lsAt(it, "gitSync.changeRequest.revision.id"), "the change request read by ID is whole")
+			assert.Equal(t, cr.Subject, lsAt(it, "gitSync.changeRequest.subject"))
 		}
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"time"
 
@@ -232,6 +233,26 @@ type Args struct {
 	// Columns, when set, adds columns to the rows of the page (not to its
 	// count): what its items show beyond their own row, read with it.
 	Columns func(*sql.Selector)
+	// Fields, when set, are the only columns of their own that the page's
+	// items read, with the ID and the order's column, which their cursors
+	// are made of (and their parent's, paged by PaginateEach); their other
+	// fields are zero. The count reads no column.
+	Fields []string
+}
+
+// only keeps, of the columns a page's selector reads of its own rows,
+// fields and those the page needs, when fields are set.
+func only(s *sql.Selector, fields []string, needed ...string) {
+	if fields == nil {
+		return
+	}
+	cols := append([]string{}, fields...)
+	for _, c := range needed {
+		if !slices.Contains(cols, c) {
+			cols = append(cols, c)
+		}
+	}
+	s.Select(s.Columns(cols...)...)
 }
 
 // Query is the part of an ent query that pagination uses.
@@ -315,6 +336,7 @@ func Paginate[Q Query[Q, T, P, O], T any, P ~func(*sql.Selector), O ~func(*sql.S
 	// offers: it runs on the page's selector after its columns are set and
 	// the list's filters applied.
 	sel := q.Clone().Where(P(func(s *sql.Selector) {
+		only(s, a.Fields, "id", o.Column)
 		total := sql.Select(sql.Count("*")).From(sql.Table(s.TableName()))
 		if p := s.P(); p != nil {
 			total.Where(p)
