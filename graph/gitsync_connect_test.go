@@ -262,6 +262,75 @@ func TestGitSyncConflictsBecomeChangeRequests(t *testing.T) {
 	assert.Nil(t, state.Space.GitSync.ChangeRequest, "sync goes on")
 }
 
+// A page whose file moves in Git keeps its ID: a move in the repository is
+// a move in the space, and a page moved to different places on each side
+// is a MOVE conflict in the change request that holds the branch's side.
+func TestGitSyncMovesFollowPages(t *testing.T) {
+	t.Parallel()
+	e := servertest.New(t, allowPrivate)
+	g := newGitRepo(t, "docs.git")
+	g.srv.Commit(g.name, gitbookRepository, "First", "Ann <ann@example.com>", when)
+	space := createSpace(t, e, "Moves")
+	e.MustDo(http.MethodPatch, "/v1/spaces/"+space, e.OwnerToken, map[string]any{"editMode": "live"}, http.StatusOK)
+	c := connect(t, e, g, space, "IMPORT")
+	install := pageByPath(t, e, space, "guide/install")["id"].(string)
+	api := pageByPath(t, e, space, "reference/api")["id"].(string)
+
+	// Moved in Git only: the page moves, with its ID.
+	g.srv.Commit(g.name, map[string]string{
+		"SUMMARY.md":       "# Table of contents\n\n* [Welcome](README.md)\n* [Guide](guide/README.md)\n  * [Install](guide/install.md)\n  * [API](guide/api.md)\n",
+		"reference/api.md": gitsynctest.Deleted, "guide/api.md": gitbookRepository["reference/api.md"],
+	}, "Move the API page", "Bob <bob@example.com>", when)
+	require.Equal(t, http.StatusNoContent, pushEvent(e, c, c.ConnectGitSync.PushEventSecret).StatusCode)
+	e.Server.Resolver().GitSync().ReadBranches(t.Context())
+	op := runGit(t, e, space).Space.GitSyncOperations.Nodes[0]
+	require.Equal(t, "SUCCESS", op.State, "%v", op.Error)
+	assert.Equal(t, api, pageByPath(t, e, space, "guide/api")["id"], "the moved page keeps its ID")
+
+	// Moved on both sides, to different places: the change request holding
+	// the branch's side has a MOVE conflict, and the space keeps its side.
+	e.GraphQL(e.OwnerToken, `mutation($in: MovePageInput!) { movePage(input: $in) { revision { id } } }`,
+		map[string]any{"in": map[string]any{"spaceId": space, "pageId": install, "parentPageId": api}}).Into(t, &struct{}{})
+	g.srv.Commit(g.name, map[string]string{
+		"SUMMARY.md":       "# Table of contents\n\n* [Welcome](README.md)\n* [Install](install.md)\n* [Guide](guide/README.md)\n  * [API](guide/api.md)\n",
+		"guide/install.md": gitsynctest.Deleted, "install.md": gitbookRepository["guide/install.md"],
+	}, "Install first", "Bob <bob@example.com>", when)
+	runGit(t, e, space)
+	var state struct {
+		Space struct {
+			GitSync struct{ ChangeRequest *struct{ ID string } }
+		}
+	}
+	e.GraphQL(e.OwnerToken, `query($id: ID!) { space(id: $id) { gitSync { changeRequest { id } } } }`,
+		map[string]any{"id": space}).Into(t, &state)
+	require.NotNil(t, state.Space.GitSync.ChangeRequest, "a change request holds the branch's side")
+	assert.Equal(t, install, pageByPath(t, e, space, "guide/api/install")["id"], "the space keeps its side")
+	var merged struct {
+		MergeChangeRequest struct {
+			Result    string
+			Conflicts []struct{ Key, Kind, PageID string }
+		}
+	}
+	const mergeMutation = `mutation($in: MergeChangeRequestInput!) { mergeChangeRequest(input: $in) { result conflicts { key kind pageId } } }`
+	cr := state.Space.GitSync.ChangeRequest.ID
+	e.GraphQL(e.OwnerToken, mergeMutation, map[string]any{"in": map[string]any{"id": cr}}).Into(t, &merged)
+	require.Equal(t, "CONFLICTS", merged.MergeChangeRequest.Result)
+	require.Len(t, merged.MergeChangeRequest.Conflicts, 1)
+	conflict := merged.MergeChangeRequest.Conflicts[0]
+	assert.Equal(t, "MOVE", conflict.Kind)
+	assert.Equal(t, install, conflict.PageID)
+
+	// Settled as Git has it: the page goes to the top, and the branch keeps
+	// its file there.
+	e.GraphQL(e.OwnerToken, mergeMutation, map[string]any{"in": map[string]any{"id": cr,
+		"resolutions": []map[string]any{{"key": conflict.Key, "take": "OURS"}}}}).Into(t, &merged)
+	require.Equal(t, "MERGE", merged.MergeChangeRequest.Result)
+	op = runGit(t, e, space).Space.GitSyncOperations.Nodes[0]
+	require.Equal(t, "SUCCESS", op.State, "%v", op.Error)
+	assert.Equal(t, install, pageByPath(t, e, space, "install")["id"])
+	assert.Contains(t, g.show(t, "install.md"), "Run the installer.")
+}
+
 // Refused credentials stop a connection with a clear state: the operation
 // says why, and the space is disconnected.
 func TestGitSyncConnectionStopsOnRefusedCredentials(t *testing.T) {

@@ -26,7 +26,8 @@ var ErrNoPages = errors.New("the repository has no markdown page to import")
 // prev, when not nil, is the content the import replaces. A page at the same
 // path keeps its ID and CreatedAt, and its UpdatedAt when nothing the files
 // hold changed; a group or link page, whose path the files do not give, is
-// also found among its prev siblings by title (and target). A file with the
+// also found among its prev siblings by title (and target); a page whose
+// file moved unchanged takes its old ID (see adoptMoved). A file with the
 // same name keeps its ID. What the layout has no place for is kept from
 // prev: the noIndex flags, layout and cover of every page, and the emoji,
 // icon, description and hidden flag of groups and links.
@@ -67,6 +68,7 @@ func Import(files map[string][]byte, prev *content.Content, newID func(prefix st
 	}
 	im.owners = im.pickOwners(entries)
 	im.res.Pages = im.build(entries, "", im.prevTop, true)
+	im.adoptMoved()
 	for file, links := range im.links {
 		for _, l := range links {
 			l.page.Target.Page = im.listed[file]
@@ -127,7 +129,11 @@ type importer struct {
 	prevByPath map[string]*content.Node
 	prevTop    []*content.Node
 	claimed    map[string]bool
-	res        Result
+	// prev is the content the import replaces; fresh are the pages read
+	// from files that no prev page at their path matched (see adoptMoved).
+	prev  *content.Content
+	fresh []freshPage
+	res   Result
 }
 
 func (im *importer) warn(w ...string) { im.res.Warnings = append(im.res.Warnings, w...) }
@@ -234,6 +240,9 @@ func (im *importer) attach(out []*content.Node, n *content.Node, slug, file, ent
 	p.Slug = content.UniqueSlug(out, validSlug(slug), "")
 	old := im.match(p, joinPath(parentPath, p.Slug), prevSiblings, out)
 	im.stamp(p, old)
+	if old == nil && file != "" {
+		im.fresh = append(im.fresh, freshPage{p, file})
+	}
 	switch {
 	case file != "":
 		im.listed[file] = p.ID

@@ -1,6 +1,7 @@
 package gitbook
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -114,4 +115,64 @@ func TestImportKeepsWhatFilesCannotHold(t *testing.T) {
 	res, err := Import(files, prev, ids(), testNow)
 	require.NoError(t, err)
 	require.Equal(t, prev.Pages, res.Pages)
+}
+
+// TestImportKeepsMovedPages: a page whose file moved unchanged (renamed,
+// or to another folder) keeps its ID; one moved and edited at once, and
+// copies that cannot be told apart, are new pages; a page at its own path
+// keeps its ID even when a copy of it comes first.
+func TestImportKeepsMovedPages(t *testing.T) {
+	files := readDir(t, "testdata/repo")
+	first, err := Import(files, nil, ids(), testNow)
+	require.NoError(t, err)
+	prev := &content.Content{Pages: first.Pages}
+	idOf := func(pages []*content.Node, path string) string {
+		var id string
+		(&content.Content{Pages: pages}).Walk(func(n, _ *content.Node, p string) {
+			if p == path {
+				id = n.Page.ID
+			}
+		})
+		require.NotEmpty(t, id, path)
+		return id
+	}
+	endpoints, faq := idOf(first.Pages, "reference/api/endpoints"), idOf(first.Pages, "faq")
+	api, configure := idOf(first.Pages, "reference/api"), idOf(first.Pages, "getting-started/configure-app")
+
+	moved := map[string][]byte{}
+	for k, v := range files {
+		moved[k] = v
+	}
+	rename := func(from, to string) {
+		moved[to] = moved[from]
+		delete(moved, from)
+	}
+	rename("reference/api/endpoints.md", "endpoints.md")
+	rename("faq.md", "questions.md")
+	moved["questions.md"] = append(append([]byte{}, moved["questions.md"]...), "\nEdited.\n"...)
+	moved["api-copy.md"] = moved["reference/api.md"]
+	moved["configure-b.md"] = moved["getting-started/configure app.md"]
+	rename("getting-started/configure app.md", "configure-a.md")
+	moved["SUMMARY.md"] = []byte(`# Table of contents
+
+* [Introduction](README.md)
+* [Endpoints, moved](endpoints.md)
+* [Questions](questions.md)
+* [API copy](api-copy.md)
+* [Configure A](configure-a.md)
+* [Configure B](configure-b.md)
+
+## Reference
+
+* [API](reference/api.md)
+`)
+	n := 0
+	again, err := Import(moved, prev, func(prefix string) string { n++; return fmt.Sprintf("%s_again%d", prefix, n) }, testNow.Add(time.Hour))
+	require.NoError(t, err)
+	require.Equal(t, endpoints, idOf(again.Pages, "endpoints"), "moved unchanged")
+	require.NotEqual(t, faq, idOf(again.Pages, "questions"), "moved and edited")
+	require.Equal(t, api, idOf(again.Pages, "reference/api"), "at its own path")
+	require.NotEqual(t, api, idOf(again.Pages, "api-copy"))
+	require.NotEqual(t, configure, idOf(again.Pages, "configure-a"), "look-alike copies")
+	require.NotEqual(t, configure, idOf(again.Pages, "configure-b"))
 }

@@ -12,6 +12,7 @@ import (
 // their IDs, creation times and, unchanged, their update times.
 func (im *importer) indexPrev(prev *content.Content) {
 	im.prevByPath = map[string]*content.Node{}
+	im.prev = prev
 	if prev == nil {
 		return
 	}
@@ -103,4 +104,60 @@ func sameRef(a, b *content.Ref) bool {
 		return a == b
 	}
 	return *a == *b
+}
+
+// freshPage is a page read from file that no prev page at its path matched.
+type freshPage struct {
+	page *content.Page
+	file string
+}
+
+// moveKey is what a page's file holds: a page whose file moved unchanged
+// has the same. Its title may come from SUMMARY.md, which a move edits.
+type moveKey struct{ description, markdown string }
+
+func moveKeyOf(p *content.Page) moveKey {
+	return moveKey{p.Description, strings.TrimRight(p.Markdown, "\n")}
+}
+
+// adoptMoved gives a page whose file moved (renamed, or its folder moved)
+// and is otherwise unchanged the ID of the prev page it was, as Git's
+// rename detection would see it: a fresh page takes the ID of a prev
+// document page that no page claimed and that holds the same description
+// and markdown (not empty), when that pairing is the only one either has.
+// So a move in the repository is a move in the space, and what hangs on
+// the page's ID (comments, links to it, its place in a merge) follows it.
+// A file moved and edited at once is a new page, as are copies: no guess
+// is made between look-alikes. It runs once every path has claimed its
+// prev page, so that a page at its own path always keeps its ID.
+func (im *importer) adoptMoved() {
+	if len(im.fresh) == 0 || im.prev == nil {
+		return
+	}
+	fresh := map[moveKey][]freshPage{}
+	for _, f := range im.fresh {
+		if k := moveKeyOf(f.page); k.markdown != "" {
+			fresh[k] = append(fresh[k], f)
+		}
+	}
+	gone := map[moveKey][]*content.Page{}
+	im.prev.Walk(func(n, _ *content.Node, _ string) {
+		p := n.Page
+		if p.Type != enum.PageTypeDocument || im.claimed[p.ID] {
+			return
+		}
+		if k := moveKeyOf(p); len(fresh[k]) > 0 {
+			gone[k] = append(gone[k], p)
+		}
+	})
+	for _, f := range im.fresh {
+		k := moveKeyOf(f.page)
+		if k.markdown == "" || len(fresh[k]) != 1 || len(gone[k]) != 1 {
+			continue
+		}
+		old := gone[k][0]
+		im.claimed[old.ID] = true
+		im.stamp(f.page, old)
+		im.listed[f.file] = f.page.ID
+	}
 }
