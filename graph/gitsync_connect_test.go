@@ -72,10 +72,7 @@ func pushEvent(e *servertest.Env, c connection, key string) *http.Response {
 func TestGitSyncConnectedFollowsBothWays(t *testing.T) {
 	t.Parallel()
 	e := servertest.New(t, allowPrivate)
-	g := newGitRepo(t, "docs.git")
-	g.srv.Commit(g.name, gitbookRepository, "Docs from the repository", "Ann <ann@example.com>", when)
-	space := createSpace(t, e, "Connected")
-	e.MustDo(http.MethodPatch, "/v1/spaces/"+space, e.OwnerToken, map[string]any{"editMode": "live"}, http.StatusOK)
+	g, space := liveRepoSpace(t, e, "Connected")
 
 	c := connect(t, e, g, space, "IMPORT")
 	assert.True(t, c.ConnectGitSync.GitSync.Connected)
@@ -168,10 +165,7 @@ func TestGitSyncConnectedFollowsBothWays(t *testing.T) {
 func TestGitSyncConflictsBecomeChangeRequests(t *testing.T) {
 	t.Parallel()
 	e := servertest.New(t, allowPrivate)
-	g := newGitRepo(t, "docs.git")
-	g.srv.Commit(g.name, gitbookRepository, "First", "Ann <ann@example.com>", when)
-	space := createSpace(t, e, "Both sides")
-	e.MustDo(http.MethodPatch, "/v1/spaces/"+space, e.OwnerToken, map[string]any{"editMode": "live"}, http.StatusOK)
+	g, space := liveRepoSpace(t, e, "Both sides")
 	connect(t, e, g, space, "IMPORT")
 	install := pageByPath(t, e, space, "guide/install")["id"].(string)
 	api := pageByPath(t, e, space, "reference/api")["id"].(string)
@@ -262,16 +256,24 @@ func TestGitSyncConflictsBecomeChangeRequests(t *testing.T) {
 	assert.Nil(t, state.Space.GitSync.ChangeRequest, "sync goes on")
 }
 
+// liveRepoSpace makes a repository holding gitbookRepository and a space
+// of e, named title, whose main content is edited live.
+func liveRepoSpace(t *testing.T, e *servertest.Env, title string) (*gitRepo, string) {
+	t.Helper()
+	g := newGitRepo(t, "docs.git")
+	g.srv.Commit(g.name, gitbookRepository, "First", "Ann <ann@example.com>", when)
+	space := createSpace(t, e, title)
+	e.MustDo(http.MethodPatch, "/v1/spaces/"+space, e.OwnerToken, map[string]any{"editMode": "live"}, http.StatusOK)
+	return g, space
+}
+
 // A page whose file moves in Git keeps its ID: a move in the repository is
 // a move in the space, and a page moved to different places on each side
 // is a MOVE conflict in the change request that holds the branch's side.
 func TestGitSyncMovesFollowPages(t *testing.T) {
 	t.Parallel()
 	e := servertest.New(t, allowPrivate)
-	g := newGitRepo(t, "docs.git")
-	g.srv.Commit(g.name, gitbookRepository, "First", "Ann <ann@example.com>", when)
-	space := createSpace(t, e, "Moves")
-	e.MustDo(http.MethodPatch, "/v1/spaces/"+space, e.OwnerToken, map[string]any{"editMode": "live"}, http.StatusOK)
+	g, space := liveRepoSpace(t, e, "Moves")
 	c := connect(t, e, g, space, "IMPORT")
 	install := pageByPath(t, e, space, "guide/install")["id"].(string)
 	api := pageByPath(t, e, space, "reference/api")["id"].(string)
