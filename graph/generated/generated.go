@@ -74399,15 +74399,16 @@ func (ec *executionContext) _PublishedContentLookup(ctx context.Context, sel ast
 var aPITokenImplementors = []string{"APIToken", "Node"}
 
 func (ec *executionContext) _APIToken(ctx context.Context, sel ast.SelectionSet, obj *ent.APIToken) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, aPITokenImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, aPITokenImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("APIToken")
+			out.Values[i] = gqlexec.TypeName("APIToken")
 		case "id":
 			out.Values[i] = ec._APIToken_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -74437,7 +74438,7 @@ func (ec *executionContext) _APIToken(ctx context.Context, sel ast.SelectionSet,
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -74452,21 +74453,22 @@ func (ec *executionContext) _APIToken(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var aPITokenConnectionImplementors = []string{"APITokenConnection"}
 
 func (ec *executionContext) _APITokenConnection(ctx context.Context, sel ast.SelectionSet, obj *model.APITokenConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, aPITokenConnectionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, aPITokenConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("APITokenConnection")
+			out.Values[i] = gqlexec.TypeName("APITokenConnection")
 		case "edges":
 			out.Values[i] = ec._APITokenConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -74522,12 +74524,12 @@ func (ec *executionContext) _APITokenConnection(ctx context.Context, sel ast.Sel
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -74542,21 +74544,22 @@ func (ec *executionContext) _APITokenConnection(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var aPITokenEdgeImplementors = []string{"APITokenEdge"}
 
 func (ec *executionContext) _APITokenEdge(ctx context.Context, sel ast.SelectionSet, obj *model.APITokenEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, aPITokenEdgeImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, aPITokenEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("APITokenEdge")
+			out.Values[i] = gqlexec.TypeName("APITokenEdge")
 		case "node":
 			out.Values[i] = ec._APITokenEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -74571,7 +74574,7 @@ func (ec *executionContext) _APITokenEdge(ctx context.Context, sel ast.Selection
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -74586,21 +74589,22 @@ func (ec *executionContext) _APITokenEdge(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var acceptInvitationPayloadImplementors = []string{"AcceptInvitationPayload"}
 
 func (ec *executionContext) _AcceptInvitationPayload(ctx context.Context, sel ast.SelectionSet, obj *model.AcceptInvitationPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, acceptInvitationPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, acceptInvitationPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("AcceptInvitationPayload")
+			out.Values[i] = gqlexec.TypeName("AcceptInvitationPayload")
 		case "member":
 			out.Values[i] = ec._AcceptInvitationPayload_member(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -74615,7 +74619,7 @@ func (ec *executionContext) _AcceptInvitationPayload(ctx context.Context, sel as
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -74630,21 +74634,22 @@ func (ec *executionContext) _AcceptInvitationPayload(ctx context.Context, sel as
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var addReactionPayloadImplementors = []string{"AddReactionPayload"}
 
 func (ec *executionContext) _AddReactionPayload(ctx context.Context, sel ast.SelectionSet, obj *model.AddReactionPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, addReactionPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, addReactionPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("AddReactionPayload")
+			out.Values[i] = gqlexec.TypeName("AddReactionPayload")
 		case "comment":
 			out.Values[i] = ec._AddReactionPayload_comment(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -74664,7 +74669,7 @@ func (ec *executionContext) _AddReactionPayload(ctx context.Context, sel ast.Sel
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -74679,21 +74684,22 @@ func (ec *executionContext) _AddReactionPayload(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var addTeamMemberPayloadImplementors = []string{"AddTeamMemberPayload"}
 
 func (ec *executionContext) _AddTeamMemberPayload(ctx context.Context, sel ast.SelectionSet, obj *model.AddTeamMemberPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, addTeamMemberPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, addTeamMemberPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("AddTeamMemberPayload")
+			out.Values[i] = gqlexec.TypeName("AddTeamMemberPayload")
 		case "team":
 			out.Values[i] = ec._AddTeamMemberPayload_team(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -74708,7 +74714,7 @@ func (ec *executionContext) _AddTeamMemberPayload(ctx context.Context, sel ast.S
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -74723,21 +74729,22 @@ func (ec *executionContext) _AddTeamMemberPayload(ctx context.Context, sel ast.S
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var changeRequestImplementors = []string{"ChangeRequest", "Node"}
 
 func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.SelectionSet, obj *ent.ChangeRequest) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, changeRequestImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, changeRequestImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("ChangeRequest")
+			out.Values[i] = gqlexec.TypeName("ChangeRequest")
 		case "id":
 			out.Values[i] = ec._ChangeRequest_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -74813,7 +74820,7 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "createdBy":
 			field := field
 
@@ -74854,7 +74861,7 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "revision":
 			field := field
 
@@ -74895,7 +74902,7 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "revisionInitial":
 			field := field
 
@@ -74936,7 +74943,7 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "revisionMergedAncestor":
 			field := field
 
@@ -74977,7 +74984,7 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "revisionMerged":
 			field := field
 
@@ -75018,7 +75025,7 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "outdated":
 			field := field
 
@@ -75059,7 +75066,7 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "commentCount":
 			field := field
 
@@ -75100,7 +75107,7 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "contributors":
 			field := field
 
@@ -75141,7 +75148,7 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "urls":
 			field := field
 
@@ -75182,7 +75189,7 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "conflicts":
 			field := field
 
@@ -75223,7 +75230,7 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "changes":
 			field := field
 
@@ -75264,7 +75271,7 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "pdfURL":
 			field := field
 
@@ -75305,7 +75312,7 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "comments":
 			field := field
 
@@ -75346,12 +75353,12 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -75366,21 +75373,22 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var changeRequestConnectionImplementors = []string{"ChangeRequestConnection"}
 
 func (ec *executionContext) _ChangeRequestConnection(ctx context.Context, sel ast.SelectionSet, obj *model.ChangeRequestConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, changeRequestConnectionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, changeRequestConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("ChangeRequestConnection")
+			out.Values[i] = gqlexec.TypeName("ChangeRequestConnection")
 		case "edges":
 			out.Values[i] = ec._ChangeRequestConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -75436,12 +75444,12 @@ func (ec *executionContext) _ChangeRequestConnection(ctx context.Context, sel as
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -75456,21 +75464,22 @@ func (ec *executionContext) _ChangeRequestConnection(ctx context.Context, sel as
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var changeRequestEdgeImplementors = []string{"ChangeRequestEdge"}
 
 func (ec *executionContext) _ChangeRequestEdge(ctx context.Context, sel ast.SelectionSet, obj *model.ChangeRequestEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, changeRequestEdgeImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, changeRequestEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("ChangeRequestEdge")
+			out.Values[i] = gqlexec.TypeName("ChangeRequestEdge")
 		case "node":
 			out.Values[i] = ec._ChangeRequestEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -75485,7 +75494,7 @@ func (ec *executionContext) _ChangeRequestEdge(ctx context.Context, sel ast.Sele
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -75500,21 +75509,22 @@ func (ec *executionContext) _ChangeRequestEdge(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var changeRequestEventImplementors = []string{"ChangeRequestEvent"}
 
 func (ec *executionContext) _ChangeRequestEvent(ctx context.Context, sel ast.SelectionSet, obj *events.Event) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, changeRequestEventImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, changeRequestEventImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("ChangeRequestEvent")
+			out.Values[i] = gqlexec.TypeName("ChangeRequestEvent")
 		case "id":
 			out.Values[i] = ec._ChangeRequestEvent_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -75570,7 +75580,7 @@ func (ec *executionContext) _ChangeRequestEvent(ctx context.Context, sel ast.Sel
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "at":
 			out.Values[i] = ec._ChangeRequestEvent_at(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -75580,7 +75590,7 @@ func (ec *executionContext) _ChangeRequestEvent(ctx context.Context, sel ast.Sel
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -75595,21 +75605,22 @@ func (ec *executionContext) _ChangeRequestEvent(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var changeRequestURLsImplementors = []string{"ChangeRequestURLs"}
 
 func (ec *executionContext) _ChangeRequestURLs(ctx context.Context, sel ast.SelectionSet, obj *model.ChangeRequestURLs) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, changeRequestURLsImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, changeRequestURLsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("ChangeRequestURLs")
+			out.Values[i] = gqlexec.TypeName("ChangeRequestURLs")
 		case "location":
 			out.Values[i] = ec._ChangeRequestURLs_location(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -75624,7 +75635,7 @@ func (ec *executionContext) _ChangeRequestURLs(ctx context.Context, sel ast.Sele
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -75639,21 +75650,22 @@ func (ec *executionContext) _ChangeRequestURLs(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var collectionImplementors = []string{"Collection", "Node"}
 
 func (ec *executionContext) _Collection(ctx context.Context, sel ast.SelectionSet, obj *ent.Collection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, collectionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, collectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("Collection")
+			out.Values[i] = gqlexec.TypeName("Collection")
 		case "id":
 			out.Values[i] = ec._Collection_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -75724,7 +75736,7 @@ func (ec *executionContext) _Collection(ctx context.Context, sel ast.SelectionSe
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "parent":
 			field := field
 
@@ -75765,7 +75777,7 @@ func (ec *executionContext) _Collection(ctx context.Context, sel ast.SelectionSe
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "urls":
 			field := field
 
@@ -75806,7 +75818,7 @@ func (ec *executionContext) _Collection(ctx context.Context, sel ast.SelectionSe
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "permissions":
 			field := field
 
@@ -75847,7 +75859,7 @@ func (ec *executionContext) _Collection(ctx context.Context, sel ast.SelectionSe
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "spaces":
 			field := field
 
@@ -75888,7 +75900,7 @@ func (ec *executionContext) _Collection(ctx context.Context, sel ast.SelectionSe
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "collections":
 			field := field
 
@@ -75929,12 +75941,12 @@ func (ec *executionContext) _Collection(ctx context.Context, sel ast.SelectionSe
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -75949,21 +75961,22 @@ func (ec *executionContext) _Collection(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var collectionConnectionImplementors = []string{"CollectionConnection"}
 
 func (ec *executionContext) _CollectionConnection(ctx context.Context, sel ast.SelectionSet, obj *model.CollectionConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, collectionConnectionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, collectionConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("CollectionConnection")
+			out.Values[i] = gqlexec.TypeName("CollectionConnection")
 		case "edges":
 			out.Values[i] = ec._CollectionConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -76019,12 +76032,12 @@ func (ec *executionContext) _CollectionConnection(ctx context.Context, sel ast.S
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -76039,21 +76052,22 @@ func (ec *executionContext) _CollectionConnection(ctx context.Context, sel ast.S
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var collectionEdgeImplementors = []string{"CollectionEdge"}
 
 func (ec *executionContext) _CollectionEdge(ctx context.Context, sel ast.SelectionSet, obj *model.CollectionEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, collectionEdgeImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, collectionEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("CollectionEdge")
+			out.Values[i] = gqlexec.TypeName("CollectionEdge")
 		case "node":
 			out.Values[i] = ec._CollectionEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -76068,7 +76082,7 @@ func (ec *executionContext) _CollectionEdge(ctx context.Context, sel ast.Selecti
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -76083,21 +76097,22 @@ func (ec *executionContext) _CollectionEdge(ctx context.Context, sel ast.Selecti
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var collectionPermissionsImplementors = []string{"CollectionPermissions"}
 
 func (ec *executionContext) _CollectionPermissions(ctx context.Context, sel ast.SelectionSet, obj *authz.CollectionPermissions) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, collectionPermissionsImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, collectionPermissionsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("CollectionPermissions")
+			out.Values[i] = gqlexec.TypeName("CollectionPermissions")
 		case "view":
 			out.Values[i] = ec._CollectionPermissions_view(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -76122,7 +76137,7 @@ func (ec *executionContext) _CollectionPermissions(ctx context.Context, sel ast.
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -76137,21 +76152,22 @@ func (ec *executionContext) _CollectionPermissions(ctx context.Context, sel ast.
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var collectionURLsImplementors = []string{"CollectionURLs"}
 
 func (ec *executionContext) _CollectionURLs(ctx context.Context, sel ast.SelectionSet, obj *model.CollectionURLs) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, collectionURLsImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, collectionURLsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("CollectionURLs")
+			out.Values[i] = gqlexec.TypeName("CollectionURLs")
 		case "location":
 			out.Values[i] = ec._CollectionURLs_location(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -76166,7 +76182,7 @@ func (ec *executionContext) _CollectionURLs(ctx context.Context, sel ast.Selecti
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -76181,21 +76197,22 @@ func (ec *executionContext) _CollectionURLs(ctx context.Context, sel ast.Selecti
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var commentImplementors = []string{"Comment", "Node"}
 
 func (ec *executionContext) _Comment(ctx context.Context, sel ast.SelectionSet, obj *ent.Comment) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, commentImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, commentImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("Comment")
+			out.Values[i] = gqlexec.TypeName("Comment")
 		case "id":
 			out.Values[i] = ec._Comment_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -76261,7 +76278,7 @@ func (ec *executionContext) _Comment(ctx context.Context, sel ast.SelectionSet, 
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "resolvedBy":
 			field := field
 
@@ -76302,7 +76319,7 @@ func (ec *executionContext) _Comment(ctx context.Context, sel ast.SelectionSet, 
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "body":
 			field := field
 
@@ -76343,7 +76360,7 @@ func (ec *executionContext) _Comment(ctx context.Context, sel ast.SelectionSet, 
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "target":
 			field := field
 
@@ -76384,7 +76401,7 @@ func (ec *executionContext) _Comment(ctx context.Context, sel ast.SelectionSet, 
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "reactions":
 			field := field
 
@@ -76425,7 +76442,7 @@ func (ec *executionContext) _Comment(ctx context.Context, sel ast.SelectionSet, 
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "replyCount":
 			field := field
 
@@ -76466,7 +76483,7 @@ func (ec *executionContext) _Comment(ctx context.Context, sel ast.SelectionSet, 
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "replies":
 			field := field
 
@@ -76507,7 +76524,7 @@ func (ec *executionContext) _Comment(ctx context.Context, sel ast.SelectionSet, 
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "mentions":
 			field := field
 
@@ -76548,7 +76565,7 @@ func (ec *executionContext) _Comment(ctx context.Context, sel ast.SelectionSet, 
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "urls":
 			field := field
 
@@ -76589,7 +76606,7 @@ func (ec *executionContext) _Comment(ctx context.Context, sel ast.SelectionSet, 
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "permissions":
 			field := field
 
@@ -76630,12 +76647,12 @@ func (ec *executionContext) _Comment(ctx context.Context, sel ast.SelectionSet, 
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -76650,21 +76667,22 @@ func (ec *executionContext) _Comment(ctx context.Context, sel ast.SelectionSet, 
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var commentBodyImplementors = []string{"CommentBody"}
 
 func (ec *executionContext) _CommentBody(ctx context.Context, sel ast.SelectionSet, obj *model.CommentBody) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, commentBodyImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, commentBodyImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("CommentBody")
+			out.Values[i] = gqlexec.TypeName("CommentBody")
 		case "markdown":
 			out.Values[i] = ec._CommentBody_markdown(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -76710,12 +76728,12 @@ func (ec *executionContext) _CommentBody(ctx context.Context, sel ast.SelectionS
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -76730,21 +76748,22 @@ func (ec *executionContext) _CommentBody(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var commentConnectionImplementors = []string{"CommentConnection"}
 
 func (ec *executionContext) _CommentConnection(ctx context.Context, sel ast.SelectionSet, obj *model.CommentConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, commentConnectionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, commentConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("CommentConnection")
+			out.Values[i] = gqlexec.TypeName("CommentConnection")
 		case "edges":
 			out.Values[i] = ec._CommentConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -76800,12 +76819,12 @@ func (ec *executionContext) _CommentConnection(ctx context.Context, sel ast.Sele
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -76820,21 +76839,22 @@ func (ec *executionContext) _CommentConnection(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var commentEdgeImplementors = []string{"CommentEdge"}
 
 func (ec *executionContext) _CommentEdge(ctx context.Context, sel ast.SelectionSet, obj *model.CommentEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, commentEdgeImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, commentEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("CommentEdge")
+			out.Values[i] = gqlexec.TypeName("CommentEdge")
 		case "node":
 			out.Values[i] = ec._CommentEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -76849,7 +76869,7 @@ func (ec *executionContext) _CommentEdge(ctx context.Context, sel ast.SelectionS
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -76864,21 +76884,22 @@ func (ec *executionContext) _CommentEdge(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var commentEventImplementors = []string{"CommentEvent"}
 
 func (ec *executionContext) _CommentEvent(ctx context.Context, sel ast.SelectionSet, obj *events.Event) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, commentEventImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, commentEventImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("CommentEvent")
+			out.Values[i] = gqlexec.TypeName("CommentEvent")
 		case "id":
 			out.Values[i] = ec._CommentEvent_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -76934,7 +76955,7 @@ func (ec *executionContext) _CommentEvent(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "comment":
 			field := field
 
@@ -76975,7 +76996,7 @@ func (ec *executionContext) _CommentEvent(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "reply":
 			field := field
 
@@ -77016,7 +77037,7 @@ func (ec *executionContext) _CommentEvent(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "at":
 			out.Values[i] = ec._CommentEvent_at(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -77026,7 +77047,7 @@ func (ec *executionContext) _CommentEvent(ctx context.Context, sel ast.Selection
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -77041,21 +77062,22 @@ func (ec *executionContext) _CommentEvent(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var commentPermissionsImplementors = []string{"CommentPermissions"}
 
 func (ec *executionContext) _CommentPermissions(ctx context.Context, sel ast.SelectionSet, obj *authz.CommentPermissions) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, commentPermissionsImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, commentPermissionsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("CommentPermissions")
+			out.Values[i] = gqlexec.TypeName("CommentPermissions")
 		case "view":
 			out.Values[i] = ec._CommentPermissions_view(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -77080,7 +77102,7 @@ func (ec *executionContext) _CommentPermissions(ctx context.Context, sel ast.Sel
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -77095,21 +77117,22 @@ func (ec *executionContext) _CommentPermissions(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var commentReplyImplementors = []string{"CommentReply", "Node"}
 
 func (ec *executionContext) _CommentReply(ctx context.Context, sel ast.SelectionSet, obj *ent.CommentReply) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, commentReplyImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, commentReplyImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("CommentReply")
+			out.Values[i] = gqlexec.TypeName("CommentReply")
 		case "id":
 			out.Values[i] = ec._CommentReply_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -77165,7 +77188,7 @@ func (ec *executionContext) _CommentReply(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "postedBy":
 			field := field
 
@@ -77206,7 +77229,7 @@ func (ec *executionContext) _CommentReply(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "body":
 			field := field
 
@@ -77247,7 +77270,7 @@ func (ec *executionContext) _CommentReply(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "reactions":
 			field := field
 
@@ -77288,7 +77311,7 @@ func (ec *executionContext) _CommentReply(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "mentions":
 			field := field
 
@@ -77329,7 +77352,7 @@ func (ec *executionContext) _CommentReply(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "urls":
 			field := field
 
@@ -77370,7 +77393,7 @@ func (ec *executionContext) _CommentReply(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "permissions":
 			field := field
 
@@ -77411,12 +77434,12 @@ func (ec *executionContext) _CommentReply(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -77431,21 +77454,22 @@ func (ec *executionContext) _CommentReply(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var commentReplyConnectionImplementors = []string{"CommentReplyConnection"}
 
 func (ec *executionContext) _CommentReplyConnection(ctx context.Context, sel ast.SelectionSet, obj *model.CommentReplyConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, commentReplyConnectionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, commentReplyConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("CommentReplyConnection")
+			out.Values[i] = gqlexec.TypeName("CommentReplyConnection")
 		case "edges":
 			out.Values[i] = ec._CommentReplyConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -77501,12 +77525,12 @@ func (ec *executionContext) _CommentReplyConnection(ctx context.Context, sel ast
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -77521,21 +77545,22 @@ func (ec *executionContext) _CommentReplyConnection(ctx context.Context, sel ast
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var commentReplyEdgeImplementors = []string{"CommentReplyEdge"}
 
 func (ec *executionContext) _CommentReplyEdge(ctx context.Context, sel ast.SelectionSet, obj *model.CommentReplyEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, commentReplyEdgeImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, commentReplyEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("CommentReplyEdge")
+			out.Values[i] = gqlexec.TypeName("CommentReplyEdge")
 		case "node":
 			out.Values[i] = ec._CommentReplyEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -77550,7 +77575,7 @@ func (ec *executionContext) _CommentReplyEdge(ctx context.Context, sel ast.Selec
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -77565,21 +77590,22 @@ func (ec *executionContext) _CommentReplyEdge(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var commentTargetImplementors = []string{"CommentTarget"}
 
 func (ec *executionContext) _CommentTarget(ctx context.Context, sel ast.SelectionSet, obj *model.CommentTarget) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, commentTargetImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, commentTargetImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("CommentTarget")
+			out.Values[i] = gqlexec.TypeName("CommentTarget")
 		case "space":
 			field := field
 
@@ -77620,7 +77646,7 @@ func (ec *executionContext) _CommentTarget(ctx context.Context, sel ast.Selectio
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "changeRequest":
 			field := field
 
@@ -77661,7 +77687,7 @@ func (ec *executionContext) _CommentTarget(ctx context.Context, sel ast.Selectio
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "revision":
 			field := field
 
@@ -77702,7 +77728,7 @@ func (ec *executionContext) _CommentTarget(ctx context.Context, sel ast.Selectio
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "page":
 			out.Values[i] = ec._CommentTarget_page(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -77717,7 +77743,7 @@ func (ec *executionContext) _CommentTarget(ctx context.Context, sel ast.Selectio
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -77732,21 +77758,22 @@ func (ec *executionContext) _CommentTarget(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var commentTargetNodeImplementors = []string{"CommentTargetNode"}
 
 func (ec *executionContext) _CommentTargetNode(ctx context.Context, sel ast.SelectionSet, obj *model.CommentTargetNode) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, commentTargetNodeImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, commentTargetNodeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("CommentTargetNode")
+			out.Values[i] = gqlexec.TypeName("CommentTargetNode")
 		case "id":
 			out.Values[i] = ec._CommentTargetNode_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -77756,7 +77783,7 @@ func (ec *executionContext) _CommentTargetNode(ctx context.Context, sel ast.Sele
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -77771,21 +77798,22 @@ func (ec *executionContext) _CommentTargetNode(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var commentTargetPageImplementors = []string{"CommentTargetPage"}
 
 func (ec *executionContext) _CommentTargetPage(ctx context.Context, sel ast.SelectionSet, obj *model.CommentTargetPage) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, commentTargetPageImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, commentTargetPageImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("CommentTargetPage")
+			out.Values[i] = gqlexec.TypeName("CommentTargetPage")
 		case "id":
 			out.Values[i] = ec._CommentTargetPage_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -77830,7 +77858,7 @@ func (ec *executionContext) _CommentTargetPage(ctx context.Context, sel ast.Sele
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -77845,21 +77873,22 @@ func (ec *executionContext) _CommentTargetPage(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var commentURLsImplementors = []string{"CommentURLs"}
 
 func (ec *executionContext) _CommentURLs(ctx context.Context, sel ast.SelectionSet, obj *model.CommentURLs) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, commentURLsImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, commentURLsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("CommentURLs")
+			out.Values[i] = gqlexec.TypeName("CommentURLs")
 		case "location":
 			out.Values[i] = ec._CommentURLs_location(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -77869,7 +77898,7 @@ func (ec *executionContext) _CommentURLs(ctx context.Context, sel ast.SelectionS
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -77884,21 +77913,22 @@ func (ec *executionContext) _CommentURLs(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var connectGitSyncPayloadImplementors = []string{"ConnectGitSyncPayload"}
 
 func (ec *executionContext) _ConnectGitSyncPayload(ctx context.Context, sel ast.SelectionSet, obj *model.ConnectGitSyncPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, connectGitSyncPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, connectGitSyncPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("ConnectGitSyncPayload")
+			out.Values[i] = gqlexec.TypeName("ConnectGitSyncPayload")
 		case "gitSync":
 			out.Values[i] = ec._ConnectGitSyncPayload_gitSync(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -77918,7 +77948,7 @@ func (ec *executionContext) _ConnectGitSyncPayload(ctx context.Context, sel ast.
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -77933,21 +77963,22 @@ func (ec *executionContext) _ConnectGitSyncPayload(ctx context.Context, sel ast.
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var contentLookupImplementors = []string{"ContentLookup"}
 
 func (ec *executionContext) _ContentLookup(ctx context.Context, sel ast.SelectionSet, obj *model.ContentLookup) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, contentLookupImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, contentLookupImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("ContentLookup")
+			out.Values[i] = gqlexec.TypeName("ContentLookup")
 		case "collection":
 			out.Values[i] = ec._ContentLookup_collection(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -77972,7 +78003,7 @@ func (ec *executionContext) _ContentLookup(ctx context.Context, sel ast.Selectio
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -77987,21 +78018,22 @@ func (ec *executionContext) _ContentLookup(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var contentReferenceUsageImplementors = []string{"ContentReferenceUsage"}
 
 func (ec *executionContext) _ContentReferenceUsage(ctx context.Context, sel ast.SelectionSet, obj *model.ContentReferenceUsage) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, contentReferenceUsageImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, contentReferenceUsageImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("ContentReferenceUsage")
+			out.Values[i] = gqlexec.TypeName("ContentReferenceUsage")
 		case "status":
 			out.Values[i] = ec._ContentReferenceUsage_status(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -78057,7 +78089,7 @@ func (ec *executionContext) _ContentReferenceUsage(ctx context.Context, sel ast.
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "file":
 			field := field
 
@@ -78098,7 +78130,7 @@ func (ec *executionContext) _ContentReferenceUsage(ctx context.Context, sel ast.
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "anchor":
 			out.Values[i] = ec._ContentReferenceUsage_anchor(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -78154,12 +78186,12 @@ func (ec *executionContext) _ContentReferenceUsage(ctx context.Context, sel ast.
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -78174,21 +78206,22 @@ func (ec *executionContext) _ContentReferenceUsage(ctx context.Context, sel ast.
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var contentReferenceUsageConnectionImplementors = []string{"ContentReferenceUsageConnection"}
 
 func (ec *executionContext) _ContentReferenceUsageConnection(ctx context.Context, sel ast.SelectionSet, obj *model.ContentReferenceUsageConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, contentReferenceUsageConnectionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, contentReferenceUsageConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("ContentReferenceUsageConnection")
+			out.Values[i] = gqlexec.TypeName("ContentReferenceUsageConnection")
 		case "edges":
 			out.Values[i] = ec._ContentReferenceUsageConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -78244,7 +78277,7 @@ func (ec *executionContext) _ContentReferenceUsageConnection(ctx context.Context
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "stats":
 			field := field
 
@@ -78285,12 +78318,12 @@ func (ec *executionContext) _ContentReferenceUsageConnection(ctx context.Context
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -78305,21 +78338,22 @@ func (ec *executionContext) _ContentReferenceUsageConnection(ctx context.Context
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var contentReferenceUsageEdgeImplementors = []string{"ContentReferenceUsageEdge"}
 
 func (ec *executionContext) _ContentReferenceUsageEdge(ctx context.Context, sel ast.SelectionSet, obj *model.ContentReferenceUsageEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, contentReferenceUsageEdgeImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, contentReferenceUsageEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("ContentReferenceUsageEdge")
+			out.Values[i] = gqlexec.TypeName("ContentReferenceUsageEdge")
 		case "node":
 			out.Values[i] = ec._ContentReferenceUsageEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -78334,7 +78368,7 @@ func (ec *executionContext) _ContentReferenceUsageEdge(ctx context.Context, sel 
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -78349,21 +78383,22 @@ func (ec *executionContext) _ContentReferenceUsageEdge(ctx context.Context, sel 
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var contentReferencesBrokenStatsImplementors = []string{"ContentReferencesBrokenStats"}
 
 func (ec *executionContext) _ContentReferencesBrokenStats(ctx context.Context, sel ast.SelectionSet, obj *model.ContentReferencesBrokenStats) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, contentReferencesBrokenStatsImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, contentReferencesBrokenStatsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("ContentReferencesBrokenStats")
+			out.Values[i] = gqlexec.TypeName("ContentReferencesBrokenStats")
 		case "total":
 			out.Values[i] = ec._ContentReferencesBrokenStats_total(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -78378,7 +78413,7 @@ func (ec *executionContext) _ContentReferencesBrokenStats(ctx context.Context, s
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -78393,21 +78428,22 @@ func (ec *executionContext) _ContentReferencesBrokenStats(ctx context.Context, s
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var contentReferencesStatsImplementors = []string{"ContentReferencesStats"}
 
 func (ec *executionContext) _ContentReferencesStats(ctx context.Context, sel ast.SelectionSet, obj *model.ContentReferencesStats) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, contentReferencesStatsImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, contentReferencesStatsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("ContentReferencesStats")
+			out.Values[i] = gqlexec.TypeName("ContentReferencesStats")
 		case "total":
 			out.Values[i] = ec._ContentReferencesStats_total(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -78422,7 +78458,7 @@ func (ec *executionContext) _ContentReferencesStats(ctx context.Context, sel ast
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -78437,21 +78473,22 @@ func (ec *executionContext) _ContentReferencesStats(ctx context.Context, sel ast
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var createAPITokenPayloadImplementors = []string{"CreateAPITokenPayload"}
 
 func (ec *executionContext) _CreateAPITokenPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateAPITokenPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, createAPITokenPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, createAPITokenPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("CreateAPITokenPayload")
+			out.Values[i] = gqlexec.TypeName("CreateAPITokenPayload")
 		case "apiToken":
 			out.Values[i] = ec._CreateAPITokenPayload_apiToken(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -78471,7 +78508,7 @@ func (ec *executionContext) _CreateAPITokenPayload(ctx context.Context, sel ast.
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -78486,21 +78523,22 @@ func (ec *executionContext) _CreateAPITokenPayload(ctx context.Context, sel ast.
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var createChangeRequestPayloadImplementors = []string{"CreateChangeRequestPayload"}
 
 func (ec *executionContext) _CreateChangeRequestPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateChangeRequestPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, createChangeRequestPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, createChangeRequestPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("CreateChangeRequestPayload")
+			out.Values[i] = gqlexec.TypeName("CreateChangeRequestPayload")
 		case "changeRequest":
 			out.Values[i] = ec._CreateChangeRequestPayload_changeRequest(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -78515,7 +78553,7 @@ func (ec *executionContext) _CreateChangeRequestPayload(ctx context.Context, sel
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -78530,21 +78568,22 @@ func (ec *executionContext) _CreateChangeRequestPayload(ctx context.Context, sel
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var createCollectionPayloadImplementors = []string{"CreateCollectionPayload"}
 
 func (ec *executionContext) _CreateCollectionPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateCollectionPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, createCollectionPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, createCollectionPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("CreateCollectionPayload")
+			out.Values[i] = gqlexec.TypeName("CreateCollectionPayload")
 		case "collection":
 			out.Values[i] = ec._CreateCollectionPayload_collection(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -78559,7 +78598,7 @@ func (ec *executionContext) _CreateCollectionPayload(ctx context.Context, sel as
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -78574,21 +78613,22 @@ func (ec *executionContext) _CreateCollectionPayload(ctx context.Context, sel as
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var createLinkInvitePayloadImplementors = []string{"CreateLinkInvitePayload"}
 
 func (ec *executionContext) _CreateLinkInvitePayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateLinkInvitePayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, createLinkInvitePayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, createLinkInvitePayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("CreateLinkInvitePayload")
+			out.Values[i] = gqlexec.TypeName("CreateLinkInvitePayload")
 		case "invite":
 			out.Values[i] = ec._CreateLinkInvitePayload_invite(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -78603,7 +78643,7 @@ func (ec *executionContext) _CreateLinkInvitePayload(ctx context.Context, sel as
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -78618,21 +78658,22 @@ func (ec *executionContext) _CreateLinkInvitePayload(ctx context.Context, sel as
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var createOpenAPISpecPayloadImplementors = []string{"CreateOpenAPISpecPayload"}
 
 func (ec *executionContext) _CreateOpenAPISpecPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateOpenAPISpecPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, createOpenAPISpecPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, createOpenAPISpecPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("CreateOpenAPISpecPayload")
+			out.Values[i] = gqlexec.TypeName("CreateOpenAPISpecPayload")
 		case "openAPISpec":
 			out.Values[i] = ec._CreateOpenAPISpecPayload_openAPISpec(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -78647,7 +78688,7 @@ func (ec *executionContext) _CreateOpenAPISpecPayload(ctx context.Context, sel a
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -78662,21 +78703,22 @@ func (ec *executionContext) _CreateOpenAPISpecPayload(ctx context.Context, sel a
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var createOrganizationPayloadImplementors = []string{"CreateOrganizationPayload"}
 
 func (ec *executionContext) _CreateOrganizationPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateOrganizationPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, createOrganizationPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, createOrganizationPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("CreateOrganizationPayload")
+			out.Values[i] = gqlexec.TypeName("CreateOrganizationPayload")
 		case "organization":
 			out.Values[i] = ec._CreateOrganizationPayload_organization(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -78691,7 +78733,7 @@ func (ec *executionContext) _CreateOrganizationPayload(ctx context.Context, sel 
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -78706,21 +78748,22 @@ func (ec *executionContext) _CreateOrganizationPayload(ctx context.Context, sel 
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var createPagePayloadImplementors = []string{"CreatePagePayload"}
 
 func (ec *executionContext) _CreatePagePayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreatePagePayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, createPagePayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, createPagePayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("CreatePagePayload")
+			out.Values[i] = gqlexec.TypeName("CreatePagePayload")
 		case "revision":
 			out.Values[i] = ec._CreatePagePayload_revision(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -78740,7 +78783,7 @@ func (ec *executionContext) _CreatePagePayload(ctx context.Context, sel ast.Sele
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -78755,21 +78798,22 @@ func (ec *executionContext) _CreatePagePayload(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var createSAMLProviderPayloadImplementors = []string{"CreateSAMLProviderPayload"}
 
 func (ec *executionContext) _CreateSAMLProviderPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateSAMLProviderPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, createSAMLProviderPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, createSAMLProviderPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("CreateSAMLProviderPayload")
+			out.Values[i] = gqlexec.TypeName("CreateSAMLProviderPayload")
 		case "samlProvider":
 			out.Values[i] = ec._CreateSAMLProviderPayload_samlProvider(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -78784,7 +78828,7 @@ func (ec *executionContext) _CreateSAMLProviderPayload(ctx context.Context, sel 
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -78799,21 +78843,22 @@ func (ec *executionContext) _CreateSAMLProviderPayload(ctx context.Context, sel 
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var createShareLinkPayloadImplementors = []string{"CreateShareLinkPayload"}
 
 func (ec *executionContext) _CreateShareLinkPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateShareLinkPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, createShareLinkPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, createShareLinkPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("CreateShareLinkPayload")
+			out.Values[i] = gqlexec.TypeName("CreateShareLinkPayload")
 		case "shareLink":
 			out.Values[i] = ec._CreateShareLinkPayload_shareLink(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -78828,7 +78873,7 @@ func (ec *executionContext) _CreateShareLinkPayload(ctx context.Context, sel ast
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -78843,21 +78888,22 @@ func (ec *executionContext) _CreateShareLinkPayload(ctx context.Context, sel ast
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var createSitePayloadImplementors = []string{"CreateSitePayload"}
 
 func (ec *executionContext) _CreateSitePayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateSitePayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, createSitePayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, createSitePayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("CreateSitePayload")
+			out.Values[i] = gqlexec.TypeName("CreateSitePayload")
 		case "site":
 			out.Values[i] = ec._CreateSitePayload_site(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -78872,7 +78918,7 @@ func (ec *executionContext) _CreateSitePayload(ctx context.Context, sel ast.Sele
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -78887,21 +78933,22 @@ func (ec *executionContext) _CreateSitePayload(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var createSiteRedirectPayloadImplementors = []string{"CreateSiteRedirectPayload"}
 
 func (ec *executionContext) _CreateSiteRedirectPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateSiteRedirectPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, createSiteRedirectPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, createSiteRedirectPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("CreateSiteRedirectPayload")
+			out.Values[i] = gqlexec.TypeName("CreateSiteRedirectPayload")
 		case "siteRedirect":
 			out.Values[i] = ec._CreateSiteRedirectPayload_siteRedirect(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -78916,7 +78963,7 @@ func (ec *executionContext) _CreateSiteRedirectPayload(ctx context.Context, sel 
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -78931,21 +78978,22 @@ func (ec *executionContext) _CreateSiteRedirectPayload(ctx context.Context, sel 
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var createSiteSectionGroupPayloadImplementors = []string{"CreateSiteSectionGroupPayload"}
 
 func (ec *executionContext) _CreateSiteSectionGroupPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateSiteSectionGroupPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, createSiteSectionGroupPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, createSiteSectionGroupPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("CreateSiteSectionGroupPayload")
+			out.Values[i] = gqlexec.TypeName("CreateSiteSectionGroupPayload")
 		case "siteSectionGroup":
 			out.Values[i] = ec._CreateSiteSectionGroupPayload_siteSectionGroup(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -78960,7 +79008,7 @@ func (ec *executionContext) _CreateSiteSectionGroupPayload(ctx context.Context, 
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -78975,21 +79023,22 @@ func (ec *executionContext) _CreateSiteSectionGroupPayload(ctx context.Context, 
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var createSiteSectionPayloadImplementors = []string{"CreateSiteSectionPayload"}
 
 func (ec *executionContext) _CreateSiteSectionPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateSiteSectionPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, createSiteSectionPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, createSiteSectionPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("CreateSiteSectionPayload")
+			out.Values[i] = gqlexec.TypeName("CreateSiteSectionPayload")
 		case "siteSection":
 			out.Values[i] = ec._CreateSiteSectionPayload_siteSection(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -79004,7 +79053,7 @@ func (ec *executionContext) _CreateSiteSectionPayload(ctx context.Context, sel a
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -79019,21 +79068,22 @@ func (ec *executionContext) _CreateSiteSectionPayload(ctx context.Context, sel a
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var createSiteSpacePayloadImplementors = []string{"CreateSiteSpacePayload"}
 
 func (ec *executionContext) _CreateSiteSpacePayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateSiteSpacePayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, createSiteSpacePayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, createSiteSpacePayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("CreateSiteSpacePayload")
+			out.Values[i] = gqlexec.TypeName("CreateSiteSpacePayload")
 		case "siteSpace":
 			out.Values[i] = ec._CreateSiteSpacePayload_siteSpace(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -79048,7 +79098,7 @@ func (ec *executionContext) _CreateSiteSpacePayload(ctx context.Context, sel ast
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -79063,21 +79113,22 @@ func (ec *executionContext) _CreateSiteSpacePayload(ctx context.Context, sel ast
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var createSpacePayloadImplementors = []string{"CreateSpacePayload"}
 
 func (ec *executionContext) _CreateSpacePayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateSpacePayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, createSpacePayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, createSpacePayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("CreateSpacePayload")
+			out.Values[i] = gqlexec.TypeName("CreateSpacePayload")
 		case "space":
 			out.Values[i] = ec._CreateSpacePayload_space(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -79092,7 +79143,7 @@ func (ec *executionContext) _CreateSpacePayload(ctx context.Context, sel ast.Sel
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -79107,21 +79158,22 @@ func (ec *executionContext) _CreateSpacePayload(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var createTeamPayloadImplementors = []string{"CreateTeamPayload"}
 
 func (ec *executionContext) _CreateTeamPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateTeamPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, createTeamPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, createTeamPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("CreateTeamPayload")
+			out.Values[i] = gqlexec.TypeName("CreateTeamPayload")
 		case "team":
 			out.Values[i] = ec._CreateTeamPayload_team(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -79136,7 +79188,7 @@ func (ec *executionContext) _CreateTeamPayload(ctx context.Context, sel ast.Sele
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -79151,21 +79203,22 @@ func (ec *executionContext) _CreateTeamPayload(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var createTranslationSettingsPayloadImplementors = []string{"CreateTranslationSettingsPayload"}
 
 func (ec *executionContext) _CreateTranslationSettingsPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateTranslationSettingsPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, createTranslationSettingsPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, createTranslationSettingsPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("CreateTranslationSettingsPayload")
+			out.Values[i] = gqlexec.TypeName("CreateTranslationSettingsPayload")
 		case "translationSettings":
 			out.Values[i] = ec._CreateTranslationSettingsPayload_translationSettings(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -79180,7 +79233,7 @@ func (ec *executionContext) _CreateTranslationSettingsPayload(ctx context.Contex
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -79195,21 +79248,22 @@ func (ec *executionContext) _CreateTranslationSettingsPayload(ctx context.Contex
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var createWebhookEndpointPayloadImplementors = []string{"CreateWebhookEndpointPayload"}
 
 func (ec *executionContext) _CreateWebhookEndpointPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateWebhookEndpointPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, createWebhookEndpointPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, createWebhookEndpointPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("CreateWebhookEndpointPayload")
+			out.Values[i] = gqlexec.TypeName("CreateWebhookEndpointPayload")
 		case "webhookEndpoint":
 			out.Values[i] = ec._CreateWebhookEndpointPayload_webhookEndpoint(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -79229,7 +79283,7 @@ func (ec *executionContext) _CreateWebhookEndpointPayload(ctx context.Context, s
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -79244,21 +79298,22 @@ func (ec *executionContext) _CreateWebhookEndpointPayload(ctx context.Context, s
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var deleteCollectionPayloadImplementors = []string{"DeleteCollectionPayload"}
 
 func (ec *executionContext) _DeleteCollectionPayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteCollectionPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, deleteCollectionPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, deleteCollectionPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("DeleteCollectionPayload")
+			out.Values[i] = gqlexec.TypeName("DeleteCollectionPayload")
 		case "deletedCollectionId":
 			out.Values[i] = ec._DeleteCollectionPayload_deletedCollectionId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -79273,7 +79328,7 @@ func (ec *executionContext) _DeleteCollectionPayload(ctx context.Context, sel as
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -79288,21 +79343,22 @@ func (ec *executionContext) _DeleteCollectionPayload(ctx context.Context, sel as
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var deleteCommentPayloadImplementors = []string{"DeleteCommentPayload"}
 
 func (ec *executionContext) _DeleteCommentPayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteCommentPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, deleteCommentPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, deleteCommentPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("DeleteCommentPayload")
+			out.Values[i] = gqlexec.TypeName("DeleteCommentPayload")
 		case "deletedCommentId":
 			out.Values[i] = ec._DeleteCommentPayload_deletedCommentId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -79317,7 +79373,7 @@ func (ec *executionContext) _DeleteCommentPayload(ctx context.Context, sel ast.S
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -79332,21 +79388,22 @@ func (ec *executionContext) _DeleteCommentPayload(ctx context.Context, sel ast.S
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var deleteCommentReplyPayloadImplementors = []string{"DeleteCommentReplyPayload"}
 
 func (ec *executionContext) _DeleteCommentReplyPayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteCommentReplyPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, deleteCommentReplyPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, deleteCommentReplyPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("DeleteCommentReplyPayload")
+			out.Values[i] = gqlexec.TypeName("DeleteCommentReplyPayload")
 		case "deletedCommentReplyId":
 			out.Values[i] = ec._DeleteCommentReplyPayload_deletedCommentReplyId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -79361,7 +79418,7 @@ func (ec *executionContext) _DeleteCommentReplyPayload(ctx context.Context, sel 
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -79376,21 +79433,22 @@ func (ec *executionContext) _DeleteCommentReplyPayload(ctx context.Context, sel 
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var deleteFilePayloadImplementors = []string{"DeleteFilePayload"}
 
 func (ec *executionContext) _DeleteFilePayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteFilePayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, deleteFilePayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, deleteFilePayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("DeleteFilePayload")
+			out.Values[i] = gqlexec.TypeName("DeleteFilePayload")
 		case "revision":
 			out.Values[i] = ec._DeleteFilePayload_revision(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -79410,7 +79468,7 @@ func (ec *executionContext) _DeleteFilePayload(ctx context.Context, sel ast.Sele
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -79425,21 +79483,22 @@ func (ec *executionContext) _DeleteFilePayload(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var deleteLinkInvitePayloadImplementors = []string{"DeleteLinkInvitePayload"}
 
 func (ec *executionContext) _DeleteLinkInvitePayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteLinkInvitePayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, deleteLinkInvitePayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, deleteLinkInvitePayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("DeleteLinkInvitePayload")
+			out.Values[i] = gqlexec.TypeName("DeleteLinkInvitePayload")
 		case "deletedInviteId":
 			out.Values[i] = ec._DeleteLinkInvitePayload_deletedInviteId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -79454,7 +79513,7 @@ func (ec *executionContext) _DeleteLinkInvitePayload(ctx context.Context, sel as
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -79469,21 +79528,22 @@ func (ec *executionContext) _DeleteLinkInvitePayload(ctx context.Context, sel as
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var deleteOpenAPISpecPayloadImplementors = []string{"DeleteOpenAPISpecPayload"}
 
 func (ec *executionContext) _DeleteOpenAPISpecPayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteOpenAPISpecPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, deleteOpenAPISpecPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, deleteOpenAPISpecPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("DeleteOpenAPISpecPayload")
+			out.Values[i] = gqlexec.TypeName("DeleteOpenAPISpecPayload")
 		case "deletedOpenAPISpecId":
 			out.Values[i] = ec._DeleteOpenAPISpecPayload_deletedOpenAPISpecId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -79498,7 +79558,7 @@ func (ec *executionContext) _DeleteOpenAPISpecPayload(ctx context.Context, sel a
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -79513,21 +79573,22 @@ func (ec *executionContext) _DeleteOpenAPISpecPayload(ctx context.Context, sel a
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var deletePagePayloadImplementors = []string{"DeletePagePayload"}
 
 func (ec *executionContext) _DeletePagePayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeletePagePayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, deletePagePayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, deletePagePayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("DeletePagePayload")
+			out.Values[i] = gqlexec.TypeName("DeletePagePayload")
 		case "revision":
 			out.Values[i] = ec._DeletePagePayload_revision(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -79547,7 +79608,7 @@ func (ec *executionContext) _DeletePagePayload(ctx context.Context, sel ast.Sele
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -79562,21 +79623,22 @@ func (ec *executionContext) _DeletePagePayload(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var deleteSAMLProviderPayloadImplementors = []string{"DeleteSAMLProviderPayload"}
 
 func (ec *executionContext) _DeleteSAMLProviderPayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteSAMLProviderPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, deleteSAMLProviderPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, deleteSAMLProviderPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("DeleteSAMLProviderPayload")
+			out.Values[i] = gqlexec.TypeName("DeleteSAMLProviderPayload")
 		case "deletedSAMLProviderId":
 			out.Values[i] = ec._DeleteSAMLProviderPayload_deletedSAMLProviderId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -79591,7 +79653,7 @@ func (ec *executionContext) _DeleteSAMLProviderPayload(ctx context.Context, sel 
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -79606,21 +79668,22 @@ func (ec *executionContext) _DeleteSAMLProviderPayload(ctx context.Context, sel 
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var deleteShareLinkPayloadImplementors = []string{"DeleteShareLinkPayload"}
 
 func (ec *executionContext) _DeleteShareLinkPayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteShareLinkPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, deleteShareLinkPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, deleteShareLinkPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("DeleteShareLinkPayload")
+			out.Values[i] = gqlexec.TypeName("DeleteShareLinkPayload")
 		case "deletedShareLinkId":
 			out.Values[i] = ec._DeleteShareLinkPayload_deletedShareLinkId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -79635,7 +79698,7 @@ func (ec *executionContext) _DeleteShareLinkPayload(ctx context.Context, sel ast
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -79650,21 +79713,22 @@ func (ec *executionContext) _DeleteShareLinkPayload(ctx context.Context, sel ast
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var deleteSitePayloadImplementors = []string{"DeleteSitePayload"}
 
 func (ec *executionContext) _DeleteSitePayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteSitePayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, deleteSitePayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, deleteSitePayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("DeleteSitePayload")
+			out.Values[i] = gqlexec.TypeName("DeleteSitePayload")
 		case "deletedSiteId":
 			out.Values[i] = ec._DeleteSitePayload_deletedSiteId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -79679,7 +79743,7 @@ func (ec *executionContext) _DeleteSitePayload(ctx context.Context, sel ast.Sele
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -79694,21 +79758,22 @@ func (ec *executionContext) _DeleteSitePayload(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var deleteSiteRedirectPayloadImplementors = []string{"DeleteSiteRedirectPayload"}
 
 func (ec *executionContext) _DeleteSiteRedirectPayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteSiteRedirectPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, deleteSiteRedirectPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, deleteSiteRedirectPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("DeleteSiteRedirectPayload")
+			out.Values[i] = gqlexec.TypeName("DeleteSiteRedirectPayload")
 		case "deletedSiteRedirectId":
 			out.Values[i] = ec._DeleteSiteRedirectPayload_deletedSiteRedirectId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -79723,7 +79788,7 @@ func (ec *executionContext) _DeleteSiteRedirectPayload(ctx context.Context, sel 
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -79738,21 +79803,22 @@ func (ec *executionContext) _DeleteSiteRedirectPayload(ctx context.Context, sel 
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var deleteSiteSectionGroupPayloadImplementors = []string{"DeleteSiteSectionGroupPayload"}
 
 func (ec *executionContext) _DeleteSiteSectionGroupPayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteSiteSectionGroupPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, deleteSiteSectionGroupPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, deleteSiteSectionGroupPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("DeleteSiteSectionGroupPayload")
+			out.Values[i] = gqlexec.TypeName("DeleteSiteSectionGroupPayload")
 		case "deletedSiteSectionGroupId":
 			out.Values[i] = ec._DeleteSiteSectionGroupPayload_deletedSiteSectionGroupId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -79767,7 +79833,7 @@ func (ec *executionContext) _DeleteSiteSectionGroupPayload(ctx context.Context, 
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -79782,21 +79848,22 @@ func (ec *executionContext) _DeleteSiteSectionGroupPayload(ctx context.Context, 
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var deleteSiteSectionPayloadImplementors = []string{"DeleteSiteSectionPayload"}
 
 func (ec *executionContext) _DeleteSiteSectionPayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteSiteSectionPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, deleteSiteSectionPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, deleteSiteSectionPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("DeleteSiteSectionPayload")
+			out.Values[i] = gqlexec.TypeName("DeleteSiteSectionPayload")
 		case "deletedSiteSectionId":
 			out.Values[i] = ec._DeleteSiteSectionPayload_deletedSiteSectionId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -79811,7 +79878,7 @@ func (ec *executionContext) _DeleteSiteSectionPayload(ctx context.Context, sel a
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -79826,21 +79893,22 @@ func (ec *executionContext) _DeleteSiteSectionPayload(ctx context.Context, sel a
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var deleteSiteSpacePayloadImplementors = []string{"DeleteSiteSpacePayload"}
 
 func (ec *executionContext) _DeleteSiteSpacePayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteSiteSpacePayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, deleteSiteSpacePayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, deleteSiteSpacePayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("DeleteSiteSpacePayload")
+			out.Values[i] = gqlexec.TypeName("DeleteSiteSpacePayload")
 		case "deletedSiteSpaceId":
 			out.Values[i] = ec._DeleteSiteSpacePayload_deletedSiteSpaceId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -79855,7 +79923,7 @@ func (ec *executionContext) _DeleteSiteSpacePayload(ctx context.Context, sel ast
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -79870,21 +79938,22 @@ func (ec *executionContext) _DeleteSiteSpacePayload(ctx context.Context, sel ast
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var deleteSpacePayloadImplementors = []string{"DeleteSpacePayload"}
 
 func (ec *executionContext) _DeleteSpacePayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteSpacePayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, deleteSpacePayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, deleteSpacePayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("DeleteSpacePayload")
+			out.Values[i] = gqlexec.TypeName("DeleteSpacePayload")
 		case "deletedSpaceId":
 			out.Values[i] = ec._DeleteSpacePayload_deletedSpaceId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -79899,7 +79968,7 @@ func (ec *executionContext) _DeleteSpacePayload(ctx context.Context, sel ast.Sel
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -79914,21 +79983,22 @@ func (ec *executionContext) _DeleteSpacePayload(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var deleteTeamPayloadImplementors = []string{"DeleteTeamPayload"}
 
 func (ec *executionContext) _DeleteTeamPayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteTeamPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, deleteTeamPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, deleteTeamPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("DeleteTeamPayload")
+			out.Values[i] = gqlexec.TypeName("DeleteTeamPayload")
 		case "deletedTeamId":
 			out.Values[i] = ec._DeleteTeamPayload_deletedTeamId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -79943,7 +80013,7 @@ func (ec *executionContext) _DeleteTeamPayload(ctx context.Context, sel ast.Sele
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -79958,21 +80028,22 @@ func (ec *executionContext) _DeleteTeamPayload(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var deleteTranslationSettingsPayloadImplementors = []string{"DeleteTranslationSettingsPayload"}
 
 func (ec *executionContext) _DeleteTranslationSettingsPayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteTranslationSettingsPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, deleteTranslationSettingsPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, deleteTranslationSettingsPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("DeleteTranslationSettingsPayload")
+			out.Values[i] = gqlexec.TypeName("DeleteTranslationSettingsPayload")
 		case "deletedTranslationSettingsId":
 			out.Values[i] = ec._DeleteTranslationSettingsPayload_deletedTranslationSettingsId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -79987,7 +80058,7 @@ func (ec *executionContext) _DeleteTranslationSettingsPayload(ctx context.Contex
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -80002,21 +80073,22 @@ func (ec *executionContext) _DeleteTranslationSettingsPayload(ctx context.Contex
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var deleteWebhookEndpointPayloadImplementors = []string{"DeleteWebhookEndpointPayload"}
 
 func (ec *executionContext) _DeleteWebhookEndpointPayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteWebhookEndpointPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, deleteWebhookEndpointPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, deleteWebhookEndpointPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("DeleteWebhookEndpointPayload")
+			out.Values[i] = gqlexec.TypeName("DeleteWebhookEndpointPayload")
 		case "deletedWebhookEndpointId":
 			out.Values[i] = ec._DeleteWebhookEndpointPayload_deletedWebhookEndpointId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -80031,7 +80103,7 @@ func (ec *executionContext) _DeleteWebhookEndpointPayload(ctx context.Context, s
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -80046,21 +80118,22 @@ func (ec *executionContext) _DeleteWebhookEndpointPayload(ctx context.Context, s
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var duplicateSpacePayloadImplementors = []string{"DuplicateSpacePayload"}
 
 func (ec *executionContext) _DuplicateSpacePayload(ctx context.Context, sel ast.SelectionSet, obj *model.DuplicateSpacePayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, duplicateSpacePayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, duplicateSpacePayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("DuplicateSpacePayload")
+			out.Values[i] = gqlexec.TypeName("DuplicateSpacePayload")
 		case "space":
 			out.Values[i] = ec._DuplicateSpacePayload_space(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -80075,7 +80148,7 @@ func (ec *executionContext) _DuplicateSpacePayload(ctx context.Context, sel ast.
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -80090,21 +80163,22 @@ func (ec *executionContext) _DuplicateSpacePayload(ctx context.Context, sel ast.
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var editPermissionsImplementors = []string{"EditPermissions"}
 
 func (ec *executionContext) _EditPermissions(ctx context.Context, sel ast.SelectionSet, obj *authz.EditPermissions) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, editPermissionsImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, editPermissionsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("EditPermissions")
+			out.Values[i] = gqlexec.TypeName("EditPermissions")
 		case "view":
 			out.Values[i] = ec._EditPermissions_view(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -80119,7 +80193,7 @@ func (ec *executionContext) _EditPermissions(ctx context.Context, sel ast.Select
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -80134,21 +80208,22 @@ func (ec *executionContext) _EditPermissions(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var emojiReactionImplementors = []string{"EmojiReaction"}
 
 func (ec *executionContext) _EmojiReaction(ctx context.Context, sel ast.SelectionSet, obj *model.EmojiReaction) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, emojiReactionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, emojiReactionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("EmojiReaction")
+			out.Values[i] = gqlexec.TypeName("EmojiReaction")
 		case "emoji":
 			out.Values[i] = ec._EmojiReaction_emoji(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -80168,7 +80243,7 @@ func (ec *executionContext) _EmojiReaction(ctx context.Context, sel ast.Selectio
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -80183,21 +80258,22 @@ func (ec *executionContext) _EmojiReaction(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var emojiReactionUserImplementors = []string{"EmojiReactionUser"}
 
 func (ec *executionContext) _EmojiReactionUser(ctx context.Context, sel ast.SelectionSet, obj *model.EmojiReactionUser) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, emojiReactionUserImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, emojiReactionUserImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("EmojiReactionUser")
+			out.Values[i] = gqlexec.TypeName("EmojiReactionUser")
 		case "user":
 			field := field
 
@@ -80238,7 +80314,7 @@ func (ec *executionContext) _EmojiReactionUser(ctx context.Context, sel ast.Sele
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "reactedAt":
 			out.Values[i] = ec._EmojiReactionUser_reactedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -80248,7 +80324,7 @@ func (ec *executionContext) _EmojiReactionUser(ctx context.Context, sel ast.Sele
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -80263,21 +80339,22 @@ func (ec *executionContext) _EmojiReactionUser(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var gitSyncCommitImplementors = []string{"GitSyncCommit"}
 
 func (ec *executionContext) _GitSyncCommit(ctx context.Context, sel ast.SelectionSet, obj *model.GitSyncCommit) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, gitSyncCommitImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, gitSyncCommitImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("GitSyncCommit")
+			out.Values[i] = gqlexec.TypeName("GitSyncCommit")
 		case "oid":
 			out.Values[i] = ec._GitSyncCommit_oid(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -80297,7 +80374,7 @@ func (ec *executionContext) _GitSyncCommit(ctx context.Context, sel ast.Selectio
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -80312,21 +80389,22 @@ func (ec *executionContext) _GitSyncCommit(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var gitSyncOperationImplementors = []string{"GitSyncOperation"}
 
 func (ec *executionContext) _GitSyncOperation(ctx context.Context, sel ast.SelectionSet, obj *ent.GitSyncOperation) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, gitSyncOperationImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, gitSyncOperationImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("GitSyncOperation")
+			out.Values[i] = gqlexec.TypeName("GitSyncOperation")
 		case "id":
 			out.Values[i] = ec._GitSyncOperation_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -80427,7 +80505,7 @@ func (ec *executionContext) _GitSyncOperation(ctx context.Context, sel ast.Selec
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "commit":
 			out.Values[i] = ec._GitSyncOperation_commit(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -80473,7 +80551,7 @@ func (ec *executionContext) _GitSyncOperation(ctx context.Context, sel ast.Selec
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "createdBy":
 			field := field
 
@@ -80514,12 +80592,12 @@ func (ec *executionContext) _GitSyncOperation(ctx context.Context, sel ast.Selec
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -80534,21 +80612,22 @@ func (ec *executionContext) _GitSyncOperation(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var gitSyncOperationConnectionImplementors = []string{"GitSyncOperationConnection"}
 
 func (ec *executionContext) _GitSyncOperationConnection(ctx context.Context, sel ast.SelectionSet, obj *model.GitSyncOperationConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, gitSyncOperationConnectionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, gitSyncOperationConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("GitSyncOperationConnection")
+			out.Values[i] = gqlexec.TypeName("GitSyncOperationConnection")
 		case "edges":
 			out.Values[i] = ec._GitSyncOperationConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -80604,12 +80683,12 @@ func (ec *executionContext) _GitSyncOperationConnection(ctx context.Context, sel
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -80624,21 +80703,22 @@ func (ec *executionContext) _GitSyncOperationConnection(ctx context.Context, sel
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var gitSyncOperationEdgeImplementors = []string{"GitSyncOperationEdge"}
 
 func (ec *executionContext) _GitSyncOperationEdge(ctx context.Context, sel ast.SelectionSet, obj *model.GitSyncOperationEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, gitSyncOperationEdgeImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, gitSyncOperationEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("GitSyncOperationEdge")
+			out.Values[i] = gqlexec.TypeName("GitSyncOperationEdge")
 		case "node":
 			out.Values[i] = ec._GitSyncOperationEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -80653,7 +80733,7 @@ func (ec *executionContext) _GitSyncOperationEdge(ctx context.Context, sel ast.S
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -80668,21 +80748,22 @@ func (ec *executionContext) _GitSyncOperationEdge(ctx context.Context, sel ast.S
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var gitSyncStateImplementors = []string{"GitSyncState"}
 
 func (ec *executionContext) _GitSyncState(ctx context.Context, sel ast.SelectionSet, obj *ent.GitSync) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, gitSyncStateImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, gitSyncStateImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("GitSyncState")
+			out.Values[i] = gqlexec.TypeName("GitSyncState")
 		case "repoName":
 			field := field
 
@@ -80723,7 +80804,7 @@ func (ec *executionContext) _GitSyncState(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "installationProvider":
 			field := field
 
@@ -80764,7 +80845,7 @@ func (ec *executionContext) _GitSyncState(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "url":
 			field := field
 
@@ -80805,7 +80886,7 @@ func (ec *executionContext) _GitSyncState(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "updatedAt":
 			out.Values[i] = ec._GitSyncState_updatedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -80851,7 +80932,7 @@ func (ec *executionContext) _GitSyncState(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "revision":
 			field := field
 
@@ -80892,7 +80973,7 @@ func (ec *executionContext) _GitSyncState(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "ref":
 			out.Values[i] = ec._GitSyncState_ref(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -80938,7 +81019,7 @@ func (ec *executionContext) _GitSyncState(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "connected":
 			field := field
 
@@ -80979,7 +81060,7 @@ func (ec *executionContext) _GitSyncState(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "pushEventURL":
 			field := field
 
@@ -81020,7 +81101,7 @@ func (ec *executionContext) _GitSyncState(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "changeRequest":
 			field := field
 
@@ -81061,12 +81142,12 @@ func (ec *executionContext) _GitSyncState(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -81081,21 +81162,22 @@ func (ec *executionContext) _GitSyncState(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var importContentPayloadImplementors = []string{"ImportContentPayload"}
 
 func (ec *executionContext) _ImportContentPayload(ctx context.Context, sel ast.SelectionSet, obj *model.ImportContentPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, importContentPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, importContentPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("ImportContentPayload")
+			out.Values[i] = gqlexec.TypeName("ImportContentPayload")
 		case "revision":
 			out.Values[i] = ec._ImportContentPayload_revision(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -81120,7 +81202,7 @@ func (ec *executionContext) _ImportContentPayload(ctx context.Context, sel ast.S
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -81135,21 +81217,22 @@ func (ec *executionContext) _ImportContentPayload(ctx context.Context, sel ast.S
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var installIntegrationOnSitePayloadImplementors = []string{"InstallIntegrationOnSitePayload"}
 
 func (ec *executionContext) _InstallIntegrationOnSitePayload(ctx context.Context, sel ast.SelectionSet, obj *model.InstallIntegrationOnSitePayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, installIntegrationOnSitePayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, installIntegrationOnSitePayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("InstallIntegrationOnSitePayload")
+			out.Values[i] = gqlexec.TypeName("InstallIntegrationOnSitePayload")
 		case "siteInstallation":
 			out.Values[i] = ec._InstallIntegrationOnSitePayload_siteInstallation(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -81164,7 +81247,7 @@ func (ec *executionContext) _InstallIntegrationOnSitePayload(ctx context.Context
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -81179,21 +81262,22 @@ func (ec *executionContext) _InstallIntegrationOnSitePayload(ctx context.Context
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var installIntegrationOnSpacePayloadImplementors = []string{"InstallIntegrationOnSpacePayload"}
 
 func (ec *executionContext) _InstallIntegrationOnSpacePayload(ctx context.Context, sel ast.SelectionSet, obj *model.InstallIntegrationOnSpacePayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, installIntegrationOnSpacePayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, installIntegrationOnSpacePayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("InstallIntegrationOnSpacePayload")
+			out.Values[i] = gqlexec.TypeName("InstallIntegrationOnSpacePayload")
 		case "spaceInstallation":
 			out.Values[i] = ec._InstallIntegrationOnSpacePayload_spaceInstallation(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -81208,7 +81292,7 @@ func (ec *executionContext) _InstallIntegrationOnSpacePayload(ctx context.Contex
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -81223,21 +81307,22 @@ func (ec *executionContext) _InstallIntegrationOnSpacePayload(ctx context.Contex
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var installIntegrationPayloadImplementors = []string{"InstallIntegrationPayload"}
 
 func (ec *executionContext) _InstallIntegrationPayload(ctx context.Context, sel ast.SelectionSet, obj *model.InstallIntegrationPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, installIntegrationPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, installIntegrationPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("InstallIntegrationPayload")
+			out.Values[i] = gqlexec.TypeName("InstallIntegrationPayload")
 		case "installation":
 			out.Values[i] = ec._InstallIntegrationPayload_installation(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -81252,7 +81337,7 @@ func (ec *executionContext) _InstallIntegrationPayload(ctx context.Context, sel 
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -81267,21 +81352,22 @@ func (ec *executionContext) _InstallIntegrationPayload(ctx context.Context, sel 
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var integrationImplementors = []string{"Integration", "Node"}
 
 func (ec *executionContext) _Integration(ctx context.Context, sel ast.SelectionSet, obj *ent.Integration) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, integrationImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, integrationImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("Integration")
+			out.Values[i] = gqlexec.TypeName("Integration")
 		case "id":
 			out.Values[i] = ec._Integration_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -81377,7 +81463,7 @@ func (ec *executionContext) _Integration(ctx context.Context, sel ast.SelectionS
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "scopes":
 			out.Values[i] = ec._Integration_scopes(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -81428,7 +81514,7 @@ func (ec *executionContext) _Integration(ctx context.Context, sel ast.SelectionS
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "blocks":
 			field := field
 
@@ -81469,7 +81555,7 @@ func (ec *executionContext) _Integration(ctx context.Context, sel ast.SelectionS
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "contentSources":
 			field := field
 
@@ -81510,7 +81596,7 @@ func (ec *executionContext) _Integration(ctx context.Context, sel ast.SelectionS
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "configurations":
 			field := field
 
@@ -81551,7 +81637,7 @@ func (ec *executionContext) _Integration(ctx context.Context, sel ast.SelectionS
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "externalLinks":
 			field := field
 
@@ -81592,7 +81678,7 @@ func (ec *executionContext) _Integration(ctx context.Context, sel ast.SelectionS
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "contentSecurityPolicy":
 			field := field
 
@@ -81633,7 +81719,7 @@ func (ec *executionContext) _Integration(ctx context.Context, sel ast.SelectionS
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "permissions":
 			field := field
 
@@ -81674,7 +81760,7 @@ func (ec *executionContext) _Integration(ctx context.Context, sel ast.SelectionS
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "urls":
 			field := field
 
@@ -81715,7 +81801,7 @@ func (ec *executionContext) _Integration(ctx context.Context, sel ast.SelectionS
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "installations":
 			field := field
 
@@ -81756,12 +81842,12 @@ func (ec *executionContext) _Integration(ctx context.Context, sel ast.SelectionS
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -81776,21 +81862,22 @@ func (ec *executionContext) _Integration(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var integrationConnectionImplementors = []string{"IntegrationConnection"}
 
 func (ec *executionContext) _IntegrationConnection(ctx context.Context, sel ast.SelectionSet, obj *model.IntegrationConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, integrationConnectionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, integrationConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("IntegrationConnection")
+			out.Values[i] = gqlexec.TypeName("IntegrationConnection")
 		case "edges":
 			out.Values[i] = ec._IntegrationConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -81846,12 +81933,12 @@ func (ec *executionContext) _IntegrationConnection(ctx context.Context, sel ast.
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -81866,21 +81953,22 @@ func (ec *executionContext) _IntegrationConnection(ctx context.Context, sel ast.
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var integrationEdgeImplementors = []string{"IntegrationEdge"}
 
 func (ec *executionContext) _IntegrationEdge(ctx context.Context, sel ast.SelectionSet, obj *model.IntegrationEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, integrationEdgeImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, integrationEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("IntegrationEdge")
+			out.Values[i] = gqlexec.TypeName("IntegrationEdge")
 		case "node":
 			out.Values[i] = ec._IntegrationEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -81895,7 +81983,7 @@ func (ec *executionContext) _IntegrationEdge(ctx context.Context, sel ast.Select
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -81910,21 +81998,22 @@ func (ec *executionContext) _IntegrationEdge(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var integrationExternalLinkImplementors = []string{"IntegrationExternalLink"}
 
 func (ec *executionContext) _IntegrationExternalLink(ctx context.Context, sel ast.SelectionSet, obj *model.IntegrationExternalLink) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, integrationExternalLinkImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, integrationExternalLinkImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("IntegrationExternalLink")
+			out.Values[i] = gqlexec.TypeName("IntegrationExternalLink")
 		case "url":
 			out.Values[i] = ec._IntegrationExternalLink_url(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -81939,7 +82028,7 @@ func (ec *executionContext) _IntegrationExternalLink(ctx context.Context, sel as
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -81954,21 +82043,22 @@ func (ec *executionContext) _IntegrationExternalLink(ctx context.Context, sel as
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var integrationInstallationImplementors = []string{"IntegrationInstallation", "Node"}
 
 func (ec *executionContext) _IntegrationInstallation(ctx context.Context, sel ast.SelectionSet, obj *ent.IntegrationInstallation) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, integrationInstallationImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, integrationInstallationImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("IntegrationInstallation")
+			out.Values[i] = gqlexec.TypeName("IntegrationInstallation")
 		case "id":
 			out.Values[i] = ec._IntegrationInstallation_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -82039,7 +82129,7 @@ func (ec *executionContext) _IntegrationInstallation(ctx context.Context, sel as
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "organization":
 			field := field
 
@@ -82080,7 +82170,7 @@ func (ec *executionContext) _IntegrationInstallation(ctx context.Context, sel as
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "spaces":
 			field := field
 
@@ -82121,7 +82211,7 @@ func (ec *executionContext) _IntegrationInstallation(ctx context.Context, sel as
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "selectedSpaces":
 			field := field
 
@@ -82162,7 +82252,7 @@ func (ec *executionContext) _IntegrationInstallation(ctx context.Context, sel as
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "selectedSites":
 			field := field
 
@@ -82203,7 +82293,7 @@ func (ec *executionContext) _IntegrationInstallation(ctx context.Context, sel as
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "configuration":
 			field := field
 
@@ -82244,7 +82334,7 @@ func (ec *executionContext) _IntegrationInstallation(ctx context.Context, sel as
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "externalIds":
 			out.Values[i] = ec._IntegrationInstallation_externalIds(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -82290,7 +82380,7 @@ func (ec *executionContext) _IntegrationInstallation(ctx context.Context, sel as
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "spaceInstallations":
 			field := field
 
@@ -82331,7 +82421,7 @@ func (ec *executionContext) _IntegrationInstallation(ctx context.Context, sel as
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "spaceInstallation":
 			field := field
 
@@ -82372,7 +82462,7 @@ func (ec *executionContext) _IntegrationInstallation(ctx context.Context, sel as
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "siteInstallations":
 			field := field
 
@@ -82413,7 +82503,7 @@ func (ec *executionContext) _IntegrationInstallation(ctx context.Context, sel as
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "siteInstallation":
 			field := field
 
@@ -82454,12 +82544,12 @@ func (ec *executionContext) _IntegrationInstallation(ctx context.Context, sel as
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -82474,21 +82564,22 @@ func (ec *executionContext) _IntegrationInstallation(ctx context.Context, sel as
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var integrationInstallationConnectionImplementors = []string{"IntegrationInstallationConnection"}
 
 func (ec *executionContext) _IntegrationInstallationConnection(ctx context.Context, sel ast.SelectionSet, obj *model.IntegrationInstallationConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, integrationInstallationConnectionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, integrationInstallationConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("IntegrationInstallationConnection")
+			out.Values[i] = gqlexec.TypeName("IntegrationInstallationConnection")
 		case "edges":
 			out.Values[i] = ec._IntegrationInstallationConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -82544,12 +82635,12 @@ func (ec *executionContext) _IntegrationInstallationConnection(ctx context.Conte
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -82564,21 +82655,22 @@ func (ec *executionContext) _IntegrationInstallationConnection(ctx context.Conte
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var integrationInstallationEdgeImplementors = []string{"IntegrationInstallationEdge"}
 
 func (ec *executionContext) _IntegrationInstallationEdge(ctx context.Context, sel ast.SelectionSet, obj *model.IntegrationInstallationEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, integrationInstallationEdgeImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, integrationInstallationEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("IntegrationInstallationEdge")
+			out.Values[i] = gqlexec.TypeName("IntegrationInstallationEdge")
 		case "node":
 			out.Values[i] = ec._IntegrationInstallationEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -82593,7 +82685,7 @@ func (ec *executionContext) _IntegrationInstallationEdge(ctx context.Context, se
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -82608,21 +82700,22 @@ func (ec *executionContext) _IntegrationInstallationEdge(ctx context.Context, se
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var integrationInstallationURLsImplementors = []string{"IntegrationInstallationURLs"}
 
 func (ec *executionContext) _IntegrationInstallationURLs(ctx context.Context, sel ast.SelectionSet, obj *model.IntegrationInstallationURLs) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, integrationInstallationURLsImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, integrationInstallationURLsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("IntegrationInstallationURLs")
+			out.Values[i] = gqlexec.TypeName("IntegrationInstallationURLs")
 		case "location":
 			out.Values[i] = ec._IntegrationInstallationURLs_location(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -82642,7 +82735,7 @@ func (ec *executionContext) _IntegrationInstallationURLs(ctx context.Context, se
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -82657,21 +82750,22 @@ func (ec *executionContext) _IntegrationInstallationURLs(ctx context.Context, se
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var integrationPermissionsImplementors = []string{"IntegrationPermissions"}
 
 func (ec *executionContext) _IntegrationPermissions(ctx context.Context, sel ast.SelectionSet, obj *model.IntegrationPermissions) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, integrationPermissionsImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, integrationPermissionsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("IntegrationPermissions")
+			out.Values[i] = gqlexec.TypeName("IntegrationPermissions")
 		case "admin":
 			out.Values[i] = ec._IntegrationPermissions_admin(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -82686,7 +82780,7 @@ func (ec *executionContext) _IntegrationPermissions(ctx context.Context, sel ast
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -82701,21 +82795,22 @@ func (ec *executionContext) _IntegrationPermissions(ctx context.Context, sel ast
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var integrationSiteInstallationImplementors = []string{"IntegrationSiteInstallation"}
 
 func (ec *executionContext) _IntegrationSiteInstallation(ctx context.Context, sel ast.SelectionSet, obj *ent.IntegrationSiteInstallation) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, integrationSiteInstallationImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, integrationSiteInstallationImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("IntegrationSiteInstallation")
+			out.Values[i] = gqlexec.TypeName("IntegrationSiteInstallation")
 		case "installation":
 			field := field
 
@@ -82756,7 +82851,7 @@ func (ec *executionContext) _IntegrationSiteInstallation(ctx context.Context, se
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "siteId":
 			out.Values[i] = ec._IntegrationSiteInstallation_siteId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -82802,7 +82897,7 @@ func (ec *executionContext) _IntegrationSiteInstallation(ctx context.Context, se
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "status":
 			field := field
 
@@ -82843,7 +82938,7 @@ func (ec *executionContext) _IntegrationSiteInstallation(ctx context.Context, se
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "configuration":
 			field := field
 
@@ -82884,7 +82979,7 @@ func (ec *executionContext) _IntegrationSiteInstallation(ctx context.Context, se
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "externalIds":
 			out.Values[i] = ec._IntegrationSiteInstallation_externalIds(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -82930,12 +83025,12 @@ func (ec *executionContext) _IntegrationSiteInstallation(ctx context.Context, se
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -82950,21 +83045,22 @@ func (ec *executionContext) _IntegrationSiteInstallation(ctx context.Context, se
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var integrationSiteInstallationConnectionImplementors = []string{"IntegrationSiteInstallationConnection"}
 
 func (ec *executionContext) _IntegrationSiteInstallationConnection(ctx context.Context, sel ast.SelectionSet, obj *model.IntegrationSiteInstallationConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, integrationSiteInstallationConnectionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, integrationSiteInstallationConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("IntegrationSiteInstallationConnection")
+			out.Values[i] = gqlexec.TypeName("IntegrationSiteInstallationConnection")
 		case "edges":
 			out.Values[i] = ec._IntegrationSiteInstallationConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -83020,12 +83116,12 @@ func (ec *executionContext) _IntegrationSiteInstallationConnection(ctx context.C
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -83040,21 +83136,22 @@ func (ec *executionContext) _IntegrationSiteInstallationConnection(ctx context.C
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var integrationSiteInstallationEdgeImplementors = []string{"IntegrationSiteInstallationEdge"}
 
 func (ec *executionContext) _IntegrationSiteInstallationEdge(ctx context.Context, sel ast.SelectionSet, obj *model.IntegrationSiteInstallationEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, integrationSiteInstallationEdgeImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, integrationSiteInstallationEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("IntegrationSiteInstallationEdge")
+			out.Values[i] = gqlexec.TypeName("IntegrationSiteInstallationEdge")
 		case "node":
 			out.Values[i] = ec._IntegrationSiteInstallationEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -83069,7 +83166,7 @@ func (ec *executionContext) _IntegrationSiteInstallationEdge(ctx context.Context
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -83084,21 +83181,22 @@ func (ec *executionContext) _IntegrationSiteInstallationEdge(ctx context.Context
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var integrationSpaceInstallationImplementors = []string{"IntegrationSpaceInstallation"}
 
 func (ec *executionContext) _IntegrationSpaceInstallation(ctx context.Context, sel ast.SelectionSet, obj *ent.IntegrationSpaceInstallation) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, integrationSpaceInstallationImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, integrationSpaceInstallationImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("IntegrationSpaceInstallation")
+			out.Values[i] = gqlexec.TypeName("IntegrationSpaceInstallation")
 		case "installation":
 			field := field
 
@@ -83139,7 +83237,7 @@ func (ec *executionContext) _IntegrationSpaceInstallation(ctx context.Context, s
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "spaceId":
 			out.Values[i] = ec._IntegrationSpaceInstallation_spaceId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -83185,7 +83283,7 @@ func (ec *executionContext) _IntegrationSpaceInstallation(ctx context.Context, s
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "status":
 			field := field
 
@@ -83226,7 +83324,7 @@ func (ec *executionContext) _IntegrationSpaceInstallation(ctx context.Context, s
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "configuration":
 			field := field
 
@@ -83267,7 +83365,7 @@ func (ec *executionContext) _IntegrationSpaceInstallation(ctx context.Context, s
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "externalIds":
 			out.Values[i] = ec._IntegrationSpaceInstallation_externalIds(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -83313,12 +83411,12 @@ func (ec *executionContext) _IntegrationSpaceInstallation(ctx context.Context, s
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -83333,21 +83431,22 @@ func (ec *executionContext) _IntegrationSpaceInstallation(ctx context.Context, s
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var integrationSpaceInstallationConnectionImplementors = []string{"IntegrationSpaceInstallationConnection"}
 
 func (ec *executionContext) _IntegrationSpaceInstallationConnection(ctx context.Context, sel ast.SelectionSet, obj *model.IntegrationSpaceInstallationConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, integrationSpaceInstallationConnectionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, integrationSpaceInstallationConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("IntegrationSpaceInstallationConnection")
+			out.Values[i] = gqlexec.TypeName("IntegrationSpaceInstallationConnection")
 		case "edges":
 			out.Values[i] = ec._IntegrationSpaceInstallationConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -83403,12 +83502,12 @@ func (ec *executionContext) _IntegrationSpaceInstallationConnection(ctx context.
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -83423,21 +83522,22 @@ func (ec *executionContext) _IntegrationSpaceInstallationConnection(ctx context.
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var integrationSpaceInstallationEdgeImplementors = []string{"IntegrationSpaceInstallationEdge"}
 
 func (ec *executionContext) _IntegrationSpaceInstallationEdge(ctx context.Context, sel ast.SelectionSet, obj *model.IntegrationSpaceInstallationEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, integrationSpaceInstallationEdgeImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, integrationSpaceInstallationEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("IntegrationSpaceInstallationEdge")
+			out.Values[i] = gqlexec.TypeName("IntegrationSpaceInstallationEdge")
 		case "node":
 			out.Values[i] = ec._IntegrationSpaceInstallationEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -83452,7 +83552,7 @@ func (ec *executionContext) _IntegrationSpaceInstallationEdge(ctx context.Contex
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -83467,21 +83567,22 @@ func (ec *executionContext) _IntegrationSpaceInstallationEdge(ctx context.Contex
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var integrationTargetInstallationURLsImplementors = []string{"IntegrationTargetInstallationURLs"}
 
 func (ec *executionContext) _IntegrationTargetInstallationURLs(ctx context.Context, sel ast.SelectionSet, obj *model.IntegrationTargetInstallationURLs) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, integrationTargetInstallationURLsImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, integrationTargetInstallationURLsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("IntegrationTargetInstallationURLs")
+			out.Values[i] = gqlexec.TypeName("IntegrationTargetInstallationURLs")
 		case "location":
 			out.Values[i] = ec._IntegrationTargetInstallationURLs_location(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -83496,7 +83597,7 @@ func (ec *executionContext) _IntegrationTargetInstallationURLs(ctx context.Conte
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -83511,21 +83612,22 @@ func (ec *executionContext) _IntegrationTargetInstallationURLs(ctx context.Conte
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var integrationURLsImplementors = []string{"IntegrationURLs"}
 
 func (ec *executionContext) _IntegrationURLs(ctx context.Context, sel ast.SelectionSet, obj *model.IntegrationURLs) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, integrationURLsImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, integrationURLsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("IntegrationURLs")
+			out.Values[i] = gqlexec.TypeName("IntegrationURLs")
 		case "location":
 			out.Values[i] = ec._IntegrationURLs_location(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -83555,7 +83657,7 @@ func (ec *executionContext) _IntegrationURLs(ctx context.Context, sel ast.Select
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -83570,21 +83672,22 @@ func (ec *executionContext) _IntegrationURLs(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var inviteImplementors = []string{"Invite", "Node"}
 
 func (ec *executionContext) _Invite(ctx context.Context, sel ast.SelectionSet, obj *ent.Invite) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, inviteImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, inviteImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("Invite")
+			out.Values[i] = gqlexec.TypeName("Invite")
 		case "id":
 			out.Values[i] = ec._Invite_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -83640,7 +83743,7 @@ func (ec *executionContext) _Invite(ctx context.Context, sel ast.SelectionSet, o
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "email":
 			out.Values[i] = ec._Invite_email(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -83686,7 +83789,7 @@ func (ec *executionContext) _Invite(ctx context.Context, sel ast.SelectionSet, o
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "urls":
 			field := field
 
@@ -83727,12 +83830,12 @@ func (ec *executionContext) _Invite(ctx context.Context, sel ast.SelectionSet, o
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -83747,21 +83850,22 @@ func (ec *executionContext) _Invite(ctx context.Context, sel ast.SelectionSet, o
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var inviteConnectionImplementors = []string{"InviteConnection"}
 
 func (ec *executionContext) _InviteConnection(ctx context.Context, sel ast.SelectionSet, obj *model.InviteConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, inviteConnectionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, inviteConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("InviteConnection")
+			out.Values[i] = gqlexec.TypeName("InviteConnection")
 		case "edges":
 			out.Values[i] = ec._InviteConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -83817,12 +83921,12 @@ func (ec *executionContext) _InviteConnection(ctx context.Context, sel ast.Selec
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -83837,21 +83941,22 @@ func (ec *executionContext) _InviteConnection(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var inviteEdgeImplementors = []string{"InviteEdge"}
 
 func (ec *executionContext) _InviteEdge(ctx context.Context, sel ast.SelectionSet, obj *model.InviteEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, inviteEdgeImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, inviteEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("InviteEdge")
+			out.Values[i] = gqlexec.TypeName("InviteEdge")
 		case "node":
 			out.Values[i] = ec._InviteEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -83866,7 +83971,7 @@ func (ec *executionContext) _InviteEdge(ctx context.Context, sel ast.SelectionSe
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -83881,21 +83986,22 @@ func (ec *executionContext) _InviteEdge(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var inviteMembersPayloadImplementors = []string{"InviteMembersPayload"}
 
 func (ec *executionContext) _InviteMembersPayload(ctx context.Context, sel ast.SelectionSet, obj *model.InviteMembersPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, inviteMembersPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, inviteMembersPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("InviteMembersPayload")
+			out.Values[i] = gqlexec.TypeName("InviteMembersPayload")
 		case "userIds":
 			out.Values[i] = ec._InviteMembersPayload_userIds(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -83925,7 +84031,7 @@ func (ec *executionContext) _InviteMembersPayload(ctx context.Context, sel ast.S
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -83940,21 +84046,22 @@ func (ec *executionContext) _InviteMembersPayload(ctx context.Context, sel ast.S
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var inviteURLsImplementors = []string{"InviteURLs"}
 
 func (ec *executionContext) _InviteURLs(ctx context.Context, sel ast.SelectionSet, obj *model.InviteURLs) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, inviteURLsImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, inviteURLsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("InviteURLs")
+			out.Values[i] = gqlexec.TypeName("InviteURLs")
 		case "location":
 			out.Values[i] = ec._InviteURLs_location(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -83964,7 +84071,7 @@ func (ec *executionContext) _InviteURLs(ctx context.Context, sel ast.SelectionSe
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -83979,21 +84086,22 @@ func (ec *executionContext) _InviteURLs(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var joinOrganizationPayloadImplementors = []string{"JoinOrganizationPayload"}
 
 func (ec *executionContext) _JoinOrganizationPayload(ctx context.Context, sel ast.SelectionSet, obj *model.JoinOrganizationPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, joinOrganizationPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, joinOrganizationPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("JoinOrganizationPayload")
+			out.Values[i] = gqlexec.TypeName("JoinOrganizationPayload")
 		case "member":
 			out.Values[i] = ec._JoinOrganizationPayload_member(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -84008,7 +84116,7 @@ func (ec *executionContext) _JoinOrganizationPayload(ctx context.Context, sel as
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -84023,21 +84131,22 @@ func (ec *executionContext) _JoinOrganizationPayload(ctx context.Context, sel as
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var memberImplementors = []string{"Member"}
 
 func (ec *executionContext) _Member(ctx context.Context, sel ast.SelectionSet, obj *ent.Member) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, memberImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, memberImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("Member")
+			out.Values[i] = gqlexec.TypeName("Member")
 		case "id":
 			field := field
 
@@ -84078,7 +84187,7 @@ func (ec *executionContext) _Member(ctx context.Context, sel ast.SelectionSet, o
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "role":
 			out.Values[i] = ec._Member_role(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -84124,7 +84233,7 @@ func (ec *executionContext) _Member(ctx context.Context, sel ast.SelectionSet, o
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "disabled":
 			out.Values[i] = ec._Member_disabled(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -84185,7 +84294,7 @@ func (ec *executionContext) _Member(ctx context.Context, sel ast.SelectionSet, o
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "teams":
 			field := field
 
@@ -84226,7 +84335,7 @@ func (ec *executionContext) _Member(ctx context.Context, sel ast.SelectionSet, o
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "spaceAccess":
 			field := field
 
@@ -84267,7 +84376,7 @@ func (ec *executionContext) _Member(ctx context.Context, sel ast.SelectionSet, o
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "teamMemberships":
 			field := field
 
@@ -84308,12 +84417,12 @@ func (ec *executionContext) _Member(ctx context.Context, sel ast.SelectionSet, o
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -84328,21 +84437,22 @@ func (ec *executionContext) _Member(ctx context.Context, sel ast.SelectionSet, o
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var memberConnectionImplementors = []string{"MemberConnection"}
 
 func (ec *executionContext) _MemberConnection(ctx context.Context, sel ast.SelectionSet, obj *model.MemberConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, memberConnectionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, memberConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("MemberConnection")
+			out.Values[i] = gqlexec.TypeName("MemberConnection")
 		case "edges":
 			out.Values[i] = ec._MemberConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -84398,12 +84508,12 @@ func (ec *executionContext) _MemberConnection(ctx context.Context, sel ast.Selec
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -84418,21 +84528,22 @@ func (ec *executionContext) _MemberConnection(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var memberEdgeImplementors = []string{"MemberEdge"}
 
 func (ec *executionContext) _MemberEdge(ctx context.Context, sel ast.SelectionSet, obj *model.MemberEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, memberEdgeImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, memberEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("MemberEdge")
+			out.Values[i] = gqlexec.TypeName("MemberEdge")
 		case "node":
 			out.Values[i] = ec._MemberEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -84447,7 +84558,7 @@ func (ec *executionContext) _MemberEdge(ctx context.Context, sel ast.SelectionSe
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -84462,21 +84573,22 @@ func (ec *executionContext) _MemberEdge(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var memberSpaceImplementors = []string{"MemberSpace"}
 
 func (ec *executionContext) _MemberSpace(ctx context.Context, sel ast.SelectionSet, obj *model.MemberSpace) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, memberSpaceImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, memberSpaceImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("MemberSpace")
+			out.Values[i] = gqlexec.TypeName("MemberSpace")
 		case "space":
 			out.Values[i] = ec._MemberSpace_space(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -84491,7 +84603,7 @@ func (ec *executionContext) _MemberSpace(ctx context.Context, sel ast.SelectionS
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -84506,21 +84618,22 @@ func (ec *executionContext) _MemberSpace(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var memberSpaceConnectionImplementors = []string{"MemberSpaceConnection"}
 
 func (ec *executionContext) _MemberSpaceConnection(ctx context.Context, sel ast.SelectionSet, obj *model.MemberSpaceConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, memberSpaceConnectionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, memberSpaceConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("MemberSpaceConnection")
+			out.Values[i] = gqlexec.TypeName("MemberSpaceConnection")
 		case "edges":
 			out.Values[i] = ec._MemberSpaceConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -84576,12 +84689,12 @@ func (ec *executionContext) _MemberSpaceConnection(ctx context.Context, sel ast.
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -84596,21 +84709,22 @@ func (ec *executionContext) _MemberSpaceConnection(ctx context.Context, sel ast.
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var memberSpaceEdgeImplementors = []string{"MemberSpaceEdge"}
 
 func (ec *executionContext) _MemberSpaceEdge(ctx context.Context, sel ast.SelectionSet, obj *model.MemberSpaceEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, memberSpaceEdgeImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, memberSpaceEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("MemberSpaceEdge")
+			out.Values[i] = gqlexec.TypeName("MemberSpaceEdge")
 		case "node":
 			out.Values[i] = ec._MemberSpaceEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -84625,7 +84739,7 @@ func (ec *executionContext) _MemberSpaceEdge(ctx context.Context, sel ast.Select
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -84640,21 +84754,22 @@ func (ec *executionContext) _MemberSpaceEdge(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var mergeChangeRequestPayloadImplementors = []string{"MergeChangeRequestPayload"}
 
 func (ec *executionContext) _MergeChangeRequestPayload(ctx context.Context, sel ast.SelectionSet, obj *model.MergeChangeRequestPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, mergeChangeRequestPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, mergeChangeRequestPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("MergeChangeRequestPayload")
+			out.Values[i] = gqlexec.TypeName("MergeChangeRequestPayload")
 		case "result":
 			out.Values[i] = ec._MergeChangeRequestPayload_result(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -84684,7 +84799,7 @@ func (ec *executionContext) _MergeChangeRequestPayload(ctx context.Context, sel 
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -84699,21 +84814,22 @@ func (ec *executionContext) _MergeChangeRequestPayload(ctx context.Context, sel 
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var mergeConflictImplementors = []string{"MergeConflict"}
 
 func (ec *executionContext) _MergeConflict(ctx context.Context, sel ast.SelectionSet, obj *model.MergeConflict) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, mergeConflictImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, mergeConflictImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("MergeConflict")
+			out.Values[i] = gqlexec.TypeName("MergeConflict")
 		case "key":
 			out.Values[i] = ec._MergeConflict_key(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -84763,7 +84879,7 @@ func (ec *executionContext) _MergeConflict(ctx context.Context, sel ast.Selectio
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -84778,21 +84894,22 @@ func (ec *executionContext) _MergeConflict(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var moveCollectionPayloadImplementors = []string{"MoveCollectionPayload"}
 
 func (ec *executionContext) _MoveCollectionPayload(ctx context.Context, sel ast.SelectionSet, obj *model.MoveCollectionPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, moveCollectionPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, moveCollectionPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("MoveCollectionPayload")
+			out.Values[i] = gqlexec.TypeName("MoveCollectionPayload")
 		case "collection":
 			out.Values[i] = ec._MoveCollectionPayload_collection(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -84807,7 +84924,7 @@ func (ec *executionContext) _MoveCollectionPayload(ctx context.Context, sel ast.
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -84822,21 +84939,22 @@ func (ec *executionContext) _MoveCollectionPayload(ctx context.Context, sel ast.
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var movePagePayloadImplementors = []string{"MovePagePayload"}
 
 func (ec *executionContext) _MovePagePayload(ctx context.Context, sel ast.SelectionSet, obj *model.MovePagePayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, movePagePayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, movePagePayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("MovePagePayload")
+			out.Values[i] = gqlexec.TypeName("MovePagePayload")
 		case "revision":
 			out.Values[i] = ec._MovePagePayload_revision(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -84856,7 +84974,7 @@ func (ec *executionContext) _MovePagePayload(ctx context.Context, sel ast.Select
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -84871,21 +84989,22 @@ func (ec *executionContext) _MovePagePayload(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var moveSiteSectionGroupPayloadImplementors = []string{"MoveSiteSectionGroupPayload"}
 
 func (ec *executionContext) _MoveSiteSectionGroupPayload(ctx context.Context, sel ast.SelectionSet, obj *model.MoveSiteSectionGroupPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, moveSiteSectionGroupPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, moveSiteSectionGroupPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("MoveSiteSectionGroupPayload")
+			out.Values[i] = gqlexec.TypeName("MoveSiteSectionGroupPayload")
 		case "siteSectionGroup":
 			out.Values[i] = ec._MoveSiteSectionGroupPayload_siteSectionGroup(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -84900,7 +85019,7 @@ func (ec *executionContext) _MoveSiteSectionGroupPayload(ctx context.Context, se
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -84915,21 +85034,22 @@ func (ec *executionContext) _MoveSiteSectionGroupPayload(ctx context.Context, se
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var moveSiteSectionPayloadImplementors = []string{"MoveSiteSectionPayload"}
 
 func (ec *executionContext) _MoveSiteSectionPayload(ctx context.Context, sel ast.SelectionSet, obj *model.MoveSiteSectionPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, moveSiteSectionPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, moveSiteSectionPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("MoveSiteSectionPayload")
+			out.Values[i] = gqlexec.TypeName("MoveSiteSectionPayload")
 		case "siteSection":
 			out.Values[i] = ec._MoveSiteSectionPayload_siteSection(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -84944,7 +85064,7 @@ func (ec *executionContext) _MoveSiteSectionPayload(ctx context.Context, sel ast
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -84959,21 +85079,22 @@ func (ec *executionContext) _MoveSiteSectionPayload(ctx context.Context, sel ast
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var moveSiteSpacePayloadImplementors = []string{"MoveSiteSpacePayload"}
 
 func (ec *executionContext) _MoveSiteSpacePayload(ctx context.Context, sel ast.SelectionSet, obj *model.MoveSiteSpacePayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, moveSiteSpacePayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, moveSiteSpacePayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("MoveSiteSpacePayload")
+			out.Values[i] = gqlexec.TypeName("MoveSiteSpacePayload")
 		case "siteSpace":
 			out.Values[i] = ec._MoveSiteSpacePayload_siteSpace(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -84988,7 +85109,7 @@ func (ec *executionContext) _MoveSiteSpacePayload(ctx context.Context, sel ast.S
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -85003,21 +85124,22 @@ func (ec *executionContext) _MoveSiteSpacePayload(ctx context.Context, sel ast.S
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var moveSpacePayloadImplementors = []string{"MoveSpacePayload"}
 
 func (ec *executionContext) _MoveSpacePayload(ctx context.Context, sel ast.SelectionSet, obj *model.MoveSpacePayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, moveSpacePayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, moveSpacePayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("MoveSpacePayload")
+			out.Values[i] = gqlexec.TypeName("MoveSpacePayload")
 		case "space":
 			out.Values[i] = ec._MoveSpacePayload_space(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -85032,7 +85154,7 @@ func (ec *executionContext) _MoveSpacePayload(ctx context.Context, sel ast.Selec
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -85047,18 +85169,19 @@ func (ec *executionContext) _MoveSpacePayload(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var mutationImplementors = []string{"Mutation"}
 
 func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, mutationImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, mutationImplementors)
 	ctx = graphql.WithFieldContext(ctx, &graphql.FieldContext{
 		Object: "Mutation",
 	})
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -85069,7 +85192,7 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("Mutation")
+			out.Values[i] = gqlexec.TypeName("Mutation")
 		case "createAPIToken":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createAPIToken(ctx, field)
@@ -85879,7 +86002,7 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -85894,21 +86017,22 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var openAPIErrorImplementors = []string{"OpenAPIError"}
 
 func (ec *executionContext) _OpenAPIError(ctx context.Context, sel ast.SelectionSet, obj *openapi.Error) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, openAPIErrorImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, openAPIErrorImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("OpenAPIError")
+			out.Values[i] = gqlexec.TypeName("OpenAPIError")
 		case "message":
 			out.Values[i] = ec._OpenAPIError_message(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -85923,7 +86047,7 @@ func (ec *executionContext) _OpenAPIError(ctx context.Context, sel ast.Selection
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -85938,21 +86062,22 @@ func (ec *executionContext) _OpenAPIError(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var openAPIOperationImplementors = []string{"OpenAPIOperation"}
 
 func (ec *executionContext) _OpenAPIOperation(ctx context.Context, sel ast.SelectionSet, obj *openapi.Operation) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, openAPIOperationImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, openAPIOperationImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("OpenAPIOperation")
+			out.Values[i] = gqlexec.TypeName("OpenAPIOperation")
 		case "method":
 			out.Values[i] = ec._OpenAPIOperation_method(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -85982,7 +86107,7 @@ func (ec *executionContext) _OpenAPIOperation(ctx context.Context, sel ast.Selec
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -85997,21 +86122,22 @@ func (ec *executionContext) _OpenAPIOperation(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var openAPISpecImplementors = []string{"OpenAPISpec", "Node"}
 
 func (ec *executionContext) _OpenAPISpec(ctx context.Context, sel ast.SelectionSet, obj *ent.OpenAPISpec) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, openAPISpecImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, openAPISpecImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("OpenAPISpec")
+			out.Values[i] = gqlexec.TypeName("OpenAPISpec")
 		case "id":
 			out.Values[i] = ec._OpenAPISpec_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -86097,7 +86223,7 @@ func (ec *executionContext) _OpenAPISpec(ctx context.Context, sel ast.SelectionS
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "lastProcessedErrors":
 			out.Values[i] = ec._OpenAPISpec_lastProcessedErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -86143,7 +86269,7 @@ func (ec *executionContext) _OpenAPISpec(ctx context.Context, sel ast.SelectionS
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "permissions":
 			field := field
 
@@ -86184,7 +86310,7 @@ func (ec *executionContext) _OpenAPISpec(ctx context.Context, sel ast.SelectionS
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "urls":
 			field := field
 
@@ -86225,12 +86351,12 @@ func (ec *executionContext) _OpenAPISpec(ctx context.Context, sel ast.SelectionS
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -86245,21 +86371,22 @@ func (ec *executionContext) _OpenAPISpec(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var openAPISpecConnectionImplementors = []string{"OpenAPISpecConnection"}
 
 func (ec *executionContext) _OpenAPISpecConnection(ctx context.Context, sel ast.SelectionSet, obj *model.OpenAPISpecConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, openAPISpecConnectionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, openAPISpecConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("OpenAPISpecConnection")
+			out.Values[i] = gqlexec.TypeName("OpenAPISpecConnection")
 		case "edges":
 			out.Values[i] = ec._OpenAPISpecConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -86315,12 +86442,12 @@ func (ec *executionContext) _OpenAPISpecConnection(ctx context.Context, sel ast.
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -86335,21 +86462,22 @@ func (ec *executionContext) _OpenAPISpecConnection(ctx context.Context, sel ast.
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var openAPISpecEdgeImplementors = []string{"OpenAPISpecEdge"}
 
 func (ec *executionContext) _OpenAPISpecEdge(ctx context.Context, sel ast.SelectionSet, obj *model.OpenAPISpecEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, openAPISpecEdgeImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, openAPISpecEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("OpenAPISpecEdge")
+			out.Values[i] = gqlexec.TypeName("OpenAPISpecEdge")
 		case "node":
 			out.Values[i] = ec._OpenAPISpecEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -86364,7 +86492,7 @@ func (ec *executionContext) _OpenAPISpecEdge(ctx context.Context, sel ast.Select
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -86379,21 +86507,22 @@ func (ec *executionContext) _OpenAPISpecEdge(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var openAPISpecURLsImplementors = []string{"OpenAPISpecURLs"}
 
 func (ec *executionContext) _OpenAPISpecURLs(ctx context.Context, sel ast.SelectionSet, obj *model.OpenAPISpecURLs) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, openAPISpecURLsImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, openAPISpecURLsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("OpenAPISpecURLs")
+			out.Values[i] = gqlexec.TypeName("OpenAPISpecURLs")
 		case "location":
 			out.Values[i] = ec._OpenAPISpecURLs_location(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -86408,7 +86537,7 @@ func (ec *executionContext) _OpenAPISpecURLs(ctx context.Context, sel ast.Select
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -86423,21 +86552,22 @@ func (ec *executionContext) _OpenAPISpecURLs(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var openAPISpecVersionImplementors = []string{"OpenAPISpecVersion", "Node"}
 
 func (ec *executionContext) _OpenAPISpecVersion(ctx context.Context, sel ast.SelectionSet, obj *ent.OpenAPISpecVersion) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, openAPISpecVersionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, openAPISpecVersionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("OpenAPISpecVersion")
+			out.Values[i] = gqlexec.TypeName("OpenAPISpecVersion")
 		case "id":
 			out.Values[i] = ec._OpenAPISpecVersion_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -86498,7 +86628,7 @@ func (ec *executionContext) _OpenAPISpecVersion(ctx context.Context, sel ast.Sel
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "operations":
 			out.Values[i] = ec._OpenAPISpecVersion_operations(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -86508,7 +86638,7 @@ func (ec *executionContext) _OpenAPISpecVersion(ctx context.Context, sel ast.Sel
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -86523,21 +86653,22 @@ func (ec *executionContext) _OpenAPISpecVersion(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var openAPISpecVersionConnectionImplementors = []string{"OpenAPISpecVersionConnection"}
 
 func (ec *executionContext) _OpenAPISpecVersionConnection(ctx context.Context, sel ast.SelectionSet, obj *model.OpenAPISpecVersionConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, openAPISpecVersionConnectionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, openAPISpecVersionConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("OpenAPISpecVersionConnection")
+			out.Values[i] = gqlexec.TypeName("OpenAPISpecVersionConnection")
 		case "edges":
 			out.Values[i] = ec._OpenAPISpecVersionConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -86593,12 +86724,12 @@ func (ec *executionContext) _OpenAPISpecVersionConnection(ctx context.Context, s
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -86613,21 +86744,22 @@ func (ec *executionContext) _OpenAPISpecVersionConnection(ctx context.Context, s
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var openAPISpecVersionEdgeImplementors = []string{"OpenAPISpecVersionEdge"}
 
 func (ec *executionContext) _OpenAPISpecVersionEdge(ctx context.Context, sel ast.SelectionSet, obj *model.OpenAPISpecVersionEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, openAPISpecVersionEdgeImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, openAPISpecVersionEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("OpenAPISpecVersionEdge")
+			out.Values[i] = gqlexec.TypeName("OpenAPISpecVersionEdge")
 		case "node":
 			out.Values[i] = ec._OpenAPISpecVersionEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -86642,7 +86774,7 @@ func (ec *executionContext) _OpenAPISpecVersionEdge(ctx context.Context, sel ast
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -86657,21 +86789,22 @@ func (ec *executionContext) _OpenAPISpecVersionEdge(ctx context.Context, sel ast
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var organizationImplementors = []string{"Organization", "Node"}
 
 func (ec *executionContext) _Organization(ctx context.Context, sel ast.SelectionSet, obj *ent.Organization) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, organizationImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, organizationImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("Organization")
+			out.Values[i] = gqlexec.TypeName("Organization")
 		case "id":
 			out.Values[i] = ec._Organization_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -86787,7 +86920,7 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "invites":
 			field := field
 
@@ -86828,7 +86961,7 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "invite":
 			field := field
 
@@ -86869,7 +87002,7 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "invitations":
 			field := field
 
@@ -86910,7 +87043,7 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "invitation":
 			field := field
 
@@ -86951,7 +87084,7 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "members":
 			field := field
 
@@ -86992,7 +87125,7 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "member":
 			field := field
 
@@ -87033,7 +87166,7 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "openAPISpecs":
 			field := field
 
@@ -87074,7 +87207,7 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "openAPISpec":
 			field := field
 
@@ -87115,7 +87248,7 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "urls":
 			field := field
 
@@ -87156,7 +87289,7 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "permissions":
 			field := field
 
@@ -87197,7 +87330,7 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "viewerRole":
 			field := field
 
@@ -87238,7 +87371,7 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "collections":
 			field := field
 
@@ -87279,7 +87412,7 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "spaces":
 			field := field
 
@@ -87320,7 +87453,7 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "samlProviders":
 			field := field
 
@@ -87361,7 +87494,7 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "samlProvider":
 			field := field
 
@@ -87402,7 +87535,7 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "ssoProviders":
 			field := field
 
@@ -87443,7 +87576,7 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "search":
 			field := field
 
@@ -87484,7 +87617,7 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "sites":
 			field := field
 
@@ -87525,7 +87658,7 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "site":
 			field := field
 
@@ -87566,7 +87699,7 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "teams":
 			field := field
 
@@ -87607,7 +87740,7 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "team":
 			field := field
 
@@ -87648,7 +87781,7 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "translationSettings":
 			field := field
 
@@ -87689,7 +87822,7 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "translationSetting":
 			field := field
 
@@ -87730,7 +87863,7 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "webhookEndpoints":
 			field := field
 
@@ -87771,7 +87904,7 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "webhookEndpoint":
 			field := field
 
@@ -87812,12 +87945,12 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -87832,21 +87965,22 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var organizationConnectionImplementors = []string{"OrganizationConnection"}
 
 func (ec *executionContext) _OrganizationConnection(ctx context.Context, sel ast.SelectionSet, obj *model.OrganizationConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, organizationConnectionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, organizationConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("OrganizationConnection")
+			out.Values[i] = gqlexec.TypeName("OrganizationConnection")
 		case "edges":
 			out.Values[i] = ec._OrganizationConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -87902,12 +88036,12 @@ func (ec *executionContext) _OrganizationConnection(ctx context.Context, sel ast
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -87922,21 +88056,22 @@ func (ec *executionContext) _OrganizationConnection(ctx context.Context, sel ast
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var organizationEdgeImplementors = []string{"OrganizationEdge"}
 
 func (ec *executionContext) _OrganizationEdge(ctx context.Context, sel ast.SelectionSet, obj *model.OrganizationEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, organizationEdgeImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, organizationEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("OrganizationEdge")
+			out.Values[i] = gqlexec.TypeName("OrganizationEdge")
 		case "node":
 			out.Values[i] = ec._OrganizationEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -87951,7 +88086,7 @@ func (ec *executionContext) _OrganizationEdge(ctx context.Context, sel ast.Selec
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -87966,21 +88101,22 @@ func (ec *executionContext) _OrganizationEdge(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var organizationPermissionsImplementors = []string{"OrganizationPermissions"}
 
 func (ec *executionContext) _OrganizationPermissions(ctx context.Context, sel ast.SelectionSet, obj *authz.OrganizationPermissions) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, organizationPermissionsImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, organizationPermissionsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("OrganizationPermissions")
+			out.Values[i] = gqlexec.TypeName("OrganizationPermissions")
 		case "view":
 			out.Values[i] = ec._OrganizationPermissions_view(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -88045,7 +88181,7 @@ func (ec *executionContext) _OrganizationPermissions(ctx context.Context, sel as
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -88060,21 +88196,22 @@ func (ec *executionContext) _OrganizationPermissions(ctx context.Context, sel as
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var organizationURLsImplementors = []string{"OrganizationURLs"}
 
 func (ec *executionContext) _OrganizationURLs(ctx context.Context, sel ast.SelectionSet, obj *model.OrganizationURLs) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, organizationURLsImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, organizationURLsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("OrganizationURLs")
+			out.Values[i] = gqlexec.TypeName("OrganizationURLs")
 		case "location":
 			out.Values[i] = ec._OrganizationURLs_location(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -88094,7 +88231,7 @@ func (ec *executionContext) _OrganizationURLs(ctx context.Context, sel ast.Selec
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -88109,21 +88246,22 @@ func (ec *executionContext) _OrganizationURLs(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var pageChangeImplementors = []string{"PageChange"}
 
 func (ec *executionContext) _PageChange(ctx context.Context, sel ast.SelectionSet, obj *model.PageChange) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, pageChangeImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, pageChangeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("PageChange")
+			out.Values[i] = gqlexec.TypeName("PageChange")
 		case "kind":
 			out.Values[i] = ec._PageChange_kind(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -88143,7 +88281,7 @@ func (ec *executionContext) _PageChange(ctx context.Context, sel ast.SelectionSe
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -88158,21 +88296,22 @@ func (ec *executionContext) _PageChange(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var pageCoverImplementors = []string{"PageCover"}
 
 func (ec *executionContext) _PageCover(ctx context.Context, sel ast.SelectionSet, obj *model.PageCover) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, pageCoverImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, pageCoverImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("PageCover")
+			out.Values[i] = gqlexec.TypeName("PageCover")
 		case "fileId":
 			out.Values[i] = ec._PageCover_fileId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -88192,7 +88331,7 @@ func (ec *executionContext) _PageCover(ctx context.Context, sel ast.SelectionSet
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -88207,21 +88346,22 @@ func (ec *executionContext) _PageCover(ctx context.Context, sel ast.SelectionSet
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var pageInfoImplementors = []string{"PageInfo"}
 
 func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet, obj *page.Info) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, pageInfoImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, pageInfoImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("PageInfo")
+			out.Values[i] = gqlexec.TypeName("PageInfo")
 		case "hasNextPage":
 			out.Values[i] = ec._PageInfo_hasNextPage(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -88246,7 +88386,7 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -88261,21 +88401,22 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var pageLayoutImplementors = []string{"PageLayout"}
 
 func (ec *executionContext) _PageLayout(ctx context.Context, sel ast.SelectionSet, obj *content.Layout) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, pageLayoutImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, pageLayoutImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("PageLayout")
+			out.Values[i] = gqlexec.TypeName("PageLayout")
 		case "width":
 			out.Values[i] = ec._PageLayout_width(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -88325,7 +88466,7 @@ func (ec *executionContext) _PageLayout(ctx context.Context, sel ast.SelectionSe
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -88340,21 +88481,22 @@ func (ec *executionContext) _PageLayout(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var pingOrganizationPayloadImplementors = []string{"PingOrganizationPayload"}
 
 func (ec *executionContext) _PingOrganizationPayload(ctx context.Context, sel ast.SelectionSet, obj *model.PingOrganizationPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, pingOrganizationPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, pingOrganizationPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("PingOrganizationPayload")
+			out.Values[i] = gqlexec.TypeName("PingOrganizationPayload")
 		case "member":
 			out.Values[i] = ec._PingOrganizationPayload_member(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -88374,7 +88516,7 @@ func (ec *executionContext) _PingOrganizationPayload(ctx context.Context, sel as
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -88389,21 +88531,22 @@ func (ec *executionContext) _PingOrganizationPayload(ctx context.Context, sel as
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var postCommentPayloadImplementors = []string{"PostCommentPayload"}
 
 func (ec *executionContext) _PostCommentPayload(ctx context.Context, sel ast.SelectionSet, obj *model.PostCommentPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, postCommentPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, postCommentPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("PostCommentPayload")
+			out.Values[i] = gqlexec.TypeName("PostCommentPayload")
 		case "comment":
 			out.Values[i] = ec._PostCommentPayload_comment(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -88418,7 +88561,7 @@ func (ec *executionContext) _PostCommentPayload(ctx context.Context, sel ast.Sel
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -88433,21 +88576,22 @@ func (ec *executionContext) _PostCommentPayload(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var postCommentReplyPayloadImplementors = []string{"PostCommentReplyPayload"}
 
 func (ec *executionContext) _PostCommentReplyPayload(ctx context.Context, sel ast.SelectionSet, obj *model.PostCommentReplyPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, postCommentReplyPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, postCommentReplyPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("PostCommentReplyPayload")
+			out.Values[i] = gqlexec.TypeName("PostCommentReplyPayload")
 		case "reply":
 			out.Values[i] = ec._PostCommentReplyPayload_reply(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -88462,7 +88606,7 @@ func (ec *executionContext) _PostCommentReplyPayload(ctx context.Context, sel as
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -88477,21 +88621,22 @@ func (ec *executionContext) _PostCommentReplyPayload(ctx context.Context, sel as
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var publishIntegrationPayloadImplementors = []string{"PublishIntegrationPayload"}
 
 func (ec *executionContext) _PublishIntegrationPayload(ctx context.Context, sel ast.SelectionSet, obj *model.PublishIntegrationPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, publishIntegrationPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, publishIntegrationPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("PublishIntegrationPayload")
+			out.Values[i] = gqlexec.TypeName("PublishIntegrationPayload")
 		case "integration":
 			out.Values[i] = ec._PublishIntegrationPayload_integration(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -88506,7 +88651,7 @@ func (ec *executionContext) _PublishIntegrationPayload(ctx context.Context, sel 
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -88521,21 +88666,22 @@ func (ec *executionContext) _PublishIntegrationPayload(ctx context.Context, sel 
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var publishSitePayloadImplementors = []string{"PublishSitePayload"}
 
 func (ec *executionContext) _PublishSitePayload(ctx context.Context, sel ast.SelectionSet, obj *model.PublishSitePayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, publishSitePayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, publishSitePayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("PublishSitePayload")
+			out.Values[i] = gqlexec.TypeName("PublishSitePayload")
 		case "site":
 			out.Values[i] = ec._PublishSitePayload_site(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -88550,7 +88696,7 @@ func (ec *executionContext) _PublishSitePayload(ctx context.Context, sel ast.Sel
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -88565,21 +88711,22 @@ func (ec *executionContext) _PublishSitePayload(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var publishedContentImplementors = []string{"PublishedContent", "PublishedContentLookup"}
 
 func (ec *executionContext) _PublishedContent(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedContent) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, publishedContentImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, publishedContentImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("PublishedContent")
+			out.Values[i] = gqlexec.TypeName("PublishedContent")
 		case "siteId":
 			out.Values[i] = ec._PublishedContent_siteId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -88644,7 +88791,7 @@ func (ec *executionContext) _PublishedContent(ctx context.Context, sel ast.Selec
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -88659,21 +88806,22 @@ func (ec *executionContext) _PublishedContent(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var publishedContentRedirectImplementors = []string{"PublishedContentRedirect", "PublishedContentLookup"}
 
 func (ec *executionContext) _PublishedContentRedirect(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedContentRedirect) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, publishedContentRedirectImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, publishedContentRedirectImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("PublishedContentRedirect")
+			out.Values[i] = gqlexec.TypeName("PublishedContentRedirect")
 		case "target":
 			out.Values[i] = ec._PublishedContentRedirect_target(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -88688,7 +88836,7 @@ func (ec *executionContext) _PublishedContentRedirect(ctx context.Context, sel a
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -88703,21 +88851,22 @@ func (ec *executionContext) _PublishedContentRedirect(ctx context.Context, sel a
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var publishedSiteImplementors = []string{"PublishedSite"}
 
 func (ec *executionContext) _PublishedSite(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedSite) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, publishedSiteImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, publishedSiteImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("PublishedSite")
+			out.Values[i] = gqlexec.TypeName("PublishedSite")
 		case "site":
 			out.Values[i] = ec._PublishedSite_site(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -88747,7 +88896,7 @@ func (ec *executionContext) _PublishedSite(ctx context.Context, sel ast.Selectio
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -88762,21 +88911,22 @@ func (ec *executionContext) _PublishedSite(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var publishedSiteSectionImplementors = []string{"PublishedSiteSection"}
 
 func (ec *executionContext) _PublishedSiteSection(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedSiteSection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, publishedSiteSectionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, publishedSiteSectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("PublishedSiteSection")
+			out.Values[i] = gqlexec.TypeName("PublishedSiteSection")
 		case "section":
 			out.Values[i] = ec._PublishedSiteSection_section(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -88791,7 +88941,7 @@ func (ec *executionContext) _PublishedSiteSection(ctx context.Context, sel ast.S
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -88806,21 +88956,22 @@ func (ec *executionContext) _PublishedSiteSection(ctx context.Context, sel ast.S
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var putOpenAPISpecPayloadImplementors = []string{"PutOpenAPISpecPayload"}
 
 func (ec *executionContext) _PutOpenAPISpecPayload(ctx context.Context, sel ast.SelectionSet, obj *model.PutOpenAPISpecPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, putOpenAPISpecPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, putOpenAPISpecPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("PutOpenAPISpecPayload")
+			out.Values[i] = gqlexec.TypeName("PutOpenAPISpecPayload")
 		case "openAPISpec":
 			out.Values[i] = ec._PutOpenAPISpecPayload_openAPISpec(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -88840,7 +88991,7 @@ func (ec *executionContext) _PutOpenAPISpecPayload(ctx context.Context, sel ast.
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -88855,18 +89006,19 @@ func (ec *executionContext) _PutOpenAPISpecPayload(ctx context.Context, sel ast.
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var queryImplementors = []string{"Query"}
 
 func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, queryImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, queryImplementors)
 	ctx = graphql.WithFieldContext(ctx, &graphql.FieldContext{
 		Object: "Query",
 	})
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -88877,7 +89029,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("Query")
+			out.Values[i] = gqlexec.TypeName("Query")
 		case "node":
 			field := field
 
@@ -89197,21 +89349,22 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var redeliverWebhookDeliveryPayloadImplementors = []string{"RedeliverWebhookDeliveryPayload"}
 
 func (ec *executionContext) _RedeliverWebhookDeliveryPayload(ctx context.Context, sel ast.SelectionSet, obj *model.RedeliverWebhookDeliveryPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, redeliverWebhookDeliveryPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, redeliverWebhookDeliveryPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("RedeliverWebhookDeliveryPayload")
+			out.Values[i] = gqlexec.TypeName("RedeliverWebhookDeliveryPayload")
 		case "webhookDelivery":
 			out.Values[i] = ec._RedeliverWebhookDeliveryPayload_webhookDelivery(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -89226,7 +89379,7 @@ func (ec *executionContext) _RedeliverWebhookDeliveryPayload(ctx context.Context
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -89241,21 +89394,22 @@ func (ec *executionContext) _RedeliverWebhookDeliveryPayload(ctx context.Context
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var removeMemberPayloadImplementors = []string{"RemoveMemberPayload"}
 
 func (ec *executionContext) _RemoveMemberPayload(ctx context.Context, sel ast.SelectionSet, obj *model.RemoveMemberPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, removeMemberPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, removeMemberPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("RemoveMemberPayload")
+			out.Values[i] = gqlexec.TypeName("RemoveMemberPayload")
 		case "removedUserId":
 			out.Values[i] = ec._RemoveMemberPayload_removedUserId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -89270,7 +89424,7 @@ func (ec *executionContext) _RemoveMemberPayload(ctx context.Context, sel ast.Se
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -89285,21 +89439,22 @@ func (ec *executionContext) _RemoveMemberPayload(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var removeReactionPayloadImplementors = []string{"RemoveReactionPayload"}
 
 func (ec *executionContext) _RemoveReactionPayload(ctx context.Context, sel ast.SelectionSet, obj *model.RemoveReactionPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, removeReactionPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, removeReactionPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("RemoveReactionPayload")
+			out.Values[i] = gqlexec.TypeName("RemoveReactionPayload")
 		case "comment":
 			out.Values[i] = ec._RemoveReactionPayload_comment(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -89319,7 +89474,7 @@ func (ec *executionContext) _RemoveReactionPayload(ctx context.Context, sel ast.
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -89334,21 +89489,22 @@ func (ec *executionContext) _RemoveReactionPayload(ctx context.Context, sel ast.
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var removeTeamMemberPayloadImplementors = []string{"RemoveTeamMemberPayload"}
 
 func (ec *executionContext) _RemoveTeamMemberPayload(ctx context.Context, sel ast.SelectionSet, obj *model.RemoveTeamMemberPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, removeTeamMemberPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, removeTeamMemberPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("RemoveTeamMemberPayload")
+			out.Values[i] = gqlexec.TypeName("RemoveTeamMemberPayload")
 		case "team":
 			out.Values[i] = ec._RemoveTeamMemberPayload_team(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -89363,7 +89519,7 @@ func (ec *executionContext) _RemoveTeamMemberPayload(ctx context.Context, sel as
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -89378,21 +89534,22 @@ func (ec *executionContext) _RemoveTeamMemberPayload(ctx context.Context, sel as
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var resolveCommentPayloadImplementors = []string{"ResolveCommentPayload"}
 
 func (ec *executionContext) _ResolveCommentPayload(ctx context.Context, sel ast.SelectionSet, obj *model.ResolveCommentPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, resolveCommentPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, resolveCommentPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("ResolveCommentPayload")
+			out.Values[i] = gqlexec.TypeName("ResolveCommentPayload")
 		case "comment":
 			out.Values[i] = ec._ResolveCommentPayload_comment(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -89407,7 +89564,7 @@ func (ec *executionContext) _ResolveCommentPayload(ctx context.Context, sel ast.
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -89422,21 +89579,22 @@ func (ec *executionContext) _ResolveCommentPayload(ctx context.Context, sel ast.
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var restoreSpacePayloadImplementors = []string{"RestoreSpacePayload"}
 
 func (ec *executionContext) _RestoreSpacePayload(ctx context.Context, sel ast.SelectionSet, obj *model.RestoreSpacePayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, restoreSpacePayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, restoreSpacePayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("RestoreSpacePayload")
+			out.Values[i] = gqlexec.TypeName("RestoreSpacePayload")
 		case "space":
 			out.Values[i] = ec._RestoreSpacePayload_space(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -89451,7 +89609,7 @@ func (ec *executionContext) _RestoreSpacePayload(ctx context.Context, sel ast.Se
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -89466,21 +89624,22 @@ func (ec *executionContext) _RestoreSpacePayload(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var revisionImplementors = []string{"Revision", "Node"}
 
 func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet, obj *ent.Revision) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, revisionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, revisionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("Revision")
+			out.Values[i] = gqlexec.TypeName("Revision")
 		case "id":
 			out.Values[i] = ec._Revision_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -89541,7 +89700,7 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "space":
 			field := field
 
@@ -89582,7 +89741,7 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "changeRequest":
 			field := field
 
@@ -89623,7 +89782,7 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "mergedFrom":
 			field := field
 
@@ -89664,7 +89823,7 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "createdBy":
 			field := field
 
@@ -89705,7 +89864,7 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "pages":
 			field := field
 
@@ -89746,7 +89905,7 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "page":
 			field := field
 
@@ -89787,7 +89946,7 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "pageByPath":
 			field := field
 
@@ -89828,7 +89987,7 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "files":
 			field := field
 
@@ -89869,7 +90028,7 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "file":
 			field := field
 
@@ -89910,7 +90069,7 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "reusableContents":
 			field := field
 
@@ -89951,7 +90110,7 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "urls":
 			field := field
 
@@ -89992,7 +90151,7 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "git":
 			field := field
 
@@ -90033,7 +90192,7 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "links":
 			field := field
 
@@ -90074,12 +90233,12 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -90094,21 +90253,22 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var revisionFileImplementors = []string{"RevisionFile"}
 
 func (ec *executionContext) _RevisionFile(ctx context.Context, sel ast.SelectionSet, obj *model.RevisionFile) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, revisionFileImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, revisionFileImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("RevisionFile")
+			out.Values[i] = gqlexec.TypeName("RevisionFile")
 		case "id":
 			out.Values[i] = ec._RevisionFile_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -90184,12 +90344,12 @@ func (ec *executionContext) _RevisionFile(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -90204,21 +90364,22 @@ func (ec *executionContext) _RevisionFile(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var revisionPageImplementors = []string{"RevisionPage"}
 
 func (ec *executionContext) _RevisionPage(ctx context.Context, sel ast.SelectionSet, obj *model.RevisionPage) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, revisionPageImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, revisionPageImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("RevisionPage")
+			out.Values[i] = gqlexec.TypeName("RevisionPage")
 		case "id":
 			out.Values[i] = ec._RevisionPage_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -90304,7 +90465,7 @@ func (ec *executionContext) _RevisionPage(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "hidden":
 			out.Values[i] = ec._RevisionPage_hidden(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -90395,7 +90556,7 @@ func (ec *executionContext) _RevisionPage(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "backlinks":
 			field := field
 
@@ -90436,12 +90597,12 @@ func (ec *executionContext) _RevisionPage(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -90456,21 +90617,22 @@ func (ec *executionContext) _RevisionPage(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var revisionPageConnectionImplementors = []string{"RevisionPageConnection"}
 
 func (ec *executionContext) _RevisionPageConnection(ctx context.Context, sel ast.SelectionSet, obj *model.RevisionPageConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, revisionPageConnectionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, revisionPageConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("RevisionPageConnection")
+			out.Values[i] = gqlexec.TypeName("RevisionPageConnection")
 		case "edges":
 			out.Values[i] = ec._RevisionPageConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -90526,12 +90688,12 @@ func (ec *executionContext) _RevisionPageConnection(ctx context.Context, sel ast
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -90546,21 +90708,22 @@ func (ec *executionContext) _RevisionPageConnection(ctx context.Context, sel ast
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var revisionPageEdgeImplementors = []string{"RevisionPageEdge"}
 
 func (ec *executionContext) _RevisionPageEdge(ctx context.Context, sel ast.SelectionSet, obj *model.RevisionPageEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, revisionPageEdgeImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, revisionPageEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("RevisionPageEdge")
+			out.Values[i] = gqlexec.TypeName("RevisionPageEdge")
 		case "node":
 			out.Values[i] = ec._RevisionPageEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -90575,7 +90738,7 @@ func (ec *executionContext) _RevisionPageEdge(ctx context.Context, sel ast.Selec
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -90590,21 +90753,22 @@ func (ec *executionContext) _RevisionPageEdge(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var revisionReusableContentImplementors = []string{"RevisionReusableContent"}
 
 func (ec *executionContext) _RevisionReusableContent(ctx context.Context, sel ast.SelectionSet, obj *content.Reusable) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, revisionReusableContentImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, revisionReusableContentImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("RevisionReusableContent")
+			out.Values[i] = gqlexec.TypeName("RevisionReusableContent")
 		case "id":
 			out.Values[i] = ec._RevisionReusableContent_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -90624,7 +90788,7 @@ func (ec *executionContext) _RevisionReusableContent(ctx context.Context, sel as
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -90639,21 +90803,22 @@ func (ec *executionContext) _RevisionReusableContent(ctx context.Context, sel as
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var revisionURLsImplementors = []string{"RevisionURLs"}
 
 func (ec *executionContext) _RevisionURLs(ctx context.Context, sel ast.SelectionSet, obj *model.RevisionURLs) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, revisionURLsImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, revisionURLsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("RevisionURLs")
+			out.Values[i] = gqlexec.TypeName("RevisionURLs")
 		case "location":
 			out.Values[i] = ec._RevisionURLs_location(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -90668,7 +90833,7 @@ func (ec *executionContext) _RevisionURLs(ctx context.Context, sel ast.Selection
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -90683,21 +90848,22 @@ func (ec *executionContext) _RevisionURLs(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var revokeAPITokenPayloadImplementors = []string{"RevokeAPITokenPayload"}
 
 func (ec *executionContext) _RevokeAPITokenPayload(ctx context.Context, sel ast.SelectionSet, obj *model.RevokeAPITokenPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, revokeAPITokenPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, revokeAPITokenPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("RevokeAPITokenPayload")
+			out.Values[i] = gqlexec.TypeName("RevokeAPITokenPayload")
 		case "revokedAPITokenId":
 			out.Values[i] = ec._RevokeAPITokenPayload_revokedAPITokenId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -90712,7 +90878,7 @@ func (ec *executionContext) _RevokeAPITokenPayload(ctx context.Context, sel ast.
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -90727,21 +90893,22 @@ func (ec *executionContext) _RevokeAPITokenPayload(ctx context.Context, sel ast.
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var revokeInvitationPayloadImplementors = []string{"RevokeInvitationPayload"}
 
 func (ec *executionContext) _RevokeInvitationPayload(ctx context.Context, sel ast.SelectionSet, obj *model.RevokeInvitationPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, revokeInvitationPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, revokeInvitationPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("RevokeInvitationPayload")
+			out.Values[i] = gqlexec.TypeName("RevokeInvitationPayload")
 		case "revokedInviteId":
 			out.Values[i] = ec._RevokeInvitationPayload_revokedInviteId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -90756,7 +90923,7 @@ func (ec *executionContext) _RevokeInvitationPayload(ctx context.Context, sel as
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -90771,21 +90938,22 @@ func (ec *executionContext) _RevokeInvitationPayload(ctx context.Context, sel as
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var revokeSessionPayloadImplementors = []string{"RevokeSessionPayload"}
 
 func (ec *executionContext) _RevokeSessionPayload(ctx context.Context, sel ast.SelectionSet, obj *model.RevokeSessionPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, revokeSessionPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, revokeSessionPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("RevokeSessionPayload")
+			out.Values[i] = gqlexec.TypeName("RevokeSessionPayload")
 		case "revokedSessionId":
 			out.Values[i] = ec._RevokeSessionPayload_revokedSessionId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -90800,7 +90968,7 @@ func (ec *executionContext) _RevokeSessionPayload(ctx context.Context, sel ast.S
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -90815,21 +90983,22 @@ func (ec *executionContext) _RevokeSessionPayload(ctx context.Context, sel ast.S
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var rotateSiteVisitorAuthKeyPayloadImplementors = []string{"RotateSiteVisitorAuthKeyPayload"}
 
 func (ec *executionContext) _RotateSiteVisitorAuthKeyPayload(ctx context.Context, sel ast.SelectionSet, obj *model.RotateSiteVisitorAuthKeyPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, rotateSiteVisitorAuthKeyPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, rotateSiteVisitorAuthKeyPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("RotateSiteVisitorAuthKeyPayload")
+			out.Values[i] = gqlexec.TypeName("RotateSiteVisitorAuthKeyPayload")
 		case "site":
 			out.Values[i] = ec._RotateSiteVisitorAuthKeyPayload_site(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -90849,7 +91018,7 @@ func (ec *executionContext) _RotateSiteVisitorAuthKeyPayload(ctx context.Context
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -90864,21 +91033,22 @@ func (ec *executionContext) _RotateSiteVisitorAuthKeyPayload(ctx context.Context
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var rotateSpaceVisitorAuthKeyPayloadImplementors = []string{"RotateSpaceVisitorAuthKeyPayload"}
 
 func (ec *executionContext) _RotateSpaceVisitorAuthKeyPayload(ctx context.Context, sel ast.SelectionSet, obj *model.RotateSpaceVisitorAuthKeyPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, rotateSpaceVisitorAuthKeyPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, rotateSpaceVisitorAuthKeyPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("RotateSpaceVisitorAuthKeyPayload")
+			out.Values[i] = gqlexec.TypeName("RotateSpaceVisitorAuthKeyPayload")
 		case "space":
 			out.Values[i] = ec._RotateSpaceVisitorAuthKeyPayload_space(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -90898,7 +91068,7 @@ func (ec *executionContext) _RotateSpaceVisitorAuthKeyPayload(ctx context.Contex
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -90913,21 +91083,22 @@ func (ec *executionContext) _RotateSpaceVisitorAuthKeyPayload(ctx context.Contex
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var rotateWebhookEndpointSecretPayloadImplementors = []string{"RotateWebhookEndpointSecretPayload"}
 
 func (ec *executionContext) _RotateWebhookEndpointSecretPayload(ctx context.Context, sel ast.SelectionSet, obj *model.RotateWebhookEndpointSecretPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, rotateWebhookEndpointSecretPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, rotateWebhookEndpointSecretPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("RotateWebhookEndpointSecretPayload")
+			out.Values[i] = gqlexec.TypeName("RotateWebhookEndpointSecretPayload")
 		case "webhookEndpoint":
 			out.Values[i] = ec._RotateWebhookEndpointSecretPayload_webhookEndpoint(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -90947,7 +91118,7 @@ func (ec *executionContext) _RotateWebhookEndpointSecretPayload(ctx context.Cont
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -90962,21 +91133,22 @@ func (ec *executionContext) _RotateWebhookEndpointSecretPayload(ctx context.Cont
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var sAMLProviderImplementors = []string{"SAMLProvider", "Node"}
 
 func (ec *executionContext) _SAMLProvider(ctx context.Context, sel ast.SelectionSet, obj *ent.SAMLProvider) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, sAMLProviderImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, sAMLProviderImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SAMLProvider")
+			out.Values[i] = gqlexec.TypeName("SAMLProvider")
 		case "id":
 			out.Values[i] = ec._SAMLProvider_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -91062,7 +91234,7 @@ func (ec *executionContext) _SAMLProvider(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "service":
 			field := field
 
@@ -91103,7 +91275,7 @@ func (ec *executionContext) _SAMLProvider(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "urls":
 			field := field
 
@@ -91144,12 +91316,12 @@ func (ec *executionContext) _SAMLProvider(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -91164,21 +91336,22 @@ func (ec *executionContext) _SAMLProvider(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var sAMLProviderConnectionImplementors = []string{"SAMLProviderConnection"}
 
 func (ec *executionContext) _SAMLProviderConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SAMLProviderConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, sAMLProviderConnectionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, sAMLProviderConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SAMLProviderConnection")
+			out.Values[i] = gqlexec.TypeName("SAMLProviderConnection")
 		case "edges":
 			out.Values[i] = ec._SAMLProviderConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -91234,12 +91407,12 @@ func (ec *executionContext) _SAMLProviderConnection(ctx context.Context, sel ast
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -91254,21 +91427,22 @@ func (ec *executionContext) _SAMLProviderConnection(ctx context.Context, sel ast
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var sAMLProviderEdgeImplementors = []string{"SAMLProviderEdge"}
 
 func (ec *executionContext) _SAMLProviderEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SAMLProviderEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, sAMLProviderEdgeImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, sAMLProviderEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SAMLProviderEdge")
+			out.Values[i] = gqlexec.TypeName("SAMLProviderEdge")
 		case "node":
 			out.Values[i] = ec._SAMLProviderEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -91283,7 +91457,7 @@ func (ec *executionContext) _SAMLProviderEdge(ctx context.Context, sel ast.Selec
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -91298,21 +91472,22 @@ func (ec *executionContext) _SAMLProviderEdge(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var sAMLProviderURLsImplementors = []string{"SAMLProviderURLs"}
 
 func (ec *executionContext) _SAMLProviderURLs(ctx context.Context, sel ast.SelectionSet, obj *model.SAMLProviderURLs) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, sAMLProviderURLsImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, sAMLProviderURLsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SAMLProviderURLs")
+			out.Values[i] = gqlexec.TypeName("SAMLProviderURLs")
 		case "location":
 			out.Values[i] = ec._SAMLProviderURLs_location(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -91322,7 +91497,7 @@ func (ec *executionContext) _SAMLProviderURLs(ctx context.Context, sel ast.Selec
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -91337,21 +91512,22 @@ func (ec *executionContext) _SAMLProviderURLs(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var sAMLServiceProviderImplementors = []string{"SAMLServiceProvider"}
 
 func (ec *executionContext) _SAMLServiceProvider(ctx context.Context, sel ast.SelectionSet, obj *model.SAMLServiceProvider) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, sAMLServiceProviderImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, sAMLServiceProviderImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SAMLServiceProvider")
+			out.Values[i] = gqlexec.TypeName("SAMLServiceProvider")
 		case "acsURL":
 			out.Values[i] = ec._SAMLServiceProvider_acsURL(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -91371,7 +91547,7 @@ func (ec *executionContext) _SAMLServiceProvider(ctx context.Context, sel ast.Se
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -91386,21 +91562,22 @@ func (ec *executionContext) _SAMLServiceProvider(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var sSOProviderLoginImplementors = []string{"SSOProviderLogin"}
 
 func (ec *executionContext) _SSOProviderLogin(ctx context.Context, sel ast.SelectionSet, obj *model.SSOProviderLogin) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, sSOProviderLoginImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, sSOProviderLoginImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SSOProviderLogin")
+			out.Values[i] = gqlexec.TypeName("SSOProviderLogin")
 		case "id":
 			out.Values[i] = ec._SSOProviderLogin_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -91420,7 +91597,7 @@ func (ec *executionContext) _SSOProviderLogin(ctx context.Context, sel ast.Selec
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -91435,21 +91612,22 @@ func (ec *executionContext) _SSOProviderLogin(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var searchPageResultImplementors = []string{"SearchPageResult"}
 
 func (ec *executionContext) _SearchPageResult(ctx context.Context, sel ast.SelectionSet, obj *search.PageHit) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, searchPageResultImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, searchPageResultImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SearchPageResult")
+			out.Values[i] = gqlexec.TypeName("SearchPageResult")
 		case "id":
 			out.Values[i] = ec._SearchPageResult_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -91510,7 +91688,7 @@ func (ec *executionContext) _SearchPageResult(ctx context.Context, sel ast.Selec
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "appURL":
 			field := field
 
@@ -91551,12 +91729,12 @@ func (ec *executionContext) _SearchPageResult(ctx context.Context, sel ast.Selec
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -91571,21 +91749,22 @@ func (ec *executionContext) _SearchPageResult(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var searchPageResultConnectionImplementors = []string{"SearchPageResultConnection"}
 
 func (ec *executionContext) _SearchPageResultConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SearchPageResultConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, searchPageResultConnectionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, searchPageResultConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SearchPageResultConnection")
+			out.Values[i] = gqlexec.TypeName("SearchPageResultConnection")
 		case "edges":
 			out.Values[i] = ec._SearchPageResultConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -91641,12 +91820,12 @@ func (ec *executionContext) _SearchPageResultConnection(ctx context.Context, sel
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -91661,21 +91840,22 @@ func (ec *executionContext) _SearchPageResultConnection(ctx context.Context, sel
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var searchPageResultEdgeImplementors = []string{"SearchPageResultEdge"}
 
 func (ec *executionContext) _SearchPageResultEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SearchPageResultEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, searchPageResultEdgeImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, searchPageResultEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SearchPageResultEdge")
+			out.Values[i] = gqlexec.TypeName("SearchPageResultEdge")
 		case "node":
 			out.Values[i] = ec._SearchPageResultEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -91690,7 +91870,7 @@ func (ec *executionContext) _SearchPageResultEdge(ctx context.Context, sel ast.S
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -91705,21 +91885,22 @@ func (ec *executionContext) _SearchPageResultEdge(ctx context.Context, sel ast.S
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var searchSectionResultImplementors = []string{"SearchSectionResult"}
 
 func (ec *executionContext) _SearchSectionResult(ctx context.Context, sel ast.SelectionSet, obj *model.SearchSectionResult) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, searchSectionResultImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, searchSectionResultImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SearchSectionResult")
+			out.Values[i] = gqlexec.TypeName("SearchSectionResult")
 		case "id":
 			out.Values[i] = ec._SearchSectionResult_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -91754,7 +91935,7 @@ func (ec *executionContext) _SearchSectionResult(ctx context.Context, sel ast.Se
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -91769,21 +91950,22 @@ func (ec *executionContext) _SearchSectionResult(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var searchSpaceResultImplementors = []string{"SearchSpaceResult"}
 
 func (ec *executionContext) _SearchSpaceResult(ctx context.Context, sel ast.SelectionSet, obj *search.SpaceHit) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, searchSpaceResultImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, searchSpaceResultImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SearchSpaceResult")
+			out.Values[i] = gqlexec.TypeName("SearchSpaceResult")
 		case "space":
 			field := field
 
@@ -91824,7 +92006,7 @@ func (ec *executionContext) _SearchSpaceResult(ctx context.Context, sel ast.Sele
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "rank":
 			out.Values[i] = ec._SearchSpaceResult_rank(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -91839,7 +92021,7 @@ func (ec *executionContext) _SearchSpaceResult(ctx context.Context, sel ast.Sele
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -91854,21 +92036,22 @@ func (ec *executionContext) _SearchSpaceResult(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var searchSpaceResultConnectionImplementors = []string{"SearchSpaceResultConnection"}
 
 func (ec *executionContext) _SearchSpaceResultConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SearchSpaceResultConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, searchSpaceResultConnectionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, searchSpaceResultConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SearchSpaceResultConnection")
+			out.Values[i] = gqlexec.TypeName("SearchSpaceResultConnection")
 		case "edges":
 			out.Values[i] = ec._SearchSpaceResultConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -91924,12 +92107,12 @@ func (ec *executionContext) _SearchSpaceResultConnection(ctx context.Context, se
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -91944,21 +92127,22 @@ func (ec *executionContext) _SearchSpaceResultConnection(ctx context.Context, se
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var searchSpaceResultEdgeImplementors = []string{"SearchSpaceResultEdge"}
 
 func (ec *executionContext) _SearchSpaceResultEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SearchSpaceResultEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, searchSpaceResultEdgeImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, searchSpaceResultEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SearchSpaceResultEdge")
+			out.Values[i] = gqlexec.TypeName("SearchSpaceResultEdge")
 		case "node":
 			out.Values[i] = ec._SearchSpaceResultEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -91973,7 +92157,7 @@ func (ec *executionContext) _SearchSpaceResultEdge(ctx context.Context, sel ast.
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -91988,21 +92172,22 @@ func (ec *executionContext) _SearchSpaceResultEdge(ctx context.Context, sel ast.
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var sessionImplementors = []string{"Session"}
 
 func (ec *executionContext) _Session(ctx context.Context, sel ast.SelectionSet, obj *ent.APIToken) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, sessionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, sessionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("Session")
+			out.Values[i] = gqlexec.TypeName("Session")
 		case "id":
 			out.Values[i] = ec._Session_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -92063,7 +92248,7 @@ func (ec *executionContext) _Session(ctx context.Context, sel ast.SelectionSet, 
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "userAgent":
 			field := field
 
@@ -92104,7 +92289,7 @@ func (ec *executionContext) _Session(ctx context.Context, sel ast.SelectionSet, 
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "current":
 			field := field
 
@@ -92145,12 +92330,12 @@ func (ec *executionContext) _Session(ctx context.Context, sel ast.SelectionSet, 
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -92165,21 +92350,22 @@ func (ec *executionContext) _Session(ctx context.Context, sel ast.SelectionSet, 
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var sessionConnectionImplementors = []string{"SessionConnection"}
 
 func (ec *executionContext) _SessionConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SessionConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, sessionConnectionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, sessionConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SessionConnection")
+			out.Values[i] = gqlexec.TypeName("SessionConnection")
 		case "edges":
 			out.Values[i] = ec._SessionConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -92235,12 +92421,12 @@ func (ec *executionContext) _SessionConnection(ctx context.Context, sel ast.Sele
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -92255,21 +92441,22 @@ func (ec *executionContext) _SessionConnection(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var sessionEdgeImplementors = []string{"SessionEdge"}
 
 func (ec *executionContext) _SessionEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SessionEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, sessionEdgeImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, sessionEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SessionEdge")
+			out.Values[i] = gqlexec.TypeName("SessionEdge")
 		case "node":
 			out.Values[i] = ec._SessionEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -92284,7 +92471,7 @@ func (ec *executionContext) _SessionEdge(ctx context.Context, sel ast.SelectionS
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -92299,21 +92486,22 @@ func (ec *executionContext) _SessionEdge(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var setMemberSSOPayloadImplementors = []string{"SetMemberSSOPayload"}
 
 func (ec *executionContext) _SetMemberSSOPayload(ctx context.Context, sel ast.SelectionSet, obj *model.SetMemberSSOPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, setMemberSSOPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, setMemberSSOPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SetMemberSSOPayload")
+			out.Values[i] = gqlexec.TypeName("SetMemberSSOPayload")
 		case "member":
 			out.Values[i] = ec._SetMemberSSOPayload_member(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -92328,7 +92516,7 @@ func (ec *executionContext) _SetMemberSSOPayload(ctx context.Context, sel ast.Se
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -92343,21 +92531,22 @@ func (ec *executionContext) _SetMemberSSOPayload(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var setPageMarkdownPayloadImplementors = []string{"SetPageMarkdownPayload"}
 
 func (ec *executionContext) _SetPageMarkdownPayload(ctx context.Context, sel ast.SelectionSet, obj *model.SetPageMarkdownPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, setPageMarkdownPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, setPageMarkdownPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SetPageMarkdownPayload")
+			out.Values[i] = gqlexec.TypeName("SetPageMarkdownPayload")
 		case "revision":
 			out.Values[i] = ec._SetPageMarkdownPayload_revision(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -92377,7 +92566,7 @@ func (ec *executionContext) _SetPageMarkdownPayload(ctx context.Context, sel ast
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -92392,21 +92581,22 @@ func (ec *executionContext) _SetPageMarkdownPayload(ctx context.Context, sel ast
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var setTeamContentRolePayloadImplementors = []string{"SetTeamContentRolePayload"}
 
 func (ec *executionContext) _SetTeamContentRolePayload(ctx context.Context, sel ast.SelectionSet, obj *model.SetTeamContentRolePayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, setTeamContentRolePayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, setTeamContentRolePayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SetTeamContentRolePayload")
+			out.Values[i] = gqlexec.TypeName("SetTeamContentRolePayload")
 		case "team":
 			out.Values[i] = ec._SetTeamContentRolePayload_team(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -92421,7 +92611,7 @@ func (ec *executionContext) _SetTeamContentRolePayload(ctx context.Context, sel 
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -92436,21 +92626,22 @@ func (ec *executionContext) _SetTeamContentRolePayload(ctx context.Context, sel 
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var shareLinkImplementors = []string{"ShareLink", "Node"}
 
 func (ec *executionContext) _ShareLink(ctx context.Context, sel ast.SelectionSet, obj *ent.ShareLink) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, shareLinkImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, shareLinkImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("ShareLink")
+			out.Values[i] = gqlexec.TypeName("ShareLink")
 		case "id":
 			out.Values[i] = ec._ShareLink_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -92511,12 +92702,12 @@ func (ec *executionContext) _ShareLink(ctx context.Context, sel ast.SelectionSet
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -92531,21 +92722,22 @@ func (ec *executionContext) _ShareLink(ctx context.Context, sel ast.SelectionSet
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var shareLinkConnectionImplementors = []string{"ShareLinkConnection"}
 
 func (ec *executionContext) _ShareLinkConnection(ctx context.Context, sel ast.SelectionSet, obj *model.ShareLinkConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, shareLinkConnectionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, shareLinkConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("ShareLinkConnection")
+			out.Values[i] = gqlexec.TypeName("ShareLinkConnection")
 		case "edges":
 			out.Values[i] = ec._ShareLinkConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -92601,12 +92793,12 @@ func (ec *executionContext) _ShareLinkConnection(ctx context.Context, sel ast.Se
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -92621,21 +92813,22 @@ func (ec *executionContext) _ShareLinkConnection(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var shareLinkEdgeImplementors = []string{"ShareLinkEdge"}
 
 func (ec *executionContext) _ShareLinkEdge(ctx context.Context, sel ast.SelectionSet, obj *model.ShareLinkEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, shareLinkEdgeImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, shareLinkEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("ShareLinkEdge")
+			out.Values[i] = gqlexec.TypeName("ShareLinkEdge")
 		case "node":
 			out.Values[i] = ec._ShareLinkEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -92650,7 +92843,7 @@ func (ec *executionContext) _ShareLinkEdge(ctx context.Context, sel ast.Selectio
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -92665,21 +92858,22 @@ func (ec *executionContext) _ShareLinkEdge(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var shareLinkURLsImplementors = []string{"ShareLinkURLs"}
 
 func (ec *executionContext) _ShareLinkURLs(ctx context.Context, sel ast.SelectionSet, obj *model.ShareLinkURLs) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, shareLinkURLsImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, shareLinkURLsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("ShareLinkURLs")
+			out.Values[i] = gqlexec.TypeName("ShareLinkURLs")
 		case "published":
 			out.Values[i] = ec._ShareLinkURLs_published(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -92689,7 +92883,7 @@ func (ec *executionContext) _ShareLinkURLs(ctx context.Context, sel ast.Selectio
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -92704,21 +92898,22 @@ func (ec *executionContext) _ShareLinkURLs(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var signOutPayloadImplementors = []string{"SignOutPayload"}
 
 func (ec *executionContext) _SignOutPayload(ctx context.Context, sel ast.SelectionSet, obj *model.SignOutPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, signOutPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, signOutPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SignOutPayload")
+			out.Values[i] = gqlexec.TypeName("SignOutPayload")
 		case "endedSessionId":
 			out.Values[i] = ec._SignOutPayload_endedSessionId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -92733,7 +92928,7 @@ func (ec *executionContext) _SignOutPayload(ctx context.Context, sel ast.Selecti
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -92748,21 +92943,22 @@ func (ec *executionContext) _SignOutPayload(ctx context.Context, sel ast.Selecti
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var siteImplementors = []string{"Site", "Node"}
 
 func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj *ent.Site) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, siteImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("Site")
+			out.Values[i] = gqlexec.TypeName("Site")
 		case "id":
 			out.Values[i] = ec._Site_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -92858,7 +93054,7 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "search":
 			field := field
 
@@ -92899,7 +93095,7 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "siteSpaceCount":
 			field := field
 
@@ -92940,7 +93136,7 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "proxy":
 			field := field
 
@@ -92981,7 +93177,7 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "adaptiveContent":
 			field := field
 
@@ -93022,7 +93218,7 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "urls":
 			field := field
 
@@ -93063,7 +93259,7 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "sections":
 			field := field
 
@@ -93104,7 +93300,7 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "siteSpaces":
 			field := field
 
@@ -93145,7 +93341,7 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "sectionGroups":
 			field := field
 
@@ -93186,7 +93382,7 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "shareLinks":
 			field := field
 
@@ -93227,7 +93423,7 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "adaptiveSchema":
 			field := field
 
@@ -93268,7 +93464,7 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "hasVisitorAuthKey":
 			field := field
 
@@ -93309,7 +93505,7 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "publishedContent":
 			field := field
 
@@ -93350,7 +93546,7 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "redirects":
 			field := field
 
@@ -93391,7 +93587,7 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "redirect":
 			field := field
 
@@ -93432,12 +93628,12 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -93452,21 +93648,22 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var siteAdaptiveContentImplementors = []string{"SiteAdaptiveContent"}
 
 func (ec *executionContext) _SiteAdaptiveContent(ctx context.Context, sel ast.SelectionSet, obj *model.SiteAdaptiveContent) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteAdaptiveContentImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, siteAdaptiveContentImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SiteAdaptiveContent")
+			out.Values[i] = gqlexec.TypeName("SiteAdaptiveContent")
 		case "enabled":
 			out.Values[i] = ec._SiteAdaptiveContent_enabled(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -93476,7 +93673,7 @@ func (ec *executionContext) _SiteAdaptiveContent(ctx context.Context, sel ast.Se
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -93491,21 +93688,22 @@ func (ec *executionContext) _SiteAdaptiveContent(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var siteAdaptiveSchemaImplementors = []string{"SiteAdaptiveSchema"}
 
 func (ec *executionContext) _SiteAdaptiveSchema(ctx context.Context, sel ast.SelectionSet, obj *model.SiteAdaptiveSchema) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteAdaptiveSchemaImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, siteAdaptiveSchemaImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SiteAdaptiveSchema")
+			out.Values[i] = gqlexec.TypeName("SiteAdaptiveSchema")
 		case "jsonSchema":
 			out.Values[i] = ec._SiteAdaptiveSchema_jsonSchema(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -93520,7 +93718,7 @@ func (ec *executionContext) _SiteAdaptiveSchema(ctx context.Context, sel ast.Sel
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -93535,21 +93733,22 @@ func (ec *executionContext) _SiteAdaptiveSchema(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var siteConnectionImplementors = []string{"SiteConnection"}
 
 func (ec *executionContext) _SiteConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SiteConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteConnectionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, siteConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SiteConnection")
+			out.Values[i] = gqlexec.TypeName("SiteConnection")
 		case "edges":
 			out.Values[i] = ec._SiteConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -93605,12 +93804,12 @@ func (ec *executionContext) _SiteConnection(ctx context.Context, sel ast.Selecti
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -93625,21 +93824,22 @@ func (ec *executionContext) _SiteConnection(ctx context.Context, sel ast.Selecti
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var siteEdgeImplementors = []string{"SiteEdge"}
 
 func (ec *executionContext) _SiteEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SiteEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteEdgeImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, siteEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SiteEdge")
+			out.Values[i] = gqlexec.TypeName("SiteEdge")
 		case "node":
 			out.Values[i] = ec._SiteEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -93654,7 +93854,7 @@ func (ec *executionContext) _SiteEdge(ctx context.Context, sel ast.SelectionSet,
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -93669,21 +93869,22 @@ func (ec *executionContext) _SiteEdge(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var siteProxyImplementors = []string{"SiteProxy"}
 
 func (ec *executionContext) _SiteProxy(ctx context.Context, sel ast.SelectionSet, obj *model.SiteProxy) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteProxyImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, siteProxyImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SiteProxy")
+			out.Values[i] = gqlexec.TypeName("SiteProxy")
 		case "origin":
 			out.Values[i] = ec._SiteProxy_origin(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -93698,7 +93899,7 @@ func (ec *executionContext) _SiteProxy(ctx context.Context, sel ast.SelectionSet
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -93713,21 +93914,22 @@ func (ec *executionContext) _SiteProxy(ctx context.Context, sel ast.SelectionSet
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var siteRedirectImplementors = []string{"SiteRedirect", "Node"}
 
 func (ec *executionContext) _SiteRedirect(ctx context.Context, sel ast.SelectionSet, obj *ent.SiteRedirect) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, siteRedirectImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SiteRedirect")
+			out.Values[i] = gqlexec.TypeName("SiteRedirect")
 		case "id":
 			out.Values[i] = ec._SiteRedirect_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -93788,12 +93990,12 @@ func (ec *executionContext) _SiteRedirect(ctx context.Context, sel ast.Selection
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -93808,21 +94010,22 @@ func (ec *executionContext) _SiteRedirect(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var siteRedirectConnectionImplementors = []string{"SiteRedirectConnection"}
 
 func (ec *executionContext) _SiteRedirectConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectConnectionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, siteRedirectConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SiteRedirectConnection")
+			out.Values[i] = gqlexec.TypeName("SiteRedirectConnection")
 		case "edges":
 			out.Values[i] = ec._SiteRedirectConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -93878,12 +94081,12 @@ func (ec *executionContext) _SiteRedirectConnection(ctx context.Context, sel ast
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -93898,21 +94101,22 @@ func (ec *executionContext) _SiteRedirectConnection(ctx context.Context, sel ast
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var siteRedirectDestinationImplementors = []string{"SiteRedirectDestination"}
 
 func (ec *executionContext) _SiteRedirectDestination(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectDestination) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectDestinationImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, siteRedirectDestinationImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SiteRedirectDestination")
+			out.Values[i] = gqlexec.TypeName("SiteRedirectDestination")
 		case "kind":
 			out.Values[i] = ec._SiteRedirectDestination_kind(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -93942,7 +94146,7 @@ func (ec *executionContext) _SiteRedirectDestination(ctx context.Context, sel as
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -93957,21 +94161,22 @@ func (ec *executionContext) _SiteRedirectDestination(ctx context.Context, sel as
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var siteRedirectEdgeImplementors = []string{"SiteRedirectEdge"}
 
 func (ec *executionContext) _SiteRedirectEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectEdgeImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, siteRedirectEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SiteRedirectEdge")
+			out.Values[i] = gqlexec.TypeName("SiteRedirectEdge")
 		case "node":
 			out.Values[i] = ec._SiteRedirectEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -93986,7 +94191,7 @@ func (ec *executionContext) _SiteRedirectEdge(ctx context.Context, sel ast.Selec
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -94001,21 +94206,22 @@ func (ec *executionContext) _SiteRedirectEdge(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var siteRedirectResolutionImplementors = []string{"SiteRedirectResolution"}
 
 func (ec *executionContext) _SiteRedirectResolution(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectResolution) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectResolutionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, siteRedirectResolutionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SiteRedirectResolution")
+			out.Values[i] = gqlexec.TypeName("SiteRedirectResolution")
 		case "redirect":
 			out.Values[i] = ec._SiteRedirectResolution_redirect(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -94030,7 +94236,7 @@ func (ec *executionContext) _SiteRedirectResolution(ctx context.Context, sel ast
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -94045,21 +94251,22 @@ func (ec *executionContext) _SiteRedirectResolution(ctx context.Context, sel ast
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var siteSectionImplementors = []string{"SiteSection", "Node"}
 
 func (ec *executionContext) _SiteSection(ctx context.Context, sel ast.SelectionSet, obj *ent.SiteSection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteSectionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, siteSectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SiteSection")
+			out.Values[i] = gqlexec.TypeName("SiteSection")
 		case "id":
 			out.Values[i] = ec._SiteSection_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -94140,7 +94347,7 @@ func (ec *executionContext) _SiteSection(ctx context.Context, sel ast.SelectionS
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "siteSpaces":
 			field := field
 
@@ -94181,7 +94388,7 @@ func (ec *executionContext) _SiteSection(ctx context.Context, sel ast.SelectionS
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "urls":
 			field := field
 
@@ -94222,7 +94429,7 @@ func (ec *executionContext) _SiteSection(ctx context.Context, sel ast.SelectionS
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "sectionGroup":
 			field := field
 
@@ -94263,12 +94470,12 @@ func (ec *executionContext) _SiteSection(ctx context.Context, sel ast.SelectionS
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -94283,21 +94490,22 @@ func (ec *executionContext) _SiteSection(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var siteSectionConnectionImplementors = []string{"SiteSectionConnection"}
 
 func (ec *executionContext) _SiteSectionConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSectionConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteSectionConnectionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, siteSectionConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SiteSectionConnection")
+			out.Values[i] = gqlexec.TypeName("SiteSectionConnection")
 		case "edges":
 			out.Values[i] = ec._SiteSectionConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -94353,12 +94561,12 @@ func (ec *executionContext) _SiteSectionConnection(ctx context.Context, sel ast.
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -94373,21 +94581,22 @@ func (ec *executionContext) _SiteSectionConnection(ctx context.Context, sel ast.
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var siteSectionEdgeImplementors = []string{"SiteSectionEdge"}
 
 func (ec *executionContext) _SiteSectionEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSectionEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteSectionEdgeImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, siteSectionEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SiteSectionEdge")
+			out.Values[i] = gqlexec.TypeName("SiteSectionEdge")
 		case "node":
 			out.Values[i] = ec._SiteSectionEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -94402,7 +94611,7 @@ func (ec *executionContext) _SiteSectionEdge(ctx context.Context, sel ast.Select
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -94417,21 +94626,22 @@ func (ec *executionContext) _SiteSectionEdge(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var siteSectionGroupImplementors = []string{"SiteSectionGroup", "Node"}
 
 func (ec *executionContext) _SiteSectionGroup(ctx context.Context, sel ast.SelectionSet, obj *ent.SiteSectionGroup) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteSectionGroupImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, siteSectionGroupImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SiteSectionGroup")
+			out.Values[i] = gqlexec.TypeName("SiteSectionGroup")
 		case "id":
 			out.Values[i] = ec._SiteSectionGroup_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -94497,12 +94707,12 @@ func (ec *executionContext) _SiteSectionGroup(ctx context.Context, sel ast.Selec
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -94517,21 +94727,22 @@ func (ec *executionContext) _SiteSectionGroup(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var siteSectionGroupConnectionImplementors = []string{"SiteSectionGroupConnection"}
 
 func (ec *executionContext) _SiteSectionGroupConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSectionGroupConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteSectionGroupConnectionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, siteSectionGroupConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SiteSectionGroupConnection")
+			out.Values[i] = gqlexec.TypeName("SiteSectionGroupConnection")
 		case "edges":
 			out.Values[i] = ec._SiteSectionGroupConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -94587,12 +94798,12 @@ func (ec *executionContext) _SiteSectionGroupConnection(ctx context.Context, sel
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -94607,21 +94818,22 @@ func (ec *executionContext) _SiteSectionGroupConnection(ctx context.Context, sel
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var siteSectionGroupEdgeImplementors = []string{"SiteSectionGroupEdge"}
 
 func (ec *executionContext) _SiteSectionGroupEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSectionGroupEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteSectionGroupEdgeImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, siteSectionGroupEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SiteSectionGroupEdge")
+			out.Values[i] = gqlexec.TypeName("SiteSectionGroupEdge")
 		case "node":
 			out.Values[i] = ec._SiteSectionGroupEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -94636,7 +94848,7 @@ func (ec *executionContext) _SiteSectionGroupEdge(ctx context.Context, sel ast.S
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -94651,21 +94863,22 @@ func (ec *executionContext) _SiteSectionGroupEdge(ctx context.Context, sel ast.S
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var siteSectionGroupMembershipPayloadImplementors = []string{"SiteSectionGroupMembershipPayload"}
 
 func (ec *executionContext) _SiteSectionGroupMembershipPayload(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSectionGroupMembershipPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteSectionGroupMembershipPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, siteSectionGroupMembershipPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SiteSectionGroupMembershipPayload")
+			out.Values[i] = gqlexec.TypeName("SiteSectionGroupMembershipPayload")
 		case "siteSectionGroup":
 			out.Values[i] = ec._SiteSectionGroupMembershipPayload_siteSectionGroup(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -94680,7 +94893,7 @@ func (ec *executionContext) _SiteSectionGroupMembershipPayload(ctx context.Conte
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -94695,21 +94908,22 @@ func (ec *executionContext) _SiteSectionGroupMembershipPayload(ctx context.Conte
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var siteSectionURLsImplementors = []string{"SiteSectionURLs"}
 
 func (ec *executionContext) _SiteSectionURLs(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSectionURLs) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteSectionURLsImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, siteSectionURLsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SiteSectionURLs")
+			out.Values[i] = gqlexec.TypeName("SiteSectionURLs")
 		case "published":
 			out.Values[i] = ec._SiteSectionURLs_published(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -94719,7 +94933,7 @@ func (ec *executionContext) _SiteSectionURLs(ctx context.Context, sel ast.Select
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -94734,21 +94948,22 @@ func (ec *executionContext) _SiteSectionURLs(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var siteSpaceImplementors = []string{"SiteSpace", "Node"}
 
 func (ec *executionContext) _SiteSpace(ctx context.Context, sel ast.SelectionSet, obj *ent.SiteSpace) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteSpaceImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, siteSpaceImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SiteSpace")
+			out.Values[i] = gqlexec.TypeName("SiteSpace")
 		case "id":
 			out.Values[i] = ec._SiteSpace_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -94814,7 +95029,7 @@ func (ec *executionContext) _SiteSpace(ctx context.Context, sel ast.SelectionSet
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "title":
 			field := field
 
@@ -94855,7 +95070,7 @@ func (ec *executionContext) _SiteSpace(ctx context.Context, sel ast.SelectionSet
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "section":
 			field := field
 
@@ -94896,7 +95111,7 @@ func (ec *executionContext) _SiteSpace(ctx context.Context, sel ast.SelectionSet
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "space":
 			field := field
 
@@ -94937,7 +95152,7 @@ func (ec *executionContext) _SiteSpace(ctx context.Context, sel ast.SelectionSet
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "urls":
 			field := field
 
@@ -94978,12 +95193,12 @@ func (ec *executionContext) _SiteSpace(ctx context.Context, sel ast.SelectionSet
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -94998,21 +95213,22 @@ func (ec *executionContext) _SiteSpace(ctx context.Context, sel ast.SelectionSet
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var siteSpaceConnectionImplementors = []string{"SiteSpaceConnection"}
 
 func (ec *executionContext) _SiteSpaceConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSpaceConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteSpaceConnectionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, siteSpaceConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SiteSpaceConnection")
+			out.Values[i] = gqlexec.TypeName("SiteSpaceConnection")
 		case "edges":
 			out.Values[i] = ec._SiteSpaceConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -95068,12 +95284,12 @@ func (ec *executionContext) _SiteSpaceConnection(ctx context.Context, sel ast.Se
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -95088,21 +95304,22 @@ func (ec *executionContext) _SiteSpaceConnection(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var siteSpaceEdgeImplementors = []string{"SiteSpaceEdge"}
 
 func (ec *executionContext) _SiteSpaceEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSpaceEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteSpaceEdgeImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, siteSpaceEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SiteSpaceEdge")
+			out.Values[i] = gqlexec.TypeName("SiteSpaceEdge")
 		case "node":
 			out.Values[i] = ec._SiteSpaceEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -95117,7 +95334,7 @@ func (ec *executionContext) _SiteSpaceEdge(ctx context.Context, sel ast.Selectio
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -95132,21 +95349,22 @@ func (ec *executionContext) _SiteSpaceEdge(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var siteSpaceURLsImplementors = []string{"SiteSpaceURLs"}
 
 func (ec *executionContext) _SiteSpaceURLs(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSpaceURLs) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteSpaceURLsImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, siteSpaceURLsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SiteSpaceURLs")
+			out.Values[i] = gqlexec.TypeName("SiteSpaceURLs")
 		case "published":
 			out.Values[i] = ec._SiteSpaceURLs_published(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -95156,7 +95374,7 @@ func (ec *executionContext) _SiteSpaceURLs(ctx context.Context, sel ast.Selectio
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -95171,21 +95389,22 @@ func (ec *executionContext) _SiteSpaceURLs(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var siteURLsImplementors = []string{"SiteURLs"}
 
 func (ec *executionContext) _SiteURLs(ctx context.Context, sel ast.SelectionSet, obj *model.SiteURLs) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteURLsImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, siteURLsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SiteURLs")
+			out.Values[i] = gqlexec.TypeName("SiteURLs")
 		case "location":
 			out.Values[i] = ec._SiteURLs_location(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -95205,7 +95424,7 @@ func (ec *executionContext) _SiteURLs(ctx context.Context, sel ast.SelectionSet,
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -95220,21 +95439,22 @@ func (ec *executionContext) _SiteURLs(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var spaceImplementors = []string{"Space", "Node"}
 
 func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, obj *ent.Space) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, spaceImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, spaceImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("Space")
+			out.Values[i] = gqlexec.TypeName("Space")
 		case "id":
 			out.Values[i] = ec._Space_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -95325,7 +95545,7 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "gitSync":
 			field := field
 
@@ -95366,7 +95586,7 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "gitSyncOperations":
 			field := field
 
@@ -95407,7 +95627,7 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "search":
 			field := field
 
@@ -95448,7 +95668,7 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "shareLinks":
 			field := field
 
@@ -95489,7 +95709,7 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "hasVisitorAuthKey":
 			field := field
 
@@ -95530,7 +95750,7 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "organization":
 			field := field
 
@@ -95571,7 +95791,7 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "parent":
 			field := field
 
@@ -95612,7 +95832,7 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "revision":
 			field := field
 
@@ -95653,7 +95873,7 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "urls":
 			field := field
 
@@ -95694,7 +95914,7 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "permissions":
 			field := field
 
@@ -95735,7 +95955,7 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "commentCount":
 			field := field
 
@@ -95776,7 +95996,7 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "changeRequestCount":
 			field := field
 
@@ -95817,7 +96037,7 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "openChangeRequestCount":
 			field := field
 
@@ -95858,7 +96078,7 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "draftChangeRequestCount":
 			field := field
 
@@ -95899,7 +96119,7 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "changeRequests":
 			field := field
 
@@ -95940,7 +96160,7 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "changeRequest":
 			field := field
 
@@ -95981,12 +96201,12 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -96001,21 +96221,22 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var spaceConnectionImplementors = []string{"SpaceConnection"}
 
 func (ec *executionContext) _SpaceConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SpaceConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, spaceConnectionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, spaceConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SpaceConnection")
+			out.Values[i] = gqlexec.TypeName("SpaceConnection")
 		case "edges":
 			out.Values[i] = ec._SpaceConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -96071,12 +96292,12 @@ func (ec *executionContext) _SpaceConnection(ctx context.Context, sel ast.Select
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -96091,21 +96312,22 @@ func (ec *executionContext) _SpaceConnection(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var spaceContentEventImplementors = []string{"SpaceContentEvent"}
 
 func (ec *executionContext) _SpaceContentEvent(ctx context.Context, sel ast.SelectionSet, obj *events.Event) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, spaceContentEventImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, spaceContentEventImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SpaceContentEvent")
+			out.Values[i] = gqlexec.TypeName("SpaceContentEvent")
 		case "id":
 			out.Values[i] = ec._SpaceContentEvent_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -96161,7 +96383,7 @@ func (ec *executionContext) _SpaceContentEvent(ctx context.Context, sel ast.Sele
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "at":
 			out.Values[i] = ec._SpaceContentEvent_at(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -96171,7 +96393,7 @@ func (ec *executionContext) _SpaceContentEvent(ctx context.Context, sel ast.Sele
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -96186,21 +96408,22 @@ func (ec *executionContext) _SpaceContentEvent(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var spaceEdgeImplementors = []string{"SpaceEdge"}
 
 func (ec *executionContext) _SpaceEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SpaceEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, spaceEdgeImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, spaceEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SpaceEdge")
+			out.Values[i] = gqlexec.TypeName("SpaceEdge")
 		case "node":
 			out.Values[i] = ec._SpaceEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -96215,7 +96438,7 @@ func (ec *executionContext) _SpaceEdge(ctx context.Context, sel ast.SelectionSet
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -96230,21 +96453,22 @@ func (ec *executionContext) _SpaceEdge(ctx context.Context, sel ast.SelectionSet
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var spacePermissionsImplementors = []string{"SpacePermissions"}
 
 func (ec *executionContext) _SpacePermissions(ctx context.Context, sel ast.SelectionSet, obj *authz.SpacePermissions) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, spacePermissionsImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, spacePermissionsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SpacePermissions")
+			out.Values[i] = gqlexec.TypeName("SpacePermissions")
 		case "view":
 			out.Values[i] = ec._SpacePermissions_view(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -96299,7 +96523,7 @@ func (ec *executionContext) _SpacePermissions(ctx context.Context, sel ast.Selec
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -96314,21 +96538,22 @@ func (ec *executionContext) _SpacePermissions(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var spaceURLsImplementors = []string{"SpaceURLs"}
 
 func (ec *executionContext) _SpaceURLs(ctx context.Context, sel ast.SelectionSet, obj *model.SpaceURLs) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, spaceURLsImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, spaceURLsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SpaceURLs")
+			out.Values[i] = gqlexec.TypeName("SpaceURLs")
 		case "location":
 			out.Values[i] = ec._SpaceURLs_location(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -96358,7 +96583,7 @@ func (ec *executionContext) _SpaceURLs(ctx context.Context, sel ast.SelectionSet
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -96373,13 +96598,13 @@ func (ec *executionContext) _SpaceURLs(ctx context.Context, sel ast.SelectionSet
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var subscriptionImplementors = []string{"Subscription"}
 
 func (ec *executionContext) _Subscription(ctx context.Context, sel ast.SelectionSet) func(ctx context.Context) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, subscriptionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, subscriptionImplementors)
 	ctx = graphql.WithFieldContext(ctx, &graphql.FieldContext{
 		Object: "Subscription",
 	})
@@ -96403,15 +96628,16 @@ func (ec *executionContext) _Subscription(ctx context.Context, sel ast.Selection
 var syncChangeRequestPayloadImplementors = []string{"SyncChangeRequestPayload"}
 
 func (ec *executionContext) _SyncChangeRequestPayload(ctx context.Context, sel ast.SelectionSet, obj *model.SyncChangeRequestPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, syncChangeRequestPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, syncChangeRequestPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("SyncChangeRequestPayload")
+			out.Values[i] = gqlexec.TypeName("SyncChangeRequestPayload")
 		case "result":
 			out.Values[i] = ec._SyncChangeRequestPayload_result(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -96441,7 +96667,7 @@ func (ec *executionContext) _SyncChangeRequestPayload(ctx context.Context, sel a
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -96456,21 +96682,22 @@ func (ec *executionContext) _SyncChangeRequestPayload(ctx context.Context, sel a
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var teamImplementors = []string{"Team", "Node"}
 
 func (ec *executionContext) _Team(ctx context.Context, sel ast.SelectionSet, obj *ent.Team) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, teamImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, teamImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("Team")
+			out.Values[i] = gqlexec.TypeName("Team")
 		case "id":
 			out.Values[i] = ec._Team_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -96531,7 +96758,7 @@ func (ec *executionContext) _Team(ctx context.Context, sel ast.SelectionSet, obj
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "spaceCount":
 			field := field
 
@@ -96572,7 +96799,7 @@ func (ec *executionContext) _Team(ctx context.Context, sel ast.SelectionSet, obj
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "permissions":
 			field := field
 
@@ -96613,7 +96840,7 @@ func (ec *executionContext) _Team(ctx context.Context, sel ast.SelectionSet, obj
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "urls":
 			field := field
 
@@ -96654,7 +96881,7 @@ func (ec *executionContext) _Team(ctx context.Context, sel ast.SelectionSet, obj
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "members":
 			field := field
 
@@ -96695,12 +96922,12 @@ func (ec *executionContext) _Team(ctx context.Context, sel ast.SelectionSet, obj
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -96715,21 +96942,22 @@ func (ec *executionContext) _Team(ctx context.Context, sel ast.SelectionSet, obj
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var teamConnectionImplementors = []string{"TeamConnection"}
 
 func (ec *executionContext) _TeamConnection(ctx context.Context, sel ast.SelectionSet, obj *model.TeamConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, teamConnectionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, teamConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("TeamConnection")
+			out.Values[i] = gqlexec.TypeName("TeamConnection")
 		case "edges":
 			out.Values[i] = ec._TeamConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -96785,12 +97013,12 @@ func (ec *executionContext) _TeamConnection(ctx context.Context, sel ast.Selecti
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -96805,21 +97033,22 @@ func (ec *executionContext) _TeamConnection(ctx context.Context, sel ast.Selecti
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var teamEdgeImplementors = []string{"TeamEdge"}
 
 func (ec *executionContext) _TeamEdge(ctx context.Context, sel ast.SelectionSet, obj *model.TeamEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, teamEdgeImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, teamEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("TeamEdge")
+			out.Values[i] = gqlexec.TypeName("TeamEdge")
 		case "node":
 			out.Values[i] = ec._TeamEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -96834,7 +97063,7 @@ func (ec *executionContext) _TeamEdge(ctx context.Context, sel ast.SelectionSet,
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -96849,21 +97078,22 @@ func (ec *executionContext) _TeamEdge(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var teamMemberImplementors = []string{"TeamMember"}
 
 func (ec *executionContext) _TeamMember(ctx context.Context, sel ast.SelectionSet, obj *ent.TeamMember) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, teamMemberImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, teamMemberImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("TeamMember")
+			out.Values[i] = gqlexec.TypeName("TeamMember")
 		case "user":
 			field := field
 
@@ -96904,7 +97134,7 @@ func (ec *executionContext) _TeamMember(ctx context.Context, sel ast.SelectionSe
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "role":
 			out.Values[i] = ec._TeamMember_role(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -96919,7 +97149,7 @@ func (ec *executionContext) _TeamMember(ctx context.Context, sel ast.SelectionSe
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -96934,21 +97164,22 @@ func (ec *executionContext) _TeamMember(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var teamMemberConnectionImplementors = []string{"TeamMemberConnection"}
 
 func (ec *executionContext) _TeamMemberConnection(ctx context.Context, sel ast.SelectionSet, obj *model.TeamMemberConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, teamMemberConnectionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, teamMemberConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("TeamMemberConnection")
+			out.Values[i] = gqlexec.TypeName("TeamMemberConnection")
 		case "edges":
 			out.Values[i] = ec._TeamMemberConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -97004,12 +97235,12 @@ func (ec *executionContext) _TeamMemberConnection(ctx context.Context, sel ast.S
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -97024,21 +97255,22 @@ func (ec *executionContext) _TeamMemberConnection(ctx context.Context, sel ast.S
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var teamMemberEdgeImplementors = []string{"TeamMemberEdge"}
 
 func (ec *executionContext) _TeamMemberEdge(ctx context.Context, sel ast.SelectionSet, obj *model.TeamMemberEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, teamMemberEdgeImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, teamMemberEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("TeamMemberEdge")
+			out.Values[i] = gqlexec.TypeName("TeamMemberEdge")
 		case "node":
 			out.Values[i] = ec._TeamMemberEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -97053,7 +97285,7 @@ func (ec *executionContext) _TeamMemberEdge(ctx context.Context, sel ast.Selecti
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -97068,21 +97300,22 @@ func (ec *executionContext) _TeamMemberEdge(ctx context.Context, sel ast.Selecti
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var teamMembershipImplementors = []string{"TeamMembership"}
 
 func (ec *executionContext) _TeamMembership(ctx context.Context, sel ast.SelectionSet, obj *model.TeamMembership) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, teamMembershipImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, teamMembershipImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("TeamMembership")
+			out.Values[i] = gqlexec.TypeName("TeamMembership")
 		case "team":
 			out.Values[i] = ec._TeamMembership_team(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -97097,7 +97330,7 @@ func (ec *executionContext) _TeamMembership(ctx context.Context, sel ast.Selecti
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -97112,21 +97345,22 @@ func (ec *executionContext) _TeamMembership(ctx context.Context, sel ast.Selecti
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var teamMembershipConnectionImplementors = []string{"TeamMembershipConnection"}
 
 func (ec *executionContext) _TeamMembershipConnection(ctx context.Context, sel ast.SelectionSet, obj *model.TeamMembershipConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, teamMembershipConnectionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, teamMembershipConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("TeamMembershipConnection")
+			out.Values[i] = gqlexec.TypeName("TeamMembershipConnection")
 		case "edges":
 			out.Values[i] = ec._TeamMembershipConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -97182,12 +97416,12 @@ func (ec *executionContext) _TeamMembershipConnection(ctx context.Context, sel a
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -97202,21 +97436,22 @@ func (ec *executionContext) _TeamMembershipConnection(ctx context.Context, sel a
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var teamMembershipEdgeImplementors = []string{"TeamMembershipEdge"}
 
 func (ec *executionContext) _TeamMembershipEdge(ctx context.Context, sel ast.SelectionSet, obj *model.TeamMembershipEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, teamMembershipEdgeImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, teamMembershipEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("TeamMembershipEdge")
+			out.Values[i] = gqlexec.TypeName("TeamMembershipEdge")
 		case "node":
 			out.Values[i] = ec._TeamMembershipEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -97231,7 +97466,7 @@ func (ec *executionContext) _TeamMembershipEdge(ctx context.Context, sel ast.Sel
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -97246,21 +97481,22 @@ func (ec *executionContext) _TeamMembershipEdge(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var teamPermissionsImplementors = []string{"TeamPermissions"}
 
 func (ec *executionContext) _TeamPermissions(ctx context.Context, sel ast.SelectionSet, obj *authz.TeamPermissions) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, teamPermissionsImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, teamPermissionsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("TeamPermissions")
+			out.Values[i] = gqlexec.TypeName("TeamPermissions")
 		case "admin":
 			out.Values[i] = ec._TeamPermissions_admin(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -97275,7 +97511,7 @@ func (ec *executionContext) _TeamPermissions(ctx context.Context, sel ast.Select
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -97290,21 +97526,22 @@ func (ec *executionContext) _TeamPermissions(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var teamURLsImplementors = []string{"TeamURLs"}
 
 func (ec *executionContext) _TeamURLs(ctx context.Context, sel ast.SelectionSet, obj *model.TeamURLs) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, teamURLsImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, teamURLsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("TeamURLs")
+			out.Values[i] = gqlexec.TypeName("TeamURLs")
 		case "location":
 			out.Values[i] = ec._TeamURLs_location(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -97314,7 +97551,7 @@ func (ec *executionContext) _TeamURLs(ctx context.Context, sel ast.SelectionSet,
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -97329,21 +97566,22 @@ func (ec *executionContext) _TeamURLs(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var transferCollectionPayloadImplementors = []string{"TransferCollectionPayload"}
 
 func (ec *executionContext) _TransferCollectionPayload(ctx context.Context, sel ast.SelectionSet, obj *model.TransferCollectionPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, transferCollectionPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, transferCollectionPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("TransferCollectionPayload")
+			out.Values[i] = gqlexec.TypeName("TransferCollectionPayload")
 		case "collection":
 			out.Values[i] = ec._TransferCollectionPayload_collection(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -97358,7 +97596,7 @@ func (ec *executionContext) _TransferCollectionPayload(ctx context.Context, sel 
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -97373,21 +97611,22 @@ func (ec *executionContext) _TransferCollectionPayload(ctx context.Context, sel 
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var transferSpacePayloadImplementors = []string{"TransferSpacePayload"}
 
 func (ec *executionContext) _TransferSpacePayload(ctx context.Context, sel ast.SelectionSet, obj *model.TransferSpacePayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, transferSpacePayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, transferSpacePayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("TransferSpacePayload")
+			out.Values[i] = gqlexec.TypeName("TransferSpacePayload")
 		case "space":
 			out.Values[i] = ec._TransferSpacePayload_space(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -97402,7 +97641,7 @@ func (ec *executionContext) _TransferSpacePayload(ctx context.Context, sel ast.S
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -97417,21 +97656,22 @@ func (ec *executionContext) _TransferSpacePayload(ctx context.Context, sel ast.S
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var translationSettingsImplementors = []string{"TranslationSettings", "Node"}
 
 func (ec *executionContext) _TranslationSettings(ctx context.Context, sel ast.SelectionSet, obj *ent.TranslationSettings) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, translationSettingsImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, translationSettingsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("TranslationSettings")
+			out.Values[i] = gqlexec.TypeName("TranslationSettings")
 		case "id":
 			out.Values[i] = ec._TranslationSettings_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -97497,7 +97737,7 @@ func (ec *executionContext) _TranslationSettings(ctx context.Context, sel ast.Se
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "language":
 			out.Values[i] = ec._TranslationSettings_language(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -97543,7 +97783,7 @@ func (ec *executionContext) _TranslationSettings(ctx context.Context, sel ast.Se
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "status":
 			field := field
 
@@ -97584,7 +97824,7 @@ func (ec *executionContext) _TranslationSettings(ctx context.Context, sel ast.Se
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "stats":
 			field := field
 
@@ -97625,7 +97865,7 @@ func (ec *executionContext) _TranslationSettings(ctx context.Context, sel ast.Se
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "permissions":
 			field := field
 
@@ -97666,7 +97906,7 @@ func (ec *executionContext) _TranslationSettings(ctx context.Context, sel ast.Se
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "urls":
 			field := field
 
@@ -97707,12 +97947,12 @@ func (ec *executionContext) _TranslationSettings(ctx context.Context, sel ast.Se
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -97727,21 +97967,22 @@ func (ec *executionContext) _TranslationSettings(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var translationSettingsConnectionImplementors = []string{"TranslationSettingsConnection"}
 
 func (ec *executionContext) _TranslationSettingsConnection(ctx context.Context, sel ast.SelectionSet, obj *model.TranslationSettingsConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, translationSettingsConnectionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, translationSettingsConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("TranslationSettingsConnection")
+			out.Values[i] = gqlexec.TypeName("TranslationSettingsConnection")
 		case "edges":
 			out.Values[i] = ec._TranslationSettingsConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -97797,12 +98038,12 @@ func (ec *executionContext) _TranslationSettingsConnection(ctx context.Context, 
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -97817,21 +98058,22 @@ func (ec *executionContext) _TranslationSettingsConnection(ctx context.Context, 
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var translationSettingsEdgeImplementors = []string{"TranslationSettingsEdge"}
 
 func (ec *executionContext) _TranslationSettingsEdge(ctx context.Context, sel ast.SelectionSet, obj *model.TranslationSettingsEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, translationSettingsEdgeImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, translationSettingsEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("TranslationSettingsEdge")
+			out.Values[i] = gqlexec.TypeName("TranslationSettingsEdge")
 		case "node":
 			out.Values[i] = ec._TranslationSettingsEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -97846,7 +98088,7 @@ func (ec *executionContext) _TranslationSettingsEdge(ctx context.Context, sel as
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -97861,21 +98103,22 @@ func (ec *executionContext) _TranslationSettingsEdge(ctx context.Context, sel as
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var translationSettingsURLsImplementors = []string{"TranslationSettingsURLs"}
 
 func (ec *executionContext) _TranslationSettingsURLs(ctx context.Context, sel ast.SelectionSet, obj *model.TranslationSettingsURLs) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, translationSettingsURLsImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, translationSettingsURLsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("TranslationSettingsURLs")
+			out.Values[i] = gqlexec.TypeName("TranslationSettingsURLs")
 		case "location":
 			out.Values[i] = ec._TranslationSettingsURLs_location(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -97885,7 +98128,7 @@ func (ec *executionContext) _TranslationSettingsURLs(ctx context.Context, sel as
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -97900,21 +98143,22 @@ func (ec *executionContext) _TranslationSettingsURLs(ctx context.Context, sel as
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var translationSourceImplementors = []string{"TranslationSource"}
 
 func (ec *executionContext) _TranslationSource(ctx context.Context, sel ast.SelectionSet, obj *model.TranslationSource) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, translationSourceImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, translationSourceImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("TranslationSource")
+			out.Values[i] = gqlexec.TypeName("TranslationSource")
 		case "spaceId":
 			out.Values[i] = ec._TranslationSource_spaceId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -97929,7 +98173,7 @@ func (ec *executionContext) _TranslationSource(ctx context.Context, sel ast.Sele
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -97944,21 +98188,22 @@ func (ec *executionContext) _TranslationSource(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var translationStatsImplementors = []string{"TranslationStats"}
 
 func (ec *executionContext) _TranslationStats(ctx context.Context, sel ast.SelectionSet, obj *model.TranslationStats) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, translationStatsImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, translationStatsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("TranslationStats")
+			out.Values[i] = gqlexec.TypeName("TranslationStats")
 		case "runs":
 			out.Values[i] = ec._TranslationStats_runs(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -97998,7 +98243,7 @@ func (ec *executionContext) _TranslationStats(ctx context.Context, sel ast.Selec
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -98013,21 +98258,22 @@ func (ec *executionContext) _TranslationStats(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var uninstallIntegrationFromSitePayloadImplementors = []string{"UninstallIntegrationFromSitePayload"}
 
 func (ec *executionContext) _UninstallIntegrationFromSitePayload(ctx context.Context, sel ast.SelectionSet, obj *model.UninstallIntegrationFromSitePayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, uninstallIntegrationFromSitePayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, uninstallIntegrationFromSitePayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("UninstallIntegrationFromSitePayload")
+			out.Values[i] = gqlexec.TypeName("UninstallIntegrationFromSitePayload")
 		case "installation":
 			out.Values[i] = ec._UninstallIntegrationFromSitePayload_installation(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -98047,7 +98293,7 @@ func (ec *executionContext) _UninstallIntegrationFromSitePayload(ctx context.Con
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -98062,21 +98308,22 @@ func (ec *executionContext) _UninstallIntegrationFromSitePayload(ctx context.Con
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var uninstallIntegrationFromSpacePayloadImplementors = []string{"UninstallIntegrationFromSpacePayload"}
 
 func (ec *executionContext) _UninstallIntegrationFromSpacePayload(ctx context.Context, sel ast.SelectionSet, obj *model.UninstallIntegrationFromSpacePayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, uninstallIntegrationFromSpacePayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, uninstallIntegrationFromSpacePayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("UninstallIntegrationFromSpacePayload")
+			out.Values[i] = gqlexec.TypeName("UninstallIntegrationFromSpacePayload")
 		case "installation":
 			out.Values[i] = ec._UninstallIntegrationFromSpacePayload_installation(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -98096,7 +98343,7 @@ func (ec *executionContext) _UninstallIntegrationFromSpacePayload(ctx context.Co
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -98111,21 +98358,22 @@ func (ec *executionContext) _UninstallIntegrationFromSpacePayload(ctx context.Co
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var uninstallIntegrationPayloadImplementors = []string{"UninstallIntegrationPayload"}
 
 func (ec *executionContext) _UninstallIntegrationPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UninstallIntegrationPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, uninstallIntegrationPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, uninstallIntegrationPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("UninstallIntegrationPayload")
+			out.Values[i] = gqlexec.TypeName("UninstallIntegrationPayload")
 		case "uninstalledInstallationId":
 			out.Values[i] = ec._UninstallIntegrationPayload_uninstalledInstallationId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -98140,7 +98388,7 @@ func (ec *executionContext) _UninstallIntegrationPayload(ctx context.Context, se
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -98155,21 +98403,22 @@ func (ec *executionContext) _UninstallIntegrationPayload(ctx context.Context, se
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var unpublishIntegrationPayloadImplementors = []string{"UnpublishIntegrationPayload"}
 
 func (ec *executionContext) _UnpublishIntegrationPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UnpublishIntegrationPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, unpublishIntegrationPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, unpublishIntegrationPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("UnpublishIntegrationPayload")
+			out.Values[i] = gqlexec.TypeName("UnpublishIntegrationPayload")
 		case "unpublishedIntegrationName":
 			out.Values[i] = ec._UnpublishIntegrationPayload_unpublishedIntegrationName(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -98184,7 +98433,7 @@ func (ec *executionContext) _UnpublishIntegrationPayload(ctx context.Context, se
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -98199,21 +98448,22 @@ func (ec *executionContext) _UnpublishIntegrationPayload(ctx context.Context, se
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var updateChangeRequestPayloadImplementors = []string{"UpdateChangeRequestPayload"}
 
 func (ec *executionContext) _UpdateChangeRequestPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateChangeRequestPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, updateChangeRequestPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, updateChangeRequestPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("UpdateChangeRequestPayload")
+			out.Values[i] = gqlexec.TypeName("UpdateChangeRequestPayload")
 		case "changeRequest":
 			out.Values[i] = ec._UpdateChangeRequestPayload_changeRequest(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -98228,7 +98478,7 @@ func (ec *executionContext) _UpdateChangeRequestPayload(ctx context.Context, sel
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -98243,21 +98493,22 @@ func (ec *executionContext) _UpdateChangeRequestPayload(ctx context.Context, sel
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var updateCollectionPayloadImplementors = []string{"UpdateCollectionPayload"}
 
 func (ec *executionContext) _UpdateCollectionPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateCollectionPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, updateCollectionPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, updateCollectionPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("UpdateCollectionPayload")
+			out.Values[i] = gqlexec.TypeName("UpdateCollectionPayload")
 		case "collection":
 			out.Values[i] = ec._UpdateCollectionPayload_collection(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -98272,7 +98523,7 @@ func (ec *executionContext) _UpdateCollectionPayload(ctx context.Context, sel as
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -98287,21 +98538,22 @@ func (ec *executionContext) _UpdateCollectionPayload(ctx context.Context, sel as
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var updateCommentPayloadImplementors = []string{"UpdateCommentPayload"}
 
 func (ec *executionContext) _UpdateCommentPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateCommentPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, updateCommentPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, updateCommentPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("UpdateCommentPayload")
+			out.Values[i] = gqlexec.TypeName("UpdateCommentPayload")
 		case "comment":
 			out.Values[i] = ec._UpdateCommentPayload_comment(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -98316,7 +98568,7 @@ func (ec *executionContext) _UpdateCommentPayload(ctx context.Context, sel ast.S
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -98331,21 +98583,22 @@ func (ec *executionContext) _UpdateCommentPayload(ctx context.Context, sel ast.S
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var updateCommentReplyPayloadImplementors = []string{"UpdateCommentReplyPayload"}
 
 func (ec *executionContext) _UpdateCommentReplyPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateCommentReplyPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, updateCommentReplyPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, updateCommentReplyPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("UpdateCommentReplyPayload")
+			out.Values[i] = gqlexec.TypeName("UpdateCommentReplyPayload")
 		case "reply":
 			out.Values[i] = ec._UpdateCommentReplyPayload_reply(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -98360,7 +98613,7 @@ func (ec *executionContext) _UpdateCommentReplyPayload(ctx context.Context, sel 
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -98375,21 +98628,22 @@ func (ec *executionContext) _UpdateCommentReplyPayload(ctx context.Context, sel 
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var updateIntegrationInstallationPayloadImplementors = []string{"UpdateIntegrationInstallationPayload"}
 
 func (ec *executionContext) _UpdateIntegrationInstallationPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateIntegrationInstallationPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, updateIntegrationInstallationPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, updateIntegrationInstallationPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("UpdateIntegrationInstallationPayload")
+			out.Values[i] = gqlexec.TypeName("UpdateIntegrationInstallationPayload")
 		case "installation":
 			out.Values[i] = ec._UpdateIntegrationInstallationPayload_installation(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -98404,7 +98658,7 @@ func (ec *executionContext) _UpdateIntegrationInstallationPayload(ctx context.Co
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -98419,21 +98673,22 @@ func (ec *executionContext) _UpdateIntegrationInstallationPayload(ctx context.Co
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var updateIntegrationSiteInstallationPayloadImplementors = []string{"UpdateIntegrationSiteInstallationPayload"}
 
 func (ec *executionContext) _UpdateIntegrationSiteInstallationPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateIntegrationSiteInstallationPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, updateIntegrationSiteInstallationPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, updateIntegrationSiteInstallationPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("UpdateIntegrationSiteInstallationPayload")
+			out.Values[i] = gqlexec.TypeName("UpdateIntegrationSiteInstallationPayload")
 		case "siteInstallation":
 			out.Values[i] = ec._UpdateIntegrationSiteInstallationPayload_siteInstallation(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -98448,7 +98703,7 @@ func (ec *executionContext) _UpdateIntegrationSiteInstallationPayload(ctx contex
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -98463,21 +98718,22 @@ func (ec *executionContext) _UpdateIntegrationSiteInstallationPayload(ctx contex
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var updateIntegrationSpaceInstallationPayloadImplementors = []string{"UpdateIntegrationSpaceInstallationPayload"}
 
 func (ec *executionContext) _UpdateIntegrationSpaceInstallationPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateIntegrationSpaceInstallationPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, updateIntegrationSpaceInstallationPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, updateIntegrationSpaceInstallationPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("UpdateIntegrationSpaceInstallationPayload")
+			out.Values[i] = gqlexec.TypeName("UpdateIntegrationSpaceInstallationPayload")
 		case "spaceInstallation":
 			out.Values[i] = ec._UpdateIntegrationSpaceInstallationPayload_spaceInstallation(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -98492,7 +98748,7 @@ func (ec *executionContext) _UpdateIntegrationSpaceInstallationPayload(ctx conte
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -98507,21 +98763,22 @@ func (ec *executionContext) _UpdateIntegrationSpaceInstallationPayload(ctx conte
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var updateLinkInvitePayloadImplementors = []string{"UpdateLinkInvitePayload"}
 
 func (ec *executionContext) _UpdateLinkInvitePayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateLinkInvitePayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, updateLinkInvitePayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, updateLinkInvitePayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("UpdateLinkInvitePayload")
+			out.Values[i] = gqlexec.TypeName("UpdateLinkInvitePayload")
 		case "invite":
 			out.Values[i] = ec._UpdateLinkInvitePayload_invite(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -98536,7 +98793,7 @@ func (ec *executionContext) _UpdateLinkInvitePayload(ctx context.Context, sel as
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -98551,21 +98808,22 @@ func (ec *executionContext) _UpdateLinkInvitePayload(ctx context.Context, sel as
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var updateMemberPayloadImplementors = []string{"UpdateMemberPayload"}
 
 func (ec *executionContext) _UpdateMemberPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateMemberPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, updateMemberPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, updateMemberPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("UpdateMemberPayload")
+			out.Values[i] = gqlexec.TypeName("UpdateMemberPayload")
 		case "member":
 			out.Values[i] = ec._UpdateMemberPayload_member(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -98580,7 +98838,7 @@ func (ec *executionContext) _UpdateMemberPayload(ctx context.Context, sel ast.Se
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -98595,21 +98853,22 @@ func (ec *executionContext) _UpdateMemberPayload(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var updateOpenAPISpecPayloadImplementors = []string{"UpdateOpenAPISpecPayload"}
 
 func (ec *executionContext) _UpdateOpenAPISpecPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateOpenAPISpecPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, updateOpenAPISpecPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, updateOpenAPISpecPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("UpdateOpenAPISpecPayload")
+			out.Values[i] = gqlexec.TypeName("UpdateOpenAPISpecPayload")
 		case "openAPISpec":
 			out.Values[i] = ec._UpdateOpenAPISpecPayload_openAPISpec(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -98624,7 +98883,7 @@ func (ec *executionContext) _UpdateOpenAPISpecPayload(ctx context.Context, sel a
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -98639,21 +98898,22 @@ func (ec *executionContext) _UpdateOpenAPISpecPayload(ctx context.Context, sel a
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var updateOrganizationPayloadImplementors = []string{"UpdateOrganizationPayload"}
 
 func (ec *executionContext) _UpdateOrganizationPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateOrganizationPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, updateOrganizationPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, updateOrganizationPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("UpdateOrganizationPayload")
+			out.Values[i] = gqlexec.TypeName("UpdateOrganizationPayload")
 		case "organization":
 			out.Values[i] = ec._UpdateOrganizationPayload_organization(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -98668,7 +98928,7 @@ func (ec *executionContext) _UpdateOrganizationPayload(ctx context.Context, sel 
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -98683,21 +98943,22 @@ func (ec *executionContext) _UpdateOrganizationPayload(ctx context.Context, sel 
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var updatePagePayloadImplementors = []string{"UpdatePagePayload"}
 
 func (ec *executionContext) _UpdatePagePayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdatePagePayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, updatePagePayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, updatePagePayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("UpdatePagePayload")
+			out.Values[i] = gqlexec.TypeName("UpdatePagePayload")
 		case "revision":
 			out.Values[i] = ec._UpdatePagePayload_revision(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -98717,7 +98978,7 @@ func (ec *executionContext) _UpdatePagePayload(ctx context.Context, sel ast.Sele
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -98732,21 +98993,22 @@ func (ec *executionContext) _UpdatePagePayload(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var updateSAMLProviderPayloadImplementors = []string{"UpdateSAMLProviderPayload"}
 
 func (ec *executionContext) _UpdateSAMLProviderPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateSAMLProviderPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, updateSAMLProviderPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, updateSAMLProviderPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("UpdateSAMLProviderPayload")
+			out.Values[i] = gqlexec.TypeName("UpdateSAMLProviderPayload")
 		case "samlProvider":
 			out.Values[i] = ec._UpdateSAMLProviderPayload_samlProvider(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -98761,7 +99023,7 @@ func (ec *executionContext) _UpdateSAMLProviderPayload(ctx context.Context, sel 
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -98776,21 +99038,22 @@ func (ec *executionContext) _UpdateSAMLProviderPayload(ctx context.Context, sel 
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var updateShareLinkPayloadImplementors = []string{"UpdateShareLinkPayload"}
 
 func (ec *executionContext) _UpdateShareLinkPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateShareLinkPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, updateShareLinkPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, updateShareLinkPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("UpdateShareLinkPayload")
+			out.Values[i] = gqlexec.TypeName("UpdateShareLinkPayload")
 		case "shareLink":
 			out.Values[i] = ec._UpdateShareLinkPayload_shareLink(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -98805,7 +99068,7 @@ func (ec *executionContext) _UpdateShareLinkPayload(ctx context.Context, sel ast
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -98820,21 +99083,22 @@ func (ec *executionContext) _UpdateShareLinkPayload(ctx context.Context, sel ast
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var updateSiteAdaptiveSchemaPayloadImplementors = []string{"UpdateSiteAdaptiveSchemaPayload"}
 
 func (ec *executionContext) _UpdateSiteAdaptiveSchemaPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateSiteAdaptiveSchemaPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, updateSiteAdaptiveSchemaPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, updateSiteAdaptiveSchemaPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("UpdateSiteAdaptiveSchemaPayload")
+			out.Values[i] = gqlexec.TypeName("UpdateSiteAdaptiveSchemaPayload")
 		case "site":
 			out.Values[i] = ec._UpdateSiteAdaptiveSchemaPayload_site(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -98854,7 +99118,7 @@ func (ec *executionContext) _UpdateSiteAdaptiveSchemaPayload(ctx context.Context
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -98869,21 +99133,22 @@ func (ec *executionContext) _UpdateSiteAdaptiveSchemaPayload(ctx context.Context
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var updateSitePayloadImplementors = []string{"UpdateSitePayload"}
 
 func (ec *executionContext) _UpdateSitePayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateSitePayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, updateSitePayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, updateSitePayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("UpdateSitePayload")
+			out.Values[i] = gqlexec.TypeName("UpdateSitePayload")
 		case "site":
 			out.Values[i] = ec._UpdateSitePayload_site(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -98898,7 +99163,7 @@ func (ec *executionContext) _UpdateSitePayload(ctx context.Context, sel ast.Sele
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -98913,21 +99178,22 @@ func (ec *executionContext) _UpdateSitePayload(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var updateSiteRedirectPayloadImplementors = []string{"UpdateSiteRedirectPayload"}
 
 func (ec *executionContext) _UpdateSiteRedirectPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateSiteRedirectPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, updateSiteRedirectPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, updateSiteRedirectPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("UpdateSiteRedirectPayload")
+			out.Values[i] = gqlexec.TypeName("UpdateSiteRedirectPayload")
 		case "siteRedirect":
 			out.Values[i] = ec._UpdateSiteRedirectPayload_siteRedirect(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -98942,7 +99208,7 @@ func (ec *executionContext) _UpdateSiteRedirectPayload(ctx context.Context, sel 
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -98957,21 +99223,22 @@ func (ec *executionContext) _UpdateSiteRedirectPayload(ctx context.Context, sel 
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var updateSiteSectionGroupPayloadImplementors = []string{"UpdateSiteSectionGroupPayload"}
 
 func (ec *executionContext) _UpdateSiteSectionGroupPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateSiteSectionGroupPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, updateSiteSectionGroupPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, updateSiteSectionGroupPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("UpdateSiteSectionGroupPayload")
+			out.Values[i] = gqlexec.TypeName("UpdateSiteSectionGroupPayload")
 		case "siteSectionGroup":
 			out.Values[i] = ec._UpdateSiteSectionGroupPayload_siteSectionGroup(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -98986,7 +99253,7 @@ func (ec *executionContext) _UpdateSiteSectionGroupPayload(ctx context.Context, 
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -99001,21 +99268,22 @@ func (ec *executionContext) _UpdateSiteSectionGroupPayload(ctx context.Context, 
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var updateSiteSectionPayloadImplementors = []string{"UpdateSiteSectionPayload"}
 
 func (ec *executionContext) _UpdateSiteSectionPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateSiteSectionPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, updateSiteSectionPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, updateSiteSectionPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("UpdateSiteSectionPayload")
+			out.Values[i] = gqlexec.TypeName("UpdateSiteSectionPayload")
 		case "siteSection":
 			out.Values[i] = ec._UpdateSiteSectionPayload_siteSection(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -99030,7 +99298,7 @@ func (ec *executionContext) _UpdateSiteSectionPayload(ctx context.Context, sel a
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -99045,21 +99313,22 @@ func (ec *executionContext) _UpdateSiteSectionPayload(ctx context.Context, sel a
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var updateSiteSpacePayloadImplementors = []string{"UpdateSiteSpacePayload"}
 
 func (ec *executionContext) _UpdateSiteSpacePayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateSiteSpacePayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, updateSiteSpacePayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, updateSiteSpacePayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("UpdateSiteSpacePayload")
+			out.Values[i] = gqlexec.TypeName("UpdateSiteSpacePayload")
 		case "siteSpace":
 			out.Values[i] = ec._UpdateSiteSpacePayload_siteSpace(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -99074,7 +99343,7 @@ func (ec *executionContext) _UpdateSiteSpacePayload(ctx context.Context, sel ast
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -99089,21 +99358,22 @@ func (ec *executionContext) _UpdateSiteSpacePayload(ctx context.Context, sel ast
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var updateSiteVisitorAuthPayloadImplementors = []string{"UpdateSiteVisitorAuthPayload"}
 
 func (ec *executionContext) _UpdateSiteVisitorAuthPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateSiteVisitorAuthPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, updateSiteVisitorAuthPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, updateSiteVisitorAuthPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("UpdateSiteVisitorAuthPayload")
+			out.Values[i] = gqlexec.TypeName("UpdateSiteVisitorAuthPayload")
 		case "site":
 			out.Values[i] = ec._UpdateSiteVisitorAuthPayload_site(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -99118,7 +99388,7 @@ func (ec *executionContext) _UpdateSiteVisitorAuthPayload(ctx context.Context, s
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -99133,21 +99403,22 @@ func (ec *executionContext) _UpdateSiteVisitorAuthPayload(ctx context.Context, s
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var updateSpacePayloadImplementors = []string{"UpdateSpacePayload"}
 
 func (ec *executionContext) _UpdateSpacePayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateSpacePayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, updateSpacePayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, updateSpacePayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("UpdateSpacePayload")
+			out.Values[i] = gqlexec.TypeName("UpdateSpacePayload")
 		case "space":
 			out.Values[i] = ec._UpdateSpacePayload_space(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -99162,7 +99433,7 @@ func (ec *executionContext) _UpdateSpacePayload(ctx context.Context, sel ast.Sel
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -99177,21 +99448,22 @@ func (ec *executionContext) _UpdateSpacePayload(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var updateTeamPayloadImplementors = []string{"UpdateTeamPayload"}
 
 func (ec *executionContext) _UpdateTeamPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateTeamPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, updateTeamPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, updateTeamPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("UpdateTeamPayload")
+			out.Values[i] = gqlexec.TypeName("UpdateTeamPayload")
 		case "team":
 			out.Values[i] = ec._UpdateTeamPayload_team(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -99206,7 +99478,7 @@ func (ec *executionContext) _UpdateTeamPayload(ctx context.Context, sel ast.Sele
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -99221,21 +99493,22 @@ func (ec *executionContext) _UpdateTeamPayload(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var updateTranslationSettingsPayloadImplementors = []string{"UpdateTranslationSettingsPayload"}
 
 func (ec *executionContext) _UpdateTranslationSettingsPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateTranslationSettingsPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, updateTranslationSettingsPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, updateTranslationSettingsPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("UpdateTranslationSettingsPayload")
+			out.Values[i] = gqlexec.TypeName("UpdateTranslationSettingsPayload")
 		case "translationSettings":
 			out.Values[i] = ec._UpdateTranslationSettingsPayload_translationSettings(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -99250,7 +99523,7 @@ func (ec *executionContext) _UpdateTranslationSettingsPayload(ctx context.Contex
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -99265,21 +99538,22 @@ func (ec *executionContext) _UpdateTranslationSettingsPayload(ctx context.Contex
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var updateWebhookEndpointPayloadImplementors = []string{"UpdateWebhookEndpointPayload"}
 
 func (ec *executionContext) _UpdateWebhookEndpointPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateWebhookEndpointPayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, updateWebhookEndpointPayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, updateWebhookEndpointPayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("UpdateWebhookEndpointPayload")
+			out.Values[i] = gqlexec.TypeName("UpdateWebhookEndpointPayload")
 		case "webhookEndpoint":
 			out.Values[i] = ec._UpdateWebhookEndpointPayload_webhookEndpoint(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -99294,7 +99568,7 @@ func (ec *executionContext) _UpdateWebhookEndpointPayload(ctx context.Context, s
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -99309,21 +99583,22 @@ func (ec *executionContext) _UpdateWebhookEndpointPayload(ctx context.Context, s
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var uploadFilePayloadImplementors = []string{"UploadFilePayload"}
 
 func (ec *executionContext) _UploadFilePayload(ctx context.Context, sel ast.SelectionSet, obj *model.UploadFilePayload) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, uploadFilePayloadImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, uploadFilePayloadImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("UploadFilePayload")
+			out.Values[i] = gqlexec.TypeName("UploadFilePayload")
 		case "revision":
 			out.Values[i] = ec._UploadFilePayload_revision(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -99343,7 +99618,7 @@ func (ec *executionContext) _UploadFilePayload(ctx context.Context, sel ast.Sele
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -99358,21 +99633,22 @@ func (ec *executionContext) _UploadFilePayload(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var userImplementors = []string{"User", "Node"}
 
 func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj *ent.User) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, userImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, userImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("User")
+			out.Values[i] = gqlexec.TypeName("User")
 		case "id":
 			out.Values[i] = ec._User_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -99438,7 +99714,7 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "urls":
 			field := field
 
@@ -99479,7 +99755,7 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "organizations":
 			field := field
 
@@ -99520,7 +99796,7 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "apiTokens":
 			field := field
 
@@ -99561,7 +99837,7 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "sessions":
 			field := field
 
@@ -99602,12 +99878,12 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -99622,21 +99898,22 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var userURLsImplementors = []string{"UserURLs"}
 
 func (ec *executionContext) _UserURLs(ctx context.Context, sel ast.SelectionSet, obj *model.UserURLs) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, userURLsImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, userURLsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("UserURLs")
+			out.Values[i] = gqlexec.TypeName("UserURLs")
 		case "location":
 			out.Values[i] = ec._UserURLs_location(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -99646,7 +99923,7 @@ func (ec *executionContext) _UserURLs(ctx context.Context, sel ast.SelectionSet,
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -99661,21 +99938,22 @@ func (ec *executionContext) _UserURLs(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var webhookDeliveryImplementors = []string{"WebhookDelivery", "Node"}
 
 func (ec *executionContext) _WebhookDelivery(ctx context.Context, sel ast.SelectionSet, obj *ent.WebhookDelivery) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, webhookDeliveryImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, webhookDeliveryImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("WebhookDelivery")
+			out.Values[i] = gqlexec.TypeName("WebhookDelivery")
 		case "id":
 			out.Values[i] = ec._WebhookDelivery_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -99761,7 +100039,7 @@ func (ec *executionContext) _WebhookDelivery(ctx context.Context, sel ast.Select
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "attempts":
 			out.Values[i] = ec._WebhookDelivery_attempts(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -99771,7 +100049,7 @@ func (ec *executionContext) _WebhookDelivery(ctx context.Context, sel ast.Select
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -99786,21 +100064,22 @@ func (ec *executionContext) _WebhookDelivery(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var webhookDeliveryAttemptImplementors = []string{"WebhookDeliveryAttempt"}
 
 func (ec *executionContext) _WebhookDeliveryAttempt(ctx context.Context, sel ast.SelectionSet, obj *webhook.Attempt) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, webhookDeliveryAttemptImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, webhookDeliveryAttemptImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("WebhookDeliveryAttempt")
+			out.Values[i] = gqlexec.TypeName("WebhookDeliveryAttempt")
 		case "number":
 			out.Values[i] = ec._WebhookDeliveryAttempt_number(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -99840,7 +100119,7 @@ func (ec *executionContext) _WebhookDeliveryAttempt(ctx context.Context, sel ast
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -99855,21 +100134,22 @@ func (ec *executionContext) _WebhookDeliveryAttempt(ctx context.Context, sel ast
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var webhookDeliveryConnectionImplementors = []string{"WebhookDeliveryConnection"}
 
 func (ec *executionContext) _WebhookDeliveryConnection(ctx context.Context, sel ast.SelectionSet, obj *model.WebhookDeliveryConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, webhookDeliveryConnectionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, webhookDeliveryConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("WebhookDeliveryConnection")
+			out.Values[i] = gqlexec.TypeName("WebhookDeliveryConnection")
 		case "edges":
 			out.Values[i] = ec._WebhookDeliveryConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -99925,12 +100205,12 @@ func (ec *executionContext) _WebhookDeliveryConnection(ctx context.Context, sel 
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -99945,21 +100225,22 @@ func (ec *executionContext) _WebhookDeliveryConnection(ctx context.Context, sel 
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var webhookDeliveryEdgeImplementors = []string{"WebhookDeliveryEdge"}
 
 func (ec *executionContext) _WebhookDeliveryEdge(ctx context.Context, sel ast.SelectionSet, obj *model.WebhookDeliveryEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, webhookDeliveryEdgeImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, webhookDeliveryEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("WebhookDeliveryEdge")
+			out.Values[i] = gqlexec.TypeName("WebhookDeliveryEdge")
 		case "node":
 			out.Values[i] = ec._WebhookDeliveryEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -99974,7 +100255,7 @@ func (ec *executionContext) _WebhookDeliveryEdge(ctx context.Context, sel ast.Se
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -99989,21 +100270,22 @@ func (ec *executionContext) _WebhookDeliveryEdge(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var webhookEndpointImplementors = []string{"WebhookEndpoint", "Node"}
 
 func (ec *executionContext) _WebhookEndpoint(ctx context.Context, sel ast.SelectionSet, obj *ent.WebhookEndpoint) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, webhookEndpointImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, webhookEndpointImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("WebhookEndpoint")
+			out.Values[i] = gqlexec.TypeName("WebhookEndpoint")
 		case "id":
 			out.Values[i] = ec._WebhookEndpoint_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -100089,7 +100371,7 @@ func (ec *executionContext) _WebhookEndpoint(ctx context.Context, sel ast.Select
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "urls":
 			field := field
 
@@ -100130,7 +100412,7 @@ func (ec *executionContext) _WebhookEndpoint(ctx context.Context, sel ast.Select
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		case "deliveries":
 			field := field
 
@@ -100171,12 +100453,12 @@ func (ec *executionContext) _WebhookEndpoint(ctx context.Context, sel ast.Select
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -100191,21 +100473,22 @@ func (ec *executionContext) _WebhookEndpoint(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var webhookEndpointConnectionImplementors = []string{"WebhookEndpointConnection"}
 
 func (ec *executionContext) _WebhookEndpointConnection(ctx context.Context, sel ast.SelectionSet, obj *model.WebhookEndpointConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, webhookEndpointConnectionImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, webhookEndpointConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("WebhookEndpointConnection")
+			out.Values[i] = gqlexec.TypeName("WebhookEndpointConnection")
 		case "edges":
 			out.Values[i] = ec._WebhookEndpointConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -100261,12 +100544,12 @@ func (ec *executionContext) _WebhookEndpointConnection(ctx context.Context, sel 
 				continue
 			}
 
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			answer.Later(i, innerFunc)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -100281,21 +100564,22 @@ func (ec *executionContext) _WebhookEndpointConnection(ctx context.Context, sel 
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var webhookEndpointEdgeImplementors = []string{"WebhookEndpointEdge"}
 
 func (ec *executionContext) _WebhookEndpointEdge(ctx context.Context, sel ast.SelectionSet, obj *model.WebhookEndpointEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, webhookEndpointEdgeImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, webhookEndpointEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("WebhookEndpointEdge")
+			out.Values[i] = gqlexec.TypeName("WebhookEndpointEdge")
 		case "node":
 			out.Values[i] = ec._WebhookEndpointEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -100310,7 +100594,7 @@ func (ec *executionContext) _WebhookEndpointEdge(ctx context.Context, sel ast.Se
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -100325,21 +100609,22 @@ func (ec *executionContext) _WebhookEndpointEdge(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var webhookEndpointURLsImplementors = []string{"WebhookEndpointURLs"}
 
 func (ec *executionContext) _WebhookEndpointURLs(ctx context.Context, sel ast.SelectionSet, obj *model.WebhookEndpointURLs) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, webhookEndpointURLsImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, webhookEndpointURLsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("WebhookEndpointURLs")
+			out.Values[i] = gqlexec.TypeName("WebhookEndpointURLs")
 		case "location":
 			out.Values[i] = ec._WebhookEndpointURLs_location(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -100349,7 +100634,7 @@ func (ec *executionContext) _WebhookEndpointURLs(ctx context.Context, sel ast.Se
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -100364,21 +100649,22 @@ func (ec *executionContext) _WebhookEndpointURLs(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var webhookHeaderImplementors = []string{"WebhookHeader"}
 
 func (ec *executionContext) _WebhookHeader(ctx context.Context, sel ast.SelectionSet, obj *webhook.Header) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, webhookHeaderImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, webhookHeaderImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("WebhookHeader")
+			out.Values[i] = gqlexec.TypeName("WebhookHeader")
 		case "name":
 			out.Values[i] = ec._WebhookHeader_name(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -100393,7 +100679,7 @@ func (ec *executionContext) _WebhookHeader(ctx context.Context, sel ast.Selectio
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -100408,21 +100694,22 @@ func (ec *executionContext) _WebhookHeader(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var __DirectiveImplementors = []string{"__Directive"}
 
 func (ec *executionContext) ___Directive(ctx context.Context, sel ast.SelectionSet, obj *introspection.Directive) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, __DirectiveImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, __DirectiveImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("__Directive")
+			out.Values[i] = gqlexec.TypeName("__Directive")
 		case "name":
 			out.Values[i] = ec.___Directive_name(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -100452,7 +100739,7 @@ func (ec *executionContext) ___Directive(ctx context.Context, sel ast.SelectionS
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -100467,21 +100754,22 @@ func (ec *executionContext) ___Directive(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var __EnumValueImplementors = []string{"__EnumValue"}
 
 func (ec *executionContext) ___EnumValue(ctx context.Context, sel ast.SelectionSet, obj *introspection.EnumValue) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, __EnumValueImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, __EnumValueImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("__EnumValue")
+			out.Values[i] = gqlexec.TypeName("__EnumValue")
 		case "name":
 			out.Values[i] = ec.___EnumValue_name(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -100506,7 +100794,7 @@ func (ec *executionContext) ___EnumValue(ctx context.Context, sel ast.SelectionS
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -100521,21 +100809,22 @@ func (ec *executionContext) ___EnumValue(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var __FieldImplementors = []string{"__Field"}
 
 func (ec *executionContext) ___Field(ctx context.Context, sel ast.SelectionSet, obj *introspection.Field) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, __FieldImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, __FieldImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("__Field")
+			out.Values[i] = gqlexec.TypeName("__Field")
 		case "name":
 			out.Values[i] = ec.___Field_name(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -100570,7 +100859,7 @@ func (ec *executionContext) ___Field(ctx context.Context, sel ast.SelectionSet, 
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -100585,21 +100874,22 @@ func (ec *executionContext) ___Field(ctx context.Context, sel ast.SelectionSet, 
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var __InputValueImplementors = []string{"__InputValue"}
 
 func (ec *executionContext) ___InputValue(ctx context.Context, sel ast.SelectionSet, obj *introspection.InputValue) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, __InputValueImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, __InputValueImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("__InputValue")
+			out.Values[i] = gqlexec.TypeName("__InputValue")
 		case "name":
 			out.Values[i] = ec.___InputValue_name(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -100634,7 +100924,7 @@ func (ec *executionContext) ___InputValue(ctx context.Context, sel ast.Selection
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -100649,21 +100939,22 @@ func (ec *executionContext) ___InputValue(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var __SchemaImplementors = []string{"__Schema"}
 
 func (ec *executionContext) ___Schema(ctx context.Context, sel ast.SelectionSet, obj *introspection.Schema) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, __SchemaImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, __SchemaImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("__Schema")
+			out.Values[i] = gqlexec.TypeName("__Schema")
 		case "description":
 			out.Values[i] = ec.___Schema_description(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -100698,7 +100989,7 @@ func (ec *executionContext) ___Schema(ctx context.Context, sel ast.SelectionSet,
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -100713,21 +101004,22 @@ func (ec *executionContext) ___Schema(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 var __TypeImplementors = []string{"__Type"}
 
 func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, obj *introspection.Type) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, __TypeImplementors)
+	fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, __TypeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	answer := gqlexec.NewObject(fields)
+	out := answer.FieldSet()
 	var deferredFieldSet *graphql.FieldSet // made for the first deferred field
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("__Type")
+			out.Values[i] = gqlexec.TypeName("__Type")
 		case "kind":
 			out.Values[i] = ec.___Type_kind(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -100787,7 +101079,7 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
 	}
-	out.Dispatch(ctx)
+	answer.Dispatch(ctx)
 	if out.Invalids > 0 {
 		return graphql.Null
 	}
@@ -100802,7 +101094,7 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 		})
 	}
 
-	return gqlexec.Object(fields, out)
+	return answer
 }
 
 // endregion **************************** object.gotpl ****************************

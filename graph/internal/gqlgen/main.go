@@ -15,12 +15,21 @@
 //     deferred fragments;
 //   - unmarshalers: no map of the input unmarshallers is built for each
 //     operation (see unmarshalers.go);
-//   - object: an object's answer is written by gqlexec.Object, not by its
-//     field set (see there for why);
 //   - defer-sets: an object makes the field set and the map of its
 //     deferred fragments when its first deferred field needs them, not
 //     always: two allocations for each object, and almost no operation
-//     defers anything.
+//     defers anything;
+//   - object: an object's answer is a gqlexec.Answer, which holds its
+//     field set and writes it, not gqlgen's field set (see there for why);
+//   - later: an object's fields with resolvers are queued on its Answer
+//     and dispatched by it, not by its field set, in the objects that
+//     queue them all the same way (the root query's go through its root
+//     field middleware and keep gqlgen's code);
+//   - collect: an object's fields are collected through
+//     gqlexec.CollectFields, which remembers them for the other elements
+//     of its list (see graph/gqlexec/collect.go);
+//   - typename: __typename is answered with a constant gqlexec.TypeName,
+//     which takes no allocation.
 //
 // gqlgen has no option or plugin hook for either: its exec template writes
 // that code. Each rewrite fails loudly when the generated code stops having
@@ -41,6 +50,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime/debug"
 	"strings"
 
@@ -77,8 +87,18 @@ const (
 	})
 `
 	newFieldSet      = "out := graphql.NewFieldSet(fields)"
+	newAnswer        = "answer := gqlexec.NewObject(fields)\n\tout := answer.FieldSet()"
 	fieldSet         = "\n\treturn out\n}\n"
-	objectAnswerCode = "\n\treturn gqlexec.Object(fields, out)\n}\n"
+	objectAnswerCode = "\n\treturn answer\n}\n"
+
+	concurrently = "out.Concurrently("
+	laterField   = "out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })"
+	laterAnswer  = "answer.Later(i, innerFunc)"
+	dispatch     = "\tout.Dispatch(ctx)\n"
+	dispatchLate = "\tanswer.Dispatch(ctx)\n"
+
+	collectFields     = "fields := graphql.CollectFields(ec.OperationContext, sel, "
+	collectFieldsList = "fields := gqlexec.CollectFields(ctx, ec.OperationContext, sel, "
 
 	deferredSets     = "\tdeferredFieldSet := graphql.NewFieldSet(nil)\n\tdeferLabelToView := make(map[string]*graphql.FieldSetView)\n"
 	deferredSetsLazy = "\tvar deferredFieldSet *graphql.FieldSet // made for the first deferred field\n\tvar deferLabelToView map[string]*graphql.FieldSetView\n"
@@ -261,8 +281,11 @@ var rewrites = []struct {
 }{
 	{"slices", marshalSlices},
 	{"defer-path", deferPathIfAny},
-	{"object", objectAnswer},
 	{"defer-sets", lazyDeferSets},
+	{"object", objectAnswer},
+	{"later", laterFields},
+	{"collect", collectRemembered},
+	{"typename", typeNames},
 	{"direct", func(src []byte) ([]byte, error) { out, _, err := direct(src); return out, err }},
 	{"unmarshalers", dropUnmarshalerMap},
 }
@@ -292,7 +315,57 @@ func objectAnswer(src []byte) ([]byte, error) {
 		return nil, fmt.Errorf("%d of its %d objects answer their field set as expected: gqlgen changed how objects "+
 			"answer; see graph/gqlexec/object.go", answers, sets)
 	}
+	src = bytes.ReplaceAll(src, []byte(newFieldSet), []byte(newAnswer))
 	return bytes.ReplaceAll(src, []byte(fieldSet), []byte(objectAnswerCode)), nil
+}
+
+// laterFields is the rewrite "later". It works a function at a time: an
+// object whose field set queued a field any other way and dispatched it
+// through the Answer would never resolve that field.
+func laterFields(src []byte) ([]byte, error) {
+	funcs := bytes.SplitAfter(src, []byte("\n}\n"))
+	rewritten := 0
+	for i, fn := range funcs {
+		if !bytes.Contains(fn, []byte(newAnswer)) || bytes.Count(fn, []byte(dispatch)) != 1 {
+			continue
+		}
+		// The comment "don't run the out.Concurrently() call below" is not
+		// a call.
+		calls := bytes.Count(fn, []byte(concurrently+"i, "))
+		if calls != bytes.Count(fn, []byte(laterField)) {
+			continue
+		}
+		fn = bytes.ReplaceAll(fn, []byte(laterField), []byte(laterAnswer))
+		funcs[i] = bytes.Replace(fn, []byte(dispatch), []byte(dispatchLate), 1)
+		rewritten++
+	}
+	if rewritten == 0 {
+		return nil, fmt.Errorf("no object queues its fields as expected: gqlgen changed how objects resolve fields " +
+			"with resolvers; see graph/gqlexec/object.go")
+	}
+	return bytes.Join(funcs, nil), nil
+}
+
+// collectRemembered is the rewrite "collect".
+func collectRemembered(src []byte) ([]byte, error) {
+	if n := bytes.Count(src, []byte(collectFields)); n == 0 || n != bytes.Count(src, []byte("graphql.CollectFields(")) {
+		return nil, fmt.Errorf("%d of its calls of CollectFields have the expected form: gqlgen changed how objects "+
+			"collect their fields; see graph/gqlexec/collect.go", n)
+	}
+	return bytes.ReplaceAll(src, []byte(collectFields), []byte(collectFieldsList)), nil
+}
+
+// typeNameField is how gqlgen answers an object's __typename.
+var typeNameField = regexp.MustCompile(`(case "__typename":\n\t+out\.Values\[i\] = )graphql\.MarshalString\(("[_A-Za-z][_0-9A-Za-z]*")\)`)
+
+// typeNames is the rewrite "typename".
+func typeNames(src []byte) ([]byte, error) {
+	n := len(typeNameField.FindAllIndex(src, -1))
+	if n == 0 || n != bytes.Count(src, []byte(`case "__typename":`)) {
+		return nil, fmt.Errorf("%d of its answers to __typename have the expected form: gqlgen changed how objects "+
+			"answer it; see graph/gqlexec/object.go", n)
+	}
+	return typeNameField.ReplaceAll(src, []byte("${1}gqlexec.TypeName(${2})")), nil
 }
 
 // lazyDeferSets is the rewrite "defer-sets".
