@@ -353,7 +353,7 @@ func TestSearchReindex(t *testing.T) {
 	found := func() int {
 		c, err := r.Space().Search(r.WithLoaders(auth.WithViewer(ctx, &auth.Viewer{User: owner})), sp.Space, "flour", nil, nil, nil, nil)
 		require.NoError(t, err)
-		return len(c.Edges)
+		return len(c.Edges())
 	}
 	require.Equal(t, 1, found())
 	_, err = s.SQL.ExecContext(ctx, "DELETE FROM search_pages")

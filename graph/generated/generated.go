@@ -27920,7 +27920,7 @@ func (ec *executionContext) _APITokenConnection_edges(ctx context.Context, field
 			return ec.fieldContext_APITokenConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.APITokenEdge) graphql.Marshaler {
@@ -27934,7 +27934,7 @@ func (ec *executionContext) fieldContext_APITokenConnection_edges(_ context.Cont
 	fc = &graphql.FieldContext{
 		Object:     "APITokenConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_APITokenEdge(ctx, field)
@@ -28939,7 +28939,7 @@ func (ec *executionContext) _ChangeRequestConnection_edges(ctx context.Context, 
 			return ec.fieldContext_ChangeRequestConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.ChangeRequestEdge) graphql.Marshaler {
@@ -28953,7 +28953,7 @@ func (ec *executionContext) fieldContext_ChangeRequestConnection_edges(_ context
 	fc = &graphql.FieldContext{
 		Object:     "ChangeRequestConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_ChangeRequestEdge(ctx, field)
@@ -29676,7 +29676,7 @@ func (ec *executionContext) _CollectionConnection_edges(ctx context.Context, fie
 			return ec.fieldContext_CollectionConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.CollectionEdge) graphql.Marshaler {
@@ -29690,7 +29690,7 @@ func (ec *executionContext) fieldContext_CollectionConnection_edges(_ context.Co
 	fc = &graphql.FieldContext{
 		Object:     "CollectionConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_CollectionEdge(ctx, field)
@@ -30511,7 +30511,7 @@ func (ec *executionContext) _CommentConnection_edges(ctx context.Context, field 
 			return ec.fieldContext_CommentConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.CommentEdge) graphql.Marshaler {
@@ -30525,7 +30525,7 @@ func (ec *executionContext) fieldContext_CommentConnection_edges(_ context.Conte
 	fc = &graphql.FieldContext{
 		Object:     "CommentConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_CommentEdge(ctx, field)
@@ -31285,7 +31285,7 @@ func (ec *executionContext) _CommentReplyConnection_edges(ctx context.Context, f
 			return ec.fieldContext_CommentReplyConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.CommentReplyEdge) graphql.Marshaler {
@@ -31299,7 +31299,7 @@ func (ec *executionContext) fieldContext_CommentReplyConnection_edges(_ context.
 	fc = &graphql.FieldContext{
 		Object:     "CommentReplyConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_CommentReplyEdge(ctx, field)
@@ -32334,7 +32334,7 @@ func (ec *executionContext) _ContentReferenceUsageConnection_edges(ctx context.C
 			return ec.fieldContext_ContentReferenceUsageConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.ContentReferenceUsageEdge) graphql.Marshaler {
@@ -32348,7 +32348,7 @@ func (ec *executionContext) fieldContext_ContentReferenceUsageConnection_edges(_
 	fc = &graphql.FieldContext{
 		Object:     "ContentReferenceUsageConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_ContentReferenceUsageEdge(ctx, field)
@@ -35536,7 +35536,7 @@ func (ec *executionContext) _GitSyncOperationConnection_edges(ctx context.Contex
 			return ec.fieldContext_GitSyncOperationConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.GitSyncOperationEdge) graphql.Marshaler {
@@ -35550,7 +35550,7 @@ func (ec *executionContext) fieldContext_GitSyncOperationConnection_edges(_ cont
 	fc = &graphql.FieldContext{
 		Object:     "GitSyncOperationConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_GitSyncOperationEdge(ctx, field)
@@ -36893,7 +36893,7 @@ func (ec *executionContext) _IntegrationConnection_edges(ctx context.Context, fi
 			return ec.fieldContext_IntegrationConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.IntegrationEdge) graphql.Marshaler {
@@ -36907,7 +36907,7 @@ func (ec *executionContext) fieldContext_IntegrationConnection_edges(_ context.C
 	fc = &graphql.FieldContext{
 		Object:     "IntegrationConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_IntegrationEdge(ctx, field)
@@ -37683,7 +37683,7 @@ func (ec *executionContext) _IntegrationInstallationConnection_edges(ctx context
 			return ec.fieldContext_IntegrationInstallationConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.IntegrationInstallationEdge) graphql.Marshaler {
@@ -37697,7 +37697,7 @@ func (ec *executionContext) fieldContext_IntegrationInstallationConnection_edges
 	fc = &graphql.FieldContext{
 		Object:     "IntegrationInstallationConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_IntegrationInstallationEdge(ctx, field)
@@ -38181,7 +38181,7 @@ func (ec *executionContext) _IntegrationSiteInstallationConnection_edges(ctx con
 			return ec.fieldContext_IntegrationSiteInstallationConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.IntegrationSiteInstallationEdge) graphql.Marshaler {
@@ -38195,7 +38195,7 @@ func (ec *executionContext) fieldContext_IntegrationSiteInstallationConnection_e
 	fc = &graphql.FieldContext{
 		Object:     "IntegrationSiteInstallationConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_IntegrationSiteInstallationEdge(ctx, field)
@@ -38549,7 +38549,7 @@ func (ec *executionContext) _IntegrationSpaceInstallationConnection_edges(ctx co
 			return ec.fieldContext_IntegrationSpaceInstallationConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.IntegrationSpaceInstallationEdge) graphql.Marshaler {
@@ -38563,7 +38563,7 @@ func (ec *executionContext) fieldContext_IntegrationSpaceInstallationConnection_
 	fc = &graphql.FieldContext{
 		Object:     "IntegrationSpaceInstallationConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_IntegrationSpaceInstallationEdge(ctx, field)
@@ -39099,7 +39099,7 @@ func (ec *executionContext) _InviteConnection_edges(ctx context.Context, field g
 			return ec.fieldContext_InviteConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.InviteEdge) graphql.Marshaler {
@@ -39113,7 +39113,7 @@ func (ec *executionContext) fieldContext_InviteConnection_edges(_ context.Contex
 	fc = &graphql.FieldContext{
 		Object:     "InviteConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_InviteEdge(ctx, field)
@@ -39809,7 +39809,7 @@ func (ec *executionContext) _MemberConnection_edges(ctx context.Context, field g
 			return ec.fieldContext_MemberConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.MemberEdge) graphql.Marshaler {
@@ -39823,7 +39823,7 @@ func (ec *executionContext) fieldContext_MemberConnection_edges(_ context.Contex
 	fc = &graphql.FieldContext{
 		Object:     "MemberConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_MemberEdge(ctx, field)
@@ -40044,7 +40044,7 @@ func (ec *executionContext) _MemberSpaceConnection_edges(ctx context.Context, fi
 			return ec.fieldContext_MemberSpaceConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.MemberSpaceEdge) graphql.Marshaler {
@@ -40058,7 +40058,7 @@ func (ec *executionContext) fieldContext_MemberSpaceConnection_edges(_ context.C
 	fc = &graphql.FieldContext{
 		Object:     "MemberSpaceConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_MemberSpaceEdge(ctx, field)
@@ -46625,7 +46625,7 @@ func (ec *executionContext) _OpenAPISpecConnection_edges(ctx context.Context, fi
 			return ec.fieldContext_OpenAPISpecConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.OpenAPISpecEdge) graphql.Marshaler {
@@ -46639,7 +46639,7 @@ func (ec *executionContext) fieldContext_OpenAPISpecConnection_edges(_ context.C
 	fc = &graphql.FieldContext{
 		Object:     "OpenAPISpecConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_OpenAPISpecEdge(ctx, field)
@@ -47022,7 +47022,7 @@ func (ec *executionContext) _OpenAPISpecVersionConnection_edges(ctx context.Cont
 			return ec.fieldContext_OpenAPISpecVersionConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.OpenAPISpecVersionEdge) graphql.Marshaler {
@@ -47036,7 +47036,7 @@ func (ec *executionContext) fieldContext_OpenAPISpecVersionConnection_edges(_ co
 	fc = &graphql.FieldContext{
 		Object:     "OpenAPISpecVersionConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_OpenAPISpecVersionEdge(ctx, field)
@@ -48673,7 +48673,7 @@ func (ec *executionContext) _OrganizationConnection_edges(ctx context.Context, f
 			return ec.fieldContext_OrganizationConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.OrganizationEdge) graphql.Marshaler {
@@ -48687,7 +48687,7 @@ func (ec *executionContext) fieldContext_OrganizationConnection_edges(_ context.
 	fc = &graphql.FieldContext{
 		Object:     "OrganizationConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_OrganizationEdge(ctx, field)
@@ -53121,7 +53121,7 @@ func (ec *executionContext) _RevisionPageConnection_edges(ctx context.Context, f
 			return ec.fieldContext_RevisionPageConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.RevisionPageEdge) graphql.Marshaler {
@@ -53135,7 +53135,7 @@ func (ec *executionContext) fieldContext_RevisionPageConnection_edges(_ context.
 	fc = &graphql.FieldContext{
 		Object:     "RevisionPageConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_RevisionPageEdge(ctx, field)
@@ -54163,7 +54163,7 @@ func (ec *executionContext) _SAMLProviderConnection_edges(ctx context.Context, f
 			return ec.fieldContext_SAMLProviderConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.SAMLProviderEdge) graphql.Marshaler {
@@ -54177,7 +54177,7 @@ func (ec *executionContext) fieldContext_SAMLProviderConnection_edges(_ context.
 	fc = &graphql.FieldContext{
 		Object:     "SAMLProviderConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_SAMLProviderEdge(ctx, field)
@@ -54678,7 +54678,7 @@ func (ec *executionContext) _SearchPageResultConnection_edges(ctx context.Contex
 			return ec.fieldContext_SearchPageResultConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.SearchPageResultEdge) graphql.Marshaler {
@@ -54692,7 +54692,7 @@ func (ec *executionContext) fieldContext_SearchPageResultConnection_edges(_ cont
 	fc = &graphql.FieldContext{
 		Object:     "SearchPageResultConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_SearchPageResultEdge(ctx, field)
@@ -55098,7 +55098,7 @@ func (ec *executionContext) _SearchSpaceResultConnection_edges(ctx context.Conte
 			return ec.fieldContext_SearchSpaceResultConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.SearchSpaceResultEdge) graphql.Marshaler {
@@ -55112,7 +55112,7 @@ func (ec *executionContext) fieldContext_SearchSpaceResultConnection_edges(_ con
 	fc = &graphql.FieldContext{
 		Object:     "SearchSpaceResultConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_SearchSpaceResultEdge(ctx, field)
@@ -55445,7 +55445,7 @@ func (ec *executionContext) _SessionConnection_edges(ctx context.Context, field 
 			return ec.fieldContext_SessionConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.SessionEdge) graphql.Marshaler {
@@ -55459,7 +55459,7 @@ func (ec *executionContext) fieldContext_SessionConnection_edges(_ context.Conte
 	fc = &graphql.FieldContext{
 		Object:     "SessionConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_SessionEdge(ctx, field)
@@ -55964,7 +55964,7 @@ func (ec *executionContext) _ShareLinkConnection_edges(ctx context.Context, fiel
 			return ec.fieldContext_ShareLinkConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.ShareLinkEdge) graphql.Marshaler {
@@ -55978,7 +55978,7 @@ func (ec *executionContext) fieldContext_ShareLinkConnection_edges(_ context.Con
 	fc = &graphql.FieldContext{
 		Object:     "ShareLinkConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_ShareLinkEdge(ctx, field)
@@ -57129,7 +57129,7 @@ func (ec *executionContext) _SiteConnection_edges(ctx context.Context, field gra
 			return ec.fieldContext_SiteConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteEdge) graphql.Marshaler {
@@ -57143,7 +57143,7 @@ func (ec *executionContext) fieldContext_SiteConnection_edges(_ context.Context,
 	fc = &graphql.FieldContext{
 		Object:     "SiteConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_SiteEdge(ctx, field)
@@ -57494,7 +57494,7 @@ func (ec *executionContext) _SiteRedirectConnection_edges(ctx context.Context, f
 			return ec.fieldContext_SiteRedirectConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteRedirectEdge) graphql.Marshaler {
@@ -57508,7 +57508,7 @@ func (ec *executionContext) fieldContext_SiteRedirectConnection_edges(_ context.
 	fc = &graphql.FieldContext{
 		Object:     "SiteRedirectConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_SiteRedirectEdge(ctx, field)
@@ -58186,7 +58186,7 @@ func (ec *executionContext) _SiteSectionConnection_edges(ctx context.Context, fi
 			return ec.fieldContext_SiteSectionConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteSectionEdge) graphql.Marshaler {
@@ -58200,7 +58200,7 @@ func (ec *executionContext) fieldContext_SiteSectionConnection_edges(_ context.C
 	fc = &graphql.FieldContext{
 		Object:     "SiteSectionConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_SiteSectionEdge(ctx, field)
@@ -58525,7 +58525,7 @@ func (ec *executionContext) _SiteSectionGroupConnection_edges(ctx context.Contex
 			return ec.fieldContext_SiteSectionGroupConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteSectionGroupEdge) graphql.Marshaler {
@@ -58539,7 +58539,7 @@ func (ec *executionContext) fieldContext_SiteSectionGroupConnection_edges(_ cont
 	fc = &graphql.FieldContext{
 		Object:     "SiteSectionGroupConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_SiteSectionGroupEdge(ctx, field)
@@ -59058,7 +59058,7 @@ func (ec *executionContext) _SiteSpaceConnection_edges(ctx context.Context, fiel
 			return ec.fieldContext_SiteSpaceConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteSpaceEdge) graphql.Marshaler {
@@ -59072,7 +59072,7 @@ func (ec *executionContext) fieldContext_SiteSpaceConnection_edges(_ context.Con
 	fc = &graphql.FieldContext{
 		Object:     "SiteSpaceConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_SiteSpaceEdge(ctx, field)
@@ -60170,7 +60170,7 @@ func (ec *executionContext) _SpaceConnection_edges(ctx context.Context, field gr
 			return ec.fieldContext_SpaceConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.SpaceEdge) graphql.Marshaler {
@@ -60184,7 +60184,7 @@ func (ec *executionContext) fieldContext_SpaceConnection_edges(_ context.Context
 	fc = &graphql.FieldContext{
 		Object:     "SpaceConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_SpaceEdge(ctx, field)
@@ -61411,7 +61411,7 @@ func (ec *executionContext) _TeamConnection_edges(ctx context.Context, field gra
 			return ec.fieldContext_TeamConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.TeamEdge) graphql.Marshaler {
@@ -61425,7 +61425,7 @@ func (ec *executionContext) fieldContext_TeamConnection_edges(_ context.Context,
 	fc = &graphql.FieldContext{
 		Object:     "TeamConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_TeamEdge(ctx, field)
@@ -61672,7 +61672,7 @@ func (ec *executionContext) _TeamMemberConnection_edges(ctx context.Context, fie
 			return ec.fieldContext_TeamMemberConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.TeamMemberEdge) graphql.Marshaler {
@@ -61686,7 +61686,7 @@ func (ec *executionContext) fieldContext_TeamMemberConnection_edges(_ context.Co
 	fc = &graphql.FieldContext{
 		Object:     "TeamMemberConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_TeamMemberEdge(ctx, field)
@@ -61907,7 +61907,7 @@ func (ec *executionContext) _TeamMembershipConnection_edges(ctx context.Context,
 			return ec.fieldContext_TeamMembershipConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.TeamMembershipEdge) graphql.Marshaler {
@@ -61921,7 +61921,7 @@ func (ec *executionContext) fieldContext_TeamMembershipConnection_edges(_ contex
 	fc = &graphql.FieldContext{
 		Object:     "TeamMembershipConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_TeamMembershipEdge(ctx, field)
@@ -62605,7 +62605,7 @@ func (ec *executionContext) _TranslationSettingsConnection_edges(ctx context.Con
 			return ec.fieldContext_TranslationSettingsConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.TranslationSettingsEdge) graphql.Marshaler {
@@ -62619,7 +62619,7 @@ func (ec *executionContext) fieldContext_TranslationSettingsConnection_edges(_ c
 	fc = &graphql.FieldContext{
 		Object:     "TranslationSettingsConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_TranslationSettingsEdge(ctx, field)
@@ -65747,7 +65747,7 @@ func (ec *executionContext) _WebhookDeliveryConnection_edges(ctx context.Context
 			return ec.fieldContext_WebhookDeliveryConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.WebhookDeliveryEdge) graphql.Marshaler {
@@ -65761,7 +65761,7 @@ func (ec *executionContext) fieldContext_WebhookDeliveryConnection_edges(_ conte
 	fc = &graphql.FieldContext{
 		Object:     "WebhookDeliveryConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_WebhookDeliveryEdge(ctx, field)
@@ -66263,7 +66263,7 @@ func (ec *executionContext) _WebhookEndpointConnection_edges(ctx context.Context
 			return ec.fieldContext_WebhookEndpointConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.WebhookEndpointEdge) graphql.Marshaler {
@@ -66277,7 +66277,7 @@ func (ec *executionContext) fieldContext_WebhookEndpointConnection_edges(_ conte
 	fc = &graphql.FieldContext{
 		Object:     "WebhookEndpointConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_WebhookEndpointEdge(ctx, field)

@@ -28033,7 +28033,7 @@ func (ec *executionContext) _APITokenConnection_edges(ctx context.Context, field
 			return ec.fieldContext_APITokenConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.APITokenEdge) graphql.Marshaler {
@@ -28047,7 +28047,7 @@ func (ec *executionContext) fieldContext_APITokenConnection_edges(_ context.Cont
 	fc = &graphql.FieldContext{
 		Object:     "APITokenConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_APITokenEdge(ctx, field)
@@ -29019,7 +29019,7 @@ func (ec *executionContext) _ChangeRequestConnection_edges(ctx context.Context, 
 			return ec.fieldContext_ChangeRequestConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.ChangeRequestEdge) graphql.Marshaler {
@@ -29033,7 +29033,7 @@ func (ec *executionContext) fieldContext_ChangeRequestConnection_edges(_ context
 	fc = &graphql.FieldContext{
 		Object:     "ChangeRequestConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_ChangeRequestEdge(ctx, field)
@@ -29717,7 +29717,7 @@ func (ec *executionContext) _CollectionConnection_edges(ctx context.Context, fie
 			return ec.fieldContext_CollectionConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.CollectionEdge) graphql.Marshaler {
@@ -29731,7 +29731,7 @@ func (ec *executionContext) fieldContext_CollectionConnection_edges(_ context.Co
 	fc = &graphql.FieldContext{
 		Object:     "CollectionConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_CollectionEdge(ctx, field)
@@ -30513,7 +30513,7 @@ func (ec *executionContext) _CommentConnection_edges(ctx context.Context, field 
 			return ec.fieldContext_CommentConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.CommentEdge) graphql.Marshaler {
@@ -30527,7 +30527,7 @@ func (ec *executionContext) fieldContext_CommentConnection_edges(_ context.Conte
 	fc = &graphql.FieldContext{
 		Object:     "CommentConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_CommentEdge(ctx, field)
@@ -31251,7 +31251,7 @@ func (ec *executionContext) _CommentReplyConnection_edges(ctx context.Context, f
 			return ec.fieldContext_CommentReplyConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.CommentReplyEdge) graphql.Marshaler {
@@ -31265,7 +31265,7 @@ func (ec *executionContext) fieldContext_CommentReplyConnection_edges(_ context.
 	fc = &graphql.FieldContext{
 		Object:     "CommentReplyConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_CommentReplyEdge(ctx, field)
@@ -32264,7 +32264,7 @@ func (ec *executionContext) _ContentReferenceUsageConnection_edges(ctx context.C
 			return ec.fieldContext_ContentReferenceUsageConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.ContentReferenceUsageEdge) graphql.Marshaler {
@@ -32278,7 +32278,7 @@ func (ec *executionContext) fieldContext_ContentReferenceUsageConnection_edges(_
 	fc = &graphql.FieldContext{
 		Object:     "ContentReferenceUsageConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_ContentReferenceUsageEdge(ctx, field)
@@ -35220,7 +35220,7 @@ func (ec *executionContext) _GitSyncOperationConnection_edges(ctx context.Contex
 			return ec.fieldContext_GitSyncOperationConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.GitSyncOperationEdge) graphql.Marshaler {
@@ -35234,7 +35234,7 @@ func (ec *executionContext) fieldContext_GitSyncOperationConnection_edges(_ cont
 	fc = &graphql.FieldContext{
 		Object:     "GitSyncOperationConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_GitSyncOperationEdge(ctx, field)
@@ -36517,7 +36517,7 @@ func (ec *executionContext) _IntegrationConnection_edges(ctx context.Context, fi
 			return ec.fieldContext_IntegrationConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.IntegrationEdge) graphql.Marshaler {
@@ -36531,7 +36531,7 @@ func (ec *executionContext) fieldContext_IntegrationConnection_edges(_ context.C
 	fc = &graphql.FieldContext{
 		Object:     "IntegrationConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_IntegrationEdge(ctx, field)
@@ -37280,7 +37280,7 @@ func (ec *executionContext) _IntegrationInstallationConnection_edges(ctx context
 			return ec.fieldContext_IntegrationInstallationConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.IntegrationInstallationEdge) graphql.Marshaler {
@@ -37294,7 +37294,7 @@ func (ec *executionContext) fieldContext_IntegrationInstallationConnection_edges
 	fc = &graphql.FieldContext{
 		Object:     "IntegrationInstallationConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_IntegrationInstallationEdge(ctx, field)
@@ -37757,7 +37757,7 @@ func (ec *executionContext) _IntegrationSiteInstallationConnection_edges(ctx con
 			return ec.fieldContext_IntegrationSiteInstallationConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.IntegrationSiteInstallationEdge) graphql.Marshaler {
@@ -37771,7 +37771,7 @@ func (ec *executionContext) fieldContext_IntegrationSiteInstallationConnection_e
 	fc = &graphql.FieldContext{
 		Object:     "IntegrationSiteInstallationConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_IntegrationSiteInstallationEdge(ctx, field)
@@ -38119,7 +38119,7 @@ func (ec *executionContext) _IntegrationSpaceInstallationConnection_edges(ctx co
 			return ec.fieldContext_IntegrationSpaceInstallationConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.IntegrationSpaceInstallationEdge) graphql.Marshaler {
@@ -38133,7 +38133,7 @@ func (ec *executionContext) fieldContext_IntegrationSpaceInstallationConnection_
 	fc = &graphql.FieldContext{
 		Object:     "IntegrationSpaceInstallationConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_IntegrationSpaceInstallationEdge(ctx, field)
@@ -38633,7 +38633,7 @@ func (ec *executionContext) _InviteConnection_edges(ctx context.Context, field g
 			return ec.fieldContext_InviteConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.InviteEdge) graphql.Marshaler {
@@ -38647,7 +38647,7 @@ func (ec *executionContext) fieldContext_InviteConnection_edges(_ context.Contex
 	fc = &graphql.FieldContext{
 		Object:     "InviteConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_InviteEdge(ctx, field)
@@ -39313,7 +39313,7 @@ func (ec *executionContext) _MemberConnection_edges(ctx context.Context, field g
 			return ec.fieldContext_MemberConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.MemberEdge) graphql.Marshaler {
@@ -39327,7 +39327,7 @@ func (ec *executionContext) fieldContext_MemberConnection_edges(_ context.Contex
 	fc = &graphql.FieldContext{
 		Object:     "MemberConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_MemberEdge(ctx, field)
@@ -39542,7 +39542,7 @@ func (ec *executionContext) _MemberSpaceConnection_edges(ctx context.Context, fi
 			return ec.fieldContext_MemberSpaceConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.MemberSpaceEdge) graphql.Marshaler {
@@ -39556,7 +39556,7 @@ func (ec *executionContext) fieldContext_MemberSpaceConnection_edges(_ context.C
 	fc = &graphql.FieldContext{
 		Object:     "MemberSpaceConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_MemberSpaceEdge(ctx, field)
@@ -46036,7 +46036,7 @@ func (ec *executionContext) _OpenAPISpecConnection_edges(ctx context.Context, fi
 			return ec.fieldContext_OpenAPISpecConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.OpenAPISpecEdge) graphql.Marshaler {
@@ -46050,7 +46050,7 @@ func (ec *executionContext) fieldContext_OpenAPISpecConnection_edges(_ context.C
 	fc = &graphql.FieldContext{
 		Object:     "OpenAPISpecConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_OpenAPISpecEdge(ctx, field)
@@ -46412,7 +46412,7 @@ func (ec *executionContext) _OpenAPISpecVersionConnection_edges(ctx context.Cont
 			return ec.fieldContext_OpenAPISpecVersionConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.OpenAPISpecVersionEdge) graphql.Marshaler {
@@ -46426,7 +46426,7 @@ func (ec *executionContext) fieldContext_OpenAPISpecVersionConnection_edges(_ co
 	fc = &graphql.FieldContext{
 		Object:     "OpenAPISpecVersionConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_OpenAPISpecVersionEdge(ctx, field)
@@ -48018,7 +48018,7 @@ func (ec *executionContext) _OrganizationConnection_edges(ctx context.Context, f
 			return ec.fieldContext_OrganizationConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.OrganizationEdge) graphql.Marshaler {
@@ -48032,7 +48032,7 @@ func (ec *executionContext) fieldContext_OrganizationConnection_edges(_ context.
 	fc = &graphql.FieldContext{
 		Object:     "OrganizationConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_OrganizationEdge(ctx, field)
@@ -52244,7 +52244,7 @@ func (ec *executionContext) _RevisionPageConnection_edges(ctx context.Context, f
 			return ec.fieldContext_RevisionPageConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.RevisionPageEdge) graphql.Marshaler {
@@ -52258,7 +52258,7 @@ func (ec *executionContext) fieldContext_RevisionPageConnection_edges(_ context.
 	fc = &graphql.FieldContext{
 		Object:     "RevisionPageConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_RevisionPageEdge(ctx, field)
@@ -53208,7 +53208,7 @@ func (ec *executionContext) _SAMLProviderConnection_edges(ctx context.Context, f
 			return ec.fieldContext_SAMLProviderConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.SAMLProviderEdge) graphql.Marshaler {
@@ -53222,7 +53222,7 @@ func (ec *executionContext) fieldContext_SAMLProviderConnection_edges(_ context.
 	fc = &graphql.FieldContext{
 		Object:     "SAMLProviderConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_SAMLProviderEdge(ctx, field)
@@ -53690,7 +53690,7 @@ func (ec *executionContext) _SearchPageResultConnection_edges(ctx context.Contex
 			return ec.fieldContext_SearchPageResultConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.SearchPageResultEdge) graphql.Marshaler {
@@ -53704,7 +53704,7 @@ func (ec *executionContext) fieldContext_SearchPageResultConnection_edges(_ cont
 	fc = &graphql.FieldContext{
 		Object:     "SearchPageResultConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_SearchPageResultEdge(ctx, field)
@@ -54089,7 +54089,7 @@ func (ec *executionContext) _SearchSpaceResultConnection_edges(ctx context.Conte
 			return ec.fieldContext_SearchSpaceResultConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.SearchSpaceResultEdge) graphql.Marshaler {
@@ -54103,7 +54103,7 @@ func (ec *executionContext) fieldContext_SearchSpaceResultConnection_edges(_ con
 	fc = &graphql.FieldContext{
 		Object:     "SearchSpaceResultConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_SearchSpaceResultEdge(ctx, field)
@@ -54424,7 +54424,7 @@ func (ec *executionContext) _SessionConnection_edges(ctx context.Context, field 
 			return ec.fieldContext_SessionConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.SessionEdge) graphql.Marshaler {
@@ -54438,7 +54438,7 @@ func (ec *executionContext) fieldContext_SessionConnection_edges(_ context.Conte
 	fc = &graphql.FieldContext{
 		Object:     "SessionConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_SessionEdge(ctx, field)
@@ -54919,7 +54919,7 @@ func (ec *executionContext) _ShareLinkConnection_edges(ctx context.Context, fiel
 			return ec.fieldContext_ShareLinkConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.ShareLinkEdge) graphql.Marshaler {
@@ -54933,7 +54933,7 @@ func (ec *executionContext) fieldContext_ShareLinkConnection_edges(_ context.Con
 	fc = &graphql.FieldContext{
 		Object:     "ShareLinkConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_ShareLinkEdge(ctx, field)
@@ -56033,7 +56033,7 @@ func (ec *executionContext) _SiteConnection_edges(ctx context.Context, field gra
 			return ec.fieldContext_SiteConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteEdge) graphql.Marshaler {
@@ -56047,7 +56047,7 @@ func (ec *executionContext) fieldContext_SiteConnection_edges(_ context.Context,
 	fc = &graphql.FieldContext{
 		Object:     "SiteConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_SiteEdge(ctx, field)
@@ -56377,7 +56377,7 @@ func (ec *executionContext) _SiteRedirectConnection_edges(ctx context.Context, f
 			return ec.fieldContext_SiteRedirectConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteRedirectEdge) graphql.Marshaler {
@@ -56391,7 +56391,7 @@ func (ec *executionContext) fieldContext_SiteRedirectConnection_edges(_ context.
 	fc = &graphql.FieldContext{
 		Object:     "SiteRedirectConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_SiteRedirectEdge(ctx, field)
@@ -57024,7 +57024,7 @@ func (ec *executionContext) _SiteSectionConnection_edges(ctx context.Context, fi
 			return ec.fieldContext_SiteSectionConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteSectionEdge) graphql.Marshaler {
@@ -57038,7 +57038,7 @@ func (ec *executionContext) fieldContext_SiteSectionConnection_edges(_ context.C
 	fc = &graphql.FieldContext{
 		Object:     "SiteSectionConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_SiteSectionEdge(ctx, field)
@@ -57345,7 +57345,7 @@ func (ec *executionContext) _SiteSectionGroupConnection_edges(ctx context.Contex
 			return ec.fieldContext_SiteSectionGroupConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteSectionGroupEdge) graphql.Marshaler {
@@ -57359,7 +57359,7 @@ func (ec *executionContext) fieldContext_SiteSectionGroupConnection_edges(_ cont
 	fc = &graphql.FieldContext{
 		Object:     "SiteSectionGroupConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_SiteSectionGroupEdge(ctx, field)
@@ -57854,7 +57854,7 @@ func (ec *executionContext) _SiteSpaceConnection_edges(ctx context.Context, fiel
 			return ec.fieldContext_SiteSpaceConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteSpaceEdge) graphql.Marshaler {
@@ -57868,7 +57868,7 @@ func (ec *executionContext) fieldContext_SiteSpaceConnection_edges(_ context.Con
 	fc = &graphql.FieldContext{
 		Object:     "SiteSpaceConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_SiteSpaceEdge(ctx, field)
@@ -58921,7 +58921,7 @@ func (ec *executionContext) _SpaceConnection_edges(ctx context.Context, field gr
 			return ec.fieldContext_SpaceConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.SpaceEdge) graphql.Marshaler {
@@ -58935,7 +58935,7 @@ func (ec *executionContext) fieldContext_SpaceConnection_edges(_ context.Context
 	fc = &graphql.FieldContext{
 		Object:     "SpaceConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_SpaceEdge(ctx, field)
@@ -60084,7 +60084,7 @@ func (ec *executionContext) _TeamConnection_edges(ctx context.Context, field gra
 			return ec.fieldContext_TeamConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.TeamEdge) graphql.Marshaler {
@@ -60098,7 +60098,7 @@ func (ec *executionContext) fieldContext_TeamConnection_edges(_ context.Context,
 	fc = &graphql.FieldContext{
 		Object:     "TeamConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_TeamEdge(ctx, field)
@@ -60336,7 +60336,7 @@ func (ec *executionContext) _TeamMemberConnection_edges(ctx context.Context, fie
 			return ec.fieldContext_TeamMemberConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.TeamMemberEdge) graphql.Marshaler {
@@ -60350,7 +60350,7 @@ func (ec *executionContext) fieldContext_TeamMemberConnection_edges(_ context.Co
 	fc = &graphql.FieldContext{
 		Object:     "TeamMemberConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_TeamMemberEdge(ctx, field)
@@ -60565,7 +60565,7 @@ func (ec *executionContext) _TeamMembershipConnection_edges(ctx context.Context,
 			return ec.fieldContext_TeamMembershipConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.TeamMembershipEdge) graphql.Marshaler {
@@ -60579,7 +60579,7 @@ func (ec *executionContext) fieldContext_TeamMembershipConnection_edges(_ contex
 	fc = &graphql.FieldContext{
 		Object:     "TeamMembershipConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_TeamMembershipEdge(ctx, field)
@@ -61230,7 +61230,7 @@ func (ec *executionContext) _TranslationSettingsConnection_edges(ctx context.Con
 			return ec.fieldContext_TranslationSettingsConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.TranslationSettingsEdge) graphql.Marshaler {
@@ -61244,7 +61244,7 @@ func (ec *executionContext) fieldContext_TranslationSettingsConnection_edges(_ c
 	fc = &graphql.FieldContext{
 		Object:     "TranslationSettingsConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_TranslationSettingsEdge(ctx, field)
@@ -64174,7 +64174,7 @@ func (ec *executionContext) _WebhookDeliveryConnection_edges(ctx context.Context
 			return ec.fieldContext_WebhookDeliveryConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.WebhookDeliveryEdge) graphql.Marshaler {
@@ -64188,7 +64188,7 @@ func (ec *executionContext) fieldContext_WebhookDeliveryConnection_edges(_ conte
 	fc = &graphql.FieldContext{
 		Object:     "WebhookDeliveryConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_WebhookDeliveryEdge(ctx, field)
@@ -64663,7 +64663,7 @@ func (ec *executionContext) _WebhookEndpointConnection_edges(ctx context.Context
 			return ec.fieldContext_WebhookEndpointConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return obj.Edges(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.WebhookEndpointEdge) graphql.Marshaler {
@@ -64677,7 +64677,7 @@ func (ec *executionContext) fieldContext_WebhookEndpointConnection_edges(_ conte
 	fc = &graphql.FieldContext{
 		Object:     "WebhookEndpointConnection",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_WebhookEndpointEdge(ctx, field)

@@ -12,7 +12,6 @@ import (
 
 // APITokenConnection is a page of APIToken, with the GraphQL connection shape.
 type APITokenConnection struct {
-	Edges    []*APITokenEdge
 	PageInfo page.Info
 	page     *page.Connection[*ent.APIToken]
 }
@@ -25,11 +24,17 @@ type APITokenEdge struct {
 
 // NewAPITokenConnection wraps a page of APIToken.
 func NewAPITokenConnection(p *page.Connection[*ent.APIToken]) *APITokenConnection {
-	c := &APITokenConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*APITokenEdge, len(p.Edges))}
-	for i, e := range p.Edges {
-		c.Edges[i] = &APITokenEdge{Node: e.Node, Cursor: e.Cursor}
+	return &APITokenConnection{PageInfo: p.PageInfo, page: p}
+}
+
+// Edges returns the items of the page with their cursors. They are made
+// when asked for: most reads ask for the nodes alone.
+func (c *APITokenConnection) Edges() []*APITokenEdge {
+	edges := make([]*APITokenEdge, len(c.page.Edges))
+	for i, e := range c.page.Edges {
+		edges[i] = &APITokenEdge{Node: e.Node, Cursor: e.Cursor}
 	}
-	return c
+	return edges
 }
 
 // Nodes returns the items of the page.
@@ -45,7 +50,6 @@ func (c *APITokenConnection) TotalCount(ctx context.Context) (int, error) {
 
 // ChangeRequestConnection is a page of ChangeRequest, with the GraphQL connection shape.
 type ChangeRequestConnection struct {
-	Edges    []*ChangeRequestEdge
 	PageInfo page.Info
 	page     *page.Connection[*ent.ChangeRequest]
 }
@@ -58,11 +62,17 @@ type ChangeRequestEdge struct {
 
 // NewChangeRequestConnection wraps a page of ChangeRequest.
 func NewChangeRequestConnection(p *page.Connection[*ent.ChangeRequest]) *ChangeRequestConnection {
-	c := &ChangeRequestConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*ChangeRequestEdge, len(p.Edges))}
-	for i, e := range p.Edges {
-		c.Edges[i] = &ChangeRequestEdge{Node: e.Node, Cursor: e.Cursor}
+	return &ChangeRequestConnection{PageInfo: p.PageInfo, page: p}
+}
+
+// Edges returns the items of the page with their cursors. They are made
+// when asked for: most reads ask for the nodes alone.
+func (c *ChangeRequestConnection) Edges() []*ChangeRequestEdge {
+	edges := make([]*ChangeRequestEdge, len(c.page.Edges))
+	for i, e := range c.page.Edges {
+		edges[i] = &ChangeRequestEdge{Node: e.Node, Cursor: e.Cursor}
 	}
-	return c
+	return edges
 }
 
 // Nodes returns the items of the page.
@@ -78,7 +88,6 @@ func (c *ChangeRequestConnection) TotalCount(ctx context.Context) (int, error) {
 
 // CommentConnection is a page of Comment, with the GraphQL connection shape.
 type CommentConnection struct {
-	Edges    []*CommentEdge
 	PageInfo page.Info
 	page     *page.Connection[*ent.Comment]
 }
@@ -91,11 +100,17 @@ type CommentEdge struct {
 
 // NewCommentConnection wraps a page of Comment.
 func NewCommentConnection(p *page.Connection[*ent.Comment]) *CommentConnection {
-	c := &CommentConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*CommentEdge, len(p.Edges))}
-	for i, e := range p.Edges {
-		c.Edges[i] = &CommentEdge{Node: e.Node, Cursor: e.Cursor}
+	return &CommentConnection{PageInfo: p.PageInfo, page: p}
+}
+
+// Edges returns the items of the page with their cursors. They are made
+// when asked for: most reads ask for the nodes alone.
+func (c *CommentConnection) Edges() []*CommentEdge {
+	edges := make([]*CommentEdge, len(c.page.Edges))
+	for i, e := range c.page.Edges {
+		edges[i] = &CommentEdge{Node: e.Node, Cursor: e.Cursor}
 	}
-	return c
+	return edges
 }
 
 // Nodes returns the items of the page.
@@ -111,7 +126,6 @@ func (c *CommentConnection) TotalCount(ctx context.Context) (int, error) {
 
 // CommentReplyConnection is a page of CommentReply, with the GraphQL connection shape.
 type CommentReplyConnection struct {
-	Edges    []*CommentReplyEdge
 	PageInfo page.Info
 	page     *page.Connection[*ent.CommentReply]
 }
@@ -124,11 +138,17 @@ type CommentReplyEdge struct {
 
 // NewCommentReplyConnection wraps a page of CommentReply.
 func NewCommentReplyConnection(p *page.Connection[*ent.CommentReply]) *CommentReplyConnection {
-	c := &CommentReplyConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*CommentReplyEdge, len(p.Edges))}
-	for i, e := range p.Edges {
-		c.Edges[i] = &CommentReplyEdge{Node: e.Node, Cursor: e.Cursor}
+	return &CommentReplyConnection{PageInfo: p.PageInfo, page: p}
+}
+
+// Edges returns the items of the page with their cursors. They are made
+// when asked for: most reads ask for the nodes alone.
+func (c *CommentReplyConnection) Edges() []*CommentReplyEdge {
+	edges := make([]*CommentReplyEdge, len(c.page.Edges))
+	for i, e := range c.page.Edges {
+		edges[i] = &CommentReplyEdge{Node: e.Node, Cursor: e.Cursor}
 	}
-	return c
+	return edges
 }
 
 // Nodes returns the items of the page.
@@ -144,7 +164,6 @@ func (c *CommentReplyConnection) TotalCount(ctx context.Context) (int, error) {
 
 // CollectionConnection is a page of Collection, with the GraphQL connection shape.
 type CollectionConnection struct {
-	Edges    []*CollectionEdge
 	PageInfo page.Info
 	page     *page.Connection[*ent.Collection]
 }
@@ -157,11 +176,17 @@ type CollectionEdge struct {
 
 // NewCollectionConnection wraps a page of Collection.
 func NewCollectionConnection(p *page.Connection[*ent.Collection]) *CollectionConnection {
-	c := &CollectionConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*CollectionEdge, len(p.Edges))}
-	for i, e := range p.Edges {
-		c.Edges[i] = &CollectionEdge{Node: e.Node, Cursor: e.Cursor}
+	return &CollectionConnection{PageInfo: p.PageInfo, page: p}
+}
+
+// Edges returns the items of the page with their cursors. They are made
+// when asked for: most reads ask for the nodes alone.
+func (c *CollectionConnection) Edges() []*CollectionEdge {
+	edges := make([]*CollectionEdge, len(c.page.Edges))
+	for i, e := range c.page.Edges {
+		edges[i] = &CollectionEdge{Node: e.Node, Cursor: e.Cursor}
 	}
-	return c
+	return edges
 }
 
 // Nodes returns the items of the page.
@@ -177,7 +202,6 @@ func (c *CollectionConnection) TotalCount(ctx context.Context) (int, error) {
 
 // MemberConnection is a page of Member, with the GraphQL connection shape.
 type MemberConnection struct {
-	Edges    []*MemberEdge
 	PageInfo page.Info
 	page     *page.Connection[*ent.Member]
 }
@@ -190,11 +214,17 @@ type MemberEdge struct {
 
 // NewMemberConnection wraps a page of Member.
 func NewMemberConnection(p *page.Connection[*ent.Member]) *MemberConnection {
-	c := &MemberConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*MemberEdge, len(p.Edges))}
-	for i, e := range p.Edges {
-		c.Edges[i] = &MemberEdge{Node: e.Node, Cursor: e.Cursor}
+	return &MemberConnection{PageInfo: p.PageInfo, page: p}
+}
+
+// Edges returns the items of the page with their cursors. They are made
+// when asked for: most reads ask for the nodes alone.
+func (c *MemberConnection) Edges() []*MemberEdge {
+	edges := make([]*MemberEdge, len(c.page.Edges))
+	for i, e := range c.page.Edges {
+		edges[i] = &MemberEdge{Node: e.Node, Cursor: e.Cursor}
 	}
-	return c
+	return edges
 }
 
 // Nodes returns the items of the page.
@@ -210,7 +240,6 @@ func (c *MemberConnection) TotalCount(ctx context.Context) (int, error) {
 
 // MemberSpaceConnection is a page of MemberSpace, with the GraphQL connection shape.
 type MemberSpaceConnection struct {
-	Edges    []*MemberSpaceEdge
 	PageInfo page.Info
 	page     *page.Connection[*MemberSpace]
 }
@@ -223,11 +252,17 @@ type MemberSpaceEdge struct {
 
 // NewMemberSpaceConnection wraps a page of MemberSpace.
 func NewMemberSpaceConnection(p *page.Connection[*MemberSpace]) *MemberSpaceConnection {
-	c := &MemberSpaceConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*MemberSpaceEdge, len(p.Edges))}
-	for i, e := range p.Edges {
-		c.Edges[i] = &MemberSpaceEdge{Node: e.Node, Cursor: e.Cursor}
+	return &MemberSpaceConnection{PageInfo: p.PageInfo, page: p}
+}
+
+// Edges returns the items of the page with their cursors. They are made
+// when asked for: most reads ask for the nodes alone.
+func (c *MemberSpaceConnection) Edges() []*MemberSpaceEdge {
+	edges := make([]*MemberSpaceEdge, len(c.page.Edges))
+	for i, e := range c.page.Edges {
+		edges[i] = &MemberSpaceEdge{Node: e.Node, Cursor: e.Cursor}
 	}
-	return c
+	return edges
 }
 
 // Nodes returns the items of the page.
@@ -243,7 +278,6 @@ func (c *MemberSpaceConnection) TotalCount(ctx context.Context) (int, error) {
 
 // OrganizationConnection is a page of Organization, with the GraphQL connection shape.
 type OrganizationConnection struct {
-	Edges    []*OrganizationEdge
 	PageInfo page.Info
 	page     *page.Connection[*ent.Organization]
 }
@@ -256,11 +290,17 @@ type OrganizationEdge struct {
 
 // NewOrganizationConnection wraps a page of Organization.
 func NewOrganizationConnection(p *page.Connection[*ent.Organization]) *OrganizationConnection {
-	c := &OrganizationConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*OrganizationEdge, len(p.Edges))}
-	for i, e := range p.Edges {
-		c.Edges[i] = &OrganizationEdge{Node: e.Node, Cursor: e.Cursor}
+	return &OrganizationConnection{PageInfo: p.PageInfo, page: p}
+}
+
+// Edges returns the items of the page with their cursors. They are made
+// when asked for: most reads ask for the nodes alone.
+func (c *OrganizationConnection) Edges() []*OrganizationEdge {
+	edges := make([]*OrganizationEdge, len(c.page.Edges))
+	for i, e := range c.page.Edges {
+		edges[i] = &OrganizationEdge{Node: e.Node, Cursor: e.Cursor}
 	}
-	return c
+	return edges
 }
 
 // Nodes returns the items of the page.
@@ -276,7 +316,6 @@ func (c *OrganizationConnection) TotalCount(ctx context.Context) (int, error) {
 
 // TeamConnection is a page of Team, with the GraphQL connection shape.
 type TeamConnection struct {
-	Edges    []*TeamEdge
 	PageInfo page.Info
 	page     *page.Connection[*ent.Team]
 }
@@ -289,11 +328,17 @@ type TeamEdge struct {
 
 // NewTeamConnection wraps a page of Team.
 func NewTeamConnection(p *page.Connection[*ent.Team]) *TeamConnection {
-	c := &TeamConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*TeamEdge, len(p.Edges))}
-	for i, e := range p.Edges {
-		c.Edges[i] = &TeamEdge{Node: e.Node, Cursor: e.Cursor}
+	return &TeamConnection{PageInfo: p.PageInfo, page: p}
+}
+
+// Edges returns the items of the page with their cursors. They are made
+// when asked for: most reads ask for the nodes alone.
+func (c *TeamConnection) Edges() []*TeamEdge {
+	edges := make([]*TeamEdge, len(c.page.Edges))
+	for i, e := range c.page.Edges {
+		edges[i] = &TeamEdge{Node: e.Node, Cursor: e.Cursor}
 	}
-	return c
+	return edges
 }
 
 // Nodes returns the items of the page.
@@ -307,7 +352,6 @@ func (c *TeamConnection) TotalCount(ctx context.Context) (int, error) { return c
 
 // InviteConnection is a page of Invite, with the GraphQL connection shape.
 type InviteConnection struct {
-	Edges    []*InviteEdge
 	PageInfo page.Info
 	page     *page.Connection[*ent.Invite]
 }
@@ -320,11 +364,17 @@ type InviteEdge struct {
 
 // NewInviteConnection wraps a page of Invite.
 func NewInviteConnection(p *page.Connection[*ent.Invite]) *InviteConnection {
-	c := &InviteConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*InviteEdge, len(p.Edges))}
-	for i, e := range p.Edges {
-		c.Edges[i] = &InviteEdge{Node: e.Node, Cursor: e.Cursor}
+	return &InviteConnection{PageInfo: p.PageInfo, page: p}
+}
+
+// Edges returns the items of the page with their cursors. They are made
+// when asked for: most reads ask for the nodes alone.
+func (c *InviteConnection) Edges() []*InviteEdge {
+	edges := make([]*InviteEdge, len(c.page.Edges))
+	for i, e := range c.page.Edges {
+		edges[i] = &InviteEdge{Node: e.Node, Cursor: e.Cursor}
 	}
-	return c
+	return edges
 }
 
 // Nodes returns the items of the page.
@@ -340,7 +390,6 @@ func (c *InviteConnection) TotalCount(ctx context.Context) (int, error) {
 
 // SAMLProviderConnection is a page of SAMLProvider, with the GraphQL connection shape.
 type SAMLProviderConnection struct {
-	Edges    []*SAMLProviderEdge
 	PageInfo page.Info
 	page     *page.Connection[*ent.SAMLProvider]
 }
@@ -353,11 +402,17 @@ type SAMLProviderEdge struct {
 
 // NewSAMLProviderConnection wraps a page of SAMLProvider.
 func NewSAMLProviderConnection(p *page.Connection[*ent.SAMLProvider]) *SAMLProviderConnection {
-	c := &SAMLProviderConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*SAMLProviderEdge, len(p.Edges))}
-	for i, e := range p.Edges {
-		c.Edges[i] = &SAMLProviderEdge{Node: e.Node, Cursor: e.Cursor}
+	return &SAMLProviderConnection{PageInfo: p.PageInfo, page: p}
+}
+
+// Edges returns the items of the page with their cursors. They are made
+// when asked for: most reads ask for the nodes alone.
+func (c *SAMLProviderConnection) Edges() []*SAMLProviderEdge {
+	edges := make([]*SAMLProviderEdge, len(c.page.Edges))
+	for i, e := range c.page.Edges {
+		edges[i] = &SAMLProviderEdge{Node: e.Node, Cursor: e.Cursor}
 	}
-	return c
+	return edges
 }
 
 // Nodes returns the items of the page.
@@ -373,7 +428,6 @@ func (c *SAMLProviderConnection) TotalCount(ctx context.Context) (int, error) {
 
 // SessionConnection is a page of Session, with the GraphQL connection shape.
 type SessionConnection struct {
-	Edges    []*SessionEdge
 	PageInfo page.Info
 	page     *page.Connection[*ent.APIToken]
 }
@@ -386,11 +440,17 @@ type SessionEdge struct {
 
 // NewSessionConnection wraps a page of Session.
 func NewSessionConnection(p *page.Connection[*ent.APIToken]) *SessionConnection {
-	c := &SessionConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*SessionEdge, len(p.Edges))}
-	for i, e := range p.Edges {
-		c.Edges[i] = &SessionEdge{Node: e.Node, Cursor: e.Cursor}
+	return &SessionConnection{PageInfo: p.PageInfo, page: p}
+}
+
+// Edges returns the items of the page with their cursors. They are made
+// when asked for: most reads ask for the nodes alone.
+func (c *SessionConnection) Edges() []*SessionEdge {
+	edges := make([]*SessionEdge, len(c.page.Edges))
+	for i, e := range c.page.Edges {
+		edges[i] = &SessionEdge{Node: e.Node, Cursor: e.Cursor}
 	}
-	return c
+	return edges
 }
 
 // Nodes returns the items of the page.
@@ -406,7 +466,6 @@ func (c *SessionConnection) TotalCount(ctx context.Context) (int, error) {
 
 // TeamMembershipConnection is a page of TeamMembership, with the GraphQL connection shape.
 type TeamMembershipConnection struct {
-	Edges    []*TeamMembershipEdge
 	PageInfo page.Info
 	page     *page.Connection[*TeamMembership]
 }
@@ -419,11 +478,17 @@ type TeamMembershipEdge struct {
 
 // NewTeamMembershipConnection wraps a page of TeamMembership.
 func NewTeamMembershipConnection(p *page.Connection[*TeamMembership]) *TeamMembershipConnection {
-	c := &TeamMembershipConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*TeamMembershipEdge, len(p.Edges))}
-	for i, e := range p.Edges {
-		c.Edges[i] = &TeamMembershipEdge{Node: e.Node, Cursor: e.Cursor}
+	return &TeamMembershipConnection{PageInfo: p.PageInfo, page: p}
+}
+
+// Edges returns the items of the page with their cursors. They are made
+// when asked for: most reads ask for the nodes alone.
+func (c *TeamMembershipConnection) Edges() []*TeamMembershipEdge {
+	edges := make([]*TeamMembershipEdge, len(c.page.Edges))
+	for i, e := range c.page.Edges {
+		edges[i] = &TeamMembershipEdge{Node: e.Node, Cursor: e.Cursor}
 	}
-	return c
+	return edges
 }
 
 // Nodes returns the items of the page.
@@ -439,7 +504,6 @@ func (c *TeamMembershipConnection) TotalCount(ctx context.Context) (int, error) 
 
 // TeamMemberConnection is a page of TeamMember, with the GraphQL connection shape.
 type TeamMemberConnection struct {
-	Edges    []*TeamMemberEdge
 	PageInfo page.Info
 	page     *page.Connection[*ent.TeamMember]
 }
@@ -452,11 +516,17 @@ type TeamMemberEdge struct {
 
 // NewTeamMemberConnection wraps a page of TeamMember.
 func NewTeamMemberConnection(p *page.Connection[*ent.TeamMember]) *TeamMemberConnection {
-	c := &TeamMemberConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*TeamMemberEdge, len(p.Edges))}
-	for i, e := range p.Edges {
-		c.Edges[i] = &TeamMemberEdge{Node: e.Node, Cursor: e.Cursor}
+	return &TeamMemberConnection{PageInfo: p.PageInfo, page: p}
+}
+
+// Edges returns the items of the page with their cursors. They are made
+// when asked for: most reads ask for the nodes alone.
+func (c *TeamMemberConnection) Edges() []*TeamMemberEdge {
+	edges := make([]*TeamMemberEdge, len(c.page.Edges))
+	for i, e := range c.page.Edges {
+		edges[i] = &TeamMemberEdge{Node: e.Node, Cursor: e.Cursor}
 	}
-	return c
+	return edges
 }
 
 // Nodes returns the items of the page.
@@ -472,7 +542,6 @@ func (c *TeamMemberConnection) TotalCount(ctx context.Context) (int, error) {
 
 // SpaceConnection is a page of Space, with the GraphQL connection shape.
 type SpaceConnection struct {
-	Edges    []*SpaceEdge
 	PageInfo page.Info
 	page     *page.Connection[*ent.Space]
 }
@@ -485,11 +554,17 @@ type SpaceEdge struct {
 
 // NewSpaceConnection wraps a page of Space.
 func NewSpaceConnection(p *page.Connection[*ent.Space]) *SpaceConnection {
-	c := &SpaceConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*SpaceEdge, len(p.Edges))}
-	for i, e := range p.Edges {
-		c.Edges[i] = &SpaceEdge{Node: e.Node, Cursor: e.Cursor}
+	return &SpaceConnection{PageInfo: p.PageInfo, page: p}
+}
+
+// Edges returns the items of the page with their cursors. They are made
+// when asked for: most reads ask for the nodes alone.
+func (c *SpaceConnection) Edges() []*SpaceEdge {
+	edges := make([]*SpaceEdge, len(c.page.Edges))
+	for i, e := range c.page.Edges {
+		edges[i] = &SpaceEdge{Node: e.Node, Cursor: e.Cursor}
 	}
-	return c
+	return edges
 }
 
 // Nodes returns the items of the page.
@@ -503,7 +578,6 @@ func (c *SpaceConnection) TotalCount(ctx context.Context) (int, error) { return 
 
 // ContentReferenceUsageConnection is a page of ContentReferenceUsage, with the GraphQL connection shape.
 type ContentReferenceUsageConnection struct {
-	Edges    []*ContentReferenceUsageEdge
 	PageInfo page.Info
 	page     *page.Connection[*ContentReferenceUsage]
 	// Scope is what the list is of, for its stats.
@@ -518,11 +592,17 @@ type ContentReferenceUsageEdge struct {
 
 // NewContentReferenceUsageConnection wraps a page of ContentReferenceUsage.
 func NewContentReferenceUsageConnection(p *page.Connection[*ContentReferenceUsage]) *ContentReferenceUsageConnection {
-	c := &ContentReferenceUsageConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*ContentReferenceUsageEdge, len(p.Edges))}
-	for i, e := range p.Edges {
-		c.Edges[i] = &ContentReferenceUsageEdge{Node: e.Node, Cursor: e.Cursor}
+	return &ContentReferenceUsageConnection{PageInfo: p.PageInfo, page: p}
+}
+
+// Edges returns the items of the page with their cursors. They are made
+// when asked for: most reads ask for the nodes alone.
+func (c *ContentReferenceUsageConnection) Edges() []*ContentReferenceUsageEdge {
+	edges := make([]*ContentReferenceUsageEdge, len(c.page.Edges))
+	for i, e := range c.page.Edges {
+		edges[i] = &ContentReferenceUsageEdge{Node: e.Node, Cursor: e.Cursor}
 	}
-	return c
+	return edges
 }
 
 // Nodes returns the items of the page.
@@ -538,7 +618,6 @@ func (c *ContentReferenceUsageConnection) TotalCount(ctx context.Context) (int, 
 
 // RevisionPageConnection is a page of RevisionPage, with the GraphQL connection shape.
 type RevisionPageConnection struct {
-	Edges    []*RevisionPageEdge
 	PageInfo page.Info
 	page     *page.Connection[*RevisionPage]
 }
@@ -551,11 +630,17 @@ type RevisionPageEdge struct {
 
 // NewRevisionPageConnection wraps a page of RevisionPage.
 func NewRevisionPageConnection(p *page.Connection[*RevisionPage]) *RevisionPageConnection {
-	c := &RevisionPageConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*RevisionPageEdge, len(p.Edges))}
-	for i, e := range p.Edges {
-		c.Edges[i] = &RevisionPageEdge{Node: e.Node, Cursor: e.Cursor}
+	return &RevisionPageConnection{PageInfo: p.PageInfo, page: p}
+}
+
+// Edges returns the items of the page with their cursors. They are made
+// when asked for: most reads ask for the nodes alone.
+func (c *RevisionPageConnection) Edges() []*RevisionPageEdge {
+	edges := make([]*RevisionPageEdge, len(c.page.Edges))
+	for i, e := range c.page.Edges {
+		edges[i] = &RevisionPageEdge{Node: e.Node, Cursor: e.Cursor}
 	}
-	return c
+	return edges
 }
 
 // Nodes returns the items of the page.
@@ -571,7 +656,6 @@ func (c *RevisionPageConnection) TotalCount(ctx context.Context) (int, error) {
 
 // SearchPageResultConnection is a page of SearchPageResult, with the GraphQL connection shape.
 type SearchPageResultConnection struct {
-	Edges    []*SearchPageResultEdge
 	PageInfo page.Info
 	page     *page.Connection[*search.PageHit]
 }
@@ -584,11 +668,17 @@ type SearchPageResultEdge struct {
 
 // NewSearchPageResultConnection wraps a page of SearchPageResult.
 func NewSearchPageResultConnection(p *page.Connection[*search.PageHit]) *SearchPageResultConnection {
-	c := &SearchPageResultConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*SearchPageResultEdge, len(p.Edges))}
-	for i, e := range p.Edges {
-		c.Edges[i] = &SearchPageResultEdge{Node: e.Node, Cursor: e.Cursor}
+	return &SearchPageResultConnection{PageInfo: p.PageInfo, page: p}
+}
+
+// Edges returns the items of the page with their cursors. They are made
+// when asked for: most reads ask for the nodes alone.
+func (c *SearchPageResultConnection) Edges() []*SearchPageResultEdge {
+	edges := make([]*SearchPageResultEdge, len(c.page.Edges))
+	for i, e := range c.page.Edges {
+		edges[i] = &SearchPageResultEdge{Node: e.Node, Cursor: e.Cursor}
 	}
-	return c
+	return edges
 }
 
 // Nodes returns the items of the page.
@@ -604,7 +694,6 @@ func (c *SearchPageResultConnection) TotalCount(ctx context.Context) (int, error
 
 // SearchSpaceResultConnection is a page of SearchSpaceResult, with the GraphQL connection shape.
 type SearchSpaceResultConnection struct {
-	Edges    []*SearchSpaceResultEdge
 	PageInfo page.Info
 	page     *page.Connection[*search.SpaceHit]
 }
@@ -617,11 +706,17 @@ type SearchSpaceResultEdge struct {
 
 // NewSearchSpaceResultConnection wraps a page of SearchSpaceResult.
 func NewSearchSpaceResultConnection(p *page.Connection[*search.SpaceHit]) *SearchSpaceResultConnection {
-	c := &SearchSpaceResultConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*SearchSpaceResultEdge, len(p.Edges))}
-	for i, e := range p.Edges {
-		c.Edges[i] = &SearchSpaceResultEdge{Node: e.Node, Cursor: e.Cursor}
+	return &SearchSpaceResultConnection{PageInfo: p.PageInfo, page: p}
+}
+
+// Edges returns the items of the page with their cursors. They are made
+// when asked for: most reads ask for the nodes alone.
+func (c *SearchSpaceResultConnection) Edges() []*SearchSpaceResultEdge {
+	edges := make([]*SearchSpaceResultEdge, len(c.page.Edges))
+	for i, e := range c.page.Edges {
+		edges[i] = &SearchSpaceResultEdge{Node: e.Node, Cursor: e.Cursor}
 	}
-	return c
+	return edges
 }
 
 // Nodes returns the items of the page.
@@ -637,7 +732,6 @@ func (c *SearchSpaceResultConnection) TotalCount(ctx context.Context) (int, erro
 
 // TranslationSettingsConnection is a page of TranslationSettings, with the GraphQL connection shape.
 type TranslationSettingsConnection struct {
-	Edges    []*TranslationSettingsEdge
 	PageInfo page.Info
 	page     *page.Connection[*ent.TranslationSettings]
 }
@@ -650,11 +744,17 @@ type TranslationSettingsEdge struct {
 
 // NewTranslationSettingsConnection wraps a page of TranslationSettings.
 func NewTranslationSettingsConnection(p *page.Connection[*ent.TranslationSettings]) *TranslationSettingsConnection {
-	c := &TranslationSettingsConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*TranslationSettingsEdge, len(p.Edges))}
-	for i, e := range p.Edges {
-		c.Edges[i] = &TranslationSettingsEdge{Node: e.Node, Cursor: e.Cursor}
+	return &TranslationSettingsConnection{PageInfo: p.PageInfo, page: p}
+}
+
+// Edges returns the items of the page with their cursors. They are made
+// when asked for: most reads ask for the nodes alone.
+func (c *TranslationSettingsConnection) Edges() []*TranslationSettingsEdge {
+	edges := make([]*TranslationSettingsEdge, len(c.page.Edges))
+	for i, e := range c.page.Edges {
+		edges[i] = &TranslationSettingsEdge{Node: e.Node, Cursor: e.Cursor}
 	}
-	return c
+	return edges
 }
 
 // Nodes returns the items of the page.
@@ -670,7 +770,6 @@ func (c *TranslationSettingsConnection) TotalCount(ctx context.Context) (int, er
 
 // OpenAPISpecConnection is a page of OpenAPISpec, with the GraphQL connection shape.
 type OpenAPISpecConnection struct {
-	Edges    []*OpenAPISpecEdge
 	PageInfo page.Info
 	page     *page.Connection[*ent.OpenAPISpec]
 }
@@ -683,11 +782,17 @@ type OpenAPISpecEdge struct {
 
 // NewOpenAPISpecConnection wraps a page of OpenAPISpec.
 func NewOpenAPISpecConnection(p *page.Connection[*ent.OpenAPISpec]) *OpenAPISpecConnection {
-	c := &OpenAPISpecConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*OpenAPISpecEdge, len(p.Edges))}
-	for i, e := range p.Edges {
-		c.Edges[i] = &OpenAPISpecEdge{Node: e.Node, Cursor: e.Cursor}
+	return &OpenAPISpecConnection{PageInfo: p.PageInfo, page: p}
+}
+
+// Edges returns the items of the page with their cursors. They are made
+// when asked for: most reads ask for the nodes alone.
+func (c *OpenAPISpecConnection) Edges() []*OpenAPISpecEdge {
+	edges := make([]*OpenAPISpecEdge, len(c.page.Edges))
+	for i, e := range c.page.Edges {
+		edges[i] = &OpenAPISpecEdge{Node: e.Node, Cursor: e.Cursor}
 	}
-	return c
+	return edges
 }
 
 // Nodes returns the items of the page.
@@ -703,7 +808,6 @@ func (c *OpenAPISpecConnection) TotalCount(ctx context.Context) (int, error) {
 
 // OpenAPISpecVersionConnection is a page of OpenAPISpecVersion, with the GraphQL connection shape.
 type OpenAPISpecVersionConnection struct {
-	Edges    []*OpenAPISpecVersionEdge
 	PageInfo page.Info
 	page     *page.Connection[*ent.OpenAPISpecVersion]
 }
@@ -716,11 +820,17 @@ type OpenAPISpecVersionEdge struct {
 
 // NewOpenAPISpecVersionConnection wraps a page of OpenAPISpecVersion.
 func NewOpenAPISpecVersionConnection(p *page.Connection[*ent.OpenAPISpecVersion]) *OpenAPISpecVersionConnection {
-	c := &OpenAPISpecVersionConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*OpenAPISpecVersionEdge, len(p.Edges))}
-	for i, e := range p.Edges {
-		c.Edges[i] = &OpenAPISpecVersionEdge{Node: e.Node, Cursor: e.Cursor}
+	return &OpenAPISpecVersionConnection{PageInfo: p.PageInfo, page: p}
+}
+
+// Edges returns the items of the page with their cursors. They are made
+// when asked for: most reads ask for the nodes alone.
+func (c *OpenAPISpecVersionConnection) Edges() []*OpenAPISpecVersionEdge {
+	edges := make([]*OpenAPISpecVersionEdge, len(c.page.Edges))
+	for i, e := range c.page.Edges {
+		edges[i] = &OpenAPISpecVersionEdge{Node: e.Node, Cursor: e.Cursor}
 	}
-	return c
+	return edges
 }
 
 // Nodes returns the items of the page.
@@ -736,7 +846,6 @@ func (c *OpenAPISpecVersionConnection) TotalCount(ctx context.Context) (int, err
 
 // GitSyncOperationConnection is a page of GitSyncOperation, with the GraphQL connection shape.
 type GitSyncOperationConnection struct {
-	Edges    []*GitSyncOperationEdge
 	PageInfo page.Info
 	page     *page.Connection[*ent.GitSyncOperation]
 }
@@ -749,11 +858,17 @@ type GitSyncOperationEdge struct {
 
 // NewGitSyncOperationConnection wraps a page of GitSyncOperation.
 func NewGitSyncOperationConnection(p *page.Connection[*ent.GitSyncOperation]) *GitSyncOperationConnection {
-	c := &GitSyncOperationConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*GitSyncOperationEdge, len(p.Edges))}
-	for i, e := range p.Edges {
-		c.Edges[i] = &GitSyncOperationEdge{Node: e.Node, Cursor: e.Cursor}
+	return &GitSyncOperationConnection{PageInfo: p.PageInfo, page: p}
+}
+
+// Edges returns the items of the page with their cursors. They are made
+// when asked for: most reads ask for the nodes alone.
+func (c *GitSyncOperationConnection) Edges() []*GitSyncOperationEdge {
+	edges := make([]*GitSyncOperationEdge, len(c.page.Edges))
+	for i, e := range c.page.Edges {
+		edges[i] = &GitSyncOperationEdge{Node: e.Node, Cursor: e.Cursor}
 	}
-	return c
+	return edges
 }
 
 // Nodes returns the items of the page.
@@ -769,7 +884,6 @@ func (c *GitSyncOperationConnection) TotalCount(ctx context.Context) (int, error
 
 // SiteConnection is a page of Site, with the GraphQL connection shape.
 type SiteConnection struct {
-	Edges    []*SiteEdge
 	PageInfo page.Info
 	page     *page.Connection[*ent.Site]
 }
@@ -782,11 +896,17 @@ type SiteEdge struct {
 
 // NewSiteConnection wraps a page of Site.
 func NewSiteConnection(p *page.Connection[*ent.Site]) *SiteConnection {
-	c := &SiteConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*SiteEdge, len(p.Edges))}
-	for i, e := range p.Edges {
-		c.Edges[i] = &SiteEdge{Node: e.Node, Cursor: e.Cursor}
+	return &SiteConnection{PageInfo: p.PageInfo, page: p}
+}
+
+// Edges returns the items of the page with their cursors. They are made
+// when asked for: most reads ask for the nodes alone.
+func (c *SiteConnection) Edges() []*SiteEdge {
+	edges := make([]*SiteEdge, len(c.page.Edges))
+	for i, e := range c.page.Edges {
+		edges[i] = &SiteEdge{Node: e.Node, Cursor: e.Cursor}
 	}
-	return c
+	return edges
 }
 
 // Nodes returns the items of the page.
@@ -800,7 +920,6 @@ func (c *SiteConnection) TotalCount(ctx context.Context) (int, error) { return c
 
 // SiteSectionConnection is a page of SiteSection, with the GraphQL connection shape.
 type SiteSectionConnection struct {
-	Edges    []*SiteSectionEdge
 	PageInfo page.Info
 	page     *page.Connection[*ent.SiteSection]
 }
@@ -813,11 +932,17 @@ type SiteSectionEdge struct {
 
 // NewSiteSectionConnection wraps a page of SiteSection.
 func NewSiteSectionConnection(p *page.Connection[*ent.SiteSection]) *SiteSectionConnection {
-	c := &SiteSectionConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*SiteSectionEdge, len(p.Edges))}
-	for i, e := range p.Edges {
-		c.Edges[i] = &SiteSectionEdge{Node: e.Node, Cursor: e.Cursor}
+	return &SiteSectionConnection{PageInfo: p.PageInfo, page: p}
+}
+
+// Edges returns the items of the page with their cursors. They are made
+// when asked for: most reads ask for the nodes alone.
+func (c *SiteSectionConnection) Edges() []*SiteSectionEdge {
+	edges := make([]*SiteSectionEdge, len(c.page.Edges))
+	for i, e := range c.page.Edges {
+		edges[i] = &SiteSectionEdge{Node: e.Node, Cursor: e.Cursor}
 	}
-	return c
+	return edges
 }
 
 // Nodes returns the items of the page.
@@ -833,7 +958,6 @@ func (c *SiteSectionConnection) TotalCount(ctx context.Context) (int, error) {
 
 // SiteSectionGroupConnection is a page of SiteSectionGroup, with the GraphQL connection shape.
 type SiteSectionGroupConnection struct {
-	Edges    []*SiteSectionGroupEdge
 	PageInfo page.Info
 	page     *page.Connection[*ent.SiteSectionGroup]
 }
@@ -846,11 +970,17 @@ type SiteSectionGroupEdge struct {
 
 // NewSiteSectionGroupConnection wraps a page of SiteSectionGroup.
 func NewSiteSectionGroupConnection(p *page.Connection[*ent.SiteSectionGroup]) *SiteSectionGroupConnection {
-	c := &SiteSectionGroupConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*SiteSectionGroupEdge, len(p.Edges))}
-	for i, e := range p.Edges {
-		c.Edges[i] = &SiteSectionGroupEdge{Node: e.Node, Cursor: e.Cursor}
+	return &SiteSectionGroupConnection{PageInfo: p.PageInfo, page: p}
+}
+
+// Edges returns the items of the page with their cursors. They are made
+// when asked for: most reads ask for the nodes alone.
+func (c *SiteSectionGroupConnection) Edges() []*SiteSectionGroupEdge {
+	edges := make([]*SiteSectionGroupEdge, len(c.page.Edges))
+	for i, e := range c.page.Edges {
+		edges[i] = &SiteSectionGroupEdge{Node: e.Node, Cursor: e.Cursor}
 	}
-	return c
+	return edges
 }
 
 // Nodes returns the items of the page.
@@ -866,7 +996,6 @@ func (c *SiteSectionGroupConnection) TotalCount(ctx context.Context) (int, error
 
 // SiteSpaceConnection is a page of SiteSpace, with the GraphQL connection shape.
 type SiteSpaceConnection struct {
-	Edges    []*SiteSpaceEdge
 	PageInfo page.Info
 	page     *page.Connection[*ent.SiteSpace]
 }
@@ -879,11 +1008,17 @@ type SiteSpaceEdge struct {
 
 // NewSiteSpaceConnection wraps a page of SiteSpace.
 func NewSiteSpaceConnection(p *page.Connection[*ent.SiteSpace]) *SiteSpaceConnection {
-	c := &SiteSpaceConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*SiteSpaceEdge, len(p.Edges))}
-	for i, e := range p.Edges {
-		c.Edges[i] = &SiteSpaceEdge{Node: e.Node, Cursor: e.Cursor}
+	return &SiteSpaceConnection{PageInfo: p.PageInfo, page: p}
+}
+
+// Edges returns the items of the page with their cursors. They are made
+// when asked for: most reads ask for the nodes alone.
+func (c *SiteSpaceConnection) Edges() []*SiteSpaceEdge {
+	edges := make([]*SiteSpaceEdge, len(c.page.Edges))
+	for i, e := range c.page.Edges {
+		edges[i] = &SiteSpaceEdge{Node: e.Node, Cursor: e.Cursor}
 	}
-	return c
+	return edges
 }
 
 // Nodes returns the items of the page.
@@ -899,7 +1034,6 @@ func (c *SiteSpaceConnection) TotalCount(ctx context.Context) (int, error) {
 
 // SiteRedirectConnection is a page of SiteRedirect, with the GraphQL connection shape.
 type SiteRedirectConnection struct {
-	Edges    []*SiteRedirectEdge
 	PageInfo page.Info
 	page     *page.Connection[*ent.SiteRedirect]
 }
@@ -912,11 +1046,17 @@ type SiteRedirectEdge struct {
 
 // NewSiteRedirectConnection wraps a page of SiteRedirect.
 func NewSiteRedirectConnection(p *page.Connection[*ent.SiteRedirect]) *SiteRedirectConnection {
-	c := &SiteRedirectConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*SiteRedirectEdge, len(p.Edges))}
-	for i, e := range p.Edges {
-		c.Edges[i] = &SiteRedirectEdge{Node: e.Node, Cursor: e.Cursor}
+	return &SiteRedirectConnection{PageInfo: p.PageInfo, page: p}
+}
+
+// Edges returns the items of the page with their cursors. They are made
+// when asked for: most reads ask for the nodes alone.
+func (c *SiteRedirectConnection) Edges() []*SiteRedirectEdge {
+	edges := make([]*SiteRedirectEdge, len(c.page.Edges))
+	for i, e := range c.page.Edges {
+		edges[i] = &SiteRedirectEdge{Node: e.Node, Cursor: e.Cursor}
 	}
-	return c
+	return edges
 }
 
 // Nodes returns the items of the page.
@@ -932,7 +1072,6 @@ func (c *SiteRedirectConnection) TotalCount(ctx context.Context) (int, error) {
 
 // ShareLinkConnection is a page of ShareLink, with the GraphQL connection shape.
 type ShareLinkConnection struct {
-	Edges    []*ShareLinkEdge
 	PageInfo page.Info
 	page     *page.Connection[*ent.ShareLink]
 }
@@ -945,11 +1084,17 @@ type ShareLinkEdge struct {
 
 // NewShareLinkConnection wraps a page of ShareLink.
 func NewShareLinkConnection(p *page.Connection[*ent.ShareLink]) *ShareLinkConnection {
-	c := &ShareLinkConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*ShareLinkEdge, len(p.Edges))}
-	for i, e := range p.Edges {
-		c.Edges[i] = &ShareLinkEdge{Node: e.Node, Cursor: e.Cursor}
+	return &ShareLinkConnection{PageInfo: p.PageInfo, page: p}
+}
+
+// Edges returns the items of the page with their cursors. They are made
+// when asked for: most reads ask for the nodes alone.
+func (c *ShareLinkConnection) Edges() []*ShareLinkEdge {
+	edges := make([]*ShareLinkEdge, len(c.page.Edges))
+	for i, e := range c.page.Edges {
+		edges[i] = &ShareLinkEdge{Node: e.Node, Cursor: e.Cursor}
 	}
-	return c
+	return edges
 }
 
 // Nodes returns the items of the page.
@@ -965,7 +1110,6 @@ func (c *ShareLinkConnection) TotalCount(ctx context.Context) (int, error) {
 
 // IntegrationConnection is a page of Integration, with the GraphQL connection shape.
 type IntegrationConnection struct {
-	Edges    []*IntegrationEdge
 	PageInfo page.Info
 	page     *page.Connection[*ent.Integration]
 }
@@ -978,11 +1122,17 @@ type IntegrationEdge struct {
 
 // NewIntegrationConnection wraps a page of Integration.
 func NewIntegrationConnection(p *page.Connection[*ent.Integration]) *IntegrationConnection {
-	c := &IntegrationConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*IntegrationEdge, len(p.Edges))}
-	for i, e := range p.Edges {
-		c.Edges[i] = &IntegrationEdge{Node: e.Node, Cursor: e.Cursor}
+	return &IntegrationConnection{PageInfo: p.PageInfo, page: p}
+}
+
+// Edges returns the items of the page with their cursors. They are made
+// when asked for: most reads ask for the nodes alone.
+func (c *IntegrationConnection) Edges() []*IntegrationEdge {
+	edges := make([]*IntegrationEdge, len(c.page.Edges))
+	for i, e := range c.page.Edges {
+		edges[i] = &IntegrationEdge{Node: e.Node, Cursor: e.Cursor}
 	}
-	return c
+	return edges
 }
 
 // Nodes returns the items of the page.
@@ -998,7 +1148,6 @@ func (c *IntegrationConnection) TotalCount(ctx context.Context) (int, error) {
 
 // IntegrationInstallationConnection is a page of IntegrationInstallation, with the GraphQL connection shape.
 type IntegrationInstallationConnection struct {
-	Edges    []*IntegrationInstallationEdge
 	PageInfo page.Info
 	page     *page.Connection[*ent.IntegrationInstallation]
 }
@@ -1011,11 +1160,17 @@ type IntegrationInstallationEdge struct {
 
 // NewIntegrationInstallationConnection wraps a page of IntegrationInstallation.
 func NewIntegrationInstallationConnection(p *page.Connection[*ent.IntegrationInstallation]) *IntegrationInstallationConnection {
-	c := &IntegrationInstallationConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*IntegrationInstallationEdge, len(p.Edges))}
-	for i, e := range p.Edges {
-		c.Edges[i] = &IntegrationInstallationEdge{Node: e.Node, Cursor: e.Cursor}
+	return &IntegrationInstallationConnection{PageInfo: p.PageInfo, page: p}
+}
+
+// Edges returns the items of the page with their cursors. They are made
+// when asked for: most reads ask for the nodes alone.
+func (c *IntegrationInstallationConnection) Edges() []*IntegrationInstallationEdge {
+	edges := make([]*IntegrationInstallationEdge, len(c.page.Edges))
+	for i, e := range c.page.Edges {
+		edges[i] = &IntegrationInstallationEdge{Node: e.Node, Cursor: e.Cursor}
 	}
-	return c
+	return edges
 }
 
 // Nodes returns the items of the page.
@@ -1033,7 +1188,6 @@ func (c *IntegrationInstallationConnection) TotalCount(ctx context.Context) (int
 
 // IntegrationSpaceInstallationConnection is a page of IntegrationSpaceInstallation, with the GraphQL connection shape.
 type IntegrationSpaceInstallationConnection struct {
-	Edges    []*IntegrationSpaceInstallationEdge
 	PageInfo page.Info
 	page     *page.Connection[*ent.IntegrationSpaceInstallation]
 }
@@ -1046,11 +1200,17 @@ type IntegrationSpaceInstallationEdge struct {
 
 // NewIntegrationSpaceInstallationConnection wraps a page of IntegrationSpaceInstallation.
 func NewIntegrationSpaceInstallationConnection(p *page.Connection[*ent.IntegrationSpaceInstallation]) *IntegrationSpaceInstallationConnection {
-	c := &IntegrationSpaceInstallationConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*IntegrationSpaceInstallationEdge, len(p.Edges))}
-	for i, e := range p.Edges {
-		c.Edges[i] = &IntegrationSpaceInstallationEdge{Node: e.Node, Cursor: e.Cursor}
+	return &IntegrationSpaceInstallationConnection{PageInfo: p.PageInfo, page: p}
+}
+
+// Edges returns the items of the page with their cursors. They are made
+// when asked for: most reads ask for the nodes alone.
+func (c *IntegrationSpaceInstallationConnection) Edges() []*IntegrationSpaceInstallationEdge {
+	edges := make([]*IntegrationSpaceInstallationEdge, len(c.page.Edges))
+	for i, e := range c.page.Edges {
+		edges[i] = &IntegrationSpaceInstallationEdge{Node: e.Node, Cursor: e.Cursor}
 	}
-	return c
+	return edges
 }
 
 // Nodes returns the items of the page.
@@ -1068,7 +1228,6 @@ func (c *IntegrationSpaceInstallationConnection) TotalCount(ctx context.Context)
 
 // IntegrationSiteInstallationConnection is a page of IntegrationSiteInstallation, with the GraphQL connection shape.
 type IntegrationSiteInstallationConnection struct {
-	Edges    []*IntegrationSiteInstallationEdge
 	PageInfo page.Info
 	page     *page.Connection[*ent.IntegrationSiteInstallation]
 }
@@ -1081,11 +1240,17 @@ type IntegrationSiteInstallationEdge struct {
 
 // NewIntegrationSiteInstallationConnection wraps a page of IntegrationSiteInstallation.
 func NewIntegrationSiteInstallationConnection(p *page.Connection[*ent.IntegrationSiteInstallation]) *IntegrationSiteInstallationConnection {
-	c := &IntegrationSiteInstallationConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*IntegrationSiteInstallationEdge, len(p.Edges))}
-	for i, e := range p.Edges {
-		c.Edges[i] = &IntegrationSiteInstallationEdge{Node: e.Node, Cursor: e.Cursor}
+	return &IntegrationSiteInstallationConnection{PageInfo: p.PageInfo, page: p}
+}
+
+// Edges returns the items of the page with their cursors. They are made
+// when asked for: most reads ask for the nodes alone.
+func (c *IntegrationSiteInstallationConnection) Edges() []*IntegrationSiteInstallationEdge {
+	edges := make([]*IntegrationSiteInstallationEdge, len(c.page.Edges))
+	for i, e := range c.page.Edges {
+		edges[i] = &IntegrationSiteInstallationEdge{Node: e.Node, Cursor: e.Cursor}
 	}
-	return c
+	return edges
 }
 
 // Nodes returns the items of the page.
@@ -1103,7 +1268,6 @@ func (c *IntegrationSiteInstallationConnection) TotalCount(ctx context.Context) 
 
 // WebhookEndpointConnection is a page of WebhookEndpoint, with the GraphQL connection shape.
 type WebhookEndpointConnection struct {
-	Edges    []*WebhookEndpointEdge
 	PageInfo page.Info
 	page     *page.Connection[*ent.WebhookEndpoint]
 }
@@ -1116,11 +1280,17 @@ type WebhookEndpointEdge struct {
 
 // NewWebhookEndpointConnection wraps a page of WebhookEndpoint.
 func NewWebhookEndpointConnection(p *page.Connection[*ent.WebhookEndpoint]) *WebhookEndpointConnection {
-	c := &WebhookEndpointConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*WebhookEndpointEdge, len(p.Edges))}
-	for i, e := range p.Edges {
-		c.Edges[i] = &WebhookEndpointEdge{Node: e.Node, Cursor: e.Cursor}
+	return &WebhookEndpointConnection{PageInfo: p.PageInfo, page: p}
+}
+
+// Edges returns the items of the page with their cursors. They are made
+// when asked for: most reads ask for the nodes alone.
+func (c *WebhookEndpointConnection) Edges() []*WebhookEndpointEdge {
+	edges := make([]*WebhookEndpointEdge, len(c.page.Edges))
+	for i, e := range c.page.Edges {
+		edges[i] = &WebhookEndpointEdge{Node: e.Node, Cursor: e.Cursor}
 	}
-	return c
+	return edges
 }
 
 // Nodes returns the items of the page.
@@ -1136,7 +1306,6 @@ func (c *WebhookEndpointConnection) TotalCount(ctx context.Context) (int, error)
 
 // WebhookDeliveryConnection is a page of WebhookDelivery, with the GraphQL connection shape.
 type WebhookDeliveryConnection struct {
-	Edges    []*WebhookDeliveryEdge
 	PageInfo page.Info
 	page     *page.Connection[*ent.WebhookDelivery]
 }
@@ -1149,11 +1318,17 @@ type WebhookDeliveryEdge struct {
 
 // NewWebhookDeliveryConnection wraps a page of WebhookDelivery.
 func NewWebhookDeliveryConnection(p *page.Connection[*ent.WebhookDelivery]) *WebhookDeliveryConnection {
-	c := &WebhookDeliveryConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*WebhookDeliveryEdge, len(p.Edges))}
-	for i, e := range p.Edges {
-		c.Edges[i] = &WebhookDeliveryEdge{Node: e.Node, Cursor: e.Cursor}
+	return &WebhookDeliveryConnection{PageInfo: p.PageInfo, page: p}
+}
+
+// Edges returns the items of the page with their cursors. They are made
+// when asked for: most reads ask for the nodes alone.
+func (c *WebhookDeliveryConnection) Edges() []*WebhookDeliveryEdge {
+	edges := make([]*WebhookDeliveryEdge, len(c.page.Edges))
+	for i, e := range c.page.Edges {
+		edges[i] = &WebhookDeliveryEdge{Node: e.Node, Cursor: e.Cursor}
 	}
-	return c
+	return edges
 }
 
 // Nodes returns the items of the page.

@@ -75,7 +75,6 @@ var connections = []connection{
 const tmpl = `
 // $TConnection is a page of $T, with the GraphQL connection shape.
 type $TConnection struct {
-	Edges    []*$TEdge
 	PageInfo page.Info
 	page     *page.Connection[*$N]
 $F}
@@ -88,11 +87,17 @@ type $TEdge struct {
 
 // New$TConnection wraps a page of $T.
 func New$TConnection(p *page.Connection[*$N]) *$TConnection {
-	c := &$TConnection{PageInfo: p.PageInfo, page: p, Edges: make([]*$TEdge, len(p.Edges))}
-	for i, e := range p.Edges {
-		c.Edges[i] = &$TEdge{Node: e.Node, Cursor: e.Cursor}
+	return &$TConnection{PageInfo: p.PageInfo, page: p}
+}
+
+// Edges returns the items of the page with their cursors. They are made
+// when asked for: most reads ask for the nodes alone.
+func (c *$TConnection) Edges() []*$TEdge {
+	edges := make([]*$TEdge, len(c.page.Edges))
+	for i, e := range c.page.Edges {
+		edges[i] = &$TEdge{Node: e.Node, Cursor: e.Cursor}
 	}
-	return c
+	return edges
 }
 
 // Nodes returns the items of the page.
