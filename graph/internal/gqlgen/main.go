@@ -29,7 +29,10 @@
 //     gqlexec.CollectFields, which remembers them for the other elements
 //     of its list (see graph/gqlexec/collect.go);
 //   - typename: __typename is answered with a constant gqlexec.TypeName,
-//     which takes no allocation.
+//     which takes no allocation;
+//   - resolve: a field of an object resolves through
+//     gqlexec.ResolveField, with functions that capture nothing, rather
+//     than graphql.ResolveField with closures (see resolve.go).
 //
 // gqlgen has no option or plugin hook for either: its exec template writes
 // that code. Each rewrite fails loudly when the generated code stops having
@@ -287,6 +290,7 @@ var rewrites = []struct {
 	{"collect", collectRemembered},
 	{"typename", typeNames},
 	{"direct", func(src []byte) ([]byte, error) { out, _, err := direct(src); return out, err }},
+	{"resolve", resolveWithoutClosures},
 	{"unmarshalers", dropUnmarshalerMap},
 }
 

@@ -445,20 +445,15 @@ func (ec *executionContext) _Item_id(ctx context.Context, field graphql.Collecte
 	if gqlexec.Plain(ec.OperationContext) {
 		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
 	}
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Item_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext_Item_id,
+		func(ctx context.Context, ec *executionContext, obj *testschema.Item) (any, error) {
 			return obj.ID, nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNID2string(ctx, selections, v)
-		},
+		(*executionContext).marshalNID2string,
 		true,
 		true,
 	)
@@ -471,20 +466,15 @@ func (ec *executionContext) _Item_name(ctx context.Context, field graphql.Collec
 	if gqlexec.Plain(ec.OperationContext) {
 		return ec.marshalNString2string(ctx, field.Selections, obj.Name)
 	}
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Item_name(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext_Item_name,
+		func(ctx context.Context, ec *executionContext, obj *testschema.Item) (any, error) {
 			return obj.Name, nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
+		(*executionContext).marshalNString2string,
 		true,
 		true,
 	)
@@ -497,20 +487,15 @@ func (ec *executionContext) _Item_note(ctx context.Context, field graphql.Collec
 	if gqlexec.Plain(ec.OperationContext) {
 		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Note)
 	}
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Item_note(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext_Item_note,
+		func(ctx context.Context, ec *executionContext, obj *testschema.Item) (any, error) {
 			return obj.Note, nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
+		(*executionContext).marshalOString2ᚖstring,
 		true,
 		false,
 	)
@@ -523,20 +508,15 @@ func (ec *executionContext) _Item_kind(ctx context.Context, field graphql.Collec
 	if gqlexec.Plain(ec.OperationContext) {
 		return ec.marshalNKind2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋinternalᚋgqlgenᚋtestschemaᚐKind(ctx, field.Selections, obj.Kind)
 	}
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Item_kind(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext_Item_kind,
+		func(ctx context.Context, ec *executionContext, obj *testschema.Item) (any, error) {
 			return obj.Kind, nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v testschema.Kind) graphql.Marshaler {
-			return ec.marshalNKind2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋinternalᚋgqlgenᚋtestschemaᚐKind(ctx, selections, v)
-		},
+		(*executionContext).marshalNKind2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋinternalᚋgqlgenᚋtestschemaᚐKind,
 		true,
 		true,
 	)
@@ -705,20 +685,15 @@ func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql
 	if gqlexec.Plain(ec.OperationContext) {
 		return ec.marshalNString2string(ctx, field.Selections, obj.Name)
 	}
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___Directive_name(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext___Directive_name,
+		func(ctx context.Context, ec *executionContext, obj *introspection.Directive) (any, error) {
 			return obj.Name, nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
+		(*executionContext).marshalNString2string,
 		true,
 		true,
 	)
@@ -728,20 +703,15 @@ func (ec *executionContext) fieldContext___Directive_name(_ context.Context, fie
 }
 
 func (ec *executionContext) ___Directive_description(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___Directive_description(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext___Directive_description,
+		func(ctx context.Context, ec *executionContext, obj *introspection.Directive) (any, error) {
 			return obj.Description(), nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
+		(*executionContext).marshalOString2ᚖstring,
 		true,
 		false,
 	)
@@ -754,20 +724,15 @@ func (ec *executionContext) ___Directive_isRepeatable(ctx context.Context, field
 	if gqlexec.Plain(ec.OperationContext) {
 		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.IsRepeatable)
 	}
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___Directive_isRepeatable(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext___Directive_isRepeatable,
+		func(ctx context.Context, ec *executionContext, obj *introspection.Directive) (any, error) {
 			return obj.IsRepeatable, nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
+		(*executionContext).marshalNBoolean2bool,
 		true,
 		true,
 	)
@@ -777,20 +742,15 @@ func (ec *executionContext) fieldContext___Directive_isRepeatable(_ context.Cont
 }
 
 func (ec *executionContext) ___Directive_locations(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___Directive_locations(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext___Directive_locations,
+		func(ctx context.Context, ec *executionContext, obj *introspection.Directive) (any, error) {
 			return obj.Locations, nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
-			return ec.marshalN__DirectiveLocation2ᚕstringᚄ(ctx, selections, v)
-		},
+		(*executionContext).marshalN__DirectiveLocation2ᚕstringᚄ,
 		true,
 		true,
 	)
@@ -800,20 +760,15 @@ func (ec *executionContext) fieldContext___Directive_locations(_ context.Context
 }
 
 func (ec *executionContext) ___Directive_args(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___Directive_args(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext___Directive_args,
+		func(ctx context.Context, ec *executionContext, obj *introspection.Directive) (any, error) {
 			return obj.Args, nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []introspection.InputValue) graphql.Marshaler {
-			return ec.marshalN__InputValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐInputValueᚄ(ctx, selections, v)
-		},
+		(*executionContext).marshalN__InputValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐInputValueᚄ,
 		true,
 		true,
 	)
@@ -846,20 +801,15 @@ func (ec *executionContext) ___EnumValue_name(ctx context.Context, field graphql
 	if gqlexec.Plain(ec.OperationContext) {
 		return ec.marshalNString2string(ctx, field.Selections, obj.Name)
 	}
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___EnumValue_name(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext___EnumValue_name,
+		func(ctx context.Context, ec *executionContext, obj *introspection.EnumValue) (any, error) {
 			return obj.Name, nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
+		(*executionContext).marshalNString2string,
 		true,
 		true,
 	)
@@ -869,20 +819,15 @@ func (ec *executionContext) fieldContext___EnumValue_name(_ context.Context, fie
 }
 
 func (ec *executionContext) ___EnumValue_description(ctx context.Context, field graphql.CollectedField, obj *introspection.EnumValue) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___EnumValue_description(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext___EnumValue_description,
+		func(ctx context.Context, ec *executionContext, obj *introspection.EnumValue) (any, error) {
 			return obj.Description(), nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
+		(*executionContext).marshalOString2ᚖstring,
 		true,
 		false,
 	)
@@ -892,20 +837,15 @@ func (ec *executionContext) fieldContext___EnumValue_description(_ context.Conte
 }
 
 func (ec *executionContext) ___EnumValue_isDeprecated(ctx context.Context, field graphql.CollectedField, obj *introspection.EnumValue) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___EnumValue_isDeprecated(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext___EnumValue_isDeprecated,
+		func(ctx context.Context, ec *executionContext, obj *introspection.EnumValue) (any, error) {
 			return obj.IsDeprecated(), nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
+		(*executionContext).marshalNBoolean2bool,
 		true,
 		true,
 	)
@@ -915,20 +855,15 @@ func (ec *executionContext) fieldContext___EnumValue_isDeprecated(_ context.Cont
 }
 
 func (ec *executionContext) ___EnumValue_deprecationReason(ctx context.Context, field graphql.CollectedField, obj *introspection.EnumValue) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___EnumValue_deprecationReason(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext___EnumValue_deprecationReason,
+		func(ctx context.Context, ec *executionContext, obj *introspection.EnumValue) (any, error) {
 			return obj.DeprecationReason(), nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
+		(*executionContext).marshalOString2ᚖstring,
 		true,
 		false,
 	)
@@ -941,20 +876,15 @@ func (ec *executionContext) ___Field_name(ctx context.Context, field graphql.Col
 	if gqlexec.Plain(ec.OperationContext) {
 		return ec.marshalNString2string(ctx, field.Selections, obj.Name)
 	}
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___Field_name(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext___Field_name,
+		func(ctx context.Context, ec *executionContext, obj *introspection.Field) (any, error) {
 			return obj.Name, nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
+		(*executionContext).marshalNString2string,
 		true,
 		true,
 	)
@@ -964,20 +894,15 @@ func (ec *executionContext) fieldContext___Field_name(_ context.Context, field g
 }
 
 func (ec *executionContext) ___Field_description(ctx context.Context, field graphql.CollectedField, obj *introspection.Field) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___Field_description(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext___Field_description,
+		func(ctx context.Context, ec *executionContext, obj *introspection.Field) (any, error) {
 			return obj.Description(), nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
+		(*executionContext).marshalOString2ᚖstring,
 		true,
 		false,
 	)
@@ -987,20 +912,15 @@ func (ec *executionContext) fieldContext___Field_description(_ context.Context, 
 }
 
 func (ec *executionContext) ___Field_args(ctx context.Context, field graphql.CollectedField, obj *introspection.Field) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___Field_args(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext___Field_args,
+		func(ctx context.Context, ec *executionContext, obj *introspection.Field) (any, error) {
 			return obj.Args, nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []introspection.InputValue) graphql.Marshaler {
-			return ec.marshalN__InputValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐInputValueᚄ(ctx, selections, v)
-		},
+		(*executionContext).marshalN__InputValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐInputValueᚄ,
 		true,
 		true,
 	)
@@ -1030,20 +950,15 @@ func (ec *executionContext) fieldContext___Field_args(ctx context.Context, field
 }
 
 func (ec *executionContext) ___Field_type(ctx context.Context, field graphql.CollectedField, obj *introspection.Field) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___Field_type(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext___Field_type,
+		func(ctx context.Context, ec *executionContext, obj *introspection.Field) (any, error) {
 			return obj.Type, nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *introspection.Type) graphql.Marshaler {
-			return ec.marshalN__Type2ᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐType(ctx, selections, v)
-		},
+		(*executionContext).marshalN__Type2ᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐType,
 		true,
 		true,
 	)
@@ -1062,20 +977,15 @@ func (ec *executionContext) fieldContext___Field_type(_ context.Context, field g
 }
 
 func (ec *executionContext) ___Field_isDeprecated(ctx context.Context, field graphql.CollectedField, obj *introspection.Field) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___Field_isDeprecated(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext___Field_isDeprecated,
+		func(ctx context.Context, ec *executionContext, obj *introspection.Field) (any, error) {
 			return obj.IsDeprecated(), nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
+		(*executionContext).marshalNBoolean2bool,
 		true,
 		true,
 	)
@@ -1085,20 +995,15 @@ func (ec *executionContext) fieldContext___Field_isDeprecated(_ context.Context,
 }
 
 func (ec *executionContext) ___Field_deprecationReason(ctx context.Context, field graphql.CollectedField, obj *introspection.Field) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___Field_deprecationReason(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext___Field_deprecationReason,
+		func(ctx context.Context, ec *executionContext, obj *introspection.Field) (any, error) {
 			return obj.DeprecationReason(), nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
+		(*executionContext).marshalOString2ᚖstring,
 		true,
 		false,
 	)
@@ -1111,20 +1016,15 @@ func (ec *executionContext) ___InputValue_name(ctx context.Context, field graphq
 	if gqlexec.Plain(ec.OperationContext) {
 		return ec.marshalNString2string(ctx, field.Selections, obj.Name)
 	}
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___InputValue_name(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext___InputValue_name,
+		func(ctx context.Context, ec *executionContext, obj *introspection.InputValue) (any, error) {
 			return obj.Name, nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
+		(*executionContext).marshalNString2string,
 		true,
 		true,
 	)
@@ -1134,20 +1034,15 @@ func (ec *executionContext) fieldContext___InputValue_name(_ context.Context, fi
 }
 
 func (ec *executionContext) ___InputValue_description(ctx context.Context, field graphql.CollectedField, obj *introspection.InputValue) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___InputValue_description(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext___InputValue_description,
+		func(ctx context.Context, ec *executionContext, obj *introspection.InputValue) (any, error) {
 			return obj.Description(), nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
+		(*executionContext).marshalOString2ᚖstring,
 		true,
 		false,
 	)
@@ -1157,20 +1052,15 @@ func (ec *executionContext) fieldContext___InputValue_description(_ context.Cont
 }
 
 func (ec *executionContext) ___InputValue_type(ctx context.Context, field graphql.CollectedField, obj *introspection.InputValue) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___InputValue_type(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext___InputValue_type,
+		func(ctx context.Context, ec *executionContext, obj *introspection.InputValue) (any, error) {
 			return obj.Type, nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *introspection.Type) graphql.Marshaler {
-			return ec.marshalN__Type2ᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐType(ctx, selections, v)
-		},
+		(*executionContext).marshalN__Type2ᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐType,
 		true,
 		true,
 	)
@@ -1192,20 +1082,15 @@ func (ec *executionContext) ___InputValue_defaultValue(ctx context.Context, fiel
 	if gqlexec.Plain(ec.OperationContext) {
 		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.DefaultValue)
 	}
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___InputValue_defaultValue(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext___InputValue_defaultValue,
+		func(ctx context.Context, ec *executionContext, obj *introspection.InputValue) (any, error) {
 			return obj.DefaultValue, nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
+		(*executionContext).marshalOString2ᚖstring,
 		true,
 		false,
 	)
@@ -1215,20 +1100,15 @@ func (ec *executionContext) fieldContext___InputValue_defaultValue(_ context.Con
 }
 
 func (ec *executionContext) ___InputValue_isDeprecated(ctx context.Context, field graphql.CollectedField, obj *introspection.InputValue) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___InputValue_isDeprecated(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext___InputValue_isDeprecated,
+		func(ctx context.Context, ec *executionContext, obj *introspection.InputValue) (any, error) {
 			return obj.IsDeprecated(), nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
+		(*executionContext).marshalNBoolean2bool,
 		true,
 		true,
 	)
@@ -1238,20 +1118,15 @@ func (ec *executionContext) fieldContext___InputValue_isDeprecated(_ context.Con
 }
 
 func (ec *executionContext) ___InputValue_deprecationReason(ctx context.Context, field graphql.CollectedField, obj *introspection.InputValue) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___InputValue_deprecationReason(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext___InputValue_deprecationReason,
+		func(ctx context.Context, ec *executionContext, obj *introspection.InputValue) (any, error) {
 			return obj.DeprecationReason(), nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
+		(*executionContext).marshalOString2ᚖstring,
 		true,
 		false,
 	)
@@ -1261,20 +1136,15 @@ func (ec *executionContext) fieldContext___InputValue_deprecationReason(_ contex
 }
 
 func (ec *executionContext) ___Schema_description(ctx context.Context, field graphql.CollectedField, obj *introspection.Schema) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___Schema_description(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext___Schema_description,
+		func(ctx context.Context, ec *executionContext, obj *introspection.Schema) (any, error) {
 			return obj.Description(), nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
+		(*executionContext).marshalOString2ᚖstring,
 		true,
 		false,
 	)
@@ -1284,20 +1154,15 @@ func (ec *executionContext) fieldContext___Schema_description(_ context.Context,
 }
 
 func (ec *executionContext) ___Schema_types(ctx context.Context, field graphql.CollectedField, obj *introspection.Schema) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___Schema_types(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext___Schema_types,
+		func(ctx context.Context, ec *executionContext, obj *introspection.Schema) (any, error) {
 			return obj.Types(), nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []introspection.Type) graphql.Marshaler {
-			return ec.marshalN__Type2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐTypeᚄ(ctx, selections, v)
-		},
+		(*executionContext).marshalN__Type2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐTypeᚄ,
 		true,
 		true,
 	)
@@ -1316,20 +1181,15 @@ func (ec *executionContext) fieldContext___Schema_types(_ context.Context, field
 }
 
 func (ec *executionContext) ___Schema_queryType(ctx context.Context, field graphql.CollectedField, obj *introspection.Schema) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___Schema_queryType(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext___Schema_queryType,
+		func(ctx context.Context, ec *executionContext, obj *introspection.Schema) (any, error) {
 			return obj.QueryType(), nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *introspection.Type) graphql.Marshaler {
-			return ec.marshalN__Type2ᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐType(ctx, selections, v)
-		},
+		(*executionContext).marshalN__Type2ᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐType,
 		true,
 		true,
 	)
@@ -1348,20 +1208,15 @@ func (ec *executionContext) fieldContext___Schema_queryType(_ context.Context, f
 }
 
 func (ec *executionContext) ___Schema_mutationType(ctx context.Context, field graphql.CollectedField, obj *introspection.Schema) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___Schema_mutationType(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext___Schema_mutationType,
+		func(ctx context.Context, ec *executionContext, obj *introspection.Schema) (any, error) {
 			return obj.MutationType(), nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *introspection.Type) graphql.Marshaler {
-			return ec.marshalO__Type2ᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐType(ctx, selections, v)
-		},
+		(*executionContext).marshalO__Type2ᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐType,
 		true,
 		false,
 	)
@@ -1380,20 +1235,15 @@ func (ec *executionContext) fieldContext___Schema_mutationType(_ context.Context
 }
 
 func (ec *executionContext) ___Schema_subscriptionType(ctx context.Context, field graphql.CollectedField, obj *introspection.Schema) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___Schema_subscriptionType(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext___Schema_subscriptionType,
+		func(ctx context.Context, ec *executionContext, obj *introspection.Schema) (any, error) {
 			return obj.SubscriptionType(), nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *introspection.Type) graphql.Marshaler {
-			return ec.marshalO__Type2ᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐType(ctx, selections, v)
-		},
+		(*executionContext).marshalO__Type2ᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐType,
 		true,
 		false,
 	)
@@ -1412,20 +1262,15 @@ func (ec *executionContext) fieldContext___Schema_subscriptionType(_ context.Con
 }
 
 func (ec *executionContext) ___Schema_directives(ctx context.Context, field graphql.CollectedField, obj *introspection.Schema) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___Schema_directives(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext___Schema_directives,
+		func(ctx context.Context, ec *executionContext, obj *introspection.Schema) (any, error) {
 			return obj.Directives(), nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []introspection.Directive) graphql.Marshaler {
-			return ec.marshalN__Directive2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐDirectiveᚄ(ctx, selections, v)
-		},
+		(*executionContext).marshalN__Directive2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐDirectiveᚄ,
 		true,
 		true,
 	)
@@ -1444,20 +1289,15 @@ func (ec *executionContext) fieldContext___Schema_directives(_ context.Context, 
 }
 
 func (ec *executionContext) ___Type_kind(ctx context.Context, field graphql.CollectedField, obj *introspection.Type) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___Type_kind(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext___Type_kind,
+		func(ctx context.Context, ec *executionContext, obj *introspection.Type) (any, error) {
 			return obj.Kind(), nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalN__TypeKind2string(ctx, selections, v)
-		},
+		(*executionContext).marshalN__TypeKind2string,
 		true,
 		true,
 	)
@@ -1467,20 +1307,15 @@ func (ec *executionContext) fieldContext___Type_kind(_ context.Context, field gr
 }
 
 func (ec *executionContext) ___Type_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Type) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___Type_name(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext___Type_name,
+		func(ctx context.Context, ec *executionContext, obj *introspection.Type) (any, error) {
 			return obj.Name(), nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
+		(*executionContext).marshalOString2ᚖstring,
 		true,
 		false,
 	)
@@ -1490,20 +1325,15 @@ func (ec *executionContext) fieldContext___Type_name(_ context.Context, field gr
 }
 
 func (ec *executionContext) ___Type_description(ctx context.Context, field graphql.CollectedField, obj *introspection.Type) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___Type_description(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext___Type_description,
+		func(ctx context.Context, ec *executionContext, obj *introspection.Type) (any, error) {
 			return obj.Description(), nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
+		(*executionContext).marshalOString2ᚖstring,
 		true,
 		false,
 	)
@@ -1513,20 +1343,15 @@ func (ec *executionContext) fieldContext___Type_description(_ context.Context, f
 }
 
 func (ec *executionContext) ___Type_specifiedByURL(ctx context.Context, field graphql.CollectedField, obj *introspection.Type) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___Type_specifiedByURL(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext___Type_specifiedByURL,
+		func(ctx context.Context, ec *executionContext, obj *introspection.Type) (any, error) {
 			return obj.SpecifiedByURL(), nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
+		(*executionContext).marshalOString2ᚖstring,
 		true,
 		false,
 	)
@@ -1536,21 +1361,16 @@ func (ec *executionContext) fieldContext___Type_specifiedByURL(_ context.Context
 }
 
 func (ec *executionContext) ___Type_fields(ctx context.Context, field graphql.CollectedField, obj *introspection.Type) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___Type_fields(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext___Type_fields,
+		func(ctx context.Context, ec *executionContext, obj *introspection.Type) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
 			return obj.Fields(fc.Args["includeDeprecated"].(bool)), nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []introspection.Field) graphql.Marshaler {
-			return ec.marshalO__Field2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐFieldᚄ(ctx, selections, v)
-		},
+		(*executionContext).marshalO__Field2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐFieldᚄ,
 		true,
 		false,
 	)
@@ -1580,20 +1400,15 @@ func (ec *executionContext) fieldContext___Type_fields(ctx context.Context, fiel
 }
 
 func (ec *executionContext) ___Type_interfaces(ctx context.Context, field graphql.CollectedField, obj *introspection.Type) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___Type_interfaces(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext___Type_interfaces,
+		func(ctx context.Context, ec *executionContext, obj *introspection.Type) (any, error) {
 			return obj.Interfaces(), nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []introspection.Type) graphql.Marshaler {
-			return ec.marshalO__Type2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐTypeᚄ(ctx, selections, v)
-		},
+		(*executionContext).marshalO__Type2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐTypeᚄ,
 		true,
 		false,
 	)
@@ -1612,20 +1427,15 @@ func (ec *executionContext) fieldContext___Type_interfaces(_ context.Context, fi
 }
 
 func (ec *executionContext) ___Type_possibleTypes(ctx context.Context, field graphql.CollectedField, obj *introspection.Type) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___Type_possibleTypes(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext___Type_possibleTypes,
+		func(ctx context.Context, ec *executionContext, obj *introspection.Type) (any, error) {
 			return obj.PossibleTypes(), nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []introspection.Type) graphql.Marshaler {
-			return ec.marshalO__Type2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐTypeᚄ(ctx, selections, v)
-		},
+		(*executionContext).marshalO__Type2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐTypeᚄ,
 		true,
 		false,
 	)
@@ -1644,21 +1454,16 @@ func (ec *executionContext) fieldContext___Type_possibleTypes(_ context.Context,
 }
 
 func (ec *executionContext) ___Type_enumValues(ctx context.Context, field graphql.CollectedField, obj *introspection.Type) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___Type_enumValues(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext___Type_enumValues,
+		func(ctx context.Context, ec *executionContext, obj *introspection.Type) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
 			return obj.EnumValues(fc.Args["includeDeprecated"].(bool)), nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []introspection.EnumValue) graphql.Marshaler {
-			return ec.marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValueᚄ(ctx, selections, v)
-		},
+		(*executionContext).marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValueᚄ,
 		true,
 		false,
 	)
@@ -1688,20 +1493,15 @@ func (ec *executionContext) fieldContext___Type_enumValues(ctx context.Context, 
 }
 
 func (ec *executionContext) ___Type_inputFields(ctx context.Context, field graphql.CollectedField, obj *introspection.Type) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___Type_inputFields(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext___Type_inputFields,
+		func(ctx context.Context, ec *executionContext, obj *introspection.Type) (any, error) {
 			return obj.InputFields(), nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []introspection.InputValue) graphql.Marshaler {
-			return ec.marshalO__InputValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐInputValueᚄ(ctx, selections, v)
-		},
+		(*executionContext).marshalO__InputValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐInputValueᚄ,
 		true,
 		false,
 	)
@@ -1720,20 +1520,15 @@ func (ec *executionContext) fieldContext___Type_inputFields(_ context.Context, f
 }
 
 func (ec *executionContext) ___Type_ofType(ctx context.Context, field graphql.CollectedField, obj *introspection.Type) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___Type_ofType(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext___Type_ofType,
+		func(ctx context.Context, ec *executionContext, obj *introspection.Type) (any, error) {
 			return obj.OfType(), nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *introspection.Type) graphql.Marshaler {
-			return ec.marshalO__Type2ᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐType(ctx, selections, v)
-		},
+		(*executionContext).marshalO__Type2ᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐType,
 		true,
 		false,
 	)
@@ -1752,20 +1547,15 @@ func (ec *executionContext) fieldContext___Type_ofType(_ context.Context, field 
 }
 
 func (ec *executionContext) ___Type_isOneOf(ctx context.Context, field graphql.CollectedField, obj *introspection.Type) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
+	return gqlexec.ResolveField(
 		ctx,
 		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___Type_isOneOf(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
+		field, ec, obj,
+		(*executionContext).fieldContext___Type_isOneOf,
+		func(ctx context.Context, ec *executionContext, obj *introspection.Type) (any, error) {
 			return obj.IsOneOf(), nil
 		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalOBoolean2bool(ctx, selections, v)
-		},
+		(*executionContext).marshalOBoolean2bool,
 		true,
 		false,
 	)
