@@ -21,7 +21,7 @@ import (
 // and so through it.
 func Plain(oc *graphql.OperationContext) bool {
 	p := codeOf(oc.ResolverMiddleware)
-	return p == passThrough || p == resolversOnlyCode
+	return p == passThrough || p == resolversOnlyCode || p == resolversOnlyFirstCode
 }
 
 // ResolversOnly is a handler extension that runs Func as the field
@@ -52,9 +52,15 @@ func (ResolversOnly) Validate(graphql.ExecutableSchema) error { return nil }
 // MutateOperationContext puts r.Func around the operation's field
 // middleware.
 func (r ResolversOnly) MutateOperationContext(_ context.Context, oc *graphql.OperationContext) *gqlerror.Error {
-	if Plain(oc) {
+	switch {
+	case codeOf(oc.ResolverMiddleware) == passThrough:
+		// gqlgen's own only calls the resolver: r.Func can be handed the
+		// resolver itself, rather than a closure around gqlgen's for
+		// every field.
+		oc.ResolverMiddleware = resolversOnlyFirst(r.Func)
+	case Plain(oc):
 		oc.ResolverMiddleware = resolversOnly(r.Func, oc.ResolverMiddleware)
-	} else {
+	default:
 		oc.ResolverMiddleware = around(r.Func, oc.ResolverMiddleware)
 	}
 	return nil
@@ -69,6 +75,14 @@ func resolversOnly(f, next graphql.FieldMiddleware) graphql.FieldMiddleware {
 	return func(ctx context.Context, res graphql.Resolver) (any, error) {
 		return f(ctx, func(ctx context.Context) (any, error) { return next(ctx, res) })
 	}
+}
+
+// resolversOnlyFirst is resolversOnly around gqlgen's own middleware,
+// which only calls the resolver.
+//
+//go:noinline
+func resolversOnlyFirst(f graphql.FieldMiddleware) graphql.FieldMiddleware {
+	return func(ctx context.Context, res graphql.Resolver) (any, error) { return f(ctx, res) }
 }
 
 //go:noinline
@@ -94,5 +108,6 @@ var (
 		}
 		return codeOf(oc.ResolverMiddleware)
 	}()
-	resolversOnlyCode = codeOf(resolversOnly(nil, nil))
+	resolversOnlyCode      = codeOf(resolversOnly(nil, nil))
+	resolversOnlyFirstCode = codeOf(resolversOnlyFirst(nil))
 )

@@ -104,7 +104,9 @@ func TestResolveFieldDoesWhatGQLGenDoes(t *testing.T) {
 				},
 				func(ctx context.Context) (any, error) { return resolve(ctx, e, obj) },
 				nil,
-				func(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler { return marshal(e, ctx, sel, v) },
+				func(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+					return marshal(e, ctx, sel, v)
+				},
 				s.recover, s.nonNull)
 		}
 		switch m {
