@@ -68566,8 +68566,9 @@ func (ec *executionContext) _APITokenConnection(ctx context.Context, sel ast.Sel
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -68862,8 +68863,9 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -68903,8 +68905,9 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -68944,8 +68947,9 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -68985,8 +68989,9 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -69026,8 +69031,9 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -69067,8 +69073,9 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -69108,8 +69115,9 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -69149,8 +69157,9 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -69190,8 +69199,9 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -69231,8 +69241,9 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -69272,8 +69283,9 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -69313,8 +69325,9 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -69354,8 +69367,9 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -69395,8 +69409,9 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -69486,8 +69501,9 @@ func (ec *executionContext) _ChangeRequestConnection(ctx context.Context, sel as
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -69622,8 +69638,9 @@ func (ec *executionContext) _ChangeRequestEvent(ctx context.Context, sel ast.Sel
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -69778,8 +69795,9 @@ func (ec *executionContext) _Collection(ctx context.Context, sel ast.SelectionSe
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -69819,8 +69837,9 @@ func (ec *executionContext) _Collection(ctx context.Context, sel ast.SelectionSe
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -69860,8 +69879,9 @@ func (ec *executionContext) _Collection(ctx context.Context, sel ast.SelectionSe
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -69901,8 +69921,9 @@ func (ec *executionContext) _Collection(ctx context.Context, sel ast.SelectionSe
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -69942,8 +69963,9 @@ func (ec *executionContext) _Collection(ctx context.Context, sel ast.SelectionSe
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -69983,8 +70005,9 @@ func (ec *executionContext) _Collection(ctx context.Context, sel ast.SelectionSe
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -70074,8 +70097,9 @@ func (ec *executionContext) _CollectionConnection(ctx context.Context, sel ast.S
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -70320,8 +70344,9 @@ func (ec *executionContext) _Comment(ctx context.Context, sel ast.SelectionSet, 
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -70361,8 +70386,9 @@ func (ec *executionContext) _Comment(ctx context.Context, sel ast.SelectionSet, 
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -70402,8 +70428,9 @@ func (ec *executionContext) _Comment(ctx context.Context, sel ast.SelectionSet, 
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -70443,8 +70470,9 @@ func (ec *executionContext) _Comment(ctx context.Context, sel ast.SelectionSet, 
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -70484,8 +70512,9 @@ func (ec *executionContext) _Comment(ctx context.Context, sel ast.SelectionSet, 
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -70525,8 +70554,9 @@ func (ec *executionContext) _Comment(ctx context.Context, sel ast.SelectionSet, 
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -70566,8 +70596,9 @@ func (ec *executionContext) _Comment(ctx context.Context, sel ast.SelectionSet, 
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -70607,8 +70638,9 @@ func (ec *executionContext) _Comment(ctx context.Context, sel ast.SelectionSet, 
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -70648,8 +70680,9 @@ func (ec *executionContext) _Comment(ctx context.Context, sel ast.SelectionSet, 
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -70689,8 +70722,9 @@ func (ec *executionContext) _Comment(ctx context.Context, sel ast.SelectionSet, 
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -70770,8 +70804,9 @@ func (ec *executionContext) _CommentBody(ctx context.Context, sel ast.SelectionS
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -70861,8 +70896,9 @@ func (ec *executionContext) _CommentConnection(ctx context.Context, sel ast.Sele
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -70997,8 +71033,9 @@ func (ec *executionContext) _CommentEvent(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -71038,8 +71075,9 @@ func (ec *executionContext) _CommentEvent(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -71079,8 +71117,9 @@ func (ec *executionContext) _CommentEvent(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -71230,8 +71269,9 @@ func (ec *executionContext) _CommentReply(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -71271,8 +71311,9 @@ func (ec *executionContext) _CommentReply(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -71312,8 +71353,9 @@ func (ec *executionContext) _CommentReply(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -71353,8 +71395,9 @@ func (ec *executionContext) _CommentReply(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -71394,8 +71437,9 @@ func (ec *executionContext) _CommentReply(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -71435,8 +71479,9 @@ func (ec *executionContext) _CommentReply(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -71476,8 +71521,9 @@ func (ec *executionContext) _CommentReply(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -71567,8 +71613,9 @@ func (ec *executionContext) _CommentReplyConnection(ctx context.Context, sel ast
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -71688,8 +71735,9 @@ func (ec *executionContext) _CommentTarget(ctx context.Context, sel ast.Selectio
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -71729,8 +71777,9 @@ func (ec *executionContext) _CommentTarget(ctx context.Context, sel ast.Selectio
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -71770,8 +71819,9 @@ func (ec *executionContext) _CommentTarget(ctx context.Context, sel ast.Selectio
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -72131,8 +72181,9 @@ func (ec *executionContext) _ContentReferenceUsage(ctx context.Context, sel ast.
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -72172,8 +72223,9 @@ func (ec *executionContext) _ContentReferenceUsage(ctx context.Context, sel ast.
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -72228,8 +72280,9 @@ func (ec *executionContext) _ContentReferenceUsage(ctx context.Context, sel ast.
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -72319,8 +72372,9 @@ func (ec *executionContext) _ContentReferenceUsageConnection(ctx context.Context
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -72360,8 +72414,9 @@ func (ec *executionContext) _ContentReferenceUsageConnection(ctx context.Context
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -74356,8 +74411,9 @@ func (ec *executionContext) _EmojiReactionUser(ctx context.Context, sel ast.Sele
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -74547,8 +74603,9 @@ func (ec *executionContext) _GitSyncOperation(ctx context.Context, sel ast.Selec
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -74593,8 +74650,9 @@ func (ec *executionContext) _GitSyncOperation(ctx context.Context, sel ast.Selec
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -74634,8 +74692,9 @@ func (ec *executionContext) _GitSyncOperation(ctx context.Context, sel ast.Selec
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -74725,8 +74784,9 @@ func (ec *executionContext) _GitSyncOperationConnection(ctx context.Context, sel
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -74846,8 +74906,9 @@ func (ec *executionContext) _GitSyncState(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -74887,8 +74948,9 @@ func (ec *executionContext) _GitSyncState(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -74928,8 +74990,9 @@ func (ec *executionContext) _GitSyncState(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -74974,8 +75037,9 @@ func (ec *executionContext) _GitSyncState(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -75015,8 +75079,9 @@ func (ec *executionContext) _GitSyncState(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -75061,8 +75126,9 @@ func (ec *executionContext) _GitSyncState(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -75102,8 +75168,9 @@ func (ec *executionContext) _GitSyncState(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -75143,8 +75210,9 @@ func (ec *executionContext) _GitSyncState(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -75184,8 +75252,9 @@ func (ec *executionContext) _GitSyncState(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -75505,8 +75574,9 @@ func (ec *executionContext) _Integration(ctx context.Context, sel ast.SelectionS
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -75556,8 +75626,9 @@ func (ec *executionContext) _Integration(ctx context.Context, sel ast.SelectionS
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -75597,8 +75668,9 @@ func (ec *executionContext) _Integration(ctx context.Context, sel ast.SelectionS
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -75638,8 +75710,9 @@ func (ec *executionContext) _Integration(ctx context.Context, sel ast.SelectionS
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -75679,8 +75752,9 @@ func (ec *executionContext) _Integration(ctx context.Context, sel ast.SelectionS
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -75720,8 +75794,9 @@ func (ec *executionContext) _Integration(ctx context.Context, sel ast.SelectionS
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -75761,8 +75836,9 @@ func (ec *executionContext) _Integration(ctx context.Context, sel ast.SelectionS
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -75802,8 +75878,9 @@ func (ec *executionContext) _Integration(ctx context.Context, sel ast.SelectionS
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -75843,8 +75920,9 @@ func (ec *executionContext) _Integration(ctx context.Context, sel ast.SelectionS
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -75884,8 +75962,9 @@ func (ec *executionContext) _Integration(ctx context.Context, sel ast.SelectionS
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -75975,8 +76054,9 @@ func (ec *executionContext) _IntegrationConnection(ctx context.Context, sel ast.
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -76171,8 +76251,9 @@ func (ec *executionContext) _IntegrationInstallation(ctx context.Context, sel as
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -76212,8 +76293,9 @@ func (ec *executionContext) _IntegrationInstallation(ctx context.Context, sel as
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -76253,8 +76335,9 @@ func (ec *executionContext) _IntegrationInstallation(ctx context.Context, sel as
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -76294,8 +76377,9 @@ func (ec *executionContext) _IntegrationInstallation(ctx context.Context, sel as
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -76335,8 +76419,9 @@ func (ec *executionContext) _IntegrationInstallation(ctx context.Context, sel as
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -76376,8 +76461,9 @@ func (ec *executionContext) _IntegrationInstallation(ctx context.Context, sel as
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -76422,8 +76508,9 @@ func (ec *executionContext) _IntegrationInstallation(ctx context.Context, sel as
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -76463,8 +76550,9 @@ func (ec *executionContext) _IntegrationInstallation(ctx context.Context, sel as
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -76504,8 +76592,9 @@ func (ec *executionContext) _IntegrationInstallation(ctx context.Context, sel as
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -76545,8 +76634,9 @@ func (ec *executionContext) _IntegrationInstallation(ctx context.Context, sel as
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -76586,8 +76676,9 @@ func (ec *executionContext) _IntegrationInstallation(ctx context.Context, sel as
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -76677,8 +76768,9 @@ func (ec *executionContext) _IntegrationInstallationConnection(ctx context.Conte
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -76893,8 +76985,9 @@ func (ec *executionContext) _IntegrationSiteInstallation(ctx context.Context, se
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -76939,8 +77032,9 @@ func (ec *executionContext) _IntegrationSiteInstallation(ctx context.Context, se
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -76980,8 +77074,9 @@ func (ec *executionContext) _IntegrationSiteInstallation(ctx context.Context, se
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -77021,8 +77116,9 @@ func (ec *executionContext) _IntegrationSiteInstallation(ctx context.Context, se
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -77067,8 +77163,9 @@ func (ec *executionContext) _IntegrationSiteInstallation(ctx context.Context, se
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -77158,8 +77255,9 @@ func (ec *executionContext) _IntegrationSiteInstallationConnection(ctx context.C
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -77279,8 +77377,9 @@ func (ec *executionContext) _IntegrationSpaceInstallation(ctx context.Context, s
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -77325,8 +77424,9 @@ func (ec *executionContext) _IntegrationSpaceInstallation(ctx context.Context, s
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -77366,8 +77466,9 @@ func (ec *executionContext) _IntegrationSpaceInstallation(ctx context.Context, s
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -77407,8 +77508,9 @@ func (ec *executionContext) _IntegrationSpaceInstallation(ctx context.Context, s
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -77453,8 +77555,9 @@ func (ec *executionContext) _IntegrationSpaceInstallation(ctx context.Context, s
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -77544,8 +77647,9 @@ func (ec *executionContext) _IntegrationSpaceInstallationConnection(ctx context.
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -77785,8 +77889,9 @@ func (ec *executionContext) _Invite(ctx context.Context, sel ast.SelectionSet, o
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -77831,8 +77936,9 @@ func (ec *executionContext) _Invite(ctx context.Context, sel ast.SelectionSet, o
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -77872,8 +77978,9 @@ func (ec *executionContext) _Invite(ctx context.Context, sel ast.SelectionSet, o
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -77963,8 +78070,9 @@ func (ec *executionContext) _InviteConnection(ctx context.Context, sel ast.Selec
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -78229,8 +78337,9 @@ func (ec *executionContext) _Member(ctx context.Context, sel ast.SelectionSet, o
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -78275,8 +78384,9 @@ func (ec *executionContext) _Member(ctx context.Context, sel ast.SelectionSet, o
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -78336,8 +78446,9 @@ func (ec *executionContext) _Member(ctx context.Context, sel ast.SelectionSet, o
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -78377,8 +78488,9 @@ func (ec *executionContext) _Member(ctx context.Context, sel ast.SelectionSet, o
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -78418,8 +78530,9 @@ func (ec *executionContext) _Member(ctx context.Context, sel ast.SelectionSet, o
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -78459,8 +78572,9 @@ func (ec *executionContext) _Member(ctx context.Context, sel ast.SelectionSet, o
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -78550,8 +78664,9 @@ func (ec *executionContext) _MemberConnection(ctx context.Context, sel ast.Selec
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -78731,8 +78846,9 @@ func (ec *executionContext) _MemberSpaceConnection(ctx context.Context, sel ast.
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -80265,8 +80381,9 @@ func (ec *executionContext) _OpenAPISpec(ctx context.Context, sel ast.SelectionS
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -80311,8 +80428,9 @@ func (ec *executionContext) _OpenAPISpec(ctx context.Context, sel ast.SelectionS
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -80352,8 +80470,9 @@ func (ec *executionContext) _OpenAPISpec(ctx context.Context, sel ast.SelectionS
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -80393,8 +80512,9 @@ func (ec *executionContext) _OpenAPISpec(ctx context.Context, sel ast.SelectionS
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -80484,8 +80604,9 @@ func (ec *executionContext) _OpenAPISpecConnection(ctx context.Context, sel ast.
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -80670,8 +80791,9 @@ func (ec *executionContext) _OpenAPISpecVersion(ctx context.Context, sel ast.Sel
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -80766,8 +80888,9 @@ func (ec *executionContext) _OpenAPISpecVersionConnection(ctx context.Context, s
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -80962,8 +81085,9 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -81003,8 +81127,9 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -81044,8 +81169,9 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -81085,8 +81211,9 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -81126,8 +81253,9 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -81167,8 +81295,9 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -81208,8 +81337,9 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -81249,8 +81379,9 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -81290,8 +81421,9 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -81331,8 +81463,9 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -81372,8 +81505,9 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -81413,8 +81547,9 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -81454,8 +81589,9 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -81495,8 +81631,9 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -81536,8 +81673,9 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -81577,8 +81715,9 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -81618,8 +81757,9 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -81659,8 +81799,9 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -81700,8 +81841,9 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -81741,8 +81883,9 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -81782,8 +81925,9 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -81823,8 +81967,9 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -81864,8 +82009,9 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -81905,8 +82051,9 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -81946,8 +82093,9 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -81987,8 +82135,9 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -82078,8 +82227,9 @@ func (ec *executionContext) _OrganizationConnection(ctx context.Context, sel ast
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -83742,8 +83892,9 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -83783,8 +83934,9 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -83824,8 +83976,9 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -83865,8 +84018,9 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -83906,8 +84060,9 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -83947,8 +84102,9 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -83988,8 +84144,9 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -84029,8 +84186,9 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -84070,8 +84228,9 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -84111,8 +84270,9 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -84152,8 +84312,9 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -84193,8 +84354,9 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -84234,8 +84396,9 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -84275,8 +84438,9 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -84386,8 +84550,9 @@ func (ec *executionContext) _RevisionFile(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -84507,8 +84672,9 @@ func (ec *executionContext) _RevisionPage(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -84598,8 +84764,9 @@ func (ec *executionContext) _RevisionPage(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -84639,8 +84806,9 @@ func (ec *executionContext) _RevisionPage(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -84730,8 +84898,9 @@ func (ec *executionContext) _RevisionPageConnection(ctx context.Context, sel ast
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -85276,8 +85445,9 @@ func (ec *executionContext) _SAMLProvider(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -85317,8 +85487,9 @@ func (ec *executionContext) _SAMLProvider(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -85358,8 +85529,9 @@ func (ec *executionContext) _SAMLProvider(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -85449,8 +85621,9 @@ func (ec *executionContext) _SAMLProviderConnection(ctx context.Context, sel ast
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -85730,8 +85903,9 @@ func (ec *executionContext) _SearchPageResult(ctx context.Context, sel ast.Selec
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -85771,8 +85945,9 @@ func (ec *executionContext) _SearchPageResult(ctx context.Context, sel ast.Selec
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -85862,8 +86037,9 @@ func (ec *executionContext) _SearchPageResultConnection(ctx context.Context, sel
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -86048,8 +86224,9 @@ func (ec *executionContext) _SearchSpaceResult(ctx context.Context, sel ast.Sele
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -86149,8 +86326,9 @@ func (ec *executionContext) _SearchSpaceResultConnection(ctx context.Context, se
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -86290,8 +86468,9 @@ func (ec *executionContext) _Session(ctx context.Context, sel ast.SelectionSet, 
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -86331,8 +86510,9 @@ func (ec *executionContext) _Session(ctx context.Context, sel ast.SelectionSet, 
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -86372,8 +86552,9 @@ func (ec *executionContext) _Session(ctx context.Context, sel ast.SelectionSet, 
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -86463,8 +86644,9 @@ func (ec *executionContext) _SessionConnection(ctx context.Context, sel ast.Sele
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -86744,8 +86926,9 @@ func (ec *executionContext) _ShareLink(ctx context.Context, sel ast.SelectionSet
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -86835,8 +87018,9 @@ func (ec *executionContext) _ShareLinkConnection(ctx context.Context, sel ast.Se
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -87096,8 +87280,9 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -87137,8 +87322,9 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -87178,8 +87364,9 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -87219,8 +87406,9 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -87260,8 +87448,9 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -87301,8 +87490,9 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -87342,8 +87532,9 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -87383,8 +87574,9 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -87424,8 +87616,9 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -87465,8 +87658,9 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -87506,8 +87700,9 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -87547,8 +87742,9 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -87588,8 +87784,9 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -87629,8 +87826,9 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -87670,8 +87868,9 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -87846,8 +88045,9 @@ func (ec *executionContext) _SiteConnection(ctx context.Context, sel ast.Selecti
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -88032,8 +88232,9 @@ func (ec *executionContext) _SiteRedirect(ctx context.Context, sel ast.Selection
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -88123,8 +88324,9 @@ func (ec *executionContext) _SiteRedirectConnection(ctx context.Context, sel ast
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -88389,8 +88591,9 @@ func (ec *executionContext) _SiteSection(ctx context.Context, sel ast.SelectionS
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -88430,8 +88633,9 @@ func (ec *executionContext) _SiteSection(ctx context.Context, sel ast.SelectionS
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -88471,8 +88675,9 @@ func (ec *executionContext) _SiteSection(ctx context.Context, sel ast.SelectionS
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -88512,8 +88717,9 @@ func (ec *executionContext) _SiteSection(ctx context.Context, sel ast.SelectionS
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -88603,8 +88809,9 @@ func (ec *executionContext) _SiteSectionConnection(ctx context.Context, sel ast.
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -88749,8 +88956,9 @@ func (ec *executionContext) _SiteSectionGroup(ctx context.Context, sel ast.Selec
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -88840,8 +89048,9 @@ func (ec *executionContext) _SiteSectionGroupConnection(ctx context.Context, sel
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -89071,8 +89280,9 @@ func (ec *executionContext) _SiteSpace(ctx context.Context, sel ast.SelectionSet
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -89112,8 +89322,9 @@ func (ec *executionContext) _SiteSpace(ctx context.Context, sel ast.SelectionSet
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -89153,8 +89364,9 @@ func (ec *executionContext) _SiteSpace(ctx context.Context, sel ast.SelectionSet
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -89194,8 +89406,9 @@ func (ec *executionContext) _SiteSpace(ctx context.Context, sel ast.SelectionSet
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -89235,8 +89448,9 @@ func (ec *executionContext) _SiteSpace(ctx context.Context, sel ast.SelectionSet
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -89326,8 +89540,9 @@ func (ec *executionContext) _SiteSpaceConnection(ctx context.Context, sel ast.Se
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -89587,8 +89802,9 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -89628,8 +89844,9 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -89669,8 +89886,9 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -89710,8 +89928,9 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -89751,8 +89970,9 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -89792,8 +90012,9 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -89833,8 +90054,9 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -89874,8 +90096,9 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -89915,8 +90138,9 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -89956,8 +90180,9 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -89997,8 +90222,9 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -90038,8 +90264,9 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -90079,8 +90306,9 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -90120,8 +90348,9 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -90161,8 +90390,9 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -90202,8 +90432,9 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -90243,8 +90474,9 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -90334,8 +90566,9 @@ func (ec *executionContext) _SpaceConnection(ctx context.Context, sel ast.Select
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -90425,8 +90658,9 @@ func (ec *executionContext) _SpaceContentEvent(ctx context.Context, sel ast.Sele
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -90800,8 +91034,9 @@ func (ec *executionContext) _Team(ctx context.Context, sel ast.SelectionSet, obj
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -90841,8 +91076,9 @@ func (ec *executionContext) _Team(ctx context.Context, sel ast.SelectionSet, obj
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -90882,8 +91118,9 @@ func (ec *executionContext) _Team(ctx context.Context, sel ast.SelectionSet, obj
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -90923,8 +91160,9 @@ func (ec *executionContext) _Team(ctx context.Context, sel ast.SelectionSet, obj
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -90964,8 +91202,9 @@ func (ec *executionContext) _Team(ctx context.Context, sel ast.SelectionSet, obj
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -91055,8 +91294,9 @@ func (ec *executionContext) _TeamConnection(ctx context.Context, sel ast.Selecti
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -91176,8 +91416,9 @@ func (ec *executionContext) _TeamMember(ctx context.Context, sel ast.SelectionSe
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -91277,8 +91518,9 @@ func (ec *executionContext) _TeamMemberConnection(ctx context.Context, sel ast.S
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -91458,8 +91700,9 @@ func (ec *executionContext) _TeamMembershipConnection(ctx context.Context, sel a
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -91779,8 +92022,9 @@ func (ec *executionContext) _TranslationSettings(ctx context.Context, sel ast.Se
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -91825,8 +92069,9 @@ func (ec *executionContext) _TranslationSettings(ctx context.Context, sel ast.Se
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -91866,8 +92111,9 @@ func (ec *executionContext) _TranslationSettings(ctx context.Context, sel ast.Se
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -91907,8 +92153,9 @@ func (ec *executionContext) _TranslationSettings(ctx context.Context, sel ast.Se
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -91948,8 +92195,9 @@ func (ec *executionContext) _TranslationSettings(ctx context.Context, sel ast.Se
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -91989,8 +92237,9 @@ func (ec *executionContext) _TranslationSettings(ctx context.Context, sel ast.Se
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -92080,8 +92329,9 @@ func (ec *executionContext) _TranslationSettingsConnection(ctx context.Context, 
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -93756,8 +94006,9 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -93797,8 +94048,9 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -93838,8 +94090,9 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -93879,8 +94132,9 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -93920,8 +94174,9 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -94081,8 +94336,9 @@ func (ec *executionContext) _WebhookDelivery(ctx context.Context, sel ast.Select
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -94247,8 +94503,9 @@ func (ec *executionContext) _WebhookDeliveryConnection(ctx context.Context, sel 
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -94413,8 +94670,9 @@ func (ec *executionContext) _WebhookEndpoint(ctx context.Context, sel ast.Select
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -94454,8 +94712,9 @@ func (ec *executionContext) _WebhookEndpoint(ctx context.Context, sel ast.Select
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -94495,8 +94754,9 @@ func (ec *executionContext) _WebhookEndpoint(ctx context.Context, sel ast.Select
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {
@@ -94586,8 +94846,9 @@ func (ec *executionContext) _WebhookEndpointConnection(ctx context.Context, sel 
 				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
+				deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object
+				deferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredSet)
 				})
 
 				for _, deferrable := range field.Deferrables {

@@ -110,6 +110,12 @@ const (
 		"\t\t\t\t\tdeferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}\n" +
 		"\t\t\t\t}\n\t\t\t\tdeferredFieldSet.AddField(field)\n"
 
+	deferredRun = "deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {\n" +
+		"\t\t\t\t\treturn innerFunc(ctx, deferredFieldSet)\n"
+	deferredRunCopy = "deferredSet := deferredFieldSet // captured, the variable itself would live on the heap in every object\n" +
+		"\t\t\t\tdeferredSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {\n" +
+		"\t\t\t\t\treturn innerFunc(ctx, deferredSet)\n"
+
 	deferredGroupIfAny = `	if len(deferLabelToView) > 0 {
 		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
 		ec.ProcessDeferredGroup(graphql.DeferredGroup{
@@ -383,6 +389,13 @@ func lazyDeferSets(src []byte) ([]byte, error) {
 		return nil, fmt.Errorf("%d deferred fields of the expected form of %d: gqlgen changed how objects defer fields; "+
 			"see graph/internal/gqlgen", deferred, adds)
 	}
+	if runs := bytes.Count(src, []byte(deferredRun)); runs != bytes.Count(src, []byte("deferredFieldSet.Concurrently(")) {
+		return nil, fmt.Errorf("%d deferred fields run in the expected form: gqlgen changed how objects defer fields; "+
+			"see graph/internal/gqlgen", runs)
+	}
 	src = bytes.ReplaceAll(src, []byte(deferredSets), []byte(deferredSetsLazy))
+	// The set is made lazily, so the variable is assigned after the
+	// closures of the deferred fields are made: they capture a copy.
+	src = bytes.ReplaceAll(src, []byte(deferredRun), []byte(deferredRunCopy))
 	return bytes.ReplaceAll(src, []byte(deferredField), []byte(deferredFieldNew)), nil
 }
