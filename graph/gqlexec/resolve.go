@@ -62,7 +62,7 @@ func ResolveField[E, O, T any](
 	if resTmp == nil {
 		if nonNull || fc.NonNull {
 			if !graphql.HasFieldError(ctx, fc) {
-				oc.Errorf(ctx, "must not be null")
+				graphql.AddErrorf(ctx, "must not be null")
 			}
 		}
 		if fc.NonNull && !nonNull {
@@ -79,6 +79,6 @@ func ResolveField[E, O, T any](
 		return res
 	}
 	var t T
-	oc.Errorf(ctx, `unexpected type %T from middleware/directive chain, should be %T`, resTmp, t)
+	graphql.AddErrorf(ctx, `unexpected type %T from middleware/directive chain, should be %T`, resTmp, t)
 	return graphql.Null
 }
