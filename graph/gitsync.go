@@ -65,6 +65,12 @@ func (r *Resolver) exportToGitRepository(ctx context.Context, in model.ExportToG
 // checkGitRequest checks the repository of a request: the remote, with its
 // credentials, and the project directory.
 func checkGitRequest(q gitRequest) (gitremote.Remote, string, error) {
+	if gitremote.IsSSH(q.url) {
+		// An operation keeps credentials only until it ends, and an SSH
+		// key is the space's, kept with its connection.
+		return gitremote.Remote{}, "", apperr.Invalid("url", "SSH URLs work for a space connected to the repository "+
+			"(connectGitSync, with the space's deploy key); here, give the repository's https:// URL")
+	}
 	remote, err := gitremote.Normalize(gitremote.Remote{URL: q.url, Ref: q.ref})
 	if err != nil {
 		if strings.Contains(err.Error(), "branch name") {
