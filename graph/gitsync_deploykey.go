@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/pem"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -93,4 +94,29 @@ func deployKeyFingerprint(k *ent.GitDeployKey) (string, error) {
 		return "", fmt.Errorf("the public key of deploy key %s: %w", k.ID, err)
 	}
 	return ssh.FingerprintSHA256(pub), nil
+}
+
+// errGitNoDeployKey ends an operation of a connection over SSH whose space
+// has no deploy key any more.
+var errGitNoDeployKey = errors.New("the space has no deploy key")
+
+// spaceDeployKey is the private key of a space's deploy key, opened, for a
+// connection over SSH.
+func (r *Resolver) spaceDeployKey(ctx context.Context, spaceID string) ([]byte, error) {
+	k, err := r.db(ctx).GitDeployKey.Query().Where(gitdeploykey.SpaceID(spaceID)).
+		Only(internal(ctx, "the deploy key of a connected space, for the Git sync worker"))
+	if ent.IsNotFound(err) {
+		return nil, errGitNoDeployKey
+	}
+	if err != nil {
+		return nil, err
+	}
+	if r.secretBox == nil {
+		return nil, errGitNoKey
+	}
+	key, err := r.secretBox.Open(k.PrivateKey, secrets.GitDeployKeyAD(k.ID))
+	if err != nil {
+		return nil, errGitSealed
+	}
+	return []byte(key), nil
 }

@@ -629,6 +629,7 @@ type ComplexityRoot struct {
 		RepoName             func(childComplexity int) int
 		RepoProjectDirectory func(childComplexity int) int
 		Revision             func(childComplexity int) int
+		SSHKnownHosts        func(childComplexity int) int
 		URL                  func(childComplexity int) int
 		UpdatedAt            func(childComplexity int) int
 	}
@@ -4598,6 +4599,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.GitSyncState.Revision(childComplexity), true
+	case "GitSyncState.sshKnownHosts":
+		if e.ComplexityRoot.GitSyncState.SSHKnownHosts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.SSHKnownHosts(childComplexity), true
 	case "GitSyncState.url":
 		if e.ComplexityRoot.GitSyncState.URL == nil {
 			break
@@ -15701,6 +15708,8 @@ type GitSyncState {
   pushEventURL: String
   "The change request holding the branch's changes that conflicted with the space's: sync waits until it is merged or closed. Null when nothing waits."
   changeRequest: ChangeRequest
+  "The host keys an SSH connection trusts, as the known_hosts lines connectGitSync was given; null for the keys built in for the host (github.com, gitlab.com, bitbucket.org), and for an http(s) repository."
+  sshKnownHosts: String
 }
 
 """
@@ -15818,8 +15827,10 @@ input ExportToGitRepositoryInput {
 input ConnectGitSyncInput {
   "The space to connect."
   spaceId: ID!
-  "The repository's http(s) URL; it may hold basic-auth credentials, which are kept sealed while the space is connected."
+  "The repository's http(s) URL, which may hold basic-auth credentials, kept sealed while the space is connected; or its SSH URL (ssh://[user@]host[:port]/path or user@host:path, no password), which signs in with the space's deploy key (createGitDeployKey)."
   url: String!
+  "For an SSH URL, the host keys to trust: OpenSSH known_hosts lines naming the URL's host (and port), as ssh-keyscan [-p port] host prints them. Optional for github.com, gitlab.com and bitbucket.org, whose published keys are built in; required for any other host."
+  sshKnownHosts: String
   "The branch, as refs/heads/<name> or <name>."
   ref: String!
   "The directory of the repository that holds the space; the whole repository when empty."
@@ -15841,7 +15852,7 @@ type ConnectGitSyncPayload {
 }
 
 extend type Mutation {
-  "Connects a space to a branch of a Git repository for continuous two-way sync, starting with initialSync. Connecting again replaces the connection. Needs the edit role."
+  "Connects a space to a branch of a Git repository for continuous two-way sync, starting with initialSync. Connecting again replaces the connection. Needs the edit role and a secret key (BINDERY_SECRET_KEY); over SSH, the space's deploy key."
   connectGitSync(input: ConnectGitSyncInput!): ConnectGitSyncPayload!
   "Creates the space's SSH deploy key, an Ed25519 key pair whose private key Bindery keeps sealed, in place of the space's earlier key if any: that is how a key is rotated. Needs the edit role and a secret key (BINDERY_SECRET_KEY)."
   createGitDeployKey(
@@ -20839,6 +20850,8 @@ func (ec *executionContext) childFields_GitSyncState(ctx context.Context, field 
 		return ec.fieldContext_GitSyncState_pushEventURL(ctx, field)
 	case "changeRequest":
 		return ec.fieldContext_GitSyncState_changeRequest(ctx, field)
+	case "sshKnownHosts":
+		return ec.fieldContext_GitSyncState_sshKnownHosts(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type GitSyncState", field.Name)
 }
@@ -35867,6 +35880,29 @@ func (ec *executionContext) fieldContext_GitSyncState_changeRequest(_ context.Co
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _GitSyncState_sshKnownHosts(ctx context.Context, field graphql.CollectedField, obj *ent.GitSync) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncState_sshKnownHosts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SSHKnownHosts, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncState_sshKnownHosts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncState", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ImportContentPayload_revision(ctx context.Context, field graphql.CollectedField, obj *model.ImportContentPayload) (ret graphql.Marshaler) {
@@ -66388,7 +66424,7 @@ func (ec *executionContext) unmarshalInputConnectGitSyncInput(ctx context.Contex
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"spaceId", "url", "ref", "repoProjectDirectory", "initialSync", "gitInfo"}
+	fieldsInOrder := [...]string{"spaceId", "url", "sshKnownHosts", "ref", "repoProjectDirectory", "initialSync", "gitInfo"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -66409,6 +66445,13 @@ func (ec *executionContext) unmarshalInputConnectGitSyncInput(ctx context.Contex
 				return it, err
 			}
 			it.URL = data
+		case "sshKnownHosts":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sshKnownHosts"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SSHKnownHosts = data
 		case "ref":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ref"))
 			data, err := ec.unmarshalNString2string(ctx, v)
@@ -79553,6 +79596,11 @@ func (ec *executionContext) _GitSyncState(ctx context.Context, sel ast.Selection
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "sshKnownHosts":
+			out.Values[i] = ec._GitSyncState_sshKnownHosts(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
