@@ -22,6 +22,7 @@ import (
 	"github.com/bindery/bindery/ent/commentreply"
 	"github.com/bindery/bindery/ent/contentgrant"
 	"github.com/bindery/bindery/ent/contentobject"
+	"github.com/bindery/bindery/ent/gitdeploykey"
 	"github.com/bindery/bindery/ent/gitsync"
 	"github.com/bindery/bindery/ent/gitsyncoperation"
 	"github.com/bindery/bindery/ent/integration"
@@ -76,6 +77,8 @@ type Client struct {
 	ContentGrant *ContentGrantClient
 	// ContentObject is the client for interacting with the ContentObject builders.
 	ContentObject *ContentObjectClient
+	// GitDeployKey is the client for interacting with the GitDeployKey builders.
+	GitDeployKey *GitDeployKeyClient
 	// GitSync is the client for interacting with the GitSync builders.
 	GitSync *GitSyncClient
 	// GitSyncOperation is the client for interacting with the GitSyncOperation builders.
@@ -156,6 +159,7 @@ func (c *Client) init() {
 	c.CommentReply = NewCommentReplyClient(c.config)
 	c.ContentGrant = NewContentGrantClient(c.config)
 	c.ContentObject = NewContentObjectClient(c.config)
+	c.GitDeployKey = NewGitDeployKeyClient(c.config)
 	c.GitSync = NewGitSyncClient(c.config)
 	c.GitSyncOperation = NewGitSyncOperationClient(c.config)
 	c.Integration = NewIntegrationClient(c.config)
@@ -286,6 +290,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		CommentReply:                 NewCommentReplyClient(cfg),
 		ContentGrant:                 NewContentGrantClient(cfg),
 		ContentObject:                NewContentObjectClient(cfg),
+		GitDeployKey:                 NewGitDeployKeyClient(cfg),
 		GitSync:                      NewGitSyncClient(cfg),
 		GitSyncOperation:             NewGitSyncOperationClient(cfg),
 		Integration:                  NewIntegrationClient(cfg),
@@ -343,6 +348,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		CommentReply:                 NewCommentReplyClient(cfg),
 		ContentGrant:                 NewContentGrantClient(cfg),
 		ContentObject:                NewContentObjectClient(cfg),
+		GitDeployKey:                 NewGitDeployKeyClient(cfg),
 		GitSync:                      NewGitSyncClient(cfg),
 		GitSyncOperation:             NewGitSyncOperationClient(cfg),
 		Integration:                  NewIntegrationClient(cfg),
@@ -404,8 +410,8 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CommentReply,
-		c.ContentGrant, c.ContentObject, c.GitSync, c.GitSyncOperation, c.Integration,
-		c.IntegrationInstallation, c.IntegrationSiteInstallation,
+		c.ContentGrant, c.ContentObject, c.GitDeployKey, c.GitSync, c.GitSyncOperation,
+		c.Integration, c.IntegrationInstallation, c.IntegrationSiteInstallation,
 		c.IntegrationSpaceInstallation, c.Invite, c.Member, c.MovedPage, c.OpenAPISpec,
 		c.OpenAPISpecVersion, c.Organization, c.Reaction, c.Revision, c.SAMLProvider,
 		c.ShareLink, c.SignInFlow, c.SignInReplay, c.Site, c.SiteRedirect,
@@ -422,8 +428,8 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CommentReply,
-		c.ContentGrant, c.ContentObject, c.GitSync, c.GitSyncOperation, c.Integration,
-		c.IntegrationInstallation, c.IntegrationSiteInstallation,
+		c.ContentGrant, c.ContentObject, c.GitDeployKey, c.GitSync, c.GitSyncOperation,
+		c.Integration, c.IntegrationInstallation, c.IntegrationSiteInstallation,
 		c.IntegrationSpaceInstallation, c.Invite, c.Member, c.MovedPage, c.OpenAPISpec,
 		c.OpenAPISpecVersion, c.Organization, c.Reaction, c.Revision, c.SAMLProvider,
 		c.ShareLink, c.SignInFlow, c.SignInReplay, c.Site, c.SiteRedirect,
@@ -452,6 +458,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.ContentGrant.mutate(ctx, m)
 	case *ContentObjectMutation:
 		return c.ContentObject.mutate(ctx, m)
+	case *GitDeployKeyMutation:
+		return c.GitDeployKey.mutate(ctx, m)
 	case *GitSyncMutation:
 		return c.GitSync.mutate(ctx, m)
 	case *GitSyncOperationMutation:
@@ -1945,6 +1953,171 @@ func (c *ContentObjectClient) mutate(ctx context.Context, m *ContentObjectMutati
 		return (&ContentObjectDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown ContentObject mutation op: %q", m.Op())
+	}
+}
+
+// GitDeployKeyClient is a client for the GitDeployKey schema.
+type GitDeployKeyClient struct {
+	config
+}
+
+// NewGitDeployKeyClient returns a client for the GitDeployKey from the given config.
+func NewGitDeployKeyClient(c config) *GitDeployKeyClient {
+	return &GitDeployKeyClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `gitdeploykey.Hooks(f(g(h())))`.
+func (c *GitDeployKeyClient) Use(hooks ...Hook) {
+	c.hooks.GitDeployKey = append(c.hooks.GitDeployKey, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `gitdeploykey.Intercept(f(g(h())))`.
+func (c *GitDeployKeyClient) Intercept(interceptors ...Interceptor) {
+	c.inters.GitDeployKey = append(c.inters.GitDeployKey, interceptors...)
+}
+
+// Create returns a builder for creating a GitDeployKey entity.
+func (c *GitDeployKeyClient) Create() *GitDeployKeyCreate {
+	mutation := newGitDeployKeyMutation(c.config, OpCreate)
+	return &GitDeployKeyCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of GitDeployKey entities.
+func (c *GitDeployKeyClient) CreateBulk(builders ...*GitDeployKeyCreate) *GitDeployKeyCreateBulk {
+	return &GitDeployKeyCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *GitDeployKeyClient) MapCreateBulk(slice any, setFunc func(*GitDeployKeyCreate, int)) *GitDeployKeyCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &GitDeployKeyCreateBulk{err: fmt.Errorf("calling to GitDeployKeyClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*GitDeployKeyCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &GitDeployKeyCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for GitDeployKey.
+func (c *GitDeployKeyClient) Update() *GitDeployKeyUpdate {
+	mutation := newGitDeployKeyMutation(c.config, OpUpdate)
+	return &GitDeployKeyUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *GitDeployKeyClient) UpdateOne(_m *GitDeployKey) *GitDeployKeyUpdateOne {
+	mutation := newGitDeployKeyMutation(c.config, OpUpdateOne, withGitDeployKey(_m))
+	return &GitDeployKeyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *GitDeployKeyClient) UpdateOneID(id string) *GitDeployKeyUpdateOne {
+	mutation := newGitDeployKeyMutation(c.config, OpUpdateOne, withGitDeployKeyID(id))
+	return &GitDeployKeyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for GitDeployKey.
+func (c *GitDeployKeyClient) Delete() *GitDeployKeyDelete {
+	mutation := newGitDeployKeyMutation(c.config, OpDelete)
+	return &GitDeployKeyDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *GitDeployKeyClient) DeleteOne(_m *GitDeployKey) *GitDeployKeyDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *GitDeployKeyClient) DeleteOneID(id string) *GitDeployKeyDeleteOne {
+	builder := c.Delete().Where(gitdeploykey.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &GitDeployKeyDeleteOne{builder}
+}
+
+// Query returns a query builder for GitDeployKey.
+func (c *GitDeployKeyClient) Query() *GitDeployKeyQuery {
+	return &GitDeployKeyQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeGitDeployKey},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a GitDeployKey entity by its id.
+func (c *GitDeployKeyClient) Get(ctx context.Context, id string) (*GitDeployKey, error) {
+	return c.Query().Where(gitdeploykey.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *GitDeployKeyClient) GetX(ctx context.Context, id string) *GitDeployKey {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QuerySpace queries the space edge of a GitDeployKey.
+func (c *GitDeployKeyClient) QuerySpace(_m *GitDeployKey) *SpaceQuery {
+	query := (&SpaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(gitdeploykey.Table, gitdeploykey.FieldID, id),
+			sqlgraph.To(space.Table, space.FieldID),
+			sqlgraph.Edge(sqlgraph.O2O, true, gitdeploykey.SpaceTable, gitdeploykey.SpaceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryCreatedBy queries the created_by edge of a GitDeployKey.
+func (c *GitDeployKeyClient) QueryCreatedBy(_m *GitDeployKey) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(gitdeploykey.Table, gitdeploykey.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, gitdeploykey.CreatedByTable, gitdeploykey.CreatedByColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *GitDeployKeyClient) Hooks() []Hook {
+	return c.hooks.GitDeployKey
+}
+
+// Interceptors returns the client interceptors.
+func (c *GitDeployKeyClient) Interceptors() []Interceptor {
+	return c.inters.GitDeployKey
+}
+
+func (c *GitDeployKeyClient) mutate(ctx context.Context, m *GitDeployKeyMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&GitDeployKeyCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&GitDeployKeyUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&GitDeployKeyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&GitDeployKeyDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown GitDeployKey mutation op: %q", m.Op())
 	}
 }
 
@@ -6260,6 +6433,22 @@ func (c *SpaceClient) QueryGitSyncOperations(_m *Space) *GitSyncOperationQuery {
 	return query
 }
 
+// QueryGitDeployKey queries the git_deploy_key edge of a Space.
+func (c *SpaceClient) QueryGitDeployKey(_m *Space) *GitDeployKeyQuery {
+	query := (&GitDeployKeyClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(space.Table, space.FieldID, id),
+			sqlgraph.To(gitdeploykey.Table, gitdeploykey.FieldID),
+			sqlgraph.Edge(sqlgraph.O2O, false, space.GitDeployKeyTable, space.GitDeployKeyColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // QueryInstallations queries the installations edge of a Space.
 func (c *SpaceClient) QueryInstallations(_m *Space) *IntegrationInstallationQuery {
 	query := (&IntegrationInstallationClient{config: c.config}).Query()
@@ -7562,23 +7751,23 @@ func (c *WebhookEndpointClient) mutate(ctx context.Context, m *WebhookEndpointMu
 type (
 	hooks struct {
 		APIToken, ChangeRequest, Collection, Comment, CommentReply, ContentGrant,
-		ContentObject, GitSync, GitSyncOperation, Integration, IntegrationInstallation,
-		IntegrationSiteInstallation, IntegrationSpaceInstallation, Invite, Member,
-		MovedPage, OpenAPISpec, OpenAPISpecVersion, Organization, Reaction, Revision,
-		SAMLProvider, ShareLink, SignInFlow, SignInReplay, Site, SiteRedirect,
-		SiteSection, SiteSectionGroup, SiteSpace, Space, Team, TeamMember,
-		TranslationSettings, User, UserIdentity, WebhookDelivery,
-		WebhookEndpoint []ent.Hook
+		ContentObject, GitDeployKey, GitSync, GitSyncOperation, Integration,
+		IntegrationInstallation, IntegrationSiteInstallation,
+		IntegrationSpaceInstallation, Invite, Member, MovedPage, OpenAPISpec,
+		OpenAPISpecVersion, Organization, Reaction, Revision, SAMLProvider, ShareLink,
+		SignInFlow, SignInReplay, Site, SiteRedirect, SiteSection, SiteSectionGroup,
+		SiteSpace, Space, Team, TeamMember, TranslationSettings, User, UserIdentity,
+		WebhookDelivery, WebhookEndpoint []ent.Hook
 	}
 	inters struct {
 		APIToken, ChangeRequest, Collection, Comment, CommentReply, ContentGrant,
-		ContentObject, GitSync, GitSyncOperation, Integration, IntegrationInstallation,
-		IntegrationSiteInstallation, IntegrationSpaceInstallation, Invite, Member,
-		MovedPage, OpenAPISpec, OpenAPISpecVersion, Organization, Reaction, Revision,
-		SAMLProvider, ShareLink, SignInFlow, SignInReplay, Site, SiteRedirect,
-		SiteSection, SiteSectionGroup, SiteSpace, Space, Team, TeamMember,
-		TranslationSettings, User, UserIdentity, WebhookDelivery,
-		WebhookEndpoint []ent.Interceptor
+		ContentObject, GitDeployKey, GitSync, GitSyncOperation, Integration,
+		IntegrationInstallation, IntegrationSiteInstallation,
+		IntegrationSpaceInstallation, Invite, Member, MovedPage, OpenAPISpec,
+		OpenAPISpecVersion, Organization, Reaction, Revision, SAMLProvider, ShareLink,
+		SignInFlow, SignInReplay, Site, SiteRedirect, SiteSection, SiteSectionGroup,
+		SiteSpace, Space, Team, TeamMember, TranslationSettings, User, UserIdentity,
+		WebhookDelivery, WebhookEndpoint []ent.Interceptor
 	}
 )
 

@@ -19,6 +19,7 @@ import (
 	"github.com/bindery/bindery/ent/commentreply"
 	"github.com/bindery/bindery/ent/contentgrant"
 	"github.com/bindery/bindery/ent/contentobject"
+	"github.com/bindery/bindery/ent/gitdeploykey"
 	"github.com/bindery/bindery/ent/gitsync"
 	"github.com/bindery/bindery/ent/gitsyncoperation"
 	"github.com/bindery/bindery/ent/integration"
@@ -117,6 +118,7 @@ func checkColumn(t, c string) error {
 			commentreply.Table:                 commentreply.ValidColumn,
 			contentgrant.Table:                 contentgrant.ValidColumn,
 			contentobject.Table:                contentobject.ValidColumn,
+			gitdeploykey.Table:                 gitdeploykey.ValidColumn,
 			gitsync.Table:                      gitsync.ValidColumn,
 			gitsyncoperation.Table:             gitsyncoperation.ValidColumn,
 			integration.Table:                  integration.ValidColumn,

@@ -50,6 +50,8 @@ type GitSync struct {
 	NextPollAt *time.Time `json:"next_poll_at,omitempty"`
 	// ChangeRequestID holds the value of the "change_request_id" field.
 	ChangeRequestID *string `json:"change_request_id,omitempty"`
+	// SSHKnownHosts holds the value of the "ssh_known_hosts" field.
+	SSHKnownHosts *string `json:"ssh_known_hosts,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the GitSyncQuery when eager-loading is set.
 	Edges        GitSyncEdges `json:"edges"`
@@ -81,7 +83,7 @@ func (*GitSync) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case gitsync.FieldID, gitsync.FieldSpaceID, gitsync.FieldURL, gitsync.FieldRef, gitsync.FieldProjectDirectory, gitsync.FieldTreeURL, gitsync.FieldProvider, gitsync.FieldSyncedRevisionID, gitsync.FieldSyncedCommit, gitsync.FieldConnectedByID, gitsync.FieldCredentials, gitsync.FieldPushSecret, gitsync.FieldChangeRequestID:
+		case gitsync.FieldID, gitsync.FieldSpaceID, gitsync.FieldURL, gitsync.FieldRef, gitsync.FieldProjectDirectory, gitsync.FieldTreeURL, gitsync.FieldProvider, gitsync.FieldSyncedRevisionID, gitsync.FieldSyncedCommit, gitsync.FieldConnectedByID, gitsync.FieldCredentials, gitsync.FieldPushSecret, gitsync.FieldChangeRequestID, gitsync.FieldSSHKnownHosts:
 			values[i] = new(sql.NullString)
 		case gitsync.FieldCreatedAt, gitsync.FieldUpdatedAt, gitsync.FieldNextPollAt:
 			values[i] = new(sql.NullTime)
@@ -205,6 +207,13 @@ func (_m *GitSync) assignValues(columns []string, values []any) error {
 				_m.ChangeRequestID = new(string)
 				*_m.ChangeRequestID = value.String
 			}
+		case gitsync.FieldSSHKnownHosts:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field ssh_known_hosts", values[i])
+			} else if value.Valid {
+				_m.SSHKnownHosts = new(string)
+				*_m.SSHKnownHosts = value.String
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -300,6 +309,11 @@ func (_m *GitSync) String() string {
 	builder.WriteString(", ")
 	if v := _m.ChangeRequestID; v != nil {
 		builder.WriteString("change_request_id=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.SSHKnownHosts; v != nil {
+		builder.WriteString("ssh_known_hosts=")
 		builder.WriteString(*v)
 	}
 	builder.WriteByte(')')

@@ -211,6 +211,20 @@ func (_c *GitSyncCreate) SetNillableChangeRequestID(v *string) *GitSyncCreate {
 	return _c
 }
 
+// SetSSHKnownHosts sets the "ssh_known_hosts" field.
+func (_c *GitSyncCreate) SetSSHKnownHosts(v string) *GitSyncCreate {
+	_c.mutation.SetSSHKnownHosts(v)
+	return _c
+}
+
+// SetNillableSSHKnownHosts sets the "ssh_known_hosts" field if the given value is not nil.
+func (_c *GitSyncCreate) SetNillableSSHKnownHosts(v *string) *GitSyncCreate {
+	if v != nil {
+		_c.SetSSHKnownHosts(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *GitSyncCreate) SetID(v string) *GitSyncCreate {
 	_c.mutation.SetID(v)
@@ -419,6 +433,10 @@ func (_c *GitSyncCreate) createSpec() (*GitSync, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.ChangeRequestID(); ok {
 		_spec.SetField(gitsync.FieldChangeRequestID, field.TypeString, value)
 		_node.ChangeRequestID = &value
+	}
+	if value, ok := _c.mutation.SSHKnownHosts(); ok {
+		_spec.SetField(gitsync.FieldSSHKnownHosts, field.TypeString, value)
+		_node.SSHKnownHosts = &value
 	}
 	if nodes := _c.mutation.SpaceIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -696,6 +714,24 @@ func (u *GitSyncUpsert) UpdateChangeRequestID() *GitSyncUpsert {
 // ClearChangeRequestID clears the value of the "change_request_id" field.
 func (u *GitSyncUpsert) ClearChangeRequestID() *GitSyncUpsert {
 	u.SetNull(gitsync.FieldChangeRequestID)
+	return u
+}
+
+// SetSSHKnownHosts sets the "ssh_known_hosts" field.
+func (u *GitSyncUpsert) SetSSHKnownHosts(v string) *GitSyncUpsert {
+	u.Set(gitsync.FieldSSHKnownHosts, v)
+	return u
+}
+
+// UpdateSSHKnownHosts sets the "ssh_known_hosts" field to the value that was provided on create.
+func (u *GitSyncUpsert) UpdateSSHKnownHosts() *GitSyncUpsert {
+	u.SetExcluded(gitsync.FieldSSHKnownHosts)
+	return u
+}
+
+// ClearSSHKnownHosts clears the value of the "ssh_known_hosts" field.
+func (u *GitSyncUpsert) ClearSSHKnownHosts() *GitSyncUpsert {
+	u.SetNull(gitsync.FieldSSHKnownHosts)
 	return u
 }
 
@@ -995,6 +1031,27 @@ func (u *GitSyncUpsertOne) UpdateChangeRequestID() *GitSyncUpsertOne {
 func (u *GitSyncUpsertOne) ClearChangeRequestID() *GitSyncUpsertOne {
 	return u.Update(func(s *GitSyncUpsert) {
 		s.ClearChangeRequestID()
+	})
+}
+
+// SetSSHKnownHosts sets the "ssh_known_hosts" field.
+func (u *GitSyncUpsertOne) SetSSHKnownHosts(v string) *GitSyncUpsertOne {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.SetSSHKnownHosts(v)
+	})
+}
+
+// UpdateSSHKnownHosts sets the "ssh_known_hosts" field to the value that was provided on create.
+func (u *GitSyncUpsertOne) UpdateSSHKnownHosts() *GitSyncUpsertOne {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.UpdateSSHKnownHosts()
+	})
+}
+
+// ClearSSHKnownHosts clears the value of the "ssh_known_hosts" field.
+func (u *GitSyncUpsertOne) ClearSSHKnownHosts() *GitSyncUpsertOne {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.ClearSSHKnownHosts()
 	})
 }
 
@@ -1461,6 +1518,27 @@ func (u *GitSyncUpsertBulk) UpdateChangeRequestID() *GitSyncUpsertBulk {
 func (u *GitSyncUpsertBulk) ClearChangeRequestID() *GitSyncUpsertBulk {
 	return u.Update(func(s *GitSyncUpsert) {
 		s.ClearChangeRequestID()
+	})
+}
+
+// SetSSHKnownHosts sets the "ssh_known_hosts" field.
+func (u *GitSyncUpsertBulk) SetSSHKnownHosts(v string) *GitSyncUpsertBulk {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.SetSSHKnownHosts(v)
+	})
+}
+
+// UpdateSSHKnownHosts sets the "ssh_known_hosts" field to the value that was provided on create.
+func (u *GitSyncUpsertBulk) UpdateSSHKnownHosts() *GitSyncUpsertBulk {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.UpdateSSHKnownHosts()
+	})
+}
+
+// ClearSSHKnownHosts clears the value of the "ssh_known_hosts" field.
+func (u *GitSyncUpsertBulk) ClearSSHKnownHosts() *GitSyncUpsertBulk {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.ClearSSHKnownHosts()
 	})
 }
 

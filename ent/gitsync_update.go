@@ -258,6 +258,26 @@ func (_u *GitSyncUpdate) ClearChangeRequestID() *GitSyncUpdate {
 	return _u
 }
 
+// SetSSHKnownHosts sets the "ssh_known_hosts" field.
+func (_u *GitSyncUpdate) SetSSHKnownHosts(v string) *GitSyncUpdate {
+	_u.mutation.SetSSHKnownHosts(v)
+	return _u
+}
+
+// SetNillableSSHKnownHosts sets the "ssh_known_hosts" field if the given value is not nil.
+func (_u *GitSyncUpdate) SetNillableSSHKnownHosts(v *string) *GitSyncUpdate {
+	if v != nil {
+		_u.SetSSHKnownHosts(*v)
+	}
+	return _u
+}
+
+// ClearSSHKnownHosts clears the value of the "ssh_known_hosts" field.
+func (_u *GitSyncUpdate) ClearSSHKnownHosts() *GitSyncUpdate {
+	_u.mutation.ClearSSHKnownHosts()
+	return _u
+}
+
 // Mutation returns the GitSyncMutation object of the builder.
 func (_u *GitSyncUpdate) Mutation() *GitSyncMutation {
 	return _u.mutation
@@ -401,6 +421,12 @@ func (_u *GitSyncUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.ChangeRequestIDCleared() {
 		_spec.ClearField(gitsync.FieldChangeRequestID, field.TypeString)
+	}
+	if value, ok := _u.mutation.SSHKnownHosts(); ok {
+		_spec.SetField(gitsync.FieldSSHKnownHosts, field.TypeString, value)
+	}
+	if _u.mutation.SSHKnownHostsCleared() {
+		_spec.ClearField(gitsync.FieldSSHKnownHosts, field.TypeString)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
@@ -652,6 +678,26 @@ func (_u *GitSyncUpdateOne) ClearChangeRequestID() *GitSyncUpdateOne {
 	return _u
 }
 
+// SetSSHKnownHosts sets the "ssh_known_hosts" field.
+func (_u *GitSyncUpdateOne) SetSSHKnownHosts(v string) *GitSyncUpdateOne {
+	_u.mutation.SetSSHKnownHosts(v)
+	return _u
+}
+
+// SetNillableSSHKnownHosts sets the "ssh_known_hosts" field if the given value is not nil.
+func (_u *GitSyncUpdateOne) SetNillableSSHKnownHosts(v *string) *GitSyncUpdateOne {
+	if v != nil {
+		_u.SetSSHKnownHosts(*v)
+	}
+	return _u
+}
+
+// ClearSSHKnownHosts clears the value of the "ssh_known_hosts" field.
+func (_u *GitSyncUpdateOne) ClearSSHKnownHosts() *GitSyncUpdateOne {
+	_u.mutation.ClearSSHKnownHosts()
+	return _u
+}
+
 // Mutation returns the GitSyncMutation object of the builder.
 func (_u *GitSyncUpdateOne) Mutation() *GitSyncMutation {
 	return _u.mutation
@@ -825,6 +871,12 @@ func (_u *GitSyncUpdateOne) sqlSave(ctx context.Context) (_node *GitSync, err er
 	}
 	if _u.mutation.ChangeRequestIDCleared() {
 		_spec.ClearField(gitsync.FieldChangeRequestID, field.TypeString)
+	}
+	if value, ok := _u.mutation.SSHKnownHosts(); ok {
+		_spec.SetField(gitsync.FieldSSHKnownHosts, field.TypeString, value)
+	}
+	if _u.mutation.SSHKnownHostsCleared() {
+		_spec.ClearField(gitsync.FieldSSHKnownHosts, field.TypeString)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	_node = &GitSync{config: _u.config}

@@ -19,6 +19,7 @@ import (
 	"github.com/bindery/bindery/ent/commentreply"
 	"github.com/bindery/bindery/ent/contentgrant"
 	"github.com/bindery/bindery/ent/contentobject"
+	"github.com/bindery/bindery/ent/gitdeploykey"
 	"github.com/bindery/bindery/ent/gitsync"
 	"github.com/bindery/bindery/ent/gitsyncoperation"
 	"github.com/bindery/bindery/ent/integration"
@@ -72,6 +73,7 @@ const (
 	TypeCommentReply                 = "CommentReply"
 	TypeContentGrant                 = "ContentGrant"
 	TypeContentObject                = "ContentObject"
+	TypeGitDeployKey                 = "GitDeployKey"
 	TypeGitSync                      = "GitSync"
 	TypeGitSyncOperation             = "GitSyncOperation"
 	TypeIntegration                  = "Integration"
@@ -7638,6 +7640,676 @@ func (m *ContentObjectMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown ContentObject edge %s", name)
 }
 
+// GitDeployKeyMutation represents an operation that mutates the GitDeployKey nodes in the graph.
+type GitDeployKeyMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *string
+	public_key        *string
+	private_key       *string
+	created_at        *time.Time
+	clearedFields     map[string]struct{}
+	space             *string
+	clearedspace      bool
+	created_by        *string
+	clearedcreated_by bool
+	done              bool
+	oldValue          func(context.Context) (*GitDeployKey, error)
+	predicates        []predicate.GitDeployKey
+}
+
+var _ ent.Mutation = (*GitDeployKeyMutation)(nil)
+
+// gitdeploykeyOption allows management of the mutation configuration using functional options.
+type gitdeploykeyOption func(*GitDeployKeyMutation)
+
+// newGitDeployKeyMutation creates new mutation for the GitDeployKey entity.
+func newGitDeployKeyMutation(c config, op Op, opts ...gitdeploykeyOption) *GitDeployKeyMutation {
+	m := &GitDeployKeyMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeGitDeployKey,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withGitDeployKeyID sets the ID field of the mutation.
+func withGitDeployKeyID(id string) gitdeploykeyOption {
+	return func(m *GitDeployKeyMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *GitDeployKey
+		)
+		m.oldValue = func(ctx context.Context) (*GitDeployKey, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().GitDeployKey.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withGitDeployKey sets the old GitDeployKey of the mutation.
+func withGitDeployKey(node *GitDeployKey) gitdeploykeyOption {
+	return func(m *GitDeployKeyMutation) {
+		m.oldValue = func(context.Context) (*GitDeployKey, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m GitDeployKeyMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m GitDeployKeyMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of GitDeployKey entities.
+func (m *GitDeployKeyMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *GitDeployKeyMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *GitDeployKeyMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().GitDeployKey.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *GitDeployKeyMutation) SetSpaceID(s string) {
+	m.space = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *GitDeployKeyMutation) SpaceID() (r string, exists bool) {
+	v := m.space
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the GitDeployKey entity.
+// If the GitDeployKey object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitDeployKeyMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *GitDeployKeyMutation) ResetSpaceID() {
+	m.space = nil
+}
+
+// SetPublicKey sets the "public_key" field.
+func (m *GitDeployKeyMutation) SetPublicKey(s string) {
+	m.public_key = &s
+}
+
+// PublicKey returns the value of the "public_key" field in the mutation.
+func (m *GitDeployKeyMutation) PublicKey() (r string, exists bool) {
+	v := m.public_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPublicKey returns the old "public_key" field's value of the GitDeployKey entity.
+// If the GitDeployKey object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitDeployKeyMutation) OldPublicKey(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPublicKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPublicKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPublicKey: %w", err)
+	}
+	return oldValue.PublicKey, nil
+}
+
+// ResetPublicKey resets all changes to the "public_key" field.
+func (m *GitDeployKeyMutation) ResetPublicKey() {
+	m.public_key = nil
+}
+
+// SetPrivateKey sets the "private_key" field.
+func (m *GitDeployKeyMutation) SetPrivateKey(s string) {
+	m.private_key = &s
+}
+
+// PrivateKey returns the value of the "private_key" field in the mutation.
+func (m *GitDeployKeyMutation) PrivateKey() (r string, exists bool) {
+	v := m.private_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPrivateKey returns the old "private_key" field's value of the GitDeployKey entity.
+// If the GitDeployKey object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitDeployKeyMutation) OldPrivateKey(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPrivateKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPrivateKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPrivateKey: %w", err)
+	}
+	return oldValue.PrivateKey, nil
+}
+
+// ResetPrivateKey resets all changes to the "private_key" field.
+func (m *GitDeployKeyMutation) ResetPrivateKey() {
+	m.private_key = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *GitDeployKeyMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *GitDeployKeyMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the GitDeployKey entity.
+// If the GitDeployKey object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitDeployKeyMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *GitDeployKeyMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetCreatedByID sets the "created_by_id" field.
+func (m *GitDeployKeyMutation) SetCreatedByID(s string) {
+	m.created_by = &s
+}
+
+// CreatedByID returns the value of the "created_by_id" field in the mutation.
+func (m *GitDeployKeyMutation) CreatedByID() (r string, exists bool) {
+	v := m.created_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedByID returns the old "created_by_id" field's value of the GitDeployKey entity.
+// If the GitDeployKey object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitDeployKeyMutation) OldCreatedByID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedByID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedByID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedByID: %w", err)
+	}
+	return oldValue.CreatedByID, nil
+}
+
+// ClearCreatedByID clears the value of the "created_by_id" field.
+func (m *GitDeployKeyMutation) ClearCreatedByID() {
+	m.created_by = nil
+	m.clearedFields[gitdeploykey.FieldCreatedByID] = struct{}{}
+}
+
+// CreatedByIDCleared returns if the "created_by_id" field was cleared in this mutation.
+func (m *GitDeployKeyMutation) CreatedByIDCleared() bool {
+	_, ok := m.clearedFields[gitdeploykey.FieldCreatedByID]
+	return ok
+}
+
+// ResetCreatedByID resets all changes to the "created_by_id" field.
+func (m *GitDeployKeyMutation) ResetCreatedByID() {
+	m.created_by = nil
+	delete(m.clearedFields, gitdeploykey.FieldCreatedByID)
+}
+
+// ClearSpace clears the "space" edge to the Space entity.
+func (m *GitDeployKeyMutation) ClearSpace() {
+	m.clearedspace = true
+	m.clearedFields[gitdeploykey.FieldSpaceID] = struct{}{}
+}
+
+// SpaceCleared reports if the "space" edge to the Space entity was cleared.
+func (m *GitDeployKeyMutation) SpaceCleared() bool {
+	return m.clearedspace
+}
+
+// SpaceIDs returns the "space" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SpaceID instead. It exists only for internal usage by the builders.
+func (m *GitDeployKeyMutation) SpaceIDs() (ids []string) {
+	if id := m.space; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSpace resets all changes to the "space" edge.
+func (m *GitDeployKeyMutation) ResetSpace() {
+	m.space = nil
+	m.clearedspace = false
+}
+
+// ClearCreatedBy clears the "created_by" edge to the User entity.
+func (m *GitDeployKeyMutation) ClearCreatedBy() {
+	m.clearedcreated_by = true
+	m.clearedFields[gitdeploykey.FieldCreatedByID] = struct{}{}
+}
+
+// CreatedByCleared reports if the "created_by" edge to the User entity was cleared.
+func (m *GitDeployKeyMutation) CreatedByCleared() bool {
+	return m.CreatedByIDCleared() || m.clearedcreated_by
+}
+
+// CreatedByIDs returns the "created_by" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// CreatedByID instead. It exists only for internal usage by the builders.
+func (m *GitDeployKeyMutation) CreatedByIDs() (ids []string) {
+	if id := m.created_by; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetCreatedBy resets all changes to the "created_by" edge.
+func (m *GitDeployKeyMutation) ResetCreatedBy() {
+	m.created_by = nil
+	m.clearedcreated_by = false
+}
+
+// Where appends a list predicates to the GitDeployKeyMutation builder.
+func (m *GitDeployKeyMutation) Where(ps ...predicate.GitDeployKey) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the GitDeployKeyMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *GitDeployKeyMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.GitDeployKey, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *GitDeployKeyMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *GitDeployKeyMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (GitDeployKey).
+func (m *GitDeployKeyMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *GitDeployKeyMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.space != nil {
+		fields = append(fields, gitdeploykey.FieldSpaceID)
+	}
+	if m.public_key != nil {
+		fields = append(fields, gitdeploykey.FieldPublicKey)
+	}
+	if m.private_key != nil {
+		fields = append(fields, gitdeploykey.FieldPrivateKey)
+	}
+	if m.created_at != nil {
+		fields = append(fields, gitdeploykey.FieldCreatedAt)
+	}
+	if m.created_by != nil {
+		fields = append(fields, gitdeploykey.FieldCreatedByID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *GitDeployKeyMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case gitdeploykey.FieldSpaceID:
+		return m.SpaceID()
+	case gitdeploykey.FieldPublicKey:
+		return m.PublicKey()
+	case gitdeploykey.FieldPrivateKey:
+		return m.PrivateKey()
+	case gitdeploykey.FieldCreatedAt:
+		return m.CreatedAt()
+	case gitdeploykey.FieldCreatedByID:
+		return m.CreatedByID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *GitDeployKeyMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case gitdeploykey.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case gitdeploykey.FieldPublicKey:
+		return m.OldPublicKey(ctx)
+	case gitdeploykey.FieldPrivateKey:
+		return m.OldPrivateKey(ctx)
+	case gitdeploykey.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case gitdeploykey.FieldCreatedByID:
+		return m.OldCreatedByID(ctx)
+	}
+	return nil, fmt.Errorf("unknown GitDeployKey field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *GitDeployKeyMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case gitdeploykey.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case gitdeploykey.FieldPublicKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPublicKey(v)
+		return nil
+	case gitdeploykey.FieldPrivateKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPrivateKey(v)
+		return nil
+	case gitdeploykey.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case gitdeploykey.FieldCreatedByID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedByID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown GitDeployKey field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *GitDeployKeyMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *GitDeployKeyMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *GitDeployKeyMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown GitDeployKey numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *GitDeployKeyMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(gitdeploykey.FieldCreatedByID) {
+		fields = append(fields, gitdeploykey.FieldCreatedByID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *GitDeployKeyMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *GitDeployKeyMutation) ClearField(name string) error {
+	switch name {
+	case gitdeploykey.FieldCreatedByID:
+		m.ClearCreatedByID()
+		return nil
+	}
+	return fmt.Errorf("unknown GitDeployKey nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *GitDeployKeyMutation) ResetField(name string) error {
+	switch name {
+	case gitdeploykey.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case gitdeploykey.FieldPublicKey:
+		m.ResetPublicKey()
+		return nil
+	case gitdeploykey.FieldPrivateKey:
+		m.ResetPrivateKey()
+		return nil
+	case gitdeploykey.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case gitdeploykey.FieldCreatedByID:
+		m.ResetCreatedByID()
+		return nil
+	}
+	return fmt.Errorf("unknown GitDeployKey field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *GitDeployKeyMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.space != nil {
+		edges = append(edges, gitdeploykey.EdgeSpace)
+	}
+	if m.created_by != nil {
+		edges = append(edges, gitdeploykey.EdgeCreatedBy)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *GitDeployKeyMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case gitdeploykey.EdgeSpace:
+		if id := m.space; id != nil {
+			return []ent.Value{*id}
+		}
+	case gitdeploykey.EdgeCreatedBy:
+		if id := m.created_by; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *GitDeployKeyMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *GitDeployKeyMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *GitDeployKeyMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedspace {
+		edges = append(edges, gitdeploykey.EdgeSpace)
+	}
+	if m.clearedcreated_by {
+		edges = append(edges, gitdeploykey.EdgeCreatedBy)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *GitDeployKeyMutation) EdgeCleared(name string) bool {
+	switch name {
+	case gitdeploykey.EdgeSpace:
+		return m.clearedspace
+	case gitdeploykey.EdgeCreatedBy:
+		return m.clearedcreated_by
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *GitDeployKeyMutation) ClearEdge(name string) error {
+	switch name {
+	case gitdeploykey.EdgeSpace:
+		m.ClearSpace()
+		return nil
+	case gitdeploykey.EdgeCreatedBy:
+		m.ClearCreatedBy()
+		return nil
+	}
+	return fmt.Errorf("unknown GitDeployKey unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *GitDeployKeyMutation) ResetEdge(name string) error {
+	switch name {
+	case gitdeploykey.EdgeSpace:
+		m.ResetSpace()
+		return nil
+	case gitdeploykey.EdgeCreatedBy:
+		m.ResetCreatedBy()
+		return nil
+	}
+	return fmt.Errorf("unknown GitDeployKey edge %s", name)
+}
+
 // GitSyncMutation represents an operation that mutates the GitSync nodes in the graph.
 type GitSyncMutation struct {
 	config
@@ -7658,6 +8330,7 @@ type GitSyncMutation struct {
 	push_secret        *string
 	next_poll_at       *time.Time
 	change_request_id  *string
+	ssh_known_hosts    *string
 	clearedFields      map[string]struct{}
 	space              *string
 	clearedspace       bool
@@ -8427,6 +9100,55 @@ func (m *GitSyncMutation) ResetChangeRequestID() {
 	delete(m.clearedFields, gitsync.FieldChangeRequestID)
 }
 
+// SetSSHKnownHosts sets the "ssh_known_hosts" field.
+func (m *GitSyncMutation) SetSSHKnownHosts(s string) {
+	m.ssh_known_hosts = &s
+}
+
+// SSHKnownHosts returns the value of the "ssh_known_hosts" field in the mutation.
+func (m *GitSyncMutation) SSHKnownHosts() (r string, exists bool) {
+	v := m.ssh_known_hosts
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSSHKnownHosts returns the old "ssh_known_hosts" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldSSHKnownHosts(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSSHKnownHosts is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSSHKnownHosts requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSSHKnownHosts: %w", err)
+	}
+	return oldValue.SSHKnownHosts, nil
+}
+
+// ClearSSHKnownHosts clears the value of the "ssh_known_hosts" field.
+func (m *GitSyncMutation) ClearSSHKnownHosts() {
+	m.ssh_known_hosts = nil
+	m.clearedFields[gitsync.FieldSSHKnownHosts] = struct{}{}
+}
+
+// SSHKnownHostsCleared returns if the "ssh_known_hosts" field was cleared in this mutation.
+func (m *GitSyncMutation) SSHKnownHostsCleared() bool {
+	_, ok := m.clearedFields[gitsync.FieldSSHKnownHosts]
+	return ok
+}
+
+// ResetSSHKnownHosts resets all changes to the "ssh_known_hosts" field.
+func (m *GitSyncMutation) ResetSSHKnownHosts() {
+	m.ssh_known_hosts = nil
+	delete(m.clearedFields, gitsync.FieldSSHKnownHosts)
+}
+
 // ClearSpace clears the "space" edge to the Space entity.
 func (m *GitSyncMutation) ClearSpace() {
 	m.clearedspace = true
@@ -8488,7 +9210,7 @@ func (m *GitSyncMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *GitSyncMutation) Fields() []string {
-	fields := make([]string, 0, 15)
+	fields := make([]string, 0, 16)
 	if m.created_at != nil {
 		fields = append(fields, gitsync.FieldCreatedAt)
 	}
@@ -8534,6 +9256,9 @@ func (m *GitSyncMutation) Fields() []string {
 	if m.change_request_id != nil {
 		fields = append(fields, gitsync.FieldChangeRequestID)
 	}
+	if m.ssh_known_hosts != nil {
+		fields = append(fields, gitsync.FieldSSHKnownHosts)
+	}
 	return fields
 }
 
@@ -8572,6 +9297,8 @@ func (m *GitSyncMutation) Field(name string) (ent.Value, bool) {
 		return m.NextPollAt()
 	case gitsync.FieldChangeRequestID:
 		return m.ChangeRequestID()
+	case gitsync.FieldSSHKnownHosts:
+		return m.SSHKnownHosts()
 	}
 	return nil, false
 }
@@ -8611,6 +9338,8 @@ func (m *GitSyncMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldNextPollAt(ctx)
 	case gitsync.FieldChangeRequestID:
 		return m.OldChangeRequestID(ctx)
+	case gitsync.FieldSSHKnownHosts:
+		return m.OldSSHKnownHosts(ctx)
 	}
 	return nil, fmt.Errorf("unknown GitSync field %s", name)
 }
@@ -8725,6 +9454,13 @@ func (m *GitSyncMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetChangeRequestID(v)
 		return nil
+	case gitsync.FieldSSHKnownHosts:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSSHKnownHosts(v)
+		return nil
 	}
 	return fmt.Errorf("unknown GitSync field %s", name)
 }
@@ -8782,6 +9518,9 @@ func (m *GitSyncMutation) ClearedFields() []string {
 	if m.FieldCleared(gitsync.FieldChangeRequestID) {
 		fields = append(fields, gitsync.FieldChangeRequestID)
 	}
+	if m.FieldCleared(gitsync.FieldSSHKnownHosts) {
+		fields = append(fields, gitsync.FieldSSHKnownHosts)
+	}
 	return fields
 }
 
@@ -8822,6 +9561,9 @@ func (m *GitSyncMutation) ClearField(name string) error {
 		return nil
 	case gitsync.FieldChangeRequestID:
 		m.ClearChangeRequestID()
+		return nil
+	case gitsync.FieldSSHKnownHosts:
+		m.ClearSSHKnownHosts()
 		return nil
 	}
 	return fmt.Errorf("unknown GitSync nullable field %s", name)
@@ -8875,6 +9617,9 @@ func (m *GitSyncMutation) ResetField(name string) error {
 		return nil
 	case gitsync.FieldChangeRequestID:
 		m.ResetChangeRequestID()
+		return nil
+	case gitsync.FieldSSHKnownHosts:
+		m.ResetSSHKnownHosts()
 		return nil
 	}
 	return fmt.Errorf("unknown GitSync field %s", name)
@@ -32844,6 +33589,8 @@ type SpaceMutation struct {
 	git_sync_operations        map[string]struct{}
 	removedgit_sync_operations map[string]struct{}
 	clearedgit_sync_operations bool
+	git_deploy_key             *string
+	clearedgit_deploy_key      bool
 	installations              map[string]struct{}
 	removedinstallations       map[string]struct{}
 	clearedinstallations       bool
@@ -34488,6 +35235,45 @@ func (m *SpaceMutation) ResetGitSyncOperations() {
 	m.removedgit_sync_operations = nil
 }
 
+// SetGitDeployKeyID sets the "git_deploy_key" edge to the GitDeployKey entity by id.
+func (m *SpaceMutation) SetGitDeployKeyID(id string) {
+	m.git_deploy_key = &id
+}
+
+// ClearGitDeployKey clears the "git_deploy_key" edge to the GitDeployKey entity.
+func (m *SpaceMutation) ClearGitDeployKey() {
+	m.clearedgit_deploy_key = true
+}
+
+// GitDeployKeyCleared reports if the "git_deploy_key" edge to the GitDeployKey entity was cleared.
+func (m *SpaceMutation) GitDeployKeyCleared() bool {
+	return m.clearedgit_deploy_key
+}
+
+// GitDeployKeyID returns the "git_deploy_key" edge ID in the mutation.
+func (m *SpaceMutation) GitDeployKeyID() (id string, exists bool) {
+	if m.git_deploy_key != nil {
+		return *m.git_deploy_key, true
+	}
+	return
+}
+
+// GitDeployKeyIDs returns the "git_deploy_key" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// GitDeployKeyID instead. It exists only for internal usage by the builders.
+func (m *SpaceMutation) GitDeployKeyIDs() (ids []string) {
+	if id := m.git_deploy_key; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetGitDeployKey resets all changes to the "git_deploy_key" edge.
+func (m *SpaceMutation) ResetGitDeployKey() {
+	m.git_deploy_key = nil
+	m.clearedgit_deploy_key = false
+}
+
 // AddInstallationIDs adds the "installations" edge to the IntegrationInstallation entity by ids.
 func (m *SpaceMutation) AddInstallationIDs(ids ...string) {
 	if m.installations == nil {
@@ -35141,7 +35927,7 @@ func (m *SpaceMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *SpaceMutation) AddedEdges() []string {
-	edges := make([]string, 0, 13)
+	edges := make([]string, 0, 14)
 	if m.organization != nil {
 		edges = append(edges, space.EdgeOrganization)
 	}
@@ -35177,6 +35963,9 @@ func (m *SpaceMutation) AddedEdges() []string {
 	}
 	if m.git_sync_operations != nil {
 		edges = append(edges, space.EdgeGitSyncOperations)
+	}
+	if m.git_deploy_key != nil {
+		edges = append(edges, space.EdgeGitDeployKey)
 	}
 	if m.installations != nil {
 		edges = append(edges, space.EdgeInstallations)
@@ -35252,6 +36041,10 @@ func (m *SpaceMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case space.EdgeGitDeployKey:
+		if id := m.git_deploy_key; id != nil {
+			return []ent.Value{*id}
+		}
 	case space.EdgeInstallations:
 		ids := make([]ent.Value, 0, len(m.installations))
 		for id := range m.installations {
@@ -35264,7 +36057,7 @@ func (m *SpaceMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *SpaceMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 13)
+	edges := make([]string, 0, 14)
 	if m.removedrevisions != nil {
 		edges = append(edges, space.EdgeRevisions)
 	}
@@ -35359,7 +36152,7 @@ func (m *SpaceMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *SpaceMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 13)
+	edges := make([]string, 0, 14)
 	if m.clearedorganization {
 		edges = append(edges, space.EdgeOrganization)
 	}
@@ -35396,6 +36189,9 @@ func (m *SpaceMutation) ClearedEdges() []string {
 	if m.clearedgit_sync_operations {
 		edges = append(edges, space.EdgeGitSyncOperations)
 	}
+	if m.clearedgit_deploy_key {
+		edges = append(edges, space.EdgeGitDeployKey)
+	}
 	if m.clearedinstallations {
 		edges = append(edges, space.EdgeInstallations)
 	}
@@ -35430,6 +36226,8 @@ func (m *SpaceMutation) EdgeCleared(name string) bool {
 		return m.clearedgit_sync
 	case space.EdgeGitSyncOperations:
 		return m.clearedgit_sync_operations
+	case space.EdgeGitDeployKey:
+		return m.clearedgit_deploy_key
 	case space.EdgeInstallations:
 		return m.clearedinstallations
 	}
@@ -35451,6 +36249,9 @@ func (m *SpaceMutation) ClearEdge(name string) error {
 		return nil
 	case space.EdgeGitSync:
 		m.ClearGitSync()
+		return nil
+	case space.EdgeGitDeployKey:
+		m.ClearGitDeployKey()
 		return nil
 	}
 	return fmt.Errorf("unknown Space unique edge %s", name)
@@ -35495,6 +36296,9 @@ func (m *SpaceMutation) ResetEdge(name string) error {
 		return nil
 	case space.EdgeGitSyncOperations:
 		m.ResetGitSyncOperations()
+		return nil
+	case space.EdgeGitDeployKey:
+		m.ResetGitDeployKey()
 		return nil
 	case space.EdgeInstallations:
 		m.ResetInstallations()

@@ -391,6 +391,48 @@ func (c *ContentObjectClient) Part(prefix string) RowPart[ContentObject] {
 		}}
 }
 
+// ScanRows reads rows of the GitDeployKey table into entities bound to the
+// client, and closes them. The rows hold the table's columns, in any order,
+// and any others selected beside them, which Value reads. It is the reading
+// half of a query whose SQL was built once and is run again with new
+// arguments (internal/store.Statements), which ent's builder would otherwise
+// build anew for every run.
+func (c *GitDeployKeyClient) ScanRows(rows *sql.Rows) ([]*GitDeployKey, error) {
+	defer rows.Close()
+	columns, err := rows.Columns()
+	if err != nil {
+		return nil, err
+	}
+	var nodes []*GitDeployKey
+	scan := reusedValues(func(columns []string) ([]any, error) { return (*GitDeployKey).scanValues(nil, columns) })
+	for rows.Next() {
+		values, err := scan(columns)
+		if err != nil {
+			return nil, err
+		}
+		if err := rows.Scan(values...); err != nil {
+			return nil, err
+		}
+		node := &GitDeployKey{config: c.config}
+		if err := node.assignValues(columns, values); err != nil {
+			return nil, err
+		}
+		nodes = append(nodes, node)
+	}
+	return nodes, rows.Err()
+}
+
+// Part returns the reader of the GitDeployKey table's columns named with
+// prefix, in rows that hold another table's too (see ScanJoined).
+func (c *GitDeployKeyClient) Part(prefix string) RowPart[GitDeployKey] {
+	return RowPart[GitDeployKey]{prefix: prefix,
+		values: func(columns []string) ([]any, error) { return (*GitDeployKey).scanValues(nil, columns) },
+		assign: func(columns []string, values []any) (*GitDeployKey, error) {
+			node := &GitDeployKey{config: c.config}
+			return node, node.assignValues(columns, values)
+		}}
+}
+
 // ScanRows reads rows of the GitSync table into entities bound to the
 // client, and closes them. The rows hold the table's columns, in any order,
 // and any others selected beside them, which Value reads. It is the reading

@@ -10,6 +10,7 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"github.com/bindery/bindery/ent/collection"
+	"github.com/bindery/bindery/ent/gitdeploykey"
 	"github.com/bindery/bindery/ent/gitsync"
 	"github.com/bindery/bindery/ent/organization"
 	"github.com/bindery/bindery/ent/revision"
@@ -97,11 +98,13 @@ type SpaceEdges struct {
 	GitSync *GitSync `json:"git_sync,omitempty"`
 	// GitSyncOperations holds the value of the git_sync_operations edge.
 	GitSyncOperations []*GitSyncOperation `json:"git_sync_operations,omitempty"`
+	// GitDeployKey holds the value of the git_deploy_key edge.
+	GitDeployKey *GitDeployKey `json:"git_deploy_key,omitempty"`
 	// Installations holds the value of the installations edge.
 	Installations []*IntegrationInstallation `json:"installations,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes            [13]bool
+	loadedTypes            [14]bool
 	namedRevisions         map[string][]*Revision
 	namedChangeRequests    map[string][]*ChangeRequest
 	namedComments          map[string][]*Comment
@@ -229,10 +232,21 @@ func (e SpaceEdges) GitSyncOperationsOrErr() ([]*GitSyncOperation, error) {
 	return nil, &NotLoadedError{edge: "git_sync_operations"}
 }
 
+// GitDeployKeyOrErr returns the GitDeployKey value or an error if the edge
+// was not loaded in eager-loading, or loaded but was not found.
+func (e SpaceEdges) GitDeployKeyOrErr() (*GitDeployKey, error) {
+	if e.GitDeployKey != nil {
+		return e.GitDeployKey, nil
+	} else if e.loadedTypes[12] {
+		return nil, &NotFoundError{label: gitdeploykey.Label}
+	}
+	return nil, &NotLoadedError{edge: "git_deploy_key"}
+}
+
 // InstallationsOrErr returns the Installations value or an error if the edge
 // was not loaded in eager-loading.
 func (e SpaceEdges) InstallationsOrErr() ([]*IntegrationInstallation, error) {
-	if e.loadedTypes[12] {
+	if e.loadedTypes[13] {
 		return e.Installations, nil
 	}
 	return nil, &NotLoadedError{edge: "installations"}
@@ -479,6 +493,11 @@ func (_m *Space) QueryGitSync() *GitSyncQuery {
 // QueryGitSyncOperations queries the "git_sync_operations" edge of the Space entity.
 func (_m *Space) QueryGitSyncOperations() *GitSyncOperationQuery {
 	return NewSpaceClient(_m.config).QueryGitSyncOperations(_m)
+}
+
+// QueryGitDeployKey queries the "git_deploy_key" edge of the Space entity.
+func (_m *Space) QueryGitDeployKey() *GitDeployKeyQuery {
+	return NewSpaceClient(_m.config).QueryGitDeployKey(_m)
 }
 
 // QueryInstallations queries the "installations" edge of the Space entity.

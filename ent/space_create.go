@@ -16,6 +16,7 @@ import (
 	"github.com/bindery/bindery/ent/collection"
 	"github.com/bindery/bindery/ent/comment"
 	"github.com/bindery/bindery/ent/contentgrant"
+	"github.com/bindery/bindery/ent/gitdeploykey"
 	"github.com/bindery/bindery/ent/gitsync"
 	"github.com/bindery/bindery/ent/gitsyncoperation"
 	"github.com/bindery/bindery/ent/integrationinstallation"
@@ -488,6 +489,25 @@ func (_c *SpaceCreate) AddGitSyncOperations(v ...*GitSyncOperation) *SpaceCreate
 		ids[i] = v[i].ID
 	}
 	return _c.AddGitSyncOperationIDs(ids...)
+}
+
+// SetGitDeployKeyID sets the "git_deploy_key" edge to the GitDeployKey entity by ID.
+func (_c *SpaceCreate) SetGitDeployKeyID(id string) *SpaceCreate {
+	_c.mutation.SetGitDeployKeyID(id)
+	return _c
+}
+
+// SetNillableGitDeployKeyID sets the "git_deploy_key" edge to the GitDeployKey entity by ID if the given value is not nil.
+func (_c *SpaceCreate) SetNillableGitDeployKeyID(id *string) *SpaceCreate {
+	if id != nil {
+		_c = _c.SetGitDeployKeyID(*id)
+	}
+	return _c
+}
+
+// SetGitDeployKey sets the "git_deploy_key" edge to the GitDeployKey entity.
+func (_c *SpaceCreate) SetGitDeployKey(v *GitDeployKey) *SpaceCreate {
+	return _c.SetGitDeployKeyID(v.ID)
 }
 
 // AddInstallationIDs adds the "installations" edge to the IntegrationInstallation entity by IDs.
@@ -990,6 +1010,22 @@ func (_c *SpaceCreate) createSpec() (*Space, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(gitsyncoperation.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.GitDeployKeyIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2O,
+			Inverse: false,
+			Table:   space.GitDeployKeyTable,
+			Columns: []string{space.GitDeployKeyColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(gitdeploykey.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

@@ -17,6 +17,7 @@ import (
 	"github.com/bindery/bindery/ent/collection"
 	"github.com/bindery/bindery/ent/comment"
 	"github.com/bindery/bindery/ent/contentgrant"
+	"github.com/bindery/bindery/ent/gitdeploykey"
 	"github.com/bindery/bindery/ent/gitsync"
 	"github.com/bindery/bindery/ent/gitsyncoperation"
 	"github.com/bindery/bindery/ent/integrationinstallation"
@@ -48,6 +49,7 @@ type SpaceQuery struct {
 	withMovedPages             *MovedPageQuery
 	withGitSync                *GitSyncQuery
 	withGitSyncOperations      *GitSyncOperationQuery
+	withGitDeployKey           *GitDeployKeyQuery
 	withInstallations          *IntegrationInstallationQuery
 	modifiers                  []func(*sql.Selector)
 	withNamedRevisions         map[string]*RevisionQuery
@@ -359,6 +361,28 @@ func (_q *SpaceQuery) QueryGitSyncOperations() *GitSyncOperationQuery {
 	return query
 }
 
+// QueryGitDeployKey chains the current query on the "git_deploy_key" edge.
+func (_q *SpaceQuery) QueryGitDeployKey() *GitDeployKeyQuery {
+	query := (&GitDeployKeyClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(space.Table, space.FieldID, selector),
+			sqlgraph.To(gitdeploykey.Table, gitdeploykey.FieldID),
+			sqlgraph.Edge(sqlgraph.O2O, false, space.GitDeployKeyTable, space.GitDeployKeyColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
 // QueryInstallations chains the current query on the "installations" edge.
 func (_q *SpaceQuery) QueryInstallations() *IntegrationInstallationQuery {
 	query := (&IntegrationInstallationClient{config: _q.config}).Query()
@@ -585,6 +609,7 @@ func (_q *SpaceQuery) Clone() *SpaceQuery {
 		withMovedPages:        _q.withMovedPages.Clone(),
 		withGitSync:           _q.withGitSync.Clone(),
 		withGitSyncOperations: _q.withGitSyncOperations.Clone(),
+		withGitDeployKey:      _q.withGitDeployKey.Clone(),
 		withInstallations:     _q.withInstallations.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
@@ -725,6 +750,17 @@ func (_q *SpaceQuery) WithGitSyncOperations(opts ...func(*GitSyncOperationQuery)
 	return _q
 }
 
+// WithGitDeployKey tells the query-builder to eager-load the nodes that are connected to
+// the "git_deploy_key" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *SpaceQuery) WithGitDeployKey(opts ...func(*GitDeployKeyQuery)) *SpaceQuery {
+	query := (&GitDeployKeyClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withGitDeployKey = query
+	return _q
+}
+
 // WithInstallations tells the query-builder to eager-load the nodes that are connected to
 // the "installations" edge. The optional arguments are used to configure the query builder of the edge.
 func (_q *SpaceQuery) WithInstallations(opts ...func(*IntegrationInstallationQuery)) *SpaceQuery {
@@ -814,7 +850,7 @@ func (_q *SpaceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Space,
 	var (
 		nodes       = []*Space{}
 		_spec       = _q.querySpec()
-		loadedTypes = [13]bool{
+		loadedTypes = [14]bool{
 			_q.withOrganization != nil,
 			_q.withParent != nil,
 			_q.withRevision != nil,
@@ -827,6 +863,7 @@ func (_q *SpaceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Space,
 			_q.withMovedPages != nil,
 			_q.withGitSync != nil,
 			_q.withGitSyncOperations != nil,
+			_q.withGitDeployKey != nil,
 			_q.withInstallations != nil,
 		}
 	)
@@ -930,6 +967,12 @@ func (_q *SpaceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Space,
 		if err := _q.loadGitSyncOperations(ctx, query, nodes,
 			func(n *Space) { n.Edges.GitSyncOperations = []*GitSyncOperation{} },
 			func(n *Space, e *GitSyncOperation) { n.Edges.GitSyncOperations = append(n.Edges.GitSyncOperations, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withGitDeployKey; query != nil {
+		if err := _q.loadGitDeployKey(ctx, query, nodes, nil,
+			func(n *Space, e *GitDeployKey) { n.Edges.GitDeployKey = e }); err != nil {
 			return nil, err
 		}
 	}
@@ -1357,6 +1400,33 @@ func (_q *SpaceQuery) loadGitSyncOperations(ctx context.Context, query *GitSyncO
 	}
 	query.Where(predicate.GitSyncOperation(func(s *sql.Selector) {
 		s.Where(sql.InValues(s.C(space.GitSyncOperationsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.SpaceID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "space_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *SpaceQuery) loadGitDeployKey(ctx context.Context, query *GitDeployKeyQuery, nodes []*Space, init func(*Space), assign func(*Space, *GitDeployKey)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*Space)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(gitdeploykey.FieldSpaceID)
+	}
+	query.Where(predicate.GitDeployKey(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(space.GitDeployKeyColumn), fks...))
 	}))
 	neighbors, err := query.All(ctx)
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/bindery/bindery/ent/collection"
 	"github.com/bindery/bindery/ent/comment"
 	"github.com/bindery/bindery/ent/contentgrant"
+	"github.com/bindery/bindery/ent/gitdeploykey"
 	"github.com/bindery/bindery/ent/gitsync"
 	"github.com/bindery/bindery/ent/gitsyncoperation"
 	"github.com/bindery/bindery/ent/integrationinstallation"
@@ -558,6 +559,25 @@ func (_u *SpaceUpdate) AddGitSyncOperations(v ...*GitSyncOperation) *SpaceUpdate
 	return _u.AddGitSyncOperationIDs(ids...)
 }
 
+// SetGitDeployKeyID sets the "git_deploy_key" edge to the GitDeployKey entity by ID.
+func (_u *SpaceUpdate) SetGitDeployKeyID(id string) *SpaceUpdate {
+	_u.mutation.SetGitDeployKeyID(id)
+	return _u
+}
+
+// SetNillableGitDeployKeyID sets the "git_deploy_key" edge to the GitDeployKey entity by ID if the given value is not nil.
+func (_u *SpaceUpdate) SetNillableGitDeployKeyID(id *string) *SpaceUpdate {
+	if id != nil {
+		_u = _u.SetGitDeployKeyID(*id)
+	}
+	return _u
+}
+
+// SetGitDeployKey sets the "git_deploy_key" edge to the GitDeployKey entity.
+func (_u *SpaceUpdate) SetGitDeployKey(v *GitDeployKey) *SpaceUpdate {
+	return _u.SetGitDeployKeyID(v.ID)
+}
+
 // AddInstallationIDs adds the "installations" edge to the IntegrationInstallation entity by IDs.
 func (_u *SpaceUpdate) AddInstallationIDs(ids ...string) *SpaceUpdate {
 	_u.mutation.AddInstallationIDs(ids...)
@@ -768,6 +788,12 @@ func (_u *SpaceUpdate) RemoveGitSyncOperations(v ...*GitSyncOperation) *SpaceUpd
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveGitSyncOperationIDs(ids...)
+}
+
+// ClearGitDeployKey clears the "git_deploy_key" edge to the GitDeployKey entity.
+func (_u *SpaceUpdate) ClearGitDeployKey() *SpaceUpdate {
+	_u.mutation.ClearGitDeployKey()
+	return _u
 }
 
 // ClearInstallations clears all "installations" edges to the IntegrationInstallation entity.
@@ -1457,6 +1483,35 @@ func (_u *SpaceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.GitDeployKeyCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2O,
+			Inverse: false,
+			Table:   space.GitDeployKeyTable,
+			Columns: []string{space.GitDeployKeyColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(gitdeploykey.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.GitDeployKeyIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2O,
+			Inverse: false,
+			Table:   space.GitDeployKeyTable,
+			Columns: []string{space.GitDeployKeyColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(gitdeploykey.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.InstallationsCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2M,
@@ -2040,6 +2095,25 @@ func (_u *SpaceUpdateOne) AddGitSyncOperations(v ...*GitSyncOperation) *SpaceUpd
 	return _u.AddGitSyncOperationIDs(ids...)
 }
 
+// SetGitDeployKeyID sets the "git_deploy_key" edge to the GitDeployKey entity by ID.
+func (_u *SpaceUpdateOne) SetGitDeployKeyID(id string) *SpaceUpdateOne {
+	_u.mutation.SetGitDeployKeyID(id)
+	return _u
+}
+
+// SetNillableGitDeployKeyID sets the "git_deploy_key" edge to the GitDeployKey entity by ID if the given value is not nil.
+func (_u *SpaceUpdateOne) SetNillableGitDeployKeyID(id *string) *SpaceUpdateOne {
+	if id != nil {
+		_u = _u.SetGitDeployKeyID(*id)
+	}
+	return _u
+}
+
+// SetGitDeployKey sets the "git_deploy_key" edge to the GitDeployKey entity.
+func (_u *SpaceUpdateOne) SetGitDeployKey(v *GitDeployKey) *SpaceUpdateOne {
+	return _u.SetGitDeployKeyID(v.ID)
+}
+
 // AddInstallationIDs adds the "installations" edge to the IntegrationInstallation entity by IDs.
 func (_u *SpaceUpdateOne) AddInstallationIDs(ids ...string) *SpaceUpdateOne {
 	_u.mutation.AddInstallationIDs(ids...)
@@ -2250,6 +2324,12 @@ func (_u *SpaceUpdateOne) RemoveGitSyncOperations(v ...*GitSyncOperation) *Space
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveGitSyncOperationIDs(ids...)
+}
+
+// ClearGitDeployKey clears the "git_deploy_key" edge to the GitDeployKey entity.
+func (_u *SpaceUpdateOne) ClearGitDeployKey() *SpaceUpdateOne {
+	_u.mutation.ClearGitDeployKey()
+	return _u
 }
 
 // ClearInstallations clears all "installations" edges to the IntegrationInstallation entity.
@@ -2962,6 +3042,35 @@ func (_u *SpaceUpdateOne) sqlSave(ctx context.Context) (_node *Space, err error)
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(gitsyncoperation.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.GitDeployKeyCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2O,
+			Inverse: false,
+			Table:   space.GitDeployKeyTable,
+			Columns: []string{space.GitDeployKeyColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(gitdeploykey.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.GitDeployKeyIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2O,
+			Inverse: false,
+			Table:   space.GitDeployKeyTable,
+			Columns: []string{space.GitDeployKeyColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(gitdeploykey.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

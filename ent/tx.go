@@ -28,6 +28,8 @@ type Tx struct {
 	ContentGrant *ContentGrantClient
 	// ContentObject is the client for interacting with the ContentObject builders.
 	ContentObject *ContentObjectClient
+	// GitDeployKey is the client for interacting with the GitDeployKey builders.
+	GitDeployKey *GitDeployKeyClient
 	// GitSync is the client for interacting with the GitSync builders.
 	GitSync *GitSyncClient
 	// GitSyncOperation is the client for interacting with the GitSyncOperation builders.
@@ -228,6 +230,7 @@ func (tx *Tx) init() {
 	tx.CommentReply = NewCommentReplyClient(tx.config)
 	tx.ContentGrant = NewContentGrantClient(tx.config)
 	tx.ContentObject = NewContentObjectClient(tx.config)
+	tx.GitDeployKey = NewGitDeployKeyClient(tx.config)
 	tx.GitSync = NewGitSyncClient(tx.config)
 	tx.GitSyncOperation = NewGitSyncOperationClient(tx.config)
 	tx.Integration = NewIntegrationClient(tx.config)

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"path"
@@ -41,6 +42,8 @@ type gitRequest struct {
 	// connecting is connectGitSync's request, which may replace the
 	// repository of a connected space.
 	connecting bool
+	// knownHosts are the host keys an SSH connection trusts, as given.
+	knownHosts *string
 }
 
 func (r *Resolver) importGitRepository(ctx context.Context, in model.ImportGitRepositoryInput) (*ent.GitSyncOperation, error) {
@@ -65,12 +68,26 @@ func (r *Resolver) exportToGitRepository(ctx context.Context, in model.ExportToG
 // checkGitRequest checks the repository of a request: the remote, with its
 // credentials, and the project directory.
 func checkGitRequest(q gitRequest) (gitremote.Remote, string, error) {
-	remote, err := gitremote.Normalize(gitremote.Remote{URL: q.url, Ref: q.ref})
+	ssh := gitremote.IsSSH(q.url)
+	switch {
+	case ssh && !q.connecting:
+		// An operation keeps credentials only until it ends, and an SSH
+		// key is the space's, kept with its connection.
+		return gitremote.Remote{}, "", apperr.Invalid("url", "SSH URLs work for a space connected to the repository "+
+			"(connectGitSync, with the space's deploy key); here, give the repository's https:// URL")
+	case !ssh && strings.TrimSpace(deref(q.knownHosts)) != "":
+		return gitremote.Remote{}, "", apperr.Invalid("sshKnownHosts", "Known hosts are for an SSH URL; this one is not")
+	}
+	remote, err := gitremote.Normalize(gitremote.Remote{URL: q.url, Ref: q.ref, KnownHosts: deref(q.knownHosts)})
 	if err != nil {
-		if strings.Contains(err.Error(), "branch name") {
+		msg := strings.TrimPrefix(err.Error(), "gitsync: ")
+		switch {
+		case strings.Contains(err.Error(), "branch name"):
 			return remote, "", apperr.Invalid("ref", "%q is not a branch: give refs/heads/<name> or <name>", q.ref)
+		case errors.Is(err, gitremote.ErrKnownHosts):
+			return remote, "", apperr.Invalid("sshKnownHosts", "%s", msg)
 		}
-		return remote, "", apperr.Invalid("url", "%s", strings.TrimPrefix(err.Error(), "gitsync: "))
+		return remote, "", apperr.Invalid("url", "%s", msg)
 	}
 	dir, err := projectDirectory(q.dir)
 	if err != nil {
@@ -204,11 +221,7 @@ func (r *Resolver) spaceGitSync(ctx context.Context, s *ent.Space) (*ent.GitSync
 // gitRepoName is a repository's name from its URL: its path without the
 // leading slash and the .git suffix, such as owner/docs.
 func gitRepoName(gs *ent.GitSync) string {
-	u, err := url.Parse(gs.URL)
-	if err != nil {
-		return gs.URL
-	}
-	return strings.TrimSuffix(strings.Trim(u.Path, "/"), ".git")
+	return strings.TrimSuffix(strings.Trim(gitremote.RepoPath(gs.URL), "/"), ".git")
 }
 
 // gitTreeURL is the URL a GitSyncState shows: the tree URL given, or the

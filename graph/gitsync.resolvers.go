@@ -15,6 +15,14 @@ import (
 	"github.com/bindery/bindery/internal/page"
 )
 
+func (r *gitDeployKeyResolver) Fingerprint(ctx context.Context, obj *ent.GitDeployKey) (string, error) {
+	return deployKeyFingerprint(obj)
+}
+
+func (r *gitDeployKeyResolver) CreatedBy(ctx context.Context, obj *ent.GitDeployKey) (*ent.User, error) {
+	return r.visibleUser(ctx, obj.CreatedByID)
+}
+
 func (r *gitSyncOperationResolver) RepoProjectDirectory(ctx context.Context, obj *ent.GitSyncOperation) (string, error) {
 	return obj.ProjectDirectory, nil
 }
@@ -77,6 +85,10 @@ func (r *mutationResolver) ConnectGitSync(ctx context.Context, input model.Conne
 	return r.connectGitSync(ctx, input)
 }
 
+func (r *mutationResolver) CreateGitDeployKey(ctx context.Context, spaceID string) (*ent.GitDeployKey, error) {
+	return r.createGitDeployKey(ctx, spaceID)
+}
+
 func (r *mutationResolver) DisconnectGitSync(ctx context.Context, spaceID string) (*ent.GitSync, error) {
 	return r.disconnectGitSync(ctx, spaceID)
 }
@@ -97,9 +109,15 @@ func (r *spaceResolver) GitSync(ctx context.Context, obj *ent.Space) (*ent.GitSy
 	return r.spaceGitSync(ctx, obj)
 }
 
+func (r *spaceResolver) GitDeployKey(ctx context.Context, obj *ent.Space) (*ent.GitDeployKey, error) {
+	return r.spaceGitDeployKey(ctx, obj)
+}
+
 func (r *spaceResolver) GitSyncOperations(ctx context.Context, obj *ent.Space, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.GitSyncOperationConnection, error) {
 	return r.spaceGitSyncOperations(ctx, obj, args(first, after, last, before))
 }
+
+func (r *Resolver) GitDeployKey() generated.GitDeployKeyResolver { return &gitDeployKeyResolver{r} }
 
 func (r *Resolver) GitSyncOperation() generated.GitSyncOperationResolver {
 	return &gitSyncOperationResolver{r}
@@ -108,6 +126,7 @@ func (r *Resolver) GitSyncOperation() generated.GitSyncOperationResolver {
 func (r *Resolver) GitSyncState() generated.GitSyncStateResolver { return &gitSyncStateResolver{r} }
 
 type (
+	gitDeployKeyResolver     struct{ *Resolver }
 	gitSyncOperationResolver struct{ *Resolver }
 	gitSyncStateResolver     struct{ *Resolver }
 )

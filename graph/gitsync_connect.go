@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/ent/gitdeploykey"
 	"github.com/bindery/bindery/ent/gitsync"
 	"github.com/bindery/bindery/ent/gitsyncoperation"
 	"github.com/bindery/bindery/graph/model"
@@ -53,11 +54,12 @@ const (
 
 func (r *Resolver) connectGitSync(ctx context.Context, in model.ConnectGitSyncInput) (*model.ConnectGitSyncPayload, error) {
 	q := gitRequest{direction: in.InitialSync, spaceID: in.SpaceID, url: in.URL, ref: in.Ref,
-		dir: deref(in.RepoProjectDirectory), info: in.GitInfo, force: true, connecting: true}
+		dir: deref(in.RepoProjectDirectory), info: in.GitInfo, force: true, connecting: true, knownHosts: in.SSHKnownHosts}
 	remote, dir, err := checkGitRequest(q)
 	if err != nil {
 		return nil, err
 	}
+	ssh := gitremote.IsSSH(remote.URL)
 	if r.secretBox == nil {
 		return nil, apperr.Preconditionf("Connecting a space to Git needs a secret key (BINDERY_SECRET_KEY) to keep its credentials and push-event key")
 	}
@@ -76,6 +78,17 @@ func (r *Resolver) connectGitSync(ctx context.Context, in model.ConnectGitSyncIn
 			if q.direction == enum.GitSyncOperationDirectionImport && s.EditMode != nil && *s.EditMode == enum.EditModeLocked {
 				return nil, apperr.Preconditionf("The space is locked: unlock it to import into it")
 			}
+			if ssh {
+				has, err := r.db(ctx).GitDeployKey.Query().Where(gitdeploykey.SpaceID(s.ID)).
+					Exist(internal(ctx, "whether a space the viewer may trigger has a deploy key"))
+				if err != nil {
+					return nil, err
+				}
+				if !has {
+					return nil, apperr.Preconditionf("Connecting over SSH needs the space's deploy key: create it (createGitDeployKey), " +
+						"add its public key to the repository as a deploy key with write access, then connect")
+				}
+			}
 			gs, err := r.keepGitInfo(ctx, s.ID, remote, dir, q)
 			if err != nil {
 				return nil, err
@@ -89,6 +102,11 @@ func (r *Resolver) connectGitSync(ctx context.Context, in model.ConnectGitSyncIn
 				up.SetCredentials(sealed)
 			} else {
 				up.ClearCredentials()
+			}
+			if remote.KnownHosts != "" {
+				up.SetSSHKnownHosts(remote.KnownHosts)
+			} else {
+				up.ClearSSHKnownHosts()
 			}
 			sealed, err := r.secretBox.Seal(secret, secrets.GitPushSecretAD(gs.ID))
 			if err != nil {
@@ -144,7 +162,8 @@ func (r *Resolver) disconnectGitSync(ctx context.Context, spaceID string) (*ent.
 
 // disconnect clears what a connection holds, and the space's mark.
 func disconnect(ctx context.Context, db *ent.Client, gs *ent.GitSync) (*ent.GitSync, error) {
-	gs, err := gs.Update().ClearConnectedByID().ClearCredentials().ClearPushSecret().ClearNextPollAt().ClearChangeRequestID().Save(ctx)
+	gs, err := gs.Update().ClearConnectedByID().ClearCredentials().ClearPushSecret().ClearNextPollAt().ClearChangeRequestID().
+		ClearSSHKnownHosts().Save(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -265,7 +284,7 @@ func (w *GitSyncWorker) pollGitSyncs(ctx context.Context) error {
 // words (and, for refused credentials, disconnects the space).
 func (w *GitSyncWorker) pollOne(ctx context.Context, gs *ent.GitSync) error {
 	r := w.r
-	rm, err := r.connectionRemote(gs)
+	rm, err := r.connectionRemote(ctx, gs)
 	if err != nil {
 		return err
 	}
@@ -287,9 +306,18 @@ func (w *GitSyncWorker) pollOne(ctx context.Context, gs *ent.GitSync) error {
 	return readErr
 }
 
-// connectionRemote is a connection's repository with its credentials.
-func (r *Resolver) connectionRemote(gs *ent.GitSync) (gitremote.Remote, error) {
-	return r.openRemote(gs.URL, gs.Ref, gs.Credentials, secrets.GitCredentialsAD(gs.ID))
+// connectionRemote is a connection's repository with its credentials:
+// over SSH, the space's deploy key as it is now (a rotated key is the one
+// used) and the host keys the connection trusts.
+func (r *Resolver) connectionRemote(ctx context.Context, gs *ent.GitSync) (gitremote.Remote, error) {
+	if !gitremote.IsSSH(gs.URL) {
+		return r.openRemote(gs.URL, gs.Ref, gs.Credentials, secrets.GitCredentialsAD(gs.ID))
+	}
+	key, err := r.spaceDeployKey(ctx, gs.SpaceID)
+	if err != nil {
+		return gitremote.Remote{}, err
+	}
+	return gitremote.Remote{URL: gs.URL, Ref: gs.Ref, SSHKey: key, KnownHosts: deref(gs.SSHKnownHosts)}, nil
 }
 
 // openRemote is a repository with the credentials sealed under ad, if any.

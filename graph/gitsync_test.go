@@ -252,7 +252,7 @@ func TestGitSyncRequestsRefused(t *testing.T) {
 	path := "/v1/spaces/" + space + "/git/import"
 	e.Run(t, []servertest.Scenario{
 		{Name: "SSH remote", Method: http.MethodPost, Path: path, Token: e.OwnerToken, Body: with("url", "git@github.com:acme/docs.git"),
-			WantStatus: http.StatusBadRequest, WantJSON: map[string]any{"error": map[string]any{"message": "url: unsupported remote: SSH remotes are not supported yet, use the repository's https:// URL"}}},
+			WantStatus: http.StatusBadRequest, WantJSON: map[string]any{"error": map[string]any{"message": "url: SSH URLs work for a space connected to the repository (connectGitSync, with the space's deploy key); here, give the repository's https:// URL"}}},
 		{Name: "local path", Method: http.MethodPost, Path: path, Token: e.OwnerToken, Body: with("url", "file:///srv/docs.git"), WantStatus: http.StatusBadRequest},
 		{Name: "bad ref", Method: http.MethodPost, Path: path, Token: e.OwnerToken, Body: with("ref", "bad..ref"), WantStatus: http.StatusBadRequest},
 		{Name: "escaping directory", Method: http.MethodPost, Path: path, Token: e.OwnerToken, Body: with("repoProjectDirectory", "../etc"), WantStatus: http.StatusBadRequest},

@@ -257,15 +257,20 @@ func (w *GitSyncWorker) process(ctx context.Context, j *gitJob) error {
 // retry, and a server fault as a generic message (logged whole).
 func (r *Resolver) gitFailure(ctx context.Context, op *ent.GitSyncOperation, err error) gitOutcome {
 	var re remoteError
+	var hostKey *gitremote.HostKeyError
 	switch {
 	case errors.Is(err, gitremote.ErrAuth):
 		return gitOutcome{failure: "The repository refused the credentials, or needs some", disconnect: op.Automatic}
+	case errors.As(err, &hostKey):
+		return gitOutcome{failure: fmt.Sprintf("The repository's SSH host %s showed a host key that is not one trusted for it (%s %s): "+
+			"another server answered in its place, or the host changed its keys; if it did, connect again with its new keys",
+			hostKey.Host, hostKey.KeyType, hostKey.Fingerprint), disconnect: op.Automatic}
 	case errors.Is(err, gitremote.ErrNotFound):
 		return gitOutcome{failure: "No such repository or branch", disconnect: op.Automatic}
 	case errors.Is(err, gitremote.ErrTooLarge):
 		return gitOutcome{failure: fmt.Sprintf("The repository is larger than Bindery syncs (%d files, %d MiB)",
 			gitremote.DefaultMaxFiles, gitremote.DefaultMaxBytes>>20)}
-	case errors.Is(err, gitremote.ErrUnsupported), errors.Is(err, gitremote.ErrInvalidPath):
+	case errors.Is(err, gitremote.ErrUnsupported), errors.Is(err, gitremote.ErrInvalidPath), errors.Is(err, gitremote.ErrKnownHosts):
 		return gitOutcome{failure: strings.TrimPrefix(err.Error(), "gitsync: ")}
 	case errors.Is(err, gitremote.ErrMoved):
 		return gitOutcome{failure: "The branch moved while Bindery was committing to it: export again"}
@@ -275,6 +280,9 @@ func (r *Resolver) gitFailure(ctx context.Context, op *ent.GitSyncOperation, err
 		return gitOutcome{failure: "Bindery has no secret key (BINDERY_SECRET_KEY) to open the credentials"}
 	case errors.Is(err, errGitSealed):
 		return gitOutcome{failure: "The credentials do not open with this server's key"}
+	case errors.Is(err, errGitNoDeployKey):
+		return gitOutcome{failure: "The space has no deploy key to sign in over SSH: create one, add it to the repository and connect again",
+			disconnect: op.Automatic}
 	case errors.Is(err, context.DeadlineExceeded):
 		return gitOutcome{failure: fmt.Sprintf("The operation took longer than %s", gitJobTimeout)}
 	case errors.As(err, &re):
@@ -318,7 +326,7 @@ func (w *GitSyncWorker) run(ctx context.Context, j *gitJob) (gitOutcome, error) 
 			// holds.
 			return gitOutcome{failure: "Sync waits for the change request that holds the branch's changes: merge or close it"}, nil
 		}
-		if remote, err = r.connectionRemote(gs); err != nil {
+		if remote, err = r.connectionRemote(ctx, gs); err != nil {
 			return gitOutcome{}, err
 		}
 	} else if remote, err = r.operationRemote(op); err != nil {
@@ -372,8 +380,9 @@ func remote(err error) error {
 	if err == nil {
 		return nil
 	}
-	for _, kind := range []error{gitremote.ErrAuth, gitremote.ErrNotFound, gitremote.ErrTooLarge, gitremote.ErrUnsupported,
-		gitremote.ErrInvalidPath, gitremote.ErrMoved, context.DeadlineExceeded, context.Canceled} {
+	for _, kind := range []error{gitremote.ErrAuth, gitremote.ErrHostKey, gitremote.ErrKnownHosts, gitremote.ErrNotFound,
+		gitremote.ErrTooLarge, gitremote.ErrUnsupported, gitremote.ErrInvalidPath, gitremote.ErrMoved,
+		context.DeadlineExceeded, context.Canceled} {
 		if errors.Is(err, kind) {
 			return err
 		}

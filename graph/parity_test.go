@@ -81,10 +81,11 @@ var pyRESTOnly = map[string][]string{
 	"integration-site-installation":  {"object", "integration"},
 }
 
-// pyAdminOnly are the fields only an admin may read, which every other
-// viewer gets as an error; /v1 shows them in admins' operations of their
-// own (getSitePublishingAuthById).
-var pyAdminOnly = map[string]bool{"Site.visitorAuthKey": true}
+// pyAdminOnly are the fields only an admin (or, for a space's deploy key,
+// an editor) may read, which every other viewer gets as an error; /v1
+// shows the first in admins' operations of their own
+// (getSitePublishingAuthById), and has no deploy keys.
+var pyAdminOnly = map[string]bool{"Site.visitorAuthKey": true, "Space.gitDeployKey": true}
 
 // pySelection builds the selection of a GraphQL type: its scalars and enums,
 // an { id } for each related node (users whole, as /v1 embeds them), and

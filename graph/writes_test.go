@@ -577,6 +577,23 @@ func wrCases() []wrCase {
 			},
 		},
 		{
+			// After n rotations of the space's deploy key, one more: token 1;
+			// one transaction: the space and the viewer's access (2), the
+			// earlier key deleted, the new one; its author, for the answer.
+			create: "Mutation.createGitDeployKey", max: 6,
+			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {
+				sp := lsLiveSpace(t, e)
+				const q = `mutation($id: ID!) { createGitDeployKey(spaceId: $id) { publicKey fingerprint createdAt createdBy { id } } }`
+				for range n {
+					lsGQL(t, e, e.OwnerToken, q, map[string]any{"id": sp})
+				}
+				return func(e *servertest.Env) {
+					wrCheck(t, lsAt(lsGQL(t, e, v.token, q, map[string]any{"id": sp}), "createGitDeployKey"),
+						"publicKey", "fingerprint", "createdBy.id")
+				}
+			},
+		},
+		{
 			// As Mutation.importContent.
 			create: "POST /v1/spaces/{spaceId}/content/import", max: 18, // 16, the pages in the search index and, on SQLite, their words
 			setup: func(t *testing.T, e *servertest.Env, v lsViewer, n int) wrRequest {

@@ -88,6 +88,19 @@ func storeGitConnection(t *testing.T, c *ent.Client, key, credentials, pushKey s
 	return gs
 }
 
+// storeDeployKey stores a space's SSH deploy key whose private key is
+// sealed with key, as createGitDeployKey does, and returns its ID.
+func storeDeployKey(t *testing.T, c *ent.Client, key, privateKey string) string {
+	t.Helper()
+	user, space, box := gitSpace(t, c, key, "deploy-key")
+	k := id.New(id.GitDeployKey)
+	sealed, err := box.Seal(privateKey, secrets.GitDeployKeyAD(k))
+	require.NoError(t, err)
+	require.NoError(t, c.GitDeployKey.Create().SetID(k).SetSpaceID(space).SetPublicKey("ssh-ed25519 AAAA bindery "+space).
+		SetPrivateKey(sealed).SetCreatedByID(user).Exec(context.Background()))
+	return k
+}
+
 // Rotation re-encrypts every secret with the new key, in one transaction:
 // each stays readable with the new key, none with the old, and a wrong old
 // key changes nothing.
@@ -105,6 +118,7 @@ func TestSecretsRotate(t *testing.T) {
 	b := storeSealed(t, d.Client, old, "beta", map[string]string{"TOKEN": "tok-b"})
 	op := storeGitOperation(t, d.Client, old, "ann:pw")
 	conn := storeGitConnection(t, d.Client, old, "bob:pw", "push-key")
+	deployKey := storeDeployKey(t, d.Client, old, "-----BEGIN OPENSSH PRIVATE KEY-----\n...")
 	keyFile := ""
 	if f := sqliteFile(db); f != "" {
 		keyFile = secrets.KeyFilePath(f)
@@ -127,7 +141,7 @@ func TestSecretsRotate(t *testing.T) {
 
 	out, _, err := runCLI(t, nil, "secrets", "rotate", "--db", db, "--old-key", old, "--new-key", next)
 	require.NoError(t, err)
-	assert.Contains(t, out, "re-encrypted 6 secrets")
+	assert.Contains(t, out, "re-encrypted 7 secrets")
 	stored, err := d.Client.GitSyncOperation.Get(ctx, op)
 	require.NoError(t, err)
 	nextBox, err := secrets.FromBase64(next)
@@ -143,6 +157,15 @@ func TestSecretsRotate(t *testing.T) {
 	push, err := nextBox.Open(*gs.PushSecret, secrets.GitPushSecretAD(conn))
 	require.NoError(t, err)
 	assert.Equal(t, "push-key", push, "a Git connection's push-event key opens with the new key")
+	dk, err := d.Client.GitDeployKey.Get(ctx, deployKey)
+	require.NoError(t, err)
+	private, err := nextBox.Open(dk.PrivateKey, secrets.GitDeployKeyAD(deployKey))
+	require.NoError(t, err)
+	assert.Equal(t, "-----BEGIN OPENSSH PRIVATE KEY-----\n...", private, "a space's deploy key opens with the new key")
+	oldBox, err := secrets.FromBase64(old)
+	require.NoError(t, err)
+	_, err = oldBox.Open(dk.PrivateKey, secrets.GitDeployKeyAD(deployKey))
+	assert.ErrorIs(t, err, secrets.ErrOpen, "and no longer with the old")
 	for _, c := range []struct{ itg, name, want string }{{a, "TOKEN", "tok-a"}, {a, "OTHER", "other-a"}, {b, "TOKEN", "tok-b"}} {
 		v, err := read(c.itg, next, c.name)
 		require.NoError(t, err)

@@ -47,6 +47,8 @@ const (
 	FieldNextPollAt = "next_poll_at"
 	// FieldChangeRequestID holds the string denoting the change_request_id field in the database.
 	FieldChangeRequestID = "change_request_id"
+	// FieldSSHKnownHosts holds the string denoting the ssh_known_hosts field in the database.
+	FieldSSHKnownHosts = "ssh_known_hosts"
 	// EdgeSpace holds the string denoting the space edge name in mutations.
 	EdgeSpace = "space"
 	// Table holds the table name of the gitsync in the database.
@@ -78,6 +80,7 @@ var Columns = []string{
 	FieldPushSecret,
 	FieldNextPollAt,
 	FieldChangeRequestID,
+	FieldSSHKnownHosts,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -202,6 +205,11 @@ func ByNextPollAt(opts ...sql.OrderTermOption) OrderOption {
 // ByChangeRequestID orders the results by the change_request_id field.
 func ByChangeRequestID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldChangeRequestID, opts...).ToFunc()
+}
+
+// BySSHKnownHosts orders the results by the ssh_known_hosts field.
+func BySSHKnownHosts(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldSSHKnownHosts, opts...).ToFunc()
 }
 
 // BySpaceField orders the results by space field.

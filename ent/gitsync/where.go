@@ -136,6 +136,11 @@ func ChangeRequestID(v string) predicate.GitSync {
 	return predicate.GitSync(sql.FieldEQ(FieldChangeRequestID, v))
 }
 
+// SSHKnownHosts applies equality check predicate on the "ssh_known_hosts" field. It's identical to SSHKnownHostsEQ.
+func SSHKnownHosts(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldEQ(FieldSSHKnownHosts, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.GitSync {
 	return predicate.GitSync(sql.FieldEQ(FieldCreatedAt, v))
@@ -1089,6 +1094,81 @@ func ChangeRequestIDEqualFold(v string) predicate.GitSync {
 // ChangeRequestIDContainsFold applies the ContainsFold predicate on the "change_request_id" field.
 func ChangeRequestIDContainsFold(v string) predicate.GitSync {
 	return predicate.GitSync(sql.FieldContainsFold(FieldChangeRequestID, v))
+}
+
+// SSHKnownHostsEQ applies the EQ predicate on the "ssh_known_hosts" field.
+func SSHKnownHostsEQ(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldEQ(FieldSSHKnownHosts, v))
+}
+
+// SSHKnownHostsNEQ applies the NEQ predicate on the "ssh_known_hosts" field.
+func SSHKnownHostsNEQ(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldNEQ(FieldSSHKnownHosts, v))
+}
+
+// SSHKnownHostsIn applies the In predicate on the "ssh_known_hosts" field.
+func SSHKnownHostsIn(vs ...string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldIn(FieldSSHKnownHosts, vs...))
+}
+
+// SSHKnownHostsNotIn applies the NotIn predicate on the "ssh_known_hosts" field.
+func SSHKnownHostsNotIn(vs ...string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldNotIn(FieldSSHKnownHosts, vs...))
+}
+
+// SSHKnownHostsGT applies the GT predicate on the "ssh_known_hosts" field.
+func SSHKnownHostsGT(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldGT(FieldSSHKnownHosts, v))
+}
+
+// SSHKnownHostsGTE applies the GTE predicate on the "ssh_known_hosts" field.
+func SSHKnownHostsGTE(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldGTE(FieldSSHKnownHosts, v))
+}
+
+// SSHKnownHostsLT applies the LT predicate on the "ssh_known_hosts" field.
+func SSHKnownHostsLT(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldLT(FieldSSHKnownHosts, v))
+}
+
+// SSHKnownHostsLTE applies the LTE predicate on the "ssh_known_hosts" field.
+func SSHKnownHostsLTE(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldLTE(FieldSSHKnownHosts, v))
+}
+
+// SSHKnownHostsContains applies the Contains predicate on the "ssh_known_hosts" field.
+func SSHKnownHostsContains(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldContains(FieldSSHKnownHosts, v))
+}
+
+// SSHKnownHostsHasPrefix applies the HasPrefix predicate on the "ssh_known_hosts" field.
+func SSHKnownHostsHasPrefix(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldHasPrefix(FieldSSHKnownHosts, v))
+}
+
+// SSHKnownHostsHasSuffix applies the HasSuffix predicate on the "ssh_known_hosts" field.
+func SSHKnownHostsHasSuffix(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldHasSuffix(FieldSSHKnownHosts, v))
+}
+
+// SSHKnownHostsIsNil applies the IsNil predicate on the "ssh_known_hosts" field.
+func SSHKnownHostsIsNil() predicate.GitSync {
+	return predicate.GitSync(sql.FieldIsNull(FieldSSHKnownHosts))
+}
+
+// SSHKnownHostsNotNil applies the NotNil predicate on the "ssh_known_hosts" field.
+func SSHKnownHostsNotNil() predicate.GitSync {
+	return predicate.GitSync(sql.FieldNotNull(FieldSSHKnownHosts))
+}
+
+// SSHKnownHostsEqualFold applies the EqualFold predicate on the "ssh_known_hosts" field.
+func SSHKnownHostsEqualFold(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldEqualFold(FieldSSHKnownHosts, v))
+}
+
+// SSHKnownHostsContainsFold applies the ContainsFold predicate on the "ssh_known_hosts" field.
+func SSHKnownHostsContainsFold(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldContainsFold(FieldSSHKnownHosts, v))
 }
 
 // HasSpace applies the HasEdge predicate on the "space" edge.

@@ -93,6 +93,18 @@ func (f ContentObjectFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Valu
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ContentObjectMutation", m)
 }
 
+// The GitDeployKeyFunc type is an adapter to allow the use of ordinary
+// function as GitDeployKey mutator.
+type GitDeployKeyFunc func(context.Context, *ent.GitDeployKeyMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f GitDeployKeyFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.GitDeployKeyMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.GitDeployKeyMutation", m)
+}
+
 // The GitSyncFunc type is an adapter to allow the use of ordinary
 // function as GitSync mutator.
 type GitSyncFunc func(context.Context, *ent.GitSyncMutation) (ent.Value, error)

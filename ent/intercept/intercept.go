@@ -15,6 +15,7 @@ import (
 	"github.com/bindery/bindery/ent/commentreply"
 	"github.com/bindery/bindery/ent/contentgrant"
 	"github.com/bindery/bindery/ent/contentobject"
+	"github.com/bindery/bindery/ent/gitdeploykey"
 	"github.com/bindery/bindery/ent/gitsync"
 	"github.com/bindery/bindery/ent/gitsyncoperation"
 	"github.com/bindery/bindery/ent/integration"
@@ -292,6 +293,33 @@ func (f TraverseContentObject) Traverse(ctx context.Context, q ent.Query) error 
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.ContentObjectQuery", q)
+}
+
+// The GitDeployKeyFunc type is an adapter to allow the use of ordinary function as a Querier.
+type GitDeployKeyFunc func(context.Context, *ent.GitDeployKeyQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f GitDeployKeyFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.GitDeployKeyQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.GitDeployKeyQuery", q)
+}
+
+// The TraverseGitDeployKey type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseGitDeployKey func(context.Context, *ent.GitDeployKeyQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseGitDeployKey) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseGitDeployKey) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.GitDeployKeyQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.GitDeployKeyQuery", q)
 }
 
 // The GitSyncFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -1148,6 +1176,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.ContentGrantQuery, predicate.ContentGrant, contentgrant.OrderOption]{typ: ent.TypeContentGrant, tq: q}, nil
 	case *ent.ContentObjectQuery:
 		return &query[*ent.ContentObjectQuery, predicate.ContentObject, contentobject.OrderOption]{typ: ent.TypeContentObject, tq: q}, nil
+	case *ent.GitDeployKeyQuery:
+		return &query[*ent.GitDeployKeyQuery, predicate.GitDeployKey, gitdeploykey.OrderOption]{typ: ent.TypeGitDeployKey, tq: q}, nil
 	case *ent.GitSyncQuery:
 		return &query[*ent.GitSyncQuery, predicate.GitSync, gitsync.OrderOption]{typ: ent.TypeGitSync, tq: q}, nil
 	case *ent.GitSyncOperationQuery:

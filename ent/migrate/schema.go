@@ -346,6 +346,35 @@ var (
 		Columns:    ContentObjectsColumns,
 		PrimaryKey: []*schema.Column{ContentObjectsColumns[0]},
 	}
+	// GitDeployKeysColumns holds the columns for the "git_deploy_keys" table.
+	GitDeployKeysColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "public_key", Type: field.TypeString, Size: 2147483647},
+		{Name: "private_key", Type: field.TypeString, Size: 2147483647},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "created_by_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "space_id", Type: field.TypeString, Unique: true, Size: 64},
+	}
+	// GitDeployKeysTable holds the schema information for the "git_deploy_keys" table.
+	GitDeployKeysTable = &schema.Table{
+		Name:       "git_deploy_keys",
+		Columns:    GitDeployKeysColumns,
+		PrimaryKey: []*schema.Column{GitDeployKeysColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "git_deploy_keys_users_created_by",
+				Columns:    []*schema.Column{GitDeployKeysColumns[4]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "git_deploy_keys_spaces_git_deploy_key",
+				Columns:    []*schema.Column{GitDeployKeysColumns[5]},
+				RefColumns: []*schema.Column{SpacesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
 	// GitSyncsColumns holds the columns for the "git_syncs" table.
 	GitSyncsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -363,6 +392,7 @@ var (
 		{Name: "push_secret", Type: field.TypeString, Nullable: true},
 		{Name: "next_poll_at", Type: field.TypeTime, Nullable: true},
 		{Name: "change_request_id", Type: field.TypeString, Nullable: true},
+		{Name: "ssh_known_hosts", Type: field.TypeString, Nullable: true, Size: 2147483647},
 		{Name: "space_id", Type: field.TypeString, Unique: true, Size: 64},
 	}
 	// GitSyncsTable holds the schema information for the "git_syncs" table.
@@ -373,7 +403,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "git_syncs_spaces_git_sync",
-				Columns:    []*schema.Column{GitSyncsColumns[15]},
+				Columns:    []*schema.Column{GitSyncsColumns[16]},
 				RefColumns: []*schema.Column{SpacesColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -1745,6 +1775,7 @@ var (
 		CommentRepliesTable,
 		ContentGrantsTable,
 		ContentObjectsTable,
+		GitDeployKeysTable,
 		GitSyncsTable,
 		GitSyncOperationsTable,
 		IntegrationsTable,
@@ -1803,6 +1834,8 @@ func init() {
 	ContentGrantsTable.ForeignKeys[1].RefTable = SpacesTable
 	ContentGrantsTable.ForeignKeys[2].RefTable = TeamsTable
 	ContentGrantsTable.ForeignKeys[3].RefTable = UsersTable
+	GitDeployKeysTable.ForeignKeys[0].RefTable = UsersTable
+	GitDeployKeysTable.ForeignKeys[1].RefTable = SpacesTable
 	GitSyncsTable.ForeignKeys[0].RefTable = SpacesTable
 	GitSyncOperationsTable.ForeignKeys[0].RefTable = SpacesTable
 	IntegrationsTable.ForeignKeys[0].RefTable = OrganizationsTable

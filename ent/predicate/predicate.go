@@ -27,6 +27,9 @@ type ContentGrant func(*sql.Selector)
 // ContentObject is the predicate function for contentobject builders.
 type ContentObject func(*sql.Selector)
 
+// GitDeployKey is the predicate function for gitdeploykey builders.
+type GitDeployKey func(*sql.Selector)
+
 // GitSync is the predicate function for gitsync builders.
 type GitSync func(*sql.Selector)
 

@@ -12,6 +12,7 @@ import (
 	"github.com/bindery/bindery/ent/commentreply"
 	"github.com/bindery/bindery/ent/contentgrant"
 	"github.com/bindery/bindery/ent/contentobject"
+	"github.com/bindery/bindery/ent/gitdeploykey"
 	"github.com/bindery/bindery/ent/gitsync"
 	"github.com/bindery/bindery/ent/gitsyncoperation"
 	"github.com/bindery/bindery/ent/integration"
@@ -305,6 +306,35 @@ func init() {
 	// contentobject.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	contentobject.IDValidator = func() func(string) error {
 		validators := contentobjectDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	gitdeploykeyMixin := schema.GitDeployKey{}.Mixin()
+	gitdeploykeyMixinFields0 := gitdeploykeyMixin[0].Fields()
+	_ = gitdeploykeyMixinFields0
+	gitdeploykeyFields := schema.GitDeployKey{}.Fields()
+	_ = gitdeploykeyFields
+	// gitdeploykeyDescCreatedAt is the schema descriptor for created_at field.
+	gitdeploykeyDescCreatedAt := gitdeploykeyFields[3].Descriptor()
+	// gitdeploykey.DefaultCreatedAt holds the default value on creation for the created_at field.
+	gitdeploykey.DefaultCreatedAt = gitdeploykeyDescCreatedAt.Default.(func() time.Time)
+	// gitdeploykeyDescID is the schema descriptor for id field.
+	gitdeploykeyDescID := gitdeploykeyMixinFields0[0].Descriptor()
+	// gitdeploykey.DefaultID holds the default value on creation for the id field.
+	gitdeploykey.DefaultID = gitdeploykeyDescID.Default.(func() string)
+	// gitdeploykey.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	gitdeploykey.IDValidator = func() func(string) error {
+		validators := gitdeploykeyDescID.Validators
 		fns := [...]func(string) error{
 			validators[0].(func(string) error),
 			validators[1].(func(string) error),

@@ -148,6 +148,7 @@ func (Space) Edges() []ent.Edge {
 		edge.To("moved_pages", MovedPage.Type).Annotations(skip, entsql.OnDelete(entsql.Cascade)),
 		edge.To("git_sync", GitSync.Type).Unique().Annotations(skip, entsql.OnDelete(entsql.Cascade)),
 		edge.To("git_sync_operations", GitSyncOperation.Type).Annotations(skip, entsql.OnDelete(entsql.Cascade)),
+		edge.To("git_deploy_key", GitDeployKey.Type).Unique().Annotations(skip, entsql.OnDelete(entsql.Cascade)),
 		edge.From("installations", IntegrationInstallation.Type).Ref("spaces").Annotations(skip),
 	}
 }

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
@@ -54,6 +55,10 @@ func (GitSync) Fields() []ent.Field {
 		// change_request_id is the change request holding the repository's
 		// side of a conflict: sync waits until it is merged or closed.
 		field.String("change_request_id").Optional().Nillable(),
+		// ssh_known_hosts are the host keys an SSH connection trusts, as
+		// the known_hosts lines connectGitSync was given (no secret); null
+		// for the keys built in for the host, and over HTTP(S).
+		field.Text("ssh_known_hosts").Optional().Nillable(),
 	}
 }
 
@@ -71,6 +76,52 @@ func (GitSync) Indexes() []ent.Index {
 
 // Annotations of the GitSync.
 func (GitSync) Annotations() []schema.Annotation { return hidden() }
+
+// GitDeployKey is a space's SSH deploy key: the key pair Bindery signs in
+// with to the space's repository over SSH. A space has one at most, and
+// creating another replaces it: that is how a key is rotated.
+//
+// It is an entity of its own rather than columns of GitSync: a GitSync row
+// is the repository a space last synced with (its url and ref are
+// required, and Space.gitSync shows it once it exists), while a key comes
+// first, so that its public half can be added to the repository before
+// the space is connected.
+type GitDeployKey struct{ ent.Schema }
+
+// Mixin of the GitDeployKey.
+func (GitDeployKey) Mixin() []ent.Mixin {
+	return []ent.Mixin{IDMixin{Prefix: id.GitDeployKey}}
+}
+
+// Fields of the GitDeployKey.
+func (GitDeployKey) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("space_id").Immutable(),
+		// public_key is the authorized_keys line, commented
+		// "bindery <space id>".
+		field.Text("public_key").Immutable(),
+		// private_key is the private key in OpenSSH's PEM, sealed with
+		// BINDERY_SECRET_KEY (internal/secrets). Only a new server key
+		// changes it (bindery secrets rotate): a new key pair is a new row.
+		field.Text("private_key").Sensitive(),
+		field.Time("created_at").Immutable().Default(clock.Now),
+		// created_by_id is who created it; null once their account is
+		// gone.
+		field.String("created_by_id").Optional().Nillable().Immutable(),
+	}
+}
+
+// Edges of the GitDeployKey.
+func (GitDeployKey) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("space", Space.Type).Ref("git_deploy_key").Field("space_id").Unique().Required().Immutable(),
+		edge.To("created_by", User.Type).Field("created_by_id").Unique().Immutable().
+			Annotations(entsql.OnDelete(entsql.SetNull)),
+	}
+}
+
+// Annotations of the GitDeployKey.
+func (GitDeployKey) Annotations() []schema.Annotation { return hidden() }
 
 // GitSyncOperation is one import from, or export to, a Git repository: a
 // job that a worker claims under a lease (see graph/gitsync.go), with the

@@ -83,6 +83,8 @@ const (
 	EdgeGitSync = "git_sync"
 	// EdgeGitSyncOperations holds the string denoting the git_sync_operations edge name in mutations.
 	EdgeGitSyncOperations = "git_sync_operations"
+	// EdgeGitDeployKey holds the string denoting the git_deploy_key edge name in mutations.
+	EdgeGitDeployKey = "git_deploy_key"
 	// EdgeInstallations holds the string denoting the installations edge name in mutations.
 	EdgeInstallations = "installations"
 	// Table holds the table name of the space in the database.
@@ -171,6 +173,13 @@ const (
 	GitSyncOperationsInverseTable = "git_sync_operations"
 	// GitSyncOperationsColumn is the table column denoting the git_sync_operations relation/edge.
 	GitSyncOperationsColumn = "space_id"
+	// GitDeployKeyTable is the table that holds the git_deploy_key relation/edge.
+	GitDeployKeyTable = "git_deploy_keys"
+	// GitDeployKeyInverseTable is the table name for the GitDeployKey entity.
+	// It exists in this package in order to avoid circular dependency with the "gitdeploykey" package.
+	GitDeployKeyInverseTable = "git_deploy_keys"
+	// GitDeployKeyColumn is the table column denoting the git_deploy_key relation/edge.
+	GitDeployKeyColumn = "space_id"
 	// InstallationsTable is the table that holds the installations relation/edge. The primary key declared below.
 	InstallationsTable = "integration_installation_spaces"
 	// InstallationsInverseTable is the table name for the IntegrationInstallation entity.
@@ -560,6 +569,13 @@ func ByGitSyncOperations(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption
 	}
 }
 
+// ByGitDeployKeyField orders the results by git_deploy_key field.
+func ByGitDeployKeyField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newGitDeployKeyStep(), sql.OrderByField(field, opts...))
+	}
+}
+
 // ByInstallationsCount orders the results by installations count.
 func ByInstallationsCount(opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -655,6 +671,13 @@ func newGitSyncOperationsStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(GitSyncOperationsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, GitSyncOperationsTable, GitSyncOperationsColumn),
+	)
+}
+func newGitDeployKeyStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(GitDeployKeyInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2O, false, GitDeployKeyTable, GitDeployKeyColumn),
 	)
 }
 func newInstallationsStep() *sqlgraph.Step {

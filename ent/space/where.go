@@ -1452,6 +1452,29 @@ func HasGitSyncOperationsWith(preds ...predicate.GitSyncOperation) predicate.Spa
 	})
 }
 
+// HasGitDeployKey applies the HasEdge predicate on the "git_deploy_key" edge.
+func HasGitDeployKey() predicate.Space {
+	return predicate.Space(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2O, false, GitDeployKeyTable, GitDeployKeyColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasGitDeployKeyWith applies the HasEdge predicate on the "git_deploy_key" edge with a given conditions (other predicates).
+func HasGitDeployKeyWith(preds ...predicate.GitDeployKey) predicate.Space {
+	return predicate.Space(func(s *sql.Selector) {
+		step := newGitDeployKeyStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // HasInstallations applies the HasEdge predicate on the "installations" edge.
 func HasInstallations() predicate.Space {
 	return predicate.Space(func(s *sql.Selector) {

@@ -51,6 +51,7 @@ type ResolverRoot interface {
 	ContentReferenceUsage() ContentReferenceUsageResolver
 	ContentReferenceUsageConnection() ContentReferenceUsageConnectionResolver
 	EmojiReactionUser() EmojiReactionUserResolver
+	GitDeployKey() GitDeployKeyResolver
 	GitSyncOperation() GitSyncOperationResolver
 	GitSyncState() GitSyncStateResolver
 	Integration() IntegrationResolver
@@ -574,6 +575,13 @@ type ComplexityRoot struct {
 		User      func(childComplexity int) int
 	}
 
+	GitDeployKey struct {
+		CreatedAt   func(childComplexity int) int
+		CreatedBy   func(childComplexity int) int
+		Fingerprint func(childComplexity int) int
+		PublicKey   func(childComplexity int) int
+	}
+
 	GitSyncCommit struct {
 		Message func(childComplexity int) int
 		Oid     func(childComplexity int) int
@@ -621,6 +629,7 @@ type ComplexityRoot struct {
 		RepoName             func(childComplexity int) int
 		RepoProjectDirectory func(childComplexity int) int
 		Revision             func(childComplexity int) int
+		SSHKnownHosts        func(childComplexity int) int
 		URL                  func(childComplexity int) int
 		UpdatedAt            func(childComplexity int) int
 	}
@@ -933,6 +942,7 @@ type ComplexityRoot struct {
 		CreateAPIToken                     func(childComplexity int, input model.CreateAPITokenInput) int
 		CreateChangeRequest                func(childComplexity int, input model.CreateChangeRequestInput) int
 		CreateCollection                   func(childComplexity int, input model.CreateCollectionInput) int
+		CreateGitDeployKey                 func(childComplexity int, spaceID string) int
 		CreateLinkInvite                   func(childComplexity int, input model.CreateLinkInviteInput) int
 		CreateOpenAPISpec                  func(childComplexity int, input model.CreateOpenAPISpecInput) int
 		CreateOrganization                 func(childComplexity int, input model.CreateOrganizationInput) int
@@ -1793,6 +1803,7 @@ type ComplexityRoot struct {
 		DraftChangeRequestCount func(childComplexity int) int
 		EditMode                func(childComplexity int) int
 		Emoji                   func(childComplexity int) int
+		GitDeployKey            func(childComplexity int) int
 		GitSync                 func(childComplexity int) int
 		GitSyncOperations       func(childComplexity int, first *int, after *page.Cursor, last *int, before *page.Cursor) int
 		HasVisitorAuthKey       func(childComplexity int) int
@@ -2312,6 +2323,11 @@ type ContentReferenceUsageConnectionResolver interface {
 type EmojiReactionUserResolver interface {
 	User(ctx context.Context, obj *model.EmojiReactionUser) (*ent.User, error)
 }
+type GitDeployKeyResolver interface {
+	Fingerprint(ctx context.Context, obj *ent.GitDeployKey) (string, error)
+
+	CreatedBy(ctx context.Context, obj *ent.GitDeployKey) (*ent.User, error)
+}
 type GitSyncOperationResolver interface {
 	RepoProjectDirectory(ctx context.Context, obj *ent.GitSyncOperation) (string, error)
 
@@ -2422,6 +2438,7 @@ type MutationResolver interface {
 	DeleteFile(ctx context.Context, input model.DeleteFileInput) (*model.DeleteFilePayload, error)
 	ImportContent(ctx context.Context, input model.ImportContentInput) (*model.ImportContentPayload, error)
 	ConnectGitSync(ctx context.Context, input model.ConnectGitSyncInput) (*model.ConnectGitSyncPayload, error)
+	CreateGitDeployKey(ctx context.Context, spaceID string) (*ent.GitDeployKey, error)
 	DisconnectGitSync(ctx context.Context, spaceID string) (*ent.GitSync, error)
 	ImportGitRepository(ctx context.Context, input model.ImportGitRepositoryInput) (*ent.GitSyncOperation, error)
 	ExportToGitRepository(ctx context.Context, input model.ExportToGitRepositoryInput) (*ent.GitSyncOperation, error)
@@ -2646,6 +2663,7 @@ type SiteSpaceResolver interface {
 type SpaceResolver interface {
 	Comments(ctx context.Context, obj *ent.Space, first *int, after *page.Cursor, last *int, before *page.Cursor, order *model.CommentOrder, status *enum.CommentStatus, targetPageID *string) (*model.CommentConnection, error)
 	GitSync(ctx context.Context, obj *ent.Space) (*ent.GitSync, error)
+	GitDeployKey(ctx context.Context, obj *ent.Space) (*ent.GitDeployKey, error)
 	GitSyncOperations(ctx context.Context, obj *ent.Space, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.GitSyncOperationConnection, error)
 	Search(ctx context.Context, obj *ent.Space, query string, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.SearchPageResultConnection, error)
 	ShareLinks(ctx context.Context, obj *ent.Space, first *int, after *page.Cursor, last *int, before *page.Cursor) (*model.ShareLinkConnection, error)
@@ -4348,6 +4366,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.EmojiReactionUser.User(childComplexity), true
 
+	case "GitDeployKey.createdAt":
+		if e.ComplexityRoot.GitDeployKey.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitDeployKey.CreatedAt(childComplexity), true
+	case "GitDeployKey.createdBy":
+		if e.ComplexityRoot.GitDeployKey.CreatedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitDeployKey.CreatedBy(childComplexity), true
+	case "GitDeployKey.fingerprint":
+		if e.ComplexityRoot.GitDeployKey.Fingerprint == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitDeployKey.Fingerprint(childComplexity), true
+	case "GitDeployKey.publicKey":
+		if e.ComplexityRoot.GitDeployKey.PublicKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitDeployKey.PublicKey(childComplexity), true
+
 	case "GitSyncCommit.message":
 		if e.ComplexityRoot.GitSyncCommit.Message == nil {
 			break
@@ -4556,6 +4599,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.GitSyncState.Revision(childComplexity), true
+	case "GitSyncState.sshKnownHosts":
+		if e.ComplexityRoot.GitSyncState.SSHKnownHosts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.SSHKnownHosts(childComplexity), true
 	case "GitSyncState.url":
 		if e.ComplexityRoot.GitSyncState.URL == nil {
 			break
@@ -5789,6 +5838,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateCollection(childComplexity, args["input"].(model.CreateCollectionInput)), true
+	case "Mutation.createGitDeployKey":
+		if e.ComplexityRoot.Mutation.CreateGitDeployKey == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createGitDeployKey_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateGitDeployKey(childComplexity, args["spaceId"].(string)), true
 	case "Mutation.createLinkInvite":
 		if e.ComplexityRoot.Mutation.CreateLinkInvite == nil {
 			break
@@ -10101,6 +10161,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.Emoji(childComplexity), true
+	case "Space.gitDeployKey":
+		if e.ComplexityRoot.Space.GitDeployKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.GitDeployKey(childComplexity), true
 	case "Space.gitSync":
 		if e.ComplexityRoot.Space.GitSync == nil {
 			break
@@ -15642,6 +15708,24 @@ type GitSyncState {
   pushEventURL: String
   "The change request holding the branch's changes that conflicted with the space's: sync waits until it is merged or closed. Null when nothing waits."
   changeRequest: ChangeRequest
+  "The host keys an SSH connection trusts, as the known_hosts lines connectGitSync was given; null for the keys built in for the host (github.com, gitlab.com, bitbucket.org), and for an http(s) repository."
+  sshKnownHosts: String
+}
+
+"""
+A space's SSH deploy key: the key pair Bindery signs in with to the space's
+repository over SSH. Its private key never leaves the server: add the
+public key to the repository as a deploy key with write access.
+"""
+type GitDeployKey {
+  "The public key, as an OpenSSH authorized_keys line commented \"bindery <space ID>\": what a Git host takes as a deploy key."
+  publicKey: String!
+  "The key's SHA-256 fingerprint as ssh-keygen -l prints it (SHA256:…), which Git hosts show beside a deploy key."
+  fingerprint: String!
+  "When the key was created."
+  createdAt: DateTime!
+  "Who created it; null once their account is gone."
+  createdBy: User
 }
 
 """
@@ -15664,6 +15748,8 @@ extend type Revision {
 extend type Space {
   "The Git repository the space was last synced with; null when none. Needs the read role."
   gitSync: GitSyncState
+  "The space's SSH deploy key, which a connection over SSH signs in with; null when it has none. Needs the edit role."
+  gitDeployKey: GitDeployKey
   "The space's Git sync operations, newest first. Needs the edit role."
   gitSyncOperations(
     "Returns the first n items."
@@ -15741,8 +15827,10 @@ input ExportToGitRepositoryInput {
 input ConnectGitSyncInput {
   "The space to connect."
   spaceId: ID!
-  "The repository's http(s) URL; it may hold basic-auth credentials, which are kept sealed while the space is connected."
+  "The repository's http(s) URL, which may hold basic-auth credentials, kept sealed while the space is connected; or its SSH URL (ssh://[user@]host[:port]/path or user@host:path, no password), which signs in with the space's deploy key (createGitDeployKey)."
   url: String!
+  "For an SSH URL, the host keys to trust: OpenSSH known_hosts lines naming the URL's host (and port), as ssh-keyscan [-p port] host prints them. Optional for github.com, gitlab.com and bitbucket.org, whose published keys are built in; required for any other host."
+  sshKnownHosts: String
   "The branch, as refs/heads/<name> or <name>."
   ref: String!
   "The directory of the repository that holds the space; the whole repository when empty."
@@ -15764,8 +15852,13 @@ type ConnectGitSyncPayload {
 }
 
 extend type Mutation {
-  "Connects a space to a branch of a Git repository for continuous two-way sync, starting with initialSync. Connecting again replaces the connection. Needs the edit role."
+  "Connects a space to a branch of a Git repository for continuous two-way sync, starting with initialSync. Connecting again replaces the connection. Needs the edit role and a secret key (BINDERY_SECRET_KEY); over SSH, the space's deploy key."
   connectGitSync(input: ConnectGitSyncInput!): ConnectGitSyncPayload!
+  "Creates the space's SSH deploy key, an Ed25519 key pair whose private key Bindery keeps sealed, in place of the space's earlier key if any: that is how a key is rotated. Needs the edit role and a secret key (BINDERY_SECRET_KEY)."
+  createGitDeployKey(
+    "The space whose key it is."
+    spaceId: ID!
+  ): GitDeployKey!
   "Disconnects a space from its repository: nothing more is synced, and the sealed credentials are dropped. Needs the edit role."
   disconnectGitSync(
     "The space to disconnect."
@@ -20645,6 +20738,20 @@ func (ec *executionContext) childFields_EmojiReactionUser(ctx context.Context, f
 	return nil, fmt.Errorf("no field named %q was found under type EmojiReactionUser", field.Name)
 }
 
+func (ec *executionContext) childFields_GitDeployKey(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "publicKey":
+		return ec.fieldContext_GitDeployKey_publicKey(ctx, field)
+	case "fingerprint":
+		return ec.fieldContext_GitDeployKey_fingerprint(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_GitDeployKey_createdAt(ctx, field)
+	case "createdBy":
+		return ec.fieldContext_GitDeployKey_createdBy(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GitDeployKey", field.Name)
+}
+
 func (ec *executionContext) childFields_GitSyncCommit(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "oid":
@@ -20743,6 +20850,8 @@ func (ec *executionContext) childFields_GitSyncState(ctx context.Context, field 
 		return ec.fieldContext_GitSyncState_pushEventURL(ctx, field)
 	case "changeRequest":
 		return ec.fieldContext_GitSyncState_changeRequest(ctx, field)
+	case "sshKnownHosts":
+		return ec.fieldContext_GitSyncState_sshKnownHosts(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type GitSyncState", field.Name)
 }
@@ -22777,6 +22886,8 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_comments(ctx, field)
 	case "gitSync":
 		return ec.fieldContext_Space_gitSync(ctx, field)
+	case "gitDeployKey":
+		return ec.fieldContext_Space_gitDeployKey(ctx, field)
 	case "gitSyncOperations":
 		return ec.fieldContext_Space_gitSyncOperations(ctx, field)
 	case "search":
@@ -24310,6 +24421,20 @@ func (ec *executionContext) field_Mutation_createCollection_args(ctx context.Con
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createGitDeployKey_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
 	return args, nil
 }
 
@@ -34756,6 +34881,107 @@ func (ec *executionContext) fieldContext_EmojiReactionUser_reactedAt(_ context.C
 	return graphql.NewScalarFieldContext("EmojiReactionUser", field, false, false, errors.New("field of type DateTime does not have child fields"))
 }
 
+func (ec *executionContext) _GitDeployKey_publicKey(ctx context.Context, field graphql.CollectedField, obj *ent.GitDeployKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitDeployKey_publicKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublicKey, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitDeployKey_publicKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitDeployKey", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GitDeployKey_fingerprint(ctx context.Context, field graphql.CollectedField, obj *ent.GitDeployKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitDeployKey_fingerprint(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.GitDeployKey().Fingerprint(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitDeployKey_fingerprint(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitDeployKey", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GitDeployKey_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.GitDeployKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitDeployKey_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitDeployKey_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitDeployKey", field, false, false, errors.New("field of type DateTime does not have child fields"))
+}
+
+func (ec *executionContext) _GitDeployKey_createdBy(ctx context.Context, field graphql.CollectedField, obj *ent.GitDeployKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitDeployKey_createdBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.GitDeployKey().CreatedBy(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitDeployKey_createdBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "GitDeployKey",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _GitSyncCommit_oid(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncCommit) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -35654,6 +35880,29 @@ func (ec *executionContext) fieldContext_GitSyncState_changeRequest(_ context.Co
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _GitSyncState_sshKnownHosts(ctx context.Context, field graphql.CollectedField, obj *ent.GitSync) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncState_sshKnownHosts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SSHKnownHosts, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncState_sshKnownHosts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncState", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ImportContentPayload_revision(ctx context.Context, field graphql.CollectedField, obj *model.ImportContentPayload) (ret graphql.Marshaler) {
@@ -41697,6 +41946,50 @@ func (ec *executionContext) fieldContext_Mutation_connectGitSync(ctx context.Con
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_connectGitSync_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createGitDeployKey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createGitDeployKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateGitDeployKey(ctx, fc.Args["spaceId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.GitDeployKey) graphql.Marshaler {
+			return ec.marshalNGitDeployKey2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐGitDeployKey(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createGitDeployKey(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GitDeployKey(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createGitDeployKey_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -58417,6 +58710,38 @@ func (ec *executionContext) fieldContext_Space_gitSync(_ context.Context, field 
 	return fc, nil
 }
 
+func (ec *executionContext) _Space_gitDeployKey(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_gitDeployKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Space().GitDeployKey(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.GitDeployKey) graphql.Marshaler {
+			return ec.marshalOGitDeployKey2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐGitDeployKey(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Space_gitDeployKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GitDeployKey(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Space_gitSyncOperations(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -66099,7 +66424,7 @@ func (ec *executionContext) unmarshalInputConnectGitSyncInput(ctx context.Contex
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"spaceId", "url", "ref", "repoProjectDirectory", "initialSync", "gitInfo"}
+	fieldsInOrder := [...]string{"spaceId", "url", "sshKnownHosts", "ref", "repoProjectDirectory", "initialSync", "gitInfo"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -66120,6 +66445,13 @@ func (ec *executionContext) unmarshalInputConnectGitSyncInput(ctx context.Contex
 				return it, err
 			}
 			it.URL = data
+		case "sshKnownHosts":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sshKnownHosts"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SSHKnownHosts = data
 		case "ref":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ref"))
 			data, err := ec.unmarshalNString2string(ctx, v)
@@ -78392,6 +78724,125 @@ func (ec *executionContext) _EmojiReactionUser(ctx context.Context, sel ast.Sele
 	return out
 }
 
+var gitDeployKeyImplementors = []string{"GitDeployKey"}
+
+func (ec *executionContext) _GitDeployKey(ctx context.Context, sel ast.SelectionSet, obj *ent.GitDeployKey) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, gitDeployKeyImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GitDeployKey")
+		case "publicKey":
+			out.Values[i] = ec._GitDeployKey_publicKey(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "fingerprint":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._GitDeployKey_fingerprint(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "createdAt":
+			out.Values[i] = ec._GitDeployKey_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdBy":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._GitDeployKey_createdBy(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var gitSyncCommitImplementors = []string{"GitSyncCommit"}
 
 func (ec *executionContext) _GitSyncCommit(ctx context.Context, sel ast.SelectionSet, obj *model.GitSyncCommit) graphql.Marshaler {
@@ -79145,6 +79596,11 @@ func (ec *executionContext) _GitSyncState(ctx context.Context, sel ast.Selection
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "sshKnownHosts":
+			out.Values[i] = ec._GitSyncState_sshKnownHosts(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -83169,6 +83625,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "connectGitSync":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_connectGitSync(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createGitDeployKey":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createGitDeployKey(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -92867,6 +93330,44 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "gitDeployKey":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Space_gitDeployKey(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "gitSyncOperations":
 			field := field
 
@@ -99418,6 +99919,16 @@ func (ec *executionContext) marshalNFloat2float64(ctx context.Context, sel ast.S
 	return graphql.WrapContextMarshaler(ctx, res)
 }
 
+func (ec *executionContext) marshalNGitDeployKey2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐGitDeployKey(ctx context.Context, sel ast.SelectionSet, v *ent.GitDeployKey) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._GitDeployKey(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNGitSyncOperation2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐGitSyncOperationᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.GitSyncOperation) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -103926,6 +104437,13 @@ func (ec *executionContext) marshalOFloat2ᚖfloat64(ctx context.Context, sel as
 	_ = sel
 	res := graphql.MarshalFloatContext(*v)
 	return graphql.WrapContextMarshaler(ctx, res)
+}
+
+func (ec *executionContext) marshalOGitDeployKey2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋentᚐGitDeployKey(ctx context.Context, sel ast.SelectionSet, v *ent.GitDeployKey) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._GitDeployKey(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOGitInfoInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitInfoInput(ctx context.Context, v any) (*model.GitInfoInput, error) {

@@ -18,10 +18,11 @@ import (
 // Fetch reads the head commit of r's branch and its files. An empty
 // repository, like a missing branch, is ErrNotFound.
 func Fetch(ctx context.Context, r Remote, l Limits) (*Snapshot, error) {
-	ep, err := parseRemote(r)
+	ep, release, err := open(ctx, r)
 	if err != nil {
 		return nil, err
 	}
+	defer release()
 	l = l.withDefaults()
 	b, err := fetchBranch(ctx, ep, l)
 	if err != nil {
@@ -60,10 +61,11 @@ func fetchBranch(ctx context.Context, ep endpoint, l Limits) (*branch, error) {
 	}
 	b := &branch{repo: repo, remote: remote}
 	err = remote.FetchContext(ctx, &git.FetchOptions{
-		RefSpecs: []config.RefSpec{config.RefSpec("+" + ep.ref + ":" + ep.ref)},
-		Depth:    1,
-		Auth:     ep.auth,
-		Tags:     git.NoTags,
+		RefSpecs:     []config.RefSpec{config.RefSpec("+" + ep.ref + ":" + ep.ref)},
+		Depth:        1,
+		Auth:         ep.auth,
+		Tags:         git.NoTags,
+		ProxyOptions: ep.proxy,
 	})
 	switch {
 	case err == nil, errors.Is(err, git.NoErrAlreadyUpToDate):

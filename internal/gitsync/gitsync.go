@@ -5,14 +5,17 @@
 //
 // # Transport
 //
-// Only smart HTTP(S) is spoken, with basic auth from the Remote or from the
-// URL's userinfo. SSH (ssh:// and user@host:path) is not supported yet: it
-// needs host keys the server can trust, which is configuration Bindery does
-// not have. Such a URL, or any other scheme (file://, git://), fails with
-// ErrUnsupported; a local path in particular must never reach the server's
-// own disk. The package never runs the git command. Loopback, private and
-// other special-purpose addresses are refused unless the call's context
-// allows them (WithPrivateAddresses; see transport.go).
+// Smart HTTP(S) is spoken with basic auth from the Remote or from the URL's
+// userinfo, and SSH (ssh://[user@]host[:port]/path, or Git's
+// user@host:path) with a private key (Remote.SSHKey) and the host keys to
+// trust (Remote.KnownHosts, or the keys built in for github.com, gitlab.com
+// and bitbucket.org; see ssh.go): a host that shows another key fails with
+// ErrHostKey before the key signs in. Any other scheme (file://, git://)
+// fails with ErrUnsupported; a local path in particular must never reach
+// the server's own disk. The package never runs the git command. Loopback,
+// private and other special-purpose addresses are refused at dial time,
+// over HTTP(S) and SSH alike, unless the call's context allows them
+// (WithPrivateAddresses; see transport.go).
 //
 // # Storage
 //
@@ -28,15 +31,31 @@ import (
 	"time"
 )
 
-// Remote names a branch of a repository. URL is http:// or https://;
-// credentials may be in its userinfo (as the official API allows) or in
-// Username and Password, which win when set. They are stripped from the URL
-// before use and never appear in an error.
+// Remote names a branch of a repository. URL is http://, https:// or an
+// SSH URL (ssh://[user@]host[:port]/path, or user@host:path; the user is
+// "git" when none is given).
+//
+// Over HTTP(S), credentials may be in the URL's userinfo (as the official
+// API allows) or in Username and Password, which win when set. They are
+// stripped from the URL before use and never appear in an error.
+//
+// Over SSH, the remote signs in with SSHKey and trusts the host keys of
+// KnownHosts; an SSH URL holds no password, and Username and Password are
+// not used.
 type Remote struct {
 	URL      string
 	Ref      string // the branch's name, e.g. "main" (or "refs/heads/main")
 	Username string
 	Password string
+	// SSHKey is the private key an SSH remote signs in with, in PEM
+	// (OpenSSH's format or PKCS#8, without a passphrase): a deploy key.
+	SSHKey []byte
+	// KnownHosts are the host keys an SSH remote may show, as OpenSSH
+	// known_hosts lines (what ssh-keyscan prints): those naming the URL's
+	// host (and port) are trusted. When empty, the keys github.com,
+	// gitlab.com and bitbucket.org publish are trusted for those hosts,
+	// and any other host fails with ErrKnownHosts.
+	KnownHosts string
 }
 
 // Signature is who made a commit, and when.
@@ -82,8 +101,16 @@ type Snapshot struct {
 // Errors a caller tells apart. The errors returned wrap one of them (when
 // one applies) together with go-git's error.
 var (
-	// ErrAuth is credentials refused or missing: HTTP 401 or 403.
+	// ErrAuth is credentials refused or missing: HTTP 401 or 403, or an
+	// SSH key the host does not let in.
 	ErrAuth = errors.New("gitsync: the remote refused the credentials, or needs some")
+	// ErrHostKey is an SSH host that showed a key other than those trusted
+	// for it: another server in its place, or a host that changed its
+	// keys. The key did not sign in. The error is a *HostKeyError.
+	ErrHostKey = errors.New("gitsync: the SSH host key is not one trusted for the host")
+	// ErrKnownHosts is host keys an SSH remote cannot use: a line that does
+	// not parse, or no key for the remote's host (and none built in).
+	ErrKnownHosts = errors.New("gitsync: no SSH host key to trust")
 	// ErrNotFound is no such repository, or (for Fetch) no such branch or
 	// an empty repository.
 	ErrNotFound = errors.New("gitsync: no such repository or branch")
@@ -92,8 +119,8 @@ var (
 	ErrMoved = errors.New("gitsync: the branch has moved")
 	// ErrTooLarge is a repository beyond the Limits.
 	ErrTooLarge = errors.New("gitsync: the repository exceeds the limits")
-	// ErrUnsupported is a URL this package cannot use: SSH, or a scheme
-	// other than http(s).
+	// ErrUnsupported is a URL this package cannot use: a scheme other than
+	// http(s) and ssh.
 	ErrUnsupported = errors.New("gitsync: unsupported remote")
 	// ErrInvalidPath is a path that could escape its directory or write
 	// into .git: absolute, with "..", "." or empty segments, or with a

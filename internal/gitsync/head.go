@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/url"
+	"strings"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/config"
@@ -14,11 +15,16 @@ import (
 // Normalize checks r as Fetch and Push would, and returns it with the
 // credentials of its URL moved into Username and Password (those given
 // there win) and Ref spelled refs/heads/<name>: the URL can then be kept
-// and shown, and the credentials kept apart.
+// and shown, and the credentials kept apart. An SSH remote's URL holds no
+// credentials; its known hosts are checked and kept, its key is not
+// needed here (nor returned).
 func Normalize(r Remote) (Remote, error) {
 	ep, err := parseRemote(r)
 	if err != nil {
 		return Remote{}, err
+	}
+	if ep.ssh {
+		return Remote{URL: ep.url, Ref: ep.ref.String(), KnownHosts: strings.TrimSpace(r.KnownHosts)}, nil
 	}
 	out := Remote{URL: ep.url, Ref: ep.ref.String(), Username: r.Username, Password: r.Password}
 	if out.Username == "" && out.Password == "" {
@@ -33,12 +39,13 @@ func Normalize(r Remote) (Remote, error) {
 // Head returns the commit r's branch points at, without fetching it: ""
 // when the branch does not exist or the repository is empty.
 func Head(ctx context.Context, r Remote) (string, error) {
-	ep, err := parseRemote(r)
+	ep, release, err := open(ctx, r)
 	if err != nil {
 		return "", err
 	}
+	defer release()
 	remote := git.NewRemote(memory.NewStorage(), &config.RemoteConfig{Name: "origin", URLs: []string{ep.url}})
-	refs, err := remote.ListContext(ctx, &git.ListOptions{Auth: ep.auth})
+	refs, err := remote.ListContext(ctx, &git.ListOptions{Auth: ep.auth, ProxyOptions: ep.proxy})
 	switch {
 	case errors.Is(err, transport.ErrEmptyRemoteRepository):
 		return "", nil

@@ -43,8 +43,13 @@ func TestNormalize(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, Remote{URL: "https://git.example.com/docs.git", Ref: "refs/heads/v2", Username: "bot", Password: "tok"}, r, "given credentials win")
 
+	r, err = Normalize(Remote{URL: "git@github.com:team/docs.git", Ref: "main"})
+	require.NoError(t, err)
+	assert.Equal(t, Remote{URL: "git@github.com:team/docs.git", Ref: "refs/heads/main"}, r, "SSH: no credentials, github.com's keys built in")
+
 	for _, bad := range []Remote{
-		{URL: "git@github.com:team/docs.git", Ref: "main"},
+		{URL: "git@git.example.com:team/docs.git", Ref: "main"},
+		{URL: "ssh://ann:s3cret@github.com/team/docs.git", Ref: "main"},
 		{URL: "file:///srv/docs.git", Ref: "main"},
 		{URL: "https://git.example.com/docs.git", Ref: "bad..name"},
 		{URL: "https:///docs.git", Ref: "main"},

@@ -47,3 +47,13 @@ func newStuckServer(t *testing.T, stuck <-chan struct{}) string {
 // local is the test's context, allowed to reach the Git server the test
 // runs on loopback.
 func local(t *testing.T) context.Context { return WithPrivateAddresses(t.Context()) }
+
+// sshBare makes an empty repository and serves the server's repositories
+// over SSH to a key of its own: it returns the Remote of the branch main
+// over SSH, with that key and the server's host key, and the SSH server.
+func (s *gitServer) sshBare(t *testing.T, name string) (Remote, *gitsynctest.SSHServer) {
+	s.Bare(name)
+	key, authorized := gitsynctest.NewSSHKey(t)
+	x := s.ServeSSH(authorized)
+	return Remote{URL: x.URL(name), Ref: "main", SSHKey: key, KnownHosts: x.KnownHosts}, x
+}

@@ -32,10 +32,11 @@ import (
 // head. Otherwise it returns the new head's hash.
 func Push(ctx context.Context, r Remote, parent string, dir string, files map[string][]byte,
 	message string, author Signature, l Limits) (string, error) {
-	ep, err := parseRemote(r)
+	ep, release, err := open(ctx, r)
 	if err != nil {
 		return "", err
 	}
+	defer release()
 	l = l.withDefaults()
 	if parent != "" && !plumbing.IsHash(parent) {
 		return "", fmt.Errorf("gitsync: parent %q is not a commit hash", parent)
@@ -77,8 +78,9 @@ func Push(ctx context.Context, r Remote, parent string, dir string, files map[st
 	}
 
 	opts := &git.PushOptions{
-		RefSpecs: []config.RefSpec{config.RefSpec(ep.ref + ":" + ep.ref)},
-		Auth:     ep.auth,
+		RefSpecs:     []config.RefSpec{config.RefSpec(ep.ref + ":" + ep.ref)},
+		Auth:         ep.auth,
+		ProxyOptions: ep.proxy,
 	}
 	if parent != "" {
 		opts.RequireRemoteRefs = []config.RefSpec{config.RefSpec(parent + ":" + ep.ref.String())}
@@ -97,7 +99,7 @@ func Push(ctx context.Context, r Remote, parent string, dir string, files map[st
 
 // moved reports whether the remote's branch is known not to be at parent.
 func moved(ctx context.Context, ep endpoint, remote *git.Remote, parent string) bool {
-	refs, err := remote.ListContext(ctx, &git.ListOptions{Auth: ep.auth})
+	refs, err := remote.ListContext(ctx, &git.ListOptions{Auth: ep.auth, ProxyOptions: ep.proxy})
 	if err != nil {
 		return false
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"regexp"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -21,10 +20,11 @@ type endpoint struct {
 	ref     plumbing.ReferenceName
 	auth    transport.AuthMethod // nil when anonymous
 	secrets []string
+	ssh     bool
+	// proxy makes go-git's SSH transport dial through the call's dialer
+	// (open, transport.go); empty over HTTP(S).
+	proxy transport.ProxyOptions
 }
-
-// scpLike matches Git's user@host:path form, which has no scheme.
-var scpLike = regexp.MustCompile(`^(?:[^@/]+@)?[^@/:]+:`)
 
 func parseRemote(r Remote) (endpoint, error) {
 	var ep endpoint
@@ -33,21 +33,19 @@ func parseRemote(r Remote) (endpoint, error) {
 	if name == "" || ep.ref.Validate() != nil {
 		return ep, fmt.Errorf("gitsync: %q is not a branch name", r.Ref)
 	}
+	if IsSSH(r.URL) {
+		return parseSSH(r, ep)
+	}
 	// url.Parse's error quotes the URL, credentials and all: it is not
 	// passed on.
 	u, err := url.Parse(r.URL)
 	if err != nil || u.Scheme == "" {
-		if !strings.Contains(r.URL, "://") && scpLike.MatchString(r.URL) {
-			return ep, fmt.Errorf("%w: SSH remotes are not supported yet, use the repository's https:// URL", ErrUnsupported)
-		}
-		return ep, errors.New("gitsync: the remote URL is not an http(s) URL")
+		return ep, errors.New("gitsync: the remote URL is not an http(s) or SSH URL")
 	}
 	switch strings.ToLower(u.Scheme) {
 	case "http", "https":
-	case "ssh", "git+ssh", "ssh+git":
-		return ep, fmt.Errorf("%w: SSH remotes are not supported yet, use the repository's https:// URL", ErrUnsupported)
 	default:
-		return ep, fmt.Errorf("%w: %s:// URLs; use http(s)://", ErrUnsupported, u.Scheme)
+		return ep, fmt.Errorf("%w: %s:// URLs; use http(s):// or ssh://", ErrUnsupported, u.Scheme)
 	}
 	if u.Host == "" {
 		return ep, errors.New("gitsync: the remote URL has no host")
@@ -75,6 +73,23 @@ func parseRemote(r Remote) (endpoint, error) {
 	u.RawQuery, u.Fragment = "", ""
 	ep.shown = u.String()
 	return ep, nil
+}
+
+// open is parseRemote for a call on the remote: over SSH, it needs the
+// private key, and it gives the call its own dialer, bound to ctx (see
+// sshCall); release ends it, once the call is over.
+func open(ctx context.Context, r Remote) (ep endpoint, release func(), err error) {
+	if ep, err = parseRemote(r); err != nil {
+		return ep, nil, err
+	}
+	if !ep.ssh {
+		return ep, func() {}, nil
+	}
+	if ep.auth == nil {
+		return ep, nil, ep.fail(ctx, "reach", ErrAuth, errors.New("an SSH remote needs a private key"))
+	}
+	ep.proxy, release = sshCall(ctx)
+	return ep, release, nil
 }
 
 // gitError is a failure of an operation on a remote. Its message is
@@ -124,9 +139,12 @@ func classify(ctx context.Context, err error) error {
 	case ctx.Err() != nil:
 		// go-git does not always wrap the context's error.
 		return ctx.Err()
+	case errors.Is(err, ErrHostKey):
+		return ErrHostKey
 	case errors.Is(err, transport.ErrAuthenticationRequired),
 		errors.Is(err, transport.ErrAuthorizationFailed),
-		errors.Is(err, transport.ErrInvalidAuthMethod):
+		errors.Is(err, transport.ErrInvalidAuthMethod),
+		sshRefused(err):
 		return ErrAuth
 	case errors.Is(err, transport.ErrRepositoryNotFound),
 		errors.Is(err, plumbing.ErrReferenceNotFound):
@@ -135,4 +153,11 @@ func classify(ctx context.Context, err error) error {
 		return ErrTooLarge
 	}
 	return nil
+}
+
+// sshRefused reports whether err is an SSH host refusing the key:
+// golang.org/x/crypto/ssh says so in words only, after the host key was
+// accepted.
+func sshRefused(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "ssh: unable to authenticate")
 }

@@ -57,6 +57,7 @@ const (
 	SignInReplay            = "srp"
 	GitSync                 = "gsy"
 	GitSyncOperation        = "gso"
+	GitDeployKey            = "gdk"
 )
 
 // BodyLength is the number of base62 characters after the prefix.

@@ -34,6 +34,10 @@ func GitCredentialsAD(ownerID string) string { return ownerID + "/credentials" }
 // connection's push events.
 func GitPushSecretAD(gitSyncID string) string { return gitSyncID + "/push-secret" }
 
+// GitDeployKeyAD is the additional data of the private key of a space's
+// SSH deploy key (by the key's ID).
+func GitDeployKeyAD(keyID string) string { return keyID + "/private-key" }
+
 // KeySize is the size of a key: 32 bytes, for AES-256.
 const KeySize = 32
 

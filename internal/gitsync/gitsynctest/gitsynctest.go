@@ -1,6 +1,8 @@
 // Package gitsynctest runs a Git server for tests: git http-backend (the
 // git command's smart HTTP server) behind Go's net/http/cgi, serving bare
-// repositories over basic auth, with the git command line to write and
+// repositories over basic auth, and (ServeSSH) an SSH server on
+// golang.org/x/crypto/ssh that runs git upload-pack and receive-pack on the
+// same repositories for one key, with the git command line to write and
 // read them as a person would. It installs Debian's git when it is missing
 // and the tests run as root, and skips the test otherwise.
 package gitsynctest

@@ -14,12 +14,13 @@ import (
 )
 
 // Rotate re-encrypts every integration's secrets, every webhook endpoint's
-// signing secret, the credentials of Git sync operations still to run and
-// the credentials and push-event keys of spaces connected to Git from the
-// old key to the new one, in one transaction: every value opens with the
-// old key and is sealed again with the new, or nothing changes. It returns
-// the number of values re-encrypted. It runs outside any request, on a client without
-// the read guard (the `bindery secrets rotate` command's).
+// signing secret, the credentials of Git sync operations still to run, the
+// credentials and push-event keys of spaces connected to Git and the
+// private keys of spaces' SSH deploy keys from the old key to the new one,
+// in one transaction: every value opens with the old key and is sealed
+// again with the new, or nothing changes. It returns the number of values
+// re-encrypted. It runs outside any request, on a client without the read
+// guard (the `bindery secrets rotate` command's).
 func Rotate(ctx context.Context, client *ent.Client, oldKey, newKey string) (int, error) {
 	from, err := secrets.FromBase64(oldKey)
 	if err != nil {
@@ -125,6 +126,21 @@ func reseal(ctx context.Context, c *ent.Client, from, to *secrets.Box) (int, err
 		if err := up.Exec(ctx); err != nil {
 			return 0, err
 		}
+	}
+	// The private keys of spaces' SSH deploy keys.
+	keys, err := c.GitDeployKey.Query().Select("id", "private_key").All(ctx)
+	if err != nil {
+		return 0, err
+	}
+	for _, k := range keys {
+		sealed, err := from.Reseal(to, k.PrivateKey, secrets.GitDeployKeyAD(k.ID))
+		if err != nil {
+			return 0, fmt.Errorf("the deploy key %s: %w", k.ID, err)
+		}
+		if err := c.GitDeployKey.UpdateOneID(k.ID).SetPrivateKey(sealed).Exec(ctx); err != nil {
+			return 0, err
+		}
+		n++
 	}
 	return n, nil
 }
